@@ -1,0 +1,127 @@
+# perfkit build. `make` builds build/perfkit, build/libperfkit.{a,so};
+# `make demo`, `make test`, `make check-asan`, `make bench`, `make fuzz`.
+BUILD   ?= build
+CC      ?= gcc
+SAN     ?=
+V       ?= 0
+Q        = $(if $(filter 1,$(V)),,@)
+
+CPPFLAGS += -Iinclude -Ilib -D_GNU_SOURCE -I/usr/include/traceevent
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
+	    -MMD -MP
+ifeq ($(SAN),1)
+CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+endif
+# External libraries (linked only where used, thanks to --as-needed):
+#   Zydis: x86 decoding (PT flow); libtraceevent: tracepoint print formats;
+#   libdw/libelf: symbols, debuginfo, unwinding; zstd/zlib: compressed
+#   perf.data records and trace.dat sections.
+LDLIBS   += -Wl,--as-needed -lZydis -ltraceevent -ldw -lelf -lzstd -lz -lm \
+	    -lpthread
+
+LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
+CLI_SRCS  := $(sort $(wildcard cli/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+TLIB_SRCS := $(sort $(wildcard tests/lib/*.c))
+WL_SRCS   := $(sort $(wildcard workloads/*.c))
+EX_SRCS   := $(sort $(wildcard examples/*.c))
+BENCH_SRCS:= $(sort $(wildcard bench/*.c))
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+TLIB_OBJS := $(TLIB_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+WL_BINS   := $(WL_SRCS:workloads/%.c=$(BUILD)/workloads/%)
+EX_BINS   := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
+BENCH_BINS:= $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all deps demo test test-only check-asan bench fuzz clean
+all: $(BUILD)/perfkit $(BUILD)/libperfkit.a $(BUILD)/libperfkit.so \
+     $(WL_BINS) $(EX_BINS)
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libperfkit.a: $(LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libperfkit.so: $(LIB_OBJS) lib/libperfkit.map
+	$(Q)$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libperfkit.map \
+		-Wl,-soname,libperfkit.so.0 -o $@ $(LIB_OBJS) $(LDLIBS)
+
+$(BUILD)/perfkit: $(CLI_OBJS) $(BUILD)/libperfkit.a
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libperfkit.a $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(TLIB_OBJS) $(BUILD)/libperfkit.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -Itests/lib $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(TLIB_OBJS) $(BUILD)/libperfkit.a $(LDLIBS)
+
+# Workloads are plain programs (no perfkit), built without sanitizers.
+$(BUILD)/workloads/%: workloads/%.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 -g -Wall -Wextra -Werror -fno-omit-frame-pointer -o $@ $<
+
+$(BUILD)/examples/%: examples/%.c $(BUILD)/libperfkit.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(BUILD)/libperfkit.a $(LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libperfkit.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(BUILD)/libperfkit.a $(LDLIBS) $(BENCH_LDLIBS_$*)
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh scripts/demo.sh $(BUILD)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory test-only
+
+test-only: all $(UNIT_BINS)
+	$(Q)sh tests/run.sh $(BUILD)
+
+check-asan: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 CFLAGS="-O1 -g" \
+		test-only
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
+	$(Q)sh bench/run.sh $(BUILD)
+
+# libFuzzer targets: one per parser (fuzz/fuzz_*.c), run FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 20
+FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o)
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	      -Iinclude -Ilib -D_GNU_SOURCE -I/usr/include/traceevent -std=gnu11
+
+build-fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(Q)clang $(FUZZ_FLAGS) -c $< -o $@
+
+build-fuzz/%: fuzz/%.c $(FUZZ_LIB_OBJS)
+	$(Q)clang $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) $(LDLIBS)
+
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS)
+	$(Q)for f in $(FUZZ_BINS); do n=$${f#build-fuzz/}; \
+	    mkdir -p build-fuzz/corpus/$$n; \
+	    echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
+	    $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
+	        build-fuzz/corpus/$$n fuzz/seeds/$$n 2>&1 | tail -n 2 || exit 1; \
+	done
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

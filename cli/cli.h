@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* The perfkit command: one file per subcommand, public API only. */
+#ifndef PK_CLI_H
+#define PK_CLI_H
+#include <stdarg.h>
+#include <perfkit/perfkit.h>
+
+/* Every subcommand: argv[0] is its name. Returns the exit status. Usage
+ * errors exit 2. */
+int cmd_list(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+
+/* Prints "perfkit CMD: message" on stderr. */
+void cli_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Library diagnostics at or below this level reach stderr (-v raises it). */
+extern int cli_verbose;
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit: shared conventions of the public API.
+ *
+ * Errors: functions return int; a negative value is an error, either -errno
+ * for an operating-system failure or one of enum pk_error for bad input and
+ * decode failures. pk_strerror() names both. Functions returning pointers
+ * return NULL and set errno.
+ *
+ * The library never prints: diagnostics go through the print callback set
+ * with pk_set_print(), each message prefixed with the object it concerns.
+ */
+#ifndef PERFKIT_COMMON_H
+#define PERFKIT_COMMON_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PK_API __attribute__((visibility("default")))
+
+/* Project error codes; disjoint from errno values (all below -4096). */
+enum pk_error {
+	PK_ERR_FIRST     = -10000,
+	PK_ERR_SYNTAX    = -10000, /* malformed input string */
+	PK_ERR_UNKNOWN   = -10001, /* unknown event, PMU, term or name */
+	PK_ERR_FORMAT    = -10002, /* malformed file or record */
+	PK_ERR_TRUNC     = -10003, /* input ends early */
+	PK_ERR_UNSUPP    = -10004, /* feature not supported by kernel/hardware */
+	PK_ERR_INTERNAL  = -10005, /* a bug in perfkit */
+	PK_ERR_RANGE     = -10006, /* value out of range */
+	PK_ERR_NOSYNC    = -10007, /* no synchronisation point found */
+	PK_ERR_EOS       = -10008, /* end of stream (not an error for loops) */
+	PK_ERR_LAST      = -10008,
+};
+
+/* A string for any error this library returns (-errno or enum pk_error). */
+PK_API const char *pk_strerror(int err);
+
+enum pk_print_level {
+	PK_WARN,
+	PK_INFO,
+	PK_DEBUG,
+};
+
+typedef int (*pk_print_fn)(enum pk_print_level level, const char *fmt,
+			   va_list ap);
+
+/*
+ * Sets the callback that receives every library diagnostic. NULL silences
+ * the library (the default). Returns the previous callback.
+ */
+PK_API pk_print_fn pk_set_print(pk_print_fn fn);
+
+/*
+ * Extensible option structs start with `size_t sz`. Declare them with
+ * PK_OPTS(type, name, .field = value, ...) so sz is set; the library rejects
+ * (with -EINVAL) a struct whose unknown trailing bytes are not zero.
+ */
+#define PK_OPTS(TYPE, NAME, ...)                                           \
+	struct TYPE NAME = ({                                              \
+		__builtin_memset(&NAME, 0, sizeof(struct TYPE));           \
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ };   \
+	})
+
+#ifdef __cplusplus
+}
+#endif
+#endif

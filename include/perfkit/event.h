@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit event model: an ordered list of events (pk_evsel) held by a
+ * pk_evlist, built from perf's event syntax or from raw attributes.
+ *
+ * Syntax accepted by pk_evlist_parse() is the one Linux perf accepts:
+ *   cycles,instructions:u        hardware and software events, modifiers
+ *   L1-dcache-load-misses        the hw-cache matrix
+ *   r1a8                         raw PMU config
+ *   sched:sched_switch, sched:*  tracepoints (tracefs), globs expand
+ *   mem:0x1000/8:rw              breakpoints
+ *   cpu/event=0x3c,umask=0/      dynamic PMUs, terms from sysfs formats
+ *   {cycles,instructions}:S      groups with group modifiers
+ * The attributes get perf's defaults (size, exclude_guest, ...); tools add
+ * their own settings (read_format, sample_type) before opening.
+ */
+#ifndef PERFKIT_EVENT_H
+#define PERFKIT_EVENT_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <linux/perf_event.h>
+#include <perfkit/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_evlist;
+struct pk_evsel;
+
+/* Where and why a string failed to parse. */
+struct pk_parse_error {
+	int pos;       /* byte offset of the offending token in the input, or -1 */
+	int len;       /* its length in bytes (>= 1 when pos >= 0) */
+	char msg[256]; /* one line, no trailing newline */
+};
+
+/* A new, empty list. NULL with errno = ENOMEM on failure. */
+PK_API struct pk_evlist *pk_evlist_new(void);
+
+/* Frees the list, its events, and closes every fd they hold. NULL is ok. */
+PK_API void pk_evlist_free(struct pk_evlist *evlist);
+
+/*
+ * Parses STR (perf syntax, comma-separated, with groups) and appends its
+ * events. On error nothing is appended, ERR (may be NULL) says where and why,
+ * and the return is PK_ERR_SYNTAX (malformed), PK_ERR_UNKNOWN (no such event,
+ * PMU or term), PK_ERR_RANGE (a value does not fit its field), -ENOMEM, or
+ * -errno from reading sysfs/tracefs. Returns the number of events appended.
+ */
+PK_API int pk_evlist_parse(struct pk_evlist *evlist, const char *str,
+			   struct pk_parse_error *err);
+
+/*
+ * Appends one event with a caller-built attribute (copied) and a display
+ * NAME (copied; NULL derives one from the attribute). It is its own group
+ * leader. Returns its index, or -ENOMEM.
+ */
+PK_API int pk_evlist_add(struct pk_evlist *evlist,
+			 const struct perf_event_attr *attr, const char *name);
+
+/*
+ * Makes events [first, first + n) one group led by event FIRST, as
+ * {a,b,...} does. Returns 0, or -EINVAL for a bad range or one that
+ * overlaps an existing group.
+ */
+PK_API int pk_evlist_group(struct pk_evlist *evlist, int first, int n);
+
+/* Number of events. */
+PK_API int pk_evlist_nr(const struct pk_evlist *evlist);
+
+/* Event IDX (0-based), or NULL when out of range. */
+PK_API struct pk_evsel *pk_evlist_evsel(const struct pk_evlist *evlist,
+					int idx);
+
+/* The event's attribute; tools may change it until the event is opened. */
+PK_API struct perf_event_attr *pk_evsel_attr(struct pk_evsel *evsel);
+
+/* Display name, as perf prints it (e.g. "cycles:u", "sched:sched_switch"). */
+PK_API const char *pk_evsel_name(const struct pk_evsel *evsel);
+
+/* Replaces the display name (copied). Returns 0 or -ENOMEM. */
+PK_API int pk_evsel_set_name(struct pk_evsel *evsel, const char *name);
+
+/* Index of the event in its list. */
+PK_API int pk_evsel_idx(const struct pk_evsel *evsel);
+
+/* The group leader (the event itself when it leads or stands alone). */
+PK_API struct pk_evsel *pk_evsel_leader(struct pk_evsel *evsel);
+
+/* Number of events in the group EVSEL leads (1 for a lone event, 0 when
+ * EVSEL is not a leader). */
+PK_API int pk_evsel_nr_members(const struct pk_evsel *evsel);
+
+/* Name of the PMU the event belongs to ("cpu", "software", "tracepoint",
+ * "breakpoint", "msr", ...), or "" when unknown. */
+PK_API const char *pk_evsel_pmu_name(const struct pk_evsel *evsel);
+
+/*
+ * Modifier flags that are not attribute bits: 'S' (sample read: the leader
+ * samples its group), 'W' (weak group: reopen as separate events when the
+ * group does not fit), 'D' (pinned). A mask of enum pk_evsel_flag.
+ */
+enum pk_evsel_flag {
+	PK_EVSEL_SAMPLE_READ = 1 << 0,
+	PK_EVSEL_WEAK_GROUP  = 1 << 1,
+};
+PK_API unsigned int pk_evsel_flags(const struct pk_evsel *evsel);
+
+/*
+ * Formats ATTR the way `perf stat -vv` and `perf record -vv` print it: one
+ * "  key                              value" line per non-zero field, in
+ * perf's order and with perf's value spellings (sample_type and read_format
+ * as |-joined names, config as hex). Does not include the dashed rules.
+ * Returns the length the full text needs (like snprintf).
+ */
+PK_API int pk_attr_snprintf(char *buf, size_t size,
+			    const struct perf_event_attr *attr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

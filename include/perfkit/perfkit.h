@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+/* perfkit: umbrella header for the public API. */
+#ifndef PERFKIT_PERFKIT_H
+#define PERFKIT_PERFKIT_H
+#include <perfkit/common.h>
+#include <perfkit/event.h>
+#include <perfkit/map.h>
+#include <perfkit/counter.h>
+#endif

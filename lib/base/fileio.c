@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/base.h"
+
+long pk_read_file(const char *path, char **out)
+{
+	struct pk_buf b = { 0 };
+	char chunk[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			goto fail;
+		}
+		if (pk_buf_append(&b, chunk, (size_t)n)) {
+			n = -ENOMEM;
+			goto fail;
+		}
+	}
+	close(fd);
+	if (pk_buf_append(&b, "", 1)) {
+		pk_buf_fini(&b);
+		return -ENOMEM;
+	}
+	*out = b.data;
+	return (long)b.len - 1;
+fail:
+	close(fd);
+	pk_buf_fini(&b);
+	return n;
+}
+
+int pk_read_file_u64(const char *path, uint64_t *val)
+{
+	char *s, *end;
+	long n = pk_read_file(path, &s);
+
+	if (n < 0)
+		return (int)n;
+	errno = 0;
+	*val = strtoull(s, &end, 0);
+	n = (errno || end == s) ? -EINVAL : 0;
+	pk_free(s);
+	return (int)n;
+}
+
+int pk_write_file(const char *path, const char *str)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t len = strlen(str);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, str, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+static int buf_reserve(struct pk_buf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 256;
+	char *d;
+
+	if (b->len + n <= b->cap)
+		return 0;
+	while (cap < b->len + n)
+		cap *= 2;
+	d = pk_realloc(b->data, cap);
+	if (!d)
+		return -ENOMEM;
+	b->data = d;
+	b->cap = cap;
+	return 0;
+}
+
+int pk_buf_append(struct pk_buf *b, const void *p, size_t n)
+{
+	if (buf_reserve(b, n))
+		return -ENOMEM;
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+int pk_buf_printf(struct pk_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if (buf_reserve(b, (size_t)n + 1))
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+void pk_buf_fini(struct pk_buf *b)
+{
+	pk_free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}

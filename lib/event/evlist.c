@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/base.h"
+#include "event/evsel.h"
+
+struct pk_evsel *pk__evsel_new(const struct perf_event_attr *attr,
+			       const char *name)
+{
+	struct pk_evsel *e = pk_zalloc(sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->attr = *attr;
+	e->leader = e;
+	e->nr_members = 1;
+	e->name = pk_strdup(name ? name : "");
+	e->pmu_name = pk_strdup("");
+	if (!e->name || !e->pmu_name) {
+		pk__evsel_free(e);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return e;
+}
+
+void pk__evsel_close_fds(struct pk_evsel *e)
+{
+	int n;
+
+	if (!e->fds)
+		return;
+	n = pk_cpu_map_nr(e->cpus) * pk_thread_map_nr(e->threads);
+	for (int i = 0; i < n; i++)
+		if (e->fds[i] >= 0)
+			close(e->fds[i]);
+	pk_free(e->fds);
+	e->fds = NULL;
+	pk_cpu_map_put(e->cpus);
+	pk_thread_map_put(e->threads);
+	e->cpus = NULL;
+	e->threads = NULL;
+}
+
+void pk__evsel_free(struct pk_evsel *e)
+{
+	if (!e)
+		return;
+	pk__evsel_close_fds(e);
+	pk_cpu_map_put(e->pmu_cpus);
+	pk_free(e->name);
+	pk_free(e->pmu_name);
+	pk_free(e->filter);
+	pk_free(e);
+}
+
+int *pk__evsel_fd_slot(const struct pk_evsel *e, int cpu_idx, int thread_idx)
+{
+	int nt;
+
+	if (!e->fds || cpu_idx < 0 || thread_idx < 0 ||
+	    cpu_idx >= pk_cpu_map_nr(e->cpus))
+		return NULL;
+	nt = pk_thread_map_nr(e->threads);
+	if (thread_idx >= nt)
+		return NULL;
+	return &e->fds[cpu_idx * nt + thread_idx];
+}
+
+struct pk_evlist *pk_evlist_new(void)
+{
+	return pk_zalloc(sizeof(struct pk_evlist));
+}
+
+void pk_evlist_free(struct pk_evlist *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->nr; i++)
+		pk__evsel_free(l->entries[i]);
+	pk_free(l->entries);
+	pk_free(l);
+}
+
+int pk__evlist_append(struct pk_evlist *l, struct pk_evsel *e)
+{
+	if (l->nr == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 8;
+		struct pk_evsel **n = pk_realloc(l->entries,
+						 (size_t)cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		l->entries = n;
+		l->cap = cap;
+	}
+	e->idx = l->nr;
+	l->entries[l->nr++] = e;
+	return 0;
+}
+
+int pk_evlist_add(struct pk_evlist *l, const struct perf_event_attr *attr,
+		  const char *name)
+{
+	struct pk_evsel *e = pk__evsel_new(attr, name);
+	int err;
+
+	if (!e)
+		return -ENOMEM;
+	err = pk__evlist_append(l, e);
+	if (err) {
+		pk__evsel_free(e);
+		return err;
+	}
+	return e->idx;
+}
+
+int pk_evlist_group(struct pk_evlist *l, int first, int n)
+{
+	if (first < 0 || n < 1 || first + n > l->nr)
+		return -EINVAL;
+	for (int i = first; i < first + n; i++) {
+		struct pk_evsel *e = l->entries[i];
+
+		if (e->leader != e || e->nr_members != 1)
+			return -EINVAL;
+	}
+	for (int i = first; i < first + n; i++) {
+		l->entries[i]->leader = l->entries[first];
+		l->entries[i]->nr_members = 0;
+	}
+	l->entries[first]->nr_members = n;
+	return 0;
+}
+
+int pk_evlist_nr(const struct pk_evlist *l)
+{
+	return l->nr;
+}
+
+struct pk_evsel *pk_evlist_evsel(const struct pk_evlist *l, int idx)
+{
+	return idx >= 0 && idx < l->nr ? l->entries[idx] : NULL;
+}
+
+struct perf_event_attr *pk_evsel_attr(struct pk_evsel *e)
+{
+	return &e->attr;
+}
+
+const char *pk_evsel_name(const struct pk_evsel *e)
+{
+	return e->name;
+}
+
+int pk_evsel_set_name(struct pk_evsel *e, const char *name)
+{
+	char *n = pk_strdup(name);
+
+	if (!n)
+		return -ENOMEM;
+	pk_free(e->name);
+	e->name = n;
+	return 0;
+}
+
+int pk_evsel_idx(const struct pk_evsel *e)
+{
+	return e->idx;
+}
+
+struct pk_evsel *pk_evsel_leader(struct pk_evsel *e)
+{
+	return e->leader;
+}
+
+int pk_evsel_nr_members(const struct pk_evsel *e)
+{
+	return e->nr_members;
+}
+
+const char *pk_evsel_pmu_name(const struct pk_evsel *e)
+{
+	return e->pmu_name;
+}
+
+unsigned int pk_evsel_flags(const struct pk_evsel *e)
+{
+	return e->flags;
+}

@@ -1,0 +1,14 @@
+# Shell test helpers: source this, then call ok/fail/skip/check.
+# Lines printed: "ok NAME", "FAIL NAME: detail", "skipped: NAME: reason".
+PK_BUILD=${PK_BUILD:-build}
+PERFKIT=${PERFKIT:-$PK_BUILD/perfkit}
+PK_SHARED=${PK_SHARED:-../shared}
+T_FAILS=0
+T_TMP=$(mktemp -d /tmp/pktest.XXXXXX)
+trap 'rm -rf "$T_TMP"' EXIT
+ok()   { echo "ok $1"; }
+fail() { echo "FAIL $1: $2"; T_FAILS=$((T_FAILS + 1)); }
+skip() { echo "skipped: $1: $2"; }
+# check NAME "detail" test-args...: runs `test ARGS`.
+check() { n=$1; d=$2; shift 2; if test "$@"; then ok "$n"; else fail "$n" "$d"; fi; }
+t_exit() { [ "$T_FAILS" -eq 0 ]; }

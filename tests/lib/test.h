@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Minimal test harness. Each test program prints one line per check:
+ *   ok NAME | FAIL NAME: detail | skipped: NAME: reason
+ * and tests/run.sh adds them up. t_exit() returns non-zero on any failure.
+ */
+#ifndef PK_TEST_H
+#define PK_TEST_H
+#include <stdbool.h>
+#include <stdio.h>
+
+void t_ok(const char *name);
+void t_fail(const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void t_skip(const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* ok when COND, else FAIL with the formatted detail. Returns COND. */
+bool t_check(bool cond, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int t_exit(void);
+/* Path of a file under ../shared (env PK_SHARED overrides). */
+const char *t_shared(const char *rel);
+/* The build directory (env PK_BUILD, default "build"). */
+const char *t_build(const char *rel);
+
+#define T_CHECK(name, cond) \
+	t_check((cond), (name), "%s:%d: %s", __FILE__, __LINE__, #cond)
+#endif
