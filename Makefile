@@ -62,7 +62,7 @@ $(BUILD)/perfkit: $(CLI_OBJS) $(BUILD)/libperfkit.a
 $(BUILD)/tests/%: tests/unit/%.c $(TLIB_OBJS) $(BUILD)/libperfkit.a
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -Itests/lib $(CFLAGS) $(LDFLAGS) -o $@ $< \
-		$(TLIB_OBJS) $(BUILD)/libperfkit.a $(LDLIBS)
+		$(TLIB_OBJS) $(BUILD)/libperfkit.a $(LDLIBS) $(TEST_LDLIBS_$*)
 
 # Workloads are plain programs (no perfkit), built without sanitizers.
 $(BUILD)/workloads/%: workloads/%.c
