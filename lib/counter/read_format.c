@@ -144,7 +144,7 @@ int pk_read_format_write(uint64_t rf, const struct pk_counts *in, int n,
 
 	if (rf & ~(uint64_t)RF_KNOWN || n < 1 || (!group && n != 1))
 		return -EINVAL;
-	need = (head_words(rf) + (size_t)n * value_words(rf) + !group) * 8;
+	need = (head_words(rf) + (size_t)n * value_words(rf)) * 8;
 	if (need > INT32_MAX)
 		return -EINVAL;
 	if (!buf || size < need)
