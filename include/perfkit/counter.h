@@ -91,7 +91,11 @@ PK_API int pk_evlist_reset(struct pk_evlist *evlist);
 /* PERF_EVENT_IOC_ID for one fd. */
 PK_API int pk_evsel_id(const struct pk_evsel *evsel, int cpu_idx,
 		       int thread_idx, uint64_t *id);
-/* PERF_EVENT_IOC_SET_FILTER (tracepoint filter) on every fd. */
+/* PERF_EVENT_IOC_SET_FILTER (tracepoint filter) on every fd; on a closed
+ * event the filter is kept and set when it opens. -EINVAL for a filter the
+ * kernel rejects, -EEXIST when the open event already has one (the kernel
+ * sets a filter once per fd). A NULL FILTER forgets the kept filter of a
+ * closed event (-EINVAL on an open one). */
 PK_API int pk_evsel_set_filter(struct pk_evsel *evsel, const char *filter);
 /* PERF_EVENT_IOC_PERIOD on every fd. */
 PK_API int pk_evsel_set_period(struct pk_evsel *evsel, uint64_t period);

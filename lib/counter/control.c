@@ -56,15 +56,28 @@ int pk_evsel_refresh(struct pk_evsel *e, int count)
 
 int pk_evsel_set_filter(struct pk_evsel *e, const char *filter)
 {
-	char *copy = pk_strdup(filter);
+	char *copy;
+	int err = 0;
 
+	if (!filter) {		/* forget the kept filter */
+		if (e->fds)
+			return -EINVAL;
+		pk_free(e->filter);
+		e->filter = NULL;
+		return 0;
+	}
+	copy = pk_strdup(filter);
 	if (!copy)
 		return -ENOMEM;
-	pk_free(e->filter);
+	if (e->fds)
+		err = FOR_EACH_FD(e, pk_sys_ioc_set_filter(fd, filter));
+	if (err) {
+		pk_free(copy);
+		return err;
+	}
+	pk_free(e->filter);	/* kept for later opens */
 	e->filter = copy;
-	if (!e->fds)
-		return 0;	/* applied at open */
-	return FOR_EACH_FD(e, pk_sys_ioc_set_filter(fd, filter));
+	return 0;
 }
 
 int pk_evsel_id(const struct pk_evsel *e, int cpu_idx, int thread_idx,
