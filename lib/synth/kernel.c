@@ -96,7 +96,7 @@ static void module_path(const char *mod, char *out, size_t len)
 		if (strncmp(slash, want, strlen(want) - 3) ||
 		    (size_t)(dot - slash) != strlen(want) - 3)
 			continue;
-		snprintf(out, len, "/lib/modules/%s/%s", u.release, line);
+		snprintf(out, len, "/lib/modules/%.64s/%.900s", u.release, line);
 		break;
 	}
 	fclose(f);
