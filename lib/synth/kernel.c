@@ -78,7 +78,7 @@ static void module_path(const char *mod, char *out, size_t len)
 	f = fopen(dep, "re");
 	if (!f)
 		return;
-	snprintf(want, sizeof(want), "/%s.ko", mod);
+	snprintf(want, sizeof(want), "/%.200s.ko", mod);
 	while (fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':'), *slash, *dot;
 
