@@ -212,7 +212,7 @@ static int synth_one(struct synth *s, pid_t pid)
 	char path[256], comm[64];
 	struct dirent *d;
 	DIR *dir;
-	pid_t ppid;
+	pid_t ppid = 0;
 	int err = 0, seen = 0;
 
 	snprintf(path, sizeof(path), "%s/%d/task", s->proc, pid);
