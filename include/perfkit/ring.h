@@ -94,3 +94,52 @@ PK_API uint64_t pk_ring_aux_offset(const struct pk_ring *ring);
 }
 #endif
 #endif
+
+#ifndef PERFKIT_RINGS_H
+#define PERFKIT_RINGS_H
+#include <perfkit/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The ring buffers of an opened event list: one per CPU (or per thread when
+ * the events were opened on the any-CPU map). The first event's fd for a
+ * CPU owns the ring; every other fd on that CPU is redirected to it with
+ * PERF_EVENT_IOC_SET_OUTPUT.
+ */
+struct pk_rings;
+
+struct pk_rings_opts {
+	size_t sz;
+	size_t pages;      /* data pages per ring, a power of two (default 128) */
+	bool overwrite;    /* flight recorder: read-only, backward rings */
+	size_t aux_pages;  /* AUX area pages per ring (0: none) */
+};
+#define pk_rings_opts__last_field aux_pages
+
+/* Maps the rings of EVLIST (opened). NULL with errno on failure. */
+PK_API struct pk_rings *pk_rings_new(struct pk_evlist *evlist,
+				     const struct pk_rings_opts *opts);
+/* Unmaps every ring. NULL is fine. */
+PK_API void pk_rings_free(struct pk_rings *rings);
+PK_API int pk_rings_nr(const struct pk_rings *rings);
+PK_API struct pk_ring *pk_rings_get(const struct pk_rings *rings, int idx);
+/* The CPU number ring IDX serves (-1 for per-thread rings). */
+PK_API int pk_rings_cpu(const struct pk_rings *rings, int idx);
+
+/*
+ * Waits up to TIMEOUT_MS (-1: forever) for data or hang-up. Returns the
+ * number of rings with data, 0 on timeout, -EINTR when a signal came, or
+ * -errno. *HUP (may be NULL) gets the number of fds whose task is gone.
+ */
+PK_API int pk_rings_poll(struct pk_rings *rings, int timeout_ms, int *hup);
+
+/* PERF_EVENT_IOC_PAUSE_OUTPUT on every ring (for overwrite snapshots). */
+PK_API int pk_rings_pause(struct pk_rings *rings, bool pause);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
