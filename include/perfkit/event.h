@@ -105,8 +105,41 @@ PK_API const char *pk_evsel_pmu_name(const struct pk_evsel *evsel);
 enum pk_evsel_flag {
 	PK_EVSEL_SAMPLE_READ = 1 << 0,
 	PK_EVSEL_WEAK_GROUP  = 1 << 1,
+	PK_EVSEL_PRECISE_MAX = 1 << 2, /* 'P': open with the highest
+					  precise_ip that works (3 down to 0) */
+	PK_EVSEL_PERCORE     = 1 << 3, /* percore term: sum over SMT siblings */
+	PK_EVSEL_BPF_COUNTER = 1 << 4, /* 'b': perf counts with BPF; perfkit
+					  accepts and ignores it */
 };
 PK_API unsigned int pk_evsel_flags(const struct pk_evsel *evsel);
+
+/*
+ * Attribute settings that came from event terms ("/period=1000,time=0/")
+ * and that a tool must therefore keep instead of applying its own
+ * defaults (perf's per-event config terms win over -c/-F/-T/--call-graph/
+ * --no-inherit/--overwrite/-j). A mask of enum pk_evsel_term; the values
+ * themselves are already in the attribute:
+ *   PK_TERM_PERIOD     sample_period (freq = 0)
+ *   PK_TERM_FREQ       sample_freq (freq = 1)
+ *   PK_TERM_TIME       PERF_SAMPLE_TIME set or cleared in sample_type
+ *   PK_TERM_CALLGRAPH  call-graph/stack-size/max-stack: CALLCHAIN and, for
+ *                      dwarf, REGS_USER|STACK_USER with sample_regs_user,
+ *                      sample_stack_user and exclude_callchain_user as perf
+ *                      record sets them; for lbr, BRANCH_STACK
+ *   PK_TERM_INHERIT    inherit
+ *   PK_TERM_OVERWRITE  write_backward
+ *   PK_TERM_BRANCH     branch_sample_type and BRANCH_STACK
+ */
+enum pk_evsel_term {
+	PK_TERM_PERIOD    = 1 << 0,
+	PK_TERM_FREQ      = 1 << 1,
+	PK_TERM_TIME      = 1 << 2,
+	PK_TERM_CALLGRAPH = 1 << 3,
+	PK_TERM_INHERIT   = 1 << 4,
+	PK_TERM_OVERWRITE = 1 << 5,
+	PK_TERM_BRANCH    = 1 << 6,
+};
+PK_API unsigned int pk_evsel_terms(const struct pk_evsel *evsel);
 
 /*
  * Formats ATTR the way `perf stat -vv` and `perf record -vv` print it: one
