@@ -151,6 +151,61 @@ PK_API unsigned int pk_evsel_terms(const struct pk_evsel *evsel);
 PK_API int pk_attr_snprintf(char *buf, size_t size,
 			    const struct perf_event_attr *attr);
 
+/*
+ * Renders ERR for STR the way perf does, two lines (no trailing newline):
+ *   event syntax error: 'STR'
+ *                        \___ MSG
+ * Long inputs are cut around the error with "..". Returns the length the
+ * full text needs (like snprintf).
+ */
+PK_API int pk_parse_error_snprintf(char *buf, size_t size, const char *str,
+				   const struct pk_parse_error *err);
+
+/* ---- enumeration, for `perfkit list` ---- */
+
+enum pk_event_class {
+	PK_EVCLASS_HARDWARE   = 1 << 0, /* cycles, instructions, ... */
+	PK_EVCLASS_SOFTWARE   = 1 << 1, /* cpu-clock, page-faults, ... */
+	PK_EVCLASS_HW_CACHE   = 1 << 2, /* L1-dcache-load-misses, ... */
+	PK_EVCLASS_TRACEPOINT = 1 << 3, /* sched:sched_switch (tracefs) */
+	PK_EVCLASS_PMU_EVENT  = 1 << 4, /* msr/tsc/ (sysfs events/) */
+	PK_EVCLASS_PMU_FORMAT = 1 << 5, /* msr/event=N/ (sysfs format/) */
+	PK_EVCLASS_SYNTAX     = 1 << 6, /* rNNN, mem:ADDR, TYPE:CONFIG */
+	PK_EVCLASS_ALL        = 0x7f,
+};
+
+struct pk_event_info {
+	enum pk_event_class cls;
+	const char *name;     /* what -e takes: "cycles", "msr/tsc/",
+				 "msr/event=N/" for a format term */
+	const char *alias;    /* another accepted spelling, or NULL */
+	const char *pmu;      /* PMU name for PMU classes, else NULL */
+	const char *desc;     /* perf list's kind: "Hardware event",
+				 "Software event", "Hardware cache event",
+				 "Tracepoint event", "Kernel PMU event",
+				 "PMU format term", "Raw event descriptor"... */
+	const char *encoding; /* PMU events: the alias terms
+				 ("event=0x00"); formats: their bits
+				 ("config:0-63"); else NULL */
+	uint32_t type;        /* attr type (PMU type for PMU classes) */
+	uint64_t config;      /* attr config where fixed, else 0 */
+};
+
+typedef int (*pk_event_fn)(const struct pk_event_info *info, void *arg);
+
+/*
+ * Calls FN for every known event of the CLASSES (a mask of enum
+ * pk_event_class) whose name (or alias) matches GLOB (fnmatch(3); NULL
+ * matches all). Order: by class as listed above; within a class in perf
+ * list order (fixed tables, tracepoints and PMUs sorted by name). Events
+ * are not tried: a tool marks unopenable ones itself. Pointers in INFO are
+ * valid during the call only. FN returning non-zero stops the walk and is
+ * returned; otherwise returns the number of calls, or -errno (a missing
+ * tracefs or PMU directory is not an error: they contribute nothing).
+ */
+PK_API int pk_event_foreach(unsigned int classes, const char *glob,
+			    pk_event_fn fn, void *arg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #define PK_EVENT_TABLES_H
 
 #include <stdint.h>
+#include <linux/perf_event.h>
 
 struct pk_sym_event {
 	const char *name;
