@@ -101,6 +101,11 @@ PK_API int pk_evsel_set_filter(struct pk_evsel *evsel, const char *filter);
 PK_API int pk_evsel_set_period(struct pk_evsel *evsel, uint64_t period);
 /* PERF_EVENT_IOC_REFRESH on every fd. */
 PK_API int pk_evsel_refresh(struct pk_evsel *evsel, int count);
+/* PERF_EVENT_IOC_MODIFY_ATTRIBUTES on every fd (the kernel supports it
+ * for breakpoints: a new bp_addr/bp_type/bp_len without reopening). On
+ * success the event's attribute becomes ATTR. 0 or -errno. */
+PK_API int pk_evsel_modify_attr(struct pk_evsel *evsel,
+				const struct perf_event_attr *attr);
 /* prctl(PR_TASK_PERF_EVENTS_ENABLE / _DISABLE): every event of the
  * calling process. */
 PK_API int pk_task_events_enable(void);
