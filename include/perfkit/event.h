@@ -105,8 +105,41 @@ PK_API const char *pk_evsel_pmu_name(const struct pk_evsel *evsel);
 enum pk_evsel_flag {
 	PK_EVSEL_SAMPLE_READ = 1 << 0,
 	PK_EVSEL_WEAK_GROUP  = 1 << 1,
+	PK_EVSEL_PRECISE_MAX = 1 << 2, /* 'P': open with the highest
+					  precise_ip that works (3 down to 0) */
+	PK_EVSEL_PERCORE     = 1 << 3, /* percore term: sum over SMT siblings */
+	PK_EVSEL_BPF_COUNTER = 1 << 4, /* 'b': perf counts with BPF; perfkit
+					  accepts and ignores it */
 };
 PK_API unsigned int pk_evsel_flags(const struct pk_evsel *evsel);
+
+/*
+ * Attribute settings that came from event terms ("/period=1000,time=0/")
+ * and that a tool must therefore keep instead of applying its own
+ * defaults (perf's per-event config terms win over -c/-F/-T/--call-graph/
+ * --no-inherit/--overwrite/-j). A mask of enum pk_evsel_term; the values
+ * themselves are already in the attribute:
+ *   PK_TERM_PERIOD     sample_period (freq = 0)
+ *   PK_TERM_FREQ       sample_freq (freq = 1)
+ *   PK_TERM_TIME       PERF_SAMPLE_TIME set or cleared in sample_type
+ *   PK_TERM_CALLGRAPH  call-graph/stack-size/max-stack: CALLCHAIN and, for
+ *                      dwarf, REGS_USER|STACK_USER with sample_regs_user,
+ *                      sample_stack_user and exclude_callchain_user as perf
+ *                      record sets them; for lbr, BRANCH_STACK
+ *   PK_TERM_INHERIT    inherit
+ *   PK_TERM_OVERWRITE  write_backward
+ *   PK_TERM_BRANCH     branch_sample_type and BRANCH_STACK
+ */
+enum pk_evsel_term {
+	PK_TERM_PERIOD    = 1 << 0,
+	PK_TERM_FREQ      = 1 << 1,
+	PK_TERM_TIME      = 1 << 2,
+	PK_TERM_CALLGRAPH = 1 << 3,
+	PK_TERM_INHERIT   = 1 << 4,
+	PK_TERM_OVERWRITE = 1 << 5,
+	PK_TERM_BRANCH    = 1 << 6,
+};
+PK_API unsigned int pk_evsel_terms(const struct pk_evsel *evsel);
 
 /*
  * Formats ATTR the way `perf stat -vv` and `perf record -vv` print it: one
@@ -117,6 +150,61 @@ PK_API unsigned int pk_evsel_flags(const struct pk_evsel *evsel);
  */
 PK_API int pk_attr_snprintf(char *buf, size_t size,
 			    const struct perf_event_attr *attr);
+
+/*
+ * Renders ERR for STR the way perf does, two lines (no trailing newline):
+ *   event syntax error: 'STR'
+ *                        \___ MSG
+ * Long inputs are cut around the error with "..". Returns the length the
+ * full text needs (like snprintf).
+ */
+PK_API int pk_parse_error_snprintf(char *buf, size_t size, const char *str,
+				   const struct pk_parse_error *err);
+
+/* ---- enumeration, for `perfkit list` ---- */
+
+enum pk_event_class {
+	PK_EVCLASS_HARDWARE   = 1 << 0, /* cycles, instructions, ... */
+	PK_EVCLASS_SOFTWARE   = 1 << 1, /* cpu-clock, page-faults, ... */
+	PK_EVCLASS_HW_CACHE   = 1 << 2, /* L1-dcache-load-misses, ... */
+	PK_EVCLASS_TRACEPOINT = 1 << 3, /* sched:sched_switch (tracefs) */
+	PK_EVCLASS_PMU_EVENT  = 1 << 4, /* msr/tsc/ (sysfs events/) */
+	PK_EVCLASS_PMU_FORMAT = 1 << 5, /* msr/event=N/ (sysfs format/) */
+	PK_EVCLASS_SYNTAX     = 1 << 6, /* rNNN, mem:ADDR, TYPE:CONFIG */
+	PK_EVCLASS_ALL        = 0x7f,
+};
+
+struct pk_event_info {
+	enum pk_event_class cls;
+	const char *name;     /* what -e takes: "cycles", "msr/tsc/",
+				 "msr/event=N/" for a format term */
+	const char *alias;    /* another accepted spelling, or NULL */
+	const char *pmu;      /* PMU name for PMU classes, else NULL */
+	const char *desc;     /* perf list's kind: "Hardware event",
+				 "Software event", "Hardware cache event",
+				 "Tracepoint event", "Kernel PMU event",
+				 "PMU format term", "Raw event descriptor"... */
+	const char *encoding; /* PMU events: the alias terms
+				 ("event=0x00"); formats: their bits
+				 ("config:0-63"); else NULL */
+	uint32_t type;        /* attr type (PMU type for PMU classes) */
+	uint64_t config;      /* attr config where fixed, else 0 */
+};
+
+typedef int (*pk_event_fn)(const struct pk_event_info *info, void *arg);
+
+/*
+ * Calls FN for every known event of the CLASSES (a mask of enum
+ * pk_event_class) whose name (or alias) matches GLOB (fnmatch(3); NULL
+ * matches all). Order: by class as listed above; within a class in perf
+ * list order (fixed tables, tracepoints and PMUs sorted by name). Events
+ * are not tried: a tool marks unopenable ones itself. Pointers in INFO are
+ * valid during the call only. FN returning non-zero stops the walk and is
+ * returned; otherwise returns the number of calls, or -errno (a missing
+ * tracefs or PMU directory is not an error: they contribute nothing).
+ */
+PK_API int pk_event_foreach(unsigned int classes, const char *glob,
+			    pk_event_fn fn, void *arg);
 
 #ifdef __cplusplus
 }

@@ -189,3 +189,8 @@ unsigned int pk_evsel_flags(const struct pk_evsel *e)
 {
 	return e->flags;
 }
+
+unsigned int pk_evsel_terms(const struct pk_evsel *e)
+{
+	return e->terms;
+}
