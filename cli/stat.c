@@ -294,19 +294,6 @@ static int make_maps(struct stat_run *r, pid_t child)
 	return 0;
 }
 
-static int read_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
 static bool is_unsupported(int err)
 {
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV ||
@@ -317,29 +304,17 @@ static bool is_unsupported(int err)
 static void report_open_error(struct stat_run *r, struct pk_evsel *e, int err)
 {
 	const struct stat_cfg *c = r->cfg;
-	const char *name = pk_evsel_name(e);
+	char why[512];
 
-	if (err == -EACCES || err == -EPERM)
-		cli_error("stat", "no permission to count '%s'%s: "
-			  "perf_event_paranoid is %d (%s); run as root, grant "
-			  "CAP_PERFMON, or lower /proc/sys/kernel/perf_event_paranoid",
-			  name, c->system_wide || c->cpu_list ?
-			  " on CPUs" : "", read_paranoid(),
-			  c->system_wide || c->cpu_list ?
-			  "CPU-wide counting needs a value below 1" :
-			  "counting other users' tasks or the kernel needs a lower value");
-	else if (err == -ESRCH)
+	if (err == -ESRCH) {
 		cli_error("stat", "cannot count '%s': %s %s no longer exists",
-			  name, c->tids ? "thread" : "process",
+			  pk_evsel_name(e), c->tids ? "thread" : "process",
 			  c->pids ? c->pids : c->tids ? c->tids : "");
-	else if (err == -EMFILE || err == -ENFILE)
-		cli_error("stat", "cannot count '%s': out of file descriptors "
-			  "(%d events x %d CPUs x %d threads need one each; "
-			  "raise 'ulimit -n')", name, pk_evlist_nr(r->evlist),
-			  pk_cpu_map_nr(r->cpus), pk_thread_map_nr(r->threads));
-	else
-		cli_error("stat", "cannot count '%s': %s", name,
-			  pk_strerror(err));
+		return;
+	}
+	pk_open_strerror(err, pk_evsel_attr(e), c->system_wide || c->cpu_list,
+			 why, sizeof(why));
+	cli_error("stat", "cannot count '%s': %s", pk_evsel_name(e), why);
 }
 
 /* The `perf stat -vv` trace of every perf_event_open call made. */
