@@ -7,8 +7,8 @@ V       ?= 0
 Q        = $(if $(filter 1,$(V)),,@)
 
 CPPFLAGS += -Iinclude -Ilib -D_GNU_SOURCE -I/usr/include/traceevent
-CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
+OPT      ?= -O2 -g
+CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
 	    -MMD -MP
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -90,7 +90,7 @@ test-only: all $(UNIT_BINS)
 	$(Q)sh tests/run.sh $(BUILD)
 
 check-asan: deps
-	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 CFLAGS="-O1 -g" \
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT="-O1 -g" \
 		test-only
 
 bench: deps
