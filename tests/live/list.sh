@@ -18,6 +18,10 @@ if [ -d $T/sched ]; then
 	# every event directory but ftrace's own (not perf events), as perf
 	n_fs=$(find $T -mindepth 2 -maxdepth 2 -type d ! -path "$T/ftrace/*" | wc -l)
 	n_pk=$(grep -c '\[Tracepoint event\]' "$T_TMP/all")
+	if [ "$n_pk" -ne "$n_fs" ]; then # dynamic events come and go: once more
+		n_fs=$(find $T -mindepth 2 -maxdepth 2 -type d ! -path "$T/ftrace/*" | wc -l)
+		n_pk=$($PERFKIT list tracepoint | grep -c '\[Tracepoint event\]')
+	fi
 	check list_all_tracepoints "tracefs $n_fs, listed $n_pk" "$n_pk" -eq "$n_fs"
 	$PERFKIT list 'sched:sched_sw*' > "$T_TMP/g"
 	check list_glob "$(cat "$T_TMP/g")" "$(grep -c . "$T_TMP/g")" -eq "$(ls -d $T/sched/sched_sw*/ | wc -l)"
