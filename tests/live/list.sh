@@ -15,11 +15,13 @@ else
 fi
 T=/sys/kernel/tracing/events
 if [ -d $T/sched ]; then
-	# every event directory but ftrace's own (not perf events), as perf
-	n_fs=$(find $T -mindepth 2 -maxdepth 2 -type d ! -path "$T/ftrace/*" | wc -l)
+	# perf lists every event directory but ftrace's own (except the
+	# function and print events, which perf can open).
+	count_fs() { find $T -mindepth 2 -maxdepth 2 -type d ! -path "$T/ftrace/*" | wc -l; }
+	n_fs=$(( $(count_fs) + $(ls -d $T/ftrace/function $T/ftrace/print 2>/dev/null | wc -l) ))
 	n_pk=$(grep -c '\[Tracepoint event\]' "$T_TMP/all")
 	if [ "$n_pk" -ne "$n_fs" ]; then # dynamic events come and go: once more
-		n_fs=$(find $T -mindepth 2 -maxdepth 2 -type d ! -path "$T/ftrace/*" | wc -l)
+		n_fs=$(( $(count_fs) + $(ls -d $T/ftrace/function $T/ftrace/print 2>/dev/null | wc -l) ))
 		n_pk=$($PERFKIT list tracepoint | grep -c '\[Tracepoint event\]')
 	fi
 	check list_all_tracepoints "tracefs $n_fs, listed $n_pk" "$n_pk" -eq "$n_fs"
