@@ -45,7 +45,13 @@ all: $(BUILD)/perfkit $(BUILD)/libperfkit.a $(BUILD)/libperfkit.so \
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/obj/%.o: %.c
+# Objects are rebuilt when the compiler flags change.
+FLAGS_STAMP := $(BUILD)/.flags
+$(shell mkdir -p $(BUILD); echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' | \
+	cmp -s - $(FLAGS_STAMP) || \
+	echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' > $(FLAGS_STAMP))
+
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
