@@ -131,3 +131,4 @@ clean:
 	rm -rf build build-asan build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+.SECONDARY:
