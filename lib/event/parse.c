@@ -31,6 +31,9 @@ int pk__perr(struct pk_parser *P, int code, int pos, int len,
 	va_start(ap, fmt);
 	vsnprintf(P->err->msg, sizeof(P->err->msg), fmt, ap);
 	va_end(ap);
+	for (char *c = P->err->msg; *c; c++) /* one printable line */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 out:
 	P->failed = true;
 	return code;
