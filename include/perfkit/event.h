@@ -11,8 +11,25 @@
  *   mem:0x1000/8:rw              breakpoints
  *   cpu/event=0x3c,umask=0/      dynamic PMUs, terms from sysfs formats
  *   {cycles,instructions}:S      groups with group modifiers
- * The attributes get perf's defaults (size, exclude_guest, ...); tools add
- * their own settings (read_format, sample_type) before opening.
+ * The attributes are what perf 6.1's parser builds (checked field by field
+ * against `perf stat -vv`): size = sizeof(struct perf_event_attr),
+ * exclude_guest = 1 unless a modifier says otherwise, modifiers with perf's
+ * exact rules (":u" = exclude_kernel|exclude_hv, "p" implies exclude_guest,
+ * group modifiers merge into each member, D/e only on the group leader),
+ * and for tracepoints and breakpoints sample_period = 1 (tracepoints also
+ * sample_type RAW|TIME|CPU|PERIOD), as perf's parser sets them.
+ * Tools add their own settings before opening. perf stat, for one, sets
+ * sample_type = IDENTIFIER, read_format = TOTAL_TIME_ENABLED|
+ * TOTAL_TIME_RUNNING (|ID|GROUP for groups of 2+), inherit = 1, clears
+ * sample_period, and sets disabled and enable_on_exec on group leaders.
+ * Term settings that must survive a tool's defaults are listed by
+ * pk_evsel_terms().
+ *
+ * PMUs come from /sys/bus/event_source/devices (read once per process) and
+ * tracepoint ids from tracefs (/sys/kernel/tracing, mounted there when no
+ * tracefs is found); env PERFKIT_SYSFS (a sysfs root) and PERFKIT_TRACEFS
+ * (a tracefs root) override both, for tests. A plain tracepoint name reads
+ * one id file; only globs list directories. Not thread-safe.
  */
 #ifndef PERFKIT_EVENT_H
 #define PERFKIT_EVENT_H
