@@ -547,7 +547,7 @@ static int pmu_event(struct pk_parser *P, struct pk_pmu *pmu,
 	err = pk__terms_pmu(P, e, pmu, ts);
 	if (err)
 		return err;
-	if (pmu->cpus && !e->pmu_cpus) {
+	if (pmu->cpus && pmu->cpus[0] && !e->pmu_cpus) {
 		e->pmu_cpus = pk_cpu_map_new(pmu->cpus);
 		if (!e->pmu_cpus)
 			pk_debug("pmu '%s': bad cpumask '%s'", pmu->name,

@@ -19,6 +19,8 @@
 #include <perfkit/event.h>
 #include "base/base.h"
 #include "event/pmu.h"
+#include "event/evsel.h"
+#include <perfkit/map.h>
 #include "test.h"
 
 /* ---- helpers ---- */
@@ -816,6 +818,16 @@ static void test_fake_sysfs(void)
 	l = parse("fake/event=1/", &n, &e);
 	t_check(n == 1 && !strcmp(pk_evsel_pmu_name(pk_evlist_evsel(l, 0)),
 				  "fake"), "pmu name of a PMU event", "n=%d", n);
+	/* the PMU's cpumask (0-1) becomes the event's pmu_cpus */
+	t_check(n == 1 && pk_evlist_evsel(l, 0)->pmu_cpus &&
+		pk_cpu_map_nr(pk_evlist_evsel(l, 0)->pmu_cpus) == 2 &&
+		pk_cpu_map_cpu(pk_evlist_evsel(l, 0)->pmu_cpus, 1) == 1,
+		"pmu cpumask", "n=%d", n);
+	pk_evlist_free(l);
+	l = parse("other/event=1/,cycles", &n, &e);
+	t_check(n == 2 && !pk_evlist_evsel(l, 0)->pmu_cpus &&
+		!pk_evlist_evsel(l, 1)->pmu_cpus, "no cpumask, no pmu_cpus",
+		"n=%d", n);
 	pk_evlist_free(l);
 
 	pk__event_set_roots(NULL, NULL);
