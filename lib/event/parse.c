@@ -641,6 +641,7 @@ static int ev_pmu(struct pk_parser *P, int start)
 			}
 			one.nr = one.cap = ts.nr + 1;
 			one.v[0].kw = -1;
+			one.v[0].num = 1;
 			one.v[0].pos = one.v[0].vpos = pos;
 			one.v[0].len = one.v[0].vlen = plen;
 			snprintf(one.v[0].name, sizeof(one.v[0].name), "%s",
@@ -730,6 +731,8 @@ static int parse_event(struct pk_parser *P, bool in_group)
 		return err;
 	/* perf names an event by its text unless the kind named it */
 	n = name_extent(P->s, start);
+	while (n > 1 && strchr(" \t\n\r", P->s[start + n - 1]))
+		n--;
 	name = pk_strndup(P->s + start, (size_t)n);
 	if (!name)
 		return nomem(P);

@@ -746,8 +746,13 @@ static void test_fake_sysfs(void)
 		one("fake/ev1/", &w, &mods[0], NULL);
 		one("fake/ev1/u", &w, &mods[1], NULL);
 		one("fake/EV1/", &w, &mods[0], NULL);
-		w.config = 0x023c;
+		/* perf ORs format values: umask 1 (alias) | 2 */
+		w.config = 0x033c;
 		one("fake/ev1,umask=2/", &w, &mods[0], NULL);
+		one("fake/event=ev1,umask=2/", &w, &mods[0], NULL);
+		one("fake/ev1=1,umask=2/", &w, &mods[0], NULL);
+		w.config = 0x3;
+		one("fake/event=1,event=2/", &w, &mods[0], NULL);
 		w.config = 0x5;
 		one("fake/mixed-case/", &w, &mods[0], NULL);
 		/* split range: low nibble to 32-35, high nibble to 40-43 */
@@ -776,11 +781,13 @@ static void test_fake_sysfs(void)
 		w.config2 = 0x44;
 		one("fake/event=0x11,umask=0x22,config1=0x33,config2=0x44/", &w,
 		    &mods[0], NULL);
-		w.config = 0x99;
+		/* generic terms first, then formats OR-ed in (perf) */
+		w.config = 0x199;
 		w.config1 = w.config2 = 0;
-		one("fake/event=1,config=0x99/", &w, &mods[0], NULL);
-		w.config = 0x12;
-		one("fake/r12/", &w, &mods[0], NULL);
+		one("fake/event=0x11,config=0x188/", &w, &mods[0], NULL);
+		one("fake/config=0x188,event=0x11/", &w, &mods[0], NULL);
+		w.config = 0x13;
+		one("fake/event=1,r12/", &w, &mods[0], NULL);
 		w.type = 60;
 		w.config = 2;
 		one("other/ev1/", &w, &mods[0], NULL);
@@ -792,8 +799,9 @@ static void test_fake_sysfs(void)
 	bad("fake/split=0x100/", PK_ERR_RANGE, 11, "maximum is 255");
 	bad("fake/broken=1/", PK_ERR_UNKNOWN, 5, "unknown term 'broken'");
 	bad("fake/event=abc/", PK_ERR_SYNTAX, 11, "numeric");
-	bad("fake/badalias/", PK_ERR_FORMAT, 5, "bad alias");
+	bad("fake/badalias/", PK_ERR_UNKNOWN, 5, "unknown term 'nosuch'");
 	bad("fake/ev1=2/", PK_ERR_UNKNOWN, 5, "unknown term 'ev1'");
+	bad("fake/event=nosuch/", PK_ERR_SYNTAX, 11, "numeric");
 	bad("fake/event=1", PK_ERR_SYNTAX, 12, "closing '/'");
 	bad("nosuchpmu/event=1/", PK_ERR_UNKNOWN, 0, "unknown PMU");
 
@@ -976,7 +984,7 @@ static void test_errors(void)
 	bad("cycles:kuk", PK_ERR_SYNTAX, 7, "given twice");
 	bad("cycles:z", PK_ERR_SYNTAX, 7, "bad modifier 'z'");
 	bad("cycles:uz", PK_ERR_SYNTAX, 7, "bad modifier 'uz'");
-	bad("cycles:u z", PK_ERR_SYNTAX, 8, "unexpected");
+	bad("cycles:u z", PK_ERR_SYNTAX, 9, "unexpected 'z'");
 	bad("cycles:u:k", PK_ERR_SYNTAX, 8, "unexpected");
 	bad("cycles}", PK_ERR_SYNTAX, 6, "unexpected '}'");
 	bad("{cycles", PK_ERR_SYNTAX, 0, "not closed");
@@ -1007,7 +1015,7 @@ static void test_errors(void)
 	bad("cycles/period=/", PK_ERR_SYNTAX, 14, "value");
 	bad("cycles/period=1", PK_ERR_SYNTAX, 15, "closing '/'");
 	bad("cycles/period=1,/", PK_ERR_SYNTAX, 16, "expected a term");
-	bad("cycles/period=1 x/", PK_ERR_SYNTAX, 15, "expected ','");
+	bad("cycles/period=1 x/", PK_ERR_SYNTAX, 16, "expected ','");
 	bad("cycles/percore=2/", PK_ERR_RANGE, 15, "0 or 1");
 	bad("cycles/time=2/", PK_ERR_RANGE, 12, "0 or 1");
 	bad("cycles/config=0x10000000000000000/", PK_ERR_RANGE, 14, "64 bits");
@@ -1015,8 +1023,8 @@ static void test_errors(void)
 	bad("cycles/call-graph=bogus/", PK_ERR_UNKNOWN, 18, "call-graph");
 	bad("cycles/max-stack=70000/", PK_ERR_RANGE, 17, "max-stack");
 	bad("cpu-clock:u/config=1/", PK_ERR_SYNTAX, 11, "unexpected");
-	bad("cycles instructions", PK_ERR_SYNTAX, 6, "unexpected");
-	bad("cycles\t", PK_ERR_SYNTAX, 6, "unexpected");
+	bad("cycles instructions", PK_ERR_SYNTAX, 7, "unexpected");
+	bad("cycles#", PK_ERR_SYNTAX, 6, "unexpected");
 	bad("1:", PK_ERR_SYNTAX, 2, "TYPE:CONFIG");
 	bad("1", PK_ERR_SYNTAX, 0, "TYPE:CONFIG");
 	bad("nopmu/event=1/", PK_ERR_UNKNOWN, 0, "unknown PMU 'nopmu'");

@@ -47,6 +47,12 @@ static const char *const strs[] = {
 	"{cs,page-faults,sched:sched_switch}:k",
 	"cpu-clock,task-clock,sched:sched_switch,mem:0x1000",
 	"1:1", "1:0x3:u",
+	"msr/event=0x10,config=0x1/", "msr/config=0x1,event=0x10/",
+	"msr/event=0x1,event=0x2/", "msr/tsc,config=0x4/", "msr/event=0x10,r1/",
+	"uprobe/ref_ctr_offset=3,config=0x5/", "uprobe/retprobe=1,retprobe=0/",
+	"cycles, instructions", "cpu-clock/ config=1/", "{cpu-clock}",
+	"{cpu-clock}:u", "cpu-clock/period=0x10/p", "cpu-clock:b",
+	"cpu-clock/config=1,config=2/", "sched:sched_switch,sched:sched_switch",
 };
 
 struct blocks {
