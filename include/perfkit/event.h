@@ -159,6 +159,21 @@ enum pk_evsel_term {
 PK_API unsigned int pk_evsel_terms(const struct pk_evsel *evsel);
 
 /*
+ * perf's tool events: duration_time, user_time and system_time parse to a
+ * software dummy event (what perf opens for them); their value is the
+ * tool's to compute: wall time of the run, and the user and system CPU
+ * time of the workload (perf reports them in ns).
+ */
+enum pk_evsel_tool {
+	PK_TOOL_NONE          = 0,
+	PK_TOOL_DURATION_TIME = 1,
+	PK_TOOL_USER_TIME     = 2,
+	PK_TOOL_SYSTEM_TIME   = 3,
+};
+/* The event's enum pk_evsel_tool (PK_TOOL_NONE for a kernel event). */
+PK_API int pk_evsel_tool(const struct pk_evsel *evsel);
+
+/*
  * Formats ATTR the way `perf stat -vv` and `perf record -vv` print it: one
  * "  key                              value" line per non-zero field, in
  * perf's order and with perf's value spellings (sample_type and read_format
@@ -188,7 +203,8 @@ enum pk_event_class {
 	PK_EVCLASS_PMU_EVENT  = 1 << 4, /* msr/tsc/ (sysfs events/) */
 	PK_EVCLASS_PMU_FORMAT = 1 << 5, /* msr/event=N/ (sysfs format/) */
 	PK_EVCLASS_SYNTAX     = 1 << 6, /* rNNN, mem:ADDR, TYPE:CONFIG */
-	PK_EVCLASS_ALL        = 0x7f,
+	PK_EVCLASS_TOOL       = 1 << 7, /* duration_time, user_time, ... */
+	PK_EVCLASS_ALL        = 0xff,
 };
 
 struct pk_event_info {
@@ -199,7 +215,7 @@ struct pk_event_info {
 	const char *pmu;      /* PMU name for PMU classes, else NULL */
 	const char *desc;     /* perf list's kind: "Hardware event",
 				 "Software event", "Hardware cache event",
-				 "Tracepoint event", "Kernel PMU event",
+				 "Tracepoint event", "Kernel PMU event", "Tool event",
 				 "PMU format term", "Raw event descriptor"... */
 	const char *encoding; /* PMU events: the alias terms
 				 ("event=0x00"); formats: their bits
@@ -213,7 +229,8 @@ typedef int (*pk_event_fn)(const struct pk_event_info *info, void *arg);
 /*
  * Calls FN for every known event of the CLASSES (a mask of enum
  * pk_event_class) whose name (or alias) matches GLOB (fnmatch(3); NULL
- * matches all). Order: by class as listed above; within a class in perf
+ * matches all). Order: hardware, software, hw-cache, tracepoints, PMU
+ * events and formats, tool events, syntax; within a class in perf
  * list order (fixed tables, tracepoints and PMUs sorted by name). Events
  * are not tried: a tool marks unopenable ones itself. Pointers in INFO are
  * valid during the call only. FN returning non-zero stops the walk and is

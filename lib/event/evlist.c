@@ -194,3 +194,8 @@ unsigned int pk_evsel_terms(const struct pk_evsel *e)
 {
 	return e->terms;
 }
+
+int pk_evsel_tool(const struct pk_evsel *e)
+{
+	return e->tool;
+}

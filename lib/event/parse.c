@@ -301,8 +301,11 @@ static int ev_symbol(struct pk_parser *P)
 	const struct pk_sym_event *se = &pk__sym_events[P->tk.v];
 	int first = P->out->nr;
 
-	if (!new_event(P, se->type, se->config, NULL))
+	struct pk_evsel *e = new_event(P, se->type, se->config, NULL);
+
+	if (!e)
 		return nomem(P);
+	e->tool = se->tool;
 	pk__advance(P);
 	return opt_terms(P, first, TS_LEGACY);
 }

@@ -507,6 +507,28 @@ static int format_term(struct pk_parser *P, struct pk_evsel *e,
 	return 0;
 }
 
+/* An alias term "name=?" (a parameter, e.g. a PMU's "chip=?") needs a
+ * value from the user's terms: it is dropped when one is given. */
+#define KW_PARAM_DONE (-3)
+static int param_term(struct pk_parser *P, struct pk_terms *fl, int i)
+{
+	struct pk_term *t = &fl->v[i];
+
+	if (t->kw != -1 || !t->is_str || strcmp(t->str, "?"))
+		return 0;
+	for (int j = 0; j < fl->nr; j++) {
+		const struct pk_term *u = &fl->v[j];
+
+		if (j != i && u->kw == -1 && !strcmp(u->name, t->name) &&
+		    !(u->is_str && !strcmp(u->str, "?"))) {
+			t->kw = KW_PARAM_DONE;
+			return 0;
+		}
+	}
+	return pk__perr(P, PK_ERR_SYNTAX, t->pos, t->len,
+			"required parameter '%s' not specified", t->name);
+}
+
 int pk__terms_pmu(struct pk_parser *P, struct pk_evsel *e,
 		  const struct pk_pmu *pmu, const struct pk_terms *ts)
 {
@@ -520,7 +542,9 @@ int pk__terms_pmu(struct pk_parser *P, struct pk_evsel *e,
 		      push(&fl, &ts->v[i]);
 	}
 	for (int i = 0; !err && i < fl.nr; i++)
-		if (fl.v[i].kw != -1)
+		err = param_term(P, &fl, i);
+	for (int i = 0; !err && i < fl.nr; i++)
+		if (fl.v[i].kw != -1 && fl.v[i].kw != KW_PARAM_DONE)
 			err = pk__term_generic(P, e, &fl.v[i], TS_PMU);
 	for (int i = 0; !err && i < fl.nr; i++)
 		if (fl.v[i].kw == -1)

@@ -194,6 +194,25 @@ static const struct {
 	{ "cgroup-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CGROUP_SWITCHES },
 };
 
+static void test_tools(void)
+{
+	static const char *const names[] = { "duration_time", "user_time",
+					     "system_time" };
+
+	for (int i = 0; i < 3; i++) {
+		struct want w = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0 };
+		struct pk_parse_error e;
+		int n;
+		struct pk_evlist *l;
+
+		one(names[i], &w, &mods[0], NULL);
+		l = parse(names[i], &n, &e);
+		t_check(n == 1 && pk_evsel_tool(pk_evlist_evsel(l, 0)) ==
+			PK_TOOL_DURATION_TIME + i, names[i], "tool kind");
+		pk_evlist_free(l);
+	}
+}
+
 static void test_symbols(void)
 {
 	char s[128];
@@ -715,6 +734,7 @@ static void build_fake(void)
 	put(DEV "fake/events/ev2.unit", "ns\n");
 	put(DEV "fake/events/Mixed-Case", "event=5\n");
 	put(DEV "fake/events/badalias", "nosuch=1\n");
+	put(DEV "fake/events/param", "event=0x7,umask=?\n");
 	put(DEV "uncore_box_0/type", "50\n");
 	put(DEV "uncore_box_0/format/event", "config:0-7\n");
 	put(DEV "uncore_box_1/type", "51\n");
@@ -753,6 +773,8 @@ static void test_fake_sysfs(void)
 		one("fake/ev1=1,umask=2/", &w, &mods[0], NULL);
 		w.config = 0x3;
 		one("fake/event=1,event=2/", &w, &mods[0], NULL);
+		w.config = 0x0507;
+		one("fake/param,umask=5/", &w, &mods[0], NULL);
 		w.config = 0x5;
 		one("fake/mixed-case/", &w, &mods[0], NULL);
 		/* split range: low nibble to 32-35, high nibble to 40-43 */
@@ -802,6 +824,8 @@ static void test_fake_sysfs(void)
 	bad("fake/badalias/", PK_ERR_UNKNOWN, 5, "unknown term 'nosuch'");
 	bad("fake/ev1=2/", PK_ERR_UNKNOWN, 5, "unknown term 'ev1'");
 	bad("fake/event=nosuch/", PK_ERR_SYNTAX, 11, "numeric");
+	bad("fake/event=1,param/", PK_ERR_SYNTAX, 13,
+	    "required parameter 'umask'");
 	bad("fake/event=1", PK_ERR_SYNTAX, 12, "closing '/'");
 	bad("nosuchpmu/event=1/", PK_ERR_UNKNOWN, 0, "unknown PMU");
 
@@ -1126,6 +1150,10 @@ static void test_foreach(void)
 	t_check(n == 5, "foreach glob *-faults", "n=%d", n);
 	n = pk_event_foreach(PK_EVCLASS_ALL, NULL, stop_cb, NULL);
 	t_check(n == 7, "foreach stops", "n=%d", n);
+	n = pk_event_foreach(PK_EVCLASS_TOOL, NULL, count_cb, c);
+	t_check(n == 3, "foreach tool events", "n=%d", n);
+	n = pk_event_foreach(PK_EVCLASS_SOFTWARE, "*_time", count_cb, c);
+	t_check(n == 0, "tool events are not software", "n=%d", n);
 	if (tracefs()) {
 		c[0] = 0;
 		n = pk_event_foreach(PK_EVCLASS_TRACEPOINT, "sched:*", count_cb, c);
@@ -1188,6 +1216,7 @@ static void test_attr_print(void)
 int main(void)
 {
 	test_symbols();
+	test_tools();
 	test_cache();
 	test_raw();
 	test_terms();
