@@ -7,7 +7,8 @@
  *   sample_type = IDENTIFIER, read_format = TOTAL_TIME_ENABLED|
  *   TOTAL_TIME_RUNNING (|ID|GROUP in a group of 2+), inherit = 1,
  *   sample_period = 0 (perf stat clears the tracepoint/breakpoint period),
- *   and on group leaders disabled = 1, enable_on_exec = 1.
+ *   and on group leaders disabled = 1, enable_on_exec = 1 (not for
+ *   duration_time, which perf opens per CPU).
  * Only the first attempt per event counts (perf retries with fields
  * switched off when an open fails). Skipped without perf.
  */
@@ -125,7 +126,9 @@ static void stat_fields(struct pk_evlist *l)
 		a->sample_period = 0;
 		if (lead == e) {
 			a->disabled = 1;
-			a->enable_on_exec = 1;
+			/* perf opens duration_time on a CPU, not the task */
+			a->enable_on_exec = pk_evsel_tool(e) !=
+					    PK_TOOL_DURATION_TIME;
 		}
 	}
 }
