@@ -744,6 +744,20 @@ static void build_fake(void)
 	put(DEV "other/events/ev1", "event=0x2\n");
 }
 
+struct finfo {
+	char enc[128];
+	uint32_t type;
+};
+
+static int keep_cb(const struct pk_event_info *in, void *arg)
+{
+	struct finfo *f = arg;
+
+	snprintf(f->enc, sizeof(f->enc), "%s", in->encoding ? in->encoding : "");
+	f->type = in->type;
+	return 0;
+}
+
 static void test_fake_sysfs(void)
 {
 	struct pk_parse_error e;
@@ -862,6 +876,25 @@ static void test_fake_sysfs(void)
 		"n=%d", n);
 	pk_evlist_free(l);
 
+	{
+		struct finfo fi = { 0 };
+
+		n = pk_event_foreach(PK_EVCLASS_PMU_FORMAT, "fake/split=N/",
+				     keep_cb, &fi);
+		t_check(n == 1 && !strcmp(fi.enc, "config:32-35,40-43") &&
+			fi.type == 42, "foreach format encoding", "n=%d '%s'",
+			n, fi.enc);
+		n = pk_event_foreach(PK_EVCLASS_PMU_EVENT, "fake/ev1/", keep_cb,
+				     &fi);
+		t_check(n == 1 && !strcmp(fi.enc, "event=0x3c,umask=0x01"),
+			"foreach PMU event", "n=%d '%s'", n, fi.enc);
+		n = pk_event_foreach(PK_EVCLASS_PMU_EVENT, "ev1", keep_cb, &fi);
+		t_check(n == 2, "foreach PMU event by alias", "n=%d", n);
+		n = pk_event_foreach(PK_EVCLASS_PMU_FORMAT, "fake/*", keep_cb,
+				     &fi);
+		t_check(n == 7, "foreach formats (bad ones left out)", "n=%d",
+			n);
+	}
 	pk__event_set_roots(NULL, NULL);
 	rm_rf(fake);
 }
