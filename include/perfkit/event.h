@@ -11,6 +11,7 @@
  *   mem:0x1000/8:rw              breakpoints
  *   cpu/event=0x3c,umask=0/      dynamic PMUs, terms from sysfs formats
  *   {cycles,instructions}:S      groups with group modifiers
+ *   name{cycles,instructions}    a named group
  * The attributes are what perf 6.1's parser builds (checked field by field
  * against `perf stat -vv`): size = sizeof(struct perf_event_attr),
  * exclude_guest = 1 unless a modifier says otherwise, modifiers with perf's
@@ -109,6 +110,9 @@ PK_API struct pk_evsel *pk_evsel_leader(struct pk_evsel *evsel);
 /* Number of events in the group EVSEL leads (1 for a lone event, 0 when
  * EVSEL is not a leader). */
 PK_API int pk_evsel_nr_members(const struct pk_evsel *evsel);
+
+/* The name given to the group EVSEL leads ("g" in g{a,b}), or NULL. */
+PK_API const char *pk_evsel_group_name(const struct pk_evsel *evsel);
 
 /* Name of the PMU the event belongs to ("cpu", "software", "tracepoint",
  * "breakpoint", "msr", ...), or "" when unknown. */

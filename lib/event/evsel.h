@@ -25,6 +25,7 @@ struct pk_evsel {
 				    for later group modifiers) */
 	uint64_t max_events;     /* nr= term, 0 when none */
 	int tool;                /* enum pk_evsel_tool */
+	char *group_name;        /* "name" of name{a,b}, leaders only, owned */
 
 	/* open state (counter layer) */
 	struct pk_cpu_map *cpus;

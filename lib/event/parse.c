@@ -294,6 +294,8 @@ static int opt_terms(struct pk_parser *P, int first, enum term_set set)
 	return err;
 }
 
+static int group_body(struct pk_parser *P, int first, int open);
+
 /* ---- event kinds ---- */
 
 static int ev_symbol(struct pk_parser *P)
@@ -760,6 +762,27 @@ static int parse_event(struct pk_parser *P, bool in_group)
 static int parse_group(struct pk_parser *P)
 {
 	int first = P->out->nr, open = P->tk.pos, err;
+	char *gname = NULL;
+
+	if (P->tk.t == TK_NAME) { /* name{...} */
+		gname = pk_strndup(P->s + P->tk.pos, (size_t)P->tk.len);
+		if (!gname)
+			return nomem(P);
+		pk__advance(P);
+		open = P->tk.pos;
+	}
+	err = group_body(P, first, open);
+	if (!err && gname && P->out->nr > first) {
+		P->out->entries[first]->group_name = gname;
+		gname = NULL;
+	}
+	pk_free(gname);
+	return err;
+}
+
+static int group_body(struct pk_parser *P, int first, int open)
+{
+	int err;
 
 	pk__advance(P);
 	for (;;) {
@@ -802,6 +825,12 @@ static int parse_group(struct pk_parser *P)
 	return 0;
 }
 
+/* Is the current token a NAME directly followed by '{'? */
+static bool named_group(struct pk_parser *P)
+{
+	return P->tk.t == TK_NAME && P->s[P->tk.pos + P->tk.len] == '{';
+}
+
 static int parse_list(struct pk_parser *P)
 {
 	int err;
@@ -810,8 +839,8 @@ static int parse_list(struct pk_parser *P)
 	if (P->tk.t == TK_END)
 		return pk__perr(P, PK_ERR_SYNTAX, 0, 1, "no event given");
 	for (;;) {
-		err = P->tk.t == TK_LBRACE ? parse_group(P) :
-		      parse_event(P, false);
+		err = P->tk.t == TK_LBRACE || named_group(P) ?
+		      parse_group(P) : parse_event(P, false);
 		if (err)
 			return err;
 		if (P->tk.t == TK_END)

@@ -952,6 +952,16 @@ static void test_groups(void)
 		"group :u after member :G", "n=%d", n);
 	pk_evlist_free(l);
 
+	l = parse("cycles,grp{cpu-clock,task-clock}:u", &n, &e);
+	a1 = n == 3 ? pk_evsel_attr(pk_evlist_evsel(l, 2)) : NULL;
+	t_check(a1 && a1->exclude_kernel &&
+		pk_evsel_group_name(pk_evlist_evsel(l, 1)) &&
+		!strcmp(pk_evsel_group_name(pk_evlist_evsel(l, 1)), "grp") &&
+		!pk_evsel_group_name(pk_evlist_evsel(l, 0)) &&
+		pk_evsel_nr_members(pk_evlist_evsel(l, 1)) == 2,
+		"named group", "n=%d", n);
+	pk_evlist_free(l);
+
 	l = parse("{cpu-clock,task-clock}:p", &n, &e);
 	a1 = n == 2 ? pk_evsel_attr(pk_evlist_evsel(l, 1)) : NULL;
 	t_check(a1 && a1->precise_ip == 1, "group :p", "n=%d", n);
@@ -1051,6 +1061,8 @@ static void test_errors(void)
 	bad("{cycles}:z", PK_ERR_SYNTAX, 9, "bad group modifier");
 	bad("{cycles,instructions}:uu", PK_ERR_SYNTAX, 22, "given twice");
 	bad("{cycles}x", PK_ERR_SYNTAX, 8, "after group");
+	bad("g{cycles", PK_ERR_SYNTAX, 1, "not closed");
+	bad("g {cycles}", PK_ERR_UNKNOWN, 0, "unknown event 'g'");
 	bad("r", PK_ERR_UNKNOWN, 0, "unknown event 'r'");
 	bad("rxyz", PK_ERR_UNKNOWN, 0, "unknown event");
 	bad("r10000000000000000", PK_ERR_RANGE, 0, "64 bits");

@@ -55,6 +55,7 @@ static const char *const strs[] = {
 	"{cpu-clock}:u", "cpu-clock/period=0x10/p", "cpu-clock:b",
 	"cpu-clock/config=1,config=2/", "sched:sched_switch,sched:sched_switch",
 	"duration_time", "user_time", "system_time:u",
+	"grp{cpu-clock,task-clock}:k",
 };
 
 struct blocks {
