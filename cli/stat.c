@@ -246,6 +246,8 @@ static void config_attrs(const struct stat_cfg *c, struct pk_evlist *l,
 		bool is_leader = leader == e;
 
 		a->sample_type = PERF_SAMPLE_IDENTIFIER;
+		a->sample_period = 0; /* counting: no sampling terms */
+		a->freq = 0;
 		a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 				 PERF_FORMAT_TOTAL_TIME_RUNNING;
 		if (pk_evsel_nr_members(leader) > 1)
@@ -292,19 +294,6 @@ static int make_maps(struct stat_run *r, pid_t child)
 	return 0;
 }
 
-static int read_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
 static bool is_unsupported(int err)
 {
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV ||
@@ -315,39 +304,28 @@ static bool is_unsupported(int err)
 static void report_open_error(struct stat_run *r, struct pk_evsel *e, int err)
 {
 	const struct stat_cfg *c = r->cfg;
-	const char *name = pk_evsel_name(e);
+	char why[512];
 
-	if (err == -EACCES || err == -EPERM)
-		cli_error("stat", "no permission to count '%s'%s: "
-			  "perf_event_paranoid is %d (%s); run as root, grant "
-			  "CAP_PERFMON, or lower /proc/sys/kernel/perf_event_paranoid",
-			  name, c->system_wide || c->cpu_list ?
-			  " on CPUs" : "", read_paranoid(),
-			  c->system_wide || c->cpu_list ?
-			  "CPU-wide counting needs a value below 1" :
-			  "counting other users' tasks or the kernel needs a lower value");
-	else if (err == -ESRCH)
+	if (err == -ESRCH) {
 		cli_error("stat", "cannot count '%s': %s %s no longer exists",
-			  name, c->tids ? "thread" : "process",
+			  pk_evsel_name(e), c->tids ? "thread" : "process",
 			  c->pids ? c->pids : c->tids ? c->tids : "");
-	else if (err == -EMFILE || err == -ENFILE)
-		cli_error("stat", "cannot count '%s': out of file descriptors "
-			  "(%d events x %d CPUs x %d threads need one each; "
-			  "raise 'ulimit -n')", name, pk_evlist_nr(r->evlist),
-			  pk_cpu_map_nr(r->cpus), pk_thread_map_nr(r->threads));
-	else
-		cli_error("stat", "cannot count '%s': %s", name,
-			  pk_strerror(err));
+		return;
+	}
+	pk_open_strerror(err, pk_evsel_attr(e), c->system_wide || c->cpu_list,
+			 why, sizeof(why));
+	cli_error("stat", "cannot count '%s': %s", pk_evsel_name(e), why);
 }
 
 /* The `perf stat -vv` trace of every perf_event_open call made. */
-static void print_open_trace(struct stat_run *r, struct pk_evsel *e, int err)
+static void print_open_trace(struct stat_run *r, struct pk_evsel *e,
+			     const struct perf_event_attr *asked, int err)
 {
 	struct pk_evsel *leader = pk_evsel_leader(e);
 	char buf[4096];
 	int nc = pk_cpu_map_nr(r->cpus), nt = pk_thread_map_nr(r->threads);
 
-	pk_attr_snprintf(buf, sizeof(buf), pk_evsel_attr(e));
+	pk_attr_snprintf(buf, sizeof(buf), asked);
 	for (int ci = 0; ci < nc; ci++) {
 		for (int ti = 0; ti < nt; ti++) {
 			int gfd = leader == e ? -1 :
@@ -402,15 +380,17 @@ static int open_events(struct stat_run *r)
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		struct pk_evsel *leader = pk_evsel_leader(e);
+		struct perf_event_attr asked;
 		int err;
 
 		if (leader != e && !pk_evsel_is_open(leader)) {
 			r->res[i].status = EV_NOT_COUNTED;
 			continue;
 		}
+		asked = *pk_evsel_attr(e);
 		err = pk_evsel_open(e, r->cpus, r->threads, &opts);
 		if (r->cfg->verbose >= 2)
-			print_open_trace(r, e, err);
+			print_open_trace(r, e, &asked, err);
 		if (!err) {
 			r->res[i].status = EV_OK;
 			continue;
@@ -660,6 +640,10 @@ static int run_once(struct stat_run *r)
 		}
 		wp = &w;
 	}
+	pk_cpu_map_put(r->cpus);
+	pk_thread_map_put(r->threads);
+	r->cpus = NULL;
+	r->threads = NULL;
 	if (make_maps(r, w.pid) || alloc_results(r))
 		goto out;
 	name_threads(r);
@@ -697,10 +681,6 @@ out:
 	if (wp && w.pid > 0)
 		workload_abort(&w);
 	pk_evlist_close(r->evlist);
-	pk_cpu_map_put(r->cpus);
-	pk_thread_map_put(r->threads);
-	r->cpus = NULL;
-	r->threads = NULL;
 	return ret;
 }
 
@@ -728,7 +708,7 @@ int cmd_stat(int argc, char **argv)
 		free(cfg.events);
 		return 2;
 	}
-	cli_verbose = cfg.verbose > 1 ? 2 : cfg.verbose;
+	cli_verbose = cfg.verbose;
 	run.out = stderr;
 	if (cfg.output && !(run.out = fopen(cfg.output, "w"))) {
 		cli_error("stat", "cannot write '%s': %s", cfg.output,
@@ -757,6 +737,8 @@ int cmd_stat(int argc, char **argv)
 out:
 	free_results(&run);
 	pk_evlist_free(run.evlist);
+	pk_cpu_map_put(run.cpus);
+	pk_thread_map_put(run.threads);
 	if (run.out && run.out != stderr)
 		fclose(run.out);
 	free(cfg.events);

@@ -38,6 +38,16 @@ struct pk_open_opts {
  * after their leader, on the same maps. Returns 0, or -errno from
  * perf_event_open (the event's fds are then all closed; pk_evsel_open_errno
  * keeps it). OPTS may be NULL.
+ *
+ * When the kernel answers EINVAL, features it lacks (see perfkit/features.h)
+ * are cleared from the event's attribute one at a time, newest first, and
+ * the open retried, as perf does; the attribute then shows what was opened.
+ * An attribute larger than the kernel's struct is shrunk when the extra
+ * bytes are zero (else -E2BIG). Errors besides the kernel's: -EBUSY (already
+ * open), -EINVAL (bad OPTS, empty maps, a member on other maps than its
+ * leader, a cgroup without real CPUs), the leader's open error (or -EBADF)
+ * for a member whose leader is not open, -ENOENT etc. from opening the
+ * cgroup, -ENOMEM. -EMFILE (out of fds) is returned as such.
  */
 PK_API int pk_evsel_open(struct pk_evsel *evsel, struct pk_cpu_map *cpus,
 			 struct pk_thread_map *threads,
