@@ -605,18 +605,21 @@ static int alias_pmus(const char *name, struct pk_pmu **out, int max)
 
 #define MAX_PMU_MATCH 64
 
-static int ev_pmu(struct pk_parser *P, int start)
+/* A PMU ("pmu/terms/") or an event alias ("tsc", "mem-loads") spelled at
+ * [pos, pos + plen). */
+static int ev_pmu(struct pk_parser *P, int start, int pos, int plen)
 {
 	struct pk_pmu *pmus[MAX_PMU_MATCH];
 	struct pk_terms ts = { 0 };
 	char pname[128], name[512];
-	int pos = P->tk.pos, plen = P->tk.len, n, err = 0;
+	int n, err = 0;
 	bool alias = false;
 
 	snprintf(pname, sizeof(pname), "%.*s", plen, P->s + pos);
 	snprintf(name, sizeof(name), "%.*s", name_extent(P->s, start),
 		 P->s + start);
-	pk__advance(P); /* name */
+	P->pos = pos + plen; /* past the name */
+	pk__peek(P);
 	n = plen < (int)sizeof(pname) ? pmus_matching(pname, pmus,
 						       MAX_PMU_MATCH) : 0;
 	if (!n) {
@@ -661,6 +664,27 @@ static int ev_pmu(struct pk_parser *P, int start)
 	return err;
 }
 
+/* An alias with dashes ("mem-loads", "topdown-fetch-bubbles"), which
+ * perf's lexer also takes as one event name. */
+static int dashed_alias(struct pk_parser *P, int start, int pos)
+{
+	struct pk_pmu *pmus[MAX_PMU_MATCH];
+	char nm[128];
+	int len = (int)strspn(P->s + pos, "abcdefghijklmnopqrstuvwxyz"
+			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+
+	while (len > 1 && P->s[pos + len - 1] == '-')
+		len--;
+	if (len < (int)sizeof(nm)) {
+		snprintf(nm, sizeof(nm), "%.*s", len, P->s + pos);
+		if (alias_pmus(nm, pmus, MAX_PMU_MATCH) > 0)
+			return ev_pmu(P, start, pos, len);
+	}
+	len = name_extent(P->s, start);
+	return pk__perr(P, PK_ERR_UNKNOWN, start, len, "unknown event '%.*s'",
+			len, P->s + start);
+}
+
 static int ev_name(struct pk_parser *P, int start)
 {
 	struct pk_token first = P->tk, t2, t3;
@@ -686,17 +710,12 @@ static int ev_name(struct pk_parser *P, int start)
 			return ev_tracepoint(P, start, sys_end, t3.pos,
 					     t3.len);
 not_tp:
-		if (t2.t == TK_DASH) {
-			int n = name_extent(P->s, start);
-
-			return pk__perr(P, PK_ERR_UNKNOWN, start, n,
-					"unknown event '%.*s'", n,
-					P->s + start);
-		}
+		if (t2.t == TK_DASH)
+			return dashed_alias(P, start, first.pos);
 	}
 	P->pos = spos; /* PMU or alias: back to the name */
 	P->tk = first;
-	return ev_pmu(P, start);
+	return ev_pmu(P, start, first.pos, first.len);
 }
 
 static int parse_event(struct pk_parser *P, bool in_group)

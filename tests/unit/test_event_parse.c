@@ -735,6 +735,7 @@ static void build_fake(void)
 	put(DEV "fake/events/Mixed-Case", "event=5\n");
 	put(DEV "fake/events/badalias", "nosuch=1\n");
 	put(DEV "fake/events/param", "event=0x7,umask=?\n");
+	put(DEV "fake/events/mem-loads-x", "event=0xcd,umask=0x1\n");
 	put(DEV "uncore_box_0/type", "50\n");
 	put(DEV "uncore_box_0/format/event", "config:0-7\n");
 	put(DEV "uncore_box_1/type", "51\n");
@@ -789,6 +790,12 @@ static void test_fake_sysfs(void)
 		one("fake/event=1,event=2/", &w, &mods[0], NULL);
 		w.config = 0x0507;
 		one("fake/param,umask=5/", &w, &mods[0], NULL);
+		w.config = 0x01cd;
+		one("mem-loads-x", &w, &mods[0], NULL);
+		one("mem-loads-x:u", &w, &mods[1], NULL);
+		one("fake/mem-loads-x/", &w, &mods[0], NULL);
+		w.config = 0x11cd;
+		one("mem-loads-x/umask=0x10/", &w, &mods[0], NULL);
 		w.config = 0x5;
 		one("fake/mixed-case/", &w, &mods[0], NULL);
 		/* split range: low nibble to 32-35, high nibble to 40-43 */
@@ -842,6 +849,7 @@ static void test_fake_sysfs(void)
 	    "required parameter 'umask'");
 	bad("fake/event=1", PK_ERR_SYNTAX, 12, "closing '/'");
 	bad("nosuchpmu/event=1/", PK_ERR_UNKNOWN, 0, "unknown PMU");
+	bad("mem-loads-y", PK_ERR_UNKNOWN, 0, "unknown event 'mem-loads-y'");
 
 	/* ev1 exists in two PMUs: a bare name opens both, as perf does */
 	l = parse("ev1", &n, &e);
