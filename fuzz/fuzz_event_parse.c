@@ -64,6 +64,8 @@ static void setup(void)
 	P("cpu", "events/cpu-cycles", "event=0x3c\n");
 	P("cpu", "events/mem-loads", "event=0xcd,umask=0x1,ldlat=3\n");
 	P("cpu", "events/bad", "nosuch=1,=\n");
+	P("cpu", "events/mem-stores", "event=0xcd,umask=?\n");
+	P("cpu", "events/topdown-fetch-bubbles", "event=0x9c,umask=0x1\n");
 	P("software", "type", "1\n");
 	P("tracepoint", "type", "2\n");
 	P("msr", "type", "9\n");
