@@ -11,8 +11,26 @@
  *   mem:0x1000/8:rw              breakpoints
  *   cpu/event=0x3c,umask=0/      dynamic PMUs, terms from sysfs formats
  *   {cycles,instructions}:S      groups with group modifiers
- * The attributes get perf's defaults (size, exclude_guest, ...); tools add
- * their own settings (read_format, sample_type) before opening.
+ *   name{cycles,instructions}    a named group
+ * The attributes are what perf 6.1's parser builds (checked field by field
+ * against `perf stat -vv`): size = sizeof(struct perf_event_attr),
+ * exclude_guest = 1 unless a modifier says otherwise, modifiers with perf's
+ * exact rules (":u" = exclude_kernel|exclude_hv, "p" implies exclude_guest,
+ * group modifiers merge into each member, D/e only on the group leader),
+ * and for tracepoints and breakpoints sample_period = 1 (tracepoints also
+ * sample_type RAW|TIME|CPU|PERIOD), as perf's parser sets them.
+ * Tools add their own settings before opening. perf stat, for one, sets
+ * sample_type = IDENTIFIER, read_format = TOTAL_TIME_ENABLED|
+ * TOTAL_TIME_RUNNING (|ID|GROUP for groups of 2+), inherit = 1, clears
+ * sample_period, and sets disabled and enable_on_exec on group leaders.
+ * Term settings that must survive a tool's defaults are listed by
+ * pk_evsel_terms().
+ *
+ * PMUs come from /sys/bus/event_source/devices (read once per process) and
+ * tracepoint ids from tracefs (/sys/kernel/tracing, mounted there when no
+ * tracefs is found); env PERFKIT_SYSFS (a sysfs root) and PERFKIT_TRACEFS
+ * (a tracefs root) override both, for tests. A plain tracepoint name reads
+ * one id file; only globs list directories. Not thread-safe.
  */
 #ifndef PERFKIT_EVENT_H
 #define PERFKIT_EVENT_H
@@ -93,6 +111,9 @@ PK_API struct pk_evsel *pk_evsel_leader(struct pk_evsel *evsel);
  * EVSEL is not a leader). */
 PK_API int pk_evsel_nr_members(const struct pk_evsel *evsel);
 
+/* The name given to the group EVSEL leads ("g" in g{a,b}), or NULL. */
+PK_API const char *pk_evsel_group_name(const struct pk_evsel *evsel);
+
 /* Name of the PMU the event belongs to ("cpu", "software", "tracepoint",
  * "breakpoint", "msr", ...), or "" when unknown. */
 PK_API const char *pk_evsel_pmu_name(const struct pk_evsel *evsel);
@@ -142,6 +163,21 @@ enum pk_evsel_term {
 PK_API unsigned int pk_evsel_terms(const struct pk_evsel *evsel);
 
 /*
+ * perf's tool events: duration_time, user_time and system_time parse to a
+ * software dummy event (what perf opens for them); their value is the
+ * tool's to compute: wall time of the run, and the user and system CPU
+ * time of the workload (perf reports them in ns).
+ */
+enum pk_evsel_tool {
+	PK_TOOL_NONE          = 0,
+	PK_TOOL_DURATION_TIME = 1,
+	PK_TOOL_USER_TIME     = 2,
+	PK_TOOL_SYSTEM_TIME   = 3,
+};
+/* The event's enum pk_evsel_tool (PK_TOOL_NONE for a kernel event). */
+PK_API int pk_evsel_tool(const struct pk_evsel *evsel);
+
+/*
  * Formats ATTR the way `perf stat -vv` and `perf record -vv` print it: one
  * "  key                              value" line per non-zero field, in
  * perf's order and with perf's value spellings (sample_type and read_format
@@ -171,7 +207,8 @@ enum pk_event_class {
 	PK_EVCLASS_PMU_EVENT  = 1 << 4, /* msr/tsc/ (sysfs events/) */
 	PK_EVCLASS_PMU_FORMAT = 1 << 5, /* msr/event=N/ (sysfs format/) */
 	PK_EVCLASS_SYNTAX     = 1 << 6, /* rNNN, mem:ADDR, TYPE:CONFIG */
-	PK_EVCLASS_ALL        = 0x7f,
+	PK_EVCLASS_TOOL       = 1 << 7, /* duration_time, user_time, ... */
+	PK_EVCLASS_ALL        = 0xff,
 };
 
 struct pk_event_info {
@@ -182,7 +219,7 @@ struct pk_event_info {
 	const char *pmu;      /* PMU name for PMU classes, else NULL */
 	const char *desc;     /* perf list's kind: "Hardware event",
 				 "Software event", "Hardware cache event",
-				 "Tracepoint event", "Kernel PMU event",
+				 "Tracepoint event", "Kernel PMU event", "Tool event",
 				 "PMU format term", "Raw event descriptor"... */
 	const char *encoding; /* PMU events: the alias terms
 				 ("event=0x00"); formats: their bits
@@ -196,7 +233,8 @@ typedef int (*pk_event_fn)(const struct pk_event_info *info, void *arg);
 /*
  * Calls FN for every known event of the CLASSES (a mask of enum
  * pk_event_class) whose name (or alias) matches GLOB (fnmatch(3); NULL
- * matches all). Order: by class as listed above; within a class in perf
+ * matches all). Order: hardware, software, hw-cache, tracepoints, PMU
+ * events and formats, tool events, syntax; within a class in perf
  * list order (fixed tables, tracepoints and PMUs sorted by name). Events
  * are not tried: a tool marks unopenable ones itself. Pointers in INFO are
  * valid during the call only. FN returning non-zero stops the walk and is

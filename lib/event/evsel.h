@@ -24,6 +24,8 @@ struct pk_evsel {
 	bool exclude_GH;         /* a G or H modifier was given (perf's rule
 				    for later group modifiers) */
 	uint64_t max_events;     /* nr= term, 0 when none */
+	int tool;                /* enum pk_evsel_tool */
+	char *group_name;        /* "name" of name{a,b}, leaders only, owned */
 
 	/* open state (counter layer) */
 	struct pk_cpu_map *cpus;

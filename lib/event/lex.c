@@ -227,6 +227,11 @@ static void lex_event(const char *p, struct pk_token *tk)
 
 void pk__lex(const char *s, int pos, int terms, struct pk_token *tk)
 {
+	/* perf's scanner drops characters no rule matches; perfkit drops
+	 * only white space and rejects the rest */
+	while (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\n' ||
+	       s[pos] == '\r')
+		pos++;
 	tk->pos = pos;
 	if (!s[pos]) {
 		take(tk, TK_END, 0, 0);

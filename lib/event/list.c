@@ -41,7 +41,27 @@ static int walk_syms(struct walk *w, uint32_t type)
 		};
 		int r;
 
-		if (s->type != type)
+		if (s->type != type || s->tool)
+			continue;
+		r = visit(w, &in);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int walk_tools(struct walk *w)
+{
+	for (int i = 0; i < pk__nr_sym_events; i++) {
+		const struct pk_sym_event *s = &pk__sym_events[i];
+		struct pk_event_info in = {
+			.cls = PK_EVCLASS_TOOL, .name = s->name,
+			.desc = "Tool event", .type = s->type,
+			.config = s->config,
+		};
+		int r;
+
+		if (!s->tool)
 			continue;
 		r = visit(w, &in);
 		if (r)
@@ -268,6 +288,8 @@ int pk_event_foreach(unsigned int classes, const char *glob, pk_event_fn fn,
 		for (int i = 0; i < n && !r; i++)
 			r = walk_pmu(&w, &pmus[i], classes);
 	}
+	if (!r && (classes & PK_EVCLASS_TOOL))
+		r = walk_tools(&w);
 	if (!r && (classes & PK_EVCLASS_SYNTAX) && !glob)
 		r = walk_syntax(&w);
 	return r ? r : w.n;

@@ -31,6 +31,9 @@ int pk__perr(struct pk_parser *P, int code, int pos, int len,
 	va_start(ap, fmt);
 	vsnprintf(P->err->msg, sizeof(P->err->msg), fmt, ap);
 	va_end(ap);
+	for (char *c = P->err->msg; *c; c++) /* one printable line */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 out:
 	P->failed = true;
 	return code;
@@ -291,6 +294,8 @@ static int opt_terms(struct pk_parser *P, int first, enum term_set set)
 	return err;
 }
 
+static int group_body(struct pk_parser *P, int first, int open);
+
 /* ---- event kinds ---- */
 
 static int ev_symbol(struct pk_parser *P)
@@ -298,8 +303,11 @@ static int ev_symbol(struct pk_parser *P)
 	const struct pk_sym_event *se = &pk__sym_events[P->tk.v];
 	int first = P->out->nr;
 
-	if (!new_event(P, se->type, se->config, NULL))
+	struct pk_evsel *e = new_event(P, se->type, se->config, NULL);
+
+	if (!e)
 		return nomem(P);
+	e->tool = se->tool;
 	pk__advance(P);
 	return opt_terms(P, first, TS_LEGACY);
 }
@@ -544,7 +552,7 @@ static int pmu_event(struct pk_parser *P, struct pk_pmu *pmu,
 	err = pk__terms_pmu(P, e, pmu, ts);
 	if (err)
 		return err;
-	if (pmu->cpus && !e->pmu_cpus) {
+	if (pmu->cpus && pmu->cpus[0] && !e->pmu_cpus) {
 		e->pmu_cpus = pk_cpu_map_new(pmu->cpus);
 		if (!e->pmu_cpus)
 			pk_debug("pmu '%s': bad cpumask '%s'", pmu->name,
@@ -597,18 +605,21 @@ static int alias_pmus(const char *name, struct pk_pmu **out, int max)
 
 #define MAX_PMU_MATCH 64
 
-static int ev_pmu(struct pk_parser *P, int start)
+/* A PMU ("pmu/terms/") or an event alias ("tsc", "mem-loads") spelled at
+ * [pos, pos + plen). */
+static int ev_pmu(struct pk_parser *P, int start, int pos, int plen)
 {
 	struct pk_pmu *pmus[MAX_PMU_MATCH];
 	struct pk_terms ts = { 0 };
 	char pname[128], name[512];
-	int pos = P->tk.pos, plen = P->tk.len, n, err = 0;
+	int n, err = 0;
 	bool alias = false;
 
 	snprintf(pname, sizeof(pname), "%.*s", plen, P->s + pos);
 	snprintf(name, sizeof(name), "%.*s", name_extent(P->s, start),
 		 P->s + start);
-	pk__advance(P); /* name */
+	P->pos = pos + plen; /* past the name */
+	pk__peek(P);
 	n = plen < (int)sizeof(pname) ? pmus_matching(pname, pmus,
 						       MAX_PMU_MATCH) : 0;
 	if (!n) {
@@ -638,6 +649,7 @@ static int ev_pmu(struct pk_parser *P, int start)
 			}
 			one.nr = one.cap = ts.nr + 1;
 			one.v[0].kw = -1;
+			one.v[0].num = 1;
 			one.v[0].pos = one.v[0].vpos = pos;
 			one.v[0].len = one.v[0].vlen = plen;
 			snprintf(one.v[0].name, sizeof(one.v[0].name), "%.*s",
@@ -650,6 +662,27 @@ static int ev_pmu(struct pk_parser *P, int start)
 	}
 	pk__terms_fini(&ts);
 	return err;
+}
+
+/* An alias with dashes ("mem-loads", "topdown-fetch-bubbles"), which
+ * perf's lexer also takes as one event name. */
+static int dashed_alias(struct pk_parser *P, int start, int pos)
+{
+	struct pk_pmu *pmus[MAX_PMU_MATCH];
+	char nm[128];
+	int len = (int)strspn(P->s + pos, "abcdefghijklmnopqrstuvwxyz"
+			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+
+	while (len > 1 && P->s[pos + len - 1] == '-')
+		len--;
+	if (len < (int)sizeof(nm)) {
+		snprintf(nm, sizeof(nm), "%.*s", len, P->s + pos);
+		if (alias_pmus(nm, pmus, MAX_PMU_MATCH) > 0)
+			return ev_pmu(P, start, pos, len);
+	}
+	len = name_extent(P->s, start);
+	return pk__perr(P, PK_ERR_UNKNOWN, start, len, "unknown event '%.*s'",
+			len, P->s + start);
 }
 
 static int ev_name(struct pk_parser *P, int start)
@@ -677,17 +710,12 @@ static int ev_name(struct pk_parser *P, int start)
 			return ev_tracepoint(P, start, sys_end, t3.pos,
 					     t3.len);
 not_tp:
-		if (t2.t == TK_DASH) {
-			int n = name_extent(P->s, start);
-
-			return pk__perr(P, PK_ERR_UNKNOWN, start, n,
-					"unknown event '%.*s'", n,
-					P->s + start);
-		}
+		if (t2.t == TK_DASH)
+			return dashed_alias(P, start, first.pos);
 	}
 	P->pos = spos; /* PMU or alias: back to the name */
 	P->tk = first;
-	return ev_pmu(P, start);
+	return ev_pmu(P, start, first.pos, first.len);
 }
 
 static int parse_event(struct pk_parser *P, bool in_group)
@@ -727,6 +755,8 @@ static int parse_event(struct pk_parser *P, bool in_group)
 		return err;
 	/* perf names an event by its text unless the kind named it */
 	n = name_extent(P->s, start);
+	while (n > 1 && strchr(" \t\n\r", P->s[start + n - 1]))
+		n--;
 	name = pk_strndup(P->s + start, (size_t)n);
 	if (!name)
 		return nomem(P);
@@ -751,6 +781,27 @@ static int parse_event(struct pk_parser *P, bool in_group)
 static int parse_group(struct pk_parser *P)
 {
 	int first = P->out->nr, open = P->tk.pos, err;
+	char *gname = NULL;
+
+	if (P->tk.t == TK_NAME) { /* name{...} */
+		gname = pk_strndup(P->s + P->tk.pos, (size_t)P->tk.len);
+		if (!gname)
+			return nomem(P);
+		pk__advance(P);
+		open = P->tk.pos;
+	}
+	err = group_body(P, first, open);
+	if (!err && gname && P->out->nr > first) {
+		P->out->entries[first]->group_name = gname;
+		gname = NULL;
+	}
+	pk_free(gname);
+	return err;
+}
+
+static int group_body(struct pk_parser *P, int first, int open)
+{
+	int err;
 
 	pk__advance(P);
 	for (;;) {
@@ -793,6 +844,12 @@ static int parse_group(struct pk_parser *P)
 	return 0;
 }
 
+/* Is the current token a NAME directly followed by '{'? */
+static bool named_group(struct pk_parser *P)
+{
+	return P->tk.t == TK_NAME && P->s[P->tk.pos + P->tk.len] == '{';
+}
+
 static int parse_list(struct pk_parser *P)
 {
 	int err;
@@ -801,8 +858,8 @@ static int parse_list(struct pk_parser *P)
 	if (P->tk.t == TK_END)
 		return pk__perr(P, PK_ERR_SYNTAX, 0, 1, "no event given");
 	for (;;) {
-		err = P->tk.t == TK_LBRACE ? parse_group(P) :
-		      parse_event(P, false);
+		err = P->tk.t == TK_LBRACE || named_group(P) ?
+		      parse_group(P) : parse_event(P, false);
 		if (err)
 			return err;
 		if (P->tk.t == TK_END)

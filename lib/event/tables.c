@@ -6,8 +6,8 @@
 #include "base/base.h"
 #include "event/tables.h"
 
-#define HW(n, c, a) { n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, a }
-#define SW(n, c, a) { n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, a }
+#define HW(n, c, a) { n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, a, 0 }
+#define SW(n, c, a) { n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, a, 0 }
 const struct pk_sym_event pk__sym_events[] = {
 	HW("cpu-cycles", CPU_CYCLES, "cycles"),
 	HW("instructions", INSTRUCTIONS, NULL),
@@ -33,6 +33,10 @@ const struct pk_sym_event pk__sym_events[] = {
 	SW("dummy", DUMMY, NULL),
 	SW("bpf-output", BPF_OUTPUT, NULL),
 	SW("cgroup-switches", CGROUP_SWITCHES, NULL),
+	/* tool events: perf opens a dummy and computes the value itself */
+	{ "duration_time", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, NULL, 1 },
+	{ "user_time", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, NULL, 2 },
+	{ "system_time", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, NULL, 3 },
 };
 #undef HW
 #undef SW

@@ -11,6 +11,7 @@ struct pk_sym_event {
 	uint32_t type;
 	uint64_t config;
 	const char *alias;  /* the other spelling, or NULL */
+	int tool;           /* enum pk_evsel_tool: perf's tool events */
 };
 
 extern const struct pk_sym_event pk__sym_events[];

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "base/base.h"
 #include "event/parse.h"
 
@@ -408,15 +409,42 @@ void pk__terms_finish(struct pk_evsel *e, const struct pk_terms *ts)
 	}
 }
 
-static int pmu_user_term(struct pk_parser *P, struct pk_evsel *e,
-			 const struct pk_pmu *pmu, const struct pk_term *t,
-			 int depth);
+/*
+ * PMU terms, in perf's order: aliases are replaced by their terms where
+ * they stand; then the generic terms (config=, period=, rNNN, ...) are
+ * applied in order; then the format terms are OR-ed into config/config1/
+ * config2 in order (perf never clears a format's bits, so repeating a term
+ * ORs the values).
+ */
 
-static int apply_alias(struct pk_parser *P, struct pk_evsel *e,
-		       const struct pk_pmu *pmu, const struct pk_pmu_alias *al,
-		       const struct pk_term *at, int depth)
+static const struct pk_pmu_alias *term_alias(const struct pk_pmu *pmu,
+					     const struct pk_term *t)
 {
-	struct pk_parser sub = { .s = al->terms, .out = P->out };
+	if (t->kw != -1)
+		return NULL;
+	if (t->is_str)
+		return !strcasecmp(t->name, "event") ?
+		       pk__pmu_alias(pmu, t->str) : NULL;
+	if (t->num != 1 || pk__pmu_format(pmu, t->name))
+		return NULL;
+	return pk__pmu_alias(pmu, t->name);
+}
+
+static int push(struct pk_terms *out, const struct pk_term *t)
+{
+	struct pk_term *n = term_add(out);
+
+	if (!n)
+		return -ENOMEM;
+	*n = *t;
+	return 0;
+}
+
+static int expand_alias(struct pk_parser *P, const struct pk_pmu *pmu,
+			const struct pk_pmu_alias *al,
+			const struct pk_term *at, struct pk_terms *out)
+{
+	struct pk_parser sub = { .s = al->terms };
 	struct pk_parse_error serr;
 	struct pk_terms ts = { 0 };
 	int err;
@@ -424,12 +452,12 @@ static int apply_alias(struct pk_parser *P, struct pk_evsel *e,
 	sub.err = &serr;
 	err = pk__terms_parse(&sub, &ts, true);
 	for (int i = 0; !err && i < ts.nr; i++) {
-		const struct pk_term *t = &ts.v[i];
+		struct pk_term t = ts.v[i];
 
-		if (t->kw == -1)
-			err = pmu_user_term(&sub, e, pmu, t, depth + 1);
-		else
-			err = pk__term_generic(&sub, e, t, TS_PMU);
+		/* errors about it point at the alias in the input */
+		t.pos = t.vpos = at->pos;
+		t.len = t.vlen = at->len;
+		err = push(out, &t);
 	}
 	pk__terms_fini(&ts);
 	if (err && err != -ENOMEM)
@@ -452,52 +480,79 @@ static void valid_user_terms(const struct pk_pmu *pmu, char *buf, size_t size)
 		snprintf(buf + n, size - n, "%s", pk__terms_valid(TS_PMU));
 }
 
-static int pmu_user_term(struct pk_parser *P, struct pk_evsel *e,
-			 const struct pk_pmu *pmu, const struct pk_term *t,
-			 int depth)
+static int format_term(struct pk_parser *P, struct pk_evsel *e,
+		       const struct pk_pmu *pmu, const struct pk_term *t)
 {
 	const struct pk_pmu_format *f = pk__pmu_format(pmu, t->name);
-	const struct pk_pmu_alias *al;
 	__u64 *cfg[PK_NR_CFG] = { &e->attr.config, &e->attr.config1,
 				  &e->attr.config2 };
-	uint64_t v;
 	char valid[1024];
+	uint64_t v = 0;
 
-	if (f) {
-		if (t->is_str)
-			return pk__perr(P, PK_ERR_SYNTAX, t->vpos, t->vlen,
-					"expected a numeric value for '%s'",
-					t->name);
-		if (t->num > pk__format_max(f))
-			return pk__perr(P, PK_ERR_RANGE, t->vpos, t->vlen,
-					"value too big for format '%s', maximum is %llu",
-					t->name,
-					(unsigned long long)pk__format_max(f));
-		v = *cfg[f->field];
-		pk__format_put(f, t->num, &v);
-		*cfg[f->field] = v;
-		return 0;
+	if (!f) {
+		valid_user_terms(pmu, valid, sizeof(valid));
+		return pk__perr(P, PK_ERR_UNKNOWN, t->pos, t->len,
+				"unknown term '%s' for pmu '%s' (valid terms: %s)",
+				t->name, pmu->name, valid);
 	}
-	al = pk__pmu_alias(pmu, t->name);
-	if (al && !t->has_val && depth == 0)
-		return apply_alias(P, e, pmu, al, t, depth);
-	valid_user_terms(pmu, valid, sizeof(valid));
-	return pk__perr(P, PK_ERR_UNKNOWN, t->pos, t->len,
-			"unknown term '%s' for pmu '%s' (valid terms: %s)",
-			t->name, pmu->name, valid);
+	if (t->is_str)
+		return pk__perr(P, PK_ERR_SYNTAX, t->vpos, t->vlen,
+				"expected a numeric value for '%s'", t->name);
+	if (t->num > pk__format_max(f))
+		return pk__perr(P, PK_ERR_RANGE, t->vpos, t->vlen,
+				"value too big for format '%s', maximum is %llu",
+				t->name, (unsigned long long)pk__format_max(f));
+	pk__format_put(f, t->num, &v);
+	*cfg[f->field] |= v;
+	return 0;
+}
+
+/* An alias term "name=?" (a parameter, e.g. a PMU's "chip=?") needs a
+ * value from the user's terms: it is dropped when one is given. */
+#define KW_PARAM_DONE (-3)
+static int param_term(struct pk_parser *P, struct pk_terms *fl, int i)
+{
+	struct pk_term *t = &fl->v[i];
+
+	if (t->kw != -1 || !t->is_str || strcmp(t->str, "?"))
+		return 0;
+	for (int j = 0; j < fl->nr; j++) {
+		const struct pk_term *u = &fl->v[j];
+
+		if (j != i && u->kw == -1 && !strcmp(u->name, t->name) &&
+		    !(u->is_str && !strcmp(u->str, "?"))) {
+			t->kw = KW_PARAM_DONE;
+			return 0;
+		}
+	}
+	return pk__perr(P, PK_ERR_SYNTAX, t->pos, t->len,
+			"required parameter '%s' not specified", t->name);
 }
 
 int pk__terms_pmu(struct pk_parser *P, struct pk_evsel *e,
 		  const struct pk_pmu *pmu, const struct pk_terms *ts)
 {
-	for (int i = 0; i < ts->nr; i++) {
-		const struct pk_term *t = &ts->v[i];
-		int err = t->kw == -1 ? pmu_user_term(P, e, pmu, t, 0) :
-			  pk__term_generic(P, e, t, TS_PMU);
+	struct pk_terms fl = { 0 };
+	int err = 0;
 
-		if (err)
-			return err;
+	for (int i = 0; !err && i < ts->nr; i++) {
+		const struct pk_pmu_alias *al = term_alias(pmu, &ts->v[i]);
+
+		err = al ? expand_alias(P, pmu, al, &ts->v[i], &fl) :
+		      push(&fl, &ts->v[i]);
 	}
-	pk__terms_finish(e, ts);
-	return 0;
+	for (int i = 0; !err && i < fl.nr; i++)
+		err = param_term(P, &fl, i);
+	for (int i = 0; !err && i < fl.nr; i++)
+		if (fl.v[i].kw != -1 && fl.v[i].kw != KW_PARAM_DONE)
+			err = pk__term_generic(P, e, &fl.v[i], TS_PMU);
+	for (int i = 0; !err && i < fl.nr; i++)
+		if (fl.v[i].kw == -1)
+			err = format_term(P, e, pmu, &fl.v[i]);
+	if (!err)
+		pk__terms_finish(e, &fl);
+	pk__terms_fini(&fl);
+	if (err == -ENOMEM && !P->failed)
+		pk__perr(P, err, -1, 0, "out of memory");
+	return err;
 }
