@@ -67,6 +67,17 @@ PK_API int pk_evsel_fd(const struct pk_evsel *evsel, int cpu_idx,
 PK_API struct pk_cpu_map *pk_evsel_cpus(const struct pk_evsel *evsel);
 PK_API struct pk_thread_map *pk_evsel_threads(const struct pk_evsel *evsel);
 
+/*
+ * Explains ERR, an error from opening an event with ATTR, in one line for
+ * users (no trailing newline) into BUF: for EACCES/EPERM the rule that
+ * refused it with the current /proc/sys/kernel/perf_event_paranoid value
+ * (CPU_WIDE: the event was opened on every thread of a CPU), for EMFILE
+ * the open-file limit, for ENOENT/ENODEV/EOPNOTSUPP that the event is not
+ * supported here, ... Returns the length the text needs (like snprintf).
+ */
+PK_API int pk_open_strerror(int err, const struct perf_event_attr *attr,
+			    bool cpu_wide, char *buf, size_t size);
+
 /* ---- control (ioctls over every fd of the event or list) ---- */
 
 /* Enable, disable or reset. With GROUP, PERF_IOC_FLAG_GROUP applies the
@@ -80,7 +91,11 @@ PK_API int pk_evlist_reset(struct pk_evlist *evlist);
 /* PERF_EVENT_IOC_ID for one fd. */
 PK_API int pk_evsel_id(const struct pk_evsel *evsel, int cpu_idx,
 		       int thread_idx, uint64_t *id);
-/* PERF_EVENT_IOC_SET_FILTER (tracepoint filter) on every fd. */
+/* PERF_EVENT_IOC_SET_FILTER (tracepoint filter) on every fd; on a closed
+ * event the filter is kept and set when it opens. -EINVAL for a filter the
+ * kernel rejects, -EEXIST when the open event already has one (the kernel
+ * sets a filter once per fd). A NULL FILTER forgets the kept filter of a
+ * closed event (-EINVAL on an open one). */
 PK_API int pk_evsel_set_filter(struct pk_evsel *evsel, const char *filter);
 /* PERF_EVENT_IOC_PERIOD on every fd. */
 PK_API int pk_evsel_set_period(struct pk_evsel *evsel, uint64_t period);
@@ -116,20 +131,26 @@ PK_API int pk_read_format_write(uint64_t read_format, const struct pk_counts *in
 				int n, void *buf, size_t size);
 
 /* Reads the event's own counter on one (cpu, thread) fd. Also works on a
- * group member of a PERF_FORMAT_GROUP leader. 0 or -errno. */
+ * group member of a PERF_FORMAT_GROUP leader. 0 or -errno; -ENODATA when
+ * the kernel returned 0 bytes (a pinned counter in error state: it is not
+ * counting until enabled or disabled again); -EBADF when not open. */
 PK_API int pk_evsel_read(struct pk_evsel *evsel, int cpu_idx, int thread_idx,
 			 struct pk_counts *out);
 /* Reads a PERF_FORMAT_GROUP leader's whole group in one read(2). Returns
  * the number of entries written to OUT (at most MAX) or a negative error. */
 PK_API int pk_evsel_read_group(struct pk_evsel *leader, int cpu_idx,
 			       int thread_idx, struct pk_counts *out, int max);
-/* Sums the event over every fd (val, ena, run, lost). */
+/* Sums the event over every fd (val, ena, run, lost; id is the first
+ * fd's). Fds in pinned error state (-ENODATA) add nothing; -ENODATA when
+ * every fd is. */
 PK_API int pk_evsel_read_sum(struct pk_evsel *evsel, struct pk_counts *out);
 
 /*
  * Multiplexing: the value extrapolated to the whole enabled time,
  * val * ena / run. *STATE (may be NULL) is 0 when not scaled, 1 when
- * scaled, -1 when the event never ran (run == 0: returns 0).
+ * scaled, -1 when the event never ran (run == 0: returns 0). Needs
+ * PERF_FORMAT_TOTAL_TIME_ENABLED|RUNNING in read_format (else ena and run
+ * are 0). Computed in 128 bits; a result above UINT64_MAX saturates.
  */
 PK_API uint64_t pk_counts_scaled(const struct pk_counts *c, int *state);
 

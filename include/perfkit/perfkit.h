@@ -6,4 +6,6 @@
 #include <perfkit/event.h>
 #include <perfkit/map.h>
 #include <perfkit/counter.h>
+#include <perfkit/features.h>
+#include <perfkit/selfmon.h>
 #endif
