@@ -290,11 +290,25 @@ static void kernel_rec(struct pk_perfdata *pd, const struct pk_record *rec,
 		    (int)U32(8), (int)U32(12));
 		return;
 	}
-	case PERF_RECORD_NAMESPACES:
+	case PERF_RECORD_NAMESPACES: {
+		static const char *const ns[] = { "net", "uts", "ipc", "pid",
+			"user", "mnt", "cgroup" };
+		uint64_t nr;
+
 		NEED(24);
-		sbf(s, " %d/%d - nr_namespaces: %" PRIu64 "\n", (int)U32(8),
-		    (int)U32(12), U64(16));
+		nr = U64(16);
+		sbf(s, " %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int)U32(8),
+		    (int)U32(12), nr);
+		for (uint64_t i = 0; i < nr && 24 + 16 * i + 16 <= h->size; i++) {
+			sbf(s, "%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i,
+			    i < 7 ? ns[i] : "unknown", U64(24 + 16 * i),
+			    U64(32 + 16 * i), i + 1 == nr ? "" : ", ");
+			if ((i + 1) % 4 == 0 && i + 1 < nr)
+				sbf(s, "\n\t\t ");
+		}
+		sbf(s, "]\n");
 		return;
+	}
 	case PERF_RECORD_KSYMBOL:
 		NEED(24);
 		sbf(s, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n",
@@ -318,6 +332,115 @@ static void kernel_rec(struct pk_perfdata *pd, const struct pk_record *rec,
 		return;
 	default:
 		sbf(s, ": unhandled!\n");
+	}
+}
+
+/* Adds CPU to a "0-3,5" list being built (LAST/START track the run). */
+static void cpu_list_add(struct sb *s, int cpu, int *start, int *last)
+{
+	if (*last >= 0 && cpu == *last + 1) {
+		*last = cpu;
+		return;
+	}
+	if (*start >= 0)
+		sbf(s, *last > *start ? "%d-%d," : "%d,", *start, *last);
+	*start = *last = cpu;
+}
+
+static void cpu_list_end(struct sb *s, int start, int last)
+{
+	if (start >= 0)
+		sbf(s, last > start ? "%d-%d" : "%d", start, last);
+}
+
+/* perf_record_cpu_map_data at P, N bytes. */
+static void cpu_map(struct sb *s, const unsigned char *p, size_t n)
+{
+	int start = -1, last = -1;
+	uint16_t type, nr, lsz;
+
+	if (n < 4)
+		return;
+	memcpy(&type, p, 2);
+	memcpy(&nr, p + 2, 2);
+	if (type == 0) {
+		for (unsigned i = 0; i < nr && 4 + 2 * i + 2 <= n; i++) {
+			uint16_t c;
+
+			memcpy(&c, p + 4 + 2 * i, 2);
+			cpu_list_add(s, c, &start, &last);
+		}
+	} else if (type == 1 && n >= 6) {
+		memcpy(&lsz, p + 4, 2);
+		for (unsigned i = 0; i < nr; i++) {
+			size_t off = lsz == 8 ? 10 + 8 * i : 6 + 4 * i;
+			uint64_t w;
+
+			if (off + lsz > n || (lsz != 4 && lsz != 8))
+				break;
+			w = lsz == 8 ? rd64(p + off) : rd32(p + off);
+			for (unsigned b = 0; b < lsz * 8u; b++)
+				if (w >> b & 1)
+					cpu_list_add(s, i * lsz * 8 + b, &start,
+						     &last);
+		}
+	} else if (type == 2 && n >= 8) {
+		uint16_t a, b;
+
+		memcpy(&a, p + 4, 2);
+		memcpy(&b, p + 6, 2);
+		if (p[2])
+			cpu_list_add(s, -1, &start, &last);
+		for (unsigned c = a; c <= b; c++)
+			cpu_list_add(s, c, &start, &last);
+	}
+	cpu_list_end(s, start, last);
+}
+
+static void time_conv(const struct perf_event_header *h, struct sb *s)
+{
+	NEED(32);
+	sbf(s, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %"
+	    PRIu64 "\n... Time Zero       %" PRIu64 "\n", U64(8), U64(16),
+	    U64(24));
+	if (h->size >= 56)
+		sbf(s, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#"
+		    PRIx64 "\n... Cap Time Zero   %d\n... Cap Time Short  %d\n",
+		    U64(32), U64(40), ((const unsigned char *)h)[48],
+		    ((const unsigned char *)h)[49]);
+	sbf(s, ": unhandled!\n");
+}
+
+static void event_update(const struct perf_event_header *h, struct sb *s)
+{
+	char tmp[1024];
+	uint64_t type;
+
+	NEED(24);
+	type = U64(8);
+	sbf(s, "\n... id:    %" PRIu64 "\n", U64(16));
+	switch (type) {
+	case 0:
+		sbf(s, "... unit:  %s\n", str_in(h, 24, tmp, sizeof(tmp)));
+		break;
+	case 1: {
+		double d;
+
+		NEED(32);
+		memcpy(&d, (const char *)h + 24, 8);
+		sbf(s, "... scale: %f\n", d);
+		break;
+	}
+	case 2:
+		sbf(s, "... name:  %s\n", str_in(h, 24, tmp, sizeof(tmp)));
+		break;
+	case 3:
+		sbf(s, "... ");
+		cpu_map(s, (const unsigned char *)h + 24, h->size - 24);
+		sbf(s, "\n");
+		break;
+	default:
+		sbf(s, "... unknown type\n");
 	}
 }
 
@@ -371,8 +494,15 @@ static void user_rec(const struct perf_event_header *h, struct sb *s)
 		sbf(s, " type: %u\n", U32(8));
 		return;
 	case PK_RECORD_EVENT_UPDATE:
-		NEED(24);
-		sbf(s, "\n... id:    %" PRIu64 "\n", U64(16));
+		event_update(h, s);
+		return;
+	case PK_RECORD_TIME_CONV:
+		time_conv(h, s);
+		return;
+	case PK_RECORD_CPU_MAP:
+		sbf(s, ": ");
+		cpu_map(s, (const unsigned char *)h + 8, h->size - 8);
+		sbf(s, "\n");
 		return;
 	default:
 		sbf(s, "\n");
@@ -393,7 +523,8 @@ int pk_record_describe(struct pk_perfdata *pd, const struct pk_record *rec,
 		sbf(&s, "PERF_RECORD_%u", rec->type);
 	if (rec->type < 64)
 		kernel_rec(pd, rec, &s);
-	else
+	else if (rec->type != PK_RECORD_HEADER_ATTR &&
+		 rec->type != PK_RECORD_HEADER_FEATURE) /* perf adds no text */
 		user_rec(rec->hdr, &s);
 	return (int)s.pos;
 }

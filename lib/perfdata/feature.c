@@ -10,33 +10,33 @@
 #include <string.h>
 #include "perfdata/pd.h"
 
-static const char *const feat_names[PK_FEAT_MAX] = {
-	[PK_FEAT_TRACING_DATA] = "tracing_data", [PK_FEAT_BUILD_ID] = "build_id",
-	[PK_FEAT_HOSTNAME] = "hostname", [PK_FEAT_OSRELEASE] = "osrelease",
-	[PK_FEAT_VERSION] = "version", [PK_FEAT_ARCH] = "arch",
-	[PK_FEAT_NRCPUS] = "nrcpus", [PK_FEAT_CPUDESC] = "cpudesc",
-	[PK_FEAT_CPUID] = "cpuid", [PK_FEAT_TOTAL_MEM] = "total_mem",
-	[PK_FEAT_CMDLINE] = "cmdline", [PK_FEAT_EVENT_DESC] = "event_desc",
-	[PK_FEAT_CPU_TOPOLOGY] = "cpu_topology",
-	[PK_FEAT_NUMA_TOPOLOGY] = "numa_topology",
-	[PK_FEAT_BRANCH_STACK] = "branch_stack",
-	[PK_FEAT_PMU_MAPPINGS] = "pmu_mappings",
-	[PK_FEAT_GROUP_DESC] = "group_desc", [PK_FEAT_AUXTRACE] = "auxtrace",
-	[PK_FEAT_STAT] = "stat", [PK_FEAT_CACHE] = "cache",
-	[PK_FEAT_SAMPLE_TIME] = "sample_time",
-	[PK_FEAT_MEM_TOPOLOGY] = "mem_topology", [PK_FEAT_CLOCKID] = "clockid",
-	[PK_FEAT_DIR_FORMAT] = "dir_format",
-	[PK_FEAT_BPF_PROG_INFO] = "bpf_prog_info", [PK_FEAT_BPF_BTF] = "bpf_btf",
-	[PK_FEAT_COMPRESSED] = "compressed",
-	[PK_FEAT_CPU_PMU_CAPS] = "cpu_pmu_caps",
-	[PK_FEAT_CLOCK_DATA] = "clock_data",
-	[PK_FEAT_HYBRID_TOPOLOGY] = "hybrid_topology",
-	[PK_FEAT_PMU_CAPS] = "pmu_caps",
+static const char *const feat_names[PK_HEADER_MAX] = {
+	[PK_HEADER_TRACING_DATA] = "tracing_data", [PK_HEADER_BUILD_ID] = "build_id",
+	[PK_HEADER_HOSTNAME] = "hostname", [PK_HEADER_OSRELEASE] = "osrelease",
+	[PK_HEADER_VERSION] = "version", [PK_HEADER_ARCH] = "arch",
+	[PK_HEADER_NRCPUS] = "nrcpus", [PK_HEADER_CPUDESC] = "cpudesc",
+	[PK_HEADER_CPUID] = "cpuid", [PK_HEADER_TOTAL_MEM] = "total_mem",
+	[PK_HEADER_CMDLINE] = "cmdline", [PK_HEADER_EVENT_DESC] = "event_desc",
+	[PK_HEADER_CPU_TOPOLOGY] = "cpu_topology",
+	[PK_HEADER_NUMA_TOPOLOGY] = "numa_topology",
+	[PK_HEADER_BRANCH_STACK] = "branch_stack",
+	[PK_HEADER_PMU_MAPPINGS] = "pmu_mappings",
+	[PK_HEADER_GROUP_DESC] = "group_desc", [PK_HEADER_AUXTRACE] = "auxtrace",
+	[PK_HEADER_STAT] = "stat", [PK_HEADER_CACHE] = "cache",
+	[PK_HEADER_SAMPLE_TIME] = "sample_time",
+	[PK_HEADER_MEM_TOPOLOGY] = "mem_topology", [PK_HEADER_CLOCKID] = "clockid",
+	[PK_HEADER_DIR_FORMAT] = "dir_format",
+	[PK_HEADER_BPF_PROG_INFO] = "bpf_prog_info", [PK_HEADER_BPF_BTF] = "bpf_btf",
+	[PK_HEADER_COMPRESSED] = "compressed",
+	[PK_HEADER_CPU_PMU_CAPS] = "cpu_pmu_caps",
+	[PK_HEADER_CLOCK_DATA] = "clock_data",
+	[PK_HEADER_HYBRID_TOPOLOGY] = "hybrid_topology",
+	[PK_HEADER_PMU_CAPS] = "pmu_caps",
 };
 
 const char *pk_perfdata_feat_name(int feat)
 {
-	return feat > 0 && feat < PK_FEAT_MAX ? feat_names[feat] : NULL;
+	return feat > 0 && feat < PK_HEADER_MAX ? feat_names[feat] : NULL;
 }
 
 struct fc {                    /* cursor over one section */
@@ -235,11 +235,11 @@ static int walk(struct fc *c)
 	int r = 0;
 
 	switch (f) {
-	case PK_FEAT_HOSTNAME: case PK_FEAT_OSRELEASE: case PK_FEAT_VERSION:
-	case PK_FEAT_ARCH: case PK_FEAT_CPUDESC: case PK_FEAT_CPUID:
+	case PK_HEADER_HOSTNAME: case PK_HEADER_OSRELEASE: case PK_HEADER_VERSION:
+	case PK_HEADER_ARCH: case PK_HEADER_CPUDESC: case PK_HEADER_CPUID:
 		pd->str_feat[f] = fc_str(c);
 		break;
-	case PK_FEAT_NRCPUS: {
+	case PK_HEADER_NRCPUS: {
 		uint32_t avail = fc_u32(c), online = fc_u32(c);
 
 		pd->u64_feat[f][0] = online;
@@ -247,50 +247,50 @@ static int walk(struct fc *c)
 		pd->nr_u64_feat[f] = c->bad ? 0 : 2;
 		break;
 	}
-	case PK_FEAT_TOTAL_MEM: case PK_FEAT_CLOCKID: case PK_FEAT_DIR_FORMAT:
+	case PK_HEADER_TOTAL_MEM: case PK_HEADER_CLOCKID: case PK_HEADER_DIR_FORMAT:
 		pd->u64_feat[f][0] = fc_u64(c);
 		pd->nr_u64_feat[f] = c->bad ? 0 : 1;
 		break;
-	case PK_FEAT_SAMPLE_TIME:
+	case PK_HEADER_SAMPLE_TIME:
 		pd->u64_feat[f][0] = fc_u64(c);
 		pd->u64_feat[f][1] = fc_u64(c);
 		pd->nr_u64_feat[f] = c->bad ? 0 : 2;
 		break;
-	case PK_FEAT_COMPRESSED:
+	case PK_HEADER_COMPRESSED:
 		for (int i = 0; i < 5; i++)
 			pd->u64_feat[f][i] = fc_u32(c);
 		pd->nr_u64_feat[f] = c->bad ? 0 : 5;
 		break;
-	case PK_FEAT_CLOCK_DATA:
+	case PK_HEADER_CLOCK_DATA:
 		pd->u64_feat[f][0] = fc_u32(c);
 		pd->u64_feat[f][1] = fc_u32(c);
 		pd->u64_feat[f][2] = fc_u64(c);
 		pd->u64_feat[f][3] = fc_u64(c);
 		pd->nr_u64_feat[f] = c->bad ? 0 : 4;
 		break;
-	case PK_FEAT_CMDLINE:
+	case PK_HEADER_CMDLINE:
 		r = str_list(c, 0);
 		break;
-	case PK_FEAT_CPU_TOPOLOGY:
+	case PK_HEADER_CPU_TOPOLOGY:
 		r = str_list(c, 0);
 		if (!r)
 			r = str_list(c, 1);
 		/* optional core/socket ids and die lists follow */
 		break;
-	case PK_FEAT_BUILD_ID:
+	case PK_HEADER_BUILD_ID:
 		r = build_ids(c);
 		break;
-	case PK_FEAT_EVENT_DESC:
+	case PK_HEADER_EVENT_DESC:
 		r = event_desc(c);
 		break;
-	case PK_FEAT_NUMA_TOPOLOGY:
+	case PK_HEADER_NUMA_TOPOLOGY:
 		nr = fc_u32(c);
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
 			fc_skip(c, 4 + 16);
 			pk_free(fc_str(c));
 		}
 		break;
-	case PK_FEAT_PMU_MAPPINGS:
+	case PK_HEADER_PMU_MAPPINGS:
 		nr = fc_u32(c);
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
 			char buf[32], *s, *n;
@@ -312,14 +312,14 @@ static int walk(struct fc *c)
 				return -ENOMEM;
 		}
 		break;
-	case PK_FEAT_GROUP_DESC:
+	case PK_HEADER_GROUP_DESC:
 		nr = fc_u32(c);
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
 			pk_free(fc_str(c));
 			fc_skip(c, 8);
 		}
 		break;
-	case PK_FEAT_CACHE:
+	case PK_HEADER_CACHE:
 		fc_u32(c);
 		nr = fc_u32(c);
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
@@ -328,7 +328,7 @@ static int walk(struct fc *c)
 				pk_free(fc_str(c));
 		}
 		break;
-	case PK_FEAT_MEM_TOPOLOGY: {
+	case PK_HEADER_MEM_TOPOLOGY: {
 		uint64_t count;
 
 		fc_u64(c);
@@ -347,7 +347,7 @@ static int walk(struct fc *c)
 		}
 		break;
 	}
-	case PK_FEAT_BPF_BTF:
+	case PK_HEADER_BPF_BTF:
 		nr = fc_u32(c);
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
 			uint32_t sz;
@@ -357,14 +357,14 @@ static int walk(struct fc *c)
 			fc_skip(c, sz);
 		}
 		break;
-	case PK_FEAT_CPU_PMU_CAPS: case PK_FEAT_HYBRID_TOPOLOGY:
+	case PK_HEADER_CPU_PMU_CAPS: case PK_HEADER_HYBRID_TOPOLOGY:
 		nr = fc_u32(c);
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
 			pk_free(fc_str(c));
 			pk_free(fc_str(c));
 		}
 		break;
-	case PK_FEAT_PMU_CAPS:
+	case PK_HEADER_PMU_CAPS:
 		nr = fc_u32(c);
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
 			uint32_t caps = fc_u32(c);
@@ -376,7 +376,7 @@ static int walk(struct fc *c)
 			}
 		}
 		break;
-	case PK_FEAT_AUXTRACE:
+	case PK_HEADER_AUXTRACE:
 		while (c->p < c->end && !c->bad) {
 			uint64_t n = fc_u64(c);
 
@@ -387,9 +387,9 @@ static int walk(struct fc *c)
 			fc_skip(c, n * 16);
 		}
 		break;
-	case PK_FEAT_BPF_PROG_INFO: /* kept raw: layout tied to libbpf */
-	case PK_FEAT_TRACING_DATA: /* kept raw: for the tracepoint parser */
-	case PK_FEAT_BRANCH_STACK: case PK_FEAT_STAT:
+	case PK_HEADER_BPF_PROG_INFO: /* kept raw: layout tied to libbpf */
+	case PK_HEADER_TRACING_DATA: /* kept raw: for the tracepoint parser */
+	case PK_HEADER_BRANCH_STACK: case PK_HEADER_STAT:
 	default:
 		break;
 	}
@@ -405,14 +405,14 @@ int pd_parse_feat(struct pk_perfdata *pd, int feat)
 	};
 	int r = walk(&c);
 
-	if (c.bad && feat == PK_FEAT_BUILD_ID)
+	if (c.bad && feat == PK_HEADER_BUILD_ID)
 		return r;
 	return r;
 }
 
 void pd_free_feats(struct pk_perfdata *pd)
 {
-	for (int f = 0; f < PK_FEAT_MAX; f++) {
+	for (int f = 0; f < PK_HEADER_MAX; f++) {
 		pk_free(pd->str_feat[f]);
 		for (int l = 0; l < 3; l++) {
 			for (unsigned i = 0; i < pd->nr_strv[f][l]; i++)
@@ -427,7 +427,7 @@ void pd_free_feats(struct pk_perfdata *pd)
 
 bool pk_perfdata_has_feat(const struct pk_perfdata *pd, int feat)
 {
-	return feat > 0 && feat < PK_FEAT_MAX && pd->feat[feat].present;
+	return feat > 0 && feat < PK_HEADER_MAX && pd->feat[feat].present;
 }
 
 int pk_perfdata_feat_raw(const struct pk_perfdata *pd, int feat,
@@ -442,7 +442,7 @@ int pk_perfdata_feat_raw(const struct pk_perfdata *pd, int feat,
 
 const char *pk_perfdata_feat_str(const struct pk_perfdata *pd, int feat)
 {
-	if (feat <= 0 || feat >= PK_FEAT_MAX)
+	if (feat <= 0 || feat >= PK_HEADER_MAX)
 		return NULL;
 	return pd->str_feat[feat];
 }
@@ -450,7 +450,7 @@ const char *pk_perfdata_feat_str(const struct pk_perfdata *pd, int feat)
 int pk_perfdata_feat_u64(const struct pk_perfdata *pd, int feat,
 			 unsigned idx, uint64_t *val)
 {
-	if (feat <= 0 || feat >= PK_FEAT_MAX || !pd->nr_u64_feat[feat])
+	if (feat <= 0 || feat >= PK_HEADER_MAX || !pd->nr_u64_feat[feat])
 		return -ENOENT;
 	if (idx >= pd->nr_u64_feat[feat])
 		return -ERANGE;
@@ -461,7 +461,7 @@ int pk_perfdata_feat_u64(const struct pk_perfdata *pd, int feat,
 unsigned pk_perfdata_feat_strv(const struct pk_perfdata *pd, int feat,
 			       unsigned list, const char *const **v)
 {
-	if (feat <= 0 || feat >= PK_FEAT_MAX || list >= 3) {
+	if (feat <= 0 || feat >= PK_HEADER_MAX || list >= 3) {
 		*v = NULL;
 		return 0;
 	}

@@ -60,7 +60,7 @@ struct pk_perfdata {
 	uint64_t data_off, data_size, data_size_hdr, feat_off;
 	bool data_to_eof;
 	uint64_t feat_bits[PK_PD_FEAT_BITS / 64];
-	struct pd_feat feat[PK_FEAT_MAX];
+	struct pd_feat feat[PK_HEADER_MAX];
 	/* attributes and ids */
 	struct pd_attr *attrs;
 	unsigned nr_attrs;
@@ -89,11 +89,11 @@ struct pk_perfdata {
 	unsigned char *swapbuf;
 	size_t swapcap;
 	/* parsed features */
-	char *str_feat[PK_FEAT_MAX];
-	uint64_t u64_feat[PK_FEAT_MAX][5];
-	unsigned nr_u64_feat[PK_FEAT_MAX];
-	char **strv[PK_FEAT_MAX][3];
-	unsigned nr_strv[PK_FEAT_MAX][3];
+	char *str_feat[PK_HEADER_MAX];
+	uint64_t u64_feat[PK_HEADER_MAX][5];
+	unsigned nr_u64_feat[PK_HEADER_MAX];
+	char **strv[PK_HEADER_MAX][3];
+	unsigned nr_strv[PK_HEADER_MAX][3];
 	struct pk_build_id *bids;
 	unsigned nr_bids;
 	char *cbuf;                /* scratch for describe */

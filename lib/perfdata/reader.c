@@ -303,7 +303,7 @@ static int read_feat_table(struct pk_perfdata *pd)
 		s_off = pd64(pd, rd64(pd->buf + off));
 		s_size = pd64(pd, rd64(pd->buf + off + 8));
 		off += 16;
-		if (bit >= PK_FEAT_MAX || bit == 0)
+		if (bit >= PK_HEADER_MAX || bit == 0)
 			continue;
 		if (s_off > pd->size || s_size > pd->size - s_off) {
 			pd_warn(pd, "feature %s section at %#llx size %#llx lies outside the file",
@@ -317,7 +317,7 @@ static int read_feat_table(struct pk_perfdata *pd)
 		pd->feat[bit].size = s_size;
 		pd->feat[bit].offset = s_off;
 	}
-	for (int f = 1; f < PK_FEAT_MAX; f++)
+	for (int f = 1; f < PK_HEADER_MAX; f++)
 		if (pd->feat[f].present && pd_parse_feat(pd, f) == -ENOMEM)
 			return -ENOMEM;
 	return 0;

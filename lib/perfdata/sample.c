@@ -270,6 +270,8 @@ int pd_sample_decode(const struct perf_event_attr *attr,
 	}
 	if (h->type == PERF_RECORD_SAMPLE) {
 		s->sample_type = attr->sample_type;
+		/* as perf: without PERIOD the attr's period applies */
+		s->period = attr->sample_period;
 		return sample_body(attr, &c, s);
 	}
 	if (h->type >= PK_RECORD_HEADER_ATTR || !attr->sample_id_all)

@@ -194,18 +194,15 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 			return pd_fail(pd, PK_ERR_FORMAT, r->off,
 				       "PERF_RECORD_ID_INDEX: %llu entries do not fit in size %u",
 				       (unsigned long long)nr, h->size);
+		/* ids are already tied to attrs (attr ids, HEADER_ATTR); idx
+		 * is perf's mmap index, cpu and tid where the id counts */
 		for (uint64_t i = 0; i < nr; i++) {
-			const unsigned char *e = p + 16 + i * esz;
-			uint64_t idx = rd64(e + 8);
+			uint64_t id = rd64(p + 16 + i * esz);
 
-			if (idx >= pd->nr_attrs)
-				return pd_fail(pd, PK_ERR_FORMAT, r->off,
-					       "PERF_RECORD_ID_INDEX: entry %llu names attr %llu of %u",
-					       (unsigned long long)i,
-					       (unsigned long long)idx,
-					       pd->nr_attrs);
-			if (pd_add_id(pd, rd64(e), (int)idx))
-				return -ENOMEM;
+			if (pd->nr_attrs > 1 && pk_perfdata_id_attr(pd, id) < 0)
+				pd_warn(pd, "PERF_RECORD_ID_INDEX at %#llx: id %llu belongs to no attr",
+					(unsigned long long)r->off,
+					(unsigned long long)id);
 		}
 		return 0;
 	}
@@ -215,7 +212,7 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 		if (h->size < 16)
 			goto short_rec;
 		f = rd64(p + 8);
-		if (f == 0 || f >= PK_FEAT_MAX)
+		if (f == 0 || f >= PK_HEADER_MAX)
 			return 0;
 		pd->feat[f].present = true;
 		pd->feat[f].data = p + 16;
@@ -232,10 +229,10 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 		return pd_parse_feat(pd, (int)f) == -ENOMEM ? -ENOMEM : 0;
 	}
 	case PK_RECORD_TRACING_DATA:
-		pd->feat[PK_FEAT_TRACING_DATA].present = true;
-		pd->feat[PK_FEAT_TRACING_DATA].data = r->extra;
-		pd->feat[PK_FEAT_TRACING_DATA].size = r->extra_size;
-		pd->feat[PK_FEAT_TRACING_DATA].offset = r->off + h->size;
+		pd->feat[PK_HEADER_TRACING_DATA].present = true;
+		pd->feat[PK_HEADER_TRACING_DATA].data = r->extra;
+		pd->feat[PK_HEADER_TRACING_DATA].size = r->extra_size;
+		pd->feat[PK_HEADER_TRACING_DATA].offset = r->off + h->size;
 		return 0;
 	case PK_RECORD_BUILD_ID:
 		return pd_add_build_id(pd, p, h->size, r->off);
