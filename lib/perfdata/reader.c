@@ -365,6 +365,17 @@ static int read_header(struct pk_perfdata *pd)
 			pd->data_size_hdr ? "lies past the end of the file"
 					  : "is 0 (writer did not finish?)");
 	}
+	if (!pd->data_to_eof && !(pd->feat_bits[0] | pd->feat_bits[1] |
+				  pd->feat_bits[2] | pd->feat_bits[3]) &&
+	    pd->data_off + pd->data_size < pd->size) {
+		/* no features but more bytes: records flushed after the
+		 * header's last update by a writer that did not finish */
+		pd->data_to_eof = true;
+		pd->data_size = pd->size - pd->data_off;
+		pd_warn(pd, "file has no feature sections and %llu bytes past the data size in the header; reading records to the end of the file",
+			(unsigned long long)(pd->size - pd->data_off -
+					     pd->data_size_hdr));
+	}
 	pd->feat_off = pd->data_off + pd->data_size;
 	pd->pos = pd->data_off;
 	pd->end = pd->data_off + pd->data_size;

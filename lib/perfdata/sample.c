@@ -26,6 +26,17 @@ static bool need(struct cur *c, uint64_t n, const char *what)
 	return true;
 }
 
+/* A count that cannot fit in what is left of the record. */
+static void too_many(struct cur *c, uint64_t nr, const char *what)
+{
+	if (c->bad)
+		return;
+	snprintf(c->err, c->errlen,
+		 "%s count %llu does not fit in the %zu bytes left", what,
+		 (unsigned long long)nr, (size_t)(c->end - c->p));
+	c->bad = PK_ERR_TRUNC;
+}
+
 static uint64_t u64(struct cur *c, const char *what)
 {
 	uint64_t v = 0;
@@ -73,7 +84,7 @@ static void read_values(struct cur *c, uint64_t rf, struct pk_sample *s)
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
 			s->read.time_running = u64(c, "read.time_running");
 		if (s->read.nr > (uint64_t)(c->end - c->p) / 8) {
-			need(c, s->read.nr * 8, "read.values");
+			too_many(c, s->read.nr, "read.nr");
 			return;
 		}
 		s->read.values = bytes(c, s->read.nr * s->read.stride * 8,
@@ -134,7 +145,7 @@ static int sample_body(const struct perf_event_attr *attr, struct cur *c,
 	if (t & PERF_SAMPLE_CALLCHAIN) {
 		s->callchain.nr = u64(c, "callchain.nr");
 		if (s->callchain.nr > (uint64_t)(c->end - c->p) / 8)
-			need(c, s->callchain.nr * 8, "callchain.ips");
+			too_many(c, s->callchain.nr, "callchain.nr");
 		else
 			s->callchain.ips = bytes(c, s->callchain.nr * 8,
 						 "callchain.ips");
@@ -161,7 +172,7 @@ static int sample_body(const struct perf_event_attr *attr, struct cur *c,
 		if (s->branch.has_hw_idx)
 			s->branch.hw_idx = u64(c, "branch.hw_idx");
 		if (s->branch.nr > (uint64_t)(c->end - c->p) / 24)
-			need(c, s->branch.nr * 24, "branch.entries");
+			too_many(c, s->branch.nr, "branch.nr");
 		else
 			s->branch.entries = bytes(c, s->branch.nr * 24,
 						  "branch.entries");
