@@ -122,18 +122,19 @@ static void print_header(struct script *s)
 
 	pk_perfdata_info(s->pd, &in);
 	printf("# ========\n");
-	if (!in.pipe && strcmp(s->input, "-") && !stat(s->input, &st)) {
+	if (strcmp(s->input, "-") && !stat(s->input, &st)) {
 		char tb[64];
 
 		strftime(tb, sizeof(tb), "%a %b %e %H:%M:%S %Y",
 			 localtime(&st.st_mtime));
 		printf("# captured on    : %s\n", tb);
 		printf("# header version : 1\n");
+		/* perf shows zeros for a pipe (features come later) */
 		printf("# data offset    : %" PRIu64 "\n", in.data_offset);
 		printf("# data size      : %" PRIu64 "\n", in.data_size);
 		printf("# feat offset    : %" PRIu64 "\n", in.feat_offset);
 	}
-	for (int f = 1; f < PK_HEADER_MAX; f++) {
+	for (int f = 1; f < PK_HEADER_MAX && !in.pipe; f++) {
 		n = pk_perfdata_feat_describe(s->pd, f, buf, sizeof(buf));
 		if (n > 0)
 			fputs(buf, stdout);
@@ -143,8 +144,7 @@ static void print_header(struct script *s)
 		for (int f = 1; f < PK_HEADER_MAX; f++) {
 			const char *name = pk_perfdata_feat_name(f);
 
-			if (pk_perfdata_has_feat(s->pd, f) ||
-			    f == PK_HEADER_BUILD_ID || f == PK_HEADER_PMU_CAPS)
+			if (pk_perfdata_has_feat(s->pd, f))
 				continue;
 			putchar(' ');
 			for (const char *c = name; *c; c++)

@@ -227,6 +227,65 @@ static int event_desc(struct fc *c)
 	return 0;
 }
 
+/* "PMU pmu capabilities: name=value, ..." from NR string pairs. */
+static int pmu_caps(struct fc *c, const char *pmu, uint32_t nr)
+{
+	struct pk_buf b = { 0 };
+	int r = pk_buf_printf(&b, "%s pmu capabilities: ", pmu);
+	char *t;
+
+	for (uint32_t k = 0; k < nr && !c->bad; k++) {
+		char *n = fc_str(c), *v = fc_str(c);
+
+		if (n && v)
+			r |= pk_buf_printf(&b, "%s%s=%s", k ? ", " : "", n, v);
+		pk_free(n);
+		pk_free(v);
+	}
+	t = r || c->bad ? NULL : pk_strndup(b.data, b.len);
+	pk_buf_fini(&b);
+	if (c->bad)
+		return 0;
+	if (!t || add_strv(c->pd, c->feat, 0, t))
+		return -ENOMEM;
+	return 0;
+}
+
+/* "{leader,member,...}" per group, names from the attrs. */
+static int group_desc(struct fc *c)
+{
+	struct pk_perfdata *pd = c->pd;
+	uint32_t nr = fc_u32(c);
+
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		char *name = fc_str(c), *t;
+		uint32_t lead = fc_u32(c), n = fc_u32(c);
+		struct pk_buf b = { 0 };
+		int r = 0;
+
+		if (c->bad) {
+			pk_free(name);
+			break;
+		}
+		if (name && *name && strcmp(name, "{anon_group}"))
+			r |= pk_buf_printf(&b, "%s", name);
+		r |= pk_buf_printf(&b, "{");
+		for (uint32_t k = 0; k < n && lead + k < pd->nr_attrs; k++) {
+			const char *an = pd->attrs[lead + k].name;
+
+			r |= pk_buf_printf(&b, "%s%s", k ? "," : "",
+					   an ? an : "");
+		}
+		r |= pk_buf_printf(&b, "}");
+		pk_free(name);
+		t = r ? NULL : pk_strndup(b.data, b.len);
+		pk_buf_fini(&b);
+		if (!t || add_strv(pd, c->feat, 0, t))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int walk(struct fc *c)
 {
 	struct pk_perfdata *pd = c->pd;
@@ -313,11 +372,7 @@ static int walk(struct fc *c)
 		}
 		break;
 	case PK_HEADER_GROUP_DESC:
-		nr = fc_u32(c);
-		for (uint32_t i = 0; i < nr && !c->bad; i++) {
-			pk_free(fc_str(c));
-			fc_skip(c, 8);
-		}
+		r = group_desc(c);
 		break;
 	case PK_HEADER_CACHE:
 		fc_u32(c);
@@ -357,23 +412,25 @@ static int walk(struct fc *c)
 			fc_skip(c, sz);
 		}
 		break;
-	case PK_HEADER_CPU_PMU_CAPS: case PK_HEADER_HYBRID_TOPOLOGY:
+	case PK_HEADER_HYBRID_TOPOLOGY:
 		nr = fc_u32(c);
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
 			pk_free(fc_str(c));
 			pk_free(fc_str(c));
 		}
 		break;
+	case PK_HEADER_CPU_PMU_CAPS:
+		r = pmu_caps(c, "cpu", fc_u32(c));
+		break;
 	case PK_HEADER_PMU_CAPS:
 		nr = fc_u32(c);
-		for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		for (uint32_t i = 0; i < nr && !c->bad && !r; i++) {
 			uint32_t caps = fc_u32(c);
+			char *pmu = fc_str(c);
 
-			pk_free(fc_str(c));
-			for (uint32_t k = 0; k < caps && !c->bad; k++) {
-				pk_free(fc_str(c));
-				pk_free(fc_str(c));
-			}
+			if (pmu)
+				r = pmu_caps(c, pmu, caps);
+			pk_free(pmu);
 		}
 		break;
 	case PK_HEADER_AUXTRACE:
@@ -483,10 +540,3 @@ int pk_perfdata_build_id(const struct pk_perfdata *pd, unsigned idx,
 	return 0;
 }
 
-int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
-			      char *buf, size_t len)
-{
-	if (!pk_perfdata_has_feat(pd, feat))
-		return -ENOENT;
-	return snprintf(buf, len, "# %s\n", feat_names[feat]);
-}

@@ -252,6 +252,45 @@ static int host_cpu(struct pk_pdwriter *w)
 	return r;
 }
 
+/* Die sibling lists and each cpu's die id (perf's third part). */
+static int host_dies(struct pk_pdwriter *w, long ncpu)
+{
+	struct pk_buf *b = &w->feat[PK_HEADER_CPU_TOPOLOGY];
+	char *dies[512] = { 0 }, path[128], *s;
+	unsigned nd = 0, i;
+	int r = 0;
+
+	for (long c = 0; c < ncpu && c < 512; c++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%ld/topology/die_cpus_list",
+			 c);
+		if (pk_read_file(path, &s) < 0)
+			continue;
+		s[strcspn(s, "\n")] = 0;
+		for (i = 0; i < nd && strcmp(dies[i], s); i++)
+			;
+		if (i < nd)
+			pk_free(s);
+		else
+			dies[nd++] = s;
+	}
+	if (put_u32(b, nd))
+		r = -ENOMEM;
+	for (i = 0; !r && i < nd; i++)
+		r = put_str(b, dies[i]);
+	for (long c = 0; !r && c < ncpu; c++) {
+		uint64_t die = 0;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%ld/topology/die_id", c);
+		pk_read_file_u64(path, &die);
+		r = put_u32(b, (uint32_t)die) ? -ENOMEM : 0;
+	}
+	for (i = 0; i < nd; i++)
+		pk_free(dies[i]);
+	return r;
+}
+
 static int host_topology(struct pk_pdwriter *w, long ncpu)
 {
 	char *cores[512] = { 0 }, *threads[512] = { 0 }, path[128], *s;
@@ -299,7 +338,7 @@ static int host_topology(struct pk_pdwriter *w, long ncpu)
 		pk_free(cores[i]);
 	for (unsigned i = 0; i < nt; i++)
 		pk_free(threads[i]);
-	return r;
+	return r ? r : host_dies(w, ncpu);
 }
 
 static uint64_t meminfo_kb(const char *text, const char *key)
