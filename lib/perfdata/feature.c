@@ -227,12 +227,13 @@ static int event_desc(struct fc *c)
 	return 0;
 }
 
-/* "PMU pmu capabilities: name=value, ..." from NR string pairs. */
+/* "PMU pmu capabilities: name=value, ..." from NR string pairs; PMU
+ * NULL: its name follows the pairs (PMU_CAPS). */
 static int pmu_caps(struct fc *c, const char *pmu, uint32_t nr)
 {
 	struct pk_buf b = { 0 };
-	int r = pk_buf_printf(&b, "%s pmu capabilities: ", pmu);
-	char *t;
+	int r = 0;
+	char *t, *name = NULL;
 
 	for (uint32_t k = 0; k < nr && !c->bad; k++) {
 		char *n = fc_str(c), *v = fc_str(c);
@@ -242,10 +243,23 @@ static int pmu_caps(struct fc *c, const char *pmu, uint32_t nr)
 		pk_free(n);
 		pk_free(v);
 	}
-	t = r || c->bad ? NULL : pk_strndup(b.data, b.len);
-	pk_buf_fini(&b);
-	if (c->bad)
+	if (!pmu)
+		pmu = name = fc_str(c);
+	if (c->bad || !pmu) {
+		pk_buf_fini(&b);
+		pk_free(name);
 		return 0;
+	}
+	t = pk_malloc(strlen(pmu) + b.len + 24);
+	if (t)
+		sprintf(t, "%s pmu capabilities: %.*s", pmu, (int)b.len,
+			b.data ? b.data : "");
+	pk_buf_fini(&b);
+	pk_free(name);
+	if (r) {
+		pk_free(t);
+		return -ENOMEM;
+	}
 	if (!t || add_strv(c->pd, c->feat, 0, t))
 		return -ENOMEM;
 	return 0;
@@ -424,14 +438,8 @@ static int walk(struct fc *c)
 		break;
 	case PK_HEADER_PMU_CAPS:
 		nr = fc_u32(c);
-		for (uint32_t i = 0; i < nr && !c->bad && !r; i++) {
-			uint32_t caps = fc_u32(c);
-			char *pmu = fc_str(c);
-
-			if (pmu)
-				r = pmu_caps(c, pmu, caps);
-			pk_free(pmu);
-		}
+		for (uint32_t i = 0; i < nr && !c->bad && !r; i++)
+			r = pmu_caps(c, NULL, fc_u32(c));
 		break;
 	case PK_HEADER_AUXTRACE:
 		while (c->p < c->end && !c->bad) {
