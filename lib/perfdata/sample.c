@@ -322,12 +322,16 @@ uint64_t pd_record_time(struct pk_perfdata *pd,
 		if (pd->id_pos < 0 || h->size < 8 + 8 * (pd->id_pos + 1))
 			return 0;
 		*attr = pk_perfdata_id_attr(pd, rd64(p + 8 + 8 * pd->id_pos));
+	} else if (!pd->attrs[0].attr.sample_id_all) {
+		*attr = 0; /* as perf: such records belong to the first */
 	} else {
-		if (pd->id_pos_tail < 0 || !pd->attrs[0].attr.sample_id_all ||
-		    h->size < 8 + 8 * pd->id_pos_tail)
+		uint64_t id;
+
+		if (pd->id_pos_tail < 0 || h->size < 8 + 8 * pd->id_pos_tail)
 			return 0;
-		*attr = pk_perfdata_id_attr(
-			pd, rd64(p + h->size - 8 * pd->id_pos_tail));
+		id = rd64(p + h->size - 8 * pd->id_pos_tail);
+		/* synthesized records carry id 0: perf gives them the first */
+		*attr = id ? pk_perfdata_id_attr(pd, id) : 0;
 	}
 	if (*attr < 0)
 		return 0;
