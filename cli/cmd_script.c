@@ -18,7 +18,7 @@
 
 struct script {
 	const char *input;
-	bool dump, header, header_only, file_order, stats, pipe;
+	bool dump, header, header_only, file_order, stats, pipe, repair;
 	struct pk_perfdata *pd;
 	char *desc;
 	size_t desc_len;
@@ -35,7 +35,9 @@ static void usage(FILE *f)
 		"      --header          print the file's header before the records\n"
 		"      --header-only     print only the header\n"
 		"      --file-order      deliver records in file order, not time order\n"
-		"      --stats           with -D: print per-type record counts at the end\n");
+		"      --stats           with -D: print per-type record counts at the end\n"
+		"      --repair          fix the header of a file whose recorder was killed\n"
+		"                        (data size 0) so that Linux perf reads it too\n");
 }
 
 static void hexdump(const unsigned char *p, size_t n)
@@ -207,6 +209,7 @@ int cmd_script(int argc, char **argv)
 		{ "header-only", no_argument, NULL, 'O' },
 		{ "file-order", no_argument, NULL, 'F' },
 		{ "stats", no_argument, NULL, 'S' },
+		{ "repair", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -222,6 +225,7 @@ int cmd_script(int argc, char **argv)
 		case 'O': s.header_only = true; break;
 		case 'F': s.file_order = true; break;
 		case 'S': s.stats = true; break;
+		case 'R': s.repair = true; break;
 		case 'v': cli_verbose++; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -230,6 +234,17 @@ int cmd_script(int argc, char **argv)
 	if (optind < argc) {
 		usage(stderr);
 		return 2;
+	}
+	if (s.repair) {
+		uint64_t size = 0;
+
+		ret = pk_perfdata_repair(s.input, &size);
+		if (ret) {
+			cli_error("script", "%s: %s", s.input, pk_strerror(ret));
+			return 1;
+		}
+		printf("%s: data size %" PRIu64 "\n", s.input, size);
+		return 0;
 	}
 	{
 		PK_OPTS(pk_perfdata_opts, o, .file_order = s.file_order);

@@ -5,8 +5,10 @@
  * own functions, with the COMM and MMAP2 records that let perf resolve
  * them to symbols, and this machine's header features.
  *   perfdata_write FILE [NSAMPLES] [--pipe]     (FILE "-" = stdout)
+ * With PK_EXAMPLE_DIE set it flushes and kills itself before closing.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +199,11 @@ int main(int argc, char **argv)
 	    (r = put_comm(w, st[0])) || (r = put_mmaps(w, st[0] + 1)) ||
 	    (r = put_samples(w, st[0] + 2, nr)))
 		goto fail;
+	if (getenv("PK_EXAMPLE_DIE")) {
+		/* a recorder killed after its last flush (tests) */
+		pk_pdwriter_flush(w);
+		raise(SIGKILL);
+	}
 	st[0] += 2 + 250000;
 	if ((r = pk_pdwriter_feat_u64(w, PK_HEADER_SAMPLE_TIME, st, 2)))
 		goto fail;

@@ -50,18 +50,18 @@ enum pk_user_record {
 };
 
 /* Feature section ids (bits of the header's feature bitmap). */
-enum pk_feat {
-	PK_FEAT_TRACING_DATA = 1, PK_FEAT_BUILD_ID, PK_FEAT_HOSTNAME,
-	PK_FEAT_OSRELEASE, PK_FEAT_VERSION, PK_FEAT_ARCH, PK_FEAT_NRCPUS,
-	PK_FEAT_CPUDESC, PK_FEAT_CPUID, PK_FEAT_TOTAL_MEM, PK_FEAT_CMDLINE,
-	PK_FEAT_EVENT_DESC, PK_FEAT_CPU_TOPOLOGY, PK_FEAT_NUMA_TOPOLOGY,
-	PK_FEAT_BRANCH_STACK, PK_FEAT_PMU_MAPPINGS, PK_FEAT_GROUP_DESC,
-	PK_FEAT_AUXTRACE, PK_FEAT_STAT, PK_FEAT_CACHE, PK_FEAT_SAMPLE_TIME,
-	PK_FEAT_MEM_TOPOLOGY, PK_FEAT_CLOCKID, PK_FEAT_DIR_FORMAT,
-	PK_FEAT_BPF_PROG_INFO, PK_FEAT_BPF_BTF, PK_FEAT_COMPRESSED,
-	PK_FEAT_CPU_PMU_CAPS, PK_FEAT_CLOCK_DATA, PK_FEAT_HYBRID_TOPOLOGY,
-	PK_FEAT_PMU_CAPS,
-	PK_FEAT_MAX, /* first id perfkit does not know */
+enum pk_header_feat {
+	PK_HEADER_TRACING_DATA = 1, PK_HEADER_BUILD_ID, PK_HEADER_HOSTNAME,
+	PK_HEADER_OSRELEASE, PK_HEADER_VERSION, PK_HEADER_ARCH, PK_HEADER_NRCPUS,
+	PK_HEADER_CPUDESC, PK_HEADER_CPUID, PK_HEADER_TOTAL_MEM, PK_HEADER_CMDLINE,
+	PK_HEADER_EVENT_DESC, PK_HEADER_CPU_TOPOLOGY, PK_HEADER_NUMA_TOPOLOGY,
+	PK_HEADER_BRANCH_STACK, PK_HEADER_PMU_MAPPINGS, PK_HEADER_GROUP_DESC,
+	PK_HEADER_AUXTRACE, PK_HEADER_STAT, PK_HEADER_CACHE, PK_HEADER_SAMPLE_TIME,
+	PK_HEADER_MEM_TOPOLOGY, PK_HEADER_CLOCKID, PK_HEADER_DIR_FORMAT,
+	PK_HEADER_BPF_PROG_INFO, PK_HEADER_BPF_BTF, PK_HEADER_COMPRESSED,
+	PK_HEADER_CPU_PMU_CAPS, PK_HEADER_CLOCK_DATA, PK_HEADER_HYBRID_TOPOLOGY,
+	PK_HEADER_PMU_CAPS,
+	PK_HEADER_MAX, /* first id perfkit does not know */
 };
 
 /* perf_event_attr sizes; VER8 adds config3 (not yet in every uapi header). */
@@ -277,6 +277,15 @@ PK_API const char *pk_record_name(uint32_t type);
 PK_API int pk_record_describe(struct pk_perfdata *pd,
 			      const struct pk_record *rec, char *buf,
 			      size_t len);
+
+/*
+ * Fixes the header of a file whose writer was killed (data size 0 or past
+ * the end of the file): data_size is set to the complete records (a cut
+ * last record is left out) and the feature bitmap cleared, so that Linux
+ * perf reads it. A complete file is left alone (0, *DATA_SIZE untouched).
+ * 0, -EINVAL (pipe-mode file), or -errno.
+ */
+PK_API int pk_perfdata_repair(const char *path, uint64_t *data_size);
 
 /* ---- writer ---- */
 

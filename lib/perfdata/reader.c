@@ -360,10 +360,11 @@ static int read_header(struct pk_perfdata *pd)
 		/* a writer that did not finish: read to the end */
 		pd->data_to_eof = true;
 		pd->data_size = pd->size - pd->data_off;
-		pd_warn(pd, "data size %llu in header %s; reading records to the end of the file",
-			(unsigned long long)pd->data_size_hdr,
-			pd->data_size_hdr ? "lies past the end of the file"
-					  : "is 0 (writer did not finish?)");
+		if (pd->data_size_hdr)
+			pd_warn(pd, "data size %llu in the header runs past the end of the file; reading records to the end of the file",
+				(unsigned long long)pd->data_size_hdr);
+		else
+			pd_warn(pd, "data size in the header is 0 (writer did not finish?); reading records to the end of the file");
 	}
 	if (!pd->data_to_eof && !(pd->feat_bits[0] | pd->feat_bits[1] |
 				  pd->feat_bits[2] | pd->feat_bits[3]) &&
