@@ -18,12 +18,14 @@
 
 struct script {
 	const char *input;
-	bool dump, header, header_only, file_order, stats, pipe, repair;
+	bool dump, header, header_only, file_order, pipe, repair;
 	struct pk_perfdata *pd;
 	char *desc;
 	size_t desc_len;
 	uint64_t counts[PK_RECORD_USER_MAX];
 	uint64_t total;
+	uint64_t *attr_samples;   /* SAMPLE records per attr */
+	unsigned nr_attr_samples;
 };
 
 static void usage(FILE *f)
@@ -35,28 +37,42 @@ static void usage(FILE *f)
 		"      --header          print the file's header before the records\n"
 		"      --header-only     print only the header\n"
 		"      --file-order      deliver records in file order, not time order\n"
-		"      --stats           with -D: print per-type record counts at the end\n"
+
 		"      --repair          fix the header of a file whose recorder was killed\n"
 		"                        (data size 0) so that Linux perf reads it too\n");
 }
 
+/* perf's raw dump: ".  0000:  45 00 ...  E....." lines, built by hand
+ * (printf per byte is most of -D's time on large files). */
 static void hexdump(const unsigned char *p, size_t n)
 {
+	static const char hex[] = "0123456789abcdef";
+	char line[96];
+
 	printf(".\n. ... raw event: size %zu bytes\n", n);
 	for (size_t i = 0; i < n; i += 16) {
 		size_t k, m = n - i < 16 ? n - i : 16;
+		char *o = line;
 
-		printf(".  %04zx: ", i);
-		for (k = 0; k < m; k++)
-			printf(" %02x", p[i + k]);
-		for (; k < 16; k++)
-			printf("   ");
-		printf("  ");
-		for (k = 0; k < m; k++)
-			putchar(isprint(p[i + k]) ? p[i + k] : '.');
-		for (; k < 16; k++)
-			putchar(' ');
-		putchar('\n');
+		*o++ = '.';
+		*o++ = ' ';
+		*o++ = ' ';
+		for (int sh = 12; sh >= 0; sh -= 4)
+			*o++ = hex[(i >> sh) & 15];
+		*o++ = ':';
+		*o++ = ' ';
+		for (k = 0; k < 16; k++) {
+			*o++ = ' ';
+			*o++ = k < m ? hex[p[i + k] >> 4] : ' ';
+			*o++ = k < m ? hex[p[i + k] & 15] : ' ';
+		}
+		*o++ = ' ';
+		*o++ = ' ';
+		for (k = 0; k < 16; k++)
+			*o++ = k < m ? (isprint(p[i + k]) ? (char)p[i + k] : '.')
+				     : ' ';
+		*o++ = '\n';
+		fwrite(line, 1, o - line, stdout);
 	}
 }
 
@@ -169,6 +185,44 @@ static void print_stats(struct script *s)
 		printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", name,
 		       s->counts[t], 100.0 * s->counts[t] / s->total);
 	}
+	for (unsigned a = 0; a < pk_perfdata_nr_attrs(s->pd); a++) {
+		const char *name = pk_perfdata_attr_name(s->pd, a);
+
+		/* perf lists the events that got samples */
+		if (a >= s->nr_attr_samples || !s->attr_samples[a])
+			continue;
+		printf("%s stats:\n", name ? name : "");
+		printf("%16s events: %10" PRIu64 "\n", "SAMPLE",
+		       s->attr_samples[a]);
+	}
+}
+
+static int count_sample(struct script *s, const struct pk_record *rec)
+{
+	if (rec->attr < 0)
+		return 0;
+	if ((unsigned)rec->attr >= s->nr_attr_samples) {
+		unsigned n = rec->attr + 16;
+		uint64_t *v = realloc(s->attr_samples, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + s->nr_attr_samples, 0,
+		       (n - s->nr_attr_samples) * sizeof(*v));
+		s->attr_samples = v;
+		s->nr_attr_samples = n;
+	}
+	/* perf report counts a sample per branch of a branch stack */
+	if (pk_perfdata_attr(s->pd, rec->attr)->sample_type &
+	    PERF_SAMPLE_BRANCH_STACK) {
+		struct pk_sample sm;
+
+		if (pk_sample_parse(s->pd, rec, &sm) == 0)
+			s->attr_samples[rec->attr] += sm.branch.nr;
+		return 0;
+	}
+	s->attr_samples[rec->attr]++;
+	return 0;
 }
 
 static int run(struct script *s)
@@ -186,6 +240,8 @@ static int run(struct script *s)
 		s->total++;
 		if (rec.type < PK_RECORD_USER_MAX)
 			s->counts[rec.type]++;
+		if (rec.type == PERF_RECORD_SAMPLE && count_sample(s, &rec))
+			return -ENOMEM;
 		if (s->dump && dump_record(s, &rec))
 			return -ENOMEM;
 	}
@@ -195,7 +251,7 @@ static int run(struct script *s)
 			  pk_strerror(err));
 		return err;
 	}
-	if (s->dump && s->stats)
+	if (s->dump)
 		print_stats(s);
 	return 0;
 }
@@ -208,14 +264,15 @@ int cmd_script(int argc, char **argv)
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, 'O' },
 		{ "file-order", no_argument, NULL, 'F' },
-		{ "stats", no_argument, NULL, 'S' },
 		{ "repair", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct script s = { .input = "perf.data" };
+	static char obuf[1 << 20];
 	int c, ret;
 
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+i:Dhv", longopts, NULL)) != -1) {
 		switch (c) {
@@ -224,7 +281,6 @@ int cmd_script(int argc, char **argv)
 		case 'H': s.header = true; break;
 		case 'O': s.header_only = true; break;
 		case 'F': s.file_order = true; break;
-		case 'S': s.stats = true; break;
 		case 'R': s.repair = true; break;
 		case 'v': cli_verbose++; break;
 		case 'h': usage(stdout); return 0;
@@ -268,5 +324,6 @@ int cmd_script(int argc, char **argv)
 	ret = run(&s);
 	pk_perfdata_free(s.pd);
 	free(s.desc);
+	free(s.attr_samples);
 	return ret ? 1 : 0;
 }

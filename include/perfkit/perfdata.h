@@ -159,7 +159,8 @@ pk_perfdata_attr(const struct pk_perfdata *pd, unsigned idx);
 /* Ids of attribute IDX: *NR set, borrowed array returned (NULL when 0). */
 PK_API const uint64_t *pk_perfdata_attr_ids(const struct pk_perfdata *pd,
 					    unsigned idx, unsigned *nr);
-/* Name from EVENT_DESC / EVENT_UPDATE, else NULL. */
+/* Name from EVENT_DESC / EVENT_UPDATE, else perf's name of a hardware or
+ * software event ("cycles", "cpu-clock"), else NULL. */
 PK_API const char *pk_perfdata_attr_name(const struct pk_perfdata *pd,
 					 unsigned idx);
 /* Attribute index of sample id ID, or -1. */

@@ -480,7 +480,7 @@ static void user_rec(const struct perf_event_header *h, struct sb *s)
 		for (uint64_t i = 0; i < nr && 16 + i * 24 + 8 <= h->size; i++)
 			sbf(s, "%s %" PRId64, i ? "," : "",
 			    (int64_t)U64(16 + i * 24));
-		sbf(s, "\n");
+		sbf(s, "\n: unhandled!\n"); /* perf report has no handler */
 		return;
 	}
 	case PK_RECORD_AUXTRACE:
@@ -502,7 +502,7 @@ static void user_rec(const struct perf_event_header *h, struct sb *s)
 	case PK_RECORD_CPU_MAP:
 		sbf(s, ": ");
 		cpu_map(s, (const unsigned char *)h + 8, h->size - 8);
-		sbf(s, "\n");
+		sbf(s, "\n: unhandled!\n"); /* perf report has no handler */
 		return;
 	default:
 		sbf(s, "\n");

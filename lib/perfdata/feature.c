@@ -468,7 +468,18 @@ int pd_parse_feat(struct pk_perfdata *pd, int feat)
 		.pd = pd, .p = s->data, .end = s->data + s->size,
 		.start = s->data, .base = s->offset, .feat = feat,
 	};
-	int r = walk(&c);
+	int r;
+
+	/* a feature seen again (pipe mode) replaces the earlier one */
+	pk_free(pd->str_feat[feat]);
+	pd->str_feat[feat] = NULL;
+	for (int l = 0; l < 3; l++) {
+		for (unsigned i = 0; i < pd->nr_strv[feat][l]; i++)
+			pk_free(pd->strv[feat][l][i]);
+		pd->nr_strv[feat][l] = 0;
+	}
+	pd->nr_u64_feat[feat] = 0;
+	r = walk(&c);
 
 	if (c.bad && feat == PK_HEADER_BUILD_ID)
 		return r;

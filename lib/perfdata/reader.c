@@ -622,7 +622,30 @@ const uint64_t *pk_perfdata_attr_ids(const struct pk_perfdata *pd,
 	return *nr ? pd->attrs[idx].ids : NULL;
 }
 
+/* perf's names of hardware and software events (no modifiers). */
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses",
+	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+	"stalled-cycles-backend", "ref-cycles",
+};
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+};
+
 const char *pk_perfdata_attr_name(const struct pk_perfdata *pd, unsigned idx)
 {
-	return idx < pd->nr_attrs ? pd->attrs[idx].name : NULL;
+	const struct perf_event_attr *a;
+
+	if (idx >= pd->nr_attrs)
+		return NULL;
+	if (pd->attrs[idx].name)
+		return pd->attrs[idx].name;
+	a = &pd->attrs[idx].attr;
+	if (a->type == PERF_TYPE_HARDWARE && a->config < PK_ARRAY_SIZE(hw_names))
+		return hw_names[a->config];
+	if (a->type == PERF_TYPE_SOFTWARE && a->config < PK_ARRAY_SIZE(sw_names))
+		return sw_names[a->config];
+	return NULL;
 }
