@@ -10,7 +10,8 @@
 #include <unistd.h>
 #include "perfdata/pd.h"
 
-static __thread const char *open_error = "";
+static __thread const char *open_error
+	__attribute__((tls_model("global-dynamic"))) = "";
 
 const char *pk_perfdata_open_error(void)
 {
