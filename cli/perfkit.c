@@ -15,6 +15,7 @@ struct command {
 static const struct command commands[] = {
 	{ "list", cmd_list, "List event names and syntax" },
 	{ "stat", cmd_stat, "Count events while a command runs" },
+	{ "record", cmd_record, "Sample events into a perf.data file" },
 	{ "script", cmd_script, "Read a perf.data file: dump records, header" },
 };
 
