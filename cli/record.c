@@ -516,6 +516,25 @@ static size_t id_hdr_size(const struct perf_event_attr *a)
 	return 8 * (size_t)__builtin_popcountll(a->sample_type & bits);
 }
 
+/* Tracepoint formats, so readers can decode the raw payloads. */
+static int add_tracing_data(struct rec *r)
+{
+	void *data;
+	long n;
+	int err, any = 0;
+
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++)
+		any |= is_tracepoint(pk_evlist_evsel(r->evlist, i));
+	if (!any)
+		return 0;
+	n = pk_tracing_data_build(r->evlist, &data);
+	if (n < 0)
+		return (int)n;
+	err = pk_pdwriter_feat_raw(r->w, PK_HEADER_TRACING_DATA, data, (size_t)n);
+	free(data);
+	return err;
+}
+
 static int synth_cb(const struct perf_event_header *h, void *arg)
 {
 	return rec_write(arg, h);
@@ -625,15 +644,42 @@ static int record_loop(struct rec *r, int *status)
 	return err;
 }
 
+/*
+ * Samples the kernel dropped for want of ring space, from each fd's
+ * PERF_FORMAT_LOST count: exact even for the last losses, which the kernel
+ * reports in a LOST record only once space frees up again.
+ */
+static uint64_t read_lost(struct rec *r)
+{
+	uint64_t lost = 0;
+
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
+
+		if (!(pk_evsel_attr(e)->read_format & PERF_FORMAT_LOST))
+			return 0;
+		for (int ci = 0; ci < pk_cpu_map_nr(r->cpus); ci++)
+			for (int ti = 0; ti < pk_thread_map_nr(r->threads); ti++) {
+				struct pk_counts c;
+
+				if (!pk_evsel_read(e, ci, ti, &c))
+					lost += c.lost;
+			}
+	}
+	return lost;
+}
+
 static void print_summary(struct rec *r)
 {
+	uint64_t lost = r->lost_read > r->lost ? r->lost_read : r->lost;
+
 	if (r->cfg->quiet)
 		return;
-	if (r->lost || r->lost_samples)
-		fprintf(stderr, "perfkit record: lost %llu samples (%llu in LOST "
-			"records, %llu in LOST_SAMPLES); a larger -m or a lower "
-			"-F keeps them\n",
-			(unsigned long long)(r->lost + r->lost_samples),
+	if (lost || r->lost_samples)
+		fprintf(stderr, "perfkit record: lost %llu samples (%llu reported "
+			"in LOST records, %llu in LOST_SAMPLES); a larger -m or "
+			"a lower -F keeps them\n",
+			(unsigned long long)(lost + r->lost_samples),
 			(unsigned long long)r->lost,
 			(unsigned long long)r->lost_samples);
 	fprintf(stderr, "[ perfkit record: Woken up %llu times to write data ]\n",
@@ -706,6 +752,11 @@ static int run(struct rec *r)
 	}
 	if (open_output(r) || add_attrs(r))
 		return -1;
+	err = add_tracing_data(r);
+	if (err) {
+		cli_error("record", "reading tracepoint formats: %s", pk_strerror(err));
+		return finish(r, err), -1;
+	}
 	err = synthesize(r);
 	if (err) {
 		cli_error("record", "synthesizing side-band: %s", pk_strerror(err));
@@ -731,6 +782,7 @@ static int run(struct rec *r)
 	pk_evlist_disable(r->evlist);
 	if (!err)
 		err = rec_drain(r);
+	r->lost_read = read_lost(r);
 	if (r->wl.pid > 0) {
 		kill(r->wl.pid, stop_sig ? stop_sig : SIGTERM);
 		waitpid(r->wl.pid, &status, 0);

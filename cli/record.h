@@ -49,6 +49,7 @@ struct rec {
 	struct workload wl;
 	bool pipe;
 	uint64_t samples, lost, lost_samples, bytes, wakeups;
+	uint64_t lost_read;      /* PERF_FORMAT_LOST total at the end */
 	struct rec_map *maps;
 	int nr_maps, cap_maps;
 	bool kernel_hit;

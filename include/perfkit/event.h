@@ -244,6 +244,16 @@ typedef int (*pk_event_fn)(const struct pk_event_info *info, void *arg);
 PK_API int pk_event_foreach(unsigned int classes, const char *glob,
 			    pk_event_fn fn, void *arg);
 
+/*
+ * The "tracing data" perf.data files carry so that tracepoint samples can
+ * be formatted (HEADER_TRACING_DATA, version 0.6): tracefs's header_page
+ * and header_event, the ftrace formats, the format of every tracepoint in
+ * EVLIST grouped by system, kallsyms, printk formats and saved cmdlines.
+ * On success *OUT (freed by the caller with free(3)) holds the bytes and
+ * the size is returned; -errno when tracefs cannot be read.
+ */
+PK_API long pk_tracing_data_build(const struct pk_evlist *evlist, void **out);
+
 #ifdef __cplusplus
 }
 #endif
