@@ -609,6 +609,13 @@ static int open_output(struct rec *r)
 		cli_error("record", "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	if (r->cfg->comp_level &&
+	    pk_pdwriter_set_compression(r->w, r->cfg->comp_level,
+			(uint32_t)((r->cfg->mmap_pages + 1) *
+				   (size_t)sysconf(_SC_PAGESIZE)))) {
+		cli_error("record", "-z: zstd level %d refused", r->cfg->comp_level);
+		return -1;
+	}
 	return 0;
 }
 

@@ -248,7 +248,8 @@ PK_API int pk_event_foreach(unsigned int classes, const char *glob,
  * The "tracing data" perf.data files carry so that tracepoint samples can
  * be formatted (HEADER_TRACING_DATA, version 0.6): tracefs's header_page
  * and header_event, the ftrace formats, the format of every tracepoint in
- * EVLIST grouped by system, kallsyms, printk formats and saved cmdlines.
+ * EVLIST grouped by system, an empty kallsyms (as perf), printk formats
+ * and saved cmdlines.
  * On success *OUT (freed by the caller with free(3)) holds the bytes and
  * the size is returned; -errno when tracefs cannot be read.
  */
