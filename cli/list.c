@@ -12,11 +12,12 @@
 struct list_ctx {
 	bool probe;         /* try to open each non-tracepoint event */
 	unsigned int shown;
-	struct pk_cpu_map *cpus;
-	struct pk_thread_map *self;
+	struct pk_cpu_map *cpus, *cpu0;
+	struct pk_thread_map *self, *any;
 };
 
-/* Whether NAME opens on the calling thread: 1 yes, 0 no. */
+/* Whether NAME opens on the calling thread, or else CPU-wide on the first
+ * CPU (PMUs such as msr count only CPU-wide): 1 yes, 0 no. */
 static int openable(struct list_ctx *c, const char *name)
 {
 	struct pk_evlist *l = pk_evlist_new();
@@ -25,8 +26,8 @@ static int openable(struct list_ctx *c, const char *name)
 	if (l && pk_evlist_parse(l, name, NULL) > 0) {
 		struct pk_evsel *e = pk_evlist_evsel(l, 0);
 
-		pk_evsel_attr(e)->exclude_kernel = 0;
-		ok = pk_evsel_open(e, c->cpus, c->self, NULL) == 0;
+		ok = pk_evsel_open(e, c->cpus, c->self, NULL) == 0 ||
+		     pk_evsel_open(e, c->cpu0, c->any, NULL) == 0;
 	}
 	pk_evlist_free(l);
 	return ok;
@@ -112,7 +113,9 @@ int cmd_list(int argc, char **argv)
 	}
 	c.cpus = pk_cpu_map_new_any();
 	c.self = pk_thread_map_new_array(1, (int[]){ 0 });
-	if (!c.cpus || !c.self) {
+	c.any = pk_thread_map_new_any();
+	c.cpu0 = pk_cpu_map_new(NULL);
+	if (!c.cpus || !c.self || !c.any || !c.cpu0) {
 		cli_error("list", "out of memory");
 		return 1;
 	}
@@ -125,6 +128,8 @@ int cmd_list(int argc, char **argv)
 			    list_classes(&c, PK_EVCLASS_ALL, argv[a]);
 	}
 	pk_cpu_map_put(c.cpus);
+	pk_cpu_map_put(c.cpu0);
 	pk_thread_map_put(c.self);
+	pk_thread_map_put(c.any);
 	return ret ? 1 : 0;
 }

@@ -15,6 +15,7 @@ struct command {
 static const struct command commands[] = {
 	{ "list", cmd_list, "List event names and syntax" },
 	{ "stat", cmd_stat, "Count events while a command runs" },
+	{ "script", cmd_script, "Read a perf.data file: dump records, header" },
 };
 
 void cli_error(const char *cmd, const char *fmt, ...)

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "cli.h"
 #include "stat.h"
@@ -470,16 +472,21 @@ static void subtract_prev(struct stat_run *r, bool save)
 	}
 }
 
-static void sleep_until(double deadline_ns)
+/*
+ * Sleeps until DEADLINE_NS or until the child (PIDFD, -1 for none) exits
+ * or a signal arrives, whichever comes first; no wake-up is lost to a race.
+ */
+static void sleep_until(double deadline_ns, int pidfd)
 {
 	double d = deadline_ns - now_ns();
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
 	struct timespec ts;
 
 	if (d <= 0)
 		return;
 	ts.tv_sec = (time_t)(d / 1e9);
 	ts.tv_nsec = (long)(d - (double)ts.tv_sec * 1e9);
-	nanosleep(&ts, NULL); /* SIGCHLD or SIGINT cut it short */
+	ppoll(&p, pidfd >= 0 ? 1 : 0, &ts, NULL);
 }
 
 static bool targets_alive(const struct stat_run *r)
@@ -518,11 +525,12 @@ static void wait_counting(struct stat_run *r, struct workload *w,
 	int iv = r->cfg->interval_ms;
 	double step = (iv ? iv : 100) * 1e6, next = t0 + step;
 	bool done = false;
+	int pidfd = w && w->pid > 0 ? (int)syscall(SYS_pidfd_open, w->pid, 0) : -1;
 
 	if (iv)
 		stat_print_interval_header(r);
 	while (!done) {
-		sleep_until(next);
+		sleep_until(next, pidfd);
 		done = child_done(w, status, ru) || got_signal ||
 		       (!w && !targets_alive(r));
 		if (iv && (now_ns() >= next || done)) {
@@ -533,6 +541,8 @@ static void wait_counting(struct stat_run *r, struct workload *w,
 		while (now_ns() >= next)
 			next += step;
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	if (w && w->pid > 0) {
 		kill(w->pid, got_signal ? got_signal : SIGTERM);
 		workload_wait(w, status, ru, NULL);

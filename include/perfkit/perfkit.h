@@ -8,4 +8,5 @@
 #include <perfkit/counter.h>
 #include <perfkit/features.h>
 #include <perfkit/selfmon.h>
+#include <perfkit/perfdata.h>
 #endif

@@ -652,8 +652,8 @@ static int ev_pmu(struct pk_parser *P, int start, int pos, int plen)
 			one.v[0].num = 1;
 			one.v[0].pos = one.v[0].vpos = pos;
 			one.v[0].len = one.v[0].vlen = plen;
-			snprintf(one.v[0].name, sizeof(one.v[0].name), "%s",
-				 pname);
+			snprintf(one.v[0].name, sizeof(one.v[0].name), "%.*s",
+				 (int)sizeof(one.v[0].name) - 1, pname);
 			if (ts.nr)
 				memcpy(one.v + 1, t, (size_t)ts.nr * sizeof(*t));
 		}
