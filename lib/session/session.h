@@ -17,6 +17,7 @@ struct dso {
 struct map {
 	uint64_t start, end, pgoff;
 	struct dso *dso;
+	bool identity;        /* anon / [heap] / [stack]: ip as is */
 };
 
 struct proc {

@@ -14,6 +14,12 @@
 int pk__symtab_add(struct pk_symtab *t, uint64_t start, uint64_t size,
 		   const char *name)
 {
+	return pk__symtab_add_bind(t, start, size, name, STB_GLOBAL);
+}
+
+int pk__symtab_add_bind(struct pk_symtab *t, uint64_t start, uint64_t size,
+			const char *name, int bind)
+{
 	size_t n = strlen(name) + 1;
 
 	if (t->nr == t->cap) {
@@ -43,6 +49,8 @@ int pk__symtab_add(struct pk_symtab *t, uint64_t start, uint64_t size,
 	t->names_len += n;
 	t->syms[t->nr].start = start;
 	t->syms[t->nr].end = start + size;
+	t->syms[t->nr].bind = (unsigned char)bind;
+	t->syms[t->nr].sized = size != 0;
 	t->nr++;
 	return 0;
 }
@@ -53,10 +61,35 @@ static int cmp_sym(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	/* among aliases prefer the sized one, then the first name */
-	if ((x->end > x->start) != (y->end > y->start))
-		return x->end > x->start ? -1 : 1;
-	return 0;
+	return x < y ? -1 : x > y; /* stable: file order among aliases */
+}
+
+static int underscores(const char *s)
+{
+	int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choice among symbols at one address: sized, not weak, global,
+ * fewer leading underscores, longer name, else the first. True: B. */
+static bool better(const struct pk_sym *a, const struct pk_sym *b)
+{
+	size_t na, nb;
+
+	if (a->sized != b->sized)
+		return b->sized;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return a->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return b->bind == STB_GLOBAL;
+	if (underscores(a->name) != underscores(b->name))
+		return underscores(b->name) < underscores(a->name);
+	na = strlen(a->name);
+	nb = strlen(b->name);
+	return nb > na;
 }
 
 void pk__symtab_sort(struct pk_symtab *t)
@@ -66,16 +99,29 @@ void pk__symtab_sort(struct pk_symtab *t)
 	for (int i = 0; i < t->nr; i++)
 		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
 	qsort(t->syms, (size_t)t->nr, sizeof(*t->syms), cmp_sym);
-	for (int i = 0; i < t->nr; i++) {  /* drop aliases at one address */
-		if (k && t->syms[k - 1].start == t->syms[i].start)
+	for (int i = 0; i < t->nr; i++) {  /* one symbol per address */
+		if (k && t->syms[k - 1].start == t->syms[i].start) {
+			if (better(&t->syms[k - 1], &t->syms[i]))
+				t->syms[k - 1] = t->syms[i];
 			continue;
+		}
 		t->syms[k++] = t->syms[i];
 	}
 	t->nr = k;
-	for (int i = 0; i < t->nr; i++)  /* unsized: up to the next symbol */
-		if (t->syms[i].end <= t->syms[i].start)
-			t->syms[i].end = i + 1 < t->nr ? t->syms[i + 1].start :
-					 t->syms[i].start + 1;
+	/* unsized: up to the next symbol; the last one to the page after
+	 * its own (perf's symbols__fixup_end) */
+	for (int i = 0; i < t->nr; i++) {
+		struct pk_sym *y = &t->syms[i];
+
+		if (y->end > y->start)
+			continue;
+		if (i + 1 < t->nr)
+			y->end = t->syms[i + 1].start;
+		else
+			y->end = ((y->start + 4095) & ~4095ull) + 4096;
+		if (y->end <= y->start)
+			y->end = y->start + 1;
+	}
 	t->loaded = true;
 }
 
@@ -96,117 +142,113 @@ const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr)
 	return NULL;
 }
 
-uint64_t pk__symtab_off_to_vaddr(const struct pk_symtab *t, uint64_t off)
-{
-	for (int i = 0; i < t->nr_segs; i++) {
-		const struct pk_load_seg *g = &t->segs[i];
-
-		if (off >= g->offset && off < g->offset + g->filesz)
-			return off - g->offset + g->vaddr;
-	}
-	return off;
-}
-
-static int load_segments(struct pk_symtab *t, Elf *elf)
-{
-	size_t n;
-
-	if (elf_getphdrnum(elf, &n) || n > 4096)
-		return PK_ERR_FORMAT;
-	t->segs = pk_calloc(n ? n : 1, sizeof(*t->segs));
-	if (!t->segs)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		t->segs[t->nr_segs++] = (struct pk_load_seg){
-			ph.p_offset, ph.p_vaddr, ph.p_filesz };
-	}
-	return 0;
-}
-
+/* perf's symbols: functions and labels (no type) in executable
+ * sections; in ET_EXEC / ET_REL files addresses become file offsets (what
+ * a map's ip - start + pgoff gives). */
 static int load_symbols(struct pk_symtab *t, Elf *elf, Elf_Scn *scn,
-			GElf_Shdr *sh)
+			GElf_Shdr *sh, bool adjust)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 
 	for (size_t i = 0; d && i < n; i++) {
 		GElf_Sym sym;
+		GElf_Shdr ssh;
+		Elf_Scn *sec;
 		const char *name;
 		int type;
 
 		if (!gelf_getsym(d, (int)i, &sym))
 			break;
 		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC &&
+		     type != STT_NOTYPE) || !sym.st_name ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		sec = elf_getscn(elf, sym.st_shndx);
+		if (!sec || !gelf_getshdr(sec, &ssh) ||
+		    !(ssh.sh_flags & SHF_EXECINSTR))
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (name && *name && pk__symtab_add(t, sym.st_value, sym.st_size, name))
+		if (!name || !*name)
+			continue;
+		if (adjust)
+			sym.st_value -= ssh.sh_addr - ssh.sh_offset;
+		if (pk__symtab_add_bind(t, sym.st_value, sym.st_size, name,
+					GELF_ST_BIND(sym.st_info)))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-/* The .symtab section, else .dynsym. */
-static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *out)
+/* The .symtab section (WANT_SYMTAB) or .dynsym. */
+static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *out, bool want_symtab)
 {
-	Elf_Scn *scn = NULL, *dyn = NULL;
-	GElf_Shdr sh, dsh;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (sh.sh_type == SHT_SYMTAB) {
+		if (sh.sh_type == (want_symtab ? SHT_SYMTAB : SHT_DYNSYM)) {
 			*out = sh;
 			return scn;
 		}
-		if (sh.sh_type == SHT_DYNSYM) {
-			dyn = scn;
-			dsh = sh;
-		}
 	}
-	if (dyn)
-		*out = dsh;
-	return dyn;
+	return NULL;
 }
 
-int pk__symtab_load_elf(struct pk_symtab *t, const char *path)
+/* Symbols of one file: 1 loaded, 0 no such table, or an error. */
+static int load_file(struct pk_symtab *t, const char *path, bool want_symtab)
 {
 	int fd, err = 0;
 	Elf *elf;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
-	Elf_Scn *scn;
+	Elf_Scn *scn = NULL;
 
-	if (t->loaded || t->failed)
-		return t->failed ? -ENOENT : 0;
 	elf_version(EV_CURRENT);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		t->failed = true;
+	if (fd < 0)
 		return -errno;
-	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		err = PK_ERR_FORMAT;
 		goto out;
 	}
-	t->is_exec = eh.e_type == ET_EXEC;
-	err = load_segments(t, elf);
-	scn = err ? NULL : find_symtab(elf, &sh);
-	if (scn)
-		err = load_symbols(t, elf, scn, &sh);
+	scn = find_symtab(elf, &sh, want_symtab);
+	if (scn) {
+		t->is_exec = eh.e_type == ET_EXEC;
+		err = load_symbols(t, elf, scn, &sh,
+				   eh.e_type == ET_EXEC || eh.e_type == ET_REL);
+	}
 out:
 	if (elf)
 		elf_end(elf);
 	close(fd);
+	return err ? err : scn != NULL;
+}
+
+int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
+			  int n)
+{
+	int err = -ENOENT;
+
+	if (t->loaded || t->failed)
+		return t->failed ? -ENOENT : 0;
+	/* perf: the first file with a .symtab, else the first .dynsym */
+	for (int pass = 0; pass < 2 && err <= 0; pass++)
+		for (int i = 0; i < n && err <= 0; i++)
+			if (paths[i])
+				err = load_file(t, paths[i], pass == 0);
 	pk__symtab_sort(t);
-	t->failed = err != 0;
-	return err;
+	t->failed = err <= 0;
+	return err < 0 ? err : 0;
+}
+
+int pk__symtab_load_elf(struct pk_symtab *t, const char *path)
+{
+	return pk__symtab_load_files(t, &path, 1);
 }
 
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
@@ -227,7 +269,11 @@ int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 			continue;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
-		if (!addr || pk__symtab_add(t, addr, 0, name))
+		if (!addr)
+			continue;
+		if (pk__symtab_add_bind(t, addr, 0, name,
+					type == 'T' ? STB_GLOBAL :
+					type == 't' ? STB_LOCAL : STB_WEAK))
 			continue;
 	}
 	fclose(f);
