@@ -15,6 +15,7 @@
 #include <time.h>
 #include <perfkit/perfdata.h>
 #include "cli.h"
+#include "script.h"
 
 struct script {
 	const char *input;
@@ -26,12 +27,20 @@ struct script {
 	uint64_t total;
 	uint64_t *attr_samples;   /* SAMPLE records per attr */
 	unsigned nr_attr_samples;
+	struct script_opts so;    /* sample output (script_out.c) */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit script [-i FILE] [-D] [--header|--header-only]\n"
+		"usage: perfkit script [-i FILE] [-F FIELDS] [-G] [filters] [-D] [--header|--header-only]\n"
+		"  -F, --fields LIST     [type:][+-]comm,tid,pid,time,cpu,event,ip,sym,symoff,\n"
+		"                        dso,addr,period,trace,flags,callindent (as perf script)\n"
+		"  -G, --hide-call-graph do not print callchains\n"
+		"      --ns              times in nanoseconds\n"
+		"      --time START,END  samples in this time range (seconds)\n"
+		"  -C, --cpu LIST        samples of these CPUs\n"
+		"      --pid/--tid LIST, --comm LIST  samples of these tasks\n"
 		"  -i, --input FILE      perf.data file to read (default perf.data, - for stdin)\n"
 		"  -D, --dump-raw-trace  print every record: offset, size, raw bytes, decoded\n"
 		"      --header          print the file's header before the records\n"
@@ -234,8 +243,11 @@ static int run(struct script *s)
 		print_header(s);
 	if (s->header_only)
 		return 0;
-	if (!s->dump)
-		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	if (!s->dump) {
+		fflush(stdout);
+		s->so.input = s->input;
+		return script_samples(&s->so, s->pd) ? -EINVAL : 0;
+	}
 	while ((err = pk_perfdata_next(s->pd, &rec)) == 0) {
 		s->total++;
 		if (rec.type < PK_RECORD_USER_MAX)
@@ -263,8 +275,16 @@ int cmd_script(int argc, char **argv)
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, 'O' },
-		{ "file-order", no_argument, NULL, 'F' },
+		{ "file-order", no_argument, NULL, 'o' },
 		{ "repair", no_argument, NULL, 'R' },
+		{ "fields", required_argument, NULL, 'f' },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "ns", no_argument, NULL, 'N' },
+		{ "time", required_argument, NULL, 'T' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "tid", required_argument, NULL, 'I' },
+		{ "comm", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -274,20 +294,23 @@ int cmd_script(int argc, char **argv)
 
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+i:Dhv", longopts, NULL)) != -1) {
+	script_fields_init(&s.so.f);
+	while ((c = getopt_long(argc, argv, "+i:DhvF:GC:", longopts, NULL)) != -1) {
+		if (script_option(&s.so, c, optarg) == 0)
+			continue;
 		switch (c) {
 		case 'i': s.input = optarg; break;
 		case 'D': s.dump = true; break;
 		case 'H': s.header = true; break;
 		case 'O': s.header_only = true; break;
-		case 'F': s.file_order = true; break;
+		case 'o': s.file_order = true; break;
 		case 'R': s.repair = true; break;
 		case 'v': cli_verbose++; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
+	if (optind < argc || s.so.bad) {
 		usage(stderr);
 		return 2;
 	}
@@ -322,6 +345,7 @@ int cmd_script(int argc, char **argv)
 		s.pipe = in.pipe;
 	}
 	ret = run(&s);
+	script_filter_fini(&s.so.filt);
 	pk_perfdata_free(s.pd);
 	free(s.desc);
 	free(s.attr_samples);

@@ -219,9 +219,9 @@ static int process_comm(struct pk_session *s, const struct perf_event_header *h)
 	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 		struct proc *p = find_proc(s, u[0], false);
 
-		if (p)
-			p->nr = 0; /* a new image: the old mappings are gone */
-		s->gen++;
+		/* perf keeps the old image's maps: the new ones replace
+		 * them as they come */
+		(void)p;
 	}
 	return 0;
 }

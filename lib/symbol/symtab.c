@@ -99,7 +99,23 @@ void pk__symtab_sort(struct pk_symtab *t)
 	for (int i = 0; i < t->nr; i++)
 		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
 	qsort(t->syms, (size_t)t->nr, sizeof(*t->syms), cmp_sym);
-	for (int i = 0; i < t->nr; i++) {  /* one symbol per address */
+	/* perf's symbols__fixup_end: an unsized symbol ends where the next
+	 * one (in address, then file order) starts, the last one at the page
+	 * after its own; then symbols__fixup_duplicate keeps one per address
+	 * (so of unsized aliases the last, which alone got a size, wins). */
+	for (int i = 0; i < t->nr; i++) {
+		struct pk_sym *y = &t->syms[i];
+
+		if (y->end != y->start)
+			continue;
+		if (i + 1 < t->nr)
+			y->end = t->syms[i + 1].start;
+		else
+			y->end = ((y->start + 4095) & ~4095ull) + 4096;
+	}
+	for (int i = 0; i < t->nr; i++)
+		t->syms[i].sized = t->syms[i].end > t->syms[i].start;
+	for (int i = 0; i < t->nr; i++) {
 		if (k && t->syms[k - 1].start == t->syms[i].start) {
 			if (better(&t->syms[k - 1], &t->syms[i]))
 				t->syms[k - 1] = t->syms[i];
@@ -108,20 +124,6 @@ void pk__symtab_sort(struct pk_symtab *t)
 		t->syms[k++] = t->syms[i];
 	}
 	t->nr = k;
-	/* unsized: up to the next symbol; the last one to the page after
-	 * its own (perf's symbols__fixup_end) */
-	for (int i = 0; i < t->nr; i++) {
-		struct pk_sym *y = &t->syms[i];
-
-		if (y->end > y->start)
-			continue;
-		if (i + 1 < t->nr)
-			y->end = t->syms[i + 1].start;
-		else
-			y->end = ((y->start + 4095) & ~4095ull) + 4096;
-		if (y->end <= y->start)
-			y->end = y->start + 1;
-	}
 	t->loaded = true;
 }
 
@@ -229,6 +231,94 @@ out:
 	return err ? err : scn != NULL;
 }
 
+static Elf_Scn *section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* perf's NAME@plt symbols, one PLT entry per .rela.plt relocation, at
+ * file offsets (.plt.sec when there is one, else after the .plt
+ * header). */
+static void add_plt(struct pk_symtab *t, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	GElf_Ehdr eh;
+	GElf_Shdr rsh, psh, ssh, dsh;
+	Elf_Scn *rel, *dyn;
+	Elf_Data *rd, *dd;
+	uint64_t off, entsize;
+
+	if (fd < 0)
+		return;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || !gelf_getehdr(elf, &eh))
+		goto out;
+	rel = section(elf, ".rela.plt", &rsh);
+	if (!rel)
+		rel = section(elf, ".rel.plt", &rsh);
+	if (!rel || (rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL) ||
+	    !section(elf, ".plt", &psh))
+		goto out;
+	dyn = elf_getscn(elf, rsh.sh_link);
+	if (!dyn || !gelf_getshdr(dyn, &dsh))
+		goto out;
+	entsize = psh.sh_entsize ? psh.sh_entsize : 16;
+	if (eh.e_machine == EM_X86_64 && section(elf, ".plt.sec", &ssh))
+		off = ssh.sh_offset;
+	else
+		off = psh.sh_offset + entsize; /* past the header entry */
+	rd = elf_getdata(rel, NULL);
+	dd = elf_getdata(dyn, NULL);
+	if (!rd || !dd || !rsh.sh_entsize)
+		goto out;
+	for (size_t i = 0; i < rsh.sh_size / rsh.sh_entsize; i++) {
+		GElf_Rela ra;
+		GElf_Rel r;
+		GElf_Sym sym;
+		uint64_t info;
+		const char *name;
+		char buf[1024];
+
+		if (rsh.sh_type == SHT_RELA) {
+			if (!gelf_getrela(rd, (int)i, &ra))
+				break;
+			info = ra.r_info;
+		} else {
+			if (!gelf_getrel(rd, (int)i, &r))
+				break;
+			info = r.r_info;
+		}
+		if (!gelf_getsym(dd, (int)GELF_R_SYM(info), &sym))
+			continue;
+		name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+		if (!name)
+			continue;
+		snprintf(buf, sizeof(buf), "%s@plt", name);
+		if (pk__symtab_add(t, off, entsize, buf))
+			break;
+		off += entsize;
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
 int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
 			  int n)
 {
@@ -241,6 +331,8 @@ int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
 		for (int i = 0; i < n && err <= 0; i++)
 			if (paths[i])
 				err = load_file(t, paths[i], pass == 0);
+	if (n && paths[0] && err > 0)
+		add_plt(t, paths[0]);
 	pk__symtab_sort(t);
 	t->failed = err <= 0;
 	return err < 0 ? err : 0;

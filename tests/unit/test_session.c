@@ -131,10 +131,10 @@ static void test_self_symbols(void)
 	addr = (uint64_t)(uintptr_t)marker_function;
 	T_CHECK("session_fork_maps", pk_session_resolve(s, 200, addr, PERF_RECORD_MISC_USER, &loc) == 0 && loc.sym && !strcmp(loc.sym, "marker_function"));
 	T_CHECK("session_fork_comm", pk_session_comm(s, 200) && !strcmp(pk_session_comm(s, 200), "tester"));
-	/* exec: the old image's maps are gone */
+	/* exec: as perf, the old image's maps stay until new ones cover them */
 	mk_comm(200, 200, "newprog", true);
 	pk_session_process(s, &rec.h);
-	T_CHECK("session_exec_flushes", pk_session_resolve(s, 200, addr, PERF_RECORD_MISC_USER, &loc) == -ENOENT && !strcmp(loc.dso, "[unknown]"));
+	T_CHECK("session_exec_keeps_maps", pk_session_resolve(s, 200, addr, PERF_RECORD_MISC_USER, &loc) == 0);
 	T_CHECK("session_exec_comm", !strcmp(pk_session_comm(s, 200), "newprog"));
 	T_CHECK("session_unknown_pid", pk_session_resolve(s, 999, addr, PERF_RECORD_MISC_USER, &loc) == -ENOENT);
 	mk_comm(1, 1, "x", false);
