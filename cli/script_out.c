@@ -175,7 +175,6 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID", "tid" },
 		{ SF_TIME, PERF_SAMPLE_TIME, "TIME", "time" },
 		{ SF_CPU, PERF_SAMPLE_CPU, "CPU", "cpu" },
-		{ SF_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD", "period" },
 	};
 	uint32_t *f = &s->fields[t];
 
@@ -455,7 +454,10 @@ static int sample(struct out *s, const struct pk_record *rec)
 	if (f & SF_TIME)
 		put_time(s, sm.time);
 	if (f & SF_PERIOD) {
-		ob_num(o, sm.period, 10, 10, ' ', false);
+		/* without PERF_SAMPLE_PERIOD perf shows the attr's period */
+		ob_num(o, (sm.sample_type & PERF_SAMPLE_PERIOD) ? sm.period :
+		       pk_perfdata_attr(s->pd, (unsigned)rec->attr)->sample_period,
+		       10, 10, ' ', false);
 		ob_ch(o, ' ');
 	}
 	if (f & SF_EVNAME) {

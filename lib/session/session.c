@@ -264,6 +264,8 @@ static struct dso *dso_for(struct pk_session *s, const char *name, bool kernel)
 	return find_dso(s, name, kernel);
 }
 
+static struct bid *find_bid(struct pk_session *s, const char *name);
+
 static bool is_anon(const char *n)
 {
 	return !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) ||
@@ -289,6 +291,21 @@ static int add_map(struct pk_session *s, uint32_t pid, uint64_t start,
 	s->gen++;
 	if (kernel)
 		s->have_kmap = true;
+	if (kernel && name[0] == '/' && !find_bid(s, name)) {
+		/* a module: perf names it "[name]" ('-' as '_'), unless the
+		 * file's build-id table named it first by its path */
+		const char *b = strrchr(name, '/') + 1;
+		size_t n = strcspn(b, ".");
+
+		if (n > sizeof(jit) - 3)
+			n = sizeof(jit) - 3;
+		jit[0] = '[';
+		for (size_t i = 0; i < n; i++)
+			jit[i + 1] = b[i] == '-' ? '_' : b[i];
+		jit[n + 1] = ']';
+		jit[n + 2] = '\0';
+		name = jit;
+	}
 	if (!kernel && (is_anon(name) || is_no_dso(name))) {
 		/* perf: addresses as they are; executable ones belong to
 		 * the JIT map file perf would read */
