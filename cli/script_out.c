@@ -26,6 +26,23 @@ struct ob {
 	int err;
 };
 
+/* Formatted "ip sym+off (dso)" texts by (pid, ip, cpumode, fields),
+ * checked against what the session resolves now. */
+#define LC_SIZE 65536
+#define LC_ARENA (8u << 20)
+struct lcent {
+	uint64_t ip, symoff, dso_addr;
+	const char *sym, *dso;
+	uint32_t pid, f, off, len, epoch;
+	uint16_t cpumode;
+};
+
+struct lcache {
+	struct lcent *e;
+	char *arena;
+	uint32_t used, epoch;
+};
+
 struct evinfo {
 	int type;
 	char *name;
@@ -43,6 +60,7 @@ struct out {
 	int name_width;
 	bool pipe, use_callchain, ready;
 	uint32_t fields[ST_MAX];
+	struct lcache lc;
 };
 
 /* ---- output buffer ---- */
@@ -307,6 +325,44 @@ static void put_symdso(struct out *s, uint32_t f, const struct pk_location *l)
 	}
 }
 
+/* "%16lx sym+off (dso)" of one address (PRINT_ADDR: the address to
+ * show), from the cache when the session resolves it the same way. */
+static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
+		      uint16_t cpumode, bool dso_addr)
+{
+	struct ob *o = &s->ob;
+	struct lcache *lc = &s->lc;
+	struct pk_location l;
+	uint64_t h = (ip ^ ((uint64_t)pid << 32) ^ ((uint64_t)cpumode << 60) ^ f) *
+		     0x9e3779b97f4a7c15ull;
+	struct lcent *e = &lc->e[h >> 48];
+	size_t start;
+
+	pk_session_resolve(s->sess, pid, ip, cpumode, &l);
+	if (e->epoch == lc->epoch && e->ip == ip && e->pid == pid &&
+	    e->cpumode == cpumode && e->f == f && e->sym == l.sym &&
+	    e->dso == l.dso && e->symoff == l.symoff &&
+	    e->dso_addr == l.dso_addr) {
+		ob_put(o, lc->arena + e->off, e->len);
+		return;
+	}
+	start = ob_room(o, 4096) - o->b;
+	if (f & SF_IP)
+		ob_num(o, dso_addr ? l.dso_addr : ip, 16, 16, ' ', false);
+	put_symdso(s, f, &l);
+	if (o->len < start || o->len - start > 4096)
+		return; /* flushed or long: not cached */
+	if (lc->used + (o->len - start) > LC_ARENA) {
+		lc->used = 0;
+		lc->epoch++;
+	}
+	*e = (struct lcent){ ip, l.symoff, l.dso_addr, l.sym, l.dso, pid, f,
+			     lc->used, (uint32_t)(o->len - start), lc->epoch,
+			     cpumode };
+	memcpy(lc->arena + lc->used, o->b + start, e->len);
+	lc->used += e->len;
+}
+
 static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
 {
 	struct ob *o = &s->ob;
@@ -316,7 +372,6 @@ static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
 
 	for (uint64_t i = 0; i < sm->callchain.nr && nr < MAX_STACK; i++) {
 		uint64_t ip = sm->callchain.ips[i];
-		struct pk_location l;
 
 		if (ip >= PERF_CONTEXT_MAX) {
 			switch (ip) {
@@ -337,12 +392,9 @@ static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
 			continue;
 		}
 		nr++;
-		pk_session_resolve(s->sess, sm->pid, ip, cpumode, &l);
-		if (f & SF_IP) {
+		if (f & SF_IP)
 			ob_ch(o, '\t');
-			ob_num(o, l.dso_addr, 16, 16, ' ', false);
-		}
-		put_symdso(s, f, &l);
+		put_frame(s, f, sm->pid, ip, cpumode, true);
 		ob_ch(o, '\n');
 	}
 }
@@ -482,14 +534,9 @@ static int sample(struct out *s, const struct pk_record *rec)
 			ob_ch(o, '\n');
 			put_callchain(s, f, &sm);
 		} else {
-			struct pk_location l;
-
 			ob_ch(o, ' ');
-			pk_session_resolve(s->sess, sm.pid, sm.ip,
-					   rec->misc & PERF_RECORD_MISC_CPUMODE_MASK,
-					   &l);
-			ob_num(o, sm.ip, 16, 16, ' ', false);
-			put_symdso(s, f, &l);
+			put_frame(s, f, sm.pid, sm.ip,
+				  rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, false);
 		}
 	}
 	ob_ch(o, '\n');
@@ -555,7 +602,12 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	s.pipe = in.pipe;
 	s.sess = pk_session_new(NULL);
 	s.ob.b = malloc(OB_CAP);
-	if (!s.sess || !s.ob.b) {
+	s.lc.e = calloc(LC_SIZE, sizeof(*s.lc.e));
+	s.lc.arena = malloc(LC_ARENA);
+	s.lc.epoch = 1;
+	if (!s.sess || !s.ob.b || !s.lc.e || !s.lc.arena) {
+		free(s.lc.e);
+		free(s.lc.arena);
 		cli_error("script", "out of memory");
 		pk_session_free(s.sess);
 		free(s.ob.b);
@@ -587,7 +639,7 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	}
 	ob_flush(&s.ob);
 	if (err != PK_ERR_EOS && err != -EINVAL)
-		cli_error("script", "%s: %s (%s)", o->input,
+		cli_error("script", "%s (%s)",
 			  err < 0 && err > -4096 && err != PK_ERR_TRUNC &&
 			  err != PK_ERR_FORMAT ? strerror(-err) :
 			  pk_perfdata_errmsg(pd), pk_strerror(err));
@@ -595,6 +647,8 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 		free(s.ev[i].name);
 	free(s.ev);
 	free(s.ob.b);
+	free(s.lc.e);
+	free(s.lc.arena);
 	pk_tracefmt_free(s.tf);
 	pk_session_free(s.sess);
 	return err == PK_ERR_EOS && !s.ob.err ? 0 : 1;

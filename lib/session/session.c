@@ -26,7 +26,9 @@ struct pk_session {
 	char *debug_dir;      /* /usr/lib/debug */
 	struct bid *bids[NBUCKET];
 	bool have_kmap;       /* a kernel MMAP was seen */
-	uint64_t gen;         /* bumped on every map change (cache key) */
+	uint64_t gen;         /* source of map generations (cache keys) */
+	struct proc *last;    /* last process looked up */
+	bool stale;           /* cache to be emptied before the next use */
 	struct rcache *cache; /* resolved addresses */
 };
 
@@ -157,9 +159,11 @@ static struct proc *find_proc(struct pk_session *s, uint32_t pid, bool add)
 
 	if (pid == (uint32_t)-1)
 		return &s->kernel;
+	if (s->last && s->last->pid == pid)
+		return s->last;
 	for (p = s->procs[b]; p; p = p->next)
 		if (p->pid == pid)
-			return p;
+			return s->last = p;
 	if (!add || !(p = pk_zalloc(sizeof(*p))))
 		return NULL;
 	p->pid = pid;
@@ -249,7 +253,10 @@ static int process_fork(struct pk_session *s, const struct perf_event_header *h)
 	if (!pp || u[0] == u[1])
 		return 0;
 	np = find_proc(s, u[0], true);
-	return np ? pk__proc_copy(np, pp) : -ENOMEM;
+	if (!np)
+		return -ENOMEM;
+	np->gen = ++s->gen;
+	return pk__proc_copy(np, pp);
 }
 
 /* The DSO for a mapping's file name ("[kernel.kallsyms]_text" is the
@@ -288,7 +295,7 @@ static int add_map(struct pk_session *s, uint32_t pid, uint64_t start,
 
 	if (!p)
 		return -ENOMEM;
-	s->gen++;
+	p->gen = ++s->gen;
 	if (kernel)
 		s->have_kmap = true;
 	if (kernel && name[0] == '/' && !find_bid(s, name)) {
@@ -402,6 +409,7 @@ int pk_session_add_build_id(struct pk_session *s, const char *name,
 	}
 	memcpy(x->id, id, (size_t)len);
 	x->len = len;
+	s->stale = true; /* symbols may differ now */
 	return 0;
 }
 
@@ -464,8 +472,11 @@ static void load_user_syms(struct pk_session *s, struct dso *d)
 	} else {
 		n = 0;
 		pk_build_id_hex(x->id, x->len, hex);
-		snprintf(cache, sizeof(cache), "%s/.build-id/%.2s/%s",
-			 s->buildid_dir, hex, hex + 2);
+		/* perf's cache: .build-id/xx/rest -> ../../PATH/ID/, the
+		 * copy in it named "elf" ("vdso" for the vdso) */
+		snprintf(cache, sizeof(cache), "%s/.build-id/%.2s/%s/%s",
+			 s->buildid_dir, hex, hex + 2,
+			 strcmp(d->name, "[vdso]") ? "elf" : "vdso");
 		if (s->buildid_dir[0] && file_exists(cache))
 			paths[0] = cache;
 	}
@@ -548,14 +559,28 @@ int pk_session_resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 	uint64_t h = (addr ^ (addr >> 17) ^ ((uint64_t)pid << 7) ^ cpumode) *
 		     0x9e3779b97f4a7c15ull;
 	struct rcache *c = &s->cache[h >> 48];
+	uint64_t gen;
 
-	if (c->gen == s->gen && c->addr == addr && c->pid == pid &&
+	if (s->stale) {
+		memset(s->cache, 0, RCACHE * sizeof(*s->cache));
+		s->stale = false;
+	}
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		gen = s->kernel.gen;
+	} else if (cpumode == PERF_RECORD_MISC_USER) {
+		struct proc *p = find_proc(s, pid, false);
+
+		gen = p ? p->gen : 0;
+	} else {
+		return resolve(s, pid, addr, cpumode, loc);
+	}
+	if (c->gen == gen + 1 && c->addr == addr && c->pid == pid &&
 	    c->cpumode == cpumode) {
 		*loc = c->loc;
 		return c->ret;
 	}
 	c->ret = resolve(s, pid, addr, cpumode, loc);
-	c->gen = s->gen;
+	c->gen = gen + 1;
 	c->addr = addr;
 	c->pid = pid;
 	c->cpumode = cpumode;

@@ -24,6 +24,7 @@ struct proc {
 	uint32_t pid;
 	struct map *maps;     /* sorted by start, no overlaps */
 	int nr, cap;
+	uint64_t gen;         /* changes whenever the maps change */
 	struct proc *next;
 };
 

@@ -51,6 +51,7 @@ int pk__symtab_add_bind(struct pk_symtab *t, uint64_t start, uint64_t size,
 	t->syms[t->nr].end = start + size;
 	t->syms[t->nr].bind = (unsigned char)bind;
 	t->syms[t->nr].sized = size != 0;
+	t->syms[t->nr].seq = (uint32_t)t->nr;
 	t->nr++;
 	return 0;
 }
@@ -61,7 +62,7 @@ static int cmp_sym(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return x < y ? -1 : x > y; /* stable: file order among aliases */
+	return x->seq < y->seq ? -1 : x->seq > y->seq; /* file order */
 }
 
 static int underscores(const char *s)
@@ -98,7 +99,11 @@ void pk__symtab_sort(struct pk_symtab *t)
 
 	for (int i = 0; i < t->nr; i++)
 		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
-	qsort(t->syms, (size_t)t->nr, sizeof(*t->syms), cmp_sym);
+	for (int i = 1; i < t->nr; i++) /* kallsyms comes sorted */
+		if (t->syms[i].start < t->syms[i - 1].start) {
+			qsort(t->syms, (size_t)t->nr, sizeof(*t->syms), cmp_sym);
+			break;
+		}
 	/* perf's symbols__fixup_end: an unsized symbol ends where the next
 	 * one (in address, then file order) starts, the last one at the page
 	 * after its own; then symbols__fixup_duplicate keeps one per address
@@ -343,21 +348,40 @@ int pk__symtab_load_elf(struct pk_symtab *t, const char *path)
 	return pk__symtab_load_files(t, &path, 1);
 }
 
+/* One "ADDR TYPE NAME[\t[MODULE]]" line: 0 or -1 when malformed. */
+static int kallsyms_line(char *line, uint64_t *addr, char *type, char **name)
+{
+	char *p = line, *end;
+
+	*addr = strtoull(p, &end, 16);
+	if (end == p || *end != ' ' || !end[1] || end[2] != ' ')
+		return -1;
+	*type = end[1];
+	*name = end + 3;
+	(*name)[strcspn(*name, " \t\n")] = '\0';
+	return **name ? 0 : -1;
+}
+
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 {
-	char line[1024], name[512], type;
-	unsigned long long addr;
-	FILE *f;
+	char *text, *line, *next;
+	long n;
 
 	if (t->loaded || t->failed)
 		return t->failed ? -ENOENT : 0;
-	f = fopen(path, "re");
-	if (!f) {
+	n = pk_read_file(path, &text);
+	if (n < 0) {
 		t->failed = true;
-		return -errno;
+		return (int)n;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3)
+	for (line = text; line && *line; line = next) {
+		uint64_t addr;
+		char type, *name;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (kallsyms_line(line, &addr, &type, &name))
 			continue;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
@@ -366,9 +390,9 @@ int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 		if (pk__symtab_add_bind(t, addr, 0, name,
 					type == 'T' ? STB_GLOBAL :
 					type == 't' ? STB_LOCAL : STB_WEAK))
-			continue;
+			break;
 	}
-	fclose(f);
+	pk_free(text);
 	pk__symtab_sort(t);
 	t->failed = t->nr == 0;
 	return t->failed ? -ENOENT : 0;

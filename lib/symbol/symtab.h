@@ -10,7 +10,8 @@ struct pk_sym {
 	uint64_t start, end;  /* [start, end) in the object's address space */
 	const char *name;
 	unsigned char bind;   /* STB_LOCAL / STB_GLOBAL / STB_WEAK */
-	bool sized;           /* had a size (ELF st_size, not kallsyms) */
+	bool sized;           /* has a size (after perf's end fixup) */
+	uint32_t seq;         /* order of addition (stable sorting) */
 };
 
 struct pk_load_seg {          /* a PT_LOAD: file offsets to addresses */
