@@ -496,19 +496,42 @@ static void load_user_syms(struct pk_session *s, struct dso *d)
 	pk__symtab_load_files(&d->tab, paths, 2);
 }
 
+/* Kernel symbols are read at the first kernel address; the kernel map
+ * then grows to its last symbol (perf reads the running kernel through
+ * /proc/kcore, whose text covers .init.text past the recorded map). */
+static void load_kernel(struct pk_session *s)
+{
+	struct map *km = NULL;
+	const struct pk_symtab *t;
+
+	load_kernel_syms(s, s->kdso);
+	t = &s->kdso->tab;
+	if (!t->loaded || !t->nr)
+		return;
+	for (int i = 0; i < s->kernel.nr; i++)
+		if (s->kernel.maps[i].dso == s->kdso) {
+			km = &s->kernel.maps[i];
+			if (km->end < t->syms[t->nr - 1].end &&
+			    (i + 1 == s->kernel.nr ||
+			     s->kernel.maps[i + 1].start >= t->syms[t->nr - 1].end))
+				km->end = t->syms[t->nr - 1].end;
+		}
+}
+
 static void resolve_kernel(struct pk_session *s, uint64_t addr,
 			   struct pk_location *loc)
 {
-	const struct map *m = pk__proc_find(&s->kernel, addr);
+	const struct map *m;
 	const struct pk_sym *sym;
 
+	if (s->kdso && !s->kdso->tab.loaded && !s->kdso->tab.failed)
+		load_kernel(s);
+	m = pk__proc_find(&s->kernel, addr);
 	loc->kernel = true;
 	loc->dso_addr = addr;
 	if (!m)
 		return;
 	loc->dso = m->dso->name;
-	if (m->dso == s->kdso)
-		load_kernel_syms(s, m->dso);
 	sym = pk__symtab_find(&m->dso->tab, addr);
 	if (sym) {
 		loc->sym = sym->name;

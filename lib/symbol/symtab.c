@@ -163,7 +163,8 @@ static int load_symbols(struct pk_symtab *t, Elf *elf, Elf_Scn *scn,
 		GElf_Shdr ssh;
 		Elf_Scn *sec;
 		const char *name;
-		int type;
+		char *dem;
+		int type, err;
 
 		if (!gelf_getsym(d, (int)i, &sym))
 			break;
@@ -181,8 +182,12 @@ static int load_symbols(struct pk_symtab *t, Elf *elf, Elf_Scn *scn,
 			continue;
 		if (adjust)
 			sym.st_value -= ssh.sh_addr - ssh.sh_offset;
-		if (pk__symtab_add_bind(t, sym.st_value, sym.st_size, name,
-					GELF_ST_BIND(sym.st_info)))
+		dem = pk__demangle(name);
+		err = pk__symtab_add_bind(t, sym.st_value, sym.st_size,
+					  dem ? dem : name,
+					  GELF_ST_BIND(sym.st_info));
+		pk_free(dem);
+		if (err)
 			return -ENOMEM;
 	}
 	return 0;
@@ -313,7 +318,10 @@ static void add_plt(struct pk_symtab *t, const char *path)
 		name = elf_strptr(elf, dsh.sh_link, sym.st_name);
 		if (!name)
 			continue;
-		snprintf(buf, sizeof(buf), "%s@plt", name);
+		char *dem = pk__demangle(name);
+
+		snprintf(buf, sizeof(buf), "%s@plt", dem ? dem : name);
+		pk_free(dem);
 		if (pk__symtab_add(t, off, entsize, buf))
 			break;
 		off += entsize;

@@ -42,6 +42,11 @@ int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path);
 /* The symbol holding ADDR, or NULL. */
 const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr);
 void pk__symtab_fini(struct pk_symtab *t);
+/* demangle.c: perf script's form of a C++ name (pk_free it), or NULL
+ * when NAME is not mangled or no demangler is available. */
+char *pk__demangle(const char *name);
+/* Drops the outermost parameter list, qualifiers and return type. */
+void pk__demangle_strip(char *demangled);
 /* For tests and loaders: add a symbol, then sort once. */
 int pk__symtab_add(struct pk_symtab *t, uint64_t start, uint64_t size,
 		   const char *name);
