@@ -53,6 +53,10 @@ void pk__demangle_strip(char *d)
 	int depth = 0;
 	bool again = true;
 
+	if (strstr(d, "thunk to ") && (!strncmp(d, "virtual thunk to ", 17) ||
+					!strncmp(d, "non-virtual thunk to ", 21) ||
+					!strncmp(d, "covariant return thunk to ", 26)))
+		return; /* libiberty prints thunks whole */
 	while (again) { /* clone suffixes, qualifiers of a method */
 		again = false;
 		if (n && d[n - 1] == ']') {
