@@ -26,21 +26,24 @@ struct ob {
 	int err;
 };
 
-/* Formatted "ip sym+off (dso)" texts by (pid, ip, cpumode, fields),
- * checked against what the session resolves now. */
-#define LC_SIZE 65536
+/* Formatted "ip sym+off (dso)" texts by (pid, ip, cpumode, fields) and
+ * the session's generation for that process: one cache line pair per
+ * entry, the text inline when short (most are), else in an arena. */
+#define LC_SIZE (1 << 16)
 #define LC_ARENA (8u << 20)
+#define LC_INLINE 96
 struct lcent {
-	uint64_t ip, symoff, dso_addr;
-	const char *sym, *dso;
-	uint32_t pid, f, off, len, epoch;
-	uint16_t cpumode;
-};
+	uint64_t ip, gen;
+	uint32_t pid, off, len;
+	uint16_t f;
+	uint8_t cpumode, valid;
+	char text[LC_INLINE];
+} __attribute__((aligned(64)));
 
 struct lcache {
 	struct lcent *e;
 	char *arena;
-	uint32_t used, epoch;
+	uint32_t used;
 };
 
 struct evinfo {
@@ -160,13 +163,12 @@ static void ob_num(struct ob *o, uint64_t v, unsigned base, int width,
 static void ob_int(struct ob *o, int64_t v, int width, bool left)
 {
 	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
 
 	if (v >= 0) {
 		ob_num(o, (uint64_t)v, 10, width, ' ', left);
 		return;
 	}
-	(void)n;
+	snprintf(tmp, sizeof(tmp), "%" PRId64, v);
 	ob_pad(o, tmp, width, left);
 }
 
@@ -328,7 +330,7 @@ static void put_symdso(struct out *s, uint32_t f, const struct pk_location *l)
 /* "%16lx sym+off (dso)" of one address (PRINT_ADDR: the address to
  * show), from the cache when the session resolves it the same way. */
 static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
-		      uint16_t cpumode, bool dso_addr)
+		      uint16_t cpumode, bool dso_addr, uint64_t gen)
 {
 	struct ob *o = &s->ob;
 	struct lcache *lc = &s->lc;
@@ -336,31 +338,42 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	uint64_t h = (ip ^ ((uint64_t)pid << 32) ^ ((uint64_t)cpumode << 60) ^ f) *
 		     0x9e3779b97f4a7c15ull;
 	struct lcent *e = &lc->e[h >> 48];
-	size_t start;
+	size_t start, len;
 
-	pk_session_resolve(s->sess, pid, ip, cpumode, &l);
-	if (e->epoch == lc->epoch && e->ip == ip && e->pid == pid &&
-	    e->cpumode == cpumode && e->f == f && e->sym == l.sym &&
-	    e->dso == l.dso && e->symoff == l.symoff &&
-	    e->dso_addr == l.dso_addr) {
-		ob_put(o, lc->arena + e->off, e->len);
+	if (e->ip == ip && e->gen == gen && e->pid == pid &&
+	    e->cpumode == cpumode && e->f == f && e->valid) {
+		ob_put(o, e->len <= LC_INLINE ? e->text : lc->arena + e->off,
+		       e->len);
 		return;
 	}
+	pk_session_resolve(s->sess, pid, ip, cpumode, &l);
 	start = ob_room(o, 4096) - o->b;
 	if (f & SF_IP)
 		ob_num(o, dso_addr ? l.dso_addr : ip, 16, 16, ' ', false);
 	put_symdso(s, f, &l);
-	if (o->len < start || o->len - start > 4096)
+	len = o->len - start;
+	if (o->len < start || len > 4096)
 		return; /* flushed or long: not cached */
-	if (lc->used + (o->len - start) > LC_ARENA) {
-		lc->used = 0;
-		lc->epoch++;
+	if (len > LC_INLINE) {
+		if (lc->used + len > LC_ARENA) { /* full: forget the long ones */
+			for (size_t i = 0; i < LC_SIZE; i++)
+				if (lc->e[i].len > LC_INLINE)
+					lc->e[i].valid = 0;
+			lc->used = 0;
+		}
+		memcpy(lc->arena + lc->used, o->b + start, len);
+		e->off = lc->used;
+		lc->used += (uint32_t)len;
+	} else {
+		memcpy(e->text, o->b + start, len);
 	}
-	*e = (struct lcent){ ip, l.symoff, l.dso_addr, l.sym, l.dso, pid, f,
-			     lc->used, (uint32_t)(o->len - start), lc->epoch,
-			     cpumode };
-	memcpy(lc->arena + lc->used, o->b + start, e->len);
-	lc->used += e->len;
+	e->ip = ip;
+	e->gen = gen;
+	e->pid = pid;
+	e->len = (uint32_t)len;
+	e->f = (uint16_t)f;
+	e->cpumode = (uint8_t)cpumode;
+	e->valid = 1;
 }
 
 static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
@@ -369,6 +382,10 @@ static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
 	uint16_t cpumode = PERF_RECORD_MISC_USER;
 	unsigned nr = 0;
 	size_t start = o->len;
+	uint64_t ugen = pk_session_generation(s->sess, sm->pid,
+					      PERF_RECORD_MISC_USER);
+	uint64_t kgen = pk_session_generation(s->sess, sm->pid,
+					      PERF_RECORD_MISC_KERNEL);
 
 	for (uint64_t i = 0; i < sm->callchain.nr && nr < MAX_STACK; i++) {
 		uint64_t ip = sm->callchain.ips[i];
@@ -394,7 +411,9 @@ static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
 		nr++;
 		if (f & SF_IP)
 			ob_ch(o, '\t');
-		put_frame(s, f, sm->pid, ip, cpumode, true);
+		put_frame(s, f, sm->pid, ip, cpumode, true,
+			  cpumode == PERF_RECORD_MISC_USER ? ugen :
+			  cpumode == PERF_RECORD_MISC_KERNEL ? kgen : 0);
 		ob_ch(o, '\n');
 	}
 }
@@ -535,8 +554,10 @@ static int sample(struct out *s, const struct pk_record *rec)
 			put_callchain(s, f, &sm);
 		} else {
 			ob_ch(o, ' ');
-			put_frame(s, f, sm.pid, sm.ip,
-				  rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, false);
+			uint16_t cm = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+			put_frame(s, f, sm.pid, sm.ip, cm, false,
+				  pk_session_generation(s->sess, sm.pid, cm));
 		}
 	}
 	ob_ch(o, '\n');
@@ -602,9 +623,10 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	s.pipe = in.pipe;
 	s.sess = pk_session_new(NULL);
 	s.ob.b = malloc(OB_CAP);
-	s.lc.e = calloc(LC_SIZE, sizeof(*s.lc.e));
+	s.lc.e = aligned_alloc(64, LC_SIZE * sizeof(*s.lc.e));
+	if (s.lc.e)
+		memset(s.lc.e, 0, LC_SIZE * sizeof(*s.lc.e));
 	s.lc.arena = malloc(LC_ARENA);
-	s.lc.epoch = 1;
 	if (!s.sess || !s.ob.b || !s.lc.e || !s.lc.arena) {
 		free(s.lc.e);
 		free(s.lc.arena);

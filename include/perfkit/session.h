@@ -84,6 +84,15 @@ PK_API int pk_session_resolve(struct pk_session *s, uint32_t pid,
 			      uint64_t addr, uint16_t cpumode,
 			      struct pk_location *loc);
 
+/*
+ * A number that changes whenever pk_session_resolve() may answer
+ * differently for addresses of PID in CPUMODE (its maps or the build ids
+ * changed), so that callers can cache what they make of the answers. 0
+ * for cpumodes that never resolve.
+ */
+PK_API uint64_t pk_session_generation(struct pk_session *s, uint32_t pid,
+				      uint16_t cpumode);
+
 #ifdef __cplusplus
 }
 #endif

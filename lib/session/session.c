@@ -29,6 +29,7 @@ struct pk_session {
 	uint64_t gen;         /* source of map generations (cache keys) */
 	struct proc *last;    /* last process looked up */
 	bool stale;           /* cache to be emptied before the next use */
+	uint64_t bid_gen;     /* build ids added */
 	struct rcache *cache; /* resolved addresses */
 };
 
@@ -410,6 +411,7 @@ int pk_session_add_build_id(struct pk_session *s, const char *name,
 	memcpy(x->id, id, (size_t)len);
 	x->len = len;
 	s->stale = true; /* symbols may differ now */
+	s->bid_gen++;
 	return 0;
 }
 
@@ -572,6 +574,21 @@ static int resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 	if (sym) {
 		loc->sym = sym->name;
 		loc->symoff = loc->dso_addr - sym->start;
+	}
+	return 0;
+}
+
+uint64_t pk_session_generation(struct pk_session *s, uint32_t pid,
+			       uint16_t cpumode)
+{
+	uint64_t bump = s->bid_gen << 48;
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		return (s->kernel.gen + 1) ^ bump;
+	if (cpumode == PERF_RECORD_MISC_USER) {
+		struct proc *p = find_proc(s, pid, false);
+
+		return (p ? p->gen + 1 : 0) ^ bump;
 	}
 	return 0;
 }
