@@ -251,6 +251,10 @@ static int setup(struct out *s)
 		if (seen[e->type])
 			continue;
 		seen[e->type] = true;
+		if (s->o->filt.cpus && !(a->sample_type & PERF_SAMPLE_CPU)) {
+			fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
+			return -EINVAL;
+		}
 		if (check_type(s, e->type, a, e->name))
 			return -EINVAL;
 	}
