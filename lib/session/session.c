@@ -244,9 +244,12 @@ static int process_fork(struct pk_session *s, const struct perf_event_header *h)
 		return -ENOMEM;
 	t->pid = u[0];
 	parent = find_thread(s, u[3], false);
-	if (parent != t) /* perf starts the child afresh */
-		memcpy(t->comm, parent ? parent->comm : "", parent ?
-		       sizeof(t->comm) : 1);
+	if (parent != t) { /* perf starts the child afresh */
+		const char *pc = parent && parent->comm[0] ? parent->comm :
+				 u[3] == 0 ? "swapper" : "";
+
+		set_comm(t, pc, sizeof(t->comm));
+	}
 	s->gen++;
 	if (u[0] == u[1] && u[2] != u[0])
 		return 0; /* a thread of an existing process */
