@@ -16,9 +16,10 @@
 #include <trace-seq.h>
 #include "base/base.h"
 #include <perfkit/tracefmt.h>
+#include "tracefmt/tracefmt.h"
 
 struct pk_tracefmt {
-	struct tep_handle *tep;
+	struct tep_handle *tep;   /* NULL: only check the layout */
 	struct trace_seq seq;
 	struct tep_event *last;   /* one-entry lookup cache */
 	char name[256];
@@ -123,7 +124,7 @@ static int parse_headers(struct pk_tracefmt *t, struct rd *r, int long_size)
 		}
 		if (rd_sized(r, false, &buf, &size))
 			return -EPROTO;
-		if (i == 0)
+		if (i == 0 && t->tep)
 			tep_parse_header_page(t->tep, buf, size, long_size);
 		pk_free(buf);
 	}
@@ -143,7 +144,8 @@ static int parse_formats(struct pk_tracefmt *t, struct rd *r, const char *sys)
 		if (rd_sized(r, false, &buf, &size))
 			return -EPROTO;
 		/* an event libtraceevent cannot parse stays unformatted */
-		tep_parse_event(t->tep, buf, size, sys);
+		if (t->tep)
+			tep_parse_event(t->tep, buf, size, sys);
 		pk_free(buf);
 	}
 	return 0;
@@ -155,14 +157,19 @@ static void parse_printk(struct pk_tracefmt *t, char *text)
 
 	for (char *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(line, ':');
+		char *colon = strchr(line, ':'), *fmt;
+		size_t n;
 
 		if (!colon)
 			break;
 		*colon = '\0';
-		/* "addr : "fmt"": the format starts after ": " */
-		tep_register_print_string(t->tep, colon[1] ? colon + 2 : colon + 1,
-					  strtoull(line, NULL, 16));
+		/* "addr : "fmt"": the format starts after ": "; libtraceevent
+		 * wants it quoted (it reads before an empty one) */
+		fmt = colon[1] ? colon + 2 : colon + 1;
+		n = strlen(fmt);
+		if (n < 2 || fmt[0] != '"' || fmt[n - 1] != '"' || !t->tep)
+			continue;
+		tep_register_print_string(t->tep, fmt, strtoull(line, NULL, 16));
 	}
 }
 
@@ -173,7 +180,7 @@ static void parse_cmdlines(struct pk_tracefmt *t, char *text)
 
 	for (char *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "%d %16s", &pid, comm) == 2)
+		if (sscanf(line, "%d %16s", &pid, comm) == 2 && t->tep)
 			tep_register_comm(t->tep, comm, pid);
 }
 
@@ -203,11 +210,15 @@ static int parse(struct pk_tracefmt *t, struct rd *r)
 	r->swap = big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	if (!rd_u32(r, &page_size))
 		return -EPROTO;
-	tep_set_file_bigendian(t->tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(t->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
-				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(t->tep, long_size);
-	tep_set_page_size(t->tep, (int)page_size);
+	if (t->tep) {
+		tep_set_file_bigendian(t->tep, big ? TEP_BIG_ENDIAN :
+				       TEP_LITTLE_ENDIAN);
+		tep_set_local_bigendian(t->tep, __BYTE_ORDER__ ==
+					__ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN :
+					TEP_LITTLE_ENDIAN);
+		tep_set_long_size(t->tep, long_size);
+		tep_set_page_size(t->tep, (int)page_size);
+	}
 	if ((err = parse_headers(t, r, long_size)))
 		return err;
 	r->what = "ftrace formats";
@@ -265,12 +276,22 @@ struct pk_tracefmt *pk_tracefmt_new(const void *data, size_t size)
 	return t;
 }
 
+int pk__tracefmt_check(const void *data, size_t size)
+{
+	struct pk_tracefmt t;
+	struct rd r = { data, size, 0, false, "" };
+
+	memset(&t, 0, sizeof(t));
+	return parse(&t, &r);
+}
+
 void pk_tracefmt_free(struct pk_tracefmt *t)
 {
 	if (!t)
 		return;
 	trace_seq_destroy(&t->seq);
-	tep_free(t->tep);
+	if (t->tep)
+		tep_free(t->tep);
 	pk_free(t);
 }
 

@@ -9,6 +9,7 @@
 #include <perfkit/tracefmt.h>
 #include "base/base.h"
 #include "symbol/symtab.h"
+#include "tracefmt/tracefmt.h"
 #include "test.h"
 
 static const char header_page[] =
@@ -114,6 +115,8 @@ static void test_damage(void)
 	int bad = 0, crashed_free = 1;
 
 	build(&b, "0.6");
+	T_CHECK("tracefmt_check_layout", pk__tracefmt_check(b.data, b.len) == 0 &&
+		pk__tracefmt_check(b.data, b.len / 2) == -EPROTO);
 	/* every truncation that cuts a section is refused, none crashes */
 	for (size_t n = 0; n + 20 < b.len; n += 7) {
 		struct pk_tracefmt *t = pk_tracefmt_new(b.data, n);
