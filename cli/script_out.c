@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <perfkit/session.h>
 #include <perfkit/symbol.h>
 #include <perfkit/tracefmt.h>
@@ -65,6 +66,22 @@ struct out {
 	uint32_t fields[ST_MAX];
 	struct lcache lc;
 };
+
+/* Zeroed memory populated at once (one call instead of a page fault per
+ * page, which costs most in virtual machines). */
+static void *big_alloc(size_t n)
+{
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void big_free(void *p, size_t n)
+{
+	if (p)
+		munmap(p, n);
+}
 
 /* ---- output buffer ---- */
 
@@ -380,16 +397,13 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	e->valid = 1;
 }
 
-static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
+static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
+		      uint64_t ugen, uint64_t kgen)
 {
 	struct ob *o = &s->ob;
 	uint16_t cpumode = PERF_RECORD_MISC_USER;
 	unsigned nr = 0;
 	size_t start = o->len;
-	uint64_t ugen = pk_session_generation(s->sess, sm->pid,
-					      PERF_RECORD_MISC_USER);
-	uint64_t kgen = pk_session_generation(s->sess, sm->pid,
-					      PERF_RECORD_MISC_KERNEL);
 
 	for (uint64_t i = 0; i < sm->callchain.nr && nr < MAX_STACK; i++) {
 		uint64_t ip = sm->callchain.ips[i];
@@ -420,6 +434,13 @@ static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
 			  cpumode == PERF_RECORD_MISC_KERNEL ? kgen : 0);
 		ob_ch(o, '\n');
 	}
+}
+
+static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
+{
+	put_chain(s, f, sm,
+		  pk_session_generation(s->sess, sm->pid, PERF_RECORD_MISC_USER),
+		  pk_session_generation(s->sess, sm->pid, PERF_RECORD_MISC_KERNEL));
 }
 
 static void put_flags(struct out *s)
@@ -626,17 +647,16 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	pk_perfdata_info(pd, &in);
 	s.pipe = in.pipe;
 	s.sess = pk_session_new(NULL);
-	s.ob.b = malloc(OB_CAP);
-	s.lc.e = aligned_alloc(64, LC_SIZE * sizeof(*s.lc.e));
-	if (s.lc.e)
-		memset(s.lc.e, 0, LC_SIZE * sizeof(*s.lc.e));
+	s.ob.b = big_alloc(OB_CAP);
+	s.lc.e = big_alloc(LC_SIZE * sizeof(*s.lc.e));
 	s.lc.arena = malloc(LC_ARENA);
+
 	if (!s.sess || !s.ob.b || !s.lc.e || !s.lc.arena) {
-		free(s.lc.e);
+		big_free(s.lc.e, LC_SIZE * sizeof(*s.lc.e));
 		free(s.lc.arena);
 		cli_error("script", "out of memory");
 		pk_session_free(s.sess);
-		free(s.ob.b);
+		big_free(s.ob.b, OB_CAP);
 		return 1;
 	}
 	add_build_ids(&s);
@@ -672,8 +692,8 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	for (unsigned i = 0; i < s.nr_ev; i++)
 		free(s.ev[i].name);
 	free(s.ev);
-	free(s.ob.b);
-	free(s.lc.e);
+	big_free(s.ob.b, OB_CAP);
+	big_free(s.lc.e, LC_SIZE * sizeof(*s.lc.e));
 	free(s.lc.arena);
 	pk_tracefmt_free(s.tf);
 	pk_session_free(s.sess);

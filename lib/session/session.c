@@ -41,7 +41,7 @@ struct bid {
 	struct bid *next;
 };
 
-#define RCACHE 65536
+#define RCACHE 16384
 struct rcache {
 	uint64_t addr, gen;
 	uint32_t pid;
@@ -601,7 +601,7 @@ int pk_session_resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 {
 	uint64_t h = (addr ^ (addr >> 17) ^ ((uint64_t)pid << 7) ^ cpumode) *
 		     0x9e3779b97f4a7c15ull;
-	struct rcache *c = &s->cache[h >> 48];
+	struct rcache *c = &s->cache[h >> 50];
 	uint64_t gen;
 
 	if (s->stale) {
