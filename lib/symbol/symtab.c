@@ -149,20 +149,25 @@ const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr)
 	return NULL;
 }
 
-/* perf's symbols: functions and labels (no type) in executable
- * sections; in ET_EXEC / ET_REL files addresses become file offsets (what
- * a map's ip - start + pgoff gives). */
+/* perf's symbols: functions and objects in allocated sections, labels
+ * (no type, not hidden) in sections whose names contain "text" or
+ * "data"; in ET_EXEC / ET_REL
+ * files addresses become file offsets (what a map's ip - start + pgoff
+ * gives). */
 static int load_symbols(struct pk_symtab *t, Elf *elf, Elf_Scn *scn,
 			GElf_Shdr *sh, bool adjust)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	size_t shstrndx;
 
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return PK_ERR_FORMAT;
 	for (size_t i = 0; d && i < n; i++) {
 		GElf_Sym sym;
 		GElf_Shdr ssh;
 		Elf_Scn *sec;
-		const char *name;
+		const char *name, *secname;
 		char *dem;
 		int type, err;
 
@@ -170,13 +175,21 @@ static int load_symbols(struct pk_symtab *t, Elf *elf, Elf_Scn *scn,
 			break;
 		type = GELF_ST_TYPE(sym.st_info);
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC &&
-		     type != STT_NOTYPE) || !sym.st_name ||
+		     type != STT_OBJECT && type != STT_NOTYPE) || !sym.st_name ||
 		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		if (type == STT_NOTYPE &&
+		    (GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN ||
+		     GELF_ST_VISIBILITY(sym.st_other) == STV_INTERNAL))
 			continue;
 		sec = elf_getscn(elf, sym.st_shndx);
 		if (!sec || !gelf_getshdr(sec, &ssh) ||
-		    !(ssh.sh_flags & SHF_EXECINSTR))
+		    !(ssh.sh_flags & SHF_ALLOC))
 			continue;
+		secname = elf_strptr(elf, shstrndx, ssh.sh_name);
+		if (type == STT_NOTYPE && (!secname ||
+		    (!strstr(secname, "text") && !strstr(secname, "data"))))
+			continue; /* labels only in text and data sections */
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
