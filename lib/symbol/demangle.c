@@ -100,8 +100,8 @@ void pk__demangle_strip(char *d)
 			depth++;
 		else if (c == '>' || c == ')' || c == '}' || c == ']')
 			depth--;
-		else if (c == ' ' && depth == 0)
-			start = i + 1;
+		else if (c == ' ' && depth == 0 && i && d[i - 1] != ')')
+			start = i + 1; /* not "f(int) const::..." of a local */
 	}
 	memmove(d, d + start, cut - start);
 	d[cut - start] = '\0';

@@ -154,6 +154,45 @@ const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr)
  * "data"; in ET_EXEC / ET_REL
  * files addresses become file offsets (what a map's ip - start + pgoff
  * gives). */
+/* perf: by the binary's PT_LOAD holding the symbol, else by its section */
+static uint64_t to_offset(const struct pk_symtab *t, const GElf_Sym *sym,
+			  const GElf_Shdr *sh)
+{
+	for (int i = 0; i < t->nr_segs; i++) {
+		const struct pk_load_seg *g = &t->segs[i];
+
+		if (sym->st_value >= g->vaddr && sym->st_value < g->vaddr + g->filesz)
+			return sym->st_value - (g->vaddr - g->offset);
+	}
+	return sym->st_value - (sh->sh_addr - sh->sh_offset);
+}
+
+/* The PT_LOAD segments (vaddr, offset, memsz) of the binary PATH. */
+static void load_segments(struct pk_symtab *t, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	size_t n;
+
+	if (fd < 0)
+		return;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && !elf_getphdrnum(elf, &n) && n && n < 4096 &&
+	    (t->segs = pk_calloc(n, sizeof(*t->segs)))) {
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			t->segs[t->nr_segs++] = (struct pk_load_seg){
+				ph.p_offset, ph.p_vaddr, ph.p_memsz };
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
 static int load_symbols(struct pk_symtab *t, Elf *elf, Elf_Scn *scn,
 			GElf_Shdr *sh, bool adjust)
 {
@@ -194,7 +233,7 @@ static int load_symbols(struct pk_symtab *t, Elf *elf, Elf_Scn *scn,
 		if (!name || !*name)
 			continue;
 		if (adjust)
-			sym.st_value -= ssh.sh_addr - ssh.sh_offset;
+			sym.st_value = to_offset(t, &sym, &ssh);
 		dem = pk__demangle(name);
 		err = pk__symtab_add_bind(t, sym.st_value, sym.st_size,
 					  dem ? dem : name,
@@ -245,7 +284,8 @@ static int load_file(struct pk_symtab *t, const char *path, bool want_symtab)
 	if (scn) {
 		t->is_exec = eh.e_type == ET_EXEC;
 		err = load_symbols(t, elf, scn, &sh,
-				   eh.e_type == ET_EXEC || eh.e_type == ET_REL);
+				   eh.e_type == ET_EXEC || eh.e_type == ET_REL ||
+				   eh.e_type == ET_DYN);
 	}
 out:
 	if (elf)
@@ -352,6 +392,9 @@ int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
 
 	if (t->loaded || t->failed)
 		return t->failed ? -ENOENT : 0;
+	elf_version(EV_CURRENT);
+	if (n && paths[0])
+		load_segments(t, paths[0]);
 	/* perf: the first file with a .symtab, else the first .dynsym */
 	for (int pass = 0; pass < 2 && err <= 0; pass++)
 		for (int i = 0; i < n && err <= 0; i++)

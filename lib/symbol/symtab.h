@@ -15,7 +15,7 @@ struct pk_sym {
 };
 
 struct pk_load_seg {          /* a PT_LOAD: file offsets to addresses */
-	uint64_t offset, vaddr, filesz;
+	uint64_t offset, vaddr, filesz; /* filesz: p_memsz (covers .bss) */
 };
 
 struct pk_symtab {

@@ -158,6 +158,8 @@ static void test_demangle(void)
 	strip_case("a::b(char const*)::$_1::operator()(unsigned int) const",
 		   "a::b(char const*)::$_1::operator()");
 	strip_case("x::y(int) [clone .isra.0]", "x::y");
+	strip_case("a::b(long) const::{lambda(long)#1}::operator()(long) const",
+		   "a::b(long) const::{lambda(long)#1}::operator()");
 	strip_case("bool std::operator< <char>(std::string const&, char const*)",
 		   "std::operator< <char>");
 	strip_case("virtual thunk to std::ostream::~ostream()",
