@@ -295,6 +295,10 @@ struct pk_pdwriter;
 struct pk_pdwriter_opts {
 	size_t sz;
 	bool pipe;           /* pipe-mode layout */
+	/* Write the other byte order (for tests of readers): records, attrs
+	 * and the HOSTNAME..CPUID, NRCPUS, TOTAL_MEM, CMDLINE, SAMPLE_TIME,
+	 * CLOCKID features; other features are left out. */
+	bool other_endian;
 };
 
 /* Creates (truncates) PATH, or uses FD (pk_pdwriter_open_fd, not closed).

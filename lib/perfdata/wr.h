@@ -15,7 +15,8 @@ struct wr_attr {
 
 struct pk_pdwriter {
 	int fd;
-	bool own_fd, pipe, started;
+	bool own_fd, pipe, started, swap;
+	unsigned char *sbuf;               /* a record in the other order */
 	int err;
 	struct wr_attr *attrs;
 	unsigned nr_attrs;
@@ -25,6 +26,12 @@ struct pk_pdwriter {
 	struct pk_buf feat[PK_HEADER_MAX]; /* feature sections */
 	bool has_feat[PK_HEADER_MAX];
 };
+
+/* wrswap.c: the other byte order */
+void wr_swap_u64s(void *p, size_t n);
+int wr_swap_record(struct pk_pdwriter *w, const struct perf_event_header *h,
+		   const void **out);
+bool wr_swap_feat(int feat, struct pk_buf *b);
 
 /* wrfeat.c */
 int wr_feat_event_desc(struct pk_pdwriter *w);

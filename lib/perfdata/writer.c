@@ -101,6 +101,8 @@ static void make_header(struct pk_pdwriter *w, unsigned char h[PK_PD_HDR_SIZE])
 
 	memcpy(h, v, 72);
 	memcpy(h + 72, w->feat_bits, 32);
+	if (w->swap)
+		wr_swap_u64s(h, PK_PD_HDR_SIZE / 8);
 }
 
 /* Header, ids, attrs: everything before the first record. */
@@ -122,14 +124,24 @@ static int start_file(struct pk_pdwriter *w)
 	if ((r = out(w, h, sizeof(h))))
 		return r;
 	for (unsigned i = 0; i < w->nr_attrs; i++)
-		if ((r = out(w, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL)))
-			return r;
+		for (unsigned k = 0; k < w->attrs[i].nr_ids; k++) {
+			uint64_t id = w->attrs[i].ids[k];
+
+			if (w->swap)
+				id = bswap_64(id);
+			if ((r = out(w, &id, 8)))
+				return r;
+		}
 	for (unsigned i = 0; i < w->nr_attrs; i++) {
 		struct perf_event_attr a = w->attrs[i].attr;
 		uint64_t sec[2] = { w->attrs[i].ids_off,
 				    w->attrs[i].nr_ids * 8ULL };
 
 		a.size = sizeof(a);
+		if (w->swap) {
+			pd_swap_attr(&a, sizeof(a));
+			wr_swap_u64s(sec, 2);
+		}
 		if ((r = out(w, &a, sizeof(a))) || (r = out(w, sec, 16)))
 			return r;
 	}
@@ -139,20 +151,32 @@ static int start_file(struct pk_pdwriter *w)
 static int start_pipe(struct pk_pdwriter *w)
 {
 	uint64_t h[2] = { PK_PD_MAGIC, PK_PD_PIPE_SIZE };
-	int r = out(w, h, sizeof(h));
+	int r;
 
+	if (w->swap)
+		wr_swap_u64s(h, 2);
+	r = out(w, h, sizeof(h));
 	for (unsigned i = 0; !r && i < w->nr_attrs; i++) {
-		struct perf_event_header eh = { PK_RECORD_HEADER_ATTR, 0, 0 };
 		struct perf_event_attr a = w->attrs[i].attr;
-		size_t n = sizeof(eh) + sizeof(a) + w->attrs[i].nr_ids * 8ULL;
+		size_t n = 8 + sizeof(a) + w->attrs[i].nr_ids * 8ULL;
+		struct perf_event_header *eh;
+		const void *rec;
 
 		if (n > 0xffff)
 			return w->err = -ERANGE;
-		eh.size = (uint16_t)n;
+		eh = pk_zalloc(n);
+		if (!eh)
+			return w->err = -ENOMEM;
+		eh->type = PK_RECORD_HEADER_ATTR;
+		eh->size = (uint16_t)n;
 		a.size = sizeof(a);
-		if (!(r = out(w, &eh, sizeof(eh))) &&
-		    !(r = out(w, &a, sizeof(a))))
-			r = out(w, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL);
+		memcpy(eh + 1, &a, sizeof(a));
+		memcpy((char *)(eh + 1) + sizeof(a), w->attrs[i].ids,
+		       w->attrs[i].nr_ids * 8ULL);
+		r = wr_swap_record(w, eh, &rec);
+		if (!r)
+			r = out(w, rec, n);
+		pk_free(eh);
 	}
 	return r;
 }
@@ -185,6 +209,7 @@ static struct pk_pdwriter *wr_new(int fd, bool own,
 	w->fd = fd;
 	w->own_fd = own;
 	w->pipe = opts && opts->pipe;
+	w->swap = opts && opts->other_endian;
 	return w;
 }
 
@@ -256,8 +281,13 @@ int pk_pdwriter_write(struct pk_pdwriter *w,
 		return -EINVAL;
 	if ((r = start(w)))
 		return r;
-	if ((r = out(w, rec, rec->size)))
-		return r;
+	{
+		const void *p;
+
+		if ((r = wr_swap_record(w, rec, &p)) ||
+		    (r = out(w, p, rec->size)))
+			return r;
+	}
 	if (extra_size) {
 		if ((r = out(w, extra, extra_size)))
 			return r;
@@ -281,7 +311,11 @@ int pk_pdwriter_flush(struct pk_pdwriter *w)
 	if (w->pipe)
 		return 0;
 	/* the records are in the file: now let readers see them */
-	r = pwrite_all(w->fd, &w->data_size, 8, 48);
+	{
+		uint64_t ds = w->swap ? bswap_64(w->data_size) : w->data_size;
+
+		r = pwrite_all(w->fd, &ds, 8, 48);
+	}
 	return r ? (w->err = r) : 0;
 }
 
@@ -295,6 +329,7 @@ static void wr_free(struct pk_pdwriter *w)
 	for (int f = 0; f < PK_HEADER_MAX; f++)
 		pk_buf_fini(&w->feat[f]);
 	pk_buf_fini(&w->buf);
+	pk_free(w->sbuf);
 	if (w->own_fd)
 		close(w->fd);
 	pk_free(w);
@@ -311,6 +346,9 @@ static int close_file(struct pk_pdwriter *w)
 		return r;
 	wr_feat_event_desc(w);
 	for (int f = 1; f < PK_HEADER_MAX; f++)
+		if (w->has_feat[f] && w->swap)
+			w->has_feat[f] = wr_swap_feat(f, &w->feat[f]);
+	for (int f = 1; f < PK_HEADER_MAX; f++)
 		if (w->has_feat[f]) {
 			w->feat_bits[f / 64] |= 1ULL << (f % 64);
 			nr++;
@@ -325,6 +363,8 @@ static int close_file(struct pk_pdwriter *w)
 		sec[0] = off;
 		sec[1] = w->feat[f].len;
 		off += w->feat[f].len;
+		if (w->swap)
+			wr_swap_u64s(sec, 2);
 		if ((r = out(w, sec, sizeof(sec))))
 			return r;
 	}
@@ -342,6 +382,9 @@ static int close_pipe(struct pk_pdwriter *w)
 {
 	int r = start(w);
 
+	for (int f = 1; f < PK_HEADER_MAX; f++)
+		if (w->has_feat[f] && w->swap)
+			w->has_feat[f] = wr_swap_feat(f, &w->feat[f]);
 	for (int f = 1; !r && f < PK_HEADER_MAX; f++) {
 		struct perf_event_header eh = { PK_RECORD_HEADER_FEATURE, 0, 0 };
 		uint64_t id = f;
@@ -354,6 +397,11 @@ static int close_pipe(struct pk_pdwriter *w)
 		if (n > 0xffff)
 			continue;
 		eh.size = (uint16_t)n;
+		if (w->swap) {
+			eh.type = bswap_32(eh.type);
+			eh.size = bswap_16(eh.size);
+			id = bswap_64(id);
+		}
 		if (!(r = out(w, &eh, 8)) && !(r = out(w, &id, 8)) &&
 		    !(r = out(w, w->feat[f].data, w->feat[f].len)))
 			r = out(w, "\0\0\0\0\0\0\0", n - 16 - w->feat[f].len);

@@ -232,9 +232,12 @@ static void build_records(void)
 	keep(buf, make_comm(buf, t[0] + 100), t[0] + 100);
 }
 
+static bool other_endian;
+
 static int write_file(const char *path, bool pipe, bool finish)
 {
-	PK_OPTS(pk_pdwriter_opts, o, .pipe = pipe);
+	PK_OPTS(pk_pdwriter_opts, o, .pipe = pipe,
+		.other_endian = other_endian);
 	struct pk_pdwriter *w = pk_pdwriter_open(path, &o);
 	char *argv[] = { "perfkit", "record", "--", "x" };
 	int r = 0;
@@ -350,6 +353,10 @@ static void check_features(const char *path, bool pipe)
 	unsigned n;
 	const char *name = pipe ? "perfdata_pipe_features" : "perfdata_features";
 
+	if (other_endian)
+		name = pipe ? "perfdata_swapped_pipe_features"
+			    : "perfdata_swapped_features";
+
 	if (!t_check(pd != NULL, name, "open"))
 		return;
 	while (pk_perfdata_next(pd, &rec) == 0) /* pipe: features at end */
@@ -367,7 +374,7 @@ static void check_features(const char *path, bool pipe)
 	t_check(pk_perfdata_feat_u64(pd, PK_HEADER_NRCPUS, 0, &x) == 0 &&
 		x == (uint64_t)sysconf(_SC_NPROCESSORS_ONLN),
 		pipe ? "perfdata_pipe_nrcpus" : "perfdata_nrcpus", "nrcpus");
-	if (!pipe) {
+	if (!pipe && !other_endian) {
 		struct pk_build_id b;
 
 		t_check(pk_perfdata_attr_name(pd, 1) &&
@@ -563,6 +570,31 @@ int main(void)
 	check_damage(file, "perfdata_file");
 	check_damage(pipe, "perfdata_pipe");
 	check_errors();
+	/* the other byte order: the reader must give the same records */
+	other_endian = true;
+	snprintf(file, sizeof(file), "%s/fs.data", dir);
+	snprintf(pipe, sizeof(pipe), "%s/ps.data", dir);
+	t_check(write_file(file, false, true) == 0, "perfdata_write_swapped",
+		"write");
+	t_check(write_file(pipe, true, true) == 0,
+		"perfdata_write_swapped_pipe", "write");
+	{
+		struct pk_perfdata *pd = pk_perfdata_open(file, NULL);
+		struct pk_perfdata_info in;
+
+		if (pd)
+			pk_perfdata_info(pd, &in);
+		t_check(pd && in.swapped, "perfdata_swapped_detected",
+			"not seen as swapped");
+		pk_perfdata_free(pd);
+	}
+	check_read("perfdata_swapped_fileorder", file, true);
+	check_read("perfdata_swapped_timeorder", file, false);
+	check_read("perfdata_swapped_pipe_fileorder", pipe, true);
+	check_read("perfdata_swapped_pipe_timeorder", pipe, false);
+	check_features(file, false);
+	check_features(pipe, true);
+	check_damage(file, "perfdata_swapped");
 	for (unsigned i = 0; i < nrecs; i++)
 		free(recs[i].bytes);
 	{
