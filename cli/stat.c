@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "cli.h"
 #include "stat.h"
@@ -246,6 +248,8 @@ static void config_attrs(const struct stat_cfg *c, struct pk_evlist *l,
 		bool is_leader = leader == e;
 
 		a->sample_type = PERF_SAMPLE_IDENTIFIER;
+		a->sample_period = 0; /* counting: no sampling terms */
+		a->freq = 0;
 		a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 				 PERF_FORMAT_TOTAL_TIME_RUNNING;
 		if (pk_evsel_nr_members(leader) > 1)
@@ -292,19 +296,6 @@ static int make_maps(struct stat_run *r, pid_t child)
 	return 0;
 }
 
-static int read_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
 static bool is_unsupported(int err)
 {
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV ||
@@ -315,39 +306,28 @@ static bool is_unsupported(int err)
 static void report_open_error(struct stat_run *r, struct pk_evsel *e, int err)
 {
 	const struct stat_cfg *c = r->cfg;
-	const char *name = pk_evsel_name(e);
+	char why[512];
 
-	if (err == -EACCES || err == -EPERM)
-		cli_error("stat", "no permission to count '%s'%s: "
-			  "perf_event_paranoid is %d (%s); run as root, grant "
-			  "CAP_PERFMON, or lower /proc/sys/kernel/perf_event_paranoid",
-			  name, c->system_wide || c->cpu_list ?
-			  " on CPUs" : "", read_paranoid(),
-			  c->system_wide || c->cpu_list ?
-			  "CPU-wide counting needs a value below 1" :
-			  "counting other users' tasks or the kernel needs a lower value");
-	else if (err == -ESRCH)
+	if (err == -ESRCH) {
 		cli_error("stat", "cannot count '%s': %s %s no longer exists",
-			  name, c->tids ? "thread" : "process",
+			  pk_evsel_name(e), c->tids ? "thread" : "process",
 			  c->pids ? c->pids : c->tids ? c->tids : "");
-	else if (err == -EMFILE || err == -ENFILE)
-		cli_error("stat", "cannot count '%s': out of file descriptors "
-			  "(%d events x %d CPUs x %d threads need one each; "
-			  "raise 'ulimit -n')", name, pk_evlist_nr(r->evlist),
-			  pk_cpu_map_nr(r->cpus), pk_thread_map_nr(r->threads));
-	else
-		cli_error("stat", "cannot count '%s': %s", name,
-			  pk_strerror(err));
+		return;
+	}
+	pk_open_strerror(err, pk_evsel_attr(e), c->system_wide || c->cpu_list,
+			 why, sizeof(why));
+	cli_error("stat", "cannot count '%s': %s", pk_evsel_name(e), why);
 }
 
 /* The `perf stat -vv` trace of every perf_event_open call made. */
-static void print_open_trace(struct stat_run *r, struct pk_evsel *e, int err)
+static void print_open_trace(struct stat_run *r, struct pk_evsel *e,
+			     const struct perf_event_attr *asked, int err)
 {
 	struct pk_evsel *leader = pk_evsel_leader(e);
 	char buf[4096];
 	int nc = pk_cpu_map_nr(r->cpus), nt = pk_thread_map_nr(r->threads);
 
-	pk_attr_snprintf(buf, sizeof(buf), pk_evsel_attr(e));
+	pk_attr_snprintf(buf, sizeof(buf), asked);
 	for (int ci = 0; ci < nc; ci++) {
 		for (int ti = 0; ti < nt; ti++) {
 			int gfd = leader == e ? -1 :
@@ -402,15 +382,17 @@ static int open_events(struct stat_run *r)
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		struct pk_evsel *leader = pk_evsel_leader(e);
+		struct perf_event_attr asked;
 		int err;
 
 		if (leader != e && !pk_evsel_is_open(leader)) {
 			r->res[i].status = EV_NOT_COUNTED;
 			continue;
 		}
+		asked = *pk_evsel_attr(e);
 		err = pk_evsel_open(e, r->cpus, r->threads, &opts);
 		if (r->cfg->verbose >= 2)
-			print_open_trace(r, e, err);
+			print_open_trace(r, e, &asked, err);
 		if (!err) {
 			r->res[i].status = EV_OK;
 			continue;
@@ -490,16 +472,21 @@ static void subtract_prev(struct stat_run *r, bool save)
 	}
 }
 
-static void sleep_until(double deadline_ns)
+/*
+ * Sleeps until DEADLINE_NS or until the child (PIDFD, -1 for none) exits
+ * or a signal arrives, whichever comes first; no wake-up is lost to a race.
+ */
+static void sleep_until(double deadline_ns, int pidfd)
 {
 	double d = deadline_ns - now_ns();
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
 	struct timespec ts;
 
 	if (d <= 0)
 		return;
 	ts.tv_sec = (time_t)(d / 1e9);
 	ts.tv_nsec = (long)(d - (double)ts.tv_sec * 1e9);
-	nanosleep(&ts, NULL); /* SIGCHLD or SIGINT cut it short */
+	ppoll(&p, pidfd >= 0 ? 1 : 0, &ts, NULL);
 }
 
 static bool targets_alive(const struct stat_run *r)
@@ -538,11 +525,12 @@ static void wait_counting(struct stat_run *r, struct workload *w,
 	int iv = r->cfg->interval_ms;
 	double step = (iv ? iv : 100) * 1e6, next = t0 + step;
 	bool done = false;
+	int pidfd = w && w->pid > 0 ? (int)syscall(SYS_pidfd_open, w->pid, 0) : -1;
 
 	if (iv)
 		stat_print_interval_header(r);
 	while (!done) {
-		sleep_until(next);
+		sleep_until(next, pidfd);
 		done = child_done(w, status, ru) || got_signal ||
 		       (!w && !targets_alive(r));
 		if (iv && (now_ns() >= next || done)) {
@@ -553,6 +541,8 @@ static void wait_counting(struct stat_run *r, struct workload *w,
 		while (now_ns() >= next)
 			next += step;
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	if (w && w->pid > 0) {
 		kill(w->pid, got_signal ? got_signal : SIGTERM);
 		workload_wait(w, status, ru, NULL);
@@ -660,6 +650,10 @@ static int run_once(struct stat_run *r)
 		}
 		wp = &w;
 	}
+	pk_cpu_map_put(r->cpus);
+	pk_thread_map_put(r->threads);
+	r->cpus = NULL;
+	r->threads = NULL;
 	if (make_maps(r, w.pid) || alloc_results(r))
 		goto out;
 	name_threads(r);
@@ -697,10 +691,6 @@ out:
 	if (wp && w.pid > 0)
 		workload_abort(&w);
 	pk_evlist_close(r->evlist);
-	pk_cpu_map_put(r->cpus);
-	pk_thread_map_put(r->threads);
-	r->cpus = NULL;
-	r->threads = NULL;
 	return ret;
 }
 
@@ -728,7 +718,7 @@ int cmd_stat(int argc, char **argv)
 		free(cfg.events);
 		return 2;
 	}
-	cli_verbose = cfg.verbose > 1 ? 2 : cfg.verbose;
+	cli_verbose = cfg.verbose;
 	run.out = stderr;
 	if (cfg.output && !(run.out = fopen(cfg.output, "w"))) {
 		cli_error("stat", "cannot write '%s': %s", cfg.output,
@@ -757,6 +747,8 @@ int cmd_stat(int argc, char **argv)
 out:
 	free_results(&run);
 	pk_evlist_free(run.evlist);
+	pk_cpu_map_put(run.cpus);
+	pk_thread_map_put(run.threads);
 	if (run.out && run.out != stderr)
 		fclose(run.out);
 	free(cfg.events);

@@ -38,6 +38,16 @@ struct pk_open_opts {
  * after their leader, on the same maps. Returns 0, or -errno from
  * perf_event_open (the event's fds are then all closed; pk_evsel_open_errno
  * keeps it). OPTS may be NULL.
+ *
+ * When the kernel answers EINVAL, features it lacks (see perfkit/features.h)
+ * are cleared from the event's attribute one at a time, newest first, and
+ * the open retried, as perf does; the attribute then shows what was opened.
+ * An attribute larger than the kernel's struct is shrunk when the extra
+ * bytes are zero (else -E2BIG). Errors besides the kernel's: -EBUSY (already
+ * open), -EINVAL (bad OPTS, empty maps, a member on other maps than its
+ * leader, a cgroup without real CPUs), the leader's open error (or -EBADF)
+ * for a member whose leader is not open, -ENOENT etc. from opening the
+ * cgroup, -ENOMEM. -EMFILE (out of fds) is returned as such.
  */
 PK_API int pk_evsel_open(struct pk_evsel *evsel, struct pk_cpu_map *cpus,
 			 struct pk_thread_map *threads,
@@ -101,6 +111,11 @@ PK_API int pk_evsel_set_filter(struct pk_evsel *evsel, const char *filter);
 PK_API int pk_evsel_set_period(struct pk_evsel *evsel, uint64_t period);
 /* PERF_EVENT_IOC_REFRESH on every fd. */
 PK_API int pk_evsel_refresh(struct pk_evsel *evsel, int count);
+/* PERF_EVENT_IOC_MODIFY_ATTRIBUTES on every fd (the kernel supports it
+ * for breakpoints: a new bp_addr/bp_type/bp_len without reopening). On
+ * success the event's attribute becomes ATTR. 0 or -errno. */
+PK_API int pk_evsel_modify_attr(struct pk_evsel *evsel,
+				const struct perf_event_attr *attr);
 /* prctl(PR_TASK_PERF_EVENTS_ENABLE / _DISABLE): every event of the
  * calling process. */
 PK_API int pk_task_events_enable(void);

@@ -80,6 +80,16 @@ int pk_evsel_set_filter(struct pk_evsel *e, const char *filter)
 	return 0;
 }
 
+int pk_evsel_modify_attr(struct pk_evsel *e, const struct perf_event_attr *attr)
+{
+	struct perf_event_attr copy = *attr;
+	int err = FOR_EACH_FD(e, pk_sys_ioc_modify_attributes(fd, &copy));
+
+	if (!err)
+		e->attr = *attr;
+	return err;
+}
+
 int pk_evsel_id(const struct pk_evsel *e, int cpu_idx, int thread_idx,
 		uint64_t *id)
 {

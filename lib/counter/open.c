@@ -20,9 +20,18 @@ static int open_one(struct pk_evsel *e, int pid, int cpu, int group_fd,
 		return err;
 	for (;;) {
 		fd = pk_sys_perf_event_open(&e->attr, pid, cpu, group_fd, flags);
-		if (fd >= 0 || (fd != -EINVAL && fd != -E2BIG) ||
-		    pk__features_fallback(&e->attr, &flags) < 0)
+		if (fd >= 0 || (fd != -EINVAL && fd != -E2BIG))
 			break;
+		if (pk__features_fallback(&e->attr, &flags) >= 0)
+			continue;
+		/* Some PMUs (msr, uncore) refuse the guest/host split even
+		 * where the kernel has it: perf drops it too. */
+		if (fd != -EINVAL || !(e->attr.exclude_guest || e->attr.exclude_host))
+			break;
+		pk_debug("event '%s': retrying without exclude_guest/exclude_host",
+			 e->name);
+		e->attr.exclude_guest = 0;
+		e->attr.exclude_host = 0;
 	}
 	if (fd >= 0 && cloexec && !(flags & PERF_FLAG_FD_CLOEXEC))
 		pk_sys_set_cloexec(fd);

@@ -58,7 +58,7 @@ static int parse_ids(const char *list, int **ids, int *nr)
 		return err;
 	for (int i = 0; i < *nr; i++) {
 		if ((*ids)[i] == 0 || !tid_exists((*ids)[i])) {
-			pk_warn("thread map: no such thread or process %d\n",
+			pk_debug("thread map: no such thread or process %d\n",
 				(*ids)[i]);
 			pk_free(*ids);
 			*ids = NULL;
@@ -133,7 +133,7 @@ struct pk_thread_map *pk_thread_map_new_pids(const char *list)
 	for (int i = 0; !err && i < np; i++) {
 		err = add_tasks(pids[i], &ids, &nr, &cap);
 		if (err == -ESRCH)
-			pk_warn("thread map: no such process %d\n", pids[i]);
+			pk_debug("thread map: no such process %d\n", pids[i]);
 	}
 	pk_free(pids);
 	return map_or_errno(err, nr, ids);

@@ -48,7 +48,7 @@ fi
 
 # Running out of file descriptors.
 (ulimit -n 12; exec $PERFKIT stat -a -e cs,cs,cs,cs,cs,cs,cs,cs,cs,cs -- true) 2>"$T_TMP/e7"; rc=$?
-check stat_err_fds "rc=$rc $(cat "$T_TMP/e7")" $rc -ne 0 -a -n "$(grep -i 'file descriptors' "$T_TMP/e7")"
+check stat_err_fds "rc=$rc $(cat "$T_TMP/e7")" $rc -ne 0 -a -n "$(grep -iE 'open files|file descriptors' "$T_TMP/e7")"
 
 # -G: counting restricted to a cgroup (v2).
 cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)

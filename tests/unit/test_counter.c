@@ -5,7 +5,9 @@
  * pid/cpu mode, groups read in one read(2), every read_format, the control
  * ioctls, filters, period/refresh and prctl.
  */
+#include <stdint.h>
 #include <time.h>
+#include <linux/hw_breakpoint.h>
 #include <perfkit/counter.h>
 #include <perfkit/event.h>
 #include "counter_util.h"
@@ -512,6 +514,63 @@ out:
 	pk_cpu_map_put(cpus);
 }
 
+static volatile int watched_a, watched_b;
+
+/* A write breakpoint on a variable of this test; then moved to another
+ * variable with PERF_EVENT_IOC_MODIFY_ATTRIBUTES. */
+static void test_breakpoint(void)
+{
+	struct pk_cpu_map *cpus = pk_cpu_map_new_any();
+	struct pk_thread_map *tm = self_map();
+	struct pk_evlist *l = pk_evlist_new();
+	struct perf_event_attr a;
+	bool fires;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_BREAKPOINT;
+	a.size = sizeof(a);
+	a.bp_type = HW_BREAKPOINT_W;
+	a.bp_addr = (uintptr_t)&watched_a;
+	a.bp_len = HW_BREAKPOINT_LEN_4;
+	a.sample_period = 1;
+	a.exclude_kernel = 1;
+	pk_evlist_add(l, &a, "mem:watched_a:w");
+	err = pk_evlist_open(l, cpus, tm, NULL, false);
+	if (err < 0) {
+		t_skip("breakpoint", "cannot open a breakpoint: %s",
+		       pk_strerror(err));
+		goto out;
+	}
+	for (int i = 0; i < 25; i++)
+		watched_a = i;
+	watched_b = 1;
+	fires = val_of(l, 0) != 0;
+	if (fires)
+		t_check(val_of(l, 0) == 25, "breakpoint_write_count", "%llu",
+			(unsigned long long)val_of(l, 0));
+	else
+		t_skip("breakpoint_write_count",
+		       "breakpoints open but never fire on this machine");
+	a.bp_addr = (uintptr_t)&watched_b;
+	err = pk_evsel_modify_attr(pk_evlist_evsel(l, 0), &a);
+	t_check(err == 0, "breakpoint_modify", "%s", pk_strerror(err));
+	pk_evsel_reset(pk_evlist_evsel(l, 0), false);
+	for (int i = 0; i < 7; i++)
+		watched_b = i;
+	watched_a = 1;
+	if (fires)
+		t_check(val_of(l, 0) == 7, "breakpoint_modified_count", "%llu",
+			(unsigned long long)val_of(l, 0));
+	T_CHECK("breakpoint_attr_updated",
+		pk_evsel_attr(pk_evlist_evsel(l, 0))->bp_addr ==
+		(uintptr_t)&watched_b);
+out:
+	pk_evlist_free(l);
+	pk_thread_map_put(tm);
+	pk_cpu_map_put(cpus);
+}
+
 int main(void)
 {
 	char name[64];
@@ -539,5 +598,6 @@ int main(void)
 	test_filter();
 	test_period_refresh();
 	test_prctl();
+	test_breakpoint();
 	return t_exit();
 }
