@@ -234,6 +234,9 @@ static int run(struct script *s)
 		print_header(s);
 	if (s->header_only)
 		return 0;
+	if (s->dump && !s->file_order && pk_perfdata_nr_attrs(s->pd) &&
+	    !pk_perfdata_attr(s->pd, 0)->sample_id_all)
+		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
 	if (!s->dump)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	while ((err = pk_perfdata_next(s->pd, &rec)) == 0) {
@@ -242,6 +245,9 @@ static int run(struct script *s)
 			s->counts[rec.type]++;
 		if (rec.type == PERF_RECORD_SAMPLE && count_sample(s, &rec))
 			return -ENOMEM;
+		/* perf shows the records a COMPRESSED one holds, not it */
+		if (rec.type == PK_RECORD_COMPRESSED)
+			continue;
 		if (s->dump && dump_record(s, &rec))
 			return -ENOMEM;
 	}

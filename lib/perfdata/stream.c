@@ -422,7 +422,9 @@ int pk_perfdata_next(struct pk_perfdata *pd, struct pk_record *rec)
 			return 0;
 		}
 		e.time = pd_record_time(pd, r.h, &e.attr);
-		if (pd->file_order || !e.time) {
+		/* perf: no sample_id_all, no ordering */
+		if (pd->file_order || !e.time ||
+		    !pd->attrs[0].attr.sample_id_all) {
 			if (r.compressed && pd->file_order) {
 				/* the batch buffer stays until the next read */
 			}
