@@ -15,6 +15,7 @@
 #include <time.h>
 #include <perfkit/perfdata.h>
 #include "cli.h"
+#include "script.h"
 
 struct script {
 	const char *input;
@@ -24,6 +25,7 @@ struct script {
 	size_t desc_len;
 	uint64_t counts[PK_RECORD_USER_MAX];
 	uint64_t total;
+	struct threads *threads;  /* comm and maps for -D's sample lines */
 	uint64_t *attr_samples;   /* SAMPLE records per attr */
 	unsigned nr_attr_samples;
 };
@@ -103,6 +105,23 @@ static void tstamp(struct script *s, const struct pk_record *rec)
 		printf("%" PRIu64 " ", sm.time);
 }
 
+/* perf's " ... thread: comm:tid" and " ...... dso: name" lines. */
+static void sample_thread(struct script *s, const struct pk_record *rec)
+{
+	struct pk_sample sm;
+	const char *dso;
+	char buf[32];
+
+	if (pk_sample_parse(s->pd, rec, &sm))
+		return;
+	printf(" ... thread: %s:%d\n",
+	       threads_comm(s->threads, (int32_t)sm.tid, buf, sizeof(buf)),
+	       (int32_t)sm.tid);
+	dso = threads_dso(s->threads, (int32_t)sm.pid, rec->misc, sm.ip);
+	if (dso)
+		printf(" ...... dso: %s\n", dso);
+}
+
 static int dump_record(struct script *s, const struct pk_record *rec)
 {
 	uint64_t off = rec->offset;
@@ -128,7 +147,9 @@ static int dump_record(struct script *s, const struct pk_record *rec)
 		pk_record_describe(s->pd, rec, s->desc, s->desc_len);
 	}
 	fputs(s->desc, stdout);
-	return 0;
+	if (rec->type == PERF_RECORD_SAMPLE)
+		sample_thread(s, rec);
+	return threads_record(s->threads, rec);
 }
 
 static void print_header(struct script *s)
@@ -313,6 +334,12 @@ int cmd_script(int argc, char **argv)
 
 		s.pd = pk_perfdata_open(s.input, &o);
 	}
+	s.threads = threads_new();
+	if (!s.threads) {
+		pk_perfdata_free(s.pd);
+		cli_error("script", "out of memory");
+		return 1;
+	}
 	if (!s.pd) {
 		if (errno == EPROTO)
 			cli_error("script", "%s: %s", s.input,
@@ -331,5 +358,6 @@ int cmd_script(int argc, char **argv)
 	pk_perfdata_free(s.pd);
 	free(s.desc);
 	free(s.attr_samples);
+	threads_free(s.threads);
 	return ret ? 1 : 0;
 }

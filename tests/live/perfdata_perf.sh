@@ -9,11 +9,11 @@
 #    makes perf read it;
 #  - the corrupted corpus file: error naming an offset, records before it.
 . tests/lib/sh.sh
-# perf report -D / perfkit script -D output, normalised: perf's thread and
-# dso lookups (perfkit has no session layer yet), standalone "unhandled"
-# notes and blank lines dropped. The closing stats are kept.
+# perf report -D / perfkit script -D output, normalised: comment and blank
+# lines dropped, and perf's temporary copies of a 32-bit vdso
+# (/tmp/perf-vdso.so-XXXXXX) named [vdso] as the record names them.
 pd_filter() {
-	grep -v '^ \.\.\. thread:\|^ \.\.\.\.\.\. dso:\|^#\|^: unhandled!$\|^$'
+	grep -v '^#\|^$' | sed 's|^ \.\.\.\.\.\. dso: /tmp/perf-vdso\.so-.*| ...... dso: [vdso]|'
 }
 W=$PK_BUILD/examples/perfdata_write
 C=$PK_SHARED/corpus/perf-data
