@@ -478,11 +478,28 @@ static void check_crash(const char *dir)
 	free(b);
 }
 
+/* File-order end offsets of every record of a whole file. */
+static unsigned record_ends(const void *b, size_t n, uint64_t *ends,
+			    unsigned max)
+{
+	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
+	struct pk_perfdata *pd = pk_perfdata_open_mem(b, n, &o);
+	struct pk_record rec;
+	unsigned k = 0;
+
+	while (pd && k < max && pk_perfdata_next(pd, &rec) == 0)
+		ends[k++] = rec.offset + rec.size + ((rec.extra_size + 7) & ~7ULL);
+	pk_perfdata_free(pd);
+	return k;
+}
+
 static void check_damage(const char *path, const char *name)
 {
 	size_t n;
 	unsigned char *b = slurp(path, &n), *c;
-	unsigned full, cnt, bad = 0, runs = 0, errs = 0, fewer = 0;
+	unsigned full, cnt, bad = 0, runs = 0, errs = 0, fewer = 0, lost = 0;
+	static uint64_t ends[8 * NS];
+	unsigned nends;
 	int err;
 	uint64_t off;
 	bool of;
@@ -491,6 +508,7 @@ static void check_damage(const char *path, const char *name)
 	if (!b)
 		return;
 	full = walk(b, n, true, &err, &off, &of);
+	nends = record_ends(b, n, ends, 8 * NS);
 	c = malloc(n);
 	/* truncations: never more records than the whole file, errors name
 	 * an offset inside the file */
@@ -509,10 +527,22 @@ static void check_damage(const char *path, const char *name)
 		}
 		if (cnt < full)
 			fewer++;
+		/* every record that ends before the cut is delivered */
+		{
+			unsigned want = 0;
+
+			while (want < nends && ends[want] <= len)
+				want++;
+			if (cnt != want)
+				lost++;
+		}
 	}
 	snprintf(tn, sizeof(tn), "%s_truncations", name);
 	t_check(bad == 0 && fewer > 0, tn,
 		"%u runs, %u bad, %u errors, %u short", runs, bad, errs, fewer);
+	snprintf(tn, sizeof(tn), "%s_truncations_keep", name);
+	t_check(lost == 0 && nends == full, tn,
+		"%u of %u cut files lost records before the cut", lost, runs);
 	/* bit flips: must terminate, never crash */
 	for (unsigned i = 0; i < 600; i++) {
 		memcpy(c, b, n);
