@@ -255,10 +255,15 @@ static int run(struct script *s)
 		print_header(s);
 	if (s->header_only)
 		return 0;
+	if (!s->dump) {
+		/* perf script's sample lines need the symbol layer */
+		cli_error("script", "sample output is not there yet: use -D (--dump-raw-trace) or --header-only");
+		return -ENOTSUP;
+	}
 	if (s->dump && !s->file_order && pk_perfdata_nr_attrs(s->pd) &&
 	    !pk_perfdata_attr(s->pd, 0)->sample_id_all)
 		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
-	if (!s->dump)
+	if (!s->header)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	while ((err = pk_perfdata_next(s->pd, &rec)) == 0) {
 		s->total++;

@@ -7,6 +7,7 @@
  * seen before the previous round).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,18 +40,40 @@ static const struct perf_event_header *swap_copy(struct pk_perfdata *pd,
 static int next_compressed(struct pk_perfdata *pd, struct raw *r)
 {
 	const struct perf_event_header *h;
+	struct perf_event_header hs;
 
 	if (pd->zpos >= pd->zlen)
 		return 0;
 	if (pd->zlen - pd->zpos < sizeof(*h))
 		goto trunc;
 	h = (const void *)(pd->zbuf + pd->zpos);
+	if ((uintptr_t)h & 7) {
+		struct perf_event_header t;
+		void *c;
+
+		memcpy(&t, h, sizeof(t));
+		if (t.size < sizeof(t) || t.size > pd->zlen - pd->zpos)
+			goto bad_or_trunc;
+		c = pd_keep(pd, h, t.size);
+		if (!c)
+			return -ENOMEM;
+		h = c;
+	}
 	if (h->size < sizeof(*h))
 		return pd_fail(pd, PK_ERR_FORMAT, pd->zoff,
 			       "record of type %u inside PERF_RECORD_COMPRESSED has size %u",
 			       h->type, h->size);
 	if (h->size > pd->zlen - pd->zpos)
 		goto trunc;
+	if (0) {
+bad_or_trunc:
+		memcpy(&hs, pd->zbuf + pd->zpos, sizeof(hs));
+		if (hs.size < sizeof(hs))
+			return pd_fail(pd, PK_ERR_FORMAT, pd->zoff,
+				       "record of type %u inside PERF_RECORD_COMPRESSED has size %u",
+				       hs.type, hs.size);
+		goto trunc;
+	}
 	r->h = h;
 	r->off = pd->zoff;
 	r->compressed = true;
@@ -129,6 +152,11 @@ static int read_raw(struct pk_perfdata *pd, struct raw *r)
 	r->extra_size = 0;
 	if (pd->swapped) {
 		r->h = swap_copy(pd, p, h.size);
+		if (!r->h)
+			return -ENOMEM;
+	} else if ((uintptr_t)p & 7) {
+		/* records after one of odd size: give an aligned copy */
+		r->h = pd_keep(pd, p, h.size);
 		if (!r->h)
 			return -ENOMEM;
 	} else {
