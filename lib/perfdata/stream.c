@@ -328,7 +328,8 @@ static void q_flush(struct pk_perfdata *pd, uint64_t limit, bool final)
 		pd->qflush -= pd->qhead;
 		pd->qhead = 0;
 	}
-	qsort(pd->q, pd->qlen, sizeof(*pd->q), qent_cmp);
+	if (pd->qlen)
+		qsort(pd->q, pd->qlen, sizeof(*pd->q), qent_cmp);
 	if (final) {
 		n = pd->qlen;
 	} else {
