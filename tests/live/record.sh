@@ -124,6 +124,18 @@ $PK record -q --overwrite -m 1 -e $EV -o ow.data -- $GP 50000 >/dev/null 2>&1
 n=$($PK script -D -i ow.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
 check record_overwrite_keeps_newest "read $n" "$n" -gt 0 -a "$n" -lt 50000
 
+# -k, --namespaces, --all-cgroups and the header features they bring.
+$PK record -q -k mono --namespaces --all-cgroups -e cpu-clock -o k.data -- $DEMO >/dev/null 2>&1
+d=$($PK script -D -i k.data 2>/dev/null)
+check record_namespaces "no NAMESPACES record" -n "$(echo "$d" | grep -m1 PERF_RECORD_NAMESPACES)"
+check record_cgroups "no CGROUP record" -n "$(echo "$d" | grep -m1 PERF_RECORD_CGROUP)"
+if [ $HAVE_PERF = 1 ]; then
+	h=$(perf report -i k.data --header-only 2>&1)
+	check record_clockid_header "$(echo "$h" | grep clockid)" -n "$(echo "$h" | grep -F 'clockid: monotonic (1)')"
+	check record_sample_time_header "$(echo "$h" | grep -i duration)" -n "$(echo "$h" | grep -F 'sample duration')"
+	check record_cmdline_header "$(echo "$h" | grep cmdline)" -n "$(echo "$h" | grep -E '^# cmdline : .*perfkit record -q -k mono')"
+fi
+
 # Errors.
 $PK record -e nosuch -- true 2>e1; rc=$?
 check record_err_event "rc=$rc $(cat e1)" $rc -eq 2 -a -n "$(grep nosuch e1)"
