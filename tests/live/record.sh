@@ -126,9 +126,9 @@ check record_overwrite_keeps_newest "read $n" "$n" -gt 0 -a "$n" -lt 50000
 
 # -k, --namespaces, --all-cgroups and the header features they bring.
 $PK record -q -k mono --namespaces --all-cgroups -e cpu-clock -o k.data -- $DEMO >/dev/null 2>&1
-d=$($PK script -D -i k.data 2>/dev/null)
-check record_namespaces "no NAMESPACES record" -n "$(echo "$d" | grep -m1 PERF_RECORD_NAMESPACES)"
-check record_cgroups "no CGROUP record" -n "$(echo "$d" | grep -m1 PERF_RECORD_CGROUP)"
+kdump=$($PK script -D -i k.data 2>/dev/null)
+check record_namespaces "no NAMESPACES record" -n "$(printf '%s\n' "$kdump" | grep -m1 PERF_RECORD_NAMESPACES)"
+check record_cgroups "no CGROUP record" -n "$(printf '%s\n' "$kdump" | grep -m1 PERF_RECORD_CGROUP)"
 if [ $HAVE_PERF = 1 ]; then
 	h=$(perf report -i k.data --header-only 2>&1)
 	check record_clockid_header "$(echo "$h" | grep clockid)" -n "$(echo "$h" | grep -F 'clockid: monotonic (1)')"
