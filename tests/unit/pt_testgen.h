@@ -8,7 +8,7 @@
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
-static uint64_t rnd(void)
+static inline uint64_t rnd(void)
 {
 	uint64_t x = rng_state;
 
@@ -19,7 +19,7 @@ static uint64_t rnd(void)
 }
 
 /* A random value of up to BITS bits, biased toward small and edge values. */
-static uint64_t rnd_bits(unsigned bits)
+static inline uint64_t rnd_bits(unsigned bits)
 {
 	uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
 
@@ -45,7 +45,7 @@ static const uint8_t gen_types[] = {
 
 /* Fills *P (zeroed first) with a random packet of TYPE whose fields are
  * normalised, so decode(encode(P)) compares equal with memcmp. */
-static void pt_gen_packet(struct pk_pt_packet *p, uint8_t type)
+static inline void pt_gen_packet(struct pk_pt_packet *p, uint8_t type)
 {
 	memset(p, 0, sizeof(*p));
 	p->type = type;
@@ -133,13 +133,13 @@ static void pt_gen_packet(struct pk_pt_packet *p, uint8_t type)
 	}
 }
 
-static void pt_gen_random(struct pk_pt_packet *p)
+static inline void pt_gen_random(struct pk_pt_packet *p)
 {
 	pt_gen_packet(p, gen_types[rnd() % sizeof(gen_types)]);
 }
 
 /* Decoded and generated packets agree (size aside)? */
-static int pt_pkt_same(const struct pk_pt_packet *a,
+static inline int pt_pkt_same(const struct pk_pt_packet *a,
 		       const struct pk_pt_packet *b)
 {
 	return a->type == b->type && !memcmp(&a->u, &b->u, sizeof(a->u));
