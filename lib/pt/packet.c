@@ -4,6 +4,7 @@
  * packet. Behaviour follows Intel's libipt (what ptdump prints), with
  * perf's BBP/BIP/BEP as an option.
  */
+#include <endian.h>
 #include <errno.h>
 #include "base/base.h"
 #include "pt/pt_int.h"
@@ -256,9 +257,17 @@ static int rd_ip(const uint8_t *p, const uint8_t *end,
 
 	if (n < 0)
 		return PK_PT_ERR_BAD_PACKET;
-	NEED(1 + n);
 	pkt->type = type;
 	pkt->u.ip.ipc = (uint8_t)ipc;
+	if (end - p >= 9) {	/* fast path: one unaligned load */
+		uint64_t v;
+
+		memcpy(&v, p + 1, 8);
+		v = le64toh(v);
+		pkt->u.ip.ip = n == 8 ? v : v & ((1ull << (8 * n)) - 1);
+		return 1 + n;
+	}
+	NEED(1 + n);
 	pkt->u.ip.ip = n ? pt_le(p + 1, (unsigned)n) : 0;
 	return 1 + n;
 }
