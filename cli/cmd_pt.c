@@ -2,6 +2,7 @@
 /*
  * perfkit pt: Intel PT tools.
  *   perfkit pt dump [options] FILE   packets in Intel ptdump's layout
+ *   perfkit pt decode ...            instruction flow (cmd_pt_decode.c)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -768,11 +769,15 @@ int cmd_pt(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fprintf(argc < 2 ? stderr : stdout,
-			"usage: perfkit pt dump [options] FILE\n");
+			"usage: perfkit pt dump [options] FILE\n"
+			"       perfkit pt decode --raw FILE:ADDR --pt FILE "
+			"[options]\n");
 		return argc < 2 ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "dump"))
 		return cmd_pt_dump(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "decode"))
+		return cmd_pt_decode(argc - 1, argv + 1);
 	cli_error("pt", "unknown subcommand '%s'", argv[1]);
 	return 2;
 }

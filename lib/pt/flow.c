@@ -1,0 +1,843 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Intel PT instruction-flow decoder.
+ *
+ * A documented state machine (the one long piece of the PT layer):
+ *
+ *  packets --read ahead--> event queue + TNT cache + next TIP
+ *  instructions (image, block cache) --queries--> TNT bits / TIP targets
+ *
+ * Read-ahead turns every non-branch packet into an event with a binding:
+ *   B_NOW    deliver before the next instruction
+ *   B_IP     deliver when the flow reaches ev.at/ip (FUP-based events)
+ *   B_FUP    waiting for the FUP that gives its IP (TSX, EXSTOP ip, ...)
+ *   B_TIP    waiting for the next TIP/TIP.PGE/FUP (MODE.Exec)
+ *   B_EXSTOP waiting for the next EXSTOP (MWAIT)
+ *   B_INSN   bound to a future instruction: TIP.PGD without FUP binds to
+ *            the branch it ends, PIP/VMCS to a CR3 write or far branch;
+ *            delivered right after that instruction
+ * The queue is delivered in order; an event that is not yet deliverable
+ * holds back the ones behind it, as libipt's one-event read-ahead does.
+ */
+#include <errno.h>
+#include "base/base.h"
+#include "pt/pt_int.h"
+#include <perfkit/pt_insn.h>
+
+enum bind { B_NOW, B_IP, B_FUP, B_TIP, B_EXSTOP, B_INSN };
+
+struct qev {
+	struct pk_pt_event ev;
+	uint8_t bind;
+	uint64_t bind_ip;	/* B_IP: where it is delivered */
+};
+
+enum { QMAX = 64, RSMAX = 64, CACHE_BITS = 16 };
+
+struct cache_ent {
+	uint64_t ip;
+	uint64_t target;
+	uint8_t size, iclass, mode, valid;
+};
+
+struct pk_pt_insn_decoder {
+	struct pk_pt_decoder *pkt;
+	const uint8_t *buf;
+	size_t len;
+	const struct pk_pt_image *img;
+	struct pk_pt_config cfg;
+	struct pk_pt_insn_opts opts;
+
+	/* packet look-ahead */
+	struct pk_pt_packet next;
+	uint64_t next_off, next_ip;
+	bool have_next, next_ip_ok;
+	int next_err;
+	struct pk_pt_last_ip lip;
+
+	uint64_t tnt;
+	uint8_t tnt_n;
+
+	bool enabled, speculative, synced;
+	uint64_t ip;
+	uint8_t mode;
+	uint64_t cr3;
+
+	uint64_t rs[RSMAX];
+	unsigned rs_top, rs_n;
+
+	struct qev q[QMAX];
+	unsigned qh, qn;
+
+	struct pk_pt_time time;
+	struct pk_pt_tcal tcal;
+
+	struct cache_ent *cache;
+};
+
+/* ---- setup ---- */
+
+struct pk_pt_insn_decoder *
+pk_pt_insn_decoder_new(const uint8_t *buf, size_t len,
+		       const struct pk_pt_config *config,
+		       const struct pk_pt_image *image,
+		       const struct pk_pt_insn_opts *opts)
+{
+	struct pk_pt_insn_decoder *d;
+
+	if (!image || !PK_OPTS_VALID(opts, pk_pt_insn_opts) ||
+	    !PK_OPTS_VALID(config, pk_pt_config)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	d = pk_zalloc(sizeof(*d));
+	if (!d)
+		goto nomem;
+	d->cache = pk_calloc(1u << CACHE_BITS, sizeof(*d->cache));
+	d->pkt = pk_pt_decoder_new(buf, len, config);
+	if (!d->cache || !d->pkt)
+		goto nomem;
+	if (config)
+		memcpy(&d->cfg, config, PK_MIN(config->sz, sizeof(d->cfg)));
+	if (opts)
+		memcpy(&d->opts, opts, PK_MIN(opts->sz, sizeof(d->opts)));
+	d->buf = buf;
+	d->len = len;
+	d->img = image;
+	pk_pt_time_init(&d->time);
+	pk_pt_tcal_init(&d->tcal);
+	return d;
+nomem:
+	pk_pt_insn_decoder_free(d);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void pk_pt_insn_decoder_free(struct pk_pt_insn_decoder *d)
+{
+	if (!d)
+		return;
+	pk_pt_decoder_free(d->pkt);
+	pk_free(d->cache);
+	pk_free(d);
+}
+
+int pk_pt_insn_offset(const struct pk_pt_insn_decoder *d, uint64_t *offset)
+{
+	if (!d || !offset)
+		return PK_ERR_INTERNAL;
+	if (d->have_next) {
+		*offset = d->next_off;
+		return 0;
+	}
+	return pk_pt_offset(d->pkt, offset);
+}
+
+/* ---- packets ---- */
+
+static bool is_timing(uint8_t t)
+{
+	return t == PK_PT_TSC || t == PK_PT_MTC || t == PK_PT_CYC ||
+	       t == PK_PT_TMA || t == PK_PT_CBR || t == PK_PT_PAD;
+}
+
+static void do_timing(struct pk_pt_insn_decoder *d,
+		      const struct pk_pt_packet *p, bool header)
+{
+	uint64_t fcr = 0;
+
+	switch (p->type) {
+	case PK_PT_TSC:
+		pk_pt_tcal_tsc(&d->tcal, p->u.tsc.tsc, header);
+		pk_pt_time_tsc(&d->time, p->u.tsc.tsc);
+		break;
+	case PK_PT_CBR:
+		pk_pt_tcal_cbr(&d->tcal, p->u.cbr.ratio, header, &d->cfg);
+		pk_pt_time_cbr(&d->time, p->u.cbr.ratio);
+		break;
+	case PK_PT_TMA:
+		pk_pt_time_tma(&d->time, p->u.tma.ctc, p->u.tma.fc, &d->cfg);
+		break;
+	case PK_PT_MTC:
+		pk_pt_tcal_mtc(&d->tcal, p->u.mtc.ctc, &d->cfg);
+		pk_pt_time_mtc(&d->time, p->u.mtc.ctc, &d->cfg);
+		break;
+	case PK_PT_CYC:
+		if (pk_pt_tcal_fcr(&d->tcal, &fcr) < 0)
+			fcr = 0;
+		pk_pt_tcal_cyc(&d->tcal, p->u.cyc.value);
+		pk_pt_time_cyc(&d->time, p->u.cyc.value, &d->cfg, fcr);
+		break;
+	default:
+		break;
+	}
+}
+
+static void push_event(struct pk_pt_insn_decoder *d, const struct qev *e);
+
+/* Makes d->next the next packet (decoding it if needed). Timing packets
+ * are applied and skipped unless KEEP_TIMING. Returns the packet or NULL
+ * at the end (d->next_err says why). */
+static const struct pk_pt_packet *peek(struct pk_pt_insn_decoder *d,
+				       bool keep_timing)
+{
+	for (;;) {
+		int n;
+
+		if (d->have_next) {
+			if (keep_timing || !is_timing(d->next.type))
+				return &d->next;
+			if (d->next.type == PK_PT_CBR && d->opts.cbr_events &&
+			    d->enabled) {
+				struct qev e = { .bind = B_NOW };
+
+				e.ev.type = PK_PT_EV_CBR;
+				e.ev.u.cbr.ratio = d->next.u.cbr.ratio;
+				push_event(d, &e);
+			}
+			do_timing(d, &d->next, false);
+			d->have_next = false;
+			continue;
+		}
+		pk_pt_offset(d->pkt, &d->next_off);
+		n = pk_pt_next(d->pkt, &d->next);
+		if (n < 0) {
+			d->next_err = n;
+			return NULL;
+		}
+		d->have_next = true;
+		d->next_ip_ok = false;
+		switch (d->next.type) {
+		case PK_PT_TIP: case PK_PT_TIP_PGE: case PK_PT_TIP_PGD:
+		case PK_PT_FUP:
+			pk_pt_last_ip_update(&d->lip, d->next.u.ip.ipc,
+					     d->next.u.ip.ip);
+			d->next_ip_ok = !pk_pt_last_ip_query(&d->lip,
+							     &d->next_ip);
+			break;
+		case PK_PT_PSB:
+			memset(&d->lip, 0, sizeof(d->lip));
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void take(struct pk_pt_insn_decoder *d)
+{
+	d->have_next = false;
+}
+
+/* ---- event queue ---- */
+
+static void push_event(struct pk_pt_insn_decoder *d, const struct qev *e)
+{
+	struct pk_pt_event *ev;
+
+	if (d->qn == QMAX)	/* runaway: drop the oldest */
+		d->qh = (d->qh + 1) % QMAX, d->qn--;
+	d->q[(d->qh + d->qn) % QMAX] = *e;
+	ev = &d->q[(d->qh + d->qn) % QMAX].ev;
+	ev->has_tsc = !pk_pt_time_query(&d->time, &ev->tsc);
+	d->qn++;
+}
+
+static struct qev *qat(struct pk_pt_insn_decoder *d, unsigned i)
+{
+	return &d->q[(d->qh + i) % QMAX];
+}
+
+static struct qev *new_ev(struct qev *e, uint8_t type, uint8_t bind)
+{
+	memset(e, 0, sizeof(*e));
+	e->ev.type = type;
+	e->bind = bind;
+	return e;
+}
+
+/* Gives queued events waiting for BIND the IP IP (or suppression). */
+static bool bind_waiting(struct pk_pt_insn_decoder *d, uint8_t bind,
+			 uint64_t ip, bool suppressed)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < d->qn; i++) {
+		struct qev *e = qat(d, i);
+
+		if (e->bind != bind)
+			continue;
+		e->ev.ip = ip;
+		e->ev.ip_suppressed = suppressed;
+		e->bind = suppressed ? B_NOW : B_IP;
+		e->bind_ip = ip;
+		any = true;
+	}
+	return any;
+}
+
+/* ---- read-ahead: one non-query packet into events ---- */
+
+static void psb_plus(struct pk_pt_insn_decoder *d);
+
+static void on_fup(struct pk_pt_insn_decoder *d)
+{
+	uint64_t from = d->next_ip;
+	const struct pk_pt_packet *p;
+	struct qev e;
+
+	take(d);
+	if (bind_waiting(d, B_FUP, from, false))
+		return;
+	p = peek(d, false);
+	if (p && p->type == PK_PT_TIP) {
+		new_ev(&e, PK_PT_EV_ASYNC_BRANCH, B_IP);
+		e.ev.at = e.bind_ip = from;
+		e.ev.ip = d->next_ip;
+		take(d);
+		push_event(d, &e);
+		/* MODE.Exec waiting for this FUP applies at the target */
+		bind_waiting(d, B_TIP, e.ev.ip, false);
+		return;
+	}
+	if (p && p->type == PK_PT_TIP_PGD) {
+		new_ev(&e, PK_PT_EV_ASYNC_DISABLED, B_IP);
+		e.ev.at = e.bind_ip = from;
+		e.ev.ip = d->next_ip;
+		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
+		take(d);
+		push_event(d, &e);
+		return;
+	}
+	/* A lone FUP: nothing to report. */
+}
+
+static void on_ovf(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p;
+	struct qev e;
+
+	take(d);
+	d->tnt_n = 0;
+	bind_waiting(d, B_FUP, 0, true);
+	if (d->opts.keep_tcal_on_ovf)
+		pk_pt_tcal_ovf(&d->tcal);
+	else
+		pk_pt_tcal_init(&d->tcal);
+	new_ev(&e, PK_PT_EV_OVERFLOW, B_NOW);
+	e.ev.ip_suppressed = 1;
+	p = peek(d, false);
+	if (p && p->type == PK_PT_FUP) {
+		e.ev.ip = d->next_ip;
+		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
+		take(d);
+	}
+	push_event(d, &e);
+}
+
+static void on_exstop(struct pk_pt_insn_decoder *d)
+{
+	struct qev e;
+	bool ip = d->next.u.exstop.ip;
+
+	take(d);
+	/* MWAIT binds to this EXSTOP */
+	for (unsigned i = 0; i < d->qn; i++)
+		if (qat(d, i)->bind == B_EXSTOP)
+			qat(d, i)->bind = ip ? B_FUP : B_NOW;
+	new_ev(&e, PK_PT_EV_EXSTOP, ip ? B_FUP : B_NOW);
+	e.ev.ip_suppressed = !ip;
+	push_event(d, &e);
+}
+
+/* Processes the next packet, which is not a query packet. */
+static void read_event(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p = &d->next;
+	struct qev e;
+
+	switch (p->type) {
+	case PK_PT_PSB:
+		psb_plus(d);
+		return;
+	case PK_PT_FUP:
+		on_fup(d);
+		return;
+	case PK_PT_OVF:
+		on_ovf(d);
+		return;
+	case PK_PT_EXSTOP:
+		on_exstop(d);
+		return;
+	case PK_PT_TIP_PGE:
+		new_ev(&e, PK_PT_EV_ENABLED, B_NOW);
+		e.ev.ip = d->next_ip;
+		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
+		bind_waiting(d, B_TIP, e.ev.ip, false);
+		break;
+	case PK_PT_TIP_PGD:
+		new_ev(&e, PK_PT_EV_DISABLED, d->enabled ? B_INSN : B_NOW);
+		e.ev.ip = d->next_ip;
+		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
+		break;
+	case PK_PT_MODE_EXEC:
+		new_ev(&e, PK_PT_EV_EXEC_MODE, B_TIP);
+		e.ev.u.exec_mode.mode = p->u.exec.csl && p->u.exec.csd ?
+			PK_PT_MODE_UNKNOWN : p->u.exec.csl ? PK_PT_MODE_64 :
+			p->u.exec.csd ? PK_PT_MODE_32 : PK_PT_MODE_16;
+		break;
+	case PK_PT_MODE_TSX:
+		new_ev(&e, PK_PT_EV_TSX, B_FUP);
+		e.ev.u.tsx.speculative = p->u.tsx.intx;
+		e.ev.u.tsx.aborted = p->u.tsx.abrt;
+		break;
+	case PK_PT_PIP:
+		new_ev(&e, PK_PT_EV_PAGING, d->enabled ? B_INSN : B_NOW);
+		e.ev.u.paging.cr3 = p->u.pip.cr3;
+		e.ev.u.paging.nr = p->u.pip.nr;
+		e.ev.ip_suppressed = 1;
+		break;
+	case PK_PT_VMCS:
+		new_ev(&e, PK_PT_EV_VMCS, d->enabled ? B_INSN : B_NOW);
+		e.ev.u.vmcs.base = p->u.vmcs.base;
+		break;
+	case PK_PT_STOP:
+		new_ev(&e, PK_PT_EV_STOP, B_NOW);
+		break;
+	case PK_PT_MWAIT:
+		new_ev(&e, PK_PT_EV_MWAIT, B_EXSTOP);
+		e.ev.u.mwait.hints = p->u.mwait.hints;
+		e.ev.u.mwait.ext = p->u.mwait.ext;
+		break;
+	case PK_PT_PWRE:
+		new_ev(&e, PK_PT_EV_PWRE, B_NOW);
+		e.ev.u.pwre.state = p->u.pwre.state;
+		e.ev.u.pwre.sub_state = p->u.pwre.sub_state;
+		e.ev.u.pwre.hw = p->u.pwre.hw;
+		break;
+	case PK_PT_PWRX:
+		new_ev(&e, PK_PT_EV_PWRX, B_NOW);
+		e.ev.u.pwrx.last = p->u.pwrx.last;
+		e.ev.u.pwrx.deepest = p->u.pwrx.deepest;
+		e.ev.u.pwrx.interrupt = p->u.pwrx.interrupt;
+		e.ev.u.pwrx.store = p->u.pwrx.store;
+		e.ev.u.pwrx.autonomous = p->u.pwrx.autonomous;
+		break;
+	case PK_PT_PTW:
+		new_ev(&e, PK_PT_EV_PTWRITE, p->u.ptw.ip ? B_FUP : B_NOW);
+		e.ev.u.ptwrite.payload = p->u.ptw.payload;
+		e.ev.ip_suppressed = !p->u.ptw.ip;
+		break;
+	case PK_PT_MNT:
+		new_ev(&e, PK_PT_EV_MNT, B_NOW);
+		e.ev.u.mnt.payload = p->u.mnt.payload;
+		break;
+	case PK_PT_TRIG:
+		new_ev(&e, PK_PT_EV_TRIG, p->u.trig.ip ? B_FUP : B_NOW);
+		e.ev.u.trig.trbv = p->u.trig.trbv;
+		e.ev.u.trig.mult = p->u.trig.mult;
+		e.ev.u.trig.icntv = p->u.trig.icntv;
+		e.ev.u.trig.icnt = p->u.trig.icnt;
+		e.ev.ip_suppressed = !p->u.trig.ip;
+		break;
+	default:	/* PSBEND outside PSB+, CFE/EVD, TNT/TIP while off */
+		take(d);
+		return;
+	}
+	take(d);
+	push_event(d, &e);
+}
+
+/* PSB+: status packets restate the state; nothing is reported. */
+static void psb_plus(struct pk_pt_insn_decoder *d)
+{
+	bool have_ip = false;
+	uint64_t ip = 0;
+
+	take(d);
+	pk_pt_tcal_psb(&d->tcal, &d->cfg);
+	d->tnt_n = 0;
+	for (;;) {
+		const struct pk_pt_packet *p = peek(d, true);
+
+		if (!p)
+			break;
+		if (p->type == PK_PT_PSBEND) {
+			take(d);
+			break;
+		}
+		if (p->type == PK_PT_OVF)
+			break;
+		switch (p->type) {
+		case PK_PT_FUP:
+			have_ip = d->next_ip_ok && p->u.ip.ipc;
+			ip = d->next_ip;
+			break;
+		case PK_PT_MODE_EXEC:
+			d->mode = p->u.exec.csl && p->u.exec.csd ?
+				PK_PT_MODE_UNKNOWN : p->u.exec.csl ? PK_PT_MODE_64 :
+				p->u.exec.csd ? PK_PT_MODE_32 : PK_PT_MODE_16;
+			break;
+		case PK_PT_MODE_TSX:
+			d->speculative = p->u.tsx.intx;
+			break;
+		case PK_PT_PIP:
+			d->cr3 = p->u.pip.cr3;
+			break;
+		default:
+			if (is_timing(p->type))
+				do_timing(d, p, true);
+			break;
+		}
+		take(d);
+	}
+	if (!d->synced || !d->enabled) {
+		d->enabled = have_ip;
+		d->ip = ip;
+		d->rs_n = 0;
+	}
+	d->synced = true;
+}
+
+/* Is the next packet one a branch query consumes? */
+static bool is_query(const struct pk_pt_insn_decoder *d,
+		     const struct pk_pt_packet *p)
+{
+	return d->enabled && (p->type == PK_PT_TNT_8 ||
+			      p->type == PK_PT_TNT_64 || p->type == PK_PT_TIP);
+}
+
+/* Reads ahead until a query packet is next or an event is ready. */
+static void fill(struct pk_pt_insn_decoder *d)
+{
+	for (;;) {
+		const struct pk_pt_packet *p;
+
+		if (d->qn) {
+			uint8_t b = qat(d, 0)->bind;
+
+			if (b == B_NOW || b == B_IP || b == B_INSN)
+				return;
+		}
+		p = peek(d, false);
+		if (!p || is_query(d, p))
+			return;
+		read_event(d);
+	}
+}
+
+/* ---- queries ---- */
+
+static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
+{
+	while (!d->tnt_n) {
+		const struct pk_pt_packet *p = peek(d, false);
+
+		if (!p)
+			return d->next_err == PK_ERR_EOS ? PK_ERR_EOS
+							 : d->next_err;
+		if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) {
+			d->tnt = p->u.tnt.payload;
+			d->tnt_n = p->u.tnt.bits;
+			take(d);
+			break;
+		}
+		if (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD ||
+		    p->type == PK_PT_FUP || p->type == PK_PT_TIP_PGE ||
+		    p->type == PK_PT_PSB || p->type == PK_PT_OVF)
+			return PK_PT_ERR_BAD_QUERY;
+		read_event(d);
+	}
+	d->tnt_n--;
+	*taken = (d->tnt >> d->tnt_n) & 1;
+	return 0;
+}
+
+/* Is a TNT bit available without crossing other packets? */
+static bool tnt_ahead(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p;
+
+	if (d->tnt_n)
+		return true;
+	p = peek(d, false);
+	return p && (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64);
+}
+
+static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
+{
+	for (;;) {
+		const struct pk_pt_packet *p = peek(d, false);
+
+		if (!p)
+			return d->next_err;
+		if (p->type == PK_PT_TIP) {
+			if (!d->next_ip_ok || !p->u.ip.ipc) {
+				take(d);
+				return PK_PT_ERR_BAD_QUERY;
+			}
+			*ip = d->next_ip;
+			take(d);
+			bind_waiting(d, B_TIP, *ip, false);
+			return 0;
+		}
+		if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64 ||
+		    p->type == PK_PT_FUP || p->type == PK_PT_PSB ||
+		    p->type == PK_PT_OVF || p->type == PK_PT_TIP_PGE)
+			return PK_PT_ERR_BAD_QUERY;
+		read_event(d);
+		if (d->qn && qat(d, d->qn - 1)->bind == B_INSN &&
+		    qat(d, d->qn - 1)->ev.type == PK_PT_EV_DISABLED)
+			return 1;	/* the branch left the traced region */
+	}
+}
+
+/* ---- instructions ---- */
+
+static int decode_at(struct pk_pt_insn_decoder *d, uint64_t ip,
+		     struct pk_pt_insn *insn, uint64_t *target)
+{
+	struct cache_ent *c = &d->cache[(ip ^ (ip >> CACHE_BITS)) &
+					((1u << CACHE_BITS) - 1)];
+	int err;
+
+	if (c->valid && c->ip == ip && c->mode == d->mode) {
+		insn->ip = ip;
+		insn->size = c->size;
+		insn->iclass = c->iclass;
+		insn->mode = c->mode;
+		*target = c->target;
+		return 0;
+	}
+	err = pk_pt_insn_decode(d->img, ip, d->mode, insn, target);
+	if (err < 0)
+		return err;
+	c->ip = ip;
+	c->target = *target;
+	c->size = insn->size;
+	c->iclass = insn->iclass;
+	c->mode = d->mode;
+	c->valid = 1;
+	return 0;
+}
+
+static bool is_far(uint8_t ic)
+{
+	return ic == PK_PT_IC_FAR_CALL || ic == PK_PT_IC_FAR_RETURN ||
+	       ic == PK_PT_IC_FAR_JUMP;
+}
+
+static bool is_branch(uint8_t ic)
+{
+	return ic != PK_PT_IC_OTHER && ic != PK_PT_IC_PTWRITE &&
+	       ic != PK_PT_IC_MOV_CR3 && ic != PK_PT_IC_ERROR;
+}
+
+/* Does the TIP.PGD-without-FUP event E end at instruction INSN? */
+static bool pgd_binds(const struct qev *e, const struct pk_pt_insn *insn,
+		      uint64_t target)
+{
+	uint64_t next = insn->ip + insn->size;
+
+	if (e->ev.ip_suppressed)
+		return is_far(insn->iclass) || insn->iclass == PK_PT_IC_MOV_CR3 ||
+		       insn->iclass == PK_PT_IC_JUMP_IND ||
+		       insn->iclass == PK_PT_IC_CALL_IND ||
+		       insn->iclass == PK_PT_IC_RETURN;
+	switch (insn->iclass) {
+	case PK_PT_IC_JUMP: case PK_PT_IC_CALL:
+		return e->ev.ip == target;
+	case PK_PT_IC_COND_JUMP:
+		return e->ev.ip == target || e->ev.ip == next;
+	default:
+		return is_branch(insn->iclass);
+	}
+}
+
+static void push_ret(struct pk_pt_insn_decoder *d, uint64_t ip)
+{
+	d->rs_top = (d->rs_top + 1) % RSMAX;
+	d->rs[d->rs_top] = ip;
+	if (d->rs_n < RSMAX)
+		d->rs_n++;
+}
+
+/* Where the flow goes after INSN; sets *DISABLED when a TIP.PGD ends it. */
+static int proceed(struct pk_pt_insn_decoder *d, const struct pk_pt_insn *insn,
+		   uint64_t target, uint64_t *nip)
+{
+	uint64_t next = insn->ip + insn->size;
+	bool taken;
+	int err;
+
+	switch (insn->iclass) {
+	case PK_PT_IC_JUMP:
+		*nip = target;
+		return 0;
+	case PK_PT_IC_CALL:
+		if (target != next)
+			push_ret(d, next);
+		*nip = target;
+		return 0;
+	case PK_PT_IC_COND_JUMP:
+		err = query_tnt(d, &taken);
+		if (err < 0)
+			return err;
+		*nip = taken ? target : next;
+		return 0;
+	case PK_PT_IC_RETURN:
+		if (tnt_ahead(d)) {
+			err = query_tnt(d, &taken);
+			if (err < 0)
+				return err;
+			if (!taken)
+				return PK_PT_ERR_BAD_RETCOMP;
+			if (!d->rs_n)
+				return PK_PT_ERR_RETSTACK;
+			*nip = d->rs[d->rs_top];
+			d->rs_top = (d->rs_top + RSMAX - 1) % RSMAX;
+			d->rs_n--;
+			return 0;
+		}
+		return query_tip(d, nip);
+	case PK_PT_IC_CALL_IND:
+		push_ret(d, next);
+		return query_tip(d, nip);
+	case PK_PT_IC_JUMP_IND: case PK_PT_IC_FAR_CALL:
+	case PK_PT_IC_FAR_RETURN: case PK_PT_IC_FAR_JUMP:
+		return query_tip(d, nip);
+	default:
+		*nip = next;
+		return 0;
+	}
+}
+
+/* Status bits for what comes next. */
+static int status(struct pk_pt_insn_decoder *d)
+{
+	fill(d);
+	if (d->qn) {
+		struct qev *e = qat(d, 0);
+
+		if (e->bind == B_NOW || (e->bind == B_IP &&
+					 (!d->enabled || e->bind_ip == d->ip)))
+			return PK_PT_STS_EVENT;
+	}
+	if (!d->have_next && d->next_err == PK_ERR_EOS && !d->tnt_n)
+		return PK_PT_STS_EOS | (d->enabled ? 0 : PK_PT_STS_IP_SUPPRESSED);
+	return 0;
+}
+
+int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
+{
+	int err;
+
+	if (!d)
+		return PK_ERR_INTERNAL;
+	if (d->have_next && d->next.type == PK_PT_PSB && !d->synced) {
+		/* already positioned on a PSB */
+	} else {
+		err = pk_pt_sync_forward(d->pkt);
+		if (err < 0)
+			return err;
+		d->have_next = false;
+	}
+	d->qn = 0;
+	d->tnt_n = 0;
+	d->rs_n = 0;
+	d->synced = false;
+	d->enabled = false;
+	d->next_err = 0;
+	memset(&d->lip, 0, sizeof(d->lip));
+	if (!peek(d, true) || d->next.type != PK_PT_PSB)
+		return PK_ERR_NOSYNC;
+	psb_plus(d);
+	return status(d);
+}
+
+int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
+{
+	struct qev *e;
+
+	if (!d || !ev)
+		return PK_ERR_INTERNAL;
+	if (!(status(d) & PK_PT_STS_EVENT))
+		return PK_PT_ERR_BAD_QUERY;
+	e = qat(d, 0);
+	*ev = e->ev;
+	d->qh = (d->qh + 1) % QMAX;
+	d->qn--;
+	switch (ev->type) {
+	case PK_PT_EV_ENABLED:
+		d->enabled = !ev->ip_suppressed;
+		d->ip = ev->ip;
+		break;
+	case PK_PT_EV_DISABLED: case PK_PT_EV_ASYNC_DISABLED:
+		d->enabled = false;
+		break;
+	case PK_PT_EV_ASYNC_BRANCH:
+		d->ip = ev->ip;
+		break;
+	case PK_PT_EV_OVERFLOW:
+		d->enabled = !ev->ip_suppressed;
+		d->ip = ev->ip;
+		d->rs_n = 0;
+		break;
+	case PK_PT_EV_EXEC_MODE:
+		d->mode = ev->u.exec_mode.mode;
+		break;
+	case PK_PT_EV_TSX:
+		d->speculative = ev->u.tsx.speculative;
+		break;
+	default:
+		break;
+	}
+	return status(d);
+}
+
+int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
+{
+	uint64_t target = 0, nip = 0;
+	int err;
+
+	if (!d || !insn)
+		return PK_ERR_INTERNAL;
+	memset(insn, 0, sizeof(*insn));
+	insn->ip = d->ip;
+	if (!d->enabled)
+		return d->next_err == PK_ERR_EOS ? PK_ERR_EOS
+						 : PK_PT_ERR_NO_ENABLE;
+	err = decode_at(d, d->ip, insn, &target);
+	if (err < 0) {
+		insn->iclass = PK_PT_IC_ERROR;
+		return err;
+	}
+	insn->speculative = d->speculative;
+	/* events bound to this instruction */
+	fill(d);
+	for (unsigned i = 0; i < d->qn; i++) {
+		struct qev *e = qat(d, i);
+
+		if (e->bind != B_INSN)
+			continue;
+		if (e->ev.type == PK_PT_EV_DISABLED) {
+			if (!pgd_binds(e, insn, target))
+				break;
+			e->bind = B_NOW;
+			e->ev.at = insn->ip;
+			return status(d);
+		}
+		if (insn->iclass == PK_PT_IC_MOV_CR3 || is_far(insn->iclass))
+			e->bind = B_NOW;
+		break;
+	}
+	err = proceed(d, insn, target, &nip);
+	if (err < 0)
+		return err;
+	if (err == 1) {	/* TIP.PGD: the branch left the traced region */
+		qat(d, d->qn - 1)->bind = B_NOW;
+		return status(d);
+	}
+	d->ip = nip;
+	return status(d);
+}
