@@ -14,8 +14,10 @@
  *   B_TIP    waiting for the next TIP/TIP.PGE/FUP (MODE.Exec)
  *   B_EXSTOP waiting for the next EXSTOP (MWAIT)
  *   B_INSN   bound to a future instruction: TIP.PGD without FUP binds to
- *            the branch it ends, PIP/VMCS to a CR3 write or far branch;
- *            delivered right after that instruction
+ *            the branch it ends, PIP/VMCS to a CR3 write or far branch,
+ *            PTWRITE without IP to a PTWRITE; delivered right after it
+ *   B_COUNT  TRIG without IP: after `icnt` instructions counted from the
+ *            last IP reference (FUP, TIP, TNT bit)
  * The queue is delivered in order; an event that is not yet deliverable
  * holds back the ones behind it, as libipt's one-event read-ahead does.
  */
@@ -24,7 +26,7 @@
 #include "pt/pt_int.h"
 #include <perfkit/pt_insn.h>
 
-enum bind { B_NOW, B_IP, B_FUP, B_TIP, B_EXSTOP, B_INSN };
+enum bind { B_NOW, B_IP, B_FUP, B_TIP, B_EXSTOP, B_INSN, B_COUNT };
 
 struct qev {
 	struct pk_pt_event ev;
@@ -68,6 +70,18 @@ struct pk_pt_insn_decoder {
 
 	struct qev q[QMAX];
 	unsigned qh, qn;
+
+	/* events held until their partner packet: MWAIT until EXSTOP,
+	 * PWRE until PWRX */
+	struct qev held_mwait, held_pwre;
+	bool have_mwait, have_pwre;
+
+	uint64_t icount;	/* instructions since the last IP reference */
+	uint64_t resume_ip;	/* where a sync disable would resume */
+	bool have_resume;
+	uint64_t last_tick, tnt_tsc, q_tsc;
+	bool queried;		/* the last instruction consumed TNT/TIP */
+	bool in_psb;
 
 	struct pk_pt_time time;
 	struct pk_pt_tcal tcal;
@@ -187,8 +201,7 @@ static const struct pk_pt_packet *peek(struct pk_pt_insn_decoder *d,
 		if (d->have_next) {
 			if (keep_timing || !is_timing(d->next.type))
 				return &d->next;
-			if (d->next.type == PK_PT_CBR && d->opts.cbr_events &&
-			    d->enabled) {
+			if (d->next.type == PK_PT_CBR) {
 				struct qev e = { .bind = B_NOW };
 
 				e.ev.type = PK_PT_EV_CBR;
@@ -280,36 +293,87 @@ static bool bind_waiting(struct pk_pt_insn_decoder *d, uint8_t bind,
 
 static void psb_plus(struct pk_pt_insn_decoder *d);
 
+/* PIP/VMCS between a FUP and its TIP apply at the async branch. */
+static unsigned absorb_async(struct pk_pt_insn_decoder *d, struct qev *out,
+			     unsigned max)
+{
+	unsigned n = 0;
+
+	for (;;) {
+		const struct pk_pt_packet *p = peek(d, false);
+
+		if (!p || (p->type != PK_PT_PIP && p->type != PK_PT_VMCS))
+			return n;
+		if (n < max) {
+			struct qev *e = &out[n++];
+
+			if (p->type == PK_PT_PIP) {
+				new_ev(e, PK_PT_EV_PAGING, B_NOW);
+				e->ev.u.paging.cr3 = p->u.pip.cr3;
+				e->ev.u.paging.nr = p->u.pip.nr;
+			} else {
+				new_ev(e, PK_PT_EV_VMCS, B_NOW);
+				e->ev.u.vmcs.base = p->u.vmcs.base;
+			}
+			e->ev.ip_suppressed = 1;
+		}
+		take(d);
+	}
+}
+
 static void on_fup(struct pk_pt_insn_decoder *d)
 {
 	uint64_t from = d->next_ip;
 	const struct pk_pt_packet *p;
-	struct qev e;
+	struct qev e, side[8];
+	unsigned nside;
 
 	take(d);
-	if (bind_waiting(d, B_FUP, from, false))
-		return;
+	bind_waiting(d, B_FUP, from, false);
+	nside = absorb_async(d, side, 8);
 	p = peek(d, false);
-	if (p && p->type == PK_PT_TIP) {
-		new_ev(&e, PK_PT_EV_ASYNC_BRANCH, B_IP);
-		e.ev.at = e.bind_ip = from;
-		e.ev.ip = d->next_ip;
-		take(d);
-		push_event(d, &e);
-		/* MODE.Exec waiting for this FUP applies at the target */
-		bind_waiting(d, B_TIP, e.ev.ip, false);
-		return;
-	}
-	if (p && p->type == PK_PT_TIP_PGD) {
-		new_ev(&e, PK_PT_EV_ASYNC_DISABLED, B_IP);
+	if (p && (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD)) {
+		bool pgd = p->type == PK_PT_TIP_PGD;
+
+		new_ev(&e, pgd ? PK_PT_EV_ASYNC_DISABLED : PK_PT_EV_ASYNC_BRANCH,
+		       B_IP);
 		e.ev.at = e.bind_ip = from;
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
 		take(d);
 		push_event(d, &e);
+		/* VMCS before paging, as libipt reports them */
+		for (unsigned i = nside; i-- > 0;)
+			if (side[i].ev.type == PK_PT_EV_VMCS)
+				push_event(d, &side[i]);
+		for (unsigned i = 0; i < nside; i++)
+			if (side[i].ev.type == PK_PT_EV_PAGING)
+				push_event(d, &side[i]);
+		/* MODE.Exec waiting for this FUP applies at the target */
+		if (!pgd)
+			bind_waiting(d, B_TIP, e.ev.ip, false);
 		return;
 	}
-	/* A lone FUP: nothing to report. */
+	for (unsigned i = 0; i < nside; i++)
+		push_event(d, &side[i]);
+}
+
+/* Releases held events (MWAIT without EXSTOP, PWRE without PWRX). */
+static void flush_held(struct pk_pt_insn_decoder *d)
+{
+	if (d->have_pwre) {
+		d->held_pwre.bind = B_NOW;
+		/* reported ahead of what is queued, as libipt does */
+		d->qh = (d->qh + QMAX - 1) % QMAX;
+		d->q[d->qh] = d->held_pwre;
+		d->qn++;
+		d->have_pwre = false;
+	}
+	if (d->have_mwait) {
+		d->held_mwait.bind = B_NOW;
+		push_event(d, &d->held_mwait);
+		d->have_mwait = false;
+	}
 }
 
 static void on_ovf(struct pk_pt_insn_decoder *d)
@@ -319,7 +383,11 @@ static void on_ovf(struct pk_pt_insn_decoder *d)
 
 	take(d);
 	d->tnt_n = 0;
+	flush_held(d);
 	bind_waiting(d, B_FUP, 0, true);
+	for (unsigned i = 0; i < d->qn; i++)
+		if (qat(d, i)->bind == B_TIP || qat(d, i)->bind == B_COUNT)
+			qat(d, i)->bind = B_NOW;
 	if (d->opts.keep_tcal_on_ovf)
 		pk_pt_tcal_ovf(&d->tcal);
 	else
@@ -341,13 +409,23 @@ static void on_exstop(struct pk_pt_insn_decoder *d)
 	bool ip = d->next.u.exstop.ip;
 
 	take(d);
-	/* MWAIT binds to this EXSTOP */
-	for (unsigned i = 0; i < d->qn; i++)
-		if (qat(d, i)->bind == B_EXSTOP)
-			qat(d, i)->bind = ip ? B_FUP : B_NOW;
+	if (d->have_mwait) {	/* MWAIT binds to this EXSTOP */
+		d->held_mwait.bind = ip ? B_FUP : B_NOW;
+		d->held_mwait.ev.ip_suppressed = !ip;
+		push_event(d, &d->held_mwait);
+		d->have_mwait = false;
+	}
 	new_ev(&e, PK_PT_EV_EXSTOP, ip ? B_FUP : B_NOW);
 	e.ev.ip_suppressed = !ip;
 	push_event(d, &e);
+}
+
+static uint8_t exec_mode_of(const struct pk_pt_packet *p)
+{
+	if (p->u.exec.csl && p->u.exec.csd)
+		return PK_PT_MODE_UNKNOWN;
+	return p->u.exec.csl ? PK_PT_MODE_64 :
+	       p->u.exec.csd ? PK_PT_MODE_32 : PK_PT_MODE_16;
 }
 
 /* Processes the next packet, which is not a query packet. */
@@ -382,9 +460,7 @@ static void read_event(struct pk_pt_insn_decoder *d)
 		break;
 	case PK_PT_MODE_EXEC:
 		new_ev(&e, PK_PT_EV_EXEC_MODE, B_TIP);
-		e.ev.u.exec_mode.mode = p->u.exec.csl && p->u.exec.csd ?
-			PK_PT_MODE_UNKNOWN : p->u.exec.csl ? PK_PT_MODE_64 :
-			p->u.exec.csd ? PK_PT_MODE_32 : PK_PT_MODE_16;
+		e.ev.u.exec_mode.mode = exec_mode_of(p);
 		break;
 	case PK_PT_MODE_TSX:
 		new_ev(&e, PK_PT_EV_TSX, B_FUP);
@@ -400,22 +476,35 @@ static void read_event(struct pk_pt_insn_decoder *d)
 	case PK_PT_VMCS:
 		new_ev(&e, PK_PT_EV_VMCS, d->enabled ? B_INSN : B_NOW);
 		e.ev.u.vmcs.base = p->u.vmcs.base;
+		e.ev.ip_suppressed = 1;
 		break;
 	case PK_PT_STOP:
 		new_ev(&e, PK_PT_EV_STOP, B_NOW);
 		break;
 	case PK_PT_MWAIT:
-		new_ev(&e, PK_PT_EV_MWAIT, B_EXSTOP);
-		e.ev.u.mwait.hints = p->u.mwait.hints;
-		e.ev.u.mwait.ext = p->u.mwait.ext;
-		break;
+		new_ev(&d->held_mwait, PK_PT_EV_MWAIT, B_EXSTOP);
+		d->held_mwait.ev.u.mwait.hints = p->u.mwait.hints;
+		d->held_mwait.ev.u.mwait.ext = p->u.mwait.ext;
+		d->held_mwait.ev.has_tsc = !pk_pt_time_query(
+			&d->time, &d->held_mwait.ev.tsc);
+		d->have_mwait = true;
+		take(d);
+		return;
 	case PK_PT_PWRE:
-		new_ev(&e, PK_PT_EV_PWRE, B_NOW);
-		e.ev.u.pwre.state = p->u.pwre.state;
-		e.ev.u.pwre.sub_state = p->u.pwre.sub_state;
-		e.ev.u.pwre.hw = p->u.pwre.hw;
-		break;
+		new_ev(&d->held_pwre, PK_PT_EV_PWRE, B_NOW);
+		d->held_pwre.ev.u.pwre.state = p->u.pwre.state;
+		d->held_pwre.ev.u.pwre.sub_state = p->u.pwre.sub_state;
+		d->held_pwre.ev.u.pwre.hw = p->u.pwre.hw;
+		d->held_pwre.ev.has_tsc = !pk_pt_time_query(
+			&d->time, &d->held_pwre.ev.tsc);
+		d->have_pwre = true;
+		take(d);
+		return;
 	case PK_PT_PWRX:
+		if (d->have_pwre) {
+			push_event(d, &d->held_pwre);
+			d->have_pwre = false;
+		}
 		new_ev(&e, PK_PT_EV_PWRX, B_NOW);
 		e.ev.u.pwrx.last = p->u.pwrx.last;
 		e.ev.u.pwrx.deepest = p->u.pwrx.deepest;
@@ -424,7 +513,8 @@ static void read_event(struct pk_pt_insn_decoder *d)
 		e.ev.u.pwrx.autonomous = p->u.pwrx.autonomous;
 		break;
 	case PK_PT_PTW:
-		new_ev(&e, PK_PT_EV_PTWRITE, p->u.ptw.ip ? B_FUP : B_NOW);
+		new_ev(&e, PK_PT_EV_PTWRITE, p->u.ptw.ip ? B_FUP :
+					     d->enabled ? B_INSN : B_NOW);
 		e.ev.u.ptwrite.payload = p->u.ptw.payload;
 		e.ev.ip_suppressed = !p->u.ptw.ip;
 		break;
@@ -433,7 +523,8 @@ static void read_event(struct pk_pt_insn_decoder *d)
 		e.ev.u.mnt.payload = p->u.mnt.payload;
 		break;
 	case PK_PT_TRIG:
-		new_ev(&e, PK_PT_EV_TRIG, p->u.trig.ip ? B_FUP : B_NOW);
+		new_ev(&e, PK_PT_EV_TRIG, p->u.trig.ip ? B_FUP :
+					  d->enabled ? B_COUNT : B_NOW);
 		e.ev.u.trig.trbv = p->u.trig.trbv;
 		e.ev.u.trig.mult = p->u.trig.mult;
 		e.ev.u.trig.icntv = p->u.trig.icntv;
@@ -484,6 +575,14 @@ static void psb_plus(struct pk_pt_insn_decoder *d)
 		case PK_PT_PIP:
 			d->cr3 = p->u.pip.cr3;
 			break;
+		case PK_PT_MNT: {
+			struct qev e;
+
+			new_ev(&e, PK_PT_EV_MNT, B_NOW);
+			e.ev.u.mnt.payload = p->u.mnt.payload;
+			push_event(d, &e);
+			break;
+		}
 		default:
 			if (is_timing(p->type))
 				do_timing(d, p, true);
@@ -495,7 +594,9 @@ static void psb_plus(struct pk_pt_insn_decoder *d)
 		d->enabled = have_ip;
 		d->ip = ip;
 		d->rs_n = 0;
+		d->icount = 0;
 	}
+	pk_pt_time_query(&d->time, &d->last_tick);
 	d->synced = true;
 }
 
@@ -539,6 +640,7 @@ static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
 		if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) {
 			d->tnt = p->u.tnt.payload;
 			d->tnt_n = p->u.tnt.bits;
+			pk_pt_time_query(&d->time, &d->tnt_tsc);
 			take(d);
 			break;
 		}
@@ -550,6 +652,8 @@ static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
 	}
 	d->tnt_n--;
 	*taken = (d->tnt >> d->tnt_n) & 1;
+	d->queried = true;
+	d->q_tsc = d->tnt_tsc;
 	return 0;
 }
 
@@ -579,7 +683,18 @@ static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 			*ip = d->next_ip;
 			take(d);
 			bind_waiting(d, B_TIP, *ip, false);
+			d->queried = true;
+			pk_pt_time_query(&d->time, &d->q_tsc);
 			return 0;
+		}
+		if ((p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) &&
+		    d->tnt_n + p->u.tnt.bits <= 64) {
+			/* a TIP deferred behind TNT for later branches */
+			d->tnt = d->tnt << p->u.tnt.bits | p->u.tnt.payload;
+			d->tnt_n += p->u.tnt.bits;
+			pk_pt_time_query(&d->time, &d->tnt_tsc);
+			take(d);
+			continue;
 		}
 		if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64 ||
 		    p->type == PK_PT_FUP || p->type == PK_PT_PSB ||
@@ -722,8 +837,17 @@ static int status(struct pk_pt_insn_decoder *d)
 		if (e->bind == B_NOW || (e->bind == B_IP &&
 					 (!d->enabled || e->bind_ip == d->ip)))
 			return PK_PT_STS_EVENT;
+		if (e->bind == B_COUNT && !d->tnt_n &&
+		    d->icount >= e->ev.u.trig.icnt) {
+			e->bind = B_NOW;
+			e->ev.ip = d->ip;
+			e->ev.ip_suppressed = !d->enabled;
+			return PK_PT_STS_EVENT;
+		}
+		return 0;
 	}
-	if (!d->have_next && d->next_err == PK_ERR_EOS && !d->tnt_n)
+	if (!d->have_next && d->next_err == PK_ERR_EOS && !d->tnt_n &&
+	    !d->have_pwre && !d->have_mwait)
 		return PK_PT_STS_EOS | (d->enabled ? 0 : PK_PT_STS_IP_SUPPRESSED);
 	return 0;
 }
@@ -764,24 +888,36 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 	if (!(status(d) & PK_PT_STS_EVENT))
 		return PK_PT_ERR_BAD_QUERY;
 	e = qat(d, 0);
+	if (e->bind == B_IP)
+		d->icount = 0;	/* a FUP names this instruction */
 	*ev = e->ev;
 	d->qh = (d->qh + 1) % QMAX;
 	d->qn--;
 	switch (ev->type) {
 	case PK_PT_EV_ENABLED:
+		ev->u.enabled.resumed = d->have_resume &&
+					ev->ip == d->resume_ip;
+		d->have_resume = false;
 		d->enabled = !ev->ip_suppressed;
 		d->ip = ev->ip;
+		d->icount = 0;
 		break;
-	case PK_PT_EV_DISABLED: case PK_PT_EV_ASYNC_DISABLED:
+	case PK_PT_EV_DISABLED:
 		d->enabled = false;
+		break;
+	case PK_PT_EV_ASYNC_DISABLED:
+		d->enabled = false;
+		d->have_resume = false;
 		break;
 	case PK_PT_EV_ASYNC_BRANCH:
 		d->ip = ev->ip;
+		d->icount = 0;
 		break;
 	case PK_PT_EV_OVERFLOW:
 		d->enabled = !ev->ip_suppressed;
 		d->ip = ev->ip;
 		d->rs_n = 0;
+		d->icount = 0;
 		break;
 	case PK_PT_EV_EXEC_MODE:
 		d->mode = ev->u.exec_mode.mode;
@@ -825,19 +961,37 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 				break;
 			e->bind = B_NOW;
 			e->ev.at = insn->ip;
+			d->resume_ip = insn->ip + insn->size;
+			d->have_resume = true;
 			return status(d);
 		}
-		if (insn->iclass == PK_PT_IC_MOV_CR3 || is_far(insn->iclass))
+		if (e->ev.type == PK_PT_EV_PTWRITE ?
+		    insn->iclass == PK_PT_IC_PTWRITE :
+		    insn->iclass == PK_PT_IC_MOV_CR3 || is_far(insn->iclass))
 			e->bind = B_NOW;
 		break;
 	}
+	d->queried = false;
 	err = proceed(d, insn, target, &nip);
 	if (err < 0)
 		return err;
 	if (err == 1) {	/* TIP.PGD: the branch left the traced region */
 		qat(d, d->qn - 1)->bind = B_NOW;
+		d->resume_ip = insn->ip + insn->size;
+		d->have_resume = true;
 		return status(d);
 	}
 	d->ip = nip;
+	d->icount = d->queried ? 0 : d->icount + 1;
+	if (d->queried && d->opts.tick_events && d->q_tsc != d->last_tick) {
+		struct qev e;
+
+		new_ev(&e, PK_PT_EV_TICK, B_NOW);
+		e.ev.ip = nip;
+		push_event(d, &e);
+		qat(d, d->qn - 1)->ev.tsc = d->q_tsc;
+		qat(d, d->qn - 1)->ev.has_tsc = 1;
+		d->last_tick = d->q_tsc;
+	}
 	return status(d);
 }

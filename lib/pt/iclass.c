@@ -96,6 +96,17 @@ int pk_pt_insn_decode(const struct pk_pt_image *img, uint64_t ip,
 		return PK_PT_ERR_NOMAP;
 	if (!zy_init(&z, mode))
 		return PK_PT_ERR_BAD_INSN;
+	if (mode == PK_PT_MODE_64 && n >= 11 && insn->raw[0] == 0xd5 &&
+	    insn->raw[1] == 0x00 && insn->raw[2] == 0xa1) {
+		/* APX JMPABS imm64, newer than this Zydis */
+		insn->size = 11;
+		insn->iclass = PK_PT_IC_JUMP;
+		if (target)
+			for (int i = 7; i >= 0; i--)
+				*target = (i == 7 ? 0 : *target << 8) |
+					  insn->raw[3 + i];
+		return 0;
+	}
 	if (is_eret(insn->raw, n)) {
 		insn->size = 4;
 		insn->iclass = PK_PT_IC_FAR_RETURN;

@@ -49,14 +49,13 @@ static int read_range(const char *path, uint64_t off, uint64_t size,
 		fclose(f);
 		return -EIO;
 	}
-	if (off > (uint64_t)flen || (size && off + size > (uint64_t)flen) ||
-	    (!size && off == (uint64_t)flen)) {
+	if (off > (uint64_t)flen || (size && off + size > (uint64_t)flen)) {
 		fclose(f);
 		return PK_ERR_RANGE;
 	}
 	if (!size)
 		size = (uint64_t)flen - off;
-	d = pk_malloc(size);
+	d = pk_malloc(size ? size : 1);
 	if (!d) {
 		fclose(f);
 		return -ENOMEM;

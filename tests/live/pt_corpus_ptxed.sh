@@ -13,6 +13,10 @@ n=0; pass=0
 while IFS='	' read -r name cpu org dopts xopts; do
 	[ "$name" = test ] && continue
 	n=$((n + 1))
+	if [ ! -f "$C/$name/$name-ptxed.exp" ]; then
+		skip "pt_ptxed:$name" "the corpus has no ptxed expectation"
+		continue
+	fi
 	set -- --raw "$C/$name/$name.bin:$org" --no-inst --check
 	[ "$cpu" != - ] && set -- "$@" --cpu "$cpu"
 	if [ "$xopts" != - ]; then
