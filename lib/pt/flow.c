@@ -39,7 +39,7 @@ enum { QMAX = 64, RSMAX = 64, CACHE_BITS = 16 };
 struct cache_ent {
 	uint64_t ip;
 	uint64_t target;
-	uint8_t size, iclass, mode, valid;
+	uint8_t size, iclass, mode, valid, absolute;
 };
 
 struct pk_pt_insn_decoder {
@@ -73,14 +73,16 @@ struct pk_pt_insn_decoder {
 
 	/* events held until their partner packet: MWAIT until EXSTOP,
 	 * PWRE until PWRX */
-	struct qev held_mwait, held_pwre;
-	bool have_mwait, have_pwre;
+	struct qev held[8];
+	unsigned nheld;
+	struct pk_pt_decoder *scan;	/* look-ahead without consuming */
 
 	uint64_t icount;	/* instructions since the last IP reference */
 	uint64_t resume_ip;	/* where a sync disable would resume */
 	bool have_resume;
 	uint64_t last_tick, tnt_tsc, q_tsc;
 	bool queried;		/* the last instruction consumed TNT/TIP */
+	bool absolute;		/* the last instruction: absolute jump */
 	bool in_psb;
 
 	struct pk_pt_time time;
@@ -109,7 +111,8 @@ pk_pt_insn_decoder_new(const uint8_t *buf, size_t len,
 		goto nomem;
 	d->cache = pk_calloc(1u << CACHE_BITS, sizeof(*d->cache));
 	d->pkt = pk_pt_decoder_new(buf, len, config);
-	if (!d->cache || !d->pkt)
+	d->scan = pk_pt_decoder_new(buf, len, config);
+	if (!d->cache || !d->pkt || !d->scan)
 		goto nomem;
 	if (config)
 		memcpy(&d->cfg, config, PK_MIN(config->sz, sizeof(d->cfg)));
@@ -132,6 +135,7 @@ void pk_pt_insn_decoder_free(struct pk_pt_insn_decoder *d)
 	if (!d)
 		return;
 	pk_pt_decoder_free(d->pkt);
+	pk_pt_decoder_free(d->scan);
 	pk_free(d->cache);
 	pk_free(d);
 }
@@ -289,6 +293,33 @@ static bool bind_waiting(struct pk_pt_insn_decoder *d, uint8_t bind,
 	return any;
 }
 
+/* Moves the events waiting for BIND to the end of the queue, bound to
+ * IP (delivered right away). */
+static void requeue_bound(struct pk_pt_insn_decoder *d, uint8_t bind,
+			  uint64_t ip)
+{
+	struct qev moved[QMAX];
+	unsigned n = 0, keep = 0;
+
+	for (unsigned i = 0; i < d->qn; i++) {
+		struct qev *e = qat(d, i);
+
+		if (e->bind == bind) {
+			moved[n] = *e;
+			moved[n].bind = B_NOW;
+			moved[n].ev.ip = ip;
+			n++;
+		} else {
+			*qat(d, keep++) = *e;
+		}
+	}
+	d->qn = keep;
+	for (unsigned i = 0; i < n; i++) {
+		d->q[(d->qh + d->qn) % QMAX] = moved[i];
+		d->qn++;
+	}
+}
+
 /* ---- read-ahead: one non-query packet into events ---- */
 
 static void psb_plus(struct pk_pt_insn_decoder *d);
@@ -329,6 +360,13 @@ static void on_fup(struct pk_pt_insn_decoder *d)
 	unsigned nside;
 
 	take(d);
+	for (unsigned i = 0; i < d->qn; i++)
+		if (qat(d, i)->bind == B_FUP &&
+		    qat(d, i)->ev.type == PK_PT_EV_TRIG) {
+			/* a TRIG's FUP only names the trigger's IP */
+			bind_waiting(d, B_FUP, from, false);
+			return;
+		}
 	bind_waiting(d, B_FUP, from, false);
 	nside = absorb_async(d, side, 8);
 	p = peek(d, false);
@@ -358,22 +396,67 @@ static void on_fup(struct pk_pt_insn_decoder *d)
 		push_event(d, &side[i]);
 }
 
-/* Releases held events (MWAIT without EXSTOP, PWRE without PWRX). */
+static void hold(struct pk_pt_insn_decoder *d, struct qev *e)
+{
+	e->ev.has_tsc = !pk_pt_time_query(&d->time, &e->ev.tsc);
+	if (d->nheld < PK_ARRAY_SIZE(d->held))
+		d->held[d->nheld++] = *e;
+}
+
+/* Queues the held events of TYPE (in arrival order) with BIND. */
+static void release(struct pk_pt_insn_decoder *d, uint8_t type, uint8_t bind,
+		    bool ip_suppressed)
+{
+	unsigned keep = 0;
+
+	for (unsigned i = 0; i < d->nheld; i++) {
+		struct qev e = d->held[i];
+
+		if (e.ev.type != type) {
+			d->held[keep++] = e;
+			continue;
+		}
+		e.bind = bind;
+		e.ev.ip_suppressed = ip_suppressed;
+		if (d->qn < QMAX) {
+			d->q[(d->qh + d->qn) % QMAX] = e;
+			d->qn++;
+		}
+	}
+	d->nheld = keep;
+}
+
+/* OVF: held events are reported, ahead of those still waiting for a FUP. */
 static void flush_held(struct pk_pt_insn_decoder *d)
 {
-	if (d->have_pwre) {
-		d->held_pwre.bind = B_NOW;
-		/* reported ahead of what is queued, as libipt does */
-		d->qh = (d->qh + QMAX - 1) % QMAX;
-		d->q[d->qh] = d->held_pwre;
-		d->qn++;
-		d->have_pwre = false;
+	unsigned at = 0, n = d->nheld;
+
+	if (!n || d->qn + n > QMAX)
+		return;
+	while (at < d->qn && qat(d, at)->bind != B_FUP)
+		at++;
+	for (unsigned i = d->qn; i-- > at;)
+		*qat(d, i + n) = *qat(d, i);
+	for (unsigned i = 0; i < n; i++) {
+		*qat(d, at + i) = d->held[i];
+		qat(d, at + i)->bind = B_NOW;
 	}
-	if (d->have_mwait) {
-		d->held_mwait.bind = B_NOW;
-		push_event(d, &d->held_mwait);
-		d->have_mwait = false;
-	}
+	d->qn += n;
+	d->nheld = 0;
+}
+
+/* Is the next non-timing packet after the current position a FUP? */
+static bool fup_ahead(struct pk_pt_insn_decoder *d)
+{
+	struct pk_pt_packet p;
+	uint64_t off;
+
+	if (pk_pt_offset(d->pkt, &off) < 0 || pk_pt_sync_set(d->scan, off) < 0)
+		return false;
+	while (pk_pt_next(d->scan, &p) > 0)
+		if (!is_timing(p.type))
+			return p.type == PK_PT_FUP;
+	return false;
 }
 
 static void on_ovf(struct pk_pt_insn_decoder *d)
@@ -394,7 +477,11 @@ static void on_ovf(struct pk_pt_insn_decoder *d)
 		pk_pt_tcal_init(&d->tcal);
 	new_ev(&e, PK_PT_EV_OVERFLOW, B_NOW);
 	e.ev.ip_suppressed = 1;
-	p = peek(d, false);
+	if (!fup_ahead(d)) {	/* resolved with tracing disabled */
+		push_event(d, &e);
+		return;
+	}
+	p = peek(d, false);	/* timing packets up to the FUP apply first */
 	if (p && p->type == PK_PT_FUP) {
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
@@ -409,12 +496,7 @@ static void on_exstop(struct pk_pt_insn_decoder *d)
 	bool ip = d->next.u.exstop.ip;
 
 	take(d);
-	if (d->have_mwait) {	/* MWAIT binds to this EXSTOP */
-		d->held_mwait.bind = ip ? B_FUP : B_NOW;
-		d->held_mwait.ev.ip_suppressed = !ip;
-		push_event(d, &d->held_mwait);
-		d->have_mwait = false;
-	}
+	release(d, PK_PT_EV_MWAIT, ip ? B_FUP : B_NOW, !ip);	/* MWAIT binds here */
 	new_ev(&e, PK_PT_EV_EXSTOP, ip ? B_FUP : B_NOW);
 	e.ev.ip_suppressed = !ip;
 	push_event(d, &e);
@@ -451,8 +533,12 @@ static void read_event(struct pk_pt_insn_decoder *d)
 		new_ev(&e, PK_PT_EV_ENABLED, B_NOW);
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
-		bind_waiting(d, B_TIP, e.ev.ip, false);
-		break;
+		/* TSX waiting for a FUP is reported before, exec mode after */
+		bind_waiting(d, B_FUP, 0, true);
+		take(d);
+		push_event(d, &e);
+		requeue_bound(d, B_TIP, e.ev.ip);
+		return;
 	case PK_PT_TIP_PGD:
 		new_ev(&e, PK_PT_EV_DISABLED, d->enabled ? B_INSN : B_NOW);
 		e.ev.ip = d->next_ip;
@@ -482,29 +568,23 @@ static void read_event(struct pk_pt_insn_decoder *d)
 		new_ev(&e, PK_PT_EV_STOP, B_NOW);
 		break;
 	case PK_PT_MWAIT:
-		new_ev(&d->held_mwait, PK_PT_EV_MWAIT, B_EXSTOP);
-		d->held_mwait.ev.u.mwait.hints = p->u.mwait.hints;
-		d->held_mwait.ev.u.mwait.ext = p->u.mwait.ext;
-		d->held_mwait.ev.has_tsc = !pk_pt_time_query(
-			&d->time, &d->held_mwait.ev.tsc);
-		d->have_mwait = true;
+		new_ev(&e, PK_PT_EV_MWAIT, B_EXSTOP);
+		e.ev.u.mwait.hints = p->u.mwait.hints;
+		e.ev.u.mwait.ext = p->u.mwait.ext;
+		hold(d, &e);
 		take(d);
 		return;
 	case PK_PT_PWRE:
-		new_ev(&d->held_pwre, PK_PT_EV_PWRE, B_NOW);
-		d->held_pwre.ev.u.pwre.state = p->u.pwre.state;
-		d->held_pwre.ev.u.pwre.sub_state = p->u.pwre.sub_state;
-		d->held_pwre.ev.u.pwre.hw = p->u.pwre.hw;
-		d->held_pwre.ev.has_tsc = !pk_pt_time_query(
-			&d->time, &d->held_pwre.ev.tsc);
-		d->have_pwre = true;
+		new_ev(&e, PK_PT_EV_PWRE, B_NOW);
+		e.ev.u.pwre.state = p->u.pwre.state;
+		e.ev.u.pwre.sub_state = p->u.pwre.sub_state;
+		e.ev.u.pwre.hw = p->u.pwre.hw;
+		e.ev.ip_suppressed = 1;
+		hold(d, &e);
 		take(d);
 		return;
 	case PK_PT_PWRX:
-		if (d->have_pwre) {
-			push_event(d, &d->held_pwre);
-			d->have_pwre = false;
-		}
+		release(d, PK_PT_EV_PWRE, B_NOW, true);
 		new_ev(&e, PK_PT_EV_PWRX, B_NOW);
 		e.ev.u.pwrx.last = p->u.pwrx.last;
 		e.ev.u.pwrx.deepest = p->u.pwrx.deepest;
@@ -722,11 +802,14 @@ static int decode_at(struct pk_pt_insn_decoder *d, uint64_t ip,
 		insn->iclass = c->iclass;
 		insn->mode = c->mode;
 		*target = c->target;
+		d->absolute = c->absolute;
 		return 0;
 	}
 	err = pk_pt_insn_decode(d->img, ip, d->mode, insn, target);
 	if (err < 0)
 		return err;
+	d->absolute = insn->size == 11 && insn->raw[0] == 0xd5;
+	c->absolute = d->absolute;
 	c->ip = ip;
 	c->target = *target;
 	c->size = insn->size;
@@ -750,20 +833,14 @@ static bool is_branch(uint8_t ic)
 
 /* Does the TIP.PGD-without-FUP event E end at instruction INSN? */
 static bool pgd_binds(const struct qev *e, const struct pk_pt_insn *insn,
-		      uint64_t target)
+		      uint64_t target, bool absolute)
 {
-	uint64_t next = insn->ip + insn->size;
-
 	if (e->ev.ip_suppressed)
-		return is_far(insn->iclass) || insn->iclass == PK_PT_IC_MOV_CR3 ||
-		       insn->iclass == PK_PT_IC_JUMP_IND ||
-		       insn->iclass == PK_PT_IC_CALL_IND ||
-		       insn->iclass == PK_PT_IC_RETURN;
+		return is_far(insn->iclass) || insn->iclass == PK_PT_IC_MOV_CR3;
 	switch (insn->iclass) {
 	case PK_PT_IC_JUMP: case PK_PT_IC_CALL:
-		return e->ev.ip == target;
-	case PK_PT_IC_COND_JUMP:
-		return e->ev.ip == target || e->ev.ip == next;
+		/* a direct branch elsewhere did not leave the region */
+		return absolute || e->ev.ip == target;
 	default:
 		return is_branch(insn->iclass);
 	}
@@ -831,6 +908,8 @@ static int proceed(struct pk_pt_insn_decoder *d, const struct pk_pt_insn *insn,
 static int status(struct pk_pt_insn_decoder *d)
 {
 	fill(d);
+	if (!d->have_next && d->next_err == PK_ERR_EOS && d->nheld)
+		flush_held(d);	/* the trace ended before their partners */
 	if (d->qn) {
 		struct qev *e = qat(d, 0);
 
@@ -847,7 +926,7 @@ static int status(struct pk_pt_insn_decoder *d)
 		return 0;
 	}
 	if (!d->have_next && d->next_err == PK_ERR_EOS && !d->tnt_n &&
-	    !d->have_pwre && !d->have_mwait)
+	    !d->nheld)
 		return PK_PT_STS_EOS | (d->enabled ? 0 : PK_PT_STS_IP_SUPPRESSED);
 	return 0;
 }
@@ -891,6 +970,8 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 	if (e->bind == B_IP)
 		d->icount = 0;	/* a FUP names this instruction */
 	*ev = e->ev;
+	if (ev->has_tsc)
+		d->last_tick = ev->tsc;
 	d->qh = (d->qh + 1) % QMAX;
 	d->qn--;
 	switch (ev->type) {
@@ -957,7 +1038,7 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 		if (e->bind != B_INSN)
 			continue;
 		if (e->ev.type == PK_PT_EV_DISABLED) {
-			if (!pgd_binds(e, insn, target))
+			if (!pgd_binds(e, insn, target, d->absolute))
 				break;
 			e->bind = B_NOW;
 			e->ev.at = insn->ip;
