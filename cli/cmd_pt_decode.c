@@ -145,6 +145,11 @@ static void print_event(const struct pk_pt_event *e, const struct dec_opts *o)
 	case PK_PT_EV_MNT:
 		printf("mnt: %" PRIx64, e->u.mnt.payload);
 		break;
+	case PK_PT_EV_IFLAGS:
+		printf("interrupts %s", e->u.iflags.iflag ? "enabled" :
+		       "disabled");
+		ip_suffix(e, o);
+		break;
 	case PK_PT_EV_TRIG:
 		printf("trig %x", e->u.trig.trbv);
 		ip_suffix(e, o);

@@ -118,7 +118,7 @@ struct pk_pt_event {
 	union {
 		struct { uint8_t resumed; } enabled;
 		struct { uint64_t cr3; uint8_t nr; } paging;
-		struct { uint8_t mode; } exec_mode;
+		struct { uint8_t mode, iflag; } exec_mode;
 		struct { uint8_t speculative, aborted; } tsx;
 		struct { uint64_t base; } vmcs;
 		struct { uint32_t hints, ext; } mwait;

@@ -62,7 +62,8 @@ struct pk_pt_insn_decoder {
 
 	bool enabled, speculative, synced;
 	uint64_t ip;
-	uint8_t mode;
+	uint8_t mode, iflag;
+	uint8_t q_mode;		/* exec mode as read ahead (reset by OVF) */
 	uint64_t cr3;
 
 	uint64_t rs[RSMAX];
@@ -83,6 +84,7 @@ struct pk_pt_insn_decoder {
 	uint64_t last_tick, tnt_tsc, q_tsc;
 	bool queried;		/* the last instruction consumed TNT/TIP */
 	bool absolute;		/* the last instruction: absolute jump */
+	bool after_branch;	/* the last instruction was a branch */
 	bool in_psb;
 
 	struct pk_pt_time time;
@@ -394,6 +396,7 @@ static void on_fup(struct pk_pt_insn_decoder *d)
 	}
 	for (unsigned i = 0; i < nside; i++)
 		push_event(d, &side[i]);
+	bind_waiting(d, B_TIP, from, false);	/* MODE.Exec at a lone FUP */
 }
 
 static void hold(struct pk_pt_insn_decoder *d, struct qev *e)
@@ -445,27 +448,30 @@ static void flush_held(struct pk_pt_insn_decoder *d)
 	d->nheld = 0;
 }
 
-/* Is the next non-timing packet after the current position a FUP? */
-static bool fup_ahead(struct pk_pt_insn_decoder *d)
+/* Type of the next non-timing packet after the current position, without
+ * consuming anything (PK_PT_NTYPES at the end). */
+static uint8_t type_ahead(struct pk_pt_insn_decoder *d)
 {
 	struct pk_pt_packet p;
 	uint64_t off;
 
 	if (pk_pt_offset(d->pkt, &off) < 0 || pk_pt_sync_set(d->scan, off) < 0)
-		return false;
+		return PK_PT_NTYPES;
 	while (pk_pt_next(d->scan, &p) > 0)
 		if (!is_timing(p.type))
-			return p.type == PK_PT_FUP;
-	return false;
+			return p.type;
+	return PK_PT_NTYPES;
 }
 
 static void on_ovf(struct pk_pt_insn_decoder *d)
 {
 	const struct pk_pt_packet *p;
+	uint8_t ahead;
 	struct qev e;
 
 	take(d);
 	d->tnt_n = 0;
+	d->q_mode = PK_PT_MODE_UNKNOWN;
 	flush_held(d);
 	bind_waiting(d, B_FUP, 0, true);
 	for (unsigned i = 0; i < d->qn; i++)
@@ -477,12 +483,22 @@ static void on_ovf(struct pk_pt_insn_decoder *d)
 		pk_pt_tcal_init(&d->tcal);
 	new_ev(&e, PK_PT_EV_OVERFLOW, B_NOW);
 	e.ev.ip_suppressed = 1;
-	if (!fup_ahead(d)) {	/* resolved with tracing disabled */
+	ahead = type_ahead(d);
+	/* SKD010: the FUP after OVF may be lost; the TIP stands in for it */
+	if (ahead != PK_PT_FUP &&
+	    !(ahead == PK_PT_TIP && d->cfg.errata.skd010)) {
+		/* resolved with tracing disabled */
 		push_event(d, &e);
+		/* APL11: a stray TIP.PGD may follow the OVF */
+		if (ahead == PK_PT_TIP_PGD && d->cfg.errata.apl11) {
+			p = peek(d, false);
+			if (p && p->type == PK_PT_TIP_PGD)
+				take(d);
+		}
 		return;
 	}
 	p = peek(d, false);	/* timing packets up to the FUP apply first */
-	if (p && p->type == PK_PT_FUP) {
+	if (p && (p->type == PK_PT_FUP || p->type == PK_PT_TIP)) {
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
 		take(d);
@@ -547,6 +563,10 @@ static void read_event(struct pk_pt_insn_decoder *d)
 	case PK_PT_MODE_EXEC:
 		new_ev(&e, PK_PT_EV_EXEC_MODE, B_TIP);
 		e.ev.u.exec_mode.mode = exec_mode_of(p);
+		e.ev.u.exec_mode.iflag = p->u.exec.iflag;
+		/* only a change of mode is reported */
+		e.ev.status_update = e.ev.u.exec_mode.mode == d->q_mode;
+		d->q_mode = e.ev.u.exec_mode.mode;
 		break;
 	case PK_PT_MODE_TSX:
 		new_ev(&e, PK_PT_EV_TSX, B_FUP);
@@ -645,9 +665,8 @@ static void psb_plus(struct pk_pt_insn_decoder *d)
 			ip = d->next_ip;
 			break;
 		case PK_PT_MODE_EXEC:
-			d->mode = p->u.exec.csl && p->u.exec.csd ?
-				PK_PT_MODE_UNKNOWN : p->u.exec.csl ? PK_PT_MODE_64 :
-				p->u.exec.csd ? PK_PT_MODE_32 : PK_PT_MODE_16;
+			d->mode = d->q_mode = exec_mode_of(p);
+			d->iflag = p->u.exec.iflag;
 			break;
 		case PK_PT_MODE_TSX:
 			d->speculative = p->u.tsx.intx;
@@ -831,16 +850,43 @@ static bool is_branch(uint8_t ic)
 	       ic != PK_PT_IC_MOV_CR3 && ic != PK_PT_IC_ERROR;
 }
 
-/* Does the TIP.PGD-without-FUP event E end at instruction INSN? */
-static bool pgd_binds(const struct qev *e, const struct pk_pt_insn *insn,
-		      uint64_t target, bool absolute)
+/* Is ADDR inside the FilterEn ranges (true when none is configured)? */
+static bool in_filter(const struct pk_pt_insn_decoder *d, uint64_t addr)
 {
-	if (e->ev.ip_suppressed)
-		return is_far(insn->iclass) || insn->iclass == PK_PT_IC_MOV_CR3;
+	bool any = false;
+
+	for (int n = 0; n < 4; n++) {
+		if (d->opts.addr_cfg[n] != 1)
+			continue;
+		any = true;
+		if (d->opts.addr_a[n] <= addr && addr <= d->opts.addr_b[n])
+			return true;
+	}
+	return !any;
+}
+
+/* Does the TIP.PGD-without-FUP event E end at instruction INSN? */
+static bool pgd_binds(const struct pk_pt_insn_decoder *d, const struct qev *e,
+		      const struct pk_pt_insn *insn, uint64_t target)
+{
+	if (e->ev.ip_suppressed) {
+		if (is_far(insn->iclass) || insn->iclass == PK_PT_IC_MOV_CR3)
+			return true;
+		if (!d->tnt_n && (insn->iclass == PK_PT_IC_JUMP_IND ||
+				  insn->iclass == PK_PT_IC_CALL_IND ||
+				  insn->iclass == PK_PT_IC_RETURN))
+			return true;
+		/* SKL014: leaving the filter region by a direct branch
+		 * suppresses the TIP.PGD's IP */
+		return d->cfg.errata.skl014 &&
+		       (insn->iclass == PK_PT_IC_JUMP ||
+			insn->iclass == PK_PT_IC_CALL) &&
+		       !in_filter(d, target);
+	}
 	switch (insn->iclass) {
 	case PK_PT_IC_JUMP: case PK_PT_IC_CALL:
 		/* a direct branch elsewhere did not leave the region */
-		return absolute || e->ev.ip == target;
+		return d->absolute || e->ev.ip == target;
 	default:
 		return is_branch(insn->iclass);
 	}
@@ -905,9 +951,61 @@ static int proceed(struct pk_pt_insn_decoder *d, const struct pk_pt_insn *insn,
 }
 
 /* Status bits for what comes next. */
+/* SKD022: a VM entry that clears TraceEn may send FUP+TIP.PGD; the
+ * disable then belongs after the VMLAUNCH/VMRESUME at the FUP's IP. */
+static void skd022(struct pk_pt_insn_decoder *d, struct qev *e)
+{
+	struct pk_pt_insn in;
+	uint64_t t;
+
+	if (pk_pt_insn_decode(d->img, d->ip, d->mode, &in, &t) < 0 ||
+	    in.size != 3 || in.raw[0] != 0x0f || in.raw[1] != 0x01 ||
+	    (in.raw[2] != 0xc2 && in.raw[2] != 0xc3))
+		return;
+	e->ev.type = PK_PT_EV_DISABLED;
+	e->ev.ip_suppressed = 1;
+	e->bind = B_INSN;
+}
+
+/* BDM64: after a TSX abort the FUP may name an IP the flow cannot reach
+ * from here without a branch; then the abort happened here. */
+static void bdm64(struct pk_pt_insn_decoder *d)
+{
+	struct qev *e = qat(d, 0);
+	uint64_t ip = d->ip, at = e->bind_ip, t;
+
+	if (e->ev.type != PK_PT_EV_TSX || !e->ev.u.tsx.aborted || at == ip)
+		return;
+	for (int i = 0; i < 64; i++) {
+		struct pk_pt_insn in;
+
+		if (pk_pt_insn_decode(d->img, ip, d->mode, &in, &t) < 0)
+			break;
+		if (ip == at)
+			return;
+		if (is_branch(in.iclass))
+			break;
+		ip += in.size;
+		if (ip == at)
+			return;
+	}
+	for (unsigned i = 0; i < d->qn && qat(d, i)->bind == B_IP &&
+			     qat(d, i)->bind_ip == at; i++)
+		qat(d, i)->bind_ip = d->ip;
+}
+
 static int status(struct pk_pt_insn_decoder *d)
 {
 	fill(d);
+	if (d->qn && qat(d, 0)->bind == B_IP && d->enabled &&
+	    qat(d, 0)->bind_ip == d->ip && d->cfg.errata.skd022 &&
+	    qat(d, 0)->ev.type == PK_PT_EV_ASYNC_DISABLED)
+		skd022(d, qat(d, 0));
+	if (d->after_branch && d->cfg.errata.bdm64 && d->speculative &&
+	    d->qn && qat(d, 0)->bind == B_IP) {
+		d->after_branch = false;
+		bdm64(d);
+	}
 	if (!d->have_next && d->next_err == PK_ERR_EOS && d->nheld)
 		flush_held(d);	/* the trace ended before their partners */
 	if (d->qn) {
@@ -1000,8 +1098,23 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 		d->rs_n = 0;
 		d->icount = 0;
 		break;
+	case PK_PT_EV_TRIG:
+		d->icount = 0;	/* the next TRIG counts from here */
+		break;
 	case PK_PT_EV_EXEC_MODE:
 		d->mode = ev->u.exec_mode.mode;
+		if (ev->u.exec_mode.iflag != d->iflag &&
+		    d->opts.iflags_events && d->qn < QMAX) {
+			struct qev f = { .bind = B_NOW, .ev = *ev };
+
+			f.ev.type = PK_PT_EV_IFLAGS;
+			f.ev.status_update = 0;
+			f.ev.u.iflags.iflag = ev->u.exec_mode.iflag;
+			d->qh = (d->qh + QMAX - 1) % QMAX;
+			d->q[d->qh] = f;
+			d->qn++;
+		}
+		d->iflag = ev->u.exec_mode.iflag;
 		break;
 	case PK_PT_EV_TSX:
 		d->speculative = ev->u.tsx.speculative;
@@ -1038,7 +1151,7 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 		if (e->bind != B_INSN)
 			continue;
 		if (e->ev.type == PK_PT_EV_DISABLED) {
-			if (!pgd_binds(e, insn, target, d->absolute))
+			if (!pgd_binds(d, e, insn, target))
 				break;
 			e->bind = B_NOW;
 			e->ev.at = insn->ip;
@@ -1064,6 +1177,7 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 	}
 	d->ip = nip;
 	d->icount = d->queried ? 0 : d->icount + 1;
+	d->after_branch = is_branch(insn->iclass);
 	if (d->queried && d->opts.tick_events && d->q_tsc != d->last_tick) {
 		struct qev e;
 
