@@ -176,6 +176,25 @@ PK_API int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *dec);
  * with iclass != PK_PT_IC_ERROR). */
 PK_API int pk_pt_insn_next(struct pk_pt_insn_decoder *dec,
 			   struct pk_pt_insn *insn);
+/* A run of instructions ending in a branch (or the next event). */
+struct pk_pt_block {
+	uint64_t ip;		/* first instruction */
+	uint64_t end_ip;	/* last instruction */
+	uint32_t ninsn;
+	uint8_t mode;		/* enum pk_pt_exec_mode */
+	uint8_t speculative;
+	uint8_t end_iclass;	/* class of the last instruction */
+};
+
+/*
+ * Like pk_pt_insn_next() but advances over a whole block of instructions
+ * at once where no event can intervene (the block cache makes this cost
+ * one lookup per block). Status bits or an error; on error *BLK holds the
+ * instructions done before it (possibly none).
+ */
+PK_API int pk_pt_insn_next_block(struct pk_pt_insn_decoder *dec,
+				 struct pk_pt_block *blk);
+
 /* The pending event in *EV. Status bits or an error. */
 PK_API int pk_pt_insn_event(struct pk_pt_insn_decoder *dec,
 			    struct pk_pt_event *ev);
