@@ -67,6 +67,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(TLIB_OBJS) $(BUILD)/libperfkit.a
 # Test-only reference library (never linked into libperfkit).
 TEST_LDLIBS_test_pt_libipt = -lipt
 BENCH_LDLIBS_pt_packet_bench = -lipt
+BENCH_LDLIBS_pt_flow_bench = -lipt
 
 # Workloads are plain programs (no perfkit), built without sanitizers.
 $(BUILD)/workloads/%: workloads/%.c

@@ -34,7 +34,17 @@ struct qev {
 	uint64_t bind_ip;	/* B_IP: where it is delivered */
 };
 
-enum { QMAX = 64, RSMAX = 64, CACHE_BITS = 16 };
+enum { QMAX = 64, RSMAX = 64, CACHE_BITS = 16, BCACHE_BITS = 14,
+       BLOCK_MAX = 4096 };
+
+/* Block cache: from a start address, the instructions up to and
+ * including the next branch (or CR3 write / PTWRITE, which events may
+ * bind to). Each code address is classified once. */
+struct block_ent {
+	uint64_t ip, end_ip, target;
+	uint32_t ninsn;
+	uint8_t last_size, last_iclass, mode, valid, absolute;
+};
 
 struct cache_ent {
 	uint64_t ip;
@@ -85,12 +95,14 @@ struct pk_pt_insn_decoder {
 	bool queried;		/* the last instruction consumed TNT/TIP */
 	bool absolute;		/* the last instruction: absolute jump */
 	bool after_branch;	/* the last instruction was a branch */
+	bool touched;		/* packets were consumed since cleared */
 	bool in_psb;
 
 	struct pk_pt_time time;
 	struct pk_pt_tcal tcal;
 
 	struct cache_ent *cache;
+	struct block_ent *bcache;
 };
 
 /* ---- setup ---- */
@@ -112,9 +124,10 @@ pk_pt_insn_decoder_new(const uint8_t *buf, size_t len,
 	if (!d)
 		goto nomem;
 	d->cache = pk_calloc(1u << CACHE_BITS, sizeof(*d->cache));
+	d->bcache = pk_calloc(1u << BCACHE_BITS, sizeof(*d->bcache));
 	d->pkt = pk_pt_decoder_new(buf, len, config);
 	d->scan = pk_pt_decoder_new(buf, len, config);
-	if (!d->cache || !d->pkt || !d->scan)
+	if (!d->cache || !d->bcache || !d->pkt || !d->scan)
 		goto nomem;
 	if (config)
 		memcpy(&d->cfg, config, PK_MIN(config->sz, sizeof(d->cfg)));
@@ -139,6 +152,7 @@ void pk_pt_insn_decoder_free(struct pk_pt_insn_decoder *d)
 	pk_pt_decoder_free(d->pkt);
 	pk_pt_decoder_free(d->scan);
 	pk_free(d->cache);
+	pk_free(d->bcache);
 	pk_free(d);
 }
 
@@ -246,6 +260,7 @@ static const struct pk_pt_packet *peek(struct pk_pt_insn_decoder *d,
 static void take(struct pk_pt_insn_decoder *d)
 {
 	d->have_next = false;
+	d->touched = true;
 }
 
 /* ---- event queue ---- */
@@ -647,7 +662,6 @@ static void psb_plus(struct pk_pt_insn_decoder *d)
 
 	take(d);
 	pk_pt_tcal_psb(&d->tcal, &d->cfg);
-	d->tnt_n = 0;
 	for (;;) {
 		const struct pk_pt_packet *p = peek(d, true);
 
@@ -1188,5 +1202,100 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 		qat(d, d->qn - 1)->ev.has_tsc = 1;
 		d->last_tick = d->q_tsc;
 	}
+	return status(d);
+}
+
+/* The cached block at IP, built on a miss; NULL if an instruction in it
+ * cannot be decoded (the caller then goes one instruction at a time). */
+static const struct block_ent *block_at(struct pk_pt_insn_decoder *d,
+					uint64_t ip)
+{
+	struct block_ent *b = &d->bcache[(ip ^ (ip >> BCACHE_BITS)) &
+					 ((1u << BCACHE_BITS) - 1)];
+	struct pk_pt_insn in;
+	uint64_t at = ip, target = 0;
+	uint32_t n = 0;
+
+	if (b->valid && b->ip == ip && b->mode == d->mode)
+		return b;
+	for (;;) {
+		if (decode_at(d, at, &in, &target) < 0)
+			return NULL;
+		n++;
+		if (is_branch(in.iclass) || in.iclass == PK_PT_IC_PTWRITE ||
+		    in.iclass == PK_PT_IC_MOV_CR3 || n == BLOCK_MAX)
+			break;
+		at += in.size;
+	}
+	b->ip = ip;
+	b->end_ip = at;
+	b->target = target;
+	b->ninsn = n;
+	b->last_size = in.size;
+	b->last_iclass = in.iclass;
+	b->mode = d->mode;
+	b->absolute = d->absolute;
+	b->valid = 1;
+	return b;
+}
+
+int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
+			  struct pk_pt_block *blk)
+{
+	const struct block_ent *b;
+	struct pk_pt_insn last;
+	uint64_t nip = 0;
+	int err;
+
+	if (!d || !blk)
+		return PK_ERR_INTERNAL;
+	memset(blk, 0, sizeof(*blk));
+	blk->ip = d->ip;
+	blk->mode = d->mode;
+	blk->speculative = d->speculative;
+	/* Events pending or about: one instruction at a time. */
+	b = d->enabled && !d->qn && !d->nheld && !d->opts.tick_events ?
+	    block_at(d, d->ip) : NULL;
+	if (!b) {
+		struct pk_pt_insn in;
+
+		err = pk_pt_insn_next(d, &in);
+		if (in.iclass != PK_PT_IC_ERROR) {
+			blk->ninsn = 1;
+			blk->end_ip = in.ip;
+			blk->end_iclass = in.iclass;
+		}
+		return err;
+	}
+	memset(&last, 0, sizeof(last));
+	last.ip = b->end_ip;
+	last.size = b->last_size;
+	last.iclass = b->last_iclass;
+	last.mode = b->mode;
+	d->absolute = b->absolute;
+	d->queried = false;
+	blk->ninsn = b->ninsn - 1;
+	blk->end_ip = b->end_ip;
+	d->touched = false;
+	err = proceed(d, &last, b->target, &nip);
+	if (err < 0) {
+		d->ip = b->end_ip;	/* the failing instruction */
+		return err;
+	}
+	blk->ninsn = b->ninsn;
+	blk->end_iclass = b->last_iclass;
+	if (err == 1) {
+		qat(d, d->qn - 1)->bind = B_NOW;
+		d->resume_ip = last.ip + last.size;
+		d->have_resume = true;
+		return status(d);
+	}
+	d->ip = nip;
+	d->icount = d->queried ? 0 : d->icount + b->ninsn;
+	d->after_branch = is_branch(last.iclass);
+	/* Nothing new was read and bits remain: the status is unchanged
+	 * (no event, not the end). */
+	if (!d->touched && !d->qn && (d->tnt_n || !d->queried))
+		return 0;
 	return status(d);
 }
