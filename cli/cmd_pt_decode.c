@@ -55,6 +55,31 @@ static void ip_suffix(const struct pk_pt_event *e, const struct dec_opts *o)
 		printf(", ip: %016" PRIx64, e->ip);
 }
 
+static void print_cfe(const struct pk_pt_event *e)
+{
+	static const char *const names[] = {
+		[1] = "interrupt", [2] = "iret", [3] = "smi", [4] = "rsm",
+		[5] = "sipi", [6] = "init", [7] = "vmentry", [8] = "vmexit",
+		[9] = "vmexit", [10] = "shutdown", [12] = "uintr",
+		[13] = "uiret", [14] = "swintr", [15] = "syscall",
+	};
+	unsigned t = e->u.cfe.type;
+
+	printf("%s", t < 16 && names[t] ? names[t] : "cfe");
+	if (t == 1 || t == 12 || t == 14)
+		printf(" %u", e->u.cfe.vector);
+	if (t == 5)
+		printf(": %x", e->u.cfe.vector);
+	if (t == 9)
+		printf(", intr: %u", e->u.cfe.vector);
+	if (e->u.cfe.has_cr2)
+		printf(", cr2: %016" PRIx64, e->u.cfe.cr2);
+	if (e->u.cfe.has_vmxr)
+		printf(", vmxr: %016" PRIx64, e->u.cfe.vmxr);
+	if (e->u.cfe.has_vmxq)
+		printf(", vmxq: %016" PRIx64, e->u.cfe.vmxq);
+}
+
 static void print_event(const struct pk_pt_event *e, const struct dec_opts *o)
 {
 	printf("[");
@@ -144,6 +169,10 @@ static void print_event(const struct pk_pt_event *e, const struct dec_opts *o)
 		break;
 	case PK_PT_EV_MNT:
 		printf("mnt: %" PRIx64, e->u.mnt.payload);
+		break;
+	case PK_PT_EV_CFE:
+		print_cfe(e);
+		ip_suffix(e, o);
 		break;
 	case PK_PT_EV_IFLAGS:
 		printf("interrupts %s", e->u.iflags.iflag ? "enabled" :

@@ -86,6 +86,12 @@ struct pk_pt_insn_decoder {
 	 * PWRE until PWRX */
 	struct qev held[8];
 	unsigned nheld;
+
+	/* EVD payloads waiting for their CFE */
+	uint64_t evd_cr2, evd_vmxq, evd_vmxr;
+	uint8_t have_cr2, have_vmxq, have_vmxr;
+	int ctx_err;			/* deferred context error ... */
+	uint64_t ctx_err_off;		/* ... and where */
 	struct pk_pt_decoder *scan;	/* look-ahead without consuming */
 
 	uint64_t icount;	/* instructions since the last IP reference */
@@ -160,6 +166,10 @@ int pk_pt_insn_offset(const struct pk_pt_insn_decoder *d, uint64_t *offset)
 {
 	if (!d || !offset)
 		return PK_ERR_INTERNAL;
+	if (d->ctx_err) {
+		*offset = d->ctx_err_off;
+		return 0;
+	}
 	if (d->have_next) {
 		*offset = d->next_off;
 		return 0;
@@ -341,6 +351,19 @@ static void requeue_bound(struct pk_pt_insn_decoder *d, uint8_t bind,
 
 static void psb_plus(struct pk_pt_insn_decoder *d);
 
+/* CFE types that name an interrupt-like transfer: with tracing on and no
+ * IP bit they bind to the next FUP (and its TIP). */
+static bool cfe_async(uint8_t t)
+{
+	return t == 1 || t == 3 || t == 4 || t == 5 || t == 6 || t == 8 ||
+	       t == 9 || t == 12 || t == 14;
+}
+
+static bool cfe_known(uint8_t t)
+{
+	return t >= 1 && t <= 15 && t != 11;
+}
+
 /* PIP/VMCS between a FUP and its TIP apply at the async branch. */
 static unsigned absorb_async(struct pk_pt_insn_decoder *d, struct qev *out,
 			     unsigned max)
@@ -379,9 +402,20 @@ static void on_fup(struct pk_pt_insn_decoder *d)
 	take(d);
 	for (unsigned i = 0; i < d->qn; i++)
 		if (qat(d, i)->bind == B_FUP &&
-		    qat(d, i)->ev.type == PK_PT_EV_TRIG) {
-			/* a TRIG's FUP only names the trigger's IP */
+		    (qat(d, i)->ev.type == PK_PT_EV_TRIG ||
+		     (qat(d, i)->ev.type == PK_PT_EV_CFE &&
+		      !cfe_async(qat(d, i)->ev.u.cfe.type)))) {
+			/* a TRIG's FUP only names the trigger's IP; a VM
+			 * entry's or IRET's names the instruction */
 			bind_waiting(d, B_FUP, from, false);
+			for (unsigned k = 0; k < d->qn; k++) {
+				struct qev *c = qat(d, k);
+
+				if (c->ev.type == PK_PT_EV_CFE && d->enabled &&
+				    c->bind == B_IP && c->bind_ip == from &&
+				    !cfe_async(c->ev.u.cfe.type))
+					c->bind = B_INSN;
+			}
 			return;
 		}
 	bind_waiting(d, B_FUP, from, false);
@@ -541,6 +575,89 @@ static uint8_t exec_mode_of(const struct pk_pt_packet *p)
 	       p->u.exec.csd ? PK_PT_MODE_32 : PK_PT_MODE_16;
 }
 
+/* A context error found by read-ahead, reported when fetched. */
+static void ctx_error(struct pk_pt_insn_decoder *d)
+{
+	struct qev e;
+
+	if (d->ctx_err)
+		return;
+	d->ctx_err = PK_PT_ERR_CONTEXT;
+	d->ctx_err_off = d->next_off;
+	new_ev(&e, 0, B_NOW);
+	push_event(d, &e);
+}
+
+static void on_evd(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p = &d->next;
+	uint64_t v = p->u.evd.payload;
+
+	switch (p->u.evd.type) {
+	case 0:
+		if (d->have_cr2 || d->have_vmxq || d->have_vmxr)
+			return ctx_error(d);
+		d->evd_cr2 = v;
+		d->have_cr2 = 1;
+		break;
+	case 1:
+		if (d->have_cr2 || d->have_vmxq)
+			return ctx_error(d);
+		d->evd_vmxq = v;
+		d->have_vmxq = 1;
+		break;
+	case 2:
+		if (d->have_cr2 || d->have_vmxr)
+			return ctx_error(d);
+		d->evd_vmxr = v;
+		d->have_vmxr = 1;
+		break;
+	default:	/* unknown EVD types are ignored */
+		break;
+	}
+	take(d);
+}
+
+static void on_cfe(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p = &d->next;
+	uint8_t t = p->u.cfe.type, bind;
+	struct qev e;
+
+	if ((d->have_cr2 && t != 1) ||
+	    ((d->have_vmxq || d->have_vmxr) && t != 8 && t != 9))
+		return ctx_error(d);
+	take(d);
+	if (!cfe_known(t)) {
+		/* ignored; an IP bit still takes its FUP */
+		if (p->u.cfe.ip) {
+			const struct pk_pt_packet *f = peek(d, false);
+
+			if (f && f->type == PK_PT_FUP)
+				take(d);
+		}
+		return;
+	}
+	if (p->u.cfe.ip)
+		bind = B_FUP;
+	else if (!d->enabled)
+		bind = B_NOW;
+	else
+		bind = cfe_async(t) ? B_FUP : B_INSN;
+	new_ev(&e, PK_PT_EV_CFE, bind);
+	e.ev.ip_suppressed = !p->u.cfe.ip;
+	e.ev.u.cfe.type = t;
+	e.ev.u.cfe.vector = p->u.cfe.vector;
+	e.ev.u.cfe.has_cr2 = d->have_cr2;
+	e.ev.u.cfe.cr2 = d->evd_cr2;
+	e.ev.u.cfe.has_vmxq = d->have_vmxq;
+	e.ev.u.cfe.vmxq = d->evd_vmxq;
+	e.ev.u.cfe.has_vmxr = d->have_vmxr;
+	e.ev.u.cfe.vmxr = d->evd_vmxr;
+	d->have_cr2 = d->have_vmxq = d->have_vmxr = 0;
+	push_event(d, &e);
+}
+
 /* Processes the next packet, which is not a query packet. */
 static void read_event(struct pk_pt_insn_decoder *d)
 {
@@ -559,6 +676,12 @@ static void read_event(struct pk_pt_insn_decoder *d)
 		return;
 	case PK_PT_EXSTOP:
 		on_exstop(d);
+		return;
+	case PK_PT_EVD:
+		on_evd(d);
+		return;
+	case PK_PT_CFE:
+		on_cfe(d);
 		return;
 	case PK_PT_TIP_PGE:
 		new_ev(&e, PK_PT_EV_ENABLED, B_NOW);
@@ -1058,8 +1181,11 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 		d->have_next = false;
 	}
 	d->qn = 0;
+	d->nheld = 0;
 	d->tnt_n = 0;
 	d->rs_n = 0;
+	d->ctx_err = 0;
+	d->have_cr2 = d->have_vmxq = d->have_vmxr = 0;
 	d->synced = false;
 	d->enabled = false;
 	d->next_err = 0;
@@ -1079,6 +1205,11 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 	if (!(status(d) & PK_PT_STS_EVENT))
 		return PK_PT_ERR_BAD_QUERY;
 	e = qat(d, 0);
+	if (!e->ev.type) {	/* a context error found while reading ahead */
+		d->qh = (d->qh + 1) % QMAX;
+		d->qn--;
+		return d->ctx_err;
+	}
 	if (e->bind == B_IP)
 		d->icount = 0;	/* a FUP names this instruction */
 	*ev = e->ev;
