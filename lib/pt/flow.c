@@ -1186,6 +1186,7 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->rs_n = 0;
 	d->ctx_err = 0;
 	d->have_cr2 = d->have_vmxq = d->have_vmxr = 0;
+	d->iflag = 0xff;	/* unknown until a MODE.Exec */
 	d->synced = false;
 	d->enabled = false;
 	d->next_err = 0;
@@ -1231,7 +1232,8 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 		break;
 	case PK_PT_EV_ASYNC_DISABLED:
 		d->enabled = false;
-		d->have_resume = false;
+		d->resume_ip = ev->at;
+		d->have_resume = true;
 		break;
 	case PK_PT_EV_ASYNC_BRANCH:
 		d->ip = ev->ip;
