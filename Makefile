@@ -66,6 +66,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(TLIB_OBJS) $(BUILD)/libperfkit.a
 
 # Test-only reference library (never linked into libperfkit).
 TEST_LDLIBS_test_pt_libipt = -lipt
+TEST_LDLIBS_test_pt_flow = -lipt
 BENCH_LDLIBS_pt_packet_bench = -lipt
 BENCH_LDLIBS_pt_flow_bench = -lipt
 

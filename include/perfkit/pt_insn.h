@@ -45,6 +45,10 @@ PK_API void pk_pt_image_free(struct pk_pt_image *img);
  */
 PK_API int pk_pt_image_add_file(struct pk_pt_image *img, const char *path,
 				uint64_t offset, uint64_t size, uint64_t addr);
+/* Maps a copy of LEN bytes at DATA at virtual address ADDR (tests, JIT
+ * code, memory dumps). 0 or -ENOMEM. */
+PK_API int pk_pt_image_add_buf(struct pk_pt_image *img, const void *data,
+			       size_t len, uint64_t addr);
 /* Copies up to LEN bytes at ADDR into BUF; returns the count (0 when
  * nothing is mapped at ADDR). */
 PK_API size_t pk_pt_image_read(const struct pk_pt_image *img, uint64_t addr,

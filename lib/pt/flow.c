@@ -1148,8 +1148,10 @@ static int status(struct pk_pt_insn_decoder *d)
 	if (d->qn) {
 		struct qev *e = qat(d, 0);
 
+		/* a FUP comes after the TNT bits of earlier branches */
 		if (e->bind == B_NOW || (e->bind == B_IP &&
-					 (!d->enabled || e->bind_ip == d->ip)))
+					 (!d->enabled || (e->bind_ip == d->ip &&
+							  !d->tnt_n))))
 			return PK_PT_STS_EVENT;
 		if (e->bind == B_COUNT && !d->tnt_n &&
 		    d->icount >= e->ev.u.trig.icnt) {

@@ -71,17 +71,8 @@ static int read_range(const char *path, uint64_t off, uint64_t size,
 	return 0;
 }
 
-int pk_pt_image_add_file(struct pk_pt_image *img, const char *path,
-			 uint64_t offset, uint64_t size, uint64_t addr)
+static int add_section(struct pk_pt_image *img, struct section s)
 {
-	struct section s = { .addr = addr };
-	int err;
-
-	if (!img || !path)
-		return PK_ERR_INTERNAL;
-	err = read_range(path, offset, size, &s.data, &s.size);
-	if (err < 0)
-		return err;
 	if (img->n == img->cap) {
 		size_t cap = img->cap ? 2 * img->cap : 4;
 		struct section *ns = pk_realloc(img->sec, cap * sizeof(*ns));
@@ -95,6 +86,35 @@ int pk_pt_image_add_file(struct pk_pt_image *img, const char *path,
 	}
 	img->sec[img->n++] = s;
 	return 0;
+}
+
+int pk_pt_image_add_buf(struct pk_pt_image *img, const void *data,
+			size_t len, uint64_t addr)
+{
+	struct section s = { .addr = addr, .size = len };
+
+	if (!img || (!data && len))
+		return PK_ERR_INTERNAL;
+	s.data = pk_malloc(len ? len : 1);
+	if (!s.data)
+		return -ENOMEM;
+	if (len)
+		memcpy(s.data, data, len);
+	return add_section(img, s);
+}
+
+int pk_pt_image_add_file(struct pk_pt_image *img, const char *path,
+			 uint64_t offset, uint64_t size, uint64_t addr)
+{
+	struct section s = { .addr = addr };
+	int err;
+
+	if (!img || !path)
+		return PK_ERR_INTERNAL;
+	err = read_range(path, offset, size, &s.data, &s.size);
+	if (err < 0)
+		return err;
+	return add_section(img, s);
 }
 
 /* The newest section holding ADDR, or NULL. */
