@@ -34,7 +34,8 @@ struct qev {
 	uint64_t bind_ip;	/* B_IP: where it is delivered */
 };
 
-enum { QMAX = 64, RSMAX = 64, CACHE_BITS = 16, BCACHE_BITS = 14,
+enum { QMAX = 64, RSMAX = 64, CACHE_BITS_MIN = 8, CACHE_BITS_MAX = 16,
+       BCACHE_BITS_MAX = 14,
        BLOCK_MAX = 4096 };
 
 /* Block cache: from a start address, the instructions up to and
@@ -107,8 +108,12 @@ struct pk_pt_insn_decoder {
 	struct pk_pt_time time;
 	struct pk_pt_tcal tcal;
 
+	/* Both caches start small and double (cleared) when they miss a
+	 * lot, so short traces stay cheap and long ones get room. */
 	struct cache_ent *cache;
 	struct block_ent *bcache;
+	unsigned cache_bits, bcache_bits;
+	uint64_t cache_miss, bcache_miss;
 };
 
 /* ---- setup ---- */
@@ -129,8 +134,9 @@ pk_pt_insn_decoder_new(const uint8_t *buf, size_t len,
 	d = pk_zalloc(sizeof(*d));
 	if (!d)
 		goto nomem;
-	d->cache = pk_calloc(1u << CACHE_BITS, sizeof(*d->cache));
-	d->bcache = pk_calloc(1u << BCACHE_BITS, sizeof(*d->bcache));
+	d->cache_bits = d->bcache_bits = CACHE_BITS_MIN;
+	d->cache = pk_calloc(1u << d->cache_bits, sizeof(*d->cache));
+	d->bcache = pk_calloc(1u << d->bcache_bits, sizeof(*d->bcache));
 	d->pkt = pk_pt_decoder_new(buf, len, config);
 	d->scan = pk_pt_decoder_new(buf, len, config);
 	if (!d->cache || !d->bcache || !d->pkt || !d->scan)
@@ -945,11 +951,27 @@ static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 
 /* ---- instructions ---- */
 
+/* Doubles the instruction cache (emptied); returns IP's slot. */
+static struct cache_ent *grow_cache(struct pk_pt_insn_decoder *d,
+				    uint64_t ip)
+{
+	struct cache_ent *n = pk_calloc(2u << d->cache_bits, sizeof(*n));
+
+	if (n) {
+		pk_free(d->cache);
+		d->cache = n;
+		d->cache_bits++;
+	}
+	d->cache_miss = 0;
+	return &d->cache[(ip ^ (ip >> d->cache_bits)) &
+			 ((1u << d->cache_bits) - 1)];
+}
+
 static int decode_at(struct pk_pt_insn_decoder *d, uint64_t ip,
 		     struct pk_pt_insn *insn, uint64_t *target)
 {
-	struct cache_ent *c = &d->cache[(ip ^ (ip >> CACHE_BITS)) &
-					((1u << CACHE_BITS) - 1)];
+	struct cache_ent *c = &d->cache[(ip ^ (ip >> d->cache_bits)) &
+					((1u << d->cache_bits) - 1)];
 	int err;
 
 	if (c->valid && c->ip == ip && c->mode == d->mode) {
@@ -961,6 +983,9 @@ static int decode_at(struct pk_pt_insn_decoder *d, uint64_t ip,
 		d->absolute = c->absolute;
 		return 0;
 	}
+	if (++d->cache_miss > 4ull << d->cache_bits &&
+	    d->cache_bits < CACHE_BITS_MAX)
+		c = grow_cache(d, ip);
 	err = pk_pt_insn_decode(d->img, ip, d->mode, insn, target);
 	if (err < 0)
 		return err;
@@ -1345,14 +1370,28 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 static const struct block_ent *block_at(struct pk_pt_insn_decoder *d,
 					uint64_t ip)
 {
-	struct block_ent *b = &d->bcache[(ip ^ (ip >> BCACHE_BITS)) &
-					 ((1u << BCACHE_BITS) - 1)];
+	struct block_ent *b = &d->bcache[(ip ^ (ip >> d->bcache_bits)) &
+					 ((1u << d->bcache_bits) - 1)];
 	struct pk_pt_insn in;
 	uint64_t at = ip, target = 0;
 	uint32_t n = 0;
 
 	if (b->valid && b->ip == ip && b->mode == d->mode)
 		return b;
+	if (++d->bcache_miss > 4ull << d->bcache_bits &&
+	    d->bcache_bits < BCACHE_BITS_MAX) {
+		struct block_ent *nb = pk_calloc(2u << d->bcache_bits,
+						 sizeof(*nb));
+
+		if (nb) {
+			pk_free(d->bcache);
+			d->bcache = nb;
+			d->bcache_bits++;
+		}
+		d->bcache_miss = 0;
+		b = &d->bcache[(ip ^ (ip >> d->bcache_bits)) &
+			       ((1u << d->bcache_bits) - 1)];
+	}
 	for (;;) {
 		if (decode_at(d, at, &in, &target) < 0)
 			return NULL;
