@@ -258,15 +258,16 @@ static void decode(struct pk_pt_insn_decoder *d, const struct dec_opts *o,
 {
 	struct blk b = { false };
 
+	int status = pk_pt_insn_sync_forward(d);
+
+	if (status < 0) {
+		if (status != PK_ERR_EOS)
+			diagnose(d, 0, "sync error", status);
+		return;
+	}
 	for (;;) {
 		struct pk_pt_insn in = { 0 };
-		int status = pk_pt_insn_sync_forward(d);
 
-		if (status < 0) {
-			if (status != PK_ERR_EOS)
-				diagnose(d, 0, "sync error", status);
-			return;
-		}
 		for (;;) {
 			status = drain(d, status, o, &b);
 			if (status < 0)
@@ -291,6 +292,12 @@ static void decode(struct pk_pt_insn_decoder *d, const struct dec_opts *o,
 		diagnose(d, in.ip, "error", status);
 		if (!o->resync)
 			return;
+		status = pk_pt_insn_resync(d);
+		if (status < 0) {
+			if (status != PK_ERR_EOS)
+				diagnose(d, in.ip, "resync error", status);
+			return;
+		}
 	}
 }
 

@@ -202,7 +202,15 @@ PK_API int pk_pt_insn_next_block(struct pk_pt_insn_decoder *dec,
 /* The pending event in *EV. Status bits or an error. */
 PK_API int pk_pt_insn_event(struct pk_pt_insn_decoder *dec,
 			    struct pk_pt_event *ev);
-/* Offset in the PT stream of the decoder's packet position. */
+/*
+ * After an error from pk_pt_insn_next(): continue without a PSB. The flow
+ * IP is forgotten and taken from the next packet or event that gives one
+ * (TIP, FUP+TIP, TIP.PGE, OVF+FUP, PSB+ FUP). Status bits or an error.
+ */
+PK_API int pk_pt_insn_resync(struct pk_pt_insn_decoder *dec);
+
+/* Offset in the PT stream of the decoder's packet position (as libipt
+ * reports it: after the last packet decoded). */
 PK_API int pk_pt_insn_offset(const struct pk_pt_insn_decoder *dec,
 			     uint64_t *offset);
 

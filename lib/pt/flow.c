@@ -103,6 +103,12 @@ struct pk_pt_insn_decoder {
 	bool absolute;		/* the last instruction: absolute jump */
 	bool after_branch;	/* the last instruction was a branch */
 	bool touched;		/* packets were consumed since cleared */
+
+	/* error recovery (resync): flow IP unknown until a packet gives one */
+	bool noip;
+	bool have_psb_ip;	/* IP restated by a PSB+ not yet passed */
+	uint64_t psb_ip;
+	uint64_t lib_off;	/* position as libipt would report it */
 	bool in_psb;
 
 	struct pk_pt_time time;
@@ -176,11 +182,8 @@ int pk_pt_insn_offset(const struct pk_pt_insn_decoder *d, uint64_t *offset)
 		*offset = d->ctx_err_off;
 		return 0;
 	}
-	if (d->have_next) {
-		*offset = d->next_off;
-		return 0;
-	}
-	return pk_pt_offset(d->pkt, offset);
+	*offset = d->lib_off;
+	return 0;
 }
 
 /* ---- packets ---- */
@@ -277,6 +280,7 @@ static void take(struct pk_pt_insn_decoder *d)
 {
 	d->have_next = false;
 	d->touched = true;
+	d->lib_off = d->next_off + d->next.size;
 }
 
 /* ---- event queue ---- */
@@ -400,7 +404,7 @@ static unsigned absorb_async(struct pk_pt_insn_decoder *d, struct qev *out,
 
 static void on_fup(struct pk_pt_insn_decoder *d)
 {
-	uint64_t from = d->next_ip;
+	uint64_t from = d->next_ip, fup_end = d->next_off + d->next.size;
 	const struct pk_pt_packet *p;
 	struct qev e, side[8];
 	unsigned nside;
@@ -436,6 +440,7 @@ static void on_fup(struct pk_pt_insn_decoder *d)
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
 		take(d);
+		d->lib_off = fup_end;	/* libipt has read only the FUP */
 		push_event(d, &e);
 		/* VMCS before paging, as libipt reports them */
 		for (unsigned i = nside; i-- > 0;)
@@ -797,7 +802,10 @@ static void psb_plus(struct pk_pt_insn_decoder *d)
 		if (!p)
 			break;
 		if (p->type == PK_PT_PSBEND) {
+			uint64_t at = d->next_off;
+
 			take(d);
+			d->lib_off = at;
 			break;
 		}
 		if (p->type == PK_PT_OVF)
@@ -832,11 +840,15 @@ static void psb_plus(struct pk_pt_insn_decoder *d)
 		}
 		take(d);
 	}
-	if (!d->synced || !d->enabled) {
+	if (!d->synced || !d->enabled || d->noip) {
 		d->enabled = have_ip;
 		d->ip = ip;
 		d->rs_n = 0;
 		d->icount = 0;
+		d->noip = false;
+	} else if (have_ip) {
+		d->psb_ip = ip;		/* a resync point */
+		d->have_psb_ip = true;
 	}
 	pk_pt_time_query(&d->time, &d->last_tick);
 	d->synced = true;
@@ -927,6 +939,15 @@ static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 			bind_waiting(d, B_TIP, *ip, false);
 			d->queried = true;
 			pk_pt_time_query(&d->time, &d->q_tsc);
+			/* libipt reads a TNT right behind a TIP */
+			p = peek(d, false);
+			if (p && !d->tnt_n && (p->type == PK_PT_TNT_8 ||
+					       p->type == PK_PT_TNT_64)) {
+				d->tnt = p->u.tnt.payload;
+				d->tnt_n = p->u.tnt.bits;
+				pk_pt_time_query(&d->time, &d->tnt_tsc);
+				take(d);
+			}
 			return 0;
 		}
 		if ((p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) &&
@@ -1156,8 +1177,35 @@ static void bdm64(struct pk_pt_insn_decoder *d)
 		qat(d, i)->bind_ip = d->ip;
 }
 
+/* After an error: read on until a packet gives the flow an IP. */
+static void noip_advance(struct pk_pt_insn_decoder *d)
+{
+	while (d->noip) {
+		const struct pk_pt_packet *p;
+
+		fill(d);
+		if (d->qn)
+			return;
+		p = peek(d, false);
+		if (!p)
+			return;
+		if (p->type == PK_PT_TIP) {
+			if (d->next_ip_ok && p->u.ip.ipc) {
+				d->ip = d->next_ip;
+				d->noip = false;
+			}
+			take(d);
+		} else if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) {
+			take(d);	/* bits of branches we could not follow */
+		} else {
+			read_event(d);
+		}
+	}
+}
+
 static int status(struct pk_pt_insn_decoder *d)
 {
+	noip_advance(d);
 	fill(d);
 	if (d->qn && qat(d, 0)->bind == B_IP && d->enabled &&
 	    qat(d, 0)->bind_ip == d->ip && d->cfg.errata.skd022 &&
@@ -1174,6 +1222,8 @@ static int status(struct pk_pt_insn_decoder *d)
 		struct qev *e = qat(d, 0);
 
 		/* a FUP comes after the TNT bits of earlier branches */
+		if (d->noip && (e->bind == B_IP || e->bind == B_INSN))
+			return PK_PT_STS_EVENT;
 		if (e->bind == B_NOW || (e->bind == B_IP &&
 					 (!d->enabled || (e->bind_ip == d->ip &&
 							  !d->tnt_n))))
@@ -1247,6 +1297,7 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 	d->qn--;
 	switch (ev->type) {
 	case PK_PT_EV_ENABLED:
+		d->noip = false;
 		ev->u.enabled.resumed = d->have_resume &&
 					ev->ip == d->resume_ip;
 		d->have_resume = false;
@@ -1256,17 +1307,21 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 		break;
 	case PK_PT_EV_DISABLED:
 		d->enabled = false;
+		d->noip = false;
 		break;
 	case PK_PT_EV_ASYNC_DISABLED:
 		d->enabled = false;
+		d->noip = false;
 		d->resume_ip = ev->at;
 		d->have_resume = true;
 		break;
 	case PK_PT_EV_ASYNC_BRANCH:
 		d->ip = ev->ip;
 		d->icount = 0;
+		d->noip = false;
 		break;
 	case PK_PT_EV_OVERFLOW:
+		d->noip = false;
 		d->enabled = !ev->ip_suppressed;
 		d->ip = ev->ip;
 		d->rs_n = 0;
@@ -1308,6 +1363,8 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 		return PK_ERR_INTERNAL;
 	memset(insn, 0, sizeof(*insn));
 	insn->ip = d->ip;
+	if (d->noip)
+		return d->next_err == PK_ERR_EOS ? PK_ERR_EOS : PK_PT_ERR_NO_IP;
 	if (!d->enabled)
 		return d->next_err == PK_ERR_EOS ? PK_ERR_EOS
 						 : PK_PT_ERR_NO_ENABLE;
@@ -1352,14 +1409,21 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 	d->ip = nip;
 	d->icount = d->queried ? 0 : d->icount + 1;
 	d->after_branch = is_branch(insn->iclass);
+	if (d->queried)
+		d->have_psb_ip = false;
 	if (d->queried && d->opts.tick_events && d->q_tsc != d->last_tick) {
 		struct qev e;
 
 		new_ev(&e, PK_PT_EV_TICK, B_NOW);
 		e.ev.ip = nip;
-		push_event(d, &e);
-		qat(d, d->qn - 1)->ev.tsc = d->q_tsc;
-		qat(d, d->qn - 1)->ev.has_tsc = 1;
+		e.ev.tsc = d->q_tsc;
+		e.ev.has_tsc = 1;
+		/* about the branch just done: ahead of read-ahead events */
+		if (d->qn < QMAX) {
+			d->qh = (d->qh + QMAX - 1) % QMAX;
+			d->q[d->qh] = e;
+			d->qn++;
+		}
 		d->last_tick = d->q_tsc;
 	}
 	return status(d);
@@ -1471,5 +1535,27 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 	 * (no event, not the end). */
 	if (!d->touched && !d->qn && (d->tnt_n || !d->queried))
 		return 0;
+	return status(d);
+}
+
+int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p;
+
+	if (!d)
+		return PK_ERR_INTERNAL;
+	if (d->ctx_err)
+		return d->ctx_err;
+	d->tnt_n = 0;
+	p = peek(d, false);
+	if (p && (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64))
+		take(d);
+	if (d->have_psb_ip) {	/* the PSB+ read ahead restated the IP */
+		d->ip = d->psb_ip;
+		d->have_psb_ip = false;
+		d->noip = false;
+	} else {
+		d->noip = d->enabled;
+	}
 	return status(d);
 }

@@ -13,11 +13,10 @@ fi
 # --resync-on-error recovery and one VMX paging order are not done yet.
 # A listed test that starts to pass is a FAIL here, so the list stays
 # honest.
-GAPS=" ptet-vmexit-vmentry ptxed-resync-bad_query-fup-tip
- ptxed-resync-bad_query-ovf ptxed-resync-nomap-fup-tip
+GAPS=" ptet-vmexit-vmentry ptxed-resync-bad_query-ovf
  ptxed-resync-nomap-mode_exec-fup ptxed-resync-nomap-mode_tsx-eos
  ptxed-resync-nomap-mode_tsx-tip_pgd ptxed-resync-nomap-ovf-fup
- ptxed-resync-nomap-psb ptxed-resync-nomap-tip ptxed-resync-nomap-tip_pge
+ ptxed-resync-nomap-psb ptxed-resync-nomap-tip_pge
  ptxed-resync-psb-bad_status-psb "
 n=0; m=0; pass=0
 while IFS='	' read -r name cpu org dopts xopts; do
