@@ -409,15 +409,21 @@ static void on_fup(struct pk_pt_insn_decoder *d)
 	struct qev e, side[8];
 	unsigned nside;
 
+	uint64_t fup_start = d->next_off;
+
 	take(d);
 	for (unsigned i = 0; i < d->qn; i++)
 		if (qat(d, i)->bind == B_FUP &&
 		    (qat(d, i)->ev.type == PK_PT_EV_TRIG ||
+		     (qat(d, i)->ev.type == PK_PT_EV_TSX &&
+		      !qat(d, i)->ev.u.tsx.aborted) ||
 		     (qat(d, i)->ev.type == PK_PT_EV_CFE &&
 		      !cfe_async(qat(d, i)->ev.u.cfe.type)))) {
 			/* a TRIG's FUP only names the trigger's IP; a VM
-			 * entry's or IRET's names the instruction */
+			 * entry's or IRET's names the instruction; a TSX
+			 * begin or commit names where it happened */
 			bind_waiting(d, B_FUP, from, false);
+			d->lib_off = fup_start;
 			for (unsigned k = 0; k < d->qn; k++) {
 				struct qev *c = qat(d, k);
 
@@ -456,7 +462,8 @@ static void on_fup(struct pk_pt_insn_decoder *d)
 	}
 	for (unsigned i = 0; i < nside; i++)
 		push_event(d, &side[i]);
-	bind_waiting(d, B_TIP, from, false);	/* MODE.Exec at a lone FUP */
+	if (bind_waiting(d, B_TIP, from, false))	/* MODE.Exec at a lone FUP */
+		d->lib_off = fup_start;
 }
 
 static void hold(struct pk_pt_insn_decoder *d, struct qev *e)
@@ -695,6 +702,11 @@ static void read_event(struct pk_pt_insn_decoder *d)
 		on_cfe(d);
 		return;
 	case PK_PT_TIP_PGE:
+		if (d->noip && d->enabled) {	/* lost: it was disabled */
+			new_ev(&e, PK_PT_EV_DISABLED, B_NOW);
+			e.ev.ip_suppressed = 1;
+			push_event(d, &e);
+		}
 		new_ev(&e, PK_PT_EV_ENABLED, B_NOW);
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
@@ -805,7 +817,8 @@ static void psb_plus(struct pk_pt_insn_decoder *d)
 			uint64_t at = d->next_off;
 
 			take(d);
-			d->lib_off = at;
+			if (d->synced && d->enabled && !d->noip)
+				d->lib_off = at;	/* read ahead mid-flow */
 			break;
 		}
 		if (p->type == PK_PT_OVF)
@@ -867,6 +880,9 @@ static void fill(struct pk_pt_insn_decoder *d)
 {
 	for (;;) {
 		const struct pk_pt_packet *p;
+
+		if (d->tnt_n)	/* packets behind TNT bits wait for them */
+			return;
 
 		if (d->qn) {
 			uint8_t b = qat(d, 0)->bind;
@@ -1195,6 +1211,13 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 				d->noip = false;
 			}
 			take(d);
+			p = peek(d, false);	/* as after any TIP */
+			if (!d->noip && p && (p->type == PK_PT_TNT_8 ||
+					      p->type == PK_PT_TNT_64)) {
+				d->tnt = p->u.tnt.payload;
+				d->tnt_n = p->u.tnt.bits;
+				take(d);
+			}
 		} else if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) {
 			take(d);	/* bits of branches we could not follow */
 		} else {
@@ -1288,8 +1311,13 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 		d->qn--;
 		return d->ctx_err;
 	}
-	if (e->bind == B_IP)
+	if (e->bind == B_IP) {
 		d->icount = 0;	/* a FUP names this instruction */
+		if (d->noip) {	/* ... and gives a lost flow its IP */
+			d->ip = e->bind_ip;
+			d->noip = false;
+		}
+	}
 	*ev = e->ev;
 	if (ev->has_tsc)
 		d->last_tick = ev->tsc;
@@ -1554,6 +1582,7 @@ int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
 		d->ip = d->psb_ip;
 		d->have_psb_ip = false;
 		d->noip = false;
+		return 0;
 	} else {
 		d->noip = d->enabled;
 	}

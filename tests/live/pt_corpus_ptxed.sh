@@ -9,15 +9,12 @@ if [ ! -f "$C/MANIFEST.tsv" ]; then
 	skip pt_corpus_ptxed "no corpus at $C"
 	exit 0
 fi
-# Known gaps (reported as skipped, never as passes): ptxed's
-# --resync-on-error recovery and one VMX paging order are not done yet.
+# Known gaps (reported as skipped, never as passes): libipt's "bad status
+# update" check of PSB+ against the flow, and the order of a VM entry's
+# paging event, are not done yet.
 # A listed test that starts to pass is a FAIL here, so the list stays
 # honest.
-GAPS=" ptet-vmexit-vmentry ptxed-resync-bad_query-ovf
- ptxed-resync-nomap-mode_exec-fup ptxed-resync-nomap-mode_tsx-eos
- ptxed-resync-nomap-mode_tsx-tip_pgd ptxed-resync-nomap-ovf-fup
- ptxed-resync-nomap-psb ptxed-resync-nomap-tip_pge
- ptxed-resync-psb-bad_status-psb "
+GAPS=" ptet-vmexit-vmentry ptxed-resync-psb-bad_status-psb "
 n=0; m=0; pass=0
 while IFS='	' read -r name cpu org dopts xopts; do
 	[ "$name" = test ] && continue
@@ -48,7 +45,7 @@ while IFS='	' read -r name cpu org dopts xopts; do
 			ok "pt_ptxed:$name"; pass=$((pass + 1))
 		fi
 	elif [ $gap = 1 ]; then
-		skip "pt_ptxed:$name" "known gap (resync-on-error / VMX paging order)"
+		skip "pt_ptxed:$name" "known gap (PSB+ status check / VM-entry paging order)"
 	else
 		fail "pt_ptxed:$name" "$(head -c 300 "$T_TMP/diff" | tr '\n' '|')"
 	fi
