@@ -30,15 +30,7 @@ struct blk {
 
 static const char *flow_err(int err)
 {
-	switch (err) {
-	case PK_PT_ERR_NOMAP:       return "no memory mapped at this address";
-	case PK_PT_ERR_BAD_INSN:    return "unknown instruction";
-	case PK_PT_ERR_BAD_QUERY:   return "trace stream does not match query";
-	case PK_PT_ERR_NO_ENABLE:   return "expected tracing enabled event";
-	case PK_PT_ERR_RETSTACK:    return "compressed return without call";
-	case PK_PT_ERR_BAD_RETCOMP: return "bad compressed return";
-	default:                    return pk_pt_strerror(err);
-	}
+	return pk_pt_strerror(err);
 }
 
 static const char *mode_name(uint8_t m)
@@ -294,9 +286,15 @@ static void decode(struct pk_pt_insn_decoder *d, const struct dec_opts *o,
 			return;
 		status = pk_pt_insn_resync(d);
 		if (status < 0) {
-			if (status != PK_ERR_EOS)
-				diagnose(d, in.ip, "resync error", status);
-			return;
+			if (status == PK_ERR_EOS)
+				return;
+			diagnose(d, in.ip, "resync error", status);
+			status = pk_pt_insn_sync_forward(d);
+			if (status < 0) {
+				if (status != PK_ERR_EOS)
+					diagnose(d, in.ip, "sync error", status);
+				return;
+			}
 		}
 	}
 }

@@ -30,6 +30,7 @@ enum pk_pt_flow_error {
 	PK_PT_ERR_NO_ENABLE  = -10123, /* expected tracing enabled event */
 	PK_PT_ERR_RETSTACK   = -10124, /* compressed return without call */
 	PK_PT_ERR_BAD_RETCOMP = -10125, /* not-taken compressed return */
+	PK_PT_ERR_BAD_STATUS = -10126, /* PSB+ contradicts the decoded state */
 };
 
 struct pk_pt_image;

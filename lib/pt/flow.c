@@ -91,6 +91,8 @@ struct pk_pt_insn_decoder {
 	/* EVD payloads waiting for their CFE */
 	uint64_t evd_cr2, evd_vmxq, evd_vmxr;
 	uint8_t have_cr2, have_vmxq, have_vmxr;
+	int status_err;			/* PSB+ contradicted the flow ... */
+	uint64_t status_err_off;	/* ... here */
 	int ctx_err;			/* deferred context error ... */
 	uint64_t ctx_err_off;		/* ... and where */
 	struct pk_pt_decoder *scan;	/* look-ahead without consuming */
@@ -178,8 +180,8 @@ int pk_pt_insn_offset(const struct pk_pt_insn_decoder *d, uint64_t *offset)
 {
 	if (!d || !offset)
 		return PK_ERR_INTERNAL;
-	if (d->ctx_err) {
-		*offset = d->ctx_err_off;
+	if (d->ctx_err || d->status_err) {
+		*offset = d->ctx_err ? d->ctx_err_off : d->status_err_off;
 		return 0;
 	}
 	*offset = d->lib_off;
@@ -829,6 +831,13 @@ static void psb_plus(struct pk_pt_insn_decoder *d)
 			ip = d->next_ip;
 			break;
 		case PK_PT_MODE_EXEC:
+			if (d->synced && d->enabled && !d->noip &&
+			    exec_mode_of(p) != d->mode) {
+				/* the status restates a different mode */
+				d->status_err = PK_PT_ERR_BAD_STATUS;
+				d->status_err_off = d->next_off;
+				return;
+			}
 			d->mode = d->q_mode = exec_mode_of(p);
 			d->iflag = p->u.exec.iflag;
 			break;
@@ -881,7 +890,7 @@ static void fill(struct pk_pt_insn_decoder *d)
 	for (;;) {
 		const struct pk_pt_packet *p;
 
-		if (d->tnt_n)	/* packets behind TNT bits wait for them */
+		if (d->tnt_n || d->status_err)	/* wait for the bits / stop */
 			return;
 
 		if (d->qn) {
@@ -1285,6 +1294,9 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->tnt_n = 0;
 	d->rs_n = 0;
 	d->ctx_err = 0;
+	d->status_err = 0;
+	d->noip = false;
+	d->have_psb_ip = false;
 	d->have_cr2 = d->have_vmxq = d->have_vmxr = 0;
 	d->iflag = 0xff;	/* unknown until a MODE.Exec */
 	d->synced = false;
@@ -1391,6 +1403,8 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 		return PK_ERR_INTERNAL;
 	memset(insn, 0, sizeof(*insn));
 	insn->ip = d->ip;
+	if (d->status_err)
+		return d->status_err;
 	if (d->noip)
 		return d->next_err == PK_ERR_EOS ? PK_ERR_EOS : PK_PT_ERR_NO_IP;
 	if (!d->enabled)
@@ -1574,6 +1588,8 @@ int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
 		return PK_ERR_INTERNAL;
 	if (d->ctx_err)
 		return d->ctx_err;
+	if (d->status_err)	/* only a new PSB helps: sync forward */
+		return d->status_err;
 	d->tnt_n = 0;
 	p = peek(d, false);
 	if (p && (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64))

@@ -7,6 +7,7 @@
  */
 #include "base/base.h"
 #include "pt/pt_int.h"
+#include <perfkit/pt_insn.h>
 
 const char *pk_pt_strerror(int err)
 {
@@ -20,6 +21,13 @@ const char *pk_pt_strerror(int err)
 	case PK_PT_ERR_NO_IP:         return "no ip";
 	case PK_PT_ERR_IP_SUPPRESSED: return "ip has been suppressed";
 	case PK_ERR_EOS:              return "reached end of trace stream";
+	case PK_PT_ERR_NOMAP:        return "no memory mapped at this address";
+	case PK_PT_ERR_BAD_INSN:     return "unknown instruction";
+	case PK_PT_ERR_BAD_QUERY:    return "trace stream does not match query";
+	case PK_PT_ERR_NO_ENABLE:    return "expected tracing enabled event";
+	case PK_PT_ERR_RETSTACK:     return "compressed return without call";
+	case PK_PT_ERR_BAD_RETCOMP:  return "bad compressed return";
+	case PK_PT_ERR_BAD_STATUS:   return "bad status update";
 	case PK_ERR_NOSYNC:           return "decoder out of sync";
 	case PK_ERR_INTERNAL:         return "internal error";
 	default:                      return pk_strerror(err);
