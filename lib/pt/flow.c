@@ -431,8 +431,16 @@ static void on_fup(struct pk_pt_insn_decoder *d)
 
 				if (c->ev.type == PK_PT_EV_CFE && d->enabled &&
 				    c->bind == B_IP && c->bind_ip == from &&
-				    !cfe_async(c->ev.u.cfe.type))
+				    !cfe_async(c->ev.u.cfe.type)) {
+					/* PIP/VMCS of the VM entry go with it */
 					c->bind = B_INSN;
+					nside = absorb_async(d, side, 8);
+					for (unsigned j = 0; j < nside; j++) {
+						side[j].bind = B_INSN;
+						push_event(d, &side[j]);
+					}
+					break;
+				}
 			}
 			return;
 		}
@@ -1433,10 +1441,10 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 			return status(d);
 		}
 		if (e->ev.type == PK_PT_EV_PTWRITE ?
-		    insn->iclass == PK_PT_IC_PTWRITE :
-		    insn->iclass == PK_PT_IC_MOV_CR3 || is_far(insn->iclass))
-			e->bind = B_NOW;
-		break;
+		    insn->iclass != PK_PT_IC_PTWRITE :
+		    insn->iclass != PK_PT_IC_MOV_CR3 && !is_far(insn->iclass))
+			break;
+		e->bind = B_NOW;	/* and the next may bind here too */
 	}
 	d->queried = false;
 	err = proceed(d, insn, target, &nip);

@@ -9,11 +9,10 @@ if [ ! -f "$C/MANIFEST.tsv" ]; then
 	skip pt_corpus_ptxed "no corpus at $C"
 	exit 0
 fi
-# Known gaps (reported as skipped, never as passes): the order of a VM
-# entry's paging event against the next VM exit is not done yet.
+# Known gaps, by name (reported as skipped, never as passes; none now).
 # A listed test that starts to pass is a FAIL here, so the list stays
 # honest.
-GAPS=" ptet-vmexit-vmentry "
+GAPS=" "
 n=0; m=0; pass=0
 while IFS='	' read -r name cpu org dopts xopts; do
 	[ "$name" = test ] && continue
@@ -44,7 +43,7 @@ while IFS='	' read -r name cpu org dopts xopts; do
 			ok "pt_ptxed:$name"; pass=$((pass + 1))
 		fi
 	elif [ $gap = 1 ]; then
-		skip "pt_ptxed:$name" "known gap (VM-entry paging order)"
+		skip "pt_ptxed:$name" "known gap"
 	else
 		fail "pt_ptxed:$name" "$(head -c 300 "$T_TMP/diff" | tr '\n' '|')"
 	fi
