@@ -7,8 +7,8 @@ V       ?= 0
 Q        = $(if $(filter 1,$(V)),,@)
 
 CPPFLAGS += -Iinclude -Ilib -D_GNU_SOURCE -I/usr/include/traceevent
-CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
+OPT      ?= -O2 -g
+CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
 	    -MMD -MP
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -45,7 +45,13 @@ all: $(BUILD)/perfkit $(BUILD)/libperfkit.a $(BUILD)/libperfkit.so \
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/obj/%.o: %.c
+# Objects are rebuilt when the compiler flags change.
+FLAGS_STAMP := $(BUILD)/.flags
+$(shell mkdir -p $(BUILD); echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' | \
+	cmp -s - $(FLAGS_STAMP) || \
+	echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' > $(FLAGS_STAMP))
+
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -96,7 +102,7 @@ test-only: all $(UNIT_BINS)
 	$(Q)sh tests/run.sh $(BUILD)
 
 check-asan: deps
-	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 CFLAGS="-O1 -g" \
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT="-O1 -g" \
 		test-only
 
 bench: deps
@@ -131,3 +137,4 @@ clean:
 	rm -rf build build-asan build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+.SECONDARY:

@@ -15,7 +15,9 @@ struct command {
 static const struct command commands[] = {
 	{ "list", cmd_list, "List event names and syntax" },
 	{ "stat", cmd_stat, "Count events while a command runs" },
-	{ "pt", cmd_pt, "Intel PT: dump packets (ptdump layout)" },
+	{ "record", cmd_record, "Sample events into a perf.data file" },
+	{ "script", cmd_script, "Read a perf.data file: dump records, header" },
+	{ "pt", cmd_pt, "Intel PT: dump packets, decode instruction flow" },
 };
 
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -31,7 +33,8 @@ void cli_error(const char *cmd, const char *fmt, ...)
 
 static int print_lib(enum pk_print_level level, const char *fmt, va_list ap)
 {
-	if ((int)level > cli_verbose)
+	/* -v shows warnings, -vv information, -vvv debugging. */
+	if ((int)level >= cli_verbose)
 		return 0;
 	fputs("perfkit: ", stderr);
 	vfprintf(stderr, fmt, ap);

@@ -2,10 +2,11 @@
 /*
  * Test workload: calls getppid() exactly N times per thread, so that
  * syscalls:sys_enter_getppid counts are known.
- *   getppid N [--wait] [--threads T] [--exit CODE]
+ *   getppid N [--wait] [--threads T] [--exit CODE] [--sleep MS]
  * --wait: block until SIGUSR1 before the calls (for -p attach tests; prints
  * "ready" on stdout when waiting). --threads T: T threads each make N calls
- * (the main thread makes none). --exit: exit status to return.
+ * (the main thread makes none). --exit: exit status to return. --sleep:
+ * milliseconds to sleep after the calls.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -27,7 +28,7 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	int wait = 0, threads = 0, code = 0;
+	int wait = 0, threads = 0, code = 0, sleep_ms = 0;
 	sigset_t set;
 
 	if (argc < 2) {
@@ -42,6 +43,8 @@ int main(int argc, char **argv)
 			threads = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--exit") && i + 1 < argc)
 			code = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--sleep") && i + 1 < argc)
+			sleep_ms = atoi(argv[++i]);
 	}
 	if (wait) {
 		int sig;
@@ -64,5 +67,7 @@ int main(int argc, char **argv)
 			pthread_join(t[i], NULL);
 		free(t);
 	}
+	if (sleep_ms > 0)
+		usleep((useconds_t)sleep_ms * 1000);
 	return code;
 }

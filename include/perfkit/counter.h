@@ -38,6 +38,16 @@ struct pk_open_opts {
  * after their leader, on the same maps. Returns 0, or -errno from
  * perf_event_open (the event's fds are then all closed; pk_evsel_open_errno
  * keeps it). OPTS may be NULL.
+ *
+ * When the kernel answers EINVAL, features it lacks (see perfkit/features.h)
+ * are cleared from the event's attribute one at a time, newest first, and
+ * the open retried, as perf does; the attribute then shows what was opened.
+ * An attribute larger than the kernel's struct is shrunk when the extra
+ * bytes are zero (else -E2BIG). Errors besides the kernel's: -EBUSY (already
+ * open), -EINVAL (bad OPTS, empty maps, a member on other maps than its
+ * leader, a cgroup without real CPUs), the leader's open error (or -EBADF)
+ * for a member whose leader is not open, -ENOENT etc. from opening the
+ * cgroup, -ENOMEM. -EMFILE (out of fds) is returned as such.
  */
 PK_API int pk_evsel_open(struct pk_evsel *evsel, struct pk_cpu_map *cpus,
 			 struct pk_thread_map *threads,
@@ -67,6 +77,17 @@ PK_API int pk_evsel_fd(const struct pk_evsel *evsel, int cpu_idx,
 PK_API struct pk_cpu_map *pk_evsel_cpus(const struct pk_evsel *evsel);
 PK_API struct pk_thread_map *pk_evsel_threads(const struct pk_evsel *evsel);
 
+/*
+ * Explains ERR, an error from opening an event with ATTR, in one line for
+ * users (no trailing newline) into BUF: for EACCES/EPERM the rule that
+ * refused it with the current /proc/sys/kernel/perf_event_paranoid value
+ * (CPU_WIDE: the event was opened on every thread of a CPU), for EMFILE
+ * the open-file limit, for ENOENT/ENODEV/EOPNOTSUPP that the event is not
+ * supported here, ... Returns the length the text needs (like snprintf).
+ */
+PK_API int pk_open_strerror(int err, const struct perf_event_attr *attr,
+			    bool cpu_wide, char *buf, size_t size);
+
 /* ---- control (ioctls over every fd of the event or list) ---- */
 
 /* Enable, disable or reset. With GROUP, PERF_IOC_FLAG_GROUP applies the
@@ -80,12 +101,21 @@ PK_API int pk_evlist_reset(struct pk_evlist *evlist);
 /* PERF_EVENT_IOC_ID for one fd. */
 PK_API int pk_evsel_id(const struct pk_evsel *evsel, int cpu_idx,
 		       int thread_idx, uint64_t *id);
-/* PERF_EVENT_IOC_SET_FILTER (tracepoint filter) on every fd. */
+/* PERF_EVENT_IOC_SET_FILTER (tracepoint filter) on every fd; on a closed
+ * event the filter is kept and set when it opens. -EINVAL for a filter the
+ * kernel rejects, -EEXIST when the open event already has one (the kernel
+ * sets a filter once per fd). A NULL FILTER forgets the kept filter of a
+ * closed event (-EINVAL on an open one). */
 PK_API int pk_evsel_set_filter(struct pk_evsel *evsel, const char *filter);
 /* PERF_EVENT_IOC_PERIOD on every fd. */
 PK_API int pk_evsel_set_period(struct pk_evsel *evsel, uint64_t period);
 /* PERF_EVENT_IOC_REFRESH on every fd. */
 PK_API int pk_evsel_refresh(struct pk_evsel *evsel, int count);
+/* PERF_EVENT_IOC_MODIFY_ATTRIBUTES on every fd (the kernel supports it
+ * for breakpoints: a new bp_addr/bp_type/bp_len without reopening). On
+ * success the event's attribute becomes ATTR. 0 or -errno. */
+PK_API int pk_evsel_modify_attr(struct pk_evsel *evsel,
+				const struct perf_event_attr *attr);
 /* prctl(PR_TASK_PERF_EVENTS_ENABLE / _DISABLE): every event of the
  * calling process. */
 PK_API int pk_task_events_enable(void);
@@ -116,20 +146,26 @@ PK_API int pk_read_format_write(uint64_t read_format, const struct pk_counts *in
 				int n, void *buf, size_t size);
 
 /* Reads the event's own counter on one (cpu, thread) fd. Also works on a
- * group member of a PERF_FORMAT_GROUP leader. 0 or -errno. */
+ * group member of a PERF_FORMAT_GROUP leader. 0 or -errno; -ENODATA when
+ * the kernel returned 0 bytes (a pinned counter in error state: it is not
+ * counting until enabled or disabled again); -EBADF when not open. */
 PK_API int pk_evsel_read(struct pk_evsel *evsel, int cpu_idx, int thread_idx,
 			 struct pk_counts *out);
 /* Reads a PERF_FORMAT_GROUP leader's whole group in one read(2). Returns
  * the number of entries written to OUT (at most MAX) or a negative error. */
 PK_API int pk_evsel_read_group(struct pk_evsel *leader, int cpu_idx,
 			       int thread_idx, struct pk_counts *out, int max);
-/* Sums the event over every fd (val, ena, run, lost). */
+/* Sums the event over every fd (val, ena, run, lost; id is the first
+ * fd's). Fds in pinned error state (-ENODATA) add nothing; -ENODATA when
+ * every fd is. */
 PK_API int pk_evsel_read_sum(struct pk_evsel *evsel, struct pk_counts *out);
 
 /*
  * Multiplexing: the value extrapolated to the whole enabled time,
  * val * ena / run. *STATE (may be NULL) is 0 when not scaled, 1 when
- * scaled, -1 when the event never ran (run == 0: returns 0).
+ * scaled, -1 when the event never ran (run == 0: returns 0). Needs
+ * PERF_FORMAT_TOTAL_TIME_ENABLED|RUNNING in read_format (else ena and run
+ * are 0). Computed in 128 bits; a result above UINT64_MAX saturates.
  */
 PK_API uint64_t pk_counts_scaled(const struct pk_counts *c, int *state);
 

@@ -11,8 +11,26 @@
  *   mem:0x1000/8:rw              breakpoints
  *   cpu/event=0x3c,umask=0/      dynamic PMUs, terms from sysfs formats
  *   {cycles,instructions}:S      groups with group modifiers
- * The attributes get perf's defaults (size, exclude_guest, ...); tools add
- * their own settings (read_format, sample_type) before opening.
+ *   name{cycles,instructions}    a named group
+ * The attributes are what perf 6.1's parser builds (checked field by field
+ * against `perf stat -vv`): size = sizeof(struct perf_event_attr),
+ * exclude_guest = 1 unless a modifier says otherwise, modifiers with perf's
+ * exact rules (":u" = exclude_kernel|exclude_hv, "p" implies exclude_guest,
+ * group modifiers merge into each member, D/e only on the group leader),
+ * and for tracepoints and breakpoints sample_period = 1 (tracepoints also
+ * sample_type RAW|TIME|CPU|PERIOD), as perf's parser sets them.
+ * Tools add their own settings before opening. perf stat, for one, sets
+ * sample_type = IDENTIFIER, read_format = TOTAL_TIME_ENABLED|
+ * TOTAL_TIME_RUNNING (|ID|GROUP for groups of 2+), inherit = 1, clears
+ * sample_period, and sets disabled and enable_on_exec on group leaders.
+ * Term settings that must survive a tool's defaults are listed by
+ * pk_evsel_terms().
+ *
+ * PMUs come from /sys/bus/event_source/devices (read once per process) and
+ * tracepoint ids from tracefs (/sys/kernel/tracing, mounted there when no
+ * tracefs is found); env PERFKIT_SYSFS (a sysfs root) and PERFKIT_TRACEFS
+ * (a tracefs root) override both, for tests. A plain tracepoint name reads
+ * one id file; only globs list directories. Not thread-safe.
  */
 #ifndef PERFKIT_EVENT_H
 #define PERFKIT_EVENT_H
@@ -93,6 +111,9 @@ PK_API struct pk_evsel *pk_evsel_leader(struct pk_evsel *evsel);
  * EVSEL is not a leader). */
 PK_API int pk_evsel_nr_members(const struct pk_evsel *evsel);
 
+/* The name given to the group EVSEL leads ("g" in g{a,b}), or NULL. */
+PK_API const char *pk_evsel_group_name(const struct pk_evsel *evsel);
+
 /* Name of the PMU the event belongs to ("cpu", "software", "tracepoint",
  * "breakpoint", "msr", ...), or "" when unknown. */
 PK_API const char *pk_evsel_pmu_name(const struct pk_evsel *evsel);
@@ -105,8 +126,56 @@ PK_API const char *pk_evsel_pmu_name(const struct pk_evsel *evsel);
 enum pk_evsel_flag {
 	PK_EVSEL_SAMPLE_READ = 1 << 0,
 	PK_EVSEL_WEAK_GROUP  = 1 << 1,
+	PK_EVSEL_PRECISE_MAX = 1 << 2, /* 'P': open with the highest
+					  precise_ip that works (3 down to 0) */
+	PK_EVSEL_PERCORE     = 1 << 3, /* percore term: sum over SMT siblings */
+	PK_EVSEL_BPF_COUNTER = 1 << 4, /* 'b': perf counts with BPF; perfkit
+					  accepts and ignores it */
 };
 PK_API unsigned int pk_evsel_flags(const struct pk_evsel *evsel);
+
+/*
+ * Attribute settings that came from event terms ("/period=1000,time=0/")
+ * and that a tool must therefore keep instead of applying its own
+ * defaults (perf's per-event config terms win over -c/-F/-T/--call-graph/
+ * --no-inherit/--overwrite/-j). A mask of enum pk_evsel_term; the values
+ * themselves are already in the attribute:
+ *   PK_TERM_PERIOD     sample_period (freq = 0)
+ *   PK_TERM_FREQ       sample_freq (freq = 1)
+ *   PK_TERM_TIME       PERF_SAMPLE_TIME set or cleared in sample_type
+ *   PK_TERM_CALLGRAPH  call-graph/stack-size/max-stack: CALLCHAIN and, for
+ *                      dwarf, REGS_USER|STACK_USER with sample_regs_user,
+ *                      sample_stack_user and exclude_callchain_user as perf
+ *                      record sets them; for lbr, BRANCH_STACK
+ *   PK_TERM_INHERIT    inherit
+ *   PK_TERM_OVERWRITE  write_backward
+ *   PK_TERM_BRANCH     branch_sample_type and BRANCH_STACK
+ */
+enum pk_evsel_term {
+	PK_TERM_PERIOD    = 1 << 0,
+	PK_TERM_FREQ      = 1 << 1,
+	PK_TERM_TIME      = 1 << 2,
+	PK_TERM_CALLGRAPH = 1 << 3,
+	PK_TERM_INHERIT   = 1 << 4,
+	PK_TERM_OVERWRITE = 1 << 5,
+	PK_TERM_BRANCH    = 1 << 6,
+};
+PK_API unsigned int pk_evsel_terms(const struct pk_evsel *evsel);
+
+/*
+ * perf's tool events: duration_time, user_time and system_time parse to a
+ * software dummy event (what perf opens for them); their value is the
+ * tool's to compute: wall time of the run, and the user and system CPU
+ * time of the workload (perf reports them in ns).
+ */
+enum pk_evsel_tool {
+	PK_TOOL_NONE          = 0,
+	PK_TOOL_DURATION_TIME = 1,
+	PK_TOOL_USER_TIME     = 2,
+	PK_TOOL_SYSTEM_TIME   = 3,
+};
+/* The event's enum pk_evsel_tool (PK_TOOL_NONE for a kernel event). */
+PK_API int pk_evsel_tool(const struct pk_evsel *evsel);
 
 /*
  * Formats ATTR the way `perf stat -vv` and `perf record -vv` print it: one
@@ -117,6 +186,73 @@ PK_API unsigned int pk_evsel_flags(const struct pk_evsel *evsel);
  */
 PK_API int pk_attr_snprintf(char *buf, size_t size,
 			    const struct perf_event_attr *attr);
+
+/*
+ * Renders ERR for STR the way perf does, two lines (no trailing newline):
+ *   event syntax error: 'STR'
+ *                        \___ MSG
+ * Long inputs are cut around the error with "..". Returns the length the
+ * full text needs (like snprintf).
+ */
+PK_API int pk_parse_error_snprintf(char *buf, size_t size, const char *str,
+				   const struct pk_parse_error *err);
+
+/* ---- enumeration, for `perfkit list` ---- */
+
+enum pk_event_class {
+	PK_EVCLASS_HARDWARE   = 1 << 0, /* cycles, instructions, ... */
+	PK_EVCLASS_SOFTWARE   = 1 << 1, /* cpu-clock, page-faults, ... */
+	PK_EVCLASS_HW_CACHE   = 1 << 2, /* L1-dcache-load-misses, ... */
+	PK_EVCLASS_TRACEPOINT = 1 << 3, /* sched:sched_switch (tracefs) */
+	PK_EVCLASS_PMU_EVENT  = 1 << 4, /* msr/tsc/ (sysfs events/) */
+	PK_EVCLASS_PMU_FORMAT = 1 << 5, /* msr/event=N/ (sysfs format/) */
+	PK_EVCLASS_SYNTAX     = 1 << 6, /* rNNN, mem:ADDR, TYPE:CONFIG */
+	PK_EVCLASS_TOOL       = 1 << 7, /* duration_time, user_time, ... */
+	PK_EVCLASS_ALL        = 0xff,
+};
+
+struct pk_event_info {
+	enum pk_event_class cls;
+	const char *name;     /* what -e takes: "cycles", "msr/tsc/",
+				 "msr/event=N/" for a format term */
+	const char *alias;    /* another accepted spelling, or NULL */
+	const char *pmu;      /* PMU name for PMU classes, else NULL */
+	const char *desc;     /* perf list's kind: "Hardware event",
+				 "Software event", "Hardware cache event",
+				 "Tracepoint event", "Kernel PMU event", "Tool event",
+				 "PMU format term", "Raw event descriptor"... */
+	const char *encoding; /* PMU events: the alias terms
+				 ("event=0x00"); formats: their bits
+				 ("config:0-63"); else NULL */
+	uint32_t type;        /* attr type (PMU type for PMU classes) */
+	uint64_t config;      /* attr config where fixed, else 0 */
+};
+
+typedef int (*pk_event_fn)(const struct pk_event_info *info, void *arg);
+
+/*
+ * Calls FN for every known event of the CLASSES (a mask of enum
+ * pk_event_class) whose name (or alias) matches GLOB (fnmatch(3); NULL
+ * matches all). Order: hardware, software, hw-cache, tracepoints, PMU
+ * events and formats, tool events, syntax; within a class in perf
+ * list order (fixed tables, tracepoints and PMUs sorted by name). Events
+ * are not tried: a tool marks unopenable ones itself. Pointers in INFO are
+ * valid during the call only. FN returning non-zero stops the walk and is
+ * returned; otherwise returns the number of calls, or -errno (a missing
+ * tracefs or PMU directory is not an error: they contribute nothing).
+ */
+PK_API int pk_event_foreach(unsigned int classes, const char *glob,
+			    pk_event_fn fn, void *arg);
+
+/*
+ * The "tracing data" perf.data files carry so that tracepoint samples can
+ * be formatted (HEADER_TRACING_DATA, version 0.6): tracefs's header_page
+ * and header_event, the ftrace formats, the format of every tracepoint in
+ * EVLIST grouped by system, kallsyms, printk formats and saved cmdlines.
+ * On success *OUT (freed by the caller with free(3)) holds the bytes and
+ * the size is returned; -errno when tracefs cannot be read.
+ */
+PK_API long pk_tracing_data_build(const struct pk_evlist *evlist, void **out);
 
 #ifdef __cplusplus
 }

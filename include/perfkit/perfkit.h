@@ -6,4 +6,7 @@
 #include <perfkit/event.h>
 #include <perfkit/map.h>
 #include <perfkit/counter.h>
+#include <perfkit/features.h>
+#include <perfkit/selfmon.h>
+#include <perfkit/perfdata.h>
 #endif

@@ -52,6 +52,7 @@ void pk__evsel_free(struct pk_evsel *e)
 	pk_free(e->name);
 	pk_free(e->pmu_name);
 	pk_free(e->filter);
+	pk_free(e->group_name);
 	pk_free(e);
 }
 
@@ -188,4 +189,19 @@ const char *pk_evsel_pmu_name(const struct pk_evsel *e)
 unsigned int pk_evsel_flags(const struct pk_evsel *e)
 {
 	return e->flags;
+}
+
+unsigned int pk_evsel_terms(const struct pk_evsel *e)
+{
+	return e->terms;
+}
+
+int pk_evsel_tool(const struct pk_evsel *e)
+{
+	return e->tool;
+}
+
+const char *pk_evsel_group_name(const struct pk_evsel *e)
+{
+	return e->group_name;
 }

@@ -20,6 +20,12 @@ struct pk_evsel {
 	unsigned int flags;      /* enum pk_evsel_flag */
 	char *filter;            /* tracepoint filter to set at open, owned */
 	struct pk_cpu_map *pmu_cpus; /* the PMU's own cpumask, or NULL */
+	unsigned int terms;      /* enum pk_evsel_term: fields set by terms */
+	bool exclude_GH;         /* a G or H modifier was given (perf's rule
+				    for later group modifiers) */
+	uint64_t max_events;     /* nr= term, 0 when none */
+	int tool;                /* enum pk_evsel_tool */
+	char *group_name;        /* "name" of name{a,b}, leaders only, owned */
 
 	/* open state (counter layer) */
 	struct pk_cpu_map *cpus;

@@ -1,0 +1,25 @@
+#!/bin/sh
+# make bench: perfkit against the reference tool on the same input, in one
+# run; prints both figures and the ratio. Not a test: timings are noisy.
+BUILD=${1:-build}
+PK=$BUILD/perfkit
+N=${BENCH_RUNS:-200}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }'; }
+
+echo "== stat start-up: 'stat -e task-clock true', $N runs each (median ms)"
+if command -v perf >/dev/null; then
+	p=$($BUILD/bench/spawn $N -- perf stat -e task-clock true)
+	k=$($BUILD/bench/spawn $N -- $PK stat -e task-clock true)
+	pm=${p% *}; km=${k% *}
+	echo "perf stat:    $pm ms (mean ${p#* })"
+	echo "perfkit stat: $km ms (mean ${k#* })"
+	echo "ratio: perfkit is $(ratio $pm $km) faster (goal >= 10x)"
+else
+	echo "perf is not installed: skipped"
+fi
+for b in "$BUILD"/bench/*; do
+	case $(basename "$b") in spawn) continue ;; esac
+	[ -x "$b" ] || continue
+	echo "== $(basename "$b")"
+	"$b"
+done

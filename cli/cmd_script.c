@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit script: reads a perf.data file. -D dumps every record in perf
+ * report -D's layout (file offset, size, raw bytes, decoded line);
+ * --header / --header-only print the feature sections like perf.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <perfkit/perfdata.h>
+#include "cli.h"
+
+struct script {
+	const char *input;
+	bool dump, header, header_only, file_order, pipe, repair;
+	struct pk_perfdata *pd;
+	char *desc;
+	size_t desc_len;
+	uint64_t counts[PK_RECORD_USER_MAX];
+	uint64_t total;
+	uint64_t *attr_samples;   /* SAMPLE records per attr */
+	unsigned nr_attr_samples;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit script [-i FILE] [-D] [--header|--header-only]\n"
+		"  -i, --input FILE      perf.data file to read (default perf.data, - for stdin)\n"
+		"  -D, --dump-raw-trace  print every record: offset, size, raw bytes, decoded\n"
+		"      --header          print the file's header before the records\n"
+		"      --header-only     print only the header\n"
+		"      --file-order      deliver records in file order, not time order\n"
+
+		"      --repair          fix the header of a file whose recorder was killed\n"
+		"                        (data size 0) so that Linux perf reads it too\n");
+}
+
+/* perf's raw dump: ".  0000:  45 00 ...  E....." lines, built by hand
+ * (printf per byte is most of -D's time on large files). */
+static void hexdump(const unsigned char *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char line[96];
+
+	printf(".\n. ... raw event: size %zu bytes\n", n);
+	for (size_t i = 0; i < n; i += 16) {
+		size_t k, m = n - i < 16 ? n - i : 16;
+		char *o = line;
+
+		*o++ = '.';
+		*o++ = ' ';
+		*o++ = ' ';
+		for (int sh = 12; sh >= 0; sh -= 4)
+			*o++ = hex[(i >> sh) & 15];
+		*o++ = ':';
+		*o++ = ' ';
+		for (k = 0; k < 16; k++) {
+			*o++ = ' ';
+			*o++ = k < m ? hex[p[i + k] >> 4] : ' ';
+			*o++ = k < m ? hex[p[i + k] & 15] : ' ';
+		}
+		*o++ = ' ';
+		*o++ = ' ';
+		for (k = 0; k < 16; k++)
+			*o++ = k < m ? (isprint(p[i + k]) ? (char)p[i + k] : '.')
+				     : ' ';
+		*o++ = '\n';
+		fwrite(line, 1, o - line, stdout);
+	}
+}
+
+/* perf's "[cpu ]time " (or "-1 -1 ") before the offset. */
+static void tstamp(struct script *s, const struct pk_record *rec)
+{
+	uint64_t st = 0;
+	unsigned n = pk_perfdata_nr_attrs(s->pd);
+
+	/* perf prints a HEADER_ATTR's line before adding its attr */
+	if (rec->type == PK_RECORD_HEADER_ATTR && n)
+		n--;
+	const struct perf_event_attr *a0 = pk_perfdata_attr(s->pd, 0);
+	struct pk_sample sm;
+
+	for (unsigned i = 0; i < n; i++)
+		st |= pk_perfdata_attr(s->pd, i)->sample_type;
+	if (rec->type != PERF_RECORD_SAMPLE && (!n || !a0->sample_id_all)) {
+		fputs("-1 -1 ", stdout);
+		return;
+	}
+	memset(&sm, 0, sizeof(sm));
+	if (rec->type < 64 && pk_sample_parse(s->pd, rec, &sm))
+		memset(&sm, 0, sizeof(sm));
+	if (st & PERF_SAMPLE_CPU)
+		printf("%u ", sm.cpu);
+	if (st & PERF_SAMPLE_TIME)
+		printf("%" PRIu64 " ", sm.time);
+}
+
+static int dump_record(struct script *s, const struct pk_record *rec)
+{
+	uint64_t off = rec->offset;
+	int n;
+
+	/* perf counts pipe offsets from after the 16-byte pipe header */
+	if (s->pipe)
+		off -= 16;
+	printf("\n%#" PRIx64 "@%s [%#x]: event: %u\n", off,
+	       s->pipe ? "pipe" : s->input, rec->size, rec->type);
+	hexdump((const unsigned char *)rec->hdr, rec->size);
+	putchar('\n');
+	tstamp(s, rec);
+	printf("%#" PRIx64 " [%#x]: ", off, rec->size);
+	n = pk_record_describe(s->pd, rec, s->desc, s->desc_len);
+	if (n >= 0 && (size_t)n >= s->desc_len) {
+		char *b = realloc(s->desc, n + 1);
+
+		if (!b)
+			return -ENOMEM;
+		s->desc = b;
+		s->desc_len = n + 1;
+		pk_record_describe(s->pd, rec, s->desc, s->desc_len);
+	}
+	fputs(s->desc, stdout);
+	return 0;
+}
+
+static void print_header(struct script *s)
+{
+	struct pk_perfdata_info in;
+	struct stat st;
+	char buf[65536];
+	int n;
+
+	pk_perfdata_info(s->pd, &in);
+	printf("# ========\n");
+	if (strcmp(s->input, "-") && !stat(s->input, &st)) {
+		char tb[64];
+
+		strftime(tb, sizeof(tb), "%a %b %e %H:%M:%S %Y",
+			 localtime(&st.st_mtime));
+		printf("# captured on    : %s\n", tb);
+		printf("# header version : 1\n");
+		/* perf shows zeros for a pipe (features come later) */
+		printf("# data offset    : %" PRIu64 "\n", in.data_offset);
+		printf("# data size      : %" PRIu64 "\n", in.data_size);
+		printf("# feat offset    : %" PRIu64 "\n", in.feat_offset);
+	}
+	for (int f = 1; f < PK_HEADER_MAX && !in.pipe; f++) {
+		n = pk_perfdata_feat_describe(s->pd, f, buf, sizeof(buf));
+		if (n > 0)
+			fputs(buf, stdout);
+	}
+	if (!in.pipe) {
+		printf("# missing features:");
+		for (int f = 1; f < PK_HEADER_MAX; f++) {
+			const char *name = pk_perfdata_feat_name(f);
+
+			if (pk_perfdata_has_feat(s->pd, f))
+				continue;
+			putchar(' ');
+			for (const char *c = name; *c; c++)
+				putchar(toupper((unsigned char)*c));
+		}
+		printf(" \n");
+	}
+	printf("# ========\n#\n");
+}
+
+static void print_stats(struct script *s)
+{
+	printf("\nAggregated stats:\n");
+	printf("%16s events: %10" PRIu64 "\n", "TOTAL", s->total);
+	for (unsigned t = 0; t < PK_RECORD_USER_MAX; t++) {
+		const char *name = pk_record_name(t);
+
+		if (!s->counts[t] || !name)
+			continue;
+		printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", name,
+		       s->counts[t], 100.0 * s->counts[t] / s->total);
+	}
+	for (unsigned a = 0; a < pk_perfdata_nr_attrs(s->pd); a++) {
+		const char *name = pk_perfdata_attr_name(s->pd, a);
+
+		/* perf lists the events that got samples */
+		if (a >= s->nr_attr_samples || !s->attr_samples[a])
+			continue;
+		printf("%s stats:\n", name ? name : "");
+		printf("%16s events: %10" PRIu64 "\n", "SAMPLE",
+		       s->attr_samples[a]);
+	}
+}
+
+static int count_sample(struct script *s, const struct pk_record *rec)
+{
+	if (rec->attr < 0)
+		return 0;
+	if ((unsigned)rec->attr >= s->nr_attr_samples) {
+		unsigned n = rec->attr + 16;
+		uint64_t *v = realloc(s->attr_samples, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + s->nr_attr_samples, 0,
+		       (n - s->nr_attr_samples) * sizeof(*v));
+		s->attr_samples = v;
+		s->nr_attr_samples = n;
+	}
+	/* perf report counts a sample per branch of a branch stack */
+	if (pk_perfdata_attr(s->pd, rec->attr)->sample_type &
+	    PERF_SAMPLE_BRANCH_STACK) {
+		struct pk_sample sm;
+
+		if (pk_sample_parse(s->pd, rec, &sm) == 0)
+			s->attr_samples[rec->attr] += sm.branch.nr;
+		return 0;
+	}
+	s->attr_samples[rec->attr]++;
+	return 0;
+}
+
+static int run(struct script *s)
+{
+	struct pk_record rec;
+	int err;
+
+	if (s->header || s->header_only)
+		print_header(s);
+	if (s->header_only)
+		return 0;
+	if (!s->dump)
+		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	while ((err = pk_perfdata_next(s->pd, &rec)) == 0) {
+		s->total++;
+		if (rec.type < PK_RECORD_USER_MAX)
+			s->counts[rec.type]++;
+		if (rec.type == PERF_RECORD_SAMPLE && count_sample(s, &rec))
+			return -ENOMEM;
+		if (s->dump && dump_record(s, &rec))
+			return -ENOMEM;
+	}
+	fflush(stdout);
+	if (err != PK_ERR_EOS) {
+		cli_error("script", "%s (%s)", pk_perfdata_errmsg(s->pd),
+			  pk_strerror(err));
+		return err;
+	}
+	if (s->dump)
+		print_stats(s);
+	return 0;
+}
+
+int cmd_script(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "dump-raw-trace", no_argument, NULL, 'D' },
+		{ "header", no_argument, NULL, 'H' },
+		{ "header-only", no_argument, NULL, 'O' },
+		{ "file-order", no_argument, NULL, 'F' },
+		{ "repair", no_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct script s = { .input = "perf.data" };
+	static char obuf[1 << 20];
+	int c, ret;
+
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+i:Dhv", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': s.input = optarg; break;
+		case 'D': s.dump = true; break;
+		case 'H': s.header = true; break;
+		case 'O': s.header_only = true; break;
+		case 'F': s.file_order = true; break;
+		case 'R': s.repair = true; break;
+		case 'v': cli_verbose++; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (s.repair) {
+		uint64_t size = 0;
+
+		ret = pk_perfdata_repair(s.input, &size);
+		if (ret) {
+			cli_error("script", "%s: %s", s.input, pk_strerror(ret));
+			return 1;
+		}
+		printf("%s: data size %" PRIu64 "\n", s.input, size);
+		return 0;
+	}
+	{
+		PK_OPTS(pk_perfdata_opts, o, .file_order = s.file_order);
+
+		s.pd = pk_perfdata_open(s.input, &o);
+	}
+	if (!s.pd) {
+		if (errno == EPROTO)
+			cli_error("script", "%s: %s", s.input,
+				  pk_perfdata_open_error());
+		else
+			cli_error("script", "%s: %s", s.input, strerror(errno));
+		return 1;
+	}
+	{
+		struct pk_perfdata_info in;
+
+		pk_perfdata_info(s.pd, &in);
+		s.pipe = in.pipe;
+	}
+	ret = run(&s);
+	pk_perfdata_free(s.pd);
+	free(s.desc);
+	free(s.attr_samples);
+	return ret ? 1 : 0;
+}

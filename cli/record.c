@@ -1,0 +1,833 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit record: sample events into a perf.data file that Linux perf
+ * reads. The file is usable at every flush, so a killed recorder loses
+ * only what was still in the rings.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <perfkit/synth.h>
+#include "cli.h"
+#include "record.h"
+
+static volatile sig_atomic_t stop_sig, snapshot_req;
+
+static void on_stop(int sig) { stop_sig = sig; }
+static void on_usr2(int sig) { (void)sig; snapshot_req = 1; }
+static void on_chld(int sig) { (void)sig; }
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: perfkit record [options] [-- command [args]]\n"
+"  -e, --event EV          event(s) to sample (default: cycles, or cpu-clock\n"
+"                          where the CPU has no counters)\n"
+"  -F, --freq HZ           sample at HZ (default 4000)\n"
+"  -c, --count N           sample every N events\n"
+"  -g                      frame-pointer call graphs\n"
+"      --call-graph MODE   fp, dwarf[,SIZE] or lbr\n"
+"  -a, --all-cpus          every CPU   -C, --cpu CPUS   only these CPUs\n"
+"  -p, --pid PIDS          attach      -t, --tid TIDS   attach to threads\n"
+"  -o, --output FILE       default perf.data ('-' for a pipe)\n"
+"  -m, --mmap-pages N      ring pages per CPU (power of two)\n"
+"      --switch-events     record context switches\n"
+"  -d, --data              sample data addresses\n"
+"  -i, --no-inherit        children are not sampled\n"
+"  -z, --compression-level[=N]  zstd-compress records (default level 1)\n"
+"      --filter FILTER     tracepoint filter for the preceding -e\n"
+"  -R, --raw-samples       raw tracepoint data in every sample\n"
+"      --sample-cpu        record the CPU in samples\n"
+"      --overwrite         flight recorder: keep the newest data, dump on\n"
+"                          SIGUSR2 and at the end\n"
+"  -q, --quiet   -v, --verbose (-vv: every perf_event_attr)\n");
+}
+
+enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE };
+
+static const struct option long_opts[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "call-graph", required_argument, NULL, OPT_CG },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "switch-events", no_argument, NULL, OPT_SWITCH },
+	{ "data", no_argument, NULL, 'd' },
+	{ "no-inherit", no_argument, NULL, 'i' },
+	{ "compression-level", optional_argument, NULL, 'z' },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "raw-samples", no_argument, NULL, 'R' },
+	{ "sample-cpu", no_argument, NULL, OPT_SAMPLE_CPU },
+	{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_u64(const char *opt, const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || !*v) {
+		cli_error("record", "option %s: invalid number '%s'", opt, s);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_callgraph(struct rec_cfg *c, const char *s)
+{
+	if (!strcmp(s, "fp")) {
+		c->cg = CG_FP;
+	} else if (!strcmp(s, "lbr")) {
+		c->cg = CG_LBR;
+	} else if (!strncmp(s, "dwarf", 5) && (!s[5] || s[5] == ',')) {
+		uint64_t v = 8192;
+
+		c->cg = CG_DWARF;
+		if (s[5] && parse_u64("--call-graph", s + 6, &v))
+			return -1;
+		if (v > 65528) {
+			cli_error("record", "--call-graph dwarf: stack size %s is "
+				  "larger than 65528", s + 6);
+			return -1;
+		}
+		c->dwarf_size = (unsigned int)((v + 7) & ~7ull);
+	} else {
+		cli_error("record", "--call-graph: unknown mode '%s' (fp, dwarf[,SIZE], lbr)", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_opt(struct rec_cfg *c, int o)
+{
+	uint64_t v;
+
+	switch (o) {
+	case 'e': c->events[c->nr_events++] = optarg; return 0;
+	case 'F':
+		if (parse_u64("-F", optarg, &c->freq))
+			return -1;
+		c->freq_set = true;
+		return 0;
+	case 'c':
+		if (parse_u64("-c", optarg, &c->period))
+			return -1;
+		c->period_set = true;
+		return 0;
+	case 'g': c->cg = CG_FP; return 0;
+	case OPT_CG: return parse_callgraph(c, optarg);
+	case 'a': c->system_wide = true; return 0;
+	case 'C': c->cpu_list = optarg; return 0;
+	case 'p': c->pids = optarg; return 0;
+	case 't': c->tids = optarg; return 0;
+	case 'o': c->output = optarg; return 0;
+	case 'm':
+		if (parse_u64("-m", optarg, &v) || (v & (v - 1))) {
+			cli_error("record", "-m: %s is not a power of two", optarg);
+			return -1;
+		}
+		c->mmap_pages = (size_t)v;
+		return 0;
+	case OPT_SWITCH: c->switch_events = true; return 0;
+	case 'd': c->data_addr = true; return 0;
+	case 'i': c->no_inherit = true; return 0;
+	case 'z':
+		c->comp_level = optarg ? atoi(optarg) : 1;
+		if (c->comp_level < 1 || c->comp_level > 22) {
+			cli_error("record", "-z: level must be 1..22");
+			return -1;
+		}
+		return 0;
+	case OPT_FILTER:
+		if (!c->nr_events) {
+			cli_error("record", "--filter must follow an -e event");
+			return -1;
+		}
+		c->filters[c->nr_events - 1] = optarg;
+		return 0;
+	case 'R': c->raw = true; return 0;
+	case OPT_SAMPLE_CPU: c->sample_cpu = true; return 0;
+	case OPT_OVERWRITE: c->overwrite = true; return 0;
+	case 'q': c->quiet = true; return 0;
+	case 'v': c->verbose++; return 0;
+	case 'h': usage(stdout); exit(0);
+	default: usage(stderr); return -1;
+	}
+}
+
+static int parse_args(struct rec_cfg *c, int argc, char **argv)
+{
+	int o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rqvh",
+				long_opts, NULL)) != -1)
+		if (parse_opt(c, o))
+			return -1;
+	if (optind < argc)
+		c->argv = argv + optind;
+	if (!c->argv && !c->pids && !c->tids && !c->system_wide && !c->cpu_list) {
+		cli_error("record", "nothing to record: give a command, -p, -t, -a or -C");
+		usage(stderr);
+		return -1;
+	}
+	if ((c->pids || c->tids) && (c->system_wide || c->cpu_list)) {
+		cli_error("record", "-p/-t cannot be combined with -a/-C");
+		return -1;
+	}
+	if (c->freq_set && c->period_set) {
+		cli_error("record", "-F and -c cannot be combined");
+		return -1;
+	}
+	if (!c->output)
+		c->output = "perf.data";
+	if (!c->mmap_pages)
+		c->mmap_pages = 128;
+	if (!c->freq_set)
+		c->freq = 4000;
+	return 0;
+}
+
+static bool is_tracepoint(struct pk_evsel *e)
+{
+	return pk_evsel_attr(e)->type == PERF_TYPE_TRACEPOINT;
+}
+
+/* The sample settings every sampled event gets, as perf record sets them. */
+static void config_sampling(const struct rec_cfg *c, struct perf_event_attr *a,
+			    bool tracepoint, bool multi)
+{
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	if (a->sample_period && !a->freq) {
+		/* a period term in the event string wins */
+	} else if (c->period_set) {
+		a->sample_period = c->period;
+		a->freq = 0;
+	} else if (tracepoint && !c->freq_set) {
+		a->sample_period = 1;
+		a->freq = 0;
+		a->sample_type |= PERF_SAMPLE_PERIOD;
+	} else {
+		a->freq = 1;
+		a->sample_freq = c->freq;
+		a->sample_type |= PERF_SAMPLE_PERIOD;
+	}
+	if (tracepoint || c->raw)
+		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+	if (c->system_wide || c->cpu_list || c->sample_cpu)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	if (c->data_addr)
+		a->sample_type |= PERF_SAMPLE_ADDR;
+	if (multi)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	switch (c->cg) {
+	case CG_FP:
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		break;
+	case CG_DWARF:
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR |
+				  PERF_SAMPLE_DATA_SRC;
+		a->sample_regs_user = 0xff0fff; /* x86-64: every GPR, ip, sp */
+		a->sample_stack_user = c->dwarf_size ? c->dwarf_size : 8192;
+		a->exclude_callchain_user = 1;
+		break;
+	case CG_LBR:
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER |
+					PERF_SAMPLE_BRANCH_CALL_STACK |
+					PERF_SAMPLE_BRANCH_NO_CYCLES |
+					PERF_SAMPLE_BRANCH_NO_FLAGS |
+					PERF_SAMPLE_BRANCH_HW_INDEX;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Side-band tracking: the one event that reports mmaps, comms, tasks. */
+static void config_tracking(const struct rec_cfg *c, struct perf_event_attr *a)
+{
+	a->mmap = 1;
+	a->comm = 1;
+	a->task = 1;
+	a->mmap2 = pk_feature_has(PK_FEAT_MMAP2);
+	a->comm_exec = pk_feature_has(PK_FEAT_COMM_EXEC);
+	a->ksymbol = pk_feature_has(PK_FEAT_KSYMBOL);
+	a->bpf_event = pk_feature_has(PK_FEAT_BPF_EVENT);
+	a->context_switch = c->switch_events;
+	a->mmap_data = c->data_addr || c->cg == CG_DWARF;
+}
+
+static void config_common(const struct rec_cfg *c, struct perf_event_attr *a)
+{
+	bool per_task = !c->system_wide && !c->cpu_list;
+
+	a->read_format = PERF_FORMAT_ID |
+			 (pk_feature_has(PK_FEAT_READ_LOST) ? PERF_FORMAT_LOST : 0);
+	a->disabled = 1;
+	a->inherit = !c->no_inherit;
+	a->enable_on_exec = c->argv && per_task;
+	a->sample_id_all = 1;
+	a->write_backward = c->overwrite;
+}
+
+static int add_tracking_dummy(struct rec *r)
+{
+	struct perf_event_attr a;
+	int idx;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.exclude_guest = pk_feature_has(PK_FEAT_EXCLUDE_GUEST);
+	idx = pk_evlist_add(r->evlist, &a, "dummy:HG");
+	return idx < 0 ? idx : idx;
+}
+
+/* Events [FROM, TO) get FILTER (--filter applies to the -e before it). */
+static int grow_filters(struct rec *r, int to, const char *filter, int from)
+{
+	const char **f = realloc(r->ev_filter, (size_t)to * sizeof(*f));
+
+	if (!f)
+		return -1;
+	for (int j = r->nr_ev_filter; j < to; j++)
+		f[j] = NULL;
+	for (int j = from; j < to; j++)
+		f[j] = filter;
+	r->ev_filter = f;
+	if (to > r->nr_ev_filter)
+		r->nr_ev_filter = to;
+	return 0;
+}
+
+static int build_events(struct rec *r)
+{
+	struct rec_cfg *c = r->cfg;
+	struct pk_parse_error pe;
+	int n, first;
+
+	r->evlist = pk_evlist_new();
+	if (!r->evlist)
+		return -ENOMEM;
+	for (int i = 0; i < (c->nr_events ? c->nr_events : 1); i++) {
+		const char *s = c->nr_events ? c->events[i] : "cycles";
+
+		memset(&pe, 0, sizeof(pe));
+		pe.pos = -1;
+		first = pk_evlist_nr(r->evlist);
+		n = pk_evlist_parse(r->evlist, s, &pe);
+		if (n < 0) {
+			cli_error("record", "invalid event '%s': %s", s,
+				  pe.msg[0] ? pe.msg : pk_strerror(n));
+			if (pe.pos >= 0)
+				fprintf(stderr, "    %s\n    %*s^\n", s, pe.pos, "");
+			return n;
+		}
+		if (c->nr_events && c->filters[i] &&
+		    grow_filters(r, first + n, c->filters[i], first))
+			return -ENOMEM;
+	}
+	n = pk_evlist_nr(r->evlist);
+	if (n > 1) {
+		int err = add_tracking_dummy(r);
+
+		if (err < 0)
+			return err;
+		r->tracking = err;
+	}
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
+		struct perf_event_attr *a = pk_evsel_attr(e);
+
+		config_sampling(c, a, is_tracepoint(e), n > 1);
+		config_common(c, a);
+		if (i == r->tracking) {
+			config_tracking(c, a);
+			if (n > 1) { /* the dummy samples nothing itself */
+				a->sample_period = 1;
+				a->freq = 0;
+				a->sample_type &= ~(uint64_t)(PERF_SAMPLE_PERIOD |
+					PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW);
+			}
+		}
+	}
+	return 0;
+}
+
+static int make_maps(struct rec *r)
+{
+	struct rec_cfg *c = r->cfg;
+
+	r->cpus = pk_cpu_map_new(c->cpu_list);
+	if (!r->cpus) {
+		cli_error("record", "invalid CPU list '%s'", c->cpu_list);
+		return -1;
+	}
+	if (c->pids)
+		r->threads = pk_thread_map_new_pids(c->pids);
+	else if (c->tids)
+		r->threads = pk_thread_map_new_tids(c->tids);
+	else if (c->argv)
+		r->threads = pk_thread_map_new_array(1, &r->wl.pid);
+	else
+		r->threads = pk_thread_map_new_any();
+	if (!r->threads) {
+		cli_error("record", "%s '%s': %s", c->pids ? "pid" : "tid",
+			  c->pids ? c->pids : c->tids ? c->tids : "",
+			  errno == ESRCH ? "no such process" : strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void print_attr_trace(struct rec *r, struct pk_evsel *e, int err)
+{
+	char buf[4096];
+
+	pk_attr_snprintf(buf, sizeof(buf), pk_evsel_attr(e));
+	fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
+		"------------------------------------------------------------", buf,
+		"------------------------------------------------------------");
+	for (int ci = 0; ci < pk_cpu_map_nr(r->cpus); ci++)
+		for (int ti = 0; ti < pk_thread_map_nr(r->threads); ti++) {
+			struct pk_evsel *l = pk_evsel_leader(e);
+			int g = l == e ? -1 : pk_evsel_fd(l, ci, ti);
+
+			fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  "
+				"group_fd %d  flags %#lx", pk_thread_map_tid(r->threads, ti),
+				pk_cpu_map_cpu(r->cpus, ci), g,
+				(unsigned long)PERF_FLAG_FD_CLOEXEC);
+			if (err) {
+				fprintf(stderr, "\nsys_perf_event_open failed, error %d\n", err);
+				return;
+			}
+			fprintf(stderr, " = %d\n", pk_evsel_fd(e, ci, ti));
+		}
+}
+
+/* Hardware cycles fall back to cpu-clock where the CPU has no counters,
+ * keeping the modifiers, as perf does. */
+static bool fall_back(struct pk_evsel *e, int err)
+{
+	struct perf_event_attr *a = pk_evsel_attr(e);
+	char name[128];
+	const char *mod;
+
+	if ((err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV) ||
+	    a->type != PERF_TYPE_HARDWARE || a->config != PERF_COUNT_HW_CPU_CYCLES)
+		return false;
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->precise_ip = 0;
+	mod = strchr(pk_evsel_name(e), ':');
+	snprintf(name, sizeof(name), "cpu-clock%s", mod ? mod : "");
+	pk_evsel_set_name(e, name);
+	return true;
+}
+
+static int open_events(struct rec *r)
+{
+	char msg[512];
+
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
+		int err = pk_evsel_open(e, r->cpus, r->threads, NULL);
+
+		if (err && fall_back(e, err)) {
+			if (r->cfg->verbose)
+				fprintf(stderr, "perfkit record: cycles are not "
+					"supported here, sampling cpu-clock\n");
+			err = pk_evsel_open(e, r->cpus, r->threads, NULL);
+		}
+		if (r->cfg->verbose >= 2)
+			print_attr_trace(r, e, err);
+		if (err) {
+			pk_open_strerror(err, pk_evsel_attr(e),
+					 pk_cpu_map_cpu(r->cpus, 0) >= 0 &&
+					 pk_thread_map_tid(r->threads, 0) < 0,
+					 msg, sizeof(msg));
+			cli_error("record", "cannot open '%s': %s",
+				  pk_evsel_name(e), msg);
+			return err;
+		}
+		if (i < r->nr_ev_filter && r->ev_filter[i]) {
+			err = pk_evsel_set_filter(e, r->ev_filter[i]);
+			if (err) {
+				cli_error("record", "filter '%s' for '%s': %s",
+					  r->ev_filter[i], pk_evsel_name(e),
+					  err == -EINVAL ? "the kernel rejected it" :
+					  pk_strerror(err));
+				return err;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Adds every event's attr with the ids of all its fds. */
+static int add_attrs(struct rec *r)
+{
+	int nc = pk_cpu_map_nr(r->cpus), nt = pk_thread_map_nr(r->threads);
+	uint64_t *ids = calloc((size_t)(nc * nt), sizeof(*ids));
+	int err = ids ? 0 : -ENOMEM;
+
+	for (int i = 0; !err && i < pk_evlist_nr(r->evlist); i++) {
+		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
+		int n = 0;
+
+		for (int ci = 0; ci < nc; ci++)
+			for (int ti = 0; ti < nt; ti++)
+				if (!pk_evsel_id(e, ci, ti, &ids[n]))
+					n++;
+		err = pk_pdwriter_add_attr(r->w, pk_evsel_attr(e), ids,
+					   (unsigned)n, pk_evsel_name(e));
+		err = err < 0 ? err : 0;
+	}
+	free(ids);
+	return err;
+}
+
+static size_t id_hdr_size(const struct perf_event_attr *a)
+{
+	uint64_t bits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+			PERF_SAMPLE_IDENTIFIER;
+
+	return 8 * (size_t)__builtin_popcountll(a->sample_type & bits);
+}
+
+/* Tracepoint formats, so readers can decode the raw payloads. */
+static int add_tracing_data(struct rec *r)
+{
+	void *data;
+	long n;
+	int err, any = 0;
+
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++)
+		any |= is_tracepoint(pk_evlist_evsel(r->evlist, i));
+	if (!any)
+		return 0;
+	n = pk_tracing_data_build(r->evlist, &data);
+	if (n < 0)
+		return (int)n;
+	err = pk_pdwriter_feat_raw(r->w, PK_HEADER_TRACING_DATA, data, (size_t)n);
+	free(data);
+	return err;
+}
+
+static int synth_cb(const struct perf_event_header *h, void *arg)
+{
+	return rec_write(arg, h);
+}
+
+static int tgid_of(int tid)
+{
+	char path[64], line[256];
+	int tgid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+static int synthesize(struct rec *r)
+{
+	PK_OPTS(pk_synth_opts, o, .id_hdr_size = id_hdr_size(
+			pk_evsel_attr(pk_evlist_evsel(r->evlist, r->tracking))),
+		.data_mmaps = r->cfg->data_addr);
+	struct rec_cfg *c = r->cfg;
+	int err = pk_synth_kernel(synth_cb, r, &o);
+
+	if (err)
+		return err;
+	if (c->system_wide || c->cpu_list)
+		return pk_synth_all_processes(synth_cb, r, &o);
+	if (c->argv)
+		return pk_synth_process(r->wl.pid, synth_cb, r, &o);
+	/* Each target thread's process, once. */
+	for (int i = 0; i < pk_thread_map_nr(r->threads); i++) {
+		int tgid = tgid_of(pk_thread_map_tid(r->threads, i)), dup = 0;
+
+		for (int j = 0; j < i; j++)
+			dup |= tgid_of(pk_thread_map_tid(r->threads, j)) == tgid;
+		if (dup || tgid <= 0)
+			continue;
+		err = pk_synth_process(tgid, synth_cb, r, &o);
+		if (err && err != -ESRCH)
+			return err;
+	}
+	return 0;
+}
+
+static int open_output(struct rec *r)
+{
+	PK_OPTS(pk_pdwriter_opts, o, .pipe = false);
+	const char *path = r->cfg->output;
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		r->pipe = true;
+		o.pipe = true;
+		r->w = pk_pdwriter_open_fd(STDOUT_FILENO, &o);
+	} else {
+		if (!stat(path, &st) && st.st_size > 0) {
+			char old[4096];
+
+			snprintf(old, sizeof(old), "%s.old", path);
+			rename(path, old);
+		}
+		r->w = pk_pdwriter_open(path, &o);
+	}
+	if (!r->w) {
+		cli_error("record", "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static bool child_exited(struct rec *r, int *status)
+{
+	if (r->wl.pid <= 0 || waitpid(r->wl.pid, status, WNOHANG) != r->wl.pid)
+		return false;
+	r->wl.pid = -1;
+	return true;
+}
+
+/* Polls and drains until the workload ends, the targets go, or a signal. */
+static int record_loop(struct rec *r, int *status)
+{
+	int hup = 0, n, err = 0, nfds;
+	bool done = false;
+
+	nfds = 0;
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++)
+		nfds += pk_cpu_map_nr(r->cpus) * pk_thread_map_nr(r->threads);
+	while (!done && !err) {
+		n = pk_rings_poll(r->rings, 100, &hup);
+		if (n > 0)
+			r->wakeups++;
+		if (!r->cfg->overwrite || snapshot_req) {
+			snapshot_req = 0;
+			err = rec_drain(r);
+		}
+		done = stop_sig || child_exited(r, status) ||
+		       (!r->cfg->argv && (r->cfg->pids || r->cfg->tids) &&
+			hup >= nfds);
+	}
+	return err;
+}
+
+/*
+ * Samples the kernel dropped for want of ring space, from each fd's
+ * PERF_FORMAT_LOST count: exact even for the last losses, which the kernel
+ * reports in a LOST record only once space frees up again.
+ */
+static uint64_t read_lost(struct rec *r)
+{
+	uint64_t lost = 0;
+
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
+
+		if (!(pk_evsel_attr(e)->read_format & PERF_FORMAT_LOST))
+			return 0;
+		for (int ci = 0; ci < pk_cpu_map_nr(r->cpus); ci++)
+			for (int ti = 0; ti < pk_thread_map_nr(r->threads); ti++) {
+				struct pk_counts c;
+
+				if (!pk_evsel_read(e, ci, ti, &c))
+					lost += c.lost;
+			}
+	}
+	return lost;
+}
+
+static void print_summary(struct rec *r)
+{
+	uint64_t lost = r->lost_read > r->lost ? r->lost_read : r->lost;
+
+	if (r->cfg->quiet)
+		return;
+	if (lost || r->lost_samples)
+		fprintf(stderr, "perfkit record: lost %llu samples (%llu reported "
+			"in LOST records, %llu in LOST_SAMPLES); a larger -m or "
+			"a lower -F keeps them\n",
+			(unsigned long long)(lost + r->lost_samples),
+			(unsigned long long)r->lost,
+			(unsigned long long)r->lost_samples);
+	fprintf(stderr, "[ perfkit record: Woken up %llu times to write data ]\n",
+		(unsigned long long)r->wakeups);
+	fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+		(double)r->bytes / (1024.0 * 1024.0),
+		r->pipe ? "(pipe)" : r->cfg->output,
+		(unsigned long long)r->samples);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_usr2;
+	sigaction(SIGUSR2, &sa, NULL);
+	sa.sa_handler = on_chld;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static int finish(struct rec *r, int err)
+{
+	int e2;
+
+	if (!err)
+		err = rec_add_build_ids(r);
+	if (!err)
+		err = pk_pdwriter_feat_host(r->w);
+	if (!err)
+		err = pk_pdwriter_feat_cmdline(r->w, r->cfg->argc, r->cfg->orig_argv);
+	e2 = pk_pdwriter_close(r->w);
+	r->w = NULL;
+	if (err || e2)
+		cli_error("record", "writing '%s': %s", r->cfg->output,
+			  pk_strerror(err ? err : e2));
+	return err ? err : e2;
+}
+
+static int run(struct rec *r)
+{
+	int status = 0, err;
+
+	if (r->cfg->argv) {
+		err = workload_prepare(&r->wl, r->cfg->argv);
+		if (err) {
+			cli_error("record", "cannot start '%s': %s",
+				  r->cfg->argv[0], strerror(-err));
+			return -1;
+		}
+	}
+	if (make_maps(r) || open_events(r))
+		return -1;
+	{
+		PK_OPTS(pk_rings_opts, ro, .pages = r->cfg->mmap_pages,
+			.overwrite = r->cfg->overwrite);
+
+		r->rings = pk_rings_new(r->evlist, &ro);
+	}
+	if (!r->rings) {
+		cli_error("record", "cannot map the ring buffers (%zu pages "
+			  "per CPU): %s%s", r->cfg->mmap_pages, strerror(errno),
+			  errno == EPERM ? "; lower -m or raise "
+			  "/proc/sys/kernel/perf_event_mlock_kb" : "");
+		return -1;
+	}
+	if (open_output(r) || add_attrs(r))
+		return -1;
+	err = add_tracing_data(r);
+	if (err) {
+		cli_error("record", "reading tracepoint formats: %s", pk_strerror(err));
+		return finish(r, err), -1;
+	}
+	err = synthesize(r);
+	if (err) {
+		cli_error("record", "synthesizing side-band: %s", pk_strerror(err));
+		return finish(r, err), -1;
+	}
+	pk_pdwriter_flush(r->w);
+	install_signals();
+	if (r->cfg->argv) {
+		if (r->cfg->system_wide || r->cfg->cpu_list)
+			pk_evlist_enable(r->evlist);
+		err = workload_go(&r->wl);
+		if (err) {
+			cli_error("record", "cannot run '%s': %s",
+				  r->cfg->argv[0], strerror(-err));
+			r->wl.pid = -1;
+			finish(r, 0);
+			return 127;
+		}
+	} else {
+		pk_evlist_enable(r->evlist);
+	}
+	err = record_loop(r, &status);
+	pk_evlist_disable(r->evlist);
+	if (!err)
+		err = rec_drain(r);
+	r->lost_read = read_lost(r);
+	if (r->wl.pid > 0) {
+		kill(r->wl.pid, stop_sig ? stop_sig : SIGTERM);
+		waitpid(r->wl.pid, &status, 0);
+		r->wl.pid = -1;
+	}
+	err = finish(r, err);
+	print_summary(r);
+	if (err)
+		return -1;
+	return r->cfg->argv ? workload_exit_code(status) : 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec_cfg cfg = { .argc = argc, .orig_argv = argv };
+	struct rec r = { .cfg = &cfg, .wl = { .pid = -1, .go_fd = -1, .err_fd = -1 } };
+	int ret;
+
+	cfg.events = calloc((size_t)argc + 1, sizeof(char *));
+	cfg.filters = calloc((size_t)argc + 1, sizeof(char *));
+	if (!cfg.events || !cfg.filters || parse_args(&cfg, argc, argv)) {
+		free(cfg.events);
+		free(cfg.filters);
+		return 2;
+	}
+	cli_verbose = cfg.verbose > 1 ? 2 : cfg.verbose;
+	if (build_events(&r)) {
+		ret = 2;
+		goto out;
+	}
+	ret = run(&r);
+	if (ret < 0)
+		ret = 1;
+out:
+	if (r.wl.pid > 0)
+		workload_abort(&r.wl);
+	if (r.w)
+		pk_pdwriter_close(r.w);
+	pk_rings_free(r.rings);
+	pk_evlist_free(r.evlist);
+	pk_cpu_map_put(r.cpus);
+	pk_thread_map_put(r.threads);
+	rec_free_maps(&r);
+	free(r.ev_filter);
+	free(cfg.events);
+	free(cfg.filters);
+	return ret;
+}

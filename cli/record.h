@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* perfkit record: shared state of set-up (record.c), the ring-draining
+ * loop (record_loop.c) and the end-of-run features (record_end.c). */
+#ifndef PK_CLI_RECORD_H
+#define PK_CLI_RECORD_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <perfkit/perfkit.h>
+#include <perfkit/ring.h>
+#include <perfkit/perfdata.h>
+#include "workload.h"
+
+enum callgraph { CG_NONE, CG_FP, CG_DWARF, CG_LBR };
+
+struct rec_cfg {
+	const char **events;
+	const char **filters;   /* per -e: the --filter that followed it */
+	int nr_events;
+	uint64_t freq, period;
+	bool freq_set, period_set;
+	enum callgraph cg;
+	unsigned int dwarf_size;
+	bool system_wide, no_inherit, switch_events, data_addr, raw,
+	     sample_cpu, quiet, overwrite;
+	const char *cpu_list, *pids, *tids, *output;
+	size_t mmap_pages;
+	int comp_level;
+	int verbose;
+	int argc;               /* perfkit's own argv, for CMDLINE */
+	char **orig_argv;
+	char **argv;            /* the command */
+};
+
+/* A mapping seen in the stream, for build ids of what samples hit. */
+struct rec_map {
+	uint32_t pid;
+	uint64_t start, end;
+	char *name;
+	bool hit, kernel;
+};
+
+struct rec {
+	struct rec_cfg *cfg;
+	struct pk_evlist *evlist;
+	struct pk_cpu_map *cpus;
+	struct pk_thread_map *threads;
+	struct pk_rings *rings;
+	struct pk_pdwriter *w;
+	struct workload wl;
+	bool pipe;
+	uint64_t samples, lost, lost_samples, bytes, wakeups;
+	uint64_t lost_read;      /* PERF_FORMAT_LOST total at the end */
+	struct rec_map *maps;
+	int nr_maps, cap_maps;
+	bool kernel_hit;
+	int tracking;           /* index of the event carrying side-band */
+	const char **ev_filter; /* per event: its --filter, or NULL */
+	int nr_ev_filter;
+};
+
+/* record_loop.c */
+int rec_drain(struct rec *r);                 /* one pass over every ring */
+void rec_track(struct rec *r, const struct perf_event_header *h);
+int rec_write(struct rec *r, const struct perf_event_header *h);
+/* record_end.c */
+int rec_add_build_ids(struct rec *r);
+void rec_free_maps(struct rec *r);
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* perfkit record: build ids of every DSO a sample hit, as perf writes. */
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/symbol.h>
+#include "record.h"
+
+static bool seen_before(const struct rec *r, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (r->maps[j].hit && !strcmp(r->maps[j].name, r->maps[i].name))
+			return true;
+	return false;
+}
+
+int rec_add_build_ids(struct rec *r)
+{
+	struct pk_build_id bid;
+	uint8_t id[PK_BUILD_ID_MAX];
+	int n, err = 0;
+
+	if (r->kernel_hit && (n = pk_build_id_kernel(id)) > 0) {
+		memset(&bid, 0, sizeof(bid));
+		bid.misc = PERF_RECORD_MISC_KERNEL;
+		bid.pid = -1;
+		memcpy(bid.id, id, (size_t)n);
+		bid.id_size = (uint8_t)n;
+		bid.filename = "[kernel.kallsyms]";
+		err = pk_pdwriter_add_build_id(r->w, &bid);
+	}
+	for (int i = 0; i < r->nr_maps && !err; i++) {
+		struct rec_map *m = &r->maps[i];
+
+		if (!m->hit || m->name[0] != '/' || seen_before(r, i))
+			continue;
+		n = pk_build_id_read(m->name, id);
+		if (n <= 0)
+			continue;
+		memset(&bid, 0, sizeof(bid));
+		bid.misc = PERF_RECORD_MISC_USER;
+		bid.pid = -1;
+		memcpy(bid.id, id, (size_t)n);
+		bid.id_size = (uint8_t)n;
+		bid.filename = m->name;
+		err = pk_pdwriter_add_build_id(r->w, &bid);
+	}
+	return err;
+}
+
+void rec_free_maps(struct rec *r)
+{
+	for (int i = 0; i < r->nr_maps; i++)
+		free(r->maps[i].name);
+	free(r->maps);
+	r->maps = NULL;
+	r->nr_maps = r->cap_maps = 0;
+}

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf.data files: a reader (file -> records -> samples) and a writer.
+ *
+ * The reader accepts both layouts Linux perf writes: file mode (PERFILE2
+ * header, attribute section, data section, feature sections) and pipe mode
+ * (a 16-byte header followed by a stream where attributes and features come
+ * as records). Files of the other byte order are converted to host order.
+ * Records are borrowed: a struct pk_record stays valid until the next call
+ * on the same reader.
+ *
+ * Damaged input never crashes the reader: pk_perfdata_next() delivers every
+ * record before the damage, then returns PK_ERR_FORMAT or PK_ERR_TRUNC, and
+ * pk_perfdata_errmsg() / pk_perfdata_err_offset() say what and where.
+ */
+#ifndef PERFKIT_PERFDATA_H
+#define PERFKIT_PERFDATA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+#include <perfkit/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* perf's own record types (PERF_RECORD_USER_TYPE_START and up). */
+enum pk_user_record {
+	PK_RECORD_HEADER_ATTR     = 64,
+	PK_RECORD_EVENT_TYPE      = 65,
+	PK_RECORD_TRACING_DATA    = 66,
+	PK_RECORD_BUILD_ID        = 67,
+	PK_RECORD_FINISHED_ROUND  = 68,
+	PK_RECORD_ID_INDEX        = 69,
+	PK_RECORD_AUXTRACE_INFO   = 70,
+	PK_RECORD_AUXTRACE        = 71,
+	PK_RECORD_AUXTRACE_ERROR  = 72,
+	PK_RECORD_THREAD_MAP      = 73,
+	PK_RECORD_CPU_MAP         = 74,
+	PK_RECORD_STAT_CONFIG     = 75,
+	PK_RECORD_STAT            = 76,
+	PK_RECORD_STAT_ROUND      = 77,
+	PK_RECORD_EVENT_UPDATE    = 78,
+	PK_RECORD_TIME_CONV       = 79,
+	PK_RECORD_HEADER_FEATURE  = 80,
+	PK_RECORD_COMPRESSED      = 81,
+	PK_RECORD_FINISHED_INIT   = 82,
+	PK_RECORD_USER_MAX,
+};
+
+/* Feature section ids (bits of the header's feature bitmap). */
+enum pk_header_feat {
+	PK_HEADER_TRACING_DATA = 1, PK_HEADER_BUILD_ID, PK_HEADER_HOSTNAME,
+	PK_HEADER_OSRELEASE, PK_HEADER_VERSION, PK_HEADER_ARCH, PK_HEADER_NRCPUS,
+	PK_HEADER_CPUDESC, PK_HEADER_CPUID, PK_HEADER_TOTAL_MEM, PK_HEADER_CMDLINE,
+	PK_HEADER_EVENT_DESC, PK_HEADER_CPU_TOPOLOGY, PK_HEADER_NUMA_TOPOLOGY,
+	PK_HEADER_BRANCH_STACK, PK_HEADER_PMU_MAPPINGS, PK_HEADER_GROUP_DESC,
+	PK_HEADER_AUXTRACE, PK_HEADER_STAT, PK_HEADER_CACHE, PK_HEADER_SAMPLE_TIME,
+	PK_HEADER_MEM_TOPOLOGY, PK_HEADER_CLOCKID, PK_HEADER_DIR_FORMAT,
+	PK_HEADER_BPF_PROG_INFO, PK_HEADER_BPF_BTF, PK_HEADER_COMPRESSED,
+	PK_HEADER_CPU_PMU_CAPS, PK_HEADER_CLOCK_DATA, PK_HEADER_HYBRID_TOPOLOGY,
+	PK_HEADER_PMU_CAPS,
+	PK_HEADER_MAX, /* first id perfkit does not know */
+};
+
+/* perf_event_attr sizes; VER8 adds config3 (not yet in every uapi header). */
+#define PK_ATTR_SIZE_VER8 136
+/* Bytes kept of each attribute (the rest past its size is zeroed). */
+#define PK_ATTR_MAX 256
+
+/* One record, in host byte order, borrowed until the next call. */
+struct pk_record {
+	uint64_t offset;     /* file offset (for records inside a COMPRESSED
+				record: that record's offset) */
+	const struct perf_event_header *hdr; /* the whole record, hdr->size */
+	uint32_t type;       /* hdr->type */
+	uint32_t size;       /* hdr->size */
+	uint16_t misc;       /* hdr->misc */
+	bool compressed;     /* came out of a COMPRESSED record */
+	int attr;            /* attribute index, -1 when unknown/none */
+	uint64_t time;       /* sample or sample_id time; 0 when none */
+	/* Payload that follows the record in the stream (AUXTRACE data,
+	 * pipe-mode TRACING_DATA), not counted in hdr->size. */
+	const void *extra;
+	uint64_t extra_size; /* bytes of extra (padding excluded) */
+};
+
+/* Reader options. Declare with PK_OPTS(pk_perfdata_opts, o, ...). */
+struct pk_perfdata_opts {
+	size_t sz;
+	bool file_order;     /* deliver in file order, not time order */
+	const char *name;    /* name for messages (default: the path) */
+};
+
+struct pk_perfdata;
+
+/*
+ * Opens a perf.data file (PATH "-" reads standard input). The file is
+ * mapped; a pipe or FIFO is read to its end first. Fails with NULL and
+ * errno: the open/read errno, ENOMEM, EINVAL (bad opts) or EPROTO (not a
+ * perf.data file, or its header is damaged: pk_perfdata_open_error() then
+ * names the reason).
+ */
+PK_API struct pk_perfdata *pk_perfdata_open(const char *path,
+					    const struct pk_perfdata_opts *opts);
+/* Same on an open descriptor (not closed by the reader). */
+PK_API struct pk_perfdata *pk_perfdata_open_fd(int fd,
+					       const struct pk_perfdata_opts *opts);
+/* Same on a buffer the caller keeps alive until pk_perfdata_free(). */
+PK_API struct pk_perfdata *pk_perfdata_open_mem(const void *buf, size_t size,
+						const struct pk_perfdata_opts *opts);
+/* Why the last open in this thread failed with EPROTO (static string). */
+PK_API const char *pk_perfdata_open_error(void);
+/* Releases the reader; NULL is fine. */
+PK_API void pk_perfdata_free(struct pk_perfdata *pd);
+
+/*
+ * Delivers the next record into *REC. Returns 0, PK_ERR_EOS at the end,
+ * PK_ERR_FORMAT / PK_ERR_TRUNC on damage (after every record before the
+ * damage was delivered; further calls return the same error), -ENOMEM.
+ * In time order (default), records are queued and released at each
+ * FINISHED_ROUND as perf does; perf's own records (type >= 64) and records
+ * without a time are delivered as soon as read.
+ */
+PK_API int pk_perfdata_next(struct pk_perfdata *pd, struct pk_record *rec);
+/* File offset of the next record to be read from the data stream. */
+PK_API uint64_t pk_perfdata_offset(const struct pk_perfdata *pd);
+/* After an error: description ("record PERF_RECORD_SAMPLE at 0x1234: size
+ * 0 ...") and the file offset of the damage. */
+PK_API const char *pk_perfdata_errmsg(const struct pk_perfdata *pd);
+PK_API uint64_t pk_perfdata_err_offset(const struct pk_perfdata *pd);
+/* Number of warnings (e.g. a partial last record dropped, timestamps
+ * below the last flush); each also went to the print callback. */
+PK_API unsigned pk_perfdata_nr_warnings(const struct pk_perfdata *pd);
+
+/* File layout facts. */
+struct pk_perfdata_info {
+	bool pipe;           /* pipe-mode stream */
+	bool swapped;        /* other byte order than the host */
+	uint64_t size;       /* bytes of input */
+	uint64_t header_size;
+	uint64_t attr_size;  /* size of one attrs-section entry */
+	uint64_t attrs_offset, attrs_size;
+	uint64_t data_offset, data_size;   /* data_size as used (see below) */
+	uint64_t data_size_header;         /* as written in the header */
+	uint64_t feat_offset;              /* data_offset + data_size */
+	bool data_to_eof;    /* header size was 0 or past EOF: read to EOF */
+};
+PK_API void pk_perfdata_info(const struct pk_perfdata *pd,
+			     struct pk_perfdata_info *info);
+
+/* Attributes: index 0..nr-1 (attrs section or HEADER_ATTR records; in
+ * pipe mode they grow while reading). The returned attr is zero-padded to
+ * PK_ATTR_MAX bytes; attr->size is what the file said. */
+PK_API unsigned pk_perfdata_nr_attrs(const struct pk_perfdata *pd);
+PK_API const struct perf_event_attr *
+pk_perfdata_attr(const struct pk_perfdata *pd, unsigned idx);
+/* Ids of attribute IDX: *NR set, borrowed array returned (NULL when 0). */
+PK_API const uint64_t *pk_perfdata_attr_ids(const struct pk_perfdata *pd,
+					    unsigned idx, unsigned *nr);
+/* Name from EVENT_DESC / EVENT_UPDATE, else perf's name of a hardware or
+ * software event ("cycles", "cpu-clock"), else NULL. */
+PK_API const char *pk_perfdata_attr_name(const struct pk_perfdata *pd,
+					 unsigned idx);
+/* Attribute index of sample id ID, or -1. */
+PK_API int pk_perfdata_id_attr(const struct pk_perfdata *pd, uint64_t id);
+
+/* Features. has: the bitmap bit (file) or a HEADER_FEATURE record seen
+ * (pipe). raw: the section bytes in file byte order; 0 or -ENOENT. */
+PK_API bool pk_perfdata_has_feat(const struct pk_perfdata *pd, int feat);
+PK_API int pk_perfdata_feat_raw(const struct pk_perfdata *pd, int feat,
+				const void **data, uint64_t *size);
+/* Name of a feature ("hostname", "build_id", ...) or NULL. */
+PK_API const char *pk_perfdata_feat_name(int feat);
+/* String features (HOSTNAME OSRELEASE VERSION ARCH CPUDESC CPUID), else
+ * NULL. */
+PK_API const char *pk_perfdata_feat_str(const struct pk_perfdata *pd,
+					int feat);
+/* Numbers: NRCPUS (0 online, 1 available), TOTAL_MEM (0: kB), SAMPLE_TIME
+ * (0 first, 1 last), CLOCKID (0), COMPRESSED (0 version, 1 type, 2 level,
+ * 3 ratio, 4 mmap_len), CLOCK_DATA (0 version, 1 clockid, 2 wall_ns,
+ * 3 clockid_ns). 0, -ENOENT (absent) or -ERANGE (no such index). */
+PK_API int pk_perfdata_feat_u64(const struct pk_perfdata *pd, int feat,
+				unsigned idx, uint64_t *val);
+/* String lists: CMDLINE (list 0); CPU_TOPOLOGY (0 core siblings,
+ * 1 thread siblings, 2 die siblings). Returns the count, *V borrowed. */
+PK_API unsigned pk_perfdata_feat_strv(const struct pk_perfdata *pd, int feat,
+				      unsigned list, const char *const **v);
+/* perf's --header text of one feature ("# hostname : vm\n"...), into a
+ * caller buffer with snprintf semantics (returns the length it needed),
+ * or -ENOENT when the feature is absent. */
+PK_API int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
+				     char *buf, size_t len);
+
+/* Build ids from HEADER_BUILD_ID (file) and BUILD_ID records (pipe). */
+struct pk_build_id {
+	uint16_t misc;
+	int32_t pid;
+	uint8_t id[20];
+	uint8_t id_size;     /* 20 unless the record gave a size */
+	const char *filename;
+};
+PK_API unsigned pk_perfdata_nr_build_ids(const struct pk_perfdata *pd);
+PK_API int pk_perfdata_build_id(const struct pk_perfdata *pd, unsigned idx,
+				struct pk_build_id *bid);
+
+/* A decoded sample (or a non-sample record's sample_id trailer). Array
+ * fields point into the record (borrowed). */
+struct pk_sample {
+	uint64_t sample_type; /* the attr's, i.e. which fields are valid */
+	uint64_t id, ip, time, addr, stream_id, period;
+	uint32_t pid, tid, cpu, cpu_res;
+	struct {
+		uint64_t time_enabled, time_running;
+		uint64_t nr;        /* entries in values */
+		unsigned stride;    /* u64s per entry: value [id] [lost] */
+		const uint64_t *values; /* non-group reads: points to one */
+		uint64_t read_format;
+		uint64_t one[3];
+	} read;
+	struct { uint64_t nr; const uint64_t *ips; } callchain;
+	struct { uint32_t size; const void *data; } raw;
+	struct {
+		uint64_t nr, hw_idx;
+		bool has_hw_idx;
+		const struct perf_branch_entry *entries;
+	} branch;
+	struct {
+		uint64_t abi, mask;
+		unsigned nr;
+		const uint64_t *regs;
+	} regs_user, regs_intr;
+	struct { uint64_t size, dyn_size; const void *data; } stack_user;
+	uint64_t weight;        /* WEIGHT, or WEIGHT_STRUCT's whole u64 */
+	uint64_t data_src, transaction, phys_addr, cgroup;
+	struct { uint64_t size; const void *data; } aux;
+	uint64_t data_page_size, code_page_size;
+};
+
+/*
+ * Decodes a record against its attribute: for PERF_RECORD_SAMPLE every
+ * field of the attr's sample_type; for other kernel records with
+ * sample_id_all the trailer (pid/tid/time/id/stream_id/cpu). 0,
+ * PK_ERR_TRUNC (record too short for its fields, error text in
+ * pk_perfdata_errmsg()), PK_ERR_FORMAT (bad counts), -ENOENT (no attr).
+ */
+PK_API int pk_sample_parse(struct pk_perfdata *pd, const struct pk_record *rec,
+			   struct pk_sample *s);
+/* Same without a reader: ATTR gives the layout; REC is host order. */
+PK_API int pk_sample_decode(const struct perf_event_attr *attr,
+			    const struct perf_event_header *rec,
+			    struct pk_sample *s);
+
+/*
+ * Encoders (for tests and recorders). pk_sample_encode() writes a whole
+ * PERF_RECORD_SAMPLE for ATTR's sample_type from S (array fields read
+ * through their pointers) with header misc MISC. pk_sample_id_encode()
+ * writes only the sample_id_all trailer for non-sample records. Both
+ * return the bytes written (multiple of 8), -ENOSPC when CAP is too small,
+ * -ERANGE when the record would exceed 65535 bytes.
+ */
+PK_API long pk_sample_encode(const struct perf_event_attr *attr,
+			     const struct pk_sample *s, uint16_t misc,
+			     void *buf, size_t cap);
+PK_API long pk_sample_id_encode(const struct perf_event_attr *attr,
+				const struct pk_sample *s, void *buf,
+				size_t cap);
+
+/* Name of a record type ("MMAP", "SAMPLE", "FINISHED_ROUND"), or NULL. */
+PK_API const char *pk_record_name(uint32_t type);
+/*
+ * perf report -D's text for a record, after "TIME OFFSET [SIZE]: ":
+ * "PERF_RECORD_COMM: demo:6049/6049" and the detail lines perf prints
+ * under it (callchain, branch stack...), '\n'-terminated. snprintf
+ * semantics; returns the length needed.
+ */
+PK_API int pk_record_describe(struct pk_perfdata *pd,
+			      const struct pk_record *rec, char *buf,
+			      size_t len);
+
+/*
+ * Fixes the header of a file whose writer was killed (data size 0 or past
+ * the end of the file): data_size is set to the complete records (a cut
+ * last record is left out) and the feature bitmap cleared, so that Linux
+ * perf reads it. A complete file is left alone (0, *DATA_SIZE untouched).
+ * 0, -EINVAL (pipe-mode file), or -errno.
+ */
+PK_API int pk_perfdata_repair(const char *path, uint64_t *data_size);
+
+/* ---- writer ---- */
+
+struct pk_pdwriter;
+
+struct pk_pdwriter_opts {
+	size_t sz;
+	bool pipe;           /* pipe-mode layout */
+};
+
+/* Creates (truncates) PATH, or uses FD (pk_pdwriter_open_fd, not closed).
+ * NULL and errno on failure. In file mode the header is written at once
+ * with data size 0 ("to the end of the file" for perfkit's reader) so a
+ * killed writer leaves a readable file; pk_pdwriter_close() fixes it. */
+PK_API struct pk_pdwriter *pk_pdwriter_open(const char *path,
+					    const struct pk_pdwriter_opts *opts);
+PK_API struct pk_pdwriter *pk_pdwriter_open_fd(int fd,
+					       const struct pk_pdwriter_opts *opts);
+/* Adds an attribute with its sample ids and name (NULL: none) before the
+ * first record. Returns its index or -EINVAL (after records), -ENOMEM. */
+PK_API int pk_pdwriter_add_attr(struct pk_pdwriter *w,
+				const struct perf_event_attr *attr,
+				const uint64_t *ids, unsigned nr_ids,
+				const char *name);
+/* Sets a feature to write at close: strings for HOSTNAME OSRELEASE
+ * VERSION ARCH CPUDESC CPUID; raw section bytes for any feature
+ * (pk_pdwriter_feat_raw, in host order). CMDLINE from argv, NRCPUS,
+ * TOTAL_MEM, CLOCKID, SAMPLE_TIME from numbers. EVENT_DESC is written from
+ * the attrs. 0 or -EINVAL / -ENOMEM. */
+PK_API int pk_pdwriter_feat_str(struct pk_pdwriter *w, int feat,
+				const char *s);
+PK_API int pk_pdwriter_feat_raw(struct pk_pdwriter *w, int feat,
+				const void *data, size_t size);
+PK_API int pk_pdwriter_feat_cmdline(struct pk_pdwriter *w, int argc,
+				    char *const *argv);
+PK_API int pk_pdwriter_feat_u64(struct pk_pdwriter *w, int feat,
+				const uint64_t *vals, unsigned nr);
+/* CPU_TOPOLOGY from sibling lists (cores/threads as "0-1" strings). */
+PK_API int pk_pdwriter_feat_topology(struct pk_pdwriter *w,
+				     const char *const *cores, unsigned nr_cores,
+				     const char *const *threads,
+				     unsigned nr_threads);
+/* Adds a build id (HEADER_BUILD_ID at close). */
+PK_API int pk_pdwriter_add_build_id(struct pk_pdwriter *w,
+				    const struct pk_build_id *bid);
+/* Fills HOSTNAME OSRELEASE ARCH VERSION NRCPUS CPUDESC CPUID TOTAL_MEM
+ * CLOCKID(monotonic) CPU_TOPOLOGY NUMA_TOPOLOGY from this machine. */
+PK_API int pk_pdwriter_feat_host(struct pk_pdwriter *w);
+/* Appends one record (host order; hdr->size bytes, plus EXTRA bytes of
+ * trailing payload for AUXTRACE / TRACING_DATA). 0 or -errno. */
+PK_API int pk_pdwriter_write(struct pk_pdwriter *w,
+			     const struct perf_event_header *rec,
+			     const void *extra, size_t extra_size);
+/* Flushes buffered records to the file (what a crash keeps). */
+PK_API int pk_pdwriter_flush(struct pk_pdwriter *w);
+/* Writes features and the final header; frees W. 0 or -errno. */
+PK_API int pk_pdwriter_close(struct pk_pdwriter *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit ring buffers: the kernel's mmap'd sample buffer of one event fd,
+ * read as an explicit protocol:
+ *
+ *     pk_ring_read_init(r);                   snapshot data_head (acquire)
+ *     while ((ev = pk_ring_read_event(r))) {  borrowed record
+ *             ... use ev ...
+ *             pk_ring_consume(r);             step over it
+ *     }
+ *     pk_ring_read_done(r);                   publish data_tail (release)
+ *
+ * A record that wraps the end of the buffer is copied to a bounce buffer, so
+ * every record returned is contiguous. Overwrite (flight-recorder) rings
+ * are written backward by the kernel and read as a snapshot of the newest
+ * records. The AUX area (Intel PT and friends) sits beside the data area.
+ */
+#ifndef PERFKIT_RING_H
+#define PERFKIT_RING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+#include <perfkit/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_ring;
+
+/*
+ * Maps 1 + DATA_PAGES pages of event FD (DATA_PAGES a power of two).
+ * OVERWRITE maps the buffer read-only: the kernel then overwrites old data
+ * (the event must have attr.write_backward). NULL with errno: EINVAL for a
+ * bad page count, or mmap's errno (EPERM past perf_event_mlock_kb).
+ */
+PK_API struct pk_ring *pk_ring_new(int fd, size_t data_pages, bool overwrite);
+
+/* Unmaps and frees (the fd stays open). NULL is fine. */
+PK_API void pk_ring_free(struct pk_ring *ring);
+
+/* The fd the ring was mapped from. */
+PK_API int pk_ring_fd(const struct pk_ring *ring);
+/* Size of the data area in bytes. */
+PK_API size_t pk_ring_size(const struct pk_ring *ring);
+/* The control page (for time conversion fields and the like). */
+PK_API const struct perf_event_mmap_page *pk_ring_page(const struct pk_ring *ring);
+
+/*
+ * Starts a read pass: snapshots data_head. For overwrite rings the caller
+ * should pause the output first (PERF_EVENT_IOC_PAUSE_OUTPUT). Returns the
+ * number of bytes available.
+ */
+PK_API size_t pk_ring_read_init(struct pk_ring *ring);
+
+/*
+ * The next record of this pass, or NULL at its end. The record is borrowed
+ * until pk_ring_consume(). A record with an impossible size (0, or larger
+ * than what is left) ends the pass and sets pk_ring_error() to PK_ERR_FORMAT.
+ */
+PK_API const struct perf_event_header *pk_ring_read_event(struct pk_ring *ring);
+
+/* Steps over the record pk_ring_read_event() returned. */
+PK_API void pk_ring_consume(struct pk_ring *ring);
+
+/* Ends the pass: gives the consumed space back to the kernel. */
+PK_API void pk_ring_read_done(struct pk_ring *ring);
+
+/* 0, or PK_ERR_FORMAT after a pass that met a malformed record. */
+PK_API int pk_ring_error(const struct pk_ring *ring);
+
+/*
+ * Maps the AUX area of AUX_PAGES pages (a power of two) after the data
+ * area. 0 or -errno.
+ */
+PK_API int pk_ring_aux_map(struct pk_ring *ring, size_t aux_pages,
+			   bool overwrite);
+
+/*
+ * The AUX bytes produced since the last call, as up to two pieces (the
+ * second when the data wraps): sets P1, N1 and P2, N2 (N2 may be 0) and
+ * returns the total. pk_ring_aux_done() then gives the space back. Returns
+ * 0 when nothing is new, -EINVAL when no AUX area is mapped.
+ */
+PK_API long pk_ring_aux_peek(struct pk_ring *ring, const void **p1, size_t *n1,
+			     const void **p2, size_t *n2);
+PK_API void pk_ring_aux_done(struct pk_ring *ring);
+/* The AUX head offset the pieces ended at (for PERF_RECORD_AUXTRACE). */
+PK_API uint64_t pk_ring_aux_offset(const struct pk_ring *ring);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
+
+#ifndef PERFKIT_RINGS_H
+#define PERFKIT_RINGS_H
+#include <perfkit/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The ring buffers of an opened event list: one per CPU (or per thread when
+ * the events were opened on the any-CPU map). The first event's fd for a
+ * CPU owns the ring; every other fd on that CPU is redirected to it with
+ * PERF_EVENT_IOC_SET_OUTPUT.
+ */
+struct pk_rings;
+
+struct pk_rings_opts {
+	size_t sz;
+	size_t pages;      /* data pages per ring, a power of two (default 128) */
+	bool overwrite;    /* flight recorder: read-only, backward rings */
+	size_t aux_pages;  /* AUX area pages per ring (0: none) */
+};
+#define pk_rings_opts__last_field aux_pages
+
+/* Maps the rings of EVLIST (opened). NULL with errno on failure. */
+PK_API struct pk_rings *pk_rings_new(struct pk_evlist *evlist,
+				     const struct pk_rings_opts *opts);
+/* Unmaps every ring. NULL is fine. */
+PK_API void pk_rings_free(struct pk_rings *rings);
+PK_API int pk_rings_nr(const struct pk_rings *rings);
+PK_API struct pk_ring *pk_rings_get(const struct pk_rings *rings, int idx);
+/* The CPU number ring IDX serves (-1 for per-thread rings). */
+PK_API int pk_rings_cpu(const struct pk_rings *rings, int idx);
+
+/*
+ * Waits up to TIMEOUT_MS (-1: forever) for data or hang-up. Returns the
+ * number of rings with data, 0 on timeout, -EINTR when a signal came, or
+ * -errno. *HUP (may be NULL) gets the number of fds whose task is gone.
+ */
+PK_API int pk_rings_poll(struct pk_rings *rings, int timeout_ms, int *hup);
+
+/* PERF_EVENT_IOC_PAUSE_OUTPUT on every ring (for overwrite snapshots). */
+PK_API int pk_rings_pause(struct pk_rings *rings, bool pause);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: MIT */
+/* PMUs from sysfs: types, format terms, event aliases, cpumasks. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "base/base.h"
+#include "event/pmu.h"
+
+static char *root_sysfs, *root_tracefs;
+static bool roots_set;
+static struct pk_pmu *pmus;
+static int nr_pmus = -1;
+
+void pk__tracefs_reset(void);
+
+static void pmu_fini(struct pk_pmu *p)
+{
+	for (int i = 0; i < p->nr_formats; i++)
+		pk_free(p->formats[i].name);
+	for (int i = 0; i < p->nr_aliases; i++) {
+		pk_free(p->aliases[i].name);
+		pk_free(p->aliases[i].terms);
+		pk_free(p->aliases[i].desc);
+	}
+	pk_free(p->formats);
+	pk_free(p->aliases);
+	pk_free(p->cpus);
+	pk_free(p->name);
+}
+
+static void pmus_drop(void)
+{
+	for (int i = 0; i < nr_pmus; i++)
+		pmu_fini(&pmus[i]);
+	pk_free(pmus);
+	pmus = NULL;
+	nr_pmus = -1;
+}
+
+void pk__event_set_roots(const char *sysfs, const char *tracefs)
+{
+	pmus_drop();
+	pk_free(root_sysfs);
+	pk_free(root_tracefs);
+	root_sysfs = sysfs ? pk_strdup(sysfs) : NULL;
+	root_tracefs = tracefs ? pk_strdup(tracefs) : NULL;
+	roots_set = true;
+	pk__tracefs_reset();
+}
+
+static const char *sysfs_root(void)
+{
+	const char *e;
+
+	if (roots_set && root_sysfs)
+		return root_sysfs;
+	e = getenv("PERFKIT_SYSFS");
+	return e && *e ? e : "/sys";
+}
+
+const char *pk__tracefs_override(void)
+{
+	const char *e;
+
+	if (roots_set && root_tracefs)
+		return root_tracefs;
+	e = getenv("PERFKIT_TRACEFS");
+	return e && *e ? e : NULL;
+}
+
+static int devices_path(char *buf, size_t size, const char *pmu,
+			const char *rest)
+{
+	int n = snprintf(buf, size, "%s/bus/event_source/devices%s%s%s%s",
+			 sysfs_root(), pmu ? "/" : "", pmu ? pmu : "",
+			 rest ? "/" : "", rest ? rest : "");
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static int cmp_pmu(const void *a, const void *b)
+{
+	return strcmp(((const struct pk_pmu *)a)->name,
+		      ((const struct pk_pmu *)b)->name);
+}
+
+static int pmus_scan(void)
+{
+	char path[4096];
+	struct dirent *d;
+	DIR *dir;
+	int cap = 0, err = 0;
+
+	if (devices_path(path, sizeof(path), NULL, NULL))
+		return -ENAMETOOLONG;
+	dir = opendir(path);
+	nr_pmus = 0;
+	if (!dir)
+		return 0; /* no PMUs: an empty list */
+	while ((d = readdir(dir)) != NULL) {
+		char tp[4096];
+		uint64_t type;
+
+		if (d->d_name[0] == '.')
+			continue;
+		if (devices_path(tp, sizeof(tp), d->d_name, "type") ||
+		    pk_read_file_u64(tp, &type))
+			continue;
+		if (nr_pmus == cap) {
+			int nc = cap ? cap * 2 : 16;
+			struct pk_pmu *n = pk_realloc(pmus, (size_t)nc *
+						      sizeof(*n));
+
+			if (!n) {
+				err = -ENOMEM;
+				break;
+			}
+			pmus = n;
+			cap = nc;
+		}
+		memset(&pmus[nr_pmus], 0, sizeof(pmus[0]));
+		pmus[nr_pmus].name = pk_strdup(d->d_name);
+		pmus[nr_pmus].type = (uint32_t)type;
+		if (!pmus[nr_pmus].name) {
+			err = -ENOMEM;
+			break;
+		}
+		nr_pmus++;
+	}
+	closedir(dir);
+	if (err) {
+		pmus_drop();
+		return err;
+	}
+	if (nr_pmus)
+		qsort(pmus, (size_t)nr_pmus, sizeof(*pmus), cmp_pmu);
+	return 0;
+}
+
+int pk__pmu_all(struct pk_pmu **out)
+{
+	if (nr_pmus < 0) {
+		int err = pmus_scan();
+
+		if (err)
+			return err;
+	}
+	*out = pmus;
+	return nr_pmus;
+}
+
+int pk__format_parse(const char *text, int *field, uint64_t *mask)
+{
+	const char *p = text;
+	char *end;
+
+	if (!strncmp(p, "config2:", 8)) {
+		*field = PK_CFG2;
+		p += 8;
+	} else if (!strncmp(p, "config1:", 8)) {
+		*field = PK_CFG1;
+		p += 8;
+	} else if (!strncmp(p, "config:", 7)) {
+		*field = PK_CFG0;
+		p += 7;
+	} else {
+		return -EINVAL;
+	}
+	*mask = 0;
+	for (;;) {
+		unsigned long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		lo = strtoul(p, &end, 10);
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			hi = strtoul(p, &end, 10);
+			p = end;
+		}
+		if (lo > hi || hi > 63)
+			return -EINVAL;
+		for (unsigned long b = lo; b <= hi; b++)
+			*mask |= 1ULL << b;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	while (*p == '\n' || *p == ' ')
+		p++;
+	return *p ? -EINVAL : 0;
+}
+
+uint64_t pk__format_max(const struct pk_pmu_format *fmt)
+{
+	int n = __builtin_popcountll(fmt->mask);
+
+	return n >= 64 ? ~0ULL : (1ULL << n) - 1;
+}
+
+void pk__format_put(const struct pk_pmu_format *fmt, uint64_t val,
+		    uint64_t *cfg)
+{
+	int vb = 0;
+
+	for (int b = 0; b < 64; b++) {
+		if (!(fmt->mask & (1ULL << b)))
+			continue;
+		if (val & (1ULL << vb))
+			*cfg |= 1ULL << b;
+		else
+			*cfg &= ~(1ULL << b);
+		vb++;
+	}
+}
+
+static char *trimmed(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+	return s;
+}
+
+static int load_formats(struct pk_pmu *p)
+{
+	char path[4096];
+	struct dirent *d;
+	DIR *dir;
+	int cap = 0;
+
+	if (devices_path(path, sizeof(path), p->name, "format"))
+		return -ENAMETOOLONG;
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) != NULL) {
+		char fp[4096], *text;
+		struct pk_pmu_format f;
+
+		if (d->d_name[0] == '.' ||
+		    devices_path(fp, sizeof(fp), p->name, "format") ||
+		    strlen(fp) + strlen(d->d_name) + 2 > sizeof(fp))
+			continue;
+		strcat(strcat(fp, "/"), d->d_name);
+		if (pk_read_file(fp, &text) < 0)
+			continue;
+		if (pk__format_parse(trimmed(text), &f.field, &f.mask)) {
+			pk_debug("pmu '%s': bad format '%s': %s", p->name,
+				 d->d_name, text);
+			pk_free(text);
+			continue;
+		}
+		pk_free(text);
+		if (p->nr_formats == cap) {
+			int nc = cap ? cap * 2 : 8;
+			void *n = pk_realloc(p->formats,
+					     (size_t)nc * sizeof(f));
+
+			if (!n)
+				goto nomem;
+			p->formats = n;
+			cap = nc;
+		}
+		f.name = pk_strdup(d->d_name);
+		if (!f.name)
+			goto nomem;
+		p->formats[p->nr_formats++] = f;
+	}
+	closedir(dir);
+	return 0;
+nomem:
+	closedir(dir);
+	return -ENOMEM;
+}
+
+static int cmp_alias(const void *a, const void *b)
+{
+	return strcmp(((const struct pk_pmu_alias *)a)->name,
+		      ((const struct pk_pmu_alias *)b)->name);
+}
+
+static int load_aliases(struct pk_pmu *p)
+{
+	char path[4096];
+	struct dirent *d;
+	DIR *dir;
+	int cap = 0;
+
+	if (devices_path(path, sizeof(path), p->name, "events"))
+		return -ENAMETOOLONG;
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) != NULL) {
+		char fp[4096 + 256], *text;
+		struct pk_pmu_alias a = { 0 };
+
+		/* NAME.scale, NAME.unit, NAME.per-pkg... are not events */
+		if (d->d_name[0] == '.' || strchr(d->d_name, '.'))
+			continue;
+		snprintf(fp, sizeof(fp), "%s/%s", path, d->d_name);
+		if (pk_read_file(fp, &text) < 0)
+			continue;
+		if (p->nr_aliases == cap) {
+			int nc = cap ? cap * 2 : 8;
+			void *n = pk_realloc(p->aliases,
+					     (size_t)nc * sizeof(a));
+
+			if (!n) {
+				pk_free(text);
+				goto nomem;
+			}
+			p->aliases = n;
+			cap = nc;
+		}
+		a.terms = trimmed(text);
+		a.name = pk_strdup(d->d_name);
+		if (!a.name) {
+			pk_free(text);
+			goto nomem;
+		}
+		p->aliases[p->nr_aliases++] = a;
+	}
+	closedir(dir);
+	if (p->nr_aliases)
+		qsort(p->aliases, (size_t)p->nr_aliases, sizeof(*p->aliases),
+		      cmp_alias);
+	return 0;
+nomem:
+	closedir(dir);
+	return -ENOMEM;
+}
+
+static void load_cpus(struct pk_pmu *p)
+{
+	static const char *const files[] = { "cpumask", "cpus" };
+	char path[4096], *text;
+
+	for (size_t i = 0; i < PK_ARRAY_SIZE(files); i++) {
+		if (devices_path(path, sizeof(path), p->name, files[i]) ||
+		    pk_read_file(path, &text) < 0)
+			continue;
+		p->cpus = trimmed(text);
+		return;
+	}
+}
+
+int pk__pmu_load(struct pk_pmu *p)
+{
+	int err;
+
+	if (p->loaded)
+		return 0;
+	err = load_formats(p);
+	if (!err)
+		err = load_aliases(p);
+	if (err)
+		return err;
+	load_cpus(p);
+	p->loaded = true;
+	return 0;
+}
+
+struct pk_pmu *pk__pmu_find(const char *name)
+{
+	struct pk_pmu *all = NULL;
+	int n = pk__pmu_all(&all);
+
+	for (int i = 0; i < n; i++)
+		if (!strcmp(all[i].name, name))
+			return pk__pmu_load(&all[i]) ? NULL : &all[i];
+	return NULL;
+}
+
+struct pk_pmu *pk__pmu_by_type(uint32_t type)
+{
+	struct pk_pmu *all = NULL;
+	int n = pk__pmu_all(&all);
+
+	for (int i = 0; i < n; i++)
+		if (all[i].type == type)
+			return &all[i];
+	return NULL;
+}
+
+const struct pk_pmu_format *pk__pmu_format(const struct pk_pmu *p,
+					   const char *name)
+{
+	for (int i = 0; i < p->nr_formats; i++)
+		if (!strcmp(p->formats[i].name, name))
+			return &p->formats[i];
+	return NULL;
+}
+
+const struct pk_pmu_alias *pk__pmu_alias(const struct pk_pmu *p,
+					 const char *name)
+{
+	for (int i = 0; i < p->nr_aliases; i++)
+		if (!strcasecmp(p->aliases[i].name, name))
+			return &p->aliases[i];
+	return NULL;
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/* perf's tracing data (version 0.6) from tracefs, for the events in use. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/base.h"
+#include "event/evsel.h"
+#include "event/pmu.h"
+
+/* A file's bytes preceded by its size as a u64 (or u32 when SMALL). */
+static int put_sized_file(struct pk_buf *b, const char *path, bool small)
+{
+	char *data;
+	long n = pk_read_file(path, &data);
+	int err;
+
+	if (n < 0)
+		n = 0, data = NULL; /* absent: an empty section, as perf */
+	if (small) {
+		uint32_t sz = (uint32_t)n;
+
+		err = pk_buf_append(b, &sz, sizeof(sz));
+	} else {
+		uint64_t sz = (uint64_t)n;
+
+		err = pk_buf_append(b, &sz, sizeof(sz));
+	}
+	if (!err && n)
+		err = pk_buf_append(b, data, (size_t)n);
+	pk_free(data);
+	return err;
+}
+
+static int put_header_file(struct pk_buf *b, const char *root, const char *name)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/events/%s", root, name);
+	return pk_buf_append(b, name, strlen(name) + 1) ?:
+	       put_sized_file(b, path, false);
+}
+
+/* The ftrace:NAME events in use (perf writes only those). */
+static int put_ftrace_formats(struct pk_buf *b, const char *root,
+			      char **names, int n)
+{
+	uint32_t count = 0;
+	size_t count_at = b->len;
+	int err = pk_buf_append(b, &count, sizeof(count));
+
+	for (int i = 0; i < n && !err; i++) {
+		char path[4096];
+
+		if (strncmp(names[i], "ftrace:", 7))
+			continue;
+		snprintf(path, sizeof(path), "%s/events/ftrace/%s/format", root,
+			 names[i] + 7);
+		err = put_sized_file(b, path, false);
+		count++;
+	}
+	if (!err)
+		memcpy(b->data + count_at, &count, sizeof(count));
+	return err;
+}
+
+/* "sys:event[:mods]" of tracepoint evsels, sorted, duplicates removed. */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int collect_names(const struct pk_evlist *l, char ***out)
+{
+	char **names = pk_calloc((size_t)l->nr + 1, sizeof(char *));
+	int n = 0;
+
+	if (!names)
+		return -ENOMEM;
+	for (int i = 0; i < l->nr; i++) {
+		const struct pk_evsel *e = l->entries[i];
+		const char *c1 = strchr(e->name, ':');
+		const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (e->attr.type != PERF_TYPE_TRACEPOINT || !c1)
+			continue;
+		names[n] = pk_strndup(e->name, c2 ? (size_t)(c2 - e->name) :
+					   strlen(e->name));
+		if (!names[n])
+			break;
+		n++;
+	}
+	qsort(names, (size_t)n, sizeof(*names), cmp_str);
+	for (int i = 1, k = 1; i <= n; i++) {
+		if (i == n) {
+			n = k;
+			break;
+		}
+		if (strcmp(names[i], names[k - 1]))
+			names[k++] = names[i];
+		else
+			pk_free(names[i]);
+	}
+	*out = names;
+	return n;
+}
+
+static int put_event_formats(struct pk_buf *b, const char *root,
+			     char **names, int n)
+{
+	uint32_t nsys = 0;
+	size_t nsys_at = b->len;
+	int err = pk_buf_append(b, &nsys, sizeof(nsys));
+
+	for (int i = 0; i < n && !err;) {
+		size_t slen = (size_t)(strchr(names[i], ':') - names[i]);
+		uint32_t cnt = 0;
+		size_t cnt_at;
+		int j;
+
+		if (!strncmp(names[i], "ftrace:", 7)) { /* in the ftrace part */
+			i++;
+			continue;
+		}
+		for (j = i; j < n && !strncmp(names[j], names[i], slen + 1); j++)
+			cnt++;
+		err = pk_buf_append(b, names[i], slen) ?: pk_buf_append(b, "", 1);
+		cnt_at = b->len;
+		err = err ?: pk_buf_append(b, &cnt, sizeof(cnt));
+		for (int k = i; k < j && !err; k++) {
+			char path[4096];
+
+			snprintf(path, sizeof(path), "%s/events/%.*s/%s/format",
+				 root, (int)slen, names[k], names[k] + slen + 1);
+			err = put_sized_file(b, path, false);
+		}
+		if (!err)
+			memcpy(b->data + cnt_at, &cnt, sizeof(cnt));
+		nsys++;
+		i = j;
+	}
+	if (!err)
+		memcpy(b->data + nsys_at, &nsys, sizeof(nsys));
+	return err;
+}
+
+long pk_tracing_data_build(const struct pk_evlist *l, void **out)
+{
+	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
+				      'i', 'n', 'g' };
+	const char *root = pk__tracefs();
+	struct pk_buf b = { 0 };
+	char path[4096], **names = NULL;
+	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE);
+	unsigned char endian_long[2] = { 0, (unsigned char)sizeof(long) };
+	int n, err;
+
+	*out = NULL;
+	if (!root)
+		return -errno;
+	n = collect_names(l, &names);
+	if (n < 0)
+		return n;
+	err = pk_buf_append(&b, magic, sizeof(magic)) ?:
+	      pk_buf_append(&b, "0.6", 4) ?:
+	      pk_buf_append(&b, endian_long, 2) ?:
+	      pk_buf_append(&b, &page, sizeof(page)) ?:
+	      put_header_file(&b, root, "header_page") ?:
+	      put_header_file(&b, root, "header_event") ?:
+	      put_ftrace_formats(&b, root, names, n) ?:
+	      put_event_formats(&b, root, names, n) ?:
+	      put_sized_file(&b, "/proc/kallsyms", true);
+	snprintf(path, sizeof(path), "%s/printk_formats", root);
+	err = err ?: put_sized_file(&b, path, true);
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", root);
+	err = err ?: put_sized_file(&b, path, false);
+	for (int i = 0; i < n; i++)
+		pk_free(names[i]);
+	pk_free(names);
+	if (err) {
+		pk_buf_fini(&b);
+		return err;
+	}
+	*out = b.data;
+	return (long)b.len;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <string.h>
+#include "base/base.h"
+#include "map/list.h"
+
+/* Highest CPU number a list may name. */
+#define PK_CPU_MAX 65535
+
+struct pk_cpu_map {
+	int refcnt;
+	int nr;
+	int cpus[];
+};
+
+static struct pk_cpu_map *cpu_map_alloc(int nr, const int *cpus)
+{
+	struct pk_cpu_map *m = pk_malloc(sizeof(*m) + (size_t)nr * sizeof(int));
+
+	if (!m)
+		return NULL;
+	m->refcnt = 1;
+	m->nr = nr;
+	memcpy(m->cpus, cpus, (size_t)nr * sizeof(int));
+	return m;
+}
+
+static struct pk_cpu_map *cpu_map_from_list(const char *list)
+{
+	struct pk_cpu_map *m;
+	int *cpus, nr, err = pk__int_list_parse(list, PK_CPU_MAX, true, &cpus,
+						&nr);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	nr = pk__int_sort_uniq(cpus, nr);
+	m = cpu_map_alloc(nr, cpus);
+	pk_free(cpus);
+	return m;
+}
+
+struct pk_cpu_map *pk_cpu_map_new(const char *list)
+{
+	struct pk_cpu_map *m;
+	char *online;
+	long n;
+
+	if (list && *list)
+		return cpu_map_from_list(list);
+	n = pk_read_file("/sys/devices/system/cpu/online", &online);
+	if (n < 0) {
+		pk_warn("cpu map: cannot read /sys/devices/system/cpu/online: %s\n",
+			pk_strerror((int)n));
+		errno = (int)-n;
+		return NULL;
+	}
+	m = cpu_map_from_list(online);
+	if (!m && errno == EINVAL)
+		pk_warn("cpu map: malformed online list '%s'\n", online);
+	pk_free(online);
+	return m;
+}
+
+struct pk_cpu_map *pk_cpu_map_new_any(void)
+{
+	static const int any = -1;
+
+	return cpu_map_alloc(1, &any);
+}
+
+struct pk_cpu_map *pk_cpu_map_get(struct pk_cpu_map *m)
+{
+	if (m)
+		__atomic_add_fetch(&m->refcnt, 1, __ATOMIC_RELAXED);
+	return m;
+}
+
+void pk_cpu_map_put(struct pk_cpu_map *m)
+{
+	if (m && __atomic_sub_fetch(&m->refcnt, 1, __ATOMIC_ACQ_REL) == 0)
+		pk_free(m);
+}
+
+int pk_cpu_map_nr(const struct pk_cpu_map *m)
+{
+	return m ? m->nr : 0;
+}
+
+int pk_cpu_map_cpu(const struct pk_cpu_map *m, int idx)
+{
+	if (!m || idx < 0 || idx >= m->nr)
+		return -EINVAL;
+	return m->cpus[idx];
+}

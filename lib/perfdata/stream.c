@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf.data reader: walking the data stream (file, pipe, decompressed
+ * records), perf's own records that change reader state, and the ordered
+ * queue that delivers records in time order, flushed at FINISHED_ROUND the
+ * way perf does (each round releases what is older than the newest time
+ * seen before the previous round).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perfdata/pd.h"
+
+#define ALIGN8(x) (((x) + 7) & ~7ULL)
+
+struct raw {
+	const struct perf_event_header *h;
+	uint64_t off;
+	const void *extra;
+	uint64_t extra_size;
+	bool compressed;
+};
+
+/* Converts a record of the other byte order into a kept copy. */
+static const struct perf_event_header *swap_copy(struct pk_perfdata *pd,
+						 const unsigned char *p,
+						 uint32_t size)
+{
+	struct perf_event_header *h = pd_keep(pd, p, size);
+
+	if (!h)
+		return NULL;
+	pd_swap_record(pd, h);
+	return h;
+}
+
+/* Next record of the compressed batch being walked, or 0 when done. */
+static int next_compressed(struct pk_perfdata *pd, struct raw *r)
+{
+	const struct perf_event_header *h;
+
+	if (pd->zpos >= pd->zlen)
+		return 0;
+	if (pd->zlen - pd->zpos < sizeof(*h))
+		goto trunc;
+	h = (const void *)(pd->zbuf + pd->zpos);
+	if (h->size < sizeof(*h))
+		return pd_fail(pd, PK_ERR_FORMAT, pd->zoff,
+			       "record of type %u inside PERF_RECORD_COMPRESSED has size %u",
+			       h->type, h->size);
+	if (h->size > pd->zlen - pd->zpos)
+		goto trunc;
+	r->h = h;
+	r->off = pd->zoff;
+	r->compressed = true;
+	r->extra = NULL;
+	r->extra_size = 0;
+	pd->zpos += h->size;
+	if (h->type == PK_RECORD_AUXTRACE && h->size >= 16) {
+		uint64_t n = rd64((const char *)h + 8);
+
+		if (n > pd->zlen - pd->zpos)
+			goto trunc;
+		r->extra = pd->zbuf + pd->zpos;
+		r->extra_size = n;
+		pd->zpos += n;
+	}
+	return 1;
+trunc:
+	return pd_fail(pd, PK_ERR_TRUNC, pd->zoff,
+		       "decompressed data of PERF_RECORD_COMPRESSED ends inside a record");
+}
+
+static int eof_or_trunc(struct pk_perfdata *pd, const char *what,
+			uint64_t need)
+{
+	if (pd->data_to_eof || (pd->pipe && 0)) {
+		pd_warn(pd, "last record at %#llx is cut short (%s, %llu bytes missing); dropped",
+			(unsigned long long)pd->pos, what,
+			(unsigned long long)need);
+		pd->pos = pd->end;
+		return 0;
+	}
+	return pd_fail(pd, PK_ERR_TRUNC, pd->pos,
+		       "%s ends %llu bytes past the end of the data", what,
+		       (unsigned long long)need);
+}
+
+/* Reads the next raw record: 1, 0 at the end, negative on damage. */
+static int read_raw(struct pk_perfdata *pd, struct raw *r)
+{
+	const unsigned char *p;
+	struct perf_event_header h;
+	uint64_t left;
+	int ret;
+
+	ret = next_compressed(pd, r);
+	if (ret)
+		return ret;
+	if (pd->pos >= pd->end)
+		return 0;
+	left = pd->end - pd->pos;
+	p = pd->buf + pd->pos;
+	if (left < sizeof(h))
+		return eof_or_trunc(pd, "record header", sizeof(h) - left);
+	memcpy(&h, p, sizeof(h));
+	h.type = pd32(pd, h.type);
+	h.size = pd16(pd, h.size);
+	if (h.size < sizeof(h)) {
+		const char *n = pk_record_name(h.type);
+
+		return pd_fail(pd, PK_ERR_FORMAT, pd->pos,
+			       "record %s%s%.0u (type %u) has size %u, smaller than its header",
+			       n ? "PERF_RECORD_" : "", n ? n : "", 0u,
+			       h.type, h.size);
+	}
+	if (h.size > left) {
+		char what[64];
+		const char *n = pk_record_name(h.type);
+
+		snprintf(what, sizeof(what), "record PERF_RECORD_%s of size %u",
+			 n ? n : "?", h.size);
+		return eof_or_trunc(pd, what, h.size - left);
+	}
+	r->off = pd->pos;
+	r->compressed = false;
+	r->extra = NULL;
+	r->extra_size = 0;
+	if (pd->swapped) {
+		r->h = swap_copy(pd, p, h.size);
+		if (!r->h)
+			return -ENOMEM;
+	} else {
+		r->h = (const void *)p;
+	}
+	left -= h.size;
+	if (h.type == PK_RECORD_AUXTRACE && h.size >= 16) {
+		uint64_t n = rd64((const char *)r->h + 8);
+
+		if (n > left)
+			return pd_fail(pd, PK_ERR_TRUNC, pd->pos,
+				       "PERF_RECORD_AUXTRACE payload of %llu bytes runs past the end of the data",
+				       (unsigned long long)n);
+		r->extra = p + h.size;
+		r->extra_size = n;
+	} else if (h.type == PK_RECORD_TRACING_DATA && pd->pipe &&
+		   h.size >= 12) {
+		uint64_t n = rd32((const char *)r->h + 8);
+
+		if (ALIGN8(n) > left)
+			return pd_fail(pd, PK_ERR_TRUNC, pd->pos,
+				       "PERF_RECORD_TRACING_DATA payload of %llu bytes runs past the end of the data",
+				       (unsigned long long)n);
+		r->extra = p + h.size;
+		r->extra_size = n;
+		left = ALIGN8(n); /* skip with padding below */
+		pd->pos += left;
+	}
+	if (h.type == PK_RECORD_AUXTRACE)
+		pd->pos += r->extra_size;
+	pd->pos += h.size;
+	return 1;
+}
+
+static int attr_of_record(struct pk_perfdata *pd,
+			  const struct perf_event_header *h)
+{
+	int a = -1;
+
+	pd_record_time(pd, h, &a);
+	return a;
+}
+
+/* Records that change the reader's state. */
+static int process_user(struct pk_perfdata *pd, struct raw *r)
+{
+	const struct perf_event_header *h = r->h;
+	const unsigned char *p = (const void *)h;
+
+	switch (h->type) {
+	case PK_RECORD_HEADER_ATTR:
+		return pd_record_attr(pd, h);
+	case PK_RECORD_ID_INDEX: {
+		uint64_t nr, esz;
+
+		if (h->size < 16)
+			goto short_rec;
+		nr = rd64(p + 8);
+		if (!nr)
+			return 0;
+		esz = (h->size - 16) / nr;
+		if (esz < 32 || nr > h->size)
+			return pd_fail(pd, PK_ERR_FORMAT, r->off,
+				       "PERF_RECORD_ID_INDEX: %llu entries do not fit in size %u",
+				       (unsigned long long)nr, h->size);
+		/* ids are already tied to attrs (attr ids, HEADER_ATTR); idx
+		 * is perf's mmap index, cpu and tid where the id counts */
+		for (uint64_t i = 0; i < nr; i++) {
+			uint64_t id = rd64(p + 16 + i * esz);
+
+			if (pd->nr_attrs > 1 && pk_perfdata_id_attr(pd, id) < 0)
+				pd_warn(pd, "PERF_RECORD_ID_INDEX at %#llx: id %llu belongs to no attr",
+					(unsigned long long)r->off,
+					(unsigned long long)id);
+		}
+		return 0;
+	}
+	case PK_RECORD_HEADER_FEATURE: {
+		uint64_t f;
+
+		if (h->size < 16)
+			goto short_rec;
+		f = rd64(p + 8);
+		if (f == 0 || f >= PK_HEADER_MAX)
+			return 0;
+		pd->feat[f].present = true;
+		pd->feat[f].data = p + 16;
+		pd->feat[f].size = h->size - 16;
+		pd->feat[f].offset = r->off + 16;
+		if (pd->swapped) {
+			/* the record was swapped as u64 words; undo */
+			unsigned char *d = pd_keep(pd, pd->buf + r->off + 16,
+						   h->size - 16);
+			if (!d)
+				return -ENOMEM;
+			pd->feat[f].data = d;
+		}
+		return pd_parse_feat(pd, (int)f) == -ENOMEM ? -ENOMEM : 0;
+	}
+	case PK_RECORD_TRACING_DATA:
+		pd->feat[PK_HEADER_TRACING_DATA].present = true;
+		pd->feat[PK_HEADER_TRACING_DATA].data = r->extra;
+		pd->feat[PK_HEADER_TRACING_DATA].size = r->extra_size;
+		pd->feat[PK_HEADER_TRACING_DATA].offset = r->off + h->size;
+		return 0;
+	case PK_RECORD_BUILD_ID:
+		return pd_add_build_id(pd, p, h->size, r->off);
+	case PK_RECORD_EVENT_UPDATE: {
+		uint64_t type, id;
+		int a;
+
+		if (h->size < 24)
+			goto short_rec;
+		type = rd64(p + 8);
+		id = rd64(p + 16);
+		a = pk_perfdata_id_attr(pd, id);
+		if (type == 2 /* NAME */ && a >= 0 && !pd->attrs[a].name) {
+			pd->attrs[a].name = pk_strndup((const char *)p + 24,
+						       h->size - 24);
+			if (!pd->attrs[a].name)
+				return -ENOMEM;
+		}
+		return 0;
+	}
+	case PK_RECORD_COMPRESSED:
+		return pd_decompress(pd, h, r->off);
+	default:
+		return 0;
+	}
+short_rec:
+	return pd_fail(pd, PK_ERR_FORMAT, r->off,
+		       "PERF_RECORD_%s of size %u is too short",
+		       pk_record_name(h->type), h->size);
+}
+
+static void fill(struct pk_record *rec, const struct pd_qent *e)
+{
+	rec->offset = e->offset;
+	rec->hdr = e->hdr;
+	rec->type = e->hdr->type;
+	rec->size = e->hdr->size;
+	rec->misc = e->hdr->misc;
+	rec->compressed = e->compressed;
+	rec->attr = e->attr;
+	rec->time = e->time;
+	rec->extra = e->extra;
+	rec->extra_size = e->extra_size;
+}
+
+static int qent_cmp(const void *a, const void *b)
+{
+	const struct pd_qent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Makes queued entries with time <= LIMIT ready (all when FINAL). */
+static void q_flush(struct pk_perfdata *pd, uint64_t limit, bool final)
+{
+	size_t n;
+
+	/* drop what was delivered */
+	if (pd->qhead) {
+		memmove(pd->q, pd->q + pd->qhead,
+			(pd->qlen - pd->qhead) * sizeof(*pd->q));
+		pd->qlen -= pd->qhead;
+		pd->qflush -= pd->qhead;
+		pd->qhead = 0;
+	}
+	qsort(pd->q, pd->qlen, sizeof(*pd->q), qent_cmp);
+	if (final) {
+		n = pd->qlen;
+	} else {
+		size_t lo = 0, hi = pd->qlen;
+
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (pd->q[mid].time <= limit)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		n = lo;
+	}
+	pd->qflush = n;
+	if (n)
+		pd->last_flush = pd->q[n - 1].time;
+}
+
+static int q_push(struct pk_perfdata *pd, const struct raw *r, uint64_t time,
+		  int attr)
+{
+	struct pd_qent *e;
+
+	if (pd->qhead && pd->qhead == pd->qflush) {
+		memmove(pd->q, pd->q + pd->qhead,
+			(pd->qlen - pd->qhead) * sizeof(*pd->q));
+		pd->qlen -= pd->qhead;
+		pd->qflush = pd->qhead = 0;
+	}
+	if (pd->qlen == pd->qcap) {
+		size_t cap = pd->qcap ? pd->qcap * 2 : 4096;
+		struct pd_qent *n = pk_realloc(pd->q, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		pd->q = n;
+		pd->qcap = cap;
+	}
+	if (time < pd->last_flush && pd->nr_warn < 1000)
+		pd_warn(pd, "record at %#llx has time %llu below the last flushed time %llu",
+			(unsigned long long)r->off, (unsigned long long)time,
+			(unsigned long long)pd->last_flush);
+	e = &pd->q[pd->qlen++];
+	e->time = time;
+	e->seq = pd->seq++;
+	e->offset = r->off;
+	e->hdr = r->h;
+	e->extra = r->extra;
+	e->extra_size = r->extra_size;
+	e->attr = attr;
+	e->compressed = r->compressed;
+	if (time > pd->max_time)
+		pd->max_time = time;
+	return 0;
+}
+
+/* Copies a record out of the decompression buffer (reused per batch). */
+static int keep_compressed(struct pk_perfdata *pd, struct raw *r)
+{
+	void *h;
+
+	if (!r->compressed)
+		return 0;
+	h = pd_keep(pd, r->h, r->h->size + r->extra_size);
+	if (!h)
+		return -ENOMEM;
+	if (r->extra)
+		r->extra = (char *)h + r->h->size;
+	r->h = h;
+	return 0;
+}
+
+int pk_perfdata_next(struct pk_perfdata *pd, struct pk_record *rec)
+{
+	for (;;) {
+		struct raw r = { 0 };
+		struct pd_qent e;
+		int ret;
+
+		if (pd->qhead < pd->qflush) {
+			fill(rec, &pd->q[pd->qhead++]);
+			return 0;
+		}
+		if (pd->eof) {
+			if (pd->qhead < pd->qlen) {
+				q_flush(pd, 0, true);
+				continue;
+			}
+			return pd->err ? pd->err : PK_ERR_EOS;
+		}
+		ret = pd->err ? pd->err : read_raw(pd, &r);
+		if (ret <= 0) {
+			pd->eof = true;
+			continue;
+		}
+		e.hdr = r.h;
+		e.offset = r.off;
+		e.extra = r.extra;
+		e.extra_size = r.extra_size;
+		e.compressed = r.compressed;
+		e.attr = -1;
+		e.time = 0;
+		if (r.h->type >= 64) {
+			ret = process_user(pd, &r);
+			if (ret == -ENOMEM)
+				return ret;
+			if (ret < 0) {
+				pd->eof = true;
+				continue;
+			}
+			if (r.h->type == PK_RECORD_FINISHED_ROUND &&
+			    !pd->file_order) {
+				q_flush(pd, pd->next_flush, false);
+				pd->next_flush = pd->max_time;
+			}
+			fill(rec, &e);
+			return 0;
+		}
+		e.time = pd_record_time(pd, r.h, &e.attr);
+		if (pd->file_order || !e.time) {
+			if (r.compressed && pd->file_order) {
+				/* the batch buffer stays until the next read */
+			}
+			fill(rec, &e);
+			return 0;
+		}
+		if (keep_compressed(pd, &r) || q_push(pd, &r, e.time, e.attr))
+			return -ENOMEM;
+	}
+}
+
+int pk_sample_parse(struct pk_perfdata *pd, const struct pk_record *rec,
+		    struct pk_sample *s)
+{
+	char err[160];
+	int a = rec->attr, ret;
+
+	if (a < 0)
+		a = attr_of_record(pd, rec->hdr);
+	if (a < 0 || (unsigned)a >= pd->nr_attrs) {
+		memset(s, 0, sizeof(*s));
+		return -ENOENT;
+	}
+	ret = pd_sample_decode(&pd->attrs[a].attr, rec->hdr, s, err,
+			       sizeof(err));
+	/* a bad sample is reported, not sticky for the stream */
+	if (ret && !pd->err) {
+		const char *n = pk_record_name(rec->type);
+
+		snprintf(pd->errmsg, sizeof(pd->errmsg),
+			 "%s: offset %#llx: PERF_RECORD_%s: %s", pd->name,
+			 (unsigned long long)rec->offset, n ? n : "?", err);
+		pd->err_off = rec->offset;
+	}
+	return ret;
+}

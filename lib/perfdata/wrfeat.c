@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: MIT */
+/* perf.data writer: feature sections, and this machine's values. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "perfdata/wr.h"
+
+#define NAME_ALIGN 64
+
+static bool valid_feat(int f)
+{
+	return f > 0 && f < PK_HEADER_MAX;
+}
+
+static struct pk_buf *feat_reset(struct pk_pdwriter *w, int f)
+{
+	w->feat[f].len = 0;
+	w->has_feat[f] = true;
+	return &w->feat[f];
+}
+
+static int put_u32(struct pk_buf *b, uint32_t v)
+{
+	return pk_buf_append(b, &v, 4);
+}
+
+static int put_u64(struct pk_buf *b, uint64_t v)
+{
+	return pk_buf_append(b, &v, 8);
+}
+
+/* perf_header_string: u32 length (NUL included, padded to 64). */
+static int put_str(struct pk_buf *b, const char *s)
+{
+	static const char zero[NAME_ALIGN];
+	size_t n = strlen(s) + 1, len = (n + NAME_ALIGN - 1) / NAME_ALIGN *
+					NAME_ALIGN;
+
+	if (put_u32(b, (uint32_t)len) || pk_buf_append(b, s, n - 1) ||
+	    pk_buf_append(b, zero, len - n + 1))
+		return -ENOMEM;
+	return 0;
+}
+
+int pk_pdwriter_feat_str(struct pk_pdwriter *w, int feat, const char *s)
+{
+	if (!w || !s || !valid_feat(feat))
+		return -EINVAL;
+	return put_str(feat_reset(w, feat), s);
+}
+
+int pk_pdwriter_feat_raw(struct pk_pdwriter *w, int feat, const void *data,
+			 size_t size)
+{
+	if (!w || (!data && size) || !valid_feat(feat))
+		return -EINVAL;
+	return pk_buf_append(feat_reset(w, feat), data, size) ? -ENOMEM : 0;
+}
+
+int pk_pdwriter_feat_cmdline(struct pk_pdwriter *w, int argc,
+			     char *const *argv)
+{
+	struct pk_buf *b;
+
+	if (!w || argc < 0)
+		return -EINVAL;
+	b = feat_reset(w, PK_HEADER_CMDLINE);
+	if (put_u32(b, (uint32_t)argc))
+		return -ENOMEM;
+	for (int i = 0; i < argc; i++)
+		if (put_str(b, argv[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+int pk_pdwriter_feat_u64(struct pk_pdwriter *w, int feat,
+			 const uint64_t *v, unsigned nr)
+{
+	struct pk_buf *b;
+
+	if (!w || !v || !valid_feat(feat))
+		return -EINVAL;
+	b = feat_reset(w, feat);
+	switch (feat) {
+	case PK_HEADER_NRCPUS: /* given online, avail; stored avail, online */
+		if (nr != 2)
+			return -EINVAL;
+		return put_u32(b, (uint32_t)v[1]) || put_u32(b, (uint32_t)v[0])
+			? -ENOMEM : 0;
+	case PK_HEADER_COMPRESSED:
+		for (unsigned i = 0; i < nr; i++)
+			if (put_u32(b, (uint32_t)v[i]))
+				return -ENOMEM;
+		return 0;
+	default:
+		for (unsigned i = 0; i < nr; i++)
+			if (put_u64(b, v[i]))
+				return -ENOMEM;
+		return 0;
+	}
+}
+
+int pk_pdwriter_feat_topology(struct pk_pdwriter *w,
+			      const char *const *cores, unsigned nr_cores,
+			      const char *const *threads, unsigned nr_threads)
+{
+	struct pk_buf *b;
+
+	if (!w || (nr_cores && !cores) || (nr_threads && !threads))
+		return -EINVAL;
+	b = feat_reset(w, PK_HEADER_CPU_TOPOLOGY);
+	if (put_u32(b, nr_cores))
+		return -ENOMEM;
+	for (unsigned i = 0; i < nr_cores; i++)
+		if (put_str(b, cores[i]))
+			return -ENOMEM;
+	if (put_u32(b, nr_threads))
+		return -ENOMEM;
+	for (unsigned i = 0; i < nr_threads; i++)
+		if (put_str(b, threads[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+int pk_pdwriter_add_build_id(struct pk_pdwriter *w,
+			     const struct pk_build_id *bid)
+{
+	static const char zero[NAME_ALIGN];
+	struct pk_buf *b;
+	size_t n, len;
+	unsigned char id[24] = { 0 };
+	struct perf_event_header h;
+	int32_t pid;
+
+	if (!w || !bid || !bid->filename || bid->id_size > 20)
+		return -EINVAL;
+	b = &w->feat[PK_HEADER_BUILD_ID];
+	w->has_feat[PK_HEADER_BUILD_ID] = true;
+	n = strlen(bid->filename) + 1;
+	len = (n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+	memcpy(id, bid->id, bid->id_size ? bid->id_size : 20);
+	id[20] = bid->id_size ? bid->id_size : 20;
+	h.type = PK_RECORD_BUILD_ID;
+	h.misc = bid->misc | (1 << 15); /* PERF_RECORD_MISC_BUILD_ID_SIZE */
+	h.size = (uint16_t)(sizeof(h) + 4 + 24 + len);
+	pid = bid->pid;
+	if (pk_buf_append(b, &h, sizeof(h)) || pk_buf_append(b, &pid, 4) ||
+	    pk_buf_append(b, id, 24) ||
+	    pk_buf_append(b, bid->filename, n - 1) ||
+	    pk_buf_append(b, zero, len - n + 1))
+		return -ENOMEM;
+	return 0;
+}
+
+/* EVENT_DESC from the attrs (when any has a name). */
+int wr_feat_event_desc(struct pk_pdwriter *w)
+{
+	struct pk_buf *b;
+	bool any = false;
+
+	for (unsigned i = 0; i < w->nr_attrs; i++)
+		any |= w->attrs[i].name != NULL;
+	if (!any || w->has_feat[PK_HEADER_EVENT_DESC])
+		return 0;
+	b = feat_reset(w, PK_HEADER_EVENT_DESC);
+	if (put_u32(b, w->nr_attrs) ||
+	    put_u32(b, sizeof(struct perf_event_attr)))
+		return -ENOMEM;
+	for (unsigned i = 0; i < w->nr_attrs; i++) {
+		struct perf_event_attr a = w->attrs[i].attr;
+
+		a.size = sizeof(a);
+		if (pk_buf_append(b, &a, sizeof(a)) ||
+		    put_u32(b, w->attrs[i].nr_ids) ||
+		    put_str(b, w->attrs[i].name ? w->attrs[i].name : "") ||
+		    pk_buf_append(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- this machine ---- */
+
+static char *cpuinfo_field(const char *info, const char *key)
+{
+	const char *p = info;
+	size_t kl = strlen(key);
+
+	while (p && *p) {
+		if (!strncmp(p, key, kl) && (p[kl] == '\t' || p[kl] == ' ' ||
+					     p[kl] == ':')) {
+			const char *v = strchr(p, ':'), *e;
+
+			if (!v)
+				return NULL;
+			v++;
+			while (*v == ' ')
+				v++;
+			e = strchr(v, '\n');
+			return pk_strndup(v, e ? (size_t)(e - v) : strlen(v));
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+static void squeeze(char *s)
+{
+	char *d = s;
+
+	for (char *p = s; *p; p++)
+		if (!(isspace((unsigned char)*p) &&
+		      (d == s || isspace((unsigned char)d[-1]))))
+			*d++ = isspace((unsigned char)*p) ? ' ' : *p;
+	while (d > s && d[-1] == ' ')
+		d--;
+	*d = 0;
+}
+
+static int host_cpu(struct pk_pdwriter *w)
+{
+	char *info = NULL, *desc, *ven, *fam, *mod, *step, id[256];
+	int r = 0;
+
+	if (pk_read_file("/proc/cpuinfo", &info) < 0)
+		return 0;
+	desc = cpuinfo_field(info, "model name");
+	ven = cpuinfo_field(info, "vendor_id");
+	fam = cpuinfo_field(info, "cpu family");
+	mod = cpuinfo_field(info, "model");
+	step = cpuinfo_field(info, "stepping");
+	if (desc) {
+		squeeze(desc);
+		r = pk_pdwriter_feat_str(w, PK_HEADER_CPUDESC, desc);
+	}
+	if (!r && ven && fam && mod && step) {
+		snprintf(id, sizeof(id), "%s,%s,%s,%s", ven, fam, mod, step);
+		r = pk_pdwriter_feat_str(w, PK_HEADER_CPUID, id);
+	}
+	pk_free(desc);
+	pk_free(ven);
+	pk_free(fam);
+	pk_free(mod);
+	pk_free(step);
+	pk_free(info);
+	return r;
+}
+
+/* Die sibling lists and each cpu's die id (perf's third part). */
+static int host_dies(struct pk_pdwriter *w, long ncpu)
+{
+	struct pk_buf *b = &w->feat[PK_HEADER_CPU_TOPOLOGY];
+	char *dies[512] = { 0 }, path[128], *s;
+	unsigned nd = 0, i;
+	int r = 0;
+
+	for (long c = 0; c < ncpu && c < 512; c++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%ld/topology/die_cpus_list",
+			 c);
+		if (pk_read_file(path, &s) < 0)
+			continue;
+		s[strcspn(s, "\n")] = 0;
+		for (i = 0; i < nd && strcmp(dies[i], s); i++)
+			;
+		if (i < nd)
+			pk_free(s);
+		else
+			dies[nd++] = s;
+	}
+	if (put_u32(b, nd))
+		r = -ENOMEM;
+	for (i = 0; !r && i < nd; i++)
+		r = put_str(b, dies[i]);
+	for (long c = 0; !r && c < ncpu; c++) {
+		uint64_t die = 0;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%ld/topology/die_id", c);
+		pk_read_file_u64(path, &die);
+		r = put_u32(b, (uint32_t)die) ? -ENOMEM : 0;
+	}
+	for (i = 0; i < nd; i++)
+		pk_free(dies[i]);
+	return r;
+}
+
+static int host_topology(struct pk_pdwriter *w, long ncpu)
+{
+	char *cores[512] = { 0 }, *threads[512] = { 0 }, path[128], *s;
+	unsigned nc = 0, nt = 0;
+	int r;
+
+	for (long c = 0; c < ncpu && c < 512; c++) {
+		for (int k = 0; k < 2; k++) {
+			char **v = k ? threads : cores;
+			unsigned *n = k ? &nt : &nc, i;
+
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu%ld/topology/%s",
+				 c, k ? "thread_siblings_list"
+				      : "core_siblings_list");
+			if (pk_read_file(path, &s) < 0)
+				continue;
+			s[strcspn(s, "\n")] = 0;
+			for (i = 0; i < *n && strcmp(v[i], s); i++)
+				;
+			if (i < *n)
+				pk_free(s);
+			else
+				v[(*n)++] = s;
+		}
+	}
+	r = pk_pdwriter_feat_topology(w, (const char *const *)cores, nc,
+				      (const char *const *)threads, nt);
+	/* core and socket id of each cpu, as perf writes after the lists */
+	for (long c = 0; !r && c < ncpu; c++) {
+		uint64_t core = 0, sock = 0;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%ld/topology/core_id", c);
+		pk_read_file_u64(path, &core);
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id",
+			 c);
+		pk_read_file_u64(path, &sock);
+		if (put_u32(&w->feat[PK_HEADER_CPU_TOPOLOGY], (uint32_t)core) ||
+		    put_u32(&w->feat[PK_HEADER_CPU_TOPOLOGY], (uint32_t)sock))
+			r = -ENOMEM;
+	}
+	for (unsigned i = 0; i < nc; i++)
+		pk_free(cores[i]);
+	for (unsigned i = 0; i < nt; i++)
+		pk_free(threads[i]);
+	return r ? r : host_dies(w, ncpu);
+}
+
+static uint64_t meminfo_kb(const char *text, const char *key)
+{
+	const char *p = text ? strstr(text, key) : NULL;
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+static int host_numa(struct pk_pdwriter *w)
+{
+	struct pk_buf *b = feat_reset(w, PK_HEADER_NUMA_TOPOLOGY);
+	unsigned nr = 0;
+	char path[128], *mem, *cpus;
+	int r = 0;
+
+	if (put_u32(b, 0))
+		return -ENOMEM;
+	for (unsigned n = 0; n < 1024 && !r; n++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%u/cpulist", n);
+		if (pk_read_file(path, &cpus) < 0)
+			break;
+		cpus[strcspn(cpus, "\n")] = 0;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%u/meminfo", n);
+		mem = NULL;
+		pk_read_file(path, &mem);
+		if (put_u32(b, n) || put_u64(b, meminfo_kb(mem, "MemTotal:")) ||
+		    put_u64(b, meminfo_kb(mem, "MemFree:")) || put_str(b, cpus))
+			r = -ENOMEM;
+		pk_free(mem);
+		pk_free(cpus);
+		nr++;
+	}
+	memcpy(b->data, &nr, 4);
+	return r;
+}
+
+int pk_pdwriter_feat_host(struct pk_pdwriter *w)
+{
+	struct utsname u;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t v[2] = { (uint64_t)sysconf(_SC_NPROCESSORS_ONLN),
+			  (uint64_t)ncpu };
+	char *mi = NULL;
+	int r;
+
+	if (!w)
+		return -EINVAL;
+	if (uname(&u))
+		return -errno;
+	if ((r = pk_pdwriter_feat_str(w, PK_HEADER_HOSTNAME, u.nodename)) ||
+	    (r = pk_pdwriter_feat_str(w, PK_HEADER_OSRELEASE, u.release)) ||
+	    (r = pk_pdwriter_feat_str(w, PK_HEADER_ARCH, u.machine)) ||
+	    (r = pk_pdwriter_feat_str(w, PK_HEADER_VERSION, "0.1.perfkit")) ||
+	    (r = pk_pdwriter_feat_u64(w, PK_HEADER_NRCPUS, v, 2)))
+		return r;
+	if ((r = host_cpu(w)))
+		return r;
+	if (pk_read_file("/proc/meminfo", &mi) >= 0) {
+		v[0] = meminfo_kb(mi, "MemTotal:");
+		pk_free(mi);
+		if ((r = pk_pdwriter_feat_u64(w, PK_HEADER_TOTAL_MEM, v, 1)))
+			return r;
+	}
+	if ((r = host_topology(w, ncpu)))
+		return r;
+	return host_numa(w);
+}

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf.data writer. File mode: header, attr ids and attrs are written
+ * before the first record; records are buffered and appended; every flush
+ * writes the buffer and then updates data_size in the header, so a writer
+ * killed at any point leaves a file that perf and perfkit read up to the
+ * last flush (features are absent: the feature bitmap is still 0). Close
+ * writes the feature sections after the data and the final header.
+ * Pipe mode: the 16-byte header, HEADER_ATTR records, the records, and
+ * HEADER_FEATURE records at the end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "perfdata/pd.h"
+#include "perfdata/wr.h"
+
+#define WBUF (256 * 1024)
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	while (n) {
+		ssize_t r = write(fd, p, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		p = (const char *)p + r;
+		n -= r;
+	}
+	return 0;
+}
+
+static int pwrite_all(int fd, const void *p, size_t n, off_t off)
+{
+	while (n) {
+		ssize_t r = pwrite(fd, p, n, off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		p = (const char *)p + r;
+		n -= r;
+		off += r;
+	}
+	return 0;
+}
+
+static int out(struct pk_pdwriter *w, const void *p, size_t n)
+{
+	if (w->err)
+		return w->err;
+	if (w->buf.len + n > WBUF && w->buf.len) {
+		int r = write_all(w->fd, w->buf.data, w->buf.len);
+
+		if (r)
+			return w->err = r;
+		w->pos += w->buf.len;
+		w->buf.len = 0;
+	}
+	if (n > WBUF) {
+		int r = write_all(w->fd, p, n);
+
+		if (r)
+			return w->err = r;
+		w->pos += n;
+		return 0;
+	}
+	if (pk_buf_append(&w->buf, p, n))
+		return w->err = -ENOMEM;
+	return 0;
+}
+
+static int drain(struct pk_pdwriter *w)
+{
+	int r;
+
+	if (w->err)
+		return w->err;
+	if (!w->buf.len)
+		return 0;
+	r = write_all(w->fd, w->buf.data, w->buf.len);
+	if (r)
+		return w->err = r;
+	w->pos += w->buf.len;
+	w->buf.len = 0;
+	return 0;
+}
+
+static void make_header(struct pk_pdwriter *w, unsigned char h[PK_PD_HDR_SIZE])
+{
+	uint64_t v[13] = {
+		PK_PD_MAGIC, PK_PD_HDR_SIZE, w->attr_size, w->attrs_off,
+		(uint64_t)w->nr_attrs * w->attr_size, w->data_off,
+		w->data_size, 0, 0,
+	};
+
+	memcpy(h, v, 72);
+	memcpy(h + 72, w->feat_bits, 32);
+}
+
+/* Header, ids, attrs: everything before the first record. */
+static int start_file(struct pk_pdwriter *w)
+{
+	unsigned char h[PK_PD_HDR_SIZE];
+	uint64_t off = PK_PD_HDR_SIZE;
+	int r;
+
+	w->attr_size = sizeof(struct perf_event_attr) + 16;
+	for (unsigned i = 0; i < w->nr_attrs; i++) {
+		w->attrs[i].ids_off = off;
+		off += w->attrs[i].nr_ids * 8ULL;
+	}
+	w->attrs_off = off;
+	w->data_off = off + (uint64_t)w->nr_attrs * w->attr_size;
+	w->data_size = 0;
+	make_header(w, h);
+	if ((r = out(w, h, sizeof(h))))
+		return r;
+	for (unsigned i = 0; i < w->nr_attrs; i++)
+		if ((r = out(w, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL)))
+			return r;
+	for (unsigned i = 0; i < w->nr_attrs; i++) {
+		struct perf_event_attr a = w->attrs[i].attr;
+		uint64_t sec[2] = { w->attrs[i].ids_off,
+				    w->attrs[i].nr_ids * 8ULL };
+
+		a.size = sizeof(a);
+		if ((r = out(w, &a, sizeof(a))) || (r = out(w, sec, 16)))
+			return r;
+	}
+	return drain(w);
+}
+
+static int start_pipe(struct pk_pdwriter *w)
+{
+	uint64_t h[2] = { PK_PD_MAGIC, PK_PD_PIPE_SIZE };
+	int r = out(w, h, sizeof(h));
+
+	for (unsigned i = 0; !r && i < w->nr_attrs; i++) {
+		struct perf_event_header eh = { PK_RECORD_HEADER_ATTR, 0, 0 };
+		struct perf_event_attr a = w->attrs[i].attr;
+		size_t n = sizeof(eh) + sizeof(a) + w->attrs[i].nr_ids * 8ULL;
+
+		if (n > 0xffff)
+			return w->err = -ERANGE;
+		eh.size = (uint16_t)n;
+		a.size = sizeof(a);
+		if (!(r = out(w, &eh, sizeof(eh))) &&
+		    !(r = out(w, &a, sizeof(a))))
+			r = out(w, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL);
+	}
+	return r;
+}
+
+static int start(struct pk_pdwriter *w)
+{
+	int r;
+
+	if (w->started)
+		return w->err;
+	w->started = true;
+	r = w->pipe ? start_pipe(w) : start_file(w);
+	return r;
+}
+
+static struct pk_pdwriter *wr_new(int fd, bool own,
+				  const struct pk_pdwriter_opts *opts)
+{
+	struct pk_pdwriter *w;
+
+	if (!PK_OPTS_VALID(opts, pk_pdwriter_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	w = pk_zalloc(sizeof(*w));
+	if (!w) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	w->fd = fd;
+	w->own_fd = own;
+	w->pipe = opts && opts->pipe;
+	return w;
+}
+
+struct pk_pdwriter *pk_pdwriter_open_fd(int fd,
+					const struct pk_pdwriter_opts *opts)
+{
+	return wr_new(fd, false, opts);
+}
+
+struct pk_pdwriter *pk_pdwriter_open(const char *path,
+				     const struct pk_pdwriter_opts *opts)
+{
+	struct pk_pdwriter *w;
+	int fd;
+
+	if (!path) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return NULL;
+	w = wr_new(fd, true, opts);
+	if (!w) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return w;
+}
+
+int pk_pdwriter_add_attr(struct pk_pdwriter *w,
+			 const struct perf_event_attr *attr,
+			 const uint64_t *ids, unsigned nr_ids, const char *name)
+{
+	struct wr_attr *n, *a;
+
+	if (!w || !attr || w->started || (nr_ids && !ids))
+		return -EINVAL;
+	n = pk_realloc(w->attrs, (w->nr_attrs + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	w->attrs = n;
+	a = &n[w->nr_attrs];
+	memset(a, 0, sizeof(*a));
+	memcpy(&a->attr, attr, attr->size && attr->size < sizeof(a->attr) ?
+	       attr->size : sizeof(a->attr));
+	a->ids = pk_calloc(nr_ids ? nr_ids : 1, 8);
+	a->name = name ? pk_strdup(name) : NULL;
+	if (!a->ids || (name && !a->name)) {
+		pk_free(a->ids);
+		pk_free(a->name);
+		return -ENOMEM;
+	}
+	memcpy(a->ids, ids, nr_ids * 8ULL);
+	a->nr_ids = nr_ids;
+	return (int)w->nr_attrs++;
+}
+
+int pk_pdwriter_write(struct pk_pdwriter *w,
+		      const struct perf_event_header *rec, const void *extra,
+		      size_t extra_size)
+{
+	static const char zero[8];
+	int r;
+
+	if (!w || !rec || rec->size < sizeof(*rec) || (extra_size && !extra))
+		return -EINVAL;
+	if ((r = start(w)))
+		return r;
+	if ((r = out(w, rec, rec->size)))
+		return r;
+	if (extra_size) {
+		if ((r = out(w, extra, extra_size)))
+			return r;
+		if (extra_size % 8)
+			r = out(w, zero, 8 - extra_size % 8);
+	}
+	w->data_size += rec->size + ((extra_size + 7) & ~7UL);
+	if (!w->pipe && w->buf.len >= WBUF / 2)
+		r = pk_pdwriter_flush(w);
+	return r;
+}
+
+int pk_pdwriter_flush(struct pk_pdwriter *w)
+{
+	int r;
+
+	if (!w)
+		return -EINVAL;
+	if ((r = start(w)) || (r = drain(w)))
+		return r;
+	if (w->pipe)
+		return 0;
+	/* the records are in the file: now let readers see them */
+	r = pwrite_all(w->fd, &w->data_size, 8, 48);
+	return r ? (w->err = r) : 0;
+}
+
+static void wr_free(struct pk_pdwriter *w)
+{
+	for (unsigned i = 0; i < w->nr_attrs; i++) {
+		pk_free(w->attrs[i].ids);
+		pk_free(w->attrs[i].name);
+	}
+	pk_free(w->attrs);
+	for (int f = 0; f < PK_HEADER_MAX; f++)
+		pk_buf_fini(&w->feat[f]);
+	pk_buf_fini(&w->buf);
+	if (w->own_fd)
+		close(w->fd);
+	pk_free(w);
+}
+
+static int close_file(struct pk_pdwriter *w)
+{
+	unsigned char h[PK_PD_HDR_SIZE];
+	uint64_t off;
+	unsigned nr = 0;
+	int r;
+
+	if ((r = pk_pdwriter_flush(w)))
+		return r;
+	wr_feat_event_desc(w);
+	for (int f = 1; f < PK_HEADER_MAX; f++)
+		if (w->has_feat[f]) {
+			w->feat_bits[f / 64] |= 1ULL << (f % 64);
+			nr++;
+		}
+	/* section table right after the data, then the sections */
+	off = w->data_off + w->data_size + 16ULL * nr;
+	for (int f = 1; f < PK_HEADER_MAX; f++) {
+		uint64_t sec[2];
+
+		if (!w->has_feat[f])
+			continue;
+		sec[0] = off;
+		sec[1] = w->feat[f].len;
+		off += w->feat[f].len;
+		if ((r = out(w, sec, sizeof(sec))))
+			return r;
+	}
+	for (int f = 1; f < PK_HEADER_MAX; f++)
+		if (w->has_feat[f] &&
+		    (r = out(w, w->feat[f].data, w->feat[f].len)))
+			return r;
+	if ((r = drain(w)))
+		return r;
+	make_header(w, h);
+	return pwrite_all(w->fd, h, sizeof(h), 0);
+}
+
+static int close_pipe(struct pk_pdwriter *w)
+{
+	int r = start(w);
+
+	for (int f = 1; !r && f < PK_HEADER_MAX; f++) {
+		struct perf_event_header eh = { PK_RECORD_HEADER_FEATURE, 0, 0 };
+		uint64_t id = f;
+		size_t n;
+
+		if (!w->has_feat[f] || f == PK_HEADER_EVENT_DESC ||
+		    f == PK_HEADER_TRACING_DATA)
+			continue;
+		n = 16 + ((w->feat[f].len + 7) & ~7UL);
+		if (n > 0xffff)
+			continue;
+		eh.size = (uint16_t)n;
+		if (!(r = out(w, &eh, 8)) && !(r = out(w, &id, 8)) &&
+		    !(r = out(w, w->feat[f].data, w->feat[f].len)))
+			r = out(w, "\0\0\0\0\0\0\0", n - 16 - w->feat[f].len);
+	}
+	return r ? r : drain(w);
+}
+
+int pk_pdwriter_close(struct pk_pdwriter *w)
+{
+	int r;
+
+	if (!w)
+		return -EINVAL;
+	r = w->pipe ? close_pipe(w) : close_file(w);
+	if (!r && w->err)
+		r = w->err;
+	wr_free(w);
+	return r;
+}

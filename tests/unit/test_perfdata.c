@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf.data writer -> reader round trips (file and pipe mode, every sample
+ * bit, sample_id trailers, features, time ordering), crash safety (a
+ * writer that never closed), and damaged input (truncations, bit flips).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <perfkit/perfdata.h>
+#include "test.h"
+
+#define NS 200          /* samples per attr */
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+struct rec {                /* what we wrote, to compare with */
+	unsigned char *bytes;
+	uint16_t size;
+	uint64_t time;
+};
+
+static struct rec recs[4 * NS + 64];
+static unsigned nrecs;
+static struct perf_event_attr attrs[2];
+static uint64_t ids[2][2] = { { 101, 102 }, { 201, 202 } };
+
+static void setup_attrs(void)
+{
+	struct perf_event_attr *a = &attrs[0], *b = &attrs[1];
+
+	memset(attrs, 0, sizeof(attrs));
+	a->size = b->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->sample_period = 1000;
+	a->sample_id_all = 1;
+	a->sample_type = (PERF_SAMPLE_MAX - 1) & ~PERF_SAMPLE_WEIGHT_STRUCT;
+	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			 PERF_FORMAT_LOST | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				PERF_SAMPLE_BRANCH_HW_INDEX;
+	a->sample_regs_user = 0x1ff;
+	a->sample_regs_intr = 0x5;
+	a->sample_stack_user = 64;
+	*b = *a;
+	b->config = PERF_COUNT_SW_TASK_CLOCK;
+	b->sample_type = (PERF_SAMPLE_MAX - 1) & ~PERF_SAMPLE_WEIGHT;
+	b->read_format = PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	b->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+}
+
+/* Fills a sample with random contents for ATTR. Arrays in ST. */
+struct store {
+	uint64_t ips[16], vals[3 * 3], regs[16], iregs[4];
+	unsigned char raw[40], stack[64], aux[24];
+	struct perf_branch_entry br[4];
+};
+
+static void fill_sample(const struct perf_event_attr *a, int ai,
+			struct pk_sample *s, struct store *st, uint64_t time)
+{
+	memset(s, 0, sizeof(*s));
+	s->id = ids[ai][rnd() & 1];
+	s->ip = rnd();
+	s->pid = (uint32_t)rnd();
+	s->tid = (uint32_t)rnd();
+	s->time = time;
+	s->addr = rnd();
+	s->stream_id = rnd();
+	s->cpu = (uint32_t)(rnd() & 1);
+	s->period = rnd();
+	for (unsigned i = 0; i < 9; i++)
+		st->vals[i] = rnd();
+	s->read.values = st->vals;
+	s->read.nr = (a->read_format & PERF_FORMAT_GROUP) ? 3 : 1;
+	s->read.time_enabled = (a->read_format &
+				PERF_FORMAT_TOTAL_TIME_ENABLED) ? rnd() : 0;
+	s->read.time_running = rnd();
+	s->callchain.nr = rnd() % 16;
+	for (unsigned i = 0; i < 16; i++)
+		st->ips[i] = rnd();
+	s->callchain.ips = st->ips;
+	s->raw.size = 36;  /* 4 + 36 = 40: padded like the kernel does */
+	for (unsigned i = 0; i < sizeof(st->raw); i++)
+		st->raw[i] = (unsigned char)rnd();
+	s->raw.data = st->raw;
+	s->branch.nr = rnd() % 5;
+	s->branch.hw_idx = rnd();
+	for (unsigned i = 0; i < 4; i++) {
+		st->br[i].from = rnd();
+		st->br[i].to = rnd();
+	}
+	s->branch.entries = st->br;
+	s->regs_user.abi = PERF_SAMPLE_REGS_ABI_64;
+	for (unsigned i = 0; i < 16; i++)
+		st->regs[i] = rnd();
+	s->regs_user.regs = st->regs;
+	s->regs_intr.abi = (rnd() & 1) ? PERF_SAMPLE_REGS_ABI_64 : 0;
+	s->regs_intr.regs = st->iregs;
+	st->iregs[0] = rnd();
+	st->iregs[1] = rnd();
+	s->stack_user.size = (rnd() & 1) ? 64 : 0;
+	for (unsigned i = 0; i < 64; i++)
+		st->stack[i] = (unsigned char)rnd();
+	s->stack_user.data = st->stack;
+	s->stack_user.dyn_size = 48;
+	s->weight = rnd();
+	s->data_src = rnd();
+	s->transaction = rnd();
+	s->phys_addr = rnd();
+	s->cgroup = rnd();
+	s->data_page_size = 4096;
+	s->code_page_size = 2 << 20;
+	s->aux.size = (rnd() & 1) ? 24 : 0;
+	s->aux.data = st->aux;
+}
+
+static bool same_sample(const struct pk_sample *x, const struct pk_sample *y,
+			const struct perf_event_attr *a, char *why)
+{
+#define F(f) if (x->f != y->f) { sprintf(why, #f " %llx != %llx", \
+	(unsigned long long)x->f, (unsigned long long)y->f); return false; }
+	F(id) F(ip) F(pid) F(tid) F(time) F(addr) F(stream_id) F(cpu)
+	F(period) F(read.nr) F(read.time_enabled) F(callchain.nr)
+	F(raw.size) F(branch.nr) F(regs_user.abi) F(regs_intr.abi)
+	F(stack_user.size) F(weight) F(data_src) F(transaction) F(phys_addr)
+	F(cgroup) F(data_page_size) F(code_page_size) F(aux.size)
+#undef F
+	if ((a->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING) &&
+	    x->read.time_running != y->read.time_running)
+		return sprintf(why, "time_running"), false;
+	if (memcmp(x->callchain.ips, y->callchain.ips, x->callchain.nr * 8))
+		return sprintf(why, "callchain"), false;
+	if (memcmp(x->raw.data, y->raw.data, x->raw.size))
+		return sprintf(why, "raw"), false;
+	if (x->branch.nr && memcmp(x->branch.entries, y->branch.entries,
+				   x->branch.nr * 24))
+		return sprintf(why, "branch"), false;
+	if ((a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) &&
+	    x->branch.hw_idx != y->branch.hw_idx)
+		return sprintf(why, "hw_idx"), false;
+	if (memcmp(x->regs_user.regs, y->regs_user.regs,
+		   __builtin_popcountll(a->sample_regs_user) * 8))
+		return sprintf(why, "regs_user"), false;
+	if (x->stack_user.size &&
+	    (memcmp(x->stack_user.data, y->stack_user.data, 64) ||
+	     x->stack_user.dyn_size != y->stack_user.dyn_size))
+		return sprintf(why, "stack_user"), false;
+	for (unsigned i = 0; i < x->read.nr * y->read.stride; i++)
+		if (x->read.values[i] != y->read.values[i])
+			return sprintf(why, "read value %u", i), false;
+	return true;
+}
+
+static void keep(const void *p, uint16_t size, uint64_t time)
+{
+	recs[nrecs].bytes = malloc(size);
+	memcpy(recs[nrecs].bytes, p, size);
+	recs[nrecs].size = size;
+	recs[nrecs].time = time;
+	nrecs++;
+}
+
+/* A COMM record with a sample_id trailer for attr 0. */
+static uint16_t make_comm(unsigned char *buf, uint64_t time)
+{
+	struct perf_event_header *h = (void *)buf;
+	struct pk_sample s = { 0 };
+	long n;
+
+	memset(buf, 0, 64);
+	h->type = PERF_RECORD_COMM;
+	memcpy(buf + 8, "\x10\0\0\0\x11\0\0\0", 8);
+	strcpy((char *)buf + 16, "worker");
+	s.pid = 16;
+	s.tid = 17;
+	s.time = time;
+	s.id = ids[0][0];
+	s.cpu = 1;
+	n = pk_sample_id_encode(&attrs[0], &s, buf + 24, 1000);
+	h->size = (uint16_t)(24 + n);
+	return h->size;
+}
+
+/* Builds the record list: samples of both attrs, two "cpus" whose times
+ * interleave, a COMM, FINISHED_ROUND every 50 records. */
+static void build_records(void)
+{
+	unsigned char buf[4096];
+	struct pk_store { int x; };
+	uint64_t t[2] = { 1000, 1003 };
+
+	nrecs = 0;
+	keep(buf, make_comm(buf, 0), 0);
+	for (unsigned i = 0; i < 2 * NS; i++) {
+		struct pk_sample s;
+		struct store st;
+		int ai = i & 1, cpu = (i / 3) & 1;
+		long n;
+
+		t[cpu] += 7 + rnd() % 5;
+		fill_sample(&attrs[ai], ai, &s, &st, t[cpu]);
+		n = pk_sample_encode(&attrs[ai], &s, PERF_RECORD_MISC_USER,
+				     buf, sizeof(buf));
+		if (n < 0) {
+			t_fail("perfdata_encode", "%s", strerror((int)-n));
+			return;
+		}
+		keep(buf, (uint16_t)n, t[cpu]);
+		if (i % 50 == 49) {
+			struct perf_event_header f = {
+				PK_RECORD_FINISHED_ROUND, 0, 8 };
+			keep(&f, 8, 0);
+		}
+	}
+	keep(buf, make_comm(buf, t[0] + 100), t[0] + 100);
+}
+
+static int write_file(const char *path, bool pipe, bool finish)
+{
+	PK_OPTS(pk_pdwriter_opts, o, .pipe = pipe);
+	struct pk_pdwriter *w = pk_pdwriter_open(path, &o);
+	char *argv[] = { "perfkit", "record", "--", "x" };
+	int r = 0;
+
+	if (!w)
+		return -errno;
+	if (pk_pdwriter_add_attr(w, &attrs[0], ids[0], 2, "cpu-clock") != 0 ||
+	    pk_pdwriter_add_attr(w, &attrs[1], ids[1], 2, "task-clock") != 1)
+		return -EINVAL;
+	r = pk_pdwriter_feat_host(w);
+	if (!r)
+		r = pk_pdwriter_feat_cmdline(w, 4, argv);
+	for (unsigned i = 0; !r && i < nrecs; i++)
+		r = pk_pdwriter_write(w, (void *)recs[i].bytes, NULL, 0);
+	if (!finish) {
+		/* a killed writer: flush what it has, never close */
+		pk_pdwriter_flush(w);
+		return r;
+	}
+	{
+		uint64_t st[2] = { recs[1].time, recs[nrecs - 1].time };
+
+		if (!r)
+			r = pk_pdwriter_feat_u64(w, PK_HEADER_SAMPLE_TIME, st, 2);
+	}
+	if (!r) {
+		struct pk_build_id b = { .misc = 2, .pid = -1,
+			.id = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+				15, 16, 17, 18, 19, 20 },
+			.id_size = 20, .filename = "/usr/bin/x" };
+
+		r = pk_pdwriter_add_build_id(w, &b);
+	}
+	return r ? r : pk_pdwriter_close(w);
+}
+
+static void check_read(const char *name, const char *path, bool file_order)
+{
+	PK_OPTS(pk_perfdata_opts, o, .file_order = file_order);
+	struct pk_perfdata *pd = pk_perfdata_open(path, &o);
+	struct pk_record rec;
+	unsigned n = 0, nbad = 0, nsamp = 0, nsbad = 0;
+	uint64_t last = 0;
+	bool ordered = true;
+	char why[128] = "", tn[128];
+	int err;
+
+	if (!t_check(pd != NULL, name, "open: %s %s", strerror(errno),
+		     pk_perfdata_open_error()))
+		return;
+	while ((err = pk_perfdata_next(pd, &rec)) == 0) {
+		struct pk_sample s;
+
+		if (rec.type == PK_RECORD_HEADER_ATTR ||
+		    rec.type == PK_RECORD_HEADER_FEATURE)
+			continue;
+		if (file_order) {
+			if (n >= nrecs || rec.size != recs[n].size ||
+			    memcmp(rec.hdr, recs[n].bytes, rec.size))
+				nbad++;
+		} else if (rec.time) {
+			if (rec.time < last)
+				ordered = false;
+			last = rec.time;
+		}
+		if (rec.type == PERF_RECORD_SAMPLE) {
+			struct pk_sample orig;
+			int a = rec.attr;
+
+			nsamp++;
+			if (a < 0 || pk_sample_parse(pd, &rec, &s) ||
+			    pk_sample_decode(pk_perfdata_attr(pd, a),
+					     (const void *)rec.hdr, &orig) ||
+			    !same_sample(&s, &orig,
+					 pk_perfdata_attr(pd, a), why))
+				nsbad++;
+			/* encode again and compare bytes */
+			{
+				unsigned char b2[4096];
+				long m = pk_sample_encode(pk_perfdata_attr(pd, a),
+							  &s, rec.misc, b2,
+							  sizeof(b2));
+				if (m != rec.size || memcmp(b2, rec.hdr, m))
+					nsbad++, sprintf(why, "re-encode");
+			}
+		}
+		n++;
+	}
+	snprintf(tn, sizeof(tn), "%s_count", name);
+	t_check(err == PK_ERR_EOS && n == nrecs, tn,
+		"%u records of %u, end %s %s", n, nrecs, pk_strerror(err),
+		pk_perfdata_errmsg(pd));
+	snprintf(tn, sizeof(tn), "%s_samples", name);
+	t_check(nsamp == 2 * NS && nsbad == 0, tn, "%u samples, %u bad: %s",
+		nsamp, nsbad, why);
+	if (file_order) {
+		snprintf(tn, sizeof(tn), "%s_bytes", name);
+		t_check(nbad == 0, tn, "%u records differ", nbad);
+	} else {
+		snprintf(tn, sizeof(tn), "%s_time_order", name);
+		t_check(ordered, tn, "records out of time order");
+	}
+	pk_perfdata_free(pd);
+}
+
+static void check_features(const char *path, bool pipe)
+{
+	struct pk_perfdata *pd = pk_perfdata_open(path, NULL);
+	struct pk_record rec;
+	struct utsname u;
+	const char *const *v;
+	uint64_t x;
+	unsigned n;
+	const char *name = pipe ? "perfdata_pipe_features" : "perfdata_features";
+
+	if (!t_check(pd != NULL, name, "open"))
+		return;
+	while (pk_perfdata_next(pd, &rec) == 0) /* pipe: features at end */
+		;
+	uname(&u);
+	t_check(pk_perfdata_feat_str(pd, PK_HEADER_HOSTNAME) &&
+		!strcmp(pk_perfdata_feat_str(pd, PK_HEADER_HOSTNAME), u.nodename) &&
+		!strcmp(pk_perfdata_feat_str(pd, PK_HEADER_OSRELEASE), u.release) &&
+		!strcmp(pk_perfdata_feat_str(pd, PK_HEADER_ARCH), u.machine),
+		name, "hostname/osrelease/arch");
+	n = pk_perfdata_feat_strv(pd, PK_HEADER_CMDLINE, 0, &v);
+	t_check(n == 4 && !strcmp(v[1], "record") && !strcmp(v[3], "x"),
+		pipe ? "perfdata_pipe_cmdline" : "perfdata_cmdline",
+		"%u args", n);
+	t_check(pk_perfdata_feat_u64(pd, PK_HEADER_NRCPUS, 0, &x) == 0 &&
+		x == (uint64_t)sysconf(_SC_NPROCESSORS_ONLN),
+		pipe ? "perfdata_pipe_nrcpus" : "perfdata_nrcpus", "nrcpus");
+	if (!pipe) {
+		struct pk_build_id b;
+
+		t_check(pk_perfdata_attr_name(pd, 1) &&
+			!strcmp(pk_perfdata_attr_name(pd, 1), "task-clock"),
+			"perfdata_event_desc", "name of attr 1");
+		t_check(pk_perfdata_nr_build_ids(pd) == 1 &&
+			!pk_perfdata_build_id(pd, 0, &b) && b.id[19] == 20 &&
+			!strcmp(b.filename, "/usr/bin/x"),
+			"perfdata_build_id", "build id");
+		x = 0;
+		pk_perfdata_feat_u64(pd, PK_HEADER_SAMPLE_TIME, 1, &x);
+		t_check(x == recs[nrecs - 1].time, "perfdata_sample_time",
+			"last sample time %llu", (unsigned long long)x);
+		t_check(pk_perfdata_has_feat(pd, PK_HEADER_CPU_TOPOLOGY) &&
+			pk_perfdata_feat_strv(pd, PK_HEADER_CPU_TOPOLOGY, 1, &v) > 0,
+			"perfdata_topology", "cpu topology");
+	}
+	pk_perfdata_free(pd);
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *b;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	b = malloc(n + 1);
+	if (fread(b, 1, n, f) != (size_t)n)
+		n = 0;
+	fclose(f);
+	*len = n;
+	return b;
+}
+
+/* Reads a buffer to its end; returns records delivered, *ERR the end. */
+static unsigned walk(const void *b, size_t n, bool file_order, int *err,
+		     uint64_t *err_off, bool *open_failed)
+{
+	PK_OPTS(pk_perfdata_opts, o, .file_order = file_order);
+	struct pk_perfdata *pd = pk_perfdata_open_mem(b, n, &o);
+	struct pk_record rec;
+	unsigned cnt = 0;
+
+	*open_failed = !pd;
+	if (!pd)
+		return 0;
+	while ((*err = pk_perfdata_next(pd, &rec)) == 0) {
+		struct pk_sample s;
+		char d[256];
+
+		pk_sample_parse(pd, &rec, &s);
+		pk_record_describe(pd, &rec, d, sizeof(d));
+		cnt++;
+	}
+	*err_off = pk_perfdata_err_offset(pd);
+	pk_perfdata_free(pd);
+	return cnt;
+}
+
+static void check_crash(const char *dir)
+{
+	char path[256];
+	unsigned char *b;
+	size_t n;
+	int err;
+	uint64_t off;
+	bool of;
+	unsigned cnt;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/killed.data", dir);
+	/* the writer dies (exits without closing) in a child */
+	if (fork() == 0)
+		_exit(write_file(path, false, false) ? 1 : 0);
+	if (wait(&err) < 0 || !WIFEXITED(err) || WEXITSTATUS(err)) {
+		t_fail("perfdata_crash_write", "write failed");
+		return;
+	}
+	b = slurp(path, &n);
+	cnt = walk(b, n, true, &err, &off, &of);
+	t_check(!of && err == PK_ERR_EOS && cnt == nrecs, "perfdata_crash_read",
+		"%u of %u records, %s", cnt, nrecs, pk_strerror(err));
+	/* a record half written when the writer died */
+	fd = open(path, O_WRONLY | O_APPEND);
+	if (fd >= 0) {
+		if (write(fd, recs[5].bytes, recs[5].size / 2) < 0)
+			t_fail("perfdata_crash_partial", "append");
+		close(fd);
+	}
+	free(b);
+	b = slurp(path, &n);
+	cnt = walk(b, n, true, &err, &off, &of);
+	t_check(!of && err == PK_ERR_EOS && cnt == nrecs,
+		"perfdata_crash_partial", "%u of %u records, %s", cnt, nrecs,
+		pk_strerror(err));
+	free(b);
+}
+
+static void check_damage(const char *path, const char *name)
+{
+	size_t n;
+	unsigned char *b = slurp(path, &n), *c;
+	unsigned full, cnt, bad = 0, runs = 0, errs = 0, fewer = 0;
+	int err;
+	uint64_t off;
+	bool of;
+	char tn[128];
+
+	if (!b)
+		return;
+	full = walk(b, n, true, &err, &off, &of);
+	c = malloc(n);
+	/* truncations: never more records than the whole file, errors name
+	 * an offset inside the file */
+	for (size_t len = 0; len < n; len += 1 + len / 25 + rnd() % 97) {
+		memcpy(c, b, len);
+		cnt = walk(c, len, true, &err, &off, &of);
+		runs++;
+		if (of)
+			continue;
+		if (cnt > full)
+			bad++;
+		if (err != PK_ERR_EOS) {
+			errs++;
+			if (off > len)
+				bad++;
+		}
+		if (cnt < full)
+			fewer++;
+	}
+	snprintf(tn, sizeof(tn), "%s_truncations", name);
+	t_check(bad == 0 && fewer > 0, tn,
+		"%u runs, %u bad, %u errors, %u short", runs, bad, errs, fewer);
+	/* bit flips: must terminate, never crash */
+	for (unsigned i = 0; i < 600; i++) {
+		memcpy(c, b, n);
+		for (int k = 0; k < 1 + (int)(i % 4); k++)
+			c[rnd() % n] ^= (unsigned char)(1u << (rnd() % 8));
+		walk(c, n, i & 1, &err, &off, &of);
+		if (err != PK_ERR_EOS && err != PK_ERR_FORMAT &&
+		    err != PK_ERR_TRUNC && !of)
+			bad++;
+	}
+	snprintf(tn, sizeof(tn), "%s_bitflips", name);
+	t_check(bad == 0, tn, "%u runs ended with another error", bad);
+	free(c);
+	free(b);
+}
+
+static void check_errors(void)
+{
+	static const unsigned char junk[64] = "NOTPERF!";
+	bool of;
+	int err;
+	uint64_t off;
+
+	errno = 0;
+	t_check(!pk_perfdata_open_mem(junk, sizeof(junk), NULL) &&
+		errno == EPROTO && strstr(pk_perfdata_open_error(), "magic"),
+		"perfdata_bad_magic", "errno %d", errno);
+	t_check(!pk_perfdata_open("/nonexistent/perf.data", NULL) &&
+		errno == ENOENT, "perfdata_enoent", "errno %d", errno);
+	walk(junk, 3, true, &err, &off, &of);
+	t_check(of, "perfdata_tiny", "3-byte input opened");
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/pk_perfdata.XXXXXX", file[256], pipe[256];
+
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(file, sizeof(file), "%s/f.data", dir);
+	snprintf(pipe, sizeof(pipe), "%s/p.data", dir);
+	setup_attrs();
+	build_records();
+	t_check(write_file(file, false, true) == 0, "perfdata_write_file",
+		"write");
+	t_check(write_file(pipe, true, true) == 0, "perfdata_write_pipe",
+		"write");
+	check_read("perfdata_file_fileorder", file, true);
+	check_read("perfdata_file_timeorder", file, false);
+	check_read("perfdata_pipe_fileorder", pipe, true);
+	check_read("perfdata_pipe_timeorder", pipe, false);
+	check_features(file, false);
+	check_features(pipe, true);
+	check_crash(dir);
+	check_damage(file, "perfdata_file");
+	check_damage(pipe, "perfdata_pipe");
+	check_errors();
+	for (unsigned i = 0; i < nrecs; i++)
+		free(recs[i].bytes);
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (!getenv("PK_KEEP") && system(cmd))
+			return 1;
+	}
+	return t_exit();
+}
