@@ -5,6 +5,9 @@
  * stream and code image. Optionally checks perfkit's instruction addresses
  * against a ground-truth list (ptgen's NAME.ips: one hex IP per line).
  *   pt_flow_bench --pt FILE --raw FILE:ADDR [--ips FILE] [--repeat N]
+ * Without arguments (make bench) it uses $PK_PTGEN_DIR/sort.pt and
+ * sort.img from ../shared/tools/ptgen/gen.sh DIR (194M instructions of
+ * busybox sort), or says how to make them.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -180,6 +183,28 @@ int main(int argc, char **argv)
 	size_t len;
 	char *colon;
 
+	static char dflt_pt[4096], dflt_raw[4096];
+	const char *dir = getenv("PK_PTGEN_DIR");
+
+	if (argc == 1) {
+		FILE *f;
+
+		if (!dir)
+			dir = "/tmp/ptgen-out";
+		snprintf(dflt_pt, sizeof(dflt_pt), "%s/sort.pt", dir);
+		snprintf(dflt_raw, sizeof(dflt_raw), "%s/sort.img:0x401000",
+			 dir);
+		f = fopen(dflt_pt, "rb");
+		if (!f) {
+			printf("pt_flow_bench: no %s; make it with "
+			       "../shared/tools/ptgen/gen.sh %s --only sort "
+			       "(or set PK_PTGEN_DIR)\n", dflt_pt, dir);
+			return 0;
+		}
+		fclose(f);
+		pt = dflt_pt;
+		raw = dflt_raw;
+	}
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--pt") && i + 1 < argc)
 			pt = argv[++i];

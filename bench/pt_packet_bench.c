@@ -83,7 +83,23 @@ int main(int argc, char **argv)
 	size_t pk[2] = { 0, 0 };
 	uint64_t sum = 0;
 
-	if (argc < 2 || !(f = fopen(argv[1], "rb"))) {
+	if (argc < 2) {	/* make bench: ptgen's sort stream if made */
+		static char path[4096];
+		const char *dir = getenv("PK_PTGEN_DIR");
+
+		snprintf(path, sizeof(path), "%s/sort.pt",
+			 dir ? dir : "/tmp/ptgen-out");
+		if (!(f = fopen(path, "rb"))) {
+			printf("pt_packet_bench: no %s (make it with "
+			       "../shared/tools/ptgen/gen.sh DIR --only sort "
+			       "and set PK_PTGEN_DIR)\n", path);
+			return 0;
+		}
+		fclose(f);
+		argv[1] = path;
+		argc = 2;
+	}
+	if (!(f = fopen(argv[1], "rb"))) {
 		fprintf(stderr, "usage: pt_packet_bench FILE.pt [REPEAT]\n");
 		return 2;
 	}
