@@ -209,9 +209,12 @@ static void print_insn(const struct pk_pt_insn *in, const struct dec_opts *o,
 	if (!o->quiet) {
 		printf("%s%016" PRIx64, in->speculative ? "? " : "", in->ip);
 		if (!o->no_inst) {
-			printf(" ");
-			for (unsigned i = 0; i < in->size; i++)
-				printf(" %02x", in->raw[i]);
+			char text[256];
+
+			if (pk_pt_insn_disasm(in, text, sizeof(text)) == 0)
+				printf("  %s", text);
+			else
+				printf("  [%u bytes: decode error]", in->size);
 		}
 		printf("\n");
 	}

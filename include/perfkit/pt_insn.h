@@ -221,6 +221,12 @@ PK_API int pk_pt_insn_decode(const struct pk_pt_image *img, uint64_t ip,
 			     enum pk_pt_exec_mode mode, struct pk_pt_insn *insn,
 			     uint64_t *target);
 
+/* Intel-syntax disassembly of INSN (its raw bytes, mode and ip) into BUF
+ * of LEN bytes. 0, PK_PT_ERR_BAD_INSN, or PK_ERR_RANGE if BUF is too
+ * small. */
+PK_API int pk_pt_insn_disasm(const struct pk_pt_insn *insn, char *buf,
+			     size_t len);
+
 #ifdef __cplusplus
 }
 #endif

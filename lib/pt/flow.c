@@ -1423,6 +1423,8 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 		insn->iclass = PK_PT_IC_ERROR;
 		return err;
 	}
+	if (!insn->raw[0] && !insn->raw[1])	/* from the cache: bytes too */
+		pk_pt_image_read(d->img, insn->ip, insn->raw, insn->size);
 	insn->speculative = d->speculative;
 	/* events bound to this instruction */
 	fill(d);
