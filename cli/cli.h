@@ -9,6 +9,7 @@
  * errors exit 2. */
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_ftrace(int argc, char **argv);
 
 /* Prints "perfkit CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)

@@ -15,6 +15,7 @@ struct command {
 static const struct command commands[] = {
 	{ "list", cmd_list, "List event names and syntax" },
 	{ "stat", cmd_stat, "Count events while a command runs" },
+	{ "ftrace", cmd_ftrace, "Record and report ftrace (trace-cmd files)" },
 };
 
 void cli_error(const char *cmd, const char *fmt, ...)
