@@ -141,14 +141,156 @@ PK_API int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text);
 PK_API int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 				  const char *clock, int nr_cpus,
 				  const int *cpu_ids, const int *fds);
-/* Fills header page/event, formats, kallsyms, printk formats, cmdlines,
- * uname and trace clock from tracefs at TRACEFS_DIR. 0 or -errno. */
+/*
+ * Fills header page/event, the ftrace formats, event formats, kallsyms,
+ * printk formats, saved cmdlines, uname and the trace clock of INSTANCE
+ * (NULL: top level) from tracefs at TRACEFS_DIR. SYSTEMS (NULL-terminated)
+ * limits the event systems saved; NULL saves all. 0 or -errno.
+ */
 PK_API int pk_tdwriter_fill_from_tracefs(struct pk_tdwriter *w,
-					 const char *tracefs_dir);
+					 const char *tracefs_dir,
+					 const char *instance,
+					 const char *const *systems);
 /* Writes everything and closes the file; frees W. 0 or -errno. */
 PK_API int pk_tdwriter_close(struct pk_tdwriter *w);
 /* Frees W without finishing the file. */
 PK_API void pk_tdwriter_free(struct pk_tdwriter *w);
+
+/* ---- tracefs control ---- */
+struct pk_tracefs;
+
+/*
+ * Finds tracefs (/sys/kernel/tracing, /sys/kernel/debug/tracing or any
+ * tracefs mount in /proc/mounts) or mounts it at /sys/kernel/tracing (the
+ * mount is undone by pk_tracefs_restore()). 0 and *OUT, or -errno
+ * (-ENOENT: no tracefs and mounting failed).
+ */
+PK_API int pk_tracefs_open(struct pk_tracefs **out);
+/* The tracefs directory. */
+PK_API const char *pk_tracefs_dir(const struct pk_tracefs *t);
+/* Puts FILE of INSTANCE (NULL: top level) in BUF. 0 or -ENAMETOOLONG. */
+PK_API int pk_tracefs_path(const struct pk_tracefs *t, const char *instance,
+			   const char *file, char *buf, size_t len);
+/* Reads FILE of INSTANCE into a new NUL-terminated string (*OUT, freed by
+ * the caller with free()). Returns its length or -errno. */
+PK_API long pk_tracefs_read(const struct pk_tracefs *t, const char *instance,
+			    const char *file, char **out);
+/*
+ * Writes VAL to FILE of INSTANCE (truncating; pk_tracefs_append() does not
+ * truncate, for set_ftrace_filter, triggers and pid lists). The first change
+ * to a file saves what it held so pk_tracefs_restore() can put it back;
+ * files inside an instance this handle created are not saved (the instance
+ * goes away). 0 or -errno.
+ */
+PK_API int pk_tracefs_write(struct pk_tracefs *t, const char *instance,
+			    const char *file, const char *val);
+PK_API int pk_tracefs_append(struct pk_tracefs *t, const char *instance,
+			     const char *file, const char *val);
+/* Creates instances/NAME; it is removed again at restore. 0 or -errno. */
+PK_API int pk_tracefs_instance_new(struct pk_tracefs *t, const char *name);
+/* Removes instances/NAME now. 0 or -errno (-EBUSY while a file is open). */
+PK_API int pk_tracefs_instance_remove(struct pk_tracefs *t, const char *name);
+/*
+ * Enables (ON) or disables event SPEC in INSTANCE: "system:event",
+ * "system" or "system:*", "*:event", with globs in either part, or "all".
+ * Returns the number of events changed, or -ENOENT when none matched.
+ */
+PK_API int pk_tracefs_event_enable(struct pk_tracefs *t, const char *instance,
+				   const char *spec, bool on);
+/* Sets the filter (FILTER NULL: clears it) of every event SPEC matches. */
+PK_API int pk_tracefs_event_filter(struct pk_tracefs *t, const char *instance,
+				   const char *spec, const char *filter);
+/* Adds TRIGGER to every event SPEC matches (removed again at restore). */
+PK_API int pk_tracefs_event_trigger(struct pk_tracefs *t,
+				    const char *instance, const char *spec,
+				    const char *trigger);
+/* Sets trace option NAME (options/NAME) of INSTANCE. */
+PK_API int pk_tracefs_option(struct pk_tracefs *t, const char *instance,
+			     const char *name, bool on);
+/* Per-CPU stats of INSTANCE for CPU (per_cpu/cpuN/stats). */
+struct pk_tracefs_stats {
+	uint64_t entries, overrun, commit_overrun, bytes, dropped, read;
+};
+PK_API int pk_tracefs_cpu_stats(const struct pk_tracefs *t,
+				const char *instance, int cpu,
+				struct pk_tracefs_stats *st);
+/*
+ * Puts back every file this handle changed (latest first), removes the
+ * instances it created and unmounts what it mounted. It only calls
+ * open/write/close/rmdir/umount on data prepared beforehand, so it may run
+ * from a signal handler. Returns 0 or the first -errno.
+ */
+PK_API int pk_tracefs_restore(struct pk_tracefs *t);
+/*
+ * Makes SIGINT, SIGTERM and SIGHUP restore T and then end the process with
+ * that signal (the previous handlers come back with
+ * pk_tracefs_restore_on_signals(NULL)). 0 or -errno.
+ */
+PK_API int pk_tracefs_restore_on_signals(struct pk_tracefs *t);
+/* Restores and frees T (NULL is fine). */
+PK_API void pk_tracefs_close(struct pk_tracefs *t);
+/*
+ * Removes instances named perfkit-PID whose process is gone (left by runs
+ * that were killed). Returns how many were removed, or -errno.
+ */
+PK_API int pk_tracefs_reset_stale(struct pk_tracefs *t);
+
+/* ---- recording ---- */
+struct pk_ftrace_rec;
+
+/* Options of pk_ftrace_rec_new(); declare with PK_OPTS(). */
+struct pk_ftrace_rec_opts {
+	size_t sz;
+	const char *const *events;  /* NULL-terminated event specs */
+	const char *output;         /* trace.dat path ("trace.dat") */
+	int buffer_kb;              /* per-CPU buffer size (0: kernel's) */
+	const int *cpus;            /* CPUs to record (NULL: all online) */
+	int nr_cpus;
+	const char *clock;          /* trace clock (NULL: kernel's) */
+	const int *pids;            /* set_event_pid (NULL: everything) */
+	int nr_pids;
+	bool follow_fork;           /* event-fork: children of PIDS too */
+	bool top_level;             /* use the top-level buffer, not an
+				       instances/perfkit-PID */
+	const char *compression;    /* "zstd" (default), "zlib", "none" */
+};
+
+/*
+ * Prepares a recording: creates the private instance (unless top_level),
+ * sets buffer size, clock, CPU mask and PIDs, enables the events (tracing
+ * stays off), opens each CPU's trace_pipe_raw. Everything changed goes
+ * through T and is undone by pk_tracefs_restore(). 0 and *OUT, or -errno
+ * (-ENOENT: an event spec matched nothing; -EPERM: not permitted).
+ */
+PK_API int pk_ftrace_rec_new(struct pk_tracefs *t,
+			     const struct pk_ftrace_rec_opts *o,
+			     struct pk_ftrace_rec **out);
+/* Adds PID to set_event_pid (a workload started after _new). */
+PK_API int pk_ftrace_rec_add_pid(struct pk_ftrace_rec *r, int pid);
+/* Turns tracing on and starts one reader thread per CPU that splices
+ * trace_pipe_raw pages into a temporary file. 0 or -errno. */
+PK_API int pk_ftrace_rec_start(struct pk_ftrace_rec *r);
+/* Turns tracing off, drains the partial pages and stops the threads. */
+PK_API int pk_ftrace_rec_stop(struct pk_ftrace_rec *r);
+/* Writes the trace.dat file (format 7). 0 or -errno. */
+PK_API int pk_ftrace_rec_write(struct pk_ftrace_rec *r);
+
+/* Per-CPU outcome of a recording. */
+struct pk_ftrace_cpu_result {
+	int cpu;
+	uint64_t events;    /* data events in the recorded pages */
+	uint64_t overruns;  /* per_cpu/cpuN/stats overrun */
+	uint64_t lost;      /* missed events flagged in page headers plus
+			       stats "dropped events" */
+	uint64_t bytes;     /* bytes of pages saved */
+	bool lost_unknown;  /* a page said events were lost, not how many */
+};
+/* Number of CPUs recorded, and the result of the IDXth. */
+PK_API int pk_ftrace_rec_nr_cpus(const struct pk_ftrace_rec *r);
+PK_API int pk_ftrace_rec_result(const struct pk_ftrace_rec *r, int idx,
+				struct pk_ftrace_cpu_result *res);
+/* Frees R (its tracefs changes are undone by the tracefs handle). */
+PK_API void pk_ftrace_rec_free(struct pk_ftrace_rec *r);
 
 #ifdef __cplusplus
 }
