@@ -48,6 +48,7 @@ struct pk_tracedat {
 	const uint8_t *map;
 	size_t size;
 	bool mapped;
+	char name[256];         /* base name of the file (report prefix) */
 	int version;
 	bool big;
 	int long_size;

@@ -632,6 +632,7 @@ int pk_tracedat_open_mem(const void *data, size_t len,
 		return -ENOMEM;
 	td->map = data;
 	td->size = len;
+	snprintf(td->name, sizeof(td->name), "trace.dat");
 	r = parse(td);
 	if (r) {
 		pk_tracedat_close(td);
@@ -671,6 +672,8 @@ int pk_tracedat_open(const char *path, struct pk_tracedat **out)
 		return r;
 	}
 	(*out)->mapped = true;
+	const char *b = strrchr(path, '/');
+	snprintf((*out)->name, sizeof((*out)->name), "%s", b ? b + 1 : path);
 	return 0;
 }
 
@@ -701,14 +704,9 @@ int pk_tracedat_version(const struct pk_tracedat *td) { return td->version; }
 
 int pk_tracedat_cpus(const struct pk_tracedat *td)
 {
-	if (td->version < 7 || td->bufs[0].latency)
+	if (td->version < 7 || td->bufs[0].latency || td->cpus > 0)
 		return td->cpus;
-	/* trace-cmd reports the CPUs of the top buffer's data */
-	for (int i = 0; i < td->nr_bufs; i++)
-		if (!td->bufs[i].name[0])
-			return td->bufs[i].nr_cpus ? td->bufs[i].nr_cpus
-						   : td->cpus;
-	return td->cpus;
+	return td->bufs[0].nr_cpus;   /* no CPUCOUNT option */
 }
 
 int pk_tracedat_nr_buffers(const struct pk_tracedat *td)

@@ -5,7 +5,11 @@
  * time, event name) is formatted here in trace-cmd 3.1's layout.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <event-parse.h>
 #include <trace-seq.h>
 #include "ftrace/tdfile.h"
@@ -30,6 +34,71 @@ static char *cstr(const struct td_blob *b)
 	return s;
 }
 
+/*
+ * libtraceevent's format parser can crash on a damaged format file, so the
+ * formats are first parsed in a child process that reports each index it
+ * starts; a format that kills the child is marked bad and skipped.
+ */
+static void child_parse(struct pk_tracedat *td, const bool *bad, int fd)
+{
+	struct tep_handle *tep = tep_alloc();
+	int null = open("/dev/null", O_WRONLY);
+
+	if (null >= 0)
+		dup2(null, 2);
+	if (!tep)
+		_exit(1);
+	tep_set_long_size(tep, td->long_size);
+	tep_set_file_bigendian(tep, td->big ? TEP_BIG_ENDIAN
+					    : TEP_LITTLE_ENDIAN);
+	for (int i = 0; i < td->nr_fmts; i++) {
+		if (bad[i])
+			continue;
+		if (write(fd, &i, sizeof(i)) != sizeof(i))
+			_exit(1);
+		tep_parse_event(tep, td->fmts[i].text.p, td->fmts[i].text.len,
+				td->fmts[i].system);
+	}
+	_exit(0);
+}
+
+static int check_formats(struct pk_tracedat *td, bool *bad)
+{
+	for (int attempt = 0; attempt < 32; attempt++) {
+		int p[2], st = 0, last = -1, v;
+		pid_t pid;
+
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return -errno;
+		pid = fork();
+		if (pid < 0) {
+			close(p[0]);
+			close(p[1]);
+			return -errno;
+		}
+		if (pid == 0) {
+			close(p[0]);
+			child_parse(td, bad, p[1]);
+		}
+		close(p[1]);
+		while (read(p[0], &v, sizeof(v)) == sizeof(v))
+			last = v;
+		close(p[0]);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			return 0;
+		if (last < 0 || last >= td->nr_fmts)
+			return PK_ERR_INTERNAL;
+		bad[last] = true;
+		pk_warn("trace.dat: event format %d (system '%s') is damaged; "
+			"its events are not decoded", last,
+			td->fmts[last].system);
+	}
+	pk_warn("trace.dat: too many damaged event formats");
+	return PK_ERR_FORMAT;
+}
+
 static int setup_tep(struct rep *r)
 {
 	struct pk_tracedat *td = r->td;
@@ -51,13 +120,22 @@ static int setup_tep(struct rep *r)
 				      td->long_size);
 		pk_free(s);
 	}
+	bool *bad = pk_calloc((size_t)td->nr_fmts + 1, sizeof(bool));
+	int e = bad ? check_formats(td, bad) : -ENOMEM;
+	if (e < 0) {
+		pk_free(bad);
+		return e;
+	}
 	r->plugins = tep_load_plugins(r->tep);
 	for (int i = 0; i < td->nr_fmts; i++) {
 		const struct td_format *f = &td->fmts[i];
+		if (bad[i])
+			continue;
 		if (tep_parse_event(r->tep, f->text.p, f->text.len, f->system))
 			pk_debug("trace.dat: cannot parse format %d of '%s'",
 				 i, f->system);
 	}
+	pk_free(bad);
 	if (td->kallsyms.len && (s = cstr(&td->kallsyms))) {
 		tep_parse_kallsyms(r->tep, s);
 		pk_free(s);
@@ -117,7 +195,7 @@ static void put_event(struct rep *r, const struct pk_tracedat_event *ev)
 
 	if (r->name_w)
 		fprintf(r->out, "%*s: ", r->name_w,
-			ev->buffer ? b->name : "trace.dat");
+			ev->buffer ? b->name : r->td->name);
 	if (ev->missed > 0)
 		fprintf(r->out, "CPU:%d [%lld EVENTS DROPPED]\n", ev->cpu,
 			ev->missed);
@@ -172,7 +250,7 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 	if ((ret = setup_tep(&r)) < 0)
 		return ret;
 	if (td->nr_bufs > 1) {
-		r.name_w = (int)strlen("trace.dat");
+		r.name_w = (int)strlen(td->name);
 		for (int i = 1; i < td->nr_bufs; i++)
 			r.name_w = PK_MAX(r.name_w,
 					  (int)strlen(td->bufs[i].name));
