@@ -174,11 +174,9 @@ static void put_prefix(struct rep *r, const struct tep_record *rec,
 		fprintf(r->out, "%12llu:", t);
 		return;
 	}
+	/* trace-cmd 3.1 always prints seconds.microseconds here (rounded) */
 	t = (t + 500) / 1000;
-	if (t > 1000000)
-		fprintf(r->out, " %5llu.%06llu:", t / 1000000, t % 1000000);
-	else
-		fprintf(r->out, " %12llu:", t);
+	fprintf(r->out, " %5llu.%06llu:", t / 1000000, t % 1000000);
 }
 
 static void put_event(struct rep *r, const struct pk_tracedat_event *ev)
@@ -193,9 +191,11 @@ static void put_event(struct rep *r, const struct pk_tracedat_event *ev)
 	const char *name = e ? e->name : "(NULL)";
 	size_t nl = strlen(name);
 
-	if (r->name_w)
-		fprintf(r->out, "%*s: ", r->name_w,
-			ev->buffer ? b->name : r->td->name);
+	/* several buffers: instances get "NAME: ", the top one blanks */
+	if (r->name_w && ev->buffer)
+		fprintf(r->out, "%*s: ", r->name_w, b->name);
+	else if (r->name_w)
+		fprintf(r->out, "%*s  ", r->name_w, "");
 	if (ev->missed > 0)
 		fprintf(r->out, "CPU:%d [%lld EVENTS DROPPED]\n", ev->cpu,
 			ev->missed);
@@ -250,7 +250,6 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 	if ((ret = setup_tep(&r)) < 0)
 		return ret;
 	if (td->nr_bufs > 1) {
-		r.name_w = (int)strlen(td->name);
 		for (int i = 1; i < td->nr_bufs; i++)
 			r.name_w = PK_MAX(r.name_w,
 					  (int)strlen(td->bufs[i].name));

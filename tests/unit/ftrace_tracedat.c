@@ -140,17 +140,16 @@ static void round_trip(const char *comp)
 	fclose(f);
 	snprintf(name, sizeof(name), "tracedat_report_%s", comp);
 	char e1[160], e2[160], e3[200], e4[160];
-	/* the top buffer is prefixed by the file's name, instances by theirs */
-	snprintf(e1, sizeof(e1), "pktd-%s.dat:            alpha-40    [000]"
-		 "      1000000: myev:                 value=0\n", comp);
-	snprintf(e2, sizeof(e2), "pktd-%s.dat:            alpha-40    [000]"
-		 "     1.000001: myev:                 value=1\n", comp);
-	snprintf(e3, sizeof(e3), "pktd-%s.dat: CPU:1 [EVENTS DROPPED]\n"
+	/* instances are prefixed by their names, the top buffer by blanks */
+	snprintf(e1, sizeof(e1), "\n                 alpha-40    [000]"
+		 "     1.000000: myev:                 value=0\n");
+	snprintf(e2, sizeof(e2), "\n                 alpha-40    [000]"
+		 "     1.000001: myev:                 value=1\n");
+	snprintf(e3, sizeof(e3), "\n      CPU:1 [EVENTS DROPPED]\n"
 		 "            beta-41    [001]     1.000001: myev:"
-		 "                 value=0\n", comp);
-	snprintf(e4, sizeof(e4), "         inst:            alpha-40    [000]"
-		 "      1000000: myev:");
-	/* exactly 1 s prints as microseconds (libtraceevent's rule) */
+		 "                 value=0\n");
+	snprintf(e4, sizeof(e4), "\ninst:            alpha-40    [000]"
+		 "     1.000000: myev:");
 	t_check(printed == 1703 && !strncmp(buf, "cpus=2\n", 7) &&
 		strstr(buf, e1) && strstr(buf, e2) && strstr(buf, e3) &&
 		strstr(buf, e4), name, "printed %ld: %.300s", printed,
@@ -164,8 +163,36 @@ static void round_trip(const char *comp)
 	fclose(f);
 	snprintf(name, sizeof(name), "tracedat_report_cpu_%s", comp);
 	t_check(printed == 700, name, "printed %ld", printed);
+	/* the same file through trace-cmd, where it is installed */
+	snprintf(name, sizeof(name), "tracedat_vs_tracecmd_%s", comp);
+	if (strcmp(comp, "zlib") || access("/usr/bin/trace-cmd", X_OK)) {
+		char cmd[256];
+		snprintf(cmd, sizeof(cmd), "trace-cmd report -i %s 2>&1", path);
+		FILE *p = access("/usr/bin/trace-cmd", X_OK) ? NULL
+							     : popen(cmd, "r");
+		if (!p) {
+			t_skip(name, "trace-cmd not installed");
+		} else {
+			char *tc = NULL, *pk = NULL;
+			size_t tl = 0, pl = 0, got;
+			FILE *m = open_memstream(&tc, &tl);
+			char chunk[65536];
+			while ((got = fread(chunk, 1, sizeof(chunk), p)) > 0)
+				fwrite(chunk, 1, got, m);
+			pclose(p);
+			fclose(m);
+			m = open_memstream(&pk, &pl);
+			pk_tracedat_report(td, m, NULL);
+			fclose(m);
+			t_check(tl == pl && !memcmp(tc, pk, tl), name,
+				"%zu vs %zu bytes: %.200s", tl, pl, tc);
+			free(tc);
+			free(pk);
+		}
+	}
 	pk_tracedat_close(td);
-	unlink(path);
+	if (!getenv("PK_KEEP"))
+		unlink(path);
 }
 
 /* Every prefix of FILE and NFLIPS single-byte flips: error or success,
