@@ -2,6 +2,8 @@
 # perfkit ftrace report against trace-cmd report 3.1 output for the shared
 # trace-cmd corpus (line for line), and against the installed trace-cmd.
 . tests/lib/sh.sh
+# ASan builds: libtraceevent's own leaks are not ours
+export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 D=$PK_SHARED/corpus/trace-dat
 if [ ! -d "$D" ]; then skip ftrace_corpus "no $D"; exit 0; fi
 for f in gcc-x86-v7-zstd rtapp-arm64-v6; do

@@ -5,6 +5,8 @@
 # SIGHUP and SIGKILL (+ perfkit ftrace reset), and the EPERM line for
 # function tracers.
 . tests/lib/sh.sh
+# ASan builds: libtraceevent's own leaks are not ours
+export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 TF=/sys/kernel/tracing
 GP=$PK_BUILD/workloads/getppid
 if [ "$(id -u)" != 0 ] || [ ! -w $TF/instances ]; then

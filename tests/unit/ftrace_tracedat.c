@@ -34,6 +34,13 @@ static const char fmt_val[] =
 
 struct rec { uint16_t type; uint8_t flags, pc; int32_t pid; int32_t value; };
 
+/* ASan builds: libtraceevent leaks a few strings in tep_parse_event */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtraceevent.so\n";
+}
+
 static int quiet(enum pk_print_level l, const char *f, va_list ap)
 {
 	(void)l; (void)f; (void)ap;
