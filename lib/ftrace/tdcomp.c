@@ -6,6 +6,12 @@
 #include <zstd.h>
 #include "ftrace/tdfile.h"
 
+bool td_size_plausible(uint64_t csize, uint64_t usize)
+{
+	/* zstd/zlib rarely beat 1:256 on trace data; cap the allocation */
+	return usize <= (1ull << 30) && usize <= csize * 256 + (1u << 20);
+}
+
 int td_decompress(const char *alg, const void *in, size_t in_len,
 		  void *out, size_t out_len)
 {

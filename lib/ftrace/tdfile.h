@@ -84,6 +84,8 @@ struct td_cur {
 
 int td_keep(struct pk_tracedat *td, void *p);
 int td_err(const struct td_cur *c, int err, const char *what);
+/* Whether USIZE is a believable output size for CSIZE compressed bytes. */
+bool td_size_plausible(uint64_t csize, uint64_t usize);
 int td_decompress(const char *alg, const void *in, size_t in_len,
 		  void *out, size_t out_len);
 int td_compress(const char *alg, const void *in, size_t in_len,

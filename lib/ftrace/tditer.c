@@ -32,7 +32,7 @@ int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b, struct td_cpu *c)
 		uint32_t us = pk_ld32(cur.p + cur.pos + 4, td->big);
 		if (cs > cur.len - cur.pos - 8)
 			return td_err(&cur, PK_ERR_TRUNC, "chunk data");
-		if (us > (1u << 30) || total + us > ((size_t)1 << 36))
+		if (!td_size_plausible(cs, us) || total + us > ((size_t)1 << 34))
 			return td_err(&cur, PK_ERR_FORMAT, "chunk too large");
 		total += us;
 		cur.pos += 8 + cs;

@@ -230,6 +230,8 @@ static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
 		return r;
 	if (csize > out->len - out->pos)
 		return td_err(out, PK_ERR_TRUNC, "compressed data past section");
+	if (!td_size_plausible(csize, usize))
+		return td_err(out, PK_ERR_FORMAT, "implausible uncompressed size");
 	uint8_t *buf = pk_malloc(usize ? usize : 1);
 	if (!buf || td_keep(td, buf))
 		return -ENOMEM;
@@ -334,8 +336,10 @@ static int rd_option(struct pk_tracedat *td, uint16_t id, struct td_cur *c,
 	case TD_OPT_OFFSET:
 		snprintf(tmp, sizeof(tmp), "%.*s", (int)PK_MIN(size, 63),
 			 (const char *)o.p);
-		long long v = strtoll(tmp, NULL, 0);
-		td->ts_offset += id == TD_OPT_DATE ? v * 1000 : v;
+		/* unsigned: damaged values wrap instead of overflowing */
+		uint64_t v = (uint64_t)strtoll(tmp, NULL, 0);
+		td->ts_offset = (long long)((uint64_t)td->ts_offset +
+					    (id == TD_OPT_DATE ? v * 1000 : v));
 		break;
 	case TD_OPT_BUFFER:
 	case TD_OPT_BUFFER_TEXT:
@@ -359,7 +363,8 @@ static int rd_option(struct pk_tracedat *td, uint16_t id, struct td_cur *c,
 			rd_u32(&o, &td->tsc_mult, "tsc mult");
 			rd_u32(&o, &td->tsc_shift, "tsc shift");
 			rd_u64(&o, &td->tsc_offset, "tsc offset");
-			td->has_tsc2nsec = td->tsc_mult != 0;
+			td->has_tsc2nsec = td->tsc_mult != 0 &&
+					   td->tsc_shift < 64;
 		}
 		break;
 	case TD_OPT_HEADER_INFO: case TD_OPT_FTRACE_EVENTS:

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <event-parse.h>
 #include <trace-seq.h>
+#include "ftrace/bytes.h"
 #include "ftrace/tdfile.h"
 
 struct rep {
@@ -99,7 +100,53 @@ static int check_formats(struct pk_tracedat *td, bool *bad)
 	return PK_ERR_FORMAT;
 }
 
-static int setup_tep(struct rep *r)
+/* The "ID: N" of a format file, or -1. */
+static long format_id(const struct td_format *f)
+{
+	const char *p = f->text.p, *end = p + f->text.len;
+
+	for (; p + 4 < end; p++) {
+		if ((p == f->text.p || p[-1] == '\n') && !memcmp(p, "ID: ", 4)) {
+			long v = 0;
+			for (p += 4; p < end && *p >= '0' && *p <= '9'; p++)
+				v = v * 10 + (*p - '0');
+			return v;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Only the formats of events present in the data are parsed (a file holds
+ * a thousand formats and a few dozen are used): one quick pass over the
+ * pages collects the event types. SKIP[i] is set for the others.
+ */
+static int mark_unused(struct pk_tracedat *td, bool *skip,
+		       const struct pk_report_opts *o)
+{
+	uint8_t *seen = pk_zalloc(65536 / 8);
+	struct pk_tracedat_event ev;
+	int r;
+
+	if (!seen)
+		return -ENOMEM;
+	r = pk_tracedat_rewind(td, o ? o->cpus : NULL, o ? o->nr_cpus : 0);
+	while (!r && (r = pk_tracedat_next(td, &ev)) != 0) {
+		if (r > 0 && ev.size >= 2) {
+			uint16_t t = (uint16_t)pk_ld16(ev.data, td->big);
+			seen[t / 8] |= (uint8_t)(1 << (t % 8));
+		}
+		r = 0;
+	}
+	for (int i = 0; i < td->nr_fmts; i++) {
+		long id = format_id(&td->fmts[i]);
+		skip[i] = id >= 0 && id < 65536 && !(seen[id / 8] & (1 << (id % 8)));
+	}
+	pk_free(seen);
+	return 0;
+}
+
+static int setup_tep(struct rep *r, const struct pk_report_opts *o)
 {
 	struct pk_tracedat *td = r->td;
 	char *s;
@@ -121,7 +168,9 @@ static int setup_tep(struct rep *r)
 		pk_free(s);
 	}
 	bool *bad = pk_calloc((size_t)td->nr_fmts + 1, sizeof(bool));
-	int e = bad ? check_formats(td, bad) : -ENOMEM;
+	int e = bad ? mark_unused(td, bad, o) : -ENOMEM;
+	if (!e)
+		e = check_formats(td, bad);
 	if (e < 0) {
 		pk_free(bad);
 		return e;
@@ -247,7 +296,7 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 		fwrite(td->bufs[0].text.p, 1, td->bufs[0].text.len, out);
 		return 0;
 	}
-	if ((ret = setup_tep(&r)) < 0)
+	if ((ret = setup_tep(&r, opts)) < 0)
 		return ret;
 	if (td->nr_bufs > 1) {
 		for (int i = 1; i < td->nr_bufs; i++)
