@@ -141,6 +141,11 @@ PK_API int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text);
 PK_API int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 				  const char *clock, int nr_cpus,
 				  const int *cpu_ids, const int *fds);
+/* Adds a latency buffer: TEXT (LEN bytes) is what the kernel's trace
+ * file showed (a BUFFER_TEXT section). 0 or -ENOMEM. */
+PK_API int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
+				   const char *clock, const char *text,
+				   size_t len);
 /*
  * Fills header page/event, the ftrace formats, event formats, kallsyms,
  * printk formats, saved cmdlines, uname and the trace clock of INSTANCE

@@ -294,6 +294,7 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 	fprintf(out, "cpus=%d\n", pk_tracedat_cpus(td));
 	if (td->bufs[0].latency) {
 		fwrite(td->bufs[0].text.p, 1, td->bufs[0].text.len, out);
+		fputc('\n', out);          /* trace-cmd 3.1 adds a newline */
 		return 0;
 	}
 	if ((ret = setup_tep(&r, opts)) < 0)

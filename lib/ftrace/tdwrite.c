@@ -18,6 +18,8 @@
 
 struct wbuf {
 	char *name, *clock;
+	char *text;             /* latency buffer text, or NULL */
+	size_t text_len;
 	int nr_cpus;
 	int *ids, *fds;
 	uint64_t sec_off;
@@ -173,8 +175,10 @@ int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 	if (!b->name || !b->clock || !b->ids || !b->fds || !b->off || !b->size)
 		return -ENOMEM;
 	b->nr_cpus = nr_cpus;
-	memcpy(b->ids, cpu_ids, nr_cpus * sizeof(int));
-	memcpy(b->fds, fds, nr_cpus * sizeof(int));
+	if (nr_cpus) {
+		memcpy(b->ids, cpu_ids, nr_cpus * sizeof(int));
+		memcpy(b->fds, fds, nr_cpus * sizeof(int));
+	}
 	return 0;
 }
 
@@ -291,11 +295,31 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
 	return 0;
 }
 
+int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
+			    const char *clock, const char *text, size_t len)
+{
+	int r = pk_tdwriter_add_buffer(w, name, clock, 0, NULL, NULL);
+	struct wbuf *b = &w->bufs[w->nr_bufs - 1];
+
+	if (r)
+		return r;
+	b->text = pk_malloc(len + 1);
+	if (!b->text)
+		return -ENOMEM;
+	memcpy(b->text, text, len);
+	b->text_len = len;
+	return 0;
+}
+
 static int wr_buffer(struct pk_tdwriter *w, struct wbuf *b)
 {
 	struct pk_buf h = { 0 };
 	uint64_t size_at;
 	int r;
+
+	if (b->text)
+		return wr_section(w, TD_OPT_BUFFER_TEXT, "buffer latency",
+				  b->text, b->text_len, &b->sec_off);
 
 	b->sec_off = wpos(w);
 	put16(&h, TD_OPT_BUFFER);
@@ -439,6 +463,14 @@ static int wr_options(struct pk_tdwriter *w)
 		put64(&o, b->sec_off);
 		pk_buf_append(&o, b->name, strlen(b->name) + 1);
 		pk_buf_append(&o, b->clock, strlen(b->clock) + 1);
+		if (b->text) {
+			r = o.data ? opt_add(w, TD_OPT_BUFFER_TEXT, o.data,
+					     (uint32_t)o.len) : -ENOMEM;
+			pk_buf_fini(&o);
+			if (r)
+				return r;
+			continue;
+		}
 		put32(&o, ps);
 		put32(&o, n);
 		for (uint32_t k = 0; k < n; k++) {
@@ -526,6 +558,7 @@ void pk_tdwriter_free(struct pk_tdwriter *w)
 		struct wbuf *b = &w->bufs[i];
 		pk_free(b->name);
 		pk_free(b->clock);
+		pk_free(b->text);
 		pk_free(b->ids);
 		pk_free(b->fds);
 		pk_free(b->off);
