@@ -109,4 +109,24 @@ else
 		"$(wc -l < "$T_TMP/f.err")" -eq 1 -a \
 		-n "$(grep EPERM "$T_TMP/f.err")" -a -z "$(same_state || echo changed)"
 fi
+
+# 6. trace-cmd -> perfkit: a buffer saved by `trace-cmd extract` (an
+# instance: the file has a top buffer and a named one)
+if command -v trace-cmd > /dev/null 2>&1 && [ -z "$(cat $TF/set_event)" ] &&
+   [ "$(cat $TF/current_tracer)" = nop ]; then
+	I=pkx-extract-$$
+	mkdir $TF/instances/$I
+	echo 1 > $TF/instances/$I/events/syscalls/sys_enter_getppid/enable
+	"$GP" 300
+	echo 0 > $TF/instances/$I/tracing_on
+	timeout 60 trace-cmd extract -B $I -o "$T_TMP/x.dat" > /dev/null 2>&1
+	rmdir $TF/instances/$I 2> /dev/null
+	trace-cmd report -i "$T_TMP/x.dat" > "$T_TMP/x.tc" 2>&1
+	"$PERFKIT" ftrace report -i "$T_TMP/x.dat" > "$T_TMP/x.pk" 2>&1
+	check ftrace_extract_tracecmd_file "count $(count "$T_TMP/x.pk"), reports differ: $(diff "$T_TMP/x.tc" "$T_TMP/x.pk" | head -3)" \
+		"$(count "$T_TMP/x.pk")" -eq 300 -a \
+		"$(cksum < "$T_TMP/x.tc")" = "$(cksum < "$T_TMP/x.pk")"
+else
+	skip ftrace_extract_tracecmd_file "trace-cmd missing or top-level tracing in use"
+fi
 t_exit
