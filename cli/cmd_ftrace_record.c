@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -236,15 +237,23 @@ int cmd_ftrace_record(int argc, char **argv)
 			  pk_strerror(e));
 		goto out;
 	}
+	unsigned long long tot = 0, lost = 0;
 	for (int i = 0; i < pk_ftrace_rec_nr_cpus(r); i++) {
 		struct pk_ftrace_cpu_result res;
 		pk_ftrace_rec_result(r, i, &res);
+		tot += res.events;
+		lost += res.lost;
 		printf("CPU %d: %llu events, %llu overruns, %llu lost%s\n",
 		       res.cpu, (unsigned long long)res.events,
 		       (unsigned long long)res.overruns,
 		       (unsigned long long)res.lost,
 		       res.lost_unknown ? " (and an unknown number more)" : "");
 	}
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);   /* the recorder, not the workload */
+	printf("total: %llu events, %llu lost; recorder CPU %.3f s\n", tot, lost,
+	       ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	rc = 0;
 out:
 	if (go >= 0)

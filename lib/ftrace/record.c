@@ -39,6 +39,8 @@ struct pk_ftrace_rec {
 	int page_size;
 	struct rcpu *cpus;
 	int nr_cpus;
+	char **systems;         /* event systems whose formats are saved */
+	bool all_systems;
 	atomic_int stop;
 	bool running;
 };
@@ -186,6 +188,35 @@ static int open_cpus(struct pk_ftrace_rec *r, const int *cpus, int n)
 	return 0;
 }
 
+/* The systems named by the event specs (a glob in a system: all). */
+static int note_systems(struct pk_ftrace_rec *r, const char *const *events)
+{
+	int n = 0;
+
+	for (const char *const *e = events; e && *e; e++)
+		n++;
+	r->systems = pk_calloc((size_t)n + 1, sizeof(char *));
+	if (!r->systems)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		const char *sp = events[i], *c = strchr(sp, ':');
+		size_t len = c ? (size_t)(c - sp) : strlen(sp);
+		if (!strcmp(sp, "all") || strcspn(sp, "*?[") < len) {
+			r->all_systems = true;
+			continue;
+		}
+		if (!(r->systems[i] = pk_strndup(sp, len)))
+			return -ENOMEM;
+	}
+	/* close the gaps left by globs */
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (r->systems[i])
+			r->systems[k++] = r->systems[i];
+	r->systems[k] = NULL;
+	return 0;
+}
+
 int pk_ftrace_rec_new(struct pk_tracefs *t, const struct pk_ftrace_rec_opts *o,
 		      struct pk_ftrace_rec **out)
 {
@@ -202,7 +233,7 @@ int pk_ftrace_rec_new(struct pk_tracefs *t, const struct pk_ftrace_rec_opts *o,
 	r->page_size = (int)sysconf(_SC_PAGESIZE);
 	r->output = pk_strdup(o->output ? o->output : "trace.dat");
 	r->compression = pk_strdup(o->compression ? o->compression : "zstd");
-	if (!r->output || !r->compression) {
+	if (!r->output || !r->compression || note_systems(r, o->events)) {
 		pk_ftrace_rec_free(r);
 		return -ENOMEM;
 	}
@@ -399,7 +430,8 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 	if (!w)
 		return -errno;
 	e = pk_tdwriter_fill_from_tracefs(w, pk_tracefs_dir(r->t), r->instp,
-					  NULL);
+					  r->all_systems ? NULL
+					  : (const char *const *)r->systems);
 	for (int i = 0; !e && i < r->nr_cpus; i++) {
 		char f[64], *s;
 		snprintf(f, sizeof(f), "per_cpu/cpu%d/stats", r->cpus[i].cpu);
@@ -467,6 +499,9 @@ void pk_ftrace_rec_free(struct pk_ftrace_rec *r)
 			close(c->pipe[1]);
 	}
 	pk_free(r->cpus);
+	for (char **sy = r->systems; sy && *sy; sy++)
+		pk_free(*sy);
+	pk_free(r->systems);
 	pk_free(r->output);
 	pk_free(r->compression);
 	pk_free(r);
