@@ -291,3 +291,52 @@ int cmd_ftrace_reset(int argc, char **argv)
 	printf("removed %d leftover perfkit instance%s\n", e, e == 1 ? "" : "s");
 	return 0;
 }
+
+int cmd_ftrace_extract(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "instance", required_argument, NULL, 'B' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "compression", required_argument, NULL, 'z' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *inst = NULL, *outp = "trace.dat", *comp = NULL;
+	struct pk_ftrace_rec *r;
+	struct pk_tracefs *t;
+	int c, e;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "B:o:z:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'B': inst = optarg; break;
+		case 'o': outp = optarg; break;
+		case 'z': comp = optarg; break;
+		default:
+			fprintf(stderr, "usage: perfkit ftrace extract "
+				"[--instance NAME] [-o FILE] [-z zstd|zlib|none]\n");
+			return 2;
+		}
+	}
+	if ((e = pk_tracefs_open(&t)) < 0) {
+		cli_error("ftrace extract", "tracefs: %s", pk_strerror(e));
+		return 1;
+	}
+	e = pk_ftrace_extract(t, inst, outp, comp, &r);
+	if (!e)
+		e = pk_ftrace_rec_write(r);
+	if (e) {
+		cli_error("ftrace extract", "%s: %s", outp, pk_strerror(e));
+	} else {
+		for (int i = 0; i < pk_ftrace_rec_nr_cpus(r); i++) {
+			struct pk_ftrace_cpu_result res;
+			pk_ftrace_rec_result(r, i, &res);
+			printf("CPU %d: %llu events, %llu overruns, %llu lost\n",
+			       res.cpu, (unsigned long long)res.events,
+			       (unsigned long long)res.overruns,
+			       (unsigned long long)res.lost);
+		}
+	}
+	pk_ftrace_rec_free(r);
+	pk_tracefs_close(t);
+	return e ? 1 : 0;
+}

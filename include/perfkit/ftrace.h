@@ -279,6 +279,15 @@ PK_API int pk_ftrace_rec_start(struct pk_ftrace_rec *r);
 PK_API int pk_ftrace_rec_stop(struct pk_ftrace_rec *r);
 /* Writes the trace.dat file (format 7). 0 or -errno. */
 PK_API int pk_ftrace_rec_write(struct pk_ftrace_rec *r);
+/*
+ * Saves what the buffers of INSTANCE (NULL: top level) hold now, without
+ * changing any setting: reads (and so consumes) each online CPU's
+ * trace_pipe_raw. *OUT then takes pk_ftrace_rec_write() and the result
+ * calls. 0 or -errno.
+ */
+PK_API int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
+			     const char *output, const char *compression,
+			     struct pk_ftrace_rec **out);
 
 /* Per-CPU outcome of a recording. */
 struct pk_ftrace_cpu_result {

@@ -470,6 +470,51 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 	return pk_tdwriter_close(w);
 }
 
+int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
+		      const char *output, const char *compression,
+		      struct pk_ftrace_rec **out)
+{
+	struct pk_ftrace_rec *r = pk_zalloc(sizeof(*r));
+	int *cpus = NULL, n, e;
+
+	*out = NULL;
+	if (!r)
+		return -ENOMEM;
+	r->t = t;
+	r->page_size = (int)sysconf(_SC_PAGESIZE);
+	r->all_systems = true;
+	if (instance && *instance) {
+		snprintf(r->inst, sizeof(r->inst), "%s", instance);
+		r->instp = r->inst;
+	}
+	r->output = pk_strdup(output ? output : "trace.dat");
+	r->compression = pk_strdup(compression ? compression : "zstd");
+	n = online_cpus(&cpus);
+	e = !r->output || !r->compression ? -ENOMEM : n < 0 ? n
+	    : open_cpus(r, cpus, n);
+	pk_free(cpus);
+	for (int i = 0; !e && i < r->nr_cpus; i++) {
+		struct rcpu *c = &r->cpus[i];
+		struct pk_tracefs_stats st;
+		/* whole pages by splice, then the partial ones by read */
+		ssize_t m;
+		while ((m = splice_pages(c)) > 0)
+			;
+		e = m < 0 ? (int)m : drain(c);
+		count_pages(r, c);
+		if (!pk_tracefs_cpu_stats(t, r->instp, c->cpu, &st)) {
+			c->res.overruns = st.overrun;
+			c->res.lost += st.dropped;
+		}
+	}
+	if (e) {
+		pk_ftrace_rec_free(r);
+		return e;
+	}
+	*out = r;
+	return 0;
+}
+
 int pk_ftrace_rec_nr_cpus(const struct pk_ftrace_rec *r) { return r->nr_cpus; }
 
 int pk_ftrace_rec_result(const struct pk_ftrace_rec *r, int idx,

@@ -129,4 +129,20 @@ if command -v trace-cmd > /dev/null 2>&1 && [ -z "$(cat $TF/set_event)" ] &&
 else
 	skip ftrace_extract_tracecmd_file "trace-cmd missing or top-level tracing in use"
 fi
+
+# 7. perfkit ftrace extract: what an instance holds, into a trace.dat
+I=pkx-pkextract-$$
+mkdir $TF/instances/$I
+echo 1 > $TF/instances/$I/events/syscalls/sys_enter_getppid/enable
+"$GP" 250
+echo 0 > $TF/instances/$I/tracing_on
+"$PERFKIT" ftrace extract --instance $I -o "$T_TMP/e.dat" > "$T_TMP/e.out" 2>&1
+rmdir $TF/instances/$I
+"$PERFKIT" ftrace report -i "$T_TMP/e.dat" > "$T_TMP/e.pk" 2>&1
+n_tc=250
+if command -v trace-cmd > /dev/null 2>&1; then
+	n_tc=$(trace-cmd report -i "$T_TMP/e.dat" 2>&1 | grep -c 'sys_enter_getppid:')
+fi
+check ftrace_extract "perfkit $(count "$T_TMP/e.pk"), trace-cmd $n_tc: $(head -2 "$T_TMP/e.out")" \
+	"$(count "$T_TMP/e.pk")" -eq 250 -a "$n_tc" -eq 250
 t_exit
