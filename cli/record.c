@@ -708,8 +708,7 @@ static int record_loop(struct rec *r, int *status)
 		nfds += pk_cpu_map_nr(r->cpus) * pk_thread_map_nr(r->threads);
 	while (!done && !err) {
 		n = pk_rings_poll(r->rings, 100, &hup);
-		if (n > 0)
-			r->wakeups++;
+		(void)n; /* data or not, the rings are drained on every wake */
 		if (!r->cfg->overwrite || snapshot_req) {
 			snapshot_req = 0;
 			err = rec_drain(r);

@@ -160,6 +160,7 @@ int rec_drain(struct rec *r)
 	if (r->cfg->overwrite)
 		pk_rings_pause(r->rings, false);
 	if (!err && written) {
+		r->wakeups++; /* passes that found data to write */
 		err = pk_pdwriter_write(r->w, &round, NULL, 0);
 		if (!err)
 			err = pk_pdwriter_flush(r->w);
