@@ -770,15 +770,10 @@ static void install_signals(void)
 {
 	struct sigaction sa;
 
+	workload_catch_signals(on_stop, on_chld);
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_usr2;
 	sigaction(SIGUSR2, &sa, NULL);
-	sa.sa_handler = on_chld;
-	sigaction(SIGCHLD, &sa, NULL);
 }
 
 /* CLOCKID (the clock's resolution) and CLOCK_DATA (the clock against
