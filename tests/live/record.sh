@@ -34,7 +34,12 @@ else
 fi
 
 # cpu-clock with call graphs on both CPUs.
-$PK record -q -a -g -o cg.data -- sh -c "$DEMO >/dev/null & $DEMO >/dev/null; wait" 2>cg.err; rc=$?
+# (idle CPUs give no cpu-clock samples here: one demo is pinned to each CPU)
+pinned=""
+for c in $(seq 0 $(( $(getconf _NPROCESSORS_ONLN) - 1 ))); do
+	pinned="$pinned taskset -c $c $DEMO >/dev/null &"
+done
+$PK record -q -a -g -o cg.data -- sh -c "$pinned wait" 2>cg.err; rc=$?
 check record_cg_rc "rc=$rc $(cat cg.err)" $rc -eq 0
 if [ $HAVE_PERF = 1 ]; then
 	perf script -i cg.data -F comm,cpu,ip,sym > cg.out 2> cg.perr
