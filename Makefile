@@ -70,6 +70,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(TLIB_OBJS) $(BUILD)/libperfkit.a
 	$(Q)$(CC) $(CPPFLAGS) -Itests/lib $(CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(TLIB_OBJS) $(BUILD)/libperfkit.a $(LDLIBS) $(TEST_LDLIBS_$*)
 
+# Test-only reference library (never linked into libperfkit).
+TEST_LDLIBS_test_pt_libipt = -lipt
+TEST_LDLIBS_test_pt_flow = -lipt
+BENCH_LDLIBS_pt_packet_bench = -lipt
+BENCH_LDLIBS_pt_flow_bench = -lipt
+
 # Workloads are plain programs (no perfkit), built without sanitizers.
 $(BUILD)/workloads/%: workloads/%.c
 	@mkdir -p $(@D)

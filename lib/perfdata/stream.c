@@ -36,63 +36,46 @@ static const struct perf_event_header *swap_copy(struct pk_perfdata *pd,
 	return h;
 }
 
-/* Next record of the compressed batch being walked, or 0 when done. */
+/*
+ * Next record of the decompressed data, or 0 when none is complete: a
+ * record cut at the end of one COMPRESSED record continues in the next
+ * one's data (perf cuts one zstd stream into records), so a partial tail
+ * waits (pd_decompress keeps it); at the end of the input it is damage.
+ */
 static int next_compressed(struct pk_perfdata *pd, struct raw *r)
 {
-	const struct perf_event_header *h;
-	struct perf_event_header hs;
+	struct perf_event_header t;
+	const unsigned char *p;
+	size_t left = pd->zlen - pd->zpos;
+	uint64_t n = 0;
 
-	if (pd->zpos >= pd->zlen)
+	if (!left || left < sizeof(t))
 		return 0;
-	if (pd->zlen - pd->zpos < sizeof(*h))
-		goto trunc;
-	h = (const void *)(pd->zbuf + pd->zpos);
-	if ((uintptr_t)h & 7) {
-		struct perf_event_header t;
-		void *c;
-
-		memcpy(&t, h, sizeof(t));
-		if (t.size < sizeof(t) || t.size > pd->zlen - pd->zpos)
-			goto bad_or_trunc;
-		c = pd_keep(pd, h, t.size);
-		if (!c)
-			return -ENOMEM;
-		h = c;
-	}
-	if (h->size < sizeof(*h))
+	p = pd->zbuf + pd->zpos;
+	memcpy(&t, p, sizeof(t));
+	if (t.size < sizeof(t))
 		return pd_fail(pd, PK_ERR_FORMAT, pd->zoff,
 			       "record of type %u inside PERF_RECORD_COMPRESSED has size %u",
-			       h->type, h->size);
-	if (h->size > pd->zlen - pd->zpos)
-		goto trunc;
-	if (0) {
-bad_or_trunc:
-		memcpy(&hs, pd->zbuf + pd->zpos, sizeof(hs));
-		if (hs.size < sizeof(hs))
-			return pd_fail(pd, PK_ERR_FORMAT, pd->zoff,
-				       "record of type %u inside PERF_RECORD_COMPRESSED has size %u",
-				       hs.type, hs.size);
-		goto trunc;
+			       t.type, t.size);
+	if (t.size > left)
+		return 0;
+	if (t.type == PK_RECORD_AUXTRACE && t.size >= 16) {
+		n = rd64(p + 8);
+		if (n > left - t.size)
+			return 0;
 	}
-	r->h = h;
+	r->h = (const void *)p;
+	if ((uintptr_t)p & 7) {
+		r->h = pd_keep(pd, p, t.size);
+		if (!r->h)
+			return -ENOMEM;
+	}
 	r->off = pd->zoff;
 	r->compressed = true;
-	r->extra = NULL;
-	r->extra_size = 0;
-	pd->zpos += h->size;
-	if (h->type == PK_RECORD_AUXTRACE && h->size >= 16) {
-		uint64_t n = rd64((const char *)h + 8);
-
-		if (n > pd->zlen - pd->zpos)
-			goto trunc;
-		r->extra = pd->zbuf + pd->zpos;
-		r->extra_size = n;
-		pd->zpos += n;
-	}
+	r->extra = n ? p + t.size : NULL;
+	r->extra_size = n;
+	pd->zpos += t.size + n;
 	return 1;
-trunc:
-	return pd_fail(pd, PK_ERR_TRUNC, pd->zoff,
-		       "decompressed data of PERF_RECORD_COMPRESSED ends inside a record");
 }
 
 static int eof_or_trunc(struct pk_perfdata *pd, const char *what,
@@ -121,8 +104,13 @@ static int read_raw(struct pk_perfdata *pd, struct raw *r)
 	ret = next_compressed(pd, r);
 	if (ret)
 		return ret;
-	if (pd->pos >= pd->end)
+	if (pd->pos >= pd->end) {
+		if (pd->zlen > pd->zpos)
+			return pd_fail(pd, PK_ERR_TRUNC, pd->zoff,
+				       "compressed data ends inside a record (%zu bytes left)",
+				       pd->zlen - pd->zpos);
 		return 0;
+	}
 	left = pd->end - pd->pos;
 	p = pd->buf + pd->pos;
 	if (left < sizeof(h))

@@ -50,6 +50,8 @@ static int pwrite_all(int fd, const void *p, size_t n, off_t off)
 	return 0;
 }
 
+static int flush_data(struct pk_pdwriter *w);
+
 static int out(struct pk_pdwriter *w, const void *p, size_t n)
 {
 	if (w->err)
@@ -148,6 +150,26 @@ static int start_file(struct pk_pdwriter *w)
 	return drain(w);
 }
 
+/* Pipe mode carries the tracepoint formats in a TRACING_DATA record whose
+ * payload (padded to 8 bytes) follows it, before any sample needs them. */
+static int pipe_tracing_data(struct pk_pdwriter *w)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t size, pad;
+	} rec = { { PK_RECORD_TRACING_DATA, 0, 16 }, 0, 0 };
+	size_t len = w->feat[PK_HEADER_TRACING_DATA].len;
+	int r;
+
+	if (!w->has_feat[PK_HEADER_TRACING_DATA])
+		return 0;
+	rec.size = (uint32_t)((len + 7) & ~(size_t)7);
+	if ((r = out(w, &rec, sizeof(rec))) ||
+	    (r = out(w, w->feat[PK_HEADER_TRACING_DATA].data, len)))
+		return r;
+	return out(w, "\0\0\0\0\0\0\0", rec.size - len);
+}
+
 static int start_pipe(struct pk_pdwriter *w)
 {
 	uint64_t h[2] = { PK_PD_MAGIC, PK_PD_PIPE_SIZE };
@@ -178,7 +200,7 @@ static int start_pipe(struct pk_pdwriter *w)
 			r = out(w, rec, n);
 		pk_free(eh);
 	}
-	return r;
+	return r ? r : pipe_tracing_data(w);
 }
 
 static int start(struct pk_pdwriter *w)
@@ -274,20 +296,26 @@ int pk_pdwriter_write(struct pk_pdwriter *w,
 		      const struct perf_event_header *rec, const void *extra,
 		      size_t extra_size)
 {
-	static const char zero[8];
 	int r;
 
 	if (!w || !rec || rec->size < sizeof(*rec) || (extra_size && !extra))
 		return -EINVAL;
 	if ((r = start(w)))
 		return r;
-	{
-		const void *p;
+	if (w->zcs)
+		return wr_z_add(w, rec, extra, extra_size);
+	return wr_emit(w, rec, extra, extra_size);
+}
 
-		if ((r = wr_swap_record(w, rec, &p)) ||
-		    (r = out(w, p, rec->size)))
-			return r;
-	}
+int wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
+	    const void *extra, size_t extra_size)
+{
+	static const char zero[8];
+	const void *p;
+	int r;
+
+	if ((r = wr_swap_record(w, rec, &p)) || (r = out(w, p, rec->size)))
+		return r;
 	if (extra_size) {
 		if ((r = out(w, extra, extra_size)))
 			return r;
@@ -295,9 +323,26 @@ int pk_pdwriter_write(struct pk_pdwriter *w,
 			r = out(w, zero, 8 - extra_size % 8);
 	}
 	w->data_size += rec->size + ((extra_size + 7) & ~7UL);
+	/* not pk_pdwriter_flush(): this may run inside wr_z_flush() */
 	if (!w->pipe && w->buf.len >= WBUF / 2)
-		r = pk_pdwriter_flush(w);
+		r = flush_data(w);
 	return r;
+}
+
+/* Writes the buffered records, then the data size into the header. */
+static int flush_data(struct pk_pdwriter *w)
+{
+	int r = drain(w);
+
+	if (r || w->pipe)
+		return r;
+	/* the records are in the file: now let readers see them */
+	{
+		uint64_t ds = w->swap ? bswap_64(w->data_size) : w->data_size;
+
+		r = pwrite_all(w->fd, &ds, 8, 48);
+	}
+	return r ? (w->err = r) : 0;
 }
 
 int pk_pdwriter_flush(struct pk_pdwriter *w)
@@ -306,17 +351,9 @@ int pk_pdwriter_flush(struct pk_pdwriter *w)
 
 	if (!w)
 		return -EINVAL;
-	if ((r = start(w)) || (r = drain(w)))
+	if ((r = start(w)) || (r = wr_z_flush(w)))
 		return r;
-	if (w->pipe)
-		return 0;
-	/* the records are in the file: now let readers see them */
-	{
-		uint64_t ds = w->swap ? bswap_64(w->data_size) : w->data_size;
-
-		r = pwrite_all(w->fd, &ds, 8, 48);
-	}
-	return r ? (w->err = r) : 0;
+	return flush_data(w);
 }
 
 static void wr_free(struct pk_pdwriter *w)
@@ -330,6 +367,7 @@ static void wr_free(struct pk_pdwriter *w)
 		pk_buf_fini(&w->feat[f]);
 	pk_buf_fini(&w->buf);
 	pk_free(w->sbuf);
+	wr_z_fini(w);
 	if (w->own_fd)
 		close(w->fd);
 	pk_free(w);
@@ -342,7 +380,7 @@ static int close_file(struct pk_pdwriter *w)
 	unsigned nr = 0;
 	int r;
 
-	if ((r = pk_pdwriter_flush(w)))
+	if ((r = pk_pdwriter_flush(w)) || (r = wr_z_feature(w)))
 		return r;
 	wr_feat_event_desc(w);
 	for (int f = 1; f < PK_HEADER_MAX; f++)
@@ -382,9 +420,14 @@ static int close_pipe(struct pk_pdwriter *w)
 {
 	int r = start(w);
 
+	if (!r)
+		r = wr_z_flush(w);
+	if (!r)
+		r = wr_z_feature(w);
 	for (int f = 1; f < PK_HEADER_MAX; f++)
 		if (w->has_feat[f] && w->swap)
 			w->has_feat[f] = wr_swap_feat(f, &w->feat[f]);
+
 	for (int f = 1; !r && f < PK_HEADER_MAX; f++) {
 		struct perf_event_header eh = { PK_RECORD_HEADER_FEATURE, 0, 0 };
 		uint64_t id = f;

@@ -232,7 +232,7 @@ static void build_records(void)
 	keep(buf, make_comm(buf, t[0] + 100), t[0] + 100);
 }
 
-static bool other_endian;
+static bool other_endian, compress;
 
 static int write_file(const char *path, bool pipe, bool finish)
 {
@@ -244,6 +244,8 @@ static int write_file(const char *path, bool pipe, bool finish)
 
 	if (!w)
 		return -errno;
+	if (compress && pk_pdwriter_set_compression(w, 3, 0))
+		return -EINVAL;
 	if (pk_pdwriter_add_attr(w, &attrs[0], ids[0], 2, "cpu-clock") != 0 ||
 	    pk_pdwriter_add_attr(w, &attrs[1], ids[1], 2, "task-clock") != 1)
 		return -EINVAL;
@@ -271,7 +273,13 @@ static int write_file(const char *path, bool pipe, bool finish)
 
 		r = pk_pdwriter_add_build_id(w, &b);
 	}
-	return r ? r : pk_pdwriter_close(w);
+	if (r)
+		fprintf(stderr, "write_file %s: %s\n", path, pk_strerror(r));
+	r = r ? r : pk_pdwriter_close(w);
+	if (r)
+		fprintf(stderr, "write_file %s: close: %s\n", path,
+			pk_strerror(r));
+	return r;
 }
 
 static void check_read(const char *name, const char *path, bool file_order)
@@ -292,7 +300,8 @@ static void check_read(const char *name, const char *path, bool file_order)
 		struct pk_sample s;
 
 		if (rec.type == PK_RECORD_HEADER_ATTR ||
-		    rec.type == PK_RECORD_HEADER_FEATURE)
+		    rec.type == PK_RECORD_HEADER_FEATURE ||
+		    rec.type == PK_RECORD_COMPRESSED)
 			continue;
 		if (file_order) {
 			if (n >= nrecs || rec.size != recs[n].size ||
@@ -600,6 +609,20 @@ int main(void)
 	check_damage(file, "perfdata_file");
 	check_damage(pipe, "perfdata_pipe");
 	check_errors();
+	/* zstd COMPRESSED records (one stream cut into records: records
+	 * straddle them), file and pipe */
+	compress = true;
+	snprintf(file, sizeof(file), "%s/fz.data", dir);
+	snprintf(pipe, sizeof(pipe), "%s/pz.data", dir);
+	t_check(write_file(file, false, true) == 0, "perfdata_write_zstd",
+		"write");
+	t_check(write_file(pipe, true, true) == 0, "perfdata_write_zstd_pipe",
+		"write");
+	check_read("perfdata_zstd_fileorder", file, true);
+	check_read("perfdata_zstd_timeorder", file, false);
+	check_read("perfdata_zstd_pipe_fileorder", pipe, true);
+	check_read("perfdata_zstd_pipe_timeorder", pipe, false);
+	compress = false;
 	/* the other byte order: the reader must give the same records */
 	other_endian = true;
 	snprintf(file, sizeof(file), "%s/fs.data", dir);
