@@ -704,6 +704,63 @@ static const struct block_ent *block_at(struct pk_pt_insn_decoder *d,
 	return b;
 }
 
+/* The common block ends without touching packets: a conditional branch
+ * or compressed return with TNT bits cached, a direct jump or call.
+ * Returns true when done (the status is then unchanged: 0). */
+static inline bool fast_step(struct pk_pt_insn_decoder *d,
+			     const struct block_ent *b, struct pk_pt_block *blk)
+{
+	uint64_t next = b->end_ip + b->last_size, nip;
+	bool q = false;
+
+	if (d->qn)
+		return false;
+	switch (b->last_iclass) {
+	case PK_PT_IC_COND_JUMP:
+		if (d->tnt_n < 2)	/* the last bit may end the stream */
+			return false;
+		d->tnt_n--;
+		nip = (d->tnt >> d->tnt_n) & 1 ? b->target : next;
+		q = true;
+		break;
+	case PK_PT_IC_RETURN:
+		if (d->tnt_n < 2 || !d->rs_n || !((d->tnt >> (d->tnt_n - 1)) & 1))
+			return false;
+		d->tnt_n--;
+		nip = d->rs[d->rs_top];
+		d->rs_top = (d->rs_top + RSMAX - 1) % RSMAX;
+		d->rs_n--;
+		q = true;
+		break;
+	case PK_PT_IC_JUMP:
+		nip = b->target;
+		break;
+	case PK_PT_IC_CALL:
+		if (b->target != next)
+			push_ret(d, next);
+		nip = b->target;
+		break;
+	default:
+		return false;
+	}
+	blk->ninsn = b->ninsn;
+	blk->end_ip = b->end_ip;
+	blk->end_iclass = b->last_iclass;
+	d->ip = nip;
+	d->absolute = b->absolute;
+	d->after_branch = true;
+	if (q) {
+		d->icount = 0;
+		d->have_psb_ip = false;
+		d->queried = true;
+		d->q_tsc = d->tnt_tsc;
+	} else {
+		d->icount += b->ninsn;
+		d->queried = false;
+	}
+	return true;
+}
+
 int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 			  struct pk_pt_block *blk)
 {
@@ -714,8 +771,10 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 
 	if (!d || !blk)
 		return PK_ERR_INTERNAL;
-	memset(blk, 0, sizeof(*blk));
 	blk->ip = d->ip;
+	blk->end_ip = d->ip;
+	blk->ninsn = 0;
+	blk->end_iclass = PK_PT_IC_ERROR;
 	blk->mode = d->mode;
 	blk->speculative = d->speculative;
 	/* Events pending or about: one instruction at a time. */
@@ -732,6 +791,8 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 		}
 		return err;
 	}
+	if (fast_step(d, b, blk))
+		return 0;
 	memset(&last, 0, sizeof(last));
 	last.ip = b->end_ip;
 	last.size = b->last_size;
