@@ -116,7 +116,8 @@ struct pk_pt_packet {
 		struct { uint8_t type, vector, ip; } cfe;
 		struct { uint8_t type; uint64_t payload; } evd;
 		struct { uint8_t trbv, ip, icntv, mult; uint16_t icnt; } trig;
-		struct { uint8_t sz8, type; } bbp;   /* sz8: BIP items 8 bytes */
+		/* sz8: the BIP items that follow are 8 bytes */
+		struct { uint8_t sz8, type; } bbp;
 		struct { uint8_t id; uint64_t value; } bip;
 		struct { uint8_t ip; } bep;
 	} u;
@@ -145,7 +146,8 @@ struct pk_pt_config {
 	uint8_t perf_packets;
 	/* Decode TRIG (0xD9, libipt 2.2; perf treats it as a bad byte). */
 	uint8_t no_trig;
-	/* Timing: IA32_RTIT_CTL.MTCFreq, MSR_PLATFORM_INFO[15:8], CPUID 0x15. */
+	/* Timing: IA32_RTIT_CTL.MTCFreq, MSR_PLATFORM_INFO[15:8] and
+	 * CPUID leaf 0x15. */
 	uint8_t mtc_freq;
 	uint8_t nom_freq;
 	uint32_t cpuid_0x15_eax, cpuid_0x15_ebx;
@@ -159,9 +161,9 @@ struct pk_pt_decoder;
  * pk_pt_sync_forward() or pk_pt_sync_set() first. NULL with errno EINVAL
  * (bad config) or ENOMEM.
  */
-PK_API struct pk_pt_decoder *pk_pt_decoder_new(const uint8_t *buf,
-					       size_t len,
-					       const struct pk_pt_config *config);
+PK_API struct pk_pt_decoder *
+pk_pt_decoder_new(const uint8_t *buf, size_t len,
+		  const struct pk_pt_config *config);
 /* Frees a decoder; NULL is fine. */
 PK_API void pk_pt_decoder_free(struct pk_pt_decoder *dec);
 

@@ -411,7 +411,8 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 				pt_fl_take(d);
 			}
 		} else if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) {
-			pt_fl_take(d);	/* bits of branches we could not follow */
+			/* bits of branches we could not follow */
+			pt_fl_take(d);
 		} else {
 			pt_fl_read_event(d);
 		}
@@ -432,7 +433,8 @@ static int status(struct pk_pt_insn_decoder *d)
 		bdm64(d);
 	}
 	if (!d->have_next && d->next_err == PK_ERR_EOS && d->nheld)
-		pt_fl_flush_held(d);	/* the trace ended before their partners */
+		/* the trace ended before their partners */
+		pt_fl_flush_held(d);
 	if (d->qn) {
 		struct qev *e = pt_fl_qat(d, 0);
 
@@ -454,7 +456,8 @@ static int status(struct pk_pt_insn_decoder *d)
 	}
 	if (!d->have_next && d->next_err == PK_ERR_EOS && !d->tnt_n &&
 	    !d->nheld)
-		return PK_PT_STS_EOS | (d->enabled ? 0 : PK_PT_STS_IP_SUPPRESSED);
+		return PK_PT_STS_EOS |
+		       (d->enabled ? 0 : PK_PT_STS_IP_SUPPRESSED);
 	return 0;
 }
 
@@ -724,7 +727,8 @@ static inline bool fast_step(struct pk_pt_insn_decoder *d,
 		q = true;
 		break;
 	case PK_PT_IC_RETURN:
-		if (d->tnt_n < 2 || !d->rs_n || !((d->tnt >> (d->tnt_n - 1)) & 1))
+		if (d->tnt_n < 2 || !d->rs_n ||
+		    !((d->tnt >> (d->tnt_n - 1)) & 1))
 			return false;
 		d->tnt_n--;
 		nip = d->rs[d->rs_top];

@@ -196,7 +196,8 @@ static bool pt_fl_cfe_known(uint8_t t)
 }
 
 /* PIP/VMCS between a FUP and its TIP apply at the async branch. */
-static unsigned pt_fl_absorb_async(struct pk_pt_insn_decoder *d, struct qev *out,
+static unsigned pt_fl_absorb_async(struct pk_pt_insn_decoder *d,
+				   struct qev *out,
 			     unsigned max)
 {
 	unsigned n = 0;
@@ -251,7 +252,7 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 				if (c->ev.type == PK_PT_EV_CFE && d->enabled &&
 				    c->bind == B_IP && c->bind_ip == from &&
 				    !pt_fl_cfe_async(c->ev.u.cfe.type)) {
-					/* PIP/VMCS of the VM entry go with it */
+					/* its PIP/VMCS go with it */
 					c->bind = B_INSN;
 					nside = pt_fl_absorb_async(d, side, 8);
 					for (unsigned j = 0; j < nside; j++) {
@@ -269,7 +270,8 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 	if (p && (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD)) {
 		bool pgd = p->type == PK_PT_TIP_PGD;
 
-		pt_fl_new_ev(&e, pgd ? PK_PT_EV_ASYNC_DISABLED : PK_PT_EV_ASYNC_BRANCH,
+		pt_fl_new_ev(&e, pgd ? PK_PT_EV_ASYNC_DISABLED
+				     : PK_PT_EV_ASYNC_BRANCH,
 		       B_IP);
 		e.ev.at = e.bind_ip = from;
 		e.ev.ip = d->next_ip;
@@ -291,7 +293,8 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 	}
 	for (unsigned i = 0; i < nside; i++)
 		pt_fl_push_event(d, &side[i]);
-	if (pt_fl_bind_waiting(d, B_TIP, from, false))	/* MODE.Exec at a lone FUP */
+	/* MODE.Exec at a lone FUP */
+	if (pt_fl_bind_waiting(d, B_TIP, from, false))
 		d->lib_off = fup_start;
 }
 
@@ -303,7 +306,8 @@ static void pt_fl_hold(struct pk_pt_insn_decoder *d, struct qev *e)
 }
 
 /* Queues the held events of TYPE (in arrival order) with BIND. */
-static void pt_fl_release(struct pk_pt_insn_decoder *d, uint8_t type, uint8_t bind,
+static void pt_fl_release(struct pk_pt_insn_decoder *d, uint8_t type,
+			  uint8_t bind,
 		    bool ip_suppressed)
 {
 	unsigned keep = 0;
@@ -371,7 +375,8 @@ static void pt_fl_on_ovf(struct pk_pt_insn_decoder *d)
 	pt_fl_flush_held(d);
 	pt_fl_bind_waiting(d, B_FUP, 0, true);
 	for (unsigned i = 0; i < d->qn; i++)
-		if (pt_fl_qat(d, i)->bind == B_TIP || pt_fl_qat(d, i)->bind == B_COUNT)
+		if (pt_fl_qat(d, i)->bind == B_TIP ||
+		    pt_fl_qat(d, i)->bind == B_COUNT)
 			pt_fl_qat(d, i)->bind = B_NOW;
 	if (d->opts.keep_tcal_on_ovf)
 		pk_pt_tcal_ovf(&d->tcal);
@@ -393,7 +398,8 @@ static void pt_fl_on_ovf(struct pk_pt_insn_decoder *d)
 		}
 		return;
 	}
-	p = pt_fl_peek(d, false);	/* timing packets up to the FUP apply first */
+	/* timing packets up to the FUP apply first */
+	p = pt_fl_peek(d, false);
 	if (p && (p->type == PK_PT_FUP || p->type == PK_PT_TIP)) {
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
@@ -408,7 +414,8 @@ static void pt_fl_on_exstop(struct pk_pt_insn_decoder *d)
 	bool ip = d->next.u.exstop.ip;
 
 	pt_fl_take(d);
-	pt_fl_release(d, PK_PT_EV_MWAIT, ip ? B_FUP : B_NOW, !ip);	/* MWAIT binds here */
+	/* MWAIT binds here */
+	pt_fl_release(d, PK_PT_EV_MWAIT, ip ? B_FUP : B_NOW, !ip);
 	pt_fl_new_ev(&e, PK_PT_EV_EXSTOP, ip ? B_FUP : B_NOW);
 	e.ev.ip_suppressed = !ip;
 	pt_fl_push_event(d, &e);
@@ -546,7 +553,8 @@ void pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		pt_fl_requeue_bound(d, B_TIP, e.ev.ip);
 		return;
 	case PK_PT_TIP_PGD:
-		pt_fl_new_ev(&e, PK_PT_EV_DISABLED, d->enabled ? B_INSN : B_NOW);
+		pt_fl_new_ev(&e, PK_PT_EV_DISABLED,
+			     d->enabled ? B_INSN : B_NOW);
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
 		break;
@@ -647,7 +655,7 @@ void pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 
 			pt_fl_take(d);
 			if (d->synced && d->enabled && !d->noip)
-				d->lib_off = at;	/* read ahead mid-flow */
+				d->lib_off = at; /* read ahead mid-flow */
 			break;
 		}
 		if (p->type == PK_PT_OVF)
