@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "Sample events into a perf.data file" },
 	{ "script", cmd_script, "Read a perf.data file: dump records, header" },
 	{ "pt", cmd_pt, "Intel PT: dump packets, decode instruction flow" },
+	{ "ftrace", cmd_ftrace, "Record and report ftrace (trace-cmd files)" },
 };
 
 void cli_error(const char *cmd, const char *fmt, ...)

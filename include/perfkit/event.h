@@ -62,10 +62,18 @@ PK_API void pk_evlist_free(struct pk_evlist *evlist);
 
 /*
  * Parses STR (perf syntax, comma-separated, with groups) and appends its
- * events. On error nothing is appended, ERR (may be NULL) says where and why,
- * and the return is PK_ERR_SYNTAX (malformed), PK_ERR_UNKNOWN (no such event,
- * PMU or term), PK_ERR_RANGE (a value does not fit its field), -ENOMEM, or
- * -errno from reading sysfs/tracefs. Returns the number of events appended.
+ * events (a tracepoint glob or an alias several PMUs share gives several).
+ * On error nothing is appended, ERR (may be NULL) says where and why (pos
+ * and len of the offending token, a one-line printable message in perf's
+ * words, e.g. "unknown term 'bar' for pmu 'msr' (valid terms: ...)"; see
+ * pk_parse_error_snprintf), and the return is PK_ERR_SYNTAX (malformed),
+ * PK_ERR_UNKNOWN (no such event, PMU, tracepoint or term), PK_ERR_RANGE (a
+ * value does not fit its field), PK_ERR_FORMAT (a sysfs event alias that
+ * does not parse), -EINVAL (NULL list or string), -ENOMEM, or -errno from
+ * reading sysfs/tracefs. Returns the number of events appended.
+ * White space between tokens is ignored; perf's display names are kept
+ * (pk_evsel_name): the event's text, "sys:event" for tracepoints, the
+ * typed hw-cache name, or the name= term.
  */
 PK_API int pk_evlist_parse(struct pk_evlist *evlist, const char *str,
 			   struct pk_parse_error *err);
@@ -248,7 +256,8 @@ PK_API int pk_event_foreach(unsigned int classes, const char *glob,
  * The "tracing data" perf.data files carry so that tracepoint samples can
  * be formatted (HEADER_TRACING_DATA, version 0.6): tracefs's header_page
  * and header_event, the ftrace formats, the format of every tracepoint in
- * EVLIST grouped by system, kallsyms, printk formats and saved cmdlines.
+ * EVLIST grouped by system, an empty kallsyms (as perf), printk formats
+ * and saved cmdlines.
  * On success *OUT (freed by the caller with free(3)) holds the bytes and
  * the size is returned; -errno when tracefs cannot be read.
  */

@@ -340,6 +340,14 @@ PK_API int pk_pdwriter_feat_host(struct pk_pdwriter *w);
 PK_API int pk_pdwriter_write(struct pk_pdwriter *w,
 			     const struct perf_event_header *rec,
 			     const void *extra, size_t extra_size);
+/*
+ * Compresses every record written from now on with zstd at LEVEL (1..22)
+ * into PERF_RECORD_COMPRESSED records, as perf record -z does, and adds
+ * HEADER_COMPRESSED at close (MMAP_LEN: the recorder's ring size, which
+ * perf's reader uses to size its buffer). 0 or -EINVAL / -ENOMEM.
+ */
+PK_API int pk_pdwriter_set_compression(struct pk_pdwriter *w, int level,
+				       uint32_t mmap_len);
 /* Flushes buffered records to the file (what a crash keeps). */
 PK_API int pk_pdwriter_flush(struct pk_pdwriter *w);
 /* Writes features and the final header; frees W. 0 or -errno. */

@@ -145,6 +145,15 @@ static int put_event_formats(struct pk_buf *b, const char *root,
 	return err;
 }
 
+/* perf leaves kallsyms out (readers take symbols from the kernel's own
+ * sources), which keeps the section small enough for pipe readers. */
+static int put_empty_kallsyms(struct pk_buf *b)
+{
+	uint32_t zero = 0;
+
+	return pk_buf_append(b, &zero, sizeof(zero));
+}
+
 long pk_tracing_data_build(const struct pk_evlist *l, void **out)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
@@ -170,7 +179,7 @@ long pk_tracing_data_build(const struct pk_evlist *l, void **out)
 	      put_header_file(&b, root, "header_event") ?:
 	      put_ftrace_formats(&b, root, names, n) ?:
 	      put_event_formats(&b, root, names, n) ?:
-	      put_sized_file(&b, "/proc/kallsyms", true);
+	      put_empty_kallsyms(&b);
 	snprintf(path, sizeof(path), "%s/printk_formats", root);
 	err = err ?: put_sized_file(&b, path, true);
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", root);

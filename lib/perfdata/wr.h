@@ -24,7 +24,25 @@ struct pk_pdwriter {
 	struct pk_buf buf;                 /* records not yet written */
 	struct pk_buf feat[PK_HEADER_MAX]; /* feature sections */
 	bool has_feat[PK_HEADER_MAX];
+	/* zstd compression of records into PERF_RECORD_COMPRESSED */
+	void *zcs;                         /* ZSTD_CStream, NULL when off */
+	struct pk_buf zbuf;                /* records waiting to be compressed */
+	int zlevel;
+	uint32_t zmmap_len;
+	uint64_t zin, zout;                /* bytes before and after */
 };
+
+/* writer.c: appends one record to the output as it stands. */
+int wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
+	    const void *extra, size_t extra_size);
+
+/* wrzstd.c */
+int wr_z_add(struct pk_pdwriter *w, const struct perf_event_header *rec,
+	     const void *extra, size_t extra_size);
+int wr_z_flush(struct pk_pdwriter *w);
+/* Sets HEADER_COMPRESSED from what was compressed (at close). */
+int wr_z_feature(struct pk_pdwriter *w);
+void wr_z_fini(struct pk_pdwriter *w);
 
 /* wrfeat.c */
 int wr_feat_event_desc(struct pk_pdwriter *w);

@@ -136,6 +136,26 @@ static int start_file(struct pk_pdwriter *w)
 	return drain(w);
 }
 
+/* Pipe mode carries the tracepoint formats in a TRACING_DATA record whose
+ * payload (padded to 8 bytes) follows it, before any sample needs them. */
+static int pipe_tracing_data(struct pk_pdwriter *w)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t size, pad;
+	} rec = { { PK_RECORD_TRACING_DATA, 0, 16 }, 0, 0 };
+	size_t len = w->feat[PK_HEADER_TRACING_DATA].len;
+	int r;
+
+	if (!w->has_feat[PK_HEADER_TRACING_DATA])
+		return 0;
+	rec.size = (uint32_t)((len + 7) & ~(size_t)7);
+	if ((r = out(w, &rec, sizeof(rec))) ||
+	    (r = out(w, w->feat[PK_HEADER_TRACING_DATA].data, len)))
+		return r;
+	return out(w, "\0\0\0\0\0\0\0", rec.size - len);
+}
+
 static int start_pipe(struct pk_pdwriter *w)
 {
 	uint64_t h[2] = { PK_PD_MAGIC, PK_PD_PIPE_SIZE };
@@ -154,7 +174,7 @@ static int start_pipe(struct pk_pdwriter *w)
 		    !(r = out(w, &a, sizeof(a))))
 			r = out(w, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL);
 	}
-	return r;
+	return r ? r : pipe_tracing_data(w);
 }
 
 static int start(struct pk_pdwriter *w)
@@ -249,13 +269,23 @@ int pk_pdwriter_write(struct pk_pdwriter *w,
 		      const struct perf_event_header *rec, const void *extra,
 		      size_t extra_size)
 {
-	static const char zero[8];
 	int r;
 
 	if (!w || !rec || rec->size < sizeof(*rec) || (extra_size && !extra))
 		return -EINVAL;
 	if ((r = start(w)))
 		return r;
+	if (w->zcs)
+		return wr_z_add(w, rec, extra, extra_size);
+	return wr_emit(w, rec, extra, extra_size);
+}
+
+int wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
+	    const void *extra, size_t extra_size)
+{
+	static const char zero[8];
+	int r;
+
 	if ((r = out(w, rec, rec->size)))
 		return r;
 	if (extra_size) {
@@ -276,7 +306,7 @@ int pk_pdwriter_flush(struct pk_pdwriter *w)
 
 	if (!w)
 		return -EINVAL;
-	if ((r = start(w)) || (r = drain(w)))
+	if ((r = start(w)) || (r = wr_z_flush(w)) || (r = drain(w)))
 		return r;
 	if (w->pipe)
 		return 0;
@@ -295,6 +325,7 @@ static void wr_free(struct pk_pdwriter *w)
 	for (int f = 0; f < PK_HEADER_MAX; f++)
 		pk_buf_fini(&w->feat[f]);
 	pk_buf_fini(&w->buf);
+	wr_z_fini(w);
 	if (w->own_fd)
 		close(w->fd);
 	pk_free(w);
@@ -307,7 +338,7 @@ static int close_file(struct pk_pdwriter *w)
 	unsigned nr = 0;
 	int r;
 
-	if ((r = pk_pdwriter_flush(w)))
+	if ((r = pk_pdwriter_flush(w)) || (r = wr_z_feature(w)))
 		return r;
 	wr_feat_event_desc(w);
 	for (int f = 1; f < PK_HEADER_MAX; f++)
@@ -341,6 +372,11 @@ static int close_file(struct pk_pdwriter *w)
 static int close_pipe(struct pk_pdwriter *w)
 {
 	int r = start(w);
+
+	if (!r)
+		r = wr_z_flush(w);
+	if (!r)
+		r = wr_z_feature(w);
 
 	for (int f = 1; !r && f < PK_HEADER_MAX; f++) {
 		struct perf_event_header eh = { PK_RECORD_HEADER_FEATURE, 0, 0 };

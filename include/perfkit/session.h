@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit sessions: the state of the recorded machine rebuilt from a
+ * perf.data stream (threads and their names, each process's mappings, the
+ * kernel's), so that sample addresses resolve to DSOs and symbols.
+ *
+ * Feed every record in time order to pk_session_process(); then
+ * pk_session_resolve() answers for an address as the machine stood then.
+ */
+#ifndef PERFKIT_SESSION_H
+#define PERFKIT_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+#include <perfkit/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_session;
+
+struct pk_session_opts {
+	size_t sz;
+	/* Kernel symbols from this kallsyms file (default /proc/kallsyms;
+	 * "" for none). */
+	const char *kallsyms;
+	/* Prefix for DSO paths (a sysroot), default none. */
+	const char *root;
+};
+#define pk_session_opts__last_field root
+
+/* A new, empty machine. NULL with errno on failure. */
+PK_API struct pk_session *pk_session_new(const struct pk_session_opts *opts);
+PK_API void pk_session_free(struct pk_session *s);
+
+/*
+ * Updates the machine from one record (host byte order): COMM, FORK, EXIT,
+ * MMAP, MMAP2; others are ignored. Returns 0, PK_ERR_TRUNC for a record
+ * too short for its fields, or -ENOMEM.
+ */
+PK_API int pk_session_process(struct pk_session *s,
+			      const struct perf_event_header *rec);
+
+/* The command name of TID, or NULL when never seen ("comm" of perf). */
+PK_API const char *pk_session_comm(struct pk_session *s, uint32_t tid);
+
+/* Where an address falls. Strings live as long as the session. */
+struct pk_location {
+	const char *dso;     /* "/usr/lib/.../libc.so.6", "[kernel.kallsyms]",
+				"[unknown]" */
+	const char *sym;     /* symbol name, or NULL */
+	uint64_t symoff;     /* ADDR - symbol start */
+	uint64_t dso_addr;   /* address within the DSO (as perf's -F ip,dso) */
+	bool kernel;
+};
+
+/*
+ * Resolves ADDR for process PID (CPUMODE: the sample's misc &
+ * PERF_RECORD_MISC_CPUMODE_MASK, or PERF_CONTEXT_* markers translated by
+ * the caller). Always fills LOC; returns 0 when a mapping was found,
+ * -ENOENT otherwise.
+ */
+PK_API int pk_session_resolve(struct pk_session *s, uint32_t pid,
+			      uint64_t addr, uint16_t cpumode,
+			      struct pk_location *loc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: session objects. */
+#ifndef PK_SESSION_SESSION_H
+#define PK_SESSION_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "symbol/symtab.h"
+
+struct dso {
+	char *name;
+	struct pk_symtab tab;
+	bool kernel;
+	struct dso *next;
+};
+
+struct map {
+	uint64_t start, end, pgoff;
+	struct dso *dso;
+};
+
+struct proc {
+	uint32_t pid;
+	struct map *maps;     /* sorted by start, no overlaps */
+	int nr, cap;
+	struct proc *next;
+};
+
+struct thread {
+	uint32_t tid, pid;
+	char comm[32];
+	struct thread *next;
+};
+
+/* maps.c */
+int pk__proc_insert(struct proc *p, const struct map *m);
+const struct map *pk__proc_find(const struct proc *p, uint64_t addr);
+int pk__proc_copy(struct proc *dst, const struct proc *src);
+
+#endif
