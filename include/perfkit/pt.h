@@ -208,6 +208,19 @@ PK_API int pk_pt_sync_offset(const struct pk_pt_decoder *dec,
 PK_API int pk_pt_encode(const struct pk_pt_packet *pkt, uint8_t *buf,
 			size_t cap);
 
+/*
+ * One line of `perf script -D`'s Intel PT dump for the packet at BUF[OFF]
+ * (BUF holds one AUX buffer of LEN bytes), with perf's decoding rules
+ * (BBP/BIP/BEP decoded in the context of the buffer so far, TRIG a bad
+ * byte, PADs after a short packet merged into its line up to 8 bytes, a
+ * bad or cut packet printed as one byte "Bad packet!"). Writes the line
+ * (no newline) into LINE of CAP bytes and returns the number of bytes it
+ * covers (>= 1), or PK_ERR_EOS at the end, PK_ERR_RANGE if CAP is small.
+ * *BIP_CTX carries the BBP context from line to line (start at 0).
+ */
+PK_API int pk_pt_perf_line(const uint8_t *buf, size_t len, size_t off,
+			   int *bip_ctx, char *line, size_t cap);
+
 /* ---- Tracking: last IP ---- */
 
 /* Last-IP state for IP decompression; plain value, zero-initialised. */
