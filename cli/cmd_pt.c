@@ -425,7 +425,8 @@ static void format_packet(struct line *l, struct dump_state *s, uint64_t off,
 		break;
 	case PK_PT_PIP:
 		set_op(l, "pip");
-		PAYLOAD(l, "%" PRIx64 "%s", u->pip.cr3, u->pip.nr ? ", nr" : "");
+		PAYLOAD(l, "%" PRIx64 "%s", u->pip.cr3,
+			u->pip.nr ? ", nr" : "");
 		FIELD(l->tid, "cr3");
 		FIELD(l->tpay, "%016" PRIx64, u->pip.cr3);
 		break;
@@ -485,7 +486,8 @@ static void format_packet(struct line *l, struct dump_state *s, uint64_t off,
 	case PK_PT_PWRE:
 		set_op(l, "pwre");
 		PAYLOAD(l, "c%u.%u%s", (u->pwre.state + 1) & 0xf,
-			(u->pwre.sub_state + 1) & 0xf, u->pwre.hw ? ", hw" : "");
+			(u->pwre.sub_state + 1) & 0xf,
+			u->pwre.hw ? ", hw" : "");
 		break;
 	case PK_PT_PWRX:
 		set_op(l, "pwrx");

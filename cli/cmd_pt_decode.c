@@ -295,7 +295,8 @@ static void decode(struct pk_pt_insn_decoder *d, const struct dec_opts *o,
 			status = pk_pt_insn_sync_forward(d);
 			if (status < 0) {
 				if (status != PK_ERR_EOS)
-					diagnose(d, in.ip, "sync error", status);
+					diagnose(d, in.ip, "sync error",
+						 status);
 				return;
 			}
 		}
@@ -496,7 +497,8 @@ int cmd_pt_decode(int argc, char **argv)
 		}
 	}
 	if (!ptfile) {
-		fprintf(stderr, "usage: perfkit pt decode --raw FILE[:FROM[-TO]]"
+		fprintf(stderr, "usage: perfkit pt decode --raw "
+			"FILE[:FROM[-TO]]"
 			":ADDR... --pt FILE [options]\n");
 		goto out;
 	}

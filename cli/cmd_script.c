@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <perfkit/perfdata.h>
+#include <perfkit/pt.h>
 #include "cli.h"
 #include "script.h"
 
@@ -28,7 +29,24 @@ struct script {
 	struct threads *threads;  /* comm and maps for -D's sample lines */
 	uint64_t *attr_samples;   /* SAMPLE records per attr */
 	unsigned nr_attr_samples;
+	bool intel_pt;            /* AUXTRACE_INFO said Intel PT */
 };
+
+/* perf's -D view of Intel PT AUX data: one line per packet. */
+static void dump_intel_pt(const struct pk_record *rec)
+{
+	const uint8_t *buf = rec->extra;
+	size_t len = (size_t)rec->extra_size, off = 0;
+	char line[256];
+	int ctx = 0, n;
+
+	printf(".\n. ... Intel Processor Trace data: size %zu bytes\n", len);
+	while ((n = pk_pt_perf_line(buf, len, off, &ctx, line,
+				    sizeof(line))) > 0) {
+		puts(line);
+		off += (size_t)n;
+	}
+}
 
 static void usage(FILE *f)
 {
@@ -147,6 +165,11 @@ static int dump_record(struct script *s, const struct pk_record *rec)
 		pk_record_describe(s->pd, rec, s->desc, s->desc_len);
 	}
 	fputs(s->desc, stdout);
+	/* AUXTRACE_INFO: u32 type after the header; 1 is Intel PT */
+	if (rec->type == PK_RECORD_AUXTRACE_INFO && rec->size >= 12)
+		s->intel_pt = ((const uint32_t *)rec->hdr)[2] == 1;
+	if (rec->type == PK_RECORD_AUXTRACE && s->intel_pt && rec->extra)
+		dump_intel_pt(rec);
 	if (rec->type == PERF_RECORD_SAMPLE)
 		sample_thread(s, rec);
 	return threads_record(s->threads, rec);

@@ -116,7 +116,8 @@ struct pk_pt_packet {
 		struct { uint8_t type, vector, ip; } cfe;
 		struct { uint8_t type; uint64_t payload; } evd;
 		struct { uint8_t trbv, ip, icntv, mult; uint16_t icnt; } trig;
-		struct { uint8_t sz8, type; } bbp;   /* sz8: BIP items 8 bytes */
+		/* sz8: the BIP items that follow are 8 bytes */
+		struct { uint8_t sz8, type; } bbp;
 		struct { uint8_t id; uint64_t value; } bip;
 		struct { uint8_t ip; } bep;
 	} u;
@@ -145,7 +146,8 @@ struct pk_pt_config {
 	uint8_t perf_packets;
 	/* Decode TRIG (0xD9, libipt 2.2; perf treats it as a bad byte). */
 	uint8_t no_trig;
-	/* Timing: IA32_RTIT_CTL.MTCFreq, MSR_PLATFORM_INFO[15:8], CPUID 0x15. */
+	/* Timing: IA32_RTIT_CTL.MTCFreq, MSR_PLATFORM_INFO[15:8] and
+	 * CPUID leaf 0x15. */
 	uint8_t mtc_freq;
 	uint8_t nom_freq;
 	uint32_t cpuid_0x15_eax, cpuid_0x15_ebx;
@@ -159,9 +161,9 @@ struct pk_pt_decoder;
  * pk_pt_sync_forward() or pk_pt_sync_set() first. NULL with errno EINVAL
  * (bad config) or ENOMEM.
  */
-PK_API struct pk_pt_decoder *pk_pt_decoder_new(const uint8_t *buf,
-					       size_t len,
-					       const struct pk_pt_config *config);
+PK_API struct pk_pt_decoder *
+pk_pt_decoder_new(const uint8_t *buf, size_t len,
+		  const struct pk_pt_config *config);
 /* Frees a decoder; NULL is fine. */
 PK_API void pk_pt_decoder_free(struct pk_pt_decoder *dec);
 
@@ -205,6 +207,19 @@ PK_API int pk_pt_sync_offset(const struct pk_pt_decoder *dec,
  */
 PK_API int pk_pt_encode(const struct pk_pt_packet *pkt, uint8_t *buf,
 			size_t cap);
+
+/*
+ * One line of `perf script -D`'s Intel PT dump for the packet at BUF[OFF]
+ * (BUF holds one AUX buffer of LEN bytes), with perf's decoding rules
+ * (BBP/BIP/BEP decoded in the context of the buffer so far, TRIG a bad
+ * byte, PADs after a short packet merged into its line up to 8 bytes, a
+ * bad or cut packet printed as one byte "Bad packet!"). Writes the line
+ * (no newline) into LINE of CAP bytes and returns the number of bytes it
+ * covers (>= 1), or PK_ERR_EOS at the end, PK_ERR_RANGE if CAP is small.
+ * *BIP_CTX carries the BBP context from line to line (start at 0).
+ */
+PK_API int pk_pt_perf_line(const uint8_t *buf, size_t len, size_t off,
+			   int *bip_ctx, char *line, size_t cap);
 
 /* ---- Tracking: last IP ---- */
 

@@ -156,7 +156,8 @@ struct pk_pt_insn_opts {
 	uint8_t cbr_events;	/* report PK_PT_EV_CBR */
 	uint8_t iflags_events;	/* report PK_PT_EV_IFLAGS (MODE.Exec IF) */
 	uint8_t keep_tcal_on_ovf;
-	/* IP filter ranges (IA32_RTIT_ADDRn): cfg 1 = FilterEn, 2 = TraceStop */
+	/* IP filter ranges (IA32_RTIT_ADDRn_A/B; cfg 1 = FilterEn,
+	 * 2 = TraceStop); used for erratum SKL014 */
 	uint8_t addr_cfg[4];
 	uint64_t addr_a[4], addr_b[4];
 };

@@ -140,7 +140,8 @@ static int enc_ext(const struct pk_pt_packet *pkt, uint8_t *b)
 		return 11;
 	case PK_PT_BBP:
 		b[1] = PT_EXT_BBP;
-		b[2] = (uint8_t)((u->bbp.sz8 ? 0 : 0x80) | (u->bbp.type & 0x1f));
+		b[2] = (uint8_t)((u->bbp.sz8 ? 0 : 0x80) |
+				 (u->bbp.type & 0x1f));
 		return 3;
 	case PK_PT_BEP:
 		b[1] = u->bep.ip ? PT_EXT_BEP_IP : PT_EXT_BEP;

@@ -23,106 +23,7 @@
  */
 #include <errno.h>
 #include "base/base.h"
-#include "pt/pt_int.h"
-#include <perfkit/pt_insn.h>
-
-enum bind { B_NOW, B_IP, B_FUP, B_TIP, B_EXSTOP, B_INSN, B_COUNT };
-
-struct qev {
-	struct pk_pt_event ev;
-	uint8_t bind;
-	uint64_t bind_ip;	/* B_IP: where it is delivered */
-};
-
-enum { QMAX = 64, RSMAX = 64, CACHE_BITS_MIN = 8, CACHE_BITS_MAX = 16,
-       BCACHE_BITS_MAX = 14,
-       BLOCK_MAX = 4096 };
-
-/* Block cache: from a start address, the instructions up to and
- * including the next branch (or CR3 write / PTWRITE, which events may
- * bind to). Each code address is classified once. */
-struct block_ent {
-	uint64_t ip, end_ip, target;
-	uint32_t ninsn;
-	uint8_t last_size, last_iclass, mode, valid, absolute;
-};
-
-struct cache_ent {
-	uint64_t ip;
-	uint64_t target;
-	uint8_t size, iclass, mode, valid, absolute;
-};
-
-struct pk_pt_insn_decoder {
-	struct pk_pt_decoder *pkt;
-	const uint8_t *buf;
-	size_t len;
-	const struct pk_pt_image *img;
-	struct pk_pt_config cfg;
-	struct pk_pt_insn_opts opts;
-
-	/* packet look-ahead */
-	struct pk_pt_packet next;
-	uint64_t next_off, next_ip;
-	bool have_next, next_ip_ok;
-	int next_err;
-	struct pk_pt_last_ip lip;
-
-	uint64_t tnt;
-	uint8_t tnt_n;
-
-	bool enabled, speculative, synced;
-	uint64_t ip;
-	uint8_t mode, iflag;
-	uint8_t q_mode;		/* exec mode as read ahead (reset by OVF) */
-	uint64_t cr3;
-
-	uint64_t rs[RSMAX];
-	unsigned rs_top, rs_n;
-
-	struct qev q[QMAX];
-	unsigned qh, qn;
-
-	/* events held until their partner packet: MWAIT until EXSTOP,
-	 * PWRE until PWRX */
-	struct qev held[8];
-	unsigned nheld;
-
-	/* EVD payloads waiting for their CFE */
-	uint64_t evd_cr2, evd_vmxq, evd_vmxr;
-	uint8_t have_cr2, have_vmxq, have_vmxr;
-	int status_err;			/* PSB+ contradicted the flow ... */
-	uint64_t status_err_off;	/* ... here */
-	int ctx_err;			/* deferred context error ... */
-	uint64_t ctx_err_off;		/* ... and where */
-	struct pk_pt_decoder *scan;	/* look-ahead without consuming */
-
-	uint64_t icount;	/* instructions since the last IP reference */
-	uint64_t resume_ip;	/* where a sync disable would resume */
-	bool have_resume;
-	uint64_t last_tick, tnt_tsc, q_tsc;
-	bool queried;		/* the last instruction consumed TNT/TIP */
-	bool absolute;		/* the last instruction: absolute jump */
-	bool after_branch;	/* the last instruction was a branch */
-	bool touched;		/* packets were consumed since cleared */
-
-	/* error recovery (resync): flow IP unknown until a packet gives one */
-	bool noip;
-	bool have_psb_ip;	/* IP restated by a PSB+ not yet passed */
-	uint64_t psb_ip;
-	uint64_t lib_off;	/* position as libipt would report it */
-	bool in_psb;
-
-	struct pk_pt_time time;
-	struct pk_pt_tcal tcal;
-
-	/* Both caches start small and double (cleared) when they miss a
-	 * lot, so short traces stay cheap and long ones get room. */
-	struct cache_ent *cache;
-	struct block_ent *bcache;
-	unsigned cache_bits, bcache_bits;
-	uint64_t cache_miss, bcache_miss;
-};
+#include "pt/flow_int.h"
 
 /* ---- setup ---- */
 
@@ -188,738 +89,12 @@ int pk_pt_insn_offset(const struct pk_pt_insn_decoder *d, uint64_t *offset)
 	return 0;
 }
 
-/* ---- packets ---- */
-
-static bool is_timing(uint8_t t)
-{
-	return t == PK_PT_TSC || t == PK_PT_MTC || t == PK_PT_CYC ||
-	       t == PK_PT_TMA || t == PK_PT_CBR || t == PK_PT_PAD;
-}
-
-static void do_timing(struct pk_pt_insn_decoder *d,
-		      const struct pk_pt_packet *p, bool header)
-{
-	uint64_t fcr = 0;
-
-	switch (p->type) {
-	case PK_PT_TSC:
-		pk_pt_tcal_tsc(&d->tcal, p->u.tsc.tsc, header);
-		pk_pt_time_tsc(&d->time, p->u.tsc.tsc);
-		break;
-	case PK_PT_CBR:
-		pk_pt_tcal_cbr(&d->tcal, p->u.cbr.ratio, header, &d->cfg);
-		pk_pt_time_cbr(&d->time, p->u.cbr.ratio);
-		break;
-	case PK_PT_TMA:
-		pk_pt_time_tma(&d->time, p->u.tma.ctc, p->u.tma.fc, &d->cfg);
-		break;
-	case PK_PT_MTC:
-		pk_pt_tcal_mtc(&d->tcal, p->u.mtc.ctc, &d->cfg);
-		pk_pt_time_mtc(&d->time, p->u.mtc.ctc, &d->cfg);
-		break;
-	case PK_PT_CYC:
-		if (pk_pt_tcal_fcr(&d->tcal, &fcr) < 0)
-			fcr = 0;
-		pk_pt_tcal_cyc(&d->tcal, p->u.cyc.value);
-		pk_pt_time_cyc(&d->time, p->u.cyc.value, &d->cfg, fcr);
-		break;
-	default:
-		break;
-	}
-}
-
-static void push_event(struct pk_pt_insn_decoder *d, const struct qev *e);
-
-/* Makes d->next the next packet (decoding it if needed). Timing packets
- * are applied and skipped unless KEEP_TIMING. Returns the packet or NULL
- * at the end (d->next_err says why). */
-static const struct pk_pt_packet *peek(struct pk_pt_insn_decoder *d,
-				       bool keep_timing)
-{
-	for (;;) {
-		int n;
-
-		if (d->have_next) {
-			if (keep_timing || !is_timing(d->next.type))
-				return &d->next;
-			if (d->next.type == PK_PT_CBR) {
-				struct qev e = { .bind = B_NOW };
-
-				e.ev.type = PK_PT_EV_CBR;
-				e.ev.u.cbr.ratio = d->next.u.cbr.ratio;
-				push_event(d, &e);
-			}
-			do_timing(d, &d->next, false);
-			d->have_next = false;
-			continue;
-		}
-		pk_pt_offset(d->pkt, &d->next_off);
-		n = pk_pt_next(d->pkt, &d->next);
-		if (n < 0) {
-			d->next_err = n;
-			return NULL;
-		}
-		d->have_next = true;
-		d->next_ip_ok = false;
-		switch (d->next.type) {
-		case PK_PT_TIP: case PK_PT_TIP_PGE: case PK_PT_TIP_PGD:
-		case PK_PT_FUP:
-			pk_pt_last_ip_update(&d->lip, d->next.u.ip.ipc,
-					     d->next.u.ip.ip);
-			d->next_ip_ok = !pk_pt_last_ip_query(&d->lip,
-							     &d->next_ip);
-			break;
-		case PK_PT_PSB:
-			memset(&d->lip, 0, sizeof(d->lip));
-			break;
-		default:
-			break;
-		}
-	}
-}
-
-static void take(struct pk_pt_insn_decoder *d)
-{
-	d->have_next = false;
-	d->touched = true;
-	d->lib_off = d->next_off + d->next.size;
-}
-
-/* ---- event queue ---- */
-
-static void push_event(struct pk_pt_insn_decoder *d, const struct qev *e)
-{
-	struct pk_pt_event *ev;
-
-	if (d->qn == QMAX)	/* runaway: drop the oldest */
-		d->qh = (d->qh + 1) % QMAX, d->qn--;
-	d->q[(d->qh + d->qn) % QMAX] = *e;
-	ev = &d->q[(d->qh + d->qn) % QMAX].ev;
-	ev->has_tsc = !pk_pt_time_query(&d->time, &ev->tsc);
-	d->qn++;
-}
-
-static struct qev *qat(struct pk_pt_insn_decoder *d, unsigned i)
-{
-	return &d->q[(d->qh + i) % QMAX];
-}
-
-static struct qev *new_ev(struct qev *e, uint8_t type, uint8_t bind)
-{
-	memset(e, 0, sizeof(*e));
-	e->ev.type = type;
-	e->bind = bind;
-	return e;
-}
-
-/* Gives queued events waiting for BIND the IP IP (or suppression). */
-static bool bind_waiting(struct pk_pt_insn_decoder *d, uint8_t bind,
-			 uint64_t ip, bool suppressed)
-{
-	bool any = false;
-
-	for (unsigned i = 0; i < d->qn; i++) {
-		struct qev *e = qat(d, i);
-
-		if (e->bind != bind)
-			continue;
-		e->ev.ip = ip;
-		e->ev.ip_suppressed = suppressed;
-		e->bind = suppressed ? B_NOW : B_IP;
-		e->bind_ip = ip;
-		any = true;
-	}
-	return any;
-}
-
-/* Moves the events waiting for BIND to the end of the queue, bound to
- * IP (delivered right away). */
-static void requeue_bound(struct pk_pt_insn_decoder *d, uint8_t bind,
-			  uint64_t ip)
-{
-	struct qev moved[QMAX];
-	unsigned n = 0, keep = 0;
-
-	for (unsigned i = 0; i < d->qn; i++) {
-		struct qev *e = qat(d, i);
-
-		if (e->bind == bind) {
-			moved[n] = *e;
-			moved[n].bind = B_NOW;
-			moved[n].ev.ip = ip;
-			n++;
-		} else {
-			*qat(d, keep++) = *e;
-		}
-	}
-	d->qn = keep;
-	for (unsigned i = 0; i < n; i++) {
-		d->q[(d->qh + d->qn) % QMAX] = moved[i];
-		d->qn++;
-	}
-}
-
-/* ---- read-ahead: one non-query packet into events ---- */
-
-static void psb_plus(struct pk_pt_insn_decoder *d);
-
-/* CFE types that name an interrupt-like transfer: with tracing on and no
- * IP bit they bind to the next FUP (and its TIP). */
-static bool cfe_async(uint8_t t)
-{
-	return t == 1 || t == 3 || t == 4 || t == 5 || t == 6 || t == 8 ||
-	       t == 9 || t == 12 || t == 14;
-}
-
-static bool cfe_known(uint8_t t)
-{
-	return t >= 1 && t <= 15 && t != 11;
-}
-
-/* PIP/VMCS between a FUP and its TIP apply at the async branch. */
-static unsigned absorb_async(struct pk_pt_insn_decoder *d, struct qev *out,
-			     unsigned max)
-{
-	unsigned n = 0;
-
-	for (;;) {
-		const struct pk_pt_packet *p = peek(d, false);
-
-		if (!p || (p->type != PK_PT_PIP && p->type != PK_PT_VMCS))
-			return n;
-		if (n < max) {
-			struct qev *e = &out[n++];
-
-			if (p->type == PK_PT_PIP) {
-				new_ev(e, PK_PT_EV_PAGING, B_NOW);
-				e->ev.u.paging.cr3 = p->u.pip.cr3;
-				e->ev.u.paging.nr = p->u.pip.nr;
-			} else {
-				new_ev(e, PK_PT_EV_VMCS, B_NOW);
-				e->ev.u.vmcs.base = p->u.vmcs.base;
-			}
-			e->ev.ip_suppressed = 1;
-		}
-		take(d);
-	}
-}
-
-static void on_fup(struct pk_pt_insn_decoder *d)
-{
-	uint64_t from = d->next_ip, fup_end = d->next_off + d->next.size;
-	const struct pk_pt_packet *p;
-	struct qev e, side[8];
-	unsigned nside;
-
-	uint64_t fup_start = d->next_off;
-
-	take(d);
-	for (unsigned i = 0; i < d->qn; i++)
-		if (qat(d, i)->bind == B_FUP &&
-		    (qat(d, i)->ev.type == PK_PT_EV_TRIG ||
-		     (qat(d, i)->ev.type == PK_PT_EV_TSX &&
-		      !qat(d, i)->ev.u.tsx.aborted) ||
-		     (qat(d, i)->ev.type == PK_PT_EV_CFE &&
-		      !cfe_async(qat(d, i)->ev.u.cfe.type)))) {
-			/* a TRIG's FUP only names the trigger's IP; a VM
-			 * entry's or IRET's names the instruction; a TSX
-			 * begin or commit names where it happened */
-			bind_waiting(d, B_FUP, from, false);
-			d->lib_off = fup_start;
-			for (unsigned k = 0; k < d->qn; k++) {
-				struct qev *c = qat(d, k);
-
-				if (c->ev.type == PK_PT_EV_CFE && d->enabled &&
-				    c->bind == B_IP && c->bind_ip == from &&
-				    !cfe_async(c->ev.u.cfe.type)) {
-					/* PIP/VMCS of the VM entry go with it */
-					c->bind = B_INSN;
-					nside = absorb_async(d, side, 8);
-					for (unsigned j = 0; j < nside; j++) {
-						side[j].bind = B_INSN;
-						push_event(d, &side[j]);
-					}
-					break;
-				}
-			}
-			return;
-		}
-	bind_waiting(d, B_FUP, from, false);
-	nside = absorb_async(d, side, 8);
-	p = peek(d, false);
-	if (p && (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD)) {
-		bool pgd = p->type == PK_PT_TIP_PGD;
-
-		new_ev(&e, pgd ? PK_PT_EV_ASYNC_DISABLED : PK_PT_EV_ASYNC_BRANCH,
-		       B_IP);
-		e.ev.at = e.bind_ip = from;
-		e.ev.ip = d->next_ip;
-		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
-		take(d);
-		d->lib_off = fup_end;	/* libipt has read only the FUP */
-		push_event(d, &e);
-		/* VMCS before paging, as libipt reports them */
-		for (unsigned i = nside; i-- > 0;)
-			if (side[i].ev.type == PK_PT_EV_VMCS)
-				push_event(d, &side[i]);
-		for (unsigned i = 0; i < nside; i++)
-			if (side[i].ev.type == PK_PT_EV_PAGING)
-				push_event(d, &side[i]);
-		/* MODE.Exec waiting for this FUP applies at the target */
-		if (!pgd)
-			bind_waiting(d, B_TIP, e.ev.ip, false);
-		return;
-	}
-	for (unsigned i = 0; i < nside; i++)
-		push_event(d, &side[i]);
-	if (bind_waiting(d, B_TIP, from, false))	/* MODE.Exec at a lone FUP */
-		d->lib_off = fup_start;
-}
-
-static void hold(struct pk_pt_insn_decoder *d, struct qev *e)
-{
-	e->ev.has_tsc = !pk_pt_time_query(&d->time, &e->ev.tsc);
-	if (d->nheld < PK_ARRAY_SIZE(d->held))
-		d->held[d->nheld++] = *e;
-}
-
-/* Queues the held events of TYPE (in arrival order) with BIND. */
-static void release(struct pk_pt_insn_decoder *d, uint8_t type, uint8_t bind,
-		    bool ip_suppressed)
-{
-	unsigned keep = 0;
-
-	for (unsigned i = 0; i < d->nheld; i++) {
-		struct qev e = d->held[i];
-
-		if (e.ev.type != type) {
-			d->held[keep++] = e;
-			continue;
-		}
-		e.bind = bind;
-		e.ev.ip_suppressed = ip_suppressed;
-		if (d->qn < QMAX) {
-			d->q[(d->qh + d->qn) % QMAX] = e;
-			d->qn++;
-		}
-	}
-	d->nheld = keep;
-}
-
-/* OVF: held events are reported, ahead of those still waiting for a FUP. */
-static void flush_held(struct pk_pt_insn_decoder *d)
-{
-	unsigned at = 0, n = d->nheld;
-
-	if (!n || d->qn + n > QMAX)
-		return;
-	while (at < d->qn && qat(d, at)->bind != B_FUP)
-		at++;
-	for (unsigned i = d->qn; i-- > at;)
-		*qat(d, i + n) = *qat(d, i);
-	for (unsigned i = 0; i < n; i++) {
-		*qat(d, at + i) = d->held[i];
-		qat(d, at + i)->bind = B_NOW;
-	}
-	d->qn += n;
-	d->nheld = 0;
-}
-
-/* Type of the next non-timing packet after the current position, without
- * consuming anything (PK_PT_NTYPES at the end). */
-static uint8_t type_ahead(struct pk_pt_insn_decoder *d)
-{
-	struct pk_pt_packet p;
-	uint64_t off;
-
-	if (pk_pt_offset(d->pkt, &off) < 0 || pk_pt_sync_set(d->scan, off) < 0)
-		return PK_PT_NTYPES;
-	while (pk_pt_next(d->scan, &p) > 0)
-		if (!is_timing(p.type))
-			return p.type;
-	return PK_PT_NTYPES;
-}
-
-static void on_ovf(struct pk_pt_insn_decoder *d)
-{
-	const struct pk_pt_packet *p;
-	uint8_t ahead;
-	struct qev e;
-
-	take(d);
-	d->tnt_n = 0;
-	d->q_mode = PK_PT_MODE_UNKNOWN;
-	flush_held(d);
-	bind_waiting(d, B_FUP, 0, true);
-	for (unsigned i = 0; i < d->qn; i++)
-		if (qat(d, i)->bind == B_TIP || qat(d, i)->bind == B_COUNT)
-			qat(d, i)->bind = B_NOW;
-	if (d->opts.keep_tcal_on_ovf)
-		pk_pt_tcal_ovf(&d->tcal);
-	else
-		pk_pt_tcal_init(&d->tcal);
-	new_ev(&e, PK_PT_EV_OVERFLOW, B_NOW);
-	e.ev.ip_suppressed = 1;
-	ahead = type_ahead(d);
-	/* SKD010: the FUP after OVF may be lost; the TIP stands in for it */
-	if (ahead != PK_PT_FUP &&
-	    !(ahead == PK_PT_TIP && d->cfg.errata.skd010)) {
-		/* resolved with tracing disabled */
-		push_event(d, &e);
-		/* APL11: a stray TIP.PGD may follow the OVF */
-		if (ahead == PK_PT_TIP_PGD && d->cfg.errata.apl11) {
-			p = peek(d, false);
-			if (p && p->type == PK_PT_TIP_PGD)
-				take(d);
-		}
-		return;
-	}
-	p = peek(d, false);	/* timing packets up to the FUP apply first */
-	if (p && (p->type == PK_PT_FUP || p->type == PK_PT_TIP)) {
-		e.ev.ip = d->next_ip;
-		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
-		take(d);
-	}
-	push_event(d, &e);
-}
-
-static void on_exstop(struct pk_pt_insn_decoder *d)
-{
-	struct qev e;
-	bool ip = d->next.u.exstop.ip;
-
-	take(d);
-	release(d, PK_PT_EV_MWAIT, ip ? B_FUP : B_NOW, !ip);	/* MWAIT binds here */
-	new_ev(&e, PK_PT_EV_EXSTOP, ip ? B_FUP : B_NOW);
-	e.ev.ip_suppressed = !ip;
-	push_event(d, &e);
-}
-
-static uint8_t exec_mode_of(const struct pk_pt_packet *p)
-{
-	if (p->u.exec.csl && p->u.exec.csd)
-		return PK_PT_MODE_UNKNOWN;
-	return p->u.exec.csl ? PK_PT_MODE_64 :
-	       p->u.exec.csd ? PK_PT_MODE_32 : PK_PT_MODE_16;
-}
-
-/* A context error found by read-ahead, reported when fetched. */
-static void ctx_error(struct pk_pt_insn_decoder *d)
-{
-	struct qev e;
-
-	if (d->ctx_err)
-		return;
-	d->ctx_err = PK_PT_ERR_CONTEXT;
-	d->ctx_err_off = d->next_off;
-	new_ev(&e, 0, B_NOW);
-	push_event(d, &e);
-}
-
-static void on_evd(struct pk_pt_insn_decoder *d)
-{
-	const struct pk_pt_packet *p = &d->next;
-	uint64_t v = p->u.evd.payload;
-
-	switch (p->u.evd.type) {
-	case 0:
-		if (d->have_cr2 || d->have_vmxq || d->have_vmxr)
-			return ctx_error(d);
-		d->evd_cr2 = v;
-		d->have_cr2 = 1;
-		break;
-	case 1:
-		if (d->have_cr2 || d->have_vmxq)
-			return ctx_error(d);
-		d->evd_vmxq = v;
-		d->have_vmxq = 1;
-		break;
-	case 2:
-		if (d->have_cr2 || d->have_vmxr)
-			return ctx_error(d);
-		d->evd_vmxr = v;
-		d->have_vmxr = 1;
-		break;
-	default:	/* unknown EVD types are ignored */
-		break;
-	}
-	take(d);
-}
-
-static void on_cfe(struct pk_pt_insn_decoder *d)
-{
-	const struct pk_pt_packet *p = &d->next;
-	uint8_t t = p->u.cfe.type, bind;
-	struct qev e;
-
-	if ((d->have_cr2 && t != 1) ||
-	    ((d->have_vmxq || d->have_vmxr) && t != 8 && t != 9))
-		return ctx_error(d);
-	take(d);
-	if (!cfe_known(t)) {
-		/* ignored; an IP bit still takes its FUP */
-		if (p->u.cfe.ip) {
-			const struct pk_pt_packet *f = peek(d, false);
-
-			if (f && f->type == PK_PT_FUP)
-				take(d);
-		}
-		return;
-	}
-	if (p->u.cfe.ip)
-		bind = B_FUP;
-	else if (!d->enabled)
-		bind = B_NOW;
-	else
-		bind = cfe_async(t) ? B_FUP : B_INSN;
-	new_ev(&e, PK_PT_EV_CFE, bind);
-	e.ev.ip_suppressed = !p->u.cfe.ip;
-	e.ev.u.cfe.type = t;
-	e.ev.u.cfe.vector = p->u.cfe.vector;
-	e.ev.u.cfe.has_cr2 = d->have_cr2;
-	e.ev.u.cfe.cr2 = d->evd_cr2;
-	e.ev.u.cfe.has_vmxq = d->have_vmxq;
-	e.ev.u.cfe.vmxq = d->evd_vmxq;
-	e.ev.u.cfe.has_vmxr = d->have_vmxr;
-	e.ev.u.cfe.vmxr = d->evd_vmxr;
-	d->have_cr2 = d->have_vmxq = d->have_vmxr = 0;
-	push_event(d, &e);
-}
-
-/* Processes the next packet, which is not a query packet. */
-static void read_event(struct pk_pt_insn_decoder *d)
-{
-	const struct pk_pt_packet *p = &d->next;
-	struct qev e;
-
-	switch (p->type) {
-	case PK_PT_PSB:
-		psb_plus(d);
-		return;
-	case PK_PT_FUP:
-		on_fup(d);
-		return;
-	case PK_PT_OVF:
-		on_ovf(d);
-		return;
-	case PK_PT_EXSTOP:
-		on_exstop(d);
-		return;
-	case PK_PT_EVD:
-		on_evd(d);
-		return;
-	case PK_PT_CFE:
-		on_cfe(d);
-		return;
-	case PK_PT_TIP_PGE:
-		if (d->noip && d->enabled) {	/* lost: it was disabled */
-			new_ev(&e, PK_PT_EV_DISABLED, B_NOW);
-			e.ev.ip_suppressed = 1;
-			push_event(d, &e);
-		}
-		new_ev(&e, PK_PT_EV_ENABLED, B_NOW);
-		e.ev.ip = d->next_ip;
-		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
-		/* TSX waiting for a FUP is reported before, exec mode after */
-		bind_waiting(d, B_FUP, 0, true);
-		take(d);
-		push_event(d, &e);
-		requeue_bound(d, B_TIP, e.ev.ip);
-		return;
-	case PK_PT_TIP_PGD:
-		new_ev(&e, PK_PT_EV_DISABLED, d->enabled ? B_INSN : B_NOW);
-		e.ev.ip = d->next_ip;
-		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
-		break;
-	case PK_PT_MODE_EXEC:
-		new_ev(&e, PK_PT_EV_EXEC_MODE, B_TIP);
-		e.ev.u.exec_mode.mode = exec_mode_of(p);
-		e.ev.u.exec_mode.iflag = p->u.exec.iflag;
-		/* only a change of mode is reported */
-		e.ev.status_update = e.ev.u.exec_mode.mode == d->q_mode;
-		d->q_mode = e.ev.u.exec_mode.mode;
-		break;
-	case PK_PT_MODE_TSX:
-		new_ev(&e, PK_PT_EV_TSX, B_FUP);
-		e.ev.u.tsx.speculative = p->u.tsx.intx;
-		e.ev.u.tsx.aborted = p->u.tsx.abrt;
-		break;
-	case PK_PT_PIP:
-		new_ev(&e, PK_PT_EV_PAGING, d->enabled ? B_INSN : B_NOW);
-		e.ev.u.paging.cr3 = p->u.pip.cr3;
-		e.ev.u.paging.nr = p->u.pip.nr;
-		e.ev.ip_suppressed = 1;
-		break;
-	case PK_PT_VMCS:
-		new_ev(&e, PK_PT_EV_VMCS, d->enabled ? B_INSN : B_NOW);
-		e.ev.u.vmcs.base = p->u.vmcs.base;
-		e.ev.ip_suppressed = 1;
-		break;
-	case PK_PT_STOP:
-		new_ev(&e, PK_PT_EV_STOP, B_NOW);
-		break;
-	case PK_PT_MWAIT:
-		new_ev(&e, PK_PT_EV_MWAIT, B_EXSTOP);
-		e.ev.u.mwait.hints = p->u.mwait.hints;
-		e.ev.u.mwait.ext = p->u.mwait.ext;
-		hold(d, &e);
-		take(d);
-		return;
-	case PK_PT_PWRE:
-		new_ev(&e, PK_PT_EV_PWRE, B_NOW);
-		e.ev.u.pwre.state = p->u.pwre.state;
-		e.ev.u.pwre.sub_state = p->u.pwre.sub_state;
-		e.ev.u.pwre.hw = p->u.pwre.hw;
-		e.ev.ip_suppressed = 1;
-		hold(d, &e);
-		take(d);
-		return;
-	case PK_PT_PWRX:
-		release(d, PK_PT_EV_PWRE, B_NOW, true);
-		new_ev(&e, PK_PT_EV_PWRX, B_NOW);
-		e.ev.u.pwrx.last = p->u.pwrx.last;
-		e.ev.u.pwrx.deepest = p->u.pwrx.deepest;
-		e.ev.u.pwrx.interrupt = p->u.pwrx.interrupt;
-		e.ev.u.pwrx.store = p->u.pwrx.store;
-		e.ev.u.pwrx.autonomous = p->u.pwrx.autonomous;
-		break;
-	case PK_PT_PTW:
-		new_ev(&e, PK_PT_EV_PTWRITE, p->u.ptw.ip ? B_FUP :
-					     d->enabled ? B_INSN : B_NOW);
-		e.ev.u.ptwrite.payload = p->u.ptw.payload;
-		e.ev.ip_suppressed = !p->u.ptw.ip;
-		break;
-	case PK_PT_MNT:
-		new_ev(&e, PK_PT_EV_MNT, B_NOW);
-		e.ev.u.mnt.payload = p->u.mnt.payload;
-		break;
-	case PK_PT_TRIG:
-		new_ev(&e, PK_PT_EV_TRIG, p->u.trig.ip ? B_FUP :
-					  d->enabled ? B_COUNT : B_NOW);
-		e.ev.u.trig.trbv = p->u.trig.trbv;
-		e.ev.u.trig.mult = p->u.trig.mult;
-		e.ev.u.trig.icntv = p->u.trig.icntv;
-		e.ev.u.trig.icnt = p->u.trig.icnt;
-		e.ev.ip_suppressed = !p->u.trig.ip;
-		break;
-	default:	/* PSBEND outside PSB+, CFE/EVD, TNT/TIP while off */
-		take(d);
-		return;
-	}
-	take(d);
-	push_event(d, &e);
-}
-
-/* PSB+: status packets restate the state; nothing is reported. */
-static void psb_plus(struct pk_pt_insn_decoder *d)
-{
-	bool have_ip = false;
-	uint64_t ip = 0;
-
-	take(d);
-	pk_pt_tcal_psb(&d->tcal, &d->cfg);
-	for (;;) {
-		const struct pk_pt_packet *p = peek(d, true);
-
-		if (!p)
-			break;
-		if (p->type == PK_PT_PSBEND) {
-			uint64_t at = d->next_off;
-
-			take(d);
-			if (d->synced && d->enabled && !d->noip)
-				d->lib_off = at;	/* read ahead mid-flow */
-			break;
-		}
-		if (p->type == PK_PT_OVF)
-			break;
-		switch (p->type) {
-		case PK_PT_FUP:
-			have_ip = d->next_ip_ok && p->u.ip.ipc;
-			ip = d->next_ip;
-			break;
-		case PK_PT_MODE_EXEC:
-			if (d->synced && d->enabled && !d->noip &&
-			    exec_mode_of(p) != d->mode) {
-				/* the status restates a different mode */
-				d->status_err = PK_PT_ERR_BAD_STATUS;
-				d->status_err_off = d->next_off;
-				return;
-			}
-			d->mode = d->q_mode = exec_mode_of(p);
-			d->iflag = p->u.exec.iflag;
-			break;
-		case PK_PT_MODE_TSX:
-			d->speculative = p->u.tsx.intx;
-			break;
-		case PK_PT_PIP:
-			d->cr3 = p->u.pip.cr3;
-			break;
-		case PK_PT_MNT: {
-			struct qev e;
-
-			new_ev(&e, PK_PT_EV_MNT, B_NOW);
-			e.ev.u.mnt.payload = p->u.mnt.payload;
-			push_event(d, &e);
-			break;
-		}
-		default:
-			if (is_timing(p->type))
-				do_timing(d, p, true);
-			break;
-		}
-		take(d);
-	}
-	if (!d->synced || !d->enabled || d->noip) {
-		d->enabled = have_ip;
-		d->ip = ip;
-		d->rs_n = 0;
-		d->icount = 0;
-		d->noip = false;
-	} else if (have_ip) {
-		d->psb_ip = ip;		/* a resync point */
-		d->have_psb_ip = true;
-	}
-	pk_pt_time_query(&d->time, &d->last_tick);
-	d->synced = true;
-}
-
-/* Is the next packet one a branch query consumes? */
-static bool is_query(const struct pk_pt_insn_decoder *d,
-		     const struct pk_pt_packet *p)
-{
-	return d->enabled && (p->type == PK_PT_TNT_8 ||
-			      p->type == PK_PT_TNT_64 || p->type == PK_PT_TIP);
-}
-
-/* Reads ahead until a query packet is next or an event is ready. */
-static void fill(struct pk_pt_insn_decoder *d)
-{
-	for (;;) {
-		const struct pk_pt_packet *p;
-
-		if (d->tnt_n || d->status_err)	/* wait for the bits / stop */
-			return;
-
-		if (d->qn) {
-			uint8_t b = qat(d, 0)->bind;
-
-			if (b == B_NOW || b == B_IP || b == B_INSN)
-				return;
-		}
-		p = peek(d, false);
-		if (!p || is_query(d, p))
-			return;
-		read_event(d);
-	}
-}
-
 /* ---- queries ---- */
 
 static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
 {
 	while (!d->tnt_n) {
-		const struct pk_pt_packet *p = peek(d, false);
+		const struct pk_pt_packet *p = pt_fl_peek(d, false);
 
 		if (!p)
 			return d->next_err == PK_ERR_EOS ? PK_ERR_EOS
@@ -928,14 +103,14 @@ static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
 			d->tnt = p->u.tnt.payload;
 			d->tnt_n = p->u.tnt.bits;
 			pk_pt_time_query(&d->time, &d->tnt_tsc);
-			take(d);
+			pt_fl_take(d);
 			break;
 		}
 		if (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD ||
 		    p->type == PK_PT_FUP || p->type == PK_PT_TIP_PGE ||
 		    p->type == PK_PT_PSB || p->type == PK_PT_OVF)
 			return PK_PT_ERR_BAD_QUERY;
-		read_event(d);
+		pt_fl_read_event(d);
 	}
 	d->tnt_n--;
 	*taken = (d->tnt >> d->tnt_n) & 1;
@@ -951,35 +126,35 @@ static bool tnt_ahead(struct pk_pt_insn_decoder *d)
 
 	if (d->tnt_n)
 		return true;
-	p = peek(d, false);
+	p = pt_fl_peek(d, false);
 	return p && (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64);
 }
 
 static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 {
 	for (;;) {
-		const struct pk_pt_packet *p = peek(d, false);
+		const struct pk_pt_packet *p = pt_fl_peek(d, false);
 
 		if (!p)
 			return d->next_err;
 		if (p->type == PK_PT_TIP) {
 			if (!d->next_ip_ok || !p->u.ip.ipc) {
-				take(d);
+				pt_fl_take(d);
 				return PK_PT_ERR_BAD_QUERY;
 			}
 			*ip = d->next_ip;
-			take(d);
-			bind_waiting(d, B_TIP, *ip, false);
+			pt_fl_take(d);
+			pt_fl_bind_waiting(d, B_TIP, *ip, false);
 			d->queried = true;
 			pk_pt_time_query(&d->time, &d->q_tsc);
 			/* libipt reads a TNT right behind a TIP */
-			p = peek(d, false);
+			p = pt_fl_peek(d, false);
 			if (p && !d->tnt_n && (p->type == PK_PT_TNT_8 ||
 					       p->type == PK_PT_TNT_64)) {
 				d->tnt = p->u.tnt.payload;
 				d->tnt_n = p->u.tnt.bits;
 				pk_pt_time_query(&d->time, &d->tnt_tsc);
-				take(d);
+				pt_fl_take(d);
 			}
 			return 0;
 		}
@@ -989,16 +164,16 @@ static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 			d->tnt = d->tnt << p->u.tnt.bits | p->u.tnt.payload;
 			d->tnt_n += p->u.tnt.bits;
 			pk_pt_time_query(&d->time, &d->tnt_tsc);
-			take(d);
+			pt_fl_take(d);
 			continue;
 		}
 		if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64 ||
 		    p->type == PK_PT_FUP || p->type == PK_PT_PSB ||
 		    p->type == PK_PT_OVF || p->type == PK_PT_TIP_PGE)
 			return PK_PT_ERR_BAD_QUERY;
-		read_event(d);
-		if (d->qn && qat(d, d->qn - 1)->bind == B_INSN &&
-		    qat(d, d->qn - 1)->ev.type == PK_PT_EV_DISABLED)
+		pt_fl_read_event(d);
+		if (d->qn && pt_fl_qat(d, d->qn - 1)->bind == B_INSN &&
+		    pt_fl_qat(d, d->qn - 1)->ev.type == PK_PT_EV_DISABLED)
 			return 1;	/* the branch left the traced region */
 	}
 }
@@ -1187,7 +362,7 @@ static void skd022(struct pk_pt_insn_decoder *d, struct qev *e)
  * from here without a branch; then the abort happened here. */
 static void bdm64(struct pk_pt_insn_decoder *d)
 {
-	struct qev *e = qat(d, 0);
+	struct qev *e = pt_fl_qat(d, 0);
 	uint64_t ip = d->ip, at = e->bind_ip, t;
 
 	if (e->ev.type != PK_PT_EV_TSX || !e->ev.u.tsx.aborted || at == ip)
@@ -1205,9 +380,9 @@ static void bdm64(struct pk_pt_insn_decoder *d)
 		if (ip == at)
 			return;
 	}
-	for (unsigned i = 0; i < d->qn && qat(d, i)->bind == B_IP &&
-			     qat(d, i)->bind_ip == at; i++)
-		qat(d, i)->bind_ip = d->ip;
+	for (unsigned i = 0; i < d->qn && pt_fl_qat(d, i)->bind == B_IP &&
+			     pt_fl_qat(d, i)->bind_ip == at; i++)
+		pt_fl_qat(d, i)->bind_ip = d->ip;
 }
 
 /* After an error: read on until a packet gives the flow an IP. */
@@ -1216,10 +391,10 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 	while (d->noip) {
 		const struct pk_pt_packet *p;
 
-		fill(d);
+		pt_fl_fill(d);
 		if (d->qn)
 			return;
-		p = peek(d, false);
+		p = pt_fl_peek(d, false);
 		if (!p)
 			return;
 		if (p->type == PK_PT_TIP) {
@@ -1227,18 +402,19 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 				d->ip = d->next_ip;
 				d->noip = false;
 			}
-			take(d);
-			p = peek(d, false);	/* as after any TIP */
+			pt_fl_take(d);
+			p = pt_fl_peek(d, false);	/* as after any TIP */
 			if (!d->noip && p && (p->type == PK_PT_TNT_8 ||
 					      p->type == PK_PT_TNT_64)) {
 				d->tnt = p->u.tnt.payload;
 				d->tnt_n = p->u.tnt.bits;
-				take(d);
+				pt_fl_take(d);
 			}
 		} else if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) {
-			take(d);	/* bits of branches we could not follow */
+			/* bits of branches we could not follow */
+			pt_fl_take(d);
 		} else {
-			read_event(d);
+			pt_fl_read_event(d);
 		}
 	}
 }
@@ -1246,20 +422,21 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 static int status(struct pk_pt_insn_decoder *d)
 {
 	noip_advance(d);
-	fill(d);
-	if (d->qn && qat(d, 0)->bind == B_IP && d->enabled &&
-	    qat(d, 0)->bind_ip == d->ip && d->cfg.errata.skd022 &&
-	    qat(d, 0)->ev.type == PK_PT_EV_ASYNC_DISABLED)
-		skd022(d, qat(d, 0));
+	pt_fl_fill(d);
+	if (d->qn && pt_fl_qat(d, 0)->bind == B_IP && d->enabled &&
+	    pt_fl_qat(d, 0)->bind_ip == d->ip && d->cfg.errata.skd022 &&
+	    pt_fl_qat(d, 0)->ev.type == PK_PT_EV_ASYNC_DISABLED)
+		skd022(d, pt_fl_qat(d, 0));
 	if (d->after_branch && d->cfg.errata.bdm64 && d->speculative &&
-	    d->qn && qat(d, 0)->bind == B_IP) {
+	    d->qn && pt_fl_qat(d, 0)->bind == B_IP) {
 		d->after_branch = false;
 		bdm64(d);
 	}
 	if (!d->have_next && d->next_err == PK_ERR_EOS && d->nheld)
-		flush_held(d);	/* the trace ended before their partners */
+		/* the trace ended before their partners */
+		pt_fl_flush_held(d);
 	if (d->qn) {
-		struct qev *e = qat(d, 0);
+		struct qev *e = pt_fl_qat(d, 0);
 
 		/* a FUP comes after the TNT bits of earlier branches */
 		if (d->noip && (e->bind == B_IP || e->bind == B_INSN))
@@ -1279,7 +456,8 @@ static int status(struct pk_pt_insn_decoder *d)
 	}
 	if (!d->have_next && d->next_err == PK_ERR_EOS && !d->tnt_n &&
 	    !d->nheld)
-		return PK_PT_STS_EOS | (d->enabled ? 0 : PK_PT_STS_IP_SUPPRESSED);
+		return PK_PT_STS_EOS |
+		       (d->enabled ? 0 : PK_PT_STS_IP_SUPPRESSED);
 	return 0;
 }
 
@@ -1311,9 +489,9 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->enabled = false;
 	d->next_err = 0;
 	memset(&d->lip, 0, sizeof(d->lip));
-	if (!peek(d, true) || d->next.type != PK_PT_PSB)
+	if (!pt_fl_peek(d, true) || d->next.type != PK_PT_PSB)
 		return PK_ERR_NOSYNC;
-	psb_plus(d);
+	pt_fl_psb_plus(d);
 	return status(d);
 }
 
@@ -1325,7 +503,7 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 		return PK_ERR_INTERNAL;
 	if (!(status(d) & PK_PT_STS_EVENT))
 		return PK_PT_ERR_BAD_QUERY;
-	e = qat(d, 0);
+	e = pt_fl_qat(d, 0);
 	if (!e->ev.type) {	/* a context error found while reading ahead */
 		d->qh = (d->qh + 1) % QMAX;
 		d->qn--;
@@ -1427,9 +605,9 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 		pk_pt_image_read(d->img, insn->ip, insn->raw, insn->size);
 	insn->speculative = d->speculative;
 	/* events bound to this instruction */
-	fill(d);
+	pt_fl_fill(d);
 	for (unsigned i = 0; i < d->qn; i++) {
-		struct qev *e = qat(d, i);
+		struct qev *e = pt_fl_qat(d, i);
 
 		if (e->bind != B_INSN)
 			continue;
@@ -1453,7 +631,7 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 	if (err < 0)
 		return err;
 	if (err == 1) {	/* TIP.PGD: the branch left the traced region */
-		qat(d, d->qn - 1)->bind = B_NOW;
+		pt_fl_qat(d, d->qn - 1)->bind = B_NOW;
 		d->resume_ip = insn->ip + insn->size;
 		d->have_resume = true;
 		return status(d);
@@ -1466,7 +644,7 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 	if (d->queried && d->opts.tick_events && d->q_tsc != d->last_tick) {
 		struct qev e;
 
-		new_ev(&e, PK_PT_EV_TICK, B_NOW);
+		pt_fl_new_ev(&e, PK_PT_EV_TICK, B_NOW);
 		e.ev.ip = nip;
 		e.ev.tsc = d->q_tsc;
 		e.ev.has_tsc = 1;
@@ -1529,6 +707,64 @@ static const struct block_ent *block_at(struct pk_pt_insn_decoder *d,
 	return b;
 }
 
+/* The common block ends without touching packets: a conditional branch
+ * or compressed return with TNT bits cached, a direct jump or call.
+ * Returns true when done (the status is then unchanged: 0). */
+static inline bool fast_step(struct pk_pt_insn_decoder *d,
+			     const struct block_ent *b, struct pk_pt_block *blk)
+{
+	uint64_t next = b->end_ip + b->last_size, nip;
+	bool q = false;
+
+	if (d->qn)
+		return false;
+	switch (b->last_iclass) {
+	case PK_PT_IC_COND_JUMP:
+		if (d->tnt_n < 2)	/* the last bit may end the stream */
+			return false;
+		d->tnt_n--;
+		nip = (d->tnt >> d->tnt_n) & 1 ? b->target : next;
+		q = true;
+		break;
+	case PK_PT_IC_RETURN:
+		if (d->tnt_n < 2 || !d->rs_n ||
+		    !((d->tnt >> (d->tnt_n - 1)) & 1))
+			return false;
+		d->tnt_n--;
+		nip = d->rs[d->rs_top];
+		d->rs_top = (d->rs_top + RSMAX - 1) % RSMAX;
+		d->rs_n--;
+		q = true;
+		break;
+	case PK_PT_IC_JUMP:
+		nip = b->target;
+		break;
+	case PK_PT_IC_CALL:
+		if (b->target != next)
+			push_ret(d, next);
+		nip = b->target;
+		break;
+	default:
+		return false;
+	}
+	blk->ninsn = b->ninsn;
+	blk->end_ip = b->end_ip;
+	blk->end_iclass = b->last_iclass;
+	d->ip = nip;
+	d->absolute = b->absolute;
+	d->after_branch = true;
+	if (q) {
+		d->icount = 0;
+		d->have_psb_ip = false;
+		d->queried = true;
+		d->q_tsc = d->tnt_tsc;
+	} else {
+		d->icount += b->ninsn;
+		d->queried = false;
+	}
+	return true;
+}
+
 int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 			  struct pk_pt_block *blk)
 {
@@ -1539,8 +775,10 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 
 	if (!d || !blk)
 		return PK_ERR_INTERNAL;
-	memset(blk, 0, sizeof(*blk));
 	blk->ip = d->ip;
+	blk->end_ip = d->ip;
+	blk->ninsn = 0;
+	blk->end_iclass = PK_PT_IC_ERROR;
 	blk->mode = d->mode;
 	blk->speculative = d->speculative;
 	/* Events pending or about: one instruction at a time. */
@@ -1557,6 +795,8 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 		}
 		return err;
 	}
+	if (fast_step(d, b, blk))
+		return 0;
 	memset(&last, 0, sizeof(last));
 	last.ip = b->end_ip;
 	last.size = b->last_size;
@@ -1575,7 +815,7 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 	blk->ninsn = b->ninsn;
 	blk->end_iclass = b->last_iclass;
 	if (err == 1) {
-		qat(d, d->qn - 1)->bind = B_NOW;
+		pt_fl_qat(d, d->qn - 1)->bind = B_NOW;
 		d->resume_ip = last.ip + last.size;
 		d->have_resume = true;
 		return status(d);
@@ -1601,9 +841,9 @@ int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
 	if (d->status_err)	/* only a new PSB helps: sync forward */
 		return d->status_err;
 	d->tnt_n = 0;
-	p = peek(d, false);
+	p = pt_fl_peek(d, false);
 	if (p && (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64))
-		take(d);
+		pt_fl_take(d);
 	if (d->have_psb_ip) {	/* the PSB+ read ahead restated the IP */
 		d->ip = d->psb_ip;
 		d->have_psb_ip = false;

@@ -142,12 +142,12 @@ int pk_pt_insn_disasm(const struct pk_pt_insn *insn, char *buf, size_t len)
 	if (!zy_init(&z, (enum pk_pt_exec_mode)insn->mode) ||
 	    !ZYAN_SUCCESS(ZydisDecoderDecodeFull(&z, insn->raw, insn->size,
 						 &zi, ops)) ||
-	    !ZYAN_SUCCESS(ZydisFormatterInit(&fmt, ZYDIS_FORMATTER_STYLE_INTEL)))
+	    !ZYAN_SUCCESS(ZydisFormatterInit(&fmt,
+					     ZYDIS_FORMATTER_STYLE_INTEL)))
 		return PK_PT_ERR_BAD_INSN;
-	if (!ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&fmt, &zi, ops,
-							   zi.operand_count_visible,
-							   buf, len, insn->ip,
-							   NULL)))
+	if (!ZYAN_SUCCESS(ZydisFormatterFormatInstruction(
+		    &fmt, &zi, ops, zi.operand_count_visible, buf, len,
+		    insn->ip, NULL)))
 		return PK_ERR_RANGE;
 	return 0;
 }
