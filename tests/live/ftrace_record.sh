@@ -23,6 +23,18 @@ snap() {
 		echo "$f: $(cat $TF/$f 2>&1)"
 	done
 }
+# Runs getppid N traced by instance $1 alone: set_event_pid is set before
+# the event is enabled (other processes here may call getppid too).
+run_in_instance() {
+	rm -f "$T_TMP/wait.$1"
+	"$GP" "$2" --wait > "$T_TMP/wait.$1" &
+	wpid=$!
+	k=0; while [ ! -s "$T_TMP/wait.$1" ] && [ $k -lt 100 ]; do sleep 0.1; k=$((k+1)); done
+	echo $wpid > $TF/instances/$1/set_event_pid
+	echo 1 > $TF/instances/$1/events/syscalls/sys_enter_getppid/enable
+	kill -USR1 $wpid
+	wait $wpid
+}
 same_state() { snap > "$T_TMP/after"; cmp -s "$T_TMP/before" "$T_TMP/after"; }
 count() { grep -c 'sys_enter_getppid:' "$1"; }
 snap > "$T_TMP/before"
@@ -116,8 +128,7 @@ if command -v trace-cmd > /dev/null 2>&1 && [ -z "$(cat $TF/set_event)" ] &&
    [ "$(cat $TF/current_tracer)" = nop ]; then
 	I=pkx-extract-$$
 	mkdir $TF/instances/$I
-	echo 1 > $TF/instances/$I/events/syscalls/sys_enter_getppid/enable
-	"$GP" 300
+	run_in_instance $I 300
 	echo 0 > $TF/instances/$I/tracing_on
 	timeout 60 trace-cmd extract -B $I -o "$T_TMP/x.dat" > /dev/null 2>&1
 	rmdir $TF/instances/$I 2> /dev/null
@@ -133,8 +144,7 @@ fi
 # 7. perfkit ftrace extract: what an instance holds, into a trace.dat
 I=pkx-pkextract-$$
 mkdir $TF/instances/$I
-echo 1 > $TF/instances/$I/events/syscalls/sys_enter_getppid/enable
-"$GP" 250
+run_in_instance $I 250
 echo 0 > $TF/instances/$I/tracing_on
 "$PERFKIT" ftrace extract --instance $I -o "$T_TMP/e.dat" > "$T_TMP/e.out" 2>&1
 rmdir $TF/instances/$I
