@@ -130,7 +130,10 @@ if command -v trace-cmd > /dev/null 2>&1 && [ -z "$(cat $TF/set_event)" ] &&
 	mkdir $TF/instances/$I
 	run_in_instance $I 300
 	echo 0 > $TF/instances/$I/tracing_on
+	# trace-cmd extract turns the top level's tracing_on off: put it back
+	on=$(cat $TF/tracing_on)
 	timeout 60 trace-cmd extract -B $I -o "$T_TMP/x.dat" > /dev/null 2>&1
+	echo "$on" > $TF/tracing_on
 	rmdir $TF/instances/$I 2> /dev/null
 	trace-cmd report -i "$T_TMP/x.dat" > "$T_TMP/x.tc" 2>&1
 	"$PERFKIT" ftrace report -i "$T_TMP/x.dat" > "$T_TMP/x.pk" 2>&1
