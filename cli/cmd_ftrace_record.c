@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* perfkit ftrace record / reset. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -372,7 +373,6 @@ static void show_files(struct pk_tracefs *t, const char *inst)
 int cmd_ftrace_show(int argc, char **argv)
 {
 	struct pk_tracefs *t;
-	char *list = NULL;
 	int e;
 
 	(void)argc;
@@ -384,20 +384,18 @@ int cmd_ftrace_show(int argc, char **argv)
 	printf("tracefs: %s\n", pk_tracefs_dir(t));
 	show_files(t, NULL);
 	char path[4096];
+	struct dirent **d;
 	pk_tracefs_path(t, NULL, "instances", path, sizeof(path));
-	FILE *p = NULL;
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "ls -1 '%s' 2>/dev/null", path);
-	p = popen(cmd, "r");
-	char name[256];
-	while (p && fgets(name, sizeof(name), p)) {
-		name[strcspn(name, "\n")] = 0;
-		printf("instance: %s\n", name);
-		show_files(t, name);
+	int n = scandir(path, &d, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		if (d[i]->d_name[0] != '.') {
+			printf("instance: %s\n", d[i]->d_name);
+			show_files(t, d[i]->d_name);
+		}
+		free(d[i]);
 	}
-	if (p)
-		pclose(p);
-	free(list);
+	if (n >= 0)
+		free(d);
 	pk_tracefs_close(t);
 	return 0;
 }

@@ -144,6 +144,14 @@ else
 	skip ftrace_extract_tracecmd_file "trace-cmd missing or top-level tracing in use"
 fi
 
+# 8. perfkit ftrace show: the top level's files and the instances
+mkdir $TF/instances/pkx-show-$$
+"$PERFKIT" ftrace show > "$T_TMP/show.out" 2>&1
+rmdir $TF/instances/pkx-show-$$
+check ftrace_show "$(head -3 "$T_TMP/show.out")" \
+	"$(grep -c "^tracing_on: $(cat $TF/tracing_on)\$" "$T_TMP/show.out")" -eq 1 -a \
+	"$(grep -c "^instance: pkx-show-$$\$" "$T_TMP/show.out")" -eq 1
+
 # 7. perfkit ftrace extract: what an instance holds, into a trace.dat
 I=pkx-pkextract-$$
 mkdir $TF/instances/$I
