@@ -137,6 +137,14 @@ if command -v trace-cmd > /dev/null 2>&1 && [ -z "$(cat $TF/set_event)" ] &&
 	rmdir $TF/instances/$I 2> /dev/null
 	trace-cmd report -i "$T_TMP/x.dat" > "$T_TMP/x.tc" 2>&1
 	"$PERFKIT" ftrace report -i "$T_TMP/x.dat" > "$T_TMP/x.pk" 2>&1
+	# the same file converted by trace-cmd to format 6 (v6 BUFFER options)
+	timeout 60 trace-cmd convert --file-version 6 -i "$T_TMP/x.dat" \
+		-o "$T_TMP/x6.dat" > /dev/null 2>&1
+	trace-cmd report -i "$T_TMP/x6.dat" > "$T_TMP/x6.tc" 2>&1
+	"$PERFKIT" ftrace report -i "$T_TMP/x6.dat" > "$T_TMP/x6.pk" 2>&1
+	check ftrace_extract_v6_instance "$(diff "$T_TMP/x6.tc" "$T_TMP/x6.pk" | head -3)" \
+		"$(count "$T_TMP/x6.pk")" -eq 300 -a \
+		"$(cksum < "$T_TMP/x6.tc")" = "$(cksum < "$T_TMP/x6.pk")"
 	check ftrace_extract_tracecmd_file "count $(count "$T_TMP/x.pk"), reports differ: $(diff "$T_TMP/x.tc" "$T_TMP/x.pk" | head -3)" \
 		"$(count "$T_TMP/x.pk")" -eq 300 -a \
 		"$(cksum < "$T_TMP/x.tc")" = "$(cksum < "$T_TMP/x.pk")"
