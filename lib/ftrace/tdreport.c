@@ -14,6 +14,7 @@
 #include <trace-seq.h>
 #include "ftrace/bytes.h"
 #include "ftrace/tdfile.h"
+#include "ftrace/tdfgraph.h"
 
 struct rep {
 	struct pk_tracedat *td;
@@ -24,6 +25,7 @@ struct rep {
 	int name_w;             /* buffer-name column (several buffers) */
 	uint8_t *scratch;       /* zeroed bounce buffer for one record */
 	size_t scratch_max;     /* largest record it takes */
+	struct td_fgraph fg;    /* function_graph state (lookahead) */
 };
 
 /*
@@ -186,6 +188,7 @@ static int setup_tep(struct rep *r, const struct pk_report_opts *o)
 		return e;
 	}
 	r->plugins = tep_load_plugins(r->tep);
+	td_fgraph_register(r->tep, &r->fg);
 	for (int i = 0; i < td->nr_fmts; i++) {
 		const struct td_format *f = &td->fmts[i];
 		if (bad[i])
@@ -327,16 +330,36 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 	}
 	ret = pk_tracedat_rewind(td, opts ? opts->cpus : NULL,
 				 opts ? opts->nr_cpus : 0);
-	while (!ret && (ret = pk_tracedat_next(td, &ev)) != 0) {
-		if (ret < 0) {
-			if (!err)
-				err = ret;
+	/* one record of lookahead: a function_graph entry directly followed
+	 * by its exit prints as one line (the exit is consumed) */
+	struct pk_tracedat_event nx;
+	bool have = false, have_nx = false;
+	for (;;) {
+		if (!have) {
+			while (!ret && (ret = pk_tracedat_next(td, &ev)) < 0) {
+				err = err ? err : ret;
+				ret = 0;
+			}
+			if (ret <= 0)
+				break;
+			have = true;
 			ret = 0;
-			continue;
 		}
+		while ((ret = pk_tracedat_next(td, &nx)) < 0)
+			err = err ? err : ret;
+		have_nx = ret > 0;
+		ret = 0;
+		r.fg.peek = have_nx ? &nx : NULL;
+		r.fg.consumed = false;
 		put_event(&r, &ev);
 		n++;
-		ret = 0;
+		if (r.fg.consumed) {
+			have = false;
+			continue;
+		}
+		if (!have_nx)
+			break;
+		ev = nx;
 	}
 	teardown(&r);
 	pk_free(r.scratch);
