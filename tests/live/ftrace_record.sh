@@ -64,6 +64,17 @@ fi
 check ftrace_record_state_restored "$(diff "$T_TMP/before" "$T_TMP/after")" \
 	-z "$(same_state || echo changed)"
 
+# 1b. a buffer far too small: what is not in the file is counted as lost,
+# exactly (events + lost = N)
+N=300000
+"$PERFKIT" ftrace record -b 8 -e $EV -o "$T_TMP/o.dat" -- "$GP" $N \
+	> "$T_TMP/o.out" 2> "$T_TMP/o.err"
+ev=$(awk '/^total:/ { print $2 }' "$T_TMP/o.out")
+lost=$(awk '/^total:/ { print $4 }' "$T_TMP/o.out")
+"$PERFKIT" ftrace report -i "$T_TMP/o.dat" > "$T_TMP/o.pk"
+check ftrace_record_overflow_exact "events $ev + lost $lost != $N, file $(count "$T_TMP/o.pk")" \
+	$((ev + lost)) -eq $N -a "$(count "$T_TMP/o.pk")" -eq "$ev"
+
 # 2. -p PID: a process that waits for SIGUSR1, then makes N calls
 "$GP" 700 --wait > "$T_TMP/w.out" &
 wp=$!
