@@ -19,6 +19,7 @@ int cmd_ftrace(int argc, char **argv);
 int cmd_ftrace_record(int argc, char **argv);
 int cmd_ftrace_reset(int argc, char **argv);
 int cmd_ftrace_extract(int argc, char **argv);
+int cmd_ftrace_show(int argc, char **argv);
 
 /* Prints "perfkit CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)

@@ -102,7 +102,8 @@ static void usage(FILE *f)
 		   "  report   print a trace.dat file like trace-cmd report\n"
 		   "  record   record events into a trace.dat file\n"
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
-		   "  reset    remove instances left by killed perfkit runs\n");
+		   "  reset    remove instances left by killed perfkit runs\n"
+		   "  show     print the current tracefs state\n");
 }
 
 int cmd_ftrace(int argc, char **argv)
@@ -123,6 +124,8 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_reset(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "extract"))
 		return cmd_ftrace_extract(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "show"))
+		return cmd_ftrace_show(argc - 1, argv + 1);
 	cli_error("ftrace", "unknown subcommand '%s'", argv[1]);
 	usage(stderr);
 	return 2;

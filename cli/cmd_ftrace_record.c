@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* perfkit ftrace record / reset. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -339,4 +340,62 @@ int cmd_ftrace_extract(int argc, char **argv)
 	pk_ftrace_rec_free(r);
 	pk_tracefs_close(t);
 	return e ? 1 : 0;
+}
+
+/* One "name: value" line per file of INSTANCE (missing files skipped). */
+static void show_files(struct pk_tracefs *t, const char *inst)
+{
+	static const char *const files[] = {
+		"current_tracer", "tracing_on", "trace_clock", "buffer_size_kb",
+		"buffer_total_size_kb", "tracing_cpumask", "set_event",
+		"set_event_pid", "set_ftrace_pid", "set_ftrace_filter",
+		"set_ftrace_notrace", "tracing_thresh", "tracing_max_latency",
+	};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *s;
+		if (pk_tracefs_read(t, inst, files[i], &s) < 0)
+			continue;
+		/* one line: join list files, drop comments */
+		char *w = s;
+		for (char *p = s; *p; p++)
+			*w++ = *p == '\n' ? ' ' : *p;
+		*w = 0;
+		while (w > s && w[-1] == ' ')
+			*--w = 0;
+		if (!strncmp(s, "#### all functions enabled ####", 31))
+			s[0] = 0;
+		printf("%s%s%s: %s\n", inst ? inst : "", inst ? "/" : "",
+		       files[i], s);
+		free(s);
+	}
+}
+
+int cmd_ftrace_show(int argc, char **argv)
+{
+	struct pk_tracefs *t;
+	int e;
+
+	(void)argc;
+	(void)argv;
+	if ((e = pk_tracefs_open(&t)) < 0) {
+		cli_error("ftrace show", "tracefs: %s", pk_strerror(e));
+		return 1;
+	}
+	printf("tracefs: %s\n", pk_tracefs_dir(t));
+	show_files(t, NULL);
+	char path[4096];
+	struct dirent **d;
+	pk_tracefs_path(t, NULL, "instances", path, sizeof(path));
+	int n = scandir(path, &d, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		if (d[i]->d_name[0] != '.') {
+			printf("instance: %s\n", d[i]->d_name);
+			show_files(t, d[i]->d_name);
+		}
+		free(d[i]);
+	}
+	if (n >= 0)
+		free(d);
+	pk_tracefs_close(t);
+	return 0;
 }

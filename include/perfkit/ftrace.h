@@ -293,11 +293,13 @@ PK_API int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
 struct pk_ftrace_cpu_result {
 	int cpu;
 	uint64_t events;    /* data events in the recorded pages */
-	uint64_t overruns;  /* per_cpu/cpuN/stats overrun */
-	uint64_t lost;      /* missed events flagged in page headers plus
-			       stats "dropped events" */
+	uint64_t overruns;  /* per_cpu/cpuN/stats overrun (overwritten) */
+	uint64_t lost;      /* every event lost: overrun + dropped + commit
+			       overrun from the stats file (exact); without
+			       it, the counts stored in page headers */
 	uint64_t bytes;     /* bytes of pages saved */
-	bool lost_unknown;  /* a page said events were lost, not how many */
+	bool lost_unknown;  /* no stats file and a page said events were
+			       lost without saying how many */
 };
 /* Number of CPUs recorded, and the result of the IDXth. */
 PK_API int pk_ftrace_rec_nr_cpus(const struct pk_ftrace_rec *r);

@@ -393,6 +393,22 @@ static void count_pages(struct pk_ftrace_rec *r, struct rcpu *c)
 	pk_free(page);
 }
 
+/*
+ * Lost events: the kernel's counters are exact (overwritten + dropped +
+ * commit overruns); the page headers only flag where. Without the stats
+ * file the page headers' stored counts are all there is.
+ */
+static void account(struct pk_ftrace_rec *r, struct rcpu *c)
+{
+	struct pk_tracefs_stats st;
+
+	if (pk_tracefs_cpu_stats(r->t, r->instp, c->cpu, &st))
+		return;
+	c->res.overruns = st.overrun;
+	c->res.lost = st.overrun + st.dropped + st.commit_overrun;
+	c->res.lost_unknown = false;
+}
+
 int pk_ftrace_rec_stop(struct pk_ftrace_rec *r)
 {
 	int err = 0;
@@ -403,17 +419,13 @@ int pk_ftrace_rec_stop(struct pk_ftrace_rec *r)
 	atomic_store(&r->stop, 1);
 	for (int i = 0; i < r->nr_cpus; i++) {
 		struct rcpu *c = &r->cpus[i];
-		struct pk_tracefs_stats st;
 		if (c->started)
 			pthread_join(c->thr, NULL);
 		c->started = false;
 		if (c->err && !err)
 			err = c->err;
 		count_pages(r, c);
-		if (!pk_tracefs_cpu_stats(r->t, r->instp, c->cpu, &st)) {
-			c->res.overruns = st.overrun;
-			c->res.lost += st.dropped;
-		}
+		account(r, c);
 	}
 	r->running = false;
 	return err;
@@ -495,17 +507,13 @@ int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
 	pk_free(cpus);
 	for (int i = 0; !e && i < r->nr_cpus; i++) {
 		struct rcpu *c = &r->cpus[i];
-		struct pk_tracefs_stats st;
 		/* whole pages by splice, then the partial ones by read */
 		ssize_t m;
 		while ((m = splice_pages(c)) > 0)
 			;
 		e = m < 0 ? (int)m : drain(c);
 		count_pages(r, c);
-		if (!pk_tracefs_cpu_stats(t, r->instp, c->cpu, &st)) {
-			c->res.overruns = st.overrun;
-			c->res.lost += st.dropped;
-		}
+		account(r, c);
 	}
 	if (e) {
 		pk_ftrace_rec_free(r);

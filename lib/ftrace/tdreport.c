@@ -14,6 +14,7 @@
 #include <trace-seq.h>
 #include "ftrace/bytes.h"
 #include "ftrace/tdfile.h"
+#include "ftrace/tdfgraph.h"
 
 struct rep {
 	struct pk_tracedat *td;
@@ -22,7 +23,18 @@ struct rep {
 	struct trace_seq s;
 	FILE *out;
 	int name_w;             /* buffer-name column (several buffers) */
+	uint8_t *scratch;       /* zeroed bounce buffer for one record */
+	size_t scratch_max;     /* largest record it takes */
+	struct td_fgraph fg;    /* function_graph state (lookahead) */
 };
+
+/*
+ * A record is printed from a zeroed buffer with 128 KiB to spare after the
+ * largest page: __data_loc/__rel_loc offsets and lengths are 16 bits each,
+ * so whatever a damaged record says, libtraceevent's reads stay inside
+ * memory we own.
+ */
+#define SCRATCH_SPARE (128u << 10)
 
 /* A NUL-terminated copy of a blob (libtraceevent wants C strings). */
 static char *cstr(const struct td_blob *b)
@@ -176,6 +188,7 @@ static int setup_tep(struct rep *r, const struct pk_report_opts *o)
 		return e;
 	}
 	r->plugins = tep_load_plugins(r->tep);
+	td_fgraph_register(r->tep, &r->fg);
 	for (int i = 0; i < td->nr_fmts; i++) {
 		const struct td_format *f = &td->fmts[i];
 		if (bad[i])
@@ -231,10 +244,12 @@ static void put_prefix(struct rep *r, const struct tep_record *rec,
 static void put_event(struct rep *r, const struct pk_tracedat_event *ev)
 {
 	struct td_buffer *b = &r->td->bufs[ev->buffer];
+	uint32_t size = (uint32_t)PK_MIN(ev->size, r->scratch_max);
+	memcpy(r->scratch, ev->data, size);
 	struct tep_record rec = {
-		.ts = ev->ts, .cpu = ev->cpu, .data = (void *)ev->data,
-		.size = (int)ev->size, .offset = ev->offset,
-		.missed_events = ev->missed, .record_size = (int)ev->size,
+		.ts = ev->ts, .cpu = ev->cpu, .data = r->scratch,
+		.size = (int)size, .offset = ev->offset,
+		.missed_events = ev->missed, .record_size = (int)size,
 	};
 	struct tep_event *e = tep_find_event_by_record(r->tep, &rec);
 	const char *name = e ? e->name : "(NULL)";
@@ -262,6 +277,7 @@ static void put_event(struct rep *r, const struct pk_tracedat_event *ev)
 		len--;
 	fwrite(r->s.buffer, 1, len, r->out);
 	fputc('\n', r->out);
+	memset(r->scratch, 0, size);
 }
 
 static void print_formats(struct pk_tracedat *td, FILE *out)
@@ -297,8 +313,16 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 		fputc('\n', out);          /* trace-cmd 3.1 adds a newline */
 		return 0;
 	}
-	if ((ret = setup_tep(&r, opts)) < 0)
+	r.scratch_max = td->page_size;
+	for (int i = 0; i < td->nr_bufs; i++)
+		r.scratch_max = PK_MAX(r.scratch_max, td->bufs[i].page_size);
+	r.scratch = pk_zalloc(r.scratch_max + SCRATCH_SPARE);
+	if (!r.scratch)
+		return -ENOMEM;
+	if ((ret = setup_tep(&r, opts)) < 0) {
+		pk_free(r.scratch);
 		return ret;
+	}
 	if (td->nr_bufs > 1) {
 		for (int i = 1; i < td->nr_bufs; i++)
 			r.name_w = PK_MAX(r.name_w,
@@ -306,18 +330,39 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 	}
 	ret = pk_tracedat_rewind(td, opts ? opts->cpus : NULL,
 				 opts ? opts->nr_cpus : 0);
-	while (!ret && (ret = pk_tracedat_next(td, &ev)) != 0) {
-		if (ret < 0) {
-			if (!err)
-				err = ret;
+	/* one record of lookahead: a function_graph entry directly followed
+	 * by its exit prints as one line (the exit is consumed) */
+	struct pk_tracedat_event nx;
+	bool have = false, have_nx = false;
+	for (;;) {
+		if (!have) {
+			while (!ret && (ret = pk_tracedat_next(td, &ev)) < 0) {
+				err = err ? err : ret;
+				ret = 0;
+			}
+			if (ret <= 0)
+				break;
+			have = true;
 			ret = 0;
-			continue;
 		}
+		while ((ret = pk_tracedat_next(td, &nx)) < 0)
+			err = err ? err : ret;
+		have_nx = ret > 0;
+		ret = 0;
+		r.fg.peek = have_nx ? &nx : NULL;
+		r.fg.consumed = false;
 		put_event(&r, &ev);
 		n++;
-		ret = 0;
+		if (r.fg.consumed) {
+			have = false;
+			continue;
+		}
+		if (!have_nx)
+			break;
+		ev = nx;
 	}
 	teardown(&r);
+	pk_free(r.scratch);
 	if (ret < 0)
 		return ret;
 	return err ? err : n;

@@ -235,8 +235,13 @@ static int save_file(struct pk_tracefs *t, const char *path)
 		size_t len = strlen(v);
 		while (len && isspace((unsigned char)v[len - 1]))
 			v[--len] = 0;
-		if (!strcmp(b, "buffer_size_kb"))
+		if (!strcmp(b, "buffer_size_kb")) {
+			/* "7 (expanded: 1408)": the size it will have */
+			char *x = strstr(v, "expanded: ");
+			if (x)
+				v = x + 10;
 			v[strspn(v, "0123456789")] = 0;
+		}
 		if (!strcmp(b, "filter") && !strcmp(v, "none"))
 			v = "0";
 		r = *v || !strcmp(b, "filter") ? push_undo(t, U_TRUNC, path, v)

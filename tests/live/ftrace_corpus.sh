@@ -43,6 +43,18 @@ if command -v trace-cmd >/dev/null 2>&1; then
 	check ftrace_corpus_events "differs from trace-cmd --events" \
 		"$(cksum < "$T_TMP/ev.tc")" = "$(cksum < "$T_TMP/ev.pk")"
 fi
+# trace-cmd convert: the v6 corpus file as v7 with zstd, and the v7 one as
+# v6 (same events, other container) must still print the reference text
+if command -v trace-cmd >/dev/null 2>&1; then
+	for f in rtapp-arm64-v6:--compression=zstd gcc-x86-v7-zstd:--file-version=6; do
+		n=${f%%:*}; opt=$(echo "${f#*:}" | tr = ' ')
+		timeout 120 trace-cmd convert $opt -i "$D/$n.trace.dat" \
+			-o "$T_TMP/conv.dat" > /dev/null 2>&1
+		"$PERFKIT" ftrace report -i "$T_TMP/conv.dat" > "$T_TMP/conv.pk" 2>&1
+		check "ftrace_corpus_converted_$n" "differs after trace-cmd convert $opt" \
+			"$(cksum < "$T_TMP/conv.pk")" = "$(cksum < "$T_TMP/$n.ref")"
+	done
+fi
 # damaged copies: an error naming an offset, never a crash
 head -c 300000 "$D/gcc-x86-v7-zstd.trace.dat" > "$T_TMP/trunc.dat"
 "$PERFKIT" ftrace report -i "$T_TMP/trunc.dat" > /dev/null 2> "$T_TMP/trunc.err"

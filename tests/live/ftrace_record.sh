@@ -23,6 +23,18 @@ snap() {
 		echo "$f: $(cat $TF/$f 2>&1)"
 	done
 }
+# Runs getppid N traced by instance $1 alone: set_event_pid is set before
+# the event is enabled (other processes here may call getppid too).
+run_in_instance() {
+	rm -f "$T_TMP/wait.$1"
+	"$GP" "$2" --wait > "$T_TMP/wait.$1" &
+	wpid=$!
+	k=0; while [ ! -s "$T_TMP/wait.$1" ] && [ $k -lt 100 ]; do sleep 0.1; k=$((k+1)); done
+	echo $wpid > $TF/instances/$1/set_event_pid
+	echo 1 > $TF/instances/$1/events/syscalls/sys_enter_getppid/enable
+	kill -USR1 $wpid
+	wait $wpid
+}
 same_state() { snap > "$T_TMP/after"; cmp -s "$T_TMP/before" "$T_TMP/after"; }
 count() { grep -c 'sys_enter_getppid:' "$1"; }
 snap > "$T_TMP/before"
@@ -51,6 +63,17 @@ else
 fi
 check ftrace_record_state_restored "$(diff "$T_TMP/before" "$T_TMP/after")" \
 	-z "$(same_state || echo changed)"
+
+# 1b. a buffer far too small: what is not in the file is counted as lost,
+# exactly (events + lost = N)
+N=300000
+"$PERFKIT" ftrace record -b 8 -e $EV -o "$T_TMP/o.dat" -- "$GP" $N \
+	> "$T_TMP/o.out" 2> "$T_TMP/o.err"
+ev=$(awk '/^total:/ { print $2 }' "$T_TMP/o.out")
+lost=$(awk '/^total:/ { print $4 }' "$T_TMP/o.out")
+"$PERFKIT" ftrace report -i "$T_TMP/o.dat" > "$T_TMP/o.pk"
+check ftrace_record_overflow_exact "events $ev + lost $lost != $N, file $(count "$T_TMP/o.pk")" \
+	$((ev + lost)) -eq $N -a "$(count "$T_TMP/o.pk")" -eq "$ev"
 
 # 2. -p PID: a process that waits for SIGUSR1, then makes N calls
 "$GP" 700 --wait > "$T_TMP/w.out" &
@@ -116,13 +139,23 @@ if command -v trace-cmd > /dev/null 2>&1 && [ -z "$(cat $TF/set_event)" ] &&
    [ "$(cat $TF/current_tracer)" = nop ]; then
 	I=pkx-extract-$$
 	mkdir $TF/instances/$I
-	echo 1 > $TF/instances/$I/events/syscalls/sys_enter_getppid/enable
-	"$GP" 300
+	run_in_instance $I 300
 	echo 0 > $TF/instances/$I/tracing_on
+	# trace-cmd extract turns the top level's tracing_on off: put it back
+	on=$(cat $TF/tracing_on)
 	timeout 60 trace-cmd extract -B $I -o "$T_TMP/x.dat" > /dev/null 2>&1
+	echo "$on" > $TF/tracing_on
 	rmdir $TF/instances/$I 2> /dev/null
 	trace-cmd report -i "$T_TMP/x.dat" > "$T_TMP/x.tc" 2>&1
 	"$PERFKIT" ftrace report -i "$T_TMP/x.dat" > "$T_TMP/x.pk" 2>&1
+	# the same file converted by trace-cmd to format 6 (v6 BUFFER options)
+	timeout 60 trace-cmd convert --file-version 6 -i "$T_TMP/x.dat" \
+		-o "$T_TMP/x6.dat" > /dev/null 2>&1
+	trace-cmd report -i "$T_TMP/x6.dat" > "$T_TMP/x6.tc" 2>&1
+	"$PERFKIT" ftrace report -i "$T_TMP/x6.dat" > "$T_TMP/x6.pk" 2>&1
+	check ftrace_extract_v6_instance "$(diff "$T_TMP/x6.tc" "$T_TMP/x6.pk" | head -3)" \
+		"$(count "$T_TMP/x6.pk")" -eq 300 -a \
+		"$(cksum < "$T_TMP/x6.tc")" = "$(cksum < "$T_TMP/x6.pk")"
 	check ftrace_extract_tracecmd_file "count $(count "$T_TMP/x.pk"), reports differ: $(diff "$T_TMP/x.tc" "$T_TMP/x.pk" | head -3)" \
 		"$(count "$T_TMP/x.pk")" -eq 300 -a \
 		"$(cksum < "$T_TMP/x.tc")" = "$(cksum < "$T_TMP/x.pk")"
@@ -130,11 +163,18 @@ else
 	skip ftrace_extract_tracecmd_file "trace-cmd missing or top-level tracing in use"
 fi
 
+# 8. perfkit ftrace show: the top level's files and the instances
+mkdir $TF/instances/pkx-show-$$
+"$PERFKIT" ftrace show > "$T_TMP/show.out" 2>&1
+rmdir $TF/instances/pkx-show-$$
+check ftrace_show "$(head -3 "$T_TMP/show.out")" \
+	"$(grep -c "^tracing_on: $(cat $TF/tracing_on)\$" "$T_TMP/show.out")" -eq 1 -a \
+	"$(grep -c "^instance: pkx-show-$$\$" "$T_TMP/show.out")" -eq 1
+
 # 7. perfkit ftrace extract: what an instance holds, into a trace.dat
 I=pkx-pkextract-$$
 mkdir $TF/instances/$I
-echo 1 > $TF/instances/$I/events/syscalls/sys_enter_getppid/enable
-"$GP" 250
+run_in_instance $I 250
 echo 0 > $TF/instances/$I/tracing_on
 "$PERFKIT" ftrace extract --instance $I -o "$T_TMP/e.dat" > "$T_TMP/e.out" 2>&1
 rmdir $TF/instances/$I
