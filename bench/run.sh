@@ -17,6 +17,7 @@ if command -v perf >/dev/null; then
 else
 	echo "perf is not installed: skipped"
 fi
+sh bench/script.sh "$BUILD"
 for b in "$BUILD"/bench/*; do
 	case $(basename "$b") in spawn) continue ;; esac
 	[ -x "$b" ] || continue

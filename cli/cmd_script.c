@@ -17,6 +17,7 @@
 #include <perfkit/pt.h>
 #include "cli.h"
 #include "script.h"
+#include "script_threads.h"
 
 struct script {
 	const char *input;
@@ -30,6 +31,7 @@ struct script {
 	uint64_t *attr_samples;   /* SAMPLE records per attr */
 	unsigned nr_attr_samples;
 	bool intel_pt;            /* AUXTRACE_INFO said Intel PT */
+	struct script_opts so;    /* sample output (script_out.c) */
 };
 
 /* perf's -D view of Intel PT AUX data: one line per packet. */
@@ -51,7 +53,14 @@ static void dump_intel_pt(const struct pk_record *rec)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit script [-i FILE] [-D] [--header|--header-only]\n"
+		"usage: perfkit script [-i FILE] [-F FIELDS] [-G] [filters] [-D] [--header|--header-only]\n"
+		"  -F, --fields LIST     [type:][+-]comm,tid,pid,time,cpu,event,ip,sym,symoff,\n"
+		"                        dso,addr,period,trace,flags,callindent (as perf script)\n"
+		"  -G, --hide-call-graph do not print callchains\n"
+		"      --ns              times in nanoseconds\n"
+		"      --time START,END  samples in this time range (seconds)\n"
+		"  -C, --cpu LIST        samples of these CPUs\n"
+		"      --pid/--tid LIST, --comm LIST  samples of these tasks\n"
 		"  -i, --input FILE      perf.data file to read (default perf.data, - for stdin)\n"
 		"  -D, --dump-raw-trace  print every record: offset, size, raw bytes, decoded\n"
 		"      --header          print the file's header before the records\n"
@@ -279,9 +288,9 @@ static int run(struct script *s)
 	if (s->header_only)
 		return 0;
 	if (!s->dump) {
-		/* perf script's sample lines need the symbol layer */
-		cli_error("script", "sample output is not there yet: use -D (--dump-raw-trace) or --header-only");
-		return -ENOTSUP;
+		fflush(stdout);
+		s->so.input = s->input;
+		return script_samples(&s->so, s->pd) ? -EINVAL : 0;
 	}
 	if (s->dump && !s->file_order && pk_perfdata_nr_attrs(s->pd) &&
 	    !pk_perfdata_attr(s->pd, 0)->sample_id_all)
@@ -318,8 +327,16 @@ int cmd_script(int argc, char **argv)
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, 'O' },
-		{ "file-order", no_argument, NULL, 'F' },
+		{ "file-order", no_argument, NULL, 'o' },
 		{ "repair", no_argument, NULL, 'R' },
+		{ "fields", required_argument, NULL, 'f' },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "ns", no_argument, NULL, 'N' },
+		{ "time", required_argument, NULL, 'T' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "tid", required_argument, NULL, 'I' },
+		{ "comm", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -329,20 +346,23 @@ int cmd_script(int argc, char **argv)
 
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+i:Dhv", longopts, NULL)) != -1) {
+	script_fields_init(&s.so.f);
+	while ((c = getopt_long(argc, argv, "+i:DhvF:GC:", longopts, NULL)) != -1) {
+		if (script_option(&s.so, c, optarg) == 0)
+			continue;
 		switch (c) {
 		case 'i': s.input = optarg; break;
 		case 'D': s.dump = true; break;
 		case 'H': s.header = true; break;
 		case 'O': s.header_only = true; break;
-		case 'F': s.file_order = true; break;
+		case 'o': s.file_order = true; break;
 		case 'R': s.repair = true; break;
 		case 'v': cli_verbose++; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
+	if (optind < argc || s.so.bad) {
 		usage(stderr);
 		return 2;
 	}
@@ -383,6 +403,7 @@ int cmd_script(int argc, char **argv)
 		s.pipe = in.pipe;
 	}
 	ret = run(&s);
+	script_filter_fini(&s.so.filt);
 	pk_perfdata_free(s.pd);
 	free(s.desc);
 	free(s.attr_samples);

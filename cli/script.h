@@ -1,25 +1,63 @@
 /* SPDX-License-Identifier: MIT */
-/* perfkit script internals: thread names and maps for -D. */
+/* perfkit script's sample output (perf script's default and -F fields). */
 #ifndef PK_CLI_SCRIPT_H
 #define PK_CLI_SCRIPT_H
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <perfkit/perfdata.h>
 
-#define PK_MIN_CLI(a, b) ((a) < (b) ? (a) : (b))
+/* Output fields (perf's PERF_OUTPUT_* names). */
+enum {
+	SF_COMM = 1 << 0, SF_TID = 1 << 1, SF_PID = 1 << 2, SF_TIME = 1 << 3,
+	SF_CPU = 1 << 4, SF_EVNAME = 1 << 5, SF_TRACE = 1 << 6, SF_IP = 1 << 7,
+	SF_SYM = 1 << 8, SF_DSO = 1 << 9, SF_ADDR = 1 << 10,
+	SF_SYMOFFSET = 1 << 11, SF_SRCLINE = 1 << 12, SF_PERIOD = 1 << 13,
+	SF_FLAGS = 1 << 14, SF_CALLINDENT = 1 << 15,
+};
 
-struct threads;
+/* perf's output types: attr types 0..5, synth, other. */
+enum { ST_HW, ST_SW, ST_TRACE, ST_HWCACHE, ST_RAW, ST_BREAK, ST_SYNTH,
+       ST_OTHER, ST_MAX };
 
-struct threads *threads_new(void);
-void threads_free(struct threads *t);
-/* Follows COMM, FORK, MMAP and MMAP2 records. 0 or -ENOMEM. */
-int threads_record(struct threads *t, const struct pk_record *rec);
-/* The thread's name, "swapper" for 0, else ":TID" (in BUF). */
-const char *threads_comm(struct threads *t, int32_t tid, char *buf,
-			 size_t len);
-/* Name of the mapping holding IP for the sample's cpumode (MISC), "<not
- * found>", or NULL when the mode has no maps. */
-const char *threads_dso(struct threads *t, int32_t pid, uint16_t misc,
-			uint64_t ip);
+struct script_fields {
+	struct {
+		uint32_t fields, user_set_fields;
+		bool user_set, wildcard;
+	} t[ST_MAX];
+};
+
+struct script_filter {
+	uint64_t tstart, tend;           /* --time, 0: open */
+	uint64_t *cpus;                  /* --cpu bitmap (1024 cpus) */
+	int *pids, nr_pids, *tids, nr_tids;
+	char **comms;
+	int nr_comms;
+};
+
+struct script_opts {
+	const char *input;
+	bool ns, hide_callchain, file_order, bad;
+	struct script_fields f;
+	struct script_filter filt;
+};
+
+/* script_fields.c */
+void script_fields_init(struct script_fields *f);
+/* Parses one -F argument. 0 or -EINVAL (message printed). */
+int script_fields_parse(struct script_fields *f, const char *arg);
+int script_type_of(uint32_t attr_type);
+
+/* script_filter.c: --time, --cpu, --pid, --tid, --comm. 0 or -EINVAL. */
+int script_filter_time(struct script_filter *f, const char *arg);
+int script_filter_cpu(struct script_filter *f, const char *arg);
+int script_filter_ints(int **v, int *n, const char *arg);
+int script_filter_strs(char ***v, int *n, const char *arg);
+void script_filter_fini(struct script_filter *f);
+
+/* Takes option C (getopt code of cmd_script) with ARG: 0 when it was a
+ * sample-output option (errors set o->bad), -1 otherwise. */
+int script_option(struct script_opts *o, int c, const char *arg);
+
+/* script_out.c: prints every sample of PD; exit status. */
+int script_samples(struct script_opts *o, struct pk_perfdata *pd);
 #endif

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/perfdata.h>
-#include "script.h"
+#include "script_threads.h"
 
 struct map {
 	uint64_t start, end;

@@ -28,8 +28,14 @@ struct pk_session_opts {
 	const char *kallsyms;
 	/* Prefix for DSO paths (a sysroot), default none. */
 	const char *root;
+	/* perf's build-id cache (default $HOME/.debug; "" for none): DSOs
+	 * whose file no longer has the recorded build id are read from
+	 * there, the kernel's kallsyms too. */
+	const char *buildid_dir;
+	/* Debug files by build id (default /usr/lib/debug; "" none). */
+	const char *debug_dir;
 };
-#define pk_session_opts__last_field root
+#define pk_session_opts__last_field debug_dir
 
 /* A new, empty machine. NULL with errno on failure. */
 PK_API struct pk_session *pk_session_new(const struct pk_session_opts *opts);
@@ -43,6 +49,15 @@ PK_API void pk_session_free(struct pk_session *s);
 PK_API int pk_session_process(struct pk_session *s,
 			      const struct perf_event_header *rec);
 
+/*
+ * Tells the session the build id the perf.data file recorded for a DSO
+ * (HEADER_BUILD_ID / BUILD_ID records; "[kernel.kallsyms]" for the
+ * kernel). Symbols are then read only from a file with that build id, as
+ * perf does. 0, -EINVAL (bad length) or -ENOMEM.
+ */
+PK_API int pk_session_add_build_id(struct pk_session *s, const char *name,
+				   const uint8_t *id, int len);
+
 /* The command name of TID, or NULL when never seen ("comm" of perf). */
 PK_API const char *pk_session_comm(struct pk_session *s, uint32_t tid);
 
@@ -52,15 +67,18 @@ struct pk_location {
 				"[unknown]" */
 	const char *sym;     /* symbol name, or NULL */
 	uint64_t symoff;     /* ADDR - symbol start */
-	uint64_t dso_addr;   /* address within the DSO (as perf's -F ip,dso) */
+	uint64_t dso_addr;   /* address within the DSO: ip - start + pgoff
+				(perf's map_ip; ADDR itself for the kernel,
+				anonymous memory and unmapped addresses) */
 	bool kernel;
 };
 
 /*
  * Resolves ADDR for process PID (CPUMODE: the sample's misc &
  * PERF_RECORD_MISC_CPUMODE_MASK, or PERF_CONTEXT_* markers translated by
- * the caller). Always fills LOC; returns 0 when a mapping was found,
- * -ENOENT otherwise.
+ * the caller; only USER and KERNEL resolve, as perf on the host). Always
+ * fills LOC; returns 0 when a mapping was found, -ENOENT otherwise.
+ * Results are cached until the next map change.
  */
 PK_API int pk_session_resolve(struct pk_session *s, uint32_t pid,
 			      uint64_t addr, uint16_t cpumode,

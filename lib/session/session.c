@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include "base/base.h"
 #include "symbol/symtab.h"
 #include <perfkit/session.h>
+#include <perfkit/symbol.h>
 #include "session/session.h"
 
 #define NBUCKET 4096
@@ -19,6 +22,31 @@ struct pk_session {
 	struct dso *kdso;     /* [kernel.kallsyms] */
 	char *kallsyms;
 	char *root;
+	char *buildid_dir;    /* perf's build-id cache ("" none) */
+	char *debug_dir;      /* /usr/lib/debug */
+	struct bid *bids[NBUCKET];
+	bool have_kmap;       /* a kernel MMAP was seen */
+	uint64_t gen;         /* source of map generations (cache keys) */
+	struct proc *last;    /* last process looked up */
+	bool stale;           /* cache to be emptied before the next use */
+	struct rcache *cache; /* resolved addresses */
+};
+
+/* A build id the perf.data file gave for a DSO. */
+struct bid {
+	char *name;
+	uint8_t id[PK_BUILD_ID_MAX];
+	int len;
+	struct bid *next;
+};
+
+#define RCACHE 65536
+struct rcache {
+	uint64_t addr, gen;
+	uint32_t pid;
+	uint16_t cpumode;
+	int ret;
+	struct pk_location loc;
 };
 
 static unsigned hash_u32(uint32_t v)
@@ -49,7 +77,21 @@ struct pk_session *pk_session_new(const struct pk_session_opts *o)
 	s->kernel.pid = (uint32_t)-1;
 	s->kallsyms = pk_strdup(o && o->kallsyms ? o->kallsyms : "/proc/kallsyms");
 	s->root = pk_strdup(o && o->root ? o->root : "");
-	if (!s->kallsyms || !s->root) {
+	if (o && o->buildid_dir) {
+		s->buildid_dir = pk_strdup(o->buildid_dir);
+	} else {
+		const char *home = getenv("HOME");
+		char d[4096];
+
+		snprintf(d, sizeof(d), "%s/.debug", home ? home : "/");
+		s->buildid_dir = pk_strdup(home ? d : "");
+	}
+	s->debug_dir = pk_strdup(o && o->debug_dir ? o->debug_dir :
+				 "/usr/lib/debug");
+	s->cache = pk_calloc(RCACHE, sizeof(*s->cache));
+	s->gen = 1;
+	if (!s->kallsyms || !s->root || !s->buildid_dir || !s->debug_dir ||
+	    !s->cache) {
 		pk_session_free(s);
 		errno = ENOMEM;
 		return NULL;
@@ -78,9 +120,18 @@ void pk_session_free(struct pk_session *s)
 			pk_free(d);
 		}
 	}
+	for (int b = 0; b < NBUCKET; b++)
+		for (struct bid *x = s->bids[b], *n; x; x = n) {
+			n = x->next;
+			pk_free(x->name);
+			pk_free(x);
+		}
 	pk_free(s->kernel.maps);
 	pk_free(s->kallsyms);
 	pk_free(s->root);
+	pk_free(s->buildid_dir);
+	pk_free(s->debug_dir);
+	pk_free(s->cache);
 	pk_free(s);
 }
 
@@ -108,9 +159,11 @@ static struct proc *find_proc(struct pk_session *s, uint32_t pid, bool add)
 
 	if (pid == (uint32_t)-1)
 		return &s->kernel;
+	if (s->last && s->last->pid == pid)
+		return s->last;
 	for (p = s->procs[b]; p; p = p->next)
 		if (p->pid == pid)
-			return p;
+			return s->last = p;
 	if (!add || !(p = pk_zalloc(sizeof(*p))))
 		return NULL;
 	p->pid = pid;
@@ -142,7 +195,9 @@ const char *pk_session_comm(struct pk_session *s, uint32_t tid)
 {
 	struct thread *t = find_thread(s, tid, false);
 
-	return t && t->comm[0] ? t->comm : NULL;
+	if (t && t->comm[0])
+		return t->comm;
+	return tid == 0 ? "swapper" : NULL; /* perf's idle thread */
 }
 
 static void set_comm(struct thread *t, const char *c, size_t max)
@@ -168,8 +223,9 @@ static int process_comm(struct pk_session *s, const struct perf_event_header *h)
 	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 		struct proc *p = find_proc(s, u[0], false);
 
-		if (p)
-			p->nr = 0; /* a new image: the old mappings are gone */
+		/* perf keeps the old image's maps: the new ones replace
+		 * them as they come */
+		(void)p;
 	}
 	return 0;
 }
@@ -187,15 +243,20 @@ static int process_fork(struct pk_session *s, const struct perf_event_header *h)
 		return -ENOMEM;
 	t->pid = u[0];
 	parent = find_thread(s, u[3], false);
-	if (parent && parent != t)
-		memcpy(t->comm, parent->comm, sizeof(t->comm));
+	if (parent != t) /* perf starts the child afresh */
+		memcpy(t->comm, parent ? parent->comm : "", parent ?
+		       sizeof(t->comm) : 1);
+	s->gen++;
 	if (u[0] == u[1] && u[2] != u[0])
 		return 0; /* a thread of an existing process */
 	pp = find_proc(s, u[1], false);
 	if (!pp || u[0] == u[1])
 		return 0;
 	np = find_proc(s, u[0], true);
-	return np ? pk__proc_copy(np, pp) : -ENOMEM;
+	if (!np)
+		return -ENOMEM;
+	np->gen = ++s->gen;
+	return pk__proc_copy(np, pp);
 }
 
 /* The DSO for a mapping's file name ("[kernel.kallsyms]_text" is the
@@ -210,14 +271,57 @@ static struct dso *dso_for(struct pk_session *s, const char *name, bool kernel)
 	return find_dso(s, name, kernel);
 }
 
+static struct bid *find_bid(struct pk_session *s, const char *name);
+
+static bool is_anon(const char *n)
+{
+	return !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) ||
+	       !strncmp(n, "/anon_hugepage", 14);
+}
+
+static bool is_no_dso(const char *n)
+{
+	return !strncmp(n, "[stack", 6) || !strncmp(n, "/SYSV", 5) ||
+	       !strcmp(n, "[heap]");
+}
+
 static int add_map(struct pk_session *s, uint32_t pid, uint64_t start,
-		   uint64_t len, uint64_t pgoff, const char *name, bool kernel)
+		   uint64_t len, uint64_t pgoff, const char *name, bool kernel,
+		   bool exec)
 {
 	struct proc *p = find_proc(s, kernel ? (uint32_t)-1 : pid, true);
-	struct map m = { start, start + len, pgoff, NULL };
+	struct map m = { start, start + len, pgoff, NULL, false };
+	char jit[64];
 
 	if (!p)
 		return -ENOMEM;
+	p->gen = ++s->gen;
+	if (kernel)
+		s->have_kmap = true;
+	if (kernel && name[0] == '/' && !find_bid(s, name)) {
+		/* a module: perf names it "[name]" ('-' as '_'), unless the
+		 * file's build-id table named it first by its path */
+		const char *b = strrchr(name, '/') + 1;
+		size_t n = strcspn(b, ".");
+
+		if (n > sizeof(jit) - 3)
+			n = sizeof(jit) - 3;
+		jit[0] = '[';
+		for (size_t i = 0; i < n; i++)
+			jit[i + 1] = b[i] == '-' ? '_' : b[i];
+		jit[n + 1] = ']';
+		jit[n + 2] = '\0';
+		name = jit;
+	}
+	if (!kernel && (is_anon(name) || is_no_dso(name))) {
+		/* perf: addresses as they are; executable ones belong to
+		 * the JIT map file perf would read */
+		m.identity = true;
+		if (exec) {
+			snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", pid);
+			name = jit;
+		}
+	}
 	if (m.end < m.start)
 		m.end = UINT64_MAX;
 	m.dso = dso_for(s, name, kernel);
@@ -237,6 +341,7 @@ static int process_mmap(struct pk_session *s, const struct perf_event_header *h,
 	const char *b = (const char *)h;
 	size_t name_at = v2 ? 72 : 40;
 	uint64_t start, len, pgoff;
+	bool exec;
 
 	if (h->size <= name_at)
 		return PK_ERR_TRUNC;
@@ -247,8 +352,16 @@ static int process_mmap(struct pk_session *s, const struct perf_event_header *h,
 	memcpy(&pgoff, b + 32, 8);
 	if (!memchr(b + name_at, '\0', h->size - name_at))
 		return PK_ERR_TRUNC;
+	if (v2) {
+		uint32_t prot;
+
+		memcpy(&prot, b + 56, 4);
+		exec = (prot & PROT_EXEC) != 0;
+	} else {
+		exec = !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
+	}
 	return add_map(s, *(const uint32_t *)(b + 8), start, len, pgoff,
-		       b + name_at, kernel_mode(h->misc));
+		       b + name_at, kernel_mode(h->misc), exec);
 }
 
 int pk_session_process(struct pk_session *s, const struct perf_event_header *h)
@@ -267,63 +380,233 @@ int pk_session_process(struct pk_session *s, const struct perf_event_header *h)
 	}
 }
 
+static struct bid *find_bid(struct pk_session *s, const char *name)
+{
+	for (struct bid *x = s->bids[hash_str(name)]; x; x = x->next)
+		if (!strcmp(x->name, name))
+			return x;
+	return NULL;
+}
+
+int pk_session_add_build_id(struct pk_session *s, const char *name,
+			    const uint8_t *id, int len)
+{
+	struct bid *x;
+	unsigned b;
+
+	if (len <= 0 || len > PK_BUILD_ID_MAX)
+		return -EINVAL;
+	x = find_bid(s, name);
+	if (!x) {
+		x = pk_zalloc(sizeof(*x));
+		if (!x || !(x->name = pk_strdup(name))) {
+			pk_free(x);
+			return -ENOMEM;
+		}
+		b = hash_str(name);
+		x->next = s->bids[b];
+		s->bids[b] = x;
+	}
+	memcpy(x->id, id, (size_t)len);
+	x->len = len;
+	s->stale = true; /* symbols may differ now */
+	return 0;
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/* Kernel symbols as perf finds them: the running kernel's kallsyms when
+ * the file's kernel build id is this kernel's (or unknown), else the
+ * build-id cache's copy, else none. */
+static void load_kernel_syms(struct pk_session *s, struct dso *d)
+{
+	struct bid *x = find_bid(s, "[kernel.kallsyms]");
+	uint8_t host[PK_BUILD_ID_MAX];
+	char hex[2 * PK_BUILD_ID_MAX + 1], path[4352];
+	int n;
+
+	if (d->tab.loaded || d->tab.failed)
+		return;
+	if (!s->kallsyms[0]) {
+		d->tab.failed = true;
+		return;
+	}
+	n = x ? pk_build_id_kernel(host) : 0;
+	if (!x || (n == x->len && !memcmp(host, x->id, (size_t)n)) ||
+	    strcmp(s->kallsyms, "/proc/kallsyms")) {
+		pk__symtab_load_kallsyms(&d->tab, s->kallsyms);
+		return;
+	}
+	pk_build_id_hex(x->id, x->len, hex);
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms",
+		 s->buildid_dir, hex);
+	if (s->buildid_dir[0] && file_exists(path))
+		pk__symtab_load_kallsyms(&d->tab, path);
+	else
+		d->tab.failed = true;
+}
+
+/* A user DSO's symbols: the file (when its build id is the recorded one)
+ * or the build-id cache's copy, and the debug file by build id. */
+static void load_user_syms(struct pk_session *s, struct dso *d)
+{
+	struct bid *x = find_bid(s, d->name);
+	uint8_t id[PK_BUILD_ID_MAX];
+	char hex[2 * PK_BUILD_ID_MAX + 1];
+	char bin[4352], cache[4352], dbg[4352];
+	const char *paths[2] = { NULL, NULL };
+	int n;
+
+	snprintf(bin, sizeof(bin), "%s%s", s->root, d->name);
+	n = pk_build_id_read(bin, id);
+	if (!x) {
+		if (n > 0 || n == -ENOENT)
+			paths[0] = bin;
+	} else if (n == x->len && !memcmp(id, x->id, (size_t)n)) {
+		paths[0] = bin;
+	} else {
+		n = 0;
+		pk_build_id_hex(x->id, x->len, hex);
+		/* perf's cache: .build-id/xx/rest -> ../../PATH/ID/, the
+		 * copy in it named "elf" ("vdso" for the vdso) */
+		snprintf(cache, sizeof(cache), "%s/.build-id/%.2s/%s/%s",
+			 s->buildid_dir, hex, hex + 2,
+			 strcmp(d->name, "[vdso]") ? "elf" : "vdso");
+		if (s->buildid_dir[0] && file_exists(cache))
+			paths[0] = cache;
+	}
+	if (x)
+		memcpy(id, x->id, (size_t)(n = x->len));
+	if (n > 0 && paths[0]) {
+		pk_build_id_hex(id, n, hex);
+		snprintf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug",
+			 s->debug_dir, hex, hex + 2);
+		if (s->debug_dir[0] && file_exists(dbg))
+			paths[1] = dbg;
+	}
+	if (!paths[0] && !paths[1]) {
+		d->tab.failed = true;
+		return;
+	}
+	pk__symtab_load_files(&d->tab, paths, 2);
+}
+
+/* Kernel symbols are read at the first kernel address; the kernel map
+ * then grows to its last symbol (perf reads the running kernel through
+ * /proc/kcore, whose text covers .init.text past the recorded map). */
+static void load_kernel(struct pk_session *s)
+{
+	struct map *km = NULL;
+	const struct pk_symtab *t;
+
+	load_kernel_syms(s, s->kdso);
+	t = &s->kdso->tab;
+	if (!t->loaded || !t->nr)
+		return;
+	for (int i = 0; i < s->kernel.nr; i++)
+		if (s->kernel.maps[i].dso == s->kdso) {
+			km = &s->kernel.maps[i];
+			if (km->end < t->syms[t->nr - 1].end &&
+			    (i + 1 == s->kernel.nr ||
+			     s->kernel.maps[i + 1].start >= t->syms[t->nr - 1].end))
+				km->end = t->syms[t->nr - 1].end;
+		}
+}
+
 static void resolve_kernel(struct pk_session *s, uint64_t addr,
 			   struct pk_location *loc)
 {
-	const struct map *m = pk__proc_find(&s->kernel, addr);
-	struct dso *d = m ? m->dso : s->kdso;
+	const struct map *m;
 	const struct pk_sym *sym;
 
+	if (s->kdso && !s->kdso->tab.loaded && !s->kdso->tab.failed)
+		load_kernel(s);
+	m = pk__proc_find(&s->kernel, addr);
 	loc->kernel = true;
-	loc->dso = d ? d->name : "[kernel.kallsyms]";
 	loc->dso_addr = addr;
-	if (!s->kdso)
-		s->kdso = find_dso(s, "[kernel.kallsyms]", true);
-	if (!s->kdso)
+	if (!m)
 		return;
-	if (s->kallsyms[0])
-		pk__symtab_load_kallsyms(&s->kdso->tab, s->kallsyms);
-	sym = pk__symtab_find(&s->kdso->tab, addr);
+	loc->dso = m->dso->name;
+	sym = pk__symtab_find(&m->dso->tab, addr);
 	if (sym) {
 		loc->sym = sym->name;
 		loc->symoff = addr - sym->start;
 	}
 }
 
-int pk_session_resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
-		       uint16_t cpumode, struct pk_location *loc)
+static int resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
+		   uint16_t cpumode, struct pk_location *loc)
 {
 	struct proc *p;
 	const struct map *m;
 	const struct pk_sym *sym;
-	char path[4352];
 
 	memset(loc, 0, sizeof(*loc));
 	loc->dso = "[unknown]";
 	loc->dso_addr = addr;
-	if (cpumode == PERF_RECORD_MISC_KERNEL ||
-	    cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
-	    (cpumode == 0 && addr >= 0xffff800000000000ull)) {
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		resolve_kernel(s, addr, loc);
-		return 0;
+		return loc->dso[0] == '[' && !strcmp(loc->dso, "[unknown]") ?
+		       -ENOENT : 0;
 	}
+	if (cpumode != PERF_RECORD_MISC_USER)
+		return -ENOENT; /* guest and hypervisor: perf finds nothing */
 	p = find_proc(s, pid, false);
 	m = p ? pk__proc_find(p, addr) : NULL;
 	if (!m)
 		return -ENOENT;
 	loc->dso = m->dso->name;
-	if (m->dso->name[0] != '/') {
-		loc->dso_addr = addr - m->start + m->pgoff;
-		return 0; /* [vdso], //anon, ...: no file to read */
-	}
-	snprintf(path, sizeof(path), "%s%s", s->root, m->dso->name);
-	pk__symtab_load_elf(&m->dso->tab, path);
-	loc->dso_addr = pk__symtab_off_to_vaddr(&m->dso->tab,
-						addr - m->start + m->pgoff);
+	if (m->identity)
+		return 0;
+	loc->dso_addr = addr - m->start + m->pgoff;
+	if (m->dso->name[0] != '/' && strcmp(m->dso->name, "[vdso]"))
+		return 0;
+	if (!m->dso->tab.loaded && !m->dso->tab.failed)
+		load_user_syms(s, m->dso);
 	sym = pk__symtab_find(&m->dso->tab, loc->dso_addr);
 	if (sym) {
 		loc->sym = sym->name;
 		loc->symoff = loc->dso_addr - sym->start;
 	}
 	return 0;
+}
+
+int pk_session_resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
+		       uint16_t cpumode, struct pk_location *loc)
+{
+	uint64_t h = (addr ^ (addr >> 17) ^ ((uint64_t)pid << 7) ^ cpumode) *
+		     0x9e3779b97f4a7c15ull;
+	struct rcache *c = &s->cache[h >> 48];
+	uint64_t gen;
+
+	if (s->stale) {
+		memset(s->cache, 0, RCACHE * sizeof(*s->cache));
+		s->stale = false;
+	}
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		gen = s->kernel.gen;
+	} else if (cpumode == PERF_RECORD_MISC_USER) {
+		struct proc *p = find_proc(s, pid, false);
+
+		gen = p ? p->gen : 0;
+	} else {
+		return resolve(s, pid, addr, cpumode, loc);
+	}
+	if (c->gen == gen + 1 && c->addr == addr && c->pid == pid &&
+	    c->cpumode == cpumode) {
+		*loc = c->loc;
+		return c->ret;
+	}
+	c->ret = resolve(s, pid, addr, cpumode, loc);
+	c->gen = gen + 1;
+	c->addr = addr;
+	c->pid = pid;
+	c->cpumode = cpumode;
+	c->loc = *loc;
+	return c->ret;
 }

@@ -17,12 +17,14 @@ struct dso {
 struct map {
 	uint64_t start, end, pgoff;
 	struct dso *dso;
+	bool identity;        /* anon / [heap] / [stack]: ip as is */
 };
 
 struct proc {
 	uint32_t pid;
 	struct map *maps;     /* sorted by start, no overlaps */
 	int nr, cap;
+	uint64_t gen;         /* changes whenever the maps change */
 	struct proc *next;
 };
 

@@ -14,6 +14,12 @@
 int pk__symtab_add(struct pk_symtab *t, uint64_t start, uint64_t size,
 		   const char *name)
 {
+	return pk__symtab_add_bind(t, start, size, name, STB_GLOBAL);
+}
+
+int pk__symtab_add_bind(struct pk_symtab *t, uint64_t start, uint64_t size,
+			const char *name, int bind)
+{
 	size_t n = strlen(name) + 1;
 
 	if (t->nr == t->cap) {
@@ -43,6 +49,9 @@ int pk__symtab_add(struct pk_symtab *t, uint64_t start, uint64_t size,
 	t->names_len += n;
 	t->syms[t->nr].start = start;
 	t->syms[t->nr].end = start + size;
+	t->syms[t->nr].bind = (unsigned char)bind;
+	t->syms[t->nr].sized = size != 0;
+	t->syms[t->nr].seq = (uint32_t)t->nr;
 	t->nr++;
 	return 0;
 }
@@ -53,10 +62,35 @@ static int cmp_sym(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	/* among aliases prefer the sized one, then the first name */
-	if ((x->end > x->start) != (y->end > y->start))
-		return x->end > x->start ? -1 : 1;
-	return 0;
+	return x->seq < y->seq ? -1 : x->seq > y->seq; /* file order */
+}
+
+static int underscores(const char *s)
+{
+	int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choice among symbols at one address: sized, not weak, global,
+ * fewer leading underscores, longer name, else the first. True: B. */
+static bool better(const struct pk_sym *a, const struct pk_sym *b)
+{
+	size_t na, nb;
+
+	if (a->sized != b->sized)
+		return b->sized;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return a->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return b->bind == STB_GLOBAL;
+	if (underscores(a->name) != underscores(b->name))
+		return underscores(b->name) < underscores(a->name);
+	na = strlen(a->name);
+	nb = strlen(b->name);
+	return nb > na;
 }
 
 void pk__symtab_sort(struct pk_symtab *t)
@@ -65,17 +99,36 @@ void pk__symtab_sort(struct pk_symtab *t)
 
 	for (int i = 0; i < t->nr; i++)
 		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
-	qsort(t->syms, (size_t)t->nr, sizeof(*t->syms), cmp_sym);
-	for (int i = 0; i < t->nr; i++) {  /* drop aliases at one address */
-		if (k && t->syms[k - 1].start == t->syms[i].start)
+	for (int i = 1; i < t->nr; i++) /* kallsyms comes sorted */
+		if (t->syms[i].start < t->syms[i - 1].start) {
+			qsort(t->syms, (size_t)t->nr, sizeof(*t->syms), cmp_sym);
+			break;
+		}
+	/* perf's symbols__fixup_end: an unsized symbol ends where the next
+	 * one (in address, then file order) starts, the last one at the page
+	 * after its own; then symbols__fixup_duplicate keeps one per address
+	 * (so of unsized aliases the last, which alone got a size, wins). */
+	for (int i = 0; i < t->nr; i++) {
+		struct pk_sym *y = &t->syms[i];
+
+		if (y->end != y->start)
 			continue;
+		if (i + 1 < t->nr)
+			y->end = t->syms[i + 1].start;
+		else
+			y->end = ((y->start + 4095) & ~4095ull) + 4096;
+	}
+	for (int i = 0; i < t->nr; i++)
+		t->syms[i].sized = t->syms[i].end > t->syms[i].start;
+	for (int i = 0; i < t->nr; i++) {
+		if (k && t->syms[k - 1].start == t->syms[i].start) {
+			if (better(&t->syms[k - 1], &t->syms[i]))
+				t->syms[k - 1] = t->syms[i];
+			continue;
+		}
 		t->syms[k++] = t->syms[i];
 	}
 	t->nr = k;
-	for (int i = 0; i < t->nr; i++)  /* unsized: up to the next symbol */
-		if (t->syms[i].end <= t->syms[i].start)
-			t->syms[i].end = i + 1 < t->nr ? t->syms[i + 1].start :
-					 t->syms[i].start + 1;
 	t->loaded = true;
 }
 
@@ -96,141 +149,258 @@ const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr)
 	return NULL;
 }
 
-uint64_t pk__symtab_off_to_vaddr(const struct pk_symtab *t, uint64_t off)
-{
-	for (int i = 0; i < t->nr_segs; i++) {
-		const struct pk_load_seg *g = &t->segs[i];
-
-		if (off >= g->offset && off < g->offset + g->filesz)
-			return off - g->offset + g->vaddr;
-	}
-	return off;
-}
-
-static int load_segments(struct pk_symtab *t, Elf *elf)
-{
-	size_t n;
-
-	if (elf_getphdrnum(elf, &n) || n > 4096)
-		return PK_ERR_FORMAT;
-	t->segs = pk_calloc(n ? n : 1, sizeof(*t->segs));
-	if (!t->segs)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		t->segs[t->nr_segs++] = (struct pk_load_seg){
-			ph.p_offset, ph.p_vaddr, ph.p_filesz };
-	}
-	return 0;
-}
-
+/* perf's symbols: functions and labels (no type) in executable
+ * sections; in ET_EXEC / ET_REL files addresses become file offsets (what
+ * a map's ip - start + pgoff gives). */
 static int load_symbols(struct pk_symtab *t, Elf *elf, Elf_Scn *scn,
-			GElf_Shdr *sh)
+			GElf_Shdr *sh, bool adjust)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 
 	for (size_t i = 0; d && i < n; i++) {
 		GElf_Sym sym;
+		GElf_Shdr ssh;
+		Elf_Scn *sec;
 		const char *name;
-		int type;
+		char *dem;
+		int type, err;
 
 		if (!gelf_getsym(d, (int)i, &sym))
 			break;
 		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC &&
+		     type != STT_NOTYPE) || !sym.st_name ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		sec = elf_getscn(elf, sym.st_shndx);
+		if (!sec || !gelf_getshdr(sec, &ssh) ||
+		    !(ssh.sh_flags & SHF_EXECINSTR))
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (name && *name && pk__symtab_add(t, sym.st_value, sym.st_size, name))
+		if (!name || !*name)
+			continue;
+		if (adjust)
+			sym.st_value -= ssh.sh_addr - ssh.sh_offset;
+		dem = pk__demangle(name);
+		err = pk__symtab_add_bind(t, sym.st_value, sym.st_size,
+					  dem ? dem : name,
+					  GELF_ST_BIND(sym.st_info));
+		pk_free(dem);
+		if (err)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-/* The .symtab section, else .dynsym. */
-static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *out)
+/* The .symtab section (WANT_SYMTAB) or .dynsym. */
+static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *out, bool want_symtab)
 {
-	Elf_Scn *scn = NULL, *dyn = NULL;
-	GElf_Shdr sh, dsh;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (sh.sh_type == SHT_SYMTAB) {
+		if (sh.sh_type == (want_symtab ? SHT_SYMTAB : SHT_DYNSYM)) {
 			*out = sh;
 			return scn;
 		}
-		if (sh.sh_type == SHT_DYNSYM) {
-			dyn = scn;
-			dsh = sh;
-		}
 	}
-	if (dyn)
-		*out = dsh;
-	return dyn;
+	return NULL;
 }
 
-int pk__symtab_load_elf(struct pk_symtab *t, const char *path)
+/* Symbols of one file: 1 loaded, 0 no such table, or an error. */
+static int load_file(struct pk_symtab *t, const char *path, bool want_symtab)
 {
 	int fd, err = 0;
 	Elf *elf;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
-	Elf_Scn *scn;
+	Elf_Scn *scn = NULL;
 
-	if (t->loaded || t->failed)
-		return t->failed ? -ENOENT : 0;
 	elf_version(EV_CURRENT);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		t->failed = true;
+	if (fd < 0)
 		return -errno;
-	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		err = PK_ERR_FORMAT;
 		goto out;
 	}
-	t->is_exec = eh.e_type == ET_EXEC;
-	err = load_segments(t, elf);
-	scn = err ? NULL : find_symtab(elf, &sh);
-	if (scn)
-		err = load_symbols(t, elf, scn, &sh);
+	scn = find_symtab(elf, &sh, want_symtab);
+	if (scn) {
+		t->is_exec = eh.e_type == ET_EXEC;
+		err = load_symbols(t, elf, scn, &sh,
+				   eh.e_type == ET_EXEC || eh.e_type == ET_REL);
+	}
 out:
 	if (elf)
 		elf_end(elf);
 	close(fd);
+	return err ? err : scn != NULL;
+}
+
+static Elf_Scn *section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* perf's NAME@plt symbols, one PLT entry per .rela.plt relocation, at
+ * file offsets (.plt.sec when there is one, else after the .plt
+ * header). */
+static void add_plt(struct pk_symtab *t, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	GElf_Ehdr eh;
+	GElf_Shdr rsh, psh, ssh, dsh;
+	Elf_Scn *rel, *dyn;
+	Elf_Data *rd, *dd;
+	uint64_t off, entsize;
+
+	if (fd < 0)
+		return;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || !gelf_getehdr(elf, &eh))
+		goto out;
+	rel = section(elf, ".rela.plt", &rsh);
+	if (!rel)
+		rel = section(elf, ".rel.plt", &rsh);
+	if (!rel || (rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL) ||
+	    !section(elf, ".plt", &psh))
+		goto out;
+	dyn = elf_getscn(elf, rsh.sh_link);
+	if (!dyn || !gelf_getshdr(dyn, &dsh))
+		goto out;
+	entsize = psh.sh_entsize ? psh.sh_entsize : 16;
+	if (eh.e_machine == EM_X86_64 && section(elf, ".plt.sec", &ssh))
+		off = ssh.sh_offset;
+	else
+		off = psh.sh_offset + entsize; /* past the header entry */
+	rd = elf_getdata(rel, NULL);
+	dd = elf_getdata(dyn, NULL);
+	if (!rd || !dd || !rsh.sh_entsize)
+		goto out;
+	for (size_t i = 0; i < rsh.sh_size / rsh.sh_entsize; i++) {
+		GElf_Rela ra;
+		GElf_Rel r;
+		GElf_Sym sym;
+		uint64_t info;
+		const char *name;
+		char buf[1024];
+
+		if (rsh.sh_type == SHT_RELA) {
+			if (!gelf_getrela(rd, (int)i, &ra))
+				break;
+			info = ra.r_info;
+		} else {
+			if (!gelf_getrel(rd, (int)i, &r))
+				break;
+			info = r.r_info;
+		}
+		if (!gelf_getsym(dd, (int)GELF_R_SYM(info), &sym))
+			continue;
+		name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+		if (!name)
+			continue;
+		char *dem = pk__demangle(name);
+
+		snprintf(buf, sizeof(buf), "%s@plt", dem ? dem : name);
+		pk_free(dem);
+		if (pk__symtab_add(t, off, entsize, buf))
+			break;
+		off += entsize;
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
+int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
+			  int n)
+{
+	int err = -ENOENT;
+
+	if (t->loaded || t->failed)
+		return t->failed ? -ENOENT : 0;
+	/* perf: the first file with a .symtab, else the first .dynsym */
+	for (int pass = 0; pass < 2 && err <= 0; pass++)
+		for (int i = 0; i < n && err <= 0; i++)
+			if (paths[i])
+				err = load_file(t, paths[i], pass == 0);
+	if (n && paths[0] && err > 0)
+		add_plt(t, paths[0]);
 	pk__symtab_sort(t);
-	t->failed = err != 0;
-	return err;
+	t->failed = err <= 0;
+	return err < 0 ? err : 0;
+}
+
+int pk__symtab_load_elf(struct pk_symtab *t, const char *path)
+{
+	return pk__symtab_load_files(t, &path, 1);
+}
+
+/* One "ADDR TYPE NAME[\t[MODULE]]" line: 0 or -1 when malformed. */
+static int kallsyms_line(char *line, uint64_t *addr, char *type, char **name)
+{
+	char *p = line, *end;
+
+	*addr = strtoull(p, &end, 16);
+	if (end == p || *end != ' ' || !end[1] || end[2] != ' ')
+		return -1;
+	*type = end[1];
+	*name = end + 3;
+	(*name)[strcspn(*name, " \t\n")] = '\0';
+	return **name ? 0 : -1;
 }
 
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 {
-	char line[1024], name[512], type;
-	unsigned long long addr;
-	FILE *f;
+	char *text, *line, *next;
+	long n;
 
 	if (t->loaded || t->failed)
 		return t->failed ? -ENOENT : 0;
-	f = fopen(path, "re");
-	if (!f) {
+	n = pk_read_file(path, &text);
+	if (n < 0) {
 		t->failed = true;
-		return -errno;
+		return (int)n;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3)
+	for (line = text; line && *line; line = next) {
+		uint64_t addr;
+		char type, *name;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (kallsyms_line(line, &addr, &type, &name))
 			continue;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
-		if (!addr || pk__symtab_add(t, addr, 0, name))
+		if (!addr)
 			continue;
+		if (pk__symtab_add_bind(t, addr, 0, name,
+					type == 'T' ? STB_GLOBAL :
+					type == 't' ? STB_LOCAL : STB_WEAK))
+			break;
 	}
-	fclose(f);
+	pk_free(text);
 	pk__symtab_sort(t);
 	t->failed = t->nr == 0;
 	return t->failed ? -ENOENT : 0;

@@ -9,6 +9,9 @@
 struct pk_sym {
 	uint64_t start, end;  /* [start, end) in the object's address space */
 	const char *name;
+	unsigned char bind;   /* STB_LOCAL / STB_GLOBAL / STB_WEAK */
+	bool sized;           /* has a size (after perf's end fixup) */
+	uint32_t seq;         /* order of addition (stable sorting) */
 };
 
 struct pk_load_seg {          /* a PT_LOAD: file offsets to addresses */
@@ -24,20 +27,32 @@ struct pk_symtab {
 	int nr_segs;
 	bool loaded, failed;
 	bool is_exec;             /* ET_EXEC: addresses are absolute */
+	bool kallsyms;            /* perf's kallsyms end rule */
 };
 
 /* Loads .symtab (else .dynsym) of PATH. 0 or -errno / PK_ERR_FORMAT. */
 int pk__symtab_load_elf(struct pk_symtab *t, const char *path);
+/* Loads from the first of PATHS (NULL entries skipped) that has a
+ * .symtab, else from the first with a .dynsym (perf's choice between a
+ * binary and its debug file). 0 or -ENOENT. */
+int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
+			  int n);
 /* Loads kernel symbols from a kallsyms file. */
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path);
 /* The symbol holding ADDR, or NULL. */
 const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr);
-/* A file offset to the object's virtual address (via PT_LOAD). */
-uint64_t pk__symtab_off_to_vaddr(const struct pk_symtab *t, uint64_t off);
 void pk__symtab_fini(struct pk_symtab *t);
+/* demangle.c: perf script's form of a C++ name (pk_free it), or NULL
+ * when NAME is not mangled or no demangler is available. */
+char *pk__demangle(const char *name);
+/* Drops the outermost parameter list, qualifiers and return type. */
+void pk__demangle_strip(char *demangled);
 /* For tests and loaders: add a symbol, then sort once. */
 int pk__symtab_add(struct pk_symtab *t, uint64_t start, uint64_t size,
 		   const char *name);
+/* Same with a binding (aliases at one address: perf's choice). */
+int pk__symtab_add_bind(struct pk_symtab *t, uint64_t start, uint64_t size,
+			const char *name, int bind);
 void pk__symtab_sort(struct pk_symtab *t);
 
 #endif

@@ -64,15 +64,15 @@ static void test_maps(void)
 	struct dso a = { .name = "a" }, b = { .name = "b" };
 	const struct map *m;
 
-	pk__proc_insert(&p, &(struct map){ 0x1000, 0x5000, 0, &a });
-	pk__proc_insert(&p, &(struct map){ 0x2000, 0x3000, 0x10, &b });
+	pk__proc_insert(&p, &(struct map){ 0x1000, 0x5000, 0, &a, false });
+	pk__proc_insert(&p, &(struct map){ 0x2000, 0x3000, 0x10, &b, false });
 	m = pk__proc_find(&p, 0x1800);
 	T_CHECK("maps_head_kept", m && m->dso == &a && m->end == 0x2000);
 	m = pk__proc_find(&p, 0x2800);
 	T_CHECK("maps_new_inside", m && m->dso == &b);
 	m = pk__proc_find(&p, 0x4000);
 	T_CHECK("maps_tail_kept", m && m->dso == &a && m->start == 0x3000 && m->pgoff == 0x2000);
-	pk__proc_insert(&p, &(struct map){ 0x0, 0x6000, 0, &b });
+	pk__proc_insert(&p, &(struct map){ 0x0, 0x6000, 0, &b, false });
 	T_CHECK("maps_covering_replaces", p.nr == 1 && pk__proc_find(&p, 0x4000)->dso == &b);
 	T_CHECK("maps_outside", pk__proc_find(&p, 0x7000) == NULL);
 	free(p.maps);
@@ -131,10 +131,10 @@ static void test_self_symbols(void)
 	addr = (uint64_t)(uintptr_t)marker_function;
 	T_CHECK("session_fork_maps", pk_session_resolve(s, 200, addr, PERF_RECORD_MISC_USER, &loc) == 0 && loc.sym && !strcmp(loc.sym, "marker_function"));
 	T_CHECK("session_fork_comm", pk_session_comm(s, 200) && !strcmp(pk_session_comm(s, 200), "tester"));
-	/* exec: the old image's maps are gone */
+	/* exec: as perf, the old image's maps stay until new ones cover them */
 	mk_comm(200, 200, "newprog", true);
 	pk_session_process(s, &rec.h);
-	T_CHECK("session_exec_flushes", pk_session_resolve(s, 200, addr, PERF_RECORD_MISC_USER, &loc) == -ENOENT && !strcmp(loc.dso, "[unknown]"));
+	T_CHECK("session_exec_keeps_maps", pk_session_resolve(s, 200, addr, PERF_RECORD_MISC_USER, &loc) == 0);
 	T_CHECK("session_exec_comm", !strcmp(pk_session_comm(s, 200), "newprog"));
 	T_CHECK("session_unknown_pid", pk_session_resolve(s, 999, addr, PERF_RECORD_MISC_USER, &loc) == -ENOENT);
 	mk_comm(1, 1, "x", false);
@@ -162,6 +162,13 @@ static void test_kernel(void)
 		t_fail("session_kallsyms_write", "write");
 	close(fd);
 	s = pk_session_new(&o);
+	/* no kernel map yet: perf resolves nothing */
+	T_CHECK("session_kernel_needs_map",
+		pk_session_resolve(s, 5, 0xffffffff81001044ull, PERF_RECORD_MISC_KERNEL, &loc) == -ENOENT &&
+		!strcmp(loc.dso, "[unknown]") && !loc.sym);
+	mk_mmap2(-1, 0xffffffff81000000ull, 0x10000000, 0xffffffff81000000ull,
+		 "[kernel.kallsyms]_text", PERF_RECORD_MISC_KERNEL);
+	pk_session_process(s, &rec.h);
 	pk_session_resolve(s, 5, 0xffffffff81001044ull, PERF_RECORD_MISC_KERNEL, &loc);
 	t_check(loc.kernel && loc.sym && !strcmp(loc.sym, "helper_two") && loc.symoff == 4 &&
 		!strcmp(loc.dso, "[kernel.kallsyms]"), "session_kernel_symbol",

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/* perf script's sample filters: --time, --cpu, --pid, --tid, --comm. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "script.h"
+
+/* "SECS[.FRACTION]" to ns (perf's parse_nsec_time); "" is 0 (open). */
+static int parse_ns(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t secs = 0, frac = 0;
+	size_t i = 0, digits = 0;
+
+	*out = 0;
+	if (!n)
+		return 0;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		secs = secs * 10 + (uint64_t)(s[i] - '0');
+	if (!i)
+		return -EINVAL;
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+			if (digits >= 9)
+				return -EINVAL;
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+		}
+		for (; digits < 9; digits++)
+			frac *= 10;
+	}
+	if (i != n)
+		return -EINVAL;
+	*out = secs * 1000000000ull + frac;
+	return 0;
+}
+
+int script_filter_time(struct script_filter *f, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+
+	if (parse_ns(arg, n, &f->tstart) ||
+	    (comma && parse_ns(comma + 1, strlen(comma + 1), &f->tend)) ||
+	    (f->tend && f->tstart > f->tend)) {
+		fprintf(stderr, "Invalid time string\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int script_filter_cpu(struct script_filter *f, const char *arg)
+{
+	const char *p = arg;
+
+	f->cpus = calloc(1024 / 64, sizeof(uint64_t));
+	if (!f->cpus)
+		return -ENOMEM;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+
+		if (end == p)
+			goto bad;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p)
+				goto bad;
+		}
+		if (a < 0 || b < a || b >= 1024)
+			goto bad;
+		for (long c = a; c <= b; c++)
+			f->cpus[c / 64] |= 1ull << (c % 64);
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "failed to parse cpu list '%s'\n", arg);
+	return -EINVAL;
+}
+
+int script_filter_ints(int **v, int *n, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long x = strtol(p, &end, 10);
+		int *nv;
+
+		if (end == p || (*end && *end != ',' && *end != ' ')) {
+			fprintf(stderr, "invalid list '%s'\n", arg);
+			return -EINVAL;
+		}
+		nv = realloc(*v, (size_t)(*n + 1) * sizeof(int));
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		nv[(*n)++] = (int)x;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int script_filter_strs(char ***v, int *n, const char *arg)
+{
+	char *s = strdup(arg), *save = NULL;
+
+	if (!s)
+		return -ENOMEM;
+	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char **nv = realloc(*v, (size_t)(*n + 1) * sizeof(char *));
+
+		if (nv)
+			*v = nv;
+		if (!nv || !(t = strdup(t))) {
+			free(s);
+			return -ENOMEM;
+		}
+		nv[(*n)++] = t;
+	}
+	free(s);
+	return 0;
+}
+
+void script_filter_fini(struct script_filter *f)
+{
+	free(f->cpus);
+	free(f->pids);
+	free(f->tids);
+	for (int i = 0; i < f->nr_comms; i++)
+		free(f->comms[i]);
+	free(f->comms);
+}
+
+int script_option(struct script_opts *o, int c, const char *arg)
+{
+	struct script_filter *f = &o->filt;
+	int err;
+
+	switch (c) {
+	case 'F': case 'f': err = script_fields_parse(&o->f, arg); break;
+	case 'G': o->hide_callchain = true; return 0;
+	case 'N': o->ns = true; return 0;
+	case 'T': err = script_filter_time(f, arg); break;
+	case 'C': err = script_filter_cpu(f, arg); break;
+	case 'P': err = script_filter_ints(&f->pids, &f->nr_pids, arg); break;
+	case 'I': err = script_filter_ints(&f->tids, &f->nr_tids, arg); break;
+	case 'c': err = script_filter_strs(&f->comms, &f->nr_comms, arg); break;
+	default: return -1;
+	}
+	if (err)
+		o->bad = true;
+	return 0;
+}

@@ -1,0 +1,655 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit script's sample lines, byte for byte as perf script (6.1)
+ * prints them: comm, tid, [cpu], time, period, event name padded to the
+ * longest, tracepoint payload, ip sym+off (dso) or the callchain below.
+ * Text goes through one large buffer written with write(2).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <perfkit/session.h>
+#include <perfkit/symbol.h>
+#include <perfkit/tracefmt.h>
+#include "cli.h"
+#include "script.h"
+
+#define OB_CAP (4u << 20)
+#define MAX_STACK 127 /* perf script's scripting_max_stack */
+
+struct ob {
+	char *b;
+	size_t len;
+	int err;
+};
+
+/* Formatted "ip sym+off (dso)" texts by (pid, ip, cpumode, fields),
+ * checked against what the session resolves now. */
+#define LC_SIZE 65536
+#define LC_ARENA (8u << 20)
+struct lcent {
+	uint64_t ip, symoff, dso_addr;
+	const char *sym, *dso;
+	uint32_t pid, f, off, len, epoch;
+	uint16_t cpumode;
+};
+
+struct lcache {
+	struct lcent *e;
+	char *arena;
+	uint32_t used, epoch;
+};
+
+struct evinfo {
+	int type;
+	char *name;
+	bool callchain;
+};
+
+struct out {
+	struct script_opts *o;
+	struct pk_perfdata *pd;
+	struct pk_session *sess;
+	struct pk_tracefmt *tf;
+	struct ob ob;
+	struct evinfo *ev;
+	unsigned nr_ev;
+	int name_width;
+	bool pipe, use_callchain, ready;
+	uint32_t fields[ST_MAX];
+	struct lcache lc;
+};
+
+/* ---- output buffer ---- */
+
+static void ob_flush(struct ob *o)
+{
+	size_t off = 0;
+
+	while (off < o->len && !o->err) {
+		ssize_t n = write(1, o->b + off, o->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			o->err = n < 0 ? -errno : -EIO;
+		else
+			off += (size_t)n;
+	}
+	o->len = 0;
+}
+
+static inline char *ob_room(struct ob *o, size_t n)
+{
+	if (o->len + n > OB_CAP)
+		ob_flush(o);
+	return o->b + o->len;
+}
+
+static inline void ob_put(struct ob *o, const char *s, size_t n)
+{
+	if (n > OB_CAP / 2) {
+		ob_flush(o);
+		memcpy(o->b, s, OB_CAP / 2); /* absurdly long: cut */
+		o->len = OB_CAP / 2;
+		return;
+	}
+	memcpy(ob_room(o, n), s, n);
+	o->len += n;
+}
+
+static inline void ob_str(struct ob *o, const char *s)
+{
+	ob_put(o, s, strlen(s));
+}
+
+static inline void ob_ch(struct ob *o, char c)
+{
+	*ob_room(o, 1) = c;
+	o->len++;
+}
+
+/* S right-aligned in WIDTH ("%*s"); LEFT: "%-*s". */
+static void ob_pad(struct ob *o, const char *s, int width, bool left)
+{
+	size_t n = strlen(s);
+	size_t pad = (size_t)width > n ? (size_t)width - n : 0;
+	char *p = ob_room(o, n + pad);
+
+	if (!left) {
+		memset(p, ' ', pad);
+		memcpy(p + pad, s, n);
+	} else {
+		memcpy(p, s, n);
+		memset(p + n, ' ', pad);
+	}
+	o->len += n + pad;
+}
+
+/* Unsigned V in BASE (10/16), right-aligned to WIDTH with FILL ('0' or
+ * ' '), or left-aligned with LEFT. */
+static void ob_num(struct ob *o, uint64_t v, unsigned base, int width,
+		   char fill, bool left)
+{
+	static const char dig[] = "0123456789abcdef";
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = dig[v % base];
+		v /= base;
+	} while (v);
+	char *p = ob_room(o, (size_t)(n > width ? n : width));
+	int pad = width > n ? width - n : 0;
+	int k = 0;
+
+	if (!left)
+		for (; k < pad; k++)
+			p[k] = fill;
+	for (int i = n - 1; i >= 0; i--)
+		p[k++] = tmp[i];
+	if (left)
+		for (int i = 0; i < pad; i++)
+			p[k++] = ' ';
+	o->len += (size_t)k;
+}
+
+static void ob_int(struct ob *o, int64_t v, int width, bool left)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
+
+	if (v >= 0) {
+		ob_num(o, (uint64_t)v, 10, width, ' ', left);
+		return;
+	}
+	(void)n;
+	ob_pad(o, tmp, width, left);
+}
+
+/* ---- setup: perf's per-type field checks ---- */
+
+static const char *ev_name(struct out *s, unsigned i)
+{
+	const char *n = pk_perfdata_attr_name(s->pd, i);
+	const struct perf_event_attr *a = pk_perfdata_attr(s->pd, i);
+
+	if (!n && a->type == PERF_TYPE_TRACEPOINT && s->tf)
+		n = pk_tracefmt_name(s->tf, a->config);
+	return n ? n : "unknown";
+}
+
+/* perf's evsel__check_attr for the first event of each type: fields the
+ * samples cannot give are dropped, or an error when the user asked. */
+static int check_type(struct out *s, int t, const struct perf_event_attr *a,
+		      const char *name)
+{
+	static const struct { uint32_t f; uint64_t st; const char *what, *field; } req[] = {
+		{ SF_IP, PERF_SAMPLE_IP, "IP", "ip" },
+		{ SF_ADDR, PERF_SAMPLE_ADDR, "ADDR", "addr" },
+		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID", "tid" },
+		{ SF_TIME, PERF_SAMPLE_TIME, "TIME", "time" },
+		{ SF_CPU, PERF_SAMPLE_CPU, "CPU", "cpu" },
+	};
+	uint32_t *f = &s->fields[t];
+
+	if (!*f)
+		return 0;
+	for (size_t i = 0; i < sizeof(req) / sizeof(req[0]); i++) {
+		if (!(*f & req[i].f) || (a->sample_type & req[i].st))
+			continue;
+		if (s->o->f.t[t].user_set_fields & req[i].f) {
+			fprintf(stderr, "Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.\n",
+				name, req[i].what, req[i].field);
+			return -EINVAL;
+		}
+		*f &= ~req[i].f;
+	}
+	if ((*f & (SF_SYM | SF_DSO)) &&
+	    !(a->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+		fprintf(stderr, "Display of symbols requested but neither sample IP nor sample address\navailable. Hence, no addresses to convert to symbols.\n");
+		return -EINVAL;
+	}
+	if ((*f & SF_SYMOFFSET) && !(*f & SF_SYM)) {
+		fprintf(stderr, "Display of offsets requested but symbol is notselected.\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int setup(struct out *s)
+{
+	unsigned n = pk_perfdata_nr_attrs(s->pd);
+	bool seen[ST_MAX] = { false };
+	bool any_cc = false;
+
+	s->ev = calloc(n ? n : 1, sizeof(*s->ev));
+	if (!s->ev)
+		return -ENOMEM;
+	s->nr_ev = n;
+	for (int t = 0; t < ST_MAX; t++)
+		s->fields[t] = s->o->f.t[t].fields;
+	for (unsigned i = 0; i < n; i++) {
+		const struct perf_event_attr *a = pk_perfdata_attr(s->pd, i);
+		struct evinfo *e = &s->ev[i];
+		int len;
+
+		e->type = script_type_of(a->type);
+		e->name = strdup(ev_name(s, i));
+		if (!e->name)
+			return -ENOMEM;
+		e->callchain = (a->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+		any_cc |= e->callchain;
+		len = (int)strlen(e->name);
+		if (len > s->name_width)
+			s->name_width = len;
+		if (seen[e->type])
+			continue;
+		seen[e->type] = true;
+		if (check_type(s, e->type, a, e->name))
+			return -EINVAL;
+	}
+	/* callchains shown only when some event has them (perf) */
+	s->use_callchain = !s->o->hide_callchain && (any_cc || (s->pipe && !n));
+	if (s->use_callchain && !s->o->f.t[ST_TRACE].user_set) {
+		for (unsigned i = 0; i < n; i++)
+			if (s->ev[i].type == ST_TRACE && s->ev[i].callchain) {
+				s->fields[ST_TRACE] |= SF_IP | SF_SYM | (s->pipe ? 0 :
+						SF_SYMOFFSET | SF_DSO);
+				break;
+			}
+	}
+	s->ready = true;
+	return 0;
+}
+
+/* ---- one sample ---- */
+
+static void put_time(struct out *s, uint64_t t)
+{
+	struct ob *o = &s->ob;
+	uint64_t secs = t / 1000000000ull, ns = t % 1000000000ull;
+
+	if (s->o->ns) {
+		ob_num(o, secs, 10, 5, ' ', false);
+		ob_ch(o, '.');
+		ob_num(o, ns, 10, 9, '0', false);
+	} else {
+		char tmp[40];
+		int n = 0;
+		uint64_t v = secs;
+		char d[24];
+		int k = 0;
+
+		do {
+			d[k++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		while (k)
+			tmp[n++] = d[--k];
+		tmp[n++] = '.';
+		v = ns / 1000;
+		for (int i = 5; i >= 0; i--, v /= 10)
+			tmp[n + i] = (char)('0' + v % 10);
+		n += 6;
+		tmp[n] = '\0';
+		ob_pad(o, tmp, 12, false);
+	}
+	ob_put(o, ": ", 2);
+}
+
+/* " sym+0xoff (dso)" per the print options. */
+static void put_symdso(struct out *s, uint32_t f, const struct pk_location *l)
+{
+	struct ob *o = &s->ob;
+
+	if (f & SF_SYM) {
+		ob_ch(o, ' ');
+		if (l->sym) {
+			ob_str(o, l->sym);
+			if (f & SF_SYMOFFSET) {
+				ob_put(o, "+0x", 3);
+				ob_num(o, l->symoff, 16, 0, ' ', false);
+			}
+		} else {
+			ob_put(o, "[unknown]", 9);
+		}
+	}
+	if (f & SF_DSO) {
+		ob_put(o, " (", 2);
+		ob_str(o, l->dso);
+		ob_ch(o, ')');
+	}
+}
+
+/* "%16lx sym+off (dso)" of one address (PRINT_ADDR: the address to
+ * show), from the cache when the session resolves it the same way. */
+static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
+		      uint16_t cpumode, bool dso_addr)
+{
+	struct ob *o = &s->ob;
+	struct lcache *lc = &s->lc;
+	struct pk_location l;
+	uint64_t h = (ip ^ ((uint64_t)pid << 32) ^ ((uint64_t)cpumode << 60) ^ f) *
+		     0x9e3779b97f4a7c15ull;
+	struct lcent *e = &lc->e[h >> 48];
+	size_t start;
+
+	pk_session_resolve(s->sess, pid, ip, cpumode, &l);
+	if (e->epoch == lc->epoch && e->ip == ip && e->pid == pid &&
+	    e->cpumode == cpumode && e->f == f && e->sym == l.sym &&
+	    e->dso == l.dso && e->symoff == l.symoff &&
+	    e->dso_addr == l.dso_addr) {
+		ob_put(o, lc->arena + e->off, e->len);
+		return;
+	}
+	start = ob_room(o, 4096) - o->b;
+	if (f & SF_IP)
+		ob_num(o, dso_addr ? l.dso_addr : ip, 16, 16, ' ', false);
+	put_symdso(s, f, &l);
+	if (o->len < start || o->len - start > 4096)
+		return; /* flushed or long: not cached */
+	if (lc->used + (o->len - start) > LC_ARENA) {
+		lc->used = 0;
+		lc->epoch++;
+	}
+	*e = (struct lcent){ ip, l.symoff, l.dso_addr, l.sym, l.dso, pid, f,
+			     lc->used, (uint32_t)(o->len - start), lc->epoch,
+			     cpumode };
+	memcpy(lc->arena + lc->used, o->b + start, e->len);
+	lc->used += e->len;
+}
+
+static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
+{
+	struct ob *o = &s->ob;
+	uint16_t cpumode = PERF_RECORD_MISC_USER;
+	unsigned nr = 0;
+	size_t start = o->len;
+
+	for (uint64_t i = 0; i < sm->callchain.nr && nr < MAX_STACK; i++) {
+		uint64_t ip = sm->callchain.ips[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case PERF_CONTEXT_HV:
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+				break;
+			case PERF_CONTEXT_KERNEL:
+				cpumode = PERF_RECORD_MISC_KERNEL;
+				break;
+			case PERF_CONTEXT_USER:
+				cpumode = PERF_RECORD_MISC_USER;
+				break;
+			default: /* perf drops a chain it cannot read */
+				if (o->len >= start)
+					o->len = start;
+				return;
+			}
+			continue;
+		}
+		nr++;
+		if (f & SF_IP)
+			ob_ch(o, '\t');
+		put_frame(s, f, sm->pid, ip, cpumode, true);
+		ob_ch(o, '\n');
+	}
+}
+
+static void put_flags(struct out *s)
+{
+	/* perf's flags column; samples outside of branch traces have none */
+	ob_pad(&s->ob, "", 2 + 21 + 1, false);
+}
+
+static bool filtered(struct out *s, const struct pk_sample *sm, const char *comm)
+{
+	const struct script_filter *f = &s->o->filt;
+
+	if (f->nr_pids) {
+		int i;
+
+		for (i = 0; i < f->nr_pids && f->pids[i] != (int)sm->pid; i++)
+			;
+		if (i == f->nr_pids)
+			return true;
+	}
+	if (f->nr_tids) {
+		int i;
+
+		for (i = 0; i < f->nr_tids && f->tids[i] != (int)sm->tid; i++)
+			;
+		if (i == f->nr_tids)
+			return true;
+	}
+	if (f->nr_comms) {
+		int i;
+
+		for (i = 0; i < f->nr_comms && strcmp(f->comms[i], comm); i++)
+			;
+		if (i == f->nr_comms)
+			return true;
+	}
+	return false;
+}
+
+static int sample(struct out *s, const struct pk_record *rec)
+{
+	struct pk_sample sm;
+	struct ob *o = &s->ob;
+	const struct evinfo *e;
+	const struct script_filter *flt = &s->o->filt;
+	char commbuf[16];
+	const char *comm;
+	uint32_t f;
+	int err;
+
+	if (!s->ready && (err = setup(s)))
+		return err;
+	if (rec->attr < 0 || (unsigned)rec->attr >= s->nr_ev)
+		return 0;
+	err = pk_sample_parse(s->pd, rec, &sm);
+	if (err)
+		return err;
+	e = &s->ev[rec->attr];
+	f = s->fields[e->type];
+	if (!f)
+		return 0;
+	if ((flt->tstart && sm.time < flt->tstart) ||
+	    (flt->tend && sm.time > flt->tend))
+		return 0;
+	if (flt->cpus && (sm.cpu >= 1024 ||
+			  !(flt->cpus[sm.cpu / 64] & (1ull << (sm.cpu % 64)))))
+		return 0;
+	comm = pk_session_comm(s->sess, sm.tid);
+	if (!comm) {
+		snprintf(commbuf, sizeof(commbuf), ":%d", (int)sm.tid);
+		comm = commbuf;
+	}
+	if (filtered(s, &sm, comm))
+		return 0;
+
+	bool cc = s->use_callchain && e->callchain;
+
+	if (f & SF_COMM) {
+		if ((f & SF_IP) && cc) {
+			ob_str(o, comm);
+			ob_ch(o, ' ');
+		} else {
+			ob_pad(o, comm, 16, false);
+			ob_ch(o, ' ');
+		}
+	}
+	if ((f & SF_PID) && (f & SF_TID)) {
+		ob_int(o, (int32_t)sm.pid, 5, false);
+		ob_ch(o, '/');
+		ob_int(o, (int32_t)sm.tid, 5, true);
+		ob_ch(o, ' ');
+	} else if (f & (SF_PID | SF_TID)) {
+		ob_int(o, (int32_t)((f & SF_PID) ? sm.pid : sm.tid), 5, false);
+		ob_ch(o, ' ');
+	}
+	if (f & SF_CPU) {
+		ob_ch(o, '[');
+		ob_int(o, (int32_t)sm.cpu, 3, false);
+		if (sm.cpu < 100) { /* "%03d" */
+			char *p = o->b + o->len - 3;
+
+			for (int i = 0; i < 2 && p[i] == ' '; i++)
+				p[i] = '0';
+		}
+		ob_put(o, "] ", 2);
+	}
+	if (f & SF_TIME)
+		put_time(s, sm.time);
+	if (f & SF_PERIOD) {
+		/* without PERF_SAMPLE_PERIOD perf shows the attr's period */
+		ob_num(o, (sm.sample_type & PERF_SAMPLE_PERIOD) ? sm.period :
+		       pk_perfdata_attr(s->pd, (unsigned)rec->attr)->sample_period,
+		       10, 10, ' ', false);
+		ob_ch(o, ' ');
+	}
+	if (f & SF_EVNAME) {
+		ob_pad(o, e->name, s->name_width, false);
+		ob_put(o, ": ", 2);
+	}
+	if (f & SF_FLAGS)
+		put_flags(s);
+	if ((f & SF_TRACE) && (sm.sample_type & PERF_SAMPLE_RAW) && s->tf) {
+		size_t len;
+		const char *t = pk_tracefmt_print(s->tf,
+			pk_perfdata_attr(s->pd, (unsigned)rec->attr)->config,
+			(int)sm.cpu, sm.raw.data, sm.raw.size, &len);
+
+		if (t)
+			ob_put(o, t, len);
+	}
+	if (f & SF_ADDR)
+		ob_num(o, sm.addr, 16, 16, ' ', false);
+	if (f & SF_IP) {
+		if (cc) {
+			ob_ch(o, '\n');
+			put_callchain(s, f, &sm);
+		} else {
+			ob_ch(o, ' ');
+			put_frame(s, f, sm.pid, sm.ip,
+				  rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, false);
+		}
+	}
+	ob_ch(o, '\n');
+	return o->err;
+}
+
+/* ---- the record loop ---- */
+
+static void add_build_ids(struct out *s)
+{
+	unsigned n = pk_perfdata_nr_build_ids(s->pd);
+
+	for (unsigned i = 0; i < n; i++) {
+		struct pk_build_id b;
+
+		if (pk_perfdata_build_id(s->pd, i, &b) == 0 && b.filename)
+			pk_session_add_build_id(s->sess, b.filename, b.id,
+						b.id_size);
+	}
+}
+
+static void load_tracing(struct out *s, const void *data, uint64_t size)
+{
+	if (s->tf || !size)
+		return;
+	s->tf = pk_tracefmt_new(data, (size_t)size);
+	if (!s->tf)
+		cli_error("script", "cannot read the tracing data: %s",
+			  strerror(errno));
+}
+
+static int record(struct out *s, const struct pk_record *rec)
+{
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		return sample(s, rec);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		int err = pk_session_process(s->sess, rec->hdr);
+
+		return err == -ENOMEM ? err : 0;
+	}
+	case PK_RECORD_TRACING_DATA:
+		load_tracing(s, rec->extra, rec->extra_size);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int script_samples(struct script_opts *o, struct pk_perfdata *pd)
+{
+	struct out s = { .o = o, .pd = pd };
+	struct pk_perfdata_info in;
+	struct pk_record rec;
+	unsigned nbid = 0;
+	int err;
+
+	pk_perfdata_info(pd, &in);
+	s.pipe = in.pipe;
+	s.sess = pk_session_new(NULL);
+	s.ob.b = malloc(OB_CAP);
+	s.lc.e = calloc(LC_SIZE, sizeof(*s.lc.e));
+	s.lc.arena = malloc(LC_ARENA);
+	s.lc.epoch = 1;
+	if (!s.sess || !s.ob.b || !s.lc.e || !s.lc.arena) {
+		free(s.lc.e);
+		free(s.lc.arena);
+		cli_error("script", "out of memory");
+		pk_session_free(s.sess);
+		free(s.ob.b);
+		return 1;
+	}
+	add_build_ids(&s);
+	nbid = pk_perfdata_nr_build_ids(pd);
+	if (!in.pipe) {
+		const void *td;
+		uint64_t tdsize;
+
+		if (pk_perfdata_feat_raw(pd, PK_HEADER_TRACING_DATA, &td, &tdsize) == 0)
+			load_tracing(&s, td, tdsize);
+	}
+	while ((err = pk_perfdata_next(pd, &rec)) == 0) {
+		if (in.pipe && pk_perfdata_nr_build_ids(pd) != nbid) {
+			add_build_ids(&s);
+			nbid = pk_perfdata_nr_build_ids(pd);
+		}
+		err = record(&s, &rec);
+		if (err == -EINVAL)
+			break;
+		if (err == PK_ERR_TRUNC || err == PK_ERR_FORMAT) {
+			cli_error("script", "%s", pk_perfdata_errmsg(pd));
+			continue;
+		}
+		if (err)
+			break;
+	}
+	ob_flush(&s.ob);
+	if (err != PK_ERR_EOS && err != -EINVAL)
+		cli_error("script", "%s (%s)",
+			  err < 0 && err > -4096 && err != PK_ERR_TRUNC &&
+			  err != PK_ERR_FORMAT ? strerror(-err) :
+			  pk_perfdata_errmsg(pd), pk_strerror(err));
+	for (unsigned i = 0; i < s.nr_ev; i++)
+		free(s.ev[i].name);
+	free(s.ev);
+	free(s.ob.b);
+	free(s.lc.e);
+	free(s.lc.arena);
+	pk_tracefmt_free(s.tf);
+	pk_session_free(s.sess);
+	return err == PK_ERR_EOS && !s.ob.err ? 0 : 1;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tracepoint payloads formatted from perf's tracing data (the TRACING_DATA
+ * feature section or record: header_page, ftrace and event formats,
+ * kallsyms, printk formats, saved cmdlines; layout 0.5 / 0.6) with
+ * libtraceevent, as perf script prints them.
+ */
+#ifndef PERFKIT_TRACEFMT_H
+#define PERFKIT_TRACEFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <perfkit/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_tracefmt;
+
+/*
+ * Parses tracing data DATA (SIZE bytes, file byte order as written). NULL
+ * with errno: EPROTO (bad magic or a section running past the end; the
+ * offset is in the message sent to pk_warn), ENOMEM.
+ */
+PK_API struct pk_tracefmt *pk_tracefmt_new(const void *data, size_t size);
+PK_API void pk_tracefmt_free(struct pk_tracefmt *t);
+
+/* "system:name" of tracepoint ID (attr.config), or NULL when unknown. */
+PK_API const char *pk_tracefmt_name(struct pk_tracefmt *t, uint64_t id);
+
+/*
+ * Formats one PERF_SAMPLE_RAW payload of event ID as perf script's trace
+ * field. Returns the text (borrowed until the next call, *LEN its length)
+ * or NULL when the event is unknown.
+ */
+PK_API const char *pk_tracefmt_print(struct pk_tracefmt *t, uint64_t id,
+				     int cpu, const void *raw, size_t size,
+				     size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
