@@ -14,8 +14,12 @@ if [ "$(id -u)" != 0 ] || [ ! -w $TF/instances ]; then
 fi
 [ -x "$GP" ] || { skip ftrace_record "no $GP"; exit 0; }
 EV=syscalls:sys_enter_getppid
+# Instances of the perfkit runs this test started (others, e.g. a test
+# run in another tree at the same time, are not ours to compare).
+: > "$T_TMP/ours"
+ours() { echo "perfkit-$1" >> "$T_TMP/ours"; }
 snap() {
-	ls $TF/instances | grep '^perfkit-'
+	ls $TF/instances | grep -x -F -f "$T_TMP/ours"
 	for f in tracing_on current_tracer trace_clock buffer_size_kb \
 		 set_event set_event_pid tracing_cpumask options/event-fork \
 		 events/syscalls/sys_enter_getppid/enable \
@@ -42,7 +46,8 @@ snap > "$T_TMP/before"
 # 1. a workload: exactly N events in both reports
 N=2000
 "$PERFKIT" ftrace record -e $EV -o "$T_TMP/a.dat" -- "$GP" $N \
-	> "$T_TMP/a.out" 2> "$T_TMP/a.err"
+	> "$T_TMP/a.out" 2> "$T_TMP/a.err" &
+rp=$!; ours $rp; wait $rp
 rc=$?
 check ftrace_record_run "rc=$rc $(head -2 "$T_TMP/a.err")" $rc -eq 0
 "$PERFKIT" ftrace report -i "$T_TMP/a.dat" > "$T_TMP/a.pk"
@@ -68,7 +73,8 @@ check ftrace_record_state_restored "$(diff "$T_TMP/before" "$T_TMP/after")" \
 # exactly (events + lost = N)
 N=300000
 "$PERFKIT" ftrace record -b 8 -e $EV -o "$T_TMP/o.dat" -- "$GP" $N \
-	> "$T_TMP/o.out" 2> "$T_TMP/o.err"
+	> "$T_TMP/o.out" 2> "$T_TMP/o.err" &
+rp=$!; ours $rp; wait $rp
 ev=$(awk '/^total:/ { print $2 }' "$T_TMP/o.out")
 lost=$(awk '/^total:/ { print $4 }' "$T_TMP/o.out")
 "$PERFKIT" ftrace report -i "$T_TMP/o.dat" > "$T_TMP/o.pk"
@@ -80,7 +86,7 @@ check ftrace_record_overflow_exact "events $ev + lost $lost != $N, file $(count 
 wp=$!
 i=0; while [ ! -s "$T_TMP/w.out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 "$PERFKIT" ftrace record -e $EV -p $wp -o "$T_TMP/p.dat" > "$T_TMP/p.out" 2>&1 &
-rp=$!
+rp=$!; ours $rp
 i=0; while [ ! -d $TF/instances/perfkit-$rp ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 sleep 0.3
 kill -USR1 $wp
@@ -96,7 +102,7 @@ check ftrace_record_pid "$(count "$T_TMP/p.pk") != 700: $(head -3 "$T_TMP/p.out"
 for sig in INT TERM HUP; do
 	"$PERFKIT" ftrace record -e $EV -o "$T_TMP/s.dat" -- "$GP" 100000000 \
 		> "$T_TMP/s.out" 2>&1 &
-	rp=$!
+	rp=$!; ours $rp
 	i=0; while [ ! -d $TF/instances/perfkit-$rp ] && [ $i -lt 100 ]; do
 		sleep 0.1; i=$((i+1)); done
 	sleep 0.5
@@ -112,7 +118,7 @@ check ftrace_record_sigint_file "no events in the file of a stopped run" \
 
 # 4. SIGKILL leaves the instance; perfkit ftrace reset removes it
 "$PERFKIT" ftrace record -e $EV -o "$T_TMP/k.dat" > /dev/null 2>&1 &
-rp=$!
+rp=$!; ours $rp
 i=0; while [ ! -d $TF/instances/perfkit-$rp ] && [ $i -lt 100 ]; do
 	sleep 0.1; i=$((i+1)); done
 kill -KILL $rp
