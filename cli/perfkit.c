@@ -34,8 +34,8 @@ void cli_error(const char *cmd, const char *fmt, ...)
 
 static int print_lib(enum pk_print_level level, const char *fmt, va_list ap)
 {
-	/* -v shows warnings, -vv information, -vvv debugging. */
-	if ((int)level >= cli_verbose)
+	/* warnings always, -v information, -vv debugging */
+	if ((int)level > cli_verbose)
 		return 0;
 	fputs("perfkit: ", stderr);
 	vfprintf(stderr, fmt, ap);
