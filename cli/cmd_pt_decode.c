@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfkit pt decode --raw FILE[:FROM[-TO]]:ADDR... --pt FILE [options]:
+ * perfkit pt decode --raw FILE[:FROM[-TO]]:ADDR... --elf FILE[:BIAS]...
+ *                   --pt FILE [options]:
  * the executed instructions and events in Intel ptxed's layout.
  */
 #include <errno.h>
@@ -479,6 +480,21 @@ int cmd_pt_decode(int argc, char **argv)
 
 			if (err < 0) {
 				cli_error("pt decode", "--raw %s: %s", argv[i],
+					  pk_strerror(err));
+				goto out;
+			}
+		} else if (!strcmp(a, "--elf") && i + 1 < argc) {
+			char *file = argv[++i], *colon = strrchr(file, ':');
+			uint64_t bias = 0;
+			int err;
+
+			if (colon && colon[1] >= '0' && colon[1] <= '9') {
+				*colon = 0;
+				bias = strtoull(colon + 1, NULL, 0);
+			}
+			err = pk_pt_image_add_elf(img, file, bias);
+			if (err < 0) {
+				cli_error("pt decode", "--elf %s: %s", file,
 					  pk_strerror(err));
 				goto out;
 			}

@@ -46,6 +46,15 @@ PK_API void pk_pt_image_free(struct pk_pt_image *img);
  */
 PK_API int pk_pt_image_add_file(struct pk_pt_image *img, const char *path,
 				uint64_t offset, uint64_t size, uint64_t addr);
+/*
+ * Maps the executable PT_LOAD segments of the ELF file PATH at their
+ * virtual addresses plus BIAS (the load address of a PIE or shared
+ * object; 0 for a fixed executable). Returns the number of segments
+ * mapped (> 0), -errno, or PK_ERR_FORMAT (not an ELF file, or no
+ * executable segment).
+ */
+PK_API int pk_pt_image_add_elf(struct pk_pt_image *img, const char *path,
+			       uint64_t bias);
 /* Maps a copy of LEN bytes at DATA at virtual address ADDR (tests, JIT
  * code, memory dumps). 0 or -ENOMEM. */
 PK_API int pk_pt_image_add_buf(struct pk_pt_image *img, const void *data,

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* PT code image: file contents mapped at virtual addresses. */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <string.h>
 #include "base/base.h"
@@ -152,4 +155,46 @@ size_t pk_pt_image_read(const struct pk_pt_image *img, uint64_t addr,
 	n = (size_t)PK_MIN((uint64_t)len, s->size - (addr - s->addr));
 	memcpy(buf, s->data + (addr - s->addr), n);
 	return n;
+}
+
+/* ---- ELF files ---- */
+
+int pk_pt_image_add_elf(struct pk_pt_image *img, const char *path,
+			uint64_t bias)
+{
+	size_t nphdr = 0;
+	int fd, mapped = 0, err = 0;
+	Elf *elf;
+
+	if (!img || !path)
+		return PK_ERR_INTERNAL;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return PK_ERR_INTERNAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF ||
+	    elf_getphdrnum(elf, &nphdr) != 0) {
+		err = PK_ERR_FORMAT;
+		goto out;
+	}
+	for (size_t i = 0; i < nphdr && !err; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || !ph.p_filesz)
+			continue;
+		err = pk_pt_image_add_file(img, path, ph.p_offset, ph.p_filesz,
+					   ph.p_vaddr + bias);
+		if (!err)
+			mapped++;
+	}
+	if (!err && !mapped)
+		err = PK_ERR_FORMAT;
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err < 0 ? err : mapped;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <link.h>
 #include <intel-pt.h>
 #include <perfkit/pt.h>
 #include <perfkit/pt_insn.h>
@@ -513,8 +514,37 @@ static void test_damaged(void)
 	free(g.buf);
 }
 
+static int first_base(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	*(uint64_t *)data = info->dlpi_addr;
+	return 1;	/* the main program comes first */
+}
+
+/* ELF images: this test's own code, mapped from its file, must read back
+ * as the bytes the process runs; a non-ELF file is refused. */
+static void test_elf(void)
+{
+	struct pk_pt_image *img = pk_pt_image_new();
+	uint64_t base = 0, at = (uint64_t)(uintptr_t)&test_elf;
+	uint8_t got[32];
+	int n;
+
+	dl_iterate_phdr(first_base, &base);
+	n = pk_pt_image_add_elf(img, "/proc/self/exe", base);
+	t_check(n > 0 && pk_pt_image_read(img, at, got, sizeof(got)) ==
+			 sizeof(got) &&
+		!memcmp(got, (const void *)(uintptr_t)at, sizeof(got)),
+		"pt_image_elf", "add_elf %d: code bytes differ", n);
+	t_check(pk_pt_image_add_elf(img, t_shared("corpus/libipt/MANIFEST.tsv"),
+				    0) == PK_ERR_FORMAT,
+		"pt_image_elf_not_elf", "a text file accepted as ELF");
+	pk_pt_image_free(img);
+}
+
 int main(void)
 {
+	test_elf();
 	test_random_programs(false);
 	test_random_programs(true);
 	test_damaged();
