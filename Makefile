@@ -129,8 +129,9 @@ fuzz: deps
 	$(Q)for f in $(FUZZ_BINS); do n=$${f#build-fuzz/}; \
 	    mkdir -p build-fuzz/corpus/$$n; \
 	    echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
+	    seeds=; [ -d fuzz/seeds/$$n ] && seeds=fuzz/seeds/$$n; \
 	    $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
-	        build-fuzz/corpus/$$n fuzz/seeds/$$n 2>&1 | tail -n 2 || exit 1; \
+	        build-fuzz/corpus/$$n $$seeds 2>&1 | tail -n 2 || exit 1; \
 	done
 
 clean:
