@@ -54,6 +54,14 @@ if [ $HAVE_PERF = 1 ]; then
 	check record_cg_build_ids "$(perf buildid-list -i cg.data 2>&1 | head -3)" -n "$(perf buildid-list -i cg.data 2>/dev/null | grep demo)"
 fi
 
+# --call-graph dwarf: perf unwinds the user stacks perfkit recorded.
+if [ $HAVE_PERF = 1 ]; then
+	$PK record -q --call-graph dwarf -e cpu-clock -o dw.data -- $DEMO >/dev/null 2>&1
+	perf report -i dw.data --stdio --no-children 2>/dev/null > dw.out
+	check record_dwarf_unwinds "no demo frames: $(grep -m2 main dw.out)" \
+		-n "$(grep -E 'do_(sort|hash|matrix)' dw.out | head -1)" -a -n "$(grep -w main dw.out | head -1)"
+fi
+
 # Exit status of the command.
 $PK record -q -o rc.data -e $EV -- sh -c 'exit 5' >/dev/null 2>&1
 check record_exit_status "rc=$?" $? -eq 5
