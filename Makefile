@@ -70,6 +70,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(TLIB_OBJS) $(BUILD)/libperfkit.a
 	$(Q)$(CC) $(CPPFLAGS) -Itests/lib $(CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(TLIB_OBJS) $(BUILD)/libperfkit.a $(LDLIBS) $(TEST_LDLIBS_$*)
 
+# Test-only reference library (never linked into libperfkit).
+TEST_LDLIBS_test_pt_libipt = -lipt
+TEST_LDLIBS_test_pt_flow = -lipt
+BENCH_LDLIBS_pt_packet_bench = -lipt
+BENCH_LDLIBS_pt_flow_bench = -lipt
+
 # Workloads are plain programs (no perfkit), built without sanitizers.
 $(BUILD)/workloads/%: workloads/%.c
 	@mkdir -p $(@D)
@@ -123,8 +129,9 @@ fuzz: deps
 	$(Q)for f in $(FUZZ_BINS); do n=$${f#build-fuzz/}; \
 	    mkdir -p build-fuzz/corpus/$$n; \
 	    echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
+	    seeds=; [ -d fuzz/seeds/$$n ] && seeds=fuzz/seeds/$$n; \
 	    $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
-	        build-fuzz/corpus/$$n fuzz/seeds/$$n 2>&1 | tail -n 2 || exit 1; \
+	        build-fuzz/corpus/$$n $$seeds 2>&1 | tail -n 2 || exit 1; \
 	done
 
 clean:

@@ -5,7 +5,7 @@
  * `perfkit script -D` against `perf report -D` and `perf script -D` on the
  * same file, output to /dev/null.
  *   perfdata_read [FILE]   (default: records one with perf: cpu-clock,
- *                           -g, period 20us, the demo workload)
+ *                           -g, period 20us, demo 14: about 250K samples)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "/tmp/pk_bench_perfdata.%d",
 			 (int)getpid());
 		snprintf(cmd, sizeof(cmd),
-			 "perf record -q -e cpu-clock -c 20000 -g -o %s -- %s/workloads/demo 8 >/dev/null 2>&1",
+			 "perf record -q -e cpu-clock -c 20000 -g -o %s -- %s/workloads/demo 14 >/dev/null 2>&1",
 			 path, build);
 		if (system(cmd) != 0) {
 			printf("perf record failed: skipped\n");

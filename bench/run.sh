@@ -18,6 +18,14 @@ else
 	echo "perf is not installed: skipped"
 fi
 sh bench/script.sh "$BUILD"
+# The Intel PT benchmarks decode a stream of a real run (sort, ~194M
+# instructions) that ../shared/tools/ptgen makes once (~20 s).
+export PK_PTGEN_DIR=${PK_PTGEN_DIR:-$BUILD/ptgen}
+if [ ! -s "$PK_PTGEN_DIR/sort.pt" ] && [ -x ../shared/tools/ptgen/gen.sh ]; then
+	echo "== generating Intel PT streams (ptgen, sort) into $PK_PTGEN_DIR"
+	../shared/tools/ptgen/gen.sh "$PK_PTGEN_DIR" --only sort --gzip-ips >/dev/null 2>&1 ||
+		echo "ptgen failed: PT benchmarks will say so"
+fi
 for b in "$BUILD"/bench/*; do
 	case $(basename "$b") in spawn) continue ;; esac
 	[ -x "$b" ] || continue

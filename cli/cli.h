@@ -11,6 +11,15 @@ int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_pt(int argc, char **argv);
+/* perfkit pt decode (cmd_pt_decode.c), called from cmd_pt. */
+int cmd_pt_decode(int argc, char **argv);
+int cmd_ftrace(int argc, char **argv);
+/* ftrace subcommands (cli/cmd_ftrace_record.c) */
+int cmd_ftrace_record(int argc, char **argv);
+int cmd_ftrace_reset(int argc, char **argv);
+int cmd_ftrace_extract(int argc, char **argv);
+int cmd_ftrace_show(int argc, char **argv);
 
 /* Prints "perfkit CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)

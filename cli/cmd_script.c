@@ -14,8 +14,10 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <perfkit/perfdata.h>
+#include <perfkit/pt.h>
 #include "cli.h"
 #include "script.h"
+#include "script_threads.h"
 
 struct script {
 	const char *input;
@@ -25,10 +27,28 @@ struct script {
 	size_t desc_len;
 	uint64_t counts[PK_RECORD_USER_MAX];
 	uint64_t total;
+	struct threads *threads;  /* comm and maps for -D's sample lines */
 	uint64_t *attr_samples;   /* SAMPLE records per attr */
 	unsigned nr_attr_samples;
+	bool intel_pt;            /* AUXTRACE_INFO said Intel PT */
 	struct script_opts so;    /* sample output (script_out.c) */
 };
+
+/* perf's -D view of Intel PT AUX data: one line per packet. */
+static void dump_intel_pt(const struct pk_record *rec)
+{
+	const uint8_t *buf = rec->extra;
+	size_t len = (size_t)rec->extra_size, off = 0;
+	char line[256];
+	int ctx = 0, n;
+
+	printf(".\n. ... Intel Processor Trace data: size %zu bytes\n", len);
+	while ((n = pk_pt_perf_line(buf, len, off, &ctx, line,
+				    sizeof(line))) > 0) {
+		puts(line);
+		off += (size_t)n;
+	}
+}
 
 static void usage(FILE *f)
 {
@@ -112,6 +132,23 @@ static void tstamp(struct script *s, const struct pk_record *rec)
 		printf("%" PRIu64 " ", sm.time);
 }
 
+/* perf's " ... thread: comm:tid" and " ...... dso: name" lines. */
+static void sample_thread(struct script *s, const struct pk_record *rec)
+{
+	struct pk_sample sm;
+	const char *dso;
+	char buf[32];
+
+	if (pk_sample_parse(s->pd, rec, &sm))
+		return;
+	printf(" ... thread: %s:%d\n",
+	       threads_comm(s->threads, (int32_t)sm.tid, buf, sizeof(buf)),
+	       (int32_t)sm.tid);
+	dso = threads_dso(s->threads, (int32_t)sm.pid, rec->misc, sm.ip);
+	if (dso)
+		printf(" ...... dso: %s\n", dso);
+}
+
 static int dump_record(struct script *s, const struct pk_record *rec)
 {
 	uint64_t off = rec->offset;
@@ -137,7 +174,14 @@ static int dump_record(struct script *s, const struct pk_record *rec)
 		pk_record_describe(s->pd, rec, s->desc, s->desc_len);
 	}
 	fputs(s->desc, stdout);
-	return 0;
+	/* AUXTRACE_INFO: u32 type after the header; 1 is Intel PT */
+	if (rec->type == PK_RECORD_AUXTRACE_INFO && rec->size >= 12)
+		s->intel_pt = ((const uint32_t *)rec->hdr)[2] == 1;
+	if (rec->type == PK_RECORD_AUXTRACE && s->intel_pt && rec->extra)
+		dump_intel_pt(rec);
+	if (rec->type == PERF_RECORD_SAMPLE)
+		sample_thread(s, rec);
+	return threads_record(s->threads, rec);
 }
 
 static void print_header(struct script *s)
@@ -248,12 +292,20 @@ static int run(struct script *s)
 		s->so.input = s->input;
 		return script_samples(&s->so, s->pd) ? -EINVAL : 0;
 	}
+	if (s->dump && !s->file_order && pk_perfdata_nr_attrs(s->pd) &&
+	    !pk_perfdata_attr(s->pd, 0)->sample_id_all)
+		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
+	if (!s->header)
+		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	while ((err = pk_perfdata_next(s->pd, &rec)) == 0) {
 		s->total++;
 		if (rec.type < PK_RECORD_USER_MAX)
 			s->counts[rec.type]++;
 		if (rec.type == PERF_RECORD_SAMPLE && count_sample(s, &rec))
 			return -ENOMEM;
+		/* perf shows the records a COMPRESSED one holds, not it */
+		if (rec.type == PK_RECORD_COMPRESSED)
+			continue;
 		if (s->dump && dump_record(s, &rec))
 			return -ENOMEM;
 	}
@@ -330,6 +382,12 @@ int cmd_script(int argc, char **argv)
 
 		s.pd = pk_perfdata_open(s.input, &o);
 	}
+	s.threads = threads_new();
+	if (!s.threads) {
+		pk_perfdata_free(s.pd);
+		cli_error("script", "out of memory");
+		return 1;
+	}
 	if (!s.pd) {
 		if (errno == EPROTO)
 			cli_error("script", "%s: %s", s.input,
@@ -349,5 +407,6 @@ int cmd_script(int argc, char **argv)
 	pk_perfdata_free(s.pd);
 	free(s.desc);
 	free(s.attr_samples);
+	threads_free(s.threads);
 	return ret ? 1 : 0;
 }

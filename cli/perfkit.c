@@ -17,6 +17,8 @@ static const struct command commands[] = {
 	{ "stat", cmd_stat, "Count events while a command runs" },
 	{ "record", cmd_record, "Sample events into a perf.data file" },
 	{ "script", cmd_script, "Read a perf.data file: dump records, header" },
+	{ "pt", cmd_pt, "Intel PT: dump packets, decode instruction flow" },
+	{ "ftrace", cmd_ftrace, "Record and report ftrace (trace-cmd files)" },
 };
 
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -32,8 +34,8 @@ void cli_error(const char *cmd, const char *fmt, ...)
 
 static int print_lib(enum pk_print_level level, const char *fmt, va_list ap)
 {
-	/* -v shows warnings, -vv information, -vvv debugging. */
-	if ((int)level >= cli_verbose)
+	/* warnings always, -v information, -vv debugging */
+	if ((int)level > cli_verbose)
 		return 0;
 	fputs("perfkit: ", stderr);
 	vfprintf(stderr, fmt, ap);

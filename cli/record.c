@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <perfkit/synth.h>
 #include "cli.h"
@@ -47,10 +48,15 @@ static void usage(FILE *f)
 "      --sample-cpu        record the CPU in samples\n"
 "      --overwrite         flight recorder: keep the newest data, dump on\n"
 "                          SIGUSR2 and at the end\n"
+"  -k, --clockid CLOCK     timestamps from CLOCK (monotonic, monotonic_raw,\n"
+"                          realtime, boottime, tai or a number)\n"
+"      --namespaces        record namespace information of tasks\n"
+"      --all-cgroups       record cgroup ids in samples and CGROUP events\n"
 "  -q, --quiet   -v, --verbose (-vv: every perf_event_attr)\n");
 }
 
-enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE };
+enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE,
+       OPT_NS, OPT_CGROUPS };
 
 static const struct option long_opts[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -71,6 +77,9 @@ static const struct option long_opts[] = {
 	{ "raw-samples", no_argument, NULL, 'R' },
 	{ "sample-cpu", no_argument, NULL, OPT_SAMPLE_CPU },
 	{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
+	{ "clockid", required_argument, NULL, 'k' },
+	{ "namespaces", no_argument, NULL, OPT_NS },
+	{ "all-cgroups", no_argument, NULL, OPT_CGROUPS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -112,6 +121,34 @@ static int parse_callgraph(struct rec_cfg *c, const char *s)
 		cli_error("record", "--call-graph: unknown mode '%s' (fp, dwarf[,SIZE], lbr)", s);
 		return -1;
 	}
+	return 0;
+}
+
+static int parse_clockid(struct rec_cfg *c, const char *s)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	char *end;
+	long v;
+
+	if (!strncasecmp(s, "CLOCK_", 6))
+		s += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(s, clocks[i].name)) {
+			c->clockid = clocks[i].id;
+			return 0;
+		}
+	v = strtol(s, &end, 0);
+	if (end == s || *end || v < 0 || v > 64) {
+		cli_error("record", "-k: unknown clock '%s'", s);
+		return -1;
+	}
+	c->clockid = (int)v;
 	return 0;
 }
 
@@ -165,6 +202,9 @@ static int parse_opt(struct rec_cfg *c, int o)
 	case 'R': c->raw = true; return 0;
 	case OPT_SAMPLE_CPU: c->sample_cpu = true; return 0;
 	case OPT_OVERWRITE: c->overwrite = true; return 0;
+	case 'k': return parse_clockid(c, optarg);
+	case OPT_NS: c->namespaces = true; return 0;
+	case OPT_CGROUPS: c->all_cgroups = true; return 0;
 	case 'q': c->quiet = true; return 0;
 	case 'v': c->verbose++; return 0;
 	case 'h': usage(stdout); exit(0);
@@ -177,7 +217,7 @@ static int parse_args(struct rec_cfg *c, int argc, char **argv)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rqvh",
+	while ((o = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rk:qvh",
 				long_opts, NULL)) != -1)
 		if (parse_opt(c, o))
 			return -1;
@@ -274,6 +314,8 @@ static void config_tracking(const struct rec_cfg *c, struct perf_event_attr *a)
 	a->bpf_event = pk_feature_has(PK_FEAT_BPF_EVENT);
 	a->context_switch = c->switch_events;
 	a->mmap_data = c->data_addr || c->cg == CG_DWARF;
+	a->namespaces = c->namespaces;
+	a->cgroup = c->all_cgroups;
 }
 
 static void config_common(const struct rec_cfg *c, struct perf_event_attr *a)
@@ -287,6 +329,12 @@ static void config_common(const struct rec_cfg *c, struct perf_event_attr *a)
 	a->enable_on_exec = c->argv && per_task;
 	a->sample_id_all = 1;
 	a->write_backward = c->overwrite;
+	if (c->clockid >= 0) {
+		a->use_clockid = 1;
+		a->clockid = c->clockid;
+	}
+	if (c->all_cgroups)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
 }
 
 static int add_tracking_dummy(struct rec *r)
@@ -507,6 +555,11 @@ static int add_attrs(struct rec *r)
 	return err;
 }
 
+static int synth_cb_plain(const struct perf_event_header *h, void *arg)
+{
+	return rec_write(arg, h);
+}
+
 static size_t id_hdr_size(const struct perf_event_attr *a)
 {
 	uint64_t bits = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
@@ -537,7 +590,20 @@ static int add_tracing_data(struct rec *r)
 
 static int synth_cb(const struct perf_event_header *h, void *arg)
 {
-	return rec_write(arg, h);
+	struct rec *r = arg;
+	int err = rec_write(r, h);
+
+	/* --namespaces: each process's namespaces after its first COMM */
+	if (!err && r->cfg->namespaces && h->type == PERF_RECORD_COMM) {
+		const uint32_t *u = (const uint32_t *)(h + 1);
+		PK_OPTS(pk_synth_opts, o, .id_hdr_size = r->id_hdr);
+
+		if (u[0] == u[1])
+			err = pk_synth_namespaces((pid_t)u[0], synth_cb_plain, r, &o);
+		if (err == -ESRCH)
+			err = 0;
+	}
+	return err;
 }
 
 static int tgid_of(int tid)
@@ -562,9 +628,13 @@ static int synthesize(struct rec *r)
 	PK_OPTS(pk_synth_opts, o, .id_hdr_size = id_hdr_size(
 			pk_evsel_attr(pk_evlist_evsel(r->evlist, r->tracking))),
 		.data_mmaps = r->cfg->data_addr);
+
+	r->id_hdr = o.id_hdr_size;
 	struct rec_cfg *c = r->cfg;
 	int err = pk_synth_kernel(synth_cb, r, &o);
 
+	if (!err && c->all_cgroups)
+		err = pk_synth_cgroups(synth_cb, r, &o);
 	if (err)
 		return err;
 	if (c->system_wide || c->cpu_list)
@@ -638,8 +708,7 @@ static int record_loop(struct rec *r, int *status)
 		nfds += pk_cpu_map_nr(r->cpus) * pk_thread_map_nr(r->threads);
 	while (!done && !err) {
 		n = pk_rings_poll(r->rings, 100, &hup);
-		if (n > 0)
-			r->wakeups++;
+		(void)n; /* data or not, the rings are drained on every wake */
 		if (!r->cfg->overwrite || snapshot_req) {
 			snapshot_req = 0;
 			err = rec_drain(r);
@@ -701,15 +770,30 @@ static void install_signals(void)
 {
 	struct sigaction sa;
 
+	workload_catch_signals(on_stop, on_chld);
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_usr2;
 	sigaction(SIGUSR2, &sa, NULL);
-	sa.sa_handler = on_chld;
-	sigaction(SIGCHLD, &sa, NULL);
+}
+
+/* CLOCKID (the clock's resolution) and CLOCK_DATA (the clock against
+ * wall time at one moment), so readers can convert -k timestamps. */
+static int add_clock_data(int clockid, struct pk_pdwriter *w)
+{
+	struct timespec res, wall, clk;
+	uint64_t v[4], r;
+	int err;
+
+	if (clock_getres(clockid, &res) || clock_gettime(CLOCK_REALTIME, &wall) ||
+	    clock_gettime(clockid, &clk))
+		return 0; /* the kernel opened the events: only the header is lost */
+	r = (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec;
+	err = pk_pdwriter_feat_u64(w, PK_HEADER_CLOCKID, &r, 1);
+	v[0] = 1;
+	v[1] = (uint64_t)clockid;
+	v[2] = (uint64_t)wall.tv_sec * 1000000000ull + (uint64_t)wall.tv_nsec;
+	v[3] = (uint64_t)clk.tv_sec * 1000000000ull + (uint64_t)clk.tv_nsec;
+	return err ? err : pk_pdwriter_feat_u64(w, PK_HEADER_CLOCK_DATA, v, 4);
 }
 
 static int finish(struct rec *r, int err)
@@ -721,7 +805,15 @@ static int finish(struct rec *r, int err)
 	if (!err)
 		err = pk_pdwriter_feat_host(r->w);
 	if (!err)
-		err = pk_pdwriter_feat_cmdline(r->w, r->cfg->argc, r->cfg->orig_argv);
+		err = pk_pdwriter_feat_cmdline(r->w, r->cfg->argc + 1,
+					       r->cfg->orig_argv - 1);
+	if (!err && r->samples) {
+		uint64_t t[2] = { r->first_time, r->last_time };
+
+		err = pk_pdwriter_feat_u64(r->w, PK_HEADER_SAMPLE_TIME, t, 2);
+	}
+	if (!err && r->cfg->clockid >= 0)
+		err = add_clock_data(r->cfg->clockid, r->w);
 	e2 = pk_pdwriter_close(r->w);
 	r->w = NULL;
 	if (err || e2)
@@ -804,7 +896,7 @@ static int run(struct rec *r)
 
 int cmd_record(int argc, char **argv)
 {
-	struct rec_cfg cfg = { .argc = argc, .orig_argv = argv };
+	struct rec_cfg cfg = { .argc = argc, .orig_argv = argv, .clockid = -1 };
 	struct rec r = { .cfg = &cfg, .wl = { .pid = -1, .go_fd = -1, .err_fd = -1 } };
 	int ret;
 

@@ -21,13 +21,14 @@ struct rec_cfg {
 	enum callgraph cg;
 	unsigned int dwarf_size;
 	bool system_wide, no_inherit, switch_events, data_addr, raw,
-	     sample_cpu, quiet, overwrite;
+	     sample_cpu, quiet, overwrite, namespaces, all_cgroups;
+	int clockid;            /* -k, or -1 */
 	const char *cpu_list, *pids, *tids, *output;
 	size_t mmap_pages;
 	int comp_level;
 	int verbose;
-	int argc;               /* perfkit's own argv, for CMDLINE */
-	char **orig_argv;
+	int argc;               /* the subcommand's argv (CMDLINE adds the */
+	char **orig_argv;       /* "perfkit" before it, from main's argv) */
 	char **argv;            /* the command */
 };
 
@@ -50,6 +51,8 @@ struct rec {
 	bool pipe;
 	uint64_t samples, lost, lost_samples, bytes, wakeups;
 	uint64_t lost_read;      /* PERF_FORMAT_LOST total at the end */
+	uint64_t first_time, last_time; /* of samples, for SAMPLE_TIME */
+	size_t id_hdr;          /* sample_id trailer of synthesized records */
 	struct rec_map *maps;
 	int nr_maps, cap_maps;
 	bool kernel_hit;

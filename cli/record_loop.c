@@ -75,7 +75,13 @@ static void track_sample(struct rec *r, const struct perf_event_header *h)
 	if ((st & PERF_SAMPLE_IP) && p < end)
 		ip = *p++;
 	if ((st & PERF_SAMPLE_TID) && p < end)
-		pid = (uint32_t)*p;
+		pid = (uint32_t)*p++;
+	if ((st & PERF_SAMPLE_TIME) && p < end) {
+		if (!r->first_time || *p < r->first_time)
+			r->first_time = *p;
+		if (*p > r->last_time)
+			r->last_time = *p;
+	}
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL)
 		r->kernel_hit = true;
 	else if (st & PERF_SAMPLE_IP)
@@ -154,6 +160,7 @@ int rec_drain(struct rec *r)
 	if (r->cfg->overwrite)
 		pk_rings_pause(r->rings, false);
 	if (!err && written) {
+		r->wakeups++; /* passes that found data to write */
 		err = pk_pdwriter_write(r->w, &round, NULL, 0);
 		if (!err)
 			err = pk_pdwriter_flush(r->w);

@@ -694,19 +694,6 @@ out:
 	return ret;
 }
 
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_child;
-	sigaction(SIGCHLD, &sa, NULL);
-}
-
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_cfg cfg = { 0 };
@@ -732,7 +719,7 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	config_attrs(&cfg, run.evlist, cfg.argv != NULL);
-	install_signals();
+	workload_catch_signals(on_signal, on_child);
 	for (run.run_idx = 0; run.run_idx < cfg.repeat && !got_signal;
 	     run.run_idx++) {
 		ret = run_once(&run);

@@ -105,3 +105,16 @@ void workload_abort(struct workload *w)
 	waitpid(w->pid, NULL, 0);
 	w->pid = -1;
 }
+
+void workload_catch_signals(void (*stop)(int), void (*child)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = child;
+	sigaction(SIGCHLD, &sa, NULL);
+}

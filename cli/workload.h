@@ -23,6 +23,12 @@ int workload_wait(struct workload *w, int *status, struct rusage *ru,
 		  volatile int *stop);
 /* The exit status perfkit should return for a wait status. */
 int workload_exit_code(int status);
+/*
+ * Catches what ends a measurement: STOP gets SIGINT, SIGTERM and SIGHUP,
+ * CHILD (which only needs to interrupt sleeps) SIGCHLD; no SA_RESTART, so
+ * waits return EINTR. A child exec'd later gets the default actions back.
+ */
+void workload_catch_signals(void (*stop)(int), void (*child)(int));
 /* Kills and reaps a prepared child that will not be run. */
 void workload_abort(struct workload *w);
 #endif

@@ -7,10 +7,12 @@
 #   tests:      clang (libFuzzer, sanitizers) linux-perf trace-cmd libipt-dev
 #               (reference tools for differential tests; libipt is never linked
 #               into perfkit) util-linux (setpriv) procps
+#   bench:      qemu-user busybox-static (../shared/tools/ptgen makes the
+#               Intel PT streams of real runs that the PT benchmark decodes)
 set -e
 PKGS="gcc make pkg-config libelf-dev libdw-dev libzstd-dev zlib1g-dev
       libzydis-dev libtraceevent-dev clang linux-perf trace-cmd libipt-dev
-      util-linux procps"
+      util-linux procps qemu-user busybox-static"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

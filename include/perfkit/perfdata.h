@@ -72,7 +72,7 @@ enum pk_header_feat {
 /* One record, in host byte order, borrowed until the next call. */
 struct pk_record {
 	uint64_t offset;     /* file offset (for records inside a COMPRESSED
-				record: that record's offset) */
+				record: that record's offset, as perf) */
 	const struct perf_event_header *hdr; /* the whole record, hdr->size */
 	uint32_t type;       /* hdr->type */
 	uint32_t size;       /* hdr->size */
@@ -121,7 +121,8 @@ PK_API void pk_perfdata_free(struct pk_perfdata *pd);
  * damage was delivered; further calls return the same error), -ENOMEM.
  * In time order (default), records are queued and released at each
  * FINISHED_ROUND as perf does; perf's own records (type >= 64) and records
- * without a time are delivered as soon as read.
+ * without a time are delivered as soon as read. Like perf, a file whose
+ * first attr lacks sample_id_all is delivered in file order.
  */
 PK_API int pk_perfdata_next(struct pk_perfdata *pd, struct pk_record *rec);
 /* File offset of the next record to be read from the data stream. */
@@ -295,6 +296,11 @@ struct pk_pdwriter;
 struct pk_pdwriter_opts {
 	size_t sz;
 	bool pipe;           /* pipe-mode layout */
+	/* Write the other byte order (for tests of readers): records, attrs
+	 * and the HOSTNAME..CPUID, NRCPUS, TOTAL_MEM, CMDLINE, SAMPLE_TIME,
+	 * CLOCKID features; other features are left out. Not combined with
+	 * compression. */
+	bool other_endian;
 };
 
 /* Creates (truncates) PATH, or uses FD (pk_pdwriter_open_fd, not closed).

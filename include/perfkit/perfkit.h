@@ -9,4 +9,10 @@
 #include <perfkit/features.h>
 #include <perfkit/selfmon.h>
 #include <perfkit/perfdata.h>
+#include <perfkit/ring.h>
+#include <perfkit/synth.h>
+#include <perfkit/symbol.h>
+#include <perfkit/session.h>
+#include <perfkit/pt.h>
+#include <perfkit/ftrace.h>
 #endif

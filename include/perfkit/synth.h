@@ -55,6 +55,17 @@ PK_API int pk_synth_all_processes(pk_synth_fn fn, void *arg,
 PK_API int pk_synth_kernel(pk_synth_fn fn, void *arg,
 			   const struct pk_synth_opts *opts);
 
+/* A NAMESPACES record for process PID (the dev/ino of each /proc/PID/ns
+ * link), as perf record --namespaces synthesizes. 0, -ESRCH, or the
+ * callback's value. */
+PK_API int pk_synth_namespaces(pid_t pid, pk_synth_fn fn, void *arg,
+			       const struct pk_synth_opts *opts);
+
+/* A CGROUP record (id and path) for every cgroup v2 directory, as perf
+ * record --all-cgroups synthesizes; nothing without a cgroup2 mount. */
+PK_API int pk_synth_cgroups(pk_synth_fn fn, void *arg,
+			    const struct pk_synth_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* PERF_RECORD_COMPRESSED: zstd frames holding ordinary records. */
 #include <errno.h>
+#include <string.h>
 #include <zstd.h>
 #include "perfdata/pd.h"
 
@@ -17,7 +18,11 @@ int pd_decompress(struct pk_perfdata *pd, const struct perf_event_header *h,
 			return -ENOMEM;
 		ZSTD_initDStream(pd->zstd);
 	}
-	pd->zlen = pd->zpos = 0;
+	/* keep a record cut at the end of the previous batch */
+	if (pd->zpos < pd->zlen)
+		memmove(pd->zbuf, pd->zbuf + pd->zpos, pd->zlen - pd->zpos);
+	pd->zlen -= pd->zpos;
+	pd->zpos = 0;
 	pd->zoff = off;
 	for (;;) {
 		ZSTD_outBuffer out;

@@ -335,28 +335,30 @@ static void kernel_rec(struct pk_perfdata *pd, const struct pk_record *rec,
 	}
 }
 
+#define NO_CPU (-1000000)
+
 /* Adds CPU to a "0-3,5" list being built (LAST/START track the run). */
 static void cpu_list_add(struct sb *s, int cpu, int *start, int *last)
 {
-	if (*last >= 0 && cpu == *last + 1) {
+	if (*last != NO_CPU && cpu == *last + 1) {
 		*last = cpu;
 		return;
 	}
-	if (*start >= 0)
+	if (*start != NO_CPU)
 		sbf(s, *last > *start ? "%d-%d," : "%d,", *start, *last);
 	*start = *last = cpu;
 }
 
 static void cpu_list_end(struct sb *s, int start, int last)
 {
-	if (start >= 0)
+	if (start != NO_CPU)
 		sbf(s, last > start ? "%d-%d" : "%d", start, last);
 }
 
 /* perf_record_cpu_map_data at P, N bytes. */
 static void cpu_map(struct sb *s, const unsigned char *p, size_t n)
 {
-	int start = -1, last = -1;
+	int start = NO_CPU, last = NO_CPU;
 	uint16_t type, nr, lsz;
 
 	if (n < 4)
@@ -365,7 +367,7 @@ static void cpu_map(struct sb *s, const unsigned char *p, size_t n)
 	memcpy(&nr, p + 2, 2);
 	if (type == 0) {
 		for (unsigned i = 0; i < nr && 4 + 2 * i + 2 <= n; i++) {
-			uint16_t c;
+			int16_t c; /* -1: any cpu */
 
 			memcpy(&c, p + 4 + 2 * i, 2);
 			cpu_list_add(s, c, &start, &last);
@@ -444,9 +446,39 @@ static void event_update(const struct perf_event_header *h, struct sb *s)
 	}
 }
 
+static void stat_config(const struct perf_event_header *h, struct sb *s)
+{
+	uint64_t v[4] = { 0, 0, 0, 0 }, nr;
+
+	NEED(16);
+	nr = U64(8);
+	for (uint64_t i = 0; i < nr && 16 + 16 * i + 16 <= h->size; i++)
+		if (U64(16 + 16 * i) < 4)
+			v[U64(16 + 16 * i)] = U64(24 + 16 * i);
+	/* tags: 0 aggr_mode, 1 interval, 2 scale */
+	sbf(s, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n",
+	    (int)v[0], (int)v[2], (unsigned)v[1]);
+}
+
 static void user_rec(const struct perf_event_header *h, struct sb *s)
 {
 	switch (h->type) {
+	case PK_RECORD_STAT_CONFIG:
+		stat_config(h, s);
+		sbf(s, ": unhandled!\n");
+		return;
+	case PK_RECORD_STAT:
+		NEED(48);
+		sbf(s, "\n... id %" PRIu64 ", cpu %d, thread %d\n... value %"
+		    PRIu64 ", enabled %" PRIu64 ", running %" PRIu64
+		    "\n: unhandled!\n", U64(8), (int)U32(16), (int)U32(20),
+		    U64(24), U64(32), U64(40));
+		return;
+	case PK_RECORD_STAT_ROUND:
+		NEED(24);
+		sbf(s, "\n... time %" PRIu64 ", type %s\n: unhandled!\n",
+		    U64(16), U64(8) == 1 ? "FINAL" : "INTERVAL");
+		return;
 	case PK_RECORD_ID_INDEX: {
 		uint64_t nr, esz;
 

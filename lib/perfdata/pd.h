@@ -132,6 +132,9 @@ int pd_add_build_id(struct pk_perfdata *pd, const unsigned char *p,
 
 /* swap.c */
 void pd_swap_record(struct pk_perfdata *pd, struct perf_event_header *h);
+void pd_swap_any(unsigned char *p, const struct perf_event_attr *(*attr)(
+			 void *, const struct perf_event_header *), void *arg,
+		 bool to_host);
 
 /* sample.c */
 int pd_sample_decode(const struct perf_event_attr *attr,

@@ -7,6 +7,7 @@
  * seen before the previous round).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,41 +36,46 @@ static const struct perf_event_header *swap_copy(struct pk_perfdata *pd,
 	return h;
 }
 
-/* Next record of the compressed batch being walked, or 0 when done. */
+/*
+ * Next record of the decompressed data, or 0 when none is complete: a
+ * record cut at the end of one COMPRESSED record continues in the next
+ * one's data (perf cuts one zstd stream into records), so a partial tail
+ * waits (pd_decompress keeps it); at the end of the input it is damage.
+ */
 static int next_compressed(struct pk_perfdata *pd, struct raw *r)
 {
-	const struct perf_event_header *h;
+	struct perf_event_header t;
+	const unsigned char *p;
+	size_t left = pd->zlen - pd->zpos;
+	uint64_t n = 0;
 
-	if (pd->zpos >= pd->zlen)
+	if (!left || left < sizeof(t))
 		return 0;
-	if (pd->zlen - pd->zpos < sizeof(*h))
-		goto trunc;
-	h = (const void *)(pd->zbuf + pd->zpos);
-	if (h->size < sizeof(*h))
+	p = pd->zbuf + pd->zpos;
+	memcpy(&t, p, sizeof(t));
+	if (t.size < sizeof(t))
 		return pd_fail(pd, PK_ERR_FORMAT, pd->zoff,
 			       "record of type %u inside PERF_RECORD_COMPRESSED has size %u",
-			       h->type, h->size);
-	if (h->size > pd->zlen - pd->zpos)
-		goto trunc;
-	r->h = h;
+			       t.type, t.size);
+	if (t.size > left)
+		return 0;
+	if (t.type == PK_RECORD_AUXTRACE && t.size >= 16) {
+		n = rd64(p + 8);
+		if (n > left - t.size)
+			return 0;
+	}
+	r->h = (const void *)p;
+	if ((uintptr_t)p & 7) {
+		r->h = pd_keep(pd, p, t.size);
+		if (!r->h)
+			return -ENOMEM;
+	}
 	r->off = pd->zoff;
 	r->compressed = true;
-	r->extra = NULL;
-	r->extra_size = 0;
-	pd->zpos += h->size;
-	if (h->type == PK_RECORD_AUXTRACE && h->size >= 16) {
-		uint64_t n = rd64((const char *)h + 8);
-
-		if (n > pd->zlen - pd->zpos)
-			goto trunc;
-		r->extra = pd->zbuf + pd->zpos;
-		r->extra_size = n;
-		pd->zpos += n;
-	}
+	r->extra = n ? p + t.size : NULL;
+	r->extra_size = n;
+	pd->zpos += t.size + n;
 	return 1;
-trunc:
-	return pd_fail(pd, PK_ERR_TRUNC, pd->zoff,
-		       "decompressed data of PERF_RECORD_COMPRESSED ends inside a record");
 }
 
 static int eof_or_trunc(struct pk_perfdata *pd, const char *what,
@@ -98,8 +104,13 @@ static int read_raw(struct pk_perfdata *pd, struct raw *r)
 	ret = next_compressed(pd, r);
 	if (ret)
 		return ret;
-	if (pd->pos >= pd->end)
+	if (pd->pos >= pd->end) {
+		if (pd->zlen > pd->zpos)
+			return pd_fail(pd, PK_ERR_TRUNC, pd->zoff,
+				       "compressed data ends inside a record (%zu bytes left)",
+				       pd->zlen - pd->zpos);
 		return 0;
+	}
 	left = pd->end - pd->pos;
 	p = pd->buf + pd->pos;
 	if (left < sizeof(h))
@@ -129,6 +140,11 @@ static int read_raw(struct pk_perfdata *pd, struct raw *r)
 	r->extra_size = 0;
 	if (pd->swapped) {
 		r->h = swap_copy(pd, p, h.size);
+		if (!r->h)
+			return -ENOMEM;
+	} else if ((uintptr_t)p & 7) {
+		/* records after one of odd size: give an aligned copy */
+		r->h = pd_keep(pd, p, h.size);
 		if (!r->h)
 			return -ENOMEM;
 	} else {
@@ -300,7 +316,8 @@ static void q_flush(struct pk_perfdata *pd, uint64_t limit, bool final)
 		pd->qflush -= pd->qhead;
 		pd->qhead = 0;
 	}
-	qsort(pd->q, pd->qlen, sizeof(*pd->q), qent_cmp);
+	if (pd->qlen)
+		qsort(pd->q, pd->qlen, sizeof(*pd->q), qent_cmp);
 	if (final) {
 		n = pd->qlen;
 	} else {
@@ -422,7 +439,9 @@ int pk_perfdata_next(struct pk_perfdata *pd, struct pk_record *rec)
 			return 0;
 		}
 		e.time = pd_record_time(pd, r.h, &e.attr);
-		if (pd->file_order || !e.time) {
+		/* perf: no sample_id_all, no ordering */
+		if (pd->file_order || !e.time ||
+		    !pd->attrs[0].attr.sample_id_all) {
 			if (r.compressed && pd->file_order) {
 				/* the batch buffer stays until the next read */
 			}

@@ -15,7 +15,8 @@ struct wr_attr {
 
 struct pk_pdwriter {
 	int fd;
-	bool own_fd, pipe, started;
+	bool own_fd, pipe, started, swap;
+	unsigned char *sbuf;               /* a record in the other order */
 	int err;
 	struct wr_attr *attrs;
 	unsigned nr_attrs;
@@ -31,6 +32,12 @@ struct pk_pdwriter {
 	uint32_t zmmap_len;
 	uint64_t zin, zout;                /* bytes before and after */
 };
+
+/* wrswap.c: the other byte order */
+void wr_swap_u64s(void *p, size_t n);
+int wr_swap_record(struct pk_pdwriter *w, const struct perf_event_header *h,
+		   const void **out);
+bool wr_swap_feat(int feat, struct pk_buf *b);
 
 /* writer.c: appends one record to the output as it stands. */
 int wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,

@@ -91,6 +91,11 @@ int pk_pdwriter_feat_u64(struct pk_pdwriter *w, int feat,
 			return -EINVAL;
 		return put_u32(b, (uint32_t)v[1]) || put_u32(b, (uint32_t)v[0])
 			? -ENOMEM : 0;
+	case PK_HEADER_CLOCK_DATA: /* u32 version, u32 clockid, u64 tod, clk */
+		if (nr != 4)
+			return -EINVAL;
+		return put_u32(b, (uint32_t)v[0]) || put_u32(b, (uint32_t)v[1]) ||
+		       put_u64(b, v[2]) || put_u64(b, v[3]) ? -ENOMEM : 0;
 	case PK_HEADER_COMPRESSED:
 		for (unsigned i = 0; i < nr; i++)
 			if (put_u32(b, (uint32_t)v[i]))

@@ -50,6 +50,8 @@ static int pwrite_all(int fd, const void *p, size_t n, off_t off)
 	return 0;
 }
 
+static int flush_data(struct pk_pdwriter *w);
+
 static int out(struct pk_pdwriter *w, const void *p, size_t n)
 {
 	if (w->err)
@@ -101,6 +103,8 @@ static void make_header(struct pk_pdwriter *w, unsigned char h[PK_PD_HDR_SIZE])
 
 	memcpy(h, v, 72);
 	memcpy(h + 72, w->feat_bits, 32);
+	if (w->swap)
+		wr_swap_u64s(h, PK_PD_HDR_SIZE / 8);
 }
 
 /* Header, ids, attrs: everything before the first record. */
@@ -122,14 +126,24 @@ static int start_file(struct pk_pdwriter *w)
 	if ((r = out(w, h, sizeof(h))))
 		return r;
 	for (unsigned i = 0; i < w->nr_attrs; i++)
-		if ((r = out(w, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL)))
-			return r;
+		for (unsigned k = 0; k < w->attrs[i].nr_ids; k++) {
+			uint64_t id = w->attrs[i].ids[k];
+
+			if (w->swap)
+				id = bswap_64(id);
+			if ((r = out(w, &id, 8)))
+				return r;
+		}
 	for (unsigned i = 0; i < w->nr_attrs; i++) {
 		struct perf_event_attr a = w->attrs[i].attr;
 		uint64_t sec[2] = { w->attrs[i].ids_off,
 				    w->attrs[i].nr_ids * 8ULL };
 
 		a.size = sizeof(a);
+		if (w->swap) {
+			pd_swap_attr(&a, sizeof(a));
+			wr_swap_u64s(sec, 2);
+		}
 		if ((r = out(w, &a, sizeof(a))) || (r = out(w, sec, 16)))
 			return r;
 	}
@@ -159,20 +173,32 @@ static int pipe_tracing_data(struct pk_pdwriter *w)
 static int start_pipe(struct pk_pdwriter *w)
 {
 	uint64_t h[2] = { PK_PD_MAGIC, PK_PD_PIPE_SIZE };
-	int r = out(w, h, sizeof(h));
+	int r;
 
+	if (w->swap)
+		wr_swap_u64s(h, 2);
+	r = out(w, h, sizeof(h));
 	for (unsigned i = 0; !r && i < w->nr_attrs; i++) {
-		struct perf_event_header eh = { PK_RECORD_HEADER_ATTR, 0, 0 };
 		struct perf_event_attr a = w->attrs[i].attr;
-		size_t n = sizeof(eh) + sizeof(a) + w->attrs[i].nr_ids * 8ULL;
+		size_t n = 8 + sizeof(a) + w->attrs[i].nr_ids * 8ULL;
+		struct perf_event_header *eh;
+		const void *rec;
 
 		if (n > 0xffff)
 			return w->err = -ERANGE;
-		eh.size = (uint16_t)n;
+		eh = pk_zalloc(n);
+		if (!eh)
+			return w->err = -ENOMEM;
+		eh->type = PK_RECORD_HEADER_ATTR;
+		eh->size = (uint16_t)n;
 		a.size = sizeof(a);
-		if (!(r = out(w, &eh, sizeof(eh))) &&
-		    !(r = out(w, &a, sizeof(a))))
-			r = out(w, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL);
+		memcpy(eh + 1, &a, sizeof(a));
+		memcpy((char *)(eh + 1) + sizeof(a), w->attrs[i].ids,
+		       w->attrs[i].nr_ids * 8ULL);
+		r = wr_swap_record(w, eh, &rec);
+		if (!r)
+			r = out(w, rec, n);
+		pk_free(eh);
 	}
 	return r ? r : pipe_tracing_data(w);
 }
@@ -205,6 +231,7 @@ static struct pk_pdwriter *wr_new(int fd, bool own,
 	w->fd = fd;
 	w->own_fd = own;
 	w->pipe = opts && opts->pipe;
+	w->swap = opts && opts->other_endian;
 	return w;
 }
 
@@ -284,9 +311,10 @@ int wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
 	    const void *extra, size_t extra_size)
 {
 	static const char zero[8];
+	const void *p;
 	int r;
 
-	if ((r = out(w, rec, rec->size)))
+	if ((r = wr_swap_record(w, rec, &p)) || (r = out(w, p, rec->size)))
 		return r;
 	if (extra_size) {
 		if ((r = out(w, extra, extra_size)))
@@ -295,9 +323,26 @@ int wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
 			r = out(w, zero, 8 - extra_size % 8);
 	}
 	w->data_size += rec->size + ((extra_size + 7) & ~7UL);
+	/* not pk_pdwriter_flush(): this may run inside wr_z_flush() */
 	if (!w->pipe && w->buf.len >= WBUF / 2)
-		r = pk_pdwriter_flush(w);
+		r = flush_data(w);
 	return r;
+}
+
+/* Writes the buffered records, then the data size into the header. */
+static int flush_data(struct pk_pdwriter *w)
+{
+	int r = drain(w);
+
+	if (r || w->pipe)
+		return r;
+	/* the records are in the file: now let readers see them */
+	{
+		uint64_t ds = w->swap ? bswap_64(w->data_size) : w->data_size;
+
+		r = pwrite_all(w->fd, &ds, 8, 48);
+	}
+	return r ? (w->err = r) : 0;
 }
 
 int pk_pdwriter_flush(struct pk_pdwriter *w)
@@ -306,13 +351,9 @@ int pk_pdwriter_flush(struct pk_pdwriter *w)
 
 	if (!w)
 		return -EINVAL;
-	if ((r = start(w)) || (r = wr_z_flush(w)) || (r = drain(w)))
+	if ((r = start(w)) || (r = wr_z_flush(w)))
 		return r;
-	if (w->pipe)
-		return 0;
-	/* the records are in the file: now let readers see them */
-	r = pwrite_all(w->fd, &w->data_size, 8, 48);
-	return r ? (w->err = r) : 0;
+	return flush_data(w);
 }
 
 static void wr_free(struct pk_pdwriter *w)
@@ -325,6 +366,7 @@ static void wr_free(struct pk_pdwriter *w)
 	for (int f = 0; f < PK_HEADER_MAX; f++)
 		pk_buf_fini(&w->feat[f]);
 	pk_buf_fini(&w->buf);
+	pk_free(w->sbuf);
 	wr_z_fini(w);
 	if (w->own_fd)
 		close(w->fd);
@@ -342,6 +384,9 @@ static int close_file(struct pk_pdwriter *w)
 		return r;
 	wr_feat_event_desc(w);
 	for (int f = 1; f < PK_HEADER_MAX; f++)
+		if (w->has_feat[f] && w->swap)
+			w->has_feat[f] = wr_swap_feat(f, &w->feat[f]);
+	for (int f = 1; f < PK_HEADER_MAX; f++)
 		if (w->has_feat[f]) {
 			w->feat_bits[f / 64] |= 1ULL << (f % 64);
 			nr++;
@@ -356,6 +401,8 @@ static int close_file(struct pk_pdwriter *w)
 		sec[0] = off;
 		sec[1] = w->feat[f].len;
 		off += w->feat[f].len;
+		if (w->swap)
+			wr_swap_u64s(sec, 2);
 		if ((r = out(w, sec, sizeof(sec))))
 			return r;
 	}
@@ -377,6 +424,9 @@ static int close_pipe(struct pk_pdwriter *w)
 		r = wr_z_flush(w);
 	if (!r)
 		r = wr_z_feature(w);
+	for (int f = 1; f < PK_HEADER_MAX; f++)
+		if (w->has_feat[f] && w->swap)
+			w->has_feat[f] = wr_swap_feat(f, &w->feat[f]);
 
 	for (int f = 1; !r && f < PK_HEADER_MAX; f++) {
 		struct perf_event_header eh = { PK_RECORD_HEADER_FEATURE, 0, 0 };
@@ -390,6 +440,11 @@ static int close_pipe(struct pk_pdwriter *w)
 		if (n > 0xffff)
 			continue;
 		eh.size = (uint16_t)n;
+		if (w->swap) {
+			eh.type = bswap_32(eh.type);
+			eh.size = bswap_16(eh.size);
+			id = bswap_64(id);
+		}
 		if (!(r = out(w, &eh, 8)) && !(r = out(w, &id, 8)) &&
 		    !(r = out(w, w->feat[f].data, w->feat[f].len)))
 			r = out(w, "\0\0\0\0\0\0\0", n - 16 - w->feat[f].len);

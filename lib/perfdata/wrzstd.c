@@ -74,7 +74,7 @@ int wr_z_flush(struct pk_pdwriter *w)
 
 		left = ZSTD_compressStream2(w->zcs, &out, &in, ZSTD_e_end);
 		if (ZSTD_isError(left))
-			return w->err = -EIO;
+			return pk_warn("zstd: %s", ZSTD_getErrorName(left)), w->err = -EIO;
 		if (out.pos)
 			r = emit_chunk(w, dst, out.pos);
 	} while (!r && (left || in.pos < in.size));

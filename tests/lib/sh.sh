@@ -10,5 +10,5 @@ ok()   { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; T_FAILS=$((T_FAILS + 1)); }
 skip() { echo "skipped: $1: $2"; }
 # check NAME "detail" test-args...: runs `test ARGS`.
-check() { n=$1; d=$2; shift 2; if test "$@"; then ok "$n"; else fail "$n" "$d"; fi; }
+check() { _cn=$1; _cd=$2; shift 2; if test "$@"; then ok "$_cn"; else fail "$_cn" "$_cd"; fi; }
 t_exit() { [ "$T_FAILS" -eq 0 ]; }

@@ -9,11 +9,11 @@
 #    makes perf read it;
 #  - the corrupted corpus file: error naming an offset, records before it.
 . tests/lib/sh.sh
-# perf report -D / perfkit script -D output, normalised: perf's thread and
-# dso lookups (perfkit has no session layer yet), standalone "unhandled"
-# notes and blank lines dropped. The closing stats are kept.
+# perf report -D / perfkit script -D output, normalised: comment and blank
+# lines dropped, and perf's temporary copies of a 32-bit vdso
+# (/tmp/perf-vdso.so-XXXXXX) named [vdso] as the record names them.
 pd_filter() {
-	grep -v '^ \.\.\. thread:\|^ \.\.\.\.\.\. dso:\|^#\|^: unhandled!$\|^$'
+	grep -v '^#\|^$' | sed 's|^ \.\.\.\.\.\. dso: /tmp/perf-vdso\.so-.*| ...... dso: [vdso]|'
 }
 W=$PK_BUILD/examples/perfdata_write
 C=$PK_SHARED/corpus/perf-data
@@ -124,6 +124,28 @@ if perf record -q -e cpu-clock -g -o - -- "$PK_BUILD/workloads/demo" >"$T/pp.dat
 else
 	skip perfdata_dump_pipe "perf record -o - failed here"
 fi
+
+# more record kinds: perf stat record (STAT_CONFIG/STAT/STAT_ROUND, no
+# sample_id_all: file order), switch/namespaces/cgroup records, zstd
+# COMPRESSED records
+D=$PK_BUILD/workloads/demo
+for kind in stat switch zstd; do
+	case $kind in
+	stat) perf stat record -o "$T/$kind.data" -- "$D" >/dev/null 2>&1 ;;
+	switch) perf record -q --switch-events --namespaces --all-cgroups \
+		-e cpu-clock -o "$T/$kind.data" -- "$D" >/dev/null 2>&1 ;;
+	zstd) perf record -q -z -e cpu-clock -o "$T/$kind.data" -- "$D" \
+		>/dev/null 2>&1 ;;
+	esac
+	if [ $? -ne 0 ]; then
+		skip perfdata_dump_$kind "perf could not record it here"
+		continue
+	fi
+	perf report -D -i "$T/$kind.data" 2>/dev/null | pd_filter >"$T/$kind.perfD"
+	"$PERFKIT" script -D -i "$T/$kind.data" 2>/dev/null | pd_filter >"$T/$kind.pkD"
+	check perfdata_dump_$kind "$(diff "$T/$kind.perfD" "$T/$kind.pkD" | head -4)" \
+		-z "$(diff "$T/$kind.perfD" "$T/$kind.pkD" | head -1)" -a -s "$T/$kind.pkD"
+done
 
 # --- the corpus ---
 if [ -d "$C" ]; then

@@ -232,15 +232,20 @@ static void build_records(void)
 	keep(buf, make_comm(buf, t[0] + 100), t[0] + 100);
 }
 
+static bool other_endian, compress;
+
 static int write_file(const char *path, bool pipe, bool finish)
 {
-	PK_OPTS(pk_pdwriter_opts, o, .pipe = pipe);
+	PK_OPTS(pk_pdwriter_opts, o, .pipe = pipe,
+		.other_endian = other_endian);
 	struct pk_pdwriter *w = pk_pdwriter_open(path, &o);
 	char *argv[] = { "perfkit", "record", "--", "x" };
 	int r = 0;
 
 	if (!w)
 		return -errno;
+	if (compress && pk_pdwriter_set_compression(w, 3, 0))
+		return -EINVAL;
 	if (pk_pdwriter_add_attr(w, &attrs[0], ids[0], 2, "cpu-clock") != 0 ||
 	    pk_pdwriter_add_attr(w, &attrs[1], ids[1], 2, "task-clock") != 1)
 		return -EINVAL;
@@ -268,7 +273,13 @@ static int write_file(const char *path, bool pipe, bool finish)
 
 		r = pk_pdwriter_add_build_id(w, &b);
 	}
-	return r ? r : pk_pdwriter_close(w);
+	if (r)
+		fprintf(stderr, "write_file %s: %s\n", path, pk_strerror(r));
+	r = r ? r : pk_pdwriter_close(w);
+	if (r)
+		fprintf(stderr, "write_file %s: close: %s\n", path,
+			pk_strerror(r));
+	return r;
 }
 
 static void check_read(const char *name, const char *path, bool file_order)
@@ -289,7 +300,8 @@ static void check_read(const char *name, const char *path, bool file_order)
 		struct pk_sample s;
 
 		if (rec.type == PK_RECORD_HEADER_ATTR ||
-		    rec.type == PK_RECORD_HEADER_FEATURE)
+		    rec.type == PK_RECORD_HEADER_FEATURE ||
+		    rec.type == PK_RECORD_COMPRESSED)
 			continue;
 		if (file_order) {
 			if (n >= nrecs || rec.size != recs[n].size ||
@@ -350,6 +362,10 @@ static void check_features(const char *path, bool pipe)
 	unsigned n;
 	const char *name = pipe ? "perfdata_pipe_features" : "perfdata_features";
 
+	if (other_endian)
+		name = pipe ? "perfdata_swapped_pipe_features"
+			    : "perfdata_swapped_features";
+
 	if (!t_check(pd != NULL, name, "open"))
 		return;
 	while (pk_perfdata_next(pd, &rec) == 0) /* pipe: features at end */
@@ -367,7 +383,7 @@ static void check_features(const char *path, bool pipe)
 	t_check(pk_perfdata_feat_u64(pd, PK_HEADER_NRCPUS, 0, &x) == 0 &&
 		x == (uint64_t)sysconf(_SC_NPROCESSORS_ONLN),
 		pipe ? "perfdata_pipe_nrcpus" : "perfdata_nrcpus", "nrcpus");
-	if (!pipe) {
+	if (!pipe && !other_endian) {
 		struct pk_build_id b;
 
 		t_check(pk_perfdata_attr_name(pd, 1) &&
@@ -471,11 +487,28 @@ static void check_crash(const char *dir)
 	free(b);
 }
 
+/* File-order end offsets of every record of a whole file. */
+static unsigned record_ends(const void *b, size_t n, uint64_t *ends,
+			    unsigned max)
+{
+	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
+	struct pk_perfdata *pd = pk_perfdata_open_mem(b, n, &o);
+	struct pk_record rec;
+	unsigned k = 0;
+
+	while (pd && k < max && pk_perfdata_next(pd, &rec) == 0)
+		ends[k++] = rec.offset + rec.size + ((rec.extra_size + 7) & ~7ULL);
+	pk_perfdata_free(pd);
+	return k;
+}
+
 static void check_damage(const char *path, const char *name)
 {
 	size_t n;
 	unsigned char *b = slurp(path, &n), *c;
-	unsigned full, cnt, bad = 0, runs = 0, errs = 0, fewer = 0;
+	unsigned full, cnt, bad = 0, runs = 0, errs = 0, fewer = 0, lost = 0;
+	static uint64_t ends[8 * NS];
+	unsigned nends;
 	int err;
 	uint64_t off;
 	bool of;
@@ -484,6 +517,7 @@ static void check_damage(const char *path, const char *name)
 	if (!b)
 		return;
 	full = walk(b, n, true, &err, &off, &of);
+	nends = record_ends(b, n, ends, 8 * NS);
 	c = malloc(n);
 	/* truncations: never more records than the whole file, errors name
 	 * an offset inside the file */
@@ -502,10 +536,22 @@ static void check_damage(const char *path, const char *name)
 		}
 		if (cnt < full)
 			fewer++;
+		/* every record that ends before the cut is delivered */
+		{
+			unsigned want = 0;
+
+			while (want < nends && ends[want] <= len)
+				want++;
+			if (cnt != want)
+				lost++;
+		}
 	}
 	snprintf(tn, sizeof(tn), "%s_truncations", name);
 	t_check(bad == 0 && fewer > 0, tn,
 		"%u runs, %u bad, %u errors, %u short", runs, bad, errs, fewer);
+	snprintf(tn, sizeof(tn), "%s_truncations_keep", name);
+	t_check(lost == 0 && nends == full, tn,
+		"%u of %u cut files lost records before the cut", lost, runs);
 	/* bit flips: must terminate, never crash */
 	for (unsigned i = 0; i < 600; i++) {
 		memcpy(c, b, n);
@@ -563,6 +609,45 @@ int main(void)
 	check_damage(file, "perfdata_file");
 	check_damage(pipe, "perfdata_pipe");
 	check_errors();
+	/* zstd COMPRESSED records (one stream cut into records: records
+	 * straddle them), file and pipe */
+	compress = true;
+	snprintf(file, sizeof(file), "%s/fz.data", dir);
+	snprintf(pipe, sizeof(pipe), "%s/pz.data", dir);
+	t_check(write_file(file, false, true) == 0, "perfdata_write_zstd",
+		"write");
+	t_check(write_file(pipe, true, true) == 0, "perfdata_write_zstd_pipe",
+		"write");
+	check_read("perfdata_zstd_fileorder", file, true);
+	check_read("perfdata_zstd_timeorder", file, false);
+	check_read("perfdata_zstd_pipe_fileorder", pipe, true);
+	check_read("perfdata_zstd_pipe_timeorder", pipe, false);
+	compress = false;
+	/* the other byte order: the reader must give the same records */
+	other_endian = true;
+	snprintf(file, sizeof(file), "%s/fs.data", dir);
+	snprintf(pipe, sizeof(pipe), "%s/ps.data", dir);
+	t_check(write_file(file, false, true) == 0, "perfdata_write_swapped",
+		"write");
+	t_check(write_file(pipe, true, true) == 0,
+		"perfdata_write_swapped_pipe", "write");
+	{
+		struct pk_perfdata *pd = pk_perfdata_open(file, NULL);
+		struct pk_perfdata_info in;
+
+		if (pd)
+			pk_perfdata_info(pd, &in);
+		t_check(pd && in.swapped, "perfdata_swapped_detected",
+			"not seen as swapped");
+		pk_perfdata_free(pd);
+	}
+	check_read("perfdata_swapped_fileorder", file, true);
+	check_read("perfdata_swapped_timeorder", file, false);
+	check_read("perfdata_swapped_pipe_fileorder", pipe, true);
+	check_read("perfdata_swapped_pipe_timeorder", pipe, false);
+	check_features(file, false);
+	check_features(pipe, true);
+	check_damage(file, "perfdata_swapped");
 	for (unsigned i = 0; i < nrecs; i++)
 		free(recs[i].bytes);
 	{

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* perfkit ftrace: report / record / reset / show. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/ftrace.h>
+#include "cli.h"
+
+static void report_usage(FILE *f)
+{
+	fprintf(f, "usage: perfkit ftrace report [-i FILE] [--cpu N[,M..]] "
+		   "[--events]\n");
+}
+
+/* Parses "1,3-5" into CPUS (at most MAX). Returns the count or -1. */
+static int parse_cpus(const char *s, int *cpus, int max, int n)
+{
+	char *end;
+
+	while (*s) {
+		long a = strtol(s, &end, 10), b = a;
+		if (end == s || a < 0)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		for (long c = a; c <= b; c++) {
+			if (n >= max)
+				return -1;
+			cpus[n++] = (int)c;
+		}
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return n;
+}
+
+static int ftrace_report(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "events", no_argument, NULL, 'E' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *in = "trace.dat";
+	static int cpus[4096];
+	int nr_cpus = 0, c;
+	bool events = false;
+	struct pk_tracedat *td;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:E", lo, NULL)) != -1) {
+		switch (c) {
+		case 'i': in = optarg; break;
+		case 'c':
+			nr_cpus = parse_cpus(optarg, cpus, 4096, nr_cpus);
+			if (nr_cpus < 0) {
+				cli_error("ftrace report", "bad cpu list '%s'",
+					  optarg);
+				return 2;
+			}
+			break;
+		case 'E': events = true; break;
+		case 'h': report_usage(stdout); return 0;
+		default: report_usage(stderr); return 2;
+		}
+	}
+	if (optind < argc)
+		in = argv[optind];
+	int r = pk_tracedat_open(in, &td);
+	if (r < 0) {
+		cli_error("ftrace report", "%s: %s", in, pk_strerror(r));
+		return 1;
+	}
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	PK_OPTS(pk_report_opts, o, .cpus = nr_cpus ? cpus : NULL,
+		.nr_cpus = nr_cpus, .events = events);
+	long n = pk_tracedat_report(td, stdout, &o);
+	fflush(stdout);
+	pk_tracedat_close(td);
+	if (n < 0) {
+		cli_error("ftrace report", "%s: %s", in, pk_strerror((int)n));
+		return 1;
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: perfkit ftrace COMMAND [ARGS]\n\n"
+		   "  report   print a trace.dat file like trace-cmd report\n"
+		   "  record   record events into a trace.dat file\n"
+		   "  extract  save what a buffer holds now into a trace.dat file\n"
+		   "  reset    remove instances left by killed perfkit runs\n"
+		   "  show     print the current tracefs state\n");
+}
+
+int cmd_ftrace(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "report"))
+		return ftrace_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "record"))
+		return cmd_ftrace_record(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "reset"))
+		return cmd_ftrace_reset(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "extract"))
+		return cmd_ftrace_extract(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "show"))
+		return cmd_ftrace_show(argc - 1, argv + 1);
+	cli_error("ftrace", "unknown subcommand '%s'", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: MIT */
+/* perfkit ftrace record / reset. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <perfkit/ftrace.h>
+#include "cli.h"
+
+static volatile sig_atomic_t got_sig;
+static struct pk_tracefs *sig_tfs;
+
+static void on_sig(int sig)
+{
+	if (got_sig && sig_tfs) {      /* second signal: restore and die */
+		pk_tracefs_restore(sig_tfs);
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	got_sig = sig;
+}
+
+static void catch_signals(struct pk_tracefs *t)
+{
+	struct sigaction sa = { .sa_handler = on_sig };
+	static const int s[] = { SIGINT, SIGTERM, SIGHUP };
+
+	sig_tfs = t;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		sigaction(s[i], &sa, NULL);
+}
+
+static void record_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit ftrace record [-e EVENT]... [-o FILE] [-b KB] "
+		"[-C CPUS] [--clock C]\n"
+		"                             [-p PID]... [-t TRACER] [--top] "
+		"[-z zstd|zlib|none] [-- COMMAND...]\n");
+}
+
+/* Forks COMMAND stopped on a pipe until *GO is written. */
+static pid_t spawn(char **argv, int *go)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		close(p[0]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "perfkit ftrace record: cannot run %s: %s\n",
+			argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return -1;
+	}
+	*go = p[1];
+	return pid;
+}
+
+static int wait_workload(pid_t child, const int *pids, int nr_pids)
+{
+	int status = 0;
+
+	if (child > 0) {
+		for (;;) {
+			pid_t w = waitpid(child, &status, 0);
+			if (w == child)
+				break;
+			if (w < 0 && errno == EINTR && got_sig) {
+				kill(child, got_sig);
+				got_sig = 0;
+				continue;
+			}
+			if (w < 0 && errno != EINTR)
+				break;
+		}
+		return 0;
+	}
+	int pfd = nr_pids == 1 ? (int)syscall(SYS_pidfd_open, pids[0], 0) : -1;
+	while (!got_sig) {
+		struct pollfd p = { .fd = pfd, .events = POLLIN };
+		if (poll(&p, pfd >= 0 ? 1 : 0, -1) > 0)
+			break;    /* the traced process ended */
+	}
+	if (pfd >= 0)
+		close(pfd);
+	return 0;
+}
+
+static int is_function_tracer(const char *t)
+{
+	return strcmp(t, "nop") != 0;
+}
+
+int cmd_ftrace_record(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "cpus", required_argument, NULL, 'C' },
+		{ "clock", required_argument, NULL, 'k' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tracer", required_argument, NULL, 't' },
+		{ "top", no_argument, NULL, 'T' },
+		{ "compression", required_argument, NULL, 'z' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *events[256], *tracer = NULL;
+	int nr_ev = 0, pids[64], nr_pids = 0, cpus[1024], nr_cpus = 0, c;
+	PK_OPTS(pk_ftrace_rec_opts, o, .output = "trace.dat");
+	struct pk_tracefs *t;
+	struct pk_ftrace_rec *r = NULL;
+	int go = -1, e, rc = 1;
+	pid_t child = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+e:o:b:C:p:t:z:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (nr_ev < 255)
+				events[nr_ev++] = optarg;
+			break;
+		case 'o': o.output = optarg; break;
+		case 'b': o.buffer_kb = atoi(optarg); break;
+		case 'C': {
+			char *s = optarg, *end;
+			while (*s && nr_cpus < 1024) {
+				long a = strtol(s, &end, 10), b = a;
+				if (end == s)
+					goto bad;
+				if (*end == '-')
+					b = strtol(end + 1, &end, 10);
+				for (long k = a; k <= b && nr_cpus < 1024; k++)
+					cpus[nr_cpus++] = (int)k;
+				s = *end == ',' ? end + 1 : end;
+				if (*end && *end != ',')
+					goto bad;
+			}
+			break;
+		}
+		case 'k': o.clock = optarg; break;
+		case 'p':
+			if (nr_pids < 64)
+				pids[nr_pids++] = atoi(optarg);
+			break;
+		case 't': tracer = optarg; break;
+		case 'T': o.top_level = true; break;
+		case 'z': o.compression = optarg; break;
+		case 'h': record_usage(stdout); return 0;
+		default:
+		bad:
+			record_usage(stderr);
+			return 2;
+		}
+	}
+	events[nr_ev] = NULL;
+	if (!nr_ev && !tracer) {
+		cli_error("ftrace record", "nothing to record: give -e EVENT");
+		return 2;
+	}
+	if ((e = pk_tracefs_open(&t)) < 0) {
+		cli_error("ftrace record", "tracefs: %s", pk_strerror(e));
+		return 1;
+	}
+	catch_signals(t);
+	if (tracer && is_function_tracer(tracer)) {
+		e = pk_tracefs_write(t, NULL, "current_tracer", tracer);
+		if (e == -EPERM || e == -EACCES) {
+			cli_error("ftrace record", "tracer '%s' refused by the "
+				  "kernel (EPERM): function tracers are not "
+				  "permitted on this machine", tracer);
+			goto out;
+		}
+		if (e) {
+			cli_error("ftrace record", "tracer '%s': %s", tracer,
+				  pk_strerror(e));
+			goto out;
+		}
+		o.top_level = true;   /* tracers live in the top level */
+	}
+	if (optind < argc) {
+		child = spawn(argv + optind, &go);
+		if (child < 0) {
+			cli_error("ftrace record", "fork: %s", strerror(errno));
+			goto out;
+		}
+		pids[nr_pids++] = child;
+		o.follow_fork = true;
+	}
+	o.events = events;
+	o.pids = nr_pids ? pids : NULL;
+	o.nr_pids = nr_pids;
+	o.cpus = nr_cpus ? cpus : NULL;
+	o.nr_cpus = nr_cpus;
+	if ((e = pk_ftrace_rec_new(t, &o, &r)) < 0) {
+		cli_error("ftrace record", "%s", pk_strerror(e));
+		goto out;
+	}
+	if ((e = pk_ftrace_rec_start(r)) < 0) {
+		cli_error("ftrace record", "start: %s", pk_strerror(e));
+		goto out;
+	}
+	if (go >= 0) {
+		if (write(go, "g", 1) != 1)
+			cli_error("ftrace record", "cannot start the command");
+		close(go);
+		go = -1;
+	}
+	wait_workload(child, pids, nr_pids);
+	child = 0;
+	if ((e = pk_ftrace_rec_stop(r)) < 0)
+		cli_error("ftrace record", "reading the buffers: %s",
+			  pk_strerror(e));
+	if ((e = pk_ftrace_rec_write(r)) < 0) {
+		cli_error("ftrace record", "writing %s: %s", o.output,
+			  pk_strerror(e));
+		goto out;
+	}
+	unsigned long long tot = 0, lost = 0;
+	for (int i = 0; i < pk_ftrace_rec_nr_cpus(r); i++) {
+		struct pk_ftrace_cpu_result res;
+		pk_ftrace_rec_result(r, i, &res);
+		tot += res.events;
+		lost += res.lost;
+		printf("CPU %d: %llu events, %llu overruns, %llu lost%s\n",
+		       res.cpu, (unsigned long long)res.events,
+		       (unsigned long long)res.overruns,
+		       (unsigned long long)res.lost,
+		       res.lost_unknown ? " (and an unknown number more)" : "");
+	}
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);   /* the recorder, not the workload */
+	printf("total: %llu events, %llu lost; recorder CPU %.3f s\n", tot, lost,
+	       ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+	rc = 0;
+out:
+	if (go >= 0)
+		close(go);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	pk_ftrace_rec_free(r);
+	pk_tracefs_close(t);
+	sig_tfs = NULL;
+	fflush(stdout);
+	if (got_sig == SIGTERM || got_sig == SIGHUP)
+		rc = 128 + got_sig;
+	return rc;
+}
+
+int cmd_ftrace_reset(int argc, char **argv)
+{
+	struct pk_tracefs *t;
+	int e;
+
+	(void)argc;
+	(void)argv;
+	if ((e = pk_tracefs_open(&t)) < 0) {
+		cli_error("ftrace reset", "tracefs: %s", pk_strerror(e));
+		return 1;
+	}
+	e = pk_tracefs_reset_stale(t);
+	pk_tracefs_close(t);
+	if (e < 0) {
+		cli_error("ftrace reset", "%s", pk_strerror(e));
+		return 1;
+	}
+	printf("removed %d leftover perfkit instance%s\n", e, e == 1 ? "" : "s");
+	return 0;
+}
+
+int cmd_ftrace_extract(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "instance", required_argument, NULL, 'B' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "compression", required_argument, NULL, 'z' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *inst = NULL, *outp = "trace.dat", *comp = NULL;
+	struct pk_ftrace_rec *r;
+	struct pk_tracefs *t;
+	int c, e;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "B:o:z:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'B': inst = optarg; break;
+		case 'o': outp = optarg; break;
+		case 'z': comp = optarg; break;
+		default:
+			fprintf(stderr, "usage: perfkit ftrace extract "
+				"[--instance NAME] [-o FILE] [-z zstd|zlib|none]\n");
+			return 2;
+		}
+	}
+	if ((e = pk_tracefs_open(&t)) < 0) {
+		cli_error("ftrace extract", "tracefs: %s", pk_strerror(e));
+		return 1;
+	}
+	e = pk_ftrace_extract(t, inst, outp, comp, &r);
+	if (!e)
+		e = pk_ftrace_rec_write(r);
+	if (e) {
+		cli_error("ftrace extract", "%s: %s", outp, pk_strerror(e));
+	} else {
+		for (int i = 0; i < pk_ftrace_rec_nr_cpus(r); i++) {
+			struct pk_ftrace_cpu_result res;
+			pk_ftrace_rec_result(r, i, &res);
+			printf("CPU %d: %llu events, %llu overruns, %llu lost\n",
+			       res.cpu, (unsigned long long)res.events,
+			       (unsigned long long)res.overruns,
+			       (unsigned long long)res.lost);
+		}
+	}
+	pk_ftrace_rec_free(r);
+	pk_tracefs_close(t);
+	return e ? 1 : 0;
+}
+
+/* One "name: value" line per file of INSTANCE (missing files skipped). */
+static void show_files(struct pk_tracefs *t, const char *inst)
+{
+	static const char *const files[] = {
+		"current_tracer", "tracing_on", "trace_clock", "buffer_size_kb",
+		"buffer_total_size_kb", "tracing_cpumask", "set_event",
+		"set_event_pid", "set_ftrace_pid", "set_ftrace_filter",
+		"set_ftrace_notrace", "tracing_thresh", "tracing_max_latency",
+	};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *s;
+		if (pk_tracefs_read(t, inst, files[i], &s) < 0)
+			continue;
+		/* one line: join list files, drop comments */
+		char *w = s;
+		for (char *p = s; *p; p++)
+			*w++ = *p == '\n' ? ' ' : *p;
+		*w = 0;
+		while (w > s && w[-1] == ' ')
+			*--w = 0;
+		if (!strncmp(s, "#### all functions enabled ####", 31))
+			s[0] = 0;
+		printf("%s%s%s: %s\n", inst ? inst : "", inst ? "/" : "",
+		       files[i], s);
+		free(s);
+	}
+}
+
+int cmd_ftrace_show(int argc, char **argv)
+{
+	struct pk_tracefs *t;
+	int e;
+
+	(void)argc;
+	(void)argv;
+	if ((e = pk_tracefs_open(&t)) < 0) {
+		cli_error("ftrace show", "tracefs: %s", pk_strerror(e));
+		return 1;
+	}
+	printf("tracefs: %s\n", pk_tracefs_dir(t));
+	show_files(t, NULL);
+	char path[4096];
+	struct dirent **d;
+	pk_tracefs_path(t, NULL, "instances", path, sizeof(path));
+	int n = scandir(path, &d, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		if (d[i]->d_name[0] != '.') {
+			printf("instance: %s\n", d[i]->d_name);
+			show_files(t, d[i]->d_name);
+		}
+		free(d[i]);
+	}
+	if (n >= 0)
+		free(d);
+	pk_tracefs_close(t);
+	return 0;
+}

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit ftrace: trace-cmd files (trace.dat v6/v7) and tracefs control.
+ *
+ * pk_tracedat reads a trace-cmd file (format 6 or 7, sections compressed
+ * with zstd or zlib, flyrecord or latency data, several buffers) and prints
+ * it the way `trace-cmd report` 3.1 does. pk_tdwriter writes format-7 files
+ * that trace-cmd reads. pk_tracefs drives the kernel's tracefs and puts
+ * back everything it changed. pk_ftrace_rec records events into a private
+ * instance and saves them as a trace.dat file.
+ */
+#ifndef PERFKIT_FTRACE_H
+#define PERFKIT_FTRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <perfkit/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- trace.dat reader ---- */
+struct pk_tracedat;
+
+/*
+ * Opens and parses the trace-cmd file PATH (metadata and buffer layout; CPU
+ * data is decompressed when first read). Returns 0 and *OUT, or -errno
+ * (cannot open/map), PK_ERR_FORMAT (bad magic, version, section, option or
+ * layout), PK_ERR_TRUNC (file ends early), PK_ERR_UNSUPP (unknown
+ * compression). The reason and the file offset go to the print callback.
+ */
+PK_API int pk_tracedat_open(const char *path, struct pk_tracedat **out);
+/* Same, for a file image in memory; DATA stays borrowed until close. */
+PK_API int pk_tracedat_open_mem(const void *data, size_t len,
+				struct pk_tracedat **out);
+/* Frees TD (NULL is fine). */
+PK_API void pk_tracedat_close(struct pk_tracedat *td);
+
+/* File format version (6 or 7). */
+PK_API int pk_tracedat_version(const struct pk_tracedat *td);
+/* Number of CPUs in the top buffer's data (the "cpus=" of a report). */
+PK_API int pk_tracedat_cpus(const struct pk_tracedat *td);
+/* Number of buffers (top buffer first, then instances). */
+PK_API int pk_tracedat_nr_buffers(const struct pk_tracedat *td);
+/* Name of buffer IDX ("" for the top buffer), or NULL when out of range. */
+PK_API const char *pk_tracedat_buffer_name(const struct pk_tracedat *td,
+					   int idx);
+/* Compression name ("none" for v6 and uncompressed v7 files). */
+PK_API const char *pk_tracedat_compression(const struct pk_tracedat *td);
+
+enum pk_tracedat_item {
+	PK_TD_HEADER_PAGE,
+	PK_TD_HEADER_EVENT,
+	PK_TD_KALLSYMS,
+	PK_TD_PRINTK,
+	PK_TD_CMDLINES,
+	PK_TD_UNAME,
+	PK_TD_TRACE_CLOCK,
+	PK_TD_VERSION,
+	PK_TD_LATENCY_TEXT,
+};
+/* Bytes of a metadata item (not NUL-terminated for the first five), or
+ * NULL when the file lacks it. *LEN gets the size. */
+PK_API const char *pk_tracedat_item(const struct pk_tracedat *td,
+				    enum pk_tracedat_item item, size_t *len);
+/* Number of event format files (ftrace ones first). */
+PK_API int pk_tracedat_nr_formats(const struct pk_tracedat *td);
+/* Format file IDX: its text (*LEN bytes) and system ("ftrace" for the
+ * ftrace ones). NULL when IDX is out of range. */
+PK_API const char *pk_tracedat_format(const struct pk_tracedat *td, int idx,
+				      const char **system, size_t *len);
+
+/* One raw event of the merged stream. */
+struct pk_tracedat_event {
+	uint64_t ts;          /* after clock conversion and offsets (ns) */
+	const void *data;     /* the event's bytes (common fields first) */
+	uint32_t size;
+	int cpu;
+	int buffer;           /* buffer index */
+	long long missed;     /* events lost before this one: >0, -1 unknown */
+	uint64_t offset;      /* page offset in the buffer's CPU data */
+};
+/*
+ * Iterates every event of every buffer in time order (ties: lower buffer,
+ * then lower CPU first), the order `trace-cmd report` prints. CPUS/NR_CPUS
+ * limit the CPUs (NULL: all). Returns 1 with *EV, 0 at the end, or a
+ * negative error (damaged page or compressed chunk; the print callback gets
+ * the offset). pk_tracedat_rewind() starts over.
+ */
+PK_API int pk_tracedat_next(struct pk_tracedat *td,
+			    struct pk_tracedat_event *ev);
+PK_API int pk_tracedat_rewind(struct pk_tracedat *td, const int *cpus,
+			      int nr_cpus);
+
+/* Options of pk_tracedat_report(); declare with PK_OPTS(). */
+struct pk_report_opts {
+	size_t sz;
+	const int *cpus;      /* only these CPUs (NULL: all) */
+	int nr_cpus;
+	bool events;          /* print the event formats instead */
+};
+/*
+ * Prints TD to OUT exactly as `trace-cmd report` 3.1 prints it (event
+ * payloads formatted from the print fmt by libtraceevent and its plugins).
+ * Returns the number of events printed, or a negative error (a damaged
+ * file stops the report after what could be printed).
+ */
+PK_API long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
+			       const struct pk_report_opts *opts);
+
+/* ---- trace.dat writer (format 7) ---- */
+struct pk_tdwriter;
+
+/* Options of pk_tdwriter_new(); declare with PK_OPTS(). */
+struct pk_tdwriter_opts {
+	size_t sz;
+	const char *compression;  /* NULL/"none", "zstd" or "zlib" */
+	int page_size;            /* 0: the host's */
+	int long_size;            /* 0: the host's */
+};
+/* Creates PATH (truncating it). NULL with errno on failure. */
+PK_API struct pk_tdwriter *pk_tdwriter_new(const char *path,
+					   const struct pk_tdwriter_opts *o);
+/* Sets a metadata item (PK_TD_HEADER_PAGE ... PK_TD_VERSION); the bytes
+ * are copied. 0 or -EINVAL/-ENOMEM. */
+PK_API int pk_tdwriter_set_item(struct pk_tdwriter *w,
+				enum pk_tracedat_item item,
+				const void *data, size_t len);
+/* Adds a format file of SYSTEM ("ftrace" for the ftrace ones). */
+PK_API int pk_tdwriter_add_format(struct pk_tdwriter *w, const char *system,
+				  const char *text, size_t len);
+/* Adds a CPUSTAT option (the text of per_cpu/cpuN/stats). */
+PK_API int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text);
+/*
+ * Adds a buffer (NAME "" is the top one) with trace clock CLOCK and the
+ * raw ring-buffer pages of NR_CPUS CPUs: CPU_IDS[i] and the file FDS[i]
+ * (read from offset 0 to its end). Buffers are written at close.
+ */
+PK_API int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
+				  const char *clock, int nr_cpus,
+				  const int *cpu_ids, const int *fds);
+/* Adds a latency buffer: TEXT (LEN bytes) is what the kernel's trace
+ * file showed (a BUFFER_TEXT section). 0 or -ENOMEM. */
+PK_API int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
+				   const char *clock, const char *text,
+				   size_t len);
+/*
+ * Fills header page/event, the ftrace formats, event formats, kallsyms,
+ * printk formats, saved cmdlines, uname and the trace clock of INSTANCE
+ * (NULL: top level) from tracefs at TRACEFS_DIR. SYSTEMS (NULL-terminated)
+ * limits the event systems saved; NULL saves all. 0 or -errno.
+ */
+PK_API int pk_tdwriter_fill_from_tracefs(struct pk_tdwriter *w,
+					 const char *tracefs_dir,
+					 const char *instance,
+					 const char *const *systems);
+/* Writes everything and closes the file; frees W. 0 or -errno. */
+PK_API int pk_tdwriter_close(struct pk_tdwriter *w);
+/* Frees W without finishing the file. */
+PK_API void pk_tdwriter_free(struct pk_tdwriter *w);
+
+/* ---- tracefs control ---- */
+struct pk_tracefs;
+
+/*
+ * Finds tracefs (/sys/kernel/tracing, /sys/kernel/debug/tracing or any
+ * tracefs mount in /proc/mounts) or mounts it at /sys/kernel/tracing (the
+ * mount is undone by pk_tracefs_restore()). 0 and *OUT, or -errno
+ * (-ENOENT: no tracefs and mounting failed).
+ */
+PK_API int pk_tracefs_open(struct pk_tracefs **out);
+/* The tracefs directory. */
+PK_API const char *pk_tracefs_dir(const struct pk_tracefs *t);
+/* Puts FILE of INSTANCE (NULL: top level) in BUF. 0 or -ENAMETOOLONG. */
+PK_API int pk_tracefs_path(const struct pk_tracefs *t, const char *instance,
+			   const char *file, char *buf, size_t len);
+/* Reads FILE of INSTANCE into a new NUL-terminated string (*OUT, freed by
+ * the caller with free()). Returns its length or -errno. */
+PK_API long pk_tracefs_read(const struct pk_tracefs *t, const char *instance,
+			    const char *file, char **out);
+/*
+ * Writes VAL to FILE of INSTANCE (truncating; pk_tracefs_append() does not
+ * truncate, for set_ftrace_filter, triggers and pid lists). The first change
+ * to a file saves what it held so pk_tracefs_restore() can put it back;
+ * files inside an instance this handle created are not saved (the instance
+ * goes away). 0 or -errno.
+ */
+PK_API int pk_tracefs_write(struct pk_tracefs *t, const char *instance,
+			    const char *file, const char *val);
+PK_API int pk_tracefs_append(struct pk_tracefs *t, const char *instance,
+			     const char *file, const char *val);
+/* Creates instances/NAME; it is removed again at restore. 0 or -errno. */
+PK_API int pk_tracefs_instance_new(struct pk_tracefs *t, const char *name);
+/* Removes instances/NAME now. 0 or -errno (-EBUSY while a file is open). */
+PK_API int pk_tracefs_instance_remove(struct pk_tracefs *t, const char *name);
+/*
+ * Enables (ON) or disables event SPEC in INSTANCE: "system:event",
+ * "system" or "system:*", "*:event", with globs in either part, or "all".
+ * Returns the number of events changed, or -ENOENT when none matched.
+ */
+PK_API int pk_tracefs_event_enable(struct pk_tracefs *t, const char *instance,
+				   const char *spec, bool on);
+/* Sets the filter (FILTER NULL: clears it) of every event SPEC matches. */
+PK_API int pk_tracefs_event_filter(struct pk_tracefs *t, const char *instance,
+				   const char *spec, const char *filter);
+/* Adds TRIGGER to every event SPEC matches (removed again at restore). */
+PK_API int pk_tracefs_event_trigger(struct pk_tracefs *t,
+				    const char *instance, const char *spec,
+				    const char *trigger);
+/* Sets trace option NAME (options/NAME) of INSTANCE. */
+PK_API int pk_tracefs_option(struct pk_tracefs *t, const char *instance,
+			     const char *name, bool on);
+/* Per-CPU stats of INSTANCE for CPU (per_cpu/cpuN/stats). */
+struct pk_tracefs_stats {
+	uint64_t entries, overrun, commit_overrun, bytes, dropped, read;
+};
+PK_API int pk_tracefs_cpu_stats(const struct pk_tracefs *t,
+				const char *instance, int cpu,
+				struct pk_tracefs_stats *st);
+/*
+ * Puts back every file this handle changed (latest first), removes the
+ * instances it created and unmounts what it mounted. It only calls
+ * open/write/close/rmdir/umount on data prepared beforehand, so it may run
+ * from a signal handler. Returns 0 or the first -errno.
+ */
+PK_API int pk_tracefs_restore(struct pk_tracefs *t);
+/*
+ * Makes SIGINT, SIGTERM and SIGHUP restore T and then end the process with
+ * that signal (the previous handlers come back with
+ * pk_tracefs_restore_on_signals(NULL)). 0 or -errno.
+ */
+PK_API int pk_tracefs_restore_on_signals(struct pk_tracefs *t);
+/* Restores and frees T (NULL is fine). */
+PK_API void pk_tracefs_close(struct pk_tracefs *t);
+/*
+ * Removes instances named perfkit-PID whose process is gone (left by runs
+ * that were killed). Returns how many were removed, or -errno.
+ */
+PK_API int pk_tracefs_reset_stale(struct pk_tracefs *t);
+
+/* ---- recording ---- */
+struct pk_ftrace_rec;
+
+/* Options of pk_ftrace_rec_new(); declare with PK_OPTS(). */
+struct pk_ftrace_rec_opts {
+	size_t sz;
+	const char *const *events;  /* NULL-terminated event specs */
+	const char *output;         /* trace.dat path ("trace.dat") */
+	int buffer_kb;              /* per-CPU buffer size (0: kernel's) */
+	const int *cpus;            /* CPUs to record (NULL: all online) */
+	int nr_cpus;
+	const char *clock;          /* trace clock (NULL: kernel's) */
+	const int *pids;            /* set_event_pid (NULL: everything) */
+	int nr_pids;
+	bool follow_fork;           /* event-fork: children of PIDS too */
+	bool top_level;             /* use the top-level buffer, not an
+				       instances/perfkit-PID */
+	const char *compression;    /* "zstd" (default), "zlib", "none" */
+};
+
+/*
+ * Prepares a recording: creates the private instance (unless top_level),
+ * sets buffer size, clock, CPU mask and PIDs, enables the events (tracing
+ * stays off), opens each CPU's trace_pipe_raw. Everything changed goes
+ * through T and is undone by pk_tracefs_restore(). 0 and *OUT, or -errno
+ * (-ENOENT: an event spec matched nothing; -EPERM: not permitted).
+ */
+PK_API int pk_ftrace_rec_new(struct pk_tracefs *t,
+			     const struct pk_ftrace_rec_opts *o,
+			     struct pk_ftrace_rec **out);
+/* Adds PID to set_event_pid (a workload started after _new). */
+PK_API int pk_ftrace_rec_add_pid(struct pk_ftrace_rec *r, int pid);
+/* Turns tracing on and starts one reader thread per CPU that splices
+ * trace_pipe_raw pages into a temporary file. 0 or -errno. */
+PK_API int pk_ftrace_rec_start(struct pk_ftrace_rec *r);
+/* Turns tracing off, drains the partial pages and stops the threads. */
+PK_API int pk_ftrace_rec_stop(struct pk_ftrace_rec *r);
+/* Writes the trace.dat file (format 7). 0 or -errno. */
+PK_API int pk_ftrace_rec_write(struct pk_ftrace_rec *r);
+/*
+ * Saves what the buffers of INSTANCE (NULL: top level) hold now, without
+ * changing any setting: reads (and so consumes) each online CPU's
+ * trace_pipe_raw. *OUT then takes pk_ftrace_rec_write() and the result
+ * calls. 0 or -errno.
+ */
+PK_API int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
+			     const char *output, const char *compression,
+			     struct pk_ftrace_rec **out);
+
+/* Per-CPU outcome of a recording. */
+struct pk_ftrace_cpu_result {
+	int cpu;
+	uint64_t events;    /* data events in the recorded pages */
+	uint64_t overruns;  /* per_cpu/cpuN/stats overrun (overwritten) */
+	uint64_t lost;      /* every event lost: overrun + dropped + commit
+			       overrun from the stats file (exact); without
+			       it, the counts stored in page headers */
+	uint64_t bytes;     /* bytes of pages saved */
+	bool lost_unknown;  /* no stats file and a page said events were
+			       lost without saying how many */
+};
+/* Number of CPUs recorded, and the result of the IDXth. */
+PK_API int pk_ftrace_rec_nr_cpus(const struct pk_ftrace_rec *r);
+PK_API int pk_ftrace_rec_result(const struct pk_ftrace_rec *r, int idx,
+				struct pk_ftrace_cpu_result *res);
+/* Frees R (its tracefs changes are undone by the tracefs handle). */
+PK_API void pk_ftrace_rec_free(struct pk_ftrace_rec *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

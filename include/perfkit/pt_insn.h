@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit: Intel PT instruction-flow decoding.
+ *
+ *   pk_pt_image         code memory: raw files mapped at addresses
+ *   pk_pt_insn_decoder  PT packets + image -> executed instructions and
+ *                       events, with libipt's event semantics (what Intel's
+ *                       ptxed prints)
+ *
+ * Use: pk_pt_insn_sync_forward(), then loop: while the returned status has
+ * PK_PT_STS_EVENT call pk_pt_insn_event(); stop at PK_PT_STS_EOS; else
+ * pk_pt_insn_next(). A negative return is an error (enum pk_pt_error,
+ * PK_ERR_*); pk_pt_insn_sync_forward() resumes at the next PSB.
+ */
+#ifndef PERFKIT_PT_INSN_H
+#define PERFKIT_PT_INSN_H
+
+#include <stdint.h>
+#include <perfkit/pt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* More PT flow errors (continuing enum pk_pt_error). */
+enum pk_pt_flow_error {
+	PK_PT_ERR_NOMAP      = -10120, /* no code mapped at the IP */
+	PK_PT_ERR_BAD_INSN   = -10121, /* undecodable instruction */
+	PK_PT_ERR_BAD_QUERY  = -10122, /* trace does not match the code */
+	PK_PT_ERR_NO_ENABLE  = -10123, /* expected tracing enabled event */
+	PK_PT_ERR_RETSTACK   = -10124, /* compressed return without call */
+	PK_PT_ERR_BAD_RETCOMP = -10125, /* not-taken compressed return */
+	PK_PT_ERR_BAD_STATUS = -10126, /* PSB+ contradicts the decoded state */
+};
+
+struct pk_pt_image;
+
+/* An empty image. NULL with errno ENOMEM. */
+PK_API struct pk_pt_image *pk_pt_image_new(void);
+/* Frees IMG; NULL is fine. */
+PK_API void pk_pt_image_free(struct pk_pt_image *img);
+/*
+ * Maps SIZE bytes (0: to the end) of file PATH from file offset OFFSET at
+ * virtual address ADDR. Later mappings hide earlier ones where they
+ * overlap. 0, -errno (file), PK_ERR_RANGE (offset/size beyond the file).
+ */
+PK_API int pk_pt_image_add_file(struct pk_pt_image *img, const char *path,
+				uint64_t offset, uint64_t size, uint64_t addr);
+/*
+ * Maps the executable PT_LOAD segments of the ELF file PATH at their
+ * virtual addresses plus BIAS (the load address of a PIE or shared
+ * object; 0 for a fixed executable). Returns the number of segments
+ * mapped (> 0), -errno, or PK_ERR_FORMAT (not an ELF file, or no
+ * executable segment).
+ */
+PK_API int pk_pt_image_add_elf(struct pk_pt_image *img, const char *path,
+			       uint64_t bias);
+/* Maps a copy of LEN bytes at DATA at virtual address ADDR (tests, JIT
+ * code, memory dumps). 0 or -ENOMEM. */
+PK_API int pk_pt_image_add_buf(struct pk_pt_image *img, const void *data,
+			       size_t len, uint64_t addr);
+/* Copies up to LEN bytes at ADDR into BUF; returns the count (0 when
+ * nothing is mapped at ADDR). */
+PK_API size_t pk_pt_image_read(const struct pk_pt_image *img, uint64_t addr,
+			       uint8_t *buf, size_t len);
+
+enum pk_pt_exec_mode {
+	PK_PT_MODE_UNKNOWN = 0,
+	PK_PT_MODE_16,
+	PK_PT_MODE_32,
+	PK_PT_MODE_64,
+};
+
+/* Instruction classes, as far as the flow is concerned. */
+enum pk_pt_iclass {
+	PK_PT_IC_ERROR = 0,
+	PK_PT_IC_OTHER,
+	PK_PT_IC_CALL,		/* near direct call */
+	PK_PT_IC_RETURN,	/* near return */
+	PK_PT_IC_JUMP,		/* near direct jump */
+	PK_PT_IC_COND_JUMP,
+	PK_PT_IC_CALL_IND,	/* near indirect call */
+	PK_PT_IC_JUMP_IND,	/* near indirect jump */
+	PK_PT_IC_FAR_CALL,	/* far call, int, syscall, sysenter, vmcall */
+	PK_PT_IC_FAR_RETURN,	/* far ret, iret, sysret, sysexit, vm entry */
+	PK_PT_IC_FAR_JUMP,
+	PK_PT_IC_PTWRITE,
+	PK_PT_IC_MOV_CR3,
+};
+
+struct pk_pt_insn {
+	uint64_t ip;
+	uint8_t size;		/* bytes */
+	uint8_t iclass;		/* enum pk_pt_iclass */
+	uint8_t mode;		/* enum pk_pt_exec_mode */
+	uint8_t speculative;	/* inside a TSX transaction */
+	uint8_t raw[15];
+};
+
+enum pk_pt_event_type {
+	PK_PT_EV_ENABLED = 1,	/* ip; resumed */
+	PK_PT_EV_DISABLED,	/* ip unless ip_suppressed */
+	PK_PT_EV_ASYNC_DISABLED, /* at; ip unless ip_suppressed */
+	PK_PT_EV_ASYNC_BRANCH,	/* from; to (ip) */
+	PK_PT_EV_PAGING,	/* cr3, nr; ip for the asynchronous kind */
+	PK_PT_EV_OVERFLOW,	/* ip unless ip_suppressed */
+	PK_PT_EV_EXEC_MODE,	/* mode; ip */
+	PK_PT_EV_TSX,		/* speculative, aborted; ip */
+	PK_PT_EV_STOP,
+	PK_PT_EV_VMCS,		/* base */
+	PK_PT_EV_EXSTOP,	/* ip */
+	PK_PT_EV_MWAIT,		/* hints, ext; ip */
+	PK_PT_EV_PWRE,		/* state, sub_state, hw */
+	PK_PT_EV_PWRX,		/* last, deepest, wake reasons */
+	PK_PT_EV_PTWRITE,	/* payload; ip */
+	PK_PT_EV_TICK,		/* ip */
+	PK_PT_EV_CBR,		/* ratio */
+	PK_PT_EV_MNT,		/* payload */
+	PK_PT_EV_TRIG,		/* trbv, mult, icnt; ip */
+	PK_PT_EV_IFLAGS,	/* iflag; ip */
+	PK_PT_EV_CFE,		/* cfe_type, vector, evd payloads; ip */
+};
+
+struct pk_pt_event {
+	uint8_t type;		/* enum pk_pt_event_type */
+	uint8_t ip_suppressed;
+	uint8_t status_update;	/* restates state (PSB+); not a change */
+	uint8_t has_tsc;
+	uint64_t tsc;
+	uint64_t ip;		/* the event's IP (to: for async branch) */
+	uint64_t at;		/* from/at: async branch and disable */
+	union {
+		struct { uint8_t resumed; } enabled;
+		struct { uint64_t cr3; uint8_t nr; } paging;
+		struct { uint8_t mode, iflag; } exec_mode;
+		struct { uint8_t speculative, aborted; } tsx;
+		struct { uint64_t base; } vmcs;
+		struct { uint32_t hints, ext; } mwait;
+		struct { uint8_t state, sub_state, hw; } pwre;
+		struct { uint8_t last, deepest, interrupt, store,
+			 autonomous; } pwrx;
+		struct { uint64_t payload; } ptwrite;
+		struct { uint8_t ratio; } cbr;
+		struct { uint64_t payload; } mnt;
+		struct { uint8_t trbv, mult, icntv; uint16_t icnt; } trig;
+		struct { uint8_t iflag; } iflags;
+		struct {
+			uint8_t type, vector, has_cr2, has_vmxq, has_vmxr;
+			uint64_t cr2, vmxq, vmxr;
+		} cfe;
+	} u;
+};
+
+/* Status bits returned by the functions below (>= 0). */
+enum {
+	PK_PT_STS_EVENT = 1 << 0,	/* an event is pending */
+	PK_PT_STS_EOS = 1 << 1,		/* the trace ended */
+	PK_PT_STS_IP_SUPPRESSED = 1 << 2, /* ... with tracing disabled */
+};
+
+/* Flow decoder options. Declare with PK_OPTS(pk_pt_insn_opts, o, ...). */
+struct pk_pt_insn_opts {
+	size_t sz;
+	uint8_t tick_events;	/* report PK_PT_EV_TICK on time changes */
+	uint8_t cbr_events;	/* report PK_PT_EV_CBR */
+	uint8_t iflags_events;	/* report PK_PT_EV_IFLAGS (MODE.Exec IF) */
+	uint8_t keep_tcal_on_ovf;
+	/* IP filter ranges (IA32_RTIT_ADDRn_A/B; cfg 1 = FilterEn,
+	 * 2 = TraceStop); used for erratum SKL014 */
+	uint8_t addr_cfg[4];
+	uint64_t addr_a[4], addr_b[4];
+};
+
+struct pk_pt_insn_decoder;
+
+/*
+ * A flow decoder over the PT stream BUF[0..LEN) and IMAGE (both borrowed).
+ * NULL with errno EINVAL or ENOMEM.
+ */
+PK_API struct pk_pt_insn_decoder *
+pk_pt_insn_decoder_new(const uint8_t *buf, size_t len,
+		       const struct pk_pt_config *config,
+		       const struct pk_pt_image *image,
+		       const struct pk_pt_insn_opts *opts);
+PK_API void pk_pt_insn_decoder_free(struct pk_pt_insn_decoder *dec);
+
+/* Synchronises at the next PSB. Status bits, PK_ERR_EOS at the end. */
+PK_API int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *dec);
+/* The next instruction in *INSN. Status bits for what follows it, or an
+ * error (on error *INSN may still hold the instruction at the failing IP
+ * with iclass != PK_PT_IC_ERROR). */
+PK_API int pk_pt_insn_next(struct pk_pt_insn_decoder *dec,
+			   struct pk_pt_insn *insn);
+/* A run of instructions ending in a branch (or the next event). */
+struct pk_pt_block {
+	uint64_t ip;		/* first instruction */
+	uint64_t end_ip;	/* last instruction */
+	uint32_t ninsn;
+	uint8_t mode;		/* enum pk_pt_exec_mode */
+	uint8_t speculative;
+	uint8_t end_iclass;	/* class of the last instruction */
+};
+
+/*
+ * Like pk_pt_insn_next() but advances over a whole block of instructions
+ * at once where no event can intervene (the block cache makes this cost
+ * one lookup per block). Status bits or an error; on error *BLK holds the
+ * instructions done before it (possibly none).
+ */
+PK_API int pk_pt_insn_next_block(struct pk_pt_insn_decoder *dec,
+				 struct pk_pt_block *blk);
+
+/* The pending event in *EV. Status bits or an error. */
+PK_API int pk_pt_insn_event(struct pk_pt_insn_decoder *dec,
+			    struct pk_pt_event *ev);
+/*
+ * After an error from pk_pt_insn_next(): continue without a PSB. The flow
+ * IP is forgotten and taken from the next packet or event that gives one
+ * (TIP, FUP+TIP, TIP.PGE, OVF+FUP, PSB+ FUP). Status bits or an error.
+ */
+PK_API int pk_pt_insn_resync(struct pk_pt_insn_decoder *dec);
+
+/* Offset in the PT stream of the decoder's packet position (as libipt
+ * reports it: after the last packet decoded). */
+PK_API int pk_pt_insn_offset(const struct pk_pt_insn_decoder *dec,
+			     uint64_t *offset);
+
+/* Decodes the instruction at IP (for tools): 0 or PK_PT_ERR_NOMAP /
+ * PK_PT_ERR_BAD_INSN. */
+PK_API int pk_pt_insn_decode(const struct pk_pt_image *img, uint64_t ip,
+			     enum pk_pt_exec_mode mode, struct pk_pt_insn *insn,
+			     uint64_t *target);
+
+/* Intel-syntax disassembly of INSN (its raw bytes, mode and ip) into BUF
+ * of LEN bytes. 0, PK_PT_ERR_BAD_INSN, or PK_ERR_RANGE if BUF is too
+ * small. */
+PK_API int pk_pt_insn_disasm(const struct pk_pt_insn *insn, char *buf,
+			     size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,856 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Intel PT instruction-flow decoder.
+ *
+ * A documented state machine (the one long piece of the PT layer):
+ *
+ *  packets --read ahead--> event queue + TNT cache + next TIP
+ *  instructions (image, block cache) --queries--> TNT bits / TIP targets
+ *
+ * Read-ahead turns every non-branch packet into an event with a binding:
+ *   B_NOW    deliver before the next instruction
+ *   B_IP     deliver when the flow reaches ev.at/ip (FUP-based events)
+ *   B_FUP    waiting for the FUP that gives its IP (TSX, EXSTOP ip, ...)
+ *   B_TIP    waiting for the next TIP/TIP.PGE/FUP (MODE.Exec)
+ *   B_EXSTOP waiting for the next EXSTOP (MWAIT)
+ *   B_INSN   bound to a future instruction: TIP.PGD without FUP binds to
+ *            the branch it ends, PIP/VMCS to a CR3 write or far branch,
+ *            PTWRITE without IP to a PTWRITE; delivered right after it
+ *   B_COUNT  TRIG without IP: after `icnt` instructions counted from the
+ *            last IP reference (FUP, TIP, TNT bit)
+ * The queue is delivered in order; an event that is not yet deliverable
+ * holds back the ones behind it, as libipt's one-event read-ahead does.
+ */
+#include <errno.h>
+#include "base/base.h"
+#include "pt/flow_int.h"
+
+/* ---- setup ---- */
+
+struct pk_pt_insn_decoder *
+pk_pt_insn_decoder_new(const uint8_t *buf, size_t len,
+		       const struct pk_pt_config *config,
+		       const struct pk_pt_image *image,
+		       const struct pk_pt_insn_opts *opts)
+{
+	struct pk_pt_insn_decoder *d;
+
+	if (!image || !PK_OPTS_VALID(opts, pk_pt_insn_opts) ||
+	    !PK_OPTS_VALID(config, pk_pt_config)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	d = pk_zalloc(sizeof(*d));
+	if (!d)
+		goto nomem;
+	d->cache_bits = d->bcache_bits = CACHE_BITS_MIN;
+	d->cache = pk_calloc(1u << d->cache_bits, sizeof(*d->cache));
+	d->bcache = pk_calloc(1u << d->bcache_bits, sizeof(*d->bcache));
+	d->pkt = pk_pt_decoder_new(buf, len, config);
+	d->scan = pk_pt_decoder_new(buf, len, config);
+	if (!d->cache || !d->bcache || !d->pkt || !d->scan)
+		goto nomem;
+	if (config)
+		memcpy(&d->cfg, config, PK_MIN(config->sz, sizeof(d->cfg)));
+	if (opts)
+		memcpy(&d->opts, opts, PK_MIN(opts->sz, sizeof(d->opts)));
+	d->buf = buf;
+	d->len = len;
+	d->img = image;
+	pk_pt_time_init(&d->time);
+	pk_pt_tcal_init(&d->tcal);
+	return d;
+nomem:
+	pk_pt_insn_decoder_free(d);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void pk_pt_insn_decoder_free(struct pk_pt_insn_decoder *d)
+{
+	if (!d)
+		return;
+	pk_pt_decoder_free(d->pkt);
+	pk_pt_decoder_free(d->scan);
+	pk_free(d->cache);
+	pk_free(d->bcache);
+	pk_free(d);
+}
+
+int pk_pt_insn_offset(const struct pk_pt_insn_decoder *d, uint64_t *offset)
+{
+	if (!d || !offset)
+		return PK_ERR_INTERNAL;
+	if (d->ctx_err || d->status_err) {
+		*offset = d->ctx_err ? d->ctx_err_off : d->status_err_off;
+		return 0;
+	}
+	*offset = d->lib_off;
+	return 0;
+}
+
+/* ---- queries ---- */
+
+static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
+{
+	while (!d->tnt_n) {
+		const struct pk_pt_packet *p = pt_fl_peek(d, false);
+
+		if (!p)
+			return d->next_err == PK_ERR_EOS ? PK_ERR_EOS
+							 : d->next_err;
+		if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) {
+			d->tnt = p->u.tnt.payload;
+			d->tnt_n = p->u.tnt.bits;
+			pk_pt_time_query(&d->time, &d->tnt_tsc);
+			pt_fl_take(d);
+			break;
+		}
+		if (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD ||
+		    p->type == PK_PT_FUP || p->type == PK_PT_TIP_PGE ||
+		    p->type == PK_PT_PSB || p->type == PK_PT_OVF)
+			return PK_PT_ERR_BAD_QUERY;
+		pt_fl_read_event(d);
+	}
+	d->tnt_n--;
+	*taken = (d->tnt >> d->tnt_n) & 1;
+	d->queried = true;
+	d->q_tsc = d->tnt_tsc;
+	return 0;
+}
+
+/* Is a TNT bit available without crossing other packets? */
+static bool tnt_ahead(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p;
+
+	if (d->tnt_n)
+		return true;
+	p = pt_fl_peek(d, false);
+	return p && (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64);
+}
+
+static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
+{
+	for (;;) {
+		const struct pk_pt_packet *p = pt_fl_peek(d, false);
+
+		if (!p)
+			return d->next_err;
+		if (p->type == PK_PT_TIP) {
+			if (!d->next_ip_ok || !p->u.ip.ipc) {
+				pt_fl_take(d);
+				return PK_PT_ERR_BAD_QUERY;
+			}
+			*ip = d->next_ip;
+			pt_fl_take(d);
+			pt_fl_bind_waiting(d, B_TIP, *ip, false);
+			d->queried = true;
+			pk_pt_time_query(&d->time, &d->q_tsc);
+			/* libipt reads a TNT right behind a TIP */
+			p = pt_fl_peek(d, false);
+			if (p && !d->tnt_n && (p->type == PK_PT_TNT_8 ||
+					       p->type == PK_PT_TNT_64)) {
+				d->tnt = p->u.tnt.payload;
+				d->tnt_n = p->u.tnt.bits;
+				pk_pt_time_query(&d->time, &d->tnt_tsc);
+				pt_fl_take(d);
+			}
+			return 0;
+		}
+		if ((p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) &&
+		    d->tnt_n + p->u.tnt.bits <= 64) {
+			/* a TIP deferred behind TNT for later branches */
+			d->tnt = d->tnt << p->u.tnt.bits | p->u.tnt.payload;
+			d->tnt_n += p->u.tnt.bits;
+			pk_pt_time_query(&d->time, &d->tnt_tsc);
+			pt_fl_take(d);
+			continue;
+		}
+		if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64 ||
+		    p->type == PK_PT_FUP || p->type == PK_PT_PSB ||
+		    p->type == PK_PT_OVF || p->type == PK_PT_TIP_PGE)
+			return PK_PT_ERR_BAD_QUERY;
+		pt_fl_read_event(d);
+		if (d->qn && pt_fl_qat(d, d->qn - 1)->bind == B_INSN &&
+		    pt_fl_qat(d, d->qn - 1)->ev.type == PK_PT_EV_DISABLED)
+			return 1;	/* the branch left the traced region */
+	}
+}
+
+/* ---- instructions ---- */
+
+/* Doubles the instruction cache (emptied); returns IP's slot. */
+static struct cache_ent *grow_cache(struct pk_pt_insn_decoder *d,
+				    uint64_t ip)
+{
+	struct cache_ent *n = pk_calloc(2u << d->cache_bits, sizeof(*n));
+
+	if (n) {
+		pk_free(d->cache);
+		d->cache = n;
+		d->cache_bits++;
+	}
+	d->cache_miss = 0;
+	return &d->cache[(ip ^ (ip >> d->cache_bits)) &
+			 ((1u << d->cache_bits) - 1)];
+}
+
+static int decode_at(struct pk_pt_insn_decoder *d, uint64_t ip,
+		     struct pk_pt_insn *insn, uint64_t *target)
+{
+	struct cache_ent *c = &d->cache[(ip ^ (ip >> d->cache_bits)) &
+					((1u << d->cache_bits) - 1)];
+	int err;
+
+	if (c->valid && c->ip == ip && c->mode == d->mode) {
+		insn->ip = ip;
+		insn->size = c->size;
+		insn->iclass = c->iclass;
+		insn->mode = c->mode;
+		*target = c->target;
+		d->absolute = c->absolute;
+		return 0;
+	}
+	if (++d->cache_miss > 4ull << d->cache_bits &&
+	    d->cache_bits < CACHE_BITS_MAX)
+		c = grow_cache(d, ip);
+	err = pk_pt_insn_decode(d->img, ip, d->mode, insn, target);
+	if (err < 0)
+		return err;
+	d->absolute = insn->size == 11 && insn->raw[0] == 0xd5;
+	c->absolute = d->absolute;
+	c->ip = ip;
+	c->target = *target;
+	c->size = insn->size;
+	c->iclass = insn->iclass;
+	c->mode = d->mode;
+	c->valid = 1;
+	return 0;
+}
+
+static bool is_far(uint8_t ic)
+{
+	return ic == PK_PT_IC_FAR_CALL || ic == PK_PT_IC_FAR_RETURN ||
+	       ic == PK_PT_IC_FAR_JUMP;
+}
+
+static bool is_branch(uint8_t ic)
+{
+	return ic != PK_PT_IC_OTHER && ic != PK_PT_IC_PTWRITE &&
+	       ic != PK_PT_IC_MOV_CR3 && ic != PK_PT_IC_ERROR;
+}
+
+/* Is ADDR inside the FilterEn ranges (true when none is configured)? */
+static bool in_filter(const struct pk_pt_insn_decoder *d, uint64_t addr)
+{
+	bool any = false;
+
+	for (int n = 0; n < 4; n++) {
+		if (d->opts.addr_cfg[n] != 1)
+			continue;
+		any = true;
+		if (d->opts.addr_a[n] <= addr && addr <= d->opts.addr_b[n])
+			return true;
+	}
+	return !any;
+}
+
+/* Does the TIP.PGD-without-FUP event E end at instruction INSN? */
+static bool pgd_binds(const struct pk_pt_insn_decoder *d, const struct qev *e,
+		      const struct pk_pt_insn *insn, uint64_t target)
+{
+	if (e->ev.ip_suppressed) {
+		if (is_far(insn->iclass) || insn->iclass == PK_PT_IC_MOV_CR3)
+			return true;
+		if (!d->tnt_n && (insn->iclass == PK_PT_IC_JUMP_IND ||
+				  insn->iclass == PK_PT_IC_CALL_IND ||
+				  insn->iclass == PK_PT_IC_RETURN))
+			return true;
+		/* SKL014: leaving the filter region by a direct branch
+		 * suppresses the TIP.PGD's IP */
+		return d->cfg.errata.skl014 &&
+		       (insn->iclass == PK_PT_IC_JUMP ||
+			insn->iclass == PK_PT_IC_CALL) &&
+		       !in_filter(d, target);
+	}
+	switch (insn->iclass) {
+	case PK_PT_IC_JUMP: case PK_PT_IC_CALL:
+		/* a direct branch elsewhere did not leave the region */
+		return d->absolute || e->ev.ip == target;
+	default:
+		return is_branch(insn->iclass);
+	}
+}
+
+static void push_ret(struct pk_pt_insn_decoder *d, uint64_t ip)
+{
+	d->rs_top = (d->rs_top + 1) % RSMAX;
+	d->rs[d->rs_top] = ip;
+	if (d->rs_n < RSMAX)
+		d->rs_n++;
+}
+
+/* Where the flow goes after INSN; sets *DISABLED when a TIP.PGD ends it. */
+static int proceed(struct pk_pt_insn_decoder *d, const struct pk_pt_insn *insn,
+		   uint64_t target, uint64_t *nip)
+{
+	uint64_t next = insn->ip + insn->size;
+	bool taken;
+	int err;
+
+	switch (insn->iclass) {
+	case PK_PT_IC_JUMP:
+		*nip = target;
+		return 0;
+	case PK_PT_IC_CALL:
+		if (target != next)
+			push_ret(d, next);
+		*nip = target;
+		return 0;
+	case PK_PT_IC_COND_JUMP:
+		err = query_tnt(d, &taken);
+		if (err < 0)
+			return err;
+		*nip = taken ? target : next;
+		return 0;
+	case PK_PT_IC_RETURN:
+		if (tnt_ahead(d)) {
+			err = query_tnt(d, &taken);
+			if (err < 0)
+				return err;
+			if (!taken)
+				return PK_PT_ERR_BAD_RETCOMP;
+			if (!d->rs_n)
+				return PK_PT_ERR_RETSTACK;
+			*nip = d->rs[d->rs_top];
+			d->rs_top = (d->rs_top + RSMAX - 1) % RSMAX;
+			d->rs_n--;
+			return 0;
+		}
+		return query_tip(d, nip);
+	case PK_PT_IC_CALL_IND:
+		push_ret(d, next);
+		return query_tip(d, nip);
+	case PK_PT_IC_JUMP_IND: case PK_PT_IC_FAR_CALL:
+	case PK_PT_IC_FAR_RETURN: case PK_PT_IC_FAR_JUMP:
+		return query_tip(d, nip);
+	default:
+		*nip = next;
+		return 0;
+	}
+}
+
+/* Status bits for what comes next. */
+/* SKD022: a VM entry that clears TraceEn may send FUP+TIP.PGD; the
+ * disable then belongs after the VMLAUNCH/VMRESUME at the FUP's IP. */
+static void skd022(struct pk_pt_insn_decoder *d, struct qev *e)
+{
+	struct pk_pt_insn in;
+	uint64_t t;
+
+	if (pk_pt_insn_decode(d->img, d->ip, d->mode, &in, &t) < 0 ||
+	    in.size != 3 || in.raw[0] != 0x0f || in.raw[1] != 0x01 ||
+	    (in.raw[2] != 0xc2 && in.raw[2] != 0xc3))
+		return;
+	e->ev.type = PK_PT_EV_DISABLED;
+	e->ev.ip_suppressed = 1;
+	e->bind = B_INSN;
+}
+
+/* BDM64: after a TSX abort the FUP may name an IP the flow cannot reach
+ * from here without a branch; then the abort happened here. */
+static void bdm64(struct pk_pt_insn_decoder *d)
+{
+	struct qev *e = pt_fl_qat(d, 0);
+	uint64_t ip = d->ip, at = e->bind_ip, t;
+
+	if (e->ev.type != PK_PT_EV_TSX || !e->ev.u.tsx.aborted || at == ip)
+		return;
+	for (int i = 0; i < 64; i++) {
+		struct pk_pt_insn in;
+
+		if (pk_pt_insn_decode(d->img, ip, d->mode, &in, &t) < 0)
+			break;
+		if (ip == at)
+			return;
+		if (is_branch(in.iclass))
+			break;
+		ip += in.size;
+		if (ip == at)
+			return;
+	}
+	for (unsigned i = 0; i < d->qn && pt_fl_qat(d, i)->bind == B_IP &&
+			     pt_fl_qat(d, i)->bind_ip == at; i++)
+		pt_fl_qat(d, i)->bind_ip = d->ip;
+}
+
+/* After an error: read on until a packet gives the flow an IP. */
+static void noip_advance(struct pk_pt_insn_decoder *d)
+{
+	while (d->noip) {
+		const struct pk_pt_packet *p;
+
+		pt_fl_fill(d);
+		if (d->qn)
+			return;
+		p = pt_fl_peek(d, false);
+		if (!p)
+			return;
+		if (p->type == PK_PT_TIP) {
+			if (d->next_ip_ok && p->u.ip.ipc) {
+				d->ip = d->next_ip;
+				d->noip = false;
+			}
+			pt_fl_take(d);
+			p = pt_fl_peek(d, false);	/* as after any TIP */
+			if (!d->noip && p && (p->type == PK_PT_TNT_8 ||
+					      p->type == PK_PT_TNT_64)) {
+				d->tnt = p->u.tnt.payload;
+				d->tnt_n = p->u.tnt.bits;
+				pt_fl_take(d);
+			}
+		} else if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) {
+			/* bits of branches we could not follow */
+			pt_fl_take(d);
+		} else {
+			pt_fl_read_event(d);
+		}
+	}
+}
+
+static int status(struct pk_pt_insn_decoder *d)
+{
+	noip_advance(d);
+	pt_fl_fill(d);
+	if (d->qn && pt_fl_qat(d, 0)->bind == B_IP && d->enabled &&
+	    pt_fl_qat(d, 0)->bind_ip == d->ip && d->cfg.errata.skd022 &&
+	    pt_fl_qat(d, 0)->ev.type == PK_PT_EV_ASYNC_DISABLED)
+		skd022(d, pt_fl_qat(d, 0));
+	if (d->after_branch && d->cfg.errata.bdm64 && d->speculative &&
+	    d->qn && pt_fl_qat(d, 0)->bind == B_IP) {
+		d->after_branch = false;
+		bdm64(d);
+	}
+	if (!d->have_next && d->next_err == PK_ERR_EOS && d->nheld)
+		/* the trace ended before their partners */
+		pt_fl_flush_held(d);
+	if (d->qn) {
+		struct qev *e = pt_fl_qat(d, 0);
+
+		/* a FUP comes after the TNT bits of earlier branches */
+		if (d->noip && (e->bind == B_IP || e->bind == B_INSN))
+			return PK_PT_STS_EVENT;
+		if (e->bind == B_NOW || (e->bind == B_IP &&
+					 (!d->enabled || (e->bind_ip == d->ip &&
+							  !d->tnt_n))))
+			return PK_PT_STS_EVENT;
+		if (e->bind == B_COUNT && !d->tnt_n &&
+		    d->icount >= e->ev.u.trig.icnt) {
+			e->bind = B_NOW;
+			e->ev.ip = d->ip;
+			e->ev.ip_suppressed = !d->enabled;
+			return PK_PT_STS_EVENT;
+		}
+		return 0;
+	}
+	if (!d->have_next && d->next_err == PK_ERR_EOS && !d->tnt_n &&
+	    !d->nheld)
+		return PK_PT_STS_EOS |
+		       (d->enabled ? 0 : PK_PT_STS_IP_SUPPRESSED);
+	return 0;
+}
+
+int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
+{
+	int err;
+
+	if (!d)
+		return PK_ERR_INTERNAL;
+	if (d->have_next && d->next.type == PK_PT_PSB && !d->synced) {
+		/* already positioned on a PSB */
+	} else {
+		err = pk_pt_sync_forward(d->pkt);
+		if (err < 0)
+			return err;
+		d->have_next = false;
+	}
+	d->qn = 0;
+	d->nheld = 0;
+	d->tnt_n = 0;
+	d->rs_n = 0;
+	d->ctx_err = 0;
+	d->status_err = 0;
+	d->noip = false;
+	d->have_psb_ip = false;
+	d->have_cr2 = d->have_vmxq = d->have_vmxr = 0;
+	d->iflag = 0xff;	/* unknown until a MODE.Exec */
+	d->synced = false;
+	d->enabled = false;
+	d->next_err = 0;
+	memset(&d->lip, 0, sizeof(d->lip));
+	if (!pt_fl_peek(d, true) || d->next.type != PK_PT_PSB)
+		return PK_ERR_NOSYNC;
+	pt_fl_psb_plus(d);
+	return status(d);
+}
+
+int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
+{
+	struct qev *e;
+
+	if (!d || !ev)
+		return PK_ERR_INTERNAL;
+	if (!(status(d) & PK_PT_STS_EVENT))
+		return PK_PT_ERR_BAD_QUERY;
+	e = pt_fl_qat(d, 0);
+	if (!e->ev.type) {	/* a context error found while reading ahead */
+		d->qh = (d->qh + 1) % QMAX;
+		d->qn--;
+		return d->ctx_err;
+	}
+	if (e->bind == B_IP) {
+		d->icount = 0;	/* a FUP names this instruction */
+		if (d->noip) {	/* ... and gives a lost flow its IP */
+			d->ip = e->bind_ip;
+			d->noip = false;
+		}
+	}
+	*ev = e->ev;
+	if (ev->has_tsc)
+		d->last_tick = ev->tsc;
+	d->qh = (d->qh + 1) % QMAX;
+	d->qn--;
+	switch (ev->type) {
+	case PK_PT_EV_ENABLED:
+		d->noip = false;
+		ev->u.enabled.resumed = d->have_resume &&
+					ev->ip == d->resume_ip;
+		d->have_resume = false;
+		d->enabled = !ev->ip_suppressed;
+		d->ip = ev->ip;
+		d->icount = 0;
+		break;
+	case PK_PT_EV_DISABLED:
+		d->enabled = false;
+		d->noip = false;
+		break;
+	case PK_PT_EV_ASYNC_DISABLED:
+		d->enabled = false;
+		d->noip = false;
+		d->resume_ip = ev->at;
+		d->have_resume = true;
+		break;
+	case PK_PT_EV_ASYNC_BRANCH:
+		d->ip = ev->ip;
+		d->icount = 0;
+		d->noip = false;
+		break;
+	case PK_PT_EV_OVERFLOW:
+		d->noip = false;
+		d->enabled = !ev->ip_suppressed;
+		d->ip = ev->ip;
+		d->rs_n = 0;
+		d->icount = 0;
+		break;
+	case PK_PT_EV_TRIG:
+		d->icount = 0;	/* the next TRIG counts from here */
+		break;
+	case PK_PT_EV_EXEC_MODE:
+		d->mode = ev->u.exec_mode.mode;
+		if (ev->u.exec_mode.iflag != d->iflag &&
+		    d->opts.iflags_events && d->qn < QMAX) {
+			struct qev f = { .bind = B_NOW, .ev = *ev };
+
+			f.ev.type = PK_PT_EV_IFLAGS;
+			f.ev.status_update = 0;
+			f.ev.u.iflags.iflag = ev->u.exec_mode.iflag;
+			d->qh = (d->qh + QMAX - 1) % QMAX;
+			d->q[d->qh] = f;
+			d->qn++;
+		}
+		d->iflag = ev->u.exec_mode.iflag;
+		break;
+	case PK_PT_EV_TSX:
+		d->speculative = ev->u.tsx.speculative;
+		break;
+	default:
+		break;
+	}
+	return status(d);
+}
+
+int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
+{
+	uint64_t target = 0, nip = 0;
+	int err;
+
+	if (!d || !insn)
+		return PK_ERR_INTERNAL;
+	memset(insn, 0, sizeof(*insn));
+	insn->ip = d->ip;
+	if (d->status_err)
+		return d->status_err;
+	if (d->noip)
+		return d->next_err == PK_ERR_EOS ? PK_ERR_EOS : PK_PT_ERR_NO_IP;
+	if (!d->enabled)
+		return d->next_err == PK_ERR_EOS ? PK_ERR_EOS
+						 : PK_PT_ERR_NO_ENABLE;
+	err = decode_at(d, d->ip, insn, &target);
+	if (err < 0) {
+		insn->iclass = PK_PT_IC_ERROR;
+		return err;
+	}
+	if (!insn->raw[0] && !insn->raw[1])	/* from the cache: bytes too */
+		pk_pt_image_read(d->img, insn->ip, insn->raw, insn->size);
+	insn->speculative = d->speculative;
+	/* events bound to this instruction */
+	pt_fl_fill(d);
+	for (unsigned i = 0; i < d->qn; i++) {
+		struct qev *e = pt_fl_qat(d, i);
+
+		if (e->bind != B_INSN)
+			continue;
+		if (e->ev.type == PK_PT_EV_DISABLED) {
+			if (!pgd_binds(d, e, insn, target))
+				break;
+			e->bind = B_NOW;
+			e->ev.at = insn->ip;
+			d->resume_ip = insn->ip + insn->size;
+			d->have_resume = true;
+			return status(d);
+		}
+		if (e->ev.type == PK_PT_EV_PTWRITE ?
+		    insn->iclass != PK_PT_IC_PTWRITE :
+		    insn->iclass != PK_PT_IC_MOV_CR3 && !is_far(insn->iclass))
+			break;
+		e->bind = B_NOW;	/* and the next may bind here too */
+	}
+	d->queried = false;
+	err = proceed(d, insn, target, &nip);
+	if (err < 0)
+		return err;
+	if (err == 1) {	/* TIP.PGD: the branch left the traced region */
+		pt_fl_qat(d, d->qn - 1)->bind = B_NOW;
+		d->resume_ip = insn->ip + insn->size;
+		d->have_resume = true;
+		return status(d);
+	}
+	d->ip = nip;
+	d->icount = d->queried ? 0 : d->icount + 1;
+	d->after_branch = is_branch(insn->iclass);
+	if (d->queried)
+		d->have_psb_ip = false;
+	if (d->queried && d->opts.tick_events && d->q_tsc != d->last_tick) {
+		struct qev e;
+
+		pt_fl_new_ev(&e, PK_PT_EV_TICK, B_NOW);
+		e.ev.ip = nip;
+		e.ev.tsc = d->q_tsc;
+		e.ev.has_tsc = 1;
+		/* about the branch just done: ahead of read-ahead events */
+		if (d->qn < QMAX) {
+			d->qh = (d->qh + QMAX - 1) % QMAX;
+			d->q[d->qh] = e;
+			d->qn++;
+		}
+		d->last_tick = d->q_tsc;
+	}
+	return status(d);
+}
+
+/* The cached block at IP, built on a miss; NULL if an instruction in it
+ * cannot be decoded (the caller then goes one instruction at a time). */
+static const struct block_ent *block_at(struct pk_pt_insn_decoder *d,
+					uint64_t ip)
+{
+	struct block_ent *b = &d->bcache[(ip ^ (ip >> d->bcache_bits)) &
+					 ((1u << d->bcache_bits) - 1)];
+	struct pk_pt_insn in;
+	uint64_t at = ip, target = 0;
+	uint32_t n = 0;
+
+	if (b->valid && b->ip == ip && b->mode == d->mode)
+		return b;
+	if (++d->bcache_miss > 4ull << d->bcache_bits &&
+	    d->bcache_bits < BCACHE_BITS_MAX) {
+		struct block_ent *nb = pk_calloc(2u << d->bcache_bits,
+						 sizeof(*nb));
+
+		if (nb) {
+			pk_free(d->bcache);
+			d->bcache = nb;
+			d->bcache_bits++;
+		}
+		d->bcache_miss = 0;
+		b = &d->bcache[(ip ^ (ip >> d->bcache_bits)) &
+			       ((1u << d->bcache_bits) - 1)];
+	}
+	for (;;) {
+		if (decode_at(d, at, &in, &target) < 0)
+			return NULL;
+		n++;
+		if (is_branch(in.iclass) || in.iclass == PK_PT_IC_PTWRITE ||
+		    in.iclass == PK_PT_IC_MOV_CR3 || n == BLOCK_MAX)
+			break;
+		at += in.size;
+	}
+	b->ip = ip;
+	b->end_ip = at;
+	b->target = target;
+	b->ninsn = n;
+	b->last_size = in.size;
+	b->last_iclass = in.iclass;
+	b->mode = d->mode;
+	b->absolute = d->absolute;
+	b->valid = 1;
+	return b;
+}
+
+/* The common block ends without touching packets: a conditional branch
+ * or compressed return with TNT bits cached, a direct jump or call.
+ * Returns true when done (the status is then unchanged: 0). */
+static inline bool fast_step(struct pk_pt_insn_decoder *d,
+			     const struct block_ent *b, struct pk_pt_block *blk)
+{
+	uint64_t next = b->end_ip + b->last_size, nip;
+	bool q = false;
+
+	if (d->qn)
+		return false;
+	switch (b->last_iclass) {
+	case PK_PT_IC_COND_JUMP:
+		if (d->tnt_n < 2)	/* the last bit may end the stream */
+			return false;
+		d->tnt_n--;
+		nip = (d->tnt >> d->tnt_n) & 1 ? b->target : next;
+		q = true;
+		break;
+	case PK_PT_IC_RETURN:
+		if (d->tnt_n < 2 || !d->rs_n ||
+		    !((d->tnt >> (d->tnt_n - 1)) & 1))
+			return false;
+		d->tnt_n--;
+		nip = d->rs[d->rs_top];
+		d->rs_top = (d->rs_top + RSMAX - 1) % RSMAX;
+		d->rs_n--;
+		q = true;
+		break;
+	case PK_PT_IC_JUMP:
+		nip = b->target;
+		break;
+	case PK_PT_IC_CALL:
+		if (b->target != next)
+			push_ret(d, next);
+		nip = b->target;
+		break;
+	default:
+		return false;
+	}
+	blk->ninsn = b->ninsn;
+	blk->end_ip = b->end_ip;
+	blk->end_iclass = b->last_iclass;
+	d->ip = nip;
+	d->absolute = b->absolute;
+	d->after_branch = true;
+	if (q) {
+		d->icount = 0;
+		d->have_psb_ip = false;
+		d->queried = true;
+		d->q_tsc = d->tnt_tsc;
+	} else {
+		d->icount += b->ninsn;
+		d->queried = false;
+	}
+	return true;
+}
+
+int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
+			  struct pk_pt_block *blk)
+{
+	const struct block_ent *b;
+	struct pk_pt_insn last;
+	uint64_t nip = 0;
+	int err;
+
+	if (!d || !blk)
+		return PK_ERR_INTERNAL;
+	blk->ip = d->ip;
+	blk->end_ip = d->ip;
+	blk->ninsn = 0;
+	blk->end_iclass = PK_PT_IC_ERROR;
+	blk->mode = d->mode;
+	blk->speculative = d->speculative;
+	/* Events pending or about: one instruction at a time. */
+	b = d->enabled && !d->qn && !d->nheld && !d->opts.tick_events ?
+	    block_at(d, d->ip) : NULL;
+	if (!b) {
+		struct pk_pt_insn in;
+
+		err = pk_pt_insn_next(d, &in);
+		if (in.iclass != PK_PT_IC_ERROR) {
+			blk->ninsn = 1;
+			blk->end_ip = in.ip;
+			blk->end_iclass = in.iclass;
+		}
+		return err;
+	}
+	if (fast_step(d, b, blk))
+		return 0;
+	memset(&last, 0, sizeof(last));
+	last.ip = b->end_ip;
+	last.size = b->last_size;
+	last.iclass = b->last_iclass;
+	last.mode = b->mode;
+	d->absolute = b->absolute;
+	d->queried = false;
+	blk->ninsn = b->ninsn - 1;
+	blk->end_ip = b->end_ip;
+	d->touched = false;
+	err = proceed(d, &last, b->target, &nip);
+	if (err < 0) {
+		d->ip = b->end_ip;	/* the failing instruction */
+		return err;
+	}
+	blk->ninsn = b->ninsn;
+	blk->end_iclass = b->last_iclass;
+	if (err == 1) {
+		pt_fl_qat(d, d->qn - 1)->bind = B_NOW;
+		d->resume_ip = last.ip + last.size;
+		d->have_resume = true;
+		return status(d);
+	}
+	d->ip = nip;
+	d->icount = d->queried ? 0 : d->icount + b->ninsn;
+	d->after_branch = is_branch(last.iclass);
+	/* Nothing new was read and bits remain: the status is unchanged
+	 * (no event, not the end). */
+	if (!d->touched && !d->qn && (d->tnt_n || !d->queried))
+		return 0;
+	return status(d);
+}
+
+int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p;
+
+	if (!d)
+		return PK_ERR_INTERNAL;
+	if (d->ctx_err)
+		return d->ctx_err;
+	if (d->status_err)	/* only a new PSB helps: sync forward */
+		return d->status_err;
+	d->tnt_n = 0;
+	p = pt_fl_peek(d, false);
+	if (p && (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64))
+		pt_fl_take(d);
+	if (d->have_psb_ip) {	/* the PSB+ read ahead restated the IP */
+		d->ip = d->psb_ip;
+		d->have_psb_ip = false;
+		d->noip = false;
+		return 0;
+	} else {
+		d->noip = d->enabled;
+	}
+	return status(d);
+}

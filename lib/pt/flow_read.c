@@ -1,0 +1,743 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Intel PT flow decoder, packet side: read-ahead turns every packet that
+ * is not a branch query (TNT, TIP) into an event with a binding (see the
+ * state machine described in flow.c), handles PSB+ status, OVF, FUP
+ * pairing, held MWAIT/PWRE, event-trace CFE/EVD and timing packets.
+ */
+#include "base/base.h"
+#include "pt/flow_int.h"
+
+static void pt_fl_push_event(struct pk_pt_insn_decoder *d,
+			     const struct qev *e);
+
+/* ---- packets ---- */
+
+static bool pt_fl_is_timing(uint8_t t)
+{
+	return t == PK_PT_TSC || t == PK_PT_MTC || t == PK_PT_CYC ||
+	       t == PK_PT_TMA || t == PK_PT_CBR || t == PK_PT_PAD;
+}
+
+static void pt_fl_do_timing(struct pk_pt_insn_decoder *d,
+		      const struct pk_pt_packet *p, bool header)
+{
+	uint64_t fcr = 0;
+
+	switch (p->type) {
+	case PK_PT_TSC:
+		pk_pt_tcal_tsc(&d->tcal, p->u.tsc.tsc, header);
+		pk_pt_time_tsc(&d->time, p->u.tsc.tsc);
+		break;
+	case PK_PT_CBR:
+		pk_pt_tcal_cbr(&d->tcal, p->u.cbr.ratio, header, &d->cfg);
+		pk_pt_time_cbr(&d->time, p->u.cbr.ratio);
+		break;
+	case PK_PT_TMA:
+		pk_pt_time_tma(&d->time, p->u.tma.ctc, p->u.tma.fc, &d->cfg);
+		break;
+	case PK_PT_MTC:
+		pk_pt_tcal_mtc(&d->tcal, p->u.mtc.ctc, &d->cfg);
+		pk_pt_time_mtc(&d->time, p->u.mtc.ctc, &d->cfg);
+		break;
+	case PK_PT_CYC:
+		if (pk_pt_tcal_fcr(&d->tcal, &fcr) < 0)
+			fcr = 0;
+		pk_pt_tcal_cyc(&d->tcal, p->u.cyc.value);
+		pk_pt_time_cyc(&d->time, p->u.cyc.value, &d->cfg, fcr);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Makes d->next the next packet (decoding it if needed). Timing packets
+ * are applied and skipped unless KEEP_TIMING. Returns the packet or NULL
+ * at the end (d->next_err says why). */
+const struct pk_pt_packet *pt_fl_peek(struct pk_pt_insn_decoder *d,
+				       bool keep_timing)
+{
+	for (;;) {
+		int n;
+
+		if (d->have_next) {
+			if (keep_timing || !pt_fl_is_timing(d->next.type))
+				return &d->next;
+			if (d->next.type == PK_PT_CBR) {
+				struct qev e = { .bind = B_NOW };
+
+				e.ev.type = PK_PT_EV_CBR;
+				e.ev.u.cbr.ratio = d->next.u.cbr.ratio;
+				pt_fl_push_event(d, &e);
+			}
+			pt_fl_do_timing(d, &d->next, false);
+			d->have_next = false;
+			continue;
+		}
+		pk_pt_offset(d->pkt, &d->next_off);
+		n = pk_pt_next(d->pkt, &d->next);
+		if (n < 0) {
+			d->next_err = n;
+			return NULL;
+		}
+		d->have_next = true;
+		d->next_ip_ok = false;
+		switch (d->next.type) {
+		case PK_PT_TIP: case PK_PT_TIP_PGE: case PK_PT_TIP_PGD:
+		case PK_PT_FUP:
+			pk_pt_last_ip_update(&d->lip, d->next.u.ip.ipc,
+					     d->next.u.ip.ip);
+			d->next_ip_ok = !pk_pt_last_ip_query(&d->lip,
+							     &d->next_ip);
+			break;
+		case PK_PT_PSB:
+			memset(&d->lip, 0, sizeof(d->lip));
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void pt_fl_take(struct pk_pt_insn_decoder *d)
+{
+	d->have_next = false;
+	d->touched = true;
+	d->lib_off = d->next_off + d->next.size;
+}
+
+/* ---- event queue ---- */
+
+static void pt_fl_push_event(struct pk_pt_insn_decoder *d, const struct qev *e)
+{
+	struct pk_pt_event *ev;
+
+	if (d->qn == QMAX)	/* runaway: drop the oldest */
+		d->qh = (d->qh + 1) % QMAX, d->qn--;
+	d->q[(d->qh + d->qn) % QMAX] = *e;
+	ev = &d->q[(d->qh + d->qn) % QMAX].ev;
+	ev->has_tsc = !pk_pt_time_query(&d->time, &ev->tsc);
+	d->qn++;
+}
+
+struct qev *pt_fl_qat(struct pk_pt_insn_decoder *d, unsigned i)
+{
+	return &d->q[(d->qh + i) % QMAX];
+}
+
+struct qev *pt_fl_new_ev(struct qev *e, uint8_t type, uint8_t bind)
+{
+	memset(e, 0, sizeof(*e));
+	e->ev.type = type;
+	e->bind = bind;
+	return e;
+}
+
+/* Gives queued events waiting for BIND the IP IP (or suppression). */
+bool pt_fl_bind_waiting(struct pk_pt_insn_decoder *d, uint8_t bind,
+			 uint64_t ip, bool suppressed)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < d->qn; i++) {
+		struct qev *e = pt_fl_qat(d, i);
+
+		if (e->bind != bind)
+			continue;
+		e->ev.ip = ip;
+		e->ev.ip_suppressed = suppressed;
+		e->bind = suppressed ? B_NOW : B_IP;
+		e->bind_ip = ip;
+		any = true;
+	}
+	return any;
+}
+
+/* Moves the events waiting for BIND to the end of the queue, bound to
+ * IP (delivered right away). */
+static void pt_fl_requeue_bound(struct pk_pt_insn_decoder *d, uint8_t bind,
+			  uint64_t ip)
+{
+	struct qev moved[QMAX];
+	unsigned n = 0, keep = 0;
+
+	for (unsigned i = 0; i < d->qn; i++) {
+		struct qev *e = pt_fl_qat(d, i);
+
+		if (e->bind == bind) {
+			moved[n] = *e;
+			moved[n].bind = B_NOW;
+			moved[n].ev.ip = ip;
+			n++;
+		} else {
+			*pt_fl_qat(d, keep++) = *e;
+		}
+	}
+	d->qn = keep;
+	for (unsigned i = 0; i < n; i++) {
+		d->q[(d->qh + d->qn) % QMAX] = moved[i];
+		d->qn++;
+	}
+}
+
+/* ---- read-ahead: one non-query packet into events ---- */
+
+/* CFE types that name an interrupt-like transfer: with tracing on and no
+ * IP bit they bind to the next FUP (and its TIP). */
+static bool pt_fl_cfe_async(uint8_t t)
+{
+	return t == 1 || t == 3 || t == 4 || t == 5 || t == 6 || t == 8 ||
+	       t == 9 || t == 12 || t == 14;
+}
+
+static bool pt_fl_cfe_known(uint8_t t)
+{
+	return t >= 1 && t <= 15 && t != 11;
+}
+
+/* PIP/VMCS between a FUP and its TIP apply at the async branch. */
+static unsigned pt_fl_absorb_async(struct pk_pt_insn_decoder *d,
+				   struct qev *out,
+			     unsigned max)
+{
+	unsigned n = 0;
+
+	for (;;) {
+		const struct pk_pt_packet *p = pt_fl_peek(d, false);
+
+		if (!p || (p->type != PK_PT_PIP && p->type != PK_PT_VMCS))
+			return n;
+		if (n < max) {
+			struct qev *e = &out[n++];
+
+			if (p->type == PK_PT_PIP) {
+				pt_fl_new_ev(e, PK_PT_EV_PAGING, B_NOW);
+				e->ev.u.paging.cr3 = p->u.pip.cr3;
+				e->ev.u.paging.nr = p->u.pip.nr;
+			} else {
+				pt_fl_new_ev(e, PK_PT_EV_VMCS, B_NOW);
+				e->ev.u.vmcs.base = p->u.vmcs.base;
+			}
+			e->ev.ip_suppressed = 1;
+		}
+		pt_fl_take(d);
+	}
+}
+
+static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
+{
+	uint64_t from = d->next_ip, fup_end = d->next_off + d->next.size;
+	const struct pk_pt_packet *p;
+	struct qev e, side[8];
+	unsigned nside;
+
+	uint64_t fup_start = d->next_off;
+
+	pt_fl_take(d);
+	for (unsigned i = 0; i < d->qn; i++)
+		if (pt_fl_qat(d, i)->bind == B_FUP &&
+		    (pt_fl_qat(d, i)->ev.type == PK_PT_EV_TRIG ||
+		     (pt_fl_qat(d, i)->ev.type == PK_PT_EV_TSX &&
+		      !pt_fl_qat(d, i)->ev.u.tsx.aborted) ||
+		     (pt_fl_qat(d, i)->ev.type == PK_PT_EV_CFE &&
+		      !pt_fl_cfe_async(pt_fl_qat(d, i)->ev.u.cfe.type)))) {
+			/* a TRIG's FUP only names the trigger's IP; a VM
+			 * entry's or IRET's names the instruction; a TSX
+			 * begin or commit names where it happened */
+			pt_fl_bind_waiting(d, B_FUP, from, false);
+			d->lib_off = fup_start;
+			for (unsigned k = 0; k < d->qn; k++) {
+				struct qev *c = pt_fl_qat(d, k);
+
+				if (c->ev.type == PK_PT_EV_CFE && d->enabled &&
+				    c->bind == B_IP && c->bind_ip == from &&
+				    !pt_fl_cfe_async(c->ev.u.cfe.type)) {
+					/* its PIP/VMCS go with it */
+					c->bind = B_INSN;
+					nside = pt_fl_absorb_async(d, side, 8);
+					for (unsigned j = 0; j < nside; j++) {
+						side[j].bind = B_INSN;
+						pt_fl_push_event(d, &side[j]);
+					}
+					break;
+				}
+			}
+			return;
+		}
+	pt_fl_bind_waiting(d, B_FUP, from, false);
+	nside = pt_fl_absorb_async(d, side, 8);
+	p = pt_fl_peek(d, false);
+	if (p && (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD)) {
+		bool pgd = p->type == PK_PT_TIP_PGD;
+
+		pt_fl_new_ev(&e, pgd ? PK_PT_EV_ASYNC_DISABLED
+				     : PK_PT_EV_ASYNC_BRANCH,
+		       B_IP);
+		e.ev.at = e.bind_ip = from;
+		e.ev.ip = d->next_ip;
+		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
+		pt_fl_take(d);
+		d->lib_off = fup_end;	/* libipt has read only the FUP */
+		pt_fl_push_event(d, &e);
+		/* VMCS before paging, as libipt reports them */
+		for (unsigned i = nside; i-- > 0;)
+			if (side[i].ev.type == PK_PT_EV_VMCS)
+				pt_fl_push_event(d, &side[i]);
+		for (unsigned i = 0; i < nside; i++)
+			if (side[i].ev.type == PK_PT_EV_PAGING)
+				pt_fl_push_event(d, &side[i]);
+		/* MODE.Exec waiting for this FUP applies at the target */
+		if (!pgd)
+			pt_fl_bind_waiting(d, B_TIP, e.ev.ip, false);
+		return;
+	}
+	for (unsigned i = 0; i < nside; i++)
+		pt_fl_push_event(d, &side[i]);
+	/* MODE.Exec at a lone FUP */
+	if (pt_fl_bind_waiting(d, B_TIP, from, false))
+		d->lib_off = fup_start;
+}
+
+static void pt_fl_hold(struct pk_pt_insn_decoder *d, struct qev *e)
+{
+	e->ev.has_tsc = !pk_pt_time_query(&d->time, &e->ev.tsc);
+	if (d->nheld < PK_ARRAY_SIZE(d->held))
+		d->held[d->nheld++] = *e;
+}
+
+/* Queues the held events of TYPE (in arrival order) with BIND. */
+static void pt_fl_release(struct pk_pt_insn_decoder *d, uint8_t type,
+			  uint8_t bind,
+		    bool ip_suppressed)
+{
+	unsigned keep = 0;
+
+	for (unsigned i = 0; i < d->nheld; i++) {
+		struct qev e = d->held[i];
+
+		if (e.ev.type != type) {
+			d->held[keep++] = e;
+			continue;
+		}
+		e.bind = bind;
+		e.ev.ip_suppressed = ip_suppressed;
+		if (d->qn < QMAX) {
+			d->q[(d->qh + d->qn) % QMAX] = e;
+			d->qn++;
+		}
+	}
+	d->nheld = keep;
+}
+
+/* OVF: held events are reported, ahead of those still waiting for a FUP. */
+void pt_fl_flush_held(struct pk_pt_insn_decoder *d)
+{
+	unsigned at = 0, n = d->nheld;
+
+	if (!n || d->qn + n > QMAX)
+		return;
+	while (at < d->qn && pt_fl_qat(d, at)->bind != B_FUP)
+		at++;
+	for (unsigned i = d->qn; i-- > at;)
+		*pt_fl_qat(d, i + n) = *pt_fl_qat(d, i);
+	for (unsigned i = 0; i < n; i++) {
+		*pt_fl_qat(d, at + i) = d->held[i];
+		pt_fl_qat(d, at + i)->bind = B_NOW;
+	}
+	d->qn += n;
+	d->nheld = 0;
+}
+
+/* Type of the next non-timing packet after the current position, without
+ * consuming anything (PK_PT_NTYPES at the end). */
+static uint8_t pt_fl_type_ahead(struct pk_pt_insn_decoder *d)
+{
+	struct pk_pt_packet p;
+	uint64_t off;
+
+	if (pk_pt_offset(d->pkt, &off) < 0 || pk_pt_sync_set(d->scan, off) < 0)
+		return PK_PT_NTYPES;
+	while (pk_pt_next(d->scan, &p) > 0)
+		if (!pt_fl_is_timing(p.type))
+			return p.type;
+	return PK_PT_NTYPES;
+}
+
+static void pt_fl_on_ovf(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p;
+	uint8_t ahead;
+	struct qev e;
+
+	pt_fl_take(d);
+	d->tnt_n = 0;
+	d->q_mode = PK_PT_MODE_UNKNOWN;
+	pt_fl_flush_held(d);
+	pt_fl_bind_waiting(d, B_FUP, 0, true);
+	for (unsigned i = 0; i < d->qn; i++)
+		if (pt_fl_qat(d, i)->bind == B_TIP ||
+		    pt_fl_qat(d, i)->bind == B_COUNT)
+			pt_fl_qat(d, i)->bind = B_NOW;
+	if (d->opts.keep_tcal_on_ovf)
+		pk_pt_tcal_ovf(&d->tcal);
+	else
+		pk_pt_tcal_init(&d->tcal);
+	pt_fl_new_ev(&e, PK_PT_EV_OVERFLOW, B_NOW);
+	e.ev.ip_suppressed = 1;
+	ahead = pt_fl_type_ahead(d);
+	/* SKD010: the FUP after OVF may be lost; the TIP stands in for it */
+	if (ahead != PK_PT_FUP &&
+	    !(ahead == PK_PT_TIP && d->cfg.errata.skd010)) {
+		/* resolved with tracing disabled */
+		pt_fl_push_event(d, &e);
+		/* APL11: a stray TIP.PGD may follow the OVF */
+		if (ahead == PK_PT_TIP_PGD && d->cfg.errata.apl11) {
+			p = pt_fl_peek(d, false);
+			if (p && p->type == PK_PT_TIP_PGD)
+				pt_fl_take(d);
+		}
+		return;
+	}
+	/* timing packets up to the FUP apply first */
+	p = pt_fl_peek(d, false);
+	if (p && (p->type == PK_PT_FUP || p->type == PK_PT_TIP)) {
+		e.ev.ip = d->next_ip;
+		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
+		pt_fl_take(d);
+	}
+	pt_fl_push_event(d, &e);
+}
+
+static void pt_fl_on_exstop(struct pk_pt_insn_decoder *d)
+{
+	struct qev e;
+	bool ip = d->next.u.exstop.ip;
+
+	pt_fl_take(d);
+	/* MWAIT binds here */
+	pt_fl_release(d, PK_PT_EV_MWAIT, ip ? B_FUP : B_NOW, !ip);
+	pt_fl_new_ev(&e, PK_PT_EV_EXSTOP, ip ? B_FUP : B_NOW);
+	e.ev.ip_suppressed = !ip;
+	pt_fl_push_event(d, &e);
+}
+
+static uint8_t pt_fl_exec_mode_of(const struct pk_pt_packet *p)
+{
+	if (p->u.exec.csl && p->u.exec.csd)
+		return PK_PT_MODE_UNKNOWN;
+	return p->u.exec.csl ? PK_PT_MODE_64 :
+	       p->u.exec.csd ? PK_PT_MODE_32 : PK_PT_MODE_16;
+}
+
+/* A context error found by read-ahead, reported when fetched. */
+static void pt_fl_ctx_error(struct pk_pt_insn_decoder *d)
+{
+	struct qev e;
+
+	if (d->ctx_err)
+		return;
+	d->ctx_err = PK_PT_ERR_CONTEXT;
+	d->ctx_err_off = d->next_off;
+	pt_fl_new_ev(&e, 0, B_NOW);
+	pt_fl_push_event(d, &e);
+}
+
+static void pt_fl_on_evd(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p = &d->next;
+	uint64_t v = p->u.evd.payload;
+
+	switch (p->u.evd.type) {
+	case 0:
+		if (d->have_cr2 || d->have_vmxq || d->have_vmxr)
+			return pt_fl_ctx_error(d);
+		d->evd_cr2 = v;
+		d->have_cr2 = 1;
+		break;
+	case 1:
+		if (d->have_cr2 || d->have_vmxq)
+			return pt_fl_ctx_error(d);
+		d->evd_vmxq = v;
+		d->have_vmxq = 1;
+		break;
+	case 2:
+		if (d->have_cr2 || d->have_vmxr)
+			return pt_fl_ctx_error(d);
+		d->evd_vmxr = v;
+		d->have_vmxr = 1;
+		break;
+	default:	/* unknown EVD types are ignored */
+		break;
+	}
+	pt_fl_take(d);
+}
+
+static void pt_fl_on_cfe(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p = &d->next;
+	uint8_t t = p->u.cfe.type, bind;
+	struct qev e;
+
+	if ((d->have_cr2 && t != 1) ||
+	    ((d->have_vmxq || d->have_vmxr) && t != 8 && t != 9))
+		return pt_fl_ctx_error(d);
+	pt_fl_take(d);
+	if (!pt_fl_cfe_known(t)) {
+		/* ignored; an IP bit still takes its FUP */
+		if (p->u.cfe.ip) {
+			const struct pk_pt_packet *f = pt_fl_peek(d, false);
+
+			if (f && f->type == PK_PT_FUP)
+				pt_fl_take(d);
+		}
+		return;
+	}
+	if (p->u.cfe.ip)
+		bind = B_FUP;
+	else if (!d->enabled)
+		bind = B_NOW;
+	else
+		bind = pt_fl_cfe_async(t) ? B_FUP : B_INSN;
+	pt_fl_new_ev(&e, PK_PT_EV_CFE, bind);
+	e.ev.ip_suppressed = !p->u.cfe.ip;
+	e.ev.u.cfe.type = t;
+	e.ev.u.cfe.vector = p->u.cfe.vector;
+	e.ev.u.cfe.has_cr2 = d->have_cr2;
+	e.ev.u.cfe.cr2 = d->evd_cr2;
+	e.ev.u.cfe.has_vmxq = d->have_vmxq;
+	e.ev.u.cfe.vmxq = d->evd_vmxq;
+	e.ev.u.cfe.has_vmxr = d->have_vmxr;
+	e.ev.u.cfe.vmxr = d->evd_vmxr;
+	d->have_cr2 = d->have_vmxq = d->have_vmxr = 0;
+	pt_fl_push_event(d, &e);
+}
+
+/* Processes the next packet, which is not a query packet. */
+void pt_fl_read_event(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p = &d->next;
+	struct qev e;
+
+	switch (p->type) {
+	case PK_PT_PSB:
+		pt_fl_psb_plus(d);
+		return;
+	case PK_PT_FUP:
+		pt_fl_on_fup(d);
+		return;
+	case PK_PT_OVF:
+		pt_fl_on_ovf(d);
+		return;
+	case PK_PT_EXSTOP:
+		pt_fl_on_exstop(d);
+		return;
+	case PK_PT_EVD:
+		pt_fl_on_evd(d);
+		return;
+	case PK_PT_CFE:
+		pt_fl_on_cfe(d);
+		return;
+	case PK_PT_TIP_PGE:
+		if (d->noip && d->enabled) {	/* lost: it was disabled */
+			pt_fl_new_ev(&e, PK_PT_EV_DISABLED, B_NOW);
+			e.ev.ip_suppressed = 1;
+			pt_fl_push_event(d, &e);
+		}
+		pt_fl_new_ev(&e, PK_PT_EV_ENABLED, B_NOW);
+		e.ev.ip = d->next_ip;
+		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
+		/* TSX waiting for a FUP is reported before, exec mode after */
+		pt_fl_bind_waiting(d, B_FUP, 0, true);
+		pt_fl_take(d);
+		pt_fl_push_event(d, &e);
+		pt_fl_requeue_bound(d, B_TIP, e.ev.ip);
+		return;
+	case PK_PT_TIP_PGD:
+		pt_fl_new_ev(&e, PK_PT_EV_DISABLED,
+			     d->enabled ? B_INSN : B_NOW);
+		e.ev.ip = d->next_ip;
+		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
+		break;
+	case PK_PT_MODE_EXEC:
+		pt_fl_new_ev(&e, PK_PT_EV_EXEC_MODE, B_TIP);
+		e.ev.u.exec_mode.mode = pt_fl_exec_mode_of(p);
+		e.ev.u.exec_mode.iflag = p->u.exec.iflag;
+		/* only a change of mode is reported */
+		e.ev.status_update = e.ev.u.exec_mode.mode == d->q_mode;
+		d->q_mode = e.ev.u.exec_mode.mode;
+		break;
+	case PK_PT_MODE_TSX:
+		pt_fl_new_ev(&e, PK_PT_EV_TSX, B_FUP);
+		e.ev.u.tsx.speculative = p->u.tsx.intx;
+		e.ev.u.tsx.aborted = p->u.tsx.abrt;
+		break;
+	case PK_PT_PIP:
+		pt_fl_new_ev(&e, PK_PT_EV_PAGING, d->enabled ? B_INSN : B_NOW);
+		e.ev.u.paging.cr3 = p->u.pip.cr3;
+		e.ev.u.paging.nr = p->u.pip.nr;
+		e.ev.ip_suppressed = 1;
+		break;
+	case PK_PT_VMCS:
+		pt_fl_new_ev(&e, PK_PT_EV_VMCS, d->enabled ? B_INSN : B_NOW);
+		e.ev.u.vmcs.base = p->u.vmcs.base;
+		e.ev.ip_suppressed = 1;
+		break;
+	case PK_PT_STOP:
+		pt_fl_new_ev(&e, PK_PT_EV_STOP, B_NOW);
+		break;
+	case PK_PT_MWAIT:
+		pt_fl_new_ev(&e, PK_PT_EV_MWAIT, B_EXSTOP);
+		e.ev.u.mwait.hints = p->u.mwait.hints;
+		e.ev.u.mwait.ext = p->u.mwait.ext;
+		pt_fl_hold(d, &e);
+		pt_fl_take(d);
+		return;
+	case PK_PT_PWRE:
+		pt_fl_new_ev(&e, PK_PT_EV_PWRE, B_NOW);
+		e.ev.u.pwre.state = p->u.pwre.state;
+		e.ev.u.pwre.sub_state = p->u.pwre.sub_state;
+		e.ev.u.pwre.hw = p->u.pwre.hw;
+		e.ev.ip_suppressed = 1;
+		pt_fl_hold(d, &e);
+		pt_fl_take(d);
+		return;
+	case PK_PT_PWRX:
+		pt_fl_release(d, PK_PT_EV_PWRE, B_NOW, true);
+		pt_fl_new_ev(&e, PK_PT_EV_PWRX, B_NOW);
+		e.ev.u.pwrx.last = p->u.pwrx.last;
+		e.ev.u.pwrx.deepest = p->u.pwrx.deepest;
+		e.ev.u.pwrx.interrupt = p->u.pwrx.interrupt;
+		e.ev.u.pwrx.store = p->u.pwrx.store;
+		e.ev.u.pwrx.autonomous = p->u.pwrx.autonomous;
+		break;
+	case PK_PT_PTW:
+		pt_fl_new_ev(&e, PK_PT_EV_PTWRITE, p->u.ptw.ip ? B_FUP :
+					     d->enabled ? B_INSN : B_NOW);
+		e.ev.u.ptwrite.payload = p->u.ptw.payload;
+		e.ev.ip_suppressed = !p->u.ptw.ip;
+		break;
+	case PK_PT_MNT:
+		pt_fl_new_ev(&e, PK_PT_EV_MNT, B_NOW);
+		e.ev.u.mnt.payload = p->u.mnt.payload;
+		break;
+	case PK_PT_TRIG:
+		pt_fl_new_ev(&e, PK_PT_EV_TRIG, p->u.trig.ip ? B_FUP :
+					  d->enabled ? B_COUNT : B_NOW);
+		e.ev.u.trig.trbv = p->u.trig.trbv;
+		e.ev.u.trig.mult = p->u.trig.mult;
+		e.ev.u.trig.icntv = p->u.trig.icntv;
+		e.ev.u.trig.icnt = p->u.trig.icnt;
+		e.ev.ip_suppressed = !p->u.trig.ip;
+		break;
+	default:	/* PSBEND outside PSB+, CFE/EVD, TNT/TIP while off */
+		pt_fl_take(d);
+		return;
+	}
+	pt_fl_take(d);
+	pt_fl_push_event(d, &e);
+}
+
+/* PSB+: status packets restate the state; nothing is reported. */
+void pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
+{
+	bool have_ip = false;
+	uint64_t ip = 0;
+
+	pt_fl_take(d);
+	pk_pt_tcal_psb(&d->tcal, &d->cfg);
+	for (;;) {
+		const struct pk_pt_packet *p = pt_fl_peek(d, true);
+
+		if (!p)
+			break;
+		if (p->type == PK_PT_PSBEND) {
+			uint64_t at = d->next_off;
+
+			pt_fl_take(d);
+			if (d->synced && d->enabled && !d->noip)
+				d->lib_off = at; /* read ahead mid-flow */
+			break;
+		}
+		if (p->type == PK_PT_OVF)
+			break;
+		switch (p->type) {
+		case PK_PT_FUP:
+			have_ip = d->next_ip_ok && p->u.ip.ipc;
+			ip = d->next_ip;
+			break;
+		case PK_PT_MODE_EXEC:
+			if (d->synced && d->enabled && !d->noip &&
+			    pt_fl_exec_mode_of(p) != d->mode) {
+				/* the status restates a different mode */
+				d->status_err = PK_PT_ERR_BAD_STATUS;
+				d->status_err_off = d->next_off;
+				return;
+			}
+			d->mode = d->q_mode = pt_fl_exec_mode_of(p);
+			d->iflag = p->u.exec.iflag;
+			break;
+		case PK_PT_MODE_TSX:
+			d->speculative = p->u.tsx.intx;
+			break;
+		case PK_PT_PIP:
+			d->cr3 = p->u.pip.cr3;
+			break;
+		case PK_PT_MNT: {
+			struct qev e;
+
+			pt_fl_new_ev(&e, PK_PT_EV_MNT, B_NOW);
+			e.ev.u.mnt.payload = p->u.mnt.payload;
+			pt_fl_push_event(d, &e);
+			break;
+		}
+		default:
+			if (pt_fl_is_timing(p->type))
+				pt_fl_do_timing(d, p, true);
+			break;
+		}
+		pt_fl_take(d);
+	}
+	if (!d->synced || !d->enabled || d->noip) {
+		d->enabled = have_ip;
+		d->ip = ip;
+		d->rs_n = 0;
+		d->icount = 0;
+		d->noip = false;
+	} else if (have_ip) {
+		d->psb_ip = ip;		/* a resync point */
+		d->have_psb_ip = true;
+	}
+	pk_pt_time_query(&d->time, &d->last_tick);
+	d->synced = true;
+}
+
+/* Is the next packet one a branch query consumes? */
+static bool pt_fl_is_query(const struct pk_pt_insn_decoder *d,
+		     const struct pk_pt_packet *p)
+{
+	return d->enabled && (p->type == PK_PT_TNT_8 ||
+			      p->type == PK_PT_TNT_64 || p->type == PK_PT_TIP);
+}
+
+/* Reads ahead until a query packet is next or an event is ready. */
+void pt_fl_fill(struct pk_pt_insn_decoder *d)
+{
+	for (;;) {
+		const struct pk_pt_packet *p;
+
+		if (d->tnt_n || d->status_err)	/* wait for the bits / stop */
+			return;
+
+		if (d->qn) {
+			uint8_t b = pt_fl_qat(d, 0)->bind;
+
+			if (b == B_NOW || b == B_IP || b == B_INSN)
+				return;
+		}
+		p = pt_fl_peek(d, false);
+		if (!p || pt_fl_is_query(d, p))
+			return;
+		pt_fl_read_event(d);
+	}
+}
+

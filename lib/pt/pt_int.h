@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal Intel PT definitions shared by the packet layer's files. */
+#ifndef PK_PT_INT_H
+#define PK_PT_INT_H
+
+#include <stdint.h>
+#include <string.h>
+#include <perfkit/pt.h>
+
+/* Opcodes and extended opcodes. */
+enum {
+	PT_OPC_PAD = 0x00, PT_OPC_EXT = 0x02, PT_OPC_TSC = 0x19,
+	PT_OPC_MTC = 0x59, PT_OPC_MODE = 0x99, PT_OPC_TRIG = 0xd9,
+	PT_OPC_TIP = 0x0d, PT_OPC_PGE = 0x11, PT_OPC_PGD = 0x01,
+	PT_OPC_FUP = 0x1d, PT_OPC_CYC = 0x03,
+	PT_EXT_PSB = 0x82, PT_EXT_PSBEND = 0x23, PT_EXT_OVF = 0xf3,
+	PT_EXT_STOP = 0x83, PT_EXT_TNT64 = 0xa3, PT_EXT_PIP = 0x43,
+	PT_EXT_CBR = 0x03, PT_EXT_TMA = 0x73, PT_EXT_VMCS = 0xc8,
+	PT_EXT_EXT2 = 0xc3, PT_EXT2_MNT = 0x88, PT_EXT_EXSTOP = 0x62,
+	PT_EXT_EXSTOP_IP = 0xe2, PT_EXT_MWAIT = 0xc2, PT_EXT_PWRE = 0x22,
+	PT_EXT_PWRX = 0xa2, PT_EXT_PTW = 0x12, PT_EXT_CFE = 0x13,
+	PT_EXT_EVD = 0x53, PT_EXT_BBP = 0x63, PT_EXT_BEP = 0x33,
+	PT_EXT_BEP_IP = 0xb3,
+};
+
+enum { PT_PSB_SIZE = 16 };
+
+/* Little-endian load of N (<= 8) bytes. */
+static inline uint64_t pt_le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* Bytes of payload for an IP compression; -1 for reserved values. */
+static inline int pt_ipc_bytes(unsigned ipc)
+{
+	static const int8_t sz[8] = { 0, 2, 4, 6, 6, -1, 8, -1 };
+
+	return sz[ipc & 7];
+}
+
+#endif

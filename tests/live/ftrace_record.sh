@@ -1,0 +1,194 @@
+#!/bin/sh
+# perfkit ftrace record on this machine: exact event counts from a known
+# workload (perfkit's and trace-cmd's report of perfkit's file), tracefs
+# left as found after normal runs and runs stopped by SIGINT, SIGTERM,
+# SIGHUP and SIGKILL (+ perfkit ftrace reset), and the EPERM line for
+# function tracers.
+. tests/lib/sh.sh
+# ASan builds: libtraceevent's own leaks are not ours
+export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+TF=/sys/kernel/tracing
+GP=$PK_BUILD/workloads/getppid
+if [ "$(id -u)" != 0 ] || [ ! -w $TF/instances ]; then
+	skip ftrace_record "needs root and a writable tracefs at $TF"; exit 0
+fi
+[ -x "$GP" ] || { skip ftrace_record "no $GP"; exit 0; }
+EV=syscalls:sys_enter_getppid
+# Instances of the perfkit runs this test started (others, e.g. a test
+# run in another tree at the same time, are not ours to compare).
+: > "$T_TMP/ours"
+ours() { echo "perfkit-$1" >> "$T_TMP/ours"; }
+snap() {
+	ls $TF/instances | grep -x -F -f "$T_TMP/ours"
+	for f in tracing_on current_tracer trace_clock buffer_size_kb \
+		 set_event set_event_pid tracing_cpumask options/event-fork \
+		 events/syscalls/sys_enter_getppid/enable \
+		 events/syscalls/sys_enter_getppid/filter; do
+		echo "$f: $(cat $TF/$f 2>&1)"
+	done
+}
+# Runs getppid N traced by instance $1 alone: set_event_pid is set before
+# the event is enabled (other processes here may call getppid too).
+run_in_instance() {
+	rm -f "$T_TMP/wait.$1"
+	"$GP" "$2" --wait > "$T_TMP/wait.$1" &
+	wpid=$!
+	k=0; while [ ! -s "$T_TMP/wait.$1" ] && [ $k -lt 100 ]; do sleep 0.1; k=$((k+1)); done
+	echo $wpid > $TF/instances/$1/set_event_pid
+	echo 1 > $TF/instances/$1/events/syscalls/sys_enter_getppid/enable
+	kill -USR1 $wpid
+	wait $wpid
+}
+same_state() { snap > "$T_TMP/after"; cmp -s "$T_TMP/before" "$T_TMP/after"; }
+count() { grep -c 'sys_enter_getppid:' "$1"; }
+snap > "$T_TMP/before"
+
+# 1. a workload: exactly N events in both reports
+N=2000
+"$PERFKIT" ftrace record -e $EV -o "$T_TMP/a.dat" -- "$GP" $N \
+	> "$T_TMP/a.out" 2> "$T_TMP/a.err" &
+rp=$!; ours $rp; wait $rp
+rc=$?
+check ftrace_record_run "rc=$rc $(head -2 "$T_TMP/a.err")" $rc -eq 0
+"$PERFKIT" ftrace report -i "$T_TMP/a.dat" > "$T_TMP/a.pk"
+check ftrace_record_count_perfkit "$(count "$T_TMP/a.pk") != $N" \
+	"$(count "$T_TMP/a.pk")" -eq $N
+sum=$(awk '/^CPU [0-9]+:/ { s += $3 } END { print s + 0 }' "$T_TMP/a.out")
+lost=$(awk '/^CPU [0-9]+:/ { s += $7 } END { print s + 0 }' "$T_TMP/a.out")
+check ftrace_record_cpu_lines "events $sum lost $lost: $(cat "$T_TMP/a.out")" \
+	"$sum" -eq $N -a "$lost" -eq 0
+if command -v trace-cmd > /dev/null 2>&1; then
+	trace-cmd report -i "$T_TMP/a.dat" > "$T_TMP/a.tc" 2> "$T_TMP/a.tcerr"
+	check ftrace_record_count_tracecmd "$(count "$T_TMP/a.tc") != $N" \
+		"$(count "$T_TMP/a.tc")" -eq $N
+	check ftrace_record_same_as_tracecmd "reports differ" \
+		"$(cksum < "$T_TMP/a.tc")" = "$(cksum < "$T_TMP/a.pk")"
+else
+	skip ftrace_record_count_tracecmd "trace-cmd not installed"
+fi
+check ftrace_record_state_restored "$(diff "$T_TMP/before" "$T_TMP/after")" \
+	-z "$(same_state || echo changed)"
+
+# 1b. a buffer far too small: what is not in the file is counted as lost,
+# exactly (events + lost = N)
+N=300000
+"$PERFKIT" ftrace record -b 8 -e $EV -o "$T_TMP/o.dat" -- "$GP" $N \
+	> "$T_TMP/o.out" 2> "$T_TMP/o.err" &
+rp=$!; ours $rp; wait $rp
+ev=$(awk '/^total:/ { print $2 }' "$T_TMP/o.out")
+lost=$(awk '/^total:/ { print $4 }' "$T_TMP/o.out")
+"$PERFKIT" ftrace report -i "$T_TMP/o.dat" > "$T_TMP/o.pk"
+check ftrace_record_overflow_exact "events $ev + lost $lost != $N, file $(count "$T_TMP/o.pk")" \
+	$((ev + lost)) -eq $N -a "$(count "$T_TMP/o.pk")" -eq "$ev"
+
+# 2. -p PID: a process that waits for SIGUSR1, then makes N calls
+"$GP" 700 --wait > "$T_TMP/w.out" &
+wp=$!
+i=0; while [ ! -s "$T_TMP/w.out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+"$PERFKIT" ftrace record -e $EV -p $wp -o "$T_TMP/p.dat" > "$T_TMP/p.out" 2>&1 &
+rp=$!; ours $rp
+i=0; while [ ! -d $TF/instances/perfkit-$rp ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+sleep 0.3
+kill -USR1 $wp
+wait $wp
+i=0; while kill -0 $rp 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+kill -INT $rp 2>/dev/null
+wait $rp
+"$PERFKIT" ftrace report -i "$T_TMP/p.dat" > "$T_TMP/p.pk" 2>&1
+check ftrace_record_pid "$(count "$T_TMP/p.pk") != 700: $(head -3 "$T_TMP/p.out")" \
+	"$(count "$T_TMP/p.pk")" -eq 700
+
+# 3. stopped by signals: state restored, the file still written for SIGINT
+for sig in INT TERM HUP; do
+	"$PERFKIT" ftrace record -e $EV -o "$T_TMP/s.dat" -- "$GP" 100000000 \
+		> "$T_TMP/s.out" 2>&1 &
+	rp=$!; ours $rp
+	i=0; while [ ! -d $TF/instances/perfkit-$rp ] && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i+1)); done
+	sleep 0.5
+	kill -s $sig $rp
+	wait $rp
+	rc=$?
+	check ftrace_record_sig$sig "state after SIG$sig (rc=$rc): $(diff "$T_TMP/before" "$T_TMP/after" | head -5)" \
+		-z "$(same_state || echo changed)"
+done
+"$PERFKIT" ftrace report -i "$T_TMP/s.dat" > "$T_TMP/s.pk" 2>&1
+check ftrace_record_sigint_file "no events in the file of a stopped run" \
+	"$(count "$T_TMP/s.pk")" -gt 0
+
+# 4. SIGKILL leaves the instance; perfkit ftrace reset removes it
+"$PERFKIT" ftrace record -e $EV -o "$T_TMP/k.dat" > /dev/null 2>&1 &
+rp=$!; ours $rp
+i=0; while [ ! -d $TF/instances/perfkit-$rp ] && [ $i -lt 100 ]; do
+	sleep 0.1; i=$((i+1)); done
+kill -KILL $rp
+wait $rp 2>/dev/null
+left=$(ls $TF/instances | grep -c "^perfkit-$rp\$")
+"$PERFKIT" ftrace reset > "$T_TMP/r.out" 2>&1
+check ftrace_reset "left=$left $(cat "$T_TMP/r.out") $(diff "$T_TMP/before" "$T_TMP/after")" \
+	"$left" -eq 1 -a -z "$(same_state || echo changed)"
+
+# 5. function tracers: refused here with one clear line
+"$PERFKIT" ftrace record -t function -o "$T_TMP/f.dat" > /dev/null 2> "$T_TMP/f.err"
+rc=$?
+if [ $rc -eq 0 ]; then
+	skip ftrace_record_function_eperm "function tracer allowed on this machine"
+else
+	check ftrace_record_function_eperm "rc=$rc: $(cat "$T_TMP/f.err")" \
+		"$(wc -l < "$T_TMP/f.err")" -eq 1 -a \
+		-n "$(grep EPERM "$T_TMP/f.err")" -a -z "$(same_state || echo changed)"
+fi
+
+# 6. trace-cmd -> perfkit: a buffer saved by `trace-cmd extract` (an
+# instance: the file has a top buffer and a named one)
+if command -v trace-cmd > /dev/null 2>&1 && [ -z "$(cat $TF/set_event)" ] &&
+   [ "$(cat $TF/current_tracer)" = nop ]; then
+	I=pkx-extract-$$
+	mkdir $TF/instances/$I
+	run_in_instance $I 300
+	echo 0 > $TF/instances/$I/tracing_on
+	# trace-cmd extract turns the top level's tracing_on off: put it back
+	on=$(cat $TF/tracing_on)
+	timeout 60 trace-cmd extract -B $I -o "$T_TMP/x.dat" > /dev/null 2>&1
+	echo "$on" > $TF/tracing_on
+	rmdir $TF/instances/$I 2> /dev/null
+	trace-cmd report -i "$T_TMP/x.dat" > "$T_TMP/x.tc" 2>&1
+	"$PERFKIT" ftrace report -i "$T_TMP/x.dat" > "$T_TMP/x.pk" 2>&1
+	# the same file converted by trace-cmd to format 6 (v6 BUFFER options)
+	timeout 60 trace-cmd convert --file-version 6 -i "$T_TMP/x.dat" \
+		-o "$T_TMP/x6.dat" > /dev/null 2>&1
+	trace-cmd report -i "$T_TMP/x6.dat" > "$T_TMP/x6.tc" 2>&1
+	"$PERFKIT" ftrace report -i "$T_TMP/x6.dat" > "$T_TMP/x6.pk" 2>&1
+	check ftrace_extract_v6_instance "$(diff "$T_TMP/x6.tc" "$T_TMP/x6.pk" | head -3)" \
+		"$(count "$T_TMP/x6.pk")" -eq 300 -a \
+		"$(cksum < "$T_TMP/x6.tc")" = "$(cksum < "$T_TMP/x6.pk")"
+	check ftrace_extract_tracecmd_file "count $(count "$T_TMP/x.pk"), reports differ: $(diff "$T_TMP/x.tc" "$T_TMP/x.pk" | head -3)" \
+		"$(count "$T_TMP/x.pk")" -eq 300 -a \
+		"$(cksum < "$T_TMP/x.tc")" = "$(cksum < "$T_TMP/x.pk")"
+else
+	skip ftrace_extract_tracecmd_file "trace-cmd missing or top-level tracing in use"
+fi
+
+# 8. perfkit ftrace show: the top level's files and the instances
+mkdir $TF/instances/pkx-show-$$
+"$PERFKIT" ftrace show > "$T_TMP/show.out" 2>&1
+rmdir $TF/instances/pkx-show-$$
+check ftrace_show "$(head -3 "$T_TMP/show.out")" \
+	"$(grep -c "^tracing_on: $(cat $TF/tracing_on)\$" "$T_TMP/show.out")" -eq 1 -a \
+	"$(grep -c "^instance: pkx-show-$$\$" "$T_TMP/show.out")" -eq 1
+
+# 7. perfkit ftrace extract: what an instance holds, into a trace.dat
+I=pkx-pkextract-$$
+mkdir $TF/instances/$I
+run_in_instance $I 250
+echo 0 > $TF/instances/$I/tracing_on
+"$PERFKIT" ftrace extract --instance $I -o "$T_TMP/e.dat" > "$T_TMP/e.out" 2>&1
+rmdir $TF/instances/$I
+"$PERFKIT" ftrace report -i "$T_TMP/e.dat" > "$T_TMP/e.pk" 2>&1
+n_tc=250
+if command -v trace-cmd > /dev/null 2>&1; then
+	n_tc=$(trace-cmd report -i "$T_TMP/e.dat" 2>&1 | grep -c 'sys_enter_getppid:')
+fi
+check ftrace_extract "perfkit $(count "$T_TMP/e.pk"), trace-cmd $n_tc: $(head -2 "$T_TMP/e.out")" \
+	"$(count "$T_TMP/e.pk")" -eq 250 -a "$n_tc" -eq 250
+t_exit

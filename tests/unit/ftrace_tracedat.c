@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace.dat: writer -> reader round trips with pages built by the encoder,
+ * the report's layout, and damaged files (truncation, bit flips) that must
+ * give errors, never crashes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <perfkit/ftrace.h>
+#include "base/base.h"
+#include "ftrace/rbpage.h"
+#include "test.h"
+
+#define PS 4096
+
+static const char hdr_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char fmt_val[] =
+	"name: myev\nID: 100\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"value=%d\", REC->value\n";
+
+struct rec { uint16_t type; uint8_t flags, pc; int32_t pid; int32_t value; };
+
+/* ASan builds: libtraceevent leaks a few strings in tep_parse_event */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtraceevent.so\n";
+}
+
+static int quiet(enum pk_print_level l, const char *f, va_list ap)
+{
+	(void)l; (void)f; (void)ap;
+	return 0;
+}
+
+/* A temp file holding NPAGES pages of events for CPU (value = i). */
+static int make_cpu(int cpu, int nevents, uint64_t t0, uint64_t step)
+{
+	char path[] = "/tmp/pktd.XXXXXX";
+	int fd = mkstemp(path);
+	static uint8_t page[PS];
+	struct pk_rb_layout l;
+	struct pk_rb_enc e;
+	int i = 0;
+
+	unlink(path);
+	pk_rb_layout_default(&l, 8, false);
+	while (i < nevents) {
+		uint64_t ts = t0 + (uint64_t)i * step;
+		pk_rb_enc_init(&e, page, PS, &l, ts);
+		for (; i < nevents; i++) {
+			struct rec r = { 100, 0, 0, 40 + cpu, i };
+			if (pk_rb_enc_event(&e, t0 + (uint64_t)i * step, &r,
+					    sizeof(r), false))
+				break;
+		}
+		pk_rb_enc_finish(&e, cpu == 1 && i < 400 ? 7 : 0);
+		if (write(fd, page, PS) != PS)
+			return -1;
+	}
+	return fd;
+}
+
+static const char *write_file(const char *comp, int n0, int n1)
+{
+	static char path[64];
+	snprintf(path, sizeof(path), "/tmp/pktd-%s.dat", comp);
+	PK_OPTS(pk_tdwriter_opts, o, .compression = comp, .page_size = PS,
+		.long_size = 8);
+	struct pk_tdwriter *w = pk_tdwriter_new(path, &o);
+	if (!w)
+		return NULL;
+	pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hdr_page, strlen(hdr_page));
+	pk_tdwriter_set_item(w, PK_TD_HEADER_EVENT, "x", 1);
+	pk_tdwriter_set_item(w, PK_TD_CMDLINES, "40 alpha\n41 beta\n", 17);
+	pk_tdwriter_set_item(w, PK_TD_TRACE_CLOCK, "[local] global\n", 15);
+	pk_tdwriter_add_format(w, "test", fmt_val, strlen(fmt_val));
+	int ids[2] = { 0, 1 };
+	int fds[2] = { make_cpu(0, n0, 1000000000ull, 1000),
+		       make_cpu(1, n1, 1000000500ull, 1000) };
+	pk_tdwriter_add_buffer(w, "", "local", 2, ids, fds);
+	int fds2[1] = { make_cpu(0, 3, 1000000100ull, 5000) };
+	pk_tdwriter_add_buffer(w, "inst", "local", 1, ids, fds2);
+	int r = pk_tdwriter_close(w);
+	close(fds[0]);
+	close(fds[1]);
+	close(fds2[0]);
+	return r ? NULL : path;
+}
+
+static void round_trip(const char *comp)
+{
+	char name[64];
+	const char *path = write_file(comp, 1000, 700);
+	struct pk_tracedat *td;
+	struct pk_tracedat_event ev;
+	int r, n = 0, bad = 0, per[2] = { 0, 0 }, inst = 0;
+	uint64_t last = 0;
+
+	snprintf(name, sizeof(name), "tracedat_write_%s", comp);
+	if (!t_check(path != NULL, name, "writer failed"))
+		return;
+	snprintf(name, sizeof(name), "tracedat_open_%s", comp);
+	r = pk_tracedat_open(path, &td);
+	if (!t_check(r == 0 && pk_tracedat_version(td) == 7 &&
+		     pk_tracedat_nr_buffers(td) == 2 &&
+		     pk_tracedat_cpus(td) == 2, name, "r=%d", r))
+		return;
+	while ((r = pk_tracedat_next(td, &ev)) > 0) {
+		const struct rec *x = ev.data;
+		if (ev.ts < last)
+			bad++;
+		last = ev.ts;
+		if (ev.buffer == 1) {
+			inst++;
+			continue;
+		}
+		if (x->value != per[ev.cpu] || x->pid != 40 + ev.cpu)
+			bad++;
+		per[ev.cpu]++;
+		n++;
+	}
+	snprintf(name, sizeof(name), "tracedat_events_%s", comp);
+	t_check(r == 0 && n == 1700 && per[0] == 1000 && per[1] == 700 &&
+		inst == 3 && !bad, name, "r=%d n=%d cpu0=%d cpu1=%d inst=%d "
+		"bad=%d", r, n, per[0], per[1], inst, bad);
+
+	/* report: prefix layout, names of buffers, dropped events */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	long printed = pk_tracedat_report(td, f, NULL);
+	fclose(f);
+	snprintf(name, sizeof(name), "tracedat_report_%s", comp);
+	char e1[160], e2[160], e3[200], e4[160];
+	/* instances are prefixed by their names, the top buffer by blanks */
+	snprintf(e1, sizeof(e1), "\n                 alpha-40    [000]"
+		 "     1.000000: myev:                 value=0\n");
+	snprintf(e2, sizeof(e2), "\n                 alpha-40    [000]"
+		 "     1.000001: myev:                 value=1\n");
+	snprintf(e3, sizeof(e3), "\n      CPU:1 [EVENTS DROPPED]\n"
+		 "            beta-41    [001]     1.000001: myev:"
+		 "                 value=0\n");
+	snprintf(e4, sizeof(e4), "\ninst:            alpha-40    [000]"
+		 "     1.000000: myev:");
+	t_check(printed == 1703 && !strncmp(buf, "cpus=2\n", 7) &&
+		strstr(buf, e1) && strstr(buf, e2) && strstr(buf, e3) &&
+		strstr(buf, e4), name, "printed %ld: %.300s", printed,
+		buf ? buf : "");
+	free(buf);
+	/* --cpu */
+	int one = 1;
+	PK_OPTS(pk_report_opts, o, .cpus = &one, .nr_cpus = 1);
+	f = fopen("/dev/null", "w");
+	printed = pk_tracedat_report(td, f, &o);
+	fclose(f);
+	snprintf(name, sizeof(name), "tracedat_report_cpu_%s", comp);
+	t_check(printed == 700, name, "printed %ld", printed);
+	/* the same file through trace-cmd, where it is installed */
+	snprintf(name, sizeof(name), "tracedat_vs_tracecmd_%s", comp);
+	if (strcmp(comp, "zlib") || access("/usr/bin/trace-cmd", X_OK)) {
+		char cmd[256];
+		snprintf(cmd, sizeof(cmd), "trace-cmd report -i %s 2>&1", path);
+		FILE *p = access("/usr/bin/trace-cmd", X_OK) ? NULL
+							     : popen(cmd, "r");
+		if (!p) {
+			t_skip(name, "trace-cmd not installed");
+		} else {
+			char *tc = NULL, *pk = NULL;
+			size_t tl = 0, pl = 0, got;
+			FILE *m = open_memstream(&tc, &tl);
+			char chunk[65536];
+			while ((got = fread(chunk, 1, sizeof(chunk), p)) > 0)
+				fwrite(chunk, 1, got, m);
+			pclose(p);
+			fclose(m);
+			m = open_memstream(&pk, &pl);
+			pk_tracedat_report(td, m, NULL);
+			fclose(m);
+			t_check(tl == pl && !memcmp(tc, pk, tl), name,
+				"%zu vs %zu bytes: %.200s", tl, pl, tc);
+			free(tc);
+			free(pk);
+		}
+	}
+	pk_tracedat_close(td);
+	if (!getenv("PK_KEEP"))
+		unlink(path);
+}
+
+/* Every prefix of FILE and NFLIPS single-byte flips: error or success,
+ * never a crash (ASan builds check memory errors too). */
+static void damage(const char *file, const char *tag, int step, int nflips)
+{
+	char name[96], *data;
+	long len = pk_read_file(file, &data);
+	int errors = 0, opened = 0;
+
+	snprintf(name, sizeof(name), "tracedat_truncated_%s", tag);
+	if (len <= 0) {
+		t_skip(name, "cannot read %s", file);
+		return;
+	}
+	/* every STEP bytes in the first 8 KiB, then 150 cuts over the file */
+	for (long cut = 0, k = 0; cut < len;
+	     cut = cut < 8192 ? cut + step : 8192 + (len - 8192) * ++k / 150) {
+		struct pk_tracedat *td;
+		int r = pk_tracedat_open_mem(data, (size_t)cut, &td);
+		if (r) {
+			errors++;
+			continue;
+		}
+		if (opened++ % 8 == 0) {
+			FILE *f = fopen("/dev/null", "w");
+			pk_tracedat_report(td, f, NULL);
+			fclose(f);
+		}
+		pk_tracedat_close(td);
+	}
+	t_check(errors > 0, name, "no truncation was reported");
+	srand(7);
+	int done = 0;
+	char *copy = pk_malloc((size_t)len);
+	for (int k = 0; copy && k < nflips; k++) {
+		struct pk_tracedat *td;
+		memcpy(copy, data, (size_t)len);
+		long at = k < nflips / 2 ? rand() % PK_MIN(len, 8192)
+					 : rand() % len;
+		copy[at] ^= (char)(1 << (rand() % 8));
+		if (pk_tracedat_open_mem(copy, (size_t)len, &td) == 0) {
+			FILE *f = fopen("/dev/null", "w");
+			pk_tracedat_report(td, f, NULL);
+			fclose(f);
+			pk_tracedat_close(td);
+		}
+		done++;
+	}
+	snprintf(name, sizeof(name), "tracedat_bitflips_%s", tag);
+	t_check(done == nflips, name, "%d of %d", done, nflips);
+	pk_free(copy);
+	pk_free(data);
+}
+
+static void put(struct pk_buf *b, const void *p, size_t n)
+{
+	pk_buf_append(b, p, n);
+}
+
+static void put_u32(struct pk_buf *b, uint32_t v) { put(b, &v, 4); }
+static void put_u64(struct pk_buf *b, uint64_t v) { put(b, &v, 8); }
+
+/* A version-6 file built by hand: latency text or one flyrecord page. */
+static void v6_file(struct pk_buf *b, bool latency)
+{
+	static const char lat[] = "# tracer: wakeup\n#\n  <idle>-0  1d..2 "
+				  "0us : sched_switch\n";
+	put(b, "\x17\x08\x44tracing6", 11);
+	put(b, "\0\0\x08", 3);
+	put_u32(b, PS);
+	put(b, "header_page", 12);
+	put_u64(b, strlen(hdr_page));
+	put(b, hdr_page, strlen(hdr_page));
+	put(b, "header_event", 13);
+	put_u64(b, 1);
+	put(b, "x", 1);
+	put_u32(b, 0);                      /* ftrace formats */
+	put_u32(b, 1);                      /* one system */
+	put(b, "test", 5);
+	put_u32(b, 1);
+	put_u64(b, strlen(fmt_val));
+	put(b, fmt_val, strlen(fmt_val));
+	put_u32(b, 0);                      /* kallsyms */
+	put_u32(b, 0);                      /* printk */
+	put_u64(b, 9);
+	put(b, "40 alpha\n", 9);
+	put_u32(b, 1);                      /* cpus */
+	put(b, "options  ", 10);
+	put(b, "\0\0", 2);
+	if (latency) {
+		put(b, "latency  ", 10);
+		put(b, lat, strlen(lat));
+		return;
+	}
+	put(b, "flyrecord", 10);
+	uint64_t at = b->len + 16;
+	at = (at + PS - 1) / PS * PS;
+	put_u64(b, at);
+	put_u64(b, PS);
+	while (b->len < at)
+		put(b, "", 1);
+	uint8_t page[PS];
+	struct pk_rb_layout l;
+	struct pk_rb_enc e;
+	pk_rb_layout_default(&l, 8, false);
+	pk_rb_enc_init(&e, page, PS, &l, 2000000000ull);
+	for (int i = 0; i < 5; i++) {
+		struct rec r = { 100, 0, 0, 40, i };
+		pk_rb_enc_event(&e, 2000000000ull + i * 1000000ull, &r,
+				sizeof(r), false);
+	}
+	pk_rb_enc_finish(&e, 0);
+	put(b, page, PS);
+}
+
+static void v6_check(bool latency)
+{
+	const char *name = latency ? "tracedat_v6_latency" : "tracedat_v6_fly";
+	const char *path = latency ? "/tmp/pktd-v6l.dat" : "/tmp/pktd-v6f.dat";
+	struct pk_buf b = { 0 };
+	struct pk_tracedat *td;
+	char *out = NULL, *tc = NULL;
+	size_t ol = 0, tl = 0;
+
+	v6_file(&b, latency);
+	FILE *f = fopen(path, "w");
+	fwrite(b.data, 1, b.len, f);
+	fclose(f);
+	pk_buf_fini(&b);
+	if (!t_check(pk_tracedat_open(path, &td) == 0 &&
+		     pk_tracedat_version(td) == 6, name, "open failed"))
+		return;
+	f = open_memstream(&out, &ol);
+	pk_tracedat_report(td, f, NULL);
+	fclose(f);
+	pk_tracedat_close(td);
+	if (latency)
+		t_check(strstr(out, "cpus=1\n# tracer: wakeup\n") != NULL,
+			name, "%s", out);
+	else
+		t_check(strstr(out, "           alpha-40    [000]     2.004000: "
+				    "myev:                 value=4\n") != NULL,
+			name, "%s", out);
+	if (access("/usr/bin/trace-cmd", X_OK) == 0) {
+		char cmd[128], chunk[4096];
+		size_t got;
+		snprintf(cmd, sizeof(cmd), "trace-cmd report -i %s 2>&1", path);
+		FILE *p = popen(cmd, "r");
+		FILE *m = open_memstream(&tc, &tl);
+		while ((got = fread(chunk, 1, sizeof(chunk), p)) > 0)
+			fwrite(chunk, 1, got, m);
+		pclose(p);
+		fclose(m);
+		char n2[64];
+		snprintf(n2, sizeof(n2), "%s_vs_tracecmd", name);
+		t_check(tl == ol && !memcmp(tc, out, ol), n2, "%s", tc);
+		free(tc);
+	}
+	free(out);
+	unlink(path);
+}
+
+/* A v7 latency buffer (BUFFER_TEXT section) through the writer. */
+static void latency_v7(void)
+{
+	const char *path = "/tmp/pktd-lat.dat";
+	const char text[] = "# tracer: irqsoff\n  <idle>-0  0d.h1  0us : x\n";
+	PK_OPTS(pk_tdwriter_opts, o, .page_size = PS, .long_size = 8);
+	struct pk_tdwriter *w = pk_tdwriter_new(path, &o);
+	struct pk_tracedat *td;
+	char *out = NULL;
+	size_t ol = 0;
+
+	pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hdr_page, strlen(hdr_page));
+	pk_tdwriter_add_latency(w, "", "local", text, strlen(text));
+	if (!t_check(pk_tdwriter_close(w) == 0 &&
+		     pk_tracedat_open(path, &td) == 0, "tracedat_v7_latency",
+		     "write/open failed"))
+		return;
+	FILE *f = open_memstream(&out, &ol);
+	pk_tracedat_report(td, f, NULL);
+	fclose(f);
+	pk_tracedat_close(td);
+	/* trace-cmd 3.1 prints cpus=0, the text and one more newline */
+	T_CHECK("tracedat_v7_latency", !strncmp(out, "cpus=0\n", 7) &&
+		!strcmp(out + 7 + strlen(text), "\n") &&
+		!memcmp(out + 7, text, strlen(text)));
+	free(out);
+	unlink(path);
+}
+
+int main(void)
+{
+	pk_set_print(quiet);
+	round_trip("none");
+	round_trip("zstd");
+	round_trip("zlib");
+	v6_check(true);
+	v6_check(false);
+	latency_v7();
+
+	struct pk_tracedat *td;
+	T_CHECK("tracedat_not_a_file", pk_tracedat_open("/nonexistent", &td) ==
+		-ENOENT);
+	T_CHECK("tracedat_bad_magic",
+		pk_tracedat_open_mem("\x17\x08\x44tracinX6\0", 12, &td) ==
+		PK_ERR_FORMAT);
+	T_CHECK("tracedat_bad_version",
+		pk_tracedat_open_mem("\x17\x08\x44tracing9\0\0\x08", 14, &td) ==
+		PK_ERR_UNSUPP);
+
+	const char *path = write_file("zstd", 300, 200);
+	if (path) {
+		damage(path, "written", 7, 200);
+		unlink(path);
+	}
+	damage(t_shared("corpus/trace-dat/rtapp-arm64-v6.trace.dat"), "v6",
+	       61, 16);
+	damage(t_shared("corpus/trace-dat/gcc-x86-v7-zstd.trace.dat"), "v7",
+	       61, 8);
+	return t_exit();
+}

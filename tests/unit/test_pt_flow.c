@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Intel PT instruction flow: random programs (nops, conditional, direct,
+ * indirect branches, calls, returns) are "executed" by a simulator that
+ * writes the PT stream with perfkit's encoder (TNT batching, return
+ * compression, IP compression, periodic PSB+) and the exact instruction
+ * sequence. perfkit's flow decoder must reproduce the sequence (per
+ * instruction and per block), and libipt's instruction decoder (linked
+ * into this test only) must agree, which checks the generator itself.
+ * Also: events (interrupt FUP+TIP, disable, enable, overflow) and damaged
+ * streams (never crash, always terminate).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <link.h>
+#include <intel-pt.h>
+#include <perfkit/pt.h>
+#include <perfkit/pt_insn.h>
+#include "test.h"
+
+static uint64_t rs = 88172645463325252ull;
+
+static uint64_t rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+enum { BASE = 0x400000, NBLK = 64, BLKSZ = 32, MAXINSN = 200000 };
+
+/* Terminators of the program's blocks. */
+enum term { T_JCC, T_JMP, T_CALL, T_RET, T_JMP_IND, T_CALL_IND };
+
+struct prog {
+	uint8_t code[NBLK * BLKSZ];
+	enum term term[NBLK];
+	uint64_t term_ip[NBLK];	/* address of the terminator */
+	uint64_t target[NBLK];	/* direct target */
+};
+
+static uint64_t blk_ip(int b)
+{
+	return BASE + (uint64_t)b * BLKSZ;
+}
+
+static void put32(uint8_t *p, int32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static void make_prog(struct prog *p)
+{
+	memset(p->code, 0xf4, sizeof(p->code));	/* hlt: never executed */
+	for (int b = 0; b < NBLK; b++) {
+		uint8_t *c = p->code + b * BLKSZ;
+		int nops = (int)(rnd() % 8), t = (int)(rnd() % 6);
+		uint64_t ip;
+
+		for (int i = 0; i < nops; i++)
+			c[i] = 0x90;
+		ip = blk_ip(b) + (uint64_t)nops;
+		/* direct branches only go forward and the last block is
+		 * indirect: no loop without packets, so every run ends */
+		if (b == NBLK - 1)
+			t = T_JMP_IND;
+		p->term[b] = (enum term)t;
+		p->term_ip[b] = ip;
+		p->target[b] = b == NBLK - 1 ? blk_ip(0) :
+			       blk_ip(b + 1 + (int)(rnd() % (NBLK - 1 - b)));
+		c += nops;
+		switch (t) {
+		case T_JCC:	/* jz rel32 */
+			c[0] = 0x0f;
+			c[1] = 0x84;
+			put32(c + 2, (int32_t)(p->target[b] - (ip + 6)));
+			c[6] = 0xe9;	/* fall through: jmp to next block */
+			put32(c + 7, (int32_t)(blk_ip((b + 1) % NBLK) -
+					       (ip + 11)));
+			break;
+		case T_JMP:
+			c[0] = 0xe9;
+			put32(c + 1, (int32_t)(p->target[b] - (ip + 5)));
+			break;
+		case T_CALL:	/* call rel32; then jmp to next block */
+			c[0] = 0xe8;
+			put32(c + 1, (int32_t)(p->target[b] - (ip + 5)));
+			c[5] = 0xe9;
+			put32(c + 6, (int32_t)(blk_ip((b + 1) % NBLK) -
+					       (ip + 10)));
+			break;
+		case T_RET:
+			c[0] = 0xc3;
+			break;
+		case T_JMP_IND:
+			c[0] = 0xff;
+			c[1] = 0xe0;
+			break;
+		case T_CALL_IND:
+			c[0] = 0xff;
+			c[1] = 0xd0;
+			c[2] = 0xe9;
+			put32(c + 3, (int32_t)(blk_ip((b + 1) % NBLK) -
+					       (ip + 7)));
+			break;
+		}
+	}
+}
+
+/* The simulator's PT writer. */
+struct gen {
+	uint8_t *buf;
+	size_t len, cap;
+	uint64_t tnt, last_ip;
+	int tnt_n, since_psb;
+};
+
+static void emit(struct gen *g, const struct pk_pt_packet *p)
+{
+	int n;
+
+	if (g->len + 32 > g->cap) {
+		g->cap = 2 * g->cap + 4096;
+		g->buf = realloc(g->buf, g->cap);
+	}
+	n = pk_pt_encode(p, g->buf + g->len, g->cap - g->len);
+	if (n <= 0)
+		abort();
+	g->len += (size_t)n;
+	g->since_psb += n;
+}
+
+static void flush_tnt(struct gen *g)
+{
+	struct pk_pt_packet p = { .type = PK_PT_TNT_8 };
+
+	if (!g->tnt_n)
+		return;
+	p.u.tnt.bits = (uint8_t)g->tnt_n;
+	p.u.tnt.payload = g->tnt;
+	emit(g, &p);
+	g->tnt = 0;
+	g->tnt_n = 0;
+}
+
+static void tnt(struct gen *g, int taken)
+{
+	g->tnt = g->tnt << 1 | (uint64_t)taken;
+	if (++g->tnt_n == 6)
+		flush_tnt(g);
+}
+
+/* An IP packet with the smallest compression against the last IP. */
+static void ip_pkt(struct gen *g, uint8_t type, uint64_t ip)
+{
+	struct pk_pt_packet p = { .type = type };
+
+	flush_tnt(g);
+	p.u.ip.ipc = PK_PT_IPC_SEXT_48;
+	p.u.ip.ip = ip & 0xffffffffffffull;
+	if ((ip >> 16) == (g->last_ip >> 16) && rnd() % 2) {
+		p.u.ip.ipc = PK_PT_IPC_UPDATE_16;
+		p.u.ip.ip = ip & 0xffff;
+	} else if ((ip >> 32) == (g->last_ip >> 32) && rnd() % 2) {
+		p.u.ip.ipc = PK_PT_IPC_UPDATE_32;
+		p.u.ip.ip = ip & 0xffffffff;
+	} else if (rnd() % 4 == 0) {
+		p.u.ip.ipc = PK_PT_IPC_FULL;
+		p.u.ip.ip = ip;
+	}
+	g->last_ip = ip;
+	emit(g, &p);
+}
+
+static void psb_plus(struct gen *g, uint64_t ip, bool fup)
+{
+	struct pk_pt_packet p = { .type = PK_PT_PSB };
+
+	flush_tnt(g);
+	emit(g, &p);
+	g->last_ip = 0;
+	p.type = PK_PT_MODE_EXEC;
+	p.u.exec.csl = 1;
+	emit(g, &p);
+	if (fup)
+		ip_pkt(g, PK_PT_FUP, ip);
+	memset(&p, 0, sizeof(p));
+	p.type = PK_PT_PSBEND;
+	emit(g, &p);
+	g->since_psb = 0;
+}
+
+/* Runs the program from block 0 for about N instructions, writing the PT
+ * stream to G and the executed IPs to IPS (room for MAXINSN). It stops at
+ * a block start right after a branch that wrote a packet, so the final
+ * FUP + TIP.PGD names an unambiguous place. Returns the count. */
+static size_t run(const struct prog *p, struct gen *g, uint64_t *ips,
+		  size_t n, bool events)
+{
+	uint64_t stack[64];
+	int sp = 0, b = 0;
+	size_t k = 0, cap = MAXINSN - 64;
+	uint64_t ip = blk_ip(0);
+	bool packet = false;
+
+	psb_plus(g, ip, true);
+	while (k < cap && !(k >= n && packet)) {
+		uint64_t next;
+
+		packet = false;
+		/* the block's nops */
+		while (ip < p->term_ip[b] && k < cap) {
+			if (events && rnd() % 500 == 0) {
+				/* an interrupt at ip: FUP ip, TIP to a block */
+				int to = (int)(rnd() % NBLK);
+
+				ip_pkt(g, PK_PT_FUP, ip);
+				ip_pkt(g, PK_PT_TIP, blk_ip(to));
+				b = to;
+				ip = blk_ip(to);
+				sp = 0;	/* returns above the handler: TIP */
+				continue;
+			}
+			ips[k++] = ip++;
+		}
+		ips[k++] = ip;
+		switch (p->term[b]) {
+		case T_JCC: {
+			int taken = (int)(rnd() % 2);
+
+			tnt(g, taken);
+			packet = true;
+			if (taken) {
+				next = p->target[b];
+			} else {
+				ips[k++] = ip + 6;	/* the jmp after it */
+				next = blk_ip((b + 1) % NBLK);
+			}
+			break;
+		}
+		case T_JMP:
+			next = p->target[b];
+			break;
+		case T_CALL:
+			if (sp == 64)
+				sp = 0;	/* decoders keep the newest 64 */
+			stack[sp++] = ip + 5;
+			next = p->target[b];
+			break;
+		case T_CALL_IND:
+			if (sp == 64)
+				sp = 0;
+			stack[sp++] = ip + 2;
+			next = blk_ip((int)(rnd() % NBLK));
+			ip_pkt(g, PK_PT_TIP, next);
+			packet = true;
+			break;
+		case T_JMP_IND:
+			next = blk_ip((int)(rnd() % NBLK));
+			ip_pkt(g, PK_PT_TIP, next);
+			packet = true;
+			break;
+		case T_RET:
+		default:
+			if (sp) {
+				next = stack[--sp];
+				tnt(g, 1);	/* compressed return */
+			} else {
+				next = blk_ip((int)(rnd() % NBLK));
+				ip_pkt(g, PK_PT_TIP, next);
+			}
+			packet = true;
+			break;
+		}
+		/* a return lands after a call: the block's jmp to the next */
+		if (next != blk_ip((int)((next - BASE) / BLKSZ))) {
+			ips[k++] = next;
+			b = (int)((next - BASE) / BLKSZ);
+			next = blk_ip((b + 1) % NBLK);
+		}
+		b = (int)((next - BASE) / BLKSZ);
+		ip = next;
+		if (g->since_psb > 2048) {
+			psb_plus(g, ip, true);
+			sp = 0;	/* decoders may forget returns at PSB */
+		}
+	}
+	ip_pkt(g, PK_PT_FUP, ip);
+	{
+		struct pk_pt_packet pgd = { .type = PK_PT_TIP_PGD };
+
+		emit(g, &pgd);
+	}
+	return k;
+}
+
+/* perfkit decodes; returns instructions matching IPS in order. */
+static size_t decode_pk(const struct prog *p, const struct gen *g,
+			const uint64_t *ips, size_t n, bool blocks,
+			size_t *events)
+{
+	struct pk_pt_image *img = pk_pt_image_new();
+	struct pk_pt_insn_decoder *d;
+	size_t k = 0;
+	int s;
+
+	pk_pt_image_add_buf(img, p->code, sizeof(p->code), BASE);
+	d = pk_pt_insn_decoder_new(g->buf, g->len, NULL, img, NULL);
+	s = pk_pt_insn_sync_forward(d);
+	while (s >= 0) {
+		while (s >= 0 && (s & PK_PT_STS_EVENT)) {
+			struct pk_pt_event ev;
+
+			s = pk_pt_insn_event(d, &ev);
+			++*events;
+		}
+		if (s < 0 || (s & PK_PT_STS_EOS))
+			break;
+		if (blocks) {
+			struct pk_pt_block b;
+			uint64_t ip;
+
+			s = pk_pt_insn_next_block(d, &b);
+			/* a block is contiguous up to its last instruction */
+			ip = b.ip;
+			for (uint32_t i = 0; i < b.ninsn; i++) {
+				if (k >= n || ips[k] != ip)
+					goto out;
+				k++;
+				if (i + 1 < b.ninsn) {
+					struct pk_pt_insn in;
+					uint64_t t;
+
+					pk_pt_insn_decode(img, ip, PK_PT_MODE_64,
+							  &in, &t);
+					ip += in.size;
+				}
+			}
+		} else {
+			struct pk_pt_insn in;
+
+			s = pk_pt_insn_next(d, &in);
+			if (in.iclass == PK_PT_IC_ERROR)
+				break;
+			if (k >= n || ips[k] != in.ip) {
+				if (getenv("PT_FLOW_DEBUG"))
+					fprintf(stderr, "at %zu: want %llx got %llx (prev %llx %llx)\n",
+						k, (unsigned long long)(k < n ? ips[k] : 0),
+						(unsigned long long)in.ip,
+						(unsigned long long)(k > 1 ? ips[k-2] : 0),
+						(unsigned long long)(k ? ips[k-1] : 0));
+				break;
+			}
+			k++;
+		}
+	}
+out:
+	pk_pt_insn_decoder_free(d);
+	pk_pt_image_free(img);
+	return k;
+}
+
+static size_t decode_ipt(const struct prog *p, struct gen *g,
+			 const uint64_t *ips, size_t n)
+{
+	char path[] = "/tmp/pt_flow_codeXXXXXX";
+	struct pt_config cfg;
+	struct pt_insn_decoder *d;
+	size_t k = 0;
+	FILE *f;
+	int s, fd;
+
+	pt_config_init(&cfg);
+	cfg.begin = g->buf;
+	cfg.end = g->buf + g->len;
+	d = pt_insn_alloc_decoder(&cfg);
+	/* libipt 2.0 maps files only (and reads them lazily) */
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (f) {
+		fwrite(p->code, 1, sizeof(p->code), f);
+		fclose(f);
+		pt_image_add_file(pt_insn_get_image(d), path, 0,
+				  sizeof(p->code), NULL, BASE);
+	}
+	s = pt_insn_sync_forward(d);
+	while (s >= 0) {
+		struct pt_insn in;
+
+		while (s >= 0 && (s & pts_event_pending)) {
+			struct pt_event ev;
+
+			s = pt_insn_event(d, &ev, sizeof(ev));
+		}
+		if (s < 0 || (s & pts_eos))
+			break;
+		s = pt_insn_next(d, &in, sizeof(in));
+		if (in.iclass == ptic_error || k >= n || ips[k] != in.ip)
+			break;
+		k++;
+	}
+	pt_insn_free_decoder(d);
+	unlink(path);
+	return k;
+}
+
+static void test_random_programs(bool events)
+{
+	static uint64_t ips[MAXINSN];
+	size_t bad_pk = 0, bad_blk = 0, bad_ipt = 0, total = 0, nev = 0;
+	char what[200] = "";
+	const char *tag = events ? "pt_flow_interrupts" : "pt_flow_programs";
+
+	for (int r = 0; r < 40; r++) {
+		struct prog p;
+		struct gen g = { 0 };
+		size_t n, a, b, c, ev1 = 0, ev2 = 0;
+
+		make_prog(&p);
+		n = run(&p, &g, ips, 1000 + rnd() % 20000, events);
+		a = decode_pk(&p, &g, ips, n, false, &ev1);
+		b = decode_pk(&p, &g, ips, n, true, &ev2);
+		c = decode_ipt(&p, &g, ips, n);
+		total += n;
+		nev += ev1;
+		if (a != n && !bad_pk && getenv("PT_FLOW_DEBUG") &&
+		    access("/tmp/ptf.pt", F_OK)) {
+			FILE *f = fopen("/tmp/ptf.pt", "wb");
+
+			fwrite(g.buf, 1, g.len, f);
+			fclose(f);
+			f = fopen("/tmp/ptf.bin", "wb");
+			fwrite(p.code, 1, sizeof(p.code), f);
+			fclose(f);
+			f = fopen("/tmp/ptf.ips", "w");
+			for (size_t i = 0; i < n; i++)
+				fprintf(f, "%016llx\n", (unsigned long long)ips[i]);
+			fclose(f);
+		}
+		if (a != n && !bad_pk++)
+			snprintf(what, sizeof(what), "run %d: insn %zu of %zu "
+				 "(ip %llx)", r, a, n,
+				 (unsigned long long)ips[a]);
+		bad_blk += b != n;
+		bad_ipt += c != n;
+		free(g.buf);
+	}
+	t_check(!bad_ipt, events ? "pt_flow_generator_interrupts"
+				 : "pt_flow_generator",
+		"libipt disagrees with the generator in %zu runs", bad_ipt);
+	t_check(!bad_pk && total > 100000, tag,
+		"%zu runs differ (%zu insns): %s", bad_pk, total, what);
+	t_check(!bad_blk, events ? "pt_flow_blocks_interrupts"
+				 : "pt_flow_blocks",
+		"block API differs in %zu runs", bad_blk);
+	if (events)
+		t_check(nev > 40, "pt_flow_interrupt_events",
+			"only %zu events", nev);
+}
+
+/* Damaged streams must never crash or hang the flow decoder. */
+static void test_damaged(void)
+{
+	static uint64_t ips[MAXINSN];
+	struct prog p;
+	struct gen g = { 0 };
+	struct pk_pt_image *img = pk_pt_image_new();
+	size_t n, worst = 0;
+	int hung = 0;
+
+	make_prog(&p);
+	n = run(&p, &g, ips, 20000, true);
+	(void)n;
+	pk_pt_image_add_buf(img, p.code, sizeof(p.code), BASE);
+	for (int r = 0; r < 200; r++) {
+		uint8_t *b = malloc(g.len);
+		struct pk_pt_insn_decoder *d;
+		size_t steps = 0;
+
+		memcpy(b, g.buf, g.len);
+		for (int k = 0; k < 1 + r % 8; k++)
+			b[rnd() % g.len] ^= (uint8_t)(1 << (rnd() % 8));
+		d = pk_pt_insn_decoder_new(b, g.len, NULL, img, NULL);
+		for (int sync = 0; sync < 1000; sync++) {
+			int s = pk_pt_insn_sync_forward(d);
+
+			if (s < 0)
+				break;
+			while (s >= 0 && !(s & PK_PT_STS_EOS)) {
+				struct pk_pt_insn in;
+				struct pk_pt_event ev;
+
+				if (++steps > 10 * MAXINSN)
+					break;
+				if (s & PK_PT_STS_EVENT)
+					s = pk_pt_insn_event(d, &ev);
+				else
+					s = pk_pt_insn_next(d, &in);
+			}
+			if (s >= 0 || steps > 10 * MAXINSN)
+				break;
+		}
+		if (steps > 10 * MAXINSN)
+			hung++;
+		worst = steps > worst ? steps : worst;
+		pk_pt_insn_decoder_free(d);
+		free(b);
+	}
+	t_check(!hung, "pt_flow_damaged", "%d runs did not end", hung);
+	pk_pt_image_free(img);
+	free(g.buf);
+}
+
+static int first_base(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	*(uint64_t *)data = info->dlpi_addr;
+	return 1;	/* the main program comes first */
+}
+
+/* ELF images: this test's own code, mapped from its file, must read back
+ * as the bytes the process runs; a non-ELF file is refused. */
+static void test_elf(void)
+{
+	struct pk_pt_image *img = pk_pt_image_new();
+	uint64_t base = 0, at = (uint64_t)(uintptr_t)&test_elf;
+	uint8_t got[32];
+	int n;
+
+	dl_iterate_phdr(first_base, &base);
+	n = pk_pt_image_add_elf(img, "/proc/self/exe", base);
+	t_check(n > 0 && pk_pt_image_read(img, at, got, sizeof(got)) ==
+			 sizeof(got) &&
+		!memcmp(got, (const void *)(uintptr_t)at, sizeof(got)),
+		"pt_image_elf", "add_elf %d: code bytes differ", n);
+	t_check(pk_pt_image_add_elf(img, t_shared("corpus/libipt/MANIFEST.tsv"),
+				    0) == PK_ERR_FORMAT,
+		"pt_image_elf_not_elf", "a text file accepted as ELF");
+	pk_pt_image_free(img);
+}
+
+int main(void)
+{
+	test_elf();
+	test_random_programs(false);
+	test_random_programs(true);
+	test_damaged();
+	return t_exit();
+}
