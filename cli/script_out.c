@@ -363,8 +363,12 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 
 	if (e->ip == ip && e->gen == gen && e->pid == pid &&
 	    e->cpumode == cpumode && e->f == f && e->valid) {
-		ob_put(o, e->len <= LC_INLINE ? e->text : lc->arena + e->off,
-		       e->len);
+		if (e->len <= LC_INLINE) { /* fixed-size copy: inlined */
+			memcpy(ob_room(o, LC_INLINE), e->text, LC_INLINE);
+			o->len += e->len;
+		} else {
+			ob_put(o, lc->arena + e->off, e->len);
+		}
 		return;
 	}
 	pk_session_resolve(s->sess, pid, ip, cpumode, &l);

@@ -412,18 +412,49 @@ int pk__symtab_load_elf(struct pk_symtab *t, const char *path)
 	return pk__symtab_load_files(t, &path, 1);
 }
 
-/* One "ADDR TYPE NAME[\t[MODULE]]" line: 0 or -1 when malformed. */
-static int kallsyms_line(char *line, uint64_t *addr, char *type, char **name)
+static int hexval(char c)
 {
-	char *p = line, *end;
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
 
-	*addr = strtoull(p, &end, 16);
-	if (end == p || *end != ' ' || !end[1] || end[2] != ' ')
-		return -1;
-	*type = end[1];
-	*name = end + 3;
-	(*name)[strcspn(*name, " \t\n")] = '\0';
-	return **name ? 0 : -1;
+/* One "ADDR TYPE NAME[\t[MODULE]]" line starting at P: fills the fields
+ * (NAME cut at its end) and returns the next line, or NULL at the end. */
+static char *kallsyms_line(char *p, uint64_t *addr, char *type, char **name,
+			   bool *ok)
+{
+	uint64_t a = 0;
+	char *q = p;
+	int v;
+
+	*ok = false;
+	while ((v = hexval(*q)) >= 0) {
+		a = a << 4 | (uint64_t)v;
+		q++;
+	}
+	if (q != p && q[0] == ' ' && q[1] && q[1] != '\n' && q[2] == ' ') {
+		*type = q[1];
+		*name = q + 3;
+		*addr = a;
+		q += 3;
+		while (*q && *q != '\n' && *q != '\t' && *q != ' ')
+			q++;
+		*ok = q > *name;
+		if (*q == '\n') {
+			*q = '\0';
+			return q + 1;
+		}
+		if (*q)
+			*q++ = '\0';
+	}
+	while (*q && *q != '\n')
+		q++;
+	return *q ? q + 1 : NULL;
 }
 
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
@@ -439,17 +470,14 @@ int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 		return (int)n;
 	}
 	for (line = text; line && *line; line = next) {
-		uint64_t addr;
-		char type, *name;
+		uint64_t addr = 0;
+		char type = 0, *name = NULL;
+		bool ok;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (kallsyms_line(line, &addr, &type, &name))
+		next = kallsyms_line(line, &addr, &type, &name, &ok);
+		if (!ok || !addr)
 			continue;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (!addr)
 			continue;
 		if (pk__symtab_add_bind(t, addr, 0, name,
 					type == 'T' ? STB_GLOBAL :
