@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include "base/base.h"
@@ -30,6 +31,11 @@ struct pk_session {
 	struct proc *last;    /* last process looked up */
 	bool stale;           /* cache to be emptied before the next use */
 	uint64_t bid_gen;     /* build ids added */
+	/* kallsyms read ahead in a thread from the first kernel map on
+	 * (the kernel takes long to write it) */
+	pthread_t kthr;
+	bool kthr_on;
+	char *ktext;
 	struct rcache *cache; /* resolved addresses */
 };
 
@@ -100,10 +106,35 @@ struct pk_session *pk_session_new(const struct pk_session_opts *o)
 	return s;
 }
 
+static void *kallsyms_ahead(void *arg)
+{
+	struct pk_session *s = arg;
+	char *text;
+
+	if (pk_read_file(s->kallsyms, &text) >= 0)
+		s->ktext = text;
+	return NULL;
+}
+
+/* The read-ahead text of s->kallsyms, or NULL (the caller owns it). */
+static char *kallsyms_join(struct pk_session *s)
+{
+	char *t;
+
+	if (!s->kthr_on)
+		return NULL;
+	pthread_join(s->kthr, NULL);
+	s->kthr_on = false;
+	t = s->ktext;
+	s->ktext = NULL;
+	return t;
+}
+
 void pk_session_free(struct pk_session *s)
 {
 	if (!s)
 		return;
+	pk_free(kallsyms_join(s));
 	for (int b = 0; b < NBUCKET; b++) {
 		for (struct thread *t = s->threads[b], *n; t; t = n) {
 			n = t->next;
@@ -300,6 +331,8 @@ static int add_map(struct pk_session *s, uint32_t pid, uint64_t start,
 	if (!p)
 		return -ENOMEM;
 	p->gen = ++s->gen;
+	if (kernel && !s->have_kmap && s->kallsyms[0])
+		s->kthr_on = !pthread_create(&s->kthr, NULL, kallsyms_ahead, s);
 	if (kernel)
 		s->have_kmap = true;
 	if (kernel && name[0] == '/' && !find_bid(s, name)) {
@@ -444,9 +477,15 @@ static void load_kernel_syms(struct pk_session *s, struct dso *d)
 	n = x ? pk_build_id_kernel(host) : 0;
 	if (!x || (n == x->len && !memcmp(host, x->id, (size_t)n)) ||
 	    strcmp(s->kallsyms, "/proc/kallsyms")) {
-		pk__symtab_load_kallsyms(&d->tab, s->kallsyms);
+		char *text = kallsyms_join(s);
+
+		if (text)
+			pk__symtab_load_kallsyms_text(&d->tab, text);
+		else
+			pk__symtab_load_kallsyms(&d->tab, s->kallsyms);
 		return;
 	}
+	pk_free(kallsyms_join(s));
 	pk_build_id_hex(x->id, x->len, hex);
 	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms",
 		 s->buildid_dir, hex);

@@ -459,7 +459,7 @@ static char *kallsyms_line(char *p, uint64_t *addr, char *type, char **name,
 
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 {
-	char *text, *line, *next;
+	char *text;
 	long n;
 
 	if (t->loaded || t->failed)
@@ -469,6 +469,13 @@ int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 		t->failed = true;
 		return (int)n;
 	}
+	return pk__symtab_load_kallsyms_text(t, text);
+}
+
+int pk__symtab_load_kallsyms_text(struct pk_symtab *t, char *text)
+{
+	char *line, *next;
+
 	for (line = text; line && *line; line = next) {
 		uint64_t addr = 0;
 		char type = 0, *name = NULL;

@@ -39,6 +39,8 @@ int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
 			  int n);
 /* Loads kernel symbols from a kallsyms file. */
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path);
+/* Same from the file's text (pk_malloc'ed, taken over and freed). */
+int pk__symtab_load_kallsyms_text(struct pk_symtab *t, char *text);
 /* The symbol holding ADDR, or NULL. */
 const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr);
 void pk__symtab_fini(struct pk_symtab *t);
