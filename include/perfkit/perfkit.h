@@ -13,6 +13,7 @@
 #include <perfkit/synth.h>
 #include <perfkit/symbol.h>
 #include <perfkit/session.h>
+#include <perfkit/tracefmt.h>
 #include <perfkit/pt.h>
 #include <perfkit/ftrace.h>
 #endif
