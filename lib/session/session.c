@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include "base/base.h"
@@ -36,6 +38,7 @@ struct pk_session {
 	pthread_t kthr;
 	bool kthr_on;
 	char *ktext;
+	char ksrc[4352];      /* the file read ahead */
 	struct rcache *cache; /* resolved addresses */
 };
 
@@ -106,13 +109,51 @@ struct pk_session *pk_session_new(const struct pk_session_opts *o)
 	return s;
 }
 
+/* The whole file in large reads (/proc/kallsyms is megabytes made on
+ * the fly; 4 KiB reads cost twice the time). */
+static char *read_big(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 8u << 20;
+	char *b = fd >= 0 ? pk_malloc(cap + 1) : NULL;
+
+	while (b) {
+		ssize_t n = read(fd, b + len, cap - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0) {
+				pk_free(b);
+				b = NULL;
+			}
+			break;
+		}
+		len += (size_t)n;
+		if (len == cap) {
+			char *nb = pk_realloc(b, 2 * cap + 1);
+
+			if (!nb) {
+				pk_free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+	}
+	if (b)
+		b[len] = '\0';
+	if (fd >= 0)
+		close(fd);
+	return b;
+}
+
 static void *kallsyms_ahead(void *arg)
 {
 	struct pk_session *s = arg;
-	char *text;
 
-	if (pk_read_file(s->kallsyms, &text) >= 0)
-		s->ktext = text;
+	s->ktext = read_big(s->ksrc);
 	return NULL;
 }
 
@@ -307,6 +348,8 @@ static struct dso *dso_for(struct pk_session *s, const char *name, bool kernel)
 }
 
 static struct bid *find_bid(struct pk_session *s, const char *name);
+static const char *kallsyms_source(struct pk_session *s, char *path,
+				   size_t len);
 
 static bool is_anon(const char *n)
 {
@@ -331,8 +374,15 @@ static int add_map(struct pk_session *s, uint32_t pid, uint64_t start,
 	if (!p)
 		return -ENOMEM;
 	p->gen = ++s->gen;
-	if (kernel && !s->have_kmap && s->kallsyms[0])
-		s->kthr_on = !pthread_create(&s->kthr, NULL, kallsyms_ahead, s);
+	if (kernel && !s->have_kmap && s->kallsyms[0]) {
+		const char *src = kallsyms_source(s, s->ksrc, sizeof(s->ksrc));
+
+		if (src && src != s->ksrc)
+			snprintf(s->ksrc, sizeof(s->ksrc), "%s", src);
+		if (src)
+			s->kthr_on = !pthread_create(&s->kthr, NULL,
+						     kallsyms_ahead, s);
+	}
 	if (kernel)
 		s->have_kmap = true;
 	if (kernel && name[0] == '/' && !find_bid(s, name)) {
@@ -458,41 +508,85 @@ static bool file_exists(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-/* Kernel symbols as perf finds them: the running kernel's kallsyms when
- * the file's kernel build id is this kernel's (or unknown), else the
- * build-id cache's copy, else none. */
-static void load_kernel_syms(struct pk_session *s, struct dso *d)
+/* First line of a file (kallsyms' first symbol) into BUF. */
+static bool first_line(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
+	char *nl;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl)
+		nl[1] = '\0';
+	return nl != NULL;
+}
+
+/*
+ * Where kernel symbols come from, as perf decides: the running kernel's
+ * kallsyms when the file's kernel build id is this kernel's (or unknown),
+ * else the build-id cache's copy, else none (NULL). For this kernel the
+ * copy perf record left in the cache is read instead when it holds the
+ * same text (same first symbol address, no modules to differ): a regular
+ * file reads many times faster than /proc/kallsyms is generated.
+ */
+static const char *kallsyms_source(struct pk_session *s, char *path,
+				   size_t len)
 {
 	struct bid *x = find_bid(s, "[kernel.kallsyms]");
 	uint8_t host[PK_BUILD_ID_MAX];
-	char hex[2 * PK_BUILD_ID_MAX + 1], path[4352];
+	char hex[2 * PK_BUILD_ID_MAX + 1], a[256], b[256], *mods = NULL;
 	int n;
+
+	if (!s->kallsyms[0])
+		return NULL;
+	if (strcmp(s->kallsyms, "/proc/kallsyms"))
+		return s->kallsyms;
+	if (!x)
+		return s->kallsyms;
+	pk_build_id_hex(x->id, x->len, hex);
+	snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", s->buildid_dir,
+		 hex);
+	n = pk_build_id_kernel(host);
+	if (n == x->len && !memcmp(host, x->id, (size_t)n)) {
+		bool same = s->buildid_dir[0] && file_exists(path) &&
+			    first_line(path, a, sizeof(a)) &&
+			    first_line(s->kallsyms, b, sizeof(b)) &&
+			    !strcmp(a, b) &&
+			    pk_read_file("/proc/modules", &mods) <= 0;
+
+		pk_free(mods);
+		return same ? path : s->kallsyms;
+	}
+	return s->buildid_dir[0] && file_exists(path) ? path : NULL;
+}
+
+static void load_kernel_syms(struct pk_session *s, struct dso *d)
+{
+	char path[4352];
+	const char *src;
+	char *text;
 
 	if (d->tab.loaded || d->tab.failed)
 		return;
-	if (!s->kallsyms[0]) {
+	text = kallsyms_join(s);
+	src = kallsyms_source(s, path, sizeof(path));
+	if (!src) {
+		pk_free(text);
 		d->tab.failed = true;
 		return;
 	}
-	n = x ? pk_build_id_kernel(host) : 0;
-	if (!x || (n == x->len && !memcmp(host, x->id, (size_t)n)) ||
-	    strcmp(s->kallsyms, "/proc/kallsyms")) {
-		char *text = kallsyms_join(s);
-
-		if (text)
-			pk__symtab_load_kallsyms_text(&d->tab, text);
-		else
-			pk__symtab_load_kallsyms(&d->tab, s->kallsyms);
-		return;
+	/* the read-ahead text is good when it came from the same file */
+	if (text && !strcmp(src, s->ksrc))
+		pk__symtab_load_kallsyms_text(&d->tab, text);
+	else {
+		pk_free(text);
+		pk__symtab_load_kallsyms(&d->tab, src);
 	}
-	pk_free(kallsyms_join(s));
-	pk_build_id_hex(x->id, x->len, hex);
-	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms",
-		 s->buildid_dir, hex);
-	if (s->buildid_dir[0] && file_exists(path))
-		pk__symtab_load_kallsyms(&d->tab, path);
-	else
-		d->tab.failed = true;
 }
 
 /* A user DSO's symbols: the file (when its build id is the recorded one)

@@ -475,23 +475,42 @@ int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 int pk__symtab_load_kallsyms_text(struct pk_symtab *t, char *text)
 {
 	char *line, *next;
+	size_t lines = 1;
 
+	if (t->nr || t->names) { /* names must be TEXT's: an empty table */
+		pk_free(text);
+		return -EINVAL;
+	}
+	for (const char *c = text; (c = strchr(c, '\n')); c++)
+		lines++;
+	t->syms = pk_malloc(lines * sizeof(*t->syms));
+	if (!t->syms) {
+		pk_free(text);
+		return -ENOMEM;
+	}
+	t->cap = (int)lines;
+	/* the names stay in the text: offsets into it until sorting */
+	t->names = text;
 	for (line = text; line && *line; line = next) {
 		uint64_t addr = 0;
 		char type = 0, *name = NULL;
 		bool ok;
+		struct pk_sym *y;
 
 		next = kallsyms_line(line, &addr, &type, &name, &ok);
 		if (!ok || !addr)
 			continue;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
-		if (pk__symtab_add_bind(t, addr, 0, name,
-					type == 'T' ? STB_GLOBAL :
-					type == 't' ? STB_LOCAL : STB_WEAK))
-			break;
+		y = &t->syms[t->nr];
+		y->name = (const char *)(uintptr_t)(name - text);
+		y->start = y->end = addr;
+		y->bind = type == 'T' ? STB_GLOBAL : type == 't' ? STB_LOCAL :
+			  STB_WEAK;
+		y->sized = false;
+		y->seq = (uint32_t)t->nr;
+		t->nr++;
 	}
-	pk_free(text);
 	pk__symtab_sort(t);
 	t->failed = t->nr == 0;
 	return t->failed ? -ENOENT : 0;
