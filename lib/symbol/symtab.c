@@ -412,49 +412,43 @@ int pk__symtab_load_elf(struct pk_symtab *t, const char *path)
 	return pk__symtab_load_files(t, &path, 1);
 }
 
-static int hexval(char c)
+static signed char hexv[256];
+
+static void hex_init(void)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	if (hexv['1'])
+		return;
+	memset(hexv, -1, sizeof(hexv));
+	for (int c = 0; c < 10; c++)
+		hexv['0' + c] = (signed char)c;
+	for (int c = 0; c < 6; c++)
+		hexv['a' + c] = hexv['A' + c] = (signed char)(10 + c);
 }
 
-/* One "ADDR TYPE NAME[\t[MODULE]]" line starting at P: fills the fields
- * (NAME cut at its end) and returns the next line, or NULL at the end. */
-static char *kallsyms_line(char *p, uint64_t *addr, char *type, char **name,
-			   bool *ok)
+/* One "ADDR TYPE NAME[\t[MODULE]]" line in [P, END) (END at its '\n' or
+ * the text's end): fills the fields, NAME cut at its end. */
+static bool kallsyms_line(char *p, char *end, uint64_t *addr, char *type,
+			  char **name)
 {
 	uint64_t a = 0;
-	char *q = p;
+	char *q = p, *n;
 	int v;
 
-	*ok = false;
-	while ((v = hexval(*q)) >= 0) {
+	while ((v = hexv[(unsigned char)*q]) >= 0) {
 		a = a << 4 | (uint64_t)v;
 		q++;
 	}
-	if (q != p && q[0] == ' ' && q[1] && q[1] != '\n' && q[2] == ' ') {
-		*type = q[1];
-		*name = q + 3;
-		*addr = a;
-		q += 3;
-		while (*q && *q != '\n' && *q != '\t' && *q != ' ')
-			q++;
-		*ok = q > *name;
-		if (*q == '\n') {
-			*q = '\0';
-			return q + 1;
-		}
-		if (*q)
-			*q++ = '\0';
-	}
-	while (*q && *q != '\n')
-		q++;
-	return *q ? q + 1 : NULL;
+	if (q == p || end - q < 4 || q[0] != ' ' || q[2] != ' ')
+		return false;
+	*type = q[1];
+	*addr = a;
+	n = q + 3;
+	q = memchr(n, '\t', (size_t)(end - n));
+	if (!q)
+		q = end;
+	*q = '\0';
+	*name = n;
+	return q > n;
 }
 
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
@@ -474,34 +468,38 @@ int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 
 int pk__symtab_load_kallsyms_text(struct pk_symtab *t, char *text)
 {
-	char *line, *next;
-	size_t lines = 1;
+	size_t len = strlen(text), cap = len / 20 + 1; /* lines >= 20 bytes */
+	char *line = text, *end = text + len;
 
 	if (t->nr || t->names) { /* names must be TEXT's: an empty table */
 		pk_free(text);
 		return -EINVAL;
 	}
-	for (const char *c = text; (c = strchr(c, '\n')); c++)
-		lines++;
-	t->syms = pk_malloc(lines * sizeof(*t->syms));
+	hex_init();
+	t->syms = pk_malloc(cap * sizeof(*t->syms));
 	if (!t->syms) {
 		pk_free(text);
 		return -ENOMEM;
 	}
-	t->cap = (int)lines;
+	t->cap = (int)cap;
 	/* the names stay in the text: offsets into it until sorting */
 	t->names = text;
-	for (line = text; line && *line; line = next) {
+	while (line < end) {
+		char *nl = memchr(line, '\n', (size_t)(end - line));
+		char *next = nl ? nl + 1 : end;
 		uint64_t addr = 0;
 		char type = 0, *name = NULL;
-		bool ok;
 		struct pk_sym *y;
 
-		next = kallsyms_line(line, &addr, &type, &name, &ok);
-		if (!ok || !addr)
+		if (!nl)
+			nl = end;
+		if (!kallsyms_line(line, nl, &addr, &type, &name) || !addr ||
+		    (type != 't' && type != 'T' && type != 'w' && type != 'W') ||
+		    (size_t)t->nr >= cap) {
+			line = next;
 			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
+		}
+		line = next;
 		y = &t->syms[t->nr];
 		y->name = (const char *)(uintptr_t)(name - text);
 		y->start = y->end = addr;
