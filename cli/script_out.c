@@ -30,7 +30,7 @@ struct ob {
 /* Formatted "ip sym+off (dso)" texts by (pid, ip, cpumode, fields) and
  * the session's generation for that process: one cache line pair per
  * entry, the text inline when short (most are), else in an arena. */
-#define LC_SIZE (1 << 16)
+#define LC_SIZE (1 << 15)
 #define LC_ARENA (8u << 20)
 #define LC_INLINE 96
 struct lcent {
@@ -369,7 +369,7 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	struct pk_location l;
 	uint64_t h = (ip ^ ((uint64_t)pid << 32) ^ ((uint64_t)cpumode << 60) ^ f) *
 		     0x9e3779b97f4a7c15ull;
-	struct lcent *e = &lc->e[h >> 48];
+	struct lcent *e = &lc->e[h >> 49];
 	size_t start, len;
 
 	if (e->ip == ip && e->gen == gen && e->pid == pid &&

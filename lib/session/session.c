@@ -115,7 +115,14 @@ static char *read_big(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t len = 0, cap = 8u << 20;
-	char *b = fd >= 0 ? pk_malloc(cap + 1) : NULL;
+	struct stat st;
+	char *b;
+
+	/* a regular file reads in one go; /proc's say size 0 */
+	if (fd >= 0 && !fstat(fd, &st) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < (1ull << 31))
+		cap = (size_t)st.st_size + 1;
+	b = fd >= 0 ? pk_malloc(cap + 1) : NULL;
 
 	while (b) {
 		ssize_t n = read(fd, b + len, cap - len);
