@@ -148,4 +148,12 @@ int pd_decompress(struct pk_perfdata *pd, const struct perf_event_header *h,
 		  uint64_t off);
 void pd_zfree(struct pk_perfdata *pd);
 
+/* sbuf.c: snprintf into a fixed buffer, counting what did not fit (the
+ * describers return the length the whole text needs). */
+struct pd_sb {
+	char *buf;
+	size_t len, pos;
+};
+void pd_sbf(struct pd_sb *s, const char *fmt, ...) PK_PRINTF(2, 3);
+
 #endif
