@@ -387,6 +387,16 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	if (f & SF_IP)
 		ob_num(o, dso_addr ? l.dso_addr : ip, 16, 16, ' ', false);
 	put_symdso(s, f, &l);
+	if (f & SF_SRCLINE) {
+		char line[512];
+
+		/* as perf: nothing at all where the line is unknown */
+		if (!pk_session_srcline(s->sess, pid, ip, cpumode, line,
+					sizeof(line))) {
+			ob_put(o, "\n  ", 3);
+			ob_str(o, line);
+		}
+	}
 	len = o->len - start;
 	if (o->len < start || len > 4096)
 		return; /* flushed or long: not cached */

@@ -85,6 +85,16 @@ PK_API int pk_session_resolve(struct pk_session *s, uint32_t pid,
 			      struct pk_location *loc);
 
 /*
+ * The source line of ADDR as perf script's srcline field shows it:
+ * "file.c:LINE" from the DSO's DWARF (separate debuginfo found the standard
+ * ways), else "dso[OFFSET]" ("[kernel.kallsyms][ADDR]" for the kernel);
+ * -ENOENT ("??:0" in BUF) when the address is in no file mapping.
+ */
+PK_API int pk_session_srcline(struct pk_session *s, uint32_t pid,
+			      uint64_t addr, uint16_t cpumode, char *buf,
+			      size_t len);
+
+/*
  * A number that changes whenever pk_session_resolve() may answer
  * differently for addresses of PID in CPUMODE (its maps or the build ids
  * changed), so that callers can cache what they make of the answers. 0

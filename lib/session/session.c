@@ -196,6 +196,7 @@ void pk_session_free(struct pk_session *s)
 		for (struct dso *d = s->dsos[b], *n; d; d = n) {
 			n = d->next;
 			pk__symtab_fini(&d->tab);
+			pk__srcline_close(d->srcline);
 			pk_free(d->name);
 			pk_free(d);
 		}
@@ -769,4 +770,38 @@ int pk_session_resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 	c->cpumode = cpumode;
 	c->loc = *loc;
 	return c->ret;
+}
+
+int pk_session_srcline(struct pk_session *s, uint32_t pid, uint64_t addr,
+		       uint16_t cpumode, char *buf, size_t len)
+{
+	struct pk_location loc;
+	const struct map *m;
+	struct proc *p;
+	char path[4352];
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		resolve(s, pid, addr, cpumode, &loc);
+		snprintf(buf, len, "%s[%llx]", loc.dso, (unsigned long long)addr);
+		return 0;
+	}
+	snprintf(buf, len, "??:0");
+	p = cpumode == PERF_RECORD_MISC_USER ? find_proc(s, pid, false) : NULL;
+	m = p ? pk__proc_find(p, addr) : NULL;
+	if (!m || m->identity || m->dso->name[0] != '/')
+		return -ENOENT;
+	if (!m->dso->tab.loaded && !m->dso->tab.failed)
+		load_user_syms(s, m->dso);
+	if (!m->dso->srcline && !m->dso->srcline_failed) {
+		snprintf(path, sizeof(path), "%s%s", s->root, m->dso->name);
+		m->dso->srcline = pk__srcline_open(path);
+		m->dso->srcline_failed = !m->dso->srcline;
+	}
+	if (!pk__srcline(m->dso->srcline, &m->dso->tab,
+			 addr - m->start + m->pgoff, buf, len))
+		return 0;
+	/* no line: the DSO's short name and the offset, as perf */
+	snprintf(buf, len, "%s[%llx]", strrchr(m->dso->name, '/') + 1,
+		 (unsigned long long)(addr - m->start + m->pgoff));
+	return 0;
 }

@@ -10,6 +10,8 @@
 struct dso {
 	char *name;
 	struct pk_symtab tab;
+	void *srcline;        /* libdw handle, opened on first use */
+	bool srcline_failed;
 	bool kernel;
 	struct dso *next;
 };

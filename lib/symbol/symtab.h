@@ -57,4 +57,13 @@ int pk__symtab_add_bind(struct pk_symtab *t, uint64_t start, uint64_t size,
 			const char *name, int bind);
 void pk__symtab_sort(struct pk_symtab *t);
 
+/* srcline.c: source lines through libdw. _open returns a handle for the
+ * ELF file PATH (NULL when it has no usable DWARF or cannot be read). */
+void *pk__srcline_open(const char *path);
+void pk__srcline_close(void *handle);
+/* "file.c:LINE" of file offset OFF (T gives the PT_LOAD layout). 0 or
+ * -ENOENT. */
+int pk__srcline(void *handle, const struct pk_symtab *t, uint64_t off,
+		char *buf, size_t len);
+
 #endif

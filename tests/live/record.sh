@@ -62,6 +62,16 @@ if [ $HAVE_PERF = 1 ]; then
 		-n "$(grep -E 'do_(sort|hash|matrix)' dw.out | head -1)" -a -n "$(grep -w main dw.out | head -1)"
 fi
 
+# srcline: the demo's own frames get their lines from its DWARF, the same
+# lines perf prints for them.
+$PK record -q -e cpu-clock -o sl.data -- $DEMO >/dev/null 2>&1
+$PK script -i sl.data -F ip,sym,srcline 2>/dev/null | grep -A1 -E ' do_(sort|hash|matrix)' | grep -E '^  demo\.c:[0-9]+$' > sl.pk
+check record_srcline_demo "no demo.c lines" -s sl.pk
+if [ $HAVE_PERF = 1 ]; then
+	perf script -i sl.data -F ip,sym,srcline 2>/dev/null | grep -A1 -E ' do_(sort|hash|matrix)' | grep -E '^  demo\.c:[0-9]+$' > sl.perf
+	check record_srcline_as_perf "$(diff sl.perf sl.pk | head -3 | tr '\n' ' ')" -z "$(diff sl.perf sl.pk)"
+fi
+
 # Exit status of the command.
 $PK record -q -o rc.data -e $EV -- sh -c 'exit 5' >/dev/null 2>&1
 check record_exit_status "rc=$?" $? -eq 5
