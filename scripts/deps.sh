@@ -2,6 +2,7 @@
 # Installs the Debian packages perfkit's build, tests and benchmarks need,
 # only when one is missing. Idempotent; silent when nothing is missing.
 #   build:      gcc make pkg-config libelf-dev libdw-dev libzstd-dev zlib1g-dev
+#               liblzma-dev libbz2-dev (archives: perfkit links them statically)
 #               libzydis-dev (x86 instruction decoding for the PT flow decoder)
 #               libtraceevent-dev (tracepoint print formats)
 #   tests:      clang (libFuzzer, sanitizers) linux-perf trace-cmd libipt-dev
@@ -11,6 +12,7 @@
 #               Intel PT streams of real runs that the PT benchmark decodes)
 set -e
 PKGS="gcc make pkg-config libelf-dev libdw-dev libzstd-dev zlib1g-dev
+      liblzma-dev libbz2-dev
       libzydis-dev libtraceevent-dev clang linux-perf trace-cmd libipt-dev
       util-linux procps qemu-user busybox-static"
 missing=""
