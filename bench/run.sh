@@ -18,6 +18,23 @@ else
 	echo "perf is not installed: skipped"
 fi
 sh bench/script.sh "$BUILD"
+
+echo "== ftrace report: trace-cmd report vs perfkit ftrace report, corpus file (best of 3)"
+TD=../shared/corpus/trace-dat/gcc-x86-v7-zstd.trace.dat
+if command -v trace-cmd >/dev/null && [ -r "$TD" ]; then
+	best() { b=; for i in 1 2 3; do
+		t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
+		t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+		b=$(awk -v a="${b:-$t}" -v c="$t" 'BEGIN { print (c < a ? c : a) }')
+	done; echo "$b"; }
+	tc=$(best trace-cmd report -i "$TD")
+	pk=$(best $PK ftrace report -i "$TD")
+	echo "trace-cmd report:      $tc s"
+	echo "perfkit ftrace report: $pk s"
+	echo "ratio: perfkit is $(ratio $tc $pk) faster (goal >= 10x)"
+else
+	echo "trace-cmd or the corpus file is missing: skipped"
+fi
 # The Intel PT benchmarks decode a stream of a real run (sort, ~194M
 # instructions) that ../shared/tools/ptgen makes once (~20 s).
 export PK_PTGEN_DIR=${PK_PTGEN_DIR:-$BUILD/ptgen}
