@@ -64,8 +64,9 @@ $(BUILD)/libperfkit.so: $(LIB_OBJS) lib/libperfkit.map
 
 # The command links the libraries that ship archives statically: every
 # shared object costs start-up time (page faults, relocations), and
-# `perfkit stat` is timed against perf's start-up.
-PERFKIT_LDLIBS := -Wl,--as-needed -lZydis -Wl,-Bstatic -ltraceevent -ldw -lelf \
+# `perfkit stat` is timed against perf's start-up. libtraceevent stays
+# shared: the plugins it loads (sched_switch's format...) link against it.
+PERFKIT_LDLIBS := -Wl,--as-needed -lZydis -ltraceevent -Wl,-Bstatic -ldw -lelf \
 	-lzstd -lz -llzma -lbz2 -Wl,-Bdynamic -lm -lpthread -ldl
 
 $(BUILD)/perfkit: $(CLI_OBJS) $(BUILD)/libperfkit.a
