@@ -45,11 +45,18 @@ all: $(BUILD)/perfkit $(BUILD)/libperfkit.a $(BUILD)/libperfkit.so \
 deps:
 	@sh scripts/deps.sh
 
+# The command links the libraries that ship archives statically: every
+# shared object costs start-up time (page faults, relocations), and
+# `perfkit stat` is timed against perf's start-up. libtraceevent stays
+# shared: the plugins it loads (sched_switch's format...) link against it.
+PERFKIT_LDLIBS := -Wl,--as-needed -lZydis -ltraceevent -Wl,-Bstatic -ldw -lelf \
+	-lzstd -lz -llzma -lbz2 -Wl,-Bdynamic -lm -lpthread -ldl
+
 # Objects are rebuilt when the compiler flags change.
 FLAGS_STAMP := $(BUILD)/.flags
-$(shell mkdir -p $(BUILD); echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' | \
-	cmp -s - $(FLAGS_STAMP) || \
-	echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' > $(FLAGS_STAMP))
+FLAGS_TEXT := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LDLIBS) $(PERFKIT_LDLIBS)
+$(shell mkdir -p $(BUILD); echo '$(FLAGS_TEXT)' | cmp -s - $(FLAGS_STAMP) || \
+	echo '$(FLAGS_TEXT)' > $(FLAGS_STAMP))
 
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -62,15 +69,9 @@ $(BUILD)/libperfkit.so: $(LIB_OBJS) lib/libperfkit.map
 	$(Q)$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libperfkit.map \
 		-Wl,-soname,libperfkit.so.0 -o $@ $(LIB_OBJS) $(LDLIBS)
 
-# The command links the libraries that ship archives statically: every
-# shared object costs start-up time (page faults, relocations), and
-# `perfkit stat` is timed against perf's start-up. libtraceevent stays
-# shared: the plugins it loads (sched_switch's format...) link against it.
-PERFKIT_LDLIBS := -Wl,--as-needed -lZydis -ltraceevent -Wl,-Bstatic -ldw -lelf \
-	-lzstd -lz -llzma -lbz2 -Wl,-Bdynamic -lm -lpthread -ldl
-
-$(BUILD)/perfkit: $(CLI_OBJS) $(BUILD)/libperfkit.a
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libperfkit.a $(PERFKIT_LDLIBS)
+$(BUILD)/perfkit: $(CLI_OBJS) $(BUILD)/libperfkit.a $(FLAGS_STAMP)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libperfkit.a \
+		$(PERFKIT_LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TLIB_OBJS) $(BUILD)/libperfkit.a
 	@mkdir -p $(@D)
