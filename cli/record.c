@@ -348,7 +348,7 @@ static int add_tracking_dummy(struct rec *r)
 	a.config = PERF_COUNT_SW_DUMMY;
 	a.exclude_guest = pk_feature_has(PK_FEAT_EXCLUDE_GUEST);
 	idx = pk_evlist_add(r->evlist, &a, "dummy:HG");
-	return idx < 0 ? idx : idx;
+	return idx;
 }
 
 /* Events [FROM, TO) get FILTER (--filter applies to the -e before it). */
@@ -703,9 +703,8 @@ static int record_loop(struct rec *r, int *status)
 	int hup = 0, n, err = 0, nfds;
 	bool done = false;
 
-	nfds = 0;
-	for (int i = 0; i < pk_evlist_nr(r->evlist); i++)
-		nfds += pk_cpu_map_nr(r->cpus) * pk_thread_map_nr(r->threads);
+	nfds = pk_evlist_nr(r->evlist) * pk_cpu_map_nr(r->cpus) *
+	       pk_thread_map_nr(r->threads);
 	while (!done && !err) {
 		n = pk_rings_poll(r->rings, 100, &hup);
 		(void)n; /* data or not, the rings are drained on every wake */
@@ -897,7 +896,8 @@ static int run(struct rec *r)
 int cmd_record(int argc, char **argv)
 {
 	struct rec_cfg cfg = { .argc = argc, .orig_argv = argv, .clockid = -1 };
-	struct rec r = { .cfg = &cfg, .wl = { .pid = -1, .go_fd = -1, .err_fd = -1 } };
+	struct rec r = { .cfg = &cfg, .last_hit = -1,
+			 .wl = { .pid = -1, .go_fd = -1, .err_fd = -1 } };
 	int ret;
 
 	cfg.events = calloc((size_t)argc + 1, sizeof(char *));

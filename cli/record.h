@@ -55,6 +55,7 @@ struct rec {
 	size_t id_hdr;          /* sample_id trailer of synthesized records */
 	struct rec_map *maps;
 	int nr_maps, cap_maps;
+	int last_hit;           /* map of the previous sample, or -1 */
 	bool kernel_hit;
 	int tracking;           /* index of the event carrying side-band */
 	const char **ev_filter; /* per event: its --filter, or NULL */

@@ -37,8 +37,7 @@ static int add_map(struct rec *r, uint32_t pid, uint64_t start, uint64_t len,
  * for forked children that inherited them. */
 static void mark_hit(struct rec *r, uint32_t pid, uint64_t ip)
 {
-	static int last = -1;
-	int any = -1;
+	int any = -1, last = r->last_hit;
 
 	if (last >= 0 && last < r->nr_maps && r->maps[last].pid == pid &&
 	    ip >= r->maps[last].start && ip < r->maps[last].end)
@@ -50,7 +49,7 @@ static void mark_hit(struct rec *r, uint32_t pid, uint64_t ip)
 			continue;
 		if (m->pid == pid) {
 			m->hit = true;
-			last = i;
+			r->last_hit = i;
 			return;
 		}
 		if (any < 0)
