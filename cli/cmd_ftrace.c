@@ -11,7 +11,11 @@
 static void report_usage(FILE *f)
 {
 	fprintf(f, "usage: perfkit ftrace report [-i FILE] [--cpu N[,M..]] "
-		   "[--events]\n");
+		   "[--events]\n"
+		   "       [--engine=auto|tep] [--stats]\n"
+		   "  --engine=tep  format every record with libtraceevent "
+		   "(reference)\n"
+		   "  --stats       print formatter coverage to stderr\n");
 }
 
 /* Parses "1,3-5" into CPUS (at most MAX). Returns the count or -1. */
@@ -49,13 +53,17 @@ static int ftrace_report(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "events", no_argument, NULL, 'E' },
+		{ "engine", required_argument, NULL, 'G' },
+		{ "stats", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *in = "trace.dat";
 	static int cpus[4096];
 	int nr_cpus = 0, c;
-	bool events = false;
+	bool events = false, stats = false;
+	int engine = PK_REPORT_AUTO;
+	struct pk_report_stats st = { 0 };
 	struct pk_tracedat *td;
 
 	optind = 1;
@@ -71,6 +79,16 @@ static int ftrace_report(int argc, char **argv)
 			}
 			break;
 		case 'E': events = true; break;
+		case 'S': stats = true; break;
+		case 'G':
+			if (!strcmp(optarg, "tep")) {
+				engine = PK_REPORT_TEP;
+			} else if (strcmp(optarg, "auto")) {
+				cli_error("ftrace report", "unknown engine '%s'",
+					  optarg);
+				return 2;
+			}
+			break;
 		case 'h': report_usage(stdout); return 0;
 		default: report_usage(stderr); return 2;
 		}
@@ -85,9 +103,15 @@ static int ftrace_report(int argc, char **argv)
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	PK_OPTS(pk_report_opts, o, .cpus = nr_cpus ? cpus : NULL,
-		.nr_cpus = nr_cpus, .events = events);
+		.nr_cpus = nr_cpus, .events = events, .engine = engine,
+		.stats = &st);
 	long n = pk_tracedat_report(td, stdout, &o);
 	fflush(stdout);
+	if (stats)
+		fprintf(stderr, "records: %ld compiled formatter, %ld "
+			"libtraceevent; formats: %d compiled, %d "
+			"libtraceevent\n", st.fast, st.fallback,
+			st.formats_fast, st.formats_fallback);
 	pk_tracedat_close(td);
 	if (n < 0) {
 		cli_error("ftrace report", "%s: %s", in, pk_strerror((int)n));

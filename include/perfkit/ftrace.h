@@ -95,15 +95,33 @@ PK_API int pk_tracedat_rewind(struct pk_tracedat *td, const int *cpus,
 			      int nr_cpus);
 
 /* Options of pk_tracedat_report(); declare with PK_OPTS(). */
+/* How pk_tracedat_report() formatted the records (PK_REPORT_...). */
+enum pk_report_engine {
+	PK_REPORT_AUTO = 0,   /* compiled formatter, libtraceevent per
+				 record where it cannot print exactly */
+	PK_REPORT_TEP,        /* libtraceevent for everything (reference) */
+};
+/* Counts filled in by pk_tracedat_report() (opts->stats). */
+struct pk_report_stats {
+	long fast;            /* records the compiled formatter printed */
+	long fallback;        /* records printed by libtraceevent */
+	int formats_fast;     /* formats compiled (of the events seen) */
+	int formats_fallback; /* formats left to libtraceevent */
+};
 struct pk_report_opts {
 	size_t sz;
 	const int *cpus;      /* only these CPUs (NULL: all) */
 	int nr_cpus;
 	bool events;          /* print the event formats instead */
+	int engine;           /* enum pk_report_engine */
+	struct pk_report_stats *stats;  /* NULL or filled in */
 };
 /*
  * Prints TD to OUT exactly as `trace-cmd report` 3.1 prints it (event
- * payloads formatted from the print fmt by libtraceevent and its plugins).
+ * payloads as libtraceevent and its plugins print them). By default the
+ * payloads come from perfkit's compiled formatter, and the records it
+ * cannot reproduce exactly from libtraceevent (set up on first need);
+ * opts->engine PK_REPORT_TEP uses libtraceevent for every record.
  * Returns the number of events printed, or a negative error (a damaged
  * file stops the report after what could be printed).
  */

@@ -34,6 +34,25 @@ int td_decompress(const char *alg, const void *in, size_t in_len,
 	return PK_ERR_UNSUPP;
 }
 
+int td_decompress_ctx(void **ctx, const char *alg, const void *in,
+		      size_t in_len, void *out, size_t out_len)
+{
+	if (strcmp(alg, "zstd"))
+		return td_decompress(alg, in, in_len, out, out_len);
+	if (!*ctx && !(*ctx = ZSTD_createDCtx()))
+		return -ENOMEM;
+	size_t r = ZSTD_decompressDCtx(*ctx, out, out_len, in, in_len);
+	if (ZSTD_isError(r) || r != out_len)
+		return PK_ERR_FORMAT;
+	return 0;
+}
+
+void td_decompress_free(void *ctx)
+{
+	if (ctx)
+		ZSTD_freeDCtx(ctx);
+}
+
 int td_compress(const char *alg, const void *in, size_t in_len,
 		void **out, size_t *out_len)
 {

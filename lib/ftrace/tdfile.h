@@ -66,6 +66,10 @@ struct pk_tracedat {
 	uint32_t tsc_mult, tsc_shift;
 	uint64_t tsc_offset;
 	bool has_tsc2nsec;
+	uint64_t lazy_off[3];   /* v7 kallsyms/printk/cmdlines sections,
+				   decompressed on first use */
+	bool lazy_done[3];
+	void *zctx;             /* reused decompression context */
 	char **owned;           /* allocations to free */
 	int nr_owned;
 	/* iteration filter */
@@ -90,6 +94,13 @@ int td_decompress(const char *alg, const void *in, size_t in_len,
 		  void *out, size_t out_len);
 int td_compress(const char *alg, const void *in, size_t in_len,
 		void **out, size_t *out_len);
+/* Decompression reusing *CTX (created on first use; td_decompress_free). */
+int td_decompress_ctx(void **ctx, const char *alg, const void *in,
+		      size_t in_len, void *out, size_t out_len);
+void td_decompress_free(void *ctx);
+/* The blob of ITEM, loading a lazily read section first (NULL: none). */
+const struct td_blob *td_tracedat_blob(struct pk_tracedat *td,
+				       enum pk_tracedat_item item);
 int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b,
 		struct td_cpu *c);
 bool td_clock_in_usecs(const char *clock);

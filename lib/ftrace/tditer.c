@@ -45,8 +45,9 @@ int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b, struct td_cpu *c)
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t cs = pk_ld32(cur.p + cur.pos, td->big);
 		uint32_t us = pk_ld32(cur.p + cur.pos + 4, td->big);
-		r = td_decompress(td->comp, cur.p + cur.pos + 8, cs,
-				  c->data + at, us);
+		r = td_decompress_ctx(&td->zctx, td->comp,
+				      cur.p + cur.pos + 8, cs, c->data + at,
+				      us);
 		if (r)
 			return td_err(&cur, r, "cannot decompress chunk");
 		at += us;

@@ -242,6 +242,69 @@ static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
 	return 0;
 }
 
+/* The header of the section at OFF: id ID, size inside the file. */
+static int check_section(struct pk_tracedat *td, uint64_t off, uint16_t id)
+{
+	struct td_cur c = { td->map, td->size, 0, 0, td->big, false };
+	uint16_t sid, flags;
+	uint32_t str;
+	uint64_t size;
+	int r;
+
+	if (off >= td->size || off < 16) {
+		pk_warn("trace.dat: section offset %llu outside the file",
+			(unsigned long long)off);
+		return PK_ERR_FORMAT;
+	}
+	c.pos = (size_t)off;
+	if ((r = rd_u16(&c, &sid, "section id")) ||
+	    (r = rd_u16(&c, &flags, "section flags")) ||
+	    (r = rd_u32(&c, &str, "section string")) ||
+	    (r = rd_u64(&c, &size, "section size")))
+		return r;
+	if (sid != id) {
+		c.pos -= 16;
+		return td_err(&c, PK_ERR_FORMAT, "unexpected section id");
+	}
+	if (size > c.len - c.pos)
+		return td_err(&c, PK_ERR_TRUNC, "section size past the end");
+	return 0;
+}
+
+const struct td_blob *td_tracedat_blob(struct pk_tracedat *td,
+				       enum pk_tracedat_item item)
+{
+	static const int lazy[] = { [PK_TD_KALLSYMS] = 1, [PK_TD_PRINTK] = 2,
+				    [PK_TD_CMDLINES] = 3 };
+	const struct td_blob *b;
+
+	switch (item) {
+	case PK_TD_HEADER_PAGE: return &td->hdr_page;
+	case PK_TD_HEADER_EVENT: return &td->hdr_event;
+	case PK_TD_KALLSYMS: b = &td->kallsyms; break;
+	case PK_TD_PRINTK: b = &td->printk; break;
+	case PK_TD_CMDLINES: b = &td->cmdlines; break;
+	case PK_TD_UNAME: return &td->uname;
+	case PK_TD_TRACE_CLOCK: return &td->clock_opt;
+	case PK_TD_VERSION: return &td->version_str;
+	case PK_TD_LATENCY_TEXT: return &td->bufs[0].text;
+	default: return NULL;
+	}
+	int k = lazy[item] - 1;
+	if (td->lazy_off[k] && !td->lazy_done[k]) {
+		struct td_cur s7;
+		int id = TD_OPT_KALLSYMS + k;
+		td->lazy_done[k] = true;
+		if (!open_section(td, td->lazy_off[k], (uint16_t)id, &s7, NULL))
+			(void)(id == TD_OPT_CMDLINES
+			       ? rd_blob64(&s7, (struct td_blob *)b, "cmdlines")
+			       : rd_blob32(&s7, (struct td_blob *)b,
+					   id == TD_OPT_KALLSYMS ? "kallsyms"
+								 : "printk"));
+	}
+	return b;
+}
+
 static int rd_buffer_opt(struct pk_tracedat *td, struct td_cur *c, bool text)
 {
 	struct td_buffer *b = pk_realloc(td->bufs,
@@ -447,6 +510,13 @@ static int rd_v7(struct pk_tracedat *td, struct td_cur *c)
 		int id = order[i].id;
 		if (!sect[id])
 			continue;
+		if (id >= TD_OPT_KALLSYMS && id <= TD_OPT_CMDLINES) {
+			/* read on first use (td_tracedat_blob) */
+			if ((r = check_section(td, sect[id], (uint16_t)id)))
+				return r;
+			td->lazy_off[id - TD_OPT_KALLSYMS] = sect[id];
+			continue;
+		}
 		if ((r = open_section(td, sect[id], (uint16_t)id, &s7, NULL)))
 			return r;
 		switch (id) {
@@ -700,6 +770,7 @@ void pk_tracedat_close(struct pk_tracedat *td)
 	pk_free(td->owned);
 	pk_free(td->fmts);
 	pk_free(td->filter);
+	td_decompress_free(td->zctx);
 	if (td->mapped)
 		munmap((void *)td->map, td->size);
 	pk_free(td);
@@ -732,20 +803,11 @@ const char *pk_tracedat_compression(const struct pk_tracedat *td)
 const char *pk_tracedat_item(const struct pk_tracedat *td,
 			     enum pk_tracedat_item item, size_t *len)
 {
-	const struct td_blob *b;
-
-	switch (item) {
-	case PK_TD_HEADER_PAGE: b = &td->hdr_page; break;
-	case PK_TD_HEADER_EVENT: b = &td->hdr_event; break;
-	case PK_TD_KALLSYMS: b = &td->kallsyms; break;
-	case PK_TD_PRINTK: b = &td->printk; break;
-	case PK_TD_CMDLINES: b = &td->cmdlines; break;
-	case PK_TD_UNAME: b = &td->uname; break;
-	case PK_TD_TRACE_CLOCK: b = &td->clock_opt; break;
-	case PK_TD_VERSION: b = &td->version_str; break;
-	case PK_TD_LATENCY_TEXT: b = &td->bufs[0].text; break;
-	default: return NULL;
-	}
+	/* lazily read sections are loaded here: a cache, not a change */
+	const struct td_blob *b = td_tracedat_blob((struct pk_tracedat *)td,
+						   item);
+	if (!b)
+		return NULL;
 	if (len)
 		*len = b->len;
 	return b->p;

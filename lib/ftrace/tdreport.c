@@ -1,283 +1,269 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `trace-cmd report` output for a trace.dat file. Event payloads come from
- * libtraceevent (print fmt and its plugins); the line prefix (task, CPU,
- * time, event name) is formatted here in trace-cmd 3.1's layout.
+ * `trace-cmd report` output for a trace.dat file. Each record's line
+ * prefix (task, CPU, time, event name) is formatted here in trace-cmd
+ * 3.1's layout and its payload by the compiled formatter (tfmt.h); the
+ * records it cannot print exactly go to libtraceevent (tdreptep.c), which
+ * is set up only when the first such record comes. Output collects in one
+ * large buffer written in big pieces.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <event-parse.h>
-#include <trace-seq.h>
 #include "ftrace/bytes.h"
-#include "ftrace/tdfile.h"
-#include "ftrace/tdfgraph.h"
+#include "ftrace/tdrep.h"
+
+#define FLUSH_AT (1u << 20)
 
 struct rep {
 	struct pk_tracedat *td;
-	struct tep_handle *tep;
-	struct tep_plugin_list *plugins;
-	struct trace_seq s;
 	FILE *out;
+	const struct pk_report_opts *opts;
+	struct tf_env env;
+	struct tf_out o;
 	int name_w;             /* buffer-name column (several buffers) */
-	uint8_t *scratch;       /* zeroed bounce buffer for one record */
-	size_t scratch_max;     /* largest record it takes */
-	struct td_fgraph fg;    /* function_graph state (lookahead) */
+	int *id2fmt;            /* event id -> format index, -1 */
+	struct tf_event **evs;  /* format index -> compiled (lazily) */
+	uint8_t *state;         /* 0 not yet, 1 compiled, 2 failed */
+	struct rep_tep t;
+	bool tep_ready, tep_only;
+	struct pk_report_stats st;
+	int err;
 };
 
-/*
- * A record is printed from a zeroed buffer with 128 KiB to spare after the
- * largest page: __data_loc/__rel_loc offsets and lengths are 16 bits each,
- * so whatever a damaged record says, libtraceevent's reads stay inside
- * memory we own.
- */
-#define SCRATCH_SPARE (128u << 10)
-
-/* A NUL-terminated copy of a blob (libtraceevent wants C strings). */
-static char *cstr(const struct td_blob *b)
+static int load_syms(struct tf_env *env)
 {
-	char *s = pk_malloc(b->len + 1);
-	if (s) {
-		memcpy(s, b->p, b->len);
-		s[b->len] = 0;
-	}
-	return s;
+	struct rep *r = env->priv;
+	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_KALLSYMS);
+
+	return k ? tf_syms_parse(env, k->p, k->len) : 0;
 }
 
-/*
- * libtraceevent's format parser can crash on a damaged format file, so the
- * formats are first parsed in a child process that reports each index it
- * starts; a format that kills the child is marked bad and skipped.
- */
-static void child_parse(struct pk_tracedat *td, const bool *bad, int fd)
+static int flush(struct rep *r)
 {
-	struct tep_handle *tep = tep_alloc();
-	int null = open("/dev/null", O_WRONLY);
-
-	if (null >= 0)
-		dup2(null, 2);
-	if (!tep)
-		_exit(1);
-	tep_set_long_size(tep, td->long_size);
-	tep_set_file_bigendian(tep, td->big ? TEP_BIG_ENDIAN
-					    : TEP_LITTLE_ENDIAN);
-	for (int i = 0; i < td->nr_fmts; i++) {
-		if (bad[i])
-			continue;
-		if (write(fd, &i, sizeof(i)) != sizeof(i))
-			_exit(1);
-		tep_parse_event(tep, td->fmts[i].text.p, td->fmts[i].text.len,
-				td->fmts[i].system);
-	}
-	_exit(0);
-}
-
-static int check_formats(struct pk_tracedat *td, bool *bad)
-{
-	for (int attempt = 0; attempt < 32; attempt++) {
-		int p[2], st = 0, last = -1, v;
-		pid_t pid;
-
-		if (pipe2(p, O_CLOEXEC) < 0)
-			return -errno;
-		pid = fork();
-		if (pid < 0) {
-			close(p[0]);
-			close(p[1]);
-			return -errno;
-		}
-		if (pid == 0) {
-			close(p[0]);
-			child_parse(td, bad, p[1]);
-		}
-		close(p[1]);
-		while (read(p[0], &v, sizeof(v)) == sizeof(v))
-			last = v;
-		close(p[0]);
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-			return 0;
-		if (last < 0 || last >= td->nr_fmts)
-			return PK_ERR_INTERNAL;
-		bad[last] = true;
-		pk_warn("trace.dat: event format %d (system '%s') is damaged; "
-			"its events are not decoded", last,
-			td->fmts[last].system);
-	}
-	pk_warn("trace.dat: too many damaged event formats");
-	return PK_ERR_FORMAT;
-}
-
-/* The "ID: N" of a format file, or -1. */
-static long format_id(const struct td_format *f)
-{
-	const char *p = f->text.p, *end = p + f->text.len;
-
-	for (; p + 4 < end; p++) {
-		if ((p == f->text.p || p[-1] == '\n') && !memcmp(p, "ID: ", 4)) {
-			long v = 0;
-			for (p += 4; p < end && *p >= '0' && *p <= '9'; p++)
-				v = v * 10 + (*p - '0');
-			return v;
-		}
-	}
-	return -1;
-}
-
-/*
- * Only the formats of events present in the data are parsed (a file holds
- * a thousand formats and a few dozen are used): one quick pass over the
- * pages collects the event types. SKIP[i] is set for the others.
- */
-static int mark_unused(struct pk_tracedat *td, bool *skip,
-		       const struct pk_report_opts *o)
-{
-	uint8_t *seen = pk_zalloc(65536 / 8);
-	struct pk_tracedat_event ev;
-	int r;
-
-	if (!seen)
-		return -ENOMEM;
-	r = pk_tracedat_rewind(td, o ? o->cpus : NULL, o ? o->nr_cpus : 0);
-	while (!r && (r = pk_tracedat_next(td, &ev)) != 0) {
-		if (r > 0 && ev.size >= 2) {
-			uint16_t t = (uint16_t)pk_ld16(ev.data, td->big);
-			seen[t / 8] |= (uint8_t)(1 << (t % 8));
-		}
-		r = 0;
-	}
-	for (int i = 0; i < td->nr_fmts; i++) {
-		long id = format_id(&td->fmts[i]);
-		skip[i] = id >= 0 && id < 65536 && !(seen[id / 8] & (1 << (id % 8)));
-	}
-	pk_free(seen);
+	if (r->o.len && fwrite(r->o.p, 1, r->o.len, r->out) != r->o.len)
+		return -EIO;
+	r->o.len = 0;
 	return 0;
 }
 
-static int setup_tep(struct rep *r, const struct pk_report_opts *o)
+static int tep_ready(struct rep *r)
 {
-	struct pk_tracedat *td = r->td;
-	char *s;
+	if (r->tep_ready)
+		return r->t.failed ? PK_ERR_INTERNAL : 0;
+	r->tep_ready = true;
+	int e = td_tep_init(&r->t, r->td, r->tep_only, &r->env, r->opts);
+	if (e < 0)
+		r->t.failed = true;
+	return e;
+}
 
-	r->tep = tep_alloc();
-	if (!r->tep)
+static int fmt_index(struct rep *r, const struct pk_tracedat_event *ev)
+{
+	if (ev->size < 2)
+		return -1;
+	return r->id2fmt[pk_ld16(ev->data, r->td->big)];
+}
+
+/* The compiled format of EV, or NULL. */
+static struct tf_event *event_of(struct rep *r, int fi)
+{
+	if (fi < 0)
+		return NULL;
+	if (!r->state[fi]) {
+		const struct td_format *f = &r->td->fmts[fi];
+		struct tf_event *e = pk_zalloc(sizeof(*e));
+		r->state[fi] = 2;
+		if (!e)
+			return NULL;
+		if (tf_compile(e, f->text.p, f->text.len, f->system,
+			       r->td->long_size, TF_PLUGINS) < 0) {
+			tf_event_fini(e);
+			pk_free(e);
+			return NULL;
+		}
+		r->evs[fi] = e;
+		r->state[fi] = 1;
+		if (e->common_pid < 0)
+			r->state[fi] = 2;
+		if (!e->ok && e->plugin == TFP_NONE)
+			r->st.formats_fallback++;
+		else if (e->plugin == TFP_FALLBACK)
+			r->st.formats_fallback++;
+		else
+			r->st.formats_fast++;
+		if ((!e->ok && e->plugin == TFP_NONE) ||
+		    e->plugin == TFP_FALLBACK)
+			pk_info("trace.dat: event %s:%s is formatted by "
+				"libtraceevent (%s)", e->system, e->name,
+				e->why ? e->why : "?");
+	}
+	return r->state[fi] == 1 ? r->evs[fi] : NULL;
+}
+
+static char *put_padl(char *p, const char *s, size_t n, int w)
+{
+	for (int i = (int)n; i < w; i++)
+		*p++ = ' ';
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* "%16s-%-5d [%03d]" and the time, as trace-cmd prints them */
+static int put_prefix(struct rep *r, const struct pk_tracedat_event *ev,
+		      int pid, bool usecs)
+{
+	const char *comm = tf_comm(&r->env, pid);
+	size_t cl = strlen(comm);
+	char num[24], *p, *b;
+	unsigned long long t = ev->ts;
+
+	if (tf_out_reserve(&r->o, cl + 128))
 		return -ENOMEM;
-	tep_set_file_bigendian(r->tep, td->big ? TEP_BIG_ENDIAN
-					       : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(r->tep, __BYTE_ORDER__ ==
-				__ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
-						     : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(r->tep, td->long_size);
-	tep_set_page_size(r->tep, (int)td->page_size);
-	tep_set_cpus(r->tep, pk_tracedat_cpus(td));
-	if (td->hdr_page.p && (s = cstr(&td->hdr_page))) {
-		tep_parse_header_page(r->tep, s, td->hdr_page.len,
-				      td->long_size);
-		pk_free(s);
-	}
-	bool *bad = pk_calloc((size_t)td->nr_fmts + 1, sizeof(bool));
-	int e = bad ? mark_unused(td, bad, o) : -ENOMEM;
-	if (!e)
-		e = check_formats(td, bad);
-	if (e < 0) {
-		pk_free(bad);
-		return e;
-	}
-	r->plugins = tep_load_plugins(r->tep);
-	td_fgraph_register(r->tep, &r->fg);
-	for (int i = 0; i < td->nr_fmts; i++) {
-		const struct td_format *f = &td->fmts[i];
-		if (bad[i])
-			continue;
-		if (tep_parse_event(r->tep, f->text.p, f->text.len, f->system))
-			pk_debug("trace.dat: cannot parse format %d of '%s'",
-				 i, f->system);
-	}
-	pk_free(bad);
-	if (td->kallsyms.len && (s = cstr(&td->kallsyms))) {
-		tep_parse_kallsyms(r->tep, s);
-		pk_free(s);
-	}
-	if (td->printk.len && (s = cstr(&td->printk))) {
-		tep_parse_printk_formats(r->tep, s);
-		pk_free(s);
-	}
-	if (td->cmdlines.len && (s = cstr(&td->cmdlines))) {
-		tep_parse_saved_cmdlines(r->tep, s);
-		pk_free(s);
-	}
-	trace_seq_init(&r->s);
-	return 0;
-}
+	p = r->o.p + r->o.len;
 
-static void teardown(struct rep *r)
-{
-	if (!r->tep)
-		return;
-	trace_seq_destroy(&r->s);
-	tep_unload_plugins(r->plugins, r->tep);
-	tep_free(r->tep);
-}
-
-/* "%16s-%-5d [%03d]" and the time, as trace-cmd prints them. */
-static void put_prefix(struct rep *r, const struct tep_record *rec,
-		       bool usecs)
-{
-	int pid = tep_data_pid(r->tep, (struct tep_record *)rec);
-	const char *comm = tep_data_comm_from_pid(r->tep, pid);
-	unsigned long long t = rec->ts;
-
-	fprintf(r->out, "%16s-%-5d [%03d]", comm, pid, rec->cpu);
+	p = put_padl(p, comm, cl, 16);
+	*p++ = '-';
+	b = p;
+	if (pid < 0) {
+		*p++ = '-';
+		p = tf_put_u64(p, -(uint64_t)(int64_t)pid);
+	} else {
+		p = tf_put_u64(p, (uint64_t)pid);
+	}
+	while (p - b < 5)
+		*p++ = ' ';
+	*p++ = ' ';
+	*p++ = '[';
+	int cpu = ev->cpu;
+	if (cpu >= 0 && cpu < 1000) {
+		*p++ = (char)('0' + cpu / 100);
+		*p++ = (char)('0' + cpu / 10 % 10);
+		*p++ = (char)('0' + cpu % 10);
+	} else {
+		size_t n = (size_t)(tf_put_u64(num, (uint64_t)(int64_t)cpu) - num);
+		if (cpu < 0) {
+			*p++ = '-';
+			n = (size_t)(tf_put_u64(num, -(uint64_t)(int64_t)cpu) - num);
+		}
+		memcpy(p, num, n);
+		p += n;
+	}
+	*p++ = ']';
 	if (!usecs) {
-		fprintf(r->out, "%12llu:", t);
-		return;
+		size_t n = (size_t)(tf_put_u64(num, t) - num);
+		p = put_padl(p, num, n, 12);
+	} else {
+		/* trace-cmd 3.1 prints seconds.microseconds (rounded) */
+		t = (t + 500) / 1000;
+		*p++ = ' ';
+		size_t n = (size_t)(tf_put_u64(num, t / 1000000) - num);
+		p = put_padl(p, num, n, 5);
+		*p++ = '.';
+		unsigned long long us = t % 1000000;
+		for (int i = 5; i >= 0; i--) {
+			p[i] = (char)('0' + us % 10);
+			us /= 10;
+		}
+		p += 6;
 	}
-	/* trace-cmd 3.1 always prints seconds.microseconds here (rounded) */
-	t = (t + 500) / 1000;
-	fprintf(r->out, " %5llu.%06llu:", t / 1000000, t % 1000000);
+	*p++ = ':';
+	r->o.len = (size_t)(p - r->o.p);
+	return 0;
 }
 
-static void put_event(struct rep *r, const struct pk_tracedat_event *ev)
+static int put_name(struct rep *r, const char *name)
 {
-	struct td_buffer *b = &r->td->bufs[ev->buffer];
-	uint32_t size = (uint32_t)PK_MIN(ev->size, r->scratch_max);
-	memcpy(r->scratch, ev->data, size);
-	struct tep_record rec = {
-		.ts = ev->ts, .cpu = ev->cpu, .data = r->scratch,
-		.size = (int)size, .offset = ev->offset,
-		.missed_events = ev->missed, .record_size = (int)size,
-	};
-	struct tep_event *e = tep_find_event_by_record(r->tep, &rec);
-	const char *name = e ? e->name : "(NULL)";
 	size_t nl = strlen(name);
 
+	if (tf_out_reserve(&r->o, nl + 24))
+		return -ENOMEM;
+	char *p = r->o.p + r->o.len;
+	*p++ = ' ';
+	memcpy(p, name, nl);
+	p += nl;
+	*p++ = ':';
+	*p++ = ' ';
+	for (size_t i = nl; i < 20; i++)
+		*p++ = ' ';
+	r->o.len = (size_t)(p - r->o.p);
+	return 0;
+}
+
+/* The whole line from libtraceevent. */
+static int slow_line(struct rep *r, const struct pk_tracedat_event *ev,
+		     int fi)
+{
+	int e = tep_ready(r);
+
+	if (!e && fi >= 0 && !r->tep_only)
+		e = td_tep_need(&r->t, r->td, fi);
+	if (e < 0)
+		return e;
+	r->st.fallback++;
+	return td_tep_line(&r->t, r->td, ev, &r->o);
+}
+
+static int put_event(struct rep *r, const struct pk_tracedat_event *ev)
+{
+	struct td_buffer *b = &r->td->bufs[ev->buffer];
+	char tmp[64];
+	int e;
+
+	if (tf_out_reserve(&r->o, 512))
+		return -ENOMEM;
 	/* several buffers: instances get "NAME: ", the top one blanks */
-	if (r->name_w && ev->buffer)
-		fprintf(r->out, "%*s: ", r->name_w, b->name);
-	else if (r->name_w)
-		fprintf(r->out, "%*s  ", r->name_w, "");
-	if (ev->missed > 0)
-		fprintf(r->out, "CPU:%d [%lld EVENTS DROPPED]\n", ev->cpu,
-			ev->missed);
-	else if (ev->missed < 0)
-		fprintf(r->out, "CPU:%d [EVENTS DROPPED]\n", ev->cpu);
-	put_prefix(r, &rec, b->in_usecs);
-	fprintf(r->out, " %s: %.*s", name, nl < 20 ? (int)(20 - nl) : 0,
-		"                    ");
-	trace_seq_reset(&r->s);
-	if (e)
-		tep_print_event(r->tep, &r->s, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&r->s);
-	unsigned len = r->s.len;
-	if (len && r->s.buffer[len - 1] == '\n')
-		len--;
-	fwrite(r->s.buffer, 1, len, r->out);
-	fputc('\n', r->out);
-	memset(r->scratch, 0, size);
+	if (r->name_w) {
+		size_t n = strlen(b->name);
+		if (tf_out_reserve(&r->o, n + (size_t)r->name_w + 8))
+			return -ENOMEM;
+		char *p = r->o.p + r->o.len;
+		p = put_padl(p, ev->buffer ? b->name : "", ev->buffer ? n : 0,
+			     r->name_w);
+		*p++ = ':';
+		if (!ev->buffer)
+			p[-1] = ' ';
+		*p++ = ' ';
+		r->o.len = (size_t)(p - r->o.p);
+	}
+	if (ev->missed) {
+		int n = ev->missed > 0
+			? snprintf(tmp, sizeof(tmp), "CPU:%d [%lld EVENTS DROPPED]\n",
+				   ev->cpu, ev->missed)
+			: snprintf(tmp, sizeof(tmp), "CPU:%d [EVENTS DROPPED]\n",
+				   ev->cpu);
+		memcpy(r->o.p + r->o.len, tmp, (size_t)n);
+		r->o.len += (size_t)n;
+	}
+	int fi = fmt_index(r, ev);
+	struct tf_event *te = r->tep_only ? NULL : event_of(r, fi);
+	const struct tf_field *pf = te ? &te->fields[te->common_pid] : NULL;
+	if (!te || pf->off + 4 > ev->size || pf->size != 4) {
+		e = slow_line(r, ev, fi);
+	} else {
+		int pid = (int)pk_ld32(ev->data + pf->off, r->td->big);
+		if ((e = put_prefix(r, ev, pid, b->in_usecs)) ||
+		    (e = put_name(r, te->name)))
+			return e;
+		e = tf_print(te, &r->env, ev->data, ev->size, &r->o);
+		if (e == 0) {
+			r->st.fast++;
+		} else if (e == TF_FALLBACK) {
+			const char *nm;
+			r->st.fallback++;
+			tf_plugin_comms(te, &r->env, ev->data, ev->size);
+			e = tep_ready(r);
+			if (!e)
+				e = td_tep_need(&r->t, r->td, fi);
+			if (!e)
+				e = td_tep_payload(&r->t, ev, &r->o, &nm);
+		}
+	}
+	if (e < 0)
+		return e;
+	if (tf_out_reserve(&r->o, 1))
+		return -ENOMEM;
+	r->o.p[r->o.len++] = '\n';
+	return r->o.len >= FLUSH_AT ? flush(r) : 0;
 }
 
 static void print_formats(struct pk_tracedat *td, FILE *out)
@@ -293,47 +279,59 @@ static void print_formats(struct pk_tracedat *td, FILE *out)
 	}
 }
 
-long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
-			const struct pk_report_opts *opts)
+static int setup(struct rep *r)
 {
-	struct rep r = { .td = td, .out = out };
-	struct pk_tracedat_event ev;
-	long n = 0;
-	int err = 0, ret;
+	struct pk_tracedat *td = r->td;
+	const struct td_blob *cl;
 
-	if (!PK_OPTS_VALID(opts, pk_report_opts))
-		return -EINVAL;
-	if (opts && opts->events) {
-		print_formats(td, out);
-		return 0;
-	}
-	fprintf(out, "cpus=%d\n", pk_tracedat_cpus(td));
-	if (td->bufs[0].latency) {
-		fwrite(td->bufs[0].text.p, 1, td->bufs[0].text.len, out);
-		fputc('\n', out);          /* trace-cmd 3.1 adds a newline */
-		return 0;
-	}
-	r.scratch_max = td->page_size;
-	for (int i = 0; i < td->nr_bufs; i++)
-		r.scratch_max = PK_MAX(r.scratch_max, td->bufs[i].page_size);
-	r.scratch = pk_zalloc(r.scratch_max + SCRATCH_SPARE);
-	if (!r.scratch)
+	r->env.big = td->big;
+	r->env.long_size = td->long_size;
+	r->env.load_syms = load_syms;
+	r->env.priv = r;
+	r->id2fmt = pk_malloc(65536 * sizeof(int));
+	r->evs = pk_calloc((size_t)td->nr_fmts + 1, sizeof(*r->evs));
+	r->state = pk_calloc((size_t)td->nr_fmts + 1, 1);
+	if (!r->id2fmt || !r->evs || !r->state)
 		return -ENOMEM;
-	if ((ret = setup_tep(&r, opts)) < 0) {
-		pk_free(r.scratch);
-		return ret;
+	memset(r->id2fmt, 0xff, 65536 * sizeof(int));
+	for (int i = 0; i < td->nr_fmts; i++) {
+		long id = td_format_id(&td->fmts[i]);
+		if (id >= 0 && id < 65536 && r->id2fmt[id] < 0)
+			r->id2fmt[id] = i;
 	}
-	if (td->nr_bufs > 1) {
-		for (int i = 1; i < td->nr_bufs; i++)
-			r.name_w = PK_MAX(r.name_w,
-					  (int)strlen(td->bufs[i].name));
+	cl = td_tracedat_blob(td, PK_TD_CMDLINES);
+	if (cl && cl->len)
+		return tf_comms_parse(&r->env, cl->p, cl->len);
+	return 0;
+}
+
+static void teardown(struct rep *r)
+{
+	for (int i = 0; r->evs && i < r->td->nr_fmts; i++) {
+		if (r->evs[i])
+			tf_event_fini(r->evs[i]);
+		pk_free(r->evs[i]);
 	}
-	ret = pk_tracedat_rewind(td, opts ? opts->cpus : NULL,
-				 opts ? opts->nr_cpus : 0);
-	/* one record of lookahead: a function_graph entry directly followed
-	 * by its exit prints as one line (the exit is consumed) */
-	struct pk_tracedat_event nx;
-	bool have = false, have_nx = false;
+	pk_free(r->evs);
+	pk_free(r->state);
+	pk_free(r->id2fmt);
+	td_tep_fini(&r->t);
+	tf_env_fini(&r->env);
+	tf_out_fini(&r->o);
+}
+
+/* The records in time order with one of lookahead: a function_graph
+ * entry directly followed by its exit prints as one line. */
+static long walk(struct rep *r)
+{
+	struct pk_tracedat *td = r->td;
+	struct pk_tracedat_event ev, nx;
+	bool have = false, have_nx;
+	long n = 0;
+	int ret, err = 0;
+
+	ret = pk_tracedat_rewind(td, r->opts ? r->opts->cpus : NULL,
+				 r->opts ? r->opts->nr_cpus : 0);
 	for (;;) {
 		if (!have) {
 			while (!ret && (ret = pk_tracedat_next(td, &ev)) < 0) {
@@ -349,11 +347,12 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 			err = err ? err : ret;
 		have_nx = ret > 0;
 		ret = 0;
-		r.fg.peek = have_nx ? &nx : NULL;
-		r.fg.consumed = false;
-		put_event(&r, &ev);
+		r->t.fg.peek = have_nx ? &nx : NULL;
+		r->t.fg.consumed = false;
+		if ((ret = put_event(r, &ev)) < 0)
+			break;
 		n++;
-		if (r.fg.consumed) {
+		if (r->t.fg.consumed) {
 			have = false;
 			continue;
 		}
@@ -361,9 +360,50 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 			break;
 		ev = nx;
 	}
-	teardown(&r);
-	pk_free(r.scratch);
 	if (ret < 0)
 		return ret;
 	return err ? err : n;
+}
+
+long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
+			const struct pk_report_opts *opts)
+{
+	struct rep r = { .td = td, .out = out, .opts = opts };
+	long n;
+	int e;
+
+	if (!PK_OPTS_VALID(opts, pk_report_opts))
+		return -EINVAL;
+	if (opts && opts->events) {
+		print_formats(td, out);
+		return 0;
+	}
+	fprintf(out, "cpus=%d\n", pk_tracedat_cpus(td));
+	if (td->bufs[0].latency) {
+		fwrite(td->bufs[0].text.p, 1, td->bufs[0].text.len, out);
+		fputc('\n', out);          /* trace-cmd 3.1 adds a newline */
+		return 0;
+	}
+	r.tep_only = opts && opts->engine == PK_REPORT_TEP;
+	if ((e = setup(&r)) < 0) {
+		teardown(&r);
+		return e;
+	}
+	if (r.tep_only && (e = tep_ready(&r)) < 0) {
+		teardown(&r);
+		return e;
+	}
+	if (td->nr_bufs > 1) {
+		for (int i = 1; i < td->nr_bufs; i++)
+			r.name_w = PK_MAX(r.name_w,
+					  (int)strlen(td->bufs[i].name));
+	}
+	n = walk(&r);
+	e = flush(&r);
+	if (opts && opts->stats)
+		*opts->stats = r.st;
+	teardown(&r);
+	if (n >= 0 && e < 0)
+		return e;
+	return n;
 }

@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Runs a compiled print program over one record: expressions on 64-bit
+ * unsigned values (as libtraceevent evaluates them), printf conversions
+ * done by hand into the output buffer.
+ */
+#include <errno.h>
+#include <string.h>
+#include "base/base.h"
+#include "ftrace/bytes.h"
+#include "ftrace/tfint.h"
+
+struct ectx {
+	const struct tf_event *ev;
+	struct tf_env *env;
+	const uint8_t *data;
+	uint32_t size;
+	bool fb;                /* fall back */
+};
+
+int tf_out_grow(struct tf_out *o, size_t need)
+{
+	size_t cap = o->cap ? o->cap : 1 << 16;
+
+	while (cap - o->len < need)
+		cap *= 2;
+	char *p = pk_realloc(o->p, cap);
+	if (!p)
+		return -ENOMEM;
+	o->p = p;
+	o->cap = cap;
+	return 0;
+}
+
+void tf_out_fini(struct tf_out *o)
+{
+	pk_free(o->p);
+	memset(o, 0, sizeof(*o));
+}
+
+uint64_t tf_field_u64(const struct tf_env *env, const struct tf_field *f,
+		      const uint8_t *data)
+{
+	const uint8_t *p = data + f->off;
+
+	switch (f->size) {
+	case 1: return *p;
+	case 2: return pk_ld16(p, env->big);
+	case 4: return pk_ld32(p, env->big);
+	case 8: return pk_ld64(p, env->big);
+	default: return 0;
+	}
+}
+
+char *tf_put_u64(char *p, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+char *tf_put_hex(char *p, uint64_t v, bool upper)
+{
+	const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = dig[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static uint64_t eval(struct ectx *x, int ni, int depth);
+
+static uint64_t read_field(struct ectx *x, int fi)
+{
+	const struct tf_field *f = &x->ev->fields[fi];
+
+	if ((uint64_t)f->off + f->size > x->size ||
+	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)) {
+		x->fb = true;
+		return 0;
+	}
+	return tf_field_u64(x->env, f, x->data);
+}
+
+static uint64_t binop(struct ectx *x, int op, uint64_t a, uint64_t b)
+{
+	/* where libtraceevent's signedness might differ from ours, or C
+	 * leaves it undefined, let the other formatter decide */
+	bool top = (a | b) >> 63;
+
+	switch (op) {
+	case OP_MUL: return a * b;
+	case OP_DIV:
+		if (!b || top)
+			break;
+		return a / b;
+	case OP_MOD:
+		if (!b || top)
+			break;
+		return a % b;
+	case OP_ADD: return a + b;
+	case OP_SUB: return a - b;
+	case OP_SHL:
+		if (b >= 64)
+			break;
+		return a << b;
+	case OP_SHR:
+		if (b >= 64 || top)
+			break;
+		return a >> b;
+	case OP_LT: if (top) break; return a < b;
+	case OP_LE: if (top) break; return a <= b;
+	case OP_GT: if (top) break; return a > b;
+	case OP_GE: if (top) break; return a >= b;
+	case OP_EQ: return a == b;
+	case OP_NE: return a != b;
+	case OP_AND: return a & b;
+	case OP_XOR: return a ^ b;
+	case OP_OR: return a | b;
+	case OP_LAND: return a && b;
+	case OP_LOR: return a || b;
+	}
+	x->fb = true;
+	return 0;
+}
+
+static uint64_t eval(struct ectx *x, int ni, int depth)
+{
+	const struct tf_node *n = &x->ev->nodes[ni];
+	uint64_t a;
+
+	if (depth > TF_MAX_DEPTH * 2) {
+		x->fb = true;
+		return 0;
+	}
+	switch (n->kind) {
+	case TN_NUM:
+		return n->v;
+	case TN_FIELD:
+		return read_field(x, n->a);
+	case TN_UN:
+		a = eval(x, n->a, depth + 1);
+		return n->op == OP_NOT ? !a : n->op == OP_BNOT ? ~a : -a;
+	case TN_BIN:
+		a = eval(x, n->a, depth + 1);
+		return binop(x, n->op, a, eval(x, n->b, depth + 1));
+	case TN_COND:
+		return eval(x, n->a, depth + 1) ? eval(x, n->b, depth + 1)
+						: eval(x, n->c, depth + 1);
+	case TN_CAST:
+		a = eval(x, n->a, depth + 1);
+		return n->v ? a & n->v : a;
+	default:
+		x->fb = true;
+		return 0;
+	}
+}
+
+/* ---- output ---- */
+
+static int put(struct tf_out *o, const char *s, size_t n)
+{
+	if (tf_out_reserve(o, n))
+		return -ENOMEM;
+	memcpy(o->p + o->len, s, n);
+	o->len += n;
+	return 0;
+}
+
+static int pad(struct tf_out *o, char c, int n)
+{
+	if (n <= 0)
+		return 0;
+	if (tf_out_reserve(o, (size_t)n))
+		return -ENOMEM;
+	memset(o->p + o->len, c, (size_t)n);
+	o->len += (size_t)n;
+	return 0;
+}
+
+/* %s of S (LEN bytes) with width/precision/'-' */
+static int put_str(struct tf_out *o, const struct tf_conv *c, const char *s,
+		   size_t len)
+{
+	if (c->has_prec && len > (size_t)c->prec)
+		len = (size_t)c->prec;
+	int w = c->width - (int)PK_MIN(len, 1u << 20);
+	if (!c->left && pad(o, ' ', w))
+		return -ENOMEM;
+	if (put(o, s, len))
+		return -ENOMEM;
+	if (c->left && pad(o, ' ', w))
+		return -ENOMEM;
+	return 0;
+}
+
+static int put_int(struct tf_out *o, const struct tf_conv *c, uint64_t v)
+{
+	char dig[32], pre[4];
+	int nd, np = 0;
+	bool neg = false;
+
+	if (c->conv == 'd' || c->conv == 'i') {
+		int64_t sv;
+		switch (c->ls) {
+		case -2: sv = (signed char)v; break;
+		case -1: sv = (short)v; break;
+		case 0: sv = (int)v; break;
+		default: sv = (int64_t)v; break;
+		}
+		neg = sv < 0;
+		v = neg ? -(uint64_t)sv : (uint64_t)sv;
+		if (neg)
+			pre[np++] = '-';
+		else if (c->plus)
+			pre[np++] = '+';
+		else if (c->space)
+			pre[np++] = ' ';
+	} else {
+		switch (c->ls) {
+		case -2: v &= 0xff; break;
+		case -1: v &= 0xffff; break;
+		case 0: v &= 0xffffffff; break;
+		default: break;
+		}
+	}
+	if (c->has_prec && c->prec == 0 && v == 0) {
+		nd = 0;
+	} else if (c->conv == 'x' || c->conv == 'X') {
+		nd = (int)(tf_put_hex(dig, v, c->conv == 'X') - dig);
+		if (c->alt && v) {
+			pre[np++] = '0';
+			pre[np++] = c->conv;
+		}
+	} else if (c->conv == 'o') {
+		char tmp[24];
+		int n = 0;
+		do {
+			tmp[n++] = (char)('0' + (v & 7));
+			v >>= 3;
+		} while (v);
+		nd = 0;
+		if (c->alt && tmp[n - 1] != '0' &&
+		    !(c->has_prec && c->prec > n))
+			dig[nd++] = '0';
+		while (n)
+			dig[nd++] = tmp[--n];
+	} else {
+		nd = (int)(tf_put_u64(dig, v) - dig);
+	}
+	int zeros = c->has_prec && c->prec > nd ? c->prec - nd : 0;
+	int total = np + zeros + nd;
+	int w = c->width - total;
+	if (w > 0 && c->zero && !c->left && !c->has_prec) {
+		zeros += w;
+		w = 0;
+	}
+	if (tf_out_reserve(o, (size_t)(PK_MAX(c->width, 0) + total + 8)))
+		return -ENOMEM;
+	if (!c->left)
+		pad(o, ' ', w);
+	put(o, pre, (size_t)np);
+	pad(o, '0', zeros);
+	put(o, dig, (size_t)nd);
+	if (c->left)
+		pad(o, ' ', w);
+	return 0;
+}
+
+static int put_sym(struct ectx *x, struct tf_out *o, const struct tf_conv *c,
+		   uint64_t v)
+{
+	const struct tf_sym *s = tf_sym_find(x->env, v);
+	char buf[40], *p = buf;
+
+	if (!s) {
+		*p++ = '0';
+		*p++ = 'x';
+		p = tf_put_hex(p, v, false);
+		return put(o, buf, (size_t)(p - buf));
+	}
+	if (put(o, s->name, strlen(s->name)))
+		return -ENOMEM;
+	if (c->sym == 'S' || c->sym == 'F') {
+		p = buf;
+		memcpy(p, "+0x", 3);
+		p = tf_put_hex(p + 3, v - s->addr, false);
+		return put(o, buf, (size_t)(p - buf));
+	}
+	return 0;
+}
+
+/* The string argument N of a %s (or fall back). */
+static int put_str_arg(struct ectx *x, struct tf_out *o,
+		       const struct tf_conv *c, int ni, int depth)
+{
+	const struct tf_node *n = &x->ev->nodes[ni];
+	const char *text = x->ev->text;
+
+	if (depth > TF_MAX_DEPTH * 2) {
+		x->fb = true;
+		return 0;
+	}
+	switch (n->kind) {
+	case TN_STR:
+		return put_str(o, c, text + n->a, strlen(text + n->a));
+	case TN_COND:
+		return put_str_arg(x, o, c, eval(x, n->a, depth + 1) ? n->b : n->c,
+				   depth + 1);
+	case TN_FIELD: {
+		const struct tf_field *f = &x->ev->fields[n->a];
+		if ((uint64_t)f->off + f->size > x->size) {
+			x->fb = true;
+			return 0;
+		}
+		const char *s = (const char *)x->data + f->off;
+		const char *z = memchr(s, 0, f->size);
+		if (!z && f->size == 0) {
+			x->fb = true;
+			return 0;
+		}
+		/* libtraceevent copies SIZE bytes and adds a NUL */
+		return put_str(o, c, s, z ? (size_t)(z - s) : f->size);
+	}
+	case TN_GETSTR: {
+		const struct tf_field *f = &x->ev->fields[n->a];
+		if ((uint64_t)f->off + 4 > x->size) {
+			x->fb = true;
+			return 0;
+		}
+		uint32_t loc = pk_ld32(x->data + f->off, x->env->big);
+		uint32_t off = loc & 0xffff;
+		if (f->flags & TFF_REL)
+			off += f->off + f->size;
+		if (off >= x->size) {
+			x->fb = true;
+			return 0;
+		}
+		const char *s = (const char *)x->data + off;
+		const char *z = memchr(s, 0, x->size - off);
+		if (!z) {
+			x->fb = true;   /* runs past the record */
+			return 0;
+		}
+		return put_str(o, c, s, (size_t)(z - s));
+	}
+	case TN_SYMBOLIC: {
+		uint64_t v = eval(x, n->a, depth + 1);
+		for (int i = 0; i < n->c; i++) {
+			const struct tf_node *p = &x->ev->nodes[n->b + i];
+			if (p->v == v)
+				return put_str(o, c, text + p->a,
+					       strlen(text + p->a));
+		}
+		char buf[24] = "0x", *e = tf_put_hex(buf + 2, v, false);
+		return put(o, buf, (size_t)(e - buf));
+	}
+	case TN_FLAGS: {
+		uint64_t v = eval(x, n->a, depth + 1);
+		const char *delim = text + n->v;
+		bool printed = false;
+		for (int i = 0; i < n->c; i++) {
+			const struct tf_node *p = &x->ev->nodes[n->b + i];
+			if (!v && !p->v) {
+				return put_str(o, c, text + p->a,
+					       strlen(text + p->a));
+			}
+			if (p->v && (v & p->v) == p->v) {
+				if (printed && put(o, delim, strlen(delim)))
+					return -ENOMEM;
+				if (put_str(o, c, text + p->a,
+					    strlen(text + p->a)))
+					return -ENOMEM;
+				printed = true;
+				v &= ~p->v;
+			}
+		}
+		if (v) {
+			char buf[24] = "0x", *e = tf_put_hex(buf + 2, v, false);
+			if (printed && put(o, delim, strlen(delim)))
+				return -ENOMEM;
+			return put(o, buf, (size_t)(e - buf));
+		}
+		return 0;
+	}
+	default:
+		x->fb = true;
+		return 0;
+	}
+}
+
+static int run(struct ectx *x, struct tf_out *o)
+{
+	const struct tf_event *ev = x->ev;
+	int r = 0;
+
+	for (int i = 0; i < ev->nr_convs && !r && !x->fb; i++) {
+		const struct tf_conv *c = &ev->convs[i];
+		uint64_t v;
+		if (c->lit_len && (r = put(o, ev->text + c->lit, c->lit_len)))
+			break;
+		switch (c->kind) {
+		case TC_END:
+			break;
+		case TC_INT:
+			v = eval(x, c->arg, 0);
+			r = put_int(o, c, v);
+			break;
+		case TC_CHAR: {
+			char ch = (char)eval(x, c->arg, 0);
+			r = put_str(o, c, &ch, 1);
+			break;
+		}
+		case TC_STR:
+			r = put_str_arg(x, o, c, c->arg, 0);
+			break;
+		case TC_PTR: {
+			char buf[24], *e;
+			v = eval(x, c->arg, 0);
+			if (!v) {
+				r = put(o, "(nil)", 5);
+				break;
+			}
+			buf[0] = '0';
+			buf[1] = 'x';
+			e = tf_put_hex(buf + 2, v, false);
+			r = put(o, buf, (size_t)(e - buf));
+			break;
+		}
+		case TC_SYM:
+			v = eval(x, c->arg, 0);
+			r = put_sym(x, o, c, v);
+			break;
+		}
+	}
+	return r;
+}
+
+int tf_print(const struct tf_event *ev, struct tf_env *env,
+	     const uint8_t *data, uint32_t size, struct tf_out *out)
+{
+	struct ectx x = { ev, env, data, size, false };
+	size_t start = out->len;
+	int r;
+
+	if (ev->plugin == TFP_FALLBACK)
+		return TF_FALLBACK;
+	if (ev->plugin != TFP_NONE) {
+		r = tf_plugin_print(ev, env, data, size, out);
+		if (r)
+			out->len = start;
+		return r;
+	}
+	if (!ev->ok)
+		return TF_FALLBACK;
+	r = run(&x, out);
+	if (r < 0 || x.fb) {
+		out->len = start;
+		return r < 0 ? r : TF_FALLBACK;
+	}
+	return 0;
+}

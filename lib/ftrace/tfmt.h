@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal: a compiled event formatter. An event format file (fields and
+ * `print fmt:`) is parsed once into a small expression tree and a list of
+ * conversions; tf_print() then formats a record's payload straight into an
+ * output buffer (no stdio, no allocation per record).
+ *
+ * Two styles: TF_PLUGINS prints what libtraceevent + its plugins print
+ * (trace-cmd report), without it the kernel's print fmt alone (what the
+ * kernel's trace file shows, minus kernel-side helpers we cannot see).
+ *
+ * Anything the compiler does not understand makes tf_compile() leave the
+ * event without a program (tf_event.ok false); anything a record does that
+ * we cannot reproduce exactly (a string running past the record, a
+ * division by zero, a value whose sign would matter) makes tf_print()
+ * return TF_FALLBACK: the caller formats that record another way.
+ */
+#ifndef PK_FTRACE_TFMT_H
+#define PK_FTRACE_TFMT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TF_FALLBACK 1
+
+enum { TF_PLUGINS = 1 };
+
+/* field flags */
+enum {
+	TFF_SIGNED = 1, TFF_ARRAY = 2, TFF_DYN = 4, TFF_REL = 8,
+	TFF_CHAR = 16, TFF_LONG = 32,
+};
+
+struct tf_field {
+	char *name;
+	char *type;
+	uint32_t off, size;
+	uint32_t elem;          /* element size of arrays */
+	uint8_t flags;
+};
+
+struct tf_node;
+struct tf_conv;
+struct tf_env;
+
+/* Which plugin replaces the print fmt (with TF_PLUGINS). */
+enum tf_plugin {
+	TFP_NONE, TFP_FALLBACK, TFP_SCHED_SWITCH, TFP_SCHED_WAKEUP,
+	TFP_HRTIMER_START, TFP_HRTIMER_EXPIRE, TFP_FUTEX,
+};
+
+struct tf_event {
+	int id;
+	char *name, *system;
+	struct tf_field *fields;
+	int nr_fields;
+	int common_pid;         /* field index or -1 */
+	/* print program */
+	struct tf_node *nodes;
+	int nr_nodes;
+	struct tf_conv *convs;
+	int nr_convs;
+	char *text;             /* literal pieces, NUL separated */
+	bool ok;                /* print fmt compiled */
+	enum tf_plugin plugin;
+	int pf[8];              /* plugin field indexes */
+	const char *why;        /* why !ok (static string) */
+};
+
+/* Symbols and comms, shared by the events of one file. */
+struct tf_sym { uint64_t addr; const char *name; };
+
+struct tf_env {
+	bool big;
+	int long_size;
+	/* kallsyms: loaded on first use through LOAD_SYMS (may be NULL) */
+	int (*load_syms)(struct tf_env *env);
+	void *priv;
+	bool syms_loaded;
+	struct tf_sym *syms;
+	size_t nr_syms;
+	char *sym_text;         /* storage of the names */
+	/* pid -> comm */
+	struct tf_comm *comms;
+	size_t nr_comms, comm_cap;  /* open addressing, cap a power of 2 */
+	char *comm_text;
+	size_t comm_text_len, comm_text_cap;
+};
+
+/* An output buffer; tf_out_reserve() before writing. */
+struct tf_out {
+	char *p;
+	size_t len, cap;
+};
+
+int tf_out_grow(struct tf_out *o, size_t need);
+static inline int tf_out_reserve(struct tf_out *o, size_t n)
+{
+	return o->cap - o->len >= n ? 0 : tf_out_grow(o, n);
+}
+void tf_out_fini(struct tf_out *o);
+
+/*
+ * Parses the format file TEXT (LEN bytes) of SYSTEM into EV. Returns 0 (the
+ * print program may still be missing: EV->ok), or a negative error when the
+ * name, ID or fields cannot be read. FLAGS: TF_PLUGINS.
+ */
+int tf_compile(struct tf_event *ev, const char *text, size_t len,
+	       const char *system, int long_size, unsigned flags);
+void tf_event_fini(struct tf_event *ev);
+int tf_find_field(const struct tf_event *ev, const char *name);
+
+/*
+ * Appends the payload of the record DATA (SIZE bytes) to OUT. 0, TF_FALLBACK
+ * (OUT unchanged) or -ENOMEM.
+ */
+int tf_print(const struct tf_event *ev, struct tf_env *env,
+	     const uint8_t *data, uint32_t size, struct tf_out *out);
+
+/* env: symbols (tfsyms.c) */
+int tf_syms_parse(struct tf_env *env, const char *text, size_t len);
+const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr);
+/* env: comms */
+int tf_comms_parse(struct tf_env *env, const char *text, size_t len);
+const char *tf_comm(const struct tf_env *env, int pid);
+/* Registers COMM (LEN bytes) for PID unless PID already has one. */
+int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len);
+void tf_env_fini(struct tf_env *env);
+
+/* helpers shared by tfeval.c and tfplug.c */
+uint64_t tf_field_u64(const struct tf_env *env, const struct tf_field *f,
+		      const uint8_t *data);
+char *tf_put_u64(char *p, uint64_t v);          /* decimal */
+char *tf_put_hex(char *p, uint64_t v, bool upper);
+int tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
+		    const uint8_t *data, uint32_t size, struct tf_out *out);
+void tf_plugin_bind(struct tf_event *ev);
+/* Registers the comms a sched plugin would for this record. */
+void tf_plugin_comms(const struct tf_event *ev, struct tf_env *env,
+		     const uint8_t *data, uint32_t size);
+
+#endif

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel symbols (kallsyms text) and pid -> comm (saved_cmdlines text) for
+ * the event formatter. Lookups behave as libtraceevent's: a symbol covers
+ * the addresses up to the next one (the last one only its own address),
+ * equal addresses resolve as its sorted order and binary search do.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/base.h"
+#include "ftrace/tfmt.h"
+
+struct tf_comm { int pid; uint32_t off; bool used; };
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* stable merge sort by address (libtraceevent's qsort is glibc's merge) */
+static void msort(struct tf_sym *a, struct tf_sym *tmp, size_t n)
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	msort(a, tmp, h);
+	msort(a + h, tmp, n - h);
+	if (a[h - 1].addr <= a[h].addr)
+		return;
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = a[j].addr < a[i].addr ? a[j++] : a[i++];
+	while (i < h)
+		tmp[k++] = a[i++];
+	while (j < n)
+		tmp[k++] = a[j++];
+	memcpy(a, tmp, n * sizeof(*a));
+}
+
+/*
+ * "ADDR TYPE NAME[\t[MODULE]]" lines. The names are copied (NUL
+ * terminated) into one block; lines that do not parse are skipped.
+ */
+int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	size_t n = 0, cap = 0;
+	struct tf_sym *v = NULL;
+	char *names = pk_malloc(len + 1), *np = names;
+
+	if (!names)
+		return -ENOMEM;
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		uint64_t addr = 0;
+		int d, nd = 0;
+		if (!e)
+			e = end;
+		while (p < e && (d = hexval((unsigned char)*p)) >= 0) {
+			addr = addr << 4 | (uint64_t)d;
+			p++;
+			nd++;
+		}
+		/* " T name" */
+		if (nd && e - p >= 4 && p[0] == ' ' && p[1] != ' ' &&
+		    p[2] == ' ') {
+			const char *b = p + 3, *q = b;
+			while (q < e && *q != ' ' && *q != '\t')
+				q++;
+			if (q > b) {
+				if (n == cap) {
+					cap = cap ? cap * 2 : 4096;
+					struct tf_sym *nv = pk_realloc(v,
+						cap * sizeof(*v));
+					if (!nv) {
+						pk_free(v);
+						pk_free(names);
+						return -ENOMEM;
+					}
+					v = nv;
+				}
+				memcpy(np, b, (size_t)(q - b));
+				v[n].addr = addr;
+				v[n].name = np;
+				np += q - b;
+				*np++ = 0;
+				n++;
+			}
+		}
+		p = e + 1;
+	}
+	/* libtraceevent sorts its list, which holds the lines reversed */
+	for (size_t i = 0; i < n / 2; i++) {
+		struct tf_sym t = v[i];
+		v[i] = v[n - 1 - i];
+		v[n - 1 - i] = t;
+	}
+	struct tf_sym *tmp = pk_malloc((n ? n : 1) * sizeof(*tmp));
+	if (!tmp) {
+		pk_free(v);
+		pk_free(names);
+		return -ENOMEM;
+	}
+	msort(v, tmp, n);
+	pk_free(tmp);
+	pk_free(env->syms);
+	pk_free(env->sym_text);
+	env->syms = v;
+	env->nr_syms = n;
+	env->sym_text = names;
+	env->syms_loaded = true;
+	return 0;
+}
+
+/* glibc bsearch with libtraceevent's "between" comparison */
+const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr)
+{
+	if (!env->syms_loaded) {
+		env->syms_loaded = true;
+		if (env->load_syms && env->load_syms(env) < 0)
+			return NULL;
+	}
+	size_t l = 0, u = env->nr_syms;
+	const struct tf_sym *s = env->syms;
+	while (l < u) {
+		size_t i = (l + u) / 2;
+		uint64_t next = i + 1 < env->nr_syms ? s[i + 1].addr : 0;
+		if (addr == s[i].addr || (addr > s[i].addr && addr < next))
+			return &s[i];
+		if (addr < s[i].addr)
+			u = i;
+		else
+			l = i + 1;
+	}
+	return NULL;
+}
+
+/* ---- comms ---- */
+
+static size_t slot(const struct tf_env *env, int pid)
+{
+	size_t h = (uint32_t)pid * 2654435761u;
+	return h & (env->comm_cap - 1);
+}
+
+static int comm_text(struct tf_env *env, const char *s, size_t len,
+		     uint32_t *off)
+{
+	if (env->comm_text_cap - env->comm_text_len < len + 1) {
+		size_t cap = env->comm_text_cap ? env->comm_text_cap : 4096;
+		while (cap - env->comm_text_len < len + 1)
+			cap *= 2;
+		char *n = pk_realloc(env->comm_text, cap);
+		if (!n)
+			return -ENOMEM;
+		env->comm_text = n;
+		env->comm_text_cap = cap;
+	}
+	*off = (uint32_t)env->comm_text_len;
+	memcpy(env->comm_text + env->comm_text_len, s, len);
+	env->comm_text[env->comm_text_len + len] = 0;
+	env->comm_text_len += len + 1;
+	return 0;
+}
+
+static int comm_grow(struct tf_env *env)
+{
+	size_t cap = env->comm_cap ? env->comm_cap * 2 : 256;
+	struct tf_comm *old = env->comms;
+	size_t oc = env->comm_cap;
+
+	env->comms = pk_calloc(cap, sizeof(*old));
+	if (!env->comms) {
+		env->comms = old;
+		return -ENOMEM;
+	}
+	env->comm_cap = cap;
+	for (size_t i = 0; i < oc; i++) {
+		if (!old[i].used)
+			continue;
+		size_t k = slot(env, old[i].pid);
+		while (env->comms[k].used)
+			k = (k + 1) & (cap - 1);
+		env->comms[k] = old[i];
+	}
+	pk_free(old);
+	return 0;
+}
+
+int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len)
+{
+	if (!pid)
+		return 0;
+	if ((env->nr_comms + 1) * 2 > env->comm_cap && comm_grow(env))
+		return -ENOMEM;
+	size_t k = slot(env, pid);
+	while (env->comms[k].used) {
+		if (env->comms[k].pid == pid)
+			return 0;               /* the first one stays */
+		k = (k + 1) & (env->comm_cap - 1);
+	}
+	uint32_t off;
+	if (comm_text(env, comm, len, &off))
+		return -ENOMEM;
+	env->comms[k] = (struct tf_comm){ pid, off, true };
+	env->nr_comms++;
+	return 0;
+}
+
+const char *tf_comm(const struct tf_env *env, int pid)
+{
+	if (!pid)
+		return "<idle>";
+	if (!env->comm_cap)
+		return "<...>";
+	size_t k = slot(env, pid);
+	while (env->comms[k].used) {
+		if (env->comms[k].pid == pid)
+			return env->comm_text + env->comms[k].off;
+		k = (k + 1) & (env->comm_cap - 1);
+	}
+	return "<...>";
+}
+
+/* "PID COMM\n" lines, as libtraceevent reads them (stops at a bad one). */
+int tf_comms_parse(struct tf_env *env, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (e == p) {           /* strtok skips empty lines */
+			p++;
+			continue;
+		}
+		const char *q = p;
+		while (q < e && (*q == ' ' || *q == '\t'))
+			q++;
+		bool neg = q < e && *q == '-';
+		if (q < e && (*q == '-' || *q == '+'))
+			q++;
+		long pid = 0;
+		const char *d = q;
+		while (q < e && *q >= '0' && *q <= '9' && pid < (1L << 31))
+			pid = pid * 10 + (*q++ - '0');
+		if (q == d || pid >= (1L << 31))
+			return 0;
+		while (q < e && (*q == ' ' || *q == '\t' || *q == '\r' ||
+				 *q == '\v' || *q == '\f'))
+			q++;
+		if (q >= e)
+			return 0;
+		int r = tf_comm_add(env, (int)(neg ? -pid : pid), q,
+				    (size_t)(e - q));
+		if (r)
+			return r;
+		p = e + 1;
+	}
+	return 0;
+}
+
+void tf_env_fini(struct tf_env *env)
+{
+	pk_free(env->syms);
+	pk_free(env->sym_text);
+	pk_free(env->comms);
+	pk_free(env->comm_text);
+	memset(env, 0, sizeof(*env));
+}
