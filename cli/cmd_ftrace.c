@@ -15,7 +15,8 @@ static void report_usage(FILE *f)
 		   "       [--engine=auto|tep] [--stats]\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
-		   "  --stats       print formatter coverage to stderr\n");
+		   "  --stats       print formatter coverage to stderr\n"
+		   "  -v            name the events left to libtraceevent\n");
 }
 
 /* Parses "1,3-5" into CPUS (at most MAX). Returns the count or -1. */
@@ -55,6 +56,7 @@ static int ftrace_report(int argc, char **argv)
 		{ "events", no_argument, NULL, 'E' },
 		{ "engine", required_argument, NULL, 'G' },
 		{ "stats", no_argument, NULL, 'S' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -67,7 +69,7 @@ static int ftrace_report(int argc, char **argv)
 	struct pk_tracedat *td;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:E", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:Ev", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case 'c':
@@ -80,6 +82,7 @@ static int ftrace_report(int argc, char **argv)
 			break;
 		case 'E': events = true; break;
 		case 'S': stats = true; break;
+		case 'v': cli_verbose++; break;
 		case 'G':
 			if (!strcmp(optarg, "tep")) {
 				engine = PK_REPORT_TEP;

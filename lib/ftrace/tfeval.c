@@ -374,11 +374,12 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 		bool printed = false;
 		for (int i = 0; i < n->c; i++) {
 			const struct tf_node *p = &x->ev->nodes[n->b + i];
-			if (!v && !p->v) {
+			/* libtraceevent: values are signed, unknown names -1 */
+			if (!v && (int64_t)p->v < 0) {
 				return put_str(o, c, text + p->a,
 					       strlen(text + p->a));
 			}
-			if (p->v && (v & p->v) == p->v) {
+			if ((int64_t)p->v > 0 && (v & p->v) == p->v) {
 				if (printed && put(o, delim, strlen(delim)))
 					return -ENOMEM;
 				if (put_str(o, c, text + p->a,

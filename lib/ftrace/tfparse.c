@@ -212,7 +212,7 @@ static uint64_t known_flag(const char *p, size_t len)
 	for (size_t i = 0; i < PK_ARRAY_SIZE(t); i++)
 		if (strlen(t[i].n) == len && !memcmp(t[i].n, p, len))
 			return (uint64_t)t[i].v;
-	return 0;
+	return (uint64_t)-1;    /* libtraceevent: an unknown name is -1 */
 }
 
 /* Constant value of node N (pair values); false if not constant. */
@@ -253,9 +253,13 @@ static bool const_eval(struct ps *s, int n, uint64_t *v, int depth)
 	}
 }
 
-/* { value, "string" } ... ) of __print_symbolic / __print_flags */
+/* { value, "string" } ... ) of __print_symbolic / __print_flags; the
+ * pair nodes are made together at the end so that they are contiguous */
 static int pairs(struct ps *s, int *first, int *count)
 {
+	struct { uint64_t v; long off; } pv[256];
+	int n = 0;
+
 	*first = -1;
 	*count = 0;
 	while (is_op(s, ",")) {
@@ -263,6 +267,8 @@ static int pairs(struct ps *s, int *first, int *count)
 		next(s);
 		if (expect(s, "{"))
 			return -1;
+		if (n >= (int)PK_ARRAY_SIZE(pv))
+			return fail(s, "symbol table too large");
 		if (s->t.type == T_ID) {
 			const char *id = s->t.s;
 			size_t len = s->t.len;
@@ -277,7 +283,7 @@ static int pairs(struct ps *s, int *first, int *count)
 			if (!const_eval(s, e, &v, 0))
 				return fail(s, "symbol value not constant");
 			if ((int64_t)v < 0 && s->ev->nodes[e].kind != TN_NUM)
-				v = 0;  /* printed "%lld": not a number */
+				v = (uint64_t)-1;  /* "%lld" is no number: -1 */
 		}
 		if (expect(s, ",") || s->t.type != T_STR)
 			return fail(s, "symbol string");
@@ -285,17 +291,19 @@ static int pairs(struct ps *s, int *first, int *count)
 		next(s);
 		if (off < 0 || expect(s, "}"))
 			return -1;
+		pv[n].v = v;
+		pv[n++].off = off;
+	}
+	for (int i = 0; i < n; i++) {
 		int p = new_node(s, TN_PAIR);
 		if (p < 0)
 			return p;
-		s->ev->nodes[p].v = v;
-		s->ev->nodes[p].a = (int)off;
-		if (*first < 0)
+		s->ev->nodes[p].v = pv[i].v;
+		s->ev->nodes[p].a = (int)pv[i].off;
+		if (!i)
 			*first = p;
-		else if (p != *first + *count)
-			return fail(s, "internal: pairs not contiguous");
-		(*count)++;
 	}
+	*count = n;
 	return expect(s, ")");
 }
 
@@ -470,9 +478,52 @@ static int primary(struct ps *s)
 	return fail(s, "unexpected token in expression");
 }
 
+/* binary operators by precedence level (higher binds tighter) */
+static int binop(const struct ps *s, int *prec)
+{
+	static const struct { const char *s; int op, prec; } t[] = {
+		{ "*", OP_MUL, 10 }, { "/", OP_DIV, 10 }, { "%", OP_MOD, 10 },
+		{ "+", OP_ADD, 9 }, { "-", OP_SUB, 9 },
+		{ "<<", OP_SHL, 8 }, { ">>", OP_SHR, 8 },
+		{ "<", OP_LT, 7 }, { "<=", OP_LE, 7 }, { ">", OP_GT, 7 },
+		{ ">=", OP_GE, 7 }, { "==", OP_EQ, 6 }, { "!=", OP_NE, 6 },
+		{ "&", OP_AND, 5 }, { "^", OP_XOR, 4 }, { "|", OP_OR, 3 },
+		{ "&&", OP_LAND, 2 }, { "||", OP_LOR, 1 },
+	};
+	for (size_t i = 0; i < PK_ARRAY_SIZE(t); i++)
+		if (is_op(s, t[i].s)) {
+			*prec = t[i].prec;
+			return t[i].op;
+		}
+	return 0;
+}
+
+/* libtraceevent's operator priorities (smaller binds tighter) */
+static int tep_prio(int op)
+{
+	switch (op) {
+	case OP_MUL: case OP_DIV: case OP_MOD: return 6;
+	case OP_ADD: case OP_SUB: return 7;
+	case OP_SHL: case OP_SHR: return 8;
+	case OP_LT: case OP_LE: case OP_GT: case OP_GE: return 9;
+	case OP_EQ: case OP_NE: return 10;
+	case OP_AND: return 11;
+	case OP_XOR: return 12;
+	case OP_OR: return 13;
+	case OP_LAND: return 14;
+	case OP_LOR: return 15;
+	}
+	return -1;
+}
+
+/*
+ * One item (libtraceevent's process_arg_token): a primary, or a unary
+ * operator with its item. A unary directly followed by a binary operator
+ * is refused (libtraceevent's tree there is not C's).
+ */
 static int unary(struct ps *s)
 {
-	int op = 0, n, a;
+	int op = 0, n, a, prio;
 
 	if (++s->depth > TF_MAX_DEPTH)
 		return fail(s, "expression nests too deep");
@@ -494,74 +545,100 @@ static int unary(struct ps *s)
 		return -1;
 	s->ev->nodes[n].op = (uint8_t)op;
 	s->ev->nodes[n].a = a;
+	if (binop(s, &prio) || is_op(s, "?"))
+		return fail(s, "unary operator before a binary one");
 	return n;
 }
 
-/* binary operators by precedence level (higher binds tighter) */
-static int binop(const struct ps *s, int *prec)
+/* "ARG ? A : B" made in place of slot ARG */
+static int ternary(struct ps *s, int arg)
 {
-	static const struct { const char *s; int op, prec; } t[] = {
-		{ "*", OP_MUL, 10 }, { "/", OP_DIV, 10 }, { "%", OP_MOD, 10 },
-		{ "+", OP_ADD, 9 }, { "-", OP_SUB, 9 },
-		{ "<<", OP_SHL, 8 }, { ">>", OP_SHR, 8 },
-		{ "<", OP_LT, 7 }, { "<=", OP_LE, 7 }, { ">", OP_GT, 7 },
-		{ ">=", OP_GE, 7 }, { "==", OP_EQ, 6 }, { "!=", OP_NE, 6 },
-		{ "&", OP_AND, 5 }, { "^", OP_XOR, 4 }, { "|", OP_OR, 3 },
-		{ "&&", OP_LAND, 2 }, { "||", OP_LOR, 1 },
-	};
-	for (size_t i = 0; i < PK_ARRAY_SIZE(t); i++)
-		if (is_op(s, t[i].s)) {
-			*prec = t[i].prec;
-			return t[i].op;
-		}
+	int c = new_node(s, TN_COND), a, b;
+
+	if (c < 0)
+		return -1;
+	next(s);
+	a = expr(s);
+	if (a < 0 || expect(s, ":"))
+		return -1;
+	b = expr(s);
+	if (b < 0)
+		return -1;
+	struct tf_node *N = s->ev->nodes;
+	if (N[a].kind == TN_BIN || N[b].kind == TN_BIN ||
+	    N[a].kind == TN_COND || N[b].kind == TN_COND)
+		return fail(s, "operators inside a conditional");
+	N[c] = N[arg];
+	N[arg] = (struct tf_node){ .kind = TN_COND, .a = c, .b = a, .c = b };
 	return 0;
 }
 
-static int binary(struct ps *s, int min)
+/*
+ * libtraceevent's process_op(): the operator after slot ARG turns ARG (in
+ * place) into "copy-of-ARG OP item"; a parenthesised operation of lower
+ * priority as the item is rotated to the top, and a following operator
+ * binds at this level when its priority is lower, else to the item. The
+ * trees differ from C's in places; the values must be libtraceevent's.
+ */
+static int chain(struct ps *s, int arg)
 {
-	int l = unary(s), op, prec;
+	int prio, op, l, r, ret;
+	struct tf_node *N;
 
-	while (l >= 0 && (op = binop(s, &prec)) && prec >= min) {
-		next(s);
-		if (++s->depth > TF_MAX_DEPTH)
-			return fail(s, "expression nests too deep");
-		int r = binary(s, prec + 1);
+	if (++s->depth > TF_MAX_DEPTH)
+		return fail(s, "expression nests too deep");
+	if (is_op(s, "?")) {
+		ret = ternary(s, arg);
 		s->depth--;
-		if (r < 0)
-			return -1;
-		int n = new_node(s, TN_BIN);
-		if (n < 0)
-			return n;
-		s->ev->nodes[n].op = (uint8_t)op;
-		s->ev->nodes[n].a = l;
-		s->ev->nodes[n].b = r;
-		l = n;
+		if (!ret && (binop(s, &prio) || is_op(s, "?")))
+			return fail(s, "operator after a conditional");
+		return ret;
 	}
-	return l;
+	op = binop(s, &prio);
+	if (!op) {
+		s->depth--;
+		return 0;
+	}
+	next(s);
+	if ((l = new_node(s, TN_BIN)) < 0 || (r = unary(s)) < 0)
+		return -1;
+	N = s->ev->nodes;
+	N[l] = N[arg];
+	N[arg] = (struct tf_node){ .kind = TN_BIN, .op = (uint8_t)op, .a = l,
+				   .b = r, .c = tep_prio(op) };
+	if (N[r].kind == TN_BIN && tep_prio(op) < N[r].c) {
+		/* rotate: ARG = (L op R.left) R.op R.right */
+		N[arg].b = N[r].a;
+		struct tf_node t = N[arg];
+		N[arg] = N[r];
+		N[r] = t;
+		N[arg].a = r;
+	} else if (N[r].kind == TN_COND ||
+		   (N[r].kind == TN_UN && N[r].op == OP_NEG &&
+		    tep_prio(op) < 7)) {
+		return fail(s, "operand libtraceevent would rotate");
+	}
+	if (is_op(s, "?"))
+		ret = chain(s, arg);
+	else if (binop(s, &prio))
+		ret = chain(s, prio > N[arg].c ? arg : r);
+	else
+		ret = 0;
+	s->depth--;
+	return ret;
 }
 
 static int expr(struct ps *s)
 {
-	int c, a, b, n;
+	int a;
 
 	if (++s->depth > TF_MAX_DEPTH)
 		return fail(s, "expression nests too deep");
-	c = binary(s, 1);
-	if (c >= 0 && is_op(s, "?")) {
-		next(s);
-		a = expr(s);
-		if (a < 0 || expect(s, ":"))
-			return -1;
-		b = expr(s);
-		if (b < 0 || (n = new_node(s, TN_COND)) < 0)
-			return -1;
-		s->ev->nodes[n].a = c;
-		s->ev->nodes[n].b = a;
-		s->ev->nodes[n].c = b;
-		c = n;
-	}
+	a = unary(s);
+	if (a >= 0 && chain(s, a))
+		a = -1;
 	s->depth--;
-	return c;
+	return a;
 }
 
 /* ---- the format string ---- */
@@ -652,6 +729,9 @@ static int parse_fmt(struct ps *s, const char *f, size_t len)
 			i += 2;
 		} else if (i < len && f[i] == 'l') {
 			c.ls = 1;
+			i++;
+		} else if (i < len && f[i] == 'L') {
+			c.ls = 2;
 			i++;
 		}
 		if (i >= len) {

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The compiled event formatter against libtraceevent, record by record:
+ * every record of the trace.dat files (the shared corpus, and the files
+ * named in PK_TFDIFF_FILES, colon separated, which tests/live records) is
+ * printed both ways and the payloads must be equal wherever the compiled
+ * formatter prints one. Coverage is reported per file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+#include <event-parse.h>
+#include <trace-seq.h>
+#include <perfkit/ftrace.h>
+#include "base/base.h"
+#include "ftrace/bytes.h"
+#include "ftrace/tdrep.h"
+#include "test.h"
+
+/* ASan builds: libtraceevent leaks a few strings in tep_parse_event */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtraceevent.so\nleak:libtraceevent.so.1\n";
+}
+
+struct diff {
+	struct pk_tracedat *td;
+	struct tf_env env;
+	struct tf_event **evs;
+	int *id2fmt;
+	long fast, fb, same, bad;
+	int shown;
+};
+
+static int load_syms(struct tf_env *env)
+{
+	struct diff *d = env->priv;
+	size_t len;
+	const char *k = pk_tracedat_item(d->td, PK_TD_KALLSYMS, &len);
+	return k ? tf_syms_parse(env, k, len) : 0;
+}
+
+static struct tf_event *event_of(struct diff *d, int fi)
+{
+	if (fi < 0)
+		return NULL;
+	if (!d->evs[fi]) {
+		const struct td_format *f = &d->td->fmts[fi];
+		d->evs[fi] = pk_zalloc(sizeof(struct tf_event));
+		if (tf_compile(d->evs[fi], f->text.p, f->text.len, f->system,
+			       d->td->long_size, TF_PLUGINS) < 0)
+			d->evs[fi]->ok = false, d->evs[fi]->plugin = TFP_FALLBACK;
+	}
+	return d->evs[fi];
+}
+
+static void one_file(const char *path, const char *name)
+{
+	struct diff d = { 0 };
+	struct rep_tep t;
+	struct pk_tracedat_event ev;
+	struct tf_out o = { 0 }, ref = { 0 };
+	char tname[256];
+	int r;
+
+	snprintf(tname, sizeof(tname), "tfdiff_%s", name);
+	if ((r = pk_tracedat_open(path, &d.td)) < 0) {
+		t_fail(tname, "open %s: %s", path, pk_strerror(r));
+		return;
+	}
+	d.env.big = d.td->big;
+	d.env.long_size = d.td->long_size;
+	d.env.load_syms = load_syms;
+	d.env.priv = &d;
+	d.evs = pk_calloc((size_t)d.td->nr_fmts + 1, sizeof(*d.evs));
+	d.id2fmt = pk_malloc(65536 * sizeof(int));
+	memset(d.id2fmt, 0xff, 65536 * sizeof(int));
+	for (int i = 0; i < d.td->nr_fmts; i++) {
+		long id = td_format_id(&d.td->fmts[i]);
+		if (id >= 0 && id < 65536 && d.id2fmt[id] < 0)
+			d.id2fmt[id] = i;
+	}
+	size_t cl;
+	const char *c = pk_tracedat_item(d.td, PK_TD_CMDLINES, &cl);
+	if (c)
+		tf_comms_parse(&d.env, c, cl);
+	if ((r = td_tep_init(&t, d.td, true, NULL, NULL)) < 0) {
+		t_fail(tname, "libtraceevent setup: %s", pk_strerror(r));
+		goto out;
+	}
+	pk_tracedat_rewind(d.td, NULL, 0);
+	while ((r = pk_tracedat_next(d.td, &ev)) != 0) {
+		if (r < 0)
+			continue;
+		int fi = ev.size >= 2 ? d.id2fmt[pk_ld16(ev.data, d.td->big)]
+				      : -1;
+		struct tf_event *te = event_of(&d, fi);
+		const char *nm;
+		o.len = ref.len = 0;
+		t.fg.peek = NULL;
+		td_tep_payload(&t, &ev, &ref, &nm);
+		if (!te || tf_print(te, &d.env, ev.data, ev.size, &o)) {
+			d.fb++;
+			if (te)
+				tf_plugin_comms(te, &d.env, ev.data, ev.size);
+			continue;
+		}
+		d.fast++;
+		if (o.len == ref.len && !memcmp(o.p, ref.p, o.len)) {
+			d.same++;
+			continue;
+		}
+		d.bad++;
+		if (d.shown++ < 5)
+			printf("# %s %s:%s\n#  tep:  %.*s\n#  fast: %.*s\n", name,
+			       te->system, te->name, (int)ref.len, ref.p,
+			       (int)o.len, o.p);
+	}
+	int nf = 0, nfb = 0;
+	for (int i = 0; i < d.td->nr_fmts; i++) {
+		struct tf_event *e = d.evs[i];
+		if (!e)
+			continue;
+		if (e->ok || (e->plugin != TFP_NONE && e->plugin != TFP_FALLBACK)) {
+			nf++;
+		} else {
+			nfb++;
+			printf("# %s: %s:%s left to libtraceevent (%s)\n", name,
+			       e->system, e->name ? e->name : "?",
+			       e->why ? e->why : "?");
+		}
+	}
+	printf("# %s: %ld records, %ld compiled (%ld equal), %ld to "
+	       "libtraceevent; formats %d compiled, %d not\n", name,
+	       d.fast + d.fb, d.fast, d.same, d.fb, nf, nfb);
+	t_check(d.bad == 0 && d.fast > 0, tname, "%ld of %ld differ", d.bad,
+		d.fast);
+	td_tep_fini(&t);
+out:
+	for (int i = 0; i < d.td->nr_fmts; i++)
+		if (d.evs[i]) {
+			tf_event_fini(d.evs[i]);
+			pk_free(d.evs[i]);
+		}
+	pk_free(d.evs);
+	pk_free(d.id2fmt);
+	tf_env_fini(&d.env);
+	tf_out_fini(&o);
+	tf_out_fini(&ref);
+	pk_tracedat_close(d.td);
+}
+
+int main(void)
+{
+	static const char *const corpus[] = { "gcc-x86-v7-zstd",
+					      "rtapp-arm64-v6" };
+	for (size_t i = 0; i < PK_ARRAY_SIZE(corpus); i++) {
+		char rel[256];
+		snprintf(rel, sizeof(rel), "corpus/trace-dat/%s.trace.dat",
+			 corpus[i]);
+		const char *p = t_shared(rel);
+		if (!p || access(p, R_OK)) {
+			t_skip(corpus[i], "no %s", rel);
+			continue;
+		}
+		one_file(p, corpus[i]);
+	}
+	const char *env = getenv("PK_TFDIFF_FILES");
+	if (env && *env) {
+		char *list = pk_strdup(env), *save = NULL;
+		for (char *f = strtok_r(list, ":", &save); f;
+		     f = strtok_r(NULL, ":", &save)) {
+			const char *b = strrchr(f, '/');
+			one_file(f, b ? b + 1 : f);
+		}
+		pk_free(list);
+	}
+	return t_exit();
+}
