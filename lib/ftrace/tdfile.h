@@ -5,6 +5,7 @@
 #include <perfkit/ftrace.h>
 #include "base/base.h"
 #include "ftrace/rbpage.h"
+#include "ftrace/bigbuf.h"
 
 /* trace-cmd option / section ids */
 enum {
@@ -20,13 +21,31 @@ struct td_blob { const char *p; size_t len; };
 
 struct td_format { const char *system; struct td_blob text; };
 
+struct td_chunk {
+	uint64_t in;            /* file offset of the compressed bytes */
+	uint32_t csize, usize;
+	size_t out;             /* offset in td_cpu.data */
+};
+
 struct td_cpu {
 	int cpu;
 	uint64_t off, size;     /* in the file */
-	uint8_t *data;          /* decompressed pages (owned) or NULL */
+	uint8_t *data;          /* decompressed pages (in mem) or NULL */
+	struct pk_bigbuf mem;
 	const uint8_t *pages;   /* the pages to read */
 	size_t len;
 	bool loaded;
+	/* compressed data: chunks decompressed on demand, in order; with a
+	 * prefetch thread (td_prefetch_start) shared under td->lock */
+	struct td_chunk *chunks;
+	uint32_t nr_chunks;
+	uint32_t claimed;       /* chunks taken by a decompressor */
+	uint32_t nr_done;       /* leading chunks decompressed */
+	uint8_t *cdone;         /* per chunk: 1 decompressed, 2 failed */
+	size_t ready;           /* bytes of data usable (atomic) */
+	size_t used;            /* reader position (atomic), for the helper */
+	int cerr;               /* a chunk failed: its error */
+	bool warned;
 	/* iteration */
 	size_t page_off;        /* current page */
 	struct pk_rb_iter it;
@@ -70,6 +89,9 @@ struct pk_tracedat {
 				   decompressed on first use */
 	bool lazy_done[3];
 	void *zctx;             /* reused decompression context */
+	struct td_prefetch *pf; /* decompression thread, or NULL */
+	struct pk_bigbuf bigs[8];  /* large decompressed sections */
+	int nr_bigs;
 	char **owned;           /* allocations to free */
 	int nr_owned;
 	/* iteration filter */
@@ -103,6 +125,22 @@ const struct td_blob *td_tracedat_blob(struct pk_tracedat *td,
 				       enum pk_tracedat_item item);
 int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b,
 		struct td_cpu *c);
+/* Makes the first NEED bytes of C's data usable (all: SIZE_MAX). */
+int td_cpu_need(struct pk_tracedat *td, struct td_buffer *b,
+		struct td_cpu *c, size_t need);
+/*
+ * Starts a thread that decompresses CPU data ahead of the reader (the
+ * records stay where they are: pointers remain valid). 0 or -errno; a
+ * file without compressed data needs none (0). td_prefetch_stop() joins it
+ * (pk_tracedat_close and pk_tracedat_rewind call it).
+ */
+int td_prefetch_start(struct pk_tracedat *td);
+/* Waits (helping) until C has NEED usable bytes or cannot get them. */
+int td_prefetch_wait(struct pk_tracedat *td, struct td_cpu *c, size_t need);
+int td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,
+		 void **zctx);
+void td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r);
+void td_prefetch_stop(struct pk_tracedat *td);
 bool td_clock_in_usecs(const char *clock);
 
 #endif

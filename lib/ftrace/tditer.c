@@ -5,18 +5,22 @@
 #include "ftrace/bytes.h"
 #include "ftrace/tdfile.h"
 
+/*
+ * Plans C's data: uncompressed data is used in place; compressed data gets
+ * its chunk table and one buffer for all of it, filled by td_cpu_need().
+ */
 int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b, struct td_cpu *c)
 {
 	struct td_cur cur = { td->map + c->off, (size_t)c->size, 0, c->off,
 			      td->big, false };
 	uint32_t n;
 	size_t total = 0;
-	int r;
 
 	c->loaded = true;
 	if (!b->compressed) {
 		c->pages = cur.p;
 		c->len = cur.len;
+		c->ready = cur.len;
 		return 0;
 	}
 	/* trace-cmd's size leaves out the 4-byte chunk count */
@@ -24,8 +28,14 @@ int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b, struct td_cpu *c)
 	if (cur.len < 4)
 		return td_err(&cur, PK_ERR_TRUNC, "chunk count");
 	n = pk_ld32(cur.p, td->big);
+	if (n > cur.len / 8)
+		return td_err(&cur, PK_ERR_TRUNC, "chunk count past the data");
+	c->chunks = pk_calloc(n ? n : 1, sizeof(*c->chunks));
+	c->cdone = pk_zalloc(n ? n : 1);
+	if (!c->chunks || !c->cdone)
+		return -ENOMEM;
 	cur.pos = 4;
-	for (uint32_t i = 0; i < n; i++) {   /* first pass: sizes */
+	for (uint32_t i = 0; i < n; i++) {
 		if (cur.len - cur.pos < 8)
 			return td_err(&cur, PK_ERR_TRUNC, "chunk header");
 		uint32_t cs = pk_ld32(cur.p + cur.pos, td->big);
@@ -34,28 +44,69 @@ int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b, struct td_cpu *c)
 			return td_err(&cur, PK_ERR_TRUNC, "chunk data");
 		if (!td_size_plausible(cs, us) || total + us > ((size_t)1 << 34))
 			return td_err(&cur, PK_ERR_FORMAT, "chunk too large");
+		c->chunks[i] = (struct td_chunk){ c->off + cur.pos + 8, cs, us,
+						  total };
 		total += us;
 		cur.pos += 8 + cs;
 	}
-	c->data = pk_malloc(total ? total : 1);
+	c->data = pk_bigbuf_alloc(&c->mem, total);
 	if (!c->data)
 		return -ENOMEM;
-	cur.pos = 4;
-	size_t at = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t cs = pk_ld32(cur.p + cur.pos, td->big);
-		uint32_t us = pk_ld32(cur.p + cur.pos + 4, td->big);
-		r = td_decompress_ctx(&td->zctx, td->comp,
-				      cur.p + cur.pos + 8, cs, c->data + at,
-				      us);
-		if (r)
-			return td_err(&cur, r, "cannot decompress chunk");
-		at += us;
-		cur.pos += 8 + cs;
-	}
+	c->nr_chunks = n;
 	c->pages = c->data;
 	c->len = total;
 	return 0;
+}
+
+/* Decompresses chunk I of C with the context *ZCTX. */
+int td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,
+		 void **zctx)
+{
+	const struct td_chunk *k = &c->chunks[i];
+
+	return td_decompress_ctx(zctx, td->comp, td->map + k->in, k->csize,
+				 c->data + k->out, k->usize);
+}
+
+/* Under the lock (or single-threaded): chunk I is finished with R. */
+void td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r)
+{
+	c->cdone[i] = r ? 2 : 1;
+	if (r && !c->cerr)
+		c->cerr = r;
+	while (c->nr_done < c->nr_chunks && c->cdone[c->nr_done] == 1)
+		c->nr_done++;
+	size_t ready = c->nr_done < c->nr_chunks ? c->chunks[c->nr_done].out
+						 : c->len;
+	__atomic_store_n(&c->ready, ready, __ATOMIC_RELEASE);
+}
+
+int td_cpu_need(struct pk_tracedat *td, struct td_buffer *b,
+		struct td_cpu *c, size_t need)
+{
+	int r = 0;
+
+	if (!b->compressed ||
+	    __atomic_load_n(&c->ready, __ATOMIC_ACQUIRE) >= PK_MIN(need, c->len))
+		return 0;
+	if (td->pf)
+		r = td_prefetch_wait(td, c, PK_MIN(need, c->len));
+	else
+		while (c->ready < PK_MIN(need, c->len) && !c->cerr &&
+		       c->claimed < c->nr_chunks) {
+			uint32_t i = c->claimed++;
+			td_cpu_chunk_done(c, i, td_cpu_chunk(td, c, i, &td->zctx));
+		}
+	if (__atomic_load_n(&c->ready, __ATOMIC_ACQUIRE) >= PK_MIN(need, c->len))
+		return 0;
+	r = r ? r : c->cerr ? c->cerr : PK_ERR_INTERNAL;
+	if (!c->warned) {
+		c->warned = true;
+		pk_warn("trace.dat: buffer '%s' cpu %d: cannot decompress the "
+			"chunk at uncompressed offset %zu: %s", b->name, c->cpu,
+			c->ready, pk_strerror(r));
+	}
+	return r;
 }
 
 static void page_error(struct td_buffer *b,
@@ -95,6 +146,12 @@ static int cpu_advance(struct pk_tracedat *td, struct td_buffer *b,
 			}
 			size_t ps = PK_MIN((size_t)b->page_size,
 					   c->len - c->page_off);
+			__atomic_store_n(&c->used, c->page_off,
+					 __ATOMIC_RELAXED);
+			if ((r = td_cpu_need(td, b, c, c->page_off + ps)) < 0) {
+				c->done = true;
+				return r;
+			}
 			r = pk_rb_iter_init(&c->it, c->pages + c->page_off, ps,
 					    &td->layout);
 			c->have_page = true;

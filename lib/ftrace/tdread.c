@@ -190,6 +190,15 @@ static int rd_event_fmts(struct pk_tracedat *td, struct td_cur *c)
 
 /* ---- v7 sections ---- */
 
+/* Memory for a decompressed section, freed with TD. */
+static uint8_t *section_buf(struct pk_tracedat *td, size_t n)
+{
+	if (n >= (1u << 20) && td->nr_bigs < (int)PK_ARRAY_SIZE(td->bigs))
+		return pk_bigbuf_alloc(&td->bigs[td->nr_bigs++], n);
+	uint8_t *buf = pk_malloc(n ? n : 1);
+	return buf && !td_keep(td, buf) ? buf : NULL;
+}
+
 /* Opens the section at OFF with id ID into *OUT (decompressed if needed). */
 static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
 			struct td_cur *out, uint16_t *flags_out)
@@ -232,8 +241,8 @@ static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
 		return td_err(out, PK_ERR_TRUNC, "compressed data past section");
 	if (!td_size_plausible(csize, usize))
 		return td_err(out, PK_ERR_FORMAT, "implausible uncompressed size");
-	uint8_t *buf = pk_malloc(usize ? usize : 1);
-	if (!buf || td_keep(td, buf))
+	uint8_t *buf = section_buf(td, usize);
+	if (!buf)
 		return -ENOMEM;
 	r = td_decompress(td->comp, out->p + out->pos, csize, buf, usize);
 	if (r < 0)
@@ -756,10 +765,14 @@ void pk_tracedat_close(struct pk_tracedat *td)
 {
 	if (!td)
 		return;
+	td_prefetch_stop(td);
 	for (int i = 0; i < td->nr_bufs; i++) {
 		struct td_buffer *b = &td->bufs[i];
-		for (int k = 0; b->cpus && k < b->nr_cpus; k++)
-			pk_free(b->cpus[k].data);
+		for (int k = 0; b->cpus && k < b->nr_cpus; k++) {
+			pk_bigbuf_free(&b->cpus[k].mem);
+			pk_free(b->cpus[k].chunks);
+			pk_free(b->cpus[k].cdone);
+		}
 		pk_free(b->cpus);
 		pk_free(b->name);
 		pk_free(b->clock);
@@ -768,6 +781,8 @@ void pk_tracedat_close(struct pk_tracedat *td)
 	for (int i = 0; i < td->nr_owned; i++)
 		pk_free(td->owned[i]);
 	pk_free(td->owned);
+	for (int i = 0; i < td->nr_bigs; i++)
+		pk_bigbuf_free(&td->bigs[i]);
 	pk_free(td->fmts);
 	pk_free(td->filter);
 	td_decompress_free(td->zctx);

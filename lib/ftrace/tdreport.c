@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include "ftrace/bytes.h"
 #include "ftrace/tdrep.h"
 
@@ -21,6 +22,7 @@ struct rep {
 	struct tf_env env;
 	struct tf_out o;
 	int name_w;             /* buffer-name column (several buffers) */
+	int fd;                 /* OUT's descriptor, or -1 */
 	int *id2fmt;            /* event id -> format index, -1 */
 	struct tf_event **evs;  /* format index -> compiled (lazily) */
 	uint8_t *state;         /* 0 not yet, 1 compiled, 2 failed */
@@ -38,11 +40,25 @@ static int load_syms(struct tf_env *env)
 	return k ? tf_syms_parse(env, k->p, k->len) : 0;
 }
 
+/* The buffer goes out with write(2) where OUT has a descriptor (the
+ * FILE was flushed before the first record), else through stdio. */
 static int flush(struct rep *r)
 {
-	if (r->o.len && fwrite(r->o.p, 1, r->o.len, r->out) != r->o.len)
-		return -EIO;
+	const char *p = r->o.p;
+	size_t n = r->o.len;
+
 	r->o.len = 0;
+	if (r->fd < 0)
+		return n && fwrite(p, 1, n, r->out) != n ? -EIO : 0;
+	while (n) {
+		ssize_t w = write(r->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+	}
 	return 0;
 }
 
@@ -332,6 +348,8 @@ static long walk(struct rep *r)
 
 	ret = pk_tracedat_rewind(td, r->opts ? r->opts->cpus : NULL,
 				 r->opts ? r->opts->nr_cpus : 0);
+	if (!ret && !r->tep_only && td_prefetch_start(td) < 0)
+		pk_debug("trace.dat: no decompression thread");
 	for (;;) {
 		if (!have) {
 			while (!ret && (ret = pk_tracedat_next(td, &ev)) < 0) {
@@ -360,6 +378,7 @@ static long walk(struct rep *r)
 			break;
 		ev = nx;
 	}
+	td_prefetch_stop(td);
 	if (ret < 0)
 		return ret;
 	return err ? err : n;
@@ -385,6 +404,9 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 		return 0;
 	}
 	r.tep_only = opts && opts->engine == PK_REPORT_TEP;
+	r.fd = fflush(out) ? -1 : fileno(out);
+	if (tf_out_grow(&r.o, FLUSH_AT + (1u << 16)) < 0)
+		return -ENOMEM;
 	if ((e = setup(&r)) < 0) {
 		teardown(&r);
 		return e;

@@ -22,11 +22,17 @@ int tf_out_grow(struct tf_out *o, size_t need)
 {
 	size_t cap = o->cap ? o->cap : 1 << 16;
 
+	struct pk_bigbuf m;
+
 	while (cap - o->len < need)
 		cap *= 2;
-	char *p = pk_realloc(o->p, cap);
+	char *p = pk_bigbuf_alloc(&m, cap);
 	if (!p)
 		return -ENOMEM;
+	if (o->len)
+		memcpy(p, o->p, o->len);
+	pk_bigbuf_free(&o->mem);
+	o->mem = m;
 	o->p = p;
 	o->cap = cap;
 	return 0;
@@ -34,7 +40,7 @@ int tf_out_grow(struct tf_out *o, size_t need)
 
 void tf_out_fini(struct tf_out *o)
 {
-	pk_free(o->p);
+	pk_bigbuf_free(&o->mem);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -292,7 +298,7 @@ static int put_sym(struct ectx *x, struct tf_out *o, const struct tf_conv *c,
 		p = tf_put_hex(p, v, false);
 		return put(o, buf, (size_t)(p - buf));
 	}
-	if (put(o, s->name, strlen(s->name)))
+	if (put(o, s->name, tf_sym_len(s)))
 		return -ENOMEM;
 	if (c->sym == 'S' || c->sym == 'F') {
 		p = buf;

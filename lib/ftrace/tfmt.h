@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "ftrace/bigbuf.h"
 
 #define TF_FALLBACK 1
 
@@ -67,7 +68,8 @@ struct tf_event {
 	const char *why;        /* why !ok (static string) */
 };
 
-/* Symbols and comms, shared by the events of one file. */
+/* Symbols and comms, shared by the events of one file. NAME points into
+ * the kallsyms text and ends at a blank or newline: tf_sym_len(). */
 struct tf_sym { uint64_t addr; const char *name; };
 
 struct tf_env {
@@ -79,7 +81,8 @@ struct tf_env {
 	bool syms_loaded;
 	struct tf_sym *syms;
 	size_t nr_syms;
-	char *sym_text;         /* storage of the names */
+	struct pk_bigbuf syms_mem;
+	char sym_name[256];     /* a NUL-terminated copy (tf_sym_cstr) */
 	/* pid -> comm */
 	struct tf_comm *comms;
 	size_t nr_comms, comm_cap;  /* open addressing, cap a power of 2 */
@@ -91,6 +94,7 @@ struct tf_env {
 struct tf_out {
 	char *p;
 	size_t len, cap;
+	struct pk_bigbuf mem;
 };
 
 int tf_out_grow(struct tf_out *o, size_t need);
@@ -120,6 +124,9 @@ int tf_print(const struct tf_event *ev, struct tf_env *env,
 /* env: symbols (tfsyms.c) */
 int tf_syms_parse(struct tf_env *env, const char *text, size_t len);
 const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr);
+size_t tf_sym_len(const struct tf_sym *s);
+/* The name of S NUL-terminated (valid until the next call). */
+const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s);
 /* env: comms */
 int tf_comms_parse(struct tf_env *env, const char *text, size_t len);
 const char *tf_comm(const struct tf_env *env, int pid);

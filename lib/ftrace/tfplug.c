@@ -203,7 +203,7 @@ static void func(struct pctx *c, uint64_t v)
 		put_hex(c, v, 8);
 		return;
 	}
-	size_t n = strlen(s->name);
+	size_t n = tf_sym_len(s);
 	if (n > 127)
 		n = 127;
 	memcpy(p, s->name, n);

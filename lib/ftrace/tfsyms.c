@@ -41,20 +41,52 @@ static void msort(struct tf_sym *a, struct tf_sym *tmp, size_t n)
 	memcpy(a, tmp, n * sizeof(*a));
 }
 
+/* Length of a name in the kallsyms text (ends at a blank or newline). */
+size_t tf_sym_len(const struct tf_sym *s)
+{
+	const char *p = s->name;
+	while (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p)
+		p++;
+	return (size_t)(p - s->name);
+}
+
+/* Reverses each run of equal addresses: sorting the reversed list stably
+ * (what libtraceevent does) equals this on an already sorted list. */
+static void reverse_ties(struct tf_sym *v, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && v[j].addr == v[i].addr)
+			j++;
+		for (size_t a = i, b = j - 1; a < b; a++, b--) {
+			struct tf_sym t = v[a];
+			v[a] = v[b];
+			v[b] = t;
+		}
+		i = j;
+	}
+}
+
 /*
- * "ADDR TYPE NAME[\t[MODULE]]" lines. The names are copied (NUL
- * terminated) into one block; lines that do not parse are skipped.
+ * "ADDR TYPE NAME[\t[MODULE]]" lines; names point into TEXT, which must
+ * outlive ENV and end with a newline or NUL after the last name (the
+ * blob of a trace.dat does). Lines that do not parse are skipped.
  */
 int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
-	size_t n = 0, cap = 0;
-	struct tf_sym *v = NULL;
-	char *names = pk_malloc(len + 1), *np = names;
+	size_t n = 0, cap = 1;
+	struct tf_sym *v;
+	bool sorted = true;
 
-	if (!names)
+	for (const char *q = text; q < end &&
+	     (q = memchr(q, '\n', (size_t)(end - q))); q++)
+		cap++;
+	struct pk_bigbuf mem;
+	v = pk_bigbuf_alloc(&mem, cap * sizeof(*v));
+	if (!v)
 		return -ENOMEM;
-	while (p < end) {
+	while (p < end && n < cap) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
 		uint64_t addr = 0;
 		int d, nd = 0;
@@ -66,52 +98,46 @@ int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 			nd++;
 		}
 		/* " T name" */
-		if (nd && e - p >= 4 && p[0] == ' ' && p[1] != ' ' &&
-		    p[2] == ' ') {
-			const char *b = p + 3, *q = b;
-			while (q < e && *q != ' ' && *q != '\t')
+		bool ok = nd && e - p >= 4 && p[0] == ' ' && p[1] != ' ' &&
+			  p[2] == ' ' && p[3] != ' ' && p[3] != '\t';
+		if (ok && e == end) {   /* the name must end inside TEXT */
+			const char *q = p + 3;
+			while (q < end && *q != ' ' && *q != '\t' && *q != '\r' &&
+			       *q)
 				q++;
-			if (q > b) {
-				if (n == cap) {
-					cap = cap ? cap * 2 : 4096;
-					struct tf_sym *nv = pk_realloc(v,
-						cap * sizeof(*v));
-					if (!nv) {
-						pk_free(v);
-						pk_free(names);
-						return -ENOMEM;
-					}
-					v = nv;
-				}
-				memcpy(np, b, (size_t)(q - b));
-				v[n].addr = addr;
-				v[n].name = np;
-				np += q - b;
-				*np++ = 0;
-				n++;
-			}
+			ok = q < end;
+		}
+		if (ok) {
+			if (n && addr < v[n - 1].addr)
+				sorted = false;
+			v[n].addr = addr;
+			v[n].name = p + 3;
+			n++;
 		}
 		p = e + 1;
 	}
-	/* libtraceevent sorts its list, which holds the lines reversed */
-	for (size_t i = 0; i < n / 2; i++) {
-		struct tf_sym t = v[i];
-		v[i] = v[n - 1 - i];
-		v[n - 1 - i] = t;
+	if (sorted) {
+		reverse_ties(v, n);
+	} else {
+		/* libtraceevent sorts its list, which holds the lines
+		 * reversed, with a stable sort */
+		for (size_t i = 0; i < n / 2; i++) {
+			struct tf_sym t = v[i];
+			v[i] = v[n - 1 - i];
+			v[n - 1 - i] = t;
+		}
+		struct tf_sym *tmp = pk_malloc((n ? n : 1) * sizeof(*tmp));
+		if (!tmp) {
+			pk_bigbuf_free(&mem);
+			return -ENOMEM;
+		}
+		msort(v, tmp, n);
+		pk_free(tmp);
 	}
-	struct tf_sym *tmp = pk_malloc((n ? n : 1) * sizeof(*tmp));
-	if (!tmp) {
-		pk_free(v);
-		pk_free(names);
-		return -ENOMEM;
-	}
-	msort(v, tmp, n);
-	pk_free(tmp);
-	pk_free(env->syms);
-	pk_free(env->sym_text);
+	pk_bigbuf_free(&env->syms_mem);
+	env->syms_mem = mem;
 	env->syms = v;
 	env->nr_syms = n;
-	env->sym_text = names;
 	env->syms_loaded = true;
 	return 0;
 }
@@ -137,6 +163,15 @@ const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr)
 			l = i + 1;
 	}
 	return NULL;
+}
+
+const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s)
+{
+	size_t n = PK_MIN(tf_sym_len(s), sizeof(env->sym_name) - 1);
+
+	memcpy(env->sym_name, s->name, n);
+	env->sym_name[n] = 0;
+	return env->sym_name;
 }
 
 /* ---- comms ---- */
@@ -267,8 +302,7 @@ int tf_comms_parse(struct tf_env *env, const char *text, size_t len)
 
 void tf_env_fini(struct tf_env *env)
 {
-	pk_free(env->syms);
-	pk_free(env->sym_text);
+	pk_bigbuf_free(&env->syms_mem);
 	pk_free(env->comms);
 	pk_free(env->comm_text);
 	memset(env, 0, sizeof(*env));
