@@ -128,8 +128,8 @@ static char *put_padl(char *p, const char *s, size_t n, int w)
 static int put_prefix(struct rep *r, const struct pk_tracedat_event *ev,
 		      int pid, bool usecs)
 {
-	const char *comm = tf_comm(&r->env, pid);
-	size_t cl = strlen(comm);
+	size_t cl;
+	const char *comm = tf_comm(&r->env, pid, &cl);
 	char num[24], *p, *b;
 	unsigned long long t = ev->ts;
 
@@ -187,10 +187,8 @@ static int put_prefix(struct rep *r, const struct pk_tracedat_event *ev,
 	return 0;
 }
 
-static int put_name(struct rep *r, const char *name)
+static int put_name(struct rep *r, const char *name, size_t nl)
 {
-	size_t nl = strlen(name);
-
 	if (tf_out_reserve(&r->o, nl + 24))
 		return -ENOMEM;
 	char *p = r->o.p + r->o.len;
@@ -258,7 +256,7 @@ static int put_event(struct rep *r, const struct pk_tracedat_event *ev)
 	} else {
 		int pid = (int)pk_ld32(ev->data + pf->off, r->td->big);
 		if ((e = put_prefix(r, ev, pid, b->in_usecs)) ||
-		    (e = put_name(r, te->name)))
+		    (e = put_name(r, te->name, te->name_len)))
 			return e;
 		e = tf_print(te, &r->env, ev->data, ev->size, &r->o);
 		if (e == 0) {

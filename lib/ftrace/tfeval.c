@@ -60,16 +60,32 @@ uint64_t tf_field_u64(const struct tf_env *env, const struct tf_field *f,
 
 char *tf_put_u64(char *p, uint64_t v)
 {
+	static const char d2[] =
+		"00010203040506070809101112131415161718192021222324252627282930"
+		"31323334353637383940414243444546474849505152535455565758596061"
+		"62636465666768697071727374757677787980818283848586878889909192"
+		"93949596979899";
 	char tmp[24];
-	int n = 0;
+	int n = 24;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	while (v >= 100) {
+		unsigned k = (unsigned)(v % 100) * 2;
+		v /= 100;
+		tmp[--n] = d2[k + 1];
+		tmp[--n] = d2[k];
+	}
+	if (v >= 10) {
+		tmp[--n] = d2[v * 2 + 1];
+		tmp[--n] = d2[v * 2];
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
+	memcpy(p, tmp + n, (size_t)(24 - n));
+	return p + (24 - n);
 }
 
 char *tf_put_hex(char *p, uint64_t v, bool upper)
@@ -322,7 +338,7 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 	}
 	switch (n->kind) {
 	case TN_STR:
-		return put_str(o, c, text + n->a, strlen(text + n->a));
+		return put_str(o, c, text + n->a, (size_t)n->b);
 	case TN_COND:
 		return put_str_arg(x, o, c, eval(x, n->a, depth + 1) ? n->b : n->c,
 				   depth + 1);
@@ -368,28 +384,26 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 		for (int i = 0; i < n->c; i++) {
 			const struct tf_node *p = &x->ev->nodes[n->b + i];
 			if (p->v == v)
-				return put_str(o, c, text + p->a,
-					       strlen(text + p->a));
+				return put_str(o, c, text + p->a, (size_t)p->c);
 		}
 		char buf[24] = "0x", *e = tf_put_hex(buf + 2, v, false);
 		return put(o, buf, (size_t)(e - buf));
 	}
 	case TN_FLAGS: {
 		uint64_t v = eval(x, n->a, depth + 1);
-		const char *delim = text + n->v;
+		const char *delim = text + (uint32_t)n->v;
+		size_t dl = (size_t)(n->v >> 32);
 		bool printed = false;
 		for (int i = 0; i < n->c; i++) {
 			const struct tf_node *p = &x->ev->nodes[n->b + i];
 			/* libtraceevent: values are signed, unknown names -1 */
 			if (!v && (int64_t)p->v < 0) {
-				return put_str(o, c, text + p->a,
-					       strlen(text + p->a));
+				return put_str(o, c, text + p->a, (size_t)p->c);
 			}
 			if ((int64_t)p->v > 0 && (v & p->v) == p->v) {
-				if (printed && put(o, delim, strlen(delim)))
+				if (printed && put(o, delim, dl))
 					return -ENOMEM;
-				if (put_str(o, c, text + p->a,
-					    strlen(text + p->a)))
+				if (put_str(o, c, text + p->a, (size_t)p->c))
 					return -ENOMEM;
 				printed = true;
 				v &= ~p->v;
@@ -397,7 +411,7 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 		}
 		if (v) {
 			char buf[24] = "0x", *e = tf_put_hex(buf + 2, v, false);
-			if (printed && put(o, delim, strlen(delim)))
+			if (printed && put(o, delim, dl))
 				return -ENOMEM;
 			return put(o, buf, (size_t)(e - buf));
 		}

@@ -53,6 +53,7 @@ enum tf_plugin {
 struct tf_event {
 	int id;
 	char *name, *system;
+	size_t name_len;
 	struct tf_field *fields;
 	int nr_fields;
 	int common_pid;         /* field index or -1 */
@@ -129,7 +130,7 @@ size_t tf_sym_len(const struct tf_sym *s);
 const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s);
 /* env: comms */
 int tf_comms_parse(struct tf_env *env, const char *text, size_t len);
-const char *tf_comm(const struct tf_env *env, int pid);
+const char *tf_comm(const struct tf_env *env, int pid, size_t *len);
 /* Registers COMM (LEN bytes) for PID unless PID already has one. */
 int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len);
 void tf_env_fini(struct tf_env *env);

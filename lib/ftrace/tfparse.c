@@ -257,7 +257,7 @@ static bool const_eval(struct ps *s, int n, uint64_t *v, int depth)
  * pair nodes are made together at the end so that they are contiguous */
 static int pairs(struct ps *s, int *first, int *count)
 {
-	struct { uint64_t v; long off; } pv[256];
+	struct { uint64_t v; long off; size_t len; } pv[256];
 	int n = 0;
 
 	*first = -1;
@@ -288,6 +288,7 @@ static int pairs(struct ps *s, int *first, int *count)
 		if (expect(s, ",") || s->t.type != T_STR)
 			return fail(s, "symbol string");
 		long off = add_text(s, s->t.s, s->t.len);
+		pv[n].len = s->t.len;
 		next(s);
 		if (off < 0 || expect(s, "}"))
 			return -1;
@@ -300,6 +301,7 @@ static int pairs(struct ps *s, int *first, int *count)
 			return p;
 		s->ev->nodes[p].v = pv[i].v;
 		s->ev->nodes[p].a = (int)pv[i].off;
+		s->ev->nodes[p].c = (int)pv[i].len;
 		if (!i)
 			*first = p;
 	}
@@ -339,8 +341,9 @@ static int call(struct ps *s)
 		if (expect(s, ",") || s->t.type != T_STR)
 			return fail(s, "__print_flags delimiter");
 		delim = add_text(s, s->t.s, s->t.len);
-		if (delim < 0)
+		if (delim < 0 || s->t.len > 0xffff)
 			return -1;
+		delim |= (long)s->t.len << 32;
 		next(s);
 		/* pairs() wants the comma before each pair */
 		if (!is_op(s, ","))
@@ -431,15 +434,19 @@ static int primary(struct ps *s)
 	if (s->t.type == T_STR) {
 		struct pk_buf tmp = { 0 };
 		while (s->t.type == T_STR) {    /* "a" "b" concatenate */
-			if (pk_buf_append(&tmp, s->t.s, s->t.len))
+			if (pk_buf_append(&tmp, s->t.s, s->t.len)) {
+				pk_buf_fini(&tmp);
 				return fail(s, "out of memory");
+			}
 			next(s);
 		}
-		long off = add_text(s, tmp.data ? tmp.data : "", tmp.len);
+		size_t tl = tmp.len;
+		long off = add_text(s, tmp.data ? tmp.data : "", tl);
 		pk_buf_fini(&tmp);
-		if (off < 0 || (n = new_node(s, TN_STR)) < 0)
+		if (off < 0 || tl > (1u << 30) || (n = new_node(s, TN_STR)) < 0)
 			return -1;
 		s->ev->nodes[n].a = (int)off;
+		s->ev->nodes[n].b = (int)tl;
 		return n;
 	}
 	if (is_id(s, "REC"))
@@ -1025,6 +1032,7 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 	if (r)
 		return r;
 	ev->common_pid = tf_find_field(ev, "common_pid");
+	ev->name_len = strlen(ev->name);
 	if (!ev->why && !ev->ok)
 		ev->why = "no print fmt";
 	ev->plugin = TFP_NONE;

@@ -11,7 +11,7 @@
 #include "base/base.h"
 #include "ftrace/tfmt.h"
 
-struct tf_comm { int pid; uint32_t off; bool used; };
+struct tf_comm { int pid; uint32_t off, len; bool used; };
 
 static int hexval(int c)
 {
@@ -241,21 +241,25 @@ int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len)
 	uint32_t off;
 	if (comm_text(env, comm, len, &off))
 		return -ENOMEM;
-	env->comms[k] = (struct tf_comm){ pid, off, true };
+	env->comms[k] = (struct tf_comm){ pid, off, (uint32_t)len, true };
 	env->nr_comms++;
 	return 0;
 }
 
-const char *tf_comm(const struct tf_env *env, int pid)
+const char *tf_comm(const struct tf_env *env, int pid, size_t *len)
 {
+	*len = 6;
 	if (!pid)
 		return "<idle>";
+	*len = 5;
 	if (!env->comm_cap)
 		return "<...>";
 	size_t k = slot(env, pid);
 	while (env->comms[k].used) {
-		if (env->comms[k].pid == pid)
+		if (env->comms[k].pid == pid) {
+			*len = env->comms[k].len;
 			return env->comm_text + env->comms[k].off;
+		}
 		k = (k + 1) & (env->comm_cap - 1);
 	}
 	return "<...>";
