@@ -627,8 +627,8 @@ static int chain(struct ps *s, int arg)
 	}
 	if (is_op(s, "?"))
 		ret = chain(s, arg);
-	else if (binop(s, &prio))
-		ret = chain(s, prio > N[arg].c ? arg : r);
+	else if ((op = binop(s, &prio)))
+		ret = chain(s, tep_prio(op) > N[arg].c ? arg : r);
 	else
 		ret = 0;
 	s->depth--;
@@ -717,6 +717,10 @@ static int parse_fmt(struct ps *s, const char *f, size_t len)
 			c.space |= f[i] == ' ';
 			c.alt |= f[i] == '#';
 		}
+		if (c.plus || c.space) {        /* libtraceevent: ">+<d" */
+			r = fail(s, "'+' or ' ' flag");
+			break;
+		}
 		for (; i < len && isdigit((unsigned char)f[i]); i++)
 			c.width = PK_MIN(c.width * 10 + (f[i] - '0'), 4096);
 		if (i < len && f[i] == '.') {
@@ -750,8 +754,8 @@ static int parse_fmt(struct ps *s, const char *f, size_t len)
 		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
 			c.kind = TC_INT;
 			break;
-		case 'c':
-			c.kind = TC_CHAR;
+		case 'c':       /* libtraceevent prints ">c<" */
+			r = fail(s, "%c");
 			break;
 		case 's':
 			c.kind = TC_STR;
