@@ -83,7 +83,8 @@ struct tf_env {
 	struct tf_sym *syms;
 	size_t nr_syms;
 	struct pk_bigbuf syms_mem;
-	char sym_name[256];     /* a NUL-terminated copy (tf_sym_cstr) */
+	char sym_name[16][520]; /* NUL-terminated copies (tf_sym_cstr) */
+	unsigned sym_next;
 	/* pid -> comm */
 	struct tf_comm *comms;
 	size_t nr_comms, comm_cap;  /* open addressing, cap a power of 2 */
@@ -126,7 +127,7 @@ int tf_print(const struct tf_event *ev, struct tf_env *env,
 int tf_syms_parse(struct tf_env *env, const char *text, size_t len);
 const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr);
 size_t tf_sym_len(const struct tf_sym *s);
-/* The name of S NUL-terminated (valid until the next call). */
+/* The name of S NUL-terminated (valid for the next 15 calls). */
 const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s);
 /* env: comms */
 int tf_comms_parse(struct tf_env *env, const char *text, size_t len);

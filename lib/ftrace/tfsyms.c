@@ -167,11 +167,12 @@ const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr)
 
 const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s)
 {
-	size_t n = PK_MIN(tf_sym_len(s), sizeof(env->sym_name) - 1);
+	char *b = env->sym_name[env->sym_next++ % 16];
+	size_t n = PK_MIN(tf_sym_len(s), sizeof(env->sym_name[0]) - 1);
 
-	memcpy(env->sym_name, s->name, n);
-	env->sym_name[n] = 0;
-	return env->sym_name;
+	memcpy(b, s->name, n);
+	b[n] = 0;
+	return b;
 }
 
 /* ---- comms ---- */

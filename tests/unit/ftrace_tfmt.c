@@ -178,7 +178,7 @@ static void against_tep(void)
 			if (r == TF_FALLBACK) {
 				fb++;
 			} else if (r == 0 && strlen(ref) == o.len &&
-				   !memcmp(ref, o.p, o.len)) {
+				   (!o.len || !memcmp(ref, o.p, o.len))) {
 				same++;
 			} else {
 				diff++;
