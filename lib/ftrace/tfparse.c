@@ -35,6 +35,50 @@ struct ps {
 
 /* ---- tokens ---- */
 
+static int digit(int c, int base)
+{
+	int d = c >= '0' && c <= '9' ? c - '0'
+		: (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10
+		: 99;
+	return d < base ? d : -1;
+}
+
+/* strtoull(P, &E, 0) within [P, END): false on overflow or no digits */
+static bool bounded_num(const char *p, const char *end, uint64_t *v,
+			const char **e)
+{
+	int base = 10, d;
+	uint64_t x = 0;
+
+	if (end - p >= 3 && p[0] == '0' && (p[1] | 0x20) == 'x' &&
+	    digit((unsigned char)p[2], 16) >= 0) {
+		base = 16;
+		p += 2;
+	} else if (p < end && *p == '0') {
+		base = 8;
+	}
+	const char *b = p;
+	for (; p < end && (d = digit((unsigned char)*p, base)) >= 0; p++) {
+		if (x > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return false;
+		x = x * (uint64_t)base + (uint64_t)d;
+	}
+	*v = x;
+	*e = p;
+	return p > b;
+}
+
+/* A decimal number at P (before END), or -1. */
+static long bounded_dec(const char *p, const char *end)
+{
+	long v = 0;
+	const char *b = p;
+
+	while (p < end && *p >= '0' && *p <= '9' && v < (1L << 40))
+		v = v * 10 + (*p++ - '0');
+	return p > b ? v : -1;
+}
+
 static void next(struct ps *s)
 {
 	const char *p = s->p;
@@ -52,11 +96,9 @@ static void next(struct ps *s)
 			p++;
 		s->t = (struct tok){ T_ID, b, (size_t)(p - b), 0 };
 	} else if (isdigit((unsigned char)*p)) {
-		char *e;
-		const char *b = p;
-		errno = 0;
-		unsigned long long v = strtoull(p, &e, 0);
-		if (errno || e > s->end) {
+		const char *b = p, *e;
+		uint64_t v;
+		if (!bounded_num(p, s->end, &v, &e)) {
 			s->t.type = T_ERR;
 			s->p = s->end;
 			return;
@@ -916,11 +958,8 @@ static long num_after(const char *p, const char *e, const char *key)
 {
 	size_t kl = strlen(key);
 	for (; p + kl <= e; p++)
-		if (!memcmp(p, key, kl)) {
-			char *x;
-			long v = strtol(p + kl, &x, 10);
-			return x > p + kl ? v : -1;
-		}
+		if (!memcmp(p, key, kl))
+			return bounded_dec(p + kl, e);
 	return -1;
 }
 
@@ -940,7 +979,7 @@ static int add_field(struct tf_event *ev, const char *p, const char *e)
 	if (bra && !starts(p, semi, "__data_loc") &&
 	    !starts(p, semi, "__rel_loc")) {
 		ne = bra;
-		count = strtol(bra + 1, NULL, 10);
+		count = bounded_dec(bra + 1, semi);
 	}
 	while (ne > p && isspace((unsigned char)ne[-1]))
 		ne--;
@@ -1017,7 +1056,8 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 			if (!ev->name)
 				r = -ENOMEM;
 		} else if (starts(q, e, "ID: ")) {
-			ev->id = (int)strtol(q + 4, NULL, 10);
+			long id = bounded_dec(q + 4, e);
+			ev->id = id >= 0 && id < 65536 ? (int)id : -1;
 		} else if (starts(q, e, "field:")) {
 			r = add_field(ev, q + 6, e);
 		} else if (starts(q, e, "print fmt: ")) {

@@ -249,7 +249,7 @@ static void sched_wakeup(struct pctx *c)
 	putz(c, " CPU:");
 	v = val(c, 4);
 	if (v < 100)
-		puts_(c, "00" + (v >= 10), v >= 10 ? 1 : 2);
+		puts_(c, "00", v >= 10 ? 1 : 2);
 	put_llu(c, v);
 }
 
