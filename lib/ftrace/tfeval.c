@@ -173,9 +173,26 @@ static uint64_t eval(struct ectx *x, int ni, int depth)
 		return n->v;
 	case TN_FIELD:
 		return read_field(x, n->a);
-	case TN_UN:
+	case TN_UN: {
+		uint64_t l = n->b >= 0 ? eval(x, n->b, depth + 1) : 0;
 		a = eval(x, n->a, depth + 1);
-		return n->op == OP_NOT ? !a : n->op == OP_BNOT ? ~a : -a;
+		return n->op == OP_NOT ? !a : n->op == OP_BNOT ? ~a
+		       : n->op == OP_POS ? l + a : l - a;
+	}
+	case TN_INDEX: {
+		/* libtraceevent: the element size of the array field */
+		const struct tf_field *f = &x->ev->fields[n->a];
+		uint64_t i = eval(x, n->b, depth + 1);
+		uint32_t es = f->elem;
+		if (i >= f->size / es ||
+		    (uint64_t)f->off + (i + 1) * es > x->size) {
+			x->fb = true;
+			return 0;
+		}
+		struct tf_field e = { .off = (uint32_t)(f->off + i * es),
+				      .size = es };
+		return tf_field_u64(x->env, &e, x->data);
+	}
 	case TN_BIN:
 		a = eval(x, n->a, depth + 1);
 		return binop(x, n->op, a, eval(x, n->b, depth + 1));
@@ -481,9 +498,12 @@ int tf_print(const struct tf_event *ev, struct tf_env *env,
 		return TF_FALLBACK;
 	if (ev->plugin != TFP_NONE) {
 		r = tf_plugin_print(ev, env, data, size, out);
-		if (r)
+		if (r && (ev->plugin != TFP_KMEM || r != 1)) {
 			out->len = start;
-		return r;
+			return r;
+		}
+		if (ev->plugin != TFP_KMEM)
+			return 0;
 	}
 	if (!ev->ok)
 		return TF_FALLBACK;

@@ -12,7 +12,7 @@ enum tf_kind {
 	TN_NUM,         /* v */
 	TN_FIELD,       /* a: field index */
 	TN_STR,         /* a: text offset */
-	TN_UN,          /* op a */
+	TN_UN,          /* op a; b: left (-1: none) as libtraceevent keeps one */
 	TN_BIN,         /* a op b */
 	TN_COND,        /* a ? b : c */
 	TN_CAST,        /* (type) a; v: mask (0: none) */
@@ -27,11 +27,12 @@ enum tf_kind {
 enum {
 	OP_MUL = 1, OP_DIV, OP_MOD, OP_ADD, OP_SUB, OP_SHL, OP_SHR, OP_LT,
 	OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_AND, OP_XOR, OP_OR, OP_LAND,
-	OP_LOR, OP_NOT, OP_BNOT, OP_NEG,
+	OP_LOR, OP_NOT, OP_BNOT, OP_NEG, OP_POS,
 };
 
 struct tf_node {
 	uint8_t kind, op;
+	int8_t prio;            /* libtraceevent's op.prio (parsing only) */
 	int a, b, c;
 	uint64_t v;
 };

@@ -48,6 +48,7 @@ struct tf_env;
 enum tf_plugin {
 	TFP_NONE, TFP_FALLBACK, TFP_SCHED_SWITCH, TFP_SCHED_WAKEUP,
 	TFP_HRTIMER_START, TFP_HRTIMER_EXPIRE, TFP_FUTEX,
+	TFP_KMEM,               /* "(func+0xoff) " then the print fmt */
 };
 
 struct tf_event {

@@ -233,8 +233,26 @@ static int field_ref(struct ps *s)
 	if (n < 0)
 		return n;
 	s->ev->nodes[n].a = f;
-	if (is_op(s, "["))
-		return fail(s, "array index");   /* element size unclear */
+	if (is_op(s, "[")) {
+		const struct tf_field *fd = &s->ev->fields[f];
+		if (!(fd->flags & TFF_ARRAY) || (fd->flags & TFF_DYN) ||
+		    (fd->elem != 1 && fd->elem != 2 && fd->elem != 4 &&
+		     fd->elem != 8))
+			return fail(s, "index of a non-array");
+		next(s);
+		if (s->t.type != T_NUM)        /* libtraceevent: a number */
+			return fail(s, "index not a number");
+		int i = num_node(s, s->t.v);
+		next(s);
+		if (i < 0 || expect(s, "]"))
+			return -1;
+		int x = new_node(s, TN_INDEX);
+		if (x < 0)
+			return x;
+		s->ev->nodes[x].a = f;
+		s->ev->nodes[x].b = i;
+		return x;
+	}
 	if (s->ev->fields[f].flags & (TFF_ARRAY | TFF_DYN))
 		s->ev->nodes[n].op = 1;         /* not a number */
 	return n;
@@ -272,9 +290,11 @@ static bool const_eval(struct ps *s, int n, uint64_t *v, int depth)
 	case TN_CAST:
 		return const_eval(s, x->a, v, depth + 1);
 	case TN_UN:
-		if (!const_eval(s, x->a, &a, depth + 1))
+		if (!const_eval(s, x->a, &a, depth + 1) ||
+		    (x->b >= 0 && !const_eval(s, x->b, &b, depth + 1)))
 			return false;
-		*v = x->op == OP_NOT ? !a : x->op == OP_BNOT ? ~a : -a;
+		*v = x->op == OP_NOT ? !a : x->op == OP_BNOT ? ~a
+		     : x->op == OP_POS ? b + a : b - a;
 		return true;
 	case TN_BIN:
 		if (!const_eval(s, x->a, &a, depth + 1) ||
@@ -297,7 +317,7 @@ static bool const_eval(struct ps *s, int n, uint64_t *v, int depth)
 
 /* { value, "string" } ... ) of __print_symbolic / __print_flags; the
  * pair nodes are made together at the end so that they are contiguous */
-static int pairs(struct ps *s, int *first, int *count)
+static int pairs(struct ps *s, int *first, int *count, bool flags_ctx)
 {
 	struct { uint64_t v; long off; size_t len; } pv[256];
 	int n = 0;
@@ -327,8 +347,18 @@ static int pairs(struct ps *s, int *first, int *count)
 			if ((int64_t)v < 0 && s->ev->nodes[e].kind != TN_NUM)
 				v = (uint64_t)-1;  /* "%lld" is no number: -1 */
 		}
-		if (expect(s, ",") || s->t.type != T_STR)
-			return fail(s, "symbol string");
+		if (expect(s, ","))
+			return -1;
+		if (s->t.type != T_STR) {
+			/* { 0, ((void *)0) } ends kernel flag tables: a
+			 * flag of value 0 never prints */
+			uint64_t z;
+			int e = flags_ctx ? expr(s) : -1;
+			if (e < 0 || !const_eval(s, e, &z, 0) || z || v ||
+			    expect(s, "}"))
+				return fail(s, "symbol string");
+			continue;
+		}
 		long off = add_text(s, s->t.s, s->t.len);
 		pv[n].len = s->t.len;
 		next(s);
@@ -391,15 +421,16 @@ static int call(struct ps *s)
 		if (!is_op(s, ","))
 			return fail(s, "__print_flags without flags");
 	}
-	if (pairs(s, &first, &count))
+	if (pairs(s, &first, &count, flags))
 		return -1;
 	if (!count)
 		return fail(s, "empty symbol table");
 	n = new_node(s, sym ? TN_SYMBOLIC : TN_FLAGS);
 	if (n < 0)
 		return n;
-	s->ev->nodes[n] = (struct tf_node){ sym ? TN_SYMBOLIC : TN_FLAGS, 0, a,
-					    first, count, (uint64_t)delim };
+	s->ev->nodes[n] = (struct tf_node){ .kind = sym ? TN_SYMBOLIC : TN_FLAGS,
+					    .a = a, .b = first, .c = count,
+					    .v = (uint64_t)delim };
 	return n;
 }
 
@@ -450,18 +481,30 @@ static bool cast_type(struct ps *s, uint64_t *mask)
 	return true;
 }
 
-static bool type_word(const struct ps *s)
+/*
+ * libtraceevent takes "(NAME [NAME|*]...)" as a cast when an item or '('
+ * follows the parenthesis. Looks ahead without consuming.
+ */
+static bool is_cast(struct ps *s)
 {
-	static const char *const w[] = {
-		"unsigned", "signed", "int", "long", "short", "char", "bool",
-		"void", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
-		"struct", "const", "size_t", "pid_t", "__u8", "__u16",
-		"__u32", "__u64", "__s8", "__s16", "__s32", "__s64", "gfp_t",
-	};
-	for (size_t i = 0; i < PK_ARRAY_SIZE(w); i++)
-		if (is_id(s, w[i]))
-			return true;
-	return false;
+	const char *p = s->p;
+	struct tok t = s->t;
+	int n = 0;
+	bool cast = false;
+
+	while (s->t.type == T_ID || is_op(s, "*")) {
+		if (is_id(s, "REC"))
+			break;
+		n++;
+		next(s);
+	}
+	if (n && is_op(s, ")")) {
+		next(s);
+		cast = s->t.type == T_ID || s->t.type == T_NUM || is_op(s, "(");
+	}
+	s->p = p;
+	s->t = t;
+	return cast;
 }
 
 static int primary(struct ps *s)
@@ -504,15 +547,11 @@ static int primary(struct ps *s)
 	}
 	if (is_op(s, "(")) {
 		next(s);
-		if (type_word(s)) {
+		if (is_cast(s)) {
 			uint64_t mask;
 			if (!cast_type(s, &mask))
 				return fail(s, "unsupported cast");
-			/* libtraceevent: a cast only before an item or '(' */
-			if (s->t.type != T_ID && s->t.type != T_NUM &&
-			    !is_op(s, "("))
-				return fail(s, "cast before an operator");
-			int a = unary(s);
+			int a = primary(s);     /* a cast takes one item */
 			if (a < 0 || (n = new_node(s, TN_CAST)) < 0)
 				return -1;
 			s->ev->nodes[n].a = a;
@@ -565,10 +604,23 @@ static int tep_prio(int op)
 	return -1;
 }
 
+/* The priority libtraceevent's rotation reads from a node's operator
+ * (get_op_prio of its op string), -1 for nodes that are no operator. */
+static int rot_prio(const struct tf_node *n)
+{
+	switch (n->kind) {
+	case TN_BIN: return tep_prio(n->op);
+	case TN_UN: return n->op == OP_NEG || n->op == OP_POS ? 7 : 4;
+	case TN_COND: return 16;
+	default: return -1;
+	}
+}
+
+static int chain(struct ps *s, int arg);
+
 /*
  * One item (libtraceevent's process_arg_token): a primary, or a unary
- * operator with its item. A unary directly followed by a binary operator
- * is refused (libtraceevent's tree there is not C's).
+ * operator with its item, which then takes the operators after it.
  */
 static int unary(struct ps *s)
 {
@@ -582,6 +634,8 @@ static int unary(struct ps *s)
 		op = OP_BNOT;
 	else if (is_op(s, "-"))
 		op = OP_NEG;
+	else if (is_op(s, "+"))
+		op = OP_POS;
 	if (!op) {
 		n = primary(s);
 		s->depth--;
@@ -589,17 +643,21 @@ static int unary(struct ps *s)
 	}
 	next(s);
 	a = unary(s);
-	s->depth--;
 	if (a < 0 || (n = new_node(s, TN_UN)) < 0)
 		return -1;
-	s->ev->nodes[n].op = (uint8_t)op;
-	s->ev->nodes[n].a = a;
-	if (binop(s, &prio) || is_op(s, "?"))
-		return fail(s, "unary operator before a binary one");
+	s->ev->nodes[n] = (struct tf_node){ .kind = TN_UN, .op = (uint8_t)op,
+					    .a = a, .b = -1, .prio = 0 };
+	if ((binop(s, &prio) || is_op(s, "?")) && chain(s, n))
+		return -1;
+	s->depth--;
 	return n;
 }
 
-/* "ARG ? A : B" made in place of slot ARG */
+/*
+ * "ARG ? A : B" made in place of slot ARG (libtraceevent's process_cond):
+ * A is a whole expression, B one item; operators after B apply to the
+ * whole conditional (the caller continues the chain on ARG).
+ */
 static int ternary(struct ps *s, int arg)
 {
 	int c = new_node(s, TN_COND), a, b;
@@ -610,24 +668,49 @@ static int ternary(struct ps *s, int arg)
 	a = expr(s);
 	if (a < 0 || expect(s, ":"))
 		return -1;
-	b = expr(s);
+	b = unary(s);
 	if (b < 0)
 		return -1;
 	struct tf_node *N = s->ev->nodes;
-	if (N[a].kind == TN_BIN || N[b].kind == TN_BIN ||
-	    N[a].kind == TN_COND || N[b].kind == TN_COND)
-		return fail(s, "operators inside a conditional");
 	N[c] = N[arg];
-	N[arg] = (struct tf_node){ .kind = TN_COND, .a = c, .b = a, .c = b };
+	N[arg] = (struct tf_node){ .kind = TN_COND, .a = c, .b = a, .c = b,
+				   .prio = 0 };
 	return 0;
+}
+
+/* The left operand slot of operator node N (creating libtraceevent's
+ * empty left of a unary operator as a 0). */
+static int left_of(struct ps *s, int n)
+{
+	struct tf_node *N = s->ev->nodes;
+
+	if (N[n].kind == TN_UN) {
+		if (N[n].b < 0) {
+			int z = num_node(s, 0);
+			if (z < 0)
+				return -1;
+			s->ev->nodes[n].b = z;
+		}
+		return s->ev->nodes[n].b;
+	}
+	return N[n].a;
+}
+
+static void set_left(struct tf_node *n, int l)
+{
+	if (n->kind == TN_UN)
+		n->b = l;
+	else
+		n->a = l;
 }
 
 /*
  * libtraceevent's process_op(): the operator after slot ARG turns ARG (in
- * place) into "copy-of-ARG OP item"; a parenthesised operation of lower
- * priority as the item is rotated to the top, and a following operator
- * binds at this level when its priority is lower, else to the item. The
- * trees differ from C's in places; the values must be libtraceevent's.
+ * place) into "copy-of-ARG OP item"; an operator node as the item whose
+ * operator has a lower priority is rotated to the top, and a following
+ * operator binds at this level when its priority is lower, else to the
+ * item. The trees differ from C's in places; the values must be
+ * libtraceevent's.
  */
 static int chain(struct ps *s, int arg)
 {
@@ -638,9 +721,9 @@ static int chain(struct ps *s, int arg)
 		return fail(s, "expression nests too deep");
 	if (is_op(s, "?")) {
 		ret = ternary(s, arg);
-		s->depth--;
 		if (!ret && (binop(s, &prio) || is_op(s, "?")))
-			return fail(s, "operator after a conditional");
+			ret = chain(s, arg);    /* prio 0: takes it all */
+		s->depth--;
 		return ret;
 	}
 	op = binop(s, &prio);
@@ -654,23 +737,23 @@ static int chain(struct ps *s, int arg)
 	N = s->ev->nodes;
 	N[l] = N[arg];
 	N[arg] = (struct tf_node){ .kind = TN_BIN, .op = (uint8_t)op, .a = l,
-				   .b = r, .c = tep_prio(op) };
-	if (N[r].kind == TN_BIN && tep_prio(op) < N[r].c) {
+				   .b = r, .prio = (int8_t)tep_prio(op) };
+	if (tep_prio(op) < rot_prio(&N[r])) {
 		/* rotate: ARG = (L op R.left) R.op R.right */
-		N[arg].b = N[r].a;
+		int rl = left_of(s, r);
+		if (rl < 0)
+			return -1;
+		N = s->ev->nodes;
+		N[arg].b = rl;
 		struct tf_node t = N[arg];
 		N[arg] = N[r];
 		N[r] = t;
-		N[arg].a = r;
-	} else if (N[r].kind == TN_COND ||
-		   (N[r].kind == TN_UN && N[r].op == OP_NEG &&
-		    tep_prio(op) < 7)) {
-		return fail(s, "operand libtraceevent would rotate");
+		set_left(&N[arg], r);
 	}
 	if (is_op(s, "?"))
 		ret = chain(s, arg);
 	else if ((op = binop(s, &prio)))
-		ret = chain(s, tep_prio(op) > N[arg].c ? arg : r);
+		ret = chain(s, tep_prio(op) > s->ev->nodes[arg].prio ? arg : r);
 	else
 		ret = 0;
 	s->depth--;
@@ -786,6 +869,9 @@ static int parse_fmt(struct ps *s, const char *f, size_t len)
 		} else if (i < len && f[i] == 'L') {
 			c.ls = 2;
 			i++;
+		} else if (i < len && f[i] == 'z') {
+			c.ls = 1;       /* size_t */
+			i++;
 		}
 		if (i >= len) {
 			r = fail(s, "conversion at the end");
@@ -858,7 +944,11 @@ static int check_arg(struct ps *s, const struct tf_conv *c, int arg, int d)
 	case TN_FIELD:
 		return n->op ? fail(s, "number from an array field") : 0;
 	case TN_INDEX: return check_arg(s, c, n->b, d + 1);
-	case TN_UN: case TN_CAST: return check_arg(s, c, n->a, d + 1);
+	case TN_UN:
+		if (n->b >= 0 && check_arg(s, c, n->b, d + 1))
+			return -1;
+		return check_arg(s, c, n->a, d + 1);
+	case TN_CAST: return check_arg(s, c, n->a, d + 1);
 	case TN_BIN:
 		return check_arg(s, c, n->a, d + 1) ? -1
 			: check_arg(s, c, n->b, d + 1);

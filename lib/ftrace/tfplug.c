@@ -50,10 +50,12 @@ void tf_plugin_bind(struct tf_event *ev)
 					  "function" };
 	static const char *const fx[] = { "uaddr", "op", "val", "utime",
 					  "uaddr2", "val3" };
+	static const char *const kmem[] = {
+		"kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc",
+		"kmem_cache_alloc_node", "kmem_cache_free",
+	};
+	static const char *const cs[] = { "call_site" };
 	static const char *const other[][2] = {
-		{ "kmem", "kfree" }, { "kmem", "kmalloc" },
-		{ "kmem", "kmalloc_node" }, { "kmem", "kmem_cache_alloc" },
-		{ "kmem", "kmem_cache_alloc_node" }, { "kmem", "kmem_cache_free" },
 		{ "tlb", "tlb_flush" }, { "mac80211", "drv_bss_info_changed" },
 	};
 	bool ok = true;
@@ -74,6 +76,13 @@ void tf_plugin_bind(struct tf_event *ev)
 	} else if (named(ev, "syscalls", "sys_enter_futex")) {
 		ev->plugin = TFP_FUTEX;
 		ok = bind_fields(ev, fx, 6);
+	} else if (!strcmp(ev->system, "kmem") && ev->name) {
+		for (size_t i = 0; i < PK_ARRAY_SIZE(kmem); i++)
+			if (!strcmp(ev->name, kmem[i]))
+				ev->plugin = TFP_KMEM;
+		if (ev->plugin == TFP_NONE)
+			return;
+		ok = ev->ok && bind_fields(ev, cs, 1);
 	} else if (!strcmp(ev->system, "kvm") || !strcmp(ev->system, "kvmmmu")) {
 		ok = false;
 	} else {
@@ -342,6 +351,22 @@ int tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
 	case TFP_FUTEX:
 		futex(&c);
 		break;
+	case TFP_KMEM: {
+		/* plugin_kmem: "(%s+0x%x) " when the call site resolves */
+		uint64_t v = val(&c, 0);
+		const struct tf_sym *s = c.fb ? NULL : tf_sym_find(env, v);
+		if (s) {
+			char b[24], *p = b;
+			puts_(&c, "(", 1);
+			puts_(&c, s->name, tf_sym_len(s));
+			memcpy(p, "+0x", 3);
+			p = tf_put_hex(p + 3, (uint32_t)(v - s->addr), false);
+			*p++ = ')';
+			*p++ = ' ';
+			puts_(&c, b, (size_t)(p - b));
+		}
+		return c.fb ? TF_FALLBACK : 1;  /* 1: the print fmt follows */
+	}
 	default:
 		return TF_FALLBACK;
 	}

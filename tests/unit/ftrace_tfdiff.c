@@ -31,6 +31,7 @@ struct diff {
 	struct tf_event **evs;
 	int *id2fmt;
 	long fast, fb, same, bad;
+	long *fbs;              /* per format: records left to tep */
 	int shown;
 };
 
@@ -75,6 +76,7 @@ static void one_file(const char *path, const char *name)
 	d.env.load_syms = load_syms;
 	d.env.priv = &d;
 	d.evs = pk_calloc((size_t)d.td->nr_fmts + 1, sizeof(*d.evs));
+	d.fbs = pk_calloc((size_t)d.td->nr_fmts + 1, sizeof(long));
 	d.id2fmt = pk_malloc(65536 * sizeof(int));
 	memset(d.id2fmt, 0xff, 65536 * sizeof(int));
 	for (int i = 0; i < d.td->nr_fmts; i++) {
@@ -103,6 +105,8 @@ static void one_file(const char *path, const char *name)
 		td_tep_payload(&t, &ev, &ref, &nm);
 		if (!te || tf_print(te, &d.env, ev.data, ev.size, &o)) {
 			d.fb++;
+			if (te && fi >= 0)
+				d.fbs[fi]++;
 			if (te)
 				tf_plugin_comms(te, &d.env, ev.data, ev.size);
 			continue;
@@ -123,8 +127,13 @@ static void one_file(const char *path, const char *name)
 		struct tf_event *e = d.evs[i];
 		if (!e)
 			continue;
-		if (e->ok || (e->plugin != TFP_NONE && e->plugin != TFP_FALLBACK)) {
+		if (e->plugin != TFP_FALLBACK &&
+		    (e->ok || e->plugin != TFP_NONE)) {
 			nf++;
+			if (d.fbs[i])
+				printf("# %s: %s:%s: %ld records left to "
+				       "libtraceevent\n", name, e->system,
+				       e->name, d.fbs[i]);
 		} else {
 			nfb++;
 			printf("# %s: %s:%s left to libtraceevent (%s)\n", name,
@@ -145,6 +154,7 @@ out:
 			pk_free(d.evs[i]);
 		}
 	pk_free(d.evs);
+	pk_free(d.fbs);
 	pk_free(d.id2fmt);
 	tf_env_fini(&d.env);
 	tf_out_fini(&o);

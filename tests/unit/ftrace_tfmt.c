@@ -66,6 +66,15 @@ static const char *const fmts[] = {
 	"\"\"",
 	"\"plain text only\"",
 	"\"neg=%d bn=%u\", -REC->b, ~REC->a",
+	"\"idx=%d %u\", REC->s[2], REC->s[0]",
+	"\"rot=%lu %ld %d\", REC->c * -REC->a, REC->d - -1, REC->a + (REC->e ? 1 : 2)",
+	"\"cst=%ld %lu %d\", (loff_t)REC->c << 3, (struct x *)REC->c, (int)(REC->a) - 1",
+	"\"z=%zu %zx\", REC->c, REC->d",
+	"\"%d\", REC->e ? -1 : 1",
+	"\"%d %d %d\", REC->e ? REC->a + 1 : REC->b, REC->e ? 1 : 2 + 3, "
+		"REC->e ? REC->a : -REC->b",
+	"\"%s\", __print_flags(REC->a, \"|\", { 1, \"A\" }, { 0, ((void *)0) })",
+	"\"%p\", REC->e != -1UL ? (((struct page *)vmemmap_base) + (REC->a)) : ((void *)0)",
 };
 
 /* print fmts the compiler must refuse (never crash) */
@@ -81,9 +90,9 @@ static const char *const bad[] = {
 	"\"%n\", REC->a",
 	"\"%pM\", REC->c",
 	"\"unterminated",
-	"\"%d\", REC->s[2]",
+	"\"%d\", REC->a[2]",
+	"\"%d\", REC->s[REC->e & 7]",
 	"\"%s\", __print_symbolic(REC->a)",
-	"\"%d\", REC->a ? 1 : 2 + 3",
 	"",
 	"\"%",
 	"\"%d\\n\", REC->a",
