@@ -42,6 +42,14 @@ static int load_syms(struct tf_env *env)
 
 /* The buffer goes out with write(2) where OUT has a descriptor (the
  * FILE was flushed before the first record), else through stdio. */
+static int load_printk(struct tf_env *env)
+{
+	struct rep *r = env->priv;
+	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_PRINTK);
+
+	return k ? tf_printk_parse(env, k->p, k->len) : 0;
+}
+
 static int flush(struct rep *r)
 {
 	const char *p = r->o.p;
@@ -301,6 +309,7 @@ static int setup(struct rep *r)
 	r->env.big = td->big;
 	r->env.long_size = td->long_size;
 	r->env.load_syms = load_syms;
+	r->env.load_printk = load_printk;
 	r->env.priv = r;
 	r->id2fmt = pk_malloc(65536 * sizeof(int));
 	r->evs = pk_calloc((size_t)td->nr_fmts + 1, sizeof(*r->evs));

@@ -365,6 +365,18 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 			x->fb = true;
 			return 0;
 		}
+		if (!(f->flags & TFF_ARRAY)) {
+			/* a pointer to a printk string, else its hex */
+			uint64_t a = read_field(x, n->a);
+			const struct tf_pstr *ps = tf_printk_find(x->env, a);
+			char buf[24];
+			if (ps && ps->odd)
+				x->fb = true;
+			if (ps)
+				return x->fb ? 0 : put_str(o, c, ps->s, ps->len);
+			return put_str(o, c, buf,
+				       (size_t)(tf_put_hex(buf, a, false) - buf));
+		}
 		const char *s = (const char *)x->data + f->off;
 		const char *z = memchr(s, 0, f->size);
 		if (!z && f->size == 0) {

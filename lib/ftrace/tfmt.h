@@ -70,6 +70,9 @@ struct tf_event {
 	const char *why;        /* why !ok (static string) */
 };
 
+/* A printk string (trace_printk formats, tracepoint_string()s). */
+struct tf_pstr { uint64_t addr; const char *s; uint32_t len; bool odd; };
+
 /* Symbols and comms, shared by the events of one file. NAME points into
  * the kallsyms text and ends at a blank or newline: tf_sym_len(). */
 struct tf_sym { uint64_t addr; const char *name; };
@@ -84,6 +87,11 @@ struct tf_env {
 	struct tf_sym *syms;
 	size_t nr_syms;
 	struct pk_bigbuf syms_mem;
+	/* printk strings: loaded on first use through LOAD_PRINTK */
+	int (*load_printk)(struct tf_env *env);
+	bool printk_loaded;
+	struct tf_pstr *pstrs;
+	size_t nr_pstrs;
 	char sym_name[16][520]; /* NUL-terminated copies (tf_sym_cstr) */
 	unsigned sym_next;
 	/* pid -> comm */
@@ -130,6 +138,9 @@ const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr);
 size_t tf_sym_len(const struct tf_sym *s);
 /* The name of S NUL-terminated (valid for the next 15 calls). */
 const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s);
+/* env: printk strings ("0xADDR : \"text\"" lines); TEXT outlives ENV */
+int tf_printk_parse(struct tf_env *env, const char *text, size_t len);
+const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr);
 /* env: comms */
 int tf_comms_parse(struct tf_env *env, const char *text, size_t len);
 const char *tf_comm(const struct tf_env *env, int pid, size_t *len);

@@ -31,6 +31,7 @@ struct ps {
 	struct pk_buf text;
 	int cap_nodes;
 	const char *why;
+	int long_size;
 };
 
 /* ---- tokens ---- */
@@ -927,6 +928,10 @@ static int check_arg(struct ps *s, const struct tf_conv *c, int arg, int d)
 			const struct tf_field *f = &s->ev->fields[n->a];
 			if ((f->flags & TFF_ARRAY) && !(f->flags & TFF_DYN))
 				return 0;
+			/* a pointer: libtraceevent prints the printk string
+			 * at that address */
+			if (!(f->flags & TFF_ARRAY) && (int)f->size == s->long_size)
+				return 0;
 			return fail(s, "%s of a non-array field");
 		}
 		case TN_COND:
@@ -991,7 +996,8 @@ static int parse_args(struct ps *s)
 static int compile_print(struct tf_event *ev, const char *p, const char *end,
 			 int long_size)
 {
-	struct ps s = { .p = p, .end = end, .ev = ev };
+	struct ps s = { .p = p, .end = end, .ev = ev,
+			.long_size = long_size };
 	struct pk_buf fmt = { 0 };
 	int r = 0;
 

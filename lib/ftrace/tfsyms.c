@@ -175,6 +175,92 @@ const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s)
 	return b;
 }
 
+/* ---- printk strings ---- */
+
+static int pstr_cmp(const void *a, const void *b)
+{
+	const struct tf_pstr *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * "0xADDR : \"TEXT\"" lines. A string with a backslash (libtraceevent
+ * keeps or rewrites escapes in ways not reproduced here) is marked odd.
+ */
+int tf_printk_parse(struct tf_env *env, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	size_t n = 0, cap = 0;
+	struct tf_pstr *v = NULL;
+
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		uint64_t addr = 0;
+		int d, nd = 0;
+		if (!e)
+			e = end;
+		if (e - p > 2 && p[0] == '0' && (p[1] | 0x20) == 'x')
+			p += 2;
+		while (p < e && (d = hexval((unsigned char)*p)) >= 0) {
+			addr = addr << 4 | (uint64_t)d;
+			p++;
+			nd++;
+		}
+		if (nd && e - p >= 5 && !memcmp(p, " : \"", 4) &&
+		    e[-1] == '"') {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 256;
+				struct tf_pstr *nv = pk_realloc(v, cap * sizeof(*v));
+				if (!nv) {
+					pk_free(v);
+					return -ENOMEM;
+				}
+				v = nv;
+			}
+			const char *s = p + 4;
+			v[n].addr = addr;
+			v[n].s = s;
+			v[n].len = (uint32_t)(e - 1 - s);
+			v[n].odd = memchr(s, '\\', v[n].len) != NULL;
+			n++;
+		}
+		p = e + 1;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), pstr_cmp);
+	/* equal addresses: libtraceevent's pick is not reproduced */
+	for (size_t i = 1; i < n; i++)
+		if (v[i].addr == v[i - 1].addr &&
+		    (v[i].len != v[i - 1].len ||
+		     memcmp(v[i].s, v[i - 1].s, v[i].len)))
+			v[i].odd = v[i - 1].odd = true;
+	pk_free(env->pstrs);
+	env->pstrs = v;
+	env->nr_pstrs = n;
+	env->printk_loaded = true;
+	return 0;
+}
+
+const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr)
+{
+	if (!env->printk_loaded) {
+		env->printk_loaded = true;
+		if (env->load_printk && env->load_printk(env) < 0)
+			return NULL;
+	}
+	size_t l = 0, u = env->nr_pstrs;
+	while (l < u) {
+		size_t i = (l + u) / 2;
+		if (env->pstrs[i].addr == addr)
+			return &env->pstrs[i];
+		if (addr < env->pstrs[i].addr)
+			u = i;
+		else
+			l = i + 1;
+	}
+	return NULL;
+}
+
 /* ---- comms ---- */
 
 static size_t slot(const struct tf_env *env, int pid)
@@ -308,6 +394,7 @@ int tf_comms_parse(struct tf_env *env, const char *text, size_t len)
 void tf_env_fini(struct tf_env *env)
 {
 	pk_bigbuf_free(&env->syms_mem);
+	pk_free(env->pstrs);
 	pk_free(env->comms);
 	pk_free(env->comm_text);
 	memset(env, 0, sizeof(*env));

@@ -43,6 +43,14 @@ static int load_syms(struct tf_env *env)
 	return k ? tf_syms_parse(env, k, len) : 0;
 }
 
+static int load_printk(struct tf_env *env)
+{
+	struct diff *d = env->priv;
+	size_t len;
+	const char *k = pk_tracedat_item(d->td, PK_TD_PRINTK, &len);
+	return k ? tf_printk_parse(env, k, len) : 0;
+}
+
 static struct tf_event *event_of(struct diff *d, int fi)
 {
 	if (fi < 0)
@@ -74,6 +82,7 @@ static void one_file(const char *path, const char *name)
 	d.env.big = d.td->big;
 	d.env.long_size = d.td->long_size;
 	d.env.load_syms = load_syms;
+	d.env.load_printk = load_printk;
 	d.env.priv = &d;
 	d.evs = pk_calloc((size_t)d.td->nr_fmts + 1, sizeof(*d.evs));
 	d.fbs = pk_calloc((size_t)d.td->nr_fmts + 1, sizeof(long));
