@@ -116,7 +116,9 @@ static void next(struct ps *s)
 		s->t = (struct tok){ T_NUM, b, (size_t)(p - b), v };
 	} else if (*p == '"') {
 		const char *b = ++p;
-		while (p < s->end && *p != '"' && *p != '\\')
+		/* no escapes; libtraceevent refuses raw control characters */
+		while (p < s->end && *p != '"' && *p != '\\' &&
+		       (unsigned char)*p >= 0x20)
 			p++;
 		if (p >= s->end || *p != '"') {
 			s->t.type = T_ERR;      /* unterminated or escapes */
@@ -1142,10 +1144,13 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 	ev->system = pk_strdup(system ? system : "");
 	if (!ev->system)
 		return -ENOMEM;
+	bool blank = false, blank_before_own = true;
 	while (p < end && !r) {
 		const char *e = line_end(p, end), *q = p;
 		while (q < e && isspace((unsigned char)*q))
 			q++;
+		if (q == e && ev->nr_fields)
+			blank = true;
 		if (starts(q, e, "name: ")) {
 			pk_free(ev->name);
 			ev->name = pk_strndup(q + 6, (size_t)(e - q - 6));
@@ -1156,6 +1161,11 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 			ev->id = id >= 0 && id < 65536 ? (int)id : -1;
 		} else if (starts(q, e, "field:")) {
 			r = add_field(ev, q + 6, e);
+			/* libtraceevent wants a blank line after the common
+			 * fields */
+			if (!r && strncmp(ev->fields[ev->nr_fields - 1].name,
+					  "common_", 7) && !blank)
+				blank_before_own = false;
 		} else if (starts(q, e, "print fmt: ")) {
 			/* the print fmt runs to the end of the text */
 			const char *pe = end;
@@ -1171,6 +1181,10 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 		r = PK_ERR_FORMAT;
 	if (r)
 		return r;
+	if (!blank_before_own && ev->ok) {
+		ev->ok = false;
+		ev->why = "no blank line after the common fields";
+	}
 	ev->common_pid = tf_find_field(ev, "common_pid");
 	ev->name_len = strlen(ev->name);
 	if (!ev->why && !ev->ok)

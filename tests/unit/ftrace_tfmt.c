@@ -98,6 +98,7 @@ static const char *const bad[] = {
 	"\"%d\\n\", REC->a",
 	"\"%d\", 99999999999999999999999999",
 	"\"ch=%c\", REC->e",
+	"\"%d\tx\", REC->a",
 	"\"%+d\", REC->b",
 };
 
@@ -254,7 +255,7 @@ static void hostile(void)
 
 	/* a field far outside any record, and truncated records */
 	const char *far = "name: far\nID: 9\nformat:\n"
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 		"\tfield:unsigned long x;\toffset:65000;\tsize:8;\tsigned:0;\n"
 		"\tfield:__data_loc char[] n;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 		"print fmt: \"%lu %s\", REC->x, __get_str(n)\n";
@@ -287,6 +288,16 @@ static void hostile(void)
 	tf_event_fini(&ev);
 	pk_free(text);
 	tf_out_fini(&o);
+
+	/* libtraceevent fails formats without the blank line after the
+	 * common fields: so must the compiler */
+	const char *nb = "name: nb\nID: 9\nformat:\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\tfield:unsigned long x;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"%lu\", REC->x\n";
+	r = tf_compile(&ev, nb, strlen(nb), "t", 8, 0);
+	t_check(r == 0 && !ev.ok, "tfmt_no_blank_line", "r=%d ok=%d", r, ev.ok);
+	tf_event_fini(&ev);
 
 	/* not a format at all: no name or ID */
 	r = tf_compile(&ev, "garbage\n", 8, "t", 8, 0);
