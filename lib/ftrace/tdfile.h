@@ -129,12 +129,17 @@ int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b,
 int td_cpu_need(struct pk_tracedat *td, struct td_buffer *b,
 		struct td_cpu *c, size_t need);
 /*
- * Starts a thread that decompresses CPU data ahead of the reader (the
- * records stay where they are: pointers remain valid). 0 or -errno; a
- * file without compressed data needs none (0). td_prefetch_stop() joins it
- * (pk_tracedat_close and pk_tracedat_rewind call it).
+ * Starts a thread that runs JOB(ARG) (may be NULL) first and then
+ * decompresses CPU data ahead of the reader (the records stay where they
+ * are: pointers remain valid). Returns 1 when the thread runs, 0 when
+ * there is nothing to prefetch (no thread: JOB was not run), or -errno.
+ * JOB may only touch what the reader leaves alone. td_prefetch_stop()
+ * joins it (pk_tracedat_close calls it).
  */
-int td_prefetch_start(struct pk_tracedat *td);
+int td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
+		      void *arg);
+/* Waits for the job, decompressing CPU data meanwhile. */
+void td_prefetch_job_wait(struct pk_tracedat *td);
 /* Waits (helping) until C has NEED usable bytes or cannot get them. */
 int td_prefetch_wait(struct pk_tracedat *td, struct td_cpu *c, size_t need);
 int td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,

@@ -17,6 +17,9 @@ struct td_prefetch {
 	pthread_cond_t cond;
 	bool stop;
 	void *zctx;
+	void (*job)(void *);
+	void *job_arg;
+	bool job_done;
 };
 
 static bool wanted(const struct pk_tracedat *td, const struct td_cpu *c)
@@ -75,11 +78,32 @@ static void *run(void *arg)
 	struct td_prefetch *pf = td->pf;
 	struct td_cpu *c;
 
+	if (pf->job)
+		pf->job(pf->job_arg);
 	pthread_mutex_lock(&pf->lock);
+	pf->job_done = true;
+	pthread_cond_broadcast(&pf->cond);
 	while (!pf->stop && (c = pick(td)))
 		work(td, pf, c, &pf->zctx);
 	pthread_mutex_unlock(&pf->lock);
 	return NULL;
+}
+
+void td_prefetch_job_wait(struct pk_tracedat *td)
+{
+	struct td_prefetch *pf = td->pf;
+	struct td_cpu *c;
+
+	if (!pf)
+		return;
+	pthread_mutex_lock(&pf->lock);
+	while (!pf->job_done) {
+		if ((c = pick(td)))
+			work(td, pf, c, &td->zctx);     /* help meanwhile */
+		else
+			pthread_cond_wait(&pf->cond, &pf->lock);
+	}
+	pthread_mutex_unlock(&pf->lock);
 }
 
 int td_prefetch_wait(struct pk_tracedat *td, struct td_cpu *c, size_t need)
@@ -97,7 +121,8 @@ int td_prefetch_wait(struct pk_tracedat *td, struct td_cpu *c, size_t need)
 	return 0;
 }
 
-int td_prefetch_start(struct pk_tracedat *td)
+int td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
+		      void *arg)
 {
 	struct td_prefetch *pf;
 	bool any = false;
@@ -135,6 +160,8 @@ int td_prefetch_start(struct pk_tracedat *td)
 		return -ENOMEM;
 	pthread_mutex_init(&pf->lock, NULL);
 	pthread_cond_init(&pf->cond, NULL);
+	pf->job = job;
+	pf->job_arg = arg;
 	td->pf = pf;
 	r = pthread_create(&pf->th, NULL, run, td);
 	if (r) {
@@ -144,7 +171,7 @@ int td_prefetch_start(struct pk_tracedat *td)
 		td->pf = NULL;
 		return -r;
 	}
-	return 0;
+	return 1;
 }
 
 void td_prefetch_stop(struct pk_tracedat *td)

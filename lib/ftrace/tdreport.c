@@ -28,6 +28,10 @@ struct rep {
 	uint8_t *state;         /* 0 not yet, 1 compiled, 2 failed */
 	struct rep_tep t;
 	bool tep_ready, tep_only;
+	/* kallsyms read by the prefetch thread (job) into JENV */
+	bool job;
+	struct tf_env jenv;
+	int job_err;
 	struct pk_report_stats st;
 	int err;
 };
@@ -35,9 +39,29 @@ struct rep {
 static int load_syms(struct tf_env *env)
 {
 	struct rep *r = env->priv;
+
+	if (r->job) {
+		/* the prefetch thread parsed them: take its table */
+		td_prefetch_job_wait(r->td);
+		r->job = false;
+		env->syms = r->jenv.syms;
+		env->nr_syms = r->jenv.nr_syms;
+		env->syms_mem = r->jenv.syms_mem;
+		memset(&r->jenv.syms_mem, 0, sizeof(r->jenv.syms_mem));
+		r->jenv.syms = NULL;
+		return r->job_err;
+	}
+	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_KALLSYMS);
+	return k ? tf_syms_parse(env, k->p, k->len) : 0;
+}
+
+/* On the prefetch thread: the kallsyms section (only it touches it). */
+static void syms_job(void *arg)
+{
+	struct rep *r = arg;
 	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_KALLSYMS);
 
-	return k ? tf_syms_parse(env, k->p, k->len) : 0;
+	r->job_err = k && k->len ? tf_syms_parse(&r->jenv, k->p, k->len) : 0;
 }
 
 /* The buffer goes out with write(2) where OUT has a descriptor (the
@@ -340,6 +364,7 @@ static void teardown(struct rep *r)
 	pk_free(r->id2fmt);
 	td_tep_fini(&r->t);
 	tf_env_fini(&r->env);
+	tf_env_fini(&r->jenv);
 	tf_out_fini(&r->o);
 }
 
@@ -355,8 +380,17 @@ static long walk(struct rep *r)
 
 	ret = pk_tracedat_rewind(td, r->opts ? r->opts->cpus : NULL,
 				 r->opts ? r->opts->nr_cpus : 0);
-	if (!ret && !r->tep_only && td_prefetch_start(td) < 0)
-		pk_debug("trace.dat: no decompression thread");
+	if (!ret && !r->tep_only) {
+		/* what the walk may load lazily is loaded now: the thread
+		 * then owns the kallsyms section */
+		td_tracedat_blob(td, PK_TD_PRINTK);
+		td_tracedat_blob(td, PK_TD_CMDLINES);
+		int s = td_prefetch_start(td, r->env.syms_loaded ? NULL
+							       : syms_job, r);
+		if (s < 0)
+			pk_debug("trace.dat: no decompression thread");
+		r->job = s > 0 && !r->env.syms_loaded;
+	}
 	for (;;) {
 		if (!have) {
 			while (!ret && (ret = pk_tracedat_next(td, &ev)) < 0) {
@@ -386,6 +420,7 @@ static long walk(struct rep *r)
 		ev = nx;
 	}
 	td_prefetch_stop(td);
+	r->job = false;
 	if (ret < 0)
 		return ret;
 	return err ? err : n;
