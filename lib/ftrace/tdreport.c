@@ -290,9 +290,13 @@ static int put_event(struct rep *r, const struct pk_tracedat_event *ev)
 		if ((e = put_prefix(r, ev, pid, b->in_usecs)) ||
 		    (e = put_name(r, te->name, te->name_len)))
 			return e;
+		size_t at = r->o.len;
 		e = tf_print(te, &r->env, ev->data, ev->size, &r->o);
 		if (e == 0) {
 			r->st.fast++;
+			/* as from libtraceevent: one trailing newline goes */
+			if (r->o.len > at && r->o.p[r->o.len - 1] == '\n')
+				r->o.len--;
 		} else if (e == TF_FALLBACK) {
 			const char *nm;
 			r->st.fallback++;

@@ -116,16 +116,23 @@ static void next(struct ps *s)
 		s->t = (struct tok){ T_NUM, b, (size_t)(p - b), v };
 	} else if (*p == '"') {
 		const char *b = ++p;
-		/* no escapes; libtraceevent refuses raw control characters */
-		while (p < s->end && *p != '"' && *p != '\\' &&
-		       (unsigned char)*p >= 0x20)
+		uint64_t esc = 0;
+		/* libtraceevent refuses raw control characters */
+		while (p < s->end && *p != '"' && (unsigned char)*p >= 0x20) {
+			if (*p == '\\') {
+				esc = 1;
+				if (++p >= s->end || (unsigned char)*p < 0x20)
+					break;
+			}
 			p++;
+		}
 		if (p >= s->end || *p != '"') {
-			s->t.type = T_ERR;      /* unterminated or escapes */
+			s->t.type = T_ERR;      /* unterminated */
 			s->p = s->end;
 			return;
 		}
-		s->t = (struct tok){ T_STR, b, (size_t)(p - b), 0 };
+		/* v: the string has backslash escapes */
+		s->t = (struct tok){ T_STR, b, (size_t)(p - b), esc };
 		p++;
 	} else {
 		static const char *const ops[] = {
@@ -362,6 +369,8 @@ static int pairs(struct ps *s, int *first, int *count, bool flags_ctx)
 				return fail(s, "symbol string");
 			continue;
 		}
+		if (s->t.v)
+			return fail(s, "escape in a symbol string");
 		long off = add_text(s, s->t.s, s->t.len);
 		pv[n].len = s->t.len;
 		next(s);
@@ -413,7 +422,7 @@ static int call(struct ps *s)
 	if ((a = expr(s)) < 0)
 		return -1;
 	if (flags) {
-		if (expect(s, ",") || s->t.type != T_STR)
+		if (expect(s, ",") || s->t.type != T_STR || s->t.v)
 			return fail(s, "__print_flags delimiter");
 		delim = add_text(s, s->t.s, s->t.len);
 		if (delim < 0 || s->t.len > 0xffff)
@@ -522,6 +531,10 @@ static int primary(struct ps *s)
 	if (s->t.type == T_STR) {
 		struct pk_buf tmp = { 0 };
 		while (s->t.type == T_STR) {    /* "a" "b" concatenate */
+			if (s->t.v) {
+				pk_buf_fini(&tmp);
+				return fail(s, "escape in a string argument");
+			}
 			if (pk_buf_append(&tmp, s->t.s, s->t.len)) {
 				pk_buf_fini(&tmp);
 				return fail(s, "out of memory");
@@ -1007,8 +1020,16 @@ static int compile_print(struct tf_event *ev, const char *p, const char *end,
 	if (s.t.type != T_STR)
 		r = fail(&s, "print fmt without a format string");
 	while (!r && s.t.type == T_STR) {
-		if (pk_buf_append(&fmt, s.t.s, s.t.len))
-			r = fail(&s, "out of memory");
+		/* the format's escapes: \t \n, else the character itself */
+		for (size_t i = 0; !r && i < s.t.len; i++) {
+			char ch = s.t.s[i];
+			if (ch == '\\' && i + 1 < s.t.len) {
+				ch = s.t.s[++i];
+				ch = ch == 't' ? '\t' : ch == 'n' ? '\n' : ch;
+			}
+			if (pk_buf_append(&fmt, &ch, 1))
+				r = fail(&s, "out of memory");
+		}
 		/* peek: another string directly following? */
 		const char *save = s.p;
 		next(&s);
