@@ -105,6 +105,26 @@ static int tep_ready(struct rep *r)
 	return e;
 }
 
+/*
+ * Gives format FI to libtraceevent. Its crash guard forks: the prefetch
+ * thread is stopped around it (a fork copies one thread of a process
+ * whose other threads may hold locks) and started again after.
+ */
+static int tep_format(struct rep *r, int fi)
+{
+	int e = tep_ready(r);
+
+	if (e || fi < 0 || r->tep_only || r->t.parsed[fi])
+		return e;
+	bool pf = r->td->pf != NULL;
+	if (pf)
+		td_prefetch_stop(r->td);
+	e = td_tep_need(&r->t, r->td, fi);
+	if (pf && td_prefetch_start(r->td, NULL, NULL) < 0)
+		pk_debug("trace.dat: no decompression thread");
+	return e;
+}
+
 static int fmt_index(struct rep *r, const struct pk_tracedat_event *ev)
 {
 	if (ev->size < 2)
@@ -239,10 +259,8 @@ static int put_name(struct rep *r, const char *name, size_t nl)
 static int slow_line(struct rep *r, const struct pk_tracedat_event *ev,
 		     int fi)
 {
-	int e = tep_ready(r);
+	int e = tep_format(r, fi);
 
-	if (!e && fi >= 0 && !r->tep_only)
-		e = td_tep_need(&r->t, r->td, fi);
 	if (e < 0)
 		return e;
 	r->st.fallback++;
@@ -301,9 +319,7 @@ static int put_event(struct rep *r, const struct pk_tracedat_event *ev)
 			const char *nm;
 			r->st.fallback++;
 			tf_plugin_comms(te, &r->env, ev->data, ev->size);
-			e = tep_ready(r);
-			if (!e)
-				e = td_tep_need(&r->t, r->td, fi);
+			e = tep_format(r, fi);
 			if (!e)
 				e = td_tep_payload(&r->t, ev, &r->o, &nm);
 		}
