@@ -177,18 +177,16 @@ static char *put_padl(char *p, const char *s, size_t n, int w)
 }
 
 /* "%16s-%-5d [%03d]" and the time, as trace-cmd prints them */
-static int put_prefix(struct rep *r, const struct pk_tracedat_event *ev,
-		      int pid, bool usecs)
+/* "%16s-%-5d [%03d]" and the time, as trace-cmd prints them */
+static int put_prefix(struct tf_out *o, const struct pk_tracedat_event *ev,
+		      int pid, const char *comm, size_t cl, bool usecs)
 {
-	size_t cl;
-	const char *comm = tf_comm(&r->env, pid, &cl);
 	char num[24], *p, *b;
 	unsigned long long t = ev->ts;
 
-	if (tf_out_reserve(&r->o, cl + 128))
+	if (tf_out_reserve(o, cl + 128))
 		return -ENOMEM;
-	p = r->o.p + r->o.len;
-
+	p = o->p + o->len;
 	p = put_padl(p, comm, cl, 16);
 	*p++ = '-';
 	b = p;
@@ -235,15 +233,15 @@ static int put_prefix(struct rep *r, const struct pk_tracedat_event *ev,
 		p += 6;
 	}
 	*p++ = ':';
-	r->o.len = (size_t)(p - r->o.p);
+	o->len = (size_t)(p - o->p);
 	return 0;
 }
 
-static int put_name(struct rep *r, const char *name, size_t nl)
+static int put_name(struct tf_out *o, const char *name, size_t nl)
 {
-	if (tf_out_reserve(&r->o, nl + 24))
+	if (tf_out_reserve(o, nl + 24))
 		return -ENOMEM;
-	char *p = r->o.p + r->o.len;
+	char *p = o->p + o->len;
 	*p++ = ' ';
 	memcpy(p, name, nl);
 	p += nl;
@@ -251,7 +249,7 @@ static int put_name(struct rep *r, const char *name, size_t nl)
 	*p++ = ' ';
 	for (size_t i = nl; i < 20; i++)
 		*p++ = ' ';
-	r->o.len = (size_t)(p - r->o.p);
+	o->len = (size_t)(p - o->p);
 	return 0;
 }
 
@@ -267,27 +265,28 @@ static int slow_line(struct rep *r, const struct pk_tracedat_event *ev,
 	return td_tep_line(&r->t, r->td, ev, &r->o);
 }
 
-static int put_event(struct rep *r, const struct pk_tracedat_event *ev)
+/* The buffer-name column and a dropped-events line before a record. */
+static int put_head(const struct rep *r, struct tf_out *o,
+		    const struct pk_tracedat_event *ev)
 {
-	struct td_buffer *b = &r->td->bufs[ev->buffer];
+	const struct td_buffer *b = &r->td->bufs[ev->buffer];
 	char tmp[64];
-	int e;
 
-	if (tf_out_reserve(&r->o, 512))
+	if (tf_out_reserve(o, 512))
 		return -ENOMEM;
 	/* several buffers: instances get "NAME: ", the top one blanks */
 	if (r->name_w) {
 		size_t n = strlen(b->name);
-		if (tf_out_reserve(&r->o, n + (size_t)r->name_w + 8))
+		if (tf_out_reserve(o, n + (size_t)r->name_w + 8))
 			return -ENOMEM;
-		char *p = r->o.p + r->o.len;
+		char *p = o->p + o->len;
 		p = put_padl(p, ev->buffer ? b->name : "", ev->buffer ? n : 0,
 			     r->name_w);
 		*p++ = ':';
 		if (!ev->buffer)
 			p[-1] = ' ';
 		*p++ = ' ';
-		r->o.len = (size_t)(p - r->o.p);
+		o->len = (size_t)(p - o->p);
 	}
 	if (ev->missed) {
 		int n = ev->missed > 0
@@ -295,32 +294,84 @@ static int put_event(struct rep *r, const struct pk_tracedat_event *ev)
 				   ev->cpu, ev->missed)
 			: snprintf(tmp, sizeof(tmp), "CPU:%d [EVENTS DROPPED]\n",
 				   ev->cpu);
-		memcpy(r->o.p + r->o.len, tmp, (size_t)n);
-		r->o.len += (size_t)n;
+		memcpy(o->p + o->len, tmp, (size_t)n);
+		o->len += (size_t)n;
 	}
-	int fi = fmt_index(r, ev);
+	return 0;
+}
+
+/* The pid of a record of TE, or false (too short). */
+static bool rec_pid(const struct rep *r, const struct tf_event *te,
+		    const struct pk_tracedat_event *ev, int *pid)
+{
+	const struct tf_field *pf = &te->fields[te->common_pid];
+
+	if (pf->off + 4 > ev->size || pf->size != 4)
+		return false;
+	*pid = (int)pk_ld32(ev->data + pf->off, r->td->big);
+	return true;
+}
+
+/*
+ * A whole line by the compiled formatter (no newline): 0, or TF_FALLBACK
+ * with O as it was. Touches no shared state but reads of ENV: the batch
+ * threads call it.
+ */
+int td_rep_fast_line(const struct rep *r, struct tf_env *env,
+		     struct tf_out *o, const struct pk_tracedat_event *ev,
+		     const struct tf_event *te, int pid, const char *comm,
+		     size_t cl)
+{
+	size_t start = o->len, at;
+	int e;
+
+	if ((e = put_head(r, o, ev)) ||
+	    (e = put_prefix(o, ev, pid, comm, cl,
+			    r->td->bufs[ev->buffer].in_usecs)) ||
+	    (e = put_name(o, te->name, te->name_len)))
+		return e;
+	at = o->len;
+	e = tf_print(te, env, ev->data, ev->size, o);
+	if (e) {
+		o->len = start;
+		return e;
+	}
+	/* as from libtraceevent: one trailing newline goes */
+	if (o->len > at && o->p[o->len - 1] == '\n')
+		o->len--;
+	return 0;
+}
+
+/*
+ * One record into r->o. COMM (CL bytes): its task name as resolved when
+ * it was read (batches), or NULL to look it up now.
+ */
+int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
+		 const char *comm, size_t cl)
+{
+	int fi = fmt_index(r, ev), e, pid = 0;
 	struct tf_event *te = r->tep_only ? NULL : event_of(r, fi);
-	const struct tf_field *pf = te ? &te->fields[te->common_pid] : NULL;
-	if (!te || pf->off + 4 > ev->size || pf->size != 4) {
+
+	if (!te || !rec_pid(r, te, ev, &pid)) {
+		if ((e = put_head(r, &r->o, ev)) < 0)
+			return e;
 		e = slow_line(r, ev, fi);
 	} else {
-		int pid = (int)pk_ld32(ev->data + pf->off, r->td->big);
-		if ((e = put_prefix(r, ev, pid, b->in_usecs)) ||
-		    (e = put_name(r, te->name, te->name_len)))
-			return e;
-		size_t at = r->o.len;
-		e = tf_print(te, &r->env, ev->data, ev->size, &r->o);
+		if (!comm)
+			comm = tf_comm(&r->env, pid, &cl);
+		e = td_rep_fast_line(r, &r->env, &r->o, ev, te, pid, comm, cl);
 		if (e == 0) {
 			r->st.fast++;
-			/* as from libtraceevent: one trailing newline goes */
-			if (r->o.len > at && r->o.p[r->o.len - 1] == '\n')
-				r->o.len--;
 		} else if (e == TF_FALLBACK) {
 			const char *nm;
 			r->st.fallback++;
 			tf_plugin_comms(te, &r->env, ev->data, ev->size);
-			e = tep_format(r, fi);
-			if (!e)
+			struct td_buffer *b = &r->td->bufs[ev->buffer];
+			if (!(e = tep_format(r, fi)) &&
+			    !(e = put_head(r, &r->o, ev)) &&
+			    !(e = put_prefix(&r->o, ev, pid, comm, cl,
+					     b->in_usecs)) &&
+			    !(e = put_name(&r->o, te->name, te->name_len)))
 				e = td_tep_payload(&r->t, ev, &r->o, &nm);
 		}
 	}
@@ -428,7 +479,7 @@ static long walk(struct rep *r)
 		ret = 0;
 		r->t.fg.peek = have_nx ? &nx : NULL;
 		r->t.fg.consumed = false;
-		if ((ret = put_event(r, &ev)) < 0)
+		if ((ret = td_rep_event(r, &ev, NULL, 0)) < 0)
 			break;
 		n++;
 		if (r->t.fg.consumed) {

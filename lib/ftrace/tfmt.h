@@ -97,8 +97,12 @@ struct tf_env {
 	/* pid -> comm */
 	struct tf_comm *comms;
 	size_t nr_comms, comm_cap;  /* open addressing, cap a power of 2 */
-	char *comm_text;
-	size_t comm_text_len, comm_text_cap;
+	char **comm_chunks;     /* comm strings; never moved */
+	int nr_comm_chunks;
+	size_t comm_chunk_used, comm_chunk_cap;
+	/* set while several threads print: printing registers no comms
+	 * (the reader registers them in record order: tf_plugin_register) */
+	bool frozen;
 };
 
 /* An output buffer; tf_out_reserve() before writing. */
@@ -144,7 +148,8 @@ const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr);
 /* env: comms */
 int tf_comms_parse(struct tf_env *env, const char *text, size_t len);
 const char *tf_comm(const struct tf_env *env, int pid, size_t *len);
-/* Registers COMM (LEN bytes) for PID unless PID already has one. */
+/* Registers COMM (LEN bytes) for PID unless PID already has one. The
+ * strings tf_comm() returns stay valid until tf_env_fini(). */
 int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len);
 void tf_env_fini(struct tf_env *env);
 
@@ -159,5 +164,10 @@ void tf_plugin_bind(struct tf_event *ev);
 /* Registers the comms a sched plugin would for this record. */
 void tf_plugin_comms(const struct tf_event *ev, struct tf_env *env,
 		     const uint8_t *data, uint32_t size);
+/* The same without printing; also when ENV is frozen. */
+void tf_plugin_register(const struct tf_event *ev, struct tf_env *env,
+			const uint8_t *data, uint32_t size);
+/* Whether printing EV may look up kernel symbols. */
+bool tf_uses_syms(const struct tf_event *ev);
 
 #endif

@@ -179,7 +179,7 @@ static void comm(struct pctx *c, int k, int pid)
 	const char *z = memchr(s, 0, f->size);
 	size_t n = z ? (size_t)(z - s) : f->size;
 	puts_(c, s, n);
-	if (tf_comm_add(c->env, pid, s, n))
+	if (!c->env->frozen && tf_comm_add(c->env, pid, s, n))
 		c->fb = true;
 	puts_(c, ":", 1);
 }
@@ -371,6 +371,44 @@ int tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
 		return TF_FALLBACK;
 	}
 	return c.fb ? TF_FALLBACK : 0;
+}
+
+void tf_plugin_register(const struct tf_event *ev, struct tf_env *env,
+			const uint8_t *data, uint32_t size)
+{
+	/* sched_switch: prev 0/1, next 4/5; sched_wakeup: 0/1 */
+	static const int pairs[2][2] = { { 0, 1 }, { 4, 5 } };
+	int n = ev->plugin == TFP_SCHED_SWITCH ? 2
+		: ev->plugin == TFP_SCHED_WAKEUP ? 1 : 0;
+
+	for (int i = 0; i < n; i++) {
+		int pf = ev->pf[pairs[i][0]], cf = ev->pf[pairs[i][1]];
+		if (pf < 0 || cf < 0)
+			continue;
+		const struct tf_field *p = &ev->fields[pf], *c = &ev->fields[cf];
+		if ((uint64_t)p->off + p->size > size ||
+		    (uint64_t)c->off + c->size > size)
+			return;         /* the printer falls back: no more */
+		int pid = (int)tf_field_u64(env, p, data);
+		const char *s = (const char *)data + c->off;
+		const char *z = memchr(s, 0, c->size);
+		tf_comm_add(env, pid, s, z ? (size_t)(z - s) : c->size);
+	}
+}
+
+bool tf_uses_syms(const struct tf_event *ev)
+{
+	switch (ev->plugin) {
+	case TFP_HRTIMER_START: case TFP_HRTIMER_EXPIRE: case TFP_KMEM:
+		return true;
+	case TFP_NONE:
+		for (int i = 0; i < ev->nr_convs; i++)
+			if (ev->convs[i].kind == TC_SYM)
+				return true;
+		return false;
+	default:
+		return false;
+	}
 }
 
 void tf_plugin_comms(const struct tf_event *ev, struct tf_env *env,

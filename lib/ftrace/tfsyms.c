@@ -11,7 +11,7 @@
 #include "base/base.h"
 #include "ftrace/tfmt.h"
 
-struct tf_comm { int pid; uint32_t off, len; bool used; };
+struct tf_comm { int pid; uint32_t len; const char *s; bool used; };
 
 static int hexval(int c)
 {
@@ -269,24 +269,29 @@ static size_t slot(const struct tf_env *env, int pid)
 	return h & (env->comm_cap - 1);
 }
 
-static int comm_text(struct tf_env *env, const char *s, size_t len,
-		     uint32_t *off)
+/* A stable copy of S (LEN bytes, NUL added): chunks are never moved. */
+static const char *comm_text(struct tf_env *env, const char *s, size_t len)
 {
-	if (env->comm_text_cap - env->comm_text_len < len + 1) {
-		size_t cap = env->comm_text_cap ? env->comm_text_cap : 4096;
-		while (cap - env->comm_text_len < len + 1)
-			cap *= 2;
-		char *n = pk_realloc(env->comm_text, cap);
-		if (!n)
-			return -ENOMEM;
-		env->comm_text = n;
-		env->comm_text_cap = cap;
+	if (env->comm_chunk_cap - env->comm_chunk_used < len + 1) {
+		size_t cap = PK_MAX((size_t)16384, len + 1);
+		char **v = pk_realloc(env->comm_chunks,
+				      (size_t)(env->nr_comm_chunks + 1) *
+				      sizeof(*v));
+		if (!v)
+			return NULL;
+		env->comm_chunks = v;
+		if (!(v[env->nr_comm_chunks] = pk_malloc(cap)))
+			return NULL;
+		env->nr_comm_chunks++;
+		env->comm_chunk_used = 0;
+		env->comm_chunk_cap = cap;
 	}
-	*off = (uint32_t)env->comm_text_len;
-	memcpy(env->comm_text + env->comm_text_len, s, len);
-	env->comm_text[env->comm_text_len + len] = 0;
-	env->comm_text_len += len + 1;
-	return 0;
+	char *p = env->comm_chunks[env->nr_comm_chunks - 1] +
+		  env->comm_chunk_used;
+	memcpy(p, s, len);
+	p[len] = 0;
+	env->comm_chunk_used += len + 1;
+	return p;
 }
 
 static int comm_grow(struct tf_env *env)
@@ -325,10 +330,10 @@ int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len)
 			return 0;               /* the first one stays */
 		k = (k + 1) & (env->comm_cap - 1);
 	}
-	uint32_t off;
-	if (comm_text(env, comm, len, &off))
+	const char *s = comm_text(env, comm, len);
+	if (!s)
 		return -ENOMEM;
-	env->comms[k] = (struct tf_comm){ pid, off, (uint32_t)len, true };
+	env->comms[k] = (struct tf_comm){ pid, (uint32_t)len, s, true };
 	env->nr_comms++;
 	return 0;
 }
@@ -345,7 +350,7 @@ const char *tf_comm(const struct tf_env *env, int pid, size_t *len)
 	while (env->comms[k].used) {
 		if (env->comms[k].pid == pid) {
 			*len = env->comms[k].len;
-			return env->comm_text + env->comms[k].off;
+			return env->comms[k].s;
 		}
 		k = (k + 1) & (env->comm_cap - 1);
 	}
@@ -396,6 +401,8 @@ void tf_env_fini(struct tf_env *env)
 	pk_bigbuf_free(&env->syms_mem);
 	pk_free(env->pstrs);
 	pk_free(env->comms);
-	pk_free(env->comm_text);
+	for (int i = 0; i < env->nr_comm_chunks; i++)
+		pk_free(env->comm_chunks[i]);
+	pk_free(env->comm_chunks);
 	memset(env, 0, sizeof(*env));
 }
