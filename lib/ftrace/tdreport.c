@@ -8,6 +8,7 @@
  * large buffer written in big pieces.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 #include "ftrace/bytes.h"
@@ -317,7 +318,7 @@ static bool rec_pid(const struct rep *r, const struct tf_event *te,
  * with O as it was. Touches no shared state but reads of ENV: the batch
  * threads call it.
  */
-int td_rep_fast_line(const struct rep *r, struct tf_env *env,
+static int td_rep_fast_line(const struct rep *r, struct tf_env *env,
 		     struct tf_out *o, const struct pk_tracedat_event *ev,
 		     const struct tf_event *te, int pid, const char *comm,
 		     size_t cl)
@@ -346,7 +347,7 @@ int td_rep_fast_line(const struct rep *r, struct tf_env *env,
  * One record into r->o. COMM (CL bytes): its task name as resolved when
  * it was read (batches), or NULL to look it up now.
  */
-int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
+static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 		 const char *comm, size_t cl)
 {
 	int fi = fmt_index(r, ev), e, pid = 0;
@@ -439,13 +440,231 @@ static void teardown(struct rep *r)
 	tf_out_fini(&r->o);
 }
 
+/* ---- batches formatted by two threads ---- */
+
+/*
+ * While every record so far is one the compiled formatter prints, the
+ * reader collects batches of records (resolving each task name and
+ * registering the sched plugins' names in record order, so that a batch
+ * depends on nothing that comes after it) and a worker thread formats
+ * every other batch while the reader formats the next one. A record that
+ * needs libtraceevent or look-ahead ends the mode: the walk goes on one
+ * record at a time.
+ */
+#define BATCH 4096
+
+struct entry {
+	struct pk_tracedat_event ev;
+	const struct tf_event *te;
+	const char *comm;
+	size_t cl;
+	int pid;
+};
+
+struct batch {
+	struct entry *e;
+	int n;
+	int done;               /* entries formatted into o */
+	struct tf_out o;
+	int err;
+};
+
+struct worker {
+	pthread_t th;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct batch *job;      /* to format (set by the reader) */
+	bool busy, quit;
+	const struct rep *r;
+};
+
+static void format_batch(const struct rep *r, struct batch *b)
+{
+	b->o.len = 0;
+	b->err = 0;
+	for (b->done = 0; b->done < b->n; b->done++) {
+		const struct entry *e = &b->e[b->done];
+		int x = td_rep_fast_line(r, (struct tf_env *)&r->env, &b->o,
+					 &e->ev, e->te, e->pid, e->comm, e->cl);
+		if (x || tf_out_reserve(&b->o, 1)) {
+			b->err = x < 0 ? x : 0;
+			break;          /* the rest one by one */
+		}
+		b->o.p[b->o.len++] = '\n';
+	}
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->job && !w->quit)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->job)
+			break;
+		struct batch *b = w->job;
+		pthread_mutex_unlock(&w->lock);
+		format_batch(w->r, b);
+		pthread_mutex_lock(&w->lock);
+		w->job = NULL;
+		w->busy = false;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static void worker_give(struct worker *w, struct batch *b)
+{
+	pthread_mutex_lock(&w->lock);
+	w->job = b;
+	w->busy = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void worker_wait(struct worker *w)
+{
+	pthread_mutex_lock(&w->lock);
+	while (w->busy)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Whether TE's records can go into a batch. */
+static bool batchable(const struct tf_event *te)
+{
+	if (!te || !strcmp(te->system, "ftrace") || te->plugin == TFP_FALLBACK)
+		return false;
+	return te->ok || (te->plugin != TFP_NONE && te->plugin != TFP_KMEM);
+}
+
+/*
+ * Reads up to BATCH records into B. 1: B ends the mode (the record in
+ * *CARRY, *HAVE_CARRY, is for the one-by-one walk, or the data ended),
+ * 0: more may follow.
+ */
+static int collect(struct rep *r, struct batch *b, struct pk_tracedat_event *carry,
+		   bool *have_carry, int *err)
+{
+	struct pk_tracedat_event ev;
+	int ret;
+
+	for (b->n = 0; b->n < BATCH;) {
+		while ((ret = pk_tracedat_next(r->td, &ev)) < 0)
+			*err = *err ? *err : ret;
+		if (!ret)
+			return 1;
+		int fi = fmt_index(r, &ev), pid;
+		const struct tf_event *te = event_of(r, fi);
+		if (!batchable(te) || !rec_pid(r, te, &ev, &pid)) {
+			*carry = ev;
+			*have_carry = true;
+			return 1;
+		}
+		struct entry *e = &b->e[b->n++];
+		e->ev = ev;
+		e->te = te;
+		e->pid = pid;
+		e->comm = tf_comm(&r->env, pid, &e->cl);
+		if (!r->env.syms_loaded && tf_uses_syms(te))
+			tf_sym_find(&r->env, 0);        /* load them here */
+		tf_plugin_register(te, &r->env, ev.data, ev.size);
+	}
+	return 0;
+}
+
+/* Writes B's output and prints what it left one by one. */
+static int emit(struct rep *r, struct batch *b, long *n)
+{
+	int e = b->err;
+
+	if (!e && (e = flush(r)) == 0 && b->o.len) {
+		struct tf_out keep = r->o;
+		r->o = b->o;            /* flush() writes r->o */
+		e = flush(r);
+		b->o = r->o;
+		r->o = keep;
+	}
+	r->st.fast += b->done;
+	*n += b->done;
+	for (int i = b->done; !e && i < b->n; i++, (*n)++)
+		e = td_rep_event(r, &b->e[i].ev, b->e[i].comm, b->e[i].cl);
+	b->n = b->done = 0;
+	return e;
+}
+
+static bool batches_wanted(const struct rep *r)
+{
+	return !r->tep_only && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+/*
+ * The batch mode from the start of the walk. Returns the records printed
+ * or an error; *HAVE_CARRY with *CARRY when a record is left for the
+ * one-by-one walk, *END when the data ended.
+ */
+static long walk_batches(struct rep *r, struct pk_tracedat_event *carry,
+			 bool *have_carry, bool *end, int *err)
+{
+	struct worker w = { .r = r };
+	struct batch b[2] = { { 0 } };
+	long n = 0;
+	int e = 0, stop = 0;
+
+	*have_carry = *end = false;
+	for (int i = 0; i < 2; i++) {
+		b[i].e = pk_calloc(BATCH, sizeof(struct entry));
+		if (!b[i].e || tf_out_grow(&b[i].o, 1u << 20) < 0)
+			e = -ENOMEM;
+	}
+	pthread_mutex_init(&w.lock, NULL);
+	pthread_cond_init(&w.cond, NULL);
+	r->env.frozen = true;
+	if (!e && pthread_create(&w.th, NULL, worker_run, &w) != 0)
+		e = 1;          /* no thread: one by one */
+	while (!e && !stop) {
+		stop = collect(r, &b[0], carry, have_carry, err);
+		if (b[0].n)
+			worker_give(&w, &b[0]);
+		if (!stop) {
+			stop = collect(r, &b[1], carry, have_carry, err);
+			format_batch(r, &b[1]);
+		}
+		worker_wait(&w);
+		e = emit(r, &b[0], &n);
+		if (!e)
+			e = emit(r, &b[1], &n);
+	}
+	if (e != 1) {
+		pthread_mutex_lock(&w.lock);
+		w.quit = true;
+		pthread_cond_broadcast(&w.cond);
+		pthread_mutex_unlock(&w.lock);
+		pthread_join(w.th, NULL);
+	}
+	r->env.frozen = false;
+	pthread_mutex_destroy(&w.lock);
+	pthread_cond_destroy(&w.cond);
+	for (int i = 0; i < 2; i++) {
+		pk_free(b[i].e);
+		tf_out_fini(&b[i].o);
+	}
+	*end = stop && !*have_carry && e != 1;
+	if (e == 1)
+		return n;
+	return e < 0 ? e : n;
+}
+
 /* The records in time order with one of lookahead: a function_graph
  * entry directly followed by its exit prints as one line. */
 static long walk(struct rep *r)
 {
 	struct pk_tracedat *td = r->td;
 	struct pk_tracedat_event ev, nx;
-	bool have = false, have_nx;
+	bool have = false, have_nx, end = false;
 	long n = 0;
 	int ret, err = 0;
 
@@ -462,7 +681,16 @@ static long walk(struct rep *r)
 			pk_debug("trace.dat: no decompression thread");
 		r->job = s > 0 && !r->env.syms_loaded;
 	}
-	for (;;) {
+	if (!ret && batches_wanted(r)) {
+		/* the printk strings before a second thread reads them */
+		tf_printk_find(&r->env, 0);
+		long k = walk_batches(r, &ev, &have, &end, &err);
+		if (k < 0)
+			ret = (int)k;
+		else
+			n = k;
+	}
+	for (; !ret && !end;) {
 		if (!have) {
 			while (!ret && (ret = pk_tracedat_next(td, &ev)) < 0) {
 				err = err ? err : ret;
