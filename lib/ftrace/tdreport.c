@@ -26,7 +26,8 @@ struct rep {
 	int fd;                 /* OUT's descriptor, or -1 */
 	int *id2fmt;            /* event id -> format index, -1 */
 	struct tf_event **evs;  /* format index -> compiled (lazily) */
-	uint8_t *state;         /* 0 not yet, 1 compiled, 2 failed */
+	uint8_t *state;         /* 0 not yet, 1 compiled, 2 failed;
+				   | 4: its records may go into batches */
 	struct rep_tep t;
 	bool tep_ready, tep_only;
 	/* kallsyms read by the prefetch thread (job) into JENV */
@@ -133,6 +134,14 @@ static int fmt_index(struct rep *r, const struct pk_tracedat_event *ev)
 	return r->id2fmt[pk_ld16(ev->data, r->td->big)];
 }
 
+/* Whether TE's records can go into a batch. */
+static bool batchable(const struct tf_event *te)
+{
+	if (!te || !strcmp(te->system, "ftrace") || te->plugin == TFP_FALLBACK)
+		return false;
+	return te->ok || (te->plugin != TFP_NONE && te->plugin != TFP_KMEM);
+}
+
 /* The compiled format of EV, or NULL. */
 static struct tf_event *event_of(struct rep *r, int fi)
 {
@@ -154,6 +163,8 @@ static struct tf_event *event_of(struct rep *r, int fi)
 		r->state[fi] = 1;
 		if (e->common_pid < 0)
 			r->state[fi] = 2;
+		else if (batchable(e))
+			r->state[fi] |= 4;
 		if (!e->ok && e->plugin == TFP_NONE)
 			r->st.formats_fallback++;
 		else if (e->plugin == TFP_FALLBACK)
@@ -166,7 +177,7 @@ static struct tf_event *event_of(struct rep *r, int fi)
 				"libtraceevent (%s)", e->system, e->name,
 				e->why ? e->why : "?");
 	}
-	return r->state[fi] == 1 ? r->evs[fi] : NULL;
+	return (r->state[fi] & 3) == 1 ? r->evs[fi] : NULL;
 }
 
 static char *put_padl(char *p, const char *s, size_t n, int w)
@@ -533,14 +544,6 @@ static void worker_wait(struct worker *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* Whether TE's records can go into a batch. */
-static bool batchable(const struct tf_event *te)
-{
-	if (!te || !strcmp(te->system, "ftrace") || te->plugin == TFP_FALLBACK)
-		return false;
-	return te->ok || (te->plugin != TFP_NONE && te->plugin != TFP_KMEM);
-}
-
 /*
  * Reads up to BATCH records into B. 1: B ends the mode (the record in
  * *CARRY, *HAVE_CARRY, is for the one-by-one walk, or the data ended),
@@ -559,7 +562,7 @@ static int collect(struct rep *r, struct batch *b, struct pk_tracedat_event *car
 			return 1;
 		int fi = fmt_index(r, &ev), pid;
 		const struct tf_event *te = event_of(r, fi);
-		if (!batchable(te) || !rec_pid(r, te, &ev, &pid)) {
+		if (!te || !(r->state[fi] & 4) || !rec_pid(r, te, &ev, &pid)) {
 			*carry = ev;
 			*have_carry = true;
 			return 1;
