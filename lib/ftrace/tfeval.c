@@ -365,7 +365,8 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 			x->fb = true;
 			return 0;
 		}
-		if (!(f->flags & TFF_ARRAY)) {
+		if (!(f->flags & TFF_ARRAY) &&
+		    f->size == (uint32_t)x->env->long_size) {
 			/* a pointer to a printk string, else its hex */
 			uint64_t a = read_field(x, n->a);
 			const struct tf_pstr *ps = tf_printk_find(x->env, a);
@@ -377,14 +378,12 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 			return put_str(o, c, buf,
 				       (size_t)(tf_put_hex(buf, a, false) - buf));
 		}
+		/* libtraceevent copies SIZE bytes (0: to the end of the
+		 * record) and adds a NUL */
+		size_t len = f->size ? f->size : x->size - f->off;
 		const char *s = (const char *)x->data + f->off;
-		const char *z = memchr(s, 0, f->size);
-		if (!z && f->size == 0) {
-			x->fb = true;
-			return 0;
-		}
-		/* libtraceevent copies SIZE bytes and adds a NUL */
-		return put_str(o, c, s, z ? (size_t)(z - s) : f->size);
+		const char *z = memchr(s, 0, len);
+		return put_str(o, c, s, z ? (size_t)(z - s) : len);
 	}
 	case TN_GETSTR: {
 		const struct tf_field *f = &x->ev->fields[n->a];
@@ -452,6 +451,17 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 	}
 }
 
+/* %p as glibc prints it */
+static int put_ptr(struct tf_out *o, uint64_t v)
+{
+	char buf[24] = "0x", *e;
+
+	if (!v)
+		return put(o, "(nil)", 5);
+	e = tf_put_hex(buf + 2, v, false);
+	return put(o, buf, (size_t)(e - buf));
+}
+
 static int run(struct ectx *x, struct tf_out *o)
 {
 	const struct tf_event *ev = x->ev;
@@ -477,19 +487,9 @@ static int run(struct ectx *x, struct tf_out *o)
 		case TC_STR:
 			r = put_str_arg(x, o, c, c->arg, 0);
 			break;
-		case TC_PTR: {
-			char buf[24], *e;
-			v = eval(x, c->arg, 0);
-			if (!v) {
-				r = put(o, "(nil)", 5);
-				break;
-			}
-			buf[0] = '0';
-			buf[1] = 'x';
-			e = tf_put_hex(buf + 2, v, false);
-			r = put(o, buf, (size_t)(e - buf));
+		case TC_PTR:
+			r = put_ptr(o, eval(x, c->arg, 0));
 			break;
-		}
 		case TC_SYM:
 			v = eval(x, c->arg, 0);
 			r = put_sym(x, o, c, v);
@@ -497,6 +497,111 @@ static int run(struct ectx *x, struct tf_out *o)
 		}
 	}
 	return r;
+}
+
+/* The compiled conversions of "%ps: " and the printk string PS. */
+static const struct tf_event *bprint_fmt(struct tf_env *env,
+					 const struct tf_pstr *ps)
+{
+	size_t i = (size_t)(ps - env->pstrs);
+
+	if (!env->bfmts &&
+	    !(env->bfmts = pk_calloc(env->nr_pstrs, sizeof(*env->bfmts))))
+		return NULL;
+	if (!env->bfmts[i]) {
+		char *f = pk_malloc((size_t)ps->len + 6);
+		struct tf_event *e = pk_zalloc(sizeof(*e));
+		if (!f || !e) {
+			pk_free(f);
+			pk_free(e);
+			return NULL;
+		}
+		memcpy(f, "%ps: ", 5);
+		memcpy(f + 5, ps->s, ps->len);
+		int r = tf_compile_fmt(e, f, (size_t)ps->len + 5,
+				       env->long_size);
+		pk_free(f);
+		if (r < 0) {
+			tf_event_fini(e);
+			pk_free(e);
+			return NULL;
+		}
+		env->bfmts[i] = e;
+	}
+	return env->bfmts[i];
+}
+
+/*
+ * ftrace:bprint as libtraceevent prints it: "%ps: " of ip, then the
+ * trace_printk format with its arguments from buf (numbers 4-byte
+ * aligned, int 4 / long / long long 8 bytes; strings inline).
+ */
+int tf_bprint(const struct tf_event *ev, struct tf_env *env,
+	      const uint8_t *data, uint32_t size, struct tf_out *out)
+{
+	struct ectx x = { ev, env, data, size, false };
+	const struct tf_field *fi = &ev->fields[ev->pf[0]];
+	const struct tf_field *ff = &ev->fields[ev->pf[1]];
+	size_t start = out->len, bp = ev->fields[ev->pf[2]].off;
+	int r = 0;
+
+	if (fi->off + 8 > size || ff->off + 8 > size || bp > size)
+		return TF_FALLBACK;
+	uint64_t ip = tf_field_u64(env, fi, data);
+	const struct tf_pstr *ps = tf_printk_find(env, tf_field_u64(env, ff,
+								    data));
+	if (!ps || ps->odd)
+		return TF_FALLBACK;
+	const struct tf_event *bf = bprint_fmt(env, ps);
+	if (!bf)
+		return -ENOMEM;
+	if (!bf->ok)
+		return TF_FALLBACK;
+	bool first = true;
+	for (int i = 0; i < bf->nr_convs && !r && !x.fb; i++) {
+		const struct tf_conv *c = &bf->convs[i];
+		uint64_t v;
+		if (c->lit_len && (r = put(out, bf->text + c->lit, c->lit_len)))
+			break;
+		if (c->kind == TC_END)
+			continue;
+		if (first) {
+			v = ip;         /* the "%ps: " */
+			first = false;
+		} else if (c->kind == TC_STR) {
+			const char *s = (const char *)data + bp;
+			const char *z = bp < size ? memchr(s, 0, size - bp) : NULL;
+			if (!z) {
+				x.fb = true;
+				break;
+			}
+			r = put_str(out, c, s, (size_t)(z - s));
+			bp += (size_t)(z - s) + 1;
+			continue;
+		} else {
+			unsigned vs = c->kind == TC_INT && c->ls == 0 ? 4
+				: c->ls == 2 ? 8 : (unsigned)env->long_size;
+			bp = (bp + 3) & ~(size_t)3;
+			if (bp + vs > size) {
+				x.fb = true;
+				break;
+			}
+			v = vs == 4 ? pk_ld32(data + bp, env->big)
+				    : pk_ld64(data + bp, env->big);
+			bp += vs;
+		}
+		switch (c->kind) {
+		case TC_INT: r = put_int(out, c, v); break;
+		case TC_PTR: r = put_ptr(out, v); break;
+		case TC_SYM: r = put_sym(&x, out, c, v); break;
+		default: x.fb = true; break;
+		}
+	}
+	if (r < 0 || x.fb) {
+		out->len = start;
+		return r < 0 ? r : TF_FALLBACK;
+	}
+	return 0;
 }
 
 int tf_print(const struct tf_event *ev, struct tf_env *env,
@@ -508,6 +613,8 @@ int tf_print(const struct tf_event *ev, struct tf_env *env,
 
 	if (ev->plugin == TFP_FALLBACK)
 		return TF_FALLBACK;
+	if (ev->plugin == TFP_BPRINT)
+		return tf_bprint(ev, env, data, size, out);
 	if (ev->plugin != TFP_NONE) {
 		r = tf_plugin_print(ev, env, data, size, out);
 		if (r && (ev->plugin != TFP_KMEM || r != 1)) {

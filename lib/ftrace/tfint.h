@@ -51,4 +51,10 @@ struct tf_conv {
 	int arg;                /* node */
 };
 
+/* tfplug.c: ftrace:bprint's fields (ip, fmt, buf) */
+void tf_bprint_bind(struct tf_event *ev);
+/* tfeval.c: prints a bprint record */
+int tf_bprint(const struct tf_event *ev, struct tf_env *env,
+	      const uint8_t *data, uint32_t size, struct tf_out *out);
+
 #endif

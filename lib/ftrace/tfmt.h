@@ -49,6 +49,7 @@ enum tf_plugin {
 	TFP_NONE, TFP_FALLBACK, TFP_SCHED_SWITCH, TFP_SCHED_WAKEUP,
 	TFP_HRTIMER_START, TFP_HRTIMER_EXPIRE, TFP_FUTEX,
 	TFP_KMEM,               /* "(func+0xoff) " then the print fmt */
+	TFP_BPRINT,             /* ftrace:bprint (libtraceevent itself) */
 };
 
 struct tf_event {
@@ -92,6 +93,7 @@ struct tf_env {
 	bool printk_loaded;
 	struct tf_pstr *pstrs;
 	size_t nr_pstrs;
+	struct tf_event **bfmts;        /* per printk string: compiled */
 	char sym_name[16][520]; /* NUL-terminated copies (tf_sym_cstr) */
 	unsigned sym_next;
 	/* pid -> comm */
@@ -145,6 +147,10 @@ const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s);
 /* env: printk strings ("0xADDR : \"text\"" lines); TEXT outlives ENV */
 int tf_printk_parse(struct tf_env *env, const char *text, size_t len);
 const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr);
+/* Compiles the conversions of a bare format string FMT into EV (no
+ * arguments: bprint takes them from the record). 0 or -ENOMEM; EV->ok. */
+int tf_compile_fmt(struct tf_event *ev, const char *fmt, size_t len,
+		   int long_size);
 /* env: comms */
 int tf_comms_parse(struct tf_env *env, const char *text, size_t len);
 const char *tf_comm(const struct tf_env *env, int pid, size_t *len);

@@ -928,6 +928,29 @@ static int parse_fmt(struct ps *s, const char *f, size_t len)
 	return r;
 }
 
+int tf_compile_fmt(struct tf_event *ev, const char *fmt, size_t len,
+		   int long_size)
+{
+	struct ps s = { .p = fmt, .end = fmt, .ev = ev,
+			.long_size = long_size };
+
+	memset(ev, 0, sizeof(*ev));
+	if (parse_fmt(&s, fmt, len) == 0) {
+		ev->ok = true;
+		for (int i = 0; i < ev->nr_convs; i++) {
+			const struct tf_conv *c = &ev->convs[i];
+			/* libtraceevent's argument sizes: int, long, 8 */
+			if (c->ls < 0 || (c->kind == TC_INT && c->ls == 1 &&
+					  long_size != 8))
+				ev->ok = false;
+		}
+	}
+	ev->text = s.text.data;
+	if (!ev->text && !(ev->text = pk_strdup("")))
+		return -ENOMEM;
+	return 0;
+}
+
 /* Checks the argument ARG suits conversion C. */
 static int check_arg(struct ps *s, const struct tf_conv *c, int arg, int d)
 {
@@ -940,14 +963,12 @@ static int check_arg(struct ps *s, const struct tf_conv *c, int arg, int d)
 		case TN_STR: case TN_GETSTR: case TN_SYMBOLIC: case TN_FLAGS:
 			return 0;
 		case TN_FIELD: {
+			/* arrays: their bytes; a long: the printk string at
+			 * that address; else the field's bytes to the end */
 			const struct tf_field *f = &s->ev->fields[n->a];
-			if ((f->flags & TFF_ARRAY) && !(f->flags & TFF_DYN))
-				return 0;
-			/* a pointer: libtraceevent prints the printk string
-			 * at that address */
-			if (!(f->flags & TFF_ARRAY) && (int)f->size == s->long_size)
-				return 0;
-			return fail(s, "%s of a non-array field");
+			if (f->flags & TFF_DYN)
+				return fail(s, "%s of a dynamic array");
+			return 0;
 		}
 		case TN_COND:
 			if (check_arg(s, c, n->b, d + 1) ||
@@ -1211,7 +1232,10 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 	if (!ev->why && !ev->ok)
 		ev->why = "no print fmt";
 	ev->plugin = TFP_NONE;
-	if (!strcmp(ev->system, "ftrace")) {
+	if (!strcmp(ev->system, "ftrace") && !strcmp(ev->name, "bprint")) {
+		tf_bprint_bind(ev);     /* libtraceevent's own layout */
+	} else if (!strcmp(ev->system, "ftrace") &&
+		   strcmp(ev->name, "print")) {
 		ev->ok = false;         /* special events: the caller's */
 		ev->why = "ftrace event";
 	}

@@ -83,6 +83,8 @@ void tf_plugin_bind(struct tf_event *ev)
 		if (ev->plugin == TFP_NONE)
 			return;
 		ok = ev->ok && bind_fields(ev, cs, 1);
+	} else if (ev->plugin == TFP_BPRINT || ev->plugin == TFP_FALLBACK) {
+		return;
 	} else if (!strcmp(ev->system, "kvm") || !strcmp(ev->system, "kvmmmu")) {
 		ok = false;
 	} else {
@@ -96,6 +98,23 @@ void tf_plugin_bind(struct tf_event *ev)
 		ev->plugin = TFP_FALLBACK;
 		ev->why = "plugin not reimplemented";
 	}
+}
+
+void tf_bprint_bind(struct tf_event *ev)
+{
+	static const char *const bp[] = { "ip", "fmt", "buf" };
+
+	ev->plugin = TFP_BPRINT;
+	ev->pf[0] = tf_find_field(ev, bp[0]);
+	ev->pf[1] = tf_find_field(ev, bp[1]);
+	ev->pf[2] = tf_find_field(ev, bp[2]);
+	for (int i = 0; i < 2; i++)
+		if (ev->pf[i] < 0 || ev->fields[ev->pf[i]].size != 8)
+			ev->plugin = TFP_FALLBACK;
+	if (ev->pf[2] < 0)
+		ev->plugin = TFP_FALLBACK;
+	if (ev->plugin == TFP_FALLBACK)
+		ev->why = "bprint fields";
 }
 
 /* ---- printing helpers ---- */

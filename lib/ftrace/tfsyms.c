@@ -234,6 +234,15 @@ int tf_printk_parse(struct tf_env *env, const char *text, size_t len)
 		    (v[i].len != v[i - 1].len ||
 		     memcmp(v[i].s, v[i - 1].s, v[i].len)))
 			v[i].odd = v[i - 1].odd = true;
+	if (env->bfmts) {
+		for (size_t i = 0; i < env->nr_pstrs; i++)
+			if (env->bfmts[i]) {
+				tf_event_fini(env->bfmts[i]);
+				pk_free(env->bfmts[i]);
+			}
+		pk_free(env->bfmts);
+		env->bfmts = NULL;
+	}
 	pk_free(env->pstrs);
 	env->pstrs = v;
 	env->nr_pstrs = n;
@@ -399,6 +408,12 @@ int tf_comms_parse(struct tf_env *env, const char *text, size_t len)
 void tf_env_fini(struct tf_env *env)
 {
 	pk_bigbuf_free(&env->syms_mem);
+	for (size_t i = 0; env->bfmts && i < env->nr_pstrs; i++)
+		if (env->bfmts[i]) {
+			tf_event_fini(env->bfmts[i]);
+			pk_free(env->bfmts[i]);
+		}
+	pk_free(env->bfmts);
 	pk_free(env->pstrs);
 	pk_free(env->comms);
 	for (int i = 0; i < env->nr_comm_chunks; i++)
