@@ -87,16 +87,17 @@ int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 	if (!v)
 		return -ENOMEM;
 	while (p < end && n < cap) {
-		const char *e = memchr(p, '\n', (size_t)(end - p));
 		uint64_t addr = 0;
 		int d, nd = 0;
-		if (!e)
-			e = end;
-		while (p < e && (d = hexval((unsigned char)*p)) >= 0) {
+		while (p < end && (d = hexval((unsigned char)*p)) >= 0) {
 			addr = addr << 4 | (uint64_t)d;
 			p++;
 			nd++;
 		}
+		/* the end of the line: names are short, no memchr call */
+		const char *e = p;
+		while (e < end && *e != '\n')
+			e++;
 		/* " T name" */
 		bool ok = nd && e - p >= 4 && p[0] == ' ' && p[1] != ' ' &&
 			  p[2] == ' ' && p[3] != ' ' && p[3] != '\t';
