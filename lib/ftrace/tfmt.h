@@ -5,9 +5,25 @@
  * conversions; tf_print() then formats a record's payload straight into an
  * output buffer (no stdio, no allocation per record).
  *
- * Two styles: TF_PLUGINS prints what libtraceevent + its plugins print
- * (trace-cmd report), without it the kernel's print fmt alone (what the
- * kernel's trace file shows, minus kernel-side helpers we cannot see).
+ * Two styles: with TF_PLUGINS the payload is what libtraceevent plus the
+ * plugins trace-cmd loads print (sched_switch/wakeup, hrtimer, futex,
+ * kmem; events of other plugins are left to the caller); without it, what
+ * libtraceevent prints from the print fmt alone. Both follow
+ * libtraceevent's reading of the print fmt exactly (its operator-tree
+ * rotation, unknown symbolic names as -1, "(nil)", %s of a long as a
+ * printk string ...): ftrace_tfdiff checks this record by record. A
+ * printer of the kernel's own text (C precedence, %c, hashed %p) would
+ * need a third style; the parser keeps to one tree so that is a flag on
+ * chain() and the conversion checks, not a second parser.
+ *
+ * Use: tf_compile() each format once (tf_event), fill a tf_env (long
+ * size, byte order, tf_comms_parse(), and load_syms / load_printk
+ * callbacks that call tf_syms_parse() / tf_printk_parse() on first use),
+ * then tf_print() each record into a tf_out; on TF_FALLBACK print that
+ * record another way. One env may serve several threads printing at once
+ * when symbols and printk strings are loaded first and env->frozen is set
+ * (the sched plugin then registers no comms: tf_plugin_register() does,
+ * in record order, on one thread).
  *
  * Anything the compiler does not understand makes tf_compile() leave the
  * event without a program (tf_event.ok false); anything a record does that
