@@ -75,18 +75,17 @@ static void reverse_ties(struct tf_sym *v, size_t n)
 int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
-	size_t n = 0, cap = 1;
+	/* a line is at least "0 T x\n"; 64-bit ones at least 21 bytes:
+	 * start from that guess, grow when wrong */
+	size_t n = 0, cap = len / 20 + 16;
 	struct tf_sym *v;
+	struct pk_bigbuf mem;
 	bool sorted = true;
 
-	for (const char *q = text; q < end &&
-	     (q = memchr(q, '\n', (size_t)(end - q))); q++)
-		cap++;
-	struct pk_bigbuf mem;
 	v = pk_bigbuf_alloc(&mem, cap * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	while (p < end && n < cap) {
+	while (p < end) {
 		uint64_t addr = 0;
 		int d, nd = 0;
 		while (p < end && (d = hexval((unsigned char)*p)) >= 0) {
@@ -94,10 +93,10 @@ int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 			p++;
 			nd++;
 		}
-		/* the end of the line: names are short, no memchr call */
-		const char *e = p;
-		while (e < end && *e != '\n')
-			e++;
+		const char *e = p < end ? memchr(p, '\n', (size_t)(end - p))
+					: NULL;
+		if (!e)
+			e = end;
 		/* " T name" */
 		bool ok = nd && e - p >= 4 && p[0] == ' ' && p[1] != ' ' &&
 			  p[2] == ' ' && p[3] != ' ' && p[3] != '\t';
@@ -109,6 +108,20 @@ int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 			ok = q < end;
 		}
 		if (ok) {
+			if (n == cap) {
+				struct pk_bigbuf m2;
+				struct tf_sym *v2 = pk_bigbuf_alloc(&m2, 2 * cap *
+								    sizeof(*v));
+				if (!v2) {
+					pk_bigbuf_free(&mem);
+					return -ENOMEM;
+				}
+				memcpy(v2, v, n * sizeof(*v));
+				pk_bigbuf_free(&mem);
+				mem = m2;
+				v = v2;
+				cap *= 2;
+			}
 			if (n && addr < v[n - 1].addr)
 				sorted = false;
 			v[n].addr = addr;
