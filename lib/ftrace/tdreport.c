@@ -36,6 +36,7 @@ struct rep {
 	int job_err;
 	struct pk_report_stats st;
 	int err;
+	int rewind_err;
 };
 
 static int load_syms(struct tf_env *env)
@@ -437,6 +438,7 @@ static int setup(struct rep *r)
 
 static void teardown(struct rep *r)
 {
+	td_prefetch_stop(r->td);        /* its job writes r->jenv */
 	for (int i = 0; r->evs && i < r->td->nr_fmts; i++) {
 		if (r->evs[i])
 			tf_event_fini(r->evs[i]);
@@ -661,6 +663,28 @@ static long walk_batches(struct rep *r, struct pk_tracedat_event *carry,
 	return e < 0 ? e : n;
 }
 
+/*
+ * Rewinds and starts the prefetch thread, with kallsyms as its first job,
+ * before anything else: the symbols are wanted early and take longest.
+ */
+static void start(struct rep *r)
+{
+	struct pk_tracedat *td = r->td;
+
+	r->rewind_err = pk_tracedat_rewind(td, r->opts ? r->opts->cpus : NULL,
+					   r->opts ? r->opts->nr_cpus : 0);
+	if (r->rewind_err || r->tep_only)
+		return;
+	/* what the walk may load lazily is loaded now: the thread then
+	 * owns the kallsyms section */
+	td_tracedat_blob(td, PK_TD_PRINTK);
+	td_tracedat_blob(td, PK_TD_CMDLINES);
+	int s = td_prefetch_start(td, syms_job, r);
+	if (s < 0)
+		pk_debug("trace.dat: no decompression thread");
+	r->job = s > 0;
+}
+
 /* The records in time order with one of lookahead: a function_graph
  * entry directly followed by its exit prints as one line. */
 static long walk(struct rep *r)
@@ -671,19 +695,7 @@ static long walk(struct rep *r)
 	long n = 0;
 	int ret, err = 0;
 
-	ret = pk_tracedat_rewind(td, r->opts ? r->opts->cpus : NULL,
-				 r->opts ? r->opts->nr_cpus : 0);
-	if (!ret && !r->tep_only) {
-		/* what the walk may load lazily is loaded now: the thread
-		 * then owns the kallsyms section */
-		td_tracedat_blob(td, PK_TD_PRINTK);
-		td_tracedat_blob(td, PK_TD_CMDLINES);
-		int s = td_prefetch_start(td, r->env.syms_loaded ? NULL
-							       : syms_job, r);
-		if (s < 0)
-			pk_debug("trace.dat: no decompression thread");
-		r->job = s > 0 && !r->env.syms_loaded;
-	}
+	ret = r->rewind_err;
 	if (!ret && batches_wanted(r)) {
 		/* the printk strings before a second thread reads them */
 		tf_printk_find(&r->env, 0);
@@ -748,9 +760,12 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 		return 0;
 	}
 	r.tep_only = opts && opts->engine == PK_REPORT_TEP;
+	start(&r);
 	r.fd = fflush(out) ? -1 : fileno(out);
-	if (tf_out_grow(&r.o, FLUSH_AT + (1u << 16)) < 0)
+	if (tf_out_grow(&r.o, FLUSH_AT + (1u << 16)) < 0) {
+		teardown(&r);
 		return -ENOMEM;
+	}
 	if ((e = setup(&r)) < 0) {
 		teardown(&r);
 		return e;
