@@ -760,7 +760,8 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 		return 0;
 	}
 	r.tep_only = opts && opts->engine == PK_REPORT_TEP;
-	start(&r);
+	if (!r.tep_only)
+		start(&r);
 	r.fd = fflush(out) ? -1 : fileno(out);
 	if (tf_out_grow(&r.o, FLUSH_AT + (1u << 16)) < 0) {
 		teardown(&r);
@@ -774,6 +775,8 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 		teardown(&r);
 		return e;
 	}
+	if (r.tep_only)
+		start(&r);      /* after tep's pass over the data */
 	if (td->nr_bufs > 1) {
 		for (int i = 1; i < td->nr_bufs; i++)
 			r.name_w = PK_MAX(r.name_w,

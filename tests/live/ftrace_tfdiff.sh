@@ -8,6 +8,16 @@
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 TF=/sys/kernel/tracing
 DIFF=$PK_BUILD/tests/ftrace_tfdiff
+# the reference engine alone also prints the corpus files exactly
+D=$PK_SHARED/corpus/trace-dat
+for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
+	if [ ! -r "$D/$f.trace.dat" ]; then
+		skip "ftrace_tfdiff_tep_$f" "no $D/$f.trace.dat"; continue
+	fi
+	"$PERFKIT" ftrace report --engine=tep -i "$D/$f.trace.dat" > "$T_TMP/$f.tep" 2>/dev/null
+	check "ftrace_tfdiff_tep_$f" "differs from the trace-cmd reference" \
+		"$(zcat "$D/$f.report.txt.gz" | cksum)" = "$(cksum < "$T_TMP/$f.tep")"
+done
 if [ "$(id -u)" != 0 ] || [ ! -w $TF/instances ]; then
 	skip ftrace_tfdiff_live "needs root and a writable tracefs at $TF"; exit 0
 fi
