@@ -128,7 +128,7 @@ build; : > $LOG
 run_bg stack -- sleep 5 > /dev/null 2>&1
 sp=$!
 i=0; while ! grep -q stack_tracer_enabled $LOG && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
-kill -TERM $sp; wait $sp
+kill -TERM $sp; { wait $sp; } 2>/dev/null
 rc=$?
 state > $T_TMP/after
 check ftrace_fake_sigterm_restored "rc=$rc $(diff $T_TMP/before $T_TMP/after)" $rc -eq 143 -a -z "$(diff $T_TMP/before $T_TMP/after)"
@@ -182,6 +182,24 @@ EOF
 	state > $T_TMP/after
 	check ftrace_fake_record_restored "$(diff $T_TMP/before $T_TMP/after)" -z "$(diff $T_TMP/before $T_TMP/after)"
 	check ftrace_fake_record_file "$(ls -l $T_TMP/r.dat 2>&1)" -s $T_TMP/r.dat
+	# --tsc2nsec: the x86-tsc clock and a TSC2NSEC option where perf gives
+	# the conversion; one clear line and nothing changed where it does not
+	build; : > $LOG
+	for f in header_page header_event; do cp $TF/events/$f $F/events/$f; done
+	cp $TF/events/sched/sched_switch/format $F/events/sched/sched_switch/format
+	state > $T_TMP/before
+	run record --top --tsc2nsec -e sched:sched_switch -o $T_TMP/t.dat -- true > $T_TMP/o 2> $T_TMP/e
+	rc=$?
+	state > $T_TMP/after
+	if [ $rc -ne 0 ]; then
+		check ftrace_fake_record_tsc2nsec_unsupported "rc=$rc $(cat $T_TMP/e)" \
+			"$(wc -l < $T_TMP/e)" -eq 1 -a "$(grep -c 'tsc2nsec: this system gives no' $T_TMP/e)" -eq 1 -a \
+			-z "$(diff $T_TMP/before $T_TMP/after)"
+	else
+		check ftrace_fake_record_tsc2nsec "$(cat $LOG)" \
+			"$(grep -c '^W trace_clock x86-tsc$' $LOG)" -eq 1 -a \
+			-z "$(diff $T_TMP/before $T_TMP/after)"
+	fi
 else
 	skip ftrace_fake_record "no readable format files in $TF"
 fi
