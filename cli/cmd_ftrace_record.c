@@ -125,6 +125,38 @@ static void add_list(const char **l, int *n, const char *arg)
 	l[*n] = NULL;
 }
 
+/* One clear line, before anything changes, for a tracer this kernel
+ * lacks. 0 or 1. */
+static int check_tracer(struct pk_tracefs *t, const char *tracer, bool graph)
+{
+	char *av = NULL;
+	bool found = false;
+
+	if (pk_tracefs_read(t, NULL, "available_tracers", &av) >= 0) {
+		char *save = NULL;
+		for (char *w = strtok_r(av, " \t\n", &save); w;
+		     w = strtok_r(NULL, " \t\n", &save))
+			found |= !strcmp(w, tracer);
+		free(av);
+		av = NULL;
+		if (!found && pk_tracefs_read(t, NULL, "available_tracers",
+					      &av) >= 0) {
+			av[strcspn(av, "\n")] = 0;
+			cli_error("ftrace record", "tracer '%s' is not in this "
+				  "kernel (available_tracers: %s)", tracer, av);
+			free(av);
+		}
+		if (!found)
+			return 1;
+	}
+	if (graph && !pk_tracefs_has(t, NULL, "set_graph_function")) {
+		cli_error("ftrace record", "-g: no set_graph_function in this "
+			  "kernel (no function_graph tracer)");
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_ftrace_record(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -216,6 +248,8 @@ int cmd_ftrace_record(int argc, char **argv)
 	catch_signals(t);
 	if ((nfilt || nnotr || ngraph) && !tracer)
 		tracer = ngraph ? "function_graph" : "function";
+	if (tracer && (e = check_tracer(t, tracer, ngraph > 0)))
+		goto out;
 	if (optind < argc) {
 		child = spawn(argv + optind, &go);
 		if (child < 0) {

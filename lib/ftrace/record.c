@@ -126,7 +126,7 @@ static int setup_functions(struct pk_ftrace_rec *r,
 	for (int k = 0; k < 3; k++) {
 		for (const char *const *f = lists[k]; f && *f; f++) {
 			e = pk_tracefs_func_add(r->t, r->instp, which[k], *f);
-			if (e && e != -EPERM)
+			if (e && e != -EPERM && e != -ENOENT)
 				pk_warn("ftrace record: %s '%s': %s",
 					pk_ftrace_list_file(which[k]), *f,
 					e == -EINVAL ? "no such function or bad "
