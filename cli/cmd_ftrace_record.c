@@ -174,6 +174,7 @@ int cmd_ftrace_record(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "tsc2nsec", no_argument, NULL, 'N' },
 		{ "top", no_argument, NULL, 'T' },
+		{ "top-level", no_argument, NULL, 'T' },
 		{ "compression", required_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
