@@ -296,7 +296,8 @@ static int save_file(struct pk_tracefs *t, const char *path)
 		struct pk_buf l = { 0 };
 		for (char *ln = strtok(s, "\n"); ln; ln = strtok(NULL, "\n")) {
 			if (*ln == '#' || !strcmp(ln, "no pid") ||
-			    is_filter_command(ln))
+			    (!strcmp(b, "set_ftrace_filter") &&
+			     is_filter_command(ln)))
 				continue;
 			pk_buf_printf(&l, "%s%s", l.len ? " " : "", ln);
 		}
@@ -380,8 +381,18 @@ static int do_write_n(struct pk_tracefs *t, const char *path,
 		return -errno;
 	if (append)    /* regular files (a test's tree) need it; tracefs ignores it */
 		lseek(fd, 0, SEEK_END);
-	if (len && write(fd, val, len) != (ssize_t)len)
-		err = errno ? -errno : -EIO;
+	/* list files (set_ftrace_filter, set_event, ...) take one word per
+	 * write(2) and say so by a short count: go on with the rest */
+	for (size_t done = 0; done < len;) {
+		ssize_t w = write(fd, (const char *)val + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			err = w < 0 ? -errno : -EIO;
+			break;
+		}
+		done += (size_t)w;
+	}
 	close(fd);
 	return err;
 }
