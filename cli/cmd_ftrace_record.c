@@ -426,7 +426,9 @@ static void show_files(struct pk_tracefs *t, const char *inst)
 		"current_tracer", "tracing_on", "trace_clock", "buffer_size_kb",
 		"buffer_total_size_kb", "tracing_cpumask", "set_event",
 		"set_event_pid", "set_ftrace_pid", "set_ftrace_filter",
-		"set_ftrace_notrace", "tracing_thresh", "tracing_max_latency",
+		"set_ftrace_notrace", "set_graph_function", "set_graph_notrace",
+		"max_graph_depth", "tracing_thresh", "tracing_max_latency",
+		"buffer_percent", "stack_max_size", "function_profile_enabled",
 	};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char *s;
