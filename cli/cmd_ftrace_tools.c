@@ -164,6 +164,11 @@ int cmd_ftrace_stack(int argc, char **argv)
 			e = pk_tracefs_write_u64(t, NULL, "stack_max_size", 0);
 		if (!e)
 			e = pk_tracefs_stack_tracer(t, true);
+		if (e == -EINVAL || e == -ENOENT) {
+			cli_error(C, "-l: no such function");
+			pk_tracefs_close(t);
+			return 1;
+		}
 		if (!e)
 			e = run_cmd(argv + optind);
 	}
@@ -212,10 +217,22 @@ int cmd_ftrace_profile(int argc, char **argv)
 				     "function_profile_enabled file: "
 				     "CONFIG_FUNCTION_PROFILER)", -EOPNOTSUPP);
 	}
-	for (int i = 0; !e && i < nf; i++)
+	for (int i = 0; !e && i < nf; i++) {
 		e = pk_tracefs_func_add(t, NULL, PK_FT_FILTER, filt[i]);
-	if (!e && graph)
+		if (e == -EINVAL || e == -ENOENT) {
+			cli_error(C, "-l '%s': no such function", filt[i]);
+			pk_tracefs_close(t);
+			return 1;
+		}
+	}
+	if (!e && graph) {
 		e = pk_tracefs_tracer(t, NULL, "function_graph");
+		if (e == -ENOENT || e == -EOPNOTSUPP) {
+			pk_tracefs_close(t);
+			return feature_error(C, "-g: function_graph tracer",
+					     -EOPNOTSUPP);
+		}
+	}
 	if (!e)
 		e = pk_tracefs_profiler(t, true);
 	if (!e)
