@@ -157,18 +157,20 @@ int cmd_ftrace_stack(int argc, char **argv)
 	}
 	e = 0;
 	if (optind < argc) {
-		for (int i = 0; !e && i < nf; i++)
+		for (int i = 0; !e && i < nf; i++) {
 			e = pk_tracefs_func_add(t, NULL, PK_FT_STACK_FILTER,
 						filt[i]);
+			if (e == -EINVAL || e == -ENOENT) {
+				cli_error(C, "-l '%s': no such function",
+					  filt[i]);
+				pk_tracefs_close(t);
+				return 1;
+			}
+		}
 		if (!e)
 			e = pk_tracefs_write_u64(t, NULL, "stack_max_size", 0);
 		if (!e)
 			e = pk_tracefs_stack_tracer(t, true);
-		if (e == -EINVAL || e == -ENOENT) {
-			cli_error(C, "-l: no such function");
-			pk_tracefs_close(t);
-			return 1;
-		}
 		if (!e)
 			e = run_cmd(argv + optind);
 	}
