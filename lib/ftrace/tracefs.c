@@ -353,9 +353,8 @@ static void log_write(struct pk_tracefs *t, const char *path, const void *val,
 		return;
 	if (!strncmp(path, t->dir, dl) && path[dl] == '/')
 		path += dl + 1;
-	pl = strlen(path);
-	if (pl + len + 4 > sizeof(line))
-		len = sizeof(line) - pl - 4 > 0 ? sizeof(line) - pl - 4 : 0;
+	pl = PK_MIN(strlen(path), (size_t)1024);
+	len = PK_MIN(len, sizeof(line) - pl - 4);
 	line[n++] = append ? 'A' : 'W';
 	line[n++] = ' ';
 	memcpy(line + n, path, pl);

@@ -111,7 +111,7 @@ int pk_tracefs_option_spec(struct pk_tracefs *t, const char *instance,
 	snprintf(f, sizeof(f), "options/%s", spec);
 	if (pk_tracefs_has(t, instance, f))
 		return pk_tracefs_option(t, instance, spec, true);
-	if (!strncmp(spec, "no", 2)) {
+	if (!strncmp(spec, "no", 2) && spec[2]) {
 		snprintf(f, sizeof(f), "options/%s", spec + 2);
 		if (pk_tracefs_has(t, instance, f))
 			return pk_tracefs_option(t, instance, spec + 2, false);

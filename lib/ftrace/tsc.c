@@ -40,6 +40,8 @@ static int page_conv(int cpu, uint32_t *mult, uint32_t *shift)
 	}
 	for (;;) {      /* the seqlock of the page */
 		uint32_t seq = __atomic_load_n(&pg->lock, __ATOMIC_ACQUIRE);
+		if (seq & 1)           /* the kernel is updating the page */
+			continue;
 		bool zero = pg->cap_user_time_zero;
 		*mult = pg->time_mult;
 		*shift = pg->time_shift;

@@ -287,6 +287,8 @@ int main(void)
 		!pk_tracefs_option_spec(t, NULL, "nooverwrite") &&
 		!pk_tracefs_option_spec(t, NULL, "funcgraph-proc") &&
 		pk_tracefs_option_spec(t, NULL, "nonesuch") == -ENOENT &&
+		pk_tracefs_option_spec(t, NULL, "no") == -ENOENT &&
+		pk_tracefs_option_spec(t, NULL, "a/b") == -EINVAL &&
 		log_is("W options/func_stack_trace 1\nW options/overwrite 0\n"
 		       "W options/funcgraph-proc 1\n"));
 	T_CHECK("write_u64",
