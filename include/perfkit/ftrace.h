@@ -445,7 +445,8 @@ PK_API bool pk_ftrace_rec_top_level(const struct pk_ftrace_rec *r);
  * page (time_mult, time_shift with cap_user_time_zero), the same on every
  * CPU: ns = (tsc * MULT) >> SHIFT. 0, or -EOPNOTSUPP where the kernel
  * gives none (clock source other than a stable TSC, e.g. kvm-clock) or
- * CPUs disagree, or -errno from perf_event_open.
+ * CPUs disagree, or -errno from perf_event_open. PERFKIT_TSC2NSEC=MULT:SHIFT
+ * in the environment gives those instead (tests; -EINVAL when malformed).
  */
 PK_API int pk_ftrace_tsc2nsec(uint32_t *mult, uint32_t *shift);
 /* Adds PID to set_event_pid (a workload started after _new), and to

@@ -191,6 +191,23 @@ EOF
 	run record --top --tsc2nsec -e sched:sched_switch -o $T_TMP/t.dat -- true > $T_TMP/o 2> $T_TMP/e
 	rc=$?
 	state > $T_TMP/after
+	# and as on a machine with a stable TSC (perf's conversion given)
+	build; : > $LOG
+	for f in header_page header_event; do cp $TF/events/$f $F/events/$f; done
+	cp $TF/events/sched/sched_switch/format $F/events/sched/sched_switch/format
+	mkdir -p $F/events/ftrace/function
+	cp $TF/events/ftrace/function/format $F/events/ftrace/function/format
+	PERFKIT_TSC2NSEC=1398101:22 run record --top --tsc2nsec -e sched:sched_switch \
+		-o $T_TMP/t2.dat -- true > $T_TMP/o2 2> $T_TMP/e2
+	rc2=$?
+	if command -v trace-cmd > /dev/null 2>&1; then
+		opt=$(trace-cmd dump --options -i $T_TMP/t2.dat 2>&1 | grep -c '^1398101 22 0 \[multiplier, shift, offset\]')
+	else
+		opt=1
+	fi
+	check ftrace_fake_record_tsc2nsec_file "rc=$rc2 $(cat $T_TMP/e2) opt=$opt" $rc2 -eq 0 -a "$opt" -eq 1 -a \
+		"$(grep -c '^W trace_clock x86-tsc$' $LOG)" -eq 1 -a \
+		"$(grep -c '^W trace_clock local$' $LOG)" -eq 1
 	if [ $rc -ne 0 ]; then
 		check ftrace_fake_record_tsc2nsec_unsupported "rc=$rc $(cat $T_TMP/e)" \
 			"$(wc -l < $T_TMP/e)" -eq 1 -a "$(grep -c 'tsc2nsec: this system gives no' $T_TMP/e)" -eq 1 -a \

@@ -184,6 +184,21 @@ static void one(const char *name, uint32_t mult, uint32_t shift,
 		}
 		t_check(same, tn, "reports differ");
 		free(tc);
+		/* trace-cmd's own view of the option */
+		char cmd[300], line[256], wantl[128] = "";
+		bool seen = !mult;
+		snprintf(cmd, sizeof(cmd), "trace-cmd dump --options -i %s "
+			 "2>&1", path);
+		snprintf(wantl, sizeof(wantl), "%u %u %llu [multiplier, shift, "
+			 "offset]", mult, shift, (unsigned long long)tsc_off);
+		FILE *p = popen(cmd, "r");
+		while (p && fgets(line, sizeof(line), p))
+			if (!strncmp(line, wantl, strlen(wantl)))
+				seen = true;
+		if (p)
+			pclose(p);
+		snprintf(tn, sizeof(tn), "tsc2nsec_%s_tracecmd_dump", name);
+		t_check(seen, tn, "no '%s' in trace-cmd dump --options", wantl);
 	}
 	free(pk);
 	if (!getenv("PK_KEEP"))
@@ -202,7 +217,15 @@ int main(void)
 	one("raw", 0, 0, 0, false, 0);
 
 	uint32_t m = 0, s = 0;
+	setenv("PERFKIT_TSC2NSEC", "1398101:22", 1);
 	int r = pk_ftrace_tsc2nsec(&m, &s);
+	T_CHECK("tsc2nsec_env", r == 0 && m == 1398101 && s == 22);
+	setenv("PERFKIT_TSC2NSEC", "0:22", 1);
+	T_CHECK("tsc2nsec_env_bad", pk_ftrace_tsc2nsec(&m, &s) == -EINVAL);
+	setenv("PERFKIT_TSC2NSEC", "5:64", 1);
+	T_CHECK("tsc2nsec_env_bad_shift", pk_ftrace_tsc2nsec(&m, &s) == -EINVAL);
+	unsetenv("PERFKIT_TSC2NSEC");
+	r = pk_ftrace_tsc2nsec(&m, &s);
 	if (r == -EOPNOTSUPP || r == -EACCES || r == -ENOENT)
 		t_skip("tsc2nsec_live", "perf gives no TSC conversion here "
 		       "(%s)", pk_strerror(r));
