@@ -10,43 +10,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <perfkit/ftrace.h>
 #include "cli.h"
+#include "workload.h"
 
 static void no_op(int sig) { (void)sig; }
 
-/* Runs ARGV to its end; SIGINT ends the command, not us. Without a
- * command, waits for SIGINT. */
+/* Runs ARGV to its end (cli/workload.c); SIGINT ends the command, not us.
+ * Without a command, waits for SIGINT. 0 or -errno. */
 static int run_cmd(char **argv)
 {
 	struct sigaction sa = { .sa_handler = no_op }, old;
-	int status = 0;
+	struct workload w;
+	int status, e;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old);
 	if (!argv || !argv[0]) {
 		pause();
-		sigaction(SIGINT, &old, NULL);
-		return 0;
+		e = 0;
+	} else if (!(e = workload_prepare(&w, argv)) && !(e = workload_go(&w))) {
+		e = workload_wait(&w, &status, NULL, NULL);
 	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		sigaction(SIGINT, &old, NULL);
-		execvp(argv[0], argv);
-		fprintf(stderr, "perfkit ftrace: cannot run %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0) {
-		sigaction(SIGINT, &old, NULL);
-		return -errno;
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
 	sigaction(SIGINT, &old, NULL);
-	return 0;
+	if (e)
+		cli_error("ftrace", "cannot run %s: %s", argv[0],
+			  pk_strerror(e));
+	return e;
 }
 
 static struct pk_tracefs *open_tfs(const char *cmd)
@@ -171,8 +162,10 @@ int cmd_ftrace_stack(int argc, char **argv)
 			e = pk_tracefs_write_u64(t, NULL, "stack_max_size", 0);
 		if (!e)
 			e = pk_tracefs_stack_tracer(t, true);
-		if (!e)
-			e = run_cmd(argv + optind);
+		if (!e && run_cmd(argv + optind)) {
+			pk_tracefs_close(t);
+			return 1;
+		}
 	}
 	uint64_t max = 0;
 	if (!e && !(e = pk_tracefs_read_u64(t, NULL, "stack_max_size", &max))) {
@@ -237,8 +230,10 @@ int cmd_ftrace_profile(int argc, char **argv)
 	}
 	if (!e)
 		e = pk_tracefs_profiler(t, true);
-	if (!e)
-		e = run_cmd(argv + optind);
+	if (!e && run_cmd(argv + optind)) {
+		pk_tracefs_close(t);
+		return 1;
+	}
 	struct pk_func_profile *p = NULL;
 	bool has_time = false;
 	int n = e ? e : pk_tracefs_profile_read(t, NULL, &p, &has_time);

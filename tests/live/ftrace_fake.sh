@@ -103,6 +103,13 @@ check ftrace_fake_profile_writes "$(diff $T_TMP/want $LOG)" -z "$(diff $T_TMP/wa
 state > $T_TMP/after
 check ftrace_fake_profile_restored "$(diff $T_TMP/before $T_TMP/after)" -z "$(diff $T_TMP/before $T_TMP/after)"
 
+# a command that cannot run: one line, everything put back
+run profile -- /nonexistent/cmd > $T_TMP/o 2> $T_TMP/e
+rc=$?
+state > $T_TMP/after
+check ftrace_fake_profile_bad_command "rc=$rc $(cat $T_TMP/e) $(diff $T_TMP/before $T_TMP/after)" \
+	$rc -eq 1 -a "$(wc -l < $T_TMP/e)" -eq 1 -a -z "$(diff $T_TMP/before $T_TMP/after)"
+
 # stack tracer around a command
 build; : > $LOG
 run stack -l 'vfs_*' -- true > $T_TMP/o 2>&1
