@@ -130,24 +130,14 @@ static void add_list(const char **l, int *n, const char *arg)
 static int check_tracer(struct pk_tracefs *t, const char *tracer, bool graph)
 {
 	char *av = NULL;
-	bool found = false;
 
-	if (pk_tracefs_read(t, NULL, "available_tracers", &av) >= 0) {
-		char *save = NULL;
-		for (char *w = strtok_r(av, " \t\n", &save); w;
-		     w = strtok_r(NULL, " \t\n", &save))
-			found |= !strcmp(w, tracer);
-		free(av);
-		av = NULL;
-		if (!found && pk_tracefs_read(t, NULL, "available_tracers",
-					      &av) >= 0) {
+	if (pk_tracefs_tracer_available(t, NULL, tracer) == 0) {
+		if (pk_tracefs_read(t, NULL, "available_tracers", &av) >= 0)
 			av[strcspn(av, "\n")] = 0;
-			cli_error("ftrace record", "tracer '%s' is not in this "
-				  "kernel (available_tracers: %s)", tracer, av);
-			free(av);
-		}
-		if (!found)
-			return 1;
+		cli_error("ftrace record", "tracer '%s' is not in this kernel "
+			  "(available_tracers: %s)", tracer, av ? av : "");
+		free(av);
+		return 1;
 	}
 	if (graph && !pk_tracefs_has(t, NULL, "set_graph_function")) {
 		cli_error("ftrace record", "-g: no set_graph_function in this "

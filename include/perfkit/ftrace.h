@@ -268,6 +268,10 @@ PK_API bool pk_tracefs_has(const struct pk_tracefs *t, const char *instance,
 /* Whether tracer NAME traces functions (function, function_graph): those
  * need dynamic ftrace and may be refused (EPERM under lockdown). */
 PK_API bool pk_tracer_is_function(const char *name);
+/* Whether NAME is listed in available_tracers of INSTANCE: 1, 0, or
+ * -errno (-ENOENT: no such file). */
+PK_API int pk_tracefs_tracer_available(const struct pk_tracefs *t,
+				       const char *instance, const char *name);
 /*
  * Sets current_tracer of INSTANCE (NULL: top level) to NAME. For a
  * function tracer, /proc/sys/kernel/ftrace_enabled is written (1) only when

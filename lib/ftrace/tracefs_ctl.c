@@ -41,9 +41,8 @@ static int need_ftrace_enabled(struct pk_tracefs *t)
 	return tfs_sysctl_set(t, "ftrace_enabled", "1");
 }
 
-/* Whether NAME is a word of available_tracers. */
-static int tracer_available(const struct pk_tracefs *t, const char *inst,
-			    const char *name)
+int pk_tracefs_tracer_available(const struct pk_tracefs *t, const char *inst,
+				const char *name)
 {
 	char *s;
 	long n = pk_tracefs_read(t, inst, "available_tracers", &s);
@@ -65,7 +64,7 @@ int pk_tracefs_tracer(struct pk_tracefs *t, const char *instance,
 
 	if (!pk_tracefs_has(t, instance, "current_tracer"))
 		return -EOPNOTSUPP;
-	r = tracer_available(t, instance, name);
+	r = pk_tracefs_tracer_available(t, instance, name);
 	if (r == 0 && !pk_tracefs_has(t, instance, "available_tracers"))
 		r = 1;
 	if (r == 0)
