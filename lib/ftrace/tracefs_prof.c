@@ -4,7 +4,6 @@
  * "name hits [time us avg us s^2 us]", merged across CPUs.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
