@@ -15,6 +15,7 @@
 #include <perfkit/session.h>
 #include <perfkit/symbol.h>
 #include <perfkit/tracefmt.h>
+#include <perfkit/unwind.h>
 #include "cli.h"
 #include "script.h"
 
@@ -66,6 +67,7 @@ struct out {
 	bool pipe, use_callchain, ready;
 	uint32_t fields[ST_MAX];
 	struct lcache lc;
+	struct pk_unwind *uw;   /* --call-graph dwarf samples */
 };
 
 /* Zeroed memory in huge pages where the kernel allows (a few faults
@@ -426,21 +428,61 @@ static void put_symdso(struct out *s, uint32_t f, const struct pk_location *l)
 	}
 }
 
+/* An unwound user frame: perf shows the functions inlined there as
+ * frames of their own (one line each, separated by SEP). */
+static void put_inlines(struct out *s, uint32_t f, const struct pk_location *l,
+			uint32_t pid, uint64_t ip, const char **nm, int n)
+{
+	struct ob *o = &s->ob;
+
+	for (int k = 0; k < n; k++) {
+		struct pk_location li = *l;
+		bool real = !strcmp(nm[k], l->sym);
+
+		if (k) {
+			ob_ch(o, '\n');
+			if (f & SF_IP)
+				ob_ch(o, '\t');
+		}
+		if (f & SF_IP)
+			ob_num(o, l->dso_addr, 16, 16, ' ', false);
+		li.sym = nm[k];
+		put_symdso(s, real ? f : f & ~SF_DSO, &li);
+		if (f & SF_SRCLINE) {
+			char line[512];
+
+			if (!pk_session_srcline(s->sess, pid, ip,
+						PERF_RECORD_MISC_USER, line,
+						sizeof(line))) {
+				ob_put(o, "\n  ", 3);
+				ob_str(o, line);
+			}
+		}
+		if (!real)
+			ob_put(o, " (inlined)", 10);
+	}
+}
+
 /* "%16lx sym+off (dso)" of one address (PRINT_ADDR: the address to
- * show), from the cache when the session resolves it the same way. */
+ * show), from the cache when the session resolves it the same way.
+ * UNWOUND: a frame of the DWARF unwinder, which perf expands into the
+ * functions inlined at the address. */
 static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
-		      uint16_t cpumode, bool dso_addr, uint64_t gen)
+		      uint16_t cpumode, bool dso_addr, uint64_t gen, bool unwound)
 {
 	struct ob *o = &s->ob;
 	struct lcache *lc = &s->lc;
 	struct pk_location l;
 	uint64_t h = (ip ^ ((uint64_t)pid << 32) ^ ((uint64_t)cpumode << 60) ^ f) *
 		     0x9e3779b97f4a7c15ull;
-	struct lcent *e = &lc->e[h >> 49];
+	struct lcent *e = &lc->e[(h >> 49) ^ unwound];
+	uint8_t cmkey = (uint8_t)(cpumode | (unwound ? 0x80 : 0));
+	const char *nm[64];
+	int ni = 0;
 	size_t start, len;
 
 	if (e->ip == ip && e->gen == gen && e->pid == pid &&
-	    e->cpumode == cpumode && e->f == f && e->valid) {
+	    e->cpumode == cmkey && e->f == f && e->valid) {
 		if (e->len <= LC_INLINE) { /* fixed-size copy: inlined */
 			memcpy(ob_room(o, LC_INLINE), e->text, LC_INLINE);
 			o->len += e->len;
@@ -451,6 +493,11 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	}
 	pk_session_resolve(s->sess, pid, ip, cpumode, &l);
 	start = ob_room(o, 4096) - o->b;
+	if (unwound && l.sym)
+		ni = pk_session_inlines(s->sess, pid, ip, nm, 64);
+	if (ni > 0) {
+		put_inlines(s, f, &l, pid, ip, nm, ni);
+	} else {
 	if (f & SF_IP)
 		ob_num(o, dso_addr ? l.dso_addr : ip, 16, 16, ' ', false);
 	put_symdso(s, f, &l);
@@ -463,6 +510,7 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 			ob_put(o, "\n  ", 3);
 			ob_str(o, line);
 		}
+	}
 	}
 	len = o->len - start;
 	if (o->len < start || len > 4096)
@@ -485,7 +533,7 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	e->pid = pid;
 	e->len = (uint32_t)len;
 	e->f = (uint16_t)f;
-	e->cpumode = (uint8_t)cpumode;
+	e->cpumode = cmkey;
 	e->valid = 1;
 }
 
@@ -523,16 +571,44 @@ static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 			ob_ch(o, '\t');
 		put_frame(s, f, sm->pid, ip, cpumode, true,
 			  cpumode == PERF_RECORD_MISC_USER ? ugen :
-			  cpumode == PERF_RECORD_MISC_KERNEL ? kgen : 0);
+			  cpumode == PERF_RECORD_MISC_KERNEL ? kgen : 0, false);
 		ob_ch(o, '\n');
+	}
+}
+
+/* perf 6.1 appends the user frames it unwinds (REGS_USER + STACK_USER)
+ * to whatever the callchain gave, each part up to --max-stack. */
+static void put_unwound(struct out *s, uint32_t f, const struct pk_sample *sm,
+			uint64_t ugen)
+{
+	uint64_t ips[MAX_STACK];
+	int n;
+
+	if (!(sm->sample_type & PERF_SAMPLE_REGS_USER) ||
+	    !(sm->sample_type & PERF_SAMPLE_STACK_USER))
+		return;
+	if (!s->uw && !(s->uw = pk_unwind_new(s->sess)))
+		return;
+	n = pk_unwind_sample(s->uw, sm->pid, sm, ips, MAX_STACK);
+	for (int i = 0; i < n; i++) {
+		if (!ips[i])
+			continue;
+		if (f & SF_IP)
+			ob_ch(&s->ob, '\t');
+		put_frame(s, f, sm->pid, ips[i], PERF_RECORD_MISC_USER, true,
+			  ugen, true);
+		ob_ch(&s->ob, '\n');
 	}
 }
 
 static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
 {
-	put_chain(s, f, sm,
-		  pk_session_generation(s->sess, sm->pid, PERF_RECORD_MISC_USER),
+	uint64_t ugen = pk_session_generation(s->sess, sm->pid,
+					      PERF_RECORD_MISC_USER);
+
+	put_chain(s, f, sm, ugen,
 		  pk_session_generation(s->sess, sm->pid, PERF_RECORD_MISC_KERNEL));
+	put_unwound(s, f, sm, ugen);
 }
 
 static void put_flags(struct out *s)
@@ -676,7 +752,7 @@ static int sample(struct out *s, const struct pk_record *rec)
 			uint16_t cm = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
 			put_frame(s, f, sm.pid, sm.ip, cm, false,
-				  pk_session_generation(s->sess, sm.pid, cm));
+				  pk_session_generation(s->sess, sm.pid, cm), false);
 		}
 	}
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
@@ -792,6 +868,7 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	big_free(s.lc.e, LC_SIZE * sizeof(*s.lc.e));
 	free(s.lc.arena);
 	pk_tracefmt_free(s.tf);
+	pk_unwind_free(s.uw);
 	pk_session_free(s.sess);
 	return err == PK_ERR_EOS && !s.ob.err ? 0 : 1;
 }

@@ -95,6 +95,20 @@ PK_API int pk_session_srcline(struct pk_session *s, uint32_t pid,
 			      size_t len);
 
 /*
+ * The frames perf 6.1 shows for a user address it unwound (perf script
+ * with --call-graph dwarf recordings): the function names binutils'
+ * addr2line -i -f gives for ADDR of process PID, innermost inlined
+ * function first and the function that holds them last, into NAMES (at
+ * most MAX; strings live as long as the session). perf prints each as a
+ * frame of its own at the same address and offset, "(inlined)" in place of
+ * the DSO where the name differs from the symbol's. Returns the count; 0
+ * when the DSO has no DWARF line for ADDR (perf then prints the plain
+ * frame) or ADDR is in no file mapping.
+ */
+PK_API int pk_session_inlines(struct pk_session *s, uint32_t pid,
+			      uint64_t addr, const char **names, int max);
+
+/*
  * A number that changes whenever pk_session_resolve() may answer
  * differently for addresses of PID in CPUMODE (its maps or the build ids
  * changed), so that callers can cache what they make of the answers. 0

@@ -772,6 +772,35 @@ int pk_session_resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 	return c->ret;
 }
 
+/* The DSO's DWARF handle (opened on first use), or NULL. */
+static void *dso_dwarf(struct pk_session *s, struct dso *d)
+{
+	char path[4352];
+
+	if (!d->tab.loaded && !d->tab.failed)
+		load_user_syms(s, d);
+	if (!d->srcline && !d->srcline_failed) {
+		snprintf(path, sizeof(path), "%s%s", s->root, d->name);
+		d->srcline = pk__srcline_open(path);
+		d->srcline_failed = !d->srcline;
+	}
+	return d->srcline;
+}
+
+int pk_session_inlines(struct pk_session *s, uint32_t pid, uint64_t addr,
+		       const char **names, int max)
+{
+	struct proc *p = find_proc(s, pid, false);
+	const struct map *m = p ? pk__proc_find(p, addr) : NULL;
+	void *h;
+
+	if (!m || m->identity || m->dso->name[0] != '/' || max < 1)
+		return 0;
+	h = dso_dwarf(s, m->dso);
+	return h ? pk__inlines(h, &m->dso->tab, addr - m->start + m->pgoff,
+			       names, max) : 0;
+}
+
 int pk_session_srcline(struct pk_session *s, uint32_t pid, uint64_t addr,
 		       uint16_t cpumode, char *buf, size_t len)
 {
@@ -804,4 +833,17 @@ int pk_session_srcline(struct pk_session *s, uint32_t pid, uint64_t addr,
 	snprintf(buf, len, "%s[%llx]", strrchr(m->dso->name, '/') + 1,
 		 (unsigned long long)(addr - m->start + m->pgoff));
 	return 0;
+}
+
+const struct map *pk__session_map(struct pk_session *s, uint32_t pid,
+				  uint64_t addr)
+{
+	struct proc *p = find_proc(s, pid, false);
+
+	return p ? pk__proc_find(p, addr) : NULL;
+}
+
+const char *pk__session_root(const struct pk_session *s)
+{
+	return s->root;
 }

@@ -41,4 +41,11 @@ int pk__proc_insert(struct proc *p, const struct map *m);
 const struct map *pk__proc_find(const struct proc *p, uint64_t addr);
 int pk__proc_copy(struct proc *dst, const struct proc *src);
 
+/* session.c: for layers above (unwind): the map of PID holding ADDR
+ * (user space), or NULL; the sysroot prefix of DSO paths. */
+struct pk_session;
+const struct map *pk__session_map(struct pk_session *s, uint32_t pid,
+				  uint64_t addr);
+const char *pk__session_root(const struct pk_session *s);
+
 #endif

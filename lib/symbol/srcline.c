@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Source lines of addresses in ELF files, through libdw (DWARF line
  * tables, separate debuginfo found the standard ways). */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,4 +88,53 @@ int pk__srcline(void *handle, const struct pk_symtab *t, uint64_t off,
 	base = strrchr(file, '/');
 	snprintf(buf, len, "%s:%d", base ? base + 1 : file, lineno);
 	return 0;
+}
+
+/* A function DIE's name as binutils' DWARF reader takes it: the linkage
+ * name before the plain one, through abstract origins. */
+static const char *die_fname(Dwarf_Die *d)
+{
+	static const int at[] = { DW_AT_linkage_name, DW_AT_MIPS_linkage_name,
+				  DW_AT_name };
+	Dwarf_Attribute a;
+
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		const char *s = dwarf_attr_integrate(d, at[i], &a) ?
+				dwarf_formstring(&a) : NULL;
+
+		if (s)
+			return s;
+	}
+	return NULL;
+}
+
+int pk__inlines(void *handle, const struct pk_symtab *t, uint64_t off,
+		const char **names, int max)
+{
+	struct srcline *sl = handle;
+	Dwarf_Addr bias = 0, cubias = 0, addr;
+	Dwarf_Die *cu, *scopes = NULL;
+	int n, k = 0;
+
+	if (!sl || max < 1 || !dwfl_module_getelf(sl->mod, &bias))
+		return 0;
+	addr = off_to_vaddr(t, off) + bias;
+	/* addr2line's first answer needs a line; "??:0" is no answer */
+	if (!dwfl_module_getsrc(sl->mod, addr))
+		return 0;
+	cu = dwfl_module_addrdie(sl->mod, addr, &cubias);
+	if (!cu)
+		return 0;
+	n = dwarf_getscopes(cu, addr - cubias, &scopes);
+	for (int i = 0; i < n && k < max; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *nm;
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+			continue;
+		nm = die_fname(&scopes[i]);
+		names[k++] = nm ? nm : "??";
+	}
+	free(scopes);
+	return k;
 }
