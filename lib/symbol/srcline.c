@@ -108,13 +108,83 @@ static const char *die_fname(Dwarf_Die *d)
 	return NULL;
 }
 
+/* Length of the range of D that holds PC, 0 when none. */
+static uint64_t pc_range_len(Dwarf_Die *d, Dwarf_Addr pc)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(d, off, &base, &start, &end)) > 0)
+		if (pc >= start && pc < end)
+			return end - start;
+	return 0;
+}
+
+/* binutils' choice among the functions directly below PARENT (lexical
+ * blocks and scopes looked through): the smallest range holding PC, the
+ * last in DIE order on a tie. */
+static void best_function(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *best,
+			  uint64_t *best_len, int depth)
+{
+	Dwarf_Die c;
+	uint64_t len;
+
+	if (depth > 64 || dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&c)) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_entry_point:
+			len = pc_range_len(&c, pc);
+			if (len && (!*best_len || len <= *best_len)) {
+				*best = c;
+				*best_len = len;
+			}
+			break;
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&c, pc) == 1)
+				best_function(&c, pc, best, best_len, depth + 1);
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			best_function(&c, pc, best, best_len, depth + 1);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/* Appends the functions holding PC below PARENT, outermost first. */
+static void walk_scopes(Dwarf_Die *parent, Dwarf_Addr pc, const char **names,
+			int *k, int max)
+{
+	Dwarf_Die cur = *parent, best;
+
+	while (*k < max) {
+		uint64_t len = 0;
+		const char *nm;
+
+		best_function(&cur, pc, &best, &len, 0);
+		if (!len)
+			return;
+		nm = die_fname(&best);
+		names[(*k)++] = nm ? nm : "??";
+		cur = best;
+	}
+}
+
 int pk__inlines(void *handle, const struct pk_symtab *t, uint64_t off,
 		const char **names, int max)
 {
 	struct srcline *sl = handle;
 	Dwarf_Addr bias = 0, cubias = 0, addr;
-	Dwarf_Die *cu, *scopes = NULL;
-	int n, k = 0;
+	Dwarf_Die *cu;
+	int k = 0;
 
 	if (!sl || max < 1 || !dwfl_module_getelf(sl->mod, &bias))
 		return 0;
@@ -125,16 +195,13 @@ int pk__inlines(void *handle, const struct pk_symtab *t, uint64_t off,
 	cu = dwfl_module_addrdie(sl->mod, addr, &cubias);
 	if (!cu)
 		return 0;
-	n = dwarf_getscopes(cu, addr - cubias, &scopes);
-	for (int i = 0; i < n && k < max; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		const char *nm;
+	walk_scopes(cu, addr - cubias, names, &k, max);
+	/* innermost first */
+	for (int i = 0; i < k / 2; i++) {
+		const char *x = names[i];
 
-		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
-			continue;
-		nm = die_fname(&scopes[i]);
-		names[k++] = nm ? nm : "??";
+		names[i] = names[k - 1 - i];
+		names[k - 1 - i] = x;
 	}
-	free(scopes);
 	return k;
 }
