@@ -191,6 +191,9 @@ void pk_session_free(struct pk_session *s)
 		for (struct proc *p = s->procs[b], *n; p; p = n) {
 			n = p->next;
 			pk_free(p->maps);
+			if (p->data)
+				pk_free(p->data->maps);
+			pk_free(p->data);
 			pk_free(p);
 		}
 		for (struct dso *d = s->dsos[b], *n; d; d = n) {
@@ -340,6 +343,9 @@ static int process_fork(struct pk_session *s, const struct perf_event_header *h)
 	if (!np)
 		return -ENOMEM;
 	np->gen = ++s->gen;
+	if (pp->data && (np->data || (np->data = pk_zalloc(sizeof(*np->data)))) &&
+	    pk__proc_copy(np->data, pp->data))
+		return -ENOMEM;
 	return pk__proc_copy(np, pp);
 }
 
@@ -430,6 +436,21 @@ static bool kernel_mode(uint16_t misc)
 	return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
+/* Data mappings only say that memory was there (perf's unwinder reads
+ * them as zeros rather than failing). */
+static int add_data_map(struct pk_session *s, uint32_t pid, uint64_t start,
+			uint64_t len)
+{
+	struct proc *p = find_proc(s, pid, true);
+	struct map m = { start, start + len, 0, NULL, true };
+
+	if (!p || (!p->data && !(p->data = pk_zalloc(sizeof(*p->data)))))
+		return -ENOMEM;
+	if (m.end < m.start)
+		m.end = UINT64_MAX;
+	return pk__proc_insert(p->data, &m);
+}
+
 static int process_mmap(struct pk_session *s, const struct perf_event_header *h,
 			bool v2)
 {
@@ -440,11 +461,11 @@ static int process_mmap(struct pk_session *s, const struct perf_event_header *h,
 
 	if (h->size <= name_at)
 		return PK_ERR_TRUNC;
-	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA))
-		return 0;
 	memcpy(&start, b + 16, 8);
 	memcpy(&len, b + 24, 8);
 	memcpy(&pgoff, b + 32, 8);
+	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA))
+		return add_data_map(s, *(const uint32_t *)(b + 8), start, len);
 	if (!memchr(b + name_at, '\0', h->size - name_at))
 		return PK_ERR_TRUNC;
 	if (v2) {
@@ -846,4 +867,12 @@ const struct map *pk__session_map(struct pk_session *s, uint32_t pid,
 const char *pk__session_root(const struct pk_session *s)
 {
 	return s->root;
+}
+
+bool pk__session_mapped(struct pk_session *s, uint32_t pid, uint64_t addr)
+{
+	struct proc *p = find_proc(s, pid, false);
+
+	return p && (pk__proc_find(p, addr) ||
+		     (p->data && pk__proc_find(p->data, addr)));
 }

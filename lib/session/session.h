@@ -27,6 +27,8 @@ struct proc {
 	struct map *maps;     /* sorted by start, no overlaps */
 	int nr, cap;
 	uint64_t gen;         /* changes whenever the maps change */
+	struct proc *data;    /* data mappings (MMAP2 with MISC_MMAP_DATA:
+				 heap, stacks, anon), for the unwinder */
 	struct proc *next;
 };
 
@@ -47,5 +49,7 @@ struct pk_session;
 const struct map *pk__session_map(struct pk_session *s, uint32_t pid,
 				  uint64_t addr);
 const char *pk__session_root(const struct pk_session *s);
+/* Whether ADDR of PID lies in any mapping perf knows, data ones too. */
+bool pk__session_mapped(struct pk_session *s, uint32_t pid, uint64_t addr);
 
 #endif

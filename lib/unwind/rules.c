@@ -180,7 +180,7 @@ int pk__uw_eval(const Dwarf_Op *ops, size_t n, const struct uw_regs *regs,
 			break;
 		case DW_OP_deref:
 			NEED(1);
-			if (!rd(arg, st[sp - 1], &st[sp - 1]))
+			if (rd(arg, st[sp - 1], &st[sp - 1]) < 0)
 				return -EINVAL;
 			break;
 		case DW_OP_neg:
@@ -261,7 +261,7 @@ static int restore(const struct uw_rule *r, const struct uw_cursor *c,
 		*v = c->regs.v[i];
 		return uw_reg_ok(&c->regs, i);
 	case UW_MEM:
-		return rd(arg, cfa + (uint64_t)r->off, v);
+		return rd(arg, cfa + (uint64_t)r->off, v) >= 0;
 	case UW_VAL:
 		*v = cfa + (uint64_t)r->off;
 		return 1;
@@ -274,7 +274,7 @@ static int restore(const struct uw_rule *r, const struct uw_cursor *c,
 			*v = x;
 			return 1;
 		}
-		return rd(arg, x, v);
+		return rd(arg, x, v) >= 0;
 	default:
 		return 0;
 	}
@@ -337,16 +337,16 @@ int pk__uw_apply(struct uw_cursor *c, const struct uw_frame *f,
 	c->ip = ip;
 	c->cfa = cfa;
 	c->use_prev = !f->signal;
-	if (ip && ip == prev_ip && cfa == prev_cfa)
+	if (ip == prev_ip && cfa == prev_cfa)
 		return -ELOOP;
-	return ip ? 1 : 0;
+	return ra->kind == UW_UNDEF ? 0 : 1;
 }
 
 static bool is_plt(uint64_t ip, uw_read_fn rd, void *arg)
 {
 	uint64_t w0, w1;
 
-	if (!rd(arg, ip, &w0) || !rd(arg, ip + 8, &w1))
+	if (rd(arg, ip, &w0) < 0 || rd(arg, ip + 8, &w1) < 0)
 		return false;
 	return (w0 & 0xffff) == 0x25ff && ((w0 >> 48) & 0xff) == 0x68 &&
 	       ((w1 >> 24) & 0xff) == 0xe9;
@@ -356,7 +356,7 @@ bool pk__uw_is_sigtramp(uint64_t ip, uw_read_fn rd, void *arg)
 {
 	uint64_t w0, w1;
 
-	if (!rd(arg, ip, &w0) || !rd(arg, ip + 8, &w1))
+	if (rd(arg, ip, &w0) < 0 || rd(arg, ip + 8, &w1) < 0)
 		return false;
 	return w0 == 0x0f0000000fc0c748ull && (w1 & 0xff) == 0x05;
 }
@@ -369,7 +369,7 @@ int pk__uw_fallback(struct uw_cursor *c, uw_read_fn rd, void *arg)
 	if (pk__uw_is_sigtramp(c->ip, rd, arg))
 		return -EINVAL; /* signal frames without CFI: not followed */
 	if (is_plt(c->ip, rd, arg)) {
-		if (!rd(arg, c->cfa, &ip))
+		if (rd(arg, c->cfa, &ip) < 0)
 			return -EFAULT;
 		c->cfa += 8;
 	} else {
@@ -378,7 +378,7 @@ int pk__uw_fallback(struct uw_cursor *c, uw_read_fn rd, void *arg)
 		rbp = c->regs.v[UW_RBP];
 		if (!rbp)
 			return 0;
-		if (!rd(arg, rbp, &rbp1) || rbp < c->cfa ||
+		if (rd(arg, rbp, &rbp1) < 0 || rbp < c->cfa ||
 		    rbp - c->cfa > 0x4000)
 			have_rip = false;
 		c->cfa += 16;
@@ -387,7 +387,7 @@ int pk__uw_fallback(struct uw_cursor *c, uw_read_fn rd, void *arg)
 			return 0;
 		c->regs.v[UW_RBP] = rbp1;
 		c->regs.valid |= 1u << UW_RBP;
-		if (!rd(arg, rbp + 8, &ip))
+		if (rd(arg, rbp + 8, &ip) < 0)
 			return -EFAULT;
 	}
 	c->ip = ip;
@@ -395,5 +395,5 @@ int pk__uw_fallback(struct uw_cursor *c, uw_read_fn rd, void *arg)
 	c->use_prev = true;
 	if (c->ip == prev_ip && c->cfa == prev_cfa)
 		return -ELOOP;
-	return ip ? 1 : 0;
+	return 1;
 }

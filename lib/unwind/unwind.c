@@ -224,7 +224,7 @@ static const struct uw_frame *frame_get(struct pk_unwind *u,
 
 /* ---- memory of the sampled process ---- */
 
-static bool read_mem(void *arg, uint64_t addr, uint64_t *val)
+static int read_mem(void *arg, uint64_t addr, uint64_t *val)
 {
 	struct ctx *x = arg;
 	const struct map *m;
@@ -232,19 +232,23 @@ static bool read_mem(void *arg, uint64_t addr, uint64_t *val)
 	uint64_t off;
 
 	if (pk__uw_stack_read(&x->stack, addr, val))
-		return true;
-	/* perf: anything else comes from the file mapped there */
+		return 1;
+	/* perf: anything else comes from the file mapped there; a mapping
+	 * without readable bytes reads as 0 */
+	*val = 0;
 	m = pk__session_map(x->u->s, x->pid, addr);
-	if (!m || m->identity)
-		return false;
+	if (!m)
+		return pk__session_mapped(x->u->s, x->pid, addr) ? 0 : -1;
+	if (m->identity)
+		return 0;
 	f = file_get(x->u, m->dso);
 	if (!f || !f->raw)
-		return false;
+		return 0;
 	off = addr - m->start + m->pgoff;
 	if (off > f->rawsize || f->rawsize - off < 8)
-		return false;
+		return 0;
 	memcpy(val, f->raw + off, 8);
-	return true;
+	return 1;
 }
 
 /* ---- stepping ---- */

@@ -45,8 +45,10 @@ bool pk__uw_stack_read(const struct uw_stack *st, uint64_t addr,
 		       uint64_t *val);
 
 /* Reads 8 bytes of the sampled process at ADDR (stack copy, then the
- * mapped file); false when neither has them. */
-typedef bool (*uw_read_fn)(void *arg, uint64_t addr, uint64_t *val);
+ * mapped file). 1: read; 0: ADDR is mapped but its bytes are unknown
+ * (*VAL is 0: perf's reader then answers 0 without an error); -1: not
+ * mapped (an error for the unwinder). */
+typedef int (*uw_read_fn)(void *arg, uint64_t addr, uint64_t *val);
 
 /* rules.c: how one frame's caller is found, from the CFI at one pc. */
 enum uw_kind {
@@ -96,9 +98,11 @@ struct uw_cursor {
 	bool use_prev;      /* look CFI up at ip - 1 (after a call) */
 };
 
-/* Applies the rules of F to C. 1: moved to the caller, 0: end of the
- * stack (return address undefined or 0), negative: error (-EFAULT: an
- * unreadable return address or CFA register; -ELOOP: nothing moved). */
+/* Applies the rules of F to C. 1: moved to the caller (its ip may be 0
+ * when the return address read as 0: perf shows such a frame), 0: end of
+ * the stack (return address undefined), negative: error (-EFAULT: an
+ * unmapped return address or unknown CFA register; -ELOOP: nothing
+ * moved). */
 int pk__uw_apply(struct uw_cursor *c, const struct uw_frame *f,
 		 uw_read_fn rd, void *arg);
 /* The frame-pointer fallback where a file has no CFI for the pc
