@@ -1,0 +1,89 @@
+# perfkit script against perf script (6.1) on --call-graph dwarf
+# recordings: the user frames unwound from the sampled registers and stack
+# copies, inline frames and all, line by line. Workloads with deep stacks:
+# recurse (mutual recursion, qsort callbacks into libc), demo, coreutils'
+# sort (stripped, threads) and busybox sort; files from perf record and
+# from perfkit record; -F field lists and -G.
+#
+# One difference is allowed, where perf's answer depends on the shape of
+# its symbol tree: an address in a PLT that an unsized symbol before it
+# (_init) was stretched over; perf may name either, perfkit names the PLT
+# entry. Such lines must stay under 0.1% of the output.
+. tests/lib/sh.sh
+T=$T_TMP
+W=$PK_BUILD/workloads
+
+if ! command -v perf >/dev/null 2>&1; then
+	skip unwind_vs_perf "perf is not installed"
+	exit 0
+fi
+if [ ! -x "$PERFKIT" ] || [ ! -x "$W/recurse" ] || [ ! -x "$W/demo" ]; then
+	fail unwind_vs_perf "build $PERFKIT and the workloads first"
+	exit 1
+fi
+PIN=
+command -v taskset >/dev/null 2>&1 && PIN="taskset -c 0"
+
+# compare NAME FILE [ARGS...]
+compare() {
+	name=$1; f=$2; shift 2
+	perf script -i "$f" "$@" >"$T/p.out" 2>"$T/p.err"; rp=$?
+	"$PERFKIT" script -i "$f" "$@" >"$T/k.out" 2>"$T/k.err"; rk=$?
+	n=$(wc -l <"$T/p.out")
+	diff "$T/p.out" "$T/k.out" >"$T/d.out"
+	nd=$(grep -c '^[<>]' "$T/d.out")
+	# allowed: perf's "_init+" against perfkit's "NAME@plt+" in pairs
+	bad=$(grep '^<' "$T/d.out" | grep -vc '_init+')
+	badk=$(grep '^>' "$T/d.out" | grep -vc '@plt+')
+	if [ $rp -ne 0 ] || [ $rk -ne 0 ] || [ "$n" -lt 10 ]; then
+		fail "$name" "status perf $rp perfkit $rk, $n lines; $(head -c 200 "$T/k.err")"
+	elif [ "$bad" -ne 0 ] || [ "$badk" -ne 0 ] ||
+	     [ $((nd * 1000)) -gt "$n" ]; then
+		fail "$name" "$n lines, $nd differ: $(grep '^[<>]' "$T/d.out" | grep -v '_init+\|@plt+' | head -4 | tr '\n' '|' | cut -c1-300)"
+	else
+		ok "$name"
+	fi
+}
+
+# user frames present at all (the comparison would pass on none)
+frames() {
+	name=$1; f=$2; want=$3
+	got=$("$PERFKIT" script -i "$f" 2>/dev/null | grep -c "$want")
+	check "$name" "no '$want' frame in perfkit's output" "$got" -gt 0
+}
+
+recp() { # recp FILE CMD...: perf record --call-graph dwarf
+	out=$1; shift
+	$PIN perf record -q -e cpu-clock --call-graph dwarf -o "$out" -- "$@" \
+		>/dev/null 2>&1
+	[ -s "$out" ] || fail "unwind_record_$(basename "$out")" "perf record $* failed"
+}
+
+seq 1 150000 | awk '{ print ($1 * 7919) % 150001 }' >"$T/nums.txt"
+recp "$T/rec.data" "$W/recurse" 1
+recp "$T/demo.data" "$W/demo" 1
+recp "$T/sort.data" sort -n --parallel=2 -S 64M "$T/nums.txt" -o "$T/sorted"
+$PIN "$PERFKIT" record -q -e cpu-clock --call-graph dwarf -o "$T/pk.data" -- \
+	"$W/recurse" 1 >/dev/null 2>&1
+$PIN "$PERFKIT" record -q -e cpu-clock --call-graph dwarf,4096 \
+	-o "$T/pk4k.data" -- "$W/recurse" 1 >/dev/null 2>&1
+
+compare unwind_script_recurse "$T/rec.data"
+frames unwind_frames_recurse "$T/rec.data" 'even+0x'
+frames unwind_frames_inlined "$T/rec.data" '(inlined)$'
+frames unwind_frames_libc "$T/rec.data" '__libc_start_call_main'
+compare unwind_script_demo "$T/demo.data"
+compare unwind_script_sort "$T/sort.data"
+compare unwind_script_perfkit_rec "$T/pk.data"
+compare unwind_script_perfkit_rec_4k "$T/pk4k.data"
+frames unwind_frames_perfkit_rec "$T/pk.data" '_start+0x'
+compare unwind_script_fields "$T/rec.data" -F comm,tid,time,ip,sym
+compare unwind_script_fields_dso "$T/rec.data" -F ip,dso
+compare unwind_script_hide "$T/rec.data" -G
+if command -v busybox >/dev/null 2>&1; then
+	recp "$T/bb.data" busybox sort -n "$T/nums.txt"
+	compare unwind_script_busybox "$T/bb.data"
+else
+	skip unwind_script_busybox "busybox is not installed"
+fi
+t_exit
