@@ -68,6 +68,9 @@ struct out {
 	uint32_t fields[ST_MAX];
 	struct lcache lc;
 	struct pk_unwind *uw;   /* --call-graph dwarf samples */
+	uint64_t *uips;         /* the unwound frames of the sample */
+	int nr_uips;            /* how many (0 none) */
+	int max_stack;
 };
 
 /* Zeroed memory in huge pages where the kernel allows (a few faults
@@ -545,7 +548,8 @@ static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 	unsigned nr = 0;
 	size_t start = o->len;
 
-	for (uint64_t i = 0; i < sm->callchain.nr && nr < MAX_STACK; i++) {
+	for (uint64_t i = 0; i < sm->callchain.nr && nr < (unsigned)s->max_stack;
+	     i++) {
 		uint64_t ip = sm->callchain.ips[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
@@ -576,26 +580,42 @@ static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 	}
 }
 
-/* perf 6.1 appends the user frames it unwinds (REGS_USER + STACK_USER)
- * to whatever the callchain gave, each part up to --max-stack. */
+/* Unwinds a sample's user stack (REGS_USER + STACK_USER) into s->uips:
+ * 0, or negative where perf's unwinder fails (no ip or sp among the
+ * registers, --max-stack 0): perf then prints the sample on one line. */
+static int unwind(struct out *s, const struct pk_sample *sm)
+{
+	s->nr_uips = 0;
+	if (!(sm->sample_type & PERF_SAMPLE_REGS_USER) ||
+	    !(sm->sample_type & PERF_SAMPLE_STACK_USER))
+		return 0;
+	if (!s->uw && !(s->uw = pk_unwind_new(s->sess)))
+		return 0;
+	if (!s->uips && !(s->uips = malloc(((size_t)s->max_stack + 1) *
+					   sizeof(*s->uips))))
+		return 0;
+	s->nr_uips = pk_unwind_sample(s->uw, sm->pid, sm, s->uips,
+				      s->max_stack);
+	if (s->nr_uips < 0) {
+		s->nr_uips = 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* perf 6.1 appends the user frames it unwound to whatever the callchain
+ * gave, each part up to --max-stack. */
 static void put_unwound(struct out *s, uint32_t f, const struct pk_sample *sm,
 			uint64_t ugen)
 {
-	uint64_t ips[MAX_STACK];
-	int n;
+	for (int i = 0; i < s->nr_uips; i++) {
+		uint64_t ip = s->uips[i];
 
-	if (!(sm->sample_type & PERF_SAMPLE_REGS_USER) ||
-	    !(sm->sample_type & PERF_SAMPLE_STACK_USER))
-		return;
-	if (!s->uw && !(s->uw = pk_unwind_new(s->sess)))
-		return;
-	n = pk_unwind_sample(s->uw, sm->pid, sm, ips, MAX_STACK);
-	for (int i = 0; i < n; i++) {
-		if (!ips[i])
+		if (!ip)
 			continue;
 		if (f & SF_IP)
 			ob_ch(&s->ob, '\t');
-		put_frame(s, f, sm->pid, ips[i], PERF_RECORD_MISC_USER, true,
+		put_frame(s, f, sm->pid, ip, PERF_RECORD_MISC_USER, true,
 			  ugen, true);
 		ob_ch(&s->ob, '\n');
 	}
@@ -743,6 +763,8 @@ static int sample(struct out *s, const struct pk_record *rec)
 		ob_num(o, sm.addr, 16, 16, ' ', false);
 	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
 		put_mem(s, f, &sm);
+	if ((f & SF_IP) && cc && unwind(s, &sm))
+		cc = false; /* perf: no callchain when its unwinder fails */
 	if (f & SF_IP) {
 		if (cc) {
 			ob_ch(o, '\n');
@@ -810,7 +832,8 @@ static int record(struct out *s, const struct pk_record *rec)
 
 int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 {
-	struct out s = { .o = o, .pd = pd };
+	struct out s = { .o = o, .pd = pd,
+			 .max_stack = o->max_stack < 0 ? MAX_STACK : o->max_stack };
 	struct pk_perfdata_info in;
 	struct pk_record rec;
 	unsigned nbid = 0;
@@ -869,6 +892,7 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	free(s.lc.arena);
 	pk_tracefmt_free(s.tf);
 	pk_unwind_free(s.uw);
+	free(s.uips);
 	pk_session_free(s.sess);
 	return err == PK_ERR_EOS && !s.ob.err ? 0 : 1;
 }

@@ -45,12 +45,13 @@ PK_API void pk_unwind_free(struct pk_unwind *u);
  * Unwinds the user stack of sample SM (of process PID) into IPS (at most
  * MAX entries; perf uses PK_UNWIND_MAX_STACK). Entries are user addresses,
  * innermost first; zero entries (perf skips them) may appear. Returns the
- * number of entries: 0 when the sample has nothing to unwind (no user
+ * number of entries, 0 when the sample has nothing to unwind (no user
  * registers, ABI none, or an empty stack copy, as for samples of kernel
- * threads), or when the ip or sp register is missing from the sampled set
- * (perf prints no user frames then). Never fails on bad samples: truncated
- * stacks, bogus registers and sizes end the unwinding early. -EINVAL
- * for MAX < 1.
+ * threads); -ENOENT when the sampled register set lacks the ip (or the sp,
+ * with MAX > 1), -EINVAL for MAX < 1 (when there is something to
+ * unwind): perf's unwinder fails on these, and
+ * perf script then prints the sample without its callchain. Truncated
+ * stacks, bogus registers and sizes only end the unwinding early.
  */
 PK_API int pk_unwind_sample(struct pk_unwind *u, uint32_t pid,
 			    const struct pk_sample *sm, uint64_t *ips, int max);

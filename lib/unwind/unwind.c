@@ -289,25 +289,25 @@ int pk_unwind_sample(struct pk_unwind *u, uint32_t pid,
 	struct uw_cursor c = { .use_prev = false };
 	int n = 0;
 
-	if (max < 1)
-		return -EINVAL;
 	if (!(sm->sample_type & PERF_SAMPLE_REGS_USER) ||
 	    !(sm->sample_type & PERF_SAMPLE_STACK_USER) ||
 	    !sm->regs_user.abi || !sm->regs_user.regs ||
 	    !sm->stack_user.dyn_size || !sm->stack_user.data ||
 	    sm->stack_user.dyn_size > sm->stack_user.size)
 		return 0;
+	if (max < 1)
+		return -EINVAL;
 	u->st.samples++;
 	pk__uw_regs_from_perf(&c.regs, sm->regs_user.abi, sm->regs_user.mask,
 			      sm->regs_user.regs, sm->regs_user.nr);
 	if (!uw_reg_ok(&c.regs, UW_RIP))
-		return 0;
+		return -ENOENT;
 	ips[n++] = c.regs.v[UW_RIP];
 	if (max == 1)
 		return n;
-	/* libunwind's cursor needs ip and sp, else perf shows nothing */
+	/* libunwind's cursor needs ip and sp */
 	if (!uw_reg_ok(&c.regs, UW_RSP))
-		return 0;
+		return -ENOENT;
 	c.ip = c.regs.v[UW_RIP];
 	c.cfa = c.regs.v[UW_RSP];
 	x.stack.start = c.cfa;

@@ -80,6 +80,9 @@ frames unwind_frames_perfkit_rec "$T/pk.data" '_start+0x'
 compare unwind_script_fields "$T/rec.data" -F comm,tid,time,ip,sym
 compare unwind_script_fields_dso "$T/rec.data" -F ip,dso
 compare unwind_script_hide "$T/rec.data" -G
+compare unwind_script_max_stack_0 "$T/rec.data" --max-stack 0
+compare unwind_script_max_stack_1 "$T/rec.data" --max-stack 1
+compare unwind_script_max_stack_4 "$T/sort.data" --max-stack 4
 if command -v busybox >/dev/null 2>&1; then
 	recp "$T/bb.data" busybox sort -n "$T/nums.txt"
 	compare unwind_script_busybox "$T/bb.data"

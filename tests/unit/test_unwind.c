@@ -511,7 +511,15 @@ static void test_live(struct pk_session *s, struct pk_unwind *u)
 	sm.regs_user.nr = 7;
 	vals[2] = cap.r[0];
 	T_CHECK("unwind_live_no_sp",
-		pk_unwind_sample(u, sm.pid, &sm, ips, PK_UNWIND_MAX_STACK) == 0);
+		pk_unwind_sample(u, sm.pid, &sm, ips, PK_UNWIND_MAX_STACK) ==
+		-ENOENT);
+	T_CHECK("unwind_live_no_sp_max1",
+		pk_unwind_sample(u, sm.pid, &sm, ips, 1) == 1);
+	sm.regs_user.mask &= ~(1ull << 8);
+	sm.regs_user.nr = 6;
+	T_CHECK("unwind_live_no_ip",
+		pk_unwind_sample(u, sm.pid, &sm, ips, PK_UNWIND_MAX_STACK) ==
+		-ENOENT);
 	mk_sample(&sm, vals, &mask);
 	sm.regs_user.abi = 0;
 	T_CHECK("unwind_live_abi_none",
