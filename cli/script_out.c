@@ -432,15 +432,16 @@ static void put_symdso(struct out *s, uint32_t f, const struct pk_location *l)
 }
 
 /* An unwound user frame: perf shows the functions inlined there as
- * frames of their own (one line each, separated by SEP). */
+ * frames of their own, one line each, with the line of each call as
+ * their srcline. */
 static void put_inlines(struct out *s, uint32_t f, const struct pk_location *l,
-			uint32_t pid, uint64_t ip, const char **nm, int n)
+			const struct pk_inline_frame *fr, int n)
 {
 	struct ob *o = &s->ob;
 
 	for (int k = 0; k < n; k++) {
 		struct pk_location li = *l;
-		bool real = !strcmp(nm[k], l->sym);
+		bool real = !strcmp(fr[k].name, l->sym);
 
 		if (k) {
 			ob_ch(o, '\n');
@@ -449,17 +450,15 @@ static void put_inlines(struct out *s, uint32_t f, const struct pk_location *l,
 		}
 		if (f & SF_IP)
 			ob_num(o, l->dso_addr, 16, 16, ' ', false);
-		li.sym = nm[k];
+		li.sym = fr[k].name;
 		put_symdso(s, real ? f : f & ~SF_DSO, &li);
-		if (f & SF_SRCLINE) {
-			char line[512];
+		if ((f & SF_SRCLINE) && fr[k].file) {
+			const char *b = strrchr(fr[k].file, '/');
 
-			if (!pk_session_srcline(s->sess, pid, ip,
-						PERF_RECORD_MISC_USER, line,
-						sizeof(line))) {
-				ob_put(o, "\n  ", 3);
-				ob_str(o, line);
-			}
+			ob_put(o, "\n  ", 3);
+			ob_str(o, b ? b + 1 : fr[k].file);
+			ob_ch(o, ':');
+			ob_num(o, fr[k].line, 10, 0, ' ', false);
 		}
 		if (!real)
 			ob_put(o, " (inlined)", 10);
@@ -480,7 +479,7 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 		     0x9e3779b97f4a7c15ull;
 	struct lcent *e = &lc->e[(h >> 49) ^ unwound];
 	uint8_t cmkey = (uint8_t)(cpumode | (unwound ? 0x80 : 0));
-	const char *nm[64];
+	struct pk_inline_frame nm[64];
 	int ni = 0;
 	size_t start, len;
 
@@ -499,7 +498,7 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	if (unwound && l.sym)
 		ni = pk_session_inlines(s->sess, pid, ip, nm, 64);
 	if (ni > 0) {
-		put_inlines(s, f, &l, pid, ip, nm, ni);
+		put_inlines(s, f, &l, nm, ni);
 	} else {
 	if (f & SF_IP)
 		ob_num(o, dso_addr ? l.dso_addr : ip, 16, 16, ' ', false);

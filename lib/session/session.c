@@ -809,17 +809,25 @@ static void *dso_dwarf(struct pk_session *s, struct dso *d)
 }
 
 int pk_session_inlines(struct pk_session *s, uint32_t pid, uint64_t addr,
-		       const char **names, int max)
+		       struct pk_inline_frame *frames, int max)
 {
 	struct proc *p = find_proc(s, pid, false);
 	const struct map *m = p ? pk__proc_find(p, addr) : NULL;
+	struct pk__inl in[64];
 	void *h;
+	int n;
 
 	if (!m || m->identity || m->dso->name[0] != '/' || max < 1)
 		return 0;
 	h = dso_dwarf(s, m->dso);
-	return h ? pk__inlines(h, &m->dso->tab, addr - m->start + m->pgoff,
-			       names, max) : 0;
+	n = h ? pk__inlines(h, &m->dso->tab, addr - m->start + m->pgoff, in,
+			    PK_MIN(max, 64)) : 0;
+	for (int i = 0; i < n; i++) {
+		frames[i].name = in[i].name;
+		frames[i].file = in[i].file;
+		frames[i].line = in[i].line;
+	}
+	return n;
 }
 
 int pk_session_srcline(struct pk_session *s, uint32_t pid, uint64_t addr,

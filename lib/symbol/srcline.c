@@ -159,49 +159,78 @@ static void best_function(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *best,
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-/* Appends the functions holding PC below PARENT, outermost first. */
-static void walk_scopes(Dwarf_Die *parent, Dwarf_Addr pc, const char **names,
-			int *k, int max)
+/* The chain of functions holding PC below PARENT, outermost first, into
+ * DIES. Returns how many. */
+static int walk_scopes(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *dies,
+		       int max)
 {
-	Dwarf_Die cur = *parent, best;
+	Dwarf_Die cur = *parent;
+	int k = 0;
 
-	while (*k < max) {
+	while (k < max) {
 		uint64_t len = 0;
-		const char *nm;
 
-		best_function(&cur, pc, &best, &len, 0);
+		best_function(&cur, pc, &dies[k], &len, 0);
 		if (!len)
-			return;
-		nm = die_fname(&best);
-		names[(*k)++] = nm ? nm : "??";
-		cur = best;
+			break;
+		cur = dies[k++];
 	}
+	return k;
+}
+
+/* The source file of an inlined call (DW_AT_call_file), or NULL. */
+static const char *call_file(Dwarf_Die *cu, Dwarf_Die *d, unsigned *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx = 0, ln = 0;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(d, DW_AT_call_line, &a), &ln) == 0)
+		*line = (unsigned)ln;
+	if (dwarf_formudata(dwarf_attr(d, DW_AT_call_file, &a), &idx) != 0 ||
+	    dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
 int pk__inlines(void *handle, const struct pk_symtab *t, uint64_t off,
-		const char **names, int max)
+		struct pk__inl *out, int max)
 {
 	struct srcline *sl = handle;
 	Dwarf_Addr bias = 0, cubias = 0, addr;
-	Dwarf_Die *cu;
-	int k = 0;
+	Dwarf_Die *cu, dies[64];
+	Dwfl_Line *line;
+	const char *file;
+	int lineno = 0, k;
 
 	if (!sl || max < 1 || !dwfl_module_getelf(sl->mod, &bias))
 		return 0;
 	addr = off_to_vaddr(t, off) + bias;
 	/* addr2line's first answer needs a line; "??:0" is no answer */
-	if (!dwfl_module_getsrc(sl->mod, addr))
+	line = dwfl_module_getsrc(sl->mod, addr);
+	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) :
+	       NULL;
+	if (!file)
 		return 0;
 	cu = dwfl_module_addrdie(sl->mod, addr, &cubias);
 	if (!cu)
 		return 0;
-	walk_scopes(cu, addr - cubias, names, &k, max);
-	/* innermost first */
-	for (int i = 0; i < k / 2; i++) {
-		const char *x = names[i];
+	k = walk_scopes(cu, addr - cubias, dies, PK_MIN(max, 64));
+	/* innermost first: its line is the address's, each caller's the
+	 * line of the call it inlined */
+	for (int i = 0; i < k; i++) {
+		Dwarf_Die *d = &dies[k - 1 - i];
+		const char *nm = die_fname(d);
 
-		names[i] = names[k - 1 - i];
-		names[k - 1 - i] = x;
+		out[i].name = nm ? nm : "??";
+		if (i == 0) {
+			out[i].file = file;
+			out[i].line = (unsigned)lineno;
+		} else {
+			out[i].file = call_file(cu, &dies[k - i], &out[i].line);
+		}
 	}
 	return k;
 }

@@ -583,21 +583,29 @@ static void test_live(struct pk_session *s, struct pk_unwind *u)
 
 static void test_inlines(struct pk_session *s)
 {
-	const char *nm[8];
+	struct pk_inline_frame fr[8];
 	/* the lea gave the address after itself: step back into it */
-	int n = pk_session_inlines(s, (uint32_t)getpid(), cap.inl_ip - 1, nm, 8);
+	int n = pk_session_inlines(s, (uint32_t)getpid(), cap.inl_ip - 1, fr, 8);
 
-	t_check(n >= 2 && !strcmp(nm[0], "inl_point") &&
-		!strcmp(nm[n - 1], "chain_inl"), "unwind_inlines",
-		"%d names: %s %s", n, n > 0 ? nm[0] : "-", n > 1 ? nm[n - 1] : "-");
+	t_check(n >= 2 && !strcmp(fr[0].name, "inl_point") &&
+		!strcmp(fr[n - 1].name, "chain_inl"), "unwind_inlines",
+		"%d names: %s %s", n, n > 0 ? fr[0].name : "-",
+		n > 1 ? fr[n - 1].name : "-");
+	/* the innermost at the asm's line, the caller at the call's */
+	t_check(n >= 2 && fr[0].file && strstr(fr[0].file, "test_unwind.c") &&
+		fr[1].file && strstr(fr[1].file, "test_unwind.c") &&
+		fr[0].line > 0 && fr[1].line > fr[0].line,
+		"unwind_inlines_lines", "%s:%u %s:%u", n > 0 && fr[0].file ?
+		fr[0].file : "-", n > 0 ? fr[0].line : 0,
+		n > 1 && fr[1].file ? fr[1].file : "-", n > 1 ? fr[1].line : 0);
 	n = pk_session_inlines(s, (uint32_t)getpid(),
-			       (uint64_t)(uintptr_t)&chain_a, nm, 8);
-	t_check(n == 1 && !strcmp(nm[0], "chain_a"), "unwind_inlines_plain",
-		"%d %s", n, n ? nm[0] : "-");
+			       (uint64_t)(uintptr_t)&chain_a, fr, 8);
+	t_check(n == 1 && !strcmp(fr[0].name, "chain_a"), "unwind_inlines_plain",
+		"%d %s", n, n ? fr[0].name : "-");
 	T_CHECK("unwind_inlines_unmapped",
-		pk_session_inlines(s, (uint32_t)getpid(), 0x10, nm, 8) == 0);
+		pk_session_inlines(s, (uint32_t)getpid(), 0x10, fr, 8) == 0);
 	T_CHECK("unwind_inlines_other_pid",
-		pk_session_inlines(s, 1u << 30, cap.inl_ip, nm, 8) == 0);
+		pk_session_inlines(s, 1u << 30, cap.inl_ip - 1, fr, 8) == 0);
 }
 
 int main(void)
