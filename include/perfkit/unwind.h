@@ -7,8 +7,8 @@
  *
  * The unwinder follows what Linux perf 6.1 does with libunwind, frame for
  * frame: the first entry is the sampled ip; each caller's entry is its
- * return address minus one (the call instruction), except for a signal
- * trampoline's; memory outside the copied stack is read from the mapped
+ * return address minus one (the call instruction), except for the frame
+ * a signal frame's CFI leads to (the interrupted ip itself); memory outside the copied stack is read from the mapped
  * file; where a mapped file has no CFI for an address the frame-pointer
  * chain is tried; unwinding stops at an undefined return address, an
  * unreadable one, an address outside every file mapping, or a frame that

@@ -618,6 +618,49 @@ static void load_kernel_syms(struct pk_session *s, struct dso *d)
 	}
 }
 
+/* The file holding DSO D's bytes: the file itself when its build id is
+ * the recorded one (or none was recorded), else perf's build-id cache
+ * copy; NULL when neither. *N gets the file's build id length (0 when
+ * the cache copy was taken, negative when unreadable), ID the id. BIN
+ * and CACHE are 4352-byte buffers. */
+static const char *dso_binary(struct pk_session *s, const struct dso *d,
+			      char *bin, char *cache, uint8_t *id, int *n)
+{
+	struct bid *x = find_bid(s, d->name);
+	char hex[2 * PK_BUILD_ID_MAX + 1];
+
+	snprintf(bin, 4352, "%s%s", s->root, d->name);
+	*n = pk_build_id_read(bin, id);
+	if (!x)
+		return *n > 0 || *n == -ENOENT ? bin : NULL;
+	if (*n == x->len && !memcmp(id, x->id, (size_t)*n))
+		return bin;
+	*n = 0;
+	pk_build_id_hex(x->id, x->len, hex);
+	/* perf's cache: .build-id/xx/rest -> ../../PATH/ID/, the copy in it
+	 * named "elf" ("vdso" for the vdso) */
+	snprintf(cache, 4352, "%s/.build-id/%.2s/%s/%s", s->buildid_dir, hex,
+		 hex + 2, strcmp(d->name, "[vdso]") ? "elf" : "vdso");
+	return s->buildid_dir[0] && file_exists(cache) ? cache : NULL;
+}
+
+int pk__session_dso_file(struct pk_session *s, const struct dso *d,
+			 char *buf, size_t len)
+{
+	char bin[4352], cache[4352];
+	uint8_t id[PK_BUILD_ID_MAX];
+	const char *p;
+	int n;
+
+	if (d->name[0] != '/' && strcmp(d->name, "[vdso]"))
+		return -ENOENT;
+	p = dso_binary(s, d, bin, cache, id, &n);
+	if (!p)
+		return -ENOENT;
+	snprintf(buf, len, "%s", p);
+	return 0;
+}
+
 /* A user DSO's symbols: the file (when its build id is the recorded one)
  * or the build-id cache's copy, and the debug file by build id. */
 static void load_user_syms(struct pk_session *s, struct dso *d)
@@ -629,24 +672,7 @@ static void load_user_syms(struct pk_session *s, struct dso *d)
 	const char *paths[2] = { NULL, NULL };
 	int n;
 
-	snprintf(bin, sizeof(bin), "%s%s", s->root, d->name);
-	n = pk_build_id_read(bin, id);
-	if (!x) {
-		if (n > 0 || n == -ENOENT)
-			paths[0] = bin;
-	} else if (n == x->len && !memcmp(id, x->id, (size_t)n)) {
-		paths[0] = bin;
-	} else {
-		n = 0;
-		pk_build_id_hex(x->id, x->len, hex);
-		/* perf's cache: .build-id/xx/rest -> ../../PATH/ID/, the
-		 * copy in it named "elf" ("vdso" for the vdso) */
-		snprintf(cache, sizeof(cache), "%s/.build-id/%.2s/%s/%s",
-			 s->buildid_dir, hex, hex + 2,
-			 strcmp(d->name, "[vdso]") ? "elf" : "vdso");
-		if (s->buildid_dir[0] && file_exists(cache))
-			paths[0] = cache;
-	}
+	paths[0] = dso_binary(s, d, bin, cache, id, &n);
 	if (x)
 		memcpy(id, x->id, (size_t)(n = x->len));
 	if (n > 0 && paths[0]) {

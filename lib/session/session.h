@@ -49,6 +49,11 @@ struct pk_session;
 const struct map *pk__session_map(struct pk_session *s, uint32_t pid,
 				  uint64_t addr);
 const char *pk__session_root(const struct pk_session *s);
+/* The file with DSO D's bytes (itself, or perf's build-id cache copy
+ * when the recorded build id differs; the vdso's copy), into BUF. 0 or
+ * -ENOENT. */
+int pk__session_dso_file(struct pk_session *s, const struct dso *d,
+			 char *buf, size_t len);
 /* Whether ADDR of PID lies in any mapping perf knows, data ones too. */
 bool pk__session_mapped(struct pk_session *s, uint32_t pid, uint64_t addr);
 

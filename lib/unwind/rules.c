@@ -352,22 +352,13 @@ static bool is_plt(uint64_t ip, uw_read_fn rd, void *arg)
 	       ((w1 >> 24) & 0xff) == 0xe9;
 }
 
-bool pk__uw_is_sigtramp(uint64_t ip, uw_read_fn rd, void *arg)
-{
-	uint64_t w0, w1;
-
-	if (rd(arg, ip, &w0) < 0 || rd(arg, ip + 8, &w1) < 0)
-		return false;
-	return w0 == 0x0f0000000fc0c748ull && (w1 & 0xff) == 0x05;
-}
-
 int pk__uw_fallback(struct uw_cursor *c, uw_read_fn rd, void *arg)
 {
 	uint64_t prev_ip = c->ip, prev_cfa = c->cfa, rbp, rbp1, ip;
 	bool have_rip = true;
 
-	if (pk__uw_is_sigtramp(c->ip, rd, arg))
-		return -EINVAL; /* signal frames without CFI: not followed */
+	/* (libunwind 1.6 asks here whether the frame is a signal frame,
+	 * which it only knows from CFI: never, on this path) */
 	if (is_plt(c->ip, rd, arg)) {
 		if (rd(arg, c->cfa, &ip) < 0)
 			return -EFAULT;

@@ -145,10 +145,8 @@ static void file_open(struct pk_unwind *u, struct ufile *f)
 	bool has_hdr;
 
 	f->fd = -1;
-	if (f->dso->name[0] != '/')
+	if (pk__session_dso_file(u->s, f->dso, path, sizeof(path)))
 		return;
-	snprintf(path, sizeof(path), "%s%s", pk__session_root(u->s),
-		 f->dso->name);
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0)
 		return;
@@ -314,10 +312,10 @@ int pk_unwind_sample(struct pk_unwind *u, uint32_t pid,
 	x.stack.data = sm->stack_user.data;
 	x.stack.size = sm->stack_user.dyn_size;
 	while (n < max && step(&x, &c) > 0) {
-		/* the call instruction, except where the signal trampoline
-		 * will resume (dwfl_frame_pc's rule, as perf) */
-		ips[n++] = pk__uw_is_sigtramp(c.ip, read_mem, &x) ? c.ip :
-			   c.ip - 1;
+		/* the call instruction, except after a step through a signal
+		 * frame's CFI (libunwind's unw_is_signal_frame: the caller
+		 * is the interrupted ip itself) */
+		ips[n++] = c.use_prev ? c.ip - 1 : c.ip;
 	}
 	return n;
 }

@@ -109,8 +109,5 @@ int pk__uw_apply(struct uw_cursor *c, const struct uw_frame *f,
  * (libunwind's: plt entry, rbp chain with its sanity checks). Same
  * returns. */
 int pk__uw_fallback(struct uw_cursor *c, uw_read_fn rd, void *arg);
-/* True when the code at IP is glibc's x86-64 signal trampoline
- * (mov $15,%rax; syscall). */
-bool pk__uw_is_sigtramp(uint64_t ip, uw_read_fn rd, void *arg);
 
 #endif

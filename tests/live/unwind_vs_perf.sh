@@ -2,7 +2,8 @@
 # recordings: the user frames unwound from the sampled registers and stack
 # copies, inline frames and all, line by line. Workloads with deep stacks:
 # recurse (mutual recursion, qsort callbacks into libc), demo, coreutils'
-# sort (stripped, threads) and busybox sort; files from perf record and
+# sort (stripped, threads), busybox sort, time in the vdso and in a signal
+# handler; files from perf record and
 # from perfkit record; -F field lists and -G.
 #
 # One difference is allowed, where perf's answer depends on the shape of
@@ -17,7 +18,8 @@ if ! command -v perf >/dev/null 2>&1; then
 	skip unwind_vs_perf "perf is not installed"
 	exit 0
 fi
-if [ ! -x "$PERFKIT" ] || [ ! -x "$W/recurse" ] || [ ! -x "$W/demo" ]; then
+if [ ! -x "$PERFKIT" ] || [ ! -x "$W/recurse" ] || [ ! -x "$W/demo" ] ||
+   [ ! -x "$W/unwind_edges" ]; then
 	fail unwind_vs_perf "build $PERFKIT and the workloads first"
 	exit 1
 fi
@@ -73,6 +75,12 @@ frames unwind_frames_recurse "$T/rec.data" 'even+0x'
 frames unwind_frames_inlined "$T/rec.data" '(inlined)$'
 frames unwind_frames_libc "$T/rec.data" '__libc_start_call_main'
 compare unwind_script_demo "$T/demo.data"
+recp "$T/vdso.data" "$W/unwind_edges" vdso
+recp "$T/signal.data" "$W/unwind_edges" signal
+compare unwind_script_vdso "$T/vdso.data"
+frames unwind_frames_vdso "$T/vdso.data" '(\[vdso\])$'
+compare unwind_script_signal "$T/signal.data"
+frames unwind_frames_signal "$T/signal.data" '__restore_rt'
 compare unwind_script_sort "$T/sort.data"
 compare unwind_script_perfkit_rec "$T/pk.data"
 compare unwind_script_perfkit_rec_4k "$T/pk4k.data"

@@ -320,14 +320,6 @@ static void test_fallback(void)
 	ret = pk__uw_fallback(&c, fake_read, NULL);
 	T_CHECK("unwind_fp_plt", ret == 1 && c.ip == 0x407777 && c.cfa == 0x9048);
 
-	/* glibc's __restore_rt: mov $15,%rax; syscall */
-	mem.w[0] = 0x0f0000000fc0c748ull;
-	mem.w[1] = 0x05;
-	T_CHECK("unwind_sigtramp", pk__uw_is_sigtramp(0x9000, fake_read, NULL));
-	mem.w[1] = 0x06;
-	T_CHECK("unwind_sigtramp_not", !pk__uw_is_sigtramp(0x9000, fake_read, NULL));
-	T_CHECK("unwind_sigtramp_unmapped",
-		!pk__uw_is_sigtramp(0x100, fake_read, NULL));
 }
 
 /* ---- whole unwinds of this process ---- */
