@@ -40,6 +40,14 @@ struct pk_session {
 	char *ktext;
 	char ksrc[4352];      /* the file read ahead */
 	struct rcache *cache; /* resolved addresses */
+	struct dem *dems[NBUCKET]; /* demangled DWARF names (inline frames) */
+};
+
+/* A DWARF name (stable pointer into the debug data) demangled. */
+struct dem {
+	const char *raw;
+	char *name;
+	struct dem *next;
 };
 
 /* A build id the perf.data file gave for a DSO. */
@@ -206,6 +214,12 @@ void pk_session_free(struct pk_session *s)
 	}
 	for (int b = 0; b < NBUCKET; b++)
 		for (struct bid *x = s->bids[b], *n; x; x = n) {
+			n = x->next;
+			pk_free(x->name);
+			pk_free(x);
+		}
+	for (int b = 0; b < NBUCKET; b++)
+		for (struct dem *x = s->dems[b], *n; x; x = n) {
 			n = x->next;
 			pk_free(x->name);
 			pk_free(x);
@@ -834,6 +848,27 @@ static void *dso_dwarf(struct pk_session *s, struct dso *d)
 	return d->srcline;
 }
 
+/* perf demangles the names addr2line gives (C++ linkage names). */
+static const char *demangled(struct pk_session *s, const char *raw)
+{
+	unsigned b = (unsigned)(((uintptr_t)raw >> 3) * 2654435761u) % NBUCKET;
+	struct dem *x;
+
+	if (raw[0] != '_' || raw[1] != 'Z')
+		return raw;
+	for (x = s->dems[b]; x; x = x->next)
+		if (x->raw == raw)
+			return x->name ? x->name : raw;
+	x = pk_zalloc(sizeof(*x));
+	if (!x)
+		return raw;
+	x->raw = raw;
+	x->name = pk__demangle(raw);
+	x->next = s->dems[b];
+	s->dems[b] = x;
+	return x->name ? x->name : raw;
+}
+
 int pk_session_inlines(struct pk_session *s, uint32_t pid, uint64_t addr,
 		       struct pk_inline_frame *frames, int max)
 {
@@ -849,7 +884,7 @@ int pk_session_inlines(struct pk_session *s, uint32_t pid, uint64_t addr,
 	n = h ? pk__inlines(h, &m->dso->tab, addr - m->start + m->pgoff, in,
 			    PK_MIN(max, 64)) : 0;
 	for (int i = 0; i < n; i++) {
-		frames[i].name = in[i].name;
+		frames[i].name = demangled(s, in[i].name);
 		frames[i].file = in[i].file;
 		frames[i].line = in[i].line;
 	}

@@ -96,6 +96,45 @@ compare unwind_script_hide "$T/rec.data" -G
 compare unwind_script_max_stack_0 "$T/rec.data" --max-stack 0
 compare unwind_script_max_stack_1 "$T/rec.data" --max-stack 1
 compare unwind_script_max_stack_4 "$T/sort.data" --max-stack 4
+# C++: inline frames of templates, names demangled as perf does
+if command -v g++ >/dev/null 2>&1; then
+	cat >"$T/cx.cc" <<'CXX'
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+namespace ns {
+struct W {
+	long v;
+	bool operator<(const W &o) const
+	{ return (v * 2654435761u % 1000003) < (o.v * 2654435761u % 1000003); }
+};
+template <class T> __attribute__((noinline)) void work(std::vector<T> &v)
+{
+	for (int r = 0; r < 20; r++) {
+		std::sort(v.begin(), v.end());
+		std::reverse(v.begin(), v.end());
+	}
+}
+}
+int main()
+{
+	std::vector<ns::W> v(200000);
+	for (long i = 0; i < 200000; i++)
+		v[i].v = i;
+	ns::work(v);
+	std::printf("%ld\n", v[0].v);
+}
+CXX
+	if g++ -O2 -g -o "$T/cx" "$T/cx.cc" 2>/dev/null; then
+		recp "$T/cx.data" "$T/cx"
+		compare unwind_script_cxx "$T/cx.data"
+		frames unwind_frames_cxx "$T/cx.data" 'std::sort<.*(inlined)$'
+	else
+		skip unwind_script_cxx "g++ cannot build the C++ workload"
+	fi
+else
+	skip unwind_script_cxx "g++ is not installed"
+fi
 if command -v busybox >/dev/null 2>&1; then
 	recp "$T/bb.data" busybox sort -n "$T/nums.txt"
 	compare unwind_script_busybox "$T/bb.data"
