@@ -90,6 +90,13 @@ compare unwind_script_sort "$T/sort.data"
 compare unwind_script_perfkit_rec "$T/pk.data"
 compare unwind_script_perfkit_rec_4k "$T/pk4k.data"
 frames unwind_frames_perfkit_rec "$T/pk.data" '_start+0x'
+# pipe mode: the stream read from standard input
+$PIN perf record -q -e cpu-clock --call-graph dwarf -o - -- "$W/recurse" 1 \
+	2>/dev/null >"$T/pipe.data"
+perf script -i - <"$T/pipe.data" >"$T/pp.out" 2>/dev/null
+"$PERFKIT" script -i - <"$T/pipe.data" >"$T/pk.out" 2>/dev/null
+check unwind_script_pipe "perfkit differs from perf on the pipe stream" \
+	"$(wc -l <"$T/pp.out")" -gt 10 -a -z "$(cmp "$T/pp.out" "$T/pk.out" 2>&1)"
 compare unwind_script_fields "$T/rec.data" -F comm,tid,time,ip,sym
 compare unwind_script_fields_dso "$T/rec.data" -F ip,dso
 compare unwind_script_hide "$T/rec.data" -G
