@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <time.h>
 
 static volatile uint64_t sink;
@@ -25,13 +24,14 @@ static __attribute__((noinline)) void spin(int n)
 static __attribute__((noinline)) void in_handler(int n)
 {
 	spin(n);
+	sink++; /* not a tail call: the frame stays */
 }
 
-static void on_prof(int sig)
+static void on_signal(int sig)
 {
 	(void)sig;
+	in_handler(400000);
 	ticks++;
-	in_handler(20000);
 }
 
 static __attribute__((noinline)) void clocks(long n)
@@ -46,8 +46,10 @@ static __attribute__((noinline)) void clocks(long n)
 
 static __attribute__((noinline)) void busy(long n)
 {
-	for (long i = 0; i < n; i++)
-		spin(1000);
+	for (long i = 0; i < n; i++) {
+		spin(100000);
+		raise(SIGUSR1);
+	}
 }
 
 int main(int argc, char **argv)
@@ -55,14 +57,14 @@ int main(int argc, char **argv)
 	long scale = argc > 2 ? atol(argv[2]) : 1;
 
 	if (argc > 1 && !strcmp(argv[1], "signal")) {
-		struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
 		struct sigaction sa;
 
+		/* raised from the loop: the handler runs on each return from
+		 * the kill system call, with busy()'s frames below it */
 		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_prof;
-		sigaction(SIGPROF, &sa, NULL);
-		setitimer(ITIMER_PROF, &it, NULL);
-		busy(60000 * scale);
+		sa.sa_handler = on_signal;
+		sigaction(SIGUSR1, &sa, NULL);
+		busy(150 * scale);
 		printf("%d\n", ticks > 0);
 	} else {
 		clocks(1500000 * scale);
