@@ -933,11 +933,6 @@ const struct map *pk__session_map(struct pk_session *s, uint32_t pid,
 	return p ? pk__proc_find(p, addr) : NULL;
 }
 
-const char *pk__session_root(const struct pk_session *s)
-{
-	return s->root;
-}
-
 bool pk__session_mapped(struct pk_session *s, uint32_t pid, uint64_t addr)
 {
 	struct proc *p = find_proc(s, pid, false);

@@ -44,11 +44,10 @@ const struct map *pk__proc_find(const struct proc *p, uint64_t addr);
 int pk__proc_copy(struct proc *dst, const struct proc *src);
 
 /* session.c: for layers above (unwind): the map of PID holding ADDR
- * (user space), or NULL; the sysroot prefix of DSO paths. */
+ * (user space), or NULL. */
 struct pk_session;
 const struct map *pk__session_map(struct pk_session *s, uint32_t pid,
 				  uint64_t addr);
-const char *pk__session_root(const struct pk_session *s);
 /* The file with DSO D's bytes (itself, or perf's build-id cache copy
  * when the recorded build id differs; the vdso's copy), into BUF. 0 or
  * -ENOENT. */

@@ -43,8 +43,7 @@ static bool cfa_plus(const Dwarf_Op *o, size_t n, int64_t *off)
 	return false;
 }
 
-static int reg_rule(struct uw_rule *r, Dwarf_Op *ops, size_t n,
-		    const Dwarf_Op *mem)
+static int reg_rule(struct uw_rule *r, Dwarf_Op *ops, size_t n)
 {
 	bool value = false;
 	int64_t off;
@@ -52,7 +51,6 @@ static int reg_rule(struct uw_rule *r, Dwarf_Op *ops, size_t n,
 	memset(r, 0, sizeof(*r));
 	if (n == 0) {
 		r->kind = ops == NULL ? UW_SAME : UW_UNDEF;
-		(void)mem;
 		return 0;
 	}
 	if (ops[n - 1].atom == DW_OP_stack_value) {
@@ -98,7 +96,7 @@ int pk__uw_frame_from_dw(struct uw_frame *f, Dwarf_Frame *df)
 			f->r[i].kind = UW_UNDEF;
 			continue;
 		}
-		if ((err = reg_rule(&f->r[i], ops, n, mem)))
+		if ((err = reg_rule(&f->r[i], ops, n)))
 			return err;
 	}
 	return 0;
