@@ -39,6 +39,7 @@ struct script_filter {
 struct script_opts {
 	const char *input;
 	bool ns, hide_callchain, file_order, bad;
+	int max_stack;                   /* --max-stack; -1: perf's 127 */
 	struct script_fields f;
 	struct script_filter filt;
 };
