@@ -20,6 +20,9 @@ int cmd_ftrace_record(int argc, char **argv);
 int cmd_ftrace_reset(int argc, char **argv);
 int cmd_ftrace_extract(int argc, char **argv);
 int cmd_ftrace_show(int argc, char **argv);
+/* kernel-text report and live streaming (cli/cmd_ftrace_live.c) */
+int cmd_ftrace_report_kernel(int argc, char **argv);
+int cmd_ftrace_live(int argc, char **argv);
 
 /* Prints "perfkit CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
