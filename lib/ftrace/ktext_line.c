@@ -245,6 +245,43 @@ static void stack_text(struct pk_ktext *kt, struct trace_seq *s,
 	}
 }
 
+/* print_syscall_enter()/print_syscall_exit(): "sys_NAME(arg: val, ...)"
+ * and "sys_NAME -> 0xRET". False when E is not a syscall event. */
+static bool syscall_text(struct pk_ktext *kt, struct trace_seq *s,
+			 struct tep_event *e,
+			 const struct pk_tracedat_event *ev)
+{
+	bool enter = !strncmp(e->name, "sys_enter_", 10);
+	const struct tep_format_field *f;
+	bool first = true;
+
+	if (strcmp(e->system, "syscalls") ||
+	    (!enter && strncmp(e->name, "sys_exit_", 9)) ||
+	    !(f = tep_find_field(e, "__syscall_nr")))
+		return false;
+	trace_seq_printf(s, "sys_%s", e->name + (enter ? 10 : 9));
+	if (!enter) {
+		uint64_t v = 0;
+		fld_val(kt, ev, "ret", &v);
+		trace_seq_printf(s, " -> 0x%llx\n", (unsigned long long)v);
+		return true;
+	}
+	trace_seq_putc(s, '(');
+	for (f = f->next; f; f = f->next) {
+		uint64_t v = 0;
+		if ((uint32_t)(f->offset + f->size) <= ev->size && f->size > 0 &&
+		    f->size <= 8)
+			v = pk_ldn((const uint8_t *)ev->data + f->offset,
+				   (unsigned)f->size, kt->big);
+		trace_seq_printf(s, v < 10 ? "%s%s: %llu" : "%s%s: 0x%llx",
+				 first ? "" : ", ", f->name,
+				 (unsigned long long)v);
+		first = false;
+	}
+	trace_seq_puts(s, ")\n");
+	return true;
+}
+
 /* event->funcs->trace() of the event's type. */
 void kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
 		   const struct pk_tracedat_event *ev)
@@ -276,6 +313,8 @@ void kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
 		trace_seq_putc(s, '\n');
 	} else if (type == kt->id_kstack) {
 		stack_text(kt, s, ev);
+	} else if (syscall_text(kt, s, e, ev)) {
+		/* done */
 	} else if (type == kt->id_bprint || type == kt->id_bputs) {
 		kt_payload(kt, s, ev);
 		if (!s->len || s->buffer[s->len - 1] != '\n')
