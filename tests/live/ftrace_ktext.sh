@@ -1,0 +1,161 @@
+#!/bin/sh
+# perfkit ftrace report --format=kernel against the kernel's own `trace`
+# text of the same buffer: a fresh instance records varied events (sched,
+# syscalls, irq, timer, signal, workqueue, a trace_marker write), its
+# `trace` file is read under many option sets, then the buffer is extracted
+# and perfkit's text must equal the kernel's byte for byte, header included.
+# Then several trace clocks, and `perfkit ftrace live` (exact counts, tracefs
+# state after SIGINT/SIGTERM/SIGHUP), and bad input.
+. tests/lib/sh.sh
+export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+TF=/sys/kernel/tracing
+GP=$PK_BUILD/workloads/getppid
+if [ "$(id -u)" != 0 ] || [ ! -w $TF/instances ]; then
+	skip ftrace_ktext "needs root and a writable tracefs at $TF"; exit 0
+fi
+[ -x "$GP" ] || { skip ftrace_ktext "no $GP"; exit 0; }
+INSTS=""
+cleanup() {
+	for i in $INSTS; do
+		echo 0 > $TF/instances/$i/tracing_on 2>/dev/null
+		echo 0 > $TF/instances/$i/events/enable 2>/dev/null
+		rmdir $TF/instances/$i 2>/dev/null
+	done
+	rm -rf "$T_TMP"
+}
+trap cleanup EXIT
+
+# record NAME CLOCK [OPTION=V...]: a fresh instance holding a workload.
+record() {
+	RN=$1; I=pkkt-$$-$1; INSTS="$INSTS $I"; D=$TF/instances/$I
+	mkdir $D || return 1
+	echo 0 > $D/options/hash-ptr
+	[ "$2" = local ] || echo "$2" > $D/trace_clock
+	shift 2
+	for kv in "$@"; do echo ${kv#*=} > $D/options/${kv%=*}; done
+	for e in sched irq timer signal workqueue; do
+		echo 1 > $D/events/$e/enable 2>/dev/null
+	done
+	echo 1 > $D/events/syscalls/sys_enter_getppid/enable
+	echo 1 > $D/events/syscalls/sys_exit_getppid/enable
+	echo 1 > $D/tracing_on
+	"$GP" 50 > /dev/null
+	sh -c 'kill -USR1 $$ 2>/dev/null; sleep 0.01' 2>/dev/null
+	echo "perfkit marker $RN" > $D/trace_marker
+	sleep 0.02
+	echo 0 > $D/tracing_on
+}
+
+# compare NAME SET...: each SET is comma-separated option=value.
+compare() {
+	n=$1; shift; first=$1
+	for s in "$@"; do
+		O=""
+		if [ "$s" != default ]; then
+			for kv in $(echo $s | tr , ' '); do
+				echo ${kv#*=} > $D/options/${kv%=*}
+				[ ${kv#*=} = 1 ] && O="$O -O ${kv%=*}" || O="$O -O no${kv%=*}"
+			done
+		fi
+		cat $D/trace > "$T_TMP/k.$n.$s"
+		echo "$O" > "$T_TMP/o.$n.$s"
+		if [ "$s" != default ]; then
+			for kv in $(echo $s | tr , ' '); do
+				echo $((1 - ${kv#*=})) > $D/options/${kv%=*}
+			done
+		fi
+	done
+	cat $TF/saved_tgids > "$T_TMP/tgids" 2>/dev/null
+	"$PERFKIT" ftrace extract --instance $I -o "$T_TMP/$n.dat" -z none \
+		> /dev/null 2> "$T_TMP/x.err" ||
+		{ fail ftrace_ktext_$n "extract: $(cat "$T_TMP/x.err")"; return; }
+	for s in "$@"; do
+		"$PERFKIT" ftrace report --format=kernel -i "$T_TMP/$n.dat" \
+			--tgids "$T_TMP/tgids" $(cat "$T_TMP/o.$n.$s") \
+			> "$T_TMP/p.$n.$s" 2> "$T_TMP/p.err"
+		lines=$(grep -c . "$T_TMP/k.$n.$s")
+		if [ "$lines" -lt 20 ] && [ "$s" != bin=1 ]; then
+			fail "ftrace_ktext_${n}_$s" "kernel text has only $lines lines"
+		elif cmp -s "$T_TMP/k.$n.$s" "$T_TMP/p.$n.$s"; then
+			ok "ftrace_ktext_${n}_$s"
+		else
+			fail "ftrace_ktext_${n}_$s" "$(diff "$T_TMP/k.$n.$s" \
+				"$T_TMP/p.$n.$s" | grep -c '^<') lines differ: \
+$(diff "$T_TMP/k.$n.$s" "$T_TMP/p.$n.$s" | head -3 | tr '\n' ' ')$(head -c 200 "$T_TMP/p.err")"
+		fi
+	done
+	grep -q "perfkit marker $n" "$T_TMP/k.$n.$first" ||
+		fail ftrace_ktext_${n}_marker "no marker line in the kernel text"
+}
+
+record local local || { fail ftrace_ktext "cannot create an instance"; exit 1; }
+compare local default irq-info=0 latency-format=1 \
+	latency-format=1,verbose=1 verbose=1 context-info=0 raw=1 hex=1 bin=1 \
+	fields=1 sym-offset=1 sym-offset=1,sym-addr=1 print-parent=0 \
+	irq-info=0,context-info=0 latency-format=1,irq-info=0 annotate=0
+record tgid local record-tgid=1
+compare tgid record-tgid=1 record-tgid=1,irq-info=0 \
+	record-tgid=1,latency-format=1
+for clk in global counter uptime x86-tsc mono mono_raw boot perf; do
+	grep -qw "$clk" $TF/trace_clock || continue
+	record $clk $clk
+	# a changed clock resets the buffer: latency times are relative to it
+	compare $clk default raw=1 hex=1 verbose=1
+done
+
+# ---- live ----
+snap() {
+	ls $TF/instances | grep '^perfkit-' | sort
+	for f in tracing_on current_tracer trace_clock buffer_size_kb set_event \
+		 set_event_pid tracing_cpumask options/event-fork; do
+		echo "$f: $(cat $TF/$f 2>&1)"
+	done
+}
+snap > "$T_TMP/before"
+N=3000
+"$PERFKIT" ftrace live -e syscalls:sys_enter_getppid -- "$GP" $N \
+	> "$T_TMP/live.out" 2> "$T_TMP/live.err"
+rc=$?
+c=$(grep -c ': sys_getppid()$' "$T_TMP/live.out")
+check ftrace_live_count "rc=$rc count=$c (want $N) $(head -c 200 "$T_TMP/live.err")" \
+	$rc -eq 0 -a "$c" -eq $N
+bad=$(grep -v ': sys_getppid()$' "$T_TMP/live.out" | head -2)
+check ftrace_live_only_events "other lines: $bad" -z "$bad"
+# the layout is the kernel's: TASK-PID [CPU] flags TIMESTAMP: text
+l1=$(head -1 "$T_TMP/live.out")
+echo "$l1" | grep -Eq '^ *getppid-[0-9]+ +\[[0-9]{3}\] [.dDbX][.nNlLpbB][.hHsSzZ][.0-9a-f][.0-9a-f] +[0-9]+\.[0-9]{6}: sys_getppid\(\)$'
+check ftrace_live_layout "first line '$l1'" $? -eq 0
+snap > "$T_TMP/after"
+check ftrace_live_state "$(diff "$T_TMP/before" "$T_TMP/after" | head -3)" \
+	-z "$(diff "$T_TMP/before" "$T_TMP/after")"
+# -O options reach the printer
+"$PERFKIT" ftrace live -e syscalls:sys_enter_getppid -O noirq-info \
+	-O record-tgid -- "$GP" 10 > "$T_TMP/live2.out" 2>&1
+head -1 "$T_TMP/live2.out" | grep -Eq '^ *getppid-[0-9]+ +\( *[0-9]+\) \[[0-9]{3}\] +[0-9]+\.[0-9]{6}: sys_getppid\(\)$'
+check ftrace_live_options "$(head -1 "$T_TMP/live2.out")" $? -eq 0
+for sig in INT TERM HUP; do
+	"$PERFKIT" ftrace live -e sched:sched_switch > "$T_TMP/sig.out" 2>&1 &
+	lp=$!
+	sleep 0.5
+	kill -$sig $lp
+	k=0; while kill -0 $lp 2>/dev/null && [ $k -lt 50 ]; do sleep 0.1; k=$((k+1)); done
+	wait $lp 2>/dev/null
+	snap > "$T_TMP/after"
+	check ftrace_live_sig$sig "$(diff "$T_TMP/before" "$T_TMP/after" | head -3)" \
+		-z "$(diff "$T_TMP/before" "$T_TMP/after")" -a $k -lt 50
+done
+c=$(grep -c 'sched_switch: prev_comm=' "$T_TMP/sig.out")
+check ftrace_live_stream "no sched_switch lines before SIGHUP" "$c" -gt 0
+
+# ---- bad input: one line, no crash ----
+"$PERFKIT" ftrace report --format=kernel -i /nonexistent > "$T_TMP/e1" 2>&1
+rc=$?
+check ftrace_ktext_missing_file "rc=$rc $(cat "$T_TMP/e1")" $rc -eq 1 -a "$(wc -l < "$T_TMP/e1")" -eq 1
+"$PERFKIT" ftrace report --format=kernel -O no-such-option -i "$T_TMP/local.dat" > "$T_TMP/e2" 2>&1
+rc=$?
+check ftrace_ktext_bad_option "rc=$rc $(cat "$T_TMP/e2")" $rc -eq 1
+head -c 3000 "$T_TMP/local.dat" > "$T_TMP/cut.dat"
+"$PERFKIT" ftrace report --format=kernel -i "$T_TMP/cut.dat" > "$T_TMP/e3" 2>&1
+rc=$?
+check ftrace_ktext_truncated "rc=$rc" $rc -eq 1
+t_exit
