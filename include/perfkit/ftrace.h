@@ -131,7 +131,9 @@ struct pk_ktext_opts {
 				    ("PREEMPT(none)"; NULL: this host's) */
 	uint64_t time_start;     /* latency-format: the buffer's start time */
 	int nr_online;           /* the "#P:" count (0: the file's CPUs) */
-	bool no_header;          /* events only (trace_pipe) */
+	bool no_header;          /* trace_pipe's text: no header, and
+				    "CPU:N [LOST M EVENTS]" where a page
+				    says events were lost */
 	const int *cpus;         /* only these CPUs (NULL: all) */
 	int nr_cpus;
 };

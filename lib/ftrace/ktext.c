@@ -657,6 +657,7 @@ int kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 	kt->cpu_digits = snprintf(NULL, 0, "%d",
 				  PK_MAX(src->nr_cpus, 1) - 1);
 	kt->time_start = o ? o->time_start : 0;
+	kt->pipe = o && o->no_header;
 	pk_rb_layout_default(&kt->layout, src->long_size, src->big);
 	if (src->hdr_page && src->hdr_page_len)
 		pk_rb_layout_parse(&kt->layout, src->hdr_page,

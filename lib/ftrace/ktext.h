@@ -57,6 +57,7 @@ struct pk_ktext {
 	enum kt_tracer tracer;
 	bool tracer_given;
 	bool in_ns;
+	bool pipe;                /* trace_pipe: LOST EVENTS lines */
 	bool big;
 	int long_size;
 	int nr_online, cpu_digits;

@@ -528,10 +528,12 @@ void kt_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k)
 	int type = kt_type(kt, ev->data, ev->size);
 	unsigned cpu = (unsigned)ev->cpu;
 
-	if (ev->missed > 0)
+	/* trace_pipe says where events were lost; the trace file, which
+	 * iterates what is left, does not */
+	if (kt->pipe && ev->missed > 0)
 		trace_seq_printf(s, "CPU:%d [LOST %lld EVENTS]\n", ev->cpu,
 				 ev->missed);
-	else if (ev->missed < 0)
+	else if (kt->pipe && ev->missed < 0)
 		trace_seq_printf(s, "CPU:%d [LOST EVENTS]\n", ev->cpu);
 	if (kt->tracer == KT_GRAPH && kt_graph_line(kt, s, k))
 		return;

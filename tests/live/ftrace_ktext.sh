@@ -96,6 +96,18 @@ compare local default irq-info=0 latency-format=1 \
 record tgid local record-tgid=1
 compare tgid record-tgid=1 record-tgid=1,irq-info=0 \
 	record-tgid=1,latency-format=1
+# an overwritten buffer: header counts from the file's CPUSTAT overruns,
+# the "##### CPU N buffer started ####" annotations, no LOST lines
+RN=overrun; I=pkkt-$$-overrun; INSTS="$INSTS $I"; D=$TF/instances/$I
+mkdir $D && echo 0 > $D/options/hash-ptr && echo 8 > $D/buffer_size_kb &&
+echo 1 > $D/events/syscalls/sys_enter_getppid/enable &&
+echo 1 > $D/events/sched/enable && echo 1 > $D/tracing_on &&
+"$GP" 20000 > /dev/null && echo "perfkit marker overrun" > $D/trace_marker &&
+echo 0 > $D/tracing_on
+compare overrun default latency-format=1
+w=$(sed -n 's/^# entries-in-buffer\/entries-written: \([0-9]*\)\/\([0-9]*\) .*/\1 \2/p' "$T_TMP/k.overrun.default")
+check ftrace_ktext_overrun_counts "header '$w' shows no overrun" \
+	"${w% *}" -lt "${w#* }"
 for clk in global counter uptime x86-tsc mono mono_raw boot perf; do
 	grep -qw "$clk" $TF/trace_clock || continue
 	record $clk $clk
