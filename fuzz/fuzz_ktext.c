@@ -6,6 +6,13 @@
 #include <stdio.h>
 #include <perfkit/ftrace.h>
 
+/* libtraceevent leaks inside tep_parse_event on damaged formats */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtraceevent.so\n";
+}
+
 static const char *const option_sets[] = {
 	NULL, "latency-format", "latency-format,verbose", "raw", "hex", "bin",
 	"fields", "noirq-info,record-tgid", "sym-offset,sym-addr",
