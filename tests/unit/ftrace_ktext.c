@@ -434,6 +434,93 @@ static void fn_tests(const char *path)
 	free(s);
 }
 
+/*
+ * funcgraph-retval: this kernel's funcgraph_exit has no retval field, so a
+ * format with one (the CONFIG_FUNCTION_GRAPH_RETVAL layout) is made here.
+ */
+static void retval_tests(void)
+{
+	char path[64], ret_fmt[2048], *saved = fmt[GRET];
+	long saved_len = fmt_len[GRET];
+	static unsigned char page[4096];
+	struct pk_rb_layout l;
+	struct pk_rb_enc enc;
+
+	snprintf(ret_fmt, sizeof(ret_fmt),
+		"name: funcgraph_exit\nID: %d\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:unsigned long retval;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:unsigned int depth;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int overrun;\toffset:28;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned long long calltime;\toffset:32;\tsize:8;\tsigned:0;\n"
+		"\tfield:unsigned long long rettime;\toffset:40;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"<-- %%ps (%%u) (start: %%llx  end: %%llx) over: %%u retval: %%lx\", "
+		"(void *)REC->func, REC->depth, REC->calltime, REC->rettime, "
+		"REC->depth, REC->retval\n", ids[GRET]);
+	fmt[GRET] = ret_fmt;
+	fmt_len[GRET] = (long)strlen(ret_fmt);
+	pk_rb_layout_default(&l, 8, false);
+	pk_rb_enc_init(&enc, page, 4096, &l, T0);
+	struct ev x;
+	gent(&enc, T0, 42, SYM(0x1000), 0);
+	x = mk(GRET, 42, 0, 0);
+	put(&x, GRET, "func", SYM(0x1000));
+	put(&x, GRET, "retval", (unsigned long long)-22);
+	put(&x, GRET, "calltime", T0);
+	put(&x, GRET, "rettime", T0 + 500);
+	add(&enc, T0 + 500, &x);
+	gent(&enc, T0 + 1000, 42, SYM(0x2000), 0);
+	gent(&enc, T0 + 1100, 42, SYM(0x3000), 1);
+	x = mk(GRET, 42, 0, 0);
+	put(&x, GRET, "func", SYM(0x3000));
+	put(&x, GRET, "depth", 1);
+	put(&x, GRET, "calltime", T0 + 1100);
+	put(&x, GRET, "rettime", T0 + 1200);
+	add(&enc, T0 + 1200, &x);
+	x = mk(GRET, 42, 0, 0);
+	put(&x, GRET, "func", SYM(0x2000));
+	put(&x, GRET, "retval", 0x1234);
+	put(&x, GRET, "calltime", T0 + 1000);
+	put(&x, GRET, "rettime", T0 + 3000);
+	add(&enc, T0 + 3000, &x);
+	pk_rb_enc_finish(&enc, 0);
+	snprintf(path, sizeof(path), "/tmp/pk-ktext-r-%d.dat", (int)getpid());
+	if (t_check(write_file(path, page, 4096, NULL) == 0, "ktext_retval_file",
+		    "cannot write %s", path)) {
+		static const char head[] =
+			"# tracer: function_graph\n#\n"
+			"# CPU  DURATION                  FUNCTION CALLS\n"
+			"# |     |   |                     |   |   |   |\n";
+		char want[2048];
+		snprintf(want, sizeof(want), "%s%s", head,
+			 " 0)   0.500 us    |  sys_open(); /* = -22 */\n"
+			 " 0)               |  do_sys_open() {\n"
+			 " 0)   0.100 us    |    getname(); /* = 0x0 */\n"
+			 " 0)   2.000 us    |  } /* do_sys_open = 0x1234 */\n");
+		expect("ktext_graph_retval", path, "funcgraph-retval", want);
+		snprintf(want, sizeof(want), "%s%s", head,
+			 " 0)   0.500 us    |  sys_open(); /* = 0xffffffffffffffea */\n"
+			 " 0)               |  do_sys_open() {\n"
+			 " 0)   0.100 us    |    getname(); /* = 0x0 */\n"
+			 " 0)   2.000 us    |  } /* do_sys_open = 0x1234 */\n");
+		expect("ktext_graph_retval_hex", path,
+		       "funcgraph-retval,funcgraph-retval-hex", want);
+		snprintf(want, sizeof(want), "%s%s", head,
+			 " 0)   0.500 us    |  sys_open();\n"
+			 " 0)               |  do_sys_open() {\n"
+			 " 0)   0.100 us    |    getname();\n"
+			 " 0)   2.000 us    |  }\n");
+		expect("ktext_graph_noretval", path, NULL, want);
+	}
+	unlink(path);
+	fmt[GRET] = saved;
+	fmt_len[GRET] = saved_len;
+}
+
 int main(void)
 {
 	static unsigned char pages[3 * 4096];
@@ -456,6 +543,7 @@ int main(void)
 			       "CPU: 0\nentries: 0\noverrun: 5\n") == 0,
 		    "ktext_function_file", "cannot write %s", fpath))
 		fn_tests(fpath);
+	retval_tests();
 	/* damaged: every truncation either reports an error or prints */
 	long n;
 	char *img;
