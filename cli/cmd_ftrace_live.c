@@ -200,7 +200,7 @@ static void live_usage(FILE *f)
 	fprintf(f,
 		"usage: perfkit ftrace live [-e EVENT]... [-p PID]... [-C CPUS] "
 		"[--clock C] [-O OPTION]...\n"
-		"                           [-b KB] [--top] [-- COMMAND...]\n"
+		"                           [-b KB (16384)] [--top] [-- COMMAND...]\n"
 		"Streams events as trace_pipe prints them, from a private "
 		"instance, until Ctrl-C\nor COMMAND ends; tracefs is put back "
 		"as it was.\n");
@@ -244,7 +244,34 @@ struct live {
 	struct pk_tracedat_event *evs;
 	size_t n, cap;
 	unsigned long long printed;
+	struct pk_tracefs *t;
+	const char *inst;
+	unsigned long long *lost;   /* per CPU index: losses already said */
 };
+
+/* Every event the kernel lost on CPU index I: overwritten, dropped and
+ * commit overruns (per_cpu/cpuN/stats). */
+static unsigned long long cpu_lost(struct live *l, int i)
+{
+	struct pk_tracefs_stats st;
+
+	if (pk_tracefs_cpu_stats(l->t, l->inst, l->cpu_ids[i], &st))
+		return 0;
+	return st.overrun + st.dropped + st.commit_overrun;
+}
+
+/* A page that says events were lost gets the exact count from the stats. */
+static void exact_lost(struct live *l, size_t from, int i)
+{
+	for (size_t k = from; k < l->n; k++) {
+		if (!l->evs[k].missed)
+			continue;
+		unsigned long long now = cpu_lost(l, i);
+		if (now > l->lost[i])
+			l->evs[k].missed = (long long)(now - l->lost[i]);
+		l->lost[i] = now;
+	}
+}
 
 static int ev_cmp(const void *a, const void *b)
 {
@@ -292,11 +319,13 @@ static int live_batch(struct live *l)
 			if ((size_t)r < l->page)
 				memset(pg + r, 0, l->page - (size_t)r);
 			l->nr_pages++;
+			size_t from = l->n;
 			long a = pk_ktext_page_events(l->kt, l->cpu_ids[i], pg,
 						      l->page, &l->evs, &l->n,
 						      &l->cap);
 			if (a < 0 && !err)
 				err = (int)a;
+			exact_lost(l, from, i);
 		}
 	}
 	if (!l->n)
@@ -336,8 +365,11 @@ static int live_open_cpus(struct live *l, struct pk_tracefs *t,
 {
 	l->fds = calloc((size_t)n, sizeof(int));
 	l->cpu_ids = calloc((size_t)n, sizeof(int));
-	if (!l->fds || !l->cpu_ids)
+	l->lost = calloc((size_t)n, sizeof(*l->lost));
+	if (!l->fds || !l->cpu_ids || !l->lost)
 		return -ENOMEM;
+	l->t = t;
+	l->inst = inst;
 	for (int i = 0; i < n; i++) {
 		char f[64], p[4096];
 		snprintf(f, sizeof(f), "per_cpu/cpu%d/trace_pipe_raw", cpus[i]);
@@ -360,6 +392,7 @@ static void live_free(struct live *l)
 	free(l->pages);
 	free(l->fds);
 	free(l->cpu_ids);
+	free(l->lost);
 	free(l->evs);
 	pk_ktext_free(l->kt);
 }
@@ -454,6 +487,10 @@ int cmd_ftrace_live(int argc, char **argv)
 		pids[nr_pids++] = child;
 		ro.follow_fork = true;
 	}
+	/* a private instance gets room for bursts (the printer is slower
+	 * than the fastest event sources) */
+	if (!ro.buffer_kb && !ro.top_level)
+		ro.buffer_kb = 16384;
 	/* the recorder's setup; its page files stay empty (unlinked) */
 	snprintf(out_tmp, sizeof(out_tmp), "/tmp/perfkit-live-%d", (int)getpid());
 	ro.output = out_tmp;
@@ -490,8 +527,12 @@ int cmd_ftrace_live(int argc, char **argv)
 		go = -1;
 	}
 	while (!live_sig && !child_done) {
-		struct pollfd pf = { .fd = l.fds[0], .events = POLLIN };
-		poll(&pf, 1, 100);
+		struct pollfd pf[64];
+		int np = l.nr < 64 ? l.nr : 64;
+		for (int i = 0; i < np; i++)
+			pf[i] = (struct pollfd){ .fd = l.fds[i], .events = POLLIN };
+		/* no wait while the last batch was busy */
+		poll(pf, (nfds_t)np, l.n > 1000 ? 0 : 50);
 		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
 			child_done = true;
 			child = 0;
@@ -503,7 +544,13 @@ int cmd_ftrace_live(int argc, char **argv)
 	}
 	pk_tracefs_write(t, ip, "tracing_on", "0");
 	live_batch(&l);
-	if (isatty(2))
+	unsigned long long lost = 0;
+	for (int i = 0; i < l.nr; i++)
+		lost += cpu_lost(&l, i);
+	if (lost)
+		fprintf(stderr, "perfkit ftrace live: %llu events, %llu lost "
+			"(a larger -b KB keeps more)\n", l.printed, lost);
+	else if (isatty(2))
 		fprintf(stderr, "perfkit ftrace live: %llu events\n", l.printed);
 	rc = e == -EPIPE ? 0 : 0;
 out:

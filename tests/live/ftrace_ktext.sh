@@ -160,6 +160,30 @@ check ftrace_live_layout "first line '$l1'" $? -eq 0
 snap > "$T_TMP/after"
 check ftrace_live_state "$(diff "$T_TMP/before" "$T_TMP/after" | head -3)" \
 	-z "$(diff "$T_TMP/before" "$T_TMP/after")"
+# a small buffer at full speed: what is not printed is said lost, exactly
+N=300000
+"$PERFKIT" ftrace live -b 64 -e syscalls:sys_enter_getppid -- "$GP" $N \
+	> "$T_TMP/lost.out" 2> "$T_TMP/lost.err"
+c=$(grep -c ': sys_getppid()$' "$T_TMP/lost.out")
+l=$(sed -n 's/^CPU:[0-9]* \[LOST \([0-9]*\) EVENTS\]$/\1/p' "$T_TMP/lost.out" | awk '{ s += $1 } END { print s + 0 }')
+u=$(grep -c 'LOST EVENTS\]' "$T_TMP/lost.out")
+check ftrace_live_lost_exact "printed $c + lost $l != $N (unknown: $u) $(cat "$T_TMP/lost.err")" \
+	$((c + l)) -eq $N -a "$u" -eq 0
+if [ "$l" -gt 0 ]; then
+	grep -q "$c events, $l lost" "$T_TMP/lost.err"
+	check ftrace_live_lost_summary "$(cat "$T_TMP/lost.err")" $? -eq 0
+else
+	skip ftrace_live_lost_summary "nothing was lost with a 64 KB buffer"
+fi
+# the default buffer holds a million events at full speed
+N=1000000
+"$PERFKIT" ftrace live -e syscalls:sys_enter_getppid -- "$GP" $N \
+	> "$T_TMP/m.out" 2> "$T_TMP/m.err"
+c=$(grep -c ': sys_getppid()$' "$T_TMP/m.out")
+l=$(sed -n 's/^CPU:[0-9]* \[LOST \([0-9]*\) EVENTS\]$/\1/p' "$T_TMP/m.out" | awk '{ s += $1 } END { print s + 0 }')
+check ftrace_live_million "printed $c + lost $l != $N $(cat "$T_TMP/m.err")" \
+	$((c + l)) -eq $N
+rm -f "$T_TMP/m.out"
 # -O options reach the printer
 "$PERFKIT" ftrace live -e syscalls:sys_enter_getppid -O noirq-info \
 	-O record-tgid -- "$GP" 10 > "$T_TMP/live2.out" 2>&1
