@@ -250,10 +250,14 @@ int kt_tgid(const struct pk_ktext *kt, int pid)
 
 /* ---- kernel symbols ---- */
 
+/* By address, then file order (the kernel names an address by the first
+ * of its aliases in kallsyms order). */
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct kt_sym *x = a, *y = b;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
 }
 
 static int parse_kallsyms(struct pk_ktext *kt, const char *text)
@@ -319,7 +323,9 @@ static long find_sym(const struct pk_ktext *kt, uint64_t ip)
 		else
 			hi = mid;
 	}
-	/* the last of equal addresses is the one kallsyms names */
+	/* the first of equal addresses is the one kallsyms names */
+	while (lo && kt->syms[lo - 1].addr == kt->syms[lo].addr)
+		lo--;
 	return (long)lo;
 }
 

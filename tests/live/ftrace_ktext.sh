@@ -24,6 +24,7 @@ cleanup() {
 	rm -rf "$T_TMP"
 }
 trap cleanup EXIT
+[ -n "$PK_KTEXT_KEEP" ] && trap - EXIT
 
 # record NAME CLOCK [OPTION=V...]: a fresh instance holding a workload.
 record() {
@@ -96,6 +97,12 @@ compare local default irq-info=0 latency-format=1 \
 record tgid local record-tgid=1
 compare tgid record-tgid=1 record-tgid=1,irq-info=0 \
 	record-tgid=1,latency-format=1
+# kernel_stack events (the stacktrace option): "<stack trace>" and " => "
+record stack local stacktrace=1
+echo 0 > $D/options/stacktrace
+compare stack default sym-offset=1 sym-offset=1,sym-addr=1 raw=1
+grep -q '^ => ' "$T_TMP/k.stack.default"
+check ftrace_ktext_stack_present "no stack lines in the kernel text" $? -eq 0
 # an overwritten buffer: header counts from the file's CPUSTAT overruns,
 # the "##### CPU N buffer started ####" annotations, no LOST lines
 RN=overrun; I=pkkt-$$-overrun; INSTS="$INSTS $I"; D=$TF/instances/$I
@@ -196,12 +203,13 @@ for sig in INT TERM HUP; do
 	kill -$sig $lp
 	k=0; while kill -0 $lp 2>/dev/null && [ $k -lt 50 ]; do sleep 0.1; k=$((k+1)); done
 	wait $lp 2>/dev/null
+	cat "$T_TMP/sig.out" >> "$T_TMP/sig.all"
 	snap > "$T_TMP/after"
 	check ftrace_live_sig$sig "$(diff "$T_TMP/before" "$T_TMP/after" | head -3)" \
 		-z "$(diff "$T_TMP/before" "$T_TMP/after")" -a $k -lt 50
 done
-c=$(grep -c 'sched_switch: prev_comm=' "$T_TMP/sig.out")
-check ftrace_live_stream "no sched_switch lines before SIGHUP: $(head -c 300 "$T_TMP/sig.out")" "$c" -gt 0
+c=$(grep -c 'sched_switch: prev_comm=' "$T_TMP/sig.all")
+check ftrace_live_stream "no sched_switch lines before the signals: $(head -c 300 "$T_TMP/sig.all")" "$c" -gt 0
 
 # ---- bad input: one line, no crash ----
 "$PERFKIT" ftrace report --format=kernel -i /nonexistent > "$T_TMP/e1" 2>&1
