@@ -166,8 +166,11 @@ PK_API int pk_ktext_new_tracefs(struct pk_tracefs *t, const char *instance,
 PK_API int pk_ktext_refresh(struct pk_ktext *kt);
 /*
  * Prints the events EVS[0..N) (sorted by time, ties by CPU; data as in
- * trace_pipe_raw pages) as trace_pipe would. EVS[i].missed > 0 prints a
- * "CPU:N [LOST M EVENTS]" line first. Returns N or -errno (write error).
+ * trace_pipe_raw pages) as the trace file would, or as trace_pipe would
+ * when the printer was made with no_header: then EVS[i].missed > 0 prints
+ * "CPU:N [LOST M EVENTS]" first (-1: "CPU:N [LOST EVENTS]"). A
+ * function_graph entry whose exit is among EVS prints as one leaf line.
+ * Returns the number of lines of events printed or -EIO (write error).
  */
 PK_API long pk_ktext_print(struct pk_ktext *kt, FILE *out,
 			   const struct pk_tracedat_event *evs, size_t n);

@@ -45,6 +45,9 @@ static const char syms[] =
 	"ffffffff81007000 T entry_SYSCALL_64\n"
 	"ffffffff81008000 T tracing_mark_write\n"
 	"ffffffff81009000 T _etext\n"
+	"ffffffff8100a000 T __irqentry_text_start\n"
+	"ffffffff8100a010 T common_interrupt\n"
+	"ffffffff8100b000 T __irqentry_text_end\n"
 	"ffffffffa0001000 t modfunc\t[mymod]\n"
 	"ffffffffa0002000 t modend\t[mymod]\n";
 #define SYM(off) (0xffffffff81000000ull + (off))
@@ -521,6 +524,48 @@ static void retval_tests(void)
 	fmt_len[GRET] = saved_len;
 }
 
+/* An interrupt inside a call: the ==========> markers, or nothing of it
+ * with nofuncgraph-irqs. */
+static void irq_tests(void)
+{
+	static unsigned char page[4096];
+	struct pk_rb_layout l;
+	struct pk_rb_enc enc;
+	char path[64];
+
+	pk_rb_layout_default(&l, 8, false);
+	pk_rb_enc_init(&enc, page, 4096, &l, T0);
+	gent(&enc, T0, 42, SYM(0x1000), 0);
+	gent(&enc, T0 + 500, 42, SYM(0xa010), 1);
+	gent(&enc, T0 + 600, 42, SYM(0x3000), 2);
+	gret(&enc, T0 + 700, 42, SYM(0x3000), 2, T0 + 600);
+	gret(&enc, T0 + 1500, 42, SYM(0xa010), 1, T0 + 500);
+	gret(&enc, T0 + 3000, 42, SYM(0x1000), 0, T0);
+	pk_rb_enc_finish(&enc, 0);
+	snprintf(path, sizeof(path), "/tmp/pk-ktext-i-%d.dat", (int)getpid());
+	if (!t_check(write_file(path, page, 4096, NULL) == 0, "ktext_irq_file",
+		     "cannot write %s", path))
+		return;
+	expect("ktext_graph_irqs", path, NULL,
+	       "# tracer: function_graph\n#\n"
+	       "# CPU  DURATION                  FUNCTION CALLS\n"
+	       "# |     |   |                     |   |   |   |\n"
+	       " 0)               |  sys_open() {\n"
+	       " 0)   ==========> |\n"
+	       " 0)               |    common_interrupt() {\n"
+	       " 0)   0.100 us    |      getname();\n"
+	       " 0)   1.000 us    |    }\n"
+	       " 0)   <========== |\n"
+	       " 0)   3.000 us    |  }\n");
+	expect("ktext_graph_noirqs", path, "nofuncgraph-irqs",
+	       "# tracer: function_graph\n#\n"
+	       "# CPU  DURATION                  FUNCTION CALLS\n"
+	       "# |     |   |                     |   |   |   |\n"
+	       " 0)               |  sys_open() {\n"
+	       " 0)   3.000 us    |  }\n");
+	unlink(path);
+}
+
 int main(void)
 {
 	static unsigned char pages[3 * 4096];
@@ -544,6 +589,7 @@ int main(void)
 		    "ktext_function_file", "cannot write %s", fpath))
 		fn_tests(fpath);
 	retval_tests();
+	irq_tests();
 	/* damaged: every truncation either reports an error or prints */
 	long n;
 	char *img;
