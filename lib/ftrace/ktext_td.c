@@ -241,6 +241,9 @@ long pk_tracedat_report_kernel(struct pk_tracedat *td, FILE *out,
 	kt->scratch_max = PK_MAX(td->page_size, td->bufs[0].page_size);
 	kt->scratch = pk_zalloc(kt->scratch_max + (128u << 10));
 	kt->annotate = sc->overrun > 0;
+	/* TSC2NSEC: the iterator gives nanoseconds */
+	if (td->has_tsc2nsec && !(o && o->clock))
+		kt->in_ns = true;
 	kt_detect_tracer(kt, sc->types);
 	if (!kt->scratch) {
 		e = -ENOMEM;
