@@ -260,15 +260,25 @@ static unsigned long long cpu_lost(struct live *l, int i)
 	return st.overrun + st.dropped + st.commit_overrun;
 }
 
-/* A page that says events were lost gets the exact count from the stats. */
+/*
+ * A page that says events were lost gets the exact count from the stats:
+ * everything lost on that CPU since the last line said so. The stats can
+ * run ahead of the pages (a later page's losses already counted), so a
+ * page with nothing new to say prints no line; the lines add up exactly.
+ */
 static void exact_lost(struct live *l, size_t from, int i)
 {
+	struct pk_tracefs_stats st;
+
 	for (size_t k = from; k < l->n; k++) {
 		if (!l->evs[k].missed)
 			continue;
-		unsigned long long now = cpu_lost(l, i);
-		if (now > l->lost[i])
-			l->evs[k].missed = (long long)(now - l->lost[i]);
+		if (pk_tracefs_cpu_stats(l->t, l->inst, l->cpu_ids[i], &st))
+			continue;    /* no stats: the page's own word */
+		unsigned long long now = st.overrun + st.dropped +
+					 st.commit_overrun;
+		l->evs[k].missed = now > l->lost[i]
+				   ? (long long)(now - l->lost[i]) : 0;
 		l->lost[i] = now;
 	}
 }
