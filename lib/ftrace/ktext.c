@@ -617,18 +617,32 @@ static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 						     : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(kt->tep, src->long_size);
 	tep_set_cpus(kt->tep, src->nr_cpus);
-	for (int i = 0; i < src->nr_fmts; i++) {
+	char **text = pk_calloc((size_t)src->nr_fmts + 1, sizeof(char *));
+	bool *bad = pk_calloc((size_t)src->nr_fmts + 1, sizeof(bool));
+	int e = text && bad ? 0 : -ENOMEM;
+	for (int i = 0; !e && i < src->nr_fmts; i++) {
 		if (src->fmt_skip && src->fmt_skip[i])
 			continue;
-		char *f = kt_fix_format(src->fmt_text[i], src->fmt_len[i]);
-		if (!f)
-			return -ENOMEM;
-		int r = tep_parse_event(kt->tep, f, strlen(f), src->fmt_sys[i]);
-		pk_free(f);
-		if (r)
+		text[i] = kt_fix_format(src->fmt_text[i], src->fmt_len[i]);
+		if (!text[i])
+			e = -ENOMEM;
+	}
+	if (!e && src->untrusted)
+		e = kt_check_formats(src, text, bad);
+	for (int i = 0; !e && i < src->nr_fmts; i++) {
+		if (!text[i] || bad[i])
+			continue;
+		if (tep_parse_event(kt->tep, text[i], strlen(text[i]),
+				    src->fmt_sys[i]))
 			pk_debug("kernel text: cannot parse format %d of '%s'",
 				 i, src->fmt_sys[i]);
 	}
+	for (int i = 0; text && i < src->nr_fmts; i++)
+		pk_free(text[i]);
+	pk_free(text);
+	pk_free(bad);
+	if (e)
+		return e;
 	if (src->kallsyms && *src->kallsyms)
 		tep_parse_kallsyms(kt->tep, src->kallsyms);
 	if (src->printk && *src->printk)

@@ -43,6 +43,7 @@ struct kt_src {
 	int long_size;
 	bool big;
 	int nr_cpus;
+	bool untrusted;         /* from a file: parse in a child first */
 };
 
 struct kt_sym { uint64_t addr; const char *name; const char *mod; char type; };
@@ -131,6 +132,9 @@ void kt_header(struct pk_ktext *kt, FILE *out, unsigned long entries,
 /* ktext_graph.c */
 int kt_graph_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k);
 void kt_graph_header(struct pk_ktext *kt, FILE *out);
+
+/* ktext_check.c: marks BAD[i] for formats that crash libtraceevent */
+int kt_check_formats(const struct kt_src *src, char *const *text, bool *bad);
 
 /* ktext_td.c */
 int kt_print_range(struct pk_ktext *kt, FILE *out,

@@ -144,7 +144,7 @@ static int make_printer(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 		.fmt_skip = skip, .kallsyms = ks, .printk = pf, .cmdlines = cl,
 		.uname = un, .clock = td->bufs[0].clock,
 		.long_size = td->long_size, .big = td->big,
-		.nr_cpus = pk_tracedat_cpus(td),
+		.nr_cpus = pk_tracedat_cpus(td), .untrusted = true,
 	};
 
 	e = sys && txt && len && skip ? 0 : -ENOMEM;
@@ -157,8 +157,6 @@ static int make_printer(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 		skip[i] = i >= td->nr_ftrace_fmts && id >= 0 &&
 			  !(sc->types[id / 8] & (1 << (id % 8)));
 	}
-	if (!e)
-		e = td_check_formats(td, skip);
 	if (!e)
 		e = kt_new(&src, o, out);
 	pk_free(sys);

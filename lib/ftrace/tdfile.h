@@ -95,8 +95,5 @@ int td_compress(const char *alg, const void *in, size_t in_len,
 int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b,
 		struct td_cpu *c);
 bool td_clock_in_usecs(const char *clock);
-/* tdreport.c: parses the formats in a child process first and sets BAD[i]
- * for a format that crashes libtraceevent. 0 or a negative error. */
-int td_check_formats(struct pk_tracedat *td, bool *bad);
 
 #endif

@@ -75,7 +75,7 @@ static void child_parse(struct pk_tracedat *td, const bool *bad, int fd)
 	_exit(0);
 }
 
-int td_check_formats(struct pk_tracedat *td, bool *bad)
+static int check_formats(struct pk_tracedat *td, bool *bad)
 {
 	for (int attempt = 0; attempt < 32; attempt++) {
 		int p[2], st = 0, last = -1, v;
@@ -182,7 +182,7 @@ static int setup_tep(struct rep *r, const struct pk_report_opts *o)
 	bool *bad = pk_calloc((size_t)td->nr_fmts + 1, sizeof(bool));
 	int e = bad ? mark_unused(td, bad, o) : -ENOMEM;
 	if (!e)
-		e = td_check_formats(td, bad);
+		e = check_formats(td, bad);
 	if (e < 0) {
 		pk_free(bad);
 		return e;
