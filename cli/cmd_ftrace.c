@@ -117,6 +117,11 @@ static void usage(FILE *f)
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
 		   "  reset    remove instances left by killed perfkit runs\n"
 		   "  show     print the current tracefs state\n"
+		   "  list     tracers, events, functions, options [GLOB]\n"
+		   "  stat     per-CPU buffer statistics, function profile\n"
+		   "  snapshot take/show/clear/free the snapshot buffer\n"
+		   "  stack    the stack tracer's maximum stack\n"
+		   "  profile  the function profiler around a command\n"
 		   "  live     stream events as trace_pipe prints them\n");
 }
 
@@ -140,6 +145,16 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_extract(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return cmd_ftrace_show(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "list"))
+		return cmd_ftrace_list(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stat"))
+		return cmd_ftrace_stat(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "snapshot"))
+		return cmd_ftrace_snapshot(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stack"))
+		return cmd_ftrace_stack(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "profile"))
+		return cmd_ftrace_profile(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "live"))
 		return cmd_ftrace_live(argc - 1, argv + 1);
 	cli_error("ftrace", "unknown subcommand '%s'", argv[1]);

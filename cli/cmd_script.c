@@ -55,7 +55,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: perfkit script [-i FILE] [-F FIELDS] [-G] [filters] [-D] [--header|--header-only]\n"
 		"  -F, --fields LIST     [type:][+-]comm,tid,pid,time,cpu,event,ip,sym,symoff,\n"
-		"                        dso,addr,period,trace,flags,callindent (as perf script)\n"
+		"                        dso,addr,period,trace,flags,callindent,data_src,\n"
+		"                        weight,ins_lat,phys_addr,data_page_size,\n"
+		"                        code_page_size (as perf script)\n"
 		"  -G, --hide-call-graph do not print callchains\n"
 		"      --ns              times in nanoseconds\n"
 		"      --time START,END  samples in this time range (seconds)\n"

@@ -62,6 +62,7 @@ struct out {
 	struct evinfo *ev;
 	unsigned nr_ev;
 	int name_width;
+	int mem_width;          /* widest data_src text so far */
 	bool pipe, use_callchain, ready;
 	uint32_t fields[ST_MAX];
 	struct lcache lc;
@@ -223,6 +224,17 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID", "tid" },
 		{ SF_TIME, PERF_SAMPLE_TIME, "TIME", "time" },
 		{ SF_CPU, PERF_SAMPLE_CPU, "CPU", "cpu" },
+		{ SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", "data_src" },
+		{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
+		  "WEIGHT", "weight" },
+		{ SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT",
+		  "ins_lat" },
+		{ SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR",
+		  "phys_addr" },
+		{ SF_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE,
+		  "DATA_PAGE_SIZE", "data_page_size" },
+		{ SF_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
+		  "CODE_PAGE_SIZE", "code_page_size" },
 	};
 	uint32_t *f = &s->fields[t];
 
@@ -301,6 +313,61 @@ static int setup(struct out *s)
 }
 
 /* ---- one sample ---- */
+
+/* data_src, weight and ins_lat after the address: the data_src text is
+ * left-aligned to the longest printed so far, as perf does. */
+static void put_mem(struct out *s, uint32_t f, const struct pk_sample *sm)
+{
+	struct ob *o = &s->ob;
+	bool wstruct = sm->sample_type & PERF_SAMPLE_WEIGHT_STRUCT;
+
+	if (f & SF_DATA_SRC) {
+		char t[160];
+		int k = 16, hex = 1;
+
+		while (hex < 16 && sm->data_src >> (4 * hex))
+			hex++;
+		ob_num(o, sm->data_src, 16, 16, ' ', false);
+		ob_ch(o, ' ');
+		k = (hex > k ? hex : k) + 1;
+		size_t n = script_mem_describe(sm->data_src, t, sizeof(t));
+		/* perf formats the whole field into 100 bytes */
+		if (k + n > 99)
+			n = (size_t)(99 - k);
+		ob_put(o, t, n < sizeof(t) ? n : 0);
+		k += (int)n;
+		if (k > s->mem_width)
+			s->mem_width = k;
+		for (int i = k; i < s->mem_width; i++)
+			ob_ch(o, ' ');
+	}
+	if (f & SF_WEIGHT)
+		ob_num(o, wstruct ? (uint32_t)sm->weight : sm->weight, 10, 16,
+		       ' ', false);
+	if (f & SF_INS_LAT)
+		ob_num(o, (uint16_t)(sm->weight >> 32), 10, 16, ' ', false);
+}
+
+/* phys_addr and the page sizes at the end of the line. */
+static void put_mem_tail(struct out *s, uint32_t f, const struct pk_sample *sm)
+{
+	struct ob *o = &s->ob;
+	char t[32];
+	size_t n;
+
+	if (f & SF_PHYS_ADDR)
+		ob_num(o, sm->phys_addr, 16, 16, ' ', false);
+	if (f & SF_DATA_PAGE_SIZE) {
+		ob_ch(o, ' ');
+		n = script_page_size(sm->data_page_size, t, sizeof(t));
+		ob_put(o, t, n < sizeof(t) ? n : 0);
+	}
+	if (f & SF_CODE_PAGE_SIZE) {
+		ob_ch(o, ' ');
+		n = script_page_size(sm->code_page_size, t, sizeof(t));
+		ob_put(o, t, n < sizeof(t) ? n : 0);
+	}
+}
 
 static void put_time(struct out *s, uint64_t t)
 {
@@ -598,6 +665,8 @@ static int sample(struct out *s, const struct pk_record *rec)
 	}
 	if (f & SF_ADDR)
 		ob_num(o, sm.addr, 16, 16, ' ', false);
+	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
+		put_mem(s, f, &sm);
 	if (f & SF_IP) {
 		if (cc) {
 			ob_ch(o, '\n');
@@ -610,6 +679,8 @@ static int sample(struct out *s, const struct pk_record *rec)
 				  pk_session_generation(s->sess, sm.pid, cm));
 		}
 	}
+	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
+		put_mem_tail(s, f, &sm);
 	ob_ch(o, '\n');
 	return o->err;
 }
