@@ -198,8 +198,8 @@ static void live_signals(struct pk_tracefs *t)
 static void live_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit ftrace live [-e EVENT]... [-p PID]... [-C CPUS] "
-		"[--clock C] [-O OPTION]...\n"
+		"usage: perfkit ftrace live [-e EVENT]... [-t TRACER] [-p PID]... "
+		"[-C CPUS] [--clock C] [-O OPTION]...\n"
 		"                           [-b KB (16384)] [--top] [-- COMMAND...]\n"
 		"Streams events as trace_pipe prints them, from a private "
 		"instance, until Ctrl-C\nor COMMAND ends; tracefs is put back "
@@ -431,6 +431,7 @@ int cmd_ftrace_live(int argc, char **argv)
 		{ "option", required_argument, NULL, 'O' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "top", no_argument, NULL, 'T' },
+		{ "tracer", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -448,7 +449,7 @@ int cmd_ftrace_live(int argc, char **argv)
 
 	opts[0] = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:p:C:O:b:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:C:O:b:t:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (nr_ev < 255)
@@ -471,6 +472,7 @@ int cmd_ftrace_live(int argc, char **argv)
 			break;
 		case 'b': ro.buffer_kb = atoi(optarg); break;
 		case 'T': ro.top_level = true; break;
+		case 't': ro.tracer = optarg; break;
 		case 'h': live_usage(stdout); return 0;
 		default:
 		bad:
@@ -479,8 +481,9 @@ int cmd_ftrace_live(int argc, char **argv)
 		}
 	}
 	events[nr_ev] = NULL;
-	if (!nr_ev) {
-		cli_error("ftrace live", "nothing to trace: give -e EVENT");
+	if (!nr_ev && !ro.tracer) {
+		cli_error("ftrace live", "nothing to trace: give -e EVENT or "
+			  "-t TRACER");
 		return 2;
 	}
 	if ((e = pk_tracefs_open(&t)) < 0) {
@@ -510,14 +513,22 @@ int cmd_ftrace_live(int argc, char **argv)
 	ro.cpus = nr_cpus ? cpus : NULL;
 	ro.nr_cpus = nr_cpus;
 	if ((e = pk_ftrace_rec_new(t, &ro, &r)) < 0) {
-		cli_error("ftrace live", "%s", pk_strerror(e));
+		if (ro.tracer && (e == -EPERM || e == -EACCES))
+			cli_error("ftrace live", "tracer '%s' refused by the "
+				  "kernel (EPERM): function tracers are not "
+				  "permitted on this machine", ro.tracer);
+		else
+			cli_error("ftrace live", "%s", pk_strerror(e));
 		goto out;
 	}
 	char inst[64];
 	snprintf(inst, sizeof(inst), "perfkit-%d", (int)getpid());
 	const char *ip = ro.top_level ? NULL : inst;
 	live_set_options(t, ip, opts);
-	PK_OPTS(pk_ktext_opts, ko, .options = opts, .no_header = true);
+	PK_OPTS(pk_ktext_opts, ko, .options = opts, .no_header = true,
+		.tracer = ro.tracer && (!strcmp(ro.tracer, "function") ||
+					!strcmp(ro.tracer, "function_graph"))
+			  ? ro.tracer : NULL);
 	if ((e = pk_ktext_new_tracefs(t, ip, &ko, &l.kt)) < 0) {
 		cli_error("ftrace live", "%s", pk_strerror(e));
 		goto out;
@@ -547,8 +558,6 @@ int cmd_ftrace_live(int argc, char **argv)
 			child_done = true;
 			child = 0;
 		}
-		if (!nr_ev)
-			break;
 		if ((e = live_batch(&l)) < 0 && e != PK_ERR_FORMAT)
 			break;
 	}

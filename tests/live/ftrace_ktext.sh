@@ -211,6 +211,27 @@ done
 c=$(grep -c 'sched_switch: prev_comm=' "$T_TMP/sig.all")
 check ftrace_live_stream "no sched_switch lines before the signals: $(head -c 300 "$T_TMP/sig.all")" "$c" -gt 0
 
+# refused tracer and unknown event: one line each, tracefs as it was
+if ! grep -qw function $TF/available_tracers; then
+	skip ftrace_live_eperm "no function tracer in this kernel"
+elif echo function > $TF/instances/pkkt-$$-local/current_tracer 2>/dev/null ||
+     [ "$(cat $TF/current_tracer)" != nop ]; then
+	skip ftrace_live_eperm "the function tracer is permitted here"
+else
+	"$PERFKIT" ftrace live -t function -- true > "$T_TMP/ep.out" 2>&1
+	rc=$?
+	check ftrace_live_eperm "rc=$rc $(cat "$T_TMP/ep.out")" $rc -eq 1 -a \
+		"$(wc -l < "$T_TMP/ep.out")" -eq 1 -a -n "$(grep EPERM "$T_TMP/ep.out")"
+fi
+echo nop > $TF/instances/pkkt-$$-local/current_tracer 2>/dev/null
+"$PERFKIT" ftrace live -e nosuch:event -- true > "$T_TMP/ne.out" 2>&1
+rc=$?
+check ftrace_live_no_event "rc=$rc $(cat "$T_TMP/ne.out")" $rc -ne 0 -a \
+	"$(grep -c 'perfkit ftrace live' "$T_TMP/ne.out")" -eq 1
+snap > "$T_TMP/after"
+check ftrace_live_state_errors "$(diff "$T_TMP/before" "$T_TMP/after" | head -3)" \
+	-z "$(diff "$T_TMP/before" "$T_TMP/after")"
+
 # ---- bad input: one line, no crash ----
 "$PERFKIT" ftrace report --format=kernel -i /nonexistent > "$T_TMP/e1" 2>&1
 rc=$?
