@@ -517,7 +517,7 @@ int cmd_ftrace_live(int argc, char **argv)
 			cli_error("ftrace live", "tracer '%s' refused by the "
 				  "kernel (EPERM): function tracers are not "
 				  "permitted on this machine", ro.tracer);
-		else
+		else if (e != -ENOENT)   /* an unknown event is named already */
 			cli_error("ftrace live", "%s", pk_strerror(e));
 		goto out;
 	}

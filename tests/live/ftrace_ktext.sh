@@ -227,7 +227,7 @@ echo nop > $TF/instances/pkkt-$$-local/current_tracer 2>/dev/null
 "$PERFKIT" ftrace live -e nosuch:event -- true > "$T_TMP/ne.out" 2>&1
 rc=$?
 check ftrace_live_no_event "rc=$rc $(cat "$T_TMP/ne.out")" $rc -ne 0 -a \
-	"$(grep -c 'perfkit ftrace live' "$T_TMP/ne.out")" -eq 1
+	"$(wc -l < "$T_TMP/ne.out")" -eq 1 -a -n "$(grep nosuch:event "$T_TMP/ne.out")"
 snap > "$T_TMP/after"
 check ftrace_live_state_errors "$(diff "$T_TMP/before" "$T_TMP/after" | head -3)" \
 	-z "$(diff "$T_TMP/before" "$T_TMP/after")"
