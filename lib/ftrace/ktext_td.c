@@ -88,7 +88,6 @@ static char *blob_str(const struct td_blob *b)
 
 struct td_scan {
 	uint8_t types[65536 / 8];
-	unsigned long per_cpu[1024];
 	unsigned long entries, overrun;
 	int err;
 };
@@ -115,8 +114,6 @@ static void scan(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 			uint16_t ty = pk_ld16(ev.data, td->big);
 			sc->types[ty / 8] |= (uint8_t)(1 << (ty % 8));
 		}
-		if (ev.cpu >= 0 && ev.cpu < 1024)
-			sc->per_cpu[ev.cpu]++;
 		sc->entries++;
 	}
 	for (int c = 0; c < 1024; c++) {
