@@ -30,6 +30,9 @@ int cmd_ftrace_profile(int argc, char **argv);
 /* The merged function profile as a table (cmd_ftrace_stat.c). */
 void cli_ftrace_print_profile(FILE *f, const struct pk_func_profile *p,
 			      int n, bool has_time);
+/* kernel-text report and live streaming (cli/cmd_ftrace_live.c) */
+int cmd_ftrace_report_kernel(int argc, char **argv);
+int cmd_ftrace_live(int argc, char **argv);
 
 /* Prints "perfkit CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)

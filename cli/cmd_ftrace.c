@@ -11,7 +11,7 @@
 static void report_usage(FILE *f)
 {
 	fprintf(f, "usage: perfkit ftrace report [-i FILE] [--cpu N[,M..]] "
-		   "[--events]\n");
+		   "[--events] [--format=trace-cmd|kernel]\n");
 }
 
 /* Parses "1,3-5" into CPUS (at most MAX). Returns the count or -1. */
@@ -49,6 +49,7 @@ static int ftrace_report(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "events", no_argument, NULL, 'E' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -58,6 +59,11 @@ static int ftrace_report(int argc, char **argv)
 	bool events = false;
 	struct pk_tracedat *td;
 
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--format=kernel") ||
+		    (!strcmp(argv[i], "--format") && i + 1 < argc &&
+		     !strcmp(argv[i + 1], "kernel")))
+			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:E", lo, NULL)) != -1) {
 		switch (c) {
@@ -71,6 +77,13 @@ static int ftrace_report(int argc, char **argv)
 			}
 			break;
 		case 'E': events = true; break;
+		case 'F':
+			if (strcmp(optarg, "trace-cmd")) {
+				cli_error("ftrace report", "unknown format '%s' "
+					  "(trace-cmd, kernel)", optarg);
+				return 2;
+			}
+			break;
 		case 'h': report_usage(stdout); return 0;
 		default: report_usage(stderr); return 2;
 		}
@@ -108,7 +121,8 @@ static void usage(FILE *f)
 		   "  stat     per-CPU buffer statistics, function profile\n"
 		   "  snapshot take/show/clear/free the snapshot buffer\n"
 		   "  stack    the stack tracer's maximum stack\n"
-		   "  profile  the function profiler around a command\n");
+		   "  profile  the function profiler around a command\n"
+		   "  live     stream events as trace_pipe prints them\n");
 }
 
 int cmd_ftrace(int argc, char **argv)
@@ -141,6 +155,8 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_stack(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "profile"))
 		return cmd_ftrace_profile(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "live"))
+		return cmd_ftrace_live(argc - 1, argv + 1);
 	cli_error("ftrace", "unknown subcommand '%s'", argv[1]);
 	usage(stderr);
 	return 2;

@@ -110,6 +110,83 @@ struct pk_report_opts {
 PK_API long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 			       const struct pk_report_opts *opts);
 
+/* ---- kernel text: what the kernel's "trace" file prints ---- */
+struct pk_ktext;
+struct pk_tracefs;
+
+/* Options of the kernel-text printer; declare with PK_OPTS(). */
+struct pk_ktext_opts {
+	size_t sz;
+	/* Trace options over the kernel's defaults, comma-separated as in
+	 * trace_options: "sym-offset,noirq-info,latency-format",
+	 * "funcgraph-proc,nofuncgraph-cpu" ... (NULL: defaults). */
+	const char *options;
+	const char *tracer;      /* "nop", "function", "function_graph"
+				    (NULL: from the events in the data) */
+	const char *clock;       /* trace clock (NULL: the file's) */
+	const char *tgids;       /* text of saved_tgids (record-tgid) */
+	const char *release;     /* kernel release in the latency header
+				    (NULL: the file's uname) */
+	const char *preempt;     /* preemption model of that header
+				    ("PREEMPT(none)"; NULL: this host's) */
+	uint64_t time_start;     /* latency-format: the buffer's start time */
+	int nr_online;           /* the "#P:" count (0: the file's CPUs) */
+	bool no_header;          /* trace_pipe's text: no header, and
+				    "CPU:N [LOST M EVENTS]" where a page
+				    says events were lost */
+	const int *cpus;         /* only these CPUs (NULL: all) */
+	int nr_cpus;
+};
+
+/*
+ * Prints the events of TD's top buffer to OUT the way the kernel's own
+ * `trace` file prints that buffer: header, context columns, payloads from
+ * each event's print fmt (no trace-cmd plugins), the function and
+ * function_graph layouts and the trace option toggles of O. The header's
+ * entries-in-buffer/entries-written come from the events in the file and
+ * its CPUSTAT overrun counts. Returns the number of events printed, or a
+ * negative error: -EINVAL (bad opts), PK_ERR_SYNTAX (unknown option name;
+ * the print callback names it), or a damaged file's error after what could
+ * be printed.
+ */
+PK_API long pk_tracedat_report_kernel(struct pk_tracedat *td, FILE *out,
+				      const struct pk_ktext_opts *o);
+
+/*
+ * A kernel-text printer for events that come from tracefs directly (live
+ * reading of trace_pipe_raw): the formats of INSTANCE (NULL: top level),
+ * kallsyms, printk formats and saved_cmdlines are read from T now
+ * (pk_ktext_refresh() re-reads the command names and TGIDs). 0 and *OUT,
+ * or -errno / PK_ERR_SYNTAX (unknown option).
+ */
+PK_API int pk_ktext_new_tracefs(struct pk_tracefs *t, const char *instance,
+				const struct pk_ktext_opts *o,
+				struct pk_ktext **out);
+/* Re-reads saved_cmdlines (and saved_tgids) of the printer's tracefs. */
+PK_API int pk_ktext_refresh(struct pk_ktext *kt);
+/*
+ * Prints the events EVS[0..N) (sorted by time, ties by CPU; data as in
+ * trace_pipe_raw pages) as the trace file would, or as trace_pipe would
+ * when the printer was made with no_header: then EVS[i].missed > 0 prints
+ * "CPU:N [LOST M EVENTS]" first (-1: "CPU:N [LOST EVENTS]"). A
+ * function_graph entry whose exit is among EVS prints as one leaf line.
+ * Returns the number of lines of events printed or -EIO (write error).
+ */
+PK_API long pk_ktext_print(struct pk_ktext *kt, FILE *out,
+			   const struct pk_tracedat_event *evs, size_t n);
+/*
+ * Appends the data events of one raw ring-buffer page (PAGE_SIZE bytes,
+ * the layout of the printer's header_page) of CPU to EVS, N and CAP (grown
+ * with pk_realloc; the data pointers point into PAGE). Returns the number
+ * added or PK_ERR_FORMAT for a damaged page.
+ */
+PK_API long pk_ktext_page_events(const struct pk_ktext *kt, int cpu,
+				 const void *page, size_t page_size,
+				 struct pk_tracedat_event **evs, size_t *n,
+				 size_t *cap);
+/* Frees KT (NULL is fine). */
+PK_API void pk_ktext_free(struct pk_ktext *kt);
+
 /* ---- trace.dat writer (format 7) ---- */
 struct pk_tdwriter;
 

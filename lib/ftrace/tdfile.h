@@ -66,6 +66,8 @@ struct pk_tracedat {
 	uint32_t tsc_mult, tsc_shift;
 	uint64_t tsc_offset;
 	bool has_tsc2nsec;
+	struct td_blob cpustat[256];  /* CPUSTAT options (per_cpu stats) */
+	int nr_cpustat;
 	char **owned;           /* allocations to free */
 	int nr_owned;
 	/* iteration filter */
