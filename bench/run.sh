@@ -35,6 +35,7 @@ if command -v trace-cmd >/dev/null && [ -r "$TD" ]; then
 else
 	echo "trace-cmd or the corpus file is missing: skipped"
 fi
+sh bench/ftrace_rec.sh "$BUILD"
 # The Intel PT benchmarks decode a stream of a real run (sort, ~194M
 # instructions) that ../shared/tools/ptgen makes once (~20 s).
 export PK_PTGEN_DIR=${PK_PTGEN_DIR:-$BUILD/ptgen}

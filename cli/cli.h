@@ -3,6 +3,7 @@
 #ifndef PK_CLI_H
 #define PK_CLI_H
 #include <stdarg.h>
+#include <stdio.h>
 #include <perfkit/perfkit.h>
 
 /* Every subcommand: argv[0] is its name. Returns the exit status. Usage
@@ -20,6 +21,18 @@ int cmd_ftrace_record(int argc, char **argv);
 int cmd_ftrace_reset(int argc, char **argv);
 int cmd_ftrace_extract(int argc, char **argv);
 int cmd_ftrace_show(int argc, char **argv);
+/* cli/cmd_ftrace_list.c, cmd_ftrace_stat.c, cmd_ftrace_tools.c */
+int cmd_ftrace_list(int argc, char **argv);
+int cmd_ftrace_stat(int argc, char **argv);
+int cmd_ftrace_snapshot(int argc, char **argv);
+int cmd_ftrace_stack(int argc, char **argv);
+int cmd_ftrace_profile(int argc, char **argv);
+/* The merged function profile as a table (cmd_ftrace_stat.c). */
+void cli_ftrace_print_profile(FILE *f, const struct pk_func_profile *p,
+			      int n, bool has_time);
+/* kernel-text report and live streaming (cli/cmd_ftrace_live.c) */
+int cmd_ftrace_report_kernel(int argc, char **argv);
+int cmd_ftrace_live(int argc, char **argv);
 
 /* Prints "perfkit CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)

@@ -11,7 +11,7 @@
 static void report_usage(FILE *f)
 {
 	fprintf(f, "usage: perfkit ftrace report [-i FILE] [--cpu N[,M..]] "
-		   "[--events]\n"
+		   "[--events] [--format=trace-cmd|kernel]\n"
 		   "       [--engine=auto|tep] [--stats]\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
@@ -54,6 +54,7 @@ static int ftrace_report(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "events", no_argument, NULL, 'E' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "engine", required_argument, NULL, 'G' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -68,6 +69,11 @@ static int ftrace_report(int argc, char **argv)
 	struct pk_report_stats st = { 0 };
 	struct pk_tracedat *td;
 
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--format=kernel") ||
+		    (!strcmp(argv[i], "--format") && i + 1 < argc &&
+		     !strcmp(argv[i + 1], "kernel")))
+			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:Ev", lo, NULL)) != -1) {
 		switch (c) {
@@ -81,6 +87,13 @@ static int ftrace_report(int argc, char **argv)
 			}
 			break;
 		case 'E': events = true; break;
+		case 'F':
+			if (strcmp(optarg, "trace-cmd")) {
+				cli_error("ftrace report", "unknown format '%s' "
+					  "(trace-cmd, kernel)", optarg);
+				return 2;
+			}
+			break;
 		case 'S': stats = true; break;
 		case 'v': cli_verbose++; break;
 		case 'G':
@@ -130,7 +143,13 @@ static void usage(FILE *f)
 		   "  record   record events into a trace.dat file\n"
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
 		   "  reset    remove instances left by killed perfkit runs\n"
-		   "  show     print the current tracefs state\n");
+		   "  show     print the current tracefs state\n"
+		   "  list     tracers, events, functions, options [GLOB]\n"
+		   "  stat     per-CPU buffer statistics, function profile\n"
+		   "  snapshot take/show/clear/free the snapshot buffer\n"
+		   "  stack    the stack tracer's maximum stack\n"
+		   "  profile  the function profiler around a command\n"
+		   "  live     stream events as trace_pipe prints them\n");
 }
 
 int cmd_ftrace(int argc, char **argv)
@@ -153,6 +172,18 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_extract(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return cmd_ftrace_show(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "list"))
+		return cmd_ftrace_list(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stat"))
+		return cmd_ftrace_stat(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "snapshot"))
+		return cmd_ftrace_snapshot(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stack"))
+		return cmd_ftrace_stack(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "profile"))
+		return cmd_ftrace_profile(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "live"))
+		return cmd_ftrace_live(argc - 1, argv + 1);
 	cli_error("ftrace", "unknown subcommand '%s'", argv[1]);
 	usage(stderr);
 	return 2;

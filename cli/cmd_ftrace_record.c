@@ -44,8 +44,17 @@ static void record_usage(FILE *f)
 	fprintf(f,
 		"usage: perfkit ftrace record [-e EVENT]... [-o FILE] [-b KB] "
 		"[-C CPUS] [--clock C]\n"
-		"                             [-p PID]... [-t TRACER] [--top] "
-		"[-z zstd|zlib|none] [-- COMMAND...]\n");
+		"         [-p PID]... [-a] [-t TRACER] [-l FUNC]... [-n FUNC]... "
+		"[-g FUNC]... [-O [no]OPTION]...\n"
+		"         [--top] [--tsc2nsec] [-z zstd|zlib|none] "
+		"[-- COMMAND...]\n"
+		"  -t  tracer (function, function_graph, ...): in the private "
+		"instance when it\n"
+		"      supports tracers, else in the top-level buffer\n"
+		"  -l/-n  set_ftrace_filter / set_ftrace_notrace (globs, "
+		"FUNC:mod:MOD, FUNC:CMD[:ARG])\n"
+		"  -g  set_graph_function; -O  trace option; -a  every process, "
+		"also with a command\n");
 }
 
 /* Forks COMMAND stopped on a pipe until *GO is written. */
@@ -107,9 +116,35 @@ static int wait_workload(pid_t child, const int *pids, int nr_pids)
 	return 0;
 }
 
-static int is_function_tracer(const char *t)
+#define MAXL 256
+/* Adds ARG to a NULL-terminated list of at most MAXL entries. */
+static void add_list(const char **l, int *n, const char *arg)
 {
-	return strcmp(t, "nop") != 0;
+	if (*n < MAXL - 1)
+		l[(*n)++] = arg;
+	l[*n] = NULL;
+}
+
+/* One clear line, before anything changes, for a tracer this kernel
+ * lacks. 0 or 1. */
+static int check_tracer(struct pk_tracefs *t, const char *tracer, bool graph)
+{
+	char *av = NULL;
+
+	if (pk_tracefs_tracer_available(t, NULL, tracer) == 0) {
+		if (pk_tracefs_read(t, NULL, "available_tracers", &av) >= 0)
+			av[strcspn(av, "\n")] = 0;
+		cli_error("ftrace record", "tracer '%s' is not in this kernel "
+			  "(available_tracers: %s)", tracer, av ? av : "");
+		free(av);
+		return 1;
+	}
+	if (graph && !pk_tracefs_has(t, NULL, "set_graph_function")) {
+		cli_error("ftrace record", "-g: no set_graph_function in this "
+			  "kernel (no function_graph tracer)");
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_ftrace_record(int argc, char **argv)
@@ -122,11 +157,21 @@ int cmd_ftrace_record(int argc, char **argv)
 		{ "clock", required_argument, NULL, 'k' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tracer", required_argument, NULL, 't' },
+		{ "filter", required_argument, NULL, 'l' },
+		{ "notrace", required_argument, NULL, 'n' },
+		{ "graph", required_argument, NULL, 'g' },
+		{ "option", required_argument, NULL, 'O' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "tsc2nsec", no_argument, NULL, 'N' },
 		{ "top", no_argument, NULL, 'T' },
+		{ "top-level", no_argument, NULL, 'T' },
 		{ "compression", required_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *filt[MAXL], *notr[MAXL], *graph[MAXL], *opts[MAXL];
+	int nfilt = 0, nnotr = 0, ngraph = 0, nopts = 0;
+	bool all = false;
 	const char *events[256], *tracer = NULL;
 	int nr_ev = 0, pids[64], nr_pids = 0, cpus[1024], nr_cpus = 0, c;
 	PK_OPTS(pk_ftrace_rec_opts, o, .output = "trace.dat");
@@ -136,7 +181,7 @@ int cmd_ftrace_record(int argc, char **argv)
 	pid_t child = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:o:b:C:p:t:z:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:o:b:C:p:t:z:l:n:g:O:a", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (nr_ev < 255)
@@ -166,6 +211,12 @@ int cmd_ftrace_record(int argc, char **argv)
 				pids[nr_pids++] = atoi(optarg);
 			break;
 		case 't': tracer = optarg; break;
+		case 'l': add_list(filt, &nfilt, optarg); break;
+		case 'n': add_list(notr, &nnotr, optarg); break;
+		case 'g': add_list(graph, &ngraph, optarg); break;
+		case 'O': add_list(opts, &nopts, optarg); break;
+		case 'a': all = true; break;
+		case 'N': o.tsc2nsec = true; break;
 		case 'T': o.top_level = true; break;
 		case 'z': o.compression = optarg; break;
 		case 'h': record_usage(stdout); return 0;
@@ -176,8 +227,9 @@ int cmd_ftrace_record(int argc, char **argv)
 		}
 	}
 	events[nr_ev] = NULL;
-	if (!nr_ev && !tracer) {
-		cli_error("ftrace record", "nothing to record: give -e EVENT");
+	if (!nr_ev && !tracer && !nfilt && !nnotr && !ngraph) {
+		cli_error("ftrace record", "nothing to record: give -e EVENT "
+			  "or -t TRACER");
 		return 2;
 	}
 	if ((e = pk_tracefs_open(&t)) < 0) {
@@ -185,39 +237,54 @@ int cmd_ftrace_record(int argc, char **argv)
 		return 1;
 	}
 	catch_signals(t);
-	if (tracer && is_function_tracer(tracer)) {
-		e = pk_tracefs_write(t, NULL, "current_tracer", tracer);
-		if (e == -EPERM || e == -EACCES) {
-			cli_error("ftrace record", "tracer '%s' refused by the "
-				  "kernel (EPERM): function tracers are not "
-				  "permitted on this machine", tracer);
-			goto out;
-		}
-		if (e) {
-			cli_error("ftrace record", "tracer '%s': %s", tracer,
-				  pk_strerror(e));
-			goto out;
-		}
-		o.top_level = true;   /* tracers live in the top level */
-	}
+	if ((nfilt || nnotr || ngraph) && !tracer)
+		tracer = ngraph ? "function_graph" : "function";
+	if (tracer && (e = check_tracer(t, tracer, ngraph > 0)))
+		goto out;
 	if (optind < argc) {
 		child = spawn(argv + optind, &go);
 		if (child < 0) {
 			cli_error("ftrace record", "fork: %s", strerror(errno));
 			goto out;
 		}
-		pids[nr_pids++] = child;
-		o.follow_fork = true;
+		if (!all) {     /* only the command and its children */
+			pids[nr_pids++] = child;
+			o.follow_fork = true;
+		}
 	}
 	o.events = events;
+	o.tracer = tracer;
+	o.filters = nfilt ? filt : NULL;
+	o.notrace = nnotr ? notr : NULL;
+	o.graph = ngraph ? graph : NULL;
+	o.options = nopts ? opts : NULL;
 	o.pids = nr_pids ? pids : NULL;
 	o.nr_pids = nr_pids;
 	o.cpus = nr_cpus ? cpus : NULL;
 	o.nr_cpus = nr_cpus;
 	if ((e = pk_ftrace_rec_new(t, &o, &r)) < 0) {
-		cli_error("ftrace record", "%s", pk_strerror(e));
+		if ((e == -EPERM || e == -EACCES) && tracer &&
+		    pk_tracer_is_function(tracer))
+			cli_error("ftrace record", "function tracer: not "
+				  "permitted on this system (%s: EPERM from "
+				  "tracefs; kernel lockdown or no dynamic "
+				  "ftrace)", tracer);
+		else if (e == -EOPNOTSUPP && o.tsc2nsec)
+			cli_error("ftrace record", "--tsc2nsec: this system "
+				  "gives no TSC to nanoseconds conversion (perf "
+				  "mmap page without cap_user_time_zero: the "
+				  "clock source is not a stable TSC)");
+		else if (e == -ENOENT && tracer)
+			cli_error("ftrace record", "tracer '%s' or an event "
+				  "is not available here", tracer);
+		else
+			cli_error("ftrace record", "%s", pk_strerror(e));
 		goto out;
 	}
+	if (tracer && pk_ftrace_rec_top_level(r) && !o.top_level)
+		fprintf(stderr, "perfkit ftrace record: tracer %s: instances "
+			"have no tracers on this kernel, recording in the "
+			"top-level buffer\n", tracer);
 	if ((e = pk_ftrace_rec_start(r)) < 0) {
 		cli_error("ftrace record", "start: %s", pk_strerror(e));
 		goto out;
@@ -349,7 +416,9 @@ static void show_files(struct pk_tracefs *t, const char *inst)
 		"current_tracer", "tracing_on", "trace_clock", "buffer_size_kb",
 		"buffer_total_size_kb", "tracing_cpumask", "set_event",
 		"set_event_pid", "set_ftrace_pid", "set_ftrace_filter",
-		"set_ftrace_notrace", "tracing_thresh", "tracing_max_latency",
+		"set_ftrace_notrace", "set_graph_function", "set_graph_notrace",
+		"max_graph_depth", "tracing_thresh", "tracing_max_latency",
+		"buffer_percent", "stack_max_size", "function_profile_enabled",
 	};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char *s;

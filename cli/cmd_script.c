@@ -55,8 +55,12 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: perfkit script [-i FILE] [-F FIELDS] [-G] [filters] [-D] [--header|--header-only]\n"
 		"  -F, --fields LIST     [type:][+-]comm,tid,pid,time,cpu,event,ip,sym,symoff,\n"
-		"                        dso,addr,period,trace,flags,callindent (as perf script)\n"
+		"                        dso,addr,period,trace,flags,callindent,data_src,\n"
+		"                        weight,ins_lat,phys_addr,data_page_size,\n"
+		"                        code_page_size (as perf script)\n"
 		"  -G, --hide-call-graph do not print callchains\n"
+		"      --max-stack N     callchain entries to show, each of the\n"
+		"                        kernel's and the unwound user part (127)\n"
 		"      --ns              times in nanoseconds\n"
 		"      --time START,END  samples in this time range (seconds)\n"
 		"  -C, --cpu LIST        samples of these CPUs\n"
@@ -331,6 +335,7 @@ int cmd_script(int argc, char **argv)
 		{ "repair", no_argument, NULL, 'R' },
 		{ "fields", required_argument, NULL, 'f' },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "max-stack", required_argument, NULL, 'S' },
 		{ "ns", no_argument, NULL, 'N' },
 		{ "time", required_argument, NULL, 'T' },
 		{ "cpu", required_argument, NULL, 'C' },
@@ -347,6 +352,7 @@ int cmd_script(int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	optind = 1;
 	script_fields_init(&s.so.f);
+	s.so.max_stack = -1;
 	while ((c = getopt_long(argc, argv, "+i:DhvF:GC:", longopts, NULL)) != -1) {
 		if (script_option(&s.so, c, optarg) == 0)
 			continue;

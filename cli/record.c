@@ -606,6 +606,17 @@ static int synth_cb(const struct perf_event_header *h, void *arg)
 	return err;
 }
 
+/* The forked workload is still perfkit until it execs: its mappings are
+ * not the program's (perf record writes none either; left in, they make
+ * perf's DWARF unwinder take the old image's lowest mapping of a shared
+ * library as its base and stop). */
+static int synth_cb_nomaps(const struct perf_event_header *h, void *arg)
+{
+	if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2)
+		return 0;
+	return synth_cb(h, arg);
+}
+
 static int tgid_of(int tid)
 {
 	char path[64], line[256];
@@ -640,7 +651,7 @@ static int synthesize(struct rec *r)
 	if (c->system_wide || c->cpu_list)
 		return pk_synth_all_processes(synth_cb, r, &o);
 	if (c->argv)
-		return pk_synth_process(r->wl.pid, synth_cb, r, &o);
+		return pk_synth_process(r->wl.pid, synth_cb_nomaps, r, &o);
 	/* Each target thread's process, once. */
 	for (int i = 0; i < pk_thread_map_nr(r->threads); i++) {
 		int tgid = tgid_of(pk_thread_map_tid(r->threads, i)), dup = 0;

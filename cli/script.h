@@ -12,7 +12,9 @@ enum {
 	SF_CPU = 1 << 4, SF_EVNAME = 1 << 5, SF_TRACE = 1 << 6, SF_IP = 1 << 7,
 	SF_SYM = 1 << 8, SF_DSO = 1 << 9, SF_ADDR = 1 << 10,
 	SF_SYMOFFSET = 1 << 11, SF_SRCLINE = 1 << 12, SF_PERIOD = 1 << 13,
-	SF_FLAGS = 1 << 14, SF_CALLINDENT = 1 << 15,
+	SF_FLAGS = 1 << 14, SF_CALLINDENT = 1 << 15, SF_DATA_SRC = 1 << 16,
+	SF_WEIGHT = 1 << 17, SF_INS_LAT = 1 << 18, SF_PHYS_ADDR = 1 << 19,
+	SF_DATA_PAGE_SIZE = 1 << 20, SF_CODE_PAGE_SIZE = 1 << 21,
 };
 
 /* perf's output types: attr types 0..5, synth, other. */
@@ -37,6 +39,7 @@ struct script_filter {
 struct script_opts {
 	const char *input;
 	bool ns, hide_callchain, file_order, bad;
+	int max_stack;                   /* --max-stack; -1: perf's 127 */
 	struct script_fields f;
 	struct script_filter filt;
 };
@@ -57,6 +60,11 @@ void script_filter_fini(struct script_filter *f);
 /* Takes option C (getopt code of cmd_script) with ARG: 0 when it was a
  * sample-output option (errors set o->bad), -1 otherwise. */
 int script_option(struct script_opts *o, int c, const char *arg);
+
+/* script_mem.c: perf's "|OP ...|BLK ..." text of a data_src value and
+ * its page-size names; snprintf-like, return the length written. */
+size_t script_mem_describe(uint64_t data_src, char *buf, size_t len);
+size_t script_page_size(uint64_t size, char *buf, size_t len);
 
 /* script_out.c: prints every sample of PD; exit status. */
 int script_samples(struct script_opts *o, struct pk_perfdata *pd);

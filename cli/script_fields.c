@@ -20,6 +20,10 @@ static const struct { const char *name; uint32_t bit; } names[] = {
 	{ "dso", SF_DSO }, { "addr", SF_ADDR }, { "symoff", SF_SYMOFFSET },
 	{ "srcline", SF_SRCLINE }, { "period", SF_PERIOD },
 	{ "flags", SF_FLAGS }, { "callindent", SF_CALLINDENT },
+	{ "data_src", SF_DATA_SRC }, { "weight", SF_WEIGHT },
+	{ "ins_lat", SF_INS_LAT }, { "phys_addr", SF_PHYS_ADDR },
+	{ "data_page_size", SF_DATA_PAGE_SIZE },
+	{ "code_page_size", SF_CODE_PAGE_SIZE },
 };
 
 static const char *const type_names[ST_MAX] = {
@@ -38,7 +42,10 @@ void script_fields_init(struct script_fields *f)
 		f->t[t].fields = HWDEF;
 	f->t[ST_TRACE].fields = SF_COMM | SF_TID | SF_CPU | SF_TIME |
 				SF_EVNAME | SF_TRACE;
-	f->t[ST_RAW].fields |= SF_ADDR;
+	/* raw events (memory sampling) show the memory fields too */
+	f->t[ST_RAW].fields |= SF_ADDR | SF_DATA_SRC | SF_WEIGHT |
+			       SF_PHYS_ADDR | SF_DATA_PAGE_SIZE |
+			       SF_CODE_PAGE_SIZE | SF_INS_LAT;
 	f->t[ST_SYNTH].fields = SF_COMM | SF_TID | SF_CPU | SF_TIME |
 				SF_EVNAME | SF_IP | SF_SYM | SF_SYMOFFSET |
 				SF_DSO;

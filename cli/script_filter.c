@@ -146,6 +146,16 @@ int script_option(struct script_opts *o, int c, const char *arg)
 	case 'F': case 'f': err = script_fields_parse(&o->f, arg); break;
 	case 'G': o->hide_callchain = true; return 0;
 	case 'N': o->ns = true; return 0;
+	case 'S': {
+		char *end;
+		unsigned long v = strtoul(arg, &end, 0);
+
+		err = !*arg || *end || v > 1000000 ? -EINVAL : 0;
+		if (err)
+			fprintf(stderr, "perfkit script: bad --max-stack '%s'\n", arg);
+		o->max_stack = (int)v;
+		break;
+	}
 	case 'T': err = script_filter_time(f, arg); break;
 	case 'C': err = script_filter_cpu(f, arg); break;
 	case 'P': err = script_filter_ints(&f->pids, &f->nr_pids, arg); break;

@@ -15,6 +15,7 @@
 #include <perfkit/session.h>
 #include <perfkit/symbol.h>
 #include <perfkit/tracefmt.h>
+#include <perfkit/unwind.h>
 #include "cli.h"
 #include "script.h"
 
@@ -62,9 +63,14 @@ struct out {
 	struct evinfo *ev;
 	unsigned nr_ev;
 	int name_width;
+	int mem_width;          /* widest data_src text so far */
 	bool pipe, use_callchain, ready;
 	uint32_t fields[ST_MAX];
 	struct lcache lc;
+	struct pk_unwind *uw;   /* --call-graph dwarf samples */
+	uint64_t *uips;         /* the unwound frames of the sample */
+	int nr_uips;            /* how many (0 none) */
+	int max_stack;
 };
 
 /* Zeroed memory in huge pages where the kernel allows (a few faults
@@ -223,6 +229,17 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID", "tid" },
 		{ SF_TIME, PERF_SAMPLE_TIME, "TIME", "time" },
 		{ SF_CPU, PERF_SAMPLE_CPU, "CPU", "cpu" },
+		{ SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", "data_src" },
+		{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
+		  "WEIGHT", "weight" },
+		{ SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT",
+		  "ins_lat" },
+		{ SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR",
+		  "phys_addr" },
+		{ SF_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE,
+		  "DATA_PAGE_SIZE", "data_page_size" },
+		{ SF_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
+		  "CODE_PAGE_SIZE", "code_page_size" },
 	};
 	uint32_t *f = &s->fields[t];
 
@@ -302,6 +319,61 @@ static int setup(struct out *s)
 
 /* ---- one sample ---- */
 
+/* data_src, weight and ins_lat after the address: the data_src text is
+ * left-aligned to the longest printed so far, as perf does. */
+static void put_mem(struct out *s, uint32_t f, const struct pk_sample *sm)
+{
+	struct ob *o = &s->ob;
+	bool wstruct = sm->sample_type & PERF_SAMPLE_WEIGHT_STRUCT;
+
+	if (f & SF_DATA_SRC) {
+		char t[160];
+		int k = 16, hex = 1;
+
+		while (hex < 16 && sm->data_src >> (4 * hex))
+			hex++;
+		ob_num(o, sm->data_src, 16, 16, ' ', false);
+		ob_ch(o, ' ');
+		k = (hex > k ? hex : k) + 1;
+		size_t n = script_mem_describe(sm->data_src, t, sizeof(t));
+		/* perf formats the whole field into 100 bytes */
+		if (k + n > 99)
+			n = (size_t)(99 - k);
+		ob_put(o, t, n < sizeof(t) ? n : 0);
+		k += (int)n;
+		if (k > s->mem_width)
+			s->mem_width = k;
+		for (int i = k; i < s->mem_width; i++)
+			ob_ch(o, ' ');
+	}
+	if (f & SF_WEIGHT)
+		ob_num(o, wstruct ? (uint32_t)sm->weight : sm->weight, 10, 16,
+		       ' ', false);
+	if (f & SF_INS_LAT)
+		ob_num(o, (uint16_t)(sm->weight >> 32), 10, 16, ' ', false);
+}
+
+/* phys_addr and the page sizes at the end of the line. */
+static void put_mem_tail(struct out *s, uint32_t f, const struct pk_sample *sm)
+{
+	struct ob *o = &s->ob;
+	char t[32];
+	size_t n;
+
+	if (f & SF_PHYS_ADDR)
+		ob_num(o, sm->phys_addr, 16, 16, ' ', false);
+	if (f & SF_DATA_PAGE_SIZE) {
+		ob_ch(o, ' ');
+		n = script_page_size(sm->data_page_size, t, sizeof(t));
+		ob_put(o, t, n < sizeof(t) ? n : 0);
+	}
+	if (f & SF_CODE_PAGE_SIZE) {
+		ob_ch(o, ' ');
+		n = script_page_size(sm->code_page_size, t, sizeof(t));
+		ob_put(o, t, n < sizeof(t) ? n : 0);
+	}
+}
+
 static void put_time(struct out *s, uint64_t t)
 {
 	struct ob *o = &s->ob;
@@ -359,21 +431,60 @@ static void put_symdso(struct out *s, uint32_t f, const struct pk_location *l)
 	}
 }
 
+/* An unwound user frame: perf shows the functions inlined there as
+ * frames of their own, one line each, with the line of each call as
+ * their srcline. */
+static void put_inlines(struct out *s, uint32_t f, const struct pk_location *l,
+			const struct pk_inline_frame *fr, int n)
+{
+	struct ob *o = &s->ob;
+
+	for (int k = 0; k < n; k++) {
+		struct pk_location li = *l;
+		bool real = !strcmp(fr[k].name, l->sym);
+
+		if (k) {
+			ob_ch(o, '\n');
+			if (f & SF_IP)
+				ob_ch(o, '\t');
+		}
+		if (f & SF_IP)
+			ob_num(o, l->dso_addr, 16, 16, ' ', false);
+		li.sym = fr[k].name;
+		put_symdso(s, real ? f : f & ~SF_DSO, &li);
+		if ((f & SF_SRCLINE) && fr[k].file) {
+			const char *b = strrchr(fr[k].file, '/');
+
+			ob_put(o, "\n  ", 3);
+			ob_str(o, b ? b + 1 : fr[k].file);
+			ob_ch(o, ':');
+			ob_num(o, fr[k].line, 10, 0, ' ', false);
+		}
+		if (!real)
+			ob_put(o, " (inlined)", 10);
+	}
+}
+
 /* "%16lx sym+off (dso)" of one address (PRINT_ADDR: the address to
- * show), from the cache when the session resolves it the same way. */
+ * show), from the cache when the session resolves it the same way.
+ * UNWOUND: a frame of the DWARF unwinder, which perf expands into the
+ * functions inlined at the address. */
 static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
-		      uint16_t cpumode, bool dso_addr, uint64_t gen)
+		      uint16_t cpumode, bool dso_addr, uint64_t gen, bool unwound)
 {
 	struct ob *o = &s->ob;
 	struct lcache *lc = &s->lc;
 	struct pk_location l;
 	uint64_t h = (ip ^ ((uint64_t)pid << 32) ^ ((uint64_t)cpumode << 60) ^ f) *
 		     0x9e3779b97f4a7c15ull;
-	struct lcent *e = &lc->e[h >> 49];
+	struct lcent *e = &lc->e[(h >> 49) ^ unwound];
+	uint8_t cmkey = (uint8_t)(cpumode | (unwound ? 0x80 : 0));
+	struct pk_inline_frame nm[64];
+	int ni = 0;
 	size_t start, len;
 
 	if (e->ip == ip && e->gen == gen && e->pid == pid &&
-	    e->cpumode == cpumode && e->f == f && e->valid) {
+	    e->cpumode == cmkey && e->f == f && e->valid) {
 		if (e->len <= LC_INLINE) { /* fixed-size copy: inlined */
 			memcpy(ob_room(o, LC_INLINE), e->text, LC_INLINE);
 			o->len += e->len;
@@ -384,6 +495,11 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	}
 	pk_session_resolve(s->sess, pid, ip, cpumode, &l);
 	start = ob_room(o, 4096) - o->b;
+	if (unwound && l.sym)
+		ni = pk_session_inlines(s->sess, pid, ip, nm, 64);
+	if (ni > 0) {
+		put_inlines(s, f, &l, nm, ni);
+	} else {
 	if (f & SF_IP)
 		ob_num(o, dso_addr ? l.dso_addr : ip, 16, 16, ' ', false);
 	put_symdso(s, f, &l);
@@ -396,6 +512,7 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 			ob_put(o, "\n  ", 3);
 			ob_str(o, line);
 		}
+	}
 	}
 	len = o->len - start;
 	if (o->len < start || len > 4096)
@@ -418,7 +535,7 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	e->pid = pid;
 	e->len = (uint32_t)len;
 	e->f = (uint16_t)f;
-	e->cpumode = (uint8_t)cpumode;
+	e->cpumode = cmkey;
 	e->valid = 1;
 }
 
@@ -430,7 +547,8 @@ static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 	unsigned nr = 0;
 	size_t start = o->len;
 
-	for (uint64_t i = 0; i < sm->callchain.nr && nr < MAX_STACK; i++) {
+	for (uint64_t i = 0; i < sm->callchain.nr && nr < (unsigned)s->max_stack;
+	     i++) {
 		uint64_t ip = sm->callchain.ips[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
@@ -456,16 +574,60 @@ static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 			ob_ch(o, '\t');
 		put_frame(s, f, sm->pid, ip, cpumode, true,
 			  cpumode == PERF_RECORD_MISC_USER ? ugen :
-			  cpumode == PERF_RECORD_MISC_KERNEL ? kgen : 0);
+			  cpumode == PERF_RECORD_MISC_KERNEL ? kgen : 0, false);
 		ob_ch(o, '\n');
+	}
+}
+
+/* Unwinds a sample's user stack (REGS_USER + STACK_USER) into s->uips:
+ * 0, or negative where perf's unwinder fails (no ip or sp among the
+ * registers, --max-stack 0): perf then prints the sample on one line. */
+static int unwind(struct out *s, const struct pk_sample *sm)
+{
+	s->nr_uips = 0;
+	if (!(sm->sample_type & PERF_SAMPLE_REGS_USER) ||
+	    !(sm->sample_type & PERF_SAMPLE_STACK_USER))
+		return 0;
+	if (!s->uw && !(s->uw = pk_unwind_new(s->sess)))
+		return 0;
+	if (!s->uips && !(s->uips = malloc(((size_t)s->max_stack + 1) *
+					   sizeof(*s->uips))))
+		return 0;
+	s->nr_uips = pk_unwind_sample(s->uw, sm->pid, sm, s->uips,
+				      s->max_stack);
+	if (s->nr_uips < 0) {
+		s->nr_uips = 0;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* perf 6.1 appends the user frames it unwound to whatever the callchain
+ * gave, each part up to --max-stack. */
+static void put_unwound(struct out *s, uint32_t f, const struct pk_sample *sm,
+			uint64_t ugen)
+{
+	for (int i = 0; i < s->nr_uips; i++) {
+		uint64_t ip = s->uips[i];
+
+		if (!ip)
+			continue;
+		if (f & SF_IP)
+			ob_ch(&s->ob, '\t');
+		put_frame(s, f, sm->pid, ip, PERF_RECORD_MISC_USER, true,
+			  ugen, true);
+		ob_ch(&s->ob, '\n');
 	}
 }
 
 static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
 {
-	put_chain(s, f, sm,
-		  pk_session_generation(s->sess, sm->pid, PERF_RECORD_MISC_USER),
+	uint64_t ugen = pk_session_generation(s->sess, sm->pid,
+					      PERF_RECORD_MISC_USER);
+
+	put_chain(s, f, sm, ugen,
 		  pk_session_generation(s->sess, sm->pid, PERF_RECORD_MISC_KERNEL));
+	put_unwound(s, f, sm, ugen);
 }
 
 static void put_flags(struct out *s)
@@ -598,6 +760,10 @@ static int sample(struct out *s, const struct pk_record *rec)
 	}
 	if (f & SF_ADDR)
 		ob_num(o, sm.addr, 16, 16, ' ', false);
+	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
+		put_mem(s, f, &sm);
+	if ((f & SF_IP) && cc && unwind(s, &sm))
+		cc = false; /* perf: no callchain when its unwinder fails */
 	if (f & SF_IP) {
 		if (cc) {
 			ob_ch(o, '\n');
@@ -607,9 +773,11 @@ static int sample(struct out *s, const struct pk_record *rec)
 			uint16_t cm = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
 			put_frame(s, f, sm.pid, sm.ip, cm, false,
-				  pk_session_generation(s->sess, sm.pid, cm));
+				  pk_session_generation(s->sess, sm.pid, cm), false);
 		}
 	}
+	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
+		put_mem_tail(s, f, &sm);
 	ob_ch(o, '\n');
 	return o->err;
 }
@@ -663,7 +831,8 @@ static int record(struct out *s, const struct pk_record *rec)
 
 int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 {
-	struct out s = { .o = o, .pd = pd };
+	struct out s = { .o = o, .pd = pd,
+			 .max_stack = o->max_stack < 0 ? MAX_STACK : o->max_stack };
 	struct pk_perfdata_info in;
 	struct pk_record rec;
 	unsigned nbid = 0;
@@ -721,6 +890,8 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	big_free(s.lc.e, LC_SIZE * sizeof(*s.lc.e));
 	free(s.lc.arena);
 	pk_tracefmt_free(s.tf);
+	pk_unwind_free(s.uw);
+	free(s.uips);
 	pk_session_free(s.sess);
 	return err == PK_ERR_EOS && !s.ob.err ? 0 : 1;
 }

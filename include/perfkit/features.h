@@ -53,7 +53,8 @@ PK_API unsigned int pk_kernel_attr_size(void);
  * perf_event support at all). */
 PK_API int pk_perf_event_paranoid(int *value);
 
-/* PMUs in /sys/bus/event_source/devices, sorted by name (read once). */
+/* PMUs in /sys/bus/event_source/devices (under $PERFKIT_SYSFS when set),
+ * sorted by name, read once: the list the event parser uses. */
 PK_API int pk_pmu_nr(void);
 /* Name of PMU IDX, or NULL when out of range. */
 PK_API const char *pk_pmu_name(int idx);

@@ -128,6 +128,83 @@ struct pk_report_opts {
 PK_API long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 			       const struct pk_report_opts *opts);
 
+/* ---- kernel text: what the kernel's "trace" file prints ---- */
+struct pk_ktext;
+struct pk_tracefs;
+
+/* Options of the kernel-text printer; declare with PK_OPTS(). */
+struct pk_ktext_opts {
+	size_t sz;
+	/* Trace options over the kernel's defaults, comma-separated as in
+	 * trace_options: "sym-offset,noirq-info,latency-format",
+	 * "funcgraph-proc,nofuncgraph-cpu" ... (NULL: defaults). */
+	const char *options;
+	const char *tracer;      /* "nop", "function", "function_graph"
+				    (NULL: from the events in the data) */
+	const char *clock;       /* trace clock (NULL: the file's) */
+	const char *tgids;       /* text of saved_tgids (record-tgid) */
+	const char *release;     /* kernel release in the latency header
+				    (NULL: the file's uname) */
+	const char *preempt;     /* preemption model of that header
+				    ("PREEMPT(none)"; NULL: this host's) */
+	uint64_t time_start;     /* latency-format: the buffer's start time */
+	int nr_online;           /* the "#P:" count (0: the file's CPUs) */
+	bool no_header;          /* trace_pipe's text: no header, and
+				    "CPU:N [LOST M EVENTS]" where a page
+				    says events were lost */
+	const int *cpus;         /* only these CPUs (NULL: all) */
+	int nr_cpus;
+};
+
+/*
+ * Prints the events of TD's top buffer to OUT the way the kernel's own
+ * `trace` file prints that buffer: header, context columns, payloads from
+ * each event's print fmt (no trace-cmd plugins), the function and
+ * function_graph layouts and the trace option toggles of O. The header's
+ * entries-in-buffer/entries-written come from the events in the file and
+ * its CPUSTAT overrun counts. Returns the number of events printed, or a
+ * negative error: -EINVAL (bad opts), PK_ERR_SYNTAX (unknown option name;
+ * the print callback names it), or a damaged file's error after what could
+ * be printed.
+ */
+PK_API long pk_tracedat_report_kernel(struct pk_tracedat *td, FILE *out,
+				      const struct pk_ktext_opts *o);
+
+/*
+ * A kernel-text printer for events that come from tracefs directly (live
+ * reading of trace_pipe_raw): the formats of INSTANCE (NULL: top level),
+ * kallsyms, printk formats and saved_cmdlines are read from T now
+ * (pk_ktext_refresh() re-reads the command names and TGIDs). 0 and *OUT,
+ * or -errno / PK_ERR_SYNTAX (unknown option).
+ */
+PK_API int pk_ktext_new_tracefs(struct pk_tracefs *t, const char *instance,
+				const struct pk_ktext_opts *o,
+				struct pk_ktext **out);
+/* Re-reads saved_cmdlines (and saved_tgids) of the printer's tracefs. */
+PK_API int pk_ktext_refresh(struct pk_ktext *kt);
+/*
+ * Prints the events EVS[0..N) (sorted by time, ties by CPU; data as in
+ * trace_pipe_raw pages) as the trace file would, or as trace_pipe would
+ * when the printer was made with no_header: then EVS[i].missed > 0 prints
+ * "CPU:N [LOST M EVENTS]" first (-1: "CPU:N [LOST EVENTS]"). A
+ * function_graph entry whose exit is among EVS prints as one leaf line.
+ * Returns the number of lines of events printed or -EIO (write error).
+ */
+PK_API long pk_ktext_print(struct pk_ktext *kt, FILE *out,
+			   const struct pk_tracedat_event *evs, size_t n);
+/*
+ * Appends the data events of one raw ring-buffer page (PAGE_SIZE bytes,
+ * the layout of the printer's header_page) of CPU to EVS, N and CAP (grown
+ * with pk_realloc; the data pointers point into PAGE). Returns the number
+ * added or PK_ERR_FORMAT for a damaged page.
+ */
+PK_API long pk_ktext_page_events(const struct pk_ktext *kt, int cpu,
+				 const void *page, size_t page_size,
+				 struct pk_tracedat_event **evs, size_t *n,
+				 size_t *cap);
+/* Frees KT (NULL is fine). */
+PK_API void pk_ktext_free(struct pk_ktext *kt);
+
 /* ---- trace.dat writer (format 7) ---- */
 struct pk_tdwriter;
 
@@ -149,6 +226,13 @@ PK_API int pk_tdwriter_set_item(struct pk_tdwriter *w,
 /* Adds a format file of SYSTEM ("ftrace" for the ftrace ones). */
 PK_API int pk_tdwriter_add_format(struct pk_tdwriter *w, const char *system,
 				  const char *text, size_t len);
+/* Adds a TSC2NSEC option: readers convert timestamps to
+ * (ts * MULT) >> SHIFT ns. OFFSET is stored as given. 0 or -EINVAL. */
+PK_API int pk_tdwriter_set_tsc2nsec(struct pk_tdwriter *w, uint32_t mult,
+				    uint32_t shift, uint64_t offset);
+/* Adds an OFFSET option: readers add OFFSET ns to every timestamp
+ * (trace-cmd's --ts-offset). */
+PK_API int pk_tdwriter_set_ts_offset(struct pk_tdwriter *w, long long offset);
 /* Adds a CPUSTAT option (the text of per_cpu/cpuN/stats). */
 PK_API int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text);
 /*
@@ -187,8 +271,20 @@ struct pk_tracefs;
  * tracefs mount in /proc/mounts) or mounts it at /sys/kernel/tracing (the
  * mount is undone by pk_tracefs_restore()). 0 and *OUT, or -errno
  * (-ENOENT: no tracefs and mounting failed).
+ * Environment: PERFKIT_TRACEFS=DIR uses DIR instead, as
+ * pk_tracefs_open_at(DIR, $PERFKIT_SYSCTL) does; PERFKIT_TRACEFS_LOG=FILE
+ * appends a line per write to FILE ("W file value" or "A file value" for
+ * appends, file relative to the tracefs directory, restores included).
  */
 PK_API int pk_tracefs_open(struct pk_tracefs **out);
+/*
+ * Uses DIR as tracefs without checking its file system (tests build a tree
+ * of regular files) and SYSCTL_DIR instead of /proc/sys/kernel (NULL: that
+ * one) for ftrace_enabled and stack_tracer_enabled. 0 and *OUT, -ENOENT
+ * (DIR is no directory) or -ENAMETOOLONG.
+ */
+PK_API int pk_tracefs_open_at(const char *dir, const char *sysctl_dir,
+			      struct pk_tracefs **out);
 /* The tracefs directory. */
 PK_API const char *pk_tracefs_dir(const struct pk_tracefs *t);
 /* Puts FILE of INSTANCE (NULL: top level) in BUF. 0 or -ENAMETOOLONG. */
@@ -233,6 +329,7 @@ PK_API int pk_tracefs_option(struct pk_tracefs *t, const char *instance,
 /* Per-CPU stats of INSTANCE for CPU (per_cpu/cpuN/stats). */
 struct pk_tracefs_stats {
 	uint64_t entries, overrun, commit_overrun, bytes, dropped, read;
+	uint64_t oldest_ts, now_ts;   /* ns ("oldest event ts", "now ts") */
 };
 PK_API int pk_tracefs_cpu_stats(const struct pk_tracefs *t,
 				const char *instance, int cpu,
@@ -258,6 +355,146 @@ PK_API void pk_tracefs_close(struct pk_tracefs *t);
  */
 PK_API int pk_tracefs_reset_stale(struct pk_tracefs *t);
 
+/* ---- tracers, function filters, pids, buffers (all undone at restore) */
+
+/* Whether FILE of INSTANCE exists (the kernel's features show as files). */
+PK_API bool pk_tracefs_has(const struct pk_tracefs *t, const char *instance,
+			   const char *file);
+/* Whether tracer NAME traces functions (function, function_graph): those
+ * need dynamic ftrace and may be refused (EPERM under lockdown). */
+PK_API bool pk_tracer_is_function(const char *name);
+/* Whether NAME is listed in available_tracers of INSTANCE: 1, 0, or
+ * -errno (-ENOENT: no such file). */
+PK_API int pk_tracefs_tracer_available(const struct pk_tracefs *t,
+				       const char *instance, const char *name);
+/*
+ * Sets current_tracer of INSTANCE (NULL: top level) to NAME. For a
+ * function tracer, /proc/sys/kernel/ftrace_enabled is written (1) only when
+ * it reads 0, and put back at restore. Errors: -ENOENT (NAME not in
+ * available_tracers), -EOPNOTSUPP (INSTANCE has no current_tracer: older
+ * kernels give instances events only), -EPERM (refused), other -errno.
+ */
+PK_API int pk_tracefs_tracer(struct pk_tracefs *t, const char *instance,
+			     const char *name);
+/* Writes the decimal V to FILE (max_graph_depth, tracing_thresh,
+ * tracing_max_latency, hwlat_detector/width, hwlat_detector/window,
+ * stack_max_size, ...). 0 or -errno. */
+PK_API int pk_tracefs_write_u64(struct pk_tracefs *t, const char *instance,
+				const char *file, uint64_t v);
+/* Reads the number at the start of FILE. 0 or -errno / PK_ERR_FORMAT. */
+PK_API int pk_tracefs_read_u64(const struct pk_tracefs *t,
+			       const char *instance, const char *file,
+			       uint64_t *v);
+/* Sets trace option SPEC: "NAME" sets it, "noNAME" clears it (an option
+ * whose own name starts with "no" is tried as is first). 0 or -errno
+ * (-ENOENT: no such option). */
+PK_API int pk_tracefs_option_spec(struct pk_tracefs *t, const char *instance,
+				  const char *spec);
+
+/* Function lists (files of the top level or an instance). */
+enum pk_ftrace_list {
+	PK_FT_FILTER,          /* set_ftrace_filter */
+	PK_FT_NOTRACE,         /* set_ftrace_notrace */
+	PK_FT_GRAPH,           /* set_graph_function */
+	PK_FT_GRAPH_NOTRACE,   /* set_graph_notrace */
+	PK_FT_STACK_FILTER,    /* stack_trace_filter (top level) */
+};
+/* The file name of list L. */
+PK_API const char *pk_ftrace_list_file(enum pk_ftrace_list l);
+/*
+ * Adds ENTRY to list L (appending, as `echo ENTRY >> file`): a function, a
+ * glob ("sched*", "*lock", "*rq*", "a*b"), "GLOB:mod:MODULE", an index in
+ * available_filter_functions ("1 50"), "!ENTRY" to remove one, or (L =
+ * PK_FT_FILTER) a filter command "FUNC:CMD[:ARG]" with CMD traceon,
+ * traceoff, snapshot, stacktrace (ARG a count), enable_event/disable_event
+ * (ARG SYSTEM:EVENT[:COUNT]), dump or cpudump. The list's previous
+ * contents come back at restore; each command added is removed again with
+ * its "!" form (":0" when it had a count). 0, -EINVAL (malformed command),
+ * or the kernel's -errno (-EINVAL: no such function; -EPERM: refused).
+ */
+PK_API int pk_tracefs_func_add(struct pk_tracefs *t, const char *instance,
+			       enum pk_ftrace_list l, const char *entry);
+/* Empties list L (as `echo > file`; filter commands stay). */
+PK_API int pk_tracefs_func_clear(struct pk_tracefs *t, const char *instance,
+				 enum pk_ftrace_list l);
+/* Builds the "!" form that removes filter command CMD into BUF.
+ * 0, -EINVAL (not a command) or -ENAMETOOLONG. */
+PK_API int pk_ftrace_command_undo(const char *cmd, char *buf, size_t len);
+
+/* Who a PID restricts (flags of pk_tracefs_pid_add()). */
+enum {
+	PK_PID_FUNCTIONS = 1,  /* set_ftrace_pid */
+	PK_PID_EVENTS = 2,     /* set_event_pid */
+	PK_PID_FORK = 4,       /* children too: function-fork / event-fork */
+	PK_PID_NOTRACE = 8,    /* the notrace lists instead */
+};
+/* Adds PID to the pid lists FLAGS name. 0 or -errno. */
+PK_API int pk_tracefs_pid_add(struct pk_tracefs *t, const char *instance,
+			      int pid, unsigned flags);
+/* Sets the buffer size of CPU (-1: every CPU, buffer_size_kb) in KB. */
+PK_API int pk_tracefs_buffer_kb(struct pk_tracefs *t, const char *instance,
+				int cpu, unsigned long kb);
+/* Limits tracing to the NR CPUS (tracing_cpumask, hex with a comma every
+ * 32 CPUs). 0, -EINVAL (NR < 1 or a CPU out of 0..4095) or -errno. */
+PK_API int pk_tracefs_cpumask(struct pk_tracefs *t, const char *instance,
+			      const int *cpus, int nr);
+
+/* Snapshot buffer (needs CONFIG_TRACER_SNAPSHOT: the snapshot file). */
+enum pk_snapshot_op {
+	PK_SNAPSHOT_TAKE,      /* allocate if needed and swap (write 1) */
+	PK_SNAPSHOT_CLEAR,     /* empty it, keep it allocated (write 2) */
+	PK_SNAPSHOT_FREE,      /* free it (write 0) */
+};
+/* -EOPNOTSUPP without a snapshot file; -EBUSY under latency tracers. A
+ * spare buffer this handle allocated is freed at restore. */
+PK_API int pk_tracefs_snapshot(struct pk_tracefs *t, const char *instance,
+			       enum pk_snapshot_op op);
+
+/*
+ * Turns the stack tracer on or off through kernel/stack_tracer_enabled,
+ * written only when it differs (and put back at restore). -EOPNOTSUPP when
+ * tracefs has no stack_trace file (no CONFIG_STACK_TRACER); ftrace_enabled
+ * as for function tracers.
+ */
+PK_API int pk_tracefs_stack_tracer(struct pk_tracefs *t, bool on);
+/* Turns the function profiler (function_profile_enabled) on or off.
+ * -EOPNOTSUPP without that file (no CONFIG_FUNCTION_PROFILER). */
+PK_API int pk_tracefs_profiler(struct pk_tracefs *t, bool on);
+
+/* One function of the profile, merged across CPUs. */
+struct pk_func_profile {
+	char name[128];
+	uint64_t hit;
+	double time_us, avg_us, s2_us;  /* without the graph tracer: 0 */
+};
+/*
+ * Reads trace_stat/function0..N of INSTANCE, merges each function's rows
+ * (hits and times summed, average and sample variance s^2 combined) and
+ * sorts them by time, then hits, then name. Returns the count with *OUT
+ * (free()), 0 without data, or -errno (-ENOENT: no trace_stat/function0).
+ * *HAS_TIME (may be NULL) tells whether the kernel gave times.
+ */
+PK_API int pk_tracefs_profile_read(const struct pk_tracefs *t,
+				   const char *instance,
+				   struct pk_func_profile **out,
+				   bool *has_time);
+/* Parses the text of one trace_stat/functionN file into *OUT (appended to
+ * *NR entries). 0, -ENOMEM or PK_ERR_FORMAT (the line number goes to the
+ * print callback). */
+PK_API int pk_func_profile_parse(const char *text,
+				 struct pk_func_profile **out, int *nr,
+				 bool *has_time);
+/* Merges and sorts *NR parsed rows in place (what profile_read does). */
+PK_API void pk_func_profile_merge(struct pk_func_profile *p, int *nr);
+
+/* Writes TEXT to trace_marker of INSTANCE. 0 or -errno. */
+PK_API int pk_tracefs_marker(struct pk_tracefs *t, const char *instance,
+			     const char *text);
+/* Writes ID (4 bytes, host order) and LEN bytes of DATA to
+ * trace_marker_raw. 0, -EINVAL (too long) or -errno. */
+PK_API int pk_tracefs_marker_raw(struct pk_tracefs *t, const char *instance,
+				 uint32_t id, const void *data, size_t len);
+
 /* ---- recording ---- */
 struct pk_ftrace_rec;
 
@@ -276,6 +513,18 @@ struct pk_ftrace_rec_opts {
 	bool top_level;             /* use the top-level buffer, not an
 				       instances/perfkit-PID */
 	const char *compression;    /* "zstd" (default), "zlib", "none" */
+	/* tracers (a function tracer may be refused: -EPERM) */
+	const char *tracer;         /* current_tracer (NULL: none); in the
+				       instance when it has current_tracer,
+				       else in the top level */
+	const char *const *filters; /* set_ftrace_filter entries (globs,
+				       mod:, indexes, commands) */
+	const char *const *notrace; /* set_ftrace_notrace entries */
+	const char *const *graph;   /* set_graph_function entries */
+	const char *const *options; /* trace options, "NAME" or "noNAME" */
+	bool tsc2nsec;              /* x86-tsc clock and a TSC2NSEC option
+				       (-EOPNOTSUPP where perf gives no
+				       conversion: see pk_ftrace_tsc2nsec) */
 };
 
 /*
@@ -288,7 +537,19 @@ struct pk_ftrace_rec_opts {
 PK_API int pk_ftrace_rec_new(struct pk_tracefs *t,
 			     const struct pk_ftrace_rec_opts *o,
 			     struct pk_ftrace_rec **out);
-/* Adds PID to set_event_pid (a workload started after _new). */
+/* Whether the recording ended up in the top-level buffer. */
+PK_API bool pk_ftrace_rec_top_level(const struct pk_ftrace_rec *r);
+/*
+ * The TSC to nanoseconds conversion perf publishes in a perf_event's mmap
+ * page (time_mult, time_shift with cap_user_time_zero), the same on every
+ * CPU: ns = (tsc * MULT) >> SHIFT. 0, or -EOPNOTSUPP where the kernel
+ * gives none (clock source other than a stable TSC, e.g. kvm-clock) or
+ * CPUs disagree, or -errno from perf_event_open. PERFKIT_TSC2NSEC=MULT:SHIFT
+ * in the environment gives those instead (tests; -EINVAL when malformed).
+ */
+PK_API int pk_ftrace_tsc2nsec(uint32_t *mult, uint32_t *shift);
+/* Adds PID to set_event_pid (a workload started after _new), and to
+ * set_ftrace_pid when a function tracer records. */
 PK_API int pk_ftrace_rec_add_pid(struct pk_ftrace_rec *r, int pid);
 /* Turns tracing on and starts one reader thread per CPU that splices
  * trace_pipe_raw pages into a temporary file. 0 or -errno. */

@@ -94,6 +94,29 @@ PK_API int pk_session_srcline(struct pk_session *s, uint32_t pid,
 			      uint64_t addr, uint16_t cpumode, char *buf,
 			      size_t len);
 
+/* One frame of perf's inline expansion. */
+struct pk_inline_frame {
+	const char *name;    /* function name (DWARF) */
+	const char *file;    /* source file (full path), NULL when unknown */
+	unsigned line;       /* its line: the address's for the innermost,
+				the inlined call's for the others */
+};
+
+/*
+ * The frames perf 6.1 shows for a user address it unwound (perf script
+ * with --call-graph dwarf recordings): what binutils' addr2line -i -f
+ * gives for ADDR of process PID, innermost inlined function first and the
+ * function that holds them last, into FRAMES (at most MAX; strings live
+ * as long as the session). perf prints each as a frame of its own at the
+ * same address and offset, "(inlined)" in place of the DSO where the name
+ * differs from the symbol's, and the file's base name:line as its
+ * srcline. Returns the count; 0 when the DSO has no DWARF line for ADDR
+ * (perf then prints the plain frame) or ADDR is in no file mapping.
+ */
+PK_API int pk_session_inlines(struct pk_session *s, uint32_t pid,
+			      uint64_t addr, struct pk_inline_frame *frames,
+			      int max);
+
 /*
  * A number that changes whenever pk_session_resolve() may answer
  * differently for addresses of PID in CPUMODE (its maps or the build ids

@@ -8,6 +8,7 @@
 #include <strings.h>
 #include "base/base.h"
 #include "event/pmu.h"
+#include <perfkit/features.h>
 
 static char *root_sysfs, *root_tracefs;
 static bool roots_set;
@@ -408,4 +409,48 @@ const struct pk_pmu_alias *pk__pmu_alias(const struct pk_pmu *p,
 		if (!strcasecmp(p->aliases[i].name, name))
 			return &p->aliases[i];
 	return NULL;
+}
+
+/*
+ * The public PMU list (features.h) is this same list, so the event parser
+ * and `perfkit list` never disagree about which PMUs exist; it follows the
+ * PERFKIT_SYSFS root like the rest of the parser.
+ */
+static int pmus_public(struct pk_pmu **out)
+{
+	int n = pk__pmu_all(out);
+
+	return n < 0 ? 0 : n;
+}
+
+int pk_pmu_nr(void)
+{
+	struct pk_pmu *p = NULL;
+
+	return pmus_public(&p);
+}
+
+const char *pk_pmu_name(int idx)
+{
+	struct pk_pmu *p = NULL;
+
+	return idx >= 0 && idx < pmus_public(&p) ? p[idx].name : NULL;
+}
+
+int pk_pmu_type(int idx)
+{
+	struct pk_pmu *p = NULL;
+
+	if (idx < 0 || idx >= pmus_public(&p) || p[idx].type > INT32_MAX)
+		return -EINVAL;
+	return (int)p[idx].type;
+}
+
+int pk_pmu_find(const char *name)
+{
+	struct pk_pmu *p = pk__pmu_find(name);
+
+	if (!p || p->type > INT32_MAX)
+		return -ENOENT;
+	return (int)p->type;
 }

@@ -43,6 +43,9 @@ struct pk_ftrace_rec {
 	bool all_systems;
 	atomic_int stop;
 	bool running;
+	bool func_pids;         /* pids go to set_ftrace_pid too */
+	bool tsc2nsec;
+	uint32_t tsc_mult, tsc_shift;
 };
 
 static int online_cpus(int **out)
@@ -103,26 +106,36 @@ static int tmp_file(const char *output, int cpu)
 	return fd;
 }
 
-static int set_cpumask(struct pk_ftrace_rec *r, const int *cpus, int n)
+/* Trace options and function lists, before the tracer starts. */
+static int setup_functions(struct pk_ftrace_rec *r,
+			   const struct pk_ftrace_rec_opts *o)
 {
-	char mask[1024] = "";
-	int max = 0;
+	static const enum pk_ftrace_list which[3] = { PK_FT_FILTER,
+		PK_FT_NOTRACE, PK_FT_GRAPH };
+	const char *const *lists[3] = { o->filters, o->notrace, o->graph };
+	int e;
 
-	for (int i = 0; i < n; i++)
-		max = PK_MAX(max, cpus[i]);
-	/* hex digits, most significant first, comma every 32 bits */
-	int digits = max / 4 + 1, pos = 0;
-	for (int d = digits - 1; d >= 0 && pos < (int)sizeof(mask) - 2; d--) {
-		int v = 0;
-		for (int i = 0; i < n; i++)
-			if (cpus[i] / 4 == d)
-				v |= 1 << (cpus[i] % 4);
-		mask[pos++] = "0123456789abcdef"[v];
-		if (d && d % 8 == 0)
-			mask[pos++] = ',';
+	for (const char *const *op = o->options; op && *op; op++) {
+		if ((e = pk_tracefs_option_spec(r->t, r->instp, *op))) {
+			if (e == -ENOENT)
+				pk_warn("ftrace record: no trace option '%s'",
+					*op);
+			return e;
+		}
 	}
-	mask[pos] = 0;
-	return pk_tracefs_write(r->t, r->instp, "tracing_cpumask", mask);
+	for (int k = 0; k < 3; k++) {
+		for (const char *const *f = lists[k]; f && *f; f++) {
+			e = pk_tracefs_func_add(r->t, r->instp, which[k], *f);
+			if (e && e != -EPERM && e != -ENOENT)
+				pk_warn("ftrace record: %s '%s': %s",
+					pk_ftrace_list_file(which[k]), *f,
+					e == -EINVAL ? "no such function or bad "
+						       "command" : strerror(-e));
+			if (e)
+				return e;
+		}
+	}
+	return 0;
 }
 
 static int setup(struct pk_ftrace_rec *r, const struct pk_ftrace_rec_opts *o)
@@ -141,14 +154,25 @@ static int setup(struct pk_ftrace_rec *r, const struct pk_ftrace_rec_opts *o)
 	if (o->clock && (e = pk_tracefs_write(r->t, r->instp, "trace_clock",
 					      o->clock)))
 		return e;
-	if (o->cpus && o->nr_cpus && (e = set_cpumask(r, o->cpus, o->nr_cpus)))
+	if (o->cpus && o->nr_cpus &&
+	    (e = pk_tracefs_cpumask(r->t, r->instp, o->cpus, o->nr_cpus)))
+		return e;
+	if ((e = setup_functions(r, o)))
 		return e;
 	if (o->follow_fork &&
 	    (e = pk_tracefs_option(r->t, r->instp, "event-fork", true)))
 		return e;
+	if (o->follow_fork && r->func_pids &&
+	    (e = pk_tracefs_option(r->t, r->instp, "function-fork", true)))
+		return e;
 	for (int i = 0; i < o->nr_pids; i++)
 		if ((e = pk_ftrace_rec_add_pid(r, o->pids[i])))
 			return e;
+	if (o->tracer && (e = pk_tracefs_tracer(r->t, r->instp, o->tracer))) {
+		pk_debug("ftrace record: tracer %s: %s", o->tracer,
+			 strerror(-e));
+		return e;
+	}
 	for (const char *const *ev = o->events; ev && *ev; ev++) {
 		e = pk_tracefs_event_enable(r->t, r->instp, *ev, true);
 		if (e < 0) {
@@ -217,15 +241,21 @@ static int note_systems(struct pk_ftrace_rec *r, const char *const *events)
 	return 0;
 }
 
-int pk_ftrace_rec_new(struct pk_tracefs *t, const struct pk_ftrace_rec_opts *o,
+int pk_ftrace_rec_new(struct pk_tracefs *t,
+		      const struct pk_ftrace_rec_opts *user,
 		      struct pk_ftrace_rec **out)
 {
+	struct pk_ftrace_rec_opts oo = { 0 }, *o = &oo;
 	struct pk_ftrace_rec *r;
 	int *cpus = NULL, n, e;
 
 	*out = NULL;
-	if (!o || !PK_OPTS_VALID(o, pk_ftrace_rec_opts))
+	if (!user || !PK_OPTS_VALID(user, pk_ftrace_rec_opts))
 		return -EINVAL;
+	/* fields past an older caller's struct stay zero */
+	memcpy(&oo, user, PK_MIN(user->sz, sizeof(oo)));
+	if (oo.tsc2nsec)
+		oo.clock = "x86-tsc";
 	r = pk_zalloc(sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -237,6 +267,14 @@ int pk_ftrace_rec_new(struct pk_tracefs *t, const struct pk_ftrace_rec_opts *o,
 		pk_ftrace_rec_free(r);
 		return -ENOMEM;
 	}
+	r->func_pids = o->tracer && pk_tracer_is_function(o->tracer);
+	if (o->tsc2nsec) {
+		if ((e = pk_ftrace_tsc2nsec(&r->tsc_mult, &r->tsc_shift))) {
+			pk_ftrace_rec_free(r);
+			return e;
+		}
+		r->tsc2nsec = true;
+	}
 	if (!o->top_level) {
 		snprintf(r->inst, sizeof(r->inst), "perfkit-%d", (int)getpid());
 		r->instp = r->inst;
@@ -245,6 +283,13 @@ int pk_ftrace_rec_new(struct pk_tracefs *t, const struct pk_ftrace_rec_opts *o,
 				r->inst, strerror(-e));
 			pk_ftrace_rec_free(r);
 			return e;
+		}
+		if (o->tracer && !pk_tracefs_has(t, r->instp, "current_tracer")) {
+			pk_info("ftrace record: instances have no tracers on this "
+				"kernel: tracer %s records in the top-level "
+				"buffer", o->tracer);
+			pk_tracefs_instance_remove(t, r->inst);
+			r->instp = NULL;
 		}
 	}
 	if (o->cpus && o->nr_cpus > 0) {
@@ -269,9 +314,13 @@ int pk_ftrace_rec_new(struct pk_tracefs *t, const struct pk_ftrace_rec_opts *o,
 
 int pk_ftrace_rec_add_pid(struct pk_ftrace_rec *r, int pid)
 {
-	char buf[32];
-	snprintf(buf, sizeof(buf), "%d", pid);
-	return pk_tracefs_append(r->t, r->instp, "set_event_pid", buf);
+	return pk_tracefs_pid_add(r->t, r->instp, pid, PK_PID_EVENTS |
+				  (r->func_pids ? PK_PID_FUNCTIONS : 0));
+}
+
+bool pk_ftrace_rec_top_level(const struct pk_ftrace_rec *r)
+{
+	return r->instp == NULL;
 }
 
 /* Moves whole pages from trace_pipe_raw to the file. >0 bytes, 0 none. */
@@ -455,6 +504,8 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 			free(s);
 		}
 	}
+	if (!e && r->tsc2nsec)
+		e = pk_tdwriter_set_tsc2nsec(w, r->tsc_mult, r->tsc_shift, 0);
 	if (pk_tracefs_read(r->t, r->instp, "trace_clock", &clk) > 0) {
 		char *o = strchr(clk, '['), *c = o ? strchr(o, ']') : NULL;
 		if (c) {

@@ -92,6 +92,8 @@ struct pk_tracedat {
 	struct td_prefetch *pf; /* decompression thread, or NULL */
 	struct pk_bigbuf bigs[8];  /* large decompressed sections */
 	int nr_bigs;
+	struct td_blob cpustat[256];  /* CPUSTAT options (per_cpu stats) */
+	int nr_cpustat;
 	char **owned;           /* allocations to free */
 	int nr_owned;
 	/* iteration filter */

@@ -420,6 +420,10 @@ static int rd_option(struct pk_tracedat *td, uint16_t id, struct td_cur *c,
 	case TD_OPT_TRACECLOCK:
 		set_opt_blob(&td->clock_opt, &o, size);
 		break;
+	case TD_OPT_CPUSTAT:
+		if (td->nr_cpustat < (int)PK_ARRAY_SIZE(td->cpustat))
+			set_opt_blob(&td->cpustat[td->nr_cpustat++], &o, size);
+		break;
 	case TD_OPT_UNAME:
 		set_opt_blob(&td->uname, &o, size);
 		break;

@@ -45,6 +45,10 @@ struct pk_tdwriter {
 	struct pk_buf strings;
 	struct pk_buf opts;
 	int err;
+	bool has_tsc, has_offset;
+	uint32_t tsc_mult, tsc_shift;
+	uint64_t tsc_offset;
+	long long ts_offset;
 };
 
 static int wr_all(int fd, const void *p, size_t n)
@@ -144,6 +148,25 @@ int pk_tdwriter_add_format(struct pk_tdwriter *w, const char *system,
 	memcpy(w->sys_fmts.data + w->last_sys_count_at, &n, 4);
 	if (put64(&w->sys_fmts, len) || pk_buf_append(&w->sys_fmts, text, len))
 		return -ENOMEM;
+	return 0;
+}
+
+int pk_tdwriter_set_tsc2nsec(struct pk_tdwriter *w, uint32_t mult,
+			     uint32_t shift, uint64_t offset)
+{
+	if (!mult || shift > 63)
+		return -EINVAL;
+	w->has_tsc = true;
+	w->tsc_mult = mult;
+	w->tsc_shift = shift;
+	w->tsc_offset = offset;
+	return 0;
+}
+
+int pk_tdwriter_set_ts_offset(struct pk_tdwriter *w, long long offset)
+{
+	w->has_offset = true;
+	w->ts_offset = offset;
 	return 0;
 }
 
@@ -450,6 +473,18 @@ static int wr_options(struct pk_tdwriter *w)
 		size_t n = strlen(t);
 		opt_add(w, TD_OPT_CPUSTAT, t, (uint32_t)n + 1);
 		at += n + 1;
+	}
+	if (w->has_tsc) {
+		/* u32 multiplier, u32 shift, u64 offset (host order) */
+		uint8_t v[16];
+		memcpy(v, &w->tsc_mult, 4);
+		memcpy(v + 4, &w->tsc_shift, 4);
+		memcpy(v + 8, &w->tsc_offset, 8);
+		opt_add(w, TD_OPT_TSC2NSEC, v, 16);
+	}
+	if (w->has_offset) {   /* decimal text, as trace-cmd --ts-offset */
+		snprintf(tmp, sizeof(tmp), "%lld", w->ts_offset);
+		opt_add(w, TD_OPT_OFFSET, tmp, (uint32_t)strlen(tmp) + 1);
 	}
 	uint32_t ncpu = 0;
 	for (int i = 0; i < w->nr_bufs; i++)

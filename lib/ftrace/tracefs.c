@@ -19,25 +19,9 @@
 #include <unistd.h>
 #include <perfkit/ftrace.h>
 #include "base/base.h"
+#include "ftrace/tracefs.h"
 
 #define TRACEFS_MAGIC 0x74726163
-
-enum undo_kind { U_TRUNC, U_APPEND, U_RMDIR, U_UMOUNT, U_DONE };
-
-struct undo {
-	enum undo_kind kind;
-	char *path;
-	char *data;     /* what to write (U_TRUNC, U_APPEND) */
-};
-
-struct pk_tracefs {
-	char dir[1024];
-	struct undo *undo;
-	int nr_undo, cap_undo;
-	char **saved;   /* paths already saved or created */
-	int nr_saved;
-	volatile sig_atomic_t restoring;
-};
 
 static bool is_tracefs(const char *dir)
 {
@@ -50,7 +34,7 @@ static bool is_tracefs(const char *dir)
 	return access(p, F_OK) == 0;
 }
 
-static int push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
+int tfs_push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
 		     const char *data)
 {
 	if (t->nr_undo == t->cap_undo) {
@@ -74,16 +58,56 @@ static int push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
 	return 0;
 }
 
+static struct pk_tracefs *tfs_alloc(void)
+{
+	struct pk_tracefs *t = pk_zalloc(sizeof(*t));
+	const char *log = getenv("PERFKIT_TRACEFS_LOG");
+
+	if (!t)
+		return NULL;
+	snprintf(t->sysctl, sizeof(t->sysctl), "/proc/sys/kernel");
+	t->log_fd = -1;
+	if (log && *log)
+		t->log_fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+				 0644);
+	return t;
+}
+
+int pk_tracefs_open_at(const char *dir, const char *sysctl_dir,
+		       struct pk_tracefs **out)
+{
+	struct pk_tracefs *t;
+	struct stat st;
+
+	*out = NULL;
+	if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return -ENOENT;
+	if (strlen(dir) >= sizeof(((struct pk_tracefs *)0)->dir) ||
+	    (sysctl_dir && strlen(sysctl_dir) >=
+	     sizeof(((struct pk_tracefs *)0)->sysctl)))
+		return -ENAMETOOLONG;
+	if (!(t = tfs_alloc()))
+		return -ENOMEM;
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	if (sysctl_dir)
+		snprintf(t->sysctl, sizeof(t->sysctl), "%s", sysctl_dir);
+	*out = t;
+	return 0;
+}
+
 int pk_tracefs_open(struct pk_tracefs **out)
 {
 	static const char *const cand[] = { "/sys/kernel/tracing",
 					    "/sys/kernel/debug/tracing" };
-	struct pk_tracefs *t = pk_zalloc(sizeof(*t));
+	const char *env = getenv("PERFKIT_TRACEFS");
+	struct pk_tracefs *t;
 	char line[1024];
 	FILE *f;
 
 	*out = NULL;
-	if (!t)
+	if (env && *env)
+		return pk_tracefs_open_at(env, getenv("PERFKIT_SYSCTL"), out);
+	if (!(t = tfs_alloc()))
 		return -ENOMEM;
 	for (size_t i = 0; i < PK_ARRAY_SIZE(cand); i++) {
 		if (is_tracefs(cand[i])) {
@@ -108,7 +132,7 @@ int pk_tracefs_open(struct pk_tracefs **out)
 		fclose(f);
 	if (mount("nodev", cand[0], "tracefs", 0, NULL) == 0) {
 		snprintf(t->dir, sizeof(t->dir), "%s", cand[0]);
-		push_undo(t, U_UMOUNT, cand[0], NULL);
+		tfs_push_undo(t, U_UMOUNT, cand[0], NULL);
 		*out = t;
 		pk_info("tracefs: mounted at %s", cand[0]);
 		return 0;
@@ -116,6 +140,8 @@ int pk_tracefs_open(struct pk_tracefs **out)
 	int e = errno;
 	pk_warn("tracefs: not mounted and cannot mount it at %s: %s", cand[0],
 		strerror(e));
+	if (t->log_fd >= 0)
+		close(t->log_fd);
 	pk_free(t);
 	return -ENOENT;
 }
@@ -153,7 +179,7 @@ long pk_tracefs_read(const struct pk_tracefs *t, const char *instance,
 	return *out ? n : -ENOMEM;
 }
 
-static bool saved_already(struct pk_tracefs *t, const char *path)
+bool tfs_saved_already(struct pk_tracefs *t, const char *path)
 {
 	for (int i = 0; i < t->nr_saved; i++) {
 		size_t n = strlen(t->saved[i]);
@@ -182,6 +208,8 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+static int save_file(struct pk_tracefs *t, const char *path);
+
 static bool is_list_file(const char *b)
 {
 	static const char *const l[] = {
@@ -196,6 +224,55 @@ static bool is_list_file(const char *b)
 	return false;
 }
 
+/* A filter command line ("func:cmd[:arg]"; "func:mod:m" is a filter). */
+static bool is_filter_command(const char *ln)
+{
+	const char *c = strchr(ln, ':');
+	return c && strncmp(c + 1, "mod:", 4) != 0;
+}
+
+/* The snapshot buffer: freed again at restore when it was free before. */
+static int save_snapshot(struct pk_tracefs *t, const char *path)
+{
+	char buf[512];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	if (strstr(buf, "Snapshot is freed"))
+		r = tfs_push_undo(t, U_TRUNC, path, "0");
+	return r ? r : mark_saved(t, path);
+}
+
+static int save_cpu_sizes(struct pk_tracefs *t, const char *path)
+{
+	char dir[PATH_MAX], p[PATH_MAX];
+	struct dirent **d;
+	int n, r = 0;
+
+	snprintf(dir, sizeof(dir), "%.*s/per_cpu",
+		 (int)(strrchr(path, '/') - path), path);
+	n = scandir(dir, &d, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		if (!r && !strncmp(d[i]->d_name, "cpu", 3)) {
+			int k = snprintf(p, sizeof(p), "%s/%s/buffer_size_kb",
+					 dir, d[i]->d_name);
+			r = k < 0 || k >= (int)sizeof(p) ? -ENAMETOOLONG
+							 : save_file(t, p);
+		}
+		free(d[i]);
+	}
+	if (n >= 0)
+		free(d);
+	return r;
+}
+
 /* Saves how to put PATH back, before its first change. */
 static int save_file(struct pk_tracefs *t, const char *path)
 {
@@ -204,22 +281,29 @@ static int save_file(struct pk_tracefs *t, const char *path)
 	long n;
 	int r;
 
-	if (saved_already(t, path) || !strcmp(b, "trace_marker") ||
-	    !strcmp(b, "trace_marker_raw") || !strcmp(b, "trigger"))
+	/* nothing to put back: markers, triggers (undone one by one), the
+	 * buffer contents (clearing cannot be undone) */
+	if (tfs_saved_already(t, path) || !strcmp(b, "trace_marker") ||
+	    !strcmp(b, "trace_marker_raw") || !strcmp(b, "trigger") ||
+	    !strcmp(b, "trace"))
 		return 0;
+	if (!strcmp(b, "snapshot"))
+		return save_snapshot(t, path);
 	n = pk_read_file(path, &s);
 	if (n < 0)
 		return (int)n;
 	if (is_list_file(b)) {
 		struct pk_buf l = { 0 };
 		for (char *ln = strtok(s, "\n"); ln; ln = strtok(NULL, "\n")) {
-			if (*ln == '#')
+			if (*ln == '#' || !strcmp(ln, "no pid") ||
+			    (!strcmp(b, "set_ftrace_filter") &&
+			     is_filter_command(ln)))
 				continue;
 			pk_buf_printf(&l, "%s%s", l.len ? " " : "", ln);
 		}
-		r = l.len ? push_undo(t, U_APPEND, path, l.data) : 0;
+		r = l.len ? tfs_push_undo(t, U_APPEND, path, l.data) : 0;
 		if (!r)
-			r = push_undo(t, U_TRUNC, path, "");
+			r = tfs_push_undo(t, U_TRUNC, path, "");
 		pk_buf_fini(&l);
 	} else {
 		v = s;
@@ -235,6 +319,12 @@ static int save_file(struct pk_tracefs *t, const char *path)
 		size_t len = strlen(v);
 		while (len && isspace((unsigned char)v[len - 1]))
 			v[--len] = 0;
+		if (!strcmp(b, "buffer_size_kb") && !strcmp(v, "X")) {
+			/* per-CPU sizes differ: save each of them */
+			pk_free(s);
+			r = save_cpu_sizes(t, path);
+			return r ? r : mark_saved(t, path);
+		}
 		if (!strcmp(b, "buffer_size_kb")) {
 			/* "7 (expanded: 1408)": the size it will have */
 			char *x = strstr(v, "expanded: ");
@@ -244,41 +334,121 @@ static int save_file(struct pk_tracefs *t, const char *path)
 		}
 		if (!strcmp(b, "filter") && !strcmp(v, "none"))
 			v = "0";
-		r = *v || !strcmp(b, "filter") ? push_undo(t, U_TRUNC, path, v)
+		r = *v || !strcmp(b, "filter") ? tfs_push_undo(t, U_TRUNC, path, v)
 					       : 0;
 	}
 	pk_free(s);
 	return r ? r : mark_saved(t, path);
 }
 
-static int do_write(const char *path, const char *val, bool append)
+/* "W|A path value\n" to the log (path relative to the tracefs directory);
+ * signal-safe: no allocation, no stdio. */
+static void log_write(struct pk_tracefs *t, const char *path, const void *val,
+		      size_t len, bool append)
+{
+	char line[4096];
+	size_t dl = strlen(t->dir), n = 0, pl;
+
+	if (t->log_fd < 0)
+		return;
+	if (!strncmp(path, t->dir, dl) && path[dl] == '/')
+		path += dl + 1;
+	pl = PK_MIN(strlen(path), (size_t)1024);
+	len = PK_MIN(len, sizeof(line) - pl - 4);
+	line[n++] = append ? 'A' : 'W';
+	line[n++] = ' ';
+	memcpy(line + n, path, pl);
+	n += pl;
+	line[n++] = ' ';
+	for (size_t i = 0; i < len; i++) {
+		char c = ((const char *)val)[i];
+		line[n++] = c == '\n' ? ' ' : c;
+	}
+	line[n++] = '\n';
+	if (write(t->log_fd, line, n) < 0)
+		return;
+}
+
+static int do_write_n(struct pk_tracefs *t, const char *path,
+		      const void *val, size_t len, bool append)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC | (append ? 0 : O_TRUNC));
-	size_t len = strlen(val);
 	int err = 0;
 
+	log_write(t, path, val, len, append);
 	if (fd < 0)
 		return -errno;
-	if (len && write(fd, val, len) != (ssize_t)len)
-		err = errno ? -errno : -EIO;
+	if (append)    /* regular files (a test's tree) need it; tracefs ignores it */
+		lseek(fd, 0, SEEK_END);
+	/* list files (set_ftrace_filter, set_event, ...) take one word per
+	 * write(2) and say so by a short count: go on with the rest */
+	for (size_t done = 0; done < len;) {
+		ssize_t w = write(fd, (const char *)val + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			err = w < 0 ? -errno : -EIO;
+			break;
+		}
+		done += (size_t)w;
+	}
 	close(fd);
 	return err;
+}
+
+static int do_write(struct pk_tracefs *t, const char *path, const char *val,
+		    bool append)
+{
+	return do_write_n(t, path, val, strlen(val), append);
+}
+
+int tfs_write_raw(struct pk_tracefs *t, const char *path, const void *data,
+		  size_t len)
+{
+	return do_write_n(t, path, data, len, false);
+}
+
+int tfs_write_abs(struct pk_tracefs *t, const char *path, const char *val,
+		  bool append)
+{
+	int r;
+
+	if ((r = save_file(t, path)) < 0 && r != -ENOENT)
+		return r;
+	r = do_write(t, path, val, append);
+	if (r)
+		pk_debug("tracefs: writing '%s' to %s: %s", val, path,
+			 strerror(-r));
+	return r;
+}
+
+int tfs_sysctl_get(const struct pk_tracefs *t, const char *name)
+{
+	char p[600];
+	uint64_t v;
+	int r;
+
+	snprintf(p, sizeof(p), "%s/%s", t->sysctl, name);
+	r = pk_read_file_u64(p, &v);
+	return r < 0 ? r : (int)PK_MIN(v, (uint64_t)INT_MAX);
+}
+
+int tfs_sysctl_set(struct pk_tracefs *t, const char *name, const char *val)
+{
+	char p[600];
+
+	snprintf(p, sizeof(p), "%s/%s", t->sysctl, name);
+	return tfs_write_abs(t, p, val, false);
 }
 
 static int tf_write(struct pk_tracefs *t, const char *instance,
 		    const char *file, const char *val, bool append)
 {
 	char p[PATH_MAX];
-	int r;
 
 	if (pk_tracefs_path(t, instance, file, p, sizeof(p)))
 		return -ENAMETOOLONG;
-	if ((r = save_file(t, p)) < 0 && r != -ENOENT)
-		return r;
-	r = do_write(p, val, append);
-	if (r)
-		pk_debug("tracefs: writing '%s' to %s: %s", val, p, strerror(-r));
-	return r;
+	return tfs_write_abs(t, p, val, append);
 }
 
 int pk_tracefs_write(struct pk_tracefs *t, const char *instance,
@@ -303,7 +473,7 @@ int pk_tracefs_instance_new(struct pk_tracefs *t, const char *name)
 	snprintf(p, sizeof(p), "%s/instances/%s", t->dir, name);
 	if (mkdir(p, 0755) < 0)
 		return -errno;
-	if ((r = push_undo(t, U_RMDIR, p, NULL)) || (r = mark_saved(t, p))) {
+	if ((r = tfs_push_undo(t, U_RMDIR, p, NULL)) || (r = mark_saved(t, p))) {
 		rmdir(p);
 		return r;
 	}
@@ -422,7 +592,7 @@ static int ev_trigger(struct pk_tracefs *t, const char *inst, const char *rel,
 	snprintf(rp, sizeof(rp), "%s/trigger", rel);
 	if (pk_tracefs_path(t, inst, rp, p, sizeof(p)))
 		return -ENAMETOOLONG;
-	return saved_already(t, p) ? 0 : push_undo(t, U_APPEND, p, undo);
+	return tfs_saved_already(t, p) ? 0 : tfs_push_undo(t, U_APPEND, p, undo);
 }
 
 int pk_tracefs_event_enable(struct pk_tracefs *t, const char *instance,
@@ -451,6 +621,23 @@ int pk_tracefs_option(struct pk_tracefs *t, const char *instance,
 	return pk_tracefs_write(t, instance, p, on ? "1" : "0");
 }
 
+/* "  9750.108725" -> ns; a counter or x86-tsc clock gives a plain
+ * number, kept as is. */
+static uint64_t secs_to_ns(const char *s)
+{
+	char *e;
+	uint64_t sec = strtoull(s, &e, 10), frac = 0;
+	int digits = 0;
+
+	if (*e != '.')
+		return sec;    /* counter, x86-tsc: raw units */
+	for (e++; isdigit((unsigned char)*e) && digits < 9; e++, digits++)
+		frac = frac * 10 + (uint64_t)(*e - '0');
+	for (; digits < 9; digits++)
+		frac *= 10;
+	return sec * 1000000000ull + frac;
+}
+
 int pk_tracefs_cpu_stats(const struct pk_tracefs *t, const char *instance,
 			 int cpu, struct pk_tracefs_stats *st)
 {
@@ -471,12 +658,17 @@ int pk_tracefs_cpu_stats(const struct pk_tracefs *t, const char *instance,
 		{ "dropped events:", offsetof(struct pk_tracefs_stats, dropped) },
 		{ "read events:", offsetof(struct pk_tracefs_stats, read) },
 	};
-	for (char *ln = strtok(s, "\n"); ln; ln = strtok(NULL, "\n"))
+	for (char *ln = strtok(s, "\n"); ln; ln = strtok(NULL, "\n")) {
+		if (!strncmp(ln, "oldest event ts:", 16))
+			st->oldest_ts = secs_to_ns(ln + 16);
+		else if (!strncmp(ln, "now ts:", 7))
+			st->now_ts = secs_to_ns(ln + 7);
 		for (size_t i = 0; i < PK_ARRAY_SIZE(keys); i++)
 			if (!strncmp(ln, keys[i].k, strlen(keys[i].k)))
 				*(uint64_t *)((char *)st + keys[i].off) =
 					strtoull(ln + strlen(keys[i].k), NULL,
 						 10);
+	}
 	free(s);
 	return 0;
 }
@@ -495,7 +687,7 @@ int pk_tracefs_restore(struct pk_tracefs *t)
 		case U_TRUNC:
 		case U_APPEND:
 			if (u->data)
-				r = do_write(u->path, u->data,
+				r = do_write(t, u->path, u->data,
 					     u->kind == U_APPEND);
 			break;
 		case U_RMDIR:
@@ -569,6 +761,8 @@ void pk_tracefs_close(struct pk_tracefs *t)
 		pk_free(t->saved[i]);
 	pk_free(t->saved);
 	pk_free(t->undo);
+	if (t->log_fd >= 0)
+		close(t->log_fd);
 	pk_free(t);
 }
 

@@ -40,6 +40,14 @@ struct pk_session {
 	char *ktext;
 	char ksrc[4352];      /* the file read ahead */
 	struct rcache *cache; /* resolved addresses */
+	struct dem *dems[NBUCKET]; /* demangled DWARF names (inline frames) */
+};
+
+/* A DWARF name (stable pointer into the debug data) demangled. */
+struct dem {
+	const char *raw;
+	char *name;
+	struct dem *next;
 };
 
 /* A build id the perf.data file gave for a DSO. */
@@ -191,6 +199,9 @@ void pk_session_free(struct pk_session *s)
 		for (struct proc *p = s->procs[b], *n; p; p = n) {
 			n = p->next;
 			pk_free(p->maps);
+			if (p->data)
+				pk_free(p->data->maps);
+			pk_free(p->data);
 			pk_free(p);
 		}
 		for (struct dso *d = s->dsos[b], *n; d; d = n) {
@@ -203,6 +214,12 @@ void pk_session_free(struct pk_session *s)
 	}
 	for (int b = 0; b < NBUCKET; b++)
 		for (struct bid *x = s->bids[b], *n; x; x = n) {
+			n = x->next;
+			pk_free(x->name);
+			pk_free(x);
+		}
+	for (int b = 0; b < NBUCKET; b++)
+		for (struct dem *x = s->dems[b], *n; x; x = n) {
 			n = x->next;
 			pk_free(x->name);
 			pk_free(x);
@@ -340,6 +357,9 @@ static int process_fork(struct pk_session *s, const struct perf_event_header *h)
 	if (!np)
 		return -ENOMEM;
 	np->gen = ++s->gen;
+	if (pp->data && (np->data || (np->data = pk_zalloc(sizeof(*np->data)))) &&
+	    pk__proc_copy(np->data, pp->data))
+		return -ENOMEM;
 	return pk__proc_copy(np, pp);
 }
 
@@ -430,6 +450,21 @@ static bool kernel_mode(uint16_t misc)
 	return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
+/* Data mappings only say that memory was there (perf's unwinder reads
+ * them as zeros rather than failing). */
+static int add_data_map(struct pk_session *s, uint32_t pid, uint64_t start,
+			uint64_t len)
+{
+	struct proc *p = find_proc(s, pid, true);
+	struct map m = { start, start + len, 0, NULL, true };
+
+	if (!p || (!p->data && !(p->data = pk_zalloc(sizeof(*p->data)))))
+		return -ENOMEM;
+	if (m.end < m.start)
+		m.end = UINT64_MAX;
+	return pk__proc_insert(p->data, &m);
+}
+
 static int process_mmap(struct pk_session *s, const struct perf_event_header *h,
 			bool v2)
 {
@@ -440,11 +475,11 @@ static int process_mmap(struct pk_session *s, const struct perf_event_header *h,
 
 	if (h->size <= name_at)
 		return PK_ERR_TRUNC;
-	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA))
-		return 0;
 	memcpy(&start, b + 16, 8);
 	memcpy(&len, b + 24, 8);
 	memcpy(&pgoff, b + 32, 8);
+	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA))
+		return add_data_map(s, *(const uint32_t *)(b + 8), start, len);
 	if (!memchr(b + name_at, '\0', h->size - name_at))
 		return PK_ERR_TRUNC;
 	if (v2) {
@@ -597,6 +632,49 @@ static void load_kernel_syms(struct pk_session *s, struct dso *d)
 	}
 }
 
+/* The file holding DSO D's bytes: the file itself when its build id is
+ * the recorded one (or none was recorded), else perf's build-id cache
+ * copy; NULL when neither. *N gets the file's build id length (0 when
+ * the cache copy was taken, negative when unreadable), ID the id. BIN
+ * and CACHE are 4352-byte buffers. */
+static const char *dso_binary(struct pk_session *s, const struct dso *d,
+			      char *bin, char *cache, uint8_t *id, int *n)
+{
+	struct bid *x = find_bid(s, d->name);
+	char hex[2 * PK_BUILD_ID_MAX + 1];
+
+	snprintf(bin, 4352, "%s%s", s->root, d->name);
+	*n = pk_build_id_read(bin, id);
+	if (!x)
+		return *n > 0 || *n == -ENOENT ? bin : NULL;
+	if (*n == x->len && !memcmp(id, x->id, (size_t)*n))
+		return bin;
+	*n = 0;
+	pk_build_id_hex(x->id, x->len, hex);
+	/* perf's cache: .build-id/xx/rest -> ../../PATH/ID/, the copy in it
+	 * named "elf" ("vdso" for the vdso) */
+	snprintf(cache, 4352, "%s/.build-id/%.2s/%s/%s", s->buildid_dir, hex,
+		 hex + 2, strcmp(d->name, "[vdso]") ? "elf" : "vdso");
+	return s->buildid_dir[0] && file_exists(cache) ? cache : NULL;
+}
+
+int pk__session_dso_file(struct pk_session *s, const struct dso *d,
+			 char *buf, size_t len)
+{
+	char bin[4352], cache[4352];
+	uint8_t id[PK_BUILD_ID_MAX];
+	const char *p;
+	int n;
+
+	if (d->name[0] != '/' && strcmp(d->name, "[vdso]"))
+		return -ENOENT;
+	p = dso_binary(s, d, bin, cache, id, &n);
+	if (!p)
+		return -ENOENT;
+	snprintf(buf, len, "%s", p);
+	return 0;
+}
+
 /* A user DSO's symbols: the file (when its build id is the recorded one)
  * or the build-id cache's copy, and the debug file by build id. */
 static void load_user_syms(struct pk_session *s, struct dso *d)
@@ -608,24 +686,7 @@ static void load_user_syms(struct pk_session *s, struct dso *d)
 	const char *paths[2] = { NULL, NULL };
 	int n;
 
-	snprintf(bin, sizeof(bin), "%s%s", s->root, d->name);
-	n = pk_build_id_read(bin, id);
-	if (!x) {
-		if (n > 0 || n == -ENOENT)
-			paths[0] = bin;
-	} else if (n == x->len && !memcmp(id, x->id, (size_t)n)) {
-		paths[0] = bin;
-	} else {
-		n = 0;
-		pk_build_id_hex(x->id, x->len, hex);
-		/* perf's cache: .build-id/xx/rest -> ../../PATH/ID/, the
-		 * copy in it named "elf" ("vdso" for the vdso) */
-		snprintf(cache, sizeof(cache), "%s/.build-id/%.2s/%s/%s",
-			 s->buildid_dir, hex, hex + 2,
-			 strcmp(d->name, "[vdso]") ? "elf" : "vdso");
-		if (s->buildid_dir[0] && file_exists(cache))
-			paths[0] = cache;
-	}
+	paths[0] = dso_binary(s, d, bin, cache, id, &n);
 	if (x)
 		memcpy(id, x->id, (size_t)(n = x->len));
 	if (n > 0 && paths[0]) {
@@ -772,6 +833,64 @@ int pk_session_resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 	return c->ret;
 }
 
+/* The DSO's DWARF handle (opened on first use), or NULL. */
+static void *dso_dwarf(struct pk_session *s, struct dso *d)
+{
+	char path[4352];
+
+	if (!d->tab.loaded && !d->tab.failed)
+		load_user_syms(s, d);
+	if (!d->srcline && !d->srcline_failed) {
+		snprintf(path, sizeof(path), "%s%s", s->root, d->name);
+		d->srcline = pk__srcline_open(path);
+		d->srcline_failed = !d->srcline;
+	}
+	return d->srcline;
+}
+
+/* perf demangles the names addr2line gives (C++ linkage names). */
+static const char *demangled(struct pk_session *s, const char *raw)
+{
+	unsigned b = (unsigned)(((uintptr_t)raw >> 3) * 2654435761u) % NBUCKET;
+	struct dem *x;
+
+	if (raw[0] != '_' || raw[1] != 'Z')
+		return raw;
+	for (x = s->dems[b]; x; x = x->next)
+		if (x->raw == raw)
+			return x->name ? x->name : raw;
+	x = pk_zalloc(sizeof(*x));
+	if (!x)
+		return raw;
+	x->raw = raw;
+	x->name = pk__demangle(raw);
+	x->next = s->dems[b];
+	s->dems[b] = x;
+	return x->name ? x->name : raw;
+}
+
+int pk_session_inlines(struct pk_session *s, uint32_t pid, uint64_t addr,
+		       struct pk_inline_frame *frames, int max)
+{
+	struct proc *p = find_proc(s, pid, false);
+	const struct map *m = p ? pk__proc_find(p, addr) : NULL;
+	struct pk__inl in[64];
+	void *h;
+	int n;
+
+	if (!m || m->identity || m->dso->name[0] != '/' || max < 1)
+		return 0;
+	h = dso_dwarf(s, m->dso);
+	n = h ? pk__inlines(h, &m->dso->tab, addr - m->start + m->pgoff, in,
+			    PK_MIN(max, 64)) : 0;
+	for (int i = 0; i < n; i++) {
+		frames[i].name = demangled(s, in[i].name);
+		frames[i].file = in[i].file;
+		frames[i].line = in[i].line;
+	}
+	return n;
+}
+
 int pk_session_srcline(struct pk_session *s, uint32_t pid, uint64_t addr,
 		       uint16_t cpumode, char *buf, size_t len)
 {
@@ -804,4 +923,20 @@ int pk_session_srcline(struct pk_session *s, uint32_t pid, uint64_t addr,
 	snprintf(buf, len, "%s[%llx]", strrchr(m->dso->name, '/') + 1,
 		 (unsigned long long)(addr - m->start + m->pgoff));
 	return 0;
+}
+
+const struct map *pk__session_map(struct pk_session *s, uint32_t pid,
+				  uint64_t addr)
+{
+	struct proc *p = find_proc(s, pid, false);
+
+	return p ? pk__proc_find(p, addr) : NULL;
+}
+
+bool pk__session_mapped(struct pk_session *s, uint32_t pid, uint64_t addr)
+{
+	struct proc *p = find_proc(s, pid, false);
+
+	return p && (pk__proc_find(p, addr) ||
+		     (p->data && pk__proc_find(p->data, addr)));
 }

@@ -27,6 +27,8 @@ struct proc {
 	struct map *maps;     /* sorted by start, no overlaps */
 	int nr, cap;
 	uint64_t gen;         /* changes whenever the maps change */
+	struct proc *data;    /* data mappings (MMAP2 with MISC_MMAP_DATA:
+				 heap, stacks, anon), for the unwinder */
 	struct proc *next;
 };
 
@@ -40,5 +42,18 @@ struct thread {
 int pk__proc_insert(struct proc *p, const struct map *m);
 const struct map *pk__proc_find(const struct proc *p, uint64_t addr);
 int pk__proc_copy(struct proc *dst, const struct proc *src);
+
+/* session.c: for layers above (unwind): the map of PID holding ADDR
+ * (user space), or NULL. */
+struct pk_session;
+const struct map *pk__session_map(struct pk_session *s, uint32_t pid,
+				  uint64_t addr);
+/* The file with DSO D's bytes (itself, or perf's build-id cache copy
+ * when the recorded build id differs; the vdso's copy), into BUF. 0 or
+ * -ENOENT. */
+int pk__session_dso_file(struct pk_session *s, const struct dso *d,
+			 char *buf, size_t len);
+/* Whether ADDR of PID lies in any mapping perf knows, data ones too. */
+bool pk__session_mapped(struct pk_session *s, uint32_t pid, uint64_t addr);
 
 #endif

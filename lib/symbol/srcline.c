@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Source lines of addresses in ELF files, through libdw (DWARF line
  * tables, separate debuginfo found the standard ways). */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,4 +88,149 @@ int pk__srcline(void *handle, const struct pk_symtab *t, uint64_t off,
 	base = strrchr(file, '/');
 	snprintf(buf, len, "%s:%d", base ? base + 1 : file, lineno);
 	return 0;
+}
+
+/* A function DIE's name as binutils' DWARF reader takes it: the linkage
+ * name before the plain one, through abstract origins. */
+static const char *die_fname(Dwarf_Die *d)
+{
+	static const int at[] = { DW_AT_linkage_name, DW_AT_MIPS_linkage_name,
+				  DW_AT_name };
+	Dwarf_Attribute a;
+
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		const char *s = dwarf_attr_integrate(d, at[i], &a) ?
+				dwarf_formstring(&a) : NULL;
+
+		if (s)
+			return s;
+	}
+	return NULL;
+}
+
+/* Length of the range of D that holds PC, 0 when none. */
+static uint64_t pc_range_len(Dwarf_Die *d, Dwarf_Addr pc)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(d, off, &base, &start, &end)) > 0)
+		if (pc >= start && pc < end)
+			return end - start;
+	return 0;
+}
+
+/* binutils' choice among the functions directly below PARENT (lexical
+ * blocks and scopes looked through): the smallest range holding PC, the
+ * last in DIE order on a tie. */
+static void best_function(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *best,
+			  uint64_t *best_len, int depth)
+{
+	Dwarf_Die c;
+	uint64_t len;
+
+	if (depth > 64 || dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&c)) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_entry_point:
+			len = pc_range_len(&c, pc);
+			if (len && (!*best_len || len <= *best_len)) {
+				*best = c;
+				*best_len = len;
+			}
+			break;
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&c, pc) == 1)
+				best_function(&c, pc, best, best_len, depth + 1);
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			best_function(&c, pc, best, best_len, depth + 1);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/* The chain of functions holding PC below PARENT, outermost first, into
+ * DIES. Returns how many. */
+static int walk_scopes(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *dies,
+		       int max)
+{
+	Dwarf_Die cur = *parent;
+	int k = 0;
+
+	while (k < max) {
+		uint64_t len = 0;
+
+		best_function(&cur, pc, &dies[k], &len, 0);
+		if (!len)
+			break;
+		cur = dies[k++];
+	}
+	return k;
+}
+
+/* The source file of an inlined call (DW_AT_call_file), or NULL. */
+static const char *call_file(Dwarf_Die *cu, Dwarf_Die *d, unsigned *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx = 0, ln = 0;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(d, DW_AT_call_line, &a), &ln) == 0)
+		*line = (unsigned)ln;
+	if (dwarf_formudata(dwarf_attr(d, DW_AT_call_file, &a), &idx) != 0 ||
+	    dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+int pk__inlines(void *handle, const struct pk_symtab *t, uint64_t off,
+		struct pk__inl *out, int max)
+{
+	struct srcline *sl = handle;
+	Dwarf_Addr bias = 0, cubias = 0, addr;
+	Dwarf_Die *cu, dies[64];
+	Dwfl_Line *line;
+	const char *file;
+	int lineno = 0, k;
+
+	if (!sl || max < 1 || !dwfl_module_getelf(sl->mod, &bias))
+		return 0;
+	addr = off_to_vaddr(t, off) + bias;
+	/* addr2line's first answer needs a line; "??:0" is no answer */
+	line = dwfl_module_getsrc(sl->mod, addr);
+	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) :
+	       NULL;
+	if (!file)
+		return 0;
+	cu = dwfl_module_addrdie(sl->mod, addr, &cubias);
+	if (!cu)
+		return 0;
+	k = walk_scopes(cu, addr - cubias, dies, PK_MIN(max, 64));
+	/* innermost first: its line is the address's, each caller's the
+	 * line of the call it inlined */
+	for (int i = 0; i < k; i++) {
+		Dwarf_Die *d = &dies[k - 1 - i];
+		const char *nm = die_fname(d);
+
+		out[i].name = nm ? nm : "??";
+		if (i == 0) {
+			out[i].file = file;
+			out[i].line = (unsigned)lineno;
+		} else {
+			out[i].file = call_file(cu, &dies[k - i], &out[i].line);
+		}
+	}
+	return k;
 }

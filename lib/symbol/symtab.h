@@ -65,5 +65,17 @@ void pk__srcline_close(void *handle);
  * -ENOENT. */
 int pk__srcline(void *handle, const struct pk_symtab *t, uint64_t off,
 		char *buf, size_t len);
+/* The frames addr2line -i -f gives for file offset OFF: innermost
+ * (inlined) function first, the outermost last, each with its source line
+ * (the address's for the first, the inlined call's for the others; FILE
+ * NULL when unknown). Strings live as long as HANDLE. Returns the count;
+ * 0 when there is no line or no function DIE there (perf then shows the
+ * plain frame). */
+struct pk__inl {
+	const char *name, *file;
+	unsigned line;
+};
+int pk__inlines(void *handle, const struct pk_symtab *t, uint64_t off,
+		struct pk__inl *out, int max);
 
 #endif

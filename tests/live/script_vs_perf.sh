@@ -111,12 +111,12 @@ same script_tid "$T/tp.data" --tid "$tid"
 same script_comm "$T/a.data" --comm demo,swapper
 refuse script_cpu_without_cpus "$T/cg.data" --cpu 0
 
-# corpus files perf reads (Intel PT, raw memory events and the pipe file
+# corpus files perf reads (Intel PT and the pipe file
 # that needs perf's kernel relocation are not covered yet)
 for f in branch-4.14 callgraph-3.8 ctx_switch_namespaces-4.14 forkexit-3.8 \
 	 group_desc-4.14 hw_and_sw-3.4 hybrid_topology i686-3.4 \
 	 lost_samples-4.4 numatopology-3.2 piped.header_features_aligned-6.12 \
-	 raw-3.4 singleprocess-3.8 systemwide.0-3.8 throttle-3.8; do
+	 raw-3.4 singleprocess-3.8 systemwide.0-3.8 throttle-3.8 weight_struct; do
 	if [ -f "$C/perf.data.$f" ]; then
 		same "script_corpus_$f" "$C/perf.data.$f"
 	else

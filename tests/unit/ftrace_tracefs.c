@@ -121,6 +121,38 @@ int main(void)
 	T_CHECK("tracefs_close_restores", same(t, NULL, "tracing_thresh", th) &&
 		same(t, NULL, "buffer_percent", bp));
 	T_CHECK("tracefs_reset_stale", pk_tracefs_reset_stale(t) >= 0);
+
+	/* a list file of someone else's instance, emptied and put back: the
+	 * kernel takes one word per write(2), all of them must come back */
+	char other[128], sev[600];
+	snprintf(other, sizeof(other), "%s/instances/pkother-%d",
+		 pk_tracefs_dir(t), (int)getpid());
+	if (mkdir(other, 0755) == 0) {
+		snprintf(sev, sizeof(sev), "%s/set_event", other);
+		FILE *f = fopen(sev, "w");
+		if (f) {
+			fputs("sched:sched_switch sched:sched_wakeup "
+			      "syscalls:sys_enter_getppid\n", f);
+			fclose(f);
+		}
+		char *o = rd(t, other + strlen(pk_tracefs_dir(t)) + 11,
+			     "set_event");
+		struct pk_tracefs *t2;
+		pk_tracefs_open(&t2);
+		const char *in = other + strlen(pk_tracefs_dir(t)) + 11;
+		r = pk_tracefs_write(t2, in, "set_event", "");
+		char *mid = rd(t2, in, "set_event");
+		pk_tracefs_close(t2);
+		T_CHECK("tracefs_list_restore_words",
+			r == 0 && !*mid && strstr(o, "sched_wakeup") &&
+			same(t, in, "set_event", o));
+		free(o);
+		free(mid);
+		rmdir(other);
+	} else {
+		t_skip("tracefs_list_restore_words", "mkdir %s: %s", other,
+		       strerror(errno));
+	}
 	pk_tracefs_close(t);
 	free(bp);
 	free(th);

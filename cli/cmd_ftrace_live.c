@@ -1,0 +1,590 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit ftrace report --format=kernel (the kernel's own `trace` text of a
+ * trace.dat file) and perfkit ftrace live (trace_pipe-like streaming).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <perfkit/ftrace.h>
+#include "cli.h"
+
+/* Appends ",OPT" to the option list BUF. */
+static int add_opt(char *buf, size_t len, const char *opt)
+{
+	size_t n = strlen(buf);
+	int w = snprintf(buf + n, len - n, "%s%s", n ? "," : "", opt);
+	return w < 0 || (size_t)w >= len - n ? -1 : 0;
+}
+
+static int parse_cpu_list(const char *s, int *cpus, int max)
+{
+	int n = 0;
+	char *end;
+
+	while (*s) {
+		long a = strtol(s, &end, 10), b = a;
+		if (end == s || a < 0)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		for (long c = a; c <= b; c++) {
+			if (n >= max)
+				return -1;
+			cpus[n++] = (int)c;
+		}
+		s = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return -1;
+	}
+	return n;
+}
+
+static void kreport_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit ftrace report --format=kernel [-i FILE] "
+		"[--cpu LIST] [-O OPTION]...\n"
+		"         [--tracer nop|function|function_graph] [--clock C] "
+		"[--tgids FILE]\n"
+		"         [--release R] [--preempt MODEL] [--time-start NS] "
+		"[--nr-online N] [--no-header]\n"
+		"  OPTION: a trace option as in trace_options (sym-offset, "
+		"noirq-info, latency-format,\n"
+		"          record-tgid, raw, hex, bin, fields, verbose, "
+		"funcgraph-proc ...)\n");
+}
+
+int cmd_ftrace_report_kernel(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "option", required_argument, NULL, 'O' },
+		{ "tracer", required_argument, NULL, 't' },
+		{ "clock", required_argument, NULL, 'k' },
+		{ "tgids", required_argument, NULL, 'g' },
+		{ "release", required_argument, NULL, 'r' },
+		{ "preempt", required_argument, NULL, 'm' },
+		{ "time-start", required_argument, NULL, 's' },
+		{ "nr-online", required_argument, NULL, 'P' },
+		{ "no-header", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static int cpus[4096];
+	static char opts[4096];
+	const char *in = "trace.dat", *tgid_file = NULL;
+	PK_OPTS(pk_ktext_opts, o);
+	struct pk_tracedat *td;
+	char *tgids = NULL;
+	int c, nr_cpus = 0;
+
+	opts[0] = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:O:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'i': in = optarg; break;
+		case 'F':
+			if (strcmp(optarg, "kernel")) {
+				cli_error("ftrace report", "unknown format '%s'",
+					  optarg);
+				return 2;
+			}
+			break;
+		case 'c':
+			nr_cpus = parse_cpu_list(optarg, cpus, 4096);
+			if (nr_cpus <= 0) {
+				cli_error("ftrace report", "bad cpu list '%s'",
+					  optarg);
+				return 2;
+			}
+			break;
+		case 'O':
+			if (add_opt(opts, sizeof(opts), optarg)) {
+				cli_error("ftrace report", "too many options");
+				return 2;
+			}
+			break;
+		case 't': o.tracer = optarg; break;
+		case 'k': o.clock = optarg; break;
+		case 'g': tgid_file = optarg; break;
+		case 'r': o.release = optarg; break;
+		case 'm': o.preempt = optarg; break;
+		case 's': o.time_start = strtoull(optarg, NULL, 0); break;
+		case 'P': o.nr_online = atoi(optarg); break;
+		case 'N': o.no_header = true; break;
+		case 'h': kreport_usage(stdout); return 0;
+		default: kreport_usage(stderr); return 2;
+		}
+	}
+	if (optind < argc)
+		in = argv[optind];
+	if (tgid_file) {
+		FILE *f = fopen(tgid_file, "r");
+		size_t cap = 0;
+		if (!f) {
+			cli_error("ftrace report", "%s: %s", tgid_file,
+				  strerror(errno));
+			return 1;
+		}
+		if (getdelim(&tgids, &cap, 0, f) < 0) {
+			free(tgids);
+			tgids = NULL;
+		}
+		fclose(f);
+	}
+	o.tgids = tgids;
+	o.options = opts;
+	o.cpus = nr_cpus ? cpus : NULL;
+	o.nr_cpus = nr_cpus;
+	int r = pk_tracedat_open(in, &td);
+	if (r < 0) {
+		cli_error("ftrace report", "%s: %s", in, pk_strerror(r));
+		free(tgids);
+		return 1;
+	}
+	static char obuf[1 << 16];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	long n = pk_tracedat_report_kernel(td, stdout, &o);
+	fflush(stdout);
+	pk_tracedat_close(td);
+	free(tgids);
+	if (n < 0) {
+		cli_error("ftrace report", "%s: %s", in, pk_strerror((int)n));
+		return 1;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t live_sig;
+static struct pk_tracefs *live_tfs;
+
+static void live_on_sig(int sig)
+{
+	if (live_sig && live_tfs) {    /* second signal: restore and die */
+		pk_tracefs_restore(live_tfs);
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	live_sig = sig;
+}
+
+static void live_signals(struct pk_tracefs *t)
+{
+	struct sigaction sa = { .sa_handler = live_on_sig };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	live_tfs = t;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void live_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit ftrace live [-e EVENT]... [-t TRACER] [-p PID]... "
+		"[-C CPUS] [--clock C] [-O OPTION]...\n"
+		"                           [-b KB (16384)] [--top] [-- COMMAND...]\n"
+		"Streams events as trace_pipe prints them, from a private "
+		"instance, until Ctrl-C\nor COMMAND ends; tracefs is put back "
+		"as it was.\n");
+}
+
+/* Forks ARGV stopped until a byte is written to *GO. */
+static pid_t live_spawn(char **argv, int *go)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		close(p[0]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "perfkit ftrace live: cannot run %s: %s\n",
+			argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return -1;
+	}
+	*go = p[1];
+	return pid;
+}
+
+struct live {
+	struct pk_ktext *kt;
+	int *fds, *cpu_ids, nr;
+	size_t page;
+	char **pages;            /* page pool of one batch */
+	size_t nr_pages, cap_pages;
+	struct pk_tracedat_event *evs;
+	size_t n, cap;
+	unsigned long long printed;
+	struct pk_tracefs *t;
+	const char *inst;
+	unsigned long long *lost;   /* per CPU index: losses already said */
+};
+
+/* Every event the kernel lost on CPU index I: overwritten, dropped and
+ * commit overruns (per_cpu/cpuN/stats). */
+static unsigned long long cpu_lost(struct live *l, int i)
+{
+	struct pk_tracefs_stats st;
+
+	if (pk_tracefs_cpu_stats(l->t, l->inst, l->cpu_ids[i], &st))
+		return 0;
+	return st.overrun + st.dropped + st.commit_overrun;
+}
+
+/*
+ * A page that says events were lost gets the exact count from the stats:
+ * everything lost on that CPU since the last line said so. The stats can
+ * run ahead of the pages (a later page's losses already counted), so a
+ * page with nothing new to say prints no line; the lines add up exactly.
+ */
+static void exact_lost(struct live *l, size_t from, int i)
+{
+	struct pk_tracefs_stats st;
+
+	for (size_t k = from; k < l->n; k++) {
+		if (!l->evs[k].missed)
+			continue;
+		if (pk_tracefs_cpu_stats(l->t, l->inst, l->cpu_ids[i], &st))
+			continue;    /* no stats: the page's own word */
+		unsigned long long now = st.overrun + st.dropped +
+					 st.commit_overrun;
+		l->evs[k].missed = now > l->lost[i]
+				   ? (long long)(now - l->lost[i]) : 0;
+		l->lost[i] = now;
+	}
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct pk_tracedat_event *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static char *pool_page(struct live *l)
+{
+	if (l->nr_pages == l->cap_pages) {
+		size_t c = l->cap_pages ? l->cap_pages * 2 : 64;
+		char **v = realloc(l->pages, c * sizeof(char *));
+		if (!v)
+			return NULL;
+		memset(v + l->cap_pages, 0, (c - l->cap_pages) * sizeof(char *));
+		l->pages = v;
+		l->cap_pages = c;
+	}
+	if (!l->pages[l->nr_pages])
+		l->pages[l->nr_pages] = malloc(l->page);
+	return l->pages[l->nr_pages];
+}
+
+/* Reads what every CPU has now, prints it in time order. */
+static int live_batch(struct live *l)
+{
+	int err = 0;
+
+	l->n = 0;
+	l->nr_pages = 0;
+	for (int i = 0; i < l->nr; i++) {
+		for (int k = 0; k < 256; k++) {
+			char *pg = pool_page(l);
+			if (!pg)
+				return -ENOMEM;
+			ssize_t r = read(l->fds[i], pg, l->page);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			if ((size_t)r < l->page)
+				memset(pg + r, 0, l->page - (size_t)r);
+			l->nr_pages++;
+			size_t from = l->n;
+			long a = pk_ktext_page_events(l->kt, l->cpu_ids[i], pg,
+						      l->page, &l->evs, &l->n,
+						      &l->cap);
+			if (a < 0 && !err)
+				err = (int)a;
+			exact_lost(l, from, i);
+		}
+	}
+	if (!l->n)
+		return err;
+	qsort(l->evs, l->n, sizeof(*l->evs), ev_cmp);
+	pk_ktext_refresh(l->kt);
+	long p = pk_ktext_print(l->kt, stdout, l->evs, l->n);
+	fflush(stdout);
+	if (p < 0)
+		return (int)p;
+	l->printed += (unsigned long long)p;
+	return err;
+}
+
+static int online_list(int *cpus, int max)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	char buf[1024];
+	int n = -1;
+
+	if (f && fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = 0;
+		n = parse_cpu_list(buf, cpus, max);
+	}
+	if (f)
+		fclose(f);
+	if (n <= 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		for (n = 0; n < c && n < max; n++)
+			cpus[n] = n;
+	}
+	return n;
+}
+
+static int live_open_cpus(struct live *l, struct pk_tracefs *t,
+			  const char *inst, const int *cpus, int n)
+{
+	l->fds = calloc((size_t)n, sizeof(int));
+	l->cpu_ids = calloc((size_t)n, sizeof(int));
+	l->lost = calloc((size_t)n, sizeof(*l->lost));
+	if (!l->fds || !l->cpu_ids || !l->lost)
+		return -ENOMEM;
+	l->t = t;
+	l->inst = inst;
+	for (int i = 0; i < n; i++) {
+		char f[64], p[4096];
+		snprintf(f, sizeof(f), "per_cpu/cpu%d/trace_pipe_raw", cpus[i]);
+		pk_tracefs_path(t, inst, f, p, sizeof(p));
+		l->fds[i] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (l->fds[i] < 0)
+			return -errno;
+		l->cpu_ids[i] = cpus[i];
+		l->nr = i + 1;
+	}
+	return 0;
+}
+
+static void live_free(struct live *l)
+{
+	for (int i = 0; i < l->nr; i++)
+		close(l->fds[i]);
+	for (size_t i = 0; i < l->cap_pages; i++)
+		free(l->pages[i]);
+	free(l->pages);
+	free(l->fds);
+	free(l->cpu_ids);
+	free(l->lost);
+	free(l->evs);
+	pk_ktext_free(l->kt);
+}
+
+/* Print-only options are set in the instance too where they exist. */
+static void live_set_options(struct pk_tracefs *t, const char *inst,
+			     const char *opts)
+{
+	char buf[4096], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", opts);
+	for (char *o = strtok_r(buf, ",", &save); o;
+	     o = strtok_r(NULL, ",", &save)) {
+		bool on = strncmp(o, "no", 2) != 0;
+		pk_tracefs_option(t, inst, on ? o : o + 2, on);
+	}
+}
+
+int cmd_ftrace_live(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "cpus", required_argument, NULL, 'C' },
+		{ "clock", required_argument, NULL, 'k' },
+		{ "option", required_argument, NULL, 'O' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "top", no_argument, NULL, 'T' },
+		{ "tracer", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *events[256];
+	static int cpus[1024], pids[64];
+	static char opts[4096];
+	int nr_ev = 0, nr_cpus = 0, nr_pids = 0, c, e, rc = 1, go = -1;
+	char out_tmp[64];
+	PK_OPTS(pk_ftrace_rec_opts, ro);
+	struct pk_ftrace_rec *r = NULL;
+	struct pk_tracefs *t = NULL;
+	struct live l = { 0 };
+	pid_t child = 0;
+	bool child_done = false;
+
+	opts[0] = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+e:p:C:O:b:t:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (nr_ev < 255)
+				events[nr_ev++] = optarg;
+			break;
+		case 'p':
+			if (nr_pids < 63 && atoi(optarg) > 0)
+				pids[nr_pids++] = atoi(optarg);
+			else
+				goto bad;
+			break;
+		case 'C':
+			if ((nr_cpus = parse_cpu_list(optarg, cpus, 1024)) <= 0)
+				goto bad;
+			break;
+		case 'k': ro.clock = optarg; break;
+		case 'O':
+			if (add_opt(opts, sizeof(opts), optarg))
+				goto bad;
+			break;
+		case 'b': ro.buffer_kb = atoi(optarg); break;
+		case 'T': ro.top_level = true; break;
+		case 't': ro.tracer = optarg; break;
+		case 'h': live_usage(stdout); return 0;
+		default:
+		bad:
+			live_usage(stderr);
+			return 2;
+		}
+	}
+	events[nr_ev] = NULL;
+	if (!nr_ev && !ro.tracer) {
+		cli_error("ftrace live", "nothing to trace: give -e EVENT or "
+			  "-t TRACER");
+		return 2;
+	}
+	if ((e = pk_tracefs_open(&t)) < 0) {
+		cli_error("ftrace live", "tracefs: %s", pk_strerror(e));
+		return 1;
+	}
+	live_signals(t);
+	if (optind < argc) {
+		child = live_spawn(argv + optind, &go);
+		if (child < 0) {
+			cli_error("ftrace live", "fork: %s", strerror(errno));
+			goto out;
+		}
+		pids[nr_pids++] = child;
+		ro.follow_fork = true;
+	}
+	/* a private instance gets room for bursts (the printer is slower
+	 * than the fastest event sources) */
+	if (!ro.buffer_kb && !ro.top_level)
+		ro.buffer_kb = 16384;
+	/* the recorder's setup; its page files stay empty (unlinked) */
+	snprintf(out_tmp, sizeof(out_tmp), "/tmp/perfkit-live-%d", (int)getpid());
+	ro.output = out_tmp;
+	ro.events = events;
+	ro.pids = nr_pids ? pids : NULL;
+	ro.nr_pids = nr_pids;
+	ro.cpus = nr_cpus ? cpus : NULL;
+	ro.nr_cpus = nr_cpus;
+	if ((e = pk_ftrace_rec_new(t, &ro, &r)) < 0) {
+		if (ro.tracer && (e == -EPERM || e == -EACCES))
+			cli_error("ftrace live", "tracer '%s' refused by the "
+				  "kernel (EPERM): function tracers are not "
+				  "permitted on this machine", ro.tracer);
+		else if (e != -ENOENT)   /* an unknown event is named already */
+			cli_error("ftrace live", "%s", pk_strerror(e));
+		goto out;
+	}
+	char inst[64];
+	snprintf(inst, sizeof(inst), "perfkit-%d", (int)getpid());
+	const char *ip = ro.top_level ? NULL : inst;
+	live_set_options(t, ip, opts);
+	PK_OPTS(pk_ktext_opts, ko, .options = opts, .no_header = true,
+		.tracer = ro.tracer && (!strcmp(ro.tracer, "function") ||
+					!strcmp(ro.tracer, "function_graph"))
+			  ? ro.tracer : NULL);
+	if ((e = pk_ktext_new_tracefs(t, ip, &ko, &l.kt)) < 0) {
+		cli_error("ftrace live", "%s", pk_strerror(e));
+		goto out;
+	}
+	if (!nr_cpus)
+		nr_cpus = online_list(cpus, 1024);
+	l.page = (size_t)sysconf(_SC_PAGESIZE);
+	if ((e = live_open_cpus(&l, t, ip, cpus, nr_cpus)) < 0 ||
+	    (e = pk_tracefs_write(t, ip, "tracing_on", "1")) < 0) {
+		cli_error("ftrace live", "%s", pk_strerror(e));
+		goto out;
+	}
+	if (go >= 0) {
+		if (write(go, "g", 1) != 1)
+			cli_error("ftrace live", "cannot start the command");
+		close(go);
+		go = -1;
+	}
+	while (!live_sig && !child_done) {
+		struct pollfd pf[64];
+		int np = l.nr < 64 ? l.nr : 64;
+		for (int i = 0; i < np; i++)
+			pf[i] = (struct pollfd){ .fd = l.fds[i], .events = POLLIN };
+		/* no wait while the last batch was busy */
+		poll(pf, (nfds_t)np, l.n > 1000 ? 0 : 50);
+		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
+			child_done = true;
+			child = 0;
+		}
+		if ((e = live_batch(&l)) < 0 && e != PK_ERR_FORMAT)
+			break;
+	}
+	pk_tracefs_write(t, ip, "tracing_on", "0");
+	live_batch(&l);
+	unsigned long long lost = 0;
+	for (int i = 0; i < l.nr; i++)
+		lost += cpu_lost(&l, i);
+	if (lost)
+		fprintf(stderr, "perfkit ftrace live: %llu events, %llu lost "
+			"(a larger -b KB keeps more)\n", l.printed, lost);
+	else if (isatty(2))
+		fprintf(stderr, "perfkit ftrace live: %llu events\n", l.printed);
+	rc = e == -EPIPE ? 0 : 0;
+out:
+	if (go >= 0)
+		close(go);
+	if (child > 0) {
+		kill(child, live_sig ? live_sig : SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	live_free(&l);
+	pk_ftrace_rec_free(r);
+	pk_tracefs_close(t);
+	live_tfs = NULL;
+	fflush(stdout);
+	if (live_sig == SIGTERM || live_sig == SIGHUP)
+		rc = 128 + live_sig;
+	return rc;
+}

@@ -1,0 +1,764 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel-text printer: the object, trace options, command names, TGIDs and
+ * kernel symbols (the lookups the kernel's trace output makes).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <zlib.h>
+#include "ftrace/ktext.h"
+
+struct kt_optname { const char *name; int bit; bool def; };
+
+static const struct kt_optname opt_names[] = {
+	{ "print-parent", KT_PRINT_PARENT, true },
+	{ "sym-offset", KT_SYM_OFFSET, false },
+	{ "sym-addr", KT_SYM_ADDR, false },
+	{ "verbose", KT_VERBOSE, false },
+	{ "raw", KT_RAW, false },
+	{ "hex", KT_HEX, false },
+	{ "bin", KT_BIN, false },
+	{ "fields", KT_FIELDS, false },
+	{ "context-info", KT_CONTEXT_INFO, true },
+	{ "latency-format", KT_LATENCY_FMT, false },
+	{ "record-tgid", KT_RECORD_TGID, false },
+	{ "irq-info", KT_IRQ_INFO, true },
+	{ "markers", KT_MARKERS, true },
+	{ "annotate", KT_ANNOTATE, true },
+	{ "printk-msg-only", KT_PRINTK_MSGONLY, false },
+	{ "trace_printk", KT_TRACE_PRINTK, true },
+	{ "record-cmd", KT_RECORD_CMD, true },
+	{ "hash-ptr", KT_HASH_PTR, true },
+	{ "funcgraph-cpu", KT_G_CPU, true },
+	{ "funcgraph-overhead", KT_G_OVERHEAD, true },
+	{ "funcgraph-proc", KT_G_PROC, false },
+	{ "funcgraph-duration", KT_G_DURATION, true },
+	{ "funcgraph-abstime", KT_G_ABSTIME, false },
+	{ "funcgraph-irqs", KT_G_IRQS, true },
+	{ "funcgraph-tail", KT_G_TAIL, false },
+	{ "funcgraph-overrun", KT_G_OVERRUN, false },
+	{ "funcgraph-retval", KT_G_RETVAL, false },
+	{ "funcgraph-retval-hex", KT_G_RETVAL_HEX, false },
+};
+
+/* Options that exist but change nothing in the printed text. */
+static const char *const noop_opts[] = {
+	"overwrite", "disable_on_free", "event-fork", "function-fork",
+	"function-trace", "stacktrace", "userstacktrace", "sym-userobj",
+	"block", "pause-on-trace", "copy_trace_marker", "trace_printk_dest",
+	"func_stack_trace", "func-no-repeats", "display-graph", "sleep-time",
+	"graph-time", "bitmask-list", "funcgraph-retaddr", "funcgraph-args",
+	"test_nop_accept", "test_nop_refuse", "blk_classic", "blk_cgroup",
+	"blk_cgname", "func-args",
+};
+
+static uint64_t default_flags(void)
+{
+	uint64_t f = 0;
+	for (size_t i = 0; i < PK_ARRAY_SIZE(opt_names); i++)
+		if (opt_names[i].def)
+			f |= KT_F(opt_names[i].bit);
+	return f;
+}
+
+static int set_one(struct pk_ktext *kt, const char *name, size_t len)
+{
+	bool on = true;
+
+	if (len > 2 && !strncmp(name, "no", 2)) {
+		/* "nop"-like names do not exist; "no" prefixes negate */
+		name += 2;
+		len -= 2;
+		on = false;
+	}
+	for (size_t i = 0; i < PK_ARRAY_SIZE(opt_names); i++) {
+		if (strlen(opt_names[i].name) == len &&
+		    !strncmp(opt_names[i].name, name, len)) {
+			if (on)
+				kt->flags |= KT_F(opt_names[i].bit);
+			else
+				kt->flags &= ~KT_F(opt_names[i].bit);
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < PK_ARRAY_SIZE(noop_opts); i++)
+		if (strlen(noop_opts[i]) == len &&
+		    !strncmp(noop_opts[i], name, len))
+			return 0;
+	pk_warn("kernel text: unknown trace option '%.*s'", (int)len, name);
+	return PK_ERR_SYNTAX;
+}
+
+int kt_set_options(struct pk_ktext *kt, const char *list)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ", \t\n");
+		int e;
+		if (len && (e = set_one(kt, p, len)))
+			return e;
+		p += len;
+		p += strspn(p, ", \t\n");
+	}
+	return 0;
+}
+
+bool kt_clock_in_ns(const char *clock)
+{
+	static const char *const ns[] = { "local", "global", "perf", "mono",
+					   "mono_raw", "boot", "tai" };
+	if (!clock || !*clock)
+		return true;
+	for (size_t i = 0; i < PK_ARRAY_SIZE(ns); i++)
+		if (!strcmp(clock, ns[i]))
+			return true;
+	return false;
+}
+
+/* ---- pid maps (open addressing) ---- */
+
+static size_t slot_of(const struct kt_pidmap *m, int pid)
+{
+	size_t h = ((uint32_t)pid * 2654435761u) & (m->cap - 1);
+	while (m->key[h] != -1 && m->key[h] != pid)
+		h = (h + 1) & (m->cap - 1);
+	return h;
+}
+
+static int map_grow(struct kt_pidmap *m, bool strings)
+{
+	struct kt_pidmap n = { .cap = m->cap ? m->cap * 2 : 256 };
+
+	n.key = pk_malloc(n.cap * sizeof(int));
+	n.comm = strings ? pk_calloc(n.cap, sizeof(char *)) : NULL;
+	n.tgid = strings ? NULL : pk_calloc(n.cap, sizeof(int));
+	if (!n.key || (strings ? !n.comm : !n.tgid)) {
+		pk_free(n.key);
+		pk_free(n.comm);
+		pk_free(n.tgid);
+		return -ENOMEM;
+	}
+	memset(n.key, 0xff, n.cap * sizeof(int));
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->key[i] == -1)
+			continue;
+		size_t h = slot_of(&n, m->key[i]);
+		n.key[h] = m->key[i];
+		if (strings)
+			n.comm[h] = m->comm[i];
+		else
+			n.tgid[h] = m->tgid[i];
+	}
+	n.n = m->n;
+	pk_free(m->key);
+	pk_free(m->comm);
+	pk_free(m->tgid);
+	*m = n;
+	return 0;
+}
+
+static int map_put(struct kt_pidmap *m, int pid, const char *comm, size_t len,
+		   int tgid)
+{
+	if ((m->n + 1) * 2 > m->cap && map_grow(m, comm != NULL))
+		return -ENOMEM;
+	size_t h = slot_of(m, pid);
+	if (m->key[h] == -1) {
+		m->key[h] = pid;
+		m->n++;
+	}
+	if (comm) {
+		char *c = pk_strndup(comm, PK_MIN(len, 15));
+		if (!c)
+			return -ENOMEM;
+		pk_free(m->comm[h]);
+		m->comm[h] = c;
+	} else {
+		m->tgid[h] = tgid;
+	}
+	return 0;
+}
+
+static void map_free(struct kt_pidmap *m)
+{
+	for (size_t i = 0; m->comm && i < m->cap; i++)
+		pk_free(m->comm[i]);
+	pk_free(m->key);
+	pk_free(m->comm);
+	pk_free(m->tgid);
+	memset(m, 0, sizeof(*m));
+}
+
+/* "PID COMM" lines (saved_cmdlines). */
+int kt_parse_cmdlines(struct pk_ktext *kt, const char *text)
+{
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n'), *end = nl ? nl : p + strlen(p);
+		char *sp;
+		long pid = strtol(p, &sp, 10);
+		if (sp > p && sp < end && *sp == ' ' && pid > 0 && pid < (1 << 30))
+			if (map_put(&kt->comms, (int)pid, sp + 1,
+				    (size_t)(end - sp - 1), 0))
+				return -ENOMEM;
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/* "PID TGID" lines (saved_tgids). */
+int kt_parse_tgids(struct pk_ktext *kt, const char *text)
+{
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		char *sp, *e2;
+		long pid = strtol(p, &sp, 10), tgid = strtol(sp, &e2, 10);
+		if (sp > p && e2 > sp && pid > 0 && pid < (1 << 30) &&
+		    tgid >= 0 && tgid < (1 << 30))
+			if (map_put(&kt->tgids, (int)pid, NULL, 0, (int)tgid))
+				return -ENOMEM;
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	return 0;
+}
+
+/* The kernel's trace_find_cmdline(). */
+const char *kt_comm(struct pk_ktext *kt, int pid, char buf[16])
+{
+	if (pid == 0)
+		return "<idle>";
+	if (pid < 0)
+		return "<XXX>";
+	if (!kt->comms.cap)
+		return "<...>";
+	size_t h = slot_of(&kt->comms, pid);
+	if (kt->comms.key[h] != pid || !kt->comms.comm[h])
+		return "<...>";
+	snprintf(buf, 16, "%s", kt->comms.comm[h]);
+	return buf;
+}
+
+int kt_tgid(const struct pk_ktext *kt, int pid)
+{
+	if (!kt->tgids.cap || pid <= 0)
+		return 0;
+	size_t h = slot_of(&kt->tgids, pid);
+	return kt->tgids.key[h] == pid ? kt->tgids.tgid[h] : 0;
+}
+
+/* ---- kernel symbols ---- */
+
+/* By address, then file order (the kernel names an address by the first
+ * of its aliases in kallsyms order). */
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct kt_sym *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static int parse_kallsyms(struct pk_ktext *kt, const char *text)
+{
+	size_t cap = 0;
+
+	if (!text || !*text)
+		return 0;
+	kt->symtext = pk_strdup(text);
+	if (!kt->symtext)
+		return -ENOMEM;
+	for (char *p = kt->symtext; *p;) {
+		char *nl = strchr(p, '\n'), *e, *name, *mod = NULL;
+		if (nl)
+			*nl = 0;
+		uint64_t a = strtoull(p, &e, 16);
+		if (e > p && e[0] == ' ' && e[1] && e[2] == ' ') {
+			name = e + 3;
+			char *tab = strchr(name, '\t');
+			if (tab) {
+				*tab = 0;
+				mod = tab + 1;
+				if (*mod == '[') {
+					mod++;
+					char *cl = strchr(mod, ']');
+					if (cl)
+						*cl = 0;
+				}
+			}
+			if (kt->nr_syms == cap) {
+				cap = cap ? cap * 2 : 4096;
+				struct kt_sym *n = pk_realloc(kt->syms,
+							cap * sizeof(*n));
+				if (!n)
+					return -ENOMEM;
+				kt->syms = n;
+			}
+			kt->syms[kt->nr_syms++] = (struct kt_sym){ a, name, mod, e[1] };
+			if (!strcmp(name, "__irqentry_text_start"))
+				kt->irq_start = a;
+			else if (!strcmp(name, "__irqentry_text_end"))
+				kt->irq_end = a;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	qsort(kt->syms, kt->nr_syms, sizeof(*kt->syms), sym_cmp);
+	return 0;
+}
+
+/* Index of the symbol holding IP, or -1. */
+static long find_sym(const struct pk_ktext *kt, uint64_t ip)
+{
+	size_t lo = 0, hi = kt->nr_syms;
+
+	if (!hi || ip < kt->syms[0].addr)
+		return -1;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (kt->syms[mid].addr <= ip)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* the first of equal addresses is the one kallsyms names */
+	while (lo && kt->syms[lo - 1].addr == kt->syms[lo].addr)
+		lo--;
+	return (long)lo;
+}
+
+/* trace_seq_print_sym(): "name" or "name+0xoff/0xsize [mod]". */
+void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
+		  bool offset)
+{
+	long i = find_sym(kt, ip);
+
+	if (i < 0 || (i == (long)kt->nr_syms - 1 && !kt->syms[i].mod &&
+		      ip - kt->syms[i].addr > (1u << 24))) {
+		trace_seq_printf(s, "0x%08llx", (unsigned long long)ip);
+		return;
+	}
+	const struct kt_sym *y = &kt->syms[i];
+	if (!offset) {
+		trace_seq_puts(s, y->name);
+		return;
+	}
+	uint64_t size = 0;
+	for (size_t j = (size_t)i + 1; j < kt->nr_syms; j++)
+		if (kt->syms[j].addr > y->addr) {
+			size = kt->syms[j].addr - y->addr;
+			break;
+		}
+	trace_seq_printf(s, "%s+0x%llx/0x%llx", y->name,
+			 (unsigned long long)(ip - y->addr),
+			 (unsigned long long)size);
+	if (y->mod)
+		trace_seq_printf(s, " [%s]", y->mod);
+}
+
+/* seq_print_ip_sym() with the sym-offset/sym-addr flags. */
+void kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
+{
+	if (!ip) {
+		trace_seq_putc(s, '0');
+		return;
+	}
+	kt_print_sym(kt, s, ip, kt->flags & KT_F(KT_SYM_OFFSET));
+	if (kt->flags & KT_F(KT_SYM_ADDR))
+		trace_seq_printf(s, kt->long_size == 4 ? " <%08llx>"
+						       : " <%016llx>",
+				 (unsigned long long)ip);
+}
+
+/* Whether IP is inside a text symbol. */
+bool kt_is_text(const struct pk_ktext *kt, uint64_t ip)
+{
+	long i = find_sym(kt, ip);
+	char t = i >= 0 ? kt->syms[i].type : 0;
+	return t == 't' || t == 'T' || t == 'w' || t == 'W';
+}
+
+/* "%ps" */
+void kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
+{
+	long i = find_sym(kt, ip);
+	if (i < 0)
+		trace_seq_printf(s, "0x%llx", (unsigned long long)ip);
+	else
+		trace_seq_puts(s, kt->syms[i].name);
+}
+
+/* ---- object ---- */
+
+static int find_id(struct tep_handle *tep, const char *name)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, "ftrace", name);
+	return e ? e->id : -1;
+}
+
+/* CONFIG_PREEMPT_* of the running kernel ("none", "voluntary", "full",
+ * "lazy", "rt"), from /proc/config.gz; NULL when unknown. */
+static const char *config_model(void)
+{
+	static const struct { const char *opt, *model; } m[] = {
+		{ "CONFIG_PREEMPT_RT=y", "rt" },
+		{ "CONFIG_PREEMPT_LAZY=y", "lazy" },
+		{ "CONFIG_PREEMPT=y", "full" },
+		{ "CONFIG_PREEMPT_VOLUNTARY=y", "voluntary" },
+		{ "CONFIG_PREEMPT_NONE=y", "none" },
+	};
+	gzFile f = gzopen("/proc/config.gz", "rb");
+	const char *found = NULL;
+	int best = (int)PK_ARRAY_SIZE(m);
+	char line[256];
+
+	if (!f)
+		return NULL;
+	while (gzgets(f, line, sizeof(line))) {
+		line[strcspn(line, "\n")] = 0;
+		for (int i = 0; i < best; i++)
+			if (!strcmp(line, m[i].opt)) {
+				best = i;
+				found = m[i].model;
+			}
+	}
+	gzclose(f);
+	return found;
+}
+
+/* preempt_model_str() of this host: "PREEMPT(none)", "PREEMPT_RT" ... */
+static void host_preempt(char *buf, size_t len)
+{
+	struct utsname u;
+	char *s = NULL, *cl = NULL;
+	const char *model = NULL;
+
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	if (strstr(u.version, "PREEMPT_RT")) {
+		snprintf(buf, len, "PREEMPT_RT");
+		return;
+	}
+	if (!strstr(u.version, "PREEMPT_DYNAMIC")) {
+		snprintf(buf, len, "%s", strstr(u.version, "PREEMPT") ?
+			 "PREEMPT" : "NONE");
+		return;
+	}
+	if (pk_read_file("/sys/kernel/debug/sched/preempt", &s) > 0) {
+		char *o = strchr(s, '('), *c = o ? strchr(o, ')') : NULL;
+		if (c) {
+			*c = 0;
+			model = o + 1;
+		}
+	}
+	if (!model && pk_read_file("/proc/cmdline", &cl) > 0) {
+		char *p = strstr(cl, "preempt=");
+		if (p && (p == cl || p[-1] == ' ')) {
+			p += 8;
+			p[strcspn(p, " \n")] = 0;
+			model = p;
+		}
+	}
+	if (!model)
+		model = config_model();
+	snprintf(buf, len, "PREEMPT(%s)", model ? model : "none");
+	pk_free(s);
+	pk_free(cl);
+}
+
+static void set_release(struct pk_ktext *kt, const char *uname_text,
+			const char *given)
+{
+	struct utsname u;
+
+	if (given) {
+		snprintf(kt->release, sizeof(kt->release), "%s", given);
+		return;
+	}
+	if (uname_text && *uname_text) {
+		/* "sysname nodename release version machine" */
+		const char *p = uname_text;
+		for (int w = 0; w < 2 && p; w++) {
+			p = strchr(p, ' ');
+			if (p)
+				p++;
+		}
+		if (p) {
+			size_t n = strcspn(p, " \n");
+			snprintf(kt->release, sizeof(kt->release), "%.*s",
+				 (int)n, p);
+			return;
+		}
+	}
+	if (uname(&u) == 0)
+		snprintf(kt->release, sizeof(kt->release), "%s", u.release);
+}
+
+/*
+ * Enum names some format files leave unresolved (no TRACE_DEFINE_ENUM):
+ * the kernel knows their values, a reader of the file has to be told.
+ */
+static const struct { const char *name; int val; } kenums[] = {
+	{ "HRTIMER_MODE_ABS", 0 }, { "HRTIMER_MODE_REL", 1 },
+	{ "HRTIMER_MODE_ABS_PINNED", 2 }, { "HRTIMER_MODE_REL_PINNED", 3 },
+	{ "HRTIMER_MODE_ABS_SOFT", 4 }, { "HRTIMER_MODE_REL_SOFT", 5 },
+	{ "HRTIMER_MODE_ABS_PINNED_SOFT", 6 },
+	{ "HRTIMER_MODE_REL_PINNED_SOFT", 7 },
+	{ "HRTIMER_MODE_ABS_HARD", 8 }, { "HRTIMER_MODE_REL_HARD", 9 },
+	{ "HRTIMER_MODE_ABS_PINNED_HARD", 10 },
+	{ "HRTIMER_MODE_REL_PINNED_HARD", 11 },
+};
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * "(0x1 | 0x2 | 4)": libtraceevent misreads a parenthesised group of
+ * constants after '&'; the folded value reads right. Appends the value and
+ * moves *AT to the ')' when the group at P is one.
+ */
+static bool fold_or(struct pk_buf *b, const char *p, const char *end,
+		    const char **at)
+{
+	unsigned long long v = 0;
+	const char *q = p + 1;
+	int n = 0;
+
+	for (;;) {
+		char *e;
+		while (q < end && *q == ' ')
+			q++;
+		if (q >= end || *q < '0' || *q > '9')
+			return false;
+		v |= strtoull(q, &e, 0);
+		q = e;
+		n++;
+		while (q < end && *q == ' ')
+			q++;
+		if (q < end && *q == ')')
+			break;
+		if (q >= end || *q != '|')
+			return false;
+		q++;
+	}
+	if (n < 2)
+		return false;
+	pk_buf_printf(b, "0x%llx", v);
+	*at = q;
+	return true;
+}
+
+/*
+ * The print fmt as the kernel renders it with hash-ptr off: a bare "%p"
+ * prints like "%px" (16 zero-padded hex digits, no 0x), and the known
+ * unresolved enum names become their values. Returns a new string.
+ */
+char *kt_fix_format(const char *text, size_t len)
+{
+	struct pk_buf b = { 0 };
+	const char *pf = NULL, *end = text + len;
+	bool in_str = false;
+
+	for (const char *p = text; p + 10 < end; p++)
+		if ((p == text || p[-1] == '\n') && !memcmp(p, "print fmt:", 10)) {
+			pf = p;
+			break;
+		}
+	if (!pf)
+		return pk_strndup(text, len);
+	pk_buf_append(&b, text, (size_t)(pf - text));
+	for (const char *p = pf; p < end; p++) {
+		if (*p == '"' && p[-1] != '\\')
+			in_str = !in_str;
+		if (in_str && *p == '%' && p[1] == 'p' &&
+		    (p + 2 >= end || !ident_char(p[2]))) {
+			pk_buf_append(&b, "%016lx", 6);
+			p++;
+			continue;
+		}
+		if (!in_str && *p == '(' && fold_or(&b, p, end, &p))
+			continue;
+		if (!in_str && ident_char(*p) && !ident_char(p[-1])) {
+			size_t n = 0;
+			while (p + n < end && ident_char(p[n]))
+				n++;
+			size_t k;
+			for (k = 0; k < PK_ARRAY_SIZE(kenums); k++)
+				if (strlen(kenums[k].name) == n &&
+				    !memcmp(kenums[k].name, p, n))
+					break;
+			if (k < PK_ARRAY_SIZE(kenums))
+				pk_buf_printf(&b, "%d", kenums[k].val);
+			else
+				pk_buf_append(&b, p, n);
+			p += n - 1;
+			continue;
+		}
+		pk_buf_append(&b, p, 1);
+	}
+	pk_buf_append(&b, "", 1);
+	return b.data;
+}
+
+static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
+{
+	kt->tep = tep_alloc();
+	if (!kt->tep)
+		return -ENOMEM;
+	tep_set_file_bigendian(kt->tep, src->big ? TEP_BIG_ENDIAN
+						 : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(kt->tep, __BYTE_ORDER__ ==
+				__ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
+						     : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(kt->tep, src->long_size);
+	tep_set_cpus(kt->tep, src->nr_cpus);
+	char **text = pk_calloc((size_t)src->nr_fmts + 1, sizeof(char *));
+	bool *bad = pk_calloc((size_t)src->nr_fmts + 1, sizeof(bool));
+	int e = text && bad ? 0 : -ENOMEM;
+	for (int i = 0; !e && i < src->nr_fmts; i++) {
+		if (src->fmt_skip && src->fmt_skip[i])
+			continue;
+		text[i] = kt_fix_format(src->fmt_text[i], src->fmt_len[i]);
+		if (!text[i])
+			e = -ENOMEM;
+	}
+	if (!e && src->untrusted)
+		e = kt_check_formats(src, text, bad);
+	for (int i = 0; !e && i < src->nr_fmts; i++) {
+		if (!text[i] || bad[i])
+			continue;
+		if (tep_parse_event(kt->tep, text[i], strlen(text[i]),
+				    src->fmt_sys[i]))
+			pk_debug("kernel text: cannot parse format %d of '%s'",
+				 i, src->fmt_sys[i]);
+	}
+	for (int i = 0; text && i < src->nr_fmts; i++)
+		pk_free(text[i]);
+	pk_free(text);
+	pk_free(bad);
+	if (e)
+		return e;
+	if (src->kallsyms && *src->kallsyms)
+		tep_parse_kallsyms(kt->tep, src->kallsyms);
+	if (src->printk && *src->printk)
+		tep_parse_printk_formats(kt->tep, src->printk);
+	kt->id_function = find_id(kt->tep, "function");
+	kt->id_print = find_id(kt->tep, "print");
+	kt->id_bprint = find_id(kt->tep, "bprint");
+	kt->id_bputs = find_id(kt->tep, "bputs");
+	kt->id_raw_data = find_id(kt->tep, "raw_data");
+	kt->id_gent = find_id(kt->tep, "funcgraph_entry");
+	kt->id_gret = find_id(kt->tep, "funcgraph_exit");
+	kt->id_kstack = find_id(kt->tep, "kernel_stack");
+	kt->id_ustack = find_id(kt->tep, "user_stack");
+	kt->id_repeats = find_id(kt->tep, "func_repeats");
+	trace_seq_init(&kt->s);
+	return 0;
+}
+
+int kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
+	   struct pk_ktext **out)
+{
+	struct pk_ktext *kt = pk_zalloc(sizeof(*kt));
+	int e;
+
+	*out = NULL;
+	if (!kt)
+		return -ENOMEM;
+	kt->flags = default_flags();
+	kt->big = src->big;
+	kt->long_size = src->long_size;
+	kt->nr_online = o && o->nr_online > 0 ? o->nr_online : src->nr_cpus;
+	kt->cpu_digits = snprintf(NULL, 0, "%d",
+				  PK_MAX(src->nr_cpus, 1) - 1);
+	kt->time_start = o ? o->time_start : 0;
+	kt->pipe = o && o->no_header;
+	pk_rb_layout_default(&kt->layout, src->long_size, src->big);
+	if (src->hdr_page && src->hdr_page_len)
+		pk_rb_layout_parse(&kt->layout, src->hdr_page,
+				   src->hdr_page_len, src->big);
+	kt->clock = pk_strdup(o && o->clock ? o->clock
+				: src->clock ? src->clock : "local");
+	e = kt->clock ? 0 : -ENOMEM;
+	if (!e && o && o->tracer) {
+		kt->tracer_given = true;
+		if (!strcmp(o->tracer, "function"))
+			kt->tracer = KT_FUNCTION;
+		else if (!strcmp(o->tracer, "function_graph"))
+			kt->tracer = KT_GRAPH;
+		else if (strcmp(o->tracer, "nop")) {
+			pk_warn("kernel text: tracer '%s' has no layout here "
+				"(nop, function, function_graph)", o->tracer);
+			e = PK_ERR_SYNTAX;
+		}
+	}
+	kt->in_ns = kt->clock && kt_clock_in_ns(kt->clock);
+	if (!e && o)
+		e = kt_set_options(kt, o->options);
+	if (!e)
+		e = setup_tep(kt, src);
+	if (!e)
+		e = parse_kallsyms(kt, src->kallsyms);
+	if (!e && src->cmdlines)
+		e = kt_parse_cmdlines(kt, src->cmdlines);
+	if (!e && o && o->tgids)
+		e = kt_parse_tgids(kt, o->tgids);
+	set_release(kt, src->uname, o ? o->release : NULL);
+	if (o && o->preempt)
+		snprintf(kt->preempt, sizeof(kt->preempt), "%s", o->preempt);
+	else
+		host_preempt(kt->preempt, sizeof(kt->preempt));
+	if (e) {
+		pk_ktext_free(kt);
+		return e;
+	}
+	*out = kt;
+	return 0;
+}
+
+void kt_detect_tracer(struct pk_ktext *kt, const uint8_t *types)
+{
+#define SEEN(id) ((id) >= 0 && (types[(id) / 8] & (1 << ((id) % 8))))
+	if (kt->tracer_given)
+		return;
+	if (SEEN(kt->id_gent) || SEEN(kt->id_gret))
+		kt->tracer = KT_GRAPH;
+	else if (SEEN(kt->id_function))
+		kt->tracer = KT_FUNCTION;
+#undef SEEN
+}
+
+int kt_flush_seq(struct pk_ktext *kt, FILE *out)
+{
+	struct trace_seq *s = &kt->s;
+	int e = 0;
+
+	if (s->len && fwrite(s->buffer, 1, s->len, out) != s->len)
+		e = -EIO;
+	trace_seq_reset(s);
+	return e;
+}
+
+void pk_ktext_free(struct pk_ktext *kt)
+{
+	if (!kt)
+		return;
+	if (kt->tep) {
+		trace_seq_destroy(&kt->s);
+		tep_free(kt->tep);
+	}
+	map_free(&kt->comms);
+	map_free(&kt->tgids);
+	pk_free(kt->syms);
+	pk_free(kt->symtext);
+	pk_free(kt->gcpu);
+	pk_free(kt->clock);
+	pk_free(kt->instance);
+	pk_free(kt->scratch);
+	pk_free(kt);
+}

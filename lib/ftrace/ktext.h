@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal: the kernel-text printer (what tracefs's "trace" and
+ * "trace_pipe" files print). ktext.c holds the object, options, command
+ * names and symbols; ktext_line.c the per-event line (context columns,
+ * raw/hex/bin/fields); ktext_hdr.c the headers; ktext_graph.c the
+ * function_graph layout; ktext_td.c and ktext_live.c feed it from a
+ * trace.dat file or from tracefs.
+ */
+#ifndef PK_FTRACE_KTEXT_H
+#define PK_FTRACE_KTEXT_H
+#include <perfkit/ftrace.h>
+#include <event-parse.h>
+#include <trace-seq.h>
+#include "base/base.h"
+#include "ftrace/rbpage.h"
+
+/* Trace options the printer knows (bit numbers). */
+enum kt_opt {
+	KT_PRINT_PARENT, KT_SYM_OFFSET, KT_SYM_ADDR, KT_VERBOSE, KT_RAW,
+	KT_HEX, KT_BIN, KT_FIELDS, KT_CONTEXT_INFO, KT_LATENCY_FMT,
+	KT_RECORD_TGID, KT_IRQ_INFO, KT_MARKERS, KT_ANNOTATE,
+	KT_PRINTK_MSGONLY, KT_TRACE_PRINTK, KT_RECORD_CMD, KT_HASH_PTR,
+	KT_G_CPU, KT_G_OVERHEAD, KT_G_PROC, KT_G_DURATION, KT_G_ABSTIME,
+	KT_G_IRQS, KT_G_TAIL, KT_G_OVERRUN, KT_G_RETVAL, KT_G_RETVAL_HEX,
+	KT_NR_OPTS,
+};
+#define KT_F(o) (1ull << (o))
+
+enum kt_tracer { KT_NOP, KT_FUNCTION, KT_GRAPH };
+
+/* Where the printer's metadata comes from. */
+struct kt_src {
+	const char *hdr_page;   /* events/header_page text (may be NULL) */
+	size_t hdr_page_len;
+	int nr_fmts;
+	const char *const *fmt_sys;
+	const char *const *fmt_text;
+	const size_t *fmt_len;
+	const bool *fmt_skip;   /* formats not to parse (NULL: none) */
+	const char *kallsyms, *printk, *cmdlines, *uname; /* NUL-terminated */
+	const char *clock;
+	int long_size;
+	bool big;
+	int nr_cpus;
+	bool untrusted;         /* from a file: parse in a child first */
+};
+
+struct kt_sym { uint64_t addr; const char *name; const char *mod; char type; };
+struct kt_pidmap { int *key; char **comm; int *tgid; size_t cap, n; };
+
+struct kt_gcpu { int last_pid, depth, depth_irq; uint64_t enter[64]; };
+
+struct pk_ktext {
+	struct tep_handle *tep;
+	struct trace_seq s;
+	uint64_t flags;
+	enum kt_tracer tracer;
+	bool tracer_given;
+	bool in_ns;
+	bool pipe;                /* trace_pipe: LOST EVENTS lines */
+	bool big;
+	int long_size;
+	int nr_online, cpu_digits;
+	struct pk_rb_layout layout;
+	/* names */
+	struct kt_pidmap comms;   /* pid -> comm */
+	struct kt_pidmap tgids;   /* pid -> tgid */
+	struct kt_sym *syms;
+	size_t nr_syms;
+	char *symtext;            /* owned copy of kallsyms the names point in */
+	uint64_t irq_start, irq_end;  /* __irqentry_text_* */
+	/* ftrace event ids */
+	int id_function, id_print, id_bprint, id_bputs, id_raw_data;
+	int id_gent, id_gret, id_kstack, id_ustack, id_repeats;
+	/* state */
+	uint64_t time_start;
+	unsigned long idx;
+	bool annotate;            /* some CPU lost events: mark buffer starts */
+	uint8_t started[512];     /* CPUs whose first event was printed */
+	struct kt_gcpu *gcpu;     /* per CPU (function_graph) */
+	int nr_gcpu;
+	char release[80], preempt[64];
+	char *clock;
+	/* live source */
+	struct pk_tracefs *tfs;
+	char *instance;
+	uint8_t *scratch;
+	size_t scratch_max;
+};
+
+/* One event being printed, with the next ones for lookahead. */
+struct kt_ev {
+	const struct pk_tracedat_event *ev;
+	const struct pk_tracedat_event *next;      /* merged order (or NULL) */
+	const struct pk_tracedat_event *next_cpu;  /* same CPU (or NULL) */
+	bool consumed_next_cpu;   /* out: next_cpu was printed with it */
+};
+
+/* ktext.c */
+int kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
+	   struct pk_ktext **out);
+int kt_set_options(struct pk_ktext *kt, const char *list);
+const char *kt_comm(struct pk_ktext *kt, int pid, char buf[16]);
+int kt_tgid(const struct pk_ktext *kt, int pid);
+int kt_parse_cmdlines(struct pk_ktext *kt, const char *text);
+int kt_parse_tgids(struct pk_ktext *kt, const char *text);
+void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
+		  bool offset);
+void kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip);
+bool kt_is_text(const struct pk_ktext *kt, uint64_t ip);
+void kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip);
+bool kt_clock_in_ns(const char *clock);
+void kt_detect_tracer(struct pk_ktext *kt, const uint8_t *types);
+char *kt_fix_format(const char *text, size_t len);
+
+/* ktext_line.c */
+int kt_type(const struct pk_ktext *kt, const void *data, uint32_t size);
+int kt_pid(const struct pk_ktext *kt, const void *data, uint32_t size);
+void kt_lat_flags(struct trace_seq *s, const uint8_t *data);
+void kt_payload(struct pk_ktext *kt, struct trace_seq *s,
+		const struct pk_tracedat_event *ev);
+void kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
+		   const struct pk_tracedat_event *ev);
+void kt_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k);
+uint64_t kt_ulong(const struct pk_ktext *kt, const void *p);
+
+/* ktext_hdr.c */
+void kt_header(struct pk_ktext *kt, FILE *out, unsigned long entries,
+	       unsigned long total, bool empty);
+
+/* ktext_graph.c */
+int kt_graph_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k);
+void kt_graph_header(struct pk_ktext *kt, FILE *out);
+
+/* ktext_check.c: marks BAD[i] for formats that crash libtraceevent */
+int kt_check_formats(const struct kt_src *src, char *const *text, bool *bad);
+
+/* ktext_td.c */
+int kt_print_range(struct pk_ktext *kt, FILE *out,
+		   const struct pk_tracedat_event *q, bool *done,
+		   size_t from, size_t to, size_t n, long *printed);
+
+/* Writes the sequence to OUT and resets it. */
+int kt_flush_seq(struct pk_ktext *kt, FILE *out);
+
+#endif
