@@ -4,6 +4,7 @@
 #define PK_CLI_H
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <perfkit/perfkit.h>
 
 /* Every subcommand: argv[0] is its name. Returns the exit status. Usage
@@ -32,6 +33,11 @@ void cli_ftrace_print_profile(FILE *f, const struct pk_func_profile *p,
 			      int n, bool has_time);
 /* kernel-text report and live streaming (cli/cmd_ftrace_live.c) */
 int cmd_ftrace_report_kernel(int argc, char **argv);
+/* ftrace commands' helpers: a CPU list "1,3-5" appended to CPUS[N..MAX)
+ * (the new count, or -1 when malformed or too long); a command forked and
+ * held until a byte is written to *GO (its pid, or -1). */
+int cli_parse_cpus(const char *s, int *cpus, int max, int n);
+pid_t cli_ftrace_spawn(const char *who, char **argv, int *go);
 int cmd_ftrace_live(int argc, char **argv);
 
 /* Prints "perfkit CMD: message" on stderr. */

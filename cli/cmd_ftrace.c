@@ -19,8 +19,7 @@ static void report_usage(FILE *f)
 		   "  -v            name the events left to libtraceevent\n");
 }
 
-/* Parses "1,3-5" into CPUS (at most MAX). Returns the count or -1. */
-static int parse_cpus(const char *s, int *cpus, int max, int n)
+int cli_parse_cpus(const char *s, int *cpus, int max, int n)
 {
 	char *end;
 
@@ -79,7 +78,7 @@ static int ftrace_report(int argc, char **argv)
 		switch (c) {
 		case 'i': in = optarg; break;
 		case 'c':
-			nr_cpus = parse_cpus(optarg, cpus, 4096, nr_cpus);
+			nr_cpus = cli_parse_cpus(optarg, cpus, 4096, nr_cpus);
 			if (nr_cpus < 0) {
 				cli_error("ftrace report", "bad cpu list '%s'",
 					  optarg);

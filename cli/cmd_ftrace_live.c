@@ -25,33 +25,6 @@ static int add_opt(char *buf, size_t len, const char *opt)
 	return w < 0 || (size_t)w >= len - n ? -1 : 0;
 }
 
-static int parse_cpu_list(const char *s, int *cpus, int max)
-{
-	int n = 0;
-	char *end;
-
-	while (*s) {
-		long a = strtol(s, &end, 10), b = a;
-		if (end == s || a < 0)
-			return -1;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a)
-				return -1;
-		}
-		for (long c = a; c <= b; c++) {
-			if (n >= max)
-				return -1;
-			cpus[n++] = (int)c;
-		}
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -1;
-	}
-	return n;
-}
-
 static void kreport_usage(FILE *f)
 {
 	fprintf(f,
@@ -106,7 +79,7 @@ int cmd_ftrace_report_kernel(int argc, char **argv)
 			}
 			break;
 		case 'c':
-			nr_cpus = parse_cpu_list(optarg, cpus, 4096);
+			nr_cpus = cli_parse_cpus(optarg, cpus, 4096, 0);
 			if (nr_cpus <= 0) {
 				cli_error("ftrace report", "bad cpu list '%s'",
 					  optarg);
@@ -204,35 +177,6 @@ static void live_usage(FILE *f)
 		"Streams events as trace_pipe prints them, from a private "
 		"instance, until Ctrl-C\nor COMMAND ends; tracefs is put back "
 		"as it was.\n");
-}
-
-/* Forks ARGV stopped until a byte is written to *GO. */
-static pid_t live_spawn(char **argv, int *go)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe(p) < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		char c;
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);
-		close(p[0]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "perfkit ftrace live: cannot run %s: %s\n",
-			argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	if (pid < 0) {
-		close(p[1]);
-		return -1;
-	}
-	*go = p[1];
-	return pid;
 }
 
 struct live {
@@ -358,7 +302,7 @@ static int online_list(int *cpus, int max)
 
 	if (f && fgets(buf, sizeof(buf), f)) {
 		buf[strcspn(buf, "\n")] = 0;
-		n = parse_cpu_list(buf, cpus, max);
+		n = cli_parse_cpus(buf, cpus, max, 0);
 	}
 	if (f)
 		fclose(f);
@@ -462,7 +406,7 @@ int cmd_ftrace_live(int argc, char **argv)
 				goto bad;
 			break;
 		case 'C':
-			if ((nr_cpus = parse_cpu_list(optarg, cpus, 1024)) <= 0)
+			if ((nr_cpus = cli_parse_cpus(optarg, cpus, 1024, 0)) <= 0)
 				goto bad;
 			break;
 		case 'k': ro.clock = optarg; break;
@@ -492,7 +436,7 @@ int cmd_ftrace_live(int argc, char **argv)
 	}
 	live_signals(t);
 	if (optind < argc) {
-		child = live_spawn(argv + optind, &go);
+		child = cli_ftrace_spawn("live", argv + optind, &go);
 		if (child < 0) {
 			cli_error("ftrace live", "fork: %s", strerror(errno));
 			goto out;

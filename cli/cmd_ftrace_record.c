@@ -57,8 +57,7 @@ static void record_usage(FILE *f)
 		"also with a command\n");
 }
 
-/* Forks COMMAND stopped on a pipe until *GO is written. */
-static pid_t spawn(char **argv, int *go)
+pid_t cli_ftrace_spawn(const char *who, char **argv, int *go)
 {
 	int p[2];
 	pid_t pid;
@@ -73,8 +72,8 @@ static pid_t spawn(char **argv, int *go)
 			_exit(127);
 		close(p[0]);
 		execvp(argv[0], argv);
-		fprintf(stderr, "perfkit ftrace record: cannot run %s: %s\n",
-			argv[0], strerror(errno));
+		fprintf(stderr, "perfkit ftrace %s: cannot run %s: %s\n",
+			who, argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(p[0]);
@@ -189,22 +188,11 @@ int cmd_ftrace_record(int argc, char **argv)
 			break;
 		case 'o': o.output = optarg; break;
 		case 'b': o.buffer_kb = atoi(optarg); break;
-		case 'C': {
-			char *s = optarg, *end;
-			while (*s && nr_cpus < 1024) {
-				long a = strtol(s, &end, 10), b = a;
-				if (end == s)
-					goto bad;
-				if (*end == '-')
-					b = strtol(end + 1, &end, 10);
-				for (long k = a; k <= b && nr_cpus < 1024; k++)
-					cpus[nr_cpus++] = (int)k;
-				s = *end == ',' ? end + 1 : end;
-				if (*end && *end != ',')
-					goto bad;
-			}
+		case 'C':
+			nr_cpus = cli_parse_cpus(optarg, cpus, 1024, nr_cpus);
+			if (nr_cpus < 0)
+				goto bad;
 			break;
-		}
 		case 'k': o.clock = optarg; break;
 		case 'p':
 			if (nr_pids < 64)
@@ -242,7 +230,7 @@ int cmd_ftrace_record(int argc, char **argv)
 	if (tracer && (e = check_tracer(t, tracer, ngraph > 0)))
 		goto out;
 	if (optind < argc) {
-		child = spawn(argv + optind, &go);
+		child = cli_ftrace_spawn("record", argv + optind, &go);
 		if (child < 0) {
 			cli_error("ftrace record", "fork: %s", strerror(errno));
 			goto out;

@@ -5,15 +5,14 @@
  * formatter leaves alone and for the reference engine (PK_REPORT_TEP).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <event-parse.h>
 #include <trace-seq.h>
 #include "ftrace/bytes.h"
 #include "ftrace/tdrep.h"
+#include "ftrace/tepguard.h"
 
 /*
  * A record is printed from a zeroed buffer with 128 KiB to spare after the
@@ -34,71 +33,26 @@ static char *cstr(const struct td_blob *b)
 	return s;
 }
 
-/*
- * libtraceevent's format parser can crash on a damaged format file, so the
- * formats are first parsed in a child process that reports each index it
- * starts; a format that kills the child is marked bad and skipped.
- */
-static void child_parse(struct pk_tracedat *td, const bool *bad, int fd)
-{
-	struct tep_handle *tep = tep_alloc();
-	int null = open("/dev/null", O_WRONLY);
-
-	if (null >= 0)
-		dup2(null, 2);
-	if (!tep)
-		_exit(1);
-	tep_set_long_size(tep, td->long_size);
-	tep_set_file_bigendian(tep, td->big ? TEP_BIG_ENDIAN
-					    : TEP_LITTLE_ENDIAN);
-	for (int i = 0; i < td->nr_fmts; i++) {
-		if (bad[i])
-			continue;
-		if (write(fd, &i, sizeof(i)) != sizeof(i))
-			_exit(1);
-		tep_parse_event(tep, td->fmts[i].text.p, td->fmts[i].text.len,
-				td->fmts[i].system);
-	}
-	_exit(0);
-}
-
+/* The formats through tep_guard_formats() before this process parses
+ * them. */
 static int check_formats(struct pk_tracedat *td, bool *bad)
 {
-	for (int attempt = 0; attempt < 32; attempt++) {
-		int p[2], st = 0, last = -1, v;
-		pid_t pid;
+	struct tep_fmt_ref *f = pk_calloc(td->nr_fmts ? td->nr_fmts : 1,
+					  sizeof(*f));
+	int e;
 
-		if (pipe2(p, O_CLOEXEC) < 0)
-			return -errno;
-		pid = fork();
-		if (pid < 0) {
-			close(p[0]);
-			close(p[1]);
-			return -errno;
-		}
-		if (pid == 0) {
-			close(p[0]);
-			child_parse(td, bad, p[1]);
-		}
-		close(p[1]);
-		while (read(p[0], &v, sizeof(v)) == sizeof(v))
-			last = v;
-		close(p[0]);
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-			return 0;
-		if (last < 0 || last >= td->nr_fmts)
-			return PK_ERR_INTERNAL;
-		bad[last] = true;
-		pk_warn("trace.dat: event format %d (system '%s') is damaged; "
-			"its events are not decoded", last,
-			td->fmts[last].system);
+	if (!f)
+		return -ENOMEM;
+	for (int i = 0; i < td->nr_fmts; i++) {
+		f[i].text = td->fmts[i].text.p;
+		f[i].len = td->fmts[i].text.len;
+		f[i].system = td->fmts[i].system;
 	}
-	pk_warn("trace.dat: too many damaged event formats");
-	return PK_ERR_FORMAT;
+	e = tep_guard_formats("trace.dat", f, td->nr_fmts, td->long_size,
+			      td->big, bad);
+	pk_free(f);
+	return e;
 }
-
 
 /* The "ID: N" of a format file, or -1. */
 long td_format_id(const struct td_format *f)

@@ -47,19 +47,22 @@ record() {
 	echo 0 > $D/tracing_on
 }
 
-# same_but_cmdlines KERNEL PERFKIT: equal except where the kernel printed
-# "<...>" for a task and perfkit a name: the kernel looks names up in the
-# saved_cmdlines cache when the trace file is read, perfkit in the copy
-# taken at extract, and tracing elsewhere on the machine may add a name in
-# between. Everything after the task name must still be equal.
+# same_but_cmdlines KERNEL PERFKIT: equal except for task names: the
+# kernel names tasks from its saved_cmdlines cache when the trace file is
+# read, perfkit from the copy taken at extract, and in between tracing
+# elsewhere may add a name ("<...>" then a name) or a task may exec or its
+# pid be reused. Lines must have the same length and differ only before
+# the "-PID" that follows the name.
 same_but_cmdlines() {
 	[ "$(wc -l < "$1")" = "$(wc -l < "$2")" ] || return 1
 	paste -d '\n' "$1" "$2" | awk '
 		NR % 2 == 1 { k = $0; next }
 		k == $0 { next }
-		{ i = index(k, "<...>-")
-		  if (i == 0 || length(k) != length($0) ||
-		      substr(k, i + 5) != substr($0, i + 5)) bad = 1 }
+		length(k) != length($0) { bad = 1; next }
+		{ last = 0
+		  for (i = 1; i <= length(k); i++)
+			if (substr(k, i, 1) != substr($0, i, 1)) last = i
+		  if (substr(k, last + 1, 2) !~ /^-[0-9]/) bad = 1 }
 		END { exit bad }'
 }
 
