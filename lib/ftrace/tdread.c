@@ -199,34 +199,49 @@ static uint8_t *section_buf(struct pk_tracedat *td, size_t n)
 	return buf && !td_keep(td, buf) ? buf : NULL;
 }
 
-/* Opens the section at OFF with id ID into *OUT (decompressed if needed). */
-static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
-			struct td_cur *out, uint16_t *flags_out)
+/*
+ * Reads the header of the section at OFF, which must have id ID and fit in
+ * the file: *C is left at its contents, *FLAGS and *SIZE get the header's.
+ */
+static int section_header(struct pk_tracedat *td, uint64_t off, uint16_t id,
+			  struct td_cur *c, uint16_t *flags, uint64_t *size)
 {
-	struct td_cur c = { td->map, td->size, 0, 0, td->big, false };
-	uint16_t sid, flags;
+	uint16_t sid;
 	uint32_t str;
-	uint64_t size;
 	int r;
 
+	*c = (struct td_cur){ td->map, td->size, 0, 0, td->big, false };
 	if (off >= td->size || off < 16) {
-		c.pos = 0;
 		pk_warn("trace.dat: section offset %llu outside the file",
 			(unsigned long long)off);
 		return PK_ERR_FORMAT;
 	}
-	c.pos = (size_t)off;
-	if ((r = rd_u16(&c, &sid, "section id")) ||
-	    (r = rd_u16(&c, &flags, "section flags")) ||
-	    (r = rd_u32(&c, &str, "section string")) ||
-	    (r = rd_u64(&c, &size, "section size")))
+	c->pos = (size_t)off;
+	if ((r = rd_u16(c, &sid, "section id")) ||
+	    (r = rd_u16(c, flags, "section flags")) ||
+	    (r = rd_u32(c, &str, "section string")) ||
+	    (r = rd_u64(c, size, "section size")))
 		return r;
 	if (sid != id) {
-		c.pos -= 16;
-		return td_err(&c, PK_ERR_FORMAT, "unexpected section id");
+		c->pos -= 16;
+		return td_err(c, PK_ERR_FORMAT, "unexpected section id");
 	}
-	if (size > c.len - c.pos)
-		return td_err(&c, PK_ERR_TRUNC, "section size past the end");
+	if (*size > c->len - c->pos)
+		return td_err(c, PK_ERR_TRUNC, "section size past the end");
+	return 0;
+}
+
+/* Opens the section at OFF with id ID into *OUT (decompressed if needed). */
+static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
+			struct td_cur *out, uint16_t *flags_out)
+{
+	struct td_cur c;
+	uint16_t flags;
+	uint64_t size;
+	int r = section_header(td, off, id, &c, &flags, &size);
+
+	if (r)
+		return r;
 	if (flags_out)
 		*flags_out = flags;
 	*out = (struct td_cur){ c.p + c.pos, (size_t)size, 0, c.pos, td->big,
@@ -254,30 +269,11 @@ static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
 /* The header of the section at OFF: id ID, size inside the file. */
 static int check_section(struct pk_tracedat *td, uint64_t off, uint16_t id)
 {
-	struct td_cur c = { td->map, td->size, 0, 0, td->big, false };
-	uint16_t sid, flags;
-	uint32_t str;
+	struct td_cur c;
+	uint16_t flags;
 	uint64_t size;
-	int r;
 
-	if (off >= td->size || off < 16) {
-		pk_warn("trace.dat: section offset %llu outside the file",
-			(unsigned long long)off);
-		return PK_ERR_FORMAT;
-	}
-	c.pos = (size_t)off;
-	if ((r = rd_u16(&c, &sid, "section id")) ||
-	    (r = rd_u16(&c, &flags, "section flags")) ||
-	    (r = rd_u32(&c, &str, "section string")) ||
-	    (r = rd_u64(&c, &size, "section size")))
-		return r;
-	if (sid != id) {
-		c.pos -= 16;
-		return td_err(&c, PK_ERR_FORMAT, "unexpected section id");
-	}
-	if (size > c.len - c.pos)
-		return td_err(&c, PK_ERR_TRUNC, "section size past the end");
-	return 0;
+	return section_header(td, off, id, &c, &flags, &size);
 }
 
 const struct td_blob *td_tracedat_blob(struct pk_tracedat *td,
