@@ -506,7 +506,13 @@ int cmd_ftrace_live(int argc, char **argv)
 			break;
 	}
 	pk_tracefs_write(t, ip, "tracing_on", "0");
-	live_batch(&l);
+	/* drain: a batch takes at most 256 pages a CPU and a slow terminal
+	 * can leave thousands behind */
+	for (int k = 0; k < (1 << 16); k++) {
+		int be = live_batch(&l);
+		if ((be < 0 && be != PK_ERR_FORMAT) || !l.n)
+			break;
+	}
 	unsigned long long lost = 0;
 	for (int i = 0; i < l.nr; i++)
 		lost += cpu_lost(&l, i);
