@@ -180,7 +180,7 @@ int cmd_ftrace_record(int argc, char **argv)
 	pid_t child = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:o:b:C:p:t:z:l:n:g:O:a", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:o:b:C:p:t:z:l:n:g:O:ah", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (nr_ev < 255)
