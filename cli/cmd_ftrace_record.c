@@ -332,8 +332,11 @@ int cmd_ftrace_reset(int argc, char **argv)
 	struct pk_tracefs *t;
 	int e;
 
-	(void)argc;
-	(void)argv;
+	if (argc > 1) {
+		bool help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
+		fputs("usage: perfkit ftrace reset\n  removes instances left by killed perfkit runs\n", help ? stdout : stderr);
+		return help ? 0 : 2;
+	}
 	if ((e = pk_tracefs_open(&t)) < 0) {
 		cli_error("ftrace reset", "tracefs: %s", pk_strerror(e));
 		return 1;
@@ -362,15 +365,17 @@ int cmd_ftrace_extract(int argc, char **argv)
 	int c, e;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "B:o:z:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "B:o:z:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'B': inst = optarg; break;
 		case 'o': outp = optarg; break;
 		case 'z': comp = optarg; break;
+		case 'h':
 		default:
-			fprintf(stderr, "usage: perfkit ftrace extract "
-				"[--instance NAME] [-o FILE] [-z zstd|zlib|none]\n");
-			return 2;
+			fprintf(c == 'h' ? stdout : stderr, "usage: perfkit ftrace "
+				"extract [--instance NAME] [-o FILE] "
+				"[-z zstd|zlib|none]\n");
+			return c == 'h' ? 0 : 2;
 		}
 	}
 	if ((e = pk_tracefs_open(&t)) < 0) {
@@ -432,8 +437,11 @@ int cmd_ftrace_show(int argc, char **argv)
 	struct pk_tracefs *t;
 	int e;
 
-	(void)argc;
-	(void)argv;
+	if (argc > 1) {
+		bool help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
+		fputs("usage: perfkit ftrace show\n  prints the current tracefs state\n", help ? stdout : stderr);
+		return help ? 0 : 2;
+	}
 	if ((e = pk_tracefs_open(&t)) < 0) {
 		cli_error("ftrace show", "tracefs: %s", pk_strerror(e));
 		return 1;

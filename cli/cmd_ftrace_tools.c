@@ -92,12 +92,14 @@ int cmd_ftrace_snapshot(int argc, char **argv)
 			 !strcmp(argv[i], "clear") || !strcmp(argv[i], "free"))
 			op = argv[i];
 		else {
-			fprintf(stderr, "usage: perfkit ftrace snapshot "
+			bool help = !strcmp(argv[i], "-h") ||
+				    !strcmp(argv[i], "--help");
+			fprintf(help ? stdout : stderr, "usage: perfkit ftrace snapshot "
 				"[take|show|clear|free] [--instance NAME]\n"
 				"  take: swap the buffer into the snapshot and "
 				"print it (a snapshot buffer\n"
 				"  allocated for it is freed again at the end)\n");
-			return 2;
+			return help ? 0 : 2;
 		}
 	}
 	if (!(t = open_tfs(C)))
