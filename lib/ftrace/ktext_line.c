@@ -456,53 +456,47 @@ static void raw_line(struct pk_ktext *kt, struct trace_seq *s,
 	}
 }
 
-static void hex_line(struct pk_ktext *kt, struct trace_seq *s,
-		     const struct pk_tracedat_event *ev, int type)
-{
-	if (kt->flags & KT_F(KT_CONTEXT_INFO)) {
-		int32_t pid = kt_pid(kt, ev->data, ev->size), cpu = ev->cpu;
-		uint64_t ts = ev->ts;
-		put_hex(s, &pid, 4);
-		put_hex(s, &cpu, 4);
-		put_hex(s, &ts, 8);
-	}
-	if (type == kt->id_function) {
-		uint64_t ip = 0, parent = 0;
-		fld_val(kt, ev, "ip", &ip);
-		fld_val(kt, ev, "parent_ip", &parent);
-		put_hex(s, &ip, (unsigned)kt->long_size);
-		put_hex(s, &parent, (unsigned)kt->long_size);
-	} else if (tep_find_event(kt->tep, type)) {
-		trace_seq_printf(s, "type: %d\n", type);
-	}
-	trace_seq_putc(s, '\n');
-}
-
 static void putmem(struct trace_seq *s, const void *p, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
 		trace_seq_putc(s, ((const uint8_t *)p)[i]);
 }
 
-static void bin_line(struct pk_ktext *kt, struct trace_seq *s,
-		     const struct pk_tracedat_event *ev, int type)
+/* The hex and bin options' layouts: pid, cpu, time (with context-info),
+ * then a function event's ip and parent ip, each through PUT. */
+static void bytes_line(struct pk_ktext *kt, struct trace_seq *s,
+		       const struct pk_tracedat_event *ev, int type,
+		       void (*put)(struct trace_seq *, const void *, unsigned))
 {
 	if (kt->flags & KT_F(KT_CONTEXT_INFO)) {
 		int32_t pid = kt_pid(kt, ev->data, ev->size), cpu = ev->cpu;
 		uint64_t ts = ev->ts;
-		putmem(s, &pid, 4);
-		putmem(s, &cpu, 4);
-		putmem(s, &ts, 8);
+		put(s, &pid, 4);
+		put(s, &cpu, 4);
+		put(s, &ts, 8);
 	}
 	if (type == kt->id_function) {
 		uint64_t ip = 0, parent = 0;
 		fld_val(kt, ev, "ip", &ip);
 		fld_val(kt, ev, "parent_ip", &parent);
-		putmem(s, &ip, (unsigned)kt->long_size);
-		putmem(s, &parent, (unsigned)kt->long_size);
+		put(s, &ip, (unsigned)kt->long_size);
+		put(s, &parent, (unsigned)kt->long_size);
 	} else if (tep_find_event(kt->tep, type)) {
 		trace_seq_printf(s, "type: %d\n", type);
 	}
+}
+
+static void hex_line(struct pk_ktext *kt, struct trace_seq *s,
+		     const struct pk_tracedat_event *ev, int type)
+{
+	bytes_line(kt, s, ev, type, put_hex);
+	trace_seq_putc(s, '\n');
+}
+
+static void bin_line(struct pk_ktext *kt, struct trace_seq *s,
+		     const struct pk_tracedat_event *ev, int type)
+{
+	bytes_line(kt, s, ev, type, putmem);
 }
 
 static bool msg_only(struct pk_ktext *kt, struct trace_seq *s,
