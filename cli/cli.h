@@ -3,6 +3,7 @@
 #ifndef PK_CLI_H
 #define PK_CLI_H
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <perfkit/perfkit.h>
@@ -38,6 +39,11 @@ int cmd_ftrace_report_kernel(int argc, char **argv);
  * held until a byte is written to *GO (its pid, or -1). */
 int cli_parse_cpus(const char *s, int *cpus, int max, int n);
 pid_t cli_ftrace_spawn(const char *who, char **argv, int *go);
+/* SIGINT/SIGTERM/SIGHUP set cli_ftrace_sig; a second one restores T and
+ * ends the process with that signal. T NULL: only the flag from now on. */
+struct pk_tracefs;
+extern volatile sig_atomic_t cli_ftrace_sig;
+void cli_ftrace_catch_signals(struct pk_tracefs *t);
 int cmd_ftrace_live(int argc, char **argv);
 
 /* Prints "perfkit CMD: message" on stderr. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/ftrace.h>
+#include <perfkit/map.h>
 #include "cli.h"
 
 static void report_usage(FILE *f)
@@ -21,29 +22,13 @@ static void report_usage(FILE *f)
 
 int cli_parse_cpus(const char *s, int *cpus, int max, int n)
 {
-	char *end;
+	struct pk_cpu_map *m = *s ? pk_cpu_map_new(s) : NULL;
 
-	while (*s) {
-		long a = strtol(s, &end, 10), b = a;
-		if (end == s || a < 0)
-			return -1;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a)
-				return -1;
-		}
-		for (long c = a; c <= b; c++) {
-			if (n >= max)
-				return -1;
-			cpus[n++] = (int)c;
-		}
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
+	if (!m)
+		return -1;
+	for (int i = 0; i < pk_cpu_map_nr(m) && n >= 0; i++)
+		n = n < max ? (cpus[n] = pk_cpu_map_cpu(m, i), n + 1) : -1;
+	pk_cpu_map_put(m);
 	return n;
 }
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <perfkit/ftrace.h>
+#include <perfkit/map.h>
 #include "cli.h"
 
 /* Appends ",OPT" to the option list BUF. */
@@ -143,31 +144,6 @@ int cmd_ftrace_report_kernel(int argc, char **argv)
 	return 0;
 }
 
-static volatile sig_atomic_t live_sig;
-static struct pk_tracefs *live_tfs;
-
-static void live_on_sig(int sig)
-{
-	if (live_sig && live_tfs) {    /* second signal: restore and die */
-		pk_tracefs_restore(live_tfs);
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	live_sig = sig;
-}
-
-static void live_signals(struct pk_tracefs *t)
-{
-	struct sigaction sa = { .sa_handler = live_on_sig };
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-
-	live_tfs = t;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 static void live_usage(FILE *f)
 {
 	fprintf(f,
@@ -294,23 +270,18 @@ static int live_batch(struct live *l)
 	return err;
 }
 
+/* The online CPUs into CPUS (at most MAX). */
 static int online_list(int *cpus, int max)
 {
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	char buf[1024];
-	int n = -1;
+	struct pk_cpu_map *m = pk_cpu_map_new(NULL);
+	int n = 0;
 
-	if (f && fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = 0;
-		n = cli_parse_cpus(buf, cpus, max, 0);
-	}
-	if (f)
-		fclose(f);
-	if (n <= 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		for (n = 0; n < c && n < max; n++)
+	for (int i = 0; m && i < pk_cpu_map_nr(m) && n < max; i++)
+		cpus[n++] = pk_cpu_map_cpu(m, i);
+	pk_cpu_map_put(m);
+	if (!n)         /* no list: sysconf's count */
+		for (long c = sysconf(_SC_NPROCESSORS_ONLN); n < c && n < max; n++)
 			cpus[n] = n;
-	}
 	return n;
 }
 
@@ -434,7 +405,8 @@ int cmd_ftrace_live(int argc, char **argv)
 		cli_error("ftrace live", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
-	live_signals(t);
+	cli_ftrace_catch_signals(t);
+	signal(SIGPIPE, SIG_IGN);
 	if (optind < argc) {
 		child = cli_ftrace_spawn("live", argv + optind, &go);
 		if (child < 0) {
@@ -491,7 +463,7 @@ int cmd_ftrace_live(int argc, char **argv)
 		close(go);
 		go = -1;
 	}
-	while (!live_sig && !child_done) {
+	while (!cli_ftrace_sig && !child_done) {
 		struct pollfd pf[64];
 		int np = l.nr < 64 ? l.nr : 64;
 		for (int i = 0; i < np; i++)
@@ -526,15 +498,15 @@ out:
 	if (go >= 0)
 		close(go);
 	if (child > 0) {
-		kill(child, live_sig ? live_sig : SIGKILL);
+		kill(child, cli_ftrace_sig ? cli_ftrace_sig : SIGKILL);
 		waitpid(child, NULL, 0);
 	}
 	live_free(&l);
 	pk_ftrace_rec_free(r);
 	pk_tracefs_close(t);
-	live_tfs = NULL;
+	cli_ftrace_catch_signals(NULL);
 	fflush(stdout);
-	if (live_sig == SIGTERM || live_sig == SIGHUP)
-		rc = 128 + live_sig;
+	if (cli_ftrace_sig == SIGTERM || cli_ftrace_sig == SIGHUP)
+		rc = 128 + cli_ftrace_sig;
 	return rc;
 }

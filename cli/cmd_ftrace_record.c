@@ -15,25 +15,27 @@
 #include <perfkit/ftrace.h>
 #include "cli.h"
 
-static volatile sig_atomic_t got_sig;
+volatile sig_atomic_t cli_ftrace_sig;
 static struct pk_tracefs *sig_tfs;
 
 static void on_sig(int sig)
 {
-	if (got_sig && sig_tfs) {      /* second signal: restore and die */
+	if (cli_ftrace_sig && sig_tfs) {  /* second signal: restore and die */
 		pk_tracefs_restore(sig_tfs);
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	got_sig = sig;
+	cli_ftrace_sig = sig;
 }
 
-static void catch_signals(struct pk_tracefs *t)
+void cli_ftrace_catch_signals(struct pk_tracefs *t)
 {
 	struct sigaction sa = { .sa_handler = on_sig };
 	static const int s[] = { SIGINT, SIGTERM, SIGHUP };
 
 	sig_tfs = t;
+	if (!t)
+		return;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		sigaction(s[i], &sa, NULL);
@@ -94,9 +96,9 @@ static int wait_workload(pid_t child, const int *pids, int nr_pids)
 			pid_t w = waitpid(child, &status, 0);
 			if (w == child)
 				break;
-			if (w < 0 && errno == EINTR && got_sig) {
-				kill(child, got_sig);
-				got_sig = 0;
+			if (w < 0 && errno == EINTR && cli_ftrace_sig) {
+				kill(child, cli_ftrace_sig);
+				cli_ftrace_sig = 0;
 				continue;
 			}
 			if (w < 0 && errno != EINTR)
@@ -105,7 +107,7 @@ static int wait_workload(pid_t child, const int *pids, int nr_pids)
 		return 0;
 	}
 	int pfd = nr_pids == 1 ? (int)syscall(SYS_pidfd_open, pids[0], 0) : -1;
-	while (!got_sig) {
+	while (!cli_ftrace_sig) {
 		struct pollfd p = { .fd = pfd, .events = POLLIN };
 		if (poll(&p, pfd >= 0 ? 1 : 0, -1) > 0)
 			break;    /* the traced process ended */
@@ -224,7 +226,7 @@ int cmd_ftrace_record(int argc, char **argv)
 		cli_error("ftrace record", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
-	catch_signals(t);
+	cli_ftrace_catch_signals(t);
 	if ((nfilt || nnotr || ngraph) && !tracer)
 		tracer = ngraph ? "function_graph" : "function";
 	if (tracer && (e = check_tracer(t, tracer, ngraph > 0)))
@@ -320,10 +322,10 @@ out:
 	}
 	pk_ftrace_rec_free(r);
 	pk_tracefs_close(t);
-	sig_tfs = NULL;
+	cli_ftrace_catch_signals(NULL);
 	fflush(stdout);
-	if (got_sig == SIGTERM || got_sig == SIGHUP)
-		rc = 128 + got_sig;
+	if (cli_ftrace_sig == SIGTERM || cli_ftrace_sig == SIGHUP)
+		rc = 128 + cli_ftrace_sig;
 	return rc;
 }
 

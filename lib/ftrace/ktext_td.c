@@ -5,12 +5,14 @@
  * with the next one in time order (latency deltas) and the next one of its
  * CPU (function_graph leaves) in view.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ftrace/bytes.h"
 #include "ftrace/tdfile.h"
 #include "ftrace/ktext.h"
+#include "ftrace/tracefs.h"
 
 #define LOOKAHEAD 8192
 
@@ -68,15 +70,20 @@ static long format_id(const char *p, size_t len)
 static unsigned long cpustat_overrun(const struct pk_tracedat *td, int cpu)
 {
 	for (int i = 0; i < td->nr_cpustat; i++) {
-		char buf[1024];
 		const struct td_blob *b = &td->cpustat[i];
-		snprintf(buf, sizeof(buf), "%.*s", (int)PK_MIN(b->len, 1023),
-			 b->p);
-		char *c = strstr(buf, "CPU: ");
-		if (!c || atoi(c + 5) != cpu)
+		struct pk_tracefs_stats st;
+
+		long c = 0;
+		size_t k = 5;
+
+		if (b->len < 5 || memcmp(b->p, "CPU: ", 5))
 			continue;
-		char *o = strstr(buf, "\noverrun: ");
-		return o ? strtoul(o + 10, NULL, 10) : 0;
+		for (; k < b->len && k < 16 && isdigit((unsigned char)b->p[k]); k++)
+			c = c * 10 + (b->p[k] - '0');
+		if (k == 5 || c != cpu)
+			continue;
+		tfs_stats_parse(b->p, b->len, &st);
+		return (unsigned long)st.overrun;
 	}
 	return 0;
 }

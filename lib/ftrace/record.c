@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <perfkit/ftrace.h>
 #include "base/base.h"
+#include "map/list.h"
 #include "ftrace/rbpage.h"
 
 struct rcpu {
@@ -48,42 +49,27 @@ struct pk_ftrace_rec {
 	uint32_t tsc_mult, tsc_shift;
 };
 
+/* The online CPUs (sysconf's count when the list cannot be read). */
 static int online_cpus(int **out)
 {
 	char *s;
 	long n = pk_read_file("/sys/devices/system/cpu/online", &s);
-	int *v = NULL, cnt = 0;
+	int cnt = 0;
 
-	if (n < 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		v = pk_calloc(c > 0 ? (size_t)c : 1, sizeof(int));
-		if (!v)
-			return -ENOMEM;
-		for (cnt = 0; cnt < c; cnt++)
-			v[cnt] = cnt;
-		*out = v;
-		return cnt;
+	if (n >= 0) {
+		int e = pk__int_list_parse(s, 65535, true, out, &cnt);
+		pk_free(s);
+		if (e == -ENOMEM)
+			return e;
+		if (!e)
+			return cnt;
 	}
-	for (char *p = s; *p && *p != '\n';) {
-		char *e;
-		long a = strtol(p, &e, 10), b = a;
-		if (*e == '-')
-			b = strtol(e + 1, &e, 10);
-		for (long c = a; c <= b; c++) {
-			int *nv = pk_realloc(v, (cnt + 1) * sizeof(int));
-			if (!nv) {
-				pk_free(v);
-				pk_free(s);
-				return -ENOMEM;
-			}
-			v = nv;
-			v[cnt++] = (int)c;
-		}
-		p = *e == ',' ? e + 1 : e;
-		if (e == p && *p != ',')
-			break;
-	}
-	pk_free(s);
+	long c = sysconf(_SC_NPROCESSORS_ONLN);
+	int *v = pk_calloc(c > 0 ? (size_t)c : 1, sizeof(int));
+	if (!v)
+		return -ENOMEM;
+	for (cnt = 0; cnt < c; cnt++)
+		v[cnt] = cnt;
 	*out = v;
 	return cnt;
 }

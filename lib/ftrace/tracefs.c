@@ -638,6 +638,39 @@ static uint64_t secs_to_ns(const char *s)
 	return sec * 1000000000ull + frac;
 }
 
+void tfs_stats_parse(const char *text, size_t len, struct pk_tracefs_stats *st)
+{
+	static const struct { const char *k; size_t off; } keys[] = {
+		{ "entries:", offsetof(struct pk_tracefs_stats, entries) },
+		{ "overrun:", offsetof(struct pk_tracefs_stats, overrun) },
+		{ "commit overrun:",
+		  offsetof(struct pk_tracefs_stats, commit_overrun) },
+		{ "bytes:", offsetof(struct pk_tracefs_stats, bytes) },
+		{ "dropped events:", offsetof(struct pk_tracefs_stats, dropped) },
+		{ "read events:", offsetof(struct pk_tracefs_stats, read) },
+	};
+	char ln[256];
+
+	memset(st, 0, sizeof(*st));
+	for (size_t pos = 0; pos < len;) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - text) - pos : len - pos;
+
+		snprintf(ln, sizeof(ln), "%.*s", (int)PK_MIN(n, sizeof(ln) - 1),
+			 text + pos);
+		pos += n + 1;
+		if (!strncmp(ln, "oldest event ts:", 16))
+			st->oldest_ts = secs_to_ns(ln + 16);
+		else if (!strncmp(ln, "now ts:", 7))
+			st->now_ts = secs_to_ns(ln + 7);
+		for (size_t i = 0; i < PK_ARRAY_SIZE(keys); i++)
+			if (!strncmp(ln, keys[i].k, strlen(keys[i].k)))
+				*(uint64_t *)((char *)st + keys[i].off) =
+					strtoull(ln + strlen(keys[i].k), NULL,
+						 10);
+	}
+}
+
 int pk_tracefs_cpu_stats(const struct pk_tracefs *t, const char *instance,
 			 int cpu, struct pk_tracefs_stats *st)
 {
@@ -649,26 +682,7 @@ int pk_tracefs_cpu_stats(const struct pk_tracefs *t, const char *instance,
 	n = pk_tracefs_read(t, instance, f, &s);
 	if (n < 0)
 		return (int)n;
-	static const struct { const char *k; size_t off; } keys[] = {
-		{ "entries:", offsetof(struct pk_tracefs_stats, entries) },
-		{ "overrun:", offsetof(struct pk_tracefs_stats, overrun) },
-		{ "commit overrun:",
-		  offsetof(struct pk_tracefs_stats, commit_overrun) },
-		{ "bytes:", offsetof(struct pk_tracefs_stats, bytes) },
-		{ "dropped events:", offsetof(struct pk_tracefs_stats, dropped) },
-		{ "read events:", offsetof(struct pk_tracefs_stats, read) },
-	};
-	for (char *ln = strtok(s, "\n"); ln; ln = strtok(NULL, "\n")) {
-		if (!strncmp(ln, "oldest event ts:", 16))
-			st->oldest_ts = secs_to_ns(ln + 16);
-		else if (!strncmp(ln, "now ts:", 7))
-			st->now_ts = secs_to_ns(ln + 7);
-		for (size_t i = 0; i < PK_ARRAY_SIZE(keys); i++)
-			if (!strncmp(ln, keys[i].k, strlen(keys[i].k)))
-				*(uint64_t *)((char *)st + keys[i].off) =
-					strtoull(ln + strlen(keys[i].k), NULL,
-						 10);
-	}
+	tfs_stats_parse(s, (size_t)n, st);
 	free(s);
 	return 0;
 }

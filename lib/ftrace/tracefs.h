@@ -36,6 +36,10 @@ int tfs_write_raw(struct pk_tracefs *t, const char *path, const void *data,
 		  size_t len);
 /* Reads sysctl kernel/NAME: 0/1.., or -errno. */
 int tfs_sysctl_get(const struct pk_tracefs *t, const char *name);
+/* Parses the text of a per_cpu/cpuN/stats file (or a trace.dat CPUSTAT
+ * option, the same text after a "CPU: N" line) into *ST. */
+void tfs_stats_parse(const char *text, size_t len,
+		     struct pk_tracefs_stats *st);
 /* Writes sysctl kernel/NAME (saved and restored). */
 int tfs_sysctl_set(struct pk_tracefs *t, const char *name, const char *val);
 #endif
