@@ -169,15 +169,15 @@ struct live {
 	unsigned long long *lost;   /* per CPU index: losses already said */
 };
 
-/* Every event the kernel lost on CPU index I: overwritten, dropped and
- * commit overruns (per_cpu/cpuN/stats). */
-static unsigned long long cpu_lost(struct live *l, int i)
+/* Every event the kernel lost on CPU index I into *LOST: overwritten,
+ * dropped and commit overruns (per_cpu/cpuN/stats). 0 or -errno. */
+static int cpu_lost(struct live *l, int i, unsigned long long *lost)
 {
 	struct pk_tracefs_stats st;
+	int e = pk_tracefs_cpu_stats(l->t, l->inst, l->cpu_ids[i], &st);
 
-	if (pk_tracefs_cpu_stats(l->t, l->inst, l->cpu_ids[i], &st))
-		return 0;
-	return st.overrun + st.dropped + st.commit_overrun;
+	*lost = e ? 0 : st.overrun + st.dropped + st.commit_overrun;
+	return e;
 }
 
 /*
@@ -188,15 +188,11 @@ static unsigned long long cpu_lost(struct live *l, int i)
  */
 static void exact_lost(struct live *l, size_t from, int i)
 {
-	struct pk_tracefs_stats st;
+	unsigned long long now;
 
 	for (size_t k = from; k < l->n; k++) {
-		if (!l->evs[k].missed)
-			continue;
-		if (pk_tracefs_cpu_stats(l->t, l->inst, l->cpu_ids[i], &st))
+		if (!l->evs[k].missed || cpu_lost(l, i, &now))
 			continue;    /* no stats: the page's own word */
-		unsigned long long now = st.overrun + st.dropped +
-					 st.commit_overrun;
 		l->evs[k].missed = now > l->lost[i]
 				   ? (long long)(now - l->lost[i]) : 0;
 		l->lost[i] = now;
@@ -486,8 +482,11 @@ int cmd_ftrace_live(int argc, char **argv)
 			break;
 	}
 	unsigned long long lost = 0;
-	for (int i = 0; i < l.nr; i++)
-		lost += cpu_lost(&l, i);
+	for (int i = 0; i < l.nr; i++) {
+		unsigned long long c;
+		cpu_lost(&l, i, &c);
+		lost += c;
+	}
 	if (lost)
 		fprintf(stderr, "perfkit ftrace live: %llu events, %llu lost "
 			"(a larger -b KB keeps more)\n", l.printed, lost);

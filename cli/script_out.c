@@ -328,13 +328,10 @@ static void put_mem(struct out *s, uint32_t f, const struct pk_sample *sm)
 
 	if (f & SF_DATA_SRC) {
 		char t[160];
-		int k = 16, hex = 1;
+		int k = 17;     /* "%16lx ": a u64 never needs more */
 
-		while (hex < 16 && sm->data_src >> (4 * hex))
-			hex++;
 		ob_num(o, sm->data_src, 16, 16, ' ', false);
 		ob_ch(o, ' ');
-		k = (hex > k ? hex : k) + 1;
 		size_t n = script_mem_describe(sm->data_src, t, sizeof(t));
 		/* perf formats the whole field into 100 bytes */
 		if (k + n > 99)
