@@ -34,11 +34,9 @@ void cli_ftrace_print_profile(FILE *f, const struct pk_func_profile *p,
 			      int n, bool has_time);
 /* kernel-text report and live streaming (cli/cmd_ftrace_live.c) */
 int cmd_ftrace_report_kernel(int argc, char **argv);
-/* ftrace commands' helpers: a CPU list "1,3-5" appended to CPUS[N..MAX)
- * (the new count, or -1 when malformed or too long); a command forked and
- * held until a byte is written to *GO (its pid, or -1). */
+/* ftrace commands' helper: a CPU list "1,3-5" appended to CPUS[N..MAX)
+ * (the new count, or -1 when malformed or too long). */
 int cli_parse_cpus(const char *s, int *cpus, int max, int n);
-pid_t cli_ftrace_spawn(const char *who, char **argv, int *go);
 /* SIGINT/SIGTERM/SIGHUP set cli_ftrace_sig; a second one restores T and
  * ends the process with that signal. T NULL: only the flag from now on. */
 struct pk_tracefs;

@@ -17,6 +17,7 @@
 #include <perfkit/ftrace.h>
 #include <perfkit/map.h>
 #include "cli.h"
+#include "workload.h"
 
 /* Appends ",OPT" to the option list BUF. */
 static int add_opt(char *buf, size_t len, const char *opt)
@@ -349,13 +350,13 @@ int cmd_ftrace_live(int argc, char **argv)
 	static const char *events[256];
 	static int cpus[1024], pids[64];
 	static char opts[4096];
-	int nr_ev = 0, nr_cpus = 0, nr_pids = 0, c, e, rc = 1, go = -1;
+	int nr_ev = 0, nr_cpus = 0, nr_pids = 0, c, e, rc = 1;
 	char out_tmp[64];
 	PK_OPTS(pk_ftrace_rec_opts, ro);
 	struct pk_ftrace_rec *r = NULL;
 	struct pk_tracefs *t = NULL;
 	struct live l = { 0 };
-	pid_t child = 0;
+	struct workload w = { .pid = 0, .go_fd = -1, .err_fd = -1 };
 	bool child_done = false;
 
 	opts[0] = 0;
@@ -404,12 +405,11 @@ int cmd_ftrace_live(int argc, char **argv)
 	cli_ftrace_catch_signals(t);
 	signal(SIGPIPE, SIG_IGN);
 	if (optind < argc) {
-		child = cli_ftrace_spawn("live", argv + optind, &go);
-		if (child < 0) {
-			cli_error("ftrace live", "fork: %s", strerror(errno));
+		if ((e = workload_prepare(&w, argv + optind)) < 0) {
+			cli_error("ftrace live", "fork: %s", strerror(-e));
 			goto out;
 		}
-		pids[nr_pids++] = child;
+		pids[nr_pids++] = w.pid;
 		ro.follow_fork = true;
 	}
 	/* a private instance gets room for bursts (the printer is slower
@@ -453,11 +453,12 @@ int cmd_ftrace_live(int argc, char **argv)
 		cli_error("ftrace live", "%s", pk_strerror(e));
 		goto out;
 	}
-	if (go >= 0) {
-		if (write(go, "g", 1) != 1)
-			cli_error("ftrace live", "cannot start the command");
-		close(go);
-		go = -1;
+	if (w.go_fd >= 0 && (e = workload_go(&w)) < 0) {
+		/* the command could not run (reaped): stop at once */
+		cli_error("ftrace live", "cannot run %s: %s", argv[optind],
+			  strerror(-e));
+		w.pid = 0;
+		child_done = true;
 	}
 	while (!cli_ftrace_sig && !child_done) {
 		struct pollfd pf[64];
@@ -466,9 +467,9 @@ int cmd_ftrace_live(int argc, char **argv)
 			pf[i] = (struct pollfd){ .fd = l.fds[i], .events = POLLIN };
 		/* no wait while the last batch was busy */
 		poll(pf, (nfds_t)np, l.n > 1000 ? 0 : 50);
-		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
+		if (w.pid > 0 && waitpid(w.pid, NULL, WNOHANG) == w.pid) {
 			child_done = true;
-			child = 0;
+			w.pid = 0;
 		}
 		if ((e = live_batch(&l)) < 0 && e != PK_ERR_FORMAT)
 			break;
@@ -494,12 +495,12 @@ int cmd_ftrace_live(int argc, char **argv)
 		fprintf(stderr, "perfkit ftrace live: %llu events\n", l.printed);
 	rc = e == -EPIPE ? 0 : 0;
 out:
-	if (go >= 0)
-		close(go);
-	if (child > 0) {
-		kill(child, cli_ftrace_sig ? cli_ftrace_sig : SIGKILL);
-		waitpid(child, NULL, 0);
+	if (w.pid > 0 && w.go_fd < 0) {   /* started: pass the signal on */
+		kill(w.pid, cli_ftrace_sig ? cli_ftrace_sig : SIGKILL);
+		waitpid(w.pid, NULL, 0);
+		w.pid = 0;
 	}
+	workload_abort(&w);       /* prepared, never started */
 	live_free(&l);
 	pk_ftrace_rec_free(r);
 	pk_tracefs_close(t);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <perfkit/ftrace.h>
 #include "cli.h"
+#include "workload.h"
 
 volatile sig_atomic_t cli_ftrace_sig;
 static struct pk_tracefs *sig_tfs;
@@ -57,34 +58,6 @@ static void record_usage(FILE *f)
 		"FUNC:mod:MOD, FUNC:CMD[:ARG])\n"
 		"  -g  set_graph_function; -O  trace option; -a  every process, "
 		"also with a command\n");
-}
-
-pid_t cli_ftrace_spawn(const char *who, char **argv, int *go)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe(p) < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		char c;
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);
-		close(p[0]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "perfkit ftrace %s: cannot run %s: %s\n",
-			who, argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	if (pid < 0) {
-		close(p[1]);
-		return -1;
-	}
-	*go = p[1];
-	return pid;
 }
 
 static int wait_workload(pid_t child, const int *pids, int nr_pids)
@@ -178,8 +151,8 @@ int cmd_ftrace_record(int argc, char **argv)
 	PK_OPTS(pk_ftrace_rec_opts, o, .output = "trace.dat");
 	struct pk_tracefs *t;
 	struct pk_ftrace_rec *r = NULL;
-	int go = -1, e, rc = 1;
-	pid_t child = 0;
+	int e, rc = 1;
+	struct workload w = { .pid = 0, .go_fd = -1, .err_fd = -1 };
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+e:o:b:C:p:t:z:l:n:g:O:ah", lo, NULL)) != -1) {
@@ -232,13 +205,12 @@ int cmd_ftrace_record(int argc, char **argv)
 	if (tracer && (e = check_tracer(t, tracer, ngraph > 0)))
 		goto out;
 	if (optind < argc) {
-		child = cli_ftrace_spawn("record", argv + optind, &go);
-		if (child < 0) {
-			cli_error("ftrace record", "fork: %s", strerror(errno));
+		if ((e = workload_prepare(&w, argv + optind)) < 0) {
+			cli_error("ftrace record", "fork: %s", strerror(-e));
 			goto out;
 		}
 		if (!all) {     /* only the command and its children */
-			pids[nr_pids++] = child;
+			pids[nr_pids++] = w.pid;
 			o.follow_fork = true;
 		}
 	}
@@ -279,14 +251,14 @@ int cmd_ftrace_record(int argc, char **argv)
 		cli_error("ftrace record", "start: %s", pk_strerror(e));
 		goto out;
 	}
-	if (go >= 0) {
-		if (write(go, "g", 1) != 1)
-			cli_error("ftrace record", "cannot start the command");
-		close(go);
-		go = -1;
+	if (w.go_fd >= 0 && (e = workload_go(&w)) < 0) {
+		/* the command could not run (reaped): nothing to wait for */
+		cli_error("ftrace record", "cannot run %s: %s", argv[optind],
+			  strerror(-e));
+	} else {
+		wait_workload(w.pid, pids, nr_pids);
 	}
-	wait_workload(child, pids, nr_pids);
-	child = 0;
+	w.pid = 0;
 	if ((e = pk_ftrace_rec_stop(r)) < 0)
 		cli_error("ftrace record", "reading the buffers: %s",
 			  pk_strerror(e));
@@ -314,12 +286,7 @@ int cmd_ftrace_record(int argc, char **argv)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	rc = 0;
 out:
-	if (go >= 0)
-		close(go);
-	if (child > 0) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-	}
+	workload_abort(&w);
 	pk_ftrace_rec_free(r);
 	pk_tracefs_close(t);
 	cli_ftrace_catch_signals(NULL);
