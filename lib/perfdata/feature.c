@@ -173,11 +173,25 @@ int pd_add_build_id(struct pk_perfdata *pd, const unsigned char *p,
 	return 0;
 }
 
+/* Zero bytes short of an 8-byte record header: the padding that aligns
+ * a pipe-mode FEATURE record whose entries are not 8-byte multiples. */
+static bool fc_padding(const struct fc *c)
+{
+	if (c->end - c->p >= 8)
+		return false;
+	for (const unsigned char *q = c->p; q < c->end; q++)
+		if (*q)
+			return false;
+	return true;
+}
+
 static int build_ids(struct fc *c)
 {
 	while (c->p < c->end && !c->bad) {
 		uint16_t sz;
 
+		if (fc_padding(c))
+			break;
 		if (!fc_need(c, 8))
 			break;
 		sz = pd16(c->pd, (uint16_t)(rd32(c->p + 4) >> 16));

@@ -383,6 +383,17 @@ static void check_features(const char *path, bool pipe)
 	t_check(pk_perfdata_feat_u64(pd, PK_HEADER_NRCPUS, 0, &x) == 0 &&
 		x == (uint64_t)sysconf(_SC_NPROCESSORS_ONLN),
 		pipe ? "perfdata_pipe_nrcpus" : "perfdata_nrcpus", "nrcpus");
+	if (pipe && !other_endian) {
+		struct pk_build_id b;
+
+		/* a 100-byte entry: the FEATURE record carries 4 bytes of
+		 * padding, which are no truncated entry */
+		t_check(pk_perfdata_nr_build_ids(pd) == 1 &&
+			!pk_perfdata_build_id(pd, 0, &b) && b.id[19] == 20 &&
+			pk_perfdata_nr_warnings(pd) == 0,
+			"perfdata_pipe_build_id_padding", "%u build ids, %u warnings",
+			pk_perfdata_nr_build_ids(pd), pk_perfdata_nr_warnings(pd));
+	}
 	if (!pipe && !other_endian) {
 		struct pk_build_id b;
 
