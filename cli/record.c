@@ -37,6 +37,9 @@ static void usage(FILE *f)
 "      --call-graph MODE   fp, dwarf[,SIZE] or lbr\n"
 "  -a, --all-cpus          every CPU   -C, --cpu CPUS   only these CPUs\n"
 "  -p, --pid PIDS          attach      -t, --tid TIDS   attach to threads\n"
+"                          (-a, -C, -p, -t with a command: for as long as it\n"
+"                          runs; the command itself is not followed)\n"
+"      --per-thread        one ring per thread, no per-CPU rings\n"
 "  -o, --output FILE       default perf.data ('-' for a pipe)\n"
 "  -m, --mmap-pages N      ring pages per CPU (power of two)\n"
 "      --switch-events     record context switches\n"
@@ -56,7 +59,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE,
-       OPT_NS, OPT_CGROUPS };
+       OPT_NS, OPT_CGROUPS, OPT_PER_THREAD };
 
 static const struct option long_opts[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -80,6 +83,7 @@ static const struct option long_opts[] = {
 	{ "clockid", required_argument, NULL, 'k' },
 	{ "namespaces", no_argument, NULL, OPT_NS },
 	{ "all-cgroups", no_argument, NULL, OPT_CGROUPS },
+	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -205,6 +209,7 @@ static int parse_opt(struct rec_cfg *c, int o)
 	case 'k': return parse_clockid(c, optarg);
 	case OPT_NS: c->namespaces = true; return 0;
 	case OPT_CGROUPS: c->all_cgroups = true; return 0;
+	case OPT_PER_THREAD: c->per_thread = true; return 0;
 	case 'q': c->quiet = true; return 0;
 	case 'v': c->verbose++; return 0;
 	case 'h': usage(stdout); exit(0);
@@ -245,6 +250,30 @@ static int parse_args(struct rec_cfg *c, int argc, char **argv)
 	return 0;
 }
 
+/* perf's targets: CPUs (-a, -C), existing tasks (-p, -t), or neither:
+ * then perfkit runs the command and follows it alone from its exec. */
+static bool has_cpu(const struct rec_cfg *c)
+{
+	return c->system_wide || c->cpu_list;
+}
+
+static bool has_task(const struct rec_cfg *c)
+{
+	return c->pids || c->tids;
+}
+
+static bool target_none(const struct rec_cfg *c)
+{
+	return !has_cpu(c) && !has_task(c);
+}
+
+/* --per-thread without CPUs: every fd on CPU -1, which rules out
+ * inheritance (perf turns it off for such a map). */
+static bool any_cpu_map(const struct rec_cfg *c)
+{
+	return c->per_thread && !has_cpu(c);
+}
+
 static bool is_tracepoint(struct pk_evsel *e)
 {
 	return pk_evsel_attr(e)->type == PERF_TYPE_TRACEPOINT;
@@ -252,9 +281,12 @@ static bool is_tracepoint(struct pk_evsel *e)
 
 /* The sample settings every sampled event gets, as perf record sets them. */
 static void config_sampling(const struct rec_cfg *c, struct perf_event_attr *a,
-			    bool tracepoint, bool multi)
+			    bool tracepoint)
 {
-	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	/* perf leaves TIME out when nothing is inherited and nothing is per CPU */
+	if (!any_cpu_map(c))
+		a->sample_type |= PERF_SAMPLE_TIME;
 	if (a->sample_period && !a->freq) {
 		/* a period term in the event string wins */
 	} else if (c->period_set) {
@@ -271,12 +303,10 @@ static void config_sampling(const struct rec_cfg *c, struct perf_event_attr *a,
 	}
 	if (tracepoint || c->raw)
 		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
-	if (c->system_wide || c->cpu_list || c->sample_cpu)
+	if (has_cpu(c) || c->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (c->data_addr)
 		a->sample_type |= PERF_SAMPLE_ADDR;
-	if (multi)
-		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 	switch (c->cg) {
 	case CG_FP:
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -318,15 +348,17 @@ static void config_tracking(const struct rec_cfg *c, struct perf_event_attr *a)
 	a->cgroup = c->all_cgroups;
 }
 
-static void config_common(const struct rec_cfg *c, struct perf_event_attr *a)
+/* Group members follow their leader: only leaders start disabled and
+ * wait for the command's exec (perf's rule). */
+static void config_common(const struct rec_cfg *c, struct perf_event_attr *a,
+			  bool leader)
 {
-	bool per_task = !c->system_wide && !c->cpu_list;
-
 	a->read_format = PERF_FORMAT_ID |
 			 (pk_feature_has(PK_FEAT_READ_LOST) ? PERF_FORMAT_LOST : 0);
-	a->disabled = 1;
-	a->inherit = !c->no_inherit;
-	a->enable_on_exec = c->argv && per_task;
+	a->disabled = leader;
+	/* -t follows just the threads named (perf turns inheritance off) */
+	a->inherit = !c->no_inherit && !any_cpu_map(c) && !c->tids;
+	a->enable_on_exec = c->argv && target_none(c) && leader;
 	a->sample_id_all = 1;
 	a->write_backward = c->overwrite;
 	if (c->clockid >= 0) {
@@ -337,18 +369,39 @@ static void config_common(const struct rec_cfg *c, struct perf_event_attr *a)
 		a->sample_type |= PERF_SAMPLE_CGROUP;
 }
 
+/* CPU-wide recordings get a dummy event for the side-band, enabled from
+ * the start, so what happens during synthesis is tracked (perf adds it). */
+static bool need_dummy(const struct rec_cfg *c)
+{
+	return has_cpu(c);
+}
+
 static int add_tracking_dummy(struct rec *r)
 {
 	struct perf_event_attr a;
-	int idx;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_DUMMY;
-	a.exclude_guest = pk_feature_has(PK_FEAT_EXCLUDE_GUEST);
-	idx = pk_evlist_add(r->evlist, &a, "dummy:HG");
-	return idx;
+	return pk_evlist_add(r->evlist, &a, "dummy:HG");
+}
+
+/* Samples carry an id when there are several events: IDENTIFIER (at a
+ * fixed place) where their layouts differ, else ID, as perf chooses. */
+static void config_sample_id(struct pk_evlist *l)
+{
+	int n = pk_evlist_nr(l);
+	uint64_t first, bit = PERF_SAMPLE_ID;
+
+	if (n < 2)
+		return;
+	first = pk_evsel_attr(pk_evlist_evsel(l, 0))->sample_type;
+	for (int i = 1; i < n; i++)
+		if (pk_evsel_attr(pk_evlist_evsel(l, i))->sample_type != first)
+			bit = PERF_SAMPLE_IDENTIFIER;
+	for (int i = 0; i < n; i++)
+		pk_evsel_attr(pk_evlist_evsel(l, i))->sample_type |= bit;
 }
 
 /* Events [FROM, TO) get FILTER (--filter applies to the -e before it). */
@@ -395,8 +448,8 @@ static int build_events(struct rec *r)
 		    grow_filters(r, first + n, c->filters[i], first))
 			return -ENOMEM;
 	}
-	n = pk_evlist_nr(r->evlist);
-	if (n > 1) {
+	r->tracking = 0;
+	if (need_dummy(c)) {
 		int err = add_tracking_dummy(r);
 
 		if (err < 0)
@@ -407,18 +460,21 @@ static int build_events(struct rec *r)
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		struct perf_event_attr *a = pk_evsel_attr(e);
 
-		config_sampling(c, a, is_tracepoint(e), n > 1);
-		config_common(c, a);
-		if (i == r->tracking) {
+		config_sampling(c, a, is_tracepoint(e));
+		config_common(c, a, pk_evsel_leader(e) == e);
+		if (i == r->tracking)
 			config_tracking(c, a);
-			if (n > 1) { /* the dummy samples nothing itself */
-				a->sample_period = 1;
-				a->freq = 0;
-				a->sample_type &= ~(uint64_t)(PERF_SAMPLE_PERIOD |
-					PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW);
-			}
+		if (i == r->tracking && a->config == PERF_COUNT_SW_DUMMY &&
+		    a->type == PERF_TYPE_SOFTWARE && need_dummy(c)) {
+			/* the dummy samples nothing itself and runs at once */
+			a->sample_period = 1;
+			a->freq = 0;
+			a->disabled = 0;
+			a->enable_on_exec = 0;
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 		}
 	}
+	config_sample_id(r->evlist);
 	return 0;
 }
 
@@ -426,7 +482,7 @@ static int make_maps(struct rec *r)
 {
 	struct rec_cfg *c = r->cfg;
 
-	r->cpus = pk_cpu_map_new(c->cpu_list);
+	r->cpus = any_cpu_map(c) ? pk_cpu_map_new_any() : pk_cpu_map_new(c->cpu_list);
 	if (!r->cpus) {
 		cli_error("record", "invalid CPU list '%s'", c->cpu_list);
 		return -1;
@@ -435,7 +491,7 @@ static int make_maps(struct rec *r)
 		r->threads = pk_thread_map_new_pids(c->pids);
 	else if (c->tids)
 		r->threads = pk_thread_map_new_tids(c->tids);
-	else if (c->argv)
+	else if (c->argv && !has_cpu(c))
 		r->threads = pk_thread_map_new_array(1, &r->wl.pid);
 	else
 		r->threads = pk_thread_map_new_any();
@@ -606,32 +662,28 @@ static int synth_cb(const struct perf_event_header *h, void *arg)
 	return err;
 }
 
-/* The forked workload is still perfkit until it execs: its mappings are
- * not the program's (perf record writes none either; left in, they make
- * perf's DWARF unwinder take the old image's lowest mapping of a shared
- * library as its base and stop). */
-static int synth_cb_nomaps(const struct perf_event_header *h, void *arg)
+/*
+ * What existed before the recording, in perf's order: CPU-wide, every
+ * process (FORK then COMM per thread, then its mappings); otherwise a COMM
+ * per followed thread and its process's mappings, plus each process whose
+ * leader is not followed itself. A forked command is still perfkit until
+ * it execs: its COMM alone (perf writes no mappings for it either; left
+ * in, they make perf's DWARF unwinder take the old image's lowest mapping
+ * of a shared library as its base and stop).
+ */
+static int synth_tasks(struct rec *r, struct pk_synth_opts *o)
 {
-	if (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2)
-		return 0;
-	return synth_cb(h, arg);
-}
+	int nr = pk_thread_map_nr(r->threads);
+	pid_t *tids = calloc((size_t)nr, sizeof(*tids));
+	int err;
 
-static int tgid_of(int tid)
-{
-	char path[64], line[256];
-	int tgid = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid;
+	if (!tids)
+		return -ENOMEM;
+	for (int i = 0; i < nr; i++)
+		tids[i] = pk_thread_map_tid(r->threads, i);
+	err = pk_synth_threads(nr, tids, synth_cb, r, o);
+	free(tids);
+	return err;
 }
 
 static int synthesize(struct rec *r)
@@ -648,23 +700,12 @@ static int synthesize(struct rec *r)
 		err = pk_synth_cgroups(synth_cb, r, &o);
 	if (err)
 		return err;
-	if (c->system_wide || c->cpu_list)
+	if (has_cpu(c))
 		return pk_synth_all_processes(synth_cb, r, &o);
-	if (c->argv)
-		return pk_synth_process(r->wl.pid, synth_cb_nomaps, r, &o);
-	/* Each target thread's process, once. */
-	for (int i = 0; i < pk_thread_map_nr(r->threads); i++) {
-		int tgid = tgid_of(pk_thread_map_tid(r->threads, i)), dup = 0;
-
-		for (int j = 0; j < i; j++)
-			dup |= tgid_of(pk_thread_map_tid(r->threads, j)) == tgid;
-		if (dup || tgid <= 0)
-			continue;
-		err = pk_synth_process(tgid, synth_cb, r, &o);
-		if (err && err != -ESRCH)
-			return err;
-	}
-	return 0;
+	if (has_task(c))
+		return synth_tasks(r, &o);
+	o.no_maps = true;
+	return pk_synth_threads(1, &r->wl.pid, synth_cb, r, &o);
 }
 
 static int open_output(struct rec *r)
@@ -837,6 +878,9 @@ static int run(struct rec *r)
 	int status = 0, err;
 
 	if (r->cfg->argv) {
+		/* perf's pipe mode: the data owns stdout, the command's
+		 * output goes to stderr */
+		r->wl.out_to_err = !strcmp(r->cfg->output, "-");
 		err = workload_prepare(&r->wl, r->cfg->argv);
 		if (err) {
 			cli_error("record", "cannot start '%s': %s",
@@ -874,7 +918,9 @@ static int run(struct rec *r)
 	pk_pdwriter_flush(r->w);
 	install_signals();
 	if (r->cfg->argv) {
-		if (r->cfg->system_wide || r->cfg->cpu_list)
+		/* following existing tasks or CPUs: from now, not from the
+		 * command's exec */
+		if (!target_none(r->cfg))
 			pk_evlist_enable(r->evlist);
 		err = workload_go(&r->wl);
 		if (err) {

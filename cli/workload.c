@@ -37,6 +37,8 @@ int workload_prepare(struct workload *w, char **argv)
 		/* Wait for go; EOF (parent died or closed) also releases. */
 		while (read(go[0], &c, 1) < 0 && errno == EINTR)
 			;
+		if (w->out_to_err && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)

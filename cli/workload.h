@@ -9,6 +9,7 @@ struct workload {
 	pid_t pid;
 	int go_fd;   /* write end: closing it lets the child exec */
 	int err_fd;  /* read end: the child's exec errno, or EOF on success */
+	int out_to_err; /* set before prepare: the child's stdout is stderr */
 };
 
 /* Forks ARGV[0] (PATH search); the child waits for workload_go(). 0 or

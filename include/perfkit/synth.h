@@ -31,16 +31,30 @@ struct pk_synth_opts {
 	bool data_mmaps;
 	/* procfs root (tests point it at a tree they build). */
 	const char *proc;
+	/* pk_synth_threads(): the COMMs alone, no mappings (a forked command
+	 * that has not exec'd yet: its mappings are not the program's). */
+	bool no_maps;
 };
-#define pk_synth_opts__last_field proc
+#define pk_synth_opts__last_field no_maps
 
 /*
- * COMM and FORK records for every thread of process PID, then MMAP2 for
+ * FORK and COMM records for every thread of process PID, then MMAP2 for
  * each of its executable mappings. Returns 0, -ESRCH when the process is
  * gone, or the callback's non-zero value.
  */
 PK_API int pk_synth_process(pid_t pid, pk_synth_fn fn, void *arg,
 			    const struct pk_synth_opts *opts);
+
+/*
+ * What perf writes for the threads it was given to follow (-p, -t, a
+ * command), in their order: a COMM for each thread (its pid field the
+ * process) and, for a thread that leads its process, the process's
+ * executable mappings; then, for a thread whose leader is not in TIDS,
+ * the same for the leader. No FORK. Threads gone meanwhile are skipped.
+ * Returns 0, -EINVAL, or the callback's non-zero value.
+ */
+PK_API int pk_synth_threads(int nr, const pid_t *tids, pk_synth_fn fn,
+			    void *arg, const struct pk_synth_opts *opts);
 
 /* pk_synth_process() for every process in /proc (processes that exit
  * meanwhile are skipped). */

@@ -105,7 +105,9 @@ static int emit_fork(struct synth *s, pid_t pid, pid_t ppid, pid_t tid,
 	r->tid = (uint32_t)tid;
 	r->ptid = (uint32_t)ptid;
 	r->time = 0;
-	return emit(s, PERF_RECORD_FORK, 0, sizeof(*r));
+	/* perf marks its synthesized forks FORK_EXEC (its own flag) */
+	return emit(s, PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC,
+		    sizeof(*r));
 }
 
 /* Name and parent from /proc/PID/task/TID/status. 0 or -errno. */
@@ -226,10 +228,13 @@ static int synth_one(struct synth *s, pid_t pid)
 					    &ppid))
 			continue;
 		seen++;
-		err = emit_comm(s, pid, tid, comm);
+		/* FORK first: a reader that gets FORK for a thread it knows
+		 * replaces it with a copy of the parent (perf does), so a
+		 * COMM before it would be lost. */
+		err = emit_fork(s, pid, tid == pid ? ppid : pid, tid,
+				tid == pid ? ppid : pid);
 		if (!err)
-			err = emit_fork(s, pid, tid == pid ? ppid : pid, tid,
-					tid == pid ? ppid : pid);
+			err = emit_comm(s, pid, tid, comm);
 	}
 	closedir(dir);
 	if (!err && !seen)
@@ -248,6 +253,80 @@ int pk_synth_process(pid_t pid, pk_synth_fn fn, void *arg,
 	err = synth_init(s, fn, arg, opts);
 	if (!err)
 		err = synth_one(s, pid);
+	pk_free(s);
+	return err;
+}
+
+/* The process TID belongs to, from its status file; -ESRCH when gone. */
+static int tgid_of(struct synth *s, pid_t tid, pid_t *tgid)
+{
+	char path[256], *buf, *p;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%d/status", s->proc, tid);
+	n = pk_read_file(path, &buf);
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	p = strstr(buf, "\nTgid:");
+	*tgid = p ? (pid_t)atoi(p + 6) : 0;
+	pk_free(buf);
+	return *tgid > 0 ? 0 : -ESRCH;
+}
+
+static int synth_thread(struct synth *s, pid_t tid, bool maps)
+{
+	char comm[64];
+	pid_t tgid, ppid;
+	int err = tgid_of(s, tid, &tgid);
+
+	if (!err)
+		err = read_status(s, tgid, tid, comm, sizeof(comm), &ppid);
+	if (err)
+		return err == -ENOENT ? -ESRCH : err;
+	err = emit_comm(s, tgid, tid, comm);
+	if (!err && maps && tid == tgid)
+		err = emit_maps(s, tgid);
+	return err;
+}
+
+/* perf's order for a thread list: each thread, then its process's leader
+ * when the list lacks it (again for each such thread, as perf does). */
+static int synth_threads(struct synth *s, int nr, const pid_t *tids,
+			 bool maps)
+{
+	int err = 0;
+
+	for (int i = 0; !err && i < nr; i++) {
+		pid_t tgid = 0;
+		bool leader_in = false;
+
+		err = synth_thread(s, tids[i], maps);
+		if (!err)
+			err = tgid_of(s, tids[i], &tgid);
+		for (int j = 0; !err && j < nr; j++)
+			leader_in |= tids[j] == tgid;
+		if (!err && !leader_in)
+			err = synth_thread(s, tgid, maps);
+		if (err == -ESRCH)
+			err = 0; /* gone meanwhile */
+	}
+	return err;
+}
+
+int pk_synth_threads(int nr, const pid_t *tids, pk_synth_fn fn, void *arg,
+		     const struct pk_synth_opts *opts)
+{
+	struct synth *s;
+	int err;
+
+	if (nr < 0 || (nr && !tids))
+		return -EINVAL;
+	s = pk_malloc(sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	err = synth_init(s, fn, arg, opts);
+	if (!err)
+		err = synth_threads(s, nr, tids, !(opts && opts->no_maps));
 	pk_free(s);
 	return err;
 }

@@ -12,6 +12,9 @@
 
 struct seen {
 	int comm, fork, mmap2, mmap, bad;
+	int fork_misc_bad;      /* FORK without perf's FORK_EXEC flag */
+	int comm_before_fork;   /* a COMM whose thread's FORK came later */
+	uint32_t commed[16];    /* tids given a COMM, in order */
 	char comms[8][32];
 	char files[16][128];
 	uint32_t prots[16];
@@ -27,12 +30,17 @@ static int collect(const struct perf_event_header *h, void *arg)
 		s->bad++;
 	switch (h->type) {
 	case PERF_RECORD_COMM:
+		if (s->comm < 16)
+			s->commed[s->comm] = u[1];
 		if (s->comm < 8)
 			snprintf(s->comms[s->comm], 32, "%u/%u:%s", u[0], u[1],
 				 (const char *)(u + 2));
 		s->comm++;
 		break;
 	case PERF_RECORD_FORK:
+		for (int i = 0; i < s->comm && i < 16; i++)
+			s->comm_before_fork += s->commed[i] == u[2];
+		s->fork_misc_bad += h->misc != PERF_RECORD_MISC_FORK_EXEC;
 		s->fork++;
 		break;
 	case PERF_RECORD_MMAP2:
@@ -60,6 +68,46 @@ static void put(const char *dir, const char *name, const char *text)
 	f = fopen(p, "w");
 	fputs(text, f);
 	fclose(f);
+}
+
+/* A thread list as perf synthesizes it (-p, -t, a command): COMMs, no
+ * FORK, the leader's maps; a thread whose leader is not listed brings the
+ * leader in after it. */
+static void test_fake_threads(const char *root, struct pk_synth_opts *o)
+{
+	char d[600];
+	struct seen s = { 0 };
+	pid_t helper = 4243, both[2] = { 4242, 4243 }, gone = 4999;
+	int err;
+
+	o->data_mmaps = false;
+	snprintf(d, sizeof(d), "%s/4243", root); mkdir(d, 0755);
+	put(d, "status", "Name:\thelper\nTgid:\t4242\nPPid:\t17\n");
+	snprintf(d, sizeof(d), "%s/4242", root);
+	put(d, "status", "Name:\tworker-main\nTgid:\t4242\nPPid:\t17\n");
+	err = pk_synth_threads(1, &helper, collect, &s, o);
+	t_check(err == 0 && s.comm == 2 && s.fork == 0 && s.mmap2 == 3 &&
+		!strcmp(s.comms[0], "4242/4243:helper") &&
+		!strcmp(s.comms[1], "4242/4242:worker-main"),
+		"synth_threads_leader_after", "err %d comm %d fork %d mmap2 %d: %s | %s",
+		err, s.comm, s.fork, s.mmap2, s.comms[0], s.comms[1]);
+	memset(&s, 0, sizeof(s));
+	err = pk_synth_threads(2, both, collect, &s, o);
+	t_check(err == 0 && s.comm == 2 && s.mmap2 == 3 &&
+		!strcmp(s.comms[0], "4242/4242:worker-main"),
+		"synth_threads_listed_leader", "err %d comm %d mmap2 %d: %s",
+		err, s.comm, s.mmap2, s.comms[0]);
+	memset(&s, 0, sizeof(s));
+	o->no_maps = true;
+	err = pk_synth_threads(1, both, collect, &s, o);
+	t_check(err == 0 && s.comm == 1 && s.mmap2 == 0, "synth_threads_no_maps",
+		"err %d comm %d mmap2 %d", err, s.comm, s.mmap2);
+	o->no_maps = false;
+	memset(&s, 0, sizeof(s));
+	err = pk_synth_threads(1, &gone, collect, &s, o);
+	t_check(err == 0 && s.comm == 0, "synth_threads_gone_skipped",
+		"err %d comm %d", err, s.comm);
+	T_CHECK("synth_threads_einval", pk_synth_threads(-1, NULL, collect, &s, o) == -EINVAL);
 }
 
 static void test_fake_proc(void)
@@ -90,6 +138,9 @@ static void test_fake_proc(void)
 	err = pk_synth_process(4242, collect, &s, &o);
 	t_check(err == 0, "synth_fake_ok", "err %d", err);
 	t_check(s.comm == 2 && s.fork == 2, "synth_fake_threads", "comm %d fork %d", s.comm, s.fork);
+	t_check(!s.comm_before_fork && !s.fork_misc_bad, "synth_fake_fork_first",
+		"%d COMMs before their FORK, %d FORKs without FORK_EXEC",
+		s.comm_before_fork, s.fork_misc_bad);
 	t_check(!strcmp(s.comms[0], "4242/4242:worker-main") ||
 		!strcmp(s.comms[1], "4242/4242:worker-main"),
 		"synth_fake_comm", "%s | %s", s.comms[0], s.comms[1]);
@@ -105,6 +156,7 @@ static void test_fake_proc(void)
 	pk_synth_process(4242, collect, &s, &o);
 	t_check(s.mmap2 == 5, "synth_fake_data_maps", "%d MMAP2", s.mmap2);
 	T_CHECK("synth_fake_gone", pk_synth_process(4243, collect, &s, &o) == -ESRCH);
+	test_fake_threads(root, &o);
 	snprintf(d, sizeof(d), "rm -rf %s", root);
 	if (system(d))
 		t_fail("synth_cleanup", "rm");
@@ -123,6 +175,8 @@ static void test_live(void)
 	memset(&s, 0, sizeof(s));
 	T_CHECK("synth_live_all", pk_synth_all_processes(collect, &s, NULL) == 0);
 	t_check(s.comm >= 2 && s.fork == s.comm, "synth_live_all_threads", "comm %d fork %d", s.comm, s.fork);
+	t_check(!s.comm_before_fork && !s.fork_misc_bad, "synth_live_fork_first",
+		"%d COMMs before their FORK", s.comm_before_fork);
 	memset(&s, 0, sizeof(s));
 	T_CHECK("synth_kernel", pk_synth_kernel(collect, &s, NULL) == 0 && s.mmap >= 1);
 }

@@ -1,0 +1,31 @@
+# Normalizes `perf -vv` / `perfkit -vv` output for comparison: keeps the
+# attr blocks and open lines of the first attempt at each open; pids, fds
+# and group fds become placeholders since they differ between runs; whether
+# the open worked is not compared. Retries after a failure (other flags,
+# features switched off) are dropped: they are the kernel's answer, not the
+# attr built. Usage: attr_norm.py FILE
+import re, sys
+blocks, cur = [], None
+for l in open(sys.argv[1], errors="replace"):
+    l = l.rstrip("\n")
+    if l == "perf_event_attr:":
+        cur = {"attr": [], "open": []}
+        blocks.append(cur)
+    elif cur is not None and l.startswith("sys_perf_event_open:"):
+        l = re.sub(r"pid (\d+)", lambda m: "pid " + ("P" if int(m.group(1)) > 0 else m.group(1)), l)
+        l = re.sub(r"group_fd (\d+)", "group_fd G", l)
+        l = re.sub(r" = \d+$", "", l)
+        cur["open"].append(l)
+    elif cur is not None and l.startswith("sys_perf_event_open failed"):
+        cur["open"].append("failed")
+    elif cur is not None and l.startswith("  ") and not cur["open"]:
+        cur["attr"].append(l)
+def key(b):
+    return [l for l in b["attr"] if re.match(r"  (type|config|\{ bp_addr)", l)]
+out, last_failed = [], None
+for b in blocks:
+    if last_failed is not None and key(b) == last_failed:
+        continue
+    last_failed = key(b) if "failed" in b["open"] else None
+    out += ["perf_event_attr:"] + b["attr"] + [o for o in b["open"] if o != "failed"]
+print("\n".join(out))
