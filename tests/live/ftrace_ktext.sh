@@ -216,6 +216,9 @@ rm -f "$T_TMP/m.out"
 head -1 "$T_TMP/live2.out" | grep -Eq '^ *getppid-[0-9]+ +\( *[0-9]+\) \[[0-9]{3}\] +[0-9]+\.[0-9]{6}: sys_getppid\(\)$'
 check ftrace_live_options "$(head -1 "$T_TMP/live2.out")" $? -eq 0
 for sig in INT TERM HUP; do
+	# (the last round's output would pass for this one's: the shell's
+	# child has not truncated it yet, perfkit not even started)
+	rm -f "$T_TMP/sig.out"
 	"$PERFKIT" ftrace live -e sched:sched_switch > "$T_TMP/sig.out" 2>&1 &
 	lp=$!; t_bg $lp
 	k=0; while [ ! -s "$T_TMP/sig.out" ] && [ $k -lt 100 ]; do sleep 0.1; k=$((k+1)); done
