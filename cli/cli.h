@@ -37,11 +37,31 @@ int cmd_ftrace_report_kernel(int argc, char **argv);
 /* ftrace commands' helper: a CPU list "1,3-5" appended to CPUS[N..MAX)
  * (the new count, or -1 when malformed or too long). */
 int cli_parse_cpus(const char *s, int *cpus, int max, int n);
-/* SIGINT/SIGTERM/SIGHUP set cli_ftrace_sig; a second one restores T and
- * ends the process with that signal. T NULL: only the flag from now on. */
-struct pk_tracefs;
+/* The most processes an ftrace command traces (-p PIDs and a command). */
+#define CLI_FTRACE_MAX_PIDS 64
+/* -p ARG of an ftrace command: existing process ids ("12" or "12,40")
+ * appended to PIDS[N..MAX). The new count, or -1 after a one-line error
+ * naming ARG (not a pid, no such process, too many). */
+int cli_parse_pids(const char *cmd, const char *arg, int *pids, int max,
+		   int n);
+/*
+ * ftrace record and live: SIGINT, SIGTERM and SIGHUP, however many, only
+ * ask for the orderly end (the file written, tracefs put back).
+ * cli_ftrace_sig is the first of them (0: none yet). SA_RESTART: they cut
+ * no write.
+ */
 extern volatile sig_atomic_t cli_ftrace_sig;
-void cli_ftrace_catch_signals(struct pk_tracefs *t);
+void cli_ftrace_catch_signals(void);
+/*
+ * Waits for the end of the started command *CHILD (then set to 0; every
+ * stop signal is passed on to it as it comes) and returns its wait status;
+ * without a command (*CHILD <= 0), for the first stop signal or the end of
+ * all NR_PIDS processes PIDS (0 of them: the signal only).
+ */
+int cli_ftrace_wait(pid_t *child, const int *pids, int nr_pids);
+/* Exit status RC, or 128 + the stop signal for SIGTERM and SIGHUP (ftrace
+ * record and live without a command). */
+int cli_ftrace_exit(int rc);
 int cmd_ftrace_live(int argc, char **argv);
 
 /* Prints "perfkit CMD: message" on stderr. */

@@ -348,9 +348,10 @@ int cmd_ftrace_live(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *events[256];
-	static int cpus[1024], pids[64];
+	static int cpus[1024], pids[CLI_FTRACE_MAX_PIDS];
 	static char opts[4096];
 	int nr_ev = 0, nr_cpus = 0, nr_pids = 0, c, e, rc = 1;
+	int status = 0, cmd_rc = -1;      /* the command's status */
 	char out_tmp[64];
 	PK_OPTS(pk_ftrace_rec_opts, ro);
 	struct pk_ftrace_rec *r = NULL;
@@ -368,10 +369,10 @@ int cmd_ftrace_live(int argc, char **argv)
 				events[nr_ev++] = optarg;
 			break;
 		case 'p':
-			if (nr_pids < 63 && atoi(optarg) > 0)
-				pids[nr_pids++] = atoi(optarg);
-			else
-				goto bad;
+			nr_pids = cli_parse_pids("ftrace live", optarg, pids,
+						 CLI_FTRACE_MAX_PIDS - 1, nr_pids);
+			if (nr_pids < 0)
+				return 2;
 			break;
 		case 'C':
 			if ((nr_cpus = cli_parse_cpus(optarg, cpus, 1024, 0)) <= 0)
@@ -402,7 +403,7 @@ int cmd_ftrace_live(int argc, char **argv)
 		cli_error("ftrace live", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
-	cli_ftrace_catch_signals(t);
+	cli_ftrace_catch_signals();
 	signal(SIGPIPE, SIG_IGN);
 	if (optind < argc) {
 		if ((e = workload_prepare(&w, argv + optind)) < 0) {
@@ -453,12 +454,16 @@ int cmd_ftrace_live(int argc, char **argv)
 		cli_error("ftrace live", "%s", pk_strerror(e));
 		goto out;
 	}
-	if (w.go_fd >= 0 && (e = workload_go(&w)) < 0) {
+	if (w.go_fd >= 0 && cli_ftrace_sig) {   /* stopped before it ran */
+		workload_abort(&w);
+		cmd_rc = 128 + cli_ftrace_sig;
+	} else if (w.go_fd >= 0 && (e = workload_go(&w)) < 0) {
 		/* the command could not run (reaped): stop at once */
 		cli_error("ftrace live", "cannot run %s: %s", argv[optind],
 			  strerror(-e));
 		w.pid = 0;
 		child_done = true;
+		cmd_rc = 127;
 	}
 	while (!cli_ftrace_sig && !child_done) {
 		struct pollfd pf[64];
@@ -467,9 +472,10 @@ int cmd_ftrace_live(int argc, char **argv)
 			pf[i] = (struct pollfd){ .fd = l.fds[i], .events = POLLIN };
 		/* no wait while the last batch was busy */
 		poll(pf, (nfds_t)np, l.n > 1000 ? 0 : 50);
-		if (w.pid > 0 && waitpid(w.pid, NULL, WNOHANG) == w.pid) {
+		if (w.pid > 0 && waitpid(w.pid, &status, WNOHANG) == w.pid) {
 			child_done = true;
 			w.pid = 0;
+			cmd_rc = workload_exit_code(status);
 		}
 		if ((e = live_batch(&l)) < 0 && e != PK_ERR_FORMAT)
 			break;
@@ -493,20 +499,19 @@ int cmd_ftrace_live(int argc, char **argv)
 			"(a larger -b KB keeps more)\n", l.printed, lost);
 	else if (isatty(2))
 		fprintf(stderr, "perfkit ftrace live: %llu events\n", l.printed);
-	rc = e == -EPIPE ? 0 : 0;
+	rc = 0;      /* -EPIPE: the reader went away, not an error */
 out:
-	if (w.pid > 0 && w.go_fd < 0) {   /* started: pass the signal on */
-		kill(w.pid, cli_ftrace_sig ? cli_ftrace_sig : SIGKILL);
-		waitpid(w.pid, NULL, 0);
-		w.pid = 0;
+	if (w.pid > 0 && w.go_fd < 0) {   /* started: pass the signals on */
+		if (!cli_ftrace_sig)
+			kill(w.pid, SIGKILL);   /* an error ended the stream */
+		cmd_rc = workload_exit_code(cli_ftrace_wait(&w.pid, NULL, 0));
 	}
+	if (rc == 0 && cmd_rc >= 0)
+		rc = cmd_rc;
 	workload_abort(&w);       /* prepared, never started */
 	live_free(&l);
 	pk_ftrace_rec_free(r);
 	pk_tracefs_close(t);
-	cli_ftrace_catch_signals(NULL);
 	fflush(stdout);
-	if (cli_ftrace_sig == SIGTERM || cli_ftrace_sig == SIGHUP)
-		rc = 128 + cli_ftrace_sig;
-	return rc;
+	return cmd_rc < 0 ? cli_ftrace_exit(rc) : rc;
 }

@@ -17,29 +17,114 @@
 #include "workload.h"
 
 volatile sig_atomic_t cli_ftrace_sig;
-static struct pk_tracefs *sig_tfs;
+static volatile sig_atomic_t last_sig, nr_sigs;
+static sig_atomic_t nr_passed;
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NR_STOP_SIGS (int)(sizeof(stop_sigs) / sizeof(stop_sigs[0]))
 
+/* Every stop signal only asks for the same orderly end: the first one is
+ * kept (the exit status), each one is counted (passed on to a command). */
 static void on_sig(int sig)
 {
-	if (cli_ftrace_sig && sig_tfs) {  /* second signal: restore and die */
-		pk_tracefs_restore(sig_tfs);
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	cli_ftrace_sig = sig;
+	if (!cli_ftrace_sig)
+		cli_ftrace_sig = sig;
+	last_sig = sig;
+	nr_sigs++;
 }
 
-void cli_ftrace_catch_signals(struct pk_tracefs *t)
+static void stop_set(sigset_t *s)
 {
-	struct sigaction sa = { .sa_handler = on_sig };
-	static const int s[] = { SIGINT, SIGTERM, SIGHUP };
+	sigemptyset(s);
+	for (int i = 0; i < NR_STOP_SIGS; i++)
+		sigaddset(s, stop_sigs[i]);
+}
 
-	sig_tfs = t;
-	if (!t)
-		return;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
-		sigaction(s[i], &sa, NULL);
+void cli_ftrace_catch_signals(void)
+{
+	/* SA_RESTART: a signal never cuts a write to stdout or the file */
+	struct sigaction sa = { .sa_handler = on_sig, .sa_flags = SA_RESTART };
+
+	stop_set(&sa.sa_mask);
+	for (int i = 0; i < NR_STOP_SIGS; i++)
+		sigaction(stop_sigs[i], &sa, NULL);
+}
+
+/* The stop signals not yet passed on go to PID (the newest one). */
+static void pass_signals(pid_t pid)
+{
+	if (pid > 0 && nr_passed != nr_sigs) {
+		nr_passed = nr_sigs;
+		kill(pid, last_sig);
+	}
+}
+
+/* pidfds of PIDS into FDS (-1: the process is gone, -2: no pidfd). */
+static void open_pidfds(const int *pids, int n, struct pollfd *fds)
+{
+	for (int i = 0; i < n; i++) {
+		int fd = (int)syscall(SYS_pidfd_open, pids[i], 0);
+		fds[i] = (struct pollfd){ .fd = fd, .events = POLLIN };
+		if (fd < 0)
+			fds[i].fd = errno == ESRCH ? -1 : -2;
+	}
+}
+
+/* True when CHILD ended (reaped into *STATUS) or cannot be waited for. */
+static bool child_ended(pid_t child, int *status)
+{
+	pid_t w = waitpid(child, status, WNOHANG);
+
+	return w == child || (w < 0 && errno != EINTR);
+}
+
+/* Marks the processes that ended (-1); true when none is left. */
+static bool pids_gone(struct pollfd *fds, int n)
+{
+	bool all = true;
+
+	for (int i = 0; i < n; i++) {
+		if (fds[i].fd >= 0 && fds[i].revents) {
+			close(fds[i].fd);
+			fds[i].fd = -1;
+		}
+		all = all && fds[i].fd == -1;
+	}
+	return all;
+}
+
+int cli_ftrace_exit(int rc)
+{
+	return cli_ftrace_sig == SIGTERM || cli_ftrace_sig == SIGHUP
+	       ? 128 + cli_ftrace_sig : rc;
+}
+
+int cli_ftrace_wait(pid_t *child, const int *pids, int nr_pids)
+{
+	struct pollfd fds[CLI_FTRACE_MAX_PIDS];
+	int n = *child > 0 ? 1 : nr_pids, status = 0;
+	struct timespec tick = { 0, 100000000 };
+	sigset_t stop, old;
+
+	/* the stop signals get in only inside ppoll: none is missed */
+	stop_set(&stop);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	open_pidfds(*child > 0 ? child : pids, n, fds);
+	for (;;) {
+		pass_signals(*child);
+		if (*child > 0 ? child_ended(*child, &status)
+			       : cli_ftrace_sig || (n && pids_gone(fds, n)))
+			break;
+		/* a command without a pidfd is looked at every 100 ms */
+		ppoll(fds, (nfds_t)n, *child > 0 && fds[0].fd < 0 ? &tick : NULL,
+		      &old);
+	}
+	if (*child > 0)
+		*child = 0;
+	for (int i = 0; i < n; i++)
+		if (fds[i].fd >= 0)
+			close(fds[i].fd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return status;
 }
 
 static void record_usage(FILE *f)
@@ -58,36 +143,6 @@ static void record_usage(FILE *f)
 		"FUNC:mod:MOD, FUNC:CMD[:ARG])\n"
 		"  -g  set_graph_function; -O  trace option; -a  every process, "
 		"also with a command\n");
-}
-
-static int wait_workload(pid_t child, const int *pids, int nr_pids)
-{
-	int status = 0;
-
-	if (child > 0) {
-		for (;;) {
-			pid_t w = waitpid(child, &status, 0);
-			if (w == child)
-				break;
-			if (w < 0 && errno == EINTR && cli_ftrace_sig) {
-				kill(child, cli_ftrace_sig);
-				cli_ftrace_sig = 0;
-				continue;
-			}
-			if (w < 0 && errno != EINTR)
-				break;
-		}
-		return 0;
-	}
-	int pfd = nr_pids == 1 ? (int)syscall(SYS_pidfd_open, pids[0], 0) : -1;
-	while (!cli_ftrace_sig) {
-		struct pollfd p = { .fd = pfd, .events = POLLIN };
-		if (poll(&p, pfd >= 0 ? 1 : 0, -1) > 0)
-			break;    /* the traced process ended */
-	}
-	if (pfd >= 0)
-		close(pfd);
-	return 0;
 }
 
 #define MAXL 256
@@ -147,11 +202,11 @@ int cmd_ftrace_record(int argc, char **argv)
 	int nfilt = 0, nnotr = 0, ngraph = 0, nopts = 0;
 	bool all = false;
 	const char *events[256], *tracer = NULL;
-	int nr_ev = 0, pids[64], nr_pids = 0, cpus[1024], nr_cpus = 0, c;
+	int nr_ev = 0, pids[CLI_FTRACE_MAX_PIDS], nr_pids = 0, cpus[1024], nr_cpus = 0, c;
 	PK_OPTS(pk_ftrace_rec_opts, o, .output = "trace.dat");
 	struct pk_tracefs *t;
 	struct pk_ftrace_rec *r = NULL;
-	int e, rc = 1;
+	int e, rc = 1, cmd_rc = -1;      /* the command's status */
 	struct workload w = { .pid = 0, .go_fd = -1, .err_fd = -1 };
 
 	optind = 1;
@@ -170,8 +225,10 @@ int cmd_ftrace_record(int argc, char **argv)
 			break;
 		case 'k': o.clock = optarg; break;
 		case 'p':
-			if (nr_pids < 64)
-				pids[nr_pids++] = atoi(optarg);
+			nr_pids = cli_parse_pids("ftrace record", optarg, pids,
+						 CLI_FTRACE_MAX_PIDS - 1, nr_pids);
+			if (nr_pids < 0)
+				return 2;
 			break;
 		case 't': tracer = optarg; break;
 		case 'l': add_list(filt, &nfilt, optarg); break;
@@ -199,7 +256,7 @@ int cmd_ftrace_record(int argc, char **argv)
 		cli_error("ftrace record", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
-	cli_ftrace_catch_signals(t);
+	cli_ftrace_catch_signals();
 	if ((nfilt || nnotr || ngraph) && !tracer)
 		tracer = ngraph ? "function_graph" : "function";
 	if (tracer && (e = check_tracer(t, tracer, ngraph > 0)))
@@ -251,12 +308,18 @@ int cmd_ftrace_record(int argc, char **argv)
 		cli_error("ftrace record", "start: %s", pk_strerror(e));
 		goto out;
 	}
-	if (w.go_fd >= 0 && (e = workload_go(&w)) < 0) {
+	if (w.go_fd < 0) {
+		cli_ftrace_wait(&w.pid, pids, nr_pids);
+	} else if (cli_ftrace_sig) {     /* stopped before the command ran */
+		workload_abort(&w);
+		cmd_rc = 128 + cli_ftrace_sig;
+	} else if ((e = workload_go(&w)) < 0) {
 		/* the command could not run (reaped): nothing to wait for */
 		cli_error("ftrace record", "cannot run %s: %s", argv[optind],
 			  strerror(-e));
+		cmd_rc = 127;
 	} else {
-		wait_workload(w.pid, pids, nr_pids);
+		cmd_rc = workload_exit_code(cli_ftrace_wait(&w.pid, NULL, 0));
 	}
 	w.pid = 0;
 	if ((e = pk_ftrace_rec_stop(r)) < 0)
@@ -284,16 +347,13 @@ int cmd_ftrace_record(int argc, char **argv)
 	printf("total: %llu events, %llu lost; recorder CPU %.3f s\n", tot, lost,
 	       ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
-	rc = 0;
+	rc = cmd_rc >= 0 ? cmd_rc : 0;
 out:
 	workload_abort(&w);
 	pk_ftrace_rec_free(r);
 	pk_tracefs_close(t);
-	cli_ftrace_catch_signals(NULL);
 	fflush(stdout);
-	if (cli_ftrace_sig == SIGTERM || cli_ftrace_sig == SIGHUP)
-		rc = 128 + cli_ftrace_sig;
-	return rc;
+	return cmd_rc < 0 ? cli_ftrace_exit(rc) : rc;
 }
 
 int cmd_ftrace_reset(int argc, char **argv)

@@ -338,7 +338,9 @@ PK_API int pk_tracefs_cpu_stats(const struct pk_tracefs *t,
  * Puts back every file this handle changed (latest first), removes the
  * instances it created and unmounts what it mounted. It only calls
  * open/write/close/rmdir/umount on data prepared beforehand, so it may run
- * from a signal handler. Returns 0 or the first -errno.
+ * from a signal handler. SIGINT, SIGTERM and SIGHUP are blocked (in the
+ * calling thread) while it runs: one arriving meanwhile is delivered after.
+ * Returns 0 or the first -errno.
  */
 PK_API int pk_tracefs_restore(struct pk_tracefs *t);
 /*

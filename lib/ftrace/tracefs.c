@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -463,21 +464,36 @@ int pk_tracefs_append(struct pk_tracefs *t, const char *instance,
 	return tf_write(t, instance, file, val, true);
 }
 
+static struct pk_tracefs *sig_tracefs;
+static struct sigaction old_act[3];
+static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+
+static void sigs_set(sigset_t *s)
+{
+	sigemptyset(s);
+	for (int i = 0; i < 3; i++)
+		sigaddset(s, sigs[i]);
+}
+
 int pk_tracefs_instance_new(struct pk_tracefs *t, const char *name)
 {
 	char p[PATH_MAX];
-	int r;
+	sigset_t block, old;
+	int r = 0;
 
 	if (!*name || strchr(name, '/'))
 		return -EINVAL;
 	snprintf(p, sizeof(p), "%s/instances/%s", t->dir, name);
+	/* a restore from a signal handler finds it made and noted, or not made */
+	sigs_set(&block);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
 	if (mkdir(p, 0755) < 0)
-		return -errno;
-	if ((r = tfs_push_undo(t, U_RMDIR, p, NULL)) || (r = mark_saved(t, p))) {
+		r = -errno;
+	else if ((r = tfs_push_undo(t, U_RMDIR, p, NULL)) ||
+		 (r = mark_saved(t, p)))
 		rmdir(p);
-		return r;
-	}
-	return 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return r;
 }
 
 int pk_tracefs_instance_remove(struct pk_tracefs *t, const char *name)
@@ -689,10 +705,14 @@ int pk_tracefs_cpu_stats(const struct pk_tracefs *t, const char *instance,
 
 int pk_tracefs_restore(struct pk_tracefs *t)
 {
+	sigset_t block, old;
 	int err = 0;
 
 	if (!t || t->restoring)
 		return 0;
+	/* a stop signal waits for the end: it never cuts a restore short */
+	sigs_set(&block);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
 	t->restoring = 1;
 	for (int i = t->nr_undo - 1; i >= 0; i--) {
 		struct undo *u = &t->undo[i];
@@ -721,12 +741,9 @@ int pk_tracefs_restore(struct pk_tracefs *t)
 			err = r;
 	}
 	t->restoring = 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return err;
 }
-
-static struct pk_tracefs *sig_tracefs;
-static struct sigaction old_act[3];
-static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 
 static void on_signal(int sig)
 {
@@ -750,9 +767,7 @@ int pk_tracefs_restore_on_signals(struct pk_tracefs *t)
 		sig_tracefs = NULL;
 		return 0;
 	}
-	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < 3; i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
+	sigs_set(&sa.sa_mask);
 	sig_tracefs = t;
 	for (int i = 0; i < 3; i++)
 		if (sigaction(sigs[i], &sa, &old_act[i]) < 0)
@@ -764,9 +779,10 @@ void pk_tracefs_close(struct pk_tracefs *t)
 {
 	if (!t)
 		return;
+	/* restored first: a signal meanwhile still finds T to restore */
+	pk_tracefs_restore(t);
 	if (sig_tracefs == t)
 		pk_tracefs_restore_on_signals(NULL);
-	pk_tracefs_restore(t);
 	for (int i = 0; i < t->nr_undo; i++) {
 		pk_free(t->undo[i].path);
 		pk_free(t->undo[i].data);

@@ -5,7 +5,24 @@ PERFKIT=${PERFKIT:-$PK_BUILD/perfkit}
 PK_SHARED=${PK_SHARED:-../shared}
 T_FAILS=0
 T_TMP=$(mktemp -d /tmp/pktest.XXXXXX)
-trap 'rm -rf "$T_TMP"' EXIT
+# t_atexit 'COMMAND': run when the test ends, also when it is killed by
+# SIGINT, SIGTERM or SIGHUP (tests/run.sh's timeout sends SIGTERM; dash
+# runs no EXIT trap for a signal); newest first, $T_TMP removed last
+# (kept when T_KEEP is set).
+T_ATEXIT=
+t_atexit() { T_ATEXIT="$1
+$T_ATEXIT"; }
+# t_bg PID: a background process of the test, ended (SIGTERM) and waited
+# for at the end: a perfkit that is stopped so puts tracefs back.
+t_bg() { t_atexit "kill -TERM $1 2>/dev/null; wait $1 2>/dev/null"; }
+t_cleanup() {
+	_tc=$T_ATEXIT; T_ATEXIT=; eval "$_tc"
+	[ -n "$T_KEEP" ] || rm -rf "$T_TMP"
+}
+trap t_cleanup EXIT
+for _ts in INT:130 TERM:143 HUP:129; do
+	trap "trap - EXIT; t_cleanup; exit ${_ts#*:}" ${_ts%:*}
+done
 ok()   { echo "ok $1"; }
 fail() { echo "FAIL $1: $2"; T_FAILS=$((T_FAILS + 1)); }
 skip() { echo "skipped: $1: $2"; }

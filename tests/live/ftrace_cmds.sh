@@ -50,7 +50,7 @@ fi
 
 # stat: a marker in an instance shows as one entry on some CPU
 I=pkx-stat-$$
-mkdir $TF/instances/$I
+mkdir $TF/instances/$I && t_atexit "rmdir $TF/instances/$I 2>/dev/null"
 echo hello > $TF/instances/$I/trace_marker
 "$PERFKIT" ftrace stat --instance $I > "$T_TMP/s" 2>&1
 rmdir $TF/instances/$I
@@ -80,7 +80,7 @@ check ftrace_record_graph_refused "rc=$rc: $(cat "$T_TMP/ge")" $rc -ne 0 -a \
 [ -x "$GP" ] && {
 "$PERFKIT" ftrace record -O nooverwrite -e syscalls:sys_enter_getppid \
 	-o "$T_TMP/O.dat" -- "$GP" 500 > "$T_TMP/O.out" 2>&1 &
-rp=$!; echo "perfkit-$rp" >> "$T_TMP/ours"; wait $rp
+rp=$!; echo "perfkit-$rp" >> "$T_TMP/ours"; t_bg $rp; wait $rp
 rc=$?
 n=$("$PERFKIT" ftrace report -i "$T_TMP/O.dat" 2>/dev/null | grep -c 'sys_enter_getppid:')
 check ftrace_record_option "rc=$rc n=$n $(head -2 "$T_TMP/O.out")" $rc -eq 0 -a "$n" -eq 500 -a \
@@ -94,7 +94,7 @@ check ftrace_record_bad_option "rc=$rc $(cat "$T_TMP/O2.err")" $rc -ne 0 -a \
 # -a: every process, also with a command (a second getppid process, started
 # before, waiting for SIGUSR1, is recorded too)
 "$GP" 300 --wait > "$T_TMP/w.out" &
-wp=$!
+wp=$!; t_bg $wp
 i=0; while [ ! -s "$T_TMP/w.out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 "$PERFKIT" ftrace record -a -e syscalls:sys_enter_getppid -o "$T_TMP/a.dat" \
 	-- sh -c "kill -USR1 $wp; while kill -0 $wp 2>/dev/null; do sleep 0.05; done; $GP 200" \

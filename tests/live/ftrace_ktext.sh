@@ -21,10 +21,9 @@ cleanup() {
 		echo 0 > $TF/instances/$i/events/enable 2>/dev/null
 		rmdir $TF/instances/$i 2>/dev/null
 	done
-	rm -rf "$T_TMP"
 }
-trap cleanup EXIT
-[ -n "$PK_KTEXT_KEEP" ] && trap - EXIT
+# (also when the test is killed: tests/lib/sh.sh)
+if [ -n "$PK_KTEXT_KEEP" ]; then T_KEEP=1; else t_atexit cleanup; fi
 
 # record NAME CLOCK [OPTION=V...]: a fresh instance holding a workload.
 record() {
@@ -217,8 +216,11 @@ rm -f "$T_TMP/m.out"
 head -1 "$T_TMP/live2.out" | grep -Eq '^ *getppid-[0-9]+ +\( *[0-9]+\) \[[0-9]{3}\] +[0-9]+\.[0-9]{6}: sys_getppid\(\)$'
 check ftrace_live_options "$(head -1 "$T_TMP/live2.out")" $? -eq 0
 for sig in INT TERM HUP; do
+	# (the last round's output would pass for this one's: the shell's
+	# child has not truncated it yet, perfkit not even started)
+	rm -f "$T_TMP/sig.out"
 	"$PERFKIT" ftrace live -e sched:sched_switch > "$T_TMP/sig.out" 2>&1 &
-	lp=$!
+	lp=$!; t_bg $lp
 	k=0; while [ ! -s "$T_TMP/sig.out" ] && [ $k -lt 100 ]; do sleep 0.1; k=$((k+1)); done
 	kill -$sig $lp
 	k=0; while kill -0 $lp 2>/dev/null && [ $k -lt 50 ]; do sleep 0.1; k=$((k+1)); done

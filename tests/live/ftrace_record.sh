@@ -17,7 +17,14 @@ EV=syscalls:sys_enter_getppid
 # Instances of the perfkit runs this test started (others, e.g. a test
 # run in another tree at the same time, are not ours to compare).
 : > "$T_TMP/ours"
-ours() { echo "perfkit-$1" >> "$T_TMP/ours"; }
+# (also when the test is killed: stopped, then the instance of one that was
+# SIGKILLed removed)
+rm_inst() {
+	t_atexit "[ ! -d $TF/instances/$1 ] || { echo 0 > $TF/instances/$1/tracing_on; rmdir $TF/instances/$1; } 2>/dev/null"
+}
+ours() { echo "perfkit-$1" >> "$T_TMP/ours"; rm_inst perfkit-$1; t_bg $1; }
+# mkinst NAME: an instance of the test's own
+mkinst() { mkdir $TF/instances/$1 && rm_inst $1; }
 snap() {
 	ls $TF/instances | grep -x -F -f "$T_TMP/ours"
 	for f in tracing_on current_tracer trace_clock buffer_size_kb \
@@ -32,7 +39,7 @@ snap() {
 run_in_instance() {
 	rm -f "$T_TMP/wait.$1"
 	"$GP" "$2" --wait > "$T_TMP/wait.$1" &
-	wpid=$!
+	wpid=$!; t_bg $wpid
 	k=0; while [ ! -s "$T_TMP/wait.$1" ] && [ $k -lt 100 ]; do sleep 0.1; k=$((k+1)); done
 	echo $wpid > $TF/instances/$1/set_event_pid
 	echo 1 > $TF/instances/$1/events/syscalls/sys_enter_getppid/enable
@@ -83,7 +90,7 @@ check ftrace_record_overflow_exact "events $ev + lost $lost != $N, file $(count 
 
 # 2. -p PID: a process that waits for SIGUSR1, then makes N calls
 "$GP" 700 --wait > "$T_TMP/w.out" &
-wp=$!
+wp=$!; t_bg $wp
 i=0; while [ ! -s "$T_TMP/w.out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 "$PERFKIT" ftrace record -e $EV -p $wp -o "$T_TMP/p.dat" > "$T_TMP/p.out" 2>&1 &
 rp=$!; ours $rp
@@ -144,7 +151,7 @@ fi
 if command -v trace-cmd > /dev/null 2>&1 && [ -z "$(cat $TF/set_event)" ] &&
    [ "$(cat $TF/current_tracer)" = nop ]; then
 	I=pkx-extract-$$
-	mkdir $TF/instances/$I
+	mkinst $I
 	run_in_instance $I 300
 	echo 0 > $TF/instances/$I/tracing_on
 	# trace-cmd extract turns the top level's tracing_on off: put it back
@@ -170,7 +177,7 @@ else
 fi
 
 # 8. perfkit ftrace show: the top level's files and the instances
-mkdir $TF/instances/pkx-show-$$
+mkinst pkx-show-$$
 "$PERFKIT" ftrace show > "$T_TMP/show.out" 2>&1
 rmdir $TF/instances/pkx-show-$$
 check ftrace_show "$(head -3 "$T_TMP/show.out")" \
@@ -179,7 +186,7 @@ check ftrace_show "$(head -3 "$T_TMP/show.out")" \
 
 # 7. perfkit ftrace extract: what an instance holds, into a trace.dat
 I=pkx-pkextract-$$
-mkdir $TF/instances/$I
+mkinst $I
 run_in_instance $I 250
 echo 0 > $TF/instances/$I/tracing_on
 "$PERFKIT" ftrace extract --instance $I -o "$T_TMP/e.dat" > "$T_TMP/e.out" 2>&1

@@ -33,6 +33,40 @@ static bool same(struct pk_tracefs *t, const char *inst, const char *f,
 	return ok;
 }
 
+/* Killed (tests/run.sh's timeout sends SIGTERM): what the test changed is
+ * put back, its instances removed, before it dies of the signal. */
+static struct pk_tracefs *volatile killed_t;
+static char killed_other[128];
+static volatile pid_t killed_child;
+
+static void on_kill(int sig)
+{
+	if (killed_child > 0)   /* it would restore the same things */
+		kill(killed_child, SIGKILL);
+	/* dying anyway: a file the test was writing would keep its
+	 * instance busy (rmdir: EBUSY) */
+	for (int fd = 3; fd < 1024; fd++)
+		close(fd);
+	if (killed_other[0])
+		rmdir(killed_other);
+	pk_tracefs_restore(killed_t);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void clean_on_kill(void)
+{
+	struct sigaction sa = { .sa_handler = on_kill };
+
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int main(void)
 {
 	struct pk_tracefs *t;
@@ -43,6 +77,8 @@ int main(void)
 		t_skip("tracefs", "needs root and tracefs");
 		return t_exit();
 	}
+	killed_t = t;
+	clean_on_kill();
 	T_CHECK("tracefs_dir", access(pk_tracefs_dir(t), R_OK) == 0);
 
 	/* top level: a plain value and a list file, put back by restore */
@@ -105,10 +141,12 @@ int main(void)
 		pause();
 		_exit(0);
 	}
+	killed_child = pid;
 	usleep(100000);
 	kill(pid, SIGTERM);
 	int status;
 	waitpid(pid, &status, 0);
+	killed_child = 0;
 	T_CHECK("tracefs_signal_restore", WIFSIGNALED(status) &&
 		WTERMSIG(status) == SIGTERM && access(path, F_OK) != 0 &&
 		same(t, NULL, "buffer_percent", bp) &&
@@ -116,8 +154,10 @@ int main(void)
 
 	/* and the normal way (the instance is already gone: no error) */
 	pk_tracefs_write(t, NULL, "tracing_thresh", "777");
+	killed_t = NULL;
 	pk_tracefs_close(t);
 	pk_tracefs_open(&t);
+	killed_t = t;
 	T_CHECK("tracefs_close_restores", same(t, NULL, "tracing_thresh", th) &&
 		same(t, NULL, "buffer_percent", bp));
 	T_CHECK("tracefs_reset_stale", pk_tracefs_reset_stale(t) >= 0);
@@ -127,6 +167,7 @@ int main(void)
 	char other[128], sev[600];
 	snprintf(other, sizeof(other), "%s/instances/pkother-%d",
 		 pk_tracefs_dir(t), (int)getpid());
+	snprintf(killed_other, sizeof(killed_other), "%s", other);
 	if (mkdir(other, 0755) == 0) {
 		snprintf(sev, sizeof(sev), "%s/set_event", other);
 		FILE *f = fopen(sev, "w");
@@ -149,10 +190,12 @@ int main(void)
 		free(o);
 		free(mid);
 		rmdir(other);
+		killed_other[0] = 0;
 	} else {
 		t_skip("tracefs_list_restore_words", "mkdir %s: %s", other,
 		       strerror(errno));
 	}
+	killed_t = NULL;
 	pk_tracefs_close(t);
 	free(bp);
 	free(th);
