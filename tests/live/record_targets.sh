@@ -15,17 +15,13 @@ PK=$OLDPWD/$PERFKIT; BUSY=$OLDPWD/$BUSY
 # one on the machine are told apart in CPU-wide recordings
 cp "$OLDPWD/$GP" ./pkgp_targets || exit 1
 GP=$PWD/pkgp_targets
-pids=""
-cleanup() { for p in $pids; do kill -9 "$p" 2>/dev/null; done; rm -rf "$T_TMP"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
 
 # Starts "getppid N --wait ARGS" in the background; sets W to its pid once
 # it is waiting for SIGUSR1.
 start_waiter() {
 	rm -f ready.$$
 	"$GP" "$@" --wait > ready.$$ &
-	W=$!; pids="$pids $W"
+	W=$!; t_bg $W
 	for _ in $(seq 200); do grep -q ready ready.$$ 2>/dev/null && return 0; sleep 0.05; done
 	return 1
 }
@@ -97,7 +93,7 @@ check record_a_fork_before_comm "$(cat order.out) COMMs before their FORK" "$(ca
 # as in perf's recording of the same; nothing is named swapper but pid 0,
 # nothing ":PID" (a task born during synthesis can race, in perf's own
 # recordings too: under 1% is allowed; the bug this catches named 29%).
-"$BUSY" 30 >/dev/null & B=$!; pids="$pids $B"
+"$BUSY" 30 >/dev/null & B=$!; t_bg $B
 sleep 0.2
 $PK record -q -a -e cpu-clock -o busy.data -- sleep 1 2>busy.err
 $PK script -i busy.data -F comm,pid 2>/dev/null > busy.pk
@@ -128,7 +124,7 @@ check record_pipe_output_to_stderr "stderr: $(head -c 40 pipe.err)" "$(head -1 p
 # Attrs: perfkit record -vv against perf record -vv for each target option
 # (perf's bpf side-band event, opened apart from the recording, is left out).
 if [ $HAVE_PERF = 1 ]; then
-	sleep 600 & B=$!; pids="$pids $B"
+	sleep 600 & B=$!; t_bg $B
 	drop_sb() { python3 "$NORM" "$1" | awk '/^perf_event_attr:/ { if (b !~ /watermark/) printf "%s", b; b = "" } { b = b $0 "\n" } END { if (b !~ /watermark/) printf "%s", b }'; }
 	while IFS= read -r args; do
 		[ -z "$args" ] && continue
