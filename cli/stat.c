@@ -116,41 +116,45 @@ static int apply_filter(struct pk_evlist *l, const char *filter)
 	return 0;
 }
 
-/* -g: every event given, in one group ("{a,b,...}"). */
-static char *group_string(const struct stat_cfg *c)
+/* -g: the N event strings EVS, in one group ("{a,b,...}"). */
+static char *group_string(const char *const *evs, int n)
 {
-	size_t n = 3;
+	size_t len = 3;
 	char *s;
 
-	for (int i = 0; i < c->nr_events; i++)
-		n += strlen(c->events[i]) + 1;
-	s = malloc(n);
+	for (int i = 0; i < n; i++)
+		len += strlen(evs[i]) + 1;
+	s = malloc(len);
 	if (!s)
 		return NULL;
 	strcpy(s, "{");
-	for (int i = 0; i < c->nr_events; i++) {
-		if (strchr(c->events[i], '{')) {
+	for (int i = 0; i < n; i++) {
+		if (strchr(evs[i], '{')) {
 			cli_error("stat", "-g: event '%s' is already a group",
-				  c->events[i]);
+				  evs[i]);
 			free(s);
 			return NULL;
 		}
-		strcat(s, c->events[i]);
-		strcat(s, i + 1 < c->nr_events ? "," : "");
+		strcat(s, evs[i]);
+		strcat(s, i + 1 < n ? "," : "");
 	}
 	strcat(s, "}");
 	return s;
 }
 
+static int parse_grouped(struct pk_evlist *l, const char *const *evs, int n)
+{
+	char *g = group_string(evs, n);
+	int err = g ? parse_one_string(l, g) : -1;
+
+	free(g);
+	return err;
+}
+
 static int add_given_events(const struct stat_cfg *c, struct pk_evlist *l)
 {
-	if (c->group && c->nr_events > 1) {
-		char *g = group_string(c);
-		int err = g ? parse_one_string(l, g) : -1;
-
-		free(g);
-		return err;
-	}
+	if (c->group)
+		return parse_grouped(l, c->events, c->nr_events);
 	for (int i = 0; i < c->nr_events; i++) {
 		if (parse_one_string(l, c->events[i]))
 			return -1;
@@ -168,8 +172,11 @@ static struct pk_evlist *build_evlist(const struct stat_cfg *c)
 	if (!l)
 		return NULL;
 	if (!c->null_run) {
+		const char *def = default_events(c);
+
 		err = c->nr_events ? add_given_events(c, l) :
-		      parse_one_string(l, default_events(c));
+		      c->group ? parse_grouped(l, &def, 1) :
+		      parse_one_string(l, def);
 		for (int d = 0; !err && d < c->detailed && d < 3; d++)
 			err = parse_one_string(l, detailed_events[d]);
 	}
@@ -298,14 +305,15 @@ static void print_open_trace(struct stat_run *r, struct pk_evsel *e,
 
 	pk_attr_snprintf(buf, sizeof(buf), asked);
 	for (int ci = 0; ci < nc; ci++) {
+		/* perf prints the attribute once per CPU, then each thread */
+		fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
+			"------------------------------------------------------------",
+			buf,
+			"------------------------------------------------------------");
 		for (int ti = 0; ti < nt; ti++) {
 			int gfd = leader == e ? -1 :
 				  pk_evsel_fd(leader, ci, ti);
 
-			fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
-				"------------------------------------------------------------",
-				buf,
-				"------------------------------------------------------------");
 			fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  "
 				"group_fd %d  flags %#lx",
 				pk_thread_map_tid(threads, ti),
