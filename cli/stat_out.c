@@ -204,12 +204,14 @@ static void print_human(struct stat_run *r, const struct line *l)
 		fprintf(o, "%18s", l->status);
 	else
 		fprintf(o, is_clock(l->e) ? "%18.2f" : "%18.0f", l->val);
-	fprintf(o, " %-4s %-32s", l->vunit, pk_evsel_name(l->e));
+	/* perf pads a name to 25 columns on status lines, 32 on counts */
+	fprintf(o, " %-4s %-*s", l->vunit, l->status ? 25 : 32,
+		pk_evsel_name(l->e));
 	if (l->has_metric && !l->status) {
 		snprintf(mval, sizeof(mval), l->m.fmt, l->m.val);
 		fprintf(o, " # %8s %-23s", mval, l->m.unit);
 	} else {
-		fprintf(o, "%*s", l->status ? 28 : 35, "");
+		fprintf(o, "%*s", 35, "");
 	}
 	if (r->cfg->repeat > 1 && l->noise_pct != 0 && !l->status)
 		fprintf(o, "  ( +-%6.2f%% )", l->noise_pct);
