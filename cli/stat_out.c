@@ -447,7 +447,7 @@ void stat_print_interval_header(struct stat_run *r)
  * events have: a metric header line and a value line, both empty. */
 static void print_metric_only(struct stat_run *r)
 {
-	fputs(r->cfg->json ? "{}\n" : "\n\n", r->out);
+	fputs(r->cfg->json ? "{}\n\n" : "\n\n", r->out);
 }
 
 void stat_print(struct stat_run *r, double ts_ns)
