@@ -4,7 +4,6 @@
  * until Ctrl-C, and print them the way `perf stat` does.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -55,142 +54,6 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: perfkit stat [options] [-- command [args]]\n"
-"  -e, --event EV        event(s) to count (repeatable; {a,b} groups)\n"
-"  -p, --pid PIDS        attach to processes (comma list)\n"
-"  -t, --tid TIDS        attach to threads (comma list)\n"
-"  -a, --all-cpus        system-wide on every CPU\n"
-"  -C, --cpu CPUS        only these CPUs (e.g. 0-2,5)\n"
-"  -A, --no-aggr         one line per CPU\n"
-"      --per-thread      one line per thread\n"
-"  -I, --interval-print MS  print deltas every MS milliseconds\n"
-"  -r, --repeat N        run the command N times: mean and +- stddev %%\n"
-"  -x, --field-separator SEP  CSV output (perf's field order)\n"
-"  -j, --json-output     JSON, one object per line\n"
-"  -o, --output FILE     write the results to FILE\n"
-"  -i, --no-inherit      do not count child tasks\n"
-"  -G, --cgroup NAME     count only tasks in this cgroup (with -a)\n"
-"  -D, --delay MS        start counting MS ms after the command starts\n"
-"  -v, --verbose         more detail (-vv: every perf_event_attr)\n");
-}
-
-enum { OPT_PER_THREAD = 256 };
-
-static const struct option long_opts[] = {
-	{ "event", required_argument, NULL, 'e' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, 't' },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "no-aggr", no_argument, NULL, 'A' },
-	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
-	{ "interval-print", required_argument, NULL, 'I' },
-	{ "repeat", required_argument, NULL, 'r' },
-	{ "field-separator", required_argument, NULL, 'x' },
-	{ "json-output", no_argument, NULL, 'j' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "no-inherit", no_argument, NULL, 'i' },
-	{ "cgroup", required_argument, NULL, 'G' },
-	{ "delay", required_argument, NULL, 'D' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "big-num", no_argument, NULL, 'B' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int parse_int(const char *opt, const char *s, int min, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > 1000000000) {
-		cli_error("stat", "option %s: invalid number '%s'", opt, s);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
-static int parse_args(struct stat_cfg *c, int argc, char **argv)
-{
-	int o;
-
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "+e:p:t:aC:AI:r:x:jo:iG:D:vBh",
-				long_opts, NULL)) != -1) {
-		switch (o) {
-		case 'e':
-			c->events[c->nr_events++] = optarg;
-			break;
-		case 'p': c->pids = optarg; break;
-		case 't': c->tids = optarg; break;
-		case 'a': c->system_wide = true; break;
-		case 'C': c->cpu_list = optarg; break;
-		case 'A': c->aggr = AGGR_CPU; break;
-		case OPT_PER_THREAD: c->aggr = AGGR_THREAD; break;
-		case 'I':
-			if (parse_int("-I", optarg, 1, &c->interval_ms))
-				return -1;
-			break;
-		case 'r':
-			if (parse_int("-r", optarg, 1, &c->repeat))
-				return -1;
-			break;
-		case 'x': c->sep = optarg; break;
-		case 'j': c->json = true; break;
-		case 'o': c->output = optarg; break;
-		case 'i': c->no_inherit = true; break;
-		case 'G': c->cgroup = optarg; break;
-		case 'D':
-			if (parse_int("-D", optarg, 0, &c->delay_ms))
-				return -1;
-			break;
-		case 'v': c->verbose++; break;
-		case 'B': c->big = true; break;
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return -1;
-		}
-	}
-	if (optind < argc)
-		c->argv = argv + optind;
-	if (!c->argv && !c->pids && !c->tids && !c->system_wide &&
-	    !c->cpu_list) {
-		cli_error("stat", "nothing to count: give a command, -p, -t, -a or -C");
-		usage(stderr);
-		return -1;
-	}
-	if ((c->pids || c->tids) && (c->system_wide || c->cpu_list)) {
-		cli_error("stat", "-p/-t cannot be combined with -a/-C");
-		return -1;
-	}
-	if (c->repeat > 1 && !c->argv) {
-		cli_error("stat", "-r needs a command to repeat");
-		return -1;
-	}
-	if (c->cgroup)
-		c->system_wide = c->system_wide || !c->cpu_list;
-	if (c->aggr == AGGR_CPU && !c->system_wide && !c->cpu_list) {
-		cli_error("stat", "-A/--no-aggr needs -a or -C");
-		return -1;
-	}
-	if (c->aggr == AGGR_THREAD && !c->pids && !c->tids && !c->argv) {
-		cli_error("stat", "--per-thread needs -p, -t or a command");
-		return -1;
-	}
-	if (c->sep && c->json) {
-		cli_error("stat", "-x and -j cannot be combined");
-		return -1;
-	}
-	if (!c->repeat)
-		c->repeat = 1;
-	return 0;
-}
-
 /* Prints a parse error with the input and a caret under the token. */
 static void report_parse_error(const char *str, const struct pk_parse_error *e,
 			       int err)
@@ -214,32 +77,130 @@ static const char *default_events(const struct stat_cfg *c)
 		"cycles,instructions,branches,branch-misses";
 }
 
+/* What -d, -dd and -ddd add, as perf 6.1 adds them on a non-Intel CPU. */
+static const char *const detailed_events[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+	"iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+static int parse_one_string(struct pk_evlist *l, const char *s)
+{
+	struct pk_parse_error pe;
+	int err;
+
+	memset(&pe, 0, sizeof(pe));
+	pe.pos = -1;
+	err = pk_evlist_parse(l, s, &pe);
+	if (err < 0)
+		report_parse_error(s, &pe, err);
+	return err < 0 ? -1 : 0;
+}
+
+/* --filter FILTER for the last event of the -e before it. */
+static int apply_filter(struct pk_evlist *l, const char *filter)
+{
+	struct pk_evsel *e = pk_evlist_evsel(l, pk_evlist_nr(l) - 1);
+
+	if (!e || pk_evsel_attr(e)->type != PERF_TYPE_TRACEPOINT) {
+		fputs("--filter option should follow a -e tracepoint or HW tracer option\n",
+		      stderr);
+		return -1;
+	}
+	if (pk_evsel_set_filter(e, filter) < 0) {
+		cli_error("stat", "filter '%s' for '%s' cannot be set", filter,
+			  pk_evsel_name(e));
+		return -1;
+	}
+	return 0;
+}
+
+/* -g: the N event strings EVS, in one group ("{a,b,...}"). */
+static char *group_string(const char *const *evs, int n)
+{
+	size_t len = 3;
+	char *s;
+
+	for (int i = 0; i < n; i++)
+		len += strlen(evs[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "{");
+	for (int i = 0; i < n; i++) {
+		if (strchr(evs[i], '{')) {
+			cli_error("stat", "-g: event '%s' is already a group",
+				  evs[i]);
+			free(s);
+			return NULL;
+		}
+		strcat(s, evs[i]);
+		strcat(s, i + 1 < n ? "," : "");
+	}
+	strcat(s, "}");
+	return s;
+}
+
+static int parse_grouped(struct pk_evlist *l, const char *const *evs, int n)
+{
+	char *g = group_string(evs, n);
+	int err = g ? parse_one_string(l, g) : -1;
+
+	free(g);
+	return err;
+}
+
+static int add_given_events(const struct stat_cfg *c, struct pk_evlist *l)
+{
+	if (c->group)
+		return parse_grouped(l, c->events, c->nr_events);
+	for (int i = 0; i < c->nr_events; i++) {
+		if (parse_one_string(l, c->events[i]))
+			return -1;
+		if (c->filters[i] && apply_filter(l, c->filters[i]))
+			return -1;
+	}
+	return 0;
+}
+
 static struct pk_evlist *build_evlist(const struct stat_cfg *c)
 {
 	struct pk_evlist *l = pk_evlist_new();
-	struct pk_parse_error pe;
+	int err = 0;
 
 	if (!l)
 		return NULL;
-	for (int i = 0; i < (c->nr_events ? c->nr_events : 1); i++) {
-		const char *s = c->nr_events ? c->events[i] : default_events(c);
-		int err;
+	if (!c->null_run) {
+		const char *def = default_events(c);
 
-		memset(&pe, 0, sizeof(pe));
-		pe.pos = -1;
-		err = pk_evlist_parse(l, s, &pe);
-		if (err < 0) {
-			report_parse_error(s, &pe, err);
-			pk_evlist_free(l);
-			return NULL;
-		}
+		err = c->nr_events ? add_given_events(c, l) :
+		      c->group ? parse_grouped(l, &def, 1) :
+		      parse_one_string(l, def);
+		for (int d = 0; !err && d < c->detailed && d < 3; d++)
+			err = parse_one_string(l, detailed_events[d]);
+	}
+	if (err) {
+		pk_evlist_free(l);
+		return NULL;
 	}
 	return l;
 }
 
+bool stat_is_tool(struct pk_evsel *e)
+{
+	return pk_evsel_tool(e) != PK_TOOL_NONE;
+}
+
+/* True when the forked command is what is counted (no -p/-t/-a/-C). */
+static bool counts_workload(const struct stat_cfg *c)
+{
+	return c->argv && !c->pids && !c->tids && !c->system_wide &&
+	       !c->cpu_list;
+}
+
 /* The attribute settings perf stat adds to what the parser built. */
-static void config_attrs(const struct stat_cfg *c, struct pk_evlist *l,
-			 bool forked)
+static void config_attrs(const struct stat_cfg *c, struct pk_evlist *l)
 {
 	for (int i = 0; i < pk_evlist_nr(l); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(l, i);
@@ -256,8 +217,16 @@ static void config_attrs(const struct stat_cfg *c, struct pk_evlist *l,
 			a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
 		a->inherit = !c->no_inherit;
 		a->disabled = is_leader;
-		a->enable_on_exec = is_leader && forked && !c->delay_ms &&
-				    !c->system_wide && !c->cpu_list;
+		a->enable_on_exec = is_leader && counts_workload(c) &&
+				    !c->delay_ms && !stat_is_tool(e);
+		if (c->all_user) {
+			a->exclude_kernel = 1;
+			a->exclude_user = 0;
+		}
+		if (c->all_kernel) {
+			a->exclude_kernel = 0;
+			a->exclude_user = 1;
+		}
 	}
 }
 
@@ -277,7 +246,11 @@ static int make_maps(struct stat_run *r, pid_t child)
 		else
 			r->threads = pk_thread_map_new_array(1, &child);
 	}
-	if (!r->cpus) {
+	if (!r->tool_cpus) {
+		r->tool_cpus = pk_cpu_map_new("0");
+		r->tool_threads = pk_thread_map_new_any();
+	}
+	if (!r->cpus || !r->tool_cpus || !r->tool_threads) {
 		cli_error("stat", "invalid CPU list '%s'", c->cpu_list);
 		return -1;
 	}
@@ -324,23 +297,27 @@ static void print_open_trace(struct stat_run *r, struct pk_evsel *e,
 			     const struct perf_event_attr *asked, int err)
 {
 	struct pk_evsel *leader = pk_evsel_leader(e);
+	struct pk_cpu_map *cpus = stat_is_tool(e) ? r->tool_cpus : r->cpus;
+	struct pk_thread_map *threads = stat_is_tool(e) ? r->tool_threads :
+					r->threads;
 	char buf[4096];
-	int nc = pk_cpu_map_nr(r->cpus), nt = pk_thread_map_nr(r->threads);
+	int nc = pk_cpu_map_nr(cpus), nt = pk_thread_map_nr(threads);
 
 	pk_attr_snprintf(buf, sizeof(buf), asked);
 	for (int ci = 0; ci < nc; ci++) {
+		/* perf prints the attribute once per CPU, then each thread */
+		fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
+			"------------------------------------------------------------",
+			buf,
+			"------------------------------------------------------------");
 		for (int ti = 0; ti < nt; ti++) {
 			int gfd = leader == e ? -1 :
 				  pk_evsel_fd(leader, ci, ti);
 
-			fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
-				"------------------------------------------------------------",
-				buf,
-				"------------------------------------------------------------");
 			fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  "
 				"group_fd %d  flags %#lx",
-				pk_thread_map_tid(r->threads, ti),
-				pk_cpu_map_cpu(r->cpus, ci), gfd < 0 ? -1 : gfd,
+				pk_thread_map_tid(threads, ti),
+				pk_cpu_map_cpu(cpus, ci), gfd < 0 ? -1 : gfd,
 				(unsigned long)PERF_FLAG_FD_CLOEXEC |
 				(r->cfg->cgroup ? PERF_FLAG_PID_CGROUP : 0));
 			if (err) {
@@ -390,7 +367,10 @@ static int open_events(struct stat_run *r)
 			continue;
 		}
 		asked = *pk_evsel_attr(e);
-		err = pk_evsel_open(e, r->cpus, r->threads, &opts);
+		if (stat_is_tool(e))
+			err = pk_evsel_open(e, r->tool_cpus, r->tool_threads, NULL);
+		else
+			err = pk_evsel_open(e, r->cpus, r->threads, &opts);
 		if (r->cfg->verbose >= 2)
 			print_open_trace(r, e, &asked, err);
 		if (!err) {
@@ -413,13 +393,28 @@ static int open_events(struct stat_run *r)
 static int unit_of(const struct stat_run *r, int ci, int ti)
 {
 	switch (r->cfg->aggr) {
-	case AGGR_CPU: return ci;
+	case AGGR_GLOBAL: return 0;
 	case AGGR_THREAD: return ti;
-	default: return 0;
+	default: return r->cpu_unit[ci];
 	}
 }
 
 /* Reads every open event into res[].cur (cumulative per unit). */
+/* A tool event's value, as perf computes it: the elapsed time so far
+ * (r->wall_ns), or the command's user or system time. */
+static void read_tool(struct stat_run *r, struct pk_evsel *e,
+		      struct pk_counts *u)
+{
+	double v = r->wall_ns;
+
+	if (pk_evsel_tool(e) == PK_TOOL_USER_TIME)
+		v = r->utime * 1e9;
+	else if (pk_evsel_tool(e) == PK_TOOL_SYSTEM_TIME)
+		v = r->stime * 1e9;
+	u->val = (uint64_t)llround(v);
+	u->ena = u->run = u->val;
+}
+
 static void read_counts(struct stat_run *r)
 {
 	int nc = pk_cpu_map_nr(r->cpus), nt = pk_thread_map_nr(r->threads);
@@ -431,6 +426,10 @@ static void read_counts(struct stat_run *r)
 		memset(res->cur, 0, sizeof(*res->cur) * (size_t)r->nr_units);
 		if (res->status != EV_OK)
 			continue;
+		if (stat_is_tool(e)) {
+			read_tool(r, e, &res->cur[unit_of(r, 0, 0)]);
+			continue;
+		}
 		for (int ci = 0; ci < nc; ci++) {
 			for (int ti = 0; ti < nt; ti++) {
 				struct pk_counts c = { 0 };
@@ -519,45 +518,76 @@ static bool child_done(struct workload *w, int *status, struct rusage *ru)
  * signal, printing interval deltas on the way when -I is given. A signal
  * that ends counting is passed on to a child still running.
  */
+static void print_interval(struct stat_run *r, double t0)
+{
+	r->wall_ns = now_ns() - t0;
+	read_counts(r);
+	subtract_prev(r, true);
+	stat_print(r, r->wall_ns);
+}
+
+/* What ends a command that is still running when counting stops: the
+ * signal that stopped perfkit, --timeout's SIGTERM, or (after
+ * --interval-count intervals) nothing: the command is waited for. */
+static void end_workload(struct workload *w, bool wait_only, int *status,
+			 struct rusage *ru)
+{
+	if (!w || w->pid <= 0)
+		return;
+	if (!wait_only)
+		kill(w->pid, got_signal ? got_signal : SIGTERM);
+	workload_wait(w, status, ru, NULL);
+	w->pid = -1;
+}
+
+/*
+ * Waits for the end of counting: the child's exit, the targets' exit,
+ * --timeout, --interval-count intervals or a signal, printing interval
+ * deltas on the way when -I is given.
+ */
 static void wait_counting(struct stat_run *r, struct workload *w,
 			  double t0, int *status, struct rusage *ru)
 {
-	int iv = r->cfg->interval_ms;
+	const struct stat_cfg *c = r->cfg;
+	int iv = c->interval_ms, printed = 0;
 	double step = (iv ? iv : 100) * 1e6, next = t0 + step;
-	bool done = false;
+	double deadline = c->timeout_ms ? t0 + c->timeout_ms * 1e6 : INFINITY;
+	bool done = false, counted_out = false;
 	int pidfd = w && w->pid > 0 ? (int)syscall(SYS_pidfd_open, w->pid, 0) : -1;
 
 	if (iv)
 		stat_print_interval_header(r);
 	while (!done) {
-		sleep_until(next, pidfd);
+		sleep_until(next < deadline ? next : deadline, pidfd);
 		done = child_done(w, status, ru) || got_signal ||
-		       (!w && !targets_alive(r));
+		       (!w && !targets_alive(r)) || now_ns() >= deadline;
 		if (iv && (now_ns() >= next || done)) {
-			read_counts(r);
-			subtract_prev(r, true);
-			stat_print(r, now_ns() - t0);
+			print_interval(r, t0);
+			counted_out = c->interval_count &&
+				      ++printed >= c->interval_count;
+			done |= counted_out;
 		}
 		while (now_ns() >= next)
 			next += step;
 	}
 	if (pidfd >= 0)
 		close(pidfd);
-	if (w && w->pid > 0) {
-		kill(w->pid, got_signal ? got_signal : SIGTERM);
-		workload_wait(w, status, ru, NULL);
-		w->pid = -1;
-	}
+	end_workload(w, counted_out && !got_signal, status, ru);
 }
+
+static int map_cpu_units(struct stat_run *r);
 
 static int alloc_results(struct stat_run *r)
 {
 	int n = pk_evlist_nr(r->evlist);
 
 	switch (r->cfg->aggr) {
-	case AGGR_CPU: r->nr_units = pk_cpu_map_nr(r->cpus); break;
+	case AGGR_GLOBAL: r->nr_units = 1; break;
 	case AGGR_THREAD: r->nr_units = pk_thread_map_nr(r->threads); break;
-	default: r->nr_units = 1; break;
+	default:
+		if (map_cpu_units(r))
+			return -1;
+		break;
 	}
 	if (!r->res)
 		r->res = calloc((size_t)n, sizeof(*r->res));
@@ -587,6 +617,80 @@ static void free_results(struct stat_run *r)
 			free(r->unit_names[u]);
 	free(r->unit_names);
 	r->unit_names = NULL;
+	free(r->unit_topo);
+	free(r->unit_cpus);
+	free(r->cpu_unit);
+	free(r->run_walls);
+}
+
+/* The id of CPU's unit under MODE: fields the mode ignores are -1. */
+static struct pk_cpu_topo topo_key(enum aggr_mode mode, int cpu)
+{
+	struct pk_cpu_topo t = { 0 };
+
+	pk_cpu_topo_read(cpu, &t);
+	if (mode == AGGR_NODE)
+		return (struct pk_cpu_topo){ -1, -1, -1, t.node };
+	if (mode == AGGR_CPU)
+		return (struct pk_cpu_topo){ -1, -1, cpu, -1 };
+	t.node = -1;
+	if (mode != AGGR_CORE)
+		t.core = -1;
+	if (mode == AGGR_SOCKET)
+		t.die = -1;
+	return t;
+}
+
+static int topo_cmp(const void *pa, const void *pb)
+{
+	const struct pk_cpu_topo *a = pa, *b = pb;
+
+	if (a->socket != b->socket)
+		return a->socket < b->socket ? -1 : 1;
+	if (a->die != b->die)
+		return a->die < b->die ? -1 : 1;
+	if (a->core != b->core)
+		return a->core < b->core ? -1 : 1;
+	return a->node < b->node ? -1 : a->node > b->node;
+}
+
+/* -A, --per-core/die/socket/node: the units (sorted ids, as perf orders
+ * them), each CPU's unit and each unit's number of CPUs. */
+static int map_cpu_units(struct stat_run *r)
+{
+	int nc = pk_cpu_map_nr(r->cpus), nu = 0;
+	struct pk_cpu_topo *keys = calloc((size_t)nc, sizeof(*keys));
+
+	free(r->unit_topo);
+	free(r->unit_cpus);
+	free(r->cpu_unit);
+	r->unit_topo = keys;
+	r->unit_cpus = calloc((size_t)nc, sizeof(int));
+	r->cpu_unit = calloc((size_t)nc, sizeof(int));
+	if (!keys || !r->unit_cpus || !r->cpu_unit)
+		return -1;
+	for (int ci = 0; ci < nc; ci++) {
+		struct pk_cpu_topo k = topo_key(r->cfg->aggr,
+						pk_cpu_map_cpu(r->cpus, ci));
+		int u = 0;
+
+		while (u < nu && topo_cmp(&keys[u], &k))
+			u++;
+		if (u == nu)
+			keys[nu++] = k;
+	}
+	qsort(keys, (size_t)nu, sizeof(*keys), topo_cmp);
+	for (int ci = 0; ci < nc; ci++) {
+		struct pk_cpu_topo k = topo_key(r->cfg->aggr,
+						pk_cpu_map_cpu(r->cpus, ci));
+		struct pk_cpu_topo *u = bsearch(&k, keys, (size_t)nu,
+						sizeof(*keys), topo_cmp);
+
+		r->cpu_unit[ci] = (int)(u - keys);
+		r->unit_cpus[r->cpu_unit[ci]]++;
+	}
+	r->nr_units = nu;
+	return 0;
 }
 
 /* "comm-tid" for --per-thread lines. */
@@ -627,6 +731,40 @@ static void add_run_stats(struct stat_run *r)
 	stats_update(&r->wall_runs, r->wall_ns / 1e9);
 }
 
+/* --pre / --post: a shell command; its failure ends perfkit's run as
+ * perf's does. */
+static int run_hook(const char *cmd)
+{
+	int st;
+
+	if (!cmd)
+		return 0;
+	st = system(cmd);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		cli_error("stat", "command '%s' failed", cmd);
+		return -1;
+	}
+	return 0;
+}
+
+static int start_workload(struct stat_run *r, struct workload *w)
+{
+	int err = workload_prepare(w, r->cfg->argv);
+
+	if (err)
+		cli_error("stat", "cannot start '%s': %s", r->cfg->argv[0],
+			  strerror(-err));
+	return err ? -1 : 0;
+}
+
+/* The command ended by a signal is named as perf names it (psignal). */
+static void report_child_signal(const struct stat_cfg *c, int status)
+{
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "%s: %s\n", c->argv[0],
+			strsignal(WTERMSIG(status)));
+}
+
 /*
  * One run: maps, open, start, wait, read, close. Returns the command's exit
  * status (0 without a command) or -1 on a fatal error (already reported).
@@ -638,16 +776,15 @@ static int run_once(struct stat_run *r)
 	struct workload *wp = NULL;
 	struct rusage ru = { 0 };
 	int status = 0, ret = -1, err;
-	bool per_task = !c->system_wide && !c->cpu_list;
 	double t0;
 
+	if (run_hook(c->pre))
+		return -1;
+	if (c->sync)
+		sync();
 	if (c->argv) {
-		err = workload_prepare(&w, c->argv);
-		if (err) {
-			cli_error("stat", "cannot start '%s': %s", c->argv[0],
-				  strerror(-err));
+		if (start_workload(r, &w))
 			return -1;
-		}
 		wp = &w;
 	}
 	pk_cpu_map_put(r->cpus);
@@ -660,7 +797,7 @@ static int run_once(struct stat_run *r)
 	if (open_events(r))
 		goto out;
 	pk_evlist_reset(r->evlist);
-	if ((!wp || !per_task) && !c->delay_ms)
+	if (!counts_workload(c) && !c->delay_ms)
 		pk_evlist_enable(r->evlist);
 	t0 = now_ns();
 	if (wp) {
@@ -673,25 +810,110 @@ static int run_once(struct stat_run *r)
 			goto out;
 		}
 	}
-	if (c->delay_ms) {
+	if (c->delay_ms > 0) {
 		usleep((useconds_t)c->delay_ms * 1000);
 		pk_evlist_enable(r->evlist);
 	}
 	wait_counting(r, wp, t0, &status, &ru);
 	r->wall_ns = now_ns() - t0;
 	pk_evlist_disable(r->evlist);
+	r->have_rusage = counts_workload(c);
+	r->utime = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	r->stime = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	read_counts(r);
 	if (c->interval_ms)
 		subtract_prev(r, false);
-	r->have_rusage = wp != NULL;
-	r->utime = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-	r->stime = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	if (wp)
+		report_child_signal(c, status);
 	ret = wp ? workload_exit_code(status) : 0;
 out:
 	if (wp && w.pid > 0)
 		workload_abort(&w);
 	pk_evlist_close(r->evlist);
+	if (ret >= 0 && run_hook(c->post))
+		ret = -1;
 	return ret;
+}
+
+/* Where the results go: stderr, -o FILE (with perf's "# started on"
+ * line), --log-fd FD; NULL with --quiet. 0 or -1 (reported). */
+static int open_output(struct stat_run *r)
+{
+	const struct stat_cfg *c = r->cfg;
+	const char *mode = c->append ? "a" : "w";
+	time_t now;
+
+	r->out = stderr;
+	if (c->quiet) {
+		r->out = NULL;
+		return 0;
+	}
+	if (c->log_fd > 0) {
+		r->out = fdopen(c->log_fd, mode);
+		if (!r->out)
+			cli_error("stat", "--log-fd %d: %s", c->log_fd,
+				  strerror(errno));
+		return r->out ? 0 : -1;
+	}
+	if (!c->output || !strcmp(c->output, "-"))
+		return 0;
+	r->out = fopen(c->output, mode);
+	if (!r->out) {
+		cli_error("stat", "cannot write '%s': %s", c->output,
+			  strerror(errno));
+		return -1;
+	}
+	if (!c->json) {
+		time(&now);
+		fprintf(r->out, "# started on %s\n", ctime(&now));
+	}
+	return 0;
+}
+
+static bool stop_runs(const struct stat_run *r)
+{
+	return got_signal || (!r->cfg->forever && r->run_idx >= r->cfg->repeat);
+}
+
+static int run_all(struct stat_run *r)
+{
+	const struct stat_cfg *c = r->cfg;
+	int ret = 0;
+
+	if (c->table && !(r->run_walls = calloc((size_t)c->repeat, sizeof(double))))
+		return -1;
+	for (r->run_idx = 0; !stop_runs(r); r->run_idx++) {
+		if (c->repeat > 1 && c->verbose && r->out)
+			fprintf(r->out, "[ perf stat: executing run #%d ... ]\n",
+				r->run_idx + 1);
+		ret = run_once(r);
+		if (ret < 0)
+			return ret;
+		add_run_stats(r);
+		if (r->run_walls)
+			r->run_walls[r->run_idx] = r->wall_ns / 1e9;
+		if (c->forever && !c->interval_ms && r->out) {
+			stat_print(r, -1);
+			memset(&r->wall_runs, 0, sizeof(r->wall_runs));
+			for (int i = 0; i < pk_evlist_nr(r->evlist); i++)
+				memset(&r->res[i].runs, 0, sizeof(r->res[i].runs));
+		}
+	}
+	return ret;
+}
+
+/* --summary after -I: the whole run's counts, every interval added. */
+static void sum_intervals(struct stat_run *r)
+{
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		struct ev_res *res = &r->res[i];
+
+		for (int u = 0; u < r->nr_units; u++) {
+			res->cur[u].val += res->prev[u].val;
+			res->cur[u].ena += res->prev[u].ena;
+			res->cur[u].run += res->prev[u].run;
+		}
+	}
 }
 
 int cmd_stat(int argc, char **argv)
@@ -701,34 +923,31 @@ int cmd_stat(int argc, char **argv)
 	int ret = 0;
 
 	cfg.events = calloc((size_t)argc + 1, sizeof(char *));
-	if (!cfg.events || parse_args(&cfg, argc, argv)) {
-		free(cfg.events);
-		return 2;
+	cfg.filters = calloc((size_t)argc + 1, sizeof(char *));
+	if (!cfg.events || !cfg.filters || stat_parse_args(&cfg, argc, argv)) {
+		ret = 2;
+		goto out;
 	}
 	cli_verbose = cfg.verbose;
-	run.out = stderr;
-	if (cfg.output && !(run.out = fopen(cfg.output, "w"))) {
-		cli_error("stat", "cannot write '%s': %s", cfg.output,
-			  strerror(errno));
-		free(cfg.events);
-		return 2;
+	if (open_output(&run)) {
+		ret = 2;
+		goto out;
 	}
 	run.evlist = build_evlist(&cfg);
 	if (!run.evlist) {
 		ret = 2;
 		goto out;
 	}
-	config_attrs(&cfg, run.evlist, cfg.argv != NULL);
+	config_attrs(&cfg, run.evlist);
 	workload_catch_signals(on_signal, on_child);
-	for (run.run_idx = 0; run.run_idx < cfg.repeat && !got_signal;
-	     run.run_idx++) {
-		ret = run_once(&run);
-		if (ret < 0)
-			break;
-		add_run_stats(&run);
-	}
-	if (ret >= 0 && !cfg.interval_ms)
+	ret = run_all(&run);
+	if (ret >= 0 && !cfg.forever && run.out &&
+	    (!cfg.interval_ms || cfg.summary)) {
+		if (cfg.interval_ms)
+			sum_intervals(&run);
+		run.summary = cfg.interval_ms != 0;
 		stat_print(&run, -1);
+	}
 	if (ret < 0)
 		ret = 1;
 out:
@@ -736,8 +955,11 @@ out:
 	pk_evlist_free(run.evlist);
 	pk_cpu_map_put(run.cpus);
 	pk_thread_map_put(run.threads);
+	pk_cpu_map_put(run.tool_cpus);
+	pk_thread_map_put(run.tool_threads);
 	if (run.out && run.out != stderr)
 		fclose(run.out);
 	free(cfg.events);
+	free(cfg.filters);
 	return ret;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* perfkit stat output: perf's human layout, CSV (-x) and JSON (-j). */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "stat.h"
@@ -123,6 +124,55 @@ struct line {
 	double noise_pct;      /* -r only */
 };
 
+/* --per-core/die/socket/node: the unit's id and CPU count, as perf
+ * prints them (padded for humans, bare in CSV). */
+static void print_topo_id(struct stat_run *r, int u, bool csv)
+{
+	const struct pk_cpu_topo *t = &r->unit_topo[u];
+	const char *s = csv ? r->cfg->sep : " ";
+	int w = csv ? 0 : -8, wn = csv ? 0 : 4, ws = csv ? 0 : -5;
+	FILE *o = r->out;
+
+	switch (r->cfg->aggr) {
+	case AGGR_CORE:
+		fprintf(o, "S%d-D%d-C%*d%s", t->socket, t->die, w, t->core, s);
+		break;
+	case AGGR_DIE:
+		fprintf(o, "S%d-D%*d%s", t->socket, w, t->die, s);
+		break;
+	case AGGR_SOCKET:
+		fprintf(o, "S%*d%s", ws, t->socket, s);
+		break;
+	default:
+		fprintf(o, "N%*d%s", ws, t->node, s);
+		break;
+	}
+	fprintf(o, "%*d%s", wn, r->unit_cpus[u], s);
+}
+
+static void print_topo_json(struct stat_run *r, int u)
+{
+	const struct pk_cpu_topo *t = &r->unit_topo[u];
+	FILE *o = r->out;
+
+	switch (r->cfg->aggr) {
+	case AGGR_CORE:
+		fprintf(o, "\"core\" : \"S%d-D%d-C%d\"", t->socket, t->die,
+			t->core);
+		break;
+	case AGGR_DIE:
+		fprintf(o, "\"die\" : \"S%d-D%d\"", t->socket, t->die);
+		break;
+	case AGGR_SOCKET:
+		fprintf(o, "\"socket\" : \"S%d\"", t->socket);
+		break;
+	default:
+		fprintf(o, "\"node\" : \"N%d\"", t->node);
+		break;
+	}
+	fprintf(o, ", \"aggregate-number\" : %d, ", r->unit_cpus[u]);
+}
+
 static void print_prefix_human(struct stat_run *r, const struct line *l)
 {
 	FILE *o = r->out;
@@ -132,6 +182,8 @@ static void print_prefix_human(struct stat_run *r, const struct line *l)
 			(unsigned long)fmod(l->ts_ns, 1e9));
 	if (r->cfg->aggr == AGGR_CPU)
 		fprintf(o, "CPU%-7d ", pk_cpu_map_cpu(r->cpus, l->unit));
+	else if (r->cfg->aggr >= AGGR_CORE)
+		print_topo_id(r, l->unit, false);
 	else if (r->cfg->aggr == AGGR_THREAD) {
 		const char *n = r->unit_names && r->unit_names[l->unit] ?
 				r->unit_names[l->unit] : "?";
@@ -151,14 +203,15 @@ static void print_human(struct stat_run *r, const struct line *l)
 	if (l->status)
 		fprintf(o, "%18s", l->status);
 	else
-		fprintf(o, floor(l->val) == l->val ? "%18.0f" : "%18.2f",
-			l->val);
-	fprintf(o, " %-4s %-32s", l->vunit, pk_evsel_name(l->e));
+		fprintf(o, is_clock(l->e) ? "%18.2f" : "%18.0f", l->val);
+	/* perf pads a name to 25 columns on status lines, 32 on counts */
+	fprintf(o, " %-4s %-*s", l->vunit, l->status ? 25 : 32,
+		pk_evsel_name(l->e));
 	if (l->has_metric && !l->status) {
 		snprintf(mval, sizeof(mval), l->m.fmt, l->m.val);
 		fprintf(o, " # %8s %-23s", mval, l->m.unit);
 	} else {
-		fprintf(o, "%*s", l->status ? 28 : 35, "");
+		fprintf(o, "%*s", 35, "");
 	}
 	if (r->cfg->repeat > 1 && l->noise_pct != 0 && !l->status)
 		fprintf(o, "  ( +-%6.2f%% )", l->noise_pct);
@@ -181,15 +234,19 @@ static void print_csv(struct stat_run *r, const struct line *l)
 	if (l->ts_ns >= 0)
 		fprintf(o, "%6lu.%09lu%s", (unsigned long)(l->ts_ns / 1e9),
 			(unsigned long)fmod(l->ts_ns, 1e9), s);
+	if (l->ts_ns < 0 && r->summary && !r->cfg->no_csv_summary)
+		fprintf(o, "%16s%s", "summary", s);
 	if (r->cfg->aggr == AGGR_CPU)
 		fprintf(o, "CPU%d%s", pk_cpu_map_cpu(r->cpus, l->unit), s);
+	else if (r->cfg->aggr >= AGGR_CORE)
+		print_topo_id(r, l->unit, true);
 	else if (r->cfg->aggr == AGGR_THREAD)
 		fprintf(o, "%s%s", r->unit_names && r->unit_names[l->unit] ?
 			r->unit_names[l->unit] : "?", s);
 	if (l->status)
 		fprintf(o, "%s", l->status);
 	else
-		fprintf(o, floor(l->val) == l->val ? "%.0f" : "%.2f", l->val);
+		fprintf(o, is_clock(l->e) ? "%.2f" : "%.0f", l->val);
 	fprintf(o, "%s%s%s%s", s, l->vunit, s, pk_evsel_name(l->e));
 	if (r->cfg->repeat > 1)
 		fprintf(o, "%s%.2f%%", s, l->noise_pct);
@@ -225,6 +282,8 @@ static void print_json(struct stat_run *r, const struct line *l)
 		fprintf(o, "\"interval\" : %.9f, ", l->ts_ns / 1e9);
 	if (r->cfg->aggr == AGGR_CPU)
 		fprintf(o, "\"cpu\" : \"%d\", ", pk_cpu_map_cpu(r->cpus, l->unit));
+	else if (r->cfg->aggr >= AGGR_CORE)
+		print_topo_json(r, l->unit);
 	else if (r->cfg->aggr == AGGR_THREAD) {
 		fputs("\"thread\" : ", o);
 		json_str(o, r->unit_names && r->unit_names[l->unit] ?
@@ -244,7 +303,7 @@ static void print_json(struct stat_run *r, const struct line *l)
 		"\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n",
 		(unsigned long long)l->c.run, pcnt(&l->c),
 		l->has_metric && !l->status ? l->m.val : 0.0,
-		l->has_metric && !l->status ? l->m.unit : "");
+		l->has_metric && !l->status ? l->m.unit : "(null)");
 }
 
 static void fill_line(struct stat_run *r, struct line *l, int i, int u,
@@ -261,7 +320,7 @@ static void fill_line(struct stat_run *r, struct line *l, int i, int u,
 	l->unit = u;
 	l->ts_ns = ts_ns;
 	l->c = l->res->cur[u];
-	l->vunit = is_clock(l->e) ? "msec" : "";
+	l->vunit = is_clock(l->e) ? "msec" : stat_is_tool(l->e) ? "ns" : "";
 	if (l->res->status == EV_UNSUPPORTED)
 		l->status = "<not supported>";
 	else if (l->res->status == EV_NOT_COUNTED || !l->c.run)
@@ -281,19 +340,19 @@ static void print_header(struct stat_run *r)
 	FILE *o = r->out;
 
 	fputs("\n Performance counter stats for ", o);
-	if (c->argv) {
-		fputc('\'', o);
-		for (char **a = c->argv; *a; a++)
-			fprintf(o, "%s%s", a == c->argv ? "" : " ", *a);
-		fputc('\'', o);
+	if (c->system_wide) {
+		fputs("'system wide'", o);
+	} else if (c->cpu_list) {
+		fprintf(o, "'CPU(s) %s'", c->cpu_list);
 	} else if (c->pids) {
 		fprintf(o, "process id '%s'", c->pids);
 	} else if (c->tids) {
 		fprintf(o, "thread id '%s'", c->tids);
-	} else if (c->cpu_list && !c->system_wide) {
-		fprintf(o, "'CPU(s) %s'", c->cpu_list);
 	} else {
-		fputs("'system wide'", o);
+		fputc('\'', o);
+		for (char **a = c->argv; *a; a++)
+			fprintf(o, "%s%s", a == c->argv ? "" : " ", *a);
+		fputc('\'', o);
 	}
 	if (c->repeat > 1)
 		fprintf(o, " (%d runs)", c->repeat);
@@ -312,25 +371,51 @@ static int precision_for(double sd)
 	return p > 9 ? 9 : p;
 }
 
+/* --table: each run's elapsed time against the mean, perf's bars. */
+static void print_table(struct stat_run *r, int p, double avg)
+{
+	char tmp[64];
+	int indent = 0;
+	FILE *o = r->out;
+
+	snprintf(tmp, sizeof(tmp), " %17.*f", p, avg);
+	while (tmp[indent] == ' ')
+		indent++;
+	fprintf(o, "%*s# Table of individual measurements:\n", indent, "");
+	for (int i = 0; i < r->cfg->repeat; i++) {
+		double run = r->run_walls[i];
+		int n = 1 + abs((int)(100.0 * (run - avg) / run) / 5);
+
+		fprintf(o, " %17.*f (%+.*f) ", p, run, p, run - avg);
+		for (int h = 0; h < n; h++)
+			fputc('#', o);
+		fputc('\n', o);
+	}
+	fprintf(o, "\n%*s# Final result:\n", indent, "");
+}
+
 static void print_footer(struct stat_run *r)
 {
 	const struct stat_cfg *c = r->cfg;
 	FILE *o = r->out;
 
+	if (!c->null_run)
+		fputc('\n', o);
 	if (c->repeat > 1) {
 		double avg = r->wall_runs.mean;
 		double sd = stats_stddev_mean(&r->wall_runs);
 		int p = precision_for(sd);
 
-		fprintf(o, "\n %17.*f +- %.*f seconds time elapsed", p, avg,
+		if (r->run_walls)
+			print_table(r, p, avg);
+		fprintf(o, " %17.*f +- %.*f seconds time elapsed", p, avg,
 			p, sd);
 		if (avg != 0 && sd != 0)
 			fprintf(o, "  ( +-%6.2f%% )", 100.0 * sd / avg);
-		fputc('\n', o);
 	} else {
-		fprintf(o, "\n %17.9f seconds time elapsed\n", r->wall_ns / 1e9);
+		fprintf(o, " %17.9f seconds time elapsed", r->wall_ns / 1e9);
 		if (r->have_rusage)
-			fprintf(o, "\n %17.9f seconds user\n %17.9f seconds sys\n",
+			fprintf(o, "\n\n %17.9f seconds user\n %17.9f seconds sys\n",
 				r->utime, r->stime);
 	}
 	fputs("\n\n", o);
@@ -338,14 +423,31 @@ static void print_footer(struct stat_run *r)
 
 void stat_print_interval_header(struct stat_run *r)
 {
-	const char *unit_col = r->cfg->aggr == AGGR_CPU ? "CPU    " :
+	const char *unit_col = r->cfg->aggr == AGGR_CPU ? "CPU        " :
 			       r->cfg->aggr == AGGR_THREAD ?
-			       "             comm-pid   " : "";
+			       "            comm-pid      " : "";
 
-	if (r->cfg->sep || r->cfg->json)
+	static const char *const cols[] = {
+		[AGGR_CORE] = "core            cpus ",
+		[AGGR_DIE] = "die          cpus ",
+		[AGGR_SOCKET] = "socket cpus ",
+		[AGGR_NODE] = "node   cpus ",
+	};
+
+	if (r->cfg->sep || r->cfg->json || !r->out)
 		return;
+	if (r->cfg->aggr >= AGGR_CORE)
+		unit_col = cols[r->cfg->aggr];
 	fprintf(r->out, "#           time %s            counts unit events\n",
 		unit_col);
+}
+
+/* --metric-only: perf prints only metrics a user may want alone, none of
+ * the /sec, CPUs utilized and ratio metrics, which are all this machine's
+ * events have: a metric header line and a value line, both empty. */
+static void print_metric_only(struct stat_run *r)
+{
+	fputs(r->cfg->json ? "{}\n\n" : "\n\n", r->out);
 }
 
 void stat_print(struct stat_run *r, double ts_ns)
@@ -354,9 +456,13 @@ void stat_print(struct stat_run *r, double ts_ns)
 	bool human = !c->sep && !c->json;
 	struct line l;
 
+	if (!r->out)
+		return;
 	if (human && ts_ns < 0)
 		print_header(r);
-	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+	if (c->metric_only)
+		print_metric_only(r);
+	for (int i = 0; !c->metric_only && i < pk_evlist_nr(r->evlist); i++) {
 		for (int u = 0; u < r->nr_units; u++) {
 			fill_line(r, &l, i, u, ts_ns);
 			if (c->json)

@@ -24,6 +24,15 @@ PK_API int pk_cpu_map_nr(const struct pk_cpu_map *map);
 /* CPU number at index IDX (-1 for the any map), or -EINVAL. */
 PK_API int pk_cpu_map_cpu(const struct pk_cpu_map *map, int idx);
 
+/* Where a CPU sits, from sysfs (cpuN/topology and the cpuN/nodeM link);
+ * a field sysfs does not give is 0, as perf assumes. */
+struct pk_cpu_topo {
+	int socket, die, core, node;
+};
+/* Fills *OUT for CPU. 0, or -ENOENT when the CPU has no sysfs directory,
+ * -EINVAL for a negative CPU. */
+PK_API int pk_cpu_topo_read(int cpu, struct pk_cpu_topo *out);
+
 /* The one-entry map {-1}: "every thread", for CPU-wide events. */
 PK_API struct pk_thread_map *pk_thread_map_new_any(void);
 /* Threads from a list of tids like "12,15" (checked to exist: NULL with
