@@ -75,7 +75,8 @@ PK_API int pk_bidcache_list(const char *dir, struct pk_bidcache_entry **out);
 
 /*
  * The entries cached for PATH (canonical), sorted by build id: the
- * directories under DIR/PATH. Count or -errno; 0 when there are none.
+ * directories under DIR/PATH. Count, -ENOENT when PATH has no directory
+ * in the cache, or -errno.
  */
 PK_API int pk_bidcache_list_path(const char *dir, const char *path,
 				 struct pk_bidcache_entry **out);

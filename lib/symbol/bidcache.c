@@ -374,7 +374,7 @@ int pk_bidcache_list_path(const char *dir, const char *path,
 		return -ENAMETOOLONG;
 	d = opendir(pdir);
 	if (!d)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+		return errno == ENOTDIR ? -ENOENT : -errno;
 	while ((de = readdir(d)) && !err)
 		if (de->d_name[0] != '.')
 			err = push_entry(&v, &n, &cap, de->d_name, path);
