@@ -51,6 +51,9 @@ long pk_read_file(const char *path, char **out);
 int pk_read_file_u64(const char *path, uint64_t *val);
 /* Writes STR to an existing file. 0 or -errno. */
 int pk_write_file(const char *path, const char *str);
+/* Writes all LEN bytes (short writes and EINTR retried): 0 or -errno
+ * (-EIO when write(2) returns 0). */
+int pk_write_all(int fd, const void *data, size_t len);
 /* mkdir -p with MODE: 0 or -errno. */
 int pk_mkdir_p(const char *path, mode_t mode);
 /* Creates PATH with DATA and MODE (not the umask's), complete or not at

@@ -152,7 +152,7 @@ int pk_mkdir_p(const char *path, mode_t mode)
 	}
 }
 
-static int write_all(int fd, const void *data, size_t len)
+int pk_write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 
@@ -180,7 +180,7 @@ int pk_write_new_file(const char *path, const void *data, size_t len,
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return -errno;
-	err = fchmod(fd, mode) < 0 ? -errno : write_all(fd, data, len);
+	err = fchmod(fd, mode) < 0 ? -errno : pk_write_all(fd, data, len);
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (!err && link(tmp, path) < 0)
