@@ -50,7 +50,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: perfkit COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].help);
 }
 
 int main(int argc, char **argv)
