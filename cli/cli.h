@@ -18,6 +18,13 @@ int cmd_pt(int argc, char **argv);
 /* perfkit pt decode (cmd_pt_decode.c), called from cmd_pt. */
 int cmd_pt_decode(int argc, char **argv);
 int cmd_ftrace(int argc, char **argv);
+/* cli/buildid_list.c, cli/buildid_cache.c */
+int cmd_buildid_list(int argc, char **argv);
+int cmd_buildid_cache(int argc, char **argv);
+/* perf's checks before it reads a perf.data FILE (exists, owned by the
+ * user or root unless FORCE, not empty), its messages on stderr; 0 or
+ * the exit status (255). */
+int cli_perfdata_check(const char *file, bool force);
 /* ftrace subcommands (cli/cmd_ftrace_record.c) */
 int cmd_ftrace_record(int argc, char **argv);
 int cmd_ftrace_reset(int argc, char **argv);

@@ -19,6 +19,9 @@ static const struct command commands[] = {
 	{ "script", cmd_script, "Read a perf.data file: dump records, header" },
 	{ "pt", cmd_pt, "Intel PT: dump packets, decode instruction flow" },
 	{ "ftrace", cmd_ftrace, "Record and report ftrace (trace-cmd files)" },
+	{ "buildid-list", cmd_buildid_list, "Build ids a perf.data file names" },
+	{ "buildid-cache", cmd_buildid_cache,
+	  "Manage the build-id cache (~/.debug)" },
 };
 
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -47,7 +50,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: perfkit COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].help);
 }
 
 int main(int argc, char **argv)

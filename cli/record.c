@@ -55,6 +55,8 @@ static void usage(FILE *f)
 "                          realtime, boottime, tai or a number)\n"
 "      --namespaces        record namespace information of tasks\n"
 "      --all-cgroups       record cgroup ids in samples and CGROUP events\n"
+"  -B, --no-buildid        no build ids in the file (nor the cache)\n"
+"  -N, --no-buildid-cache  leave the build-id cache (~/.debug) alone\n"
 "  -q, --quiet   -v, --verbose (-vv: every perf_event_attr)\n");
 }
 
@@ -84,6 +86,8 @@ static const struct option long_opts[] = {
 	{ "namespaces", no_argument, NULL, OPT_NS },
 	{ "all-cgroups", no_argument, NULL, OPT_CGROUPS },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+	{ "no-buildid", no_argument, NULL, 'B' },
+	{ "no-buildid-cache", no_argument, NULL, 'N' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -210,6 +214,8 @@ static int parse_opt(struct rec_cfg *c, int o)
 	case OPT_NS: c->namespaces = true; return 0;
 	case OPT_CGROUPS: c->all_cgroups = true; return 0;
 	case OPT_PER_THREAD: c->per_thread = true; return 0;
+	case 'B': c->no_buildid = true; return 0;
+	case 'N': c->no_buildid_cache = true; return 0;
 	case 'q': c->quiet = true; return 0;
 	case 'v': c->verbose++; return 0;
 	case 'h': usage(stdout); exit(0);
@@ -222,7 +228,7 @@ static int parse_args(struct rec_cfg *c, int argc, char **argv)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rk:qvh",
+	while ((o = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rk:qvhBN",
 				long_opts, NULL)) != -1)
 		if (parse_opt(c, o))
 			return -1;

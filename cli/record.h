@@ -22,7 +22,8 @@ struct rec_cfg {
 	unsigned int dwarf_size;
 	bool system_wide, no_inherit, switch_events, data_addr, raw,
 	     sample_cpu, quiet, overwrite, namespaces, all_cgroups,
-	     per_thread;
+	     per_thread,
+	     no_buildid, no_buildid_cache;   /* -B, -N */
 	int clockid;            /* -k, or -1 */
 	const char *cpu_list, *pids, *tids, *output;
 	size_t mmap_pages;

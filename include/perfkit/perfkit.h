@@ -12,6 +12,7 @@
 #include <perfkit/ring.h>
 #include <perfkit/synth.h>
 #include <perfkit/symbol.h>
+#include <perfkit/bidcache.h>
 #include <perfkit/session.h>
 #include <perfkit/tracefmt.h>
 #include <perfkit/pt.h>

@@ -28,7 +28,7 @@ struct pk_session_opts {
 	const char *kallsyms;
 	/* Prefix for DSO paths (a sysroot), default none. */
 	const char *root;
-	/* perf's build-id cache (default $HOME/.debug; "" for none): DSOs
+	/* perf's build-id cache (default pk_bidcache_dir(); "" none): DSOs
 	 * whose file no longer has the recorded build id are read from
 	 * there, the kernel's kallsyms too. */
 	const char *buildid_dir;

@@ -24,6 +24,9 @@ PK_API int pk_build_id_read(const char *path, uint8_t *id);
 /* The same for a raw note section (/sys/kernel/notes, a PT_NOTE). */
 PK_API int pk_build_id_from_notes(const void *notes, size_t size, uint8_t *id);
 
+/* The same for an ELF image in memory (the vdso). */
+PK_API int pk_build_id_from_elf(const void *image, size_t size, uint8_t *id);
+
 /* The running kernel's build id, from /sys/kernel/notes. */
 PK_API int pk_build_id_kernel(uint8_t *id);
 

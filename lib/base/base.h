@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include <perfkit/common.h>
 
 #define PK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -50,6 +51,15 @@ long pk_read_file(const char *path, char **out);
 int pk_read_file_u64(const char *path, uint64_t *val);
 /* Writes STR to an existing file. 0 or -errno. */
 int pk_write_file(const char *path, const char *str);
+/* Writes all LEN bytes (short writes and EINTR retried): 0 or -errno
+ * (-EIO when write(2) returns 0). */
+int pk_write_all(int fd, const void *data, size_t len);
+/* mkdir -p with MODE: 0 or -errno. */
+int pk_mkdir_p(const char *path, mode_t mode);
+/* Creates PATH with DATA and MODE (not the umask's), complete or not at
+ * all (a temporary file linked in); -EEXIST when PATH exists. */
+int pk_write_new_file(const char *path, const void *data, size_t len,
+		      mode_t mode);
 
 /* Growable byte buffer. */
 struct pk_buf {

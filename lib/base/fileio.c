@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "base/base.h"
 
 long pk_read_file(const char *path, char **out)
@@ -127,4 +128,63 @@ void pk_buf_fini(struct pk_buf *b)
 	pk_free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+}
+
+int pk_mkdir_p(const char *path, mode_t mode)
+{
+	char p[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(p))
+		return -ENAMETOOLONG;
+	memcpy(p, path, len + 1);
+	for (char *s = p + 1; ; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST)
+			return -errno;
+		if (!c)
+			return 0;
+		*s = c;
+	}
+}
+
+int pk_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int pk_write_new_file(const char *path, const void *data, size_t len,
+		      mode_t mode)
+{
+	char tmp[4200];
+	int fd, err;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	err = fchmod(fd, mode) < 0 ? -errno : pk_write_all(fd, data, len);
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && link(tmp, path) < 0)
+		err = -errno;
+	unlink(tmp);
+	return err;
 }

@@ -85,16 +85,7 @@ static int flush(struct rep *r)
 	r->o.len = 0;
 	if (r->fd < 0)
 		return n && fwrite(p, 1, n, r->out) != n ? -EIO : 0;
-	while (n) {
-		ssize_t w = write(r->fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	return pk_write_all(r->fd, p, n);
 }
 
 static int tep_ready(struct rep *r)

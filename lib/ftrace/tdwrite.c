@@ -51,21 +51,6 @@ struct pk_tdwriter {
 	long long ts_offset;
 };
 
-static int wr_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 static uint64_t wpos(struct pk_tdwriter *w)
 {
@@ -235,9 +220,9 @@ static int wr_section_id(struct pk_tdwriter *w, uint16_t id, uint32_t desc,
 		put32(&h, (uint32_t)clen);
 		put32(&h, (uint32_t)len);
 	}
-	r = h.data ? wr_all(w->fd, h.data, h.len) : -ENOMEM;
+	r = h.data ? pk_write_all(w->fd, h.data, h.len) : -ENOMEM;
 	if (!r)
-		r = comp ? wr_all(w->fd, cdata, clen) : wr_all(w->fd, data, len);
+		r = comp ? pk_write_all(w->fd, cdata, clen) : pk_write_all(w->fd, data, len);
 	pk_buf_fini(&h);
 	pk_free(cdata);
 	return r;
@@ -249,7 +234,7 @@ static int pad_to(struct pk_tdwriter *w, uint64_t align)
 	uint64_t p = wpos(w), pad = (align - p % align) % align;
 	while (pad) {
 		size_t n = (size_t)PK_MIN(pad, sizeof(zero));
-		int r = wr_all(w->fd, zero, n);
+		int r = pk_write_all(w->fd, zero, n);
 		if (r)
 			return r;
 		pad -= n;
@@ -274,7 +259,7 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
 		return -errno;
 	}
 	if (comp)
-		r = wr_all(w->fd, &chunks, 4);
+		r = pk_write_all(w->fd, &chunks, 4);
 	for (;;) {
 		size_t got = 0;
 		while (!r && got < csz) {
@@ -290,7 +275,7 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
 		if (r || !got)
 			break;
 		if (!comp) {
-			r = wr_all(w->fd, buf, got);
+			r = pk_write_all(w->fd, buf, got);
 			continue;
 		}
 		void *c;
@@ -298,9 +283,9 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
 		if ((r = td_compress(w->comp, buf, got, &c, &cl)))
 			break;
 		uint32_t hdr[2] = { (uint32_t)cl, (uint32_t)got };
-		r = wr_all(w->fd, hdr, 8);
+		r = pk_write_all(w->fd, hdr, 8);
 		if (!r)
-			r = wr_all(w->fd, c, cl);
+			r = pk_write_all(w->fd, c, cl);
 		pk_free(c);
 		chunks++;
 	}
@@ -351,7 +336,7 @@ static int wr_buffer(struct pk_tdwriter *w, struct wbuf *b)
 	put64(&h, 0);
 	if (!h.data)
 		return -ENOMEM;
-	r = wr_all(w->fd, h.data, h.len);
+	r = pk_write_all(w->fd, h.data, h.len);
 	pk_buf_fini(&h);
 	size_at = b->sec_off + 8;
 	if (r || (r = pad_to(w, (uint64_t)w->page_size)))
@@ -544,7 +529,7 @@ int pk_tdwriter_close(struct pk_tdwriter *w)
 	pk_buf_append(&h, cv, strlen(cv) + 1);
 	opt_ptr = h.len;
 	put64(&h, 0);
-	r = h.data ? wr_all(w->fd, h.data, h.len) : -ENOMEM;
+	r = h.data ? pk_write_all(w->fd, h.data, h.len) : -ENOMEM;
 	pk_buf_fini(&h);
 	if (!r)
 		r = wr_meta(w);

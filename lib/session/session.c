@@ -13,6 +13,7 @@
 #include "symbol/symtab.h"
 #include <perfkit/session.h>
 #include <perfkit/symbol.h>
+#include <perfkit/bidcache.h>
 #include "session/session.h"
 
 #define NBUCKET 4096
@@ -98,11 +99,9 @@ struct pk_session *pk_session_new(const struct pk_session_opts *o)
 	if (o && o->buildid_dir) {
 		s->buildid_dir = pk_strdup(o->buildid_dir);
 	} else {
-		const char *home = getenv("HOME");
 		char d[4096];
 
-		snprintf(d, sizeof(d), "%s/.debug", home ? home : "/");
-		s->buildid_dir = pk_strdup(home ? d : "");
+		s->buildid_dir = pk_strdup(pk_bidcache_dir(d, sizeof(d)) ? "" : d);
 	}
 	s->debug_dir = pk_strdup(o && o->debug_dir ? o->debug_dir :
 				 "/usr/lib/debug");

@@ -41,17 +41,32 @@ int pk_build_id_from_notes(const void *notes, size_t size, uint8_t *id)
 	return -ENOENT;
 }
 
-static int read_at(int fd, void *buf, size_t len, off_t off)
-{
-	ssize_t n = pread(fd, buf, len, off);
+/* An ELF image: an open file (FD >= 0) or bytes in memory. */
+struct elf_src {
+	int fd;
+	const unsigned char *mem;
+	size_t size;
+};
 
+static int read_at(const struct elf_src *s, void *buf, size_t len, off_t off)
+{
+	ssize_t n;
+
+	if (s->fd < 0) {
+		if (off < 0 || (size_t)off > s->size || len > s->size - (size_t)off)
+			return PK_ERR_TRUNC;
+		memcpy(buf, s->mem + off, len);
+		return 0;
+	}
+	n = pread(s->fd, buf, len, off);
 	if (n < 0)
 		return -errno;
 	return (size_t)n == len ? 0 : PK_ERR_TRUNC;
 }
 
 /* Scans the PT_NOTE segments of a 64-bit (or 32-bit) ELF file. */
-static int scan_phdrs(int fd, const unsigned char *ident, uint8_t *id)
+static int scan_phdrs(const struct elf_src *s, const unsigned char *ident,
+		      uint8_t *id)
 {
 	bool is64 = ident[EI_CLASS] == ELFCLASS64;
 	Elf64_Ehdr eh;
@@ -61,11 +76,11 @@ static int scan_phdrs(int fd, const unsigned char *ident, uint8_t *id)
 	int err = -ENOENT;
 
 	if (is64) {
-		if (read_at(fd, &eh, sizeof(eh), 0))
+		if (read_at(s, &eh, sizeof(eh), 0))
 			return PK_ERR_FORMAT;
 		phoff = eh.e_phoff, phnum = eh.e_phnum, phentsize = eh.e_phentsize;
 	} else {
-		if (read_at(fd, &eh32, sizeof(eh32), 0))
+		if (read_at(s, &eh32, sizeof(eh32), 0))
 			return PK_ERR_FORMAT;
 		phoff = eh32.e_phoff, phnum = eh32.e_phnum, phentsize = eh32.e_phentsize;
 	}
@@ -79,13 +94,13 @@ static int scan_phdrs(int fd, const unsigned char *ident, uint8_t *id)
 		if (is64) {
 			Elf64_Phdr ph;
 
-			if (read_at(fd, &ph, sizeof(ph), (off_t)(phoff + (uint64_t)i * phentsize)))
+			if (read_at(s, &ph, sizeof(ph), (off_t)(phoff + (uint64_t)i * phentsize)))
 				return PK_ERR_FORMAT;
 			type = ph.p_type, off = ph.p_offset, sz = ph.p_filesz;
 		} else {
 			Elf32_Phdr ph;
 
-			if (read_at(fd, &ph, sizeof(ph), (off_t)(phoff + (uint64_t)i * phentsize)))
+			if (read_at(s, &ph, sizeof(ph), (off_t)(phoff + (uint64_t)i * phentsize)))
 				return PK_ERR_FORMAT;
 			type = ph.p_type, off = ph.p_offset, sz = ph.p_filesz;
 		}
@@ -94,7 +109,7 @@ static int scan_phdrs(int fd, const unsigned char *ident, uint8_t *id)
 		buf = pk_malloc(sz);
 		if (!buf)
 			return -ENOMEM;
-		err = read_at(fd, buf, sz, (off_t)off) ? PK_ERR_FORMAT :
+		err = read_at(s, buf, sz, (off_t)off) ? PK_ERR_FORMAT :
 		      pk_build_id_from_notes(buf, sz, id);
 		pk_free(buf);
 		if (err > 0)
@@ -103,24 +118,37 @@ static int scan_phdrs(int fd, const unsigned char *ident, uint8_t *id)
 	return err == PK_ERR_FORMAT ? err : -ENOENT;
 }
 
-int pk_build_id_read(const char *path, uint8_t *id)
+static int scan_elf(const struct elf_src *s, uint8_t *id)
 {
 	unsigned char ident[EI_NIDENT];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	int err = read_at(s, ident, sizeof(ident), 0);
 
-	if (fd < 0)
+	if (err)
+		return err == PK_ERR_TRUNC ? PK_ERR_FORMAT : err;
+	if (memcmp(ident, ELFMAG, SELFMAG) ||
+	    (ident[EI_CLASS] != ELFCLASS64 && ident[EI_CLASS] != ELFCLASS32) ||
+	    ident[EI_DATA] != ELFDATA2LSB)
+		return PK_ERR_FORMAT;
+	return scan_phdrs(s, ident, id);
+}
+
+int pk_build_id_read(const char *path, uint8_t *id)
+{
+	struct elf_src s = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	int err;
+
+	if (s.fd < 0)
 		return -errno;
-	err = read_at(fd, ident, sizeof(ident), 0);
-	if (!err && (memcmp(ident, ELFMAG, SELFMAG) ||
-		     (ident[EI_CLASS] != ELFCLASS64 && ident[EI_CLASS] != ELFCLASS32) ||
-		     ident[EI_DATA] != ELFDATA2LSB))
-		err = PK_ERR_FORMAT;
-	if (!err)
-		err = scan_phdrs(fd, ident, id);
-	else if (err == PK_ERR_TRUNC)
-		err = PK_ERR_FORMAT;
-	close(fd);
+	err = scan_elf(&s, id);
+	close(s.fd);
 	return err;
+}
+
+int pk_build_id_from_elf(const void *image, size_t size, uint8_t *id)
+{
+	struct elf_src s = { .fd = -1, .mem = image, .size = size };
+
+	return scan_elf(&s, id);
 }
 
 int pk_build_id_kernel(uint8_t *id)
