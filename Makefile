@@ -8,7 +8,8 @@ Q        = $(if $(filter 1,$(V)),,@)
 
 CPPFLAGS += -Iinclude -Ilib -D_GNU_SOURCE -I/usr/include/traceevent
 OPT      ?= -O2 -g
-CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
+CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Werror -Wmissing-prototypes -fPIC \
+	    -fvisibility=hidden \
 	    -MMD -MP
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer \
