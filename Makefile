@@ -8,7 +8,8 @@ Q        = $(if $(filter 1,$(V)),,@)
 
 CPPFLAGS += -Iinclude -Ilib -D_GNU_SOURCE -I/usr/include/traceevent
 OPT      ?= -O2 -g
-CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
+CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Werror -Wmissing-prototypes -fPIC \
+	    -fvisibility=hidden \
 	    -MMD -MP
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -21,6 +22,9 @@ endif
 #   perf.data records and trace.dat sections.
 LDLIBS   += -Wl,--as-needed -lZydis -ltraceevent -ldw -lelf -lzstd -lz -lm \
 	    -lpthread
+
+SO_NAME   := libperfkit.so.0
+SO_REAL   := $(SO_NAME).0.0
 
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
 CLI_SRCS  := $(sort $(wildcard cli/*.c))
@@ -36,11 +40,12 @@ TLIB_OBJS := $(TLIB_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 WL_BINS   := $(WL_SRCS:workloads/%.c=$(BUILD)/workloads/%)
 EX_BINS   := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
+EXSO_BINS := $(EX_SRCS:examples/%.c=$(BUILD)/examples-so/%)
 BENCH_BINS:= $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps demo test test-only check-asan bench fuzz clean
+.PHONY: all deps demo test test-only check-abi check-asan bench fuzz clean
 all: $(BUILD)/perfkit $(BUILD)/libperfkit.a $(BUILD)/libperfkit.so \
-     $(WL_BINS) $(EX_BINS)
+     $(WL_BINS) $(EX_BINS) $(EXSO_BINS)
 
 deps:
 	@sh scripts/deps.sh
@@ -65,9 +70,21 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 $(BUILD)/libperfkit.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libperfkit.so: $(LIB_OBJS) lib/libperfkit.map
+# The shared library: the real file, its soname link (what programs load)
+# and the link the linker finds for -lperfkit.
+$(BUILD)/$(SO_REAL): $(LIB_OBJS) lib/libperfkit.map
 	$(Q)$(CC) -shared $(LDFLAGS) -Wl,--version-script=lib/libperfkit.map \
-		-Wl,-soname,libperfkit.so.0 -o $@ $(LIB_OBJS) $(LDLIBS)
+		-Wl,-soname,$(SO_NAME) -o $@ $(LIB_OBJS) $(LDLIBS)
+
+$(BUILD)/$(SO_NAME): $(BUILD)/$(SO_REAL)
+	$(Q)ln -sfn $(SO_REAL) $@
+
+$(BUILD)/libperfkit.so: $(BUILD)/$(SO_NAME)
+	$(Q)ln -sfn $(SO_NAME) $@
+
+# Every PK_API declaration is exported and nothing else is.
+check-abi: $(BUILD)/libperfkit.so
+	$(Q)sh scripts/check_abi.sh $(BUILD)/libperfkit.so include/perfkit
 
 $(BUILD)/perfkit: $(CLI_OBJS) $(BUILD)/libperfkit.a $(FLAGS_STAMP)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libperfkit.a \
@@ -93,6 +110,14 @@ $(BUILD)/examples/%: examples/%.c $(BUILD)/libperfkit.a
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(BUILD)/libperfkit.a $(LDLIBS)
+
+# The same examples linked against the shared library, which they find
+# beside their folder (rpath $ORIGIN/..): a check that the .so exports
+# what programs need.
+$(BUILD)/examples-so/%: examples/%.c $(BUILD)/libperfkit.so
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -L$(BUILD) \
+		-Wl,-rpath,'$$ORIGIN/..' -lperfkit
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfkit.a
 	@mkdir -p $(@D)

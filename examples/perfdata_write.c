@@ -23,13 +23,13 @@ static struct perf_event_attr attr;
 
 static volatile unsigned sink;
 
-__attribute__((noinline)) void pk_example_hot_a(void)
+static __attribute__((noinline)) void pk_example_hot_a(void)
 {
 	for (unsigned i = 0; i < 100; i++)
 		sink += i * 3;
 }
 
-__attribute__((noinline)) void pk_example_hot_b(void)
+static __attribute__((noinline)) void pk_example_hot_b(void)
 {
 	for (unsigned i = 0; i < 100; i++)
 		sink ^= i * 5;

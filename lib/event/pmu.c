@@ -15,8 +15,6 @@ static bool roots_set;
 static struct pk_pmu *pmus;
 static int nr_pmus = -1;
 
-void pk__tracefs_reset(void);
-
 static void pmu_fini(struct pk_pmu *p)
 {
 	for (int i = 0; i < p->nr_formats; i++)

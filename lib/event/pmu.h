@@ -65,6 +65,10 @@ int pk__format_parse(const char *text, int *field, uint64_t *mask);
 /* The tracefs root (mounting tracefs at /sys/kernel/tracing when no tracefs
  * is found), or NULL with errno set. */
 const char *pk__tracefs(void);
+/* The tracefs root set by pk__event_set_roots or PERFKIT_TRACEFS, or NULL. */
+const char *pk__tracefs_override(void);
+/* Forgets the tracefs root found by pk__tracefs (the roots changed). */
+void pk__tracefs_reset(void);
 /* Id of tracepoint SYS:EVENT (exact names). >= 0 or -errno. */
 long long pk__tracepoint_id(const char *sys, const char *event);
 /* Calls FN for every SYS:EVENT matching the globs, in directory order.

@@ -10,9 +10,6 @@
 #include "base/base.h"
 #include "event/pmu.h"
 
-const char *pk__tracefs_override(void);
-void pk__tracefs_reset(void);
-
 static char tracefs_path[4096];
 static bool tracefs_known;
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <string.h>
+#include <perfkit/map.h>
 #include "base/base.h"
 #include "map/list.h"
 

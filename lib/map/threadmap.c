@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <perfkit/map.h>
 #include "base/base.h"
 #include "map/list.h"
 

@@ -29,3 +29,16 @@ skip() { echo "skipped: $1: $2"; }
 # check NAME "detail" test-args...: runs `test ARGS`.
 check() { _cn=$1; _cd=$2; shift 2; if test "$@"; then ok "$_cn"; else fail "$_cn" "$_cd"; fi; }
 t_exit() { [ "$T_FAILS" -eq 0 ]; }
+# need_shared REL NAME...: true when $PK_SHARED/REL (the corpus, ../shared)
+# exists; else prints for each NAME "skipped: NAME: ../shared is absent"
+# (no corpus here) or "FAIL NAME: PATH is missing" (the corpus lacks it)
+# and is false.
+need_shared() {
+	_nr=$1; shift
+	[ -e "$PK_SHARED/$_nr" ] && return 0
+	for _nn; do
+		if [ -e "$PK_SHARED" ]; then fail "$_nn" "$PK_SHARED/$_nr is missing"
+		else skip "$_nn" "$PK_SHARED is absent"; fi
+	done
+	return 1
+}

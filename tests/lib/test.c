@@ -2,6 +2,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "test.h"
 
 static int n_fail;
@@ -74,6 +76,22 @@ static const char *join(const char *env, const char *def, const char *rel)
 const char *t_shared(const char *rel)
 {
 	return join("PK_SHARED", "../shared", rel);
+}
+
+const char *t_shared_need(const char *name, const char *rel)
+{
+	const char *root = join("PK_SHARED", "../shared", "");
+	const char *path = t_shared(rel);
+
+	if (access(root, F_OK)) {
+		t_skip(name, "%.*s is absent", (int)strlen(root) - 1, root);
+		return NULL;
+	}
+	if (access(path, R_OK)) {
+		t_fail(name, "%s is missing", path);
+		return NULL;
+	}
+	return path;
 }
 
 const char *t_build(const char *rel)

@@ -20,6 +20,10 @@ bool t_check(bool cond, const char *name, const char *fmt, ...)
 int t_exit(void);
 /* Path of a file under ../shared (env PK_SHARED overrides). */
 const char *t_shared(const char *rel);
+/* For test NAME, which needs REL under ../shared: its path, or NULL after
+ * printing "skipped: NAME: ../shared is absent" (the whole corpus is not
+ * here) or "FAIL NAME: PATH is missing" (the corpus lacks it). */
+const char *t_shared_need(const char *name, const char *rel);
 /* The build directory (env PK_BUILD, default "build"). */
 const char *t_build(const char *rel);
 

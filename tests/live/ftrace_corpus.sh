@@ -5,7 +5,7 @@
 # ASan builds: libtraceevent's own leaks are not ours
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 D=$PK_SHARED/corpus/trace-dat
-if [ ! -d "$D" ]; then skip ftrace_corpus "no $D"; exit 0; fi
+need_shared corpus/trace-dat ftrace_corpus || { t_exit; exit; }
 for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
 	dat=$D/$f.trace.dat
 	zcat "$D/$f.report.txt.gz" > "$T_TMP/$f.ref"

@@ -11,9 +11,8 @@ DIFF=$PK_BUILD/tests/ftrace_tfdiff
 # the reference engine alone also prints the corpus files exactly
 D=$PK_SHARED/corpus/trace-dat
 for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
-	if [ ! -r "$D/$f.trace.dat" ]; then
-		skip "ftrace_tfdiff_tep_$f" "no $D/$f.trace.dat"; continue
-	fi
+	need_shared "corpus/trace-dat/$f.trace.dat" "ftrace_tfdiff_tep_$f" ||
+		continue
 	"$PERFKIT" ftrace report --engine=tep -i "$D/$f.trace.dat" > "$T_TMP/$f.tep" 2>/dev/null
 	check "ftrace_tfdiff_tep_$f" "differs from the trace-cmd reference" \
 		"$(zcat "$D/$f.report.txt.gz" | cksum)" = "$(cksum < "$T_TMP/$f.tep")"

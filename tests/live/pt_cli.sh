@@ -3,10 +3,7 @@
 # usage errors (exit 2, a message, no crash).
 . tests/lib/sh.sh
 C=$PK_SHARED/corpus/libipt
-if [ ! -f "$C/MANIFEST.tsv" ]; then
-	skip pt_cli "no corpus at $C"
-	exit 0
-fi
+need_shared corpus/libipt/MANIFEST.tsv pt_cli || { t_exit; exit; }
 A=$C/dump-all-packets/dump-all-packets.pt
 "$PERFKIT" pt dump --no-sync "$A" >"$T_TMP/all"
 "$PERFKIT" pt dump --no-sync --no-pad "$A" >"$T_TMP/nopad"

@@ -3,10 +3,7 @@
 # ok/FAIL line per corpus test (compared with diff -b, as MANIFEST.tsv says).
 . tests/lib/sh.sh
 C=$PK_SHARED/corpus/libipt
-if [ ! -f "$C/MANIFEST.tsv" ]; then
-	skip pt_corpus_ptdump "no corpus at $C"
-	exit 0
-fi
+need_shared corpus/libipt/MANIFEST.tsv pt_corpus_ptdump || { t_exit; exit; }
 if [ ! -x "$PERFKIT" ]; then
 	fail pt_corpus_ptdump "no $PERFKIT"
 	exit 1

@@ -5,10 +5,7 @@
 # MANIFEST.tsv lists.
 . tests/lib/sh.sh
 C=$PK_SHARED/corpus/libipt
-if [ ! -f "$C/MANIFEST.tsv" ]; then
-	skip pt_corpus_ptxed "no corpus at $C"
-	exit 0
-fi
+need_shared corpus/libipt/MANIFEST.tsv pt_corpus_ptxed || { t_exit; exit; }
 # Known gaps, by name (reported as skipped, never as passes; none now).
 # A listed test that starts to pass is a FAIL here, so the list stays
 # honest.

@@ -10,10 +10,8 @@ if ! command -v perf >/dev/null 2>&1; then
 	exit 0
 fi
 D=$PK_SHARED/corpus/perf-data
-if [ ! -f "$D/perf.data.intel_pt-4.14" ]; then
-	skip pt_script_dump "no corpus at $D"
-	exit 0
-fi
+need_shared corpus/perf-data/perf.data.intel_pt-4.14 pt_script_dump ||
+	{ t_exit; exit; }
 pat='^\.  [0-9a-f]\{8\}:\|Intel Processor Trace data'
 in=$D/perf.data.intel_pt-4.14
 perf script -D -i "$in" 2>/dev/null | grep -A1 -B1 "$pat" >"$T_TMP/perf"

@@ -117,24 +117,20 @@ for f in branch-4.14 callgraph-3.8 ctx_switch_namespaces-4.14 forkexit-3.8 \
 	 group_desc-4.14 hw_and_sw-3.4 hybrid_topology i686-3.4 \
 	 lost_samples-4.4 numatopology-3.2 piped.header_features_aligned-6.12 \
 	 raw-3.4 singleprocess-3.8 systemwide.0-3.8 throttle-3.8 weight_struct; do
-	if [ -f "$C/perf.data.$f" ]; then
+	need_shared "corpus/perf-data/perf.data.$f" "script_corpus_$f" &&
 		same "script_corpus_$f" "$C/perf.data.$f"
-	else
-		skip "script_corpus_$f" "$C/perf.data.$f is missing"
-	fi
 done
 
 # the damaged file: what precedes the damage (as perf), then an error
 # naming the offset, non-zero status
 B=$C/perf.data.piped.corrupted.zero_size_sample-3.2
-if [ -f "$B" ]; then
+if need_shared corpus/perf-data/perf.data.piped.corrupted.zero_size_sample-3.2 \
+	script_corrupted script_corrupted_prefix; then
 	perf script -i "$B" >"$T/p.out" 2>/dev/null
 	"$PERFKIT" script -i "$B" >"$T/k.out" 2>"$T/k.err"; rk=$?
 	check script_corrupted "status $rk, stderr $(head -c 200 "$T/k.err")" \
 		$rk -ne 0 -a -n "$(grep 'offset 0x' "$T/k.err")"
 	cmp -s "$T/p.out" "$T/k.out"
 	check script_corrupted_prefix "output before the damage differs" $? -eq 0
-else
-	skip script_corrupted "$B is missing"
 fi
 t_exit

@@ -181,12 +181,9 @@ int main(void)
 		char rel[256];
 		snprintf(rel, sizeof(rel), "corpus/trace-dat/%s.trace.dat",
 			 corpus[i]);
-		const char *p = t_shared(rel);
-		if (!p || access(p, R_OK)) {
-			t_skip(corpus[i], "no %s", rel);
-			continue;
-		}
-		one_file(p, corpus[i]);
+		const char *p = t_shared_need(corpus[i], rel);
+		if (p)
+			one_file(p, corpus[i]);
 	}
 	const char *env = getenv("PK_TFDIFF_FILES");
 	if (env && *env) {

@@ -417,9 +417,13 @@ int main(void)
 		damage(path, "written", 7, 200);
 		unlink(path);
 	}
-	damage(t_shared("corpus/trace-dat/rtapp-arm64-v6.trace.dat"), "v6",
-	       61, 16);
-	damage(t_shared("corpus/trace-dat/gcc-x86-v7-zstd.trace.dat"), "v7",
-	       61, 8);
+	path = t_shared_need("tracedat_truncated_v6",
+			     "corpus/trace-dat/rtapp-arm64-v6.trace.dat");
+	if (path)
+		damage(path, "v6", 61, 16);
+	path = t_shared_need("tracedat_truncated_v7",
+			     "corpus/trace-dat/gcc-x86-v7-zstd.trace.dat");
+	if (path)
+		damage(path, "v7", 61, 8);
 	return t_exit();
 }

@@ -61,11 +61,14 @@ static void test_file(const char *name)
 	char **lines = calloc(MAXLINES, sizeof(*lines));
 	size_t len = 0, nlines = 0, total = 0, bad = 0, buffers = 0;
 	bool in = false;
+	const char *path;
 	FILE *f;
 
 	snprintf(tname, sizeof(tname), "pt_perf_dump:%s", name);
-	snprintf(cmd, sizeof(cmd), "perf script -D -i %s 2>/dev/null",
-		 t_shared(name));
+	path = t_shared_need(tname, name);
+	if (!path)
+		goto out;
+	snprintf(cmd, sizeof(cmd), "perf script -D -i %s 2>/dev/null", path);
 	f = popen(cmd, "r");
 	if (!f || !buf || !lines) {
 		t_skip(tname, "cannot run perf");
