@@ -448,11 +448,12 @@ static int make_maps(struct rec *r)
 	return 0;
 }
 
-static void print_attr_trace(struct rec *r, struct pk_evsel *e, int err)
+static void print_attr_trace(struct rec *r, struct pk_evsel *e,
+			     const struct perf_event_attr *a, int err)
 {
 	char buf[4096];
 
-	pk_attr_snprintf(buf, sizeof(buf), pk_evsel_attr(e));
+	pk_attr_snprintf(buf, sizeof(buf), a);
 	fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
 		"------------------------------------------------------------", buf,
 		"------------------------------------------------------------");
@@ -473,42 +474,31 @@ static void print_attr_trace(struct rec *r, struct pk_evsel *e, int err)
 		}
 }
 
-/* Hardware cycles fall back to cpu-clock where the CPU has no counters,
- * keeping the modifiers, as perf does. */
-static bool fall_back(struct pk_evsel *e, int err)
+/* Each open attempt: perf's -vv trace, and its -v fallback warning
+ * (cycles to cpu-clock without hardware counters, user space only at
+ * perf_event_paranoid 2). */
+static void on_attempt(void *ctx, struct pk_evsel *e,
+		       const struct perf_event_attr *tried, int err,
+		       const char *retry)
 {
-	struct perf_event_attr *a = pk_evsel_attr(e);
-	char name[128];
-	const char *mod;
+	struct rec *r = ctx;
 
-	if ((err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV) ||
-	    a->type != PERF_TYPE_HARDWARE || a->config != PERF_COUNT_HW_CPU_CYCLES)
-		return false;
-	a->type = PERF_TYPE_SOFTWARE;
-	a->config = PERF_COUNT_SW_CPU_CLOCK;
-	a->precise_ip = 0;
-	mod = strchr(pk_evsel_name(e), ':');
-	snprintf(name, sizeof(name), "cpu-clock%s", mod ? mod : "");
-	pk_evsel_set_name(e, name);
-	return true;
+	if (r->cfg->verbose >= 2)
+		print_attr_trace(r, e, tried, err);
+	if (retry && r->cfg->verbose)
+		fprintf(stderr, "Warning:\n%s\n", retry);
 }
 
 static int open_events(struct rec *r)
 {
+	PK_OPTS(pk_open_opts, opts, .attempt = on_attempt, .attempt_ctx = r,
+		.fallbacks = PK_OPEN_FALLBACK_CYCLES | PK_OPEN_FALLBACK_USER);
 	char msg[512];
 
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
-		int err = pk_evsel_open(e, r->cpus, r->threads, NULL);
+		int err = pk_evsel_open(e, r->cpus, r->threads, &opts);
 
-		if (err && fall_back(e, err)) {
-			if (r->cfg->verbose)
-				fprintf(stderr, "perfkit record: cycles are not "
-					"supported here, sampling cpu-clock\n");
-			err = pk_evsel_open(e, r->cpus, r->threads, NULL);
-		}
-		if (r->cfg->verbose >= 2)
-			print_attr_trace(r, e, err);
 		if (err) {
 			pk_open_strerror(err, pk_evsel_attr(e),
 					 pk_cpu_map_cpu(r->cpus, 0) >= 0 &&

@@ -374,25 +374,36 @@ static void close_broken_groups(struct stat_run *r)
 	}
 }
 
+/* Each open attempt: perf's -vv trace, and its -v fallback warning. */
+static void on_attempt(void *ctx, struct pk_evsel *e,
+		       const struct perf_event_attr *tried, int err,
+		       const char *retry)
+{
+	struct stat_run *r = ctx;
+
+	if (r->cfg->verbose >= 2)
+		print_open_trace(r, e, tried, err);
+	if (retry && r->cfg->verbose)
+		fprintf(stderr, "Warning:\n%s\n", retry);
+}
+
 /* Opens every event; unsupported ones are marked and skipped. 0 or -1. */
 static int open_events(struct stat_run *r)
 {
-	PK_OPTS(pk_open_opts, opts, .cgroup = r->cfg->cgroup);
+	PK_OPTS(pk_open_opts, opts, .cgroup = r->cfg->cgroup,
+		.fallbacks = PK_OPEN_FALLBACK_USER, .attempt = on_attempt,
+		.attempt_ctx = r);
 
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		struct pk_evsel *leader = pk_evsel_leader(e);
-		struct perf_event_attr asked;
 		int err;
 
 		if (leader != e && !pk_evsel_is_open(leader)) {
 			r->res[i].status = EV_NOT_COUNTED;
 			continue;
 		}
-		asked = *pk_evsel_attr(e);
 		err = pk_evsel_open(e, r->cpus, r->threads, &opts);
-		if (r->cfg->verbose >= 2)
-			print_open_trace(r, e, &asked, err);
 		if (!err) {
 			r->res[i].status = EV_OK;
 			continue;
