@@ -448,50 +448,12 @@ static int make_maps(struct rec *r)
 	return 0;
 }
 
-static void print_attr_trace(struct rec *r, struct pk_evsel *e,
-			     const struct perf_event_attr *a, int err)
-{
-	char buf[4096];
-
-	pk_attr_snprintf(buf, sizeof(buf), a);
-	fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
-		"------------------------------------------------------------", buf,
-		"------------------------------------------------------------");
-	for (int ci = 0; ci < pk_cpu_map_nr(r->cpus); ci++)
-		for (int ti = 0; ti < pk_thread_map_nr(r->threads); ti++) {
-			struct pk_evsel *l = pk_evsel_leader(e);
-			int g = l == e ? -1 : pk_evsel_fd(l, ci, ti);
-
-			fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  "
-				"group_fd %d  flags %#lx", pk_thread_map_tid(r->threads, ti),
-				pk_cpu_map_cpu(r->cpus, ci), g,
-				(unsigned long)PERF_FLAG_FD_CLOEXEC);
-			if (err) {
-				fprintf(stderr, "\nsys_perf_event_open failed, error %d\n", err);
-				return;
-			}
-			fprintf(stderr, " = %d\n", pk_evsel_fd(e, ci, ti));
-		}
-}
-
-/* Each open attempt: perf's -vv trace, and its -v fallback warning
- * (cycles to cpu-clock without hardware counters, user space only at
- * perf_event_paranoid 2). */
-static void on_attempt(void *ctx, struct pk_evsel *e,
-		       const struct perf_event_attr *tried, int err,
-		       const char *retry)
-{
-	struct rec *r = ctx;
-
-	if (r->cfg->verbose >= 2)
-		print_attr_trace(r, e, tried, err);
-	if (retry && r->cfg->verbose)
-		fprintf(stderr, "Warning:\n%s\n", retry);
-}
-
 static int open_events(struct rec *r)
 {
-	PK_OPTS(pk_open_opts, opts, .attempt = on_attempt, .attempt_ctx = r,
+	struct cli_open_trace trace = { r->cfg->verbose, r->cpus, r->threads,
+					PERF_FLAG_FD_CLOEXEC };
+	PK_OPTS(pk_open_opts, opts, .attempt = cli_open_attempt,
+		.attempt_ctx = &trace,
 		.fallbacks = PK_OPEN_FALLBACK_CYCLES | PK_OPEN_FALLBACK_USER);
 	char msg[512];
 

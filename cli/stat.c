@@ -319,40 +319,6 @@ static void report_open_error(struct stat_run *r, struct pk_evsel *e, int err)
 	cli_error("stat", "cannot count '%s': %s", pk_evsel_name(e), why);
 }
 
-/* The `perf stat -vv` trace of every perf_event_open call made. */
-static void print_open_trace(struct stat_run *r, struct pk_evsel *e,
-			     const struct perf_event_attr *asked, int err)
-{
-	struct pk_evsel *leader = pk_evsel_leader(e);
-	char buf[4096];
-	int nc = pk_cpu_map_nr(r->cpus), nt = pk_thread_map_nr(r->threads);
-
-	pk_attr_snprintf(buf, sizeof(buf), asked);
-	for (int ci = 0; ci < nc; ci++) {
-		for (int ti = 0; ti < nt; ti++) {
-			int gfd = leader == e ? -1 :
-				  pk_evsel_fd(leader, ci, ti);
-
-			fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
-				"------------------------------------------------------------",
-				buf,
-				"------------------------------------------------------------");
-			fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  "
-				"group_fd %d  flags %#lx",
-				pk_thread_map_tid(r->threads, ti),
-				pk_cpu_map_cpu(r->cpus, ci), gfd < 0 ? -1 : gfd,
-				(unsigned long)PERF_FLAG_FD_CLOEXEC |
-				(r->cfg->cgroup ? PERF_FLAG_PID_CGROUP : 0));
-			if (err) {
-				fprintf(stderr, "\nsys_perf_event_open failed, "
-					"error %d\n", err);
-				return;
-			}
-			fprintf(stderr, " = %d\n", pk_evsel_fd(e, ci, ti));
-		}
-	}
-}
-
 /* A group counts as a whole or not at all, as perf does: when one member
  * cannot be opened, the others are closed and reported as not counted. */
 static void close_broken_groups(struct stat_run *r)
@@ -374,25 +340,15 @@ static void close_broken_groups(struct stat_run *r)
 	}
 }
 
-/* Each open attempt: perf's -vv trace, and its -v fallback warning. */
-static void on_attempt(void *ctx, struct pk_evsel *e,
-		       const struct perf_event_attr *tried, int err,
-		       const char *retry)
-{
-	struct stat_run *r = ctx;
-
-	if (r->cfg->verbose >= 2)
-		print_open_trace(r, e, tried, err);
-	if (retry && r->cfg->verbose)
-		fprintf(stderr, "Warning:\n%s\n", retry);
-}
-
 /* Opens every event; unsupported ones are marked and skipped. 0 or -1. */
 static int open_events(struct stat_run *r)
 {
+	struct cli_open_trace trace = {
+		r->cfg->verbose, r->cpus, r->threads, PERF_FLAG_FD_CLOEXEC |
+		(r->cfg->cgroup ? PERF_FLAG_PID_CGROUP : 0) };
 	PK_OPTS(pk_open_opts, opts, .cgroup = r->cfg->cgroup,
-		.fallbacks = PK_OPEN_FALLBACK_USER, .attempt = on_attempt,
-		.attempt_ctx = r);
+		.fallbacks = PK_OPEN_FALLBACK_USER,
+		.attempt = cli_open_attempt, .attempt_ctx = &trace);
 
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
