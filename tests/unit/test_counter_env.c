@@ -207,6 +207,125 @@ static void test_permission(void)
 		WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 }
 
+struct attempts {
+	int n, retries;
+	int err[4];
+	struct perf_event_attr tried[4];
+	char retry[4][160];
+};
+
+static void on_attempt(void *ctx, struct pk_evsel *e,
+		       const struct perf_event_attr *tried, int err,
+		       const char *retry)
+{
+	struct attempts *at = ctx;
+
+	(void)e;
+	if (at->n < 4) {
+		at->err[at->n] = err;
+		at->tried[at->n] = *tried;
+		snprintf(at->retry[at->n], sizeof(at->retry[0]), "%s",
+			 retry ? retry : "");
+	}
+	at->n++;
+	at->retries += retry != NULL;
+}
+
+/* As nobody at paranoid >= 2, task-clock opens user-only with the USER
+ * fallback (two attempts, perf's warning between), and fails without. */
+static int user_fallback_child(void)
+{
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+	struct pk_evlist *l = pk_evlist_new();
+	struct pk_cpu_map *cpus = pk_cpu_map_new_any();
+	struct pk_thread_map *self = self_map();
+	struct attempts at = { 0 };
+	PK_OPTS(pk_open_opts, o, .fallbacks = PK_OPEN_FALLBACK_USER,
+		.attempt = on_attempt, .attempt_ctx = &at);
+	struct pk_evsel *e;
+
+	if (setgid(65534) || setuid(65534))
+		return 3;
+	a.exclude_kernel = a.exclude_hv = 0;
+	pk_evlist_add(l, &a, "task-clock");
+	e = pk_evlist_evsel(l, 0);
+	if (pk_evsel_open(e, cpus, self, NULL) != -EACCES)
+		return 1;
+	if (pk_evsel_open(e, cpus, self, &o) || at.n != 2 || at.retries != 1)
+		return 2;
+	if (at.err[0] != -EACCES || at.tried[0].exclude_kernel ||
+	    at.err[1] || !at.tried[1].exclude_kernel || !at.tried[1].exclude_hv)
+		return 4;
+	if (strcmp(pk_evsel_name(e), "task-clock:u") ||
+	    !strstr(at.retry[0], "trying to fall back to excluding kernel"))
+		return 5;
+	return 0;
+}
+
+static void test_user_fallback(void)
+{
+	int par, st;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		t_skip("user_fallback", "needs root to drop privileges");
+		return;
+	}
+	if (pk_perf_event_paranoid(&par) || par < 2) {
+		t_skip("user_fallback", "perf_event_paranoid %d allows kernel "
+		       "counting", par);
+		return;
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(user_fallback_child());
+	waitpid(pid, &st, 0);
+	t_check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "user_fallback",
+		"child status %d (1: not refused, 2: attempts, 3: setuid, "
+		"4: attrs, 5: name/message)",
+		WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
+/* Without hardware cycles, cycles:ppp becomes cpu-clock named from its
+ * attribute as perf names it; other errors and events are left alone. */
+static void test_cycles_fallback(void)
+{
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_CPU_CLOCK);
+	struct pk_evlist *l = pk_evlist_new();
+	struct pk_cpu_map *cpus = pk_cpu_map_new_any();
+	struct pk_thread_map *self = self_map();
+	struct attempts at = { 0 };
+	PK_OPTS(pk_open_opts, o, .fallbacks = PK_OPEN_FALLBACK_CYCLES,
+		.attempt = on_attempt, .attempt_ctx = &at);
+	struct pk_evsel *e;
+	int err;
+
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.exclude_kernel = a.exclude_hv = 0;
+	a.exclude_guest = 1;
+	a.precise_ip = 3;
+	pk_evlist_add(l, &a, "cycles:ppp");
+	e = pk_evlist_evsel(l, 0);
+	err = pk_evsel_open(e, cpus, self, NULL);
+	if (err != -ENOENT && err != -ENODEV && err != -ENXIO) {
+		t_skip("cycles_fallback", "cycles opens here (%d)", err);
+		goto out;
+	}
+	err = pk_evsel_open(e, cpus, self, &o);
+	t_check(!err && at.n == 2 && at.retries == 1 &&
+		pk_evsel_attr(e)->type == PERF_TYPE_SOFTWARE &&
+		pk_evsel_attr(e)->config == PERF_COUNT_SW_CPU_CLOCK &&
+		!strcmp(pk_evsel_name(e), "cpu-clock:pppH") &&
+		strstr(at.retry[0], "fall back to cpu-clock-ticks"),
+		"cycles_fallback", "err %d attempts %d name %s", err, at.n,
+		pk_evsel_name(e));
+out:
+	pk_evlist_free(l);
+	pk_cpu_map_put(cpus);
+	pk_thread_map_put(self);
+}
+
 /* A pinned counter in error state reads 0 bytes: -ENODATA, not a crash.
  * The kernel state cannot be produced with software events, so an fd that
  * reads EOF (/dev/null) stands in for it. */
@@ -370,6 +489,8 @@ int main(void)
 	test_cgroup();
 	test_emfile();
 	test_permission();
+	test_user_fallback();
+	test_cycles_fallback();
 	test_pinned_error_state();
 	test_multiplexing();
 	test_misuse();
