@@ -103,7 +103,7 @@ frames unwind_frames_perfkit_rec "$T/pk.data" '_start+0x'
 $PIN perf record -q -e cpu-clock --call-graph dwarf -o - -- "$W/recurse" 1 \
 	2>/dev/null >"$T/pipe.data"
 # (the PLT/_init naming above is allowed here too: perf named a sample at
-# qsort@plt's first byte _init+0x40 in 1 of 100 runs, the only difference)
+# qsort@plt's first byte _init+0x40 in 1 of 48 runs, the only difference)
 perf script -i - <"$T/pipe.data" >"$T/p.out" 2>"$T/p.err"; rp=$?
 "$PERFKIT" script -i - <"$T/pipe.data" >"$T/k.out" 2>"$T/k.err"; rk=$?
 keep=/tmp/pk-unwind-pipe.$$
