@@ -180,22 +180,26 @@ int pk_evsel_open(struct pk_evsel *e, struct pk_cpu_map *cpus,
 		  struct pk_thread_map *threads,
 		  const struct pk_open_opts *opts)
 {
-	unsigned int allowed;
+	struct pk_open_opts o = { .sz = sizeof(o) };
+	const struct pk_open_opts *use = opts;
 	char msg[256];
 	int err, again;
 
-	if (!PK_OPTS_VALID(opts, pk_open_opts))
-		return -EINVAL;
-	allowed = opts ? opts->fallbacks : 0;
+	/* A caller's older, smaller struct: the fields it lacks stay 0
+	 * (an invalid one goes on to be refused). */
+	if (opts && PK_OPTS_VALID(opts, pk_open_opts)) {
+		memcpy(&o, opts, PK_MIN(opts->sz, sizeof(o)));
+		use = &o;
+	}
 	do {
 		struct perf_event_attr tried = e->attr;
 
-		err = open_once(e, cpus, threads, opts);
-		again = err ? pk__open_fallback(e, err, allowed, msg,
+		err = open_once(e, cpus, threads, use);
+		again = err ? pk__open_fallback(e, err, o.fallbacks, msg,
 						sizeof(msg)) : 0;
-		if (opts && opts->attempt)
-			opts->attempt(opts->attempt_ctx, e, &tried, err,
-				      again > 0 ? msg : NULL);
+		if (o.attempt)
+			o.attempt(o.attempt_ctx, e, &tried, err,
+				  again > 0 ? msg : NULL);
 	} while (again > 0);
 	return err;
 }
