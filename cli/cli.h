@@ -71,6 +71,20 @@ int cli_ftrace_wait(pid_t *child, const int *pids, int nr_pids);
 int cli_ftrace_exit(int rc);
 int cmd_ftrace_live(int argc, char **argv);
 
+/* pk_open_attempt_fn for stat and record (cli/open_trace.c): with VERBOSE
+ * >= 2 perf's -vv trace of each attempt on CPUS x THREADS (FLAGS as given
+ * to perf_event_open), with VERBOSE >= 1 perf's warning before a retry. */
+struct cli_open_trace {
+	int verbose;
+	struct pk_cpu_map *cpus;
+	struct pk_thread_map *threads;
+	unsigned long flags;
+	bool block_per_cpu;	/* stat: the attr block again before each CPU */
+};
+void cli_open_attempt(void *ctx, struct pk_evsel *e,
+		      const struct perf_event_attr *tried, int err,
+		      const char *retry);
+
 /* Prints "perfkit CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -510,67 +510,19 @@ static int make_maps(struct rec *r)
 	return 0;
 }
 
-static void print_attr_trace(struct rec *r, struct pk_evsel *e, int err)
-{
-	char buf[4096];
-
-	pk_attr_snprintf(buf, sizeof(buf), pk_evsel_attr(e));
-	fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
-		"------------------------------------------------------------", buf,
-		"------------------------------------------------------------");
-	for (int ci = 0; ci < pk_cpu_map_nr(r->cpus); ci++)
-		for (int ti = 0; ti < pk_thread_map_nr(r->threads); ti++) {
-			struct pk_evsel *l = pk_evsel_leader(e);
-			int g = l == e ? -1 : pk_evsel_fd(l, ci, ti);
-
-			fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  "
-				"group_fd %d  flags %#lx", pk_thread_map_tid(r->threads, ti),
-				pk_cpu_map_cpu(r->cpus, ci), g,
-				(unsigned long)PERF_FLAG_FD_CLOEXEC);
-			if (err) {
-				fprintf(stderr, "\nsys_perf_event_open failed, error %d\n", err);
-				return;
-			}
-			fprintf(stderr, " = %d\n", pk_evsel_fd(e, ci, ti));
-		}
-}
-
-/* Hardware cycles fall back to cpu-clock where the CPU has no counters,
- * keeping the modifiers, as perf does. */
-static bool fall_back(struct pk_evsel *e, int err)
-{
-	struct perf_event_attr *a = pk_evsel_attr(e);
-	char name[128];
-	const char *mod;
-
-	if ((err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV) ||
-	    a->type != PERF_TYPE_HARDWARE || a->config != PERF_COUNT_HW_CPU_CYCLES)
-		return false;
-	a->type = PERF_TYPE_SOFTWARE;
-	a->config = PERF_COUNT_SW_CPU_CLOCK;
-	a->precise_ip = 0;
-	mod = strchr(pk_evsel_name(e), ':');
-	snprintf(name, sizeof(name), "cpu-clock%s", mod ? mod : "");
-	pk_evsel_set_name(e, name);
-	return true;
-}
-
 static int open_events(struct rec *r)
 {
+	struct cli_open_trace trace = { r->cfg->verbose, r->cpus, r->threads,
+					PERF_FLAG_FD_CLOEXEC, false };
+	PK_OPTS(pk_open_opts, opts, .attempt = cli_open_attempt,
+		.attempt_ctx = &trace,
+		.fallbacks = PK_OPEN_FALLBACK_CYCLES | PK_OPEN_FALLBACK_USER);
 	char msg[512];
 
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
-		int err = pk_evsel_open(e, r->cpus, r->threads, NULL);
+		int err = pk_evsel_open(e, r->cpus, r->threads, &opts);
 
-		if (err && fall_back(e, err)) {
-			if (r->cfg->verbose)
-				fprintf(stderr, "perfkit record: cycles are not "
-					"supported here, sampling cpu-clock\n");
-			err = pk_evsel_open(e, r->cpus, r->threads, NULL);
-		}
-		if (r->cfg->verbose >= 2)
-			print_attr_trace(r, e, err);
 		if (err) {
 			pk_open_strerror(err, pk_evsel_attr(e),
 					 pk_cpu_map_cpu(r->cpus, 0) >= 0 &&

@@ -292,44 +292,6 @@ static void report_open_error(struct stat_run *r, struct pk_evsel *e, int err)
 	cli_error("stat", "cannot count '%s': %s", pk_evsel_name(e), why);
 }
 
-/* The `perf stat -vv` trace of every perf_event_open call made. */
-static void print_open_trace(struct stat_run *r, struct pk_evsel *e,
-			     const struct perf_event_attr *asked, int err)
-{
-	struct pk_evsel *leader = pk_evsel_leader(e);
-	struct pk_cpu_map *cpus = stat_is_tool(e) ? r->tool_cpus : r->cpus;
-	struct pk_thread_map *threads = stat_is_tool(e) ? r->tool_threads :
-					r->threads;
-	char buf[4096];
-	int nc = pk_cpu_map_nr(cpus), nt = pk_thread_map_nr(threads);
-
-	pk_attr_snprintf(buf, sizeof(buf), asked);
-	for (int ci = 0; ci < nc; ci++) {
-		/* perf prints the attribute once per CPU, then each thread */
-		fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
-			"------------------------------------------------------------",
-			buf,
-			"------------------------------------------------------------");
-		for (int ti = 0; ti < nt; ti++) {
-			int gfd = leader == e ? -1 :
-				  pk_evsel_fd(leader, ci, ti);
-
-			fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  "
-				"group_fd %d  flags %#lx",
-				pk_thread_map_tid(threads, ti),
-				pk_cpu_map_cpu(cpus, ci), gfd < 0 ? -1 : gfd,
-				(unsigned long)PERF_FLAG_FD_CLOEXEC |
-				(r->cfg->cgroup ? PERF_FLAG_PID_CGROUP : 0));
-			if (err) {
-				fprintf(stderr, "\nsys_perf_event_open failed, "
-					"error %d\n", err);
-				return;
-			}
-			fprintf(stderr, " = %d\n", pk_evsel_fd(e, ci, ti));
-		}
-	}
-}
-
 /* A group counts as a whole or not at all, as perf does: when one member
  * cannot be opened, the others are closed and reported as not counted. */
 static void close_broken_groups(struct stat_run *r)
@@ -351,28 +313,41 @@ static void close_broken_groups(struct stat_run *r)
 	}
 }
 
+/* A tool event (duration_time...) opens on its own maps, no fallback. */
+static int open_tool(struct stat_run *r, struct pk_evsel *e,
+		     const struct cli_open_trace *trace)
+{
+	struct cli_open_trace t = *trace;
+	PK_OPTS(pk_open_opts, o, .attempt = cli_open_attempt, .attempt_ctx = &t);
+
+	t.cpus = r->tool_cpus;
+	t.threads = r->tool_threads;
+	return pk_evsel_open(e, r->tool_cpus, r->tool_threads, &o);
+}
+
 /* Opens every event; unsupported ones are marked and skipped. 0 or -1. */
 static int open_events(struct stat_run *r)
 {
-	PK_OPTS(pk_open_opts, opts, .cgroup = r->cfg->cgroup);
+	struct cli_open_trace trace = {
+		r->cfg->verbose, r->cpus, r->threads, PERF_FLAG_FD_CLOEXEC |
+		(r->cfg->cgroup ? PERF_FLAG_PID_CGROUP : 0), true };
+	PK_OPTS(pk_open_opts, opts, .cgroup = r->cfg->cgroup,
+		.fallbacks = PK_OPEN_FALLBACK_USER,
+		.attempt = cli_open_attempt, .attempt_ctx = &trace);
 
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		struct pk_evsel *leader = pk_evsel_leader(e);
-		struct perf_event_attr asked;
 		int err;
 
 		if (leader != e && !pk_evsel_is_open(leader)) {
 			r->res[i].status = EV_NOT_COUNTED;
 			continue;
 		}
-		asked = *pk_evsel_attr(e);
 		if (stat_is_tool(e))
-			err = pk_evsel_open(e, r->tool_cpus, r->tool_threads, NULL);
+			err = open_tool(r, e, &trace);
 		else
 			err = pk_evsel_open(e, r->cpus, r->threads, &opts);
-		if (r->cfg->verbose >= 2)
-			print_open_trace(r, e, &asked, err);
 		if (!err) {
 			r->res[i].status = EV_OK;
 			continue;

@@ -22,6 +22,30 @@ extern "C" {
 
 /* ---- opening ---- */
 
+/* Changes pk_evsel_open may make to an event the kernel refuses, each as
+ * perf makes it, before retrying (pk_open_opts.fallbacks). */
+enum pk_open_fallback {
+	/* EACCES at perf_event_paranoid > 1 for an event that counts in the
+	 * kernel and not user-only (no :k): count user space only
+	 * (exclude_kernel and exclude_hv set) and append "u" to the name
+	 * (":u" when it has no ':' or '/'). */
+	PK_OPEN_FALLBACK_USER   = 1u << 0,
+	/* ENOENT, ENXIO or ENODEV for hardware cycles: software cpu-clock
+	 * instead, named "cpu-clock" plus the modifiers of its attribute. */
+	PK_OPEN_FALLBACK_CYCLES = 1u << 1,
+};
+
+/*
+ * Called after each open attempt: TRIED is the attribute as given to that
+ * attempt, ERR its result (0: open, every fd readable by pk_evsel_fd; else
+ * the fds are closed). RETRY is NULL when this was the last attempt, else
+ * the fallback made before the next one, in the words of perf's verbose
+ * warning (one line, no newline).
+ */
+typedef void (*pk_open_attempt_fn)(void *ctx, struct pk_evsel *evsel,
+				   const struct perf_event_attr *tried,
+				   int err, const char *retry);
+
 struct pk_open_opts {
 	size_t sz;
 	/* Extra PERF_FLAG_* bits (FD_CLOEXEC is always set). */
@@ -30,8 +54,14 @@ struct pk_open_opts {
 	 * a path relative to it): the pid argument becomes the cgroup's fd
 	 * with PERF_FLAG_PID_CGROUP. Needs a CPU map of real CPUs. */
 	const char *cgroup;
+	/* enum pk_open_fallback bits: what may change in an event the kernel
+	 * refuses before the open is retried (perf's fallbacks). */
+	unsigned int fallbacks;
+	/* Called after every attempt (see pk_open_attempt_fn), or NULL. */
+	pk_open_attempt_fn attempt;
+	void *attempt_ctx;
 };
-#define pk_open_opts__last_field cgroup
+#define pk_open_opts__last_field attempt_ctx
 
 /*
  * Opens EVSEL on every (cpu, thread) pair. Members of a group must be opened
@@ -48,6 +78,10 @@ struct pk_open_opts {
  * leader, a cgroup without real CPUs), the leader's open error (or -EBADF)
  * for a member whose leader is not open, -ENOENT etc. from opening the
  * cgroup, -ENOMEM. -EMFILE (out of fds) is returned as such.
+ *
+ * With OPTS->fallbacks, an error that one of them answers changes the
+ * event's attribute (and name) and the open is retried, each fallback at
+ * most once; the error returned is the last attempt's.
  */
 PK_API int pk_evsel_open(struct pk_evsel *evsel, struct pk_cpu_map *cpus,
 			 struct pk_thread_map *threads,

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "counter/cgroup.h"
+#include "counter/fallback.h"
 #include "event/evsel.h"
 #include "sys/features.h"
 #include "sys/sys.h"
@@ -145,9 +146,9 @@ static int prepare(struct pk_evsel *e, struct pk_cpu_map *cpus,
 	return 0;
 }
 
-int pk_evsel_open(struct pk_evsel *e, struct pk_cpu_map *cpus,
-		  struct pk_thread_map *threads,
-		  const struct pk_open_opts *opts)
+static int open_once(struct pk_evsel *e, struct pk_cpu_map *cpus,
+		     struct pk_thread_map *threads,
+		     const struct pk_open_opts *opts)
 {
 	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
 	int cgroup_fd = -1;
@@ -172,6 +173,34 @@ int pk_evsel_open(struct pk_evsel *e, struct pk_cpu_map *cpus,
 	e->open_errno = err;
 	if (err)
 		pk__evsel_close_fds(e);
+	return err;
+}
+
+int pk_evsel_open(struct pk_evsel *e, struct pk_cpu_map *cpus,
+		  struct pk_thread_map *threads,
+		  const struct pk_open_opts *opts)
+{
+	struct pk_open_opts o = { .sz = sizeof(o) };
+	const struct pk_open_opts *use = opts;
+	char msg[256];
+	int err, again;
+
+	/* A caller's older, smaller struct: the fields it lacks stay 0
+	 * (an invalid one goes on to be refused). */
+	if (opts && PK_OPTS_VALID(opts, pk_open_opts)) {
+		memcpy(&o, opts, PK_MIN(opts->sz, sizeof(o)));
+		use = &o;
+	}
+	do {
+		struct perf_event_attr tried = e->attr;
+
+		err = open_once(e, cpus, threads, use);
+		again = err ? pk__open_fallback(e, err, o.fallbacks, msg,
+						sizeof(msg)) : 0;
+		if (o.attempt)
+			o.attempt(o.attempt_ctx, e, &tried, err,
+				  again > 0 ? msg : NULL);
+	} while (again > 0);
 	return err;
 }
 

@@ -1,36 +1,68 @@
 /* SPDX-License-Identifier: MIT */
 /* User-facing explanations of perf_event_open errors. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include "base/base.h"
 #include <perfkit/counter.h>
 #include <perfkit/features.h>
 
-static int perm_text(const struct perf_event_attr *a, bool cpu_wide,
-		     char *buf, size_t size)
+/* What perf_event_paranoid LEVEL denies a user without CAP_PERFMON. */
+static const char *denied_at(int level)
 {
-	int par, err = pk_perf_event_paranoid(&par);
-	char now[48] = "unknown";
+	if (level >= 2)
+		return "kernel profiling, CPU-wide events and raw tracepoint data";
+	if (level == 1)
+		return "CPU-wide events and raw tracepoint data";
+	if (level == 0)
+		return "raw tracepoint data";
+	return "nothing";
+}
 
-	if (!err)
-		snprintf(now, sizeof(now), "%d", par);
-	if (cpu_wide)
-		return snprintf(buf, size,
-			"permission denied: counting every task on a CPU needs "
-			"CAP_PERFMON (or CAP_SYS_ADMIN) or "
-			"/proc/sys/kernel/perf_event_paranoid <= 0 (it is %s)",
-			now);
-	if (!a || !a->exclude_kernel)
-		return snprintf(buf, size,
-			"permission denied: counting in the kernel needs "
-			"CAP_PERFMON or /proc/sys/kernel/perf_event_paranoid "
-			"<= 1 (it is %s); add the :u modifier to count user "
-			"space only", now);
+/* The rule that refused the open, and the highest paranoid value (or
+ * INT_MIN: none) that would allow it. */
+static const char *perm_rule(int err, const struct perf_event_attr *a,
+			     bool cpu_wide, int *need)
+{
+	if (cpu_wide) {
+		*need = 0;
+		return "counting every task on a CPU";
+	}
+	if (!a || !a->exclude_kernel) {
+		*need = 1;
+		return "counting in the kernel (the :u modifier counts user "
+		       "space only)";
+	}
+	if (err == -EPERM && a->type == PERF_TYPE_TRACEPOINT) {
+		*need = -1;
+		return "raw tracepoint data";
+	}
+	*need = INT_MIN;
+	return "monitoring another user's process (its owner, root or "
+	       "CAP_SYS_PTRACE can)";
+}
+
+static int perm_text(int err, const struct perf_event_attr *a,
+		     bool cpu_wide, char *buf, size_t size)
+{
+	int par, need, known = !pk_perf_event_paranoid(&par);
+	const char *rule = perm_rule(err, a, cpu_wide, &need);
+	char now[128] = "perf_event_paranoid could not be read";
+	char fix[160] = "";
+
+	if (known)
+		snprintf(now, sizeof(now), "kernel.perf_event_paranoid is %d, "
+			 "which denies %s", par, denied_at(par));
+	if (need != INT_MIN)
+		snprintf(fix, sizeof(fix), ", or 'sysctl -w kernel."
+			 "perf_event_paranoid=%d' (kernel.perf_event_paranoid"
+			 " = %d in /etc/sysctl.conf keeps it)", need, need);
 	return snprintf(buf, size,
-		"permission denied: monitoring another user's process needs "
-		"CAP_PERFMON or ptrace access; /proc/sys/kernel/"
-		"perf_event_paranoid is %s", now);
+		"permission denied: %s; %s to users without CAP_PERFMON "
+		"(or CAP_SYS_ADMIN): run as root or with CAP_PERFMON%s; see "
+		"https://www.kernel.org/doc/html/latest/admin-guide/"
+		"perf-security.html", rule, now, fix);
 }
 
 int pk_open_strerror(int err, const struct perf_event_attr *attr,
@@ -41,7 +73,7 @@ int pk_open_strerror(int err, const struct perf_event_attr *attr,
 	switch (err) {
 	case -EACCES:
 	case -EPERM:
-		return perm_text(attr, cpu_wide, buf, size);
+		return perm_text(err, attr, cpu_wide, buf, size);
 	case -EMFILE:
 		if (getrlimit(RLIMIT_NOFILE, &rl))
 			rl.rlim_cur = 0;

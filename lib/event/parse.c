@@ -530,6 +530,13 @@ static int ev_tracepoint(struct pk_parser *P, int start, int sys_end,
 					pk__tracefs() ? "" :
 					" (tracefs not found)");
 	}
+	if (n == -EACCES)
+		return pk__perr(P, n, start, full, "tracepoint '%s:%s': tracefs is "
+				"not accessible to this user: run as root, or "
+				"give the user access to tracefs (its uid=, gid= "
+				"and mode= mount options); sampling raw "
+				"tracepoint data also needs CAP_PERFMON or "
+				"kernel.perf_event_paranoid=-1", sys, ev);
 	if (n < 0)
 		return pk__perr(P, n, start, full, "tracepoint '%s:%s': %s",
 				sys, ev, strerror(-n));

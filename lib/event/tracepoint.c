@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "base/base.h"
 #include "event/pmu.h"
 
@@ -32,6 +33,7 @@ const char *pk__tracefs(void)
 	static const char *const cands[] = {
 		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
 	};
+	bool denied = false;
 	const char *o;
 
 	if (tracefs_known)
@@ -43,6 +45,8 @@ const char *pk__tracefs(void)
 		return tracefs_path;
 	}
 	for (size_t i = 0; i < PK_ARRAY_SIZE(cands); i++) {
+		if (access(cands[i], X_OK) && errno == EACCES)
+			denied = true;
 		if (has_events(cands[i])) {
 			snprintf(tracefs_path, sizeof(tracefs_path), "%s",
 				 cands[i]);
@@ -57,7 +61,7 @@ const char *pk__tracefs(void)
 		tracefs_known = true;
 		return tracefs_path;
 	}
-	errno = ENOENT;
+	errno = denied ? EACCES : ENOENT;
 	return NULL;
 }
 

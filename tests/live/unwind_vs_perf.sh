@@ -13,6 +13,7 @@
 . tests/lib/sh.sh
 T=$T_TMP
 W=$PK_BUILD/workloads
+JNOTE=
 
 if ! command -v perf >/dev/null 2>&1; then
 	skip unwind_vs_perf "perf is not installed"
@@ -26,11 +27,10 @@ fi
 PIN=
 command -v taskset >/dev/null 2>&1 && PIN="taskset -c 0"
 
-# compare NAME FILE [ARGS...]
-compare() {
-	name=$1; f=$2; shift 2
-	perf script -i "$f" "$@" >"$T/p.out" 2>"$T/p.err"; rp=$?
-	"$PERFKIT" script -i "$f" "$@" >"$T/k.out" 2>"$T/k.err"; rk=$?
+# judge NAME RP RK: perf's output $T/p.out (status RP) against perfkit's
+# $T/k.out (status RK); 1 when it failed.
+judge() {
+	name=$1; rp=$2; rk=$3
 	n=$(wc -l <"$T/p.out")
 	diff "$T/p.out" "$T/k.out" >"$T/d.out"
 	nd=$(grep -c '^[<>]' "$T/d.out")
@@ -38,13 +38,22 @@ compare() {
 	bad=$(grep '^<' "$T/d.out" | grep -vc ' _init')
 	badk=$(grep '^>' "$T/d.out" | grep -vc '@plt')
 	if [ $rp -ne 0 ] || [ $rk -ne 0 ] || [ "$n" -lt 10 ]; then
-		fail "$name" "status perf $rp perfkit $rk, $n lines; $(head -c 200 "$T/k.err")"
+		fail "$name" "status perf $rp perfkit $rk, $n lines; $(head -c 200 "$T/k.err")$JNOTE"
 	elif [ "$bad" -ne 0 ] || [ "$badk" -ne 0 ] ||
 	     { [ "$nd" -gt 8 ] && [ $((nd * 1000)) -gt "$n" ]; }; then
-		fail "$name" "$n lines, $nd differ: $(grep '^[<>]' "$T/d.out" | head -4 | tr '\n' '|' | cut -c1-300)"
+		fail "$name" "$n lines, $nd differ: $(grep '^[<>]' "$T/d.out" | head -4 | tr '\n' '|' | cut -c1-300)$JNOTE"
 	else
-		ok "$name"
+		ok "$name"; return 0
 	fi
+	return 1
+}
+
+# compare NAME FILE [ARGS...]
+compare() {
+	name=$1; f=$2; shift 2
+	perf script -i "$f" "$@" >"$T/p.out" 2>"$T/p.err"; rp=$?
+	"$PERFKIT" script -i "$f" "$@" >"$T/k.out" 2>"$T/k.err"; rk=$?
+	judge "$name" $rp $rk
 }
 
 # user frames present at all (the comparison would pass on none)
@@ -93,10 +102,16 @@ frames unwind_frames_perfkit_rec "$T/pk.data" '_start+0x'
 # pipe mode: the stream read from standard input
 $PIN perf record -q -e cpu-clock --call-graph dwarf -o - -- "$W/recurse" 1 \
 	2>/dev/null >"$T/pipe.data"
-perf script -i - <"$T/pipe.data" >"$T/pp.out" 2>/dev/null
-"$PERFKIT" script -i - <"$T/pipe.data" >"$T/pk.out" 2>/dev/null
-check unwind_script_pipe "perfkit differs from perf on the pipe stream" \
-	"$(wc -l <"$T/pp.out")" -gt 10 -a -z "$(cmp "$T/pp.out" "$T/pk.out" 2>&1)"
+# (the PLT/_init naming above is allowed here too: perf named a sample at
+# qsort@plt's first byte _init+0x40 in 1 of 48 runs, the only difference)
+perf script -i - <"$T/pipe.data" >"$T/p.out" 2>"$T/p.err"; rp=$?
+"$PERFKIT" script -i - <"$T/pipe.data" >"$T/k.out" 2>"$T/k.err"; rk=$?
+keep=/tmp/pk-unwind-pipe.$$
+JNOTE=" (stream and outputs kept in $keep)"
+if ! judge unwind_script_pipe $rp $rk; then
+	mkdir -p "$keep" && cp "$T/pipe.data" "$T/p.out" "$T/k.out" "$keep/"
+fi
+JNOTE=
 compare unwind_script_fields "$T/rec.data" -F comm,tid,time,ip,sym
 compare unwind_script_fields_dso "$T/rec.data" -F ip,dso
 compare unwind_script_hide "$T/rec.data" -G

@@ -168,43 +168,164 @@ out:
 	pk_cpu_map_put(cpus);
 }
 
-/* As nobody, a CPU-wide event is refused with EACCES/EPERM. */
-static void test_permission(void)
+/* Runs CHILD in a fork as nobody (status 3: setuid failed) when root
+ * and perf_event_paranoid >= MIN_PAR, else skips NAME; CHILD must exit 0,
+ * CODES says what its other statuses mean. */
+static void as_nobody(const char *name, int min_par, int (*child)(void),
+		      const char *codes)
 {
-	int par, st;
+	int par, st = -1;
 	pid_t pid;
 
 	if (geteuid() != 0) {
-		t_skip("permission_denied", "needs root to drop privileges");
+		t_skip(name, "needs root to drop privileges");
 		return;
 	}
-	if (pk_perf_event_paranoid(&par) || par < 1) {
-		t_skip("permission_denied", "perf_event_paranoid %d allows it",
-		       par);
+	if (pk_perf_event_paranoid(&par) || par < min_par) {
+		t_skip(name, "perf_event_paranoid %d allows it", par);
 		return;
 	}
 	pid = fork();
-	if (pid == 0) {
-		struct perf_event_attr a = sw_attr(PERF_COUNT_SW_CPU_CLOCK);
-		struct pk_evlist *l = pk_evlist_new();
-		struct pk_cpu_map *cpus = pk_cpu_map_new("0");
-		struct pk_thread_map *any = pk_thread_map_new_any();
-		char msg[512];
-		int err;
-
-		if (setgid(65534) || setuid(65534))
-			_exit(3);
-		pk_evlist_add(l, &a, "cpu-clock");
-		err = pk_evlist_open(l, cpus, any, NULL, false);
-		pk_open_strerror(err, &a, true, msg, sizeof(msg));
-		if (err != -EACCES && err != -EPERM)
-			_exit(1);
-		_exit(strstr(msg, "perf_event_paranoid") ? 0 : 2);
-	}
+	if (pid == 0)
+		_exit(setgid(65534) || setuid(65534) ? 3 : child());
 	waitpid(pid, &st, 0);
-	t_check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "permission_denied",
-		"child status %d (1: not refused, 2: message, 3: setuid)",
-		WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	t_check(WIFEXITED(st) && WEXITSTATUS(st) == 0, name,
+		"child status %d (3: setuid, %s)",
+		WIFEXITED(st) ? WEXITSTATUS(st) : -1, codes);
+}
+
+/* As nobody, a CPU-wide event is refused with EACCES/EPERM. */
+static int permission_child(void)
+{
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_CPU_CLOCK);
+	struct pk_evlist *l = pk_evlist_new();
+	struct pk_cpu_map *cpus = pk_cpu_map_new("0");
+	struct pk_thread_map *any = pk_thread_map_new_any();
+	char msg[512];
+	int err;
+
+	pk_evlist_add(l, &a, "cpu-clock");
+	err = pk_evlist_open(l, cpus, any, NULL, false);
+	pk_open_strerror(err, &a, true, msg, sizeof(msg));
+	if (err != -EACCES && err != -EPERM)
+		return 1;
+	return strstr(msg, "perf_event_paranoid") ? 0 : 2;
+}
+
+struct attempts {
+	int n, retries;
+	int err[4];
+	struct perf_event_attr tried[4];
+	char retry[4][160];
+};
+
+static void on_attempt(void *ctx, struct pk_evsel *e,
+		       const struct perf_event_attr *tried, int err,
+		       const char *retry)
+{
+	struct attempts *at = ctx;
+
+	(void)e;
+	if (at->n < 4) {
+		at->err[at->n] = err;
+		at->tried[at->n] = *tried;
+		snprintf(at->retry[at->n], sizeof(at->retry[0]), "%s",
+			 retry ? retry : "");
+	}
+	at->n++;
+	at->retries += retry != NULL;
+}
+
+/* One event on this thread, opened plainly or with FALLBACKS, each
+ * attempt kept. */
+struct fb_fixture {
+	struct pk_evlist *l;
+	struct pk_cpu_map *cpus;
+	struct pk_thread_map *self;
+	struct pk_evsel *e;
+	struct attempts at;
+	struct pk_open_opts o;
+};
+
+static void fb_init(struct fb_fixture *f, const struct perf_event_attr *a,
+		    const char *name, unsigned int fallbacks)
+{
+	memset(f, 0, sizeof(*f));
+	f->l = pk_evlist_new();
+	f->cpus = pk_cpu_map_new_any();
+	f->self = self_map();
+	pk_evlist_add(f->l, a, name);
+	f->e = pk_evlist_evsel(f->l, 0);
+	f->o.sz = sizeof(f->o);
+	f->o.fallbacks = fallbacks;
+	f->o.attempt = on_attempt;
+	f->o.attempt_ctx = &f->at;
+}
+
+static int fb_open(struct fb_fixture *f, bool fallbacks)
+{
+	return pk_evsel_open(f->e, f->cpus, f->self, fallbacks ? &f->o : NULL);
+}
+
+static void fb_fini(struct fb_fixture *f)
+{
+	pk_evlist_free(f->l);
+	pk_cpu_map_put(f->cpus);
+	pk_thread_map_put(f->self);
+}
+
+/* As nobody at paranoid >= 2, task-clock opens user-only with the USER
+ * fallback (two attempts, perf's warning between), and fails without. */
+static int user_fallback_child(void)
+{
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+	struct fb_fixture f;
+	struct attempts *at = &f.at;
+
+	fb_init(&f, &a, "task-clock", PK_OPEN_FALLBACK_USER);
+	if (fb_open(&f, false) != -EACCES)
+		return 1;
+	if (fb_open(&f, true) || at->n != 2 || at->retries != 1)
+		return 2;
+	if (at->err[0] != -EACCES || at->tried[0].exclude_kernel ||
+	    at->err[1] || !at->tried[1].exclude_kernel ||
+	    !at->tried[1].exclude_hv)
+		return 4;
+	if (strcmp(pk_evsel_name(f.e), "task-clock:u") ||
+	    !strstr(at->retry[0], "trying to fall back to excluding kernel"))
+		return 5;
+	fb_fini(&f);
+	return 0;
+}
+
+/* Without hardware cycles, cycles:ppp becomes cpu-clock named from its
+ * attribute as perf names it; other errors and events are left alone. */
+static void test_cycles_fallback(void)
+{
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_CPU_CLOCK);
+	struct fb_fixture f;
+	int err;
+
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.exclude_guest = 1;
+	a.precise_ip = 3;
+	fb_init(&f, &a, "cycles:ppp", PK_OPEN_FALLBACK_CYCLES);
+	err = fb_open(&f, false);
+	if (err != -ENOENT && err != -ENODEV && err != -ENXIO) {
+		t_skip("cycles_fallback", "cycles opens here (%d)", err);
+		fb_fini(&f);
+		return;
+	}
+	err = fb_open(&f, true);
+	t_check(!err && f.at.n == 2 && f.at.retries == 1 &&
+		pk_evsel_attr(f.e)->type == PERF_TYPE_SOFTWARE &&
+		pk_evsel_attr(f.e)->config == PERF_COUNT_SW_CPU_CLOCK &&
+		!strcmp(pk_evsel_name(f.e), "cpu-clock:pppH") &&
+		strstr(f.at.retry[0], "fall back to cpu-clock-ticks"),
+		"cycles_fallback", "err %d attempts %d name %s", err, f.at.n,
+		pk_evsel_name(f.e));
+	fb_fini(&f);
 }
 
 /* A pinned counter in error state reads 0 bytes: -ENODATA, not a crash.
@@ -369,7 +490,11 @@ int main(void)
 	}
 	test_cgroup();
 	test_emfile();
-	test_permission();
+	as_nobody("permission_denied", 1, permission_child,
+		  "1: not refused, 2: message");
+	as_nobody("user_fallback", 2, user_fallback_child,
+		  "1: not refused, 2: attempts, 4: attrs, 5: name/message");
+	test_cycles_fallback();
 	test_pinned_error_state();
 	test_multiplexing();
 	test_misuse();

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* perf's verbose view of opening events, shared by stat and record: -vv
+ * prints every attempt (attr block and open calls), -v the warning before
+ * each fallback retry. */
+#include "cli.h"
+
+static void print_attempt(const struct cli_open_trace *t, struct pk_evsel *e,
+			  const struct perf_event_attr *tried, int err)
+{
+	static const char rule[] =
+		"------------------------------------------------------------";
+	struct pk_evsel *leader = pk_evsel_leader(e);
+	char buf[4096];
+
+	pk_attr_snprintf(buf, sizeof(buf), tried);
+	for (int ci = 0; ci < pk_cpu_map_nr(t->cpus); ci++) {
+		if (!ci || t->block_per_cpu)
+			fprintf(stderr, "%s\nperf_event_attr:\n%s%s\n", rule,
+				buf, rule);
+		for (int ti = 0; ti < pk_thread_map_nr(t->threads); ti++) {
+			int g = leader == e ? -1 : pk_evsel_fd(leader, ci, ti);
+
+			fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  "
+				"group_fd %d  flags %#lx",
+				pk_thread_map_tid(t->threads, ti),
+				pk_cpu_map_cpu(t->cpus, ci), g < 0 ? -1 : g,
+				t->flags);
+			if (err) {
+				fprintf(stderr, "\nsys_perf_event_open failed, "
+					"error %d\n", err);
+				return;
+			}
+			fprintf(stderr, " = %d\n", pk_evsel_fd(e, ci, ti));
+		}
+	}
+}
+
+void cli_open_attempt(void *ctx, struct pk_evsel *e,
+		      const struct perf_event_attr *tried, int err,
+		      const char *retry)
+{
+	const struct cli_open_trace *t = ctx;
+
+	if (t->verbose >= 2)
+		print_attempt(t, e, tried, err);
+	if (retry && t->verbose)
+		fprintf(stderr, "Warning:\n%s\n", retry);
+}
