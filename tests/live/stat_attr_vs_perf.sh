@@ -4,45 +4,15 @@
 if ! command -v perf >/dev/null; then
 	skip stat_attr_vs_perf "perf is not installed"; exit 0
 fi
-cat > "$T_TMP/norm.py" <<'PY'
-import re, sys
-# Keeps the attr blocks and open lines of the first attempt at each open;
-# pids, fds and group fds become placeholders since they differ between
-# runs; whether the open worked is not compared. perf's retries after a failure (other flags, features switched
-# off) are dropped: they are the kernel's answer, not the attr built.
-blocks, cur = [], None
-for l in open(sys.argv[1], errors="replace"):
-    l = l.rstrip("\n")
-    if l == "perf_event_attr:":
-        cur = {"attr": [], "open": []}
-        blocks.append(cur)
-    elif cur is not None and l.startswith("sys_perf_event_open:"):
-        l = re.sub(r"pid (\d+)", lambda m: "pid " + ("P" if int(m.group(1)) > 0 else m.group(1)), l)
-        l = re.sub(r"group_fd (\d+)", "group_fd G", l)
-        l = re.sub(r" = \d+$", "", l)
-        cur["open"].append(l)
-    elif cur is not None and l.startswith("sys_perf_event_open failed"):
-        cur["open"].append("failed")
-    elif cur is not None and l.startswith("  ") and not cur["open"]:
-        cur["attr"].append(l)
-def key(b):
-    return [l for l in b["attr"] if re.match(r"  (type|config|\{ bp_addr)", l)]
-out, last_failed = [], None
-for b in blocks:
-    if last_failed is not None and key(b) == last_failed:
-        continue
-    last_failed = key(b) if "failed" in b["open"] else None
-    out += ["perf_event_attr:"] + b["attr"] + [o for o in b["open"] if o != "failed"]
-print("\n".join(out))
-PY
+NORM=tests/lib/attr_norm.py
 n=0
 while IFS= read -r ev; do
 	[ -z "$ev" ] && continue
 	n=$((n + 1))
 	perf stat -vv -e "$ev" true > /dev/null 2> "$T_TMP/perf.txt"
 	$PERFKIT stat -vv -e "$ev" true > /dev/null 2> "$T_TMP/pk.txt"
-	python3 "$T_TMP/norm.py" "$T_TMP/perf.txt" > "$T_TMP/perf.n"
-	python3 "$T_TMP/norm.py" "$T_TMP/pk.txt" > "$T_TMP/pk.n"
+	python3 "$NORM" "$T_TMP/perf.txt" > "$T_TMP/perf.n"
+	python3 "$NORM" "$T_TMP/pk.txt" > "$T_TMP/pk.n"
 	if [ ! -s "$T_TMP/perf.n" ]; then
 		skip "stat_attr '$ev'" "perf printed no attr block"
 	elif cmp -s "$T_TMP/perf.n" "$T_TMP/pk.n"; then

@@ -10,15 +10,14 @@ fi
 if [ ! -r /sys/kernel/tracing/events/syscalls/sys_enter_getppid/id ]; then
 	skip stat_options "no syscalls:sys_enter_getppid tracepoint"; exit 0
 fi
-sed -n '/^cat > "\$T_TMP\/norm.py"/,/^PY$/p' tests/live/stat_attr_vs_perf.sh |
-	sed '1d;$d' > "$T_TMP/norm.py"
+NORM=tests/lib/attr_norm.py
 # attr NAME ARGS...: perf stat -vv ARGS against perfkit stat -vv ARGS.
 attr() {
 	_n=$1; shift
 	perf stat -vv "$@" > /dev/null 2> "$T_TMP/perf.txt"
 	$PERFKIT stat -vv "$@" > /dev/null 2> "$T_TMP/pk.txt"
-	python3 "$T_TMP/norm.py" "$T_TMP/perf.txt" > "$T_TMP/perf.n"
-	python3 "$T_TMP/norm.py" "$T_TMP/pk.txt" > "$T_TMP/pk.n"
+	python3 "$NORM" "$T_TMP/perf.txt" > "$T_TMP/perf.n"
+	python3 "$NORM" "$T_TMP/pk.txt" > "$T_TMP/pk.n"
 	if [ ! -s "$T_TMP/perf.n" ] && [ "$_n" != null ]; then
 		skip "stat_opt_attr $_n" "perf printed no attr block"
 	elif cmp -s "$T_TMP/perf.n" "$T_TMP/pk.n"; then
