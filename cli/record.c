@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 #include <perfkit/synth.h>
@@ -56,7 +57,19 @@ static void usage(FILE *f)
 }
 
 enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE,
-       OPT_NS, OPT_CGROUPS };
+       OPT_NS, OPT_CGROUPS, OPT_NO_BPF, OPT_GROUP, OPT_NO_BUF, OPT_USER_REGS,
+       OPT_PHYS, OPT_DPAGE, OPT_CPAGE, OPT_UCHAIN, OPT_KCHAIN, OPT_TRANS,
+       OPT_STRICT, OPT_RUNTIME, OPT_SAMPLE_ID, OPT_ALL_USER, OPT_ALL_KERNEL,
+       OPT_BUILDID_MMAP, OPT_BUILDID_ALL, OPT_MAX_SIZE, OPT_TS_FILE,
+       OPT_DRY_RUN, OPT_IGNORED, OPT_REFUSED, OPT_OFF_CPU, OPT_TS_BOUNDARY,
+       OPT_SYNTH };
+
+/* perf record options that change only how perf writes (threads,
+ * asynchronous I/O, flush batching) or where it looks for files: the
+ * file perfkit writes is the same without them. */
+#define IGNORED(name, arg) { name, arg, NULL, OPT_IGNORED }
+/* perf record options perfkit does not have: refused, never ignored. */
+#define REFUSED(name, arg) { name, arg, NULL, OPT_REFUSED }
 
 static const struct option long_opts[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -80,6 +93,62 @@ static const struct option long_opts[] = {
 	{ "clockid", required_argument, NULL, 'k' },
 	{ "namespaces", no_argument, NULL, OPT_NS },
 	{ "all-cgroups", no_argument, NULL, OPT_CGROUPS },
+	{ "branch-any", no_argument, NULL, 'b' },
+	{ "branch-filter", required_argument, NULL, 'j' },
+	{ "no-bpf-event", no_argument, NULL, OPT_NO_BPF },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "no-samples", no_argument, NULL, 'n' },
+	{ "period", no_argument, NULL, 'P' },
+	{ "no-buffering", no_argument, NULL, OPT_NO_BUF },
+	{ "weight", no_argument, NULL, 'W' },
+	{ "intr-regs", optional_argument, NULL, 'I' },
+	{ "user-regs", optional_argument, NULL, OPT_USER_REGS },
+	{ "phys-data", no_argument, NULL, OPT_PHYS },
+	{ "data-page-size", no_argument, NULL, OPT_DPAGE },
+	{ "code-page-size", no_argument, NULL, OPT_CPAGE },
+	{ "stat", no_argument, NULL, 's' },
+	{ "user-callchains", no_argument, NULL, OPT_UCHAIN },
+	{ "kernel-callchains", no_argument, NULL, OPT_KCHAIN },
+	{ "timestamp", no_argument, NULL, 'T' },
+	{ "delay", required_argument, NULL, 'D' },
+	{ "transaction", no_argument, NULL, OPT_TRANS },
+	{ "strict-freq", no_argument, NULL, OPT_STRICT },
+	{ "running-time", no_argument, NULL, OPT_RUNTIME },
+	{ "sample-identifier", no_argument, NULL, OPT_SAMPLE_ID },
+	{ "all-user", no_argument, NULL, OPT_ALL_USER },
+	{ "all-kernel", no_argument, NULL, OPT_ALL_KERNEL },
+	{ "no-buildid", no_argument, NULL, 'B' },
+	{ "no-buildid-cache", no_argument, NULL, 'N' },
+	{ "buildid-all", no_argument, NULL, OPT_BUILDID_ALL },
+	{ "buildid-mmap", no_argument, NULL, OPT_BUILDID_MMAP },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "timestamp-filename", no_argument, NULL, OPT_TS_FILE },
+	{ "timestamp-boundary", no_argument, NULL, OPT_TS_BOUNDARY },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "realtime", required_argument, NULL, 'r' },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "synth", required_argument, NULL, OPT_SYNTH },
+	IGNORED("aio", optional_argument),
+	IGNORED("affinity", required_argument),
+	IGNORED("mmap-flush", required_argument),
+	IGNORED("threads", optional_argument),
+	IGNORED("num-thread-synthesize", required_argument),
+	IGNORED("proc-map-timeout", required_argument),
+	IGNORED("vmlinux", required_argument),
+	IGNORED("debuginfod", optional_argument),
+	REFUSED("snapshot", optional_argument),
+	REFUSED("aux-sample", optional_argument),
+	REFUSED("cgroup", required_argument),
+	REFUSED("uid", required_argument),
+	REFUSED("control", required_argument),
+	REFUSED("kcore", no_argument),
+	REFUSED("switch-output", optional_argument),
+	REFUSED("switch-output-event", required_argument),
+	REFUSED("switch-max-files", required_argument),
+	REFUSED("tail-synthesize", no_argument),
+	REFUSED("exclude-perf", no_argument),
+	REFUSED("clang-path", required_argument),
+	REFUSED("clang-opt", required_argument),
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -152,17 +221,85 @@ static int parse_clockid(struct rec_cfg *c, const char *s)
 	return 0;
 }
 
-static int parse_opt(struct rec_cfg *c, int o)
+static int refuse(const char *opt)
+{
+	cli_error("record", "option %s is not supported by perfkit record", opt);
+	return -1;
+}
+
+/* The options beyond the first set: attr bits, build ids, output. */
+static int parse_opt2(struct rec_cfg *c, int o, const char *name)
+{
+	switch (o) {
+	case 'b': c->branch_mode = PERF_SAMPLE_BRANCH_ANY; return 0;
+	case 'j': return rec_parse_branch(c, optarg);
+	case OPT_NO_BPF: c->no_bpf_event = true; return 0;
+	case OPT_GROUP: c->group = true; return 0;
+	case 'n': c->no_samples = true; return 0;
+	case 'P': c->sample_period_bit = true; return 0;
+	case OPT_NO_BUF: c->no_buffering = true; return 0;
+	case 'W': c->weight = true; return 0;
+	case 'I': return rec_parse_regs("--intr-regs", optarg, &c->intr_regs);
+	case OPT_USER_REGS: return rec_parse_regs("--user-regs", optarg, &c->user_regs);
+	case OPT_PHYS: c->phys_data = true; return 0;
+	case OPT_DPAGE: c->data_page_size = true; return 0;
+	case OPT_CPAGE: c->code_page_size = true; return 0;
+	case 's': c->inherit_stat = true; return 0;
+	case OPT_UCHAIN: c->user_callchains = true; return 0;
+	case OPT_KCHAIN: c->kernel_callchains = true; return 0;
+	case 'T': return 0;         /* TIME is always sampled */
+	case OPT_TRANS: return 0;   /* perf 6.1 sets no bit for it either */
+	case 'D': return rec_parse_delay(c, optarg);
+	case OPT_STRICT: c->strict_freq = true; return 0;
+	case OPT_RUNTIME: c->running_time = true; return 0;
+	case OPT_SAMPLE_ID: c->sample_identifier = true; return 0;
+	case OPT_ALL_USER: c->all_user = true; return 0;
+	case OPT_ALL_KERNEL: c->all_kernel = true; return 0;
+	case 'B': c->no_buildid = true; return 0;
+	case 'N': return 0;         /* perfkit keeps no build-id cache */
+	case OPT_BUILDID_ALL: c->buildid_all = true; return 0;
+	case OPT_BUILDID_MMAP: c->buildid_mmap = true; return 0;
+	case OPT_MAX_SIZE: return rec_parse_size("--max-size", optarg, &c->max_size);
+	case OPT_TS_FILE: c->timestamp_filename = true; return 0;
+	case OPT_TS_BOUNDARY: return 0; /* SAMPLE_TIME is always written */
+	case OPT_DRY_RUN: c->dry_run = true; return 0;
+	case 'r': {
+		uint64_t v;
+
+		if (parse_u64("-r", optarg, &v) || v > 99) {
+			cli_error("record", "-r: priority must be 1..99");
+			return -1;
+		}
+		c->rt_prio = (int)v;
+		return 0;
+	}
+	case OPT_OFF_CPU:
+		if (!c->quiet)
+			fprintf(stderr, " Warning: option `off-cpu' is being "
+				"ignored: perfkit has no BPF off-CPU profiler\n");
+		return 0;
+	case OPT_SYNTH:
+		return strcmp(optarg, "all") ? refuse("--synth (other than all)") : 0;
+	case OPT_IGNORED: return 0;
+	case OPT_REFUSED: return refuse(name);
+	case 'S': return refuse("-S/--snapshot");
+	case 'G': return refuse("-G/--cgroup");
+	case 'u': return refuse("-u/--uid");
+	case 'h': usage(stdout); exit(0);
+	default: usage(stderr); return -1;
+	}
+}
+
+static int parse_opt(struct rec_cfg *c, int o, const char *name)
 {
 	uint64_t v;
 
 	switch (o) {
 	case 'e': c->events[c->nr_events++] = optarg; return 0;
 	case 'F':
-		if (parse_u64("-F", optarg, &c->freq))
-			return -1;
+		c->freq_arg = optarg;
 		c->freq_set = true;
-		return 0;
+		return strcmp(optarg, "max") ? parse_u64("-F", optarg, &c->freq) : 0;
 	case 'c':
 		if (parse_u64("-c", optarg, &c->period))
 			return -1;
@@ -176,6 +313,9 @@ static int parse_opt(struct rec_cfg *c, int o)
 	case 't': c->tids = optarg; return 0;
 	case 'o': c->output = optarg; return 0;
 	case 'm':
+		/* ",AUX" pages are for AUX area events, which record has not */
+		if (strchr(optarg, ','))
+			*strchr(optarg, ',') = '\0';
 		if (parse_u64("-m", optarg, &v) || (v & (v - 1))) {
 			cli_error("record", "-m: %s is not a power of two", optarg);
 			return -1;
@@ -207,20 +347,23 @@ static int parse_opt(struct rec_cfg *c, int o)
 	case OPT_CGROUPS: c->all_cgroups = true; return 0;
 	case 'q': c->quiet = true; return 0;
 	case 'v': c->verbose++; return 0;
-	case 'h': usage(stdout); exit(0);
-	default: usage(stderr); return -1;
+	default: return parse_opt2(c, o, name);
 	}
 }
 
 static int parse_args(struct rec_cfg *c, int argc, char **argv)
 {
-	int o;
+	int o, li = -1;
+	char name[64];
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rk:qvh",
-				long_opts, NULL)) != -1)
-		if (parse_opt(c, o))
+	while ((o = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rk:qvhbj:nPWI::sTD:BNr:S::G:u:",
+				long_opts, &li)) != -1) {
+		snprintf(name, sizeof(name), "--%s", li >= 0 ? long_opts[li].name : "?");
+		if (parse_opt(c, o, name))
 			return -1;
+		li = -1;
+	}
 	if (optind < argc)
 		c->argv = argv + optind;
 	if (!c->argv && !c->pids && !c->tids && !c->system_wide && !c->cpu_list) {
@@ -242,7 +385,7 @@ static int parse_args(struct rec_cfg *c, int argc, char **argv)
 		c->mmap_pages = 128;
 	if (!c->freq_set)
 		c->freq = 4000;
-	return 0;
+	return rec_resolve_freq(c);
 }
 
 static bool is_tracepoint(struct pk_evsel *e)
@@ -252,7 +395,7 @@ static bool is_tracepoint(struct pk_evsel *e)
 
 /* The sample settings every sampled event gets, as perf record sets them. */
 static void config_sampling(const struct rec_cfg *c, struct perf_event_attr *a,
-			    bool tracepoint, bool multi)
+			    bool tracepoint)
 {
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	if (a->sample_period && !a->freq) {
@@ -275,8 +418,6 @@ static void config_sampling(const struct rec_cfg *c, struct perf_event_attr *a,
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (c->data_addr)
 		a->sample_type |= PERF_SAMPLE_ADDR;
-	if (multi)
-		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 	switch (c->cg) {
 	case CG_FP:
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -396,29 +537,31 @@ static int build_events(struct rec *r)
 			return -ENOMEM;
 	}
 	n = pk_evlist_nr(r->evlist);
-	if (n > 1) {
+	if (c->group && n > 1 && pk_evlist_group(r->evlist, 0, n)) {
+		cli_error("record", "--group: the events are already in groups");
+		return -EINVAL;
+	}
+	/* perf 6.1 adds a tracking dummy for -D and CPU-wide targets, so
+	 * side-band is seen from the start whatever the events do. */
+	r->tracking = 0;
+	if (c->delay_ms > 0 || c->system_wide || c->cpu_list) {
 		int err = add_tracking_dummy(r);
 
 		if (err < 0)
 			return err;
 		r->tracking = err;
+		r->has_dummy = true;
 	}
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		struct perf_event_attr *a = pk_evsel_attr(e);
 
-		config_sampling(c, a, is_tracepoint(e), n > 1);
+		config_sampling(c, a, is_tracepoint(e));
 		config_common(c, a);
-		if (i == r->tracking) {
+		if (i == r->tracking)
 			config_tracking(c, a);
-			if (n > 1) { /* the dummy samples nothing itself */
-				a->sample_period = 1;
-				a->freq = 0;
-				a->sample_type &= ~(uint64_t)(PERF_SAMPLE_PERIOD |
-					PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW);
-			}
-		}
 	}
+	rec_config_options(r);
 	return 0;
 }
 
@@ -448,7 +591,8 @@ static int make_maps(struct rec *r)
 	return 0;
 }
 
-static void print_attr_trace(struct rec *r, struct pk_evsel *e, int err)
+void rec_print_attr_trace(struct pk_evsel *e, struct pk_cpu_map *cpus,
+			  struct pk_thread_map *threads, int err)
 {
 	char buf[4096];
 
@@ -456,14 +600,14 @@ static void print_attr_trace(struct rec *r, struct pk_evsel *e, int err)
 	fprintf(stderr, "%.60s\nperf_event_attr:\n%s%.60s\n",
 		"------------------------------------------------------------", buf,
 		"------------------------------------------------------------");
-	for (int ci = 0; ci < pk_cpu_map_nr(r->cpus); ci++)
-		for (int ti = 0; ti < pk_thread_map_nr(r->threads); ti++) {
+	for (int ci = 0; ci < pk_cpu_map_nr(cpus); ci++)
+		for (int ti = 0; ti < pk_thread_map_nr(threads); ti++) {
 			struct pk_evsel *l = pk_evsel_leader(e);
 			int g = l == e ? -1 : pk_evsel_fd(l, ci, ti);
 
 			fprintf(stderr, "sys_perf_event_open: pid %d  cpu %d  "
-				"group_fd %d  flags %#lx", pk_thread_map_tid(r->threads, ti),
-				pk_cpu_map_cpu(r->cpus, ci), g,
+				"group_fd %d  flags %#lx", pk_thread_map_tid(threads, ti),
+				pk_cpu_map_cpu(cpus, ci), g,
 				(unsigned long)PERF_FLAG_FD_CLOEXEC);
 			if (err) {
 				fprintf(stderr, "\nsys_perf_event_open failed, error %d\n", err);
@@ -508,7 +652,7 @@ static int open_events(struct rec *r)
 			err = pk_evsel_open(e, r->cpus, r->threads, NULL);
 		}
 		if (r->cfg->verbose >= 2)
-			print_attr_trace(r, e, err);
+			rec_print_attr_trace(e, r->cpus, r->threads, err);
 		if (err) {
 			pk_open_strerror(err, pk_evsel_attr(e),
 					 pk_cpu_map_cpu(r->cpus, 0) >= 0 &&
@@ -529,7 +673,7 @@ static int open_events(struct rec *r)
 			}
 		}
 	}
-	return 0;
+	return rec_open_bpf_sideband(r);
 }
 
 /* Adds every event's attr with the ids of all its fds. */
@@ -708,22 +852,84 @@ static bool child_exited(struct rec *r, int *status)
 	return true;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* -D: the events start DELAY ms after the command did; until then only
+ * the tracking dummy runs. Returns the poll timeout to use. */
+static int delay_step(struct rec *r, uint64_t start, bool *pending)
+{
+	uint64_t t = now_ms(), due = start + (uint64_t)r->cfg->delay_ms;
+
+	if (!*pending)
+		return 100;
+	if (t < due)
+		return due - t < 100 ? (int)(due - t) : 100;
+	*pending = false;
+	pk_evlist_enable(r->evlist);
+	if (!r->cfg->quiet)
+		fprintf(stderr, "Events enabled\n");
+	return 100;
+}
+
+/* Enables what runs from the start: everything, or under -D only the
+ * tracking dummy (the events wait for delay_step). */
+static void start_events(struct rec *r)
+{
+	if (r->cfg->delay_ms <= 0) {
+		pk_evlist_enable(r->evlist);
+		return;
+	}
+	pk_evsel_enable(pk_evlist_evsel(r->evlist, r->tracking), false);
+	if (!r->cfg->quiet)
+		fprintf(stderr, "Events disabled\n");
+}
+
+/* --max-size: perf stops the session once the file reaches the size. */
+static bool size_reached(struct rec *r)
+{
+	if (!r->cfg->max_size || r->bytes < r->cfg->max_size)
+		return false;
+	if (!r->cfg->quiet)
+		fprintf(stderr, "[ perfkit record: size limit reached (%llu KB), "
+			"stopping session ]\n",
+			(unsigned long long)(r->bytes / 1024));
+	return true;
+}
+
+static void set_realtime(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	if (prio && sched_setscheduler(0, SCHED_FIFO, &sp))
+		cli_error("record", "-r %d: cannot use SCHED_FIFO: %s", prio,
+			  strerror(errno));
+}
+
 /* Polls and drains until the workload ends, the targets go, or a signal. */
 static int record_loop(struct rec *r, int *status)
 {
-	int hup = 0, n, err = 0, nfds;
-	bool done = false;
+	int hup = 0, n, err = 0, nfds, timeout = 100;
+	bool done = false, pending = r->cfg->delay_ms > 0;
+	uint64_t start = now_ms();
 
+	set_realtime(r->cfg->rt_prio);
 	nfds = pk_evlist_nr(r->evlist) * pk_cpu_map_nr(r->cpus) *
 	       pk_thread_map_nr(r->threads);
 	while (!done && !err) {
-		n = pk_rings_poll(r->rings, 100, &hup);
+		timeout = delay_step(r, start, &pending);
+		n = pk_rings_poll(r->rings, timeout, &hup);
 		(void)n; /* data or not, the rings are drained on every wake */
 		if (!r->cfg->overwrite || snapshot_req) {
 			snapshot_req = 0;
 			err = rec_drain(r);
 		}
-		done = stop_sig || child_exited(r, status) ||
+		done = stop_sig || child_exited(r, status) || size_reached(r) ||
 		       (!r->cfg->argv && (r->cfg->pids || r->cfg->tids) &&
 			hup >= nfds);
 	}
@@ -826,6 +1032,8 @@ static int finish(struct rec *r, int err)
 		err = add_clock_data(r->cfg->clockid, r->w);
 	e2 = pk_pdwriter_close(r->w);
 	r->w = NULL;
+	if (!err && !e2)
+		e2 = rec_timestamp_rename(r);
 	if (err || e2)
 		cli_error("record", "writing '%s': %s", r->cfg->output,
 			  pk_strerror(err ? err : e2));
@@ -875,7 +1083,9 @@ static int run(struct rec *r)
 	install_signals();
 	if (r->cfg->argv) {
 		if (r->cfg->system_wide || r->cfg->cpu_list)
-			pk_evlist_enable(r->evlist);
+			start_events(r);
+		else if (r->cfg->delay_ms > 0 && !r->cfg->quiet)
+			fprintf(stderr, "Events disabled\n");
 		err = workload_go(&r->wl);
 		if (err) {
 			cli_error("record", "cannot run '%s': %s",
@@ -885,7 +1095,7 @@ static int run(struct rec *r)
 			return 127;
 		}
 	} else {
-		pk_evlist_enable(r->evlist);
+		start_events(r);
 	}
 	err = record_loop(r, &status);
 	pk_evlist_disable(r->evlist);
@@ -919,11 +1129,13 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 	cli_verbose = cfg.verbose > 1 ? 2 : cfg.verbose;
+	if (cfg.buildid_mmap)
+		cfg.no_buildid = true; /* the build ids are in the MMAP2s */
 	if (build_events(&r)) {
 		ret = 2;
 		goto out;
 	}
-	ret = run(&r);
+	ret = cfg.dry_run ? 0 : run(&r);
 	if (ret < 0)
 		ret = 1;
 out:
@@ -932,6 +1144,7 @@ out:
 	if (r.w)
 		pk_pdwriter_close(r.w);
 	pk_rings_free(r.rings);
+	rec_close_bpf_sideband(&r);
 	pk_evlist_free(r.evlist);
 	pk_cpu_map_put(r.cpus);
 	pk_thread_map_put(r.threads);
