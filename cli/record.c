@@ -452,7 +452,7 @@ static void config_tracking(const struct rec_cfg *c, struct perf_event_attr *a)
 	a->mmap2 = pk_feature_has(PK_FEAT_MMAP2);
 	a->comm_exec = pk_feature_has(PK_FEAT_COMM_EXEC);
 	a->ksymbol = pk_feature_has(PK_FEAT_KSYMBOL);
-	a->bpf_event = pk_feature_has(PK_FEAT_BPF_EVENT);
+	a->bpf_event = pk_feature_has(PK_FEAT_BPF_EVENT) && !c->no_bpf_event;
 	a->context_switch = c->switch_events;
 	a->mmap_data = c->data_addr || c->cg == CG_DWARF;
 	a->namespaces = c->namespaces;

@@ -12,7 +12,8 @@
 
 #define TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
-static void config_sample_bits(const struct rec_cfg *c, struct perf_event_attr *a)
+static void config_sample_bits(const struct rec_cfg *c, struct perf_event_attr *a,
+			       bool dummy)
 {
 	if (c->sample_period_bit)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
@@ -26,6 +27,8 @@ static void config_sample_bits(const struct rec_cfg *c, struct perf_event_attr *
 		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
 	if (c->code_page_size)
 		a->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+	if (dummy) /* perf gives the dummy neither register set */
+		return;
 	if (c->user_regs) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER;
 		a->sample_regs_user = c->user_regs;
@@ -36,14 +39,16 @@ static void config_sample_bits(const struct rec_cfg *c, struct perf_event_attr *
 	}
 }
 
-/* The settings of one recorded event (not the tracking dummy). */
-static void config_event(const struct rec_cfg *c, struct pk_evsel *e)
+/* The settings of one event; the tracking dummy gets no branch stack
+ * and no registers but for DWARF call graphs. */
+static void config_event(const struct rec_cfg *c, struct pk_evsel *e,
+			 bool dummy)
 {
 	struct perf_event_attr *a = pk_evsel_attr(e);
 	unsigned int terms = pk_evsel_terms(e);
 
-	config_sample_bits(c, a);
-	if (c->branch_mode && !(terms & PK_TERM_BRANCH)) {
+	config_sample_bits(c, a, dummy);
+	if (c->branch_mode && !(terms & PK_TERM_BRANCH) && !dummy) {
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = c->branch_mode;
 	}
@@ -71,21 +76,18 @@ static void config_event(const struct rec_cfg *c, struct pk_evsel *e)
 	}
 }
 
-/* The tracking dummy perf adds for -a/-C/-D: it samples nothing itself
- * and runs at once, or from the command's exec under -D. */
+/* The tracking dummy perf adds for -a/-C/-D: period 1 (it samples
+ * nothing itself), and it runs at once, or from the command's exec
+ * under -D. The option settings follow (config_event). */
 static void config_dummy(const struct rec_cfg *c, struct perf_event_attr *a)
 {
 	a->sample_period = 1;
 	a->freq = 0;
-	a->sample_type &= ~(uint64_t)(PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
-				      PERF_SAMPLE_RAW);
+	if (!c->sample_period_bit)
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 	a->exclude_guest = 0;
-	a->disabled = c->delay_ms > 0;
-	a->enable_on_exec = c->delay_ms > 0 && !c->system_wide && !c->cpu_list;
-	if (c->no_buffering) {
-		a->watermark = 0;
-		a->wakeup_events = 1;
-	}
+	a->disabled = c->delay_ms > 0 && !c->system_wide && !c->cpu_list;
+	a->enable_on_exec = a->disabled;
 }
 
 /* Group members start with their leader; under :S only the leader
@@ -152,9 +154,10 @@ void rec_config_options(struct rec *r)
 
 		if (i == r->tracking && r->has_dummy) {
 			config_dummy(c, a);
+			config_event(c, e, true);
 			continue;
 		}
-		config_event(c, e);
+		config_event(c, e, false);
 		config_group(e);
 		if (c->delay_ms > 0)
 			a->enable_on_exec = 0;
