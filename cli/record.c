@@ -519,7 +519,7 @@ static int build_events(struct rec *r)
 	if (!r->evlist)
 		return -ENOMEM;
 	for (int i = 0; i < (c->nr_events ? c->nr_events : 1); i++) {
-		const char *s = c->nr_events ? c->events[i] : "cycles";
+		const char *s = c->nr_events ? c->events[i] : "cycles:P";
 
 		memset(&pe, 0, sizeof(pe));
 		pe.pos = -1;
@@ -617,24 +617,79 @@ void rec_print_attr_trace(struct pk_evsel *e, struct pk_cpu_map *cpus,
 		}
 }
 
+/* The ":mods" perf derives from an attribute when it renames an event:
+ * the privilege levels sampled when some are excluded, one p per
+ * precise_ip level, then H/G unless exclude_guest is what those imply. */
+static void attr_modifiers(const struct perf_event_attr *a, char *buf, size_t size)
+{
+	char m[16];
+	size_t n = 0;
+	bool guest_default = false;
+
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel) m[n++] = 'k';
+		if (!a->exclude_user) m[n++] = 'u';
+		if (!a->exclude_hv) m[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned int i = 0; i < a->precise_ip && i < 3; i++)
+		m[n++] = 'p';
+	if (a->precise_ip)
+		guest_default = true;
+	if (a->exclude_host || a->exclude_guest == guest_default) {
+		if (!a->exclude_host) m[n++] = 'H';
+		if (!a->exclude_guest) m[n++] = 'G';
+	}
+	m[n] = '\0';
+	snprintf(buf, size, "%s%s", n ? ":" : "", m);
+}
+
 /* Hardware cycles fall back to cpu-clock where the CPU has no counters,
- * keeping the modifiers, as perf does. */
+ * named from the attribute as perf renames it (cycles:u: cpu-clock:uH). */
 static bool fall_back(struct pk_evsel *e, int err)
 {
 	struct perf_event_attr *a = pk_evsel_attr(e);
-	char name[128];
-	const char *mod;
+	char name[128], mod[24];
 
 	if ((err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV) ||
 	    a->type != PERF_TYPE_HARDWARE || a->config != PERF_COUNT_HW_CPU_CYCLES)
 		return false;
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_CPU_CLOCK;
-	a->precise_ip = 0;
-	mod = strchr(pk_evsel_name(e), ':');
-	snprintf(name, sizeof(name), "cpu-clock%s", mod ? mod : "");
+	attr_modifiers(a, mod, sizeof(mod));
+	snprintf(name, sizeof(name), "cpu-clock%s", mod);
 	pk_evsel_set_name(e, name);
 	return true;
+}
+
+/* Opens one event as perf does: a :P event steps precise_ip down to 0
+ * and back to its start before the cycles fallback; -vv shows each try. */
+static int open_one(struct rec *r, struct pk_evsel *e)
+{
+	struct perf_event_attr *a = pk_evsel_attr(e);
+	unsigned int top = a->precise_ip;
+	int err;
+
+	for (;;) {
+		err = pk_evsel_open(e, r->cpus, r->threads, NULL);
+		if (r->cfg->verbose >= 2)
+			rec_print_attr_trace(e, r->cpus, r->threads, err);
+		if (!err)
+			return 0;
+		if ((pk_evsel_flags(e) & PK_EVSEL_PRECISE_MAX) && a->precise_ip) {
+			a->precise_ip--;
+			if (r->cfg->verbose >= 2)
+				fprintf(stderr, "decreasing precise_ip by one (%u)\n",
+					(unsigned int)a->precise_ip);
+			continue;
+		}
+		a->precise_ip = top & 3;
+		if (!fall_back(e, err))
+			return err;
+		if (r->cfg->verbose)
+			fprintf(stderr, "perfkit record: cycles are not "
+				"supported here, sampling cpu-clock\n");
+	}
 }
 
 static int open_events(struct rec *r)
@@ -643,16 +698,8 @@ static int open_events(struct rec *r)
 
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
-		int err = pk_evsel_open(e, r->cpus, r->threads, NULL);
+		int err = open_one(r, e);
 
-		if (err && fall_back(e, err)) {
-			if (r->cfg->verbose)
-				fprintf(stderr, "perfkit record: cycles are not "
-					"supported here, sampling cpu-clock\n");
-			err = pk_evsel_open(e, r->cpus, r->threads, NULL);
-		}
-		if (r->cfg->verbose >= 2)
-			rec_print_attr_trace(e, r->cpus, r->threads, err);
 		if (err) {
 			pk_open_strerror(err, pk_evsel_attr(e),
 					 pk_cpu_map_cpu(r->cpus, 0) >= 0 &&

@@ -48,6 +48,8 @@ static void config_event(const struct rec_cfg *c, struct pk_evsel *e,
 	unsigned int terms = pk_evsel_terms(e);
 
 	config_sample_bits(c, a, dummy);
+	if (pk_evsel_flags(e) & PK_EVSEL_PRECISE_MAX)
+		a->precise_ip = 3; /* open_one steps it down */
 	if (c->branch_mode && !(terms & PK_TERM_BRANCH) && !dummy) {
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = c->branch_mode;
@@ -111,11 +113,17 @@ static void config_group(struct pk_evsel *e)
 		a->read_format |= PERF_FORMAT_GROUP;
 		a->inherit = 0;
 	}
-	if (l != e && sread &&
-	    !(pk_evsel_terms(e) & (PK_TERM_PERIOD | PK_TERM_FREQ))) {
+	if (l == e || !sread)
+		return;
+	if (!(pk_evsel_terms(e) & (PK_TERM_PERIOD | PK_TERM_FREQ))) {
 		a->freq = 0;
 		a->sample_period = 0;
 	}
+	if (!(pk_evsel_terms(e) & PK_TERM_OVERWRITE))
+		a->write_backward = 0;
+	/* members never sample: their values come in the leader's
+	 * samples, so they take its layout (the leader comes first) */
+	a->sample_type = pk_evsel_attr(l)->sample_type;
 }
 
 /* IDENTIFIER when asked for or when the events' sample layouts differ,
