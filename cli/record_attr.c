@@ -175,7 +175,9 @@ void rec_config_options(struct rec *r)
 	config_sample_id(c, r->evlist);
 }
 
-/* perf's side-band event for BPF program loads: a dummy on every CPU. */
+/* perf's side-band event for BPF program loads: a dummy on every CPU
+ * recorded. It is opened so that perfkit's opens are perf's; nothing
+ * reads it (perf's BPF_PROG_INFO header is not written). */
 int rec_open_bpf_sideband(struct rec *r)
 {
 	struct perf_event_attr a;
@@ -192,7 +194,7 @@ int rec_open_bpf_sideband(struct rec *r)
 	a.sample_id_all = 1;
 	a.bpf_event = 1;
 	r->sb = pk_evlist_new();
-	r->sb_cpus = pk_cpu_map_new(NULL);
+	r->sb_cpus = pk_cpu_map_new(r->cfg->cpu_list); /* perf: -C's CPUs */
 	r->sb_threads = pk_thread_map_new_any();
 	if (!r->sb || !r->sb_cpus || !r->sb_threads)
 		return -ENOMEM;
