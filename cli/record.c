@@ -62,7 +62,7 @@ enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE,
        OPT_STRICT, OPT_RUNTIME, OPT_SAMPLE_ID, OPT_ALL_USER, OPT_ALL_KERNEL,
        OPT_BUILDID_MMAP, OPT_BUILDID_ALL, OPT_MAX_SIZE, OPT_TS_FILE,
        OPT_DRY_RUN, OPT_IGNORED, OPT_REFUSED, OPT_OFF_CPU, OPT_TS_BOUNDARY,
-       OPT_SYNTH };
+       OPT_SYNTH, OPT_EXCL_PERF };
 
 /* perf record options that change only how perf writes (threads,
  * asynchronous I/O, flush batching) or where it looks for files: the
@@ -146,7 +146,7 @@ static const struct option long_opts[] = {
 	REFUSED("switch-output-event", required_argument),
 	REFUSED("switch-max-files", required_argument),
 	REFUSED("tail-synthesize", no_argument),
-	REFUSED("exclude-perf", no_argument),
+	{ "exclude-perf", no_argument, NULL, OPT_EXCL_PERF },
 	REFUSED("clang-path", required_argument),
 	REFUSED("clang-opt", required_argument),
 	{ "quiet", no_argument, NULL, 'q' },
@@ -221,6 +221,44 @@ static int parse_clockid(struct rec_cfg *c, const char *s)
 	return 0;
 }
 
+/* --filter and --exclude-perf add to the preceding -e's filter, joined
+ * as perf joins them: "(old) && (new)". */
+static int add_filter(struct rec_cfg *c, const char *opt, const char *f)
+{
+	char **slot, *n;
+
+	if (!c->nr_events) {
+		cli_error("record", "%s must follow an -e event", opt);
+		return -1;
+	}
+	slot = (char **)&c->filters[c->nr_events - 1];
+	if (*slot ? asprintf(&n, "(%s) && (%s)", *slot, f) < 0 : !(n = strdup(f))) {
+		cli_error("record", "%s: out of memory", opt);
+		return -1;
+	}
+	free(*slot);
+	*slot = n;
+	return 0;
+}
+
+static int exclude_perf(struct rec_cfg *c)
+{
+	char f[48];
+
+	snprintf(f, sizeof(f), "common_pid != %d", (int)getpid());
+	if (c->nr_events)
+		c->excl_perf[c->nr_events - 1] = true;
+	return add_filter(c, "--exclude-perf", f);
+}
+
+static void free_filters(struct rec_cfg *c)
+{
+	for (int i = 0; c->filters && i < c->nr_events; i++)
+		free((char *)c->filters[i]);
+	free(c->filters);
+	free(c->excl_perf);
+}
+
 static int refuse(const char *opt)
 {
 	cli_error("record", "option %s is not supported by perfkit record", opt);
@@ -280,6 +318,7 @@ static int parse_opt2(struct rec_cfg *c, int o, const char *name)
 		return 0;
 	case OPT_SYNTH:
 		return strcmp(optarg, "all") ? refuse("--synth (other than all)") : 0;
+	case OPT_EXCL_PERF: return exclude_perf(c);
 	case OPT_IGNORED: return 0;
 	case OPT_REFUSED: return refuse(name);
 	case 'S': return refuse("-S/--snapshot");
@@ -333,12 +372,7 @@ static int parse_opt(struct rec_cfg *c, int o, const char *name)
 		}
 		return 0;
 	case OPT_FILTER:
-		if (!c->nr_events) {
-			cli_error("record", "--filter must follow an -e event");
-			return -1;
-		}
-		c->filters[c->nr_events - 1] = optarg;
-		return 0;
+		return add_filter(c, "--filter", optarg);
 	case 'R': c->raw = true; return 0;
 	case OPT_SAMPLE_CPU: c->sample_cpu = true; return 0;
 	case OPT_OVERWRITE: c->overwrite = true; return 0;
@@ -531,6 +565,12 @@ static int build_events(struct rec *r)
 			if (pe.pos >= 0)
 				fprintf(stderr, "    %s\n    %*s^\n", s, pe.pos, "");
 			return n;
+		}
+		if (c->nr_events && c->excl_perf[i] &&
+		    !is_tracepoint(pk_evlist_evsel(r->evlist, first))) {
+			cli_error("record", "--exclude-perf must follow a "
+				  "tracepoint -e (not '%s')", s);
+			return -EINVAL;
 		}
 		if (c->nr_events && c->filters[i] &&
 		    grow_filters(r, first + n, c->filters[i], first))
@@ -1170,9 +1210,11 @@ int cmd_record(int argc, char **argv)
 
 	cfg.events = calloc((size_t)argc + 1, sizeof(char *));
 	cfg.filters = calloc((size_t)argc + 1, sizeof(char *));
-	if (!cfg.events || !cfg.filters || parse_args(&cfg, argc, argv)) {
+	cfg.excl_perf = calloc((size_t)argc + 1, sizeof(bool));
+	if (!cfg.events || !cfg.filters || !cfg.excl_perf ||
+	    parse_args(&cfg, argc, argv)) {
 		free(cfg.events);
-		free(cfg.filters);
+		free_filters(&cfg);
 		return 2;
 	}
 	cli_verbose = cfg.verbose > 1 ? 2 : cfg.verbose;
@@ -1198,6 +1240,6 @@ out:
 	rec_free_maps(&r);
 	free(r.ev_filter);
 	free(cfg.events);
-	free(cfg.filters);
+	free_filters(&cfg);
 	return ret;
 }

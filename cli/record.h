@@ -15,6 +15,7 @@ enum callgraph { CG_NONE, CG_FP, CG_DWARF, CG_LBR };
 struct rec_cfg {
 	const char **events;
 	const char **filters;   /* per -e: the --filter that followed it */
+	bool *excl_perf;        /* per -e: --exclude-perf followed it */
 	int nr_events;
 	uint64_t freq, period;
 	bool freq_set, period_set;

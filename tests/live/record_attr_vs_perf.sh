@@ -163,6 +163,18 @@ done
 check record_script_read_members "$(head -2 pk.s | tr '\n' '|')" \
 	"$(grep -c 'page-faults:' pk.s)" -gt 0
 
+# --filter and --exclude-perf add to the -e's filter as perf joins them:
+# "(a) && (b)"; the recorder's own pid is left out, the command's kept.
+GP=$OLDPWD/$PK_BUILD/workloads/getppid
+EV=syscalls:sys_enter_getppid
+$PK record -q -e $EV --filter 'common_pid == 1' --filter 'common_pid != 1' -o f.data -- $GP 10 >/dev/null 2>&1
+nf=$($PK script -i f.data 2>/dev/null | grep -c getppid)
+$PK record -q -e $EV --filter 'common_pid != 1' --exclude-perf -o f.data -- $GP 10 >/dev/null 2>&1
+ne=$($PK script -i f.data 2>/dev/null | grep -c getppid)
+check record_filters_joined "$nf samples with contradictory filters, $ne with --exclude-perf" "$nf" -eq 0 -a "$ne" -eq 10
+$PK record -q -e cpu-clock --exclude-perf -o f.data -- true >/dev/null 2>&1
+check record_exclude_perf_needs_tp "rc=$?" $? -ne 0
+
 # Refused options say so in one line and fail; dry runs write nothing.
 for o in "--switch-output" "-S" "--control fifo:x" "--tail-synthesize" "-j bogus" "--user-regs=ds" "-D 1-2"; do
 	$PK record $o -e cpu-clock -o r.data -- true >/dev/null 2>r.err; krc=$?
