@@ -331,8 +331,6 @@ static int parse_opt2(struct rec_cfg *c, int o, const char *name)
 
 static int parse_opt(struct rec_cfg *c, int o, const char *name)
 {
-	uint64_t v;
-
 	switch (o) {
 	case 'e': c->events[c->nr_events++] = optarg; return 0;
 	case 'F':
@@ -351,16 +349,7 @@ static int parse_opt(struct rec_cfg *c, int o, const char *name)
 	case 'p': c->pids = optarg; return 0;
 	case 't': c->tids = optarg; return 0;
 	case 'o': c->output = optarg; return 0;
-	case 'm':
-		/* ",AUX" pages are for AUX area events, which record has not */
-		if (strchr(optarg, ','))
-			*strchr(optarg, ',') = '\0';
-		if (parse_u64("-m", optarg, &v) || (v & (v - 1))) {
-			cli_error("record", "-m: %s is not a power of two", optarg);
-			return -1;
-		}
-		c->mmap_pages = (size_t)v;
-		return 0;
+	case 'm': return rec_parse_mmap_pages(c, optarg);
 	case OPT_SWITCH: c->switch_events = true; return 0;
 	case 'd': c->data_addr = true; return 0;
 	case 'i': c->no_inherit = true; return 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <perfkit/features.h>
 #include "cli.h"
 #include "record.h"
@@ -206,5 +207,45 @@ int rec_parse_size(const char *opt, const char *s, uint64_t *v)
 		return -1;
 	}
 	*v = (uint64_t)n << shift;
+	return 0;
+}
+
+/* "16K" for 16384: the size in the largest unit it is a whole number of. */
+static void size_text(uint64_t v, char *buf, size_t size)
+{
+	const char *units = "BKMG";
+	int u = 0;
+
+	while (u < 3 && v >= 1024 && !(v % 1024)) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%llu%c", (unsigned long long)v, units[u]);
+}
+
+/* -m PAGES or -m SIZE[BKMG] (",AUX" pages are for AUX area events, which
+ * record has not): a count that is not a power of two is rounded up,
+ * saying so, as perf does. */
+int rec_parse_mmap_pages(struct rec_cfg *c, char *s)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), v, pages = 1;
+	char *comma = strchr(s, ','), *end, text[32];
+
+	if (comma)
+		*comma = '\0';
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end != s && !*end && !errno && v)
+		v *= page;
+	else if (rec_parse_size("-m", s, &v))
+		return -1;
+	while (pages * page < v && pages < (1ull << 30))
+		pages <<= 1;
+	if (pages * page != v && !c->quiet) {
+		size_text(pages * page, text, sizeof(text));
+		fprintf(stderr, "rounding mmap pages size to %s (%llu pages)\n",
+			text, (unsigned long long)pages);
+	}
+	c->mmap_pages = (size_t)pages;
 	return 0;
 }
