@@ -53,7 +53,18 @@ static void usage(FILE *f)
 "                          realtime, boottime, tai or a number)\n"
 "      --namespaces        record namespace information of tasks\n"
 "      --all-cgroups       record cgroup ids in samples and CGROUP events\n"
-"  -q, --quiet   -v, --verbose (-vv: every perf_event_attr)\n");
+"  -b, -j, --branch-filter LIST  branch stacks (any, any_call, u, k, ...)\n"
+"      --group  -n  -P  -W  -s  -T  --phys-data  --data-page-size\n"
+"      --code-page-size  --running-time  --sample-identifier  --all-user\n"
+"      --all-kernel  --user-callchains  --kernel-callchains  --no-buffering\n"
+"  -I, --intr-regs[=REGS]  --user-regs[=REGS]  ('?' lists the registers)\n"
+"  -D, --delay MS          start the events MS ms after the command\n"
+"      --strict-freq       refuse an -F above the kernel's limit (-F max)\n"
+"      --exclude-perf      leave the recorder out of the preceding tracepoint\n"
+"  -B, --no-buildid  --buildid-all  --buildid-mmap  --no-bpf-event\n"
+"      --max-size SIZE  --timestamp-filename  --dry-run  -r, --realtime PRIO\n"
+"  -q, --quiet   -v, --verbose (-vv: every perf_event_attr)\n"
+"docs/record-options.md lists every perf record option and its status.\n");
 }
 
 enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE,
@@ -971,6 +982,7 @@ static bool size_reached(struct rec *r)
 {
 	if (!r->cfg->max_size || r->bytes < r->cfg->max_size)
 		return false;
+	r->size_stop = true;
 	if (!r->cfg->quiet)
 		fprintf(stderr, "[ perfkit record: size limit reached (%llu KB), "
 			"stopping session ]\n",
@@ -1187,7 +1199,8 @@ static int run(struct rec *r)
 	print_summary(r);
 	if (err)
 		return -1;
-	return r->cfg->argv ? workload_exit_code(status) : 0;
+	/* perf ends a session it stopped at --max-size with success */
+	return r->cfg->argv && !r->size_stop ? workload_exit_code(status) : 0;
 }
 
 int cmd_record(int argc, char **argv)

@@ -73,6 +73,7 @@ struct rec {
 	int tracking;           /* index of the event carrying side-band */
 	const char **ev_filter; /* per event: its --filter, or NULL */
 	int nr_ev_filter;
+	bool size_stop;         /* --max-size ended the session */
 	bool has_dummy;         /* tracking is perf's added dummy event */
 	struct pk_evlist *sb;   /* the BPF side-band dummy, or NULL */
 	struct pk_cpu_map *sb_cpus;
