@@ -55,25 +55,6 @@ int rec_resolve_freq(struct rec_cfg *c)
 	return 0;
 }
 
-static const struct { const char *name; uint64_t bit; } branch_names[] = {
-	{ "u", PERF_SAMPLE_BRANCH_USER },
-	{ "k", PERF_SAMPLE_BRANCH_KERNEL },
-	{ "hv", PERF_SAMPLE_BRANCH_HV },
-	{ "any", PERF_SAMPLE_BRANCH_ANY },
-	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
-	{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
-	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
-	{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
-	{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
-	{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
-	{ "cond", PERF_SAMPLE_BRANCH_COND },
-	{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
-	{ "call", PERF_SAMPLE_BRANCH_CALL },
-	{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
-	{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
-	{ "priv", PERF_SAMPLE_BRANCH_PRIV_SAVE },
-};
-
 #define BRANCH_PLM (PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | \
 		    PERF_SAMPLE_BRANCH_HV)
 
@@ -90,16 +71,14 @@ int rec_parse_branch(struct rec_cfg *c, const char *s)
 	}
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i, n = sizeof(branch_names) / sizeof(branch_names[0]);
+		uint64_t bit = pk_branch_filter_bit(tok);
 
-		for (i = 0; i < n && strcmp(tok, branch_names[i].name); i++)
-			;
-		if (i == n) {
+		if (!bit) {
 			cli_error("record", "-j: unknown branch filter '%s' in "
 				  "'%s'", tok, s);
 			return -1;
 		}
-		mode |= branch_names[i].bit;
+		mode |= bit;
 	}
 	if (!(mode & ~(uint64_t)BRANCH_PLM))
 		mode = PERF_SAMPLE_BRANCH_ANY;
