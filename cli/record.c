@@ -460,7 +460,9 @@ static void config_sampling(const struct rec_cfg *c, struct perf_event_attr *a,
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR |
 				  PERF_SAMPLE_DATA_SRC;
-		a->sample_regs_user = 0xff0fff; /* x86-64: every GPR, ip, sp */
+		/* x86-64: every GPR, ip, sp; with --user-regs only sp and ip
+		 * here (the unwinder's minimum), the rest from the option */
+		a->sample_regs_user = c->user_regs ? 0x180 : 0xff0fff;
 		a->sample_stack_user = c->dwarf_size ? c->dwarf_size : 8192;
 		a->exclude_callchain_user = 1;
 		break;

@@ -31,7 +31,7 @@ static void config_sample_bits(const struct rec_cfg *c, struct perf_event_attr *
 		return;
 	if (c->user_regs) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER;
-		a->sample_regs_user = c->user_regs;
+		a->sample_regs_user |= c->user_regs;
 	}
 	if (c->intr_regs) {
 		a->sample_type |= PERF_SAMPLE_REGS_INTR;
@@ -173,6 +173,12 @@ void rec_config_options(struct rec *r)
 	if (c->buildid_mmap)
 		pk_evsel_attr(pk_evlist_evsel(r->evlist, r->tracking))->build_id = 1;
 	config_sample_id(c, r->evlist);
+	if (c->user_regs && c->cg == CG_DWARF && !c->quiet)
+		fprintf(stderr, "WARNING: The use of --call-graph=dwarf may "
+			"require all the user registers, specifying a subset "
+			"with --user-regs may render DWARF unwinding unreliable, "
+			"so the minimal registers set (IP, SP) is explicitly "
+			"forced.\n");
 }
 
 /* perf's side-band event for BPF program loads: a dummy on every CPU

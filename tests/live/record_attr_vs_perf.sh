@@ -122,6 +122,11 @@ a-dwarf|-e cpu-clock -a --call-graph dwarf
 a-all-user|-e cpu-clock -a --all-user
 +a-D|-e cpu-clock -a -D 1
 D-g|-e cpu-clock -D 1 -g
+dwarf-user-regs|-e cpu-clock --call-graph dwarf --user-regs=ax
+a-dwarf-user-regs|-e cpu-clock -a --call-graph dwarf --user-regs=ax
+a-sample-read|-e {cpu-clock,task-clock}:S -a
+sample-read-s|-e {cpu-clock,task-clock}:S -s
+group-b|-e {cpu-clock,task-clock} -b
 OPTS
 check record_attr_count "only $n option sets" $n -ge 60
 
