@@ -90,7 +90,7 @@ int rec_parse_branch(struct rec_cfg *c, const char *s);
 int rec_parse_regs(const char *opt, const char *s, uint64_t *mask);
 int rec_parse_delay(struct rec_cfg *c, const char *s);
 int rec_parse_size(const char *opt, const char *s, uint64_t *v);
-int rec_parse_mmap_pages(struct rec_cfg *c, char *s);
+int rec_parse_mmap_pages(struct rec_cfg *c, const char *arg);
 /* record_attr.c */
 void rec_config_options(struct rec *r);
 int rec_open_bpf_sideband(struct rec *r);

@@ -205,13 +205,13 @@ static void size_text(uint64_t v, char *buf, size_t size)
 /* -m PAGES or -m SIZE[BKMG] (",AUX" pages are for AUX area events, which
  * record has not): a count that is not a power of two is rounded up,
  * saying so, as perf does. */
-int rec_parse_mmap_pages(struct rec_cfg *c, char *s)
+int rec_parse_mmap_pages(struct rec_cfg *c, const char *arg)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), v, pages = 1;
-	char *comma = strchr(s, ','), *end, text[32];
+	char s[64], *end, text[32];
 
-	if (comma)
-		*comma = '\0';
+	/* the data pages before any ",AUX"; argv stays as given (CMDLINE) */
+	snprintf(s, sizeof(s), "%.*s", (int)strcspn(arg, ","), arg);
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (end != s && !*end && !errno && v)
