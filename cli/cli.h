@@ -83,7 +83,7 @@ struct cli_open_trace {
 };
 void cli_open_attempt(void *ctx, struct pk_evsel *e,
 		      const struct perf_event_attr *tried, int err,
-		      const char *retry);
+		      const char *retry, int level);
 
 /* Prints "perfkit CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)

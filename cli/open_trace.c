@@ -37,12 +37,14 @@ static void print_attempt(const struct cli_open_trace *t, struct pk_evsel *e,
 
 void cli_open_attempt(void *ctx, struct pk_evsel *e,
 		      const struct perf_event_attr *tried, int err,
-		      const char *retry)
+		      const char *retry, int level)
 {
 	const struct cli_open_trace *t = ctx;
 
 	if (t->verbose >= 2)
 		print_attempt(t, e, tried, err);
-	if (retry && t->verbose)
+	if (retry && level == 2 && t->verbose >= 2)
+		fprintf(stderr, "%s\n", retry);
+	else if (retry && level == 1 && t->verbose)
 		fprintf(stderr, "Warning:\n%s\n", retry);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 #include <perfkit/synth.h>
@@ -37,9 +38,6 @@ static void usage(FILE *f)
 "      --call-graph MODE   fp, dwarf[,SIZE] or lbr\n"
 "  -a, --all-cpus          every CPU   -C, --cpu CPUS   only these CPUs\n"
 "  -p, --pid PIDS          attach      -t, --tid TIDS   attach to threads\n"
-"                          (-a, -C, -p, -t with a command: for as long as it\n"
-"                          runs; the command itself is not followed)\n"
-"      --per-thread        one ring per thread, no per-CPU rings\n"
 "  -o, --output FILE       default perf.data ('-' for a pipe)\n"
 "  -m, --mmap-pages N      ring pages per CPU (power of two)\n"
 "      --switch-events     record context switches\n"
@@ -55,13 +53,34 @@ static void usage(FILE *f)
 "                          realtime, boottime, tai or a number)\n"
 "      --namespaces        record namespace information of tasks\n"
 "      --all-cgroups       record cgroup ids in samples and CGROUP events\n"
-"  -B, --no-buildid        no build ids in the file (nor the cache)\n"
-"  -N, --no-buildid-cache  leave the build-id cache (~/.debug) alone\n"
-"  -q, --quiet   -v, --verbose (-vv: every perf_event_attr)\n");
+"  -b, -j, --branch-filter LIST  branch stacks (any, any_call, u, k, ...)\n"
+"      --group  -n  -P  -W  -s  -T  --phys-data  --data-page-size\n"
+"      --code-page-size  --running-time  --sample-identifier  --all-user\n"
+"      --all-kernel  --user-callchains  --kernel-callchains  --no-buffering\n"
+"  -I, --intr-regs[=REGS]  --user-regs[=REGS]  ('?' lists the registers)\n"
+"  -D, --delay MS          start the events MS ms after the command\n"
+"      --strict-freq       refuse an -F above the kernel's limit (-F max)\n"
+"      --exclude-perf      leave the recorder out of the preceding tracepoint\n"
+"  -B, --no-buildid  --buildid-all  --buildid-mmap  --no-bpf-event\n"
+"      --max-size SIZE  --timestamp-filename  --dry-run  -r, --realtime PRIO\n"
+"  -q, --quiet   -v, --verbose (-vv: every perf_event_attr)\n"
+"docs/record-options.md lists every perf record option and its status.\n");
 }
 
 enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE,
-       OPT_NS, OPT_CGROUPS, OPT_PER_THREAD };
+       OPT_NS, OPT_CGROUPS, OPT_NO_BPF, OPT_GROUP, OPT_NO_BUF, OPT_USER_REGS,
+       OPT_PHYS, OPT_DPAGE, OPT_CPAGE, OPT_UCHAIN, OPT_KCHAIN, OPT_TRANS,
+       OPT_STRICT, OPT_RUNTIME, OPT_SAMPLE_ID, OPT_ALL_USER, OPT_ALL_KERNEL,
+       OPT_BUILDID_MMAP, OPT_BUILDID_ALL, OPT_MAX_SIZE, OPT_TS_FILE,
+       OPT_DRY_RUN, OPT_IGNORED, OPT_REFUSED, OPT_OFF_CPU, OPT_TS_BOUNDARY,
+       OPT_SYNTH, OPT_EXCL_PERF, OPT_PER_THREAD };
+
+/* perf record options that change only how perf writes (threads,
+ * asynchronous I/O, flush batching) or where it looks for files: the
+ * file perfkit writes is the same without them. */
+#define IGNORED(name, arg) { name, arg, NULL, OPT_IGNORED }
+/* perf record options perfkit does not have: refused, never ignored. */
+#define REFUSED(name, arg) { name, arg, NULL, OPT_REFUSED }
 
 static const struct option long_opts[] = {
 	{ "event", required_argument, NULL, 'e' },
@@ -85,9 +104,63 @@ static const struct option long_opts[] = {
 	{ "clockid", required_argument, NULL, 'k' },
 	{ "namespaces", no_argument, NULL, OPT_NS },
 	{ "all-cgroups", no_argument, NULL, OPT_CGROUPS },
-	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+	{ "branch-any", no_argument, NULL, 'b' },
+	{ "branch-filter", required_argument, NULL, 'j' },
+	{ "no-bpf-event", no_argument, NULL, OPT_NO_BPF },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "no-samples", no_argument, NULL, 'n' },
+	{ "period", no_argument, NULL, 'P' },
+	{ "no-buffering", no_argument, NULL, OPT_NO_BUF },
+	{ "weight", no_argument, NULL, 'W' },
+	{ "intr-regs", optional_argument, NULL, 'I' },
+	{ "user-regs", optional_argument, NULL, OPT_USER_REGS },
+	{ "phys-data", no_argument, NULL, OPT_PHYS },
+	{ "data-page-size", no_argument, NULL, OPT_DPAGE },
+	{ "code-page-size", no_argument, NULL, OPT_CPAGE },
+	{ "stat", no_argument, NULL, 's' },
+	{ "user-callchains", no_argument, NULL, OPT_UCHAIN },
+	{ "kernel-callchains", no_argument, NULL, OPT_KCHAIN },
+	{ "timestamp", no_argument, NULL, 'T' },
+	{ "delay", required_argument, NULL, 'D' },
+	{ "transaction", no_argument, NULL, OPT_TRANS },
+	{ "strict-freq", no_argument, NULL, OPT_STRICT },
+	{ "running-time", no_argument, NULL, OPT_RUNTIME },
+	{ "sample-identifier", no_argument, NULL, OPT_SAMPLE_ID },
+	{ "all-user", no_argument, NULL, OPT_ALL_USER },
+	{ "all-kernel", no_argument, NULL, OPT_ALL_KERNEL },
 	{ "no-buildid", no_argument, NULL, 'B' },
 	{ "no-buildid-cache", no_argument, NULL, 'N' },
+	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+	{ "buildid-all", no_argument, NULL, OPT_BUILDID_ALL },
+	{ "buildid-mmap", no_argument, NULL, OPT_BUILDID_MMAP },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "timestamp-filename", no_argument, NULL, OPT_TS_FILE },
+	{ "timestamp-boundary", no_argument, NULL, OPT_TS_BOUNDARY },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "realtime", required_argument, NULL, 'r' },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "synth", required_argument, NULL, OPT_SYNTH },
+	IGNORED("aio", optional_argument),
+	IGNORED("affinity", required_argument),
+	IGNORED("mmap-flush", required_argument),
+	IGNORED("threads", optional_argument),
+	IGNORED("num-thread-synthesize", required_argument),
+	IGNORED("proc-map-timeout", required_argument),
+	IGNORED("vmlinux", required_argument),
+	IGNORED("debuginfod", optional_argument),
+	REFUSED("snapshot", optional_argument),
+	REFUSED("aux-sample", optional_argument),
+	REFUSED("cgroup", required_argument),
+	REFUSED("uid", required_argument),
+	REFUSED("control", required_argument),
+	REFUSED("kcore", no_argument),
+	REFUSED("switch-output", optional_argument),
+	REFUSED("switch-output-event", required_argument),
+	REFUSED("switch-max-files", required_argument),
+	REFUSED("tail-synthesize", no_argument),
+	{ "exclude-perf", no_argument, NULL, OPT_EXCL_PERF },
+	REFUSED("clang-path", required_argument),
+	REFUSED("clang-opt", required_argument),
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -160,17 +233,122 @@ static int parse_clockid(struct rec_cfg *c, const char *s)
 	return 0;
 }
 
-static int parse_opt(struct rec_cfg *c, int o)
+/* --filter and --exclude-perf add to the preceding -e's filter, joined
+ * as perf joins them: "(old) && (new)". */
+static int add_filter(struct rec_cfg *c, const char *opt, const char *f)
 {
-	uint64_t v;
+	char **slot, *n;
 
+	if (!c->nr_events) {
+		cli_error("record", "%s must follow an -e event", opt);
+		return -1;
+	}
+	slot = (char **)&c->filters[c->nr_events - 1];
+	if (*slot ? asprintf(&n, "(%s) && (%s)", *slot, f) < 0 : !(n = strdup(f))) {
+		cli_error("record", "%s: out of memory", opt);
+		return -1;
+	}
+	free(*slot);
+	*slot = n;
+	return 0;
+}
+
+static int exclude_perf(struct rec_cfg *c)
+{
+	char f[48];
+
+	snprintf(f, sizeof(f), "common_pid != %d", (int)getpid());
+	if (c->nr_events)
+		c->excl_perf[c->nr_events - 1] = true;
+	return add_filter(c, "--exclude-perf", f);
+}
+
+static void free_filters(struct rec_cfg *c)
+{
+	for (int i = 0; c->filters && i < c->nr_events; i++)
+		free((char *)c->filters[i]);
+	free(c->filters);
+	free(c->excl_perf);
+}
+
+static int refuse(const char *opt)
+{
+	cli_error("record", "option %s is not supported by perfkit record", opt);
+	return -1;
+}
+
+/* The options beyond the first set: attr bits, build ids, output. */
+static int parse_opt2(struct rec_cfg *c, int o, const char *name)
+{
+	switch (o) {
+	case 'b': c->branch_mode = PERF_SAMPLE_BRANCH_ANY; return 0;
+	case 'j': return rec_parse_branch(c, optarg);
+	case OPT_NO_BPF: c->no_bpf_event = true; return 0;
+	case OPT_GROUP: c->group = true; return 0;
+	case 'n': c->no_samples = true; return 0;
+	case 'P': c->sample_period_bit = true; return 0;
+	case OPT_NO_BUF: c->no_buffering = true; return 0;
+	case 'W': c->weight = true; return 0;
+	case 'I': return rec_parse_regs("--intr-regs", optarg, &c->intr_regs);
+	case OPT_USER_REGS: return rec_parse_regs("--user-regs", optarg, &c->user_regs);
+	case OPT_PHYS: c->phys_data = true; return 0;
+	case OPT_DPAGE: c->data_page_size = true; return 0;
+	case OPT_CPAGE: c->code_page_size = true; return 0;
+	case 's': c->inherit_stat = true; return 0;
+	case OPT_UCHAIN: c->user_callchains = true; return 0;
+	case OPT_KCHAIN: c->kernel_callchains = true; return 0;
+	case 'T': return 0;         /* TIME is always sampled */
+	case OPT_TRANS: return 0;   /* perf 6.1 sets no bit for it either */
+	case 'D': return rec_parse_delay(c, optarg);
+	case OPT_STRICT: c->strict_freq = true; return 0;
+	case OPT_RUNTIME: c->running_time = true; return 0;
+	case OPT_SAMPLE_ID: c->sample_identifier = true; return 0;
+	case OPT_ALL_USER: c->all_user = true; return 0;
+	case OPT_ALL_KERNEL: c->all_kernel = true; return 0;
+	case 'B': c->no_buildid = true; return 0;
+	case 'N': c->no_buildid_cache = true; return 0;
+	case OPT_BUILDID_ALL: c->buildid_all = true; return 0;
+	case OPT_BUILDID_MMAP: c->buildid_mmap = true; return 0;
+	case OPT_MAX_SIZE: return rec_parse_size("--max-size", optarg, &c->max_size);
+	case OPT_TS_FILE: c->timestamp_filename = true; return 0;
+	case OPT_TS_BOUNDARY: return 0; /* SAMPLE_TIME is always written */
+	case OPT_DRY_RUN: c->dry_run = true; return 0;
+	case 'r': {
+		uint64_t v;
+
+		if (parse_u64("-r", optarg, &v) || v > 99) {
+			cli_error("record", "-r: priority must be 1..99");
+			return -1;
+		}
+		c->rt_prio = (int)v;
+		return 0;
+	}
+	case OPT_OFF_CPU:
+		if (!c->quiet)
+			fprintf(stderr, " Warning: option `off-cpu' is being "
+				"ignored: perfkit has no BPF off-CPU profiler\n");
+		return 0;
+	case OPT_SYNTH:
+		return strcmp(optarg, "all") ? refuse("--synth (other than all)") : 0;
+	case OPT_EXCL_PERF: return exclude_perf(c);
+	case OPT_IGNORED: return 0;
+	case OPT_REFUSED: return refuse(name);
+	case 'S': return refuse("-S/--snapshot");
+	case 'G': return refuse("-G/--cgroup");
+	case 'u': return refuse("-u/--uid");
+	case 'h': usage(stdout); exit(0);
+	default: usage(stderr); return -1;
+	}
+}
+
+static int parse_opt(struct rec_cfg *c, int o, const char *name)
+{
 	switch (o) {
 	case 'e': c->events[c->nr_events++] = optarg; return 0;
 	case 'F':
-		if (parse_u64("-F", optarg, &c->freq))
-			return -1;
+		c->freq_arg = optarg;
 		c->freq_set = true;
-		return 0;
+		return strcmp(optarg, "max") ? parse_u64("-F", optarg, &c->freq) : 0;
 	case 'c':
 		if (parse_u64("-c", optarg, &c->period))
 			return -1;
@@ -183,13 +361,7 @@ static int parse_opt(struct rec_cfg *c, int o)
 	case 'p': c->pids = optarg; return 0;
 	case 't': c->tids = optarg; return 0;
 	case 'o': c->output = optarg; return 0;
-	case 'm':
-		if (parse_u64("-m", optarg, &v) || (v & (v - 1))) {
-			cli_error("record", "-m: %s is not a power of two", optarg);
-			return -1;
-		}
-		c->mmap_pages = (size_t)v;
-		return 0;
+	case 'm': return rec_parse_mmap_pages(c, optarg);
 	case OPT_SWITCH: c->switch_events = true; return 0;
 	case 'd': c->data_addr = true; return 0;
 	case 'i': c->no_inherit = true; return 0;
@@ -201,37 +373,32 @@ static int parse_opt(struct rec_cfg *c, int o)
 		}
 		return 0;
 	case OPT_FILTER:
-		if (!c->nr_events) {
-			cli_error("record", "--filter must follow an -e event");
-			return -1;
-		}
-		c->filters[c->nr_events - 1] = optarg;
-		return 0;
+		return add_filter(c, "--filter", optarg);
 	case 'R': c->raw = true; return 0;
 	case OPT_SAMPLE_CPU: c->sample_cpu = true; return 0;
 	case OPT_OVERWRITE: c->overwrite = true; return 0;
 	case 'k': return parse_clockid(c, optarg);
 	case OPT_NS: c->namespaces = true; return 0;
 	case OPT_CGROUPS: c->all_cgroups = true; return 0;
-	case OPT_PER_THREAD: c->per_thread = true; return 0;
-	case 'B': c->no_buildid = true; return 0;
-	case 'N': c->no_buildid_cache = true; return 0;
 	case 'q': c->quiet = true; return 0;
 	case 'v': c->verbose++; return 0;
-	case 'h': usage(stdout); exit(0);
-	default: usage(stderr); return -1;
+	default: return parse_opt2(c, o, name);
 	}
 }
 
 static int parse_args(struct rec_cfg *c, int argc, char **argv)
 {
-	int o;
+	int o, li = -1;
+	char name[64];
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rk:qvhBN",
-				long_opts, NULL)) != -1)
-		if (parse_opt(c, o))
+	while ((o = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rk:qvhbj:nPWI::sTD:BNr:S::G:u:",
+				long_opts, &li)) != -1) {
+		snprintf(name, sizeof(name), "--%s", li >= 0 ? long_opts[li].name : "?");
+		if (parse_opt(c, o, name))
 			return -1;
+		li = -1;
+	}
 	if (optind < argc)
 		c->argv = argv + optind;
 	if (!c->argv && !c->pids && !c->tids && !c->system_wide && !c->cpu_list) {
@@ -253,7 +420,7 @@ static int parse_args(struct rec_cfg *c, int argc, char **argv)
 		c->mmap_pages = 128;
 	if (!c->freq_set)
 		c->freq = 4000;
-	return 0;
+	return rec_resolve_freq(c);
 }
 
 /* perf's targets: CPUs (-a, -C), existing tasks (-p, -t), or neither:
@@ -321,7 +488,9 @@ static void config_sampling(const struct rec_cfg *c, struct perf_event_attr *a,
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR |
 				  PERF_SAMPLE_DATA_SRC;
-		a->sample_regs_user = 0xff0fff; /* x86-64: every GPR, ip, sp */
+		/* x86-64: every GPR, ip, sp; with --user-regs only sp and ip
+		 * here (the unwinder's minimum), the rest from the option */
+		a->sample_regs_user = c->user_regs ? 0x180 : 0xff0fff;
 		a->sample_stack_user = c->dwarf_size ? c->dwarf_size : 8192;
 		a->exclude_callchain_user = 1;
 		break;
@@ -347,24 +516,23 @@ static void config_tracking(const struct rec_cfg *c, struct perf_event_attr *a)
 	a->mmap2 = pk_feature_has(PK_FEAT_MMAP2);
 	a->comm_exec = pk_feature_has(PK_FEAT_COMM_EXEC);
 	a->ksymbol = pk_feature_has(PK_FEAT_KSYMBOL);
-	a->bpf_event = pk_feature_has(PK_FEAT_BPF_EVENT);
+	a->bpf_event = pk_feature_has(PK_FEAT_BPF_EVENT) && !c->no_bpf_event;
 	a->context_switch = c->switch_events;
 	a->mmap_data = c->data_addr || c->cg == CG_DWARF;
 	a->namespaces = c->namespaces;
 	a->cgroup = c->all_cgroups;
 }
 
-/* Group members follow their leader: only leaders start disabled and
- * wait for the command's exec (perf's rule). */
-static void config_common(const struct rec_cfg *c, struct perf_event_attr *a,
-			  bool leader)
+/* Events wait for the command's exec only when it is the target (group
+ * members follow their leader: record_attr.c). */
+static void config_common(const struct rec_cfg *c, struct perf_event_attr *a)
 {
 	a->read_format = PERF_FORMAT_ID |
 			 (pk_feature_has(PK_FEAT_READ_LOST) ? PERF_FORMAT_LOST : 0);
-	a->disabled = leader;
+	a->disabled = 1;
 	/* -t follows just the threads named (perf turns inheritance off) */
 	a->inherit = !c->no_inherit && !any_cpu_map(c) && !c->tids;
-	a->enable_on_exec = c->argv && target_none(c) && leader;
+	a->enable_on_exec = c->argv && target_none(c);
 	a->sample_id_all = 1;
 	a->write_backward = c->overwrite;
 	if (c->clockid >= 0) {
@@ -375,39 +543,18 @@ static void config_common(const struct rec_cfg *c, struct perf_event_attr *a,
 		a->sample_type |= PERF_SAMPLE_CGROUP;
 }
 
-/* CPU-wide recordings get a dummy event for the side-band, enabled from
- * the start, so what happens during synthesis is tracked (perf adds it). */
-static bool need_dummy(const struct rec_cfg *c)
-{
-	return has_cpu(c);
-}
-
 static int add_tracking_dummy(struct rec *r)
 {
 	struct perf_event_attr a;
+	int idx;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_DUMMY;
-	return pk_evlist_add(r->evlist, &a, "dummy:HG");
-}
-
-/* Samples carry an id when there are several events: IDENTIFIER (at a
- * fixed place) where their layouts differ, else ID, as perf chooses. */
-static void config_sample_id(struct pk_evlist *l)
-{
-	int n = pk_evlist_nr(l);
-	uint64_t first, bit = PERF_SAMPLE_ID;
-
-	if (n < 2)
-		return;
-	first = pk_evsel_attr(pk_evlist_evsel(l, 0))->sample_type;
-	for (int i = 1; i < n; i++)
-		if (pk_evsel_attr(pk_evlist_evsel(l, i))->sample_type != first)
-			bit = PERF_SAMPLE_IDENTIFIER;
-	for (int i = 0; i < n; i++)
-		pk_evsel_attr(pk_evlist_evsel(l, i))->sample_type |= bit;
+	a.exclude_guest = pk_feature_has(PK_FEAT_EXCLUDE_GUEST);
+	idx = pk_evlist_add(r->evlist, &a, "dummy:HG");
+	return idx;
 }
 
 /* Events [FROM, TO) get FILTER (--filter applies to the -e before it). */
@@ -437,7 +584,7 @@ static int build_events(struct rec *r)
 	if (!r->evlist)
 		return -ENOMEM;
 	for (int i = 0; i < (c->nr_events ? c->nr_events : 1); i++) {
-		const char *s = c->nr_events ? c->events[i] : "cycles";
+		const char *s = c->nr_events ? c->events[i] : "cycles:P";
 
 		memset(&pe, 0, sizeof(pe));
 		pe.pos = -1;
@@ -450,37 +597,42 @@ static int build_events(struct rec *r)
 				fprintf(stderr, "    %s\n    %*s^\n", s, pe.pos, "");
 			return n;
 		}
+		if (c->nr_events && c->excl_perf[i] &&
+		    !is_tracepoint(pk_evlist_evsel(r->evlist, first))) {
+			cli_error("record", "--exclude-perf must follow a "
+				  "tracepoint -e (not '%s')", s);
+			return -EINVAL;
+		}
 		if (c->nr_events && c->filters[i] &&
 		    grow_filters(r, first + n, c->filters[i], first))
 			return -ENOMEM;
 	}
+	n = pk_evlist_nr(r->evlist);
+	if (c->group && n > 1 && pk_evlist_group(r->evlist, 0, n)) {
+		cli_error("record", "--group: the events are already in groups");
+		return -EINVAL;
+	}
+	/* perf 6.1 adds a tracking dummy for -D and CPU-wide targets, so
+	 * side-band is seen from the start whatever the events do. */
 	r->tracking = 0;
-	if (need_dummy(c)) {
+	if (c->delay_ms > 0 || has_cpu(c)) {
 		int err = add_tracking_dummy(r);
 
 		if (err < 0)
 			return err;
 		r->tracking = err;
+		r->has_dummy = true;
 	}
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		struct perf_event_attr *a = pk_evsel_attr(e);
 
 		config_sampling(c, a, is_tracepoint(e));
-		config_common(c, a, pk_evsel_leader(e) == e);
+		config_common(c, a);
 		if (i == r->tracking)
 			config_tracking(c, a);
-		if (i == r->tracking && a->config == PERF_COUNT_SW_DUMMY &&
-		    a->type == PERF_TYPE_SOFTWARE && need_dummy(c)) {
-			/* the dummy samples nothing itself and runs at once */
-			a->sample_period = 1;
-			a->freq = 0;
-			a->disabled = 0;
-			a->enable_on_exec = 0;
-			a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
-		}
 	}
-	config_sample_id(r->evlist);
+	rec_config_options(r);
 	return 0;
 }
 
@@ -510,13 +662,17 @@ static int make_maps(struct rec *r)
 	return 0;
 }
 
+/* Each event as perf opens it: a :P event walks precise_ip down, cycles
+ * fall back to cpu-clock, kernel counting to user space at paranoid 2;
+ * -vv shows every try (cli/open_trace.c). */
 static int open_events(struct rec *r)
 {
 	struct cli_open_trace trace = { r->cfg->verbose, r->cpus, r->threads,
 					PERF_FLAG_FD_CLOEXEC, false };
 	PK_OPTS(pk_open_opts, opts, .attempt = cli_open_attempt,
 		.attempt_ctx = &trace,
-		.fallbacks = PK_OPEN_FALLBACK_CYCLES | PK_OPEN_FALLBACK_USER);
+		.fallbacks = PK_OPEN_FALLBACK_PRECISE | PK_OPEN_FALLBACK_CYCLES |
+			     PK_OPEN_FALLBACK_USER);
 	char msg[512];
 
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
@@ -543,7 +699,7 @@ static int open_events(struct rec *r)
 			}
 		}
 	}
-	return 0;
+	return rec_open_bpf_sideband(r);
 }
 
 /* Adds every event's attr with the ids of all its fds. */
@@ -707,22 +863,85 @@ static bool child_exited(struct rec *r, int *status)
 	return true;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* -D: the events start DELAY ms after the command did; until then only
+ * the tracking dummy runs. Returns the poll timeout to use. */
+static int delay_step(struct rec *r, uint64_t start, bool *pending)
+{
+	uint64_t t = now_ms(), due = start + (uint64_t)r->cfg->delay_ms;
+
+	if (!*pending)
+		return 100;
+	if (t < due)
+		return due - t < 100 ? (int)(due - t) : 100;
+	*pending = false;
+	pk_evlist_enable(r->evlist);
+	if (!r->cfg->quiet)
+		fprintf(stderr, "Events enabled\n");
+	return 100;
+}
+
+/* Enables what runs from the start: everything, or under -D only the
+ * tracking dummy (the events wait for delay_step). */
+static void start_events(struct rec *r)
+{
+	if (r->cfg->delay_ms <= 0) {
+		pk_evlist_enable(r->evlist);
+		return;
+	}
+	pk_evsel_enable(pk_evlist_evsel(r->evlist, r->tracking), false);
+	if (!r->cfg->quiet)
+		fprintf(stderr, "Events disabled\n");
+}
+
+/* --max-size: perf stops the session once the file reaches the size. */
+static bool size_reached(struct rec *r)
+{
+	if (!r->cfg->max_size || r->bytes < r->cfg->max_size)
+		return false;
+	r->size_stop = true;
+	if (!r->cfg->quiet)
+		fprintf(stderr, "[ perfkit record: size limit reached (%llu KB), "
+			"stopping session ]\n",
+			(unsigned long long)(r->bytes / 1024));
+	return true;
+}
+
+static void set_realtime(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	if (prio && sched_setscheduler(0, SCHED_FIFO, &sp))
+		cli_error("record", "-r %d: cannot use SCHED_FIFO: %s", prio,
+			  strerror(errno));
+}
+
 /* Polls and drains until the workload ends, the targets go, or a signal. */
 static int record_loop(struct rec *r, int *status)
 {
-	int hup = 0, n, err = 0, nfds;
-	bool done = false;
+	int hup = 0, n, err = 0, nfds, timeout = 100;
+	bool done = false, pending = r->cfg->delay_ms > 0;
+	uint64_t start = now_ms();
 
+	set_realtime(r->cfg->rt_prio);
 	nfds = pk_evlist_nr(r->evlist) * pk_cpu_map_nr(r->cpus) *
 	       pk_thread_map_nr(r->threads);
 	while (!done && !err) {
-		n = pk_rings_poll(r->rings, 100, &hup);
+		timeout = delay_step(r, start, &pending);
+		n = pk_rings_poll(r->rings, timeout, &hup);
 		(void)n; /* data or not, the rings are drained on every wake */
 		if (!r->cfg->overwrite || snapshot_req) {
 			snapshot_req = 0;
 			err = rec_drain(r);
 		}
-		done = stop_sig || child_exited(r, status) ||
+		done = stop_sig || child_exited(r, status) || size_reached(r) ||
 		       (!r->cfg->argv && (r->cfg->pids || r->cfg->tids) &&
 			hup >= nfds);
 	}
@@ -825,6 +1044,8 @@ static int finish(struct rec *r, int err)
 		err = add_clock_data(r->cfg->clockid, r->w);
 	e2 = pk_pdwriter_close(r->w);
 	r->w = NULL;
+	if (!err && !e2)
+		e2 = rec_timestamp_rename(r);
 	if (err || e2)
 		cli_error("record", "writing '%s': %s", r->cfg->output,
 			  pk_strerror(err ? err : e2));
@@ -879,7 +1100,9 @@ static int run(struct rec *r)
 		/* following existing tasks or CPUs: from now, not from the
 		 * command's exec */
 		if (!target_none(r->cfg))
-			pk_evlist_enable(r->evlist);
+			start_events(r);
+		else if (r->cfg->delay_ms > 0 && !r->cfg->quiet)
+			fprintf(stderr, "Events disabled\n");
 		err = workload_go(&r->wl);
 		if (err) {
 			cli_error("record", "cannot run '%s': %s",
@@ -889,7 +1112,7 @@ static int run(struct rec *r)
 			return 127;
 		}
 	} else {
-		pk_evlist_enable(r->evlist);
+		start_events(r);
 	}
 	err = record_loop(r, &status);
 	pk_evlist_disable(r->evlist);
@@ -905,7 +1128,8 @@ static int run(struct rec *r)
 	print_summary(r);
 	if (err)
 		return -1;
-	return r->cfg->argv ? workload_exit_code(status) : 0;
+	/* perf ends a session it stopped at --max-size with success */
+	return r->cfg->argv && !r->size_stop ? workload_exit_code(status) : 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -917,17 +1141,21 @@ int cmd_record(int argc, char **argv)
 
 	cfg.events = calloc((size_t)argc + 1, sizeof(char *));
 	cfg.filters = calloc((size_t)argc + 1, sizeof(char *));
-	if (!cfg.events || !cfg.filters || parse_args(&cfg, argc, argv)) {
+	cfg.excl_perf = calloc((size_t)argc + 1, sizeof(bool));
+	if (!cfg.events || !cfg.filters || !cfg.excl_perf ||
+	    parse_args(&cfg, argc, argv)) {
 		free(cfg.events);
-		free(cfg.filters);
+		free_filters(&cfg);
 		return 2;
 	}
 	cli_verbose = cfg.verbose > 1 ? 2 : cfg.verbose;
+	if (cfg.buildid_mmap)
+		cfg.no_buildid = true; /* the build ids are in the MMAP2s */
 	if (build_events(&r)) {
 		ret = 2;
 		goto out;
 	}
-	ret = run(&r);
+	ret = cfg.dry_run ? 0 : run(&r);
 	if (ret < 0)
 		ret = 1;
 out:
@@ -936,12 +1164,13 @@ out:
 	if (r.w)
 		pk_pdwriter_close(r.w);
 	pk_rings_free(r.rings);
+	rec_close_bpf_sideband(&r);
 	pk_evlist_free(r.evlist);
 	pk_cpu_map_put(r.cpus);
 	pk_thread_map_put(r.threads);
 	rec_free_maps(&r);
 	free(r.ev_filter);
 	free(cfg.events);
-	free(cfg.filters);
+	free_filters(&cfg);
 	return ret;
 }

@@ -15,6 +15,7 @@ enum callgraph { CG_NONE, CG_FP, CG_DWARF, CG_LBR };
 struct rec_cfg {
 	const char **events;
 	const char **filters;   /* per -e: the --filter that followed it */
+	bool *excl_perf;        /* per -e: --exclude-perf followed it */
 	int nr_events;
 	uint64_t freq, period;
 	bool freq_set, period_set;
@@ -25,6 +26,18 @@ struct rec_cfg {
 	     per_thread,
 	     no_buildid, no_buildid_cache;   /* -B, -N */
 	int clockid;            /* -k, or -1 */
+	const char *freq_arg;   /* -F as given ("max" or a number) */
+	bool strict_freq, group, no_samples, sample_period_bit, no_buffering,
+	     weight, phys_data, data_page_size, code_page_size, inherit_stat,
+	     user_callchains, kernel_callchains, running_time,
+	     sample_identifier, all_user, all_kernel, no_bpf_event,
+	     buildid_mmap, buildid_all, timestamp_filename,
+	     dry_run;
+	uint64_t branch_mode;   /* -b/-j: branch_sample_type */
+	uint64_t user_regs, intr_regs; /* --user-regs/--intr-regs masks */
+	int delay_ms;           /* -D */
+	uint64_t max_size;      /* --max-size bytes, or 0 */
+	int rt_prio;            /* -r SCHED_FIFO priority, or 0 */
 	const char *cpu_list, *pids, *tids, *output;
 	size_t mmap_pages;
 	int comp_level;
@@ -62,13 +75,31 @@ struct rec {
 	int tracking;           /* index of the event carrying side-band */
 	const char **ev_filter; /* per event: its --filter, or NULL */
 	int nr_ev_filter;
+	bool size_stop;         /* --max-size ended the session */
+	bool has_dummy;         /* tracking is perf's added dummy event */
+	struct pk_evlist *sb;   /* the BPF side-band dummy, or NULL */
+	struct pk_cpu_map *sb_cpus;
+	struct pk_thread_map *sb_threads;
 };
 
 /* record_loop.c */
 int rec_drain(struct rec *r);                 /* one pass over every ring */
 void rec_track(struct rec *r, const struct perf_event_header *h);
 int rec_write(struct rec *r, const struct perf_event_header *h);
+/* record_opts.c */
+int rec_resolve_freq(struct rec_cfg *c);
+int rec_parse_branch(struct rec_cfg *c, const char *s);
+int rec_parse_regs(const char *opt, const char *s, uint64_t *mask);
+int rec_parse_delay(struct rec_cfg *c, const char *s);
+int rec_parse_size(const char *opt, const char *s, uint64_t *v);
+int rec_parse_mmap_pages(struct rec_cfg *c, const char *arg);
+/* record_attr.c */
+void rec_config_options(struct rec *r);
+int rec_open_bpf_sideband(struct rec *r);
+void rec_close_bpf_sideband(struct rec *r);
+
 /* record_end.c */
 int rec_add_build_ids(struct rec *r);
 void rec_free_maps(struct rec *r);
+int rec_timestamp_rename(struct rec *r);
 #endif

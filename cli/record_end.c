@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* perfkit record: build ids of every DSO a sample hit (and the vdso), as
  * perf writes them, and the same DSOs into perf's build-id cache. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 #include <perfkit/symbol.h>
 #include <perfkit/bidcache.h>
 #include "cli.h"
 #include "record.h"
 
-static bool seen_before(const struct rec *r, int i)
+static bool seen_before(const struct rec *r, int i, bool all)
 {
 	for (int j = 0; j < i; j++)
-		if ((r->maps[j].hit || !strcmp(r->maps[j].name, "[vdso]")) &&
+		if ((r->maps[j].hit || all || !strcmp(r->maps[j].name, "[vdso]")) &&
 		    !r->maps[j].kernel && !strcmp(r->maps[j].name, r->maps[i].name))
 			return true;
 	return false;
@@ -58,9 +62,10 @@ static int add_one(struct rec *r, uint16_t misc, const char *name,
 	return pk_pdwriter_add_build_id(r->w, &bid);
 }
 
-/* The build id of a user mapping perf lists: a hit file, or the vdso
- * (perf lists it hit or not, with its own vdso's id). */
-static int map_build_id(const struct rec_map *m, uint8_t *id)
+/* The build id of a user mapping perf lists: a hit file (any file with
+ * --buildid-all), or the vdso (perf lists it hit or not, with its own
+ * vdso's id). */
+static int map_build_id(const struct rec_map *m, bool all, uint8_t *id)
 {
 	const void *img;
 	size_t size;
@@ -70,7 +75,7 @@ static int map_build_id(const struct rec_map *m, uint8_t *id)
 	if (!strcmp(m->name, "[vdso]"))
 		return pk_vdso_image(&img, &size) ? -1 :
 		       pk_build_id_from_elf(img, size, id);
-	if (!m->hit || m->name[0] != '/')
+	if ((!m->hit && !all) || m->name[0] != '/')
 		return -1;
 	return pk_build_id_read(m->name, id);
 }
@@ -80,6 +85,7 @@ int rec_add_build_ids(struct rec *r)
 	uint8_t id[PK_BUILD_ID_MAX];
 	char dirbuf[4096];
 	const char *cache = NULL;
+	bool all = r->cfg->buildid_all;
 	int n, err = 0;
 
 	if (r->cfg->no_buildid)
@@ -87,14 +93,14 @@ int rec_add_build_ids(struct rec *r)
 	if (!r->cfg->no_buildid_cache && !r->pipe &&
 	    !pk_bidcache_dir(dirbuf, sizeof(dirbuf)))
 		cache = dirbuf;
-	if (r->kernel_hit && (n = pk_build_id_kernel(id)) > 0)
+	if ((r->kernel_hit || all) && (n = pk_build_id_kernel(id)) > 0)
 		err = add_one(r, PERF_RECORD_MISC_KERNEL, "[kernel.kallsyms]",
 			      id, n, cache);
 	for (int i = 0; i < r->nr_maps && !err; i++) {
 		struct rec_map *m = &r->maps[i];
 
-		n = map_build_id(m, id);
-		if (n > 0 && !seen_before(r, i))
+		n = map_build_id(m, all, id);
+		if (n > 0 && !seen_before(r, i, all))
 			err = add_one(r, PERF_RECORD_MISC_USER, m->name, id, n,
 				      cache);
 	}
@@ -108,4 +114,29 @@ void rec_free_maps(struct rec *r)
 	free(r->maps);
 	r->maps = NULL;
 	r->nr_maps = r->cap_maps = 0;
+}
+
+/* --timestamp-filename: the file takes the time it was closed as a
+ * suffix (YYYYMMDDHHMMSS and centiseconds, as perf names it). */
+int rec_timestamp_rename(struct rec *r)
+{
+	static char shown[4096];
+	char path[4096], stamp[32];
+	struct timeval tv;
+	struct tm tm;
+
+	if (!r->cfg->timestamp_filename || r->pipe)
+		return 0;
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+	snprintf(path, sizeof(path), "%s.%s%02d", r->cfg->output, stamp,
+		 (int)(tv.tv_usec / 10000));
+	if (rename(r->cfg->output, path))
+		return -errno;
+	if (!r->cfg->quiet)
+		fprintf(stderr, "[ perfkit record: Dump %s ]\n", path);
+	snprintf(shown, sizeof(shown), "%s.<timestamp>", r->cfg->output);
+	r->cfg->output = shown;
+	return 0;
 }

@@ -71,6 +71,8 @@ struct out {
 	uint64_t *uips;         /* the unwound frames of the sample */
 	int nr_uips;            /* how many (0 none) */
 	int max_stack;
+	struct { uint64_t id, value; } *reads; /* :S counts seen per id */
+	unsigned nr_reads, cap_reads;
 };
 
 /* Zeroed memory in huge pages where the kernel allows (a few faults
@@ -664,40 +666,34 @@ static bool filtered(struct out *s, const struct pk_sample *sm, const char *comm
 	return false;
 }
 
-static int sample(struct out *s, const struct pk_record *rec)
+/* Prints one sample as event ATTR's (a PERF_SAMPLE_READ group sample
+ * is printed once per member, see sample_read). */
+static int print_sample(struct out *s, const struct pk_record *rec, int attr,
+			const struct pk_sample *sm)
 {
-	struct pk_sample sm;
 	struct ob *o = &s->ob;
 	const struct evinfo *e;
 	const struct script_filter *flt = &s->o->filt;
 	char commbuf[16];
 	const char *comm;
 	uint32_t f;
-	int err;
 
-	if (!s->ready && (err = setup(s)))
-		return err;
-	if (rec->attr < 0 || (unsigned)rec->attr >= s->nr_ev)
-		return 0;
-	err = pk_sample_parse(s->pd, rec, &sm);
-	if (err)
-		return err;
-	e = &s->ev[rec->attr];
+	e = &s->ev[attr];
 	f = s->fields[e->type];
 	if (!f)
 		return 0;
-	if ((flt->tstart && sm.time < flt->tstart) ||
-	    (flt->tend && sm.time > flt->tend))
+	if ((flt->tstart && sm->time < flt->tstart) ||
+	    (flt->tend && sm->time > flt->tend))
 		return 0;
-	if (flt->cpus && (sm.cpu >= 1024 ||
-			  !(flt->cpus[sm.cpu / 64] & (1ull << (sm.cpu % 64)))))
+	if (flt->cpus && (sm->cpu >= 1024 ||
+			  !(flt->cpus[sm->cpu / 64] & (1ull << (sm->cpu % 64)))))
 		return 0;
-	comm = pk_session_comm(s->sess, sm.tid);
+	comm = pk_session_comm(s->sess, sm->tid);
 	if (!comm) {
-		snprintf(commbuf, sizeof(commbuf), ":%d", (int)sm.tid);
+		snprintf(commbuf, sizeof(commbuf), ":%d", (int)sm->tid);
 		comm = commbuf;
 	}
-	if (filtered(s, &sm, comm))
+	if (filtered(s, sm, comm))
 		return 0;
 
 	bool cc = s->use_callchain && e->callchain;
@@ -712,18 +708,18 @@ static int sample(struct out *s, const struct pk_record *rec)
 		}
 	}
 	if ((f & SF_PID) && (f & SF_TID)) {
-		ob_int(o, (int32_t)sm.pid, 5, false);
+		ob_int(o, (int32_t)sm->pid, 5, false);
 		ob_ch(o, '/');
-		ob_int(o, (int32_t)sm.tid, 5, true);
+		ob_int(o, (int32_t)sm->tid, 5, true);
 		ob_ch(o, ' ');
 	} else if (f & (SF_PID | SF_TID)) {
-		ob_int(o, (int32_t)((f & SF_PID) ? sm.pid : sm.tid), 5, false);
+		ob_int(o, (int32_t)((f & SF_PID) ? sm->pid : sm->tid), 5, false);
 		ob_ch(o, ' ');
 	}
 	if (f & SF_CPU) {
 		ob_ch(o, '[');
-		ob_int(o, (int32_t)sm.cpu, 3, false);
-		if (sm.cpu < 100) { /* "%03d" */
+		ob_int(o, (int32_t)sm->cpu, 3, false);
+		if (sm->cpu < 100) { /* "%03d" */
 			char *p = o->b + o->len - 3;
 
 			for (int i = 0; i < 2 && p[i] == ' '; i++)
@@ -732,11 +728,11 @@ static int sample(struct out *s, const struct pk_record *rec)
 		ob_put(o, "] ", 2);
 	}
 	if (f & SF_TIME)
-		put_time(s, sm.time);
+		put_time(s, sm->time);
 	if (f & SF_PERIOD) {
 		/* without PERF_SAMPLE_PERIOD perf shows the attr's period */
-		ob_num(o, (sm.sample_type & PERF_SAMPLE_PERIOD) ? sm.period :
-		       pk_perfdata_attr(s->pd, (unsigned)rec->attr)->sample_period,
+		ob_num(o, (sm->sample_type & PERF_SAMPLE_PERIOD) ? sm->period :
+		       pk_perfdata_attr(s->pd, (unsigned)attr)->sample_period,
 		       10, 10, ' ', false);
 		ob_ch(o, ' ');
 	}
@@ -746,37 +742,107 @@ static int sample(struct out *s, const struct pk_record *rec)
 	}
 	if (f & SF_FLAGS)
 		put_flags(s);
-	if ((f & SF_TRACE) && (sm.sample_type & PERF_SAMPLE_RAW) && s->tf) {
+	if ((f & SF_TRACE) && (sm->sample_type & PERF_SAMPLE_RAW) && s->tf) {
 		size_t len;
 		const char *t = pk_tracefmt_print(s->tf,
-			pk_perfdata_attr(s->pd, (unsigned)rec->attr)->config,
-			(int)sm.cpu, sm.raw.data, sm.raw.size, &len);
+			pk_perfdata_attr(s->pd, (unsigned)attr)->config,
+			(int)sm->cpu, sm->raw.data, sm->raw.size, &len);
 
 		if (t)
 			ob_put(o, t, len);
 	}
 	if (f & SF_ADDR)
-		ob_num(o, sm.addr, 16, 16, ' ', false);
+		ob_num(o, sm->addr, 16, 16, ' ', false);
 	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
-		put_mem(s, f, &sm);
-	if ((f & SF_IP) && cc && unwind(s, &sm))
+		put_mem(s, f, sm);
+	if ((f & SF_IP) && cc && unwind(s, sm))
 		cc = false; /* perf: no callchain when its unwinder fails */
 	if (f & SF_IP) {
 		if (cc) {
 			ob_ch(o, '\n');
-			put_callchain(s, f, &sm);
+			put_callchain(s, f, sm);
 		} else {
 			ob_ch(o, ' ');
 			uint16_t cm = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
-			put_frame(s, f, sm.pid, sm.ip, cm, false,
-				  pk_session_generation(s->sess, sm.pid, cm), false);
+			put_frame(s, f, sm->pid, sm->ip, cm, false,
+				  pk_session_generation(s->sess, sm->pid, cm), false);
 		}
 	}
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
-		put_mem_tail(s, f, &sm);
+		put_mem_tail(s, f, sm);
 	ob_ch(o, '\n');
 	return o->err;
+}
+
+/* The last value read for an event id, for PERF_SAMPLE_READ deltas. */
+static uint64_t *read_last(struct out *s, uint64_t id)
+{
+	for (unsigned i = 0; i < s->nr_reads; i++)
+		if (s->reads[i].id == id)
+			return &s->reads[i].value;
+	if (s->nr_reads == s->cap_reads) {
+		unsigned cap = s->cap_reads ? 2 * s->cap_reads : 16;
+		void *n = realloc(s->reads, cap * sizeof(*s->reads));
+
+		if (!n)
+			return NULL;
+		s->reads = n;
+		s->cap_reads = cap;
+	}
+	s->reads[s->nr_reads].id = id;
+	s->reads[s->nr_reads].value = 0;
+	return &s->reads[s->nr_reads++].value;
+}
+
+/*
+ * A sample of a :S event carries counts, not a period: as perf does, it
+ * is shown once per value read (every group member), as that member's
+ * sample with the count's growth since its previous read as the period;
+ * a member that did not grow is not shown.
+ */
+static int sample_read(struct out *s, const struct pk_record *rec,
+		       struct pk_sample *sm)
+{
+	bool has_id = sm->read.read_format & PERF_FORMAT_ID;
+
+	for (uint64_t i = 0; i < sm->read.nr; i++) {
+		const uint64_t *v = sm->read.values + i * sm->read.stride;
+		uint64_t id = has_id ? v[1] : sm->id, *last;
+		int attr = pk_perfdata_id_attr(s->pd, id), err;
+
+		if (attr < 0 || (unsigned)attr >= s->nr_ev)
+			continue;
+		last = read_last(s, id);
+		if (!last)
+			return -ENOMEM;
+		sm->period = v[0] - *last;
+		*last = v[0];
+		sm->id = id;
+		if (!sm->period)
+			continue;
+		err = print_sample(s, rec, attr, sm);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int sample(struct out *s, const struct pk_record *rec)
+{
+	struct pk_sample sm;
+	int err;
+
+	if (!s->ready && (err = setup(s)))
+		return err;
+	if (rec->attr < 0 || (unsigned)rec->attr >= s->nr_ev)
+		return 0;
+	err = pk_sample_parse(s->pd, rec, &sm);
+	if (err)
+		return err;
+	if ((sm.sample_type & PERF_SAMPLE_READ) && sm.read.values)
+		return sample_read(s, rec, &sm);
+	return print_sample(s, rec, rec->attr, &sm);
 }
 
 /* ---- the record loop ---- */
@@ -889,6 +955,7 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	pk_tracefmt_free(s.tf);
 	pk_unwind_free(s.uw);
 	free(s.uips);
+	free(s.reads);
 	pk_session_free(s.sess);
 	return err == PK_ERR_EOS && !s.ob.err ? 0 : 1;
 }

@@ -33,18 +33,24 @@ enum pk_open_fallback {
 	/* ENOENT, ENXIO or ENODEV for hardware cycles: software cpu-clock
 	 * instead, named "cpu-clock" plus the modifiers of its attribute. */
 	PK_OPEN_FALLBACK_CYCLES = 1u << 1,
+	/* Any error for an event asked for at its highest precision (the 'P'
+	 * modifier, PK_EVSEL_PRECISE_MAX): precise_ip one lower, down to 0;
+	 * past 0 it goes back to where it began and the other fallbacks
+	 * follow (perf's walk). Its note is perf's debug line (level 2). */
+	PK_OPEN_FALLBACK_PRECISE = 1u << 2,
 };
 
 /*
  * Called after each open attempt: TRIED is the attribute as given to that
  * attempt, ERR its result (0: open, every fd readable by pk_evsel_fd; else
  * the fds are closed). RETRY is NULL when this was the last attempt, else
- * the fallback made before the next one, in the words of perf's verbose
- * warning (one line, no newline).
+ * the fallback made before the next one, in perf's words (one line, no
+ * newline); LEVEL says which kind perf prints: 1 a warning (perf -v), 2 a
+ * debug note (perf -vv).
  */
 typedef void (*pk_open_attempt_fn)(void *ctx, struct pk_evsel *evsel,
 				   const struct perf_event_attr *tried,
-				   int err, const char *retry);
+				   int err, const char *retry, int level);
 
 struct pk_open_opts {
 	size_t sz;
@@ -81,7 +87,8 @@ struct pk_open_opts {
  *
  * With OPTS->fallbacks, an error that one of them answers changes the
  * event's attribute (and name) and the open is retried, each fallback at
- * most once; the error returned is the last attempt's.
+ * most once (PRECISE once per level); the error returned is the last
+ * attempt's.
  */
 PK_API int pk_evsel_open(struct pk_evsel *evsel, struct pk_cpu_map *cpus,
 			 struct pk_thread_map *threads,

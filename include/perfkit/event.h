@@ -170,6 +170,11 @@ enum pk_evsel_term {
 };
 PK_API unsigned int pk_evsel_terms(const struct pk_evsel *evsel);
 
+/* The PERF_SAMPLE_BRANCH_* bit of one of perf's branch filter names
+ * ("any", "any_call", "u", "save_type", "stack", "priv", ...: the names
+ * of perf record -j and of the branch_type term), or 0 for none. */
+PK_API uint64_t pk_branch_filter_bit(const char *name);
+
 /*
  * perf's tool events: duration_time, user_time and system_time parse to a
  * software dummy event (what perf opens for them); their value is the

@@ -53,6 +53,11 @@ PK_API unsigned int pk_kernel_attr_size(void);
  * perf_event support at all). */
 PK_API int pk_perf_event_paranoid(int *value);
 
+/* Reads /proc/sys/kernel/perf_event_max_sample_rate (fresh: the kernel
+ * lowers it when sampling interrupts take too long) into *VALUE, in Hz.
+ * 0, or -errno when the file cannot be read. */
+PK_API int pk_perf_event_max_sample_rate(int *value);
+
 /* PMUs in /sys/bus/event_source/devices (under $PERFKIT_SYSFS when set),
  * sorted by name, read once: the list the event parser uses. */
 PK_API int pk_pmu_nr(void);

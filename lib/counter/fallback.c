@@ -79,10 +79,29 @@ static bool is_cycles(const struct perf_event_attr *a)
 	       a->config == PERF_COUNT_HW_CPU_CYCLES;
 }
 
-int pk__open_fallback(struct pk_evsel *e, int err, unsigned int allowed,
-		      char *msg, size_t size)
+/* 'P' events step precise_ip down; past 0 it is put back (2: retry). */
+static int lower_precise(struct pk_evsel *e, unsigned int top, char *msg,
+			 size_t size)
 {
-	int paranoid;
+	if (!e->attr.precise_ip) {
+		e->attr.precise_ip = top & 3;
+		return 0;
+	}
+	e->attr.precise_ip--;
+	snprintf(msg, size, "decreasing precise_ip by one (%u)",
+		 (unsigned int)e->attr.precise_ip);
+	return 2;
+}
+
+int pk__open_fallback(struct pk_evsel *e, int err, unsigned int allowed,
+		      unsigned int top_precise, char *msg, size_t size)
+{
+	int paranoid, r;
+
+	if ((allowed & PK_OPEN_FALLBACK_PRECISE) &&
+	    (pk_evsel_flags(e) & PK_EVSEL_PRECISE_MAX) &&
+	    (r = lower_precise(e, top_precise, msg, size)))
+		return r;
 
 	if ((allowed & PK_OPEN_FALLBACK_CYCLES) && is_cycles(&e->attr) &&
 	    (err == -ENOENT || err == -ENXIO || err == -ENODEV))

@@ -9,9 +9,11 @@
 /*
  * Applies the first of the ALLOWED fallbacks that answers ERR (a failed
  * open of EVSEL) to its attribute and name, and describes it in MSG.
- * 1: changed, open again; 0: none applies; -ENOMEM.
+ * TOP_PRECISE is the precise_ip the open began with. 1: changed, open
+ * again (MSG a warning); 2: the same, MSG a debug note; 0: none applies;
+ * -ENOMEM.
  */
 int pk__open_fallback(struct pk_evsel *evsel, int err, unsigned int allowed,
-		      char *msg, size_t size);
+		      unsigned int top_precise, char *msg, size_t size);
 
 #endif

@@ -184,6 +184,7 @@ int pk_evsel_open(struct pk_evsel *e, struct pk_cpu_map *cpus,
 	const struct pk_open_opts *use = opts;
 	char msg[256];
 	int err, again;
+	unsigned int top;
 
 	/* A caller's older, smaller struct: the fields it lacks stay 0
 	 * (an invalid one goes on to be refused). */
@@ -191,15 +192,16 @@ int pk_evsel_open(struct pk_evsel *e, struct pk_cpu_map *cpus,
 		memcpy(&o, opts, PK_MIN(opts->sz, sizeof(o)));
 		use = &o;
 	}
+	top = e->attr.precise_ip;
 	do {
 		struct perf_event_attr tried = e->attr;
 
 		err = open_once(e, cpus, threads, use);
-		again = err ? pk__open_fallback(e, err, o.fallbacks, msg,
+		again = err ? pk__open_fallback(e, err, o.fallbacks, top, msg,
 						sizeof(msg)) : 0;
 		if (o.attempt)
 			o.attempt(o.attempt_ctx, e, &tried, err,
-				  again > 0 ? msg : NULL);
+				  again > 0 ? msg : NULL, again);
 	} while (again > 0);
 	return err;
 }

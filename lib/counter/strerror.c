@@ -81,9 +81,13 @@ int pk_open_strerror(int err, const struct perf_event_attr *attr,
 			"too many open files: each event needs one fd per CPU "
 			"and thread (limit %llu; raise it with 'ulimit -n')",
 			(unsigned long long)rl.rlim_cur);
+	case -EOPNOTSUPP:
+		if (attr && (attr->sample_type & PERF_SAMPLE_BRANCH_STACK))
+			return snprintf(buf, size, "the PMU hardware or event "
+				"type does not support branch stack sampling");
+		/* fall through */
 	case -ENOENT:
 	case -ENODEV:
-	case -EOPNOTSUPP:
 		return snprintf(buf, size,
 			"event not supported by this kernel or machine (%s)",
 			pk_strerror(err));

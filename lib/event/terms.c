@@ -181,9 +181,16 @@ static const struct {
 	{ "call", PERF_SAMPLE_BRANCH_CALL },
 	{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
 	{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
-	{ "hw_index", PERF_SAMPLE_BRANCH_HW_INDEX },
 	{ "priv", PERF_SAMPLE_BRANCH_PRIV_SAVE },
 };
+
+uint64_t pk_branch_filter_bit(const char *name)
+{
+	for (size_t i = 0; i < PK_ARRAY_SIZE(branch_modes); i++)
+		if (!strcmp(name, branch_modes[i].name))
+			return branch_modes[i].bits;
+	return 0;
+}
 
 static int branch_type(struct pk_parser *P, struct pk_evsel *e,
 		       const struct pk_term *t)
@@ -191,16 +198,16 @@ static int branch_type(struct pk_parser *P, struct pk_evsel *e,
 	const uint64_t plm = PERF_SAMPLE_BRANCH_USER |
 			     PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV;
 	struct perf_event_attr *a = &e->attr;
+	uint64_t bits;
 
 	if (!strcmp(t->str, "no")) {
 		a->branch_sample_type = 0;
 		a->sample_type &= ~(uint64_t)PERF_SAMPLE_BRANCH_STACK;
 		return 0;
 	}
-	for (size_t i = 0; i < PK_ARRAY_SIZE(branch_modes); i++) {
-		if (strcmp(t->str, branch_modes[i].name))
-			continue;
-		a->branch_sample_type |= branch_modes[i].bits;
+	bits = pk_branch_filter_bit(t->str);
+	if (bits) {
+		a->branch_sample_type |= bits;
 		if (!(a->branch_sample_type & ~plm))
 			a->branch_sample_type |= PERF_SAMPLE_BRANCH_ANY;
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;

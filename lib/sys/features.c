@@ -229,10 +229,10 @@ void pk__features_reset(void)
 	attr_size_cache = 0;
 }
 
-int pk_perf_event_paranoid(int *value)
+static int read_sysctl_int(const char *path, int *value)
 {
 	char *s, *end;
-	long n = pk_read_file("/proc/sys/kernel/perf_event_paranoid", &s);
+	long n = pk_read_file(path, &s);
 	long v;
 
 	if (n < 0)
@@ -243,4 +243,15 @@ int pk_perf_event_paranoid(int *value)
 	if (!n)
 		*value = (int)v;
 	return (int)n;
+}
+
+int pk_perf_event_paranoid(int *value)
+{
+	return read_sysctl_int("/proc/sys/kernel/perf_event_paranoid", value);
+}
+
+int pk_perf_event_max_sample_rate(int *value)
+{
+	return read_sysctl_int("/proc/sys/kernel/perf_event_max_sample_rate",
+			       value);
 }

@@ -168,8 +168,12 @@ fi
 # Errors.
 $PK record -e nosuch -- true 2>e1; rc=$?
 check record_err_event "rc=$rc $(cat e1)" $rc -eq 2 -a -n "$(grep nosuch e1)"
-$PK record -m 3 -- true 2>e2; rc=$?
+$PK record -m 0 -- true 2>e2; rc=$?
 check record_err_pages "rc=$rc $(cat e2)" $rc -eq 2
+# -m 3 is rounded up as perf rounds it, saying so.
+$PK record -m 3 -e cpu-clock -o m3.data -- true 2>e3; rc=$?
+check record_pages_rounded "rc=$rc $(cat e3)" $rc -eq 0 -a \
+	"$(head -1 e3)" = "rounding mmap pages size to 16K (4 pages)"
 $PK record -o /nonexistent/dir/x.data -- true 2>e3; rc=$?
 check record_err_output "rc=$rc $(cat e3)" $rc -ne 0 -a -n "$(grep /nonexistent e3)"
 t_exit

@@ -221,8 +221,9 @@ struct attempts {
 
 static void on_attempt(void *ctx, struct pk_evsel *e,
 		       const struct perf_event_attr *tried, int err,
-		       const char *retry)
+		       const char *retry, int level)
 {
+	(void)level;
 	struct attempts *at = ctx;
 
 	(void)e;
