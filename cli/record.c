@@ -331,6 +331,7 @@ static int parse_opt2(struct rec_cfg *c, int o, const char *name)
 	case OPT_SYNTH:
 		return strcmp(optarg, "all") ? refuse("--synth (other than all)") : 0;
 	case OPT_EXCL_PERF: return exclude_perf(c);
+	case OPT_PER_THREAD: c->per_thread = true; return 0;
 	case OPT_IGNORED: return 0;
 	case OPT_REFUSED: return refuse(name);
 	case 'S': return refuse("-S/--snapshot");
@@ -574,6 +575,16 @@ static int grow_filters(struct rec *r, int to, const char *filter, int from)
 	return 0;
 }
 
+/* perf's default event counts user space alone, named cycles:u, when
+ * this process may not count in the kernel (no fallback warning then). */
+static void default_user_only(struct rec *r)
+{
+	struct pk_evsel *e = pk_evlist_evsel(r->evlist, 0);
+
+	pk_evsel_attr(e)->exclude_kernel = 1;
+	pk_evsel_set_name(e, "cycles:u");
+}
+
 static int build_events(struct rec *r)
 {
 	struct rec_cfg *c = r->cfg;
@@ -597,6 +608,8 @@ static int build_events(struct rec *r)
 				fprintf(stderr, "    %s\n    %*s^\n", s, pe.pos, "");
 			return n;
 		}
+		if (!c->nr_events && !pk_can_profile_kernel())
+			default_user_only(r);
 		if (c->nr_events && c->excl_perf[i] &&
 		    !is_tracepoint(pk_evlist_evsel(r->evlist, first))) {
 			cli_error("record", "--exclude-perf must follow a "

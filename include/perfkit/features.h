@@ -53,6 +53,11 @@ PK_API unsigned int pk_kernel_attr_size(void);
  * perf_event support at all). */
 PK_API int pk_perf_event_paranoid(int *value);
 
+/* Whether this process may count in the kernel: perf_event_paranoid at
+ * most 1, or CAP_PERFMON or CAP_SYS_ADMIN in its effective set (perf's
+ * perf_event_can_profile_kernel()). */
+PK_API bool pk_can_profile_kernel(void);
+
 /* Reads /proc/sys/kernel/perf_event_max_sample_rate (fresh: the kernel
  * lowers it when sampling interrupts take too long) into *VALUE, in Hz.
  * 0, or -errno when the file cannot be read. */

@@ -6,6 +6,7 @@
  * cached (0 unknown, 1 missing, 2 present).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -248,6 +249,29 @@ static int read_sysctl_int(const char *path, int *value)
 int pk_perf_event_paranoid(int *value)
 {
 	return read_sysctl_int("/proc/sys/kernel/perf_event_paranoid", value);
+}
+
+/* CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in /proc/self/status's CapEff. */
+static bool has_perf_caps(void)
+{
+	unsigned long long eff = 0;
+	char *s, *p;
+	bool yes;
+
+	if (pk_read_file("/proc/self/status", &s) < 0)
+		return false;
+	p = strstr(s, "\nCapEff:");
+	yes = p && sscanf(p + 8, "%llx", &eff) == 1 &&
+	      (eff & (1ull << 38 | 1ull << 21));
+	pk_free(s);
+	return yes;
+}
+
+bool pk_can_profile_kernel(void)
+{
+	int par;
+
+	return (!pk_perf_event_paranoid(&par) && par <= 1) || has_perf_caps();
 }
 
 int pk_perf_event_max_sample_rate(int *value)

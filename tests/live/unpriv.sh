@@ -72,16 +72,14 @@ else
 	skip unpriv_tracepoint "nobody can read tracefs here"
 fi
 
-# record: the default cycles falls back to :u and then to cpu-clock.
-$NB $PK record -vv -o r.data -- ./getppid 100000 >/dev/null 2>r.err; rc=$?
+# record: cycles falls back to :u and then to cpu-clock.
+$NB $PK record -vv -e cycles -o r.data -- ./getppid 100000 >/dev/null 2>r.err; rc=$?
 n=$($PK script -D -i r.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
 check unpriv_record "rc=$rc $(grep -v '^ ' r.err | tail -2 | tr '\n' ' ') samples $n" $rc -eq 0 -a "$n" -gt 0
 attempts r.err >r.pk
 check unpriv_record_vv_fallbacks "$(grep -v '^  ' r.pk | tr '\n' ' ')" \
 	"$(grep -c -e '^kernel.perf_event_paranoid=' -e '^The cycles event is not supported' r.pk)" -eq 2
 if [ $HAVE_PERF = 1 ]; then
-	# perf's default event is built as cycles:u (no fallback message
-	# then): -e cycles is the comparable case.
 	$NB perf record -vv -e cycles -o pr.data -- ./getppid 100000 >/dev/null 2>pr.err
 	attempts pr.err >r.perf
 	check unpriv_record_vv_as_perf "$(diff r.perf r.pk | head -4 | tr '\n' ' ')" \
@@ -89,5 +87,14 @@ if [ $HAVE_PERF = 1 ]; then
 	ev() { perf report -f -i "$1" --header-only 2>/dev/null | sed -n 's/^# event : name = \([^,]*\), .*id = {[^}]*}, \(.*\)/\1 \2/p'; }
 	check unpriv_record_header_as_perf "perf: $(ev pr.data) perfkit: $(ev r.data)" \
 		"$(ev r.data)" = "$(ev pr.data)" -a -n "$(ev pr.data)"
+	# the default event is built as cycles:u from the start (no user
+	# fallback then), then walks precise_ip and falls back to cpu-clock
+	$NB perf record -vv -o pd.data -- ./getppid 100000 >/dev/null 2>pd.err
+	$NB $PK record -vv -o rd.data -- ./getppid 100000 >/dev/null 2>rd.err
+	attempts pd.err >d.perf; attempts rd.err >d.pk
+	check unpriv_record_default_vv_as_perf "$(diff d.perf d.pk | head -4 | tr '\n' ' ')" \
+		-z "$(diff d.perf d.pk)" -a -s d.perf
+	check unpriv_record_default_header_as_perf "perf: $(ev pd.data) perfkit: $(ev rd.data)" \
+		"$(ev rd.data)" = "$(ev pd.data)" -a -n "$(ev pd.data)"
 fi
 t_exit
