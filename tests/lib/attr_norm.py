@@ -1,12 +1,19 @@
-# Normalizes `perf -vv` / `perfkit -vv` output for comparison: keeps the
-# attr blocks and open lines of the first attempt at each open; pids, fds
-# and group fds become placeholders since they differ between runs; whether
-# the open worked is not compared. Retries after a failure (other flags,
-# features switched off) are dropped: they are the kernel's answer, not the
-# attr built. Usage: attr_norm.py FILE
+# Normalizes `perf -vv` / `perfkit -vv` output for comparison: the attr
+# blocks and their open lines; pids of tasks, fds and group fds become
+# placeholders since they differ between runs.
+#   attr_norm.py FILE          the first attempt at each open; whether it
+#                              worked is not compared, and retries after a
+#                              failure with the same type and config
+#                              (features switched off) are dropped: they
+#                              are the kernel's answer, not the attr built
+#   attr_norm.py --tries FILE  every attempt in order with its failures
+#                              and perf's "decreasing precise_ip" notes
+#                              (record's fallbacks are compared too)
 import re, sys
+tries = sys.argv[1] == "--tries"
+path = sys.argv[2] if tries else sys.argv[1]
 blocks, cur = [], None
-for l in open(sys.argv[1], errors="replace"):
+for l in open(path, errors="replace"):
     l = l.rstrip("\n")
     if l == "perf_event_attr:":
         cur = {"attr": [], "open": []}
@@ -17,14 +24,16 @@ for l in open(sys.argv[1], errors="replace"):
         l = re.sub(r" = \d+$", "", l)
         cur["open"].append(l)
     elif cur is not None and l.startswith("sys_perf_event_open failed"):
-        cur["open"].append("failed")
+        cur["open"].append(l if tries else "failed")
+    elif cur is not None and tries and l.startswith("decreasing precise_ip"):
+        cur["open"].append(l)
     elif cur is not None and l.startswith("  ") and not cur["open"]:
         cur["attr"].append(l)
 def key(b):
     return [l for l in b["attr"] if re.match(r"  (type|config|\{ bp_addr)", l)]
 out, last_failed = [], None
 for b in blocks:
-    if last_failed is not None and key(b) == last_failed:
+    if not tries and last_failed is not None and key(b) == last_failed:
         continue
     last_failed = key(b) if "failed" in b["open"] else None
     out += ["perf_event_attr:"] + b["attr"] + [o for o in b["open"] if o != "failed"]

@@ -9,45 +9,21 @@ if ! command -v perf >/dev/null; then
 fi
 cd "$T_TMP" || exit 1
 PK=$OLDPWD/$PERFKIT; DEMO=$OLDPWD/$PK_BUILD/workloads/demo
-cat > norm.py <<'PY'
-import re, sys
-# Every attr block with its open lines and failures, in order; pids of
-# the command, fds and group fds become placeholders (they differ between
-# runs). With "cpuwide" the pid of CPU-wide opens is not compared either:
-# which pid record opens with a command under -a is target handling,
-# not the attr this test is about.
-cpuwide = len(sys.argv) > 2
-out, inattr = [], False
-for l in open(sys.argv[1], errors="replace"):
-    l = l.rstrip("\n")
-    if l == "perf_event_attr:":
-        inattr = True; out.append(l); continue
-    if l.startswith("sys_perf_event_open:"):
-        inattr = False
-        l = re.sub(r"pid (\d+)", "pid P", l)
-        if cpuwide:
-            l = l.replace("pid -1", "pid P")
-        l = re.sub(r"group_fd \d+", "group_fd G", l)
-        out.append(re.sub(r" = \d+$", "", l)); continue
-    if inattr and l.startswith("  "):
-        out.append(l)
-    elif l.startswith("sys_perf_event_open failed") or l.startswith("decreasing precise_ip"):
-        out.append(l)
-print("\n".join(out))
-PY
+NORM=$OLDPWD/tests/lib/attr_norm.py
 # perf waits about a second for its BPF side-band thread to end: sets
 # not marked + run with --no-bpf-event (it only takes that event away and
 # clears bpf_event, as the +no-bpf-event set checks).
 n=0
+sleep 600 & SLEEPER=$!; t_bg $SLEEPER
 while IFS='|' read -r name opts; do
 	[ -z "$name" ] && continue
 	n=$((n + 1))
+	opts=$(echo "$opts" | sed "s/PID/$SLEEPER/g")
 	case $name in +*) ;; *) opts="$opts --no-bpf-event";; esac
 	perf record -vv $opts -o p.data -- true > /dev/null 2> perf.txt; prc=$?
 	$PK record -vv $opts -o k.data -- true > /dev/null 2> pk.txt; krc=$?
-	cw=; case " $opts " in *" -a "*|*" -C "*) cw=cpuwide;; esac
-	python3 norm.py perf.txt $cw > perf.n
-	python3 norm.py pk.txt $cw > pk.n
+	python3 "$NORM" --tries perf.txt > perf.n
+	python3 "$NORM" --tries pk.txt > pk.n
 	if [ ! -s perf.n ]; then
 		skip "record_attr $name" "perf printed no attr block"
 	elif [ $((prc == 0)) -ne $((krc == 0)) ]; then
@@ -71,6 +47,16 @@ sample-read-one|-e cpu-clock:S
 tracepoint|-e sched:sched_switch
 +a|-e cpu-clock -a
 +C|-e cpu-clock -C 0
+C-g|-e cpu-clock -C 0,1 -g
+a-R|-e cpu-clock -a -R
+a-two|-e task-clock -a -e cpu-clock
++p|-e cpu-clock -p PID
+t|-e cpu-clock -t PID
+per-thread|-e cpu-clock --per-thread
+p-per-thread|-e cpu-clock -p PID --per-thread
+group-a|-e {cpu-clock,task-clock} -a
+i-C|-e cpu-clock -i -C 1
+tracepoint-a|-e syscalls:sys_enter_getppid -a
 b|-e cpu-clock -b
 j-any-call-u|-e cpu-clock -j any_call,u
 j-u|-e cpu-clock -j u

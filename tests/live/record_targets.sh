@@ -1,14 +1,12 @@
 # perfkit record's targets as perf 6.1 takes them: -a/-C with a command are
 # CPU-wide for its lifetime, -p/-t with a command follow the existing tasks
 # at once; synthesized side-band names every task right (FORK before COMM);
-# pipe mode keeps the command's output out of the data; the attrs equal
-# perf record -vv's for each target option.
+# pipe mode keeps the command's output out of the data.
 . tests/lib/sh.sh
 GP=$PK_BUILD/workloads/getppid
 BUSY=$PK_BUILD/workloads/recurse
 EV=syscalls:sys_enter_getppid
 HAVE_PERF=1; command -v perf >/dev/null || HAVE_PERF=0
-NORM=$PWD/tests/lib/attr_norm.py
 cd "$T_TMP" || exit 1
 PK=$OLDPWD/$PERFKIT; BUSY=$OLDPWD/$BUSY
 # a name of its own, so getppid calls of other tests running beside this
@@ -121,40 +119,6 @@ n=$(grep "$EV" pipe.out | grep -c pkgp_targets)	# sh calls getppid too
 check record_pipe_chatty "rc=$rc, $n samples of 123: $(head -2 pipe.serr)" "$rc:$n" = "0:123" -a ! -s pipe.serr
 check record_pipe_output_to_stderr "stderr: $(head -c 40 pipe.err)" "$(head -1 pipe.err)" = HI
 
-# Attrs: perfkit record -vv against perf record -vv for each target option
-# (perf's bpf side-band event, opened apart from the recording, is left out).
-if [ $HAVE_PERF = 1 ]; then
-	sleep 600 & B=$!; t_bg $B
-	drop_sb() { python3 "$NORM" "$1" | awk '/^perf_event_attr:/ { if (b !~ /watermark/) printf "%s", b; b = "" } { b = b $0 "\n" } END { if (b !~ /watermark/) printf "%s", b }'; }
-	while IFS= read -r args; do
-		[ -z "$args" ] && continue
-		args=$(echo "$args" | sed "s/PID/$B/g")
-		perf record -vv -o perf.data $args > /dev/null 2> perf.txt
-		$PK record -vv -o pk.data $args > /dev/null 2> pk.txt
-		drop_sb perf.txt > perf.n; drop_sb pk.txt > pk.n
-		if [ ! -s perf.n ]; then
-			skip "record_attr '$args'" "perf printed no attr block"
-		elif cmp -s perf.n pk.n; then
-			ok "record_attr '$args'"
-		else
-			fail "record_attr '$args'" "$(diff perf.n pk.n | head -12 | tr '\n' '|')"
-		fi
-	done <<'ARGS'
--e cpu-clock -a -- true
--e cpu-clock -C 0 -- true
--e cpu-clock -C 0,1 -g -- true
--e cpu-clock -a -R -- true
--e task-clock -a -e cpu-clock -- true
--e cpu-clock -p PID -- true
--e cpu-clock -t PID -- true
--e cpu-clock --per-thread -- true
--e cpu-clock -p PID --per-thread -- true
--e cpu-clock -e task-clock -- true
--e {cpu-clock,task-clock} -- true
--e {cpu-clock,task-clock} -a -- true
--e cpu-clock -i -C 1 -- true
--e syscalls:sys_enter_getppid -a -- true
-ARGS
-	kill $B 2>/dev/null; wait $B 2>/dev/null
-fi
+# The attrs of each target option against perf record -vv: in
+# record_attr_vs_perf.sh.
 t_exit
