@@ -162,8 +162,12 @@ else
 fi
 
 # ---- live ----
+# Instances left by a perfkit that has ended: another test suite running
+# beside this one has live perfkit instances of its own, which are not ours.
 snap() {
-	ls $TF/instances | grep '^perfkit-' | sort
+	for i in $(ls $TF/instances | grep '^perfkit-[0-9]*$' | sort); do
+		kill -0 "${i#perfkit-}" 2>/dev/null || echo "$i"
+	done
 	for f in tracing_on current_tracer trace_clock buffer_size_kb set_event \
 		 set_event_pid tracing_cpumask options/event-fork; do
 		echo "$f: $(cat $TF/$f 2>&1)"
