@@ -202,12 +202,10 @@ int rec_open_bpf_sideband(struct rec *r)
 	a.sample_id_all = 1;
 	a.bpf_event = 1;
 	r->sb = pk_evlist_new();
-	/* perf opens it on the recording's target: -C's CPUs (CPU -1 for
-	 * --per-thread alone), the -p/-t tasks, else every task */
-	r->sb_cpus = c->per_thread && !c->system_wide && !c->cpu_list ?
-		     pk_cpu_map_new_any() : pk_cpu_map_new(c->cpu_list);
-	r->sb_threads = c->pids ? pk_thread_map_new_pids(c->pids) :
-			c->tids ? pk_thread_map_new_tids(c->tids) :
+	/* perf opens it on the recording's target: its CPUs, and its -p/-t
+	 * tasks, else every task (the recording's own maps, shared) */
+	r->sb_cpus = pk_cpu_map_get(r->cpus);
+	r->sb_threads = c->pids || c->tids ? pk_thread_map_get(r->threads) :
 			pk_thread_map_new_any();
 	if (!r->sb || !r->sb_cpus || !r->sb_threads)
 		return -ENOMEM;
