@@ -16,5 +16,7 @@
 #include <perfkit/session.h>
 #include <perfkit/tracefmt.h>
 #include <perfkit/pt.h>
+#include <perfkit/tracedat.h>
+#include <perfkit/tracefs.h>
 #include <perfkit/ftrace.h>
 #endif

@@ -5,11 +5,11 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/base.h"
 #include "event/pmu.h"
+#include "tracefs/locate.h"
 
 static char tracefs_path[4096];
 static bool tracefs_known;
@@ -19,22 +19,11 @@ void pk__tracefs_reset(void)
 	tracefs_known = false;
 }
 
-static bool has_events(const char *root)
-{
-	char p[4096];
-	struct stat st;
-
-	snprintf(p, sizeof(p), "%s/events", root);
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 const char *pk__tracefs(void)
 {
-	static const char *const cands[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	bool denied = false;
 	const char *o;
+	bool mounted;
+	int e;
 
 	if (tracefs_known)
 		return tracefs_path;
@@ -44,25 +33,15 @@ const char *pk__tracefs(void)
 		tracefs_known = true;
 		return tracefs_path;
 	}
-	for (size_t i = 0; i < PK_ARRAY_SIZE(cands); i++) {
-		if (access(cands[i], X_OK) && errno == EACCES)
-			denied = true;
-		if (has_events(cands[i])) {
-			snprintf(tracefs_path, sizeof(tracefs_path), "%s",
-				 cands[i]);
-			tracefs_known = true;
-			return tracefs_path;
-		}
+	e = pk__tracefs_locate(tracefs_path, sizeof(tracefs_path), &mounted);
+	if (e) {
+		errno = -e;
+		return NULL;
 	}
-	if (mount("nodev", cands[0], "tracefs", 0, NULL) == 0 &&
-	    has_events(cands[0])) {
-		pk_info("mounted tracefs at %s", cands[0]);
-		snprintf(tracefs_path, sizeof(tracefs_path), "%s", cands[0]);
-		tracefs_known = true;
-		return tracefs_path;
-	}
-	errno = denied ? EACCES : ENOENT;
-	return NULL;
+	if (mounted)
+		pk_info("mounted tracefs at %s", tracefs_path);
+	tracefs_known = true;
+	return tracefs_path;
 }
 
 static long long read_id(const char *root, const char *sys, const char *ev)

@@ -13,7 +13,7 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 #include "base/base.h"
-#include "ftrace/rbpage.h"
+#include "tracedat/rbpage.h"
 
 /* Trace options the printer knows (bit numbers). */
 enum kt_opt {

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include "ftrace/ktext.h"
-#include "ftrace/tepguard.h"
+#include "tracefmt/tep.h"
 
 int kt_check_formats(const struct kt_src *src, char *const *text, bool *bad)
 {

@@ -5,7 +5,7 @@
  * context-switch banners, irq markers, other events as comments).
  */
 #include <string.h>
-#include "ftrace/bytes.h"
+#include "base/bytes.h"
 #include "ftrace/ktext.h"
 
 #define INDENT 2

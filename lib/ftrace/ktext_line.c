@@ -8,7 +8,7 @@
  */
 #include <ctype.h>
 #include <string.h>
-#include "ftrace/bytes.h"
+#include "base/bytes.h"
 #include "ftrace/ktext.h"
 
 /* common fields: type u16 @0, flags u8 @2, preempt_count u8 @3, pid @4 */

@@ -9,10 +9,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ftrace/bytes.h"
-#include "ftrace/tdfile.h"
+#include "base/bytes.h"
+#include "tracedat/tracedat.h"
 #include "ftrace/ktext.h"
-#include "ftrace/tracefs.h"
+#include "tracefs/tracefs.h"
 
 #define LOOKAHEAD 8192
 

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit trace.dat: trace-cmd files, read and written.
+ *
+ * pk_tracedat reads a trace-cmd file (format 6 or 7, sections compressed
+ * with zstd or zlib, flyrecord or latency data, several buffers) and walks
+ * its events in time order. pk_tdwriter writes format-7 files that
+ * trace-cmd reads. Printing them is <perfkit/ftrace.h>'s part.
+ */
+#ifndef PERFKIT_TRACEDAT_H
+#define PERFKIT_TRACEDAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <perfkit/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- trace.dat reader ---- */
+struct pk_tracedat;
+
+/*
+ * Opens and parses the trace-cmd file PATH (metadata and buffer layout; CPU
+ * data is decompressed when first read). Returns 0 and *OUT, or -errno
+ * (cannot open/map), PK_ERR_FORMAT (bad magic, version, section, option or
+ * layout), PK_ERR_TRUNC (file ends early), PK_ERR_UNSUPP (unknown
+ * compression). The reason and the file offset go to the print callback.
+ */
+PK_API int pk_tracedat_open(const char *path, struct pk_tracedat **out);
+/* Same, for a file image in memory; DATA stays borrowed until close. */
+PK_API int pk_tracedat_open_mem(const void *data, size_t len,
+				struct pk_tracedat **out);
+/* Frees TD (NULL is fine). */
+PK_API void pk_tracedat_close(struct pk_tracedat *td);
+
+/* File format version (6 or 7). */
+PK_API int pk_tracedat_version(const struct pk_tracedat *td);
+/* Number of CPUs in the top buffer's data (the "cpus=" of a report). */
+PK_API int pk_tracedat_cpus(const struct pk_tracedat *td);
+/* Number of buffers (top buffer first, then instances). */
+PK_API int pk_tracedat_nr_buffers(const struct pk_tracedat *td);
+/* Name of buffer IDX ("" for the top buffer), or NULL when out of range. */
+PK_API const char *pk_tracedat_buffer_name(const struct pk_tracedat *td,
+					   int idx);
+/* Compression name ("none" for v6 and uncompressed v7 files). */
+PK_API const char *pk_tracedat_compression(const struct pk_tracedat *td);
+
+enum pk_tracedat_item {
+	PK_TD_HEADER_PAGE,
+	PK_TD_HEADER_EVENT,
+	PK_TD_KALLSYMS,
+	PK_TD_PRINTK,
+	PK_TD_CMDLINES,
+	PK_TD_UNAME,
+	PK_TD_TRACE_CLOCK,
+	PK_TD_VERSION,
+	PK_TD_LATENCY_TEXT,
+};
+/* Bytes of a metadata item (not NUL-terminated for the first five), or
+ * NULL when the file lacks it. *LEN gets the size. */
+PK_API const char *pk_tracedat_item(const struct pk_tracedat *td,
+				    enum pk_tracedat_item item, size_t *len);
+/* Number of event format files (ftrace ones first). */
+PK_API int pk_tracedat_nr_formats(const struct pk_tracedat *td);
+/* Format file IDX: its text (*LEN bytes) and system ("ftrace" for the
+ * ftrace ones). NULL when IDX is out of range. */
+PK_API const char *pk_tracedat_format(const struct pk_tracedat *td, int idx,
+				      const char **system, size_t *len);
+
+/* One raw event of the merged stream. */
+struct pk_tracedat_event {
+	uint64_t ts;          /* after clock conversion and offsets (ns) */
+	const void *data;     /* the event's bytes (common fields first) */
+	uint32_t size;
+	int cpu;
+	int buffer;           /* buffer index */
+	long long missed;     /* events lost before this one: >0, -1 unknown */
+	uint64_t offset;      /* page offset in the buffer's CPU data */
+};
+/*
+ * Iterates every event of every buffer in time order (ties: lower buffer,
+ * then lower CPU first), the order `trace-cmd report` prints. CPUS/NR_CPUS
+ * limit the CPUs (NULL: all). Returns 1 with *EV, 0 at the end, or a
+ * negative error (damaged page or compressed chunk; the print callback gets
+ * the offset). pk_tracedat_rewind() starts over.
+ */
+PK_API int pk_tracedat_next(struct pk_tracedat *td,
+			    struct pk_tracedat_event *ev);
+PK_API int pk_tracedat_rewind(struct pk_tracedat *td, const int *cpus,
+			      int nr_cpus);
+
+
+/* ---- trace.dat writer (format 7) ---- */
+struct pk_tdwriter;
+
+/* Options of pk_tdwriter_new(); declare with PK_OPTS(). */
+struct pk_tdwriter_opts {
+	size_t sz;
+	const char *compression;  /* NULL/"none", "zstd" or "zlib" */
+	int page_size;            /* 0: the host's */
+	int long_size;            /* 0: the host's */
+};
+/* Creates PATH (truncating it). NULL with errno on failure. */
+PK_API struct pk_tdwriter *pk_tdwriter_new(const char *path,
+					   const struct pk_tdwriter_opts *o);
+/* Sets a metadata item (PK_TD_HEADER_PAGE ... PK_TD_VERSION); the bytes
+ * are copied. 0 or -EINVAL/-ENOMEM. */
+PK_API int pk_tdwriter_set_item(struct pk_tdwriter *w,
+				enum pk_tracedat_item item,
+				const void *data, size_t len);
+/* Adds a format file of SYSTEM ("ftrace" for the ftrace ones). */
+PK_API int pk_tdwriter_add_format(struct pk_tdwriter *w, const char *system,
+				  const char *text, size_t len);
+/* Adds a TSC2NSEC option: readers convert timestamps to
+ * (ts * MULT) >> SHIFT ns. OFFSET is stored as given. 0 or -EINVAL. */
+PK_API int pk_tdwriter_set_tsc2nsec(struct pk_tdwriter *w, uint32_t mult,
+				    uint32_t shift, uint64_t offset);
+/* Adds an OFFSET option: readers add OFFSET ns to every timestamp
+ * (trace-cmd's --ts-offset). */
+PK_API int pk_tdwriter_set_ts_offset(struct pk_tdwriter *w, long long offset);
+/* Adds a CPUSTAT option (the text of per_cpu/cpuN/stats). */
+PK_API int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text);
+/*
+ * Adds a buffer (NAME "" is the top one) with trace clock CLOCK and the
+ * raw ring-buffer pages of NR_CPUS CPUs: CPU_IDS[i] and the file FDS[i]
+ * (read from offset 0 to its end). Buffers are written at close.
+ */
+PK_API int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
+				  const char *clock, int nr_cpus,
+				  const int *cpu_ids, const int *fds);
+/* Adds a latency buffer: TEXT (LEN bytes) is what the kernel's trace
+ * file showed (a BUFFER_TEXT section). 0 or -ENOMEM. */
+PK_API int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
+				   const char *clock, const char *text,
+				   size_t len);
+/*
+ * Fills header page/event, the ftrace formats, event formats, kallsyms,
+ * printk formats, saved cmdlines, uname and the trace clock of INSTANCE
+ * (NULL: top level) from tracefs at TRACEFS_DIR. SYSTEMS (NULL-terminated)
+ * limits the event systems saved; NULL saves all. 0 or -errno.
+ */
+PK_API int pk_tdwriter_fill_from_tracefs(struct pk_tdwriter *w,
+					 const char *tracefs_dir,
+					 const char *instance,
+					 const char *const *systems);
+/* Writes everything and closes the file; frees W. 0 or -errno. */
+PK_API int pk_tdwriter_close(struct pk_tdwriter *w);
+/* Frees W without finishing the file. */
+PK_API void pk_tdwriter_free(struct pk_tdwriter *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit tracefs: the kernel's tracing control files.
+ *
+ * pk_tracefs drives tracefs (tracers, events, filters, instances, buffers,
+ * options) and puts back everything it changed. pk_ftrace_rec records
+ * events into a private instance and saves them as a trace.dat file
+ * (through <perfkit/tracedat.h>'s writer).
+ */
+#ifndef PERFKIT_TRACEFS_H
+#define PERFKIT_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <perfkit/common.h>
+#include <perfkit/tracedat.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- tracefs control ---- */
+struct pk_tracefs;
+
+/*
+ * Finds tracefs (/sys/kernel/tracing, /sys/kernel/debug/tracing or any
+ * tracefs mount in /proc/mounts) or mounts it at /sys/kernel/tracing (the
+ * mount is undone by pk_tracefs_restore()). 0 and *OUT, or -errno
+ * (-ENOENT: no tracefs and mounting failed; -EACCES: not permitted to
+ * look).
+ * Environment: PERFKIT_TRACEFS=DIR uses DIR instead, as
+ * pk_tracefs_open_at(DIR, $PERFKIT_SYSCTL) does; PERFKIT_TRACEFS_LOG=FILE
+ * appends a line per write to FILE ("W file value" or "A file value" for
+ * appends, file relative to the tracefs directory, restores included).
+ */
+PK_API int pk_tracefs_open(struct pk_tracefs **out);
+/*
+ * Uses DIR as tracefs without checking its file system (tests build a tree
+ * of regular files) and SYSCTL_DIR instead of /proc/sys/kernel (NULL: that
+ * one) for ftrace_enabled and stack_tracer_enabled. 0 and *OUT, -ENOENT
+ * (DIR is no directory) or -ENAMETOOLONG.
+ */
+PK_API int pk_tracefs_open_at(const char *dir, const char *sysctl_dir,
+			      struct pk_tracefs **out);
+/* The tracefs directory. */
+PK_API const char *pk_tracefs_dir(const struct pk_tracefs *t);
+/* Puts FILE of INSTANCE (NULL: top level) in BUF. 0 or -ENAMETOOLONG. */
+PK_API int pk_tracefs_path(const struct pk_tracefs *t, const char *instance,
+			   const char *file, char *buf, size_t len);
+/* Reads FILE of INSTANCE into a new NUL-terminated string (*OUT, freed by
+ * the caller with free()). Returns its length or -errno. */
+PK_API long pk_tracefs_read(const struct pk_tracefs *t, const char *instance,
+			    const char *file, char **out);
+/*
+ * Writes VAL to FILE of INSTANCE (truncating; pk_tracefs_append() does not
+ * truncate, for set_ftrace_filter, triggers and pid lists). The first change
+ * to a file saves what it held so pk_tracefs_restore() can put it back;
+ * files inside an instance this handle created are not saved (the instance
+ * goes away). 0 or -errno.
+ */
+PK_API int pk_tracefs_write(struct pk_tracefs *t, const char *instance,
+			    const char *file, const char *val);
+PK_API int pk_tracefs_append(struct pk_tracefs *t, const char *instance,
+			     const char *file, const char *val);
+/* Creates instances/NAME; it is removed again at restore. 0 or -errno. */
+PK_API int pk_tracefs_instance_new(struct pk_tracefs *t, const char *name);
+/* Removes instances/NAME now. 0 or -errno (-EBUSY while a file is open). */
+PK_API int pk_tracefs_instance_remove(struct pk_tracefs *t, const char *name);
+/*
+ * Enables (ON) or disables event SPEC in INSTANCE: "system:event",
+ * "system" or "system:*", "*:event", with globs in either part, or "all".
+ * Returns the number of events changed, or -ENOENT when none matched.
+ */
+PK_API int pk_tracefs_event_enable(struct pk_tracefs *t, const char *instance,
+				   const char *spec, bool on);
+/* Sets the filter (FILTER NULL: clears it) of every event SPEC matches. */
+PK_API int pk_tracefs_event_filter(struct pk_tracefs *t, const char *instance,
+				   const char *spec, const char *filter);
+/* Adds TRIGGER to every event SPEC matches (removed again at restore). */
+PK_API int pk_tracefs_event_trigger(struct pk_tracefs *t,
+				    const char *instance, const char *spec,
+				    const char *trigger);
+/* Sets trace option NAME (options/NAME) of INSTANCE. */
+PK_API int pk_tracefs_option(struct pk_tracefs *t, const char *instance,
+			     const char *name, bool on);
+/* Per-CPU stats of INSTANCE for CPU (per_cpu/cpuN/stats). */
+struct pk_tracefs_stats {
+	uint64_t entries, overrun, commit_overrun, bytes, dropped, read;
+	uint64_t oldest_ts, now_ts;   /* ns ("oldest event ts", "now ts") */
+};
+PK_API int pk_tracefs_cpu_stats(const struct pk_tracefs *t,
+				const char *instance, int cpu,
+				struct pk_tracefs_stats *st);
+/*
+ * Puts back every file this handle changed (latest first), removes the
+ * instances it created and unmounts what it mounted. It only calls
+ * open/write/close/rmdir/umount on data prepared beforehand, so it may run
+ * from a signal handler. SIGINT, SIGTERM and SIGHUP are blocked (in the
+ * calling thread) while it runs: one arriving meanwhile is delivered after.
+ * Returns 0 or the first -errno.
+ */
+PK_API int pk_tracefs_restore(struct pk_tracefs *t);
+/*
+ * Makes SIGINT, SIGTERM and SIGHUP restore T and then end the process with
+ * that signal (the previous handlers come back with
+ * pk_tracefs_restore_on_signals(NULL)). 0 or -errno.
+ */
+PK_API int pk_tracefs_restore_on_signals(struct pk_tracefs *t);
+/* Restores and frees T (NULL is fine). */
+PK_API void pk_tracefs_close(struct pk_tracefs *t);
+/*
+ * Removes instances named perfkit-PID whose process is gone (left by runs
+ * that were killed). Returns how many were removed, or -errno.
+ */
+PK_API int pk_tracefs_reset_stale(struct pk_tracefs *t);
+
+/* ---- tracers, function filters, pids, buffers (all undone at restore) */
+
+/* Whether FILE of INSTANCE exists (the kernel's features show as files). */
+PK_API bool pk_tracefs_has(const struct pk_tracefs *t, const char *instance,
+			   const char *file);
+/* Whether tracer NAME traces functions (function, function_graph): those
+ * need dynamic ftrace and may be refused (EPERM under lockdown). */
+PK_API bool pk_tracer_is_function(const char *name);
+/* Whether NAME is listed in available_tracers of INSTANCE: 1, 0, or
+ * -errno (-ENOENT: no such file). */
+PK_API int pk_tracefs_tracer_available(const struct pk_tracefs *t,
+				       const char *instance, const char *name);
+/*
+ * Sets current_tracer of INSTANCE (NULL: top level) to NAME. For a
+ * function tracer, /proc/sys/kernel/ftrace_enabled is written (1) only when
+ * it reads 0, and put back at restore. Errors: -ENOENT (NAME not in
+ * available_tracers), -EOPNOTSUPP (INSTANCE has no current_tracer: older
+ * kernels give instances events only), -EPERM (refused), other -errno.
+ */
+PK_API int pk_tracefs_tracer(struct pk_tracefs *t, const char *instance,
+			     const char *name);
+/* Writes the decimal V to FILE (max_graph_depth, tracing_thresh,
+ * tracing_max_latency, hwlat_detector/width, hwlat_detector/window,
+ * stack_max_size, ...). 0 or -errno. */
+PK_API int pk_tracefs_write_u64(struct pk_tracefs *t, const char *instance,
+				const char *file, uint64_t v);
+/* Reads the number at the start of FILE. 0 or -errno / PK_ERR_FORMAT. */
+PK_API int pk_tracefs_read_u64(const struct pk_tracefs *t,
+			       const char *instance, const char *file,
+			       uint64_t *v);
+/* Sets trace option SPEC: "NAME" sets it, "noNAME" clears it (an option
+ * whose own name starts with "no" is tried as is first). 0 or -errno
+ * (-ENOENT: no such option). */
+PK_API int pk_tracefs_option_spec(struct pk_tracefs *t, const char *instance,
+				  const char *spec);
+
+/* Function lists (files of the top level or an instance). */
+enum pk_ftrace_list {
+	PK_FT_FILTER,          /* set_ftrace_filter */
+	PK_FT_NOTRACE,         /* set_ftrace_notrace */
+	PK_FT_GRAPH,           /* set_graph_function */
+	PK_FT_GRAPH_NOTRACE,   /* set_graph_notrace */
+	PK_FT_STACK_FILTER,    /* stack_trace_filter (top level) */
+};
+/* The file name of list L. */
+PK_API const char *pk_ftrace_list_file(enum pk_ftrace_list l);
+/*
+ * Adds ENTRY to list L (appending, as `echo ENTRY >> file`): a function, a
+ * glob ("sched*", "*lock", "*rq*", "a*b"), "GLOB:mod:MODULE", an index in
+ * available_filter_functions ("1 50"), "!ENTRY" to remove one, or (L =
+ * PK_FT_FILTER) a filter command "FUNC:CMD[:ARG]" with CMD traceon,
+ * traceoff, snapshot, stacktrace (ARG a count), enable_event/disable_event
+ * (ARG SYSTEM:EVENT[:COUNT]), dump or cpudump. The list's previous
+ * contents come back at restore; each command added is removed again with
+ * its "!" form (":0" when it had a count). 0, -EINVAL (malformed command),
+ * or the kernel's -errno (-EINVAL: no such function; -EPERM: refused).
+ */
+PK_API int pk_tracefs_func_add(struct pk_tracefs *t, const char *instance,
+			       enum pk_ftrace_list l, const char *entry);
+/* Empties list L (as `echo > file`; filter commands stay). */
+PK_API int pk_tracefs_func_clear(struct pk_tracefs *t, const char *instance,
+				 enum pk_ftrace_list l);
+/* Builds the "!" form that removes filter command CMD into BUF.
+ * 0, -EINVAL (not a command) or -ENAMETOOLONG. */
+PK_API int pk_ftrace_command_undo(const char *cmd, char *buf, size_t len);
+
+/* Who a PID restricts (flags of pk_tracefs_pid_add()). */
+enum {
+	PK_PID_FUNCTIONS = 1,  /* set_ftrace_pid */
+	PK_PID_EVENTS = 2,     /* set_event_pid */
+	PK_PID_FORK = 4,       /* children too: function-fork / event-fork */
+	PK_PID_NOTRACE = 8,    /* the notrace lists instead */
+};
+/* Adds PID to the pid lists FLAGS name. 0 or -errno. */
+PK_API int pk_tracefs_pid_add(struct pk_tracefs *t, const char *instance,
+			      int pid, unsigned flags);
+/* Sets the buffer size of CPU (-1: every CPU, buffer_size_kb) in KB. */
+PK_API int pk_tracefs_buffer_kb(struct pk_tracefs *t, const char *instance,
+				int cpu, unsigned long kb);
+/* Limits tracing to the NR CPUS (tracing_cpumask, hex with a comma every
+ * 32 CPUs). 0, -EINVAL (NR < 1 or a CPU out of 0..4095) or -errno. */
+PK_API int pk_tracefs_cpumask(struct pk_tracefs *t, const char *instance,
+			      const int *cpus, int nr);
+
+/* Snapshot buffer (needs CONFIG_TRACER_SNAPSHOT: the snapshot file). */
+enum pk_snapshot_op {
+	PK_SNAPSHOT_TAKE,      /* allocate if needed and swap (write 1) */
+	PK_SNAPSHOT_CLEAR,     /* empty it, keep it allocated (write 2) */
+	PK_SNAPSHOT_FREE,      /* free it (write 0) */
+};
+/* -EOPNOTSUPP without a snapshot file; -EBUSY under latency tracers. A
+ * spare buffer this handle allocated is freed at restore. */
+PK_API int pk_tracefs_snapshot(struct pk_tracefs *t, const char *instance,
+			       enum pk_snapshot_op op);
+
+/*
+ * Turns the stack tracer on or off through kernel/stack_tracer_enabled,
+ * written only when it differs (and put back at restore). -EOPNOTSUPP when
+ * tracefs has no stack_trace file (no CONFIG_STACK_TRACER); ftrace_enabled
+ * as for function tracers.
+ */
+PK_API int pk_tracefs_stack_tracer(struct pk_tracefs *t, bool on);
+/* Turns the function profiler (function_profile_enabled) on or off.
+ * -EOPNOTSUPP without that file (no CONFIG_FUNCTION_PROFILER). */
+PK_API int pk_tracefs_profiler(struct pk_tracefs *t, bool on);
+
+/* One function of the profile, merged across CPUs. */
+struct pk_func_profile {
+	char name[128];
+	uint64_t hit;
+	double time_us, avg_us, s2_us;  /* without the graph tracer: 0 */
+};
+/*
+ * Reads trace_stat/function0..N of INSTANCE, merges each function's rows
+ * (hits and times summed, average and sample variance s^2 combined) and
+ * sorts them by time, then hits, then name. Returns the count with *OUT
+ * (free()), 0 without data, or -errno (-ENOENT: no trace_stat/function0).
+ * *HAS_TIME (may be NULL) tells whether the kernel gave times.
+ */
+PK_API int pk_tracefs_profile_read(const struct pk_tracefs *t,
+				   const char *instance,
+				   struct pk_func_profile **out,
+				   bool *has_time);
+/* Parses the text of one trace_stat/functionN file into *OUT (appended to
+ * *NR entries). 0, -ENOMEM or PK_ERR_FORMAT (the line number goes to the
+ * print callback). */
+PK_API int pk_func_profile_parse(const char *text,
+				 struct pk_func_profile **out, int *nr,
+				 bool *has_time);
+/* Merges and sorts *NR parsed rows in place (what profile_read does). */
+PK_API void pk_func_profile_merge(struct pk_func_profile *p, int *nr);
+
+/* Writes TEXT to trace_marker of INSTANCE. 0 or -errno. */
+PK_API int pk_tracefs_marker(struct pk_tracefs *t, const char *instance,
+			     const char *text);
+/* Writes ID (4 bytes, host order) and LEN bytes of DATA to
+ * trace_marker_raw. 0, -EINVAL (too long) or -errno. */
+PK_API int pk_tracefs_marker_raw(struct pk_tracefs *t, const char *instance,
+				 uint32_t id, const void *data, size_t len);
+
+
+/* ---- recording ---- */
+struct pk_ftrace_rec;
+
+/* Options of pk_ftrace_rec_new(); declare with PK_OPTS(). */
+struct pk_ftrace_rec_opts {
+	size_t sz;
+	const char *const *events;  /* NULL-terminated event specs */
+	const char *output;         /* trace.dat path ("trace.dat") */
+	int buffer_kb;              /* per-CPU buffer size (0: kernel's) */
+	const int *cpus;            /* CPUs to record (NULL: all online) */
+	int nr_cpus;
+	const char *clock;          /* trace clock (NULL: kernel's) */
+	const int *pids;            /* set_event_pid (NULL: everything) */
+	int nr_pids;
+	bool follow_fork;           /* event-fork: children of PIDS too */
+	bool top_level;             /* use the top-level buffer, not an
+				       instances/perfkit-PID */
+	const char *compression;    /* "zstd" (default), "zlib", "none" */
+	/* tracers (a function tracer may be refused: -EPERM) */
+	const char *tracer;         /* current_tracer (NULL: none); in the
+				       instance when it has current_tracer,
+				       else in the top level */
+	const char *const *filters; /* set_ftrace_filter entries (globs,
+				       mod:, indexes, commands) */
+	const char *const *notrace; /* set_ftrace_notrace entries */
+	const char *const *graph;   /* set_graph_function entries */
+	const char *const *options; /* trace options, "NAME" or "noNAME" */
+	bool tsc2nsec;              /* x86-tsc clock and a TSC2NSEC option
+				       (-EOPNOTSUPP where perf gives no
+				       conversion: see pk_ftrace_tsc2nsec) */
+};
+
+/*
+ * Prepares a recording: creates the private instance (unless top_level),
+ * sets buffer size, clock, CPU mask and PIDs, enables the events (tracing
+ * stays off), opens each CPU's trace_pipe_raw. Everything changed goes
+ * through T and is undone by pk_tracefs_restore(). 0 and *OUT, or -errno
+ * (-ENOENT: an event spec matched nothing; -EPERM: not permitted).
+ */
+PK_API int pk_ftrace_rec_new(struct pk_tracefs *t,
+			     const struct pk_ftrace_rec_opts *o,
+			     struct pk_ftrace_rec **out);
+/* Whether the recording ended up in the top-level buffer. */
+PK_API bool pk_ftrace_rec_top_level(const struct pk_ftrace_rec *r);
+/*
+ * The TSC to nanoseconds conversion perf publishes in a perf_event's mmap
+ * page (time_mult, time_shift with cap_user_time_zero), the same on every
+ * CPU: ns = (tsc * MULT) >> SHIFT. 0, or -EOPNOTSUPP where the kernel
+ * gives none (clock source other than a stable TSC, e.g. kvm-clock) or
+ * CPUs disagree, or -errno from perf_event_open. PERFKIT_TSC2NSEC=MULT:SHIFT
+ * in the environment gives those instead (tests; -EINVAL when malformed).
+ */
+PK_API int pk_ftrace_tsc2nsec(uint32_t *mult, uint32_t *shift);
+/* Adds PID to set_event_pid (a workload started after _new), and to
+ * set_ftrace_pid when a function tracer records. */
+PK_API int pk_ftrace_rec_add_pid(struct pk_ftrace_rec *r, int pid);
+/* Turns tracing on and starts one reader thread per CPU that splices
+ * trace_pipe_raw pages into a temporary file. 0 or -errno. */
+PK_API int pk_ftrace_rec_start(struct pk_ftrace_rec *r);
+/* Turns tracing off, drains the partial pages and stops the threads. */
+PK_API int pk_ftrace_rec_stop(struct pk_ftrace_rec *r);
+/* Writes the trace.dat file (format 7). 0 or -errno. */
+PK_API int pk_ftrace_rec_write(struct pk_ftrace_rec *r);
+/*
+ * Saves what the buffers of INSTANCE (NULL: top level) hold now, without
+ * changing any setting: reads (and so consumes) each online CPU's
+ * trace_pipe_raw. *OUT then takes pk_ftrace_rec_write() and the result
+ * calls. 0 or -errno.
+ */
+PK_API int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
+			     const char *output, const char *compression,
+			     struct pk_ftrace_rec **out);
+
+/* Per-CPU outcome of a recording. */
+struct pk_ftrace_cpu_result {
+	int cpu;
+	uint64_t events;    /* data events in the recorded pages */
+	uint64_t overruns;  /* per_cpu/cpuN/stats overrun (overwritten) */
+	uint64_t lost;      /* every event lost: overrun + dropped + commit
+			       overrun from the stats file (exact); without
+			       it, the counts stored in page headers */
+	uint64_t bytes;     /* bytes of pages saved */
+	bool lost_unknown;  /* no stats file and a page said events were
+			       lost without saying how many */
+};
+/* Number of CPUs recorded, and the result of the IDXth. */
+PK_API int pk_ftrace_rec_nr_cpus(const struct pk_ftrace_rec *r);
+PK_API int pk_ftrace_rec_result(const struct pk_ftrace_rec *r, int idx,
+				struct pk_ftrace_cpu_result *res);
+/* Frees R (its tracefs changes are undone by the tracefs handle). */
+PK_API void pk_ftrace_rec_free(struct pk_ftrace_rec *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,784 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `trace-cmd report` output for a trace.dat file. Each record's line
+ * prefix (task, CPU, time, event name) is formatted here in trace-cmd
+ * 3.1's layout and its payload by the compiled formatter (tfmt.h); the
+ * records it cannot print exactly go to libtraceevent (tdreptep.c), which
+ * is set up only when the first such record comes. Output collects in one
+ * large buffer written in big pieces.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/bytes.h"
+#include "ftrace/report.h"
+
+#define FLUSH_AT (1u << 20)
+
+struct rep {
+	struct pk_tracedat *td;
+	FILE *out;
+	const struct pk_report_opts *opts;
+	struct tf_env env;
+	struct tf_out o;
+	int name_w;             /* buffer-name column (several buffers) */
+	int fd;                 /* OUT's descriptor, or -1 */
+	int *id2fmt;            /* event id -> format index, -1 */
+	struct tf_event **evs;  /* format index -> compiled (lazily) */
+	uint8_t *state;         /* 0 not yet, 1 compiled, 2 failed;
+				   | 4: its records may go into batches */
+	struct rep_tep t;
+	bool tep_ready, tep_only;
+	/* kallsyms read by the prefetch thread (job) into JENV */
+	bool job;
+	struct tf_env jenv;
+	int job_err;
+	struct pk_report_stats st;
+	int err;
+	int rewind_err;
+};
+
+static int load_syms(struct tf_env *env)
+{
+	struct rep *r = env->priv;
+
+	if (r->job) {
+		/* the prefetch thread parsed them: take its table */
+		td_prefetch_job_wait(r->td);
+		r->job = false;
+		env->syms = r->jenv.syms;
+		env->nr_syms = r->jenv.nr_syms;
+		env->syms_mem = r->jenv.syms_mem;
+		memset(&r->jenv.syms_mem, 0, sizeof(r->jenv.syms_mem));
+		r->jenv.syms = NULL;
+		return r->job_err;
+	}
+	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_KALLSYMS);
+	return k ? tf_syms_parse(env, k->p, k->len) : 0;
+}
+
+/* On the prefetch thread: the kallsyms section (only it touches it). */
+static void syms_job(void *arg)
+{
+	struct rep *r = arg;
+	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_KALLSYMS);
+
+	r->job_err = k && k->len ? tf_syms_parse(&r->jenv, k->p, k->len) : 0;
+}
+
+/* The buffer goes out with write(2) where OUT has a descriptor (the
+ * FILE was flushed before the first record), else through stdio. */
+static int load_printk(struct tf_env *env)
+{
+	struct rep *r = env->priv;
+	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_PRINTK);
+
+	return k ? tf_printk_parse(env, k->p, k->len) : 0;
+}
+
+static int flush(struct rep *r)
+{
+	const char *p = r->o.p;
+	size_t n = r->o.len;
+
+	r->o.len = 0;
+	if (r->fd < 0)
+		return n && fwrite(p, 1, n, r->out) != n ? -EIO : 0;
+	return pk_write_all(r->fd, p, n);
+}
+
+static int tep_ready(struct rep *r)
+{
+	if (r->tep_ready)
+		return r->t.failed ? PK_ERR_INTERNAL : 0;
+	r->tep_ready = true;
+	int e = td_tep_init(&r->t, r->td, r->tep_only, &r->env, r->opts);
+	if (e < 0)
+		r->t.failed = true;
+	return e;
+}
+
+/*
+ * Gives format FI to libtraceevent. Its crash guard forks: the prefetch
+ * thread is stopped around it (a fork copies one thread of a process
+ * whose other threads may hold locks) and started again after.
+ */
+static int tep_format(struct rep *r, int fi)
+{
+	int e = tep_ready(r);
+
+	if (e || fi < 0 || r->tep_only || r->t.parsed[fi])
+		return e;
+	bool pf = r->td->pf != NULL;
+	if (pf)
+		td_prefetch_stop(r->td);
+	e = td_tep_need(&r->t, r->td, fi);
+	if (pf && td_prefetch_start(r->td, NULL, NULL) < 0)
+		pk_debug("trace.dat: no decompression thread");
+	return e;
+}
+
+static int fmt_index(struct rep *r, const struct pk_tracedat_event *ev)
+{
+	if (ev->size < 2)
+		return -1;
+	return r->id2fmt[pk_ld16(ev->data, r->td->big)];
+}
+
+/* Whether TE's records can go into a batch. */
+static bool batchable(const struct tf_event *te)
+{
+	if (!te || !strcmp(te->system, "ftrace") || te->plugin == TFP_FALLBACK)
+		return false;
+	return te->ok || (te->plugin != TFP_NONE && te->plugin != TFP_KMEM);
+}
+
+/* The compiled format of EV, or NULL. */
+static struct tf_event *event_of(struct rep *r, int fi)
+{
+	if (fi < 0)
+		return NULL;
+	if (!r->state[fi]) {
+		const struct td_format *f = &r->td->fmts[fi];
+		struct tf_event *e = pk_zalloc(sizeof(*e));
+		r->state[fi] = 2;
+		if (!e)
+			return NULL;
+		if (tf_compile(e, f->text.p, f->text.len, f->system,
+			       r->td->long_size, TF_PLUGINS) < 0) {
+			tf_event_fini(e);
+			pk_free(e);
+			return NULL;
+		}
+		r->evs[fi] = e;
+		r->state[fi] = 1;
+		if (e->common_pid < 0)
+			r->state[fi] = 2;
+		else if (batchable(e))
+			r->state[fi] |= 4;
+		if (!e->ok && e->plugin == TFP_NONE)
+			r->st.formats_fallback++;
+		else if (e->plugin == TFP_FALLBACK)
+			r->st.formats_fallback++;
+		else
+			r->st.formats_fast++;
+		if ((!e->ok && e->plugin == TFP_NONE) ||
+		    e->plugin == TFP_FALLBACK)
+			pk_info("trace.dat: event %s:%s is formatted by "
+				"libtraceevent (%s)", e->system, e->name,
+				e->why ? e->why : "?");
+	}
+	return (r->state[fi] & 3) == 1 ? r->evs[fi] : NULL;
+}
+
+static char *put_padl(char *p, const char *s, size_t n, int w)
+{
+	for (int i = (int)n; i < w; i++)
+		*p++ = ' ';
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* "%16s-%-5d [%03d]" and the time, as trace-cmd prints them */
+/* "%16s-%-5d [%03d]" and the time, as trace-cmd prints them */
+static int put_prefix(struct tf_out *o, const struct pk_tracedat_event *ev,
+		      int pid, const char *comm, size_t cl, bool usecs)
+{
+	char num[24], *p, *b;
+	unsigned long long t = ev->ts;
+
+	if (tf_out_reserve(o, cl + 128))
+		return -ENOMEM;
+	p = o->p + o->len;
+	p = put_padl(p, comm, cl, 16);
+	*p++ = '-';
+	b = p;
+	if (pid < 0) {
+		*p++ = '-';
+		p = tf_put_u64(p, -(uint64_t)(int64_t)pid);
+	} else {
+		p = tf_put_u64(p, (uint64_t)pid);
+	}
+	while (p - b < 5)
+		*p++ = ' ';
+	*p++ = ' ';
+	*p++ = '[';
+	int cpu = ev->cpu;
+	if (cpu >= 0 && cpu < 1000) {
+		*p++ = (char)('0' + cpu / 100);
+		*p++ = (char)('0' + cpu / 10 % 10);
+		*p++ = (char)('0' + cpu % 10);
+	} else {
+		size_t n = (size_t)(tf_put_u64(num, (uint64_t)(int64_t)cpu) - num);
+		if (cpu < 0) {
+			*p++ = '-';
+			n = (size_t)(tf_put_u64(num, -(uint64_t)(int64_t)cpu) - num);
+		}
+		memcpy(p, num, n);
+		p += n;
+	}
+	*p++ = ']';
+	if (!usecs) {
+		size_t n = (size_t)(tf_put_u64(num, t) - num);
+		p = put_padl(p, num, n, 12);
+	} else {
+		/* trace-cmd 3.1 prints seconds.microseconds (rounded) */
+		t = (t + 500) / 1000;
+		*p++ = ' ';
+		size_t n = (size_t)(tf_put_u64(num, t / 1000000) - num);
+		p = put_padl(p, num, n, 5);
+		*p++ = '.';
+		unsigned long long us = t % 1000000;
+		for (int i = 5; i >= 0; i--) {
+			p[i] = (char)('0' + us % 10);
+			us /= 10;
+		}
+		p += 6;
+	}
+	*p++ = ':';
+	o->len = (size_t)(p - o->p);
+	return 0;
+}
+
+static int put_name(struct tf_out *o, const char *name, size_t nl)
+{
+	if (tf_out_reserve(o, nl + 24))
+		return -ENOMEM;
+	char *p = o->p + o->len;
+	*p++ = ' ';
+	memcpy(p, name, nl);
+	p += nl;
+	*p++ = ':';
+	*p++ = ' ';
+	for (size_t i = nl; i < 20; i++)
+		*p++ = ' ';
+	o->len = (size_t)(p - o->p);
+	return 0;
+}
+
+/* The whole line from libtraceevent. */
+static int slow_line(struct rep *r, const struct pk_tracedat_event *ev,
+		     int fi)
+{
+	int e = tep_format(r, fi);
+
+	if (e < 0)
+		return e;
+	r->st.fallback++;
+	return td_tep_line(&r->t, r->td, ev, &r->o);
+}
+
+/* The buffer-name column and a dropped-events line before a record. */
+static int put_head(const struct rep *r, struct tf_out *o,
+		    const struct pk_tracedat_event *ev)
+{
+	const struct td_buffer *b = &r->td->bufs[ev->buffer];
+	char tmp[64];
+
+	if (tf_out_reserve(o, 512))
+		return -ENOMEM;
+	/* several buffers: instances get "NAME: ", the top one blanks */
+	if (r->name_w) {
+		size_t n = strlen(b->name);
+		if (tf_out_reserve(o, n + (size_t)r->name_w + 8))
+			return -ENOMEM;
+		char *p = o->p + o->len;
+		p = put_padl(p, ev->buffer ? b->name : "", ev->buffer ? n : 0,
+			     r->name_w);
+		*p++ = ':';
+		if (!ev->buffer)
+			p[-1] = ' ';
+		*p++ = ' ';
+		o->len = (size_t)(p - o->p);
+	}
+	if (ev->missed) {
+		int n = ev->missed > 0
+			? snprintf(tmp, sizeof(tmp), "CPU:%d [%lld EVENTS DROPPED]\n",
+				   ev->cpu, ev->missed)
+			: snprintf(tmp, sizeof(tmp), "CPU:%d [EVENTS DROPPED]\n",
+				   ev->cpu);
+		memcpy(o->p + o->len, tmp, (size_t)n);
+		o->len += (size_t)n;
+	}
+	return 0;
+}
+
+/* The pid of a record of TE, or false (too short). */
+static bool rec_pid(const struct rep *r, const struct tf_event *te,
+		    const struct pk_tracedat_event *ev, int *pid)
+{
+	const struct tf_field *pf = &te->fields[te->common_pid];
+
+	if (pf->off + 4 > ev->size || pf->size != 4)
+		return false;
+	*pid = (int)pk_ld32(ev->data + pf->off, r->td->big);
+	return true;
+}
+
+/*
+ * A whole line by the compiled formatter (no newline): 0, or TF_FALLBACK
+ * with O as it was. Touches no shared state but reads of ENV: the batch
+ * threads call it.
+ */
+static int td_rep_fast_line(const struct rep *r, struct tf_env *env,
+		     struct tf_out *o, const struct pk_tracedat_event *ev,
+		     const struct tf_event *te, int pid, const char *comm,
+		     size_t cl)
+{
+	size_t start = o->len, at;
+	int e;
+
+	if ((e = put_head(r, o, ev)) ||
+	    (e = put_prefix(o, ev, pid, comm, cl,
+			    r->td->bufs[ev->buffer].in_usecs)) ||
+	    (e = put_name(o, te->name, te->name_len)))
+		return e;
+	at = o->len;
+	e = tf_print(te, env, ev->data, ev->size, o);
+	if (e) {
+		o->len = start;
+		return e;
+	}
+	/* as from libtraceevent: one trailing newline goes */
+	if (o->len > at && o->p[o->len - 1] == '\n')
+		o->len--;
+	return 0;
+}
+
+/*
+ * One record into r->o. COMM (CL bytes): its task name as resolved when
+ * it was read (batches), or NULL to look it up now.
+ */
+static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
+		 const char *comm, size_t cl)
+{
+	int fi = fmt_index(r, ev), e, pid = 0;
+	struct tf_event *te = r->tep_only ? NULL : event_of(r, fi);
+
+	if (!te || !rec_pid(r, te, ev, &pid)) {
+		if ((e = put_head(r, &r->o, ev)) < 0)
+			return e;
+		e = slow_line(r, ev, fi);
+	} else {
+		if (!comm)
+			comm = tf_comm(&r->env, pid, &cl);
+		e = td_rep_fast_line(r, &r->env, &r->o, ev, te, pid, comm, cl);
+		if (e == 0) {
+			r->st.fast++;
+		} else if (e == TF_FALLBACK) {
+			const char *nm;
+			r->st.fallback++;
+			tf_plugin_comms(te, &r->env, ev->data, ev->size);
+			struct td_buffer *b = &r->td->bufs[ev->buffer];
+			if (!(e = tep_format(r, fi)) &&
+			    !(e = put_head(r, &r->o, ev)) &&
+			    !(e = put_prefix(&r->o, ev, pid, comm, cl,
+					     b->in_usecs)) &&
+			    !(e = put_name(&r->o, te->name, te->name_len)))
+				e = td_tep_payload(&r->t, ev, &r->o, &nm);
+		}
+	}
+	if (e < 0)
+		return e;
+	if (tf_out_reserve(&r->o, 1))
+		return -ENOMEM;
+	r->o.p[r->o.len++] = '\n';
+	return r->o.len >= FLUSH_AT ? flush(r) : 0;
+}
+
+static void print_formats(struct pk_tracedat *td, FILE *out)
+{
+	const char *sys = NULL;
+
+	for (int i = td->nr_ftrace_fmts; i < td->nr_fmts; i++) {
+		const struct td_format *f = &td->fmts[i];
+		if (f->system != sys)
+			fprintf(out, "\nsystem: %s\n", f->system);
+		sys = f->system;
+		fprintf(out, "%.*s\n", (int)f->text.len, f->text.p);
+	}
+}
+
+static int setup(struct rep *r)
+{
+	struct pk_tracedat *td = r->td;
+	const struct td_blob *cl;
+
+	r->env.big = td->big;
+	r->env.long_size = td->long_size;
+	r->env.load_syms = load_syms;
+	r->env.load_printk = load_printk;
+	r->env.priv = r;
+	r->id2fmt = pk_malloc(65536 * sizeof(int));
+	r->evs = pk_calloc((size_t)td->nr_fmts + 1, sizeof(*r->evs));
+	r->state = pk_calloc((size_t)td->nr_fmts + 1, 1);
+	if (!r->id2fmt || !r->evs || !r->state)
+		return -ENOMEM;
+	memset(r->id2fmt, 0xff, 65536 * sizeof(int));
+	for (int i = 0; i < td->nr_fmts; i++) {
+		long id = td_format_id(&td->fmts[i]);
+		if (id >= 0 && id < 65536 && r->id2fmt[id] < 0)
+			r->id2fmt[id] = i;
+	}
+	cl = td_tracedat_blob(td, PK_TD_CMDLINES);
+	if (cl && cl->len)
+		return tf_comms_parse(&r->env, cl->p, cl->len);
+	return 0;
+}
+
+static void teardown(struct rep *r)
+{
+	td_prefetch_stop(r->td);        /* its job writes r->jenv */
+	for (int i = 0; r->evs && i < r->td->nr_fmts; i++) {
+		if (r->evs[i])
+			tf_event_fini(r->evs[i]);
+		pk_free(r->evs[i]);
+	}
+	pk_free(r->evs);
+	pk_free(r->state);
+	pk_free(r->id2fmt);
+	td_tep_fini(&r->t);
+	tf_env_fini(&r->env);
+	tf_env_fini(&r->jenv);
+	tf_out_fini(&r->o);
+}
+
+/* ---- batches formatted by two threads ---- */
+
+/*
+ * While every record so far is one the compiled formatter prints, the
+ * reader collects batches of records (resolving each task name and
+ * registering the sched plugins' names in record order, so that a batch
+ * depends on nothing that comes after it) and a worker thread formats
+ * every other batch while the reader formats the next one. A record that
+ * needs libtraceevent or look-ahead ends the mode: the walk goes on one
+ * record at a time.
+ */
+#define BATCH 4096
+
+struct entry {
+	struct pk_tracedat_event ev;
+	const struct tf_event *te;
+	const char *comm;
+	size_t cl;
+	int pid;
+};
+
+struct batch {
+	struct entry *e;
+	int n;
+	int done;               /* entries formatted into o */
+	struct tf_out o;
+	int err;
+};
+
+struct worker {
+	pthread_t th;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct batch *job;      /* to format (set by the reader) */
+	bool busy, quit;
+	const struct rep *r;
+};
+
+static void format_batch(const struct rep *r, struct batch *b)
+{
+	b->o.len = 0;
+	b->err = 0;
+	for (b->done = 0; b->done < b->n; b->done++) {
+		const struct entry *e = &b->e[b->done];
+		int x = td_rep_fast_line(r, (struct tf_env *)&r->env, &b->o,
+					 &e->ev, e->te, e->pid, e->comm, e->cl);
+		if (x || tf_out_reserve(&b->o, 1)) {
+			b->err = x < 0 ? x : 0;
+			break;          /* the rest one by one */
+		}
+		b->o.p[b->o.len++] = '\n';
+	}
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->job && !w->quit)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->job)
+			break;
+		struct batch *b = w->job;
+		pthread_mutex_unlock(&w->lock);
+		format_batch(w->r, b);
+		pthread_mutex_lock(&w->lock);
+		w->job = NULL;
+		w->busy = false;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static void worker_give(struct worker *w, struct batch *b)
+{
+	pthread_mutex_lock(&w->lock);
+	w->job = b;
+	w->busy = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void worker_wait(struct worker *w)
+{
+	pthread_mutex_lock(&w->lock);
+	while (w->busy)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/*
+ * Reads up to BATCH records into B. 1: B ends the mode (the record in
+ * *CARRY, *HAVE_CARRY, is for the one-by-one walk, or the data ended),
+ * 0: more may follow.
+ */
+static int collect(struct rep *r, struct batch *b, struct pk_tracedat_event *carry,
+		   bool *have_carry, int *err)
+{
+	struct pk_tracedat_event ev;
+	int ret;
+
+	for (b->n = 0; b->n < BATCH;) {
+		while ((ret = pk_tracedat_next(r->td, &ev)) < 0)
+			*err = *err ? *err : ret;
+		if (!ret)
+			return 1;
+		int fi = fmt_index(r, &ev), pid;
+		const struct tf_event *te = event_of(r, fi);
+		if (!te || !(r->state[fi] & 4) || !rec_pid(r, te, &ev, &pid)) {
+			*carry = ev;
+			*have_carry = true;
+			return 1;
+		}
+		struct entry *e = &b->e[b->n++];
+		e->ev = ev;
+		e->te = te;
+		e->pid = pid;
+		e->comm = tf_comm(&r->env, pid, &e->cl);
+		if (!r->env.syms_loaded && tf_uses_syms(te))
+			tf_sym_find(&r->env, 0);        /* load them here */
+		tf_plugin_register(te, &r->env, ev.data, ev.size);
+	}
+	return 0;
+}
+
+/* Writes B's output and prints what it left one by one. */
+static int emit(struct rep *r, struct batch *b, long *n)
+{
+	int e = b->err;
+
+	if (!e && (e = flush(r)) == 0 && b->o.len) {
+		struct tf_out keep = r->o;
+		r->o = b->o;            /* flush() writes r->o */
+		e = flush(r);
+		b->o = r->o;
+		r->o = keep;
+	}
+	r->st.fast += b->done;
+	*n += b->done;
+	for (int i = b->done; !e && i < b->n; i++, (*n)++)
+		e = td_rep_event(r, &b->e[i].ev, b->e[i].comm, b->e[i].cl);
+	b->n = b->done = 0;
+	return e;
+}
+
+static bool batches_wanted(const struct rep *r)
+{
+	return !r->tep_only && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+/*
+ * The batch mode from the start of the walk. Returns the records printed
+ * or an error; *HAVE_CARRY with *CARRY when a record is left for the
+ * one-by-one walk, *END when the data ended.
+ */
+static long walk_batches(struct rep *r, struct pk_tracedat_event *carry,
+			 bool *have_carry, bool *end, int *err)
+{
+	struct worker w = { .r = r };
+	struct batch b[2] = { { 0 } };
+	long n = 0;
+	int e = 0, stop = 0;
+
+	*have_carry = *end = false;
+	for (int i = 0; i < 2; i++) {
+		b[i].e = pk_calloc(BATCH, sizeof(struct entry));
+		if (!b[i].e || tf_out_grow(&b[i].o, 1u << 20) < 0)
+			e = -ENOMEM;
+	}
+	pthread_mutex_init(&w.lock, NULL);
+	pthread_cond_init(&w.cond, NULL);
+	r->env.frozen = true;
+	if (!e && pthread_create(&w.th, NULL, worker_run, &w) != 0)
+		e = 1;          /* no thread: one by one */
+	while (!e && !stop) {
+		stop = collect(r, &b[0], carry, have_carry, err);
+		if (b[0].n)
+			worker_give(&w, &b[0]);
+		if (!stop) {
+			stop = collect(r, &b[1], carry, have_carry, err);
+			format_batch(r, &b[1]);
+		}
+		worker_wait(&w);
+		e = emit(r, &b[0], &n);
+		if (!e)
+			e = emit(r, &b[1], &n);
+	}
+	if (e != 1) {
+		pthread_mutex_lock(&w.lock);
+		w.quit = true;
+		pthread_cond_broadcast(&w.cond);
+		pthread_mutex_unlock(&w.lock);
+		pthread_join(w.th, NULL);
+	}
+	r->env.frozen = false;
+	pthread_mutex_destroy(&w.lock);
+	pthread_cond_destroy(&w.cond);
+	for (int i = 0; i < 2; i++) {
+		pk_free(b[i].e);
+		tf_out_fini(&b[i].o);
+	}
+	*end = stop && !*have_carry && e != 1;
+	if (e == 1)
+		return n;
+	return e < 0 ? e : n;
+}
+
+/*
+ * Rewinds and starts the prefetch thread, with kallsyms as its first job,
+ * before anything else: the symbols are wanted early and take longest.
+ */
+static void start(struct rep *r)
+{
+	struct pk_tracedat *td = r->td;
+
+	r->rewind_err = pk_tracedat_rewind(td, r->opts ? r->opts->cpus : NULL,
+					   r->opts ? r->opts->nr_cpus : 0);
+	if (r->rewind_err || r->tep_only)
+		return;
+	/* what the walk may load lazily is loaded now: the thread then
+	 * owns the kallsyms section */
+	td_tracedat_blob(td, PK_TD_PRINTK);
+	td_tracedat_blob(td, PK_TD_CMDLINES);
+	int s = td_prefetch_start(td, syms_job, r);
+	if (s < 0)
+		pk_debug("trace.dat: no decompression thread");
+	r->job = s > 0;
+}
+
+/* The records in time order with one of lookahead: a function_graph
+ * entry directly followed by its exit prints as one line. */
+static long walk(struct rep *r)
+{
+	struct pk_tracedat *td = r->td;
+	struct pk_tracedat_event ev, nx;
+	bool have = false, have_nx, end = false;
+	long n = 0;
+	int ret, err = 0;
+
+	ret = r->rewind_err;
+	if (!ret && batches_wanted(r)) {
+		/* the printk strings before a second thread reads them */
+		tf_printk_find(&r->env, 0);
+		long k = walk_batches(r, &ev, &have, &end, &err);
+		if (k < 0)
+			ret = (int)k;
+		else
+			n = k;
+	}
+	for (; !ret && !end;) {
+		if (!have) {
+			while (!ret && (ret = pk_tracedat_next(td, &ev)) < 0) {
+				err = err ? err : ret;
+				ret = 0;
+			}
+			if (ret <= 0)
+				break;
+			have = true;
+			ret = 0;
+		}
+		while ((ret = pk_tracedat_next(td, &nx)) < 0)
+			err = err ? err : ret;
+		have_nx = ret > 0;
+		ret = 0;
+		r->t.fg.peek = have_nx ? &nx : NULL;
+		r->t.fg.consumed = false;
+		if ((ret = td_rep_event(r, &ev, NULL, 0)) < 0)
+			break;
+		n++;
+		if (r->t.fg.consumed) {
+			have = false;
+			continue;
+		}
+		if (!have_nx)
+			break;
+		ev = nx;
+	}
+	td_prefetch_stop(td);
+	r->job = false;
+	if (ret < 0)
+		return ret;
+	return err ? err : n;
+}
+
+long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
+			const struct pk_report_opts *opts)
+{
+	struct rep r = { .td = td, .out = out, .opts = opts };
+	long n;
+	int e;
+
+	if (!PK_OPTS_VALID(opts, pk_report_opts))
+		return -EINVAL;
+	if (opts && opts->events) {
+		print_formats(td, out);
+		return 0;
+	}
+	fprintf(out, "cpus=%d\n", pk_tracedat_cpus(td));
+	if (td->bufs[0].latency) {
+		fwrite(td->bufs[0].text.p, 1, td->bufs[0].text.len, out);
+		fputc('\n', out);          /* trace-cmd 3.1 adds a newline */
+		return 0;
+	}
+	r.tep_only = opts && opts->engine == PK_REPORT_TEP;
+	if (!r.tep_only)
+		start(&r);
+	r.fd = fflush(out) ? -1 : fileno(out);
+	if (tf_out_grow(&r.o, FLUSH_AT + (1u << 16)) < 0) {
+		teardown(&r);
+		return -ENOMEM;
+	}
+	if ((e = setup(&r)) < 0) {
+		teardown(&r);
+		return e;
+	}
+	if (r.tep_only && (e = tep_ready(&r)) < 0) {
+		teardown(&r);
+		return e;
+	}
+	if (r.tep_only)
+		start(&r);      /* after tep's pass over the data */
+	if (td->nr_bufs > 1) {
+		for (int i = 1; i < td->nr_bufs; i++)
+			r.name_w = PK_MAX(r.name_w,
+					  (int)strlen(td->bufs[i].name));
+	}
+	n = walk(&r);
+	e = flush(&r);
+	if (opts && opts->stats)
+		*opts->stats = r.st;
+	teardown(&r);
+	if (n >= 0 && e < 0)
+		return e;
+	return n;
+}

@@ -1,0 +1,589 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace.dat writer, format 7: metadata sections (optionally compressed),
+ * one flyrecord section per buffer (CPU data page-aligned, compressed in
+ * chunks of 10 pages when asked), then one options section and a strings
+ * section, the layout trace-cmd 3.1 writes and reads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "base/bytes.h"
+#include "tracedat/tracedat.h"
+
+#define CHUNK_PAGES 10
+
+struct wbuf {
+	char *name, *clock;
+	char *text;             /* latency buffer text, or NULL */
+	size_t text_len;
+	int nr_cpus;
+	int *ids, *fds;
+	uint64_t sec_off;
+	uint64_t *off, *size;
+};
+
+struct pk_tdwriter {
+	int fd;
+	char comp[16];
+	int page_size, long_size;
+	struct pk_buf item[PK_TD_VERSION + 1];
+	bool has_item[PK_TD_VERSION + 1];
+	struct pk_buf ftrace_fmts;    /* u64 size + text, repeated */
+	int nr_ftrace;
+	struct pk_buf sys_fmts;       /* per system: name\0 u32 n (patched) ... */
+	char last_sys[128];
+	size_t last_sys_count_at;
+	int nr_sys;
+	struct pk_buf cpustats;       /* NUL-separated */
+	int nr_cpustats;
+	struct wbuf *bufs;
+	int nr_bufs;
+	struct pk_buf strings;
+	struct pk_buf opts;
+	int err;
+	bool has_tsc, has_offset;
+	uint32_t tsc_mult, tsc_shift;
+	uint64_t tsc_offset;
+	long long ts_offset;
+};
+
+
+static uint64_t wpos(struct pk_tdwriter *w)
+{
+	off_t o = lseek(w->fd, 0, SEEK_CUR);
+	return o < 0 ? 0 : (uint64_t)o;
+}
+
+static int put16(struct pk_buf *b, uint16_t v) { return pk_buf_append(b, &v, 2); }
+static int put32(struct pk_buf *b, uint32_t v) { return pk_buf_append(b, &v, 4); }
+static int put64(struct pk_buf *b, uint64_t v) { return pk_buf_append(b, &v, 8); }
+
+static uint32_t add_string(struct pk_tdwriter *w, const char *s)
+{
+	uint32_t id = (uint32_t)w->strings.len;
+	pk_buf_append(&w->strings, s, strlen(s) + 1);
+	return id;
+}
+
+struct pk_tdwriter *pk_tdwriter_new(const char *path,
+				    const struct pk_tdwriter_opts *o)
+{
+	struct pk_tdwriter *w;
+	const char *comp = o && o->compression ? o->compression : "none";
+
+	if (!PK_OPTS_VALID(o, pk_tdwriter_opts) ||
+	    (strcmp(comp, "none") && strcmp(comp, "zstd") &&
+	     strcmp(comp, "zlib"))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	w = pk_zalloc(sizeof(*w));
+	if (!w)
+		return NULL;
+	snprintf(w->comp, sizeof(w->comp), "%s", comp);
+	w->page_size = o && o->page_size ? o->page_size
+					 : (int)sysconf(_SC_PAGESIZE);
+	w->long_size = o && o->long_size ? o->long_size : (int)sizeof(long);
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		int e = errno;
+		pk_free(w);
+		errno = e;
+		return NULL;
+	}
+	return w;
+}
+
+int pk_tdwriter_set_item(struct pk_tdwriter *w, enum pk_tracedat_item item,
+			 const void *data, size_t len)
+{
+	if ((int)item < 0 || item > PK_TD_VERSION)
+		return -EINVAL;
+	w->item[item].len = 0;
+	w->has_item[item] = true;
+	return pk_buf_append(&w->item[item], data, len) ? -ENOMEM : 0;
+}
+
+int pk_tdwriter_add_format(struct pk_tdwriter *w, const char *system,
+			   const char *text, size_t len)
+{
+	if (!strcmp(system, "ftrace")) {
+		w->nr_ftrace++;
+		if (put64(&w->ftrace_fmts, len) ||
+		    pk_buf_append(&w->ftrace_fmts, text, len))
+			return -ENOMEM;
+		return 0;
+	}
+	if (strcmp(system, w->last_sys) || !w->nr_sys) {
+		snprintf(w->last_sys, sizeof(w->last_sys), "%s", system);
+		if (pk_buf_append(&w->sys_fmts, system, strlen(system) + 1))
+			return -ENOMEM;
+		w->last_sys_count_at = w->sys_fmts.len;
+		if (put32(&w->sys_fmts, 0))
+			return -ENOMEM;
+		w->nr_sys++;
+	}
+	uint32_t n;
+	memcpy(&n, w->sys_fmts.data + w->last_sys_count_at, 4);
+	n++;
+	memcpy(w->sys_fmts.data + w->last_sys_count_at, &n, 4);
+	if (put64(&w->sys_fmts, len) || pk_buf_append(&w->sys_fmts, text, len))
+		return -ENOMEM;
+	return 0;
+}
+
+int pk_tdwriter_set_tsc2nsec(struct pk_tdwriter *w, uint32_t mult,
+			     uint32_t shift, uint64_t offset)
+{
+	if (!mult || shift > 63)
+		return -EINVAL;
+	w->has_tsc = true;
+	w->tsc_mult = mult;
+	w->tsc_shift = shift;
+	w->tsc_offset = offset;
+	return 0;
+}
+
+int pk_tdwriter_set_ts_offset(struct pk_tdwriter *w, long long offset)
+{
+	w->has_offset = true;
+	w->ts_offset = offset;
+	return 0;
+}
+
+int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text)
+{
+	w->nr_cpustats++;
+	return pk_buf_append(&w->cpustats, text, strlen(text) + 1) ? -ENOMEM
+								    : 0;
+}
+
+int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
+			   const char *clock, int nr_cpus,
+			   const int *cpu_ids, const int *fds)
+{
+	struct wbuf *b = pk_realloc(w->bufs, (w->nr_bufs + 1) * sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	w->bufs = b;
+	b = &b[w->nr_bufs];
+	memset(b, 0, sizeof(*b));
+	b->name = pk_strdup(name);
+	b->clock = pk_strdup(clock ? clock : "local");
+	b->ids = pk_calloc(nr_cpus + 1, sizeof(int));
+	b->fds = pk_calloc(nr_cpus + 1, sizeof(int));
+	b->off = pk_calloc(nr_cpus + 1, sizeof(uint64_t));
+	b->size = pk_calloc(nr_cpus + 1, sizeof(uint64_t));
+	w->nr_bufs++;
+	if (!b->name || !b->clock || !b->ids || !b->fds || !b->off || !b->size)
+		return -ENOMEM;
+	b->nr_cpus = nr_cpus;
+	if (nr_cpus) {
+		memcpy(b->ids, cpu_ids, nr_cpus * sizeof(int));
+		memcpy(b->fds, fds, nr_cpus * sizeof(int));
+	}
+	return 0;
+}
+
+/* Writes a section: header, then DATA (compressed when the file is). */
+static int wr_section_id(struct pk_tdwriter *w, uint16_t id, uint32_t desc,
+			 const void *data, size_t len, uint64_t *at);
+
+static int wr_section(struct pk_tdwriter *w, uint16_t id, const char *desc,
+		      const void *data, size_t len, uint64_t *at)
+{
+	return wr_section_id(w, id, add_string(w, desc), data, len, at);
+}
+
+static int wr_section_id(struct pk_tdwriter *w, uint16_t id, uint32_t desc,
+			 const void *data, size_t len, uint64_t *at)
+{
+	struct pk_buf h = { 0 };
+	void *cdata = NULL;
+	size_t clen = 0;
+	bool comp = strcmp(w->comp, "none") != 0;
+	int r;
+
+	*at = wpos(w);
+	if (comp && (r = td_compress(w->comp, data, len, &cdata, &clen)))
+		return r;
+	put16(&h, id);
+	put16(&h, comp ? 1 : 0);
+	put32(&h, desc);
+	put64(&h, comp ? clen + 8 : len);
+	if (comp) {
+		put32(&h, (uint32_t)clen);
+		put32(&h, (uint32_t)len);
+	}
+	r = h.data ? pk_write_all(w->fd, h.data, h.len) : -ENOMEM;
+	if (!r)
+		r = comp ? pk_write_all(w->fd, cdata, clen) : pk_write_all(w->fd, data, len);
+	pk_buf_fini(&h);
+	pk_free(cdata);
+	return r;
+}
+
+static int pad_to(struct pk_tdwriter *w, uint64_t align)
+{
+	static const char zero[4096];
+	uint64_t p = wpos(w), pad = (align - p % align) % align;
+	while (pad) {
+		size_t n = (size_t)PK_MIN(pad, sizeof(zero));
+		int r = pk_write_all(w->fd, zero, n);
+		if (r)
+			return r;
+		pad -= n;
+	}
+	return 0;
+}
+
+/* Copies one CPU's pages from FD; *SIZE gets the bytes written. */
+static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
+{
+	size_t csz = (size_t)w->page_size * CHUNK_PAGES;
+	char *buf = pk_malloc(csz);
+	bool comp = strcmp(w->comp, "none") != 0;
+	uint64_t start = wpos(w), count_at = start;
+	uint32_t chunks = 0;
+	int r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		pk_free(buf);
+		return -errno;
+	}
+	if (comp)
+		r = pk_write_all(w->fd, &chunks, 4);
+	for (;;) {
+		size_t got = 0;
+		while (!r && got < csz) {
+			ssize_t n = read(fd, buf + got, csz - got);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				r = -errno;
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+		}
+		if (r || !got)
+			break;
+		if (!comp) {
+			r = pk_write_all(w->fd, buf, got);
+			continue;
+		}
+		void *c;
+		size_t cl;
+		if ((r = td_compress(w->comp, buf, got, &c, &cl)))
+			break;
+		uint32_t hdr[2] = { (uint32_t)cl, (uint32_t)got };
+		r = pk_write_all(w->fd, hdr, 8);
+		if (!r)
+			r = pk_write_all(w->fd, c, cl);
+		pk_free(c);
+		chunks++;
+	}
+	pk_free(buf);
+	if (r)
+		return r;
+	uint64_t end = wpos(w);
+	if (comp) {
+		if (pwrite(w->fd, &chunks, 4, (off_t)count_at) != 4)
+			return -errno;
+		*size = end - start - 4;   /* trace-cmd leaves the count out */
+	} else {
+		*size = end - start;
+	}
+	return 0;
+}
+
+int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
+			    const char *clock, const char *text, size_t len)
+{
+	int r = pk_tdwriter_add_buffer(w, name, clock, 0, NULL, NULL);
+	struct wbuf *b = &w->bufs[w->nr_bufs - 1];
+
+	if (r)
+		return r;
+	b->text = pk_malloc(len + 1);
+	if (!b->text)
+		return -ENOMEM;
+	memcpy(b->text, text, len);
+	b->text_len = len;
+	return 0;
+}
+
+static int wr_buffer(struct pk_tdwriter *w, struct wbuf *b)
+{
+	struct pk_buf h = { 0 };
+	uint64_t size_at;
+	int r;
+
+	if (b->text)
+		return wr_section(w, TD_OPT_BUFFER_TEXT, "buffer latency",
+				  b->text, b->text_len, &b->sec_off);
+
+	b->sec_off = wpos(w);
+	put16(&h, TD_OPT_BUFFER);
+	put16(&h, strcmp(w->comp, "none") ? 1 : 0);
+	put32(&h, add_string(w, "flyrecord"));
+	put64(&h, 0);
+	if (!h.data)
+		return -ENOMEM;
+	r = pk_write_all(w->fd, h.data, h.len);
+	pk_buf_fini(&h);
+	size_at = b->sec_off + 8;
+	if (r || (r = pad_to(w, (uint64_t)w->page_size)))
+		return r;
+	for (int i = 0; i < b->nr_cpus; i++) {
+		b->off[i] = wpos(w);
+		if ((r = wr_cpu(w, b->fds[i], &b->size[i])))
+			return r;
+	}
+	uint64_t total = wpos(w) - size_at - 8;
+	if (pwrite(w->fd, &total, 8, (off_t)size_at) != 8)
+		return -errno;
+	return 0;
+}
+
+static int opt_add(struct pk_tdwriter *w, uint16_t id, const void *d,
+		   uint32_t n)
+{
+	if (put16(&w->opts, id) || put32(&w->opts, n) ||
+	    (n && pk_buf_append(&w->opts, d, n)))
+		return -ENOMEM;
+	return 0;
+}
+
+static int opt_add_str(struct pk_tdwriter *w, uint16_t id, const char *s,
+		       size_t len)
+{
+	char *t = pk_malloc(len + 1);
+	int r;
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, s, len);
+	t[len] = 0;
+	r = opt_add(w, id, t, (uint32_t)len + 1);
+	pk_free(t);
+	return r;
+}
+
+static int wr_meta(struct pk_tdwriter *w)
+{
+	struct pk_buf s = { 0 };
+	uint64_t at;
+	int r;
+
+	/* header info */
+	pk_buf_append(&s, "header_page", 12);
+	put64(&s, w->item[PK_TD_HEADER_PAGE].len);
+	pk_buf_append(&s, w->item[PK_TD_HEADER_PAGE].data,
+		      w->item[PK_TD_HEADER_PAGE].len);
+	pk_buf_append(&s, "header_event", 13);
+	put64(&s, w->item[PK_TD_HEADER_EVENT].len);
+	pk_buf_append(&s, w->item[PK_TD_HEADER_EVENT].data,
+		      w->item[PK_TD_HEADER_EVENT].len);
+	if (!s.data)
+		return -ENOMEM;
+	if ((r = wr_section(w, TD_OPT_HEADER_INFO, "headers", s.data, s.len,
+			    &at)))
+		goto out;
+	opt_add(w, TD_OPT_HEADER_INFO, &at, 8);
+	/* ftrace formats */
+	s.len = 0;
+	put32(&s, (uint32_t)w->nr_ftrace);
+	pk_buf_append(&s, w->ftrace_fmts.data, w->ftrace_fmts.len);
+	if ((r = wr_section(w, TD_OPT_FTRACE_EVENTS, "ftrace events", s.data,
+			    s.len, &at)))
+		goto out;
+	opt_add(w, TD_OPT_FTRACE_EVENTS, &at, 8);
+	s.len = 0;
+	put32(&s, (uint32_t)w->nr_sys);
+	pk_buf_append(&s, w->sys_fmts.data, w->sys_fmts.len);
+	if ((r = wr_section(w, TD_OPT_EVENT_FORMATS, "events format", s.data,
+			    s.len, &at)))
+		goto out;
+	opt_add(w, TD_OPT_EVENT_FORMATS, &at, 8);
+	static const struct { int item, id, wide; const char *d; } m[] = {
+		{ PK_TD_KALLSYMS, TD_OPT_KALLSYMS, 0, "kallsyms" },
+		{ PK_TD_PRINTK, TD_OPT_PRINTK, 0, "printk" },
+		{ PK_TD_CMDLINES, TD_OPT_CMDLINES, 1, "command lines" },
+	};
+	for (size_t i = 0; i < PK_ARRAY_SIZE(m); i++) {
+		struct pk_buf *it = &w->item[m[i].item];
+		s.len = 0;
+		if (m[i].wide)
+			put64(&s, it->len);
+		else
+			put32(&s, (uint32_t)it->len);
+		pk_buf_append(&s, it->data ? it->data : "", it->len);
+		if ((r = wr_section(w, (uint16_t)m[i].id, m[i].d, s.data,
+				    s.len, &at)))
+			goto out;
+		opt_add(w, (uint16_t)m[i].id, &at, 8);
+	}
+out:
+	pk_buf_fini(&s);
+	return r;
+}
+
+static int wr_options(struct pk_tdwriter *w)
+{
+	struct utsname u;
+	char tmp[512];
+	int r = 0;
+
+	if (w->has_item[PK_TD_TRACE_CLOCK])
+		opt_add_str(w, TD_OPT_TRACECLOCK, w->item[PK_TD_TRACE_CLOCK].data,
+			    w->item[PK_TD_TRACE_CLOCK].len);
+	if (w->has_item[PK_TD_UNAME])
+		opt_add_str(w, TD_OPT_UNAME, w->item[PK_TD_UNAME].data,
+			    w->item[PK_TD_UNAME].len);
+	else if (!uname(&u)) {
+		snprintf(tmp, sizeof(tmp), "%s %s %s %s", u.sysname,
+			 u.nodename, u.release, u.machine);
+		opt_add_str(w, TD_OPT_UNAME, tmp, strlen(tmp));
+	}
+	const char *ver = "perfkit 0.1";
+	opt_add_str(w, TD_OPT_VERSION, ver, strlen(ver));
+	for (size_t at = 0, i = 0; i < (size_t)w->nr_cpustats; i++) {
+		const char *t = w->cpustats.data + at;
+		size_t n = strlen(t);
+		opt_add(w, TD_OPT_CPUSTAT, t, (uint32_t)n + 1);
+		at += n + 1;
+	}
+	if (w->has_tsc) {
+		/* u32 multiplier, u32 shift, u64 offset (host order) */
+		uint8_t v[16];
+		memcpy(v, &w->tsc_mult, 4);
+		memcpy(v + 4, &w->tsc_shift, 4);
+		memcpy(v + 8, &w->tsc_offset, 8);
+		opt_add(w, TD_OPT_TSC2NSEC, v, 16);
+	}
+	if (w->has_offset) {   /* decimal text, as trace-cmd --ts-offset */
+		snprintf(tmp, sizeof(tmp), "%lld", w->ts_offset);
+		opt_add(w, TD_OPT_OFFSET, tmp, (uint32_t)strlen(tmp) + 1);
+	}
+	uint32_t ncpu = 0;
+	for (int i = 0; i < w->nr_bufs; i++)
+		for (int k = 0; k < w->bufs[i].nr_cpus; k++)
+			ncpu = PK_MAX(ncpu, (uint32_t)w->bufs[i].ids[k] + 1);
+	opt_add(w, TD_OPT_CPUCOUNT, &ncpu, 4);
+	for (int i = 0; i < w->nr_bufs; i++) {
+		struct wbuf *b = &w->bufs[i];
+		struct pk_buf o = { 0 };
+		uint32_t ps = (uint32_t)w->page_size, n = (uint32_t)b->nr_cpus;
+		put64(&o, b->sec_off);
+		pk_buf_append(&o, b->name, strlen(b->name) + 1);
+		pk_buf_append(&o, b->clock, strlen(b->clock) + 1);
+		if (b->text) {
+			r = o.data ? opt_add(w, TD_OPT_BUFFER_TEXT, o.data,
+					     (uint32_t)o.len) : -ENOMEM;
+			pk_buf_fini(&o);
+			if (r)
+				return r;
+			continue;
+		}
+		put32(&o, ps);
+		put32(&o, n);
+		for (uint32_t k = 0; k < n; k++) {
+			put32(&o, (uint32_t)b->ids[k]);
+			put64(&o, b->off[k]);
+			put64(&o, b->size[k]);
+		}
+		if (!o.data)
+			return -ENOMEM;
+		r = opt_add(w, TD_OPT_BUFFER, o.data, (uint32_t)o.len);
+		pk_buf_fini(&o);
+		if (r)
+			return r;
+	}
+	uint64_t zero = 0;
+	return opt_add(w, TD_OPT_DONE, &zero, 8);
+}
+
+int pk_tdwriter_close(struct pk_tdwriter *w)
+{
+	struct pk_buf h = { 0 };
+	uint64_t opt_at, zero = 0, at;
+	size_t opt_ptr;
+	int r;
+
+	if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) {
+		pk_tdwriter_free(w);
+		return PK_ERR_UNSUPP;
+	}
+	pk_buf_append(&h, "\x17\x08\x44tracing7", 12);
+	char f[2] = { 0, (char)w->long_size };
+	pk_buf_append(&h, f, 2);
+	put32(&h, (uint32_t)w->page_size);
+	pk_buf_append(&h, w->comp, strlen(w->comp) + 1);
+	const char *cv = !strcmp(w->comp, "none") ? "" : "1";
+	pk_buf_append(&h, cv, strlen(cv) + 1);
+	opt_ptr = h.len;
+	put64(&h, 0);
+	r = h.data ? pk_write_all(w->fd, h.data, h.len) : -ENOMEM;
+	pk_buf_fini(&h);
+	if (!r)
+		r = wr_meta(w);
+	for (int i = 0; !r && i < w->nr_bufs; i++)
+		r = wr_buffer(w, &w->bufs[i]);
+	if (!r)
+		r = wr_options(w);
+	if (!r) {
+		/* the options section itself stays uncompressed */
+		char save[16];
+		snprintf(save, sizeof(save), "%s", w->comp);
+		snprintf(w->comp, sizeof(w->comp), "none");
+		r = wr_section(w, 0, "options", w->opts.data, w->opts.len,
+			       &opt_at);
+		uint32_t sid = add_string(w, "strings");
+		if (!r && !w->strings.data)
+			r = -ENOMEM;
+		if (!r)
+			r = wr_section_id(w, TD_OPT_STRINGS, sid,
+					  w->strings.data, w->strings.len, &at);
+		snprintf(w->comp, sizeof(w->comp), "%s", save);
+	}
+	if (!r && pwrite(w->fd, &opt_at, 8, (off_t)opt_ptr) != 8)
+		r = -errno;
+	(void)zero;
+	if (!r && fsync(w->fd) < 0 && errno != EINVAL)
+		r = -errno;
+	pk_tdwriter_free(w);
+	return r;
+}
+
+void pk_tdwriter_free(struct pk_tdwriter *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	for (int i = 0; i <= PK_TD_VERSION; i++)
+		pk_buf_fini(&w->item[i]);
+	pk_buf_fini(&w->ftrace_fmts);
+	pk_buf_fini(&w->sys_fmts);
+	pk_buf_fini(&w->cpustats);
+	pk_buf_fini(&w->strings);
+	pk_buf_fini(&w->opts);
+	for (int i = 0; i < w->nr_bufs; i++) {
+		struct wbuf *b = &w->bufs[i];
+		pk_free(b->name);
+		pk_free(b->clock);
+		pk_free(b->text);
+		pk_free(b->ids);
+		pk_free(b->fds);
+		pk_free(b->off);
+		pk_free(b->size);
+	}
+	pk_free(w->bufs);
+	pk_free(w);
+}

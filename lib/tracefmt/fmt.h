@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal: a compiled event formatter. An event format file (fields and
+ * `print fmt:`) is parsed once into a small expression tree and a list of
+ * conversions; tf_print() then formats a record's payload straight into an
+ * output buffer (no stdio, no allocation per record).
+ *
+ * Two styles: with TF_PLUGINS the payload is what libtraceevent plus the
+ * plugins trace-cmd loads print (sched_switch/wakeup, hrtimer, futex,
+ * kmem; events of other plugins are left to the caller); without it, what
+ * libtraceevent prints from the print fmt alone. Both follow
+ * libtraceevent's reading of the print fmt exactly (its operator-tree
+ * rotation, unknown symbolic names as -1, "(nil)", %s of a long as a
+ * printk string ...): ftrace_tfdiff checks this record by record. A
+ * printer of the kernel's own text (C precedence, %c, hashed %p) would
+ * need a third style; the parser keeps to one tree so that is a flag on
+ * chain() and the conversion checks, not a second parser.
+ *
+ * Use: tf_compile() each format once (tf_event), fill a tf_env (long
+ * size, byte order, tf_comms_parse(), and load_syms / load_printk
+ * callbacks that call tf_syms_parse() / tf_printk_parse() on first use),
+ * then tf_print() each record into a tf_out; on TF_FALLBACK print that
+ * record another way. One env may serve several threads printing at once
+ * when symbols and printk strings are loaded first and env->frozen is set
+ * (the sched plugin then registers no comms: tf_plugin_register() does,
+ * in record order, on one thread).
+ *
+ * Anything the compiler does not understand makes tf_compile() leave the
+ * event without a program (tf_event.ok false); anything a record does that
+ * we cannot reproduce exactly (a string running past the record, a
+ * division by zero, a value whose sign would matter) makes tf_print()
+ * return TF_FALLBACK: the caller formats that record another way.
+ */
+#ifndef PK_TRACEFMT_FMT_H
+#define PK_TRACEFMT_FMT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/bigbuf.h"
+
+#define TF_FALLBACK 1
+
+enum { TF_PLUGINS = 1 };
+
+/* field flags */
+enum {
+	TFF_SIGNED = 1, TFF_ARRAY = 2, TFF_DYN = 4, TFF_REL = 8,
+	TFF_CHAR = 16, TFF_LONG = 32,
+};
+
+struct tf_field {
+	char *name;
+	char *type;
+	uint32_t off, size;
+	uint32_t elem;          /* element size of arrays */
+	uint8_t flags;
+};
+
+struct tf_node;
+struct tf_conv;
+struct tf_env;
+
+/* Which plugin replaces the print fmt (with TF_PLUGINS). */
+enum tf_plugin {
+	TFP_NONE, TFP_FALLBACK, TFP_SCHED_SWITCH, TFP_SCHED_WAKEUP,
+	TFP_HRTIMER_START, TFP_HRTIMER_EXPIRE, TFP_FUTEX,
+	TFP_KMEM,               /* "(func+0xoff) " then the print fmt */
+	TFP_BPRINT,             /* ftrace:bprint (libtraceevent itself) */
+};
+
+struct tf_event {
+	int id;
+	char *name, *system;
+	size_t name_len;
+	struct tf_field *fields;
+	int nr_fields;
+	int common_pid;         /* field index or -1 */
+	/* print program */
+	struct tf_node *nodes;
+	int nr_nodes;
+	struct tf_conv *convs;
+	int nr_convs;
+	char *text;             /* literal pieces, NUL separated */
+	bool ok;                /* print fmt compiled */
+	enum tf_plugin plugin;
+	int pf[8];              /* plugin field indexes */
+	const char *why;        /* why !ok (static string) */
+};
+
+/* A printk string (trace_printk formats, tracepoint_string()s). */
+struct tf_pstr { uint64_t addr; const char *s; uint32_t len; bool odd; };
+
+/* Symbols and comms, shared by the events of one file. NAME points into
+ * the kallsyms text and ends at a blank or newline: tf_sym_len(). */
+struct tf_sym { uint64_t addr; const char *name; };
+
+struct tf_env {
+	bool big;
+	int long_size;
+	/* kallsyms: loaded on first use through LOAD_SYMS (may be NULL) */
+	int (*load_syms)(struct tf_env *env);
+	void *priv;
+	bool syms_loaded;
+	struct tf_sym *syms;
+	size_t nr_syms;
+	struct pk_bigbuf syms_mem;
+	/* printk strings: loaded on first use through LOAD_PRINTK */
+	int (*load_printk)(struct tf_env *env);
+	bool printk_loaded;
+	struct tf_pstr *pstrs;
+	size_t nr_pstrs;
+	struct tf_event **bfmts;        /* per printk string: compiled */
+	char sym_name[16][520]; /* NUL-terminated copies (tf_sym_cstr) */
+	unsigned sym_next;
+	/* pid -> comm */
+	struct tf_comm *comms;
+	size_t nr_comms, comm_cap;  /* open addressing, cap a power of 2 */
+	char **comm_chunks;     /* comm strings; never moved */
+	int nr_comm_chunks;
+	size_t comm_chunk_used, comm_chunk_cap;
+	/* set while several threads print: printing registers no comms
+	 * (the reader registers them in record order: tf_plugin_register) */
+	bool frozen;
+};
+
+/* An output buffer; tf_out_reserve() before writing. */
+struct tf_out {
+	char *p;
+	size_t len, cap;
+	struct pk_bigbuf mem;
+};
+
+int tf_out_grow(struct tf_out *o, size_t need);
+static inline int tf_out_reserve(struct tf_out *o, size_t n)
+{
+	return o->cap - o->len >= n ? 0 : tf_out_grow(o, n);
+}
+void tf_out_fini(struct tf_out *o);
+
+/*
+ * Parses the format file TEXT (LEN bytes) of SYSTEM into EV. Returns 0 (the
+ * print program may still be missing: EV->ok), or a negative error when the
+ * name, ID or fields cannot be read. FLAGS: TF_PLUGINS.
+ */
+int tf_compile(struct tf_event *ev, const char *text, size_t len,
+	       const char *system, int long_size, unsigned flags);
+void tf_event_fini(struct tf_event *ev);
+int tf_find_field(const struct tf_event *ev, const char *name);
+
+/*
+ * Appends the payload of the record DATA (SIZE bytes) to OUT. 0, TF_FALLBACK
+ * (OUT unchanged) or -ENOMEM.
+ */
+int tf_print(const struct tf_event *ev, struct tf_env *env,
+	     const uint8_t *data, uint32_t size, struct tf_out *out);
+
+/* env: symbols (tfsyms.c) */
+int tf_syms_parse(struct tf_env *env, const char *text, size_t len);
+const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr);
+size_t tf_sym_len(const struct tf_sym *s);
+/* The name of S NUL-terminated (valid for the next 15 calls). */
+const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s);
+/* env: printk strings ("0xADDR : \"text\"" lines); TEXT outlives ENV */
+int tf_printk_parse(struct tf_env *env, const char *text, size_t len);
+const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr);
+/* Compiles the conversions of a bare format string FMT into EV (no
+ * arguments: bprint takes them from the record). 0 or -ENOMEM; EV->ok. */
+int tf_compile_fmt(struct tf_event *ev, const char *fmt, size_t len,
+		   int long_size);
+/* env: comms */
+int tf_comms_parse(struct tf_env *env, const char *text, size_t len);
+const char *tf_comm(const struct tf_env *env, int pid, size_t *len);
+/* Registers COMM (LEN bytes) for PID unless PID already has one. The
+ * strings tf_comm() returns stay valid until tf_env_fini(). */
+int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len);
+void tf_env_fini(struct tf_env *env);
+
+/* helpers shared by tfeval.c and tfplug.c */
+uint64_t tf_field_u64(const struct tf_env *env, const struct tf_field *f,
+		      const uint8_t *data);
+char *tf_put_u64(char *p, uint64_t v);          /* decimal */
+char *tf_put_hex(char *p, uint64_t v, bool upper);
+int tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
+		    const uint8_t *data, uint32_t size, struct tf_out *out);
+void tf_plugin_bind(struct tf_event *ev);
+/* Registers the comms a sched plugin would for this record. */
+void tf_plugin_comms(const struct tf_event *ev, struct tf_env *env,
+		     const uint8_t *data, uint32_t size);
+/* The same without printing; also when ENV is frozen. */
+void tf_plugin_register(const struct tf_event *ev, struct tf_env *env,
+			const uint8_t *data, uint32_t size);
+/* Whether printing EV may look up kernel symbols. */
+bool tf_uses_syms(const struct tf_event *ev);
+
+#endif
