@@ -36,6 +36,8 @@ BENCH_SRCS:= $(sort $(wildcard bench/*.c))
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+# The command sees the public headers only (include/perfkit), never lib/.
+$(CLI_OBJS): CPPFLAGS := $(filter-out -Ilib -I/usr/include/traceevent,$(CPPFLAGS))
 TLIB_OBJS := $(TLIB_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 WL_BINS   := $(WL_SRCS:workloads/%.c=$(BUILD)/workloads/%)

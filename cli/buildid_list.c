@@ -189,28 +189,6 @@ static int process(struct blist *b)
 	return err;
 }
 
-int cli_perfdata_check(const char *file, bool force)
-{
-	struct stat st;
-
-	if (!strcmp(file, "-"))
-		return 0;
-	if (stat(file, &st) < 0) {
-		fprintf(stderr, "failed to open %s: %s\n", file, strerror(errno));
-		return 255;
-	}
-	if (!force && st.st_uid && st.st_uid != geteuid()) {
-		fprintf(stderr, "File %s not owned by current user or root "
-			"(use -f to override)\n", file);
-		return 255;
-	}
-	if (S_ISREG(st.st_mode) && !st.st_size) {
-		fprintf(stderr, "zero-sized data (%s), nothing to do!\n", file);
-		return 255;
-	}
-	return 0;
-}
-
 static int list_file(const char *file, bool with_hits, bool force)
 {
 	struct blist b = { .last_i = -1 };

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The perfkit command: one file per subcommand, public API only. */
+/*
+ * The perfkit command: the subcommands' entry points and the helpers they
+ * share (cli/cli.c). One file (or a few) per subcommand, public API only.
+ */
 #ifndef PK_CLI_H
 #define PK_CLI_H
 #include <stdarg.h>
@@ -21,16 +24,14 @@ int cmd_ftrace(int argc, char **argv);
 /* cli/buildid_list.c, cli/buildid_cache.c */
 int cmd_buildid_list(int argc, char **argv);
 int cmd_buildid_cache(int argc, char **argv);
-/* perf's checks before it reads a perf.data FILE (exists, owned by the
- * user or root unless FORCE, not empty), its messages on stderr; 0 or
- * the exit status (255). */
-int cli_perfdata_check(const char *file, bool force);
-/* ftrace subcommands (cli/cmd_ftrace_record.c) */
+/* ftrace subcommands, dispatched by cmd_ftrace (cli/cmd_ftrace.c):
+ * record/reset/extract/show (cmd_ftrace_record.c), list, stat,
+ * snapshot/stack/profile (cmd_ftrace_tools.c), report --format=kernel and
+ * live (cmd_ftrace_live.c) */
 int cmd_ftrace_record(int argc, char **argv);
 int cmd_ftrace_reset(int argc, char **argv);
 int cmd_ftrace_extract(int argc, char **argv);
 int cmd_ftrace_show(int argc, char **argv);
-/* cli/cmd_ftrace_list.c, cmd_ftrace_stat.c, cmd_ftrace_tools.c */
 int cmd_ftrace_list(int argc, char **argv);
 int cmd_ftrace_stat(int argc, char **argv);
 int cmd_ftrace_snapshot(int argc, char **argv);
@@ -39,36 +40,7 @@ int cmd_ftrace_profile(int argc, char **argv);
 /* The merged function profile as a table (cmd_ftrace_stat.c). */
 void cli_ftrace_print_profile(FILE *f, const struct pk_func_profile *p,
 			      int n, bool has_time);
-/* kernel-text report and live streaming (cli/cmd_ftrace_live.c) */
 int cmd_ftrace_report_kernel(int argc, char **argv);
-/* ftrace commands' helper: a CPU list "1,3-5" appended to CPUS[N..MAX)
- * (the new count, or -1 when malformed or too long). */
-int cli_parse_cpus(const char *s, int *cpus, int max, int n);
-/* The most processes an ftrace command traces (-p PIDs and a command). */
-#define CLI_FTRACE_MAX_PIDS 64
-/* -p ARG of an ftrace command: existing process ids ("12" or "12,40")
- * appended to PIDS[N..MAX). The new count, or -1 after a one-line error
- * naming ARG (not a pid, no such process, too many). */
-int cli_parse_pids(const char *cmd, const char *arg, int *pids, int max,
-		   int n);
-/*
- * ftrace record and live: SIGINT, SIGTERM and SIGHUP, however many, only
- * ask for the orderly end (the file written, tracefs put back).
- * cli_ftrace_sig is the first of them (0: none yet). SA_RESTART: they cut
- * no write.
- */
-extern volatile sig_atomic_t cli_ftrace_sig;
-void cli_ftrace_catch_signals(void);
-/*
- * Waits for the end of the started command *CHILD (then set to 0; every
- * stop signal is passed on to it as it comes) and returns its wait status;
- * without a command (*CHILD <= 0), for the first stop signal or the end of
- * all NR_PIDS processes PIDS (0 of them: the signal only).
- */
-int cli_ftrace_wait(pid_t *child, const int *pids, int nr_pids);
-/* Exit status RC, or 128 + the stop signal for SIGTERM and SIGHUP (ftrace
- * record and live without a command). */
-int cli_ftrace_exit(int rc);
 int cmd_ftrace_live(int argc, char **argv);
 
 /* pk_open_attempt_fn for stat and record (cli/open_trace.c): with VERBOSE
@@ -85,9 +57,42 @@ void cli_open_attempt(void *ctx, struct pk_evsel *e,
 		      const struct perf_event_attr *tried, int err,
 		      const char *retry, int level);
 
+/*
+ * The shared helpers (cli/cli.c).
+ */
 /* Prints "perfkit CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Library diagnostics at or below this level reach stderr (-v raises it). */
 extern int cli_verbose;
+/* A CPU list "1,3-5" appended to CPUS[N..MAX) (the new count, or -1 when
+ * malformed, empty or too long). */
+int cli_parse_cpus(const char *s, int *cpus, int max, int n);
+/* perf's checks before it reads a perf.data FILE (exists, owned by the
+ * user or root unless FORCE, not empty), its messages on stderr; 0 or
+ * the exit status (255). */
+int cli_perfdata_check(const char *file, bool force);
+/* FN catches SIGINT, SIGTERM and SIGHUP (each blocked while it runs),
+ * with sigaction's SA_FLAGS. */
+void cli_catch_stop(void (*fn)(int), int sa_flags);
+/*
+ * ftrace record and live: SIGINT, SIGTERM and SIGHUP, however many, only
+ * ask for the orderly end (the file written, tracefs put back).
+ * cli_stop_sig is the first of them (0: none yet). SA_RESTART: they cut
+ * no write.
+ */
+extern volatile sig_atomic_t cli_stop_sig;
+void cli_catch_stop_orderly(void);
+/*
+ * After cli_catch_stop_orderly: waits for the end of the started command
+ * *CHILD (then set to 0; every stop signal is passed on to it as it comes)
+ * and returns its wait status; without a command (*CHILD <= 0), for the
+ * first stop signal or the end of all processes PIDS (NULL or none: the
+ * signal only).
+ */
+struct pk_thread_map;
+int cli_wait_stop(pid_t *child, const struct pk_thread_map *pids);
+/* Exit status RC, or 128 + the stop signal for SIGTERM and SIGHUP (ftrace
+ * record and live without a command). */
+int cli_stop_exit(int rc);
 #endif

@@ -20,39 +20,6 @@ static void report_usage(FILE *f)
 		   "  -v            name the events left to libtraceevent\n");
 }
 
-int cli_parse_cpus(const char *s, int *cpus, int max, int n)
-{
-	struct pk_cpu_map *m = *s ? pk_cpu_map_new(s) : NULL;
-
-	if (!m)
-		return -1;
-	for (int i = 0; i < pk_cpu_map_nr(m) && n >= 0; i++)
-		n = n < max ? (cpus[n] = pk_cpu_map_cpu(m, i), n + 1) : -1;
-	pk_cpu_map_put(m);
-	return n;
-}
-
-int cli_parse_pids(const char *cmd, const char *arg, int *pids, int max,
-		   int n)
-{
-	struct pk_thread_map *m = pk_thread_map_new_tids(arg);
-
-	if (!m) {
-		if (errno == ESRCH)
-			cli_error(cmd, "-p %s: no such process", arg);
-		else
-			cli_error(cmd, "-p '%s': not a process id (a tracer "
-				  "is -t TRACER)", arg);
-		return -1;
-	}
-	for (int i = 0; i < pk_thread_map_nr(m) && n >= 0; i++)
-		n = n < max ? (pids[n] = pk_thread_map_tid(m, i), n + 1) : -1;
-	pk_thread_map_put(m);
-	if (n < 0)
-		cli_error(cmd, "-p %s: more than %d processes", arg, max);
-	return n;
-}
-
 static int ftrace_report(int argc, char **argv)
 {
 	static const struct option lo[] = {

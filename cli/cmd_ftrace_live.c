@@ -17,6 +17,7 @@
 #include <perfkit/ftrace.h>
 #include <perfkit/map.h>
 #include "cli.h"
+#include "ftrace_opts.h"
 #include "workload.h"
 
 /* Appends ",OPT" to the option list BUF. */
@@ -145,17 +146,6 @@ int cmd_ftrace_report_kernel(int argc, char **argv)
 	return 0;
 }
 
-static void live_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: perfkit ftrace live [-e EVENT]... [-t TRACER] [-p PID]... "
-		"[-C CPUS] [--clock C] [-O OPTION]...\n"
-		"                           [-b KB (16384)] [--top] [-- COMMAND...]\n"
-		"Streams events as trace_pipe prints them, from a private "
-		"instance, until Ctrl-C\nor COMMAND ends; tracefs is put back "
-		"as it was.\n");
-}
-
 struct live {
 	struct pk_ktext *kt;
 	int *fds, *cpu_ids, nr;
@@ -267,42 +257,37 @@ static int live_batch(struct live *l)
 	return err;
 }
 
-/* The online CPUs into CPUS (at most MAX). */
-static int online_list(int *cpus, int max)
-{
-	struct pk_cpu_map *m = pk_cpu_map_new(NULL);
-	int n = 0;
-
-	for (int i = 0; m && i < pk_cpu_map_nr(m) && n < max; i++)
-		cpus[n++] = pk_cpu_map_cpu(m, i);
-	pk_cpu_map_put(m);
-	if (!n)         /* no list: sysconf's count */
-		for (long c = sysconf(_SC_NPROCESSORS_ONLN); n < c && n < max; n++)
-			cpus[n] = n;
-	return n;
-}
-
+/* Opens trace_pipe_raw of each CPU of CPUS (NULL: every online CPU). */
 static int live_open_cpus(struct live *l, struct pk_tracefs *t,
-			  const char *inst, const int *cpus, int n)
+			  const char *inst, const struct pk_cpu_map *cpus)
 {
+	struct pk_cpu_map *online = cpus ? NULL : pk_cpu_map_new(NULL);
+	int n, e = 0;
+
+	if (!cpus && !(cpus = online))
+		return -errno;
+	n = pk_cpu_map_nr(cpus);
 	l->fds = calloc((size_t)n, sizeof(int));
 	l->cpu_ids = calloc((size_t)n, sizeof(int));
 	l->lost = calloc((size_t)n, sizeof(*l->lost));
 	if (!l->fds || !l->cpu_ids || !l->lost)
-		return -ENOMEM;
+		e = -ENOMEM;
 	l->t = t;
 	l->inst = inst;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; !e && i < n; i++) {
 		char f[64], p[4096];
-		snprintf(f, sizeof(f), "per_cpu/cpu%d/trace_pipe_raw", cpus[i]);
+		l->cpu_ids[i] = pk_cpu_map_cpu(cpus, i);
+		snprintf(f, sizeof(f), "per_cpu/cpu%d/trace_pipe_raw",
+			 l->cpu_ids[i]);
 		pk_tracefs_path(t, inst, f, p, sizeof(p));
 		l->fds[i] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (l->fds[i] < 0)
-			return -errno;
-		l->cpu_ids[i] = cpus[i];
-		l->nr = i + 1;
+			e = -errno;
+		else
+			l->nr = i + 1;
 	}
-	return 0;
+	pk_cpu_map_put(online);
+	return e;
 }
 
 static void live_free(struct live *l)
@@ -319,100 +304,78 @@ static void live_free(struct live *l)
 	pk_ktext_free(l->kt);
 }
 
-/* Print-only options are set in the instance too where they exist. */
+/* Print-only options are set in the instance too where they exist (each
+ * -O may hold several, comma-separated). */
 static void live_set_options(struct pk_tracefs *t, const char *inst,
 			     const char *opts)
 {
-	char buf[4096], *save = NULL;
+	char *buf = strdup(opts), *save = NULL;
 
-	snprintf(buf, sizeof(buf), "%s", opts);
-	for (char *o = strtok_r(buf, ",", &save); o;
+	for (char *o = buf ? strtok_r(buf, ",", &save) : NULL; o;
 	     o = strtok_r(NULL, ",", &save)) {
 		bool on = strncmp(o, "no", 2) != 0;
 		pk_tracefs_option(t, inst, on ? o : o + 2, on);
 	}
+	free(buf);
+}
+
+/* The -O options as one list "a,b" (NULL: no memory). */
+static char *join_options(const struct cli_strv *l)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < l->n; i++)
+		len += strlen(l->v[i]) + 1;
+	if (!(s = malloc(len)))
+		return NULL;
+	s[0] = 0;
+	for (int i = 0; i < l->n; i++)
+		strcat(strcat(s, i ? "," : ""), l->v[i]);
+	return s;
 }
 
 int cmd_ftrace_live(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "clock", required_argument, NULL, 'k' },
-		{ "option", required_argument, NULL, 'O' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "top", no_argument, NULL, 'T' },
-		{ "tracer", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char *events[256];
-	static int cpus[1024], pids[CLI_FTRACE_MAX_PIDS];
-	static char opts[4096];
-	int nr_ev = 0, nr_cpus = 0, nr_pids = 0, c, e, rc = 1;
+	int e, rc = 1;
 	int status = 0, cmd_rc = -1;      /* the command's status */
-	char out_tmp[64];
+	char out_tmp[64], *opts = NULL;
 	PK_OPTS(pk_ftrace_rec_opts, ro);
+	struct cli_ftrace_opts f;
 	struct pk_ftrace_rec *r = NULL;
 	struct pk_tracefs *t = NULL;
 	struct live l = { 0 };
 	struct workload w = { .pid = 0, .go_fd = -1, .err_fd = -1 };
 	bool child_done = false;
 
-	opts[0] = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:p:C:O:b:t:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (nr_ev < 255)
-				events[nr_ev++] = optarg;
-			break;
-		case 'p':
-			nr_pids = cli_parse_pids("ftrace live", optarg, pids,
-						 CLI_FTRACE_MAX_PIDS - 1, nr_pids);
-			if (nr_pids < 0)
-				return 2;
-			break;
-		case 'C':
-			if ((nr_cpus = cli_parse_cpus(optarg, cpus, 1024, 0)) <= 0)
-				goto bad;
-			break;
-		case 'k': ro.clock = optarg; break;
-		case 'O':
-			if (add_opt(opts, sizeof(opts), optarg))
-				goto bad;
-			break;
-		case 'b': ro.buffer_kb = atoi(optarg); break;
-		case 'T': ro.top_level = true; break;
-		case 't': ro.tracer = optarg; break;
-		case 'h': live_usage(stdout); return 0;
-		default:
-		bad:
-			live_usage(stderr);
-			return 2;
-		}
-	}
-	events[nr_ev] = NULL;
-	if (!nr_ev && !ro.tracer) {
+	if (!cli_ftrace_opts_parse(&f, CLI_FT_LIVE, "ftrace live", argc, argv,
+				   &rc))
+		goto out;
+	if (!f.events.n && !f.tracer) {
 		cli_error("ftrace live", "nothing to trace: give -e EVENT or "
 			  "-t TRACER");
-		return 2;
+		rc = 2;
+		goto out;
+	}
+	if (!(opts = join_options(&f.options))) {
+		cli_error("ftrace live", "%s", pk_strerror(-ENOMEM));
+		goto out;
 	}
 	if ((e = pk_tracefs_open(&t)) < 0) {
 		cli_error("ftrace live", "tracefs: %s", pk_strerror(e));
-		return 1;
+		goto out;
 	}
-	cli_ftrace_catch_signals();
+	cli_catch_stop_orderly();
 	signal(SIGPIPE, SIG_IGN);
-	if (optind < argc) {
-		if ((e = workload_prepare(&w, argv + optind)) < 0) {
-			cli_error("ftrace live", "fork: %s", strerror(-e));
-			goto out;
-		}
-		pids[nr_pids++] = w.pid;
-		ro.follow_fork = true;
+	if (f.nr_args && (e = workload_prepare(&w, f.args)) < 0) {
+		cli_error("ftrace live", "fork: %s", strerror(-e));
+		goto out;
 	}
+	if ((e = cli_ftrace_opts_rec(&f, w.pid, &ro)) < 0) {
+		cli_error("ftrace live", "%s", pk_strerror(e));
+		goto out;
+	}
+	ro.options = NULL;      /* live_set_options: print-only ones too */
 	/* a private instance gets room for bursts (the printer is slower
 	 * than the fastest event sources) */
 	if (!ro.buffer_kb && !ro.top_level)
@@ -420,11 +383,6 @@ int cmd_ftrace_live(int argc, char **argv)
 	/* the recorder's setup; its page files stay empty (unlinked) */
 	snprintf(out_tmp, sizeof(out_tmp), "/tmp/perfkit-live-%d", (int)getpid());
 	ro.output = out_tmp;
-	ro.events = events;
-	ro.pids = nr_pids ? pids : NULL;
-	ro.nr_pids = nr_pids;
-	ro.cpus = nr_cpus ? cpus : NULL;
-	ro.nr_cpus = nr_cpus;
 	if ((e = pk_ftrace_rec_new(t, &ro, &r)) < 0) {
 		if (ro.tracer && (e == -EPERM || e == -EACCES))
 			cli_error("ftrace live", "tracer '%s' refused by the "
@@ -446,26 +404,24 @@ int cmd_ftrace_live(int argc, char **argv)
 		cli_error("ftrace live", "%s", pk_strerror(e));
 		goto out;
 	}
-	if (!nr_cpus)
-		nr_cpus = online_list(cpus, 1024);
 	l.page = (size_t)sysconf(_SC_PAGESIZE);
-	if ((e = live_open_cpus(&l, t, ip, cpus, nr_cpus)) < 0 ||
+	if ((e = live_open_cpus(&l, t, ip, f.cpus)) < 0 ||
 	    (e = pk_tracefs_write(t, ip, "tracing_on", "1")) < 0) {
 		cli_error("ftrace live", "%s", pk_strerror(e));
 		goto out;
 	}
-	if (w.go_fd >= 0 && cli_ftrace_sig) {   /* stopped before it ran */
+	if (w.go_fd >= 0 && cli_stop_sig) {   /* stopped before it ran */
 		workload_abort(&w);
-		cmd_rc = 128 + cli_ftrace_sig;
+		cmd_rc = 128 + cli_stop_sig;
 	} else if (w.go_fd >= 0 && (e = workload_go(&w)) < 0) {
 		/* the command could not run (reaped): stop at once */
-		cli_error("ftrace live", "cannot run %s: %s", argv[optind],
+		cli_error("ftrace live", "cannot run %s: %s", f.args[0],
 			  strerror(-e));
 		w.pid = 0;
 		child_done = true;
 		cmd_rc = 127;
 	}
-	while (!cli_ftrace_sig && !child_done) {
+	while (!cli_stop_sig && !child_done) {
 		struct pollfd pf[64];
 		int np = l.nr < 64 ? l.nr : 64;
 		for (int i = 0; i < np; i++)
@@ -502,9 +458,9 @@ int cmd_ftrace_live(int argc, char **argv)
 	rc = 0;      /* -EPIPE: the reader went away, not an error */
 out:
 	if (w.pid > 0 && w.go_fd < 0) {   /* started: pass the signals on */
-		if (!cli_ftrace_sig)
+		if (!cli_stop_sig)
 			kill(w.pid, SIGKILL);   /* an error ended the stream */
-		cmd_rc = workload_exit_code(cli_ftrace_wait(&w.pid, NULL, 0));
+		cmd_rc = workload_exit_code(cli_wait_stop(&w.pid, NULL));
 	}
 	if (rc == 0 && cmd_rc >= 0)
 		rc = cmd_rc;
@@ -512,6 +468,8 @@ out:
 	live_free(&l);
 	pk_ftrace_rec_free(r);
 	pk_tracefs_close(t);
+	cli_ftrace_opts_fini(&f);
+	free(opts);
 	fflush(stdout);
-	return cmd_rc < 0 ? cli_ftrace_exit(rc) : rc;
+	return cmd_rc < 0 ? cli_stop_exit(rc) : rc;
 }

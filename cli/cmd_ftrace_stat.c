@@ -2,12 +2,12 @@
 /* perfkit ftrace stat: per-CPU buffer statistics and the function profile. */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/ftrace.h>
 #include "cli.h"
+#include "ftrace_opts.h"
 
 void cli_ftrace_print_profile(FILE *f, const struct pk_func_profile *p, int n,
 			      bool has_time)
@@ -66,29 +66,13 @@ static void ts(char *buf, size_t len, uint64_t ns)
 		 (unsigned long long)(ns % 1000000000 / 1000));
 }
 
-int cmd_ftrace_stat(int argc, char **argv)
+/* ftrace stat of the buffer of INST. The exit status. */
+static int stat_buffer(const char *inst)
 {
-	static const struct option lo[] = {
-		{ "instance", required_argument, NULL, 'B' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *inst = NULL;
 	static int cpus[4096];
 	struct pk_tracefs *t;
-	int c, e, n;
+	int e, n;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "B:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'B': inst = optarg; break;
-		case 'h':
-		default:
-			fprintf(c == 'h' ? stdout : stderr, "usage: perfkit "
-				"ftrace stat [--instance NAME]\n");
-			return c == 'h' ? 0 : 2;
-		}
-	}
 	if ((e = pk_tracefs_open(&t)) < 0) {
 		cli_error("ftrace stat", "tracefs: %s", pk_strerror(e));
 		return 1;
@@ -132,4 +116,23 @@ int cmd_ftrace_stat(int argc, char **argv)
 	free(p);
 	pk_tracefs_close(t);
 	return 0;
+}
+
+int cmd_ftrace_stat(int argc, char **argv)
+{
+	struct cli_ftrace_opts f;
+	int rc;
+
+	if (cli_ftrace_opts_parse(&f, CLI_FT_STAT, "ftrace stat", argc, argv,
+				  &rc)) {
+		if (f.nr_args) {
+			cli_error("ftrace stat", "unexpected argument '%s'",
+				  f.args[0]);
+			rc = 2;
+		} else {
+			rc = stat_buffer(f.instance);
+		}
+	}
+	cli_ftrace_opts_fini(&f);
+	return rc;
 }

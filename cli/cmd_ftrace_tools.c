@@ -5,7 +5,6 @@
  * Everything changed is put back at the end (and on SIGTERM/SIGHUP).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 #include <perfkit/ftrace.h>
 #include "cli.h"
+#include "ftrace_opts.h"
 #include "workload.h"
 
 static void no_op(int sig) { (void)sig; }
@@ -77,31 +77,51 @@ static int print_file(struct pk_tracefs *t, const char *inst,
 	return 0;
 }
 
-int cmd_ftrace_snapshot(int argc, char **argv)
+/* The -l functions into the filter file WHICH; 0, 1 after the line
+ * naming a function the kernel does not have, or -errno. */
+static int add_filters(struct pk_tracefs *t, const char *C,
+		       enum pk_ftrace_list which,
+		       const struct cli_strv *l)
 {
-	static const char *const C = "ftrace snapshot";
-	const char *inst = NULL, *op = "show";
+	int e = 0;
+
+	for (int i = 0; !e && i < l->n; i++) {
+		e = pk_tracefs_func_add(t, NULL, which, l->v[i]);
+		if (e == -EINVAL || e == -ENOENT) {
+			cli_error(C, "-l '%s': no such function", l->v[i]);
+			return 1;
+		}
+	}
+	return e;
+}
+
+/* The operation the words after the options name (the last one; "show"
+ * without one), or NULL after the error line. */
+static const char *snapshot_op(const char *C, const struct cli_ftrace_opts *f)
+{
+	static const char *const ops[] = { "take", "show", "clear", "free" };
+	const char *op = "show";
+
+	for (int i = 0; i < f->nr_args; i++) {
+		size_t k = 0;
+		while (k < 4 && strcmp(f->args[i], ops[k]))
+			k++;
+		if (k == 4) {
+			cli_error(C, "unknown operation '%s' (take, show, "
+				  "clear, free)", f->args[i]);
+			return NULL;
+		}
+		op = ops[k];
+	}
+	return op;
+}
+
+/* ftrace snapshot OP on the buffer of INST. The exit status. */
+static int snapshot(const char *C, const char *op, const char *inst)
+{
 	struct pk_tracefs *t;
 	int e = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if ((!strcmp(argv[i], "-B") || !strcmp(argv[i], "--instance")) &&
-		    i + 1 < argc)
-			inst = argv[++i];
-		else if (!strcmp(argv[i], "take") || !strcmp(argv[i], "show") ||
-			 !strcmp(argv[i], "clear") || !strcmp(argv[i], "free"))
-			op = argv[i];
-		else {
-			bool help = !strcmp(argv[i], "-h") ||
-				    !strcmp(argv[i], "--help");
-			fprintf(help ? stdout : stderr, "usage: perfkit ftrace snapshot "
-				"[take|show|clear|free] [--instance NAME]\n"
-				"  take: swap the buffer into the snapshot and "
-				"print it (a snapshot buffer\n"
-				"  allocated for it is freed again at the end)\n");
-			return help ? 0 : 2;
-		}
-	}
 	if (!(t = open_tfs(C)))
 		return 1;
 	if (!strcmp(op, "take"))
@@ -120,27 +140,26 @@ int cmd_ftrace_snapshot(int argc, char **argv)
 				 "tracer owns it)" : "snapshot", e) : 0;
 }
 
-int cmd_ftrace_stack(int argc, char **argv)
+int cmd_ftrace_snapshot(int argc, char **argv)
 {
-	static const char *const C = "ftrace stack";
-	static const char *filt[64];
-	int nf = 0, c, e;
-	struct pk_tracefs *t;
+	static const char *const C = "ftrace snapshot";
+	struct cli_ftrace_opts f;
+	const char *op;
+	int rc;
 
-	optind = 1;
-	while ((c = getopt(argc, argv, "+l:h")) != -1) {
-		if (c == 'l' && nf < 63) {
-			filt[nf++] = optarg;
-			continue;
-		}
-		fprintf(c == 'h' ? stdout : stderr, "usage: perfkit ftrace "
-			"stack [-l FUNC]... [-- COMMAND...]\n"
-			"  without a command: the stack tracer's current "
-			"maximum; with one: its maximum\n"
-			"  while the command runs (stack_trace_filter from "
-			"-l)\n");
-		return c == 'h' ? 0 : 2;
-	}
+	if (cli_ftrace_opts_parse(&f, CLI_FT_SNAPSHOT, C, argc, argv, &rc))
+		rc = (op = snapshot_op(C, &f)) ? snapshot(C, op, f.instance) : 2;
+	cli_ftrace_opts_fini(&f);
+	return rc;
+}
+
+/* ftrace stack with its options F. The exit status. */
+static int stack(const char *C, const struct cli_ftrace_opts *f)
+{
+	struct pk_tracefs *t;
+	uint64_t max = 0;
+	int e = 0;
+
 	if (!(t = open_tfs(C)))
 		return 1;
 	if (!pk_tracefs_has(t, NULL, "stack_trace")) {
@@ -148,64 +167,47 @@ int cmd_ftrace_stack(int argc, char **argv)
 		return feature_error(C, "stack tracer (no stack_trace file: "
 				     "CONFIG_STACK_TRACER)", -EOPNOTSUPP);
 	}
-	e = 0;
-	if (optind < argc) {
-		for (int i = 0; !e && i < nf; i++) {
-			e = pk_tracefs_func_add(t, NULL, PK_FT_STACK_FILTER,
-						filt[i]);
-			if (e == -EINVAL || e == -ENOENT) {
-				cli_error(C, "-l '%s': no such function",
-					  filt[i]);
-				pk_tracefs_close(t);
-				return 1;
-			}
-		}
-		if (!e)
-			e = pk_tracefs_write_u64(t, NULL, "stack_max_size", 0);
+	if (f->nr_args) {
+		if ((e = add_filters(t, C, PK_FT_STACK_FILTER, &f->filters)))
+			goto out;
+		e = pk_tracefs_write_u64(t, NULL, "stack_max_size", 0);
 		if (!e)
 			e = pk_tracefs_stack_tracer(t, true);
-		if (!e && run_cmd(argv + optind)) {
+		if (!e && run_cmd(f->args)) {
 			pk_tracefs_close(t);
 			return 1;
 		}
 	}
-	uint64_t max = 0;
 	if (!e && !(e = pk_tracefs_read_u64(t, NULL, "stack_max_size", &max))) {
 		printf("max stack: %llu bytes\n", (unsigned long long)max);
 		e = print_file(t, NULL, "stack_trace");
 	}
+out:
 	fflush(stdout);
 	pk_tracefs_close(t);
-	return e ? feature_error(C, "stack tracer", e) : 0;
+	return e == 1 ? 1 : e ? feature_error(C, "stack tracer", e) : 0;
 }
 
-int cmd_ftrace_profile(int argc, char **argv)
+int cmd_ftrace_stack(int argc, char **argv)
 {
-	static const char *const C = "ftrace profile";
-	static const char *filt[64];
-	int nf = 0, c, e = 0;
-	bool graph = false;
-	struct pk_tracefs *t;
+	struct cli_ftrace_opts f;
+	int rc;
 
-	optind = 1;
-	while ((c = getopt(argc, argv, "+l:gh")) != -1) {
-		if (c == 'l' && nf < 63) {
-			filt[nf++] = optarg;
-			continue;
-		}
-		if (c == 'g') {
-			graph = true;
-			continue;
-		}
-		fprintf(c == 'h' ? stdout : stderr, "usage: perfkit ftrace "
-			"profile [-l FUNC]... [-g] [-- COMMAND...]\n"
-			"  runs the function profiler around COMMAND (or until "
-			"SIGINT) and prints\n"
-			"  trace_stat/function* merged across CPUs; -l limits "
-			"it (set_ftrace_filter),\n"
-			"  -g sets the function_graph tracer for times\n");
-		return c == 'h' ? 0 : 2;
-	}
+	if (cli_ftrace_opts_parse(&f, CLI_FT_STACK, "ftrace stack", argc, argv,
+				  &rc))
+		rc = stack("ftrace stack", &f);
+	cli_ftrace_opts_fini(&f);
+	return rc;
+}
+
+/* ftrace profile with its options F. The exit status. */
+static int profile(const char *C, const struct cli_ftrace_opts *f)
+{
+	struct pk_func_profile *p = NULL;
+	bool has_time = false;
+	struct pk_tracefs *t;
+	int n, e;
+
 	if (!(t = open_tfs(C)))
 		return 1;
 	if (!pk_tracefs_has(t, NULL, "function_profile_enabled")) {
@@ -214,15 +216,8 @@ int cmd_ftrace_profile(int argc, char **argv)
 				     "function_profile_enabled file: "
 				     "CONFIG_FUNCTION_PROFILER)", -EOPNOTSUPP);
 	}
-	for (int i = 0; !e && i < nf; i++) {
-		e = pk_tracefs_func_add(t, NULL, PK_FT_FILTER, filt[i]);
-		if (e == -EINVAL || e == -ENOENT) {
-			cli_error(C, "-l '%s': no such function", filt[i]);
-			pk_tracefs_close(t);
-			return 1;
-		}
-	}
-	if (!e && graph) {
+	e = add_filters(t, C, PK_FT_FILTER, &f->filters);
+	if (!e && f->graph_times) {
 		e = pk_tracefs_tracer(t, NULL, "function_graph");
 		if (e == -ENOENT || e == -EOPNOTSUPP) {
 			pk_tracefs_close(t);
@@ -232,21 +227,29 @@ int cmd_ftrace_profile(int argc, char **argv)
 	}
 	if (!e)
 		e = pk_tracefs_profiler(t, true);
-	if (!e && run_cmd(argv + optind)) {
+	if (e == 1 || (!e && run_cmd(f->args))) {
 		pk_tracefs_close(t);
 		return 1;
 	}
-	struct pk_func_profile *p = NULL;
-	bool has_time = false;
-	int n = e ? e : pk_tracefs_profile_read(t, NULL, &p, &has_time);
-	if (n >= 0) {
-		if (n == 0)
-			printf("no functions profiled\n");
-		else
-			cli_ftrace_print_profile(stdout, p, n, has_time);
-	}
+	n = e ? e : pk_tracefs_profile_read(t, NULL, &p, &has_time);
+	if (n == 0)
+		printf("no functions profiled\n");
+	else if (n > 0)
+		cli_ftrace_print_profile(stdout, p, n, has_time);
 	free(p);
 	fflush(stdout);
 	pk_tracefs_close(t);
 	return n < 0 ? feature_error(C, "function profiler", n) : 0;
+}
+
+int cmd_ftrace_profile(int argc, char **argv)
+{
+	struct cli_ftrace_opts f;
+	int rc;
+
+	if (cli_ftrace_opts_parse(&f, CLI_FT_PROFILE, "ftrace profile", argc,
+				  argv, &rc))
+		rc = profile("ftrace profile", &f);
+	cli_ftrace_opts_fini(&f);
+	return rc;
 }

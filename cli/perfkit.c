@@ -4,8 +4,6 @@
 #include <string.h>
 #include "cli.h"
 
-int cli_verbose;
-
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -23,17 +21,6 @@ static const struct command commands[] = {
 	{ "buildid-cache", cmd_buildid_cache,
 	  "Manage the build-id cache (~/.debug)" },
 };
-
-void cli_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "perfkit %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static int print_lib(enum pk_print_level level, const char *fmt, va_list ap)
 {

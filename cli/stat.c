@@ -30,22 +30,6 @@ static void on_child(int sig)
 	(void)sig; /* only interrupts sleeps */
 }
 
-void stats_update(struct stats *s, double v)
-{
-	double d = v - s->mean;
-
-	s->n += 1;
-	s->mean += d / s->n;
-	s->m2 += d * (v - s->mean);
-}
-
-double stats_stddev_mean(const struct stats *s)
-{
-	if (s->n < 2)
-		return 0;
-	return sqrt(s->m2 / (s->n - 1) / s->n);
-}
-
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -185,11 +169,6 @@ static struct pk_evlist *build_evlist(const struct stat_cfg *c)
 		return NULL;
 	}
 	return l;
-}
-
-bool stat_is_tool(struct pk_evsel *e)
-{
-	return pk_evsel_tool(e) != PK_TOOL_NONE;
 }
 
 /* True when the forked command is what is counted (no -p/-t/-a/-C). */

@@ -44,6 +44,7 @@ int stat_parse_args(struct stat_cfg *c, int argc, char **argv);
 struct stats {
 	double n, mean, m2;
 };
+/* (cli/stat_out.c) */
 void stats_update(struct stats *s, double v);
 /* Standard deviation of the mean, as perf reports noise. */
 double stats_stddev_mean(const struct stats *s);
@@ -82,6 +83,7 @@ struct stat_run {
 void stat_print(struct stat_run *r, double ts_ns);
 /* The interval header line, when the format has one. */
 void stat_print_interval_header(struct stat_run *r);
-/* True for perf's tool events (duration_time, user_time, system_time). */
+/* True for perf's tool events (duration_time, user_time, system_time)
+ * (cli/stat_out.c). */
 bool stat_is_tool(struct pk_evsel *e);
 #endif

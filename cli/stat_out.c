@@ -1,10 +1,32 @@
 /* SPDX-License-Identifier: MIT */
-/* perfkit stat output: perf's human layout, CSV (-x) and JSON (-j). */
+/* perfkit stat output: perf's human layout, CSV (-x) and JSON (-j), and
+ * the run statistics (-r) behind it. */
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "stat.h"
+
+void stats_update(struct stats *s, double v)
+{
+	double d = v - s->mean;
+
+	s->n += 1;
+	s->mean += d / s->n;
+	s->m2 += d * (v - s->mean);
+}
+
+double stats_stddev_mean(const struct stats *s)
+{
+	if (s->n < 2)
+		return 0;
+	return sqrt(s->m2 / (s->n - 1) / s->n);
+}
+
+bool stat_is_tool(struct pk_evsel *e)
+{
+	return pk_evsel_tool(e) != PK_TOOL_NONE;
+}
 
 /* A derived value printed after '#', as perf's shadow metrics. */
 struct metric {

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* A command run under perfkit: forked, held until go, exec'd, waited for
+ * (stat, record and the ftrace commands). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -6,6 +8,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "cli.h"
 #include "workload.h"
 
 int workload_prepare(struct workload *w, char **argv)
@@ -110,13 +113,9 @@ void workload_abort(struct workload *w)
 
 void workload_catch_signals(void (*stop)(int), void (*child)(int))
 {
-	struct sigaction sa;
+	struct sigaction sa = { .sa_handler = child };
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = child;
+	cli_catch_stop(stop, 0);
+	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, NULL);
 }

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The helpers every perfkit command shares: error lines, the -v level,
+ * CPU lists, perf's perf.data checks, and the stop signals (SIGINT,
+ * SIGTERM, SIGHUP) with the wait for a command or a set of processes.
+ * Uses nothing from the other cli/ files.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <perfkit/map.h>
+#include "cli.h"
+
+int cli_verbose;
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perfkit %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_parse_cpus(const char *s, int *cpus, int max, int n)
+{
+	struct pk_cpu_map *m = *s ? pk_cpu_map_new(s) : NULL;
+
+	if (!m)
+		return -1;
+	for (int i = 0; i < pk_cpu_map_nr(m) && n >= 0; i++)
+		n = n < max ? (cpus[n] = pk_cpu_map_cpu(m, i), n + 1) : -1;
+	pk_cpu_map_put(m);
+	return n;
+}
+
+int cli_perfdata_check(const char *file, bool force)
+{
+	struct stat st;
+
+	if (!strcmp(file, "-"))
+		return 0;
+	if (stat(file, &st) < 0) {
+		fprintf(stderr, "failed to open %s: %s\n", file, strerror(errno));
+		return 255;
+	}
+	if (!force && st.st_uid && st.st_uid != geteuid()) {
+		fprintf(stderr, "File %s not owned by current user or root "
+			"(use -f to override)\n", file);
+		return 255;
+	}
+	if (S_ISREG(st.st_mode) && !st.st_size) {
+		fprintf(stderr, "zero-sized data (%s), nothing to do!\n", file);
+		return 255;
+	}
+	return 0;
+}
+
+volatile sig_atomic_t cli_stop_sig;
+static volatile sig_atomic_t last_sig, nr_sigs;
+static sig_atomic_t nr_passed;
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NR_STOP_SIGS (int)(sizeof(stop_sigs) / sizeof(stop_sigs[0]))
+
+static void stop_set(sigset_t *s)
+{
+	sigemptyset(s);
+	for (int i = 0; i < NR_STOP_SIGS; i++)
+		sigaddset(s, stop_sigs[i]);
+}
+
+void cli_catch_stop(void (*fn)(int), int sa_flags)
+{
+	struct sigaction sa = { .sa_handler = fn, .sa_flags = sa_flags };
+
+	stop_set(&sa.sa_mask);
+	for (int i = 0; i < NR_STOP_SIGS; i++)
+		sigaction(stop_sigs[i], &sa, NULL);
+}
+
+/* Every stop signal only asks for the same orderly end: the first one is
+ * kept (the exit status), each one is counted (passed on to a command). */
+static void on_stop(int sig)
+{
+	if (!cli_stop_sig)
+		cli_stop_sig = sig;
+	last_sig = sig;
+	nr_sigs++;
+}
+
+void cli_catch_stop_orderly(void)
+{
+	/* SA_RESTART: a signal never cuts a write to stdout or the file */
+	cli_catch_stop(on_stop, SA_RESTART);
+}
+
+/* The stop signals not yet passed on go to PID (the newest one). */
+static void pass_signals(pid_t pid)
+{
+	if (pid > 0 && nr_passed != nr_sigs) {
+		nr_passed = nr_sigs;
+		kill(pid, last_sig);
+	}
+}
+
+/* A pollfd on PID's pidfd (fd -1: the process is gone, -2: no pidfd). */
+static struct pollfd pidfd(int pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd < 0)
+		fd = errno == ESRCH ? -1 : -2;
+	return (struct pollfd){ .fd = fd, .events = POLLIN };
+}
+
+/* True when CHILD ended (reaped into *STATUS) or cannot be waited for. */
+static bool child_ended(pid_t child, int *status)
+{
+	pid_t w = waitpid(child, status, WNOHANG);
+
+	return w == child || (w < 0 && errno != EINTR);
+}
+
+/* Marks the processes that ended (-1); true when none is left. */
+static bool pids_gone(struct pollfd *fds, int n)
+{
+	bool all = true;
+
+	for (int i = 0; i < n; i++) {
+		if (fds[i].fd >= 0 && fds[i].revents) {
+			close(fds[i].fd);
+			fds[i].fd = -1;
+		}
+		all = all && fds[i].fd == -1;
+	}
+	return all;
+}
+
+int cli_stop_exit(int rc)
+{
+	return cli_stop_sig == SIGTERM || cli_stop_sig == SIGHUP
+	       ? 128 + cli_stop_sig : rc;
+}
+
+/* The loop of cli_wait_stop over the N pollfds FDS (the command's, or
+ * the processes'). */
+static int wait_loop(pid_t child, struct pollfd *fds, int n,
+		     const sigset_t *old)
+{
+	struct timespec tick = { 0, 100000000 };
+	int status = 0;
+
+	for (;;) {
+		pass_signals(child);
+		if (child > 0 ? child_ended(child, &status)
+			      : cli_stop_sig || (n && pids_gone(fds, n)))
+			break;
+		/* a command without a pidfd is looked at every 100 ms */
+		ppoll(fds, (nfds_t)n, child > 0 && fds[0].fd < 0 ? &tick : NULL,
+		      old);
+	}
+	return status;
+}
+
+int cli_wait_stop(pid_t *child, const struct pk_thread_map *pids)
+{
+	int n = *child > 0 ? 1 : pids ? pk_thread_map_nr(pids) : 0, status;
+	struct pollfd one, *fds = n > 1 ? calloc((size_t)n, sizeof(*fds)) : &one;
+	sigset_t stop, old;
+
+	if (!fds)       /* no memory for the pidfds: the signal only */
+		n = 0, fds = &one;
+	/* the stop signals get in only inside ppoll: none is missed */
+	stop_set(&stop);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	for (int i = 0; i < n; i++)
+		fds[i] = pidfd(*child > 0 ? *child : pk_thread_map_tid(pids, i));
+	status = wait_loop(*child, fds, n, &old);
+	if (*child > 0)
+		*child = 0;
+	for (int i = 0; i < n; i++)
+		if (fds[i].fd >= 0)
+			close(fds[i].fd);
+	if (fds != &one)
+		free(fds);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return status;
+}
