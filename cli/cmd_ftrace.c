@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* perfkit ftrace: report / record / reset / show. */
+/*
+ * perfkit ftrace: the dispatcher of the ftrace subcommands (report,
+ * record, extract, reset, show, list, stat, snapshot, stack, profile,
+ * live) and trace-cmd's report of a trace.dat file (--format=kernel is
+ * in cmd_ftrace_live.c).
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* perfkit ftrace record / reset. */
+/*
+ * perfkit ftrace record (events and tracers into a trace.dat file, around
+ * a command or until a stop signal), extract (what a buffer holds now),
+ * reset (instances left by killed runs) and show (the tracefs state).
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* perfkit: main(), the command table and the library's print callback. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* perfkit stat: shared state between counting (stat.c) and output
- * (stat_out.c). */
+/* perfkit stat: shared state between options (stat_opts.c), counting
+ * (stat.c) and output (stat_out.c). */
 #ifndef PK_CLI_STAT_H
 #define PK_CLI_STAT_H
 #include <stdbool.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* A child command started on demand: forked, held until go, then exec'd. */
+/* A child command started on demand: forked, held until go, then exec'd
+ * (cli/workload.c). */
 #ifndef PK_CLI_WORKLOAD_H
 #define PK_CLI_WORKLOAD_H
 #include <sys/resource.h>
