@@ -451,10 +451,10 @@ int cmd_ftrace_live(int argc, char **argv)
 		lost += c;
 	}
 	if (lost)
-		fprintf(stderr, "perfkit ftrace live: %llu events, %llu lost "
-			"(a larger -b KB keeps more)\n", l.printed, lost);
+		cli_error("ftrace live", "%llu events, %llu lost (a larger -b "
+			  "KB keeps more)", l.printed, lost);
 	else if (isatty(2))
-		fprintf(stderr, "perfkit ftrace live: %llu events\n", l.printed);
+		cli_error("ftrace live", "%llu events", l.printed);
 	rc = 0;      /* -EPIPE: the reader went away, not an error */
 out:
 	if (w.pid > 0 && w.go_fd < 0) {   /* started: pass the signals on */

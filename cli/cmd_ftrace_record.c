@@ -99,9 +99,9 @@ int cmd_ftrace_record(int argc, char **argv)
 		goto out;
 	}
 	if (tracer && pk_ftrace_rec_top_level(r) && !o.top_level)
-		fprintf(stderr, "perfkit ftrace record: tracer %s: instances "
-			"have no tracers on this kernel, recording in the "
-			"top-level buffer\n", tracer);
+		cli_error("ftrace record", "tracer %s: instances have no "
+			  "tracers on this kernel, recording in the top-level "
+			  "buffer", tracer);
 	if ((e = pk_ftrace_rec_start(r)) < 0) {
 		cli_error("ftrace record", "start: %s", pk_strerror(e));
 		goto out;

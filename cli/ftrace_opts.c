@@ -256,27 +256,30 @@ bool cli_ftrace_opts_parse(struct cli_ftrace_opts *o, enum cli_ft_cmd cmd,
 	char shorts[2 * NR_OPTS + 2];
 	struct option lo[NR_OPTS + 1];
 	struct pid_vec pv = { NULL, 0 };
-	int c;
+	int c, status = 2;
 
 	*o = (struct cli_ftrace_opts){ .cmd = cmd, .name = name };
 	getopt_tables(cmd, shorts, lo);
 	optind = 1;
-	*rc = 2;
 	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		if (c == 'h' || c == '?') {
 			cli_ftrace_usage(cmd, c == 'h' ? stdout : stderr);
-			*rc = c == 'h' ? 0 : 2;
+			status = c == 'h' ? 0 : 2;
 			break;
 		}
 		if (apply(o, c, optarg, &pv))
 			break;
 	}
-	if (c == -1 && pv.n && !(o->pids = pk_thread_map_new_array(pv.n, pv.v)))
+	if (c == -1 && pv.n && !(o->pids = pk_thread_map_new_array(pv.n, pv.v))) {
 		cli_error(name, "-p: %s", strerror(errno));
+		c = 0;
+	}
 	free(pv.v);
 	o->args = argv + optind;
 	o->nr_args = argc - optind;
-	return c == -1 && (!pv.n || o->pids);
+	if (c != -1)    /* *RC only when the command is to end */
+		*rc = status;
+	return c == -1;
 }
 
 void cli_ftrace_opts_fini(struct cli_ftrace_opts *o)

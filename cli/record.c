@@ -993,12 +993,12 @@ static void print_summary(struct rec *r)
 	if (r->cfg->quiet)
 		return;
 	if (lost || r->lost_samples)
-		fprintf(stderr, "perfkit record: lost %llu samples (%llu reported "
-			"in LOST records, %llu in LOST_SAMPLES); a larger -m or "
-			"a lower -F keeps them\n",
-			(unsigned long long)(lost + r->lost_samples),
-			(unsigned long long)r->lost,
-			(unsigned long long)r->lost_samples);
+		cli_error("record", "lost %llu samples (%llu reported in LOST "
+			  "records, %llu in LOST_SAMPLES); a larger -m or a "
+			  "lower -F keeps them",
+			  (unsigned long long)(lost + r->lost_samples),
+			  (unsigned long long)r->lost,
+			  (unsigned long long)r->lost_samples);
 	fprintf(stderr, "[ perfkit record: Woken up %llu times to write data ]\n",
 		(unsigned long long)r->wakeups);
 	fprintf(stderr, "[ perfkit record: Captured and wrote %.3f MB %s (%llu samples) ]\n",

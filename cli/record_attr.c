@@ -223,9 +223,9 @@ int rec_open_bpf_sideband(struct rec *r)
 				    r->sb_threads, &o);
 	}
 	if (err && r->cfg->verbose)
-		fprintf(stderr, "perfkit record: no BPF side-band events (%s): "
-			"BPF programs loaded from now on are not recorded\n",
-			pk_strerror(err));
+		cli_error("record", "no BPF side-band events (%s): BPF "
+			  "programs loaded from now on are not recorded",
+			  pk_strerror(err));
 	return 0;
 }
 

@@ -42,8 +42,8 @@ static void cache_dso(const char *dir, const struct pk_build_id *b)
 		free(real);
 	}
 	if (err && cli_verbose >= 1)
-		fprintf(stderr, "perfkit record: could not cache %s in %s\n",
-			b->filename, dir);
+		cli_error("record", "could not cache %s in %s", b->filename,
+			  dir);
 }
 
 static int add_one(struct rec *r, uint16_t misc, const char *name,

@@ -6,16 +6,8 @@
 # a command), -e has no limit; a bad value is one line and exit 2 with
 # nothing created; the tools refuse stray words in one line.
 . tests/lib/sh.sh
-export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-TF=/sys/kernel/tracing
-GP=$PK_BUILD/workloads/getppid
-EV=syscalls:sys_enter_getppid
-if [ "$(id -u)" != 0 ] || [ ! -w $TF/instances ]; then
-	skip ftrace_opts "needs root and a writable tracefs at $TF"; exit 0
-fi
-[ -x "$GP" ] || { skip ftrace_opts "no $GP"; exit 0; }
-# until COND: waits (at most 20 s) for a shell condition.
-until_() { _k=0; while ! eval "$1" && [ $_k -lt 400 ]; do sleep 0.05; _k=$((_k+1)); done; }
+T_NAME=ftrace_opts
+. tests/lib/ftrace.sh
 
 # 1. bad values: one line naming the option and the value, exit 2, no
 # file, no instance

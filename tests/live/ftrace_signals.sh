@@ -6,20 +6,12 @@
 # (127 when it cannot run); -p takes process ids only; and a test killed
 # mid-run (tests/lib/sh.sh, the tracefs unit test) leaves no instance.
 . tests/lib/sh.sh
-export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-TF=/sys/kernel/tracing
-GP=$PK_BUILD/workloads/getppid
-EV=syscalls:sys_enter_getppid
-if [ "$(id -u)" != 0 ] || [ ! -w $TF/instances ]; then
-	skip ftrace_signals "needs root and a writable tracefs at $TF"; exit 0
-fi
-[ -x "$GP" ] || { skip ftrace_signals "no $GP"; exit 0; }
+T_NAME=ftrace_signals
+. tests/lib/ftrace.sh
 # removed also when the test is killed (after its perfkit is stopped)
 rm_inst() {
 	t_atexit "[ ! -d $TF/instances/$1 ] || { echo 0 > $TF/instances/$1/tracing_on; rmdir $TF/instances/$1; } 2>/dev/null"
 }
-# until COND: waits (at most 20 s) for a shell condition.
-until_() { _k=0; while ! eval "$1" && [ $_k -lt 400 ]; do sleep 0.05; _k=$((_k+1)); done; }
 # rec NAME ARGS...: perfkit ftrace record in the background ($rp),
 # recording (the event enabled in its instance, then tracing_on set).
 rec() {
