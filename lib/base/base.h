@@ -54,6 +54,8 @@ int pk_write_file(const char *path, const char *str);
 /* Writes all LEN bytes (short writes and EINTR retried): 0 or -errno
  * (-EIO when write(2) returns 0). */
 int pk_write_all(int fd, const void *data, size_t len);
+/* Writes all LEN bytes at offset OFF (pwrite, restarted). 0 or -errno. */
+int pk_pwrite_all(int fd, const void *data, size_t len, off_t off);
 /* mkdir -p with MODE: 0 or -errno. */
 int pk_mkdir_p(const char *path, mode_t mode);
 /* Creates PATH with DATA and MODE (not the umask's), complete or not at

@@ -169,6 +169,24 @@ int pk_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+int pk_pwrite_all(int fd, const void *data, size_t len, off_t off)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return 0;
+}
+
 int pk_write_new_file(const char *path, const void *data, size_t len,
 		      mode_t mode)
 {

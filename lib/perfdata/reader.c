@@ -18,52 +18,6 @@ const char *pk_perfdata_open_error(void)
 	return open_error;
 }
 
-int pd_fail(struct pk_perfdata *pd, int err, uint64_t off, const char *fmt,
-	    ...)
-{
-	va_list ap;
-	int n;
-
-	if (pd->err)
-		return pd->err;
-	n = snprintf(pd->errmsg, sizeof(pd->errmsg), "%s: offset %#llx: ",
-		     pd->name, (unsigned long long)off);
-	if (n < 0 || (size_t)n >= sizeof(pd->errmsg))
-		n = 0;
-	va_start(ap, fmt);
-	vsnprintf(pd->errmsg + n, sizeof(pd->errmsg) - n, fmt, ap);
-	va_end(ap);
-	pd->err = err;
-	pd->err_off = off;
-	return err;
-}
-
-void pd_warn(struct pk_perfdata *pd, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pd->nr_warn++;
-	pk_warn("perf.data '%s': %s", pd->name, msg);
-}
-
-/* Copies N bytes into memory that lives as long as the reader. */
-void *pd_keep(struct pk_perfdata *pd, const void *src, size_t n)
-{
-	struct pd_chunk *c = pk_malloc(sizeof(*c) + n + 8);
-
-	if (!c)
-		return NULL;
-	c->next = pd->chunks;
-	pd->chunks = c;
-	if (src)
-		memcpy(c->data, src, n);
-	return c->data;
-}
-
 /* Field widths of perf_event_attr by offset (for the other byte order). */
 static const unsigned char attr_layout[][2] = {
 	{ 0, 4 }, { 4, 4 }, { 8, 8 }, { 16, 8 }, { 24, 8 }, { 32, 8 },

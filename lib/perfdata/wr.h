@@ -39,9 +39,15 @@ int wr_swap_record(struct pk_pdwriter *w, const struct perf_event_header *h,
 		   const void **out);
 bool wr_swap_feat(int feat, struct pk_buf *b);
 
-/* writer.c: appends one record to the output as it stands. */
+/* wrout.c: the buffered output. wr_emit appends one record as it
+ * stands; wr_out appends bytes; wr_drain writes the buffer out;
+ * wr_flush_data also updates the header's data size (files). 0 or the
+ * writer's first error. */
 int wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
 	    const void *extra, size_t extra_size);
+int wr_out(struct pk_pdwriter *w, const void *p, size_t n);
+int wr_drain(struct pk_pdwriter *w);
+int wr_flush_data(struct pk_pdwriter *w);
 
 /* wrzstd.c */
 int wr_z_add(struct pk_pdwriter *w, const struct perf_event_header *rec,

@@ -17,82 +17,6 @@
 #include "perfdata/pd.h"
 #include "perfdata/wr.h"
 
-#define WBUF (256 * 1024)
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	while (n) {
-		ssize_t r = write(fd, p, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		p = (const char *)p + r;
-		n -= r;
-	}
-	return 0;
-}
-
-static int pwrite_all(int fd, const void *p, size_t n, off_t off)
-{
-	while (n) {
-		ssize_t r = pwrite(fd, p, n, off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		p = (const char *)p + r;
-		n -= r;
-		off += r;
-	}
-	return 0;
-}
-
-static int flush_data(struct pk_pdwriter *w);
-
-static int out(struct pk_pdwriter *w, const void *p, size_t n)
-{
-	if (w->err)
-		return w->err;
-	if (w->buf.len + n > WBUF && w->buf.len) {
-		int r = write_all(w->fd, w->buf.data, w->buf.len);
-
-		if (r)
-			return w->err = r;
-		w->pos += w->buf.len;
-		w->buf.len = 0;
-	}
-	if (n > WBUF) {
-		int r = write_all(w->fd, p, n);
-
-		if (r)
-			return w->err = r;
-		w->pos += n;
-		return 0;
-	}
-	if (pk_buf_append(&w->buf, p, n))
-		return w->err = -ENOMEM;
-	return 0;
-}
-
-static int drain(struct pk_pdwriter *w)
-{
-	int r;
-
-	if (w->err)
-		return w->err;
-	if (!w->buf.len)
-		return 0;
-	r = write_all(w->fd, w->buf.data, w->buf.len);
-	if (r)
-		return w->err = r;
-	w->pos += w->buf.len;
-	w->buf.len = 0;
-	return 0;
-}
-
 static void make_header(struct pk_pdwriter *w, unsigned char h[PK_PD_HDR_SIZE])
 {
 	uint64_t v[13] = {
@@ -123,7 +47,7 @@ static int start_file(struct pk_pdwriter *w)
 	w->data_off = off + (uint64_t)w->nr_attrs * w->attr_size;
 	w->data_size = 0;
 	make_header(w, h);
-	if ((r = out(w, h, sizeof(h))))
+	if ((r = wr_out(w, h, sizeof(h))))
 		return r;
 	for (unsigned i = 0; i < w->nr_attrs; i++)
 		for (unsigned k = 0; k < w->attrs[i].nr_ids; k++) {
@@ -131,7 +55,7 @@ static int start_file(struct pk_pdwriter *w)
 
 			if (w->swap)
 				id = bswap_64(id);
-			if ((r = out(w, &id, 8)))
+			if ((r = wr_out(w, &id, 8)))
 				return r;
 		}
 	for (unsigned i = 0; i < w->nr_attrs; i++) {
@@ -144,10 +68,10 @@ static int start_file(struct pk_pdwriter *w)
 			pd_swap_attr(&a, sizeof(a));
 			wr_swap_u64s(sec, 2);
 		}
-		if ((r = out(w, &a, sizeof(a))) || (r = out(w, sec, 16)))
+		if ((r = wr_out(w, &a, sizeof(a))) || (r = wr_out(w, sec, 16)))
 			return r;
 	}
-	return drain(w);
+	return wr_drain(w);
 }
 
 /* Pipe mode carries the tracepoint formats in a TRACING_DATA record whose
@@ -164,10 +88,10 @@ static int pipe_tracing_data(struct pk_pdwriter *w)
 	if (!w->has_feat[PK_HEADER_TRACING_DATA])
 		return 0;
 	rec.size = (uint32_t)((len + 7) & ~(size_t)7);
-	if ((r = out(w, &rec, sizeof(rec))) ||
-	    (r = out(w, w->feat[PK_HEADER_TRACING_DATA].data, len)))
+	if ((r = wr_out(w, &rec, sizeof(rec))) ||
+	    (r = wr_out(w, w->feat[PK_HEADER_TRACING_DATA].data, len)))
 		return r;
-	return out(w, "\0\0\0\0\0\0\0", rec.size - len);
+	return wr_out(w, "\0\0\0\0\0\0\0", rec.size - len);
 }
 
 static int start_pipe(struct pk_pdwriter *w)
@@ -177,7 +101,7 @@ static int start_pipe(struct pk_pdwriter *w)
 
 	if (w->swap)
 		wr_swap_u64s(h, 2);
-	r = out(w, h, sizeof(h));
+	r = wr_out(w, h, sizeof(h));
 	for (unsigned i = 0; !r && i < w->nr_attrs; i++) {
 		struct perf_event_attr a = w->attrs[i].attr;
 		size_t n = 8 + sizeof(a) + w->attrs[i].nr_ids * 8ULL;
@@ -197,7 +121,7 @@ static int start_pipe(struct pk_pdwriter *w)
 		       w->attrs[i].nr_ids * 8ULL);
 		r = wr_swap_record(w, eh, &rec);
 		if (!r)
-			r = out(w, rec, n);
+			r = wr_out(w, rec, n);
 		pk_free(eh);
 	}
 	return r ? r : pipe_tracing_data(w);
@@ -307,44 +231,6 @@ int pk_pdwriter_write(struct pk_pdwriter *w,
 	return wr_emit(w, rec, extra, extra_size);
 }
 
-int wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
-	    const void *extra, size_t extra_size)
-{
-	static const char zero[8];
-	const void *p;
-	int r;
-
-	if ((r = wr_swap_record(w, rec, &p)) || (r = out(w, p, rec->size)))
-		return r;
-	if (extra_size) {
-		if ((r = out(w, extra, extra_size)))
-			return r;
-		if (extra_size % 8)
-			r = out(w, zero, 8 - extra_size % 8);
-	}
-	w->data_size += rec->size + ((extra_size + 7) & ~7UL);
-	/* not pk_pdwriter_flush(): this may run inside wr_z_flush() */
-	if (!w->pipe && w->buf.len >= WBUF / 2)
-		r = flush_data(w);
-	return r;
-}
-
-/* Writes the buffered records, then the data size into the header. */
-static int flush_data(struct pk_pdwriter *w)
-{
-	int r = drain(w);
-
-	if (r || w->pipe)
-		return r;
-	/* the records are in the file: now let readers see them */
-	{
-		uint64_t ds = w->swap ? bswap_64(w->data_size) : w->data_size;
-
-		r = pwrite_all(w->fd, &ds, 8, 48);
-	}
-	return r ? (w->err = r) : 0;
-}
-
 int pk_pdwriter_flush(struct pk_pdwriter *w)
 {
 	int r;
@@ -353,7 +239,7 @@ int pk_pdwriter_flush(struct pk_pdwriter *w)
 		return -EINVAL;
 	if ((r = start(w)) || (r = wr_z_flush(w)))
 		return r;
-	return flush_data(w);
+	return wr_flush_data(w);
 }
 
 static void wr_free(struct pk_pdwriter *w)
@@ -403,17 +289,17 @@ static int close_file(struct pk_pdwriter *w)
 		off += w->feat[f].len;
 		if (w->swap)
 			wr_swap_u64s(sec, 2);
-		if ((r = out(w, sec, sizeof(sec))))
+		if ((r = wr_out(w, sec, sizeof(sec))))
 			return r;
 	}
 	for (int f = 1; f < PK_HEADER_MAX; f++)
 		if (w->has_feat[f] &&
-		    (r = out(w, w->feat[f].data, w->feat[f].len)))
+		    (r = wr_out(w, w->feat[f].data, w->feat[f].len)))
 			return r;
-	if ((r = drain(w)))
+	if ((r = wr_drain(w)))
 		return r;
 	make_header(w, h);
-	return pwrite_all(w->fd, h, sizeof(h), 0);
+	return pk_pwrite_all(w->fd, h, sizeof(h), 0);
 }
 
 static int close_pipe(struct pk_pdwriter *w)
@@ -445,11 +331,11 @@ static int close_pipe(struct pk_pdwriter *w)
 			eh.size = bswap_16(eh.size);
 			id = bswap_64(id);
 		}
-		if (!(r = out(w, &eh, 8)) && !(r = out(w, &id, 8)) &&
-		    !(r = out(w, w->feat[f].data, w->feat[f].len)))
-			r = out(w, "\0\0\0\0\0\0\0", n - 16 - w->feat[f].len);
+		if (!(r = wr_out(w, &eh, 8)) && !(r = wr_out(w, &id, 8)) &&
+		    !(r = wr_out(w, w->feat[f].data, w->feat[f].len)))
+			r = wr_out(w, "\0\0\0\0\0\0\0", n - 16 - w->feat[f].len);
 	}
-	return r ? r : drain(w);
+	return r ? r : wr_drain(w);
 }
 
 int pk_pdwriter_close(struct pk_pdwriter *w)
