@@ -8,6 +8,7 @@
 #include <strings.h>
 #include "base/base.h"
 #include "event/pmu.h"
+#include "tracefs/locate.h"
 #include <perfkit/features.h>
 
 static char *root_sysfs, *root_tracefs;
@@ -68,6 +69,40 @@ const char *pk__tracefs_override(void)
 		return root_tracefs;
 	e = getenv("PERFKIT_TRACEFS");
 	return e && *e ? e : NULL;
+}
+
+/* tracefs: the override, else the library's locator; found once. */
+static char tracefs_path[4096];
+static bool tracefs_known;
+
+void pk__tracefs_reset(void)
+{
+	tracefs_known = false;
+}
+
+const char *pk__tracefs(void)
+{
+	const char *o;
+	bool mounted;
+	int e;
+
+	if (tracefs_known)
+		return tracefs_path;
+	o = pk__tracefs_override();
+	if (o) {
+		snprintf(tracefs_path, sizeof(tracefs_path), "%s", o);
+		tracefs_known = true;
+		return tracefs_path;
+	}
+	e = pk__tracefs_locate(tracefs_path, sizeof(tracefs_path), &mounted);
+	if (e) {
+		errno = -e;
+		return NULL;
+	}
+	if (mounted)
+		pk_info("mounted tracefs at %s", tracefs_path);
+	tracefs_known = true;
+	return tracefs_path;
 }
 
 static int devices_path(char *buf, size_t size, const char *pmu,

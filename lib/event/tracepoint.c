@@ -9,40 +9,6 @@
 #include <unistd.h>
 #include "base/base.h"
 #include "event/pmu.h"
-#include "tracefs/locate.h"
-
-static char tracefs_path[4096];
-static bool tracefs_known;
-
-void pk__tracefs_reset(void)
-{
-	tracefs_known = false;
-}
-
-const char *pk__tracefs(void)
-{
-	const char *o;
-	bool mounted;
-	int e;
-
-	if (tracefs_known)
-		return tracefs_path;
-	o = pk__tracefs_override();
-	if (o) {
-		snprintf(tracefs_path, sizeof(tracefs_path), "%s", o);
-		tracefs_known = true;
-		return tracefs_path;
-	}
-	e = pk__tracefs_locate(tracefs_path, sizeof(tracefs_path), &mounted);
-	if (e) {
-		errno = -e;
-		return NULL;
-	}
-	if (mounted)
-		pk_info("mounted tracefs at %s", tracefs_path);
-	tracefs_known = true;
-	return tracefs_path;
-}
 
 static long long read_id(const char *root, const char *sys, const char *ev)
 {
