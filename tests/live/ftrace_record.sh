@@ -4,6 +4,7 @@
 # left as found after normal runs and runs stopped by SIGINT, SIGTERM,
 # SIGHUP and SIGKILL (+ perfkit ftrace reset), and the EPERM line for
 # function tracers.
+# pk-test: lock=tracefs
 . tests/lib/sh.sh
 # ASan builds: libtraceevent's own leaks are not ours
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"

@@ -3,6 +3,7 @@
 # as perf record -vv, for each perf 6.1 record option this kernel can
 # express; -F throttling warns as perf does; :S samples read back by
 # perfkit script exactly as perf script prints them.
+# pk-test: slow shards=4
 . tests/lib/sh.sh
 if ! command -v perf >/dev/null; then
 	skip record_attr_vs_perf "perf is not installed"; exit 0
@@ -18,6 +19,7 @@ sleep 600 & SLEEPER=$!; t_bg $SLEEPER
 while IFS='|' read -r name opts; do
 	[ -z "$name" ] && continue
 	n=$((n + 1))
+	t_part $n || continue
 	opts=$(echo "$opts" | sed "s/PID/$SLEEPER/g")
 	case $name in +*) ;; *) opts="$opts --no-bpf-event";; esac
 	perf record -vv $opts -o p.data -- true > /dev/null 2> perf.txt; prc=$?
@@ -114,6 +116,7 @@ a-sample-read|-e {cpu-clock,task-clock}:S -a
 sample-read-s|-e {cpu-clock,task-clock}:S -s
 group-b|-e {cpu-clock,task-clock} -b
 OPTS
+t_part $((n + 1)) || { t_exit; exit; } # the rest: one run
 check record_attr_count "only $n option sets" $n -ge 60
 
 # -F above the kernel's limit: perf's warning, word for word; refused
