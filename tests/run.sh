@@ -3,8 +3,8 @@
 # (BUILD/tests/*) and live scripts (tests/live/*.sh; "check": only the unit
 # binaries and the scripts marked `check`), PK_JOBS at a time (default:
 # twice the CPUs), the longest first; prints each failing file's lines and
-# stderr tail when it ends and again at the end with its time, the skipped
-# lines, and last "N passed, N failed, N skipped". A file that exits
+# stderr tail when it ends and again at the end with its time, a line per
+# file with skipped tests, and last "N passed, N failed, N skipped". A file that exits
 # non-zero without a FAIL line (a crash) counts as one failure.
 # PK_TESTS=SUBSTRING runs the files whose path holds it; PK_VERBOSE=1 prints
 # every line of every file. Per-file times go to BUILD/test-times.txt (the
@@ -158,14 +158,13 @@ for e in $(cut -d' ' -f3 "$R/plan"); do
 	read -r rc ms p n s < "$f.res"
 	[ -n "$PK_VERBOSE" ] && cat "$f.out"
 	total_p=$((total_p + p)); total_f=$((total_f + n)); total_s=$((total_s + s))
-	grep '^skipped: ' "$f.out" >> "$R/skips"
+	[ "$s" -gt 0 ] && echo "  ${e##*/}: $s skipped ($(grep -m1 '^skipped: ' "$f.out" |
+		sed 's/^skipped: //')$([ "$s" -gt 1 ] && echo ", ..."))" >> "$R/skips"
 	[ "$n" -gt 0 ] && cat "$f.fail" >> "$R/fails"
 	echo "$ms $e" >> "$R/times"
 done
 sort -k1,1nr "$R/times" > "$TIMES" 2>/dev/null
-if [ -s "$R/skips" ] && [ -z "$PK_VERBOSE" ]; then
-	echo "skipped ($(wc -l < "$R/skips")):"; sed 's/^/  /' "$R/skips"
-fi
+[ -z "$PK_VERBOSE" ] && cat "$R/skips"
 if [ -s "$R/fails" ]; then
 	echo "failures:"; cat "$R/fails"
 fi
