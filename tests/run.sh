@@ -66,7 +66,9 @@ run_entry() {
 }
 if [ "$1" = --job ]; then
 	R=$2 LOCK=$3; shift 3
+	echo $$ > "$R/$$.wpid"
 	for e; do run_entry "$e"; done
+	rm -f "$R/$$.wpid"
 	exit 0
 fi
 BUILD=${1:-build}
@@ -78,13 +80,14 @@ TIMES=$BUILD/test-times.txt
 R=$(mktemp -d /tmp/pkrun.XXXXXX) || exit 1
 [ -t 1 ] && export PK_RUN_TTY=1
 
-# Stopped: each running test's timeout(1) is sent the signal (it passes it
-# on to the test's process group, whose traps clean up), then waited for.
+# Stopped: the pool and its workers end, each running test's timeout(1) is
+# sent SIGTERM (it passes it on to the test's process group, whose traps
+# clean up), then waited for.
 XP=
 stop() {
 	trap '' INT TERM HUP
 	[ -n "$XP" ] && kill -TERM "$XP" 2>/dev/null
-	for p in "$R"/*.pid; do
+	for p in "$R"/*.wpid "$R"/*.pid; do
 		[ -f "$p" ] && kill -TERM "$(cat "$p")" 2>/dev/null
 	done
 	k=0
