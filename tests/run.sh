@@ -4,8 +4,9 @@
 # binaries and the scripts marked `check`), PK_JOBS at a time (default:
 # twice the CPUs), the longest first; prints each failing file's lines and
 # stderr tail when it ends and again at the end with its time, a line per
-# file with skipped tests, and last "N passed, N failed, N skipped". A file that exits
-# non-zero without a FAIL line (a crash) counts as one failure.
+# file with skipped tests, the slowest files, and last "N passed, N failed,
+# N skipped". A file that exits non-zero without a FAIL line (a crash)
+# counts as one failure.
 # PK_TESTS=SUBSTRING runs the files whose path holds it; PK_VERBOSE=1 prints
 # every line of every file. Per-file times go to BUILD/test-times.txt (the
 # next run starts the longest first by them).
@@ -73,6 +74,9 @@ if [ "$1" = --job ]; then
 fi
 BUILD=${1:-build}
 SUITE=${2:-all}
+case $SUITE in all|check) ;; *)
+	echo "usage: tests/run.sh [BUILD [all|check]]" >&2; exit 2;;
+esac
 export PK_BUILD=$BUILD PERFKIT=$BUILD/perfkit PK_SHARED=${PK_SHARED:-../shared}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 JOBS=${PK_JOBS:-$(($(getconf _NPROCESSORS_ONLN) * 2))}
@@ -120,6 +124,8 @@ plan() {
 		lock=*) lock=${x#lock=};;
 		shards=*) shards=${x#shards=};;
 		slow) ms=60000;;
+		check) ;;
+		*) echo "tests/run.sh: $2: unknown pk-test word '$x'" >&2;;
 	esac; done
 	k=0
 	while [ $k -lt "$shards" ]; do
