@@ -178,7 +178,7 @@ if [ -s "$R/fails" ]; then
 	echo "failures:"; cat "$R/fails"
 fi
 echo "slowest: $(sort -k1,1nr "$R/times" | head -5 |
-	awk '{ sub(".*/", "", $2); printf "%s%s %.1fs", (NR > 1 ? ", " : ""), $2, $1 / 1000 }')"
+	awk '{ sub("^[^@]*/", "", $2); printf "%s%s %.1fs", (NR > 1 ? ", " : ""), $2, $1 / 1000 }')"
 rm -rf "$R"
 echo "$total_p passed, $total_f failed, $total_s skipped"
 [ "$total_f" -eq 0 ]
