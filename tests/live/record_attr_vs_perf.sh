@@ -65,7 +65,7 @@ j-u|-e cpu-clock -j u
 j-save-type|-e cpu-clock -j cond,save_type
 +no-bpf-event|-e cpu-clock --no-bpf-event
 n|-e cpu-clock -n
-P|-e cpu-clock -c 1000 -P
+P|-e cpu-clock -c 100000 -P
 no-buffering|-e cpu-clock --no-buffering
 W|-e cpu-clock -W
 intr-regs|-e cpu-clock --intr-regs
@@ -90,7 +90,7 @@ no-inherit|-e cpu-clock -i
 buildid-mmap|-e cpu-clock --buildid-mmap
 F-max|-e cpu-clock -F max
 F-high|-e cpu-clock -F 200000
-c|-e cpu-clock -c 1000
+c|-e cpu-clock -c 100000
 overwrite|-e cpu-clock --overwrite
 dwarf|-e cpu-clock --call-graph dwarf,4096
 k|-e cpu-clock -k mono
