@@ -1,5 +1,7 @@
 # perfkit build. `make` builds build/perfkit, build/libperfkit.{a,so};
-# `make demo`, `make test`, `make check-asan`, `make bench`, `make fuzz`.
+# `make demo`, `make test` (every test), `make check` (the unit tests and the
+# quick checks that need no live kernel), `make check-asan`, `make bench`,
+# `make fuzz`. Tests run PK_JOBS at a time (tests/run.sh says how).
 BUILD   ?= build
 CC      ?= gcc
 SAN     ?=
@@ -45,7 +47,8 @@ EX_BINS   := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
 EXSO_BINS := $(EX_SRCS:examples/%.c=$(BUILD)/examples-so/%)
 BENCH_BINS:= $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps demo test test-only check-abi check-asan bench fuzz clean
+.PHONY: all deps demo test test-only check check-only check-abi check-asan bench \
+	fuzz clean
 all: $(BUILD)/perfkit $(BUILD)/libperfkit.a $(BUILD)/libperfkit.so \
      $(WL_BINS) $(EX_BINS) $(EXSO_BINS)
 
@@ -135,6 +138,12 @@ test: deps
 
 test-only: all $(UNIT_BINS)
 	$(Q)sh tests/run.sh $(BUILD)
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory check-only
+
+check-only: all $(UNIT_BINS)
+	$(Q)sh tests/run.sh $(BUILD) check
 
 check-asan: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT="-O1 -g" \

@@ -29,6 +29,17 @@ skip() { echo "skipped: $1: $2"; }
 # check NAME "detail" test-args...: runs `test ARGS`.
 check() { _cn=$1; _cd=$2; shift 2; if test "$@"; then ok "$_cn"; else fail "$_cn" "$_cd"; fi; }
 t_exit() { [ "$T_FAILS" -eq 0 ]; }
+# t_python ARGS...: python3 ARGS, the interpreter found once per test (a
+# version manager's shim, such as pyenv's, starts bash and more per call).
+t_python() {
+	[ -n "$T_PY" ] || T_PY=$(python3 -c 'import sys; print(sys.executable)') ||
+		T_PY=python3
+	"$T_PY" "$@"
+}
+# t_part N: true when part N (0, 1, ...) of a test file split in runs (a
+# `# pk-test: shards=S` header, tests/run.sh) is this run's: N mod S is
+# PK_SHARD; always true when the file runs whole.
+t_part() { [ $(($1 % ${PK_SHARDS:-1})) -eq "${PK_SHARD:-0}" ]; }
 # need_shared REL NAME...: true when $PK_SHARED/REL (the corpus, ../shared)
 # exists; else prints for each NAME "skipped: NAME: ../shared is absent"
 # (no corpus here) or "FAIL NAME: PATH is missing" (the corpus lacks it)

@@ -1,6 +1,7 @@
 # libperfkit.so's ABI: every PK_API name exported and nothing else
 # (scripts/check_abi.sh, also `make check-abi`), the soname and its links,
 # and programs linked with -lperfkit (build/examples-so) running on it.
+# pk-test: check
 . tests/lib/sh.sh
 SO=$PK_BUILD/libperfkit.so
 

@@ -3,6 +3,7 @@
 # profile on this machine's tracefs: what works is checked against the
 # kernel's files, what is refused gives one clear line and leaves tracefs
 # as it was.
+# pk-test: lock=tracefs
 . tests/lib/sh.sh
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 TF=/sys/kernel/tracing

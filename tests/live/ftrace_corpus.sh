@@ -1,6 +1,7 @@
 #!/bin/sh
 # perfkit ftrace report against trace-cmd report 3.1 output for the shared
 # trace-cmd corpus (line for line), and against the installed trace-cmd.
+# pk-test: check
 . tests/lib/sh.sh
 # ASan builds: libtraceevent's own leaks are not ours
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"

@@ -4,6 +4,7 @@
 # machine refuses (function tracers, profiler, stack tracer, snapshot,
 # set_graph_function) end to end. PERFKIT_TRACEFS_LOG gives the exact
 # writes; the tree must be as it was after each command.
+# pk-test: slow
 . tests/lib/sh.sh
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 F=$T_TMP/tracing

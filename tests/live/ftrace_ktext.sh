@@ -6,6 +6,7 @@
 # and perfkit's text must equal the kernel's byte for byte, header included.
 # Then several trace clocks, and `perfkit ftrace live` (exact counts, tracefs
 # state after SIGINT/SIGTERM/SIGHUP), and bad input.
+# pk-test: slow lock=tracefs
 . tests/lib/sh.sh
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 TF=/sys/kernel/tracing

@@ -4,6 +4,7 @@
 # left as found after normal runs and runs stopped by SIGINT, SIGTERM,
 # SIGHUP and SIGKILL (+ perfkit ftrace reset), and the EPERM line for
 # function tracers.
+# pk-test: lock=tracefs
 . tests/lib/sh.sh
 # ASan builds: libtraceevent's own leaks are not ours
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
@@ -94,8 +95,11 @@ wp=$!; t_bg $wp
 i=0; while [ ! -s "$T_TMP/w.out" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 "$PERFKIT" ftrace record -e $EV -p $wp -o "$T_TMP/p.dat" > "$T_TMP/p.out" 2>&1 &
 rp=$!; ours $rp
-i=0; while [ ! -d $TF/instances/perfkit-$rp ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
-sleep 0.3
+# recording: the event enabled in its instance, then tracing_on set (no
+# sleep: on a busy machine the set-up takes any time)
+D=$TF/instances/perfkit-$rp
+i=0; while [ "$(cat $D/events/syscalls/sys_enter_getppid/enable $D/tracing_on 2>/dev/null | tr -d '\n')" != 11 ] &&
+	kill -0 $rp 2>/dev/null && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done
 kill -USR1 $wp
 wait $wp
 i=0; while kill -0 $rp 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done

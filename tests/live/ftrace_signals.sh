@@ -5,6 +5,7 @@
 # instances/perfkit-PID is left; the command's exit status is perfkit's
 # (127 when it cannot run); -p takes process ids only; and a test killed
 # mid-run (tests/lib/sh.sh, the tracefs unit test) leaves no instance.
+# pk-test: lock=tracefs
 . tests/lib/sh.sh
 T_NAME=ftrace_signals
 . tests/lib/ftrace.sh

@@ -8,6 +8,7 @@
 #  - a perf recording killed with SIGKILL: perfkit reads it, --repair
 #    makes perf read it;
 #  - the corrupted corpus file: error naming an offset, records before it.
+# pk-test: slow
 . tests/lib/sh.sh
 # perf report -D / perfkit script -D output, normalised: comment and blank
 # lines dropped, and perf's temporary copies of a 32-bit vdso

@@ -1,6 +1,7 @@
 #!/bin/sh
 # perfkit pt dump / pt decode options the corpus does not exercise, and
 # usage errors (exit 2, a message, no crash).
+# pk-test: check
 . tests/lib/sh.sh
 C=$PK_SHARED/corpus/libipt
 need_shared corpus/libipt/MANIFEST.tsv pt_cli || { t_exit; exit; }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # perfkit pt dump against Intel ptdump's output on the libipt corpus: one
 # ok/FAIL line per corpus test (compared with diff -b, as MANIFEST.tsv says).
+# pk-test: check
 . tests/lib/sh.sh
 C=$PK_SHARED/corpus/libipt
 need_shared corpus/libipt/MANIFEST.tsv pt_corpus_ptdump || { t_exit; exit; }

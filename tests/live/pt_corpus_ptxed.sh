@@ -3,6 +3,7 @@
 # ok/FAIL line per corpus test (diff -b). ptxed ran with
 # --raw NAME.bin:ORG --no-inst --check, --cpu where given, and the options
 # MANIFEST.tsv lists.
+# pk-test: check
 . tests/lib/sh.sh
 C=$PK_SHARED/corpus/libipt
 need_shared corpus/libipt/MANIFEST.tsv pt_corpus_ptxed || { t_exit; exit; }

@@ -4,6 +4,7 @@
 # identical. Pipe mode: perf 6.1 dumps the first AUXTRACE payload from 16
 # bytes too early (the record's tail) and then loses the stream; its lines
 # from its offset 0x10 on, moved back by 16, must equal ours.
+# pk-test: check
 . tests/lib/sh.sh
 if ! command -v perf >/dev/null 2>&1; then
 	skip pt_script_dump "perf is not installed"

@@ -3,6 +3,7 @@
 # as perf record -vv, for each perf 6.1 record option this kernel can
 # express; -F throttling warns as perf does; :S samples read back by
 # perfkit script exactly as perf script prints them.
+# pk-test: slow shards=4
 . tests/lib/sh.sh
 if ! command -v perf >/dev/null; then
 	skip record_attr_vs_perf "perf is not installed"; exit 0
@@ -18,12 +19,13 @@ sleep 600 & SLEEPER=$!; t_bg $SLEEPER
 while IFS='|' read -r name opts; do
 	[ -z "$name" ] && continue
 	n=$((n + 1))
+	t_part $n || continue
 	opts=$(echo "$opts" | sed "s/PID/$SLEEPER/g")
 	case $name in +*) ;; *) opts="$opts --no-bpf-event";; esac
 	perf record -vv $opts -o p.data -- true > /dev/null 2> perf.txt; prc=$?
 	$PK record -vv $opts -o k.data -- true > /dev/null 2> pk.txt; krc=$?
-	python3 "$NORM" --tries perf.txt > perf.n
-	python3 "$NORM" --tries pk.txt > pk.n
+	t_python "$NORM" --tries perf.txt > perf.n
+	t_python "$NORM" --tries pk.txt > pk.n
 	if [ ! -s perf.n ]; then
 		skip "record_attr $name" "perf printed no attr block"
 	elif [ $((prc == 0)) -ne $((krc == 0)) ]; then
@@ -63,7 +65,7 @@ j-u|-e cpu-clock -j u
 j-save-type|-e cpu-clock -j cond,save_type
 +no-bpf-event|-e cpu-clock --no-bpf-event
 n|-e cpu-clock -n
-P|-e cpu-clock -c 1000 -P
+P|-e cpu-clock -c 100000 -P
 no-buffering|-e cpu-clock --no-buffering
 W|-e cpu-clock -W
 intr-regs|-e cpu-clock --intr-regs
@@ -88,7 +90,7 @@ no-inherit|-e cpu-clock -i
 buildid-mmap|-e cpu-clock --buildid-mmap
 F-max|-e cpu-clock -F max
 F-high|-e cpu-clock -F 200000
-c|-e cpu-clock -c 1000
+c|-e cpu-clock -c 100000
 overwrite|-e cpu-clock --overwrite
 dwarf|-e cpu-clock --call-graph dwarf,4096
 k|-e cpu-clock -k mono
@@ -114,6 +116,7 @@ a-sample-read|-e {cpu-clock,task-clock}:S -a
 sample-read-s|-e {cpu-clock,task-clock}:S -s
 group-b|-e {cpu-clock,task-clock} -b
 OPTS
+t_part $((n + 1)) || { t_exit; exit; } # the rest: one run
 check record_attr_count "only $n option sets" $n -ge 60
 
 # -F above the kernel's limit: perf's warning, word for word; refused

@@ -11,8 +11,8 @@ while IFS= read -r ev; do
 	n=$((n + 1))
 	perf stat -vv -e "$ev" true > /dev/null 2> "$T_TMP/perf.txt"
 	$PERFKIT stat -vv -e "$ev" true > /dev/null 2> "$T_TMP/pk.txt"
-	python3 "$NORM" "$T_TMP/perf.txt" > "$T_TMP/perf.n"
-	python3 "$NORM" "$T_TMP/pk.txt" > "$T_TMP/pk.n"
+	t_python "$NORM" "$T_TMP/perf.txt" > "$T_TMP/perf.n"
+	t_python "$NORM" "$T_TMP/pk.txt" > "$T_TMP/pk.n"
 	if [ ! -s "$T_TMP/perf.n" ]; then
 		skip "stat_attr '$ev'" "perf printed no attr block"
 	elif cmp -s "$T_TMP/perf.n" "$T_TMP/pk.n"; then

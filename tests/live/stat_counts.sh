@@ -64,7 +64,7 @@ check stat_interval_lines "only $lines interval lines" "$lines" -ge 2
 
 # -j: one JSON object per line, perf's keys.
 $PERFKIT stat -j -e $EV,task-clock -- $GP 2222 2>"$T_TMP/j"
-v=$(python3 -c '
+v=$(t_python -c '
 import json,sys
 for l in open(sys.argv[1]):
     o=json.loads(l)

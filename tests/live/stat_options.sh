@@ -16,8 +16,8 @@ attr() {
 	_n=$1; shift
 	perf stat -vv "$@" > /dev/null 2> "$T_TMP/perf.txt"
 	$PERFKIT stat -vv "$@" > /dev/null 2> "$T_TMP/pk.txt"
-	python3 "$NORM" "$T_TMP/perf.txt" > "$T_TMP/perf.n"
-	python3 "$NORM" "$T_TMP/pk.txt" > "$T_TMP/pk.n"
+	t_python "$NORM" "$T_TMP/perf.txt" > "$T_TMP/perf.n"
+	t_python "$NORM" "$T_TMP/pk.txt" > "$T_TMP/pk.n"
 	if [ ! -s "$T_TMP/perf.n" ] && [ "$_n" != null ]; then
 		skip "stat_opt_attr $_n" "perf printed no attr block"
 	elif cmp -s "$T_TMP/perf.n" "$T_TMP/pk.n"; then

@@ -4,6 +4,7 @@
  * filters and triggers, options, instances; everything put back by
  * pk_tracefs_restore(), also from a signal.
  */
+/* pk-test: lock=tracefs */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
