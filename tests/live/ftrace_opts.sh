@@ -5,6 +5,7 @@
 # repeated -p add up with each pid once and with no limit (70 of them and
 # a command), -e has no limit; a bad value is one line and exit 2 with
 # nothing created; the tools refuse stray words in one line.
+# pk-test: lock=tracefs
 . tests/lib/sh.sh
 T_NAME=ftrace_opts
 . tests/lib/ftrace.sh

@@ -1,6 +1,7 @@
 # The architecture (issue 10): scripts/check_layers.py finds no include
 # circle, no layer calling a higher one, no cli file reaching into lib/;
 # and the checker itself catches each kind of violation in a made-up tree.
+# pk-test: check
 . tests/lib/sh.sh
 
 python3 scripts/check_layers.py "$PK_BUILD" >"$T_TMP/out" 2>&1; rc=$?
