@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Allocation: every library allocation goes through here (tests can make the
+ * Nth fail), and strdup/strndup that follow suit.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>

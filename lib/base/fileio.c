@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Files: whole-file reads and writes, numbers from sysfs-style files,
+ * growable byte buffers (pk_buf), mkdir -p.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Diagnostics: the print callback the library reports through (it never
+ * prints itself), error names, option-struct checks.
+ */
 #include <stdio.h>
 #include <string.h>
 #include "base/base.h"

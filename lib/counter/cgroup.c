@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * cgroup v2: where it is mounted, and a cgroup directory opened for
+ * perf_event_open(PERF_FLAG_PID_CGROUP).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Event lists: evsel creation, fds per CPU and thread, adding attrs to a
+ * list, freeing.
+ */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>

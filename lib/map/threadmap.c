@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Thread maps: the task lists events open on (any, tids, the tasks of pids,
+ * an array).
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>

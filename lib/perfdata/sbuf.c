@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * A bounded string builder for the perf.data reader's text (report -D
+ * lines).
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include "perfdata/pd.h"

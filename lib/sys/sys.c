@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * System calls: perf_event_open (with a hook tests use to see or refuse each
+ * open) and the perf ioctls.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The unit tests' reporting ("ok", "FAIL", "skipped:" lines) and where
+ * ../shared is.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
