@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pk_session_run(): a perf.data read into the session's machine, with a
+ * tool called back per record and per sample (perf's session and tool):
+ * build ids from the header (and a pipe's BUILD_ID records), the tracing
+ * data, PERF_SAMPLE_READ groups split into their members' samples.
+ */
+#include <errno.h>
+#include <string.h>
+#include <perfkit/perfdata.h>
+#include <perfkit/session.h>
+#include <perfkit/tracefmt.h>
+#include "base/base.h"
+#include "session/session.h"
+
+void pk__run_fini(struct pk__run *r)
+{
+	pk_tracefmt_free(r->tf);
+	pk_free(r->reads);
+	memset(r, 0, sizeof(*r));
+}
+
+struct pk_tracefmt *pk_session_tracefmt(struct pk_session *s)
+{
+	return pk__session_run_state(s)->tf;
+}
+
+const char *pk_session_event_name(struct pk_session *s, unsigned attr)
+{
+	struct pk__run *r = pk__session_run_state(s);
+	const struct perf_event_attr *a;
+	const char *n;
+
+	if (!r->pd || attr >= pk_perfdata_nr_attrs(r->pd))
+		return "unknown";
+	n = pk_perfdata_attr_name(r->pd, attr);
+	a = pk_perfdata_attr(r->pd, attr);
+	if (!n && a->type == PERF_TYPE_TRACEPOINT && r->tf)
+		n = pk_tracefmt_name(r->tf, a->config);
+	return n ? n : "unknown";
+}
+
+int pk_session_callchain(const struct pk_sample *sm, unsigned max,
+			 struct pk_frame *frames)
+{
+	uint16_t cpumode = PERF_RECORD_MISC_USER;
+	unsigned nr = 0;
+
+	for (uint64_t i = 0; i < sm->callchain.nr && nr < max; i++) {
+		uint64_t ip = sm->callchain.ips[i];
+
+		if (ip < PERF_CONTEXT_MAX) {
+			frames[nr].ip = ip;
+			frames[nr++].cpumode = cpumode;
+			continue;
+		}
+		switch (ip) {
+		case PERF_CONTEXT_HV:
+			cpumode = PERF_RECORD_MISC_HYPERVISOR;
+			break;
+		case PERF_CONTEXT_KERNEL:
+			cpumode = PERF_RECORD_MISC_KERNEL;
+			break;
+		case PERF_CONTEXT_USER:
+			cpumode = PERF_RECORD_MISC_USER;
+			break;
+		default:
+			return PK_ERR_FORMAT;
+		}
+	}
+	return (int)nr;
+}
+
+/* The last value read for an event id (PERF_SAMPLE_READ deltas). */
+static uint64_t *read_last(struct pk__run *r, uint64_t id)
+{
+	for (unsigned i = 0; i < r->nr_reads; i++)
+		if (r->reads[i].id == id)
+			return &r->reads[i].value;
+	if (r->nr_reads == r->cap_reads) {
+		unsigned cap = r->cap_reads ? 2 * r->cap_reads : 16;
+		void *n = pk_realloc(r->reads, cap * sizeof(*r->reads));
+
+		if (!n)
+			return NULL;
+		r->reads = n;
+		r->cap_reads = cap;
+	}
+	r->reads[r->nr_reads].id = id;
+	r->reads[r->nr_reads].value = 0;
+	return &r->reads[r->nr_reads++].value;
+}
+
+/* A :S sample once per value read, as that member's sample with the
+ * growth of its count as the period (none when it did not grow). */
+static int deliver_read(struct pk_session *s, const struct pk_tool *t,
+			void *ctx, struct pk_session_sample *ss)
+{
+	struct pk__run *r = pk__session_run_state(s);
+	struct pk_sample *sm = ss->sample;
+	bool has_id = sm->read.read_format & PERF_FORMAT_ID;
+
+	for (uint64_t i = 0; i < sm->read.nr; i++) {
+		const uint64_t *v = sm->read.values + i * sm->read.stride;
+		uint64_t id = has_id ? v[1] : sm->id, *last;
+		int attr = pk_perfdata_id_attr(r->pd, id), err;
+
+		if (attr < 0)
+			continue;
+		last = read_last(r, id);
+		if (!last)
+			return -ENOMEM;
+		sm->period = v[0] - *last;
+		*last = v[0];
+		sm->id = id;
+		if (!sm->period)
+			continue;
+		ss->attr = attr;
+		err = t->sample(ctx, s, ss);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int deliver_sample(struct pk_session *s, const struct pk_tool *t,
+			  void *ctx, const struct pk_record *rec)
+{
+	struct pk_sample sm;
+	struct pk_session_sample ss = { rec, &sm, rec->attr, NULL };
+	int err;
+
+	if (rec->attr < 0)
+		return 0;
+	err = pk_sample_parse(pk__session_run_state(s)->pd, rec, &sm);
+	if (err == PK_ERR_TRUNC || err == PK_ERR_FORMAT) {
+		if (t->bad_record)
+			t->bad_record(ctx, s, rec, err);
+		return 0;
+	}
+	if (err)
+		return err;
+	ss.comm = pk_session_comm(s, sm.tid);
+	if ((sm.sample_type & PERF_SAMPLE_READ) && sm.read.values)
+		return deliver_read(s, t, ctx, &ss);
+	return t->sample(ctx, s, &ss);
+}
+
+static void load_tracing(struct pk_session *s, const struct pk_tool *t,
+			 void *ctx, const void *data, uint64_t size)
+{
+	struct pk__run *r = pk__session_run_state(s);
+
+	if (r->tf || !size || !t->sample)
+		return;
+	r->tf = pk_tracefmt_new(data, (size_t)size);
+	if (!r->tf && t->bad_tracing)
+		t->bad_tracing(ctx, s, -errno);
+}
+
+static void add_build_ids(struct pk_session *s, struct pk_perfdata *pd,
+			  unsigned from)
+{
+	unsigned n = pk_perfdata_nr_build_ids(pd);
+
+	for (unsigned i = from; i < n; i++) {
+		struct pk_build_id b;
+
+		if (pk_perfdata_build_id(pd, i, &b) == 0 && b.filename)
+			pk_session_add_build_id(s, b.filename, b.id, b.id_size);
+	}
+}
+
+/* One record: the tool sees it, then the machine takes it in. */
+static int deliver(struct pk_session *s, const struct pk_tool *t, void *ctx,
+		   const struct pk_record *rec)
+{
+	int err = t->record ? t->record(ctx, s, rec) : 0;
+
+	if (err)
+		return err;
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		return t->sample ? deliver_sample(s, t, ctx, rec) : 0;
+	case PK_RECORD_TRACING_DATA:
+		load_tracing(s, t, ctx, rec->extra, rec->extra_size);
+		return 0;
+	default:
+		err = pk_session_process(s, rec->hdr);
+		return err == -ENOMEM ? err : 0;
+	}
+}
+
+int pk_session_run(struct pk_session *s, struct pk_perfdata *pd,
+		   const struct pk_tool *t, void *ctx)
+{
+	struct pk__run *r = pk__session_run_state(s);
+	struct pk_perfdata_info in;
+	struct pk_record rec;
+	unsigned nbid;
+	const void *td;
+	uint64_t tdsize;
+	int err;
+
+	if (!PK_OPTS_VALID(t, pk_tool) || !t)
+		return -EINVAL;
+	r->pd = pd;
+	pk_perfdata_info(pd, &in);
+	add_build_ids(s, pd, 0);
+	nbid = pk_perfdata_nr_build_ids(pd);
+	if (!in.pipe &&
+	    pk_perfdata_feat_raw(pd, PK_HEADER_TRACING_DATA, &td, &tdsize) == 0)
+		load_tracing(s, t, ctx, td, tdsize);
+	while ((err = pk_perfdata_next(pd, &rec)) == 0) {
+		if (in.pipe && pk_perfdata_nr_build_ids(pd) != nbid) {
+			add_build_ids(s, pd, 0);
+			nbid = pk_perfdata_nr_build_ids(pd);
+		}
+		err = deliver(s, t, ctx, &rec);
+		if (err)
+			return err;
+	}
+	return err == PK_ERR_EOS ? 0 : err;
+}
