@@ -3,6 +3,7 @@
 # sets and reports every difference in stdout, stderr or exit status (for
 # restructurings that must keep the output byte for byte).
 #   sh scripts/script_diff.sh OLD NEW FILE...
+# SCRIPT_DIFF_OPTS: the option sets, one a line (default: the list below).
 # Exit status 0 when all runs agree, 1 otherwise; the differing runs are
 # listed with the first lines of their diff.
 OLD=$1 NEW=$2
@@ -31,6 +32,7 @@ OPTS='
 --time 0,1e12
 --header
 '
+OPTS=${SCRIPT_DIFF_OPTS:-$OPTS}
 bad=0 runs=0
 for f in "$@"; do
 	printf '%s\n' "$OPTS" | while IFS= read -r o; do
