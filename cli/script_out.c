@@ -59,6 +59,8 @@ struct out {
 	struct script_opts *o;
 	struct pk_perfdata *pd;
 	struct pk_session *sess;
+	struct pk_tracefmt *tf; /* the file's tracepoint formats */
+	bool tf_tried;
 	struct ob ob;
 	struct evinfo *ev;
 	unsigned nr_ev;
@@ -210,6 +212,34 @@ static void ob_int(struct ob *o, int64_t v, int width, bool left)
 
 /* ---- setup: perf's per-type field checks ---- */
 
+/* The tracepoint formats, read from the session's tracing data the
+ * first time it has some. */
+static struct pk_tracefmt *tracefmt(struct out *s)
+{
+	const void *td;
+	size_t size;
+
+	if (s->tf || s->tf_tried ||
+	    pk_session_tracing_data(s->sess, &td, &size))
+		return s->tf;
+	s->tf_tried = true;
+	s->tf = pk_tracefmt_new(td, size);
+	if (!s->tf)
+		cli_error("script", "cannot read the tracing data: %s",
+			  strerror(errno));
+	return s->tf;
+}
+
+static const char *ev_name(struct out *s, unsigned i)
+{
+	const char *n = pk_perfdata_attr_name(s->pd, i);
+	const struct perf_event_attr *a = pk_perfdata_attr(s->pd, i);
+
+	if (!n && a->type == PERF_TYPE_TRACEPOINT && tracefmt(s))
+		n = pk_tracefmt_name(s->tf, a->config);
+	return n ? n : "unknown";
+}
+
 /* perf's evsel__check_attr for the first event of each type: fields the
  * samples cannot give are dropped, or an error when the user asked. */
 static int check_type(struct out *s, int t, const struct perf_event_attr *a,
@@ -277,7 +307,7 @@ static int setup(struct out *s)
 		int len;
 
 		e->type = script_type_of(a->type);
-		e->name = strdup(pk_session_event_name(s->sess, i));
+		e->name = strdup(ev_name(s, i));
 		if (!e->name)
 			return -ENOMEM;
 		e->callchain = (a->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
@@ -720,9 +750,9 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	if (f & SF_FLAGS)
 		put_flags(s);
 	if ((f & SF_TRACE) && (sm->sample_type & PERF_SAMPLE_RAW) &&
-	    pk_session_tracefmt(s->sess)) {
+	    tracefmt(s)) {
 		size_t len;
-		const char *t = pk_tracefmt_print(pk_session_tracefmt(s->sess),
+		const char *t = pk_tracefmt_print(s->tf,
 			pk_perfdata_attr(s->pd, (unsigned)attr)->config,
 			(int)sm->cpu, sm->raw.data, sm->raw.size, &len);
 
@@ -777,18 +807,11 @@ static void bad_record(void *ctx, struct pk_session *sess,
 	cli_error("script", "%s", pk_perfdata_errmsg(s->pd));
 }
 
-static void bad_tracing(void *ctx, struct pk_session *sess, int err)
-{
-	(void)ctx, (void)sess;
-	cli_error("script", "cannot read the tracing data: %s", strerror(-err));
-}
-
 int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 {
 	struct out s = { .o = o, .pd = pd,
 			 .max_stack = o->max_stack < 0 ? MAX_STACK : o->max_stack };
-	PK_OPTS(pk_tool, tool, .sample = sample, .bad_record = bad_record,
-		.bad_tracing = bad_tracing);
+	PK_OPTS(pk_tool, tool, .sample = sample, .bad_record = bad_record);
 	struct pk_perfdata_info in;
 	int err;
 
@@ -809,6 +832,7 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	}
 	err = pk_session_run(s.sess, pd, &tool, &s);
 	ob_flush(&s.ob);
+	tracefmt(&s); /* bad tracing data is said even without samples */
 	if (err && err != -EINVAL)
 		cli_error("script", "%s (%s)",
 			  err < 0 && err > -4096 && err != PK_ERR_TRUNC &&
@@ -820,6 +844,7 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	big_free(s.ob.b, OB_CAP);
 	big_free(s.lc.e, LC_SIZE * sizeof(*s.lc.e));
 	free(s.lc.arena);
+	pk_tracefmt_free(s.tf);
 	pk_unwind_free(s.uw);
 	free(s.uips);
 	free(s.frames);

@@ -134,7 +134,6 @@ PK_API uint64_t pk_session_generation(struct pk_session *s, uint32_t pid,
 struct pk_perfdata;
 struct pk_record;
 struct pk_sample;
-struct pk_tracefmt;
 
 /* What a tool's sample callback gets; valid during the call. */
 struct pk_session_sample {
@@ -161,19 +160,15 @@ struct pk_tool {
 	 * is delivered once per value it read (every group member), as that
 	 * member's (attr, id), with the count's growth since the member's
 	 * previous read as its period; a member that did not grow is not
-	 * delivered (perf). With this callback the tracing data (event
-	 * formats) is read too: pk_session_tracefmt(). Non-zero stops. */
+	 * delivered (perf). Non-zero stops. */
 	int (*sample)(void *ctx, struct pk_session *s,
 		      const struct pk_session_sample *sm);
 	/* A sample the session could not parse (ERR: PK_ERR_TRUNC or
 	 * PK_ERR_FORMAT, text in pk_perfdata_errmsg()); the run goes on. */
 	void (*bad_record)(void *ctx, struct pk_session *s,
 			   const struct pk_record *rec, int err);
-	/* Tracing data that could not be read (ERR: -errno); the run goes
-	 * on without tracepoint formats. */
-	void (*bad_tracing)(void *ctx, struct pk_session *s, int err);
 };
-#define pk_tool__last_field bad_tracing
+#define pk_tool__last_field bad_record
 
 /*
  * Reads every record of PD (opened by the caller, who keeps it) into the
@@ -185,13 +180,12 @@ struct pk_tool {
 PK_API int pk_session_run(struct pk_session *s, struct pk_perfdata *pd,
 			  const struct pk_tool *tool, void *ctx);
 
-/* The tracepoint formats of the file pk_session_run() reads, or NULL
- * (none, not read yet, or unreadable). Owned by the session. */
-PK_API struct pk_tracefmt *pk_session_tracefmt(struct pk_session *s);
-
-/* The name of event ATTR of the file being run: the file's, else its
- * tracepoint's from the formats, else "unknown". Never NULL. */
-PK_API const char *pk_session_event_name(struct pk_session *s, unsigned attr);
+/* The tracing data (tracepoint formats, as perf writes them) of the file
+ * pk_session_run() reads: its header's, or a pipe's TRACING_DATA record
+ * once read. 0, or -ENOENT (none so far). Valid as long as the session;
+ * pk_tracefmt_new() reads it. */
+PK_API int pk_session_tracing_data(struct pk_session *s, const void **data,
+				   size_t *size);
 
 /*
  * The file name of the mapping holding IP for a record of process PID

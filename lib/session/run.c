@@ -3,41 +3,32 @@
  * pk_session_run(): a perf.data read into the session's machine, with a
  * tool called back per record and per sample (perf's session and tool):
  * build ids from the header (and a pipe's BUILD_ID records), the tracing
- * data, PERF_SAMPLE_READ groups split into their members' samples.
+ * data kept for the tool, PERF_SAMPLE_READ groups split into their members' samples.
  */
 #include <errno.h>
 #include <string.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/session.h>
-#include <perfkit/tracefmt.h>
 #include "base/base.h"
 #include "session/session.h"
 
 void pk__run_fini(struct pk__run *r)
 {
-	pk_tracefmt_free(r->tf);
+	pk_free(r->td);
 	pk_free(r->reads);
 	memset(r, 0, sizeof(*r));
 }
 
-struct pk_tracefmt *pk_session_tracefmt(struct pk_session *s)
-{
-	return pk__session_run_state(s)->tf;
-}
-
-const char *pk_session_event_name(struct pk_session *s, unsigned attr)
+int pk_session_tracing_data(struct pk_session *s, const void **data,
+			    size_t *size)
 {
 	struct pk__run *r = pk__session_run_state(s);
-	const struct perf_event_attr *a;
-	const char *n;
 
-	if (!r->pd || attr >= pk_perfdata_nr_attrs(r->pd))
-		return "unknown";
-	n = pk_perfdata_attr_name(r->pd, attr);
-	a = pk_perfdata_attr(r->pd, attr);
-	if (!n && a->type == PERF_TYPE_TRACEPOINT && r->tf)
-		n = pk_tracefmt_name(r->tf, a->config);
-	return n ? n : "unknown";
+	if (!r->td)
+		return -ENOENT;
+	*data = r->td;
+	*size = r->td_size;
+	return 0;
 }
 
 int pk_session_callchain(const struct pk_sample *sm, unsigned max,
@@ -146,16 +137,19 @@ static int deliver_sample(struct pk_session *s, const struct pk_tool *t,
 	return t->sample(ctx, s, &ss);
 }
 
-static void load_tracing(struct pk_session *s, const struct pk_tool *t,
-			 void *ctx, const void *data, uint64_t size)
+/* The first tracing data is kept (perf reads only one). */
+static int keep_tracing(struct pk_session *s, const void *data, uint64_t size)
 {
 	struct pk__run *r = pk__session_run_state(s);
 
-	if (r->tf || !size || !t->sample)
-		return;
-	r->tf = pk_tracefmt_new(data, (size_t)size);
-	if (!r->tf && t->bad_tracing)
-		t->bad_tracing(ctx, s, -errno);
+	if (r->td || !size || size > SIZE_MAX)
+		return 0;
+	r->td = pk_malloc((size_t)size);
+	if (!r->td)
+		return -ENOMEM;
+	memcpy(r->td, data, (size_t)size);
+	r->td_size = (size_t)size;
+	return 0;
 }
 
 static void add_build_ids(struct pk_session *s, struct pk_perfdata *pd,
@@ -183,8 +177,7 @@ static int deliver(struct pk_session *s, const struct pk_tool *t, void *ctx,
 	case PERF_RECORD_SAMPLE:
 		return t->sample ? deliver_sample(s, t, ctx, rec) : 0;
 	case PK_RECORD_TRACING_DATA:
-		load_tracing(s, t, ctx, rec->extra, rec->extra_size);
-		return 0;
+		return keep_tracing(s, rec->extra, rec->extra_size);
 	default:
 		err = pk_session_process(s, rec->hdr);
 		return err == -ENOMEM ? err : 0;
@@ -209,8 +202,9 @@ int pk_session_run(struct pk_session *s, struct pk_perfdata *pd,
 	add_build_ids(s, pd, 0);
 	nbid = pk_perfdata_nr_build_ids(pd);
 	if (!in.pipe &&
-	    pk_perfdata_feat_raw(pd, PK_HEADER_TRACING_DATA, &td, &tdsize) == 0)
-		load_tracing(s, t, ctx, td, tdsize);
+	    pk_perfdata_feat_raw(pd, PK_HEADER_TRACING_DATA, &td, &tdsize) == 0 &&
+	    keep_tracing(s, td, tdsize))
+		return -ENOMEM;
 	while ((err = pk_perfdata_next(pd, &rec)) == 0) {
 		if (in.pipe && pk_perfdata_nr_build_ids(pd) != nbid) {
 			add_build_ids(s, pd, 0);

@@ -48,7 +48,8 @@ int pk__proc_copy(struct proc *dst, const struct proc *src);
 /* run.c: the state pk_session_run() keeps (session.c frees it). */
 struct pk__run {
 	struct pk_perfdata *pd;      /* the file being run */
-	struct pk_tracefmt *tf;      /* its tracing data */
+	void *td;                    /* its tracing data (a copy) */
+	size_t td_size;
 	struct { uint64_t id, value; } *reads; /* :S counts seen per id */
 	unsigned nr_reads, cap_reads;
 };
