@@ -15,9 +15,9 @@
 #include <time.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/pt.h>
+#include <perfkit/session.h>
 #include "cli.h"
 #include "script.h"
-#include "script_threads.h"
 
 struct script {
 	const char *input;
@@ -27,7 +27,7 @@ struct script {
 	size_t desc_len;
 	uint64_t counts[PK_RECORD_USER_MAX];
 	uint64_t total;
-	struct threads *threads;  /* comm and maps for -D's sample lines */
+	struct pk_session *sess;  /* comm and maps for -D's sample lines */
 	uint64_t *attr_samples;   /* SAMPLE records per attr */
 	unsigned nr_attr_samples;
 	bool intel_pt;            /* AUXTRACE_INFO said Intel PT */
@@ -140,15 +140,18 @@ static void tstamp(struct script *s, const struct pk_record *rec)
 static void sample_thread(struct script *s, const struct pk_record *rec)
 {
 	struct pk_sample sm;
-	const char *dso;
+	const char *dso, *comm;
 	char buf[32];
 
 	if (pk_sample_parse(s->pd, rec, &sm))
 		return;
-	printf(" ... thread: %s:%d\n",
-	       threads_comm(s->threads, (int32_t)sm.tid, buf, sizeof(buf)),
-	       (int32_t)sm.tid);
-	dso = threads_dso(s->threads, (int32_t)sm.pid, rec->misc, sm.ip);
+	comm = pk_session_comm(s->sess, sm.tid);
+	if (!comm) {
+		snprintf(buf, sizeof(buf), ":%d", (int32_t)sm.tid);
+		comm = buf;
+	}
+	printf(" ... thread: %s:%d\n", comm, (int32_t)sm.tid);
+	dso = pk_session_dso_name(s->sess, sm.pid, rec->misc, sm.ip);
 	if (dso)
 		printf(" ...... dso: %s\n", dso);
 }
@@ -185,7 +188,7 @@ static int dump_record(struct script *s, const struct pk_record *rec)
 		dump_intel_pt(rec);
 	if (rec->type == PERF_RECORD_SAMPLE)
 		sample_thread(s, rec);
-	return threads_record(s->threads, rec);
+	return 0;
 }
 
 static void print_header(struct script *s)
@@ -282,9 +285,28 @@ static int count_sample(struct script *s, const struct pk_record *rec)
 	return 0;
 }
 
+/* The session's record callback for -D: counts, then the dump. */
+static int dump_one(void *ctx, struct pk_session *sess,
+		    const struct pk_record *rec)
+{
+	struct script *s = ctx;
+
+	(void)sess;
+	s->total++;
+	if (rec->type < PK_RECORD_USER_MAX)
+		s->counts[rec->type]++;
+	if (rec->type == PERF_RECORD_SAMPLE && count_sample(s, rec))
+		return -ENOMEM;
+	/* perf shows the records a COMPRESSED one holds, not it */
+	if (rec->type == PK_RECORD_COMPRESSED)
+		return 0;
+	return dump_record(s, rec);
+}
+
 static int run(struct script *s)
 {
-	struct pk_record rec;
+	PK_OPTS(pk_tool, tool, .record = dump_one);
+	PK_OPTS(pk_session_opts, so, .kallsyms = "");
 	int err;
 
 	if (s->header || s->header_only)
@@ -301,20 +323,19 @@ static int run(struct script *s)
 		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
 	if (!s->header)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	while ((err = pk_perfdata_next(s->pd, &rec)) == 0) {
-		s->total++;
-		if (rec.type < PK_RECORD_USER_MAX)
-			s->counts[rec.type]++;
-		if (rec.type == PERF_RECORD_SAMPLE && count_sample(s, &rec))
-			return -ENOMEM;
-		/* perf shows the records a COMPRESSED one holds, not it */
-		if (rec.type == PK_RECORD_COMPRESSED)
-			continue;
-		if (s->dump && dump_record(s, &rec))
-			return -ENOMEM;
+	/* the machine only names threads and mappings here: no symbols */
+	s->sess = pk_session_new(&so);
+	if (!s->sess) {
+		cli_error("script", "out of memory");
+		return -ENOMEM;
 	}
+	err = pk_session_run(s->sess, s->pd, &tool, s);
 	fflush(stdout);
-	if (err != PK_ERR_EOS) {
+	if (err == -ENOMEM) {
+		cli_error("script", "out of memory");
+		return err;
+	}
+	if (err) {
 		cli_error("script", "%s (%s)", pk_perfdata_errmsg(s->pd),
 			  pk_strerror(err));
 		return err;
@@ -388,12 +409,6 @@ int cmd_script(int argc, char **argv)
 
 		s.pd = pk_perfdata_open(s.input, &o);
 	}
-	s.threads = threads_new();
-	if (!s.threads) {
-		pk_perfdata_free(s.pd);
-		cli_error("script", "out of memory");
-		return 1;
-	}
 	if (!s.pd) {
 		if (errno == EPROTO)
 			cli_error("script", "%s: %s", s.input,
@@ -413,6 +428,6 @@ int cmd_script(int argc, char **argv)
 	pk_perfdata_free(s.pd);
 	free(s.desc);
 	free(s.attr_samples);
-	threads_free(s.threads);
+	pk_session_free(s.sess);
 	return ret ? 1 : 0;
 }

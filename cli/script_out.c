@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <perfkit/perfdata.h>
 #include <perfkit/session.h>
 #include <perfkit/symbol.h>
 #include <perfkit/tracefmt.h>
@@ -58,7 +59,8 @@ struct out {
 	struct script_opts *o;
 	struct pk_perfdata *pd;
 	struct pk_session *sess;
-	struct pk_tracefmt *tf;
+	struct pk_tracefmt *tf; /* the file's tracepoint formats */
+	bool tf_tried;
 	struct ob ob;
 	struct evinfo *ev;
 	unsigned nr_ev;
@@ -71,8 +73,8 @@ struct out {
 	uint64_t *uips;         /* the unwound frames of the sample */
 	int nr_uips;            /* how many (0 none) */
 	int max_stack;
-	struct { uint64_t id, value; } *reads; /* :S counts seen per id */
-	unsigned nr_reads, cap_reads;
+	struct pk_frame *frames; /* the callchain of the sample */
+	unsigned cap_frames;
 };
 
 /* Zeroed memory in huge pages where the kernel allows (a few faults
@@ -210,12 +212,30 @@ static void ob_int(struct ob *o, int64_t v, int width, bool left)
 
 /* ---- setup: perf's per-type field checks ---- */
 
+/* The tracepoint formats, read from the session's tracing data the
+ * first time it has some. */
+static struct pk_tracefmt *tracefmt(struct out *s)
+{
+	const void *td;
+	size_t size;
+
+	if (s->tf || s->tf_tried ||
+	    pk_session_tracing_data(s->sess, &td, &size))
+		return s->tf;
+	s->tf_tried = true;
+	s->tf = pk_tracefmt_new(td, size);
+	if (!s->tf)
+		cli_error("script", "cannot read the tracing data: %s",
+			  strerror(errno));
+	return s->tf;
+}
+
 static const char *ev_name(struct out *s, unsigned i)
 {
 	const char *n = pk_perfdata_attr_name(s->pd, i);
 	const struct perf_event_attr *a = pk_perfdata_attr(s->pd, i);
 
-	if (!n && a->type == PERF_TYPE_TRACEPOINT && s->tf)
+	if (!n && a->type == PERF_TYPE_TRACEPOINT && tracefmt(s))
 		n = pk_tracefmt_name(s->tf, a->config);
 	return n ? n : "unknown";
 }
@@ -542,38 +562,27 @@ static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 		      uint64_t ugen, uint64_t kgen)
 {
 	struct ob *o = &s->ob;
-	uint16_t cpumode = PERF_RECORD_MISC_USER;
-	unsigned nr = 0;
-	size_t start = o->len;
+	uint64_t want = sm->callchain.nr < (uint64_t)s->max_stack ?
+			sm->callchain.nr : (uint64_t)s->max_stack;
+	int n;
 
-	for (uint64_t i = 0; i < sm->callchain.nr && nr < (unsigned)s->max_stack;
-	     i++) {
-		uint64_t ip = sm->callchain.ips[i];
+	if (want > s->cap_frames) {
+		void *nf = realloc(s->frames, want * sizeof(*s->frames));
 
-		if (ip >= PERF_CONTEXT_MAX) {
-			switch (ip) {
-			case PERF_CONTEXT_HV:
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-				break;
-			case PERF_CONTEXT_KERNEL:
-				cpumode = PERF_RECORD_MISC_KERNEL;
-				break;
-			case PERF_CONTEXT_USER:
-				cpumode = PERF_RECORD_MISC_USER;
-				break;
-			default: /* perf drops a chain it cannot read */
-				if (o->len >= start)
-					o->len = start;
-				return;
-			}
-			continue;
-		}
-		nr++;
+		if (!nf)
+			return;
+		s->frames = nf;
+		s->cap_frames = (unsigned)want;
+	}
+	n = pk_session_callchain(sm, (unsigned)want, s->frames);
+	for (int i = 0; i < n; i++) {
+		uint16_t cm = s->frames[i].cpumode;
+
 		if (f & SF_IP)
 			ob_ch(o, '\t');
-		put_frame(s, f, sm->pid, ip, cpumode, true,
-			  cpumode == PERF_RECORD_MISC_USER ? ugen :
-			  cpumode == PERF_RECORD_MISC_KERNEL ? kgen : 0, false);
+		put_frame(s, f, sm->pid, s->frames[i].ip, cm, true,
+			  cm == PERF_RECORD_MISC_USER ? ugen :
+			  cm == PERF_RECORD_MISC_KERNEL ? kgen : 0, false);
 		ob_ch(o, '\n');
 	}
 }
@@ -666,16 +675,15 @@ static bool filtered(struct out *s, const struct pk_sample *sm, const char *comm
 	return false;
 }
 
-/* Prints one sample as event ATTR's (a PERF_SAMPLE_READ group sample
- * is printed once per member, see sample_read). */
+/* Prints one sample as event ATTR's with thread name COMM (NULL: never
+ * named). */
 static int print_sample(struct out *s, const struct pk_record *rec, int attr,
-			const struct pk_sample *sm)
+			const struct pk_sample *sm, const char *comm)
 {
 	struct ob *o = &s->ob;
 	const struct evinfo *e;
 	const struct script_filter *flt = &s->o->filt;
 	char commbuf[16];
-	const char *comm;
 	uint32_t f;
 
 	e = &s->ev[attr];
@@ -688,7 +696,6 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	if (flt->cpus && (sm->cpu >= 1024 ||
 			  !(flt->cpus[sm->cpu / 64] & (1ull << (sm->cpu % 64)))))
 		return 0;
-	comm = pk_session_comm(s->sess, sm->tid);
 	if (!comm) {
 		snprintf(commbuf, sizeof(commbuf), ":%d", (int)sm->tid);
 		comm = commbuf;
@@ -742,7 +749,8 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	}
 	if (f & SF_FLAGS)
 		put_flags(s);
-	if ((f & SF_TRACE) && (sm->sample_type & PERF_SAMPLE_RAW) && s->tf) {
+	if ((f & SF_TRACE) && (sm->sample_type & PERF_SAMPLE_RAW) &&
+	    tracefmt(s)) {
 		size_t len;
 		const char *t = pk_tracefmt_print(s->tf,
 			pk_perfdata_attr(s->pd, (unsigned)attr)->config,
@@ -775,130 +783,36 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	return o->err;
 }
 
-/* The last value read for an event id, for PERF_SAMPLE_READ deltas. */
-static uint64_t *read_last(struct out *s, uint64_t id)
+/* The session's sample callback. */
+static int sample(void *ctx, struct pk_session *sess,
+		  const struct pk_session_sample *ss)
 {
-	for (unsigned i = 0; i < s->nr_reads; i++)
-		if (s->reads[i].id == id)
-			return &s->reads[i].value;
-	if (s->nr_reads == s->cap_reads) {
-		unsigned cap = s->cap_reads ? 2 * s->cap_reads : 16;
-		void *n = realloc(s->reads, cap * sizeof(*s->reads));
-
-		if (!n)
-			return NULL;
-		s->reads = n;
-		s->cap_reads = cap;
-	}
-	s->reads[s->nr_reads].id = id;
-	s->reads[s->nr_reads].value = 0;
-	return &s->reads[s->nr_reads++].value;
-}
-
-/*
- * A sample of a :S event carries counts, not a period: as perf does, it
- * is shown once per value read (every group member), as that member's
- * sample with the count's growth since its previous read as the period;
- * a member that did not grow is not shown.
- */
-static int sample_read(struct out *s, const struct pk_record *rec,
-		       struct pk_sample *sm)
-{
-	bool has_id = sm->read.read_format & PERF_FORMAT_ID;
-
-	for (uint64_t i = 0; i < sm->read.nr; i++) {
-		const uint64_t *v = sm->read.values + i * sm->read.stride;
-		uint64_t id = has_id ? v[1] : sm->id, *last;
-		int attr = pk_perfdata_id_attr(s->pd, id), err;
-
-		if (attr < 0 || (unsigned)attr >= s->nr_ev)
-			continue;
-		last = read_last(s, id);
-		if (!last)
-			return -ENOMEM;
-		sm->period = v[0] - *last;
-		*last = v[0];
-		sm->id = id;
-		if (!sm->period)
-			continue;
-		err = print_sample(s, rec, attr, sm);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int sample(struct out *s, const struct pk_record *rec)
-{
-	struct pk_sample sm;
+	struct out *s = ctx;
 	int err;
 
+	(void)sess;
 	if (!s->ready && (err = setup(s)))
 		return err;
-	if (rec->attr < 0 || (unsigned)rec->attr >= s->nr_ev)
+	if ((unsigned)ss->attr >= s->nr_ev)
 		return 0;
-	err = pk_sample_parse(s->pd, rec, &sm);
-	if (err)
-		return err;
-	if ((sm.sample_type & PERF_SAMPLE_READ) && sm.read.values)
-		return sample_read(s, rec, &sm);
-	return print_sample(s, rec, rec->attr, &sm);
+	return print_sample(s, ss->rec, ss->attr, ss->sample, ss->comm);
 }
 
-/* ---- the record loop ---- */
-
-static void add_build_ids(struct out *s)
+static void bad_record(void *ctx, struct pk_session *sess,
+		       const struct pk_record *rec, int err)
 {
-	unsigned n = pk_perfdata_nr_build_ids(s->pd);
+	struct out *s = ctx;
 
-	for (unsigned i = 0; i < n; i++) {
-		struct pk_build_id b;
-
-		if (pk_perfdata_build_id(s->pd, i, &b) == 0 && b.filename)
-			pk_session_add_build_id(s->sess, b.filename, b.id,
-						b.id_size);
-	}
-}
-
-static void load_tracing(struct out *s, const void *data, uint64_t size)
-{
-	if (s->tf || !size)
-		return;
-	s->tf = pk_tracefmt_new(data, (size_t)size);
-	if (!s->tf)
-		cli_error("script", "cannot read the tracing data: %s",
-			  strerror(errno));
-}
-
-static int record(struct out *s, const struct pk_record *rec)
-{
-	switch (rec->type) {
-	case PERF_RECORD_SAMPLE:
-		return sample(s, rec);
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		int err = pk_session_process(s->sess, rec->hdr);
-
-		return err == -ENOMEM ? err : 0;
-	}
-	case PK_RECORD_TRACING_DATA:
-		load_tracing(s, rec->extra, rec->extra_size);
-		return 0;
-	default:
-		return 0;
-	}
+	(void)sess, (void)rec, (void)err;
+	cli_error("script", "%s", pk_perfdata_errmsg(s->pd));
 }
 
 int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 {
 	struct out s = { .o = o, .pd = pd,
 			 .max_stack = o->max_stack < 0 ? MAX_STACK : o->max_stack };
+	PK_OPTS(pk_tool, tool, .sample = sample, .bad_record = bad_record);
 	struct pk_perfdata_info in;
-	struct pk_record rec;
-	unsigned nbid = 0;
 	int err;
 
 	pk_perfdata_info(pd, &in);
@@ -916,32 +830,10 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 		big_free(s.ob.b, OB_CAP);
 		return 1;
 	}
-	add_build_ids(&s);
-	nbid = pk_perfdata_nr_build_ids(pd);
-	if (!in.pipe) {
-		const void *td;
-		uint64_t tdsize;
-
-		if (pk_perfdata_feat_raw(pd, PK_HEADER_TRACING_DATA, &td, &tdsize) == 0)
-			load_tracing(&s, td, tdsize);
-	}
-	while ((err = pk_perfdata_next(pd, &rec)) == 0) {
-		if (in.pipe && pk_perfdata_nr_build_ids(pd) != nbid) {
-			add_build_ids(&s);
-			nbid = pk_perfdata_nr_build_ids(pd);
-		}
-		err = record(&s, &rec);
-		if (err == -EINVAL)
-			break;
-		if (err == PK_ERR_TRUNC || err == PK_ERR_FORMAT) {
-			cli_error("script", "%s", pk_perfdata_errmsg(pd));
-			continue;
-		}
-		if (err)
-			break;
-	}
+	err = pk_session_run(s.sess, pd, &tool, &s);
 	ob_flush(&s.ob);
-	if (err != PK_ERR_EOS && err != -EINVAL)
+	tracefmt(&s); /* bad tracing data is said even without samples */
+	if (err && err != -EINVAL)
 		cli_error("script", "%s (%s)",
 			  err < 0 && err > -4096 && err != PK_ERR_TRUNC &&
 			  err != PK_ERR_FORMAT ? strerror(-err) :
@@ -955,7 +847,7 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	pk_tracefmt_free(s.tf);
 	pk_unwind_free(s.uw);
 	free(s.uips);
-	free(s.reads);
+	free(s.frames);
 	pk_session_free(s.sess);
-	return err == PK_ERR_EOS && !s.ob.err ? 0 : 1;
+	return !err && !s.ob.err ? 0 : 1;
 }

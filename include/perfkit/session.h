@@ -4,8 +4,11 @@
  * perf.data stream (threads and their names, each process's mappings, the
  * kernel's), so that sample addresses resolve to DSOs and symbols.
  *
- * Feed every record in time order to pk_session_process(); then
- * pk_session_resolve() answers for an address as the machine stood then.
+ * pk_session_run() reads a whole perf.data (file or pipe, in the reader's
+ * time order) into the machine and calls a tool back per record and per
+ * sample, as perf's session/tool split does; or feed every record in time
+ * order to pk_session_process() yourself. pk_session_resolve() answers
+ * for an address as the machine stood then.
  */
 #ifndef PERFKIT_SESSION_H
 #define PERFKIT_SESSION_H
@@ -125,6 +128,89 @@ PK_API int pk_session_inlines(struct pk_session *s, uint32_t pid,
  */
 PK_API uint64_t pk_session_generation(struct pk_session *s, uint32_t pid,
 				      uint16_t cpumode);
+
+/* ---- processing a perf.data: the session calls a tool back ---- */
+
+struct pk_perfdata;
+struct pk_record;
+struct pk_sample;
+
+/* What a tool's sample callback gets; valid during the call. */
+struct pk_session_sample {
+	const struct pk_record *rec; /* the SAMPLE record */
+	struct pk_sample *sample;    /* parsed; the tool may change it */
+	int attr;                    /* its event's attribute index */
+	const char *comm;            /* the thread's name, NULL when never
+					seen (perf shows ":TID") */
+};
+
+/*
+ * A tool: callbacks for pk_session_run(), each optional (NULL), each
+ * given the CTX passed to it. Declare it with PK_OPTS(pk_tool, ...).
+ */
+struct pk_tool {
+	size_t sz;
+	/* Every record as the reader gives it (COMPRESSED ones and then the
+	 * records they hold), before the session applies it to the machine:
+	 * pk_session_comm() and pk_session_dso_name() answer as perf's -D
+	 * does for it. Non-zero stops the run with that value. */
+	int (*record)(void *ctx, struct pk_session *s,
+		      const struct pk_record *rec);
+	/* Each sample of a known event, parsed. A PERF_SAMPLE_READ sample
+	 * is delivered once per value it read (every group member), as that
+	 * member's (attr, id), with the count's growth since the member's
+	 * previous read as its period; a member that did not grow is not
+	 * delivered (perf). Non-zero stops. */
+	int (*sample)(void *ctx, struct pk_session *s,
+		      const struct pk_session_sample *sm);
+	/* A sample the session could not parse (ERR: PK_ERR_TRUNC or
+	 * PK_ERR_FORMAT, text in pk_perfdata_errmsg()); the run goes on. */
+	void (*bad_record)(void *ctx, struct pk_session *s,
+			   const struct pk_record *rec, int err);
+};
+#define pk_tool__last_field bad_record
+
+/*
+ * Reads every record of PD (opened by the caller, who keeps it) into the
+ * machine, with the build ids of its header and the tracing data, and
+ * calls TOOL back. Returns 0 at the end of the stream, the reader's error
+ * (PK_ERR_TRUNC, PK_ERR_FORMAT... message in pk_perfdata_errmsg()), a
+ * callback's non-zero return, -ENOMEM, or -EINVAL for a bad TOOL.
+ */
+PK_API int pk_session_run(struct pk_session *s, struct pk_perfdata *pd,
+			  const struct pk_tool *tool, void *ctx);
+
+/* The tracing data (tracepoint formats, as perf writes them) of the file
+ * pk_session_run() reads: its header's, or a pipe's TRACING_DATA record
+ * once read. 0, or -ENOENT (none so far). Valid as long as the session;
+ * pk_tracefmt_new() reads it. */
+PK_API int pk_session_tracing_data(struct pk_session *s, const void **data,
+				   size_t *size);
+
+/*
+ * The file name of the mapping holding IP for a record of process PID
+ * whose header misc is MISC, as perf -D's "...... dso:" line shows it
+ * (the name as recorded, "[kernel.kallsyms]" for the kernel, the newest
+ * mapping where several overlap): the name, "<not found>", or NULL for
+ * cpumodes without maps (hypervisor).
+ */
+PK_API const char *pk_session_dso_name(struct pk_session *s, uint32_t pid,
+				       uint16_t misc, uint64_t ip);
+
+/* One entry of a sample's callchain. */
+struct pk_frame {
+	uint64_t ip;
+	uint16_t cpumode;    /* PERF_RECORD_MISC_USER, _KERNEL, _HYPERVISOR */
+};
+
+/*
+ * The frames of SM's callchain as perf walks it: PERF_CONTEXT_* markers
+ * turned into the cpumode of the frames after them (user at first), at
+ * most MAX frames into FRAMES. Returns the count, or PK_ERR_FORMAT for a
+ * chain with an unknown marker (perf drops the whole chain).
+ */
+PK_API int pk_session_callchain(const struct pk_sample *sm, unsigned max,
+				struct pk_frame *frames);
 
 #ifdef __cplusplus
 }

@@ -42,6 +42,15 @@ struct pk_session {
 	char ksrc[4352];      /* the file read ahead */
 	struct rcache *cache; /* resolved addresses */
 	struct dem *dems[NBUCKET]; /* demangled DWARF names (inline frames) */
+	struct fname *fnames[NBUCKET]; /* mapping file names as recorded */
+	uint64_t map_seq;     /* MMAP records applied */
+	struct pk__run run;   /* pk_session_run()'s state */
+};
+
+/* A mapping's file name as recorded (interned). */
+struct fname {
+	struct fname *next;
+	char name[];
 };
 
 /* A DWARF name (stable pointer into the debug data) demangled. */
@@ -223,6 +232,12 @@ void pk_session_free(struct pk_session *s)
 			pk_free(x->name);
 			pk_free(x);
 		}
+	for (int b = 0; b < NBUCKET; b++)
+		for (struct fname *x = s->fnames[b], *n; x; x = n) {
+			n = x->next;
+			pk_free(x);
+		}
+	pk__run_fini(&s->run);
 	pk_free(s->kernel.maps);
 	pk_free(s->kallsyms);
 	pk_free(s->root);
@@ -390,15 +405,40 @@ static bool is_no_dso(const char *n)
 	       !strcmp(n, "[heap]");
 }
 
+/* NAME interned, "[kernel.kallsyms]..." as "[kernel.kallsyms]" (perf -D's
+ * dso line); NULL when out of memory. */
+static const char *intern_fname(struct pk_session *s, const char *name)
+{
+	size_t n = strncmp(name, "[kernel.kallsyms]", 17) ? strlen(name) : 17;
+	unsigned h = 5381;
+	struct fname *x;
+
+	for (size_t i = 0; i < n; i++)
+		h = h * 33 + (unsigned char)name[i];
+	h %= NBUCKET;
+	for (x = s->fnames[h]; x; x = x->next)
+		if (!strncmp(x->name, name, n) && !x->name[n])
+			return x->name;
+	x = pk_malloc(sizeof(*x) + n + 1);
+	if (!x)
+		return NULL;
+	memcpy(x->name, name, n);
+	x->name[n] = '\0';
+	x->next = s->fnames[h];
+	s->fnames[h] = x;
+	return x->name;
+}
+
 static int add_map(struct pk_session *s, uint32_t pid, uint64_t start,
 		   uint64_t len, uint64_t pgoff, const char *name, bool kernel,
 		   bool exec)
 {
 	struct proc *p = find_proc(s, kernel ? (uint32_t)-1 : pid, true);
-	struct map m = { start, start + len, pgoff, NULL, false };
+	struct map m = { start, start + len, pgoff, NULL, false,
+			 intern_fname(s, name), ++s->map_seq };
 	char jit[64];
 
-	if (!p)
+	if (!p || !m.fname)
 		return -ENOMEM;
 	p->gen = ++s->gen;
 	if (kernel && !s->have_kmap && s->kallsyms[0]) {
@@ -452,12 +492,13 @@ static bool kernel_mode(uint16_t misc)
 /* Data mappings only say that memory was there (perf's unwinder reads
  * them as zeros rather than failing). */
 static int add_data_map(struct pk_session *s, uint32_t pid, uint64_t start,
-			uint64_t len)
+			uint64_t len, const char *name)
 {
 	struct proc *p = find_proc(s, pid, true);
-	struct map m = { start, start + len, 0, NULL, true };
+	struct map m = { start, start + len, 0, NULL, true,
+			 intern_fname(s, name), ++s->map_seq };
 
-	if (!p || (!p->data && !(p->data = pk_zalloc(sizeof(*p->data)))))
+	if (!p || !m.fname || (!p->data && !(p->data = pk_zalloc(sizeof(*p->data)))))
 		return -ENOMEM;
 	if (m.end < m.start)
 		m.end = UINT64_MAX;
@@ -477,10 +518,11 @@ static int process_mmap(struct pk_session *s, const struct perf_event_header *h,
 	memcpy(&start, b + 16, 8);
 	memcpy(&len, b + 24, 8);
 	memcpy(&pgoff, b + 32, 8);
-	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA))
-		return add_data_map(s, *(const uint32_t *)(b + 8), start, len);
 	if (!memchr(b + name_at, '\0', h->size - name_at))
 		return PK_ERR_TRUNC;
+	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA))
+		return add_data_map(s, *(const uint32_t *)(b + 8), start, len,
+				    b + name_at);
 	if (v2) {
 		uint32_t prot;
 
@@ -938,4 +980,35 @@ bool pk__session_mapped(struct pk_session *s, uint32_t pid, uint64_t addr)
 
 	return p && (pk__proc_find(p, addr) ||
 		     (p->data && pk__proc_find(p->data, addr)));
+}
+
+/* The newest of two mappings holding an address (either may be NULL). */
+static const struct map *newer(const struct map *a, const struct map *b)
+{
+	return !a || (b && b->seq > a->seq) ? b : a;
+}
+
+const char *pk_session_dso_name(struct pk_session *s, uint32_t pid,
+				uint16_t misc, uint64_t ip)
+{
+	unsigned mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	const struct proc *p;
+	const struct map *m;
+
+	if (mode == PERF_RECORD_MISC_KERNEL ||
+	    mode == PERF_RECORD_MISC_GUEST_KERNEL)
+		p = &s->kernel;
+	else if (mode == PERF_RECORD_MISC_USER ||
+		 mode == PERF_RECORD_MISC_GUEST_USER)
+		p = find_proc(s, pid, false);
+	else
+		return NULL;
+	m = p ? newer(pk__proc_find(p, ip),
+		      p->data ? pk__proc_find(p->data, ip) : NULL) : NULL;
+	return m ? m->fname : "<not found>";
+}
+
+struct pk__run *pk__session_run_state(struct pk_session *s)
+{
+	return &s->run;
 }

@@ -20,6 +20,8 @@ struct map {
 	uint64_t start, end, pgoff;
 	struct dso *dso;
 	bool identity;        /* anon / [heap] / [stack]: ip as is */
+	const char *fname;    /* the file name as recorded (perf -D's) */
+	uint64_t seq;         /* order of the MMAP records: newest wins */
 };
 
 struct proc {
@@ -42,6 +44,20 @@ struct thread {
 int pk__proc_insert(struct proc *p, const struct map *m);
 const struct map *pk__proc_find(const struct proc *p, uint64_t addr);
 int pk__proc_copy(struct proc *dst, const struct proc *src);
+
+/* run.c: the state pk_session_run() keeps (session.c frees it). */
+struct pk__run {
+	struct pk_perfdata *pd;      /* the file being run */
+	void *td;                    /* its tracing data (a copy) */
+	size_t td_size;
+	struct { uint64_t id, value; } *reads; /* :S counts seen per id */
+	unsigned nr_reads, cap_reads;
+};
+void pk__run_fini(struct pk__run *r);
+
+/* session.c: the run state of session S. */
+struct pk_session;
+struct pk__run *pk__session_run_state(struct pk_session *s);
 
 /* session.c: for layers above (unwind): the map of PID holding ADDR
  * (user space), or NULL. */

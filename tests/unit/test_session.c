@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Sessions: maps with overlaps, fork and exec, symbols of this very test
- * binary through its own mappings, and kernel symbols from a kallsyms file
- * the test writes. */
+ * binary through its own mappings, kernel symbols from a kallsyms file
+ * the test writes, and pk_session_run's tool callbacks on a perf.data the
+ * project's writer makes. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <perfkit/perfdata.h>
 #include <perfkit/session.h>
 #include "session/session.h"
 #include "test.h"
@@ -64,15 +66,15 @@ static void test_maps(void)
 	struct dso a = { .name = "a" }, b = { .name = "b" };
 	const struct map *m;
 
-	pk__proc_insert(&p, &(struct map){ 0x1000, 0x5000, 0, &a, false });
-	pk__proc_insert(&p, &(struct map){ 0x2000, 0x3000, 0x10, &b, false });
+	pk__proc_insert(&p, &(struct map){ 0x1000, 0x5000, 0, &a, false, NULL, 0 });
+	pk__proc_insert(&p, &(struct map){ 0x2000, 0x3000, 0x10, &b, false, NULL, 0 });
 	m = pk__proc_find(&p, 0x1800);
 	T_CHECK("maps_head_kept", m && m->dso == &a && m->end == 0x2000);
 	m = pk__proc_find(&p, 0x2800);
 	T_CHECK("maps_new_inside", m && m->dso == &b);
 	m = pk__proc_find(&p, 0x4000);
 	T_CHECK("maps_tail_kept", m && m->dso == &a && m->start == 0x3000 && m->pgoff == 0x2000);
-	pk__proc_insert(&p, &(struct map){ 0x0, 0x6000, 0, &b, false });
+	pk__proc_insert(&p, &(struct map){ 0x0, 0x6000, 0, &b, false, NULL, 0 });
 	T_CHECK("maps_covering_replaces", p.nr == 1 && pk__proc_find(&p, 0x4000)->dso == &b);
 	T_CHECK("maps_outside", pk__proc_find(&p, 0x7000) == NULL);
 	free(p.maps);
@@ -179,9 +181,195 @@ static void test_kernel(void)
 	unlink(path);
 }
 
+/* ---- pk_session_run ---- */
+
+enum { ST = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_ID | PERF_SAMPLE_CALLCHAIN };
+
+static struct perf_event_attr run_attr[3];
+
+/* One sample of attr A (read values V of N members when given), cut to
+ * CUT bytes with a callchain claiming 1000 entries when CUT is set. */
+static int put_sample(struct pk_pdwriter *w, int a, uint32_t tid, uint64_t ip,
+		      const uint64_t *chain, uint64_t nr, const uint64_t *v,
+		      uint64_t n, uint16_t cut)
+{
+	struct pk_sample sm = { .pid = tid, .tid = tid, .ip = ip, .time = 1,
+				.id = 10 * (uint64_t)(a + 1) };
+	long len;
+
+	sm.callchain.nr = nr;
+	sm.callchain.ips = chain;
+	sm.read.nr = n;
+	sm.read.values = v;
+	len = pk_sample_encode(&run_attr[a], &sm, PERF_RECORD_MISC_USER,
+			       rec.b, sizeof(rec.b));
+	if (cut) {
+		*(uint64_t *)(rec.b + 40) = 1000;
+		rec.h.size = cut;
+	}
+	return len < 0 ? (int)len : pk_pdwriter_write(w, &rec.h, NULL, 0);
+}
+
+/* The file: COMM, a sample before and after an MMAP2, an unnamed
+ * thread's, two :S group samples, a cut sample. */
+static int write_run_file(const char *path)
+{
+	static const uint64_t chain[] = { PERF_CONTEXT_USER, 0x400100, 0x400200 };
+	static const uint64_t g1[] = { 5, 20, 7, 30 }, g2[] = { 5, 20, 9, 30 };
+	uint64_t ids[3] = { 10, 20, 30 };
+	struct pk_pdwriter *w = pk_pdwriter_open(path, NULL);
+	int err = 0;
+
+	for (int i = 0; i < 3; i++) {
+		run_attr[i].size = sizeof(run_attr[i]);
+		run_attr[i].type = PERF_TYPE_SOFTWARE;
+		run_attr[i].sample_type = i ? (ST & ~PERF_SAMPLE_CALLCHAIN) |
+					  PERF_SAMPLE_READ : ST;
+		run_attr[i].read_format = i ? PERF_FORMAT_GROUP | PERF_FORMAT_ID : 0;
+		if (!w || pk_pdwriter_add_attr(w, &run_attr[i], &ids[i], 1,
+					       i ? "member" : "clock") != i)
+			return -EINVAL;
+	}
+	mk_comm(100, 100, "worker", true);
+	err = pk_pdwriter_write(w, &rec.h, NULL, 0);
+	if (!err)
+		err = put_sample(w, 0, 100, 0x400100, chain, 3, NULL, 0, 0);
+	mk_mmap2(100, 0x400000, 0x1000, 0, "/nonexistent/prog", 0);
+	if (!err)
+		err = pk_pdwriter_write(w, &rec.h, NULL, 0);
+	if (!err)
+		err = put_sample(w, 0, 100, 0x400100, chain, 3, NULL, 0, 0);
+	if (!err)
+		err = put_sample(w, 0, 101, 0x400200, chain, 3, NULL, 0, 0);
+	if (!err)
+		err = put_sample(w, 1, 100, 0x400100, NULL, 0, g1, 2, 0);
+	if (!err)
+		err = put_sample(w, 1, 100, 0x400100, NULL, 0, g2, 2, 0);
+	if (!err)
+		err = put_sample(w, 0, 100, 0x400100, chain, 3, NULL, 0, 64);
+	return pk_pdwriter_close(w) ? -EIO : err;
+}
+
+struct seen {
+	int records, samples, bad, stop_at;
+	char dso[2][64];          /* -D's dso of the first two samples */
+	char comm[3][16];         /* the first three samples' threads */
+	int attr[8];
+	uint64_t period[8];
+	int frames;
+	struct pk_frame f[4];
+	char loc_dso[64];
+};
+
+static int on_record(void *ctx, struct pk_session *s, const struct pk_record *r)
+{
+	struct seen *v = ctx;
+
+	(void)s, (void)r;
+	return ++v->records == v->stop_at ? 42 : 0;
+}
+
+static int on_sample(void *ctx, struct pk_session *s,
+		     const struct pk_session_sample *ss)
+{
+	struct seen *v = ctx;
+	int i = v->samples++;
+	struct pk_location loc;
+
+	if (i < 2)
+		snprintf(v->dso[i], sizeof(v->dso[i]), "%s",
+			 pk_session_dso_name(s, ss->sample->pid, ss->rec->misc,
+					     ss->sample->ip));
+	if (i < 3)
+		snprintf(v->comm[i], sizeof(v->comm[i]), "%s",
+			 ss->comm ? ss->comm : "(null)");
+	if (i < 8) {
+		v->attr[i] = ss->attr;
+		v->period[i] = ss->sample->period;
+	}
+	if (i == 1) {
+		v->frames = pk_session_callchain(ss->sample, 4, v->f);
+		pk_session_resolve(s, ss->sample->pid, v->f[0].ip,
+				   v->f[0].cpumode, &loc);
+		snprintf(v->loc_dso, sizeof(v->loc_dso), "%s", loc.dso);
+	}
+	return 0;
+}
+
+static void on_bad(void *ctx, struct pk_session *s, const struct pk_record *r,
+		   int err)
+{
+	struct seen *v = ctx;
+
+	(void)s, (void)r;
+	v->bad += err == PK_ERR_TRUNC || err == PK_ERR_FORMAT;
+}
+
+static int run_file(const char *path, struct seen *v)
+{
+	PK_OPTS(pk_tool, tool, .record = on_record, .sample = on_sample,
+		.bad_record = on_bad);
+	PK_OPTS(pk_session_opts, so, .kallsyms = "", .buildid_dir = "");
+	struct pk_perfdata *pd = pk_perfdata_open(path, NULL);
+	struct pk_session *s = pk_session_new(&so);
+	int err = pd && s ? pk_session_run(s, pd, &tool, v) : -ENOMEM;
+
+	pk_session_free(s);
+	pk_perfdata_free(pd);
+	return err;
+}
+
+static void test_run(void)
+{
+	char path[] = "/tmp/pk-session-XXXXXX";
+	int fd = mkstemp(path), err;
+	struct seen v = { 0 }, stop = { .stop_at = 3 };
+	static const uint64_t bad[] = { 0x1, PERF_CONTEXT_KERNEL, 0x2,
+					PERF_CONTEXT_GUEST, 0x3 };
+	struct pk_sample sm = { .callchain = { 5, bad } };
+	struct pk_frame f[5];
+
+	if (fd < 0 || write_run_file(path)) {
+		t_fail("run_file", "cannot write %s", path);
+		if (fd >= 0)
+			unlink(path);
+		return;
+	}
+	close(fd);
+	err = run_file(path, &v);
+	T_CHECK("run_returns_0_at_end", err == 0);
+	T_CHECK("run_record_cb_every_record", v.records == 8);
+	/* a group of 2 read twice: 2 + 1 (the leader did not grow) */
+	T_CHECK("run_sample_cb", v.samples == 6);
+	T_CHECK("run_bad_record_cb", v.bad == 1);
+	T_CHECK("run_comm", !strcmp(v.comm[0], "worker") &&
+		!strcmp(v.comm[1], "worker") && !strcmp(v.comm[2], "(null)"));
+	T_CHECK("run_dso_name_before_mmap", !strcmp(v.dso[0], "<not found>"));
+	T_CHECK("run_dso_name_after_mmap", !strcmp(v.dso[1], "/nonexistent/prog"));
+	T_CHECK("run_callchain_frames", v.frames == 2 && v.f[0].ip == 0x400100 &&
+		v.f[1].cpumode == PERF_RECORD_MISC_USER);
+	T_CHECK("run_resolved_dso", !strcmp(v.loc_dso, "/nonexistent/prog"));
+	T_CHECK("run_read_group_split", v.attr[3] == 1 && v.period[3] == 5 &&
+		v.attr[4] == 2 && v.period[4] == 7);
+	T_CHECK("run_read_group_delta", v.attr[5] == 2 && v.period[5] == 2);
+	T_CHECK("run_plain_period_attr", v.attr[0] == 0 && v.attr[2] == 0);
+	err = run_file(path, &stop);
+	T_CHECK("run_callback_stops", err == 42 && stop.records == 3 &&
+		stop.samples == 1);
+	unlink(path);
+	T_CHECK("callchain_max", pk_session_callchain(&sm, 2, f) == 2 &&
+		f[1].cpumode == PERF_RECORD_MISC_KERNEL);
+	T_CHECK("callchain_bad_marker",
+		pk_session_callchain(&sm, 5, f) == PK_ERR_FORMAT);
+	T_CHECK("run_bad_tool", pk_session_run((struct pk_session *)&v, NULL,
+					       NULL, NULL) == -EINVAL);
+}
+
 int main(void)
 {
 	test_maps();
+	test_run();
 	test_self_symbols();
 	test_kernel();
 	return t_exit();
