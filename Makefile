@@ -1,12 +1,25 @@
 # perfkit build. `make` builds build/perfkit, build/libperfkit.{a,so};
-# `make demo`, `make test`, `make check-asan`, `make bench`, `make fuzz`.
+# `make demo`, `make test`, `make check-asan`, `make bench`, `make fuzz`,
+# `make install` / `make uninstall` (PREFIX, DESTDIR, see README).
 BUILD   ?= build
 CC      ?= gcc
 SAN     ?=
 V       ?= 0
 Q        = $(if $(filter 1,$(V)),,@)
 
-CPPFLAGS += -Iinclude -Ilib -D_GNU_SOURCE -I/usr/include/traceevent
+# The one version source: VERSION (MAJOR.MINOR.PATCH). It names the
+# shared library (soname MAJOR), perfkit.pc and `perfkit --version`.
+VERSION   := $(shell cat VERSION)
+VER_MAJOR := $(firstword $(subst ., ,$(VERSION)))
+
+# Libraries pkg-config knows give their flags through it; Zydis ships no
+# .pc file. TE_CFLAGS: libtraceevent's include directory.
+PKG_CONFIG ?= pkg-config
+PC_DEPS    := libtraceevent libdw libelf libzstd zlib
+TE_CFLAGS  := $(shell $(PKG_CONFIG) --cflags libtraceevent)
+PC_LIBS    := $(shell $(PKG_CONFIG) --libs $(PC_DEPS))
+
+CPPFLAGS += -Iinclude -Ilib -D_GNU_SOURCE $(TE_CFLAGS)
 OPT      ?= -O2 -g
 CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Werror -Wmissing-prototypes -fPIC \
 	    -fvisibility=hidden \
@@ -20,11 +33,12 @@ endif
 #   Zydis: x86 decoding (PT flow); libtraceevent: tracepoint print formats;
 #   libdw/libelf: symbols, debuginfo, unwinding; zstd/zlib: compressed
 #   perf.data records and trace.dat sections.
-LDLIBS   += -Wl,--as-needed -lZydis -ltraceevent -ldw -lelf -lzstd -lz -lm \
-	    -lpthread
+# Libs.private of perfkit.pc: what static users link besides PC_DEPS.
+EXTRA_LIBS := -lZydis -lm -lpthread
+LDLIBS   += -Wl,--as-needed $(PC_LIBS) $(EXTRA_LIBS)
 
-SO_NAME   := libperfkit.so.0
-SO_REAL   := $(SO_NAME).0.0
+SO_NAME   := libperfkit.so.$(VER_MAJOR)
+SO_REAL   := libperfkit.so.$(VERSION)
 
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
 CLI_SRCS  := $(sort $(wildcard cli/*.c))
@@ -54,7 +68,10 @@ deps:
 # shared object costs start-up time (page faults, relocations), and
 # `perfkit stat` is timed against perf's start-up. libtraceevent stays
 # shared: the plugins it loads (sched_switch's format...) link against it.
-PERFKIT_LDLIBS := -Wl,--as-needed -lZydis -ltraceevent -Wl,-Bstatic -ldw -lelf \
+# The archive list is spelled out: pkg-config --static puts -lpthread
+# among the archives and -lelf after its -lz.
+PERFKIT_LDLIBS := -Wl,--as-needed -lZydis \
+	$(shell $(PKG_CONFIG) --libs libtraceevent) -Wl,-Bstatic -ldw -lelf \
 	-lzstd -lz -llzma -lbz2 -Wl,-Bdynamic -lm -lpthread -ldl
 
 # Objects are rebuilt when the compiler flags change.
@@ -66,6 +83,10 @@ $(shell mkdir -p $(BUILD); echo '$(FLAGS_TEXT)' | cmp -s - $(FLAGS_STAMP) || \
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# Only the command's main knows the version: a new VERSION rebuilds it.
+$(BUILD)/obj/cli/perfkit.o: VERSION
+$(BUILD)/obj/cli/perfkit.o: CPPFLAGS += -DPK_VERSION='"$(VERSION)"'
 
 $(BUILD)/libperfkit.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -148,7 +169,7 @@ FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o)
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	      -Iinclude -Ilib -D_GNU_SOURCE -I/usr/include/traceevent -std=gnu11
+	      -Iinclude -Ilib -D_GNU_SOURCE $(TE_CFLAGS) -std=gnu11
 
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)

@@ -210,7 +210,7 @@ int cmd_ftrace_record(int argc, char **argv)
 	struct workload w = { .pid = 0, .go_fd = -1, .err_fd = -1 };
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:o:b:C:p:t:z:l:n:g:O:ah", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "+e:o:b:C:p:t:z:l:n:g:O:ah", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (nr_ev < 255)
@@ -394,7 +394,7 @@ int cmd_ftrace_extract(int argc, char **argv)
 	int c, e;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "B:o:z:h", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "B:o:z:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'B': inst = optarg; break;
 		case 'o': outp = optarg; break;

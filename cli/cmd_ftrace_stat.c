@@ -79,7 +79,7 @@ int cmd_ftrace_stat(int argc, char **argv)
 	int c, e, n;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "B:h", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "B:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'B': inst = optarg; break;
 		case 'h':

@@ -128,7 +128,7 @@ int cmd_ftrace_stack(int argc, char **argv)
 	struct pk_tracefs *t;
 
 	optind = 1;
-	while ((c = getopt(argc, argv, "+l:h")) != -1) {
+	while ((c = cli_getopt(argc, argv, "+l:h", NULL, NULL)) != -1) {
 		if (c == 'l' && nf < 63) {
 			filt[nf++] = optarg;
 			continue;
@@ -188,7 +188,7 @@ int cmd_ftrace_profile(int argc, char **argv)
 	struct pk_tracefs *t;
 
 	optind = 1;
-	while ((c = getopt(argc, argv, "+l:gh")) != -1) {
+	while ((c = cli_getopt(argc, argv, "+l:gh", NULL, NULL)) != -1) {
 		if (c == 'l' && nf < 63) {
 			filt[nf++] = optarg;
 			continue;
