@@ -57,9 +57,10 @@ EX_BINS   := $(EX_SRCS:examples/%.c=$(BUILD)/examples/%)
 EXSO_BINS := $(EX_SRCS:examples/%.c=$(BUILD)/examples-so/%)
 BENCH_BINS:= $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps demo test test-only check-abi check-asan bench fuzz clean
+.PHONY: all deps demo test test-only check-abi check-asan bench fuzz clean \
+	man install uninstall
 all: $(BUILD)/perfkit $(BUILD)/libperfkit.a $(BUILD)/libperfkit.so \
-     $(WL_BINS) $(EX_BINS) $(EXSO_BINS)
+     $(WL_BINS) $(EX_BINS) $(EXSO_BINS) man
 
 deps:
 	@sh scripts/deps.sh
@@ -139,6 +140,71 @@ $(BUILD)/examples-so/%: examples/%.c $(BUILD)/libperfkit.so
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -L$(BUILD) \
 		-Wl,-rpath,'$$ORIGIN/..' -lperfkit
+
+# Man pages: perfkit(1) and perfkit-CMD(1) for each docs/man/CMD.txt, the
+# usage and options from the command's own -h text (scripts/mkman.sh).
+MAN_TXTS  := $(sort $(wildcard docs/man/*.txt))
+MAN_PAGES := $(patsubst docs/man/perfkit-perfkit.1,docs/man/perfkit.1, \
+	     $(MAN_TXTS:docs/man/%.txt=docs/man/perfkit-%.1))
+MAN_PAGES := $(MAN_PAGES:docs/man/%=$(BUILD)/man/%)
+man: $(MAN_PAGES)
+
+$(BUILD)/man/perfkit.1: docs/man/perfkit.txt $(BUILD)/perfkit \
+			scripts/mkman.sh VERSION \
+			scripts/perfkit-completion.bash
+	@mkdir -p $(@D)
+	$(Q)sh scripts/mkman.sh $(BUILD)/perfkit $(VERSION) $< > $@.tmp && \
+		mv $@.tmp $@
+
+$(BUILD)/man/perfkit-%.1: docs/man/%.txt $(BUILD)/perfkit scripts/mkman.sh \
+			  VERSION scripts/perfkit-completion.bash
+	@mkdir -p $(@D)
+	$(Q)sh scripts/mkman.sh $(BUILD)/perfkit $(VERSION) $< > $@.tmp && \
+		mv $@.tmp $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=stage]: the command, both
+# libraries with the soname and dev links, the headers, perfkit.pc, the
+# man pages, the bash completion and the license.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+COMPDIR    ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR     ?= $(PREFIX)/share/doc/perfkit
+D          := $(DESTDIR)
+# perfkit.pc names the directories under PREFIX through ${prefix}
+PC_LIBDIR  = $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
+PC_INCDIR  = $(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
+HEADERS    := $(notdir $(wildcard include/perfkit/*.h))
+
+install: $(BUILD)/perfkit $(BUILD)/libperfkit.a $(BUILD)/libperfkit.so man
+	install -d $(D)$(BINDIR) $(D)$(LIBDIR)/pkgconfig \
+		$(D)$(INCLUDEDIR)/perfkit $(D)$(MANDIR)/man1 $(D)$(COMPDIR) \
+		$(D)$(DOCDIR)
+	install -m 755 $(BUILD)/perfkit $(D)$(BINDIR)/perfkit
+	install -m 644 $(BUILD)/libperfkit.a $(D)$(LIBDIR)/libperfkit.a
+	install -m 755 $(BUILD)/$(SO_REAL) $(D)$(LIBDIR)/$(SO_REAL)
+	ln -sfn $(SO_REAL) $(D)$(LIBDIR)/$(SO_NAME)
+	ln -sfn $(SO_NAME) $(D)$(LIBDIR)/libperfkit.so
+	install -m 644 $(HEADERS:%=include/perfkit/%) $(D)$(INCLUDEDIR)/perfkit
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(PC_LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(PC_INCDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@PC_DEPS@|$(PC_DEPS)|' -e 's|@EXTRA_LIBS@|$(EXTRA_LIBS)|' \
+	    scripts/perfkit.pc.in > $(D)$(LIBDIR)/pkgconfig/perfkit.pc
+	chmod 644 $(D)$(LIBDIR)/pkgconfig/perfkit.pc
+	install -m 644 $(MAN_PAGES) $(D)$(MANDIR)/man1
+	install -m 644 scripts/perfkit-completion.bash $(D)$(COMPDIR)/perfkit
+	install -m 644 LICENSE $(D)$(DOCDIR)/LICENSE
+
+uninstall:
+	rm -f $(D)$(BINDIR)/perfkit $(D)$(LIBDIR)/libperfkit.a \
+	      $(D)$(LIBDIR)/$(SO_REAL) $(D)$(LIBDIR)/$(SO_NAME) \
+	      $(D)$(LIBDIR)/libperfkit.so $(D)$(LIBDIR)/pkgconfig/perfkit.pc \
+	      $(HEADERS:%=$(D)$(INCLUDEDIR)/perfkit/%) \
+	      $(MAN_PAGES:$(BUILD)/man/%=$(D)$(MANDIR)/man1/%) \
+	      $(D)$(COMPDIR)/perfkit $(D)$(DOCDIR)/LICENSE
+	-rmdir $(D)$(INCLUDEDIR)/perfkit $(D)$(DOCDIR) 2>/dev/null
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfkit.a
 	@mkdir -p $(@D)

@@ -15,11 +15,10 @@ page=perfkit${cmd:+-$cmd}
 esc() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }
 # -h text of `perfkit ARGS... -h` (stdout), fails when -h is not taken
 help_of() { "$pk" "$@" -h 2>/dev/null; }
-# subcommands the -h text names: "perfkit CMD SUB ..." usage lines and
-# "  SUB   summary" table rows
+# subcommands the -h text names: the bash completion's own reading of it
+comp=$(dirname "$0")/perfkit-completion.bash
 subs_of() {
-	help_of $cmd | sed -n -e "s/^.*perfkit $cmd \\([a-z][a-z-]*\\)\\( .*\\)\\{0,1\\}\$/\\1/p" \
-		-e 's/^  \([a-z][a-z-]*\)   *[a-z].*$/\1/p' | awk '!seen[$0]++'
+	bash -c '. "$1"; _perfkit_subcmds "$2" "$3"' sh "$comp" "$pk" "$cmd"
 }
 verbatim() { echo '.PP'; echo '.nf'; esc; echo '.fi'; }
 
