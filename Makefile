@@ -1,14 +1,27 @@
 # perfkit build. `make` builds build/perfkit, build/libperfkit.{a,so};
 # `make demo`, `make test` (every test), `make check` (the unit tests and the
 # quick checks that need no live kernel), `make check-asan`, `make bench`,
-# `make fuzz`. Tests run PK_JOBS at a time (tests/run.sh says how).
+# `make fuzz`, `make install` / `make uninstall` (PREFIX, DESTDIR, see
+# README). Tests run PK_JOBS at a time (tests/run.sh says how).
 BUILD   ?= build
 CC      ?= gcc
 SAN     ?=
 V       ?= 0
 Q        = $(if $(filter 1,$(V)),,@)
 
-CPPFLAGS += -Iinclude -Ilib -D_GNU_SOURCE -I/usr/include/traceevent
+# The one version source: VERSION (MAJOR.MINOR.PATCH). It names the
+# shared library (soname MAJOR), perfkit.pc and `perfkit --version`.
+VERSION   := $(shell cat VERSION)
+VER_MAJOR := $(firstword $(subst ., ,$(VERSION)))
+
+# Libraries pkg-config knows give their flags through it; Zydis ships no
+# .pc file. TE_CFLAGS: libtraceevent's include directory.
+PKG_CONFIG ?= pkg-config
+PC_DEPS    := libtraceevent libdw libelf libzstd zlib
+TE_CFLAGS  := $(shell $(PKG_CONFIG) --cflags libtraceevent)
+PC_LIBS    := $(shell $(PKG_CONFIG) --libs $(PC_DEPS))
+
+CPPFLAGS += -Iinclude -Ilib -D_GNU_SOURCE $(TE_CFLAGS)
 OPT      ?= -O2 -g
 CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Werror -Wmissing-prototypes -fPIC \
 	    -fvisibility=hidden \
@@ -22,11 +35,12 @@ endif
 #   Zydis: x86 decoding (PT flow); libtraceevent: tracepoint print formats;
 #   libdw/libelf: symbols, debuginfo, unwinding; zstd/zlib: compressed
 #   perf.data records and trace.dat sections.
-LDLIBS   += -Wl,--as-needed -lZydis -ltraceevent -ldw -lelf -lzstd -lz -lm \
-	    -lpthread
+# Libs.private of perfkit.pc: what static users link besides PC_DEPS.
+EXTRA_LIBS := -lZydis -lm -lpthread
+LDLIBS   += -Wl,--as-needed $(PC_LIBS) $(EXTRA_LIBS)
 
-SO_NAME   := libperfkit.so.0
-SO_REAL   := $(SO_NAME).0.0
+SO_NAME   := libperfkit.so.$(VER_MAJOR)
+SO_REAL   := libperfkit.so.$(VERSION)
 
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
 CLI_SRCS  := $(sort $(wildcard cli/*.c))
@@ -39,7 +53,7 @@ BENCH_SRCS:= $(sort $(wildcard bench/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 # The command sees the public headers only (include/perfkit), never lib/.
-$(CLI_OBJS): CPPFLAGS := $(filter-out -Ilib -I/usr/include/traceevent,$(CPPFLAGS))
+$(CLI_OBJS): CPPFLAGS := $(filter-out -Ilib $(TE_CFLAGS),$(CPPFLAGS))
 TLIB_OBJS := $(TLIB_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 WL_BINS   := $(WL_SRCS:workloads/%.c=$(BUILD)/workloads/%)
@@ -48,9 +62,9 @@ EXSO_BINS := $(EX_SRCS:examples/%.c=$(BUILD)/examples-so/%)
 BENCH_BINS:= $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all deps demo test test-only check check-only check-abi check-asan bench \
-	fuzz clean
+	fuzz clean man install uninstall
 all: $(BUILD)/perfkit $(BUILD)/libperfkit.a $(BUILD)/libperfkit.so \
-     $(WL_BINS) $(EX_BINS) $(EXSO_BINS)
+     $(WL_BINS) $(EX_BINS) $(EXSO_BINS) man
 
 deps:
 	@sh scripts/deps.sh
@@ -59,7 +73,10 @@ deps:
 # shared object costs start-up time (page faults, relocations), and
 # `perfkit stat` is timed against perf's start-up. libtraceevent stays
 # shared: the plugins it loads (sched_switch's format...) link against it.
-PERFKIT_LDLIBS := -Wl,--as-needed -lZydis -ltraceevent -Wl,-Bstatic -ldw -lelf \
+# The archive list is spelled out: pkg-config --static puts -lpthread
+# among the archives and -lelf after its -lz.
+PERFKIT_LDLIBS := -Wl,--as-needed -lZydis \
+	$(shell $(PKG_CONFIG) --libs libtraceevent) -Wl,-Bstatic -ldw -lelf \
 	-lzstd -lz -llzma -lbz2 -Wl,-Bdynamic -lm -lpthread -ldl
 
 # Objects are rebuilt when the compiler flags change.
@@ -71,6 +88,10 @@ $(shell mkdir -p $(BUILD); echo '$(FLAGS_TEXT)' | cmp -s - $(FLAGS_STAMP) || \
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# Only the command's main knows the version: a new VERSION rebuilds it.
+$(BUILD)/obj/cli/perfkit.o: VERSION
+$(BUILD)/obj/cli/perfkit.o: CPPFLAGS += -DPK_VERSION='"$(VERSION)"'
 
 $(BUILD)/libperfkit.a: $(LIB_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -124,6 +145,71 @@ $(BUILD)/examples-so/%: examples/%.c $(BUILD)/libperfkit.so
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -L$(BUILD) \
 		-Wl,-rpath,'$$ORIGIN/..' -lperfkit
 
+# Man pages: perfkit(1) and perfkit-CMD(1) for each docs/man/CMD.txt, the
+# usage and options from the command's own -h text (scripts/mkman.sh).
+MAN_TXTS  := $(sort $(wildcard docs/man/*.txt))
+MAN_PAGES := $(patsubst docs/man/perfkit-perfkit.1,docs/man/perfkit.1, \
+	     $(MAN_TXTS:docs/man/%.txt=docs/man/perfkit-%.1))
+MAN_PAGES := $(MAN_PAGES:docs/man/%=$(BUILD)/man/%)
+man: $(MAN_PAGES)
+
+$(BUILD)/man/perfkit.1: docs/man/perfkit.txt $(BUILD)/perfkit \
+			scripts/mkman.sh VERSION \
+			scripts/perfkit-completion.bash
+	@mkdir -p $(@D)
+	$(Q)sh scripts/mkman.sh $(BUILD)/perfkit $(VERSION) $< > $@.tmp && \
+		mv $@.tmp $@
+
+$(BUILD)/man/perfkit-%.1: docs/man/%.txt $(BUILD)/perfkit scripts/mkman.sh \
+			  VERSION scripts/perfkit-completion.bash
+	@mkdir -p $(@D)
+	$(Q)sh scripts/mkman.sh $(BUILD)/perfkit $(VERSION) $< > $@.tmp && \
+		mv $@.tmp $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=stage]: the command, both
+# libraries with the soname and dev links, the headers, perfkit.pc, the
+# man pages, the bash completion and the license.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+COMPDIR    ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR     ?= $(PREFIX)/share/doc/perfkit
+D          := $(DESTDIR)
+# perfkit.pc names the directories under PREFIX through ${prefix}
+PC_LIBDIR  = $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
+PC_INCDIR  = $(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
+HEADERS    := $(notdir $(wildcard include/perfkit/*.h))
+
+install: $(BUILD)/perfkit $(BUILD)/libperfkit.a $(BUILD)/libperfkit.so man
+	install -d $(D)$(BINDIR) $(D)$(LIBDIR)/pkgconfig \
+		$(D)$(INCLUDEDIR)/perfkit $(D)$(MANDIR)/man1 $(D)$(COMPDIR) \
+		$(D)$(DOCDIR)
+	install -m 755 $(BUILD)/perfkit $(D)$(BINDIR)/perfkit
+	install -m 644 $(BUILD)/libperfkit.a $(D)$(LIBDIR)/libperfkit.a
+	install -m 755 $(BUILD)/$(SO_REAL) $(D)$(LIBDIR)/$(SO_REAL)
+	ln -sfn $(SO_REAL) $(D)$(LIBDIR)/$(SO_NAME)
+	ln -sfn $(SO_NAME) $(D)$(LIBDIR)/libperfkit.so
+	install -m 644 $(HEADERS:%=include/perfkit/%) $(D)$(INCLUDEDIR)/perfkit
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(PC_LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(PC_INCDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@PC_DEPS@|$(PC_DEPS)|' -e 's|@EXTRA_LIBS@|$(EXTRA_LIBS)|' \
+	    scripts/perfkit.pc.in > $(D)$(LIBDIR)/pkgconfig/perfkit.pc
+	chmod 644 $(D)$(LIBDIR)/pkgconfig/perfkit.pc
+	install -m 644 $(MAN_PAGES) $(D)$(MANDIR)/man1
+	install -m 644 scripts/perfkit-completion.bash $(D)$(COMPDIR)/perfkit
+	install -m 644 LICENSE $(D)$(DOCDIR)/LICENSE
+
+uninstall:
+	rm -f $(D)$(BINDIR)/perfkit $(D)$(LIBDIR)/libperfkit.a \
+	      $(D)$(LIBDIR)/$(SO_REAL) $(D)$(LIBDIR)/$(SO_NAME) \
+	      $(D)$(LIBDIR)/libperfkit.so $(D)$(LIBDIR)/pkgconfig/perfkit.pc \
+	      $(HEADERS:%=$(D)$(INCLUDEDIR)/perfkit/%) \
+	      $(MAN_PAGES:$(BUILD)/man/%=$(D)$(MANDIR)/man1/%) \
+	      $(D)$(COMPDIR)/perfkit $(D)$(DOCDIR)/LICENSE
+	-rmdir $(D)$(INCLUDEDIR)/perfkit $(D)$(DOCDIR) 2>/dev/null
+
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfkit.a
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
@@ -159,7 +245,7 @@ FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o)
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	      -Iinclude -Ilib -D_GNU_SOURCE -I/usr/include/traceevent -std=gnu11
+	      -Iinclude -Ilib -D_GNU_SOURCE $(TE_CFLAGS) -std=gnu11
 
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)

@@ -265,7 +265,7 @@ static int parse(int argc, char **argv, struct bc_args *a, struct bcache *c)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "a:r:p:Pu:M:lk:fvh", long_opts,
+	while ((o = cli_getopt(argc, argv, "a:r:p:Pu:M:lk:fvh", long_opts,
 				NULL)) != -1) {
 		switch (o) {
 		case 'a': a->add = optarg; break;

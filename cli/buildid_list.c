@@ -260,7 +260,7 @@ int cmd_buildid_list(int argc, char **argv)
 
 	optind = 1;
 	cli_verbose = -1; /* the reader's warnings only with -v, as perf's */
-	while ((o = getopt_long(argc, argv, "i:Hkfvh", long_opts, NULL)) != -1) {
+	while ((o = cli_getopt(argc, argv, "i:Hkfvh", long_opts, NULL)) != -1) {
 		switch (o) {
 		case 'i': input = optarg; break;
 		case 'H': with_hits = true; break;

@@ -58,6 +58,26 @@ void cli_open_attempt(void *ctx, struct pk_evsel *e,
 		      const char *retry, int level);
 
 /*
+ * getopt_long(3) for every command's option loop (LO may be NULL: short
+ * options only), plus what a tool people package offers: `CMD --list-opts`
+ * prints the long options on one line and exits 0 (bash completion), and
+ * an unknown long option gets "perfkit CMD: did you mean '--NAME'?" after
+ * getopt's message when one is close (CMD: argv[0]).
+ */
+struct option;
+int cli_getopt(int argc, char **argv, const char *optstring,
+	       const struct option *lo, int *li);
+/* "perfkit CMD: did you mean 'EVENT'?" when the parser found a near name. */
+void cli_event_hint(const char *cmd, const struct pk_parse_error *pe);
+/*
+ * TOOL WORD, where WORD is none of the N NAMES: perf's message on stderr,
+ * "Did you mean this?" and the nearest name when one is close. Returns the
+ * exit status (2).
+ */
+int cli_unknown_command(const char *tool, const char *word,
+			const char *const *names, int n);
+
+/*
  * The shared helpers (cli/cli.c).
  */
 /* Prints "perfkit CMD: message" on stderr. */

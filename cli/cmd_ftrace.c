@@ -52,7 +52,7 @@ static int ftrace_report(int argc, char **argv)
 		     !strcmp(argv[i + 1], "kernel")))
 			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:Evh", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:Evh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case 'c':

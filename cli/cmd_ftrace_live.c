@@ -71,7 +71,7 @@ int cmd_ftrace_report_kernel(int argc, char **argv)
 
 	opts[0] = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:O:h", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:O:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case 'F':

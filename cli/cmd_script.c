@@ -374,7 +374,7 @@ int cmd_script(int argc, char **argv)
 	optind = 1;
 	script_fields_init(&s.so.f);
 	s.so.max_stack = -1;
-	while ((c = getopt_long(argc, argv, "+i:DhvF:GC:", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "+i:DhvF:GC:", longopts, NULL)) != -1) {
 		if (script_option(&s.so, c, optarg) == 0)
 			continue;
 		switch (c) {

@@ -261,7 +261,7 @@ bool cli_ftrace_opts_parse(struct cli_ftrace_opts *o, enum cli_ft_cmd cmd,
 	*o = (struct cli_ftrace_opts){ .cmd = cmd, .name = name };
 	getopt_tables(cmd, shorts, lo);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, shorts, lo, NULL)) != -1) {
 		if (c == 'h' || c == '?') {
 			cli_ftrace_usage(cmd, c == 'h' ? stdout : stderr);
 			status = c == 'h' ? 0 : 2;

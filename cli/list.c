@@ -11,6 +11,7 @@
 
 struct list_ctx {
 	bool probe;         /* try to open each non-tracepoint event */
+	bool raw;           /* --raw-dump: the names that open, one line */
 	unsigned int shown;
 	struct pk_cpu_map *cpus, *cpu0;
 	struct pk_thread_map *self, *any;
@@ -39,12 +40,27 @@ static bool probed_class(enum pk_event_class cls)
 	       cls == PK_EVCLASS_HW_CACHE || cls == PK_EVCLASS_PMU_EVENT;
 }
 
+/* --raw-dump (the bash completion's word list, as perf's): the names
+ * and aliases of the events that open here, space-separated. */
+static int print_raw(struct list_ctx *c, const struct pk_event_info *i)
+{
+	if (i->cls == PK_EVCLASS_PMU_FORMAT || i->cls == PK_EVCLASS_SYNTAX ||
+	    (c->probe && probed_class(i->cls) && !openable(c, i->name)))
+		return 0;
+	printf("%s%s", c->shown++ ? " " : "", i->name);
+	if (i->alias)
+		printf(" %s", i->alias);
+	return 0;
+}
+
 static int print_one(const struct pk_event_info *i, void *arg)
 {
 	struct list_ctx *c = arg;
 	char name[512];
 	const char *mark = "";
 
+	if (c->raw)
+		return print_raw(c, i);
 	if (i->alias)
 		snprintf(name, sizeof(name), "%s OR %s", i->name, i->alias);
 	else
@@ -104,11 +120,15 @@ int cmd_list(int argc, char **argv)
 	int ret = 0, first = 1;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: perfkit list [--no-probe] [hw|sw|cache|tracepoint|pmu|GLOB]...\n");
+		printf("usage: perfkit list [--no-probe] [hw|sw|cache|tracepoint|pmu|GLOB]...\n"
+		       "       perfkit list --raw-dump (names that open here, one line)\n");
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "--no-probe")) {
 		c.probe = false;
+		first = 2;
+	} else if (argc > 1 && !strcmp(argv[1], "--raw-dump")) {
+		c.raw = true;
 		first = 2;
 	}
 	c.cpus = pk_cpu_map_new_any();
@@ -127,6 +147,8 @@ int cmd_list(int argc, char **argv)
 		ret = cls ? list_classes(&c, cls, NULL) :
 			    list_classes(&c, PK_EVCLASS_ALL, argv[a]);
 	}
+	if (c.raw)
+		putchar('\n');
 	pk_cpu_map_put(c.cpus);
 	pk_cpu_map_put(c.cpu0);
 	pk_thread_map_put(c.self);

@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* perfkit: main(), the command table and the library's print callback. */
+/* perfkit: main(), the command table, --version, help, --list-cmds and
+ * the library's print callback. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include "cli.h"
+
+#ifndef PK_VERSION
+#error "PK_VERSION comes from the VERSION file (see the Makefile)"
+#endif
 
 struct command {
 	const char *name;
@@ -39,23 +47,95 @@ static void usage(FILE *f)
 	fprintf(f, "usage: perfkit COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nperfkit help COMMAND: the command's manual page; "
+		"perfkit --version\n");
+}
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+static int unknown_command(const char *word)
+{
+	const char *names[NR_COMMANDS];
+
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		names[i] = commands[i].name;
+	return cli_unknown_command("perfkit", word, names, (int)NR_COMMANDS);
+}
+
+/* true when `man -w PAGE` finds the page (installed and on man's path) */
+static bool have_man_page(const char *page)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		execlp("man", "man", "-w", page, (char *)NULL);
+		_exit(127);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* perfkit help [CMD]: CMD's man page when man finds it, else its -h text
+ * (perf's `perf help CMD`). */
+static int help(const char *name)
+{
+	const struct command *c;
+	char page[64];
+	char *argv[] = { NULL, "-h", NULL };
+
+	if (!name) {
+		usage(stdout);
+		return 0;
+	}
+	c = find_command(name);
+	if (!c)
+		return unknown_command(name);
+	snprintf(page, sizeof(page), "perfkit-%s", c->name);
+	if (have_man_page(page)) {
+		fflush(NULL);
+		execlp("man", "man", page, (char *)NULL);
+	}
+	argv[0] = (char *)c->name;
+	return c->fn(2, argv);
 }
 
 int main(int argc, char **argv)
 {
+	const struct command *c;
+
 	pk_set_print(print_lib);
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("perfkit version 0.1\n");
+		printf("perfkit version %s\n", PK_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "perfkit: '%s' is not a perfkit command\n", argv[1]);
-	usage(stderr);
-	return 2;
+	if (!strcmp(argv[1], "--list-cmds")) {	/* bash completion */
+		for (size_t i = 0; i < NR_COMMANDS; i++)
+			printf("%s\n", commands[i].name);
+		return 0;
+	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc > 2 ? argv[2] : NULL);
+	c = find_command(argv[1]);
+	if (c)
+		return c->fn(argc - 1, argv + 1);
+	return unknown_command(argv[1]);
 }

@@ -393,7 +393,7 @@ static int parse_args(struct rec_cfg *c, int argc, char **argv)
 	char name[64];
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rk:qvhbj:nPWI::sTD:BNr:S::G:u:",
+	while ((o = cli_getopt(argc, argv, "+e:F:c:gaC:p:t:o:m:diz::Rk:qvhbj:nPWI::sTD:BNr:S::G:u:",
 				long_opts, &li)) != -1) {
 		snprintf(name, sizeof(name), "--%s", li >= 0 ? long_opts[li].name : "?");
 		if (parse_opt(c, o, name))
@@ -606,6 +606,7 @@ static int build_events(struct rec *r)
 				  pe.msg[0] ? pe.msg : pk_strerror(n));
 			if (pe.pos >= 0)
 				fprintf(stderr, "    %s\n    %*s^\n", s, pe.pos, "");
+			cli_event_hint("record", &pe);
 			return n;
 		}
 		if (!c->nr_events && !pk_can_profile_kernel())

@@ -50,6 +50,7 @@ static void report_parse_error(const char *str, const struct pk_parse_error *e,
 			fputc('~', stderr);
 		fputc('\n', stderr);
 	}
+	cli_event_hint("stat", e);
 }
 
 static const char *default_events(const struct stat_cfg *c)

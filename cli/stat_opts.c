@@ -398,7 +398,7 @@ int stat_parse_args(struct stat_cfg *c, int argc, char **argv)
 
 	optind = 1;
 	c->big = -1;
-	while ((o = getopt_long(argc, argv, "+e:p:t:aC:AdngSTM:I:r:x:jo:iG:D:vBh",
+	while ((o = cli_getopt(argc, argv, "+e:p:t:aC:AdngSTM:I:r:x:jo:iG:D:vBh",
 				long_opts, NULL)) != -1)
 		if (parse_one(c, o))
 			return -1;

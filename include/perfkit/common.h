@@ -56,6 +56,22 @@ typedef int (*pk_print_fn)(enum pk_print_level level, const char *fmt,
 PK_API pk_print_fn pk_set_print(pk_print_fn fn);
 
 /*
+ * "Did you mean": the known name nearest to a mistyped WORD. Start with
+ * pk_nearest_init, offer every known name with pk_nearest_add; NAME then
+ * holds the closest one (edit distance, a swap of two neighbours counting
+ * as one edit) that is a likely typo: at most 1 + len(WORD)/4 edits and
+ * fewer than len(WORD), WORD itself excluded. The first of equals wins;
+ * "" when no name is close. Names of 128 bytes or more are not offered.
+ */
+struct pk_nearest {
+	const char *word;
+	int dist;		/* of NAME; above the limit while NAME is "" */
+	char name[128];
+};
+PK_API void pk_nearest_init(struct pk_nearest *n, const char *word);
+PK_API void pk_nearest_add(struct pk_nearest *n, const char *name);
+
+/*
  * Extensible option structs start with `size_t sz`. Declare them with
  * PK_OPTS(type, name, .field = value, ...) so sz is set; the library rejects
  * (with -EINVAL) a struct whose unknown trailing bytes are not zero.

@@ -52,6 +52,8 @@ struct pk_parse_error {
 	int pos;       /* byte offset of the offending token in the input, or -1 */
 	int len;       /* its length in bytes (>= 1 when pos >= 0) */
 	char msg[256]; /* one line, no trailing newline */
+	char hint[128]; /* an unknown event or tracepoint name: the nearest
+			   known one ("did you mean"), else "" */
 };
 
 /* A new, empty list. NULL with errno = ENOMEM on failure. */
@@ -70,7 +72,9 @@ PK_API void pk_evlist_free(struct pk_evlist *evlist);
  * PK_ERR_UNKNOWN (no such event, PMU, tracepoint or term), PK_ERR_RANGE (a
  * value does not fit its field), PK_ERR_FORMAT (a sysfs event alias that
  * does not parse), -EINVAL (NULL list or string), -ENOMEM, or -errno from
- * reading sysfs/tracefs. Returns the number of events appended.
+ * reading sysfs/tracefs. Returns the number of events appended. For an
+ * unknown event or tracepoint name ERR->hint is the nearest known name
+ * (pk_nearest over pk_event_foreach's names) or "".
  * White space between tokens is ignored; perf's display names are kept
  * (pk_evsel_name): the event's text, "sys:event" for tracepoints, the
  * typed hw-cache name, or the name= term.

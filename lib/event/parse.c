@@ -39,6 +39,14 @@ out:
 	return code;
 }
 
+/* The error about to be recorded names an unknown event: its token gets
+ * the nearest known name as ERR->hint. */
+static void want_hint(struct pk_parser *P)
+{
+	if (!P->failed)
+		P->hint = true;
+}
+
 void pk__peek(struct pk_parser *P)
 {
 	pk__lex(P->s, P->pos, P->terms_ctx, &P->tk);
@@ -524,11 +532,13 @@ static int ev_tracepoint(struct pk_parser *P, int start, int sys_end,
 		long long id = pk__tracepoint_id(sys, ev);
 
 		n = id < 0 ? (int)id : tp_add(sys, ev, id, &c);
-		if (n == -ENOENT)
+		if (n == -ENOENT) {
+			want_hint(P);
 			return pk__perr(P, PK_ERR_UNKNOWN, start, full,
 					"unknown tracepoint '%s:%s'%s", sys, ev,
 					pk__tracefs() ? "" :
 					" (tracefs not found)");
+		}
 	}
 	if (n == -EACCES)
 		return pk__perr(P, n, start, full, "tracepoint '%s:%s': tracefs is "
@@ -636,9 +646,11 @@ static int ev_pmu(struct pk_parser *P, int start, int pos, int plen)
 	if (!n && P->tk.t == TK_SLASH)
 		return pk__perr(P, PK_ERR_UNKNOWN, pos, plen,
 				"unknown PMU '%s' (not in sysfs)", pname);
-	if (!n)
+	if (!n) {
+		want_hint(P);
 		return pk__perr(P, PK_ERR_UNKNOWN, pos, plen,
 				"unknown event '%s'", pname);
+	}
 	if (P->tk.t == TK_SLASH) {
 		P->terms_ctx = 1;
 		pk__advance(P);
@@ -688,6 +700,7 @@ static int dashed_alias(struct pk_parser *P, int start, int pos)
 			return ev_pmu(P, start, pos, len);
 	}
 	len = name_extent(P->s, start);
+	want_hint(P);
 	return pk__perr(P, PK_ERR_UNKNOWN, start, len, "unknown event '%.*s'",
 			len, P->s + start);
 }
@@ -751,6 +764,7 @@ static int parse_event(struct pk_parser *P, bool in_group)
 				"expected an event");
 	default:
 		n = name_extent(P->s, start);
+		want_hint(P);
 		return pk__perr(P, PK_ERR_UNKNOWN, start, PK_MAX(n, 1),
 				"unknown event '%.*s'", PK_MAX(n, 1),
 				P->s + start);
@@ -892,6 +906,31 @@ static int move_all(struct pk_evlist *dst, struct pk_evlist *src)
 	return 0;
 }
 
+static int offer_event(const struct pk_event_info *info, void *arg)
+{
+	pk_nearest_add(arg, info->name);
+	if (info->alias)
+		pk_nearest_add(arg, info->alias);
+	return 0;
+}
+
+/* ERR->hint: the known event name nearest to the token ERR points at. */
+static void suggest(const char *str, struct pk_parse_error *err)
+{
+	struct pk_nearest near;
+	char word[128];
+
+	if (err->pos < 0 || err->len >= (int)sizeof(word) ||
+	    (size_t)err->pos + (size_t)err->len > strlen(str))
+		return;
+	snprintf(word, sizeof(word), "%.*s", err->len, str + err->pos);
+	pk_nearest_init(&near, word);
+	pk_event_foreach(PK_EVCLASS_ALL & ~(PK_EVCLASS_PMU_FORMAT |
+					    PK_EVCLASS_SYNTAX), NULL,
+			 offer_event, &near);
+	snprintf(err->hint, sizeof(err->hint), "%s", near.name);
+}
+
 int pk_evlist_parse(struct pk_evlist *evlist, const char *str,
 		    struct pk_parse_error *err)
 {
@@ -902,6 +941,7 @@ int pk_evlist_parse(struct pk_evlist *evlist, const char *str,
 		err->pos = -1;
 		err->len = 0;
 		err->msg[0] = '\0';
+		err->hint[0] = '\0';
 	}
 	if (!evlist || !str)
 		return -EINVAL;
@@ -915,5 +955,7 @@ int pk_evlist_parse(struct pk_evlist *evlist, const char *str,
 	if (rc == -ENOMEM && !P.failed)
 		pk__perr(&P, -ENOMEM, -1, 0, "out of memory");
 	pk_evlist_free(P.out);
+	if (rc == PK_ERR_UNKNOWN && P.hint && err)
+		suggest(str, err);
 	return rc ? rc : n;
 }

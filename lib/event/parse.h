@@ -33,6 +33,7 @@ struct pk_parser {
 	struct pk_parse_error *err;
 	bool failed;
 	int err_off;       /* offset added to error positions (aliases) */
+	bool hint;         /* the error names an unknown event: suggest one */
 };
 
 /* Records the first error; returns CODE. */

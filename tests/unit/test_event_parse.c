@@ -1266,8 +1266,55 @@ static void test_attr_print(void)
 		"%s", "short");
 }
 
+/* "Did you mean": pk_nearest, and the parser's hint for unknown names. */
+static void hint_is(const char *str, const char *want)
+{
+	struct pk_evlist *l = pk_evlist_new();
+	struct pk_parse_error e;
+	int rc = pk_evlist_parse(l, str, &e);
+
+	t_check(rc < 0 && !strcmp(e.hint, want), str,
+		"rc %d, hint '%s', want '%s'", rc, e.hint, want);
+	pk_evlist_free(l);
+}
+
+static void test_hints(void)
+{
+	static const char *const names[] = { "stat", "record", "report",
+					     "script", "stay" };
+	struct pk_nearest n;
+
+	pk_nearest_init(&n, "recrod");
+	for (size_t i = 0; i < 5; i++)
+		pk_nearest_add(&n, names[i]);
+	t_check(!strcmp(n.name, "record"), "nearest swap", "'%s'", n.name);
+	pk_nearest_init(&n, "stt");
+	for (size_t i = 0; i < 5; i++)
+		pk_nearest_add(&n, names[i]);
+	t_check(!strcmp(n.name, "stat"), "nearest first of equals", "'%s'",
+		n.name);
+	pk_nearest_init(&n, "stat");
+	pk_nearest_add(&n, "stat");
+	t_check(!n.name[0], "nearest not the word itself", "'%s'", n.name);
+	pk_nearest_init(&n, "zzzzzz");
+	for (size_t i = 0; i < 5; i++)
+		pk_nearest_add(&n, names[i]);
+	t_check(!n.name[0], "nearest none close", "'%s'", n.name);
+	hint_is("task-clok", "task-clock");
+	hint_is("cycles,cyclez", "cycles");
+	hint_is("cpu-clock,context-switchs:u", "context-switches");
+	hint_is("qqqqqqqq", "");
+	hint_is("cycles:z", "");
+	hint_is("cpu/evnt=1/", "");
+	if (access("/sys/kernel/tracing/events/sched/sched_switch", F_OK))
+		t_skip("sched:sched_swich", "no tracefs sched events here");
+	else
+		hint_is("sched:sched_swich", "sched:sched_switch");
+}
+
 int main(void)
 {
+	test_hints();
 	test_symbols();
 	test_tools();
 	test_cache();
