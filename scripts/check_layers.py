@@ -67,15 +67,18 @@ def symbol_edges(build):
     objs = sorted(glob.glob(build + '/obj/lib/*/*.o') + glob.glob(build + '/obj/cli/*.o'))
     objs = [o for o in objs if os.path.exists(o.split('/obj/', 1)[1][:-2] + '.c')]
     defs, und = {}, collections.defaultdict(set)
-    for o in objs:
-        src = o.split('/obj/', 1)[1][:-2]
-        nm = subprocess.run(['nm', o], capture_output=True, text=True).stdout
-        for line in nm.splitlines():
-            p = line.split()
-            if len(p) == 3 and p[1] in 'TDBRCGSVW':
-                defs[p[2]] = src
-            elif len(p) == 2 and p[0] == 'U':
-                und[src].add(p[1])
+    if objs:
+        nm = subprocess.run(['nm', '-A'] + objs, capture_output=True, text=True).stdout
+    else:
+        nm = ''
+    for line in nm.splitlines():
+        obj, _, rest = line.partition(':')
+        src = obj.split('/obj/', 1)[1][:-2]
+        p = rest.split()
+        if len(p) == 3 and p[1] in 'TDBRCGSVW':
+            defs[p[2]] = src
+        elif len(p) == 2 and p[0] == 'U':
+            und[src].add(p[1])
     edges = collections.defaultdict(set)
     for src, syms in und.items():
         for s in syms:

@@ -4,7 +4,7 @@
 # pk-test: check
 . tests/lib/sh.sh
 
-python3 scripts/check_layers.py "$PK_BUILD" >"$T_TMP/out" 2>&1; rc=$?
+t_python scripts/check_layers.py "$PK_BUILD" >"$T_TMP/out" 2>&1; rc=$?
 check layers_clean "rc=$rc: $(tail -5 "$T_TMP/out" | tr '\n' ';')" $rc -eq 0
 
 # A made-up tree: base/a.h and base/b.h include each other, base calls up
@@ -20,7 +20,7 @@ mk cli/x.c '#include "base/a.h"\nint main(void) { return 0; }\n'
 mkdir -p "$T_TMP/fake/build/obj/lib/base" "$T_TMP/fake/build/obj/lib/tracedat"
 (cd "$T_TMP/fake" && cc -c lib/base/up.c -Ilib -o build/obj/lib/base/up.o &&
  cc -c lib/tracedat/t.c -o build/obj/lib/tracedat/t.o &&
- python3 "$top/scripts/check_layers.py" build) >"$T_TMP/fake.out" 2>&1; rc=$?
+ t_python "$top/scripts/check_layers.py" build) >"$T_TMP/fake.out" 2>&1; rc=$?
 out=$(cat "$T_TMP/fake.out")
 check layers_checker_circle "$out" $rc -eq 1 -a -n \
 	"$(echo "$out" | grep 'include circle: lib/base/a.h -> lib/base/b.h')"
