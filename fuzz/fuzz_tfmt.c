@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "base/base.h"
-#include "ftrace/tfmt.h"
+#include "tracefmt/fmt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

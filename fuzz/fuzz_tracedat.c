@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <perfkit/ftrace.h>
-#include "ftrace/rbpage.h"
+#include "tracedat/rbpage.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

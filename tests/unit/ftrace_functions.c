@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <perfkit/ftrace.h>
 #include "base/base.h"
-#include "ftrace/rbpage.h"
+#include "tracedat/rbpage.h"
 #include "test.h"
 
 /* ASan builds: libtraceevent leaks a few strings in tep_parse_event */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <perfkit/ftrace.h>
 #include "base/base.h"
-#include "ftrace/rbpage.h"
+#include "tracedat/rbpage.h"
 #include "test.h"
 
 const char *__lsan_default_suppressions(void);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <errno.h>
 #include "base/base.h"
-#include "ftrace/rbpage.h"
+#include "tracedat/rbpage.h"
 #include "test.h"
 
 #define PS 4096

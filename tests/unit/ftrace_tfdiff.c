@@ -14,8 +14,8 @@
 #include <trace-seq.h>
 #include <perfkit/ftrace.h>
 #include "base/base.h"
-#include "ftrace/bytes.h"
-#include "ftrace/tdrep.h"
+#include "base/bytes.h"
+#include "ftrace/report.h"
 #include "test.h"
 
 /* ASan builds: libtraceevent leaks a few strings in tep_parse_event */

@@ -12,7 +12,7 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 #include "base/base.h"
-#include "ftrace/tfint.h"
+#include "tracefmt/compile.h"
 #include "test.h"
 
 /* ASan builds: libtraceevent leaks a few strings in tep_parse_event */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <perfkit/ftrace.h>
 #include "base/base.h"
-#include "ftrace/rbpage.h"
+#include "tracedat/rbpage.h"
 #include "test.h"
 
 #define PS 4096
