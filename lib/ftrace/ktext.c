@@ -250,107 +250,35 @@ int kt_tgid(const struct pk_ktext *kt, int pid)
 
 /* ---- kernel symbols ---- */
 
-/* By address, then file order (the kernel names an address by the first
- * of its aliases in kallsyms order). */
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct kt_sym *x = a, *y = b;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->name < y->name ? -1 : x->name > y->name;
-}
-
 static int parse_kallsyms(struct pk_ktext *kt, const char *text)
 {
-	size_t cap = 0;
+	int e;
 
 	if (!text || !*text)
 		return 0;
-	kt->symtext = pk_strdup(text);
-	if (!kt->symtext)
-		return -ENOMEM;
-	for (char *p = kt->symtext; *p;) {
-		char *nl = strchr(p, '\n'), *e, *name, *mod = NULL;
-		if (nl)
-			*nl = 0;
-		uint64_t a = strtoull(p, &e, 16);
-		if (e > p && e[0] == ' ' && e[1] && e[2] == ' ') {
-			name = e + 3;
-			char *tab = strchr(name, '\t');
-			if (tab) {
-				*tab = 0;
-				mod = tab + 1;
-				if (*mod == '[') {
-					mod++;
-					char *cl = strchr(mod, ']');
-					if (cl)
-						*cl = 0;
-				}
-			}
-			if (kt->nr_syms == cap) {
-				cap = cap ? cap * 2 : 4096;
-				struct kt_sym *n = pk_realloc(kt->syms,
-							cap * sizeof(*n));
-				if (!n)
-					return -ENOMEM;
-				kt->syms = n;
-			}
-			kt->syms[kt->nr_syms++] = (struct kt_sym){ a, name, mod, e[1] };
-			if (!strcmp(name, "__irqentry_text_start"))
-				kt->irq_start = a;
-			else if (!strcmp(name, "__irqentry_text_end"))
-				kt->irq_end = a;
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	qsort(kt->syms, kt->nr_syms, sizeof(*kt->syms), sym_cmp);
-	return 0;
-}
-
-/* Index of the symbol holding IP, or -1. */
-static long find_sym(const struct pk_ktext *kt, uint64_t ip)
-{
-	size_t lo = 0, hi = kt->nr_syms;
-
-	if (!hi || ip < kt->syms[0].addr)
-		return -1;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (kt->syms[mid].addr <= ip)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	/* the first of equal addresses is the one kallsyms names */
-	while (lo && kt->syms[lo - 1].addr == kt->syms[lo].addr)
-		lo--;
-	return (long)lo;
+	e = pk__ksyms_parse(&kt->ksyms, text, strlen(text));
+	kt->irq_start = pk__ksyms_addr(&kt->ksyms, "__irqentry_text_start");
+	kt->irq_end = pk__ksyms_addr(&kt->ksyms, "__irqentry_text_end");
+	return e;
 }
 
 /* trace_seq_print_sym(): "name" or "name+0xoff/0xsize [mod]". */
 void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
 		  bool offset)
 {
-	long i = find_sym(kt, ip);
+	long i = pk__ksyms_first(&kt->ksyms, ip);
+	const struct pk_ksym *y = i < 0 ? NULL : &kt->ksyms.v[i];
 
-	if (i < 0 || (i == (long)kt->nr_syms - 1 && !kt->syms[i].mod &&
-		      ip - kt->syms[i].addr > (1u << 24))) {
+	if (!y || (i == (long)kt->ksyms.n - 1 && !y->mod &&
+		   ip - y->addr > (1u << 24))) {
 		trace_seq_printf(s, "0x%08llx", (unsigned long long)ip);
 		return;
 	}
-	const struct kt_sym *y = &kt->syms[i];
 	if (!offset) {
 		trace_seq_puts(s, y->name);
 		return;
 	}
-	uint64_t size = 0;
-	for (size_t j = (size_t)i + 1; j < kt->nr_syms; j++)
-		if (kt->syms[j].addr > y->addr) {
-			size = kt->syms[j].addr - y->addr;
-			break;
-		}
+	uint64_t size = pk__ksyms_size(&kt->ksyms, (size_t)i);
 	trace_seq_printf(s, "%s+0x%llx/0x%llx", y->name,
 			 (unsigned long long)(ip - y->addr),
 			 (unsigned long long)size);
@@ -375,19 +303,20 @@ void kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
 /* Whether IP is inside a text symbol. */
 bool kt_is_text(const struct pk_ktext *kt, uint64_t ip)
 {
-	long i = find_sym(kt, ip);
-	char t = i >= 0 ? kt->syms[i].type : 0;
-	return t == 't' || t == 'T' || t == 'w' || t == 'W';
+	long i = pk__ksyms_first(&kt->ksyms, ip);
+
+	return i >= 0 && pk__ksym_is_text(kt->ksyms.v[i].type);
 }
 
 /* "%ps" */
 void kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
 {
-	long i = find_sym(kt, ip);
+	long i = pk__ksyms_first(&kt->ksyms, ip);
+
 	if (i < 0)
 		trace_seq_printf(s, "0x%llx", (unsigned long long)ip);
 	else
-		trace_seq_puts(s, kt->syms[i].name);
+		trace_seq_puts(s, kt->ksyms.v[i].name);
 }
 
 /* ---- object ---- */
@@ -754,8 +683,7 @@ void pk_ktext_free(struct pk_ktext *kt)
 	}
 	map_free(&kt->comms);
 	map_free(&kt->tgids);
-	pk_free(kt->syms);
-	pk_free(kt->symtext);
+	pk__ksyms_fini(&kt->ksyms);
 	pk_free(kt->gcpu);
 	pk_free(kt->clock);
 	pk_free(kt->instance);

@@ -21,172 +21,25 @@ static int hexval(int c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* stable merge sort by address (libtraceevent's qsort is glibc's merge) */
-static void msort(struct tf_sym *a, struct tf_sym *tmp, size_t n)
-{
-	if (n < 2)
-		return;
-	size_t h = n / 2;
-	msort(a, tmp, h);
-	msort(a + h, tmp, n - h);
-	if (a[h - 1].addr <= a[h].addr)
-		return;
-	size_t i = 0, j = h, k = 0;
-	while (i < h && j < n)
-		tmp[k++] = a[j].addr < a[i].addr ? a[j++] : a[i++];
-	while (i < h)
-		tmp[k++] = a[i++];
-	while (j < n)
-		tmp[k++] = a[j++];
-	memcpy(a, tmp, n * sizeof(*a));
-}
-
-/* Length of a name in the kallsyms text (ends at a blank or newline). */
-size_t tf_sym_len(const struct tf_sym *s)
-{
-	const char *p = s->name;
-	while (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p)
-		p++;
-	return (size_t)(p - s->name);
-}
-
-/* Reverses each run of equal addresses: sorting the reversed list stably
- * (what libtraceevent does) equals this on an already sorted list. */
-static void reverse_ties(struct tf_sym *v, size_t n)
-{
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && v[j].addr == v[i].addr)
-			j++;
-		for (size_t a = i, b = j - 1; a < b; a++, b--) {
-			struct tf_sym t = v[a];
-			v[a] = v[b];
-			v[b] = t;
-		}
-		i = j;
-	}
-}
-
-/*
- * "ADDR TYPE NAME[\t[MODULE]]" lines; names point into TEXT, which must
- * outlive ENV and end with a newline or NUL after the last name (the
- * blob of a trace.dat does). Lines that do not parse are skipped.
- */
+/* kallsyms text into the one kernel symbol table (symbol/ksyms.h) */
 int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 {
-	const char *p = text, *end = text + len;
-	/* a line is at least "0 T x\n"; 64-bit ones at least 21 bytes:
-	 * start from that guess, grow when wrong */
-	size_t n = 0, cap = len / 20 + 16;
-	struct tf_sym *v;
-	struct pk_bigbuf mem;
-	bool sorted = true;
+	int e = pk__ksyms_parse(&env->syms, text, len);
 
-	v = pk_bigbuf_alloc(&mem, cap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	while (p < end) {
-		uint64_t addr = 0;
-		int d, nd = 0;
-		while (p < end && (d = hexval((unsigned char)*p)) >= 0) {
-			addr = addr << 4 | (uint64_t)d;
-			p++;
-			nd++;
-		}
-		const char *e = p < end ? memchr(p, '\n', (size_t)(end - p))
-					: NULL;
-		if (!e)
-			e = end;
-		/* " T name" */
-		bool ok = nd && e - p >= 4 && p[0] == ' ' && p[1] != ' ' &&
-			  p[2] == ' ' && p[3] != ' ' && p[3] != '\t';
-		if (ok && e == end) {   /* the name must end inside TEXT */
-			const char *q = p + 3;
-			while (q < end && *q != ' ' && *q != '\t' && *q != '\r' &&
-			       *q)
-				q++;
-			ok = q < end;
-		}
-		if (ok) {
-			if (n == cap) {
-				struct pk_bigbuf m2;
-				struct tf_sym *v2 = pk_bigbuf_alloc(&m2, 2 * cap *
-								    sizeof(*v));
-				if (!v2) {
-					pk_bigbuf_free(&mem);
-					return -ENOMEM;
-				}
-				memcpy(v2, v, n * sizeof(*v));
-				pk_bigbuf_free(&mem);
-				mem = m2;
-				v = v2;
-				cap *= 2;
-			}
-			if (n && addr < v[n - 1].addr)
-				sorted = false;
-			v[n].addr = addr;
-			v[n].name = p + 3;
-			n++;
-		}
-		p = e + 1;
-	}
-	if (sorted) {
-		reverse_ties(v, n);
-	} else {
-		/* libtraceevent sorts its list, which holds the lines
-		 * reversed, with a stable sort */
-		for (size_t i = 0; i < n / 2; i++) {
-			struct tf_sym t = v[i];
-			v[i] = v[n - 1 - i];
-			v[n - 1 - i] = t;
-		}
-		struct tf_sym *tmp = pk_malloc((n ? n : 1) * sizeof(*tmp));
-		if (!tmp) {
-			pk_bigbuf_free(&mem);
-			return -ENOMEM;
-		}
-		msort(v, tmp, n);
-		pk_free(tmp);
-	}
-	pk_bigbuf_free(&env->syms_mem);
-	env->syms_mem = mem;
-	env->syms = v;
-	env->nr_syms = n;
-	env->syms_loaded = true;
-	return 0;
+	if (!e)
+		env->syms_loaded = true;
+	return e;
 }
 
-/* glibc bsearch with libtraceevent's "between" comparison */
-const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr)
+/* libtraceevent's lookup, loading the symbols on first use */
+const struct pk_ksym *tf_sym_find(struct tf_env *env, uint64_t addr)
 {
 	if (!env->syms_loaded) {
 		env->syms_loaded = true;
 		if (env->load_syms && env->load_syms(env) < 0)
 			return NULL;
 	}
-	size_t l = 0, u = env->nr_syms;
-	const struct tf_sym *s = env->syms;
-	while (l < u) {
-		size_t i = (l + u) / 2;
-		uint64_t next = i + 1 < env->nr_syms ? s[i + 1].addr : 0;
-		if (addr == s[i].addr || (addr > s[i].addr && addr < next))
-			return &s[i];
-		if (addr < s[i].addr)
-			u = i;
-		else
-			l = i + 1;
-	}
-	return NULL;
-}
-
-const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s)
-{
-	char *b = env->sym_name[env->sym_next++ % 16];
-	size_t n = PK_MIN(tf_sym_len(s), sizeof(env->sym_name[0]) - 1);
-
-	memcpy(b, s->name, n);
-	b[n] = 0;
-	return b;
+	return pk__ksyms_tep(&env->syms, addr);
 }
 
 /* ---- printk strings ---- */
@@ -421,7 +274,7 @@ int tf_comms_parse(struct tf_env *env, const char *text, size_t len)
 
 void tf_env_fini(struct tf_env *env)
 {
-	pk_bigbuf_free(&env->syms_mem);
+	pk__ksyms_fini(&env->syms);
 	for (size_t i = 0; env->bfmts && i < env->nr_pstrs; i++)
 		if (env->bfmts[i]) {
 			tf_event_fini(env->bfmts[i]);
