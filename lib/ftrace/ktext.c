@@ -118,94 +118,13 @@ bool kt_clock_in_ns(const char *clock)
 	return false;
 }
 
-/* ---- pid maps (open addressing) ---- */
-
-static size_t slot_of(const struct kt_pidmap *m, int pid)
-{
-	size_t h = ((uint32_t)pid * 2654435761u) & (m->cap - 1);
-	while (m->key[h] != -1 && m->key[h] != pid)
-		h = (h + 1) & (m->cap - 1);
-	return h;
-}
-
-static int map_grow(struct kt_pidmap *m, bool strings)
-{
-	struct kt_pidmap n = { .cap = m->cap ? m->cap * 2 : 256 };
-
-	n.key = pk_malloc(n.cap * sizeof(int));
-	n.comm = strings ? pk_calloc(n.cap, sizeof(char *)) : NULL;
-	n.tgid = strings ? NULL : pk_calloc(n.cap, sizeof(int));
-	if (!n.key || (strings ? !n.comm : !n.tgid)) {
-		pk_free(n.key);
-		pk_free(n.comm);
-		pk_free(n.tgid);
-		return -ENOMEM;
-	}
-	memset(n.key, 0xff, n.cap * sizeof(int));
-	for (size_t i = 0; i < m->cap; i++) {
-		if (m->key[i] == -1)
-			continue;
-		size_t h = slot_of(&n, m->key[i]);
-		n.key[h] = m->key[i];
-		if (strings)
-			n.comm[h] = m->comm[i];
-		else
-			n.tgid[h] = m->tgid[i];
-	}
-	n.n = m->n;
-	pk_free(m->key);
-	pk_free(m->comm);
-	pk_free(m->tgid);
-	*m = n;
-	return 0;
-}
-
-static int map_put(struct kt_pidmap *m, int pid, const char *comm, size_t len,
-		   int tgid)
-{
-	if ((m->n + 1) * 2 > m->cap && map_grow(m, comm != NULL))
-		return -ENOMEM;
-	size_t h = slot_of(m, pid);
-	if (m->key[h] == -1) {
-		m->key[h] = pid;
-		m->n++;
-	}
-	if (comm) {
-		char *c = pk_strndup(comm, PK_MIN(len, 15));
-		if (!c)
-			return -ENOMEM;
-		pk_free(m->comm[h]);
-		m->comm[h] = c;
-	} else {
-		m->tgid[h] = tgid;
-	}
-	return 0;
-}
-
-static void map_free(struct kt_pidmap *m)
-{
-	for (size_t i = 0; m->comm && i < m->cap; i++)
-		pk_free(m->comm[i]);
-	pk_free(m->key);
-	pk_free(m->comm);
-	pk_free(m->tgid);
-	memset(m, 0, sizeof(*m));
-}
+/* ---- command names and TGIDs ---- */
 
 /* "PID COMM" lines (saved_cmdlines). */
 int kt_parse_cmdlines(struct pk_ktext *kt, const char *text)
 {
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n'), *end = nl ? nl : p + strlen(p);
-		char *sp;
-		long pid = strtol(p, &sp, 10);
-		if (sp > p && sp < end && *sp == ' ' && pid > 0 && pid < (1 << 30))
-			if (map_put(&kt->comms, (int)pid, sp + 1,
-				    (size_t)(end - sp - 1), 0))
-				return -ENOMEM;
-		p = nl ? nl + 1 : end;
-	}
-	return 0;
+	return text ? pk__comms_parse(&kt->comms, text, strlen(text),
+				      PK_COMMS_KERNEL) : 0;
 }
 
 /* "PID TGID" lines (saved_tgids). */
@@ -215,10 +134,16 @@ int kt_parse_tgids(struct pk_ktext *kt, const char *text)
 		const char *nl = strchr(p, '\n');
 		char *sp, *e2;
 		long pid = strtol(p, &sp, 10), tgid = strtol(sp, &e2, 10);
+		bool added;
+		uint64_t *v;
+
 		if (sp > p && e2 > sp && pid > 0 && pid < (1 << 30) &&
-		    tgid >= 0 && tgid < (1 << 30))
-			if (map_put(&kt->tgids, (int)pid, NULL, 0, (int)tgid))
+		    tgid >= 0 && tgid < (1 << 30)) {
+			v = pk__hash_put(&kt->tgids, (uint64_t)pid, &added);
+			if (!v)
 				return -ENOMEM;
+			*v = (uint64_t)tgid;
+		}
 		p = nl ? nl + 1 : p + strlen(p);
 	}
 	return 0;
@@ -227,25 +152,24 @@ int kt_parse_tgids(struct pk_ktext *kt, const char *text)
 /* The kernel's trace_find_cmdline(). */
 const char *kt_comm(struct pk_ktext *kt, int pid, char buf[16])
 {
+	const char *c;
+
 	if (pid == 0)
 		return "<idle>";
 	if (pid < 0)
 		return "<XXX>";
-	if (!kt->comms.cap)
+	c = pk__comms_get(&kt->comms, pid, NULL);
+	if (!c)
 		return "<...>";
-	size_t h = slot_of(&kt->comms, pid);
-	if (kt->comms.key[h] != pid || !kt->comms.comm[h])
-		return "<...>";
-	snprintf(buf, 16, "%s", kt->comms.comm[h]);
+	snprintf(buf, 16, "%s", c);
 	return buf;
 }
 
 int kt_tgid(const struct pk_ktext *kt, int pid)
 {
-	if (!kt->tgids.cap || pid <= 0)
-		return 0;
-	size_t h = slot_of(&kt->tgids, pid);
-	return kt->tgids.key[h] == pid ? kt->tgids.tgid[h] : 0;
+	uint64_t *v = pid > 0 ? pk__hash_get(&kt->tgids, (uint64_t)pid) : NULL;
+
+	return v ? (int)*v : 0;
 }
 
 /* ---- kernel symbols ---- */
@@ -681,8 +605,8 @@ void pk_ktext_free(struct pk_ktext *kt)
 		trace_seq_destroy(&kt->s);
 		tep_free(kt->tep);
 	}
-	map_free(&kt->comms);
-	map_free(&kt->tgids);
+	pk__comms_fini(&kt->comms);
+	pk__hash_fini(&kt->tgids);
 	pk__ksyms_fini(&kt->ksyms);
 	pk_free(kt->gcpu);
 	pk_free(kt->clock);

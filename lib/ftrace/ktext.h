@@ -13,6 +13,7 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 #include "base/base.h"
+#include "base/comm.h"
 #include "symbol/ksyms.h"
 #include "tracedat/rbpage.h"
 
@@ -47,7 +48,6 @@ struct kt_src {
 	bool untrusted;         /* from a file: parse in a child first */
 };
 
-struct kt_pidmap { int *key; char **comm; int *tgid; size_t cap, n; };
 
 struct kt_gcpu { int last_pid, depth, depth_irq; uint64_t enter[64]; };
 
@@ -64,8 +64,8 @@ struct pk_ktext {
 	int nr_online, cpu_digits;
 	struct pk_rb_layout layout;
 	/* names */
-	struct kt_pidmap comms;   /* pid -> comm */
-	struct kt_pidmap tgids;   /* pid -> tgid */
+	struct pk__comms comms;   /* pid -> comm */
+	struct pk__hash tgids;    /* pid -> tgid */
 	struct pk_ksyms ksyms;    /* kernel symbols */
 	uint64_t irq_start, irq_end;  /* __irqentry_text_* */
 	/* ftrace event ids */

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/bigbuf.h"
+#include "base/comm.h"
 #include "symbol/ksyms.h"
 
 #define TF_FALLBACK 1
@@ -107,11 +108,7 @@ struct tf_env {
 	size_t nr_pstrs;
 	struct tf_event **bfmts;        /* per printk string: compiled */
 	/* pid -> comm */
-	struct tf_comm *comms;
-	size_t nr_comms, comm_cap;  /* open addressing, cap a power of 2 */
-	char **comm_chunks;     /* comm strings; never moved */
-	int nr_comm_chunks;
-	size_t comm_chunk_used, comm_chunk_cap;
+	struct pk__comms comms;
 	/* set while several threads print: printing registers no comms
 	 * (the reader registers them in record order: tf_plugin_register) */
 	bool frozen;

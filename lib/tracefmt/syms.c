@@ -11,7 +11,6 @@
 #include "base/base.h"
 #include "tracefmt/fmt.h"
 
-struct tf_comm { int pid; uint32_t len; const char *s; bool used; };
 
 static int hexval(int c)
 {
@@ -139,137 +138,30 @@ const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr)
 
 /* ---- comms ---- */
 
-static size_t slot(const struct tf_env *env, int pid)
-{
-	size_t h = (uint32_t)pid * 2654435761u;
-	return h & (env->comm_cap - 1);
-}
-
-/* A stable copy of S (LEN bytes, NUL added): chunks are never moved. */
-static const char *comm_text(struct tf_env *env, const char *s, size_t len)
-{
-	if (env->comm_chunk_cap - env->comm_chunk_used < len + 1) {
-		size_t cap = PK_MAX((size_t)16384, len + 1);
-		char **v = pk_realloc(env->comm_chunks,
-				      (size_t)(env->nr_comm_chunks + 1) *
-				      sizeof(*v));
-		if (!v)
-			return NULL;
-		env->comm_chunks = v;
-		if (!(v[env->nr_comm_chunks] = pk_malloc(cap)))
-			return NULL;
-		env->nr_comm_chunks++;
-		env->comm_chunk_used = 0;
-		env->comm_chunk_cap = cap;
-	}
-	char *p = env->comm_chunks[env->nr_comm_chunks - 1] +
-		  env->comm_chunk_used;
-	memcpy(p, s, len);
-	p[len] = 0;
-	env->comm_chunk_used += len + 1;
-	return p;
-}
-
-static int comm_grow(struct tf_env *env)
-{
-	size_t cap = env->comm_cap ? env->comm_cap * 2 : 256;
-	struct tf_comm *old = env->comms;
-	size_t oc = env->comm_cap;
-
-	env->comms = pk_calloc(cap, sizeof(*old));
-	if (!env->comms) {
-		env->comms = old;
-		return -ENOMEM;
-	}
-	env->comm_cap = cap;
-	for (size_t i = 0; i < oc; i++) {
-		if (!old[i].used)
-			continue;
-		size_t k = slot(env, old[i].pid);
-		while (env->comms[k].used)
-			k = (k + 1) & (cap - 1);
-		env->comms[k] = old[i];
-	}
-	pk_free(old);
-	return 0;
-}
-
 int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len)
 {
-	if (!pid)
-		return 0;
-	if ((env->nr_comms + 1) * 2 > env->comm_cap && comm_grow(env))
-		return -ENOMEM;
-	size_t k = slot(env, pid);
-	while (env->comms[k].used) {
-		if (env->comms[k].pid == pid)
-			return 0;               /* the first one stays */
-		k = (k + 1) & (env->comm_cap - 1);
-	}
-	const char *s = comm_text(env, comm, len);
-	if (!s)
-		return -ENOMEM;
-	env->comms[k] = (struct tf_comm){ pid, (uint32_t)len, s, true };
-	env->nr_comms++;
-	return 0;
+	return pid ? pk__comms_set(&env->comms, pid, comm, len, false) : 0;
 }
 
 const char *tf_comm(const struct tf_env *env, int pid, size_t *len)
 {
+	const char *c;
+
 	*len = 6;
 	if (!pid)
 		return "<idle>";
-	*len = 5;
-	if (!env->comm_cap)
+	c = pk__comms_get(&env->comms, pid, len);
+	if (!c) {
+		*len = 5;
 		return "<...>";
-	size_t k = slot(env, pid);
-	while (env->comms[k].used) {
-		if (env->comms[k].pid == pid) {
-			*len = env->comms[k].len;
-			return env->comms[k].s;
-		}
-		k = (k + 1) & (env->comm_cap - 1);
 	}
-	return "<...>";
+	return c;
 }
 
 /* "PID COMM\n" lines, as libtraceevent reads them (stops at a bad one). */
 int tf_comms_parse(struct tf_env *env, const char *text, size_t len)
 {
-	const char *p = text, *end = text + len;
-
-	while (p < end) {
-		const char *e = memchr(p, '\n', (size_t)(end - p));
-		if (!e)
-			e = end;
-		if (e == p) {           /* strtok skips empty lines */
-			p++;
-			continue;
-		}
-		const char *q = p;
-		while (q < e && (*q == ' ' || *q == '\t'))
-			q++;
-		bool neg = q < e && *q == '-';
-		if (q < e && (*q == '-' || *q == '+'))
-			q++;
-		long pid = 0;
-		const char *d = q;
-		while (q < e && *q >= '0' && *q <= '9' && pid < (1L << 31))
-			pid = pid * 10 + (*q++ - '0');
-		if (q == d || pid >= (1L << 31))
-			return 0;
-		while (q < e && (*q == ' ' || *q == '\t' || *q == '\r' ||
-				 *q == '\v' || *q == '\f'))
-			q++;
-		if (q >= e)
-			return 0;
-		int r = tf_comm_add(env, (int)(neg ? -pid : pid), q,
-				    (size_t)(e - q));
-		if (r)
-			return r;
-		p = e + 1;
-	}
-	return 0;
+	return pk__comms_parse(&env->comms, text, len, PK_COMMS_TEP);
 }
 
 void tf_env_fini(struct tf_env *env)
@@ -282,9 +174,6 @@ void tf_env_fini(struct tf_env *env)
 		}
 	pk_free(env->bfmts);
 	pk_free(env->pstrs);
-	pk_free(env->comms);
-	for (int i = 0; i < env->nr_comm_chunks; i++)
-		pk_free(env->comm_chunks[i]);
-	pk_free(env->comm_chunks);
+	pk__comms_fini(&env->comms);
 	memset(env, 0, sizeof(*env));
 }
