@@ -18,8 +18,7 @@ static bool name_end(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || !c;
 }
 
-/* The line [P, E) into S; cuts the name (and module) with NULs. */
-static bool parse_line(char *p, char *e, struct pk_ksym *s)
+bool pk__ksyms_line(char *p, char *e, struct pk_ksym *s)
 {
 	uint64_t a = 0;
 	char *q = p, *n, *m;
@@ -118,7 +117,7 @@ static int parse_text(struct pk_ksyms *k, size_t len)
 			e = end;
 		if (k->n == cap && grow(k, &cap))
 			return -ENOMEM;
-		if (parse_line(p, e, &k->v[k->n]))
+		if (pk__ksyms_line(p, e, &k->v[k->n]))
 			k->n++;
 		p = e + 1;
 	}

@@ -45,6 +45,9 @@ int pk__ksyms_parse(struct pk_ksyms *k, const char *text, size_t len);
  * (freed on error too). */
 int pk__ksyms_take(struct pk_ksyms *k, char *text);
 void pk__ksyms_fini(struct pk_ksyms *k);
+/* The one line grammar, for readers that stop early: the line [P, E)
+ * into S, the name (and module) cut with NULs. False: not a symbol. */
+bool pk__ksyms_line(char *p, char *e, struct pk_ksym *s);
 
 /* The kernel's symbol of IP: index of the first alias at the highest
  * address <= IP, or -1 when IP is below every symbol. */
