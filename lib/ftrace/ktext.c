@@ -207,7 +207,7 @@ void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
 			 (unsigned long long)(ip - y->addr),
 			 (unsigned long long)size);
 	if (y->mod)
-		trace_seq_printf(s, " [%s]", y->mod);
+		trace_seq_printf(s, " [%s]", pk__ksym_mod(y));
 }
 
 /* seq_print_ip_sym() with the sym-offset/sym-addr flags. */

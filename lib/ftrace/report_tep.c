@@ -109,7 +109,7 @@ static char *resolve(void *priv, unsigned long long *addr, char **mod)
 	if (!s)
 		return NULL;
 	*addr = s->addr;
-	return (char *)s->name;
+	return (char *)tf_sym_cstr(priv, s);
 }
 
 /* Parses the formats not marked in SKIP (after the crash guard). */

@@ -13,37 +13,44 @@ static const unsigned char hex1[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
-static bool name_end(char c)
+/* The module of the line at tab T (before E): its name's offset from N
+ * (0 when too far), cut with a NUL when CUT. */
+static uint16_t module(char *n, char *t, char *e, bool cut)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || !c;
+	char *m = t + 1 + (t + 1 < e && t[1] == '['), *c;
+
+	if (!cut || m - n > UINT16_MAX)
+		return 0;
+	c = memchr(m, ']', (size_t)(e - m));
+	*(c ? c : e) = '\0';
+	return (uint16_t)(m - n);
 }
 
-bool pk__ksyms_line(char *p, char *e, struct pk_ksym *s)
+bool pk__ksyms_line(char *p, char *e, struct pk_ksym *s, bool cut)
 {
 	uint64_t a = 0;
-	char *q = p, *n, *m;
+	char *q = p, *n, *t;
 
 	while (q < e && hex1[(unsigned char)*q]) {
 		a = a << 4 | (uint64_t)(hex1[(unsigned char)*q] - 1);
 		q++;
 	}
-	if (q == p || e - q < 4 || q[0] != ' ' || q[1] == ' ' || q[2] != ' ')
+	if (q == p || e - q < 4 || q[0] != ' ' || q[1] == ' ' || q[2] != ' ' ||
+	    q[3] == ' ' || q[3] == '\t')
 		return false;
 	n = q + 3;
-	for (q = n; q < e && !name_end(*q); q++)
-		;
+	t = memchr(n, '\t', (size_t)(e - n));
+	q = t ? t : e;
+	if (q > n && q[-1] == '\r')
+		q--;
 	if (q == n)
 		return false;
 	*s = (struct pk_ksym){ .addr = a, .name = n, .type = n[-2],
 			       .len = (uint32_t)(q - n) };
-	if (q < e && *q == '\t') {
-		m = q + 1 + (q[1] == '[');
-		s->mod = m;
-		while (m < e && *m != ']')
-			m++;
-		*m = '\0';
-	}
-	*q = '\0';
+	if (t)
+		s->mod = module(n, t, e, cut);
+	if (cut)
+		*q = '\0';
 	return true;
 }
 
@@ -100,10 +107,10 @@ static int grow(struct pk_ksyms *k, size_t *cap)
 	return 0;
 }
 
-/* Parses K->text (LEN bytes and a NUL) into K's entries. */
-static int parse_text(struct pk_ksyms *k, size_t len)
+/* Parses the LEN bytes at TEXT into K's entries (cut: see ..._line). */
+static int parse_text(struct pk_ksyms *k, char *text, size_t len, bool cut)
 {
-	char *p = k->text.p, *end = p + len;
+	char *p = text, *end = p + len;
 	/* a 64-bit line is at least 21 bytes: start from that guess */
 	size_t cap = len / 20 + 16;
 
@@ -117,7 +124,7 @@ static int parse_text(struct pk_ksyms *k, size_t len)
 			e = end;
 		if (k->n == cap && grow(k, &cap))
 			return -ENOMEM;
-		if (pk__ksyms_line(p, e, &k->v[k->n]))
+		if (pk__ksyms_line(p, e, &k->v[k->n], cut))
 			k->n++;
 		p = e + 1;
 	}
@@ -134,7 +141,7 @@ int pk__ksyms_parse(struct pk_ksyms *k, const char *text, size_t len)
 		return -ENOMEM;
 	memcpy(t, text, len);
 	t[len] = '\0';
-	err = parse_text(&n, len);
+	err = parse_text(&n, t, len, true);
 	if (err) {
 		pk__ksyms_fini(&n);
 		return err;
@@ -147,7 +154,22 @@ int pk__ksyms_parse(struct pk_ksyms *k, const char *text, size_t len)
 int pk__ksyms_take(struct pk_ksyms *k, char *text)
 {
 	struct pk_ksyms n = { .text = { .p = text } };
-	int err = parse_text(&n, strlen(text));
+	int err = parse_text(&n, text, strlen(text), true);
+
+	if (err) {
+		pk__ksyms_fini(&n);
+		return err;
+	}
+	pk__ksyms_fini(k);
+	*k = n;
+	return 0;
+}
+
+int pk__ksyms_borrow(struct pk_ksyms *k, const char *text, size_t len)
+{
+	struct pk_ksyms n = { 0 };
+	/* not cut: the text is only read */
+	int err = parse_text(&n, (char *)text, len, false);
 
 	if (err) {
 		pk__ksyms_fini(&n);

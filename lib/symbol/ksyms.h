@@ -21,9 +21,10 @@
 
 struct pk_ksym {
 	uint64_t addr;
-	const char *name;       /* NUL-terminated, in the table's text */
-	const char *mod;        /* module name without brackets, or NULL */
-	uint32_t len;           /* strlen(name) */
+	const char *name;       /* LEN bytes in the text (NUL-terminated
+				 * unless the table borrows its text) */
+	uint32_t len;
+	uint16_t mod;           /* the module name's offset from NAME, or 0 */
 	char type;              /* kallsyms type letter */
 };
 
@@ -35,19 +36,30 @@ struct pk_ksyms {
 };
 
 /*
- * Parses LEN bytes of TEXT (copied: TEXT need not outlive K nor end in a
- * newline). A line counts when it has hex digits, a blank, a type letter,
- * a blank and a name (up to a blank, tab or line end); others are
- * skipped. Replaces what K held. 0 or -ENOMEM.
+ * Parses LEN bytes of TEXT into K, replacing what K held; the copy is
+ * K's, names are NUL-terminated. A line counts when it has hex digits,
+ * a blank, a type letter, a blank and a name (up to a tab or the line's
+ * end, a trailing CR left out), then maybe a tab and "[MODULE]"; others
+ * are skipped. 0 or -ENOMEM.
  */
 int pk__ksyms_parse(struct pk_ksyms *k, const char *text, size_t len);
 /* Same on TEXT itself (pk_malloc'ed, NUL-terminated), which K takes over
  * (freed on error too). */
 int pk__ksyms_take(struct pk_ksyms *k, char *text);
+/* Same without a copy: names (LEN bytes each) point into TEXT, which is
+ * left alone and must outlive K; no NULs, no module names. */
+int pk__ksyms_borrow(struct pk_ksyms *k, const char *text, size_t len);
 void pk__ksyms_fini(struct pk_ksyms *k);
-/* The one line grammar, for readers that stop early: the line [P, E)
- * into S, the name (and module) cut with NULs. False: not a symbol. */
-bool pk__ksyms_line(char *p, char *e, struct pk_ksym *s);
+/* The one line grammar, also for readers that stop early: the line
+ * [P, E) into S, the name (and module) cut with NULs when CUT. False: not
+ * a symbol. */
+bool pk__ksyms_line(char *p, char *e, struct pk_ksym *s, bool cut);
+
+/* S's module name (owned tables only), or NULL. */
+static inline const char *pk__ksym_mod(const struct pk_ksym *s)
+{
+	return s->mod ? s->name + s->mod : NULL;
+}
 
 /* The kernel's symbol of IP: index of the first alias at the highest
  * address <= IP, or -1 when IP is below every symbol. */

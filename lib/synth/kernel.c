@@ -53,7 +53,7 @@ static uint64_t kernel_text(const char *proc)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
-		if (!pk__ksyms_line(line, line + strlen(line), &s))
+		if (!pk__ksyms_line(line, line + strlen(line), &s, true))
 			continue;
 		if (!strcmp(s.name, "_text")) {
 			fclose(f);

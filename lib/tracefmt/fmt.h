@@ -109,6 +109,8 @@ struct tf_env {
 	struct tf_event **bfmts;        /* per printk string: compiled */
 	/* pid -> comm */
 	struct pk__comms comms;
+	char sym_name[16][520]; /* NUL-terminated copies (tf_sym_cstr) */
+	unsigned sym_next;
 	/* set while several threads print: printing registers no comms
 	 * (the reader registers them in record order: tf_plugin_register) */
 	bool frozen;
@@ -147,8 +149,11 @@ int tf_print(const struct tf_event *ev, struct tf_env *env,
 
 /* env: symbols (tfsyms.c) */
 int tf_syms_parse(struct tf_env *env, const char *text, size_t len);
-/* libtraceevent's symbol of ADDR (pk__ksyms_tep), or NULL */
+/* libtraceevent's symbol of ADDR (pk__ksyms_tep), or NULL; its name is
+ * S->len bytes of the kallsyms text, which TEXT must outlive ENV for */
 const struct pk_ksym *tf_sym_find(struct tf_env *env, uint64_t addr);
+/* The name of S NUL-terminated (valid for the next 15 calls). */
+const char *tf_sym_cstr(struct tf_env *env, const struct pk_ksym *s);
 /* env: printk strings ("0xADDR : \"text\"" lines); TEXT outlives ENV */
 int tf_printk_parse(struct tf_env *env, const char *text, size_t len);
 const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr);

@@ -20,10 +20,11 @@ static int hexval(int c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* kallsyms text into the one kernel symbol table (symbol/ksyms.h) */
+/* kallsyms text into the one kernel symbol table (symbol/ksyms.h); names
+ * stay in TEXT */
 int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 {
-	int e = pk__ksyms_parse(&env->syms, text, len);
+	int e = pk__ksyms_borrow(&env->syms, text, len);
 
 	if (!e)
 		env->syms_loaded = true;
@@ -39,6 +40,16 @@ const struct pk_ksym *tf_sym_find(struct tf_env *env, uint64_t addr)
 			return NULL;
 	}
 	return pk__ksyms_tep(&env->syms, addr);
+}
+
+const char *tf_sym_cstr(struct tf_env *env, const struct pk_ksym *s)
+{
+	char *b = env->sym_name[env->sym_next++ % 16];
+	size_t n = PK_MIN((size_t)s->len, sizeof(env->sym_name[0]) - 1);
+
+	memcpy(b, s->name, n);
+	b[n] = 0;
+	return b;
 }
 
 /* ---- printk strings ---- */

@@ -42,9 +42,10 @@ static void test_kernel_rule(const struct pk_ksyms *k)
 	t_check(i >= 0 && !strcmp(k->v[i].name, "data_obj") &&
 		!pk__ksym_is_text(k->v[i].type), "ksyms_kernel_data", "%s",
 		name_at(k, i));
-	t_check(m >= 0 && k->v[m].mod && !strcmp(k->v[m].mod, "mymod") &&
-		k->v[m].len == 5, "ksyms_kernel_module", "%s [%s]",
-		name_at(k, m), m >= 0 && k->v[m].mod ? k->v[m].mod : "");
+	t_check(m >= 0 && pk__ksym_mod(&k->v[m]) &&
+		!strcmp(pk__ksym_mod(&k->v[m]), "mymod") && k->v[m].len == 5,
+		"ksyms_kernel_module", "%s [%s]", name_at(k, m),
+		m >= 0 && k->v[m].mod ? pk__ksym_mod(&k->v[m]) : "");
 	t_check(pk__ksyms_first(k, K(0x10)) == -1 &&
 		pk__ksyms_addr(k, "gamma") == K(0x300) &&
 		!pk__ksyms_addr(k, "nosuch"), "ksyms_kernel_edges", "bad");
@@ -78,6 +79,21 @@ static void test_perf_rule(void)
 	pk__symtab_fini(&t);
 }
 
+/* the compiled formatter's table: names stay in the (read-only) text */
+static void test_borrow(void)
+{
+	struct pk_ksyms k = { 0 };
+	int r = pk__ksyms_borrow(&k, text, strlen(text));
+	const struct pk_ksym *a = pk__ksyms_tep(&k, K(0x150));
+	const struct pk_ksym *m = k.n ? &k.v[k.n - 1] : NULL;
+
+	t_check(!r && k.n == 7 && a && a->len == 5 &&
+		!memcmp(a->name, "alpha\n", 6) && m && m->len == 5 &&
+		!m->mod && !memcmp(m->name, "modfn\t", 6), "ksyms_borrow",
+		"r=%d n=%zu", r, k.n);
+	pk__ksyms_fini(&k);
+}
+
 int main(void)
 {
 	struct pk_ksyms k = { 0 };
@@ -87,6 +103,7 @@ int main(void)
 	test_kernel_rule(&k);
 	test_tep_rule(&k);
 	test_perf_rule();
+	test_borrow();
 	r = pk__ksyms_parse(&k, "", 0);
 	t_check(!r && !k.n && !pk__ksyms_tep(&k, 1) &&
 		pk__ksyms_first(&k, 1) == -1, "ksyms_empty", "r=%d n=%zu", r,
