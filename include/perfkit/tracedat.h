@@ -137,16 +137,6 @@ PK_API int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 PK_API int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
 				   const char *clock, const char *text,
 				   size_t len);
-/*
- * Fills header page/event, the ftrace formats, event formats, kallsyms,
- * printk formats, saved cmdlines, uname and the trace clock of INSTANCE
- * (NULL: top level) from tracefs at TRACEFS_DIR. SYSTEMS (NULL-terminated)
- * limits the event systems saved; NULL saves all. 0 or -errno.
- */
-PK_API int pk_tdwriter_fill_from_tracefs(struct pk_tdwriter *w,
-					 const char *tracefs_dir,
-					 const char *instance,
-					 const char *const *systems);
 /* Writes everything and closes the file; frees W. 0 or -errno. */
 PK_API int pk_tdwriter_close(struct pk_tdwriter *w);
 /* Frees W without finishing the file. */

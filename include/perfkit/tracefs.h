@@ -257,6 +257,18 @@ PK_API int pk_tracefs_marker_raw(struct pk_tracefs *t, const char *instance,
 				 uint32_t id, const void *data, size_t len);
 
 
+/* ---- trace.dat metadata from tracefs (for <perfkit/tracedat.h>'s writer) */
+/*
+ * Fills header page/event, the ftrace formats, event formats, kallsyms,
+ * printk formats, saved cmdlines, uname and the trace clock of INSTANCE
+ * (NULL: top level) from tracefs at TRACEFS_DIR. SYSTEMS (NULL-terminated)
+ * limits the event systems saved; NULL saves all. 0 or -errno.
+ */
+PK_API int pk_tdwriter_fill_from_tracefs(struct pk_tdwriter *w,
+					 const char *tracefs_dir,
+					 const char *instance,
+					 const char *const *systems);
+
 /* ---- recording ---- */
 struct pk_ftrace_rec;
 

@@ -8,16 +8,16 @@
 #include "base/base.h"
 #include "event/evsel.h"
 #include "event/pmu.h"
+#include "tracefs/meta.h"
 
-/* A file's bytes preceded by its size as a u64 (or u32 when SMALL). */
-static int put_sized_file(struct pk_buf *b, const char *path, bool small)
+/* A file's bytes (N of DATA, read by tracefs/meta.c; freed here) preceded
+ * by its size as a u64 (or u32 when SMALL). */
+static int put_sized(struct pk_buf *b, long n, char *data, bool small)
 {
-	char *data;
-	long n = pk_read_file(path, &data);
 	int err;
 
 	if (n < 0)
-		n = 0, data = NULL; /* absent: an empty section, as perf */
+		n = 0; /* absent: an empty section, as perf */
 	if (small) {
 		uint32_t sz = (uint32_t)n;
 
@@ -33,13 +33,29 @@ static int put_sized_file(struct pk_buf *b, const char *path, bool small)
 	return err;
 }
 
-static int put_header_file(struct pk_buf *b, const char *root, const char *name)
+static int put_file(struct pk_buf *b, const char *root, enum pk__tfmeta what,
+		    bool small)
 {
-	char path[4096];
+	char *data;
+	long n = pk__tfmeta_read(root, NULL, what, &data);
 
-	snprintf(path, sizeof(path), "%s/events/%s", root, name);
+	return put_sized(b, n, data, small);
+}
+
+static int put_format(struct pk_buf *b, const char *root, const char *sys,
+		      const char *event)
+{
+	char *data;
+	long n = pk__tfmeta_format(root, sys, event, &data);
+
+	return put_sized(b, n, data, false);
+}
+
+static int put_header_file(struct pk_buf *b, const char *root, const char *name,
+			   enum pk__tfmeta what)
+{
 	return pk_buf_append(b, name, strlen(name) + 1) ?:
-	       put_sized_file(b, path, false);
+	       put_file(b, root, what, false);
 }
 
 /* The ftrace:NAME events in use (perf writes only those). */
@@ -51,13 +67,9 @@ static int put_ftrace_formats(struct pk_buf *b, const char *root,
 	int err = pk_buf_append(b, &count, sizeof(count));
 
 	for (int i = 0; i < n && !err; i++) {
-		char path[4096];
-
 		if (strncmp(names[i], "ftrace:", 7))
 			continue;
-		snprintf(path, sizeof(path), "%s/events/ftrace/%s/format", root,
-			 names[i] + 7);
-		err = put_sized_file(b, path, false);
+		err = put_format(b, root, "ftrace", names[i] + 7);
 		count++;
 	}
 	if (!err)
@@ -129,11 +141,9 @@ static int put_event_formats(struct pk_buf *b, const char *root,
 		cnt_at = b->len;
 		err = err ?: pk_buf_append(b, &cnt, sizeof(cnt));
 		for (int k = i; k < j && !err; k++) {
-			char path[4096];
-
-			snprintf(path, sizeof(path), "%s/events/%.*s/%s/format",
-				 root, (int)slen, names[k], names[k] + slen + 1);
-			err = put_sized_file(b, path, false);
+			names[k][slen] = '\0';  /* "sys" and "event" */
+			err = put_format(b, root, names[k], names[k] + slen + 1);
+			names[k][slen] = ':';
 		}
 		if (!err)
 			memcpy(b->data + cnt_at, &cnt, sizeof(cnt));
@@ -160,7 +170,7 @@ long pk_tracing_data_build(const struct pk_evlist *l, void **out)
 				      'i', 'n', 'g' };
 	const char *root = pk__tracefs();
 	struct pk_buf b = { 0 };
-	char path[4096], **names = NULL;
+	char **names = NULL;
 	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE);
 	unsigned char endian_long[2] = { 0, (unsigned char)sizeof(long) };
 	int n, err;
@@ -175,15 +185,14 @@ long pk_tracing_data_build(const struct pk_evlist *l, void **out)
 	      pk_buf_append(&b, "0.6", 4) ?:
 	      pk_buf_append(&b, endian_long, 2) ?:
 	      pk_buf_append(&b, &page, sizeof(page)) ?:
-	      put_header_file(&b, root, "header_page") ?:
-	      put_header_file(&b, root, "header_event") ?:
+	      put_header_file(&b, root, "header_page", PK_TFMETA_HEADER_PAGE) ?:
+	      put_header_file(&b, root, "header_event",
+			      PK_TFMETA_HEADER_EVENT) ?:
 	      put_ftrace_formats(&b, root, names, n) ?:
 	      put_event_formats(&b, root, names, n) ?:
-	      put_empty_kallsyms(&b);
-	snprintf(path, sizeof(path), "%s/printk_formats", root);
-	err = err ?: put_sized_file(&b, path, true);
-	snprintf(path, sizeof(path), "%s/saved_cmdlines", root);
-	err = err ?: put_sized_file(&b, path, false);
+	      put_empty_kallsyms(&b) ?:
+	      put_file(&b, root, PK_TFMETA_PRINTK, true) ?:
+	      put_file(&b, root, PK_TFMETA_CMDLINES, false);
 	for (int i = 0; i < n; i++)
 		pk_free(names[i]);
 	pk_free(names);

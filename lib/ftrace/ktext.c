@@ -118,94 +118,13 @@ bool kt_clock_in_ns(const char *clock)
 	return false;
 }
 
-/* ---- pid maps (open addressing) ---- */
-
-static size_t slot_of(const struct kt_pidmap *m, int pid)
-{
-	size_t h = ((uint32_t)pid * 2654435761u) & (m->cap - 1);
-	while (m->key[h] != -1 && m->key[h] != pid)
-		h = (h + 1) & (m->cap - 1);
-	return h;
-}
-
-static int map_grow(struct kt_pidmap *m, bool strings)
-{
-	struct kt_pidmap n = { .cap = m->cap ? m->cap * 2 : 256 };
-
-	n.key = pk_malloc(n.cap * sizeof(int));
-	n.comm = strings ? pk_calloc(n.cap, sizeof(char *)) : NULL;
-	n.tgid = strings ? NULL : pk_calloc(n.cap, sizeof(int));
-	if (!n.key || (strings ? !n.comm : !n.tgid)) {
-		pk_free(n.key);
-		pk_free(n.comm);
-		pk_free(n.tgid);
-		return -ENOMEM;
-	}
-	memset(n.key, 0xff, n.cap * sizeof(int));
-	for (size_t i = 0; i < m->cap; i++) {
-		if (m->key[i] == -1)
-			continue;
-		size_t h = slot_of(&n, m->key[i]);
-		n.key[h] = m->key[i];
-		if (strings)
-			n.comm[h] = m->comm[i];
-		else
-			n.tgid[h] = m->tgid[i];
-	}
-	n.n = m->n;
-	pk_free(m->key);
-	pk_free(m->comm);
-	pk_free(m->tgid);
-	*m = n;
-	return 0;
-}
-
-static int map_put(struct kt_pidmap *m, int pid, const char *comm, size_t len,
-		   int tgid)
-{
-	if ((m->n + 1) * 2 > m->cap && map_grow(m, comm != NULL))
-		return -ENOMEM;
-	size_t h = slot_of(m, pid);
-	if (m->key[h] == -1) {
-		m->key[h] = pid;
-		m->n++;
-	}
-	if (comm) {
-		char *c = pk_strndup(comm, PK_MIN(len, 15));
-		if (!c)
-			return -ENOMEM;
-		pk_free(m->comm[h]);
-		m->comm[h] = c;
-	} else {
-		m->tgid[h] = tgid;
-	}
-	return 0;
-}
-
-static void map_free(struct kt_pidmap *m)
-{
-	for (size_t i = 0; m->comm && i < m->cap; i++)
-		pk_free(m->comm[i]);
-	pk_free(m->key);
-	pk_free(m->comm);
-	pk_free(m->tgid);
-	memset(m, 0, sizeof(*m));
-}
+/* ---- command names and TGIDs ---- */
 
 /* "PID COMM" lines (saved_cmdlines). */
 int kt_parse_cmdlines(struct pk_ktext *kt, const char *text)
 {
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n'), *end = nl ? nl : p + strlen(p);
-		char *sp;
-		long pid = strtol(p, &sp, 10);
-		if (sp > p && sp < end && *sp == ' ' && pid > 0 && pid < (1 << 30))
-			if (map_put(&kt->comms, (int)pid, sp + 1,
-				    (size_t)(end - sp - 1), 0))
-				return -ENOMEM;
-		p = nl ? nl + 1 : end;
-	}
-	return 0;
+	return text ? pk__comms_parse(&kt->comms, text, strlen(text),
+				      PK_COMMS_KERNEL) : 0;
 }
 
 /* "PID TGID" lines (saved_tgids). */
@@ -215,10 +134,16 @@ int kt_parse_tgids(struct pk_ktext *kt, const char *text)
 		const char *nl = strchr(p, '\n');
 		char *sp, *e2;
 		long pid = strtol(p, &sp, 10), tgid = strtol(sp, &e2, 10);
+		bool added;
+		uint64_t *v;
+
 		if (sp > p && e2 > sp && pid > 0 && pid < (1 << 30) &&
-		    tgid >= 0 && tgid < (1 << 30))
-			if (map_put(&kt->tgids, (int)pid, NULL, 0, (int)tgid))
+		    tgid >= 0 && tgid < (1 << 30)) {
+			v = pk__hash_put(&kt->tgids, (uint64_t)pid, &added);
+			if (!v)
 				return -ENOMEM;
+			*v = (uint64_t)tgid;
+		}
 		p = nl ? nl + 1 : p + strlen(p);
 	}
 	return 0;
@@ -227,135 +152,62 @@ int kt_parse_tgids(struct pk_ktext *kt, const char *text)
 /* The kernel's trace_find_cmdline(). */
 const char *kt_comm(struct pk_ktext *kt, int pid, char buf[16])
 {
+	const char *c;
+
 	if (pid == 0)
 		return "<idle>";
 	if (pid < 0)
 		return "<XXX>";
-	if (!kt->comms.cap)
+	c = pk__comms_get(&kt->comms, pid, NULL);
+	if (!c)
 		return "<...>";
-	size_t h = slot_of(&kt->comms, pid);
-	if (kt->comms.key[h] != pid || !kt->comms.comm[h])
-		return "<...>";
-	snprintf(buf, 16, "%s", kt->comms.comm[h]);
+	snprintf(buf, 16, "%s", c);
 	return buf;
 }
 
 int kt_tgid(const struct pk_ktext *kt, int pid)
 {
-	if (!kt->tgids.cap || pid <= 0)
-		return 0;
-	size_t h = slot_of(&kt->tgids, pid);
-	return kt->tgids.key[h] == pid ? kt->tgids.tgid[h] : 0;
+	uint64_t *v = pid > 0 ? pk__hash_get(&kt->tgids, (uint64_t)pid) : NULL;
+
+	return v ? (int)*v : 0;
 }
 
 /* ---- kernel symbols ---- */
 
-/* By address, then file order (the kernel names an address by the first
- * of its aliases in kallsyms order). */
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct kt_sym *x = a, *y = b;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->name < y->name ? -1 : x->name > y->name;
-}
-
 static int parse_kallsyms(struct pk_ktext *kt, const char *text)
 {
-	size_t cap = 0;
+	int e;
 
 	if (!text || !*text)
 		return 0;
-	kt->symtext = pk_strdup(text);
-	if (!kt->symtext)
-		return -ENOMEM;
-	for (char *p = kt->symtext; *p;) {
-		char *nl = strchr(p, '\n'), *e, *name, *mod = NULL;
-		if (nl)
-			*nl = 0;
-		uint64_t a = strtoull(p, &e, 16);
-		if (e > p && e[0] == ' ' && e[1] && e[2] == ' ') {
-			name = e + 3;
-			char *tab = strchr(name, '\t');
-			if (tab) {
-				*tab = 0;
-				mod = tab + 1;
-				if (*mod == '[') {
-					mod++;
-					char *cl = strchr(mod, ']');
-					if (cl)
-						*cl = 0;
-				}
-			}
-			if (kt->nr_syms == cap) {
-				cap = cap ? cap * 2 : 4096;
-				struct kt_sym *n = pk_realloc(kt->syms,
-							cap * sizeof(*n));
-				if (!n)
-					return -ENOMEM;
-				kt->syms = n;
-			}
-			kt->syms[kt->nr_syms++] = (struct kt_sym){ a, name, mod, e[1] };
-			if (!strcmp(name, "__irqentry_text_start"))
-				kt->irq_start = a;
-			else if (!strcmp(name, "__irqentry_text_end"))
-				kt->irq_end = a;
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	qsort(kt->syms, kt->nr_syms, sizeof(*kt->syms), sym_cmp);
-	return 0;
-}
-
-/* Index of the symbol holding IP, or -1. */
-static long find_sym(const struct pk_ktext *kt, uint64_t ip)
-{
-	size_t lo = 0, hi = kt->nr_syms;
-
-	if (!hi || ip < kt->syms[0].addr)
-		return -1;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (kt->syms[mid].addr <= ip)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	/* the first of equal addresses is the one kallsyms names */
-	while (lo && kt->syms[lo - 1].addr == kt->syms[lo].addr)
-		lo--;
-	return (long)lo;
+	e = pk__ksyms_parse(&kt->ksyms, text, strlen(text));
+	kt->irq_start = pk__ksyms_addr(&kt->ksyms, "__irqentry_text_start");
+	kt->irq_end = pk__ksyms_addr(&kt->ksyms, "__irqentry_text_end");
+	return e;
 }
 
 /* trace_seq_print_sym(): "name" or "name+0xoff/0xsize [mod]". */
 void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
 		  bool offset)
 {
-	long i = find_sym(kt, ip);
+	long i = pk__ksyms_first(&kt->ksyms, ip);
+	const struct pk_ksym *y = i < 0 ? NULL : &kt->ksyms.v[i];
 
-	if (i < 0 || (i == (long)kt->nr_syms - 1 && !kt->syms[i].mod &&
-		      ip - kt->syms[i].addr > (1u << 24))) {
+	if (!y || (i == (long)kt->ksyms.n - 1 && !y->mod &&
+		   ip - y->addr > (1u << 24))) {
 		trace_seq_printf(s, "0x%08llx", (unsigned long long)ip);
 		return;
 	}
-	const struct kt_sym *y = &kt->syms[i];
 	if (!offset) {
 		trace_seq_puts(s, y->name);
 		return;
 	}
-	uint64_t size = 0;
-	for (size_t j = (size_t)i + 1; j < kt->nr_syms; j++)
-		if (kt->syms[j].addr > y->addr) {
-			size = kt->syms[j].addr - y->addr;
-			break;
-		}
+	uint64_t size = pk__ksyms_size(&kt->ksyms, (size_t)i);
 	trace_seq_printf(s, "%s+0x%llx/0x%llx", y->name,
 			 (unsigned long long)(ip - y->addr),
 			 (unsigned long long)size);
 	if (y->mod)
-		trace_seq_printf(s, " [%s]", y->mod);
+		trace_seq_printf(s, " [%s]", pk__ksym_mod(y));
 }
 
 /* seq_print_ip_sym() with the sym-offset/sym-addr flags. */
@@ -375,19 +227,20 @@ void kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
 /* Whether IP is inside a text symbol. */
 bool kt_is_text(const struct pk_ktext *kt, uint64_t ip)
 {
-	long i = find_sym(kt, ip);
-	char t = i >= 0 ? kt->syms[i].type : 0;
-	return t == 't' || t == 'T' || t == 'w' || t == 'W';
+	long i = pk__ksyms_first(&kt->ksyms, ip);
+
+	return i >= 0 && pk__ksym_is_text(kt->ksyms.v[i].type);
 }
 
 /* "%ps" */
 void kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
 {
-	long i = find_sym(kt, ip);
+	long i = pk__ksyms_first(&kt->ksyms, ip);
+
 	if (i < 0)
 		trace_seq_printf(s, "0x%llx", (unsigned long long)ip);
 	else
-		trace_seq_puts(s, kt->syms[i].name);
+		trace_seq_puts(s, kt->ksyms.v[i].name);
 }
 
 /* ---- object ---- */
@@ -752,10 +605,9 @@ void pk_ktext_free(struct pk_ktext *kt)
 		trace_seq_destroy(&kt->s);
 		tep_free(kt->tep);
 	}
-	map_free(&kt->comms);
-	map_free(&kt->tgids);
-	pk_free(kt->syms);
-	pk_free(kt->symtext);
+	pk__comms_fini(&kt->comms);
+	pk__hash_fini(&kt->tgids);
+	pk__ksyms_fini(&kt->ksyms);
 	pk_free(kt->gcpu);
 	pk_free(kt->clock);
 	pk_free(kt->instance);

@@ -13,6 +13,8 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 #include "base/base.h"
+#include "base/comm.h"
+#include "symbol/ksyms.h"
 #include "tracedat/rbpage.h"
 
 /* Trace options the printer knows (bit numbers). */
@@ -46,8 +48,6 @@ struct kt_src {
 	bool untrusted;         /* from a file: parse in a child first */
 };
 
-struct kt_sym { uint64_t addr; const char *name; const char *mod; char type; };
-struct kt_pidmap { int *key; char **comm; int *tgid; size_t cap, n; };
 
 struct kt_gcpu { int last_pid, depth, depth_irq; uint64_t enter[64]; };
 
@@ -64,11 +64,9 @@ struct pk_ktext {
 	int nr_online, cpu_digits;
 	struct pk_rb_layout layout;
 	/* names */
-	struct kt_pidmap comms;   /* pid -> comm */
-	struct kt_pidmap tgids;   /* pid -> tgid */
-	struct kt_sym *syms;
-	size_t nr_syms;
-	char *symtext;            /* owned copy of kallsyms the names point in */
+	struct pk__comms comms;   /* pid -> comm */
+	struct pk__hash tgids;    /* pid -> tgid */
+	struct pk_ksyms ksyms;    /* kernel symbols */
 	uint64_t irq_start, irq_end;  /* __irqentry_text_* */
 	/* ftrace event ids */
 	int id_function, id_print, id_bprint, id_bputs, id_raw_data;

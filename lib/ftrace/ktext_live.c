@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "ftrace/ktext.h"
+#include "tracefs/meta.h"
 
 struct live_fmts {
 	char **sys, **text;
@@ -45,7 +46,7 @@ static void free_fmts(struct live_fmts *f)
 {
 	for (int i = 0; i < f->n; i++) {
 		pk_free(f->sys[i]);
-		free(f->text[i]);
+		pk_free(f->text[i]);
 	}
 	pk_free(f->sys);
 	pk_free(f->text);
@@ -61,49 +62,51 @@ static int read_fmts(struct pk_tracefs *t, const char *inst,
 		"bprint", "bputs", "raw_data", "kernel_stack", "user_stack",
 		"func_repeats",
 	};
-	char path[512], *set = NULL, *text;
+	const char *root = pk_tracefs_dir(t);
+	char *set = NULL, *text;
 	long n;
 	int e = 0;
 
-	for (size_t i = 0; i < PK_ARRAY_SIZE(ft) && !e; i++) {
-		snprintf(path, sizeof(path), "events/ftrace/%s/format", ft[i]);
-		if ((n = pk_tracefs_read(t, NULL, path, &text)) > 0)
+	for (size_t i = 0; i < PK_ARRAY_SIZE(ft) && !e; i++)
+		if ((n = pk__tfmeta_format(root, "ftrace", ft[i], &text)) > 0)
 			e = add_fmt(f, "ftrace", text, (size_t)n);
-	}
-	if (!e && pk_tracefs_read(t, inst, "set_event", &set) < 0)
-		set = NULL;
+		else
+			pk_free(text);
+	if (!e)
+		pk__tfmeta_read(root, inst, PK_TFMETA_SET_EVENT, &set);
 	for (char *p = set; !e && p && *p;) {
 		char *nl = strchr(p, '\n'), *c;
 		if (nl)
 			*nl = 0;
 		if ((c = strchr(p, ':'))) {
 			*c = 0;
-			snprintf(path, sizeof(path), "events/%s/%s/format", p,
-				 c + 1);
-			if ((n = pk_tracefs_read(t, NULL, path, &text)) > 0)
+			if ((n = pk__tfmeta_format(root, p, c + 1, &text)) > 0)
 				e = add_fmt(f, p, text, (size_t)n);
+			else
+				pk_free(text);
 		}
 		p = nl ? nl + 1 : NULL;
 	}
-	free(set);
+	pk_free(set);
 	return e;
 }
 
 int pk_ktext_refresh(struct pk_ktext *kt)
 {
+	const char *root = kt->tfs ? pk_tracefs_dir(kt->tfs) : NULL;
 	char *s = NULL;
 	int e = 0;
 
-	if (!kt->tfs)
+	if (!root)
 		return 0;
-	if (pk_tracefs_read(kt->tfs, NULL, "saved_cmdlines", &s) >= 0)
+	if (pk__tfmeta_read(root, NULL, PK_TFMETA_CMDLINES, &s) >= 0)
 		e = kt_parse_cmdlines(kt, s);
-	free(s);
+	pk_free(s);
 	s = NULL;
 	if (!e && (kt->flags & KT_F(KT_RECORD_TGID)) &&
-	    pk_tracefs_read(kt->tfs, NULL, "saved_tgids", &s) >= 0)
+	    pk__tfmeta_read(root, NULL, PK_TFMETA_TGIDS, &s) >= 0)
 		e = kt_parse_tgids(kt, s);
-	free(s);
+	pk_free(s);
 	return e;
 }
 
@@ -111,7 +114,7 @@ static char *clock_of(struct pk_tracefs *t, const char *inst)
 {
 	char *c = NULL;
 
-	if (pk_tracefs_read(t, inst, "trace_clock", &c) < 0)
+	if (pk__tfmeta_read(pk_tracefs_dir(t), inst, PK_TFMETA_CLOCK, &c) < 0)
 		return NULL;
 	char *o = strchr(c, '['), *e = o ? strchr(o, ']') : NULL;
 	if (e) {
@@ -133,11 +136,10 @@ int pk_ktext_new_tracefs(struct pk_tracefs *t, const char *instance,
 	if (o && !PK_OPTS_VALID(o, pk_ktext_opts))
 		return -EINVAL;
 	e = read_fmts(t, instance, &f);
-	hpl = pk_tracefs_read(t, NULL, "events/header_page", &hp);
-	if (pk_read_file("/proc/kallsyms", &ks) < 0)
-		ks = NULL;
-	if (pk_tracefs_read(t, NULL, "printk_formats", &pf) < 0)
-		pf = NULL;
+	hpl = pk__tfmeta_read(pk_tracefs_dir(t), NULL, PK_TFMETA_HEADER_PAGE,
+			      &hp);
+	pk__tfmeta_read(NULL, NULL, PK_TFMETA_KALLSYMS, &ks);
+	pk__tfmeta_read(pk_tracefs_dir(t), NULL, PK_TFMETA_PRINTK, &pf);
 	clk = clock_of(t, instance);
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	struct kt_src src = {
@@ -170,10 +172,10 @@ int pk_ktext_new_tracefs(struct pk_tracefs *t, const char *instance,
 			*out = NULL;
 		}
 	}
-	free(hp);
+	pk_free(hp);
 	pk_free(ks);
-	free(pf);
-	free(clk);
+	pk_free(pf);
+	pk_free(clk);
 	free_fmts(&f);
 	return e;
 }

@@ -48,10 +48,7 @@ static int load_syms(struct tf_env *env)
 		td_prefetch_job_wait(r->td);
 		r->job = false;
 		env->syms = r->jenv.syms;
-		env->nr_syms = r->jenv.nr_syms;
-		env->syms_mem = r->jenv.syms_mem;
-		memset(&r->jenv.syms_mem, 0, sizeof(r->jenv.syms_mem));
-		r->jenv.syms = NULL;
+		memset(&r->jenv.syms, 0, sizeof(r->jenv.syms));
 		return r->job_err;
 	}
 	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_KALLSYMS);

@@ -103,7 +103,7 @@ static int mark_unused(struct pk_tracedat *td, bool *skip,
 /* libtraceevent asks the compiled formatter's symbol table */
 static char *resolve(void *priv, unsigned long long *addr, char **mod)
 {
-	const struct tf_sym *s = tf_sym_find(priv, *addr);
+	const struct pk_ksym *s = tf_sym_find(priv, *addr);
 
 	*mod = NULL;
 	if (!s)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <perfkit/map.h>
 #include "base/base.h"
 #include "map/list.h"
@@ -42,25 +43,44 @@ static struct pk_cpu_map *cpu_map_from_list(const char *list)
 	return m;
 }
 
+int pk__cpu_online(int **out)
+{
+	char *online;
+	long n = pk_read_file("/sys/devices/system/cpu/online", &online), c;
+	int *cpus, nr, err;
+
+	if (n >= 0) {
+		err = pk__int_list_parse(online, PK_CPU_MAX, true, out, &nr);
+		if (err == -EINVAL)
+			pk_warn("cpu map: malformed online list '%s'\n", online);
+		pk_free(online);
+		return err ? err : pk__int_sort_uniq(*out, nr);
+	}
+	c = sysconf(_SC_NPROCESSORS_ONLN);
+	nr = c > 0 ? (int)c : 1;
+	cpus = pk_calloc((size_t)nr, sizeof(int));
+	if (!cpus)
+		return -ENOMEM;
+	for (int i = 0; i < nr; i++)
+		cpus[i] = i;
+	*out = cpus;
+	return nr;
+}
+
 struct pk_cpu_map *pk_cpu_map_new(const char *list)
 {
 	struct pk_cpu_map *m;
-	char *online;
-	long n;
+	int *cpus, nr;
 
 	if (list && *list)
 		return cpu_map_from_list(list);
-	n = pk_read_file("/sys/devices/system/cpu/online", &online);
-	if (n < 0) {
-		pk_warn("cpu map: cannot read /sys/devices/system/cpu/online: %s\n",
-			pk_strerror((int)n));
-		errno = (int)-n;
+	nr = pk__cpu_online(&cpus);
+	if (nr < 0) {
+		errno = -nr;
 		return NULL;
 	}
-	m = cpu_map_from_list(online);
-	if (!m && errno == EINVAL)
-		pk_warn("cpu map: malformed online list '%s'\n", online);
-	pk_free(online);
+	m = cpu_map_alloc(nr, cpus);
+	pk_free(cpus);
 	return m;
 }
 

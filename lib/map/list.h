@@ -18,4 +18,12 @@ int pk__int_list_parse(const char *str, int max, bool ranges, int **out,
 /* Sorts ARR and drops duplicates; returns the new length. */
 int pk__int_sort_uniq(int *arr, int nr);
 
+/*
+ * cpumap.c: the online CPUs, sorted, into a new array *OUT (the kernel's
+ * /sys/devices/system/cpu/online; CPUs 0..N-1 of sysconf's online count,
+ * as perf, when that file cannot be read). Returns the count, or -ENOMEM
+ * or -EINVAL (a malformed online list; warned).
+ */
+int pk__cpu_online(int **out);
+
 #endif

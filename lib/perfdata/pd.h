@@ -6,6 +6,7 @@
 #include <byteswap.h>
 #include <perfkit/perfdata.h>
 #include "base/base.h"
+#include "base/hash.h"
 
 #define PK_PD_MAGIC     0x32454c4946524550ULL /* "PERFILE2" little endian */
 #define PK_PD_MAGIC_SW  0x50455246494c4532ULL
@@ -21,12 +22,6 @@ struct pd_attr {
 	uint64_t *ids;
 	unsigned nr_ids;
 	char *name;
-};
-
-struct pd_id {             /* id -> attr hash entry */
-	uint64_t id;
-	int attr;
-	bool used;
 };
 
 struct pd_qent {           /* ordered queue entry */
@@ -64,8 +59,7 @@ struct pk_perfdata {
 	/* attributes and ids */
 	struct pd_attr *attrs;
 	unsigned nr_attrs;
-	struct pd_id *ids;
-	size_t ids_cap, ids_used;
+	struct pk__hash ids;       /* sample id -> attr index */
 	int id_pos, id_pos_tail;   /* position of id in samples / trailers */
 	/* read position */
 	uint64_t pos, end;

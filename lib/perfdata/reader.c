@@ -61,65 +61,22 @@ void pd_swap_attr(void *attr, size_t size)
 	}
 }
 
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
 int pd_add_id(struct pk_perfdata *pd, uint64_t id, int attr)
 {
-	size_t i;
+	bool added;
+	uint64_t *v = pk__hash_put(&pd->ids, id, &added);
 
-	if (!pd->ids_cap || (pd->ids_used + 1) * 2 > pd->ids_cap) {
-		struct pd_id *o = pd->ids;
-		size_t ocap = pd->ids_cap;
-
-		pd->ids = NULL;
-		pd->ids_cap = 0;
-		{
-			size_t cap = ocap ? ocap * 2 : 64;
-
-			pd->ids = pk_calloc(cap, sizeof(*pd->ids));
-			if (!pd->ids) {
-				pd->ids = o;
-				pd->ids_cap = ocap;
-				return -ENOMEM;
-			}
-			pd->ids_cap = cap;
-			pd->ids_used = 0;
-		}
-		for (size_t k = 0; k < ocap; k++)
-			if (o[k].used)
-				pd_add_id(pd, o[k].id, o[k].attr);
-		pk_free(o);
-	}
-	i = hash64(id) & (pd->ids_cap - 1);
-	while (pd->ids[i].used && pd->ids[i].id != id)
-		i = (i + 1) & (pd->ids_cap - 1);
-	if (!pd->ids[i].used)
-		pd->ids_used++;
-	pd->ids[i].used = true;
-	pd->ids[i].id = id;
-	pd->ids[i].attr = attr;
+	if (!v)
+		return -ENOMEM;
+	*v = (uint64_t)attr;
 	return 0;
 }
 
 int pk_perfdata_id_attr(const struct pk_perfdata *pd, uint64_t id)
 {
-	size_t i;
+	const uint64_t *v = pk__hash_get(&pd->ids, id);
 
-	if (!pd->ids_cap)
-		return -1;
-	i = hash64(id) & (pd->ids_cap - 1);
-	while (pd->ids[i].used) {
-		if (pd->ids[i].id == id)
-			return pd->ids[i].attr;
-		i = (i + 1) & (pd->ids_cap - 1);
-	}
-	return -1;
+	return v ? (int)*v : -1;
 }
 
 int pd_add_attr(struct pk_perfdata *pd, const void *attr, uint64_t size,
@@ -505,7 +462,7 @@ void pk_perfdata_free(struct pk_perfdata *pd)
 		pk_free(pd->attrs[i].name);
 	}
 	pk_free(pd->attrs);
-	pk_free(pd->ids);
+	pk__hash_fini(&pd->ids);
 	pk_free(pd->q);
 	while (pd->chunks) {
 		struct pd_chunk *c = pd->chunks;

@@ -97,7 +97,7 @@ void pk__symtab_sort(struct pk_symtab *t)
 {
 	int k = 0;
 
-	for (int i = 0; i < t->nr; i++)
+	for (int i = 0; t->names && i < t->nr; i++) /* kallsyms: pointers */
 		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
 	for (int i = 1; i < t->nr; i++) /* kallsyms comes sorted */
 		if (t->syms[i].start < t->syms[i - 1].start) {
@@ -412,45 +412,6 @@ int pk__symtab_load_elf(struct pk_symtab *t, const char *path)
 	return pk__symtab_load_files(t, &path, 1);
 }
 
-static signed char hexv[256];
-
-static void hex_init(void)
-{
-	if (hexv['1'])
-		return;
-	memset(hexv, -1, sizeof(hexv));
-	for (int c = 0; c < 10; c++)
-		hexv['0' + c] = (signed char)c;
-	for (int c = 0; c < 6; c++)
-		hexv['a' + c] = hexv['A' + c] = (signed char)(10 + c);
-}
-
-/* One "ADDR TYPE NAME[\t[MODULE]]" line in [P, END) (END at its '\n' or
- * the text's end): fills the fields, NAME cut at its end. */
-static bool kallsyms_line(char *p, char *end, uint64_t *addr, char *type,
-			  char **name)
-{
-	uint64_t a = 0;
-	char *q = p, *n;
-	int v;
-
-	while ((v = hexv[(unsigned char)*q]) >= 0) {
-		a = a << 4 | (uint64_t)v;
-		q++;
-	}
-	if (q == p || end - q < 4 || q[0] != ' ' || q[2] != ' ')
-		return false;
-	*type = q[1];
-	*addr = a;
-	n = q + 3;
-	q = memchr(n, '\t', (size_t)(end - n));
-	if (!q)
-		q = end;
-	*q = '\0';
-	*name = n;
-	return q > n;
-}
-
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 {
 	char *text;
@@ -466,49 +427,38 @@ int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 	return pk__symtab_load_kallsyms_text(t, text);
 }
 
+/* perf's view of the kernel table: text symbols but at address 0, each
+ * ending where the next starts (pk__symtab_sort) */
 int pk__symtab_load_kallsyms_text(struct pk_symtab *t, char *text)
 {
-	size_t len = strlen(text), cap = len / 20 + 1; /* lines >= 20 bytes */
-	char *line = text, *end = text + len;
+	int err;
 
 	if (t->nr || t->names) { /* names must be TEXT's: an empty table */
 		pk_free(text);
 		return -EINVAL;
 	}
-	hex_init();
-	t->syms = pk_malloc(cap * sizeof(*t->syms));
-	if (!t->syms) {
-		pk_free(text);
-		return -ENOMEM;
+	err = pk__ksyms_take(&t->ks, text);
+	if (!err && t->ks.n &&
+	    !(t->syms = pk_malloc(t->ks.n * sizeof(*t->syms))))
+		err = -ENOMEM;
+	if (err) {
+		t->failed = true;
+		return err;
 	}
-	t->cap = (int)cap;
-	/* the names stay in the text: offsets into it until sorting */
-	t->names = text;
-	while (line < end) {
-		char *nl = memchr(line, '\n', (size_t)(end - line));
-		char *next = nl ? nl + 1 : end;
-		uint64_t addr = 0;
-		char type = 0, *name = NULL;
-		struct pk_sym *y;
+	for (size_t i = 0; i < t->ks.n; i++) {
+		const struct pk_ksym *k = &t->ks.v[i];
+		char c = k->type;
 
-		if (!nl)
-			nl = end;
-		if (!kallsyms_line(line, nl, &addr, &type, &name) || !addr ||
-		    (type != 't' && type != 'T' && type != 'w' && type != 'W') ||
-		    (size_t)t->nr >= cap) {
-			line = next;
+		if (!k->addr || !pk__ksym_is_text(c))
 			continue;
-		}
-		line = next;
-		y = &t->syms[t->nr];
-		y->name = (const char *)(uintptr_t)(name - text);
-		y->start = y->end = addr;
-		y->bind = type == 'T' ? STB_GLOBAL : type == 't' ? STB_LOCAL :
-			  STB_WEAK;
-		y->sized = false;
-		y->seq = (uint32_t)t->nr;
+		t->syms[t->nr] = (struct pk_sym){
+			.start = k->addr, .end = k->addr, .name = k->name,
+			.bind = c == 'T' ? STB_GLOBAL : c == 't' ? STB_LOCAL :
+				STB_WEAK,
+			.seq = (uint32_t)t->nr };
 		t->nr++;
 	}
+	t->cap = t->nr;
 	pk__symtab_sort(t);
 	t->failed = t->nr == 0;
 	return t->failed ? -ENOENT : 0;
@@ -519,5 +469,6 @@ void pk__symtab_fini(struct pk_symtab *t)
 	pk_free(t->syms);
 	pk_free(t->names);
 	pk_free(t->segs);
+	pk__ksyms_fini(&t->ks);
 	memset(t, 0, sizeof(*t));
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "symbol/ksyms.h"
 
 struct pk_sym {
 	uint64_t start, end;  /* [start, end) in the object's address space */
@@ -28,6 +29,7 @@ struct pk_symtab {
 	bool loaded, failed;
 	bool is_exec;             /* ET_EXEC: addresses are absolute */
 	bool kallsyms;            /* perf's kallsyms end rule */
+	struct pk_ksyms ks;       /* kallsyms: the table SYMS views */
 };
 
 /* Loads .symtab (else .dynsym) of PATH. 0 or -errno / PK_ERR_FORMAT. */

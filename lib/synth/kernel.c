@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include "base/base.h"
+#include "symbol/ksyms.h"
 #include <perfkit/synth.h>
 
 struct kmmap_rec {
@@ -42,8 +43,9 @@ static int emit_kmmap(pk_synth_fn fn, void *arg, size_t id_hdr,
 /* The address of _text (or _stext) in kallsyms, 0 when hidden. */
 static uint64_t kernel_text(const char *proc)
 {
-	char path[256], line[512], name[256], type;
-	unsigned long long addr, stext = 0;
+	char path[256], line[1024];
+	uint64_t stext = 0;
+	struct pk_ksym s;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/kallsyms", proc);
@@ -51,14 +53,14 @@ static uint64_t kernel_text(const char *proc)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+		if (!pk__ksyms_line(line, line + strlen(line), &s, true))
 			continue;
-		if (!strcmp(name, "_text")) {
+		if (!strcmp(s.name, "_text")) {
 			fclose(f);
-			return addr;
+			return s.addr;
 		}
-		if (!strcmp(name, "_stext"))
-			stext = addr;
+		if (!strcmp(s.name, "_stext"))
+			stext = s.addr;
 	}
 	fclose(f);
 	return stext;

@@ -322,7 +322,7 @@ static int put_int(struct tf_out *o, const struct tf_conv *c, uint64_t v)
 static int put_sym(struct ectx *x, struct tf_out *o, const struct tf_conv *c,
 		   uint64_t v)
 {
-	const struct tf_sym *s = tf_sym_find(x->env, v);
+	const struct pk_ksym *s = tf_sym_find(x->env, v);
 	char buf[40], *p = buf;
 
 	if (!s) {
@@ -331,7 +331,7 @@ static int put_sym(struct ectx *x, struct tf_out *o, const struct tf_conv *c,
 		p = tf_put_hex(p, v, false);
 		return put(o, buf, (size_t)(p - buf));
 	}
-	if (put(o, s->name, tf_sym_len(s)))
+	if (put(o, s->name, s->len))
 		return -ENOMEM;
 	if (c->sym == 'S' || c->sym == 'F') {
 		p = buf;

@@ -37,6 +37,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/bigbuf.h"
+#include "base/comm.h"
+#include "symbol/ksyms.h"
 
 #define TF_FALLBACK 1
 
@@ -90,9 +92,6 @@ struct tf_event {
 /* A printk string (trace_printk formats, tracepoint_string()s). */
 struct tf_pstr { uint64_t addr; const char *s; uint32_t len; bool odd; };
 
-/* Symbols and comms, shared by the events of one file. NAME points into
- * the kallsyms text and ends at a blank or newline: tf_sym_len(). */
-struct tf_sym { uint64_t addr; const char *name; };
 
 struct tf_env {
 	bool big;
@@ -101,23 +100,17 @@ struct tf_env {
 	int (*load_syms)(struct tf_env *env);
 	void *priv;
 	bool syms_loaded;
-	struct tf_sym *syms;
-	size_t nr_syms;
-	struct pk_bigbuf syms_mem;
+	struct pk_ksyms syms;   /* the kernel symbol table */
 	/* printk strings: loaded on first use through LOAD_PRINTK */
 	int (*load_printk)(struct tf_env *env);
 	bool printk_loaded;
 	struct tf_pstr *pstrs;
 	size_t nr_pstrs;
 	struct tf_event **bfmts;        /* per printk string: compiled */
+	/* pid -> comm */
+	struct pk__comms comms;
 	char sym_name[16][520]; /* NUL-terminated copies (tf_sym_cstr) */
 	unsigned sym_next;
-	/* pid -> comm */
-	struct tf_comm *comms;
-	size_t nr_comms, comm_cap;  /* open addressing, cap a power of 2 */
-	char **comm_chunks;     /* comm strings; never moved */
-	int nr_comm_chunks;
-	size_t comm_chunk_used, comm_chunk_cap;
 	/* set while several threads print: printing registers no comms
 	 * (the reader registers them in record order: tf_plugin_register) */
 	bool frozen;
@@ -156,10 +149,11 @@ int tf_print(const struct tf_event *ev, struct tf_env *env,
 
 /* env: symbols (tfsyms.c) */
 int tf_syms_parse(struct tf_env *env, const char *text, size_t len);
-const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr);
-size_t tf_sym_len(const struct tf_sym *s);
+/* libtraceevent's symbol of ADDR (pk__ksyms_tep), or NULL; its name is
+ * S->len bytes of the kallsyms text, which TEXT must outlive ENV for */
+const struct pk_ksym *tf_sym_find(struct tf_env *env, uint64_t addr);
 /* The name of S NUL-terminated (valid for the next 15 calls). */
-const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s);
+const char *tf_sym_cstr(struct tf_env *env, const struct pk_ksym *s);
 /* env: printk strings ("0xADDR : \"text\"" lines); TEXT outlives ENV */
 int tf_printk_parse(struct tf_env *env, const char *text, size_t len);
 const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr);

@@ -223,7 +223,7 @@ static void state(struct pctx *c, int v)
 /* tep_print_func_field: "NAME/0x(start - addr)" or "0x%08llx" */
 static void func(struct pctx *c, uint64_t v)
 {
-	const struct tf_sym *s = tf_sym_find(c->env, v);
+	const struct pk_ksym *s = tf_sym_find(c->env, v);
 	char b[160], *p = b;
 
 	putz(c, " function=");
@@ -231,7 +231,7 @@ static void func(struct pctx *c, uint64_t v)
 		put_hex(c, v, 8);
 		return;
 	}
-	size_t n = tf_sym_len(s);
+	size_t n = s->len;
 	if (n > 127)
 		n = 127;
 	memcpy(p, s->name, n);
@@ -373,11 +373,11 @@ int tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
 	case TFP_KMEM: {
 		/* plugin_kmem: "(%s+0x%x) " when the call site resolves */
 		uint64_t v = val(&c, 0);
-		const struct tf_sym *s = c.fb ? NULL : tf_sym_find(env, v);
+		const struct pk_ksym *s = c.fb ? NULL : tf_sym_find(env, v);
 		if (s) {
 			char b[24], *p = b;
 			puts_(&c, "(", 1);
-			puts_(&c, s->name, tf_sym_len(s));
+			puts_(&c, s->name, s->len);
 			memcpy(p, "+0x", 3);
 			p = tf_put_hex(p + 3, (uint32_t)(v - s->addr), false);
 			*p++ = ')';

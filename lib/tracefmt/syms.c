@@ -11,7 +11,6 @@
 #include "base/base.h"
 #include "tracefmt/fmt.h"
 
-struct tf_comm { int pid; uint32_t len; const char *s; bool used; };
 
 static int hexval(int c)
 {
@@ -21,168 +20,32 @@ static int hexval(int c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* stable merge sort by address (libtraceevent's qsort is glibc's merge) */
-static void msort(struct tf_sym *a, struct tf_sym *tmp, size_t n)
-{
-	if (n < 2)
-		return;
-	size_t h = n / 2;
-	msort(a, tmp, h);
-	msort(a + h, tmp, n - h);
-	if (a[h - 1].addr <= a[h].addr)
-		return;
-	size_t i = 0, j = h, k = 0;
-	while (i < h && j < n)
-		tmp[k++] = a[j].addr < a[i].addr ? a[j++] : a[i++];
-	while (i < h)
-		tmp[k++] = a[i++];
-	while (j < n)
-		tmp[k++] = a[j++];
-	memcpy(a, tmp, n * sizeof(*a));
-}
-
-/* Length of a name in the kallsyms text (ends at a blank or newline). */
-size_t tf_sym_len(const struct tf_sym *s)
-{
-	const char *p = s->name;
-	while (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p)
-		p++;
-	return (size_t)(p - s->name);
-}
-
-/* Reverses each run of equal addresses: sorting the reversed list stably
- * (what libtraceevent does) equals this on an already sorted list. */
-static void reverse_ties(struct tf_sym *v, size_t n)
-{
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && v[j].addr == v[i].addr)
-			j++;
-		for (size_t a = i, b = j - 1; a < b; a++, b--) {
-			struct tf_sym t = v[a];
-			v[a] = v[b];
-			v[b] = t;
-		}
-		i = j;
-	}
-}
-
-/*
- * "ADDR TYPE NAME[\t[MODULE]]" lines; names point into TEXT, which must
- * outlive ENV and end with a newline or NUL after the last name (the
- * blob of a trace.dat does). Lines that do not parse are skipped.
- */
+/* kallsyms text into the one kernel symbol table (symbol/ksyms.h); names
+ * stay in TEXT */
 int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 {
-	const char *p = text, *end = text + len;
-	/* a line is at least "0 T x\n"; 64-bit ones at least 21 bytes:
-	 * start from that guess, grow when wrong */
-	size_t n = 0, cap = len / 20 + 16;
-	struct tf_sym *v;
-	struct pk_bigbuf mem;
-	bool sorted = true;
+	int e = pk__ksyms_borrow(&env->syms, text, len);
 
-	v = pk_bigbuf_alloc(&mem, cap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	while (p < end) {
-		uint64_t addr = 0;
-		int d, nd = 0;
-		while (p < end && (d = hexval((unsigned char)*p)) >= 0) {
-			addr = addr << 4 | (uint64_t)d;
-			p++;
-			nd++;
-		}
-		const char *e = p < end ? memchr(p, '\n', (size_t)(end - p))
-					: NULL;
-		if (!e)
-			e = end;
-		/* " T name" */
-		bool ok = nd && e - p >= 4 && p[0] == ' ' && p[1] != ' ' &&
-			  p[2] == ' ' && p[3] != ' ' && p[3] != '\t';
-		if (ok && e == end) {   /* the name must end inside TEXT */
-			const char *q = p + 3;
-			while (q < end && *q != ' ' && *q != '\t' && *q != '\r' &&
-			       *q)
-				q++;
-			ok = q < end;
-		}
-		if (ok) {
-			if (n == cap) {
-				struct pk_bigbuf m2;
-				struct tf_sym *v2 = pk_bigbuf_alloc(&m2, 2 * cap *
-								    sizeof(*v));
-				if (!v2) {
-					pk_bigbuf_free(&mem);
-					return -ENOMEM;
-				}
-				memcpy(v2, v, n * sizeof(*v));
-				pk_bigbuf_free(&mem);
-				mem = m2;
-				v = v2;
-				cap *= 2;
-			}
-			if (n && addr < v[n - 1].addr)
-				sorted = false;
-			v[n].addr = addr;
-			v[n].name = p + 3;
-			n++;
-		}
-		p = e + 1;
-	}
-	if (sorted) {
-		reverse_ties(v, n);
-	} else {
-		/* libtraceevent sorts its list, which holds the lines
-		 * reversed, with a stable sort */
-		for (size_t i = 0; i < n / 2; i++) {
-			struct tf_sym t = v[i];
-			v[i] = v[n - 1 - i];
-			v[n - 1 - i] = t;
-		}
-		struct tf_sym *tmp = pk_malloc((n ? n : 1) * sizeof(*tmp));
-		if (!tmp) {
-			pk_bigbuf_free(&mem);
-			return -ENOMEM;
-		}
-		msort(v, tmp, n);
-		pk_free(tmp);
-	}
-	pk_bigbuf_free(&env->syms_mem);
-	env->syms_mem = mem;
-	env->syms = v;
-	env->nr_syms = n;
-	env->syms_loaded = true;
-	return 0;
+	if (!e)
+		env->syms_loaded = true;
+	return e;
 }
 
-/* glibc bsearch with libtraceevent's "between" comparison */
-const struct tf_sym *tf_sym_find(struct tf_env *env, uint64_t addr)
+/* libtraceevent's lookup, loading the symbols on first use */
+const struct pk_ksym *tf_sym_find(struct tf_env *env, uint64_t addr)
 {
 	if (!env->syms_loaded) {
 		env->syms_loaded = true;
 		if (env->load_syms && env->load_syms(env) < 0)
 			return NULL;
 	}
-	size_t l = 0, u = env->nr_syms;
-	const struct tf_sym *s = env->syms;
-	while (l < u) {
-		size_t i = (l + u) / 2;
-		uint64_t next = i + 1 < env->nr_syms ? s[i + 1].addr : 0;
-		if (addr == s[i].addr || (addr > s[i].addr && addr < next))
-			return &s[i];
-		if (addr < s[i].addr)
-			u = i;
-		else
-			l = i + 1;
-	}
-	return NULL;
+	return pk__ksyms_tep(&env->syms, addr);
 }
 
-const char *tf_sym_cstr(struct tf_env *env, const struct tf_sym *s)
+const char *tf_sym_cstr(struct tf_env *env, const struct pk_ksym *s)
 {
 	char *b = env->sym_name[env->sym_next++ % 16];
-	size_t n = PK_MIN(tf_sym_len(s), sizeof(env->sym_name[0]) - 1);
+	size_t n = PK_MIN((size_t)s->len, sizeof(env->sym_name[0]) - 1);
 
 	memcpy(b, s->name, n);
 	b[n] = 0;
@@ -286,142 +149,35 @@ const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr)
 
 /* ---- comms ---- */
 
-static size_t slot(const struct tf_env *env, int pid)
-{
-	size_t h = (uint32_t)pid * 2654435761u;
-	return h & (env->comm_cap - 1);
-}
-
-/* A stable copy of S (LEN bytes, NUL added): chunks are never moved. */
-static const char *comm_text(struct tf_env *env, const char *s, size_t len)
-{
-	if (env->comm_chunk_cap - env->comm_chunk_used < len + 1) {
-		size_t cap = PK_MAX((size_t)16384, len + 1);
-		char **v = pk_realloc(env->comm_chunks,
-				      (size_t)(env->nr_comm_chunks + 1) *
-				      sizeof(*v));
-		if (!v)
-			return NULL;
-		env->comm_chunks = v;
-		if (!(v[env->nr_comm_chunks] = pk_malloc(cap)))
-			return NULL;
-		env->nr_comm_chunks++;
-		env->comm_chunk_used = 0;
-		env->comm_chunk_cap = cap;
-	}
-	char *p = env->comm_chunks[env->nr_comm_chunks - 1] +
-		  env->comm_chunk_used;
-	memcpy(p, s, len);
-	p[len] = 0;
-	env->comm_chunk_used += len + 1;
-	return p;
-}
-
-static int comm_grow(struct tf_env *env)
-{
-	size_t cap = env->comm_cap ? env->comm_cap * 2 : 256;
-	struct tf_comm *old = env->comms;
-	size_t oc = env->comm_cap;
-
-	env->comms = pk_calloc(cap, sizeof(*old));
-	if (!env->comms) {
-		env->comms = old;
-		return -ENOMEM;
-	}
-	env->comm_cap = cap;
-	for (size_t i = 0; i < oc; i++) {
-		if (!old[i].used)
-			continue;
-		size_t k = slot(env, old[i].pid);
-		while (env->comms[k].used)
-			k = (k + 1) & (cap - 1);
-		env->comms[k] = old[i];
-	}
-	pk_free(old);
-	return 0;
-}
-
 int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len)
 {
-	if (!pid)
-		return 0;
-	if ((env->nr_comms + 1) * 2 > env->comm_cap && comm_grow(env))
-		return -ENOMEM;
-	size_t k = slot(env, pid);
-	while (env->comms[k].used) {
-		if (env->comms[k].pid == pid)
-			return 0;               /* the first one stays */
-		k = (k + 1) & (env->comm_cap - 1);
-	}
-	const char *s = comm_text(env, comm, len);
-	if (!s)
-		return -ENOMEM;
-	env->comms[k] = (struct tf_comm){ pid, (uint32_t)len, s, true };
-	env->nr_comms++;
-	return 0;
+	return pid ? pk__comms_set(&env->comms, pid, comm, len, false) : 0;
 }
 
 const char *tf_comm(const struct tf_env *env, int pid, size_t *len)
 {
+	const char *c;
+
 	*len = 6;
 	if (!pid)
 		return "<idle>";
-	*len = 5;
-	if (!env->comm_cap)
+	c = pk__comms_get(&env->comms, pid, len);
+	if (!c) {
+		*len = 5;
 		return "<...>";
-	size_t k = slot(env, pid);
-	while (env->comms[k].used) {
-		if (env->comms[k].pid == pid) {
-			*len = env->comms[k].len;
-			return env->comms[k].s;
-		}
-		k = (k + 1) & (env->comm_cap - 1);
 	}
-	return "<...>";
+	return c;
 }
 
 /* "PID COMM\n" lines, as libtraceevent reads them (stops at a bad one). */
 int tf_comms_parse(struct tf_env *env, const char *text, size_t len)
 {
-	const char *p = text, *end = text + len;
-
-	while (p < end) {
-		const char *e = memchr(p, '\n', (size_t)(end - p));
-		if (!e)
-			e = end;
-		if (e == p) {           /* strtok skips empty lines */
-			p++;
-			continue;
-		}
-		const char *q = p;
-		while (q < e && (*q == ' ' || *q == '\t'))
-			q++;
-		bool neg = q < e && *q == '-';
-		if (q < e && (*q == '-' || *q == '+'))
-			q++;
-		long pid = 0;
-		const char *d = q;
-		while (q < e && *q >= '0' && *q <= '9' && pid < (1L << 31))
-			pid = pid * 10 + (*q++ - '0');
-		if (q == d || pid >= (1L << 31))
-			return 0;
-		while (q < e && (*q == ' ' || *q == '\t' || *q == '\r' ||
-				 *q == '\v' || *q == '\f'))
-			q++;
-		if (q >= e)
-			return 0;
-		int r = tf_comm_add(env, (int)(neg ? -pid : pid), q,
-				    (size_t)(e - q));
-		if (r)
-			return r;
-		p = e + 1;
-	}
-	return 0;
+	return pk__comms_parse(&env->comms, text, len, PK_COMMS_TEP);
 }
 
 void tf_env_fini(struct tf_env *env)
 {
-	pk_bigbuf_free(&env->syms_mem);
+	pk__ksyms_fini(&env->syms);
 	for (size_t i = 0; env->bfmts && i < env->nr_pstrs; i++)
 		if (env->bfmts[i]) {
 			tf_event_fini(env->bfmts[i]);
@@ -429,9 +185,6 @@ void tf_env_fini(struct tf_env *env)
 		}
 	pk_free(env->bfmts);
 	pk_free(env->pstrs);
-	pk_free(env->comms);
-	for (int i = 0; i < env->nr_comm_chunks; i++)
-		pk_free(env->comm_chunks[i]);
-	pk_free(env->comm_chunks);
+	pk__comms_fini(&env->comms);
 	memset(env, 0, sizeof(*env));
 }

@@ -49,31 +49,6 @@ struct pk_ftrace_rec {
 	uint32_t tsc_mult, tsc_shift;
 };
 
-/* The online CPUs (sysconf's count when the list cannot be read). */
-static int online_cpus(int **out)
-{
-	char *s;
-	long n = pk_read_file("/sys/devices/system/cpu/online", &s);
-	int cnt = 0;
-
-	if (n >= 0) {
-		int e = pk__int_list_parse(s, 65535, true, out, &cnt);
-		pk_free(s);
-		if (e == -ENOMEM)
-			return e;
-		if (!e)
-			return cnt;
-	}
-	long c = sysconf(_SC_NPROCESSORS_ONLN);
-	int *v = pk_calloc(c > 0 ? (size_t)c : 1, sizeof(int));
-	if (!v)
-		return -ENOMEM;
-	for (cnt = 0; cnt < c; cnt++)
-		v[cnt] = cnt;
-	*out = v;
-	return cnt;
-}
-
 static int tmp_file(const char *output, int cpu)
 {
 	char p[PATH_MAX];
@@ -284,7 +259,7 @@ int pk_ftrace_rec_new(struct pk_tracefs *t,
 			memcpy(cpus, o->cpus, o->nr_cpus * sizeof(int));
 		n = cpus ? o->nr_cpus : -ENOMEM;
 	} else {
-		n = online_cpus(&cpus);
+		n = pk__cpu_online(&cpus);
 	}
 	e = n < 0 ? n : setup(r, o);
 	if (!e)
@@ -538,7 +513,7 @@ int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
 	}
 	r->output = pk_strdup(output ? output : "trace.dat");
 	r->compression = pk_strdup(compression ? compression : "zstd");
-	n = online_cpus(&cpus);
+	n = pk__cpu_online(&cpus);
 	e = !r->output || !r->compression ? -ENOMEM : n < 0 ? n
 	    : open_cpus(r, cpus, n);
 	pk_free(cpus);

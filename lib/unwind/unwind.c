@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/base.h"
+#include "base/hash.h"
 #include "session/session.h"
 #include "unwind/unwind_int.h"
 #include <perfkit/unwind.h>
 
-#define NFILE 1024
 #define NFRAME 16384
 
 struct useg {
@@ -35,7 +35,6 @@ struct ufile {
 	struct useg *segs;
 	int nsegs;
 	bool ok;            /* has .eh_frame_hdr and CFI (perf needs both) */
-	struct ufile *next;
 };
 
 struct fent {
@@ -47,7 +46,7 @@ struct fent {
 
 struct pk_unwind {
 	struct pk_session *s;
-	struct ufile *files[NFILE];
+	struct pk__hash files;  /* struct dso * -> struct ufile * */
 	struct fent *frames;
 	struct pk_unwind_stats st;
 };
@@ -82,6 +81,8 @@ struct pk_unwind *pk_unwind_new(struct pk_session *s)
 
 static void file_close(struct ufile *f)
 {
+	if (!f)         /* an entry whose allocation failed */
+		return;
 	if (f->cfi)
 		dwarf_cfi_end(f->cfi);
 	if (f->elf)
@@ -94,16 +95,16 @@ static void file_close(struct ufile *f)
 
 void pk_unwind_free(struct pk_unwind *u)
 {
+	struct pk__hent *e;
+
 	if (!u)
 		return;
 	for (int i = 0; u->frames && i < NFRAME; i++)
 		pk__uw_frame_fini(&u->frames[i].fr);
 	pk_free(u->frames);
-	for (int b = 0; b < NFILE; b++)
-		for (struct ufile *f = u->files[b], *n; f; f = n) {
-			n = f->next;
-			file_close(f);
-		}
+	for (size_t i = 0; (e = pk__hash_next(&u->files, &i));)
+		file_close((struct ufile *)(uintptr_t)e->val);
+	pk__hash_fini(&u->files);
 	pk_free(u);
 }
 
@@ -163,19 +164,20 @@ static void file_open(struct pk_unwind *u, struct ufile *f)
 
 static struct ufile *file_get(struct pk_unwind *u, const struct dso *d)
 {
-	unsigned b = (unsigned)(((uintptr_t)d >> 4) * 2654435761u) % NFILE;
+	bool added;
+	uint64_t *v = pk__hash_put(&u->files, (uint64_t)(uintptr_t)d, &added);
 	struct ufile *f;
 
-	for (f = u->files[b]; f; f = f->next)
-		if (f->dso == d)
-			return f;
+	if (!v)
+		return NULL;
+	if (*v)
+		return (struct ufile *)(uintptr_t)*v;
 	f = pk_zalloc(sizeof(*f));
 	if (!f)
 		return NULL;
 	f->dso = d;
 	file_open(u, f);
-	f->next = u->files[b];
-	u->files[b] = f;
+	*v = (uint64_t)(uintptr_t)f;
 	return f;
 }
 

@@ -316,13 +316,13 @@ static void symbols(void)
 			 "ffffffff81000300 T gamma\t[mod]\n";
 	struct tf_env env = { .long_size = 8 };
 	int r = tf_syms_parse(&env, ks, strlen(ks));
-	const struct tf_sym *a = tf_sym_find(&env, 0xffffffff81000150ull);
-	const struct tf_sym *g = tf_sym_find(&env, 0xffffffff81000300ull);
-	const struct tf_sym *g1 = tf_sym_find(&env, 0xffffffff81000301ull);
-	const struct tf_sym *lo = tf_sym_find(&env, 0x1000);
-	t_check(r == 0 && env.nr_syms == 5 && a && a->addr == 0xffffffff81000100ull &&
-		g && tf_sym_len(g) == 5 && !memcmp(g->name, "gamma", 5) &&
-		!g1 && !lo, "tfmt_symbols", "r=%d n=%zu", r, env.nr_syms);
+	const struct pk_ksym *a = tf_sym_find(&env, 0xffffffff81000150ull);
+	const struct pk_ksym *g = tf_sym_find(&env, 0xffffffff81000300ull);
+	const struct pk_ksym *g1 = tf_sym_find(&env, 0xffffffff81000301ull);
+	const struct pk_ksym *lo = tf_sym_find(&env, 0x1000);
+	t_check(r == 0 && env.syms.n == 5 && a && a->addr == 0xffffffff81000100ull &&
+		g && g->len == 5 && !memcmp(g->name, "gamma", 5) &&
+		!g1 && !lo, "tfmt_symbols", "r=%d n=%zu", r, env.syms.n);
 	tf_env_fini(&env);
 
 	tf_comms_parse(&env, "12 bash\n13 my prog\nbad\n14 never\n", 33);

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* Collects trace.dat metadata from tracefs and procfs for the writer. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/tracefs.h>
+#include "base/base.h"
+#include "tracefs/meta.h"
+
+static int add_file(struct pk_tdwriter *w, enum pk_tracedat_item it,
+		    const char *root, const char *instance,
+		    enum pk__tfmeta what, bool required)
+{
+	char *s;
+	long n = pk__tfmeta_read(root, instance, what, &s);
+	int r;
+
+	if (n < 0)
+		return required ? (int)n : 0;
+	r = pk_tdwriter_set_item(w, it, s, (size_t)n);
+	pk_free(s);
+	return r;
+}
+
+/* Adds every format of SYSTEM. */
+static int add_system(struct pk_tdwriter *w, const char *root,
+		      const char *system)
+{
+	char **ev;
+	int n = pk__tfmeta_list(root, system, &ev), r = 0;
+
+	for (int i = 0; i < n && !r; i++) {
+		char *s;
+		long len = pk__tfmeta_format(root, system, ev[i], &s);
+
+		if (len >= 0) {
+			r = pk_tdwriter_add_format(w, system, s, (size_t)len);
+			pk_free(s);
+		}
+	}
+	pk__tfmeta_list_free(ev);
+	return n < 0 ? n : r;
+}
+
+static bool wanted(const char *sys, const char *const *systems)
+{
+	if (!systems)
+		return true;
+	for (; *systems; systems++)
+		if (!strcmp(*systems, sys))
+			return true;
+	return false;
+}
+
+int pk_tdwriter_fill_from_tracefs(struct pk_tdwriter *w,
+				  const char *tracefs_dir,
+				  const char *instance,
+				  const char *const *systems)
+{
+	const char *root = tracefs_dir;
+	char **sys;
+	int n, r;
+
+	if ((r = add_file(w, PK_TD_HEADER_PAGE, root, NULL,
+			  PK_TFMETA_HEADER_PAGE, true)) ||
+	    (r = add_file(w, PK_TD_HEADER_EVENT, root, NULL,
+			  PK_TFMETA_HEADER_EVENT, true)) ||
+	    (r = add_system(w, root, "ftrace")))
+		return r;
+	n = pk__tfmeta_list(root, NULL, &sys);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n && !r; i++)
+		if (strcmp(sys[i], "ftrace") && wanted(sys[i], systems))
+			r = add_system(w, root, sys[i]);
+	pk__tfmeta_list_free(sys);
+	if (r)
+		return r;
+	add_file(w, PK_TD_KALLSYMS, root, NULL, PK_TFMETA_KALLSYMS, false);
+	add_file(w, PK_TD_PRINTK, root, NULL, PK_TFMETA_PRINTK, false);
+	add_file(w, PK_TD_CMDLINES, root, NULL, PK_TFMETA_CMDLINES, false);
+	add_file(w, PK_TD_TRACE_CLOCK, root, instance, PK_TFMETA_CLOCK, false);
+	return 0;
+}

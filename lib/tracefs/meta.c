@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading tracefs metadata (see meta.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "base/base.h"
+#include "tracefs/meta.h"
+
+static const char *const files[] = {
+	[PK_TFMETA_HEADER_PAGE] = "events/header_page",
+	[PK_TFMETA_HEADER_EVENT] = "events/header_event",
+	[PK_TFMETA_PRINTK] = "printk_formats",
+	[PK_TFMETA_CMDLINES] = "saved_cmdlines",
+	[PK_TFMETA_TGIDS] = "saved_tgids",
+	[PK_TFMETA_KALLSYMS] = "/proc/kallsyms",
+	[PK_TFMETA_CLOCK] = "trace_clock",
+	[PK_TFMETA_SET_EVENT] = "set_event",
+};
+
+static long read_path(char *out_path, int n, char **out)
+{
+	*out = NULL;
+	if (n < 0 || n >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return pk_read_file(out_path, out);
+}
+
+long pk__tfmeta_read(const char *root, const char *instance,
+		     enum pk__tfmeta what, char **out)
+{
+	char p[PATH_MAX];
+	bool inst = instance && *instance &&
+		    (what == PK_TFMETA_CLOCK || what == PK_TFMETA_SET_EVENT);
+
+	if (what == PK_TFMETA_KALLSYMS)
+		return read_path((char *)files[what], 0, out);
+	return read_path(p, inst ? snprintf(p, sizeof(p), "%s/instances/%s/%s",
+					    root, instance, files[what])
+				 : snprintf(p, sizeof(p), "%s/%s", root,
+					    files[what]), out);
+}
+
+long pk__tfmeta_format(const char *root, const char *sys, const char *event,
+		       char **out)
+{
+	char p[PATH_MAX];
+
+	return read_path(p, snprintf(p, sizeof(p), "%s/events/%s/%s/format",
+				     root, sys, event), out);
+}
+
+static int only_dirs(const struct dirent *d)
+{
+	return d->d_name[0] != '.' &&
+	       (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
+}
+
+int pk__tfmeta_list(const char *root, const char *sys, char ***out)
+{
+	char p[PATH_MAX];
+	struct dirent **d;
+	int n = snprintf(p, sizeof(p), "%s/events%s%s", root, sys ? "/" : "",
+			 sys ? sys : ""), k = 0;
+	char **v;
+
+	*out = NULL;
+	if (n < 0 || n >= (int)sizeof(p))
+		return -ENAMETOOLONG;
+	n = scandir(p, &d, only_dirs, alphasort);
+	if (n < 0)
+		return -errno;
+	v = pk_calloc((size_t)n + 1, sizeof(*v));
+	for (int i = 0; i < n; i++) {
+		if (v && !(v[k++] = pk_strdup(d[i]->d_name))) {
+			pk__tfmeta_list_free(v);
+			v = NULL;
+		}
+		free(d[i]);
+	}
+	free(d);
+	if (!v)
+		return -ENOMEM;
+	*out = v;
+	return n;
+}
+
+void pk__tfmeta_list_free(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		pk_free(*p);
+	pk_free(v);
+}
