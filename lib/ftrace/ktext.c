@@ -607,46 +607,36 @@ char *kt_fix_format(const char *text, size_t len)
 
 static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 {
-	kt->tep = tep_alloc();
-	if (!kt->tep)
-		return -ENOMEM;
-	tep_set_file_bigendian(kt->tep, src->big ? TEP_BIG_ENDIAN
-						 : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(kt->tep, __BYTE_ORDER__ ==
-				__ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
-						     : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(kt->tep, src->long_size);
-	tep_set_cpus(kt->tep, src->nr_cpus);
-	char **text = pk_calloc((size_t)src->nr_fmts + 1, sizeof(char *));
-	bool *bad = pk_calloc((size_t)src->nr_fmts + 1, sizeof(bool));
-	int e = text && bad ? 0 : -ENOMEM;
+	struct tf_tep_fmt *f = pk_calloc((size_t)src->nr_fmts + 1, sizeof(*f));
+	int e = f ? 0 : -ENOMEM;
+
 	for (int i = 0; !e && i < src->nr_fmts; i++) {
+		char *t;
 		if (src->fmt_skip && src->fmt_skip[i])
 			continue;
-		text[i] = kt_fix_format(src->fmt_text[i], src->fmt_len[i]);
-		if (!text[i])
+		if (!(t = kt_fix_format(src->fmt_text[i], src->fmt_len[i])))
 			e = -ENOMEM;
+		f[i] = (struct tf_tep_fmt){ t, t ? strlen(t) : 0,
+					    src->fmt_sys[i] };
 	}
-	if (!e && src->untrusted)
-		e = kt_check_formats(src, text, bad);
-	for (int i = 0; !e && i < src->nr_fmts; i++) {
-		if (!text[i] || bad[i])
-			continue;
-		if (tep_parse_event(kt->tep, text[i], strlen(text[i]),
-				    src->fmt_sys[i]))
-			pk_debug("kernel text: cannot parse format %d of '%s'",
-				 i, src->fmt_sys[i]);
-	}
-	for (int i = 0; text && i < src->nr_fmts; i++)
-		pk_free(text[i]);
-	pk_free(text);
-	pk_free(bad);
+	struct tf_tep_src ts = {
+		.who = "kernel text", .big = src->big,
+		.long_size = src->long_size, .nr_cpus = src->nr_cpus,
+		.fmts = f, .nr_fmts = src->nr_fmts,
+		.untrusted = src->untrusted,
+		.kallsyms = src->kallsyms,
+		.kallsyms_len = src->kallsyms ? strlen(src->kallsyms) : 0,
+		.printk = src->printk,
+		.printk_len = src->printk ? strlen(src->printk) : 0,
+	};
+	if (!e)
+		e = tf_tep_init(&kt->tt, &ts, NULL);
+	for (int i = 0; f && i < src->nr_fmts; i++)
+		pk_free((char *)f[i].text);
+	pk_free(f);
 	if (e)
 		return e;
-	if (src->kallsyms && *src->kallsyms)
-		tep_parse_kallsyms(kt->tep, src->kallsyms);
-	if (src->printk && *src->printk)
-		tep_parse_printk_formats(kt->tep, src->printk);
+	kt->tep = kt->tt.tep;
 	kt->id_function = find_id(kt->tep, "function");
 	kt->id_print = find_id(kt->tep, "print");
 	kt->id_bprint = find_id(kt->tep, "bprint");
@@ -748,10 +738,9 @@ void pk_ktext_free(struct pk_ktext *kt)
 {
 	if (!kt)
 		return;
-	if (kt->tep) {
+	if (kt->tep)
 		trace_seq_destroy(&kt->s);
-		tep_free(kt->tep);
-	}
+	tf_tep_fini(&kt->tt);
 	map_free(&kt->comms);
 	map_free(&kt->tgids);
 	pk_free(kt->syms);

@@ -14,6 +14,7 @@
 #include <trace-seq.h>
 #include "base/base.h"
 #include "tracedat/rbpage.h"
+#include "tracefmt/tep.h"
 
 /* Trace options the printer knows (bit numbers). */
 enum kt_opt {
@@ -52,7 +53,8 @@ struct kt_pidmap { int *key; char **comm; int *tgid; size_t cap, n; };
 struct kt_gcpu { int last_pid, depth, depth_irq; uint64_t enter[64]; };
 
 struct pk_ktext {
-	struct tep_handle *tep;
+	struct tf_tep tt;         /* the libtraceevent handle */
+	struct tep_handle *tep;   /* tt.tep */
 	struct trace_seq s;
 	uint64_t flags;
 	enum kt_tracer tracer;
@@ -132,9 +134,6 @@ void kt_header(struct pk_ktext *kt, FILE *out, unsigned long entries,
 /* ktext_graph.c */
 int kt_graph_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k);
 void kt_graph_header(struct pk_ktext *kt, FILE *out);
-
-/* ktext_check.c: marks BAD[i] for formats that crash libtraceevent */
-int kt_check_formats(const struct kt_src *src, char *const *text, bool *bad);
 
 /* ktext_td.c */
 int kt_print_range(struct pk_ktext *kt, FILE *out,

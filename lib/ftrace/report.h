@@ -11,18 +11,14 @@
 #include "tracedat/tracedat.h"
 #include "ftrace/fgraph.h"
 #include "tracefmt/fmt.h"
-
-struct tep_handle;
-struct tep_plugin_list;
+#include "tracefmt/tep.h"
 
 struct rep_tep {
-	struct tep_handle *tep;
-	struct tep_plugin_list *plugins;
+	struct tf_tep tt;       /* tt.parsed: format index -> given to tep */
 	void *seq;              /* struct trace_seq */
 	uint8_t *scratch;       /* zeroed bounce buffer for one record */
 	size_t scratch_max;
 	struct td_fgraph fg;
-	bool *parsed;           /* format index -> given to libtraceevent */
 	bool ftrace_parsed;
 	bool failed;
 };
