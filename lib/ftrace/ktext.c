@@ -605,19 +605,52 @@ char *kt_fix_format(const char *text, size_t len)
 	return b.data;
 }
 
+static int env_syms(struct tf_env *env)
+{
+	struct pk_ktext *kt = env->priv;
+
+	return kt->env_syms ? tf_syms_parse(env, kt->env_syms,
+					    strlen(kt->env_syms)) : 0;
+}
+
+static int env_printk(struct tf_env *env)
+{
+	struct pk_ktext *kt = env->priv;
+
+	return kt->env_printk ? tf_printk_parse(env, kt->env_printk,
+						strlen(kt->env_printk)) : 0;
+}
+
+/* The compiled formatter's side: the same (fixed-up) formats. */
+static int setup_compiled(struct pk_ktext *kt, const struct kt_src *src)
+{
+	if ((src->kallsyms && !(kt->env_syms = pk_strdup(src->kallsyms))) ||
+	    (src->printk && !(kt->env_printk = pk_strdup(src->printk))))
+		return -ENOMEM;
+	kt->env.big = src->big;
+	kt->env.long_size = src->long_size;
+	kt->env.priv = kt;
+	kt->env.load_syms = env_syms;
+	kt->env.load_printk = env_printk;
+	return tf_events_init(&kt->evs, kt->fx, kt->nr_fx, src->long_size, 0);
+}
+
 static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 {
 	struct tf_tep_fmt *f = pk_calloc((size_t)src->nr_fmts + 1, sizeof(*f));
 	int e = f ? 0 : -ENOMEM;
 
+	kt->fx = f;
+	kt->nr_fx = f ? src->nr_fmts : 0;
 	for (int i = 0; !e && i < src->nr_fmts; i++) {
-		char *t;
+		char *t, *sys;
 		if (src->fmt_skip && src->fmt_skip[i])
 			continue;
-		if (!(t = kt_fix_format(src->fmt_text[i], src->fmt_len[i])))
+		t = kt_fix_format(src->fmt_text[i], src->fmt_len[i]);
+		sys = pk_strdup(src->fmt_sys[i]);
+		f[i] = (struct tf_tep_fmt){ t, t ? strlen(t) : 0, sys };
+		if (!t || !sys)
 			e = -ENOMEM;
-		f[i] = (struct tf_tep_fmt){ t, t ? strlen(t) : 0,
-					    src->fmt_sys[i] };
 	}
 	struct tf_tep_src ts = {
 		.who = "kernel text", .big = src->big,
@@ -631,9 +664,8 @@ static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 	};
 	if (!e)
 		e = tf_tep_init(&kt->tt, &ts, NULL);
-	for (int i = 0; f && i < src->nr_fmts; i++)
-		pk_free((char *)f[i].text);
-	pk_free(f);
+	if (!e)
+		e = setup_compiled(kt, src);
 	if (e)
 		return e;
 	kt->tep = kt->tt.tep;
@@ -741,6 +773,16 @@ void pk_ktext_free(struct pk_ktext *kt)
 	if (kt->tep)
 		trace_seq_destroy(&kt->s);
 	tf_tep_fini(&kt->tt);
+	tf_events_fini(&kt->evs);
+	tf_env_fini(&kt->env);
+	tf_out_fini(&kt->out);
+	for (int i = 0; i < kt->nr_fx; i++) {
+		pk_free((char *)kt->fx[i].text);
+		pk_free((char *)kt->fx[i].system);
+	}
+	pk_free(kt->fx);
+	pk_free(kt->env_syms);
+	pk_free(kt->env_printk);
 	map_free(&kt->comms);
 	map_free(&kt->tgids);
 	pk_free(kt->syms);

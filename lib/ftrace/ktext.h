@@ -14,6 +14,7 @@
 #include <trace-seq.h>
 #include "base/base.h"
 #include "tracedat/rbpage.h"
+#include "tracefmt/events.h"
 #include "tracefmt/tep.h"
 
 /* Trace options the printer knows (bit numbers). */
@@ -55,6 +56,13 @@ struct kt_gcpu { int last_pid, depth, depth_irq; uint64_t enter[64]; };
 struct pk_ktext {
 	struct tf_tep tt;         /* the libtraceevent handle */
 	struct tep_handle *tep;   /* tt.tep */
+	/* payloads: the formats compiled, libtraceevent for the rest */
+	struct tf_tep_fmt *fx;    /* per format: text and system (owned) */
+	int nr_fx;
+	struct tf_events evs;
+	struct tf_env env;
+	struct tf_out out;
+	char *env_syms, *env_printk;  /* the texts ENV's tables point in */
 	struct trace_seq s;
 	uint64_t flags;
 	enum kt_tracer tracer;

@@ -22,20 +22,14 @@
 #include "base/base.h"
 #include <perfkit/tracefmt.h>
 #include "tracefmt/fmt.h"
-#include "tracefmt/tep.h"
+#include "tracefmt/events.h"
 #include "tracefmt/tracefmt.h"
-
-/* An event ID and its format index (sorted by ID). */
-struct tf_idx { uint64_t id; int fi; };
 
 struct pk_tracefmt {
 	char *data;               /* a copy of the tracing data */
 	struct tf_tep_src src;    /* formats and texts, pointing into DATA */
 	int fmt_cap;
-	struct tf_idx *ids;       /* NR_IDS of them */
-	int nr_ids;
-	struct tf_event **evs;    /* format index -> compiled (lazily) */
-	uint8_t *state;           /* 0 not yet, 1 compiled, 2 libtraceevent */
+	struct tf_events evs;     /* compiled (no plugins, as perf) */
 	struct tf_env env;
 	struct tf_out out;
 	/* libtraceevent, set up on first need */
@@ -249,33 +243,6 @@ static int parse(struct pk_tracefmt *t, struct rd *r)
 	return 0;
 }
 
-static int idx_cmp(const void *a, const void *b)
-{
-	const struct tf_idx *x = a, *y = b;
-
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return x->fi - y->fi;
-}
-
-static int index_ids(struct pk_tracefmt *t)
-{
-	int n = t->src.nr_fmts;
-
-	t->ids = pk_calloc((size_t)n + 1, sizeof(*t->ids));
-	t->evs = pk_calloc((size_t)n + 1, sizeof(*t->evs));
-	t->state = pk_calloc((size_t)n + 1, 1);
-	if (!t->ids || !t->evs || !t->state)
-		return -ENOMEM;
-	for (int i = 0; i < n; i++) {
-		long id = tf_format_id(t->src.fmts[i].text, t->src.fmts[i].len);
-		if (id >= 0)
-			t->ids[t->nr_ids++] = (struct tf_idx){ (uint64_t)id, i };
-	}
-	qsort(t->ids, (size_t)t->nr_ids, sizeof(*t->ids), idx_cmp);
-	return 0;
-}
-
 static int load_printk(struct tf_env *env)
 {
 	struct pk_tracefmt *t = env->priv;
@@ -301,7 +268,8 @@ struct pk_tracefmt *pk_tracefmt_new(const void *data, size_t size)
 	t->src.perf_lines = true;
 	err = parse(t, &r);
 	if (!err)
-		err = index_ids(t);
+		err = tf_events_init(&t->evs, t->src.fmts, t->src.nr_fmts,
+				     t->src.long_size, 0);
 	if (err) {
 		pk_tracefmt_free(t);
 		errno = -err;
@@ -325,14 +293,7 @@ void pk_tracefmt_free(struct pk_tracefmt *t)
 {
 	if (!t)
 		return;
-	for (int i = 0; t->evs && i < t->src.nr_fmts; i++)
-		if (t->evs[i]) {
-			tf_event_fini(t->evs[i]);
-			pk_free(t->evs[i]);
-		}
-	pk_free(t->evs);
-	pk_free(t->state);
-	pk_free(t->ids);
+	tf_events_fini(&t->evs);
 	tf_env_fini(&t->env);
 	tf_out_fini(&t->out);
 	if (t->seq_init)
@@ -341,46 +302,6 @@ void pk_tracefmt_free(struct pk_tracefmt *t)
 	pk_free((void *)t->src.fmts);
 	pk_free(t->data);
 	pk_free(t);
-}
-
-/* The format index of event ID (the first of equal IDs), or -1. */
-static int format_of(const struct pk_tracefmt *t, uint64_t id)
-{
-	size_t lo = 0, hi = (size_t)t->nr_ids;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t->ids[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < (size_t)t->nr_ids && t->ids[lo].id == id ? t->ids[lo].fi
-							     : -1;
-}
-
-/* The compiled format FI, or NULL when libtraceevent prints it. */
-static const struct tf_event *compiled(struct pk_tracefmt *t, int fi,
-				       uint64_t id)
-{
-	if (!t->state[fi]) {
-		const struct tf_tep_fmt *f = &t->src.fmts[fi];
-		struct tf_event *e = pk_zalloc(sizeof(*e));
-
-		t->state[fi] = 2;
-		if (!e)
-			return NULL;
-		if (tf_compile(e, f->text, f->len, f->system,
-			       t->src.long_size, 0) < 0 || !e->ok ||
-		    (uint64_t)e->id != id) {
-			tf_event_fini(e);
-			pk_free(e);
-			return NULL;
-		}
-		t->evs[fi] = e;
-		t->state[fi] = 1;
-	}
-	return t->state[fi] == 1 ? t->evs[fi] : NULL;
 }
 
 /* libtraceevent's event ID, set up with every format on first use. */
@@ -405,8 +326,8 @@ static struct tep_event *tep_event(struct pk_tracefmt *t, uint64_t id)
 
 const char *pk_tracefmt_name(struct pk_tracefmt *t, uint64_t id)
 {
-	int fi = format_of(t, id);
-	const struct tf_event *ce = fi >= 0 ? compiled(t, fi, id) : NULL;
+	int fi = tf_events_find(&t->evs, id);
+	const struct tf_event *ce = tf_events_get(&t->evs, fi, id);
 	struct tep_event *e;
 
 	if (ce) {
@@ -442,8 +363,8 @@ static const char *tep_print(struct pk_tracefmt *t, uint64_t id, int cpu,
 const char *pk_tracefmt_print(struct pk_tracefmt *t, uint64_t id, int cpu,
 			      const void *raw, size_t size, size_t *len)
 {
-	int fi = format_of(t, id);
-	const struct tf_event *ce = fi >= 0 ? compiled(t, fi, id) : NULL;
+	int fi = tf_events_find(&t->evs, id);
+	const struct tf_event *ce = tf_events_get(&t->evs, fi, id);
 
 	if (fi < 0)
 		return NULL;
