@@ -496,115 +496,6 @@ static void set_release(struct pk_ktext *kt, const char *uname_text,
 		snprintf(kt->release, sizeof(kt->release), "%s", u.release);
 }
 
-/*
- * Enum names some format files leave unresolved (no TRACE_DEFINE_ENUM):
- * the kernel knows their values, a reader of the file has to be told.
- */
-static const struct { const char *name; int val; } kenums[] = {
-	{ "HRTIMER_MODE_ABS", 0 }, { "HRTIMER_MODE_REL", 1 },
-	{ "HRTIMER_MODE_ABS_PINNED", 2 }, { "HRTIMER_MODE_REL_PINNED", 3 },
-	{ "HRTIMER_MODE_ABS_SOFT", 4 }, { "HRTIMER_MODE_REL_SOFT", 5 },
-	{ "HRTIMER_MODE_ABS_PINNED_SOFT", 6 },
-	{ "HRTIMER_MODE_REL_PINNED_SOFT", 7 },
-	{ "HRTIMER_MODE_ABS_HARD", 8 }, { "HRTIMER_MODE_REL_HARD", 9 },
-	{ "HRTIMER_MODE_ABS_PINNED_HARD", 10 },
-	{ "HRTIMER_MODE_REL_PINNED_HARD", 11 },
-};
-
-static bool ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
-/*
- * "(0x1 | 0x2 | 4)": libtraceevent misreads a parenthesised group of
- * constants after '&'; the folded value reads right. Appends the value and
- * moves *AT to the ')' when the group at P is one.
- */
-static bool fold_or(struct pk_buf *b, const char *p, const char *end,
-		    const char **at)
-{
-	unsigned long long v = 0;
-	const char *q = p + 1;
-	int n = 0;
-
-	for (;;) {
-		char *e;
-		while (q < end && *q == ' ')
-			q++;
-		if (q >= end || *q < '0' || *q > '9')
-			return false;
-		v |= strtoull(q, &e, 0);
-		q = e;
-		n++;
-		while (q < end && *q == ' ')
-			q++;
-		if (q < end && *q == ')')
-			break;
-		if (q >= end || *q != '|')
-			return false;
-		q++;
-	}
-	if (n < 2)
-		return false;
-	pk_buf_printf(b, "0x%llx", v);
-	*at = q;
-	return true;
-}
-
-/*
- * The print fmt as the kernel renders it with hash-ptr off: a bare "%p"
- * prints like "%px" (16 zero-padded hex digits, no 0x), and the known
- * unresolved enum names become their values. Returns a new string.
- */
-char *kt_fix_format(const char *text, size_t len)
-{
-	struct pk_buf b = { 0 };
-	const char *pf = NULL, *end = text + len;
-	bool in_str = false;
-
-	for (const char *p = text; p + 10 < end; p++)
-		if ((p == text || p[-1] == '\n') && !memcmp(p, "print fmt:", 10)) {
-			pf = p;
-			break;
-		}
-	if (!pf)
-		return pk_strndup(text, len);
-	pk_buf_append(&b, text, (size_t)(pf - text));
-	for (const char *p = pf; p < end; p++) {
-		if (*p == '"' && p[-1] != '\\')
-			in_str = !in_str;
-		if (in_str && *p == '%' && p[1] == 'p' &&
-		    (p + 2 >= end || !ident_char(p[2]))) {
-			pk_buf_append(&b, "%016lx", 6);
-			p++;
-			continue;
-		}
-		if (!in_str && *p == '(' && fold_or(&b, p, end, &p))
-			continue;
-		if (!in_str && ident_char(*p) && !ident_char(p[-1])) {
-			size_t n = 0;
-			while (p + n < end && ident_char(p[n]))
-				n++;
-			size_t k;
-			for (k = 0; k < PK_ARRAY_SIZE(kenums); k++)
-				if (strlen(kenums[k].name) == n &&
-				    !memcmp(kenums[k].name, p, n))
-					break;
-			if (k < PK_ARRAY_SIZE(kenums))
-				pk_buf_printf(&b, "%d", kenums[k].val);
-			else
-				pk_buf_append(&b, p, n);
-			p += n - 1;
-			continue;
-		}
-		pk_buf_append(&b, p, 1);
-	}
-	pk_buf_append(&b, "", 1);
-	return b.data;
-}
-
 static int env_syms(struct tf_env *env)
 {
 	struct pk_ktext *kt = env->priv;
@@ -621,7 +512,7 @@ static int env_printk(struct tf_env *env)
 						strlen(kt->env_printk)) : 0;
 }
 
-/* The compiled formatter's side: the same (fixed-up) formats. */
+/* The compiled formatter's side: the formats in the kernel's reading. */
 static int setup_compiled(struct pk_ktext *kt, const struct kt_src *src)
 {
 	if ((src->kallsyms && !(kt->env_syms = pk_strdup(src->kallsyms))) ||
@@ -632,7 +523,8 @@ static int setup_compiled(struct pk_ktext *kt, const struct kt_src *src)
 	kt->env.priv = kt;
 	kt->env.load_syms = env_syms;
 	kt->env.load_printk = env_printk;
-	return tf_events_init(&kt->evs, kt->fx, kt->nr_fx, src->long_size, 0);
+	return tf_events_init(&kt->evs, kt->fx, kt->nr_fx, src->long_size,
+			      TF_KERNEL);
 }
 
 static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
@@ -646,7 +538,7 @@ static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 		char *t, *sys;
 		if (src->fmt_skip && src->fmt_skip[i])
 			continue;
-		t = kt_fix_format(src->fmt_text[i], src->fmt_len[i]);
+		t = pk_strndup(src->fmt_text[i], src->fmt_len[i]);
 		sys = pk_strdup(src->fmt_sys[i]);
 		f[i] = (struct tf_tep_fmt){ t, t ? strlen(t) : 0, sys };
 		if (!t || !sys)

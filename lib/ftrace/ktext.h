@@ -122,7 +122,6 @@ bool kt_is_text(const struct pk_ktext *kt, uint64_t ip);
 void kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip);
 bool kt_clock_in_ns(const char *clock);
 void kt_detect_tracer(struct pk_ktext *kt, const uint8_t *types);
-char *kt_fix_format(const char *text, size_t len);
 
 /* ktext_line.c */
 int kt_type(const struct pk_ktext *kt, const void *data, uint32_t size);

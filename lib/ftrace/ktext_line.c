@@ -173,9 +173,10 @@ static bool compiled_payload(struct pk_ktext *kt, struct trace_seq *s,
 }
 
 /*
- * The event's print fmt rendered as libtraceevent does without plugins:
- * the kernel's own text for TRACE_EVENT()s. The one place the payload is
- * made: compiled (fmt.h), else by libtraceevent.
+ * The event's print fmt as the kernel renders it for TRACE_EVENT()s: the
+ * compiled formatter in the kernel's reading (TF_KERNEL), else (a format
+ * or record it leaves alone) libtraceevent without plugins. The one place
+ * the payload is made.
  */
 void kt_payload(struct pk_ktext *kt, struct trace_seq *s,
 		const struct pk_tracedat_event *ev)

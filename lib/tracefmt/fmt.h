@@ -11,10 +11,10 @@
  * libtraceevent prints from the print fmt alone. Both follow
  * libtraceevent's reading of the print fmt exactly (its operator-tree
  * rotation, unknown symbolic names as -1, "(nil)", %s of a long as a
- * printk string ...): ftrace_tfdiff checks this record by record. A
- * printer of the kernel's own text (C precedence, %c, hashed %p) would
- * need a third style; the parser keeps to one tree so that is a flag on
- * chain() and the conversion checks, not a second parser.
+ * printk string ...): ftrace_tfdiff checks this record by record. The
+ * third style, TF_KERNEL, is the kernel's own text (the "trace" file): C
+ * precedence, %c, a bare %p as the kernel prints it, the enum names the
+ * kernel resolves itself; ftrace_ktext checks it against the kernel.
  *
  * Use: tf_compile() each format once (tf_event), fill a tf_env (long
  * size, byte order, tf_comms_parse(), and load_syms / load_printk
@@ -40,7 +40,10 @@
 
 #define TF_FALLBACK 1
 
-enum { TF_PLUGINS = 1 };
+/* tf_compile() flags: TF_PLUGINS (trace-cmd's text), TF_KERNEL (the
+ * kernel's own text: C precedence, %c, %p as the kernel prints it with
+ * hash-ptr off, the enum names it knows; no plugins) */
+enum { TF_PLUGINS = 1, TF_KERNEL = 2 };
 
 /* field flags */
 enum {
