@@ -329,33 +329,77 @@ static long find_sym(const struct pk_ktext *kt, uint64_t ip)
 	return (long)lo;
 }
 
-/* trace_seq_print_sym(): "name" or "name+0xoff/0xsize [mod]". */
-void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
-		  bool offset)
+/* The symbol the kernel names IP by, or -1 (also past the last one by
+ * more than 16 MiB when it is no module's). */
+static long holding_sym(const struct pk_ktext *kt, uint64_t ip)
 {
 	long i = find_sym(kt, ip);
 
-	if (i < 0 || (i == (long)kt->nr_syms - 1 && !kt->syms[i].mod &&
-		      ip - kt->syms[i].addr > (1u << 24))) {
-		trace_seq_printf(s, "0x%08llx", (unsigned long long)ip);
-		return;
-	}
+	if (i == (long)kt->nr_syms - 1 && i >= 0 && !kt->syms[i].mod &&
+	    ip - kt->syms[i].addr > (1u << 24))
+		return -1;
+	return i;
+}
+
+/* "name" or "name+0xoff/0xsize [mod]" of symbol I holding IP. */
+static int sym_text(const struct pk_ktext *kt, long i, uint64_t ip,
+		    bool offset, char *buf, size_t len)
+{
 	const struct kt_sym *y = &kt->syms[i];
-	if (!offset) {
-		trace_seq_puts(s, y->name);
-		return;
-	}
 	uint64_t size = 0;
+
+	if (!offset)
+		return snprintf(buf, len, "%s", y->name);
 	for (size_t j = (size_t)i + 1; j < kt->nr_syms; j++)
 		if (kt->syms[j].addr > y->addr) {
 			size = kt->syms[j].addr - y->addr;
 			break;
 		}
-	trace_seq_printf(s, "%s+0x%llx/0x%llx", y->name,
-			 (unsigned long long)(ip - y->addr),
-			 (unsigned long long)size);
-	if (y->mod)
-		trace_seq_printf(s, " [%s]", y->mod);
+	return snprintf(buf, len, "%s+0x%llx/0x%llx%s%s%s", y->name,
+			(unsigned long long)(ip - y->addr),
+			(unsigned long long)size, y->mod ? " [" : "",
+			y->mod ? y->mod : "", y->mod ? "]" : "");
+}
+
+/* trace_seq_print_sym(): "name" or "name+0xoff/0xsize [mod]". */
+void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
+		  bool offset)
+{
+	long i = holding_sym(kt, ip);
+	char buf[1200];
+
+	if (i < 0) {
+		trace_seq_printf(s, "0x%08llx", (unsigned long long)ip);
+		return;
+	}
+	sym_text(kt, i, ip, offset, buf, sizeof(buf));
+	trace_seq_puts(s, buf);
+}
+
+/* The formatter's %pS / %ps: the kernel's sprint_symbol() and
+ * sprint_symbol_no_offset(). */
+static int env_kernel_sym(struct tf_env *env, struct tf_out *o,
+			  uint64_t addr, bool offset)
+{
+	struct pk_ktext *kt = env->priv;
+	long i = holding_sym(kt, addr);
+	char buf[1200];
+	int n = i < 0 ? snprintf(buf, sizeof(buf), "0x%llx",
+				 (unsigned long long)addr)
+		      : sym_text(kt, i, addr, offset, buf, sizeof(buf));
+
+	/* %ps names the module too */
+	if (i >= 0 && !offset && kt->syms[i].mod && n >= 0 &&
+	    n < (int)sizeof(buf))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " [%s]",
+			      kt->syms[i].mod);
+
+	n = PK_MIN(n, (int)sizeof(buf) - 1);
+	if (n < 0 || tf_out_reserve(o, (size_t)n))
+		return -ENOMEM;
+	memcpy(o->p + o->len, buf, (size_t)n);
+	o->len += (size_t)n;
+	return 0;
 }
 
 /* seq_print_ip_sym() with the sym-offset/sym-addr flags. */
@@ -523,6 +567,7 @@ static int setup_compiled(struct pk_ktext *kt, const struct kt_src *src)
 	kt->env.priv = kt;
 	kt->env.load_syms = env_syms;
 	kt->env.load_printk = env_printk;
+	kt->env.kernel_sym = env_kernel_sym;
 	return tf_events_init(&kt->evs, kt->fx, kt->nr_fx, src->long_size,
 			      TF_KERNEL);
 }

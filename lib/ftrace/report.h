@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internal: `trace-cmd report` printing. tdreport.c drives the records and
- * formats them with the compiled formatter (tfmt.h); tdreptep.c is the
- * libtraceevent path, set up lazily for the records the formatter cannot
- * print exactly (and used for everything with PK_REPORT_TEP).
+ * Internal: `trace-cmd report` printing. report.c drives the records and
+ * formats them with the compiled formatter (tracefmt/fmt.h); report_tep.c
+ * is the libtraceevent path (tracefmt/tep.h's set-up), made lazily for the
+ * records the formatter cannot print exactly (and used for everything with
+ * PK_REPORT_TEP).
  */
 #ifndef PK_FTRACE_REPORT_H
 #define PK_FTRACE_REPORT_H

@@ -289,7 +289,8 @@ static uint64_t known_flag(const char *p, size_t len)
 /*
  * Enum names some format files leave unresolved (no TRACE_DEFINE_ENUM):
  * the kernel knows their values (TF_KERNEL), and those of known_flag().
- * False for other names.
+ * False for other names (which the kernel text reads as libtraceevent
+ * does: a reader of the file cannot know them).
  */
 static bool kernel_name(const char *p, size_t len, uint64_t *v)
 {
@@ -374,10 +375,9 @@ static int pairs(struct ps *s, int *first, int *count, bool flags_ctx)
 			next(s);
 			if (!is_op(s, ","))
 				return fail(s, "symbol value expression");
-			if (!s->kernel)
+			/* other names as libtraceevent reads them (-1) */
+			if (!s->kernel || !kernel_name(id, len, &v))
 				v = known_flag(id, len);
-			else if (!kernel_name(id, len, &v))
-				return fail(s, "unresolved name");
 		} else {
 			int e = expr(s);
 			if (e < 0)
@@ -592,9 +592,11 @@ static int primary(struct ps *s)
 		next(s);
 		if (is_op(s, "(") || is_op(s, "->") || is_op(s, "."))
 			return fail(s, "unsupported function or member");
+		/* an unresolved name reads as 0 (libtraceevent's reading;
+		 * the kernel's own text keeps it so too) */
 		if (s->kernel && !kernel_name(id, len, &v))
-			return fail(s, "unresolved name");
-		return num_node(s, v);   /* libtraceevent: unresolved is 0 */
+			v = 0;
+		return num_node(s, v);
 	}
 	if (is_op(s, "(")) {
 		next(s);
@@ -1351,6 +1353,7 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 	if (!ev->why && !ev->ok)
 		ev->why = "no print fmt";
 	ev->plugin = TFP_NONE;
+	ev->kernel = (flags & TF_KERNEL) != 0;
 	if (!strcmp(ev->system, "ftrace") && !strcmp(ev->name, "bprint")) {
 		tf_bprint_bind(ev);     /* libtraceevent's own layout */
 	} else if (!strcmp(ev->system, "ftrace") &&

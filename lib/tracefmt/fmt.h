@@ -62,6 +62,7 @@ struct tf_field {
 struct tf_node;
 struct tf_conv;
 struct tf_env;
+struct tf_out;
 
 /* Which plugin replaces the print fmt (with TF_PLUGINS). */
 enum tf_plugin {
@@ -85,6 +86,7 @@ struct tf_event {
 	int nr_convs;
 	char *text;             /* literal pieces, NUL separated */
 	bool ok;                /* print fmt compiled */
+	bool kernel;            /* compiled with TF_KERNEL */
 	enum tf_plugin plugin;
 	int pf[8];              /* plugin field indexes */
 	const char *why;        /* why !ok (static string) */
@@ -121,6 +123,10 @@ struct tf_env {
 	char **comm_chunks;     /* comm strings; never moved */
 	int nr_comm_chunks;
 	size_t comm_chunk_used, comm_chunk_cap;
+	/* TF_KERNEL events: %pS / %ps (OFFSET false) of ADDR as the kernel
+	 * prints them, appended to O (0 or -ENOMEM); NULL: as libtraceevent */
+	int (*kernel_sym)(struct tf_env *env, struct tf_out *o, uint64_t addr,
+			  bool offset);
 	/* set while several threads print: printing registers no comms
 	 * (the reader registers them in record order: tf_plugin_register) */
 	bool frozen;

@@ -383,13 +383,16 @@ static void kernel_style(void)
 	}
 	t_check(good == (int)PK_ARRAY_SIZE(k), "tfmt_kernel_style",
 		"%d of %zu", good, PK_ARRAY_SIZE(k));
-	/* a name the kernel would resolve and the compiler cannot: no
-	 * program (the caller asks libtraceevent) */
+	/* a name the kernel would resolve and a reader of the file cannot
+	 * reads as libtraceevent reads it: 0 */
 	char *text = format_text(1, "\"x=%d\", REC->a + NOT_A_KNOWN_ENUM");
 	struct tf_event ev;
 	int c = tf_compile(&ev, text, strlen(text), "t", 8, TF_KERNEL);
-	t_check(c == 0 && !ev.ok, "tfmt_kernel_unknown_name", "r=%d ok=%d",
-		c, ev.ok);
+	o.len = 0;
+	int pr = c == 0 && ev.ok ? tf_print(&ev, &env, r.b, r.size, &o) : -1;
+	t_check(pr == 0 && o.len == 4 && !memcmp(o.p, "x=53", 4),
+		"tfmt_kernel_unknown_name", "r=%d ok=%d '%.*s'", c, ev.ok,
+		(int)o.len, o.p ? o.p : "");
 	tf_event_fini(&ev);
 	pk_free(text);
 	tf_out_fini(&o);
