@@ -203,7 +203,7 @@ static int parse(struct pk_tracefmt *t, struct rd *r)
 	if (t) {
 		t->src.big = big;
 		t->src.long_size = long_size;
-		t->src.page_size = page_size ? page_size : 0;
+		t->src.page_size = page_size;
 	}
 	if ((err = parse_headers(t, r)))
 		return err;
@@ -360,14 +360,40 @@ static const char *tep_print(struct pk_tracefmt *t, uint64_t id, int cpu,
 	return t->seq.buffer;
 }
 
+/*
+ * The compiled format a record is printed by: libtraceevent takes the
+ * event from the record's own common_type (a group member's sample
+ * carries its leader's record), not from the sample's event. NULL when
+ * libtraceevent prints it.
+ */
+static const struct tf_event *record_event(struct pk_tracefmt *t,
+					   const struct tf_event *ce,
+					   const void *raw, size_t size)
+{
+	int f = ce ? tf_find_field(ce, "common_type") : -1;
+	const struct tf_field *tf;
+	uint64_t type;
+
+	if (f < 0)
+		return NULL;
+	tf = &ce->fields[f];
+	if (tf->size > 8 || tf->off + tf->size > size)
+		return NULL;
+	type = tf_field_u64(&t->env, tf, raw);
+	if (type == (uint64_t)ce->id)
+		return ce;
+	return tf_events_get(&t->evs, tf_events_find(&t->evs, type), type);
+}
+
 const char *pk_tracefmt_print(struct pk_tracefmt *t, uint64_t id, int cpu,
 			      const void *raw, size_t size, size_t *len)
 {
 	int fi = tf_events_find(&t->evs, id);
-	const struct tf_event *ce = tf_events_get(&t->evs, fi, id);
+	const struct tf_event *ce;
 
 	if (fi < 0)
 		return NULL;
+	ce = record_event(t, tf_events_get(&t->evs, fi, id), raw, size);
 	if (ce && size <= UINT32_MAX) {
 		t->out.len = 0;
 		int r = tf_print(ce, &t->env, raw, (uint32_t)size, &t->out);
