@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tracepoint payloads formatted from perf's tracing data (the TRACING_DATA
- * feature section or record: header_page, ftrace and event formats,
- * kallsyms, printk formats, saved cmdlines; layout 0.5 / 0.6) with
- * libtraceevent, as perf script prints them.
+ * Event formatting: tracepoint payloads formatted from perf's tracing data
+ * (the TRACING_DATA feature section or record: header_page, ftrace and
+ * event formats, kallsyms, printk formats, saved cmdlines; layout 0.5 /
+ * 0.6) as perf script prints them. The library's one event formatter
+ * (also behind `ftrace report` and the kernel text of ftrace.h): each
+ * format compiled once, libtraceevent for the formats and records the
+ * compiler leaves alone.
  */
 #ifndef PERFKIT_TRACEFMT_H
 #define PERFKIT_TRACEFMT_H

@@ -186,28 +186,74 @@ static int parse_kallsyms(struct pk_ktext *kt, const char *text)
 	return e;
 }
 
-/* trace_seq_print_sym(): "name" or "name+0xoff/0xsize [mod]". */
-void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
-		  bool offset)
+/* The symbol the kernel names IP by, or -1 (also past the last one by
+ * more than 16 MiB when it is no module's). */
+static long holding_sym(const struct pk_ktext *kt, uint64_t ip)
 {
 	long i = pk__ksyms_first(&kt->ksyms, ip);
 	const struct pk_ksym *y = i < 0 ? NULL : &kt->ksyms.v[i];
 
 	if (!y || (i == (long)kt->ksyms.n - 1 && !y->mod &&
-		   ip - y->addr > (1u << 24))) {
+		   ip - y->addr > (1u << 24)))
+		return -1;
+	return i;
+}
+
+/* "name" or "name+0xoff/0xsize [mod]" of symbol I holding IP. */
+static int sym_text(const struct pk_ktext *kt, long i, uint64_t ip,
+		    bool offset, char *buf, size_t len)
+{
+	const struct pk_ksym *y = &kt->ksyms.v[i];
+
+	if (!offset)
+		return snprintf(buf, len, "%s", y->name);
+	return snprintf(buf, len, "%s+0x%llx/0x%llx%s%s%s", y->name,
+			(unsigned long long)(ip - y->addr),
+			(unsigned long long)pk__ksyms_size(&kt->ksyms,
+							   (size_t)i),
+			y->mod ? " [" : "", y->mod ? pk__ksym_mod(y) : "",
+			y->mod ? "]" : "");
+}
+
+/* trace_seq_print_sym(): "name" or "name+0xoff/0xsize [mod]". */
+void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
+		  bool offset)
+{
+	long i = holding_sym(kt, ip);
+	char buf[1200];
+
+	if (i < 0) {
 		trace_seq_printf(s, "0x%08llx", (unsigned long long)ip);
 		return;
 	}
-	if (!offset) {
-		trace_seq_puts(s, y->name);
-		return;
-	}
-	uint64_t size = pk__ksyms_size(&kt->ksyms, (size_t)i);
-	trace_seq_printf(s, "%s+0x%llx/0x%llx", y->name,
-			 (unsigned long long)(ip - y->addr),
-			 (unsigned long long)size);
-	if (y->mod)
-		trace_seq_printf(s, " [%s]", pk__ksym_mod(y));
+	sym_text(kt, i, ip, offset, buf, sizeof(buf));
+	trace_seq_puts(s, buf);
+}
+
+/* The formatter's %pS / %ps: the kernel's sprint_symbol() and
+ * sprint_symbol_no_offset(). */
+static int env_kernel_sym(struct tf_env *env, struct tf_out *o,
+			  uint64_t addr, bool offset)
+{
+	struct pk_ktext *kt = env->priv;
+	long i = holding_sym(kt, addr);
+	char buf[1200];
+	int n = i < 0 ? snprintf(buf, sizeof(buf), "0x%llx",
+				 (unsigned long long)addr)
+		      : sym_text(kt, i, addr, offset, buf, sizeof(buf));
+
+	/* %ps names the module too */
+	if (i >= 0 && !offset && kt->ksyms.v[i].mod && n >= 0 &&
+	    n < (int)sizeof(buf))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " [%s]",
+			      pk__ksym_mod(&kt->ksyms.v[i]));
+
+	n = PK_MIN(n, (int)sizeof(buf) - 1);
+	if (n < 0 || tf_out_reserve(o, (size_t)n))
+		return -ENOMEM;
+	memcpy(o->p + o->len, buf, (size_t)n);
+	o->len += (size_t)n;
+	return 0;
 }
 
 /* seq_print_ip_sym() with the sym-offset/sym-addr flags. */
@@ -349,157 +395,72 @@ static void set_release(struct pk_ktext *kt, const char *uname_text,
 		snprintf(kt->release, sizeof(kt->release), "%s", u.release);
 }
 
-/*
- * Enum names some format files leave unresolved (no TRACE_DEFINE_ENUM):
- * the kernel knows their values, a reader of the file has to be told.
- */
-static const struct { const char *name; int val; } kenums[] = {
-	{ "HRTIMER_MODE_ABS", 0 }, { "HRTIMER_MODE_REL", 1 },
-	{ "HRTIMER_MODE_ABS_PINNED", 2 }, { "HRTIMER_MODE_REL_PINNED", 3 },
-	{ "HRTIMER_MODE_ABS_SOFT", 4 }, { "HRTIMER_MODE_REL_SOFT", 5 },
-	{ "HRTIMER_MODE_ABS_PINNED_SOFT", 6 },
-	{ "HRTIMER_MODE_REL_PINNED_SOFT", 7 },
-	{ "HRTIMER_MODE_ABS_HARD", 8 }, { "HRTIMER_MODE_REL_HARD", 9 },
-	{ "HRTIMER_MODE_ABS_PINNED_HARD", 10 },
-	{ "HRTIMER_MODE_REL_PINNED_HARD", 11 },
-};
-
-static bool ident_char(char c)
+static int env_syms(struct tf_env *env)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
+	struct pk_ktext *kt = env->priv;
+
+	return kt->env_syms ? tf_syms_parse(env, kt->env_syms,
+					    strlen(kt->env_syms)) : 0;
 }
 
-/*
- * "(0x1 | 0x2 | 4)": libtraceevent misreads a parenthesised group of
- * constants after '&'; the folded value reads right. Appends the value and
- * moves *AT to the ')' when the group at P is one.
- */
-static bool fold_or(struct pk_buf *b, const char *p, const char *end,
-		    const char **at)
+static int env_printk(struct tf_env *env)
 {
-	unsigned long long v = 0;
-	const char *q = p + 1;
-	int n = 0;
+	struct pk_ktext *kt = env->priv;
 
-	for (;;) {
-		char *e;
-		while (q < end && *q == ' ')
-			q++;
-		if (q >= end || *q < '0' || *q > '9')
-			return false;
-		v |= strtoull(q, &e, 0);
-		q = e;
-		n++;
-		while (q < end && *q == ' ')
-			q++;
-		if (q < end && *q == ')')
-			break;
-		if (q >= end || *q != '|')
-			return false;
-		q++;
-	}
-	if (n < 2)
-		return false;
-	pk_buf_printf(b, "0x%llx", v);
-	*at = q;
-	return true;
+	return kt->env_printk ? tf_printk_parse(env, kt->env_printk,
+						strlen(kt->env_printk)) : 0;
 }
 
-/*
- * The print fmt as the kernel renders it with hash-ptr off: a bare "%p"
- * prints like "%px" (16 zero-padded hex digits, no 0x), and the known
- * unresolved enum names become their values. Returns a new string.
- */
-char *kt_fix_format(const char *text, size_t len)
+/* The compiled formatter's side: the formats in the kernel's reading. */
+static int setup_compiled(struct pk_ktext *kt, const struct kt_src *src)
 {
-	struct pk_buf b = { 0 };
-	const char *pf = NULL, *end = text + len;
-	bool in_str = false;
-
-	for (const char *p = text; p + 10 < end; p++)
-		if ((p == text || p[-1] == '\n') && !memcmp(p, "print fmt:", 10)) {
-			pf = p;
-			break;
-		}
-	if (!pf)
-		return pk_strndup(text, len);
-	pk_buf_append(&b, text, (size_t)(pf - text));
-	for (const char *p = pf; p < end; p++) {
-		if (*p == '"' && p[-1] != '\\')
-			in_str = !in_str;
-		if (in_str && *p == '%' && p[1] == 'p' &&
-		    (p + 2 >= end || !ident_char(p[2]))) {
-			pk_buf_append(&b, "%016lx", 6);
-			p++;
-			continue;
-		}
-		if (!in_str && *p == '(' && fold_or(&b, p, end, &p))
-			continue;
-		if (!in_str && ident_char(*p) && !ident_char(p[-1])) {
-			size_t n = 0;
-			while (p + n < end && ident_char(p[n]))
-				n++;
-			size_t k;
-			for (k = 0; k < PK_ARRAY_SIZE(kenums); k++)
-				if (strlen(kenums[k].name) == n &&
-				    !memcmp(kenums[k].name, p, n))
-					break;
-			if (k < PK_ARRAY_SIZE(kenums))
-				pk_buf_printf(&b, "%d", kenums[k].val);
-			else
-				pk_buf_append(&b, p, n);
-			p += n - 1;
-			continue;
-		}
-		pk_buf_append(&b, p, 1);
-	}
-	pk_buf_append(&b, "", 1);
-	return b.data;
+	if ((src->kallsyms && !(kt->env_syms = pk_strdup(src->kallsyms))) ||
+	    (src->printk && !(kt->env_printk = pk_strdup(src->printk))))
+		return -ENOMEM;
+	kt->env.big = src->big;
+	kt->env.long_size = src->long_size;
+	kt->env.priv = kt;
+	kt->env.load_syms = env_syms;
+	kt->env.load_printk = env_printk;
+	kt->env.kernel_sym = env_kernel_sym;
+	return tf_events_init(&kt->evs, kt->fx, kt->nr_fx, src->long_size,
+			      TF_KERNEL);
 }
 
 static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 {
-	kt->tep = tep_alloc();
-	if (!kt->tep)
-		return -ENOMEM;
-	tep_set_file_bigendian(kt->tep, src->big ? TEP_BIG_ENDIAN
-						 : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(kt->tep, __BYTE_ORDER__ ==
-				__ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
-						     : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(kt->tep, src->long_size);
-	tep_set_cpus(kt->tep, src->nr_cpus);
-	char **text = pk_calloc((size_t)src->nr_fmts + 1, sizeof(char *));
-	bool *bad = pk_calloc((size_t)src->nr_fmts + 1, sizeof(bool));
-	int e = text && bad ? 0 : -ENOMEM;
+	struct tf_tep_fmt *f = pk_calloc((size_t)src->nr_fmts + 1, sizeof(*f));
+	int e = f ? 0 : -ENOMEM;
+
+	kt->fx = f;
+	kt->nr_fx = f ? src->nr_fmts : 0;
 	for (int i = 0; !e && i < src->nr_fmts; i++) {
+		char *t, *sys;
 		if (src->fmt_skip && src->fmt_skip[i])
 			continue;
-		text[i] = kt_fix_format(src->fmt_text[i], src->fmt_len[i]);
-		if (!text[i])
+		t = pk_strndup(src->fmt_text[i], src->fmt_len[i]);
+		sys = pk_strdup(src->fmt_sys[i]);
+		f[i] = (struct tf_tep_fmt){ t, t ? strlen(t) : 0, sys };
+		if (!t || !sys)
 			e = -ENOMEM;
 	}
-	if (!e && src->untrusted)
-		e = kt_check_formats(src, text, bad);
-	for (int i = 0; !e && i < src->nr_fmts; i++) {
-		if (!text[i] || bad[i])
-			continue;
-		if (tep_parse_event(kt->tep, text[i], strlen(text[i]),
-				    src->fmt_sys[i]))
-			pk_debug("kernel text: cannot parse format %d of '%s'",
-				 i, src->fmt_sys[i]);
-	}
-	for (int i = 0; text && i < src->nr_fmts; i++)
-		pk_free(text[i]);
-	pk_free(text);
-	pk_free(bad);
+	struct tf_tep_src ts = {
+		.who = "kernel text", .big = src->big,
+		.long_size = src->long_size, .nr_cpus = src->nr_cpus,
+		.fmts = f, .nr_fmts = src->nr_fmts,
+		.untrusted = src->untrusted,
+		.kallsyms = src->kallsyms,
+		.kallsyms_len = src->kallsyms ? strlen(src->kallsyms) : 0,
+		.printk = src->printk,
+		.printk_len = src->printk ? strlen(src->printk) : 0,
+	};
+	if (!e)
+		e = tf_tep_init(&kt->tt, &ts, NULL);
+	if (!e)
+		e = setup_compiled(kt, src);
 	if (e)
 		return e;
-	if (src->kallsyms && *src->kallsyms)
-		tep_parse_kallsyms(kt->tep, src->kallsyms);
-	if (src->printk && *src->printk)
-		tep_parse_printk_formats(kt->tep, src->printk);
+	kt->tep = kt->tt.tep;
 	kt->id_function = find_id(kt->tep, "function");
 	kt->id_print = find_id(kt->tep, "print");
 	kt->id_bprint = find_id(kt->tep, "bprint");
@@ -601,10 +562,19 @@ void pk_ktext_free(struct pk_ktext *kt)
 {
 	if (!kt)
 		return;
-	if (kt->tep) {
+	if (kt->tep)
 		trace_seq_destroy(&kt->s);
-		tep_free(kt->tep);
+	tf_tep_fini(&kt->tt);
+	tf_events_fini(&kt->evs);
+	tf_env_fini(&kt->env);
+	tf_out_fini(&kt->out);
+	for (int i = 0; i < kt->nr_fx; i++) {
+		pk_free((char *)kt->fx[i].text);
+		pk_free((char *)kt->fx[i].system);
 	}
+	pk_free(kt->fx);
+	pk_free(kt->env_syms);
+	pk_free(kt->env_printk);
 	pk__comms_fini(&kt->comms);
 	pk__hash_fini(&kt->tgids);
 	pk__ksyms_fini(&kt->ksyms);

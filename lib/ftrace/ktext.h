@@ -16,6 +16,8 @@
 #include "base/comm.h"
 #include "symbol/ksyms.h"
 #include "tracedat/rbpage.h"
+#include "tracefmt/events.h"
+#include "tracefmt/tep.h"
 
 /* Trace options the printer knows (bit numbers). */
 enum kt_opt {
@@ -52,7 +54,15 @@ struct kt_src {
 struct kt_gcpu { int last_pid, depth, depth_irq; uint64_t enter[64]; };
 
 struct pk_ktext {
-	struct tep_handle *tep;
+	struct tf_tep tt;         /* the libtraceevent handle */
+	struct tep_handle *tep;   /* tt.tep */
+	/* payloads: the formats compiled, libtraceevent for the rest */
+	struct tf_tep_fmt *fx;    /* per format: text and system (owned) */
+	int nr_fx;
+	struct tf_events evs;
+	struct tf_env env;
+	struct tf_out out;
+	char *env_syms, *env_printk;  /* the texts ENV's tables point in */
 	struct trace_seq s;
 	uint64_t flags;
 	enum kt_tracer tracer;
@@ -110,7 +120,6 @@ bool kt_is_text(const struct pk_ktext *kt, uint64_t ip);
 void kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip);
 bool kt_clock_in_ns(const char *clock);
 void kt_detect_tracer(struct pk_ktext *kt, const uint8_t *types);
-char *kt_fix_format(const char *text, size_t len);
 
 /* ktext_line.c */
 int kt_type(const struct pk_ktext *kt, const void *data, uint32_t size);
@@ -130,9 +139,6 @@ void kt_header(struct pk_ktext *kt, FILE *out, unsigned long entries,
 /* ktext_graph.c */
 int kt_graph_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k);
 void kt_graph_header(struct pk_ktext *kt, FILE *out);
-
-/* ktext_check.c: marks BAD[i] for formats that crash libtraceevent */
-int kt_check_formats(const struct kt_src *src, char *const *text, bool *bad);
 
 /* ktext_td.c */
 int kt_print_range(struct pk_ktext *kt, FILE *out,

@@ -152,14 +152,39 @@ static void lat_context(struct pk_ktext *kt, struct trace_seq *s,
 		trace_seq_printf(s, " %4lld: ", (long long)abs);
 }
 
+/* The payload from the compiled formatter; false when it leaves EV to
+ * libtraceevent (a text ending in a newline or holding a NUL too:
+ * libtraceevent's own handling decides those). */
+static bool compiled_payload(struct pk_ktext *kt, struct trace_seq *s,
+			     const struct pk_tracedat_event *ev, uint32_t size)
+{
+	int type = kt_type(kt, ev->data, size);
+	const struct tf_event *te = type < 0 ? NULL :
+		tf_events_get(&kt->evs, tf_events_find(&kt->evs, (uint64_t)type),
+			      (uint64_t)type);
+
+	kt->out.len = 0;
+	if (!te || tf_print(te, &kt->env, ev->data, size, &kt->out) ||
+	    (kt->out.len && (kt->out.p[kt->out.len - 1] == '\n' ||
+			      memchr(kt->out.p, 0, kt->out.len))))
+		return false;
+	trace_seq_printf(s, "%.*s", (int)kt->out.len, kt->out.p);
+	return true;
+}
+
 /*
- * The event's print fmt rendered by libtraceevent without plugins: the
- * kernel's own text for TRACE_EVENT()s. The one place the payload is made.
+ * The event's print fmt as the kernel renders it for TRACE_EVENT()s: the
+ * compiled formatter in the kernel's reading (TF_KERNEL), else (a format
+ * or record it leaves alone) libtraceevent without plugins. The one place
+ * the payload is made.
  */
 void kt_payload(struct pk_ktext *kt, struct trace_seq *s,
 		const struct pk_tracedat_event *ev)
 {
 	uint32_t size = (uint32_t)PK_MIN(ev->size, kt->scratch_max);
+
+	if (compiled_payload(kt, s, ev, size))
+		return;
 	struct tep_record rec = {
 		.ts = ev->ts, .cpu = ev->cpu, .data = kt->scratch,
 		.size = (int)size, .record_size = (int)size,

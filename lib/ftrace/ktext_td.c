@@ -50,22 +50,6 @@ int kt_print_range(struct pk_ktext *kt, FILE *out,
 	return 0;
 }
 
-/* The "ID: N" of a format text, or -1. */
-static long format_id(const char *p, size_t len)
-{
-	const char *end = p + len, *s = p;
-
-	for (; p + 4 < end; p++) {
-		if ((p == s || p[-1] == '\n') && !memcmp(p, "ID: ", 4)) {
-			long v = 0;
-			for (p += 4; p < end && *p >= '0' && *p <= '9'; p++)
-				v = v * 10 + (*p - '0');
-			return v > 65535 ? -1 : v;
-		}
-	}
-	return -1;
-}
-
 /* The overrun of CPU in the file's CPUSTAT options (0 if absent). */
 static unsigned long cpustat_overrun(const struct pk_tracedat *td, int cpu)
 {
@@ -156,12 +140,13 @@ static int make_printer(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 
 	e = sys && txt && len && skip ? 0 : -ENOMEM;
 	for (int i = 0; !e && i < n; i++) {
-		long id = format_id(td->fmts[i].text.p, td->fmts[i].text.len);
+		long id = tf_format_id(td->fmts[i].text.p,
+					td->fmts[i].text.len);
 		sys[i] = td->fmts[i].system;
 		txt[i] = td->fmts[i].text.p;
 		len[i] = td->fmts[i].text.len;
 		/* ftrace formats are always parsed (ids of the layouts) */
-		skip[i] = i >= td->nr_ftrace_fmts && id >= 0 &&
+		skip[i] = i >= td->nr_ftrace_fmts && id >= 0 && id < 65536 &&
 			  !(sc->types[id / 8] & (1 << (id % 8)));
 	}
 	if (!e)

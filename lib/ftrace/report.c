@@ -105,7 +105,7 @@ static int tep_format(struct rep *r, int fi)
 {
 	int e = tep_ready(r);
 
-	if (e || fi < 0 || r->tep_only || r->t.parsed[fi])
+	if (e || fi < 0 || r->tep_only || r->t.tt.parsed[fi])
 		return e;
 	bool pf = r->td->pf != NULL;
 	if (pf)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internal: `trace-cmd report` printing. tdreport.c drives the records and
- * formats them with the compiled formatter (tfmt.h); tdreptep.c is the
- * libtraceevent path, set up lazily for the records the formatter cannot
- * print exactly (and used for everything with PK_REPORT_TEP).
+ * Internal: `trace-cmd report` printing. report.c drives the records and
+ * formats them with the compiled formatter (tracefmt/fmt.h); report_tep.c
+ * is the libtraceevent path (tracefmt/tep.h's set-up), made lazily for the
+ * records the formatter cannot print exactly (and used for everything with
+ * PK_REPORT_TEP).
  */
 #ifndef PK_FTRACE_REPORT_H
 #define PK_FTRACE_REPORT_H
@@ -11,18 +12,14 @@
 #include "tracedat/tracedat.h"
 #include "ftrace/fgraph.h"
 #include "tracefmt/fmt.h"
-
-struct tep_handle;
-struct tep_plugin_list;
+#include "tracefmt/tep.h"
 
 struct rep_tep {
-	struct tep_handle *tep;
-	struct tep_plugin_list *plugins;
+	struct tf_tep tt;       /* tt.parsed: format index -> given to tep */
 	void *seq;              /* struct trace_seq */
 	uint8_t *scratch;       /* zeroed bounce buffer for one record */
 	size_t scratch_max;
 	struct td_fgraph fg;
-	bool *parsed;           /* format index -> given to libtraceevent */
 	bool ftrace_parsed;
 	bool failed;
 };

@@ -22,52 +22,10 @@
  */
 #define SCRATCH_SPARE (128u << 10)
 
-/* A NUL-terminated copy of a blob (libtraceevent wants C strings). */
-static char *cstr(const struct td_blob *b)
-{
-	char *s = pk_malloc(b->len + 1);
-	if (s) {
-		memcpy(s, b->p, b->len);
-		s[b->len] = 0;
-	}
-	return s;
-}
-
-/* The formats through tep_guard_formats() before this process parses
- * them. */
-static int check_formats(struct pk_tracedat *td, bool *bad)
-{
-	struct tep_fmt_ref *f = pk_calloc(td->nr_fmts ? td->nr_fmts : 1,
-					  sizeof(*f));
-	int e;
-
-	if (!f)
-		return -ENOMEM;
-	for (int i = 0; i < td->nr_fmts; i++) {
-		f[i].text = td->fmts[i].text.p;
-		f[i].len = td->fmts[i].text.len;
-		f[i].system = td->fmts[i].system;
-	}
-	e = tep_guard_formats("trace.dat", f, td->nr_fmts, td->long_size,
-			      td->big, bad);
-	pk_free(f);
-	return e;
-}
-
 /* The "ID: N" of a format file, or -1. */
 long td_format_id(const struct td_format *f)
 {
-	const char *p = f->text.p, *end = p + f->text.len;
-
-	for (; p + 4 < end; p++) {
-		if ((p == f->text.p || p[-1] == '\n') && !memcmp(p, "ID: ", 4)) {
-			long v = 0;
-			for (p += 4; p < end && *p >= '0' && *p <= '9'; p++)
-				v = v * 10 + (*p - '0');
-			return v;
-		}
-	}
-	return -1;
+	return tf_format_id(f->text.p, f->text.len);
 }
 
 /*
@@ -112,29 +70,41 @@ static char *resolve(void *priv, unsigned long long *addr, char **mod)
 	return (char *)tf_sym_cstr(priv, s);
 }
 
-/* Parses the formats not marked in SKIP (after the crash guard). */
-static int parse_formats(struct rep_tep *t, struct pk_tracedat *td, bool *skip)
+/* The formats, header and texts of TD; FULL: kallsyms too. */
+static int source(struct pk_tracedat *td, bool full, struct tf_tep_src *src)
 {
-	int e = check_formats(td, skip);
+	struct tf_tep_fmt *f = pk_calloc(td->nr_fmts ? td->nr_fmts : 1,
+					 sizeof(*f));
+	const struct td_blob *k = td_tracedat_blob(td, PK_TD_KALLSYMS);
+	const struct td_blob *pr = td_tracedat_blob(td, PK_TD_PRINTK);
+	const struct td_blob *cl = td_tracedat_blob(td, PK_TD_CMDLINES);
 
-	if (e < 0)
-		return e;
-	for (int i = 0; i < td->nr_fmts; i++) {
-		const struct td_format *f = &td->fmts[i];
-		if (skip[i] || t->parsed[i])
-			continue;
-		t->parsed[i] = true;
-		if (tep_parse_event(t->tep, f->text.p, f->text.len, f->system))
-			pk_debug("trace.dat: cannot parse format %d of '%s'",
-				 i, f->system);
-	}
+	if (!f)
+		return -ENOMEM;
+	for (int i = 0; i < td->nr_fmts; i++)
+		f[i] = (struct tf_tep_fmt){ td->fmts[i].text.p,
+					    td->fmts[i].text.len,
+					    td->fmts[i].system };
+	*src = (struct tf_tep_src){
+		.who = "trace.dat", .big = td->big,
+		.long_size = td->long_size, .page_size = td->page_size,
+		.nr_cpus = pk_tracedat_cpus(td), .hdr_page = td->hdr_page.p,
+		.hdr_page_len = td->hdr_page.len, .fmts = f,
+		.nr_fmts = td->nr_fmts, .untrusted = true, .plugins = true,
+		.kallsyms = full && k ? k->p : NULL,
+		.kallsyms_len = full && k ? k->len : 0,
+		.printk = pr ? pr->p : NULL, .printk_len = pr ? pr->len : 0,
+		.cmdlines = cl ? cl->p : NULL,
+		.cmdlines_len = cl ? cl->len : 0,
+	};
 	return 0;
 }
 
 int td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 		struct tf_env *env, const struct pk_report_opts *o)
 {
-	char *s;
+	struct tf_tep_src src;
+	bool *skip;
 	int e;
 
 	memset(t, 0, sizeof(*t));
@@ -142,64 +112,40 @@ int td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 	for (int i = 0; i < td->nr_bufs; i++)
 		t->scratch_max = PK_MAX(t->scratch_max, td->bufs[i].page_size);
 	t->scratch = pk_zalloc(t->scratch_max + SCRATCH_SPARE);
-	t->parsed = pk_calloc((size_t)td->nr_fmts + 1, sizeof(bool));
 	t->seq = pk_zalloc(sizeof(struct trace_seq));
-	t->tep = tep_alloc();
-	if (!t->scratch || !t->parsed || !t->seq || !t->tep)
-		return -ENOMEM;
-	trace_seq_init(t->seq);
-	tep_set_file_bigendian(t->tep, td->big ? TEP_BIG_ENDIAN
-					       : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(t->tep, __BYTE_ORDER__ ==
-				__ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
-						     : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(t->tep, td->long_size);
-	tep_set_page_size(t->tep, (int)td->page_size);
-	tep_set_cpus(t->tep, pk_tracedat_cpus(td));
-	if (td->hdr_page.p && (s = cstr(&td->hdr_page))) {
-		tep_parse_header_page(t->tep, s, td->hdr_page.len,
-				      td->long_size);
-		pk_free(s);
-	}
-	t->plugins = tep_load_plugins(t->tep);
-	t->fg.long_size = td->long_size;
-	td_fgraph_register(t->tep, &t->fg);
-	if (full) {
-		bool *skip = pk_calloc((size_t)td->nr_fmts + 1, sizeof(bool));
-		e = skip ? mark_unused(td, skip, o) : -ENOMEM;
-		if (!e)
-			e = parse_formats(t, td, skip);
+	skip = pk_malloc(((size_t)td->nr_fmts + 1) * sizeof(bool));
+	if (!t->scratch || !t->seq || !skip) {
 		pk_free(skip);
-		if (e < 0)
-			return e;
-		t->ftrace_parsed = true;
-		const struct td_blob *k = td_tracedat_blob(td, PK_TD_KALLSYMS);
-		if (k && k->len && (s = cstr(k))) {
-			tep_parse_kallsyms(t->tep, s);
-			pk_free(s);
-		}
-	} else if (env) {
-		tep_set_function_resolver(t->tep, resolve, env);
+		return -ENOMEM;
 	}
-	const struct td_blob *pr = td_tracedat_blob(td, PK_TD_PRINTK);
-	if (pr && pr->len && (s = cstr(pr))) {
-		tep_parse_printk_formats(t->tep, s);
-		pk_free(s);
+	trace_seq_init(t->seq);
+	/* the header, plugins and texts first, the formats after the
+	 * funcgraph handlers are in */
+	memset(skip, 1, ((size_t)td->nr_fmts + 1) * sizeof(bool));
+	e = source(td, full, &src);
+	if (!e)
+		e = tf_tep_init(&t->tt, &src, skip);
+	if (!e) {
+		t->fg.long_size = td->long_size;
+		td_fgraph_register(t->tt.tep, &t->fg);
+		if (full && !(e = mark_unused(td, skip, o)))
+			e = tf_tep_parse(&t->tt, &src, skip);
+		t->ftrace_parsed = full;
+		if (!full && env)
+			tep_set_function_resolver(t->tt.tep, resolve, env);
 	}
-	const struct td_blob *cl = td_tracedat_blob(td, PK_TD_CMDLINES);
-	if (cl && cl->len && (s = cstr(cl))) {
-		tep_parse_saved_cmdlines(t->tep, s);
-		pk_free(s);
-	}
-	return 0;
+	pk_free((void *)src.fmts);
+	pk_free(skip);
+	return e;
 }
 
 int td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx)
 {
+	struct tf_tep_src src;
 	bool *skip;
 	int e;
 
-	if (idx < 0 || idx >= td->nr_fmts || t->parsed[idx])
+	if (idx < 0 || idx >= td->nr_fmts || t->tt.parsed[idx])
 		return 0;
 	skip = pk_malloc(((size_t)td->nr_fmts + 1) * sizeof(bool));
 	if (!skip)
@@ -208,8 +154,11 @@ int td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx)
 		skip[i] = i != idx && (t->ftrace_parsed ||
 				       i >= td->nr_ftrace_fmts);
 	t->ftrace_parsed = true;   /* funcgraph needs its exit format */
-	e = parse_formats(t, td, skip);
-	t->parsed[idx] = true;     /* tried (a damaged one stays out) */
+	e = source(td, false, &src);
+	if (!e)
+		e = tf_tep_parse(&t->tt, &src, skip);
+	t->tt.parsed[idx] = true;  /* tried (a damaged one stays out) */
+	pk_free((void *)src.fmts);
 	pk_free(skip);
 	return e;
 }
@@ -248,11 +197,11 @@ int td_tep_payload(struct rep_tep *t, const struct pk_tracedat_event *ev,
 	struct tep_record rec;
 
 	tep_rec(t, ev, &rec);
-	struct tep_event *e = tep_find_event_by_record(t->tep, &rec);
+	struct tep_event *e = tep_find_event_by_record(t->tt.tep, &rec);
 	*name = e ? e->name : "(NULL)";
 	trace_seq_reset(t->seq);
 	if (e)
-		tep_print_event(t->tep, t->seq, &rec, "%s", TEP_PRINT_INFO);
+		tep_print_event(t->tt.tep, t->seq, &rec, "%s", TEP_PRINT_INFO);
 	int r = append_seq(t, o);
 	memset(t->scratch, 0, rec.size);
 	return r;
@@ -266,11 +215,11 @@ int td_tep_line(struct rep_tep *t, struct pk_tracedat *td,
 	struct td_buffer *b = &td->bufs[ev->buffer];
 
 	tep_rec(t, ev, &rec);
-	struct tep_event *e = tep_find_event_by_record(t->tep, &rec);
+	struct tep_event *e = tep_find_event_by_record(t->tt.tep, &rec);
 	const char *name = e ? e->name : "(NULL)";
 	size_t nl = strlen(name);
-	int pid = tep_data_pid(t->tep, &rec);
-	const char *comm = tep_data_comm_from_pid(t->tep, pid);
+	int pid = tep_data_pid(t->tt.tep, &rec);
+	const char *comm = tep_data_comm_from_pid(t->tt.tep, pid);
 	unsigned long long ts = rec.ts;
 
 	trace_seq_reset(s);
@@ -286,7 +235,7 @@ int td_tep_line(struct rep_tep *t, struct pk_tracedat *td,
 	trace_seq_printf(s, " %s: %.*s", name, nl < 20 ? (int)(20 - nl) : 0,
 			 "                    ");
 	if (e)
-		tep_print_event(t->tep, s, &rec, "%s", TEP_PRINT_INFO);
+		tep_print_event(t->tt.tep, s, &rec, "%s", TEP_PRINT_INFO);
 	int r = append_seq(t, o);
 	memset(t->scratch, 0, rec.size);
 	return r;
@@ -294,14 +243,10 @@ int td_tep_line(struct rep_tep *t, struct pk_tracedat *td,
 
 void td_tep_fini(struct rep_tep *t)
 {
-	if (t->tep) {
-		tep_unload_plugins(t->plugins, t->tep);
-		tep_free(t->tep);
-	}
+	tf_tep_fini(&t->tt);
 	if (t->seq)
 		trace_seq_destroy(t->seq);
 	pk_free(t->seq);
 	pk_free(t->scratch);
-	pk_free(t->parsed);
 	memset(t, 0, sizeof(*t));
 }

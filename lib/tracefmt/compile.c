@@ -32,6 +32,7 @@ struct ps {
 	int cap_nodes;
 	const char *why;
 	int long_size;
+	bool kernel;            /* TF_KERNEL: the kernel's reading */
 };
 
 /* ---- tokens ---- */
@@ -285,6 +286,33 @@ static uint64_t known_flag(const char *p, size_t len)
 	return (uint64_t)-1;    /* libtraceevent: an unknown name is -1 */
 }
 
+/*
+ * Enum names some format files leave unresolved (no TRACE_DEFINE_ENUM):
+ * the kernel knows their values (TF_KERNEL), and those of known_flag().
+ * False for other names (which the kernel text reads as libtraceevent
+ * does: a reader of the file cannot know them).
+ */
+static bool kernel_name(const char *p, size_t len, uint64_t *v)
+{
+	static const char *const hrtimer_modes[] = {
+		"ABS", "REL", "ABS_PINNED", "REL_PINNED", "ABS_SOFT",
+		"REL_SOFT", "ABS_PINNED_SOFT", "REL_PINNED_SOFT", "ABS_HARD",
+		"REL_HARD", "ABS_PINNED_HARD", "REL_PINNED_HARD",
+	};
+
+	if (len > 13 && !memcmp(p, "HRTIMER_MODE_", 13)) {
+		for (size_t i = 0; i < PK_ARRAY_SIZE(hrtimer_modes); i++)
+			if (strlen(hrtimer_modes[i]) == len - 13 &&
+			    !memcmp(hrtimer_modes[i], p + 13, len - 13)) {
+				*v = i;
+				return true;
+			}
+		return false;
+	}
+	*v = known_flag(p, len);
+	return *v != (uint64_t)-1;
+}
+
 /* Constant value of node N (pair values); false if not constant. */
 static bool const_eval(struct ps *s, int n, uint64_t *v, int depth)
 {
@@ -347,7 +375,9 @@ static int pairs(struct ps *s, int *first, int *count, bool flags_ctx)
 			next(s);
 			if (!is_op(s, ","))
 				return fail(s, "symbol value expression");
-			v = known_flag(id, len);
+			/* other names as libtraceevent reads them (-1) */
+			if (!s->kernel || !kernel_name(id, len, &v))
+				v = known_flag(id, len);
 		} else {
 			int e = expr(s);
 			if (e < 0)
@@ -556,10 +586,17 @@ static int primary(struct ps *s)
 	    is_id(s, "__get_str") || is_id(s, "__get_rel_str"))
 		return call(s);
 	if (s->t.type == T_ID) {
+		uint64_t v = 0;
+		const char *id = s->t.s;
+		size_t len = s->t.len;
 		next(s);
 		if (is_op(s, "(") || is_op(s, "->") || is_op(s, "."))
 			return fail(s, "unsupported function or member");
-		return num_node(s, 0);   /* an unresolved name reads as 0 */
+		/* an unresolved name reads as 0 (libtraceevent's reading;
+		 * the kernel's own text keeps it so too) */
+		if (s->kernel && !kernel_name(id, len, &v))
+			v = 0;
+		return num_node(s, v);
 	}
 	if (is_op(s, "(")) {
 		next(s);
@@ -634,24 +671,24 @@ static int rot_prio(const struct tf_node *n)
 
 static int chain(struct ps *s, int arg);
 
+/* The unary operator at the current token, or 0. */
+static int unary_op(const struct ps *s)
+{
+	return is_op(s, "!") ? OP_NOT : is_op(s, "~") ? OP_BNOT
+	       : is_op(s, "-") ? OP_NEG : is_op(s, "+") ? OP_POS : 0;
+}
+
 /*
  * One item (libtraceevent's process_arg_token): a primary, or a unary
  * operator with its item, which then takes the operators after it.
  */
 static int unary(struct ps *s)
 {
-	int op = 0, n, a, prio;
+	int op, n, a, prio;
 
 	if (++s->depth > TF_MAX_DEPTH)
 		return fail(s, "expression nests too deep");
-	if (is_op(s, "!"))
-		op = OP_NOT;
-	else if (is_op(s, "~"))
-		op = OP_BNOT;
-	else if (is_op(s, "-"))
-		op = OP_NEG;
-	else if (is_op(s, "+"))
-		op = OP_POS;
+	op = unary_op(s);
 	if (!op) {
 		n = primary(s);
 		s->depth--;
@@ -776,10 +813,77 @@ static int chain(struct ps *s, int arg)
 	return ret;
 }
 
+/* ---- the kernel's reading (TF_KERNEL): C precedence ---- */
+
+static int c_cond(struct ps *s);
+
+static int c_unary(struct ps *s)
+{
+	int op, n, a;
+
+	if (++s->depth > TF_MAX_DEPTH)
+		return fail(s, "expression nests too deep");
+	op = unary_op(s);
+	if (!op) {
+		n = primary(s);
+	} else {
+		next(s);
+		if ((a = c_unary(s)) < 0 || (n = new_node(s, TN_UN)) < 0)
+			return -1;
+		s->ev->nodes[n] = (struct tf_node){ .kind = TN_UN,
+			.op = (uint8_t)op, .a = a, .b = -1 };
+	}
+	s->depth--;
+	return n;
+}
+
+/* Binary operators of precedence MIN and above, left to right. */
+static int c_binary(struct ps *s, int min)
+{
+	int a = c_unary(s), op, prec, b, n;
+
+	while (a >= 0 && (op = binop(s, &prec)) && prec >= min) {
+		next(s);
+		if (++s->depth > TF_MAX_DEPTH)
+			return fail(s, "expression nests too deep");
+		if ((b = c_binary(s, prec + 1)) < 0 ||
+		    (n = new_node(s, TN_BIN)) < 0)
+			return -1;
+		s->depth--;
+		s->ev->nodes[n] = (struct tf_node){ .kind = TN_BIN,
+			.op = (uint8_t)op, .a = a, .b = b };
+		a = n;
+	}
+	return a;
+}
+
+/* "C ? A : B" (right to left) or a binary expression. */
+static int c_cond(struct ps *s)
+{
+	int c, a, b, n;
+
+	if (++s->depth > TF_MAX_DEPTH)
+		return fail(s, "expression nests too deep");
+	c = c_binary(s, 1);
+	if (c >= 0 && is_op(s, "?")) {
+		next(s);
+		if ((a = c_cond(s)) < 0 || expect(s, ":") ||
+		    (b = c_cond(s)) < 0 || (n = new_node(s, TN_COND)) < 0)
+			return -1;
+		s->ev->nodes[n] = (struct tf_node){ .kind = TN_COND, .a = c,
+						    .b = a, .c = b };
+		c = n;
+	}
+	s->depth--;
+	return c;
+}
+
 static int expr(struct ps *s)
 {
 	int a;
 
+	if (s->kernel)
+		return c_cond(s);
 	if (++s->depth > TF_MAX_DEPTH)
 		return fail(s, "expression nests too deep");
 	a = unary(s);
@@ -807,6 +911,17 @@ static int add_conv(struct ps *s, struct tf_conv *c)
 }
 
 /* Splits FMT into conversions (arguments bound later). */
+/* A bare %p as the kernel prints it with hash-ptr off (as %px): the
+ * address in hex, zero-padded to the pointer's width, no "0x". */
+static void kernel_ptr(const struct ps *s, struct tf_conv *c)
+{
+	c->kind = TC_INT;
+	c->conv = 'x';
+	c->zero = true;
+	c->width = 2 * s->long_size;
+	c->ls = s->long_size == 8 ? 1 : 0;
+}
+
 static int parse_fmt(struct ps *s, const char *f, size_t len)
 {
 	struct pk_buf lit = { 0 };
@@ -899,7 +1014,9 @@ static int parse_fmt(struct ps *s, const char *f, size_t len)
 			c.kind = TC_INT;
 			break;
 		case 'c':       /* libtraceevent prints ">c<" */
-			r = fail(s, "%c");
+			c.kind = TC_CHAR;
+			if (!s->kernel)
+				r = fail(s, "%c");
 			break;
 		case 's':
 			c.kind = TC_STR;
@@ -917,6 +1034,8 @@ static int parse_fmt(struct ps *s, const char *f, size_t len)
 			if (c.width || c.has_prec || c.left || c.zero ||
 			    c.ls || c.plus || c.space || c.alt)
 				r = fail(s, "%p with flags");
+			else if (s->kernel && c.kind == TC_PTR)
+				kernel_ptr(s, &c);
 			break;
 		default:
 			r = fail(s, "unsupported conversion");
@@ -1030,10 +1149,11 @@ static int parse_args(struct ps *s)
 
 /* The print fmt line: format string(s) then arguments. */
 static int compile_print(struct tf_event *ev, const char *p, const char *end,
-			 int long_size)
+			 int long_size, unsigned flags)
 {
 	struct ps s = { .p = p, .end = end, .ev = ev,
-			.long_size = long_size };
+			.long_size = long_size,
+			.kernel = (flags & TF_KERNEL) != 0 };
 	struct pk_buf fmt = { 0 };
 	int r = 0;
 
@@ -1214,7 +1334,8 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 			while (pe > q && isspace((unsigned char)pe[-1]))
 				pe--;
 			if (ev->name && !ev->ok && !ev->nodes)
-				r = compile_print(ev, q + 11, pe, long_size);
+				r = compile_print(ev, q + 11, pe, long_size,
+						  flags);
 			break;
 		}
 		p = e + 1;
@@ -1232,6 +1353,7 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 	if (!ev->why && !ev->ok)
 		ev->why = "no print fmt";
 	ev->plugin = TFP_NONE;
+	ev->kernel = (flags & TF_KERNEL) != 0;
 	if (!strcmp(ev->system, "ftrace") && !strcmp(ev->name, "bprint")) {
 		tf_bprint_bind(ev);     /* libtraceevent's own layout */
 	} else if (!strcmp(ev->system, "ftrace") &&

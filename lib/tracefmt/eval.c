@@ -322,8 +322,13 @@ static int put_int(struct tf_out *o, const struct tf_conv *c, uint64_t v)
 static int put_sym(struct ectx *x, struct tf_out *o, const struct tf_conv *c,
 		   uint64_t v)
 {
-	const struct pk_ksym *s = tf_sym_find(x->env, v);
+	const struct pk_ksym *s;
 	char buf[40], *p = buf;
+
+	if (x->ev->kernel && x->env->kernel_sym)
+		return x->env->kernel_sym(x->env, o, v,
+					  c->sym == 'S' || c->sym == 'F');
+	s = tf_sym_find(x->env, v);
 
 	if (!s) {
 		*p++ = '0';

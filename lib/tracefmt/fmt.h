@@ -11,10 +11,10 @@
  * libtraceevent prints from the print fmt alone. Both follow
  * libtraceevent's reading of the print fmt exactly (its operator-tree
  * rotation, unknown symbolic names as -1, "(nil)", %s of a long as a
- * printk string ...): ftrace_tfdiff checks this record by record. A
- * printer of the kernel's own text (C precedence, %c, hashed %p) would
- * need a third style; the parser keeps to one tree so that is a flag on
- * chain() and the conversion checks, not a second parser.
+ * printk string ...): ftrace_tfdiff checks this record by record. The
+ * third style, TF_KERNEL, is the kernel's own text (the "trace" file): C
+ * precedence, %c, a bare %p as the kernel prints it, the enum names the
+ * kernel resolves itself; ftrace_ktext checks it against the kernel.
  *
  * Use: tf_compile() each format once (tf_event), fill a tf_env (long
  * size, byte order, tf_comms_parse(), and load_syms / load_printk
@@ -42,7 +42,10 @@
 
 #define TF_FALLBACK 1
 
-enum { TF_PLUGINS = 1 };
+/* tf_compile() flags: TF_PLUGINS (trace-cmd's text), TF_KERNEL (the
+ * kernel's own text: C precedence, %c, %p as the kernel prints it with
+ * hash-ptr off, the enum names it knows; no plugins) */
+enum { TF_PLUGINS = 1, TF_KERNEL = 2 };
 
 /* field flags */
 enum {
@@ -61,6 +64,7 @@ struct tf_field {
 struct tf_node;
 struct tf_conv;
 struct tf_env;
+struct tf_out;
 
 /* Which plugin replaces the print fmt (with TF_PLUGINS). */
 enum tf_plugin {
@@ -84,6 +88,7 @@ struct tf_event {
 	int nr_convs;
 	char *text;             /* literal pieces, NUL separated */
 	bool ok;                /* print fmt compiled */
+	bool kernel;            /* compiled with TF_KERNEL */
 	enum tf_plugin plugin;
 	int pf[8];              /* plugin field indexes */
 	const char *why;        /* why !ok (static string) */
@@ -111,6 +116,10 @@ struct tf_env {
 	struct pk__comms comms;
 	char sym_name[16][520]; /* NUL-terminated copies (tf_sym_cstr) */
 	unsigned sym_next;
+	/* TF_KERNEL events: %pS / %ps (OFFSET false) of ADDR as the kernel
+	 * prints them, appended to O (0 or -ENOMEM); NULL: as libtraceevent */
+	int (*kernel_sym)(struct tf_env *env, struct tf_out *o, uint64_t addr,
+			  bool offset);
 	/* set while several threads print: printing registers no comms
 	 * (the reader registers them in record order: tf_plugin_register) */
 	bool frozen;

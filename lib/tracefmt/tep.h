@@ -1,24 +1,69 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libtraceevent's format parser can crash on a damaged format file. Before
- * a file's formats are handed to it in this process, they are parsed in a
- * child process that reports each index it starts; a format that kills
- * the child is marked bad (and left out by the caller).
+ * Internal: the one libtraceevent set-up. tf_tep_init() builds a handle
+ * from what every source of event formats has (header_page, formats,
+ * kallsyms, printk formats, saved cmdlines): perf's tracing data
+ * (tracefmt.c), trace.dat files (the report's fallback) and the kernel's
+ * own tracefs files (the kernel-text printer).
+ *
+ * libtraceevent's format parser can crash on a damaged format file:
+ * formats from a file (UNTRUSTED) are parsed in a child process first,
+ * which reports each index it starts; a format that kills the child is
+ * marked bad and left out.
  */
 #ifndef PK_TRACEFMT_TEP_H
 #define PK_TRACEFMT_TEP_H
 #include <stdbool.h>
 #include <stddef.h>
 
-struct tep_fmt_ref {
+struct tep_handle;
+struct tep_plugin_list;
+
+struct tf_tep_fmt {
 	const char *text;     /* NULL: nothing to parse */
 	size_t len;
 	const char *system;
 };
 
-/* Marks BAD[i] for each of the NR formats F that crashes the parser (the
- * entries already marked are skipped). WHO names the caller in warnings.
- * 0, -errno (no pipe or fork), PK_ERR_FORMAT (too many bad formats). */
-int tep_guard_formats(const char *who, const struct tep_fmt_ref *f, int nr,
-		      int long_size, bool big, bool *bad);
+/* Where the handle's metadata comes from; texts need no terminating NUL. */
+struct tf_tep_src {
+	const char *who;      /* names the source in messages */
+	bool big;
+	int long_size;
+	unsigned page_size;   /* 0: not set */
+	int nr_cpus;          /* 0: not set */
+	const char *hdr_page; /* NULL: not parsed */
+	size_t hdr_page_len;
+	const struct tf_tep_fmt *fmts;
+	int nr_fmts;
+	bool untrusted;       /* parse the formats in a child first */
+	bool plugins;         /* load libtraceevent's plugins */
+	const char *kallsyms, *printk, *cmdlines; /* NULL: none */
+	size_t kallsyms_len, printk_len, cmdlines_len;
+	/* printk formats and cmdlines as perf reads them (perf's tracing
+	 * data) rather than as libtraceevent's parsers do (trace.dat) */
+	bool perf_lines;
+};
+
+struct tf_tep {
+	struct tep_handle *tep;
+	struct tep_plugin_list *plugins;
+	bool *parsed;         /* format index -> given to libtraceevent */
+};
+
+/*
+ * Builds T from SRC: the formats not in SKIP (NULL: all) are parsed. 0,
+ * -ENOMEM, -errno (no pipe or fork for the guard) or PK_ERR_FORMAT (too
+ * many damaged formats). T is half-built on error: tf_tep_fini() it.
+ */
+int tf_tep_init(struct tf_tep *t, const struct tf_tep_src *src,
+		const bool *skip);
+/* Parses the formats of SRC not in SKIP and not parsed yet (a damaged
+ * one counts as parsed). 0 or an error as tf_tep_init(). */
+int tf_tep_parse(struct tf_tep *t, const struct tf_tep_src *src,
+		 const bool *skip);
+void tf_tep_fini(struct tf_tep *t);
+
+/* The "ID: N" of a format text, or -1. */
+long tf_format_id(const char *text, size_t len);
 #endif

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perf's tracing data into a libtraceevent handle. Layout (perf's
+ * Tracepoint payloads from perf's tracing data. Layout (perf's
  * trace-event-read): magic "\x17\x08\x44tracing", version string, endian
  * byte, long size byte, u32 page size; "header_page" + u64 size + text,
  * "header_event" + u64 size + text; u32 count of ftrace formats (u64 size
  * + text each); u32 count of systems (name, u32 count, u64 size + text
  * each); u32 size + kallsyms (skipped, as perf does); u32 size + printk
  * formats; 0.6 only: u64 size + saved cmdlines.
+ *
+ * Each event's format is compiled on first use (fmt.h, libtraceevent's
+ * style without plugins, as perf prints); the events the compiler leaves
+ * alone and the records it cannot print exactly go to libtraceevent,
+ * set up (tep.h) on the first such record.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,12 +21,22 @@
 #include <trace-seq.h>
 #include "base/base.h"
 #include <perfkit/tracefmt.h>
+#include "tracefmt/fmt.h"
+#include "tracefmt/events.h"
 #include "tracefmt/tracefmt.h"
 
 struct pk_tracefmt {
-	struct tep_handle *tep;   /* NULL: only check the layout */
+	char *data;               /* a copy of the tracing data */
+	struct tf_tep_src src;    /* formats and texts, pointing into DATA */
+	int fmt_cap;
+	struct tf_events evs;     /* compiled (no plugins, as perf) */
+	struct tf_env env;
+	struct tf_out out;
+	/* libtraceevent, set up on first need */
+	struct tf_tep tt;
+	bool tep_tried;
 	struct trace_seq seq;
-	struct tep_event *last;   /* one-entry lookup cache */
+	bool seq_init;
 	char name[256];
 };
 
@@ -77,21 +92,9 @@ static const char *rd_str(struct rd *r)
 	return s;
 }
 
-/* A block of SIZE bytes copied out NUL-terminated (libtraceevent's
- * parsers want writable strings). */
-static char *rd_block(struct rd *r, uint64_t size)
-{
-	char *b;
-
-	if (!rd_need(r, size) || !(b = pk_malloc(size + 1)))
-		return NULL;
-	memcpy(b, r->p + r->off, size);
-	b[size] = '\0';
-	r->off += size;
-	return b;
-}
-
-static int rd_sized(struct rd *r, bool small, char **out, uint64_t *size)
+/* A block (u32 or u64 size, then the bytes): *OUT points at them. */
+static int rd_sized(struct rd *r, bool small, const char **out,
+		    uint64_t *size)
 {
 	uint32_t s32;
 
@@ -103,17 +106,19 @@ static int rd_sized(struct rd *r, bool small, char **out, uint64_t *size)
 	} else if (!rd_u64(r, size)) {
 		return -EPROTO;
 	}
-	*out = rd_block(r, *size);
-	return *out ? 0 : -EPROTO;
+	if (!rd_need(r, *size))
+		return -EPROTO;
+	*out = (const char *)r->p + r->off;
+	r->off += *size;
+	return 0;
 }
 
-static int parse_headers(struct pk_tracefmt *t, struct rd *r, int long_size)
+static int parse_headers(struct pk_tracefmt *t, struct rd *r)
 {
 	static const char *const names[] = { "header_page", "header_event" };
 
 	for (int i = 0; i < 2; i++) {
-		const char *n;
-		char *buf;
+		const char *n, *buf;
 		uint64_t size;
 
 		r->what = names[i];
@@ -124,10 +129,30 @@ static int parse_headers(struct pk_tracefmt *t, struct rd *r, int long_size)
 		}
 		if (rd_sized(r, false, &buf, &size))
 			return -EPROTO;
-		if (i == 0 && t->tep)
-			tep_parse_header_page(t->tep, buf, size, long_size);
-		pk_free(buf);
+		if (i == 0 && t) {
+			t->src.hdr_page = buf;
+			t->src.hdr_page_len = size;
+		}
 	}
+	return 0;
+}
+
+static int add_format(struct pk_tracefmt *t, const char *text, size_t len,
+		      const char *sys)
+{
+	struct tf_tep_src *s = &t->src;
+
+	if (s->nr_fmts == t->fmt_cap) {
+		int cap = t->fmt_cap ? t->fmt_cap * 2 : 64;
+		struct tf_tep_fmt *n = pk_realloc((void *)s->fmts,
+						  (size_t)cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		s->fmts = n;
+		t->fmt_cap = cap;
+	}
+	((struct tf_tep_fmt *)s->fmts)[s->nr_fmts++] =
+		(struct tf_tep_fmt){ text, len, sys };
 	return 0;
 }
 
@@ -138,61 +163,26 @@ static int parse_formats(struct pk_tracefmt *t, struct rd *r, const char *sys)
 	if (!rd_u32(r, &count))
 		return -EPROTO;
 	for (uint32_t i = 0; i < count; i++) {
-		char *buf;
+		const char *buf;
 		uint64_t size;
+		int e;
 
 		if (rd_sized(r, false, &buf, &size))
 			return -EPROTO;
-		/* an event libtraceevent cannot parse stays unformatted */
-		if (t->tep)
-			tep_parse_event(t->tep, buf, size, sys);
-		pk_free(buf);
+		if (t && (e = add_format(t, buf, size, sys)))
+			return e;
 	}
 	return 0;
-}
-
-static void parse_printk(struct pk_tracefmt *t, char *text)
-{
-	char *save = NULL;
-
-	for (char *line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(line, ':'), *fmt;
-		size_t n;
-
-		if (!colon)
-			break;
-		*colon = '\0';
-		/* "addr : "fmt"": the format starts after ": "; libtraceevent
-		 * wants it quoted (it reads before an empty one) */
-		fmt = colon[1] ? colon + 2 : colon + 1;
-		n = strlen(fmt);
-		if (n < 2 || fmt[0] != '"' || fmt[n - 1] != '"' || !t->tep)
-			continue;
-		tep_register_print_string(t->tep, fmt, strtoull(line, NULL, 16));
-	}
-}
-
-static void parse_cmdlines(struct pk_tracefmt *t, char *text)
-{
-	char *save = NULL, comm[17];
-	int pid;
-
-	for (char *line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "%d %16s", &pid, comm) == 2 && t->tep)
-			tep_register_comm(t->tep, comm, pid);
 }
 
 static int parse(struct pk_tracefmt *t, struct rd *r)
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a',
 					       'c', 'i', 'n', 'g' };
-	const char *version;
+	const char *version, *buf;
 	uint32_t page_size, nsys;
 	bool big, v06;
 	int long_size, err;
-	char *buf;
 	uint64_t size;
 
 	r->what = "magic";
@@ -210,16 +200,12 @@ static int parse(struct pk_tracefmt *t, struct rd *r)
 	r->swap = big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	if (!rd_u32(r, &page_size))
 		return -EPROTO;
-	if (t->tep) {
-		tep_set_file_bigendian(t->tep, big ? TEP_BIG_ENDIAN :
-				       TEP_LITTLE_ENDIAN);
-		tep_set_local_bigendian(t->tep, __BYTE_ORDER__ ==
-					__ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN :
-					TEP_LITTLE_ENDIAN);
-		tep_set_long_size(t->tep, long_size);
-		tep_set_page_size(t->tep, (int)page_size);
+	if (t) {
+		t->src.big = big;
+		t->src.long_size = long_size;
+		t->src.page_size = page_size;
 	}
-	if ((err = parse_headers(t, r, long_size)))
+	if ((err = parse_headers(t, r)))
 		return err;
 	r->what = "ftrace formats";
 	if ((err = parse_formats(t, r, "ftrace")))
@@ -230,95 +216,135 @@ static int parse(struct pk_tracefmt *t, struct rd *r)
 	for (uint32_t i = 0; i < nsys; i++) {
 		const char *sys = rd_str(r);
 
-		if (!sys || (err = parse_formats(t, r, sys)))
+		if (!sys)
 			return -EPROTO;
+		if ((err = parse_formats(t, r, sys)))
+			return err;
 	}
 	r->what = "kallsyms";
 	if (rd_sized(r, true, &buf, &size))
 		return -EPROTO;
-	pk_free(buf);
 	r->what = "printk formats";
 	if (rd_sized(r, true, &buf, &size))
 		return -EPROTO;
-	parse_printk(t, buf);
-	pk_free(buf);
+	if (t) {
+		t->src.printk = buf;
+		t->src.printk_len = size;
+	}
 	if (v06 && r->off < r->size) {
 		r->what = "saved cmdlines";
 		if (rd_sized(r, false, &buf, &size))
 			return -EPROTO;
-		parse_cmdlines(t, buf);
-		pk_free(buf);
+		if (t) {
+			t->src.cmdlines = buf;
+			t->src.cmdlines_len = size;
+		}
 	}
 	return 0;
+}
+
+static int load_printk(struct tf_env *env)
+{
+	struct pk_tracefmt *t = env->priv;
+
+	return t->src.printk ? tf_printk_parse(env, t->src.printk,
+					       t->src.printk_len) : 0;
 }
 
 struct pk_tracefmt *pk_tracefmt_new(const void *data, size_t size)
 {
 	struct pk_tracefmt *t = pk_zalloc(sizeof(*t));
-	struct rd r = { data, size, 0, false, "" };
+	struct rd r = { NULL, size, 0, false, "" };
 	int err;
 
-	if (!t)
-		return NULL;
-	t->tep = tep_alloc();
-	if (!t->tep) {
+	if (!t || !(t->data = pk_malloc(size ? size : 1))) {
 		pk_free(t);
 		errno = ENOMEM;
 		return NULL;
 	}
-	trace_seq_init(&t->seq);
+	memcpy(t->data, data, size);
+	r.p = (const unsigned char *)t->data;
+	t->src.who = "tracing data";
+	t->src.perf_lines = true;
 	err = parse(t, &r);
+	if (!err)
+		err = tf_events_init(&t->evs, t->src.fmts, t->src.nr_fmts,
+				     t->src.long_size, 0);
 	if (err) {
 		pk_tracefmt_free(t);
 		errno = -err;
 		return NULL;
 	}
+	t->env.big = t->src.big;
+	t->env.long_size = t->src.long_size;
+	t->env.priv = t;
+	t->env.load_printk = load_printk;
 	return t;
 }
 
 int pk__tracefmt_check(const void *data, size_t size)
 {
-	struct pk_tracefmt t;
 	struct rd r = { data, size, 0, false, "" };
 
-	memset(&t, 0, sizeof(t));
-	return parse(&t, &r);
+	return parse(NULL, &r);
 }
 
 void pk_tracefmt_free(struct pk_tracefmt *t)
 {
 	if (!t)
 		return;
-	trace_seq_destroy(&t->seq);
-	if (t->tep)
-		tep_free(t->tep);
+	tf_events_fini(&t->evs);
+	tf_env_fini(&t->env);
+	tf_out_fini(&t->out);
+	if (t->seq_init)
+		trace_seq_destroy(&t->seq);
+	tf_tep_fini(&t->tt);
+	pk_free((void *)t->src.fmts);
+	pk_free(t->data);
 	pk_free(t);
 }
 
-static struct tep_event *find(struct pk_tracefmt *t, uint64_t id)
+/* libtraceevent's event ID, set up with every format on first use. */
+static struct tep_event *tep_event(struct pk_tracefmt *t, uint64_t id)
 {
-	if (t->last && (uint64_t)t->last->id == id)
-		return t->last;
-	if (id > 0x7fffffff)
+	if (!t->tep_tried) {
+		int e;
+
+		t->tep_tried = true;
+		trace_seq_init(&t->seq);
+		t->seq_init = true;
+		if ((e = tf_tep_init(&t->tt, &t->src, NULL)) < 0) {
+			pk_warn("tracing data: no libtraceevent (%s): some "
+				"events are not formatted", pk_strerror(e));
+			tf_tep_fini(&t->tt);
+		}
+	}
+	if (!t->tt.tep || id > 0x7fffffff)
 		return NULL;
-	t->last = tep_find_event(t->tep, (int)id);
-	return t->last;
+	return tep_find_event(t->tt.tep, (int)id);
 }
 
 const char *pk_tracefmt_name(struct pk_tracefmt *t, uint64_t id)
 {
-	struct tep_event *e = find(t, id);
+	int fi = tf_events_find(&t->evs, id);
+	const struct tf_event *ce = tf_events_get(&t->evs, fi, id);
+	struct tep_event *e;
 
-	if (!e)
+	if (ce) {
+		snprintf(t->name, sizeof(t->name), "%s:%s", ce->system,
+			 ce->name);
+		return t->name;
+	}
+	if (fi < 0 || !(e = tep_event(t, id)))
 		return NULL;
 	snprintf(t->name, sizeof(t->name), "%s:%s", e->system, e->name);
 	return t->name;
 }
 
-const char *pk_tracefmt_print(struct pk_tracefmt *t, uint64_t id, int cpu,
-			      const void *raw, size_t size, size_t *len)
+static const char *tep_print(struct pk_tracefmt *t, uint64_t id, int cpu,
+			     const void *raw, size_t size, size_t *len)
 {
-	struct tep_event *e = find(t, id);
+	struct tep_event *e = tep_event(t, id);
 	struct tep_record rec;
 
 	if (!e)
@@ -328,8 +354,54 @@ const char *pk_tracefmt_print(struct pk_tracefmt *t, uint64_t id, int cpu,
 	rec.size = (int)size;
 	rec.data = (void *)raw;
 	trace_seq_reset(&t->seq);
-	tep_print_event(t->tep, &t->seq, &rec, "%s", TEP_PRINT_INFO);
+	tep_print_event(t->tt.tep, &t->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&t->seq);
 	*len = t->seq.len;
 	return t->seq.buffer;
+}
+
+/*
+ * The compiled format a record is printed by: libtraceevent takes the
+ * event from the record's own common_type (a group member's sample
+ * carries its leader's record), not from the sample's event. NULL when
+ * libtraceevent prints it.
+ */
+static const struct tf_event *record_event(struct pk_tracefmt *t,
+					   const struct tf_event *ce,
+					   const void *raw, size_t size)
+{
+	int f = ce ? tf_find_field(ce, "common_type") : -1;
+	const struct tf_field *tf;
+	uint64_t type;
+
+	if (f < 0)
+		return NULL;
+	tf = &ce->fields[f];
+	if (tf->size > 8 || tf->off + tf->size > size)
+		return NULL;
+	type = tf_field_u64(&t->env, tf, raw);
+	if (type == (uint64_t)ce->id)
+		return ce;
+	return tf_events_get(&t->evs, tf_events_find(&t->evs, type), type);
+}
+
+const char *pk_tracefmt_print(struct pk_tracefmt *t, uint64_t id, int cpu,
+			      const void *raw, size_t size, size_t *len)
+{
+	int fi = tf_events_find(&t->evs, id);
+	const struct tf_event *ce;
+
+	if (fi < 0)
+		return NULL;
+	ce = record_event(t, tf_events_get(&t->evs, fi, id), raw, size);
+	if (ce && size <= UINT32_MAX) {
+		t->out.len = 0;
+		int r = tf_print(ce, &t->env, raw, (uint32_t)size, &t->out);
+		if (r == 0 && !tf_out_reserve(&t->out, 1)) {
+			t->out.p[t->out.len] = '\0';
+			*len = t->out.len;
+			return t->out.p;
+		}
+	}
+	return tep_print(t, id, cpu, raw, size, len);
 }

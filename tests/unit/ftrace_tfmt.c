@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The event format compiler (lib/ftrace/tfparse.c, tfeval.c): formats
+ * The event format compiler (lib/tracefmt/compile.c, eval.c): formats
  * built here, each printed over a set of records by the compiled formatter
  * and by libtraceevent (no plugins), which must agree wherever the
  * compiled formatter prints; hostile formats must compile to "no program"
- * (never crash) and damaged records must fall back.
+ * (never crash) and damaged records must fall back. The kernel's reading
+ * (TF_KERNEL) is checked against values worked out by hand here and
+ * against the kernel itself in tests/live/ftrace_ktext.sh.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,10 +340,69 @@ static void symbols(void)
 	tf_env_fini(&env);
 }
 
+/* TF_KERNEL: the kernel's own reading, values worked out by hand */
+static void kernel_style(void)
+{
+	static const struct { const char *pf, *want; } k[] = {
+		/* libtraceevent misreads a parenthesised group after '&' */
+		{ "\"v=%u\", REC->a & (0x10 | 0x20 | 0x40)", "v=48" },
+		{ "\"v=%u w=%u\", REC->a - REC->h * 2 + 1, REC->a << 1 | 1 == 1",
+		  "v=32 w=107" },
+		{ "\"v=%d\", REC->b ? 1 : REC->a ? 2 : 3", "v=2" },
+		{ "\"v=%d\", -REC->b + 10 - -2", "v=12" },
+		{ "\"c=[%c] [%3c] [%-2c]\", REC->e, REC->e, REC->e",
+		  "c=[C] [  C] [C ]" },
+		{ "\"p=%p q=%p\", REC->c, REC->d",
+		  "p=ffff888012345678 q=0000000000000000" },
+		{ "\"m=%s\", __print_symbolic(REC->h, { HRTIMER_MODE_ABS, \"A\" }, "
+		  "{ HRTIMER_MODE_REL_PINNED_HARD, \"RPH\" })", "m=RPH" },
+		{ "\"m=%d\", REC->a + HRTIMER_MODE_REL_SOFT", "m=58" },
+	};
+	struct tf_env env = { .long_size = 8 };
+	struct tf_out o = { 0 };
+	struct rec r;
+	int good = 0;
+
+	mkrec(&r, 53, 0, 0xffff888012345678ull, 0, "s", 'C', 11, "n");
+	for (size_t i = 0; i < PK_ARRAY_SIZE(k); i++) {
+		char *text = format_text(1, k[i].pf);
+		struct tf_event ev;
+		int c = tf_compile(&ev, text, strlen(text), "t", 8, TF_KERNEL);
+		o.len = 0;
+		int pr = c == 0 && ev.ok ? tf_print(&ev, &env, r.b, r.size, &o)
+					 : -1;
+		if (pr == 0 && o.len == strlen(k[i].want) &&
+		    !memcmp(o.p, k[i].want, o.len))
+			good++;
+		else
+			printf("# kernel style %zu: '%.*s' want '%s' (%s)\n", i,
+			       pr == 0 ? (int)o.len : 0, o.p ? o.p : "",
+			       k[i].want, ev.why ? ev.why : "printed");
+		tf_event_fini(&ev);
+		pk_free(text);
+	}
+	t_check(good == (int)PK_ARRAY_SIZE(k), "tfmt_kernel_style",
+		"%d of %zu", good, PK_ARRAY_SIZE(k));
+	/* a name the kernel would resolve and a reader of the file cannot
+	 * reads as libtraceevent reads it: 0 */
+	char *text = format_text(1, "\"x=%d\", REC->a + NOT_A_KNOWN_ENUM");
+	struct tf_event ev;
+	int c = tf_compile(&ev, text, strlen(text), "t", 8, TF_KERNEL);
+	o.len = 0;
+	int pr = c == 0 && ev.ok ? tf_print(&ev, &env, r.b, r.size, &o) : -1;
+	t_check(pr == 0 && o.len == 4 && !memcmp(o.p, "x=53", 4),
+		"tfmt_kernel_unknown_name", "r=%d ok=%d '%.*s'", c, ev.ok,
+		(int)o.len, o.p ? o.p : "");
+	tf_event_fini(&ev);
+	pk_free(text);
+	tf_out_fini(&o);
+}
+
 int main(void)
 {
 	against_tep();
 	hostile();
 	symbols();
+	kernel_style();
 	return t_exit();
 }
