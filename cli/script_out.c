@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/session.h>
 #include <perfkit/symbol.h>
@@ -76,33 +75,6 @@ struct out {
 	struct pk_frame *frames; /* the callchain of the sample */
 	unsigned cap_frames;
 };
-
-/* Zeroed memory in huge pages where the kernel allows (a few faults
- * instead of one per 4 KiB page, which costs most in virtual machines). */
-static void *big_alloc(size_t n)
-{
-	size_t huge = 2u << 20;
-	char *p = mmap(NULL, n + huge, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *a;
-
-	if (p == MAP_FAILED)
-		return NULL;
-	/* aligned to 2 MiB; the slack before and after is given back */
-	a = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	if (p + n + huge > a + n)
-		munmap(a + n, (size_t)(p + n + huge - (a + n)));
-	madvise(a, n, MADV_HUGEPAGE);
-	return a;
-}
-
-static void big_free(void *p, size_t n)
-{
-	if (p)
-		munmap(p, n);
-}
 
 /* ---- output buffer ---- */
 
@@ -818,16 +790,16 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	pk_perfdata_info(pd, &in);
 	s.pipe = in.pipe;
 	s.sess = pk_session_new(NULL);
-	s.ob.b = big_alloc(OB_CAP);
-	s.lc.e = big_alloc(LC_SIZE * sizeof(*s.lc.e));
+	s.ob.b = pk_huge_alloc(OB_CAP);
+	s.lc.e = pk_huge_alloc(LC_SIZE * sizeof(*s.lc.e));
 	s.lc.arena = malloc(LC_ARENA);
 
 	if (!s.sess || !s.ob.b || !s.lc.e || !s.lc.arena) {
-		big_free(s.lc.e, LC_SIZE * sizeof(*s.lc.e));
+		pk_huge_free(s.lc.e, LC_SIZE * sizeof(*s.lc.e));
 		free(s.lc.arena);
 		cli_error("script", "out of memory");
 		pk_session_free(s.sess);
-		big_free(s.ob.b, OB_CAP);
+		pk_huge_free(s.ob.b, OB_CAP);
 		return 1;
 	}
 	err = pk_session_run(s.sess, pd, &tool, &s);
@@ -841,8 +813,8 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	for (unsigned i = 0; i < s.nr_ev; i++)
 		free(s.ev[i].name);
 	free(s.ev);
-	big_free(s.ob.b, OB_CAP);
-	big_free(s.lc.e, LC_SIZE * sizeof(*s.lc.e));
+	pk_huge_free(s.ob.b, OB_CAP);
+	pk_huge_free(s.lc.e, LC_SIZE * sizeof(*s.lc.e));
 	free(s.lc.arena);
 	pk_tracefmt_free(s.tf);
 	pk_unwind_free(s.uw);

@@ -50,6 +50,15 @@ typedef int (*pk_print_fn)(enum pk_print_level level, const char *fmt,
 			   va_list ap);
 
 /*
+ * Zeroed memory for a large buffer: from 256 KiB up, a mapping on a 2 MiB
+ * boundary advised into huge pages (a few page faults instead of one per
+ * 4 KiB, which costs most in virtual machines). NULL with errno.
+ * pk_huge_free() takes the same N back.
+ */
+PK_API void *pk_huge_alloc(size_t n);
+PK_API void pk_huge_free(void *p, size_t n);
+
+/*
  * Sets the callback that receives every library diagnostic. NULL silences
  * the library (the default). Returns the previous callback.
  */

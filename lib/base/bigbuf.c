@@ -9,36 +9,58 @@
 #define HUGE_SZ ((size_t)2 << 20)
 #define SMALL_MAX ((size_t)256 << 10)
 
-void *pk_bigbuf_alloc(struct pk_bigbuf *b, size_t n)
+/* N bytes (rounded up to pages) of a mapping on a 2 MiB boundary, the
+ * slack before and after given back, with MADV_HUGEPAGE. */
+static void *huge_map(size_t n)
 {
-	b->base = NULL;
-	b->len = 0;
-	if (n < SMALL_MAX) {
-		b->p = pk_malloc(n ? n : 1);
-		return b->p;
-	}
+	char *m, *a;
+
 	if (n > SIZE_MAX - 2 * HUGE_SZ) {
 		errno = ENOMEM;
-		return b->p = NULL;
+		return NULL;
 	}
-	size_t len = (n + HUGE_SZ - 1) / HUGE_SZ * HUGE_SZ + HUGE_SZ;
-	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	n = (n + 4095) & ~(size_t)4095;
+	m = mmap(NULL, n + HUGE_SZ, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
-		return b->p = NULL;
-	uintptr_t a = ((uintptr_t)m + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1);
-	(void)madvise((void *)a, len - (a - (uintptr_t)m), MADV_HUGEPAGE);
-	b->base = m;
-	b->len = len;
-	return b->p = (void *)a;
+		return NULL;
+	a = (char *)(((uintptr_t)m + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1));
+	if (a > m)
+		munmap(m, (size_t)(a - m));
+	if (m + n + HUGE_SZ > a + n)
+		munmap(a + n, (size_t)(m + n + HUGE_SZ - (a + n)));
+	(void)madvise(a, n, MADV_HUGEPAGE);
+	return a;
+}
+
+static void huge_unmap(void *p, size_t n)
+{
+	munmap(p, (n + 4095) & ~(size_t)4095);
+}
+
+void *pk_huge_alloc(size_t n)
+{
+	return n < SMALL_MAX ? pk_zalloc(n ? n : 1) : huge_map(n);
+}
+
+void pk_huge_free(void *p, size_t n)
+{
+	if (p && n < SMALL_MAX)
+		pk_free(p);
+	else if (p)
+		huge_unmap(p, n);
+}
+
+void *pk_bigbuf_alloc(struct pk_bigbuf *b, size_t n)
+{
+	b->len = n;
+	b->p = n < SMALL_MAX ? pk_malloc(n ? n : 1) : huge_map(n);
+	return b->p;
 }
 
 void pk_bigbuf_free(struct pk_bigbuf *b)
 {
-	if (b->base)
-		munmap(b->base, b->len);
-	else
-		pk_free(b->p);
-	b->base = b->p = NULL;
+	pk_huge_free(b->p, b->len);
+	b->p = NULL;
 	b->len = 0;
 }

@@ -11,8 +11,7 @@
 #include <stddef.h>
 
 struct pk_bigbuf {
-	void *base;             /* the mapping (NULL: pk_malloc'd or none) */
-	size_t len;
+	size_t len;             /* what was asked for */
 	void *p;                /* the usable memory */
 };
 
