@@ -27,11 +27,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rlen = (size_t)(z2 - rec);
 	}
 	/* the record in its own allocation: reads past it are caught */
-	uint8_t *r = pk_malloc(rlen ? rlen : 1);
-	char *k = pk_malloc(klen + 1);
+	uint8_t *r = pk__malloc(rlen ? rlen : 1);
+	char *k = pk__malloc(klen + 1);
 	if (!r || !k) {
-		pk_free(r);
-		pk_free(k);
+		pk__free(r);
+		pk__free(k);
 		return 0;
 	}
 	memcpy(r, rec, rlen);
@@ -41,18 +41,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct tf_event ev;
 		struct tf_env env = { .long_size = 8 };
 		struct tf_out o = { 0 };
-		if (tf_compile(&ev, (const char *)data, flen, "sys", 8,
+		if (pk__tf_compile(&ev, (const char *)data, flen, "sys", 8,
 			       flags) == 0) {
-			tf_syms_parse(&env, k, klen);
-			tf_comms_parse(&env, k, klen);
-			tf_print(&ev, &env, r, (uint32_t)rlen, &o);
-			tf_plugin_comms(&ev, &env, r, (uint32_t)rlen);
+			pk__tf_syms_parse(&env, k, klen);
+			pk__tf_comms_parse(&env, k, klen);
+			pk__tf_print(&ev, &env, r, (uint32_t)rlen, &o);
+			pk__tf_plugin_comms(&ev, &env, r, (uint32_t)rlen);
 		}
-		tf_event_fini(&ev);
-		tf_env_fini(&env);
-		tf_out_fini(&o);
+		pk__tf_event_fini(&ev);
+		pk__tf_env_fini(&env);
+		pk__tf_out_fini(&o);
 	}
-	pk_free(r);
-	pk_free(k);
+	pk__free(r);
+	pk__free(k);
 	return 0;
 }

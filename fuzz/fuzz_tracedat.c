@@ -26,9 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pk_tracedat_item(td, PK_TD_HEADER_PAGE, &n);
 		pk_tracedat_close(td);
 	}
-	pk_rb_layout_default(&l, 8, size && (data[0] & 1));
-	pk_rb_iter_init(&it, data, size, &l);
-	while (pk_rb_iter_next(&it, &rev) > 0)
+	pk__rb_layout_default(&l, 8, size && (data[0] & 1));
+	pk__rb_iter_init(&it, data, size, &l);
+	while (pk__rb_iter_next(&it, &rev) > 0)
 		;
 	return 0;
 }

@@ -5,6 +5,9 @@
 # Prints "declared, not exported: NAME" and "exported, not declared: NAME"
 # lines, one per difference, and exits 1 when there is any (2 when LIB.so
 # or the headers cannot be read); silent with status 0 when they agree.
+# With the archive beside LIB.so (libperfkit.a), also the naming rule: a
+# global of the archive is declared PK_API or named pk__* (internal, hidden
+# in the .so); "internal, not pk__: NAME" for one that is neither.
 lib=$1
 inc=${2:-include/perfkit}
 [ -n "$lib" ] || { echo "usage: check_abi.sh LIB.so [INCLUDE_DIR]" >&2; exit 2; }
@@ -33,5 +36,12 @@ comm -23 "$tmp/declared" "$tmp/exported" | sed 's/^/declared, not exported: /' \
 	> "$tmp/diff"
 comm -13 "$tmp/declared" "$tmp/exported" | sed 's/^/exported, not declared: /' \
 	>> "$tmp/diff"
+ar=${lib%.so*}.a
+if [ -r "$ar" ]; then
+	nm -g --defined-only "$ar" 2>/dev/null | awk 'NF == 3 { print $3 }' |
+		grep -v '^pk__' | sort -u > "$tmp/globals"
+	comm -23 "$tmp/globals" "$tmp/declared" |
+		sed 's/^/internal, not pk__: /' >> "$tmp/diff"
+fi
 cat "$tmp/diff"
 [ ! -s "$tmp/diff" ]

@@ -124,7 +124,7 @@ PK_API long pk_ktext_print(struct pk_ktext *kt, FILE *out,
 /*
  * Appends the data events of one raw ring-buffer page (PAGE_SIZE bytes,
  * the layout of the printer's header_page) of CPU to EVS, N and CAP (grown
- * with pk_realloc; the data pointers point into PAGE). Returns the number
+ * with pk__realloc; the data pointers point into PAGE). Returns the number
  * added or PK_ERR_FORMAT for a damaged page.
  */
 PK_API long pk_ktext_page_events(const struct pk_ktext *kt, int cpu,

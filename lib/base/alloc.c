@@ -10,7 +10,7 @@
 
 static long fail_countdown = -1;
 
-void pk_alloc_fail_after(long n)
+void pk__alloc_fail_after(long n)
 {
 	fail_countdown = n;
 }
@@ -27,30 +27,30 @@ static bool should_fail(void)
 	return false;
 }
 
-void *pk_malloc(size_t size)
+void *pk__malloc(size_t size)
 {
 	return should_fail() ? NULL : malloc(size ? size : 1);
 }
 
-void *pk_zalloc(size_t size)
+void *pk__zalloc(size_t size)
 {
 	return should_fail() ? NULL : calloc(1, size ? size : 1);
 }
 
-void *pk_calloc(size_t n, size_t size)
+void *pk__calloc(size_t n, size_t size)
 {
 	return should_fail() ? NULL : calloc(n ? n : 1, size ? size : 1);
 }
 
-void *pk_realloc(void *p, size_t size)
+void *pk__realloc(void *p, size_t size)
 {
 	return should_fail() ? NULL : realloc(p, size ? size : 1);
 }
 
-char *pk_strndup(const char *s, size_t n)
+char *pk__strndup(const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);
-	char *d = pk_malloc(len + 1);
+	char *d = pk__malloc(len + 1);
 
 	if (!d)
 		return NULL;
@@ -59,12 +59,12 @@ char *pk_strndup(const char *s, size_t n)
 	return d;
 }
 
-char *pk_strdup(const char *s)
+char *pk__strdup(const char *s)
 {
-	return pk_strndup(s, strlen(s));
+	return pk__strndup(s, strlen(s));
 }
 
-void pk_free(void *p)
+void pk__free(void *p)
 {
 	free(p);
 }

@@ -16,51 +16,51 @@
 
 /*
  * Every allocation goes through these so tests can inject failures:
- * pk_alloc_fail_after(N) makes the (N+1)th allocation from now fail
+ * pk__alloc_fail_after(N) makes the (N+1)th allocation from now fail
  * (-1 disables injection).
  */
-void *pk_malloc(size_t size);
-void *pk_zalloc(size_t size);
-void *pk_calloc(size_t n, size_t size);
-void *pk_realloc(void *p, size_t size);
-char *pk_strdup(const char *s);
-char *pk_strndup(const char *s, size_t n);
-void pk_free(void *p);
-void pk_alloc_fail_after(long n);
+void *pk__malloc(size_t size);
+void *pk__zalloc(size_t size);
+void *pk__calloc(size_t n, size_t size);
+void *pk__realloc(void *p, size_t size);
+char *pk__strdup(const char *s);
+char *pk__strndup(const char *s, size_t n);
+void pk__free(void *p);
+void pk__alloc_fail_after(long n);
 
 /* Diagnostics through the user's print callback. */
-void pk_pr(enum pk_print_level level, const char *fmt, ...) PK_PRINTF(2, 3);
-#define pk_warn(...)  pk_pr(PK_WARN, __VA_ARGS__)
-#define pk_info(...)  pk_pr(PK_INFO, __VA_ARGS__)
-#define pk_debug(...) pk_pr(PK_DEBUG, __VA_ARGS__)
+void pk__pr(enum pk_print_level level, const char *fmt, ...) PK_PRINTF(2, 3);
+#define pk_warn(...)  pk__pr(PK_WARN, __VA_ARGS__)
+#define pk_info(...)  pk__pr(PK_INFO, __VA_ARGS__)
+#define pk_debug(...) pk__pr(PK_DEBUG, __VA_ARGS__)
 
 /*
  * Checks an extensible option struct: NULL is fine; otherwise sz must be at
  * least the size up to and including LAST and any bytes past the known
  * struct size must be zero. Returns true when acceptable.
  */
-bool pk_opts_valid(const void *opts, size_t user_sz, size_t known_sz);
+bool pk__opts_valid(const void *opts, size_t user_sz, size_t known_sz);
 #define PK_OPTS_VALID(opts, TYPE)                                        \
-	pk_opts_valid((opts), (opts) ? *(const size_t *)(opts) : 0,      \
+	pk__opts_valid((opts), (opts) ? *(const size_t *)(opts) : 0,      \
 		      sizeof(struct TYPE))
 
 /* Reads a whole small file (sysfs, procfs, tracefs) into a new
  * NUL-terminated buffer. Returns length or -errno; *OUT owned by caller. */
-long pk_read_file(const char *path, char **out);
+long pk__read_file(const char *path, char **out);
 /* Reads a file holding one integer (decimal or 0x-hex). 0 or -errno. */
-int pk_read_file_u64(const char *path, uint64_t *val);
+int pk__read_file_u64(const char *path, uint64_t *val);
 /* Writes STR to an existing file. 0 or -errno. */
-int pk_write_file(const char *path, const char *str);
+int pk__write_file(const char *path, const char *str);
 /* Writes all LEN bytes (short writes and EINTR retried): 0 or -errno
  * (-EIO when write(2) returns 0). */
-int pk_write_all(int fd, const void *data, size_t len);
+int pk__write_all(int fd, const void *data, size_t len);
 /* Writes all LEN bytes at offset OFF (pwrite, restarted). 0 or -errno. */
-int pk_pwrite_all(int fd, const void *data, size_t len, off_t off);
+int pk__pwrite_all(int fd, const void *data, size_t len, off_t off);
 /* mkdir -p with MODE: 0 or -errno. */
-int pk_mkdir_p(const char *path, mode_t mode);
+int pk__mkdir_p(const char *path, mode_t mode);
 /* Creates PATH with DATA and MODE (not the umask's), complete or not at
  * all (a temporary file linked in); -EEXIST when PATH exists. */
-int pk_write_new_file(const char *path, const void *data, size_t len,
+int pk__write_new_file(const char *path, const void *data, size_t len,
 		      mode_t mode);
 
 /* Growable byte buffer. */
@@ -68,8 +68,8 @@ struct pk_buf {
 	char *data;
 	size_t len, cap;
 };
-int pk_buf_append(struct pk_buf *b, const void *p, size_t n);
-int pk_buf_printf(struct pk_buf *b, const char *fmt, ...) PK_PRINTF(2, 3);
-void pk_buf_fini(struct pk_buf *b);
+int pk__buf_append(struct pk_buf *b, const void *p, size_t n);
+int pk__buf_printf(struct pk_buf *b, const char *fmt, ...) PK_PRINTF(2, 3);
+void pk__buf_fini(struct pk_buf *b);
 
 #endif

@@ -40,25 +40,25 @@ static void huge_unmap(void *p, size_t n)
 
 void *pk_huge_alloc(size_t n)
 {
-	return n < SMALL_MAX ? pk_zalloc(n ? n : 1) : huge_map(n);
+	return n < SMALL_MAX ? pk__zalloc(n ? n : 1) : huge_map(n);
 }
 
 void pk_huge_free(void *p, size_t n)
 {
 	if (p && n < SMALL_MAX)
-		pk_free(p);
+		pk__free(p);
 	else if (p)
 		huge_unmap(p, n);
 }
 
-void *pk_bigbuf_alloc(struct pk_bigbuf *b, size_t n)
+void *pk__bigbuf_alloc(struct pk_bigbuf *b, size_t n)
 {
 	b->len = n;
-	b->p = n < SMALL_MAX ? pk_malloc(n ? n : 1) : huge_map(n);
+	b->p = n < SMALL_MAX ? pk__malloc(n ? n : 1) : huge_map(n);
 	return b->p;
 }
 
-void pk_bigbuf_free(struct pk_bigbuf *b)
+void pk__bigbuf_free(struct pk_bigbuf *b)
 {
 	pk_huge_free(b->p, b->len);
 	b->p = NULL;

@@ -4,7 +4,7 @@
  * tables, the report's output) mapped on 2 MiB boundaries with
  * MADV_HUGEPAGE. Faulting 4 KiB pages one by one costs more than
  * decompressing into them on virtual machines; a huge page is one fault.
- * Small sizes come from pk_malloc.
+ * Small sizes come from pk__malloc.
  */
 #ifndef PK_BASE_BIGBUF_H
 #define PK_BASE_BIGBUF_H
@@ -16,6 +16,6 @@ struct pk_bigbuf {
 };
 
 /* P of at least N bytes (not zeroed beyond what mmap gives), or NULL. */
-void *pk_bigbuf_alloc(struct pk_bigbuf *b, size_t n);
-void pk_bigbuf_free(struct pk_bigbuf *b);
+void *pk__bigbuf_alloc(struct pk_bigbuf *b, size_t n);
+void pk__bigbuf_free(struct pk_bigbuf *b);
 #endif

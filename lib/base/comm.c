@@ -18,13 +18,13 @@ static struct rec *store(struct pk__comms *c, const char *s, size_t len)
 
 	if (c->cap - c->used < need) {
 		size_t cap = PK_MAX((size_t)16384, need);
-		char **v = pk_realloc(c->chunks, (size_t)(c->nr_chunks + 1) *
+		char **v = pk__realloc(c->chunks, (size_t)(c->nr_chunks + 1) *
 				      sizeof(*v));
 
 		if (!v)
 			return NULL;
 		c->chunks = v;
-		if (!(v[c->nr_chunks] = pk_malloc(cap)))
+		if (!(v[c->nr_chunks] = pk__malloc(cap)))
 			return NULL;
 		c->nr_chunks++;
 		c->used = 0;
@@ -158,7 +158,7 @@ void pk__comms_fini(struct pk__comms *c)
 {
 	pk__hash_fini(&c->map);
 	for (int i = 0; i < c->nr_chunks; i++)
-		pk_free(c->chunks[i]);
-	pk_free(c->chunks);
+		pk__free(c->chunks[i]);
+	pk__free(c->chunks);
 	memset(c, 0, sizeof(*c));
 }

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include "base/base.h"
 
-long pk_read_file(const char *path, char **out)
+long pk__read_file(const char *path, char **out)
 {
 	struct pk_buf b = { 0 };
 	char chunk[4096];
@@ -31,39 +31,39 @@ long pk_read_file(const char *path, char **out)
 			n = -errno;
 			goto fail;
 		}
-		if (pk_buf_append(&b, chunk, (size_t)n)) {
+		if (pk__buf_append(&b, chunk, (size_t)n)) {
 			n = -ENOMEM;
 			goto fail;
 		}
 	}
 	close(fd);
-	if (pk_buf_append(&b, "", 1)) {
-		pk_buf_fini(&b);
+	if (pk__buf_append(&b, "", 1)) {
+		pk__buf_fini(&b);
 		return -ENOMEM;
 	}
 	*out = b.data;
 	return (long)b.len - 1;
 fail:
 	close(fd);
-	pk_buf_fini(&b);
+	pk__buf_fini(&b);
 	return n;
 }
 
-int pk_read_file_u64(const char *path, uint64_t *val)
+int pk__read_file_u64(const char *path, uint64_t *val)
 {
 	char *s, *end;
-	long n = pk_read_file(path, &s);
+	long n = pk__read_file(path, &s);
 
 	if (n < 0)
 		return (int)n;
 	errno = 0;
 	*val = strtoull(s, &end, 0);
 	n = (errno || end == s) ? -EINVAL : 0;
-	pk_free(s);
+	pk__free(s);
 	return (int)n;
 }
 
-int pk_write_file(const char *path, const char *str)
+int pk__write_file(const char *path, const char *str)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	size_t len = strlen(str);
@@ -90,7 +90,7 @@ static int buf_reserve(struct pk_buf *b, size_t n)
 		return 0;
 	while (cap < b->len + n)
 		cap *= 2;
-	d = pk_realloc(b->data, cap);
+	d = pk__realloc(b->data, cap);
 	if (!d)
 		return -ENOMEM;
 	b->data = d;
@@ -98,7 +98,7 @@ static int buf_reserve(struct pk_buf *b, size_t n)
 	return 0;
 }
 
-int pk_buf_append(struct pk_buf *b, const void *p, size_t n)
+int pk__buf_append(struct pk_buf *b, const void *p, size_t n)
 {
 	if (buf_reserve(b, n))
 		return -ENOMEM;
@@ -108,7 +108,7 @@ int pk_buf_append(struct pk_buf *b, const void *p, size_t n)
 	return 0;
 }
 
-int pk_buf_printf(struct pk_buf *b, const char *fmt, ...)
+int pk__buf_printf(struct pk_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -127,14 +127,14 @@ int pk_buf_printf(struct pk_buf *b, const char *fmt, ...)
 	return 0;
 }
 
-void pk_buf_fini(struct pk_buf *b)
+void pk__buf_fini(struct pk_buf *b)
 {
-	pk_free(b->data);
+	pk__free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
 }
 
-int pk_mkdir_p(const char *path, mode_t mode)
+int pk__mkdir_p(const char *path, mode_t mode)
 {
 	char p[4096];
 	size_t len = strlen(path);
@@ -156,7 +156,7 @@ int pk_mkdir_p(const char *path, mode_t mode)
 	}
 }
 
-int pk_write_all(int fd, const void *data, size_t len)
+int pk__write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 
@@ -173,7 +173,7 @@ int pk_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int pk_pwrite_all(int fd, const void *data, size_t len, off_t off)
+int pk__pwrite_all(int fd, const void *data, size_t len, off_t off)
 {
 	const char *p = data;
 
@@ -191,7 +191,7 @@ int pk_pwrite_all(int fd, const void *data, size_t len, off_t off)
 	return 0;
 }
 
-int pk_write_new_file(const char *path, const void *data, size_t len,
+int pk__write_new_file(const char *path, const void *data, size_t len,
 		      mode_t mode)
 {
 	char tmp[4200];
@@ -202,7 +202,7 @@ int pk_write_new_file(const char *path, const void *data, size_t len,
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return -errno;
-	err = fchmod(fd, mode) < 0 ? -errno : pk_write_all(fd, data, len);
+	err = fchmod(fd, mode) < 0 ? -errno : pk__write_all(fd, data, len);
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (!err && link(tmp, path) < 0)

@@ -17,14 +17,14 @@ static int grow(struct pk__hash *h)
 {
 	struct pk__hash n = { .cap = h->cap ? 2 * h->cap : 64, .n = h->n };
 
-	n.e = pk_calloc(n.cap, sizeof(*n.e));
+	n.e = pk__calloc(n.cap, sizeof(*n.e));
 	if (!n.e)
 		return -1;
 	n.shift = 64 - (unsigned)__builtin_ctzll(n.cap);
 	for (size_t i = 0; i < h->cap; i++)
 		if (h->e[i].used)
 			n.e[slot(&n, h->e[i].key)] = h->e[i];
-	pk_free(h->e);
+	pk__free(h->e);
 	*h = n;
 	return 0;
 }
@@ -64,6 +64,6 @@ struct pk__hent *pk__hash_next(const struct pk__hash *h, size_t *i)
 
 void pk__hash_fini(struct pk__hash *h)
 {
-	pk_free(h->e);
+	pk__free(h->e);
 	memset(h, 0, sizeof(*h));
 }

@@ -17,7 +17,7 @@ pk_print_fn pk_set_print(pk_print_fn fn)
 	return old;
 }
 
-void pk_pr(enum pk_print_level level, const char *fmt, ...)
+void pk__pr(enum pk_print_level level, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -49,7 +49,7 @@ const char *pk_strerror(int err)
 	return err == 0 ? "success" : "unknown error";
 }
 
-bool pk_opts_valid(const void *opts, size_t user_sz, size_t known_sz)
+bool pk__opts_valid(const void *opts, size_t user_sz, size_t known_sz)
 {
 	const unsigned char *p = opts;
 

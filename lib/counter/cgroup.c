@@ -14,7 +14,7 @@
 int pk__cgroup2_mount(char *buf, size_t size)
 {
 	char *mounts, *line, *save = NULL;
-	long n = pk_read_file("/proc/mounts", &mounts);
+	long n = pk__read_file("/proc/mounts", &mounts);
 	int err = -ENOENT;
 
 	if (n < 0)
@@ -30,7 +30,7 @@ int pk__cgroup2_mount(char *buf, size_t size)
 			? 0 : -ENAMETOOLONG;
 		break;
 	}
-	pk_free(mounts);
+	pk__free(mounts);
 	return err;
 }
 

@@ -31,27 +31,27 @@ static int nr_fds(const struct pk_evsel *e)
 
 int pk_evsel_enable(struct pk_evsel *e, bool group)
 {
-	return FOR_EACH_FD(e, pk_sys_ioc_enable(fd, group));
+	return FOR_EACH_FD(e, pk__sys_ioc_enable(fd, group));
 }
 
 int pk_evsel_disable(struct pk_evsel *e, bool group)
 {
-	return FOR_EACH_FD(e, pk_sys_ioc_disable(fd, group));
+	return FOR_EACH_FD(e, pk__sys_ioc_disable(fd, group));
 }
 
 int pk_evsel_reset(struct pk_evsel *e, bool group)
 {
-	return FOR_EACH_FD(e, pk_sys_ioc_reset(fd, group));
+	return FOR_EACH_FD(e, pk__sys_ioc_reset(fd, group));
 }
 
 int pk_evsel_set_period(struct pk_evsel *e, uint64_t period)
 {
-	return FOR_EACH_FD(e, pk_sys_ioc_period(fd, period));
+	return FOR_EACH_FD(e, pk__sys_ioc_period(fd, period));
 }
 
 int pk_evsel_refresh(struct pk_evsel *e, int count)
 {
-	return FOR_EACH_FD(e, pk_sys_ioc_refresh(fd, count));
+	return FOR_EACH_FD(e, pk__sys_ioc_refresh(fd, count));
 }
 
 int pk_evsel_set_filter(struct pk_evsel *e, const char *filter)
@@ -62,20 +62,20 @@ int pk_evsel_set_filter(struct pk_evsel *e, const char *filter)
 	if (!filter) {		/* forget the kept filter */
 		if (e->fds)
 			return -EINVAL;
-		pk_free(e->filter);
+		pk__free(e->filter);
 		e->filter = NULL;
 		return 0;
 	}
-	copy = pk_strdup(filter);
+	copy = pk__strdup(filter);
 	if (!copy)
 		return -ENOMEM;
 	if (e->fds)
-		err = FOR_EACH_FD(e, pk_sys_ioc_set_filter(fd, filter));
+		err = FOR_EACH_FD(e, pk__sys_ioc_set_filter(fd, filter));
 	if (err) {
-		pk_free(copy);
+		pk__free(copy);
 		return err;
 	}
-	pk_free(e->filter);	/* kept for later opens */
+	pk__free(e->filter);	/* kept for later opens */
 	e->filter = copy;
 	return 0;
 }
@@ -83,7 +83,7 @@ int pk_evsel_set_filter(struct pk_evsel *e, const char *filter)
 int pk_evsel_modify_attr(struct pk_evsel *e, const struct perf_event_attr *attr)
 {
 	struct perf_event_attr copy = *attr;
-	int err = FOR_EACH_FD(e, pk_sys_ioc_modify_attributes(fd, &copy));
+	int err = FOR_EACH_FD(e, pk__sys_ioc_modify_attributes(fd, &copy));
 
 	if (!err)
 		e->attr = *attr;
@@ -95,7 +95,7 @@ int pk_evsel_id(const struct pk_evsel *e, int cpu_idx, int thread_idx,
 {
 	int fd = pk_evsel_fd(e, cpu_idx, thread_idx);
 
-	return fd < 0 ? fd : pk_sys_ioc_id(fd, id);
+	return fd < 0 ? fd : pk__sys_ioc_id(fd, id);
 }
 
 typedef int (*evsel_op)(struct pk_evsel *e, bool group);
@@ -135,10 +135,10 @@ int pk_evlist_reset(struct pk_evlist *l)
 
 int pk_task_events_enable(void)
 {
-	return pk_sys_task_events(true);
+	return pk__sys_task_events(true);
 }
 
 int pk_task_events_disable(void)
 {
-	return pk_sys_task_events(false);
+	return pk__sys_task_events(false);
 }

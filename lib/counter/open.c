@@ -20,7 +20,7 @@ static int open_one(struct pk_evsel *e, int pid, int cpu, int group_fd,
 	if (err)
 		return err;
 	for (;;) {
-		fd = pk_sys_perf_event_open(&e->attr, pid, cpu, group_fd, flags);
+		fd = pk__sys_perf_event_open(&e->attr, pid, cpu, group_fd, flags);
 		if (fd >= 0 || (fd != -EINVAL && fd != -E2BIG))
 			break;
 		if (pk__features_fallback(&e->attr, &flags) >= 0)
@@ -35,7 +35,7 @@ static int open_one(struct pk_evsel *e, int pid, int cpu, int group_fd,
 		e->attr.exclude_host = 0;
 	}
 	if (fd >= 0 && cloexec && !(flags & PERF_FLAG_FD_CLOEXEC))
-		pk_sys_set_cloexec(fd);
+		pk__sys_set_cloexec(fd);
 	return fd;
 }
 
@@ -106,7 +106,7 @@ static int apply_filter(struct pk_evsel *e)
 	int n = pk_cpu_map_nr(e->cpus) * pk_thread_map_nr(e->threads);
 
 	for (int i = 0; e->filter && i < n; i++) {
-		int err = pk_sys_ioc_set_filter(e->fds[i], e->filter);
+		int err = pk__sys_ioc_set_filter(e->fds[i], e->filter);
 
 		if (err) {
 			pk_warn("event '%s': filter '%s': %s\n", e->name,
@@ -137,7 +137,7 @@ static int prepare(struct pk_evsel *e, struct pk_cpu_map *cpus,
 		if (*cgroup_fd < 0)
 			return *cgroup_fd;
 	}
-	e->fds = pk_malloc((size_t)n * sizeof(int));
+	e->fds = pk__malloc((size_t)n * sizeof(int));
 	if (!e->fds)
 		return -ENOMEM;
 	memset(e->fds, 0xff, (size_t)n * sizeof(int));
@@ -157,7 +157,7 @@ static int open_once(struct pk_evsel *e, struct pk_cpu_map *cpus,
 	if (!err)
 		err = prepare(e, cpus, threads, opts, &cgroup_fd);
 	if (err) {
-		pk_sys_close(cgroup_fd);
+		pk__sys_close(cgroup_fd);
 		if (err != -EBUSY)
 			e->open_errno = err;
 		return err;
@@ -169,7 +169,7 @@ static int open_once(struct pk_evsel *e, struct pk_cpu_map *cpus,
 	err = open_all(e, cgroup_fd, flags);
 	if (!err)
 		err = apply_filter(e);
-	pk_sys_close(cgroup_fd);
+	pk__sys_close(cgroup_fd);
 	e->open_errno = err;
 	if (err)
 		pk__evsel_close_fds(e);

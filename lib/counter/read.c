@@ -22,13 +22,13 @@ static int read_parse(int fd, uint64_t rf, int nr, struct pk_counts *out,
 {
 	uint64_t small[3 + 3 * 16];
 	size_t len = group_bytes(nr);
-	void *buf = len <= sizeof(small) ? small : pk_malloc(len);
+	void *buf = len <= sizeof(small) ? small : pk__malloc(len);
 	ssize_t n;
 	int ret;
 
 	if (!buf)
 		return -ENOMEM;
-	n = pk_sys_read(fd, buf, len);
+	n = pk__sys_read(fd, buf, len);
 	if (n == 0)
 		ret = -ENODATA;
 	else if (n < 0)
@@ -36,7 +36,7 @@ static int read_parse(int fd, uint64_t rf, int nr, struct pk_counts *out,
 	else
 		ret = pk_read_format_parse(rf, buf, (size_t)n, out, max);
 	if (buf != small)
-		pk_free(buf);
+		pk__free(buf);
 	return ret;
 }
 
@@ -52,7 +52,7 @@ static int group_pos(const struct pk_evsel *e, int fd,
 
 	if (!(e->attr.read_format & PERF_FORMAT_ID))
 		return e->idx - e->leader->idx;
-	if (pk_sys_ioc_id(fd, &id))
+	if (pk__sys_ioc_id(fd, &id))
 		return -1;
 	for (int i = 0; i < n; i++)
 		if (all[i].id == id)
@@ -87,7 +87,7 @@ int pk_evsel_read(struct pk_evsel *e, int cpu_idx, int thread_idx,
 		n = read_parse(fd, rf, 1, out, 1);
 		return n < 0 ? n : 0;
 	}
-	all = pk_calloc((size_t)nr, sizeof(*all));
+	all = pk__calloc((size_t)nr, sizeof(*all));
 	if (!all)
 		return -ENOMEM;
 	n = read_parse(fd, rf, nr, all, nr);
@@ -96,7 +96,7 @@ int pk_evsel_read(struct pk_evsel *e, int cpu_idx, int thread_idx,
 		n = -ENOENT;
 	if (n > 0)
 		*out = all[pos];
-	pk_free(all);
+	pk__free(all);
 	return n < 0 ? n : 0;
 }
 

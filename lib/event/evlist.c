@@ -12,15 +12,15 @@
 struct pk_evsel *pk__evsel_new(const struct perf_event_attr *attr,
 			       const char *name)
 {
-	struct pk_evsel *e = pk_zalloc(sizeof(*e));
+	struct pk_evsel *e = pk__zalloc(sizeof(*e));
 
 	if (!e)
 		return NULL;
 	e->attr = *attr;
 	e->leader = e;
 	e->nr_members = 1;
-	e->name = pk_strdup(name ? name : "");
-	e->pmu_name = pk_strdup("");
+	e->name = pk__strdup(name ? name : "");
+	e->pmu_name = pk__strdup("");
 	if (!e->name || !e->pmu_name) {
 		pk__evsel_free(e);
 		errno = ENOMEM;
@@ -39,7 +39,7 @@ void pk__evsel_close_fds(struct pk_evsel *e)
 	for (int i = 0; i < n; i++)
 		if (e->fds[i] >= 0)
 			close(e->fds[i]);
-	pk_free(e->fds);
+	pk__free(e->fds);
 	e->fds = NULL;
 	pk_cpu_map_put(e->cpus);
 	pk_thread_map_put(e->threads);
@@ -53,11 +53,11 @@ void pk__evsel_free(struct pk_evsel *e)
 		return;
 	pk__evsel_close_fds(e);
 	pk_cpu_map_put(e->pmu_cpus);
-	pk_free(e->name);
-	pk_free(e->pmu_name);
-	pk_free(e->filter);
-	pk_free(e->group_name);
-	pk_free(e);
+	pk__free(e->name);
+	pk__free(e->pmu_name);
+	pk__free(e->filter);
+	pk__free(e->group_name);
+	pk__free(e);
 }
 
 int *pk__evsel_fd_slot(const struct pk_evsel *e, int cpu_idx, int thread_idx)
@@ -75,7 +75,7 @@ int *pk__evsel_fd_slot(const struct pk_evsel *e, int cpu_idx, int thread_idx)
 
 struct pk_evlist *pk_evlist_new(void)
 {
-	return pk_zalloc(sizeof(struct pk_evlist));
+	return pk__zalloc(sizeof(struct pk_evlist));
 }
 
 void pk_evlist_free(struct pk_evlist *l)
@@ -84,15 +84,15 @@ void pk_evlist_free(struct pk_evlist *l)
 		return;
 	for (int i = 0; i < l->nr; i++)
 		pk__evsel_free(l->entries[i]);
-	pk_free(l->entries);
-	pk_free(l);
+	pk__free(l->entries);
+	pk__free(l);
 }
 
 int pk__evlist_append(struct pk_evlist *l, struct pk_evsel *e)
 {
 	if (l->nr == l->cap) {
 		int cap = l->cap ? l->cap * 2 : 8;
-		struct pk_evsel **n = pk_realloc(l->entries,
+		struct pk_evsel **n = pk__realloc(l->entries,
 						 (size_t)cap * sizeof(*n));
 
 		if (!n)
@@ -161,11 +161,11 @@ const char *pk_evsel_name(const struct pk_evsel *e)
 
 int pk_evsel_set_name(struct pk_evsel *e, const char *name)
 {
-	char *n = pk_strdup(name);
+	char *n = pk__strdup(name);
 
 	if (!n)
 		return -ENOMEM;
-	pk_free(e->name);
+	pk__free(e->name);
 	e->name = n;
 	return 0;
 }

@@ -121,19 +121,19 @@ static int tp_collect(const char *sys, const char *ev, long long id,
 
 	if (t->nr == t->cap) {
 		int cap = t->cap ? t->cap * 2 : 256;
-		char **v = pk_realloc(t->v, (size_t)cap * sizeof(*v));
+		char **v = pk__realloc(t->v, (size_t)cap * sizeof(*v));
 		long long *ids;
 
 		if (!v)
 			return -ENOMEM;
 		t->v = v;
-		ids = pk_realloc(t->ids, (size_t)cap * sizeof(*ids));
+		ids = pk__realloc(t->ids, (size_t)cap * sizeof(*ids));
 		if (!ids)
 			return -ENOMEM;
 		t->ids = ids;
 		t->cap = cap;
 	}
-	s = pk_malloc(strlen(sys) + strlen(ev) + 2);
+	s = pk__malloc(strlen(sys) + strlen(ev) + 2);
 	if (!s)
 		return -ENOMEM;
 	sprintf(s, "%s:%s", sys, ev);
@@ -158,7 +158,7 @@ static int walk_tracepoints(struct walk *w)
 		return 0;
 	r = pk__tracepoint_glob("*", "*", tp_collect, &t);
 	if (r >= 0 && t.nr) {
-		ord = pk_calloc((size_t)t.nr, sizeof(*ord));
+		ord = pk__calloc((size_t)t.nr, sizeof(*ord));
 		if (!ord)
 			r = -ENOMEM;
 	}
@@ -181,10 +181,10 @@ static int walk_tracepoints(struct walk *w)
 		}
 	}
 	for (int i = 0; i < t.nr; i++)
-		pk_free(t.v[i]);
-	pk_free(t.v);
-	pk_free(t.ids);
-	pk_free(ord);
+		pk__free(t.v[i]);
+	pk__free(t.v);
+	pk__free(t.ids);
+	pk__free(ord);
 	return r == -ENOENT ? 0 : r;
 }
 

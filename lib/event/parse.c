@@ -119,13 +119,13 @@ static struct pk_evsel *new_event(struct pk_parser *P, uint32_t type,
 	e = pk__evsel_new(&a, name);
 	if (!e)
 		return NULL;
-	pn = pk_strdup(pmu_name_for(type));
+	pn = pk__strdup(pmu_name_for(type));
 	if (!pn || pk__evlist_append(P->out, e)) {
-		pk_free(pn);
+		pk__free(pn);
 		pk__evsel_free(e);
 		return NULL;
 	}
-	pk_free(e->pmu_name);
+	pk__free(e->pmu_name);
 	e->pmu_name = pn;
 	return e;
 }
@@ -562,8 +562,8 @@ static int pmu_event(struct pk_parser *P, struct pk_pmu *pmu,
 
 	if (!e)
 		return nomem(P);
-	pk_free(e->pmu_name);
-	e->pmu_name = pk_strdup(pmu->name);
+	pk__free(e->pmu_name);
+	e->pmu_name = pk__strdup(pmu->name);
 	if (!e->pmu_name)
 		return nomem(P);
 	err = pk__terms_pmu(P, e, pmu, ts);
@@ -661,7 +661,7 @@ static int ev_pmu(struct pk_parser *P, int start, int pos, int plen)
 		struct pk_term *t = ts.v;
 
 		if (alias) { /* the alias goes first, then the user's terms */
-			one.v = pk_calloc((size_t)ts.nr + 1, sizeof(*one.v));
+			one.v = pk__calloc((size_t)ts.nr + 1, sizeof(*one.v));
 			if (!one.v) {
 				err = nomem(P);
 				break;
@@ -677,7 +677,7 @@ static int ev_pmu(struct pk_parser *P, int start, int pos, int plen)
 				memcpy(one.v + 1, t, (size_t)ts.nr * sizeof(*t));
 		}
 		err = pmu_event(P, pmus[i], alias ? &one : &ts, name);
-		pk_free(one.v);
+		pk__free(one.v);
 	}
 	pk__terms_fini(&ts);
 	return err;
@@ -778,18 +778,18 @@ static int parse_event(struct pk_parser *P, bool in_group)
 	n = name_extent(P->s, start);
 	while (n > 1 && strchr(" \t\n\r", P->s[start + n - 1]))
 		n--;
-	name = pk_strndup(P->s + start, (size_t)n);
+	name = pk__strndup(P->s + start, (size_t)n);
 	if (!name)
 		return nomem(P);
 	for (int i = first; i < P->out->nr; i++) {
 		struct pk_evsel *e = P->out->entries[i];
 
 		if (!e->name[0] && pk_evsel_set_name(e, name)) {
-			pk_free(name);
+			pk__free(name);
 			return nomem(P);
 		}
 	}
-	pk_free(name);
+	pk__free(name);
 	if (P->tk.t == TK_END || P->tk.t == TK_COMMA ||
 	    (in_group && P->tk.t == TK_RBRACE))
 		return 0;
@@ -805,7 +805,7 @@ static int parse_group(struct pk_parser *P)
 	char *gname = NULL;
 
 	if (P->tk.t == TK_NAME) { /* name{...} */
-		gname = pk_strndup(P->s + P->tk.pos, (size_t)P->tk.len);
+		gname = pk__strndup(P->s + P->tk.pos, (size_t)P->tk.len);
 		if (!gname)
 			return nomem(P);
 		pk__advance(P);
@@ -816,7 +816,7 @@ static int parse_group(struct pk_parser *P)
 		P->out->entries[first]->group_name = gname;
 		gname = NULL;
 	}
-	pk_free(gname);
+	pk__free(gname);
 	return err;
 }
 

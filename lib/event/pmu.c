@@ -19,23 +19,23 @@ static int nr_pmus = -1;
 static void pmu_fini(struct pk_pmu *p)
 {
 	for (int i = 0; i < p->nr_formats; i++)
-		pk_free(p->formats[i].name);
+		pk__free(p->formats[i].name);
 	for (int i = 0; i < p->nr_aliases; i++) {
-		pk_free(p->aliases[i].name);
-		pk_free(p->aliases[i].terms);
-		pk_free(p->aliases[i].desc);
+		pk__free(p->aliases[i].name);
+		pk__free(p->aliases[i].terms);
+		pk__free(p->aliases[i].desc);
 	}
-	pk_free(p->formats);
-	pk_free(p->aliases);
-	pk_free(p->cpus);
-	pk_free(p->name);
+	pk__free(p->formats);
+	pk__free(p->aliases);
+	pk__free(p->cpus);
+	pk__free(p->name);
 }
 
 static void pmus_drop(void)
 {
 	for (int i = 0; i < nr_pmus; i++)
 		pmu_fini(&pmus[i]);
-	pk_free(pmus);
+	pk__free(pmus);
 	pmus = NULL;
 	nr_pmus = -1;
 }
@@ -43,10 +43,10 @@ static void pmus_drop(void)
 void pk__event_set_roots(const char *sysfs, const char *tracefs)
 {
 	pmus_drop();
-	pk_free(root_sysfs);
-	pk_free(root_tracefs);
-	root_sysfs = sysfs ? pk_strdup(sysfs) : NULL;
-	root_tracefs = tracefs ? pk_strdup(tracefs) : NULL;
+	pk__free(root_sysfs);
+	pk__free(root_tracefs);
+	root_sysfs = sysfs ? pk__strdup(sysfs) : NULL;
+	root_tracefs = tracefs ? pk__strdup(tracefs) : NULL;
 	roots_set = true;
 	pk__tracefs_reset();
 }
@@ -141,11 +141,11 @@ static int pmus_scan(void)
 		if (d->d_name[0] == '.')
 			continue;
 		if (devices_path(tp, sizeof(tp), d->d_name, "type") ||
-		    pk_read_file_u64(tp, &type))
+		    pk__read_file_u64(tp, &type))
 			continue;
 		if (nr_pmus == cap) {
 			int nc = cap ? cap * 2 : 16;
-			struct pk_pmu *n = pk_realloc(pmus, (size_t)nc *
+			struct pk_pmu *n = pk__realloc(pmus, (size_t)nc *
 						      sizeof(*n));
 
 			if (!n) {
@@ -156,7 +156,7 @@ static int pmus_scan(void)
 			cap = nc;
 		}
 		memset(&pmus[nr_pmus], 0, sizeof(pmus[0]));
-		pmus[nr_pmus].name = pk_strdup(d->d_name);
+		pmus[nr_pmus].name = pk__strdup(d->d_name);
 		pmus[nr_pmus].type = (uint32_t)type;
 		if (!pmus[nr_pmus].name) {
 			err = -ENOMEM;
@@ -285,18 +285,18 @@ static int load_formats(struct pk_pmu *p)
 		    strlen(fp) + strlen(d->d_name) + 2 > sizeof(fp))
 			continue;
 		strcat(strcat(fp, "/"), d->d_name);
-		if (pk_read_file(fp, &text) < 0)
+		if (pk__read_file(fp, &text) < 0)
 			continue;
 		if (pk__format_parse(trimmed(text), &f.field, &f.mask)) {
 			pk_debug("pmu '%s': bad format '%s': %s", p->name,
 				 d->d_name, text);
-			pk_free(text);
+			pk__free(text);
 			continue;
 		}
-		pk_free(text);
+		pk__free(text);
 		if (p->nr_formats == cap) {
 			int nc = cap ? cap * 2 : 8;
-			void *n = pk_realloc(p->formats,
+			void *n = pk__realloc(p->formats,
 					     (size_t)nc * sizeof(f));
 
 			if (!n)
@@ -304,7 +304,7 @@ static int load_formats(struct pk_pmu *p)
 			p->formats = n;
 			cap = nc;
 		}
-		f.name = pk_strdup(d->d_name);
+		f.name = pk__strdup(d->d_name);
 		if (!f.name)
 			goto nomem;
 		p->formats[p->nr_formats++] = f;
@@ -342,24 +342,24 @@ static int load_aliases(struct pk_pmu *p)
 		if (d->d_name[0] == '.' || strchr(d->d_name, '.'))
 			continue;
 		snprintf(fp, sizeof(fp), "%s/%s", path, d->d_name);
-		if (pk_read_file(fp, &text) < 0)
+		if (pk__read_file(fp, &text) < 0)
 			continue;
 		if (p->nr_aliases == cap) {
 			int nc = cap ? cap * 2 : 8;
-			void *n = pk_realloc(p->aliases,
+			void *n = pk__realloc(p->aliases,
 					     (size_t)nc * sizeof(a));
 
 			if (!n) {
-				pk_free(text);
+				pk__free(text);
 				goto nomem;
 			}
 			p->aliases = n;
 			cap = nc;
 		}
 		a.terms = trimmed(text);
-		a.name = pk_strdup(d->d_name);
+		a.name = pk__strdup(d->d_name);
 		if (!a.name) {
-			pk_free(text);
+			pk__free(text);
 			goto nomem;
 		}
 		p->aliases[p->nr_aliases++] = a;
@@ -381,7 +381,7 @@ static void load_cpus(struct pk_pmu *p)
 
 	for (size_t i = 0; i < PK_ARRAY_SIZE(files); i++) {
 		if (devices_path(path, sizeof(path), p->name, files[i]) ||
-		    pk_read_file(path, &text) < 0)
+		    pk__read_file(path, &text) < 0)
 			continue;
 		p->cpus = trimmed(text);
 		return;

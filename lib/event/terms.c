@@ -15,7 +15,7 @@
 
 void pk__terms_fini(struct pk_terms *t)
 {
-	pk_free(t->v);
+	pk__free(t->v);
 	t->v = NULL;
 	t->nr = t->cap = 0;
 }
@@ -24,7 +24,7 @@ static struct pk_term *term_add(struct pk_terms *t)
 {
 	if (t->nr == t->cap) {
 		int cap = t->cap ? t->cap * 2 : 8;
-		struct pk_term *n = pk_realloc(t->v, (size_t)cap * sizeof(*n));
+		struct pk_term *n = pk__realloc(t->v, (size_t)cap * sizeof(*n));
 
 		if (!n)
 			return NULL;
@@ -363,7 +363,7 @@ static uint16_t max_stack_default(void)
 {
 	static uint64_t v;
 
-	if (!v && (pk_read_file_u64("/proc/sys/kernel/perf_event_max_stack",
+	if (!v && (pk__read_file_u64("/proc/sys/kernel/perf_event_max_stack",
 				    &v) || !v || v > 0xffff))
 		v = 127;
 	return (uint16_t)v;

@@ -19,7 +19,7 @@ static long long read_id(const char *root, const char *sys, const char *ev)
 	n = snprintf(p, sizeof(p), "%s/events/%s/%s/id", root, sys, ev);
 	if (n < 0 || (size_t)n >= sizeof(p))
 		return -ENAMETOOLONG;
-	err = pk_read_file_u64(p, &id);
+	err = pk__read_file_u64(p, &id);
 	return err ? err : (long long)id;
 }
 

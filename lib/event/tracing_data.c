@@ -21,15 +21,15 @@ static int put_sized(struct pk_buf *b, long n, char *data, bool small)
 	if (small) {
 		uint32_t sz = (uint32_t)n;
 
-		err = pk_buf_append(b, &sz, sizeof(sz));
+		err = pk__buf_append(b, &sz, sizeof(sz));
 	} else {
 		uint64_t sz = (uint64_t)n;
 
-		err = pk_buf_append(b, &sz, sizeof(sz));
+		err = pk__buf_append(b, &sz, sizeof(sz));
 	}
 	if (!err && n)
-		err = pk_buf_append(b, data, (size_t)n);
-	pk_free(data);
+		err = pk__buf_append(b, data, (size_t)n);
+	pk__free(data);
 	return err;
 }
 
@@ -54,7 +54,7 @@ static int put_format(struct pk_buf *b, const char *root, const char *sys,
 static int put_header_file(struct pk_buf *b, const char *root, const char *name,
 			   enum pk__tfmeta what)
 {
-	return pk_buf_append(b, name, strlen(name) + 1) ?:
+	return pk__buf_append(b, name, strlen(name) + 1) ?:
 	       put_file(b, root, what, false);
 }
 
@@ -64,7 +64,7 @@ static int put_ftrace_formats(struct pk_buf *b, const char *root,
 {
 	uint32_t count = 0;
 	size_t count_at = b->len;
-	int err = pk_buf_append(b, &count, sizeof(count));
+	int err = pk__buf_append(b, &count, sizeof(count));
 
 	for (int i = 0; i < n && !err; i++) {
 		if (strncmp(names[i], "ftrace:", 7))
@@ -85,7 +85,7 @@ static int cmp_str(const void *a, const void *b)
 
 static int collect_names(const struct pk_evlist *l, char ***out)
 {
-	char **names = pk_calloc((size_t)l->nr + 1, sizeof(char *));
+	char **names = pk__calloc((size_t)l->nr + 1, sizeof(char *));
 	int n = 0;
 
 	if (!names)
@@ -97,7 +97,7 @@ static int collect_names(const struct pk_evlist *l, char ***out)
 
 		if (e->attr.type != PERF_TYPE_TRACEPOINT || !c1)
 			continue;
-		names[n] = pk_strndup(e->name, c2 ? (size_t)(c2 - e->name) :
+		names[n] = pk__strndup(e->name, c2 ? (size_t)(c2 - e->name) :
 					   strlen(e->name));
 		if (!names[n])
 			break;
@@ -112,7 +112,7 @@ static int collect_names(const struct pk_evlist *l, char ***out)
 		if (strcmp(names[i], names[k - 1]))
 			names[k++] = names[i];
 		else
-			pk_free(names[i]);
+			pk__free(names[i]);
 	}
 	*out = names;
 	return n;
@@ -123,7 +123,7 @@ static int put_event_formats(struct pk_buf *b, const char *root,
 {
 	uint32_t nsys = 0;
 	size_t nsys_at = b->len;
-	int err = pk_buf_append(b, &nsys, sizeof(nsys));
+	int err = pk__buf_append(b, &nsys, sizeof(nsys));
 
 	for (int i = 0; i < n && !err;) {
 		size_t slen = (size_t)(strchr(names[i], ':') - names[i]);
@@ -137,9 +137,9 @@ static int put_event_formats(struct pk_buf *b, const char *root,
 		}
 		for (j = i; j < n && !strncmp(names[j], names[i], slen + 1); j++)
 			cnt++;
-		err = pk_buf_append(b, names[i], slen) ?: pk_buf_append(b, "", 1);
+		err = pk__buf_append(b, names[i], slen) ?: pk__buf_append(b, "", 1);
 		cnt_at = b->len;
-		err = err ?: pk_buf_append(b, &cnt, sizeof(cnt));
+		err = err ?: pk__buf_append(b, &cnt, sizeof(cnt));
 		for (int k = i; k < j && !err; k++) {
 			names[k][slen] = '\0';  /* "sys" and "event" */
 			err = put_format(b, root, names[k], names[k] + slen + 1);
@@ -161,7 +161,7 @@ static int put_empty_kallsyms(struct pk_buf *b)
 {
 	uint32_t zero = 0;
 
-	return pk_buf_append(b, &zero, sizeof(zero));
+	return pk__buf_append(b, &zero, sizeof(zero));
 }
 
 long pk_tracing_data_build(const struct pk_evlist *l, void **out)
@@ -181,10 +181,10 @@ long pk_tracing_data_build(const struct pk_evlist *l, void **out)
 	n = collect_names(l, &names);
 	if (n < 0)
 		return n;
-	err = pk_buf_append(&b, magic, sizeof(magic)) ?:
-	      pk_buf_append(&b, "0.6", 4) ?:
-	      pk_buf_append(&b, endian_long, 2) ?:
-	      pk_buf_append(&b, &page, sizeof(page)) ?:
+	err = pk__buf_append(&b, magic, sizeof(magic)) ?:
+	      pk__buf_append(&b, "0.6", 4) ?:
+	      pk__buf_append(&b, endian_long, 2) ?:
+	      pk__buf_append(&b, &page, sizeof(page)) ?:
 	      put_header_file(&b, root, "header_page", PK_TFMETA_HEADER_PAGE) ?:
 	      put_header_file(&b, root, "header_event",
 			      PK_TFMETA_HEADER_EVENT) ?:
@@ -194,10 +194,10 @@ long pk_tracing_data_build(const struct pk_evlist *l, void **out)
 	      put_file(&b, root, PK_TFMETA_PRINTK, true) ?:
 	      put_file(&b, root, PK_TFMETA_CMDLINES, false);
 	for (int i = 0; i < n; i++)
-		pk_free(names[i]);
-	pk_free(names);
+		pk__free(names[i]);
+	pk__free(names);
 	if (err) {
-		pk_buf_fini(&b);
+		pk__buf_fini(&b);
 		return err;
 	}
 	*out = b.data;

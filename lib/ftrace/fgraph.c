@@ -140,7 +140,7 @@ static int ret_handler(struct trace_seq *s, struct tep_record *rec,
 	return 0;
 }
 
-void td_fgraph_register(struct tep_handle *tep, struct td_fgraph *fg)
+void pk__td_fgraph_register(struct tep_handle *tep, struct td_fgraph *fg)
 {
 	tep_register_event_handler(tep, -1, "ftrace", "funcgraph_entry",
 				   ent_handler, fg);

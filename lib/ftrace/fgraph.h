@@ -21,5 +21,5 @@ struct td_fgraph {
 };
 
 /* Registers the handlers on TEP; FG must outlive it. */
-void td_fgraph_register(struct tep_handle *tep, struct td_fgraph *fg);
+void pk__td_fgraph_register(struct tep_handle *tep, struct td_fgraph *fg);
 #endif

@@ -91,7 +91,7 @@ static int set_one(struct pk_ktext *kt, const char *name, size_t len)
 	return PK_ERR_SYNTAX;
 }
 
-int kt_set_options(struct pk_ktext *kt, const char *list)
+int pk__kt_set_options(struct pk_ktext *kt, const char *list)
 {
 	const char *p = list;
 
@@ -106,7 +106,7 @@ int kt_set_options(struct pk_ktext *kt, const char *list)
 	return 0;
 }
 
-bool kt_clock_in_ns(const char *clock)
+bool pk__kt_clock_in_ns(const char *clock)
 {
 	static const char *const ns[] = { "local", "global", "perf", "mono",
 					   "mono_raw", "boot", "tai" };
@@ -121,14 +121,14 @@ bool kt_clock_in_ns(const char *clock)
 /* ---- command names and TGIDs ---- */
 
 /* "PID COMM" lines (saved_cmdlines). */
-int kt_parse_cmdlines(struct pk_ktext *kt, const char *text)
+int pk__kt_parse_cmdlines(struct pk_ktext *kt, const char *text)
 {
 	return text ? pk__comms_parse(&kt->comms, text, strlen(text),
 				      PK_COMMS_KERNEL) : 0;
 }
 
 /* "PID TGID" lines (saved_tgids). */
-int kt_parse_tgids(struct pk_ktext *kt, const char *text)
+int pk__kt_parse_tgids(struct pk_ktext *kt, const char *text)
 {
 	for (const char *p = text; p && *p;) {
 		const char *nl = strchr(p, '\n');
@@ -150,7 +150,7 @@ int kt_parse_tgids(struct pk_ktext *kt, const char *text)
 }
 
 /* The kernel's trace_find_cmdline(). */
-const char *kt_comm(struct pk_ktext *kt, int pid, char buf[16])
+const char *pk__kt_comm(struct pk_ktext *kt, int pid, char buf[16])
 {
 	const char *c;
 
@@ -165,7 +165,7 @@ const char *kt_comm(struct pk_ktext *kt, int pid, char buf[16])
 	return buf;
 }
 
-int kt_tgid(const struct pk_ktext *kt, int pid)
+int pk__kt_tgid(const struct pk_ktext *kt, int pid)
 {
 	uint64_t *v = pid > 0 ? pk__hash_get(&kt->tgids, (uint64_t)pid) : NULL;
 
@@ -216,7 +216,7 @@ static int sym_text(const struct pk_ktext *kt, long i, uint64_t ip,
 }
 
 /* trace_seq_print_sym(): "name" or "name+0xoff/0xsize [mod]". */
-void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
+void pk__kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
 		  bool offset)
 {
 	long i = holding_sym(kt, ip);
@@ -257,13 +257,13 @@ static int env_kernel_sym(struct tf_env *env, struct tf_out *o,
 }
 
 /* seq_print_ip_sym() with the sym-offset/sym-addr flags. */
-void kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
+void pk__kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
 {
 	if (!ip) {
 		trace_seq_putc(s, '0');
 		return;
 	}
-	kt_print_sym(kt, s, ip, kt->flags & KT_F(KT_SYM_OFFSET));
+	pk__kt_print_sym(kt, s, ip, kt->flags & KT_F(KT_SYM_OFFSET));
 	if (kt->flags & KT_F(KT_SYM_ADDR))
 		trace_seq_printf(s, kt->long_size == 4 ? " <%08llx>"
 						       : " <%016llx>",
@@ -271,7 +271,7 @@ void kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
 }
 
 /* Whether IP is inside a text symbol. */
-bool kt_is_text(const struct pk_ktext *kt, uint64_t ip)
+bool pk__kt_is_text(const struct pk_ktext *kt, uint64_t ip)
 {
 	long i = pk__ksyms_first(&kt->ksyms, ip);
 
@@ -279,7 +279,7 @@ bool kt_is_text(const struct pk_ktext *kt, uint64_t ip)
 }
 
 /* "%ps" */
-void kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
+void pk__kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
 {
 	long i = pk__ksyms_first(&kt->ksyms, ip);
 
@@ -345,14 +345,14 @@ static void host_preempt(char *buf, size_t len)
 			 "PREEMPT" : "NONE");
 		return;
 	}
-	if (pk_read_file("/sys/kernel/debug/sched/preempt", &s) > 0) {
+	if (pk__read_file("/sys/kernel/debug/sched/preempt", &s) > 0) {
 		char *o = strchr(s, '('), *c = o ? strchr(o, ')') : NULL;
 		if (c) {
 			*c = 0;
 			model = o + 1;
 		}
 	}
-	if (!model && pk_read_file("/proc/cmdline", &cl) > 0) {
+	if (!model && pk__read_file("/proc/cmdline", &cl) > 0) {
 		char *p = strstr(cl, "preempt=");
 		if (p && (p == cl || p[-1] == ' ')) {
 			p += 8;
@@ -363,8 +363,8 @@ static void host_preempt(char *buf, size_t len)
 	if (!model)
 		model = config_model();
 	snprintf(buf, len, "PREEMPT(%s)", model ? model : "none");
-	pk_free(s);
-	pk_free(cl);
+	pk__free(s);
+	pk__free(cl);
 }
 
 static void set_release(struct pk_ktext *kt, const char *uname_text,
@@ -399,7 +399,7 @@ static int env_syms(struct tf_env *env)
 {
 	struct pk_ktext *kt = env->priv;
 
-	return kt->env_syms ? tf_syms_parse(env, kt->env_syms,
+	return kt->env_syms ? pk__tf_syms_parse(env, kt->env_syms,
 					    strlen(kt->env_syms)) : 0;
 }
 
@@ -407,15 +407,15 @@ static int env_printk(struct tf_env *env)
 {
 	struct pk_ktext *kt = env->priv;
 
-	return kt->env_printk ? tf_printk_parse(env, kt->env_printk,
+	return kt->env_printk ? pk__tf_printk_parse(env, kt->env_printk,
 						strlen(kt->env_printk)) : 0;
 }
 
 /* The compiled formatter's side: the formats in the kernel's reading. */
 static int setup_compiled(struct pk_ktext *kt, const struct kt_src *src)
 {
-	if ((src->kallsyms && !(kt->env_syms = pk_strdup(src->kallsyms))) ||
-	    (src->printk && !(kt->env_printk = pk_strdup(src->printk))))
+	if ((src->kallsyms && !(kt->env_syms = pk__strdup(src->kallsyms))) ||
+	    (src->printk && !(kt->env_printk = pk__strdup(src->printk))))
 		return -ENOMEM;
 	kt->env.big = src->big;
 	kt->env.long_size = src->long_size;
@@ -423,13 +423,13 @@ static int setup_compiled(struct pk_ktext *kt, const struct kt_src *src)
 	kt->env.load_syms = env_syms;
 	kt->env.load_printk = env_printk;
 	kt->env.kernel_sym = env_kernel_sym;
-	return tf_events_init(&kt->evs, kt->fx, kt->nr_fx, src->long_size,
+	return pk__tf_events_init(&kt->evs, kt->fx, kt->nr_fx, src->long_size,
 			      TF_KERNEL);
 }
 
 static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 {
-	struct tf_tep_fmt *f = pk_calloc((size_t)src->nr_fmts + 1, sizeof(*f));
+	struct tf_tep_fmt *f = pk__calloc((size_t)src->nr_fmts + 1, sizeof(*f));
 	int e = f ? 0 : -ENOMEM;
 
 	kt->fx = f;
@@ -438,8 +438,8 @@ static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 		char *t, *sys;
 		if (src->fmt_skip && src->fmt_skip[i])
 			continue;
-		t = pk_strndup(src->fmt_text[i], src->fmt_len[i]);
-		sys = pk_strdup(src->fmt_sys[i]);
+		t = pk__strndup(src->fmt_text[i], src->fmt_len[i]);
+		sys = pk__strdup(src->fmt_sys[i]);
 		f[i] = (struct tf_tep_fmt){ t, t ? strlen(t) : 0, sys };
 		if (!t || !sys)
 			e = -ENOMEM;
@@ -455,7 +455,7 @@ static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 		.printk_len = src->printk ? strlen(src->printk) : 0,
 	};
 	if (!e)
-		e = tf_tep_init(&kt->tt, &ts, NULL);
+		e = pk__tf_tep_init(&kt->tt, &ts, NULL);
 	if (!e)
 		e = setup_compiled(kt, src);
 	if (e)
@@ -475,10 +475,10 @@ static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 	return 0;
 }
 
-int kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
+int pk__kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 	   struct pk_ktext **out)
 {
-	struct pk_ktext *kt = pk_zalloc(sizeof(*kt));
+	struct pk_ktext *kt = pk__zalloc(sizeof(*kt));
 	int e;
 
 	*out = NULL;
@@ -492,11 +492,11 @@ int kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 				  PK_MAX(src->nr_cpus, 1) - 1);
 	kt->time_start = o ? o->time_start : 0;
 	kt->pipe = o && o->no_header;
-	pk_rb_layout_default(&kt->layout, src->long_size, src->big);
+	pk__rb_layout_default(&kt->layout, src->long_size, src->big);
 	if (src->hdr_page && src->hdr_page_len)
-		pk_rb_layout_parse(&kt->layout, src->hdr_page,
+		pk__rb_layout_parse(&kt->layout, src->hdr_page,
 				   src->hdr_page_len, src->big);
-	kt->clock = pk_strdup(o && o->clock ? o->clock
+	kt->clock = pk__strdup(o && o->clock ? o->clock
 				: src->clock ? src->clock : "local");
 	e = kt->clock ? 0 : -ENOMEM;
 	if (!e && o && o->tracer) {
@@ -511,17 +511,17 @@ int kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 			e = PK_ERR_SYNTAX;
 		}
 	}
-	kt->in_ns = kt->clock && kt_clock_in_ns(kt->clock);
+	kt->in_ns = kt->clock && pk__kt_clock_in_ns(kt->clock);
 	if (!e && o)
-		e = kt_set_options(kt, o->options);
+		e = pk__kt_set_options(kt, o->options);
 	if (!e)
 		e = setup_tep(kt, src);
 	if (!e)
 		e = parse_kallsyms(kt, src->kallsyms);
 	if (!e && src->cmdlines)
-		e = kt_parse_cmdlines(kt, src->cmdlines);
+		e = pk__kt_parse_cmdlines(kt, src->cmdlines);
 	if (!e && o && o->tgids)
-		e = kt_parse_tgids(kt, o->tgids);
+		e = pk__kt_parse_tgids(kt, o->tgids);
 	set_release(kt, src->uname, o ? o->release : NULL);
 	if (o && o->preempt)
 		snprintf(kt->preempt, sizeof(kt->preempt), "%s", o->preempt);
@@ -535,7 +535,7 @@ int kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 	return 0;
 }
 
-void kt_detect_tracer(struct pk_ktext *kt, const uint8_t *types)
+void pk__kt_detect_tracer(struct pk_ktext *kt, const uint8_t *types)
 {
 #define SEEN(id) ((id) >= 0 && (types[(id) / 8] & (1 << ((id) % 8))))
 	if (kt->tracer_given)
@@ -547,7 +547,7 @@ void kt_detect_tracer(struct pk_ktext *kt, const uint8_t *types)
 #undef SEEN
 }
 
-int kt_flush_seq(struct pk_ktext *kt, FILE *out)
+int pk__kt_flush_seq(struct pk_ktext *kt, FILE *out)
 {
 	struct trace_seq *s = &kt->s;
 	int e = 0;
@@ -564,23 +564,23 @@ void pk_ktext_free(struct pk_ktext *kt)
 		return;
 	if (kt->tep)
 		trace_seq_destroy(&kt->s);
-	tf_tep_fini(&kt->tt);
-	tf_events_fini(&kt->evs);
-	tf_env_fini(&kt->env);
-	tf_out_fini(&kt->out);
+	pk__tf_tep_fini(&kt->tt);
+	pk__tf_events_fini(&kt->evs);
+	pk__tf_env_fini(&kt->env);
+	pk__tf_out_fini(&kt->out);
 	for (int i = 0; i < kt->nr_fx; i++) {
-		pk_free((char *)kt->fx[i].text);
-		pk_free((char *)kt->fx[i].system);
+		pk__free((char *)kt->fx[i].text);
+		pk__free((char *)kt->fx[i].system);
 	}
-	pk_free(kt->fx);
-	pk_free(kt->env_syms);
-	pk_free(kt->env_printk);
+	pk__free(kt->fx);
+	pk__free(kt->env_syms);
+	pk__free(kt->env_printk);
 	pk__comms_fini(&kt->comms);
 	pk__hash_fini(&kt->tgids);
 	pk__ksyms_fini(&kt->ksyms);
-	pk_free(kt->gcpu);
-	pk_free(kt->clock);
-	pk_free(kt->instance);
-	pk_free(kt->scratch);
-	pk_free(kt);
+	pk__free(kt->gcpu);
+	pk__free(kt->clock);
+	pk__free(kt->instance);
+	pk__free(kt->scratch);
+	pk__free(kt);
 }

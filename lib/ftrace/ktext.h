@@ -106,46 +106,46 @@ struct kt_ev {
 };
 
 /* ktext.c */
-int kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
+int pk__kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 	   struct pk_ktext **out);
-int kt_set_options(struct pk_ktext *kt, const char *list);
-const char *kt_comm(struct pk_ktext *kt, int pid, char buf[16]);
-int kt_tgid(const struct pk_ktext *kt, int pid);
-int kt_parse_cmdlines(struct pk_ktext *kt, const char *text);
-int kt_parse_tgids(struct pk_ktext *kt, const char *text);
-void kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
+int pk__kt_set_options(struct pk_ktext *kt, const char *list);
+const char *pk__kt_comm(struct pk_ktext *kt, int pid, char buf[16]);
+int pk__kt_tgid(const struct pk_ktext *kt, int pid);
+int pk__kt_parse_cmdlines(struct pk_ktext *kt, const char *text);
+int pk__kt_parse_tgids(struct pk_ktext *kt, const char *text);
+void pk__kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
 		  bool offset);
-void kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip);
-bool kt_is_text(const struct pk_ktext *kt, uint64_t ip);
-void kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip);
-bool kt_clock_in_ns(const char *clock);
-void kt_detect_tracer(struct pk_ktext *kt, const uint8_t *types);
+void pk__kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip);
+bool pk__kt_is_text(const struct pk_ktext *kt, uint64_t ip);
+void pk__kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip);
+bool pk__kt_clock_in_ns(const char *clock);
+void pk__kt_detect_tracer(struct pk_ktext *kt, const uint8_t *types);
 
 /* ktext_line.c */
-int kt_type(const struct pk_ktext *kt, const void *data, uint32_t size);
-int kt_pid(const struct pk_ktext *kt, const void *data, uint32_t size);
-void kt_lat_flags(struct trace_seq *s, const uint8_t *data);
-void kt_payload(struct pk_ktext *kt, struct trace_seq *s,
+int pk__kt_type(const struct pk_ktext *kt, const void *data, uint32_t size);
+int pk__kt_pid(const struct pk_ktext *kt, const void *data, uint32_t size);
+void pk__kt_lat_flags(struct trace_seq *s, const uint8_t *data);
+void pk__kt_payload(struct pk_ktext *kt, struct trace_seq *s,
 		const struct pk_tracedat_event *ev);
-void kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
+void pk__kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
 		   const struct pk_tracedat_event *ev);
-void kt_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k);
-uint64_t kt_ulong(const struct pk_ktext *kt, const void *p);
+void pk__kt_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k);
+uint64_t pk__kt_ulong(const struct pk_ktext *kt, const void *p);
 
 /* ktext_hdr.c */
-void kt_header(struct pk_ktext *kt, FILE *out, unsigned long entries,
+void pk__kt_header(struct pk_ktext *kt, FILE *out, unsigned long entries,
 	       unsigned long total, bool empty);
 
 /* ktext_graph.c */
-int kt_graph_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k);
-void kt_graph_header(struct pk_ktext *kt, FILE *out);
+int pk__kt_graph_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k);
+void pk__kt_graph_header(struct pk_ktext *kt, FILE *out);
 
 /* ktext_td.c */
-int kt_print_range(struct pk_ktext *kt, FILE *out,
+int pk__kt_print_range(struct pk_ktext *kt, FILE *out,
 		   const struct pk_tracedat_event *q, bool *done,
 		   size_t from, size_t to, size_t n, long *printed);
 
 /* Writes the sequence to OUT and resets it. */
-int kt_flush_seq(struct pk_ktext *kt, FILE *out);
+int pk__kt_flush_seq(struct pk_ktext *kt, FILE *out);
 
 #endif

@@ -15,7 +15,7 @@ enum { FILL_NONE, FILL_FULL, FILL_START, FILL_END };
 static bool gval(struct pk_ktext *kt, const struct pk_tracedat_event *ev,
 		 const char *name, uint64_t *v)
 {
-	struct tep_event *e = tep_find_event(kt->tep, kt_type(kt, ev->data,
+	struct tep_event *e = tep_find_event(kt->tep, pk__kt_type(kt, ev->data,
 							       ev->size));
 	const struct tep_format_field *f = e ? tep_find_field(e, name) : NULL;
 
@@ -33,7 +33,7 @@ static struct kt_gcpu *gcpu(struct pk_ktext *kt, int cpu)
 		return NULL;
 	if (cpu >= kt->nr_gcpu) {
 		int n = cpu + 1;
-		struct kt_gcpu *g = pk_realloc(kt->gcpu, (size_t)n * sizeof(*g));
+		struct kt_gcpu *g = pk__realloc(kt->gcpu, (size_t)n * sizeof(*g));
 		if (!g)
 			return NULL;
 		for (int i = kt->nr_gcpu; i < n; i++) {
@@ -57,7 +57,7 @@ static void put_proc(struct pk_ktext *kt, struct trace_seq *s, int pid)
 	char buf[16], comm[16], pid_str[16];
 	int len, spaces = 0;
 
-	snprintf(comm, sizeof(comm), "%s", kt_comm(kt, pid, buf));
+	snprintf(comm, sizeof(comm), "%s", pk__kt_comm(kt, pid, buf));
 	comm[7] = 0;
 	snprintf(pid_str, sizeof(pid_str), "%d", pid);
 	len = (int)(strlen(comm) + strlen(pid_str) + 1);
@@ -165,7 +165,7 @@ static void columns(struct pk_ktext *kt, struct trace_seq *s,
 	}
 	if (kt->flags & KT_F(KT_LATENCY_FMT)) {
 		trace_seq_putc(s, ' ');
-		kt_lat_flags(s, ev->data);
+		pk__kt_lat_flags(s, ev->data);
 		trace_seq_puts(s, " | ");
 	}
 }
@@ -183,7 +183,7 @@ static void graph_irq(struct pk_ktext *kt, struct trace_seq *s,
 	if (!in_irq_text(kt, addr))
 		return;
 	if (kt->flags & KT_F(KT_CONTEXT_INFO))
-		columns(kt, s, ev, kt_pid(kt, ev->data, ev->size));
+		columns(kt, s, ev, pk__kt_pid(kt, ev->data, ev->size));
 	duration(kt, s, 0, FILL_START);
 	trace_seq_puts(s, entry ? "==========>" : "<==========");
 	duration(kt, s, 0, FILL_END);
@@ -194,7 +194,7 @@ static void prologue(struct pk_ktext *kt, struct trace_seq *s,
 		     const struct pk_tracedat_event *ev, int type,
 		     uint64_t addr)
 {
-	int pid = kt_pid(kt, ev->data, ev->size);
+	int pid = pk__kt_pid(kt, ev->data, ev->size);
 
 	verif_pid(kt, s, pid, ev->cpu);
 	if (type)
@@ -229,11 +229,11 @@ static void retval(struct pk_ktext *kt, struct trace_seq *s, uint64_t func,
 			err = kt->long_size == 4 ? (int32_t)x : (int64_t)x;
 	}
 	if (leaf) {
-		kt_print_ps(kt, s, func);
+		pk__kt_print_ps(kt, s, func);
 		trace_seq_puts(s, "();");
 	} else {
 		trace_seq_puts(s, "} /* ");
-		kt_print_ps(kt, s, func);
+		pk__kt_print_ps(kt, s, func);
 	}
 	if (hex || !err)
 		trace_seq_printf(s, leaf ? " /* = 0x%llx */\n" : " = 0x%llx */\n",
@@ -248,9 +248,9 @@ static bool is_leaf(struct pk_ktext *kt, struct kt_ev *k, uint64_t func)
 	const struct pk_tracedat_event *n = k->next_cpu;
 	uint64_t nf;
 
-	return n && kt_type(kt, n->data, n->size) == kt->id_gret &&
-	       kt_pid(kt, n->data, n->size) ==
-	       kt_pid(kt, k->ev->data, k->ev->size) &&
+	return n && pk__kt_type(kt, n->data, n->size) == kt->id_gret &&
+	       pk__kt_pid(kt, n->data, n->size) ==
+	       pk__kt_pid(kt, k->ev->data, k->ev->size) &&
 	       gval(kt, n, "func", &nf) && nf == func;
 }
 
@@ -293,7 +293,7 @@ static void entry(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k)
 		if (want_retval(kt, x, &rv)) {
 			retval(kt, s, func, rv, true);
 		} else {
-			kt_print_ps(kt, s, func);
+			pk__kt_print_ps(kt, s, func);
 			trace_seq_puts(s, "();\n");
 		}
 		graph_irq(kt, s, ev, func, false);
@@ -306,7 +306,7 @@ static void entry(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k)
 	}
 	duration(kt, s, 0, FILL_FULL);
 	indent(s, depth);
-	kt_print_ps(kt, s, func);
+	pk__kt_print_ps(kt, s, func);
 	trace_seq_puts(s, "() {\n");
 }
 
@@ -345,7 +345,7 @@ static void ret(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k)
 		trace_seq_puts(s, "}\n");
 	} else {
 		trace_seq_puts(s, "} /* ");
-		kt_print_ps(kt, s, func);
+		pk__kt_print_ps(kt, s, func);
 		trace_seq_puts(s, " */\n");
 	}
 	if (kt->flags & KT_F(KT_G_OVERRUN))
@@ -379,7 +379,7 @@ static void comment(struct pk_ktext *kt, struct trace_seq *s,
 				ev->size - (uint32_t)f->offset),
 				(const char *)ev->data + f->offset);
 	} else {
-		kt_event_text(kt, s, ev);
+		pk__kt_event_text(kt, s, ev);
 	}
 	if (s->len > start && s->buffer[s->len - 1] == '\n')
 		s->len--;
@@ -387,9 +387,9 @@ static void comment(struct pk_ktext *kt, struct trace_seq *s,
 }
 
 /* print_graph_function(): 1 when handled, 0 for the default path. */
-int kt_graph_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k)
+int pk__kt_graph_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k)
 {
-	int type = kt_type(kt, k->ev->data, k->ev->size);
+	int type = pk__kt_type(kt, k->ev->data, k->ev->size);
 
 	if (type == kt->id_gent)
 		entry(kt, s, k);

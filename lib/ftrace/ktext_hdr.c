@@ -95,7 +95,7 @@ static void graph_lat_header(struct pk_ktext *kt, FILE *out)
 	fprintf(out, "#%.*s||| /                      \n", size, sp);
 }
 
-void kt_graph_header(struct pk_ktext *kt, FILE *out)
+void pk__kt_graph_header(struct pk_ktext *kt, FILE *out)
 {
 	bool lat = kt->flags & KT_F(KT_LATENCY_FMT);
 	uint64_t f = kt->flags;
@@ -128,7 +128,7 @@ void kt_graph_header(struct pk_ktext *kt, FILE *out)
 	fputs("               |   |   |   |\n", out);
 }
 
-void kt_header(struct pk_ktext *kt, FILE *out, unsigned long entries,
+void pk__kt_header(struct pk_ktext *kt, FILE *out, unsigned long entries,
 	       unsigned long total, bool empty)
 {
 	uint64_t f = kt->flags;
@@ -142,7 +142,7 @@ void kt_header(struct pk_ktext *kt, FILE *out, unsigned long entries,
 				return;
 			lat_trace_header(kt, out, entries, total);
 		}
-		kt_graph_header(kt, out);
+		pk__kt_graph_header(kt, out);
 		return;
 	}
 	if (f & KT_F(KT_LATENCY_FMT)) {

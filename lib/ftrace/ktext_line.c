@@ -12,25 +12,25 @@
 #include "ftrace/ktext.h"
 
 /* common fields: type u16 @0, flags u8 @2, preempt_count u8 @3, pid @4 */
-int kt_type(const struct pk_ktext *kt, const void *data, uint32_t size)
+int pk__kt_type(const struct pk_ktext *kt, const void *data, uint32_t size)
 {
 	return size >= 2 ? pk_ld16(data, kt->big) : -1;
 }
 
-int kt_pid(const struct pk_ktext *kt, const void *data, uint32_t size)
+int pk__kt_pid(const struct pk_ktext *kt, const void *data, uint32_t size)
 {
 	return size >= 8 ? (int)pk_ld32((const uint8_t *)data + 4, kt->big)
 			 : 0;
 }
 
-uint64_t kt_ulong(const struct pk_ktext *kt, const void *p)
+uint64_t pk__kt_ulong(const struct pk_ktext *kt, const void *p)
 {
 	return kt->long_size == 4 ? pk_ld32(p, kt->big) : pk_ld64(p, kt->big);
 }
 
 /* trace_print_lat_fmt(): irqs-off, need-resched, hard/softirq, preempt
  * depth and migrate-disable. */
-void kt_lat_flags(struct trace_seq *s, const uint8_t *data)
+void pk__kt_lat_flags(struct trace_seq *s, const uint8_t *data)
 {
 	unsigned f = data[2], pc = data[3];
 	bool nmi = f & 0x40, hard = f & 0x08, soft = f & 0x10, bh = f & 0x80;
@@ -79,11 +79,11 @@ static void context(struct pk_ktext *kt, struct trace_seq *s,
 		    const struct pk_tracedat_event *ev)
 {
 	char buf[16];
-	int pid = kt_pid(kt, ev->data, ev->size);
+	int pid = pk__kt_pid(kt, ev->data, ev->size);
 
-	trace_seq_printf(s, "%16s-%-7d ", kt_comm(kt, pid, buf), pid);
+	trace_seq_printf(s, "%16s-%-7d ", pk__kt_comm(kt, pid, buf), pid);
 	if (kt->flags & KT_F(KT_RECORD_TGID)) {
-		int tgid = kt_tgid(kt, pid);
+		int tgid = pk__kt_tgid(kt, pid);
 		if (!tgid)
 			trace_seq_puts(s, "(-------) ");
 		else
@@ -91,7 +91,7 @@ static void context(struct pk_ktext *kt, struct trace_seq *s,
 	}
 	trace_seq_printf(s, "[%03d] ", ev->cpu);
 	if (kt->flags & KT_F(KT_IRQ_INFO))
-		kt_lat_flags(s, ev->data);
+		pk__kt_lat_flags(s, ev->data);
 	print_time(kt, s, ev->ts);
 	trace_seq_puts(s, ": ");
 }
@@ -117,9 +117,9 @@ static void lat_context(struct pk_ktext *kt, struct trace_seq *s,
 	uint64_t next_ts = k->next ? k->next->ts : ev->ts;
 	uint64_t abs = ev->ts - kt->time_start, rel = next_ts - ev->ts;
 	bool verbose = kt->flags & KT_F(KT_VERBOSE);
-	int pid = kt_pid(kt, ev->data, ev->size);
+	int pid = pk__kt_pid(kt, ev->data, ev->size);
 	char buf[16];
-	const char *comm = kt_comm(kt, pid, buf);
+	const char *comm = pk__kt_comm(kt, pid, buf);
 
 	if (verbose)
 		trace_seq_printf(s, "%16s %7d %3d %d %08x %08lx ", comm, pid,
@@ -128,7 +128,7 @@ static void lat_context(struct pk_ktext *kt, struct trace_seq *s,
 				 kt->idx);
 	else {
 		trace_seq_printf(s, "%8.8s-%-7d %3d", comm, pid, ev->cpu);
-		kt_lat_flags(s, ev->data);
+		pk__kt_lat_flags(s, ev->data);
 	}
 	if (kt->in_ns) {
 		abs = ns2us(abs);
@@ -158,13 +158,13 @@ static void lat_context(struct pk_ktext *kt, struct trace_seq *s,
 static bool compiled_payload(struct pk_ktext *kt, struct trace_seq *s,
 			     const struct pk_tracedat_event *ev, uint32_t size)
 {
-	int type = kt_type(kt, ev->data, size);
+	int type = pk__kt_type(kt, ev->data, size);
 	const struct tf_event *te = type < 0 ? NULL :
-		tf_events_get(&kt->evs, tf_events_find(&kt->evs, (uint64_t)type),
+		pk__tf_events_get(&kt->evs, pk__tf_events_find(&kt->evs, (uint64_t)type),
 			      (uint64_t)type);
 
 	kt->out.len = 0;
-	if (!te || tf_print(te, &kt->env, ev->data, size, &kt->out) ||
+	if (!te || pk__tf_print(te, &kt->env, ev->data, size, &kt->out) ||
 	    (kt->out.len && (kt->out.p[kt->out.len - 1] == '\n' ||
 			      memchr(kt->out.p, 0, kt->out.len))))
 		return false;
@@ -178,7 +178,7 @@ static bool compiled_payload(struct pk_ktext *kt, struct trace_seq *s,
  * or record it leaves alone) libtraceevent without plugins. The one place
  * the payload is made.
  */
-void kt_payload(struct pk_ktext *kt, struct trace_seq *s,
+void pk__kt_payload(struct pk_ktext *kt, struct trace_seq *s,
 		const struct pk_tracedat_event *ev)
 {
 	uint32_t size = (uint32_t)PK_MIN(ev->size, kt->scratch_max);
@@ -206,7 +206,7 @@ static const struct tep_format_field *fld(struct pk_ktext *kt, int type,
 static bool fld_val(struct pk_ktext *kt, const struct pk_tracedat_event *ev,
 		    const char *name, uint64_t *v)
 {
-	const struct tep_format_field *f = fld(kt, kt_type(kt, ev->data,
+	const struct tep_format_field *f = fld(kt, pk__kt_type(kt, ev->data,
 							    ev->size), name);
 	if (!f || f->offset + f->size > (int)ev->size || f->size > 8 ||
 	    f->size <= 0)
@@ -221,7 +221,7 @@ static const uint8_t *tail_field(struct pk_ktext *kt,
 				 const struct pk_tracedat_event *ev,
 				 const char *name, uint32_t *len)
 {
-	const struct tep_format_field *f = fld(kt, kt_type(kt, ev->data,
+	const struct tep_format_field *f = fld(kt, pk__kt_type(kt, ev->data,
 							    ev->size), name);
 	if (!f || (uint32_t)f->offset > ev->size)
 		return NULL;
@@ -244,10 +244,10 @@ static void fn_text(struct pk_ktext *kt, struct trace_seq *s,
 
 	fld_val(kt, ev, "ip", &ip);
 	fld_val(kt, ev, "parent_ip", &parent);
-	kt_print_ip(kt, s, ip);
+	pk__kt_print_ip(kt, s, ip);
 	if ((kt->flags & KT_F(KT_PRINT_PARENT)) && parent) {
 		trace_seq_puts(s, " <-");
-		kt_print_ip(kt, s, parent);
+		pk__kt_print_ip(kt, s, parent);
 	}
 	trace_seq_putc(s, '\n');
 }
@@ -261,11 +261,11 @@ static void stack_text(struct pk_ktext *kt, struct trace_seq *s,
 
 	trace_seq_puts(s, "<stack trace>\n");
 	for (uint32_t i = 0; p && i + ls <= len; i += ls) {
-		uint64_t a = kt_ulong(kt, p + i);
+		uint64_t a = pk__kt_ulong(kt, p + i);
 		if (!a || a == (ls == 4 ? 0xffffffffull : ~0ull))
 			break;
 		trace_seq_puts(s, " => ");
-		kt_print_ip(kt, s, a);
+		pk__kt_print_ip(kt, s, a);
 		trace_seq_putc(s, '\n');
 	}
 }
@@ -308,10 +308,10 @@ static bool syscall_text(struct pk_ktext *kt, struct trace_seq *s,
 }
 
 /* event->funcs->trace() of the event's type. */
-void kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
+void pk__kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
 		   const struct pk_tracedat_event *ev)
 {
-	int type = kt_type(kt, ev->data, ev->size);
+	int type = pk__kt_type(kt, ev->data, ev->size);
 	struct tep_event *e = tep_find_event(kt->tep, type);
 	uint64_t v = 0;
 	uint32_t len = 0;
@@ -325,7 +325,7 @@ void kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
 		fn_text(kt, s, ev);
 	} else if (type == kt->id_print) {
 		fld_val(kt, ev, "ip", &v);
-		kt_print_ip(kt, s, v);
+		pk__kt_print_ip(kt, s, v);
 		trace_seq_puts(s, ": ");
 		if ((p = tail_field(kt, ev, "buf", &len)))
 			print_buf(s, p, len);
@@ -341,12 +341,12 @@ void kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
 	} else if (syscall_text(kt, s, e, ev)) {
 		/* done */
 	} else if (type == kt->id_bprint || type == kt->id_bputs) {
-		kt_payload(kt, s, ev);
+		pk__kt_payload(kt, s, ev);
 		if (!s->len || s->buffer[s->len - 1] != '\n')
 			trace_seq_putc(s, '\n');
 	} else {
 		trace_seq_printf(s, "%s: ", e->name);
-		kt_payload(kt, s, ev);
+		pk__kt_payload(kt, s, ev);
 		trace_seq_putc(s, '\n');
 	}
 }
@@ -356,13 +356,13 @@ static void fields_text(struct pk_ktext *kt, struct trace_seq *s,
 			const struct pk_tracedat_event *ev)
 {
 	struct tep_event *e = tep_find_event(kt->tep,
-					     kt_type(kt, ev->data, ev->size));
+					     pk__kt_type(kt, ev->data, ev->size));
 	const uint8_t *d = ev->data;
 
 	/* the ftrace system's own events have no fields to print */
 	if (!e || !strcmp(e->system, "ftrace")) {
 		trace_seq_printf(s, "UNKNOWN TYPE %d\n",
-				 kt_type(kt, ev->data, ev->size));
+				 pk__kt_type(kt, ev->data, ev->size));
 		return;
 	}
 	trace_seq_printf(s, "%s:", e->name);
@@ -403,7 +403,7 @@ static void fields_text(struct pk_ktext *kt, struct trace_seq *s,
 		}
 		if (!strcmp(t, "char *") || !strcmp(t, "const char *")) {
 			trace_seq_printf(s, "(0x%llx)",
-					 (unsigned long long)kt_ulong(kt, pos));
+					 (unsigned long long)pk__kt_ulong(kt, pos));
 			continue;
 		}
 		switch (f->size) {
@@ -424,9 +424,9 @@ static void fields_text(struct pk_ktext *kt, struct trace_seq *s,
 		}
 		case 8: {
 			uint64_t v = pk_ld64(pos, kt->big);
-			if (strchr(t, '*') && kt_is_text(kt, v)) {
+			if (strchr(t, '*') && pk__kt_is_text(kt, v)) {
 				/* a function pointer: "%pS (%d)" */
-				kt_print_sym(kt, s, v, true);
+				pk__kt_print_sym(kt, s, v, true);
 				trace_seq_printf(s, " (%d)", (int32_t)v);
 				break;
 			}
@@ -459,7 +459,7 @@ static void raw_line(struct pk_ktext *kt, struct trace_seq *s,
 	const uint8_t *p;
 
 	if (kt->flags & KT_F(KT_CONTEXT_INFO))
-		trace_seq_printf(s, "%d %d %llu ", kt_pid(kt, ev->data,
+		trace_seq_printf(s, "%d %d %llu ", pk__kt_pid(kt, ev->data,
 							   ev->size),
 				 ev->cpu, (unsigned long long)ev->ts);
 	if (!tep_find_event(kt->tep, type)) {
@@ -475,7 +475,7 @@ static void raw_line(struct pk_ktext *kt, struct trace_seq *s,
 		if ((p = tail_field(kt, ev, "buf", &len)))
 			print_buf(s, p, len);
 	} else if (type == kt->id_raw_data) {
-		kt_event_text(kt, s, ev);
+		pk__kt_event_text(kt, s, ev);
 	} else {
 		trace_seq_printf(s, "type: %d\n", type);
 	}
@@ -494,7 +494,7 @@ static void bytes_line(struct pk_ktext *kt, struct trace_seq *s,
 		       void (*put)(struct trace_seq *, const void *, unsigned))
 {
 	if (kt->flags & KT_F(KT_CONTEXT_INFO)) {
-		int32_t pid = kt_pid(kt, ev->data, ev->size), cpu = ev->cpu;
+		int32_t pid = pk__kt_pid(kt, ev->data, ev->size), cpu = ev->cpu;
 		uint64_t ts = ev->ts;
 		put(s, &pid, 4);
 		put(s, &cpu, 4);
@@ -541,10 +541,10 @@ static bool msg_only(struct pk_ktext *kt, struct trace_seq *s,
 }
 
 /* print_trace_line() for the nop and function tracers. */
-void kt_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k)
+void pk__kt_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k)
 {
 	const struct pk_tracedat_event *ev = k->ev;
-	int type = kt_type(kt, ev->data, ev->size);
+	int type = pk__kt_type(kt, ev->data, ev->size);
 	unsigned cpu = (unsigned)ev->cpu;
 
 	/* trace_pipe says where events were lost; the trace file, which
@@ -554,7 +554,7 @@ void kt_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k)
 				 ev->missed);
 	else if (kt->pipe && ev->missed < 0)
 		trace_seq_printf(s, "CPU:%d [LOST EVENTS]\n", ev->cpu);
-	if (kt->tracer == KT_GRAPH && kt_graph_line(kt, s, k))
+	if (kt->tracer == KT_GRAPH && pk__kt_graph_line(kt, s, k))
 		return;
 	if (msg_only(kt, s, ev, type))
 		return;
@@ -582,5 +582,5 @@ void kt_line(struct pk_ktext *kt, struct trace_seq *s, struct kt_ev *k)
 	if (kt->flags & KT_F(KT_FIELDS) && tep_find_event(kt->tep, type))
 		fields_text(kt, s, ev);
 	else
-		kt_event_text(kt, s, ev);
+		pk__kt_event_text(kt, s, ev);
 }

@@ -20,21 +20,21 @@ static int add_fmt(struct live_fmts *f, const char *sys, char *text, size_t len)
 {
 	if (f->n == f->cap) {
 		int cap = f->cap ? f->cap * 2 : 64;
-		char **s = pk_realloc(f->sys, (size_t)cap * sizeof(char *));
+		char **s = pk__realloc(f->sys, (size_t)cap * sizeof(char *));
 		if (!s)
 			return -ENOMEM;
 		f->sys = s;
-		char **t = pk_realloc(f->text, (size_t)cap * sizeof(char *));
+		char **t = pk__realloc(f->text, (size_t)cap * sizeof(char *));
 		if (!t)
 			return -ENOMEM;
 		f->text = t;
-		size_t *l = pk_realloc(f->len, (size_t)cap * sizeof(size_t));
+		size_t *l = pk__realloc(f->len, (size_t)cap * sizeof(size_t));
 		if (!l)
 			return -ENOMEM;
 		f->len = l;
 		f->cap = cap;
 	}
-	f->sys[f->n] = pk_strdup(sys);
+	f->sys[f->n] = pk__strdup(sys);
 	if (!f->sys[f->n])
 		return -ENOMEM;
 	f->text[f->n] = text;
@@ -45,12 +45,12 @@ static int add_fmt(struct live_fmts *f, const char *sys, char *text, size_t len)
 static void free_fmts(struct live_fmts *f)
 {
 	for (int i = 0; i < f->n; i++) {
-		pk_free(f->sys[i]);
-		pk_free(f->text[i]);
+		pk__free(f->sys[i]);
+		pk__free(f->text[i]);
 	}
-	pk_free(f->sys);
-	pk_free(f->text);
-	pk_free(f->len);
+	pk__free(f->sys);
+	pk__free(f->text);
+	pk__free(f->len);
 }
 
 /* The ftrace formats and those of the events enabled in INSTANCE. */
@@ -71,7 +71,7 @@ static int read_fmts(struct pk_tracefs *t, const char *inst,
 		if ((n = pk__tfmeta_format(root, "ftrace", ft[i], &text)) > 0)
 			e = add_fmt(f, "ftrace", text, (size_t)n);
 		else
-			pk_free(text);
+			pk__free(text);
 	if (!e)
 		pk__tfmeta_read(root, inst, PK_TFMETA_SET_EVENT, &set);
 	for (char *p = set; !e && p && *p;) {
@@ -83,11 +83,11 @@ static int read_fmts(struct pk_tracefs *t, const char *inst,
 			if ((n = pk__tfmeta_format(root, p, c + 1, &text)) > 0)
 				e = add_fmt(f, p, text, (size_t)n);
 			else
-				pk_free(text);
+				pk__free(text);
 		}
 		p = nl ? nl + 1 : NULL;
 	}
-	pk_free(set);
+	pk__free(set);
 	return e;
 }
 
@@ -100,13 +100,13 @@ int pk_ktext_refresh(struct pk_ktext *kt)
 	if (!root)
 		return 0;
 	if (pk__tfmeta_read(root, NULL, PK_TFMETA_CMDLINES, &s) >= 0)
-		e = kt_parse_cmdlines(kt, s);
-	pk_free(s);
+		e = pk__kt_parse_cmdlines(kt, s);
+	pk__free(s);
 	s = NULL;
 	if (!e && (kt->flags & KT_F(KT_RECORD_TGID)) &&
 	    pk__tfmeta_read(root, NULL, PK_TFMETA_TGIDS, &s) >= 0)
-		e = kt_parse_tgids(kt, s);
-	pk_free(s);
+		e = pk__kt_parse_tgids(kt, s);
+	pk__free(s);
 	return e;
 }
 
@@ -160,22 +160,22 @@ int pk_ktext_new_tracefs(struct pk_tracefs *t, const char *instance,
 		lo.nr_online = on > 0 ? (int)on : 1;
 	}
 	if (!e)
-		e = kt_new(&src, &lo, out);
+		e = pk__kt_new(&src, &lo, out);
 	if (!e) {
 		struct pk_ktext *kt = *out;
 		kt->tfs = t;
 		kt->scratch_max = (size_t)sysconf(_SC_PAGESIZE);
-		kt->scratch = pk_zalloc(kt->scratch_max + (128u << 10));
+		kt->scratch = pk__zalloc(kt->scratch_max + (128u << 10));
 		e = kt->scratch ? pk_ktext_refresh(kt) : -ENOMEM;
 		if (e) {
 			pk_ktext_free(kt);
 			*out = NULL;
 		}
 	}
-	pk_free(hp);
-	pk_free(ks);
-	pk_free(pf);
-	pk_free(clk);
+	pk__free(hp);
+	pk__free(ks);
+	pk__free(pf);
+	pk__free(clk);
 	free_fmts(&f);
 	return e;
 }
@@ -190,12 +190,12 @@ long pk_ktext_page_events(const struct pk_ktext *kt, int cpu,
 	long added = 0;
 	int r;
 
-	if (pk_rb_iter_init(&it, page, page_size, &kt->layout))
+	if (pk__rb_iter_init(&it, page, page_size, &kt->layout))
 		return PK_ERR_FORMAT;
-	while ((r = pk_rb_iter_next(&it, &ev)) > 0) {
+	while ((r = pk__rb_iter_next(&it, &ev)) > 0) {
 		if (*n == *cap) {
 			size_t c = *cap ? *cap * 2 : 1024;
-			struct pk_tracedat_event *v = pk_realloc(*evs,
+			struct pk_tracedat_event *v = pk__realloc(*evs,
 							c * sizeof(*v));
 			if (!v)
 				return -ENOMEM;
@@ -215,13 +215,13 @@ long pk_ktext_page_events(const struct pk_ktext *kt, int cpu,
 long pk_ktext_print(struct pk_ktext *kt, FILE *out,
 		    const struct pk_tracedat_event *evs, size_t n)
 {
-	bool *done = pk_calloc(n + 1, sizeof(bool));
+	bool *done = pk__calloc(n + 1, sizeof(bool));
 	long printed = 0;
 	int e;
 
 	if (!done)
 		return -ENOMEM;
-	e = kt_print_range(kt, out, evs, done, 0, n, n, &printed);
-	pk_free(done);
+	e = pk__kt_print_range(kt, out, evs, done, 0, n, n, &printed);
+	pk__free(done);
 	return e ? e : printed;
 }

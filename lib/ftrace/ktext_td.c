@@ -17,7 +17,7 @@
 #define LOOKAHEAD 8192
 
 /* Prints Q[FROM..TO) looking ahead up to Q[N); DONE marks consumed ones. */
-int kt_print_range(struct pk_ktext *kt, FILE *out,
+int pk__kt_print_range(struct pk_ktext *kt, FILE *out,
 		   const struct pk_tracedat_event *q, bool *done,
 		   size_t from, size_t to, size_t n, long *printed)
 {
@@ -32,19 +32,19 @@ int kt_print_range(struct pk_ktext *kt, FILE *out,
 			;
 		k.next = j < n ? &q[j] : NULL;
 		if (kt->tracer == KT_GRAPH &&
-		    kt_type(kt, q[i].data, q[i].size) == kt->id_gent) {
+		    pk__kt_type(kt, q[i].data, q[i].size) == kt->id_gent) {
 			for (j = i + 1; j < n && (done[j] ||
 			     q[j].cpu != q[i].cpu); j++)
 				;
 			k.next_cpu = j < n ? &q[j] : NULL;
 		}
-		kt_line(kt, &kt->s, &k);
+		pk__kt_line(kt, &kt->s, &k);
 		if (k.consumed_next_cpu)
 			done[j] = true;
 		done[i] = true;
 		kt->idx++;
 		(*printed)++;
-		if ((e = kt_flush_seq(kt, out)))
+		if ((e = pk__kt_flush_seq(kt, out)))
 			return e;
 	}
 	return 0;
@@ -66,7 +66,7 @@ static unsigned long cpustat_overrun(const struct pk_tracedat *td, int cpu)
 			c = c * 10 + (b->p[k] - '0');
 		if (k == 5 || c != cpu)
 			continue;
-		tfs_stats_parse(b->p, b->len, &st);
+		pk__tfs_stats_parse(b->p, b->len, &st);
 		return (unsigned long)st.overrun;
 	}
 	return 0;
@@ -74,7 +74,7 @@ static unsigned long cpustat_overrun(const struct pk_tracedat *td, int cpu)
 
 static char *blob_str(const struct td_blob *b)
 {
-	return b->len ? pk_strndup(b->p, b->len) : NULL;
+	return b->len ? pk__strndup(b->p, b->len) : NULL;
 }
 
 struct td_scan {
@@ -120,14 +120,14 @@ static int make_printer(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 			const struct td_scan *sc, struct pk_ktext **out)
 {
 	int n = td->nr_fmts, e;
-	const char **sys = pk_calloc((size_t)n + 1, sizeof(char *));
-	const char **txt = pk_calloc((size_t)n + 1, sizeof(char *));
-	size_t *len = pk_calloc((size_t)n + 1, sizeof(size_t));
-	bool *skip = pk_calloc((size_t)n + 1, sizeof(bool));
+	const char **sys = pk__calloc((size_t)n + 1, sizeof(char *));
+	const char **txt = pk__calloc((size_t)n + 1, sizeof(char *));
+	size_t *len = pk__calloc((size_t)n + 1, sizeof(size_t));
+	bool *skip = pk__calloc((size_t)n + 1, sizeof(bool));
 	/* kallsyms, printk and cmdlines are read on first use (v7) */
-	char *ks = blob_str(td_tracedat_blob(td, PK_TD_KALLSYMS));
-	char *pf = blob_str(td_tracedat_blob(td, PK_TD_PRINTK));
-	char *cl = blob_str(td_tracedat_blob(td, PK_TD_CMDLINES));
+	char *ks = blob_str(pk__td_tracedat_blob(td, PK_TD_KALLSYMS));
+	char *pf = blob_str(pk__td_tracedat_blob(td, PK_TD_PRINTK));
+	char *cl = blob_str(pk__td_tracedat_blob(td, PK_TD_CMDLINES));
 	char *un = blob_str(&td->uname);
 	struct kt_src src = {
 		.hdr_page = td->hdr_page.p, .hdr_page_len = td->hdr_page.len,
@@ -140,7 +140,7 @@ static int make_printer(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 
 	e = sys && txt && len && skip ? 0 : -ENOMEM;
 	for (int i = 0; !e && i < n; i++) {
-		long id = tf_format_id(td->fmts[i].text.p,
+		long id = pk__tf_format_id(td->fmts[i].text.p,
 					td->fmts[i].text.len);
 		sys[i] = td->fmts[i].system;
 		txt[i] = td->fmts[i].text.p;
@@ -150,15 +150,15 @@ static int make_printer(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 			  !(sc->types[id / 8] & (1 << (id % 8)));
 	}
 	if (!e)
-		e = kt_new(&src, o, out);
-	pk_free(sys);
-	pk_free(txt);
-	pk_free(len);
-	pk_free(skip);
-	pk_free(ks);
-	pk_free(pf);
-	pk_free(cl);
-	pk_free(un);
+		e = pk__kt_new(&src, o, out);
+	pk__free(sys);
+	pk__free(txt);
+	pk__free(len);
+	pk__free(skip);
+	pk__free(ks);
+	pk__free(pf);
+	pk__free(cl);
+	pk__free(un);
 	return e;
 }
 
@@ -166,13 +166,13 @@ static int print_events(struct pk_tracedat *td, struct pk_ktext *kt,
 			FILE *out, const struct pk_ktext_opts *o, long *printed)
 {
 	size_t cap = 4 * LOOKAHEAD, n = 0;
-	struct pk_tracedat_event *q = pk_calloc(cap, sizeof(*q));
-	bool *done = pk_calloc(cap, sizeof(bool)), eof = false;
+	struct pk_tracedat_event *q = pk__calloc(cap, sizeof(*q));
+	bool *done = pk__calloc(cap, sizeof(bool)), eof = false;
 	int err = 0, e = 0, r;
 
 	if (!q || !done) {
-		pk_free(q);
-		pk_free(done);
+		pk__free(q);
+		pk__free(done);
 		return -ENOMEM;
 	}
 	pk_tracedat_rewind(td, o ? o->cpus : NULL, o ? o->nr_cpus : 0);
@@ -189,7 +189,7 @@ static int print_events(struct pk_tracedat *td, struct pk_ktext *kt,
 				done[n++] = false;
 		}
 		size_t upto = eof ? n : n - LOOKAHEAD;
-		e = kt_print_range(kt, out, q, done, 0, upto, n, printed);
+		e = pk__kt_print_range(kt, out, q, done, 0, upto, n, printed);
 		if (eof || e)
 			break;
 		/* keep the look-ahead window */
@@ -197,8 +197,8 @@ static int print_events(struct pk_tracedat *td, struct pk_ktext *kt,
 		memmove(done, done + upto, (n - upto) * sizeof(bool));
 		n -= upto;
 	}
-	pk_free(q);
-	pk_free(done);
+	pk__free(q);
+	pk__free(done);
 	return e ? e : err;
 }
 
@@ -219,33 +219,33 @@ long pk_tracedat_report_kernel(struct pk_tracedat *td, FILE *out,
 		fwrite(td->bufs[0].text.p, 1, td->bufs[0].text.len, out);
 		return 0;
 	}
-	sc = pk_zalloc(sizeof(*sc));
+	sc = pk__zalloc(sizeof(*sc));
 	if (!sc)
 		return -ENOMEM;
 	scan(td, o, sc);
 	e = make_printer(td, o, sc, &kt);
 	if (e) {
-		pk_free(sc);
+		pk__free(sc);
 		return e;
 	}
 	kt->scratch_max = PK_MAX(td->page_size, td->bufs[0].page_size);
-	kt->scratch = pk_zalloc(kt->scratch_max + (128u << 10));
+	kt->scratch = pk__zalloc(kt->scratch_max + (128u << 10));
 	kt->annotate = sc->overrun > 0;
 	/* TSC2NSEC: the iterator gives nanoseconds */
 	if (td->has_tsc2nsec && !(o && o->clock))
 		kt->in_ns = true;
-	kt_detect_tracer(kt, sc->types);
+	pk__kt_detect_tracer(kt, sc->types);
 	if (!kt->scratch) {
 		e = -ENOMEM;
 	} else {
 		if (!o || !o->no_header)
-			kt_header(kt, out, sc->entries,
+			pk__kt_header(kt, out, sc->entries,
 				  sc->entries + sc->overrun, !sc->entries);
 		e = print_events(td, kt, out, o, &printed);
 	}
 	if (!e)
 		e = sc->err;
 	pk_ktext_free(kt);
-	pk_free(sc);
+	pk__free(sc);
 	return e ? e : printed;
 }

@@ -45,23 +45,23 @@ static int load_syms(struct tf_env *env)
 
 	if (r->job) {
 		/* the prefetch thread parsed them: take its table */
-		td_prefetch_job_wait(r->td);
+		pk__td_prefetch_job_wait(r->td);
 		r->job = false;
 		env->syms = r->jenv.syms;
 		memset(&r->jenv.syms, 0, sizeof(r->jenv.syms));
 		return r->job_err;
 	}
-	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_KALLSYMS);
-	return k ? tf_syms_parse(env, k->p, k->len) : 0;
+	const struct td_blob *k = pk__td_tracedat_blob(r->td, PK_TD_KALLSYMS);
+	return k ? pk__tf_syms_parse(env, k->p, k->len) : 0;
 }
 
 /* On the prefetch thread: the kallsyms section (only it touches it). */
 static void syms_job(void *arg)
 {
 	struct rep *r = arg;
-	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_KALLSYMS);
+	const struct td_blob *k = pk__td_tracedat_blob(r->td, PK_TD_KALLSYMS);
 
-	r->job_err = k && k->len ? tf_syms_parse(&r->jenv, k->p, k->len) : 0;
+	r->job_err = k && k->len ? pk__tf_syms_parse(&r->jenv, k->p, k->len) : 0;
 }
 
 /* The buffer goes out with write(2) where OUT has a descriptor (the
@@ -69,9 +69,9 @@ static void syms_job(void *arg)
 static int load_printk(struct tf_env *env)
 {
 	struct rep *r = env->priv;
-	const struct td_blob *k = td_tracedat_blob(r->td, PK_TD_PRINTK);
+	const struct td_blob *k = pk__td_tracedat_blob(r->td, PK_TD_PRINTK);
 
-	return k ? tf_printk_parse(env, k->p, k->len) : 0;
+	return k ? pk__tf_printk_parse(env, k->p, k->len) : 0;
 }
 
 static int flush(struct rep *r)
@@ -82,7 +82,7 @@ static int flush(struct rep *r)
 	r->o.len = 0;
 	if (r->fd < 0)
 		return n && fwrite(p, 1, n, r->out) != n ? -EIO : 0;
-	return pk_write_all(r->fd, p, n);
+	return pk__write_all(r->fd, p, n);
 }
 
 static int tep_ready(struct rep *r)
@@ -90,7 +90,7 @@ static int tep_ready(struct rep *r)
 	if (r->tep_ready)
 		return r->t.failed ? PK_ERR_INTERNAL : 0;
 	r->tep_ready = true;
-	int e = td_tep_init(&r->t, r->td, r->tep_only, &r->env, r->opts);
+	int e = pk__td_tep_init(&r->t, r->td, r->tep_only, &r->env, r->opts);
 	if (e < 0)
 		r->t.failed = true;
 	return e;
@@ -109,9 +109,9 @@ static int tep_format(struct rep *r, int fi)
 		return e;
 	bool pf = r->td->pf != NULL;
 	if (pf)
-		td_prefetch_stop(r->td);
-	e = td_tep_need(&r->t, r->td, fi);
-	if (pf && td_prefetch_start(r->td, NULL, NULL) < 0)
+		pk__td_prefetch_stop(r->td);
+	e = pk__td_tep_need(&r->t, r->td, fi);
+	if (pf && pk__td_prefetch_start(r->td, NULL, NULL) < 0)
 		pk_debug("trace.dat: no decompression thread");
 	return e;
 }
@@ -138,14 +138,14 @@ static struct tf_event *event_of(struct rep *r, int fi)
 		return NULL;
 	if (!r->state[fi]) {
 		const struct td_format *f = &r->td->fmts[fi];
-		struct tf_event *e = pk_zalloc(sizeof(*e));
+		struct tf_event *e = pk__zalloc(sizeof(*e));
 		r->state[fi] = 2;
 		if (!e)
 			return NULL;
-		if (tf_compile(e, f->text.p, f->text.len, f->system,
+		if (pk__tf_compile(e, f->text.p, f->text.len, f->system,
 			       r->td->long_size, TF_PLUGINS) < 0) {
-			tf_event_fini(e);
-			pk_free(e);
+			pk__tf_event_fini(e);
+			pk__free(e);
 			return NULL;
 		}
 		r->evs[fi] = e;
@@ -193,9 +193,9 @@ static int put_prefix(struct tf_out *o, const struct pk_tracedat_event *ev,
 	b = p;
 	if (pid < 0) {
 		*p++ = '-';
-		p = tf_put_u64(p, -(uint64_t)(int64_t)pid);
+		p = pk__tf_put_u64(p, -(uint64_t)(int64_t)pid);
 	} else {
-		p = tf_put_u64(p, (uint64_t)pid);
+		p = pk__tf_put_u64(p, (uint64_t)pid);
 	}
 	while (p - b < 5)
 		*p++ = ' ';
@@ -207,23 +207,23 @@ static int put_prefix(struct tf_out *o, const struct pk_tracedat_event *ev,
 		*p++ = (char)('0' + cpu / 10 % 10);
 		*p++ = (char)('0' + cpu % 10);
 	} else {
-		size_t n = (size_t)(tf_put_u64(num, (uint64_t)(int64_t)cpu) - num);
+		size_t n = (size_t)(pk__tf_put_u64(num, (uint64_t)(int64_t)cpu) - num);
 		if (cpu < 0) {
 			*p++ = '-';
-			n = (size_t)(tf_put_u64(num, -(uint64_t)(int64_t)cpu) - num);
+			n = (size_t)(pk__tf_put_u64(num, -(uint64_t)(int64_t)cpu) - num);
 		}
 		memcpy(p, num, n);
 		p += n;
 	}
 	*p++ = ']';
 	if (!usecs) {
-		size_t n = (size_t)(tf_put_u64(num, t) - num);
+		size_t n = (size_t)(pk__tf_put_u64(num, t) - num);
 		p = put_padl(p, num, n, 12);
 	} else {
 		/* trace-cmd 3.1 prints seconds.microseconds (rounded) */
 		t = (t + 500) / 1000;
 		*p++ = ' ';
-		size_t n = (size_t)(tf_put_u64(num, t / 1000000) - num);
+		size_t n = (size_t)(pk__tf_put_u64(num, t / 1000000) - num);
 		p = put_padl(p, num, n, 5);
 		*p++ = '.';
 		unsigned long long us = t % 1000000;
@@ -263,7 +263,7 @@ static int slow_line(struct rep *r, const struct pk_tracedat_event *ev,
 	if (e < 0)
 		return e;
 	r->st.fallback++;
-	return td_tep_line(&r->t, r->td, ev, &r->o);
+	return pk__td_tep_line(&r->t, r->td, ev, &r->o);
 }
 
 /* The buffer-name column and a dropped-events line before a record. */
@@ -332,7 +332,7 @@ static int td_rep_fast_line(const struct rep *r, struct tf_env *env,
 	    (e = put_name(o, te->name, te->name_len)))
 		return e;
 	at = o->len;
-	e = tf_print(te, env, ev->data, ev->size, o);
+	e = pk__tf_print(te, env, ev->data, ev->size, o);
 	if (e) {
 		o->len = start;
 		return e;
@@ -359,21 +359,21 @@ static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 		e = slow_line(r, ev, fi);
 	} else {
 		if (!comm)
-			comm = tf_comm(&r->env, pid, &cl);
+			comm = pk__tf_comm(&r->env, pid, &cl);
 		e = td_rep_fast_line(r, &r->env, &r->o, ev, te, pid, comm, cl);
 		if (e == 0) {
 			r->st.fast++;
 		} else if (e == TF_FALLBACK) {
 			const char *nm;
 			r->st.fallback++;
-			tf_plugin_comms(te, &r->env, ev->data, ev->size);
+			pk__tf_plugin_comms(te, &r->env, ev->data, ev->size);
 			struct td_buffer *b = &r->td->bufs[ev->buffer];
 			if (!(e = tep_format(r, fi)) &&
 			    !(e = put_head(r, &r->o, ev)) &&
 			    !(e = put_prefix(&r->o, ev, pid, comm, cl,
 					     b->in_usecs)) &&
 			    !(e = put_name(&r->o, te->name, te->name_len)))
-				e = td_tep_payload(&r->t, ev, &r->o, &nm);
+				e = pk__td_tep_payload(&r->t, ev, &r->o, &nm);
 		}
 	}
 	if (e < 0)
@@ -407,38 +407,38 @@ static int setup(struct rep *r)
 	r->env.load_syms = load_syms;
 	r->env.load_printk = load_printk;
 	r->env.priv = r;
-	r->id2fmt = pk_malloc(65536 * sizeof(int));
-	r->evs = pk_calloc((size_t)td->nr_fmts + 1, sizeof(*r->evs));
-	r->state = pk_calloc((size_t)td->nr_fmts + 1, 1);
+	r->id2fmt = pk__malloc(65536 * sizeof(int));
+	r->evs = pk__calloc((size_t)td->nr_fmts + 1, sizeof(*r->evs));
+	r->state = pk__calloc((size_t)td->nr_fmts + 1, 1);
 	if (!r->id2fmt || !r->evs || !r->state)
 		return -ENOMEM;
 	memset(r->id2fmt, 0xff, 65536 * sizeof(int));
 	for (int i = 0; i < td->nr_fmts; i++) {
-		long id = td_format_id(&td->fmts[i]);
+		long id = pk__td_format_id(&td->fmts[i]);
 		if (id >= 0 && id < 65536 && r->id2fmt[id] < 0)
 			r->id2fmt[id] = i;
 	}
-	cl = td_tracedat_blob(td, PK_TD_CMDLINES);
+	cl = pk__td_tracedat_blob(td, PK_TD_CMDLINES);
 	if (cl && cl->len)
-		return tf_comms_parse(&r->env, cl->p, cl->len);
+		return pk__tf_comms_parse(&r->env, cl->p, cl->len);
 	return 0;
 }
 
 static void teardown(struct rep *r)
 {
-	td_prefetch_stop(r->td);        /* its job writes r->jenv */
+	pk__td_prefetch_stop(r->td);        /* its job writes r->jenv */
 	for (int i = 0; r->evs && i < r->td->nr_fmts; i++) {
 		if (r->evs[i])
-			tf_event_fini(r->evs[i]);
-		pk_free(r->evs[i]);
+			pk__tf_event_fini(r->evs[i]);
+		pk__free(r->evs[i]);
 	}
-	pk_free(r->evs);
-	pk_free(r->state);
-	pk_free(r->id2fmt);
-	td_tep_fini(&r->t);
-	tf_env_fini(&r->env);
-	tf_env_fini(&r->jenv);
-	tf_out_fini(&r->o);
+	pk__free(r->evs);
+	pk__free(r->state);
+	pk__free(r->id2fmt);
+	pk__td_tep_fini(&r->t);
+	pk__tf_env_fini(&r->env);
+	pk__tf_env_fini(&r->jenv);
+	pk__tf_out_fini(&r->o);
 }
 
 /* ---- batches formatted by two threads ---- */
@@ -561,10 +561,10 @@ static int collect(struct rep *r, struct batch *b, struct pk_tracedat_event *car
 		e->ev = ev;
 		e->te = te;
 		e->pid = pid;
-		e->comm = tf_comm(&r->env, pid, &e->cl);
-		if (!r->env.syms_loaded && tf_uses_syms(te))
-			tf_sym_find(&r->env, 0);        /* load them here */
-		tf_plugin_register(te, &r->env, ev.data, ev.size);
+		e->comm = pk__tf_comm(&r->env, pid, &e->cl);
+		if (!r->env.syms_loaded && pk__tf_uses_syms(te))
+			pk__tf_sym_find(&r->env, 0);        /* load them here */
+		pk__tf_plugin_register(te, &r->env, ev.data, ev.size);
 	}
 	return 0;
 }
@@ -609,8 +609,8 @@ static long walk_batches(struct rep *r, struct pk_tracedat_event *carry,
 
 	*have_carry = *end = false;
 	for (int i = 0; i < 2; i++) {
-		b[i].e = pk_calloc(BATCH, sizeof(struct entry));
-		if (!b[i].e || tf_out_grow(&b[i].o, 1u << 20) < 0)
+		b[i].e = pk__calloc(BATCH, sizeof(struct entry));
+		if (!b[i].e || pk__tf_out_grow(&b[i].o, 1u << 20) < 0)
 			e = -ENOMEM;
 	}
 	pthread_mutex_init(&w.lock, NULL);
@@ -642,8 +642,8 @@ static long walk_batches(struct rep *r, struct pk_tracedat_event *carry,
 	pthread_mutex_destroy(&w.lock);
 	pthread_cond_destroy(&w.cond);
 	for (int i = 0; i < 2; i++) {
-		pk_free(b[i].e);
-		tf_out_fini(&b[i].o);
+		pk__free(b[i].e);
+		pk__tf_out_fini(&b[i].o);
 	}
 	*end = stop && !*have_carry && e != 1;
 	if (e == 1)
@@ -665,9 +665,9 @@ static void start(struct rep *r)
 		return;
 	/* what the walk may load lazily is loaded now: the thread then
 	 * owns the kallsyms section */
-	td_tracedat_blob(td, PK_TD_PRINTK);
-	td_tracedat_blob(td, PK_TD_CMDLINES);
-	int s = td_prefetch_start(td, syms_job, r);
+	pk__td_tracedat_blob(td, PK_TD_PRINTK);
+	pk__td_tracedat_blob(td, PK_TD_CMDLINES);
+	int s = pk__td_prefetch_start(td, syms_job, r);
 	if (s < 0)
 		pk_debug("trace.dat: no decompression thread");
 	r->job = s > 0;
@@ -686,7 +686,7 @@ static long walk(struct rep *r)
 	ret = r->rewind_err;
 	if (!ret && batches_wanted(r)) {
 		/* the printk strings before a second thread reads them */
-		tf_printk_find(&r->env, 0);
+		pk__tf_printk_find(&r->env, 0);
 		long k = walk_batches(r, &ev, &have, &end, &err);
 		if (k < 0)
 			ret = (int)k;
@@ -721,7 +721,7 @@ static long walk(struct rep *r)
 			break;
 		ev = nx;
 	}
-	td_prefetch_stop(td);
+	pk__td_prefetch_stop(td);
 	r->job = false;
 	if (ret < 0)
 		return ret;
@@ -751,7 +751,7 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 	if (!r.tep_only)
 		start(&r);
 	r.fd = fflush(out) ? -1 : fileno(out);
-	if (tf_out_grow(&r.o, FLUSH_AT + (1u << 16)) < 0) {
+	if (pk__tf_out_grow(&r.o, FLUSH_AT + (1u << 16)) < 0) {
 		teardown(&r);
 		return -ENOMEM;
 	}

@@ -28,19 +28,19 @@ struct rep_tep {
  * Sets up libtraceevent for TD. FULL: as trace-cmd does (every format of
  * an event present in the data, kallsyms parsed); otherwise nothing but
  * the header, plugins, printk formats and cmdlines: formats come with
- * td_tep_need() and symbols from ENV (may be NULL with FULL).
+ * pk__td_tep_need() and symbols from ENV (may be NULL with FULL).
  */
-int td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
+int pk__td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 		struct tf_env *env, const struct pk_report_opts *o);
 /* Gives format IDX (and, for an ftrace one, all ftrace formats) to tep. */
-int td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx);
+int pk__td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx);
 /* Appends the payload of EV (no newline); *NAME its event name. */
-int td_tep_payload(struct rep_tep *t, const struct pk_tracedat_event *ev,
+int pk__td_tep_payload(struct rep_tep *t, const struct pk_tracedat_event *ev,
 		   struct tf_out *o, const char **name);
 /* Appends the whole line of EV (prefix, name, payload; no newline). */
-int td_tep_line(struct rep_tep *t, struct pk_tracedat *td,
+int pk__td_tep_line(struct rep_tep *t, struct pk_tracedat *td,
 		const struct pk_tracedat_event *ev, struct tf_out *o);
-void td_tep_fini(struct rep_tep *t);
-long td_format_id(const struct td_format *f);
+void pk__td_tep_fini(struct rep_tep *t);
+long pk__td_format_id(const struct td_format *f);
 
 #endif

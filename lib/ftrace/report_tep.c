@@ -23,9 +23,9 @@
 #define SCRATCH_SPARE (128u << 10)
 
 /* The "ID: N" of a format file, or -1. */
-long td_format_id(const struct td_format *f)
+long pk__td_format_id(const struct td_format *f)
 {
-	return tf_format_id(f->text.p, f->text.len);
+	return pk__tf_format_id(f->text.p, f->text.len);
 }
 
 /*
@@ -36,7 +36,7 @@ long td_format_id(const struct td_format *f)
 static int mark_unused(struct pk_tracedat *td, bool *skip,
 		       const struct pk_report_opts *o)
 {
-	uint8_t *seen = pk_zalloc(65536 / 8);
+	uint8_t *seen = pk__zalloc(65536 / 8);
 	struct pk_tracedat_event ev;
 	int r;
 
@@ -51,33 +51,33 @@ static int mark_unused(struct pk_tracedat *td, bool *skip,
 		r = 0;
 	}
 	for (int i = 0; i < td->nr_fmts; i++) {
-		long id = td_format_id(&td->fmts[i]);
+		long id = pk__td_format_id(&td->fmts[i]);
 		skip[i] = id >= 0 && id < 65536 && !(seen[id / 8] & (1 << (id % 8)));
 	}
-	pk_free(seen);
+	pk__free(seen);
 	return 0;
 }
 
 /* libtraceevent asks the compiled formatter's symbol table */
 static char *resolve(void *priv, unsigned long long *addr, char **mod)
 {
-	const struct pk_ksym *s = tf_sym_find(priv, *addr);
+	const struct pk_ksym *s = pk__tf_sym_find(priv, *addr);
 
 	*mod = NULL;
 	if (!s)
 		return NULL;
 	*addr = s->addr;
-	return (char *)tf_sym_cstr(priv, s);
+	return (char *)pk__tf_sym_cstr(priv, s);
 }
 
 /* The formats, header and texts of TD; FULL: kallsyms too. */
 static int source(struct pk_tracedat *td, bool full, struct tf_tep_src *src)
 {
-	struct tf_tep_fmt *f = pk_calloc(td->nr_fmts ? td->nr_fmts : 1,
+	struct tf_tep_fmt *f = pk__calloc(td->nr_fmts ? td->nr_fmts : 1,
 					 sizeof(*f));
-	const struct td_blob *k = td_tracedat_blob(td, PK_TD_KALLSYMS);
-	const struct td_blob *pr = td_tracedat_blob(td, PK_TD_PRINTK);
-	const struct td_blob *cl = td_tracedat_blob(td, PK_TD_CMDLINES);
+	const struct td_blob *k = pk__td_tracedat_blob(td, PK_TD_KALLSYMS);
+	const struct td_blob *pr = pk__td_tracedat_blob(td, PK_TD_PRINTK);
+	const struct td_blob *cl = pk__td_tracedat_blob(td, PK_TD_CMDLINES);
 
 	if (!f)
 		return -ENOMEM;
@@ -100,7 +100,7 @@ static int source(struct pk_tracedat *td, bool full, struct tf_tep_src *src)
 	return 0;
 }
 
-int td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
+int pk__td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 		struct tf_env *env, const struct pk_report_opts *o)
 {
 	struct tf_tep_src src;
@@ -111,11 +111,11 @@ int td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 	t->scratch_max = td->page_size;
 	for (int i = 0; i < td->nr_bufs; i++)
 		t->scratch_max = PK_MAX(t->scratch_max, td->bufs[i].page_size);
-	t->scratch = pk_zalloc(t->scratch_max + SCRATCH_SPARE);
-	t->seq = pk_zalloc(sizeof(struct trace_seq));
-	skip = pk_malloc(((size_t)td->nr_fmts + 1) * sizeof(bool));
+	t->scratch = pk__zalloc(t->scratch_max + SCRATCH_SPARE);
+	t->seq = pk__zalloc(sizeof(struct trace_seq));
+	skip = pk__malloc(((size_t)td->nr_fmts + 1) * sizeof(bool));
 	if (!t->scratch || !t->seq || !skip) {
-		pk_free(skip);
+		pk__free(skip);
 		return -ENOMEM;
 	}
 	trace_seq_init(t->seq);
@@ -124,22 +124,22 @@ int td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 	memset(skip, 1, ((size_t)td->nr_fmts + 1) * sizeof(bool));
 	e = source(td, full, &src);
 	if (!e)
-		e = tf_tep_init(&t->tt, &src, skip);
+		e = pk__tf_tep_init(&t->tt, &src, skip);
 	if (!e) {
 		t->fg.long_size = td->long_size;
-		td_fgraph_register(t->tt.tep, &t->fg);
+		pk__td_fgraph_register(t->tt.tep, &t->fg);
 		if (full && !(e = mark_unused(td, skip, o)))
-			e = tf_tep_parse(&t->tt, &src, skip);
+			e = pk__tf_tep_parse(&t->tt, &src, skip);
 		t->ftrace_parsed = full;
 		if (!full && env)
 			tep_set_function_resolver(t->tt.tep, resolve, env);
 	}
-	pk_free((void *)src.fmts);
-	pk_free(skip);
+	pk__free((void *)src.fmts);
+	pk__free(skip);
 	return e;
 }
 
-int td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx)
+int pk__td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx)
 {
 	struct tf_tep_src src;
 	bool *skip;
@@ -147,7 +147,7 @@ int td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx)
 
 	if (idx < 0 || idx >= td->nr_fmts || t->tt.parsed[idx])
 		return 0;
-	skip = pk_malloc(((size_t)td->nr_fmts + 1) * sizeof(bool));
+	skip = pk__malloc(((size_t)td->nr_fmts + 1) * sizeof(bool));
 	if (!skip)
 		return -ENOMEM;
 	for (int i = 0; i < td->nr_fmts; i++)
@@ -156,10 +156,10 @@ int td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx)
 	t->ftrace_parsed = true;   /* funcgraph needs its exit format */
 	e = source(td, false, &src);
 	if (!e)
-		e = tf_tep_parse(&t->tt, &src, skip);
+		e = pk__tf_tep_parse(&t->tt, &src, skip);
 	t->tt.parsed[idx] = true;  /* tried (a damaged one stays out) */
-	pk_free((void *)src.fmts);
-	pk_free(skip);
+	pk__free((void *)src.fmts);
+	pk__free(skip);
 	return e;
 }
 
@@ -191,7 +191,7 @@ static int append_seq(struct rep_tep *t, struct tf_out *o)
 	return 0;
 }
 
-int td_tep_payload(struct rep_tep *t, const struct pk_tracedat_event *ev,
+int pk__td_tep_payload(struct rep_tep *t, const struct pk_tracedat_event *ev,
 		   struct tf_out *o, const char **name)
 {
 	struct tep_record rec;
@@ -207,7 +207,7 @@ int td_tep_payload(struct rep_tep *t, const struct pk_tracedat_event *ev,
 	return r;
 }
 
-int td_tep_line(struct rep_tep *t, struct pk_tracedat *td,
+int pk__td_tep_line(struct rep_tep *t, struct pk_tracedat *td,
 		const struct pk_tracedat_event *ev, struct tf_out *o)
 {
 	struct tep_record rec;
@@ -241,12 +241,12 @@ int td_tep_line(struct rep_tep *t, struct pk_tracedat *td,
 	return r;
 }
 
-void td_tep_fini(struct rep_tep *t)
+void pk__td_tep_fini(struct rep_tep *t)
 {
-	tf_tep_fini(&t->tt);
+	pk__tf_tep_fini(&t->tt);
 	if (t->seq)
 		trace_seq_destroy(t->seq);
-	pk_free(t->seq);
-	pk_free(t->scratch);
+	pk__free(t->seq);
+	pk__free(t->scratch);
 	memset(t, 0, sizeof(*t));
 }

@@ -17,7 +17,7 @@ struct pk_cpu_map {
 
 static struct pk_cpu_map *cpu_map_alloc(int nr, const int *cpus)
 {
-	struct pk_cpu_map *m = pk_malloc(sizeof(*m) + (size_t)nr * sizeof(int));
+	struct pk_cpu_map *m = pk__malloc(sizeof(*m) + (size_t)nr * sizeof(int));
 
 	if (!m)
 		return NULL;
@@ -39,26 +39,26 @@ static struct pk_cpu_map *cpu_map_from_list(const char *list)
 	}
 	nr = pk__int_sort_uniq(cpus, nr);
 	m = cpu_map_alloc(nr, cpus);
-	pk_free(cpus);
+	pk__free(cpus);
 	return m;
 }
 
 int pk__cpu_online(int **out)
 {
 	char *online;
-	long n = pk_read_file("/sys/devices/system/cpu/online", &online), c;
+	long n = pk__read_file("/sys/devices/system/cpu/online", &online), c;
 	int *cpus, nr, err;
 
 	if (n >= 0) {
 		err = pk__int_list_parse(online, PK_CPU_MAX, true, out, &nr);
 		if (err == -EINVAL)
 			pk_warn("cpu map: malformed online list '%s'\n", online);
-		pk_free(online);
+		pk__free(online);
 		return err ? err : pk__int_sort_uniq(*out, nr);
 	}
 	c = sysconf(_SC_NPROCESSORS_ONLN);
 	nr = c > 0 ? (int)c : 1;
-	cpus = pk_calloc((size_t)nr, sizeof(int));
+	cpus = pk__calloc((size_t)nr, sizeof(int));
 	if (!cpus)
 		return -ENOMEM;
 	for (int i = 0; i < nr; i++)
@@ -80,7 +80,7 @@ struct pk_cpu_map *pk_cpu_map_new(const char *list)
 		return NULL;
 	}
 	m = cpu_map_alloc(nr, cpus);
-	pk_free(cpus);
+	pk__free(cpus);
 	return m;
 }
 
@@ -101,7 +101,7 @@ struct pk_cpu_map *pk_cpu_map_get(struct pk_cpu_map *m)
 void pk_cpu_map_put(struct pk_cpu_map *m)
 {
 	if (m && __atomic_sub_fetch(&m->refcnt, 1, __ATOMIC_ACQ_REL) == 0)
-		pk_free(m);
+		pk__free(m);
 }
 
 int pk_cpu_map_nr(const struct pk_cpu_map *m)

@@ -32,7 +32,7 @@ static int push(int **arr, int *nr, int *cap, int v)
 
 		if (ncap > PK_LIST_MAX_ENTRIES)
 			return -EINVAL;
-		n = pk_realloc(*arr, (size_t)ncap * sizeof(int));
+		n = pk__realloc(*arr, (size_t)ncap * sizeof(int));
 		if (!n)
 			return -ENOMEM;
 		*arr = n;
@@ -88,7 +88,7 @@ int pk__int_list_parse(const char *str, int max, bool ranges, int **out,
 		break;
 	}
 	if (err) {
-		pk_free(arr);
+		pk__free(arr);
 		return err;
 	}
 	*out = arr;

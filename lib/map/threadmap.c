@@ -30,7 +30,7 @@ struct pk_thread_map *pk_thread_map_new_array(int nr, const int *tids)
 		errno = EINVAL;
 		return NULL;
 	}
-	m = pk_malloc(sizeof(*m) + (size_t)nr * sizeof(int));
+	m = pk__malloc(sizeof(*m) + (size_t)nr * sizeof(int));
 	if (!m)
 		return NULL;
 	m->refcnt = 1;
@@ -65,7 +65,7 @@ static int parse_ids(const char *list, int **ids, int *nr)
 		if ((*ids)[i] == 0 || !tid_exists((*ids)[i])) {
 			pk_debug("thread map: no such thread or process %d\n",
 				(*ids)[i]);
-			pk_free(*ids);
+			pk__free(*ids);
 			*ids = NULL;
 			return -ESRCH;
 		}
@@ -79,7 +79,7 @@ static struct pk_thread_map *map_or_errno(int err, int nr, int *ids)
 
 	if (!err)
 		m = pk_thread_map_new_array(nr, ids);
-	pk_free(ids);
+	pk__free(ids);
 	if (err)
 		errno = -err;
 	return m;
@@ -113,7 +113,7 @@ static int add_tasks(int pid, int **ids, int *nr, int *cap)
 			continue;
 		if (*nr == *cap) {
 			int ncap = *cap ? *cap * 2 : 16;
-			int *n = pk_realloc(*ids, (size_t)ncap * sizeof(int));
+			int *n = pk__realloc(*ids, (size_t)ncap * sizeof(int));
 
 			if (!n) {
 				err = -ENOMEM;
@@ -140,7 +140,7 @@ struct pk_thread_map *pk_thread_map_new_pids(const char *list)
 		if (err == -ESRCH)
 			pk_debug("thread map: no such process %d\n", pids[i]);
 	}
-	pk_free(pids);
+	pk__free(pids);
 	return map_or_errno(err, nr, ids);
 }
 
@@ -154,7 +154,7 @@ struct pk_thread_map *pk_thread_map_get(struct pk_thread_map *m)
 void pk_thread_map_put(struct pk_thread_map *m)
 {
 	if (m && __atomic_sub_fetch(&m->refcnt, 1, __ATOMIC_ACQ_REL) == 0)
-		pk_free(m);
+		pk__free(m);
 }
 
 int pk_thread_map_nr(const struct pk_thread_map *m)

@@ -15,7 +15,7 @@ static int topo_field(int cpu, const char *name)
 
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, name);
-	if (pk_read_file_u64(path, &v) < 0)
+	if (pk__read_file_u64(path, &v) < 0)
 		return 0;
 	return (int)v;
 }

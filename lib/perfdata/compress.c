@@ -7,7 +7,7 @@
 
 #define ZMAX (256ULL << 20) /* one batch decompresses to at most this */
 
-int pd_decompress(struct pk_perfdata *pd, const struct perf_event_header *h,
+int pk__pd_decompress(struct pk_perfdata *pd, const struct perf_event_header *h,
 		  uint64_t off)
 {
 	ZSTD_inBuffer in = { (const char *)h + 8, h->size - 8u, 0 };
@@ -33,10 +33,10 @@ int pd_decompress(struct pk_perfdata *pd, const struct perf_event_header *h,
 			unsigned char *n;
 
 			if (cap > ZMAX)
-				return pd_fail(pd, PK_ERR_FORMAT, off,
+				return pk__pd_fail(pd, PK_ERR_FORMAT, off,
 					       "PERF_RECORD_COMPRESSED decompresses to more than %llu bytes",
 					       (unsigned long long)ZMAX);
-			n = pk_realloc(pd->zbuf, cap);
+			n = pk__realloc(pd->zbuf, cap);
 			if (!n)
 				return -ENOMEM;
 			pd->zbuf = n;
@@ -48,7 +48,7 @@ int pd_decompress(struct pk_perfdata *pd, const struct perf_event_header *h,
 		r = ZSTD_decompressStream(pd->zstd, &out, &in);
 		pd->zlen = out.pos;
 		if (ZSTD_isError(r))
-			return pd_fail(pd, PK_ERR_FORMAT, off,
+			return pk__pd_fail(pd, PK_ERR_FORMAT, off,
 				       "PERF_RECORD_COMPRESSED: zstd: %s",
 				       ZSTD_getErrorName(r));
 		(void)r;
@@ -58,10 +58,10 @@ int pd_decompress(struct pk_perfdata *pd, const struct perf_event_header *h,
 	return 0;
 }
 
-void pd_zfree(struct pk_perfdata *pd)
+void pk__pd_zfree(struct pk_perfdata *pd)
 {
 	ZSTD_freeDStream(pd->zstd);
-	pk_free(pd->zbuf);
+	pk__free(pd->zbuf);
 	pd->zstd = NULL;
 	pd->zbuf = NULL;
 }

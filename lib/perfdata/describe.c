@@ -22,7 +22,7 @@ static const char *str_in(const struct perf_event_header *h, size_t off,
 
 #define U32(o) rd32((const char *)h + (o))
 #define U64(o) rd64((const char *)h + (o))
-#define NEED(n) do { if (h->size < (n)) { pd_sbf(s, " (record too short)\n"); return; } } while (0)
+#define NEED(n) do { if (h->size < (n)) { pk__pd_sbf(s, " (record too short)\n"); return; } } while (0)
 
 static const char *const x86_regs[] = {
 	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS",
@@ -38,12 +38,12 @@ static void regs(struct pd_sb *s, const char *what, uint64_t abi, uint64_t mask,
 
 	if (!r)
 		return;
-	pd_sbf(s, "... %s regs: mask 0x%" PRIx64 " ABI %s\n", what, mask,
+	pk__pd_sbf(s, "... %s regs: mask 0x%" PRIx64 " ABI %s\n", what, mask,
 	    abi < 3 ? abis[abi] : "unknown");
 	for (int b = 0; b < 64; b++) {
 		if (!(mask >> b & 1))
 			continue;
-		pd_sbf(s, ".... %-5s 0x%016" PRIx64 "\n",
+		pk__pd_sbf(s, ".... %-5s 0x%016" PRIx64 "\n",
 		    b < (int)PK_ARRAY_SIZE(x86_regs) ? x86_regs[b] : "unknown",
 		    rd64(&r[i++]));
 	}
@@ -58,28 +58,28 @@ static void sample(struct pk_perfdata *pd, const struct pk_record *rec,
 	uint64_t t;
 
 	if (pk_sample_parse(pd, rec, &sm)) {
-		pd_sbf(s, "(IP, 0x%x): (bad sample: %s)\n", h->misc,
+		pk__pd_sbf(s, "(IP, 0x%x): (bad sample: %s)\n", h->misc,
 		    pk_perfdata_errmsg(pd));
 		return;
 	}
 	attr = pk_perfdata_attr(pd, rec->attr >= 0 ? (unsigned)rec->attr : 0);
 	t = sm.sample_type;
-	pd_sbf(s, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64
+	pk__pd_sbf(s, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64
 	    " addr: %#" PRIx64 "\n", h->misc, (int)sm.pid, (int)sm.tid, sm.ip,
 	    sm.period, sm.addr);
 	if (t & PERF_SAMPLE_CALLCHAIN) {
-		pd_sbf(s, "... FP chain: nr:%" PRIu64 "\n", sm.callchain.nr);
+		pk__pd_sbf(s, "... FP chain: nr:%" PRIu64 "\n", sm.callchain.nr);
 		for (uint64_t i = 0; i < sm.callchain.nr; i++)
-			pd_sbf(s, "..... %2d: %016" PRIx64 "\n", (int)i,
+			pk__pd_sbf(s, "..... %2d: %016" PRIx64 "\n", (int)i,
 			    rd64(&sm.callchain.ips[i]));
 	}
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		pd_sbf(s, "... branch stack: nr:%" PRIu64 "\n", sm.branch.nr);
+		pk__pd_sbf(s, "... branch stack: nr:%" PRIu64 "\n", sm.branch.nr);
 		for (uint64_t i = 0; i < sm.branch.nr; i++) {
 			struct perf_branch_entry e;
 
 			memcpy(&e, &sm.branch.entries[i], sizeof(e));
-			pd_sbf(s, "..... %2" PRIu64 ": %016" PRIx64 " -> %016"
+			pk__pd_sbf(s, "..... %2" PRIu64 ": %016" PRIx64 " -> %016"
 			    PRIx64 " %hu cycles %s%s%s%s %x \n", i,
 			    (uint64_t)e.from, (uint64_t)e.to,
 			    (unsigned short)e.cycles, e.mispred ? "M" : " ",
@@ -94,45 +94,45 @@ static void sample(struct pk_perfdata *pd, const struct pk_record *rec,
 		regs(s, "intr", sm.regs_intr.abi, sm.regs_intr.mask,
 		     sm.regs_intr.regs);
 	if (t & PERF_SAMPLE_STACK_USER)
-		pd_sbf(s, "... ustack: size %" PRIu64 ", offset 0x%x\n",
+		pk__pd_sbf(s, "... ustack: size %" PRIu64 ", offset 0x%x\n",
 		    sm.stack_user.size,
 		    sm.stack_user.data ? (unsigned)((const char *)
 				sm.stack_user.data - (const char *)h) : 0);
 	if (t & PERF_SAMPLE_WEIGHT_STRUCT)
-		pd_sbf(s, "... weight: %" PRIu64 ",0x%x,0x%x\n",
+		pk__pd_sbf(s, "... weight: %" PRIu64 ",0x%x,0x%x\n",
 		    sm.weight & 0xffffffff,
 		    (unsigned)(sm.weight >> 32 & 0xffff),
 		    (unsigned)(sm.weight >> 48));
 	else if (t & PERF_SAMPLE_WEIGHT)
-		pd_sbf(s, "... weight: %" PRIu64 "\n", sm.weight);
+		pk__pd_sbf(s, "... weight: %" PRIu64 "\n", sm.weight);
 	if (t & PERF_SAMPLE_DATA_SRC)
-		pd_sbf(s, " . data_src: 0x%" PRIx64 "\n", sm.data_src);
+		pk__pd_sbf(s, " . data_src: 0x%" PRIx64 "\n", sm.data_src);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
-		pd_sbf(s, " .. phys_addr: 0x%" PRIx64 "\n", sm.phys_addr);
+		pk__pd_sbf(s, " .. phys_addr: 0x%" PRIx64 "\n", sm.phys_addr);
 	if (t & PERF_SAMPLE_TRANSACTION)
-		pd_sbf(s, "... transaction: %" PRIx64 "\n", sm.transaction);
+		pk__pd_sbf(s, "... transaction: %" PRIx64 "\n", sm.transaction);
 	if (t & PERF_SAMPLE_READ) {
 		uint64_t rf = attr ? attr->read_format : 0;
 		unsigned st = sm.read.stride, idp = 1;
 
-		pd_sbf(s, "... sample_read:\n");
+		pk__pd_sbf(s, "... sample_read:\n");
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			pd_sbf(s, "...... time enabled %016" PRIx64 "\n",
+			pk__pd_sbf(s, "...... time enabled %016" PRIx64 "\n",
 			    sm.read.time_enabled);
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			pd_sbf(s, "...... time running %016" PRIx64 "\n",
+			pk__pd_sbf(s, "...... time running %016" PRIx64 "\n",
 			    sm.read.time_running);
 		if (rf & PERF_FORMAT_GROUP)
-			pd_sbf(s, ".... group nr %" PRIu64 "\n", sm.read.nr);
+			pk__pd_sbf(s, ".... group nr %" PRIu64 "\n", sm.read.nr);
 		for (uint64_t i = 0; sm.read.values && i < sm.read.nr; i++) {
 			const uint64_t *v = sm.read.values + i * st;
 
-			pd_sbf(s, "..... id %016" PRIx64 ", value %016" PRIx64,
+			pk__pd_sbf(s, "..... id %016" PRIx64 ", value %016" PRIx64,
 			    (rf & PERF_FORMAT_ID) ? rd64(&v[idp]) : 0,
 			    rd64(&v[0]));
 			if (rf & PERF_FORMAT_LOST)
-				pd_sbf(s, ", lost %" PRIu64, rd64(&v[st - 1]));
-			pd_sbf(s, "\n");
+				pk__pd_sbf(s, ", lost %" PRIu64, rd64(&v[st - 1]));
+			pk__pd_sbf(s, "\n");
 		}
 	}
 }
@@ -148,18 +148,18 @@ static void mmap2(const struct perf_event_header *h, struct pd_sb *s)
 	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 		unsigned n = ((const unsigned char *)h)[40];
 
-		pd_sbf(s, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " <",
+		pk__pd_sbf(s, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " <",
 		    (int)U32(8), (int)U32(12), U64(16), U64(24), U64(32));
 		for (unsigned i = 0; i < n && i < 20; i++)
-			pd_sbf(s, "%02x", ((const unsigned char *)h)[44 + i]);
-		pd_sbf(s, ">]: ");
+			pk__pd_sbf(s, "%02x", ((const unsigned char *)h)[44 + i]);
+		pk__pd_sbf(s, ">]: ");
 	} else {
-		pd_sbf(s, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
+		pk__pd_sbf(s, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
 		    " %02x:%02x %" PRIu64 " %" PRIu64 "]: ", (int)U32(8),
 		    (int)U32(12), U64(16), U64(24), U64(32), U32(40), U32(44),
 		    U64(48), U64(56));
 	}
-	pd_sbf(s, "%c%c%c%c %s\n", prot & PROT_READ ? 'r' : '-',
+	pk__pd_sbf(s, "%c%c%c%c %s\n", prot & PROT_READ ? 'r' : '-',
 	    prot & PROT_WRITE ? 'w' : '-', prot & PROT_EXEC ? 'x' : '-',
 	    flags & MAP_SHARED ? 's' : 'p', str_in(h, 72, fn, sizeof(fn)));
 }
@@ -174,7 +174,7 @@ static void kernel_rec(struct pk_perfdata *pd, const struct pk_record *rec,
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 		NEED(40);
-		pd_sbf(s, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
+		pk__pd_sbf(s, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
 		    "]: %c %s\n", (int)U32(8), (int)U32(12), U64(16), U64(24),
 		    U64(32), h->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x',
 		    str_in(h, 40, tmp, sizeof(tmp)));
@@ -184,24 +184,24 @@ static void kernel_rec(struct pk_perfdata *pd, const struct pk_record *rec,
 		return;
 	case PERF_RECORD_COMM:
 		NEED(16);
-		pd_sbf(s, "%s: %s:%d/%d\n",
+		pk__pd_sbf(s, "%s: %s:%d/%d\n",
 		    h->misc & PERF_RECORD_MISC_COMM_EXEC ? " exec" : "",
 		    str_in(h, 16, tmp, 17), (int)U32(8), (int)U32(12));
 		return;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		NEED(24);
-		pd_sbf(s, "(%d:%d):(%d:%d)\n", (int)U32(8), (int)U32(16),
+		pk__pd_sbf(s, "(%d:%d):(%d:%d)\n", (int)U32(8), (int)U32(16),
 		    (int)U32(12), (int)U32(20));
 		return;
 	case PERF_RECORD_LOST:
 		NEED(24);
-		pd_sbf(s, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", U64(8), U64(16));
+		pk__pd_sbf(s, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", U64(8), U64(16));
 		return;
 	case PERF_RECORD_LOST_SAMPLES:
 		NEED(16);
 		pk_sample_parse(pd, rec, &sm);
-		pd_sbf(s, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", sm.id,
+		pk__pd_sbf(s, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", sm.id,
 		    U64(8));
 		return;
 	case PERF_RECORD_SAMPLE:
@@ -212,7 +212,7 @@ static void kernel_rec(struct pk_perfdata *pd, const struct pk_record *rec,
 
 		NEED(32);
 		f = U64(24);
-		pd_sbf(s, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#"
+		pk__pd_sbf(s, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#"
 		    PRIx64 " [%s%s%s]\n", U64(8), U64(16), f,
 		    f & PERF_AUX_FLAG_TRUNCATED ? "T" : "",
 		    f & PERF_AUX_FLAG_OVERWRITE ? "O" : "",
@@ -221,7 +221,7 @@ static void kernel_rec(struct pk_perfdata *pd, const struct pk_record *rec,
 	}
 	case PERF_RECORD_ITRACE_START:
 		NEED(16);
-		pd_sbf(s, " pid: %u tid: %u\n", U32(8), U32(12));
+		pk__pd_sbf(s, " pid: %u tid: %u\n", U32(8), U32(12));
 		return;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE: {
@@ -231,11 +231,11 @@ static void kernel_rec(struct pk_perfdata *pd, const struct pk_record *rec,
 			"OUT        " : "OUT preempt";
 
 		if (h->type == PERF_RECORD_SWITCH) {
-			pd_sbf(s, " %s\n", io);
+			pk__pd_sbf(s, " %s\n", io);
 			return;
 		}
 		NEED(16);
-		pd_sbf(s, " %s  %s pid/tid: %5d/%-5d\n", io, out ? "next" : "prev",
+		pk__pd_sbf(s, " %s  %s pid/tid: %5d/%-5d\n", io, out ? "next" : "prev",
 		    (int)U32(8), (int)U32(12));
 		return;
 	}
@@ -246,41 +246,41 @@ static void kernel_rec(struct pk_perfdata *pd, const struct pk_record *rec,
 
 		NEED(24);
 		nr = U64(16);
-		pd_sbf(s, " %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int)U32(8),
+		pk__pd_sbf(s, " %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int)U32(8),
 		    (int)U32(12), nr);
 		for (uint64_t i = 0; i < nr && 24 + 16 * i + 16 <= h->size; i++) {
-			pd_sbf(s, "%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i,
+			pk__pd_sbf(s, "%" PRIu64 "/%s: %" PRIu64 "/%#" PRIx64 "%s", i,
 			    i < 7 ? ns[i] : "unknown", U64(24 + 16 * i),
 			    U64(32 + 16 * i), i + 1 == nr ? "" : ", ");
 			if ((i + 1) % 4 == 0 && i + 1 < nr)
-				pd_sbf(s, "\n\t\t ");
+				pk__pd_sbf(s, "\n\t\t ");
 		}
-		pd_sbf(s, "]\n");
+		pk__pd_sbf(s, "]\n");
 		return;
 	}
 	case PERF_RECORD_KSYMBOL:
 		NEED(24);
-		pd_sbf(s, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n",
+		pk__pd_sbf(s, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n",
 		    U64(8), U32(16), U32(20) & 0xffff, U32(20) >> 16,
 		    str_in(h, 24, tmp, sizeof(tmp)));
 		return;
 	case PERF_RECORD_BPF_EVENT:
 		NEED(24);
-		pd_sbf(s, " type %u, flags %u, id %u\n", U32(8) & 0xffff,
+		pk__pd_sbf(s, " type %u, flags %u, id %u\n", U32(8) & 0xffff,
 		    U32(8) >> 16, U32(12));
 		return;
 	case PERF_RECORD_CGROUP:
 		NEED(16);
-		pd_sbf(s, " cgroup: %" PRIu64 " %s\n", U64(8),
+		pk__pd_sbf(s, " cgroup: %" PRIu64 " %s\n", U64(8),
 		    str_in(h, 16, tmp, sizeof(tmp)));
 		return;
 	case PERF_RECORD_TEXT_POKE:
 		NEED(16);
-		pd_sbf(s, " %" PRIx64 " old len %u new len %u\n", U64(8),
+		pk__pd_sbf(s, " %" PRIx64 " old len %u new len %u\n", U64(8),
 		    U32(16) & 0xffff, U32(16) >> 16);
 		return;
 	default:
-		pd_sbf(s, ": unhandled!\n");
+		pk__pd_sbf(s, ": unhandled!\n");
 	}
 }
 
@@ -294,14 +294,14 @@ static void cpu_list_add(struct pd_sb *s, int cpu, int *start, int *last)
 		return;
 	}
 	if (*start != NO_CPU)
-		pd_sbf(s, *last > *start ? "%d-%d," : "%d,", *start, *last);
+		pk__pd_sbf(s, *last > *start ? "%d-%d," : "%d,", *start, *last);
 	*start = *last = cpu;
 }
 
 static void cpu_list_end(struct pd_sb *s, int start, int last)
 {
 	if (start != NO_CPU)
-		pd_sbf(s, last > start ? "%d-%d" : "%d", start, last);
+		pk__pd_sbf(s, last > start ? "%d-%d" : "%d", start, last);
 }
 
 /* perf_record_cpu_map_data at P, N bytes. */
@@ -351,15 +351,15 @@ static void cpu_map(struct pd_sb *s, const unsigned char *p, size_t n)
 static void time_conv(const struct perf_event_header *h, struct pd_sb *s)
 {
 	NEED(32);
-	pd_sbf(s, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %"
+	pk__pd_sbf(s, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %"
 	    PRIu64 "\n... Time Zero       %" PRIu64 "\n", U64(8), U64(16),
 	    U64(24));
 	if (h->size >= 56)
-		pd_sbf(s, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#"
+		pk__pd_sbf(s, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#"
 		    PRIx64 "\n... Cap Time Zero   %d\n... Cap Time Short  %d\n",
 		    U64(32), U64(40), ((const unsigned char *)h)[48],
 		    ((const unsigned char *)h)[49]);
-	pd_sbf(s, ": unhandled!\n");
+	pk__pd_sbf(s, ": unhandled!\n");
 }
 
 static void event_update(const struct perf_event_header *h, struct pd_sb *s)
@@ -369,29 +369,29 @@ static void event_update(const struct perf_event_header *h, struct pd_sb *s)
 
 	NEED(24);
 	type = U64(8);
-	pd_sbf(s, "\n... id:    %" PRIu64 "\n", U64(16));
+	pk__pd_sbf(s, "\n... id:    %" PRIu64 "\n", U64(16));
 	switch (type) {
 	case 0:
-		pd_sbf(s, "... unit:  %s\n", str_in(h, 24, tmp, sizeof(tmp)));
+		pk__pd_sbf(s, "... unit:  %s\n", str_in(h, 24, tmp, sizeof(tmp)));
 		break;
 	case 1: {
 		double d;
 
 		NEED(32);
 		memcpy(&d, (const char *)h + 24, 8);
-		pd_sbf(s, "... scale: %f\n", d);
+		pk__pd_sbf(s, "... scale: %f\n", d);
 		break;
 	}
 	case 2:
-		pd_sbf(s, "... name:  %s\n", str_in(h, 24, tmp, sizeof(tmp)));
+		pk__pd_sbf(s, "... name:  %s\n", str_in(h, 24, tmp, sizeof(tmp)));
 		break;
 	case 3:
-		pd_sbf(s, "... ");
+		pk__pd_sbf(s, "... ");
 		cpu_map(s, (const unsigned char *)h + 24, h->size - 24);
-		pd_sbf(s, "\n");
+		pk__pd_sbf(s, "\n");
 		break;
 	default:
-		pd_sbf(s, "... unknown type\n");
+		pk__pd_sbf(s, "... unknown type\n");
 	}
 }
 
@@ -405,7 +405,7 @@ static void stat_config(const struct perf_event_header *h, struct pd_sb *s)
 		if (U64(16 + 16 * i) < 4)
 			v[U64(16 + 16 * i)] = U64(24 + 16 * i);
 	/* tags: 0 aggr_mode, 1 interval, 2 scale */
-	pd_sbf(s, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n",
+	pk__pd_sbf(s, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n",
 	    (int)v[0], (int)v[2], (unsigned)v[1]);
 }
 
@@ -414,18 +414,18 @@ static void user_rec(const struct perf_event_header *h, struct pd_sb *s)
 	switch (h->type) {
 	case PK_RECORD_STAT_CONFIG:
 		stat_config(h, s);
-		pd_sbf(s, ": unhandled!\n");
+		pk__pd_sbf(s, ": unhandled!\n");
 		return;
 	case PK_RECORD_STAT:
 		NEED(48);
-		pd_sbf(s, "\n... id %" PRIu64 ", cpu %d, thread %d\n... value %"
+		pk__pd_sbf(s, "\n... id %" PRIu64 ", cpu %d, thread %d\n... value %"
 		    PRIu64 ", enabled %" PRIu64 ", running %" PRIu64
 		    "\n: unhandled!\n", U64(8), (int)U32(16), (int)U32(20),
 		    U64(24), U64(32), U64(40));
 		return;
 	case PK_RECORD_STAT_ROUND:
 		NEED(24);
-		pd_sbf(s, "\n... time %" PRIu64 ", type %s\n: unhandled!\n",
+		pk__pd_sbf(s, "\n... time %" PRIu64 ", type %s\n: unhandled!\n",
 		    U64(16), U64(8) == 1 ? "FINAL" : "INTERVAL");
 		return;
 	case PK_RECORD_ID_INDEX: {
@@ -433,46 +433,46 @@ static void user_rec(const struct perf_event_header *h, struct pd_sb *s)
 
 		NEED(16);
 		nr = U64(8);
-		pd_sbf(s, " nr: %" PRIu64 "\n", nr);
+		pk__pd_sbf(s, " nr: %" PRIu64 "\n", nr);
 		esz = nr ? (h->size - 16) / nr : 0;
 		if (esz < 32)
 			return;
 		for (uint64_t i = 0; i < nr; i++) {
 			size_t o = 16 + i * esz;
 
-			pd_sbf(s, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %"
+			pk__pd_sbf(s, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %"
 			    PRId64 "  tid: %" PRId64 "\n", U64(o), U64(o + 8),
 			    (int64_t)U64(o + 16), (int64_t)U64(o + 24));
 		}
 		return;
 	}
 	case PK_RECORD_FINISHED_ROUND:
-		pd_sbf(s, "\n");
+		pk__pd_sbf(s, "\n");
 		return;
 	case PK_RECORD_FINISHED_INIT:
-		pd_sbf(s, ": unhandled!\n");
+		pk__pd_sbf(s, ": unhandled!\n");
 		return;
 	case PK_RECORD_THREAD_MAP: {
 		uint64_t nr;
 
 		NEED(16);
 		nr = U64(8);
-		pd_sbf(s, " nr: %" PRIu64 " thread:", nr);
+		pk__pd_sbf(s, " nr: %" PRIu64 " thread:", nr);
 		for (uint64_t i = 0; i < nr && 16 + i * 24 + 8 <= h->size; i++)
-			pd_sbf(s, "%s %" PRId64, i ? "," : "",
+			pk__pd_sbf(s, "%s %" PRId64, i ? "," : "",
 			    (int64_t)U64(16 + i * 24));
-		pd_sbf(s, "\n: unhandled!\n"); /* perf report has no handler */
+		pk__pd_sbf(s, "\n: unhandled!\n"); /* perf report has no handler */
 		return;
 	}
 	case PK_RECORD_AUXTRACE:
 		NEED(48);
-		pd_sbf(s, " size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#"
+		pk__pd_sbf(s, " size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#"
 		    PRIx64 "  idx: %u  tid: %d  cpu: %d\n", U64(8), U64(16),
 		    U64(24), U32(32), (int)U32(36), (int)U32(40));
 		return;
 	case PK_RECORD_AUXTRACE_INFO:
 		NEED(16);
-		pd_sbf(s, " type: %u\n", U32(8));
+		pk__pd_sbf(s, " type: %u\n", U32(8));
 		return;
 	case PK_RECORD_EVENT_UPDATE:
 		event_update(h, s);
@@ -481,12 +481,12 @@ static void user_rec(const struct perf_event_header *h, struct pd_sb *s)
 		time_conv(h, s);
 		return;
 	case PK_RECORD_CPU_MAP:
-		pd_sbf(s, ": ");
+		pk__pd_sbf(s, ": ");
 		cpu_map(s, (const unsigned char *)h + 8, h->size - 8);
-		pd_sbf(s, "\n: unhandled!\n"); /* perf report has no handler */
+		pk__pd_sbf(s, "\n: unhandled!\n"); /* perf report has no handler */
 		return;
 	default:
-		pd_sbf(s, "\n");
+		pk__pd_sbf(s, "\n");
 	}
 }
 
@@ -499,9 +499,9 @@ int pk_record_describe(struct pk_perfdata *pd, const struct pk_record *rec,
 	if (len)
 		buf[0] = 0;
 	if (n)
-		pd_sbf(&s, "PERF_RECORD_%s", n);
+		pk__pd_sbf(&s, "PERF_RECORD_%s", n);
 	else
-		pd_sbf(&s, "PERF_RECORD_%u", rec->type);
+		pk__pd_sbf(&s, "PERF_RECORD_%u", rec->type);
 	if (rec->type < 64)
 		kernel_rec(pd, rec, &s);
 	else if (rec->type != PK_RECORD_HEADER_ATTR &&

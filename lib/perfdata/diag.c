@@ -11,7 +11,7 @@
 #include "base/base.h"
 #include "perfdata/pd.h"
 
-int pd_fail(struct pk_perfdata *pd, int err, uint64_t off, const char *fmt,
+int pk__pd_fail(struct pk_perfdata *pd, int err, uint64_t off, const char *fmt,
 	    ...)
 {
 	va_list ap;
@@ -31,7 +31,7 @@ int pd_fail(struct pk_perfdata *pd, int err, uint64_t off, const char *fmt,
 	return err;
 }
 
-void pd_warn(struct pk_perfdata *pd, const char *fmt, ...)
+void pk__pd_warn(struct pk_perfdata *pd, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -44,9 +44,9 @@ void pd_warn(struct pk_perfdata *pd, const char *fmt, ...)
 }
 
 /* Copies N bytes into memory that lives as long as the reader. */
-void *pd_keep(struct pk_perfdata *pd, const void *src, size_t n)
+void *pk__pd_keep(struct pk_perfdata *pd, const void *src, size_t n)
 {
-	struct pd_chunk *c = pk_malloc(sizeof(*c) + n + 8);
+	struct pd_chunk *c = pk__malloc(sizeof(*c) + n + 8);
 
 	if (!c)
 		return NULL;

@@ -52,16 +52,16 @@ static void bits(struct pd_sb *s, const char *name, uint64_t v,
 
 	if (!v)
 		return;
-	pd_sbf(s, ", %s = ", name);
+	pk__pd_sbf(s, ", %s = ", name);
 	for (; t->name; t++)
 		if (v & t->bit) {
-			pd_sbf(s, "%s%s", first ? "" : "|", t->name);
+			pk__pd_sbf(s, "%s%s", first ? "" : "|", t->name);
 			first = false;
 		}
 }
 
-#define U(name, v) do { if (v) pd_sbf(s, ", %s = %" PRIu64, name, (uint64_t)(v)); } while (0)
-#define X(name, v) do { if (v) pd_sbf(s, ", %s = %#" PRIx64, name, (uint64_t)(v)); } while (0)
+#define U(name, v) do { if (v) pk__pd_sbf(s, ", %s = %" PRIu64, name, (uint64_t)(v)); } while (0)
+#define X(name, v) do { if (v) pk__pd_sbf(s, ", %s = %#" PRIx64, name, (uint64_t)(v)); } while (0)
 
 /* perf_event_attr__fprintf's fields, non-zero only, in its order. */
 static void attr_fields(struct pd_sb *s, const struct perf_event_attr *a)
@@ -102,10 +102,10 @@ static void attr_fields(struct pd_sb *s, const struct perf_event_attr *a)
 	if (a->branch_sample_type) {
 		bool first = true;
 
-		pd_sbf(s, ", branch_sample_type = ");
+		pk__pd_sbf(s, ", branch_sample_type = ");
 		for (unsigned b = 0; b < PK_ARRAY_SIZE(branch_names); b++)
 			if (a->branch_sample_type >> b & 1) {
-				pd_sbf(s, "%s%s", first ? "" : "|",
+				pk__pd_sbf(s, "%s%s", first ? "" : "|",
 				    branch_names[b]);
 				first = false;
 			}
@@ -113,7 +113,7 @@ static void attr_fields(struct pd_sb *s, const struct perf_event_attr *a)
 	X("sample_regs_user", a->sample_regs_user);
 	U("sample_stack_user", a->sample_stack_user);
 	if (a->clockid)
-		pd_sbf(s, ", clockid = %d", a->clockid);
+		pk__pd_sbf(s, ", clockid = %d", a->clockid);
 	X("sample_regs_intr", a->sample_regs_intr);
 	U("aux_watermark", a->aux_watermark);
 	U("sample_max_stack", a->sample_max_stack);
@@ -126,21 +126,21 @@ static void event_desc(const struct pk_perfdata *pd, struct pd_sb *s)
 	for (unsigned i = 0; i < pd->nr_attrs; i++) {
 		const struct pd_attr *a = &pd->attrs[i];
 
-		pd_sbf(s, "# event : name = %s, ", a->name ? a->name : "");
+		pk__pd_sbf(s, "# event : name = %s, ", a->name ? a->name : "");
 		if (a->nr_ids) {
-			pd_sbf(s, ", id = {");
+			pk__pd_sbf(s, ", id = {");
 			for (unsigned k = 0; k < a->nr_ids; k++)
-				pd_sbf(s, "%s %" PRIu64, k ? "," : "", a->ids[k]);
-			pd_sbf(s, " }");
+				pk__pd_sbf(s, "%s %" PRIu64, k ? "," : "", a->ids[k]);
+			pk__pd_sbf(s, " }");
 		}
 		attr_fields(s, &a->attr);
-		pd_sbf(s, "\n");
+		pk__pd_sbf(s, "\n");
 	}
 }
 
 static void tstamp(struct pd_sb *s, uint64_t t)
 {
-	pd_sbf(s, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+	pk__pd_sbf(s, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
 }
 
 int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
@@ -170,12 +170,12 @@ int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
 	if (!pk_perfdata_has_feat(pd, feat))
 		return -ENOENT;
 	if (str_label[feat]) {
-		pd_sbf(&s, "# %s : %s\n", str_label[feat],
+		pk__pd_sbf(&s, "# %s : %s\n", str_label[feat],
 		    pd->str_feat[feat] ? pd->str_feat[feat] : "");
 		return (int)s.pos;
 	}
 	if (info_only[feat]) {
-		pd_sbf(&s, "# %s info available, use -I to display\n",
+		pk__pd_sbf(&s, "# %s info available, use -I to display\n",
 		    info_only[feat]);
 		return (int)s.pos;
 	}
@@ -183,58 +183,58 @@ int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
 	case PK_HEADER_NRCPUS:
 		if (!pk_perfdata_feat_u64(pd, feat, 0, &x) &&
 		    !pk_perfdata_feat_u64(pd, feat, 1, &y))
-			pd_sbf(&s, "# nrcpus online : %" PRIu64
+			pk__pd_sbf(&s, "# nrcpus online : %" PRIu64
 			    "\n# nrcpus avail : %" PRIu64 "\n", x, y);
 		break;
 	case PK_HEADER_TOTAL_MEM:
 		if (!pk_perfdata_feat_u64(pd, feat, 0, &x))
-			pd_sbf(&s, "# total memory : %" PRIu64 " kB\n", x);
+			pk__pd_sbf(&s, "# total memory : %" PRIu64 " kB\n", x);
 		break;
 	case PK_HEADER_CMDLINE:
 		n = pk_perfdata_feat_strv(pd, feat, 0, &v);
-		pd_sbf(&s, "# cmdline : ");
+		pk__pd_sbf(&s, "# cmdline : ");
 		for (unsigned i = 0; i < n; i++)
-			pd_sbf(&s, "%s ", v[i]);
-		pd_sbf(&s, "\n");
+			pk__pd_sbf(&s, "%s ", v[i]);
+		pk__pd_sbf(&s, "\n");
 		break;
 	case PK_HEADER_EVENT_DESC:
 		event_desc(pd, &s);
 		break;
 	case PK_HEADER_PMU_MAPPINGS:
 		n = pk_perfdata_feat_strv(pd, feat, 0, &v);
-		pd_sbf(&s, "# pmu mappings: ");
+		pk__pd_sbf(&s, "# pmu mappings: ");
 		for (unsigned i = 0; i < n; i++)
-			pd_sbf(&s, "%s%s", i ? ", " : "", v[i]);
-		pd_sbf(&s, "\n");
+			pk__pd_sbf(&s, "%s%s", i ? ", " : "", v[i]);
+		pk__pd_sbf(&s, "\n");
 		break;
 	case PK_HEADER_SAMPLE_TIME:
 		if (pk_perfdata_feat_u64(pd, feat, 0, &x) ||
 		    pk_perfdata_feat_u64(pd, feat, 1, &y))
 			break;
-		pd_sbf(&s, "# time of first sample : ");
+		pk__pd_sbf(&s, "# time of first sample : ");
 		tstamp(&s, x);
-		pd_sbf(&s, "\n# time of last sample : ");
+		pk__pd_sbf(&s, "\n# time of last sample : ");
 		tstamp(&s, y);
-		pd_sbf(&s, "\n# sample duration : %10.3f ms\n",
+		pk__pd_sbf(&s, "\n# sample duration : %10.3f ms\n",
 		    (double)(y - x) / 1e6);
 		break;
 	case PK_HEADER_CLOCKID:
 		if (!pk_perfdata_feat_u64(pd, feat, 0, &x))
-			pd_sbf(&s, "# clockid frequency: %" PRIu64 " MHz\n",
+			pk__pd_sbf(&s, "# clockid frequency: %" PRIu64 " MHz\n",
 			    x ? 1000 / x : 0);
 		break;
 	case PK_HEADER_BRANCH_STACK:
-		pd_sbf(&s, "# contains samples with branch stack\n");
+		pk__pd_sbf(&s, "# contains samples with branch stack\n");
 		break;
 	case PK_HEADER_AUXTRACE:
-		pd_sbf(&s, "# contains AUX area data (e.g. instruction trace)\n");
+		pk__pd_sbf(&s, "# contains AUX area data (e.g. instruction trace)\n");
 		break;
 	case PK_HEADER_STAT:
-		pd_sbf(&s, "# contains stat data\n");
+		pk__pd_sbf(&s, "# contains stat data\n");
 		break;
 	case PK_HEADER_DIR_FORMAT:
 		if (!pk_perfdata_feat_u64(pd, feat, 0, &x))
-			pd_sbf(&s, "# directory data version : %" PRIu64 "\n", x);
+			pk__pd_sbf(&s, "# directory data version : %" PRIu64 "\n", x);
 		break;
 	case PK_HEADER_COMPRESSED:
 		if (!pk_perfdata_feat_u64(pd, feat, 1, &x) &&
@@ -242,7 +242,7 @@ int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
 			uint64_t r = 0;
 
 			pk_perfdata_feat_u64(pd, feat, 3, &r);
-			pd_sbf(&s, "# compressed : %s, level = %" PRIu64
+			pk__pd_sbf(&s, "# compressed : %s, level = %" PRIu64
 			    ", ratio = %" PRIu64 "\n",
 			    x == 1 ? "Zstd" : "Unknown", y, r);
 		}
@@ -252,7 +252,7 @@ int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
 	case PK_HEADER_PMU_CAPS:
 		n = pk_perfdata_feat_strv(pd, feat, 0, &v);
 		for (unsigned i = 0; i < n; i++)
-			pd_sbf(&s, "# %s%s\n", feat == PK_HEADER_GROUP_DESC ?
+			pk__pd_sbf(&s, "# %s%s\n", feat == PK_HEADER_GROUP_DESC ?
 			    "group: " : "", v[i]);
 		break;
 	default:

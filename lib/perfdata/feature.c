@@ -52,7 +52,7 @@ static bool fc_need(struct fc *c, uint64_t n)
 	if (c->bad)
 		return false;
 	if ((uint64_t)(c->end - c->p) < n) {
-		pd_warn(c->pd, "feature %s at %#llx: truncated at %#llx (needs %llu more bytes)",
+		pk__pd_warn(c->pd, "feature %s at %#llx: truncated at %#llx (needs %llu more bytes)",
 			feat_names[c->feat], (unsigned long long)c->base,
 			(unsigned long long)(c->base + (c->p - c->start)),
 			(unsigned long long)n);
@@ -92,7 +92,7 @@ static char *fc_str(struct fc *c)
 
 	if (!fc_need(c, len))
 		return NULL;
-	s = pk_strndup((const char *)c->p, len);
+	s = pk__strndup((const char *)c->p, len);
 	c->p += len;
 	if (!s)
 		c->bad = true;
@@ -108,11 +108,11 @@ static void fc_skip(struct fc *c, uint64_t n)
 static int add_strv(struct pk_perfdata *pd, int feat, unsigned list,
 		    char *s)
 {
-	char **n = pk_realloc(pd->strv[feat][list],
+	char **n = pk__realloc(pd->strv[feat][list],
 			      (pd->nr_strv[feat][list] + 1) * sizeof(*n));
 
 	if (!n) {
-		pk_free(s);
+		pk__free(s);
 		return -ENOMEM;
 	}
 	pd->strv[feat][list] = n;
@@ -137,7 +137,7 @@ static int str_list(struct fc *c, unsigned list)
 	return 0;
 }
 
-int pd_add_build_id(struct pk_perfdata *pd, const unsigned char *p,
+int pk__pd_add_build_id(struct pk_perfdata *pd, const unsigned char *p,
 		    uint64_t size, uint64_t off)
 {
 	struct pk_build_id *n, *b;
@@ -145,13 +145,13 @@ int pd_add_build_id(struct pk_perfdata *pd, const unsigned char *p,
 	uint16_t hsize;
 
 	if (size < 8 + 4 + 24) {
-		pd_warn(pd, "build id record at %#llx is too short",
+		pk__pd_warn(pd, "build id record at %#llx is too short",
 			(unsigned long long)off);
 		return 0;
 	}
 	hsize = rd32(p + 4) >> 16;
 	(void)hsize;
-	n = pk_realloc(pd->bids, (pd->nr_bids + 1) * sizeof(*n));
+	n = pk__realloc(pd->bids, (pd->nr_bids + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
 	pd->bids = n;
@@ -165,7 +165,7 @@ int pd_add_build_id(struct pk_perfdata *pd, const unsigned char *p,
 	if (b->misc & (1 << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE */ &&
 	    p[32] && p[32] <= 20)
 		b->id_size = p[32];
-	name = pk_strndup((const char *)p + 36, size - 36);
+	name = pk__strndup((const char *)p + 36, size - 36);
 	if (!name)
 		return -ENOMEM;
 	b->filename = name;
@@ -197,14 +197,14 @@ static int build_ids(struct fc *c)
 		sz = pd16(c->pd, (uint16_t)(rd32(c->p + 4) >> 16));
 		if (sz < 36 || !fc_need(c, sz)) {
 			if (!c->bad)
-				pd_warn(c->pd, "build id entry at %#llx has size %u",
+				pk__pd_warn(c->pd, "build id entry at %#llx has size %u",
 					(unsigned long long)(c->base +
 							     (c->p - c->start)),
 					sz);
 			c->bad = true;
 			break;
 		}
-		if (pd_add_build_id(c->pd, c->p, sz,
+		if (pk__pd_add_build_id(c->pd, c->p, sz,
 				    c->base + (c->p - c->start)))
 			return -ENOMEM;
 		c->p += sz;
@@ -220,7 +220,7 @@ static int event_desc(struct fc *c)
 	if (c->bad)
 		return 0;
 	if (asz < PERF_ATTR_SIZE_VER0 || asz > 4096) {
-		pd_warn(pd, "event_desc: attr size %u is invalid", asz);
+		pk__pd_warn(pd, "event_desc: attr size %u is invalid", asz);
 		return 0;
 	}
 	for (uint32_t i = 0; i < nr && !c->bad; i++) {
@@ -236,7 +236,7 @@ static int event_desc(struct fc *c)
 		if (i < pd->nr_attrs && !pd->attrs[i].name)
 			pd->attrs[i].name = name;
 		else
-			pk_free(name);
+			pk__free(name);
 	}
 	return 0;
 }
@@ -253,25 +253,25 @@ static int pmu_caps(struct fc *c, const char *pmu, uint32_t nr)
 		char *n = fc_str(c), *v = fc_str(c);
 
 		if (n && v)
-			r |= pk_buf_printf(&b, "%s%s=%s", k ? ", " : "", n, v);
-		pk_free(n);
-		pk_free(v);
+			r |= pk__buf_printf(&b, "%s%s=%s", k ? ", " : "", n, v);
+		pk__free(n);
+		pk__free(v);
 	}
 	if (!pmu)
 		pmu = name = fc_str(c);
 	if (c->bad || !pmu) {
-		pk_buf_fini(&b);
-		pk_free(name);
+		pk__buf_fini(&b);
+		pk__free(name);
 		return 0;
 	}
-	t = pk_malloc(strlen(pmu) + b.len + 24);
+	t = pk__malloc(strlen(pmu) + b.len + 24);
 	if (t)
 		sprintf(t, "%s pmu capabilities: %.*s", pmu, (int)b.len,
 			b.data ? b.data : "");
-	pk_buf_fini(&b);
-	pk_free(name);
+	pk__buf_fini(&b);
+	pk__free(name);
 	if (r) {
-		pk_free(t);
+		pk__free(t);
 		return -ENOMEM;
 	}
 	if (!t || add_strv(c->pd, c->feat, 0, t))
@@ -292,22 +292,22 @@ static int group_desc(struct fc *c)
 		int r = 0;
 
 		if (c->bad) {
-			pk_free(name);
+			pk__free(name);
 			break;
 		}
 		if (name && *name && strcmp(name, "{anon_group}"))
-			r |= pk_buf_printf(&b, "%s", name);
-		r |= pk_buf_printf(&b, "{");
+			r |= pk__buf_printf(&b, "%s", name);
+		r |= pk__buf_printf(&b, "{");
 		for (uint32_t k = 0; k < n && lead + k < pd->nr_attrs; k++) {
 			const char *an = pd->attrs[lead + k].name;
 
-			r |= pk_buf_printf(&b, "%s%s", k ? "," : "",
+			r |= pk__buf_printf(&b, "%s%s", k ? "," : "",
 					   an ? an : "");
 		}
-		r |= pk_buf_printf(&b, "}");
-		pk_free(name);
-		t = r ? NULL : pk_strndup(b.data, b.len);
-		pk_buf_fini(&b);
+		r |= pk__buf_printf(&b, "}");
+		pk__free(name);
+		t = r ? NULL : pk__strndup(b.data, b.len);
+		pk__buf_fini(&b);
 		if (!t || add_strv(pd, c->feat, 0, t))
 			return -ENOMEM;
 	}
@@ -374,7 +374,7 @@ static int walk(struct fc *c)
 		nr = fc_u32(c);
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
 			fc_skip(c, 4 + 16);
-			pk_free(fc_str(c));
+			pk__free(fc_str(c));
 		}
 		break;
 	case PK_HEADER_PMU_MAPPINGS:
@@ -387,14 +387,14 @@ static int walk(struct fc *c)
 			if (!n)
 				break;
 			snprintf(buf, sizeof(buf), " = %u", type);
-			s = pk_malloc(strlen(n) + strlen(buf) + 1);
+			s = pk__malloc(strlen(n) + strlen(buf) + 1);
 			if (!s) {
-				pk_free(n);
+				pk__free(n);
 				return -ENOMEM;
 			}
 			strcpy(s, n);
 			strcat(s, buf);
-			pk_free(n);
+			pk__free(n);
 			if (add_strv(pd, f, 0, s))
 				return -ENOMEM;
 		}
@@ -408,7 +408,7 @@ static int walk(struct fc *c)
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
 			fc_skip(c, 16);
 			for (int k = 0; k < 3; k++)
-				pk_free(fc_str(c));
+				pk__free(fc_str(c));
 		}
 		break;
 	case PK_HEADER_MEM_TOPOLOGY: {
@@ -443,8 +443,8 @@ static int walk(struct fc *c)
 	case PK_HEADER_HYBRID_TOPOLOGY:
 		nr = fc_u32(c);
 		for (uint32_t i = 0; i < nr && !c->bad; i++) {
-			pk_free(fc_str(c));
-			pk_free(fc_str(c));
+			pk__free(fc_str(c));
+			pk__free(fc_str(c));
 		}
 		break;
 	case PK_HEADER_CPU_PMU_CAPS:
@@ -475,7 +475,7 @@ static int walk(struct fc *c)
 	return r;
 }
 
-int pd_parse_feat(struct pk_perfdata *pd, int feat)
+int pk__pd_parse_feat(struct pk_perfdata *pd, int feat)
 {
 	struct pd_feat *s = &pd->feat[feat];
 	struct fc c = {
@@ -485,11 +485,11 @@ int pd_parse_feat(struct pk_perfdata *pd, int feat)
 	int r;
 
 	/* a feature seen again (pipe mode) replaces the earlier one */
-	pk_free(pd->str_feat[feat]);
+	pk__free(pd->str_feat[feat]);
 	pd->str_feat[feat] = NULL;
 	for (int l = 0; l < 3; l++) {
 		for (unsigned i = 0; i < pd->nr_strv[feat][l]; i++)
-			pk_free(pd->strv[feat][l][i]);
+			pk__free(pd->strv[feat][l][i]);
 		pd->nr_strv[feat][l] = 0;
 	}
 	pd->nr_u64_feat[feat] = 0;
@@ -500,19 +500,19 @@ int pd_parse_feat(struct pk_perfdata *pd, int feat)
 	return r;
 }
 
-void pd_free_feats(struct pk_perfdata *pd)
+void pk__pd_free_feats(struct pk_perfdata *pd)
 {
 	for (int f = 0; f < PK_HEADER_MAX; f++) {
-		pk_free(pd->str_feat[f]);
+		pk__free(pd->str_feat[f]);
 		for (int l = 0; l < 3; l++) {
 			for (unsigned i = 0; i < pd->nr_strv[f][l]; i++)
-				pk_free(pd->strv[f][l][i]);
-			pk_free(pd->strv[f][l]);
+				pk__free(pd->strv[f][l][i]);
+			pk__free(pd->strv[f][l]);
 		}
 	}
 	for (unsigned i = 0; i < pd->nr_bids; i++)
-		pk_free((char *)pd->bids[i].filename);
-	pk_free(pd->bids);
+		pk__free((char *)pd->bids[i].filename);
+	pk__free(pd->bids);
 }
 
 bool pk_perfdata_has_feat(const struct pk_perfdata *pd, int feat)

@@ -107,40 +107,40 @@ static inline uint32_t rd32(const void *p)
 { uint32_t v; __builtin_memcpy(&v, p, 4); return v; }
 
 /* reader.c */
-int pd_fail(struct pk_perfdata *pd, int err, uint64_t off, const char *fmt,
+int pk__pd_fail(struct pk_perfdata *pd, int err, uint64_t off, const char *fmt,
 	    ...) PK_PRINTF(4, 5);
-void pd_warn(struct pk_perfdata *pd, const char *fmt, ...) PK_PRINTF(2, 3);
-void *pd_keep(struct pk_perfdata *pd, const void *src, size_t n);
-int pd_add_attr(struct pk_perfdata *pd, const void *attr, uint64_t size,
+void pk__pd_warn(struct pk_perfdata *pd, const char *fmt, ...) PK_PRINTF(2, 3);
+void *pk__pd_keep(struct pk_perfdata *pd, const void *src, size_t n);
+int pk__pd_add_attr(struct pk_perfdata *pd, const void *attr, uint64_t size,
 		const uint64_t *ids, unsigned nr_ids, bool swap_ids);
-int pd_add_id(struct pk_perfdata *pd, uint64_t id, int attr);
-void pd_swap_attr(void *attr, size_t size);
-int pd_record_attr(struct pk_perfdata *pd, const struct perf_event_header *h);
-void pd_compute_id_pos(struct pk_perfdata *pd);
+int pk__pd_add_id(struct pk_perfdata *pd, uint64_t id, int attr);
+void pk__pd_swap_attr(void *attr, size_t size);
+int pk__pd_record_attr(struct pk_perfdata *pd, const struct perf_event_header *h);
+void pk__pd_compute_id_pos(struct pk_perfdata *pd);
 
 /* feature.c */
-int pd_parse_feat(struct pk_perfdata *pd, int feat);
-void pd_free_feats(struct pk_perfdata *pd);
-int pd_add_build_id(struct pk_perfdata *pd, const unsigned char *p,
+int pk__pd_parse_feat(struct pk_perfdata *pd, int feat);
+void pk__pd_free_feats(struct pk_perfdata *pd);
+int pk__pd_add_build_id(struct pk_perfdata *pd, const unsigned char *p,
 		    uint64_t size, uint64_t off);
 
 /* swap.c */
-void pd_swap_record(struct pk_perfdata *pd, struct perf_event_header *h);
-void pd_swap_any(unsigned char *p, const struct perf_event_attr *(*attr)(
+void pk__pd_swap_record(struct pk_perfdata *pd, struct perf_event_header *h);
+void pk__pd_swap_any(unsigned char *p, const struct perf_event_attr *(*attr)(
 			 void *, const struct perf_event_header *), void *arg,
 		 bool to_host);
 
 /* sample.c */
-int pd_sample_decode(const struct perf_event_attr *attr,
+int pk__pd_sample_decode(const struct perf_event_attr *attr,
 		     const struct perf_event_header *h, struct pk_sample *s,
 		     char *err, size_t errlen);
-uint64_t pd_record_time(struct pk_perfdata *pd,
+uint64_t pk__pd_record_time(struct pk_perfdata *pd,
 			const struct perf_event_header *h, int *attr);
 
 /* compress.c */
-int pd_decompress(struct pk_perfdata *pd, const struct perf_event_header *h,
+int pk__pd_decompress(struct pk_perfdata *pd, const struct perf_event_header *h,
 		  uint64_t off);
-void pd_zfree(struct pk_perfdata *pd);
+void pk__pd_zfree(struct pk_perfdata *pd);
 
 /* sbuf.c: snprintf into a fixed buffer, counting what did not fit (the
  * describers return the length the whole text needs). */
@@ -148,6 +148,6 @@ struct pd_sb {
 	char *buf;
 	size_t len, pos;
 };
-void pd_sbf(struct pd_sb *s, const char *fmt, ...) PK_PRINTF(2, 3);
+void pk__pd_sbf(struct pd_sb *s, const char *fmt, ...) PK_PRINTF(2, 3);
 
 #endif

@@ -27,7 +27,7 @@ static const unsigned char attr_layout[][2] = {
 	{ 128, 8 },
 };
 
-void pd_swap_attr(void *attr, size_t size)
+void pk__pd_swap_attr(void *attr, size_t size)
 {
 	unsigned char *p = attr;
 
@@ -61,7 +61,7 @@ void pd_swap_attr(void *attr, size_t size)
 	}
 }
 
-int pd_add_id(struct pk_perfdata *pd, uint64_t id, int attr)
+int pk__pd_add_id(struct pk_perfdata *pd, uint64_t id, int attr)
 {
 	bool added;
 	uint64_t *v = pk__hash_put(&pd->ids, id, &added);
@@ -79,13 +79,13 @@ int pk_perfdata_id_attr(const struct pk_perfdata *pd, uint64_t id)
 	return v ? (int)*v : -1;
 }
 
-int pd_add_attr(struct pk_perfdata *pd, const void *attr, uint64_t size,
+int pk__pd_add_attr(struct pk_perfdata *pd, const void *attr, uint64_t size,
 		const uint64_t *ids, unsigned nr_ids, bool swap_ids)
 {
 	struct pd_attr *a, *n;
 	size_t keep = size < PK_ATTR_MAX ? size : PK_ATTR_MAX;
 
-	n = pk_realloc(pd->attrs, (pd->nr_attrs + 1) * sizeof(*n));
+	n = pk__realloc(pd->attrs, (pd->nr_attrs + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
 	pd->attrs = n;
@@ -93,42 +93,42 @@ int pd_add_attr(struct pk_perfdata *pd, const void *attr, uint64_t size,
 	memset(a, 0, sizeof(*a));
 	memcpy(a->raw, attr, keep);
 	if (pd->swapped)
-		pd_swap_attr(a->raw, keep);
+		pk__pd_swap_attr(a->raw, keep);
 	if (a->attr.size == 0)
 		a->attr.size = PERF_ATTR_SIZE_VER0;
 	if (nr_ids) {
-		a->ids = pk_calloc(nr_ids, sizeof(uint64_t));
+		a->ids = pk__calloc(nr_ids, sizeof(uint64_t));
 		if (!a->ids)
 			return -ENOMEM;
 		for (unsigned i = 0; i < nr_ids; i++) {
 			uint64_t id = rd64(&ids[i]);
 
 			a->ids[i] = swap_ids ? pd64(pd, id) : id;
-			if (pd_add_id(pd, a->ids[i], pd->nr_attrs))
+			if (pk__pd_add_id(pd, a->ids[i], pd->nr_attrs))
 				return -ENOMEM;
 		}
 		a->nr_ids = nr_ids;
 	}
 	pd->nr_attrs++;
-	pd_compute_id_pos(pd);
+	pk__pd_compute_id_pos(pd);
 	return pd->nr_attrs - 1;
 }
 
 /* A HEADER_ATTR record (pipe mode): attr then ids to the record's end. */
-int pd_record_attr(struct pk_perfdata *pd, const struct perf_event_header *h)
+int pk__pd_record_attr(struct pk_perfdata *pd, const struct perf_event_header *h)
 {
 	const unsigned char *p = (const void *)h;
 	uint32_t asz;
 
 	if (h->size < 8 + PERF_ATTR_SIZE_VER0)
-		return pd_fail(pd, PK_ERR_FORMAT, pd->pos,
+		return pk__pd_fail(pd, PK_ERR_FORMAT, pd->pos,
 			       "PERF_RECORD_HEADER_ATTR of size %u is too short",
 			       h->size);
 	asz = ((const struct perf_event_attr *)(p + 8))->size;
 	if (asz == 0)
 		asz = PERF_ATTR_SIZE_VER0;
 	if (asz < PERF_ATTR_SIZE_VER0 || asz > h->size - 8u || asz % 8)
-		return pd_fail(pd, PK_ERR_FORMAT, pd->pos,
+		return pk__pd_fail(pd, PK_ERR_FORMAT, pd->pos,
 			       "PERF_RECORD_HEADER_ATTR: attr size %u does not fit in record size %u",
 			       asz, h->size);
 	/* the record was already converted to host order */
@@ -137,7 +137,7 @@ int pd_record_attr(struct pk_perfdata *pd, const struct perf_event_header *h)
 		int r;
 
 		pd->swapped = false;
-		r = pd_add_attr(pd, p + 8, asz, (const void *)(p + 8 + asz),
+		r = pk__pd_add_attr(pd, p + 8, asz, (const void *)(p + 8 + asz),
 				(h->size - 8 - asz) / 8, false);
 		pd->swapped = sw;
 		return r < 0 ? r : 0;
@@ -146,7 +146,7 @@ int pd_record_attr(struct pk_perfdata *pd, const struct perf_event_header *h)
 
 /* Position of the id in samples (from the start) and trailers (from the
  * end), as u64 index; -1 when the attrs do not carry one. */
-void pd_compute_id_pos(struct pk_perfdata *pd)
+void pk__pd_compute_id_pos(struct pk_perfdata *pd)
 {
 	uint64_t st;
 	int pos = 0, tail = 1;
@@ -190,7 +190,7 @@ static int read_attrs(struct pk_perfdata *pd)
 		if (ioff > pd->size || isz > pd->size - ioff || isz % 8)
 			return open_error = "attr ids lie outside the file",
 			       -EPROTO;
-		r = pd_add_attr(pd, e, asz - 16, (const void *)(pd->buf + ioff),
+		r = pk__pd_add_attr(pd, e, asz - 16, (const void *)(pd->buf + ioff),
 				isz / 8, true);
 		if (r < 0)
 			return r;
@@ -208,7 +208,7 @@ static int read_feat_table(struct pk_perfdata *pd)
 		if (!(pd->feat_bits[bit / 64] >> (bit % 64) & 1))
 			continue;
 		if (off > pd->size || pd->size - off < 16) {
-			pd_warn(pd, "feature section table at %#llx is truncated",
+			pk__pd_warn(pd, "feature section table at %#llx is truncated",
 				(unsigned long long)off);
 			return 0;
 		}
@@ -218,7 +218,7 @@ static int read_feat_table(struct pk_perfdata *pd)
 		if (bit >= PK_HEADER_MAX || bit == 0)
 			continue;
 		if (s_off > pd->size || s_size > pd->size - s_off) {
-			pd_warn(pd, "feature %s section at %#llx size %#llx lies outside the file",
+			pk__pd_warn(pd, "feature %s section at %#llx size %#llx lies outside the file",
 				pk_perfdata_feat_name(bit),
 				(unsigned long long)s_off,
 				(unsigned long long)s_size);
@@ -230,7 +230,7 @@ static int read_feat_table(struct pk_perfdata *pd)
 		pd->feat[bit].offset = s_off;
 	}
 	for (int f = 1; f < PK_HEADER_MAX; f++)
-		if (pd->feat[f].present && pd_parse_feat(pd, f) == -ENOMEM)
+		if (pd->feat[f].present && pk__pd_parse_feat(pd, f) == -ENOMEM)
 			return -ENOMEM;
 	return 0;
 }
@@ -273,10 +273,10 @@ static int read_header(struct pk_perfdata *pd)
 		pd->data_to_eof = true;
 		pd->data_size = pd->size - pd->data_off;
 		if (pd->data_size_hdr)
-			pd_warn(pd, "data size %llu in the header runs past the end of the file; reading records to the end of the file",
+			pk__pd_warn(pd, "data size %llu in the header runs past the end of the file; reading records to the end of the file",
 				(unsigned long long)pd->data_size_hdr);
 		else
-			pd_warn(pd, "data size in the header is 0 (writer did not finish?); reading records to the end of the file");
+			pk__pd_warn(pd, "data size in the header is 0 (writer did not finish?); reading records to the end of the file");
 	}
 	if (!pd->data_to_eof && !(pd->feat_bits[0] | pd->feat_bits[1] |
 				  pd->feat_bits[2] | pd->feat_bits[3]) &&
@@ -285,7 +285,7 @@ static int read_header(struct pk_perfdata *pd)
 		 * header's last update by a writer that did not finish */
 		pd->data_to_eof = true;
 		pd->data_size = pd->size - pd->data_off;
-		pd_warn(pd, "file has no feature sections and %llu bytes past the data size in the header; reading records to the end of the file",
+		pk__pd_warn(pd, "file has no feature sections and %llu bytes past the data size in the header; reading records to the end of the file",
 			(unsigned long long)(pd->size - pd->data_off -
 					     pd->data_size_hdr));
 	}
@@ -305,7 +305,7 @@ static struct pk_perfdata *finish_open(struct pk_perfdata *pd,
 {
 	int r;
 
-	pd->name = pk_strdup(opts && opts->name ? opts->name : name);
+	pd->name = pk__strdup(opts && opts->name ? opts->name : name);
 	pd->file_order = opts && opts->file_order;
 	if (!pd->name) {
 		pk_perfdata_free(pd);
@@ -332,7 +332,7 @@ struct pk_perfdata *pk_perfdata_open_mem(const void *buf, size_t size,
 		errno = EINVAL;
 		return NULL;
 	}
-	pd = pk_zalloc(sizeof(*pd));
+	pd = pk__zalloc(sizeof(*pd));
 	if (!pd) {
 		errno = ENOMEM;
 		return NULL;
@@ -345,7 +345,7 @@ struct pk_perfdata *pk_perfdata_open_mem(const void *buf, size_t size,
 static int slurp(int fd, unsigned char **out, size_t *len)
 {
 	size_t cap = 1 << 20, n = 0;
-	unsigned char *b = pk_malloc(cap), *nb;
+	unsigned char *b = pk__malloc(cap), *nb;
 
 	if (!b)
 		return -ENOMEM;
@@ -353,9 +353,9 @@ static int slurp(int fd, unsigned char **out, size_t *len)
 		ssize_t r;
 
 		if (n == cap) {
-			nb = pk_realloc(b, cap * 2);
+			nb = pk__realloc(b, cap * 2);
 			if (!nb) {
-				pk_free(b);
+				pk__free(b);
 				return -ENOMEM;
 			}
 			b = nb;
@@ -367,7 +367,7 @@ static int slurp(int fd, unsigned char **out, size_t *len)
 		if (r < 0) {
 			int e = errno;
 
-			pk_free(b);
+			pk__free(b);
 			return -e;
 		}
 		if (r == 0)
@@ -392,7 +392,7 @@ static struct pk_perfdata *open_fd_named(int fd,
 	}
 	if (fstat(fd, &st))
 		return NULL;
-	pd = pk_zalloc(sizeof(*pd));
+	pd = pk__zalloc(sizeof(*pd));
 	if (!pd) {
 		errno = ENOMEM;
 		return NULL;
@@ -402,7 +402,7 @@ static struct pk_perfdata *open_fd_named(int fd,
 		if (pd->map == MAP_FAILED) {
 			int e = errno;
 
-			pk_free(pd);
+			pk__free(pd);
 			errno = e;
 			return NULL;
 		}
@@ -413,7 +413,7 @@ static struct pk_perfdata *open_fd_named(int fd,
 		int r = slurp(fd, &pd->owned, &pd->size);
 
 		if (r) {
-			pk_free(pd);
+			pk__free(pd);
 			errno = -r;
 			return NULL;
 		}
@@ -456,26 +456,26 @@ void pk_perfdata_free(struct pk_perfdata *pd)
 		return;
 	if (pd->map)
 		munmap(pd->map, pd->size);
-	pk_free(pd->owned);
+	pk__free(pd->owned);
 	for (unsigned i = 0; i < pd->nr_attrs; i++) {
-		pk_free(pd->attrs[i].ids);
-		pk_free(pd->attrs[i].name);
+		pk__free(pd->attrs[i].ids);
+		pk__free(pd->attrs[i].name);
 	}
-	pk_free(pd->attrs);
+	pk__free(pd->attrs);
 	pk__hash_fini(&pd->ids);
-	pk_free(pd->q);
+	pk__free(pd->q);
 	while (pd->chunks) {
 		struct pd_chunk *c = pd->chunks;
 
 		pd->chunks = c->next;
-		pk_free(c);
+		pk__free(c);
 	}
-	pk_free(pd->swapbuf);
-	pk_free(pd->cbuf);
-	pd_zfree(pd);
-	pd_free_feats(pd);
-	pk_free(pd->name);
-	pk_free(pd);
+	pk__free(pd->swapbuf);
+	pk__free(pd->cbuf);
+	pk__pd_zfree(pd);
+	pk__pd_free_feats(pd);
+	pk__free(pd->name);
+	pk__free(pd);
 }
 
 uint64_t pk_perfdata_offset(const struct pk_perfdata *pd)

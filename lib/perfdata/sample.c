@@ -263,7 +263,7 @@ static int trailer(const struct perf_event_attr *attr, struct cur *c,
 	return c->bad;
 }
 
-int pd_sample_decode(const struct perf_event_attr *attr,
+int pk__pd_sample_decode(const struct perf_event_attr *attr,
 		     const struct perf_event_header *h, struct pk_sample *s,
 		     char *err, size_t errlen)
 {
@@ -301,11 +301,11 @@ int pk_sample_decode(const struct perf_event_attr *attr,
 
 	if (!attr || !rec || !s)
 		return -EINVAL;
-	return pd_sample_decode(attr, rec, s, err, sizeof(err));
+	return pk__pd_sample_decode(attr, rec, s, err, sizeof(err));
 }
 
 /* Time (0 when none) and attribute of a record, cheaply. */
-uint64_t pd_record_time(struct pk_perfdata *pd,
+uint64_t pk__pd_record_time(struct pk_perfdata *pd,
 			const struct perf_event_header *h, int *attr)
 {
 	const unsigned char *p = (const void *)h;

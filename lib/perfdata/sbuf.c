@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include "perfdata/pd.h"
 
-void pd_sbf(struct pd_sb *s, const char *fmt, ...)
+void pk__pd_sbf(struct pd_sb *s, const char *fmt, ...)
 {
 	va_list ap;
 	int n;

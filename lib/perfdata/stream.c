@@ -28,11 +28,11 @@ static const struct perf_event_header *swap_copy(struct pk_perfdata *pd,
 						 const unsigned char *p,
 						 uint32_t size)
 {
-	struct perf_event_header *h = pd_keep(pd, p, size);
+	struct perf_event_header *h = pk__pd_keep(pd, p, size);
 
 	if (!h)
 		return NULL;
-	pd_swap_record(pd, h);
+	pk__pd_swap_record(pd, h);
 	return h;
 }
 
@@ -40,7 +40,7 @@ static const struct perf_event_header *swap_copy(struct pk_perfdata *pd,
  * Next record of the decompressed data, or 0 when none is complete: a
  * record cut at the end of one COMPRESSED record continues in the next
  * one's data (perf cuts one zstd stream into records), so a partial tail
- * waits (pd_decompress keeps it); at the end of the input it is damage.
+ * waits (pk__pd_decompress keeps it); at the end of the input it is damage.
  */
 static int next_compressed(struct pk_perfdata *pd, struct raw *r)
 {
@@ -54,7 +54,7 @@ static int next_compressed(struct pk_perfdata *pd, struct raw *r)
 	p = pd->zbuf + pd->zpos;
 	memcpy(&t, p, sizeof(t));
 	if (t.size < sizeof(t))
-		return pd_fail(pd, PK_ERR_FORMAT, pd->zoff,
+		return pk__pd_fail(pd, PK_ERR_FORMAT, pd->zoff,
 			       "record of type %u inside PERF_RECORD_COMPRESSED has size %u",
 			       t.type, t.size);
 	if (t.size > left)
@@ -66,7 +66,7 @@ static int next_compressed(struct pk_perfdata *pd, struct raw *r)
 	}
 	r->h = (const void *)p;
 	if ((uintptr_t)p & 7) {
-		r->h = pd_keep(pd, p, t.size);
+		r->h = pk__pd_keep(pd, p, t.size);
 		if (!r->h)
 			return -ENOMEM;
 	}
@@ -82,13 +82,13 @@ static int eof_or_trunc(struct pk_perfdata *pd, const char *what,
 			uint64_t need)
 {
 	if (pd->data_to_eof || (pd->pipe && 0)) {
-		pd_warn(pd, "last record at %#llx is cut short (%s, %llu bytes missing); dropped",
+		pk__pd_warn(pd, "last record at %#llx is cut short (%s, %llu bytes missing); dropped",
 			(unsigned long long)pd->pos, what,
 			(unsigned long long)need);
 		pd->pos = pd->end;
 		return 0;
 	}
-	return pd_fail(pd, PK_ERR_TRUNC, pd->pos,
+	return pk__pd_fail(pd, PK_ERR_TRUNC, pd->pos,
 		       "%s ends %llu bytes past the end of the data", what,
 		       (unsigned long long)need);
 }
@@ -106,7 +106,7 @@ static int read_raw(struct pk_perfdata *pd, struct raw *r)
 		return ret;
 	if (pd->pos >= pd->end) {
 		if (pd->zlen > pd->zpos)
-			return pd_fail(pd, PK_ERR_TRUNC, pd->zoff,
+			return pk__pd_fail(pd, PK_ERR_TRUNC, pd->zoff,
 				       "compressed data ends inside a record (%zu bytes left)",
 				       pd->zlen - pd->zpos);
 		return 0;
@@ -121,7 +121,7 @@ static int read_raw(struct pk_perfdata *pd, struct raw *r)
 	if (h.size < sizeof(h)) {
 		const char *n = pk_record_name(h.type);
 
-		return pd_fail(pd, PK_ERR_FORMAT, pd->pos,
+		return pk__pd_fail(pd, PK_ERR_FORMAT, pd->pos,
 			       "record %s%s%.0u (type %u) has size %u, smaller than its header",
 			       n ? "PERF_RECORD_" : "", n ? n : "", 0u,
 			       h.type, h.size);
@@ -144,7 +144,7 @@ static int read_raw(struct pk_perfdata *pd, struct raw *r)
 			return -ENOMEM;
 	} else if ((uintptr_t)p & 7) {
 		/* records after one of odd size: give an aligned copy */
-		r->h = pd_keep(pd, p, h.size);
+		r->h = pk__pd_keep(pd, p, h.size);
 		if (!r->h)
 			return -ENOMEM;
 	} else {
@@ -155,7 +155,7 @@ static int read_raw(struct pk_perfdata *pd, struct raw *r)
 		uint64_t n = rd64((const char *)r->h + 8);
 
 		if (n > left)
-			return pd_fail(pd, PK_ERR_TRUNC, pd->pos,
+			return pk__pd_fail(pd, PK_ERR_TRUNC, pd->pos,
 				       "PERF_RECORD_AUXTRACE payload of %llu bytes runs past the end of the data",
 				       (unsigned long long)n);
 		r->extra = p + h.size;
@@ -165,7 +165,7 @@ static int read_raw(struct pk_perfdata *pd, struct raw *r)
 		uint64_t n = rd32((const char *)r->h + 8);
 
 		if (ALIGN8(n) > left)
-			return pd_fail(pd, PK_ERR_TRUNC, pd->pos,
+			return pk__pd_fail(pd, PK_ERR_TRUNC, pd->pos,
 				       "PERF_RECORD_TRACING_DATA payload of %llu bytes runs past the end of the data",
 				       (unsigned long long)n);
 		r->extra = p + h.size;
@@ -184,7 +184,7 @@ static int attr_of_record(struct pk_perfdata *pd,
 {
 	int a = -1;
 
-	pd_record_time(pd, h, &a);
+	pk__pd_record_time(pd, h, &a);
 	return a;
 }
 
@@ -196,7 +196,7 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 
 	switch (h->type) {
 	case PK_RECORD_HEADER_ATTR:
-		return pd_record_attr(pd, h);
+		return pk__pd_record_attr(pd, h);
 	case PK_RECORD_ID_INDEX: {
 		uint64_t nr, esz;
 
@@ -207,7 +207,7 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 			return 0;
 		esz = (h->size - 16) / nr;
 		if (esz < 32 || nr > h->size)
-			return pd_fail(pd, PK_ERR_FORMAT, r->off,
+			return pk__pd_fail(pd, PK_ERR_FORMAT, r->off,
 				       "PERF_RECORD_ID_INDEX: %llu entries do not fit in size %u",
 				       (unsigned long long)nr, h->size);
 		/* ids are already tied to attrs (attr ids, HEADER_ATTR); idx
@@ -216,7 +216,7 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 			uint64_t id = rd64(p + 16 + i * esz);
 
 			if (pd->nr_attrs > 1 && pk_perfdata_id_attr(pd, id) < 0)
-				pd_warn(pd, "PERF_RECORD_ID_INDEX at %#llx: id %llu belongs to no attr",
+				pk__pd_warn(pd, "PERF_RECORD_ID_INDEX at %#llx: id %llu belongs to no attr",
 					(unsigned long long)r->off,
 					(unsigned long long)id);
 		}
@@ -236,13 +236,13 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 		pd->feat[f].offset = r->off + 16;
 		if (pd->swapped) {
 			/* the record was swapped as u64 words; undo */
-			unsigned char *d = pd_keep(pd, pd->buf + r->off + 16,
+			unsigned char *d = pk__pd_keep(pd, pd->buf + r->off + 16,
 						   h->size - 16);
 			if (!d)
 				return -ENOMEM;
 			pd->feat[f].data = d;
 		}
-		return pd_parse_feat(pd, (int)f) == -ENOMEM ? -ENOMEM : 0;
+		return pk__pd_parse_feat(pd, (int)f) == -ENOMEM ? -ENOMEM : 0;
 	}
 	case PK_RECORD_TRACING_DATA:
 		pd->feat[PK_HEADER_TRACING_DATA].present = true;
@@ -251,7 +251,7 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 		pd->feat[PK_HEADER_TRACING_DATA].offset = r->off + h->size;
 		return 0;
 	case PK_RECORD_BUILD_ID:
-		return pd_add_build_id(pd, p, h->size, r->off);
+		return pk__pd_add_build_id(pd, p, h->size, r->off);
 	case PK_RECORD_EVENT_UPDATE: {
 		uint64_t type, id;
 		int a;
@@ -262,7 +262,7 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 		id = rd64(p + 16);
 		a = pk_perfdata_id_attr(pd, id);
 		if (type == 2 /* NAME */ && a >= 0 && !pd->attrs[a].name) {
-			pd->attrs[a].name = pk_strndup((const char *)p + 24,
+			pd->attrs[a].name = pk__strndup((const char *)p + 24,
 						       h->size - 24);
 			if (!pd->attrs[a].name)
 				return -ENOMEM;
@@ -270,12 +270,12 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 		return 0;
 	}
 	case PK_RECORD_COMPRESSED:
-		return pd_decompress(pd, h, r->off);
+		return pk__pd_decompress(pd, h, r->off);
 	default:
 		return 0;
 	}
 short_rec:
-	return pd_fail(pd, PK_ERR_FORMAT, r->off,
+	return pk__pd_fail(pd, PK_ERR_FORMAT, r->off,
 		       "PERF_RECORD_%s of size %u is too short",
 		       pk_record_name(h->type), h->size);
 }
@@ -351,7 +351,7 @@ static int q_push(struct pk_perfdata *pd, const struct raw *r, uint64_t time,
 	}
 	if (pd->qlen == pd->qcap) {
 		size_t cap = pd->qcap ? pd->qcap * 2 : 4096;
-		struct pd_qent *n = pk_realloc(pd->q, cap * sizeof(*n));
+		struct pd_qent *n = pk__realloc(pd->q, cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
@@ -359,7 +359,7 @@ static int q_push(struct pk_perfdata *pd, const struct raw *r, uint64_t time,
 		pd->qcap = cap;
 	}
 	if (time < pd->last_flush && pd->nr_warn < 1000)
-		pd_warn(pd, "record at %#llx has time %llu below the last flushed time %llu",
+		pk__pd_warn(pd, "record at %#llx has time %llu below the last flushed time %llu",
 			(unsigned long long)r->off, (unsigned long long)time,
 			(unsigned long long)pd->last_flush);
 	e = &pd->q[pd->qlen++];
@@ -383,7 +383,7 @@ static int keep_compressed(struct pk_perfdata *pd, struct raw *r)
 
 	if (!r->compressed)
 		return 0;
-	h = pd_keep(pd, r->h, r->h->size + r->extra_size);
+	h = pk__pd_keep(pd, r->h, r->h->size + r->extra_size);
 	if (!h)
 		return -ENOMEM;
 	if (r->extra)
@@ -438,7 +438,7 @@ int pk_perfdata_next(struct pk_perfdata *pd, struct pk_record *rec)
 			fill(rec, &e);
 			return 0;
 		}
-		e.time = pd_record_time(pd, r.h, &e.attr);
+		e.time = pk__pd_record_time(pd, r.h, &e.attr);
 		/* perf: no sample_id_all, no ordering */
 		if (pd->file_order || !e.time ||
 		    !pd->attrs[0].attr.sample_id_all) {
@@ -465,7 +465,7 @@ int pk_sample_parse(struct pk_perfdata *pd, const struct pk_record *rec,
 		memset(s, 0, sizeof(*s));
 		return -ENOENT;
 	}
-	ret = pd_sample_decode(&pd->attrs[a].attr, rec->hdr, s, err,
+	ret = pk__pd_sample_decode(&pd->attrs[a].attr, rec->hdr, s, err,
 			       sizeof(err));
 	/* a bad sample is reported, not sticky for the stream */
 	if (ret && !pd->err) {

@@ -174,7 +174,7 @@ static void fix_trailer(const struct perf_event_attr *a, unsigned char *p,
 		fix_pair(p, o, size);
 }
 
-void pd_swap_any(unsigned char *p, const struct perf_event_attr *(*attr)(
+void pk__pd_swap_any(unsigned char *p, const struct perf_event_attr *(*attr)(
 			 void *, const struct perf_event_header *), void *arg,
 		 bool to_host)
 {
@@ -229,7 +229,7 @@ void pd_swap_any(unsigned char *p, const struct perf_event_attr *(*attr)(
 		uint32_t as;
 
 		restore(p, orig, 8, size);
-		pd_swap_attr(p + 8, PK_MIN(size - 8, (size_t)PK_ATTR_MAX));
+		pk__pd_swap_attr(p + 8, PK_MIN(size - 8, (size_t)PK_ATTR_MAX));
 		as = ((const struct perf_event_attr *)((to_host ? p : orig) + 8))->size;
 		for (size_t off = 8 + as; as && off + 8 <= size; off += 8) {
 			uint64_t v = bswap_64(rd64(p + off));
@@ -267,11 +267,11 @@ static const struct perf_event_attr *reader_attr(
 	struct pk_perfdata *pd = arg;
 	int a;
 
-	pd_record_time(pd, h, &a);
+	pk__pd_record_time(pd, h, &a);
 	return a >= 0 ? &pd->attrs[a].attr : NULL;
 }
 
-void pd_swap_record(struct pk_perfdata *pd, struct perf_event_header *h)
+void pk__pd_swap_record(struct pk_perfdata *pd, struct perf_event_header *h)
 {
-	pd_swap_any((void *)h, reader_attr, pd, true);
+	pk__pd_swap_any((void *)h, reader_attr, pd, true);
 }

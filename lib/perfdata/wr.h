@@ -34,30 +34,30 @@ struct pk_pdwriter {
 };
 
 /* wrswap.c: the other byte order */
-void wr_swap_u64s(void *p, size_t n);
-int wr_swap_record(struct pk_pdwriter *w, const struct perf_event_header *h,
+void pk__wr_swap_u64s(void *p, size_t n);
+int pk__wr_swap_record(struct pk_pdwriter *w, const struct perf_event_header *h,
 		   const void **out);
-bool wr_swap_feat(int feat, struct pk_buf *b);
+bool pk__wr_swap_feat(int feat, struct pk_buf *b);
 
-/* wrout.c: the buffered output. wr_emit appends one record as it
- * stands; wr_out appends bytes; wr_drain writes the buffer out;
- * wr_flush_data also updates the header's data size (files). 0 or the
+/* wrout.c: the buffered output. pk__wr_emit appends one record as it
+ * stands; pk__wr_out appends bytes; pk__wr_drain writes the buffer out;
+ * pk__wr_flush_data also updates the header's data size (files). 0 or the
  * writer's first error. */
-int wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
+int pk__wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
 	    const void *extra, size_t extra_size);
-int wr_out(struct pk_pdwriter *w, const void *p, size_t n);
-int wr_drain(struct pk_pdwriter *w);
-int wr_flush_data(struct pk_pdwriter *w);
+int pk__wr_out(struct pk_pdwriter *w, const void *p, size_t n);
+int pk__wr_drain(struct pk_pdwriter *w);
+int pk__wr_flush_data(struct pk_pdwriter *w);
 
 /* wrzstd.c */
-int wr_z_add(struct pk_pdwriter *w, const struct perf_event_header *rec,
+int pk__wr_z_add(struct pk_pdwriter *w, const struct perf_event_header *rec,
 	     const void *extra, size_t extra_size);
-int wr_z_flush(struct pk_pdwriter *w);
+int pk__wr_z_flush(struct pk_pdwriter *w);
 /* Sets HEADER_COMPRESSED from what was compressed (at close). */
-int wr_z_feature(struct pk_pdwriter *w);
-void wr_z_fini(struct pk_pdwriter *w);
+int pk__wr_z_feature(struct pk_pdwriter *w);
+void pk__wr_z_fini(struct pk_pdwriter *w);
 
 /* wrfeat.c */
-int wr_feat_event_desc(struct pk_pdwriter *w);
+int pk__wr_feat_event_desc(struct pk_pdwriter *w);
 
 #endif

@@ -25,12 +25,12 @@ static struct pk_buf *feat_reset(struct pk_pdwriter *w, int f)
 
 static int put_u32(struct pk_buf *b, uint32_t v)
 {
-	return pk_buf_append(b, &v, 4);
+	return pk__buf_append(b, &v, 4);
 }
 
 static int put_u64(struct pk_buf *b, uint64_t v)
 {
-	return pk_buf_append(b, &v, 8);
+	return pk__buf_append(b, &v, 8);
 }
 
 /* perf_header_string: u32 length (NUL included, padded to 64). */
@@ -40,8 +40,8 @@ static int put_str(struct pk_buf *b, const char *s)
 	size_t n = strlen(s) + 1, len = (n + NAME_ALIGN - 1) / NAME_ALIGN *
 					NAME_ALIGN;
 
-	if (put_u32(b, (uint32_t)len) || pk_buf_append(b, s, n - 1) ||
-	    pk_buf_append(b, zero, len - n + 1))
+	if (put_u32(b, (uint32_t)len) || pk__buf_append(b, s, n - 1) ||
+	    pk__buf_append(b, zero, len - n + 1))
 		return -ENOMEM;
 	return 0;
 }
@@ -58,7 +58,7 @@ int pk_pdwriter_feat_raw(struct pk_pdwriter *w, int feat, const void *data,
 {
 	if (!w || (!data && size) || !valid_feat(feat))
 		return -EINVAL;
-	return pk_buf_append(feat_reset(w, feat), data, size) ? -ENOMEM : 0;
+	return pk__buf_append(feat_reset(w, feat), data, size) ? -ENOMEM : 0;
 }
 
 int pk_pdwriter_feat_cmdline(struct pk_pdwriter *w, int argc,
@@ -153,16 +153,16 @@ int pk_pdwriter_add_build_id(struct pk_pdwriter *w,
 	h.misc = bid->misc | (1 << 15); /* PERF_RECORD_MISC_BUILD_ID_SIZE */
 	h.size = (uint16_t)(sizeof(h) + 4 + 24 + len);
 	pid = bid->pid;
-	if (pk_buf_append(b, &h, sizeof(h)) || pk_buf_append(b, &pid, 4) ||
-	    pk_buf_append(b, id, 24) ||
-	    pk_buf_append(b, bid->filename, n - 1) ||
-	    pk_buf_append(b, zero, len - n + 1))
+	if (pk__buf_append(b, &h, sizeof(h)) || pk__buf_append(b, &pid, 4) ||
+	    pk__buf_append(b, id, 24) ||
+	    pk__buf_append(b, bid->filename, n - 1) ||
+	    pk__buf_append(b, zero, len - n + 1))
 		return -ENOMEM;
 	return 0;
 }
 
 /* EVENT_DESC from the attrs (when any has a name). */
-int wr_feat_event_desc(struct pk_pdwriter *w)
+int pk__wr_feat_event_desc(struct pk_pdwriter *w)
 {
 	struct pk_buf *b;
 	bool any = false;
@@ -179,10 +179,10 @@ int wr_feat_event_desc(struct pk_pdwriter *w)
 		struct perf_event_attr a = w->attrs[i].attr;
 
 		a.size = sizeof(a);
-		if (pk_buf_append(b, &a, sizeof(a)) ||
+		if (pk__buf_append(b, &a, sizeof(a)) ||
 		    put_u32(b, w->attrs[i].nr_ids) ||
 		    put_str(b, w->attrs[i].name ? w->attrs[i].name : "") ||
-		    pk_buf_append(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL))
+		    pk__buf_append(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL))
 			return -ENOMEM;
 	}
 	return 0;
@@ -206,7 +206,7 @@ static char *cpuinfo_field(const char *info, const char *key)
 			while (*v == ' ')
 				v++;
 			e = strchr(v, '\n');
-			return pk_strndup(v, e ? (size_t)(e - v) : strlen(v));
+			return pk__strndup(v, e ? (size_t)(e - v) : strlen(v));
 		}
 		p = strchr(p, '\n');
 		if (p)
@@ -233,7 +233,7 @@ static int host_cpu(struct pk_pdwriter *w)
 	char *info = NULL, *desc, *ven, *fam, *mod, *step, id[256];
 	int r = 0;
 
-	if (pk_read_file("/proc/cpuinfo", &info) < 0)
+	if (pk__read_file("/proc/cpuinfo", &info) < 0)
 		return 0;
 	desc = cpuinfo_field(info, "model name");
 	ven = cpuinfo_field(info, "vendor_id");
@@ -248,12 +248,12 @@ static int host_cpu(struct pk_pdwriter *w)
 		snprintf(id, sizeof(id), "%s,%s,%s,%s", ven, fam, mod, step);
 		r = pk_pdwriter_feat_str(w, PK_HEADER_CPUID, id);
 	}
-	pk_free(desc);
-	pk_free(ven);
-	pk_free(fam);
-	pk_free(mod);
-	pk_free(step);
-	pk_free(info);
+	pk__free(desc);
+	pk__free(ven);
+	pk__free(fam);
+	pk__free(mod);
+	pk__free(step);
+	pk__free(info);
 	return r;
 }
 
@@ -269,13 +269,13 @@ static int host_dies(struct pk_pdwriter *w, long ncpu)
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%ld/topology/die_cpus_list",
 			 c);
-		if (pk_read_file(path, &s) < 0)
+		if (pk__read_file(path, &s) < 0)
 			continue;
 		s[strcspn(s, "\n")] = 0;
 		for (i = 0; i < nd && strcmp(dies[i], s); i++)
 			;
 		if (i < nd)
-			pk_free(s);
+			pk__free(s);
 		else
 			dies[nd++] = s;
 	}
@@ -288,11 +288,11 @@ static int host_dies(struct pk_pdwriter *w, long ncpu)
 
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%ld/topology/die_id", c);
-		pk_read_file_u64(path, &die);
+		pk__read_file_u64(path, &die);
 		r = put_u32(b, (uint32_t)die) ? -ENOMEM : 0;
 	}
 	for (i = 0; i < nd; i++)
-		pk_free(dies[i]);
+		pk__free(dies[i]);
 	return r;
 }
 
@@ -311,13 +311,13 @@ static int host_topology(struct pk_pdwriter *w, long ncpu)
 				 "/sys/devices/system/cpu/cpu%ld/topology/%s",
 				 c, k ? "thread_siblings_list"
 				      : "core_siblings_list");
-			if (pk_read_file(path, &s) < 0)
+			if (pk__read_file(path, &s) < 0)
 				continue;
 			s[strcspn(s, "\n")] = 0;
 			for (i = 0; i < *n && strcmp(v[i], s); i++)
 				;
 			if (i < *n)
-				pk_free(s);
+				pk__free(s);
 			else
 				v[(*n)++] = s;
 		}
@@ -330,19 +330,19 @@ static int host_topology(struct pk_pdwriter *w, long ncpu)
 
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%ld/topology/core_id", c);
-		pk_read_file_u64(path, &core);
+		pk__read_file_u64(path, &core);
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id",
 			 c);
-		pk_read_file_u64(path, &sock);
+		pk__read_file_u64(path, &sock);
 		if (put_u32(&w->feat[PK_HEADER_CPU_TOPOLOGY], (uint32_t)core) ||
 		    put_u32(&w->feat[PK_HEADER_CPU_TOPOLOGY], (uint32_t)sock))
 			r = -ENOMEM;
 	}
 	for (unsigned i = 0; i < nc; i++)
-		pk_free(cores[i]);
+		pk__free(cores[i]);
 	for (unsigned i = 0; i < nt; i++)
-		pk_free(threads[i]);
+		pk__free(threads[i]);
 	return r ? r : host_dies(w, ncpu);
 }
 
@@ -365,18 +365,18 @@ static int host_numa(struct pk_pdwriter *w)
 	for (unsigned n = 0; n < 1024 && !r; n++) {
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/node/node%u/cpulist", n);
-		if (pk_read_file(path, &cpus) < 0)
+		if (pk__read_file(path, &cpus) < 0)
 			break;
 		cpus[strcspn(cpus, "\n")] = 0;
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/node/node%u/meminfo", n);
 		mem = NULL;
-		pk_read_file(path, &mem);
+		pk__read_file(path, &mem);
 		if (put_u32(b, n) || put_u64(b, meminfo_kb(mem, "MemTotal:")) ||
 		    put_u64(b, meminfo_kb(mem, "MemFree:")) || put_str(b, cpus))
 			r = -ENOMEM;
-		pk_free(mem);
-		pk_free(cpus);
+		pk__free(mem);
+		pk__free(cpus);
 		nr++;
 	}
 	memcpy(b->data, &nr, 4);
@@ -404,9 +404,9 @@ int pk_pdwriter_feat_host(struct pk_pdwriter *w)
 		return r;
 	if ((r = host_cpu(w)))
 		return r;
-	if (pk_read_file("/proc/meminfo", &mi) >= 0) {
+	if (pk__read_file("/proc/meminfo", &mi) >= 0) {
 		v[0] = meminfo_kb(mi, "MemTotal:");
-		pk_free(mi);
+		pk__free(mi);
 		if ((r = pk_pdwriter_feat_u64(w, PK_HEADER_TOTAL_MEM, v, 1)))
 			return r;
 	}

@@ -28,7 +28,7 @@ static void make_header(struct pk_pdwriter *w, unsigned char h[PK_PD_HDR_SIZE])
 	memcpy(h, v, 72);
 	memcpy(h + 72, w->feat_bits, 32);
 	if (w->swap)
-		wr_swap_u64s(h, PK_PD_HDR_SIZE / 8);
+		pk__wr_swap_u64s(h, PK_PD_HDR_SIZE / 8);
 }
 
 /* Header, ids, attrs: everything before the first record. */
@@ -47,7 +47,7 @@ static int start_file(struct pk_pdwriter *w)
 	w->data_off = off + (uint64_t)w->nr_attrs * w->attr_size;
 	w->data_size = 0;
 	make_header(w, h);
-	if ((r = wr_out(w, h, sizeof(h))))
+	if ((r = pk__wr_out(w, h, sizeof(h))))
 		return r;
 	for (unsigned i = 0; i < w->nr_attrs; i++)
 		for (unsigned k = 0; k < w->attrs[i].nr_ids; k++) {
@@ -55,7 +55,7 @@ static int start_file(struct pk_pdwriter *w)
 
 			if (w->swap)
 				id = bswap_64(id);
-			if ((r = wr_out(w, &id, 8)))
+			if ((r = pk__wr_out(w, &id, 8)))
 				return r;
 		}
 	for (unsigned i = 0; i < w->nr_attrs; i++) {
@@ -65,13 +65,13 @@ static int start_file(struct pk_pdwriter *w)
 
 		a.size = sizeof(a);
 		if (w->swap) {
-			pd_swap_attr(&a, sizeof(a));
-			wr_swap_u64s(sec, 2);
+			pk__pd_swap_attr(&a, sizeof(a));
+			pk__wr_swap_u64s(sec, 2);
 		}
-		if ((r = wr_out(w, &a, sizeof(a))) || (r = wr_out(w, sec, 16)))
+		if ((r = pk__wr_out(w, &a, sizeof(a))) || (r = pk__wr_out(w, sec, 16)))
 			return r;
 	}
-	return wr_drain(w);
+	return pk__wr_drain(w);
 }
 
 /* Pipe mode carries the tracepoint formats in a TRACING_DATA record whose
@@ -88,10 +88,10 @@ static int pipe_tracing_data(struct pk_pdwriter *w)
 	if (!w->has_feat[PK_HEADER_TRACING_DATA])
 		return 0;
 	rec.size = (uint32_t)((len + 7) & ~(size_t)7);
-	if ((r = wr_out(w, &rec, sizeof(rec))) ||
-	    (r = wr_out(w, w->feat[PK_HEADER_TRACING_DATA].data, len)))
+	if ((r = pk__wr_out(w, &rec, sizeof(rec))) ||
+	    (r = pk__wr_out(w, w->feat[PK_HEADER_TRACING_DATA].data, len)))
 		return r;
-	return wr_out(w, "\0\0\0\0\0\0\0", rec.size - len);
+	return pk__wr_out(w, "\0\0\0\0\0\0\0", rec.size - len);
 }
 
 static int start_pipe(struct pk_pdwriter *w)
@@ -100,8 +100,8 @@ static int start_pipe(struct pk_pdwriter *w)
 	int r;
 
 	if (w->swap)
-		wr_swap_u64s(h, 2);
-	r = wr_out(w, h, sizeof(h));
+		pk__wr_swap_u64s(h, 2);
+	r = pk__wr_out(w, h, sizeof(h));
 	for (unsigned i = 0; !r && i < w->nr_attrs; i++) {
 		struct perf_event_attr a = w->attrs[i].attr;
 		size_t n = 8 + sizeof(a) + w->attrs[i].nr_ids * 8ULL;
@@ -110,7 +110,7 @@ static int start_pipe(struct pk_pdwriter *w)
 
 		if (n > 0xffff)
 			return w->err = -ERANGE;
-		eh = pk_zalloc(n);
+		eh = pk__zalloc(n);
 		if (!eh)
 			return w->err = -ENOMEM;
 		eh->type = PK_RECORD_HEADER_ATTR;
@@ -119,10 +119,10 @@ static int start_pipe(struct pk_pdwriter *w)
 		memcpy(eh + 1, &a, sizeof(a));
 		memcpy((char *)(eh + 1) + sizeof(a), w->attrs[i].ids,
 		       w->attrs[i].nr_ids * 8ULL);
-		r = wr_swap_record(w, eh, &rec);
+		r = pk__wr_swap_record(w, eh, &rec);
 		if (!r)
-			r = wr_out(w, rec, n);
-		pk_free(eh);
+			r = pk__wr_out(w, rec, n);
+		pk__free(eh);
 	}
 	return r ? r : pipe_tracing_data(w);
 }
@@ -147,7 +147,7 @@ static struct pk_pdwriter *wr_new(int fd, bool own,
 		errno = EINVAL;
 		return NULL;
 	}
-	w = pk_zalloc(sizeof(*w));
+	w = pk__zalloc(sizeof(*w));
 	if (!w) {
 		errno = ENOMEM;
 		return NULL;
@@ -196,7 +196,7 @@ int pk_pdwriter_add_attr(struct pk_pdwriter *w,
 
 	if (!w || !attr || w->started || (nr_ids && !ids))
 		return -EINVAL;
-	n = pk_realloc(w->attrs, (w->nr_attrs + 1) * sizeof(*n));
+	n = pk__realloc(w->attrs, (w->nr_attrs + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
 	w->attrs = n;
@@ -204,11 +204,11 @@ int pk_pdwriter_add_attr(struct pk_pdwriter *w,
 	memset(a, 0, sizeof(*a));
 	memcpy(&a->attr, attr, attr->size && attr->size < sizeof(a->attr) ?
 	       attr->size : sizeof(a->attr));
-	a->ids = pk_calloc(nr_ids ? nr_ids : 1, 8);
-	a->name = name ? pk_strdup(name) : NULL;
+	a->ids = pk__calloc(nr_ids ? nr_ids : 1, 8);
+	a->name = name ? pk__strdup(name) : NULL;
 	if (!a->ids || (name && !a->name)) {
-		pk_free(a->ids);
-		pk_free(a->name);
+		pk__free(a->ids);
+		pk__free(a->name);
 		return -ENOMEM;
 	}
 	memcpy(a->ids, ids, nr_ids * 8ULL);
@@ -227,8 +227,8 @@ int pk_pdwriter_write(struct pk_pdwriter *w,
 	if ((r = start(w)))
 		return r;
 	if (w->zcs)
-		return wr_z_add(w, rec, extra, extra_size);
-	return wr_emit(w, rec, extra, extra_size);
+		return pk__wr_z_add(w, rec, extra, extra_size);
+	return pk__wr_emit(w, rec, extra, extra_size);
 }
 
 int pk_pdwriter_flush(struct pk_pdwriter *w)
@@ -237,26 +237,26 @@ int pk_pdwriter_flush(struct pk_pdwriter *w)
 
 	if (!w)
 		return -EINVAL;
-	if ((r = start(w)) || (r = wr_z_flush(w)))
+	if ((r = start(w)) || (r = pk__wr_z_flush(w)))
 		return r;
-	return wr_flush_data(w);
+	return pk__wr_flush_data(w);
 }
 
 static void wr_free(struct pk_pdwriter *w)
 {
 	for (unsigned i = 0; i < w->nr_attrs; i++) {
-		pk_free(w->attrs[i].ids);
-		pk_free(w->attrs[i].name);
+		pk__free(w->attrs[i].ids);
+		pk__free(w->attrs[i].name);
 	}
-	pk_free(w->attrs);
+	pk__free(w->attrs);
 	for (int f = 0; f < PK_HEADER_MAX; f++)
-		pk_buf_fini(&w->feat[f]);
-	pk_buf_fini(&w->buf);
-	pk_free(w->sbuf);
-	wr_z_fini(w);
+		pk__buf_fini(&w->feat[f]);
+	pk__buf_fini(&w->buf);
+	pk__free(w->sbuf);
+	pk__wr_z_fini(w);
 	if (w->own_fd)
 		close(w->fd);
-	pk_free(w);
+	pk__free(w);
 }
 
 static int close_file(struct pk_pdwriter *w)
@@ -266,12 +266,12 @@ static int close_file(struct pk_pdwriter *w)
 	unsigned nr = 0;
 	int r;
 
-	if ((r = pk_pdwriter_flush(w)) || (r = wr_z_feature(w)))
+	if ((r = pk_pdwriter_flush(w)) || (r = pk__wr_z_feature(w)))
 		return r;
-	wr_feat_event_desc(w);
+	pk__wr_feat_event_desc(w);
 	for (int f = 1; f < PK_HEADER_MAX; f++)
 		if (w->has_feat[f] && w->swap)
-			w->has_feat[f] = wr_swap_feat(f, &w->feat[f]);
+			w->has_feat[f] = pk__wr_swap_feat(f, &w->feat[f]);
 	for (int f = 1; f < PK_HEADER_MAX; f++)
 		if (w->has_feat[f]) {
 			w->feat_bits[f / 64] |= 1ULL << (f % 64);
@@ -288,18 +288,18 @@ static int close_file(struct pk_pdwriter *w)
 		sec[1] = w->feat[f].len;
 		off += w->feat[f].len;
 		if (w->swap)
-			wr_swap_u64s(sec, 2);
-		if ((r = wr_out(w, sec, sizeof(sec))))
+			pk__wr_swap_u64s(sec, 2);
+		if ((r = pk__wr_out(w, sec, sizeof(sec))))
 			return r;
 	}
 	for (int f = 1; f < PK_HEADER_MAX; f++)
 		if (w->has_feat[f] &&
-		    (r = wr_out(w, w->feat[f].data, w->feat[f].len)))
+		    (r = pk__wr_out(w, w->feat[f].data, w->feat[f].len)))
 			return r;
-	if ((r = wr_drain(w)))
+	if ((r = pk__wr_drain(w)))
 		return r;
 	make_header(w, h);
-	return pk_pwrite_all(w->fd, h, sizeof(h), 0);
+	return pk__pwrite_all(w->fd, h, sizeof(h), 0);
 }
 
 static int close_pipe(struct pk_pdwriter *w)
@@ -307,12 +307,12 @@ static int close_pipe(struct pk_pdwriter *w)
 	int r = start(w);
 
 	if (!r)
-		r = wr_z_flush(w);
+		r = pk__wr_z_flush(w);
 	if (!r)
-		r = wr_z_feature(w);
+		r = pk__wr_z_feature(w);
 	for (int f = 1; f < PK_HEADER_MAX; f++)
 		if (w->has_feat[f] && w->swap)
-			w->has_feat[f] = wr_swap_feat(f, &w->feat[f]);
+			w->has_feat[f] = pk__wr_swap_feat(f, &w->feat[f]);
 
 	for (int f = 1; !r && f < PK_HEADER_MAX; f++) {
 		struct perf_event_header eh = { PK_RECORD_HEADER_FEATURE, 0, 0 };
@@ -331,11 +331,11 @@ static int close_pipe(struct pk_pdwriter *w)
 			eh.size = bswap_16(eh.size);
 			id = bswap_64(id);
 		}
-		if (!(r = wr_out(w, &eh, 8)) && !(r = wr_out(w, &id, 8)) &&
-		    !(r = wr_out(w, w->feat[f].data, w->feat[f].len)))
-			r = wr_out(w, "\0\0\0\0\0\0\0", n - 16 - w->feat[f].len);
+		if (!(r = pk__wr_out(w, &eh, 8)) && !(r = pk__wr_out(w, &id, 8)) &&
+		    !(r = pk__wr_out(w, w->feat[f].data, w->feat[f].len)))
+			r = pk__wr_out(w, "\0\0\0\0\0\0\0", n - 16 - w->feat[f].len);
 	}
-	return r ? r : wr_drain(w);
+	return r ? r : pk__wr_drain(w);
 }
 
 int pk_pdwriter_close(struct pk_pdwriter *w)

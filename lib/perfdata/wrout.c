@@ -15,12 +15,12 @@
 #define WBUF (256 * 1024)
 
 
-int wr_out(struct pk_pdwriter *w, const void *p, size_t n)
+int pk__wr_out(struct pk_pdwriter *w, const void *p, size_t n)
 {
 	if (w->err)
 		return w->err;
 	if (w->buf.len + n > WBUF && w->buf.len) {
-		int r = pk_write_all(w->fd, w->buf.data, w->buf.len);
+		int r = pk__write_all(w->fd, w->buf.data, w->buf.len);
 
 		if (r)
 			return w->err = r;
@@ -28,19 +28,19 @@ int wr_out(struct pk_pdwriter *w, const void *p, size_t n)
 		w->buf.len = 0;
 	}
 	if (n > WBUF) {
-		int r = pk_write_all(w->fd, p, n);
+		int r = pk__write_all(w->fd, p, n);
 
 		if (r)
 			return w->err = r;
 		w->pos += n;
 		return 0;
 	}
-	if (pk_buf_append(&w->buf, p, n))
+	if (pk__buf_append(&w->buf, p, n))
 		return w->err = -ENOMEM;
 	return 0;
 }
 
-int wr_drain(struct pk_pdwriter *w)
+int pk__wr_drain(struct pk_pdwriter *w)
 {
 	int r;
 
@@ -48,7 +48,7 @@ int wr_drain(struct pk_pdwriter *w)
 		return w->err;
 	if (!w->buf.len)
 		return 0;
-	r = pk_write_all(w->fd, w->buf.data, w->buf.len);
+	r = pk__write_all(w->fd, w->buf.data, w->buf.len);
 	if (r)
 		return w->err = r;
 	w->pos += w->buf.len;
@@ -56,32 +56,32 @@ int wr_drain(struct pk_pdwriter *w)
 	return 0;
 }
 
-int wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
+int pk__wr_emit(struct pk_pdwriter *w, const struct perf_event_header *rec,
 	    const void *extra, size_t extra_size)
 {
 	static const char zero[8];
 	const void *p;
 	int r;
 
-	if ((r = wr_swap_record(w, rec, &p)) || (r = wr_out(w, p, rec->size)))
+	if ((r = pk__wr_swap_record(w, rec, &p)) || (r = pk__wr_out(w, p, rec->size)))
 		return r;
 	if (extra_size) {
-		if ((r = wr_out(w, extra, extra_size)))
+		if ((r = pk__wr_out(w, extra, extra_size)))
 			return r;
 		if (extra_size % 8)
-			r = wr_out(w, zero, 8 - extra_size % 8);
+			r = pk__wr_out(w, zero, 8 - extra_size % 8);
 	}
 	w->data_size += rec->size + ((extra_size + 7) & ~7UL);
-	/* not pk_pdwriter_flush(): this may run inside wr_z_flush() */
+	/* not pk_pdwriter_flush(): this may run inside pk__wr_z_flush() */
 	if (!w->pipe && w->buf.len >= WBUF / 2)
-		r = wr_flush_data(w);
+		r = pk__wr_flush_data(w);
 	return r;
 }
 
 /* Writes the buffered records, then the data size into the header. */
-int wr_flush_data(struct pk_pdwriter *w)
+int pk__wr_flush_data(struct pk_pdwriter *w)
 {
-	int r = wr_drain(w);
+	int r = pk__wr_drain(w);
 
 	if (r || w->pipe)
 		return r;
@@ -89,7 +89,7 @@ int wr_flush_data(struct pk_pdwriter *w)
 	{
 		uint64_t ds = w->swap ? bswap_64(w->data_size) : w->data_size;
 
-		r = pk_pwrite_all(w->fd, &ds, 8, 48);
+		r = pk__pwrite_all(w->fd, &ds, 8, 48);
 	}
 	return r ? (w->err = r) : 0;
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "perfdata/wr.h"
 
-void wr_swap_u64s(void *p, size_t n)
+void pk__wr_swap_u64s(void *p, size_t n)
 {
 	uint64_t *q = p;
 
@@ -36,7 +36,7 @@ static const struct perf_event_attr *wr_attr(void *arg,
 	return &w->attrs[0].attr;
 }
 
-int wr_swap_record(struct pk_pdwriter *w, const struct perf_event_header *h,
+int pk__wr_swap_record(struct pk_pdwriter *w, const struct perf_event_header *h,
 		   const void **out)
 {
 	if (!w->swap) {
@@ -44,18 +44,18 @@ int wr_swap_record(struct pk_pdwriter *w, const struct perf_event_header *h,
 		return 0;
 	}
 	if (!w->sbuf) {
-		w->sbuf = pk_malloc(65536);
+		w->sbuf = pk__malloc(65536);
 		if (!w->sbuf)
 			return -ENOMEM;
 	}
 	memcpy(w->sbuf, h, h->size);
-	pd_swap_any(w->sbuf, wr_attr, w, false);
+	pk__pd_swap_any(w->sbuf, wr_attr, w, false);
 	*out = w->sbuf;
 	return 0;
 }
 
 /* Converts a feature section; false when it is left out. */
-bool wr_swap_feat(int feat, struct pk_buf *b)
+bool pk__wr_swap_feat(int feat, struct pk_buf *b)
 {
 	unsigned char *p = (unsigned char *)b->data;
 	size_t o = 0;
@@ -82,7 +82,7 @@ bool wr_swap_feat(int feat, struct pk_buf *b)
 		return true;
 	case PK_HEADER_TOTAL_MEM: case PK_HEADER_SAMPLE_TIME:
 	case PK_HEADER_CLOCKID:
-		wr_swap_u64s(p, b->len / 8);
+		pk__wr_swap_u64s(p, b->len / 8);
 		return true;
 	case PK_HEADER_CMDLINE: {
 		uint32_t nr, len;

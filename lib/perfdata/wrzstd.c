@@ -32,16 +32,16 @@ int pk_pdwriter_set_compression(struct pk_pdwriter *w, int level,
 	return 0;
 }
 
-int wr_z_add(struct pk_pdwriter *w, const struct perf_event_header *rec,
+int pk__wr_z_add(struct pk_pdwriter *w, const struct perf_event_header *rec,
 	     const void *extra, size_t extra_size)
 {
 	static const char zero[8];
 
-	if (pk_buf_append(&w->zbuf, rec, rec->size) ||
-	    (extra_size && pk_buf_append(&w->zbuf, extra, extra_size)) ||
-	    (extra_size % 8 && pk_buf_append(&w->zbuf, zero, 8 - extra_size % 8)))
+	if (pk__buf_append(&w->zbuf, rec, rec->size) ||
+	    (extra_size && pk__buf_append(&w->zbuf, extra, extra_size)) ||
+	    (extra_size % 8 && pk__buf_append(&w->zbuf, zero, 8 - extra_size % 8)))
 		return w->err = -ENOMEM;
-	return w->zbuf.len >= ZBATCH ? wr_z_flush(w) : 0;
+	return w->zbuf.len >= ZBATCH ? pk__wr_z_flush(w) : 0;
 }
 
 /* One COMPRESSED record holding LEN bytes of zstd output. */
@@ -57,10 +57,10 @@ static int emit_chunk(struct pk_pdwriter *w, const void *data, size_t len)
 	u.h.size = (uint16_t)(sizeof(u.h) + len);
 	memcpy(u.b + sizeof(u.h), data, len);
 	w->zout += u.h.size;
-	return wr_emit(w, &u.h, NULL, 0);
+	return pk__wr_emit(w, &u.h, NULL, 0);
 }
 
-int wr_z_flush(struct pk_pdwriter *w)
+int pk__wr_z_flush(struct pk_pdwriter *w)
 {
 	unsigned char dst[ZREC_MAX - 8];
 	ZSTD_inBuffer in = { w->zbuf.data, w->zbuf.len, 0 };
@@ -83,7 +83,7 @@ int wr_z_flush(struct pk_pdwriter *w)
 	return r;
 }
 
-int wr_z_feature(struct pk_pdwriter *w)
+int pk__wr_z_feature(struct pk_pdwriter *w)
 {
 	uint32_t v[5];
 
@@ -97,10 +97,10 @@ int wr_z_feature(struct pk_pdwriter *w)
 	return pk_pdwriter_feat_raw(w, PK_HEADER_COMPRESSED, v, sizeof(v));
 }
 
-void wr_z_fini(struct pk_pdwriter *w)
+void pk__wr_z_fini(struct pk_pdwriter *w)
 {
 	if (w->zcs)
 		ZSTD_freeCStream(w->zcs);
 	w->zcs = NULL;
-	pk_buf_fini(&w->zbuf);
+	pk__buf_fini(&w->zbuf);
 }

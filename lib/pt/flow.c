@@ -40,12 +40,12 @@ pk_pt_insn_decoder_new(const uint8_t *buf, size_t len,
 		errno = EINVAL;
 		return NULL;
 	}
-	d = pk_zalloc(sizeof(*d));
+	d = pk__zalloc(sizeof(*d));
 	if (!d)
 		goto nomem;
 	d->cache_bits = d->bcache_bits = CACHE_BITS_MIN;
-	d->cache = pk_calloc(1u << d->cache_bits, sizeof(*d->cache));
-	d->bcache = pk_calloc(1u << d->bcache_bits, sizeof(*d->bcache));
+	d->cache = pk__calloc(1u << d->cache_bits, sizeof(*d->cache));
+	d->bcache = pk__calloc(1u << d->bcache_bits, sizeof(*d->bcache));
 	d->pkt = pk_pt_decoder_new(buf, len, config);
 	d->scan = pk_pt_decoder_new(buf, len, config);
 	if (!d->cache || !d->bcache || !d->pkt || !d->scan)
@@ -72,9 +72,9 @@ void pk_pt_insn_decoder_free(struct pk_pt_insn_decoder *d)
 		return;
 	pk_pt_decoder_free(d->pkt);
 	pk_pt_decoder_free(d->scan);
-	pk_free(d->cache);
-	pk_free(d->bcache);
-	pk_free(d);
+	pk__free(d->cache);
+	pk__free(d->bcache);
+	pk__free(d);
 }
 
 int pk_pt_insn_offset(const struct pk_pt_insn_decoder *d, uint64_t *offset)
@@ -94,7 +94,7 @@ int pk_pt_insn_offset(const struct pk_pt_insn_decoder *d, uint64_t *offset)
 static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
 {
 	while (!d->tnt_n) {
-		const struct pk_pt_packet *p = pt_fl_peek(d, false);
+		const struct pk_pt_packet *p = pk__pt_fl_peek(d, false);
 
 		if (!p)
 			return d->next_err == PK_ERR_EOS ? PK_ERR_EOS
@@ -103,14 +103,14 @@ static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
 			d->tnt = p->u.tnt.payload;
 			d->tnt_n = p->u.tnt.bits;
 			pk_pt_time_query(&d->time, &d->tnt_tsc);
-			pt_fl_take(d);
+			pk__pt_fl_take(d);
 			break;
 		}
 		if (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD ||
 		    p->type == PK_PT_FUP || p->type == PK_PT_TIP_PGE ||
 		    p->type == PK_PT_PSB || p->type == PK_PT_OVF)
 			return PK_PT_ERR_BAD_QUERY;
-		pt_fl_read_event(d);
+		pk__pt_fl_read_event(d);
 	}
 	d->tnt_n--;
 	*taken = (d->tnt >> d->tnt_n) & 1;
@@ -126,35 +126,35 @@ static bool tnt_ahead(struct pk_pt_insn_decoder *d)
 
 	if (d->tnt_n)
 		return true;
-	p = pt_fl_peek(d, false);
+	p = pk__pt_fl_peek(d, false);
 	return p && (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64);
 }
 
 static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 {
 	for (;;) {
-		const struct pk_pt_packet *p = pt_fl_peek(d, false);
+		const struct pk_pt_packet *p = pk__pt_fl_peek(d, false);
 
 		if (!p)
 			return d->next_err;
 		if (p->type == PK_PT_TIP) {
 			if (!d->next_ip_ok || !p->u.ip.ipc) {
-				pt_fl_take(d);
+				pk__pt_fl_take(d);
 				return PK_PT_ERR_BAD_QUERY;
 			}
 			*ip = d->next_ip;
-			pt_fl_take(d);
-			pt_fl_bind_waiting(d, B_TIP, *ip, false);
+			pk__pt_fl_take(d);
+			pk__pt_fl_bind_waiting(d, B_TIP, *ip, false);
 			d->queried = true;
 			pk_pt_time_query(&d->time, &d->q_tsc);
 			/* libipt reads a TNT right behind a TIP */
-			p = pt_fl_peek(d, false);
+			p = pk__pt_fl_peek(d, false);
 			if (p && !d->tnt_n && (p->type == PK_PT_TNT_8 ||
 					       p->type == PK_PT_TNT_64)) {
 				d->tnt = p->u.tnt.payload;
 				d->tnt_n = p->u.tnt.bits;
 				pk_pt_time_query(&d->time, &d->tnt_tsc);
-				pt_fl_take(d);
+				pk__pt_fl_take(d);
 			}
 			return 0;
 		}
@@ -164,16 +164,16 @@ static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 			d->tnt = d->tnt << p->u.tnt.bits | p->u.tnt.payload;
 			d->tnt_n += p->u.tnt.bits;
 			pk_pt_time_query(&d->time, &d->tnt_tsc);
-			pt_fl_take(d);
+			pk__pt_fl_take(d);
 			continue;
 		}
 		if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64 ||
 		    p->type == PK_PT_FUP || p->type == PK_PT_PSB ||
 		    p->type == PK_PT_OVF || p->type == PK_PT_TIP_PGE)
 			return PK_PT_ERR_BAD_QUERY;
-		pt_fl_read_event(d);
-		if (d->qn && pt_fl_qat(d, d->qn - 1)->bind == B_INSN &&
-		    pt_fl_qat(d, d->qn - 1)->ev.type == PK_PT_EV_DISABLED)
+		pk__pt_fl_read_event(d);
+		if (d->qn && pk__pt_fl_qat(d, d->qn - 1)->bind == B_INSN &&
+		    pk__pt_fl_qat(d, d->qn - 1)->ev.type == PK_PT_EV_DISABLED)
 			return 1;	/* the branch left the traced region */
 	}
 }
@@ -184,10 +184,10 @@ static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 static struct cache_ent *grow_cache(struct pk_pt_insn_decoder *d,
 				    uint64_t ip)
 {
-	struct cache_ent *n = pk_calloc(2u << d->cache_bits, sizeof(*n));
+	struct cache_ent *n = pk__calloc(2u << d->cache_bits, sizeof(*n));
 
 	if (n) {
-		pk_free(d->cache);
+		pk__free(d->cache);
 		d->cache = n;
 		d->cache_bits++;
 	}
@@ -362,7 +362,7 @@ static void skd022(struct pk_pt_insn_decoder *d, struct qev *e)
  * from here without a branch; then the abort happened here. */
 static void bdm64(struct pk_pt_insn_decoder *d)
 {
-	struct qev *e = pt_fl_qat(d, 0);
+	struct qev *e = pk__pt_fl_qat(d, 0);
 	uint64_t ip = d->ip, at = e->bind_ip, t;
 
 	if (e->ev.type != PK_PT_EV_TSX || !e->ev.u.tsx.aborted || at == ip)
@@ -380,9 +380,9 @@ static void bdm64(struct pk_pt_insn_decoder *d)
 		if (ip == at)
 			return;
 	}
-	for (unsigned i = 0; i < d->qn && pt_fl_qat(d, i)->bind == B_IP &&
-			     pt_fl_qat(d, i)->bind_ip == at; i++)
-		pt_fl_qat(d, i)->bind_ip = d->ip;
+	for (unsigned i = 0; i < d->qn && pk__pt_fl_qat(d, i)->bind == B_IP &&
+			     pk__pt_fl_qat(d, i)->bind_ip == at; i++)
+		pk__pt_fl_qat(d, i)->bind_ip = d->ip;
 }
 
 /* After an error: read on until a packet gives the flow an IP. */
@@ -391,10 +391,10 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 	while (d->noip) {
 		const struct pk_pt_packet *p;
 
-		pt_fl_fill(d);
+		pk__pt_fl_fill(d);
 		if (d->qn)
 			return;
-		p = pt_fl_peek(d, false);
+		p = pk__pt_fl_peek(d, false);
 		if (!p)
 			return;
 		if (p->type == PK_PT_TIP) {
@@ -402,19 +402,19 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 				d->ip = d->next_ip;
 				d->noip = false;
 			}
-			pt_fl_take(d);
-			p = pt_fl_peek(d, false);	/* as after any TIP */
+			pk__pt_fl_take(d);
+			p = pk__pt_fl_peek(d, false);	/* as after any TIP */
 			if (!d->noip && p && (p->type == PK_PT_TNT_8 ||
 					      p->type == PK_PT_TNT_64)) {
 				d->tnt = p->u.tnt.payload;
 				d->tnt_n = p->u.tnt.bits;
-				pt_fl_take(d);
+				pk__pt_fl_take(d);
 			}
 		} else if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) {
 			/* bits of branches we could not follow */
-			pt_fl_take(d);
+			pk__pt_fl_take(d);
 		} else {
-			pt_fl_read_event(d);
+			pk__pt_fl_read_event(d);
 		}
 	}
 }
@@ -422,21 +422,21 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 static int status(struct pk_pt_insn_decoder *d)
 {
 	noip_advance(d);
-	pt_fl_fill(d);
-	if (d->qn && pt_fl_qat(d, 0)->bind == B_IP && d->enabled &&
-	    pt_fl_qat(d, 0)->bind_ip == d->ip && d->cfg.errata.skd022 &&
-	    pt_fl_qat(d, 0)->ev.type == PK_PT_EV_ASYNC_DISABLED)
-		skd022(d, pt_fl_qat(d, 0));
+	pk__pt_fl_fill(d);
+	if (d->qn && pk__pt_fl_qat(d, 0)->bind == B_IP && d->enabled &&
+	    pk__pt_fl_qat(d, 0)->bind_ip == d->ip && d->cfg.errata.skd022 &&
+	    pk__pt_fl_qat(d, 0)->ev.type == PK_PT_EV_ASYNC_DISABLED)
+		skd022(d, pk__pt_fl_qat(d, 0));
 	if (d->after_branch && d->cfg.errata.bdm64 && d->speculative &&
-	    d->qn && pt_fl_qat(d, 0)->bind == B_IP) {
+	    d->qn && pk__pt_fl_qat(d, 0)->bind == B_IP) {
 		d->after_branch = false;
 		bdm64(d);
 	}
 	if (!d->have_next && d->next_err == PK_ERR_EOS && d->nheld)
 		/* the trace ended before their partners */
-		pt_fl_flush_held(d);
+		pk__pt_fl_flush_held(d);
 	if (d->qn) {
-		struct qev *e = pt_fl_qat(d, 0);
+		struct qev *e = pk__pt_fl_qat(d, 0);
 
 		/* a FUP comes after the TNT bits of earlier branches */
 		if (d->noip && (e->bind == B_IP || e->bind == B_INSN))
@@ -489,9 +489,9 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->enabled = false;
 	d->next_err = 0;
 	memset(&d->lip, 0, sizeof(d->lip));
-	if (!pt_fl_peek(d, true) || d->next.type != PK_PT_PSB)
+	if (!pk__pt_fl_peek(d, true) || d->next.type != PK_PT_PSB)
 		return PK_ERR_NOSYNC;
-	pt_fl_psb_plus(d);
+	pk__pt_fl_psb_plus(d);
 	return status(d);
 }
 
@@ -503,7 +503,7 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 		return PK_ERR_INTERNAL;
 	if (!(status(d) & PK_PT_STS_EVENT))
 		return PK_PT_ERR_BAD_QUERY;
-	e = pt_fl_qat(d, 0);
+	e = pk__pt_fl_qat(d, 0);
 	if (!e->ev.type) {	/* a context error found while reading ahead */
 		d->qh = (d->qh + 1) % QMAX;
 		d->qn--;
@@ -605,9 +605,9 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 		pk_pt_image_read(d->img, insn->ip, insn->raw, insn->size);
 	insn->speculative = d->speculative;
 	/* events bound to this instruction */
-	pt_fl_fill(d);
+	pk__pt_fl_fill(d);
 	for (unsigned i = 0; i < d->qn; i++) {
-		struct qev *e = pt_fl_qat(d, i);
+		struct qev *e = pk__pt_fl_qat(d, i);
 
 		if (e->bind != B_INSN)
 			continue;
@@ -631,7 +631,7 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 	if (err < 0)
 		return err;
 	if (err == 1) {	/* TIP.PGD: the branch left the traced region */
-		pt_fl_qat(d, d->qn - 1)->bind = B_NOW;
+		pk__pt_fl_qat(d, d->qn - 1)->bind = B_NOW;
 		d->resume_ip = insn->ip + insn->size;
 		d->have_resume = true;
 		return status(d);
@@ -644,7 +644,7 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 	if (d->queried && d->opts.tick_events && d->q_tsc != d->last_tick) {
 		struct qev e;
 
-		pt_fl_new_ev(&e, PK_PT_EV_TICK, B_NOW);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_TICK, B_NOW);
 		e.ev.ip = nip;
 		e.ev.tsc = d->q_tsc;
 		e.ev.has_tsc = 1;
@@ -674,11 +674,11 @@ static const struct block_ent *block_at(struct pk_pt_insn_decoder *d,
 		return b;
 	if (++d->bcache_miss > 4ull << d->bcache_bits &&
 	    d->bcache_bits < BCACHE_BITS_MAX) {
-		struct block_ent *nb = pk_calloc(2u << d->bcache_bits,
+		struct block_ent *nb = pk__calloc(2u << d->bcache_bits,
 						 sizeof(*nb));
 
 		if (nb) {
-			pk_free(d->bcache);
+			pk__free(d->bcache);
 			d->bcache = nb;
 			d->bcache_bits++;
 		}
@@ -815,7 +815,7 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 	blk->ninsn = b->ninsn;
 	blk->end_iclass = b->last_iclass;
 	if (err == 1) {
-		pt_fl_qat(d, d->qn - 1)->bind = B_NOW;
+		pk__pt_fl_qat(d, d->qn - 1)->bind = B_NOW;
 		d->resume_ip = last.ip + last.size;
 		d->have_resume = true;
 		return status(d);
@@ -841,9 +841,9 @@ int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
 	if (d->status_err)	/* only a new PSB helps: sync forward */
 		return d->status_err;
 	d->tnt_n = 0;
-	p = pt_fl_peek(d, false);
+	p = pk__pt_fl_peek(d, false);
 	if (p && (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64))
-		pt_fl_take(d);
+		pk__pt_fl_take(d);
 	if (d->have_psb_ip) {	/* the PSB+ read ahead restated the IP */
 		d->ip = d->psb_ip;
 		d->have_psb_ip = false;

@@ -110,16 +110,16 @@ struct pk_pt_insn_decoder {
 };
 
 /* flow_read.c */
-const struct pk_pt_packet *pt_fl_peek(struct pk_pt_insn_decoder *d,
+const struct pk_pt_packet *pk__pt_fl_peek(struct pk_pt_insn_decoder *d,
 	bool keep_timing);
-void pt_fl_take(struct pk_pt_insn_decoder *d);
-struct qev *pt_fl_qat(struct pk_pt_insn_decoder *d, unsigned i);
-struct qev *pt_fl_new_ev(struct qev *e, uint8_t type, uint8_t bind);
-bool pt_fl_bind_waiting(struct pk_pt_insn_decoder *d, uint8_t bind,
+void pk__pt_fl_take(struct pk_pt_insn_decoder *d);
+struct qev *pk__pt_fl_qat(struct pk_pt_insn_decoder *d, unsigned i);
+struct qev *pk__pt_fl_new_ev(struct qev *e, uint8_t type, uint8_t bind);
+bool pk__pt_fl_bind_waiting(struct pk_pt_insn_decoder *d, uint8_t bind,
 	uint64_t ip, bool suppressed);
-void pt_fl_flush_held(struct pk_pt_insn_decoder *d);
-void pt_fl_read_event(struct pk_pt_insn_decoder *d);
-void pt_fl_psb_plus(struct pk_pt_insn_decoder *d);
-void pt_fl_fill(struct pk_pt_insn_decoder *d);
+void pk__pt_fl_flush_held(struct pk_pt_insn_decoder *d);
+void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d);
+void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d);
+void pk__pt_fl_fill(struct pk_pt_insn_decoder *d);
 
 #endif

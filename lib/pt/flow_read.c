@@ -54,7 +54,7 @@ static void pt_fl_do_timing(struct pk_pt_insn_decoder *d,
 /* Makes d->next the next packet (decoding it if needed). Timing packets
  * are applied and skipped unless KEEP_TIMING. Returns the packet or NULL
  * at the end (d->next_err says why). */
-const struct pk_pt_packet *pt_fl_peek(struct pk_pt_insn_decoder *d,
+const struct pk_pt_packet *pk__pt_fl_peek(struct pk_pt_insn_decoder *d,
 				       bool keep_timing)
 {
 	for (;;) {
@@ -99,7 +99,7 @@ const struct pk_pt_packet *pt_fl_peek(struct pk_pt_insn_decoder *d,
 	}
 }
 
-void pt_fl_take(struct pk_pt_insn_decoder *d)
+void pk__pt_fl_take(struct pk_pt_insn_decoder *d)
 {
 	d->have_next = false;
 	d->touched = true;
@@ -120,12 +120,12 @@ static void pt_fl_push_event(struct pk_pt_insn_decoder *d, const struct qev *e)
 	d->qn++;
 }
 
-struct qev *pt_fl_qat(struct pk_pt_insn_decoder *d, unsigned i)
+struct qev *pk__pt_fl_qat(struct pk_pt_insn_decoder *d, unsigned i)
 {
 	return &d->q[(d->qh + i) % QMAX];
 }
 
-struct qev *pt_fl_new_ev(struct qev *e, uint8_t type, uint8_t bind)
+struct qev *pk__pt_fl_new_ev(struct qev *e, uint8_t type, uint8_t bind)
 {
 	memset(e, 0, sizeof(*e));
 	e->ev.type = type;
@@ -134,13 +134,13 @@ struct qev *pt_fl_new_ev(struct qev *e, uint8_t type, uint8_t bind)
 }
 
 /* Gives queued events waiting for BIND the IP IP (or suppression). */
-bool pt_fl_bind_waiting(struct pk_pt_insn_decoder *d, uint8_t bind,
+bool pk__pt_fl_bind_waiting(struct pk_pt_insn_decoder *d, uint8_t bind,
 			 uint64_t ip, bool suppressed)
 {
 	bool any = false;
 
 	for (unsigned i = 0; i < d->qn; i++) {
-		struct qev *e = pt_fl_qat(d, i);
+		struct qev *e = pk__pt_fl_qat(d, i);
 
 		if (e->bind != bind)
 			continue;
@@ -162,7 +162,7 @@ static void pt_fl_requeue_bound(struct pk_pt_insn_decoder *d, uint8_t bind,
 	unsigned n = 0, keep = 0;
 
 	for (unsigned i = 0; i < d->qn; i++) {
-		struct qev *e = pt_fl_qat(d, i);
+		struct qev *e = pk__pt_fl_qat(d, i);
 
 		if (e->bind == bind) {
 			moved[n] = *e;
@@ -170,7 +170,7 @@ static void pt_fl_requeue_bound(struct pk_pt_insn_decoder *d, uint8_t bind,
 			moved[n].ev.ip = ip;
 			n++;
 		} else {
-			*pt_fl_qat(d, keep++) = *e;
+			*pk__pt_fl_qat(d, keep++) = *e;
 		}
 	}
 	d->qn = keep;
@@ -203,7 +203,7 @@ static unsigned pt_fl_absorb_async(struct pk_pt_insn_decoder *d,
 	unsigned n = 0;
 
 	for (;;) {
-		const struct pk_pt_packet *p = pt_fl_peek(d, false);
+		const struct pk_pt_packet *p = pk__pt_fl_peek(d, false);
 
 		if (!p || (p->type != PK_PT_PIP && p->type != PK_PT_VMCS))
 			return n;
@@ -211,16 +211,16 @@ static unsigned pt_fl_absorb_async(struct pk_pt_insn_decoder *d,
 			struct qev *e = &out[n++];
 
 			if (p->type == PK_PT_PIP) {
-				pt_fl_new_ev(e, PK_PT_EV_PAGING, B_NOW);
+				pk__pt_fl_new_ev(e, PK_PT_EV_PAGING, B_NOW);
 				e->ev.u.paging.cr3 = p->u.pip.cr3;
 				e->ev.u.paging.nr = p->u.pip.nr;
 			} else {
-				pt_fl_new_ev(e, PK_PT_EV_VMCS, B_NOW);
+				pk__pt_fl_new_ev(e, PK_PT_EV_VMCS, B_NOW);
 				e->ev.u.vmcs.base = p->u.vmcs.base;
 			}
 			e->ev.ip_suppressed = 1;
 		}
-		pt_fl_take(d);
+		pk__pt_fl_take(d);
 	}
 }
 
@@ -233,21 +233,21 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 
 	uint64_t fup_start = d->next_off;
 
-	pt_fl_take(d);
+	pk__pt_fl_take(d);
 	for (unsigned i = 0; i < d->qn; i++)
-		if (pt_fl_qat(d, i)->bind == B_FUP &&
-		    (pt_fl_qat(d, i)->ev.type == PK_PT_EV_TRIG ||
-		     (pt_fl_qat(d, i)->ev.type == PK_PT_EV_TSX &&
-		      !pt_fl_qat(d, i)->ev.u.tsx.aborted) ||
-		     (pt_fl_qat(d, i)->ev.type == PK_PT_EV_CFE &&
-		      !pt_fl_cfe_async(pt_fl_qat(d, i)->ev.u.cfe.type)))) {
+		if (pk__pt_fl_qat(d, i)->bind == B_FUP &&
+		    (pk__pt_fl_qat(d, i)->ev.type == PK_PT_EV_TRIG ||
+		     (pk__pt_fl_qat(d, i)->ev.type == PK_PT_EV_TSX &&
+		      !pk__pt_fl_qat(d, i)->ev.u.tsx.aborted) ||
+		     (pk__pt_fl_qat(d, i)->ev.type == PK_PT_EV_CFE &&
+		      !pt_fl_cfe_async(pk__pt_fl_qat(d, i)->ev.u.cfe.type)))) {
 			/* a TRIG's FUP only names the trigger's IP; a VM
 			 * entry's or IRET's names the instruction; a TSX
 			 * begin or commit names where it happened */
-			pt_fl_bind_waiting(d, B_FUP, from, false);
+			pk__pt_fl_bind_waiting(d, B_FUP, from, false);
 			d->lib_off = fup_start;
 			for (unsigned k = 0; k < d->qn; k++) {
-				struct qev *c = pt_fl_qat(d, k);
+				struct qev *c = pk__pt_fl_qat(d, k);
 
 				if (c->ev.type == PK_PT_EV_CFE && d->enabled &&
 				    c->bind == B_IP && c->bind_ip == from &&
@@ -264,19 +264,19 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 			}
 			return;
 		}
-	pt_fl_bind_waiting(d, B_FUP, from, false);
+	pk__pt_fl_bind_waiting(d, B_FUP, from, false);
 	nside = pt_fl_absorb_async(d, side, 8);
-	p = pt_fl_peek(d, false);
+	p = pk__pt_fl_peek(d, false);
 	if (p && (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD)) {
 		bool pgd = p->type == PK_PT_TIP_PGD;
 
-		pt_fl_new_ev(&e, pgd ? PK_PT_EV_ASYNC_DISABLED
+		pk__pt_fl_new_ev(&e, pgd ? PK_PT_EV_ASYNC_DISABLED
 				     : PK_PT_EV_ASYNC_BRANCH,
 		       B_IP);
 		e.ev.at = e.bind_ip = from;
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
-		pt_fl_take(d);
+		pk__pt_fl_take(d);
 		d->lib_off = fup_end;	/* libipt has read only the FUP */
 		pt_fl_push_event(d, &e);
 		/* VMCS before paging, as libipt reports them */
@@ -288,13 +288,13 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 				pt_fl_push_event(d, &side[i]);
 		/* MODE.Exec waiting for this FUP applies at the target */
 		if (!pgd)
-			pt_fl_bind_waiting(d, B_TIP, e.ev.ip, false);
+			pk__pt_fl_bind_waiting(d, B_TIP, e.ev.ip, false);
 		return;
 	}
 	for (unsigned i = 0; i < nside; i++)
 		pt_fl_push_event(d, &side[i]);
 	/* MODE.Exec at a lone FUP */
-	if (pt_fl_bind_waiting(d, B_TIP, from, false))
+	if (pk__pt_fl_bind_waiting(d, B_TIP, from, false))
 		d->lib_off = fup_start;
 }
 
@@ -330,19 +330,19 @@ static void pt_fl_release(struct pk_pt_insn_decoder *d, uint8_t type,
 }
 
 /* OVF: held events are reported, ahead of those still waiting for a FUP. */
-void pt_fl_flush_held(struct pk_pt_insn_decoder *d)
+void pk__pt_fl_flush_held(struct pk_pt_insn_decoder *d)
 {
 	unsigned at = 0, n = d->nheld;
 
 	if (!n || d->qn + n > QMAX)
 		return;
-	while (at < d->qn && pt_fl_qat(d, at)->bind != B_FUP)
+	while (at < d->qn && pk__pt_fl_qat(d, at)->bind != B_FUP)
 		at++;
 	for (unsigned i = d->qn; i-- > at;)
-		*pt_fl_qat(d, i + n) = *pt_fl_qat(d, i);
+		*pk__pt_fl_qat(d, i + n) = *pk__pt_fl_qat(d, i);
 	for (unsigned i = 0; i < n; i++) {
-		*pt_fl_qat(d, at + i) = d->held[i];
-		pt_fl_qat(d, at + i)->bind = B_NOW;
+		*pk__pt_fl_qat(d, at + i) = d->held[i];
+		pk__pt_fl_qat(d, at + i)->bind = B_NOW;
 	}
 	d->qn += n;
 	d->nheld = 0;
@@ -369,20 +369,20 @@ static void pt_fl_on_ovf(struct pk_pt_insn_decoder *d)
 	uint8_t ahead;
 	struct qev e;
 
-	pt_fl_take(d);
+	pk__pt_fl_take(d);
 	d->tnt_n = 0;
 	d->q_mode = PK_PT_MODE_UNKNOWN;
-	pt_fl_flush_held(d);
-	pt_fl_bind_waiting(d, B_FUP, 0, true);
+	pk__pt_fl_flush_held(d);
+	pk__pt_fl_bind_waiting(d, B_FUP, 0, true);
 	for (unsigned i = 0; i < d->qn; i++)
-		if (pt_fl_qat(d, i)->bind == B_TIP ||
-		    pt_fl_qat(d, i)->bind == B_COUNT)
-			pt_fl_qat(d, i)->bind = B_NOW;
+		if (pk__pt_fl_qat(d, i)->bind == B_TIP ||
+		    pk__pt_fl_qat(d, i)->bind == B_COUNT)
+			pk__pt_fl_qat(d, i)->bind = B_NOW;
 	if (d->opts.keep_tcal_on_ovf)
 		pk_pt_tcal_ovf(&d->tcal);
 	else
 		pk_pt_tcal_init(&d->tcal);
-	pt_fl_new_ev(&e, PK_PT_EV_OVERFLOW, B_NOW);
+	pk__pt_fl_new_ev(&e, PK_PT_EV_OVERFLOW, B_NOW);
 	e.ev.ip_suppressed = 1;
 	ahead = pt_fl_type_ahead(d);
 	/* SKD010: the FUP after OVF may be lost; the TIP stands in for it */
@@ -392,18 +392,18 @@ static void pt_fl_on_ovf(struct pk_pt_insn_decoder *d)
 		pt_fl_push_event(d, &e);
 		/* APL11: a stray TIP.PGD may follow the OVF */
 		if (ahead == PK_PT_TIP_PGD && d->cfg.errata.apl11) {
-			p = pt_fl_peek(d, false);
+			p = pk__pt_fl_peek(d, false);
 			if (p && p->type == PK_PT_TIP_PGD)
-				pt_fl_take(d);
+				pk__pt_fl_take(d);
 		}
 		return;
 	}
 	/* timing packets up to the FUP apply first */
-	p = pt_fl_peek(d, false);
+	p = pk__pt_fl_peek(d, false);
 	if (p && (p->type == PK_PT_FUP || p->type == PK_PT_TIP)) {
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
-		pt_fl_take(d);
+		pk__pt_fl_take(d);
 	}
 	pt_fl_push_event(d, &e);
 }
@@ -413,10 +413,10 @@ static void pt_fl_on_exstop(struct pk_pt_insn_decoder *d)
 	struct qev e;
 	bool ip = d->next.u.exstop.ip;
 
-	pt_fl_take(d);
+	pk__pt_fl_take(d);
 	/* MWAIT binds here */
 	pt_fl_release(d, PK_PT_EV_MWAIT, ip ? B_FUP : B_NOW, !ip);
-	pt_fl_new_ev(&e, PK_PT_EV_EXSTOP, ip ? B_FUP : B_NOW);
+	pk__pt_fl_new_ev(&e, PK_PT_EV_EXSTOP, ip ? B_FUP : B_NOW);
 	e.ev.ip_suppressed = !ip;
 	pt_fl_push_event(d, &e);
 }
@@ -438,7 +438,7 @@ static void pt_fl_ctx_error(struct pk_pt_insn_decoder *d)
 		return;
 	d->ctx_err = PK_PT_ERR_CONTEXT;
 	d->ctx_err_off = d->next_off;
-	pt_fl_new_ev(&e, 0, B_NOW);
+	pk__pt_fl_new_ev(&e, 0, B_NOW);
 	pt_fl_push_event(d, &e);
 }
 
@@ -469,7 +469,7 @@ static void pt_fl_on_evd(struct pk_pt_insn_decoder *d)
 	default:	/* unknown EVD types are ignored */
 		break;
 	}
-	pt_fl_take(d);
+	pk__pt_fl_take(d);
 }
 
 static void pt_fl_on_cfe(struct pk_pt_insn_decoder *d)
@@ -481,14 +481,14 @@ static void pt_fl_on_cfe(struct pk_pt_insn_decoder *d)
 	if ((d->have_cr2 && t != 1) ||
 	    ((d->have_vmxq || d->have_vmxr) && t != 8 && t != 9))
 		return pt_fl_ctx_error(d);
-	pt_fl_take(d);
+	pk__pt_fl_take(d);
 	if (!pt_fl_cfe_known(t)) {
 		/* ignored; an IP bit still takes its FUP */
 		if (p->u.cfe.ip) {
-			const struct pk_pt_packet *f = pt_fl_peek(d, false);
+			const struct pk_pt_packet *f = pk__pt_fl_peek(d, false);
 
 			if (f && f->type == PK_PT_FUP)
-				pt_fl_take(d);
+				pk__pt_fl_take(d);
 		}
 		return;
 	}
@@ -498,7 +498,7 @@ static void pt_fl_on_cfe(struct pk_pt_insn_decoder *d)
 		bind = B_NOW;
 	else
 		bind = pt_fl_cfe_async(t) ? B_FUP : B_INSN;
-	pt_fl_new_ev(&e, PK_PT_EV_CFE, bind);
+	pk__pt_fl_new_ev(&e, PK_PT_EV_CFE, bind);
 	e.ev.ip_suppressed = !p->u.cfe.ip;
 	e.ev.u.cfe.type = t;
 	e.ev.u.cfe.vector = p->u.cfe.vector;
@@ -513,14 +513,14 @@ static void pt_fl_on_cfe(struct pk_pt_insn_decoder *d)
 }
 
 /* Processes the next packet, which is not a query packet. */
-void pt_fl_read_event(struct pk_pt_insn_decoder *d)
+void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 {
 	const struct pk_pt_packet *p = &d->next;
 	struct qev e;
 
 	switch (p->type) {
 	case PK_PT_PSB:
-		pt_fl_psb_plus(d);
+		pk__pt_fl_psb_plus(d);
 		return;
 	case PK_PT_FUP:
 		pt_fl_on_fup(d);
@@ -539,27 +539,27 @@ void pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		return;
 	case PK_PT_TIP_PGE:
 		if (d->noip && d->enabled) {	/* lost: it was disabled */
-			pt_fl_new_ev(&e, PK_PT_EV_DISABLED, B_NOW);
+			pk__pt_fl_new_ev(&e, PK_PT_EV_DISABLED, B_NOW);
 			e.ev.ip_suppressed = 1;
 			pt_fl_push_event(d, &e);
 		}
-		pt_fl_new_ev(&e, PK_PT_EV_ENABLED, B_NOW);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_ENABLED, B_NOW);
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
 		/* TSX waiting for a FUP is reported before, exec mode after */
-		pt_fl_bind_waiting(d, B_FUP, 0, true);
-		pt_fl_take(d);
+		pk__pt_fl_bind_waiting(d, B_FUP, 0, true);
+		pk__pt_fl_take(d);
 		pt_fl_push_event(d, &e);
 		pt_fl_requeue_bound(d, B_TIP, e.ev.ip);
 		return;
 	case PK_PT_TIP_PGD:
-		pt_fl_new_ev(&e, PK_PT_EV_DISABLED,
+		pk__pt_fl_new_ev(&e, PK_PT_EV_DISABLED,
 			     d->enabled ? B_INSN : B_NOW);
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
 		break;
 	case PK_PT_MODE_EXEC:
-		pt_fl_new_ev(&e, PK_PT_EV_EXEC_MODE, B_TIP);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_EXEC_MODE, B_TIP);
 		e.ev.u.exec_mode.mode = pt_fl_exec_mode_of(p);
 		e.ev.u.exec_mode.iflag = p->u.exec.iflag;
 		/* only a change of mode is reported */
@@ -567,43 +567,43 @@ void pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		d->q_mode = e.ev.u.exec_mode.mode;
 		break;
 	case PK_PT_MODE_TSX:
-		pt_fl_new_ev(&e, PK_PT_EV_TSX, B_FUP);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_TSX, B_FUP);
 		e.ev.u.tsx.speculative = p->u.tsx.intx;
 		e.ev.u.tsx.aborted = p->u.tsx.abrt;
 		break;
 	case PK_PT_PIP:
-		pt_fl_new_ev(&e, PK_PT_EV_PAGING, d->enabled ? B_INSN : B_NOW);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_PAGING, d->enabled ? B_INSN : B_NOW);
 		e.ev.u.paging.cr3 = p->u.pip.cr3;
 		e.ev.u.paging.nr = p->u.pip.nr;
 		e.ev.ip_suppressed = 1;
 		break;
 	case PK_PT_VMCS:
-		pt_fl_new_ev(&e, PK_PT_EV_VMCS, d->enabled ? B_INSN : B_NOW);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_VMCS, d->enabled ? B_INSN : B_NOW);
 		e.ev.u.vmcs.base = p->u.vmcs.base;
 		e.ev.ip_suppressed = 1;
 		break;
 	case PK_PT_STOP:
-		pt_fl_new_ev(&e, PK_PT_EV_STOP, B_NOW);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_STOP, B_NOW);
 		break;
 	case PK_PT_MWAIT:
-		pt_fl_new_ev(&e, PK_PT_EV_MWAIT, B_EXSTOP);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_MWAIT, B_EXSTOP);
 		e.ev.u.mwait.hints = p->u.mwait.hints;
 		e.ev.u.mwait.ext = p->u.mwait.ext;
 		pt_fl_hold(d, &e);
-		pt_fl_take(d);
+		pk__pt_fl_take(d);
 		return;
 	case PK_PT_PWRE:
-		pt_fl_new_ev(&e, PK_PT_EV_PWRE, B_NOW);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_PWRE, B_NOW);
 		e.ev.u.pwre.state = p->u.pwre.state;
 		e.ev.u.pwre.sub_state = p->u.pwre.sub_state;
 		e.ev.u.pwre.hw = p->u.pwre.hw;
 		e.ev.ip_suppressed = 1;
 		pt_fl_hold(d, &e);
-		pt_fl_take(d);
+		pk__pt_fl_take(d);
 		return;
 	case PK_PT_PWRX:
 		pt_fl_release(d, PK_PT_EV_PWRE, B_NOW, true);
-		pt_fl_new_ev(&e, PK_PT_EV_PWRX, B_NOW);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_PWRX, B_NOW);
 		e.ev.u.pwrx.last = p->u.pwrx.last;
 		e.ev.u.pwrx.deepest = p->u.pwrx.deepest;
 		e.ev.u.pwrx.interrupt = p->u.pwrx.interrupt;
@@ -611,17 +611,17 @@ void pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		e.ev.u.pwrx.autonomous = p->u.pwrx.autonomous;
 		break;
 	case PK_PT_PTW:
-		pt_fl_new_ev(&e, PK_PT_EV_PTWRITE, p->u.ptw.ip ? B_FUP :
+		pk__pt_fl_new_ev(&e, PK_PT_EV_PTWRITE, p->u.ptw.ip ? B_FUP :
 					     d->enabled ? B_INSN : B_NOW);
 		e.ev.u.ptwrite.payload = p->u.ptw.payload;
 		e.ev.ip_suppressed = !p->u.ptw.ip;
 		break;
 	case PK_PT_MNT:
-		pt_fl_new_ev(&e, PK_PT_EV_MNT, B_NOW);
+		pk__pt_fl_new_ev(&e, PK_PT_EV_MNT, B_NOW);
 		e.ev.u.mnt.payload = p->u.mnt.payload;
 		break;
 	case PK_PT_TRIG:
-		pt_fl_new_ev(&e, PK_PT_EV_TRIG, p->u.trig.ip ? B_FUP :
+		pk__pt_fl_new_ev(&e, PK_PT_EV_TRIG, p->u.trig.ip ? B_FUP :
 					  d->enabled ? B_COUNT : B_NOW);
 		e.ev.u.trig.trbv = p->u.trig.trbv;
 		e.ev.u.trig.mult = p->u.trig.mult;
@@ -630,30 +630,30 @@ void pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		e.ev.ip_suppressed = !p->u.trig.ip;
 		break;
 	default:	/* PSBEND outside PSB+, CFE/EVD, TNT/TIP while off */
-		pt_fl_take(d);
+		pk__pt_fl_take(d);
 		return;
 	}
-	pt_fl_take(d);
+	pk__pt_fl_take(d);
 	pt_fl_push_event(d, &e);
 }
 
 /* PSB+: status packets restate the state; nothing is reported. */
-void pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
+void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 {
 	bool have_ip = false;
 	uint64_t ip = 0;
 
-	pt_fl_take(d);
+	pk__pt_fl_take(d);
 	pk_pt_tcal_psb(&d->tcal, &d->cfg);
 	for (;;) {
-		const struct pk_pt_packet *p = pt_fl_peek(d, true);
+		const struct pk_pt_packet *p = pk__pt_fl_peek(d, true);
 
 		if (!p)
 			break;
 		if (p->type == PK_PT_PSBEND) {
 			uint64_t at = d->next_off;
 
-			pt_fl_take(d);
+			pk__pt_fl_take(d);
 			if (d->synced && d->enabled && !d->noip)
 				d->lib_off = at; /* read ahead mid-flow */
 			break;
@@ -685,7 +685,7 @@ void pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 		case PK_PT_MNT: {
 			struct qev e;
 
-			pt_fl_new_ev(&e, PK_PT_EV_MNT, B_NOW);
+			pk__pt_fl_new_ev(&e, PK_PT_EV_MNT, B_NOW);
 			e.ev.u.mnt.payload = p->u.mnt.payload;
 			pt_fl_push_event(d, &e);
 			break;
@@ -695,7 +695,7 @@ void pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 				pt_fl_do_timing(d, p, true);
 			break;
 		}
-		pt_fl_take(d);
+		pk__pt_fl_take(d);
 	}
 	if (!d->synced || !d->enabled || d->noip) {
 		d->enabled = have_ip;
@@ -720,7 +720,7 @@ static bool pt_fl_is_query(const struct pk_pt_insn_decoder *d,
 }
 
 /* Reads ahead until a query packet is next or an event is ready. */
-void pt_fl_fill(struct pk_pt_insn_decoder *d)
+void pk__pt_fl_fill(struct pk_pt_insn_decoder *d)
 {
 	for (;;) {
 		const struct pk_pt_packet *p;
@@ -729,15 +729,15 @@ void pt_fl_fill(struct pk_pt_insn_decoder *d)
 			return;
 
 		if (d->qn) {
-			uint8_t b = pt_fl_qat(d, 0)->bind;
+			uint8_t b = pk__pt_fl_qat(d, 0)->bind;
 
 			if (b == B_NOW || b == B_IP || b == B_INSN)
 				return;
 		}
-		p = pt_fl_peek(d, false);
+		p = pk__pt_fl_peek(d, false);
 		if (!p || pt_fl_is_query(d, p))
 			return;
-		pt_fl_read_event(d);
+		pk__pt_fl_read_event(d);
 	}
 }
 

@@ -22,7 +22,7 @@ struct pk_pt_image {
 
 struct pk_pt_image *pk_pt_image_new(void)
 {
-	struct pk_pt_image *img = pk_zalloc(sizeof(*img));
+	struct pk_pt_image *img = pk__zalloc(sizeof(*img));
 
 	if (!img)
 		errno = ENOMEM;
@@ -34,9 +34,9 @@ void pk_pt_image_free(struct pk_pt_image *img)
 	if (!img)
 		return;
 	for (size_t i = 0; i < img->n; i++)
-		pk_free(img->sec[i].data);
-	pk_free(img->sec);
-	pk_free(img);
+		pk__free(img->sec[i].data);
+	pk__free(img->sec);
+	pk__free(img);
 }
 
 static int read_range(const char *path, uint64_t off, uint64_t size,
@@ -58,13 +58,13 @@ static int read_range(const char *path, uint64_t off, uint64_t size,
 	}
 	if (!size)
 		size = (uint64_t)flen - off;
-	d = pk_malloc(size ? size : 1);
+	d = pk__malloc(size ? size : 1);
 	if (!d) {
 		fclose(f);
 		return -ENOMEM;
 	}
 	if (fseek(f, (long)off, SEEK_SET) || fread(d, 1, size, f) != size) {
-		pk_free(d);
+		pk__free(d);
 		fclose(f);
 		return -EIO;
 	}
@@ -78,10 +78,10 @@ static int add_section(struct pk_pt_image *img, struct section s)
 {
 	if (img->n == img->cap) {
 		size_t cap = img->cap ? 2 * img->cap : 4;
-		struct section *ns = pk_realloc(img->sec, cap * sizeof(*ns));
+		struct section *ns = pk__realloc(img->sec, cap * sizeof(*ns));
 
 		if (!ns) {
-			pk_free(s.data);
+			pk__free(s.data);
 			return -ENOMEM;
 		}
 		img->sec = ns;
@@ -98,7 +98,7 @@ int pk_pt_image_add_buf(struct pk_pt_image *img, const void *data,
 
 	if (!img || (!data && len))
 		return PK_ERR_INTERNAL;
-	s.data = pk_malloc(len ? len : 1);
+	s.data = pk__malloc(len ? len : 1);
 	if (!s.data)
 		return -ENOMEM;
 	if (len)

@@ -94,7 +94,7 @@ struct pk_pt_decoder *pk_pt_decoder_new(const uint8_t *buf, size_t len,
 		errno = EINVAL;
 		return NULL;
 	}
-	d = pk_zalloc(sizeof(*d));
+	d = pk__zalloc(sizeof(*d));
 	if (!d) {
 		errno = ENOMEM;
 		return NULL;
@@ -111,7 +111,7 @@ struct pk_pt_decoder *pk_pt_decoder_new(const uint8_t *buf, size_t len,
 
 void pk_pt_decoder_free(struct pk_pt_decoder *dec)
 {
-	pk_free(dec);
+	pk__free(dec);
 }
 
 int pk_pt_offset(const struct pk_pt_decoder *dec, uint64_t *offset)

@@ -36,7 +36,7 @@ int pk__ring_init_mem(struct pk_ring *r, struct perf_event_mmap_page *pc,
 	r->size = size;
 	r->mask = size - 1;
 	r->overwrite = overwrite;
-	r->bounce = pk_malloc(BOUNCE_SIZE);
+	r->bounce = pk__malloc(BOUNCE_SIZE);
 	return r->bounce ? 0 : -ENOMEM;
 }
 
@@ -46,7 +46,7 @@ void pk__ring_fini(struct pk_ring *r)
 		munmap(r->aux, r->aux_size);
 	if (r->mapped)
 		munmap(r->base, r->map_len);
-	pk_free(r->bounce);
+	pk__free(r->bounce);
 	r->bounce = NULL;
 }
 
@@ -67,13 +67,13 @@ struct pk_ring *pk_ring_new(int fd, size_t data_pages, bool overwrite)
 		    MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return NULL;
-	r = pk_malloc(sizeof(*r));
+	r = pk__malloc(sizeof(*r));
 	err = r ? pk__ring_init_mem(r, base, (char *)base + ps,
 				    data_pages * ps, overwrite) : -ENOMEM;
 	if (err) {
 		if (r)
 			pk__ring_fini(r);
-		pk_free(r);
+		pk__free(r);
 		munmap(base, len);
 		errno = -err;
 		return NULL;
@@ -97,7 +97,7 @@ void pk_ring_free(struct pk_ring *r)
 	if (!r)
 		return;
 	pk__ring_fini(r);
-	pk_free(r);
+	pk__free(r);
 }
 
 int pk_ring_fd(const struct pk_ring *r)

@@ -22,10 +22,10 @@ void pk_rings_free(struct pk_rings *rs)
 		return;
 	for (int i = 0; i < rs->nr; i++)
 		pk_ring_free(rs->ring[i]);
-	pk_free(rs->ring);
-	pk_free(rs->cpu);
-	pk_free(rs->pfd);
-	pk_free(rs);
+	pk__free(rs->ring);
+	pk__free(rs->cpu);
+	pk__free(rs->pfd);
+	pk__free(rs);
 }
 
 /*
@@ -42,7 +42,7 @@ static int map_unit(struct pk_rings *rs, struct pk_evlist *l, int i,
 			continue;
 		rs->pfd[rs->nr_pfd++] = (struct pollfd){ .fd = fd, .events = POLLIN };
 		if (rs->ring[i]) {
-			err = pk_sys_ioc_set_output(fd, pk_ring_fd(rs->ring[i]));
+			err = pk__sys_ioc_set_output(fd, pk_ring_fd(rs->ring[i]));
 			if (err)
 				return err;
 			continue;
@@ -85,11 +85,11 @@ struct pk_rings *pk_rings_new(struct pk_evlist *l, const struct pk_rings_opts *o
 	nt = pk_thread_map_nr(threads);
 	per_cpu = pk_cpu_map_cpu(cpus, 0) >= 0;
 	n = per_cpu ? nc : nt;
-	rs = pk_zalloc(sizeof(*rs));
+	rs = pk__zalloc(sizeof(*rs));
 	if (rs) {
-		rs->ring = pk_calloc((size_t)n, sizeof(*rs->ring));
-		rs->cpu = pk_calloc((size_t)n, sizeof(*rs->cpu));
-		rs->pfd = pk_calloc((size_t)(nc * nt * pk_evlist_nr(l)),
+		rs->ring = pk__calloc((size_t)n, sizeof(*rs->ring));
+		rs->cpu = pk__calloc((size_t)n, sizeof(*rs->cpu));
+		rs->pfd = pk__calloc((size_t)(nc * nt * pk_evlist_nr(l)),
 				    sizeof(*rs->pfd));
 	}
 	if (!rs || !rs->ring || !rs->cpu || !rs->pfd) {
@@ -148,7 +148,7 @@ int pk_rings_poll(struct pk_rings *rs, int timeout_ms, int *hup)
 int pk_rings_pause(struct pk_rings *rs, bool pause)
 {
 	for (int i = 0; i < rs->nr; i++) {
-		int err = pk_sys_ioc_pause_output(pk_ring_fd(rs->ring[i]), pause);
+		int err = pk__sys_ioc_pause_output(pk_ring_fd(rs->ring[i]), pause);
 
 		if (err)
 			return err;

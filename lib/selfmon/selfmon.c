@@ -22,12 +22,12 @@ void pk_selfmon_free(struct pk_selfmon *m)
 	if (!m)
 		return;
 	for (int i = 0; m->pages && i < m->nr; i++)
-		pk_sys_munmap(m->pages[i], m->page_size);
+		pk__sys_munmap(m->pages[i], m->page_size);
 	pk_evlist_free(m->evlist);
-	pk_free(m->pages);
-	pk_free(m->path);
-	pk_free(m->begin);
-	pk_free(m);
+	pk__free(m->pages);
+	pk__free(m->path);
+	pk__free(m->begin);
+	pk__free(m);
 }
 
 static int add_events(struct pk_selfmon *m, const struct perf_event_attr *a,
@@ -70,7 +70,7 @@ static void map_pages(struct pk_selfmon *m)
 	for (int i = 0; i < m->nr; i++) {
 		int fd = pk_selfmon_fd(m, i);
 
-		m->pages[i] = pk_sys_mmap_event(fd, m->page_size, false);
+		m->pages[i] = pk__sys_mmap_event(fd, m->page_size, false);
 		if (!m->pages[i])
 			pk_debug("selfmon: event %d: no mmap page (%s): read(2) only\n",
 				 i, pk_strerror(-errno));
@@ -86,15 +86,15 @@ struct pk_selfmon *pk_selfmon_new(const struct perf_event_attr *attrs, int n)
 		errno = EINVAL;
 		return NULL;
 	}
-	m = pk_zalloc(sizeof(*m));
+	m = pk__zalloc(sizeof(*m));
 	if (!m)
 		return NULL;
 	m->nr = n;
-	m->page_size = pk_sys_page_size();
+	m->page_size = pk__sys_page_size();
 	m->evlist = pk_evlist_new();
-	m->pages = pk_calloc((size_t)n, sizeof(*m->pages));
-	m->path = pk_calloc((size_t)n, sizeof(*m->path));
-	m->begin = pk_calloc((size_t)n, sizeof(*m->begin));
+	m->pages = pk__calloc((size_t)n, sizeof(*m->pages));
+	m->path = pk__calloc((size_t)n, sizeof(*m->path));
+	m->begin = pk__calloc((size_t)n, sizeof(*m->begin));
 	if (m->evlist && m->pages && m->path && m->begin) {
 		err = add_events(m, attrs, n);
 		if (!err)
@@ -119,13 +119,13 @@ struct pk_selfmon *pk_selfmon_new_evlist(const struct pk_evlist *l)
 		errno = EINVAL;
 		return NULL;
 	}
-	attrs = pk_calloc((size_t)n, sizeof(*attrs));
+	attrs = pk__calloc((size_t)n, sizeof(*attrs));
 	if (!attrs)
 		return NULL;
 	for (int i = 0; i < n; i++)
 		attrs[i] = l->entries[i]->attr;
 	m = pk_selfmon_new(attrs, n);
-	pk_free(attrs);
+	pk__free(attrs);
 	return m;
 }
 

@@ -13,7 +13,7 @@ static int reserve(struct proc *p, int extra)
 
 		while (cap < p->nr + extra)
 			cap *= 2;
-		m = pk_realloc(p->maps, (size_t)cap * sizeof(*m));
+		m = pk__realloc(p->maps, (size_t)cap * sizeof(*m));
 		if (!m)
 			return -ENOMEM;
 		p->maps = m;

@@ -14,8 +14,8 @@
 
 void pk__run_fini(struct pk__run *r)
 {
-	pk_free(r->td);
-	pk_free(r->reads);
+	pk__free(r->td);
+	pk__free(r->reads);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -70,7 +70,7 @@ static uint64_t *read_last(struct pk__run *r, uint64_t id)
 			return &r->reads[i].value;
 	if (r->nr_reads == r->cap_reads) {
 		unsigned cap = r->cap_reads ? 2 * r->cap_reads : 16;
-		void *n = pk_realloc(r->reads, cap * sizeof(*r->reads));
+		void *n = pk__realloc(r->reads, cap * sizeof(*r->reads));
 
 		if (!n)
 			return NULL;
@@ -144,7 +144,7 @@ static int keep_tracing(struct pk_session *s, const void *data, uint64_t size)
 
 	if (r->td || !size || size > SIZE_MAX)
 		return 0;
-	r->td = pk_malloc((size_t)size);
+	r->td = pk__malloc((size_t)size);
 	if (!r->td)
 		return -ENOMEM;
 	memcpy(r->td, data, (size_t)size);

@@ -99,22 +99,22 @@ struct pk_session *pk_session_new(const struct pk_session_opts *o)
 		errno = EINVAL;
 		return NULL;
 	}
-	s = pk_zalloc(sizeof(*s));
+	s = pk__zalloc(sizeof(*s));
 	if (!s)
 		return NULL;
 	s->kernel.pid = (uint32_t)-1;
-	s->kallsyms = pk_strdup(o && o->kallsyms ? o->kallsyms : "/proc/kallsyms");
-	s->root = pk_strdup(o && o->root ? o->root : "");
+	s->kallsyms = pk__strdup(o && o->kallsyms ? o->kallsyms : "/proc/kallsyms");
+	s->root = pk__strdup(o && o->root ? o->root : "");
 	if (o && o->buildid_dir) {
-		s->buildid_dir = pk_strdup(o->buildid_dir);
+		s->buildid_dir = pk__strdup(o->buildid_dir);
 	} else {
 		char d[4096];
 
-		s->buildid_dir = pk_strdup(pk_bidcache_dir(d, sizeof(d)) ? "" : d);
+		s->buildid_dir = pk__strdup(pk_bidcache_dir(d, sizeof(d)) ? "" : d);
 	}
-	s->debug_dir = pk_strdup(o && o->debug_dir ? o->debug_dir :
+	s->debug_dir = pk__strdup(o && o->debug_dir ? o->debug_dir :
 				 "/usr/lib/debug");
-	s->cache = pk_calloc(RCACHE, sizeof(*s->cache));
+	s->cache = pk__calloc(RCACHE, sizeof(*s->cache));
 	s->gen = 1;
 	if (!s->kallsyms || !s->root || !s->buildid_dir || !s->debug_dir ||
 	    !s->cache) {
@@ -138,7 +138,7 @@ static char *read_big(const char *path)
 	if (fd >= 0 && !fstat(fd, &st) && st.st_size > 0 &&
 	    (uint64_t)st.st_size < (1ull << 31))
 		cap = (size_t)st.st_size + 1;
-	b = fd >= 0 ? pk_malloc(cap + 1) : NULL;
+	b = fd >= 0 ? pk__malloc(cap + 1) : NULL;
 
 	while (b) {
 		ssize_t n = read(fd, b + len, cap - len);
@@ -147,17 +147,17 @@ static char *read_big(const char *path)
 			continue;
 		if (n <= 0) {
 			if (n < 0) {
-				pk_free(b);
+				pk__free(b);
 				b = NULL;
 			}
 			break;
 		}
 		len += (size_t)n;
 		if (len == cap) {
-			char *nb = pk_realloc(b, 2 * cap + 1);
+			char *nb = pk__realloc(b, 2 * cap + 1);
 
 			if (!nb) {
-				pk_free(b);
+				pk__free(b);
 				b = NULL;
 				break;
 			}
@@ -198,53 +198,53 @@ void pk_session_free(struct pk_session *s)
 {
 	if (!s)
 		return;
-	pk_free(kallsyms_join(s));
+	pk__free(kallsyms_join(s));
 	for (int b = 0; b < NBUCKET; b++) {
 		for (struct thread *t = s->threads[b], *n; t; t = n) {
 			n = t->next;
-			pk_free(t);
+			pk__free(t);
 		}
 		for (struct proc *p = s->procs[b], *n; p; p = n) {
 			n = p->next;
-			pk_free(p->maps);
+			pk__free(p->maps);
 			if (p->data)
-				pk_free(p->data->maps);
-			pk_free(p->data);
-			pk_free(p);
+				pk__free(p->data->maps);
+			pk__free(p->data);
+			pk__free(p);
 		}
 		for (struct dso *d = s->dsos[b], *n; d; d = n) {
 			n = d->next;
 			pk__symtab_fini(&d->tab);
 			pk__srcline_close(d->srcline);
-			pk_free(d->name);
-			pk_free(d);
+			pk__free(d->name);
+			pk__free(d);
 		}
 	}
 	for (int b = 0; b < NBUCKET; b++)
 		for (struct bid *x = s->bids[b], *n; x; x = n) {
 			n = x->next;
-			pk_free(x->name);
-			pk_free(x);
+			pk__free(x->name);
+			pk__free(x);
 		}
 	for (int b = 0; b < NBUCKET; b++)
 		for (struct dem *x = s->dems[b], *n; x; x = n) {
 			n = x->next;
-			pk_free(x->name);
-			pk_free(x);
+			pk__free(x->name);
+			pk__free(x);
 		}
 	for (int b = 0; b < NBUCKET; b++)
 		for (struct fname *x = s->fnames[b], *n; x; x = n) {
 			n = x->next;
-			pk_free(x);
+			pk__free(x);
 		}
 	pk__run_fini(&s->run);
-	pk_free(s->kernel.maps);
-	pk_free(s->kallsyms);
-	pk_free(s->root);
-	pk_free(s->buildid_dir);
-	pk_free(s->debug_dir);
-	pk_free(s->cache);
-	pk_free(s);
+	pk__free(s->kernel.maps);
+	pk__free(s->kallsyms);
+	pk__free(s->root);
+	pk__free(s->buildid_dir);
+	pk__free(s->debug_dir);
+	pk__free(s->cache);
+	pk__free(s);
 }
 
 static struct thread *find_thread(struct pk_session *s, uint32_t tid, bool add)
@@ -255,7 +255,7 @@ static struct thread *find_thread(struct pk_session *s, uint32_t tid, bool add)
 	for (t = s->threads[b]; t; t = t->next)
 		if (t->tid == tid)
 			return t;
-	if (!add || !(t = pk_zalloc(sizeof(*t))))
+	if (!add || !(t = pk__zalloc(sizeof(*t))))
 		return NULL;
 	t->tid = tid;
 	t->pid = tid;
@@ -276,7 +276,7 @@ static struct proc *find_proc(struct pk_session *s, uint32_t pid, bool add)
 	for (p = s->procs[b]; p; p = p->next)
 		if (p->pid == pid)
 			return s->last = p;
-	if (!add || !(p = pk_zalloc(sizeof(*p))))
+	if (!add || !(p = pk__zalloc(sizeof(*p))))
 		return NULL;
 	p->pid = pid;
 	p->next = s->procs[b];
@@ -292,9 +292,9 @@ static struct dso *find_dso(struct pk_session *s, const char *name, bool kernel)
 	for (d = s->dsos[b]; d; d = d->next)
 		if (!strcmp(d->name, name))
 			return d;
-	d = pk_zalloc(sizeof(*d));
-	if (!d || !(d->name = pk_strdup(name))) {
-		pk_free(d);
+	d = pk__zalloc(sizeof(*d));
+	if (!d || !(d->name = pk__strdup(name))) {
+		pk__free(d);
 		return NULL;
 	}
 	d->kernel = kernel;
@@ -371,7 +371,7 @@ static int process_fork(struct pk_session *s, const struct perf_event_header *h)
 	if (!np)
 		return -ENOMEM;
 	np->gen = ++s->gen;
-	if (pp->data && (np->data || (np->data = pk_zalloc(sizeof(*np->data)))) &&
+	if (pp->data && (np->data || (np->data = pk__zalloc(sizeof(*np->data)))) &&
 	    pk__proc_copy(np->data, pp->data))
 		return -ENOMEM;
 	return pk__proc_copy(np, pp);
@@ -419,7 +419,7 @@ static const char *intern_fname(struct pk_session *s, const char *name)
 	for (x = s->fnames[h]; x; x = x->next)
 		if (!strncmp(x->name, name, n) && !x->name[n])
 			return x->name;
-	x = pk_malloc(sizeof(*x) + n + 1);
+	x = pk__malloc(sizeof(*x) + n + 1);
 	if (!x)
 		return NULL;
 	memcpy(x->name, name, n);
@@ -498,7 +498,7 @@ static int add_data_map(struct pk_session *s, uint32_t pid, uint64_t start,
 	struct map m = { start, start + len, 0, NULL, true,
 			 intern_fname(s, name), ++s->map_seq };
 
-	if (!p || !m.fname || (!p->data && !(p->data = pk_zalloc(sizeof(*p->data)))))
+	if (!p || !m.fname || (!p->data && !(p->data = pk__zalloc(sizeof(*p->data)))))
 		return -ENOMEM;
 	if (m.end < m.start)
 		m.end = UINT64_MAX;
@@ -569,9 +569,9 @@ int pk_session_add_build_id(struct pk_session *s, const char *name,
 		return -EINVAL;
 	x = find_bid(s, name);
 	if (!x) {
-		x = pk_zalloc(sizeof(*x));
-		if (!x || !(x->name = pk_strdup(name))) {
-			pk_free(x);
+		x = pk__zalloc(sizeof(*x));
+		if (!x || !(x->name = pk__strdup(name))) {
+			pk__free(x);
 			return -ENOMEM;
 		}
 		b = hash_str(name);
@@ -641,9 +641,9 @@ static const char *kallsyms_source(struct pk_session *s, char *path,
 			    first_line(path, a, sizeof(a)) &&
 			    first_line(s->kallsyms, b, sizeof(b)) &&
 			    !strcmp(a, b) &&
-			    pk_read_file("/proc/modules", &mods) <= 0;
+			    pk__read_file("/proc/modules", &mods) <= 0;
 
-		pk_free(mods);
+		pk__free(mods);
 		return same ? path : s->kallsyms;
 	}
 	return s->buildid_dir[0] && file_exists(path) ? path : NULL;
@@ -660,7 +660,7 @@ static void load_kernel_syms(struct pk_session *s, struct dso *d)
 	text = kallsyms_join(s);
 	src = kallsyms_source(s, path, sizeof(path));
 	if (!src) {
-		pk_free(text);
+		pk__free(text);
 		d->tab.failed = true;
 		return;
 	}
@@ -668,7 +668,7 @@ static void load_kernel_syms(struct pk_session *s, struct dso *d)
 	if (text && !strcmp(src, s->ksrc))
 		pk__symtab_load_kallsyms_text(&d->tab, text);
 	else {
-		pk_free(text);
+		pk__free(text);
 		pk__symtab_load_kallsyms(&d->tab, src);
 	}
 }
@@ -900,7 +900,7 @@ static const char *demangled(struct pk_session *s, const char *raw)
 	for (x = s->dems[b]; x; x = x->next)
 		if (x->raw == raw)
 			return x->name ? x->name : raw;
-	x = pk_zalloc(sizeof(*x));
+	x = pk__zalloc(sizeof(*x));
 	if (!x)
 		return raw;
 	x->raw = raw;

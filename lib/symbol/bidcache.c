@@ -44,7 +44,7 @@ static int add_link(const char *dir, const char *edir, const char *hex)
 		return err;
 	slash = strrchr(lnk, '/');
 	*slash = '\0';
-	err = pk_mkdir_p(lnk, 0755);
+	err = pk__mkdir_p(lnk, 0755);
 	*slash = '/';
 	if (err)
 		return err;
@@ -55,13 +55,13 @@ static int add_link(const char *dir, const char *edir, const char *hex)
 static int copy_file(const char *from, const char *to, mode_t mode)
 {
 	char *data;
-	long n = pk_read_file(from, &data);
+	long n = pk__read_file(from, &data);
 	int err;
 
 	if (n < 0)
 		return (int)n;
-	err = pk_write_new_file(to, data, (size_t)n, mode);
-	pk_free(data);
+	err = pk__write_new_file(to, data, (size_t)n, mode);
+	pk__free(data);
 	return err;
 }
 
@@ -145,7 +145,7 @@ int pk_bidcache_add_file(const char *dir, const char *path, const char *hex,
 	if (!err)
 		err = entry_dir(edir, dir, path, hex);
 	if (!err)
-		err = pk_mkdir_p(edir, 0755);
+		err = pk__mkdir_p(edir, 0755);
 	if (!err)
 		err = put_file(edir, "elf", path, 0755, true);
 	if (!err)
@@ -166,7 +166,7 @@ int pk_bidcache_add_kallsyms(const char *dir, const char *hex,
 	if (!err)
 		err = entry_dir(edir, dir, "[kernel.kallsyms]", hex);
 	if (!err)
-		err = pk_mkdir_p(edir, 0755);
+		err = pk__mkdir_p(edir, 0755);
 	if (!err)
 		err = put_file(edir, "kallsyms",
 			       kallsyms ? kallsyms : "/proc/kallsyms", 0755,
@@ -183,10 +183,10 @@ int pk_bidcache_add_vdso(const char *dir, const char *hex, const void *image,
 	if (!err)
 		err = entry_dir(edir, dir, "[vdso]", hex);
 	if (!err)
-		err = pk_mkdir_p(edir, 0755);
+		err = pk__mkdir_p(edir, 0755);
 	snprintf(p, sizeof(p), "%s/vdso", edir);
 	if (!err && access(p, F_OK))
-		err = pk_write_new_file(p, image, size, 0600);
+		err = pk__write_new_file(p, image, size, 0600);
 	if (err == -EEXIST)
 		err = 0;
 	if (!err)
@@ -253,7 +253,7 @@ static int push_entry(struct pk_bidcache_entry **v, int *n, int *cap,
 	if (*n == *cap) {
 		int c = *cap ? 2 * *cap : 16;
 
-		e = pk_realloc(*v, (size_t)c * sizeof(*e));
+		e = pk__realloc(*v, (size_t)c * sizeof(*e));
 		if (!e)
 			return -ENOMEM;
 		*v = e;
@@ -261,7 +261,7 @@ static int push_entry(struct pk_bidcache_entry **v, int *n, int *cap,
 	}
 	e = &(*v)[*n];
 	snprintf(e->hex, sizeof(e->hex), "%s", hex);
-	e->name = pk_strdup(name);
+	e->name = pk__strdup(name);
 	if (!e->name)
 		return -ENOMEM;
 	(*n)++;
@@ -385,8 +385,8 @@ int pk_bidcache_list_path(const char *dir, const char *path,
 void pk_bidcache_entries_free(struct pk_bidcache_entry *e, int n)
 {
 	for (int i = 0; e && i < n; i++)
-		pk_free(e[i].name);
-	pk_free(e);
+		pk__free(e[i].name);
+	pk__free(e);
 }
 
 bool pk_bidcache_valid(const struct pk_bidcache_entry *e)

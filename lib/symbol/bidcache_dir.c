@@ -53,12 +53,12 @@ static void config_file(const char *path, char *out, size_t len)
 {
 	char sect[64] = "", *text, *line, *save = NULL;
 
-	if (pk_read_file(path, &text) < 0)
+	if (pk__read_file(path, &text) < 0)
 		return;
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		config_line(line, sect, sizeof(sect), out, len);
-	pk_free(text);
+	pk__free(text);
 }
 
 int pk_bidcache_dir(char *buf, size_t len)
@@ -91,7 +91,7 @@ int pk_vdso_image(const void **image, size_t *size)
 	char *maps, *p;
 	int err = -ENOENT;
 
-	if (!base || pk_read_file("/proc/self/maps", &maps) < 0)
+	if (!base || pk__read_file("/proc/self/maps", &maps) < 0)
 		return -ENOENT;
 	for (p = maps; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		unsigned long start, end;
@@ -105,6 +105,6 @@ int pk_vdso_image(const void **image, size_t *size)
 		err = 0;
 		break;
 	}
-	pk_free(maps);
+	pk__free(maps);
 	return err;
 }

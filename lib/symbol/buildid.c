@@ -106,12 +106,12 @@ static int scan_phdrs(const struct elf_src *s, const unsigned char *ident,
 		}
 		if (type != PT_NOTE || sz > (1 << 20))
 			continue;
-		buf = pk_malloc(sz);
+		buf = pk__malloc(sz);
 		if (!buf)
 			return -ENOMEM;
 		err = read_at(s, buf, sz, (off_t)off) ? PK_ERR_FORMAT :
 		      pk_build_id_from_notes(buf, sz, id);
-		pk_free(buf);
+		pk__free(buf);
 		if (err > 0)
 			return err;
 	}
@@ -154,13 +154,13 @@ int pk_build_id_from_elf(const void *image, size_t size, uint8_t *id)
 int pk_build_id_kernel(uint8_t *id)
 {
 	char *buf;
-	long n = pk_read_file("/sys/kernel/notes", &buf);
+	long n = pk__read_file("/sys/kernel/notes", &buf);
 	int err;
 
 	if (n < 0)
 		return (int)n;
 	err = pk_build_id_from_notes(buf, (size_t)n, id);
-	pk_free(buf);
+	pk__free(buf);
 	return err;
 }
 

@@ -119,7 +119,7 @@ char *pk__demangle(const char *name)
 	if (!d || status)
 		return NULL;
 	pk__demangle_strip(d);
-	r = pk_strdup(d);
+	r = pk__strdup(d);
 	free(d);
 	return r;
 }

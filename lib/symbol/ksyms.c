@@ -83,11 +83,11 @@ static int sort_syms(struct pk_ksym *v, size_t n)
 			goto unsorted;
 	return 0;
 unsorted:
-	tmp = pk_malloc(n * sizeof(*tmp));
+	tmp = pk__malloc(n * sizeof(*tmp));
 	if (!tmp)
 		return -ENOMEM;
 	msort(v, tmp, n);
-	pk_free(tmp);
+	pk__free(tmp);
 	return 0;
 }
 
@@ -95,12 +95,12 @@ unsorted:
 static int grow(struct pk_ksyms *k, size_t *cap)
 {
 	struct pk_bigbuf m;
-	struct pk_ksym *v = pk_bigbuf_alloc(&m, 2 * *cap * sizeof(*v));
+	struct pk_ksym *v = pk__bigbuf_alloc(&m, 2 * *cap * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
 	memcpy(v, k->v, k->n * sizeof(*v));
-	pk_bigbuf_free(&k->mem);
+	pk__bigbuf_free(&k->mem);
 	k->mem = m;
 	k->v = v;
 	*cap *= 2;
@@ -114,7 +114,7 @@ static int parse_text(struct pk_ksyms *k, char *text, size_t len, bool cut)
 	/* a 64-bit line is at least 21 bytes: start from that guess */
 	size_t cap = len / 20 + 16;
 
-	k->v = pk_bigbuf_alloc(&k->mem, cap * sizeof(*k->v));
+	k->v = pk__bigbuf_alloc(&k->mem, cap * sizeof(*k->v));
 	if (!k->v)
 		return -ENOMEM;
 	while (p < end) {
@@ -134,7 +134,7 @@ static int parse_text(struct pk_ksyms *k, char *text, size_t len, bool cut)
 int pk__ksyms_parse(struct pk_ksyms *k, const char *text, size_t len)
 {
 	struct pk_ksyms n = { 0 };
-	char *t = pk_bigbuf_alloc(&n.text, len + 1);
+	char *t = pk__bigbuf_alloc(&n.text, len + 1);
 	int err;
 
 	if (!t)
@@ -182,8 +182,8 @@ int pk__ksyms_borrow(struct pk_ksyms *k, const char *text, size_t len)
 
 void pk__ksyms_fini(struct pk_ksyms *k)
 {
-	pk_bigbuf_free(&k->mem);
-	pk_bigbuf_free(&k->text);
+	pk__bigbuf_free(&k->mem);
+	pk__bigbuf_free(&k->text);
 	memset(k, 0, sizeof(*k));
 }
 

@@ -43,7 +43,7 @@ struct pk_ksyms {
  * are skipped. 0 or -ENOMEM.
  */
 int pk__ksyms_parse(struct pk_ksyms *k, const char *text, size_t len);
-/* Same on TEXT itself (pk_malloc'ed, NUL-terminated), which K takes over
+/* Same on TEXT itself (pk__malloc'ed, NUL-terminated), which K takes over
  * (freed on error too). */
 int pk__ksyms_take(struct pk_ksyms *k, char *text);
 /* Same without a copy: names (LEN bytes each) point into TEXT, which is

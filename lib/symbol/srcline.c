@@ -25,7 +25,7 @@ struct srcline {
 
 void *pk__srcline_open(const char *path)
 {
-	struct srcline *sl = pk_zalloc(sizeof(*sl));
+	struct srcline *sl = pk__zalloc(sizeof(*sl));
 
 	if (!sl)
 		return NULL;
@@ -47,7 +47,7 @@ void pk__srcline_close(void *handle)
 		return;
 	if (sl->dwfl)
 		dwfl_end(sl->dwfl);
-	pk_free(sl);
+	pk__free(sl);
 }
 
 /* A file offset of the object to its address (PT_LOAD). */

@@ -24,7 +24,7 @@ int pk__symtab_add_bind(struct pk_symtab *t, uint64_t start, uint64_t size,
 
 	if (t->nr == t->cap) {
 		int cap = t->cap ? 2 * t->cap : 256;
-		struct pk_sym *s = pk_realloc(t->syms, (size_t)cap * sizeof(*s));
+		struct pk_sym *s = pk__realloc(t->syms, (size_t)cap * sizeof(*s));
 
 		if (!s)
 			return -ENOMEM;
@@ -37,7 +37,7 @@ int pk__symtab_add_bind(struct pk_symtab *t, uint64_t start, uint64_t size,
 
 		while (cap < t->names_len + n)
 			cap *= 2;
-		p = pk_realloc(t->names, cap);
+		p = pk__realloc(t->names, cap);
 		if (!p)
 			return -ENOMEM;
 		t->names = p;
@@ -178,7 +178,7 @@ static void load_segments(struct pk_symtab *t, const char *path)
 		return;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && !elf_getphdrnum(elf, &n) && n && n < 4096 &&
-	    (t->segs = pk_calloc(n, sizeof(*t->segs)))) {
+	    (t->segs = pk__calloc(n, sizeof(*t->segs)))) {
 		for (size_t i = 0; i < n; i++) {
 			GElf_Phdr ph;
 
@@ -238,7 +238,7 @@ static int load_symbols(struct pk_symtab *t, Elf *elf, Elf_Scn *scn,
 		err = pk__symtab_add_bind(t, sym.st_value, sym.st_size,
 					  dem ? dem : name,
 					  GELF_ST_BIND(sym.st_info));
-		pk_free(dem);
+		pk__free(dem);
 		if (err)
 			return -ENOMEM;
 	}
@@ -374,7 +374,7 @@ static void add_plt(struct pk_symtab *t, const char *path)
 		char *dem = pk__demangle(name);
 
 		snprintf(buf, sizeof(buf), "%s@plt", dem ? dem : name);
-		pk_free(dem);
+		pk__free(dem);
 		if (pk__symtab_add(t, off, entsize, buf))
 			break;
 		off += entsize;
@@ -419,7 +419,7 @@ int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path)
 
 	if (t->loaded || t->failed)
 		return t->failed ? -ENOENT : 0;
-	n = pk_read_file(path, &text);
+	n = pk__read_file(path, &text);
 	if (n < 0) {
 		t->failed = true;
 		return (int)n;
@@ -434,12 +434,12 @@ int pk__symtab_load_kallsyms_text(struct pk_symtab *t, char *text)
 	int err;
 
 	if (t->nr || t->names) { /* names must be TEXT's: an empty table */
-		pk_free(text);
+		pk__free(text);
 		return -EINVAL;
 	}
 	err = pk__ksyms_take(&t->ks, text);
 	if (!err && t->ks.n &&
-	    !(t->syms = pk_malloc(t->ks.n * sizeof(*t->syms))))
+	    !(t->syms = pk__malloc(t->ks.n * sizeof(*t->syms))))
 		err = -ENOMEM;
 	if (err) {
 		t->failed = true;
@@ -466,9 +466,9 @@ int pk__symtab_load_kallsyms_text(struct pk_symtab *t, char *text)
 
 void pk__symtab_fini(struct pk_symtab *t)
 {
-	pk_free(t->syms);
-	pk_free(t->names);
-	pk_free(t->segs);
+	pk__free(t->syms);
+	pk__free(t->names);
+	pk__free(t->segs);
 	pk__ksyms_fini(&t->ks);
 	memset(t, 0, sizeof(*t));
 }

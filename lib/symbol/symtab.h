@@ -41,12 +41,12 @@ int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
 			  int n);
 /* Loads kernel symbols from a kallsyms file. */
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path);
-/* Same from the file's text (pk_malloc'ed, taken over and freed). */
+/* Same from the file's text (pk__malloc'ed, taken over and freed). */
 int pk__symtab_load_kallsyms_text(struct pk_symtab *t, char *text);
 /* The symbol holding ADDR, or NULL. */
 const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr);
 void pk__symtab_fini(struct pk_symtab *t);
-/* demangle.c: perf script's form of a C++ name (pk_free it), or NULL
+/* demangle.c: perf script's form of a C++ name (pk__free it), or NULL
  * when NAME is not mangled or no demangler is available. */
 char *pk__demangle(const char *name);
 /* Drops the outermost parameter list, qualifiers and return type. */

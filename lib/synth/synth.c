@@ -118,7 +118,7 @@ static int read_status(struct synth *s, pid_t pid, pid_t tid, char *comm,
 	long n;
 
 	snprintf(path, sizeof(path), "%s/%d/task/%d/status", s->proc, pid, tid);
-	n = pk_read_file(path, &buf);
+	n = pk__read_file(path, &buf);
 	if (n < 0)
 		return (int)n;
 	comm[0] = '\0';
@@ -132,7 +132,7 @@ static int read_status(struct synth *s, pid_t pid, pid_t tid, char *comm,
 	p = strstr(buf, "\nPPid:");
 	if (p)
 		*ppid = (pid_t)atoi(p + 6);
-	pk_free(buf);
+	pk__free(buf);
 	return 0;
 }
 
@@ -196,7 +196,7 @@ static int emit_maps(struct synth *s, pid_t pid)
 	int err = 0;
 
 	snprintf(path, sizeof(path), "%s/%d/maps", s->proc, pid);
-	n = pk_read_file(path, &buf);
+	n = pk__read_file(path, &buf);
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : 0; /* kernel threads: none */
 	for (line = buf; !err && line && *line; line = next) {
@@ -205,7 +205,7 @@ static int emit_maps(struct synth *s, pid_t pid)
 			*next++ = '\0';
 		err = emit_map_line(s, pid, line);
 	}
-	pk_free(buf);
+	pk__free(buf);
 	return err;
 }
 
@@ -245,7 +245,7 @@ static int synth_one(struct synth *s, pid_t pid)
 int pk_synth_process(pid_t pid, pk_synth_fn fn, void *arg,
 		     const struct pk_synth_opts *opts)
 {
-	struct synth *s = pk_malloc(sizeof(*s));
+	struct synth *s = pk__malloc(sizeof(*s));
 	int err;
 
 	if (!s)
@@ -253,7 +253,7 @@ int pk_synth_process(pid_t pid, pk_synth_fn fn, void *arg,
 	err = synth_init(s, fn, arg, opts);
 	if (!err)
 		err = synth_one(s, pid);
-	pk_free(s);
+	pk__free(s);
 	return err;
 }
 
@@ -264,12 +264,12 @@ static int tgid_of(struct synth *s, pid_t tid, pid_t *tgid)
 	long n;
 
 	snprintf(path, sizeof(path), "%s/%d/status", s->proc, tid);
-	n = pk_read_file(path, &buf);
+	n = pk__read_file(path, &buf);
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
 	p = strstr(buf, "\nTgid:");
 	*tgid = p ? (pid_t)atoi(p + 6) : 0;
-	pk_free(buf);
+	pk__free(buf);
 	return *tgid > 0 ? 0 : -ESRCH;
 }
 
@@ -321,20 +321,20 @@ int pk_synth_threads(int nr, const pid_t *tids, pk_synth_fn fn, void *arg,
 
 	if (nr < 0 || (nr && !tids))
 		return -EINVAL;
-	s = pk_malloc(sizeof(*s));
+	s = pk__malloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	err = synth_init(s, fn, arg, opts);
 	if (!err)
 		err = synth_threads(s, nr, tids, !(opts && opts->no_maps));
-	pk_free(s);
+	pk__free(s);
 	return err;
 }
 
 int pk_synth_all_processes(pk_synth_fn fn, void *arg,
 			   const struct pk_synth_opts *opts)
 {
-	struct synth *s = pk_malloc(sizeof(*s));
+	struct synth *s = pk__malloc(sizeof(*s));
 	struct dirent *d;
 	DIR *dir;
 	int err;
@@ -356,6 +356,6 @@ int pk_synth_all_processes(pk_synth_fn fn, void *arg,
 	}
 	if (dir)
 		closedir(dir);
-	pk_free(s);
+	pk__free(s);
 	return err;
 }

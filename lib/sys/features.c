@@ -138,8 +138,8 @@ static int probe(enum pk_feature f)
 		return FEAT_MISSING;
 	probe_prereqs(f, &a);
 	feat_op(f, &a, &flags, OP_SET);
-	fd = pk_sys_perf_event_open(&a, 0, -1, -1, flags);
-	pk_sys_close(fd);
+	fd = pk__sys_perf_event_open(&a, 0, -1, -1, flags);
+	pk__sys_close(fd);
 	pk_debug("feature %s: %s (%s)\n", feat_names[f],
 		 fd >= 0 || !is_unknown_err(fd) ? "yes" : "no",
 		 fd >= 0 ? "opened" : pk_strerror(fd));
@@ -174,8 +174,8 @@ unsigned int pk_kernel_attr_size(void)
 	if (size)
 		return size;
 	probe_base(&a);
-	fd = pk_sys_perf_event_open(&a, 0, -1, -1, 0);
-	pk_sys_close(fd);
+	fd = pk__sys_perf_event_open(&a, 0, -1, -1, 0);
+	pk__sys_close(fd);
 	size = sizeof(a);
 	/* On E2BIG the kernel writes the size it knows into attr.size. */
 	if (fd == -E2BIG && a.size >= PERF_ATTR_SIZE_VER0 && a.size < size)
@@ -233,14 +233,14 @@ void pk__features_reset(void)
 static int read_sysctl_int(const char *path, int *value)
 {
 	char *s, *end;
-	long n = pk_read_file(path, &s);
+	long n = pk__read_file(path, &s);
 	long v;
 
 	if (n < 0)
 		return (int)n;
 	v = strtol(s, &end, 10);
 	n = end == s ? -EINVAL : 0;
-	pk_free(s);
+	pk__free(s);
 	if (!n)
 		*value = (int)v;
 	return (int)n;
@@ -258,12 +258,12 @@ static bool has_perf_caps(void)
 	char *s, *p;
 	bool yes;
 
-	if (pk_read_file("/proc/self/status", &s) < 0)
+	if (pk__read_file("/proc/self/status", &s) < 0)
 		return false;
 	p = strstr(s, "\nCapEff:");
 	yes = p && sscanf(p + 8, "%llx", &eff) == 1 &&
 	      (eff & (1ull << 38 | 1ull << 21));
-	pk_free(s);
+	pk__free(s);
 	return yes;
 }
 

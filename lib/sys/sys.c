@@ -27,7 +27,7 @@ int pk__sys_perf_event_open_raw(struct perf_event_attr *attr, pid_t pid,
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int pk_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+int pk__sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			   int group_fd, unsigned long flags)
 {
 	if (open_hook)
@@ -45,67 +45,67 @@ static int ioc_ptr(int fd, unsigned long req, const void *arg)
 	return ioctl(fd, req, arg) < 0 ? -errno : 0;
 }
 
-int pk_sys_ioc_enable(int fd, bool group)
+int pk__sys_ioc_enable(int fd, bool group)
 {
 	return ioc(fd, PERF_EVENT_IOC_ENABLE, group ? PERF_IOC_FLAG_GROUP : 0);
 }
 
-int pk_sys_ioc_disable(int fd, bool group)
+int pk__sys_ioc_disable(int fd, bool group)
 {
 	return ioc(fd, PERF_EVENT_IOC_DISABLE, group ? PERF_IOC_FLAG_GROUP : 0);
 }
 
-int pk_sys_ioc_reset(int fd, bool group)
+int pk__sys_ioc_reset(int fd, bool group)
 {
 	return ioc(fd, PERF_EVENT_IOC_RESET, group ? PERF_IOC_FLAG_GROUP : 0);
 }
 
-int pk_sys_ioc_refresh(int fd, int count)
+int pk__sys_ioc_refresh(int fd, int count)
 {
 	return ioc(fd, PERF_EVENT_IOC_REFRESH, (unsigned long)count);
 }
 
-int pk_sys_ioc_period(int fd, uint64_t period)
+int pk__sys_ioc_period(int fd, uint64_t period)
 {
 	return ioc_ptr(fd, PERF_EVENT_IOC_PERIOD, &period);
 }
 
-int pk_sys_ioc_set_output(int fd, int target)
+int pk__sys_ioc_set_output(int fd, int target)
 {
 	return ioc(fd, PERF_EVENT_IOC_SET_OUTPUT, (unsigned long)target);
 }
 
-int pk_sys_ioc_set_filter(int fd, const char *filter)
+int pk__sys_ioc_set_filter(int fd, const char *filter)
 {
 	return ioc_ptr(fd, PERF_EVENT_IOC_SET_FILTER, filter);
 }
 
-int pk_sys_ioc_id(int fd, uint64_t *id)
+int pk__sys_ioc_id(int fd, uint64_t *id)
 {
 	return ioc_ptr(fd, PERF_EVENT_IOC_ID, id);
 }
 
-int pk_sys_ioc_set_bpf(int fd, int prog_fd)
+int pk__sys_ioc_set_bpf(int fd, int prog_fd)
 {
 	return ioc(fd, PERF_EVENT_IOC_SET_BPF, (unsigned long)prog_fd);
 }
 
-int pk_sys_ioc_pause_output(int fd, bool pause)
+int pk__sys_ioc_pause_output(int fd, bool pause)
 {
 	return ioc(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause ? 1 : 0);
 }
 
-int pk_sys_ioc_query_bpf(int fd, struct perf_event_query_bpf *query)
+int pk__sys_ioc_query_bpf(int fd, struct perf_event_query_bpf *query)
 {
 	return ioc_ptr(fd, PERF_EVENT_IOC_QUERY_BPF, query);
 }
 
-int pk_sys_ioc_modify_attributes(int fd, struct perf_event_attr *attr)
+int pk__sys_ioc_modify_attributes(int fd, struct perf_event_attr *attr)
 {
 	return ioc_ptr(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, attr);
 }
 
-int pk_sys_task_events(bool enable)
+int pk__sys_task_events(bool enable)
 {
 	int op = enable ? PR_TASK_PERF_EVENTS_ENABLE
 			: PR_TASK_PERF_EVENTS_DISABLE;
@@ -113,7 +113,7 @@ int pk_sys_task_events(bool enable)
 	return prctl(op, 0, 0, 0, 0) < 0 ? -errno : 0;
 }
 
-ssize_t pk_sys_read(int fd, void *buf, size_t len)
+ssize_t pk__sys_read(int fd, void *buf, size_t len)
 {
 	ssize_t n;
 
@@ -123,18 +123,18 @@ ssize_t pk_sys_read(int fd, void *buf, size_t len)
 	return n < 0 ? -errno : n;
 }
 
-void pk_sys_close(int fd)
+void pk__sys_close(int fd)
 {
 	if (fd >= 0)
 		close(fd);
 }
 
-int pk_sys_set_cloexec(int fd)
+int pk__sys_set_cloexec(int fd)
 {
 	return fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 ? -errno : 0;
 }
 
-void *pk_sys_mmap_event(int fd, size_t len, bool writable)
+void *pk__sys_mmap_event(int fd, size_t len, bool writable)
 {
 	int prot = PROT_READ | (writable ? PROT_WRITE : 0);
 	void *p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
@@ -142,13 +142,13 @@ void *pk_sys_mmap_event(int fd, size_t len, bool writable)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-void pk_sys_munmap(void *addr, size_t len)
+void pk__sys_munmap(void *addr, size_t len)
 {
 	if (addr)
 		munmap(addr, len);
 }
 
-size_t pk_sys_page_size(void)
+size_t pk__sys_page_size(void)
 {
 	long n = sysconf(_SC_PAGESIZE);
 

@@ -16,52 +16,52 @@
 
 /* perf_event_open(2): the new fd or -errno. ATTR may be written by the
  * kernel (size on E2BIG). */
-int pk_sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+int pk__sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			   int group_fd, unsigned long flags);
 
 /* PERF_EVENT_IOC_ENABLE / DISABLE / RESET, with PERF_IOC_FLAG_GROUP when
  * GROUP. */
-int pk_sys_ioc_enable(int fd, bool group);
-int pk_sys_ioc_disable(int fd, bool group);
-int pk_sys_ioc_reset(int fd, bool group);
+int pk__sys_ioc_enable(int fd, bool group);
+int pk__sys_ioc_disable(int fd, bool group);
+int pk__sys_ioc_reset(int fd, bool group);
 /* PERF_EVENT_IOC_REFRESH: enable for COUNT more overflows. */
-int pk_sys_ioc_refresh(int fd, int count);
+int pk__sys_ioc_refresh(int fd, int count);
 /* PERF_EVENT_IOC_PERIOD: new sample period (pointer argument). */
-int pk_sys_ioc_period(int fd, uint64_t period);
+int pk__sys_ioc_period(int fd, uint64_t period);
 /* PERF_EVENT_IOC_SET_OUTPUT: redirect samples to TARGET (-1: none). */
-int pk_sys_ioc_set_output(int fd, int target);
+int pk__sys_ioc_set_output(int fd, int target);
 /* PERF_EVENT_IOC_SET_FILTER: ftrace filter string. */
-int pk_sys_ioc_set_filter(int fd, const char *filter);
+int pk__sys_ioc_set_filter(int fd, const char *filter);
 /* PERF_EVENT_IOC_ID: the event's id. */
-int pk_sys_ioc_id(int fd, uint64_t *id);
+int pk__sys_ioc_id(int fd, uint64_t *id);
 /* PERF_EVENT_IOC_SET_BPF: attach BPF program PROG_FD. */
-int pk_sys_ioc_set_bpf(int fd, int prog_fd);
+int pk__sys_ioc_set_bpf(int fd, int prog_fd);
 /* PERF_EVENT_IOC_PAUSE_OUTPUT: pause (true) or resume the ring buffer. */
-int pk_sys_ioc_pause_output(int fd, bool pause);
+int pk__sys_ioc_pause_output(int fd, bool pause);
 /* PERF_EVENT_IOC_QUERY_BPF: program ids attached to the tracepoint. */
-int pk_sys_ioc_query_bpf(int fd, struct perf_event_query_bpf *query);
+int pk__sys_ioc_query_bpf(int fd, struct perf_event_query_bpf *query);
 /* PERF_EVENT_IOC_MODIFY_ATTRIBUTES (breakpoints). */
-int pk_sys_ioc_modify_attributes(int fd, struct perf_event_attr *attr);
+int pk__sys_ioc_modify_attributes(int fd, struct perf_event_attr *attr);
 
 /* prctl(PR_TASK_PERF_EVENTS_ENABLE / _DISABLE). */
-int pk_sys_task_events(bool enable);
+int pk__sys_task_events(bool enable);
 
 /* read(2) restarting on EINTR: bytes read (0 at EOF) or -errno. */
-ssize_t pk_sys_read(int fd, void *buf, size_t len);
+ssize_t pk__sys_read(int fd, void *buf, size_t len);
 /* close(2) when FD >= 0. */
-void pk_sys_close(int fd);
+void pk__sys_close(int fd);
 /* fcntl(F_SETFD, FD_CLOEXEC). */
-int pk_sys_set_cloexec(int fd);
+int pk__sys_set_cloexec(int fd);
 
 /* mmap(2) of LEN bytes of an event fd at offset 0 (PROT_READ, or also
  * PROT_WRITE when WRITABLE), MAP_SHARED. NULL with errno on failure. */
-void *pk_sys_mmap_event(int fd, size_t len, bool writable);
-void pk_sys_munmap(void *addr, size_t len);
+void *pk__sys_mmap_event(int fd, size_t len, bool writable);
+void pk__sys_munmap(void *addr, size_t len);
 /* The system page size. */
-size_t pk_sys_page_size(void);
+size_t pk__sys_page_size(void);
 
 /*
- * Test hook: when set, pk_sys_perf_event_open calls it instead of the
+ * Test hook: when set, pk__sys_perf_event_open calls it instead of the
  * syscall (so tests can play an older kernel). NULL restores the syscall.
  */
 typedef int (*pk_sys_open_fn)(struct perf_event_attr *attr, pid_t pid,

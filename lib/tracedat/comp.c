@@ -6,13 +6,13 @@
 #include <zstd.h>
 #include "tracedat/tracedat.h"
 
-bool td_size_plausible(uint64_t csize, uint64_t usize)
+bool pk__td_size_plausible(uint64_t csize, uint64_t usize)
 {
 	/* zstd/zlib rarely beat 1:256 on trace data; cap the allocation */
 	return usize <= (1ull << 30) && usize <= csize * 256 + (1u << 20);
 }
 
-int td_decompress(const char *alg, const void *in, size_t in_len,
+int pk__td_decompress(const char *alg, const void *in, size_t in_len,
 		  void *out, size_t out_len)
 {
 	if (!strcmp(alg, "zstd")) {
@@ -34,11 +34,11 @@ int td_decompress(const char *alg, const void *in, size_t in_len,
 	return PK_ERR_UNSUPP;
 }
 
-int td_decompress_ctx(void **ctx, const char *alg, const void *in,
+int pk__td_decompress_ctx(void **ctx, const char *alg, const void *in,
 		      size_t in_len, void *out, size_t out_len)
 {
 	if (strcmp(alg, "zstd"))
-		return td_decompress(alg, in, in_len, out, out_len);
+		return pk__td_decompress(alg, in, in_len, out, out_len);
 	if (!*ctx && !(*ctx = ZSTD_createDCtx()))
 		return -ENOMEM;
 	size_t r = ZSTD_decompressDCtx(*ctx, out, out_len, in, in_len);
@@ -47,23 +47,23 @@ int td_decompress_ctx(void **ctx, const char *alg, const void *in,
 	return 0;
 }
 
-void td_decompress_free(void *ctx)
+void pk__td_decompress_free(void *ctx)
 {
 	if (ctx)
 		ZSTD_freeDCtx(ctx);
 }
 
-int td_compress(const char *alg, const void *in, size_t in_len,
+int pk__td_compress(const char *alg, const void *in, size_t in_len,
 		void **out, size_t *out_len)
 {
 	if (!strcmp(alg, "zstd")) {
 		size_t cap = ZSTD_compressBound(in_len);
-		void *buf = pk_malloc(cap);
+		void *buf = pk__malloc(cap);
 		if (!buf)
 			return -ENOMEM;
 		size_t r = ZSTD_compress(buf, cap, in, in_len, 3);
 		if (ZSTD_isError(r)) {
-			pk_free(buf);
+			pk__free(buf);
 			return PK_ERR_INTERNAL;
 		}
 		*out = buf;
@@ -72,11 +72,11 @@ int td_compress(const char *alg, const void *in, size_t in_len,
 	}
 	if (!strcmp(alg, "zlib")) {
 		uLongf cap = compressBound(in_len);
-		void *buf = pk_malloc(cap);
+		void *buf = pk__malloc(cap);
 		if (!buf)
 			return -ENOMEM;
 		if (compress2(buf, &cap, in, in_len, 6) != Z_OK) {
-			pk_free(buf);
+			pk__free(buf);
 			return PK_ERR_INTERNAL;
 		}
 		*out = buf;

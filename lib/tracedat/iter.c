@@ -7,9 +7,9 @@
 
 /*
  * Plans C's data: uncompressed data is used in place; compressed data gets
- * its chunk table and one buffer for all of it, filled by td_cpu_need().
+ * its chunk table and one buffer for all of it, filled by pk__td_cpu_need().
  */
-int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b, struct td_cpu *c)
+int pk__td_load_cpu(struct pk_tracedat *td, struct td_buffer *b, struct td_cpu *c)
 {
 	struct td_cur cur = { td->map + c->off, (size_t)c->size, 0, c->off,
 			      td->big, false };
@@ -26,30 +26,30 @@ int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b, struct td_cpu *c)
 	/* trace-cmd's size leaves out the 4-byte chunk count */
 	cur.len = (size_t)PK_MIN(c->size + 4, td->size - c->off);
 	if (cur.len < 4)
-		return td_err(&cur, PK_ERR_TRUNC, "chunk count");
+		return pk__td_err(&cur, PK_ERR_TRUNC, "chunk count");
 	n = pk_ld32(cur.p, td->big);
 	if (n > cur.len / 8)
-		return td_err(&cur, PK_ERR_TRUNC, "chunk count past the data");
-	c->chunks = pk_calloc(n ? n : 1, sizeof(*c->chunks));
-	c->cdone = pk_zalloc(n ? n : 1);
+		return pk__td_err(&cur, PK_ERR_TRUNC, "chunk count past the data");
+	c->chunks = pk__calloc(n ? n : 1, sizeof(*c->chunks));
+	c->cdone = pk__zalloc(n ? n : 1);
 	if (!c->chunks || !c->cdone)
 		return -ENOMEM;
 	cur.pos = 4;
 	for (uint32_t i = 0; i < n; i++) {
 		if (cur.len - cur.pos < 8)
-			return td_err(&cur, PK_ERR_TRUNC, "chunk header");
+			return pk__td_err(&cur, PK_ERR_TRUNC, "chunk header");
 		uint32_t cs = pk_ld32(cur.p + cur.pos, td->big);
 		uint32_t us = pk_ld32(cur.p + cur.pos + 4, td->big);
 		if (cs > cur.len - cur.pos - 8)
-			return td_err(&cur, PK_ERR_TRUNC, "chunk data");
-		if (!td_size_plausible(cs, us) || total + us > ((size_t)1 << 34))
-			return td_err(&cur, PK_ERR_FORMAT, "chunk too large");
+			return pk__td_err(&cur, PK_ERR_TRUNC, "chunk data");
+		if (!pk__td_size_plausible(cs, us) || total + us > ((size_t)1 << 34))
+			return pk__td_err(&cur, PK_ERR_FORMAT, "chunk too large");
 		c->chunks[i] = (struct td_chunk){ c->off + cur.pos + 8, cs, us,
 						  total };
 		total += us;
 		cur.pos += 8 + cs;
 	}
-	c->data = pk_bigbuf_alloc(&c->mem, total);
+	c->data = pk__bigbuf_alloc(&c->mem, total);
 	if (!c->data)
 		return -ENOMEM;
 	c->nr_chunks = n;
@@ -59,17 +59,17 @@ int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b, struct td_cpu *c)
 }
 
 /* Decompresses chunk I of C with the context *ZCTX. */
-int td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,
+int pk__td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,
 		 void **zctx)
 {
 	const struct td_chunk *k = &c->chunks[i];
 
-	return td_decompress_ctx(zctx, td->comp, td->map + k->in, k->csize,
+	return pk__td_decompress_ctx(zctx, td->comp, td->map + k->in, k->csize,
 				 c->data + k->out, k->usize);
 }
 
 /* Under the lock (or single-threaded): chunk I is finished with R. */
-void td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r)
+void pk__td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r)
 {
 	c->cdone[i] = r ? 2 : 1;
 	if (r && !c->cerr)
@@ -81,7 +81,7 @@ void td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r)
 	__atomic_store_n(&c->ready, ready, __ATOMIC_RELEASE);
 }
 
-int td_cpu_need(struct pk_tracedat *td, struct td_buffer *b,
+int pk__td_cpu_need(struct pk_tracedat *td, struct td_buffer *b,
 		struct td_cpu *c, size_t need)
 {
 	int r = 0;
@@ -90,12 +90,12 @@ int td_cpu_need(struct pk_tracedat *td, struct td_buffer *b,
 	    __atomic_load_n(&c->ready, __ATOMIC_ACQUIRE) >= PK_MIN(need, c->len))
 		return 0;
 	if (td->pf)
-		r = td_prefetch_wait(td, c, PK_MIN(need, c->len));
+		r = pk__td_prefetch_wait(td, c, PK_MIN(need, c->len));
 	else
 		while (c->ready < PK_MIN(need, c->len) && !c->cerr &&
 		       c->claimed < c->nr_chunks) {
 			uint32_t i = c->claimed++;
-			td_cpu_chunk_done(c, i, td_cpu_chunk(td, c, i, &td->zctx));
+			pk__td_cpu_chunk_done(c, i, pk__td_cpu_chunk(td, c, i, &td->zctx));
 		}
 	if (__atomic_load_n(&c->ready, __ATOMIC_ACQUIRE) >= PK_MIN(need, c->len))
 		return 0;
@@ -134,7 +134,7 @@ static int cpu_advance(struct pk_tracedat *td, struct td_buffer *b,
 	c->have_ev = false;
 	if (c->done)
 		return 0;
-	if (!c->loaded && (r = td_load_cpu(td, b, c)) < 0) {
+	if (!c->loaded && (r = pk__td_load_cpu(td, b, c)) < 0) {
 		c->done = true;
 		return r;
 	}
@@ -148,11 +148,11 @@ static int cpu_advance(struct pk_tracedat *td, struct td_buffer *b,
 					   c->len - c->page_off);
 			__atomic_store_n(&c->used, c->page_off,
 					 __ATOMIC_RELAXED);
-			if ((r = td_cpu_need(td, b, c, c->page_off + ps)) < 0) {
+			if ((r = pk__td_cpu_need(td, b, c, c->page_off + ps)) < 0) {
 				c->done = true;
 				return r;
 			}
-			r = pk_rb_iter_init(&c->it, c->pages + c->page_off, ps,
+			r = pk__rb_iter_init(&c->it, c->pages + c->page_off, ps,
 					    &td->layout);
 			c->have_page = true;
 			c->first_in_page = true;
@@ -163,7 +163,7 @@ static int cpu_advance(struct pk_tracedat *td, struct td_buffer *b,
 				return r;
 			}
 		}
-		r = pk_rb_iter_next(&c->it, &c->ev);
+		r = pk__rb_iter_next(&c->it, &c->ev);
 		if (r > 0) {
 			c->have_ev = true;
 			return 1;
@@ -195,11 +195,11 @@ int pk_tracedat_rewind(struct pk_tracedat *td, const int *cpus, int nr_cpus)
 			c->have_page = c->have_ev = c->done = false;
 		}
 	}
-	pk_free(td->filter);
+	pk__free(td->filter);
 	td->filter = NULL;
 	td->nr_filter = 0;
 	if (cpus && nr_cpus > 0) {
-		td->filter = pk_calloc((size_t)nr_cpus, sizeof(int));
+		td->filter = pk__calloc((size_t)nr_cpus, sizeof(int));
 		if (!td->filter)
 			return -ENOMEM;
 		memcpy(td->filter, cpus, (size_t)nr_cpus * sizeof(int));

@@ -66,9 +66,9 @@ static void work(struct pk_tracedat *td, struct td_prefetch *pf,
 	uint32_t i = c->claimed++;
 
 	pthread_mutex_unlock(&pf->lock);
-	int r = td_cpu_chunk(td, c, i, zctx);
+	int r = pk__td_cpu_chunk(td, c, i, zctx);
 	pthread_mutex_lock(&pf->lock);
-	td_cpu_chunk_done(c, i, r);
+	pk__td_cpu_chunk_done(c, i, r);
 	pthread_cond_broadcast(&pf->cond);
 }
 
@@ -89,7 +89,7 @@ static void *run(void *arg)
 	return NULL;
 }
 
-void td_prefetch_job_wait(struct pk_tracedat *td)
+void pk__td_prefetch_job_wait(struct pk_tracedat *td)
 {
 	struct td_prefetch *pf = td->pf;
 	struct td_cpu *c;
@@ -106,7 +106,7 @@ void td_prefetch_job_wait(struct pk_tracedat *td)
 	pthread_mutex_unlock(&pf->lock);
 }
 
-int td_prefetch_wait(struct pk_tracedat *td, struct td_cpu *c, size_t need)
+int pk__td_prefetch_wait(struct pk_tracedat *td, struct td_cpu *c, size_t need)
 {
 	struct td_prefetch *pf = td->pf;
 
@@ -121,7 +121,7 @@ int td_prefetch_wait(struct pk_tracedat *td, struct td_cpu *c, size_t need)
 	return 0;
 }
 
-int td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
+int pk__td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
 		      void *arg)
 {
 	struct td_prefetch *pf;
@@ -138,11 +138,11 @@ int td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
 			struct td_cpu *c = &b->cpus[k];
 			if (!wanted(td, c))
 				continue;
-			if (!c->loaded && td_load_cpu(td, b, c) < 0) {
+			if (!c->loaded && pk__td_load_cpu(td, b, c) < 0) {
 				/* left to the reader, which reports it */
-				pk_bigbuf_free(&c->mem);
-				pk_free(c->chunks);
-				pk_free(c->cdone);
+				pk__bigbuf_free(&c->mem);
+				pk__free(c->chunks);
+				pk__free(c->cdone);
 				c->data = NULL;
 				c->chunks = NULL;
 				c->cdone = NULL;
@@ -155,7 +155,7 @@ int td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
 	}
 	if (!any)
 		return 0;
-	pf = pk_zalloc(sizeof(*pf));
+	pf = pk__zalloc(sizeof(*pf));
 	if (!pf)
 		return -ENOMEM;
 	pthread_mutex_init(&pf->lock, NULL);
@@ -167,14 +167,14 @@ int td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
 	if (r) {
 		pthread_mutex_destroy(&pf->lock);
 		pthread_cond_destroy(&pf->cond);
-		pk_free(pf);
+		pk__free(pf);
 		td->pf = NULL;
 		return -r;
 	}
 	return 1;
 }
 
-void td_prefetch_stop(struct pk_tracedat *td)
+void pk__td_prefetch_stop(struct pk_tracedat *td)
 {
 	struct td_prefetch *pf = td->pf;
 
@@ -184,9 +184,9 @@ void td_prefetch_stop(struct pk_tracedat *td)
 	pf->stop = true;
 	pthread_mutex_unlock(&pf->lock);
 	pthread_join(pf->th, NULL);
-	td_decompress_free(pf->zctx);
+	pk__td_decompress_free(pf->zctx);
 	pthread_mutex_destroy(&pf->lock);
 	pthread_cond_destroy(&pf->cond);
-	pk_free(pf);
+	pk__free(pf);
 	td->pf = NULL;
 }

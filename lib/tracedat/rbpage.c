@@ -8,7 +8,7 @@
 #include "base/bytes.h"
 #include "tracedat/rbpage.h"
 
-void pk_rb_layout_default(struct pk_rb_layout *l, int long_size, bool big)
+void pk__rb_layout_default(struct pk_rb_layout *l, int long_size, bool big)
 {
 	l->ts_size = 8;
 	l->commit_off = 8;
@@ -41,12 +41,12 @@ static bool find_field(const char *text, size_t len, const char *name,
 	return false;
 }
 
-int pk_rb_layout_parse(struct pk_rb_layout *l, const char *text, size_t len,
+int pk__rb_layout_parse(struct pk_rb_layout *l, const char *text, size_t len,
 		       bool big)
 {
 	unsigned off, size, doff, dsize;
 
-	pk_rb_layout_default(l, 8, big);
+	pk__rb_layout_default(l, 8, big);
 	if (!find_field(text, len, "timestamp", &off, &size) || off != 0 ||
 	    size != 8)
 		return PK_ERR_FORMAT;
@@ -62,7 +62,7 @@ int pk_rb_layout_parse(struct pk_rb_layout *l, const char *text, size_t len,
 	return 0;
 }
 
-int pk_rb_iter_init(struct pk_rb_iter *it, const void *page, size_t page_size,
+int pk__rb_iter_init(struct pk_rb_iter *it, const void *page, size_t page_size,
 		    const struct pk_rb_layout *l)
 {
 	memset(it, 0, sizeof(*it));
@@ -105,7 +105,7 @@ static int iter_fail(struct pk_rb_iter *it, int err)
 	return err;
 }
 
-int pk_rb_iter_next(struct pk_rb_iter *it, struct pk_rb_event *ev)
+int pk__rb_iter_next(struct pk_rb_iter *it, struct pk_rb_event *ev)
 {
 	bool big = it->l->big_endian;
 
@@ -166,7 +166,7 @@ int pk_rb_iter_next(struct pk_rb_iter *it, struct pk_rb_event *ev)
 	return 0;
 }
 
-void pk_rb_enc_init(struct pk_rb_enc *e, void *page, size_t page_size,
+void pk__rb_enc_init(struct pk_rb_enc *e, void *page, size_t page_size,
 		    const struct pk_rb_layout *l, uint64_t ts)
 {
 	e->page = page;
@@ -192,7 +192,7 @@ static bool room(const struct pk_rb_enc *e, size_t n)
 	return e->pos + n <= e->page_size;
 }
 
-int pk_rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts)
+int pk__rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts)
 {
 	if (!room(e, 8))
 		return -ENOSPC;
@@ -204,7 +204,7 @@ int pk_rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts)
 	return 0;
 }
 
-int pk_rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len)
+int pk__rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len)
 {
 	len = (len + 3) & ~3u;
 	if (!delta || !room(e, 8 + (size_t)len))
@@ -216,7 +216,7 @@ int pk_rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len)
 	return 0;
 }
 
-int pk_rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
+int pk__rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
 		    uint32_t len, bool force_long)
 {
 	uint64_t delta = ts >= e->last_ts ? ts - e->last_ts : 0;
@@ -247,7 +247,7 @@ int pk_rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
 	return 0;
 }
 
-size_t pk_rb_enc_finish(struct pk_rb_enc *e, long long missed)
+size_t pk__rb_enc_finish(struct pk_rb_enc *e, long long missed)
 {
 	const struct pk_rb_layout *l = e->l;
 	uint64_t commit = e->pos - l->data_off;

@@ -39,9 +39,9 @@ struct pk_rb_layout {
 };
 
 /* Fills L for a kernel long of LONG_SIZE bytes (4 or 8). */
-void pk_rb_layout_default(struct pk_rb_layout *l, int long_size, bool big);
+void pk__rb_layout_default(struct pk_rb_layout *l, int long_size, bool big);
 /* Parses the text of events/header_page into L. 0 or PK_ERR_FORMAT. */
-int pk_rb_layout_parse(struct pk_rb_layout *l, const char *text, size_t len,
+int pk__rb_layout_parse(struct pk_rb_layout *l, const char *text, size_t len,
 		       bool big);
 
 struct pk_rb_iter {
@@ -66,11 +66,11 @@ struct pk_rb_event {
 
 /* Starts iterating PAGE (PAGE_SIZE bytes). 0, or PK_ERR_FORMAT when the
  * commit size does not fit the page (the iterator then yields nothing). */
-int pk_rb_iter_init(struct pk_rb_iter *it, const void *page, size_t page_size,
+int pk__rb_iter_init(struct pk_rb_iter *it, const void *page, size_t page_size,
 		    const struct pk_rb_layout *l);
 /* Next data event: 1 with *EV filled, 0 at the end of the page, or a negative
  * error (PK_ERR_FORMAT/PK_ERR_TRUNC; it->err_off names where). */
-int pk_rb_iter_next(struct pk_rb_iter *it, struct pk_rb_event *ev);
+int pk__rb_iter_next(struct pk_rb_iter *it, struct pk_rb_event *ev);
 
 /* Encoder: builds a page in caller memory (tests, writer round trips). */
 struct pk_rb_enc {
@@ -81,20 +81,20 @@ struct pk_rb_enc {
 	uint64_t last_ts;
 };
 /* Starts a page at timestamp TS. */
-void pk_rb_enc_init(struct pk_rb_enc *e, void *page, size_t page_size,
+void pk__rb_enc_init(struct pk_rb_enc *e, void *page, size_t page_size,
 		    const struct pk_rb_layout *l, uint64_t ts);
 /* Appends a data event at absolute time TS (>= the last one): emits a
  * TIME_EXTEND first when the delta needs more than 27 bits. Uses type_len 0
  * when FORCE_LONG or the data is over 112 bytes. 0 or -ENOSPC. */
-int pk_rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
+int pk__rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
 		    uint32_t len, bool force_long);
 /* Appends an absolute TIME_STAMP event. 0 or -ENOSPC. */
-int pk_rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts);
+int pk__rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts);
 /* Appends a discarded (padding) event covering LEN data bytes, with DELTA.
  * 0 or -ENOSPC. */
-int pk_rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len);
+int pk__rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len);
 /* Writes the header commit word; MISSED > 0 stores the count after the data
  * (when it fits), MISSED < 0 only sets the flag. Returns the bytes used. */
-size_t pk_rb_enc_finish(struct pk_rb_enc *e, long long missed);
+size_t pk__rb_enc_finish(struct pk_rb_enc *e, long long missed);
 
 #endif

@@ -13,12 +13,12 @@
 #include "base/bytes.h"
 #include "tracedat/tracedat.h"
 
-int td_keep(struct pk_tracedat *td, void *p)
+int pk__td_keep(struct pk_tracedat *td, void *p)
 {
-	char **n = pk_realloc(td->owned, (td->nr_owned + 1) * sizeof(*n));
+	char **n = pk__realloc(td->owned, (td->nr_owned + 1) * sizeof(*n));
 
 	if (!n) {
-		pk_free(p);
+		pk__free(p);
 		return -ENOMEM;
 	}
 	td->owned = n;
@@ -26,7 +26,7 @@ int td_keep(struct pk_tracedat *td, void *p)
 	return 0;
 }
 
-int td_err(const struct td_cur *c, int err, const char *what)
+int pk__td_err(const struct td_cur *c, int err, const char *what)
 {
 	if (c->decomp)
 		pk_warn("trace.dat: section at offset %llu, byte %zu: %s",
@@ -40,7 +40,7 @@ int td_err(const struct td_cur *c, int err, const char *what)
 static int need(const struct td_cur *c, size_t n, const char *what)
 {
 	if (c->len - c->pos < n)
-		return td_err(c, PK_ERR_TRUNC, what);
+		return pk__td_err(c, PK_ERR_TRUNC, what);
 	return 0;
 }
 
@@ -80,7 +80,7 @@ static int rd_str(struct td_cur *c, const char **s, const char *what)
 	const uint8_t *z = memchr(c->p + c->pos, 0, c->len - c->pos);
 
 	if (!z)
-		return td_err(c, PK_ERR_TRUNC, what);
+		return pk__td_err(c, PK_ERR_TRUNC, what);
 	*s = (const char *)c->p + c->pos;
 	c->pos = (size_t)(z - c->p) + 1;
 	return 0;
@@ -103,7 +103,7 @@ static int rd_blob64(struct td_cur *c, struct td_blob *b, const char *what)
 	uint64_t n;
 	int r = rd_u64(c, &n, what);
 	if (!r && n > c->len - c->pos)
-		return td_err(c, PK_ERR_TRUNC, what);
+		return pk__td_err(c, PK_ERR_TRUNC, what);
 	return r ? r : rd_blob(c, (size_t)n, b, what);
 }
 
@@ -117,7 +117,7 @@ static int rd_blob32(struct td_cur *c, struct td_blob *b, const char *what)
 static int add_format(struct pk_tracedat *td, const char *sys,
 		      struct td_blob b)
 {
-	struct td_format *f = pk_realloc(td->fmts,
+	struct td_format *f = pk__realloc(td->fmts,
 					 (td->nr_fmts + 1) * sizeof(*f));
 	if (!f)
 		return -ENOMEM;
@@ -135,20 +135,20 @@ static int rd_header_info(struct pk_tracedat *td, struct td_cur *c)
 	if ((r = need(c, 12, "header_page tag")))
 		return r;
 	if (memcmp(c->p + c->pos, "header_page", 12))
-		return td_err(c, PK_ERR_FORMAT, "expected \"header_page\"");
+		return pk__td_err(c, PK_ERR_FORMAT, "expected \"header_page\"");
 	c->pos += 12;
 	if ((r = rd_blob64(c, &td->hdr_page, "header_page")))
 		return r;
 	if ((r = need(c, 13, "header_event tag")))
 		return r;
 	if (memcmp(c->p + c->pos, "header_event", 13))
-		return td_err(c, PK_ERR_FORMAT, "expected \"header_event\"");
+		return pk__td_err(c, PK_ERR_FORMAT, "expected \"header_event\"");
 	c->pos += 13;
 	if ((r = rd_blob64(c, &td->hdr_event, "header_event")))
 		return r;
-	if (pk_rb_layout_parse(&td->layout, td->hdr_page.p, td->hdr_page.len,
+	if (pk__rb_layout_parse(&td->layout, td->hdr_page.p, td->hdr_page.len,
 			       td->big))
-		pk_rb_layout_default(&td->layout, td->long_size, td->big);
+		pk__rb_layout_default(&td->layout, td->long_size, td->big);
 	return 0;
 }
 
@@ -194,9 +194,9 @@ static int rd_event_fmts(struct pk_tracedat *td, struct td_cur *c)
 static uint8_t *section_buf(struct pk_tracedat *td, size_t n)
 {
 	if (n >= (1u << 20) && td->nr_bigs < (int)PK_ARRAY_SIZE(td->bigs))
-		return pk_bigbuf_alloc(&td->bigs[td->nr_bigs++], n);
-	uint8_t *buf = pk_malloc(n ? n : 1);
-	return buf && !td_keep(td, buf) ? buf : NULL;
+		return pk__bigbuf_alloc(&td->bigs[td->nr_bigs++], n);
+	uint8_t *buf = pk__malloc(n ? n : 1);
+	return buf && !pk__td_keep(td, buf) ? buf : NULL;
 }
 
 /*
@@ -224,10 +224,10 @@ static int section_header(struct pk_tracedat *td, uint64_t off, uint16_t id,
 		return r;
 	if (sid != id) {
 		c->pos -= 16;
-		return td_err(c, PK_ERR_FORMAT, "unexpected section id");
+		return pk__td_err(c, PK_ERR_FORMAT, "unexpected section id");
 	}
 	if (*size > c->len - c->pos)
-		return td_err(c, PK_ERR_TRUNC, "section size past the end");
+		return pk__td_err(c, PK_ERR_TRUNC, "section size past the end");
 	return 0;
 }
 
@@ -253,15 +253,15 @@ static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
 	    (r = rd_u32(out, &usize, "uncompressed size")))
 		return r;
 	if (csize > out->len - out->pos)
-		return td_err(out, PK_ERR_TRUNC, "compressed data past section");
-	if (!td_size_plausible(csize, usize))
-		return td_err(out, PK_ERR_FORMAT, "implausible uncompressed size");
+		return pk__td_err(out, PK_ERR_TRUNC, "compressed data past section");
+	if (!pk__td_size_plausible(csize, usize))
+		return pk__td_err(out, PK_ERR_FORMAT, "implausible uncompressed size");
 	uint8_t *buf = section_buf(td, usize);
 	if (!buf)
 		return -ENOMEM;
-	r = td_decompress(td->comp, out->p + out->pos, csize, buf, usize);
+	r = pk__td_decompress(td->comp, out->p + out->pos, csize, buf, usize);
 	if (r < 0)
-		return td_err(out, r, "cannot decompress section");
+		return pk__td_err(out, r, "cannot decompress section");
 	*out = (struct td_cur){ buf, usize, 0, off, td->big, true };
 	return 0;
 }
@@ -276,7 +276,7 @@ static int check_section(struct pk_tracedat *td, uint64_t off, uint16_t id)
 	return section_header(td, off, id, &c, &flags, &size);
 }
 
-const struct td_blob *td_tracedat_blob(struct pk_tracedat *td,
+const struct td_blob *pk__td_tracedat_blob(struct pk_tracedat *td,
 				       enum pk_tracedat_item item)
 {
 	static const int lazy[] = { [PK_TD_KALLSYMS] = 1, [PK_TD_PRINTK] = 2,
@@ -312,7 +312,7 @@ const struct td_blob *td_tracedat_blob(struct pk_tracedat *td,
 
 static int rd_buffer_opt(struct pk_tracedat *td, struct td_cur *c, bool text)
 {
-	struct td_buffer *b = pk_realloc(td->bufs,
+	struct td_buffer *b = pk__realloc(td->bufs,
 					 (td->nr_bufs + 1) * sizeof(*b));
 	const char *name, *clock = "";
 	uint64_t off;
@@ -328,8 +328,8 @@ static int rd_buffer_opt(struct pk_tracedat *td, struct td_cur *c, bool text)
 		return r;
 	if (td->version >= 7 && (r = rd_str(c, &clock, "buffer clock")))
 		return r;
-	b->name = pk_strdup(name);
-	b->clock = pk_strdup(clock);
+	b->name = pk__strdup(name);
+	b->clock = pk__strdup(clock);
 	td->nr_bufs++;
 	if (!b->name || !b->clock)
 		return -ENOMEM;
@@ -350,9 +350,9 @@ static int rd_buffer_opt(struct pk_tracedat *td, struct td_cur *c, bool text)
 	    (r = rd_u32(c, &n, "buffer cpu count")))
 		return r;
 	if (ps < 64 || ps > (1u << 24) || n > 4096)
-		return td_err(c, PK_ERR_FORMAT, "bad buffer page size or cpus");
+		return pk__td_err(c, PK_ERR_FORMAT, "bad buffer page size or cpus");
 	b->page_size = ps;
-	b->cpus = pk_calloc(n ? n : 1, sizeof(*b->cpus));
+	b->cpus = pk__calloc(n ? n : 1, sizeof(*b->cpus));
 	if (!b->cpus)
 		return -ENOMEM;
 	b->nr_cpus = (int)n;
@@ -366,7 +366,7 @@ static int rd_buffer_opt(struct pk_tracedat *td, struct td_cur *c, bool text)
 		cp->cpu = (int)id;
 		if (cp->off > td->size || cp->size > td->size - cp->off) {
 			c->pos -= 16;
-			return td_err(c, PK_ERR_TRUNC, "cpu data past the end");
+			return pk__td_err(c, PK_ERR_TRUNC, "cpu data past the end");
 		}
 	}
 	uint16_t flags = 0;
@@ -466,13 +466,13 @@ static int rd_options(struct pk_tracedat *td, struct td_cur *c,
 		if ((r = rd_u32(c, &size, "option size")))
 			return r;
 		if (size > c->len - c->pos)
-			return td_err(c, PK_ERR_TRUNC, "option past the end");
+			return pk__td_err(c, PK_ERR_TRUNC, "option past the end");
 		if ((r = rd_option(td, id, c, size, next, sect)))
 			return r;
 		if (id == TD_OPT_DONE)
 			return 0;
 	}
-	return td->version < 7 ? td_err(c, PK_ERR_TRUNC, "options not ended")
+	return td->version < 7 ? pk__td_err(c, PK_ERR_TRUNC, "options not ended")
 			       : 0;
 }
 
@@ -490,14 +490,14 @@ static int rd_v7(struct pk_tracedat *td, struct td_cur *c)
 	snprintf(td->comp_ver, sizeof(td->comp_ver), "%s", s);
 	if (strcmp(td->comp, "none") && strcmp(td->comp, "zstd") &&
 	    strcmp(td->comp, "zlib"))
-		return td_err(c, PK_ERR_UNSUPP, "unknown compression");
+		return pk__td_err(c, PK_ERR_UNSUPP, "unknown compression");
 	if ((r = rd_u64(c, &off, "first options offset")))
 		return r;
 	while (off) {
 		struct td_cur o;
 		uint64_t next = 0;
 		if (++guard > 1000)
-			return td_err(c, PK_ERR_FORMAT, "options chain loops");
+			return pk__td_err(c, PK_ERR_FORMAT, "options chain loops");
 		if ((r = open_section(td, off, 0, &o, NULL)) ||
 		    (r = rd_options(td, &o, &next, sect)))
 			return r;
@@ -520,7 +520,7 @@ static int rd_v7(struct pk_tracedat *td, struct td_cur *c)
 		if (!sect[id])
 			continue;
 		if (id >= TD_OPT_KALLSYMS && id <= TD_OPT_CMDLINES) {
-			/* read on first use (td_tracedat_blob) */
+			/* read on first use (pk__td_tracedat_blob) */
 			if ((r = check_section(td, sect[id], (uint16_t)id)))
 				return r;
 			td->lazy_off[id - TD_OPT_KALLSYMS] = sect[id];
@@ -550,7 +550,7 @@ static int rd_v6_cpus(struct pk_tracedat *td, struct td_cur *c,
 
 	if (c->len - c->pos >= 10 && !memcmp(c->p + c->pos, "flyrecord", 10))
 		c->pos += 10;
-	b->cpus = pk_calloc(n ? n : 1, sizeof(*b->cpus));
+	b->cpus = pk__calloc(n ? n : 1, sizeof(*b->cpus));
 	if (!b->cpus)
 		return -ENOMEM;
 	b->nr_cpus = n;
@@ -562,7 +562,7 @@ static int rd_v6_cpus(struct pk_tracedat *td, struct td_cur *c,
 			return r;
 		if (cp->off > td->size || cp->size > td->size - cp->off) {
 			c->pos -= 16;
-			return td_err(c, PK_ERR_TRUNC, "cpu data past the end");
+			return pk__td_err(c, PK_ERR_TRUNC, "cpu data past the end");
 		}
 	}
 	return 0;
@@ -582,15 +582,15 @@ static int rd_v6(struct pk_tracedat *td, struct td_cur *c)
 	    (r = rd_u32(c, &cpus, "cpu count")))
 		return r;
 	if (cpus > 4096)
-		return td_err(c, PK_ERR_FORMAT, "too many cpus");
+		return pk__td_err(c, PK_ERR_FORMAT, "too many cpus");
 	td->cpus = (int)cpus;
 	/* the top buffer is buffers[0]; BUFFER options append instances */
-	td->bufs = pk_zalloc(sizeof(*td->bufs));
+	td->bufs = pk__zalloc(sizeof(*td->bufs));
 	if (!td->bufs)
 		return -ENOMEM;
 	td->nr_bufs = 1;
-	td->bufs[0].name = pk_strdup("");
-	td->bufs[0].clock = pk_strdup("");
+	td->bufs[0].name = pk__strdup("");
+	td->bufs[0].clock = pk__strdup("");
 	td->bufs[0].page_size = td->page_size;
 	if (!td->bufs[0].name || !td->bufs[0].clock)
 		return -ENOMEM;
@@ -614,14 +614,14 @@ static int rd_v6(struct pk_tracedat *td, struct td_cur *c)
 		if (!memcmp(tag, "flyrecord", 10))
 			break;
 		c->pos -= 10;
-		return td_err(c, PK_ERR_FORMAT, "unknown data type tag");
+		return pk__td_err(c, PK_ERR_FORMAT, "unknown data type tag");
 	}
 	if ((r = rd_v6_cpus(td, c, &td->bufs[0], (int)cpus)))
 		return r;
 	for (int i = 1; i < td->nr_bufs; i++) {
 		struct td_cur bc = { td->map, td->size, 0, 0, td->big, false };
 		if (td->bufs[i].sec_off >= td->size)
-			return td_err(c, PK_ERR_FORMAT, "buffer offset past end");
+			return pk__td_err(c, PK_ERR_FORMAT, "buffer offset past end");
 		bc.pos = (size_t)td->bufs[i].sec_off;
 		if ((r = rd_v6_cpus(td, &bc, &td->bufs[i], (int)cpus)))
 			return r;
@@ -640,13 +640,13 @@ static int parse(struct pk_tracedat *td)
 	if ((r = need(&c, 10, "magic")))
 		return r;
 	if (memcmp(c.p, magic, 10))
-		return td_err(&c, PK_ERR_FORMAT, "not a trace-cmd file (magic)");
+		return pk__td_err(&c, PK_ERR_FORMAT, "not a trace-cmd file (magic)");
 	c.pos = 10;
 	if ((r = rd_str(&c, &ver, "version")))
 		return r;
 	td->version = atoi(ver);
 	if (td->version < 6 || td->version > 7)
-		return td_err(&c, PK_ERR_UNSUPP, "unsupported file version");
+		return pk__td_err(&c, PK_ERR_UNSUPP, "unsupported file version");
 	if ((r = need(&c, 6, "endian, long size, page size")))
 		return r;
 	td->big = c.p[c.pos] != 0;
@@ -657,8 +657,8 @@ static int parse(struct pk_tracedat *td)
 	if ((td->long_size != 4 && td->long_size != 8) ||
 	    td->page_size < 256 || td->page_size > (1u << 24) ||
 	    (td->page_size & (td->page_size - 1)))
-		return td_err(&c, PK_ERR_FORMAT, "bad long size or page size");
-	pk_rb_layout_default(&td->layout, td->long_size, td->big);
+		return pk__td_err(&c, PK_ERR_FORMAT, "bad long size or page size");
+	pk__rb_layout_default(&td->layout, td->long_size, td->big);
 	r = td->version >= 7 ? rd_v7(td, &c) : rd_v6(td, &c);
 	if (r)
 		return r;
@@ -690,12 +690,12 @@ static int parse(struct pk_tracedat *td)
 			clk = tmp;
 		}
 		b->in_usecs = td->has_tsc2nsec || !td->clock_opt.p || !*clk ||
-			      td_clock_in_usecs(clk);
+			      pk__td_clock_in_usecs(clk);
 	}
 	return 0;
 }
 
-bool td_clock_in_usecs(const char *clock)
+bool pk__td_clock_in_usecs(const char *clock)
 {
 	static const char *const us[] = { "local", "global", "uptime",
 					   "perf", "boot" };
@@ -708,7 +708,7 @@ bool td_clock_in_usecs(const char *clock)
 int pk_tracedat_open_mem(const void *data, size_t len,
 			 struct pk_tracedat **out)
 {
-	struct pk_tracedat *td = pk_zalloc(sizeof(*td));
+	struct pk_tracedat *td = pk__zalloc(sizeof(*td));
 	int r;
 
 	*out = NULL;
@@ -765,30 +765,30 @@ void pk_tracedat_close(struct pk_tracedat *td)
 {
 	if (!td)
 		return;
-	td_prefetch_stop(td);
+	pk__td_prefetch_stop(td);
 	for (int i = 0; i < td->nr_bufs; i++) {
 		struct td_buffer *b = &td->bufs[i];
 		for (int k = 0; b->cpus && k < b->nr_cpus; k++) {
-			pk_bigbuf_free(&b->cpus[k].mem);
-			pk_free(b->cpus[k].chunks);
-			pk_free(b->cpus[k].cdone);
+			pk__bigbuf_free(&b->cpus[k].mem);
+			pk__free(b->cpus[k].chunks);
+			pk__free(b->cpus[k].cdone);
 		}
-		pk_free(b->cpus);
-		pk_free(b->name);
-		pk_free(b->clock);
+		pk__free(b->cpus);
+		pk__free(b->name);
+		pk__free(b->clock);
 	}
-	pk_free(td->bufs);
+	pk__free(td->bufs);
 	for (int i = 0; i < td->nr_owned; i++)
-		pk_free(td->owned[i]);
-	pk_free(td->owned);
+		pk__free(td->owned[i]);
+	pk__free(td->owned);
 	for (int i = 0; i < td->nr_bigs; i++)
-		pk_bigbuf_free(&td->bigs[i]);
-	pk_free(td->fmts);
-	pk_free(td->filter);
-	td_decompress_free(td->zctx);
+		pk__bigbuf_free(&td->bigs[i]);
+	pk__free(td->fmts);
+	pk__free(td->filter);
+	pk__td_decompress_free(td->zctx);
 	if (td->mapped)
 		munmap((void *)td->map, td->size);
-	pk_free(td);
+	pk__free(td);
 }
 
 int pk_tracedat_version(const struct pk_tracedat *td) { return td->version; }
@@ -819,7 +819,7 @@ const char *pk_tracedat_item(const struct pk_tracedat *td,
 			     enum pk_tracedat_item item, size_t *len)
 {
 	/* lazily read sections are loaded here: a cache, not a change */
-	const struct td_blob *b = td_tracedat_blob((struct pk_tracedat *)td,
+	const struct td_blob *b = pk__td_tracedat_blob((struct pk_tracedat *)td,
 						   item);
 	if (!b)
 		return NULL;

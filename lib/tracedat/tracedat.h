@@ -36,7 +36,7 @@ struct td_cpu {
 	size_t len;
 	bool loaded;
 	/* compressed data: chunks decompressed on demand, in order; with a
-	 * prefetch thread (td_prefetch_start) shared under td->lock */
+	 * prefetch thread (pk__td_prefetch_start) shared under td->lock */
 	struct td_chunk *chunks;
 	uint32_t nr_chunks;
 	uint32_t claimed;       /* chunks taken by a decompressor */
@@ -110,44 +110,44 @@ struct td_cur {
 	bool decomp;            /* inside a decompressed section */
 };
 
-int td_keep(struct pk_tracedat *td, void *p);
-int td_err(const struct td_cur *c, int err, const char *what);
+int pk__td_keep(struct pk_tracedat *td, void *p);
+int pk__td_err(const struct td_cur *c, int err, const char *what);
 /* Whether USIZE is a believable output size for CSIZE compressed bytes. */
-bool td_size_plausible(uint64_t csize, uint64_t usize);
-int td_decompress(const char *alg, const void *in, size_t in_len,
+bool pk__td_size_plausible(uint64_t csize, uint64_t usize);
+int pk__td_decompress(const char *alg, const void *in, size_t in_len,
 		  void *out, size_t out_len);
-int td_compress(const char *alg, const void *in, size_t in_len,
+int pk__td_compress(const char *alg, const void *in, size_t in_len,
 		void **out, size_t *out_len);
-/* Decompression reusing *CTX (created on first use; td_decompress_free). */
-int td_decompress_ctx(void **ctx, const char *alg, const void *in,
+/* Decompression reusing *CTX (created on first use; pk__td_decompress_free). */
+int pk__td_decompress_ctx(void **ctx, const char *alg, const void *in,
 		      size_t in_len, void *out, size_t out_len);
-void td_decompress_free(void *ctx);
+void pk__td_decompress_free(void *ctx);
 /* The blob of ITEM, loading a lazily read section first (NULL: none). */
-const struct td_blob *td_tracedat_blob(struct pk_tracedat *td,
+const struct td_blob *pk__td_tracedat_blob(struct pk_tracedat *td,
 				       enum pk_tracedat_item item);
-int td_load_cpu(struct pk_tracedat *td, struct td_buffer *b,
+int pk__td_load_cpu(struct pk_tracedat *td, struct td_buffer *b,
 		struct td_cpu *c);
 /* Makes the first NEED bytes of C's data usable (all: SIZE_MAX). */
-int td_cpu_need(struct pk_tracedat *td, struct td_buffer *b,
+int pk__td_cpu_need(struct pk_tracedat *td, struct td_buffer *b,
 		struct td_cpu *c, size_t need);
 /*
  * Starts a thread that runs JOB(ARG) (may be NULL) first and then
  * decompresses CPU data ahead of the reader (the records stay where they
  * are: pointers remain valid). Returns 1 when the thread runs, 0 when
  * there is nothing to prefetch (no thread: JOB was not run), or -errno.
- * JOB may only touch what the reader leaves alone. td_prefetch_stop()
+ * JOB may only touch what the reader leaves alone. pk__td_prefetch_stop()
  * joins it (pk_tracedat_close calls it).
  */
-int td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
+int pk__td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
 		      void *arg);
 /* Waits for the job, decompressing CPU data meanwhile. */
-void td_prefetch_job_wait(struct pk_tracedat *td);
+void pk__td_prefetch_job_wait(struct pk_tracedat *td);
 /* Waits (helping) until C has NEED usable bytes or cannot get them. */
-int td_prefetch_wait(struct pk_tracedat *td, struct td_cpu *c, size_t need);
-int td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,
+int pk__td_prefetch_wait(struct pk_tracedat *td, struct td_cpu *c, size_t need);
+int pk__td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,
 		 void **zctx);
-void td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r);
-void td_prefetch_stop(struct pk_tracedat *td);
-bool td_clock_in_usecs(const char *clock);
+void pk__td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r);
+void pk__td_prefetch_stop(struct pk_tracedat *td);
+bool pk__td_clock_in_usecs(const char *clock);
 
 #endif

@@ -58,14 +58,14 @@ static uint64_t wpos(struct pk_tdwriter *w)
 	return o < 0 ? 0 : (uint64_t)o;
 }
 
-static int put16(struct pk_buf *b, uint16_t v) { return pk_buf_append(b, &v, 2); }
-static int put32(struct pk_buf *b, uint32_t v) { return pk_buf_append(b, &v, 4); }
-static int put64(struct pk_buf *b, uint64_t v) { return pk_buf_append(b, &v, 8); }
+static int put16(struct pk_buf *b, uint16_t v) { return pk__buf_append(b, &v, 2); }
+static int put32(struct pk_buf *b, uint32_t v) { return pk__buf_append(b, &v, 4); }
+static int put64(struct pk_buf *b, uint64_t v) { return pk__buf_append(b, &v, 8); }
 
 static uint32_t add_string(struct pk_tdwriter *w, const char *s)
 {
 	uint32_t id = (uint32_t)w->strings.len;
-	pk_buf_append(&w->strings, s, strlen(s) + 1);
+	pk__buf_append(&w->strings, s, strlen(s) + 1);
 	return id;
 }
 
@@ -81,7 +81,7 @@ struct pk_tdwriter *pk_tdwriter_new(const char *path,
 		errno = EINVAL;
 		return NULL;
 	}
-	w = pk_zalloc(sizeof(*w));
+	w = pk__zalloc(sizeof(*w));
 	if (!w)
 		return NULL;
 	snprintf(w->comp, sizeof(w->comp), "%s", comp);
@@ -91,7 +91,7 @@ struct pk_tdwriter *pk_tdwriter_new(const char *path,
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		int e = errno;
-		pk_free(w);
+		pk__free(w);
 		errno = e;
 		return NULL;
 	}
@@ -105,7 +105,7 @@ int pk_tdwriter_set_item(struct pk_tdwriter *w, enum pk_tracedat_item item,
 		return -EINVAL;
 	w->item[item].len = 0;
 	w->has_item[item] = true;
-	return pk_buf_append(&w->item[item], data, len) ? -ENOMEM : 0;
+	return pk__buf_append(&w->item[item], data, len) ? -ENOMEM : 0;
 }
 
 int pk_tdwriter_add_format(struct pk_tdwriter *w, const char *system,
@@ -114,13 +114,13 @@ int pk_tdwriter_add_format(struct pk_tdwriter *w, const char *system,
 	if (!strcmp(system, "ftrace")) {
 		w->nr_ftrace++;
 		if (put64(&w->ftrace_fmts, len) ||
-		    pk_buf_append(&w->ftrace_fmts, text, len))
+		    pk__buf_append(&w->ftrace_fmts, text, len))
 			return -ENOMEM;
 		return 0;
 	}
 	if (strcmp(system, w->last_sys) || !w->nr_sys) {
 		snprintf(w->last_sys, sizeof(w->last_sys), "%s", system);
-		if (pk_buf_append(&w->sys_fmts, system, strlen(system) + 1))
+		if (pk__buf_append(&w->sys_fmts, system, strlen(system) + 1))
 			return -ENOMEM;
 		w->last_sys_count_at = w->sys_fmts.len;
 		if (put32(&w->sys_fmts, 0))
@@ -131,7 +131,7 @@ int pk_tdwriter_add_format(struct pk_tdwriter *w, const char *system,
 	memcpy(&n, w->sys_fmts.data + w->last_sys_count_at, 4);
 	n++;
 	memcpy(w->sys_fmts.data + w->last_sys_count_at, &n, 4);
-	if (put64(&w->sys_fmts, len) || pk_buf_append(&w->sys_fmts, text, len))
+	if (put64(&w->sys_fmts, len) || pk__buf_append(&w->sys_fmts, text, len))
 		return -ENOMEM;
 	return 0;
 }
@@ -158,7 +158,7 @@ int pk_tdwriter_set_ts_offset(struct pk_tdwriter *w, long long offset)
 int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text)
 {
 	w->nr_cpustats++;
-	return pk_buf_append(&w->cpustats, text, strlen(text) + 1) ? -ENOMEM
+	return pk__buf_append(&w->cpustats, text, strlen(text) + 1) ? -ENOMEM
 								    : 0;
 }
 
@@ -166,19 +166,19 @@ int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 			   const char *clock, int nr_cpus,
 			   const int *cpu_ids, const int *fds)
 {
-	struct wbuf *b = pk_realloc(w->bufs, (w->nr_bufs + 1) * sizeof(*b));
+	struct wbuf *b = pk__realloc(w->bufs, (w->nr_bufs + 1) * sizeof(*b));
 
 	if (!b)
 		return -ENOMEM;
 	w->bufs = b;
 	b = &b[w->nr_bufs];
 	memset(b, 0, sizeof(*b));
-	b->name = pk_strdup(name);
-	b->clock = pk_strdup(clock ? clock : "local");
-	b->ids = pk_calloc(nr_cpus + 1, sizeof(int));
-	b->fds = pk_calloc(nr_cpus + 1, sizeof(int));
-	b->off = pk_calloc(nr_cpus + 1, sizeof(uint64_t));
-	b->size = pk_calloc(nr_cpus + 1, sizeof(uint64_t));
+	b->name = pk__strdup(name);
+	b->clock = pk__strdup(clock ? clock : "local");
+	b->ids = pk__calloc(nr_cpus + 1, sizeof(int));
+	b->fds = pk__calloc(nr_cpus + 1, sizeof(int));
+	b->off = pk__calloc(nr_cpus + 1, sizeof(uint64_t));
+	b->size = pk__calloc(nr_cpus + 1, sizeof(uint64_t));
 	w->nr_bufs++;
 	if (!b->name || !b->clock || !b->ids || !b->fds || !b->off || !b->size)
 		return -ENOMEM;
@@ -210,7 +210,7 @@ static int wr_section_id(struct pk_tdwriter *w, uint16_t id, uint32_t desc,
 	int r;
 
 	*at = wpos(w);
-	if (comp && (r = td_compress(w->comp, data, len, &cdata, &clen)))
+	if (comp && (r = pk__td_compress(w->comp, data, len, &cdata, &clen)))
 		return r;
 	put16(&h, id);
 	put16(&h, comp ? 1 : 0);
@@ -220,11 +220,11 @@ static int wr_section_id(struct pk_tdwriter *w, uint16_t id, uint32_t desc,
 		put32(&h, (uint32_t)clen);
 		put32(&h, (uint32_t)len);
 	}
-	r = h.data ? pk_write_all(w->fd, h.data, h.len) : -ENOMEM;
+	r = h.data ? pk__write_all(w->fd, h.data, h.len) : -ENOMEM;
 	if (!r)
-		r = comp ? pk_write_all(w->fd, cdata, clen) : pk_write_all(w->fd, data, len);
-	pk_buf_fini(&h);
-	pk_free(cdata);
+		r = comp ? pk__write_all(w->fd, cdata, clen) : pk__write_all(w->fd, data, len);
+	pk__buf_fini(&h);
+	pk__free(cdata);
 	return r;
 }
 
@@ -234,7 +234,7 @@ static int pad_to(struct pk_tdwriter *w, uint64_t align)
 	uint64_t p = wpos(w), pad = (align - p % align) % align;
 	while (pad) {
 		size_t n = (size_t)PK_MIN(pad, sizeof(zero));
-		int r = pk_write_all(w->fd, zero, n);
+		int r = pk__write_all(w->fd, zero, n);
 		if (r)
 			return r;
 		pad -= n;
@@ -246,7 +246,7 @@ static int pad_to(struct pk_tdwriter *w, uint64_t align)
 static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
 {
 	size_t csz = (size_t)w->page_size * CHUNK_PAGES;
-	char *buf = pk_malloc(csz);
+	char *buf = pk__malloc(csz);
 	bool comp = strcmp(w->comp, "none") != 0;
 	uint64_t start = wpos(w), count_at = start;
 	uint32_t chunks = 0;
@@ -255,11 +255,11 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
 	if (!buf)
 		return -ENOMEM;
 	if (lseek(fd, 0, SEEK_SET) < 0) {
-		pk_free(buf);
+		pk__free(buf);
 		return -errno;
 	}
 	if (comp)
-		r = pk_write_all(w->fd, &chunks, 4);
+		r = pk__write_all(w->fd, &chunks, 4);
 	for (;;) {
 		size_t got = 0;
 		while (!r && got < csz) {
@@ -275,21 +275,21 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
 		if (r || !got)
 			break;
 		if (!comp) {
-			r = pk_write_all(w->fd, buf, got);
+			r = pk__write_all(w->fd, buf, got);
 			continue;
 		}
 		void *c;
 		size_t cl;
-		if ((r = td_compress(w->comp, buf, got, &c, &cl)))
+		if ((r = pk__td_compress(w->comp, buf, got, &c, &cl)))
 			break;
 		uint32_t hdr[2] = { (uint32_t)cl, (uint32_t)got };
-		r = pk_write_all(w->fd, hdr, 8);
+		r = pk__write_all(w->fd, hdr, 8);
 		if (!r)
-			r = pk_write_all(w->fd, c, cl);
-		pk_free(c);
+			r = pk__write_all(w->fd, c, cl);
+		pk__free(c);
 		chunks++;
 	}
-	pk_free(buf);
+	pk__free(buf);
 	if (r)
 		return r;
 	uint64_t end = wpos(w);
@@ -311,7 +311,7 @@ int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
 
 	if (r)
 		return r;
-	b->text = pk_malloc(len + 1);
+	b->text = pk__malloc(len + 1);
 	if (!b->text)
 		return -ENOMEM;
 	memcpy(b->text, text, len);
@@ -336,8 +336,8 @@ static int wr_buffer(struct pk_tdwriter *w, struct wbuf *b)
 	put64(&h, 0);
 	if (!h.data)
 		return -ENOMEM;
-	r = pk_write_all(w->fd, h.data, h.len);
-	pk_buf_fini(&h);
+	r = pk__write_all(w->fd, h.data, h.len);
+	pk__buf_fini(&h);
 	size_at = b->sec_off + 8;
 	if (r || (r = pad_to(w, (uint64_t)w->page_size)))
 		return r;
@@ -356,7 +356,7 @@ static int opt_add(struct pk_tdwriter *w, uint16_t id, const void *d,
 		   uint32_t n)
 {
 	if (put16(&w->opts, id) || put32(&w->opts, n) ||
-	    (n && pk_buf_append(&w->opts, d, n)))
+	    (n && pk__buf_append(&w->opts, d, n)))
 		return -ENOMEM;
 	return 0;
 }
@@ -364,14 +364,14 @@ static int opt_add(struct pk_tdwriter *w, uint16_t id, const void *d,
 static int opt_add_str(struct pk_tdwriter *w, uint16_t id, const char *s,
 		       size_t len)
 {
-	char *t = pk_malloc(len + 1);
+	char *t = pk__malloc(len + 1);
 	int r;
 	if (!t)
 		return -ENOMEM;
 	memcpy(t, s, len);
 	t[len] = 0;
 	r = opt_add(w, id, t, (uint32_t)len + 1);
-	pk_free(t);
+	pk__free(t);
 	return r;
 }
 
@@ -382,13 +382,13 @@ static int wr_meta(struct pk_tdwriter *w)
 	int r;
 
 	/* header info */
-	pk_buf_append(&s, "header_page", 12);
+	pk__buf_append(&s, "header_page", 12);
 	put64(&s, w->item[PK_TD_HEADER_PAGE].len);
-	pk_buf_append(&s, w->item[PK_TD_HEADER_PAGE].data,
+	pk__buf_append(&s, w->item[PK_TD_HEADER_PAGE].data,
 		      w->item[PK_TD_HEADER_PAGE].len);
-	pk_buf_append(&s, "header_event", 13);
+	pk__buf_append(&s, "header_event", 13);
 	put64(&s, w->item[PK_TD_HEADER_EVENT].len);
-	pk_buf_append(&s, w->item[PK_TD_HEADER_EVENT].data,
+	pk__buf_append(&s, w->item[PK_TD_HEADER_EVENT].data,
 		      w->item[PK_TD_HEADER_EVENT].len);
 	if (!s.data)
 		return -ENOMEM;
@@ -399,14 +399,14 @@ static int wr_meta(struct pk_tdwriter *w)
 	/* ftrace formats */
 	s.len = 0;
 	put32(&s, (uint32_t)w->nr_ftrace);
-	pk_buf_append(&s, w->ftrace_fmts.data, w->ftrace_fmts.len);
+	pk__buf_append(&s, w->ftrace_fmts.data, w->ftrace_fmts.len);
 	if ((r = wr_section(w, TD_OPT_FTRACE_EVENTS, "ftrace events", s.data,
 			    s.len, &at)))
 		goto out;
 	opt_add(w, TD_OPT_FTRACE_EVENTS, &at, 8);
 	s.len = 0;
 	put32(&s, (uint32_t)w->nr_sys);
-	pk_buf_append(&s, w->sys_fmts.data, w->sys_fmts.len);
+	pk__buf_append(&s, w->sys_fmts.data, w->sys_fmts.len);
 	if ((r = wr_section(w, TD_OPT_EVENT_FORMATS, "events format", s.data,
 			    s.len, &at)))
 		goto out;
@@ -423,14 +423,14 @@ static int wr_meta(struct pk_tdwriter *w)
 			put64(&s, it->len);
 		else
 			put32(&s, (uint32_t)it->len);
-		pk_buf_append(&s, it->data ? it->data : "", it->len);
+		pk__buf_append(&s, it->data ? it->data : "", it->len);
 		if ((r = wr_section(w, (uint16_t)m[i].id, m[i].d, s.data,
 				    s.len, &at)))
 			goto out;
 		opt_add(w, (uint16_t)m[i].id, &at, 8);
 	}
 out:
-	pk_buf_fini(&s);
+	pk__buf_fini(&s);
 	return r;
 }
 
@@ -481,12 +481,12 @@ static int wr_options(struct pk_tdwriter *w)
 		struct pk_buf o = { 0 };
 		uint32_t ps = (uint32_t)w->page_size, n = (uint32_t)b->nr_cpus;
 		put64(&o, b->sec_off);
-		pk_buf_append(&o, b->name, strlen(b->name) + 1);
-		pk_buf_append(&o, b->clock, strlen(b->clock) + 1);
+		pk__buf_append(&o, b->name, strlen(b->name) + 1);
+		pk__buf_append(&o, b->clock, strlen(b->clock) + 1);
 		if (b->text) {
 			r = o.data ? opt_add(w, TD_OPT_BUFFER_TEXT, o.data,
 					     (uint32_t)o.len) : -ENOMEM;
-			pk_buf_fini(&o);
+			pk__buf_fini(&o);
 			if (r)
 				return r;
 			continue;
@@ -501,7 +501,7 @@ static int wr_options(struct pk_tdwriter *w)
 		if (!o.data)
 			return -ENOMEM;
 		r = opt_add(w, TD_OPT_BUFFER, o.data, (uint32_t)o.len);
-		pk_buf_fini(&o);
+		pk__buf_fini(&o);
 		if (r)
 			return r;
 	}
@@ -520,17 +520,17 @@ int pk_tdwriter_close(struct pk_tdwriter *w)
 		pk_tdwriter_free(w);
 		return PK_ERR_UNSUPP;
 	}
-	pk_buf_append(&h, "\x17\x08\x44tracing7", 12);
+	pk__buf_append(&h, "\x17\x08\x44tracing7", 12);
 	char f[2] = { 0, (char)w->long_size };
-	pk_buf_append(&h, f, 2);
+	pk__buf_append(&h, f, 2);
 	put32(&h, (uint32_t)w->page_size);
-	pk_buf_append(&h, w->comp, strlen(w->comp) + 1);
+	pk__buf_append(&h, w->comp, strlen(w->comp) + 1);
 	const char *cv = !strcmp(w->comp, "none") ? "" : "1";
-	pk_buf_append(&h, cv, strlen(cv) + 1);
+	pk__buf_append(&h, cv, strlen(cv) + 1);
 	opt_ptr = h.len;
 	put64(&h, 0);
-	r = h.data ? pk_write_all(w->fd, h.data, h.len) : -ENOMEM;
-	pk_buf_fini(&h);
+	r = h.data ? pk__write_all(w->fd, h.data, h.len) : -ENOMEM;
+	pk__buf_fini(&h);
 	if (!r)
 		r = wr_meta(w);
 	for (int i = 0; !r && i < w->nr_bufs; i++)
@@ -568,22 +568,22 @@ void pk_tdwriter_free(struct pk_tdwriter *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	for (int i = 0; i <= PK_TD_VERSION; i++)
-		pk_buf_fini(&w->item[i]);
-	pk_buf_fini(&w->ftrace_fmts);
-	pk_buf_fini(&w->sys_fmts);
-	pk_buf_fini(&w->cpustats);
-	pk_buf_fini(&w->strings);
-	pk_buf_fini(&w->opts);
+		pk__buf_fini(&w->item[i]);
+	pk__buf_fini(&w->ftrace_fmts);
+	pk__buf_fini(&w->sys_fmts);
+	pk__buf_fini(&w->cpustats);
+	pk__buf_fini(&w->strings);
+	pk__buf_fini(&w->opts);
 	for (int i = 0; i < w->nr_bufs; i++) {
 		struct wbuf *b = &w->bufs[i];
-		pk_free(b->name);
-		pk_free(b->clock);
-		pk_free(b->text);
-		pk_free(b->ids);
-		pk_free(b->fds);
-		pk_free(b->off);
-		pk_free(b->size);
+		pk__free(b->name);
+		pk__free(b->clock);
+		pk__free(b->text);
+		pk__free(b->ids);
+		pk__free(b->fds);
+		pk__free(b->off);
+		pk__free(b->size);
 	}
-	pk_free(w->bufs);
-	pk_free(w);
+	pk__free(w->bufs);
+	pk__free(w);
 }

@@ -191,7 +191,7 @@ static int new_node(struct ps *s, int kind)
 		return fail(s, "expression too large");
 	if (ev->nr_nodes == s->cap_nodes) {
 		int cap = s->cap_nodes ? s->cap_nodes * 2 : 32;
-		struct tf_node *n = pk_realloc(ev->nodes, (size_t)cap *
+		struct tf_node *n = pk__realloc(ev->nodes, (size_t)cap *
 					       sizeof(*n));
 		if (!n)
 			return fail(s, "out of memory");
@@ -208,7 +208,7 @@ static long add_text(struct ps *s, const char *p, size_t len)
 {
 	long off = (long)s->text.len;
 
-	if (pk_buf_append(&s->text, p, len) || pk_buf_append(&s->text, "", 1))
+	if (pk__buf_append(&s->text, p, len) || pk__buf_append(&s->text, "", 1))
 		return fail(s, "out of memory");
 	return off;
 }
@@ -236,7 +236,7 @@ static int field_ref(struct ps *s)
 		return fail(s, "bad REC->field");
 	memcpy(name, s->t.s, s->t.len);
 	name[s->t.len] = 0;
-	f = tf_find_field(s->ev, name);
+	f = pk__tf_find_field(s->ev, name);
 	if (f < 0)
 		return fail(s, "unknown field");
 	next(s);
@@ -439,7 +439,7 @@ static int call(struct ps *s)
 			return fail(s, "__get_str argument");
 		memcpy(name, s->t.s, s->t.len);
 		name[s->t.len] = 0;
-		int f = tf_find_field(s->ev, name);
+		int f = pk__tf_find_field(s->ev, name);
 		if (f < 0 || !(s->ev->fields[f].flags & TFF_DYN) ||
 		    s->ev->fields[f].size != 4)
 			return fail(s, "__get_str of a non-dynamic field");
@@ -562,18 +562,18 @@ static int primary(struct ps *s)
 		struct pk_buf tmp = { 0 };
 		while (s->t.type == T_STR) {    /* "a" "b" concatenate */
 			if (s->t.v) {
-				pk_buf_fini(&tmp);
+				pk__buf_fini(&tmp);
 				return fail(s, "escape in a string argument");
 			}
-			if (pk_buf_append(&tmp, s->t.s, s->t.len)) {
-				pk_buf_fini(&tmp);
+			if (pk__buf_append(&tmp, s->t.s, s->t.len)) {
+				pk__buf_fini(&tmp);
 				return fail(s, "out of memory");
 			}
 			next(s);
 		}
 		size_t tl = tmp.len;
 		long off = add_text(s, tmp.data ? tmp.data : "", tl);
-		pk_buf_fini(&tmp);
+		pk__buf_fini(&tmp);
 		if (off < 0 || tl > (1u << 30) || (n = new_node(s, TN_STR)) < 0)
 			return -1;
 		s->ev->nodes[n].a = (int)off;
@@ -902,7 +902,7 @@ static int add_conv(struct ps *s, struct tf_conv *c)
 
 	if (ev->nr_convs >= TF_MAX_CONVS)
 		return fail(s, "too many conversions");
-	n = pk_realloc(ev->convs, (size_t)(ev->nr_convs + 1) * sizeof(*n));
+	n = pk__realloc(ev->convs, (size_t)(ev->nr_convs + 1) * sizeof(*n));
 	if (!n)
 		return fail(s, "out of memory");
 	ev->convs = n;
@@ -932,14 +932,14 @@ static int parse_fmt(struct ps *s, const char *f, size_t len)
 		struct tf_conv c = { 0 };
 		lit.len = 0;
 		while (i < len && f[i] != '%') {
-			if (pk_buf_append(&lit, &f[i], 1))
+			if (pk__buf_append(&lit, &f[i], 1))
 				r = fail(s, "out of memory");
 			i++;
 		}
 		if (i + 1 < len && f[i + 1] == '%') {
 			/* "%%": a literal percent, continue the literal */
 			long o;
-			if (pk_buf_append(&lit, "%", 1))
+			if (pk__buf_append(&lit, "%", 1))
 				r = fail(s, "out of memory");
 			i += 2;
 			/* emit literal so far as its own END-less piece */
@@ -1043,11 +1043,11 @@ static int parse_fmt(struct ps *s, const char *f, size_t len)
 		if (!r)
 			r = add_conv(s, &c);
 	}
-	pk_buf_fini(&lit);
+	pk__buf_fini(&lit);
 	return r;
 }
 
-int tf_compile_fmt(struct tf_event *ev, const char *fmt, size_t len,
+int pk__tf_compile_fmt(struct tf_event *ev, const char *fmt, size_t len,
 		   int long_size)
 {
 	struct ps s = { .p = fmt, .end = fmt, .ev = ev,
@@ -1065,7 +1065,7 @@ int tf_compile_fmt(struct tf_event *ev, const char *fmt, size_t len,
 		}
 	}
 	ev->text = s.text.data;
-	if (!ev->text && !(ev->text = pk_strdup("")))
+	if (!ev->text && !(ev->text = pk__strdup("")))
 		return -ENOMEM;
 	return 0;
 }
@@ -1168,7 +1168,7 @@ static int compile_print(struct tf_event *ev, const char *p, const char *end,
 				ch = s.t.s[++i];
 				ch = ch == 't' ? '\t' : ch == 'n' ? '\n' : ch;
 			}
-			if (pk_buf_append(&fmt, &ch, 1))
+			if (pk__buf_append(&fmt, &ch, 1))
 				r = fail(&s, "out of memory");
 		}
 		/* peek: another string directly following? */
@@ -1187,15 +1187,15 @@ static int compile_print(struct tf_event *ev, const char *p, const char *end,
 		if (ev->convs[i].kind == TC_INT && ev->convs[i].ls == 1 &&
 		    long_size != 8)
 			r = fail(&s, "%l with 4-byte longs");
-	pk_buf_fini(&fmt);
+	pk__buf_fini(&fmt);
 	if (r) {
 		ev->why = s.why ? s.why : "syntax";
-		pk_buf_fini(&s.text);
+		pk__buf_fini(&s.text);
 		return 0;
 	}
 	ev->text = s.text.data;
 	if (!ev->text)
-		ev->text = pk_strdup("");
+		ev->text = pk__strdup("");
 	ev->ok = ev->text != NULL;
 	return 0;
 }
@@ -1248,14 +1248,14 @@ static int add_field(struct tf_event *ev, const char *p, const char *e)
 		d--;
 	if (d == ne)
 		return PK_ERR_FORMAT;
-	f.name = pk_strndup(d, (size_t)(ne - d));
+	f.name = pk__strndup(d, (size_t)(ne - d));
 	const char *te = d;
 	while (te > p && isspace((unsigned char)te[-1]))
 		te--;
-	f.type = pk_strndup(p, (size_t)(te - p));
+	f.type = pk__strndup(p, (size_t)(te - p));
 	if (!f.name || !f.type) {
-		pk_free(f.name);
-		pk_free(f.type);
+		pk__free(f.name);
+		pk__free(f.type);
 		return -ENOMEM;
 	}
 	f.off = (uint32_t)off;
@@ -1274,11 +1274,11 @@ static int add_field(struct tf_event *ev, const char *p, const char *e)
 		f.flags |= TFF_CHAR;
 	if (!strcmp(f.type, "long") || !strcmp(f.type, "unsigned long"))
 		f.flags |= TFF_LONG;
-	struct tf_field *n = pk_realloc(ev->fields, (size_t)(ev->nr_fields + 1)
+	struct tf_field *n = pk__realloc(ev->fields, (size_t)(ev->nr_fields + 1)
 					* sizeof(*n));
 	if (!n) {
-		pk_free(f.name);
-		pk_free(f.type);
+		pk__free(f.name);
+		pk__free(f.type);
 		return -ENOMEM;
 	}
 	ev->fields = n;
@@ -1286,7 +1286,7 @@ static int add_field(struct tf_event *ev, const char *p, const char *e)
 	return 0;
 }
 
-int tf_find_field(const struct tf_event *ev, const char *name)
+int pk__tf_find_field(const struct tf_event *ev, const char *name)
 {
 	for (int i = 0; i < ev->nr_fields; i++)
 		if (!strcmp(ev->fields[i].name, name))
@@ -1294,7 +1294,7 @@ int tf_find_field(const struct tf_event *ev, const char *name)
 	return -1;
 }
 
-int tf_compile(struct tf_event *ev, const char *text, size_t len,
+int pk__tf_compile(struct tf_event *ev, const char *text, size_t len,
 	       const char *system, int long_size, unsigned flags)
 {
 	const char *p = text, *end = text + len;
@@ -1303,7 +1303,7 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 	memset(ev, 0, sizeof(*ev));
 	ev->id = -1;
 	ev->common_pid = -1;
-	ev->system = pk_strdup(system ? system : "");
+	ev->system = pk__strdup(system ? system : "");
 	if (!ev->system)
 		return -ENOMEM;
 	bool blank = false, blank_before_own = true;
@@ -1314,8 +1314,8 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 		if (q == e && ev->nr_fields)
 			blank = true;
 		if (starts(q, e, "name: ")) {
-			pk_free(ev->name);
-			ev->name = pk_strndup(q + 6, (size_t)(e - q - 6));
+			pk__free(ev->name);
+			ev->name = pk__strndup(q + 6, (size_t)(e - q - 6));
 			if (!ev->name)
 				r = -ENOMEM;
 		} else if (starts(q, e, "ID: ")) {
@@ -1348,35 +1348,35 @@ int tf_compile(struct tf_event *ev, const char *text, size_t len,
 		ev->ok = false;
 		ev->why = "no blank line after the common fields";
 	}
-	ev->common_pid = tf_find_field(ev, "common_pid");
+	ev->common_pid = pk__tf_find_field(ev, "common_pid");
 	ev->name_len = strlen(ev->name);
 	if (!ev->why && !ev->ok)
 		ev->why = "no print fmt";
 	ev->plugin = TFP_NONE;
 	ev->kernel = (flags & TF_KERNEL) != 0;
 	if (!strcmp(ev->system, "ftrace") && !strcmp(ev->name, "bprint")) {
-		tf_bprint_bind(ev);     /* libtraceevent's own layout */
+		pk__tf_bprint_bind(ev);     /* libtraceevent's own layout */
 	} else if (!strcmp(ev->system, "ftrace") &&
 		   strcmp(ev->name, "print")) {
 		ev->ok = false;         /* special events: the caller's */
 		ev->why = "ftrace event";
 	}
 	if (flags & TF_PLUGINS)
-		tf_plugin_bind(ev);
+		pk__tf_plugin_bind(ev);
 	return 0;
 }
 
-void tf_event_fini(struct tf_event *ev)
+void pk__tf_event_fini(struct tf_event *ev)
 {
 	for (int i = 0; i < ev->nr_fields; i++) {
-		pk_free(ev->fields[i].name);
-		pk_free(ev->fields[i].type);
+		pk__free(ev->fields[i].name);
+		pk__free(ev->fields[i].type);
 	}
-	pk_free(ev->fields);
-	pk_free(ev->nodes);
-	pk_free(ev->convs);
-	pk_free(ev->text);
-	pk_free(ev->name);
-	pk_free(ev->system);
+	pk__free(ev->fields);
+	pk__free(ev->nodes);
+	pk__free(ev->convs);
+	pk__free(ev->text);
+	pk__free(ev->name);
+	pk__free(ev->system);
 	memset(ev, 0, sizeof(*ev));
 }

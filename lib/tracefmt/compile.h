@@ -52,9 +52,9 @@ struct tf_conv {
 };
 
 /* tfplug.c: ftrace:bprint's fields (ip, fmt, buf) */
-void tf_bprint_bind(struct tf_event *ev);
+void pk__tf_bprint_bind(struct tf_event *ev);
 /* tfeval.c: prints a bprint record */
-int tf_bprint(const struct tf_event *ev, struct tf_env *env,
+int pk__tf_bprint(const struct tf_event *ev, struct tf_env *env,
 	      const uint8_t *data, uint32_t size, struct tf_out *out);
 
 #endif

@@ -18,7 +18,7 @@ struct ectx {
 	bool fb;                /* fall back */
 };
 
-int tf_out_grow(struct tf_out *o, size_t need)
+int pk__tf_out_grow(struct tf_out *o, size_t need)
 {
 	size_t cap = o->cap ? o->cap : 1 << 16;
 
@@ -26,25 +26,25 @@ int tf_out_grow(struct tf_out *o, size_t need)
 
 	while (cap - o->len < need)
 		cap *= 2;
-	char *p = pk_bigbuf_alloc(&m, cap);
+	char *p = pk__bigbuf_alloc(&m, cap);
 	if (!p)
 		return -ENOMEM;
 	if (o->len)
 		memcpy(p, o->p, o->len);
-	pk_bigbuf_free(&o->mem);
+	pk__bigbuf_free(&o->mem);
 	o->mem = m;
 	o->p = p;
 	o->cap = cap;
 	return 0;
 }
 
-void tf_out_fini(struct tf_out *o)
+void pk__tf_out_fini(struct tf_out *o)
 {
-	pk_bigbuf_free(&o->mem);
+	pk__bigbuf_free(&o->mem);
 	memset(o, 0, sizeof(*o));
 }
 
-uint64_t tf_field_u64(const struct tf_env *env, const struct tf_field *f,
+uint64_t pk__tf_field_u64(const struct tf_env *env, const struct tf_field *f,
 		      const uint8_t *data)
 {
 	const uint8_t *p = data + f->off;
@@ -58,7 +58,7 @@ uint64_t tf_field_u64(const struct tf_env *env, const struct tf_field *f,
 	}
 }
 
-char *tf_put_u64(char *p, uint64_t v)
+char *pk__tf_put_u64(char *p, uint64_t v)
 {
 	static const char d2[] =
 		"00010203040506070809101112131415161718192021222324252627282930"
@@ -88,7 +88,7 @@ char *tf_put_u64(char *p, uint64_t v)
 	return p + (24 - n);
 }
 
-char *tf_put_hex(char *p, uint64_t v, bool upper)
+char *pk__tf_put_hex(char *p, uint64_t v, bool upper)
 {
 	const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char tmp[16];
@@ -114,7 +114,7 @@ static uint64_t read_field(struct ectx *x, int fi)
 		x->fb = true;
 		return 0;
 	}
-	return tf_field_u64(x->env, f, x->data);
+	return pk__tf_field_u64(x->env, f, x->data);
 }
 
 static uint64_t binop(struct ectx *x, int op, uint64_t a, uint64_t b)
@@ -191,7 +191,7 @@ static uint64_t eval(struct ectx *x, int ni, int depth)
 		}
 		struct tf_field e = { .off = (uint32_t)(f->off + i * es),
 				      .size = es };
-		return tf_field_u64(x->env, &e, x->data);
+		return pk__tf_field_u64(x->env, &e, x->data);
 	}
 	case TN_BIN:
 		a = eval(x, n->a, depth + 1);
@@ -279,7 +279,7 @@ static int put_int(struct tf_out *o, const struct tf_conv *c, uint64_t v)
 	if (c->has_prec && c->prec == 0 && v == 0) {
 		nd = 0;
 	} else if (c->conv == 'x' || c->conv == 'X') {
-		nd = (int)(tf_put_hex(dig, v, c->conv == 'X') - dig);
+		nd = (int)(pk__tf_put_hex(dig, v, c->conv == 'X') - dig);
 		if (c->alt && v) {
 			pre[np++] = '0';
 			pre[np++] = c->conv;
@@ -298,7 +298,7 @@ static int put_int(struct tf_out *o, const struct tf_conv *c, uint64_t v)
 		while (n)
 			dig[nd++] = tmp[--n];
 	} else {
-		nd = (int)(tf_put_u64(dig, v) - dig);
+		nd = (int)(pk__tf_put_u64(dig, v) - dig);
 	}
 	int zeros = c->has_prec && c->prec > nd ? c->prec - nd : 0;
 	int total = np + zeros + nd;
@@ -328,12 +328,12 @@ static int put_sym(struct ectx *x, struct tf_out *o, const struct tf_conv *c,
 	if (x->ev->kernel && x->env->kernel_sym)
 		return x->env->kernel_sym(x->env, o, v,
 					  c->sym == 'S' || c->sym == 'F');
-	s = tf_sym_find(x->env, v);
+	s = pk__tf_sym_find(x->env, v);
 
 	if (!s) {
 		*p++ = '0';
 		*p++ = 'x';
-		p = tf_put_hex(p, v, false);
+		p = pk__tf_put_hex(p, v, false);
 		return put(o, buf, (size_t)(p - buf));
 	}
 	if (put(o, s->name, s->len))
@@ -341,7 +341,7 @@ static int put_sym(struct ectx *x, struct tf_out *o, const struct tf_conv *c,
 	if (c->sym == 'S' || c->sym == 'F') {
 		p = buf;
 		memcpy(p, "+0x", 3);
-		p = tf_put_hex(p + 3, v - s->addr, false);
+		p = pk__tf_put_hex(p + 3, v - s->addr, false);
 		return put(o, buf, (size_t)(p - buf));
 	}
 	return 0;
@@ -374,14 +374,14 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 		    f->size == (uint32_t)x->env->long_size) {
 			/* a pointer to a printk string, else its hex */
 			uint64_t a = read_field(x, n->a);
-			const struct tf_pstr *ps = tf_printk_find(x->env, a);
+			const struct tf_pstr *ps = pk__tf_printk_find(x->env, a);
 			char buf[24];
 			if (ps && ps->odd)
 				x->fb = true;
 			if (ps)
 				return x->fb ? 0 : put_str(o, c, ps->s, ps->len);
 			return put_str(o, c, buf,
-				       (size_t)(tf_put_hex(buf, a, false) - buf));
+				       (size_t)(pk__tf_put_hex(buf, a, false) - buf));
 		}
 		/* libtraceevent copies SIZE bytes (0: to the end of the
 		 * record) and adds a NUL */
@@ -419,7 +419,7 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 			if (p->v == v)
 				return put_str(o, c, text + p->a, (size_t)p->c);
 		}
-		char buf[24] = "0x", *e = tf_put_hex(buf + 2, v, false);
+		char buf[24] = "0x", *e = pk__tf_put_hex(buf + 2, v, false);
 		return put(o, buf, (size_t)(e - buf));
 	}
 	case TN_FLAGS: {
@@ -443,7 +443,7 @@ static int put_str_arg(struct ectx *x, struct tf_out *o,
 			}
 		}
 		if (v) {
-			char buf[24] = "0x", *e = tf_put_hex(buf + 2, v, false);
+			char buf[24] = "0x", *e = pk__tf_put_hex(buf + 2, v, false);
 			if (printed && put(o, delim, dl))
 				return -ENOMEM;
 			return put(o, buf, (size_t)(e - buf));
@@ -463,7 +463,7 @@ static int put_ptr(struct tf_out *o, uint64_t v)
 
 	if (!v)
 		return put(o, "(nil)", 5);
-	e = tf_put_hex(buf + 2, v, false);
+	e = pk__tf_put_hex(buf + 2, v, false);
 	return put(o, buf, (size_t)(e - buf));
 }
 
@@ -511,24 +511,24 @@ static const struct tf_event *bprint_fmt(struct tf_env *env,
 	size_t i = (size_t)(ps - env->pstrs);
 
 	if (!env->bfmts &&
-	    !(env->bfmts = pk_calloc(env->nr_pstrs, sizeof(*env->bfmts))))
+	    !(env->bfmts = pk__calloc(env->nr_pstrs, sizeof(*env->bfmts))))
 		return NULL;
 	if (!env->bfmts[i]) {
-		char *f = pk_malloc((size_t)ps->len + 6);
-		struct tf_event *e = pk_zalloc(sizeof(*e));
+		char *f = pk__malloc((size_t)ps->len + 6);
+		struct tf_event *e = pk__zalloc(sizeof(*e));
 		if (!f || !e) {
-			pk_free(f);
-			pk_free(e);
+			pk__free(f);
+			pk__free(e);
 			return NULL;
 		}
 		memcpy(f, "%ps: ", 5);
 		memcpy(f + 5, ps->s, ps->len);
-		int r = tf_compile_fmt(e, f, (size_t)ps->len + 5,
+		int r = pk__tf_compile_fmt(e, f, (size_t)ps->len + 5,
 				       env->long_size);
-		pk_free(f);
+		pk__free(f);
 		if (r < 0) {
-			tf_event_fini(e);
-			pk_free(e);
+			pk__tf_event_fini(e);
+			pk__free(e);
 			return NULL;
 		}
 		env->bfmts[i] = e;
@@ -541,7 +541,7 @@ static const struct tf_event *bprint_fmt(struct tf_env *env,
  * trace_printk format with its arguments from buf (numbers 4-byte
  * aligned, int 4 / long / long long 8 bytes; strings inline).
  */
-int tf_bprint(const struct tf_event *ev, struct tf_env *env,
+int pk__tf_bprint(const struct tf_event *ev, struct tf_env *env,
 	      const uint8_t *data, uint32_t size, struct tf_out *out)
 {
 	struct ectx x = { ev, env, data, size, false };
@@ -552,8 +552,8 @@ int tf_bprint(const struct tf_event *ev, struct tf_env *env,
 
 	if (fi->off + 8 > size || ff->off + 8 > size || bp > size)
 		return TF_FALLBACK;
-	uint64_t ip = tf_field_u64(env, fi, data);
-	const struct tf_pstr *ps = tf_printk_find(env, tf_field_u64(env, ff,
+	uint64_t ip = pk__tf_field_u64(env, fi, data);
+	const struct tf_pstr *ps = pk__tf_printk_find(env, pk__tf_field_u64(env, ff,
 								    data));
 	if (!ps || ps->odd)
 		return TF_FALLBACK;
@@ -609,7 +609,7 @@ int tf_bprint(const struct tf_event *ev, struct tf_env *env,
 	return 0;
 }
 
-int tf_print(const struct tf_event *ev, struct tf_env *env,
+int pk__tf_print(const struct tf_event *ev, struct tf_env *env,
 	     const uint8_t *data, uint32_t size, struct tf_out *out)
 {
 	struct ectx x = { ev, env, data, size, false };
@@ -619,9 +619,9 @@ int tf_print(const struct tf_event *ev, struct tf_env *env,
 	if (ev->plugin == TFP_FALLBACK)
 		return TF_FALLBACK;
 	if (ev->plugin == TFP_BPRINT)
-		return tf_bprint(ev, env, data, size, out);
+		return pk__tf_bprint(ev, env, data, size, out);
 	if (ev->plugin != TFP_NONE) {
-		r = tf_plugin_print(ev, env, data, size, out);
+		r = pk__tf_plugin_print(ev, env, data, size, out);
 		if (r && (ev->plugin != TFP_KMEM || r != 1)) {
 			out->len = start;
 			return r;

@@ -17,18 +17,18 @@ static int idx_cmp(const void *a, const void *b)
 	return x->fi - y->fi;
 }
 
-int tf_events_init(struct tf_events *t, const struct tf_tep_fmt *fmts,
+int pk__tf_events_init(struct tf_events *t, const struct tf_tep_fmt *fmts,
 		   int nr_fmts, int long_size, unsigned flags)
 {
 	*t = (struct tf_events){ fmts, nr_fmts, long_size, flags, NULL, 0,
 				 NULL, NULL };
-	t->ids = pk_calloc((size_t)nr_fmts + 1, sizeof(*t->ids));
-	t->evs = pk_calloc((size_t)nr_fmts + 1, sizeof(*t->evs));
-	t->state = pk_calloc((size_t)nr_fmts + 1, 1);
+	t->ids = pk__calloc((size_t)nr_fmts + 1, sizeof(*t->ids));
+	t->evs = pk__calloc((size_t)nr_fmts + 1, sizeof(*t->evs));
+	t->state = pk__calloc((size_t)nr_fmts + 1, 1);
 	if (!t->ids || !t->evs || !t->state)
 		return -ENOMEM;
 	for (int i = 0; i < nr_fmts; i++) {
-		long id = fmts[i].text ? tf_format_id(fmts[i].text,
+		long id = fmts[i].text ? pk__tf_format_id(fmts[i].text,
 						      fmts[i].len) : -1;
 		if (id >= 0)
 			t->ids[t->nr_ids++] = (struct tf_idx){ (uint64_t)id, i };
@@ -37,7 +37,7 @@ int tf_events_init(struct tf_events *t, const struct tf_tep_fmt *fmts,
 	return 0;
 }
 
-int tf_events_find(const struct tf_events *t, uint64_t id)
+int pk__tf_events_find(const struct tf_events *t, uint64_t id)
 {
 	size_t lo = 0, hi = (size_t)t->nr_ids;
 
@@ -52,23 +52,23 @@ int tf_events_find(const struct tf_events *t, uint64_t id)
 							     : -1;
 }
 
-const struct tf_event *tf_events_get(struct tf_events *t, int fi,
+const struct tf_event *pk__tf_events_get(struct tf_events *t, int fi,
 				     uint64_t id)
 {
 	if (fi < 0 || fi >= t->nr_fmts)
 		return NULL;
 	if (!t->state[fi]) {
 		const struct tf_tep_fmt *f = &t->fmts[fi];
-		struct tf_event *e = pk_zalloc(sizeof(*e));
+		struct tf_event *e = pk__zalloc(sizeof(*e));
 
 		t->state[fi] = 2;
 		if (!e)
 			return NULL;
-		if (tf_compile(e, f->text, f->len, f->system, t->long_size,
+		if (pk__tf_compile(e, f->text, f->len, f->system, t->long_size,
 			       t->flags) < 0 || !e->ok ||
 		    (uint64_t)e->id != id) {
-			tf_event_fini(e);
-			pk_free(e);
+			pk__tf_event_fini(e);
+			pk__free(e);
 			return NULL;
 		}
 		t->evs[fi] = e;
@@ -77,15 +77,15 @@ const struct tf_event *tf_events_get(struct tf_events *t, int fi,
 	return t->state[fi] == 1 ? t->evs[fi] : NULL;
 }
 
-void tf_events_fini(struct tf_events *t)
+void pk__tf_events_fini(struct tf_events *t)
 {
 	for (int i = 0; t->evs && i < t->nr_fmts; i++)
 		if (t->evs[i]) {
-			tf_event_fini(t->evs[i]);
-			pk_free(t->evs[i]);
+			pk__tf_event_fini(t->evs[i]);
+			pk__free(t->evs[i]);
 		}
-	pk_free(t->evs);
-	pk_free(t->state);
-	pk_free(t->ids);
+	pk__free(t->evs);
+	pk__free(t->state);
+	pk__free(t->ids);
 	memset(t, 0, sizeof(*t));
 }

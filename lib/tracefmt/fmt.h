@@ -2,7 +2,7 @@
 /*
  * Internal: a compiled event formatter. An event format file (fields and
  * `print fmt:`) is parsed once into a small expression tree and a list of
- * conversions; tf_print() then formats a record's payload straight into an
+ * conversions; pk__tf_print() then formats a record's payload straight into an
  * output buffer (no stdio, no allocation per record).
  *
  * Two styles: with TF_PLUGINS the payload is what libtraceevent plus the
@@ -16,19 +16,19 @@
  * precedence, %c, a bare %p as the kernel prints it, the enum names the
  * kernel resolves itself; ftrace_ktext checks it against the kernel.
  *
- * Use: tf_compile() each format once (tf_event), fill a tf_env (long
- * size, byte order, tf_comms_parse(), and load_syms / load_printk
- * callbacks that call tf_syms_parse() / tf_printk_parse() on first use),
- * then tf_print() each record into a tf_out; on TF_FALLBACK print that
+ * Use: pk__tf_compile() each format once (tf_event), fill a tf_env (long
+ * size, byte order, pk__tf_comms_parse(), and load_syms / load_printk
+ * callbacks that call pk__tf_syms_parse() / pk__tf_printk_parse() on first use),
+ * then pk__tf_print() each record into a tf_out; on TF_FALLBACK print that
  * record another way. One env may serve several threads printing at once
  * when symbols and printk strings are loaded first and env->frozen is set
- * (the sched plugin then registers no comms: tf_plugin_register() does,
+ * (the sched plugin then registers no comms: pk__tf_plugin_register() does,
  * in record order, on one thread).
  *
- * Anything the compiler does not understand makes tf_compile() leave the
+ * Anything the compiler does not understand makes pk__tf_compile() leave the
  * event without a program (tf_event.ok false); anything a record does that
  * we cannot reproduce exactly (a string running past the record, a
- * division by zero, a value whose sign would matter) makes tf_print()
+ * division by zero, a value whose sign would matter) makes pk__tf_print()
  * return TF_FALLBACK: the caller formats that record another way.
  */
 #ifndef PK_TRACEFMT_FMT_H
@@ -42,7 +42,7 @@
 
 #define TF_FALLBACK 1
 
-/* tf_compile() flags: TF_PLUGINS (trace-cmd's text), TF_KERNEL (the
+/* pk__tf_compile() flags: TF_PLUGINS (trace-cmd's text), TF_KERNEL (the
  * kernel's own text: C precedence, %c, %p as the kernel prints it with
  * hash-ptr off, the enum names it knows; no plugins) */
 enum { TF_PLUGINS = 1, TF_KERNEL = 2 };
@@ -114,14 +114,14 @@ struct tf_env {
 	struct tf_event **bfmts;        /* per printk string: compiled */
 	/* pid -> comm */
 	struct pk__comms comms;
-	char sym_name[16][520]; /* NUL-terminated copies (tf_sym_cstr) */
+	char sym_name[16][520]; /* NUL-terminated copies (pk__tf_sym_cstr) */
 	unsigned sym_next;
 	/* TF_KERNEL events: %pS / %ps (OFFSET false) of ADDR as the kernel
 	 * prints them, appended to O (0 or -ENOMEM); NULL: as libtraceevent */
 	int (*kernel_sym)(struct tf_env *env, struct tf_out *o, uint64_t addr,
 			  bool offset);
 	/* set while several threads print: printing registers no comms
-	 * (the reader registers them in record order: tf_plugin_register) */
+	 * (the reader registers them in record order: pk__tf_plugin_register) */
 	bool frozen;
 };
 
@@ -132,67 +132,67 @@ struct tf_out {
 	struct pk_bigbuf mem;
 };
 
-int tf_out_grow(struct tf_out *o, size_t need);
+int pk__tf_out_grow(struct tf_out *o, size_t need);
 static inline int tf_out_reserve(struct tf_out *o, size_t n)
 {
-	return o->cap - o->len >= n ? 0 : tf_out_grow(o, n);
+	return o->cap - o->len >= n ? 0 : pk__tf_out_grow(o, n);
 }
-void tf_out_fini(struct tf_out *o);
+void pk__tf_out_fini(struct tf_out *o);
 
 /*
  * Parses the format file TEXT (LEN bytes) of SYSTEM into EV. Returns 0 (the
  * print program may still be missing: EV->ok), or a negative error when the
  * name, ID or fields cannot be read. FLAGS: TF_PLUGINS.
  */
-int tf_compile(struct tf_event *ev, const char *text, size_t len,
+int pk__tf_compile(struct tf_event *ev, const char *text, size_t len,
 	       const char *system, int long_size, unsigned flags);
-void tf_event_fini(struct tf_event *ev);
-int tf_find_field(const struct tf_event *ev, const char *name);
+void pk__tf_event_fini(struct tf_event *ev);
+int pk__tf_find_field(const struct tf_event *ev, const char *name);
 
 /*
  * Appends the payload of the record DATA (SIZE bytes) to OUT. 0, TF_FALLBACK
  * (OUT unchanged) or -ENOMEM.
  */
-int tf_print(const struct tf_event *ev, struct tf_env *env,
+int pk__tf_print(const struct tf_event *ev, struct tf_env *env,
 	     const uint8_t *data, uint32_t size, struct tf_out *out);
 
 /* env: symbols (tfsyms.c) */
-int tf_syms_parse(struct tf_env *env, const char *text, size_t len);
+int pk__tf_syms_parse(struct tf_env *env, const char *text, size_t len);
 /* libtraceevent's symbol of ADDR (pk__ksyms_tep), or NULL; its name is
  * S->len bytes of the kallsyms text, which TEXT must outlive ENV for */
-const struct pk_ksym *tf_sym_find(struct tf_env *env, uint64_t addr);
+const struct pk_ksym *pk__tf_sym_find(struct tf_env *env, uint64_t addr);
 /* The name of S NUL-terminated (valid for the next 15 calls). */
-const char *tf_sym_cstr(struct tf_env *env, const struct pk_ksym *s);
+const char *pk__tf_sym_cstr(struct tf_env *env, const struct pk_ksym *s);
 /* env: printk strings ("0xADDR : \"text\"" lines); TEXT outlives ENV */
-int tf_printk_parse(struct tf_env *env, const char *text, size_t len);
-const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr);
+int pk__tf_printk_parse(struct tf_env *env, const char *text, size_t len);
+const struct tf_pstr *pk__tf_printk_find(struct tf_env *env, uint64_t addr);
 /* Compiles the conversions of a bare format string FMT into EV (no
  * arguments: bprint takes them from the record). 0 or -ENOMEM; EV->ok. */
-int tf_compile_fmt(struct tf_event *ev, const char *fmt, size_t len,
+int pk__tf_compile_fmt(struct tf_event *ev, const char *fmt, size_t len,
 		   int long_size);
 /* env: comms */
-int tf_comms_parse(struct tf_env *env, const char *text, size_t len);
-const char *tf_comm(const struct tf_env *env, int pid, size_t *len);
+int pk__tf_comms_parse(struct tf_env *env, const char *text, size_t len);
+const char *pk__tf_comm(const struct tf_env *env, int pid, size_t *len);
 /* Registers COMM (LEN bytes) for PID unless PID already has one. The
- * strings tf_comm() returns stay valid until tf_env_fini(). */
-int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len);
-void tf_env_fini(struct tf_env *env);
+ * strings pk__tf_comm() returns stay valid until pk__tf_env_fini(). */
+int pk__tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len);
+void pk__tf_env_fini(struct tf_env *env);
 
 /* helpers shared by tfeval.c and tfplug.c */
-uint64_t tf_field_u64(const struct tf_env *env, const struct tf_field *f,
+uint64_t pk__tf_field_u64(const struct tf_env *env, const struct tf_field *f,
 		      const uint8_t *data);
-char *tf_put_u64(char *p, uint64_t v);          /* decimal */
-char *tf_put_hex(char *p, uint64_t v, bool upper);
-int tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
+char *pk__tf_put_u64(char *p, uint64_t v);          /* decimal */
+char *pk__tf_put_hex(char *p, uint64_t v, bool upper);
+int pk__tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
 		    const uint8_t *data, uint32_t size, struct tf_out *out);
-void tf_plugin_bind(struct tf_event *ev);
+void pk__tf_plugin_bind(struct tf_event *ev);
 /* Registers the comms a sched plugin would for this record. */
-void tf_plugin_comms(const struct tf_event *ev, struct tf_env *env,
+void pk__tf_plugin_comms(const struct tf_event *ev, struct tf_env *env,
 		     const uint8_t *data, uint32_t size);
 /* The same without printing; also when ENV is frozen. */
-void tf_plugin_register(const struct tf_event *ev, struct tf_env *env,
+void pk__tf_plugin_register(const struct tf_event *ev, struct tf_env *env,
 			const uint8_t *data, uint32_t size);
 /* Whether printing EV may look up kernel symbols. */
-bool tf_uses_syms(const struct tf_event *ev);
+bool pk__tf_uses_syms(const struct tf_event *ev);
 
 #endif

@@ -20,12 +20,12 @@ static bool bind_fields(struct tf_event *ev, const char *const *names,
 			int n)
 {
 	for (int i = 0; i < n; i++) {
-		int f = tf_find_field(ev, names[i]);
+		int f = pk__tf_find_field(ev, names[i]);
 		ev->pf[i] = f;
 		if (f < 0 && names[i][0] != '?')
 			return false;
 		if (names[i][0] == '?')
-			ev->pf[i] = tf_find_field(ev, names[i] + 1);
+			ev->pf[i] = pk__tf_find_field(ev, names[i] + 1);
 		f = ev->pf[i];
 		if (f >= 0 && i < 8) {
 			uint32_t sz = ev->fields[f].size;
@@ -37,7 +37,7 @@ static bool bind_fields(struct tf_event *ev, const char *const *names,
 	return true;
 }
 
-void tf_plugin_bind(struct tf_event *ev)
+void pk__tf_plugin_bind(struct tf_event *ev)
 {
 	static const char *const sw[] = { "prev_pid", "?prev_comm", "prev_prio",
 					  "prev_state", "next_pid", "?next_comm",
@@ -100,14 +100,14 @@ void tf_plugin_bind(struct tf_event *ev)
 	}
 }
 
-void tf_bprint_bind(struct tf_event *ev)
+void pk__tf_bprint_bind(struct tf_event *ev)
 {
 	static const char *const bp[] = { "ip", "fmt", "buf" };
 
 	ev->plugin = TFP_BPRINT;
-	ev->pf[0] = tf_find_field(ev, bp[0]);
-	ev->pf[1] = tf_find_field(ev, bp[1]);
-	ev->pf[2] = tf_find_field(ev, bp[2]);
+	ev->pf[0] = pk__tf_find_field(ev, bp[0]);
+	ev->pf[1] = pk__tf_find_field(ev, bp[1]);
+	ev->pf[2] = pk__tf_find_field(ev, bp[2]);
 	for (int i = 0; i < 2; i++)
 		if (ev->pf[i] < 0 || ev->fields[ev->pf[i]].size != 8)
 			ev->plugin = TFP_FALLBACK;
@@ -135,7 +135,7 @@ static uint64_t val(struct pctx *c, int k)
 		c->fb = true;
 		return 0;
 	}
-	return tf_field_u64(c->env, f, c->data);
+	return pk__tf_field_u64(c->env, f, c->data);
 }
 
 static void puts_(struct pctx *c, const char *s, size_t n)
@@ -158,9 +158,9 @@ static void put_lld(struct pctx *c, int64_t v)
 	char b[24], *p = b;
 	if (v < 0) {
 		*p++ = '-';
-		p = tf_put_u64(p, -(uint64_t)v);
+		p = pk__tf_put_u64(p, -(uint64_t)v);
 	} else {
-		p = tf_put_u64(p, (uint64_t)v);
+		p = pk__tf_put_u64(p, (uint64_t)v);
 	}
 	puts_(c, b, (size_t)(p - b));
 }
@@ -168,7 +168,7 @@ static void put_lld(struct pctx *c, int64_t v)
 static void put_llu(struct pctx *c, uint64_t v)
 {
 	char b[24];
-	puts_(c, b, (size_t)(tf_put_u64(b, v) - b));
+	puts_(c, b, (size_t)(pk__tf_put_u64(b, v) - b));
 }
 
 static void put_hex(struct pctx *c, uint64_t v, int min)
@@ -176,7 +176,7 @@ static void put_hex(struct pctx *c, uint64_t v, int min)
 	char b[24], *p;
 	int n;
 	memcpy(b, "0x", 2);
-	p = tf_put_hex(b + 2, v, false);
+	p = pk__tf_put_hex(b + 2, v, false);
 	n = (int)(p - b - 2);
 	if (n < min) {
 		memmove(b + 2 + (min - n), b + 2, (size_t)n);
@@ -198,7 +198,7 @@ static void comm(struct pctx *c, int k, int pid)
 	const char *z = memchr(s, 0, f->size);
 	size_t n = z ? (size_t)(z - s) : f->size;
 	puts_(c, s, n);
-	if (!c->env->frozen && tf_comm_add(c->env, pid, s, n))
+	if (!c->env->frozen && pk__tf_comm_add(c->env, pid, s, n))
 		c->fb = true;
 	puts_(c, ":", 1);
 }
@@ -223,7 +223,7 @@ static void state(struct pctx *c, int v)
 /* tep_print_func_field: "NAME/0x(start - addr)" or "0x%08llx" */
 static void func(struct pctx *c, uint64_t v)
 {
-	const struct pk_ksym *s = tf_sym_find(c->env, v);
+	const struct pk_ksym *s = pk__tf_sym_find(c->env, v);
 	char b[160], *p = b;
 
 	putz(c, " function=");
@@ -237,7 +237,7 @@ static void func(struct pctx *c, uint64_t v)
 	memcpy(p, s->name, n);
 	p += n;
 	memcpy(p, "/0x", 3);
-	p = tf_put_hex(p + 3, s->addr - v, false);
+	p = pk__tf_put_hex(p + 3, s->addr - v, false);
 	puts_(c, b, (size_t)PK_MIN(p - b, 127));
 }
 
@@ -341,7 +341,7 @@ static void futex(struct pctx *c)
 	}
 }
 
-int tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
+int pk__tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
 		    const uint8_t *data, uint32_t size, struct tf_out *out)
 {
 	struct pctx c = { ev, env, data, size, out, false };
@@ -373,13 +373,13 @@ int tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
 	case TFP_KMEM: {
 		/* plugin_kmem: "(%s+0x%x) " when the call site resolves */
 		uint64_t v = val(&c, 0);
-		const struct pk_ksym *s = c.fb ? NULL : tf_sym_find(env, v);
+		const struct pk_ksym *s = c.fb ? NULL : pk__tf_sym_find(env, v);
 		if (s) {
 			char b[24], *p = b;
 			puts_(&c, "(", 1);
 			puts_(&c, s->name, s->len);
 			memcpy(p, "+0x", 3);
-			p = tf_put_hex(p + 3, (uint32_t)(v - s->addr), false);
+			p = pk__tf_put_hex(p + 3, (uint32_t)(v - s->addr), false);
 			*p++ = ')';
 			*p++ = ' ';
 			puts_(&c, b, (size_t)(p - b));
@@ -392,7 +392,7 @@ int tf_plugin_print(const struct tf_event *ev, struct tf_env *env,
 	return c.fb ? TF_FALLBACK : 0;
 }
 
-void tf_plugin_register(const struct tf_event *ev, struct tf_env *env,
+void pk__tf_plugin_register(const struct tf_event *ev, struct tf_env *env,
 			const uint8_t *data, uint32_t size)
 {
 	/* sched_switch: prev 0/1, next 4/5; sched_wakeup: 0/1 */
@@ -408,14 +408,14 @@ void tf_plugin_register(const struct tf_event *ev, struct tf_env *env,
 		if ((uint64_t)p->off + p->size > size ||
 		    (uint64_t)c->off + c->size > size)
 			return;         /* the printer falls back: no more */
-		int pid = (int)tf_field_u64(env, p, data);
+		int pid = (int)pk__tf_field_u64(env, p, data);
 		const char *s = (const char *)data + c->off;
 		const char *z = memchr(s, 0, c->size);
-		tf_comm_add(env, pid, s, z ? (size_t)(z - s) : c->size);
+		pk__tf_comm_add(env, pid, s, z ? (size_t)(z - s) : c->size);
 	}
 }
 
-bool tf_uses_syms(const struct tf_event *ev)
+bool pk__tf_uses_syms(const struct tf_event *ev)
 {
 	switch (ev->plugin) {
 	case TFP_HRTIMER_START: case TFP_HRTIMER_EXPIRE: case TFP_KMEM:
@@ -430,12 +430,12 @@ bool tf_uses_syms(const struct tf_event *ev)
 	}
 }
 
-void tf_plugin_comms(const struct tf_event *ev, struct tf_env *env,
+void pk__tf_plugin_comms(const struct tf_event *ev, struct tf_env *env,
 		     const uint8_t *data, uint32_t size)
 {
 	struct tf_out scratch = { 0 };
 	/* printing registers the comms; the text is thrown away */
 	if (ev->plugin == TFP_SCHED_SWITCH || ev->plugin == TFP_SCHED_WAKEUP)
-		tf_plugin_print(ev, env, data, size, &scratch);
-	tf_out_fini(&scratch);
+		pk__tf_plugin_print(ev, env, data, size, &scratch);
+	pk__tf_out_fini(&scratch);
 }

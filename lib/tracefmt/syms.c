@@ -22,7 +22,7 @@ static int hexval(int c)
 
 /* kallsyms text into the one kernel symbol table (symbol/ksyms.h); names
  * stay in TEXT */
-int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
+int pk__tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 {
 	int e = pk__ksyms_borrow(&env->syms, text, len);
 
@@ -32,7 +32,7 @@ int tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 }
 
 /* libtraceevent's lookup, loading the symbols on first use */
-const struct pk_ksym *tf_sym_find(struct tf_env *env, uint64_t addr)
+const struct pk_ksym *pk__tf_sym_find(struct tf_env *env, uint64_t addr)
 {
 	if (!env->syms_loaded) {
 		env->syms_loaded = true;
@@ -42,7 +42,7 @@ const struct pk_ksym *tf_sym_find(struct tf_env *env, uint64_t addr)
 	return pk__ksyms_tep(&env->syms, addr);
 }
 
-const char *tf_sym_cstr(struct tf_env *env, const struct pk_ksym *s)
+const char *pk__tf_sym_cstr(struct tf_env *env, const struct pk_ksym *s)
 {
 	char *b = env->sym_name[env->sym_next++ % 16];
 	size_t n = PK_MIN((size_t)s->len, sizeof(env->sym_name[0]) - 1);
@@ -64,7 +64,7 @@ static int pstr_cmp(const void *a, const void *b)
  * "0xADDR : \"TEXT\"" lines. A string with a backslash (libtraceevent
  * keeps or rewrites escapes in ways not reproduced here) is marked odd.
  */
-int tf_printk_parse(struct tf_env *env, const char *text, size_t len)
+int pk__tf_printk_parse(struct tf_env *env, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 	size_t n = 0, cap = 0;
@@ -87,9 +87,9 @@ int tf_printk_parse(struct tf_env *env, const char *text, size_t len)
 		    e[-1] == '"') {
 			if (n == cap) {
 				cap = cap ? cap * 2 : 256;
-				struct tf_pstr *nv = pk_realloc(v, cap * sizeof(*v));
+				struct tf_pstr *nv = pk__realloc(v, cap * sizeof(*v));
 				if (!nv) {
-					pk_free(v);
+					pk__free(v);
 					return -ENOMEM;
 				}
 				v = nv;
@@ -114,20 +114,20 @@ int tf_printk_parse(struct tf_env *env, const char *text, size_t len)
 	if (env->bfmts) {
 		for (size_t i = 0; i < env->nr_pstrs; i++)
 			if (env->bfmts[i]) {
-				tf_event_fini(env->bfmts[i]);
-				pk_free(env->bfmts[i]);
+				pk__tf_event_fini(env->bfmts[i]);
+				pk__free(env->bfmts[i]);
 			}
-		pk_free(env->bfmts);
+		pk__free(env->bfmts);
 		env->bfmts = NULL;
 	}
-	pk_free(env->pstrs);
+	pk__free(env->pstrs);
 	env->pstrs = v;
 	env->nr_pstrs = n;
 	env->printk_loaded = true;
 	return 0;
 }
 
-const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr)
+const struct tf_pstr *pk__tf_printk_find(struct tf_env *env, uint64_t addr)
 {
 	if (!env->printk_loaded) {
 		env->printk_loaded = true;
@@ -149,12 +149,12 @@ const struct tf_pstr *tf_printk_find(struct tf_env *env, uint64_t addr)
 
 /* ---- comms ---- */
 
-int tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len)
+int pk__tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len)
 {
 	return pid ? pk__comms_set(&env->comms, pid, comm, len, false) : 0;
 }
 
-const char *tf_comm(const struct tf_env *env, int pid, size_t *len)
+const char *pk__tf_comm(const struct tf_env *env, int pid, size_t *len)
 {
 	const char *c;
 
@@ -170,21 +170,21 @@ const char *tf_comm(const struct tf_env *env, int pid, size_t *len)
 }
 
 /* "PID COMM\n" lines, as libtraceevent reads them (stops at a bad one). */
-int tf_comms_parse(struct tf_env *env, const char *text, size_t len)
+int pk__tf_comms_parse(struct tf_env *env, const char *text, size_t len)
 {
 	return pk__comms_parse(&env->comms, text, len, PK_COMMS_TEP);
 }
 
-void tf_env_fini(struct tf_env *env)
+void pk__tf_env_fini(struct tf_env *env)
 {
 	pk__ksyms_fini(&env->syms);
 	for (size_t i = 0; env->bfmts && i < env->nr_pstrs; i++)
 		if (env->bfmts[i]) {
-			tf_event_fini(env->bfmts[i]);
-			pk_free(env->bfmts[i]);
+			pk__tf_event_fini(env->bfmts[i]);
+			pk__free(env->bfmts[i]);
 		}
-	pk_free(env->bfmts);
-	pk_free(env->pstrs);
+	pk__free(env->bfmts);
+	pk__free(env->pstrs);
 	pk__comms_fini(&env->comms);
 	memset(env, 0, sizeof(*env));
 }

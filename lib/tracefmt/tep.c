@@ -11,7 +11,7 @@
 #include "base/base.h"
 #include "tracefmt/tep.h"
 
-long tf_format_id(const char *text, size_t len)
+long pk__tf_format_id(const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 
@@ -110,10 +110,10 @@ static int guard(const struct tf_tep_src *s, bool *bad)
 
 /* ---- set-up ---- */
 
-int tf_tep_parse(struct tf_tep *t, const struct tf_tep_src *s,
+int pk__tf_tep_parse(struct tf_tep *t, const struct tf_tep_src *s,
 		 const bool *skip)
 {
-	bool *bad = pk_calloc((size_t)s->nr_fmts + 1, sizeof(bool));
+	bool *bad = pk__calloc((size_t)s->nr_fmts + 1, sizeof(bool));
 	int e = 0;
 
 	if (!bad)
@@ -132,7 +132,7 @@ int tf_tep_parse(struct tf_tep *t, const struct tf_tep_src *s,
 			pk_debug("%s: cannot parse format %d of '%s'", s->who,
 				 i, f->system);
 	}
-	pk_free(bad);
+	pk__free(bad);
 	return e;
 }
 
@@ -175,7 +175,7 @@ enum { KALLSYMS, PRINTK, CMDLINES };
 /* A NUL-terminated copy of N bytes at P (embedded NULs kept). */
 static char *cstr(const char *p, size_t n)
 {
-	char *c = pk_malloc(n + 1);
+	char *c = pk__malloc(n + 1);
 
 	if (c) {
 		memcpy(c, p, n);
@@ -207,18 +207,18 @@ static int parse_text(struct tf_tep *t, const struct tf_tep_src *s, int kind)
 		perf_cmdlines(t->tep, c);
 	else
 		tep_parse_saved_cmdlines(t->tep, c);
-	pk_free(c);
+	pk__free(c);
 	return 0;
 }
 
-int tf_tep_init(struct tf_tep *t, const struct tf_tep_src *s,
+int pk__tf_tep_init(struct tf_tep *t, const struct tf_tep_src *s,
 		const bool *skip)
 {
 	char *hp;
 	int e;
 
 	memset(t, 0, sizeof(*t));
-	t->parsed = pk_calloc((size_t)s->nr_fmts + 1, sizeof(bool));
+	t->parsed = pk__calloc((size_t)s->nr_fmts + 1, sizeof(bool));
 	t->tep = tep_alloc();
 	if (!t->parsed || !t->tep)
 		return -ENOMEM;
@@ -232,11 +232,11 @@ int tf_tep_init(struct tf_tep *t, const struct tf_tep_src *s,
 			return -ENOMEM;
 		tep_parse_header_page(t->tep, hp, s->hdr_page_len,
 				      s->long_size);
-		pk_free(hp);
+		pk__free(hp);
 	}
 	if (s->plugins)
 		t->plugins = tep_load_plugins(t->tep);
-	if ((e = tf_tep_parse(t, s, skip)))
+	if ((e = pk__tf_tep_parse(t, s, skip)))
 		return e;
 	for (int k = KALLSYMS; k <= CMDLINES; k++)
 		if ((e = parse_text(t, s, k)))
@@ -244,13 +244,13 @@ int tf_tep_init(struct tf_tep *t, const struct tf_tep_src *s,
 	return 0;
 }
 
-void tf_tep_fini(struct tf_tep *t)
+void pk__tf_tep_fini(struct tf_tep *t)
 {
 	if (t->tep) {
 		if (t->plugins)
 			tep_unload_plugins(t->plugins, t->tep);
 		tep_free(t->tep);
 	}
-	pk_free(t->parsed);
+	pk__free(t->parsed);
 	memset(t, 0, sizeof(*t));
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internal: the one libtraceevent set-up. tf_tep_init() builds a handle
+ * Internal: the one libtraceevent set-up. pk__tf_tep_init() builds a handle
  * from what every source of event formats has (header_page, formats,
  * kallsyms, printk formats, saved cmdlines): perf's tracing data
  * (tracefmt.c), trace.dat files (the report's fallback) and the kernel's
@@ -54,16 +54,16 @@ struct tf_tep {
 /*
  * Builds T from SRC: the formats not in SKIP (NULL: all) are parsed. 0,
  * -ENOMEM, -errno (no pipe or fork for the guard) or PK_ERR_FORMAT (too
- * many damaged formats). T is half-built on error: tf_tep_fini() it.
+ * many damaged formats). T is half-built on error: pk__tf_tep_fini() it.
  */
-int tf_tep_init(struct tf_tep *t, const struct tf_tep_src *src,
+int pk__tf_tep_init(struct tf_tep *t, const struct tf_tep_src *src,
 		const bool *skip);
 /* Parses the formats of SRC not in SKIP and not parsed yet (a damaged
- * one counts as parsed). 0 or an error as tf_tep_init(). */
-int tf_tep_parse(struct tf_tep *t, const struct tf_tep_src *src,
+ * one counts as parsed). 0 or an error as pk__tf_tep_init(). */
+int pk__tf_tep_parse(struct tf_tep *t, const struct tf_tep_src *src,
 		 const bool *skip);
-void tf_tep_fini(struct tf_tep *t);
+void pk__tf_tep_fini(struct tf_tep *t);
 
 /* The "ID: N" of a format text, or -1. */
-long tf_format_id(const char *text, size_t len);
+long pk__tf_format_id(const char *text, size_t len);
 #endif

@@ -144,7 +144,7 @@ static int add_format(struct pk_tracefmt *t, const char *text, size_t len,
 
 	if (s->nr_fmts == t->fmt_cap) {
 		int cap = t->fmt_cap ? t->fmt_cap * 2 : 64;
-		struct tf_tep_fmt *n = pk_realloc((void *)s->fmts,
+		struct tf_tep_fmt *n = pk__realloc((void *)s->fmts,
 						  (size_t)cap * sizeof(*n));
 		if (!n)
 			return -ENOMEM;
@@ -247,18 +247,18 @@ static int load_printk(struct tf_env *env)
 {
 	struct pk_tracefmt *t = env->priv;
 
-	return t->src.printk ? tf_printk_parse(env, t->src.printk,
+	return t->src.printk ? pk__tf_printk_parse(env, t->src.printk,
 					       t->src.printk_len) : 0;
 }
 
 struct pk_tracefmt *pk_tracefmt_new(const void *data, size_t size)
 {
-	struct pk_tracefmt *t = pk_zalloc(sizeof(*t));
+	struct pk_tracefmt *t = pk__zalloc(sizeof(*t));
 	struct rd r = { NULL, size, 0, false, "" };
 	int err;
 
-	if (!t || !(t->data = pk_malloc(size ? size : 1))) {
-		pk_free(t);
+	if (!t || !(t->data = pk__malloc(size ? size : 1))) {
+		pk__free(t);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -268,7 +268,7 @@ struct pk_tracefmt *pk_tracefmt_new(const void *data, size_t size)
 	t->src.perf_lines = true;
 	err = parse(t, &r);
 	if (!err)
-		err = tf_events_init(&t->evs, t->src.fmts, t->src.nr_fmts,
+		err = pk__tf_events_init(&t->evs, t->src.fmts, t->src.nr_fmts,
 				     t->src.long_size, 0);
 	if (err) {
 		pk_tracefmt_free(t);
@@ -293,15 +293,15 @@ void pk_tracefmt_free(struct pk_tracefmt *t)
 {
 	if (!t)
 		return;
-	tf_events_fini(&t->evs);
-	tf_env_fini(&t->env);
-	tf_out_fini(&t->out);
+	pk__tf_events_fini(&t->evs);
+	pk__tf_env_fini(&t->env);
+	pk__tf_out_fini(&t->out);
 	if (t->seq_init)
 		trace_seq_destroy(&t->seq);
-	tf_tep_fini(&t->tt);
-	pk_free((void *)t->src.fmts);
-	pk_free(t->data);
-	pk_free(t);
+	pk__tf_tep_fini(&t->tt);
+	pk__free((void *)t->src.fmts);
+	pk__free(t->data);
+	pk__free(t);
 }
 
 /* libtraceevent's event ID, set up with every format on first use. */
@@ -313,10 +313,10 @@ static struct tep_event *tep_event(struct pk_tracefmt *t, uint64_t id)
 		t->tep_tried = true;
 		trace_seq_init(&t->seq);
 		t->seq_init = true;
-		if ((e = tf_tep_init(&t->tt, &t->src, NULL)) < 0) {
+		if ((e = pk__tf_tep_init(&t->tt, &t->src, NULL)) < 0) {
 			pk_warn("tracing data: no libtraceevent (%s): some "
 				"events are not formatted", pk_strerror(e));
-			tf_tep_fini(&t->tt);
+			pk__tf_tep_fini(&t->tt);
 		}
 	}
 	if (!t->tt.tep || id > 0x7fffffff)
@@ -326,8 +326,8 @@ static struct tep_event *tep_event(struct pk_tracefmt *t, uint64_t id)
 
 const char *pk_tracefmt_name(struct pk_tracefmt *t, uint64_t id)
 {
-	int fi = tf_events_find(&t->evs, id);
-	const struct tf_event *ce = tf_events_get(&t->evs, fi, id);
+	int fi = pk__tf_events_find(&t->evs, id);
+	const struct tf_event *ce = pk__tf_events_get(&t->evs, fi, id);
 	struct tep_event *e;
 
 	if (ce) {
@@ -370,7 +370,7 @@ static const struct tf_event *record_event(struct pk_tracefmt *t,
 					   const struct tf_event *ce,
 					   const void *raw, size_t size)
 {
-	int f = ce ? tf_find_field(ce, "common_type") : -1;
+	int f = ce ? pk__tf_find_field(ce, "common_type") : -1;
 	const struct tf_field *tf;
 	uint64_t type;
 
@@ -379,24 +379,24 @@ static const struct tf_event *record_event(struct pk_tracefmt *t,
 	tf = &ce->fields[f];
 	if (tf->size > 8 || tf->off + tf->size > size)
 		return NULL;
-	type = tf_field_u64(&t->env, tf, raw);
+	type = pk__tf_field_u64(&t->env, tf, raw);
 	if (type == (uint64_t)ce->id)
 		return ce;
-	return tf_events_get(&t->evs, tf_events_find(&t->evs, type), type);
+	return pk__tf_events_get(&t->evs, pk__tf_events_find(&t->evs, type), type);
 }
 
 const char *pk_tracefmt_print(struct pk_tracefmt *t, uint64_t id, int cpu,
 			      const void *raw, size_t size, size_t *len)
 {
-	int fi = tf_events_find(&t->evs, id);
+	int fi = pk__tf_events_find(&t->evs, id);
 	const struct tf_event *ce;
 
 	if (fi < 0)
 		return NULL;
-	ce = record_event(t, tf_events_get(&t->evs, fi, id), raw, size);
+	ce = record_event(t, pk__tf_events_get(&t->evs, fi, id), raw, size);
 	if (ce && size <= UINT32_MAX) {
 		t->out.len = 0;
-		int r = tf_print(ce, &t->env, raw, (uint32_t)size, &t->out);
+		int r = pk__tf_print(ce, &t->env, raw, (uint32_t)size, &t->out);
 		if (r == 0 && !tf_out_reserve(&t->out, 1)) {
 			t->out.p[t->out.len] = '\0';
 			*len = t->out.len;

@@ -34,11 +34,11 @@ bool pk_tracer_is_function(const char *name)
 /* ftrace_enabled is written only when it is 0 and functions are traced. */
 static int need_ftrace_enabled(struct pk_tracefs *t)
 {
-	if (tfs_sysctl_get(t, "ftrace_enabled") != 0)
+	if (pk__tfs_sysctl_get(t, "ftrace_enabled") != 0)
 		return 0;
 	pk_info("tracefs: kernel.ftrace_enabled is 0: setting it to 1 for "
 		"this run");
-	return tfs_sysctl_set(t, "ftrace_enabled", "1");
+	return pk__tfs_sysctl_set(t, "ftrace_enabled", "1");
 }
 
 int pk_tracefs_tracer_available(const struct pk_tracefs *t, const char *inst,
@@ -166,15 +166,15 @@ int pk_ftrace_command_undo(const char *cmd, char *buf, size_t len)
 		if (!*f[i])
 			return -EINVAL;
 	struct pk_buf b = { 0 };
-	pk_buf_printf(&b, "!%s:%s", f[0], f[1]);
+	pk__buf_printf(&b, "!%s:%s", f[0], f[1]);
 	for (int i = 2; i < 2 + cmds[k].fixed; i++)
-		pk_buf_printf(&b, ":%s", f[i]);
+		pk__buf_printf(&b, ":%s", f[i]);
 	if (args > cmds[k].fixed)
-		pk_buf_printf(&b, ":0");
+		pk__buf_printf(&b, ":0");
 	int r = !b.data ? -ENOMEM : b.len >= len ? -ENAMETOOLONG : 0;
 	if (!r)
 		memcpy(buf, b.data, b.len + 1);
-	pk_buf_fini(&b);
+	pk__buf_fini(&b);
 	return r;
 }
 
@@ -207,7 +207,7 @@ int pk_tracefs_func_add(struct pk_tracefs *t, const char *instance,
 		return 0;
 	if (pk_tracefs_path(t, instance, file, p, sizeof(p)))
 		return -ENAMETOOLONG;
-	return tfs_push_undo(t, U_APPEND, p, undo);
+	return pk__tfs_push_undo(t, U_APPEND, p, undo);
 }
 
 int pk_tracefs_func_clear(struct pk_tracefs *t, const char *instance,
@@ -306,14 +306,14 @@ int pk_tracefs_stack_tracer(struct pk_tracefs *t, bool on)
 
 	if (!pk_tracefs_has(t, NULL, "stack_trace"))
 		return -EOPNOTSUPP;
-	cur = tfs_sysctl_get(t, "stack_tracer_enabled");
+	cur = pk__tfs_sysctl_get(t, "stack_tracer_enabled");
 	if (cur < 0)
 		return cur;
 	if ((cur != 0) == on)
 		return 0;
 	if (on && (r = need_ftrace_enabled(t)) < 0)
 		return r;
-	return tfs_sysctl_set(t, "stack_tracer_enabled", on ? "1" : "0");
+	return pk__tfs_sysctl_set(t, "stack_tracer_enabled", on ? "1" : "0");
 }
 
 int pk_tracefs_profiler(struct pk_tracefs *t, bool on)
@@ -335,7 +335,7 @@ int pk_tracefs_marker(struct pk_tracefs *t, const char *instance,
 
 	if (pk_tracefs_path(t, instance, "trace_marker", p, sizeof(p)))
 		return -ENAMETOOLONG;
-	return tfs_write_raw(t, p, text, strlen(text));
+	return pk__tfs_write_raw(t, p, text, strlen(text));
 }
 
 int pk_tracefs_marker_raw(struct pk_tracefs *t, const char *instance,
@@ -349,12 +349,12 @@ int pk_tracefs_marker_raw(struct pk_tracefs *t, const char *instance,
 		return -EINVAL;
 	if (pk_tracefs_path(t, instance, "trace_marker_raw", p, sizeof(p)))
 		return -ENAMETOOLONG;
-	if (!(buf = pk_malloc(len + 4)))
+	if (!(buf = pk__malloc(len + 4)))
 		return -ENOMEM;
 	memcpy(buf, &id, 4);
 	if (len)
 		memcpy(buf + 4, data, len);
-	r = tfs_write_raw(t, p, buf, len + 4);
-	pk_free(buf);
+	r = pk__tfs_write_raw(t, p, buf, len + 4);
+	pk__free(buf);
 	return r;
 }

@@ -19,7 +19,7 @@ static int add_file(struct pk_tdwriter *w, enum pk_tracedat_item it,
 	if (n < 0)
 		return required ? (int)n : 0;
 	r = pk_tdwriter_set_item(w, it, s, (size_t)n);
-	pk_free(s);
+	pk__free(s);
 	return r;
 }
 
@@ -36,7 +36,7 @@ static int add_system(struct pk_tdwriter *w, const char *root,
 
 		if (len >= 0) {
 			r = pk_tdwriter_add_format(w, system, s, (size_t)len);
-			pk_free(s);
+			pk__free(s);
 		}
 	}
 	pk__tfmeta_list_free(ev);

@@ -24,7 +24,7 @@ static long read_path(char *out_path, int n, char **out)
 	*out = NULL;
 	if (n < 0 || n >= PATH_MAX)
 		return -ENAMETOOLONG;
-	return pk_read_file(out_path, out);
+	return pk__read_file(out_path, out);
 }
 
 long pk__tfmeta_read(const char *root, const char *instance,
@@ -71,9 +71,9 @@ int pk__tfmeta_list(const char *root, const char *sys, char ***out)
 	n = scandir(p, &d, only_dirs, alphasort);
 	if (n < 0)
 		return -errno;
-	v = pk_calloc((size_t)n + 1, sizeof(*v));
+	v = pk__calloc((size_t)n + 1, sizeof(*v));
 	for (int i = 0; i < n; i++) {
-		if (v && !(v[k++] = pk_strdup(d[i]->d_name))) {
+		if (v && !(v[k++] = pk__strdup(d[i]->d_name))) {
 			pk__tfmeta_list_free(v);
 			v = NULL;
 		}
@@ -89,6 +89,6 @@ int pk__tfmeta_list(const char *root, const char *sys, char ***out)
 void pk__tfmeta_list_free(char **v)
 {
 	for (char **p = v; p && *p; p++)
-		pk_free(*p);
-	pk_free(v);
+		pk__free(*p);
+	pk__free(v);
 }

@@ -5,7 +5,7 @@
  * clock, the enabled events) and /proc/kallsyms, shared by the trace.dat
  * filler, the live kernel-text printer and perf's tracing data. ROOT is
  * a tracefs directory. Readers return the file's length with its text
- * (pk_malloc'ed, NUL-terminated) in *OUT, or -errno (*OUT NULL).
+ * (pk__malloc'ed, NUL-terminated) in *OUT, or -errno (*OUT NULL).
  */
 #ifndef PK_TRACEFS_META_H
 #define PK_TRACEFS_META_H

@@ -13,7 +13,7 @@
 int pk_func_profile_parse(const char *text, struct pk_func_profile **out,
 			  int *nr, bool *has_time)
 {
-	char *copy = pk_strdup(text), *save = NULL;
+	char *copy = pk__strdup(text), *save = NULL;
 	int line = 0, err = 0;
 
 	if (!copy)
@@ -54,7 +54,7 @@ int pk_func_profile_parse(const char *text, struct pk_func_profile **out,
 		if (k && has_time)
 			*has_time = true;
 		struct pk_func_profile *np =
-			pk_realloc(*out, (size_t)(*nr + 1) * sizeof(*np));
+			pk__realloc(*out, (size_t)(*nr + 1) * sizeof(*np));
 		if (!np) {
 			err = -ENOMEM;
 			break;
@@ -62,7 +62,7 @@ int pk_func_profile_parse(const char *text, struct pk_func_profile **out,
 		*out = np;
 		np[(*nr)++] = p;
 	}
-	pk_free(copy);
+	pk__free(copy);
 	return err;
 }
 
@@ -141,24 +141,24 @@ int pk_tracefs_profile_read(const struct pk_tracefs *t, const char *instance,
 			break;
 	}
 	if (r) {
-		pk_free(p);
+		pk__free(p);
 		return r;
 	}
 	pk_func_profile_merge(p, &nr);
 	if (has_time)
 		*has_time = ht;
 	if (!nr) {
-		pk_free(p);
+		pk__free(p);
 		return 0;
 	}
 	/* the caller frees with free() */
 	struct pk_func_profile *res = malloc((size_t)nr * sizeof(*res));
 	if (!res) {
-		pk_free(p);
+		pk__free(p);
 		return -ENOMEM;
 	}
 	memcpy(res, p, (size_t)nr * sizeof(*res));
-	pk_free(p);
+	pk__free(p);
 	*out = res;
 	return nr;
 }

@@ -148,7 +148,7 @@ static int setup(struct pk_ftrace_rec *r, const struct pk_ftrace_rec_opts *o)
 
 static int open_cpus(struct pk_ftrace_rec *r, const int *cpus, int n)
 {
-	r->cpus = pk_calloc((size_t)n, sizeof(*r->cpus));
+	r->cpus = pk__calloc((size_t)n, sizeof(*r->cpus));
 	if (!r->cpus)
 		return -ENOMEM;
 	r->nr_cpus = n;
@@ -180,7 +180,7 @@ static int note_systems(struct pk_ftrace_rec *r, const char *const *events)
 
 	for (const char *const *e = events; e && *e; e++)
 		n++;
-	r->systems = pk_calloc((size_t)n + 1, sizeof(char *));
+	r->systems = pk__calloc((size_t)n + 1, sizeof(char *));
 	if (!r->systems)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
@@ -190,7 +190,7 @@ static int note_systems(struct pk_ftrace_rec *r, const char *const *events)
 			r->all_systems = true;
 			continue;
 		}
-		if (!(r->systems[i] = pk_strndup(sp, len)))
+		if (!(r->systems[i] = pk__strndup(sp, len)))
 			return -ENOMEM;
 	}
 	/* close the gaps left by globs */
@@ -217,13 +217,13 @@ int pk_ftrace_rec_new(struct pk_tracefs *t,
 	memcpy(&oo, user, PK_MIN(user->sz, sizeof(oo)));
 	if (oo.tsc2nsec)
 		oo.clock = "x86-tsc";
-	r = pk_zalloc(sizeof(*r));
+	r = pk__zalloc(sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	r->t = t;
 	r->page_size = (int)sysconf(_SC_PAGESIZE);
-	r->output = pk_strdup(o->output ? o->output : "trace.dat");
-	r->compression = pk_strdup(o->compression ? o->compression : "zstd");
+	r->output = pk__strdup(o->output ? o->output : "trace.dat");
+	r->compression = pk__strdup(o->compression ? o->compression : "zstd");
 	if (!r->output || !r->compression || note_systems(r, o->events)) {
 		pk_ftrace_rec_free(r);
 		return -ENOMEM;
@@ -254,7 +254,7 @@ int pk_ftrace_rec_new(struct pk_tracefs *t,
 		}
 	}
 	if (o->cpus && o->nr_cpus > 0) {
-		cpus = pk_calloc((size_t)o->nr_cpus, sizeof(int));
+		cpus = pk__calloc((size_t)o->nr_cpus, sizeof(int));
 		if (cpus)
 			memcpy(cpus, o->cpus, o->nr_cpus * sizeof(int));
 		n = cpus ? o->nr_cpus : -ENOMEM;
@@ -264,7 +264,7 @@ int pk_ftrace_rec_new(struct pk_tracefs *t,
 	e = n < 0 ? n : setup(r, o);
 	if (!e)
 		e = open_cpus(r, cpus, n);
-	pk_free(cpus);
+	pk__free(cpus);
 	if (e) {
 		pk_ftrace_rec_free(r);
 		return e;
@@ -308,7 +308,7 @@ static ssize_t splice_pages(struct rcpu *c)
 /* Reads the rest, partial pages included (splice only moves full ones). */
 static int drain(struct rcpu *c)
 {
-	char *page = pk_malloc((size_t)c->r->page_size);
+	char *page = pk__malloc((size_t)c->r->page_size);
 	int err = 0;
 
 	if (!page)
@@ -330,7 +330,7 @@ static int drain(struct rcpu *c)
 			break;
 		}
 	}
-	pk_free(page);
+	pk__free(page);
 	return err;
 }
 
@@ -379,9 +379,9 @@ static void count_pages(struct pk_ftrace_rec *r, struct rcpu *c)
 {
 	struct pk_rb_layout l;
 	off_t size = lseek(c->tmp_fd, 0, SEEK_END);
-	uint8_t *page = pk_malloc((size_t)r->page_size);
+	uint8_t *page = pk__malloc((size_t)r->page_size);
 
-	pk_rb_layout_default(&l, (int)sizeof(long), false);
+	pk__rb_layout_default(&l, (int)sizeof(long), false);
 	c->res.bytes = size > 0 ? (uint64_t)size : 0;
 	if (!page)
 		return;
@@ -391,16 +391,16 @@ static void count_pages(struct pk_ftrace_rec *r, struct rcpu *c)
 		if (pread(c->tmp_fd, page, (size_t)r->page_size, at) !=
 		    r->page_size)
 			break;
-		if (pk_rb_iter_init(&it, page, (size_t)r->page_size, &l))
+		if (pk__rb_iter_init(&it, page, (size_t)r->page_size, &l))
 			continue;
 		if (it.missed > 0)
 			c->res.lost += (uint64_t)it.missed;
 		else if (it.missed < 0)
 			c->res.lost_unknown = true;
-		while (pk_rb_iter_next(&it, &ev) > 0)
+		while (pk__rb_iter_next(&it, &ev) > 0)
 			c->res.events++;
 	}
-	pk_free(page);
+	pk__free(page);
 }
 
 /*
@@ -474,8 +474,8 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 			memmove(clk, o + 1, strlen(o + 1) + 1);
 		}
 	}
-	ids = pk_calloc((size_t)r->nr_cpus + 1, sizeof(int));
-	fds = pk_calloc((size_t)r->nr_cpus + 1, sizeof(int));
+	ids = pk__calloc((size_t)r->nr_cpus + 1, sizeof(int));
+	fds = pk__calloc((size_t)r->nr_cpus + 1, sizeof(int));
 	for (int i = 0; ids && fds && i < r->nr_cpus; i++) {
 		ids[i] = r->cpus[i].cpu;
 		fds[i] = r->cpus[i].tmp_fd;
@@ -485,8 +485,8 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 						       r->nr_cpus, ids, fds)
 			       : -ENOMEM;
 	free(clk);
-	pk_free(ids);
-	pk_free(fds);
+	pk__free(ids);
+	pk__free(fds);
 	if (e) {
 		pk_tdwriter_free(w);
 		return e;
@@ -498,7 +498,7 @@ int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
 		      const char *output, const char *compression,
 		      struct pk_ftrace_rec **out)
 {
-	struct pk_ftrace_rec *r = pk_zalloc(sizeof(*r));
+	struct pk_ftrace_rec *r = pk__zalloc(sizeof(*r));
 	int *cpus = NULL, n, e;
 
 	*out = NULL;
@@ -511,12 +511,12 @@ int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
 		snprintf(r->inst, sizeof(r->inst), "%s", instance);
 		r->instp = r->inst;
 	}
-	r->output = pk_strdup(output ? output : "trace.dat");
-	r->compression = pk_strdup(compression ? compression : "zstd");
+	r->output = pk__strdup(output ? output : "trace.dat");
+	r->compression = pk__strdup(compression ? compression : "zstd");
 	n = pk__cpu_online(&cpus);
 	e = !r->output || !r->compression ? -ENOMEM : n < 0 ? n
 	    : open_cpus(r, cpus, n);
-	pk_free(cpus);
+	pk__free(cpus);
 	for (int i = 0; !e && i < r->nr_cpus; i++) {
 		struct rcpu *c = &r->cpus[i];
 		/* whole pages by splice, then the partial ones by read */
@@ -563,11 +563,11 @@ void pk_ftrace_rec_free(struct pk_ftrace_rec *r)
 		if (c->pipe[1] >= 0)
 			close(c->pipe[1]);
 	}
-	pk_free(r->cpus);
+	pk__free(r->cpus);
 	for (char **sy = r->systems; sy && *sy; sy++)
-		pk_free(*sy);
-	pk_free(r->systems);
-	pk_free(r->output);
-	pk_free(r->compression);
-	pk_free(r);
+		pk__free(*sy);
+	pk__free(r->systems);
+	pk__free(r->output);
+	pk__free(r->compression);
+	pk__free(r);
 }

@@ -23,12 +23,12 @@
 #include "tracefs/tracefs.h"
 
 
-int tfs_push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
+int pk__tfs_push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
 		     const char *data)
 {
 	if (t->nr_undo == t->cap_undo) {
 		int cap = t->cap_undo ? t->cap_undo * 2 : 32;
-		struct undo *u = pk_realloc(t->undo, cap * sizeof(*u));
+		struct undo *u = pk__realloc(t->undo, cap * sizeof(*u));
 		if (!u)
 			return -ENOMEM;
 		t->undo = u;
@@ -36,11 +36,11 @@ int tfs_push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
 	}
 	struct undo *u = &t->undo[t->nr_undo];
 	u->kind = k;
-	u->path = pk_strdup(path);
-	u->data = data ? pk_strdup(data) : NULL;
+	u->path = pk__strdup(path);
+	u->data = data ? pk__strdup(data) : NULL;
 	if (!u->path || (data && !u->data)) {
-		pk_free(u->path);
-		pk_free(u->data);
+		pk__free(u->path);
+		pk__free(u->data);
 		return -ENOMEM;
 	}
 	t->nr_undo++;
@@ -49,7 +49,7 @@ int tfs_push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
 
 static struct pk_tracefs *tfs_alloc(void)
 {
-	struct pk_tracefs *t = pk_zalloc(sizeof(*t));
+	struct pk_tracefs *t = pk__zalloc(sizeof(*t));
 	const char *log = getenv("PERFKIT_TRACEFS_LOG");
 
 	if (!t)
@@ -102,11 +102,11 @@ int pk_tracefs_open(struct pk_tracefs **out)
 			"/sys/kernel/tracing: %s", strerror(-e));
 		if (t->log_fd >= 0)
 			close(t->log_fd);
-		pk_free(t);
+		pk__free(t);
 		return e;
 	}
 	if (mounted) {
-		tfs_push_undo(t, U_UMOUNT, t->dir, NULL);
+		pk__tfs_push_undo(t, U_UMOUNT, t->dir, NULL);
 		pk_info("tracefs: mounted at %s", t->dir);
 	}
 	*out = t;
@@ -138,15 +138,15 @@ long pk_tracefs_read(const struct pk_tracefs *t, const char *instance,
 	*out = NULL;
 	if (pk_tracefs_path(t, instance, file, p, sizeof(p)))
 		return -ENAMETOOLONG;
-	n = pk_read_file(p, &s);
+	n = pk__read_file(p, &s);
 	if (n < 0)
 		return n;
 	*out = strdup(s);
-	pk_free(s);
+	pk__free(s);
 	return *out ? n : -ENOMEM;
 }
 
-bool tfs_saved_already(struct pk_tracefs *t, const char *path)
+bool pk__tfs_saved_already(struct pk_tracefs *t, const char *path)
 {
 	for (int i = 0; i < t->nr_saved; i++) {
 		size_t n = strlen(t->saved[i]);
@@ -159,11 +159,11 @@ bool tfs_saved_already(struct pk_tracefs *t, const char *path)
 
 static int mark_saved(struct pk_tracefs *t, const char *path)
 {
-	char **s = pk_realloc(t->saved, (t->nr_saved + 1) * sizeof(*s));
+	char **s = pk__realloc(t->saved, (t->nr_saved + 1) * sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	t->saved = s;
-	if (!(s[t->nr_saved] = pk_strdup(path)))
+	if (!(s[t->nr_saved] = pk__strdup(path)))
 		return -ENOMEM;
 	t->nr_saved++;
 	return 0;
@@ -213,7 +213,7 @@ static int save_snapshot(struct pk_tracefs *t, const char *path)
 		return -errno;
 	buf[n] = 0;
 	if (strstr(buf, "Snapshot is freed"))
-		r = tfs_push_undo(t, U_TRUNC, path, "0");
+		r = pk__tfs_push_undo(t, U_TRUNC, path, "0");
 	return r ? r : mark_saved(t, path);
 }
 
@@ -250,13 +250,13 @@ static int save_file(struct pk_tracefs *t, const char *path)
 
 	/* nothing to put back: markers, triggers (undone one by one), the
 	 * buffer contents (clearing cannot be undone) */
-	if (tfs_saved_already(t, path) || !strcmp(b, "trace_marker") ||
+	if (pk__tfs_saved_already(t, path) || !strcmp(b, "trace_marker") ||
 	    !strcmp(b, "trace_marker_raw") || !strcmp(b, "trigger") ||
 	    !strcmp(b, "trace"))
 		return 0;
 	if (!strcmp(b, "snapshot"))
 		return save_snapshot(t, path);
-	n = pk_read_file(path, &s);
+	n = pk__read_file(path, &s);
 	if (n < 0)
 		return (int)n;
 	if (is_list_file(b)) {
@@ -266,12 +266,12 @@ static int save_file(struct pk_tracefs *t, const char *path)
 			    (!strcmp(b, "set_ftrace_filter") &&
 			     is_filter_command(ln)))
 				continue;
-			pk_buf_printf(&l, "%s%s", l.len ? " " : "", ln);
+			pk__buf_printf(&l, "%s%s", l.len ? " " : "", ln);
 		}
-		r = l.len ? tfs_push_undo(t, U_APPEND, path, l.data) : 0;
+		r = l.len ? pk__tfs_push_undo(t, U_APPEND, path, l.data) : 0;
 		if (!r)
-			r = tfs_push_undo(t, U_TRUNC, path, "");
-		pk_buf_fini(&l);
+			r = pk__tfs_push_undo(t, U_TRUNC, path, "");
+		pk__buf_fini(&l);
 	} else {
 		v = s;
 		if (!strcmp(b, "trace_clock")) {
@@ -288,7 +288,7 @@ static int save_file(struct pk_tracefs *t, const char *path)
 			v[--len] = 0;
 		if (!strcmp(b, "buffer_size_kb") && !strcmp(v, "X")) {
 			/* per-CPU sizes differ: save each of them */
-			pk_free(s);
+			pk__free(s);
 			r = save_cpu_sizes(t, path);
 			return r ? r : mark_saved(t, path);
 		}
@@ -301,10 +301,10 @@ static int save_file(struct pk_tracefs *t, const char *path)
 		}
 		if (!strcmp(b, "filter") && !strcmp(v, "none"))
 			v = "0";
-		r = *v || !strcmp(b, "filter") ? tfs_push_undo(t, U_TRUNC, path, v)
+		r = *v || !strcmp(b, "filter") ? pk__tfs_push_undo(t, U_TRUNC, path, v)
 					       : 0;
 	}
-	pk_free(s);
+	pk__free(s);
 	return r ? r : mark_saved(t, path);
 }
 
@@ -369,13 +369,13 @@ static int do_write(struct pk_tracefs *t, const char *path, const char *val,
 	return do_write_n(t, path, val, strlen(val), append);
 }
 
-int tfs_write_raw(struct pk_tracefs *t, const char *path, const void *data,
+int pk__tfs_write_raw(struct pk_tracefs *t, const char *path, const void *data,
 		  size_t len)
 {
 	return do_write_n(t, path, data, len, false);
 }
 
-int tfs_write_abs(struct pk_tracefs *t, const char *path, const char *val,
+int pk__tfs_write_abs(struct pk_tracefs *t, const char *path, const char *val,
 		  bool append)
 {
 	int r;
@@ -389,23 +389,23 @@ int tfs_write_abs(struct pk_tracefs *t, const char *path, const char *val,
 	return r;
 }
 
-int tfs_sysctl_get(const struct pk_tracefs *t, const char *name)
+int pk__tfs_sysctl_get(const struct pk_tracefs *t, const char *name)
 {
 	char p[600];
 	uint64_t v;
 	int r;
 
 	snprintf(p, sizeof(p), "%s/%s", t->sysctl, name);
-	r = pk_read_file_u64(p, &v);
+	r = pk__read_file_u64(p, &v);
 	return r < 0 ? r : (int)PK_MIN(v, (uint64_t)INT_MAX);
 }
 
-int tfs_sysctl_set(struct pk_tracefs *t, const char *name, const char *val)
+int pk__tfs_sysctl_set(struct pk_tracefs *t, const char *name, const char *val)
 {
 	char p[600];
 
 	snprintf(p, sizeof(p), "%s/%s", t->sysctl, name);
-	return tfs_write_abs(t, p, val, false);
+	return pk__tfs_write_abs(t, p, val, false);
 }
 
 static int tf_write(struct pk_tracefs *t, const char *instance,
@@ -415,7 +415,7 @@ static int tf_write(struct pk_tracefs *t, const char *instance,
 
 	if (pk_tracefs_path(t, instance, file, p, sizeof(p)))
 		return -ENAMETOOLONG;
-	return tfs_write_abs(t, p, val, append);
+	return pk__tfs_write_abs(t, p, val, append);
 }
 
 int pk_tracefs_write(struct pk_tracefs *t, const char *instance,
@@ -455,7 +455,7 @@ int pk_tracefs_instance_new(struct pk_tracefs *t, const char *name)
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	if (mkdir(p, 0755) < 0)
 		r = -errno;
-	else if ((r = tfs_push_undo(t, U_RMDIR, p, NULL)) ||
+	else if ((r = pk__tfs_push_undo(t, U_RMDIR, p, NULL)) ||
 		 (r = mark_saved(t, p)))
 		rmdir(p);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -574,7 +574,7 @@ static int ev_trigger(struct pk_tracefs *t, const char *inst, const char *rel,
 	snprintf(rp, sizeof(rp), "%s/trigger", rel);
 	if (pk_tracefs_path(t, inst, rp, p, sizeof(p)))
 		return -ENAMETOOLONG;
-	return tfs_saved_already(t, p) ? 0 : tfs_push_undo(t, U_APPEND, p, undo);
+	return pk__tfs_saved_already(t, p) ? 0 : pk__tfs_push_undo(t, U_APPEND, p, undo);
 }
 
 int pk_tracefs_event_enable(struct pk_tracefs *t, const char *instance,
@@ -620,7 +620,7 @@ static uint64_t secs_to_ns(const char *s)
 	return sec * 1000000000ull + frac;
 }
 
-void tfs_stats_parse(const char *text, size_t len, struct pk_tracefs_stats *st)
+void pk__tfs_stats_parse(const char *text, size_t len, struct pk_tracefs_stats *st)
 {
 	static const struct { const char *k; size_t off; } keys[] = {
 		{ "entries:", offsetof(struct pk_tracefs_stats, entries) },
@@ -664,7 +664,7 @@ int pk_tracefs_cpu_stats(const struct pk_tracefs *t, const char *instance,
 	n = pk_tracefs_read(t, instance, f, &s);
 	if (n < 0)
 		return (int)n;
-	tfs_stats_parse(s, (size_t)n, st);
+	pk__tfs_stats_parse(s, (size_t)n, st);
 	free(s);
 	return 0;
 }
@@ -750,16 +750,16 @@ void pk_tracefs_close(struct pk_tracefs *t)
 	if (sig_tracefs == t)
 		pk_tracefs_restore_on_signals(NULL);
 	for (int i = 0; i < t->nr_undo; i++) {
-		pk_free(t->undo[i].path);
-		pk_free(t->undo[i].data);
+		pk__free(t->undo[i].path);
+		pk__free(t->undo[i].data);
 	}
 	for (int i = 0; i < t->nr_saved; i++)
-		pk_free(t->saved[i]);
-	pk_free(t->saved);
-	pk_free(t->undo);
+		pk__free(t->saved[i]);
+	pk__free(t->saved);
+	pk__free(t->undo);
 	if (t->log_fd >= 0)
 		close(t->log_fd);
-	pk_free(t);
+	pk__free(t);
 }
 
 int pk_tracefs_reset_stale(struct pk_tracefs *t)

@@ -25,21 +25,21 @@ struct pk_tracefs {
 	volatile sig_atomic_t restoring;
 };
 
-int tfs_push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
+int pk__tfs_push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
 		  const char *data);
-bool tfs_saved_already(struct pk_tracefs *t, const char *path);
+bool pk__tfs_saved_already(struct pk_tracefs *t, const char *path);
 /* Writes VAL to the absolute PATH, saving it first. 0 or -errno. */
-int tfs_write_abs(struct pk_tracefs *t, const char *path, const char *val,
+int pk__tfs_write_abs(struct pk_tracefs *t, const char *path, const char *val,
 		  bool append);
 /* Writes LEN bytes to PATH without saving anything (markers). */
-int tfs_write_raw(struct pk_tracefs *t, const char *path, const void *data,
+int pk__tfs_write_raw(struct pk_tracefs *t, const char *path, const void *data,
 		  size_t len);
 /* Reads sysctl kernel/NAME: 0/1.., or -errno. */
-int tfs_sysctl_get(const struct pk_tracefs *t, const char *name);
+int pk__tfs_sysctl_get(const struct pk_tracefs *t, const char *name);
 /* Parses the text of a per_cpu/cpuN/stats file (or a trace.dat CPUSTAT
  * option, the same text after a "CPU: N" line) into *ST. */
-void tfs_stats_parse(const char *text, size_t len,
+void pk__tfs_stats_parse(const char *text, size_t len,
 		     struct pk_tracefs_stats *st);
 /* Writes sysctl kernel/NAME (saved and restored). */
-int tfs_sysctl_set(struct pk_tracefs *t, const char *name, const char *val);
+int pk__tfs_sysctl_set(struct pk_tracefs *t, const char *name, const char *val);
 #endif

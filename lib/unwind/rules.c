@@ -13,7 +13,7 @@
 
 static int copy_ops(struct uw_rule *r, const Dwarf_Op *ops, size_t n)
 {
-	r->ops = pk_calloc(n ? n : 1, sizeof(*ops));
+	r->ops = pk__calloc(n ? n : 1, sizeof(*ops));
 	if (!r->ops)
 		return -ENOMEM;
 	memcpy(r->ops, ops, n * sizeof(*ops));
@@ -104,9 +104,9 @@ int pk__uw_frame_from_dw(struct uw_frame *f, Dwarf_Frame *df)
 
 void pk__uw_frame_fini(struct uw_frame *f)
 {
-	pk_free(f->cfa.ops);
+	pk__free(f->cfa.ops);
 	for (int i = 0; i < UW_NREGS; i++)
-		pk_free(f->r[i].ops);
+		pk__free(f->r[i].ops);
 	memset(f, 0, sizeof(*f));
 }
 

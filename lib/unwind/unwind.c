@@ -65,13 +65,13 @@ struct pk_unwind *pk_unwind_new(struct pk_session *s)
 		errno = EINVAL;
 		return NULL;
 	}
-	u = pk_zalloc(sizeof(*u));
+	u = pk__zalloc(sizeof(*u));
 	if (!u)
 		return NULL;
 	u->s = s;
-	u->frames = pk_calloc(NFRAME, sizeof(*u->frames));
+	u->frames = pk__calloc(NFRAME, sizeof(*u->frames));
 	if (!u->frames) {
-		pk_free(u);
+		pk__free(u);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -89,8 +89,8 @@ static void file_close(struct ufile *f)
 		elf_end(f->elf);
 	if (f->fd >= 0)
 		close(f->fd);
-	pk_free(f->segs);
-	pk_free(f);
+	pk__free(f->segs);
+	pk__free(f);
 }
 
 void pk_unwind_free(struct pk_unwind *u)
@@ -101,11 +101,11 @@ void pk_unwind_free(struct pk_unwind *u)
 		return;
 	for (int i = 0; u->frames && i < NFRAME; i++)
 		pk__uw_frame_fini(&u->frames[i].fr);
-	pk_free(u->frames);
+	pk__free(u->frames);
 	for (size_t i = 0; (e = pk__hash_next(&u->files, &i));)
 		file_close((struct ufile *)(uintptr_t)e->val);
 	pk__hash_fini(&u->files);
-	pk_free(u);
+	pk__free(u);
 }
 
 void pk_unwind_stats(const struct pk_unwind *u, struct pk_unwind_stats *st)
@@ -123,7 +123,7 @@ static void load_segs(struct ufile *f, bool *has_hdr)
 	*has_hdr = false;
 	if (elf_getphdrnum(f->elf, &n) || !n || n > 4096)
 		return;
-	f->segs = pk_calloc(n, sizeof(*f->segs));
+	f->segs = pk__calloc(n, sizeof(*f->segs));
 	if (!f->segs)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -172,7 +172,7 @@ static struct ufile *file_get(struct pk_unwind *u, const struct dso *d)
 		return NULL;
 	if (*v)
 		return (struct ufile *)(uintptr_t)*v;
-	f = pk_zalloc(sizeof(*f));
+	f = pk__zalloc(sizeof(*f));
 	if (!f)
 		return NULL;
 	f->dso = d;

@@ -18,6 +18,18 @@ check abi_checker_finds_missing "rc=$rc: $(tr '\n' ';' <"$T_TMP/abi2")" \
 	$rc -eq 1 -a "$(cat "$T_TMP/abi2")" = \
 	"declared, not exported: pk_abi_test_missing"
 
+# The naming rule: a global of the archive that is neither PK_API nor
+# pk__* is named.
+mkdir "$T_TMP/ar" && cp "$(readlink -f "$SO")" "$T_TMP/ar/libperfkit.so" &&
+	cp "$PK_BUILD/libperfkit.a" "$T_TMP/ar/" &&
+	echo 'int td_stray(void) { return 1; }' >"$T_TMP/ar/x.c" &&
+	cc -c "$T_TMP/ar/x.c" -o "$T_TMP/ar/x.o" &&
+	ar r "$T_TMP/ar/libperfkit.a" "$T_TMP/ar/x.o" 2>/dev/null
+sh scripts/check_abi.sh "$T_TMP/ar/libperfkit.so" include/perfkit \
+	>"$T_TMP/abi3" 2>&1; rc=$?
+check abi_checker_finds_unprefixed "rc=$rc: $(tr '\n' ';' <"$T_TMP/abi3")" \
+	$rc -eq 1 -a "$(cat "$T_TMP/abi3")" = "internal, not pk__: td_stray"
+
 # Internals (pk__*) exist in the archive but the .so keeps them hidden.
 nin=$(nm -g --defined-only "$PK_BUILD/libperfkit.a" 2>/dev/null | grep -c ' T pk__')
 nout=$(nm -D --defined-only "$SO" | grep -c ' pk__')

@@ -20,7 +20,7 @@ const char *__lsan_default_suppressions(void)
 {
 	return "leak:libtraceevent.so\n";
 }
-static char *rf(const char *p, long *n) { char *s; *n = pk_read_file(p, &s); return *n < 0 ? NULL : s; }
+static char *rf(const char *p, long *n) { char *s; *n = pk__read_file(p, &s); return *n < 0 ? NULL : s; }
 struct fn { unsigned short type; unsigned char fl, pc; int pid; unsigned long ip, parent; };
 struct ge { unsigned short type; unsigned char fl, pc; int pid; unsigned long func; unsigned depth; unsigned pad; };
 struct gx { unsigned short type; unsigned char fl, pc; int pid; unsigned long func; unsigned depth, overrun; unsigned long long calltime, rettime; };
@@ -52,33 +52,33 @@ static int build(const char *path) {
 		}
 		line = nl ? nl + 1 : NULL;
 	}
-	pk_buf_append(&kb, ks, (size_t)n);
+	pk__buf_append(&kb, ks, (size_t)n);
 	int idf = 1, ide = 11, idx = 10;
 	char tmp[] = "/tmp/fnXXXXXX"; int fd = mkstemp(tmp); unlink(tmp);
 	static unsigned char page[4096]; struct pk_rb_layout l; struct pk_rb_enc e;
-	pk_rb_layout_default(&l, 8, 0);
+	pk__rb_layout_default(&l, 8, 0);
 	unsigned long long t0 = 5000000000ull;
-	pk_rb_enc_init(&e, page, 4096, &l, t0);
-	struct fn f1 = { idf, 0, 0, 42, a[0] + 4, a[1] + 0x10 }; pk_rb_enc_event(&e, t0, &f1, sizeof f1, 0);
-	struct ge g1 = { ide, 0, 0, 42, a[0], 0, 0 }; pk_rb_enc_event(&e, t0 + 1000, &g1, sizeof g1, 0);
-	struct ge g2 = { ide, 0, 0, 42, a[1], 1, 0 }; pk_rb_enc_event(&e, t0 + 2000, &g2, sizeof g2, 0);
-	struct ge g3 = { ide, 0, 0, 42, a[2], 2, 0 }; pk_rb_enc_event(&e, t0 + 3000, &g3, sizeof g3, 0);
-	struct gx x3 = { idx, 0, 0, 42, a[2], 2, 0, t0 + 3000, t0 + 3500 }; pk_rb_enc_event(&e, t0 + 3500, &x3, sizeof x3, 0);
-	struct gx x2 = { idx, 0, 0, 42, a[1], 1, 0, t0 + 2000, t0 + 150000 }; pk_rb_enc_event(&e, t0 + 150000, &x2, sizeof x2, 0);
-	struct gx x1 = { idx, 0, 0, 42, a[0], 0, 0, t0 + 1000, t0 + 2000000 }; pk_rb_enc_event(&e, t0 + 2000000, &x1, sizeof x1, 0);
+	pk__rb_enc_init(&e, page, 4096, &l, t0);
+	struct fn f1 = { idf, 0, 0, 42, a[0] + 4, a[1] + 0x10 }; pk__rb_enc_event(&e, t0, &f1, sizeof f1, 0);
+	struct ge g1 = { ide, 0, 0, 42, a[0], 0, 0 }; pk__rb_enc_event(&e, t0 + 1000, &g1, sizeof g1, 0);
+	struct ge g2 = { ide, 0, 0, 42, a[1], 1, 0 }; pk__rb_enc_event(&e, t0 + 2000, &g2, sizeof g2, 0);
+	struct ge g3 = { ide, 0, 0, 42, a[2], 2, 0 }; pk__rb_enc_event(&e, t0 + 3000, &g3, sizeof g3, 0);
+	struct gx x3 = { idx, 0, 0, 42, a[2], 2, 0, t0 + 3000, t0 + 3500 }; pk__rb_enc_event(&e, t0 + 3500, &x3, sizeof x3, 0);
+	struct gx x2 = { idx, 0, 0, 42, a[1], 1, 0, t0 + 2000, t0 + 150000 }; pk__rb_enc_event(&e, t0 + 150000, &x2, sizeof x2, 0);
+	struct gx x1 = { idx, 0, 0, 42, a[0], 0, 0, t0 + 1000, t0 + 2000000 }; pk__rb_enc_event(&e, t0 + 2000000, &x1, sizeof x1, 0);
 	struct { unsigned short type; unsigned char fl, pc; int pid; int size; int pad; unsigned long caller[8]; } ks1 = { 4, 0, 0, 42, 3, 0, { a[0] + 8, a[1] + 3, a[2], 0x1234, (unsigned long)-1, 0, 0, 0 } };
-	pk_rb_enc_event(&e, t0 + 2000100, &ks1, sizeof ks1, 0);
-	struct fn f2 = { idf, 0, 0, 42, a[3], 0x10 }; pk_rb_enc_event(&e, t0 + 2000200, &f2, sizeof f2, 0);
-	pk_rb_enc_finish(&e, 0); write(fd, page, 4096);
+	pk__rb_enc_event(&e, t0 + 2000100, &ks1, sizeof ks1, 0);
+	struct fn f2 = { idf, 0, 0, 42, a[3], 0x10 }; pk__rb_enc_event(&e, t0 + 2000200, &f2, sizeof f2, 0);
+	pk__rb_enc_finish(&e, 0); write(fd, page, 4096);
 	PK_OPTS(pk_tdwriter_opts, o, .compression = "zstd", .page_size = 4096, .long_size = 8);
 	struct pk_tdwriter *w = pk_tdwriter_new(path, &o);
 	char *hp = rf("/sys/kernel/tracing/events/header_page", &n); pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hp, n);
 	const char *fm[] = { "function", "funcgraph_entry", "funcgraph_exit", "kernel_stack" };
-	for (int i = 0; i < 4; i++) { char p[256]; snprintf(p, sizeof p, "/sys/kernel/tracing/events/ftrace/%s/format", fm[i]); char *s = rf(p, &n); if (!s) return -1; pk_tdwriter_add_format(w, "ftrace", s, n); pk_free(s); }
+	for (int i = 0; i < 4; i++) { char p[256]; snprintf(p, sizeof p, "/sys/kernel/tracing/events/ftrace/%s/format", fm[i]); char *s = rf(p, &n); if (!s) return -1; pk_tdwriter_add_format(w, "ftrace", s, n); pk__free(s); }
 	pk_tdwriter_set_item(w, PK_TD_KALLSYMS, kb.data, kb.len);
 	pk_tdwriter_set_item(w, PK_TD_CMDLINES, "42 fn\n", 6);
 	int id = 0; pk_tdwriter_add_buffer(w, "", "local", 1, &id, &fd);
-	pk_free(ks); pk_free(hp); pk_buf_fini(&kb);
+	pk__free(ks); pk__free(hp); pk__buf_fini(&kb);
 	int r = pk_tdwriter_close(w);
 	close(fd);
 	return r;

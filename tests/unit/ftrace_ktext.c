@@ -57,7 +57,7 @@ static int load_formats(void)
 	for (int i = 0; i < NR_FMT; i++) {
 		char p[256];
 		snprintf(p, sizeof(p), TF "%s/format", names[i]);
-		fmt_len[i] = pk_read_file(p, &fmt[i]);
+		fmt_len[i] = pk__read_file(p, &fmt[i]);
 		if (fmt_len[i] <= 0)
 			return -1;
 		char *id = strstr(fmt[i], "\nID: ");
@@ -111,7 +111,7 @@ static struct ev mk(int i, int pid, unsigned char flags, unsigned char pc)
 static void add(struct pk_rb_enc *enc, unsigned long long ts, struct ev *e)
 {
 	e->len = (e->len + 3) & ~3;
-	pk_rb_enc_event(enc, ts, e->b, (uint32_t)e->len, false);
+	pk__rb_enc_event(enc, ts, e->b, (uint32_t)e->len, false);
 }
 
 #define T0 5000000000ull
@@ -143,8 +143,8 @@ static void graph_page(unsigned char *page)
 	struct pk_rb_layout l;
 	struct pk_rb_enc enc;
 
-	pk_rb_layout_default(&l, 8, false);
-	pk_rb_enc_init(&enc, page, 4096, &l, T0);
+	pk__rb_layout_default(&l, 8, false);
+	pk__rb_enc_init(&enc, page, 4096, &l, T0);
 	gent(&enc, T0, 42, SYM(0x1000), 0);
 	gent(&enc, T0 + 1000, 42, SYM(0x2000), 1);
 	gent(&enc, T0 + 2000, 42, SYM(0x3000), 2);
@@ -165,7 +165,7 @@ static void graph_page(unsigned char *page)
 	gret(&enc, T0 + 2000000, 42, SYM(0x1000), 0, T0);
 	/* an exit whose entry is not in the buffer */
 	gret(&enc, T0 + 2000100, 42, SYM(0x7000), 0, T0 + 1999000);
-	pk_rb_enc_finish(&enc, 0);
+	pk__rb_enc_finish(&enc, 0);
 }
 
 /* CPU 0: function events; the second page says 3 events were lost. */
@@ -181,9 +181,9 @@ static void fn_pages(unsigned char *page)
 		{ 43, 0x00, 0x00, 0x1234, SYM(0x3000) },
 	};
 
-	pk_rb_layout_default(&l, 8, false);
+	pk__rb_layout_default(&l, 8, false);
 	for (int p = 0; p < 2; p++) {
-		pk_rb_enc_init(&enc, page + p * 4096, 4096, &l, T0 + p * 1000000);
+		pk__rb_enc_init(&enc, page + p * 4096, 4096, &l, T0 + p * 1000000);
 		for (int i = 0; i < 2; i++) {
 			int k = p * 2 + i;
 			struct ev e = mk(FN, f[k].pid, f[k].fl, f[k].pc);
@@ -192,7 +192,7 @@ static void fn_pages(unsigned char *page)
 			e.len = PK_MAX(e.len, 24);
 			add(&enc, T0 + (unsigned long long)k * 1000000 + 1234, &e);
 		}
-		pk_rb_enc_finish(&enc, p ? 3 : 0);
+		pk__rb_enc_finish(&enc, p ? 3 : 0);
 	}
 }
 
@@ -212,7 +212,7 @@ static int write_file(const char *path, const unsigned char *pages,
 	struct pk_tdwriter *w = pk_tdwriter_new(path, &o);
 	long n;
 	char *hp = NULL;
-	n = pk_read_file("/sys/kernel/tracing/events/header_page", &hp);
+	n = pk__read_file("/sys/kernel/tracing/events/header_page", &hp);
 	if (!w || n <= 0)
 		return -1;
 	pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hp, (size_t)n);
@@ -227,7 +227,7 @@ static int write_file(const char *path, const unsigned char *pages,
 	pk_tdwriter_add_buffer(w, "", "local", 1, &id, &fd);
 	r = pk_tdwriter_close(w);
 	close(fd);
-	pk_free(hp);
+	pk__free(hp);
 	return r;
 }
 
@@ -466,8 +466,8 @@ static void retval_tests(void)
 		"REC->depth, REC->retval\n", ids[GRET]);
 	fmt[GRET] = ret_fmt;
 	fmt_len[GRET] = (long)strlen(ret_fmt);
-	pk_rb_layout_default(&l, 8, false);
-	pk_rb_enc_init(&enc, page, 4096, &l, T0);
+	pk__rb_layout_default(&l, 8, false);
+	pk__rb_enc_init(&enc, page, 4096, &l, T0);
 	struct ev x;
 	gent(&enc, T0, 42, SYM(0x1000), 0);
 	x = mk(GRET, 42, 0, 0);
@@ -490,7 +490,7 @@ static void retval_tests(void)
 	put(&x, GRET, "calltime", T0 + 1000);
 	put(&x, GRET, "rettime", T0 + 3000);
 	add(&enc, T0 + 3000, &x);
-	pk_rb_enc_finish(&enc, 0);
+	pk__rb_enc_finish(&enc, 0);
 	snprintf(path, sizeof(path), "/tmp/pk-ktext-r-%d.dat", (int)getpid());
 	if (t_check(write_file(path, page, 4096, NULL) == 0, "ktext_retval_file",
 		    "cannot write %s", path)) {
@@ -533,15 +533,15 @@ static void irq_tests(void)
 	struct pk_rb_enc enc;
 	char path[64];
 
-	pk_rb_layout_default(&l, 8, false);
-	pk_rb_enc_init(&enc, page, 4096, &l, T0);
+	pk__rb_layout_default(&l, 8, false);
+	pk__rb_enc_init(&enc, page, 4096, &l, T0);
 	gent(&enc, T0, 42, SYM(0x1000), 0);
 	gent(&enc, T0 + 500, 42, SYM(0xa010), 1);
 	gent(&enc, T0 + 600, 42, SYM(0x3000), 2);
 	gret(&enc, T0 + 700, 42, SYM(0x3000), 2, T0 + 600);
 	gret(&enc, T0 + 1500, 42, SYM(0xa010), 1, T0 + 500);
 	gret(&enc, T0 + 3000, 42, SYM(0x1000), 0, T0);
-	pk_rb_enc_finish(&enc, 0);
+	pk__rb_enc_finish(&enc, 0);
 	snprintf(path, sizeof(path), "/tmp/pk-ktext-i-%d.dat", (int)getpid());
 	if (!t_check(write_file(path, page, 4096, NULL) == 0, "ktext_irq_file",
 		     "cannot write %s", path))
@@ -593,7 +593,7 @@ int main(void)
 	/* damaged: every truncation either reports an error or prints */
 	long n;
 	char *img;
-	n = pk_read_file(fpath, &img);
+	n = pk__read_file(fpath, &img);
 	int crashes = 0;
 	for (long cut = 0; img && cut < n; cut += n / 97 + 1) {
 		struct pk_tracedat *td;
@@ -605,12 +605,12 @@ int main(void)
 		pk_tracedat_close(td);
 	}
 	T_CHECK("ktext_truncated_files", crashes == 0);
-	pk_free(img);
+	pk__free(img);
 	if (!getenv("PK_KTEXT_KEEP")) {
 		unlink(gpath);
 		unlink(fpath);
 	}
 	for (int i = 0; i < NR_FMT; i++)
-		pk_free(fmt[i]);
+		pk__free(fmt[i]);
 	return t_exit();
 }

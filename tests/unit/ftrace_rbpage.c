@@ -22,23 +22,23 @@ static bool round_trip(const struct pk_rb_layout *l, const struct want *w,
 	uint8_t data[300];
 	int i = 0, r;
 
-	pk_rb_enc_init(&e, page, PS, l, w[0].ts);
+	pk__rb_enc_init(&e, page, PS, l, w[0].ts);
 	for (int k = 0; k < n; k++) {
 		memset(data, w[k].fill, sizeof(data));
-		if (k == 2 && pk_rb_enc_padding(&e, 5, 16))
+		if (k == 2 && pk__rb_enc_padding(&e, 5, 16))
 			return t_check(false, name, "padding did not fit");
-		if (k == 3 && pk_rb_enc_time_stamp(&e, w[k].ts - 7))
+		if (k == 3 && pk__rb_enc_time_stamp(&e, w[k].ts - 7))
 			return t_check(false, name, "time stamp did not fit");
-		if (pk_rb_enc_event(&e, w[k].ts, data, w[k].len, k == 1))
+		if (pk__rb_enc_event(&e, w[k].ts, data, w[k].len, k == 1))
 			return t_check(false, name, "event %d did not fit", k);
 	}
-	pk_rb_enc_finish(&e, missed);
-	if (pk_rb_iter_init(&it, page, PS, l))
+	pk__rb_enc_finish(&e, missed);
+	if (pk__rb_iter_init(&it, page, PS, l))
 		return t_check(false, name, "init failed");
 	if (it.missed != missed)
 		return t_check(false, name, "missed %lld != %lld", it.missed,
 			       missed);
-	while ((r = pk_rb_iter_next(&it, &ev)) > 0) {
+	while ((r = pk__rb_iter_next(&it, &ev)) > 0) {
 		if (i >= n)
 			return t_check(false, name, "extra event");
 		uint32_t alen = w[i].len;
@@ -73,14 +73,14 @@ int main(void)
 		"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 		"\tfield: char data;\toffset:12;\tsize:4084;\tsigned:0;\n";
 
-	pk_rb_layout_default(&l64, 8, false);
-	pk_rb_layout_default(&big, 8, true);
-	T_CHECK("rbpage_layout_parse", pk_rb_layout_parse(&l32, hp, strlen(hp),
+	pk__rb_layout_default(&l64, 8, false);
+	pk__rb_layout_default(&big, 8, true);
+	T_CHECK("rbpage_layout_parse", pk__rb_layout_parse(&l32, hp, strlen(hp),
 							   false) == 0 &&
 		l32.commit_size == 4 && l32.data_off == 12);
-	T_CHECK("rbpage_layout_reject", pk_rb_layout_parse(&l32, "junk", 4,
+	T_CHECK("rbpage_layout_reject", pk__rb_layout_parse(&l32, "junk", 4,
 							    false) != 0);
-	pk_rb_layout_parse(&l32, hp, strlen(hp), false);
+	pk__rb_layout_parse(&l32, hp, strlen(hp), false);
 	round_trip(&l64, w, 7, 0, "rbpage_roundtrip_le64");
 	round_trip(&l32, w, 7, 0, "rbpage_roundtrip_le32");
 	round_trip(&big, w, 7, 0, "rbpage_roundtrip_be64");
@@ -93,12 +93,12 @@ int main(void)
 	struct pk_rb_iter it;
 	struct pk_rb_event ev;
 	int n = 0, got = 0;
-	pk_rb_enc_init(&e, page, PS, &l64, 0);
-	while (pk_rb_enc_event(&e, (uint64_t)n * 3, "abcdefgh", 8, false) == 0)
+	pk__rb_enc_init(&e, page, PS, &l64, 0);
+	while (pk__rb_enc_event(&e, (uint64_t)n * 3, "abcdefgh", 8, false) == 0)
 		n++;
-	pk_rb_enc_finish(&e, 0);
-	pk_rb_iter_init(&it, page, PS, &l64);
-	while (pk_rb_iter_next(&it, &ev) > 0)
+	pk__rb_enc_finish(&e, 0);
+	pk__rb_iter_init(&it, page, PS, &l64);
+	while (pk__rb_iter_next(&it, &ev) > 0)
 		got++;
 	T_CHECK("rbpage_full_page", n == (PS - 16) / 12 && got == n);
 
@@ -106,17 +106,17 @@ int main(void)
 	uint8_t bad[PS];
 	memcpy(bad, page, PS);
 	bad[8] = 0xff, bad[9] = 0xff, bad[10] = 0x7f;
-	T_CHECK("rbpage_bad_commit", pk_rb_iter_init(&it, bad, PS, &l64) ==
-		PK_ERR_FORMAT && pk_rb_iter_next(&it, &ev) == 0);
-	pk_rb_enc_init(&e, bad, PS, &l64, 0);
-	pk_rb_enc_event(&e, 1, "abcdefgh", 8, true);
-	pk_rb_enc_finish(&e, 0);
+	T_CHECK("rbpage_bad_commit", pk__rb_iter_init(&it, bad, PS, &l64) ==
+		PK_ERR_FORMAT && pk__rb_iter_next(&it, &ev) == 0);
+	pk__rb_enc_init(&e, bad, PS, &l64, 0);
+	pk__rb_enc_event(&e, 1, "abcdefgh", 8, true);
+	pk__rb_enc_finish(&e, 0);
 	bad[16 + 4] = 0xf0;               /* length word far too large */
-	pk_rb_iter_init(&it, bad, PS, &l64);
-	int r = pk_rb_iter_next(&it, &ev);
+	pk__rb_iter_init(&it, bad, PS, &l64);
+	int r = pk__rb_iter_next(&it, &ev);
 	T_CHECK("rbpage_bad_length", r == PK_ERR_FORMAT && it.err_off == 16);
-	T_CHECK("rbpage_short_page", pk_rb_iter_init(&it, bad, 10, &l64) ==
-		PK_ERR_TRUNC && pk_rb_iter_next(&it, &ev) == 0);
+	T_CHECK("rbpage_short_page", pk__rb_iter_init(&it, bad, 10, &l64) ==
+		PK_ERR_TRUNC && pk__rb_iter_next(&it, &ev) == 0);
 
 	/* random bytes never crash or loop */
 	srand(1);
@@ -125,9 +125,9 @@ int main(void)
 		for (int b = 0; b < PS; b++)
 			bad[b] = (uint8_t)rand();
 		bad[10] &= 0x0f;
-		pk_rb_iter_init(&it, bad, PS, &l64);
+		pk__rb_iter_init(&it, bad, PS, &l64);
 		int steps = 0;
-		while (pk_rb_iter_next(&it, &ev) > 0 && steps < PS)
+		while (pk__rb_iter_next(&it, &ev) > 0 && steps < PS)
 			steps++;
 		if (steps >= PS)
 			crashes++;

@@ -40,7 +40,7 @@ static int load_syms(struct tf_env *env)
 	struct diff *d = env->priv;
 	size_t len;
 	const char *k = pk_tracedat_item(d->td, PK_TD_KALLSYMS, &len);
-	return k ? tf_syms_parse(env, k, len) : 0;
+	return k ? pk__tf_syms_parse(env, k, len) : 0;
 }
 
 static int load_printk(struct tf_env *env)
@@ -48,7 +48,7 @@ static int load_printk(struct tf_env *env)
 	struct diff *d = env->priv;
 	size_t len;
 	const char *k = pk_tracedat_item(d->td, PK_TD_PRINTK, &len);
-	return k ? tf_printk_parse(env, k, len) : 0;
+	return k ? pk__tf_printk_parse(env, k, len) : 0;
 }
 
 static struct tf_event *event_of(struct diff *d, int fi)
@@ -57,8 +57,8 @@ static struct tf_event *event_of(struct diff *d, int fi)
 		return NULL;
 	if (!d->evs[fi]) {
 		const struct td_format *f = &d->td->fmts[fi];
-		d->evs[fi] = pk_zalloc(sizeof(struct tf_event));
-		if (tf_compile(d->evs[fi], f->text.p, f->text.len, f->system,
+		d->evs[fi] = pk__zalloc(sizeof(struct tf_event));
+		if (pk__tf_compile(d->evs[fi], f->text.p, f->text.len, f->system,
 			       d->td->long_size, TF_PLUGINS) < 0)
 			d->evs[fi]->ok = false, d->evs[fi]->plugin = TFP_FALLBACK;
 	}
@@ -84,20 +84,20 @@ static void one_file(const char *path, const char *name)
 	d.env.load_syms = load_syms;
 	d.env.load_printk = load_printk;
 	d.env.priv = &d;
-	d.evs = pk_calloc((size_t)d.td->nr_fmts + 1, sizeof(*d.evs));
-	d.fbs = pk_calloc((size_t)d.td->nr_fmts + 1, sizeof(long));
-	d.id2fmt = pk_malloc(65536 * sizeof(int));
+	d.evs = pk__calloc((size_t)d.td->nr_fmts + 1, sizeof(*d.evs));
+	d.fbs = pk__calloc((size_t)d.td->nr_fmts + 1, sizeof(long));
+	d.id2fmt = pk__malloc(65536 * sizeof(int));
 	memset(d.id2fmt, 0xff, 65536 * sizeof(int));
 	for (int i = 0; i < d.td->nr_fmts; i++) {
-		long id = td_format_id(&d.td->fmts[i]);
+		long id = pk__td_format_id(&d.td->fmts[i]);
 		if (id >= 0 && id < 65536 && d.id2fmt[id] < 0)
 			d.id2fmt[id] = i;
 	}
 	size_t cl;
 	const char *c = pk_tracedat_item(d.td, PK_TD_CMDLINES, &cl);
 	if (c)
-		tf_comms_parse(&d.env, c, cl);
-	if ((r = td_tep_init(&t, d.td, true, NULL, NULL)) < 0) {
+		pk__tf_comms_parse(&d.env, c, cl);
+	if ((r = pk__td_tep_init(&t, d.td, true, NULL, NULL)) < 0) {
 		t_fail(tname, "libtraceevent setup: %s", pk_strerror(r));
 		goto out;
 	}
@@ -111,13 +111,13 @@ static void one_file(const char *path, const char *name)
 		const char *nm;
 		o.len = ref.len = 0;
 		t.fg.peek = NULL;
-		td_tep_payload(&t, &ev, &ref, &nm);
-		if (!te || tf_print(te, &d.env, ev.data, ev.size, &o)) {
+		pk__td_tep_payload(&t, &ev, &ref, &nm);
+		if (!te || pk__tf_print(te, &d.env, ev.data, ev.size, &o)) {
 			d.fb++;
 			if (te && fi >= 0)
 				d.fbs[fi]++;
 			if (te)
-				tf_plugin_comms(te, &d.env, ev.data, ev.size);
+				pk__tf_plugin_comms(te, &d.env, ev.data, ev.size);
 			continue;
 		}
 		d.fast++;
@@ -157,19 +157,19 @@ static void one_file(const char *path, const char *name)
 	       d.fast + d.fb, d.fast, d.same, d.fb, nf, nfb);
 	t_check(d.bad == 0 && d.fast > 0, tname, "%ld of %ld differ", d.bad,
 		d.fast);
-	td_tep_fini(&t);
+	pk__td_tep_fini(&t);
 out:
 	for (int i = 0; i < d.td->nr_fmts; i++)
 		if (d.evs[i]) {
-			tf_event_fini(d.evs[i]);
-			pk_free(d.evs[i]);
+			pk__tf_event_fini(d.evs[i]);
+			pk__free(d.evs[i]);
 		}
-	pk_free(d.evs);
-	pk_free(d.fbs);
-	pk_free(d.id2fmt);
-	tf_env_fini(&d.env);
-	tf_out_fini(&o);
-	tf_out_fini(&ref);
+	pk__free(d.evs);
+	pk__free(d.fbs);
+	pk__free(d.id2fmt);
+	pk__tf_env_fini(&d.env);
+	pk__tf_out_fini(&o);
+	pk__tf_out_fini(&ref);
 	pk_tracedat_close(d.td);
 }
 
@@ -187,13 +187,13 @@ int main(void)
 	}
 	const char *env = getenv("PK_TFDIFF_FILES");
 	if (env && *env) {
-		char *list = pk_strdup(env), *save = NULL;
+		char *list = pk__strdup(env), *save = NULL;
 		for (char *f = strtok_r(list, ":", &save); f;
 		     f = strtok_r(NULL, ":", &save)) {
 			const char *b = strrchr(f, '/');
 			one_file(f, b ? b + 1 : f);
 		}
-		pk_free(list);
+		pk__free(list);
 	}
 	return t_exit();
 }

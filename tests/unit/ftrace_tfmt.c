@@ -130,7 +130,7 @@ static void mkrec(struct rec *r, uint32_t a, int32_t b, uint64_t c, int64_t d,
 static char *format_text(int i, const char *pf)
 {
 	size_t n = strlen(HDR) + strlen(pf) + 64;
-	char *t = pk_malloc(n);
+	char *t = pk__malloc(n);
 	int k = snprintf(t, n, HDR, i, 100 + i);
 	snprintf(t + k, n - (size_t)k, "%s\n", pf);
 	return t;
@@ -173,13 +173,13 @@ static void against_tep(void)
 		tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
 		tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
 		tep_parse_event(tep, text, strlen(text), "t");
-		if (tf_compile(&ev, text, strlen(text), "t", 8, 0) || !ev.ok) {
+		if (pk__tf_compile(&ev, text, strlen(text), "t", 8, 0) || !ev.ok) {
 			nocomp++;
 			printf("# not compiled: %s (%s)\n", fmts[i],
 			       ev.why ? ev.why : "?");
-			tf_event_fini(&ev);
+			pk__tf_event_fini(&ev);
 			tep_free(tep);
-			pk_free(text);
+			pk__free(text);
 			continue;
 		}
 		struct tf_env env = { .long_size = 8 };
@@ -187,7 +187,7 @@ static void against_tep(void)
 			struct tf_out o = { 0 };
 			char ref[1024];
 			tep_text(tep, &recs[k], ref, sizeof(ref));
-			int r = tf_print(&ev, &env, recs[k].b, recs[k].size, &o);
+			int r = pk__tf_print(&ev, &env, recs[k].b, recs[k].size, &o);
 			if (r == TF_FALLBACK) {
 				fb++;
 			} else if (r == 0 && strlen(ref) == o.len &&
@@ -198,12 +198,12 @@ static void against_tep(void)
 				printf("# fmt %zu rec %zu\n#  tep:  %s\n#  fast: "
 				       "%.*s\n", i, k, ref, (int)o.len, o.p);
 			}
-			tf_out_fini(&o);
+			pk__tf_out_fini(&o);
 		}
-		tf_env_fini(&env);
-		tf_event_fini(&ev);
+		pk__tf_env_fini(&env);
+		pk__tf_event_fini(&ev);
 		tep_free(tep);
-		pk_free(text);
+		pk__free(text);
 	}
 	printf("# %d equal, %d fall back, %d differ, %d formats not compiled\n",
 	       same, fb, diff, nocomp);
@@ -218,20 +218,20 @@ static void hostile(void)
 	for (size_t i = 0; i < PK_ARRAY_SIZE(bad); i++) {
 		char *text = format_text(2, bad[i]);
 		struct tf_event ev;
-		int r = tf_compile(&ev, text, strlen(text), "t", 8, 0);
+		int r = pk__tf_compile(&ev, text, strlen(text), "t", 8, 0);
 		if (r == 0 && !ev.ok)
 			refused++;
 		else
 			printf("# accepted: %s\n", bad[i]);
-		tf_event_fini(&ev);
-		pk_free(text);
+		pk__tf_event_fini(&ev);
+		pk__free(text);
 	}
 	t_check(refused == (int)PK_ARRAY_SIZE(bad), "tfmt_refuses_bad",
 		"%d of %zu refused", refused, PK_ARRAY_SIZE(bad));
 
 	/* deep nesting: parentheses and unary operators */
 	size_t n = 200000;
-	char *deep = pk_malloc(n * 2 + 64);
+	char *deep = pk__malloc(n * 2 + 64);
 	char *p = deep + sprintf(deep, "\"%%d\", ");
 	for (size_t i = 0; i < n / 2; i++)
 		*p++ = '(';
@@ -241,20 +241,20 @@ static void hostile(void)
 	*p = 0;
 	char *text = format_text(3, deep);
 	struct tf_event ev;
-	int r = tf_compile(&ev, text, strlen(text), "t", 8, 0);
+	int r = pk__tf_compile(&ev, text, strlen(text), "t", 8, 0);
 	t_check(r == 0 && !ev.ok, "tfmt_deep_parens", "r=%d ok=%d", r, ev.ok);
-	tf_event_fini(&ev);
-	pk_free(text);
+	pk__tf_event_fini(&ev);
+	pk__free(text);
 	p = deep + sprintf(deep, "\"%%d\", ");
 	for (size_t i = 0; i < n; i++)
 		*p++ = '!';
 	p += sprintf(p, "REC->a");
 	text = format_text(4, deep);
-	r = tf_compile(&ev, text, strlen(text), "t", 8, 0);
+	r = pk__tf_compile(&ev, text, strlen(text), "t", 8, 0);
 	t_check(r == 0 && !ev.ok, "tfmt_deep_unary", "r=%d ok=%d", r, ev.ok);
-	tf_event_fini(&ev);
-	pk_free(text);
-	pk_free(deep);
+	pk__tf_event_fini(&ev);
+	pk__free(text);
+	pk__free(deep);
 
 	/* a field far outside any record, and truncated records */
 	const char *far = "name: far\nID: 9\nformat:\n"
@@ -262,35 +262,35 @@ static void hostile(void)
 		"\tfield:unsigned long x;\toffset:65000;\tsize:8;\tsigned:0;\n"
 		"\tfield:__data_loc char[] n;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 		"print fmt: \"%lu %s\", REC->x, __get_str(n)\n";
-	r = tf_compile(&ev, far, strlen(far), "t", 8, 0);
+	r = pk__tf_compile(&ev, far, strlen(far), "t", 8, 0);
 	struct tf_env env = { .long_size = 8 };
 	struct tf_out o = { 0 };
 	uint8_t rec[16] = { 0 };
-	int pr = tf_print(&ev, &env, rec, sizeof(rec), &o);
+	int pr = pk__tf_print(&ev, &env, rec, sizeof(rec), &o);
 	t_check(r == 0 && ev.ok && pr == TF_FALLBACK && o.len == 0,
 		"tfmt_far_field", "r=%d ok=%d print=%d len=%zu", r, ev.ok, pr,
 		o.len);
-	tf_event_fini(&ev);
+	pk__tf_event_fini(&ev);
 
 	struct rec good;
 	mkrec(&good, 1, 2, 3, 4, "s", 5, 6, "name");
 	text = format_text(1, fmts[4]);
-	r = tf_compile(&ev, text, strlen(text), "t", 8, 0);
+	r = pk__tf_compile(&ev, text, strlen(text), "t", 8, 0);
 	int fbs = 0;
 	for (uint32_t sz = 0; sz < good.size; sz++) {
 		o.len = 0;
-		fbs += tf_print(&ev, &env, good.b, sz, &o) == TF_FALLBACK;
+		fbs += pk__tf_print(&ev, &env, good.b, sz, &o) == TF_FALLBACK;
 	}
 	/* a string whose location points past the record */
 	uint32_t loc = (4u << 16) | 200;
 	memcpy(good.b + 52, &loc, 4);
 	o.len = 0;
-	fbs += tf_print(&ev, &env, good.b, good.size, &o) == TF_FALLBACK;
+	fbs += pk__tf_print(&ev, &env, good.b, good.size, &o) == TF_FALLBACK;
 	t_check(r == 0 && fbs == (int)good.size + 1, "tfmt_truncated",
 		"%d fallbacks of %u", fbs, good.size + 1);
-	tf_event_fini(&ev);
-	pk_free(text);
-	tf_out_fini(&o);
+	pk__tf_event_fini(&ev);
+	pk__free(text);
+	pk__tf_out_fini(&o);
 
 	/* libtraceevent fails formats without the blank line after the
 	 * common fields: so must the compiler */
@@ -298,14 +298,14 @@ static void hostile(void)
 		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
 		"\tfield:unsigned long x;\toffset:8;\tsize:8;\tsigned:0;\n\n"
 		"print fmt: \"%lu\", REC->x\n";
-	r = tf_compile(&ev, nb, strlen(nb), "t", 8, 0);
+	r = pk__tf_compile(&ev, nb, strlen(nb), "t", 8, 0);
 	t_check(r == 0 && !ev.ok, "tfmt_no_blank_line", "r=%d ok=%d", r, ev.ok);
-	tf_event_fini(&ev);
+	pk__tf_event_fini(&ev);
 
 	/* not a format at all: no name or ID */
-	r = tf_compile(&ev, "garbage\n", 8, "t", 8, 0);
+	r = pk__tf_compile(&ev, "garbage\n", 8, "t", 8, 0);
 	t_check(r < 0, "tfmt_no_name", "r=%d", r);
-	tf_event_fini(&ev);
+	pk__tf_event_fini(&ev);
 }
 
 static void symbols(void)
@@ -317,27 +317,27 @@ static void symbols(void)
 			 "zzzz bad line\n"
 			 "ffffffff81000300 T gamma\t[mod]\n";
 	struct tf_env env = { .long_size = 8 };
-	int r = tf_syms_parse(&env, ks, strlen(ks));
-	const struct pk_ksym *a = tf_sym_find(&env, 0xffffffff81000150ull);
-	const struct pk_ksym *g = tf_sym_find(&env, 0xffffffff81000300ull);
-	const struct pk_ksym *g1 = tf_sym_find(&env, 0xffffffff81000301ull);
-	const struct pk_ksym *lo = tf_sym_find(&env, 0x1000);
+	int r = pk__tf_syms_parse(&env, ks, strlen(ks));
+	const struct pk_ksym *a = pk__tf_sym_find(&env, 0xffffffff81000150ull);
+	const struct pk_ksym *g = pk__tf_sym_find(&env, 0xffffffff81000300ull);
+	const struct pk_ksym *g1 = pk__tf_sym_find(&env, 0xffffffff81000301ull);
+	const struct pk_ksym *lo = pk__tf_sym_find(&env, 0x1000);
 	t_check(r == 0 && env.syms.n == 5 && a && a->addr == 0xffffffff81000100ull &&
 		g && g->len == 5 && !memcmp(g->name, "gamma", 5) &&
 		!g1 && !lo, "tfmt_symbols", "r=%d n=%zu", r, env.syms.n);
-	tf_env_fini(&env);
+	pk__tf_env_fini(&env);
 
-	tf_comms_parse(&env, "12 bash\n13 my prog\nbad\n14 never\n", 33);
+	pk__tf_comms_parse(&env, "12 bash\n13 my prog\nbad\n14 never\n", 33);
 	size_t l1, l2, l3;
-	const char *c1 = tf_comm(&env, 13, &l1), *c2 = tf_comm(&env, 14, &l2);
-	const char *c3 = tf_comm(&env, 0, &l3);
-	tf_comm_add(&env, 12, "other", 5);
+	const char *c1 = pk__tf_comm(&env, 13, &l1), *c2 = pk__tf_comm(&env, 14, &l2);
+	const char *c3 = pk__tf_comm(&env, 0, &l3);
+	pk__tf_comm_add(&env, 12, "other", 5);
 	size_t l4;
-	const char *c4 = tf_comm(&env, 12, &l4);
+	const char *c4 = pk__tf_comm(&env, 12, &l4);
 	t_check(!strcmp(c1, "my prog") && l1 == 7 && !strcmp(c2, "<...>") &&
 		!strcmp(c3, "<idle>") && !strcmp(c4, "bash"), "tfmt_comms",
 		"%s %s %s %s", c1, c2, c3, c4);
-	tf_env_fini(&env);
+	pk__tf_env_fini(&env);
 }
 
 /* TF_KERNEL: the kernel's own reading, values worked out by hand */
@@ -367,9 +367,9 @@ static void kernel_style(void)
 	for (size_t i = 0; i < PK_ARRAY_SIZE(k); i++) {
 		char *text = format_text(1, k[i].pf);
 		struct tf_event ev;
-		int c = tf_compile(&ev, text, strlen(text), "t", 8, TF_KERNEL);
+		int c = pk__tf_compile(&ev, text, strlen(text), "t", 8, TF_KERNEL);
 		o.len = 0;
-		int pr = c == 0 && ev.ok ? tf_print(&ev, &env, r.b, r.size, &o)
+		int pr = c == 0 && ev.ok ? pk__tf_print(&ev, &env, r.b, r.size, &o)
 					 : -1;
 		if (pr == 0 && o.len == strlen(k[i].want) &&
 		    !memcmp(o.p, k[i].want, o.len))
@@ -378,8 +378,8 @@ static void kernel_style(void)
 			printf("# kernel style %zu: '%.*s' want '%s' (%s)\n", i,
 			       pr == 0 ? (int)o.len : 0, o.p ? o.p : "",
 			       k[i].want, ev.why ? ev.why : "printed");
-		tf_event_fini(&ev);
-		pk_free(text);
+		pk__tf_event_fini(&ev);
+		pk__free(text);
 	}
 	t_check(good == (int)PK_ARRAY_SIZE(k), "tfmt_kernel_style",
 		"%d of %zu", good, PK_ARRAY_SIZE(k));
@@ -387,15 +387,15 @@ static void kernel_style(void)
 	 * reads as libtraceevent reads it: 0 */
 	char *text = format_text(1, "\"x=%d\", REC->a + NOT_A_KNOWN_ENUM");
 	struct tf_event ev;
-	int c = tf_compile(&ev, text, strlen(text), "t", 8, TF_KERNEL);
+	int c = pk__tf_compile(&ev, text, strlen(text), "t", 8, TF_KERNEL);
 	o.len = 0;
-	int pr = c == 0 && ev.ok ? tf_print(&ev, &env, r.b, r.size, &o) : -1;
+	int pr = c == 0 && ev.ok ? pk__tf_print(&ev, &env, r.b, r.size, &o) : -1;
 	t_check(pr == 0 && o.len == 4 && !memcmp(o.p, "x=53", 4),
 		"tfmt_kernel_unknown_name", "r=%d ok=%d '%.*s'", c, ev.ok,
 		(int)o.len, o.p ? o.p : "");
-	tf_event_fini(&ev);
-	pk_free(text);
-	tf_out_fini(&o);
+	pk__tf_event_fini(&ev);
+	pk__free(text);
+	pk__tf_out_fini(&o);
 }
 
 int main(void)

@@ -58,17 +58,17 @@ static int make_cpu(int cpu, int nevents, uint64_t t0, uint64_t step)
 	int i = 0;
 
 	unlink(path);
-	pk_rb_layout_default(&l, 8, false);
+	pk__rb_layout_default(&l, 8, false);
 	while (i < nevents) {
 		uint64_t ts = t0 + (uint64_t)i * step;
-		pk_rb_enc_init(&e, page, PS, &l, ts);
+		pk__rb_enc_init(&e, page, PS, &l, ts);
 		for (; i < nevents; i++) {
 			struct rec r = { 100, 0, 0, 40 + cpu, i };
-			if (pk_rb_enc_event(&e, t0 + (uint64_t)i * step, &r,
+			if (pk__rb_enc_event(&e, t0 + (uint64_t)i * step, &r,
 					    sizeof(r), false))
 				break;
 		}
-		pk_rb_enc_finish(&e, cpu == 1 && i < 400 ? 7 : 0);
+		pk__rb_enc_finish(&e, cpu == 1 && i < 400 ? 7 : 0);
 		if (write(fd, page, PS) != PS)
 			return -1;
 	}
@@ -207,7 +207,7 @@ static void round_trip(const char *comp)
 static void damage(const char *file, const char *tag, int step, int nflips)
 {
 	char name[96], *data;
-	long len = pk_read_file(file, &data);
+	long len = pk__read_file(file, &data);
 	int errors = 0, opened = 0;
 
 	snprintf(name, sizeof(name), "tracedat_truncated_%s", tag);
@@ -234,7 +234,7 @@ static void damage(const char *file, const char *tag, int step, int nflips)
 	t_check(errors > 0, name, "no truncation was reported");
 	srand(7);
 	int done = 0;
-	char *copy = pk_malloc((size_t)len);
+	char *copy = pk__malloc((size_t)len);
 	for (int k = 0; copy && k < nflips; k++) {
 		struct pk_tracedat *td;
 		memcpy(copy, data, (size_t)len);
@@ -251,13 +251,13 @@ static void damage(const char *file, const char *tag, int step, int nflips)
 	}
 	snprintf(name, sizeof(name), "tracedat_bitflips_%s", tag);
 	t_check(done == nflips, name, "%d of %d", done, nflips);
-	pk_free(copy);
-	pk_free(data);
+	pk__free(copy);
+	pk__free(data);
 }
 
 static void put(struct pk_buf *b, const void *p, size_t n)
 {
-	pk_buf_append(b, p, n);
+	pk__buf_append(b, p, n);
 }
 
 static void put_u32(struct pk_buf *b, uint32_t v) { put(b, &v, 4); }
@@ -305,14 +305,14 @@ static void v6_file(struct pk_buf *b, bool latency)
 	uint8_t page[PS];
 	struct pk_rb_layout l;
 	struct pk_rb_enc e;
-	pk_rb_layout_default(&l, 8, false);
-	pk_rb_enc_init(&e, page, PS, &l, 2000000000ull);
+	pk__rb_layout_default(&l, 8, false);
+	pk__rb_enc_init(&e, page, PS, &l, 2000000000ull);
 	for (int i = 0; i < 5; i++) {
 		struct rec r = { 100, 0, 0, 40, i };
-		pk_rb_enc_event(&e, 2000000000ull + i * 1000000ull, &r,
+		pk__rb_enc_event(&e, 2000000000ull + i * 1000000ull, &r,
 				sizeof(r), false);
 	}
-	pk_rb_enc_finish(&e, 0);
+	pk__rb_enc_finish(&e, 0);
 	put(b, page, PS);
 }
 
@@ -329,7 +329,7 @@ static void v6_check(bool latency)
 	FILE *f = fopen(path, "w");
 	fwrite(b.data, 1, b.len, f);
 	fclose(f);
-	pk_buf_fini(&b);
+	pk__buf_fini(&b);
 	if (!t_check(pk_tracedat_open(path, &td) == 0 &&
 		     pk_tracedat_version(td) == 6, name, "open failed"))
 		return;

@@ -60,15 +60,15 @@ static int make_cpu(void)
 	if (fd < 0)
 		return -1;
 	unlink(path);
-	pk_rb_layout_default(&l, 8, false);
+	pk__rb_layout_default(&l, 8, false);
 	while (i < NEV) {
-		pk_rb_enc_init(&e, page, PS, &l, tsc_of(i));
+		pk__rb_enc_init(&e, page, PS, &l, tsc_of(i));
 		for (; i < NEV; i++) {
 			struct rec r = { 100, 0, 0, 40, i };
-			if (pk_rb_enc_event(&e, tsc_of(i), &r, sizeof(r), false))
+			if (pk__rb_enc_event(&e, tsc_of(i), &r, sizeof(r), false))
 				break;
 		}
-		pk_rb_enc_finish(&e, 0);
+		pk__rb_enc_finish(&e, 0);
 		if (write(fd, page, PS) != PS)
 			return -1;
 	}

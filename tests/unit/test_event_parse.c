@@ -1152,9 +1152,9 @@ static void test_alloc_failures(void)
 
 		if (!l)
 			break;
-		pk_alloc_fail_after(i);
+		pk__alloc_fail_after(i);
 		n = pk_evlist_parse(l, s, &e);
-		pk_alloc_fail_after(-1);
+		pk__alloc_fail_after(-1);
 		if (n == 4 && pk_evlist_nr(l) == 4) {
 			ok_at = (int)i;
 			pk_evlist_free(l);

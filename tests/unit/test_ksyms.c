@@ -68,7 +68,7 @@ static void test_tep_rule(const struct pk_ksyms *k)
 static void test_perf_rule(void)
 {
 	struct pk_symtab t = { 0 };
-	char *copy = pk_strdup(text);
+	char *copy = pk__strdup(text);
 	const struct pk_sym *s;
 	int r = pk__symtab_load_kallsyms_text(&t, copy);
 

@@ -182,14 +182,14 @@ static void test_thread_errors(void)
 
 static void test_alloc_failure(void)
 {
-	pk_alloc_fail_after(0);
+	pk__alloc_fail_after(0);
 	errno = 0;
 	T_CHECK("cpu_map_enomem", !pk_cpu_map_new("0-3") && errno == ENOMEM);
-	pk_alloc_fail_after(0);
+	pk__alloc_fail_after(0);
 	errno = 0;
 	T_CHECK("thread_map_enomem", !pk_thread_map_new_any() &&
 		errno == ENOMEM);
-	pk_alloc_fail_after(-1);
+	pk__alloc_fail_after(-1);
 }
 
 int main(void)

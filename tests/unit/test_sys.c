@@ -14,21 +14,21 @@ static void test_wrappers_errno(void)
 	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_DUMMY);
 	char b[8];
 
-	T_CHECK("ioc_enable_ebadf", pk_sys_ioc_enable(-1, false) == -EBADF);
-	T_CHECK("ioc_disable_ebadf", pk_sys_ioc_disable(-1, true) == -EBADF);
-	T_CHECK("ioc_reset_ebadf", pk_sys_ioc_reset(-1, true) == -EBADF);
-	T_CHECK("ioc_refresh_ebadf", pk_sys_ioc_refresh(-1, 1) == -EBADF);
-	T_CHECK("ioc_period_ebadf", pk_sys_ioc_period(-1, 1) == -EBADF);
-	T_CHECK("ioc_set_output_ebadf", pk_sys_ioc_set_output(-1, -1) == -EBADF);
-	T_CHECK("ioc_set_filter_ebadf", pk_sys_ioc_set_filter(-1, "x") == -EBADF);
-	T_CHECK("ioc_id_ebadf", pk_sys_ioc_id(-1, &id) == -EBADF);
-	T_CHECK("ioc_set_bpf_ebadf", pk_sys_ioc_set_bpf(-1, 0) == -EBADF);
-	T_CHECK("ioc_pause_ebadf", pk_sys_ioc_pause_output(-1, true) == -EBADF);
+	T_CHECK("ioc_enable_ebadf", pk__sys_ioc_enable(-1, false) == -EBADF);
+	T_CHECK("ioc_disable_ebadf", pk__sys_ioc_disable(-1, true) == -EBADF);
+	T_CHECK("ioc_reset_ebadf", pk__sys_ioc_reset(-1, true) == -EBADF);
+	T_CHECK("ioc_refresh_ebadf", pk__sys_ioc_refresh(-1, 1) == -EBADF);
+	T_CHECK("ioc_period_ebadf", pk__sys_ioc_period(-1, 1) == -EBADF);
+	T_CHECK("ioc_set_output_ebadf", pk__sys_ioc_set_output(-1, -1) == -EBADF);
+	T_CHECK("ioc_set_filter_ebadf", pk__sys_ioc_set_filter(-1, "x") == -EBADF);
+	T_CHECK("ioc_id_ebadf", pk__sys_ioc_id(-1, &id) == -EBADF);
+	T_CHECK("ioc_set_bpf_ebadf", pk__sys_ioc_set_bpf(-1, 0) == -EBADF);
+	T_CHECK("ioc_pause_ebadf", pk__sys_ioc_pause_output(-1, true) == -EBADF);
 	T_CHECK("ioc_modify_ebadf",
-		pk_sys_ioc_modify_attributes(-1, &a) == -EBADF);
-	T_CHECK("read_ebadf", pk_sys_read(-1, b, sizeof(b)) == -EBADF);
+		pk__sys_ioc_modify_attributes(-1, &a) == -EBADF);
+	T_CHECK("read_ebadf", pk__sys_read(-1, b, sizeof(b)) == -EBADF);
 	/* pid -1 and cpu -1 together are invalid. */
-	T_CHECK("open_einval", pk_sys_perf_event_open(&a, -1, -1, -1, 0) == -EINVAL);
+	T_CHECK("open_einval", pk__sys_perf_event_open(&a, -1, -1, -1, 0) == -EINVAL);
 }
 
 /* ioctls that only work on the right kind of event, on a dummy event. */
@@ -40,26 +40,26 @@ static void test_wrappers_live(void)
 	int fd, fd2;
 
 	a.exclude_kernel = 1;
-	fd = pk_sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	fd2 = pk_sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = pk__sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd2 = pk__sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 || fd2 < 0) {
 		t_fail("sys_live", "open dummy: %s", pk_strerror(fd));
 		return;
 	}
 	T_CHECK("open_cloexec", fcntl(fd, F_GETFD) & FD_CLOEXEC);
-	T_CHECK("ioc_id", pk_sys_ioc_id(fd, &id) == 0 && id != 0);
-	T_CHECK("ioc_set_output_none", pk_sys_ioc_set_output(fd, -1) == 0);
-	T_CHECK("ioc_pause_no_buffer", pk_sys_ioc_pause_output(fd, true) < 0);
-	T_CHECK("ioc_query_bpf_not_tp", pk_sys_ioc_query_bpf(fd, &q) < 0);
-	T_CHECK("ioc_modify_not_bp", pk_sys_ioc_modify_attributes(fd, &a) < 0);
-	T_CHECK("ioc_set_bpf_bad_prog", pk_sys_ioc_set_bpf(fd, -1) < 0);
-	T_CHECK("ioc_enable_group", pk_sys_ioc_enable(fd, true) == 0);
-	T_CHECK("ioc_disable", pk_sys_ioc_disable(fd, false) == 0);
-	T_CHECK("ioc_reset_group", pk_sys_ioc_reset(fd, true) == 0);
-	T_CHECK("task_events", pk_sys_task_events(false) == 0 &&
-		pk_sys_task_events(true) == 0);
-	pk_sys_close(fd);
-	pk_sys_close(fd2);
+	T_CHECK("ioc_id", pk__sys_ioc_id(fd, &id) == 0 && id != 0);
+	T_CHECK("ioc_set_output_none", pk__sys_ioc_set_output(fd, -1) == 0);
+	T_CHECK("ioc_pause_no_buffer", pk__sys_ioc_pause_output(fd, true) < 0);
+	T_CHECK("ioc_query_bpf_not_tp", pk__sys_ioc_query_bpf(fd, &q) < 0);
+	T_CHECK("ioc_modify_not_bp", pk__sys_ioc_modify_attributes(fd, &a) < 0);
+	T_CHECK("ioc_set_bpf_bad_prog", pk__sys_ioc_set_bpf(fd, -1) < 0);
+	T_CHECK("ioc_enable_group", pk__sys_ioc_enable(fd, true) == 0);
+	T_CHECK("ioc_disable", pk__sys_ioc_disable(fd, false) == 0);
+	T_CHECK("ioc_reset_group", pk__sys_ioc_reset(fd, true) == 0);
+	T_CHECK("task_events", pk__sys_task_events(false) == 0 &&
+		pk__sys_task_events(true) == 0);
+	pk__sys_close(fd);
+	pk__sys_close(fd2);
 }
 
 static void test_features(void)

@@ -17,7 +17,7 @@ static void put(const char *rel, const char *text)
 	char p[256];
 
 	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	pk_write_new_file(p, text, strlen(text), 0644);
+	pk__write_new_file(p, text, strlen(text), 0644);
 }
 
 static void make_tree(void)
@@ -72,14 +72,14 @@ int main(void)
 	r = pk__tfmeta_format(root, "sched", "sched_switch", &s);
 	t_check(r == 19 && s && !strcmp(s, "name: sched_switch\n"),
 		"tfmeta_format", "r=%ld", r);
-	pk_free(s);
+	pk__free(s);
 	r = pk__tfmeta_read(root, "one", PK_TFMETA_CLOCK, &c);
 	t_check(r > 0 && !strcmp(c, "local [mono]\n"), "tfmeta_instance",
 		"r=%ld", r);
-	pk_free(c);
+	pk__free(c);
 	r = pk__tfmeta_read(root, "one", PK_TFMETA_HEADER_PAGE, &c);
 	t_check(r == 5 && !strcmp(c, "page\n"), "tfmeta_top_level", "r=%ld", r);
-	pk_free(c);
+	pk__free(c);
 	t_check(pk__tfmeta_read(root, NULL, PK_TFMETA_CMDLINES, &c) == -ENOENT &&
 		!c, "tfmeta_missing", "read a missing file");
 	rm_tree();

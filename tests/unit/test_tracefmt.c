@@ -30,7 +30,7 @@ static const char event_fmt[] =
 
 static void put(struct pk_buf *b, const void *p, size_t n)
 {
-	if (pk_buf_append(b, p, n))
+	if (pk__buf_append(b, p, n))
 		abort();
 }
 
@@ -87,7 +87,7 @@ static void test_format(const char *version)
 	snprintf(tname, sizeof(tname), "tracefmt_parse_%s", version);
 	t_check(t != NULL, tname, "errno %d", errno);
 	if (!t) {
-		pk_buf_fini(&b);
+		pk__buf_fini(&b);
 		return;
 	}
 	name = pk_tracefmt_name(t, 1234);
@@ -106,7 +106,7 @@ static void test_format(const char *version)
 	T_CHECK(tname, pk_tracefmt_print(t, 99, 0, raw, sizeof(raw), &len) == NULL &&
 		pk_tracefmt_name(t, 99) == NULL);
 	pk_tracefmt_free(t);
-	pk_buf_fini(&b);
+	pk__buf_fini(&b);
 }
 
 static void test_damage(void)
@@ -130,7 +130,7 @@ static void test_damage(void)
 	T_CHECK("tracefmt_bad_magic", !pk_tracefmt_new(b.data, b.len) && errno == EPROTO);
 	T_CHECK("tracefmt_free_null", crashed_free);
 	pk_tracefmt_free(NULL);
-	pk_buf_fini(&b);
+	pk__buf_fini(&b);
 }
 
 static void strip_case(const char *in, const char *want)
@@ -171,7 +171,7 @@ static void test_demangle(void)
 	else
 		t_check(!strcmp(d, "df_process_deferred_rescans"), "demangle_runtime",
 			"%s", d);
-	pk_free(d);
+	pk__free(d);
 	T_CHECK("demangle_plain_c", pk__demangle("main") == NULL);
 }
 
