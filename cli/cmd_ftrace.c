@@ -88,7 +88,7 @@ static int ftrace_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		in = argv[optind];
-	int r = pk_tracedat_open(in, &td);
+	int r = ((td = pk_tracedat_open(in)) ? 0 : -errno);
 	if (r < 0) {
 		cli_error("ftrace report", "%s: %s", in, pk_strerror(r));
 		return 1;
@@ -105,7 +105,7 @@ static int ftrace_report(int argc, char **argv)
 			"libtraceevent; formats: %d compiled, %d "
 			"libtraceevent\n", st.fast, st.fallback,
 			st.formats_fast, st.formats_fallback);
-	pk_tracedat_close(td);
+	pk_tracedat_free(td);
 	if (n < 0) {
 		cli_error("ftrace report", "%s: %s", in, pk_strerror((int)n));
 		return 1;

@@ -141,7 +141,8 @@ int cmd_ftrace_list(int argc, char **argv)
 			return 2;
 		}
 	}
-	if ((e = pk_tracefs_open(&t)) < 0) {
+	if (!(t = pk_tracefs_open())) {
+		e = -errno;
 		cli_error("ftrace list", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
@@ -154,6 +155,6 @@ int cmd_ftrace_list(int argc, char **argv)
 			printf("%s%s:\n", k ? "\n" : "", kinds[k].kind);
 		rc |= kinds[k].fn(t, glob);
 	}
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	return rc;
 }

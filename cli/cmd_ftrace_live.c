@@ -127,7 +127,7 @@ int cmd_ftrace_report_kernel(int argc, char **argv)
 	o.options = opts;
 	o.cpus = nr_cpus ? cpus : NULL;
 	o.nr_cpus = nr_cpus;
-	int r = pk_tracedat_open(in, &td);
+	int r = ((td = pk_tracedat_open(in)) ? 0 : -errno);
 	if (r < 0) {
 		cli_error("ftrace report", "%s: %s", in, pk_strerror(r));
 		free(tgids);
@@ -137,7 +137,7 @@ int cmd_ftrace_report_kernel(int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	long n = pk_tracedat_report_kernel(td, stdout, &o);
 	fflush(stdout);
-	pk_tracedat_close(td);
+	pk_tracedat_free(td);
 	free(tgids);
 	if (n < 0) {
 		cli_error("ftrace report", "%s: %s", in, pk_strerror((int)n));
@@ -361,7 +361,8 @@ int cmd_ftrace_live(int argc, char **argv)
 		cli_error("ftrace live", "%s", pk_strerror(-ENOMEM));
 		goto out;
 	}
-	if ((e = pk_tracefs_open(&t)) < 0) {
+	if (!(t = pk_tracefs_open())) {
+		e = -errno;
 		cli_error("ftrace live", "tracefs: %s", pk_strerror(e));
 		goto out;
 	}
@@ -383,7 +384,8 @@ int cmd_ftrace_live(int argc, char **argv)
 	/* the recorder's setup; its page files stay empty (unlinked) */
 	snprintf(out_tmp, sizeof(out_tmp), "/tmp/perfkit-live-%d", (int)getpid());
 	ro.output = out_tmp;
-	if ((e = pk_ftrace_rec_new(t, &ro, &r)) < 0) {
+	if (!(r = pk_ftrace_rec_new(t, &ro))) {
+		e = -errno;
 		if (ro.tracer && (e == -EPERM || e == -EACCES))
 			cli_error("ftrace live", "tracer '%s' refused by the "
 				  "kernel (EPERM): function tracers are not "
@@ -400,7 +402,8 @@ int cmd_ftrace_live(int argc, char **argv)
 		.tracer = ro.tracer && (!strcmp(ro.tracer, "function") ||
 					!strcmp(ro.tracer, "function_graph"))
 			  ? ro.tracer : NULL);
-	if ((e = pk_ktext_new_tracefs(t, ip, &ko, &l.kt)) < 0) {
+	if (!(l.kt = pk_ktext_new_tracefs(t, ip, &ko))) {
+		e = -errno;
 		cli_error("ftrace live", "%s", pk_strerror(e));
 		goto out;
 	}
@@ -467,7 +470,7 @@ out:
 	workload_abort(&w);       /* prepared, never started */
 	live_free(&l);
 	pk_ftrace_rec_free(r);
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	cli_ftrace_opts_fini(&f);
 	free(opts);
 	fflush(stdout);

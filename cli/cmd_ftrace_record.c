@@ -60,7 +60,8 @@ int cmd_ftrace_record(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	if ((e = pk_tracefs_open(&t)) < 0) {
+	if (!(t = pk_tracefs_open())) {
+		e = -errno;
 		cli_error("ftrace record", "tracefs: %s", pk_strerror(e));
 		goto out;
 	}
@@ -79,7 +80,8 @@ int cmd_ftrace_record(int argc, char **argv)
 		cli_error("ftrace record", "%s", pk_strerror(e));
 		goto out;
 	}
-	if ((e = pk_ftrace_rec_new(t, &o, &r)) < 0) {
+	if (!(r = pk_ftrace_rec_new(t, &o))) {
+		e = -errno;
 		if ((e == -EPERM || e == -EACCES) && tracer &&
 		    pk_tracer_is_function(tracer))
 			cli_error("ftrace record", "function tracer: not "
@@ -149,7 +151,7 @@ int cmd_ftrace_record(int argc, char **argv)
 out:
 	workload_abort(&w);
 	pk_ftrace_rec_free(r);
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	cli_ftrace_opts_fini(&f);
 	fflush(stdout);
 	return cmd_rc < 0 ? cli_stop_exit(rc) : rc;
@@ -165,12 +167,13 @@ int cmd_ftrace_reset(int argc, char **argv)
 		fputs("usage: perfkit ftrace reset\n  removes instances left by killed perfkit runs\n", help ? stdout : stderr);
 		return help ? 0 : 2;
 	}
-	if ((e = pk_tracefs_open(&t)) < 0) {
+	if (!(t = pk_tracefs_open())) {
+		e = -errno;
 		cli_error("ftrace reset", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
 	e = pk_tracefs_reset_stale(t);
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	if (e < 0) {
 		cli_error("ftrace reset", "%s", pk_strerror(e));
 		return 1;
@@ -192,11 +195,13 @@ static int extract(const struct cli_ftrace_opts *f)
 			  f->args[0]);
 		return 2;
 	}
-	if ((e = pk_tracefs_open(&t)) < 0) {
+	if (!(t = pk_tracefs_open())) {
+		e = -errno;
 		cli_error("ftrace extract", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
-	e = pk_ftrace_extract(t, f->instance, outp, f->compression, &r);
+	r = pk_ftrace_extract(t, f->instance, outp, f->compression);
+	e = r ? 0 : -errno;
 	if (!e)
 		e = pk_ftrace_rec_write(r);
 	if (e) {
@@ -212,7 +217,7 @@ static int extract(const struct cli_ftrace_opts *f)
 		}
 	}
 	pk_ftrace_rec_free(r);
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	return e ? 1 : 0;
 }
 
@@ -268,7 +273,8 @@ int cmd_ftrace_show(int argc, char **argv)
 		fputs("usage: perfkit ftrace show\n  prints the current tracefs state\n", help ? stdout : stderr);
 		return help ? 0 : 2;
 	}
-	if ((e = pk_tracefs_open(&t)) < 0) {
+	if (!(t = pk_tracefs_open())) {
+		e = -errno;
 		cli_error("ftrace show", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
@@ -287,6 +293,6 @@ int cmd_ftrace_show(int argc, char **argv)
 	}
 	if (n >= 0)
 		free(d);
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	return 0;
 }

@@ -73,7 +73,8 @@ static int stat_buffer(const char *inst)
 	struct pk_tracefs *t;
 	int e, n;
 
-	if ((e = pk_tracefs_open(&t)) < 0) {
+	if (!(t = pk_tracefs_open())) {
+		e = -errno;
 		cli_error("ftrace stat", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
@@ -81,7 +82,7 @@ static int stat_buffer(const char *inst)
 	if (n < 0) {
 		cli_error("ftrace stat", "%s%sper_cpu: %s", inst ? inst : "",
 			  inst ? "/" : "", pk_strerror(n));
-		pk_tracefs_close(t);
+		pk_tracefs_free(t);
 		return 1;
 	}
 	printf("%s%s\n", inst ? "instance " : "top-level buffer",
@@ -114,7 +115,7 @@ static int stat_buffer(const char *inst)
 		cli_error("ftrace stat", "trace_stat: %s", pk_strerror(np));
 	}
 	free(p);
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	return 0;
 }
 

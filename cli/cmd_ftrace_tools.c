@@ -43,7 +43,7 @@ static int run_cmd(char **argv)
 static struct pk_tracefs *open_tfs(const char *cmd)
 {
 	struct pk_tracefs *t;
-	int e = pk_tracefs_open(&t);
+	int e = ((t = pk_tracefs_open()) ? 0 : -errno);
 
 	if (e < 0) {
 		cli_error(cmd, "tracefs: %s", pk_strerror(e));
@@ -135,7 +135,7 @@ static int snapshot(const char *C, const char *op, const char *inst)
 	if (!e && (!strcmp(op, "take") || !strcmp(op, "show")))
 		e = print_file(t, inst, "snapshot");
 	fflush(stdout);
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	return e ? feature_error(C, e == -EBUSY ? "snapshot (busy: a latency "
 				 "tracer owns it)" : "snapshot", e) : 0;
 }
@@ -163,7 +163,7 @@ static int stack(const char *C, const struct cli_ftrace_opts *f)
 	if (!(t = open_tfs(C)))
 		return 1;
 	if (!pk_tracefs_has(t, NULL, "stack_trace")) {
-		pk_tracefs_close(t);
+		pk_tracefs_free(t);
 		return feature_error(C, "stack tracer (no stack_trace file: "
 				     "CONFIG_STACK_TRACER)", -EOPNOTSUPP);
 	}
@@ -174,7 +174,7 @@ static int stack(const char *C, const struct cli_ftrace_opts *f)
 		if (!e)
 			e = pk_tracefs_stack_tracer(t, true);
 		if (!e && run_cmd(f->args)) {
-			pk_tracefs_close(t);
+			pk_tracefs_free(t);
 			return 1;
 		}
 	}
@@ -184,7 +184,7 @@ static int stack(const char *C, const struct cli_ftrace_opts *f)
 	}
 out:
 	fflush(stdout);
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	return e == 1 ? 1 : e ? feature_error(C, "stack tracer", e) : 0;
 }
 
@@ -211,7 +211,7 @@ static int profile(const char *C, const struct cli_ftrace_opts *f)
 	if (!(t = open_tfs(C)))
 		return 1;
 	if (!pk_tracefs_has(t, NULL, "function_profile_enabled")) {
-		pk_tracefs_close(t);
+		pk_tracefs_free(t);
 		return feature_error(C, "function profiler (no "
 				     "function_profile_enabled file: "
 				     "CONFIG_FUNCTION_PROFILER)", -EOPNOTSUPP);
@@ -220,7 +220,7 @@ static int profile(const char *C, const struct cli_ftrace_opts *f)
 	if (!e && f->graph_times) {
 		e = pk_tracefs_tracer(t, NULL, "function_graph");
 		if (e == -ENOENT || e == -EOPNOTSUPP) {
-			pk_tracefs_close(t);
+			pk_tracefs_free(t);
 			return feature_error(C, "-g: function_graph tracer",
 					     -EOPNOTSUPP);
 		}
@@ -228,7 +228,7 @@ static int profile(const char *C, const struct cli_ftrace_opts *f)
 	if (!e)
 		e = pk_tracefs_profiler(t, true);
 	if (e == 1 || (!e && run_cmd(f->args))) {
-		pk_tracefs_close(t);
+		pk_tracefs_free(t);
 		return 1;
 	}
 	n = e ? e : pk_tracefs_profile_read(t, NULL, &p, &has_time);
@@ -238,7 +238,7 @@ static int profile(const char *C, const struct cli_ftrace_opts *f)
 		cli_ftrace_print_profile(stdout, p, n, has_time);
 	free(p);
 	fflush(stdout);
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	return n < 0 ? feature_error(C, "function profiler", n) : 0;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the kernel-text printer over a trace.dat image (the
  * first byte picks the layout: options, tracer), and its page reader. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,13 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 || !null)
 		return 0;
 	unsigned sel = data[0];
-	if (pk_tracedat_open_mem(data + 1, size - 1, &td) == 0) {
+	if (((td = pk_tracedat_open_mem(data + 1, size - 1)) ? 0 : -errno) == 0) {
 		PK_OPTS(pk_ktext_opts, o,
 			.options = option_sets[sel % 16],
 			.tracer = tracers[(sel >> 4) % 4],
 			.tgids = "1 1\n42 40\n", .preempt = "PREEMPT(none)");
 		pk_tracedat_report_kernel(td, null, &o);
-		pk_tracedat_close(td);
+		pk_tracedat_free(td);
 	}
 	return 0;
 }

@@ -103,12 +103,12 @@ PK_API long pk_tracedat_report_kernel(struct pk_tracedat *td, FILE *out,
  * A kernel-text printer for events that come from tracefs directly (live
  * reading of trace_pipe_raw): the formats of INSTANCE (NULL: top level),
  * kallsyms, printk formats and saved_cmdlines are read from T now
- * (pk_ktext_refresh() re-reads the command names and TGIDs). 0 and *OUT,
- * or -errno / PK_ERR_SYNTAX (unknown option).
+ * (pk_ktext_refresh() re-reads the command names and TGIDs). The printer,
+ * or NULL with errno (-PK_ERR_SYNTAX: an unknown option).
  */
-PK_API int pk_ktext_new_tracefs(struct pk_tracefs *t, const char *instance,
-				const struct pk_ktext_opts *o,
-				struct pk_ktext **out);
+PK_API struct pk_ktext *pk_ktext_new_tracefs(struct pk_tracefs *t,
+					     const char *instance,
+					     const struct pk_ktext_opts *o);
 /* Re-reads saved_cmdlines (and saved_tgids) of the printer's tracefs. */
 PK_API int pk_ktext_refresh(struct pk_ktext *kt);
 /*

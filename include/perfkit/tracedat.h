@@ -25,17 +25,17 @@ struct pk_tracedat;
 
 /*
  * Opens and parses the trace-cmd file PATH (metadata and buffer layout; CPU
- * data is decompressed when first read). Returns 0 and *OUT, or -errno
- * (cannot open/map), PK_ERR_FORMAT (bad magic, version, section, option or
- * layout), PK_ERR_TRUNC (file ends early), PK_ERR_UNSUPP (unknown
- * compression). The reason and the file offset go to the print callback.
+ * data is decompressed when first read). Returns the reader, or NULL with
+ * errno (common.h): the open/map errno, or -PK_ERR_FORMAT (bad magic,
+ * version, section, option or layout), -PK_ERR_TRUNC (file ends early),
+ * -PK_ERR_UNSUPP (unknown compression); pk_strerror(-errno) names it. The
+ * reason and the file offset go to the print callback.
  */
-PK_API int pk_tracedat_open(const char *path, struct pk_tracedat **out);
-/* Same, for a file image in memory; DATA stays borrowed until close. */
-PK_API int pk_tracedat_open_mem(const void *data, size_t len,
-				struct pk_tracedat **out);
+PK_API struct pk_tracedat *pk_tracedat_open(const char *path);
+/* Same, for a file image in memory; DATA stays borrowed until freed. */
+PK_API struct pk_tracedat *pk_tracedat_open_mem(const void *data, size_t len);
 /* Frees TD (NULL is fine). */
-PK_API void pk_tracedat_close(struct pk_tracedat *td);
+PK_API void pk_tracedat_free(struct pk_tracedat *td);
 
 /* File format version (6 or 7). */
 PK_API int pk_tracedat_version(const struct pk_tracedat *td);
@@ -97,7 +97,7 @@ PK_API int pk_tracedat_rewind(struct pk_tracedat *td, const int *cpus,
 /* ---- trace.dat writer (format 7) ---- */
 struct pk_tdwriter;
 
-/* Options of pk_tdwriter_new(); declare with PK_OPTS(). */
+/* Options of pk_tdwriter_open(); declare with PK_OPTS(). */
 struct pk_tdwriter_opts {
 	size_t sz;
 	const char *compression;  /* NULL/"none", "zstd" or "zlib" */
@@ -105,7 +105,7 @@ struct pk_tdwriter_opts {
 	int long_size;            /* 0: the host's */
 };
 /* Creates PATH (truncating it). NULL with errno on failure. */
-PK_API struct pk_tdwriter *pk_tdwriter_new(const char *path,
+PK_API struct pk_tdwriter *pk_tdwriter_open(const char *path,
 					   const struct pk_tdwriter_opts *o);
 /* Sets a metadata item (PK_TD_HEADER_PAGE ... PK_TD_VERSION); the bytes
  * are copied. 0 or -EINVAL/-ENOMEM. */

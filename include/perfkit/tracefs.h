@@ -27,23 +27,23 @@ struct pk_tracefs;
 /*
  * Finds tracefs (/sys/kernel/tracing, /sys/kernel/debug/tracing or any
  * tracefs mount in /proc/mounts) or mounts it at /sys/kernel/tracing (the
- * mount is undone by pk_tracefs_restore()). 0 and *OUT, or -errno
- * (-ENOENT: no tracefs and mounting failed; -EACCES: not permitted to
+ * mount is undone by pk_tracefs_restore()). The handle, or NULL with errno
+ * (ENOENT: no tracefs and mounting failed; EACCES: not permitted to
  * look).
  * Environment: PERFKIT_TRACEFS=DIR uses DIR instead, as
  * pk_tracefs_open_at(DIR, $PERFKIT_SYSCTL) does; PERFKIT_TRACEFS_LOG=FILE
  * appends a line per write to FILE ("W file value" or "A file value" for
  * appends, file relative to the tracefs directory, restores included).
  */
-PK_API int pk_tracefs_open(struct pk_tracefs **out);
+PK_API struct pk_tracefs *pk_tracefs_open(void);
 /*
  * Uses DIR as tracefs without checking its file system (tests build a tree
  * of regular files) and SYSCTL_DIR instead of /proc/sys/kernel (NULL: that
- * one) for ftrace_enabled and stack_tracer_enabled. 0 and *OUT, -ENOENT
- * (DIR is no directory) or -ENAMETOOLONG.
+ * one) for ftrace_enabled and stack_tracer_enabled. The handle, or NULL
+ * with errno ENOENT (DIR is no directory) or ENAMETOOLONG.
  */
-PK_API int pk_tracefs_open_at(const char *dir, const char *sysctl_dir,
-			      struct pk_tracefs **out);
+PK_API struct pk_tracefs *pk_tracefs_open_at(const char *dir,
+					     const char *sysctl_dir);
 /* The tracefs directory. */
 PK_API const char *pk_tracefs_dir(const struct pk_tracefs *t);
 /* Puts FILE of INSTANCE (NULL: top level) in BUF. 0 or -ENAMETOOLONG. */
@@ -109,7 +109,7 @@ PK_API int pk_tracefs_restore(struct pk_tracefs *t);
  */
 PK_API int pk_tracefs_restore_on_signals(struct pk_tracefs *t);
 /* Restores and frees T (NULL is fine). */
-PK_API void pk_tracefs_close(struct pk_tracefs *t);
+PK_API void pk_tracefs_free(struct pk_tracefs *t);
 /*
  * Removes instances named perfkit-PID whose process is gone (left by runs
  * that were killed). Returns how many were removed, or -errno.
@@ -305,12 +305,11 @@ struct pk_ftrace_rec_opts {
  * Prepares a recording: creates the private instance (unless top_level),
  * sets buffer size, clock, CPU mask and PIDs, enables the events (tracing
  * stays off), opens each CPU's trace_pipe_raw. Everything changed goes
- * through T and is undone by pk_tracefs_restore(). 0 and *OUT, or -errno
- * (-ENOENT: an event spec matched nothing; -EPERM: not permitted).
+ * through T and is undone by pk_tracefs_restore(). The recording, or NULL
+ * with errno (ENOENT: an event spec matched nothing; EPERM: not permitted).
  */
-PK_API int pk_ftrace_rec_new(struct pk_tracefs *t,
-			     const struct pk_ftrace_rec_opts *o,
-			     struct pk_ftrace_rec **out);
+PK_API struct pk_ftrace_rec *pk_ftrace_rec_new(struct pk_tracefs *t,
+					       const struct pk_ftrace_rec_opts *o);
 /* Whether the recording ended up in the top-level buffer. */
 PK_API bool pk_ftrace_rec_top_level(const struct pk_ftrace_rec *r);
 /*
@@ -335,12 +334,13 @@ PK_API int pk_ftrace_rec_write(struct pk_ftrace_rec *r);
 /*
  * Saves what the buffers of INSTANCE (NULL: top level) hold now, without
  * changing any setting: reads (and so consumes) each online CPU's
- * trace_pipe_raw. *OUT then takes pk_ftrace_rec_write() and the result
- * calls. 0 or -errno.
+ * trace_pipe_raw. The result takes pk_ftrace_rec_write() and the result
+ * calls; NULL with errno on failure.
  */
-PK_API int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
-			     const char *output, const char *compression,
-			     struct pk_ftrace_rec **out);
+PK_API struct pk_ftrace_rec *pk_ftrace_extract(struct pk_tracefs *t,
+					       const char *instance,
+					       const char *output,
+					       const char *compression);
 
 /* Per-CPU outcome of a recording. */
 struct pk_ftrace_cpu_result {

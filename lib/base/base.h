@@ -3,6 +3,7 @@
 #ifndef PK_BASE_H
 #define PK_BASE_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -72,4 +73,14 @@ int pk__buf_append(struct pk_buf *b, const void *p, size_t n);
 int pk__buf_printf(struct pk_buf *b, const char *fmt, ...) PK_PRINTF(2, 3);
 void pk__buf_fini(struct pk_buf *b);
 
+/* A constructor's result from an int-returning open: P, or NULL with
+ * errno = -E (an errno value or -PK_ERR_*: pk_strerror(-errno) names it). */
+static inline void *pk__ptr_or_errno(int e, void *p)
+{
+	if (e) {
+		errno = -e;
+		return NULL;
+	}
+	return p;
+}
 #endif

@@ -124,7 +124,7 @@ static char *clock_of(struct pk_tracefs *t, const char *inst)
 	return c;
 }
 
-int pk_ktext_new_tracefs(struct pk_tracefs *t, const char *instance,
+static int ktext_tracefs(struct pk_tracefs *t, const char *instance,
 			 const struct pk_ktext_opts *o, struct pk_ktext **out)
 {
 	struct live_fmts f = { 0 };
@@ -178,6 +178,16 @@ int pk_ktext_new_tracefs(struct pk_tracefs *t, const char *instance,
 	pk__free(clk);
 	free_fmts(&f);
 	return e;
+}
+
+struct pk_ktext *pk_ktext_new_tracefs(struct pk_tracefs *t,
+				      const char *instance,
+				      const struct pk_ktext_opts *o)
+{
+	struct pk_ktext *obj = NULL;
+	int e = ktext_tracefs(t, instance, o, &obj);
+
+	return pk__ptr_or_errno(e, obj);
 }
 
 long pk_ktext_page_events(const struct pk_ktext *kt, int cpu,

@@ -705,7 +705,7 @@ bool pk__td_clock_in_usecs(const char *clock)
 	return !strncmp(clock, "mono", 4);
 }
 
-int pk_tracedat_open_mem(const void *data, size_t len,
+static int td_open_mem(const void *data, size_t len,
 			 struct pk_tracedat **out)
 {
 	struct pk_tracedat *td = pk__zalloc(sizeof(*td));
@@ -719,14 +719,22 @@ int pk_tracedat_open_mem(const void *data, size_t len,
 	snprintf(td->name, sizeof(td->name), "trace.dat");
 	r = parse(td);
 	if (r) {
-		pk_tracedat_close(td);
+		pk_tracedat_free(td);
 		return r;
 	}
 	*out = td;
 	return 0;
 }
 
-int pk_tracedat_open(const char *path, struct pk_tracedat **out)
+struct pk_tracedat *pk_tracedat_open_mem(const void *data, size_t len)
+{
+	struct pk_tracedat *obj = NULL;
+	int e = td_open_mem(data, len, &obj);
+
+	return pk__ptr_or_errno(e, obj);
+}
+
+static int td_open_path(const char *path, struct pk_tracedat **out)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
@@ -750,7 +758,7 @@ int pk_tracedat_open(const char *path, struct pk_tracedat **out)
 	close(fd);
 	if (m == MAP_FAILED)
 		return r;
-	r = pk_tracedat_open_mem(m, (size_t)st.st_size, out);
+	r = td_open_mem(m, (size_t)st.st_size, out);
 	if (r) {
 		munmap(m, (size_t)st.st_size);
 		return r;
@@ -761,7 +769,15 @@ int pk_tracedat_open(const char *path, struct pk_tracedat **out)
 	return 0;
 }
 
-void pk_tracedat_close(struct pk_tracedat *td)
+struct pk_tracedat *pk_tracedat_open(const char *path)
+{
+	struct pk_tracedat *obj = NULL;
+	int e = td_open_path(path, &obj);
+
+	return pk__ptr_or_errno(e, obj);
+}
+
+void pk_tracedat_free(struct pk_tracedat *td)
 {
 	if (!td)
 		return;

@@ -136,7 +136,7 @@ int pk__td_cpu_need(struct pk_tracedat *td, struct td_buffer *b,
  * are: pointers remain valid). Returns 1 when the thread runs, 0 when
  * there is nothing to prefetch (no thread: JOB was not run), or -errno.
  * JOB may only touch what the reader leaves alone. pk__td_prefetch_stop()
- * joins it (pk_tracedat_close calls it).
+ * joins it (pk_tracedat_free calls it).
  */
 int pk__td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
 		      void *arg);

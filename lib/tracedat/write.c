@@ -69,7 +69,7 @@ static uint32_t add_string(struct pk_tdwriter *w, const char *s)
 	return id;
 }
 
-struct pk_tdwriter *pk_tdwriter_new(const char *path,
+struct pk_tdwriter *pk_tdwriter_open(const char *path,
 				    const struct pk_tdwriter_opts *o)
 {
 	struct pk_tdwriter *w;

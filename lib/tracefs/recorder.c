@@ -202,7 +202,7 @@ static int note_systems(struct pk_ftrace_rec *r, const char *const *events)
 	return 0;
 }
 
-int pk_ftrace_rec_new(struct pk_tracefs *t,
+static int rec_new(struct pk_tracefs *t,
 		      const struct pk_ftrace_rec_opts *user,
 		      struct pk_ftrace_rec **out)
 {
@@ -271,6 +271,15 @@ int pk_ftrace_rec_new(struct pk_tracefs *t,
 	}
 	*out = r;
 	return 0;
+}
+
+struct pk_ftrace_rec *pk_ftrace_rec_new(struct pk_tracefs *t,
+					const struct pk_ftrace_rec_opts *o)
+{
+	struct pk_ftrace_rec *obj = NULL;
+	int e = rec_new(t, o, &obj);
+
+	return pk__ptr_or_errno(e, obj);
 }
 
 int pk_ftrace_rec_add_pid(struct pk_ftrace_rec *r, int pid)
@@ -445,7 +454,7 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 {
 	PK_OPTS(pk_tdwriter_opts, wo, .compression = r->compression,
 		.page_size = r->page_size);
-	struct pk_tdwriter *w = pk_tdwriter_new(r->output, &wo);
+	struct pk_tdwriter *w = pk_tdwriter_open(r->output, &wo);
 	int *ids, *fds, e;
 	char *clk = NULL;
 
@@ -494,7 +503,7 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 	return pk_tdwriter_close(w);
 }
 
-int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
+static int rec_extract(struct pk_tracefs *t, const char *instance,
 		      const char *output, const char *compression,
 		      struct pk_ftrace_rec **out)
 {
@@ -533,6 +542,17 @@ int pk_ftrace_extract(struct pk_tracefs *t, const char *instance,
 	}
 	*out = r;
 	return 0;
+}
+
+struct pk_ftrace_rec *pk_ftrace_extract(struct pk_tracefs *t,
+					const char *instance,
+					const char *output,
+					const char *compression)
+{
+	struct pk_ftrace_rec *obj = NULL;
+	int e = rec_extract(t, instance, output, compression, &obj);
+
+	return pk__ptr_or_errno(e, obj);
 }
 
 int pk_ftrace_rec_nr_cpus(const struct pk_ftrace_rec *r) { return r->nr_cpus; }

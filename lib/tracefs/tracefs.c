@@ -62,7 +62,7 @@ static struct pk_tracefs *tfs_alloc(void)
 	return t;
 }
 
-int pk_tracefs_open_at(const char *dir, const char *sysctl_dir,
+static int tfs_open_at(const char *dir, const char *sysctl_dir,
 		       struct pk_tracefs **out)
 {
 	struct pk_tracefs *t;
@@ -84,7 +84,15 @@ int pk_tracefs_open_at(const char *dir, const char *sysctl_dir,
 	return 0;
 }
 
-int pk_tracefs_open(struct pk_tracefs **out)
+struct pk_tracefs *pk_tracefs_open_at(const char *dir, const char *sysctl_dir)
+{
+	struct pk_tracefs *obj = NULL;
+	int e = tfs_open_at(dir, sysctl_dir, &obj);
+
+	return pk__ptr_or_errno(e, obj);
+}
+
+static int tfs_open(struct pk_tracefs **out)
 {
 	const char *env = getenv("PERFKIT_TRACEFS");
 	struct pk_tracefs *t;
@@ -93,7 +101,7 @@ int pk_tracefs_open(struct pk_tracefs **out)
 
 	*out = NULL;
 	if (env && *env)
-		return pk_tracefs_open_at(env, getenv("PERFKIT_SYSCTL"), out);
+		return tfs_open_at(env, getenv("PERFKIT_SYSCTL"), out);
 	if (!(t = tfs_alloc()))
 		return -ENOMEM;
 	e = pk__tracefs_locate(t->dir, sizeof(t->dir), &mounted);
@@ -111,6 +119,14 @@ int pk_tracefs_open(struct pk_tracefs **out)
 	}
 	*out = t;
 	return 0;
+}
+
+struct pk_tracefs *pk_tracefs_open(void)
+{
+	struct pk_tracefs *obj = NULL;
+	int e = tfs_open(&obj);
+
+	return pk__ptr_or_errno(e, obj);
 }
 
 const char *pk_tracefs_dir(const struct pk_tracefs *t) { return t->dir; }
@@ -741,7 +757,7 @@ int pk_tracefs_restore_on_signals(struct pk_tracefs *t)
 	return 0;
 }
 
-void pk_tracefs_close(struct pk_tracefs *t)
+void pk_tracefs_free(struct pk_tracefs *t)
 {
 	if (!t)
 		return;

@@ -5,6 +5,7 @@
  * events/ftrace formats, against trace-cmd (the kernel refuses the
  * function tracers here, so pages are encoded by the test).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,7 @@ static int build(const char *path) {
 	struct fn f2 = { idf, 0, 0, 42, a[3], 0x10 }; pk__rb_enc_event(&e, t0 + 2000200, &f2, sizeof f2, 0);
 	pk__rb_enc_finish(&e, 0); write(fd, page, 4096);
 	PK_OPTS(pk_tdwriter_opts, o, .compression = "zstd", .page_size = 4096, .long_size = 8);
-	struct pk_tdwriter *w = pk_tdwriter_new(path, &o);
+	struct pk_tdwriter *w = pk_tdwriter_open(path, &o);
 	char *hp = rf("/sys/kernel/tracing/events/header_page", &n); pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hp, n);
 	const char *fm[] = { "function", "funcgraph_entry", "funcgraph_exit", "kernel_stack" };
 	for (int i = 0; i < 4; i++) { char p[256]; snprintf(p, sizeof p, "/sys/kernel/tracing/events/ftrace/%s/format", fm[i]); char *s = rf(p, &n); if (!s) return -1; pk_tdwriter_add_format(w, "ftrace", s, n); pk__free(s); }
@@ -95,12 +96,12 @@ int main(void)
 		t_skip("ftrace_functions", "needs root, tracefs formats and kallsyms");
 		return t_exit();
 	}
-	if (!t_check(pk_tracedat_open(path, &td) == 0, "functions_open", "open"))
+	if (!t_check(((td = pk_tracedat_open(path)) ? 0 : -errno) == 0, "functions_open", "open"))
 		return t_exit();
 	FILE *f = open_memstream(&out, &len);
 	pk_tracedat_report(td, f, NULL);
 	fclose(f);
-	pk_tracedat_close(td);
+	pk_tracedat_free(td);
 	/* trace-cmd's function_graph layout: nested, leaf folded, marks */
 	T_CHECK("functions_graph_nested", strstr(out, "funcgraph_entry:                   |  ") != NULL);
 	T_CHECK("functions_graph_leaf", strstr(out, "funcgraph_entry:        0.500 us   |      ") && strstr(out, "();\n"));

@@ -10,6 +10,7 @@
  * funcgraph-* options). Also the header's counts from CPUSTAT, lost-event
  * lines and damaged input.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +210,7 @@ static int write_file(const char *path, const unsigned char *pages,
 		return -1;
 	PK_OPTS(pk_tdwriter_opts, o, .compression = "none", .page_size = 4096,
 		.long_size = 8);
-	struct pk_tdwriter *w = pk_tdwriter_new(path, &o);
+	struct pk_tdwriter *w = pk_tdwriter_open(path, &o);
 	long n;
 	char *hp = NULL;
 	n = pk__read_file("/sys/kernel/tracing/events/header_page", &hp);
@@ -239,7 +240,7 @@ static char *report(const char *path, const char *options, const char *tracer,
 	char *out = NULL;
 	size_t len = 0;
 
-	*ret = pk_tracedat_open(path, &td);
+	*ret = ((td = pk_tracedat_open(path)) ? 0 : -errno);
 	if (*ret < 0)
 		return NULL;
 	FILE *f = open_memstream(&out, &len);
@@ -247,7 +248,7 @@ static char *report(const char *path, const char *options, const char *tracer,
 		.preempt = "PREEMPT(none)", .nr_online = 2);
 	*ret = pk_tracedat_report_kernel(td, f, &o);
 	fclose(f);
-	pk_tracedat_close(td);
+	pk_tracedat_free(td);
 	return out;
 }
 
@@ -258,13 +259,13 @@ static void pipe_test(const char *path)
 	char *out = NULL;
 	size_t len = 0;
 
-	if (pk_tracedat_open(path, &td) < 0)
+	if (((td = pk_tracedat_open(path)) ? 0 : -errno) < 0)
 		return;
 	FILE *f = open_memstream(&out, &len);
 	PK_OPTS(pk_ktext_opts, o, .no_header = true);
 	long r = pk_tracedat_report_kernel(td, f, &o);
 	fclose(f);
-	pk_tracedat_close(td);
+	pk_tracedat_free(td);
 	t_check(r == 4 && out && !strncmp(out, "            bash-42 ", 20) &&
 		strstr(out, "sys_open\nCPU:0 [LOST 3 EVENTS]\n          <idle>-0"),
 		"ktext_pipe_lost", "%s", out ? out : "");
@@ -597,12 +598,12 @@ int main(void)
 	int crashes = 0;
 	for (long cut = 0; img && cut < n; cut += n / 97 + 1) {
 		struct pk_tracedat *td;
-		if (pk_tracedat_open_mem(img, (size_t)cut, &td) < 0)
+		if (((td = pk_tracedat_open_mem(img, (size_t)cut)) ? 0 : -errno) < 0)
 			continue;
 		FILE *f = fopen("/dev/null", "w");
 		pk_tracedat_report_kernel(td, f, NULL);
 		fclose(f);
-		pk_tracedat_close(td);
+		pk_tracedat_free(td);
 	}
 	T_CHECK("ktext_truncated_files", crashes == 0);
 	pk__free(img);

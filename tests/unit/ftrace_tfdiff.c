@@ -6,6 +6,7 @@
  * printed both ways and the payloads must be equal wherever the compiled
  * formatter prints one. Coverage is reported per file.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -75,7 +76,8 @@ static void one_file(const char *path, const char *name)
 	int r;
 
 	snprintf(tname, sizeof(tname), "tfdiff_%s", name);
-	if ((r = pk_tracedat_open(path, &d.td)) < 0) {
+	if (!(d.td = pk_tracedat_open(path))) {
+		r = -errno;
 		t_fail(tname, "open %s: %s", path, pk_strerror(r));
 		return;
 	}
@@ -170,7 +172,7 @@ out:
 	pk__tf_env_fini(&d.env);
 	pk__tf_out_fini(&o);
 	pk__tf_out_fini(&ref);
-	pk_tracedat_close(d.td);
+	pk_tracedat_free(d.td);
 }
 
 int main(void)

@@ -81,7 +81,7 @@ static const char *write_file(const char *comp, int n0, int n1)
 	snprintf(path, sizeof(path), "/tmp/pktd-%s.dat", comp);
 	PK_OPTS(pk_tdwriter_opts, o, .compression = comp, .page_size = PS,
 		.long_size = 8);
-	struct pk_tdwriter *w = pk_tdwriter_new(path, &o);
+	struct pk_tdwriter *w = pk_tdwriter_open(path, &o);
 	if (!w)
 		return NULL;
 	pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hdr_page, strlen(hdr_page));
@@ -115,7 +115,8 @@ static void round_trip(const char *comp)
 	if (!t_check(path != NULL, name, "writer failed"))
 		return;
 	snprintf(name, sizeof(name), "tracedat_open_%s", comp);
-	r = pk_tracedat_open(path, &td);
+	td = pk_tracedat_open(path);
+	r = td ? 0 : -errno;
 	if (!t_check(r == 0 && pk_tracedat_version(td) == 7 &&
 		     pk_tracedat_nr_buffers(td) == 2 &&
 		     pk_tracedat_cpus(td) == 2, name, "r=%d", r))
@@ -197,7 +198,7 @@ static void round_trip(const char *comp)
 			free(pk);
 		}
 	}
-	pk_tracedat_close(td);
+	pk_tracedat_free(td);
 	if (!getenv("PK_KEEP"))
 		unlink(path);
 }
@@ -219,7 +220,7 @@ static void damage(const char *file, const char *tag, int step, int nflips)
 	for (long cut = 0, k = 0; cut < len;
 	     cut = cut < 8192 ? cut + step : 8192 + (len - 8192) * ++k / 150) {
 		struct pk_tracedat *td;
-		int r = pk_tracedat_open_mem(data, (size_t)cut, &td);
+		int r = ((td = pk_tracedat_open_mem(data, (size_t)cut)) ? 0 : -errno);
 		if (r) {
 			errors++;
 			continue;
@@ -229,7 +230,7 @@ static void damage(const char *file, const char *tag, int step, int nflips)
 			pk_tracedat_report(td, f, NULL);
 			fclose(f);
 		}
-		pk_tracedat_close(td);
+		pk_tracedat_free(td);
 	}
 	t_check(errors > 0, name, "no truncation was reported");
 	srand(7);
@@ -241,11 +242,11 @@ static void damage(const char *file, const char *tag, int step, int nflips)
 		long at = k < nflips / 2 ? rand() % PK_MIN(len, 8192)
 					 : rand() % len;
 		copy[at] ^= (char)(1 << (rand() % 8));
-		if (pk_tracedat_open_mem(copy, (size_t)len, &td) == 0) {
+		if (((td = pk_tracedat_open_mem(copy, (size_t)len)) ? 0 : -errno) == 0) {
 			FILE *f = fopen("/dev/null", "w");
 			pk_tracedat_report(td, f, NULL);
 			fclose(f);
-			pk_tracedat_close(td);
+			pk_tracedat_free(td);
 		}
 		done++;
 	}
@@ -330,13 +331,13 @@ static void v6_check(bool latency)
 	fwrite(b.data, 1, b.len, f);
 	fclose(f);
 	pk__buf_fini(&b);
-	if (!t_check(pk_tracedat_open(path, &td) == 0 &&
+	if (!t_check(((td = pk_tracedat_open(path)) ? 0 : -errno) == 0 &&
 		     pk_tracedat_version(td) == 6, name, "open failed"))
 		return;
 	f = open_memstream(&out, &ol);
 	pk_tracedat_report(td, f, NULL);
 	fclose(f);
-	pk_tracedat_close(td);
+	pk_tracedat_free(td);
 	if (latency)
 		t_check(strstr(out, "cpus=1\n# tracer: wakeup\n") != NULL,
 			name, "%s", out);
@@ -369,7 +370,7 @@ static void latency_v7(void)
 	const char *path = "/tmp/pktd-lat.dat";
 	const char text[] = "# tracer: irqsoff\n  <idle>-0  0d.h1  0us : x\n";
 	PK_OPTS(pk_tdwriter_opts, o, .page_size = PS, .long_size = 8);
-	struct pk_tdwriter *w = pk_tdwriter_new(path, &o);
+	struct pk_tdwriter *w = pk_tdwriter_open(path, &o);
 	struct pk_tracedat *td;
 	char *out = NULL;
 	size_t ol = 0;
@@ -377,13 +378,13 @@ static void latency_v7(void)
 	pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hdr_page, strlen(hdr_page));
 	pk_tdwriter_add_latency(w, "", "local", text, strlen(text));
 	if (!t_check(pk_tdwriter_close(w) == 0 &&
-		     pk_tracedat_open(path, &td) == 0, "tracedat_v7_latency",
+		     ((td = pk_tracedat_open(path)) ? 0 : -errno) == 0, "tracedat_v7_latency",
 		     "write/open failed"))
 		return;
 	FILE *f = open_memstream(&out, &ol);
 	pk_tracedat_report(td, f, NULL);
 	fclose(f);
-	pk_tracedat_close(td);
+	pk_tracedat_free(td);
 	/* trace-cmd 3.1 prints cpus=0, the text and one more newline */
 	T_CHECK("tracedat_v7_latency", !strncmp(out, "cpus=0\n", 7) &&
 		!strcmp(out + 7 + strlen(text), "\n") &&
@@ -403,13 +404,13 @@ int main(void)
 	latency_v7();
 
 	struct pk_tracedat *td;
-	T_CHECK("tracedat_not_a_file", pk_tracedat_open("/nonexistent", &td) ==
+	T_CHECK("tracedat_not_a_file", ((td = pk_tracedat_open("/nonexistent")) ? 0 : -errno) ==
 		-ENOENT);
 	T_CHECK("tracedat_bad_magic",
-		pk_tracedat_open_mem("\x17\x08\x44tracinX6\0", 12, &td) ==
+		((td = pk_tracedat_open_mem("\x17\x08\x44tracinX6\0", 12)) ? 0 : -errno) ==
 		PK_ERR_FORMAT);
 	T_CHECK("tracedat_bad_version",
-		pk_tracedat_open_mem("\x17\x08\x44tracing9\0\0\x08", 14, &td) ==
+		((td = pk_tracedat_open_mem("\x17\x08\x44tracing9\0\0\x08", 14)) ? 0 : -errno) ==
 		PK_ERR_UNSUPP);
 
 	const char *path = write_file("zstd", 300, 200);

@@ -74,7 +74,7 @@ int main(void)
 	char inst[64], path[512];
 	int r;
 
-	if (geteuid() != 0 || pk_tracefs_open(&t) < 0) {
+	if (geteuid() != 0 || ((t = pk_tracefs_open()) ? 0 : -errno) < 0) {
 		t_skip("tracefs", "needs root and tracefs");
 		return t_exit();
 	}
@@ -156,8 +156,8 @@ int main(void)
 	/* and the normal way (the instance is already gone: no error) */
 	pk_tracefs_write(t, NULL, "tracing_thresh", "777");
 	killed_t = NULL;
-	pk_tracefs_close(t);
-	pk_tracefs_open(&t);
+	pk_tracefs_free(t);
+	((t = pk_tracefs_open()) ? 0 : -errno);
 	killed_t = t;
 	T_CHECK("tracefs_close_restores", same(t, NULL, "tracing_thresh", th) &&
 		same(t, NULL, "buffer_percent", bp));
@@ -180,11 +180,11 @@ int main(void)
 		char *o = rd(t, other + strlen(pk_tracefs_dir(t)) + 11,
 			     "set_event");
 		struct pk_tracefs *t2;
-		pk_tracefs_open(&t2);
+		((t2 = pk_tracefs_open()) ? 0 : -errno);
 		const char *in = other + strlen(pk_tracefs_dir(t)) + 11;
 		r = pk_tracefs_write(t2, in, "set_event", "");
 		char *mid = rd(t2, in, "set_event");
-		pk_tracefs_close(t2);
+		pk_tracefs_free(t2);
 		T_CHECK("tracefs_list_restore_words",
 			r == 0 && !*mid && strstr(o, "sched_wakeup") &&
 			same(t, in, "set_event", o));
@@ -197,7 +197,7 @@ int main(void)
 		       strerror(errno));
 	}
 	killed_t = NULL;
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	free(bp);
 	free(th);
 	return t_exit();

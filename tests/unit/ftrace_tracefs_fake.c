@@ -259,8 +259,9 @@ int main(void)
 	test_profile_parse();
 
 	T_CHECK("open_at_missing",
-		pk_tracefs_open_at("/nonexistent/x", NULL, &t) == -ENOENT);
-	r = pk_tracefs_open_at(tfs, sys, &t);
+		((t = pk_tracefs_open_at("/nonexistent/x", NULL)) ? 0 : -errno) == -ENOENT);
+	t = pk_tracefs_open_at(tfs, sys);
+	r = t ? 0 : -errno;
 	if (!T_CHECK("open_at", r == 0))
 		return t_exit();
 	T_CHECK("has", pk_tracefs_has(t, NULL, "stack_trace") &&
@@ -387,7 +388,7 @@ int main(void)
 
 	/* close: every change undone, latest first; the filter commands by
 	 * their '!' forms before the list is put back */
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	snprintf(want, sizeof(want),
 		 "W function_profile_enabled 0\n"
 		 "W stack_max_size 2928\n"
@@ -442,7 +443,8 @@ int main(void)
 	/* ftrace_enabled already 1: never written */
 	build("1\n");
 	take_log();
-	r = pk_tracefs_open_at(tfs, sys, &t);
+	t = pk_tracefs_open_at(tfs, sys);
+	r = t ? 0 : -errno;
 	T_CHECK("tracer_function_enabled_already",
 		r == 0 && !pk_tracefs_tracer(t, NULL, "function_graph") &&
 		!strcmp(get(sys, "ftrace_enabled"), "1\n") &&
@@ -452,7 +454,7 @@ int main(void)
 	put(tfs, "per_cpu/cpu0/buffer_size_kb", "100\n");
 	put(tfs, "per_cpu/cpu1/buffer_size_kb", "200\n");
 	pk_tracefs_buffer_kb(t, NULL, -1, 64);
-	pk_tracefs_close(t);
+	pk_tracefs_free(t);
 	T_CHECK("restore_per_cpu_sizes",
 		!strcmp(get(tfs, "per_cpu/cpu0/buffer_size_kb"), "100") &&
 		!strcmp(get(tfs, "per_cpu/cpu1/buffer_size_kb"), "200") &&
@@ -461,10 +463,11 @@ int main(void)
 	/* PERFKIT_TRACEFS: pk_tracefs_open uses the tree */
 	setenv("PERFKIT_TRACEFS", tfs, 1);
 	setenv("PERFKIT_SYSCTL", sys, 1);
-	r = pk_tracefs_open(&t);
+	t = pk_tracefs_open();
+	r = t ? 0 : -errno;
 	T_CHECK("open_env", r == 0 && !strcmp(pk_tracefs_dir(t), tfs));
 	if (!r)
-		pk_tracefs_close(t);
+		pk_tracefs_free(t);
 	unsetenv("PERFKIT_TRACEFS");
 	unsetenv("PERFKIT_SYSCTL");
 	unsetenv("PERFKIT_TRACEFS_LOG");

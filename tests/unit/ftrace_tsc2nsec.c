@@ -81,7 +81,7 @@ static int write_file(const char *path, uint32_t mult, uint32_t shift,
 {
 	PK_OPTS(pk_tdwriter_opts, o, .compression = "none", .page_size = PS,
 		.long_size = 8);
-	struct pk_tdwriter *w = pk_tdwriter_new(path, &o);
+	struct pk_tdwriter *w = pk_tdwriter_open(path, &o);
 	if (!w)
 		return -errno;
 	pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hdr_page, strlen(hdr_page));
@@ -117,7 +117,7 @@ static char *report_pk(const char *path, int *nev, uint64_t *ts)
 	size_t len = 0;
 
 	*nev = 0;
-	if (pk_tracedat_open(path, &td))
+	if (((td = pk_tracedat_open(path)) ? 0 : -errno))
 		return NULL;
 	while (pk_tracedat_next(td, &ev) > 0 && *nev < NEV)
 		ts[(*nev)++] = ev.ts;
@@ -125,7 +125,7 @@ static char *report_pk(const char *path, int *nev, uint64_t *ts)
 	FILE *f = open_memstream(&buf, &len);
 	pk_tracedat_report(td, f, NULL);
 	fclose(f);
-	pk_tracedat_close(td);
+	pk_tracedat_free(td);
 	return buf;
 }
 
