@@ -4,6 +4,8 @@
 # `make fuzz`, `make install` / `make uninstall` (PREFIX, DESTDIR, see
 # README). Tests run PK_JOBS at a time (tests/run.sh says how).
 BUILD   ?= build
+# The top-level targets build with every CPU (make -j alone does that too).
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
 CC      ?= gcc
 SAN     ?=
 V       ?= 0
@@ -216,27 +218,27 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfkit.a
 		$(BUILD)/libperfkit.a $(LDLIBS) $(BENCH_LDLIBS_$*)
 
 demo: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)sh scripts/demo.sh $(BUILD)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory test-only
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) test-only
 
 test-only: all $(UNIT_BINS)
 	$(Q)sh tests/run.sh $(BUILD)
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory check-only
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) check-only
 
 check-only: all $(UNIT_BINS)
 	$(Q)sh tests/run.sh $(BUILD) check
 
 check-asan: deps
-	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT="-O1 -g" \
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-asan SAN=1 OPT="-O1 -g" \
 		test-only
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(BENCH_BINS)
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all $(BENCH_BINS)
 	$(Q)sh bench/run.sh $(BUILD)
 
 # libFuzzer targets: one per parser (fuzz/fuzz_*.c), run FUZZ_SECONDS each.
@@ -255,7 +257,7 @@ build-fuzz/%: fuzz/%.c $(FUZZ_LIB_OBJS)
 	$(Q)clang $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) $(LDLIBS)
 
 fuzz: deps
-	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS)
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do n=$${f#build-fuzz/}; \
 	    mkdir -p build-fuzz/corpus/$$n; \
 	    echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
