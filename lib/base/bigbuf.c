@@ -9,8 +9,9 @@
 #define HUGE_SZ ((size_t)2 << 20)
 #define SMALL_MAX ((size_t)256 << 10)
 
-/* N bytes (rounded up to pages) of a mapping on a 2 MiB boundary, the
- * slack before and after given back, with MADV_HUGEPAGE. */
+/* N bytes (rounded up to 2 MiB, so every page of it can be a huge page)
+ * of a mapping on a 2 MiB boundary, the slack before and after given
+ * back, with MADV_HUGEPAGE. */
 static void *huge_map(size_t n)
 {
 	char *m, *a;
@@ -19,7 +20,7 @@ static void *huge_map(size_t n)
 		errno = ENOMEM;
 		return NULL;
 	}
-	n = (n + 4095) & ~(size_t)4095;
+	n = (n + HUGE_SZ - 1) & ~(HUGE_SZ - 1);
 	m = mmap(NULL, n + HUGE_SZ, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
@@ -35,7 +36,7 @@ static void *huge_map(size_t n)
 
 static void huge_unmap(void *p, size_t n)
 {
-	munmap(p, (n + 4095) & ~(size_t)4095);
+	munmap(p, (n + HUGE_SZ - 1) & ~(HUGE_SZ - 1));
 }
 
 void *pk_huge_alloc(size_t n)
