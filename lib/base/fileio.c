@@ -156,12 +156,12 @@ int pk__mkdir_p(const char *path, mode_t mode)
 	}
 }
 
-int pk__write_all(int fd, const void *data, size_t len)
+/* write() or, when OFF >= 0, pwrite() at OFF, until all LEN bytes are
+ * written (short writes and EINTR retried). 0 or -errno (-EIO: wrote 0). */
+static int write_full(int fd, const char *p, size_t len, off_t off)
 {
-	const char *p = data;
-
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = off < 0 ? write(fd, p, len) : pwrite(fd, p, len, off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -169,26 +169,20 @@ int pk__write_all(int fd, const void *data, size_t len)
 			return n < 0 ? -errno : -EIO;
 		p += n;
 		len -= (size_t)n;
+		if (off >= 0)
+			off += n;
 	}
 	return 0;
 }
 
+int pk__write_all(int fd, const void *data, size_t len)
+{
+	return write_full(fd, data, len, -1);
+}
+
 int pk__pwrite_all(int fd, const void *data, size_t len, off_t off)
 {
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += n;
-	}
-	return 0;
+	return off < 0 ? -EINVAL : write_full(fd, data, len, off);
 }
 
 int pk__write_new_file(const char *path, const void *data, size_t len,
