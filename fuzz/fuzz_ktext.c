@@ -28,7 +28,7 @@ static const char *const tracers[] = {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
-	struct pk_tracedat *td;
+	struct pk_tracedat *td = NULL;
 
 	if (!null)
 		null = fopen("/dev/null", "w");

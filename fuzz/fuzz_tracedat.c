@@ -10,7 +10,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pk_tracedat *td;
+	struct pk_tracedat *td = NULL;
 	struct pk_tracedat_event ev;
 	struct pk_rb_layout l;
 	struct pk_rb_iter it;

@@ -88,7 +88,7 @@ static int build(const char *path) {
 int main(void)
 {
 	const char *path = "/tmp/pk-functions.dat";
-	struct pk_tracedat *td;
+	struct pk_tracedat *td = NULL;
 	char *out = NULL;
 	size_t len = 0;
 

@@ -236,7 +236,7 @@ static int write_file(const char *path, const unsigned char *pages,
 static char *report(const char *path, const char *options, const char *tracer,
 		    long *ret)
 {
-	struct pk_tracedat *td;
+	struct pk_tracedat *td = NULL;
 	char *out = NULL;
 	size_t len = 0;
 
@@ -255,7 +255,7 @@ static char *report(const char *path, const char *options, const char *tracer,
 /* trace_pipe's text: no header, lost events said */
 static void pipe_test(const char *path)
 {
-	struct pk_tracedat *td;
+	struct pk_tracedat *td = NULL;
 	char *out = NULL;
 	size_t len = 0;
 
@@ -597,7 +597,7 @@ int main(void)
 	n = pk__read_file(fpath, &img);
 	int crashes = 0;
 	for (long cut = 0; img && cut < n; cut += n / 97 + 1) {
-		struct pk_tracedat *td;
+		struct pk_tracedat *td = NULL;
 		if (((td = pk_tracedat_open_mem(img, (size_t)cut)) ? 0 : -errno) < 0)
 			continue;
 		FILE *f = fopen("/dev/null", "w");

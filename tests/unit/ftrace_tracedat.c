@@ -106,7 +106,7 @@ static void round_trip(const char *comp)
 {
 	char name[64];
 	const char *path = write_file(comp, 1000, 700);
-	struct pk_tracedat *td;
+	struct pk_tracedat *td = NULL;
 	struct pk_tracedat_event ev;
 	int r, n = 0, bad = 0, per[2] = { 0, 0 }, inst = 0;
 	uint64_t last = 0;
@@ -219,7 +219,7 @@ static void damage(const char *file, const char *tag, int step, int nflips)
 	/* every STEP bytes in the first 8 KiB, then 150 cuts over the file */
 	for (long cut = 0, k = 0; cut < len;
 	     cut = cut < 8192 ? cut + step : 8192 + (len - 8192) * ++k / 150) {
-		struct pk_tracedat *td;
+		struct pk_tracedat *td = NULL;
 		int r = ((td = pk_tracedat_open_mem(data, (size_t)cut)) ? 0 : -errno);
 		if (r) {
 			errors++;
@@ -237,7 +237,7 @@ static void damage(const char *file, const char *tag, int step, int nflips)
 	int done = 0;
 	char *copy = pk__malloc((size_t)len);
 	for (int k = 0; copy && k < nflips; k++) {
-		struct pk_tracedat *td;
+		struct pk_tracedat *td = NULL;
 		memcpy(copy, data, (size_t)len);
 		long at = k < nflips / 2 ? rand() % PK_MIN(len, 8192)
 					 : rand() % len;
@@ -322,7 +322,7 @@ static void v6_check(bool latency)
 	const char *name = latency ? "tracedat_v6_latency" : "tracedat_v6_fly";
 	const char *path = latency ? "/tmp/pktd-v6l.dat" : "/tmp/pktd-v6f.dat";
 	struct pk_buf b = { 0 };
-	struct pk_tracedat *td;
+	struct pk_tracedat *td = NULL;
 	char *out = NULL, *tc = NULL;
 	size_t ol = 0, tl = 0;
 
@@ -371,7 +371,7 @@ static void latency_v7(void)
 	const char text[] = "# tracer: irqsoff\n  <idle>-0  0d.h1  0us : x\n";
 	PK_OPTS(pk_tdwriter_opts, o, .page_size = PS, .long_size = 8);
 	struct pk_tdwriter *w = pk_tdwriter_open(path, &o);
-	struct pk_tracedat *td;
+	struct pk_tracedat *td = NULL;
 	char *out = NULL;
 	size_t ol = 0;
 
@@ -403,7 +403,7 @@ int main(void)
 	v6_check(false);
 	latency_v7();
 
-	struct pk_tracedat *td;
+	struct pk_tracedat *td = NULL;
 	T_CHECK("tracedat_not_a_file", ((td = pk_tracedat_open("/nonexistent")) ? 0 : -errno) ==
 		-ENOENT);
 	T_CHECK("tracedat_bad_magic",

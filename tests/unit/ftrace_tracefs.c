@@ -70,7 +70,7 @@ static void clean_on_kill(void)
 
 int main(void)
 {
-	struct pk_tracefs *t;
+	struct pk_tracefs *t = NULL;
 	char inst[64], path[512];
 	int r;
 
@@ -179,7 +179,7 @@ int main(void)
 		}
 		char *o = rd(t, other + strlen(pk_tracefs_dir(t)) + 11,
 			     "set_event");
-		struct pk_tracefs *t2;
+		struct pk_tracefs *t2 = NULL;
 		((t2 = pk_tracefs_open()) ? 0 : -errno);
 		const char *in = other + strlen(pk_tracefs_dir(t)) + 11;
 		r = pk_tracefs_write(t2, in, "set_event", "");

@@ -240,7 +240,7 @@ static void test_commands(void)
 
 int main(void)
 {
-	struct pk_tracefs *t;
+	struct pk_tracefs *t = NULL;
 	int r;
 
 	snprintf(root, sizeof(root), "/tmp/pkfaketfs.XXXXXX");

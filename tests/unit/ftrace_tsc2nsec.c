@@ -111,7 +111,7 @@ static int write_file(const char *path, uint32_t mult, uint32_t shift,
 
 static char *report_pk(const char *path, int *nev, uint64_t *ts)
 {
-	struct pk_tracedat *td;
+	struct pk_tracedat *td = NULL;
 	struct pk_tracedat_event ev;
 	char *buf = NULL;
 	size_t len = 0;
