@@ -16,6 +16,9 @@ if ! mk -q "$PK_BUILD/perfkit" "$PK_BUILD/libperfkit.a" \
 	for n in $NAMES; do skip "$n" "$PK_BUILD is not current for make's flags"; done
 	NAMES=
 fi
+# programs linked against a sanitizer build need the sanitizers too
+SANFL=
+grep -q fsanitize "$PK_BUILD/.flags" 2>/dev/null && SANFL=-fsanitize=address,undefined
 if [ -n "$NAMES" ]; then
 	mk install DESTDIR="$S" PREFIX=/usr > "$T_TMP/log" 2>&1; rc=$?
 	check install_rc "rc=$rc $(tail -n 3 "$T_TMP/log")" $rc -eq 0
@@ -40,7 +43,7 @@ if [ -n "$NAMES" ]; then
 	got=$(pkg-config --modversion perfkit 2>&1)
 	check install_pc_version "$got" "$got" = "$V"
 	# a program built with the installed flags counts its own task-clock
-	cc -o "$T_TMP/count" examples/count.c $(pkg-config --cflags --libs perfkit) \
+	cc $SANFL -o "$T_TMP/count" examples/count.c $(pkg-config --cflags --libs perfkit) \
 		> "$T_TMP/cc" 2>&1 &&
 		LD_LIBRARY_PATH="$S/usr/lib" "$T_TMP/count" > "$T_TMP/out" 2>&1
 	got=$(cat "$T_TMP/cc" "$T_TMP/out")
@@ -48,7 +51,7 @@ if [ -n "$NAMES" ]; then
 	check install_pc_shared "$got" "${n:-0}" -gt 0
 	libs=$(pkg-config --static --libs perfkit | sed 's/-lperfkit /-l:libperfkit.a /')
 	rm -f "$T_TMP/out"
-	cc -o "$T_TMP/count_static" examples/count.c $(pkg-config --cflags perfkit) \
+	cc $SANFL -o "$T_TMP/count_static" examples/count.c $(pkg-config --cflags perfkit) \
 		$libs > "$T_TMP/cc" 2>&1 && "$T_TMP/count_static" > "$T_TMP/out" 2>&1
 	got=$(cat "$T_TMP/cc" "$T_TMP/out" 2>/dev/null)
 	n=$(awk '$2 == "task-clock" { print $1 }' "$T_TMP/out" 2>/dev/null)
