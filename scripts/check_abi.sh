@@ -38,8 +38,11 @@ comm -13 "$tmp/declared" "$tmp/exported" | sed 's/^/exported, not declared: /' \
 	>> "$tmp/diff"
 ar=${lib%.so*}.a
 if [ -r "$ar" ]; then
+	# (the compiler's own globals, e.g. ASan's __odr_asan.NAME, are not
+	# names of the project)
 	nm -g --defined-only "$ar" 2>/dev/null | awk 'NF == 3 { print $3 }' |
-		grep -v '^pk__' | sort -u > "$tmp/globals"
+		grep -v '^pk__' | grep -v '^__' | grep -v '[.]' |
+		sort -u > "$tmp/globals"
 	comm -23 "$tmp/globals" "$tmp/declared" |
 		sed 's/^/internal, not pk__: /' >> "$tmp/diff"
 fi
