@@ -68,9 +68,16 @@ check record_t_cmd_exact "$n samples of 300 ($(head -1 t.err))" "$n" -eq 300
 
 # -p PID without a command: ends when the task does; named by its comm.
 start_waiter 200
-( sleep 0.3; kill -USR1 $W ) &
-$PK record -q -e $EV -p $W -o pw.data 2>pw.err
-rc=$?
+# the task starts once perfkit holds its events (a fixed wait was too
+# short under ASan beside another suite)
+$PK record -q -e $EV -p $W -o pw.data 2>pw.err & PKP=$!
+k=0
+while ! ls -l /proc/$PKP/fd 2>/dev/null | grep -q perf_event && [ $k -lt 200 ]; do
+	sleep 0.05; k=$((k + 1))
+done
+sleep 0.2
+kill -USR1 $W
+wait $PKP; rc=$?
 n=$(count pw.data)
 names=$($PK script -i pw.data -F comm,pid 2>/dev/null | awk '{print $1}' | sort -u | tr '\n' ' ')
 check record_p_until_exit "rc=$rc $n samples of 200, names '$names'" "$rc:$n:$names" = "0:200:pkgp_targets "
