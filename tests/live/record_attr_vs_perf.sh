@@ -24,8 +24,8 @@ while IFS='|' read -r name opts; do
 	case $name in +*) ;; *) opts="$opts --no-bpf-event";; esac
 	perf record -vv $opts -o p.data -- true > /dev/null 2> perf.txt; prc=$?
 	$PK record -vv $opts -o k.data -- true > /dev/null 2> pk.txt; krc=$?
-	t_python "$NORM" --tries perf.txt > perf.n
-	t_python "$NORM" --tries pk.txt > pk.n
+	t_python "$NORM" --tries perf.txt pk.txt
+	mv perf.txt.n perf.n; mv pk.txt.n pk.n
 	if [ ! -s perf.n ]; then
 		skip "record_attr $name" "perf printed no attr block"
 	elif [ $((prc == 0)) -ne $((krc == 0)) ]; then
