@@ -88,9 +88,8 @@ static int ftrace_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		in = argv[optind];
-	int r = ((td = pk_tracedat_open(in)) ? 0 : -errno);
-	if (r < 0) {
-		cli_error("ftrace report", "%s: %s", in, pk_strerror(r));
+	if (!(td = pk_tracedat_open(in))) {
+		cli_error("ftrace report", "%s: %s", in, pk_strerror(-errno));
 		return 1;
 	}
 	static char obuf[1 << 16];

@@ -127,9 +127,8 @@ int cmd_ftrace_report_kernel(int argc, char **argv)
 	o.options = opts;
 	o.cpus = nr_cpus ? cpus : NULL;
 	o.nr_cpus = nr_cpus;
-	int r = ((td = pk_tracedat_open(in)) ? 0 : -errno);
-	if (r < 0) {
-		cli_error("ftrace report", "%s: %s", in, pk_strerror(r));
+	if (!(td = pk_tracedat_open(in))) {
+		cli_error("ftrace report", "%s: %s", in, pk_strerror(-errno));
 		free(tgids);
 		return 1;
 	}

@@ -42,11 +42,10 @@ static int run_cmd(char **argv)
 
 static struct pk_tracefs *open_tfs(const char *cmd)
 {
-	struct pk_tracefs *t;
-	int e = ((t = pk_tracefs_open()) ? 0 : -errno);
+	struct pk_tracefs *t = pk_tracefs_open();
 
-	if (e < 0) {
-		cli_error(cmd, "tracefs: %s", pk_strerror(e));
+	if (!t) {
+		cli_error(cmd, "tracefs: %s", pk_strerror(-errno));
 		return NULL;
 	}
 	pk_tracefs_restore_on_signals(t);
