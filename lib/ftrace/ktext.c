@@ -174,26 +174,30 @@ int pk__kt_tgid(const struct pk_ktext *kt, int pid)
 
 /* ---- kernel symbols ---- */
 
-static int parse_kallsyms(struct pk_ktext *kt, const char *text)
+/* The kernel symbols, parsed from the kallsyms text on first use (a
+ * trace that names no kernel address never pays for them); empty when
+ * there is no text or no memory. */
+const struct pk_ksyms *pk__kt_ksyms(struct pk_ktext *kt)
 {
-	int e;
-
-	if (!text || !*text)
-		return 0;
-	e = pk__ksyms_parse(&kt->ksyms, text, strlen(text));
+	if (kt->ksyms_parsed)
+		return &kt->ksyms;
+	kt->ksyms_parsed = true;
+	if (!kt->ks_len || pk__ksyms_parse(&kt->ksyms, kt->ks_text, kt->ks_len))
+		return &kt->ksyms;
 	kt->irq_start = pk__ksyms_addr(&kt->ksyms, "__irqentry_text_start");
 	kt->irq_end = pk__ksyms_addr(&kt->ksyms, "__irqentry_text_end");
-	return e;
+	return &kt->ksyms;
 }
 
 /* The symbol the kernel names IP by, or -1 (also past the last one by
  * more than 16 MiB when it is no module's). */
-static long holding_sym(const struct pk_ktext *kt, uint64_t ip)
+static long holding_sym(struct pk_ktext *kt, uint64_t ip)
 {
-	long i = pk__ksyms_first(&kt->ksyms, ip);
-	const struct pk_ksym *y = i < 0 ? NULL : &kt->ksyms.v[i];
+	const struct pk_ksyms *k = pk__kt_ksyms(kt);
+	long i = pk__ksyms_first(k, ip);
+	const struct pk_ksym *y = i < 0 ? NULL : &k->v[i];
 
-	if (!y || (i == (long)kt->ksyms.n - 1 && !y->mod &&
+	if (!y || (i == (long)k->n - 1 && !y->mod &&
 		   ip - y->addr > (1u << 24)))
 		return -1;
 	return i;
@@ -271,22 +275,24 @@ void pk__kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
 }
 
 /* Whether IP is inside a text symbol. */
-bool pk__kt_is_text(const struct pk_ktext *kt, uint64_t ip)
+bool pk__kt_is_text(struct pk_ktext *kt, uint64_t ip)
 {
-	long i = pk__ksyms_first(&kt->ksyms, ip);
+	const struct pk_ksyms *k = pk__kt_ksyms(kt);
+	long i = pk__ksyms_first(k, ip);
 
-	return i >= 0 && pk__ksym_is_text(kt->ksyms.v[i].type);
+	return i >= 0 && pk__ksym_is_text(k->v[i].type);
 }
 
 /* "%ps" */
 void pk__kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
 {
-	long i = pk__ksyms_first(&kt->ksyms, ip);
+	const struct pk_ksyms *k = pk__kt_ksyms(kt);
+	long i = pk__ksyms_first(k, ip);
 
 	if (i < 0)
 		trace_seq_printf(s, "0x%llx", (unsigned long long)ip);
 	else
-		trace_seq_puts(s, kt->ksyms.v[i].name);
+		trace_seq_puts(s, k->v[i].name);
 }
 
 /* ---- object ---- */
@@ -395,12 +401,13 @@ static void set_release(struct pk_ktext *kt, const char *uname_text,
 		snprintf(kt->release, sizeof(kt->release), "%s", u.release);
 }
 
+/* The formatter's table: a view of the printer's own (parsed once). */
 static int env_syms(struct tf_env *env)
 {
 	struct pk_ktext *kt = env->priv;
 
-	return kt->env_syms ? pk__tf_syms_parse(env, kt->env_syms,
-					    strlen(kt->env_syms)) : 0;
+	env->syms = pk__ksyms_view(pk__kt_ksyms(kt));
+	return 0;
 }
 
 static int env_printk(struct tf_env *env)
@@ -414,9 +421,6 @@ static int env_printk(struct tf_env *env)
 /* The compiled formatter's side: the formats in the kernel's reading. */
 static int setup_compiled(struct pk_ktext *kt, const struct kt_src *src)
 {
-	if ((src->kallsyms && !(kt->env_syms = pk__strdup(src->kallsyms))) ||
-	    (src->printk && !(kt->env_printk = pk__strdup(src->printk))))
-		return -ENOMEM;
 	kt->env.big = src->big;
 	kt->env.long_size = src->long_size;
 	kt->env.priv = kt;
@@ -449,10 +453,8 @@ static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 		.long_size = src->long_size, .nr_cpus = src->nr_cpus,
 		.fmts = f, .nr_fmts = src->nr_fmts,
 		.untrusted = src->untrusted,
-		.kallsyms = src->kallsyms,
-		.kallsyms_len = src->kallsyms ? strlen(src->kallsyms) : 0,
-		.printk = src->printk,
-		.printk_len = src->printk ? strlen(src->printk) : 0,
+		/* kallsyms and printk: on the first payload it prints
+		 * (pk__kt_tep_texts) */
 	};
 	if (!e)
 		e = pk__tf_tep_init(&kt->tt, &ts, NULL);
@@ -475,6 +477,20 @@ static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 	return 0;
 }
 
+int pk__kt_tep_texts(struct pk_ktext *kt)
+{
+	struct tf_tep_src ts = {
+		.kallsyms = kt->ks_text, .kallsyms_len = kt->ks_len,
+		.printk = kt->env_printk,
+		.printk_len = kt->env_printk ? strlen(kt->env_printk) : 0,
+	};
+
+	if (kt->tep_texts)
+		return 0;
+	kt->tep_texts = true;
+	return pk__tf_tep_texts(&kt->tt, &ts);
+}
+
 int pk__kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 	   struct pk_ktext **out)
 {
@@ -482,8 +498,16 @@ int pk__kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 	int e;
 
 	*out = NULL;
-	if (!kt)
+	if (!kt) {
+		if (src->kallsyms_own)
+			pk__free((char *)src->kallsyms);
+		pk__free(src->printk);
 		return -ENOMEM;
+	}
+	kt->ks_text = src->kallsyms;
+	kt->ks_len = src->kallsyms ? src->kallsyms_len : 0;
+	kt->ks_own = src->kallsyms_own;
+	kt->env_printk = src->printk;
 	kt->flags = default_flags();
 	kt->big = src->big;
 	kt->long_size = src->long_size;
@@ -516,8 +540,6 @@ int pk__kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 		e = pk__kt_set_options(kt, o->options);
 	if (!e)
 		e = setup_tep(kt, src);
-	if (!e)
-		e = parse_kallsyms(kt, src->kallsyms);
 	if (!e && src->cmdlines)
 		e = pk__kt_parse_cmdlines(kt, src->cmdlines);
 	if (!e && o && o->tgids)
@@ -573,7 +595,8 @@ void pk_ktext_free(struct pk_ktext *kt)
 		pk__free((char *)kt->fx[i].system);
 	}
 	pk__free(kt->fx);
-	pk__free(kt->env_syms);
+	if (kt->ks_own)
+		pk__free((char *)kt->ks_text);
 	pk__free(kt->env_printk);
 	pk__comms_fini(&kt->comms);
 	pk__hash_fini(&kt->tgids);

@@ -42,7 +42,15 @@ struct kt_src {
 	const char *const *fmt_text;
 	const size_t *fmt_len;
 	const bool *fmt_skip;   /* formats not to parse (NULL: none) */
-	const char *kallsyms, *printk, *cmdlines, *uname; /* NUL-terminated */
+	/* kallsyms: KALLSYMS_LEN bytes that outlive the printer, or with
+	 * KALLSYMS_OWN a pk__malloc'ed text it takes; printk: pk__malloc'ed,
+	 * NUL-terminated, taken. pk__kt_new() frees what it takes on error
+	 * too. cmdlines, uname: NUL-terminated, only read. */
+	const char *kallsyms;
+	size_t kallsyms_len;
+	bool kallsyms_own;
+	char *printk;
+	const char *cmdlines, *uname;
 	const char *clock;
 	int long_size;
 	bool big;
@@ -62,7 +70,14 @@ struct pk_ktext {
 	struct tf_events evs;
 	struct tf_env env;
 	struct tf_out out;
-	char *env_syms, *env_printk;  /* the texts ENV's tables point in */
+	/* kallsyms and printk texts: ENV's printk table points in the
+	 * latter, libtraceevent gets both with its first payload (tep_texts)
+	 * and pk__kt_ksyms() parses the former on first use */
+	const char *ks_text;      /* kallsyms (ks_own: KT's) */
+	size_t ks_len;
+	bool ks_own;
+	char *env_printk;
+	bool tep_texts;
 	struct trace_seq s;
 	uint64_t flags;
 	enum kt_tracer tracer;
@@ -76,7 +91,8 @@ struct pk_ktext {
 	/* names */
 	struct pk__comms comms;   /* pid -> comm */
 	struct pk__hash tgids;    /* pid -> tgid */
-	struct pk_ksyms ksyms;    /* kernel symbols */
+	struct pk_ksyms ksyms;    /* kernel symbols: pk__kt_ksyms() */
+	bool ksyms_parsed;
 	uint64_t irq_start, irq_end;  /* __irqentry_text_* */
 	/* ftrace event ids */
 	int id_function, id_print, id_bprint, id_bputs, id_raw_data;
@@ -116,7 +132,10 @@ int pk__kt_parse_tgids(struct pk_ktext *kt, const char *text);
 void pk__kt_print_sym(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip,
 		  bool offset);
 void pk__kt_print_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip);
-bool pk__kt_is_text(const struct pk_ktext *kt, uint64_t ip);
+bool pk__kt_is_text(struct pk_ktext *kt, uint64_t ip);
+/* KT's kernel symbols, parsed from its kallsyms text on first use (empty
+ * without one); irq_start/irq_end set with them. */
+const struct pk_ksyms *pk__kt_ksyms(struct pk_ktext *kt);
 void pk__kt_print_ps(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip);
 bool pk__kt_clock_in_ns(const char *clock);
 void pk__kt_detect_tracer(struct pk_ktext *kt, const uint8_t *types);
@@ -147,5 +166,8 @@ int pk__kt_print_range(struct pk_ktext *kt, FILE *out,
 
 /* Writes the sequence to OUT and resets it. */
 int pk__kt_flush_seq(struct pk_ktext *kt, FILE *out);
+/* Gives libtraceevent the kallsyms and printk texts, once (before the
+ * first payload it prints). 0 or -ENOMEM. */
+int pk__kt_tep_texts(struct pk_ktext *kt);
 
 #endif

@@ -170,8 +170,9 @@ static void columns(struct pk_ktext *kt, struct trace_seq *s,
 	}
 }
 
-static bool in_irq_text(const struct pk_ktext *kt, uint64_t a)
+static bool in_irq_text(struct pk_ktext *kt, uint64_t a)
 {
+	pk__kt_ksyms(kt);
 	return kt->irq_end > kt->irq_start && a >= kt->irq_start &&
 	       a < kt->irq_end;
 }

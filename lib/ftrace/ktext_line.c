@@ -191,6 +191,7 @@ void pk__kt_payload(struct pk_ktext *kt, struct trace_seq *s,
 	};
 
 	memcpy(kt->scratch, ev->data, size);
+	pk__kt_tep_texts(kt);
 	tep_print_event(kt->tep, s, &rec, "%s", TEP_PRINT_INFO);
 	memset(kt->scratch, 0, size);
 }

@@ -147,7 +147,8 @@ static int ktext_tracefs(struct pk_tracefs *t, const char *instance,
 		.hdr_page_len = hpl > 0 ? (size_t)hpl : 0,
 		.nr_fmts = f.n, .fmt_sys = (const char *const *)f.sys,
 		.fmt_text = (const char *const *)f.text, .fmt_len = f.len,
-		.kallsyms = ks, .printk = pf, .clock = clk,
+		.kallsyms = ks, .kallsyms_len = ks ? strlen(ks) : 0,
+		.kallsyms_own = true, .printk = pf, .clock = clk,
 		.long_size = (int)sizeof(long), .big = __BYTE_ORDER__ ==
 		__ORDER_BIG_ENDIAN__,
 		.nr_cpus = ncpu > 0 ? (int)ncpu : 1,
@@ -159,8 +160,10 @@ static int ktext_tracefs(struct pk_tracefs *t, const char *instance,
 		long on = sysconf(_SC_NPROCESSORS_ONLN);
 		lo.nr_online = on > 0 ? (int)on : 1;
 	}
-	if (!e)
+	if (!e) {
 		e = pk__kt_new(&src, &lo, out);
+		ks = pf = NULL;         /* taken */
+	}
 	if (!e) {
 		struct pk_ktext *kt = *out;
 		kt->tfs = t;

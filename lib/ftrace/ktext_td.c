@@ -125,14 +125,16 @@ static int make_printer(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 	size_t *len = pk__calloc((size_t)n + 1, sizeof(size_t));
 	bool *skip = pk__calloc((size_t)n + 1, sizeof(bool));
 	/* kallsyms, printk and cmdlines are read on first use (v7) */
-	char *ks = blob_str(pk__td_tracedat_blob(td, PK_TD_KALLSYMS));
+	/* kallsyms read in place: TD outlives the printer */
+	const struct td_blob *ks = pk__td_tracedat_blob(td, PK_TD_KALLSYMS);
 	char *pf = blob_str(pk__td_tracedat_blob(td, PK_TD_PRINTK));
 	char *cl = blob_str(pk__td_tracedat_blob(td, PK_TD_CMDLINES));
 	char *un = blob_str(&td->uname);
 	struct kt_src src = {
 		.hdr_page = td->hdr_page.p, .hdr_page_len = td->hdr_page.len,
 		.nr_fmts = n, .fmt_sys = sys, .fmt_text = txt, .fmt_len = len,
-		.fmt_skip = skip, .kallsyms = ks, .printk = pf, .cmdlines = cl,
+		.fmt_skip = skip, .kallsyms = ks ? ks->p : NULL,
+		.kallsyms_len = ks ? ks->len : 0, .printk = pf, .cmdlines = cl,
 		.uname = un, .clock = td->bufs[0].clock,
 		.long_size = td->long_size, .big = td->big,
 		.nr_cpus = pk_tracedat_cpus(td), .untrusted = true,
@@ -149,13 +151,14 @@ static int make_printer(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 		skip[i] = i >= td->nr_ftrace_fmts && id >= 0 && id < 65536 &&
 			  !(sc->types[id / 8] & (1 << (id % 8)));
 	}
-	if (!e)
+	if (!e) {
 		e = pk__kt_new(&src, o, out);
+		pf = NULL;              /* taken */
+	}
 	pk__free(sys);
 	pk__free(txt);
 	pk__free(len);
 	pk__free(skip);
-	pk__free(ks);
 	pk__free(pf);
 	pk__free(cl);
 	pk__free(un);

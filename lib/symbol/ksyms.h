@@ -50,6 +50,12 @@ int pk__ksyms_take(struct pk_ksyms *k, char *text);
  * left alone and must outlive K; no NULs, no module names. */
 int pk__ksyms_borrow(struct pk_ksyms *k, const char *text, size_t len);
 void pk__ksyms_fini(struct pk_ksyms *k);
+/* K's entries in a table that owns nothing (its fini frees nothing), for
+ * a second reader that does not outlive K. */
+static inline struct pk_ksyms pk__ksyms_view(const struct pk_ksyms *k)
+{
+	return (struct pk_ksyms){ .v = k->v, .n = k->n };
+}
 /* The one line grammar, also for readers that stop early: the line
  * [P, E) into S, the name (and module) cut with NULs when CUT. False: not
  * a symbol. */

@@ -238,10 +238,16 @@ int pk__tf_tep_init(struct tf_tep *t, const struct tf_tep_src *s,
 		t->plugins = tep_load_plugins(t->tep);
 	if ((e = pk__tf_tep_parse(t, s, skip)))
 		return e;
-	for (int k = KALLSYMS; k <= CMDLINES; k++)
-		if ((e = parse_text(t, s, k)))
-			return e;
-	return 0;
+	return pk__tf_tep_texts(t, s);
+}
+
+int pk__tf_tep_texts(struct tf_tep *t, const struct tf_tep_src *s)
+{
+	int e = 0;
+
+	for (int k = KALLSYMS; !e && k <= CMDLINES; k++)
+		e = parse_text(t, s, k);
+	return e;
 }
 
 void pk__tf_tep_fini(struct tf_tep *t)

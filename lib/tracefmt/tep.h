@@ -62,6 +62,10 @@ int pk__tf_tep_init(struct tf_tep *t, const struct tf_tep_src *src,
  * one counts as parsed). 0 or an error as pk__tf_tep_init(). */
 int pk__tf_tep_parse(struct tf_tep *t, const struct tf_tep_src *src,
 		 const bool *skip);
+/* Gives SRC's kallsyms, printk and cmdlines texts (those it has) to T,
+ * for a caller that delays them to the first payload libtraceevent
+ * prints (pk__tf_tep_init() gives them at once). 0 or -ENOMEM. */
+int pk__tf_tep_texts(struct tf_tep *t, const struct tf_tep_src *src);
 void pk__tf_tep_fini(struct tf_tep *t);
 
 /* The "ID: N" of a format text, or -1. */
