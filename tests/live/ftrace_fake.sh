@@ -11,7 +11,8 @@ F=$T_TMP/tracing
 S=$T_TMP/sys
 LOG=$T_TMP/log
 mkdir -p $F $S
-p() { mkdir -p "$(dirname "$F/$1")"; printf '%b' "$2" > "$F/$1"; }
+# p FILE TEXT: FILE of the tree holds TEXT (no forks but for a new folder)
+p() { _d=$F/$1; _d=${_d%/*}; [ -d "$_d" ] || mkdir -p "$_d"; printf '%b' "$2" > "$F/$1"; }
 build() {
 	rm -rf $F; mkdir -p $F/instances
 	p available_tracers 'blk function function_graph nop\n'
@@ -54,9 +55,19 @@ build() {
 # the tree's state: every file with its non-comment content (the restore
 # writes values without their newline; list files come back as lists)
 state() {
-	(cd $F && find . -type f ! -name trace_marker | sort | while read -r f; do
-		printf '%s: %s\n' "$f" "$(grep -v -e '^#' -e '^no pid$' "$f" | tr -s ' \n' '  ' | sed 's/ *$//')"
-	done; ls instances; echo "sysctl: $(cat $S/ftrace_enabled) $(cat $S/stack_tracer_enabled)")
+	(cd $F && find . -type f ! -name trace_marker | sort | xargs awk '
+		BEGIN {
+			for (i = 1; i < ARGC; i++) {
+				f = ARGV[i]; t = ""
+				while ((getline l < f) > 0)
+					if (l !~ /^#/ && l != "no pid")
+						t = t l " "
+				close(f)
+				gsub(/ +/, " ", t); sub(/ $/, "", t)
+				print f ": " t
+			}
+			exit
+		}'; ls instances; echo "sysctl: $(cat $S/ftrace_enabled) $(cat $S/stack_tracer_enabled)")
 }
 run() { PERFKIT_TRACEFS=$F PERFKIT_SYSCTL=$S PERFKIT_TRACEFS_LOG=$LOG "$PERFKIT" ftrace "$@"; }
 run_bg() { (PERFKIT_TRACEFS=$F PERFKIT_SYSCTL=$S PERFKIT_TRACEFS_LOG=$LOG exec "$PERFKIT" ftrace "$@") & }
