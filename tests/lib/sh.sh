@@ -32,7 +32,10 @@ t_exit() { [ "$T_FAILS" -eq 0 ]; }
 # t_python ARGS...: python3 ARGS, the interpreter found once per test (a
 # version manager's shim, such as pyenv's, starts bash and more per call).
 t_python() {
-	[ -n "$T_PY" ] || T_PY=$(python3 -c 'import sys; print(sys.executable)') ||
+	# the system's python first: it starts in a third of the time of a
+	# version manager's (the scripts need only the standard library)
+	[ -n "$T_PY" ] || { [ -x /usr/bin/python3 ] && T_PY=/usr/bin/python3; } ||
+		T_PY=$(python3 -c 'import sys; print(sys.executable)') ||
 		T_PY=python3
 	"$T_PY" "$@"
 }
