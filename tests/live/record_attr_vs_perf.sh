@@ -122,19 +122,22 @@ t_part $((n + 1)) || { t_exit; exit; } # the rest: one run
 check record_attr_count "only $n option sets" $n -ge 60
 
 # -F above the kernel's limit: perf's warning, word for word; refused
-# under --strict-freq by both.
+# under --strict-freq by both. The sleeper is the target (`true` only
+# the duration): an exec sampled at the top rate costs half a second
+# of CPU here, a sleeping task nothing.
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 hi=$((max * 2))
-perf record -e cpu-clock -F $hi -o p.data -- true 2>&1 >/dev/null | grep -A3 '^warning:' > perf.w
-$PK record -e cpu-clock -F $hi -o k.data -- true 2>&1 >/dev/null | grep -A3 '^warning:' > pk.w
+S="-p $SLEEPER --no-bpf-event"
+perf record $S -e cpu-clock -F $hi -o p.data -- true 2>&1 >/dev/null | grep -A3 '^warning:' > perf.w
+$PK record $S -e cpu-clock -F $hi -o k.data -- true 2>&1 >/dev/null | grep -A3 '^warning:' > pk.w
 check record_F_throttle_text "$(diff perf.w pk.w | tr '\n' '|')" -s pk.w -a -z "$(diff perf.w pk.w)"
-$PK record -q -e cpu-clock -F $hi -o k.data -- true >/dev/null 2>&1
+$PK record -q $S -e cpu-clock -F $hi -o k.data -- true >/dev/null 2>&1
 check record_F_throttle_records "rc=$?" $? -eq 0
-$PK record -q -e cpu-clock -F $hi --strict-freq -o k.data -- true >/dev/null 2>strict.err
+$PK record -q $S -e cpu-clock -F $hi --strict-freq -o k.data -- true >/dev/null 2>strict.err
 krc=$?
 check record_strict_freq_refused "rc=$krc" $krc -ne 0 -a "$(wc -l < strict.err)" -eq 1
-perf record -e cpu-clock -F max -o p.data -- true 2>&1 >/dev/null | grep '^info:' > perf.i
-$PK record -e cpu-clock -F max -o k.data -- true 2>&1 >/dev/null | grep '^info:' > pk.i
+perf record $S -e cpu-clock -F max -o p.data -- true 2>&1 >/dev/null | grep '^info:' > perf.i
+$PK record $S -e cpu-clock -F max -o k.data -- true 2>&1 >/dev/null | grep '^info:' > pk.i
 check record_F_max_text "$(cat pk.i)" -s pk.i -a -z "$(diff perf.i pk.i)"
 
 # :S recordings read back: perfkit script prints what perf script prints,
