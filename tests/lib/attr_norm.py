@@ -41,14 +41,15 @@ def normalize(path, tries):
             continue
         last_failed = key(b) if "failed" in b["open"] else None
         out += ["perf_event_attr:"] + b["attr"] + [o for o in b["open"] if o != "failed"]
-    return "\n".join(out)
+    return "".join(l + "\n" for l in out)
 
 
 tries = sys.argv[1] == "--tries"
 paths = sys.argv[2:] if tries else sys.argv[1:]
+# (nothing at all for a file without attr blocks: tests tell that case)
 if len(paths) == 1:
-    print(normalize(paths[0], tries))
+    sys.stdout.write(normalize(paths[0], tries))
 else:
     for path in paths:
         with open(path + ".n", "w") as f:
-            f.write(normalize(path, tries) + "\n")
+            f.write(normalize(path, tries))

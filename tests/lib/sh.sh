@@ -39,6 +39,47 @@ t_python() {
 		T_PY=python3
 	"$T_PY" "$@"
 }
+# -vv attr comparisons, batched (one python for all of a test):
+#   t_attr_case NAME   a new case: write perf's -vv stderr to $T_AREF and
+#                      perfkit's to $T_APK
+#   t_attr_err DETAIL  the current case fails with DETAIL (unless skipped)
+#   t_attr_check PREFIX [--tries]  normalizes every case with
+#                      tests/lib/attr_norm.py, then per case: skipped when
+#                      perf printed no attr block (unless NAME is "null"),
+#                      FAIL on an error, ok when equal, else FAIL with the
+#                      difference; names "PREFIX NAME"
+T_NORM=$PWD/tests/lib/attr_norm.py
+T_ATTR_N=0
+t_attr_case() {
+	T_ATTR_N=$((T_ATTR_N + 1))
+	T_AREF=$T_TMP/attr.$T_ATTR_N.ref T_APK=$T_TMP/attr.$T_ATTR_N.pk
+	printf '%s\n' "$1" >> "$T_TMP/attr.names"
+}
+t_attr_err() { printf '%s\n' "$1" > "$T_TMP/attr.$T_ATTR_N.err"; }
+t_attr_check() {
+	_ap=$1; _ao=${2:-}
+	[ $T_ATTR_N -eq 0 ] && return 0
+	set --; _k=1
+	while [ $_k -le $T_ATTR_N ]; do
+		set -- "$@" "$T_TMP/attr.$_k.ref" "$T_TMP/attr.$_k.pk"
+		_k=$((_k + 1))
+	done
+	t_python "$T_NORM" $_ao "$@" || { fail "$_ap" "attr_norm.py failed"; return; }
+	_k=1
+	while IFS= read -r _an; do
+		_r=$T_TMP/attr.$_k.ref.n _o=$T_TMP/attr.$_k.pk.n
+		if [ ! -s "$_r" ] && [ "$_an" != null ]; then
+			skip "$_ap $_an" "perf printed no attr block"
+		elif [ -s "$T_TMP/attr.$_k.err" ]; then
+			fail "$_ap $_an" "$(cat "$T_TMP/attr.$_k.err")"
+		elif cmp -s "$_r" "$_o"; then
+			ok "$_ap $_an"
+		else
+			fail "$_ap $_an" "$(diff "$_r" "$_o" | head -12 | tr '\n' '|')"
+		fi
+		_k=$((_k + 1))
+	done < "$T_TMP/attr.names"
+}
 # t_part N: true when part N (0, 1, ...) of a test file split in runs (a
 # `# pk-test: shards=S` header, tests/run.sh) is this run's: N mod S is
 # PK_SHARD; always true when the file runs whole.

@@ -10,7 +10,6 @@ if ! command -v perf >/dev/null; then
 fi
 cd "$T_TMP" || exit 1
 PK=$OLDPWD/$PERFKIT; DEMO=$OLDPWD/$PK_BUILD/workloads/demo
-NORM=$OLDPWD/tests/lib/attr_norm.py
 # perf waits about a second for its BPF side-band thread to end: sets
 # not marked + run with --no-bpf-event (it only takes that event away and
 # clears bpf_event, as the +no-bpf-event set checks). perf runs with -B:
@@ -24,19 +23,11 @@ while IFS='|' read -r name opts; do
 	t_part $n || continue
 	opts=$(echo "$opts" | sed "s/PID/$SLEEPER/g")
 	case $name in +*) ;; *) opts="$opts --no-bpf-event";; esac
-	perf record -vv -B $opts -o p.data -- true > /dev/null 2> perf.txt; prc=$?
-	$PK record -vv $opts -o k.data -- true > /dev/null 2> pk.txt; krc=$?
-	t_python "$NORM" --tries perf.txt pk.txt
-	mv perf.txt.n perf.n; mv pk.txt.n pk.n
-	if [ ! -s perf.n ]; then
-		skip "record_attr $name" "perf printed no attr block"
-	elif [ $((prc == 0)) -ne $((krc == 0)) ]; then
-		fail "record_attr $name" "perf exited $prc, perfkit $krc: $(tail -2 pk.txt | tr '\n' '|')"
-	elif cmp -s perf.n pk.n; then
-		ok "record_attr $name"
-	else
-		fail "record_attr $name" "$(diff perf.n pk.n | head -12 | tr '\n' '|')"
-	fi
+	t_attr_case "$name"
+	perf record -vv -B $opts -o p.data -- true > /dev/null 2> "$T_AREF"; prc=$?
+	$PK record -vv $opts -o k.data -- true > /dev/null 2> "$T_APK"; krc=$?
+	[ $((prc == 0)) -ne $((krc == 0)) ] &&
+		t_attr_err "perf exited $prc, perfkit $krc: $(tail -2 "$T_APK" | tr '\n' '|')"
 done <<'OPTS'
 +default|
 +cpu-clock|-e cpu-clock
@@ -118,6 +109,7 @@ a-sample-read|-e {cpu-clock,task-clock}:S -a
 sample-read-s|-e {cpu-clock,task-clock}:S -s
 group-b|-e {cpu-clock,task-clock} -b
 OPTS
+t_attr_check record_attr --tries
 t_part $((n + 1)) || { t_exit; exit; } # the rest: one run
 check record_attr_count "only $n option sets" $n -ge 60
 

@@ -4,22 +4,13 @@
 if ! command -v perf >/dev/null; then
 	skip stat_attr_vs_perf "perf is not installed"; exit 0
 fi
-NORM=tests/lib/attr_norm.py
 n=0
 while IFS= read -r ev; do
 	[ -z "$ev" ] && continue
 	n=$((n + 1))
-	perf stat -vv -e "$ev" true > /dev/null 2> "$T_TMP/perf.txt"
-	$PERFKIT stat -vv -e "$ev" true > /dev/null 2> "$T_TMP/pk.txt"
-	t_python "$NORM" "$T_TMP/perf.txt" > "$T_TMP/perf.n"
-	t_python "$NORM" "$T_TMP/pk.txt" > "$T_TMP/pk.n"
-	if [ ! -s "$T_TMP/perf.n" ]; then
-		skip "stat_attr '$ev'" "perf printed no attr block"
-	elif cmp -s "$T_TMP/perf.n" "$T_TMP/pk.n"; then
-		ok "stat_attr '$ev'"
-	else
-		fail "stat_attr '$ev'" "$(diff "$T_TMP/perf.n" "$T_TMP/pk.n" | head -12 | tr '\n' '|')"
-	fi
+	t_attr_case "'$ev'"
+	perf stat -vv -e "$ev" true > /dev/null 2> "$T_AREF"
+	$PERFKIT stat -vv -e "$ev" true > /dev/null 2> "$T_APK"
 done <<'EVENTS'
 cpu-clock
 task-clock
@@ -78,5 +69,6 @@ branch-loads
 {sched:sched_switch,cs}
 cs,{task-clock,dummy},faults
 EVENTS
+t_attr_check stat_attr
 check stat_attr_count "only $n event strings" $n -ge 40
 t_exit
