@@ -14,39 +14,45 @@
 #include <sys/stat.h>
 #include "base/base.h"
 
+static int buf_reserve(struct pk_buf *b, size_t n);
+
+/* Reads straight into the buffer, as much as it has room for (a seq
+ * file such as /proc/kallsyms fills whatever it is asked: one read per
+ * 4 KiB chunk was a syscall and a copy per page). */
 long pk__read_file(const char *path, char **out)
 {
 	struct pk_buf b = { 0 };
-	char chunk[4096];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	*out = NULL;
 	if (fd < 0)
 		return -errno;
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+	for (;;) {
+		/* room for 4 KiB more and the final NUL */
+		if (buf_reserve(&b, 4096 + 1)) {
+			n = -ENOMEM;
+			goto fail;
+		}
+		n = read(fd, b.data + b.len, b.cap - b.len - 1);
+		if (n == 0)
+			break;
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			n = -errno;
 			goto fail;
 		}
-		if (pk__buf_append(&b, chunk, (size_t)n)) {
-			n = -ENOMEM;
-			goto fail;
-		}
+		b.len += (size_t)n;
 	}
 	close(fd);
-	if (pk__buf_append(&b, "", 1)) {
-		pk__buf_fini(&b);
-		return -ENOMEM;
-	}
+	b.data[b.len] = '\0';
 	*out = b.data;
-	return (long)b.len - 1;
+	return (long)b.len;
 fail:
 	close(fd);
 	pk__buf_fini(&b);
-	return n;
+	return (long)n;
 }
 
 int pk__read_file_u64(const char *path, uint64_t *val)

@@ -111,6 +111,10 @@ struct td_cur {
 };
 
 int pk__td_keep(struct pk_tracedat *td, void *p);
+/* pk_tdwriter_set_item() without the copy: W takes DATA (pk__malloc'ed,
+ * LEN bytes; freed on error too). */
+int pk__tdwriter_take_item(struct pk_tdwriter *w, enum pk_tracedat_item item,
+			   char *data, size_t len);
 int pk__td_err(const struct td_cur *c, int err, const char *what);
 /* Whether USIZE is a believable output size for CSIZE compressed bytes. */
 bool pk__td_size_plausible(uint64_t csize, uint64_t usize);

@@ -108,6 +108,20 @@ int pk_tdwriter_set_item(struct pk_tdwriter *w, enum pk_tracedat_item item,
 	return pk__buf_append(&w->item[item], data, len) ? -ENOMEM : 0;
 }
 
+int pk__tdwriter_take_item(struct pk_tdwriter *w, enum pk_tracedat_item item,
+			   char *data, size_t len)
+{
+	if ((int)item < 0 || item > PK_TD_VERSION) {
+		pk__free(data);
+		return -EINVAL;
+	}
+	pk__buf_fini(&w->item[item]);
+	w->item[item] = (struct pk_buf){ .data = data, .len = len,
+					 .cap = len };
+	w->has_item[item] = true;
+	return 0;
+}
+
 int pk_tdwriter_add_format(struct pk_tdwriter *w, const char *system,
 			   const char *text, size_t len)
 {

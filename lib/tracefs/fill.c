@@ -6,6 +6,7 @@
 #include <string.h>
 #include <perfkit/tracefs.h>
 #include "base/base.h"
+#include "tracedat/tracedat.h"
 #include "tracefs/meta.h"
 
 static int add_file(struct pk_tdwriter *w, enum pk_tracedat_item it,
@@ -14,13 +15,10 @@ static int add_file(struct pk_tdwriter *w, enum pk_tracedat_item it,
 {
 	char *s;
 	long n = pk__tfmeta_read(root, instance, what, &s);
-	int r;
 
 	if (n < 0)
 		return required ? (int)n : 0;
-	r = pk_tdwriter_set_item(w, it, s, (size_t)n);
-	pk__free(s);
-	return r;
+	return pk__tdwriter_take_item(w, it, s, (size_t)n);
 }
 
 /* Adds every format of SYSTEM. */
