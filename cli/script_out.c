@@ -184,6 +184,20 @@ static void ob_int(struct ob *o, int64_t v, int width, bool left)
 
 /* ---- setup: perf's per-type field checks ---- */
 
+/* A kernel address in a tracepoint's payload, named as perf names it:
+ * the symbol of its kernel map holding it. */
+static const char *kernel_sym(void *ctx, uint64_t addr, uint64_t *start)
+{
+	struct out *s = ctx;
+	struct pk_location loc;
+
+	if (pk_session_resolve(s->sess, 0, addr, PERF_RECORD_MISC_KERNEL,
+			       &loc) || !loc.sym)
+		return NULL;
+	*start = addr - loc.symoff;
+	return loc.sym;
+}
+
 /* The tracepoint formats, read from the session's tracing data the
  * first time it has some. */
 static struct pk_tracefmt *tracefmt(struct out *s)
@@ -199,6 +213,8 @@ static struct pk_tracefmt *tracefmt(struct out *s)
 	if (!s->tf)
 		cli_error("script", "cannot read the tracing data: %s",
 			  strerror(errno));
+	else
+		pk_tracefmt_set_ksym(s->tf, kernel_sym, s);
 	return s->tf;
 }
 

@@ -29,6 +29,18 @@ struct pk_tracefmt;
 PK_API struct pk_tracefmt *pk_tracefmt_new(const void *data, size_t size);
 PK_API void pk_tracefmt_free(struct pk_tracefmt *t);
 
+/*
+ * Names kernel addresses (%ps, %pS, function fields...) through FN, as
+ * perf names them through its machine's kernel map, instead of the
+ * tracing data's (empty) kallsyms: FN returns the name of the symbol
+ * holding ADDR and its start in *START, or NULL for none (printed in
+ * hex). The name must live until the next call. FN NULL: back to none.
+ */
+typedef const char *(*pk_tracefmt_ksym_fn)(void *ctx, uint64_t addr,
+					   uint64_t *start);
+PK_API void pk_tracefmt_set_ksym(struct pk_tracefmt *t,
+				 pk_tracefmt_ksym_fn fn, void *ctx);
+
 /* "system:name" of tracepoint ID (attr.config), or NULL when unknown. */
 PK_API const char *pk_tracefmt_name(struct pk_tracefmt *t, uint64_t id);
 

@@ -116,6 +116,11 @@ struct tf_env {
 	struct pk__comms comms;
 	char sym_name[16][520]; /* NUL-terminated copies (pk__tf_sym_cstr) */
 	unsigned sym_next;
+	/* Optional, in place of the kallsyms table: the symbol holding ADDR
+	 * (perf's resolver: its machine's kernel map) into *S (name and
+	 * start; the name lives until the next call); false: none */
+	bool (*find_sym)(struct tf_env *env, uint64_t addr, struct pk_ksym *s);
+	struct pk_ksym found;   /* find_sym's answer */
 	/* TF_KERNEL events: %pS / %ps (OFFSET false) of ADDR as the kernel
 	 * prints them, appended to O (0 or -ENOMEM); NULL: as libtraceevent */
 	int (*kernel_sym)(struct tf_env *env, struct tf_out *o, uint64_t addr,

@@ -34,6 +34,9 @@ int pk__tf_syms_parse(struct tf_env *env, const char *text, size_t len)
 /* libtraceevent's lookup, loading the symbols on first use */
 const struct pk_ksym *pk__tf_sym_find(struct tf_env *env, uint64_t addr)
 {
+	if (env->find_sym)
+		return env->find_sym(env, addr, &env->found) ? &env->found
+							     : NULL;
 	if (!env->syms_loaded) {
 		env->syms_loaded = true;
 		if (env->load_syms && env->load_syms(env) < 0)

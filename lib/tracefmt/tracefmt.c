@@ -35,6 +35,9 @@ struct pk_tracefmt {
 	/* libtraceevent, set up on first need */
 	struct tf_tep tt;
 	bool tep_tried;
+	/* kernel addresses named by the caller (pk_tracefmt_set_ksym) */
+	pk_tracefmt_ksym_fn ksym;
+	void *ksym_ctx;
 	struct trace_seq seq;
 	bool seq_init;
 	char name[256];
@@ -304,6 +307,43 @@ void pk_tracefmt_free(struct pk_tracefmt *t)
 	pk__free(t);
 }
 
+static bool find_sym(struct tf_env *env, uint64_t addr, struct pk_ksym *s)
+{
+	struct pk_tracefmt *t = env->priv;
+	uint64_t start = 0;
+	const char *name = t->ksym(t->ksym_ctx, addr, &start);
+
+	if (!name)
+		return false;
+	*s = (struct pk_ksym){ .addr = start, .name = name,
+			       .len = (uint32_t)strlen(name) };
+	return true;
+}
+
+/* libtraceevent's resolver over the caller's: *ADDRP becomes the start */
+static char *tep_resolver(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct pk_tracefmt *t = priv;
+	uint64_t start = 0;
+	const char *name = t->ksym(t->ksym_ctx, *addrp, &start);
+
+	*modp = NULL;
+	if (name)
+		*addrp = start;
+	return (char *)name;
+}
+
+void pk_tracefmt_set_ksym(struct pk_tracefmt *t, pk_tracefmt_ksym_fn fn,
+			  void *ctx)
+{
+	t->ksym = fn;
+	t->ksym_ctx = ctx;
+	t->env.find_sym = fn ? find_sym : NULL;
+	if (t->tt.tep)
+		tep_set_function_resolver(t->tt.tep, fn ? tep_resolver : NULL,
+					  t);
+}
+
 /* libtraceevent's event ID, set up with every format on first use. */
 static struct tep_event *tep_event(struct pk_tracefmt *t, uint64_t id)
 {
@@ -317,6 +357,8 @@ static struct tep_event *tep_event(struct pk_tracefmt *t, uint64_t id)
 			pk_warn("tracing data: no libtraceevent (%s): some "
 				"events are not formatted", pk_strerror(e));
 			pk__tf_tep_fini(&t->tt);
+		} else if (t->ksym) {
+			tep_set_function_resolver(t->tt.tep, tep_resolver, t);
 		}
 	}
 	if (!t->tt.tep || id > 0x7fffffff)

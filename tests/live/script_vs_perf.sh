@@ -64,6 +64,9 @@ rec "$T/multi.data" -e cpu-clock -e page-faults -a -- "$DEMO" 1
 rec "$T/tp.data" -e sched:sched_switch -e syscalls:sys_enter_getppid \
 	-e sched:sched_process_exec -a -- "$GP" 200
 rec "$T/tpg.data" -e syscalls:sys_enter_getppid -e sched:sched_switch -g -- "$GP" 200
+# kernel addresses in payloads (%ps): perf names them from its kernel map
+rec "$T/ksym.data" -e timer:hrtimer_expire_entry \
+	-e workqueue:workqueue_execute_start -a -- sleep 0.2
 perf record -q -e cpu-clock -g -o - -- "$DEMO" 1 >"$T/pipe.data" 2>/dev/null
 "$PERFKIT" record -q -e cpu-clock -g -o "$T/pk.data" -- "$DEMO" 1 >/dev/null 2>&1
 "$PERFKIT" record -q -e sched:sched_switch -e syscalls:sys_enter_getppid -a \
@@ -75,6 +78,10 @@ same script_default_systemwide "$T/a.data"
 same script_default_multi "$T/multi.data"
 same script_default_tracepoints "$T/tp.data"
 same script_default_tracepoints_g "$T/tpg.data"
+same script_tracepoint_ksyms "$T/ksym.data"
+"$PERFKIT" script -i "$T/ksym.data" > "$T/ks.out" 2>/dev/null
+check script_tracepoint_ksyms_named "no payload function named: $(head -2 "$T/ks.out")" \
+	"$(grep -c 'function=[a-z_]' "$T/ks.out")" -gt 0
 PIPE_IN=$T/pipe.data same script_default_pipe -
 same script_default_perfkit_cg "$T/pk.data"
 same script_default_perfkit_tp "$T/pktp.data"
