@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The terminal browser of report/top (perf's TUI), in two parts:
+ *
+ * - the terminal (cli/tui.c): raw mode on the tty, the alternate screen,
+ *   the cursor hidden, the window size (SIGWINCH), keys decoded from
+ *   escape sequences, a frame drawn into a buffer and written at once.
+ *   The saved modes come back on every way out: tui_close, exit()
+ *   (atexit), SIGINT/SIGTERM/SIGHUP/SIGQUIT (restored, then the signal
+ *   again with its default action) and the crash signals (SEGV, BUS, FPE,
+ *   ILL, ABRT: the same). Ctrl-Z restores, stops, and takes the screen
+ *   back on SIGCONT.
+ *
+ * - the browser (cli/tui_browse.c): a sorted tree list drawn from a model
+ *   the caller gives (struct tui_model), knowing nothing of perf.data.
+ *   Keys: Up/Down, PgUp/PgDn (and space), Home/End move; Enter or +
+ *   expands/collapses the selected row, e expands/collapses all of it, E
+ *   expands everything, C collapses everything; / filters the top rows
+ *   by the model's match (an empty text removes the filter); d zooms into
+ *   the selected row's DSO, t into its thread (the same key again zooms
+ *   out, Esc zooms out of both); a annotates; ? or h shows the keys; q,
+ *   Esc (when not zoomed) and Ctrl-C leave the browser.
+ *
+ * Screen: the title on the first line (the model's, plus ", DSO: X",
+ * ", Thread: X" when zoomed), the model's column header on the second
+ * when it has one, the rows, and a status line at the bottom.
+ */
+#ifndef PK_CLI_TUI_H
+#define PK_CLI_TUI_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What d and t zoom by: the key the model gives each row. */
+enum tui_zoom { TUI_ZOOM_DSO, TUI_ZOOM_THREAD, TUI_NR_ZOOMS };
+
+struct tui;
+
+/*
+ * A model: a tree of rows, each an opaque pointer the model owns, stable
+ * and distinct for as long as the browser runs (the browser keeps which
+ * rows are expanded by pointer). NULL stands for the root: its children
+ * are the top rows, in the order shown. Only nr_children, child and text
+ * are required; a NULL callback means the feature is off.
+ */
+struct tui_model {
+	void *ctx;		/* passed to every callback */
+	const char *title;	/* first line */
+	const char *header;	/* column titles above the rows, or NULL */
+	/* children of ROW (NULL: the top rows); 0: not expandable */
+	int (*nr_children)(void *ctx, void *row);
+	void *(*child)(void *ctx, void *row, int i);
+	/* ROW's line (its columns laid out by the model) into BUF, at most
+	 * SIZE bytes with the NUL; the browser draws the expand mark and the
+	 * indentation of children before it */
+	void (*text)(void *ctx, void *row, char *buf, size_t size);
+	/* the key a top row is zoomed by (a DSO name, a thread), or NULL
+	 * when it has none; compared with strcmp */
+	const char *(*zoom_key)(void *ctx, void *row, enum tui_zoom z);
+	/* whether a top row matches the / text; NULL: its text holds it */
+	bool (*match)(void *ctx, void *row, const char *needle);
+	/* a: annotate ROW, typically by tui_browse with another model on T;
+	 * returns what that returned (1: leave this browser too), or -errno
+	 * (shown on the status line); NULL: the key says "not available" */
+	int (*annotate)(void *ctx, void *row, struct tui *t);
+};
+
+/*
+ * Takes the terminal: stdout must be a tty; keys come from stdin when it
+ * is one, else from /dev/tty. Saves the modes, sets raw mode, enters the
+ * alternate screen and hides the cursor, and installs the restoring
+ * handlers. One terminal at a time. Returns NULL with errno set (ENOTTY:
+ * no terminal; EBUSY: one is open).
+ */
+struct tui *tui_open(void);
+/* Gives the terminal back as it was found and removes the handlers;
+ * NULL is ignored. */
+void tui_close(struct tui *t);
+
+/* Runs the browser on M until q, Esc or Ctrl-C. Nests: the a callback
+ * may call it on the same T. Returns 0 after q or Esc, 1 after Ctrl-C
+ * (the caller leaves too), or -errno when the terminal fails (EIO: it
+ * went away) or memory runs out. */
+int tui_browse(struct tui *t, const struct tui_model *m);
+
+/* A model of plain lines (help, a simple annotate view): N strings shown
+ * as top rows, none expandable; the strings stay the caller's. */
+struct tui_lines {
+	struct tui_model model;
+	const char *const *lines;
+	int n;
+};
+void tui_lines_init(struct tui_lines *l, const char *title,
+		    const char *const *lines, int n);
+
+/* The terminal layer under the browser (cli/tui.c). */
+enum tui_key {
+	TUI_KEY_NONE = -1,	/* nothing: the window changed size */
+	TUI_KEY_UP = 0x100, TUI_KEY_DOWN, TUI_KEY_LEFT, TUI_KEY_RIGHT,
+	TUI_KEY_PGUP, TUI_KEY_PGDN, TUI_KEY_HOME, TUI_KEY_END,
+	TUI_KEY_DEL, TUI_KEY_ESC, TUI_KEY_ENTER, TUI_KEY_BACKSPACE,
+	TUI_KEY_CTRL_C,
+};
+/* The next key (a byte, or a TUI_KEY_*), TUI_KEY_NONE after a resize, or
+ * -errno (EIO: end of input). */
+int tui_key(struct tui *t);
+/* The window size, as of the last resize. */
+void tui_size(const struct tui *t, int *rows, int *cols);
+/* A frame: tui_begin clears the buffer; tui_line puts TEXT on screen
+ * line Y (0 first), cut or padded to the width, reversed when INVERSE;
+ * tui_flush writes the frame in one write. */
+void tui_begin(struct tui *t);
+void tui_line(struct tui *t, int y, const char *text, bool inverse);
+int tui_flush(struct tui *t);
+
+#endif
