@@ -307,24 +307,6 @@ static int decode_escape(struct tui *t)
 	}
 }
 
-/* Ctrl-Z: the terminal back and stop; SIGCONT takes it again. */
-static void suspend(void)
-{
-	raise(SIGTSTP);
-}
-
-static int decode(struct tui *t, int c)
-{
-	switch (c) {
-	case 033: return decode_escape(t);
-	case '\r': case '\n': return TUI_KEY_ENTER;
-	case 0x7f: case 0x08: return TUI_KEY_BACKSPACE;
-	case 0x03: return TUI_KEY_CTRL_C;
-	case 0x1a: suspend(); return TUI_KEY_NONE;
-	}
-	return c;
-}
-
 /* Back from a stop: SIGTSTP's handler again, raw mode, a new size. */
 static int resume(struct tui *t)
 {
@@ -336,6 +318,31 @@ static int resume(struct tui *t)
 		return 0;
 	read_size(t);
 	return term_enter();
+}
+
+/* Ctrl-Z (raw mode reads it as a byte): SIGTSTP to the process group as
+ * the tty would send it; its handler gives the terminal back and stops;
+ * when continued the screen is taken again here (SIGCONT, blocked until
+ * the next wait, then finds it taken). */
+static int suspend(struct tui *t)
+{
+	int err;
+
+	kill(0, SIGTSTP);
+	err = resume(t);
+	return err < 0 ? err : TUI_KEY_NONE;
+}
+
+static int decode(struct tui *t, int c)
+{
+	switch (c) {
+	case 033: return decode_escape(t);
+	case '\r': case '\n': return TUI_KEY_ENTER;
+	case 0x7f: case 0x08: return TUI_KEY_BACKSPACE;
+	case 0x03: return TUI_KEY_CTRL_C;
+	case 0x1a: return suspend(t);
+	}
+	return c;
 }
 
 int tui_key(struct tui *t)
