@@ -17,7 +17,7 @@
 #include "tui.h"
 
 #define ENTER_SEQ "\033[?1049h\033[?25l\033[H\033[2J"
-#define LEAVE_SEQ "\033[0m\033[?25h\033[?1049l"
+#define LEAVE_SEQ "\030\033[0m\033[?25h\033[?1049l"
 #define ESC_WAIT_MS 50	/* the rest of an escape sequence comes within */
 
 struct tui {

@@ -9,18 +9,16 @@
 # pk-test: check
 . tests/lib/sh.sh
 
-if ! command -v tmux >/dev/null 2>&1; then
-	skip tui "tmux is not installed"
+for tool in tmux bash; do	# the terminal, the shell in it
+	command -v $tool >/dev/null 2>&1 && continue
+	skip tui "$tool is not installed"
 	exit 0
-fi
-if ! command -v bash >/dev/null 2>&1; then
-	skip tui "bash is not installed (the shell in the terminal)"
-	exit 0
-fi
+done
 PK=$(cd "$(dirname "$PERFKIT")" && pwd)/$(basename "$PERFKIT")
-S=pktui.$$
-t_atexit "tmux -L $S kill-server 2>/dev/null"
-TM() { tmux -L "$S" "$@"; }
+# the test's own tmux server, its socket in $T_TMP (removed with it)
+S=$T_TMP/tmux.sock
+t_atexit "tmux -S $S kill-server 2>/dev/null"
+TM() { tmux -S "$S" "$@"; }
 F=$T_TMP/tree.txt
 printf '%s\n' '# a tree of three entries' \
 	"title: Samples: 10 of event 'cpu-clock'" \
