@@ -179,6 +179,47 @@ start
 TM send-keys -t pk C-c
 restored "Ctrl-C restores the terminal" 0
 
+# a long list: 100 rows, 38 lines of them on screen (no header)
+F0=$F F=$T_TMP/long.txt
+{
+	echo "title: Samples: 10 of event 'cpu-clock'"
+	i=1
+	while [ $i -le 100 ]; do echo "row $i"; i=$((i + 1)); done
+} > "$F"
+# selected N: the selected row (reversed) is "row N"
+selected() {
+	TM capture-pane -p -e -t pk > "$T_TMP/screen.e"
+	grep -q "$(printf '\033\\[7m')  row $1\$" "$T_TMP/screen.e"
+}
+start
+key "End shows the last row" End '^  row 100$'
+screen
+check "tui End: rows 63 to 100" "$(line 2)|$(line 39)" \
+	"$(line 2)|$(line 39)" = "  row 63|  row 100"
+selected 100
+check "tui End selects the last row" "" $? -eq 0
+key "PgUp goes a page up" PPage '^  row 25$'
+screen
+check "tui PgUp: rows 25 to 62" "$(line 2)|$(line 39)" \
+	"$(line 2)|$(line 39)" = "  row 25|  row 62"
+selected 62
+check "tui PgUp selects a page up" "" $? -eq 0
+key "Home goes to the first row" Home '^  row 1$'
+key "PgDn goes a page down" NPage '^  row 76$'
+screen
+check "tui PgDn: rows 39 to 76" "$(line 2)|$(line 39)" \
+	"$(line 2)|$(line 39)" = "  row 39|  row 76"
+selected 39
+check "tui PgDn selects a page down" "" $? -eq 0
+TM send-keys -t pk Down Down Up
+_w=0
+until selected 40 || [ $_w -ge 600 ]; do sleep 0.1; _w=$((_w + 1)); done
+selected 40
+check "tui Down Down Up selects the next row" "" $? -eq 0
+TM send-keys -t pk q
+restored "q restores the terminal (long list)" 0
+F=$F0
+
 for sig in TERM:143 HUP:129 SEGV:139 INT-INT:-; do
 	start
 	if [ -z "$PID" ]; then fail "tui SIG${sig%:*}" "no browser process"; continue; fi
