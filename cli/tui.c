@@ -175,6 +175,14 @@ static void block_signals(struct tui *t)
 	sigdelset(&t->wait_mask, SIGCONT);
 }
 
+bool tui_available(void)
+{
+	const char *term_name = getenv("TERM");
+
+	return isatty(STDOUT_FILENO) && term_name && *term_name &&
+	       strcmp(term_name, "dumb");
+}
+
 struct tui *tui_open(void)
 {
 	struct tui *t = &term;

@@ -18,8 +18,13 @@
  *   expands everything, C collapses everything; / filters the top rows
  *   by the model's match (an empty text removes the filter); d zooms into
  *   the selected row's DSO, t into its thread (the same key again zooms
- *   out, Esc zooms out of both); a annotates; ? or h shows the keys; q,
- *   Esc (when not zoomed) and Ctrl-C leave the browser.
+ *   out); Esc zooms out of both, else drops the filter, else leaves; a
+ *   annotates; ? or h shows the keys; q and Ctrl-C leave the browser.
+ *
+ * For report: the top rows are the sorted entries, their children the
+ * callchain nodes; text lays out the columns (the header's widths), the
+ * zoom keys are the entry's DSO name and its thread, match compares the
+ * symbol, annotate runs the annotate browser on the entry's symbol.
  *
  * Screen: the title on the first line (the model's, plus ", DSO: X",
  * ", Thread: X" when zoomed), the model's column header on the second
@@ -63,6 +68,10 @@ struct tui_model {
 	 * (shown on the status line); NULL: the key says "not available" */
 	int (*annotate)(void *ctx, void *row, struct tui *t);
 };
+
+/* Whether the browser can run: stdout is a terminal and TERM names one
+ * (set, not "dumb"); else report prints its text output. */
+bool tui_available(void);
 
 /*
  * Takes the terminal: stdout must be a tty; keys come from stdin when it
