@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfkit tui-demo FILE: the browser (cli/tui.h) on a tree read from a
- * text file, for its tests; hidden (listed nowhere). report's model takes
- * its place. The file:
+ * perfkit tui-demo [-r MS] FILE: the browser (cli/tui.h) on a tree read
+ * from a text file, for its tests; hidden (listed nowhere). report's
+ * model takes its place. -r: read the file again every MS milliseconds
+ * (top's refresh). The file:
  *
  *   # a comment
  *   title: TEXT           the first line of the screen
@@ -97,39 +98,41 @@ static struct node *parent_of(struct node *root, struct node *prev,
 
 struct demo {
 	struct node *root;
-	char *title, *header;
+	char title[256], header[256];
+	const char *file;
 };
 
-static int setting(char **to, const char *line, const char *key)
+static int setting(char *to, size_t size, const char *line,
+		   const char *key)
 {
 	size_t k = strlen(key);
 
 	if (strncmp(line, key, k))
 		return 0;
-	free(*to);
-	*to = strdup(line + k + strspn(line + k, " "));
-	return *to ? 1 : -ENOMEM;
+	snprintf(to, size, "%s", line + k + strspn(line + k, " "));
+	return 1;
 }
 
-/* One line of the file: a comment, a setting or a row after PREV. */
+/* One line of the file: a comment, a setting or a row after PREV; FILE
+ * names it in an error (NULL: no message). */
 static int demo_line(struct demo *d, char *line, struct node **prev,
 		     const char *file, int lineno)
 {
-	int indent = (int)strspn(line, " "), err;
+	int indent = (int)strspn(line, " ");
 	struct node *p, *n;
 
 	line[strcspn(line, "\n")] = '\0';
 	if (!line[indent] || line[indent] == '#')
 		return 0;
-	err = setting(&d->title, line, "title:");
-	if (!err)
-		err = setting(&d->header, line, "header:");
-	if (err)
-		return err < 0 ? err : 0;
+	if (setting(d->title, sizeof(d->title), line, "title:") ||
+	    setting(d->header, sizeof(d->header), line, "header:"))
+		return 0;
 	p = parent_of(d->root, *prev, indent);
 	if (!p) {
-		fprintf(stderr, "perfkit tui-demo: %s:%d: the indentation "
-			"matches no row above\n", file, lineno);
+		if (file)
+			fprintf(stderr, "perfkit tui-demo: %s:%d: the "
+				"indentation matches no row above\n", file,
+				lineno);
 		return -EINVAL;
 	}
 	n = parse_row(line, indent);
@@ -141,7 +144,8 @@ static int demo_line(struct demo *d, char *line, struct node **prev,
 	return 0;
 }
 
-static int demo_read(struct demo *d, const char *file)
+/* FILE into D; VERBOSE: the error on stderr (not while browsing). */
+static int demo_read(struct demo *d, const char *file, bool verbose)
 {
 	FILE *f = fopen(file, "r");
 	struct node *prev;
@@ -151,18 +155,20 @@ static int demo_read(struct demo *d, const char *file)
 
 	if (!f) {
 		err = -errno;
-		fprintf(stderr, "perfkit tui-demo: %s: %s\n", file,
-			strerror(errno));
+		if (verbose)
+			fprintf(stderr, "perfkit tui-demo: %s: %s\n", file,
+				strerror(errno));
 		return err;
 	}
 	d->root = prev = calloc(1, sizeof(*d->root));
 	if (!d->root)
 		err = -ENOMEM;
 	while (!err && getline(&line, &size, f) >= 0)
-		err = demo_line(d, line, &prev, file, ++lineno);
+		err = demo_line(d, line, &prev, verbose ? file : NULL,
+				++lineno);
 	free(line);
 	fclose(f);
-	if (err == -ENOMEM)
+	if (err == -ENOMEM && verbose)
 		fprintf(stderr, "perfkit tui-demo: %s: out of memory\n", file);
 	return err;
 }
@@ -215,13 +221,30 @@ static int demo_annotate(void *ctx, void *row, struct tui *t)
 	return ret;
 }
 
-static int demo_browse(struct demo *d)
+/* -r: the file again; the old tree stays when it cannot be read. */
+static int demo_refresh(void *ctx)
+{
+	struct demo *d = ctx, n = { .file = d->file };
+	int err = demo_read(&n, d->file, false);
+
+	if (err < 0) {
+		node_free(n.root);
+		return err;
+	}
+	node_free(d->root);
+	*d = n;
+	return 0;
+}
+
+static int demo_browse(struct demo *d, int refresh_ms)
 {
 	struct tui_model m = {
-		.ctx = d, .title = d->title ? d->title : "",
-		.header = d->header, .nr_children = demo_nr,
-		.child = demo_child, .text = demo_text, .zoom_key = demo_key,
-		.annotate = demo_annotate,
+		.ctx = d, .title = d->title,
+		.header = d->header[0] ? d->header : NULL,
+		.nr_children = demo_nr, .child = demo_child, .text = demo_text,
+		.zoom_key = demo_key, .annotate = demo_annotate,
+		.refresh = refresh_ms > 0 ? demo_refresh : NULL,
+		.refresh_ms = refresh_ms,
 	};
 	struct tui *t = tui_open();
 	int ret;
@@ -241,15 +264,17 @@ static int demo_browse(struct demo *d)
 int cmd_tui_demo(int argc, char **argv)
 {
 	struct demo d = { 0 };
-	int ret;
+	int ret, ms = 0;
+	char *end = NULL;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: perfkit tui-demo FILE\n");
+	if (argc == 4 && !strcmp(argv[1], "-r"))
+		ms = (int)strtol(argv[2], &end, 10);
+	if ((argc != 2 && argc != 4) || (argc == 4 && (*end || ms <= 0))) {
+		fprintf(stderr, "usage: perfkit tui-demo [-r MS] FILE\n");
 		return 2;
 	}
-	ret = demo_read(&d, argv[1]) < 0 ? 1 : demo_browse(&d);
+	d.file = argv[argc - 1];
+	ret = demo_read(&d, d.file, true) < 0 ? 1 : demo_browse(&d, ms);
 	node_free(d.root);
-	free(d.title);
-	free(d.header);
 	return ret;
 }

@@ -355,6 +355,11 @@ static int decode(struct tui *t, int c)
 
 int tui_key(struct tui *t)
 {
+	return tui_key_wait(t, -1);
+}
+
+int tui_key_wait(struct tui *t, int ms)
+{
 	int c, err;
 
 	for (;;) {
@@ -367,7 +372,9 @@ int tui_key(struct tui *t)
 			read_size(t);
 			return TUI_KEY_NONE;
 		}
-		c = read_byte(t, -1);
+		c = read_byte(t, ms);
+		if (c == -EAGAIN)
+			return TUI_KEY_TIMEOUT;
 		if (c != -EINTR)
 			return c < 0 ? c : decode(t, c);
 	}

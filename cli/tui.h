@@ -67,6 +67,14 @@ struct tui_model {
 	 * returns what that returned (1: leave this browser too), or -errno
 	 * (shown on the status line); NULL: the key says "not available" */
 	int (*annotate)(void *ctx, void *row, struct tui *t);
+	/* top: called every refresh_ms milliseconds without a key, to
+	 * update the rows (and the title and header, which stay at the same
+	 * addresses); returns 0 or -errno (shown on the status line). A row
+	 * that stays keeps its pointer (and so its expansion and the
+	 * selection); expansions of rows not found are dropped (a new row at
+	 * a gone row's address may inherit its expansion) */
+	int (*refresh)(void *ctx);
+	int refresh_ms;
 };
 
 /* Whether the browser can run: stdout is a terminal and TERM names one
@@ -108,10 +116,14 @@ enum tui_key {
 	TUI_KEY_PGUP, TUI_KEY_PGDN, TUI_KEY_HOME, TUI_KEY_END,
 	TUI_KEY_DEL, TUI_KEY_ESC, TUI_KEY_ENTER, TUI_KEY_BACKSPACE,
 	TUI_KEY_CTRL_C,
+	TUI_KEY_TIMEOUT,	/* tui_key_wait: no key in time */
 };
 /* The next key (a byte, or a TUI_KEY_*), TUI_KEY_NONE after a resize, or
  * -errno (EIO: end of input). */
 int tui_key(struct tui *t);
+/* tui_key waiting at most MS milliseconds (-1: for ever): else
+ * TUI_KEY_TIMEOUT. */
+int tui_key_wait(struct tui *t, int ms);
 /* The window size, as of the last resize. */
 void tui_size(const struct tui *t, int *rows, int *cols);
 /* A frame: tui_begin clears the buffer; tui_line puts TEXT on screen

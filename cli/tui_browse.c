@@ -500,6 +500,39 @@ static int handle(struct browser *b, int key)
 	return 0;
 }
 
+/* The expanded rows among ROW's children (NULL: the top rows) into TO. */
+static void keep_open(struct browser *b, void *row, struct pset *to)
+{
+	int n = nr_kids(b, row);
+
+	for (int i = 0; i < n && !b->nomem; i++) {
+		void *k = kid(b, row, i);
+
+		if (!pset_has(&b->open, k))
+			continue;
+		if (pset_add(to, k) < 0)
+			b->nomem = true;
+		keep_open(b, k, to);
+	}
+}
+
+/* top's update: the rows may all be new; the expansion keeps the rows
+ * still there, rebuild finds the selection's row or keeps its place. */
+static int refresh(struct browser *b)
+{
+	struct pset open = { 0 };
+	int err = b->m->refresh(b->m->ctx);
+
+	if (err == -ENOMEM)
+		return err;
+	keep_open(b, NULL, &open);
+	pset_clear(&b->open);
+	b->open = open;
+	if (err < 0)
+		set_status(b, "refresh: %s", strerror(-err));
+	return 0;
+}
+
 static void browser_fini(struct browser *b)
 {
 	unzoom(b);
@@ -526,8 +559,11 @@ int tui_browse(struct tui *t, const struct tui_model *m)
 		ret = draw(&b, NULL);
 		if (ret < 0)
 			break;
-		key = tui_key(t);
-		ret = key < TUI_KEY_NONE ? key : handle(&b, key);
+		key = tui_key_wait(t, m->refresh ? m->refresh_ms : -1);
+		if (key == TUI_KEY_TIMEOUT)
+			ret = refresh(&b);
+		else
+			ret = key < TUI_KEY_NONE ? key : handle(&b, key);
 	}
 	browser_fini(&b);
 	return ret == 2 ? 0 : ret;

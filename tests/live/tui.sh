@@ -2,9 +2,10 @@
 # FILE`, in a real terminal: a tmux server of the test's own, 120x40, a
 # bash in it. The first screen, Enter/+ expanding and collapsing, the
 # selection moving, / filtering, d/t zooming in and out, ? help, a
-# annotate, a resize; leaving by q, Ctrl-C, SIGTERM, SIGHUP, two SIGINTs,
-# SIGSEGV, and a Ctrl-Z stop and fg, each time the shell's prompt back on
-# the normal screen and `stty -g` as before. The screen is polled until
+# annotate, a resize, a long list's paging, -r refreshing; leaving by q,
+# Ctrl-C, SIGTERM, SIGHUP, two SIGINTs, SIGSEGV, and a Ctrl-Z stop and fg,
+# each time the shell's prompt back on the normal screen, `stty -g` as
+# before and `stty -a` showing icanon echo. The screen is polled until
 # the expected state shows (no timing is asserted).
 # pk-test: check
 . tests/lib/sh.sh
@@ -63,13 +64,13 @@ key() {
 	else fail "tui $_n" "no line '$1' on the screen: $(tr '\n' '|' < "$T_TMP/screen")"; fi
 }
 line() { sed -n "${1}p" "$T_TMP/screen"; }
-N=0
+N=0 OPTS=
 # the browser's pid: the shell's child
 pk_pid() { pgrep -P "$(TM display -p -t pk '#{pane_pid}')" -f tui-demo | head -1; }
 # start: the browser from the shell, then its exit status; PID its pid
 start() {
 	N=$((N + 1))
-	TM send-keys -t pk -l "stty -g > $T_TMP/before.$N; $PK tui-demo $F; echo \"exit=\$?.$N\""
+	TM send-keys -t pk -l "stty -g > $T_TMP/before.$N; $PK tui-demo $OPTS $F; echo \"exit=\$?.$N\""
 	TM send-keys -t pk Enter
 	wait_for "^Samples: 10 of event" || fail "tui start $N" "no first screen"
 	PID=$(pk_pid)
@@ -220,6 +221,18 @@ TM send-keys -t pk q
 restored "q restores the terminal (long list)" 0
 F=$F0
 
+# -r: the file read again every 50 ms, as top refreshes; no key sent
+F=$T_TMP/top.txt OPTS="-r 50"
+printf '%s\n' "title: Samples: 10 of event 'cpu-clock'" 'row A' > "$F"
+start
+key "refresh: the first rows" '^  row A$'
+printf '%s\n' "title: Samples: 10 of event 'cpu-clock'" 'row B' 'row C' > "$F.new"
+mv "$F.new" "$F"
+key "refresh: the rows change with no key" '^  row C$'
+TM send-keys -t pk q
+restored "q restores the terminal (refresh)" 0
+F=$F0 OPTS=
+
 for sig in TERM:143 HUP:129 SEGV:139 INT-INT:-; do
 	start
 	if [ -z "$PID" ]; then fail "tui SIG${sig%:*}" "no browser process"; continue; fi
@@ -254,6 +267,9 @@ check "tui bad indentation" "$r" "$r" = "1:perfkit tui-demo: $T_TMP/bad.txt:3: t
 "$PERFKIT" tui-demo "$T_TMP/none.txt" > /dev/null 2> "$T_TMP/err"
 r="$?:$(cat "$T_TMP/err")"
 check "tui missing file" "$r" "$r" = "1:perfkit tui-demo: $T_TMP/none.txt: No such file or directory"
+"$PERFKIT" tui-demo -r 0 "$F" > /dev/null 2> "$T_TMP/err"
+r="$?:$(cat "$T_TMP/err")"
+check "tui -r 0" "$r" "$r" = "2:usage: perfkit tui-demo [-r MS] FILE"
 "$PERFKIT" --list-cmds | grep -q tui-demo
 check "tui-demo is not listed" "--list-cmds names it" $? -ne 0
 t_exit
