@@ -21,9 +21,11 @@
 #include "cli.h"
 #include "tui.h"
 
+#define MAX_DEPTH 1000	/* the browser and node_free recurse */
+
 struct node {
 	char *text, *dso, *thread;
-	int indent;
+	int indent, depth;
 	struct node *parent;
 	struct node **kids;
 	int n, cap;
@@ -53,6 +55,7 @@ static int add_kid(struct node *p, struct node *k)
 	}
 	p->kids[p->n++] = k;
 	k->parent = p;
+	k->depth = p->depth + 1;
 	return 0;
 }
 
@@ -128,11 +131,11 @@ static int demo_line(struct demo *d, char *line, struct node **prev,
 	    setting(d->header, sizeof(d->header), line, "header:"))
 		return 0;
 	p = parent_of(d->root, *prev, indent);
-	if (!p) {
+	if (!p || p->depth >= MAX_DEPTH) {
 		if (file)
-			fprintf(stderr, "perfkit tui-demo: %s:%d: the "
-				"indentation matches no row above\n", file,
-				lineno);
+			fprintf(stderr, "perfkit tui-demo: %s:%d: %s\n", file,
+				lineno, p ? "rows nest deeper than 1000" :
+				"the indentation matches no row above");
 		return -EINVAL;
 	}
 	n = parse_row(line, indent);
