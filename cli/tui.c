@@ -39,8 +39,12 @@ static volatile sig_atomic_t term_open;
 static volatile sig_atomic_t got_winch, got_cont;
 static bool atexit_done;
 
+/* The signals whose default action ends (or stops) the process; one the
+ * process ignores or handles already is left so (a handler of the
+ * caller's ends through exit(), and atexit restores). */
 static const int restore_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP,
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGSYS,
 	SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 };
 #define NR_RESTORE (int)(sizeof(restore_signals) / sizeof(restore_signals[0]))
@@ -115,8 +119,11 @@ static void catch(int sig, void (*fn)(int), struct sigaction *old)
 
 static void install_handlers(void)
 {
-	for (int i = 0; i < NR_RESTORE; i++)
+	for (int i = 0; i < NR_RESTORE; i++) {
 		catch(restore_signals[i], on_signal, &old_actions[i]);
+		if (old_actions[i].sa_handler != SIG_DFL)
+			sigaction(restore_signals[i], &old_actions[i], NULL);
+	}
 	catch(SIGWINCH, on_winch, &old_winch);
 	catch(SIGCONT, on_cont, &old_cont);
 }
@@ -315,13 +322,17 @@ static int decode_escape(struct tui *t)
 	}
 }
 
-/* Back from a stop: SIGTSTP's handler again, raw mode, a new size. */
+/* Back from a stop: SIGTSTP's handler again (when it was ours), raw
+ * mode, a new size. */
 static int resume(struct tui *t)
 {
 	struct sigaction sa;
 
 	got_cont = 0;
-	catch(SIGTSTP, on_signal, &sa);
+	for (int i = 0; i < NR_RESTORE; i++)
+		if (restore_signals[i] == SIGTSTP &&
+		    old_actions[i].sa_handler == SIG_DFL)
+			catch(SIGTSTP, on_signal, &sa);
 	if (term_raw)
 		return 0;
 	read_size(t);

@@ -6,10 +6,12 @@
  *   the cursor hidden, the window size (SIGWINCH), keys decoded from
  *   escape sequences, a frame drawn into a buffer and written at once.
  *   The saved modes come back on every way out: tui_close, exit()
- *   (atexit), SIGINT/SIGTERM/SIGHUP/SIGQUIT (restored, then the signal
- *   again with its default action) and the crash signals (SEGV, BUS, FPE,
- *   ILL, ABRT: the same). Ctrl-Z restores, stops, and takes the screen
- *   back on SIGCONT.
+ *   (atexit), and every signal whose default action ends the process
+ *   (INT TERM HUP QUIT ALRM USR1 USR2 XCPU XFSZ VTALRM SYS and the crash
+ *   signals SEGV BUS FPE ILL ABRT: restored, then the signal again with
+ *   its default action), unless the process ignores or handles it
+ *   already. Raw mode reads Ctrl-C as a key (the browser quits); Ctrl-Z
+ *   (and SIGTSTP) restores and stops, SIGCONT takes the screen back.
  *
  * - the browser (cli/tui_browse.c): a sorted tree list drawn from a model
  *   the caller gives (struct tui_model), knowing nothing of perf.data.

@@ -3,7 +3,8 @@
 # bash in it. The first screen, Enter/+ expanding and collapsing, the
 # selection moving, / filtering, d/t zooming in and out, ? help, a
 # annotate, a resize, a long list's paging, -r refreshing; leaving by q,
-# Ctrl-C, SIGTERM, SIGHUP, two SIGINTs, SIGSEGV, and a Ctrl-Z stop and fg,
+# Ctrl-C, SIGTERM, SIGHUP, SIGUSR1, two SIGINTs, SIGSEGV, and a Ctrl-Z stop
+# and fg (an ignored SIGUSR2 stays ignored),
 # each time the shell's prompt back on the normal screen, `stty -g` as
 # before and `stty -a` showing icanon echo. The screen is polled until
 # the expected state shows (no timing is asserted).
@@ -70,7 +71,7 @@ pk_pid() { pgrep -P "$(TM display -p -t pk '#{pane_pid}')" -f tui-demo | head -1
 # start: the browser from the shell, then its exit status; PID its pid
 start() {
 	N=$((N + 1))
-	TM send-keys -t pk -l "stty -g > $T_TMP/before.$N; $PK tui-demo $OPTS $F; echo \"exit=\$?.$N\""
+	TM send-keys -t pk -l "stty -g > $T_TMP/before.$N; ${CMD:-$PK tui-demo $OPTS $F}; echo \"exit=\$?.$N\""
 	TM send-keys -t pk Enter
 	wait_for "^Samples: 10 of event" || fail "tui start $N" "no first screen"
 	PID=$(pk_pid)
@@ -233,7 +234,7 @@ TM send-keys -t pk q
 restored "q restores the terminal (refresh)" 0
 F=$F0 OPTS=
 
-for sig in TERM:143 HUP:129 SEGV:139 INT-INT:-; do
+for sig in TERM:143 HUP:129 SEGV:139 USR1:138 INT-INT:-; do
 	start
 	if [ -z "$PID" ]; then fail "tui SIG${sig%:*}" "no browser process"; continue; fi
 	case $sig in
@@ -255,6 +256,15 @@ TM send-keys -t pk Enter
 key "fg takes the screen back" '^+ 50.00%'
 TM send-keys -t pk q
 restored "q after fg restores the terminal" -
+
+# a signal the shell left ignored stays ignored
+CMD="(trap '' USR2; exec $PK tui-demo $F)"
+start
+kill -USR2 "$PID"
+key "an ignored SIGUSR2 leaves the browser" Enter '^- 50.00%'
+TM send-keys -t pk q
+restored "q restores the terminal (after SIGUSR2)" 0
+CMD=
 
 # errors: one line, non-zero
 "$PERFKIT" tui-demo "$F" > "$T_TMP/out" 2> "$T_TMP/err" < /dev/null
