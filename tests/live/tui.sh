@@ -3,8 +3,8 @@
 # bash in it. The first screen, Enter/+ expanding and collapsing, the
 # selection moving, / filtering, d/t zooming in and out, ? help, a
 # annotate, a resize, a long list's paging, -r refreshing; leaving by q,
-# Ctrl-C, SIGTERM, SIGHUP, SIGUSR1, two SIGINTs, SIGSEGV, and a Ctrl-Z stop
-# and fg (an ignored SIGUSR2 stays ignored),
+# Ctrl-C, SIGTERM, SIGHUP, SIGUSR1, two SIGINTs, SIGSEGV, and a stop by
+# Ctrl-Z or SIGTSTP then fg (an ignored SIGUSR2 stays ignored),
 # each time the shell's prompt back on the normal screen, `stty -g` as
 # before and `stty -a` showing icanon echo. The screen is polled until
 # the expected state shows (no timing is asserted).
@@ -244,18 +244,21 @@ for sig in TERM:143 HUP:129 SEGV:139 USR1:138 INT-INT:-; do
 	restored "SIG${sig%:*} restores the terminal" "${sig#*:}"
 done
 
-start
-TM send-keys -t pk C-z
-if wait_for "^exit=148\.$N\$"; then ok "tui Ctrl-Z stops"
-else fail "tui Ctrl-Z stops" "$(tr '\n' '|' < "$T_TMP/screen")"; fi
-modes stopped
-check "tui the modes while stopped" "$(cat "$T_TMP/stopped.$N" 2>/dev/null)" \
-	"$(cat "$T_TMP/stopped.$N" 2>/dev/null)" = "$(cat "$T_TMP/before.$N")"
-TM send-keys -t pk -l 'fg'
-TM send-keys -t pk Enter
-key "fg takes the screen back" '^+ 50.00%'
-TM send-keys -t pk q
-restored "q after fg restores the terminal" -
+for how in Ctrl-Z SIGTSTP; do
+	start
+	if [ $how = Ctrl-Z ]; then TM send-keys -t pk C-z
+	else kill -TSTP "$PID"; fi
+	if wait_for "^exit=148\.$N\$"; then ok "tui $how stops"
+	else fail "tui $how stops" "$(tr '\n' '|' < "$T_TMP/screen")"; fi
+	modes stopped
+	check "tui the modes while stopped ($how)" "$(cat "$T_TMP/stopped.$N" 2>/dev/null)" \
+		"$(cat "$T_TMP/stopped.$N" 2>/dev/null)" = "$(cat "$T_TMP/before.$N")"
+	TM send-keys -t pk -l 'fg'
+	TM send-keys -t pk Enter
+	key "fg takes the screen back ($how)" '^+ 50.00%'
+	TM send-keys -t pk q
+	restored "q after fg restores the terminal ($how)" -
+done
 
 # a signal the shell left ignored stays ignored
 CMD="(trap '' USR2; exec $PK tui-demo $F)"
