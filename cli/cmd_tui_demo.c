@@ -103,6 +103,10 @@ struct demo {
 	struct node *root;
 	char title[256], header[256];
 	const char *file;
+	/* the browser's view (set_view), and the title with the number of
+	 * top rows it shows when zoomed or filtered */
+	char zoom[TUI_NR_ZOOMS][256], filter[128];
+	char shown[320];
 };
 
 static int setting(char *to, size_t size, const char *line,
@@ -224,30 +228,70 @@ static int demo_annotate(void *ctx, void *row, struct tui *t)
 	return ret;
 }
 
+/* Whether top row N passes D's view (the browser's own test, redone
+ * here to count). */
+static bool demo_shows(const struct demo *d, const struct node *n)
+{
+	const char *keys[TUI_NR_ZOOMS] = { n->dso, n->thread };
+
+	for (int z = 0; z < TUI_NR_ZOOMS; z++)
+		if (d->zoom[z][0] && (!keys[z] || strcmp(keys[z], d->zoom[z])))
+			return false;
+	return strstr(n->text, d->filter) != NULL;
+}
+
+static void demo_title(struct demo *d)
+{
+	int k = 0;
+
+	for (int i = 0; i < d->root->n; i++)
+		k += demo_shows(d, d->root->kids[i]);
+	if (k == d->root->n)
+		snprintf(d->shown, sizeof(d->shown), "%s", d->title);
+	else
+		snprintf(d->shown, sizeof(d->shown), "%s (%d of %d shown)",
+			 d->title, k, d->root->n);
+}
+
+static void demo_view(void *ctx, const struct tui_view *v)
+{
+	struct demo *d = ctx;
+
+	for (int z = 0; z < TUI_NR_ZOOMS; z++)
+		snprintf(d->zoom[z], sizeof(d->zoom[z]), "%s",
+			 v->zoom[z] ? v->zoom[z] : "");
+	snprintf(d->filter, sizeof(d->filter), "%s", v->filter);
+	demo_title(d);
+}
+
 /* -r: the file again; the old tree stays when it cannot be read. */
 static int demo_refresh(void *ctx)
 {
-	struct demo *d = ctx, n = { .file = d->file };
-	int err = demo_read(&n, d->file, false);
+	struct demo *d = ctx;
+	struct node *old = d->root;
+	int err;
 
+	d->root = NULL;
+	err = demo_read(d, d->file, false);
 	if (err < 0) {
-		node_free(n.root);
+		node_free(d->root);
+		d->root = old;
 		return err;
 	}
-	node_free(d->root);
-	*d = n;
+	node_free(old);
+	demo_title(d);
 	return 0;
 }
 
 static int demo_browse(struct demo *d, int refresh_ms)
 {
 	struct tui_model m = {
-		.ctx = d, .title = d->title,
+		.ctx = d, .title = d->shown,
 		.header = d->header[0] ? d->header : NULL,
 		.nr_children = demo_nr, .child = demo_child, .text = demo_text,
 		.zoom_key = demo_key, .annotate = demo_annotate,
 		.refresh = refresh_ms > 0 ? demo_refresh : NULL,
-		.refresh_ms = refresh_ms,
+		.refresh_ms = refresh_ms, .set_view = demo_view,
 	};
 	struct tui *t = tui_open();
 	int ret;

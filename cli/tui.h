@@ -42,6 +42,13 @@ enum tui_zoom { TUI_ZOOM_DSO, TUI_ZOOM_THREAD, TUI_NR_ZOOMS };
 
 struct tui;
 
+/* What the browser shows of a model: the zoom keys (NULL: not zoomed)
+ * and the / filter ("" : none). */
+struct tui_view {
+	const char *zoom[TUI_NR_ZOOMS];
+	const char *filter;
+};
+
 /*
  * A model: a tree of rows, each an opaque pointer the model owns, stable
  * and distinct for as long as the browser runs (the browser keeps which
@@ -77,6 +84,10 @@ struct tui_model {
 	 * a gone row's address may inherit its expansion) */
 	int (*refresh)(void *ctx);
 	int refresh_ms;
+	/* the view changed (a zoom, a filter): the model may change its
+	 * title and header (in place) and its rows' text, as report's title
+	 * counts the samples shown and a zoomed column goes */
+	void (*set_view)(void *ctx, const struct tui_view *v);
 };
 
 /* Whether the browser can run: stdout is a terminal and TERM names one

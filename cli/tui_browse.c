@@ -107,6 +107,7 @@ struct browser {
 	char filter[128];
 	char status[256];	/* a message for the next frame */
 	bool nomem;
+	bool view_changed;	/* zoom or filter: set_view before rebuild */
 };
 
 static int nr_kids(const struct browser *b, void *row)
@@ -175,11 +176,28 @@ static bool shown(const struct browser *b, void *row)
 			: text_has(b, row, b->filter);
 }
 
+/* The model told of a new zoom or filter. */
+static void tell_view(struct browser *b)
+{
+	struct tui_view v = { .filter = b->filter };
+
+	b->view_changed = false;
+	if (!b->m->set_view)
+		return;
+	for (int z = 0; z < TUI_NR_ZOOMS; z++)
+		v.zoom[z] = b->zoom[z];
+	b->m->set_view(b->m->ctx, &v);
+}
+
 /* The rows shown again, the selection kept on its row when it stays. */
 static void rebuild(struct browser *b)
 {
 	void *was = b->n ? b->v[b->sel].row : NULL;
-	int n = nr_kids(b, NULL);
+	int n;
+
+	if (b->view_changed)
+		tell_view(b);
+	n = nr_kids(b, NULL);
 
 	b->n = 0;
 	for (int i = 0; i < n; i++) {
@@ -342,6 +360,7 @@ static void zoom(struct browser *b, enum tui_zoom z)
 	const struct tui_model *m = b->m;
 	const char *k;
 
+	b->view_changed = true;
 	if (b->zoom[z]) {
 		free(b->zoom[z]);
 		b->zoom[z] = NULL;
@@ -368,6 +387,7 @@ static bool zoomed(const struct browser *b)
 
 static void unzoom(struct browser *b)
 {
+	b->view_changed = true;
 	for (int z = 0; z < TUI_NR_ZOOMS; z++) {
 		free(b->zoom[z]);
 		b->zoom[z] = NULL;
@@ -393,6 +413,7 @@ static int search(struct browser *b)
 			return key;
 		if (key == TUI_KEY_ENTER) {
 			memcpy(b->filter, text, len + 1);
+			b->view_changed = true;
 			return 0;
 		}
 		if (key == TUI_KEY_ESC || key == TUI_KEY_CTRL_C)
@@ -478,6 +499,7 @@ static int handle(struct browser *b, int key)
 			unzoom(b);
 		else
 			b->filter[0] = '\0';
+		b->view_changed = true;
 		break;
 	case TUI_KEY_ENTER: case '+':
 		if (b->n)
@@ -542,7 +564,7 @@ static void browser_fini(struct browser *b)
 
 int tui_browse(struct tui *t, const struct tui_model *m)
 {
-	struct browser b = { .t = t, .m = m };
+	struct browser b = { .t = t, .m = m, .view_changed = true };
 	int ret = 0;
 
 	while (ret == 0) {

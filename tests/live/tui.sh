@@ -149,13 +149,14 @@ key "C again" C '^+ 50.00%'
 key "the search prompt" / e x t '^Search: ext_'
 key "the search filters" 4 Enter '^  20.00%.*ext4_readdir'
 screen
-check "tui search leaves one row" "$(line 3)|$(line 4)" "$(line 4)" = ""
+check "tui search leaves one row" "$(line 1)|$(line 4)" \
+	"$(line 1)|$(line 4)" = "Samples: 10 of event 'cpu-clock' (1 of 3 shown)|"
 key "an empty search shows all" / Enter '^+ 50.00%'
-key "d zooms into the DSO" Home d "^Samples: 10 of event 'cpu-clock', DSO: libc.so.6\$"
+key "d zooms into the DSO" Home d "^Samples: 10 of event 'cpu-clock' (1 of 3 shown), DSO: libc.so.6\$"
 screen
 check "tui the DSO zoom leaves its rows" "$(line 4)" "$(line 4)" = ""
 key "d again zooms out" d "^Samples: 10 of event 'cpu-clock'\$"
-key "t zooms into the thread" t "^Samples: 10 of event 'cpu-clock', Thread: ls\$"
+key "t zooms into the thread" t "^Samples: 10 of event 'cpu-clock' (2 of 3 shown), Thread: ls\$"
 screen
 check "tui the thread zoom leaves its rows" "$(line 3)|$(line 4)" \
 	"$(line 4)" = "  20.00%  ls       [kernel.kallsyms]  [k] ext4_readdir"
