@@ -51,10 +51,14 @@ struct tui_view {
 
 /*
  * A model: a tree of rows, each an opaque pointer the model owns, stable
- * and distinct for as long as the browser runs (the browser keeps which
- * rows are expanded by pointer). NULL stands for the root: its children
- * are the top rows, in the order shown. Only nr_children, child and text
- * are required; a NULL callback means the feature is off.
+ * and distinct while the browser runs (until a refresh: see there; the
+ * browser keeps which rows are expanded by pointer). NULL stands for the
+ * root: its children are the top rows, in the order shown. Only
+ * nr_children, child and text are required; a NULL callback means the
+ * feature is off. title and header are read at every frame (the model
+ * may rewrite the strings they point to); text is asked for the rows on
+ * screen (and, while a / filter is on and match is NULL, for every top
+ * row), nr_children/child for the rows shown.
  */
 struct tui_model {
 	void *ctx;		/* passed to every callback */
@@ -84,9 +88,10 @@ struct tui_model {
 	 * a gone row's address may inherit its expansion) */
 	int (*refresh)(void *ctx);
 	int refresh_ms;
-	/* the view changed (a zoom, a filter): the model may change its
-	 * title and header (in place) and its rows' text, as report's title
-	 * counts the samples shown and a zoomed column goes */
+	/* before the first frame and when the view changes (a zoom, a
+	 * filter): the model may change its title and header (in place) and
+	 * its rows' text, as report's title counts the samples shown and a
+	 * zoomed column goes */
 	void (*set_view)(void *ctx, const struct tui_view *v);
 };
 
