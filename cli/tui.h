@@ -16,7 +16,8 @@
  * - the browser (cli/tui_browse.c): a sorted tree list drawn from a model
  *   the caller gives (struct tui_model), knowing nothing of perf.data.
  *   Keys: Up/Down, PgUp/PgDn (and space), Home/End move; Enter or +
- *   expands/collapses the selected row, e expands/collapses all of it, E
+ *   expands/collapses the selected row, Right expands it, Left collapses
+ *   it or goes to its parent; e expands/collapses all of it, E
  *   expands everything, C collapses everything; / filters the top rows
  *   by the model's match (an empty text removes the filter); d zooms into
  *   the selected row's DSO, t into its thread (the same key again zooms

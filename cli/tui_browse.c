@@ -189,29 +189,48 @@ static void tell_view(struct browser *b)
 	b->m->set_view(b->m->ctx, &v);
 }
 
-/* The rows shown again, the selection kept on its row when it stays. */
+/* The top row the selected row is under. */
+static void *selected_top(const struct browser *b)
+{
+	int i = b->sel;
+
+	while (i > 0 && b->v[i].depth > 0)
+		i--;
+	return b->v[i].row;
+}
+
+static int find_row(const struct browser *b, const void *row)
+{
+	for (int i = 0; i < b->n; i++)
+		if (b->v[i].row == row)
+			return i;
+	return -1;
+}
+
+/* The rows shown again, the selection kept on its row when it stays,
+ * else on its top row (C collapsed it), else at its place. */
 static void rebuild(struct browser *b)
 {
 	void *was = b->n ? b->v[b->sel].row : NULL;
-	int n;
+	void *was_top = b->n ? selected_top(b) : NULL;
+	int n, i;
 
 	if (b->view_changed)
 		tell_view(b);
 	n = nr_kids(b, NULL);
-
 	b->n = 0;
-	for (int i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		void *row = kid(b, NULL, i);
 
 		if (shown(b, row))
 			push_tree(b, row, 0);
 	}
-	for (int i = 0; i < b->n; i++)
-		if (b->v[i].row == was) {
-			b->sel = i;
-			return;
-		}
-	if (b->sel >= b->n)
+	i = find_row(b, was);
+	if (i < 0)
+		i = find_row(b, was_top);
+	if (i >= 0)
+		b->sel = i;
+	else if (b->sel >= b->n)
 		b->sel = b->n ? b->n - 1 : 0;
 }
 
@@ -345,16 +364,6 @@ static void expand_all(struct browser *b)
 		set_tree(b, kid(b, NULL, i), true);
 }
 
-/* The top row the selected row is under. */
-static void *selected_top(const struct browser *b)
-{
-	int i = b->sel;
-
-	while (i > 0 && b->v[i].depth > 0)
-		i--;
-	return b->v[i].row;
-}
-
 static void zoom(struct browser *b, enum tui_zoom z)
 {
 	const struct tui_model *m = b->m;
@@ -430,6 +439,7 @@ static int search(struct browser *b)
 static const char *const help_lines[] = {
 	"Up/Down, PgUp/PgDn, Home/End   move",
 	"Enter or +    expand/collapse the selected entry",
+	"Right/Left    expand/collapse it (Left: then its parent)",
 	"e             expand/collapse all below the selected entry",
 	"E             expand everything",
 	"C             collapse everything",
@@ -485,6 +495,25 @@ static void move(struct browser *b, int key)
 		b->top = 0;
 }
 
+/* Right opens the selected row; Left closes it, or when it is closed
+ * goes to its parent. */
+static void left_right(struct browser *b, int key)
+{
+	void *row = b->v[b->sel].row;
+	int i = b->sel;
+
+	if (key == TUI_KEY_RIGHT) {
+		if (!pset_has(&b->open, row))
+			toggle(b, row);
+	} else if (pset_has(&b->open, row)) {
+		toggle(b, row);
+	} else {
+		while (i > 0 && b->v[i].depth >= b->v[b->sel].depth)
+			i--;
+		b->sel = b->v[i].depth < b->v[b->sel].depth ? i : b->sel;
+	}
+}
+
 /* One key: 0 to go on, 1 to leave after Ctrl-C, 2 after q or Esc,
  * -errno. */
 static int handle(struct browser *b, int key)
@@ -504,6 +533,10 @@ static int handle(struct browser *b, int key)
 	case TUI_KEY_ENTER: case '+':
 		if (b->n)
 			toggle(b, b->v[b->sel].row);
+		break;
+	case TUI_KEY_LEFT: case TUI_KEY_RIGHT:
+		if (b->n)
+			left_right(b, key);
 		break;
 	case 'e':
 		if (b->n)

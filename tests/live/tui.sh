@@ -142,6 +142,10 @@ key "the child of the second row" '^    do_page_fault'
 TM capture-pane -p -e -t pk > "$T_TMP/screen.e"
 check "tui selection moves down" "$(sed -n 4p "$T_TMP/screen.e")" \
 	-n "$(sed -n 4p "$T_TMP/screen.e" | grep "$(printf '\033\\[7m')- 30.00%")"
+key "Right expands" Home Right '^- 50.00%'
+key "Right again: no change" Right Down Right '^  - main'
+key "Left collapses" Left '^  + main'
+key "Left goes to the parent" Left Left '^+ 50.00%'
 key "e expands all below" Home e '^      __libc_start_main'
 key "C collapses all" C '^+ 30.00%'
 key "E expands all" E '^      __libc_start_main'
