@@ -101,8 +101,15 @@ restored() {
 		return
 	fi
 	modes after
-	screen
-	if grep -q '^Samples: 10' "$T_TMP/screen"; then
+	_w=0
+	while screen && [ "$(grep -v '^$' "$T_TMP/screen" | tail -1)" != 'pk$' ] &&
+		[ $_w -lt 600 ]; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+	if [ "$(grep -v '^$' "$T_TMP/screen" | tail -1)" != 'pk$' ]; then
+		fail "tui $1" "no prompt last: $(tr '\n' '|' < "$T_TMP/screen")"
+	elif grep -q '^Samples: 10' "$T_TMP/screen"; then
 		fail "tui $1" "the browser's screen is still there"
 	elif ! cmp -s "$T_TMP/before.$N" "$T_TMP/after.$N"; then
 		fail "tui $1" "stty -g was $(cat "$T_TMP/before.$N"), is $(cat "$T_TMP/after.$N" 2>/dev/null)"
