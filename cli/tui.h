@@ -69,9 +69,13 @@ struct tui_model {
 	int (*nr_children)(void *ctx, void *row);
 	void *(*child)(void *ctx, void *row, int i);
 	/* ROW's line (its columns laid out by the model) into BUF, at most
-	 * SIZE bytes with the NUL; the browser draws the expand mark and the
-	 * indentation of children before it */
+	 * SIZE bytes with the NUL; the browser draws before it the
+	 * indentation, the mark ('+' closed, '-' open, ' ' no children) and
+	 * a space; the header is drawn two columns in, over the text */
 	void (*text)(void *ctx, void *row, char *buf, size_t size);
+	/* the columns before the mark of ROW, DEPTH deep (0: a top row);
+	 * NULL: 2 * DEPTH */
+	int (*indent)(void *ctx, void *row, int depth);
 	/* the key a top row is zoomed by (a DSO name, a thread), or NULL
 	 * when it has none; compared with strcmp */
 	const char *(*zoom_key)(void *ctx, void *row, enum tui_zoom z);

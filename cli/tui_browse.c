@@ -281,13 +281,17 @@ static void draw_title(struct browser *b)
 static void draw_row(struct browser *b, int y, const struct vrow *r,
 		     bool selected)
 {
-	char text[1024], line[1280];
+	const struct tui_model *m = b->m;
+	char text[1024], line[2048];
 	char mark = ' ';
+	int indent = m->indent ? m->indent(m->ctx, r->row, r->depth)
+			       : r->depth * 2;
 
 	if (nr_kids(b, r->row) > 0)
 		mark = pset_has(&b->open, r->row) ? '-' : '+';
-	b->m->text(b->m->ctx, r->row, text, sizeof(text));
-	snprintf(line, sizeof(line), "%*s%c %s", r->depth * 2, "", mark, text);
+	indent = indent < 0 ? 0 : indent > 1000 ? 1000 : indent;
+	m->text(m->ctx, r->row, text, sizeof(text));
+	snprintf(line, sizeof(line), "%*s%c %s", indent, "", mark, text);
 	tui_line(b->t, y, line, selected);
 }
 
