@@ -8,6 +8,7 @@
  *   # a comment
  *   title: TEXT           the first line of the screen
  *   header: TEXT          the column titles
+ *   indent: N             columns per level before a child's mark
  *   TEXT[<TAB>DSO[<TAB>THREAD]]   a row; a line indented deeper than the
  *                         one before is its child, one indented like an
  *                         earlier row its sibling (spaces only)
@@ -102,6 +103,7 @@ static struct node *parent_of(struct node *root, struct node *prev,
 struct demo {
 	struct node *root;
 	char title[256], header[256];
+	char step[16];		/* indent: the columns per level */
 	const char *file;
 	/* the browser's view (set_view), and the title with the number of
 	 * top rows it shows when zoomed or filtered */
@@ -132,7 +134,8 @@ static int demo_line(struct demo *d, char *line, struct node **prev,
 	if (!line[indent] || line[indent] == '#')
 		return 0;
 	if (setting(d->title, sizeof(d->title), line, "title:") ||
-	    setting(d->header, sizeof(d->header), line, "header:"))
+	    setting(d->header, sizeof(d->header), line, "header:") ||
+	    setting(d->step, sizeof(d->step), line, "indent:"))
 		return 0;
 	p = parent_of(d->root, *prev, indent);
 	if (!p || p->depth >= MAX_DEPTH) {
@@ -205,6 +208,12 @@ static const char *demo_key(void *ctx, void *row, enum tui_zoom z)
 	struct node *n = node_of(ctx, row);
 
 	return z == TUI_ZOOM_DSO ? n->dso : n->thread;
+}
+
+static int demo_indent(void *ctx, void *row, int depth)
+{
+	(void)row;
+	return depth * atoi(((struct demo *)ctx)->step);
 }
 
 /* a: the row and its children as lines. */
@@ -290,6 +299,7 @@ static int demo_browse(struct demo *d, int refresh_ms)
 		.header = d->header[0] ? d->header : NULL,
 		.nr_children = demo_nr, .child = demo_child, .text = demo_text,
 		.zoom_key = demo_key, .annotate = demo_annotate,
+		.indent = d->step[0] ? demo_indent : NULL,
 		.refresh = refresh_ms > 0 ? demo_refresh : NULL,
 		.refresh_ms = refresh_ms, .set_view = demo_view,
 	};

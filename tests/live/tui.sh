@@ -234,6 +234,18 @@ TM send-keys -t pk q
 restored "q restores the terminal (long list)" 0
 F=$F0
 
+# indent: the model's indentation of children (3 columns a level)
+F=$T_TMP/indent.txt
+printf '%s\n' "title: Samples: 10 of event 'cpu-clock'" 'indent: 3' 'top' \
+	'  mid' '    leaf' > "$F"
+start
+key "the model's indentation" E '^        leaf$'
+screen
+check "tui indent: the middle row" "$(line 3)" "$(line 3)" = "   - mid"
+TM send-keys -t pk q
+restored "q restores the terminal (indent)" 0
+F=$F0
+
 # -r: the file read again every 50 ms, as top refreshes; no key sent
 F=$T_TMP/top.txt OPTS="-r 50"
 printf '%s\n' "title: Samples: 10 of event 'cpu-clock'" 'row A' > "$F"
