@@ -34,7 +34,13 @@ printf '%s\n' '# a tree of three entries' \
 	"20.00%  ls       [kernel.kallsyms]  [k] ext4_readdir	[kernel.kallsyms]	ls" \
 	> "$F"
 
-screen() { TM capture-pane -p -t pk > "$T_TMP/screen" 2>/dev/null; }
+# screen: the pane into $T_TMP/screen; the test ends when the terminal
+# (or the test's directory) is gone
+screen() {
+	TM capture-pane -p -t pk > "$T_TMP/screen" 2>/dev/null && return 0
+	fail tui "the tmux server or $T_TMP went away"
+	exit 1
+}
 # wait_for PATTERN: true once the screen shows a line matching it
 wait_for() {
 	_w=0
