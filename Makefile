@@ -123,6 +123,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(TLIB_OBJS) $(BUILD)/libperfkit.a
 	$(Q)$(CC) $(CPPFLAGS) -Itests/lib $(CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(TLIB_OBJS) $(BUILD)/libperfkit.a $(LDLIBS) $(TEST_LDLIBS_$*)
 
+# A unit test that compiles a cli file in (white box).
+$(BUILD)/tests/test_tui_term: cli/tui.c cli/tui.h
+
 # Test-only reference library (never linked into libperfkit).
 TEST_LDLIBS_test_pt_libipt = -lipt
 TEST_LDLIBS_test_pt_flow = -lipt

@@ -24,6 +24,9 @@ int cmd_ftrace(int argc, char **argv);
 /* cli/buildid_list.c, cli/buildid_cache.c */
 int cmd_buildid_list(int argc, char **argv);
 int cmd_buildid_cache(int argc, char **argv);
+/* The browser of cli/tui.h on a text tree: a hidden test driver
+ * (cli/cmd_tui_demo.c). */
+int cmd_tui_demo(int argc, char **argv);
 /* ftrace subcommands, dispatched by cmd_ftrace (cli/cmd_ftrace.c):
  * record/reset/extract/show (cmd_ftrace_record.c), list, stat,
  * snapshot/stack/profile (cmd_ftrace_tools.c), report --format=kernel and

@@ -31,6 +31,11 @@ static const struct command commands[] = {
 	  "Manage the build-id cache (~/.debug)" },
 };
 
+/* Commands that run but are listed nowhere: test drivers. */
+static const struct command hidden_commands[] = {
+	{ "tui-demo", cmd_tui_demo, "The report browser on a text tree" },
+};
+
 static int print_lib(enum pk_print_level level, const char *fmt, va_list ap)
 {
 	/* warnings always, -v information, -vv debugging */
@@ -58,6 +63,10 @@ static const struct command *find_command(const char *name)
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(name, commands[i].name))
 			return &commands[i];
+	for (size_t i = 0; i < sizeof(hidden_commands) /
+			       sizeof(hidden_commands[0]); i++)
+		if (!strcmp(name, hidden_commands[i].name))
+			return &hidden_commands[i];
 	return NULL;
 }
 
