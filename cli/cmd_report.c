@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit report: perf report --stdio's text of a perf.data file (the
+ * browser comes later: on a terminal it prints the same).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/perfdata.h>
+#include <perfkit/report.h>
+#include <perfkit/session.h>
+#include "cli.h"
+
+struct rep {
+	const char *input;
+	struct pk_report_new_opts o;
+	struct pk_report_print_opts po;
+	int children;           /* -1: as the file has callchains */
+	int caller;             /* -1: caller with children */
+	bool chain_none, chain_set;
+	struct pk_report *r;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit report [--stdio] [-i FILE] [options]\n"
+		"  -i, --input FILE        perf.data file (default perf.data)\n"
+		"      --stdio             text output (the default for now)\n"
+		"      --children          add callees' periods to their callers (default\n"
+		"                          with callchains); --no-children: self only\n"
+		"  -g, --call-graph MODE[,THRESHOLD[,ORDER[,function[,percent]]]]\n"
+		"                          MODE graph, fractal or none; ORDER caller|callee\n"
+		"  -G, --inverted          callchains from the callers down\n"
+		"  -s, --sort KEYS         comm,pid,dso,sym (default comm,dso,sym)\n"
+		"  -n, --show-nr-samples   a Samples column\n"
+		"      --show-total-period a Period column\n"
+		"      --percent-limit PCT hide entries under PCT percent\n"
+		"      --max-stack N       callchain frames to use (127)\n");
+}
+
+static const char *const refused[] = {
+	"fields", "percentage", "dso", "symbols", "cpu", "time", "header",
+	"header-only", "threads", "stats", "tasks", "mmaps", "comm", "pid",
+	"tid",
+};
+
+/* -g's argument: MODE[,THRESHOLD[,PRINT_LIMIT? no: ORDER...]] as perf
+ * reads it (a field that is a number is the threshold). */
+static int parse_chain(struct rep *c, const char *arg)
+{
+	char buf[256], *save = NULL, *t;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v;
+
+		if (!strcmp(t, "graph"))
+			c->po.chain = PK_REPORT_CHAIN_GRAPH;
+		else if (!strcmp(t, "fractal"))
+			c->po.chain = PK_REPORT_CHAIN_FRACTAL;
+		else if (!strcmp(t, "none"))
+			c->chain_none = true;
+		else if (!strcmp(t, "caller"))
+			c->caller = 1;
+		else if (!strcmp(t, "callee"))
+			c->caller = 0;
+		else if (!strcmp(t, "function") || !strcmp(t, "percent") ||
+			 !strcmp(t, "fp"))
+			;
+		else if ((v = strtod(t, &end)), end != t && !*end)
+			c->po.chain_percent = v;
+		else {
+			cli_error("report", "-g %s: '%s' is not supported yet",
+				  arg, t);
+			return -EINVAL;
+		}
+		if (strcmp(t, "none") && !strtod(t, &end) && end == t)
+			c->chain_none = c->chain_none && strcmp(t, "graph") &&
+					strcmp(t, "fractal");
+	}
+	c->chain_set = true;
+	return 0;
+}
+
+static int sample(void *ctx, struct pk_session *s,
+		  const struct pk_session_sample *sm)
+{
+	struct rep *c = ctx;
+
+	(void)s;
+	return pk_report_add(c->r, sm);
+}
+
+static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
+{
+	struct rep *c = ctx;
+
+	(void)s;
+	/* PERF_RECORD_LOST_SAMPLES: header, u64 lost */
+	if (rec->type == 13 && rec->size >= 16)
+		pk_report_add_lost(c->r, ((const uint64_t *)rec->hdr)[1]);
+	return 0;
+}
+
+static bool has_callchain(struct pk_perfdata *pd)
+{
+	for (unsigned a = 0; a < pk_perfdata_nr_attrs(pd); a++)
+		if (pk_perfdata_attr(pd, a)->sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+static int run(struct rep *c, struct pk_perfdata *pd)
+{
+	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
+	struct pk_session *s = pk_session_new(NULL);
+	bool cc = has_callchain(pd);
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	c->o.children = c->children < 0 ? cc : c->children && cc;
+	c->o.callchain = cc && !c->chain_none;
+	c->o.caller = c->caller < 0 ? c->o.children : c->caller;
+	if (!c->o.callchain)
+		c->po.chain = PK_REPORT_CHAIN_NONE;
+	c->r = pk_report_new(s, pd, &c->o);
+	if (!c->r) {
+		pk_session_free(s);
+		cli_error("report", "--sort %s: unknown or unsupported key",
+			  c->o.sort);
+		return -EINVAL;
+	}
+	err = pk_session_run(s, pd, &tool, c);
+	if (err)
+		cli_error("report", "%s: %s", c->input, err == -ENOMEM ?
+			  "out of memory" : pk_perfdata_errmsg(pd));
+	if (!err) {
+		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+		err = pk_report_print(c->r, stdout, &c->po);
+	}
+	pk_report_free(c->r);
+	pk_session_free(s);
+	return err;
+}
+
+static int option(struct rep *c, int ch, const char *arg, int li,
+		  const struct option *lo)
+{
+	switch (ch) {
+	case 'i': c->input = arg; return 0;
+	case 303: return 0;
+	case 300: c->children = 1; return 0;
+	case 301: c->children = 0; return 0;
+	case 'g': return parse_chain(c, arg);
+	case 'G': c->caller = 1; return 0;
+	case 's': c->o.sort = arg; return 0;
+	case 'n': c->po.show_nr_samples = true; return 0;
+	case 304: c->po.show_period = true; return 0;
+	case 305:
+		c->po.percent_limit = strtod(arg, NULL);
+		c->po.chain_percent = c->po.percent_limit;
+		return 0;
+	case 306: c->o.max_stack = (unsigned)strtoul(arg, NULL, 0); return 0;
+	case 302:
+		cli_error("report", "--%s is not supported yet", lo[li].name);
+		return -EINVAL;
+	case 'h': usage(stdout); exit(0);
+	default: usage(stderr); return -EINVAL;
+	}
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static struct option longopts[64] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "stdio", no_argument, NULL, 303 },
+		{ "children", no_argument, NULL, 300 },
+		{ "no-children", no_argument, NULL, 301 },
+		{ "call-graph", required_argument, NULL, 'g' },
+		{ "inverted", no_argument, NULL, 'G' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "show-total-period", no_argument, NULL, 304 },
+		{ "percent-limit", required_argument, NULL, 305 },
+		{ "max-stack", required_argument, NULL, 306 },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	struct rep c = { .input = "perf.data", .children = -1, .caller = -1 };
+	struct pk_perfdata *pd;
+	int ch, li = 0, ret, n = 12;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		longopts[n++] = (struct option){ refused[i], optional_argument,
+						 NULL, 302 };
+	c.o.sz = sizeof(c.o);
+	c.po.sz = sizeof(c.po);
+	c.po.chain = PK_REPORT_CHAIN_GRAPH;
+	c.po.chain_percent = 0.5;
+	c.po.tip = "Tip: perfkit report --no-children shows each function's own time";
+	optind = 1;
+	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:nhF:TC:d:", longopts,
+				&li)) != -1) {
+		if (ch < 256 && ch && strchr("FTCd", ch)) {
+			cli_error("report", "-%c is not supported yet", ch);
+			return 2;
+		}
+		if (option(&c, ch, optarg, li, longopts))
+			return 2;
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	if ((ret = cli_perfdata_check(c.input, false)))
+		return ret;
+	pd = pk_perfdata_open(c.input, NULL);
+	if (!pd) {
+		cli_error("report", "%s: %s", c.input, errno == EPROTO ?
+			  pk_perfdata_open_error() : strerror(errno));
+		return 1;
+	}
+	ret = run(&c, pd);
+	pk_perfdata_free(pd);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal: the report's tables. Strings and resolved locations are
+ * interned (an index each); hist entries live per event; every callchain
+ * node of every entry lives in one array, as a trie (one frame a node:
+ * perf's merged nodes are its runs of one child and no hits, made when
+ * printing).
+ */
+#ifndef PK_REPORT_INT_H
+#define PK_REPORT_INT_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/hash.h"
+#include <perfkit/report.h>
+
+/* A resolved location: an entry's symbol, a callchain node's function. */
+struct rp_sym {
+	const char *dso;      /* short name; NULL: no mapping ("[unknown]") */
+	const char *name;     /* NULL: unresolved */
+	uint64_t start;       /* symbol start, or the raw address */
+	uint64_t addr;        /* the address within the DSO (unresolved) */
+	uint32_t dso_idx;     /* the DSO's order of first sight */
+	char level;           /* '.' user, 'k' kernel */
+	bool inlined;
+};
+
+struct rp_node {
+	uint32_t sym, parent, child, next; /* child/next: 0 for none */
+	uint64_t hit, cumul;               /* ending here; through here */
+};
+
+struct rp_entry {
+	const char *comm;
+	int32_t pid, tid;
+	uint32_t sym;
+	uint64_t self, acc, nr_self, nr_acc;
+	uint32_t root;                     /* callchain root node, 0: none */
+};
+
+struct rp_hists {
+	struct rp_entry *e;
+	uint32_t n, cap;
+	struct pk__hash idx;               /* key -> entry index + 1 */
+	uint64_t total, nr_samples;
+};
+
+enum { RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8 };
+
+struct pk_report {
+	struct pk_session *sess;
+	struct pk_perfdata *pd;
+	struct pk_report_new_opts o;
+	uint8_t keys[8];                   /* sort keys in order (RK_*) */
+	unsigned nkeys, keymask;
+	struct rp_hists *h;                /* per attr */
+	unsigned nh;
+	struct rp_sym *sym;
+	uint32_t nsym, capsym;
+	struct pk__hash symidx;
+	char **str;                        /* interned strings */
+	uint32_t nstr, capstr;
+	struct pk__hash stridx;
+	struct rp_node *node;
+	uint32_t nnode, capnode;
+	struct pk__hash nodeidx;           /* parent << 32 | sym -> node */
+	uint32_t *chain, capchain;         /* the sample being added */
+	uint32_t *seen;                    /* entries it added to */
+	struct pk_unwind *uw;
+	uint64_t *uips;
+	struct pk_frame *frames;
+	uint32_t capframes;
+	uint64_t lost;
+};
+
+/* hist.c */
+uint64_t pk__rp_mix(uint64_t a, uint64_t b);
+const char *pk__rp_intern(struct pk_report *r, const char *s, uint32_t *idx);
+/* chain.c */
+int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
+			const uint32_t *chain, uint32_t n, uint64_t period);
+int pk__rp_resolve_chain(struct pk_report *r,
+			 const struct pk_session_sample *ss);
+uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
+		       uint16_t cpumode);
+/* print_chain.c */
+int pk__rp_print_chain(struct pk_report *r, FILE *f,
+		       const struct rp_entry *e, uint64_t total,
+		       const struct pk_report_print_opts *po);
+#endif
