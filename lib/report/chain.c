@@ -81,6 +81,16 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 	return sym_intern(r, &s);
 }
 
+uint32_t pk__rp_sym_level(struct pk_report *r, uint32_t sym, char level)
+{
+	struct rp_sym s = r->sym[sym];
+
+	if (s.level == level)
+		return sym;
+	s.level = level;
+	return sym_intern(r, &s);
+}
+
 static int chain_room(struct pk_report *r, uint64_t n)
 {
 	uint32_t *c, *s;
@@ -258,5 +268,7 @@ int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 		r->node[at].cumul += period;
 	}
 	r->node[at].hit += period;
+	if (n > e->max_depth)
+		e->max_depth = n;
 	return 0;
 }

@@ -231,12 +231,18 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 			struct rp_entry *tmpl, uint32_t nchain, uint64_t period)
 {
 	uint32_t nseen = 1;
+	char level = r->sym[tmpl->sym].level;
 
 	for (uint32_t i = 0; i < nchain; i++) {
 		struct rp_entry *e;
 		uint32_t j;
 
 		tmpl->sym = r->chain[i];
+		if (r->sym[tmpl->sym].dso)
+			level = r->sym[tmpl->sym].level;
+		else if ((tmpl->sym = pk__rp_sym_level(r, tmpl->sym, level)) ==
+			 UINT32_MAX)
+			return -ENOMEM;
 		e = entry_get(r, h, tmpl);
 		if (!e)
 			return -ENOMEM;

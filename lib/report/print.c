@@ -43,13 +43,13 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 		int cl = (int)strlen(comm ? comm : e->comm);
 
 		c->comm = max_i(c->comm, cl);
-		c->pid = max_i(c->pid, cl + 8);
 		c->sym = max_i(c->sym, sym_len(s));
 		if (s->dso)
 			c->dso = max_i(c->dso, (int)strlen(s->dso));
 		else
 			c->dso = max_i(c->dso, 16);
 	}
+	c->pid = max_i(c->pid, c->comm + 8);
 }
 
 static const struct pk_report *sort_r;
@@ -86,6 +86,11 @@ static int by_period(const void *pa, const void *pb)
 	const struct rp_entry *a = *(const struct rp_entry *const *)pa;
 	const struct rp_entry *b = *(const struct rp_entry *const *)pb;
 	int c = r->o.children ? cmp_u64(a->acc, b->acc) : 0;
+
+	/* perf puts a caller above its callee of the same period */
+	if (!c && r->o.children && r->o.callchain && a->tid == b->tid)
+		c = r->o.caller ? cmp_u64(a->max_depth, b->max_depth) :
+				  cmp_u64(b->max_depth, a->max_depth);
 
 	if (!c)
 		c = cmp_u64(a->self, b->self);
@@ -169,9 +174,9 @@ static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		bool last = k + 1 == r->nkeys;
 
 		switch (r->keys[k]) {
-		case RK_COMM: fprintf(f, "  %-*s", last ? 0 : c->comm, e->comm); break;
-		case RK_PID: fprintf(f, "  %7d:%-*s", e->tid, last ? 0 : c->pid - 8, e->comm); break;
-		case RK_DSO: fprintf(f, "  %-*s", last ? 0 : c->dso, dso_name(s)); break;
+		case RK_COMM: fprintf(f, "  %-*s", c->comm, e->comm); break;
+		case RK_PID: fprintf(f, "  %7d:%-*s", e->tid, c->pid - 8, e->comm); break;
+		case RK_DSO: fprintf(f, "  %-*s", c->dso, dso_name(s)); break;
 		default: fputs("  ", f); put_sym(s, f, c->sym, last); break;
 		}
 	}

@@ -106,7 +106,7 @@ static void graph_frame(struct gctx *g, uint64_t cumul, uint32_t sym,
 			fputs("          ", g->f);
 	}
 	if (sym == UINT32_MAX)
-		fputs("[...]", g->f);
+		fputs("[...] (inlined)", g->f); /* as perf 6.1 */
 	else
 		sym_name(g->r, sym, g->f);
 	fputc('\n', g->f);
@@ -211,7 +211,8 @@ static int graph(struct gctx *g, const struct rp_entry *e, uint64_t total,
 
 	if (!kids && r->node[p].child)
 		return -ENOMEM;
-	if (nk == 1) {
+	/* a lone top node that holds all of the entry's period: a stem */
+	if (nk == 1 && r->node[kids[0]].cumul == parent) {
 		lines = stem(g, kids[0], skip_first, &lm);
 		p = run_end(r, kids[0]);
 	}
