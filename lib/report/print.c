@@ -96,6 +96,10 @@ static int by_period(const void *pa, const void *pb)
 		c = cmp_u64(a->self, b->self);
 	for (unsigned k = 0; !c && k < r->nkeys; k++)
 		c = cmp_key(r, r->keys[k], a, b);
+	/* perf's tree of entries holds unresolved ones by address, the
+	 * lower first */
+	if (!c && !r->sym[a->sym].name && !r->sym[b->sym].name)
+		c = cmp_u64(r->sym[b->sym].addr, r->sym[a->sym].addr);
 	if (!c)
 		c = a < b ? -1 : a > b;
 	return c;
