@@ -14,8 +14,11 @@
 
 static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
 {
+	/* an address in no mapping is one location whatever the level (the
+	 * first one seen stays, as perf's entry) */
+	char level = s->dso ? s->level : 0;
 	uint64_t k = pk__rp_mix(pk__rp_mix((uintptr_t)s->dso, (uintptr_t)s->name),
-				 s->start ^ ((uint64_t)s->level << 56));
+				 s->start ^ ((uint64_t)level << 56));
 
 	for (;; k = pk__rp_mix(k, 3)) {
 		bool added = false;
@@ -27,7 +30,8 @@ static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
 		if (!added) {
 			o = &r->sym[*v];
 			if (o->dso == s->dso && o->name == s->name &&
-			    o->start == s->start && o->level == s->level)
+			    o->start == s->start &&
+			    (!s->dso || o->level == s->level))
 				return (uint32_t)*v;
 			continue;
 		}
@@ -78,16 +82,6 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 	loc_sym(r, &l, found, ip, cpumode, &s);
 	if (!found && !s.dso)
 		return UINT32_MAX;
-	return sym_intern(r, &s);
-}
-
-uint32_t pk__rp_sym_level(struct pk_report *r, uint32_t sym, char level)
-{
-	struct rp_sym s = r->sym[sym];
-
-	if (s.level == level)
-		return sym;
-	s.level = level;
 	return sym_intern(r, &s);
 }
 

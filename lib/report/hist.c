@@ -231,18 +231,18 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 			struct rp_entry *tmpl, uint32_t nchain, uint64_t period)
 {
 	uint32_t nseen = 1;
-	char level = r->sym[tmpl->sym].level;
+	char level = tmpl->level;
 
 	for (uint32_t i = 0; i < nchain; i++) {
 		struct rp_entry *e;
 		uint32_t j;
 
 		tmpl->sym = r->chain[i];
+		/* perf's entry of a frame in no mapping takes the level of
+		 * the frame before */
 		if (r->sym[tmpl->sym].dso)
 			level = r->sym[tmpl->sym].level;
-		else if ((tmpl->sym = pk__rp_sym_level(r, tmpl->sym, level)) ==
-			 UINT32_MAX)
-			return -ENOMEM;
+		tmpl->level = level;
 		e = entry_get(r, h, tmpl);
 		if (!e)
 			return -ENOMEM;
@@ -280,6 +280,8 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 				 ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (!tmpl.comm || tmpl.sym == UINT32_MAX)
 		return -ENOMEM;
+	tmpl.level = (ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		     PERF_RECORD_MISC_KERNEL ? 'k' : '.';
 	if ((r->o.callchain || r->o.children) &&
 	    (n = pk__rp_resolve_chain(r, ss)) < 0)
 		return n;

@@ -142,17 +142,18 @@ static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
 	fputs("\n#\n", f);
 }
 
-static void put_sym(const struct rp_sym *s, FILE *f, int w, bool last)
+static void put_sym(const struct rp_sym *s, char level, FILE *f, int w,
+		    bool last)
 {
 	char b[64];
 	int n;
 
 	if (s->name)
-		n = fprintf(f, "[%c] %s%s", s->level, s->name,
+		n = fprintf(f, "[%c] %s%s", level, s->name,
 			    s->inlined ? " (inlined)" : "");
 	else {
 		snprintf(b, sizeof(b), "%#.*" PRIx64, 16, s->addr);
-		n = fprintf(f, "[%c] %-16s", s->level, b);
+		n = fprintf(f, "[%c] %-16s", level, b);
 	}
 	if (!last && n < w)
 		fprintf(f, "%*s", w - n, "");
@@ -181,7 +182,7 @@ static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		case RK_COMM: fprintf(f, "  %-*s", c->comm, e->comm); break;
 		case RK_PID: fprintf(f, "  %7d:%-*s", e->tid, c->pid - 8, e->comm); break;
 		case RK_DSO: fprintf(f, "  %-*s", c->dso, dso_name(s)); break;
-		default: fputs("  ", f); put_sym(s, f, c->sym, last); break;
+		default: fputs("  ", f); put_sym(s, e->level, f, c->sym, last); break;
 		}
 	}
 	fputc('\n', f);

@@ -36,6 +36,7 @@ struct rp_entry {
 	uint64_t self, acc, nr_self, nr_acc;
 	uint32_t root;                     /* callchain root node, 0: none */
 	uint32_t max_depth;                /* longest chain appended */
+	char level;                        /* '.' or 'k' as first seen */
 };
 
 struct rp_hists {
@@ -81,9 +82,6 @@ int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 			const uint32_t *chain, uint32_t n, uint64_t period);
 int pk__rp_resolve_chain(struct pk_report *r,
 			 const struct pk_session_sample *ss);
-/* SYM with level LEVEL (perf's entries of frames in no mapping keep the
- * level of the frame before). UINT32_MAX: ENOMEM. */
-uint32_t pk__rp_sym_level(struct pk_report *r, uint32_t sym, char level);
 uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode);
 /* print_chain.c */
