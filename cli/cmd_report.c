@@ -123,6 +123,13 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 
 	if (!s)
 		return -ENOMEM;
+	if (pk_perfdata_has_feat(pd, PK_HEADER_GROUP_DESC)) {
+		/* perf shows the members of a group side by side */
+		cli_error("report", "%s: event groups are not supported yet",
+			  c->input);
+		pk_session_free(s);
+		return -EINVAL;
+	}
 	c->o.children = c->children < 0 ? cc : c->children && cc;
 	c->o.callchain = cc && !c->chain_none;
 	c->o.caller = c->caller < 0 ? c->o.children : c->caller;
