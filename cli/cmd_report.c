@@ -106,27 +106,39 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 	return 0;
 }
 
-static bool has_callchain(struct pk_perfdata *pd)
+static bool any_sample_type(struct pk_perfdata *pd, uint64_t bits)
 {
 	for (unsigned a = 0; a < pk_perfdata_nr_attrs(pd); a++)
-		if (pk_perfdata_attr(pd, a)->sample_type & PERF_SAMPLE_CALLCHAIN)
+		if (pk_perfdata_attr(pd, a)->sample_type & bits)
 			return true;
 	return false;
+}
+
+/* What perf reports another way (groups side by side, branch mode,
+ * synthesized AUX samples): a one-line refusal, or NULL. */
+static const char *unsupported(struct pk_perfdata *pd)
+{
+	if (pk_perfdata_has_feat(pd, PK_HEADER_GROUP_DESC))
+		return "event groups are not supported yet";
+	if (any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK))
+		return "branch stacks (perf's branch mode) are not supported yet";
+	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE))
+		return "AUX area traces are not supported yet";
+	return NULL;
 }
 
 static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
 	struct pk_session *s = pk_session_new(NULL);
-	bool cc = has_callchain(pd);
+	bool cc = any_sample_type(pd, PERF_SAMPLE_CALLCHAIN);
+	const char *why = unsupported(pd);
 	int err;
 
 	if (!s)
 		return -ENOMEM;
-	if (pk_perfdata_has_feat(pd, PK_HEADER_GROUP_DESC)) {
-		/* perf shows the members of a group side by side */
-		cli_error("report", "%s: event groups are not supported yet",
-			  c->input);
+	if (why) {
+		cli_error("report", "%s: %s", c->input, why);
 		pk_session_free(s);
 		return -EINVAL;
 	}

@@ -177,7 +177,10 @@ static bool same_entry(const struct pk_report *r, const struct rp_entry *a,
 		return false;
 	if ((r->keymask & (RK_DSO | RK_SYM)) && sa->dso != sb->dso)
 		return false;
-	return !(r->keymask & RK_SYM) || a->sym == b->sym;
+	if (!(r->keymask & RK_SYM) || a->sym == b->sym)
+		return true;
+	/* perf: unresolved addresses are one entry per address in the DSO */
+	return !sa->name && !sb->name && sa->addr == sb->addr;
 }
 
 static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
@@ -190,8 +193,10 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 		k = pk__rp_mix(k, (uint32_t)e->tid);
 	if (r->keymask & (RK_DSO | RK_SYM))
 		k = pk__rp_mix(k, (uintptr_t)r->sym[e->sym].dso);
-	if (r->keymask & RK_SYM)
+	if ((r->keymask & RK_SYM) && r->sym[e->sym].name)
 		k = pk__rp_mix(k, e->sym);
+	else if (r->keymask & RK_SYM)
+		k = pk__rp_mix(k, r->sym[e->sym].addr);
 	return k;
 }
 

@@ -179,8 +179,9 @@ static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		bool last = k + 1 == r->nkeys;
 
 		switch (r->keys[k]) {
-		case RK_COMM: fprintf(f, "  %-*s", c->comm, e->comm); break;
-		case RK_PID: fprintf(f, "  %7d:%-*s", e->tid, c->pid - 8, e->comm); break;
+		case RK_COMM: fprintf(f, "  %-*.*s", c->comm, c->comm, e->comm); break;
+		case RK_PID: fprintf(f, "  %7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8,
+				     e->comm); break;
 		case RK_DSO: fprintf(f, "  %-*s", c->dso, dso_name(s)); break;
 		default: fputs("  ", f); put_sym(s, e->level, f, c->sym, last); break;
 		}
