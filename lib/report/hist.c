@@ -180,7 +180,7 @@ static bool same_entry(const struct pk_report *r, const struct rp_entry *a,
 	if (!(r->keymask & RK_SYM) || a->sym == b->sym)
 		return true;
 	/* perf: unresolved addresses are one entry per address in the DSO */
-	return !sa->name && !sb->name && sa->addr == sb->addr;
+	return !sa->name && !sb->name && a->addr == b->addr;
 }
 
 static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
@@ -196,7 +196,7 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 	if ((r->keymask & RK_SYM) && r->sym[e->sym].name)
 		k = pk__rp_mix(k, e->sym);
 	else if (r->keymask & RK_SYM)
-		k = pk__rp_mix(k, r->sym[e->sym].addr);
+		k = pk__rp_mix(k, e->addr);
 	return k;
 }
 
@@ -243,6 +243,8 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 		uint32_t j;
 
 		tmpl->sym = r->chain[i];
+		/* perf's entries of frames: the frame's own address */
+		tmpl->addr = r->sym[tmpl->sym].start;
 		/* perf's entry of a frame in no mapping takes the level of
 		 * the frame before */
 		if (r->sym[tmpl->sym].dso)
@@ -285,6 +287,7 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 				 ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (!tmpl.comm || tmpl.sym == UINT32_MAX)
 		return -ENOMEM;
+	tmpl.addr = r->sym[tmpl.sym].addr;
 	tmpl.level = (ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 		     PERF_RECORD_MISC_KERNEL ? 'k' : '.';
 	if ((r->o.callchain || r->o.children) &&

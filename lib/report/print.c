@@ -99,7 +99,7 @@ static int by_period(const void *pa, const void *pb)
 	/* perf's tree of entries holds unresolved ones by address, the
 	 * lower first */
 	if (!c && !r->sym[a->sym].name && !r->sym[b->sym].name)
-		c = cmp_u64(r->sym[b->sym].addr, r->sym[a->sym].addr);
+		c = cmp_u64(b->addr, a->addr);
 	if (!c)
 		c = a < b ? -1 : a > b;
 	return c;
@@ -142,18 +142,18 @@ static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
 	fputs("\n#\n", f);
 }
 
-static void put_sym(const struct rp_sym *s, char level, FILE *f, int w,
-		    bool last)
+static void put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
+		    int w, bool last)
 {
 	char b[64];
 	int n;
 
 	if (s->name)
-		n = fprintf(f, "[%c] %s%s", level, s->name,
+		n = fprintf(f, "[%c] %s%s", e->level, s->name,
 			    s->inlined ? " (inlined)" : "");
 	else {
-		snprintf(b, sizeof(b), "%#.*" PRIx64, 16, s->addr);
-		n = fprintf(f, "[%c] %-16s", level, b);
+		snprintf(b, sizeof(b), "%#.*" PRIx64, 16, e->addr);
+		n = fprintf(f, "[%c] %-16s", e->level, b);
 	}
 	if (!last && n < w)
 		fprintf(f, "%*s", w - n, "");
@@ -183,7 +183,7 @@ static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		case RK_PID: fprintf(f, "  %7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8,
 				     e->comm); break;
 		case RK_DSO: fprintf(f, "  %-*s", c->dso, dso_name(s)); break;
-		default: fputs("  ", f); put_sym(s, e->level, f, c->sym, last); break;
+		default: fputs("  ", f); put_sym(s, e, f, c->sym, last); break;
 		}
 	}
 	fputc('\n', f);

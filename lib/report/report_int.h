@@ -33,6 +33,7 @@ struct rp_entry {
 	const char *comm;
 	int32_t pid, tid;
 	uint32_t sym;
+	uint64_t addr;                     /* unresolved: the entry's address */
 	uint64_t self, acc, nr_self, nr_acc;
 	uint32_t root;                     /* callchain root node, 0: none */
 	uint32_t max_depth;                /* longest chain appended */
