@@ -106,7 +106,7 @@ static void graph_frame(struct gctx *g, uint64_t cumul, uint32_t sym,
 			fputs("          ", g->f);
 	}
 	if (sym == UINT32_MAX)
-		fputs("[...] (inlined)", g->f); /* as perf 6.1 */
+		fputs("[...]", g->f);
 	else
 		sym_name(g->r, sym, g->f);
 	fputc('\n', g->f);
