@@ -35,15 +35,9 @@ static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
 				return (uint32_t)*v;
 			continue;
 		}
-		if (r->nsym == r->capsym) {
-			uint32_t c = r->capsym ? r->capsym * 2 : 1024;
-			struct rp_sym *n = pk__realloc(r->sym, c * sizeof(*n));
-
-			if (!n)
-				return UINT32_MAX;
-			r->sym = n;
-			r->capsym = c;
-		}
+		if (pk__rp_grow((void **)&r->sym, &r->capsym, r->nsym,
+				sizeof(*r->sym), 1024))
+			return UINT32_MAX;
 		r->sym[r->nsym] = *s;
 		*v = r->nsym;
 		return r->nsym++;
@@ -218,15 +212,9 @@ static uint32_t node_new(struct pk_report *r, uint32_t parent, uint32_t sym)
 {
 	struct rp_node *n;
 
-	if (r->nnode >= r->capnode) {
-		uint32_t c = r->capnode ? r->capnode * 2 : 4096;
-		struct rp_node *v = pk__realloc(r->node, c * sizeof(*v));
-
-		if (!v)
-			return 0;
-		r->node = v;
-		r->capnode = c;
-	}
+	if (pk__rp_grow((void **)&r->node, &r->capnode, r->nnode,
+			sizeof(*r->node), 4096))
+		return 0;
 	n = &r->node[r->nnode];
 	memset(n, 0, sizeof(*n));
 	n->sym = sym;

@@ -20,6 +20,22 @@ uint64_t pk__rp_mix(uint64_t a, uint64_t b)
 	return h ^ (h >> 29);
 }
 
+int pk__rp_grow(void **v, uint32_t *cap, uint32_t n, size_t size,
+		uint32_t first)
+{
+	uint32_t c = *cap ? *cap * 2 : first;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = pk__realloc(*v, (size_t)c * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
 static uint64_t str_hash(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -48,15 +64,9 @@ const char *pk__rp_intern(struct pk_report *r, const char *s, uint32_t *idx)
 			}
 			continue;
 		}
-		if (r->nstr == r->capstr) {
-			uint32_t c = r->capstr ? r->capstr * 2 : 256;
-			char **n = pk__realloc(r->str, c * sizeof(*n));
-
-			if (!n)
-				return NULL;
-			r->str = n;
-			r->capstr = c;
-		}
+		if (pk__rp_grow((void **)&r->str, &r->capstr, r->nstr,
+				sizeof(*r->str), 256))
+			return NULL;
 		r->str[r->nstr] = pk__strdup(s);
 		if (!r->str[r->nstr])
 			return NULL;
@@ -215,15 +225,9 @@ static struct rp_entry *entry_get(struct pk_report *r, struct rp_hists *h,
 				return &h->e[*v - 1];
 			continue;
 		}
-		if (h->n == h->cap) {
-			uint32_t c = h->cap ? h->cap * 2 : 64;
-			struct rp_entry *n = pk__realloc(h->e, c * sizeof(*n));
-
-			if (!n)
-				return NULL;
-			h->e = n;
-			h->cap = c;
-		}
+		if (pk__rp_grow((void **)&h->e, &h->cap, h->n, sizeof(*h->e),
+				64))
+			return NULL;
 		h->e[h->n] = *tmpl;
 		*v = ++h->n;
 		return &h->e[h->n - 1];

@@ -76,6 +76,10 @@ struct pk_report {
 };
 
 /* hist.c */
+/* Room in *V for element N (*CAP of SIZE bytes now; FIRST the first
+ * capacity): 0 or -ENOMEM. */
+int pk__rp_grow(void **v, uint32_t *cap, uint32_t n, size_t size,
+		uint32_t first);
 uint64_t pk__rp_mix(uint64_t a, uint64_t b);
 const char *pk__rp_intern(struct pk_report *r, const char *s, uint32_t *idx);
 /* chain.c */
