@@ -19,7 +19,8 @@ struct rep {
 	struct pk_report_print_opts po;
 	int children;           /* -1: as the file has callchains */
 	int caller;             /* -1: caller with children */
-	bool chain_none, chain_set;
+	bool chain_none;
+	bool chain_asked;       /* -g (not none) or -G given */
 	struct pk_report *r;
 };
 
@@ -47,42 +48,48 @@ static const char *const refused[] = {
 	"tid",
 };
 
-/* -g's argument: MODE[,THRESHOLD[,PRINT_LIMIT? no: ORDER...]] as perf
- * reads it (a field that is a number is the threshold). */
+/* -g's argument as perf reads it: words for the mode, order, key and
+ * value; the first number the threshold, the second the print limit. */
 static int parse_chain(struct rep *c, const char *arg)
 {
-	char buf[256], *save = NULL, *t;
+	static const struct { const char *w; int mode; } modes[] = {
+		{ "graph", PK_REPORT_CHAIN_GRAPH },
+		{ "fractal", PK_REPORT_CHAIN_FRACTAL },
+		{ "flat", PK_REPORT_CHAIN_FLAT },
+		{ "folded", PK_REPORT_CHAIN_FOLDED },
+		{ "none", PK_REPORT_CHAIN_NONE },
+	};
+	char buf[256], *save = NULL, *t, *end;
+	bool pct_set = false;
 
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *end;
-		double v;
+		size_t m;
 
-		if (!strcmp(t, "graph"))
-			c->po.chain = PK_REPORT_CHAIN_GRAPH;
-		else if (!strcmp(t, "fractal"))
-			c->po.chain = PK_REPORT_CHAIN_FRACTAL;
-		else if (!strcmp(t, "none"))
-			c->chain_none = true;
-		else if (!strcmp(t, "caller"))
-			c->caller = 1;
-		else if (!strcmp(t, "callee"))
-			c->caller = 0;
-		else if (!strcmp(t, "function") || !strcmp(t, "percent") ||
-			 !strcmp(t, "fp"))
+		for (m = 0; m < sizeof(modes) / sizeof(modes[0]) &&
+			    strcmp(t, modes[m].w); m++)
 			;
-		else if ((v = strtod(t, &end)), end != t && !*end)
-			c->po.chain_percent = v;
-		else {
+		if (m < sizeof(modes) / sizeof(modes[0])) {
+			c->chain_none = modes[m].mode == PK_REPORT_CHAIN_NONE;
+			if (!c->chain_none)
+				c->po.chain = modes[m].mode;
+		} else if (!strcmp(t, "caller") || !strcmp(t, "callee")) {
+			c->caller = t[5] == 'r';
+		} else if (!strcmp(t, "function") || !strcmp(t, "percent")) {
+			;
+		} else if (!pct_set && (c->po.chain_percent = strtod(t, &end),
+					end != t && !*end)) {
+			pct_set = true;
+		} else if (pct_set && (c->po.print_limit =
+				       (unsigned)strtoul(t, &end, 0),
+				       end != t && !*end)) {
+			;
+		} else {
 			cli_error("report", "-g %s: '%s' is not supported yet",
 				  arg, t);
 			return -EINVAL;
 		}
-		if (strcmp(t, "none") && !strtod(t, &end) && end == t)
-			c->chain_none = c->chain_none && strcmp(t, "graph") &&
-					strcmp(t, "fractal");
 	}
-	c->chain_set = true;
 	return 0;
 }
 
@@ -145,8 +152,22 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	c->o.children = c->children < 0 ? cc : c->children && cc;
 	c->o.callchain = cc && !c->chain_none;
 	c->o.caller = c->caller < 0 ? c->o.children : c->caller;
+	if (c->chain_asked && !c->chain_none && !cc) {
+		/* perf: its first lines, then the complaint */
+		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+		cli_error("report", "%s: -g or -G given, but the samples have no callchains (record with -g)",
+			  c->input);
+		pk_session_free(s);
+		return -EINVAL;
+	}
 	if (!c->o.callchain)
 		c->po.chain = PK_REPORT_CHAIN_NONE;
+	if (c->o.children && (c->po.chain == PK_REPORT_CHAIN_FLAT ||
+			      c->po.chain == PK_REPORT_CHAIN_FOLDED)) {
+		cli_error("report", "-g flat and folded are not supported yet with --children (use --no-children)");
+		pk_session_free(s);
+		return -EINVAL;
+	}
 	c->r = pk_report_new(s, pd, &c->o);
 	if (!c->r) {
 		pk_session_free(s);
@@ -175,8 +196,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 303: return 0;
 	case 300: c->children = 1; return 0;
 	case 301: c->children = 0; return 0;
-	case 'g': return parse_chain(c, arg);
-	case 'G': c->caller = 1; return 0;
+	case 'g': c->chain_asked = true; return parse_chain(c, arg);
+	case 'G': c->chain_asked = true; c->caller = 1; return 0;
 	case 's': c->o.sort = arg; return 0;
 	case 'n': c->po.show_nr_samples = true; return 0;
 	case 304: c->po.show_period = true; return 0;

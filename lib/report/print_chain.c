@@ -32,7 +32,7 @@ static const struct pk_report *sort_r;
 
 /* perf's order of siblings: heavier first; among equals, the order of
  * its tree of unsorted children (greater DSO, then address, first). */
-static int by_cumul(const void *a, const void *b)
+static int by_key(const void *a, const void *b)
 {
 	const struct rp_node *x = &sort_r->node[*(const uint32_t *)a];
 	const struct rp_node *y = &sort_r->node[*(const uint32_t *)b];
@@ -40,13 +40,21 @@ static int by_cumul(const void *a, const void *b)
 	uint32_t dx = sx->level == 'k' ? 0 : sx->dso_idx + 1;
 	uint32_t dy = sy->level == 'k' ? 0 : sy->dso_idx + 1;
 
-	if (x->cumul != y->cumul)
-		return x->cumul > y->cumul ? -1 : 1;
 	if (dx != dy)
 		return dx > dy ? -1 : 1;
 	if (sx->start != sy->start)
 		return sx->start > sy->start ? -1 : 1;
 	return x->sym < y->sym ? -1 : x->sym > y->sym;
+}
+
+static int by_cumul(const void *a, const void *b)
+{
+	uint64_t x = sort_r->node[*(const uint32_t *)a].cumul;
+	uint64_t y = sort_r->node[*(const uint32_t *)b].cumul;
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return by_key(a, b);
 }
 
 /* The children of trie node P worth MIN_HIT or more, sorted: a new array
@@ -227,6 +235,86 @@ static int graph(struct gctx *g, const struct rp_entry *e, uint64_t total,
 	return 0;
 }
 
+/* Appends the nodes under P where chains end, worth MIN_HIT or more, in
+ * the order perf's flat sort meets them: children in the unsorted tree's
+ * order, then the node. */
+static int ends(const struct pk_report *r, uint32_t p, uint64_t min_hit,
+		uint32_t **v, uint32_t *n, uint32_t *cap)
+{
+	uint32_t nk = 0, *kids = NULL;
+	int err = 0;
+
+	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
+		nk++;
+	if (nk && !(kids = pk__malloc(nk * sizeof(*kids))))
+		return -ENOMEM;
+	nk = 0;
+	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
+		kids[nk++] = c;
+	sort_r = r;
+	qsort(kids, nk, sizeof(*kids), by_key);
+	for (uint32_t i = 0; i < nk && !err; i++)
+		err = ends(r, kids[i], min_hit, v, n, cap);
+	pk__free(kids);
+	if (err || !r->node[p].hit || r->node[p].hit < min_hit)
+		return err;
+	if (pk__rp_grow((void **)v, cap, *n, sizeof(**v), 64))
+		return -ENOMEM;
+	(*v)[(*n)++] = p;
+	return 0;
+}
+
+/* Heavier first, equals in the order met (their place in the array:
+ * qsort is not stable). */
+static int by_hit(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+	uint64_t hx = sort_r->node[*x].hit, hy = sort_r->node[*y].hit;
+
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* One end's path from the top: flat's lines or folded's fields. */
+static void path(const struct pk_report *r, FILE *f, uint32_t n, bool folded)
+{
+	if (r->node[r->node[n].parent].parent) {
+		path(r, f, r->node[n].parent, folded);
+		if (folded)
+			fputc(';', f);
+	}
+	if (!folded)
+		fputs("                ", f);
+	sym_name(r, r->node[n].sym, f);
+	if (!folded)
+		fputc('\n', f);
+}
+
+/* perf's callchain__fprintf_flat and _folded. */
+static int flat(struct gctx *g, const struct rp_entry *e, uint64_t total)
+{
+	const struct pk_report *r = g->r;
+	bool folded = g->po->chain == PK_REPORT_CHAIN_FOLDED;
+	uint32_t n = 0, cap = 0, *v = NULL;
+	int err = ends(r, e->root, g->min_abs, &v, &n, &cap);
+
+	if (!err) {
+		sort_r = r;
+		qsort(v, n, sizeof(*v), by_hit);
+	}
+	for (uint32_t i = 0; i < n && !err; i++) {
+		fprintf(g->f, folded ? "%.2f%% " : "           %.2f%%\n",
+			r->node[v[i]].hit * 100.0 / total);
+		path(r, g->f, v[i], folded);
+		fputc('\n', g->f);
+		if (i + 1 == g->po->print_limit)
+			break;
+	}
+	pk__free(v);
+	return err;
+}
+
 int pk__rp_print_chain(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		       uint64_t total, const struct pk_report_print_opts *po)
 {
@@ -235,6 +323,8 @@ int pk__rp_print_chain(struct pk_report *r, FILE *f, const struct rp_entry *e,
 
 	if (!e->root)
 		return 0;
+	if (po->chain == PK_REPORT_CHAIN_FLAT || po->chain == PK_REPORT_CHAIN_FOLDED)
+		return flat(&g, e, total);
 	return graph(&g, e, total, r->o.children ? e->acc : e->self,
 		     r->nkeys && r->keys[0] == RK_SYM);
 }
