@@ -39,13 +39,14 @@ static void usage(FILE *f)
 		"  -n, --show-nr-samples   a Samples column\n"
 		"      --show-total-period a Period column\n"
 		"      --percent-limit PCT hide entries under PCT percent\n"
-		"      --max-stack N       callchain frames to use (127)\n");
+		"      --max-stack N       callchain frames to use (127)\n"
+		"      --comm, --dso, --symbols, --pid, --tid LIST  only these\n"
+		"      --percentage relative|absolute  of the filtered or of all\n");
 }
 
 static const char *const refused[] = {
-	"fields", "percentage", "dso", "symbols", "cpu", "time", "header",
-	"header-only", "threads", "stats", "tasks", "mmaps", "comm", "pid",
-	"tid",
+	"fields", "cpu", "time", "header", "header-only", "threads", "stats",
+	"tasks", "mmaps",
 };
 
 /* -g's argument as perf reads it: words for the mode, order, key and
@@ -162,6 +163,12 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	}
 	if (!c->o.callchain)
 		c->po.chain = PK_REPORT_CHAIN_NONE;
+	if (c->o.children && (c->o.comms || c->o.dsos || c->o.syms ||
+			      c->o.pids || c->o.tids)) {
+		cli_error("report", "--comm, --dso, --symbols, --pid and --tid are not supported yet with --children (use --no-children)");
+		pk_session_free(s);
+		return -EINVAL;
+	}
 	if (c->o.children && (c->po.chain == PK_REPORT_CHAIN_FLAT ||
 			      c->po.chain == PK_REPORT_CHAIN_FOLDED)) {
 		cli_error("report", "-g flat and folded are not supported yet with --children (use --no-children)");
@@ -206,6 +213,19 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 		c->po.chain_percent = c->po.percent_limit;
 		return 0;
 	case 306: c->o.max_stack = (unsigned)strtoul(arg, NULL, 0); return 0;
+	case 307: c->o.comms = arg; return 0;
+	case 308: c->o.dsos = arg; return 0;
+	case 309: c->o.syms = arg; return 0;
+	case 310: c->o.pids = arg; return 0;
+	case 311: c->o.tids = arg; return 0;
+	case 312:
+		if (strcmp(arg, "relative") && strcmp(arg, "absolute")) {
+			cli_error("report", "--percentage %s: relative or absolute",
+				  arg);
+			return -EINVAL;
+		}
+		c->po.relative = arg[0] == 'r';
+		return 0;
 	case 302:
 		cli_error("report", "--%s is not supported yet", lo[li].name);
 		return -EINVAL;
@@ -228,11 +248,17 @@ int cmd_report(int argc, char **argv)
 		{ "show-total-period", no_argument, NULL, 304 },
 		{ "percent-limit", required_argument, NULL, 305 },
 		{ "max-stack", required_argument, NULL, 306 },
+		{ "comm", required_argument, NULL, 307 },
+		{ "dso", required_argument, NULL, 308 },
+		{ "symbols", required_argument, NULL, 309 },
+		{ "pid", required_argument, NULL, 310 },
+		{ "tid", required_argument, NULL, 311 },
+		{ "percentage", required_argument, NULL, 312 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1 };
 	struct pk_perfdata *pd;
-	int ch, li = 0, ret, n = 12;
+	int ch, li = 0, ret, n = 18;
 
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		longopts[n++] = (struct option){ refused[i], optional_argument,

@@ -49,8 +49,13 @@ struct pk_report_new_opts {
 	/* Frames taken of each part of a callchain (kernel's chain, unwound
 	 * user stack); 0: 127. */
 	unsigned max_stack;
+	/* Filters, comma-separated lists (NULL: all): samples of other
+	 * command names, DSOs (short or full name), symbols, process or
+	 * thread ids count in the totals only (perf's --comm, --dso,
+	 * --symbols, --pid, --tid). */
+	const char *comms, *dsos, *syms, *pids, *tids;
 };
-#define pk_report_new_opts__last_field max_stack
+#define pk_report_new_opts__last_field tids
 
 /*
  * A new, empty report over the machine S that pk_session_run() builds
@@ -78,8 +83,11 @@ struct pk_report_print_opts {
 	bool show_period;       /* --show-total-period: a Period column */
 	double percent_limit;   /* entries under it are not shown */
 	const char *tip;        /* the closing "# (...)" line's text */
+	/* Percentages of what the filters let through (perf's --percentage
+	 * relative), not of every sample. */
+	bool relative;
 };
-#define pk_report_print_opts__last_field tip
+#define pk_report_print_opts__last_field relative
 
 /*
  * Writes perf report --stdio's text of the report to F: the lost samples,

@@ -120,7 +120,7 @@ struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 	if (!r->o.max_stack)
 		r->o.max_stack = 127;
 	r->nnode = 1; /* node 0: "none" */
-	if (parse_sort(r, r->o.sort)) {
+	if (parse_sort(r, r->o.sort) || pk__rp_filters_init(r)) {
 		pk_report_free(r);
 		return pk__ptr_or_errno(EINVAL, NULL);
 	}
@@ -150,6 +150,7 @@ void pk_report_free(struct pk_report *r)
 	pk_unwind_free(r->uw);
 	pk__free(r->uips);
 	pk__free(r->frames);
+	pk__rp_filters_fini(r);
 	pk__free(r);
 }
 
@@ -262,6 +263,7 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 		if (j < nseen)
 			continue;
 		r->seen[nseen++] = (uint32_t)(e - h->e);
+		e->shown |= tmpl->shown;
 		e->acc += period;
 		e->nr_acc++;
 		if (r->o.callchain &&
@@ -299,9 +301,15 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		return n;
 	h->nr_samples++;
 	h->total += period;
+	tmpl.shown = pk__rp_shown(r, tmpl.comm, tmpl.pid, tmpl.tid, tmpl.sym);
+	if (tmpl.shown) {
+		h->nr_shown++;
+		h->total_shown += period;
+	}
 	e = entry_get(r, h, &tmpl);
 	if (!e)
 		return -ENOMEM;
+	e->shown |= tmpl.shown;
 	e->self += period;
 	e->acc += period;
 	e->nr_self++;

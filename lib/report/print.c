@@ -12,9 +12,27 @@
 #include "report/report_int.h"
 #include <perfkit/perfdata.h>
 
+static bool elided1(const struct pk_report *r, int key)
+{
+	return (key == RK_COMM && r->comms.n == 1) ||
+	       (key == RK_DSO && r->dsos.n == 1) ||
+	       (key == RK_SYM && r->syms.n == 1);
+}
+
 struct cols {
 	int comm, pid, dso, sym;
 };
+
+/* perf elides the column of a key filtered to one value (not all). */
+static bool elided(const struct pk_report *r, int key)
+{
+	unsigned k;
+
+	for (k = 0; k < r->nkeys; k++)
+		if (!elided1(r, r->keys[k]))
+			break;
+	return k < r->nkeys && elided1(r, key);
+}
 
 static const char *dso_name(const struct rp_sym *s)
 {
@@ -42,6 +60,8 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 		const char *comm = pk_session_comm(r->sess, (uint32_t)e->tid);
 		int cl = (int)strlen(comm ? comm : e->comm);
 
+		if (!e->shown)
+			continue;
 		c->comm = max_i(c->comm, cl);
 		c->sym = max_i(c->sym, sym_len(s));
 		if (s->dso)
@@ -118,6 +138,8 @@ static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
 	if (po->show_period)
 		fputs("        Period", f);
 	for (unsigned k = 0; k < r->nkeys; k++) {
+		if (elided(r, r->keys[k]))
+			continue;
 		switch (r->keys[k]) {
 		case RK_COMM: fprintf(f, "  %-*s", c->comm, "Command"); break;
 		case RK_PID: fprintf(f, "  %*s", c->pid, "Pid:Command"); break;
@@ -135,6 +157,8 @@ static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
 		int w = r->keys[k] == RK_COMM ? c->comm : r->keys[k] == RK_PID ?
 			c->pid : r->keys[k] == RK_DSO ? c->dso : c->sym;
 
+		if (elided(r, r->keys[k]))
+			continue;
 		fputs("  ", f);
 		for (int i = 0; i < w; i++)
 			fputc('.', f);
@@ -175,9 +199,15 @@ static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		fprintf(f, "  %12" PRIu64, e->nr_self);
 	if (po->show_period)
 		fprintf(f, "  %12" PRIu64, e->self);
-	for (unsigned k = 0; k < r->nkeys; k++) {
-		bool last = k + 1 == r->nkeys;
+	unsigned lastk = r->nkeys - 1;
 
+	while (lastk && elided(r, r->keys[lastk]))
+		lastk--;
+	for (unsigned k = 0; k < r->nkeys; k++) {
+		bool last = k == lastk;
+
+		if (elided(r, r->keys[k]))
+			continue;
 		switch (r->keys[k]) {
 		case RK_COMM: fprintf(f, "  %-*.*s", c->comm, c->comm, e->comm); break;
 		case RK_PID: fprintf(f, "  %7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8,
@@ -190,9 +220,10 @@ static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 }
 
 static void samples_line(struct pk_report *r, FILE *f, unsigned a,
-			 const struct rp_hists *h)
+			 const struct rp_hists *h, bool relative)
 {
-	unsigned long n = h->nr_samples;
+	unsigned long n = relative ? h->nr_shown : h->nr_samples;
+	uint64_t total = relative ? h->total_shown : h->total;
 	char unit = ' ';
 	const char *name = pk_perfdata_attr_name(r->pd, a);
 
@@ -204,7 +235,7 @@ static void samples_line(struct pk_report *r, FILE *f, unsigned a,
 		n /= 1000, unit = 'G';
 	fprintf(f, "# Samples: %lu%c of event '%s'\n", n, unit,
 		name ? name : "");
-	fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", h->total);
+	fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 }
 
 static int print_hists(struct pk_report *r, FILE *f, unsigned a,
@@ -217,7 +248,9 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 
 	if (!v)
 		return -ENOMEM;
-	samples_line(r, f, a, h);
+	uint64_t total = po->relative ? h->total_shown : h->total;
+
+	samples_line(r, f, a, h, po->relative);
 	widths(r, h, &c);
 	put_header(r, f, &c, po);
 	for (uint32_t i = 0; i < h->n; i++)
@@ -227,11 +260,13 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 	for (uint32_t i = 0; i < h->n && !err; i++) {
 		uint64_t p = r->o.children ? v[i]->acc : v[i]->self;
 
-		if (h->total && p * 100.0 / h->total < po->percent_limit)
+		if (!v[i]->shown ||
+		    (total && p * 100.0 / total < po->percent_limit))
 			continue;
-		put_row(r, f, v[i], &c, h->total, po);
+		put_row(r, f, v[i], &c, total, po);
 		if (po->chain != PK_REPORT_CHAIN_NONE)
-			err = pk__rp_print_chain(r, f, v[i], h->total, po);
+			err = pk__rp_print_chain(r, f, v[i], h->total, total,
+						 po);
 	}
 	fputs("\n\n", f);
 	pk__free(v);
@@ -247,6 +282,14 @@ int pk_report_print(struct pk_report *r, FILE *f,
 
 	if (!PK_OPTS_VALID(opts, pk_report_print_opts))
 		return -EINVAL;
+	for (unsigned k = 0; k < r->nkeys; k++) {
+		const struct rp_list *l = r->keys[k] == RK_COMM ? &r->comms :
+			r->keys[k] == RK_DSO ? &r->dsos : &r->syms;
+
+		if (r->keys[k] != RK_PID && elided1(r, r->keys[k]))
+			fprintf(f, "# %s: %s\n", r->keys[k] == RK_COMM ? "comm" :
+				r->keys[k] == RK_DSO ? "dso" : "symbol", l->w[0]);
+	}
 	fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->lost);
 	for (unsigned a = 0; a < r->nh && !err; a++)
 		if (r->h[a].nr_samples)

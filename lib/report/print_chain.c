@@ -316,10 +316,11 @@ static int flat(struct gctx *g, const struct rp_entry *e, uint64_t total)
 }
 
 int pk__rp_print_chain(struct pk_report *r, FILE *f, const struct rp_entry *e,
-		       uint64_t total, const struct pk_report_print_opts *po)
+		       uint64_t total, uint64_t base,
+		       const struct pk_report_print_opts *po)
 {
 	struct gctx g = { .r = r, .f = f, .po = po,
-			  .min_abs = (uint64_t)(total * (po->chain_percent / 100)) };
+			  .min_abs = (uint64_t)(base * (po->chain_percent / 100)) };
 
 	if (!e->root)
 		return 0;

@@ -38,6 +38,7 @@ struct rp_entry {
 	uint32_t root;                     /* callchain root node, 0: none */
 	uint32_t max_depth;                /* longest chain appended */
 	char level;                        /* '.' or 'k' as first seen */
+	bool shown;                        /* a sample the filters let by */
 };
 
 struct rp_hists {
@@ -45,6 +46,14 @@ struct rp_hists {
 	uint32_t n, cap;
 	struct pk__hash idx;               /* key -> entry index + 1 */
 	uint64_t total, nr_samples;
+	uint64_t total_shown, nr_shown;    /* what the filters let through */
+};
+
+/* A filter: a comma-separated list cut into its words. */
+struct rp_list {
+	char *buf;
+	const char **w;
+	unsigned n;
 };
 
 enum { RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8 };
@@ -73,6 +82,7 @@ struct pk_report {
 	struct pk_frame *frames;
 	uint32_t capframes;
 	uint64_t lost;
+	struct rp_list comms, dsos, syms, pids, tids;
 };
 
 /* hist.c */
@@ -82,6 +92,12 @@ int pk__rp_grow(void **v, uint32_t *cap, uint32_t n, size_t size,
 		uint32_t first);
 uint64_t pk__rp_mix(uint64_t a, uint64_t b);
 const char *pk__rp_intern(struct pk_report *r, const char *s, uint32_t *idx);
+/* filter.c */
+int pk__rp_filters_init(struct pk_report *r);
+void pk__rp_filters_fini(struct pk_report *r);
+/* Whether the filters let a sample of PID/TID named COMM at SYM through. */
+bool pk__rp_shown(const struct pk_report *r, const char *comm, int32_t pid,
+		  int32_t tid, uint32_t sym);
 /* chain.c */
 int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 			const uint32_t *chain, uint32_t n, uint64_t period);
@@ -90,7 +106,9 @@ int pk__rp_resolve_chain(struct pk_report *r,
 uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode);
 /* print_chain.c */
+/* E's callchain: percentages of TOTAL, the graph threshold a share of
+ * BASE (what the filters let by, with --percentage relative). */
 int pk__rp_print_chain(struct pk_report *r, FILE *f,
-		       const struct rp_entry *e, uint64_t total,
+		       const struct rp_entry *e, uint64_t total, uint64_t base,
 		       const struct pk_report_print_opts *po);
 #endif
