@@ -32,13 +32,21 @@ static const struct pk_report *sort_r;
 
 /* perf's order of siblings: heavier first; among equals, the order of
  * its tree of unsorted children (greater DSO, then address, first). */
+/* perf orders by DSO address: none lowest, then the kernel's (made
+ * first), then the others as they came. */
+static uint32_t dso_rank(const struct rp_sym *s)
+{
+	if (!s->dso)
+		return 0;
+	return s->level == 'k' ? 1 : s->dso_idx + 2;
+}
+
 static int by_key(const void *a, const void *b)
 {
 	const struct rp_node *x = &sort_r->node[*(const uint32_t *)a];
 	const struct rp_node *y = &sort_r->node[*(const uint32_t *)b];
 	const struct rp_sym *sx = &sort_r->sym[x->sym], *sy = &sort_r->sym[y->sym];
-	uint32_t dx = sx->level == 'k' ? 0 : sx->dso_idx + 1;
-	uint32_t dy = sy->level == 'k' ? 0 : sy->dso_idx + 1;
+	uint32_t dx = dso_rank(sx), dy = dso_rank(sy);
 
 	if (dx != dy)
 		return dx > dy ? -1 : 1;

@@ -76,13 +76,19 @@ for o in "" "--no-children" "-g none" "--no-children -g none" "-g callee" \
 	 "-g graph,2,callee" "-g fractal,1" "-s sym" "-s dso,sym" "-s dso" \
 	 "-s comm" "-s pid" "-s comm,pid" "-n" "--show-total-period" \
 	 "-n --show-total-period --no-children" "--percent-limit 5" \
-	 "--max-stack 3" "--children -g none"; do
+	 "--max-stack 3" "--children -g none" "-g graph,0.5,3" \
+	 "--no-children -g flat" "--no-children -g folded" \
+	 "--no-children -g folded,0,caller" "--no-children -g flat,1,2" \
+	 "--no-children --comm demo" "--no-children --dso libc.so.6" \
+	 "--no-children --symbols cmp,main" \
+	 "--no-children -g none --comm demo --percentage relative"; do
 	# shellcheck disable=SC2086
 	same "report_fp${o:+ $o}" "$T/fp.data" $o
 done
 for f in tp two nocg; do
 	for o in "" "--no-children" "-g none" "--no-children -g none" "-n" \
-		 "-s dso"; do
+		 "-s dso" "--comm demo" "--dso libc.so.6" \
+		 "--dso libc.so.6 --percentage relative"; do
 		# shellcheck disable=SC2086
 		same "report_$f${o:+ $o}" "$T/$f.data" $o
 	done
@@ -92,7 +98,9 @@ for o in "-g none" "--no-children -g none"; do
 	# shellcheck disable=SC2086
 	same "report_dwarf $o" "$T/dw.data" $o
 done
-for o in "--no-children" "--no-children -g none"; do
+for o in "--no-children" "--no-children -g none" \
+	 "--no-children -g none --comm demo" \
+	 "--no-children --dso libc.so.6 --percentage relative"; do
 	# shellcheck disable=SC2086
 	MODCHECK=1 same "report_system_wide $o" "$T/sys.data" $o
 done
@@ -102,6 +110,18 @@ refused report_refuses_fields "$T/fp.data" -F overhead,sym
 refused report_refuses_sort_key "$T/fp.data" -s srcline
 refused report_refuses_missing "$T/none.data"
 refused report_refuses_flat "$T/fp.data" -g flat
+refused report_refuses_filter_children "$T/fp.data" --comm demo
+# -g on a file without callchains: perf's first lines, then an error
+N=$((N + 1))
+if t_part $N; then
+	perf report --stdio -i "$T/nocg.data" -g graph >"$T/p.out" 2>/dev/null
+	"$PERFKIT" report --stdio -i "$T/nocg.data" -g graph >"$T/k.out" \
+		2>"$T/k.err"; rc=$?
+	check report_refuses_g_without_callchains \
+		"rc $rc, $(cat "$T/k.err"), $(diff "$T/p.out" "$T/k.out" | head -2)" \
+		"$rc" -ne 0 -a "$(wc -l <"$T/k.err")" -eq 1 -a \
+		"$(cmp -s "$T/p.out" "$T/k.out" && echo same)" = same
+fi
 
 if need_shared corpus/perf-data report_corpus; then
 	for f in ctx_switch_namespaces-4.14 hw_and_sw-3.4 i686-3.4 \
