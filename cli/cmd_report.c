@@ -108,10 +108,7 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 	struct rep *c = ctx;
 
 	(void)s;
-	/* PERF_RECORD_LOST_SAMPLES: header, u64 lost */
-	if (rec->type == 13 && rec->size >= 16)
-		pk_report_add_lost(c->r, ((const uint64_t *)rec->hdr)[1]);
-	return 0;
+	return pk_report_record(c->r, rec);
 }
 
 static bool any_sample_type(struct pk_perfdata *pd, uint64_t bits)

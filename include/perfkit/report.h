@@ -71,8 +71,12 @@ PK_API void pk_report_free(struct pk_report *r);
 PK_API int pk_report_add(struct pk_report *r,
 			 const struct pk_session_sample *sm);
 
-/* Counts LOST lost samples (PERF_RECORD_LOST_SAMPLES). */
-PK_API void pk_report_add_lost(struct pk_report *r, uint64_t lost);
+/*
+ * Takes note of a record (from a pk_tool's record callback): the lost
+ * samples of PERF_RECORD_LOST_SAMPLES, the order in which MMAP and MMAP2
+ * name DSOs (perf's order among equal callchain branches). 0 or -ENOMEM.
+ */
+PK_API int pk_report_record(struct pk_report *r, const struct pk_record *rec);
 
 struct pk_report_print_opts {
 	size_t sz;

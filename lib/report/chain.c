@@ -44,8 +44,7 @@ static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
 	}
 }
 
-/* The short name of a DSO (perf's: the file's base name). */
-static const char *dso_short(struct pk_report *r, const char *dso,
+const char *pk__rp_dso_short(struct pk_report *r, const char *dso,
 			     uint32_t *idx)
 {
 	const char *b = dso[0] == '/' ? strrchr(dso, '/') + 1 : dso;
@@ -60,7 +59,7 @@ static void loc_sym(struct pk_report *r, const struct pk_location *l,
 	memset(s, 0, sizeof(*s));
 	s->level = cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
 	if (!found)
-		s->dso = dso_short(r, l->dso, &s->dso_idx);
+		s->dso = pk__rp_dso_short(r, l->dso, &s->dso_idx);
 	s->name = l->sym;
 	s->start = l->sym ? l->dso_addr - l->symoff : ip;
 	s->addr = l->dso_addr;

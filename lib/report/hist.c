@@ -10,6 +10,7 @@
 #include "report/report_int.h"
 #include <perfkit/perfdata.h>
 #include <perfkit/unwind.h>
+#include <linux/perf_event.h>
 
 uint64_t pk__rp_mix(uint64_t a, uint64_t b)
 {
@@ -154,9 +155,19 @@ void pk_report_free(struct pk_report *r)
 	pk__free(r);
 }
 
-void pk_report_add_lost(struct pk_report *r, uint64_t lost)
+int pk_report_record(struct pk_report *r, const struct pk_record *rec)
 {
-	r->lost += lost;
+	const char *b = (const char *)rec->hdr;
+	/* the file name's offset in MMAP and MMAP2 records */
+	size_t off = rec->type == PERF_RECORD_MMAP ? 40 :
+		     rec->type == PERF_RECORD_MMAP2 ? 72 : 0;
+	uint32_t idx;
+
+	if (rec->type == PERF_RECORD_LOST_SAMPLES && rec->size >= 16)
+		r->lost += ((const uint64_t *)b)[1];
+	if (!off || rec->size <= off || !memchr(b + off, 0, rec->size - off))
+		return 0;
+	return pk__rp_dso_short(r, b + off, &idx) ? 0 : -ENOMEM;
 }
 
 static struct rp_hists *hists_of(struct pk_report *r, int attr)

@@ -99,6 +99,10 @@ void pk__rp_filters_fini(struct pk_report *r);
 bool pk__rp_shown(const struct pk_report *r, const char *comm, int32_t pid,
 		  int32_t tid, uint32_t sym);
 /* chain.c */
+/* The short name of DSO (perf's: the file's base name), interned; its
+ * string index in *IDX (the order of first sight). NULL: ENOMEM. */
+const char *pk__rp_dso_short(struct pk_report *r, const char *dso,
+			     uint32_t *idx);
 int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 			const uint32_t *chain, uint32_t n, uint64_t period);
 int pk__rp_resolve_chain(struct pk_report *r,
