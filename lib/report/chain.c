@@ -225,6 +225,55 @@ static uint32_t node_new(struct pk_report *r, uint32_t parent, uint32_t sym)
 	return r->nnode++;
 }
 
+enum { FEW_KIDS = 8 };
+
+static int index_kid(struct pk_report *r, uint32_t p, uint32_t c)
+{
+	bool added;
+	uint64_t *v = pk__hash_put(&r->nodeidx, ((uint64_t)p << 32) |
+				   r->node[c].sym, &added);
+
+	if (!v)
+		return -ENOMEM;
+	*v = c;
+	return 0;
+}
+
+/* Puts P's children in nodeidx (P has grown past FEW_KIDS). */
+static int index_kids(struct pk_report *r, uint32_t p)
+{
+	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
+		if (index_kid(r, p, c))
+			return -ENOMEM;
+	return 0;
+}
+
+/* P's child for SYM, made when new: a walk of a few, a look-up of many.
+ * 0: ENOMEM. */
+static uint32_t child(struct pk_report *r, uint32_t p, uint32_t sym)
+{
+	uint64_t *v = NULL;
+	uint32_t c;
+	int err = 0;
+
+	if (r->node[p].nkids <= FEW_KIDS) {
+		for (c = r->node[p].child; c; c = r->node[c].next)
+			if (r->node[c].sym == sym)
+				return c;
+	} else if ((v = pk__hash_get(&r->nodeidx, ((uint64_t)p << 32) | sym))) {
+		return (uint32_t)*v;
+	}
+	c = node_new(r, p, sym);
+	if (!c)
+		return 0;
+	r->node[p].nkids++;
+	if (r->node[p].nkids == FEW_KIDS + 1)
+		err = index_kids(r, p);
+	else if (r->node[p].nkids > FEW_KIDS + 1)
+		err = index_kid(r, p, c);
+	return err ? 0 : c;
+}
+
 int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 			const uint32_t *chain, uint32_t n, uint64_t period)
 {
@@ -237,15 +286,16 @@ int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 	at = e->root;
 	r->node[at].cumul += period;
 	for (uint32_t i = 0; i < n; i++) {
-		bool added = false;
-		uint64_t *v = pk__hash_put(&r->nodeidx,
-					   ((uint64_t)at << 32) | chain[i], &added);
+		uint32_t next = r->node[at].hint;
 
-		if (!v)
-			return -ENOMEM;
-		if (added && !(*v = node_new(r, at, chain[i])))
-			return -ENOMEM;
-		at = (uint32_t)*v;
+		/* samples mostly repeat the path of the one before */
+		if (!next || r->node[next].sym != chain[i]) {
+			next = child(r, at, chain[i]);
+			if (!next)
+				return -ENOMEM;
+			r->node[at].hint = next;
+		}
+		at = next;
 		r->node[at].cumul += period;
 	}
 	r->node[at].hit += period;

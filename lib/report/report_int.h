@@ -26,6 +26,8 @@ struct rp_sym {
 
 struct rp_node {
 	uint32_t sym, parent, child, next; /* child/next: 0 for none */
+	uint32_t hint;                     /* the child last gone to */
+	uint32_t nkids;                    /* over FEW_KIDS: in nodeidx */
 	uint64_t hit, cumul;               /* ending here; through here */
 };
 
