@@ -93,6 +93,10 @@ int cli_parse_cpus(const char *s, int *cpus, int max, int n);
  * user or root unless FORCE, not empty), its messages on stderr; 0 or
  * the exit status (255). */
 int cli_perfdata_check(const char *file, bool force);
+/* perf's --header view of PD (read from file INPUT, "-": a pipe): the
+ * "# ========" block of its feature sections (cli/perfdata_header.c). */
+struct pk_perfdata;
+void cli_perfdata_header(struct pk_perfdata *pd, const char *input);
 /* FN catches SIGINT, SIGTERM and SIGHUP (each blocked while it runs),
  * with sigaction's SA_FLAGS. */
 void cli_catch_stop(void (*fn)(int), int sa_flags);

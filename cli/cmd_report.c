@@ -21,6 +21,7 @@ struct rep {
 	int caller;             /* -1: caller with children */
 	bool chain_none;
 	bool chain_asked;       /* -g (not none) or -G given */
+	bool header, header_only;
 	struct pk_report *r;
 };
 
@@ -41,12 +42,12 @@ static void usage(FILE *f)
 		"      --percent-limit PCT hide entries under PCT percent\n"
 		"      --max-stack N       callchain frames to use (127)\n"
 		"      --comm, --dso, --symbols, --pid, --tid LIST  only these\n"
-		"      --percentage relative|absolute  of the filtered or of all\n");
+		"      --percentage relative|absolute  of the filtered or of all\n"
+		"      --header, --header-only  the file's header first, or only\n");
 }
 
 static const char *const refused[] = {
-	"fields", "cpu", "time", "header", "header-only", "threads", "stats",
-	"tasks", "mmaps",
+	"fields", "cpu", "time", "threads", "stats", "tasks", "mmaps",
 };
 
 /* -g's argument as perf reads it: words for the mode, order, key and
@@ -132,6 +133,15 @@ static const char *unsupported(struct pk_perfdata *pd)
 	return NULL;
 }
 
+/* What comes before the report: the file's header or the hint. */
+static void head(const struct rep *c, struct pk_perfdata *pd)
+{
+	if (c->header)
+		cli_perfdata_header(pd, c->input);
+	else
+		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+}
+
 static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
@@ -152,7 +162,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	c->o.caller = c->caller < 0 ? c->o.children : c->caller;
 	if (c->chain_asked && !c->chain_none && !cc) {
 		/* perf: its first lines, then the complaint */
-		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+		head(c, pd);
 		cli_error("report", "%s: -g or -G given, but the samples have no callchains (record with -g)",
 			  c->input);
 		pk_session_free(s);
@@ -184,7 +194,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		cli_error("report", "%s: %s", c->input, err == -ENOMEM ?
 			  "out of memory" : pk_perfdata_errmsg(pd));
 	if (!err) {
-		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+		head(c, pd);
 		err = pk_report_print(c->r, stdout, &c->po);
 	}
 	pk_report_free(c->r);
@@ -223,6 +233,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 		}
 		c->po.relative = arg[0] == 'r';
 		return 0;
+	case 313: c->header = true; return 0;
+	case 314: c->header_only = true; return 0;
 	case 302:
 		cli_error("report", "--%s is not supported yet", lo[li].name);
 		return -EINVAL;
@@ -251,11 +263,13 @@ int cmd_report(int argc, char **argv)
 		{ "pid", required_argument, NULL, 310 },
 		{ "tid", required_argument, NULL, 311 },
 		{ "percentage", required_argument, NULL, 312 },
+		{ "header", no_argument, NULL, 313 },
+		{ "header-only", no_argument, NULL, 314 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1 };
 	struct pk_perfdata *pd;
-	int ch, li = 0, ret, n = 18;
+	int ch, li = 0, ret, n = 20;
 
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		longopts[n++] = (struct option){ refused[i], optional_argument,
@@ -287,7 +301,21 @@ int cmd_report(int argc, char **argv)
 			  pk_perfdata_open_error() : strerror(errno));
 		return 1;
 	}
-	ret = run(&c, pd);
+	if (c.header || c.header_only) {
+		struct pk_perfdata_info in;
+
+		pk_perfdata_info(pd, &in);
+		if (in.pipe) {
+			/* perf shows the features the stream brings */
+			cli_error("report", "%s: --header of pipe-mode data is not supported yet",
+				  c.input);
+			pk_perfdata_free(pd);
+			return 1;
+		}
+	}
+	if (c.header_only)
+		cli_perfdata_header(pd, c.input);
+	ret = c.header_only ? 0 : run(&c, pd);
 	pk_perfdata_free(pd);
 	return ret ? 1 : 0;
 }

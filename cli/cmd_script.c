@@ -191,48 +191,6 @@ static int dump_record(struct script *s, const struct pk_record *rec)
 	return 0;
 }
 
-static void print_header(struct script *s)
-{
-	struct pk_perfdata_info in;
-	struct stat st;
-	char buf[65536];
-	int n;
-
-	pk_perfdata_info(s->pd, &in);
-	printf("# ========\n");
-	if (strcmp(s->input, "-") && !stat(s->input, &st)) {
-		char tb[64];
-
-		strftime(tb, sizeof(tb), "%a %b %e %H:%M:%S %Y",
-			 localtime(&st.st_mtime));
-		printf("# captured on    : %s\n", tb);
-		printf("# header version : 1\n");
-		/* perf shows zeros for a pipe (features come later) */
-		printf("# data offset    : %" PRIu64 "\n", in.data_offset);
-		printf("# data size      : %" PRIu64 "\n", in.data_size);
-		printf("# feat offset    : %" PRIu64 "\n", in.feat_offset);
-	}
-	for (int f = 1; f < PK_HEADER_MAX && !in.pipe; f++) {
-		n = pk_perfdata_feat_describe(s->pd, f, buf, sizeof(buf));
-		if (n > 0)
-			fputs(buf, stdout);
-	}
-	if (!in.pipe) {
-		printf("# missing features:");
-		for (int f = 1; f < PK_HEADER_MAX; f++) {
-			const char *name = pk_perfdata_feat_name(f);
-
-			if (pk_perfdata_has_feat(s->pd, f))
-				continue;
-			putchar(' ');
-			for (const char *c = name; *c; c++)
-				putchar(toupper((unsigned char)*c));
-		}
-		printf(" \n");
-	}
-	printf("# ========\n#\n");
-}
-
 static void print_stats(struct script *s)
 {
 	printf("\nAggregated stats:\n");
@@ -310,7 +268,7 @@ static int run(struct script *s)
 	int err;
 
 	if (s->header || s->header_only)
-		print_header(s);
+		cli_perfdata_header(s->pd, s->input);
 	if (s->header_only)
 		return 0;
 	if (!s->dump) {

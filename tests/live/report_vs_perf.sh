@@ -81,7 +81,8 @@ for o in "" "--no-children" "-g none" "--no-children -g none" "-g callee" \
 	 "--no-children -g folded,0,caller" "--no-children -g flat,1,2" \
 	 "--no-children --comm demo" "--no-children --dso libc.so.6" \
 	 "--no-children --symbols cmp,main" \
-	 "--no-children -g none --comm demo --percentage relative"; do
+	 "--no-children -g none --comm demo --percentage relative" \
+	 "--header" "--header-only" "--header --no-children -g none"; do
 	# shellcheck disable=SC2086
 	same "report_fp${o:+ $o}" "$T/fp.data" $o
 done
@@ -132,6 +133,13 @@ if need_shared corpus/perf-data report_corpus; then
 			same "report_corpus_$f${o:+ $o}" "$C/perf.data.$f" $o
 		done
 	done
+	for f in hw_and_sw-3.4 i686-3.4 singleprocess-3.8; do
+		same "report_corpus_$f --header" "$C/perf.data.$f" --header
+		same "report_corpus_$f --header-only" "$C/perf.data.$f" \
+			--header-only
+	done
+	refused report_refuses_pipe_header \
+		"$C/perf.data.piped.header_features_aligned-6.12" --header
 	refused report_refuses_branch "$C/perf.data.branch-4.14"
 	refused report_refuses_aux "$C/perf.data.intel_pt-4.14"
 fi
