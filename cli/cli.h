@@ -97,6 +97,22 @@ int cli_perfdata_check(const char *file, bool force);
  * "# ========" block of its feature sections (cli/perfdata_header.c). */
 struct pk_perfdata;
 void cli_perfdata_header(struct pk_perfdata *pd, const char *input);
+/* perf's "Aggregated stats:" of the records of a perf.data, counted one
+ * record at a time (cli/perfdata_stats.c). */
+struct pk_record;
+struct cli_stats {
+	uint64_t counts[PK_RECORD_USER_MAX];
+	uint64_t total;
+	uint64_t *attr_samples;   /* SAMPLE, LOST_SAMPLES records per attr */
+	unsigned nr_attr_samples;
+	bool report;              /* report --stats: a branch stack is one
+				     sample, lost samples per event */
+};
+/* Counts REC (each record as the reader gives it). 0 or -ENOMEM. */
+int cli_stats_count(struct cli_stats *s, struct pk_perfdata *pd,
+		    const struct pk_record *rec);
+void cli_stats_print(const struct cli_stats *s, struct pk_perfdata *pd);
+void cli_stats_fini(struct cli_stats *s);
 /* FN catches SIGINT, SIGTERM and SIGHUP (each blocked while it runs),
  * with sigaction's SA_FLAGS. */
 void cli_catch_stop(void (*fn)(int), int sa_flags);

@@ -21,7 +21,9 @@ struct rep {
 	int caller;             /* -1: caller with children */
 	bool chain_none;
 	bool chain_asked;       /* -g (not none) or -G given */
-	bool header, header_only;
+	bool header, header_only, stats;
+	struct cli_stats st;
+	struct pk_perfdata *pd;
 	struct pk_report *r;
 };
 
@@ -43,11 +45,12 @@ static void usage(FILE *f)
 		"      --max-stack N       callchain frames to use (127)\n"
 		"      --comm, --dso, --symbols, --pid, --tid LIST  only these\n"
 		"      --percentage relative|absolute  of the filtered or of all\n"
-		"      --header, --header-only  the file's header first, or only\n");
+		"      --header, --header-only  the file's header first, or only\n"
+		"      --stats             the counts of the records only\n");
 }
 
 static const char *const refused[] = {
-	"fields", "cpu", "time", "threads", "stats", "tasks", "mmaps",
+	"fields", "cpu", "time", "threads", "tasks", "mmaps",
 };
 
 /* -g's argument as perf reads it: words for the mode, order, key and
@@ -110,6 +113,44 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 
 	(void)s;
 	return pk_report_record(c->r, rec);
+}
+
+static int count(void *ctx, struct pk_session *s, const struct pk_record *rec)
+{
+	struct rep *c = ctx;
+
+	(void)s;
+	return cli_stats_count(&c->st, c->pd, rec);
+}
+
+/* --stats: perf's counts of the records, no report. */
+static int stats(struct rep *c, struct pk_perfdata *pd)
+{
+	PK_OPTS(pk_tool, tool, .record = count);
+	PK_OPTS(pk_session_opts, so, .kallsyms = "");
+	struct pk_session *s = pk_session_new(&so);
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE)) {
+		/* perf counts the samples it synthesizes from the trace */
+		cli_error("report", "%s: AUX area traces are not supported yet",
+			  c->input);
+		pk_session_free(s);
+		return -EINVAL;
+	}
+	c->pd = pd;
+	c->st.report = true;
+	err = pk_session_run(s, pd, &tool, c);
+	if (err)
+		cli_error("report", "%s: %s", c->input, err == -ENOMEM ?
+			  "out of memory" : pk_perfdata_errmsg(pd));
+	else
+		cli_stats_print(&c->st, pd);
+	cli_stats_fini(&c->st);
+	pk_session_free(s);
+	return err;
 }
 
 static bool any_sample_type(struct pk_perfdata *pd, uint64_t bits)
@@ -235,6 +276,7 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 		return 0;
 	case 313: c->header = true; return 0;
 	case 314: c->header_only = true; return 0;
+	case 315: c->stats = true; return 0;
 	case 302:
 		cli_error("report", "--%s is not supported yet", lo[li].name);
 		return -EINVAL;
@@ -265,11 +307,12 @@ int cmd_report(int argc, char **argv)
 		{ "percentage", required_argument, NULL, 312 },
 		{ "header", no_argument, NULL, 313 },
 		{ "header-only", no_argument, NULL, 314 },
+		{ "stats", no_argument, NULL, 315 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1 };
 	struct pk_perfdata *pd;
-	int ch, li = 0, ret, n = 20;
+	int ch, li = 0, ret, n = 21;
 
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		longopts[n++] = (struct option){ refused[i], optional_argument,
@@ -301,13 +344,14 @@ int cmd_report(int argc, char **argv)
 			  pk_perfdata_open_error() : strerror(errno));
 		return 1;
 	}
-	if (c.header || c.header_only) {
+	if (c.header || c.header_only || c.stats) {
 		struct pk_perfdata_info in;
 
 		pk_perfdata_info(pd, &in);
 		if (in.pipe) {
 			/* perf shows the features the stream brings */
-			cli_error("report", "%s: --header of pipe-mode data is not supported yet",
+			/* perf names events from what the stream brings */
+			cli_error("report", "%s: --header and --stats of pipe-mode data are not supported yet",
 				  c.input);
 			pk_perfdata_free(pd);
 			return 1;
@@ -315,7 +359,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (c.header_only)
 		cli_perfdata_header(pd, c.input);
-	ret = c.header_only ? 0 : run(&c, pd);
+	ret = c.header_only ? 0 : c.stats ? stats(&c, pd) : run(&c, pd);
 	pk_perfdata_free(pd);
 	return ret ? 1 : 0;
 }

@@ -82,14 +82,15 @@ for o in "" "--no-children" "-g none" "--no-children -g none" "-g callee" \
 	 "--no-children --comm demo" "--no-children --dso libc.so.6" \
 	 "--no-children --symbols cmp,main" \
 	 "--no-children -g none --comm demo --percentage relative" \
-	 "--header" "--header-only" "--header --no-children -g none"; do
+	 "--header" "--header-only" "--header --no-children -g none" \
+	 "--stats"; do
 	# shellcheck disable=SC2086
 	same "report_fp${o:+ $o}" "$T/fp.data" $o
 done
 for f in tp two nocg; do
 	for o in "" "--no-children" "-g none" "--no-children -g none" "-n" \
 		 "-s dso" "--comm demo" "--dso libc.so.6" \
-		 "--dso libc.so.6 --percentage relative"; do
+		 "--dso libc.so.6 --percentage relative" "--stats"; do
 		# shellcheck disable=SC2086
 		same "report_$f${o:+ $o}" "$T/$f.data" $o
 	done
@@ -133,6 +134,10 @@ if need_shared corpus/perf-data report_corpus; then
 			same "report_corpus_$f${o:+ $o}" "$C/perf.data.$f" $o
 		done
 	done
+	for f in branch-4.14 callgraph-3.8 forkexit-3.8 group_desc-4.14 \
+		 hybrid_topology lost_samples-4.4 raw-3.4 throttle-3.8; do
+		same "report_corpus_$f --stats" "$C/perf.data.$f" --stats
+	done
 	for f in hw_and_sw-3.4 i686-3.4 singleprocess-3.8; do
 		same "report_corpus_$f --header" "$C/perf.data.$f" --header
 		same "report_corpus_$f --header-only" "$C/perf.data.$f" \
@@ -142,5 +147,6 @@ if need_shared corpus/perf-data report_corpus; then
 		"$C/perf.data.piped.header_features_aligned-6.12" --header
 	refused report_refuses_branch "$C/perf.data.branch-4.14"
 	refused report_refuses_aux "$C/perf.data.intel_pt-4.14"
+	refused report_refuses_aux_stats "$C/perf.data.intel_pt-4.14" --stats
 fi
 t_exit
