@@ -217,12 +217,6 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -EINVAL;
 	}
-	if (c->o.children && (c->po.chain == PK_REPORT_CHAIN_FLAT ||
-			      c->po.chain == PK_REPORT_CHAIN_FOLDED)) {
-		cli_error("report", "-g flat and folded are not supported yet with --children (use --no-children)");
-		pk_session_free(s);
-		return -EINVAL;
-	}
 	c->r = pk_report_new(s, pd, &c->o);
 	if (!c->r) {
 		pk_session_free(s);

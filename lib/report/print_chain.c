@@ -312,8 +312,10 @@ static int flat(struct gctx *g, const struct rp_entry *e, uint64_t total)
 		qsort(v, n, sizeof(*v), by_hit);
 	}
 	for (uint32_t i = 0; i < n && !err; i++) {
+		/* sorted by hits, flat shows what passes through */
 		fprintf(g->f, folded ? "%.2f%% " : "           %.2f%%\n",
-			r->node[v[i]].hit * 100.0 / total);
+			(folded ? r->node[v[i]].hit : r->node[v[i]].cumul) *
+			100.0 / total);
 		path(r, g->f, v[i], folded);
 		fputc('\n', g->f);
 		if (i + 1 == g->po->print_limit)

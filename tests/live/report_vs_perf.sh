@@ -83,7 +83,7 @@ for o in "" "--no-children" "-g none" "--no-children -g none" "-g callee" \
 	 "--no-children --symbols cmp,main" \
 	 "--no-children -g none --comm demo --percentage relative" \
 	 "--header" "--header-only" "--header --no-children -g none" \
-	 "--stats"; do
+	 "--stats" "-g flat" "-g folded" "-g folded,0,callee"; do
 	# shellcheck disable=SC2086
 	same "report_fp${o:+ $o}" "$T/fp.data" $o
 done
@@ -111,7 +111,6 @@ refused report_refuses_groups "$T/grp.data"
 refused report_refuses_fields "$T/fp.data" -F overhead,sym
 refused report_refuses_sort_key "$T/fp.data" -s srcline
 refused report_refuses_missing "$T/none.data"
-refused report_refuses_flat "$T/fp.data" -g flat
 refused report_refuses_filter_children "$T/fp.data" --comm demo
 # -g on a file without callchains: perf's first lines, then an error
 N=$((N + 1))
