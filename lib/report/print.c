@@ -72,59 +72,6 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 	c->pid = max_i(c->pid, c->comm + 8);
 }
 
-static const struct pk_report *sort_r;
-
-static int cmp_u64(uint64_t a, uint64_t b)
-{
-	return a > b ? -1 : a < b;
-}
-
-static int cmp_key(const struct pk_report *r, int key, const struct rp_entry *a,
-		   const struct rp_entry *b)
-{
-	const struct rp_sym *sa = &r->sym[a->sym], *sb = &r->sym[b->sym];
-
-	switch (key) {
-	case RK_COMM:
-		return strcmp(a->comm, b->comm);
-	case RK_PID:
-		return a->tid < b->tid ? -1 : a->tid > b->tid;
-	case RK_DSO:
-		if (!sa->dso || !sb->dso)
-			return !sa->dso - !sb->dso;
-		return strcmp(sa->dso, sb->dso);
-	default:
-		if (!sa->name || !sb->name)
-			return !sa->name - !sb->name;
-		return strcmp(sa->name, sb->name);
-	}
-}
-
-static int by_period(const void *pa, const void *pb)
-{
-	const struct pk_report *r = sort_r;
-	const struct rp_entry *a = *(const struct rp_entry *const *)pa;
-	const struct rp_entry *b = *(const struct rp_entry *const *)pb;
-	int c = r->o.children ? cmp_u64(a->acc, b->acc) : 0;
-
-	/* perf puts a caller above its callee of the same period */
-	if (!c && r->o.children && r->o.callchain && a->tid == b->tid)
-		c = r->o.caller ? cmp_u64(a->max_depth, b->max_depth) :
-				  cmp_u64(b->max_depth, a->max_depth);
-
-	if (!c)
-		c = cmp_u64(a->self, b->self);
-	for (unsigned k = 0; !c && k < r->nkeys; k++)
-		c = cmp_key(r, r->keys[k], a, b);
-	/* perf's tree of entries holds unresolved ones by address, the
-	 * lower first */
-	if (!c && !r->sym[a->sym].name && !r->sym[b->sym].name)
-		c = cmp_u64(b->addr, a->addr);
-	if (!c)
-		c = a < b ? -1 : a > b;
-	return c;
-}
-
 static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
 		       const struct pk_report_print_opts *po)
 {
@@ -255,8 +202,7 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 	put_header(r, f, &c, po);
 	for (uint32_t i = 0; i < h->n; i++)
 		v[i] = &h->e[i];
-	sort_r = r;
-	qsort(v, h->n, sizeof(*v), by_period);
+	err = pk__rp_order(r, v, h->n);
 	for (uint32_t i = 0; i < h->n && !err; i++) {
 		uint64_t p = r->o.children ? v[i]->acc : v[i]->self;
 

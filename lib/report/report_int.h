@@ -111,6 +111,10 @@ int pk__rp_resolve_chain(struct pk_report *r,
 			 const struct pk_session_sample *ss);
 uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode);
+/* order.c: V's N entries into perf's output order. 0 or -ENOMEM. */
+int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n);
+int pk__rp_cmp_key(const struct pk_report *r, int key,
+		   const struct rp_entry *a, const struct rp_entry *b);
 /* print_chain.c */
 /* E's callchain: percentages of TOTAL, the graph threshold a share of
  * BASE (what the filters let by, with --percentage relative). */
