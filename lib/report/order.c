@@ -13,8 +13,6 @@
 #include "base/base.h"
 #include "report/report_int.h"
 
-static const struct pk_report *ord_r;
-
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a > b ? -1 : a < b;
@@ -59,32 +57,42 @@ static int output_cmp(const struct pk_report *r, const struct rp_entry *a,
 	return c;
 }
 
-/* perf's tree of entries: the sort keys ascending, symbols by address,
- * unresolved ones (by address) after them. */
-static int entries_cmp(const void *pa, const void *pb)
+/* perf's comparison of a NEW entry with an OLD one in its trees of
+ * entries (hist_entry__cmp, __collapse): negative sends NEW left. Unresolved
+ * addresses compare by their difference as a signed number, as perf's. */
+static int64_t entries_cmp(const struct pk_report *r, const struct rp_entry *nw,
+			   const struct rp_entry *old)
 {
-	const struct pk_report *r = ord_r;
-	const struct rp_entry *a = *(const struct rp_entry *const *)pa;
-	const struct rp_entry *b = *(const struct rp_entry *const *)pb;
-	const struct rp_sym *sa = &r->sym[a->sym], *sb = &r->sym[b->sym];
-	int c = 0;
+	const struct rp_sym *sn = &r->sym[nw->sym], *so = &r->sym[old->sym];
+	int64_t c = 0;
 
 	for (unsigned k = 0; !c && k < r->nkeys; k++) {
-		if (r->keys[k] != RK_SYM) {
-			c = pk__rp_cmp_key(r, r->keys[k], a, b);
-		} else if (!sa->name || !sb->name) {
-			c = !sa->name - !sb->name;
-			if (!c)
-				c = -cmp_u64(a->addr, b->addr);
-		} else if (sa->dso != sb->dso) {
-			c = pk__rp_cmp_key(r, RK_DSO, a, b);
-		} else {
-			c = -cmp_u64(sa->start, sb->start);
-			if (!c)
-				c = strcmp(sa->name, sb->name);
-		}
+		if (r->keys[k] != RK_SYM)
+			c = pk__rp_cmp_key(r, r->keys[k], nw, old);
+		else if (!sn->name && !so->name)
+			c = (int64_t)(nw->addr - old->addr);
+		else if (sn->dso != so->dso)
+			c = pk__rp_cmp_key(r, RK_DSO, nw, old);
+		else if (!sn->name || !so->name)
+			c = !sn->name - !so->name;
+		else if (sn->inlined || so->inlined)
+			c = strcmp(sn->name, so->name);
+		else
+			c = (int64_t)(sn->start - so->start);
 	}
-	return c ? c : (a < b ? -1 : a > b);
+	return c;
+}
+
+static bool entries_left(const struct pk_report *r, const struct rp_entry *nw,
+			 const struct rp_entry *old)
+{
+	return entries_cmp(r, nw, old) < 0;
+}
+
+static bool output_left(const struct pk_report *r, const struct rp_entry *nw,
+			const struct rp_entry *old)
+{
+	return output_cmp(r, nw, old) < 0;
 }
 
 struct rbn {
@@ -154,26 +162,24 @@ static void in_order(const struct rbn *t, uint32_t n, struct rp_entry **in,
 	}
 }
 
-int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n)
+/* V's N entries, in this order, into a red-black tree by LEFT; then V
+ * in the tree's order. */
+static void tree_sort(const struct pk_report *r, struct rp_entry **v,
+		      uint32_t n, struct rbn *t, struct rp_entry **in,
+		      bool (*left)(const struct pk_report *,
+				   const struct rp_entry *,
+				   const struct rp_entry *))
 {
-	struct rbn *t = pk__calloc(n + 1, sizeof(*t));
-	struct rp_entry **in = pk__malloc((n + 1) * sizeof(*in));
 	uint32_t root = 0, k = 0;
 
-	if (!t || !in) {
-		pk__free(t);
-		pk__free(in);
-		return -ENOMEM;
-	}
-	ord_r = r;
-	qsort(v, n, sizeof(*v), entries_cmp);
 	memcpy(in, v, n * sizeof(*v));
+	memset(t, 0, n * sizeof(*t));
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t *link = &root, parent = 0;
 
 		while (*link) {
 			parent = *link;
-			link = output_cmp(r, in[i], in[parent - 1]) < 0 ?
+			link = left(r, in[i], in[parent - 1]) ?
 			       &t[parent - 1].l : &t[parent - 1].r;
 		}
 		*link = i + 1;
@@ -182,6 +188,23 @@ int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n)
 		repair(t, &root, i);
 	}
 	in_order(t, root, in, v, &k);
+}
+
+/* perf: entries go into its tree as made, then into the collapsed tree
+ * in that tree's order, then into the output tree. */
+int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n)
+{
+	struct rbn *t = pk__calloc(n + 1, sizeof(*t));
+	struct rp_entry **in = pk__malloc((n + 1) * sizeof(*in));
+
+	if (!t || !in) {
+		pk__free(t);
+		pk__free(in);
+		return -ENOMEM;
+	}
+	tree_sort(r, v, n, t, in, entries_left);
+	tree_sort(r, v, n, t, in, entries_left);
+	tree_sort(r, v, n, t, in, output_left);
 	pk__free(t);
 	pk__free(in);
 	return 0;
