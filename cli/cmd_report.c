@@ -144,8 +144,8 @@ static int stats(struct rep *c, struct pk_perfdata *pd)
 	c->st.report = true;
 	err = pk_session_run(s, pd, &tool, c);
 	if (err)
-		cli_error("report", "%s: %s", c->input, err == -ENOMEM ?
-			  "out of memory" : pk_perfdata_errmsg(pd));
+		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
+			  pk_perfdata_errmsg(pd), pk_strerror(err));
 	else
 		cli_stats_print(&c->st, pd);
 	cli_stats_fini(&c->st);
@@ -226,8 +226,8 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	}
 	err = pk_session_run(s, pd, &tool, c);
 	if (err)
-		cli_error("report", "%s: %s", c->input, err == -ENOMEM ?
-			  "out of memory" : pk_perfdata_errmsg(pd));
+		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
+			  pk_perfdata_errmsg(pd), pk_strerror(err));
 	if (!err) {
 		head(c, pd);
 		err = pk_report_print(c->r, stdout, &c->po);
@@ -306,8 +306,10 @@ int cmd_report(int argc, char **argv)
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1 };
 	struct pk_perfdata *pd;
-	int ch, li = 0, ret, n = 21;
+	int ch, li = 0, ret, n = 0;
 
+	while (longopts[n].name)
+		n++;
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		longopts[n++] = (struct option){ refused[i], optional_argument,
 						 NULL, 302 };
