@@ -260,7 +260,8 @@ static int ends(const struct pk_report *r, uint32_t p, uint64_t min_hit,
 	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
 		kids[nk++] = c;
 	sort_r = r;
-	qsort(kids, nk, sizeof(*kids), by_key);
+	if (nk)
+		qsort(kids, nk, sizeof(*kids), by_key);
 	for (uint32_t i = 0; i < nk && !err; i++)
 		err = ends(r, kids[i], min_hit, v, n, cap);
 	pk__free(kids);
@@ -307,7 +308,7 @@ static int flat(struct gctx *g, const struct rp_entry *e, uint64_t total)
 	uint32_t n = 0, cap = 0, *v = NULL;
 	int err = ends(r, e->root, g->min_abs, &v, &n, &cap);
 
-	if (!err) {
+	if (!err && n) {
 		sort_r = r;
 		qsort(v, n, sizeof(*v), by_hit);
 	}
