@@ -68,7 +68,10 @@ rec dw.data -e cpu-clock -F 500 --call-graph dwarf "$DEMO"
 rec tp.data -e sched:sched_switch -e syscalls:sys_enter_getppid -a -- "$DEMO"
 rec two.data -e cpu-clock -e task-clock -F 1000 "$DEMO"
 rec grp.data -e '{cpu-clock,task-clock}' -F 1000 "$DEMO"
-rec sys.data -F 1000 -g -a -- "$DEMO"
+# system-wide: the demo under a name of its own (the processes around it,
+# another shard's demo among them, start and exec as they please)
+cp "$DEMO" "$T/pkdemo_sw"
+rec sys.data -F 1000 -g -a -- "$T/pkdemo_sw"
 rec nocg.data -F 2000 "$DEMO"
 
 for o in "" "--no-children" "-g none" "--no-children -g none" "-g callee" \
@@ -100,11 +103,10 @@ for o in "-g none" "--no-children -g none"; do
 	# shellcheck disable=SC2086
 	same "report_dwarf $o" "$T/dw.data" $o
 done
-# (other processes run here too: what their frames resolve to varies; the
-# demo's own callchains do not)
-for o in "--no-children --comm demo" "--no-children -g none" "-g none" \
-	 "--no-children -g none --comm demo" "--no-children -g folded --comm demo" \
-	 "--no-children --dso libc.so.6 --percentage relative"; do
+for o in "--no-children --comm pkdemo_sw" \
+	 "--no-children -g none --comm pkdemo_sw" \
+	 "--no-children -g folded --comm pkdemo_sw" \
+	 "--no-children --comm pkdemo_sw --dso libc.so.6 --percentage relative"; do
 	# shellcheck disable=SC2086
 	MODCHECK=1 same "report_system_wide $o" "$T/sys.data" $o
 done
