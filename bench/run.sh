@@ -18,6 +18,7 @@ else
 	echo "perf is not installed: skipped"
 fi
 sh bench/script.sh "$BUILD"
+sh bench/report.sh "$BUILD"
 
 echo "== ftrace report: trace-cmd report vs perfkit ftrace report, corpus file (best of 3)"
 TD=../shared/corpus/trace-dat/gcc-x86-v7-zstd.trace.dat

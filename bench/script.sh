@@ -16,18 +16,8 @@ fi
 T=$(mktemp -d /tmp/pkbench.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 F=$T/big.data
-scale=30
-n=0
-while [ "$n" -lt "$MIN" ] && [ $scale -le 480 ]; do
-	perf record -q -F 20000 -g -a -o "$F" -- "$BUILD/workloads/demo" $scale \
-		>/dev/null 2>&1
-	n=$("$PK" script -i "$F" -F tid -G 2>/dev/null | wc -l)
-	scale=$((scale * 2))
-done
-if [ "$n" -lt "$MIN" ]; then
-	echo "could not record $MIN samples (got $n): skipped"
-	exit 0
-fi
+. bench/bigrec.sh
+big_recording "$F" "$MIN" || exit 0
 now() { date +%s.%N; }
 best() { # best wall time of RUNS runs of "$@"
 	b=

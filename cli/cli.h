@@ -17,6 +17,7 @@ int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_pt(int argc, char **argv);
 /* perfkit pt decode (cmd_pt_decode.c), called from cmd_pt. */
 int cmd_pt_decode(int argc, char **argv);
@@ -95,6 +96,26 @@ int cli_parse_cpus(const char *s, int *cpus, int max, int n);
  * user or root unless FORCE, not empty), its messages on stderr; 0 or
  * the exit status (255). */
 int cli_perfdata_check(const char *file, bool force);
+/* perf's --header view of PD (read from file INPUT, "-": a pipe): the
+ * "# ========" block of its feature sections (cli/perfdata_header.c). */
+struct pk_perfdata;
+void cli_perfdata_header(struct pk_perfdata *pd, const char *input);
+/* perf's "Aggregated stats:" of the records of a perf.data, counted one
+ * record at a time (cli/perfdata_stats.c). */
+struct pk_record;
+struct cli_stats {
+	uint64_t counts[PK_RECORD_USER_MAX];
+	uint64_t total;
+	uint64_t *attr_samples;   /* SAMPLE, LOST_SAMPLES records per attr */
+	unsigned nr_attr_samples;
+	bool report;              /* report --stats: a branch stack is one
+				     sample, lost samples per event */
+};
+/* Counts REC (each record as the reader gives it). 0 or -ENOMEM. */
+int cli_stats_count(struct cli_stats *s, struct pk_perfdata *pd,
+		    const struct pk_record *rec);
+void cli_stats_print(const struct cli_stats *s, struct pk_perfdata *pd);
+void cli_stats_fini(struct cli_stats *s);
 /* FN catches SIGINT, SIGTERM and SIGHUP (each blocked while it runs),
  * with sigaction's SA_FLAGS. */
 void cli_catch_stop(void (*fn)(int), int sa_flags);

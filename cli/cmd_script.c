@@ -25,11 +25,8 @@ struct script {
 	struct pk_perfdata *pd;
 	char *desc;
 	size_t desc_len;
-	uint64_t counts[PK_RECORD_USER_MAX];
-	uint64_t total;
+	struct cli_stats st;      /* -D's closing counts */
 	struct pk_session *sess;  /* comm and maps for -D's sample lines */
-	uint64_t *attr_samples;   /* SAMPLE records per attr */
-	unsigned nr_attr_samples;
 	bool intel_pt;            /* AUXTRACE_INFO said Intel PT */
 	struct script_opts so;    /* sample output (script_out.c) */
 };
@@ -191,100 +188,6 @@ static int dump_record(struct script *s, const struct pk_record *rec)
 	return 0;
 }
 
-static void print_header(struct script *s)
-{
-	struct pk_perfdata_info in;
-	struct stat st;
-	char buf[65536];
-	int n;
-
-	pk_perfdata_info(s->pd, &in);
-	printf("# ========\n");
-	if (strcmp(s->input, "-") && !stat(s->input, &st)) {
-		char tb[64];
-
-		strftime(tb, sizeof(tb), "%a %b %e %H:%M:%S %Y",
-			 localtime(&st.st_mtime));
-		printf("# captured on    : %s\n", tb);
-		printf("# header version : 1\n");
-		/* perf shows zeros for a pipe (features come later) */
-		printf("# data offset    : %" PRIu64 "\n", in.data_offset);
-		printf("# data size      : %" PRIu64 "\n", in.data_size);
-		printf("# feat offset    : %" PRIu64 "\n", in.feat_offset);
-	}
-	for (int f = 1; f < PK_HEADER_MAX && !in.pipe; f++) {
-		n = pk_perfdata_feat_describe(s->pd, f, buf, sizeof(buf));
-		if (n > 0)
-			fputs(buf, stdout);
-	}
-	if (!in.pipe) {
-		printf("# missing features:");
-		for (int f = 1; f < PK_HEADER_MAX; f++) {
-			const char *name = pk_perfdata_feat_name(f);
-
-			if (pk_perfdata_has_feat(s->pd, f))
-				continue;
-			putchar(' ');
-			for (const char *c = name; *c; c++)
-				putchar(toupper((unsigned char)*c));
-		}
-		printf(" \n");
-	}
-	printf("# ========\n#\n");
-}
-
-static void print_stats(struct script *s)
-{
-	printf("\nAggregated stats:\n");
-	printf("%16s events: %10" PRIu64 "\n", "TOTAL", s->total);
-	for (unsigned t = 0; t < PK_RECORD_USER_MAX; t++) {
-		const char *name = pk_record_name(t);
-
-		if (!s->counts[t] || !name)
-			continue;
-		printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", name,
-		       s->counts[t], 100.0 * s->counts[t] / s->total);
-	}
-	for (unsigned a = 0; a < pk_perfdata_nr_attrs(s->pd); a++) {
-		const char *name = pk_perfdata_attr_name(s->pd, a);
-
-		/* perf lists the events that got samples */
-		if (a >= s->nr_attr_samples || !s->attr_samples[a])
-			continue;
-		printf("%s stats:\n", name ? name : "");
-		printf("%16s events: %10" PRIu64 "\n", "SAMPLE",
-		       s->attr_samples[a]);
-	}
-}
-
-static int count_sample(struct script *s, const struct pk_record *rec)
-{
-	if (rec->attr < 0)
-		return 0;
-	if ((unsigned)rec->attr >= s->nr_attr_samples) {
-		unsigned n = rec->attr + 16;
-		uint64_t *v = realloc(s->attr_samples, n * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		memset(v + s->nr_attr_samples, 0,
-		       (n - s->nr_attr_samples) * sizeof(*v));
-		s->attr_samples = v;
-		s->nr_attr_samples = n;
-	}
-	/* perf report counts a sample per branch of a branch stack */
-	if (pk_perfdata_attr(s->pd, rec->attr)->sample_type &
-	    PERF_SAMPLE_BRANCH_STACK) {
-		struct pk_sample sm;
-
-		if (pk_sample_parse(s->pd, rec, &sm) == 0)
-			s->attr_samples[rec->attr] += sm.branch.nr;
-		return 0;
-	}
-	s->attr_samples[rec->attr]++;
-	return 0;
-}
-
 /* The session's record callback for -D: counts, then the dump. */
 static int dump_one(void *ctx, struct pk_session *sess,
 		    const struct pk_record *rec)
@@ -292,10 +195,7 @@ static int dump_one(void *ctx, struct pk_session *sess,
 	struct script *s = ctx;
 
 	(void)sess;
-	s->total++;
-	if (rec->type < PK_RECORD_USER_MAX)
-		s->counts[rec->type]++;
-	if (rec->type == PERF_RECORD_SAMPLE && count_sample(s, rec))
+	if (cli_stats_count(&s->st, s->pd, rec))
 		return -ENOMEM;
 	/* perf shows the records a COMPRESSED one holds, not it */
 	if (rec->type == PK_RECORD_COMPRESSED)
@@ -310,7 +210,7 @@ static int run(struct script *s)
 	int err;
 
 	if (s->header || s->header_only)
-		print_header(s);
+		cli_perfdata_header(s->pd, s->input);
 	if (s->header_only)
 		return 0;
 	if (!s->dump) {
@@ -341,7 +241,7 @@ static int run(struct script *s)
 		return err;
 	}
 	if (s->dump)
-		print_stats(s);
+		cli_stats_print(&s->st, s->pd);
 	return 0;
 }
 
@@ -427,7 +327,7 @@ int cmd_script(int argc, char **argv)
 	script_filter_fini(&s.so.filt);
 	pk_perfdata_free(s.pd);
 	free(s.desc);
-	free(s.attr_samples);
+	cli_stats_fini(&s.st);
 	pk_session_free(s.sess);
 	return ret ? 1 : 0;
 }

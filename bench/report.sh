@@ -1,0 +1,44 @@
+#!/bin/sh
+# perfkit report --stdio against perf report --stdio on one large perf.data
+# with callchains that Linux perf records here (>= 450K samples: cpu-clock
+# at 20 kHz with -g on every CPU while the demo workload runs, as
+# bench/script.sh records), with children (the default) and without.
+# Prints both wall times, the ratio and both peak RSS (/usr/bin/time %M).
+#   sh bench/report.sh [BUILD]
+BUILD=${1:-build}
+PK=$BUILD/perfkit
+MIN=${BENCH_REPORT_SAMPLES:-450000}
+echo "== report: perf report --stdio vs perfkit report --stdio, same file"
+if ! command -v perf >/dev/null 2>&1 || [ ! -x /usr/bin/time ]; then
+	echo "perf or /usr/bin/time is not installed: skipped"
+	exit 0
+fi
+T=$(mktemp -d /tmp/pkbench.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export HOME=$T
+F=$T/big.data
+. bench/bigrec.sh
+big_recording "$F" "$MIN" || exit 0
+echo "file: $(du -m "$F" | cut -f1) MB, $n samples with callchains"
+# timed OUT CMD...: "SECONDS KB" of one run, its output in OUT
+timed() {
+	out=$1; shift
+	/usr/bin/time -f '%e %M' -o "$T/time" "$@" >"$out" 2>/dev/null
+	cat "$T/time"
+}
+untip() { grep -v '^# (Tip:\|^# (Cannot load tips' "$1"; }
+for mode in --children --no-children; do
+	p=$(timed "$T/p.out" perf report --stdio -i "$F" $mode)
+	k=$(timed "$T/k.out" "$PK" report --stdio -i "$F" $mode)
+	untip "$T/p.out" >"$T/p.u"
+	untip "$T/k.out" >"$T/k.u"
+	if cmp -s "$T/p.u" "$T/k.u"; then
+		same="identical output"
+	else
+		same="OUTPUT DIFFERS"
+	fi
+	echo "$mode ($same):"
+	echo "  perf report:    ${p% *} s, peak RSS ${p#* } KB"
+	echo "  perfkit report: ${k% *} s, peak RSS ${k#* } KB"
+	awk -v a="${p% *}" -v b="${k% *}" 'BEGIN { printf "  ratio: perfkit is %.1fx faster\n", (b > 0 ? a / b : 0) }'
+done

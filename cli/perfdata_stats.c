@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* perf's closing record counts (script -D, report --stats). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/perfdata.h>
+#include "cli.h"
+
+void cli_stats_print(const struct cli_stats *s, struct pk_perfdata *pd)
+{
+	printf("\nAggregated stats:\n");
+	printf("%16s events: %10" PRIu64 "\n", "TOTAL", s->total);
+	for (unsigned t = 0; t < PK_RECORD_USER_MAX; t++) {
+		const char *name = pk_record_name(t);
+
+		if (!s->counts[t] || !name)
+			continue;
+		printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", name,
+		       s->counts[t], 100.0 * s->counts[t] / s->total);
+	}
+	for (unsigned a = 0; a < pk_perfdata_nr_attrs(pd); a++) {
+		const char *name = pk_perfdata_attr_name(pd, a);
+
+		/* perf lists the events that got samples */
+		if (a >= s->nr_attr_samples || !s->attr_samples[2 * a])
+			continue;
+		printf("%s stats:\n", name ? name : "");
+		printf("%16s events: %10" PRIu64 "\n", "SAMPLE",
+		       s->attr_samples[2 * a]);
+		if (s->attr_samples[2 * a + 1])
+			printf("%16s events: %10" PRIu64 "\n", "LOST_SAMPLES",
+			       s->attr_samples[2 * a + 1]);
+	}
+}
+
+static int count_sample(struct cli_stats *s, struct pk_perfdata *pd,
+			const struct pk_record *rec)
+{
+	if (rec->attr < 0)
+		return 0;
+	if ((unsigned)rec->attr >= s->nr_attr_samples) {
+		unsigned n = rec->attr + 16;
+		uint64_t *v = realloc(s->attr_samples, 2 * n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + 2 * s->nr_attr_samples, 0,
+		       2 * (n - s->nr_attr_samples) * sizeof(*v));
+		s->attr_samples = v;
+		s->nr_attr_samples = n;
+	}
+	if (rec->type == PERF_RECORD_LOST_SAMPLES) {
+		s->attr_samples[2 * rec->attr + 1]++;
+		return 0;
+	}
+	/* perf report -D counts a sample per branch of a branch stack */
+	if (!s->report && pk_perfdata_attr(pd, rec->attr)->sample_type &
+	    PERF_SAMPLE_BRANCH_STACK) {
+		struct pk_sample sm;
+
+		if (pk_sample_parse(pd, rec, &sm) == 0)
+			s->attr_samples[2 * rec->attr] += sm.branch.nr;
+		return 0;
+	}
+	s->attr_samples[2 * rec->attr]++;
+	return 0;
+}
+
+int cli_stats_count(struct cli_stats *s, struct pk_perfdata *pd,
+		    const struct pk_record *rec)
+{
+	s->total++;
+	if (rec->type < PK_RECORD_USER_MAX)
+		s->counts[rec->type]++;
+	/* --stats also counts each event's lost samples */
+	if (rec->type == PERF_RECORD_SAMPLE ||
+	    (s->report && rec->type == PERF_RECORD_LOST_SAMPLES))
+		return count_sample(s, pd, rec);
+	return 0;
+}
+
+void cli_stats_fini(struct cli_stats *s)
+{
+	free(s->attr_samples);
+}

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report's callchains: each sample's frames resolved into interned
+ * locations in perf's cursor order (callee: the sampled function first;
+ * caller: the outermost first), and the per-entry trees they go into.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/base.h"
+#include "report/report_int.h"
+#include <perfkit/perfdata.h>
+#include <perfkit/unwind.h>
+
+static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
+{
+	/* an address in no mapping is one location whatever the level (the
+	 * first one seen stays, as perf's entry) */
+	char level = s->dso ? s->level : 0;
+	uint64_t k = pk__rp_mix(pk__rp_mix((uintptr_t)s->dso, (uintptr_t)s->name),
+				 s->start ^ ((uint64_t)level << 56));
+
+	for (;; k = pk__rp_mix(k, 3)) {
+		bool added = false;
+		uint64_t *v = pk__hash_put(&r->symidx, k, &added);
+		struct rp_sym *o;
+
+		if (!v)
+			return UINT32_MAX;
+		if (!added) {
+			o = &r->sym[*v];
+			if (o->dso == s->dso && o->name == s->name &&
+			    o->start == s->start &&
+			    (!s->dso || o->level == s->level))
+				return (uint32_t)*v;
+			continue;
+		}
+		if (pk__rp_grow((void **)&r->sym, &r->capsym, r->nsym,
+				sizeof(*r->sym), 1024))
+			return UINT32_MAX;
+		r->sym[r->nsym] = *s;
+		*v = r->nsym;
+		return r->nsym++;
+	}
+}
+
+const char *pk__rp_dso_short(struct pk_report *r, const char *dso,
+			     uint32_t *idx)
+{
+	const char *b = dso[0] == '/' ? strrchr(dso, '/') + 1 : dso;
+
+	/* the string's index is the DSO's order of first sight */
+	return pk__rp_intern(r, b, idx);
+}
+
+static void loc_sym(struct pk_report *r, const struct pk_location *l,
+		    int found, uint64_t ip, uint16_t cpumode, struct rp_sym *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->level = cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	if (!found)
+		s->dso = pk__rp_dso_short(r, l->dso, &s->dso_idx);
+	s->name = l->sym;
+	s->start = l->sym ? l->dso_addr - l->symoff : ip;
+	s->addr = l->dso_addr;
+}
+
+uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
+		       uint16_t cpumode)
+{
+	struct pk_location l;
+	struct rp_sym s;
+	int found = pk_session_resolve(r->sess, pid, ip, cpumode, &l);
+
+	loc_sym(r, &l, found, ip, cpumode, &s);
+	if (!found && !s.dso)
+		return UINT32_MAX;
+	return sym_intern(r, &s);
+}
+
+static int chain_room(struct pk_report *r, uint64_t n)
+{
+	uint32_t *c, *s;
+
+	if (n <= r->capchain)
+		return 0;
+	c = pk__realloc(r->chain, (n + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	r->chain = c;
+	s = pk__realloc(r->seen, (n + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	r->seen = s;
+	r->capchain = (uint32_t)n;
+	return 0;
+}
+
+/* The kernel's part of the callchain, at r->chain[N..): returns the new
+ * count or -ENOMEM. */
+static int kernel_part(struct pk_report *r, const struct pk_sample *sm, int n)
+{
+	uint64_t nr = sm->callchain.nr;
+	unsigned max = r->o.max_stack;
+	int k, first;
+
+	if (!(sm->sample_type & PERF_SAMPLE_CALLCHAIN) || !nr)
+		return n;
+	if (nr > r->capframes) {
+		struct pk_frame *f = pk__realloc(r->frames, nr * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		r->frames = f;
+		r->capframes = (uint32_t)nr;
+	}
+	k = pk_session_callchain(sm, (unsigned)nr, r->frames);
+	if (k <= 0)
+		return n;
+	/* caller order takes the frames nearest the root */
+	first = r->o.caller && (unsigned)k > max ? k - (int)max : 0;
+	if ((unsigned)(k - first) > max)
+		k = first + (int)max;
+	if (chain_room(r, (uint64_t)n + (uint64_t)(k - first) + 1))
+		return -ENOMEM;
+	for (int i = first; i < k; i++) {
+		uint32_t s = pk__rp_sym_of(r, sm->pid, r->frames[i].ip,
+					   r->frames[i].cpumode);
+
+		if (s == UINT32_MAX)
+			return -ENOMEM;
+		r->chain[n++] = s;
+	}
+	return n;
+}
+
+/* An unwound user frame, with the functions inlined there before it. */
+static int user_frame(struct pk_report *r, uint32_t pid, uint64_t ip, int n)
+{
+	struct pk_inline_frame fr[64];
+	struct pk_location l;
+	struct rp_sym s;
+	int found = pk_session_resolve(r->sess, pid, ip,
+				       PERF_RECORD_MISC_USER, &l);
+	int ni = found || !l.sym ? 0 :
+		 pk_session_inlines(r->sess, pid, ip, fr, 64);
+
+	if (chain_room(r, (uint64_t)n + (ni > 0 ? ni : 1) + 1))
+		return -ENOMEM;
+	loc_sym(r, &l, found, ip, PERF_RECORD_MISC_USER, &s);
+	if (ni <= 0) {
+		uint32_t id = sym_intern(r, &s);
+
+		if (id == UINT32_MAX)
+			return -ENOMEM;
+		r->chain[n++] = id;
+		return n;
+	}
+	for (int i = 0; i < ni; i++) {
+		struct rp_sym t = s;
+		uint32_t id;
+
+		t.inlined = strcmp(fr[i].name, l.sym) != 0;
+		t.name = t.inlined ? fr[i].name : l.sym;
+		if ((id = sym_intern(r, &t)) == UINT32_MAX)
+			return -ENOMEM;
+		r->chain[n++] = id;
+	}
+	return n;
+}
+
+static int user_part(struct pk_report *r, const struct pk_sample *sm, int n)
+{
+	int k;
+
+	if (!(sm->sample_type & PERF_SAMPLE_REGS_USER) ||
+	    !(sm->sample_type & PERF_SAMPLE_STACK_USER))
+		return n;
+	if (!r->uw && !(r->uw = pk_unwind_new(r->sess)))
+		return n;
+	if (!r->uips && !(r->uips = pk__malloc((r->o.max_stack + 1) *
+					       sizeof(*r->uips))))
+		return -ENOMEM;
+	k = pk_unwind_sample(r->uw, sm->pid, sm, r->uips, (int)r->o.max_stack);
+	for (int i = 0; i < k && n >= 0; i++)
+		if (r->uips[i])
+			n = user_frame(r, sm->pid, r->uips[i], n);
+	return n;
+}
+
+int pk__rp_resolve_chain(struct pk_report *r, const struct pk_session_sample *ss)
+{
+	int n;
+
+	if (chain_room(r, 1))
+		return -ENOMEM;
+	n = kernel_part(r, ss->sample, 0);
+	if (n >= 0)
+		n = user_part(r, ss->sample, n);
+	if (n > 0 && r->o.caller)
+		for (int i = 0, j = n - 1; i < j; i++, j--) {
+			uint32_t t = r->chain[i];
+
+			r->chain[i] = r->chain[j];
+			r->chain[j] = t;
+		}
+	return n;
+}
+
+static uint32_t node_new(struct pk_report *r, uint32_t parent, uint32_t sym)
+{
+	struct rp_node *n;
+
+	if (pk__rp_grow((void **)&r->node, &r->capnode, r->nnode,
+			sizeof(*r->node), 4096))
+		return 0;
+	n = &r->node[r->nnode];
+	memset(n, 0, sizeof(*n));
+	n->sym = sym;
+	n->parent = parent;
+	if (parent) {
+		n->next = r->node[parent].child;
+		r->node[parent].child = r->nnode;
+	}
+	return r->nnode++;
+}
+
+enum { FEW_KIDS = 8 };
+
+static int index_kid(struct pk_report *r, uint32_t p, uint32_t c)
+{
+	bool added;
+	uint64_t *v = pk__hash_put(&r->nodeidx, ((uint64_t)p << 32) |
+				   r->node[c].sym, &added);
+
+	if (!v)
+		return -ENOMEM;
+	*v = c;
+	return 0;
+}
+
+/* Puts P's children in nodeidx (P has grown past FEW_KIDS). */
+static int index_kids(struct pk_report *r, uint32_t p)
+{
+	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
+		if (index_kid(r, p, c))
+			return -ENOMEM;
+	return 0;
+}
+
+/* P's child for SYM, made when new: a walk of a few, a look-up of many.
+ * 0: ENOMEM. */
+static uint32_t child(struct pk_report *r, uint32_t p, uint32_t sym)
+{
+	uint64_t *v = NULL;
+	uint32_t c;
+	int err = 0;
+
+	if (r->node[p].nkids <= FEW_KIDS) {
+		for (c = r->node[p].child; c; c = r->node[c].next)
+			if (r->node[c].sym == sym)
+				return c;
+	} else if ((v = pk__hash_get(&r->nodeidx, ((uint64_t)p << 32) | sym))) {
+		return (uint32_t)*v;
+	}
+	c = node_new(r, p, sym);
+	if (!c)
+		return 0;
+	r->node[p].nkids++;
+	if (r->node[p].nkids == FEW_KIDS + 1)
+		err = index_kids(r, p);
+	else if (r->node[p].nkids > FEW_KIDS + 1)
+		err = index_kid(r, p, c);
+	return err ? 0 : c;
+}
+
+int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
+			const uint32_t *chain, uint32_t n, uint64_t period)
+{
+	uint32_t at;
+
+	if (!n)
+		return 0;
+	if (!e->root && !(e->root = node_new(r, 0, UINT32_MAX)))
+		return -ENOMEM;
+	at = e->root;
+	r->node[at].cumul += period;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t next = r->node[at].hint;
+
+		/* samples mostly repeat the path of the one before */
+		if (!next || r->node[next].sym != chain[i]) {
+			next = child(r, at, chain[i]);
+			if (!next)
+				return -ENOMEM;
+			r->node[at].hint = next;
+		}
+		at = next;
+		r->node[at].cumul += period;
+	}
+	r->node[at].hit += period;
+	if (n > e->max_depth)
+		e->max_depth = n;
+	return 0;
+}

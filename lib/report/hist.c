@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report's aggregation: samples into hist entries by the sort keys,
+ * self and children periods (perf report's hist_entry iterators).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/base.h"
+#include "report/report_int.h"
+#include <perfkit/perfdata.h>
+#include <perfkit/unwind.h>
+#include <linux/perf_event.h>
+
+uint64_t pk__rp_mix(uint64_t a, uint64_t b)
+{
+	uint64_t h = (a ^ (b + 0x9e3779b97f4a7c15ull + (a << 6) + (a >> 2)));
+
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 29);
+}
+
+int pk__rp_grow(void **v, uint32_t *cap, uint32_t n, size_t size,
+		uint32_t first)
+{
+	uint32_t c = *cap ? *cap * 2 : first;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = pk__realloc(*v, (size_t)c * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* S's one copy in the report (NULL: out of memory). */
+const char *pk__rp_intern(struct pk_report *r, const char *s, uint32_t *idx)
+{
+	uint64_t k = str_hash(s);
+
+	for (;; k = pk__rp_mix(k, 1)) {
+		bool added = false;
+		uint64_t *v = pk__hash_put(&r->stridx, k, &added);
+
+		if (!v)
+			return NULL;
+		if (!added) {
+			if (!strcmp(r->str[*v], s)) {
+				if (idx)
+					*idx = (uint32_t)*v;
+				return r->str[*v];
+			}
+			continue;
+		}
+		if (pk__rp_grow((void **)&r->str, &r->capstr, r->nstr,
+				sizeof(*r->str), 256))
+			return NULL;
+		r->str[r->nstr] = pk__strdup(s);
+		if (!r->str[r->nstr])
+			return NULL;
+		*v = r->nstr;
+		if (idx)
+			*idx = r->nstr;
+		return r->str[r->nstr++];
+	}
+}
+
+static int parse_sort(struct pk_report *r, const char *sort)
+{
+	static const struct { const char *name; uint8_t key; } names[] = {
+		{ "comm", RK_COMM }, { "pid", RK_PID }, { "dso", RK_DSO },
+		{ "sym", RK_SYM }, { "symbol", RK_SYM },
+	};
+	const char *p = sort ? sort : "comm,dso,sym";
+
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len &&
+			    !strncmp(p, names[i].name, len))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]) || r->nkeys == 8)
+			return -EINVAL;
+		if (!(r->keymask & names[i].key))
+			r->keys[r->nkeys++] = names[i].key;
+		r->keymask |= names[i].key;
+		p += len + (p[len] == ',');
+	}
+	return r->nkeys ? 0 : -EINVAL;
+}
+
+struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
+				const struct pk_report_new_opts *opts)
+{
+	struct pk_report *r;
+
+	if (!PK_OPTS_VALID(opts, pk_report_new_opts) || !s || !pd)
+		return pk__ptr_or_errno(EINVAL, NULL);
+	r = pk__zalloc(sizeof(*r));
+	if (!r)
+		return NULL;
+	r->sess = s;
+	r->pd = pd;
+	if (opts)
+		memcpy(&r->o, opts, opts->sz < sizeof(r->o) ? opts->sz :
+		       sizeof(r->o));
+	if (!r->o.max_stack)
+		r->o.max_stack = 127;
+	r->nnode = 1; /* node 0: "none" */
+	if (parse_sort(r, r->o.sort) || pk__rp_filters_init(r)) {
+		pk_report_free(r);
+		return pk__ptr_or_errno(EINVAL, NULL);
+	}
+	r->o.sort = NULL;
+	return r;
+}
+
+void pk_report_free(struct pk_report *r)
+{
+	if (!r)
+		return;
+	for (unsigned i = 0; i < r->nh; i++) {
+		pk__free(r->h[i].e);
+		pk__hash_fini(&r->h[i].idx);
+	}
+	for (uint32_t i = 0; i < r->nstr; i++)
+		pk__free(r->str[i]);
+	pk__free(r->str);
+	pk__hash_fini(&r->stridx);
+	pk__free(r->h);
+	pk__free(r->sym);
+	pk__hash_fini(&r->symidx);
+	pk__free(r->node);
+	pk__hash_fini(&r->nodeidx);
+	pk__free(r->chain);
+	pk__free(r->seen);
+	pk_unwind_free(r->uw);
+	pk__free(r->uips);
+	pk__free(r->frames);
+	pk__rp_filters_fini(r);
+	pk__free(r);
+}
+
+int pk_report_record(struct pk_report *r, const struct pk_record *rec)
+{
+	const char *b = (const char *)rec->hdr;
+	/* the file name's offset in MMAP and MMAP2 records */
+	size_t off = rec->type == PERF_RECORD_MMAP ? 40 :
+		     rec->type == PERF_RECORD_MMAP2 ? 72 : 0;
+	uint32_t idx;
+
+	if (rec->type == PERF_RECORD_LOST_SAMPLES && rec->size >= 16)
+		r->lost += ((const uint64_t *)b)[1];
+	if (!off || rec->size <= off || !memchr(b + off, 0, rec->size - off))
+		return 0;
+	return pk__rp_dso_short(r, b + off, &idx) ? 0 : -ENOMEM;
+}
+
+static struct rp_hists *hists_of(struct pk_report *r, int attr)
+{
+	if (attr < 0)
+		return NULL;
+	if ((unsigned)attr >= r->nh) {
+		unsigned n = (unsigned)attr + 4;
+		struct rp_hists *h = pk__realloc(r->h, n * sizeof(*h));
+
+		if (!h)
+			return NULL;
+		memset(h + r->nh, 0, (n - r->nh) * sizeof(*h));
+		r->h = h;
+		r->nh = n;
+	}
+	return &r->h[attr];
+}
+
+/* Whether A and B are one entry under the sort keys. */
+static bool same_entry(const struct pk_report *r, const struct rp_entry *a,
+		       const struct rp_entry *b)
+{
+	const struct rp_sym *sa = &r->sym[a->sym], *sb = &r->sym[b->sym];
+
+	if ((r->keymask & RK_COMM) && a->comm != b->comm)
+		return false;
+	if ((r->keymask & RK_PID) && a->tid != b->tid)
+		return false;
+	if ((r->keymask & (RK_DSO | RK_SYM)) && sa->dso != sb->dso)
+		return false;
+	if (!(r->keymask & RK_SYM) || a->sym == b->sym)
+		return true;
+	/* perf: unresolved addresses are one entry per address in the DSO */
+	return !sa->name && !sb->name && a->addr == b->addr;
+}
+
+static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
+{
+	uint64_t k = 0;
+
+	if (r->keymask & RK_COMM)
+		k = pk__rp_mix(k, (uintptr_t)e->comm);
+	if (r->keymask & RK_PID)
+		k = pk__rp_mix(k, (uint32_t)e->tid);
+	if (r->keymask & (RK_DSO | RK_SYM))
+		k = pk__rp_mix(k, (uintptr_t)r->sym[e->sym].dso);
+	if ((r->keymask & RK_SYM) && r->sym[e->sym].name)
+		k = pk__rp_mix(k, e->sym);
+	else if (r->keymask & RK_SYM)
+		k = pk__rp_mix(k, e->addr);
+	return k;
+}
+
+/* The entry like TMPL in H, added (zero periods) when new; NULL: ENOMEM. */
+static struct rp_entry *entry_get(struct pk_report *r, struct rp_hists *h,
+				  const struct rp_entry *tmpl)
+{
+	for (uint64_t k = entry_key(r, tmpl);; k = pk__rp_mix(k, 7)) {
+		bool added = false;
+		uint64_t *v = pk__hash_put(&h->idx, k, &added);
+
+		if (!v)
+			return NULL;
+		if (!added) {
+			if (same_entry(r, &h->e[*v - 1], tmpl))
+				return &h->e[*v - 1];
+			continue;
+		}
+		if (pk__rp_grow((void **)&h->e, &h->cap, h->n, sizeof(*h->e),
+				64))
+			return NULL;
+		h->e[h->n] = *tmpl;
+		*v = ++h->n;
+		return &h->e[h->n - 1];
+	}
+}
+
+/* Children: every distinct entry of the chain after the sample's own
+ * gets the period, and the chain from its frame on. */
+static int add_children(struct pk_report *r, struct rp_hists *h,
+			struct rp_entry *tmpl, uint32_t nchain, uint64_t period)
+{
+	uint32_t nseen = 1;
+	char level = tmpl->level;
+
+	for (uint32_t i = 0; i < nchain; i++) {
+		struct rp_entry *e;
+		uint32_t j;
+
+		tmpl->sym = r->chain[i];
+		/* perf's entries of frames: the frame's own address */
+		tmpl->addr = r->sym[tmpl->sym].start;
+		/* perf's entry of a frame in no mapping takes the level of
+		 * the frame before */
+		if (r->sym[tmpl->sym].dso)
+			level = r->sym[tmpl->sym].level;
+		tmpl->level = level;
+		e = entry_get(r, h, tmpl);
+		if (!e)
+			return -ENOMEM;
+		for (j = 0; j < nseen && r->seen[j] != (uint32_t)(e - h->e); j++)
+			;
+		if (j < nseen)
+			continue;
+		r->seen[nseen++] = (uint32_t)(e - h->e);
+		e->shown |= tmpl->shown;
+		e->acc += period;
+		e->nr_acc++;
+		if (r->o.callchain &&
+		    pk__rp_chain_append(r, e, r->chain + i, nchain - i, period))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
+{
+	const struct pk_sample *sm = ss->sample;
+	struct rp_hists *h = hists_of(r, ss->attr);
+	uint64_t period = (sm->sample_type & PERF_SAMPLE_PERIOD) ? sm->period :
+		pk_perfdata_attr(r->pd, (unsigned)ss->attr)->sample_period;
+	struct rp_entry tmpl = { .pid = (int32_t)sm->pid,
+				 .tid = (int32_t)sm->tid }, *e;
+	char buf[32];
+	int n = 0;
+
+	if (!h)
+		return -ENOMEM;
+	if (!ss->comm)
+		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
+	tmpl.comm = pk__rp_intern(r, ss->comm ? ss->comm : buf, NULL);
+	tmpl.sym = pk__rp_sym_of(r, sm->pid, sm->ip,
+				 ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	if (!tmpl.comm || tmpl.sym == UINT32_MAX)
+		return -ENOMEM;
+	tmpl.addr = r->sym[tmpl.sym].addr;
+	tmpl.level = (ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		     PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	if ((r->o.callchain || r->o.children) &&
+	    (n = pk__rp_resolve_chain(r, ss)) < 0)
+		return n;
+	h->nr_samples++;
+	h->total += period;
+	tmpl.shown = pk__rp_shown(r, tmpl.comm, tmpl.pid, tmpl.tid, tmpl.sym);
+	if (tmpl.shown) {
+		h->nr_shown++;
+		h->total_shown += period;
+	}
+	e = entry_get(r, h, &tmpl);
+	if (!e)
+		return -ENOMEM;
+	e->shown |= tmpl.shown;
+	e->self += period;
+	e->acc += period;
+	e->nr_self++;
+	e->nr_acc++;
+	if (r->o.callchain && pk__rp_chain_append(r, e, r->chain, (uint32_t)n,
+						  period))
+		return -ENOMEM;
+	if (!r->o.children)
+		return 0;
+	r->seen[0] = (uint32_t)(e - h->e);
+	return add_children(r, h, &tmpl, (uint32_t)n, period);
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf's order of report entries (hists__output_resort): the entries, in
+ * the order of perf's tree of entries (the sort keys ascending), go one by
+ * one into a red-black tree by perf's output comparison, equals to the
+ * right. That comparison is not transitive (a caller goes above its callee
+ * of equal period only within one thread), so the tree's shape decides:
+ * this is the same insertion with the same rebalancing.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/base.h"
+#include "report/report_int.h"
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+/* The sort key KEY of A against B: negative when A goes first. */
+int pk__rp_cmp_key(const struct pk_report *r, int key, const struct rp_entry *a,
+		   const struct rp_entry *b)
+{
+	const struct rp_sym *sa = &r->sym[a->sym], *sb = &r->sym[b->sym];
+
+	switch (key) {
+	case RK_COMM:
+		return strcmp(a->comm, b->comm);
+	case RK_PID:
+		return a->tid < b->tid ? -1 : a->tid > b->tid;
+	case RK_DSO:
+		if (!sa->dso || !sb->dso)
+			return !sa->dso - !sb->dso;
+		return strcmp(sa->dso, sb->dso);
+	default:
+		if (!sa->name || !sb->name)
+			return !sa->name - !sb->name;
+		return strcmp(sa->name, sb->name);
+	}
+}
+
+/* perf's output comparison, negated: negative when A goes above B. */
+static int output_cmp(const struct pk_report *r, const struct rp_entry *a,
+		      const struct rp_entry *b)
+{
+	int c = r->o.children ? cmp_u64(a->acc, b->acc) : 0;
+
+	/* perf puts a caller above its callee of the same period */
+	if (!c && r->o.children && r->o.callchain && a->tid == b->tid)
+		c = r->o.caller ? cmp_u64(a->max_depth, b->max_depth) :
+				  cmp_u64(b->max_depth, a->max_depth);
+	if (!c)
+		c = cmp_u64(a->self, b->self);
+	for (unsigned k = 0; !c && k < r->nkeys; k++)
+		c = pk__rp_cmp_key(r, r->keys[k], a, b);
+	return c;
+}
+
+/* perf's comparison of a NEW entry with an OLD one in its trees of
+ * entries (hist_entry__cmp, __collapse): negative sends NEW left. Unresolved
+ * addresses compare by their difference as a signed number, as perf's. */
+static int64_t entries_cmp(const struct pk_report *r, const struct rp_entry *nw,
+			   const struct rp_entry *old)
+{
+	const struct rp_sym *sn = &r->sym[nw->sym], *so = &r->sym[old->sym];
+	int64_t c = 0;
+
+	for (unsigned k = 0; !c && k < r->nkeys; k++) {
+		if (r->keys[k] != RK_SYM)
+			c = pk__rp_cmp_key(r, r->keys[k], nw, old);
+		else if (!sn->name && !so->name)
+			c = (int64_t)(nw->addr - old->addr);
+		else if (sn->dso != so->dso)
+			c = pk__rp_cmp_key(r, RK_DSO, nw, old);
+		else if (!sn->name || !so->name)
+			c = !sn->name - !so->name;
+		else if (sn->inlined || so->inlined)
+			c = strcmp(sn->name, so->name);
+		else
+			c = (int64_t)(sn->start - so->start);
+	}
+	return c;
+}
+
+static bool entries_left(const struct pk_report *r, const struct rp_entry *nw,
+			 const struct rp_entry *old)
+{
+	return entries_cmp(r, nw, old) < 0;
+}
+
+static bool output_left(const struct pk_report *r, const struct rp_entry *nw,
+			const struct rp_entry *old)
+{
+	return output_cmp(r, nw, old) < 0;
+}
+
+struct rbn {
+	uint32_t l, r, p;     /* indexes + 1; 0: none */
+	bool red;
+};
+
+/* Rotates X's right (LEFT) or left child up into X's place. */
+static void rotate(struct rbn *t, uint32_t *root, uint32_t x, bool left)
+{
+	uint32_t y = (left ? t[x].r : t[x].l) - 1;
+	uint32_t mid = left ? t[y].l : t[y].r;
+	uint32_t p = t[x].p;
+
+	if (left) {
+		t[x].r = mid;
+		t[y].l = x + 1;
+	} else {
+		t[x].l = mid;
+		t[y].r = x + 1;
+	}
+	if (mid)
+		t[mid - 1].p = x + 1;
+	t[y].p = p;
+	if (!p)
+		*root = y + 1;
+	else if (t[p - 1].l == x + 1)
+		t[p - 1].l = y + 1;
+	else
+		t[p - 1].r = y + 1;
+	t[x].p = y + 1;
+}
+
+/* The red-black repair after inserting X (CLRS's, the kernel's cases). */
+static void repair(struct rbn *t, uint32_t *root, uint32_t x)
+{
+	while (t[x].p && t[t[x].p - 1].red) {
+		uint32_t p = t[x].p - 1, g = t[p].p - 1;
+		bool pleft = t[g].l == p + 1;
+		uint32_t u = pleft ? t[g].r : t[g].l;
+
+		if (u && t[u - 1].red) {
+			t[p].red = t[u - 1].red = false;
+			t[g].red = true;
+			x = g;
+			continue;
+		}
+		if (x + 1 == (pleft ? t[p].r : t[p].l)) {
+			rotate(t, root, p, pleft);
+			x = p;
+			p = t[x].p - 1;
+		}
+		t[p].red = false;
+		t[g].red = true;
+		rotate(t, root, g, !pleft);
+	}
+	t[*root - 1].red = false;
+}
+
+static void in_order(const struct rbn *t, uint32_t n, struct rp_entry **in,
+		     struct rp_entry **out, uint32_t *k)
+{
+	while (n) {
+		in_order(t, t[n - 1].l, in, out, k);
+		out[(*k)++] = in[n - 1];
+		n = t[n - 1].r;
+	}
+}
+
+/* V's N entries, in this order, into a red-black tree by LEFT; then V
+ * in the tree's order. */
+static void tree_sort(const struct pk_report *r, struct rp_entry **v,
+		      uint32_t n, struct rbn *t, struct rp_entry **in,
+		      bool (*left)(const struct pk_report *,
+				   const struct rp_entry *,
+				   const struct rp_entry *))
+{
+	uint32_t root = 0, k = 0;
+
+	memcpy(in, v, n * sizeof(*v));
+	memset(t, 0, n * sizeof(*t));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t *link = &root, parent = 0;
+
+		while (*link) {
+			parent = *link;
+			link = left(r, in[i], in[parent - 1]) ?
+			       &t[parent - 1].l : &t[parent - 1].r;
+		}
+		*link = i + 1;
+		t[i].p = parent;
+		t[i].red = true;
+		repair(t, &root, i);
+	}
+	in_order(t, root, in, v, &k);
+}
+
+/* perf: entries go into its tree as made, then into the collapsed tree
+ * in that tree's order, then into the output tree. */
+int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n)
+{
+	struct rbn *t = pk__calloc(n + 1, sizeof(*t));
+	struct rp_entry **in = pk__malloc((n + 1) * sizeof(*in));
+
+	if (!t || !in) {
+		pk__free(t);
+		pk__free(in);
+		return -ENOMEM;
+	}
+	tree_sort(r, v, n, t, in, entries_left);
+	tree_sort(r, v, n, t, in, entries_left);
+	tree_sort(r, v, n, t, in, output_left);
+	pk__free(t);
+	pk__free(in);
+	return 0;
+}

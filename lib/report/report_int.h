@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal: the report's tables. Strings and resolved locations are
+ * interned (an index each); hist entries live per event; every callchain
+ * node of every entry lives in one array, as a trie (one frame a node:
+ * perf's merged nodes are its runs of one child and no hits, made when
+ * printing).
+ */
+#ifndef PK_REPORT_INT_H
+#define PK_REPORT_INT_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/hash.h"
+#include <perfkit/report.h>
+
+/* A resolved location: an entry's symbol, a callchain node's function. */
+struct rp_sym {
+	const char *dso;      /* short name; NULL: no mapping ("[unknown]") */
+	const char *name;     /* NULL: unresolved */
+	uint64_t start;       /* symbol start, or the raw address */
+	uint64_t addr;        /* the address within the DSO (unresolved) */
+	uint32_t dso_idx;     /* the DSO's order of first sight */
+	char level;           /* '.' user, 'k' kernel */
+	bool inlined;
+};
+
+struct rp_node {
+	uint32_t sym, parent, child, next; /* child/next: 0 for none */
+	uint32_t hint;                     /* the child last gone to */
+	uint32_t nkids;                    /* over FEW_KIDS: in nodeidx */
+	uint64_t hit, cumul;               /* ending here; through here */
+};
+
+struct rp_entry {
+	const char *comm;
+	int32_t pid, tid;
+	uint32_t sym;
+	uint64_t addr;                     /* unresolved: the entry's address */
+	uint64_t self, acc, nr_self, nr_acc;
+	uint32_t root;                     /* callchain root node, 0: none */
+	uint32_t max_depth;                /* longest chain appended */
+	char level;                        /* '.' or 'k' as first seen */
+	bool shown;                        /* a sample the filters let by */
+};
+
+struct rp_hists {
+	struct rp_entry *e;
+	uint32_t n, cap;
+	struct pk__hash idx;               /* key -> entry index + 1 */
+	uint64_t total, nr_samples;
+	uint64_t total_shown, nr_shown;    /* what the filters let through */
+};
+
+/* A filter: a comma-separated list cut into its words. */
+struct rp_list {
+	char *buf;
+	const char **w;
+	unsigned n;
+};
+
+enum { RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8 };
+
+struct pk_report {
+	struct pk_session *sess;
+	struct pk_perfdata *pd;
+	struct pk_report_new_opts o;
+	uint8_t keys[8];                   /* sort keys in order (RK_*) */
+	unsigned nkeys, keymask;
+	struct rp_hists *h;                /* per attr */
+	unsigned nh;
+	struct rp_sym *sym;
+	uint32_t nsym, capsym;
+	struct pk__hash symidx;
+	char **str;                        /* interned strings */
+	uint32_t nstr, capstr;
+	struct pk__hash stridx;
+	struct rp_node *node;
+	uint32_t nnode, capnode;
+	struct pk__hash nodeidx;           /* parent << 32 | sym -> node */
+	uint32_t *chain, capchain;         /* the sample being added */
+	uint32_t *seen;                    /* entries it added to */
+	struct pk_unwind *uw;
+	uint64_t *uips;
+	struct pk_frame *frames;
+	uint32_t capframes;
+	uint64_t lost;
+	struct rp_list comms, dsos, syms, pids, tids;
+};
+
+/* hist.c */
+/* Room in *V for element N (*CAP of SIZE bytes now; FIRST the first
+ * capacity): 0 or -ENOMEM. */
+int pk__rp_grow(void **v, uint32_t *cap, uint32_t n, size_t size,
+		uint32_t first);
+uint64_t pk__rp_mix(uint64_t a, uint64_t b);
+const char *pk__rp_intern(struct pk_report *r, const char *s, uint32_t *idx);
+/* filter.c */
+int pk__rp_filters_init(struct pk_report *r);
+void pk__rp_filters_fini(struct pk_report *r);
+/* Whether the filters let a sample of PID/TID named COMM at SYM through. */
+bool pk__rp_shown(const struct pk_report *r, const char *comm, int32_t pid,
+		  int32_t tid, uint32_t sym);
+/* chain.c */
+/* The short name of DSO (perf's: the file's base name), interned; its
+ * string index in *IDX (the order of first sight). NULL: ENOMEM. */
+const char *pk__rp_dso_short(struct pk_report *r, const char *dso,
+			     uint32_t *idx);
+int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
+			const uint32_t *chain, uint32_t n, uint64_t period);
+int pk__rp_resolve_chain(struct pk_report *r,
+			 const struct pk_session_sample *ss);
+uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
+		       uint16_t cpumode);
+/* order.c: V's N entries into perf's output order. 0 or -ENOMEM. */
+int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n);
+int pk__rp_cmp_key(const struct pk_report *r, int key,
+		   const struct rp_entry *a, const struct rp_entry *b);
+/* print_chain.c */
+/* E's callchain: percentages of TOTAL, the graph threshold a share of
+ * BASE (what the filters let by, with --percentage relative). */
+int pk__rp_print_chain(struct pk_report *r, FILE *f,
+		       const struct rp_entry *e, uint64_t total, uint64_t base,
+		       const struct pk_report_print_opts *po);
+#endif
