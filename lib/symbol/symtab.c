@@ -149,6 +149,45 @@ const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr)
 	return NULL;
 }
 
+uint64_t pk__symtab_off_to_vaddr(const struct pk_symtab *t, uint64_t off)
+{
+	for (int i = 0; i < t->nr_segs; i++) {
+		const struct pk_load_seg *g = &t->segs[i];
+
+		if (off >= g->offset && off < g->offset + g->filesz)
+			return off - g->offset + g->vaddr;
+	}
+	return off;
+}
+
+uint64_t pk__symtab_vaddr_to_off(const struct pk_symtab *t, uint64_t vaddr)
+{
+	for (int i = 0; i < t->nr_segs; i++) {
+		const struct pk_load_seg *g = &t->segs[i];
+
+		if (vaddr >= g->vaddr && vaddr < g->vaddr + g->filesz)
+			return vaddr - g->vaddr + g->offset;
+	}
+	return vaddr;
+}
+
+const struct pk_sym *pk__symtab_below(const struct pk_symtab *t, uint64_t addr)
+{
+	int lo = 0, hi = t->nr - 1, best = -1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return best < 0 ? NULL : &t->syms[best];
+}
+
 /* perf's symbols: functions and objects in allocated sections, labels
  * (no type, not hidden) in sections whose names contain "text" or
  * "data"; in ET_EXEC / ET_REL

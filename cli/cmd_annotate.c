@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/* perfkit annotate: perf annotate --stdio's view of a perf.data file,
+ * each symbol's disassembly with the share of its samples per
+ * instruction (the library's pk_annotate / pk_annotation). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+struct annotate {
+	const char *input, *symbol;
+	struct pk_perfdata *pd;
+	struct pk_annotate *a;
+	int attr;                /* the one event with samples */
+	bool two_events;
+	struct pk_annotation_opts ao;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: perfkit annotate [SYMBOL] --stdio [-i FILE] "
+		"[-s SYMBOL] [--source|--no-source] [-M att|intel]\n"
+		"       [--percent-type local-period|global-period|local-hits|"
+		"global-hits]\n");
+}
+
+static int sample(void *ctx, struct pk_session *s,
+		  const struct pk_session_sample *sm)
+{
+	struct annotate *an = ctx;
+
+	(void)s;
+	if (an->attr < 0)
+		an->attr = sm->attr;
+	else if (an->attr != sm->attr)
+		an->two_events = true;
+	return pk_annotate_add(an->a, sm);
+}
+
+/* One symbol; kernel symbols and unreadable files are skipped as perf
+ * skips what it cannot annotate. */
+static void print_one(struct annotate *an, int idx, const char *event)
+{
+	struct pk_annotate_sym sym;
+	struct pk_annotation *x;
+
+	pk_annotate_sym(an->a, idx, &sym);
+	x = pk_annotation_new(an->a, idx, &an->ao);
+	if (!x) {
+		cli_error("annotate", "cannot annotate %s in %s: %s", sym.name,
+			  sym.dso, strerror(errno));
+		return;
+	}
+	pk_annotation_print(x, stdout, event);
+	pk_annotation_free(x);
+}
+
+static int report(struct annotate *an)
+{
+	const char *event = pk_perfdata_attr_name(an->pd, (unsigned)an->attr);
+	int n = pk_annotate_nr_syms(an->a);
+
+	if (an->two_events) {
+		cli_error("annotate", "%s: more than one event: not supported",
+			  an->input);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct pk_annotate_sym sym;
+
+		pk_annotate_sym(an->a, i, &sym);
+		if (an->symbol && strcmp(an->symbol, sym.name))
+			continue;
+		print_one(an, i, event ? event : "");
+	}
+	return 0;
+}
+
+static int run(struct annotate *an)
+{
+	PK_OPTS(pk_tool, tool, .sample = sample);
+	struct pk_session *s = pk_session_new(NULL);
+	int err = -ENOMEM;
+
+	an->a = s ? pk_annotate_new(s) : NULL;
+	if (an->a)
+		err = pk_session_run(s, an->pd, &tool, an);
+	if (err == -ENOMEM)
+		cli_error("annotate", "out of memory");
+	else if (err)
+		cli_error("annotate", "%s: %s (%s)", an->input,
+			  pk_perfdata_errmsg(an->pd), pk_strerror(err));
+	else
+		err = report(an);
+	pk_annotate_free(an->a);
+	pk_session_free(s);
+	return err ? 1 : 0;
+}
+
+static int percent_type(const char *s, enum pk_annotate_percent *p)
+{
+	static const char *const names[] = {
+		"local-period", "global-period", "local-hits", "global-hits",
+	};
+
+	for (unsigned i = 0; i < 4; i++)
+		if (!strcmp(s, names[i])) {
+			*p = (enum pk_annotate_percent)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+enum { O_STDIO = 256, O_SOURCE, O_NO_SOURCE, O_PERCENT, O_TUI, O_COLOR };
+
+static int option(struct annotate *an, int c, const char *arg, bool *stdio)
+{
+	switch (c) {
+	case 'i': an->input = arg; return 0;
+	case 's': an->symbol = arg; return 0;
+	case O_STDIO: *stdio = true; return 0;
+	case O_SOURCE: an->ao.no_source = false; return 0;
+	case O_NO_SOURCE: an->ao.no_source = true; return 0;
+	case 'M':
+		if (!strcmp(arg, "intel") || !strcmp(arg, "att")) {
+			an->ao.intel = !strcmp(arg, "intel");
+			return 0;
+		}
+		cli_error("annotate", "-M %s: only att and intel", arg);
+		return 2;
+	case O_PERCENT:
+		if (!percent_type(arg, &an->ao.percent))
+			return 0;
+		cli_error("annotate", "--percent-type %s: unknown type", arg);
+		return 2;
+	case O_COLOR:
+		if (!strcmp(arg, "never") || !strcmp(arg, "auto"))
+			return 0;
+		cli_error("annotate", "--stdio-color %s: only never/auto", arg);
+		return 2;
+	case 'h': usage(stdout); return -1;
+	default: usage(stderr); return 2;
+	}
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "symbol", required_argument, NULL, 's' },
+		{ "stdio", no_argument, NULL, O_STDIO },
+		{ "source", no_argument, NULL, O_SOURCE },
+		{ "no-source", no_argument, NULL, O_NO_SOURCE },
+		{ "disassembler-style", required_argument, NULL, 'M' },
+		{ "percent-type", required_argument, NULL, O_PERCENT },
+		{ "stdio-color", required_argument, NULL, O_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct annotate an = { .input = "perf.data", .attr = -1 };
+	bool stdio = false;
+	int c, ret;
+
+	an.ao = (struct pk_annotation_opts){ .sz = sizeof(an.ao) };
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, "i:s:M:h", longopts, NULL)) != -1) {
+		ret = option(&an, c, optarg, &stdio);
+		if (ret)
+			return ret < 0 ? 0 : ret;
+	}
+	if (optind < argc)
+		an.symbol = argv[optind++];
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (!stdio && isatty(STDOUT_FILENO)) {
+		cli_error("annotate", "only --stdio is supported so far");
+		return 2;
+	}
+	an.pd = pk_perfdata_open(an.input, NULL);
+	if (!an.pd) {
+		cli_error("annotate", "%s: %s", an.input, errno == EPROTO ?
+			  pk_perfdata_open_error() : strerror(errno));
+		return 1;
+	}
+	ret = run(&an);
+	pk_perfdata_free(an.pd);
+	return ret;
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit annotate: samples counted per instruction of the symbols they
+ * hit, and each symbol's annotated disassembly (perf annotate's model).
+ *
+ * pk_annotate_add() takes the samples pk_session_run() delivers; then
+ * the symbols are listed hottest first (pk_annotate_sym), and
+ * pk_annotation_new() disassembles one (Zydis, objdump's AT&T layout)
+ * with its source lines, for pk_annotation_line() (a browser) or
+ * pk_annotation_print() (perf annotate --stdio).
+ */
+#ifndef PERFKIT_ANNOTATE_H
+#define PERFKIT_ANNOTATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <perfkit/common.h>
+#include <perfkit/session.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_annotate;
+struct pk_annotation;
+
+/* Samples per symbol of session S (which must outlive it). NULL with
+ * errno on failure. */
+PK_API struct pk_annotate *pk_annotate_new(struct pk_session *s);
+PK_API void pk_annotate_free(struct pk_annotate *a);
+
+/*
+ * Counts sample SM (a tool's sample callback argument) at its ip, when
+ * the ip lies in a symbol of a DSO; every sample counts in the totals.
+ * 0 or -ENOMEM.
+ */
+PK_API int pk_annotate_add(struct pk_annotate *a,
+			   const struct pk_session_sample *sm);
+
+/* One annotated symbol, as pk_annotate_sym() describes it. */
+struct pk_annotate_sym {
+	const char *name;      /* the symbol's name (perf's) */
+	const char *dso;       /* the DSO's path as recorded */
+	const char *dso_short; /* its base name */
+	uint64_t start, end;   /* [start, end): addresses in the ELF file */
+	uint64_t nr_samples, period;
+	bool kernel;
+};
+
+/* The number of symbols with samples; pk_annotate_sym()'s index 0 is the
+ * hottest (period, then DSO and symbol name, as perf sorts). */
+PK_API int pk_annotate_nr_syms(struct pk_annotate *a);
+/* Describes symbol IDX. 0, or -EINVAL for a bad index. */
+PK_API int pk_annotate_sym(struct pk_annotate *a, int idx,
+			   struct pk_annotate_sym *out);
+/* The sample count and period of all samples added. */
+PK_API void pk_annotate_totals(struct pk_annotate *a, uint64_t *samples,
+			       uint64_t *period);
+
+enum pk_annotate_percent {
+	PK_ANNOTATE_LOCAL_PERIOD,   /* perf's default */
+	PK_ANNOTATE_GLOBAL_PERIOD,
+	PK_ANNOTATE_LOCAL_HITS,
+	PK_ANNOTATE_GLOBAL_HITS,
+};
+
+struct pk_annotation_opts {
+	size_t sz;
+	bool no_source;      /* objdump without -S (perf's --no-source) */
+	bool intel;          /* Intel syntax (perf's -M intel) */
+	enum pk_annotate_percent percent;
+};
+#define pk_annotation_opts__last_field percent
+
+/*
+ * Disassembles symbol IDX from its DSO's file (the build-id cache's copy
+ * where the file changed) with its source lines. NULL with errno:
+ * EINVAL (bad index or options), ENOENT (no file to read: the kernel
+ * without a vmlinux), PK_ERR_FORMAT-ish EPROTO (not an ELF file with the
+ * symbol's bytes), ENOMEM.
+ */
+PK_API struct pk_annotation *
+pk_annotation_new(struct pk_annotate *a, int idx,
+		  const struct pk_annotation_opts *opts);
+PK_API void pk_annotation_free(struct pk_annotation *an);
+
+/* One line of an annotation: an instruction or a text line. */
+struct pk_annotation_line {
+	bool insn;            /* an instruction (the fields below are set) */
+	uint64_t addr;        /* its address in the ELF file */
+	double percent;       /* of its samples (up to the next insn) */
+	uint64_t samples, period;
+	bool has_target;      /* a direct jump or call: */
+	uint64_t target;      /* its destination */
+	int line_nr;          /* perf's line number (text lines) */
+	const char *text;     /* the text as perf shows it (no newline) */
+};
+
+PK_API int pk_annotation_nr_lines(const struct pk_annotation *an);
+/* Line IDX. 0, or -EINVAL for a bad index. Strings live as long as AN. */
+PK_API int pk_annotation_line(const struct pk_annotation *an, int idx,
+			      struct pk_annotation_line *out);
+
+/*
+ * Prints AN as perf annotate --stdio does to F: the header for EVENT
+ * (its name) and every line. 0 or -EIO.
+ */
+PK_API int pk_annotation_print(const struct pk_annotation *an, FILE *f,
+			       const char *event);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A symbol's disassembly as perf annotate reads it from
+ * objdump -l -d --no-show-raw-insn [-S] -C: the section and symbol
+ * headings, for each instruction its function (-l), DWARF line and
+ * source lines with objdump's context rules (-S), and the instruction in
+ * objdump's AT&T layout, decoded by Zydis. Perf's reading of that text
+ * is kept: a line "/FILE:N" is not shown but numbers the lines after it
+ * from N; every other line takes the next number.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <Zydis/Zydis.h>
+#include "annotate/annotate_int.h"
+
+struct srcfile {
+	char *name;
+	char *text;          /* the whole file, lines split in place */
+	char **line;         /* 1-based */
+	unsigned nr;
+	unsigned max_printed, last_line;
+	struct srcfile *next;
+};
+
+struct dis {
+	struct pk_annotation *an;
+	struct pk_session *s;
+	const struct asym *e;
+	void *dw;
+	bool source;
+	int line_nr;             /* perf's counter */
+	char *prev_func;
+	unsigned prev_line, prev_discr;
+	struct srcfile *files;
+};
+
+int pk__annotation_add(struct pk_annotation *an, const struct aline *l)
+{
+	if (an->nr == an->cap) {
+		int cap = an->cap ? 2 * an->cap : 256;
+		struct aline *n = pk__realloc(an->lines, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		an->lines = n;
+		an->cap = cap;
+	}
+	an->lines[an->nr] = *l;
+	an->lines[an->nr].text = pk__strdup(l->text);
+	if (!an->lines[an->nr].text)
+		return -ENOMEM;
+	an->nr++;
+	return 0;
+}
+
+/* One line of objdump's text, numbered as perf numbers it. */
+static int text_line(struct dis *d, const char *text)
+{
+	struct aline l = { .line_nr = d->line_nr };
+	const char *p = text;
+	int n;
+
+	if (text[0] == '/' && (p = strchr(text, ':')) &&
+	    sscanf(p + 1, "%d", &n) == 1 && p[1] >= '0' && p[1] <= '9') {
+		d->line_nr = n;
+		return 0;
+	}
+	for (p = text; *p == ' ' || *p == '\t'; p++)
+		;
+	l.text = (char *)p;
+	d->line_nr++;
+	return pk__annotation_add(d->an, &l);
+}
+
+static struct srcfile *src_open(struct dis *d, const char *name)
+{
+	struct srcfile *f;
+	long len;
+	char *p;
+
+	for (f = d->files; f; f = f->next)
+		if (!strcmp(f->name, name))
+			return f->nr ? f : NULL;
+	f = pk__zalloc(sizeof(*f));
+	if (!f)
+		return NULL;
+	f->name = pk__strdup(name);
+	f->next = d->files;
+	d->files = f;
+	len = pk__read_file(name, &f->text);
+	if (len < 0 || !f->name)
+		return NULL;
+	for (p = f->text; p < f->text + len; f->nr++) {
+		char *nl = memchr(p, '\n', (size_t)(f->text + len - p));
+		char **n = pk__realloc(f->line, (f->nr + 2) * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		f->line = n;
+		f->line[f->nr + 1] = p;
+		if (!nl)
+			break;
+		*nl = 0;
+		p = nl + 1;
+	}
+	return f->nr ? f : NULL;
+}
+
+static void src_free(struct srcfile *f)
+{
+	while (f) {
+		struct srcfile *n = f->next;
+
+		pk__free(f->name);
+		pk__free(f->text);
+		pk__free(f->line);
+		pk__free(f);
+		f = n;
+	}
+}
+
+/* objdump -S: up to five lines before LINE not printed yet, then it. */
+static int show_source(struct dis *d, const char *file, unsigned line)
+{
+	struct srcfile *f = src_open(d, file);
+	unsigned l;
+	int err = 0;
+
+	if (!f || line == f->last_line)
+		return 0;
+	l = line > 5 ? line - 5 : 1;
+	if (f->max_printed >= l)
+		l = f->max_printed < line ? f->max_printed + 1 : line;
+	for (; l <= line && l <= f->nr && !err; l++)
+		err = text_line(d, f->line[l]);
+	if (f->max_printed < line)
+		f->max_printed = line;
+	f->last_line = line;
+	return err;
+}
+
+/* objdump -l (and -S) before the instruction at file offset OFF. */
+static int show_line(struct dis *d, uint64_t off)
+{
+	const struct pk_symtab *t = &d->e->dso->tab;
+	struct pk__inl inl[16];
+	const char *file = NULL, *func = NULL;
+	unsigned line = 0, discr = 0;
+	char buf[4352];
+	int err = 0;
+
+	if (!d->dw || pk__srcline_at(d->dw, t, off, &file, &line, &discr))
+		return 0;
+	if (pk__inlines(d->dw, t, off, inl, 16) > 0)
+		func = inl[0].name;
+	if (func && (!d->prev_func || strcmp(func, d->prev_func))) {
+		snprintf(buf, sizeof(buf), "%s():", func);
+		err = text_line(d, buf);
+		d->prev_line = (unsigned)-1;
+		pk__free(d->prev_func);
+		d->prev_func = pk__strdup(func);
+	}
+	if (!err && line > 0 && (line != d->prev_line || discr != d->prev_discr)) {
+		if (discr)
+			snprintf(buf, sizeof(buf), "%s:%u (discriminator %u)",
+				 file, line, discr);
+		else
+			snprintf(buf, sizeof(buf), "%s:%u", file, line);
+		err = text_line(d, buf);
+	}
+	if (!err && d->source && line > 0)
+		err = show_source(d, file, line);
+	if (line > 0)
+		d->prev_line = line;
+	d->prev_discr = discr;
+	return err;
+}
+
+/* The symbol objdump names for address VADDR: "name" or "name+0xN". */
+static void sym_label(struct dis *d, uint64_t vaddr, char *buf, size_t len)
+{
+	const struct pk_symtab *t = &d->e->dso->tab;
+	uint64_t off = pk__symtab_vaddr_to_off(t, vaddr);
+	const struct pk_sym *s = pk__symtab_below(t, off);
+
+	if (!s) {
+		buf[0] = 0;
+		return;
+	}
+	if (off == s->start)
+		snprintf(buf, len, " <%s>", s->name);
+	else
+		snprintf(buf, len, " <%s+0x%" PRIx64 ">", s->name, off - s->start);
+}
+
+static const char *const prefixes[] = {
+	"lock", "rep", "repe", "repz", "repne", "repnz", "bnd", "notrack",
+	"xacquire", "xrelease", "data16", "addr32", "cs", "ds", "es", "fs",
+	"gs", "ss",
+};
+
+static bool is_prefix(const char *w, size_t n)
+{
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++)
+		if (strlen(prefixes[i]) == n && !memcmp(prefixes[i], w, n))
+			return true;
+	return false;
+}
+
+/* Zydis's "op1, op2" as objdump writes them: "op1,op2". */
+static void squeeze(char *ops)
+{
+	char *w = ops;
+
+	for (char *r = ops; *r; r++) {
+		*w++ = *r;
+		if (*r == ',' && r[1] == ' ')
+			r++;
+	}
+	*w = 0;
+}
+
+/* The mnemonic objdump prints where Zydis spells it differently. */
+static const char *objdump_mnemonic(const ZydisDecodedInstruction *zi,
+				    const char *m, bool intel)
+{
+	if (intel)
+		return m;
+	switch (zi->mnemonic) {
+	case ZYDIS_MNEMONIC_CDQE: return "cltq";
+	case ZYDIS_MNEMONIC_CQO: return "cqto";
+	case ZYDIS_MNEMONIC_CDQ: return "cltd";
+	case ZYDIS_MNEMONIC_CWDE: return "cwtl";
+	default: return m;
+	}
+}
+
+static int insn_text(struct dis *d, const ZydisDecoder *dec,
+		     const ZydisFormatter *fmt, const uint8_t *b, size_t len,
+		     uint64_t vaddr, struct aline *l, char *out, size_t outlen,
+		     bool intel)
+{
+	ZydisDecodedInstruction zi;
+	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+	char txt[256], lab[300], *p, *mn;
+	const char *pre_end;
+	size_t plen;
+
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(dec, b, len, &zi, ops)) ||
+	    !ZYAN_SUCCESS(ZydisFormatterFormatInstruction(fmt, &zi, ops,
+			  zi.operand_count_visible, txt, sizeof(txt), vaddr,
+			  NULL))) {
+		snprintf(out, outlen, "(bad)");
+		return 1;
+	}
+	/* prefixes, then the mnemonic, then the operands */
+	p = txt;
+	for (;;) {
+		char *sp = strchr(p, ' ');
+
+		if (!sp || !is_prefix(p, (size_t)(sp - p)))
+			break;
+		p = sp + 1;
+	}
+	pre_end = p;
+	plen = (size_t)(pre_end - txt);
+	mn = p;
+	p = strchr(mn, ' ');
+	if (p)
+		*p++ = 0;
+	else
+		p = mn + strlen(mn);
+	squeeze(p);
+	lab[0] = 0;
+	for (unsigned i = 0; i < zi.operand_count_visible; i++) {
+		if (ops[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+		    ops[i].imm.is_relative) {
+			uint64_t t = vaddr + zi.length + (uint64_t)ops[i].imm.value.s;
+
+			l->has_target = true;
+			l->target = t;
+			sym_label(d, t, lab, sizeof(lab));
+			snprintf(p, sizeof(txt) - (size_t)(p - txt),
+				 "%" PRIx64 "%s", t, lab);
+			break;
+		}
+		if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    ops[i].mem.base == ZYDIS_REGISTER_RIP && !intel) {
+			uint64_t t = vaddr + zi.length + (uint64_t)ops[i].mem.disp.value;
+			size_t n = strlen(p);
+
+			sym_label(d, t, lab, sizeof(lab));
+			snprintf(p + n, sizeof(txt) - (size_t)(p + n - txt),
+				 "        # %" PRIx64 "%s", t, lab);
+			break;
+		}
+	}
+	mn = (char *)objdump_mnemonic(&zi, mn, intel);
+	if (*p)
+		snprintf(out, outlen, "%.*s%-6s %s", (int)plen, txt, mn, p);
+	else
+		snprintf(out, outlen, "%.*s%s", (int)plen, txt, mn);
+	return zi.length;
+}
+
+/* The bytes of [VADDR, VADDR + LEN) from the ELF file PATH and the name
+ * of the section holding them. */
+static int read_code(const char *path, uint64_t vaddr, size_t len,
+		     uint8_t *buf, char *secname, size_t seclen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -EPROTO;
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && !elf_getshdrstrndx(elf, &shstr)) {
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *nm;
+
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+			    !(sh.sh_flags & SHF_EXECINSTR) || vaddr < sh.sh_addr ||
+			    vaddr >= sh.sh_addr + sh.sh_size)
+				continue;
+			nm = elf_strptr(elf, shstr, sh.sh_name);
+			snprintf(secname, seclen, "%s", nm ? nm : "");
+			if (vaddr + len > sh.sh_addr + sh.sh_size)
+				len = sh.sh_addr + sh.sh_size - vaddr;
+			err = pread(fd, buf, len, (off_t)(sh.sh_offset +
+				    vaddr - sh.sh_addr)) == (ssize_t)len ? (int)len : -EIO;
+			break;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
+static bool formatter(ZydisFormatter *f, bool intel)
+{
+	return ZYAN_SUCCESS(ZydisFormatterInit(f, intel ?
+			ZYDIS_FORMATTER_STYLE_INTEL : ZYDIS_FORMATTER_STYLE_ATT)) &&
+	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE)) &&
+	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_IMM_PADDING, ZYDIS_PADDING_DISABLED)) &&
+	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_DISP_PADDING, ZYDIS_PADDING_DISABLED)) &&
+	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_ADDR_PADDING_ABSOLUTE,
+			ZYDIS_PADDING_DISABLED)) &&
+	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_FORCE_RELATIVE_RIPREL, ZYAN_TRUE));
+}
+
+static int disasm_bytes(struct dis *d, const uint8_t *code, size_t len,
+			uint64_t vstart, bool intel)
+{
+	ZydisDecoder dec;
+	ZydisFormatter fmt;
+	char text[512];
+	int err = 0;
+
+	if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
+					   ZYDIS_STACK_WIDTH_64)) ||
+	    !formatter(&fmt, intel))
+		return -EPROTO;
+	for (size_t at = 0; at < len && !err;) {
+		struct aline l = { .insn = true, .addr = vstart + at };
+		int n;
+
+		err = show_line(d, d->e->start + at);
+		if (err)
+			break;
+		n = insn_text(d, &dec, &fmt, code + at, len - at, vstart + at,
+			      &l, text, sizeof(text), intel);
+		l.text = text;
+		l.line_nr = d->line_nr++;
+		err = pk__annotation_add(d->an, &l);
+		at += (size_t)n;
+	}
+	return err;
+}
+
+int pk__annotate_disasm(struct pk_annotation *an, struct pk_session *s,
+			const struct asym *e, bool source, bool intel)
+{
+	struct dis d = { .an = an, .s = s, .e = e, .source = source };
+	char path[4352], sec[128], head[600];
+	uint64_t vstart;
+	size_t len = (size_t)(e->end - e->start);
+	uint8_t *code;
+	int err;
+
+	if (!e->dso || e->end <= e->start)
+		return -ENOENT;
+	if (pk__session_dso_file(s, e->dso, path, sizeof(path)))
+		return -ENOENT;
+	code = pk__malloc(len);
+	if (!code)
+		return -ENOMEM;
+	vstart = pk__symtab_off_to_vaddr(&e->dso->tab, e->start);
+	err = read_code(path, vstart, len, code, sec, sizeof(sec));
+	if (err < 0)
+		goto out;
+	len = (size_t)err;
+	d.dw = pk__session_dso_dwarf(s, e->dso);
+	snprintf(head, sizeof(head), "Disassembly of section %s:", sec);
+	err = text_line(&d, "");
+	err = err ? err : text_line(&d, "");
+	err = err ? err : text_line(&d, "");
+	err = err ? err : text_line(&d, head);
+	err = err ? err : text_line(&d, "");
+	snprintf(head, sizeof(head), "%016" PRIx64 " <%s>:", vstart, e->name);
+	err = err ? err : text_line(&d, head);
+	err = err ? err : disasm_bytes(&d, code, len, vstart, intel);
+out:
+	src_free(d.files);
+	pk__free(d.prev_func);
+	pk__free(code);
+	return err;
+}
