@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <Zydis/Zydis.h>
 #include "annotate/annotate_int.h"
+#include "annotate/objdump_fmt.h"
 
 struct srcfile {
 	char *name;
@@ -156,8 +156,8 @@ static int show_line(struct dis *d, uint64_t off)
 	int err = 0;
 
 	if (!d->dw || pk__srcline_at(d->dw, t, off, &file, &line, &discr))
-		return 0;
-	if (pk__inlines(d->dw, t, off, inl, 16) > 0)
+		file = NULL, func = d->e->name; /* the ELF symbol's name */
+	else if (pk__inlines(d->dw, t, off, inl, 16) > 0)
 		func = inl[0].name;
 	if (func && (!d->prev_func || strcmp(func, d->prev_func))) {
 		snprintf(buf, sizeof(buf), "%s():", func);
@@ -182,9 +182,11 @@ static int show_line(struct dis *d, uint64_t off)
 	return err;
 }
 
-/* The symbol objdump names for address VADDR: "name" or "name+0xN". */
-static void sym_label(struct dis *d, uint64_t vaddr, char *buf, size_t len)
+/* The symbol objdump names for address VADDR: " <name>" or
+ * " <name+0xN>". */
+static void sym_label(void *arg, uint64_t vaddr, char *buf, size_t len)
 {
+	struct dis *d = arg;
 	const struct pk_symtab *t = &d->e->dso->tab;
 	uint64_t off = pk__symtab_vaddr_to_off(t, vaddr);
 	const struct pk_sym *s = pk__symtab_below(t, off);
@@ -197,116 +199,6 @@ static void sym_label(struct dis *d, uint64_t vaddr, char *buf, size_t len)
 		snprintf(buf, len, " <%s>", s->name);
 	else
 		snprintf(buf, len, " <%s+0x%" PRIx64 ">", s->name, off - s->start);
-}
-
-static const char *const prefixes[] = {
-	"lock", "rep", "repe", "repz", "repne", "repnz", "bnd", "notrack",
-	"xacquire", "xrelease", "data16", "addr32", "cs", "ds", "es", "fs",
-	"gs", "ss",
-};
-
-static bool is_prefix(const char *w, size_t n)
-{
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++)
-		if (strlen(prefixes[i]) == n && !memcmp(prefixes[i], w, n))
-			return true;
-	return false;
-}
-
-/* Zydis's "op1, op2" as objdump writes them: "op1,op2". */
-static void squeeze(char *ops)
-{
-	char *w = ops;
-
-	for (char *r = ops; *r; r++) {
-		*w++ = *r;
-		if (*r == ',' && r[1] == ' ')
-			r++;
-	}
-	*w = 0;
-}
-
-/* The mnemonic objdump prints where Zydis spells it differently. */
-static const char *objdump_mnemonic(const ZydisDecodedInstruction *zi,
-				    const char *m, bool intel)
-{
-	if (intel)
-		return m;
-	switch (zi->mnemonic) {
-	case ZYDIS_MNEMONIC_CDQE: return "cltq";
-	case ZYDIS_MNEMONIC_CQO: return "cqto";
-	case ZYDIS_MNEMONIC_CDQ: return "cltd";
-	case ZYDIS_MNEMONIC_CWDE: return "cwtl";
-	default: return m;
-	}
-}
-
-static int insn_text(struct dis *d, const ZydisDecoder *dec,
-		     const ZydisFormatter *fmt, const uint8_t *b, size_t len,
-		     uint64_t vaddr, struct aline *l, char *out, size_t outlen,
-		     bool intel)
-{
-	ZydisDecodedInstruction zi;
-	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-	char txt[256], lab[300], *p, *mn;
-	const char *pre_end;
-	size_t plen;
-
-	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(dec, b, len, &zi, ops)) ||
-	    !ZYAN_SUCCESS(ZydisFormatterFormatInstruction(fmt, &zi, ops,
-			  zi.operand_count_visible, txt, sizeof(txt), vaddr,
-			  NULL))) {
-		snprintf(out, outlen, "(bad)");
-		return 1;
-	}
-	/* prefixes, then the mnemonic, then the operands */
-	p = txt;
-	for (;;) {
-		char *sp = strchr(p, ' ');
-
-		if (!sp || !is_prefix(p, (size_t)(sp - p)))
-			break;
-		p = sp + 1;
-	}
-	pre_end = p;
-	plen = (size_t)(pre_end - txt);
-	mn = p;
-	p = strchr(mn, ' ');
-	if (p)
-		*p++ = 0;
-	else
-		p = mn + strlen(mn);
-	squeeze(p);
-	lab[0] = 0;
-	for (unsigned i = 0; i < zi.operand_count_visible; i++) {
-		if (ops[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
-		    ops[i].imm.is_relative) {
-			uint64_t t = vaddr + zi.length + (uint64_t)ops[i].imm.value.s;
-
-			l->has_target = true;
-			l->target = t;
-			sym_label(d, t, lab, sizeof(lab));
-			snprintf(p, sizeof(txt) - (size_t)(p - txt),
-				 "%" PRIx64 "%s", t, lab);
-			break;
-		}
-		if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
-		    ops[i].mem.base == ZYDIS_REGISTER_RIP && !intel) {
-			uint64_t t = vaddr + zi.length + (uint64_t)ops[i].mem.disp.value;
-			size_t n = strlen(p);
-
-			sym_label(d, t, lab, sizeof(lab));
-			snprintf(p + n, sizeof(txt) - (size_t)(p + n - txt),
-				 "        # %" PRIx64 "%s", t, lab);
-			break;
-		}
-	}
-	mn = (char *)objdump_mnemonic(&zi, mn, intel);
-	if (*p)
-		snprintf(out, outlen, "%.*s%-6s %s", (int)plen, txt, mn, p);
-	else
-		snprintf(out, outlen, "%.*s%s", (int)plen, txt, mn);
-	return zi.length;
 }
 
 /* The bytes of [VADDR, VADDR + LEN) from the ELF file PATH and the name
@@ -347,10 +239,9 @@ static int read_code(const char *path, uint64_t vaddr, size_t len,
 	return err;
 }
 
-static bool formatter(ZydisFormatter *f, bool intel)
+static bool formatter(ZydisFormatter *f)
 {
-	return ZYAN_SUCCESS(ZydisFormatterInit(f, intel ?
-			ZYDIS_FORMATTER_STYLE_INTEL : ZYDIS_FORMATTER_STYLE_ATT)) &&
+	return ZYAN_SUCCESS(ZydisFormatterInit(f, ZYDIS_FORMATTER_STYLE_INTEL)) &&
 	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
 			ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE)) &&
 	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
@@ -367,14 +258,15 @@ static bool formatter(ZydisFormatter *f, bool intel)
 static int disasm_bytes(struct dis *d, const uint8_t *code, size_t len,
 			uint64_t vstart, bool intel)
 {
+	struct pk__objdump_ctx ctx = { sym_label, d };
+	struct pk__objdump_insn in;
 	ZydisDecoder dec;
 	ZydisFormatter fmt;
-	char text[512];
 	int err = 0;
 
 	if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
 					   ZYDIS_STACK_WIDTH_64)) ||
-	    !formatter(&fmt, intel))
+	    !formatter(&fmt))
 		return -EPROTO;
 	for (size_t at = 0; at < len && !err;) {
 		struct aline l = { .insn = true, .addr = vstart + at };
@@ -383,9 +275,11 @@ static int disasm_bytes(struct dis *d, const uint8_t *code, size_t len,
 		err = show_line(d, d->e->start + at);
 		if (err)
 			break;
-		n = insn_text(d, &dec, &fmt, code + at, len - at, vstart + at,
-			      &l, text, sizeof(text), intel);
-		l.text = text;
+		n = pk__objdump_insn(&dec, intel ? &fmt : NULL, code + at,
+				     len - at, vstart + at, &ctx, &in);
+		l.text = in.text;
+		l.has_target = in.has_target;
+		l.target = in.target;
 		l.line_nr = d->line_nr++;
 		err = pk__annotation_add(d->an, &l);
 		at += (size_t)n;
