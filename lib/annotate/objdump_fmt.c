@@ -423,15 +423,36 @@ static void intel(struct fmt *f, const ZydisFormatter *zf,
 			target(f, out->target, c);
 			return;
 		}
+	if (zi->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT &&
+	    (zi->opcode == 0xd0 || zi->opcode == 0xd1) &&
+	    (q = strstr(p, ", 0x1")) && !q[5])
+		strcpy(q, ", 1");
 	for (q = p; *q; q++) {
-		if (*q == ',' && q[1] == ' ')
-			continue;
-		if (!strncmp(q, " ptr ", 5)) {
-			put(f, " PTR ");
-			q += 4;
+		static const char *const sizes[] = { "byte", "word", "dword",
+			"qword", "tbyte", "xmmword", "ymmword", "zmmword" };
+		bool done = false;
+
+		if (*q == ',' && q[1] == ' ') {
+			put(f, ",");
+			q++;
 			continue;
 		}
-		put(f, "%c", *q);
+		for (size_t i = 0; i < PK_ARRAY_SIZE(sizes) && !done; i++) {
+			size_t n = strlen(sizes[i]);
+
+			if ((q == p || q[-1] == ' ' || q[-1] == ',') &&
+			    !strncmp(q, sizes[i], n) && !strncmp(q + n, " ptr ", 5)) {
+				if (zi->mnemonic != ZYDIS_MNEMONIC_LEA)
+					for (size_t k = 0; k < n; k++)
+						put(f, "%c", q[k] - 'a' + 'A');
+				if (zi->mnemonic != ZYDIS_MNEMONIC_LEA)
+					put(f, " PTR ");
+				q += n + 4;
+				done = true;
+			}
+		}
+		if (!done)
+			put(f, "%c", *q);
 	}
 	for (unsigned i = 0; i < zi->operand_count_visible; i++)
 		if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
