@@ -132,6 +132,12 @@ static int option(struct annotate *an, int c, const char *arg, bool *stdio)
 		cli_error("annotate", "-M %s: only att and intel", arg);
 		return 2;
 	case O_PERCENT:
+		if (!strcmp(arg, "global-hits")) {
+			/* perf 6.1 prints 0.00 on every line there */
+			cli_error("annotate", "--percent-type global-hits: not "
+				  "supported (perf 6.1 shows no numbers for it)");
+			return 2;
+		}
 		if (!percent_type(arg, &an->ao.percent))
 			return 0;
 		cli_error("annotate", "--percent-type %s: unknown type", arg);

@@ -241,7 +241,42 @@ static void att_prefixes(struct fmt *f, const ZydisDecodedInstruction *zi)
 		put(f, "notrack ");
 }
 
-static void att_mnemonic(char *buf, size_t len, const ZydisDecodedInstruction *zi,
+/* vpcmp[u]{b,w,d,q} and [v]cmp{ps,pd,ss,sd} with a predicate objdump
+ * names: "vpcmpeqb", "cmpltps"; the immediate is then not shown. */
+static bool cmp_pseudo(char *buf, size_t len, const char *m,
+		       const ZydisDecodedInstruction *zi,
+		       const ZydisDecodedOperand *ops)
+{
+	static const char *const ipred[8] = { "eq", "lt", "le", NULL, "neq",
+		"nlt", "nle", NULL };
+	static const char *const fpred[8] = { "eq", "lt", "le", "unord",
+		"neq", "nlt", "nle", "ord" };
+	const ZydisDecodedOperand *imm = NULL;
+	const char *rest;
+	uint64_t v;
+
+	for (unsigned i = 0; i < zi->operand_count_visible; i++)
+		if (ops[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE)
+			imm = &ops[i];
+	if (!imm)
+		return false;
+	v = imm->imm.value.u & 0xff;
+	if (!strncmp(m, "vpcmp", 5) && strlen(m) <= 7 && v < 8 && ipred[v]) {
+		rest = m + 5;
+		snprintf(buf, len, "vpcmp%s%s", ipred[v], rest);
+		return true;
+	}
+	rest = !strncmp(m, "vcmp", 4) ? m + 4 : !strncmp(m, "cmp", 3) ? m + 3 : NULL;
+	if (rest && strlen(rest) == 2 && (rest[0] == 'p' || rest[0] == 's') &&
+	    (rest[1] == 's' || rest[1] == 'd') && v < 8) {
+		snprintf(buf, len, "%.*s%s%s", (int)(rest - m), m, fpred[v], rest);
+		return true;
+	}
+	return false;
+}
+
+/* The mnemonic into BUF; true when it holds the immediate operand. */
+static bool att_mnemonic(char *buf, size_t len, const ZydisDecodedInstruction *zi,
 			 const ZydisDecodedOperand *ops)
 {
 	const char *alias = alias_of(att_names, PK_ARRAY_SIZE(att_names),
@@ -251,14 +286,16 @@ static void att_mnemonic(char *buf, size_t len, const ZydisDecodedInstruction *z
 
 	if (alias) {
 		snprintf(buf, len, "%s", alias);
-		return;
+		return false;
 	}
+	if (m && cmp_pseudo(buf, len, m, zi, ops))
+		return true;
 	if (zi->mnemonic == ZYDIS_MNEMONIC_MOVZX ||
 	    zi->mnemonic == ZYDIS_MNEMONIC_MOVSX) {
 		snprintf(buf, len, "mov%c%c%c",
 			 zi->mnemonic == ZYDIS_MNEMONIC_MOVZX ? 'z' : 's',
 			 size_letter(ops[1].size), size_letter(ops[0].size));
-		return;
+		return false;
 	}
 	for (unsigned i = 0; i < zi->operand_count_visible; i++) {
 		mem |= ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY;
@@ -269,19 +306,20 @@ static void att_mnemonic(char *buf, size_t len, const ZydisDecodedInstruction *z
 	    zi->operand_count_visible == 2 &&
 	    ops[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE && ops[1].size == 64) {
 		snprintf(buf, len, "movabs");
-		return;
+		return false;
 	}
 	if (mem && !regop && zi->meta.category == ZYDIS_CATEGORY_X87_ALU &&
 	    x87_suffix(m, ops, zi->operand_count_visible)) {
 		snprintf(buf, len, "%s%s", m, x87_suffix(m, ops,
 			 zi->operand_count_visible));
-		return;
+		return false;
 	}
 	if (mem && !regop && suffixed_category(zi->meta.category))
 		snprintf(buf, len, "%s%c", m ? m : "(bad)",
 			 size_letter(zi->operand_width));
 	else
 		snprintf(buf, len, "%s", m ? m : "(bad)");
+	return false;
 }
 
 /* 66 90 is "xchg %ax,%ax" to objdump; D0/D1 shifts by one drop "$0x1". */
@@ -351,14 +389,15 @@ static void att(struct fmt *f, const ZydisDecodedInstruction *zi,
 	char pre[80], base[40], mn[128];
 	struct fmt pf = { pre, pre + sizeof(pre) };
 	unsigned first = 0, n = zi->operand_count_visible;
-	bool any = false;
+	bool any = false, no_imm;
 
 	pre[0] = 0;
 	att_prefixes(&pf, zi);
 	if (att_special(f, zi) || att_string(f, pre, zi))
 		return;
-	att_mnemonic(base, sizeof(base), zi, ops);
+	no_imm = att_mnemonic(base, sizeof(base), zi, ops);
 	snprintf(mn, sizeof(mn), "%s%s", pre, base);
+
 	if (zi->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT &&
 	    (zi->opcode == 0xd0 || zi->opcode == 0xd1) && n == 2)
 		n = 1;          /* shift/rotate by one: no count */
@@ -370,7 +409,8 @@ static void att(struct fmt *f, const ZydisDecodedInstruction *zi,
 	}
 	put(f, "%-6s ", mn);
 	for (unsigned i = n; i-- > first;) {
-		if (ops[i].encoding == ZYDIS_OPERAND_ENCODING_MASK)
+		if (ops[i].encoding == ZYDIS_OPERAND_ENCODING_MASK ||
+		    (no_imm && ops[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE))
 			continue;
 		if (any)
 			put(f, ",");
