@@ -17,14 +17,16 @@ struct annotate {
 	int attr;                /* the one event with samples */
 	bool two_events;
 	struct pk_annotation_opts ao;
+	struct pk_annotation_print_opts po;
+	char last_src[4352];      /* perf -l's last marked source line */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: perfkit annotate [SYMBOL] --stdio [-i FILE] "
 		"[-s SYMBOL] [--source|--no-source] [-M att|intel]\n"
-		"       [--percent-type local-period|global-period|local-hits|"
-		"global-hits]\n");
+		"       [--percent-type local-period|global-period|local-hits] "
+		"[-l] [-n] [--show-total-period]\n");
 }
 
 static int sample(void *ctx, struct pk_session *s,
@@ -54,7 +56,8 @@ static void print_one(struct annotate *an, int idx, const char *event)
 			  sym.dso, strerror(errno));
 		return;
 	}
-	pk_annotation_print(x, stdout, event);
+	an->po.event = event;
+	pk_annotation_print(x, stdout, &an->po);
 	pk_annotation_free(x);
 }
 
@@ -114,7 +117,8 @@ static int percent_type(const char *s, enum pk_annotate_percent *p)
 	return -EINVAL;
 }
 
-enum { O_STDIO = 256, O_SOURCE, O_NO_SOURCE, O_PERCENT, O_TUI, O_COLOR };
+enum { O_STDIO = 256, O_SOURCE, O_NO_SOURCE, O_PERCENT, O_TUI, O_COLOR,
+	O_PERIOD };
 
 static int option(struct annotate *an, int c, const char *arg, bool *stdio)
 {
@@ -122,6 +126,9 @@ static int option(struct annotate *an, int c, const char *arg, bool *stdio)
 	case 'i': an->input = arg; return 0;
 	case 's': an->symbol = arg; return 0;
 	case O_STDIO: *stdio = true; return 0;
+	case 'l': an->ao.srclines = an->po.print_line = true; return 0;
+	case 'n': an->po.column = PK_ANNOTATE_COL_SAMPLES; return 0;
+	case O_PERIOD: an->po.column = PK_ANNOTATE_COL_PERIOD; return 0;
 	case O_SOURCE: an->ao.no_source = false; return 0;
 	case O_NO_SOURCE: an->ao.no_source = true; return 0;
 	case 'M':
@@ -163,6 +170,9 @@ int cmd_annotate(int argc, char **argv)
 		{ "disassembler-style", required_argument, NULL, 'M' },
 		{ "percent-type", required_argument, NULL, O_PERCENT },
 		{ "stdio-color", required_argument, NULL, O_COLOR },
+		{ "print-line", no_argument, NULL, 'l' },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "show-total-period", no_argument, NULL, O_PERIOD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -171,8 +181,11 @@ int cmd_annotate(int argc, char **argv)
 	int c, ret;
 
 	an.ao = (struct pk_annotation_opts){ .sz = sizeof(an.ao) };
+	an.po = (struct pk_annotation_print_opts){ .sz = sizeof(an.po),
+		.last_srcline = an.last_src,
+		.last_srcline_len = sizeof(an.last_src) };
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "i:s:M:h", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:s:M:lnh", longopts, NULL)) != -1) {
 		ret = option(&an, c, optarg, &stdio);
 		if (ret)
 			return ret < 0 ? 0 : ret;

@@ -70,8 +70,10 @@ struct pk_annotation_opts {
 	bool no_source;      /* objdump without -S (perf's --no-source) */
 	bool intel;          /* Intel syntax (perf's -M intel) */
 	enum pk_annotate_percent percent;
+	bool srclines;       /* each instruction's "file.c:LINE" (perf's
+				-l), for pk_annotation_line and printing */
 };
-#define pk_annotation_opts__last_field percent
+#define pk_annotation_opts__last_field srclines
 
 /*
  * Disassembles symbol IDX from its DSO's file (the build-id cache's copy
@@ -95,6 +97,8 @@ struct pk_annotation_line {
 	uint64_t target;      /* its destination */
 	int line_nr;          /* perf's line number (text lines) */
 	const char *text;     /* the text as perf shows it (no newline) */
+	const char *srcline;  /* "file.c:LINE" of an instruction with
+				 opts.srclines, else NULL */
 };
 
 PK_API int pk_annotation_nr_lines(const struct pk_annotation *an);
@@ -102,12 +106,36 @@ PK_API int pk_annotation_nr_lines(const struct pk_annotation *an);
 PK_API int pk_annotation_line(const struct pk_annotation *an, int idx,
 			      struct pk_annotation_line *out);
 
+/* What the first column shows (perf's default, -n, --show-total-period). */
+enum pk_annotate_column {
+	PK_ANNOTATE_COL_PERCENT,
+	PK_ANNOTATE_COL_SAMPLES,
+	PK_ANNOTATE_COL_PERIOD,
+};
+
+struct pk_annotation_print_opts {
+	size_t sz;
+	const char *event;   /* the event's name for the header */
+	enum pk_annotate_column column;
+	/* perf's -l: the sorted summary of source lines first, each
+	 * instruction that starts a new source line marked (needs the
+	 * annotation made with srclines) */
+	bool print_line;
+	/* perf marks an instruction's source line only where it differs
+	 * from the last one marked, also in the symbols printed before:
+	 * a buffer the caller keeps across calls ("" at first), or NULL to
+	 * start afresh with each symbol */
+	char *last_srcline;
+	size_t last_srcline_len;
+};
+#define pk_annotation_print_opts__last_field last_srcline_len
+
 /*
- * Prints AN as perf annotate --stdio does to F: the header for EVENT
- * (its name) and every line. 0 or -EIO.
+ * Prints AN as perf annotate --stdio does to F: the header and every
+ * line. 0, -EINVAL (bad OPTS) or -EIO.
  */
 PK_API int pk_annotation_print(const struct pk_annotation *an, FILE *f,
-			       const char *event);
+			       const struct pk_annotation_print_opts *opts);
 
 #ifdef __cplusplus
 }

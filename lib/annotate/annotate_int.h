@@ -46,6 +46,7 @@ struct aline {
 	uint64_t target;
 	int line_nr;
 	char *text;
+	char *srcline;          /* with opts.srclines: "file.c:LINE" */
 };
 
 struct pk_annotation {
@@ -59,6 +60,9 @@ struct pk_annotation {
 /* disasm.c: the objdump -l -d [-S] lines of E into AN. 0 or -errno. */
 int pk__annotate_disasm(struct pk_annotation *an, struct pk_session *s,
 			const struct asym *e, bool source, bool intel);
+/* Whether NAME is perf's name for a PLT entry (binutils has no symbol
+ * there). */
+bool pk__annotate_plt_name(const char *name);
 /* Adds a line (TEXT copied). 0 or -ENOMEM. */
 int pk__annotation_add(struct pk_annotation *an, const struct aline *l);
 #endif

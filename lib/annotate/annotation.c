@@ -11,8 +11,10 @@ void pk_annotation_free(struct pk_annotation *an)
 {
 	if (!an)
 		return;
-	for (int i = 0; i < an->nr; i++)
+	for (int i = 0; i < an->nr; i++) {
 		pk__free(an->lines[i].text);
+		pk__free(an->lines[i].srcline);
+	}
 	pk__free(an->lines);
 	pk__free(an);
 }
@@ -62,6 +64,33 @@ static void percents(struct pk_annotation *an, const struct asym *e,
 	}
 }
 
+/* perf -l's "file.c:LINE" of each instruction. 0 or -ENOMEM. */
+static int srclines(struct pk_annotation *an, struct pk_session *s,
+		    const struct asym *e, uint64_t vstart)
+{
+	void *dw = pk__session_dso_dwarf(s, e->dso);
+	char buf[4352];
+
+	for (int i = 0; i < an->nr; i++) {
+		struct aline *l = &an->lines[i];
+
+		if (!l->insn)
+			continue;
+		/* no DWARF line: ":0" in a symbol binutils knows, the DSO
+		 * and address in perf's PLT entries */
+		if (pk__srcline(dw, &e->dso->tab, e->start + (l->addr - vstart),
+				buf, sizeof(buf)))
+			snprintf(buf, sizeof(buf), ":0");
+		if (pk__annotate_plt_name(e->name))
+			snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]",
+				 an->sym.dso_short, l->addr);
+		l->srcline = pk__strdup(buf);
+		if (!l->srcline)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int hex_digits(uint64_t v)
 {
 	int n = 1;
@@ -101,6 +130,10 @@ struct pk_annotation *pk_annotation_new(struct pk_annotate *a, int idx,
 	an->sym.end = vstart + (e->end - e->start);
 	count_lines(an, e, vstart);
 	percents(an, e, a->samples, a->period);
+	if (opts && opts->srclines && srclines(an, a->sess, e, vstart)) {
+		pk_annotation_free(an);
+		return pk__ptr_or_errno(ENOMEM, NULL);
+	}
 	for (int i = 0; i < an->nr; i++)
 		if (an->lines[i].insn &&
 		    hex_digits(an->lines[i].addr) > an->addr_width)
@@ -130,6 +163,7 @@ int pk_annotation_line(const struct pk_annotation *an, int idx,
 	out->target = l->target;
 	out->line_nr = l->line_nr;
 	out->text = l->text;
+	out->srcline = l->srcline;
 	return 0;
 }
 
@@ -137,32 +171,118 @@ static const char *const percent_names[] = {
 	"local period", "global period", "local hits", "global hits",
 };
 
-static void print_line(const struct pk_annotation *an, const struct aline *l,
-		       FILE *f)
+/* The first column: its heading and width. */
+static const char *column_head(enum pk_annotate_column c, int *w)
 {
-	int w = an->addr_width, pad = 7 - hex_digits(l->addr);
+	*w = c == PK_ANNOTATE_COL_PERIOD ? 11 : 7;
+	return c == PK_ANNOTATE_COL_PERIOD ? "Period     " :
+	       c == PK_ANNOTATE_COL_SAMPLES ? "Samples" : "Percent";
+}
 
-	if (l->insn)
-		fprintf(f, " %7.2f :   %*" PRIx64 ":%*s%s\n", l->percent,
-			w, l->addr, pad > 1 ? pad : 1, "", l->text);
-	else if (!l->text[0])
-		fprintf(f, "         :\n");
+/* perf -l shows the source line of instructions above half a percent. */
+static const char *shown_src(const struct aline *l)
+{
+	return l->insn && l->percent > 0.5 ? l->srcline : NULL;
+}
+
+static void print_line(const struct pk_annotation *an, const struct aline *l,
+		       const char **prev_src,
+		       const struct pk_annotation_print_opts *o, FILE *f)
+{
+	const char *src = shown_src(l);
+
+	int w = an->addr_width, pad = 7 - hex_digits(l->addr), cw;
+
+	column_head(o->column, &cw);
+	if (!l->insn) {
+		fprintf(f, " %*s :", cw, "");
+		if (l->text[0])
+			fprintf(f, " %-*d %s", w, l->line_nr, l->text);
+		fputc('\n', f);
+		return;
+	}
+	if (o->column == PK_ANNOTATE_COL_PERCENT)
+		fprintf(f, " %*.2f", cw, l->percent);
 	else
-		fprintf(f, "         : %-*d %s\n", w, l->line_nr, l->text);
+		fprintf(f, " %*" PRIu64, cw, o->column == PK_ANNOTATE_COL_SAMPLES ?
+			l->samples : l->period);
+	fprintf(f, " :   %*" PRIx64 ":%*s%s", w, l->addr, pad > 1 ? pad : 1, "",
+		l->text);
+	if (o->print_line && src && (!*prev_src || strcmp(*prev_src, src))) {
+		fprintf(f, " // %s", src);
+		*prev_src = src;
+		if (o->last_srcline && o->last_srcline_len)
+			snprintf(o->last_srcline, o->last_srcline_len, "%s", src);
+	}
+	fputc('\n', f);
+}
+
+struct srcsum {
+	const char *src;
+	double percent;
+};
+
+/* Higher share first; ties by the source line's text, descending. */
+static int src_order(const void *pa, const void *pb)
+{
+	const struct srcsum *a = pa, *b = pb;
+
+	if (a->percent != b->percent)
+		return a->percent > b->percent ? -1 : 1;
+	return strcmp(b->src, a->src);
+}
+
+/* perf -l's summary: the share of each source line with samples. */
+static int print_summary(const struct pk_annotation *an, FILE *f)
+{
+	struct srcsum *v = pk__calloc((size_t)an->nr + 1, sizeof(*v));
+	int n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < an->nr; i++) {
+		const struct aline *l = &an->lines[i];
+		int k;
+
+		if (!shown_src(l))
+			continue;
+		for (k = 0; k < n && strcmp(v[k].src, l->srcline); k++)
+			;
+		if (k == n)
+			v[n++].src = l->srcline;
+		v[k].percent += l->percent;
+	}
+	qsort(v, (size_t)n, sizeof(*v), src_order);
+	fprintf(f, "\nSorted summary for file %s\n", an->sym.dso);
+	fprintf(f, "----------------------------------------------\n\n");
+	for (int k = 0; k < n; k++)
+		fprintf(f, " %7.2f %s\n", v[k].percent, v[k].src);
+	pk__free(v);
+	return 0;
 }
 
 int pk_annotation_print(const struct pk_annotation *an, FILE *f,
-			const char *event)
+			const struct pk_annotation_print_opts *opts)
 {
-	int n;
+	const char *prev = opts && opts->last_srcline &&
+			   opts->last_srcline_len && opts->last_srcline[0] ?
+			   opts->last_srcline : NULL;
+	int n, cw;
 
-	n = fprintf(f, " Percent |\tSource code & Disassembly of %s for %s "
-		    "(%" PRIu64 " samples, percent: %s)\n", an->sym.dso_short,
-		    event, an->sym.nr_samples, percent_names[an->percent]);
+	if (!opts || !pk__opts_valid(opts, opts->sz, sizeof(*opts)) ||
+	    (unsigned)opts->column > PK_ANNOTATE_COL_PERIOD)
+		return -EINVAL;
+	if (opts->print_line && print_summary(an, f))
+		return -ENOMEM;
+	n = fprintf(f, " %s |\tSource code & Disassembly of %s for %s "
+		    "(%" PRIu64 " samples, percent: %s)\n",
+		    column_head(opts->column, &cw), an->sym.dso_short,
+		    opts->event ? opts->event : "", an->sym.nr_samples,
+		    percent_names[an->percent]);
 	for (int i = 0; i < n + 4; i++)
 		fputc('-', f);
 	fputc('\n', f);
 	for (int i = 0; i < an->nr; i++)
-		print_line(an, &an->lines[i], f);
+		print_line(an, &an->lines[i], &prev, opts, f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -145,8 +145,7 @@ static int show_source(struct dis *d, const char *file, unsigned line)
 	return err;
 }
 
-/* perf's names for PLT entries: objdump has no symbol there. */
-static bool plt_name(const char *name)
+bool pk__annotate_plt_name(const char *name)
 {
 	size_t n = strlen(name);
 
@@ -164,7 +163,7 @@ static int show_line(struct dis *d, uint64_t off)
 	int err = 0;
 
 	if (!d->dw || pk__srcline_at(d->dw, t, off, &file, &line, &discr))
-		func = plt_name(d->e->name) ? NULL : d->e->name; /* ELF's */
+		func = pk__annotate_plt_name(d->e->name) ? NULL : d->e->name; /* ELF's */
 	else if (pk__inlines(d->dw, t, off, inl, 16) > 0)
 		func = inl[0].name;
 	if (func && (!d->prev_func || strcmp(func, d->prev_func))) {

@@ -4,8 +4,9 @@
 # (hottest first when none is named) with the same header lines, the
 # same percentage at every instruction address, and the whole text after
 # the normalizations docs/annotate.md lists (scripts/annotate_cmp.py).
-# Options: SYMBOL, -s, --no-source, --percent-type, -M intel (headers and
-# percentages); refusals and bad input.
+# Options: SYMBOL, -s, --no-source, --percent-type, -l, -n,
+# --show-total-period, -M intel (headers and percentages); refusals and
+# bad input.
 # pk-test: slow
 . tests/lib/sh.sh
 T=$T_TMP
@@ -131,9 +132,15 @@ same annotate_local_hits "$D" --percent-type local-hits
 same annotate_global_period "$D" --percent-type global-period
 same annotate_intel "$D" --percent-only -M intel
 same annotate_color_never "$T/demog.data" --stdio-color never cmp
+same annotate_print_line "$D" -l
+same annotate_print_line_g "$T/demog.data" -l
+same annotate_nr_samples "$D" -n
+same annotate_total_period "$D" --show-total-period cmp
+same annotate_print_line_n "$D" -l -n do_hash.constprop.0
 if [ -n "$PROG" ]; then
 	same annotate_prog_int "$T/prog.data" int_work
 	same annotate_prog_fp "$T/prog.data" fp_work
+	same annotate_prog_print_line "$T/prog.data" -l --no-source int_work
 fi
 
 refused annotate_refuse_global_hits global-hits -i "$D" --percent-type global-hits
