@@ -145,6 +145,8 @@ fi
 
 refused annotate_refuse_global_hits global-hits -i "$D" --percent-type global-hits
 refused annotate_refuse_bad_type nosuch -i "$D" --percent-type nosuch
+refused annotate_refuse_tui --tui -i "$D" --tui
+refused annotate_refuse_full_paths -P -i "$D" -P
 refused annotate_refuse_missing missing.data -i "$T/missing.data"
 printf 'not a perf.data file at all' >"$T/junk.data"
 refused annotate_refuse_junk junk.data -i "$T/junk.data"
