@@ -51,11 +51,15 @@ static void print_one(struct annotate *an, int idx, const char *event)
 
 	pk_annotate_sym(an->a, idx, &sym);
 	x = pk_annotation_new(an->a, idx, &an->ao);
-	if (!x) {
+	if (!x && sym.kernel)
+		cli_error("annotate", "cannot annotate %s in %s: kernel code "
+			  "(needs a vmlinux) is not supported yet", sym.name,
+			  sym.dso);
+	else if (!x)
 		cli_error("annotate", "cannot annotate %s in %s: %s", sym.name,
 			  sym.dso, strerror(errno));
+	if (!x)
 		return;
-	}
 	an->po.event = event;
 	pk_annotation_print(x, stdout, &an->po);
 	pk_annotation_free(x);

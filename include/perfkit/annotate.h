@@ -78,9 +78,9 @@ struct pk_annotation_opts {
 /*
  * Disassembles symbol IDX from its DSO's file (the build-id cache's copy
  * where the file changed) with its source lines. NULL with errno:
- * EINVAL (bad index or options), ENOENT (no file to read: the kernel
- * without a vmlinux), PK_ERR_FORMAT-ish EPROTO (not an ELF file with the
- * symbol's bytes), ENOMEM.
+ * EINVAL (bad index or options), ENOENT (no file to read; kernel
+ * symbols: no vmlinux support yet), EPROTO (no executable ELF section
+ * holds the symbol's bytes), EIO, ENOMEM.
  */
 PK_API struct pk_annotation *
 pk_annotation_new(struct pk_annotate *a, int idx,

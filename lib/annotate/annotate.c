@@ -11,7 +11,7 @@ struct pk_annotate *pk_annotate_new(struct pk_session *s)
 	struct pk_annotate *a;
 
 	if (!s)
-		return pk__ptr_or_errno(EINVAL, NULL);
+		return pk__ptr_or_errno(-EINVAL, NULL);
 	a = pk__zalloc(sizeof(*a));
 	if (a)
 		a->sess = s;

@@ -111,9 +111,9 @@ struct pk_annotation *pk_annotation_new(struct pk_annotate *a, int idx,
 	if (!e || (opts && !pk__opts_valid(opts, opts->sz,
 			sizeof(struct pk_annotation_opts))) ||
 	    (opts && (unsigned)opts->percent > PK_ANNOTATE_GLOBAL_HITS))
-		return pk__ptr_or_errno(EINVAL, NULL);
+		return pk__ptr_or_errno(-EINVAL, NULL);
 	if (e->kernel || !e->dso)
-		return pk__ptr_or_errno(ENOENT, NULL);
+		return pk__ptr_or_errno(-ENOENT, NULL);
 	an = pk__zalloc(sizeof(*an));
 	if (!an)
 		return NULL;
@@ -123,7 +123,7 @@ struct pk_annotation *pk_annotation_new(struct pk_annotate *a, int idx,
 				  opts && opts->intel);
 	if (err) {
 		pk_annotation_free(an);
-		return pk__ptr_or_errno(-err, NULL);
+		return pk__ptr_or_errno(err, NULL);
 	}
 	vstart = pk__symtab_off_to_vaddr(&e->dso->tab, e->start);
 	an->sym.start = vstart;
@@ -132,7 +132,7 @@ struct pk_annotation *pk_annotation_new(struct pk_annotate *a, int idx,
 	percents(an, e, a->samples, a->period);
 	if (opts && opts->srclines && srclines(an, a->sess, e, vstart)) {
 		pk_annotation_free(an);
-		return pk__ptr_or_errno(ENOMEM, NULL);
+		return pk__ptr_or_errno(-ENOMEM, NULL);
 	}
 	for (int i = 0; i < an->nr; i++)
 		if (an->lines[i].insn &&

@@ -175,7 +175,10 @@ static void target(struct fmt *f, uint64_t t, const struct pk__objdump_ctx *c)
 	char lab[300];
 
 	c->label(c->arg, t, lab, sizeof(lab));
-	put(f, "%" PRIx64 "%s", t, lab);
+	if (lab[0])
+		put(f, "%" PRIx64 "%s", t, lab);
+	else
+		put(f, "0x%" PRIx64, t); /* objdump: no symbol there */
 }
 
 static void att_operand(struct fmt *f, const ZydisDecodedInstruction *zi,
