@@ -6,6 +6,22 @@
 #include <string.h>
 #include "annotate/annotate_int.h"
 
+int pk__annotate_grow(void **arr, unsigned *cap, unsigned nr, unsigned first,
+		      size_t size)
+{
+	unsigned n = *cap ? 2 * *cap : first;
+	void *p;
+
+	if (nr < *cap)
+		return 0;
+	p = pk__realloc(*arr, n * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
 struct pk_annotate *pk_annotate_new(struct pk_session *s)
 {
 	struct pk_annotate *a;
@@ -22,7 +38,7 @@ void pk_annotate_free(struct pk_annotate *a)
 {
 	if (!a)
 		return;
-	for (int i = 0; i < a->nr; i++) {
+	for (unsigned i = 0; i < a->nr; i++) {
 		pk__free(a->syms[i]->hits);
 		pk__free(a->syms[i]);
 	}
@@ -50,15 +66,9 @@ static struct asym *entry(struct pk_annotate *a, const struct pk_location *loc,
 		return NULL;
 	if (!added)
 		return a->syms[*slot];
-	if (a->nr == a->cap) {
-		int cap = a->cap ? 2 * a->cap : 64;
-		struct asym **n = pk__realloc(a->syms, (size_t)cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		a->syms = n;
-		a->cap = cap;
-	}
+	if (pk__annotate_grow((void **)&a->syms, &a->cap, a->nr, 64,
+			      sizeof(*a->syms)))
+		return NULL;
 	e = pk__zalloc(sizeof(*e));
 	if (!e)
 		return NULL;
@@ -76,15 +86,9 @@ static struct asym *entry(struct pk_annotate *a, const struct pk_location *loc,
 
 static int count_at(struct asym *e, uint64_t off, uint64_t period)
 {
-	if (e->nr_hits == e->cap_hits) {
-		unsigned cap = e->cap_hits ? 2 * e->cap_hits : 8;
-		struct ahit *n = pk__realloc(e->hits, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		e->hits = n;
-		e->cap_hits = cap;
-	}
+	if (pk__annotate_grow((void **)&e->hits, &e->cap_hits, e->nr_hits, 8,
+			      sizeof(*e->hits)))
+		return -ENOMEM;
 	e->hits[e->nr_hits++] = (struct ahit){ off, period };
 	return 0;
 }
@@ -137,12 +141,12 @@ static void sort_syms(struct pk_annotate *a)
 
 int pk_annotate_nr_syms(struct pk_annotate *a)
 {
-	return a->nr;
+	return (int)a->nr;
 }
 
 struct asym *pk__annotate_get(struct pk_annotate *a, int idx)
 {
-	if (idx < 0 || idx >= a->nr)
+	if (idx < 0 || (unsigned)idx >= a->nr)
 		return NULL;
 	sort_syms(a);
 	return a->syms[idx];

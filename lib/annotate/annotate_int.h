@@ -28,11 +28,16 @@ struct asym {
 struct pk_annotate {
 	struct pk_session *sess;
 	struct asym **syms;
-	int nr, cap;
+	unsigned nr, cap;
 	bool sorted;
 	struct pk__hash by_sym;  /* symbol name pointer -> index */
 	uint64_t samples, period;
 };
+
+/* Room for one more of the *NR elements of SIZE bytes at *ARR (its
+ * capacity *CAP doubled when full, from FIRST). 0 or -ENOMEM. */
+int pk__annotate_grow(void **arr, unsigned *cap, unsigned nr, unsigned first,
+		      size_t size);
 
 /* Symbol IDX in perf's order, or NULL. */
 struct asym *pk__annotate_get(struct pk_annotate *a, int idx);
@@ -53,7 +58,7 @@ struct pk_annotation {
 	struct pk_annotate_sym sym;
 	enum pk_annotate_percent percent;
 	struct aline *lines;
-	int nr, cap;
+	unsigned nr, cap;
 	int addr_width;          /* hex digits of the highest address */
 };
 

@@ -11,7 +11,7 @@ void pk_annotation_free(struct pk_annotation *an)
 {
 	if (!an)
 		return;
-	for (int i = 0; i < an->nr; i++) {
+	for (unsigned i = 0; i < an->nr; i++) {
 		pk__free(an->lines[i].text);
 		pk__free(an->lines[i].srcline);
 	}
@@ -27,7 +27,7 @@ static void count_lines(struct pk_annotation *an, const struct asym *e,
 		uint64_t at = vstart + e->hits[h].off;
 		struct aline *best = NULL;
 
-		for (int i = 0; i < an->nr; i++) {
+		for (unsigned i = 0; i < an->nr; i++) {
 			if (!an->lines[i].insn)
 				continue;
 			if (an->lines[i].addr > at)
@@ -44,7 +44,7 @@ static void count_lines(struct pk_annotation *an, const struct asym *e,
 static void percents(struct pk_annotation *an, const struct asym *e,
 		     uint64_t all_samples, uint64_t all_period)
 {
-	for (int i = 0; i < an->nr; i++) {
+	for (unsigned i = 0; i < an->nr; i++) {
 		struct aline *l = &an->lines[i];
 		double num, den;
 
@@ -71,7 +71,7 @@ static int srclines(struct pk_annotation *an, struct pk_session *s,
 	void *dw = pk__session_dso_dwarf(s, e->dso);
 	char buf[4352];
 
-	for (int i = 0; i < an->nr; i++) {
+	for (unsigned i = 0; i < an->nr; i++) {
 		struct aline *l = &an->lines[i];
 
 		if (!l->insn)
@@ -134,7 +134,7 @@ struct pk_annotation *pk_annotation_new(struct pk_annotate *a, int idx,
 		pk_annotation_free(an);
 		return pk__ptr_or_errno(-ENOMEM, NULL);
 	}
-	for (int i = 0; i < an->nr; i++)
+	for (unsigned i = 0; i < an->nr; i++)
 		if (an->lines[i].insn &&
 		    hex_digits(an->lines[i].addr) > an->addr_width)
 			an->addr_width = hex_digits(an->lines[i].addr);
@@ -143,7 +143,7 @@ struct pk_annotation *pk_annotation_new(struct pk_annotate *a, int idx,
 
 int pk_annotation_nr_lines(const struct pk_annotation *an)
 {
-	return an->nr;
+	return (int)an->nr;
 }
 
 int pk_annotation_line(const struct pk_annotation *an, int idx,
@@ -151,7 +151,7 @@ int pk_annotation_line(const struct pk_annotation *an, int idx,
 {
 	const struct aline *l;
 
-	if (idx < 0 || idx >= an->nr)
+	if (idx < 0 || (unsigned)idx >= an->nr)
 		return -EINVAL;
 	l = &an->lines[idx];
 	out->insn = l->insn;
@@ -240,7 +240,7 @@ static int print_summary(const struct pk_annotation *an, FILE *f)
 
 	if (!v)
 		return -ENOMEM;
-	for (int i = 0; i < an->nr; i++) {
+	for (unsigned i = 0; i < an->nr; i++) {
 		const struct aline *l = &an->lines[i];
 		int k;
 
@@ -282,7 +282,7 @@ int pk_annotation_print(const struct pk_annotation *an, FILE *f,
 	for (int i = 0; i < n + 4; i++)
 		fputc('-', f);
 	fputc('\n', f);
-	for (int i = 0; i < an->nr; i++)
+	for (unsigned i = 0; i < an->nr; i++)
 		print_line(an, &an->lines[i], &prev, opts, f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -42,15 +42,9 @@ struct dis {
 
 int pk__annotation_add(struct pk_annotation *an, const struct aline *l)
 {
-	if (an->nr == an->cap) {
-		int cap = an->cap ? 2 * an->cap : 256;
-		struct aline *n = pk__realloc(an->lines, (size_t)cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		an->lines = n;
-		an->cap = cap;
-	}
+	if (pk__annotate_grow((void **)&an->lines, &an->cap, an->nr, 256,
+			      sizeof(*an->lines)))
+		return -ENOMEM;
 	an->lines[an->nr] = *l;
 	an->lines[an->nr].text = pk__strdup(l->text);
 	if (!an->lines[an->nr].text)

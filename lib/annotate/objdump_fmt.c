@@ -15,8 +15,8 @@
 
 struct alias { ZydisMnemonic m; const char *name; };
 
-/* Zydis's name -> objdump's (AT&T). */
-static const struct alias att_names[] = {
+/* Zydis's condition names -> objdump's (both syntaxes). */
+static const struct alias cc_names[] = {
 	{ ZYDIS_MNEMONIC_JZ, "je" }, { ZYDIS_MNEMONIC_JNZ, "jne" },
 	{ ZYDIS_MNEMONIC_JNBE, "ja" }, { ZYDIS_MNEMONIC_JNB, "jae" },
 	{ ZYDIS_MNEMONIC_JNLE, "jg" }, { ZYDIS_MNEMONIC_JNL, "jge" },
@@ -26,23 +26,14 @@ static const struct alias att_names[] = {
 	{ ZYDIS_MNEMONIC_CMOVZ, "cmove" }, { ZYDIS_MNEMONIC_CMOVNZ, "cmovne" },
 	{ ZYDIS_MNEMONIC_CMOVNBE, "cmova" }, { ZYDIS_MNEMONIC_CMOVNB, "cmovae" },
 	{ ZYDIS_MNEMONIC_CMOVNLE, "cmovg" }, { ZYDIS_MNEMONIC_CMOVNL, "cmovge" },
+};
+
+/* AT&T's conversion names. */
+static const struct alias att_names[] = {
 	{ ZYDIS_MNEMONIC_CDQE, "cltq" }, { ZYDIS_MNEMONIC_CQO, "cqto" },
 	{ ZYDIS_MNEMONIC_CDQ, "cltd" }, { ZYDIS_MNEMONIC_CWDE, "cwtl" },
 	{ ZYDIS_MNEMONIC_CBW, "cbtw" }, { ZYDIS_MNEMONIC_CWD, "cwtd" },
 	{ ZYDIS_MNEMONIC_MOVSXD, "movslq" },
-};
-
-/* The same for Intel syntax (objdump -M intel). */
-static const struct alias intel_names[] = {
-	{ ZYDIS_MNEMONIC_JZ, "je" }, { ZYDIS_MNEMONIC_JNZ, "jne" },
-	{ ZYDIS_MNEMONIC_JNBE, "ja" }, { ZYDIS_MNEMONIC_JNB, "jae" },
-	{ ZYDIS_MNEMONIC_JNLE, "jg" }, { ZYDIS_MNEMONIC_JNL, "jge" },
-	{ ZYDIS_MNEMONIC_SETZ, "sete" }, { ZYDIS_MNEMONIC_SETNZ, "setne" },
-	{ ZYDIS_MNEMONIC_SETNBE, "seta" }, { ZYDIS_MNEMONIC_SETNB, "setae" },
-	{ ZYDIS_MNEMONIC_SETNLE, "setg" }, { ZYDIS_MNEMONIC_SETNL, "setge" },
-	{ ZYDIS_MNEMONIC_CMOVZ, "cmove" }, { ZYDIS_MNEMONIC_CMOVNZ, "cmovne" },
-	{ ZYDIS_MNEMONIC_CMOVNBE, "cmova" }, { ZYDIS_MNEMONIC_CMOVNB, "cmovae" },
-	{ ZYDIS_MNEMONIC_CMOVNLE, "cmovg" }, { ZYDIS_MNEMONIC_CMOVNL, "cmovge" },
 };
 
 static const char *alias_of(const struct alias *t, size_t n, ZydisMnemonic m)
@@ -282,7 +273,9 @@ static bool cmp_pseudo(char *buf, size_t len, const char *m,
 static bool att_mnemonic(char *buf, size_t len, const ZydisDecodedInstruction *zi,
 			 const ZydisDecodedOperand *ops)
 {
-	const char *alias = alias_of(att_names, PK_ARRAY_SIZE(att_names),
+	const char *alias = alias_of(cc_names, PK_ARRAY_SIZE(cc_names),
+				     zi->mnemonic) ?:
+			    alias_of(att_names, PK_ARRAY_SIZE(att_names),
 				     zi->mnemonic);
 	const char *m = ZydisMnemonicGetString(zi->mnemonic);
 	bool mem = false, regop = false;
@@ -434,7 +427,7 @@ static void intel(struct fmt *f, const ZydisFormatter *zf,
 		  const struct pk__objdump_ctx *c, struct pk__objdump_insn *out)
 {
 	char txt[256], *p, *q;
-	const char *alias = alias_of(intel_names, PK_ARRAY_SIZE(intel_names),
+	const char *alias = alias_of(cc_names, PK_ARRAY_SIZE(cc_names),
 				     zi->mnemonic);
 	const char *mn = ZydisMnemonicGetString(zi->mnemonic);
 	const char *at;

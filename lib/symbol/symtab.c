@@ -149,26 +149,28 @@ const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr)
 	return NULL;
 }
 
-uint64_t pk__symtab_off_to_vaddr(const struct pk_symtab *t, uint64_t off)
+/* A through the PT_LOAD holding it: offset -> address, or back. */
+static uint64_t seg_map(const struct pk_symtab *t, uint64_t a, bool to_vaddr)
 {
 	for (int i = 0; i < t->nr_segs; i++) {
 		const struct pk_load_seg *g = &t->segs[i];
+		uint64_t from = to_vaddr ? g->offset : g->vaddr;
+		uint64_t to = to_vaddr ? g->vaddr : g->offset;
 
-		if (off >= g->offset && off < g->offset + g->filesz)
-			return off - g->offset + g->vaddr;
+		if (a >= from && a < from + g->filesz)
+			return a - from + to;
 	}
-	return off;
+	return a;
+}
+
+uint64_t pk__symtab_off_to_vaddr(const struct pk_symtab *t, uint64_t off)
+{
+	return seg_map(t, off, true);
 }
 
 uint64_t pk__symtab_vaddr_to_off(const struct pk_symtab *t, uint64_t vaddr)
 {
-	for (int i = 0; i < t->nr_segs; i++) {
-		const struct pk_load_seg *g = &t->segs[i];
-
-		if (vaddr >= g->vaddr && vaddr < g->vaddr + g->filesz)
-			return vaddr - g->vaddr + g->offset;
-	}
-	return vaddr;
+	return seg_map(t, vaddr, false);
 }
 
 const struct pk_sym *pk__symtab_below(const struct pk_symtab *t, uint64_t addr)
