@@ -41,7 +41,11 @@ def percents(b):
 # F: a relative DWARF file name bfd takes from another file table entry
 #    (glibc's included headers)
 def norm_S(line):
-    return re.sub(r' ?<[^<>]*>', '', line)
+    line = re.sub(r' ?<[^<>]*>', '', line)
+    # objdump writes 0x before an address it has no symbol for
+    line = re.sub(r'# 0x([0-9a-f]+)$', r'# \1', line)
+    return re.sub(r'^(.*:  +(?:j\w+|call|jmp|bnd jmp|notrack jmp) +)0x([0-9a-f]+)$',
+                  r'\1\2', line)
 
 def norm_F(line):
     line = re.sub(r'^( +: \d+ +)[^/\s][^\s:]*:(\d+)', r'\1FILE:\2', line)
