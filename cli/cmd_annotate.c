@@ -14,8 +14,6 @@ struct annotate {
 	const char *input, *symbol;
 	struct pk_perfdata *pd;
 	struct pk_annotate *a;
-	int attr;                /* the one event with samples */
-	bool two_events;
 	struct pk_annotation_opts ao;
 	struct pk_annotation_print_opts po;
 	char last_src[4352];      /* perf -l's last marked source line */
@@ -35,21 +33,19 @@ static int sample(void *ctx, struct pk_session *s,
 	struct annotate *an = ctx;
 
 	(void)s;
-	if (an->attr < 0)
-		an->attr = sm->attr;
-	else if (an->attr != sm->attr)
-		an->two_events = true;
 	return pk_annotate_add(an->a, sm);
 }
 
 /* One symbol; kernel symbols and unreadable files are skipped as perf
  * skips what it cannot annotate. */
-static void print_one(struct annotate *an, int idx, const char *event)
+static void print_one(struct annotate *an, int idx)
 {
+	const char *event;
 	struct pk_annotate_sym sym;
 	struct pk_annotation *x;
 
 	pk_annotate_sym(an->a, idx, &sym);
+	event = pk_perfdata_attr_name(an->pd, (unsigned)sym.attr);
 	x = pk_annotation_new(an->a, idx, &an->ao);
 	if (!x && sym.kernel)
 		cli_error("annotate", "cannot annotate %s in %s: kernel code "
@@ -60,28 +56,22 @@ static void print_one(struct annotate *an, int idx, const char *event)
 			  sym.dso, strerror(errno));
 	if (!x)
 		return;
-	an->po.event = event;
+	an->po.event = event ? event : "";
 	pk_annotation_print(x, stdout, &an->po);
 	pk_annotation_free(x);
 }
 
 static int report(struct annotate *an)
 {
-	const char *event = pk_perfdata_attr_name(an->pd, (unsigned)an->attr);
 	int n = pk_annotate_nr_syms(an->a);
 
-	if (an->two_events) {
-		cli_error("annotate", "%s: more than one event: not supported",
-			  an->input);
-		return 1;
-	}
 	for (int i = 0; i < n; i++) {
 		struct pk_annotate_sym sym;
 
 		pk_annotate_sym(an->a, i, &sym);
 		if (an->symbol && strcmp(an->symbol, sym.name))
 			continue;
-		print_one(an, i, event ? event : "");
+		print_one(an, i);
 	}
 	return 0;
 }
@@ -198,7 +188,7 @@ int cmd_annotate(int argc, char **argv)
 		NOT_YET("symfs", required_argument), NOT_YET("tui", no_argument),
 		{ NULL, 0, NULL, 0 },
 	};
-	struct annotate an = { .input = "perf.data", .attr = -1 };
+	struct annotate an = { .input = "perf.data" };
 	bool stdio = false;
 	int c, ret, li = 0;
 

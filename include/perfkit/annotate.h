@@ -31,8 +31,9 @@ PK_API struct pk_annotate *pk_annotate_new(struct pk_session *s);
 PK_API void pk_annotate_free(struct pk_annotate *a);
 
 /*
- * Counts sample SM (a tool's sample callback argument) at its ip, when
- * the ip lies in a symbol of a DSO; every sample counts in the totals.
+ * Counts sample SM (a tool's sample callback argument) at its ip, per
+ * event, when the ip lies in a symbol of a DSO; every sample of a known
+ * event counts in its totals.
  * 0 or -ENOMEM.
  */
 PK_API int pk_annotate_add(struct pk_annotate *a,
@@ -45,18 +46,20 @@ struct pk_annotate_sym {
 	const char *dso_short; /* its base name */
 	uint64_t start, end;   /* [start, end): addresses in the ELF file */
 	uint64_t nr_samples, period;
+	int attr;              /* its event (attribute index) */
 	bool kernel;
 };
 
-/* The number of symbols with samples; pk_annotate_sym()'s index 0 is the
- * hottest (period, then DSO and symbol name, as perf sorts). */
+/* The number of (event, symbol) pairs with samples; pk_annotate_sym()'s
+ * indexes go through the events in order, each's hottest symbol first
+ * (period, then DSO and symbol name, as perf sorts). */
 PK_API int pk_annotate_nr_syms(struct pk_annotate *a);
 /* Describes symbol IDX. 0, or -EINVAL for a bad index. */
 PK_API int pk_annotate_sym(struct pk_annotate *a, int idx,
 			   struct pk_annotate_sym *out);
-/* The sample count and period of all samples added. */
-PK_API void pk_annotate_totals(struct pk_annotate *a, uint64_t *samples,
-			       uint64_t *period);
+/* The sample count and period of all samples added of event ATTR. */
+PK_API void pk_annotate_totals(struct pk_annotate *a, int attr,
+			       uint64_t *samples, uint64_t *period);
 
 enum pk_annotate_percent {
 	PK_ANNOTATE_LOCAL_PERIOD,   /* perf's default */

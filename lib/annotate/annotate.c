@@ -43,6 +43,7 @@ void pk_annotate_free(struct pk_annotate *a)
 		pk__free(a->syms[i]);
 	}
 	pk__free(a->syms);
+	pk__free(a->totals);
 	pk__hash_fini(&a->by_sym);
 	pk__free(a);
 }
@@ -56,10 +57,12 @@ static const char *base_name(const char *path)
 
 /* The entry of the symbol LOC names, added on first sight. */
 static struct asym *entry(struct pk_annotate *a, const struct pk_location *loc,
-			  const struct pk_sym *sym, const struct map *m)
+			  const struct pk_sym *sym, const struct map *m, int attr)
 {
 	bool added = false;
-	uint64_t *slot = pk__hash_put(&a->by_sym, (uintptr_t)loc->sym, &added);
+	/* user pointers fit in 48 bits */
+	uint64_t key = (uintptr_t)loc->sym ^ ((uint64_t)(unsigned)attr << 48);
+	uint64_t *slot = pk__hash_put(&a->by_sym, key, &added);
 	struct asym *e;
 
 	if (!slot)
@@ -75,6 +78,7 @@ static struct asym *entry(struct pk_annotate *a, const struct pk_location *loc,
 	e->name = loc->sym;
 	e->dso_name = loc->dso;
 	e->kernel = loc->kernel;
+	e->attr = attr;
 	e->start = loc->dso_addr - loc->symoff;
 	e->end = sym ? sym->end : e->start;
 	e->dso = m ? m->dso : NULL;
@@ -102,15 +106,23 @@ int pk_annotate_add(struct pk_annotate *a, const struct pk_session_sample *sm)
 	struct pk_location loc;
 	struct asym *e;
 
-	a->samples++;
-	a->period += x->period;
+	if (sm->attr < 0)
+		return 0;
+	while (a->nr_totals <= (unsigned)sm->attr) {
+		if (pk__annotate_grow((void **)&a->totals, &a->cap_totals,
+				      a->nr_totals, 4, sizeof(*a->totals)))
+			return -ENOMEM;
+		a->totals[a->nr_totals++] = (struct atotal){ 0, 0 };
+	}
+	a->totals[sm->attr].samples++;
+	a->totals[sm->attr].period += x->period;
 	if (pk_session_resolve(a->sess, x->pid, x->ip, mode, &loc) || !loc.sym)
 		return 0;
 	if (!loc.kernel) {
 		m = pk__session_map(a->sess, x->pid, x->ip);
 		sym = m ? pk__symtab_find(&m->dso->tab, loc.dso_addr) : NULL;
 	}
-	e = entry(a, &loc, sym, m);
+	e = entry(a, &loc, sym, m, sm->attr);
 	if (!e)
 		return -ENOMEM;
 	e->samples++;
@@ -118,13 +130,16 @@ int pk_annotate_add(struct pk_annotate *a, const struct pk_session_sample *sm)
 	return count_at(e, loc.symoff, x->period);
 }
 
-/* perf's output order: period, then DSO and symbol names ascending. */
+/* perf's output order: per event, period, then DSO and symbol names
+ * ascending. */
 static int hotter(const void *pa, const void *pb)
 {
 	const struct asym *a = *(const struct asym *const *)pa;
 	const struct asym *b = *(const struct asym *const *)pb;
 	int c;
 
+	if (a->attr != b->attr)
+		return a->attr < b->attr ? -1 : 1;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	c = strcmp(base_name(a->dso_name), base_name(b->dso_name));
@@ -166,12 +181,15 @@ int pk_annotate_sym(struct pk_annotate *a, int idx, struct pk_annotate_sym *out)
 	out->nr_samples = e->samples;
 	out->period = e->period;
 	out->kernel = e->kernel;
+	out->attr = e->attr;
 	return 0;
 }
 
-void pk_annotate_totals(struct pk_annotate *a, uint64_t *samples,
+void pk_annotate_totals(struct pk_annotate *a, int attr, uint64_t *samples,
 			uint64_t *period)
 {
-	*samples = a->samples;
-	*period = a->period;
+	bool known = attr >= 0 && (unsigned)attr < a->nr_totals;
+
+	*samples = known ? a->totals[attr].samples : 0;
+	*period = known ? a->totals[attr].period : 0;
 }

@@ -20,6 +20,7 @@ struct asym {
 	struct dso *dso;        /* NULL for the kernel */
 	uint64_t start, end;
 	uint64_t samples, period;
+	int attr;               /* the event's attribute index */
 	bool kernel;
 	struct ahit *hits;
 	unsigned nr_hits, cap_hits;
@@ -30,8 +31,9 @@ struct pk_annotate {
 	struct asym **syms;
 	unsigned nr, cap;
 	bool sorted;
-	struct pk__hash by_sym;  /* symbol name pointer -> index */
-	uint64_t samples, period;
+	struct pk__hash by_sym;  /* (attr, symbol name pointer) -> index */
+	struct atotal { uint64_t samples, period; } *totals; /* per attr */
+	unsigned nr_totals, cap_totals;
 };
 
 /* Room for one more of the *NR elements of SIZE bytes at *ARR (its

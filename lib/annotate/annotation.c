@@ -129,7 +129,12 @@ struct pk_annotation *pk_annotation_new(struct pk_annotate *a, int idx,
 	an->sym.start = vstart;
 	an->sym.end = vstart + (e->end - e->start);
 	count_lines(an, e, vstart);
-	percents(an, e, a->samples, a->period);
+	{
+		uint64_t all_samples, all_period;
+
+		pk_annotate_totals(a, e->attr, &all_samples, &all_period);
+		percents(an, e, all_samples, all_period);
+	}
 	if (opts && opts->srclines && srclines(an, a->sess, e, vstart)) {
 		pk_annotation_free(an);
 		return pk__ptr_or_errno(-ENOMEM, NULL);

@@ -1,6 +1,7 @@
 # perfkit annotate --stdio against perf annotate --stdio (6.1) on the
-# same recordings: cpu-clock samples of the demo workload (plain and -g)
-# and of a small C program built with -g here. Compared: the symbols
+# same recordings: cpu-clock samples of the demo workload (plain, -g, and
+# with task-clock as a second event) and of a small C program built with
+# -g here. Compared: the symbols
 # (hottest first when none is named) with the same header lines, the
 # same percentage at every instruction address, and the whole text after
 # the normalizations docs/annotate.md lists (scripts/annotate_cmp.py).
@@ -108,6 +109,7 @@ fi
 
 perf record -q -e cpu-clock -o "$T/demo.data" "$DEMO" >/dev/null 2>&1
 perf record -q -e cpu-clock -g -o "$T/demog.data" "$DEMO" >/dev/null 2>&1
+perf record -q -e cpu-clock,task-clock -o "$T/two.data" "$DEMO" >/dev/null 2>&1
 [ -n "$PROG" ] &&
 	perf record -q -e cpu-clock -o "$T/prog.data" "$PROG" 15000000 >/dev/null 2>&1
 
@@ -137,6 +139,12 @@ same annotate_print_line_g "$T/demog.data" -l
 same annotate_nr_samples "$D" -n
 same annotate_total_period "$D" --show-total-period cmp
 same annotate_print_line_n "$D" -l -n do_hash.constprop.0
+if [ -s "$T/two.data" ]; then
+	same annotate_two_events "$T/two.data"
+	same annotate_two_events_sym "$T/two.data" cmp
+else
+	fail annotate_two_events "perf record -e cpu-clock,task-clock failed"
+fi
 if [ -n "$PROG" ]; then
 	same annotate_prog_int "$T/prog.data" int_work
 	same annotate_prog_fp "$T/prog.data" fp_work
