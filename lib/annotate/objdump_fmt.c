@@ -178,6 +178,15 @@ static void att_operand(struct fmt *f, const ZydisDecodedInstruction *zi,
 {
 	switch (o->type) {
 	case ZYDIS_OPERAND_TYPE_REGISTER:
+		if (o->reg.value >= ZYDIS_REGISTER_ST0 &&
+		    o->reg.value <= ZYDIS_REGISTER_ST7) {
+			/* x87: %st(i) where encoded, %st where implied */
+			if (o->encoding == ZYDIS_OPERAND_ENCODING_MODRM_RM)
+				put(f, "%%st(%d)", o->reg.value - ZYDIS_REGISTER_ST0);
+			else
+				put(f, "%%st");
+			break;
+		}
 		put(f, "%s%%%s", is_branch(zi) ? "*" : "", reg(o->reg.value));
 		break;
 	case ZYDIS_OPERAND_TYPE_MEMORY:
