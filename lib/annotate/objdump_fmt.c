@@ -230,6 +230,9 @@ static void att_prefixes(struct fmt *f, const ZydisDecodedInstruction *zi)
 		put(f, "data16 ");
 	if (count_prefix(zi, 0x2e))
 		put(f, "cs ");
+	if (zi->mnemonic == ZYDIS_MNEMONIC_RET && count_prefix(zi, 0xf3) &&
+	    !(zi->attributes & (ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE)))
+		put(f, "repz ");
 	if (zi->attributes & ZYDIS_ATTRIB_HAS_LOCK)
 		put(f, "lock ");
 	if (zi->attributes & ZYDIS_ATTRIB_HAS_REP)
@@ -327,6 +330,26 @@ static bool att_mnemonic(char *buf, size_t len, const ZydisDecodedInstruction *z
 	return false;
 }
 
+/* AT&T's register forms of DC/DE swap sub/subr and div/divr (the old
+ * UnixWare assembler's reading, which binutils keeps). */
+static void x87_swap(char *m, const ZydisDecodedInstruction *zi)
+{
+	static const char *const pairs[][2] = {
+		{ "fsub", "fsubr" }, { "fdiv", "fdivr" },
+		{ "fsubp", "fsubrp" }, { "fdivp", "fdivrp" },
+	};
+
+	if (zi->opcode_map != ZYDIS_OPCODE_MAP_DEFAULT ||
+	    (zi->opcode != 0xdc && zi->opcode != 0xde) || zi->raw.modrm.mod != 3)
+		return;
+	for (size_t i = 0; i < PK_ARRAY_SIZE(pairs); i++)
+		for (int k = 0; k < 2; k++)
+			if (!strcmp(m, pairs[i][k])) {
+				strcpy(m, pairs[i][!k]);
+				return;
+			}
+}
+
 /* 66 90 is "xchg %ax,%ax" to objdump; D0/D1 shifts by one drop "$0x1". */
 static bool att_special(struct fmt *f, const ZydisDecodedInstruction *zi)
 {
@@ -383,7 +406,7 @@ static void att_mask(struct fmt *f, const ZydisDecodedInstruction *zi)
 	    zi->avx.mask.reg == ZYDIS_REGISTER_K0)
 		return;
 	put(f, "{%%%s}", reg(zi->avx.mask.reg));
-	if (zi->avx.mask.mode == ZYDIS_MASK_MODE_ZEROING)
+	if (zi->raw.evex.z)
 		put(f, "{z}");
 }
 
@@ -401,6 +424,7 @@ static void att(struct fmt *f, const ZydisDecodedInstruction *zi,
 	if (att_special(f, zi) || att_string(f, pre, zi))
 		return;
 	no_imm = att_mnemonic(base, sizeof(base), zi, ops);
+	x87_swap(base, zi);
 	snprintf(mn, sizeof(mn), "%s%s", pre, base);
 
 	if (zi->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT &&
