@@ -316,6 +316,15 @@ static bool att_mnemonic(char *buf, size_t len, const ZydisDecodedInstruction *z
 		snprintf(buf, len, "movabs");
 		return false;
 	}
+	if (mem && m && strstr(m, "cvt") && (strstr(m, "si2sd") ||
+					      strstr(m, "si2ss"))) {
+		/* the integer's size from memory: cvtsi2sdl, cvtsi2ssq */
+		for (unsigned i = 0; i < zi->operand_count_visible; i++)
+			if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY)
+				snprintf(buf, len, "%s%c", m,
+					 size_letter(ops[i].size));
+		return false;
+	}
 	if (mem && !regop && zi->meta.category == ZYDIS_CATEGORY_X87_ALU &&
 	    x87_suffix(m, ops, zi->operand_count_visible)) {
 		snprintf(buf, len, "%s%s", m, x87_suffix(m, ops,
