@@ -240,39 +240,16 @@ static int read_code(const char *path, uint64_t vaddr, size_t len,
 	return err;
 }
 
-static bool formatter(ZydisFormatter *f)
-{
-	return ZYAN_SUCCESS(ZydisFormatterInit(f, ZYDIS_FORMATTER_STYLE_INTEL)) &&
-	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
-			ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE)) &&
-	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
-			ZYDIS_FORMATTER_PROP_IMM_PADDING, ZYDIS_PADDING_DISABLED)) &&
-	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
-			ZYDIS_FORMATTER_PROP_DISP_PADDING, ZYDIS_PADDING_DISABLED)) &&
-	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
-			ZYDIS_FORMATTER_PROP_ADDR_PADDING_ABSOLUTE,
-			ZYDIS_PADDING_DISABLED)) &&
-	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
-			ZYDIS_FORMATTER_PROP_FORCE_SIZE, ZYAN_TRUE)) &&
-	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
-			ZYDIS_FORMATTER_PROP_IMM_SIGNEDNESS,
-			ZYDIS_SIGNEDNESS_UNSIGNED)) &&
-	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
-			ZYDIS_FORMATTER_PROP_FORCE_RELATIVE_RIPREL, ZYAN_TRUE));
-}
-
 static int disasm_bytes(struct dis *d, const uint8_t *code, size_t len,
 			uint64_t vstart, bool intel)
 {
 	struct pk__objdump_ctx ctx = { sym_label, d };
 	struct pk__objdump_insn in;
 	ZydisDecoder dec;
-	ZydisFormatter fmt;
 	int err = 0;
 
 	if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
-					   ZYDIS_STACK_WIDTH_64)) ||
-	    !formatter(&fmt))
+					   ZYDIS_STACK_WIDTH_64)))
 		return -EPROTO;
 	for (size_t at = 0; at < len && !err;) {
 		struct aline l = { .insn = true, .addr = vstart + at };
@@ -281,7 +258,7 @@ static int disasm_bytes(struct dis *d, const uint8_t *code, size_t len,
 		err = show_line(d, d->e->start + at);
 		if (err)
 			break;
-		n = pk__objdump_insn(&dec, intel ? &fmt : NULL, code + at,
+		n = pk__objdump_insn(&dec, intel, code + at,
 				     len - at, vstart + at, &ctx, &in);
 		l.text = in.text;
 		l.has_target = in.has_target;

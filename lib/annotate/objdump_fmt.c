@@ -407,14 +407,15 @@ static bool att_string(struct fmt *f, const char *pre,
 	return true;
 }
 
-/* AVX-512 masking after the destination: {%kN}, {z}. */
-static void att_mask(struct fmt *f, const ZydisDecodedInstruction *zi)
+/* AVX-512 masking after the destination: {%kN} ({kN} in Intel), {z}. */
+static void att_mask(struct fmt *f, const ZydisDecodedInstruction *zi,
+		     bool intel_syntax)
 {
 	if (zi->encoding != ZYDIS_INSTRUCTION_ENCODING_EVEX ||
 	    zi->avx.mask.reg == ZYDIS_REGISTER_NONE ||
 	    zi->avx.mask.reg == ZYDIS_REGISTER_K0)
 		return;
-	put(f, "{%%%s}", reg(zi->avx.mask.reg));
+	put(f, intel_syntax ? "{%s}" : "{%%%s}", reg(zi->avx.mask.reg));
 	if (zi->raw.evex.z)
 		put(f, "{z}");
 }
@@ -455,92 +456,194 @@ static void att(struct fmt *f, const ZydisDecodedInstruction *zi,
 		att_operand(f, zi, &ops[i], va, c, out);
 		any = true;
 	}
-	att_mask(f, zi);
+	att_mask(f, zi, false);
 	if (out->has_rip && !out->has_target) {
 		put(f, "        # ");
 		target(f, out->rip, c);
 	}
 }
 
-/* Zydis's Intel text as objdump -M intel writes it. */
-static void intel(struct fmt *f, const ZydisFormatter *zf,
-		  const ZydisDecodedInstruction *zi,
+static const char *intel_size(unsigned bits)
+{
+	switch (bits) {
+	case 8: return "BYTE";
+	case 16: return "WORD";
+	case 32: return "DWORD";
+	case 64: return "QWORD";
+	case 80: return "TBYTE";
+	case 128: return "XMMWORD";
+	case 256: return "YMMWORD";
+	case 512: return "ZMMWORD";
+	default: return NULL;
+	}
+}
+
+static void intel_mem(struct fmt *f, const ZydisDecodedInstruction *zi,
+		      const ZydisDecodedOperand *o)
+{
+	const struct ZydisDecodedOperandMem_ *m = &o->mem;
+	const char *sz = intel_size(o->size);
+	bool fsgs = m->segment == ZYDIS_REGISTER_FS ||
+		    m->segment == ZYDIS_REGISTER_GS;
+
+	if (sz && zi->mnemonic != ZYDIS_MNEMONIC_LEA)
+		put(f, "%s PTR ", sz);
+	if (m->base == ZYDIS_REGISTER_NONE && m->index == ZYDIS_REGISTER_NONE) {
+		put(f, "%s:0x%" PRIx64, fsgs ? reg(m->segment) : "ds",
+		    (uint64_t)m->disp.value);
+		return;
+	}
+	if (fsgs)
+		put(f, "%s:", reg(m->segment));
+	put(f, "[");
+	if (m->base != ZYDIS_REGISTER_NONE)
+		put(f, "%s", reg(m->base));
+	if (m->index != ZYDIS_REGISTER_NONE)
+		put(f, "%s%s*%u", m->base != ZYDIS_REGISTER_NONE ? "+" : "",
+		    reg(m->index), m->scale ? m->scale : 1);
+	if (m->disp.has_displacement) {
+		if (m->base == ZYDIS_REGISTER_RIP) /* objdump: unsigned there */
+			put(f, "+0x%" PRIx64, (uint64_t)m->disp.value);
+		else if (m->disp.value < 0)
+			put(f, "-0x%" PRIx64, (uint64_t)0 - (uint64_t)m->disp.value);
+		else
+			put(f, "+0x%" PRIx64, (uint64_t)m->disp.value);
+	}
+	put(f, "]");
+}
+
+static void intel_operand(struct fmt *f, const ZydisDecodedInstruction *zi,
+			  const ZydisDecodedOperand *o, uint64_t va,
+			  const struct pk__objdump_ctx *c,
+			  struct pk__objdump_insn *out)
+{
+	switch (o->type) {
+	case ZYDIS_OPERAND_TYPE_REGISTER:
+		if (o->reg.value >= ZYDIS_REGISTER_ST0 &&
+		    o->reg.value <= ZYDIS_REGISTER_ST7) {
+			if (o->encoding == ZYDIS_OPERAND_ENCODING_MODRM_RM)
+				put(f, "st(%d)", o->reg.value - ZYDIS_REGISTER_ST0);
+			else
+				put(f, "st");
+			break;
+		}
+		put(f, "%s", reg(o->reg.value));
+		break;
+	case ZYDIS_OPERAND_TYPE_MEMORY:
+		intel_mem(f, zi, o);
+		if (o->mem.base == ZYDIS_REGISTER_RIP) {
+			out->has_rip = true;
+			out->rip = va + zi->length + (uint64_t)o->mem.disp.value;
+		}
+		break;
+	case ZYDIS_OPERAND_TYPE_IMMEDIATE:
+		if (o->imm.is_relative) {
+			out->has_target = true;
+			out->target = va + zi->length + o->imm.value.u;
+			target(f, out->target, c);
+		} else {
+			put(f, "0x%" PRIx64, imm_value(zi, o));
+		}
+		break;
+	default:
+		put(f, "?");
+	}
+}
+
+/* String instructions with objdump's Intel operands. */
+static bool intel_string(struct fmt *f, const char *pre,
+			 const ZydisDecodedInstruction *zi)
+{
+	const char *m = ZydisMnemonicGetString(zi->mnemonic);
+	const char *sz = intel_size(zi->operand_width);
+	static const char *const accs[] = { "al", "ax", "eax", "rax" };
+	const char *acc = accs[zi->operand_width == 8 ? 0 :
+			       zi->operand_width == 16 ? 1 :
+			       zi->operand_width == 32 ? 2 : 3];
+	char mn[64];
+
+	if (zi->meta.category != ZYDIS_CATEGORY_STRINGOP || !m || !sz)
+		return false;
+	snprintf(mn, sizeof(mn), "%s%.4s", pre, m);
+	if (!strncmp(m, "movs", 4))
+		put(f, "%-6s %s PTR es:[rdi],%s PTR ds:[rsi]", mn, sz, sz);
+	else if (!strncmp(m, "cmps", 4))
+		put(f, "%-6s %s PTR ds:[rsi],%s PTR es:[rdi]", mn, sz, sz);
+	else if (!strncmp(m, "stos", 4))
+		put(f, "%-6s %s PTR es:[rdi],%s", mn, sz, acc);
+	else if (!strncmp(m, "lods", 4))
+		put(f, "%-6s %s,%s PTR ds:[rsi]", mn, acc, sz);
+	else if (!strncmp(m, "scas", 4))
+		put(f, "%-6s %s,%s PTR es:[rdi]", mn, acc, sz);
+	else
+		return false;
+	return true;
+}
+
+/* objdump -M intel: the same decode, Intel order and spelling. */
+static void intel(struct fmt *f, const ZydisDecodedInstruction *zi,
 		  const ZydisDecodedOperand *ops, uint64_t va,
 		  const struct pk__objdump_ctx *c, struct pk__objdump_insn *out)
 {
-	char txt[256], *p, *q;
+	const char *m = ZydisMnemonicGetString(zi->mnemonic);
 	const char *alias = alias_of(cc_names, PK_ARRAY_SIZE(cc_names),
 				     zi->mnemonic);
-	const char *mn = ZydisMnemonicGetString(zi->mnemonic);
-	const char *at;
+	char pre[80], base[40], mn[128];
+	struct fmt pf = { pre, pre + sizeof(pre) };
+	unsigned n = zi->operand_count_visible;
+	bool any = false, no_imm = false;
 
-	if (!ZYAN_SUCCESS(ZydisFormatterFormatInstruction(zf, zi, ops,
-			  zi->operand_count_visible, txt, sizeof(txt), va, NULL))) {
-		put(f, "(bad)");
+	pre[0] = 0;
+	att_prefixes(&pf, zi);
+	if (zi->mnemonic == ZYDIS_MNEMONIC_NOP && zi->opcode == 0x90 &&
+	    count_prefix(zi, 0x66)) {
+		put(f, "%-6s ax,ax", "xchg");
 		return;
 	}
-	/* the operands: after the mnemonic Zydis printed */
-	if (!mn)
-		mn = "(bad)";
-	at = strstr(txt, mn);
-	p = at ? (char *)at + strlen(mn) : txt + strlen(txt);
-	while (*p == ' ')
-		p++;
-	if (at)
-		put(f, "%.*s", (int)(at - txt), txt); /* prefixes */
-	if (!*p) {
-		put(f, "%s", alias ? alias : mn);
+	if (intel_string(f, pre, zi))
 		return;
-	}
-	put(f, "%-6s ", alias ? alias : mn);
-	for (unsigned i = 0; i < zi->operand_count_visible; i++)
-		if (ops[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
-		    ops[i].imm.is_relative) {
-			out->has_target = true;
-			out->target = va + zi->length + ops[i].imm.value.u;
-			target(f, out->target, c);
-			return;
-		}
+	if (alias)
+		snprintf(base, sizeof(base), "%s", alias);
+	else if (m && cmp_pseudo(base, sizeof(base), m, zi, ops))
+		no_imm = true;
+	else if (zi->mnemonic == ZYDIS_MNEMONIC_MOV && n == 2 &&
+		 ops[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE && ops[1].size == 64)
+		snprintf(base, sizeof(base), "movabs");
+	else
+		snprintf(base, sizeof(base), "%s", m ? m : "(bad)");
+	snprintf(mn, sizeof(mn), "%s%s", pre, base);
 	if (zi->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT &&
-	    (zi->opcode == 0xd0 || zi->opcode == 0xd1) &&
-	    (q = strstr(p, ", 0x1")) && !q[5])
-		strcpy(q, ", 1");
-	for (q = p; *q; q++) {
-		static const char *const sizes[] = { "byte", "word", "dword",
-			"qword", "tbyte", "xmmword", "ymmword", "zmmword" };
-		bool done = false;
-
-		if (*q == ',' && q[1] == ' ') {
-			put(f, ",");
-			q++;
-			continue;
-		}
-		for (size_t i = 0; i < PK_ARRAY_SIZE(sizes) && !done; i++) {
-			size_t n = strlen(sizes[i]);
-
-			if ((q == p || q[-1] == ' ' || q[-1] == ',') &&
-			    !strncmp(q, sizes[i], n) && !strncmp(q + n, " ptr ", 5)) {
-				if (zi->mnemonic != ZYDIS_MNEMONIC_LEA)
-					for (size_t k = 0; k < n; k++)
-						put(f, "%c", q[k] - 'a' + 'A');
-				if (zi->mnemonic != ZYDIS_MNEMONIC_LEA)
-					put(f, " PTR ");
-				q += n + 4;
-				done = true;
-			}
-		}
-		if (!done)
-			put(f, "%c", *q);
+	    (zi->opcode == 0xd0 || zi->opcode == 0xd1) && n == 2) {
+		put(f, "%-6s ", mn);
+		intel_operand(f, zi, &ops[0], va, c, out);
+		put(f, ",1");
+		return;
 	}
-	for (unsigned i = 0; i < zi->operand_count_visible; i++)
-		if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
-		    ops[i].mem.base == ZYDIS_REGISTER_RIP) {
-			put(f, "        # ");
-			target(f, va + zi->length + (uint64_t)ops[i].mem.disp.value, c);
-		}
+	if (zi->mnemonic == ZYDIS_MNEMONIC_NOP && n == 2)
+		n = 1;
+	if (!n) {
+		put(f, "%s", mn);
+		return;
+	}
+	put(f, "%-6s ", mn);
+	for (unsigned i = 0; i < n; i++) {
+		if (ops[i].encoding == ZYDIS_OPERAND_ENCODING_MASK ||
+		    (no_imm && ops[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE))
+			continue;
+		if (any)
+			put(f, ",");
+		intel_operand(f, zi, &ops[i], va, c, out);
+		if (i == 0)
+			att_mask(f, zi, true);
+		any = true;
+	}
+	if (out->has_rip && !out->has_target) {
+		put(f, "        # ");
+		target(f, out->rip, c);
+	}
 }
 
-int pk__objdump_insn(const ZydisDecoder *dec, const ZydisFormatter *intel_fmt,
+int pk__objdump_insn(const ZydisDecoder *dec, bool intel_syntax,
 		     const uint8_t *b, size_t len, uint64_t va,
 		     const struct pk__objdump_ctx *c, struct pk__objdump_insn *out)
 {
@@ -554,8 +657,8 @@ int pk__objdump_insn(const ZydisDecoder *dec, const ZydisFormatter *intel_fmt,
 		put(&f, "(bad)");
 		return 1;
 	}
-	if (intel_fmt)
-		intel(&f, intel_fmt, &zi, ops, va, c, out);
+	if (intel_syntax)
+		intel(&f, &zi, ops, va, c, out);
 	else
 		att(&f, &zi, ops, va, c, out);
 	return zi.length;

@@ -23,10 +23,10 @@ struct pk__objdump_insn {
 
 /*
  * Decodes the instruction at B (LEN bytes available, address VA) into
- * OUT: AT&T, or Intel with INTEL_FMT (Zydis's Intel formatter). Returns
+ * OUT: AT&T, or Intel (objdump -M intel) with INTEL_SYNTAX. Returns
  * its length; 1 and "(bad)" for bytes that do not decode.
  */
-int pk__objdump_insn(const ZydisDecoder *dec, const ZydisFormatter *intel_fmt,
+int pk__objdump_insn(const ZydisDecoder *dec, bool intel_syntax,
 		     const uint8_t *b, size_t len, uint64_t va,
 		     const struct pk__objdump_ctx *c, struct pk__objdump_insn *out);
 #endif

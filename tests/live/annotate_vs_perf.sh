@@ -6,8 +6,7 @@
 # same percentage at every instruction address, and the whole text after
 # the normalizations docs/annotate.md lists (scripts/annotate_cmp.py).
 # Options: SYMBOL, -s, --no-source, --percent-type, -l, -n,
-# --show-total-period, -M intel (headers and percentages); refusals and
-# bad input.
+# --show-total-period, -M intel; refusals and bad input.
 # pk-test: slow
 . tests/lib/sh.sh
 T=$T_TMP
@@ -132,7 +131,8 @@ check annotate_sym_unknown "perfkit: status $rk, $(wc -c <"$T/k.out") bytes; per
 	$rk -eq 0 -a ! -s "$T/k.out" -a ! -s "$T/p.out"
 same annotate_local_hits "$D" --percent-type local-hits
 same annotate_global_period "$D" --percent-type global-period
-same annotate_intel "$D" --percent-only -M intel
+same annotate_intel "$D" -M intel
+same annotate_intel_prog_g "$T/demog.data" -M intel --no-source
 same annotate_color_never "$T/demog.data" --stdio-color never cmp
 same annotate_print_line "$D" -l
 same annotate_print_line_g "$T/demog.data" -l

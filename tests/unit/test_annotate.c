@@ -85,7 +85,7 @@ static void test_att(void)
 	for (size_t i = 0; i < PK_ARRAY_SIZE(cases); i++) {
 		const struct insn_case *k = &cases[i];
 		struct pk__objdump_insn out;
-		int n = pk__objdump_insn(&dec, NULL, k->b, k->len, k->va, &c, &out);
+		int n = pk__objdump_insn(&dec, false, k->b, k->len, k->va, &c, &out);
 
 		if (n != (int)k->len || strcmp(out.text, k->att)) {
 			t_fail("annotate_att_case", "%#" PRIx64 ": '%s' (%d bytes), objdump '%s'",
