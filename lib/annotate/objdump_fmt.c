@@ -172,46 +172,6 @@ static void target(struct fmt *f, uint64_t t, const struct pk__objdump_ctx *c)
 		put(f, "0x%" PRIx64, t); /* objdump: no symbol there */
 }
 
-static void att_operand(struct fmt *f, const ZydisDecodedInstruction *zi,
-			const ZydisDecodedOperand *o, uint64_t va,
-			const struct pk__objdump_ctx *c, struct pk__objdump_insn *out)
-{
-	switch (o->type) {
-	case ZYDIS_OPERAND_TYPE_REGISTER:
-		if (o->reg.value >= ZYDIS_REGISTER_ST0 &&
-		    o->reg.value <= ZYDIS_REGISTER_ST7) {
-			/* x87: %st(i) where encoded, %st where implied */
-			if (o->encoding == ZYDIS_OPERAND_ENCODING_MODRM_RM)
-				put(f, "%%st(%d)", o->reg.value - ZYDIS_REGISTER_ST0);
-			else
-				put(f, "%%st");
-			break;
-		}
-		put(f, "%s%%%s", is_branch(zi) ? "*" : "", reg(o->reg.value));
-		break;
-	case ZYDIS_OPERAND_TYPE_MEMORY:
-		if (is_branch(zi))
-			put(f, "*");
-		att_mem(f, o);
-		if (o->mem.base == ZYDIS_REGISTER_RIP) {
-			out->has_rip = true;
-			out->rip = va + zi->length + (uint64_t)o->mem.disp.value;
-		}
-		break;
-	case ZYDIS_OPERAND_TYPE_IMMEDIATE:
-		if (o->imm.is_relative) {
-			out->has_target = true;
-			out->target = va + zi->length + o->imm.value.u;
-			target(f, out->target, c);
-		} else {
-			put(f, "$0x%" PRIx64, imm_value(zi, o));
-		}
-		break;
-	default:
-		put(f, "?");
-	}
-}
-
 static unsigned count_prefix(const ZydisDecodedInstruction *zi, uint8_t b)
 {
 	unsigned n = 0;
@@ -420,49 +380,6 @@ static void att_mask(struct fmt *f, const ZydisDecodedInstruction *zi,
 		put(f, "{z}");
 }
 
-static void att(struct fmt *f, const ZydisDecodedInstruction *zi,
-		const ZydisDecodedOperand *ops, uint64_t va,
-		const struct pk__objdump_ctx *c, struct pk__objdump_insn *out)
-{
-	char pre[80], base[40], mn[128];
-	struct fmt pf = { pre, pre + sizeof(pre) };
-	unsigned first = 0, n = zi->operand_count_visible;
-	bool any = false, no_imm;
-
-	pre[0] = 0;
-	att_prefixes(&pf, zi);
-	if (att_special(f, zi) || att_string(f, pre, zi))
-		return;
-	no_imm = att_mnemonic(base, sizeof(base), zi, ops);
-	x87_swap(base, zi);
-	snprintf(mn, sizeof(mn), "%s%s", pre, base);
-
-	if (zi->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT &&
-	    (zi->opcode == 0xd0 || zi->opcode == 0xd1) && n == 2)
-		n = 1;          /* shift/rotate by one: no count */
-	if (zi->mnemonic == ZYDIS_MNEMONIC_NOP && n == 2)
-		first = 0, n = 1; /* nopw/nopl: the memory operand only */
-	if (!n) {
-		put(f, "%s", mn);
-		return;
-	}
-	put(f, "%-6s ", mn);
-	for (unsigned i = n; i-- > first;) {
-		if (ops[i].encoding == ZYDIS_OPERAND_ENCODING_MASK ||
-		    (no_imm && ops[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE))
-			continue;
-		if (any)
-			put(f, ",");
-		att_operand(f, zi, &ops[i], va, c, out);
-		any = true;
-	}
-	att_mask(f, zi, false);
-	if (out->has_rip && !out->has_target) {
-		put(f, "        # ");
-		target(f, out->rip, c);
-	}
-}
-
 static const char *intel_size(unsigned bits)
 {
 	switch (bits) {
@@ -512,25 +429,34 @@ static void intel_mem(struct fmt *f, const ZydisDecodedInstruction *zi,
 	put(f, "]");
 }
 
-static void intel_operand(struct fmt *f, const ZydisDecodedInstruction *zi,
-			  const ZydisDecodedOperand *o, uint64_t va,
-			  const struct pk__objdump_ctx *c,
-			  struct pk__objdump_insn *out)
+/* One operand: AT&T ("%reg", "$imm", "*" before indirect targets) or
+ * Intel; x87 registers "st(i)" where encoded, "st" where implied. */
+static void operand(struct fmt *f, const ZydisDecodedInstruction *zi,
+		    const ZydisDecodedOperand *o, uint64_t va, bool intel_syntax,
+		    const struct pk__objdump_ctx *c, struct pk__objdump_insn *out)
 {
+	const char *pct = intel_syntax ? "" : "%";
+	const char *star = !intel_syntax && is_branch(zi) ? "*" : "";
+
 	switch (o->type) {
 	case ZYDIS_OPERAND_TYPE_REGISTER:
 		if (o->reg.value >= ZYDIS_REGISTER_ST0 &&
 		    o->reg.value <= ZYDIS_REGISTER_ST7) {
 			if (o->encoding == ZYDIS_OPERAND_ENCODING_MODRM_RM)
-				put(f, "st(%d)", o->reg.value - ZYDIS_REGISTER_ST0);
+				put(f, "%sst(%d)", pct,
+				    o->reg.value - ZYDIS_REGISTER_ST0);
 			else
-				put(f, "st");
+				put(f, "%sst", pct);
 			break;
 		}
-		put(f, "%s", reg(o->reg.value));
+		put(f, "%s%s%s", star, pct, reg(o->reg.value));
 		break;
 	case ZYDIS_OPERAND_TYPE_MEMORY:
-		intel_mem(f, zi, o);
+		put(f, "%s", star);
+		if (intel_syntax)
+			intel_mem(f, zi, o);
+		else
+			att_mem(f, o);
 		if (o->mem.base == ZYDIS_REGISTER_RIP) {
 			out->has_rip = true;
 			out->rip = va + zi->length + (uint64_t)o->mem.disp.value;
@@ -542,12 +468,73 @@ static void intel_operand(struct fmt *f, const ZydisDecodedInstruction *zi,
 			out->target = va + zi->length + o->imm.value.u;
 			target(f, out->target, c);
 		} else {
-			put(f, "0x%" PRIx64, imm_value(zi, o));
+			put(f, "%s0x%" PRIx64, intel_syntax ? "" : "$",
+			    imm_value(zi, o));
 		}
 		break;
 	default:
 		put(f, "?");
 	}
+}
+
+/* The operands from FIRST to N (Intel order; AT&T reversed), the mask
+ * after the destination, the rip-relative comment. */
+static void operands(struct fmt *f, const ZydisDecodedInstruction *zi,
+		     const ZydisDecodedOperand *ops, unsigned n, bool no_imm,
+		     uint64_t va, bool intel_syntax,
+		     const struct pk__objdump_ctx *c, struct pk__objdump_insn *out)
+{
+	bool any = false;
+
+	for (unsigned k = 0; k < n; k++) {
+		unsigned i = intel_syntax ? k : n - 1 - k;
+
+		if (ops[i].encoding == ZYDIS_OPERAND_ENCODING_MASK ||
+		    (no_imm && ops[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE))
+			continue;
+		if (any)
+			put(f, ",");
+		operand(f, zi, &ops[i], va, intel_syntax, c, out);
+		if (i == 0 && intel_syntax)
+			att_mask(f, zi, true);
+		any = true;
+	}
+	if (!intel_syntax)
+		att_mask(f, zi, false);
+	if (out->has_rip && !out->has_target) {
+		put(f, "        # ");
+		target(f, out->rip, c);
+	}
+}
+
+static void att(struct fmt *f, const ZydisDecodedInstruction *zi,
+		const ZydisDecodedOperand *ops, uint64_t va,
+		const struct pk__objdump_ctx *c, struct pk__objdump_insn *out)
+{
+	char pre[80], base[40], mn[128];
+	struct fmt pf = { pre, pre + sizeof(pre) };
+	unsigned n = zi->operand_count_visible;
+	bool no_imm;
+
+	pre[0] = 0;
+	att_prefixes(&pf, zi);
+	if (att_special(f, zi) || att_string(f, pre, zi))
+		return;
+	no_imm = att_mnemonic(base, sizeof(base), zi, ops);
+	x87_swap(base, zi);
+	snprintf(mn, sizeof(mn), "%s%s", pre, base);
+
+	if (zi->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT &&
+	    (zi->opcode == 0xd0 || zi->opcode == 0xd1) && n == 2)
+		n = 1;          /* shift/rotate by one: no count */
+	if (zi->mnemonic == ZYDIS_MNEMONIC_NOP && n == 2)
+		n = 1;          /* nopw/nopl: the memory operand only */
+	if (!n) {
+		put(f, "%s", mn);
+		return;
+	}
+	put(f, "%-6s ", mn);
+	operands(f, zi, ops, n, no_imm, va, false, c, out);
 }
 
 /* String instructions with objdump's Intel operands. */
@@ -591,7 +578,7 @@ static void intel(struct fmt *f, const ZydisDecodedInstruction *zi,
 	char pre[80], base[40], mn[128];
 	struct fmt pf = { pre, pre + sizeof(pre) };
 	unsigned n = zi->operand_count_visible;
-	bool any = false, no_imm = false;
+	bool no_imm = false;
 
 	pre[0] = 0;
 	att_prefixes(&pf, zi);
@@ -615,7 +602,7 @@ static void intel(struct fmt *f, const ZydisDecodedInstruction *zi,
 	if (zi->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT &&
 	    (zi->opcode == 0xd0 || zi->opcode == 0xd1) && n == 2) {
 		put(f, "%-6s ", mn);
-		intel_operand(f, zi, &ops[0], va, c, out);
+		operand(f, zi, &ops[0], va, true, c, out);
 		put(f, ",1");
 		return;
 	}
@@ -626,21 +613,7 @@ static void intel(struct fmt *f, const ZydisDecodedInstruction *zi,
 		return;
 	}
 	put(f, "%-6s ", mn);
-	for (unsigned i = 0; i < n; i++) {
-		if (ops[i].encoding == ZYDIS_OPERAND_ENCODING_MASK ||
-		    (no_imm && ops[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE))
-			continue;
-		if (any)
-			put(f, ",");
-		intel_operand(f, zi, &ops[i], va, c, out);
-		if (i == 0)
-			att_mask(f, zi, true);
-		any = true;
-	}
-	if (out->has_rip && !out->has_target) {
-		put(f, "        # ");
-		target(f, out->rip, c);
-	}
+	operands(f, zi, ops, n, no_imm, va, true, c, out);
 }
 
 int pk__objdump_insn(const ZydisDecoder *dec, bool intel_syntax,

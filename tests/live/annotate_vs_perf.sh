@@ -132,7 +132,7 @@ check annotate_sym_unknown "perfkit: status $rk, $(wc -c <"$T/k.out") bytes; per
 same annotate_local_hits "$D" --percent-type local-hits
 same annotate_global_period "$D" --percent-type global-period
 same annotate_intel "$D" -M intel
-same annotate_intel_prog_g "$T/demog.data" -M intel --no-source
+same annotate_intel_g "$T/demog.data" -M intel --no-source
 same annotate_color_never "$T/demog.data" --stdio-color never cmp
 same annotate_print_line "$D" -l
 same annotate_print_line_g "$T/demog.data" -l
