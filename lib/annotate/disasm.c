@@ -202,12 +202,48 @@ static void sym_label(void *arg, uint64_t vaddr, char *buf, size_t len)
 		snprintf(buf, len, " <%s+0x%" PRIx64 ">", s->name, off - s->start);
 }
 
-/* The bytes of [VADDR, VADDR + LEN) from the ELF file PATH and the name
- * of the section holding them. */
-static int read_code(const char *path, uint64_t vaddr, size_t len,
-		     uint8_t *buf, char *secname, size_t seclen)
+/* A piece of the symbol's range inside one executable section (perf's
+ * symbol ends can reach into the next section: objdump shows each). */
+struct part {
+	uint64_t addr;
+	size_t len;
+	char name[64];
+};
+
+#define MAX_PARTS 8
+
+static int read_part(int fd, Elf *elf, size_t shstr, Elf_Scn *scn,
+		     uint64_t vaddr, size_t len, uint8_t *buf, struct part *p)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -EPROTO;
+	GElf_Shdr sh;
+	const char *nm;
+	uint64_t lo, hi;
+
+	if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+	    !(sh.sh_flags & SHF_EXECINSTR))
+		return 0;
+	lo = sh.sh_addr > vaddr ? sh.sh_addr : vaddr;
+	hi = sh.sh_addr + sh.sh_size < vaddr + len ? sh.sh_addr + sh.sh_size :
+	     vaddr + len;
+	if (lo >= hi)
+		return 0;
+	nm = elf_strptr(elf, shstr, sh.sh_name);
+	snprintf(p->name, sizeof(p->name), "%s", nm ? nm : "");
+	p->addr = lo;
+	p->len = (size_t)(hi - lo);
+	if (pread(fd, buf + (lo - vaddr), p->len,
+		  (off_t)(sh.sh_offset + lo - sh.sh_addr)) != (ssize_t)p->len)
+		return -EIO;
+	return 1;
+}
+
+/* The bytes of [VADDR, VADDR + LEN) from the ELF file PATH into BUF, by
+ * section, in PARTS (address order). The number of parts, or -errno;
+ * -EPROTO when no executable section holds VADDR. */
+static int read_code(const char *path, uint64_t vaddr, size_t len,
+		     uint8_t *buf, struct part *parts)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0, r = 0;
 	Elf *elf;
 	Elf_Scn *scn = NULL;
 	size_t shstr;
@@ -216,32 +252,22 @@ static int read_code(const char *path, uint64_t vaddr, size_t len,
 		return -errno;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && !elf_getshdrstrndx(elf, &shstr)) {
-		while ((scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr sh;
-			const char *nm;
-
-			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-			    !(sh.sh_flags & SHF_EXECINSTR) || vaddr < sh.sh_addr ||
-			    vaddr >= sh.sh_addr + sh.sh_size)
-				continue;
-			nm = elf_strptr(elf, shstr, sh.sh_name);
-			snprintf(secname, seclen, "%s", nm ? nm : "");
-			if (vaddr + len > sh.sh_addr + sh.sh_size)
-				len = sh.sh_addr + sh.sh_size - vaddr;
-			err = pread(fd, buf, len, (off_t)(sh.sh_offset +
-				    vaddr - sh.sh_addr)) == (ssize_t)len ? (int)len : -EIO;
-			break;
+	if (elf && !elf_getshdrstrndx(elf, &shstr))
+		while (n < MAX_PARTS && r >= 0 && (scn = elf_nextscn(elf, scn))) {
+			r = read_part(fd, elf, shstr, scn, vaddr, len, buf,
+				      &parts[n]);
+			n += r > 0;
 		}
-	}
 	if (elf)
 		elf_end(elf);
 	close(fd);
-	return err;
+	if (r < 0)
+		return r;
+	return n && parts[0].addr == vaddr ? n : -EPROTO;
 }
 
-static int disasm_bytes(struct dis *d, const uint8_t *code, size_t len,
-			uint64_t vstart, bool intel)
+static int disasm_bytes(struct dis *d, const uint8_t *code,
+			const struct part *p, uint64_t vstart, bool intel)
 {
 	struct pk__objdump_ctx ctx = { sym_label, d };
 	struct pk__objdump_insn in;
@@ -251,7 +277,7 @@ static int disasm_bytes(struct dis *d, const uint8_t *code, size_t len,
 	if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
 					   ZYDIS_STACK_WIDTH_64)))
 		return -EPROTO;
-	for (size_t at = 0; at < len && !err;) {
+	for (size_t at = p->addr - vstart; at < p->addr - vstart + p->len && !err;) {
 		struct aline l = { .insn = true, .addr = vstart + at };
 		int n;
 
@@ -259,7 +285,8 @@ static int disasm_bytes(struct dis *d, const uint8_t *code, size_t len,
 		if (err)
 			break;
 		n = pk__objdump_insn(&dec, intel, code + at,
-				     len - at, vstart + at, &ctx, &in);
+				     p->addr - vstart + p->len - at, vstart + at,
+				     &ctx, &in);
 		l.text = in.text;
 		l.has_target = in.has_target;
 		l.target = in.target;
@@ -270,38 +297,52 @@ static int disasm_bytes(struct dis *d, const uint8_t *code, size_t len,
 	return err;
 }
 
+/* objdump's heading of a section: blank, name, blank, first label. */
+static int section_head(struct dis *d, const struct part *p, const char *label)
+{
+	char head[600];
+	int err;
+
+	snprintf(head, sizeof(head), "Disassembly of section %s:", p->name);
+	err = text_line(d, "");
+	err = err ? err : text_line(d, head);
+	err = err ? err : text_line(d, "");
+	snprintf(head, sizeof(head), "%016" PRIx64 "%s:", p->addr, label);
+	return err ? err : text_line(d, head);
+}
+
 int pk__annotate_disasm(struct pk_annotation *an, struct pk_session *s,
 			const struct asym *e, bool source, bool intel)
 {
 	struct dis d = { .an = an, .s = s, .e = e, .source = source };
-	char path[4352], sec[128], head[600];
+	struct part parts[MAX_PARTS];
+	char path[4352], label[300];
 	uint64_t vstart;
 	size_t len = (size_t)(e->end - e->start);
 	uint8_t *code;
-	int err;
+	int err, n;
 
 	if (!e->dso || e->end <= e->start)
 		return -ENOENT;
 	if (pk__session_dso_file(s, e->dso, path, sizeof(path)))
 		return -ENOENT;
-	code = pk__malloc(len);
+	code = pk__zalloc(len);
 	if (!code)
 		return -ENOMEM;
 	vstart = pk__symtab_off_to_vaddr(&e->dso->tab, e->start);
-	err = read_code(path, vstart, len, code, sec, sizeof(sec));
+	err = n = read_code(path, vstart, len, code, parts);
 	if (err < 0)
 		goto out;
-	len = (size_t)err;
 	d.dw = pk__session_dso_dwarf(s, e->dso);
-	snprintf(head, sizeof(head), "Disassembly of section %s:", sec);
 	err = text_line(&d, "");
 	err = err ? err : text_line(&d, "");
-	err = err ? err : text_line(&d, "");
-	err = err ? err : text_line(&d, head);
-	err = err ? err : text_line(&d, "");
-	snprintf(head, sizeof(head), "%016" PRIx64 " <%s>:", vstart, e->name);
-	err = err ? err : text_line(&d, head);
-	err = err ? err : disasm_bytes(&d, code, len, vstart, intel);
+	snprintf(label, sizeof(label), " <%s>", e->name);
+	for (int k = 0; k < n && !err; k++) {
+		if (k)
+			sym_label(&d, parts[k].addr, label, sizeof(label));
+		err = section_head(&d, &parts[k], label);
+		err = err ? err : disasm_bytes(&d, code, &parts[k], vstart, intel);
+	}
 out:
 	src_free(d.files);
 	pk__free(d.prev_func);
