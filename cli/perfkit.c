@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	{ "stat", cmd_stat, "Count events while a command runs" },
 	{ "record", cmd_record, "Sample events into a perf.data file" },
 	{ "script", cmd_script, "Read a perf.data file: dump records, header" },
+	{ "annotate", cmd_annotate,
+	  "Samples per instruction of the hottest symbols" },
 	{ "report", cmd_report, "Read a perf.data file: hist entries, callchains" },
 	{ "pt", cmd_pt, "Intel PT: dump packets, decode instruction flow" },
 	{ "ftrace", cmd_ftrace, "Record and report ftrace (trace-cmd files)" },

@@ -14,6 +14,7 @@
 #include <perfkit/symbol.h>
 #include <perfkit/bidcache.h>
 #include <perfkit/session.h>
+#include <perfkit/annotate.h>
 #include <perfkit/tracefmt.h>
 #include <perfkit/pt.h>
 #include <perfkit/tracedat.h>

@@ -889,6 +889,11 @@ static void *dso_dwarf(struct pk_session *s, struct dso *d)
 	return d->srcline;
 }
 
+void *pk__session_dso_dwarf(struct pk_session *s, struct dso *d)
+{
+	return dso_dwarf(s, d);
+}
+
 /* perf demangles the names addr2line gives (C++ linkage names). */
 static const char *demangled(struct pk_session *s, const char *raw)
 {

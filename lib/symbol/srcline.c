@@ -21,6 +21,7 @@ static const Dwfl_Callbacks offline_cb = {
 struct srcline {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
+	char path[4096];      /* pk__srcline_at's joined file name */
 };
 
 void *pk__srcline_open(const char *path)
@@ -50,18 +51,6 @@ void pk__srcline_close(void *handle)
 	pk__free(sl);
 }
 
-/* A file offset of the object to its address (PT_LOAD). */
-static uint64_t off_to_vaddr(const struct pk_symtab *t, uint64_t off)
-{
-	for (int i = 0; i < t->nr_segs; i++) {
-		const struct pk_load_seg *g = &t->segs[i];
-
-		if (off >= g->offset && off < g->offset + g->filesz)
-			return off - g->offset + g->vaddr;
-	}
-	return off;
-}
-
 int pk__srcline(void *handle, const struct pk_symtab *t, uint64_t off,
 		char *buf, size_t len)
 {
@@ -75,7 +64,7 @@ int pk__srcline(void *handle, const struct pk_symtab *t, uint64_t off,
 
 	if (!sl || !dwfl_module_getelf(sl->mod, &bias))
 		return -ENOENT;
-	addr = off_to_vaddr(t, off) + bias;
+	addr = pk__symtab_off_to_vaddr(t, off) + bias;
 	line = dwfl_module_getsrc(sl->mod, addr);
 	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
 	if (!file) {
@@ -207,7 +196,7 @@ int pk__inlines(void *handle, const struct pk_symtab *t, uint64_t off,
 
 	if (!sl || max < 1 || !dwfl_module_getelf(sl->mod, &bias))
 		return 0;
-	addr = off_to_vaddr(t, off) + bias;
+	addr = pk__symtab_off_to_vaddr(t, off) + bias;
 	/* addr2line's first answer needs a line; "??:0" is no answer */
 	line = dwfl_module_getsrc(sl->mod, addr);
 	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) :
@@ -233,4 +222,33 @@ int pk__inlines(void *handle, const struct pk_symtab *t, uint64_t off,
 		}
 	}
 	return k;
+}
+
+int pk__srcline_at(void *handle, const struct pk_symtab *t, uint64_t off,
+		   const char **file, unsigned *line, unsigned *discr)
+{
+	struct srcline *sl = handle;
+	Dwarf_Addr bias = 0;
+	Dwfl_Line *l;
+	Dwarf_Line *dl;
+	const char *comp;
+	int lineno = 0;
+
+	*discr = 0;
+	if (!sl || !dwfl_module_getelf(sl->mod, &bias))
+		return -ENOENT;
+	l = dwfl_module_getsrc(sl->mod, pk__symtab_off_to_vaddr(t, off) + bias);
+	*file = l ? dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL) : NULL;
+	if (!*file)
+		return -ENOENT;
+	*line = (unsigned)lineno;
+	comp = dwfl_line_comp_dir(l);
+	if ((*file)[0] != '/' && comp) {
+		snprintf(sl->path, sizeof(sl->path), "%s/%s", comp, *file);
+		*file = sl->path;
+	}
+	dl = dwfl_dwarf_line(l, &bias);
+	if (dl)
+		dwarf_linediscriminator(dl, discr);
+	return 0;
 }

@@ -149,6 +149,47 @@ const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr)
 	return NULL;
 }
 
+/* A through the PT_LOAD holding it: offset -> address, or back. */
+static uint64_t seg_map(const struct pk_symtab *t, uint64_t a, bool to_vaddr)
+{
+	for (int i = 0; i < t->nr_segs; i++) {
+		const struct pk_load_seg *g = &t->segs[i];
+		uint64_t from = to_vaddr ? g->offset : g->vaddr;
+		uint64_t to = to_vaddr ? g->vaddr : g->offset;
+
+		if (a >= from && a < from + g->filesz)
+			return a - from + to;
+	}
+	return a;
+}
+
+uint64_t pk__symtab_off_to_vaddr(const struct pk_symtab *t, uint64_t off)
+{
+	return seg_map(t, off, true);
+}
+
+uint64_t pk__symtab_vaddr_to_off(const struct pk_symtab *t, uint64_t vaddr)
+{
+	return seg_map(t, vaddr, false);
+}
+
+const struct pk_sym *pk__symtab_below(const struct pk_symtab *t, uint64_t addr)
+{
+	int lo = 0, hi = t->nr - 1, best = -1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return best < 0 ? NULL : &t->syms[best];
+}
+
 /* perf's symbols: functions and objects in allocated sections, labels
  * (no type, not hidden) in sections whose names contain "text" or
  * "data"; in ET_EXEC / ET_REL

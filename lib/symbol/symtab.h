@@ -46,6 +46,12 @@ int pk__symtab_load_kallsyms_text(struct pk_symtab *t, char *text);
 /* The symbol holding ADDR, or NULL. */
 const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr);
 void pk__symtab_fini(struct pk_symtab *t);
+/* File offsets to addresses and back through the PT_LOAD segments (as
+ * is when outside them). */
+uint64_t pk__symtab_off_to_vaddr(const struct pk_symtab *t, uint64_t off);
+uint64_t pk__symtab_vaddr_to_off(const struct pk_symtab *t, uint64_t vaddr);
+/* The last symbol starting at or below ADDR (its size aside), or NULL. */
+const struct pk_sym *pk__symtab_below(const struct pk_symtab *t, uint64_t addr);
 /* demangle.c: perf script's form of a C++ name (pk__free it), or NULL
  * when NAME is not mangled or no demangler is available. */
 char *pk__demangle(const char *name);
@@ -77,6 +83,12 @@ struct pk__inl {
 	const char *name, *file;
 	unsigned line;
 };
+/* The DWARF line of file offset OFF: FILE (as the line table names it,
+ * joined to its compilation directory when relative, valid until the
+ * next call), LINE and DISCR (its discriminator, 0 when none). 0 or
+ * -ENOENT. */
+int pk__srcline_at(void *handle, const struct pk_symtab *t, uint64_t off,
+		   const char **file, unsigned *line, unsigned *discr);
 int pk__inlines(void *handle, const struct pk_symtab *t, uint64_t off,
 		struct pk__inl *out, int max);
 

@@ -1,0 +1,161 @@
+# perfkit annotate --stdio against perf annotate --stdio (6.1) on the
+# same recordings: cpu-clock samples of the demo workload (plain, -g, and
+# with task-clock as a second event) and of a small C program built with
+# -g here. Compared: the symbols
+# (hottest first when none is named) with the same header lines, the
+# same percentage at every instruction address, and the whole text after
+# the normalizations docs/annotate.md lists (scripts/annotate_cmp.py).
+# Options: SYMBOL, -s, --no-source, --percent-type, -l, -n,
+# --show-total-period, -M intel; refusals and bad input.
+# pk-test: slow
+. tests/lib/sh.sh
+T=$T_TMP
+DEMO=$PK_BUILD/workloads/demo
+CMP=scripts/annotate_cmp.py
+
+if ! command -v perf >/dev/null 2>&1 || ! command -v objdump >/dev/null 2>&1; then
+	skip annotate_vs_perf "perf or objdump is not installed"
+	exit 0
+fi
+if [ ! -x "$PERFKIT" ] || [ ! -x "$DEMO" ]; then
+	fail annotate_vs_perf "build $PERFKIT and the workloads first"
+	exit 1
+fi
+if ! perf record -q -e cpu-clock -o "$T/probe.data" true >/dev/null 2>&1; then
+	skip annotate_vs_perf "perf record -e cpu-clock does not work here"
+	exit 0
+fi
+
+# same NAME FILE [CMPARGS --] ARGS...: compare both outputs
+same() {
+	_n=$1; _f=$2; shift 2
+	_c=
+	if [ "$1" = --percent-only ]; then _c=$1; shift; fi
+	perf annotate --stdio -i "$_f" "$@" >"$T/p.out" 2>"$T/p.err"; rp=$?
+	"$PERFKIT" annotate --stdio -i "$_f" "$@" >"$T/k.out" 2>"$T/k.err"; rk=$?
+	if [ $rp -eq 0 ] && [ $rk -eq 0 ] &&
+	   t_python "$CMP" $_c "$T/p.out" "$T/k.out" >"$T/cmp.out"; then
+		ok "$_n"
+	else
+		fail "$_n" "status perf $rp perfkit $rk: $(head -3 "$T/cmp.out" | tr '\n' '|' | cut -c1-400)"
+	fi
+}
+
+# refused NAME WORD ARGS...: non-zero status, no output, a message on
+# stderr naming WORD (the library's line about a bad file and the
+# command's, at most two)
+refused() {
+	_n=$1; _w=$2; shift 2
+	"$PERFKIT" annotate --stdio "$@" >"$T/k.out" 2>"$T/k.err"; rk=$?
+	_l=$(wc -l <"$T/k.err")
+	check "$_n" "status $rk, stderr $_l lines ($(head -c 200 "$T/k.err")), stdout $(wc -c <"$T/k.out") bytes" \
+		$rk -ne 0 -a "$_l" -ge 1 -a "$_l" -le 2 -a ! -s "$T/k.out" -a \
+		"$(grep -c -F -e "$_w" "$T/k.err")" -ge 1
+}
+
+cat >"$T/prog.c" <<'PROG'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline unsigned mix(unsigned x)
+{
+	x ^= x << 13;
+	x ^= x >> 17;
+	return x ^ (x << 5);
+}
+
+__attribute__((noinline)) static double fp_work(int n)
+{
+	double s = 0;
+
+	for (int i = 1; i < n; i++)
+		s += 1.0 / i * (i & 1 ? 1 : -1);
+	return s;
+}
+
+__attribute__((noinline)) static unsigned int_work(int n)
+{
+	unsigned h = 1, t[64];
+
+	memset(t, 0, sizeof(t));
+	for (int i = 0; i < n; i++) {
+		h = mix(h + i);
+		switch (h & 3) {
+		case 0: t[h & 63] += 1; break;
+		case 1: t[(h >> 6) & 63] ^= h; break;
+		default: h += t[i & 63];
+		}
+	}
+	return h;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 1;
+
+	printf("%f %u\n", fp_work(n), int_work(n));
+	return 0;
+}
+PROG
+PROG=
+if command -v cc >/dev/null 2>&1 &&
+   cc -g -O2 -o "$T/prog" "$T/prog.c" 2>"$T/cc.err"; then
+	PROG=$T/prog
+else
+	skip annotate_prog "no C compiler: $(head -c 100 "$T/cc.err")"
+fi
+
+perf record -q -e cpu-clock -o "$T/demo.data" "$DEMO" >/dev/null 2>&1
+perf record -q -e cpu-clock -g -o "$T/demog.data" "$DEMO" >/dev/null 2>&1
+perf record -q -e cpu-clock,task-clock -o "$T/two.data" "$DEMO" >/dev/null 2>&1
+[ -n "$PROG" ] &&
+	perf record -q -e cpu-clock -o "$T/prog.data" "$PROG" 15000000 >/dev/null 2>&1
+
+for f in demo demog prog; do
+	[ -s "$T/$f.data" ] || { [ $f = prog ] && [ -z "$PROG" ]; } ||
+		fail "annotate_record_$f" "perf record failed"
+	[ -s "$T/$f.data" ] || continue
+	same "annotate_all_$f" "$T/$f.data"
+	same "annotate_all_nosource_$f" "$T/$f.data" --no-source
+done
+
+D=$T/demo.data
+same annotate_sym_cmp "$D" cmp
+same annotate_sym_s "$D" -s do_hash.constprop.0
+same annotate_sym_libc "$D" msort_with_tmp.part.0
+same annotate_sym_nosource "$D" --no-source do_sort.constprop.0
+perf annotate --stdio -i "$D" no_such_symbol >"$T/p.out" 2>/dev/null
+"$PERFKIT" annotate --stdio -i "$D" no_such_symbol >"$T/k.out" 2>/dev/null; rk=$?
+check annotate_sym_unknown "perfkit: status $rk, $(wc -c <"$T/k.out") bytes; perf $(wc -c <"$T/p.out") bytes" \
+	$rk -eq 0 -a ! -s "$T/k.out" -a ! -s "$T/p.out"
+same annotate_local_hits "$D" --percent-type local-hits
+same annotate_global_period "$D" --percent-type global-period
+same annotate_intel "$D" -M intel
+same annotate_intel_g "$T/demog.data" -M intel --no-source
+same annotate_color_never "$T/demog.data" --stdio-color never cmp
+same annotate_print_line "$D" -l
+same annotate_print_line_g "$T/demog.data" -l
+same annotate_nr_samples "$D" -n
+same annotate_total_period "$D" --show-total-period cmp
+same annotate_print_line_n "$D" -l -n do_hash.constprop.0
+if [ -s "$T/two.data" ]; then
+	same annotate_two_events "$T/two.data"
+	same annotate_two_events_sym "$T/two.data" cmp
+else
+	fail annotate_two_events "perf record -e cpu-clock,task-clock failed"
+fi
+if [ -n "$PROG" ]; then
+	same annotate_prog_int "$T/prog.data" int_work
+	same annotate_prog_fp "$T/prog.data" fp_work
+	same annotate_prog_print_line "$T/prog.data" -l --no-source int_work
+fi
+
+refused annotate_refuse_global_hits global-hits -i "$D" --percent-type global-hits
+refused annotate_refuse_bad_type nosuch -i "$D" --percent-type nosuch
+refused annotate_refuse_tui --tui -i "$D" --tui
+refused annotate_refuse_full_paths -P -i "$D" -P
+refused annotate_refuse_missing missing.data -i "$T/missing.data"
+printf 'not a perf.data file at all' >"$T/junk.data"
+refused annotate_refuse_junk junk.data -i "$T/junk.data"
+t_exit
