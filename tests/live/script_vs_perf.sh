@@ -34,7 +34,11 @@ same() {
 	   cmp -s "$T/p.out" "$T/k.out"; then
 		ok "$name"
 	else
-		fail "$name" "status perf $rp perfkit $rk, $n lines, first difference: $(diff "$T/p.out" "$T/k.out" | head -3 | tr '\n' '|' | cut -c1-300) stderr: $(head -c 200 "$T/k.err")"
+		# the inputs kept: system-wide recordings are not made twice
+		keep=/tmp/pk-script-fail.$$.$name
+		mkdir -p "$keep" && cp "$T/p.out" "$T/k.out" "$keep/" &&
+			{ [ "$f" = - ] && cp "$PIPE_IN" "$keep/" || cp "$f" "$keep/"; }
+		fail "$name" "status perf $rp perfkit $rk, $n lines, first difference: $(diff "$T/p.out" "$T/k.out" | head -4 | tr '\n' '|' | cut -c1-400) stderr: $(head -c 200 "$T/k.err") (kept in $keep)"
 	fi
 }
 
