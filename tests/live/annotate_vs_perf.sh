@@ -7,7 +7,7 @@
 # the normalizations docs/annotate.md lists (scripts/annotate_cmp.py).
 # Options: SYMBOL, -s, --no-source, --percent-type, -l, -n,
 # --show-total-period, -M intel; refusals and bad input.
-# pk-test: slow
+# pk-test: slow shards=2
 . tests/lib/sh.sh
 T=$T_TMP
 DEMO=$PK_BUILD/workloads/demo
@@ -26,8 +26,11 @@ if ! perf record -q -e cpu-clock -o "$T/probe.data" true >/dev/null 2>&1; then
 	exit 0
 fi
 
-# same NAME FILE [CMPARGS --] ARGS...: compare both outputs
+# same NAME FILE [CMPARGS --] ARGS...: compare both outputs (each case in
+# one shard of the run: t_part)
+_sn=0
 same() {
+	_sn=$((_sn + 1)); t_part $_sn || return 0
 	_n=$1; _f=$2; shift 2
 	_c=
 	if [ "$1" = --percent-only ]; then _c=$1; shift; fi
@@ -45,6 +48,7 @@ same() {
 # stderr naming WORD (the library's line about a bad file and the
 # command's, at most two)
 refused() {
+	_sn=$((_sn + 1)); t_part $_sn || return 0
 	_n=$1; _w=$2; shift 2
 	"$PERFKIT" annotate --stdio "$@" >"$T/k.out" 2>"$T/k.err"; rk=$?
 	_l=$(wc -l <"$T/k.err")
@@ -106,11 +110,13 @@ else
 	skip annotate_prog "no C compiler: $(head -c 100 "$T/cc.err")"
 fi
 
-perf record -q -e cpu-clock -o "$T/demo.data" "$DEMO" >/dev/null 2>&1
-perf record -q -e cpu-clock -g -o "$T/demog.data" "$DEMO" >/dev/null 2>&1
-perf record -q -e cpu-clock,task-clock -o "$T/two.data" "$DEMO" >/dev/null 2>&1
+# (--no-bpf-event: perf waits a second for its BPF side-band thread)
+NB=--no-bpf-event
+perf record -q $NB -e cpu-clock -o "$T/demo.data" "$DEMO" >/dev/null 2>&1
+perf record -q $NB -e cpu-clock -g -o "$T/demog.data" "$DEMO" >/dev/null 2>&1
+perf record -q $NB -e cpu-clock,task-clock -o "$T/two.data" "$DEMO" >/dev/null 2>&1
 [ -n "$PROG" ] &&
-	perf record -q -e cpu-clock -o "$T/prog.data" "$PROG" 15000000 >/dev/null 2>&1
+	perf record -q $NB -e cpu-clock -o "$T/prog.data" "$PROG" 15000000 >/dev/null 2>&1
 
 for f in demo demog prog; do
 	[ -s "$T/$f.data" ] || { [ $f = prog ] && [ -z "$PROG" ]; } ||
@@ -125,10 +131,13 @@ same annotate_sym_cmp "$D" cmp
 same annotate_sym_s "$D" -s do_hash.constprop.0
 same annotate_sym_libc "$D" msort_with_tmp.part.0
 same annotate_sym_nosource "$D" --no-source do_sort.constprop.0
-perf annotate --stdio -i "$D" no_such_symbol >"$T/p.out" 2>/dev/null
-"$PERFKIT" annotate --stdio -i "$D" no_such_symbol >"$T/k.out" 2>/dev/null; rk=$?
-check annotate_sym_unknown "perfkit: status $rk, $(wc -c <"$T/k.out") bytes; perf $(wc -c <"$T/p.out") bytes" \
-	$rk -eq 0 -a ! -s "$T/k.out" -a ! -s "$T/p.out"
+_sn=$((_sn + 1))
+if t_part $_sn; then
+	perf annotate --stdio -i "$D" no_such_symbol >"$T/p.out" 2>/dev/null
+	"$PERFKIT" annotate --stdio -i "$D" no_such_symbol >"$T/k.out" 2>/dev/null; rk=$?
+	check annotate_sym_unknown "perfkit: status $rk, $(wc -c <"$T/k.out") bytes; perf $(wc -c <"$T/p.out") bytes" \
+		$rk -eq 0 -a ! -s "$T/k.out" -a ! -s "$T/p.out"
+fi
 same annotate_local_hits "$D" --percent-type local-hits
 same annotate_global_period "$D" --percent-type global-period
 same annotate_intel "$D" -M intel
