@@ -93,21 +93,16 @@ static bool better(const struct pk_sym *a, const struct pk_sym *b)
 	return nb > na;
 }
 
-void pk__symtab_sort(struct pk_symtab *t)
+/* Sorted by address, then file order; perf's symbols__fixup_end: an
+ * unsized symbol ends where the next one starts, the last one at the page
+ * after its own. Names are untouched (offsets while loading). */
+static void order_and_fix_ends(struct pk_symtab *t)
 {
-	int k = 0;
-
-	for (int i = 0; t->names && i < t->nr; i++) /* kallsyms: pointers */
-		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
 	for (int i = 1; i < t->nr; i++) /* kallsyms comes sorted */
 		if (t->syms[i].start < t->syms[i - 1].start) {
 			qsort(t->syms, (size_t)t->nr, sizeof(*t->syms), cmp_sym);
 			break;
 		}
-	/* perf's symbols__fixup_end: an unsized symbol ends where the next
-	 * one (in address, then file order) starts, the last one at the page
-	 * after its own; then symbols__fixup_duplicate keeps one per address
-	 * (so of unsized aliases the last, which alone got a size, wins). */
 	for (int i = 0; i < t->nr; i++) {
 		struct pk_sym *y = &t->syms[i];
 
@@ -118,6 +113,17 @@ void pk__symtab_sort(struct pk_symtab *t)
 		else
 			y->end = ((y->start + 4095) & ~4095ull) + 4096;
 	}
+}
+
+void pk__symtab_sort(struct pk_symtab *t)
+{
+	int k = 0;
+
+	for (int i = 0; t->names && i < t->nr; i++) /* offsets: pointers */
+		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
+	/* then perf's symbols__fixup_duplicate keeps one per address (so of
+	 * unsized aliases the last, which alone got a size, wins) */
+	order_and_fix_ends(t);
 	for (int i = 0; i < t->nr; i++)
 		t->syms[i].sized = t->syms[i].end > t->syms[i].start;
 	for (int i = 0; i < t->nr; i++) {
@@ -441,6 +447,9 @@ int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
 		for (int i = 0; i < n && err <= 0; i++)
 			if (paths[i])
 				err = load_file(t, paths[i], pass == 0);
+	/* perf fixes the ends up before it adds the PLT's symbols: an
+	 * unsized _init ends at the next ELF symbol, over the PLT */
+	order_and_fix_ends(t);
 	if (n && paths[0] && err > 0)
 		add_plt(t, paths[0]);
 	pk__symtab_sort(t);
