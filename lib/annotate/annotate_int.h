@@ -47,6 +47,7 @@ struct asym *pk__annotate_get(struct pk_annotate *a, int idx);
 /* One line of objdump's output as perf keeps it. */
 struct aline {
 	bool insn;
+	bool plt;               /* in a .plt* section */
 	uint64_t addr, samples, period;
 	double percent;
 	bool has_target;

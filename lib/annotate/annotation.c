@@ -77,11 +77,12 @@ static int srclines(struct pk_annotation *an, struct pk_session *s,
 		if (!l->insn)
 			continue;
 		/* no DWARF line: ":0" in a symbol binutils knows, the DSO
-		 * and address in perf's PLT entries */
+		 * and address in the PLT (perf's entries, or an unsized
+		 * symbol's end run over it) */
 		if (pk__srcline(dw, &e->dso->tab, e->start + (l->addr - vstart),
 				buf, sizeof(buf)))
 			snprintf(buf, sizeof(buf), ":0");
-		if (pk__annotate_plt_name(e->name))
+		if (pk__annotate_plt_name(e->name) || l->plt)
 			snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]",
 				 an->sym.dso_short, l->addr);
 		l->srcline = pk__strdup(buf);

@@ -266,6 +266,24 @@ static int read_code(const char *path, uint64_t vaddr, size_t len,
 	return n && parts[0].addr == vaddr ? n : -EPROTO;
 }
 
+/* objdump's label where another symbol starts inside the range (perf's
+ * ends can run over the PLT's entries): blank, "ADDR <name>:". */
+static int inner_label(struct dis *d, uint64_t vaddr)
+{
+	const struct pk_symtab *t = &d->e->dso->tab;
+	uint64_t off = pk__symtab_vaddr_to_off(t, vaddr);
+	const struct pk_sym *s = pk__symtab_below(t, off);
+	char label[300], line[340];
+	int err;
+
+	if (!s || s->start != off)
+		return 0;
+	sym_label(d, vaddr, label, sizeof(label));
+	snprintf(line, sizeof(line), "%016" PRIx64 "%s:", vaddr, label);
+	err = text_line(d, "");
+	return err ? err : text_line(d, line);
+}
+
 static int disasm_bytes(struct dis *d, const uint8_t *code,
 			const struct part *p, uint64_t vstart, bool intel)
 {
@@ -278,10 +296,13 @@ static int disasm_bytes(struct dis *d, const uint8_t *code,
 					   ZYDIS_STACK_WIDTH_64)))
 		return -EPROTO;
 	for (size_t at = p->addr - vstart; at < p->addr - vstart + p->len && !err;) {
-		struct aline l = { .insn = true, .addr = vstart + at };
+		struct aline l = { .insn = true, .addr = vstart + at,
+				   .plt = !strncmp(p->name, ".plt", 4) };
 		int n;
 
-		err = show_line(d, d->e->start + at);
+		if (at != p->addr - vstart)
+			err = inner_label(d, vstart + at);
+		err = err ? err : show_line(d, d->e->start + at);
 		if (err)
 			break;
 		n = pk__objdump_insn(&dec, intel, code + at,

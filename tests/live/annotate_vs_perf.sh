@@ -160,6 +160,37 @@ if [ -n "$PROG" ]; then
 	same annotate_prog_print_line "$T/prog.data" -l --no-source int_work
 fi
 
+# A sample in the PLT's first entry (the lazy binder's stub): perf's _init
+# (unsized) ends at the next ELF symbol, so its listing runs over the PLT
+# with the entries labelled and their srclines "dso[addr]". Made by moving
+# one of demo.data's samples there (every copy of its ip in the file).
+ip=$(perf script -i "$D" -F ip,dso 2>/dev/null |
+	awk '/workloads\/demo\)$/ { print $1; exit }')
+map=$(perf script -i "$D" --show-mmap-events 2>/dev/null | sed -n \
+	's/.*\[0x\([0-9a-f]*\)(0x[0-9a-f]*) @ 0x\([0-9a-f]*\) .*r-xp .*workloads\/demo$/\1 \2/p' |
+	head -1)
+plt=$(readelf -SW "$DEMO" 2>/dev/null | awk '$2 == ".plt" { print $4 }')
+if [ -n "$ip" ] && [ -n "$map" ] && [ -n "$plt" ] &&
+   t_python - "$D" "$T/plt0.data" "$ip" $map "$plt" <<'PY'
+import struct, sys
+src, dst, ip, start, pgoff, plt = sys.argv[1:7]
+old = struct.pack("<Q", int(ip, 16))
+new = struct.pack("<Q", int(start, 16) - int(pgoff, 16) + int(plt, 16))
+open(dst, "wb").write(open(src, "rb").read().replace(old, new))
+PY
+then
+	same annotate_plt0 "$T/plt0.data" _init
+	same annotate_plt0_print_line "$T/plt0.data" -l _init
+	_sn=$((_sn + 1))
+	if t_part $_sn; then
+		"$PERFKIT" annotate --stdio -i "$T/plt0.data" _init >"$T/k.out" 2>&1
+		check annotate_plt0_listed "no PLT entry in _init's listing: $(head -c 300 "$T/k.out")" \
+			"$(grep -c '<getppid@plt>:$' "$T/k.out")" -eq 1
+	fi
+else
+	skip annotate_plt0 "no demo sample, mapping or .plt to move it to"
+fi
+
 refused annotate_refuse_global_hits global-hits -i "$D" --percent-type global-hits
 refused annotate_refuse_bad_type nosuch -i "$D" --percent-type nosuch
 refused annotate_refuse_tui --tui -i "$D" --tui
