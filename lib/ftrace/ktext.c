@@ -479,16 +479,14 @@ static int setup_tep(struct pk_ktext *kt, const struct kt_src *src)
 
 int pk__kt_tep_texts(struct pk_ktext *kt)
 {
-	struct tf_tep_src ts = {
-		.kallsyms = kt->ks_text, .kallsyms_len = kt->ks_len,
-		.printk = kt->env_printk,
-		.printk_len = kt->env_printk ? strlen(kt->env_printk) : 0,
-	};
-
 	if (kt->tep_texts)
 		return 0;
 	kt->tep_texts = true;
-	return pk__tf_tep_texts(&kt->tt, &ts);
+	return pk__tf_tep_texts(&kt->tt, &(struct tf_tep_src){
+		.kallsyms = kt->ks_text, .kallsyms_len = kt->ks_len,
+		.printk = kt->env_printk,
+		.printk_len = kt->env_printk ? strlen(kt->env_printk) : 0,
+	});
 }
 
 int pk__kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
