@@ -65,7 +65,7 @@ static void loc_sym(struct pk_report *r, const struct pk_location *l,
 	s->addr = l->dso_addr;
 }
 
-uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
+static uint32_t sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode)
 {
 	struct pk_location l;
@@ -76,6 +76,54 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 	if (!found && !s.dso)
 		return UINT32_MAX;
 	return sym_intern(r, &s);
+}
+
+/* The session's generation of PID's maps in CPUMODE, asked once per
+ * sample (maps change only between samples). */
+static uint64_t generation(struct pk_report *r, uint32_t pid,
+			   uint16_t cpumode)
+{
+	struct rp_gen *g = cpumode == PERF_RECORD_MISC_KERNEL ? &r->gen[0] :
+			   cpumode == PERF_RECORD_MISC_USER ? &r->gen[1] : NULL;
+
+	if (!g)
+		return 0;
+	if (g->sample != r->nadded || g->pid != pid) {
+		g->gen = pk_session_generation(r->sess, pid, cpumode);
+		g->pid = pid;
+		g->sample = r->nadded;
+	}
+	return g->gen;
+}
+
+/*
+ * The interned location of IP: callchains repeat the same addresses, so
+ * a direct-mapped cache keyed by the address, the process (user space),
+ * the cpumode and the generation of the maps answers most frames without
+ * resolving and interning them again.
+ */
+uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
+		       uint16_t cpumode)
+{
+	uint64_t gen = generation(r, pid, cpumode);
+	uint32_t p = cpumode == PERF_RECORD_MISC_KERNEL ? 0 : pid;
+	struct rp_fcache *c;
+	uint32_t id;
+
+	if (!gen)
+		return sym_of(r, pid, ip, cpumode);
+	if (!r->fcache && !(r->fcache = pk__calloc(RP_FCACHE,
+						   sizeof(*r->fcache))))
+		return UINT32_MAX;
+	c = &r->fcache[(pk__rp_mix(ip, ((uint64_t)p << 8) | cpumode) ^ gen) &
+		       (RP_FCACHE - 1)];
+	if (c->ip == ip && c->gen == gen && c->pid == p && c->mode == cpumode)
+		return c->id;
+	id = sym_of(r, pid, ip, cpumode);
+	if (id != UINT32_MAX)
+		*c = (struct rp_fcache){ .ip = ip, .gen = gen, .pid = p,
+					 .mode = cpumode, .id = id };
+	return id;
 }
 
 static int chain_room(struct pk_report *r, uint64_t n)

@@ -151,6 +151,7 @@ void pk_report_free(struct pk_report *r)
 	pk_unwind_free(r->uw);
 	pk__free(r->uips);
 	pk__free(r->frames);
+	pk__free(r->fcache);
 	pk__rp_filters_fini(r);
 	pk__free(r);
 }
@@ -284,6 +285,20 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 	return 0;
 }
 
+/* The sample's interned command name: the session's thread keeps its
+ * name in place, so the last one seen is checked before the table. */
+static const char *comm_of(struct pk_report *r, const char *comm,
+			   const char *none)
+{
+	if (!comm)
+		return pk__rp_intern(r, none, NULL);
+	if (comm != r->last_comm || strcmp(comm, r->last_comm_str)) {
+		r->last_comm_str = pk__rp_intern(r, comm, NULL);
+		r->last_comm = r->last_comm_str ? comm : NULL;
+	}
+	return r->last_comm_str;
+}
+
 int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 {
 	const struct pk_sample *sm = ss->sample;
@@ -297,9 +312,10 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 
 	if (!h)
 		return -ENOMEM;
+	r->nadded++;
 	if (!ss->comm)
 		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
-	tmpl.comm = pk__rp_intern(r, ss->comm ? ss->comm : buf, NULL);
+	tmpl.comm = comm_of(r, ss->comm, buf);
 	tmpl.sym = pk__rp_sym_of(r, sm->pid, sm->ip,
 				 ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (!tmpl.comm || tmpl.sym == UINT32_MAX)

@@ -58,6 +58,20 @@ struct rp_list {
 	unsigned n;
 };
 
+/* pk__rp_sym_of's cache: an address's interned location. */
+struct rp_fcache {
+	uint64_t ip, gen;
+	uint32_t pid, id;
+	uint16_t mode;
+};
+enum { RP_FCACHE = 1 << 16 };
+
+/* The generation of a process's maps, asked once per sample. */
+struct rp_gen {
+	uint64_t gen, sample;
+	uint32_t pid;
+};
+
 enum { RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8 };
 
 struct pk_report {
@@ -84,6 +98,11 @@ struct pk_report {
 	struct pk_frame *frames;
 	uint32_t capframes;
 	uint64_t lost;
+	uint64_t nadded;                   /* pk_report_add calls */
+	const char *last_comm;             /* the session's, and its copy */
+	const char *last_comm_str;
+	struct rp_fcache *fcache;
+	struct rp_gen gen[2];              /* kernel, user */
 	struct rp_list comms, dsos, syms, pids, tids;
 };
 
