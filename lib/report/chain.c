@@ -12,6 +12,32 @@
 #include <perfkit/perfdata.h>
 #include <perfkit/unwind.h>
 
+/* S's (location ID) key among callchain nodes: see rp_sym. 0 or -ENOMEM. */
+static int node_key(struct pk_report *r, struct rp_sym *s, uint32_t id)
+{
+	uint32_t i;
+
+	s->node_key = id;
+	if (!s->inlined || !s->name)
+		return 0;
+	if (!pk__rp_intern(r, s->name, &i))
+		return -ENOMEM;
+	if (i >= r->capinl) {
+		uint32_t n = i + 256, *v = pk__realloc(r->inl_first,
+						       n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + r->capinl, 0, (n - r->capinl) * sizeof(*v));
+		r->inl_first = v;
+		r->capinl = n;
+	}
+	if (!r->inl_first[i])
+		r->inl_first[i] = id + 1;
+	s->node_key = r->inl_first[i] - 1;
+	return 0;
+}
+
 static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
 {
 	/* an address in no mapping is one location whatever the level (the
@@ -39,6 +65,8 @@ static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
 				sizeof(*r->sym), 1024))
 			return UINT32_MAX;
 		r->sym[r->nsym] = *s;
+		if (node_key(r, &r->sym[r->nsym], r->nsym))
+			return UINT32_MAX;
 		*v = r->nsym;
 		return r->nsym++;
 	}
@@ -334,11 +362,11 @@ int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 	at = e->root;
 	r->node[at].cumul += period;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t next = r->node[at].hint;
+		uint32_t next = r->node[at].hint, key = r->sym[chain[i]].node_key;
 
 		/* samples mostly repeat the path of the one before */
-		if (!next || r->node[next].sym != chain[i]) {
-			next = child(r, at, chain[i]);
+		if (!next || r->node[next].sym != key) {
+			next = child(r, at, key);
 			if (!next)
 				return -ENOMEM;
 			r->node[at].hint = next;

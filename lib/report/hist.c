@@ -152,6 +152,7 @@ void pk_report_free(struct pk_report *r)
 	pk__free(r->uips);
 	pk__free(r->frames);
 	pk__free(r->fcache);
+	pk__free(r->inl_first);
 	pk__rp_filters_fini(r);
 	pk__free(r);
 }

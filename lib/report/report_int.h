@@ -22,6 +22,10 @@ struct rp_sym {
 	uint32_t dso_idx;     /* the DSO's order of first sight */
 	char level;           /* '.' user, 'k' kernel */
 	bool inlined;
+	uint32_t node_key;    /* callchain nodes: perf matches an inlined
+				 function by its name alone (the first
+				 inlined location of that name), others by
+				 DSO and start (the location itself) */
 };
 
 struct rp_node {
@@ -98,6 +102,9 @@ struct pk_report {
 	struct pk_frame *frames;
 	uint32_t capframes;
 	uint64_t lost;
+	uint32_t *inl_first;               /* name's string index -> the
+					      first inlined location + 1 */
+	uint32_t capinl;
 	uint64_t nadded;                   /* pk_report_add calls */
 	const char *last_comm;             /* the session's, and its copy */
 	const char *last_comm_str;
@@ -132,6 +139,13 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode);
 /* order.c: V's N entries into perf's output order. 0 or -ENOMEM. */
 int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n);
+/* Whether NW goes left of OLD in a tree of CTX's (equals go right). */
+typedef bool (*pk__rp_left_fn)(const void *ctx, const void *nw,
+			       const void *old);
+/* V's N items, in this order, into a red-black tree by LEFT, as perf's
+ * trees are built; then V in the tree's order (its comparisons need not be
+ * transitive: the tree's shape decides). 0 or -ENOMEM. */
+int pk__rp_rb_sort(void **v, uint32_t n, pk__rp_left_fn left, const void *ctx);
 int pk__rp_cmp_key(const struct pk_report *r, int key,
 		   const struct rp_entry *a, const struct rp_entry *b);
 /* print_chain.c */
