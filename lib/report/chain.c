@@ -355,12 +355,12 @@ int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 {
 	uint32_t at;
 
+	r->last_end = 0;
 	if (!n)
 		return 0;
 	if (!e->root && !(e->root = node_new(r, 0, UINT32_MAX)))
 		return -ENOMEM;
 	at = e->root;
-	r->node[at].cumul += period;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t next = r->node[at].hint, key = r->sym[chain[i]].node_key;
 
@@ -372,9 +372,11 @@ int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 			r->node[at].hint = next;
 		}
 		at = next;
-		r->node[at].cumul += period;
 	}
+	/* the nodes on the way sum their ends' hits: pk__rp_cumul */
 	r->node[at].hit += period;
+	r->cumul_stale = true;
+	r->last_end = at;
 	if (n > e->max_depth)
 		e->max_depth = n;
 	return 0;

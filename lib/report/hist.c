@@ -153,6 +153,7 @@ void pk_report_free(struct pk_report *r)
 	pk__free(r->frames);
 	pk__free(r->fcache);
 	pk__free(r->inl_first);
+	pk__rp_memo_fini(r);
 	pk__rp_filters_fini(r);
 	pk__free(r);
 }
@@ -282,6 +283,7 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 		if (r->o.callchain &&
 		    pk__rp_chain_append(r, e, r->chain + i, nchain - i, period))
 			return -ENOMEM;
+		pk__rp_memo_note(r, h, e, r->o.callchain ? r->last_end : 0);
 	}
 	return 0;
 }
@@ -334,6 +336,9 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		h->nr_shown++;
 		h->total_shown += period;
 	}
+	if (pk__rp_memo_replay(r, h, (unsigned)ss->attr, &tmpl, (uint32_t)n,
+			       period))
+		return 0;
 	e = entry_get(r, h, &tmpl);
 	if (!e)
 		return -ENOMEM;
@@ -345,8 +350,12 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	if (r->o.callchain && pk__rp_chain_append(r, e, r->chain, (uint32_t)n,
 						  period))
 		return -ENOMEM;
-	if (!r->o.children)
-		return 0;
-	r->seen[0] = (uint32_t)(e - h->e);
-	return add_children(r, h, &tmpl, (uint32_t)n, period);
+	pk__rp_memo_note(r, h, e, r->o.callchain ? r->last_end : 0);
+	if (r->o.children) {
+		r->seen[0] = (uint32_t)(e - h->e);
+		if (add_children(r, h, &tmpl, (uint32_t)n, period))
+			return -ENOMEM;
+	}
+	pk__rp_memo_done(r);
+	return 0;
 }

@@ -111,8 +111,35 @@ struct pk_report {
 	struct rp_fcache *fcache;
 	struct rp_gen gen[2];              /* kernel, user */
 	struct rp_list comms, dsos, syms, pids, tids;
+	/* memo.c: samples of one kind replayed */
+	struct rp_memo *memo;
+	uint32_t nmemo, capmemo;
+	struct pk__hash memo_idx;          /* key hash -> memo */
+	uint32_t *memo_pool;               /* chains and (entry, end) pairs */
+	size_t npool, cappool;
+	uint64_t memo_hash;                /* the kind being noted */
+	bool memo_rec;                     /* noting the sample's steps */
+	bool memo_off;
+	bool cumul_stale;                  /* node cumul to sum again */
+	uint32_t last_end;                 /* pk__rp_chain_append's end */
 };
 
+/* memo.c */
+/* With the sample (template T of event ATTR, callchain r->chain[0..N)):
+ * 1 when a sample like it was seen and its PERIOD is added the same way;
+ * 0 when it must go the long way (noted then when it is memoizable:
+ * pk__rp_memo_note each entry it adds to, in order, the sample's own
+ * entry first, then pk__rp_memo_done). */
+int pk__rp_memo_replay(struct pk_report *r, struct rp_hists *h,
+		       unsigned attr, const struct rp_entry *t, uint32_t n,
+		       uint64_t period);
+int pk__rp_memo_push(struct pk_report *r, const uint32_t *v, uint32_t n);
+void pk__rp_memo_note(struct pk_report *r, const struct rp_hists *h,
+		      const struct rp_entry *e, uint32_t end);
+void pk__rp_memo_done(struct pk_report *r);
+void pk__rp_memo_fini(struct pk_report *r);
+/* Sums the nodes' cumul from their hits (before reading them). */
+void pk__rp_cumul(struct pk_report *r);
 /* hist.c */
 /* Room in *V for element N (*CAP of SIZE bytes now; FIRST the first
  * capacity): 0 or -ENOMEM. */
