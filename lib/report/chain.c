@@ -93,8 +93,9 @@ static void loc_sym(struct pk_report *r, const struct pk_location *l,
 	s->addr = l->dso_addr;
 }
 
-static uint32_t sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
-		       uint16_t cpumode)
+/* (out of line: the cache's hits stay a short call) */
+static __attribute__((noinline)) uint32_t
+sym_of(struct pk_report *r, uint32_t pid, uint64_t ip, uint16_t cpumode)
 {
 	struct pk_location l;
 	struct rp_sym s;
@@ -143,8 +144,9 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 	if (!r->fcache && !(r->fcache = pk__calloc(RP_FCACHE,
 						   sizeof(*r->fcache))))
 		return UINT32_MAX;
-	c = &r->fcache[(pk__rp_mix(ip, ((uint64_t)p << 8) | cpumode) ^ gen) &
-		       (RP_FCACHE - 1)];
+	c = &r->fcache[((ip * 0x9e3779b97f4a7c15ull) ^
+			(((uint64_t)p << 8 | cpumode) * 0xc2b2ae3d27d4eb4full) ^
+			gen) >> (64 - RP_FCACHE_BITS)];
 	if (c->ip == ip && c->gen == gen && c->pid == p && c->mode == cpumode)
 		return c->id;
 	id = sym_of(r, pid, ip, cpumode);

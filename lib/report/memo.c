@@ -50,8 +50,10 @@ static uint64_t memo_hash(const struct pk_report *r, unsigned attr,
 	if (by_thread(r))
 		k = pk__rp_mix(k, ((uint64_t)(uint32_t)t->pid << 32) |
 			       (uint32_t)t->tid);
-	for (uint32_t i = 0; i < n; i++)
-		k = pk__rp_mix(k, chain[i]);
+	for (uint32_t i = 0; i < n; i++) {
+		k = (k ^ chain[i]) * 0x9e3779b97f4a7c15ull;
+		k ^= k >> 29;
+	}
 	return k;
 }
 

@@ -68,7 +68,7 @@ struct rp_fcache {
 	uint32_t pid, id;
 	uint16_t mode;
 };
-enum { RP_FCACHE = 1 << 16 };
+enum { RP_FCACHE_BITS = 16, RP_FCACHE = 1 << RP_FCACHE_BITS };
 
 /* The generation of a process's maps, asked once per sample. */
 struct rp_gen {
