@@ -319,6 +319,10 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	if (!ss->comm)
 		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
 	tmpl.comm = comm_of(r, ss->comm, buf);
+	if (!tmpl.comm)
+		return -ENOMEM;
+	if (pk__rp_raw_replay(r, h, ss, tmpl.comm, period))
+		return 0;
 	tmpl.sym = pk__rp_sym_of(r, sm->pid, sm->ip,
 				 ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (!tmpl.comm || tmpl.sym == UINT32_MAX)
@@ -337,8 +341,10 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		h->total_shown += period;
 	}
 	if (pk__rp_memo_replay(r, h, (unsigned)ss->attr, &tmpl, (uint32_t)n,
-			       period))
+			       period)) {
+		pk__rp_raw_done(r);
 		return 0;
+	}
 	e = entry_get(r, h, &tmpl);
 	if (!e)
 		return -ENOMEM;
@@ -357,5 +363,6 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 			return -ENOMEM;
 	}
 	pk__rp_memo_done(r);
+	pk__rp_raw_done(r);
 	return 0;
 }

@@ -62,6 +62,15 @@ struct rp_list {
 	unsigned n;
 };
 
+/* The raw memo's key: see memo.c. */
+struct rp_raw {
+	uint64_t ip, genu, genk;
+	const char *comm;
+	int32_t pid, tid;
+	uint32_t attr, nr, ips_off, memo;
+	uint16_t mode;
+};
+
 /* pk__rp_sym_of's cache: an address's interned location. */
 struct rp_fcache {
 	uint64_t ip, gen;
@@ -121,6 +130,16 @@ struct pk_report {
 	bool memo_rec;                     /* noting the sample's steps */
 	bool memo_off;
 	bool cumul_stale;                  /* node cumul to sum again */
+	uint32_t memo_last;                /* the sample's memo, or MAX */
+	struct rp_raw *raw;                /* the raw memo */
+	uint32_t nraw, capraw;
+	struct pk__hash raw_idx;
+	uint64_t *raw_pool;                /* callchain addresses */
+	size_t nraw_ips, capraw_ips;
+	uint64_t raw_hash;                 /* the sample's, when new */
+	const uint64_t *raw_ips;
+	bool raw_pending;
+	struct rp_raw raw_cur;
 	uint32_t last_end;                 /* pk__rp_chain_append's end */
 };
 
@@ -134,6 +153,14 @@ int pk__rp_memo_replay(struct pk_report *r, struct rp_hists *h,
 		       unsigned attr, const struct rp_entry *t, uint32_t n,
 		       uint64_t period);
 int pk__rp_memo_push(struct pk_report *r, const uint32_t *v, uint32_t n);
+/* Before anything is resolved: 1 when a sample with the same addresses
+ * in the same maps was seen and SS (interned command name COMM) was
+ * replayed, totals included; 0: it goes the long way, then
+ * pk__rp_raw_done when it is through. */
+int pk__rp_raw_replay(struct pk_report *r, struct rp_hists *h,
+		      const struct pk_session_sample *ss, const char *comm,
+		      uint64_t period);
+void pk__rp_raw_done(struct pk_report *r);
 void pk__rp_memo_note(struct pk_report *r, const struct rp_hists *h,
 		      const struct rp_entry *e, uint32_t end);
 void pk__rp_memo_done(struct pk_report *r);
