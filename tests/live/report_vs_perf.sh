@@ -47,7 +47,10 @@ same() {
 	elif cmp -s "$T/p.out" "$T/k.out"; then
 		ok "$_n"
 	else
-		fail "$_n" "differs from perf: $(diff "$T/p.out" "$T/k.out" | head -3 | tr '\n' ' ')"
+		# the input kept for a look (recordings here differ each run)
+		_keep=/tmp/pk-report-fail.$$.${_f##*/}
+		cp "$_f" "$_keep" 2>/dev/null
+		fail "$_n" "differs from perf (input kept in $_keep): $(diff "$T/p.out" "$T/k.out" | head -3 | tr '\n' ' ')"
 	fi
 }
 
