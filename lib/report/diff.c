@@ -167,9 +167,10 @@ static struct df_val *val(const struct df *d, uint32_t e, unsigned i)
 	return &d->v[(size_t)e * d->n + i];
 }
 
-static int bsearch_ent(const struct df *d, const struct df_ent *key)
+/* KEY's place among the first N (sorted) baseline entries, or -1. */
+static int bsearch_ent(const struct df *d, uint32_t n, const struct df_ent *key)
 {
-	uint32_t lo = 0, hi = d->nb;
+	uint32_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -218,7 +219,7 @@ static int pair_with(struct df *d, unsigned i, const struct df_ent *l,
 	struct df_val *nv;
 
 	for (uint32_t k = 0; k < nl; k++) {
-		int at = bsearch_ent(d, &l[k]);
+		int at = bsearch_ent(d, nb0, &l[k]);
 
 		if (at < 0 && d->o->baseline_only)
 			continue;
@@ -524,7 +525,7 @@ static void cell(const struct df *d, const struct df_ent *e, unsigned i,
 		snprintf(buf, sz, "N/A");
 	} else if (o->compute == PK_REPORT_RATIO && p->ratio > 0.0) {
 		snprintf(buf, sz, "%14.6F", p->ratio);
-	} else if (o->compute == PK_REPORT_WDIFF && p->wdiff) {
+	} else if (o->compute == PK_REPORT_WDIFF) {
 		snprintf(buf, sz, "%14" PRId64, p->wdiff);
 	}
 }
