@@ -208,10 +208,7 @@ static int run(struct dfile *df, unsigned n, struct dopts *c)
 	}
 	c->po.names = names;
 	err = pk_report_diff_print(r, n, stdout, &c->po);
-	if (err == -EINVAL)
-		cli_error("diff", "%s: an event of the baseline is missing from another file (not supported yet)",
-			  df[0].path);
-	else if (err)
+	if (err)
 		cli_error("diff", "%s", pk_strerror(err));
 	return err ? 1 : 0;
 }
@@ -246,7 +243,7 @@ int cmd_diff(int argc, char **argv)
 		longopts[n++] = (struct option){ refused[i], optional_argument,
 						 NULL, 302 };
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "+c:o:pFbqs:d:S:C:htvDfm", longopts,
+	while ((ch = cli_getopt(argc, argv, "c:o:pFbqs:d:S:C:htvDfm", longopts,
 				&li)) != -1) {
 		if (ch < 256 && ch && strchr("tvDfm", ch)) {
 			cli_error("diff", "-%c is not supported yet", ch);

@@ -133,9 +133,9 @@ struct pk_report_diff_opts {
  * children or callchains) to F: per event of the baseline, its entries
  * paired with the others' by their keys (symbols by name, so that rebuilt
  * binaries pair), with the baseline percentage and the chosen computation
- * per other report. 0, or -EINVAL (bad opts, N under 2, order out of
- * range, an event of the baseline that another report lacks), -ENOMEM,
- * -EIO when writing failed.
+ * per other report (nothing for a report without that event). 0, or
+ * -EINVAL (bad opts, N under 2, order out of range), -ENOMEM, -EIO when
+ * writing failed.
  */
 PK_API int pk_report_diff_print(struct pk_report *const *r, unsigned n,
 				FILE *f, const struct pk_report_diff_opts *opts);

@@ -523,7 +523,7 @@ static void cell(const struct df *d, const struct df_ent *e, unsigned i,
 		snprintf(buf, sz, "%+4.2F%%", p->delta);
 	} else if (e->dummy) {
 		snprintf(buf, sz, "N/A");
-	} else if (o->compute == PK_REPORT_RATIO && p->ratio > 0.0) {
+	} else if (o->compute == PK_REPORT_RATIO) {
 		snprintf(buf, sz, "%14.6F", p->ratio);
 	} else if (o->compute == PK_REPORT_WDIFF) {
 		snprintf(buf, sz, "%14" PRId64, p->wdiff);
@@ -583,7 +583,13 @@ static void row(const struct df *d, FILE *f, const struct df_ent *e,
 				continue;
 			/* perf's cells are 70 bytes */
 			cell(d, e, i, t, b, 70);
-			fprintf(f, "  %*s", col_width(d, c, i, t), b);
+			/* perf: weighted differences 14 wide, then padded to
+			 * the title's width */
+			if (!t && d->o->compute == PK_REPORT_WDIFF &&
+			    !e->dummy && val(d, e->idx, i)->has)
+				fprintf(f, "  %-*s", col_width(d, c, i, t), b);
+			else
+				fprintf(f, "  %*s", col_width(d, c, i, t), b);
 		}
 	}
 	put_keys(d, f, e, c);
@@ -612,8 +618,9 @@ static int build(struct df *d, unsigned a)
 		struct df_ent *l = NULL;
 		uint32_t nl = 0;
 
+		/* perf: none of that report's entries pair with this event's */
 		if (ai < 0)
-			return -EINVAL;
+			continue;
 		d->total[i] = hists_total(d->r[i], ai, d->o->relative);
 		err = collapse(d->r[i], (unsigned)ai, &l, &nl);
 		if (!err)
