@@ -208,7 +208,10 @@ static int run(struct dfile *df, unsigned n, struct dopts *c)
 	}
 	c->po.names = names;
 	err = pk_report_diff_print(r, n, stdout, &c->po);
-	if (err)
+	if (err == -ENOTSUP)
+		cli_error("diff", "--sort %s: unresolved addresses of several DSOs in one entry are not supported yet (add dso)",
+			  c->o.sort);
+	else if (err)
 		cli_error("diff", "%s", pk_strerror(err));
 	return err ? 1 : 0;
 }

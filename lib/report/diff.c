@@ -93,6 +93,10 @@ static int collapse_cmp(const void *pa, const void *pb)
 	const struct df_ent *a = pa, *b = pb;
 	int c = keys_cmp(g_r, a, b);
 
+	/* perf's collapsed entry is the first of its tree of entries, where
+	 * unresolved addresses go up */
+	if (!c && !a->name && !b->name && a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
 	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
 }
 
@@ -102,7 +106,8 @@ static int grow_ents(struct df_ent **v, uint32_t *cap, uint32_t n)
 }
 
 /* R's entries of event A collapsed by the sort keys, in perf's order of
- * its collapsed tree: *OUT, *NOUT. 0 or -ENOMEM. */
+ * its collapsed tree: *OUT, *NOUT. 0, -ENOMEM, or -ENOTSUP when perf's
+ * choice of the address shown is not matched. */
 static int collapse(const struct pk_report *r, unsigned a,
 		    struct df_ent **out, uint32_t *nout)
 {
@@ -121,7 +126,7 @@ static int collapse(const struct pk_report *r, unsigned a,
 					.dso = s->dso, .name = s->name,
 					.tid = e->tid, .addr = e->addr,
 					.period = e->self, .level = e->level,
-					.shown = e->shown, .idx = n };
+					.shown = e->shown1, .idx = n };
 		n++;
 	}
 	g_r = r;
@@ -131,8 +136,14 @@ static int collapse(const struct pk_report *r, unsigned a,
 
 	for (uint32_t i = 0; i < n; i++) {
 		if (m && !keys_cmp(r, &v[m - 1], &v[i])) {
+			/* without the DSO key perf's tree of entries orders
+			 * unresolved addresses of several DSOs by no rule
+			 * (its comparison is not transitive there) */
+			if (!v[i].name && !(r->keymask & RK_DSO) &&
+			    v[i].dso != v[m - 1].dso)
+				goto unmatched;
+			/* perf's collapsed entry keeps its first's filter */
 			v[m - 1].period += v[i].period;
-			v[m - 1].shown |= v[i].shown;
 			continue;
 		}
 		v[m] = v[i];
@@ -142,6 +153,9 @@ static int collapse(const struct pk_report *r, unsigned a,
 	*out = v;
 	*nout = m;
 	return 0;
+unmatched:
+	pk__free(v);
+	return -ENOTSUP;
 nomem:
 	pk__free(v);
 	return -ENOMEM;
@@ -397,7 +411,7 @@ static void widths(const struct df *d, struct df_cols *c)
 	char b[64];
 	bool dso_list = r->dsos.n > 0;
 
-	c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
+	c->comm = 7, c->pid = 15, c->dso = 13, c->sym = 6;
 	for (uint32_t i = 0; i < d->nb; i++) {
 		const struct df_ent *e = &d->b[i];
 
@@ -469,16 +483,13 @@ static void header(const struct df *d, FILE *f, const struct df_cols *c)
 	}
 	for (unsigned k = 0; k < r->nkeys; k++) {
 		static const char *const names[] = {
-			[RK_COMM] = "Command", [RK_PID] = "Pid:Command",
+			[RK_COMM] = "Command", [RK_PID] = "    Pid:Command",
 			[RK_DSO] = "Shared Object", [RK_SYM] = "Symbol" };
 
 		if (pk__rp_elided(r, r->keys[k]))
 			continue;
 		t = key_width(c, r->keys[k]);
-		if (r->keys[k] == RK_PID)
-			fprintf(f, "  %*s", t, names[RK_PID]);
-		else
-			fprintf(f, "  %-*s", t, names[r->keys[k]]);
+		fprintf(f, "  %-*s", t, names[r->keys[k]]);
 	}
 	fputs("\n# ", f);
 	dots(f, c->w0);
@@ -549,8 +560,9 @@ static void put_keys(const struct df *d, FILE *f, const struct df_ent *e,
 			fprintf(f, "  %-*.*s", c->comm, c->comm, e->comm);
 			break;
 		case RK_PID:
+			/* perf: the thread's last name */
 			fprintf(f, "  %7d:%-*.*s", e->tid, c->pid - 8,
-				c->pid - 8, e->comm);
+				c->pid - 8, e->wcomm);
 			break;
 		case RK_DSO:
 			fprintf(f, "  %-*.*s", c->dso, c->dso,
@@ -677,12 +689,15 @@ int pk_report_diff_print(struct pk_report *const *r, unsigned n, FILE *f,
 	d.total = pk__calloc(n, sizeof(*d.total));
 	if (!d.total)
 		return -ENOMEM;
-	for (unsigned a = 0; a < pk_perfdata_nr_attrs(r[0]->pd) && !err; a++) {
-		err = build(&d, a);
-		if (!err)
-			print_event(&d, f, a, !a);
-		reset(&d);
-	}
+	/* all built first: an error prints nothing */
+	for (int pass = 0; pass < 2 && !err; pass++)
+		for (unsigned a = 0; a < pk_perfdata_nr_attrs(r[0]->pd) && !err;
+		     a++) {
+			err = build(&d, a);
+			if (!err && pass)
+				print_event(&d, f, a, !a);
+			reset(&d);
+		}
 	pk__free(d.total);
 	if (!err && ferror(f))
 		err = -EIO;

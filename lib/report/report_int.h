@@ -45,6 +45,7 @@ struct rp_entry {
 	uint32_t max_depth;                /* longest chain appended */
 	char level;                        /* '.' or 'k' as first seen */
 	bool shown;                        /* a sample the filters let by */
+	bool shown1;                       /* the first sample let by (diff) */
 };
 
 struct rp_hists {
