@@ -131,12 +131,14 @@ static int load(struct dfile *d, const struct dopts *c)
 		return 1;
 	}
 	d->s = pk_session_new(NULL);
-	if (d->s)
-		d->r = pk_report_new(d->s, d->pd, &c->o);
+	if (!d->s) {
+		cli_error("diff", "%s", strerror(ENOMEM));
+		return 1;
+	}
+	d->r = pk_report_new(d->s, d->pd, &c->o);
 	if (!d->r) {
-		cli_error("diff", errno == EINVAL ?
-			  "--sort %s: unknown or unsupported key" : "%s",
-			  errno == EINVAL ? c->o.sort : strerror(ENOMEM));
+		cli_error("diff", "--sort %s: unknown or unsupported key (or an empty filter list)",
+			  c->o.sort);
 		return 1;
 	}
 	err = pk_session_run(d->s, d->pd, &tool, d);
