@@ -22,11 +22,10 @@
 /* One collapsed entry: what perf's hist entry keeps of its first sample,
  * and the sum of the periods. */
 struct df_ent {
-	const char *comm, *wcomm;   /* wcomm: the thread's last (widths) */
-	const char *dso, *name;
-	int32_t tid;
-	uint64_t addr, period;
-	char level;
+	struct rp_entry re;         /* its report's entry (sym: not used) */
+	struct rp_sym s;            /* and symbol */
+	const char *wcomm;          /* the thread's last name (widths) */
+	uint64_t period;
 	bool shown, dummy;
 	uint32_t idx;               /* collapsed order */
 };
@@ -50,28 +49,17 @@ struct df {
 	uint64_t base_total;        /* the baseline's, recounted */
 };
 
-static int null_last(const void *a, const void *b)
-{
-	return !a - !b;
-}
-
-/* perf diff's comparison of the sort key KEY (RK_*): names, not addresses. */
+/* The sort key KEY of A against B as lib/report compares keys (names, not
+ * addresses): negative when A goes first. */
 static int key_cmp(int key, const struct df_ent *a, const struct df_ent *b)
 {
-	switch (key) {
-	case RK_COMM:
-		return strcmp(a->comm, b->comm);
-	case RK_PID:
-		return a->tid < b->tid ? -1 : a->tid > b->tid;
-	case RK_DSO:
-		if (!a->dso || !b->dso)
-			return null_last(a->dso, b->dso);
-		return strcmp(a->dso, b->dso);
-	default:
-		if (!a->name || !b->name)
-			return null_last(a->name, b->name);
-		return strcmp(a->name, b->name);
-	}
+	struct rp_sym two[2] = { a->s, b->s };
+	struct pk_report view = { .sym = two };
+	struct rp_entry ea = a->re, eb = b->re;
+
+	ea.sym = 0;
+	eb.sym = 1;
+	return pk__rp_cmp_key(&view, key, &ea, &eb);
 }
 
 static int keys_cmp(const struct pk_report *r, const struct df_ent *a,
@@ -84,19 +72,15 @@ static int keys_cmp(const struct pk_report *r, const struct df_ent *a,
 	return c;
 }
 
-/* qsort's context (its comparison has none) */
-static const struct df *g_df;
-static const struct pk_report *g_r;
-
-static int collapse_cmp(const void *pa, const void *pb)
+static int collapse_cmp(const void *pa, const void *pb, void *r)
 {
 	const struct df_ent *a = pa, *b = pb;
-	int c = keys_cmp(g_r, a, b);
+	int c = keys_cmp(r, a, b);
 
 	/* perf's collapsed entry is the first of its tree of entries, where
 	 * unresolved addresses go up */
-	if (!c && !a->name && !b->name && a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
+	if (!c && !a->s.name && !b->s.name && a->re.addr != b->re.addr)
+		return a->re.addr < b->re.addr ? -1 : 1;
 	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
 }
 
@@ -122,34 +106,40 @@ static int collapse(const struct pk_report *r, unsigned a,
 
 		if (grow_ents(&v, &cap, n))
 			goto nomem;
-		v[n] = (struct df_ent){ .comm = e->comm, .wcomm = wc ? wc : e->comm,
-					.dso = s->dso, .name = s->name,
-					.tid = e->tid, .addr = e->addr,
-					.period = e->self, .level = e->level,
+		v[n] = (struct df_ent){ .re = *e, .s = *s,
+					.wcomm = wc ? wc : e->comm,
+					.period = e->self,
 					.shown = e->shown1, .idx = n };
 		n++;
 	}
-	g_r = r;
 	if (n)
-		qsort(v, n, sizeof(*v), collapse_cmp);
+		qsort_r(v, n, sizeof(*v), collapse_cmp, (void *)r);
 	uint32_t m = 0;
+
+	/* without the DSO key perf's tree of entries orders unresolved
+	 * addresses of several DSOs by no rule (its comparison is not
+	 * transitive there): which one a shown entry keeps is not matched */
+	bool mixed = false, any = false;
 
 	for (uint32_t i = 0; i < n; i++) {
 		if (m && !keys_cmp(r, &v[m - 1], &v[i])) {
-			/* without the DSO key perf's tree of entries orders
-			 * unresolved addresses of several DSOs by no rule
-			 * (its comparison is not transitive there) */
-			if (!v[i].name && !(r->keymask & RK_DSO) &&
-			    v[i].dso != v[m - 1].dso)
-				goto unmatched;
+			mixed |= !v[i].s.name && !(r->keymask & RK_DSO) &&
+				 v[i].s.dso != v[m - 1].s.dso;
+			any |= v[i].shown;
 			/* perf's collapsed entry keeps its first's filter */
 			v[m - 1].period += v[i].period;
 			continue;
 		}
+		if (mixed && any)
+			goto unmatched;
+		mixed = false;
+		any = v[i].shown;
 		v[m] = v[i];
 		v[m].idx = m;
 		m++;
 	}
+	if (mixed && any)
+		goto unmatched;
 	*out = v;
 	*nout = m;
 	return 0;
@@ -209,8 +199,7 @@ static int resort_base(struct df *d)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < d->nb; i++)
 		d->b[i].idx = i;
-	g_r = d->r[0];
-	qsort(d->b, d->nb, sizeof(*d->b), collapse_cmp);
+	qsort_r(d->b, d->nb, sizeof(*d->b), collapse_cmp, (void *)d->r[0]);
 	for (uint32_t i = 0; i < d->nb; i++) {
 		uint32_t old = d->b[i].idx;
 
@@ -362,9 +351,9 @@ static int order_cmp(const struct df *d, uint32_t a, uint32_t b)
 /* perf diff's output order: -o's column, the baseline's period, each
  * report's column (entries with any pair first), the sort keys; then
  * the collapsed order. */
-static int out_cmp(const void *pa, const void *pb)
+static int out_cmp(const void *pa, const void *pb, void *ctx)
 {
-	const struct df *d = g_df;
+	const struct df *d = ctx;
 	const struct df_ent *ea = pa, *eb = pb;
 	uint32_t a = ea->idx, b = eb->idx;
 	int c = d->o->order ? order_cmp(d, a, b) : 0;
@@ -418,11 +407,11 @@ static void widths(const struct df *d, struct df_cols *c)
 		if (!e->shown)
 			continue;
 		c->comm = max_i(c->comm, (int)strlen(e->wcomm));
-		if (e->dso)
-			c->dso = max_i(c->dso, (int)strlen(e->dso));
-		c->sym = max_i(c->sym, e->name ? (int)strlen(e->name) + 4 : 22);
+		if (e->s.dso)
+			c->dso = max_i(c->dso, (int)strlen(e->s.dso));
+		c->sym = max_i(c->sym, e->s.name ? (int)strlen(e->s.name) + 4 : 22);
 		/* perf: an unresolved symbol widens the DSO column */
-		if ((!e->name || !e->dso) && !dso_list)
+		if ((!e->s.name || !e->s.dso) && !dso_list)
 			c->dso = max_i(c->dso, 16);
 	}
 	c->pid = max_i(c->pid, c->comm + 8);
@@ -550,27 +539,24 @@ static void put_keys(const struct df *d, FILE *f, const struct df_ent *e,
 	while (last && pk__rp_elided(r, r->keys[last]))
 		last--;
 	for (unsigned k = 0; k < r->nkeys; k++) {
-		const struct rp_sym s = { .dso = e->dso, .name = e->name };
-		const struct rp_entry re = { .level = e->level, .addr = e->addr };
-
 		if (pk__rp_elided(r, r->keys[k]))
 			continue;
 		switch (r->keys[k]) {
 		case RK_COMM:
-			fprintf(f, "  %-*.*s", c->comm, c->comm, e->comm);
+			fprintf(f, "  %-*.*s", c->comm, c->comm, e->re.comm);
 			break;
 		case RK_PID:
 			/* perf: the thread's last name */
-			fprintf(f, "  %7d:%-*.*s", e->tid, c->pid - 8,
+			fprintf(f, "  %7d:%-*.*s", e->re.tid, c->pid - 8,
 				c->pid - 8, e->wcomm);
 			break;
 		case RK_DSO:
 			fprintf(f, "  %-*.*s", c->dso, c->dso,
-				e->dso ? e->dso : "[unknown]");
+				e->s.dso ? e->s.dso : "[unknown]");
 			break;
 		default:
 			fputs("  ", f);
-			pk__rp_put_sym(&s, &re, f, c->sym, k == last);
+			pk__rp_put_sym(&e->s, &e->re, f, c->sym, k == last);
 		}
 	}
 	fputc('\n', f);
@@ -648,9 +634,8 @@ static int build(struct df *d, unsigned a)
 	for (uint32_t e = 0; e < d->nb; e++)
 		if (d->b[e].shown || !d->o->relative)
 			d->base_total += d->b[e].period;
-	g_df = d;
 	if (d->nb)
-		qsort(d->b, d->nb, sizeof(*d->b), out_cmp);
+		qsort_r(d->b, d->nb, sizeof(*d->b), out_cmp, d);
 	return 0;
 }
 
