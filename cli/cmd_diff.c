@@ -101,14 +101,6 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 	return pk_report_record(d->r, rec);
 }
 
-static bool any_sample_type(struct pk_perfdata *pd, uint64_t bits)
-{
-	for (unsigned a = 0; a < pk_perfdata_nr_attrs(pd); a++)
-		if (pk_perfdata_attr(pd, a)->sample_type & bits)
-			return true;
-	return false;
-}
-
 /* Opens and reads D->path into a report. 0, or 1 with the message given. */
 static int load(struct dfile *d, const struct dopts *c)
 {
@@ -125,7 +117,7 @@ static int load(struct dfile *d, const struct dopts *c)
 	}
 	if (pk_perfdata_has_feat(d->pd, PK_HEADER_GROUP_DESC) ||
 	    pk_perfdata_has_feat(d->pd, PK_HEADER_AUXTRACE) ||
-	    any_sample_type(d->pd, PERF_SAMPLE_BRANCH_STACK)) {
+	    pk_perfdata_has_feat(d->pd, PK_HEADER_BRANCH_STACK)) {
 		cli_error("diff", "%s: event groups, branch stacks and AUX area traces are not supported yet",
 			  d->path);
 		return 1;
