@@ -203,7 +203,7 @@ static int run(struct dfile *df, unsigned n, struct dopts *c)
 	c->po.names = names;
 	err = pk_report_diff_print(r, n, stdout, &c->po);
 	if (err == -ENOTSUP)
-		cli_error("diff", "--sort %s: unresolved addresses of several DSOs in one entry are not supported yet (add dso)",
+		cli_error("diff", "not supported yet: kernel modules among the entries, or (--sort %s) unresolved addresses of several DSOs in one entry",
 			  c->o.sort);
 	else if (err)
 		cli_error("diff", "%s", pk_strerror(err));

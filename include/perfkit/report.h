@@ -135,9 +135,9 @@ struct pk_report_diff_opts {
  * binaries pair), with the baseline percentage and the chosen computation
  * per other report (nothing for a report without that event). 0, or
  * -EINVAL (bad opts, N under 2, order out of range), -ENOMEM, -EIO when
- * writing failed, -ENOTSUP for what is not matched yet: sort keys
- * without dso that put unresolved addresses of several DSOs in one entry
- * (nothing printed).
+ * writing failed, -ENOTSUP for what is not matched yet (nothing
+ * printed): entries of kernel modules, sort keys without dso that put
+ * unresolved addresses of several DSOs in one entry.
  */
 PK_API int pk_report_diff_print(struct pk_report *const *r, unsigned n,
 				FILE *f, const struct pk_report_diff_opts *opts);

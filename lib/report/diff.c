@@ -91,7 +91,7 @@ static int grow_ents(struct df_ent **v, uint32_t *cap, uint32_t n)
 
 /* R's entries of event A collapsed by the sort keys, in perf's order of
  * its collapsed tree: *OUT, *NOUT. 0, -ENOMEM, or -ENOTSUP when perf's
- * choice of the address shown is not matched. */
+ * text is not matched (kernel modules, the address shown). */
 static int collapse(const struct pk_report *r, unsigned a,
 		    struct df_ent **out, uint32_t *nout)
 {
@@ -131,6 +131,11 @@ static int collapse(const struct pk_report *r, unsigned a,
 			continue;
 		}
 		if (mixed && any)
+			goto unmatched;
+		/* perf names kernel modules "[name]" with module-relative
+		 * addresses: pk_location has neither yet */
+		if (v[i].shown && v[i].re.level == 'k' && v[i].s.dso &&
+		    v[i].s.dso[0] != '[' && (r->keymask & (RK_DSO | RK_SYM)))
 			goto unmatched;
 		mixed = false;
 		any = v[i].shown;

@@ -166,6 +166,21 @@ for o in "" "-s comm" "-s pid" "-C pkdemo_sw" "-c ratio -b" \
 	MODCHECK=1 same "diff_system_wide${o:+ $o}" $o "$T/sys1.data" "$T/sys2.data"
 done
 
+# corpus files (old kernels, unresolved addresses); kernel modules refused
+if need_shared corpus/perf-data diff_corpus; then
+	C=$PK_SHARED/corpus/perf-data
+	for p in singleprocess-3.8:systemwide.0-3.8 hw_and_sw-3.4:systemwide.0-3.8 \
+		 weight_struct:callgraph-3.8 systemwide.0-3.8:systemwide.0-3.8; do
+		for o in "" "-c ratio -F" "-s comm"; do
+			# shellcheck disable=SC2086
+			same "diff_corpus_${p%:*}_${p#*:}${o:+ $o}" $o \
+				"$C/perf.data.${p%:*}" "$C/perf.data.${p#*:}"
+		done
+	done
+	refused diff_refuses_kernel_modules "$C/perf.data.callgraph-3.8" \
+		"$C/perf.data.systemwide.0-3.8"
+fi
+
 refused diff_refuses_missing_file "$T/fp1.data" "$T/none.data"
 refused diff_refuses_order_range -o 2 "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_compute -c cycles "$T/fp1.data" "$T/fp2.data"
