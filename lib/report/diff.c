@@ -427,16 +427,26 @@ static void widths(const struct df *d, struct df_cols *c)
 	c->wp = 14;
 }
 
-/* The width of report I's column T (0 compute, 1 formula, 2 period). */
+/* Whether report I's columns include column T (0 compute, 1 formula,
+ * 2 period), and its title. */
+static bool has_col(const struct df *d, int t)
+{
+	return !t || (t == 1 && d->o->formula) || (t == 2 && d->o->period);
+}
+
+static const char *col_name(const struct df *d, int t)
+{
+	return !t ? compute_title[d->o->compute] : t == 1 ? "Formula" : "Period";
+}
+
+/* The width of report I's column T. */
 static int col_width(const struct df *d, const struct df_cols *c, unsigned i,
 		     int t)
 {
-	static const char *const names[] = { NULL, "Formula", "Period" };
 	char b[64];
 	int w = t == 0 ? c->wc : t == 1 ? c->wf : c->wp;
 
-	return max_i(w, title(d, b, sizeof(b), t ? names[t] :
-			      compute_title[d->o->compute], i));
+	return max_i(w, title(d, b, sizeof(b), col_name(d, t), i));
 }
 
 static void dots(FILE *f, int w)
@@ -461,41 +471,33 @@ static void header(const struct df *d, FILE *f, const struct df_cols *c)
 {
 	const struct pk_report *r = d->r[0];
 	char b[64];
-	int t;
 
 	title(d, b, sizeof(b), "Baseline", 0);
 	fprintf(f, "# %*s", c->w0, b);
 	if (d->o->period && title(d, b, sizeof(b), "Base period", 0))
 		fprintf(f, "  %*s", c->wp0, b);
-	for (unsigned i = 1; i < d->n; i++) {
-		title(d, b, sizeof(b), compute_title[d->o->compute], i);
-		fprintf(f, "  %*s", col_width(d, c, i, 0), b);
-		if (d->o->formula && title(d, b, sizeof(b), "Formula", i))
-			fprintf(f, "  %*s", col_width(d, c, i, 1), b);
-		if (d->o->period && title(d, b, sizeof(b), "Period", i))
-			fprintf(f, "  %*s", col_width(d, c, i, 2), b);
-	}
+	for (unsigned i = 1; i < d->n; i++)
+		for (int t = 0; t < 3; t++)
+			if (has_col(d, t) && title(d, b, sizeof(b),
+						   col_name(d, t), i))
+				fprintf(f, "  %*s", col_width(d, c, i, t), b);
 	for (unsigned k = 0; k < r->nkeys; k++) {
 		static const char *const names[] = {
 			[RK_COMM] = "Command", [RK_PID] = "    Pid:Command",
 			[RK_DSO] = "Shared Object", [RK_SYM] = "Symbol" };
 
-		if (pk__rp_elided(r, r->keys[k]))
-			continue;
-		t = key_width(c, r->keys[k]);
-		fprintf(f, "  %-*s", t, names[r->keys[k]]);
+		if (!pk__rp_elided(r, r->keys[k]))
+			fprintf(f, "  %-*s", key_width(c, r->keys[k]),
+				names[r->keys[k]]);
 	}
 	fputs("\n# ", f);
 	dots(f, c->w0);
 	if (d->o->period)
 		put_dots(f, c->wp0);
-	for (unsigned i = 1; i < d->n; i++) {
-		put_dots(f, col_width(d, c, i, 0));
-		if (d->o->formula)
-			put_dots(f, col_width(d, c, i, 1));
-		if (d->o->period)
-			put_dots(f, col_width(d, c, i, 2));
-	}
+	for (unsigned i = 1; i < d->n; i++)
+		for (int t = 0; t < 3; t++)
+			if (has_col(d, t))
+				put_dots(f, col_width(d, c, i, t));
 	for (unsigned k = 0; k < r->nkeys; k++)
 		if (!pk__rp_elided(r, r->keys[k]))
 			put_dots(f, key_width(c, r->keys[k]));
@@ -582,7 +584,7 @@ static void row(const struct df *d, FILE *f, const struct df_ent *e,
 		fprintf(f, "  %*" PRIu64, c->wp0, e->period);
 	for (unsigned i = 1; i < d->n; i++) {
 		for (int t = 0; t < 3; t++) {
-			if ((t == 1 && !d->o->formula) || (t == 2 && !d->o->period))
+			if (!has_col(d, t))
 				continue;
 			/* perf's cells are 70 bytes */
 			cell(d, e, i, t, b, 70);
