@@ -25,23 +25,23 @@ static struct perf_event_attr attr = {
 		       PERF_SAMPLE_ID,
 };
 
+/* The kernel's MMAP2 record, as perf writes it */
 static int put_kmap(struct pk_pdwriter *w)
 {
-	static const char name[] = "[kernel.kallsyms]_text";
-	uint32_t pid = (uint32_t)-1;
-	uint64_t start = 0xffffffff81000000ull, len = 0x1000000;
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, ino_generation;
+		uint32_t prot, flags;
+		char name[24];
+	} m = { .h = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_KERNEL, sizeof(m) },
+		.pid = (uint32_t)-1, .tid = (uint32_t)-1,
+		.start = 0xffffffff81000000ull, .len = 0x1000000,
+		.pgoff = 0xffffffff81000000ull, .name = "[kernel.kallsyms]_text" };
 
-	memset(&rec, 0, sizeof(rec));
-	rec.h.type = PERF_RECORD_MMAP2;
-	rec.h.misc = PERF_RECORD_MISC_KERNEL;
-	memcpy(rec.b + 8, &pid, 4);
-	memcpy(rec.b + 12, &pid, 4);
-	memcpy(rec.b + 16, &start, 8);
-	memcpy(rec.b + 24, &len, 8);
-	memcpy(rec.b + 32, &start, 8);
-	memcpy(rec.b + 72, name, sizeof(name));
-	rec.h.size = (uint16_t)((72 + sizeof(name) + 7) & ~7u);
-	return pk_pdwriter_write(w, &rec.h, NULL, 0);
+	return pk_pdwriter_write(w, &m.h, NULL, 0);
 }
 
 /* PATH: samples at the IPS with the PERIODS (N of them). */
