@@ -25,23 +25,18 @@ static struct perf_event_attr attr = {
 		       PERF_SAMPLE_ID,
 };
 
-/* The kernel's MMAP2 record, as perf writes it */
+/* The kernel's MMAP2 record, as perf writes it: words of header, pid and
+ * tid (-1), start, length, offset (the start), then the name at 72 */
 static int put_kmap(struct pk_pdwriter *w)
 {
-	struct {
-		struct perf_event_header h;
-		uint32_t pid, tid;
-		uint64_t start, len, pgoff;
-		uint32_t maj, min;
-		uint64_t ino, ino_generation;
-		uint32_t prot, flags;
-		char name[24];
-	} m = { .h = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_KERNEL, sizeof(m) },
-		.pid = (uint32_t)-1, .tid = (uint32_t)-1,
-		.start = 0xffffffff81000000ull, .len = 0x1000000,
-		.pgoff = 0xffffffff81000000ull, .name = "[kernel.kallsyms]_text" };
+	uint64_t m[12] = { 0, ~0ull, 0xffffffff81000000ull, 0x1000000,
+			   0xffffffff81000000ull };
+	struct perf_event_header h = { PERF_RECORD_MMAP2,
+				       PERF_RECORD_MISC_KERNEL, sizeof(m) };
 
-	return pk_pdwriter_write(w, &m.h, NULL, 0);
+	memcpy(m, &h, sizeof(h));
+	memcpy(&m[9], "[kernel.kallsyms]_text", 23);
+	return pk_pdwriter_write(w, (struct perf_event_header *)m, NULL, 0);
 }
 
 /* PATH: samples at the IPS with the PERIODS (N of them). */
