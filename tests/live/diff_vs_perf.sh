@@ -145,6 +145,11 @@ for o in "" "-c ratio" "-F"; do
 	# shellcheck disable=SC2086
 	same "diff_two_events${o:+ $o}" $o "$T/two1.data" "$T/two2.data"
 done
+rec tp1.data -e sched:sched_switch -e syscalls:sys_enter_getppid "$DEMO" 1
+rec tp2.data -e sched:sched_switch -e syscalls:sys_enter_getppid "$DEMO" 2
+same "diff_tracepoints" "$T/tp1.data" "$T/tp2.data"
+same "diff_tracepoints -c ratio -p -s comm" -c ratio -p -s comm \
+	"$T/tp2.data" "$T/tp1.data"
 same "diff_event_missing_from_new" "$T/two1.data" "$T/fp1.data"
 same "diff_event_missing_from_base" "$T/fp1.data" "$T/two2.data"
 # the default names: perf.data.old against perf.data; one file: against it
