@@ -38,14 +38,14 @@ static void usage(FILE *f)
 		"  -F, --formula           each entry's formula\n"
 		"  -b, --baseline-only     only entries of the baseline that pair\n"
 		"  -s, --sort KEYS         comm,pid,dso,sym (default dso,sym)\n"
-		"  -d, --dsos, -S, --symbols, -C, --comms LIST  only these\n"
+		"  -d, --dsos, -S, --symbols, -C, --comms, --pid, --tid LIST  only these\n"
 		"      --percentage relative|absolute  of the filtered or of all\n"
 		"  -q, --quiet             the entries only\n"
 		"      --stdio             text output (the only one)\n");
 }
 
 static const char *const refused[] = {
-	"field-separator", "time", "cpu", "pid", "tid", "stream",
+	"field-separator", "time", "cpu", "stream", "percent-limit",
 	"cycles-hist", "kallsyms", "symfs", "modules", "dump-raw-trace",
 	"force", "verbose",
 };
@@ -171,6 +171,8 @@ static int option(struct dopts *c, int ch, const char *arg, int li,
 	case 'd': c->o.dsos = arg; return 0;
 	case 'S': c->o.syms = arg; return 0;
 	case 'C': c->o.comms = arg; return 0;
+	case 303: c->o.pids = arg; return 0;
+	case 304: c->o.tids = arg; return 0;
 	case 300: return 0;
 	case 301:
 		if (strcmp(arg, "relative") && strcmp(arg, "absolute")) {
@@ -225,6 +227,8 @@ int cmd_diff(int argc, char **argv)
 		{ "comms", required_argument, NULL, 'C' },
 		{ "stdio", no_argument, NULL, 300 },
 		{ "percentage", required_argument, NULL, 301 },
+		{ "pid", required_argument, NULL, 303 },
+		{ "tid", required_argument, NULL, 304 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	static const char *defaults[] = { "perf.data.old", "perf.data" };

@@ -527,11 +527,11 @@ static void cell(const struct df *d, const struct df_ent *e, unsigned i,
 		snprintf(buf, sz, "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64
 			 " * %" PRId64 ")", p->period, o->w2, old, o->w1);
 	} else if (o->compute <= PK_REPORT_DELTA) {
-		snprintf(buf, sz, "%+4.2F%%", p->delta);
+		snprintf(buf, sz, "%+4.2f%%", p->delta);
 	} else if (e->dummy) {
 		snprintf(buf, sz, "N/A");
 	} else if (o->compute == PK_REPORT_RATIO) {
-		snprintf(buf, sz, "%14.6F", p->ratio);
+		snprintf(buf, sz, "%14.6f", p->ratio);
 	} else if (o->compute == PK_REPORT_WDIFF) {
 		snprintf(buf, sz, "%14" PRId64, p->wdiff);
 	}

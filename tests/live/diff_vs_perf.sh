@@ -113,6 +113,12 @@ for o in "" "-c delta" "-c delta-abs" "-c ratio" "-c wdiff:2,3" \
 	# shellcheck disable=SC2086
 	same "diff_fp${o:+ $o}" $o "$T/fp1.data" "$T/fp2.data"
 done
+# a process of the baseline only (the other's entries all filtered: its
+# relative percentages are infinite, as perf prints them)
+P1=$(perf script -i "$T/fp1.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
+same "diff_fp --pid" --pid "$P1" "$T/fp1.data" "$T/fp2.data"
+same "diff_fp --tid --percentage relative -F" --tid "$P1" \
+	--percentage relative -F "$T/fp1.data" "$T/fp2.data"
 # the other way: new entries and dummies change places
 for o in "" "-c delta" "-c ratio -F -p" "-c wdiff:2,3" "-b" "-o 0 -c ratio" \
 	 "-s comm,dso" "-d libc.so.6 --percentage relative -F"; do
@@ -170,6 +176,10 @@ for o in "" "-s comm" "-s pid" "-C pkdemo_sw" "-c ratio -b" \
 	# shellcheck disable=SC2086
 	MODCHECK=1 same "diff_system_wide${o:+ $o}" $o "$T/sys1.data" "$T/sys2.data"
 done
+SP=$(perf script -i "$T/sys2.data" -F comm,pid 2>/dev/null |
+	awk '$1 == "pkdemo_sw" { print $2; exit }')
+MODCHECK=1 same "diff_system_wide --pid" --pid "$SP" -s pid,dso \
+	"$T/sys1.data" "$T/sys2.data"
 
 # corpus files (old kernels, unresolved addresses); kernel modules refused
 if need_shared corpus/perf-data diff_corpus; then
@@ -191,6 +201,7 @@ refused diff_refuses_order_range -o 2 "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_compute -c cycles "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_weights -c wdiff:0,1 "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_time --time 10%/1 "$T/fp1.data" "$T/fp2.data"
+refused diff_refuses_percent_limit --percent-limit 1 "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_field_separator -t , "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_sort_key -s srcline "$T/fp1.data" "$T/fp2.data"
 t_exit
