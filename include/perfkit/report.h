@@ -101,6 +101,47 @@ struct pk_report_print_opts {
 PK_API int pk_report_print(struct pk_report *r, FILE *f,
 			   const struct pk_report_print_opts *opts);
 
+/* perf diff's computations (its -c). */
+enum pk_report_compute {
+	PK_REPORT_DELTA_ABS,    /* new percent - old, ordered by size */
+	PK_REPORT_DELTA,        /* the same, ordered by value */
+	PK_REPORT_RATIO,        /* new period / old period */
+	PK_REPORT_WDIFF,        /* new period * w2 - old period * w1 */
+};
+
+struct pk_report_diff_opts {
+	size_t sz;
+	enum pk_report_compute compute;
+	int64_t w1, w2;         /* PK_REPORT_WDIFF's weights, not 0 */
+	/* Sort first by the column of this file (perf's -o; perf's default
+	 * is 1); 0: by the baseline. Below the number of reports. */
+	unsigned order;
+	bool period;            /* -p: the periods beside */
+	bool formula;           /* -F: each entry's formula */
+	bool baseline_only;     /* -b: entries of the baseline that pair */
+	bool relative;          /* --percentage relative */
+	bool quiet;             /* -q: entries only, no headers */
+	/* The files' names for the "# Data files:" list (more than two
+	 * reports); NULL: not listed. */
+	const char *const *names;
+};
+#define pk_report_diff_opts__last_field names
+
+/*
+ * Writes perf diff --stdio's text comparing the N reports R (R[0] the
+ * baseline; all made with the same sort keys and filters, without
+ * children or callchains) to F: per event of the baseline, its entries
+ * paired with the others' by their keys (symbols by name, so that rebuilt
+ * binaries pair), with the baseline percentage and the chosen computation
+ * per other report (nothing for a report without that event). 0, or
+ * -EINVAL (bad opts, N under 2, order out of range), -ENOMEM, -EIO when
+ * writing failed, -ENOTSUP for what is not matched yet (nothing
+ * printed): entries of kernel modules, sort keys without dso that put
+ * unresolved addresses of several DSOs in one entry.
+ */
+PK_API int pk_report_diff_print(struct pk_report *const *r, unsigned n,
+				FILE *f, const struct pk_report_diff_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

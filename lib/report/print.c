@@ -34,6 +34,11 @@ static bool elided(const struct pk_report *r, int key)
 	return k < r->nkeys && elided1(r, key);
 }
 
+bool pk__rp_elided(const struct pk_report *r, int key)
+{
+	return elided(r, key);
+}
+
 static const char *dso_name(const struct rp_sym *s)
 {
 	return s->dso ? s->dso : "[unknown]";
@@ -128,6 +133,12 @@ static void put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
 	}
 	if (!last && n < w)
 		fprintf(f, "%*s", w - n, "");
+}
+
+void pk__rp_put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
+		    int w, bool last)
+{
+	put_sym(s, e, f, w, last);
 }
 
 static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,

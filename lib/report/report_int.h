@@ -45,6 +45,7 @@ struct rp_entry {
 	uint32_t max_depth;                /* longest chain appended */
 	char level;                        /* '.' or 'k' as first seen */
 	bool shown;                        /* a sample the filters let by */
+	bool shown1;                       /* the first sample let by (diff) */
 };
 
 struct rp_hists {
@@ -202,6 +203,12 @@ typedef bool (*pk__rp_left_fn)(const void *ctx, const void *nw,
 int pk__rp_rb_sort(void **v, uint32_t n, pk__rp_left_fn left, const void *ctx);
 int pk__rp_cmp_key(const struct pk_report *r, int key,
 		   const struct rp_entry *a, const struct rp_entry *b);
+/* print.c */
+/* Whether KEY's column is left out (a filter of one value, perf's elide). */
+bool pk__rp_elided(const struct pk_report *r, int key);
+/* An entry's symbol as perf prints it, padded to W unless LAST. */
+void pk__rp_put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
+		    int w, bool last);
 /* print_chain.c */
 /* E's callchain: percentages of TOTAL, the graph threshold a share of
  * BASE (what the filters let by, with --percentage relative). */
