@@ -199,27 +199,6 @@ int pk__rp_rb_sort(void **v, uint32_t n, pk__rp_left_fn left, const void *ctx)
 
 /* perf: entries go into its tree as made, then into the collapsed tree
  * in that tree's order, then into the output tree. */
-static const struct pk_report *order_r;
-
-static int entries_qcmp(const void *a, const void *b)
-{
-	int64_t c = entries_cmp(order_r, *(struct rp_entry *const *)a,
-				*(struct rp_entry *const *)b);
-
-	return c < 0 ? -1 : c > 0;
-}
-
-/* Whether an entry's symbol is an inlined function (perf compares those
- * by name, others by address: not a total order then). */
-static bool any_inlined(const struct pk_report *r, struct rp_entry **v,
-			uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (r->sym[v[i]->sym].inlined)
-			return true;
-	return false;
-}
-
 int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n)
 {
 	struct rbn *t = pk__calloc(n + 1, sizeof(*t));
@@ -230,15 +209,8 @@ int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n)
 		pk__free(in);
 		return -ENOMEM;
 	}
-	if (any_inlined(r, v, n)) {
-		tree_sort((void **)v, n, t, in, entries_left, r);
-		tree_sort((void **)v, n, t, in, entries_left, r);
-	} else {
-		/* without inlined functions the comparison is a total order
-		 * on the entries (distinct keys): both trees are sorted */
-		order_r = r;
-		qsort(v, n, sizeof(*v), entries_qcmp);
-	}
+	tree_sort((void **)v, n, t, in, entries_left, r);
+	tree_sort((void **)v, n, t, in, entries_left, r);
 	tree_sort((void **)v, n, t, in, output_left, r);
 	pk__free(t);
 	pk__free(in);
