@@ -78,31 +78,6 @@ const char *pk__rp_intern(struct pk_report *r, const char *s, uint32_t *idx)
 	}
 }
 
-static int parse_sort(struct pk_report *r, const char *sort)
-{
-	static const struct { const char *name; uint8_t key; } names[] = {
-		{ "comm", RK_COMM }, { "pid", RK_PID }, { "dso", RK_DSO },
-		{ "sym", RK_SYM }, { "symbol", RK_SYM },
-	};
-	const char *p = sort ? sort : "comm,dso,sym";
-
-	while (*p) {
-		size_t len = strcspn(p, ","), i;
-
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strlen(names[i].name) == len &&
-			    !strncmp(p, names[i].name, len))
-				break;
-		if (i == sizeof(names) / sizeof(names[0]) || r->nkeys == 8)
-			return -EINVAL;
-		if (!(r->keymask & names[i].key))
-			r->keys[r->nkeys++] = names[i].key;
-		r->keymask |= names[i].key;
-		p += len + (p[len] == ',');
-	}
-	return r->nkeys ? 0 : -EINVAL;
-}
-
 struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 				const struct pk_report_new_opts *opts)
 {
@@ -121,7 +96,7 @@ struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 	if (!r->o.max_stack)
 		r->o.max_stack = 127;
 	r->nnode = 1; /* node 0: "none" */
-	if (parse_sort(r, r->o.sort) || pk__rp_filters_init(r)) {
+	if (pk__rp_parse_sort(r, r->o.sort) || pk__rp_filters_init(r)) {
 		pk_report_free(r);
 		return pk__ptr_or_errno(EINVAL, NULL);
 	}
@@ -152,6 +127,7 @@ void pk_report_free(struct pk_report *r)
 	pk__free(r->uips);
 	pk__free(r->frames);
 	pk__rp_filters_fini(r);
+	pk__rp_keys_fini(r);
 	pk__free(r);
 }
 
@@ -199,6 +175,9 @@ static bool same_entry(const struct pk_report *r, const struct rp_entry *a,
 		return false;
 	if ((r->keymask & (RK_DSO | RK_SYM)) && sa->dso != sb->dso)
 		return false;
+	for (unsigned k = 0; k < r->nkeys; k++)
+		if (r->keys[k] > RK_SYM && !pk__rp_key_same(r->keys[k], a, b))
+			return false;
 	if (!(r->keymask & RK_SYM) || a->sym == b->sym)
 		return true;
 	/* perf: unresolved addresses are one entry per address in the DSO */
@@ -219,6 +198,9 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 		k = pk__rp_mix(k, e->sym);
 	else if (r->keymask & RK_SYM)
 		k = pk__rp_mix(k, e->addr);
+	for (unsigned i = 0; i < r->nkeys; i++)
+		if (r->keys[i] > RK_SYM)
+			k = pk__rp_key_hash(r->keys[i], e, k);
 	return k;
 }
 
@@ -253,6 +235,9 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 {
 	uint32_t nseen = 1;
 	char level = tmpl->level;
+	/* perf compares with a socket of 0 when it looks for the entries a
+	 * sample already went to: other sockets go again, each frame */
+	bool dedup = !(r->keymask & RK_SOCKET) || tmpl->socket == 0;
 
 	for (uint32_t i = 0; i < nchain; i++) {
 		struct rp_entry *e;
@@ -271,7 +256,7 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 			return -ENOMEM;
 		for (j = 0; j < nseen && r->seen[j] != (uint32_t)(e - h->e); j++)
 			;
-		if (j < nseen)
+		if (j < nseen && dedup)
 			continue;
 		r->seen[nseen++] = (uint32_t)(e - h->e);
 		e->shown |= tmpl->shown;
@@ -307,6 +292,8 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	tmpl.addr = r->sym[tmpl.sym].addr;
 	tmpl.level = (ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 		     PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	if ((n = pk__rp_key_values(r, ss, &tmpl)) < 0)
+		return n;
 	if ((r->o.callchain || r->o.children) &&
 	    (n = pk__rp_resolve_chain(r, ss)) < 0)
 		return n;
@@ -321,6 +308,7 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	if (!e)
 		return -ENOMEM;
 	e->shown |= tmpl.shown;
+	e->wsum += tmpl.weight;
 	e->self += period;
 	e->acc += period;
 	e->nr_self++;

@@ -33,10 +33,12 @@ int pk__rp_cmp_key(const struct pk_report *r, int key, const struct rp_entry *a,
 		if (!sa->dso || !sb->dso)
 			return !sa->dso - !sb->dso;
 		return strcmp(sa->dso, sb->dso);
-	default:
+	case RK_SYM:
 		if (!sa->name || !sb->name)
 			return !sa->name - !sb->name;
 		return strcmp(sa->name, sb->name);
+	default:
+		return pk__rp_key_cmp((unsigned)key, a, b);
 	}
 }
 

@@ -21,6 +21,7 @@ static bool elided1(const struct pk_report *r, int key)
 
 struct cols {
 	int comm, pid, dso, sym;
+	int w[RP_MAX_KEYS];     /* the extended keys' widths, by position */
 };
 
 /* perf elides the column of a key filtered to one value (not all). */
@@ -54,6 +55,8 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 		   struct cols *c)
 {
 	c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
+	for (unsigned k = 0; k < r->nkeys; k++)
+		c->w[k] = pk__rp_key_min_width(r->keys[k]);
 	for (uint32_t i = 0; i < h->n; i++) {
 		const struct rp_entry *e = &h->e[i];
 		const struct rp_sym *s = &r->sym[e->sym];
@@ -63,6 +66,10 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 		if (!e->shown)
 			continue;
 		c->comm = max_i(c->comm, cl);
+		for (unsigned k = 0; k < r->nkeys; k++)
+			if (r->keys[k] > RK_SYM)
+				c->w[k] = max_i(c->w[k],
+						pk__rp_key_width(r->keys[k], e));
 		c->sym = max_i(c->sym, sym_len(s));
 		if (s->dso)
 			c->dso = max_i(c->dso, (int)strlen(s->dso));
@@ -70,6 +77,24 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 			c->dso = max_i(c->dso, 16);
 	}
 	c->pid = max_i(c->pid, c->comm + 8);
+}
+
+/* perf right-aligns the headers of these numbers */
+static bool right_header(unsigned key)
+{
+	return key == RK_CPU || key == RK_SOCKET || key == RK_PERIOD;
+}
+
+static int col_width(const struct pk_report *r, const struct cols *c,
+		     unsigned k)
+{
+	switch (r->keys[k]) {
+	case RK_COMM: return c->comm;
+	case RK_PID: return c->pid;
+	case RK_DSO: return c->dso;
+	case RK_SYM: return c->sym;
+	default: return c->w[k];
+	}
 }
 
 static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
@@ -91,7 +116,11 @@ static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
 		case RK_COMM: fprintf(f, "  %-*s", c->comm, "Command"); break;
 		case RK_PID: fprintf(f, "  %*s", c->pid, "Pid:Command"); break;
 		case RK_DSO: fprintf(f, "  %-*s", c->dso, "Shared Object"); break;
-		default: fprintf(f, "  %-*s", c->sym, "Symbol"); break;
+		case RK_SYM: fprintf(f, "  %-*s", c->sym, "Symbol"); break;
+		default:
+			fprintf(f, "  %*s", right_header(r->keys[k]) ? c->w[k] :
+				-c->w[k], pk__rp_key_header(r->keys[k]));
+			break;
 		}
 	}
 	fputs("\n# ", f);
@@ -101,8 +130,7 @@ static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
 	if (po->show_period)
 		fputs("  ............", f);
 	for (unsigned k = 0; k < r->nkeys; k++) {
-		int w = r->keys[k] == RK_COMM ? c->comm : r->keys[k] == RK_PID ?
-			c->pid : r->keys[k] == RK_DSO ? c->dso : c->sym;
+		int w = col_width(r, c, k);
 
 		if (elided(r, r->keys[k]))
 			continue;
@@ -160,7 +188,11 @@ static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		case RK_PID: fprintf(f, "  %7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8,
 				     e->comm); break;
 		case RK_DSO: fprintf(f, "  %-*s", c->dso, dso_name(s)); break;
-		default: fputs("  ", f); put_sym(s, e, f, c->sym, last); break;
+		case RK_SYM: fputs("  ", f); put_sym(s, e, f, c->sym, last); break;
+		default:
+			fputs("  ", f);
+			pk__rp_key_print(r->keys[k], e, f, c->w[k], last);
+			break;
 		}
 	}
 	fputc('\n', f);
@@ -232,7 +264,8 @@ int pk_report_print(struct pk_report *r, FILE *f,
 		const struct rp_list *l = r->keys[k] == RK_COMM ? &r->comms :
 			r->keys[k] == RK_DSO ? &r->dsos : &r->syms;
 
-		if (r->keys[k] != RK_PID && elided1(r, r->keys[k]))
+		if (r->keys[k] != RK_PID && r->keys[k] <= RK_SYM &&
+		    elided1(r, r->keys[k]))
 			fprintf(f, "# %s: %s\n", r->keys[k] == RK_COMM ? "comm" :
 				r->keys[k] == RK_DSO ? "dso" : "symbol", l->w[0]);
 	}

@@ -41,6 +41,9 @@ struct rp_entry {
 	uint32_t max_depth;                /* longest chain appended */
 	char level;                        /* '.' or 'k' as first seen */
 	bool shown;                        /* a sample the filters let by */
+	int32_t cpu, socket;               /* -1: not recorded */
+	uint64_t weight, wsum;             /* the samples' weight; its sum */
+	const char *srcline, *srcfile, *trace; /* interned, with their keys */
 };
 
 struct rp_hists {
@@ -58,13 +61,20 @@ struct rp_list {
 	unsigned n;
 };
 
-enum { RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8 };
+enum {
+	RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8, RK_CPU = 16,
+	RK_SOCKET = 32, RK_PERIOD = 64, RK_WEIGHT = 128, RK_LWEIGHT = 256,
+	RK_SRCFILE = 512, RK_SRCLINE = 1024, RK_TRACE = 2048,
+};
+#define RP_MAX_KEYS 16
+
+struct pk_tracefmt;
 
 struct pk_report {
 	struct pk_session *sess;
 	struct pk_perfdata *pd;
 	struct pk_report_new_opts o;
-	uint8_t keys[8];                   /* sort keys in order (RK_*) */
+	uint16_t keys[RP_MAX_KEYS];        /* sort keys in order (RK_*) */
 	unsigned nkeys, keymask;
 	struct rp_hists *h;                /* per attr */
 	unsigned nh;
@@ -85,6 +95,10 @@ struct pk_report {
 	uint32_t capframes;
 	uint64_t lost;
 	struct rp_list comms, dsos, syms, pids, tids;
+	struct pk_tracefmt *tf;            /* the trace key's formats */
+	bool tf_tried;
+	int32_t *sockets;                  /* socket of each cpu, -1 unknown */
+	uint32_t nsockets;
 };
 
 /* hist.c */
@@ -115,6 +129,24 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n);
 int pk__rp_cmp_key(const struct pk_report *r, int key,
 		   const struct rp_entry *a, const struct rp_entry *b);
+/* keys.c: the sort keys (perf's -s); the extended keys (not comm, pid,
+ * dso, sym): E's values from a sample, equality, hash, order (negative
+ * when A goes first), the column's header, least width, text width and
+ * text (padded to W but the last string column). */
+int pk__rp_parse_sort(struct pk_report *r, const char *sort);
+int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
+		      struct rp_entry *e);
+bool pk__rp_key_same(unsigned key, const struct rp_entry *a,
+		     const struct rp_entry *b);
+uint64_t pk__rp_key_hash(unsigned key, const struct rp_entry *e, uint64_t h);
+int pk__rp_key_cmp(unsigned key, const struct rp_entry *a,
+		   const struct rp_entry *b);
+const char *pk__rp_key_header(unsigned key);
+int pk__rp_key_min_width(unsigned key);
+int pk__rp_key_width(unsigned key, const struct rp_entry *e);
+void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
+		      bool last);
+void pk__rp_keys_fini(struct pk_report *r);
 /* print_chain.c */
 /* E's callchain: percentages of TOTAL, the graph threshold a share of
  * BASE (what the filters let by, with --percentage relative). */

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report's sort keys beyond comm, pid, dso and sym (perf report's
+ * cpu, socket, period, weight, local_weight, srcfile, srcline, trace): a
+ * value per entry, how entries compare by it, its column's header, width
+ * and text, as perf report --stdio prints them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/base.h"
+#include "report/report_int.h"
+#include <perfkit/perfdata.h>
+#include <perfkit/tracefmt.h>
+#include <linux/perf_event.h>
+
+struct key_desc {
+	const char *name;
+	unsigned key;
+	const char *header;
+	int width;        /* the column's least width */
+	bool string;      /* the value is a string (else a number) */
+};
+
+static const struct key_desc descs[] = {
+	{ "comm", RK_COMM, "Command", 7, true },
+	{ "pid", RK_PID, "Pid:Command", 11, false },
+	{ "dso", RK_DSO, "Shared Object", 13, true },
+	{ "sym", RK_SYM, "Symbol", 6, true },
+	{ "symbol", RK_SYM, "Symbol", 6, true },
+	{ "cpu", RK_CPU, "CPU", 3, false },
+	{ "socket", RK_SOCKET, "Socket", 6, false },
+	{ "period", RK_PERIOD, "Period", 12, false },
+	{ "weight", RK_WEIGHT, "Weight", 12, false },
+	{ "local_weight", RK_LWEIGHT, "Local Weight", 12, false },
+	{ "srcfile", RK_SRCFILE, "Source File", 11, true },
+	{ "srcline", RK_SRCLINE, "Source:Line", 11, true },
+	{ "trace", RK_TRACE, "Trace output", 12, true },
+};
+
+static const struct key_desc *desc(unsigned key)
+{
+	for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++)
+		if (descs[i].key == key)
+			return &descs[i];
+	return NULL;
+}
+
+int pk__rp_parse_sort(struct pk_report *r, const char *sort)
+{
+	const char *p = sort ? sort : "comm,dso,sym";
+	const size_t n = sizeof(descs) / sizeof(descs[0]);
+
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < n; i++)
+			if (strlen(descs[i].name) == len &&
+			    !strncmp(p, descs[i].name, len))
+				break;
+		if (i == n || r->nkeys == RP_MAX_KEYS)
+			return -EINVAL;
+		if (!(r->keymask & descs[i].key))
+			r->keys[r->nkeys++] = (uint16_t)descs[i].key;
+		r->keymask |= descs[i].key;
+		p += len + (p[len] == ',');
+	}
+	return r->nkeys ? 0 : -EINVAL;
+}
+
+const char *pk__rp_key_header(unsigned key)
+{
+	const struct key_desc *d = desc(key);
+
+	return d ? d->header : "";
+}
+
+int pk__rp_key_min_width(unsigned key)
+{
+	const struct key_desc *d = desc(key);
+
+	return d ? d->width : 0;
+}
+
+/* The string value of an extended key, or NULL for a number. */
+static const char *key_str(unsigned key, const struct rp_entry *e)
+{
+	switch (key) {
+	case RK_SRCFILE: return e->srcfile;
+	case RK_SRCLINE: return e->srcline;
+	case RK_TRACE: return e->trace;
+	default: return NULL;
+	}
+}
+
+/* The number an extended key groups entries by. */
+static int64_t key_num(unsigned key, const struct rp_entry *e)
+{
+	switch (key) {
+	case RK_CPU: return e->cpu;
+	case RK_SOCKET: return e->socket;
+	case RK_WEIGHT: case RK_LWEIGHT: return (int64_t)e->weight;
+	default: return 0; /* period: perf makes it one value */
+	}
+}
+
+bool pk__rp_key_same(unsigned key, const struct rp_entry *a,
+		     const struct rp_entry *b)
+{
+	const char *sa = key_str(key, a), *sb = key_str(key, b);
+
+	if (sa || sb)
+		return sa == sb;
+	return key_num(key, a) == key_num(key, b);
+}
+
+uint64_t pk__rp_key_hash(unsigned key, const struct rp_entry *e, uint64_t h)
+{
+	const char *s = key_str(key, e);
+
+	return pk__rp_mix(h, s ? (uintptr_t)s : (uint64_t)key_num(key, e));
+}
+
+/* Negative when A goes first: perf's order of equal entries (cpu and
+ * socket ascending, weights descending, strings ascending). */
+int pk__rp_key_cmp(unsigned key, const struct rp_entry *a,
+		   const struct rp_entry *b)
+{
+	const char *sa = key_str(key, a), *sb = key_str(key, b);
+	int64_t x = key_num(key, a), y = key_num(key, b);
+
+	if (desc(key)->string)
+		return strcmp(sa ? sa : "", sb ? sb : "");
+	if (key == RK_WEIGHT || key == RK_LWEIGHT)
+		return x > y ? -1 : x < y;
+	return x < y ? -1 : x > y;
+}
+
+/* The text of KEY's column for E into B. */
+static const char *key_text(unsigned key, const struct rp_entry *e, char *b,
+			    size_t len)
+{
+	const char *s = key_str(key, e);
+
+	if (desc(key)->string)
+		return s ? s : "";
+	switch (key) {
+	case RK_CPU: snprintf(b, len, "%*.*d", 3, 3, e->cpu); break;
+	case RK_SOCKET: snprintf(b, len, "%*.*d", 6, 3, e->socket); break;
+	case RK_PERIOD: snprintf(b, len, "%12" PRIu64, e->self); break;
+	case RK_WEIGHT: snprintf(b, len, "%" PRIu64, e->wsum); break;
+	default:
+		snprintf(b, len, "%" PRIu64, e->nr_self ?
+			 e->wsum / e->nr_self : 0);
+		break;
+	}
+	return b;
+}
+
+int pk__rp_key_width(unsigned key, const struct rp_entry *e)
+{
+	const char *s = key_str(key, e);
+
+	/* perf's number columns keep their header's width */
+	return desc(key)->string && s ? (int)strlen(s) : 0;
+}
+
+void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
+		      bool last)
+{
+	char b[64];
+	const char *t = key_text(key, e, b, sizeof(b));
+
+	/* perf pads strings but the last column's; numbers always */
+	if (desc(key)->string && last)
+		fputs(t, f);
+	else
+		fprintf(f, "%-*s", w, t);
+}
+
+/* Skips a string list of the topology section at *P (count, then
+ * length-prefixed strings); false when it runs past END. */
+static bool skip_strs(const uint8_t **p, const uint8_t *end)
+{
+	uint32_t n, len;
+
+	if (end - *p < 4)
+		return false;
+	memcpy(&n, *p, 4);
+	*p += 4;
+	while (n--) {
+		if (end - *p < 4)
+			return false;
+		memcpy(&len, *p, 4);
+		*p += 4;
+		if ((uint64_t)(end - *p) < len)
+			return false;
+		*p += len;
+	}
+	return true;
+}
+
+/* The socket ids that follow the sibling lists of HEADER_CPU_TOPOLOGY. */
+static void load_sockets(struct pk_report *r)
+{
+	const void *data;
+	const uint8_t *p, *end;
+	uint64_t size, ncpu = 0;
+
+	r->nsockets = 0;
+	if (pk_perfdata_feat_raw(r->pd, PK_HEADER_CPU_TOPOLOGY, &data, &size) ||
+	    pk_perfdata_feat_u64(r->pd, PK_HEADER_NRCPUS, 1, &ncpu) ||
+	    ncpu > 65536)
+		return;
+	p = data;
+	end = p + size;
+	/* perf 6.1 keeps the ids only when the die lists follow them */
+	if (!skip_strs(&p, end) || !skip_strs(&p, end) ||
+	    (uint64_t)(end - p) <= ncpu * 8)
+		return;
+	r->sockets = pk__calloc(ncpu + 1, sizeof(*r->sockets));
+	if (!r->sockets)
+		return;
+	for (uint64_t c = 0; c < ncpu; c++)
+		memcpy(&r->sockets[c], p + c * 8 + 4, 4);
+	r->nsockets = (uint32_t)ncpu;
+}
+
+/* perf's socket of CPU: from the file's topology, -1 where unknown. */
+static int32_t socket_of(struct pk_report *r, int32_t cpu)
+{
+	if (!r->sockets)
+		load_sockets(r);
+	return cpu >= 0 && (uint32_t)cpu < r->nsockets ? r->sockets[cpu] : -1;
+}
+
+void pk__rp_keys_fini(struct pk_report *r)
+{
+	pk_tracefmt_free(r->tf);
+	pk__free(r->sockets);
+}
+
+/* perf report's srcline of the sample's address: the DWARF line's
+ * "file:line" as perf script's, else the symbol and offset in decimal. */
+static void srcline_of(struct pk_report *r, const struct pk_session_sample *ss,
+		       char *b, size_t len)
+{
+	const struct pk_sample *sm = ss->sample;
+	uint16_t mode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct pk_location l;
+	int found = pk_session_resolve(r->sess, sm->pid, sm->ip, mode, &l);
+	size_t n;
+
+	if (mode != PERF_RECORD_MISC_KERNEL &&
+	    !pk_session_srcline(r->sess, sm->pid, sm->ip, mode, b, len) &&
+	    !((n = strlen(b)) && b[n - 1] == ']'))
+		return;
+	if (!found && l.sym)
+		snprintf(b, len, "%s+%" PRIu64, l.sym, l.symoff);
+	else if (found)
+		snprintf(b, len, "??:0");
+}
+
+/* perf's srcfile: the file part of the srcline, "" where it has none. */
+static const char *srcfile_of(struct pk_report *r, const char *line)
+{
+	const char *c = strrchr(line, ':');
+	char b[512];
+
+	if (!c || !strchr(line, '.') || strchr(line, '+') || strchr(line, '['))
+		return pk__rp_intern(r, "", NULL);
+	snprintf(b, sizeof(b), "%.*s", (int)(c - line), line);
+	return pk__rp_intern(r, b, NULL);
+}
+
+/* The sample's tracepoint text as perf's trace key shows it. */
+static const char *trace_of(struct pk_report *r,
+			    const struct pk_session_sample *ss)
+{
+	const struct pk_sample *sm = ss->sample;
+	const struct perf_event_attr *a =
+		pk_perfdata_attr(r->pd, (unsigned)ss->attr);
+	const void *td;
+	const char *t = NULL;
+	size_t size, len = 0;
+
+	if (a->type != PERF_TYPE_TRACEPOINT || !(sm->sample_type & PERF_SAMPLE_RAW))
+		return pk__rp_intern(r, "N/A", NULL);
+	if (!r->tf && !r->tf_tried) {
+		r->tf_tried = true;
+		if (!pk_session_tracing_data(r->sess, &td, &size))
+			r->tf = pk_tracefmt_new(td, size);
+	}
+	if (r->tf)
+		t = pk_tracefmt_print(r->tf, a->config, (int)sm->cpu,
+				      sm->raw.data, sm->raw.size, &len);
+	if (!t)
+		return pk__rp_intern(r, "N/A", NULL);
+	{
+		char *c = pk__malloc(len + 1);
+		const char *s;
+
+		if (!c)
+			return NULL;
+		memcpy(c, t, len);
+		c[len] = 0;
+		s = pk__rp_intern(r, c, NULL);
+		pk__free(c);
+		return s;
+	}
+}
+
+int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
+		      struct rp_entry *e)
+{
+	const struct pk_sample *sm = ss->sample;
+	char b[1024];
+
+	e->cpu = (sm->sample_type & PERF_SAMPLE_CPU) ? (int32_t)sm->cpu : -1;
+	e->socket = socket_of(r, e->cpu);
+	if (sm->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
+		e->weight = (uint32_t)sm->weight;
+	else if (sm->sample_type & PERF_SAMPLE_WEIGHT)
+		e->weight = sm->weight;
+	if (r->keymask & (RK_SRCLINE | RK_SRCFILE)) {
+		srcline_of(r, ss, b, sizeof(b));
+		e->srcline = pk__rp_intern(r, b, NULL);
+		e->srcfile = e->srcline ? srcfile_of(r, b) : NULL;
+		if (!e->srcline || !e->srcfile)
+			return -ENOMEM;
+	}
+	if (r->keymask & RK_TRACE) {
+		e->trace = trace_of(r, ss);
+		if (!e->trace)
+			return -ENOMEM;
+	}
+	return 0;
+}
