@@ -22,6 +22,7 @@ struct rep {
 	bool chain_none;
 	bool chain_asked;       /* -g (not none) or -G given */
 	bool header, header_only, stats;
+	char sortbuf[512];      /* -s with the parent key -p adds */
 	struct cli_stats st;
 	struct pk_perfdata *pd;
 	struct pk_report *r;
@@ -38,7 +39,10 @@ static void usage(FILE *f)
 		"  -g, --call-graph MODE[,THRESHOLD[,ORDER[,function[,percent]]]]\n"
 		"                          MODE graph, fractal or none; ORDER caller|callee\n"
 		"  -G, --inverted          callchains from the callers down\n"
-		"  -s, --sort KEYS         comm,pid,dso,sym (default comm,dso,sym)\n"
+		"  -s, --sort KEYS         comm,pid,dso,sym,cpu,socket,period,weight,\n"
+		"                          local_weight,srcfile,srcline,trace,parent\n"
+		"                          (default comm,dso,sym)\n"
+		"  -p, --parent REGEX      the parent key's functions (adds the key)\n"
 		"  -n, --show-nr-samples   a Samples column\n"
 		"      --show-total-period a Period column\n"
 		"      --percent-limit PCT hide entries under PCT percent\n"
@@ -174,6 +178,45 @@ static const char *unsupported(struct pk_perfdata *pd)
 	return NULL;
 }
 
+/* Whether the -s list has KEY. */
+static bool has_key(const char *sort, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = sort; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (!strncmp(p, key, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/* Sort keys perf shows another way with these options: why, or NULL. */
+static const char *sort_unsupported(const struct rep *c, bool cc)
+{
+	if (has_key(c->o.sort, "parent") && !cc)
+		return "--sort parent needs callchains (record with -g)";
+	if (c->o.children && (has_key(c->o.sort, "srcline") ||
+			      has_key(c->o.sort, "srcfile")))
+		return "--sort srcline or srcfile with --children is not supported yet (use --no-children)";
+	return NULL;
+}
+
+/* -p: the regex, and the parent key after the others. */
+static int parent_opt(struct rep *c, const char *arg)
+{
+	const char *sort = c->o.sort ? c->o.sort : "comm,dso,sym";
+
+	c->o.parent = arg;
+	if (has_key(sort, "parent"))
+		return 0;
+	if ((size_t)snprintf(c->sortbuf, sizeof(c->sortbuf), "%s,parent",
+			     sort) >= sizeof(c->sortbuf)) {
+		cli_error("report", "--sort %s: too long", sort);
+		return -EINVAL;
+	}
+	c->o.sort = c->sortbuf;
+	return 0;
+}
+
 /* What comes before the report: the file's header or the hint. */
 static void head(const struct rep *c, struct pk_perfdata *pd)
 {
@@ -211,6 +254,11 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	}
 	if (!c->o.callchain)
 		c->po.chain = PK_REPORT_CHAIN_NONE;
+	if ((why = sort_unsupported(c, cc))) {
+		cli_error("report", "%s: %s", c->input, why);
+		pk_session_free(s);
+		return -EINVAL;
+	}
 	if (c->o.children && (c->o.comms || c->o.dsos || c->o.syms ||
 			      c->o.pids || c->o.tids)) {
 		cli_error("report", "--comm, --dso, --symbols, --pid and --tid are not supported yet with --children (use --no-children)");
@@ -247,7 +295,10 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 301: c->children = 0; return 0;
 	case 'g': c->chain_asked = true; return parse_chain(c, arg);
 	case 'G': c->chain_asked = true; c->caller = 1; return 0;
-	case 's': c->o.sort = arg; return 0;
+	case 's':
+		c->o.sort = arg;
+		return c->o.parent ? parent_opt(c, c->o.parent) : 0;
+	case 'p': return parent_opt(c, arg);
 	case 'n': c->po.show_nr_samples = true; return 0;
 	case 304: c->po.show_period = true; return 0;
 	case 305:
@@ -289,6 +340,7 @@ int cmd_report(int argc, char **argv)
 		{ "call-graph", required_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "parent", required_argument, NULL, 'p' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "show-total-period", no_argument, NULL, 304 },
 		{ "percent-limit", required_argument, NULL, 305 },
@@ -319,7 +371,7 @@ int cmd_report(int argc, char **argv)
 	c.po.chain_percent = 0.5;
 	c.po.tip = "Tip: perfkit report --no-children shows each function's own time";
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:nhF:TC:d:", longopts,
+	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:", longopts,
 				&li)) != -1) {
 		if (ch < 256 && ch && strchr("FTCd", ch)) {
 			cli_error("report", "-%c is not supported yet", ch);

@@ -35,8 +35,9 @@ enum pk_report_chain {
 
 struct pk_report_new_opts {
 	size_t sz;
-	/* Sort keys, perf's -s list: comm, pid, dso, sym (alias symbol).
-	 * NULL: "comm,dso,sym". */
+	/* Sort keys, perf's -s list: comm, pid, dso, sym (alias symbol),
+	 * cpu, socket, period, weight, local_weight, srcfile, srcline, trace,
+	 * parent. NULL: "comm,dso,sym". */
 	const char *sort;
 	/* Every sample's period also goes to each distinct entry of its
 	 * callchain (perf's --children). */
@@ -54,8 +55,12 @@ struct pk_report_new_opts {
 	 * thread ids count in the totals only (perf's --comm, --dso,
 	 * --symbols, --pid, --tid). */
 	const char *comms, *dsos, *syms, *pids, *tids;
+	/* The parent key's extended regular expression (perf's -p): an
+	 * entry's parent is the first function of its callchain, from the
+	 * sample up, whose name matches; NULL: "^sys_|^do_page_fault". */
+	const char *parent;
 };
-#define pk_report_new_opts__last_field tids
+#define pk_report_new_opts__last_field parent
 
 /*
  * A new, empty report over the machine S that pk_session_run() builds

@@ -96,7 +96,8 @@ struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 	if (!r->o.max_stack)
 		r->o.max_stack = 127;
 	r->nnode = 1; /* node 0: "none" */
-	if (pk__rp_parse_sort(r, r->o.sort) || pk__rp_filters_init(r)) {
+	if (pk__rp_parse_sort(r, r->o.sort) || pk__rp_keys_init(r) ||
+	    pk__rp_filters_init(r)) {
 		pk_report_free(r);
 		return pk__ptr_or_errno(EINVAL, NULL);
 	}
@@ -278,7 +279,7 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	struct rp_entry tmpl = { .pid = (int32_t)sm->pid,
 				 .tid = (int32_t)sm->tid }, *e;
 	char buf[32];
-	int n = 0;
+	int n = 0, err;
 
 	if (!h)
 		return -ENOMEM;
@@ -292,11 +293,11 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	tmpl.addr = r->sym[tmpl.sym].addr;
 	tmpl.level = (ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 		     PERF_RECORD_MISC_KERNEL ? 'k' : '.';
-	if ((n = pk__rp_key_values(r, ss, &tmpl)) < 0)
-		return n;
-	if ((r->o.callchain || r->o.children) &&
+	if ((r->o.callchain || r->o.children || (r->keymask & RK_PARENT)) &&
 	    (n = pk__rp_resolve_chain(r, ss)) < 0)
 		return n;
+	if ((err = pk__rp_key_values(r, ss, &tmpl, (uint32_t)n)) < 0)
+		return err;
 	h->nr_samples++;
 	h->total += period;
 	tmpl.shown = pk__rp_shown(r, tmpl.comm, tmpl.pid, tmpl.tid, tmpl.sym);

@@ -6,6 +6,7 @@
  * and text, as perf report --stdio prints them.
  */
 #include <errno.h>
+#include <regex.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ static const struct key_desc descs[] = {
 	{ "srcfile", RK_SRCFILE, "Source File", 11, true },
 	{ "srcline", RK_SRCLINE, "Source:Line", 11, true },
 	{ "trace", RK_TRACE, "Trace output", 12, true },
+	{ "parent", RK_PARENT, "Parent symbol", 13, true },
 };
 
 static const struct key_desc *desc(unsigned key)
@@ -90,6 +92,7 @@ static const char *key_str(unsigned key, const struct rp_entry *e)
 	case RK_SRCFILE: return e->srcfile;
 	case RK_SRCLINE: return e->srcline;
 	case RK_TRACE: return e->trace;
+	case RK_PARENT: return e->parent;
 	default: return NULL;
 	}
 }
@@ -130,6 +133,9 @@ int pk__rp_key_cmp(unsigned key, const struct rp_entry *a,
 	const char *sa = key_str(key, a), *sb = key_str(key, b);
 	int64_t x = key_num(key, a), y = key_num(key, b);
 
+	/* perf's entries of no parent ("[other]") go after the others */
+	if (key == RK_PARENT && (sa[0] == '[') != (sb[0] == '['))
+		return sa[0] == '[' ? 1 : -1;
 	if (desc(key)->string)
 		return strcmp(sa ? sa : "", sb ? sb : "");
 	if (key == RK_WEIGHT || key == RK_LWEIGHT)
@@ -173,7 +179,7 @@ void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
 	const char *t = key_text(key, e, b, sizeof(b));
 
 	/* perf pads strings but the last column's; numbers always */
-	if (desc(key)->string && last)
+	if (desc(key)->string && last && key != RK_PARENT)
 		fputs(t, f);
 	else
 		fprintf(f, "%-*s", w, t);
@@ -235,8 +241,29 @@ static int32_t socket_of(struct pk_report *r, int32_t cpu)
 	return cpu >= 0 && (uint32_t)cpu < r->nsockets ? r->sockets[cpu] : -1;
 }
 
+int pk__rp_keys_init(struct pk_report *r)
+{
+	const char *re = r->o.parent ? r->o.parent : "^sys_|^do_page_fault";
+
+	r->o.parent = NULL;
+	if (!(r->keymask & RK_PARENT))
+		return 0;
+	r->parent_re = pk__zalloc(sizeof(regex_t));
+	if (!r->parent_re)
+		return -ENOMEM;
+	if (regcomp(r->parent_re, re, REG_EXTENDED | REG_NOSUB)) {
+		pk__free(r->parent_re);
+		r->parent_re = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 void pk__rp_keys_fini(struct pk_report *r)
 {
+	if (r->parent_re)
+		regfree(r->parent_re);
+	pk__free(r->parent_re);
 	pk_tracefmt_free(r->tf);
 	pk__free(r->sockets);
 }
@@ -311,8 +338,23 @@ static const char *trace_of(struct pk_report *r,
 	}
 }
 
+/* The first function of the sample's chain (r->chain, NCHAIN frames in
+ * the cursor's order), from the sample up, that the parent regex
+ * matches; "[other]" for none. */
+static const char *parent_of(struct pk_report *r, uint32_t nchain)
+{
+	for (uint32_t i = 0; i < nchain; i++) {
+		const struct rp_sym *s =
+			&r->sym[r->chain[i]];
+
+		if (s->name && !regexec(r->parent_re, s->name, 0, NULL, 0))
+			return pk__rp_intern(r, s->name, NULL);
+	}
+	return pk__rp_intern(r, "[other]", NULL);
+}
+
 int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
-		      struct rp_entry *e)
+		      struct rp_entry *e, uint32_t nchain)
 {
 	const struct pk_sample *sm = ss->sample;
 	char b[1024];
@@ -330,6 +372,8 @@ int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
 		if (!e->srcline || !e->srcfile)
 			return -ENOMEM;
 	}
+	if ((r->keymask & RK_PARENT) && !(e->parent = parent_of(r, nchain)))
+		return -ENOMEM;
 	if (r->keymask & RK_TRACE) {
 		e->trace = trace_of(r, ss);
 		if (!e->trace)

@@ -44,6 +44,7 @@ struct rp_entry {
 	int32_t cpu, socket;               /* -1: not recorded */
 	uint64_t weight, wsum;             /* the samples' weight; its sum */
 	const char *srcline, *srcfile, *trace; /* interned, with their keys */
+	const char *parent;
 };
 
 struct rp_hists {
@@ -64,7 +65,7 @@ struct rp_list {
 enum {
 	RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8, RK_CPU = 16,
 	RK_SOCKET = 32, RK_PERIOD = 64, RK_WEIGHT = 128, RK_LWEIGHT = 256,
-	RK_SRCFILE = 512, RK_SRCLINE = 1024, RK_TRACE = 2048,
+	RK_SRCFILE = 512, RK_SRCLINE = 1024, RK_TRACE = 2048, RK_PARENT = 4096,
 };
 #define RP_MAX_KEYS 16
 
@@ -97,6 +98,7 @@ struct pk_report {
 	struct rp_list comms, dsos, syms, pids, tids;
 	struct pk_tracefmt *tf;            /* the trace key's formats */
 	bool tf_tried;
+	void *parent_re;                   /* regex_t of the parent key */
 	int32_t *sockets;                  /* socket of each cpu, -1 unknown */
 	uint32_t nsockets;
 };
@@ -135,7 +137,7 @@ int pk__rp_cmp_key(const struct pk_report *r, int key,
  * text (padded to W but the last string column). */
 int pk__rp_parse_sort(struct pk_report *r, const char *sort);
 int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
-		      struct rp_entry *e);
+		      struct rp_entry *e, uint32_t nchain);
 bool pk__rp_key_same(unsigned key, const struct rp_entry *a,
 		     const struct rp_entry *b);
 uint64_t pk__rp_key_hash(unsigned key, const struct rp_entry *e, uint64_t h);
@@ -146,6 +148,9 @@ int pk__rp_key_min_width(unsigned key);
 int pk__rp_key_width(unsigned key, const struct rp_entry *e);
 void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
 		      bool last);
+/* Compiles the parent regex when the parent key is in: 0, -EINVAL (bad
+ * regex), -ENOMEM. */
+int pk__rp_keys_init(struct pk_report *r);
 void pk__rp_keys_fini(struct pk_report *r);
 /* print_chain.c */
 /* E's callchain: percentages of TOTAL, the graph threshold a share of
