@@ -42,6 +42,8 @@ static void usage(FILE *f)
 		"  -s, --sort KEYS         comm,pid,dso,sym,cpu,socket,period,weight,\n"
 		"                          local_weight,srcfile,srcline,trace,parent\n"
 		"                          (default comm,dso,sym)\n"
+		"  -F, --fields FIELDS     output fields: overhead, overhead_sys, overhead_us,\n"
+		"                          overhead_children, sample, period, sort keys\n"
 		"  -p, --parent REGEX      the parent key's functions (adds the key)\n"
 		"  -n, --show-nr-samples   a Samples column\n"
 		"      --show-total-period a Period column\n"
@@ -54,7 +56,7 @@ static void usage(FILE *f)
 }
 
 static const char *const refused[] = {
-	"fields", "cpu", "time", "threads", "tasks", "mmaps",
+	"cpu", "time", "threads", "tasks", "mmaps",
 };
 
 /* -g's argument as perf reads it: words for the mode, order, key and
@@ -268,8 +270,10 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	c->r = pk_report_new(s, pd, &c->o);
 	if (!c->r) {
 		pk_session_free(s);
-		cli_error("report", "--sort %s: unknown or unsupported key",
-			  c->o.sort);
+		cli_error("report", "%s%s: unknown or unsupported key",
+			  c->o.fields ? "--fields " : "--sort ",
+			  c->o.fields ? c->o.fields : c->o.sort ? c->o.sort :
+			  "comm,dso,sym");
 		return -EINVAL;
 	}
 	err = pk_session_run(s, pd, &tool, c);
@@ -295,6 +299,7 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 301: c->children = 0; return 0;
 	case 'g': c->chain_asked = true; return parse_chain(c, arg);
 	case 'G': c->chain_asked = true; c->caller = 1; return 0;
+	case 'F': c->o.fields = arg; return 0;
 	case 's':
 		c->o.sort = arg;
 		return c->o.parent ? parent_opt(c, c->o.parent) : 0;
@@ -340,6 +345,7 @@ int cmd_report(int argc, char **argv)
 		{ "call-graph", required_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "fields", required_argument, NULL, 'F' },
 		{ "parent", required_argument, NULL, 'p' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "show-total-period", no_argument, NULL, 304 },
@@ -373,7 +379,7 @@ int cmd_report(int argc, char **argv)
 	optind = 1;
 	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:", longopts,
 				&li)) != -1) {
-		if (ch < 256 && ch && strchr("FTCd", ch)) {
+		if (ch < 256 && ch && strchr("TCd", ch)) {
 			cli_error("report", "-%c is not supported yet", ch);
 			return 2;
 		}

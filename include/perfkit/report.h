@@ -59,8 +59,14 @@ struct pk_report_new_opts {
 	 * entry's parent is the first function of its callchain, from the
 	 * sample up, whose name matches; NULL: "^sys_|^do_page_fault". */
 	const char *parent;
+	/* Output fields, perf's -F list: overhead, overhead_sys,
+	 * overhead_us, overhead_children, sample, period and sort keys, in
+	 * the order given; the entries sort by them (by SORT's keys first
+	 * when SORT is given, whose other keys print after them). NULL: the
+	 * overheads, then the sort keys. */
+	const char *fields;
 };
-#define pk_report_new_opts__last_field parent
+#define pk_report_new_opts__last_field fields
 
 /*
  * A new, empty report over the machine S that pk_session_run() builds

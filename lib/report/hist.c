@@ -96,12 +96,12 @@ struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 	if (!r->o.max_stack)
 		r->o.max_stack = 127;
 	r->nnode = 1; /* node 0: "none" */
-	if (pk__rp_parse_sort(r, r->o.sort) || pk__rp_keys_init(r) ||
+	if (pk__rp_parse_sort(r, r->o.sort, r->o.fields) || pk__rp_keys_init(r) ||
 	    pk__rp_filters_init(r)) {
 		pk_report_free(r);
 		return pk__ptr_or_errno(EINVAL, NULL);
 	}
-	r->o.sort = NULL;
+	r->o.sort = r->o.fields = NULL;
 	return r;
 }
 
@@ -310,6 +310,10 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		return -ENOMEM;
 	e->shown |= tmpl.shown;
 	e->wsum += tmpl.weight;
+	if (tmpl.level == 'k')
+		e->sys += period;
+	else
+		e->us += period;
 	e->self += period;
 	e->acc += period;
 	e->nr_self++;

@@ -49,26 +49,100 @@ static const struct key_desc *desc(unsigned key)
 	return NULL;
 }
 
-int pk__rp_parse_sort(struct pk_report *r, const char *sort)
+/* The sort key or output field named by LEN bytes at P, or 0. */
+static uint32_t field_of(const char *p, size_t len, bool hpp)
 {
-	const char *p = sort ? sort : "comm,dso,sym";
-	const size_t n = sizeof(descs) / sizeof(descs[0]);
+	static const struct { const char *name; uint32_t f; } hpps[] = {
+		{ "overhead", RF_OVERHEAD }, { "overhead_sys", RF_SYS },
+		{ "overhead_us", RF_US }, { "overhead_children", RF_CHILDREN },
+		{ "sample", RF_SAMPLE }, { "period", RF_PERIOD },
+	};
 
-	while (*p) {
-		size_t len = strcspn(p, ","), i;
+	for (size_t i = 0; hpp && i < sizeof(hpps) / sizeof(hpps[0]); i++)
+		if (strlen(hpps[i].name) == len && !strncmp(p, hpps[i].name, len))
+			return hpps[i].f;
+	for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++)
+		if (strlen(descs[i].name) == len && !strncmp(p, descs[i].name, len))
+			return descs[i].key;
+	return 0;
+}
 
-		for (i = 0; i < n; i++)
-			if (strlen(descs[i].name) == len &&
-			    !strncmp(p, descs[i].name, len))
-				break;
-		if (i == n || r->nkeys == RP_MAX_KEYS)
+/* The fields of the comma-separated LIST into V (at most MAX, repeats
+ * once): the count, or -EINVAL. */
+static int field_list(const char *list, bool hpp, uint32_t *v, unsigned max)
+{
+	unsigned n = 0, i;
+
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		uint32_t f = field_of(p, len, hpp);
+
+		if (!f)
 			return -EINVAL;
-		if (!(r->keymask & descs[i].key))
-			r->keys[r->nkeys++] = (uint16_t)descs[i].key;
-		r->keymask |= descs[i].key;
+		for (i = 0; i < n && v[i] != f; i++)
+			;
+		if (i == n) {
+			if (n == max)
+				return -EINVAL;
+			v[n++] = f;
+		}
 		p += len + (p[len] == ',');
 	}
-	return r->nkeys ? 0 : -EINVAL;
+	return (int)n;
+}
+
+static bool in_list(const uint32_t *v, unsigned n, uint32_t f)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (v[i] == f)
+			return true;
+	return false;
+}
+
+/* perf's -s and -F: the sort keys are SORT's, else FIELDS' keys; with
+ * FIELDS, entries sort by SORT's keys, then by the fields. */
+int pk__rp_parse_sort(struct pk_report *r, const char *sort,
+		      const char *fields)
+{
+	uint32_t v[RP_MAX_FIELDS];
+	int n = 0;
+
+	if (fields && (n = field_list(fields, true, r->fields,
+				      RP_MAX_FIELDS)) <= 0)
+		return -EINVAL;
+	r->nfields = (unsigned)n;
+	if (sort || !fields) {
+		n = field_list(sort ? sort : "comm,dso,sym", false, v,
+			       RP_MAX_KEYS);
+		if (n < 0 || (n == 0 && !fields))
+			return -EINVAL;
+	} else {
+		n = 0;
+		for (unsigned i = 0; i < r->nfields; i++)
+			if (r->fields[i] < RF_OVERHEAD)
+				v[n++] = r->fields[i];
+	}
+	/* entries sort by -s's keys, then -F's fields */
+	for (int i = 0; sort && fields && i < n; i++)
+		r->order[r->norder++] = v[i];
+	/* -F's keys join -s's */
+	for (unsigned i = 0; sort && i < r->nfields; i++)
+		if (r->fields[i] < RF_OVERHEAD && !in_list(v, (unsigned)n,
+							    r->fields[i])) {
+			if (n == RP_MAX_KEYS)
+				return -EINVAL;
+			v[n++] = r->fields[i];
+		}
+	for (int i = 0; i < n; i++) {
+		r->keys[r->nkeys++] = (uint16_t)v[i];
+		r->keymask |= v[i];
+	}
+	if (!fields)
+		return r->nkeys ? 0 : -EINVAL;
+	for (unsigned i = 0; i < r->nfields; i++)
+		if (!in_list(r->order, r->norder, r->fields[i]))
+			r->order[r->norder++] = r->fields[i];
+	return 0;
 }
 
 const char *pk__rp_key_header(unsigned key)

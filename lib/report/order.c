@@ -42,16 +42,46 @@ int pk__rp_cmp_key(const struct pk_report *r, int key, const struct rp_entry *a,
 	}
 }
 
+/* The children periods of A and B: perf puts a caller above its callee
+ * of the same period. */
+static int children_cmp(const struct pk_report *r, const struct rp_entry *a,
+			const struct rp_entry *b)
+{
+	int c = cmp_u64(a->acc, b->acc);
+
+	if (!c && r->o.callchain && a->tid == b->tid)
+		c = r->o.caller ? cmp_u64(a->max_depth, b->max_depth) :
+				  cmp_u64(b->max_depth, a->max_depth);
+	return c;
+}
+
+/* One of -F's fields (or sort keys) of A against B. */
+static int field_cmp(const struct pk_report *r, uint32_t f,
+		     const struct rp_entry *a, const struct rp_entry *b)
+{
+	switch (f) {
+	case RF_OVERHEAD: case RF_PERIOD: return cmp_u64(a->self, b->self);
+	case RF_CHILDREN: return children_cmp(r, a, b);
+	case RF_SYS: return cmp_u64(a->sys, b->sys);
+	case RF_US: return cmp_u64(a->us, b->us);
+	case RF_SAMPLE: return cmp_u64(a->nr_self, b->nr_self);
+	default: return pk__rp_cmp_key(r, (int)f, a, b);
+	}
+}
+
 /* perf's output comparison, negated: negative when A goes above B. */
 static int output_cmp(const struct pk_report *r, const struct rp_entry *a,
 		      const struct rp_entry *b)
 {
-	int c = r->o.children ? cmp_u64(a->acc, b->acc) : 0;
+	int c = 0;
 
-	/* perf puts a caller above its callee of the same period */
-	if (!c && r->o.children && r->o.callchain && a->tid == b->tid)
-		c = r->o.caller ? cmp_u64(a->max_depth, b->max_depth) :
-				  cmp_u64(b->max_depth, a->max_depth);
+	if (r->norder) {
+		for (unsigned i = 0; !c && i < r->norder; i++)
+			c = field_cmp(r, r->order[i], a, b);
+		return c;
+	}
+	if (r->o.children)
+		c = children_cmp(r, a, b);
 	if (!c)
 		c = cmp_u64(a->self, b->self);
 	for (unsigned k = 0; !c && k < r->nkeys; k++)

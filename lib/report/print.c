@@ -97,45 +97,95 @@ static int col_width(const struct pk_report *r, const struct cols *c,
 	}
 }
 
+/* Where KEY is among the sort keys. */
+static unsigned key_pos(const struct pk_report *r, uint32_t key)
+{
+	unsigned k;
+
+	for (k = 0; k < r->nkeys && r->keys[k] != key; k++)
+		;
+	return k;
+}
+
+static bool listed(const uint32_t *v, unsigned n, uint32_t f)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (v[i] == f || (f == RK_PERIOD && v[i] == RF_PERIOD))
+			return true;
+	return false;
+}
+
+/* perf's columns: -F's fields, or the overheads, -n's Samples and
+ * --show-total-period's Period; then the sort keys not among them (one
+ * Period for both); the keys filtered to one value elided. */
+static unsigned columns(const struct pk_report *r,
+			const struct pk_report_print_opts *po, uint32_t *v)
+{
+	unsigned n = 0;
+
+	if (r->nfields) {
+		for (unsigned i = 0; i < r->nfields; i++)
+			if (r->fields[i] >= RF_OVERHEAD ||
+			    !elided(r, (int)r->fields[i]))
+				v[n++] = r->fields[i];
+	} else {
+		if (r->o.children)
+			v[n++] = RF_CHILDREN;
+		v[n++] = RF_OVERHEAD;
+		if (po->show_nr_samples)
+			v[n++] = RF_SAMPLE;
+		if (po->show_period)
+			v[n++] = RF_PERIOD;
+	}
+	for (unsigned k = 0; k < r->nkeys; k++)
+		if (!listed(v, n, r->keys[k]) && !elided(r, r->keys[k]))
+			v[n++] = r->keys[k];
+	return n;
+}
+
+/* A column's header, its width, whether right-aligned. */
+static const char *col_header(const struct pk_report *r, const struct cols *c,
+			      uint32_t f, int *w, bool *right)
+{
+	*right = true;
+	*w = 8;
+	switch (f) {
+	case RF_OVERHEAD:
+		return r->o.children && !r->nfields ? "Self" : "Overhead";
+	case RF_CHILDREN: return "Children";
+	case RF_SYS: return "sys";
+	case RF_US: return "usr";
+	case RF_SAMPLE: *w = 12; return "Samples";
+	case RF_PERIOD: *w = 12; return "Period";
+	default: break;
+	}
+	*w = col_width(r, c, key_pos(r, f));
+	if (f == RF_CHILDREN)
+		*w = 8;
+	*right = f == RK_PID || right_header(f);
+	return f == RK_COMM ? "Command" : f == RK_PID ? "Pid:Command" :
+	       f == RK_DSO ? "Shared Object" : f == RK_SYM ? "Symbol" :
+	       pk__rp_key_header(f);
+}
+
 static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
 		       const struct pk_report_print_opts *po)
 {
+	uint32_t v[RP_MAX_FIELDS + RP_MAX_KEYS];
+	unsigned n = columns(r, po, v);
+	int w[RP_MAX_FIELDS + RP_MAX_KEYS];
+	bool right;
+
 	fputs("# ", f);
-	if (r->o.children)
-		fputs("Children      Self", f);
-	else
-		fputs("Overhead", f);
-	if (po->show_nr_samples)
-		fputs("       Samples", f);
-	if (po->show_period)
-		fputs("        Period", f);
-	for (unsigned k = 0; k < r->nkeys; k++) {
-		if (elided(r, r->keys[k]))
-			continue;
-		switch (r->keys[k]) {
-		case RK_COMM: fprintf(f, "  %-*s", c->comm, "Command"); break;
-		case RK_PID: fprintf(f, "  %*s", c->pid, "Pid:Command"); break;
-		case RK_DSO: fprintf(f, "  %-*s", c->dso, "Shared Object"); break;
-		case RK_SYM: fprintf(f, "  %-*s", c->sym, "Symbol"); break;
-		default:
-			fprintf(f, "  %*s", right_header(r->keys[k]) ? c->w[k] :
-				-c->w[k], pk__rp_key_header(r->keys[k]));
-			break;
-		}
+	for (unsigned i = 0; i < n; i++) {
+		const char *h = col_header(r, c, v[i], &w[i], &right);
+
+		fprintf(f, "%s%*s", i ? "  " : "", right ? w[i] : -w[i], h);
 	}
 	fputs("\n# ", f);
-	fputs(r->o.children ? "........  ........" : "........", f);
-	if (po->show_nr_samples)
-		fputs("  ............", f);
-	if (po->show_period)
-		fputs("  ............", f);
-	for (unsigned k = 0; k < r->nkeys; k++) {
-		int w = col_width(r, c, k);
-
-		if (elided(r, r->keys[k]))
-			continue;
-		fputs("  ", f);
-		for (int i = 0; i < w; i++)
+	for (unsigned i = 0; i < n; i++) {
+		fputs(i ? "  " : "", f);
+		for (int j = 0; j < w[i]; j++)
 			fputc('.', f);
 	}
 	fputs("\n#\n", f);
@@ -158,42 +208,45 @@ static void put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
 		fprintf(f, "%*s", w - n, "");
 }
 
+static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
+		    const struct cols *c, double t, uint32_t col, bool last)
+{
+	const struct rp_sym *s = &r->sym[e->sym];
+	unsigned k = key_pos(r, col);
+
+	switch (col) {
+	case RF_OVERHEAD: fprintf(f, "%7.2f%%", e->self * 100.0 / t); break;
+	case RF_CHILDREN:
+		if (r->o.children)
+			fprintf(f, "%7.2f%%", e->acc * 100.0 / t);
+		else
+			fprintf(f, "%8s", "N/A");
+		break;
+	case RF_SYS: fprintf(f, "%7.2f%%", e->sys * 100.0 / t); break;
+	case RF_US: fprintf(f, "%7.2f%%", e->us * 100.0 / t); break;
+	case RF_SAMPLE: fprintf(f, "%12" PRIu64, e->nr_self); break;
+	case RF_PERIOD: fprintf(f, "%12" PRIu64, e->self); break;
+	case RK_COMM: fprintf(f, "%-*.*s", c->comm, c->comm, e->comm); break;
+	case RK_PID:
+		fprintf(f, "%7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8, e->comm);
+		break;
+	case RK_DSO: fprintf(f, "%-*s", c->dso, dso_name(s)); break;
+	case RK_SYM: put_sym(s, e, f, c->sym, last); break;
+	default: pk__rp_key_print(col, e, f, c->w[k], last); break;
+	}
+}
+
 static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		    const struct cols *c, uint64_t total,
 		    const struct pk_report_print_opts *po)
 {
-	const struct rp_sym *s = &r->sym[e->sym];
+	uint32_t v[RP_MAX_FIELDS + RP_MAX_KEYS];
+	unsigned n = columns(r, po, v);
 	double t = total ? (double)total : 1;
 
-	if (r->o.children)
-		fprintf(f, "%9.2f%%  %7.2f%%", e->acc * 100.0 / t,
-			e->self * 100.0 / t);
-	else
-		fprintf(f, "%9.2f%%", e->self * 100.0 / t);
-	if (po->show_nr_samples)
-		fprintf(f, "  %12" PRIu64, e->nr_self);
-	if (po->show_period)
-		fprintf(f, "  %12" PRIu64, e->self);
-	unsigned lastk = r->nkeys - 1;
-
-	while (lastk && elided(r, r->keys[lastk]))
-		lastk--;
-	for (unsigned k = 0; k < r->nkeys; k++) {
-		bool last = k == lastk;
-
-		if (elided(r, r->keys[k]))
-			continue;
-		switch (r->keys[k]) {
-		case RK_COMM: fprintf(f, "  %-*.*s", c->comm, c->comm, e->comm); break;
-		case RK_PID: fprintf(f, "  %7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8,
-				     e->comm); break;
-		case RK_DSO: fprintf(f, "  %-*s", c->dso, dso_name(s)); break;
-		case RK_SYM: fputs("  ", f); put_sym(s, e, f, c->sym, last); break;
-		default:
-			fputs("  ", f);
-			pk__rp_key_print(r->keys[k], e, f, c->w[k], last);
-			break;
-		}
+	for (unsigned i = 0; i < n; i++) {
+		fputs("  ", f);
+		put_col(r, f, e, c, t, v[i], i + 1 == n);
 	}
 	fputc('\n', f);
 }

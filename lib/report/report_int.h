@@ -43,6 +43,7 @@ struct rp_entry {
 	bool shown;                        /* a sample the filters let by */
 	int32_t cpu, socket;               /* -1: not recorded */
 	uint64_t weight, wsum;             /* the samples' weight; its sum */
+	uint64_t sys, us;                  /* self period in kernel, user */
 	const char *srcline, *srcfile, *trace; /* interned, with their keys */
 	const char *parent;
 };
@@ -68,6 +69,11 @@ enum {
 	RK_SRCFILE = 512, RK_SRCLINE = 1024, RK_TRACE = 2048, RK_PARENT = 4096,
 };
 #define RP_MAX_KEYS 16
+/* Output fields that are no sort key (perf's hpp fields), above RK_*. */
+enum {
+	RF_OVERHEAD = 1 << 16, RF_SYS, RF_US, RF_CHILDREN, RF_SAMPLE, RF_PERIOD,
+};
+#define RP_MAX_FIELDS 32
 
 struct pk_tracefmt;
 
@@ -77,6 +83,10 @@ struct pk_report {
 	struct pk_report_new_opts o;
 	uint16_t keys[RP_MAX_KEYS];        /* sort keys in order (RK_*) */
 	unsigned nkeys, keymask;
+	uint32_t fields[RP_MAX_FIELDS];    /* -F: RK_* and RF_* in order */
+	unsigned nfields;
+	uint32_t order[RP_MAX_FIELDS];     /* -F: what entries sort by */
+	unsigned norder;
 	struct rp_hists *h;                /* per attr */
 	unsigned nh;
 	struct rp_sym *sym;
@@ -135,7 +145,8 @@ int pk__rp_cmp_key(const struct pk_report *r, int key,
  * dso, sym): E's values from a sample, equality, hash, order (negative
  * when A goes first), the column's header, least width, text width and
  * text (padded to W but the last string column). */
-int pk__rp_parse_sort(struct pk_report *r, const char *sort);
+int pk__rp_parse_sort(struct pk_report *r, const char *sort,
+		      const char *fields);
 int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
 		      struct rp_entry *e, uint32_t nchain);
 bool pk__rp_key_same(unsigned key, const struct rp_entry *a,
