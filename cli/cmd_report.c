@@ -23,6 +23,11 @@ struct rep {
 	bool chain_asked;       /* -g (not none) or -G given */
 	bool header, header_only, stats;
 	char sortbuf[512];      /* -s with the parent key -p adds */
+	const char *cpu_list, *time_str;
+	uint64_t cpus[1024 / 64]; /* --cpu's bitmap */
+	struct cli_time_ranges tr;
+	bool threads;           /* -T */
+	uint64_t kept;          /* samples --cpu and --time let through */
 	struct cli_stats st;
 	struct pk_perfdata *pd;
 	struct pk_report *r;
@@ -44,6 +49,9 @@ static void usage(FILE *f)
 		"                          (default comm,dso,sym)\n"
 		"  -F, --fields FIELDS     output fields: overhead, overhead_sys, overhead_us,\n"
 		"                          overhead_children, sample, period, sort keys\n"
+		"  -C, --cpu LIST          only samples of these CPUs\n"
+		"      --time RANGES       only samples in these times (S,E ...; 10%%/2; 0%%-10%%,...)\n"
+		"  -T, --threads           the per-thread counts table after the report\n"
 		"  -p, --parent REGEX      the parent key's functions (adds the key)\n"
 		"  -n, --show-nr-samples   a Samples column\n"
 		"      --show-total-period a Period column\n"
@@ -56,7 +64,7 @@ static void usage(FILE *f)
 }
 
 static const char *const refused[] = {
-	"cpu", "time", "threads", "tasks", "mmaps",
+	"tasks", "mmaps",
 };
 
 /* -g's argument as perf reads it: words for the mode, order, key and
@@ -108,8 +116,16 @@ static int sample(void *ctx, struct pk_session *s,
 		  const struct pk_session_sample *sm)
 {
 	struct rep *c = ctx;
+	const struct pk_sample *p = sm->sample;
 
 	(void)s;
+	/* perf: samples out of --cpu and --time count nowhere */
+	if (c->cpu_list && (p->cpu >= 1024 ||
+			    !(c->cpus[p->cpu / 64] & (1ull << (p->cpu % 64)))))
+		return 0;
+	if (c->tr.n && cli_time_ranges_skip(&c->tr, p->time))
+		return 0;
+	c->kept++;
 	return pk_report_add(c->r, sm);
 }
 
@@ -219,6 +235,51 @@ static int parent_opt(struct rep *c, const char *arg)
 	return 0;
 }
 
+/* --cpu and --time against the file, as perf checks them: 0 or -EINVAL
+ * (said). */
+static int sample_filters(struct rep *c, struct pk_perfdata *pd)
+{
+	uint64_t first = 0, last = 0, ncpu = 0;
+	int cpus[1024], n;
+
+	if (c->cpu_list) {
+		if (!any_sample_type(pd, PERF_SAMPLE_CPU)) {
+			cli_error("report", "%s: --cpu: the file has no CPU in its samples",
+				  c->input);
+			return -EINVAL;
+		}
+		pk_perfdata_feat_u64(pd, PK_HEADER_NRCPUS, 1, &ncpu);
+		n = cli_parse_cpus(c->cpu_list, cpus, 1024, 0);
+		for (int i = 0; i < n; i++) {
+			if ((uint64_t)cpus[i] >= ncpu) {
+				cli_error("report", "--cpu %s: CPU %d is not in the recording (%u CPUs)",
+					  c->cpu_list, cpus[i], (unsigned)ncpu);
+				return -EINVAL;
+			}
+			c->cpus[cpus[i] / 64] |= 1ull << (cpus[i] % 64);
+		}
+		if (n <= 0) {
+			cli_error("report", "--cpu %s: not a CPU list", c->cpu_list);
+			return -EINVAL;
+		}
+	}
+	if (!c->time_str)
+		return 0;
+	if (strchr(c->time_str, '%') &&
+	    (pk_perfdata_feat_u64(pd, PK_HEADER_SAMPLE_TIME, 0, &first) ||
+	     pk_perfdata_feat_u64(pd, PK_HEADER_SAMPLE_TIME, 1, &last))) {
+		cli_error("report", "%s: --time %s: percentages need the file's sample times",
+			  c->input, c->time_str);
+		return -EINVAL;
+	}
+	if (cli_time_ranges_parse(&c->tr, c->time_str, first, last)) {
+		cli_error("report", "--time %s: not a time range", c->time_str);
+		return -EINVAL;
+	}
+	c->po.time_slices = c->time_str;
+	return 0;
+}
+
 /* What comes before the report: the file's header or the hint. */
 static void head(const struct rep *c, struct pk_perfdata *pd)
 {
@@ -256,6 +317,10 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	}
 	if (!c->o.callchain)
 		c->po.chain = PK_REPORT_CHAIN_NONE;
+	if (sample_filters(c, pd)) {
+		pk_session_free(s);
+		return -EINVAL;
+	}
 	if ((why = sort_unsupported(c, cc))) {
 		cli_error("report", "%s: %s", c->input, why);
 		pk_session_free(s);
@@ -282,8 +347,15 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 			  pk_perfdata_errmsg(pd), pk_strerror(err));
 	if (!err) {
 		head(c, pd);
+		/* perf: nothing more when --time left no sample */
+		if (!c->kept && c->tr.n)
+			goto out;
 		err = pk_report_print(c->r, stdout, &c->po);
+		if (!err && c->threads)
+			/* perf's per-thread counts of PERF_RECORD_READ */
+			printf("# PID  TID\n");
 	}
+out:
 	pk_report_free(c->r);
 	pk_session_free(s);
 	return err;
@@ -300,6 +372,9 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 'g': c->chain_asked = true; return parse_chain(c, arg);
 	case 'G': c->chain_asked = true; c->caller = 1; return 0;
 	case 'F': c->o.fields = arg; return 0;
+	case 'C': c->cpu_list = arg; return 0;
+	case 'T': c->threads = true; return 0;
+	case 316: c->time_str = arg; return 0;
 	case 's':
 		c->o.sort = arg;
 		return c->o.parent ? parent_opt(c, c->o.parent) : 0;
@@ -346,6 +421,9 @@ int cmd_report(int argc, char **argv)
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "fields", required_argument, NULL, 'F' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "threads", no_argument, NULL, 'T' },
+		{ "time", required_argument, NULL, 316 },
 		{ "parent", required_argument, NULL, 'p' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "show-total-period", no_argument, NULL, 304 },
@@ -379,7 +457,7 @@ int cmd_report(int argc, char **argv)
 	optind = 1;
 	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:", longopts,
 				&li)) != -1) {
-		if (ch < 256 && ch && strchr("TCd", ch)) {
+		if (ch < 256 && ch && strchr("d", ch)) {
 			cli_error("report", "-%c is not supported yet", ch);
 			return 2;
 		}

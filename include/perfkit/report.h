@@ -101,8 +101,11 @@ struct pk_report_print_opts {
 	/* Percentages of what the filters let through (perf's --percentage
 	 * relative), not of every sample. */
 	bool relative;
+	/* perf's --time argument, shown after each event's sample count as
+	 * "(time slices: ...)"; NULL: none. */
+	const char *time_slices;
 };
-#define pk_report_print_opts__last_field relative
+#define pk_report_print_opts__last_field time_slices
 
 /*
  * Writes perf report --stdio's text of the report to F: the lost samples,

@@ -252,8 +252,10 @@ static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 }
 
 static void samples_line(struct pk_report *r, FILE *f, unsigned a,
-			 const struct rp_hists *h, bool relative)
+			 const struct rp_hists *h,
+			 const struct pk_report_print_opts *po)
 {
+	bool relative = po->relative;
 	unsigned long n = relative ? h->nr_shown : h->nr_samples;
 	uint64_t total = relative ? h->total_shown : h->total;
 	char unit = ' ';
@@ -265,8 +267,10 @@ static void samples_line(struct pk_report *r, FILE *f, unsigned a,
 		n /= 1000, unit = 'M';
 	if (n > 1000)
 		n /= 1000, unit = 'G';
-	fprintf(f, "# Samples: %lu%c of event '%s'\n", n, unit,
-		name ? name : "");
+	fprintf(f, "# Samples: %lu%c of event '%s'", n, unit, name ? name : "");
+	if (po->time_slices)
+		fprintf(f, " (time slices: %s)", po->time_slices);
+	fputc('\n', f);
 	fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 }
 
@@ -282,7 +286,7 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 		return -ENOMEM;
 	uint64_t total = po->relative ? h->total_shown : h->total;
 
-	samples_line(r, f, a, h, po->relative);
+	samples_line(r, f, a, h, po);
 	widths(r, h, &c);
 	put_header(r, f, &c, po);
 	for (uint32_t i = 0; i < h->n; i++)
