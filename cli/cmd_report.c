@@ -326,12 +326,6 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -EINVAL;
 	}
-	if (c->o.children && (c->o.comms || c->o.dsos || c->o.syms ||
-			      c->o.pids || c->o.tids)) {
-		cli_error("report", "--comm, --dso, --symbols, --pid and --tid are not supported yet with --children (use --no-children)");
-		pk_session_free(s);
-		return -EINVAL;
-	}
 	c->r = pk_report_new(s, pd, &c->o);
 	if (!c->r) {
 		pk_session_free(s);

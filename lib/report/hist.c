@@ -260,7 +260,6 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 		if (j < nseen && dedup)
 			continue;
 		r->seen[nseen++] = (uint32_t)(e - h->e);
-		e->shown |= tmpl->shown;
 		e->acc += period;
 		e->nr_acc++;
 		if (r->o.callchain &&
@@ -300,15 +299,12 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		return err;
 	h->nr_samples++;
 	h->total += period;
+	/* perf: an entry keeps the filter verdict of the sample that made
+	 * it (children entries too) */
 	tmpl.shown = pk__rp_shown(r, tmpl.comm, tmpl.pid, tmpl.tid, tmpl.sym);
-	if (tmpl.shown) {
-		h->nr_shown++;
-		h->total_shown += period;
-	}
 	e = entry_get(r, h, &tmpl);
 	if (!e)
 		return -ENOMEM;
-	e->shown |= tmpl.shown;
 	e->wsum += tmpl.weight;
 	if (tmpl.level == 'k')
 		e->sys += period;

@@ -81,6 +81,9 @@ static int field_list(const char *list, bool hpp, uint32_t *v, unsigned max)
 			return -EINVAL;
 		for (i = 0; i < n && v[i] != f; i++)
 			;
+		/* perf adds an IPC column for a second sym: not matched */
+		if (i < n && f == RK_SYM)
+			return -EINVAL;
 		if (i == n) {
 			if (n == max)
 				return -EINVAL;

@@ -284,7 +284,17 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 
 	if (!v)
 		return -ENOMEM;
-	uint64_t total = po->relative ? h->total_shown : h->total;
+	uint64_t total;
+
+	/* perf: what the filters let by is the self periods of the entries
+	 * they let by */
+	h->total_shown = h->nr_shown = 0;
+	for (uint32_t i = 0; i < h->n; i++)
+		if (h->e[i].shown) {
+			h->total_shown += h->e[i].self;
+			h->nr_shown += h->e[i].nr_self;
+		}
+	total = po->relative ? h->total_shown : h->total;
 
 	samples_line(r, f, a, h, po);
 	widths(r, h, &c);
