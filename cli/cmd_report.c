@@ -49,6 +49,7 @@ static void usage(FILE *f)
 		"                          (default comm,dso,sym)\n"
 		"  -F, --fields FIELDS     output fields: overhead, overhead_sys, overhead_us,\n"
 		"                          overhead_children, sample, period, sort keys\n"
+		"      --group, --no-group event groups in one table (the default), or apart\n"
 		"  -C, --cpu LIST          only samples of these CPUs\n"
 		"      --time RANGES       only samples in these times (S,E ...; 10%%/2; 0%%-10%%,...)\n"
 		"  -T, --threads           the per-thread counts table after the report\n"
@@ -187,8 +188,6 @@ static bool any_sample_type(struct pk_perfdata *pd, uint64_t bits)
  * synthesized AUX samples): a one-line refusal, or NULL. */
 static const char *unsupported(struct pk_perfdata *pd)
 {
-	if (pk_perfdata_has_feat(pd, PK_HEADER_GROUP_DESC))
-		return "event groups are not supported yet";
 	if (any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK))
 		return "branch stacks (perf's branch mode) are not supported yet";
 	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE))
@@ -367,6 +366,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 'G': c->chain_asked = true; c->caller = 1; return 0;
 	case 'F': c->o.fields = arg; return 0;
 	case 'C': c->cpu_list = arg; return 0;
+	case 317: c->po.no_group = false; return 0;
+	case 318: c->po.no_group = true; return 0;
 	case 'T': c->threads = true; return 0;
 	case 316: c->time_str = arg; return 0;
 	case 's':
@@ -416,6 +417,8 @@ int cmd_report(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "cpu", required_argument, NULL, 'C' },
+		{ "group", no_argument, NULL, 317 },
+		{ "no-group", no_argument, NULL, 318 },
 		{ "threads", no_argument, NULL, 'T' },
 		{ "time", required_argument, NULL, 316 },
 		{ "parent", required_argument, NULL, 'p' },

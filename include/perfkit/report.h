@@ -104,8 +104,11 @@ struct pk_report_print_opts {
 	/* perf's --time argument, shown after each event's sample count as
 	 * "(time slices: ...)"; NULL: none. */
 	const char *time_slices;
+	/* Event groups as separate events (perf's --no-group); else each
+	 * group is one table, a column per member. */
+	bool no_group;
 };
-#define pk_report_print_opts__last_field time_slices
+#define pk_report_print_opts__last_field no_group
 
 /*
  * Writes perf report --stdio's text of the report to F: the lost samples,

@@ -147,7 +147,7 @@ int pk_report_record(struct pk_report *r, const struct pk_record *rec)
 	return pk__rp_dso_short(r, b + off, &idx) ? 0 : -ENOMEM;
 }
 
-static struct rp_hists *hists_of(struct pk_report *r, int attr)
+struct rp_hists *pk__rp_hists_of(struct pk_report *r, int attr)
 {
 	if (attr < 0)
 		return NULL;
@@ -165,8 +165,8 @@ static struct rp_hists *hists_of(struct pk_report *r, int attr)
 }
 
 /* Whether A and B are one entry under the sort keys. */
-static bool same_entry(const struct pk_report *r, const struct rp_entry *a,
-		       const struct rp_entry *b)
+bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
+		 const struct rp_entry *b)
 {
 	const struct rp_sym *sa = &r->sym[a->sym], *sb = &r->sym[b->sym];
 
@@ -205,6 +205,20 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 	return k;
 }
 
+const struct rp_entry *pk__rp_entry_find(const struct pk_report *r,
+					 const struct rp_hists *h,
+					 const struct rp_entry *tmpl)
+{
+	for (uint64_t k = entry_key(r, tmpl);; k = pk__rp_mix(k, 7)) {
+		const uint64_t *v = pk__hash_get(&h->idx, k);
+
+		if (!v)
+			return NULL;
+		if (pk__rp_same(r, &h->e[*v - 1], tmpl))
+			return &h->e[*v - 1];
+	}
+}
+
 /* The entry like TMPL in H, added (zero periods) when new; NULL: ENOMEM. */
 static struct rp_entry *entry_get(struct pk_report *r, struct rp_hists *h,
 				  const struct rp_entry *tmpl)
@@ -216,7 +230,7 @@ static struct rp_entry *entry_get(struct pk_report *r, struct rp_hists *h,
 		if (!v)
 			return NULL;
 		if (!added) {
-			if (same_entry(r, &h->e[*v - 1], tmpl))
+			if (pk__rp_same(r, &h->e[*v - 1], tmpl))
 				return &h->e[*v - 1];
 			continue;
 		}
@@ -272,7 +286,7 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 {
 	const struct pk_sample *sm = ss->sample;
-	struct rp_hists *h = hists_of(r, ss->attr);
+	struct rp_hists *h = pk__rp_hists_of(r, ss->attr);
 	uint64_t period = (sm->sample_type & PERF_SAMPLE_PERIOD) ? sm->period :
 		pk_perfdata_attr(r->pd, (unsigned)ss->attr)->sample_period;
 	struct rp_entry tmpl = { .pid = (int32_t)sm->pid,

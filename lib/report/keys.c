@@ -262,62 +262,6 @@ void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
 		fprintf(f, "%-*s", w, t);
 }
 
-/* Skips a string list of the topology section at *P (count, then
- * length-prefixed strings); false when it runs past END. */
-static bool skip_strs(const uint8_t **p, const uint8_t *end)
-{
-	uint32_t n, len;
-
-	if (end - *p < 4)
-		return false;
-	memcpy(&n, *p, 4);
-	*p += 4;
-	while (n--) {
-		if (end - *p < 4)
-			return false;
-		memcpy(&len, *p, 4);
-		*p += 4;
-		if ((uint64_t)(end - *p) < len)
-			return false;
-		*p += len;
-	}
-	return true;
-}
-
-/* The socket ids that follow the sibling lists of HEADER_CPU_TOPOLOGY. */
-static void load_sockets(struct pk_report *r)
-{
-	const void *data;
-	const uint8_t *p, *end;
-	uint64_t size, ncpu = 0;
-
-	r->nsockets = 0;
-	if (pk_perfdata_feat_raw(r->pd, PK_HEADER_CPU_TOPOLOGY, &data, &size) ||
-	    pk_perfdata_feat_u64(r->pd, PK_HEADER_NRCPUS, 1, &ncpu) ||
-	    ncpu > 65536)
-		return;
-	p = data;
-	end = p + size;
-	/* perf 6.1 keeps the ids only when the die lists follow them */
-	if (!skip_strs(&p, end) || !skip_strs(&p, end) ||
-	    (uint64_t)(end - p) <= ncpu * 8)
-		return;
-	r->sockets = pk__calloc(ncpu + 1, sizeof(*r->sockets));
-	if (!r->sockets)
-		return;
-	for (uint64_t c = 0; c < ncpu; c++)
-		memcpy(&r->sockets[c], p + c * 8 + 4, 4);
-	r->nsockets = (uint32_t)ncpu;
-}
-
-/* perf's socket of CPU: from the file's topology, -1 where unknown. */
-static int32_t socket_of(struct pk_report *r, int32_t cpu)
-{
-	if (!r->sockets)
-		load_sockets(r);
-	return cpu >= 0 && (uint32_t)cpu < r->nsockets ? r->sockets[cpu] : -1;
-}
-
 int pk__rp_keys_init(struct pk_report *r)
 {
 	const char *re = r->o.parent ? r->o.parent : "^sys_|^do_page_fault";
@@ -343,6 +287,9 @@ void pk__rp_keys_fini(struct pk_report *r)
 	pk__free(r->parent_re);
 	pk_tracefmt_free(r->tf);
 	pk__free(r->sockets);
+	for (unsigned i = 0; i < r->ngroups; i++)
+		pk__free(r->groups[i].name);
+	pk__free(r->groups);
 }
 
 /* perf report's srcline of the sample's address: the DWARF line's
@@ -437,7 +384,7 @@ int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
 	char b[1024];
 
 	e->cpu = (sm->sample_type & PERF_SAMPLE_CPU) ? (int32_t)sm->cpu : -1;
-	e->socket = socket_of(r, e->cpu);
+	e->socket = pk__rp_socket_of(r, e->cpu);
 	if (sm->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
 		e->weight = (uint32_t)sm->weight;
 	else if (sm->sample_type & PERF_SAMPLE_WEIGHT)

@@ -77,6 +77,21 @@ enum {
 
 struct pk_tracefmt;
 
+/* An event group of HEADER_GROUP_DESC: attrs LEAD .. LEAD + NR - 1. */
+struct rp_group {
+	char *name;                        /* "{anon_group}" or the name */
+	uint32_t lead, nr;
+};
+
+/* A group being printed: its rows (the leader's entries and, for what
+ * only members have, zero copies) and each member's entry of each row
+ * (MEM[row * NMEM + m], NULL where it has none; m 0 the leader). */
+struct rp_grp_rows {
+	unsigned lead, nmem;
+	const struct rp_entry *rows;
+	const struct rp_entry **mem;
+};
+
 struct pk_report {
 	struct pk_session *sess;
 	struct pk_perfdata *pd;
@@ -109,6 +124,10 @@ struct pk_report {
 	struct pk_tracefmt *tf;            /* the trace key's formats */
 	bool tf_tried;
 	void *parent_re;                   /* regex_t of the parent key */
+	struct rp_group *groups;
+	unsigned ngroups;
+	bool groups_loaded;
+	const struct rp_grp_rows *gp;      /* the group being printed */
 	int32_t *sockets;                  /* socket of each cpu, -1 unknown */
 	uint32_t nsockets;
 };
@@ -163,6 +182,20 @@ void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
  * regex), -ENOMEM. */
 int pk__rp_keys_init(struct pk_report *r);
 void pk__rp_keys_fini(struct pk_report *r);
+/* header.c: the file's CPU sockets and event groups */
+int32_t pk__rp_socket_of(struct pk_report *r, int32_t cpu);
+int pk__rp_load_groups(struct pk_report *r);
+/* The group (of more than one event) attr A is in, or NULL. */
+const struct rp_group *pk__rp_group_of(const struct pk_report *r, unsigned a);
+/* hist.c: the hists of ATTR (grown to it), NULL: ENOMEM; whether A and
+ * B are one entry under the sort keys; the entry of H like TMPL, or
+ * NULL. */
+struct rp_hists *pk__rp_hists_of(struct pk_report *r, int attr);
+bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
+		 const struct rp_entry *b);
+const struct rp_entry *pk__rp_entry_find(const struct pk_report *r,
+					 const struct rp_hists *h,
+					 const struct rp_entry *tmpl);
 /* print_chain.c */
 /* E's callchain: percentages of TOTAL, the graph threshold a share of
  * BASE (what the filters let by, with --percentage relative). */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # perfkit report --stdio's sort keys beyond comm/pid/dso/sym, -F, -p,
-# --cpu, --time and -T against perf report --stdio (6.1), byte for byte
+# --cpu, --time, -T, filters with --children and event groups against perf report --stdio (6.1), byte for byte
 # (the tip line aside), on recordings made here and a corpus file with
 # weights; and the one-line refusals of what perfkit does not match yet.
 # pk-test: slow shards=2
@@ -27,6 +27,8 @@ rec nocg.data -F 2000 "$DEMO"
 # samples with a CPU: tracepoints of the whole system
 rec tp.data -e sched:sched_switch -e syscalls:sys_enter_getppid -a -- "$DEMO"
 rec cpu.data -e cpu-clock -F 2000 -g --sample-cpu "$DEMO"
+rec grp.data -e '{cpu-clock,task-clock}' -F 1000 "$DEMO"
+rec grpg.data -e '{cpu-clock,task-clock}' -F 1000 -g "$DEMO"
 
 # sort keys
 for o in "-s cpu" "-s socket" "-s period" "-s weight" "-s local_weight" \
@@ -87,6 +89,18 @@ done
 same "report_opts_fields_tp -F overhead,comm -s dso" "$T/tp.data" \
 	-F overhead,comm -s dso
 
+# event groups: one table (a column per member), or apart with --no-group
+for o in "" "-s comm" "--no-children" "--no-children -n -s dso" "--no-group" \
+	 "--no-children --show-total-period -s sym" "-F overhead,sym" \
+	 "-F sym,overhead_children,sample" "--dso libc.so.6" "-g none"; do
+	# shellcheck disable=SC2086
+	same "report_opts_group $o" "$T/grpg.data" $o
+done
+for o in "" "--no-group -s comm" "--no-children -g none"; do
+	# shellcheck disable=SC2086
+	same "report_opts_group_nocg $o" "$T/grp.data" $o
+done
+
 # --time: percentages of the first to last sample, and seconds from the
 # header's first sample time
 for t in "10%/2" "0%-10%" "0%-10%,50%-60%" "10%/1,10%/3" "25%/4" "0%-100%"; do
@@ -110,6 +124,11 @@ if need_shared corpus/perf-data report_opts_corpus; then
 		# shellcheck disable=SC2086
 		same "report_opts_weight_struct $o" \
 			"$C/perf.data.weight_struct" $o
+	done
+	for o in "" "--no-children" "--no-group"; do
+		# shellcheck disable=SC2086
+		same "report_opts_corpus_group_desc $o" \
+			"$C/perf.data.group_desc-4.14" $o
 	done
 fi
 

@@ -4,7 +4,7 @@
 # made here (cpu-clock -g fp on the demo, --call-graph dwarf, tracepoints,
 # two events, system-wide with kernel and user frames, no callchains) and
 # on the corpus files perf reads the way perfkit does; and the one-line
-# refusals (event groups, options not matched yet).
+# refusals (options not matched yet).
 # pk-test: slow shards=2
 . tests/lib/sh.sh
 T=$T_TMP
@@ -28,7 +28,6 @@ rec fp.data -e cpu-clock -F 2000 -g "$DEMO"
 rec dw.data -e cpu-clock -F 500 --call-graph dwarf "$DEMO"
 rec tp.data -e sched:sched_switch -e syscalls:sys_enter_getppid -a -- "$DEMO"
 rec two.data -e cpu-clock -e task-clock -F 1000 "$DEMO"
-rec grp.data -e '{cpu-clock,task-clock}' -F 1000 "$DEMO"
 # system-wide: the demo under a name of its own (the processes around it,
 # another shard's demo among them, start and exec as they please)
 cp "$DEMO" "$T/pkdemo_sw"
@@ -72,7 +71,6 @@ for o in "--no-children --comm pkdemo_sw" \
 	MODCHECK=1 same "report_system_wide $o" "$T/sys.data" $o
 done
 
-refused report_refuses_groups "$T/grp.data"
 refused report_refuses_sort_key "$T/fp.data" -s symbol_size
 refused report_refuses_missing "$T/none.data"
 # -g on a file without callchains: perf's first lines, then an error
