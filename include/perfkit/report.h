@@ -37,7 +37,7 @@ struct pk_report_new_opts {
 	size_t sz;
 	/* Sort keys, perf's -s list: comm, pid, dso, sym (alias symbol),
 	 * cpu, socket, period, weight, local_weight, srcfile, srcline, trace,
-	 * parent. NULL: "comm,dso,sym". */
+	 * parent, symbol_size (with sym). NULL: "comm,dso,sym". */
 	const char *sort;
 	/* Every sample's period also goes to each distinct entry of its
 	 * callchain (perf's --children). */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "report/report_int.h"
+#include "session/session.h"
 #include <perfkit/perfdata.h>
 #include <perfkit/unwind.h>
 
@@ -75,6 +76,8 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 	loc_sym(r, &l, found, ip, cpumode, &s);
 	if (!found && !s.dso)
 		return UINT32_MAX;
+	if ((r->keymask & RK_SYMSIZE) && s.name)
+		s.size = pk__session_sym_size(r->sess, pid, ip, cpumode);
 	return sym_intern(r, &s);
 }
 

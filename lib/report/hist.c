@@ -261,6 +261,7 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 		tmpl->sym = r->chain[i];
 		/* perf's entries of frames: the frame's own address */
 		tmpl->addr = r->sym[tmpl->sym].start;
+		tmpl->symsize = r->sym[tmpl->sym].size;
 		/* perf's entry of a frame in no mapping takes the level of
 		 * the frame before */
 		if (r->sym[tmpl->sym].dso)
@@ -304,6 +305,7 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	if (!tmpl.comm || tmpl.sym == UINT32_MAX)
 		return -ENOMEM;
 	tmpl.addr = r->sym[tmpl.sym].addr;
+	tmpl.symsize = r->sym[tmpl.sym].size;
 	tmpl.level = (ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 		     PERF_RECORD_MISC_KERNEL ? 'k' : '.';
 	if ((r->o.callchain || r->o.children || (r->keymask & RK_PARENT)) &&

@@ -39,6 +39,7 @@ static const struct key_desc descs[] = {
 	{ "srcline", RK_SRCLINE, "Source:Line", 11, true },
 	{ "trace", RK_TRACE, "Trace output", 12, true },
 	{ "parent", RK_PARENT, "Parent symbol", 13, true },
+	{ "symbol_size", RK_SYMSIZE, "Symbol size", 11, false },
 };
 
 static const struct key_desc *desc(unsigned key)
@@ -140,6 +141,9 @@ int pk__rp_parse_sort(struct pk_report *r, const char *sort,
 		r->keys[r->nkeys++] = (uint16_t)v[i];
 		r->keymask |= v[i];
 	}
+	/* perf groups symbol_size's entries another way without sym */
+	if ((r->keymask & RK_SYMSIZE) && (!(r->keymask & RK_SYM) || fields))
+		return -EINVAL;
 	if (!fields)
 		return r->nkeys ? 0 : -EINVAL;
 	for (unsigned i = 0; i < r->nfields; i++)
@@ -181,6 +185,7 @@ static int64_t key_num(unsigned key, const struct rp_entry *e)
 	case RK_CPU: return e->cpu;
 	case RK_SOCKET: return e->socket;
 	case RK_WEIGHT: case RK_LWEIGHT: return (int64_t)e->weight;
+	case RK_SYMSIZE: return (int64_t)e->symsize;
 	default: return 0; /* period: perf makes it one value */
 	}
 }
@@ -232,6 +237,12 @@ static const char *key_text(unsigned key, const struct rp_entry *e, char *b,
 	case RK_CPU: snprintf(b, len, "%*.*d", 3, 3, e->cpu); break;
 	case RK_SOCKET: snprintf(b, len, "%*.*d", 6, 3, e->socket); break;
 	case RK_PERIOD: snprintf(b, len, "%12" PRIu64, e->self); break;
+	case RK_SYMSIZE:
+		if (e->symsize)
+			snprintf(b, len, "%11" PRIu64, e->symsize);
+		else
+			snprintf(b, len, "%11s", "unknown");
+		break;
 	case RK_WEIGHT: snprintf(b, len, "%" PRIu64, e->wsum); break;
 	default:
 		snprintf(b, len, "%" PRIu64, e->nr_self ?

@@ -82,7 +82,8 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 /* perf right-aligns the headers of these numbers */
 static bool right_header(unsigned key)
 {
-	return key == RK_CPU || key == RK_SOCKET || key == RK_PERIOD;
+	return key == RK_CPU || key == RK_SOCKET || key == RK_PERIOD ||
+	       key == RK_SYMSIZE;
 }
 
 static int col_width(const struct pk_report *r, const struct cols *c,
@@ -140,6 +141,8 @@ static unsigned columns(const struct pk_report *r,
 	for (unsigned k = 0; k < r->nkeys; k++)
 		if (!listed(v, n, r->keys[k]) && !elided(r, r->keys[k]))
 			v[n++] = r->keys[k];
+	if (r->keymask & RK_SYMSIZE)
+		v[n++] = RF_IPC;
 	return n;
 }
 
@@ -157,6 +160,7 @@ static const char *col_header1(const struct pk_report *r, const struct cols *c,
 	case RF_US: return "usr";
 	case RF_SAMPLE: *w = 12; return "Samples";
 	case RF_PERIOD: *w = 12; return "Period";
+	case RF_IPC: *w = 20; *right = false; return "IPC   [IPC Coverage]";
 	default: break;
 	}
 	*w = col_width(r, c, key_pos(r, f));
@@ -174,7 +178,7 @@ static const char *col_header(const struct pk_report *r, const struct cols *c,
 {
 	const char *h = col_header1(r, c, f, w, right);
 
-	if (r->gp && f >= RF_OVERHEAD)
+	if (r->gp && f >= RF_OVERHEAD && f != RF_IPC)
 		*w *= (int)r->gp->nmem;
 	return h;
 }
@@ -251,6 +255,10 @@ static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
 	const struct rp_sym *s = &r->sym[e->sym];
 	unsigned k = key_pos(r, col);
 
+	if (col == RF_IPC) {
+		fprintf(f, "%-20s", "-      -");
+		return;
+	}
 	if (r->gp && col >= RF_OVERHEAD) {
 		put_group_col(r, f, e, col);
 		return;

@@ -22,6 +22,7 @@ struct rp_sym {
 	uint32_t dso_idx;     /* the DSO's order of first sight */
 	char level;           /* '.' user, 'k' kernel */
 	bool inlined;
+	uint64_t size;        /* the symbol's (with the symbol_size key) */
 };
 
 struct rp_node {
@@ -44,6 +45,7 @@ struct rp_entry {
 	int32_t cpu, socket;               /* -1: not recorded */
 	uint64_t weight, wsum;             /* the samples' weight; its sum */
 	uint64_t sys, us;                  /* self period in kernel, user */
+	uint64_t symsize;                  /* the symbol's size */
 	const char *srcline, *srcfile, *trace; /* interned, with their keys */
 	const char *parent;
 };
@@ -67,11 +69,13 @@ enum {
 	RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8, RK_CPU = 16,
 	RK_SOCKET = 32, RK_PERIOD = 64, RK_WEIGHT = 128, RK_LWEIGHT = 256,
 	RK_SRCFILE = 512, RK_SRCLINE = 1024, RK_TRACE = 2048, RK_PARENT = 4096,
+	RK_SYMSIZE = 8192,
 };
 #define RP_MAX_KEYS 16
 /* Output fields that are no sort key (perf's hpp fields), above RK_*. */
 enum {
 	RF_OVERHEAD = 1 << 16, RF_SYS, RF_US, RF_CHILDREN, RF_SAMPLE, RF_PERIOD,
+	RF_IPC,  /* perf's empty IPC column that comes with symbol_size */
 };
 #define RP_MAX_FIELDS 32
 

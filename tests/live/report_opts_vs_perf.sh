@@ -36,7 +36,9 @@ for o in "-s cpu" "-s socket" "-s period" "-s weight" "-s local_weight" \
 	 "-s parent" "-s parent,sym -g none" "-s sym,parent --no-children" \
 	 "-p getppid" "-p getppid -g none" "-s comm -p getppid --no-children" \
 	 "-s parent,sym -p getppid|main --no-children -g none" \
-	 "-p getppid -g caller --no-children"; do
+	 "-p getppid -g caller --no-children" "-s sym,symbol_size" \
+	 "-s symbol_size,sym" "-s comm,symbol_size,dso,sym" \
+	 "--no-children -s symbol_size,sym" "-s dso,sym,symbol_size -g caller"; do
 	# shellcheck disable=SC2086
 	same "report_opts_fp $o" "$T/fp.data" $o
 done
@@ -141,4 +143,5 @@ refused report_opts_refuses_time_order "$T/nocg.data" --time 20,10
 refused report_opts_refuses_field "$T/fp.data" -F overhead,nosuch
 refused report_opts_refuses_tasks "$T/fp.data" --tasks
 refused report_opts_refuses_sym_twice "$T/fp.data" -s sym,symbol
+refused report_opts_refuses_symbol_size_alone "$T/fp.data" -s symbol_size
 t_exit

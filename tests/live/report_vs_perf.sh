@@ -71,7 +71,7 @@ for o in "--no-children --comm pkdemo_sw" \
 	MODCHECK=1 same "report_system_wide $o" "$T/sys.data" $o
 done
 
-refused report_refuses_sort_key "$T/fp.data" -s symbol_size
+refused report_refuses_sort_key "$T/fp.data" -s nosuchkey
 refused report_refuses_missing "$T/none.data"
 # -g on a file without callchains: perf's first lines, then an error
 N=$((N + 1))
