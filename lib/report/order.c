@@ -78,7 +78,8 @@ static int value_cmp(const struct pk_report *r, uint32_t f,
 static int children_cmp(const struct pk_report *r, const struct rp_entry *a,
 			const struct rp_entry *b)
 {
-	int c = value_cmp(r, RF_CHILDREN, a, b);
+	/* perf compares a group's leader alone here */
+	int c = cmp_u64(value(r, RF_CHILDREN, a, 0), value(r, RF_CHILDREN, b, 0));
 
 	if (!c && r->o.callchain && a->tid == b->tid)
 		c = r->o.caller ? cmp_u64(a->max_depth, b->max_depth) :

@@ -422,7 +422,7 @@ static uint32_t group_rows(struct pk_report *r, struct rp_grp_rows *g,
 				rows[n].self = rows[n].acc = 0;
 				rows[n].nr_self = rows[n].nr_acc = 0;
 				rows[n].sys = rows[n].us = 0;
-				rows[n].root = 0;
+				rows[n].root = rows[n].max_depth = 0;
 				n++;
 			}
 			g->mem[(size_t)k * g->nmem + m] = &mh->e[i];
