@@ -328,10 +328,11 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	c->r = pk_report_new(s, pd, &c->o);
 	if (!c->r) {
 		pk_session_free(s);
-		cli_error("report", "%s%s: unknown or unsupported key",
+		cli_error("report", "%s%s: unknown or unsupported key%s%s",
 			  c->o.fields ? "--fields " : "--sort ",
 			  c->o.fields ? c->o.fields : c->o.sort ? c->o.sort :
-			  "comm,dso,sym");
+			  "comm,dso,sym", c->o.parent ? ", or a bad --parent regex " : "",
+			  c->o.parent ? c->o.parent : "");
 		return -EINVAL;
 	}
 	err = pk_session_run(s, pd, &tool, c);

@@ -1,6 +1,24 @@
 # Helpers of the perf report comparisons (report_vs_perf.sh,
-# report_opts_vs_perf.sh): source after tests/lib/sh.sh with T set to a
-# temporary folder.
+# report_opts_vs_perf.sh): source after tests/lib/sh.sh. T: the test's
+# temporary folder, C: the corpus's perf.data files, DEMO: the workload.
+T=$T_TMP
+C=$PK_SHARED/corpus/perf-data
+DEMO=$PK_BUILD/workloads/demo
+
+# report_prereqs NAME: skipped without perf, failed without the build
+# ($PERFKIT, $DEMO); perf report reads and writes the build-id cache
+# under $HOME: ours
+report_prereqs() {
+	if ! command -v perf >/dev/null 2>&1; then
+		skip "$1" "perf is not installed"
+		exit 0
+	fi
+	if [ ! -x "$PERFKIT" ] || [ ! -x "$DEMO" ]; then
+		fail "$1" "build $PERFKIT and the workloads first"
+		exit 1
+	fi
+	export HOME=$T
+}
 
 # perf's tip line is random: both without it; so is the " (inlined)"
 # perf 6.1 may put after fractal's "[...]" (a flag of uninitialised memory)

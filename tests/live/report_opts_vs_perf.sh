@@ -1,26 +1,13 @@
 #!/bin/sh
 # perfkit report --stdio's sort keys beyond comm/pid/dso/sym, -F, -p,
-# --cpu, --time, -T, filters with --children and event groups against perf report --stdio (6.1), byte for byte
-# (the tip line aside), on recordings made here and a corpus file with
-# weights; and the one-line refusals of what perfkit does not match yet.
-# pk-test: slow shards=2
+# --cpu, --time, -T, filters with --children and event groups against
+# perf report --stdio (6.1), byte for byte (the tip line aside), on
+# recordings made here and corpus files (weights, a group); and the
+# one-line refusals of what perfkit does not match yet.
+# pk-test: slow shards=3
 . tests/lib/sh.sh
-T=$T_TMP
-C=$PK_SHARED/corpus/perf-data
-DEMO=$PK_BUILD/workloads/demo
-
-if ! command -v perf >/dev/null 2>&1; then
-	skip report_opts_vs_perf "perf is not installed"
-	exit 0
-fi
-if [ ! -x "$PERFKIT" ] || [ ! -x "$DEMO" ]; then
-	fail report_opts_vs_perf "build $PERFKIT and the workloads first"
-	exit 1
-fi
-# perf report reads and writes the build-id cache under $HOME: ours
-export HOME=$T
-
 . tests/lib/report.sh
+report_prereqs report_opts_vs_perf
 
 rec fp.data -e cpu-clock -F 2000 -g "$DEMO"
 rec nocg.data -F 2000 "$DEMO"

@@ -7,22 +7,8 @@
 # refusals (options not matched yet).
 # pk-test: slow shards=2
 . tests/lib/sh.sh
-T=$T_TMP
-C=$PK_SHARED/corpus/perf-data
-DEMO=$PK_BUILD/workloads/demo
-
-if ! command -v perf >/dev/null 2>&1; then
-	skip report_vs_perf "perf is not installed"
-	exit 0
-fi
-if [ ! -x "$PERFKIT" ] || [ ! -x "$DEMO" ]; then
-	fail report_vs_perf "build $PERFKIT and the workloads first"
-	exit 1
-fi
-# perf report reads and writes the build-id cache under $HOME: ours
-export HOME=$T
-
 . tests/lib/report.sh
+report_prereqs report_vs_perf
 
 rec fp.data -e cpu-clock -F 2000 -g "$DEMO"
 rec dw.data -e cpu-clock -F 500 --call-graph dwarf "$DEMO"
