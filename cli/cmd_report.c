@@ -28,6 +28,7 @@ struct rep {
 	struct cli_time_ranges tr;
 	bool threads;           /* -T */
 	uint64_t kept;          /* samples --cpu and --time let through */
+	uint64_t reads;         /* PERF_RECORD_READ records (-T's rows) */
 	struct cli_stats st;
 	struct pk_perfdata *pd;
 	struct pk_report *r;
@@ -135,6 +136,7 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 	struct rep *c = ctx;
 
 	(void)s;
+	c->reads += rec->type == PERF_RECORD_READ;
 	return pk_report_record(c->r, rec);
 }
 
@@ -339,6 +341,11 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (err)
 		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
 			  pk_perfdata_errmsg(pd), pk_strerror(err));
+	if (!err && c->threads && c->reads) {
+		cli_error("report", "%s: -T of a file with PERF_RECORD_READ records is not supported yet",
+			  c->input);
+		err = -EINVAL;
+	}
 	if (!err) {
 		head(c, pd);
 		/* perf: nothing more when --time left no sample */

@@ -62,8 +62,10 @@ static void load_sockets(struct pk_report *r)
 /* perf's socket of CPU: from the file's topology, -1 where unknown. */
 int32_t pk__rp_socket_of(struct pk_report *r, int32_t cpu)
 {
-	if (!r->sockets)
+	if (!r->sockets_loaded) {
+		r->sockets_loaded = true;
 		load_sockets(r);
+	}
 	return cpu >= 0 && (uint32_t)cpu < r->nsockets ? r->sockets[cpu] : -1;
 }
 

@@ -395,7 +395,8 @@ int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
 	char b[1024];
 
 	e->cpu = (sm->sample_type & PERF_SAMPLE_CPU) ? (int32_t)sm->cpu : -1;
-	e->socket = pk__rp_socket_of(r, e->cpu);
+	if (r->keymask & RK_SOCKET)
+		e->socket = pk__rp_socket_of(r, e->cpu);
 	if (sm->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
 		e->weight = (uint32_t)sm->weight;
 	else if (sm->sample_type & PERF_SAMPLE_WEIGHT)

@@ -134,6 +134,7 @@ struct pk_report {
 	const struct rp_grp_rows *gp;      /* the group being printed */
 	int32_t *sockets;                  /* socket of each cpu, -1 unknown */
 	uint32_t nsockets;
+	bool sockets_loaded;
 };
 
 /* hist.c */
