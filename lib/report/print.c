@@ -233,7 +233,8 @@ static void put_group_col(struct pk_report *r, FILE *f,
 	for (unsigned m = 0; m < g->nmem; m++) {
 		const struct rp_entry *me = g->mem[row * g->nmem + m];
 		const struct rp_hists *h = &r->h[g->lead + m];
-		double t = h->total ? (double)h->total : 1;
+		uint64_t total = g->relative ? h->total_shown : h->total;
+		double t = total ? (double)total : 1;
 		uint64_t self = me ? me->self : 0;
 
 		switch (col) {
@@ -444,7 +445,8 @@ static bool group_samples(const struct pk_report *r, const struct rp_group *g)
 static int print_group(struct pk_report *r, FILE *f, const struct rp_group *grp,
 		       const struct pk_report_print_opts *po)
 {
-	struct rp_grp_rows g = { .lead = grp->lead, .nmem = grp->nr };
+	struct rp_grp_rows g = { .lead = grp->lead, .nmem = grp->nr,
+				 .relative = po->relative };
 	struct rp_entry *rows, **v;
 	uint64_t nr = 0, total = 0;
 	size_t cap = 1, len = 0;
@@ -453,9 +455,12 @@ static int print_group(struct pk_report *r, FILE *f, const struct rp_group *grp,
 	int err;
 
 	for (unsigned m = 0; m < grp->nr; m++) {
-		cap += r->h[grp->lead + m].n;
-		nr += r->h[grp->lead + m].nr_samples;
-		total += r->h[grp->lead + m].total;
+		struct rp_hists *h = &r->h[grp->lead + m];
+
+		count_shown(h);
+		cap += h->n;
+		nr += po->relative ? h->nr_shown : h->nr_samples;
+		total += po->relative ? h->total_shown : h->total;
 		len += strlen(pk_perfdata_attr_name(r->pd, grp->lead + m) ?: "") + 2;
 	}
 	rows = pk__calloc(cap, sizeof(*rows));

@@ -92,6 +92,7 @@ struct rp_group {
  * (MEM[row * NMEM + m], NULL where it has none; m 0 the leader). */
 struct rp_grp_rows {
 	unsigned lead, nmem;
+	bool relative;          /* of what the filters let by */
 	const struct rp_entry *rows;
 	const struct rp_entry **mem;
 };

@@ -81,7 +81,9 @@ same "report_opts_fields_tp -F overhead,comm -s dso" "$T/tp.data" \
 # event groups: one table (a column per member), or apart with --no-group
 for o in "" "-s comm" "--no-children" "--no-children -n -s dso" "--no-group" \
 	 "--no-children --show-total-period -s sym" "-F overhead,sym" \
-	 "-F sym,overhead_children,sample" "--dso libc.so.6" "-g none"; do
+	 "-F sym,overhead_children,sample" "--dso libc.so.6" "-g none" \
+	 "--percentage relative --dso demo --no-children" \
+	 "--dso libc.so.6 --percent-limit 5"; do
 	# shellcheck disable=SC2086
 	same "report_opts_group $o" "$T/grpg.data" $o
 done
