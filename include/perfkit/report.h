@@ -53,11 +53,13 @@ struct pk_report_new_opts {
 	/* Filters, comma-separated lists (NULL: all): samples of other
 	 * command names, DSOs (short or full name), symbols, process or
 	 * thread ids count in the totals only (perf's --comm, --dso,
-	 * --symbols, --pid, --tid). */
+	 * --symbols, --pid, --tid); an entry, children's too, is shown when
+	 * the sample that made it passed (perf's rule). */
 	const char *comms, *dsos, *syms, *pids, *tids;
 	/* The parent key's extended regular expression (perf's -p): an
-	 * entry's parent is the first function of its callchain, from the
-	 * sample up, whose name matches; NULL: "^sys_|^do_page_fault". */
+	 * entry's parent is the first function of its callchain whose name
+	 * matches, in the chain's order (from the sample up; from the root
+	 * with CALLER); NULL: "^sys_|^do_page_fault". */
 	const char *parent;
 	/* Output fields, perf's -F list: overhead, overhead_sys,
 	 * overhead_us, overhead_children, sample, period and sort keys, in
