@@ -838,6 +838,11 @@ static int resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 	return resolve_sym(s, pid, addr, cpumode, loc, &sym);
 }
 
+const struct map *pk__session_kernel_map(struct pk_session *s, uint64_t addr)
+{
+	return pk__proc_find(&s->kernel, addr);
+}
+
 uint64_t pk__session_sym_size(struct pk_session *s, uint32_t pid,
 			      uint64_t addr, uint16_t cpumode)
 {

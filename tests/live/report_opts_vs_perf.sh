@@ -2,7 +2,8 @@
 # perfkit report --stdio's sort keys beyond comm/pid/dso/sym, -F, -p,
 # --cpu, --time, -T, filters with --children and event groups against
 # perf report --stdio (6.1), byte for byte (the tip line aside), on
-# recordings made here and corpus files (weights, a group); and the
+# recordings made here and corpus files (weights, a group, kernel
+# modules); and the
 # one-line refusals of what perfkit does not match yet.
 # pk-test: slow shards=3
 . tests/lib/sh.sh
@@ -120,6 +121,16 @@ if need_shared corpus/perf-data report_opts_corpus; then
 		# shellcheck disable=SC2086
 		same "report_opts_corpus_group_desc $o" \
 			"$C/perf.data.group_desc-4.14" $o
+	done
+	# kernel modules: "[name]", addresses from the module's start
+	for f in callgraph-3.8 throttle-3.8 forkexit-3.8; do
+		for o in "" "--no-children" "-g none" "--no-children -s dso -g none" \
+			 "--no-children -s dso,sym -g none" "-g caller" \
+			 "--no-children -g folded"; do
+			# shellcheck disable=SC2086
+			same "report_opts_corpus_modules_$f${o:+ $o}" \
+				"$C/perf.data.$f" $o
+		done
 	done
 fi
 
