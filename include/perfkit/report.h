@@ -35,8 +35,9 @@ enum pk_report_chain {
 
 struct pk_report_new_opts {
 	size_t sz;
-	/* Sort keys, perf's -s list: comm, pid, dso, sym (alias symbol).
-	 * NULL: "comm,dso,sym". */
+	/* Sort keys, perf's -s list: comm, pid, dso, sym (alias symbol),
+	 * cpu, socket, period, weight, local_weight, srcfile, srcline, trace,
+	 * parent, symbol_size (with sym). NULL: "comm,dso,sym". */
 	const char *sort;
 	/* Every sample's period also goes to each distinct entry of its
 	 * callchain (perf's --children). */
@@ -52,10 +53,22 @@ struct pk_report_new_opts {
 	/* Filters, comma-separated lists (NULL: all): samples of other
 	 * command names, DSOs (short or full name), symbols, process or
 	 * thread ids count in the totals only (perf's --comm, --dso,
-	 * --symbols, --pid, --tid). */
+	 * --symbols, --pid, --tid); an entry, children's too, is shown when
+	 * the sample that made it passed (perf's rule). */
 	const char *comms, *dsos, *syms, *pids, *tids;
+	/* The parent key's extended regular expression (perf's -p): an
+	 * entry's parent is the first function of its callchain whose name
+	 * matches, in the chain's order (from the sample up; from the root
+	 * with CALLER); NULL: "^sys_|^do_page_fault". */
+	const char *parent;
+	/* Output fields, perf's -F list: overhead, overhead_sys,
+	 * overhead_us, overhead_children, sample, period and sort keys, in
+	 * the order given; the entries sort by them (by SORT's keys first
+	 * when SORT is given, whose other keys print after them). NULL: the
+	 * overheads, then the sort keys. */
+	const char *fields;
 };
-#define pk_report_new_opts__last_field tids
+#define pk_report_new_opts__last_field fields
 
 /*
  * A new, empty report over the machine S that pk_session_run() builds
@@ -90,8 +103,14 @@ struct pk_report_print_opts {
 	/* Percentages of what the filters let through (perf's --percentage
 	 * relative), not of every sample. */
 	bool relative;
+	/* perf's --time argument, shown after each event's sample count as
+	 * "(time slices: ...)"; NULL: none. */
+	const char *time_slices;
+	/* Event groups as separate events (perf's --no-group); else each
+	 * group is one table, a column per member. */
+	bool no_group;
 };
-#define pk_report_print_opts__last_field relative
+#define pk_report_print_opts__last_field no_group
 
 /*
  * Writes perf report --stdio's text of the report to F: the lost samples,
