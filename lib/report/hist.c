@@ -78,6 +78,26 @@ const char *pk__rp_intern(struct pk_report *r, const char *s, uint32_t *idx)
 	}
 }
 
+/* perf makes the DSOs of the file's build-id table first, in its order
+ * (the kernel's before), then the others as MMAP records name them: its
+ * order of equal callchain branches follows (the DSOs' addresses). */
+static int dsos_of_build_ids(struct pk_report *r)
+{
+	unsigned n = pk_perfdata_nr_build_ids(r->pd);
+	uint32_t idx;
+
+	if (!pk__rp_dso_short(r, "[kernel.kallsyms]", &idx))
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		struct pk_build_id b;
+
+		if (!pk_perfdata_build_id(r->pd, i, &b) && b.filename &&
+		    !pk__rp_dso_short(r, b.filename, &idx))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 				const struct pk_report_new_opts *opts)
 {
@@ -102,6 +122,10 @@ struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 		return pk__ptr_or_errno(EINVAL, NULL);
 	}
 	r->o.sort = r->o.fields = NULL;
+	if (dsos_of_build_ids(r)) {
+		pk_report_free(r);
+		return pk__ptr_or_errno(ENOMEM, NULL);
+	}
 	return r;
 }
 

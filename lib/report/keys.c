@@ -314,9 +314,10 @@ static void srcline_of(struct pk_report *r, const struct pk_session_sample *ss,
 	int found = pk_session_resolve(r->sess, sm->pid, sm->ip, mode, &l);
 	size_t n;
 
+	/* a line without a file (a PLT entry's ":0") is none for perf */
 	if (mode != PERF_RECORD_MISC_KERNEL &&
 	    !pk_session_srcline(r->sess, sm->pid, sm->ip, mode, b, len) &&
-	    !((n = strlen(b)) && b[n - 1] == ']'))
+	    !((n = strlen(b)) && b[n - 1] == ']') && b[0] != ':')
 		return;
 	if (!found && l.sym)
 		snprintf(b, len, "%s+%" PRIu64, l.sym, l.symoff);

@@ -192,7 +192,8 @@ if need_shared corpus/perf-data diff_corpus; then
 				"$C/perf.data.${p%:*}" "$C/perf.data.${p#*:}"
 		done
 	done
-	refused diff_refuses_kernel_modules "$C/perf.data.callgraph-3.8" \
+	# kernel modules among the entries ([name], module-relative)
+	same diff_corpus_modules "$C/perf.data.callgraph-3.8" \
 		"$C/perf.data.systemwide.0-3.8"
 fi
 
