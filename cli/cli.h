@@ -19,6 +19,7 @@ int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_pt(int argc, char **argv);
 /* perfkit pt decode (cmd_pt_decode.c), called from cmd_pt. */
 int cmd_pt_decode(int argc, char **argv);

@@ -101,6 +101,39 @@ struct pk_report_print_opts {
 PK_API int pk_report_print(struct pk_report *r, FILE *f,
 			   const struct pk_report_print_opts *opts);
 
+/* ---- a live report (perf top) ---- */
+
+/*
+ * Ages the report as perf top does after each display: every entry's
+ * periods and sample counts, and its callchain's, become 7/8 of what they
+ * were (integer division); the totals lose what the entries lost. An
+ * entry aged to nothing is no longer shown by pk_report_print_top().
+ */
+PK_API void pk_report_decay(struct pk_report *r);
+
+struct pk_report_top_opts {
+	size_t sz;
+	unsigned attr;          /* the event's attribute index */
+	unsigned rows;          /* at most this many entries; 0: all */
+	/* Lines are cut to WIDTH - 1 characters (perf top's terminal
+	 * width less one); 0: not cut. */
+	unsigned width;
+	double percent_limit;   /* entries under it are not shown */
+	bool hide_kernel;       /* -K: no kernel entries */
+	bool hide_user;         /* -U: no user-space entries */
+	bool show_nr_samples;   /* -n: a Samples column */
+};
+#define pk_report_top_opts__last_field show_nr_samples
+
+/*
+ * Writes the entries of one event as perf top --stdio shows them under
+ * its header: no column headers, the columns as wide as the first ROWS
+ * entries need, the kernel's DSO named "[kernel]". 0, -EINVAL (bad
+ * opts), -ENOMEM, or -EIO when writing failed.
+ */
+PK_API int pk_report_print_top(struct pk_report *r, FILE *f,
+			       const struct pk_report_top_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,10 +19,6 @@ static bool elided1(const struct pk_report *r, int key)
 	       (key == RK_SYM && r->syms.n == 1);
 }
 
-struct cols {
-	int comm, pid, dso, sym;
-};
-
 /* perf elides the column of a key filtered to one value (not all). */
 static bool elided(const struct pk_report *r, int key)
 {
@@ -34,24 +30,32 @@ static bool elided(const struct pk_report *r, int key)
 	return k < r->nkeys && elided1(r, key);
 }
 
-static const char *dso_name(const struct rp_sym *s)
+const char *pk__rp_dso_name(const struct rp_sym *s)
 {
 	return s->dso ? s->dso : "[unknown]";
 }
 
-static int sym_len(const struct rp_sym *s)
+/* The DSO column's text: perf top names the kernel "[kernel]". */
+const char *pk__rp_dso_of(const struct pk_report *r, const struct rp_sym *s)
+{
+	if (r->kernel_dso && s->dso && s->level == 'k')
+		return r->kernel_dso;
+	return pk__rp_dso_name(s);
+}
+
+int pk__rp_sym_len(const struct rp_sym *s)
 {
 	return s->name ? (int)strlen(s->name) + 4 : 16 + 4 + 2;
 }
 
-static int max_i(int a, int b)
+int pk__rp_max(int a, int b)
 {
 	return a > b ? a : b;
 }
 
 /* perf's column widths: the longest value or the header. */
 static void widths(struct pk_report *r, const struct rp_hists *h,
-		   struct cols *c)
+		   struct rp_cols *c)
 {
 	c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
 	for (uint32_t i = 0; i < h->n; i++) {
@@ -62,17 +66,17 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 
 		if (!e->shown)
 			continue;
-		c->comm = max_i(c->comm, cl);
-		c->sym = max_i(c->sym, sym_len(s));
+		c->comm = pk__rp_max(c->comm, cl);
+		c->sym = pk__rp_max(c->sym, pk__rp_sym_len(s));
 		if (s->dso)
-			c->dso = max_i(c->dso, (int)strlen(s->dso));
+			c->dso = pk__rp_max(c->dso, (int)strlen(s->dso));
 		else
-			c->dso = max_i(c->dso, 16);
+			c->dso = pk__rp_max(c->dso, 16);
 	}
-	c->pid = max_i(c->pid, c->comm + 8);
+	c->pid = pk__rp_max(c->pid, c->comm + 8);
 }
 
-static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
+static void put_header(struct pk_report *r, FILE *f, const struct rp_cols *c,
 		       const struct pk_report_print_opts *po)
 {
 	fputs("# ", f);
@@ -130,8 +134,8 @@ static void put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
 		fprintf(f, "%*s", w - n, "");
 }
 
-static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
-		    const struct cols *c, uint64_t total,
+void pk__rp_put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
+		    const struct rp_cols *c, uint64_t total,
 		    const struct pk_report_print_opts *po)
 {
 	const struct rp_sym *s = &r->sym[e->sym];
@@ -159,7 +163,8 @@ static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		case RK_COMM: fprintf(f, "  %-*.*s", c->comm, c->comm, e->comm); break;
 		case RK_PID: fprintf(f, "  %7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8,
 				     e->comm); break;
-		case RK_DSO: fprintf(f, "  %-*s", c->dso, dso_name(s)); break;
+		case RK_DSO: fprintf(f, "  %-*s", c->dso, pk__rp_dso_of(r, s));
+			break;
 		default: fputs("  ", f); put_sym(s, e, f, c->sym, last); break;
 		}
 	}
@@ -190,7 +195,7 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 {
 	struct rp_hists *h = &r->h[a];
 	struct rp_entry **v = pk__malloc((h->n + 1) * sizeof(*v));
-	struct cols c;
+	struct rp_cols c;
 	int err = 0;
 
 	if (!v)
@@ -209,7 +214,7 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 		if (!v[i]->shown ||
 		    (total && p * 100.0 / total < po->percent_limit))
 			continue;
-		put_row(r, f, v[i], &c, total, po);
+		pk__rp_put_row(r, f, v[i], &c, total, po);
 		if (po->chain != PK_REPORT_CHAIN_NONE)
 			err = pk__rp_print_chain(r, f, v[i], h->total, total,
 						 po);

@@ -85,6 +85,8 @@ struct pk_report {
 	uint32_t capframes;
 	uint64_t lost;
 	struct rp_list comms, dsos, syms, pids, tids;
+	const char *kernel_dso;            /* the kernel's DSO column text
+					      while top prints, else NULL */
 };
 
 /* hist.c */
@@ -115,6 +117,19 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n);
 int pk__rp_cmp_key(const struct pk_report *r, int key,
 		   const struct rp_entry *a, const struct rp_entry *b);
+/* print.c */
+struct rp_cols {
+	int comm, pid, dso, sym;
+};
+const char *pk__rp_dso_name(const struct rp_sym *s);
+const char *pk__rp_dso_of(const struct pk_report *r, const struct rp_sym *s);
+/* The symbol column's width for S (perf's: [x] and the name). */
+int pk__rp_sym_len(const struct rp_sym *s);
+int pk__rp_max(int a, int b);
+/* One entry's line of perf report --stdio (its columns C wide). */
+void pk__rp_put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
+		    const struct rp_cols *c, uint64_t total,
+		    const struct pk_report_print_opts *po);
 /* print_chain.c */
 /* E's callchain: percentages of TOTAL, the graph threshold a share of
  * BASE (what the filters let by, with --percentage relative). */
