@@ -62,6 +62,14 @@ struct cli_open_trace {
 void cli_open_attempt(void *ctx, struct pk_evsel *e,
 		      const struct perf_event_attr *tried, int err,
 		      const char *retry, int level);
+/* Opens sampling event E on CPUS x THREADS with perf record's and perf
+ * top's fallbacks (a :P event walks precise_ip down, cycles become
+ * cpu-clock, kernel counting user space at paranoid 2; the trace with
+ * VERBOSE); on failure "perfkit CMD: cannot open 'E': why" on stderr.
+ * 0 or -errno. */
+int cli_open_sampling(const char *cmd, struct pk_evsel *e,
+		      struct pk_cpu_map *cpus, struct pk_thread_map *threads,
+		      int verbose);
 
 /*
  * getopt_long(3) for every command's option loop (LO may be NULL: short

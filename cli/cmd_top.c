@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
+#include <termios.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <perfkit/perfdata.h>
@@ -240,13 +242,6 @@ static int build_event(struct top *t)
 
 static int open_event(struct top *t)
 {
-	struct cli_open_trace trace = { t->c.verbose, NULL, NULL,
-					PERF_FLAG_FD_CLOEXEC, false };
-	PK_OPTS(pk_open_opts, opts, .attempt = cli_open_attempt,
-		.attempt_ctx = &trace,
-		.fallbacks = PK_OPEN_FALLBACK_PRECISE | PK_OPEN_FALLBACK_CYCLES |
-			     PK_OPEN_FALLBACK_USER);
-	char msg[512];
 	int err;
 
 	t->cpus = pk_cpu_map_new(t->c.cpu_list);
@@ -270,17 +265,10 @@ static int open_event(struct top *t)
 	}
 	if (!t->threads)
 		return -ENOMEM;
-	trace.cpus = t->cpus;
-	trace.threads = t->threads;
-	err = pk_evsel_open(t->ev, t->cpus, t->threads, &opts);
-	if (err) {
-		pk_open_strerror(err, pk_evsel_attr(t->ev),
-				 pk_thread_map_tid(t->threads, 0) < 0,
-				 msg, sizeof(msg));
-		cli_error("top", "cannot open '%s': %s", pk_evsel_name(t->ev),
-			  msg);
+	err = cli_open_sampling("top", t->ev, t->cpus, t->threads,
+				t->c.verbose);
+	if (err)
 		return err;
-	}
 	PK_OPTS(pk_rings_opts, ro, .pages = t->c.mmap_pages);
 	t->rings = pk_rings_new(t->evlist, &ro);
 	if (!t->rings) {
@@ -574,6 +562,42 @@ static int show_stdio(struct top *t)
 	return err;
 }
 
+/* --stdio on a terminal reads keys as perf top does: no echo, no line
+ * editing; q ends. The modes come back in keys_done. */
+static struct termios keys_saved;
+static bool keys_on;
+
+static void keys_start(void)
+{
+	struct termios tc;
+
+	if (!isatty(0) || tcgetattr(0, &keys_saved))
+		return;
+	tc = keys_saved;
+	tc.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	tc.c_cc[VMIN] = 0;
+	tc.c_cc[VTIME] = 0;
+	keys_on = !tcsetattr(0, TCSANOW, &tc);
+}
+
+static void keys_done(void)
+{
+	if (keys_on)
+		tcsetattr(0, TCSANOW, &keys_saved);
+	keys_on = false;
+}
+
+/* A q typed since the last look ends top. */
+static void keys_read(void)
+{
+	struct pollfd p = { .fd = 0, .events = POLLIN };
+	char c;
+
+	while (keys_on && poll(&p, 1, 0) == 1 && read(0, &c, 1) == 1)
+		if (c == 'q' || c == 'Q')
+			top_stop = 1;
+}
+
 /* Waits for the rings until the next display is due (or a stop). */
 static int wait_rings(struct top *t)
 {
@@ -588,12 +612,15 @@ static int wait_rings(struct top *t)
 
 static int run_stdio(struct top *t)
 {
-	int err = show_stdio(t);
+	int err;
 
+	keys_start();
+	err = show_stdio(t);
 	if (!err)
 		err = top_next_period(t);
 	t->next_ms = top_now_ms() + (uint64_t)t->c.delay_secs * 1000;
 	while (!err && !top_stop) {
+		keys_read();
 		err = wait_rings(t);
 		if (err || top_now_ms() < t->next_ms)
 			continue;
@@ -602,6 +629,7 @@ static int run_stdio(struct top *t)
 			err = top_next_period(t);
 		t->next_ms += (uint64_t)t->c.delay_secs * 1000;
 	}
+	keys_done();
 	return err;
 }
 

@@ -167,7 +167,7 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 	}
 	pane perf "perf top --stdio -d 1 -p $SPIN"
 	pane pk "$PK top --stdio -d 1 -p $SPIN"
-	mask() { sed -n 2p "$T/$1.pane" | sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/cpu-clock:ppp/cpu-clock/'; }
+	mask() { sed -n 2p "$T/$1.pane" | sed -E 's/[0-9]+(\.[0-9]+)?/N/g;'; }
 	check top_vs_perf_header "perf '$(mask perf)', perfkit '$(mask pk)'" \
 		"$(mask pk)" = "$(mask perf)"
 	check top_vs_perf_dashes "dashes differ" \
@@ -203,6 +203,29 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 	check top_tui_q_exit0 "$(tr '\n' '|' < "$T/tui.pane")" \
 		-n "$(grep '^exit=0$' "$T/tui.pane")"
 	check top_tui_modes_restored "stty before $(cat "$T/before"), after $(cat "$T/after" 2>/dev/null)" \
+		"$(cat "$T/after" 2>/dev/null)" = "$(cat "$T/before")"
+
+	# --stdio on a terminal: q ends it, the modes come back
+	rm -f "$T/after"
+	TM send-keys -t tui -l "clear; stty -g > $T/before; $PK top --stdio -d 1 -p $SPIN; echo stdio_exit=\$?; stty -g > $T/after"
+	TM send-keys -t tui Enter
+	_w=0
+	while [ $_w -lt 900 ]; do
+		TM capture-pane -p -t tui > "$T/tui.pane"
+		grep -q 'spin_hot' "$T/tui.pane" && break
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+	TM send-keys -t tui q
+	_w=0
+	while [ ! -s "$T/after" ] && [ $_w -lt 600 ]; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+	TM capture-pane -p -t tui > "$T/tui.pane"
+	check top_stdio_q_exit0 "$(tr '\n' '|' < "$T/tui.pane")" \
+		-n "$(grep '^stdio_exit=0$' "$T/tui.pane")"
+	check top_stdio_modes_restored "stty before $(cat "$T/before"), after $(cat "$T/after" 2>/dev/null)" \
 		"$(cat "$T/after" 2>/dev/null)" = "$(cat "$T/before")"
 else
 	skip top_vs_perf "tmux, bash or perf is not installed"
