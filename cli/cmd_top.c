@@ -527,6 +527,14 @@ static void term_size(int *rows, int *cols)
 	*cols = 80;
 }
 
+/* perf's colors: on a terminal that is not dumb. */
+static bool stdout_color(void)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(1) && term && strcmp(term, "dumb");
+}
+
 /* perf top --stdio's screen: clear, header, dashes, the entries. */
 static int show_stdio(struct top *t)
 {
@@ -538,13 +546,14 @@ static int show_stdio(struct top *t)
 	char hdr[512];
 
 	term_size(&rows, &cols);
+	o.color = stdout_color();
 	top_header(t, hdr, sizeof(hdr));
 	printf("\033[H\033[2J\n%s\n", hdr);
 	for (int i = 0; i < cols - 1; i++)
 		putchar('-');
 	putchar('\n');
 	if (t->nr_lost_records != t->lost_warned) {
-		bool tty = isatty(1);
+		bool tty = stdout_color();
 
 		t->lost_warned = t->nr_lost_records;
 		printf("%sWARNING: LOST %llu chunks, Check IO/CPU overload%s",

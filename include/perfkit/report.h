@@ -122,8 +122,11 @@ struct pk_report_top_opts {
 	bool hide_kernel;       /* -K: no kernel entries */
 	bool hide_user;         /* -U: no user-space entries */
 	bool show_nr_samples;   /* -n: a Samples column */
+	/* Percentages in perf's terminal colors (red from 5%, green above
+	 * 0.5%); the escapes count in the WIDTH cut, as in perf. */
+	bool color;
 };
-#define pk_report_top_opts__last_field show_nr_samples
+#define pk_report_top_opts__last_field color
 
 /*
  * Writes the entries of one event as perf top --stdio shows them under

@@ -134,6 +134,19 @@ static void put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
 		fprintf(f, "%*s", w - n, "");
 }
 
+/* A percentage column; in perf top's colors on a terminal (red from 5%,
+ * green above 0.5%: the escapes count in its line's width). */
+static void put_pct(const struct pk_report *r, FILE *f, double pct)
+{
+	const char *c = !r->color ? NULL : pct >= 5.0 ? "\033[31m" :
+			pct > 0.5 ? "\033[32m" : NULL;
+
+	if (c)
+		fprintf(f, "  %s%7.2f%%\033[m", c, pct);
+	else
+		fprintf(f, "%9.2f%%", pct);
+}
+
 void pk__rp_put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		    const struct rp_cols *c, uint64_t total,
 		    const struct pk_report_print_opts *po)
@@ -145,7 +158,7 @@ void pk__rp_put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		fprintf(f, "%9.2f%%  %7.2f%%", e->acc * 100.0 / t,
 			e->self * 100.0 / t);
 	else
-		fprintf(f, "%9.2f%%", e->self * 100.0 / t);
+		put_pct(r, f, e->self * 100.0 / t);
 	if (po->show_nr_samples)
 		fprintf(f, "  %12" PRIu64, e->nr_self);
 	if (po->show_period)

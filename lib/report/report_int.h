@@ -87,6 +87,7 @@ struct pk_report {
 	struct rp_list comms, dsos, syms, pids, tids;
 	const char *kernel_dso;            /* the kernel's DSO column text
 					      while top prints, else NULL */
+	bool color;                        /* top's colored percentages */
 };
 
 /* hist.c */

@@ -137,8 +137,10 @@ int pk_report_print_top(struct pk_report *r, FILE *f,
 			if (top_row(r, v[i], o))
 				v[k++] = v[i];
 		r->kernel_dso = "[kernel]";
+		r->color = o->color;
 		err = put_rows(r, f, v, k, h->total, o);
 		r->kernel_dso = NULL;
+		r->color = false;
 	}
 	pk__free(v);
 	return err;
