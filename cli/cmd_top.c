@@ -399,6 +399,10 @@ static int add_sample(struct top *t, const struct perf_event_header *h)
 	t->nr_samples++;
 	t->ksamples += mode == PERF_RECORD_MISC_KERNEL;
 	t->exact += !!(h->misc & PERF_RECORD_MISC_EXACT_IP);
+	/* -K, -U: counted in the header, not in the entries (perf) */
+	if ((mode == PERF_RECORD_MISC_KERNEL && t->c.hide_kernel) ||
+	    (mode == PERF_RECORD_MISC_USER && t->c.hide_user))
+		return 0;
 	ss.comm = pk_session_comm(t->sess, sm.tid);
 	return pk_report_add(t->rep, &ss);
 }
@@ -538,9 +542,7 @@ static bool stdout_color(void)
 /* perf top --stdio's screen: clear, header, dashes, the entries. */
 static int show_stdio(struct top *t)
 {
-	PK_OPTS(pk_report_top_opts, o, .hide_kernel = t->c.hide_kernel,
-		.hide_user = t->c.hide_user,
-		.percent_limit = t->c.percent_limit,
+	PK_OPTS(pk_report_top_opts, o, .percent_limit = t->c.percent_limit,
 		.show_nr_samples = t->c.show_nr);
 	int rows, cols, printed = 0;
 	char hdr[512];

@@ -66,9 +66,7 @@ static void set_title(struct top_view *v)
 /* The report's rows as they stand, split into lines. */
 static int take_rows(struct top_view *v)
 {
-	PK_OPTS(pk_report_top_opts, o, .hide_kernel = v->t->c.hide_kernel,
-		.hide_user = v->t->c.hide_user,
-		.percent_limit = v->t->c.percent_limit,
+	PK_OPTS(pk_report_top_opts, o, .percent_limit = v->t->c.percent_limit,
 		.show_nr_samples = v->t->c.show_nr);
 	size_t len = 0;
 	char *buf = NULL;

@@ -119,8 +119,6 @@ struct pk_report_top_opts {
 	 * width less one); 0: not cut. */
 	unsigned width;
 	double percent_limit;   /* entries under it are not shown */
-	bool hide_kernel;       /* -K: no kernel entries */
-	bool hide_user;         /* -U: no user-space entries */
 	bool show_nr_samples;   /* -n: a Samples column */
 	/* Percentages in perf's terminal colors (red from 5%, green above
 	 * 0.5%); the escapes count in the WIDTH cut, as in perf. */

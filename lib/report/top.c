@@ -42,14 +42,10 @@ void pk_report_decay(struct pk_report *r)
 }
 
 /* Whether E is a row of top's display: let by the filters, not aged to
- * nothing, not of a hidden level. */
-static bool top_row(const struct pk_report *r, const struct rp_entry *e,
-		    const struct pk_report_top_opts *o)
+ * nothing. */
+static bool top_row(const struct pk_report *r, const struct rp_entry *e)
 {
-	uint64_t p = r->o.children ? e->acc : e->self;
-
-	return e->shown && p && !(e->level == 'k' && o->hide_kernel) &&
-	       !(e->level != 'k' && o->hide_user);
+	return e->shown && (r->o.children ? e->acc : e->self);
 }
 
 /* perf top's widths: the headers', grown by the first ROWS rows only; an
@@ -134,7 +130,7 @@ int pk_report_print_top(struct pk_report *r, FILE *f,
 		uint32_t k = 0;
 
 		for (uint32_t i = 0; i < n; i++)
-			if (top_row(r, v[i], o))
+			if (top_row(r, v[i]))
 				v[k++] = v[i];
 		r->kernel_dso = "[kernel]";
 		r->color = o->color;

@@ -114,6 +114,11 @@ run_top hidek -K
 check top_hide_kernel "[k] rows: $(rows hidek | grep -F '[k]' | head -2)" \
 	-z "$(rows hidek | grep -F '[k]')"
 check top_hide_kernel_rows "no rows" -n "$(rows hidek)"
+# the hidden samples count in the header, not in the entries' shares
+run_top hidekp -K -p $SPIN
+SUM=$(rows hidekp | awk '{ sub("%", "", $1); s += $1 } END { print s + 0 }')
+check top_hide_kernel_shares "shares add up to $SUM%" \
+	"$(echo "$SUM" | awk '{ print ($1 >= 99) }')" = 1
 run_top hideu -U
 check top_hide_user "[.] rows: $(rows hideu | grep -F '[.]' | head -2)" \
 	-z "$(rows hideu | grep -F '[.]')"
