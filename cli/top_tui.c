@@ -19,6 +19,8 @@ struct top_view {
 	char **lines;
 	int n, cap;
 	char title[320];
+	char hdr[256];
+	const char *header;
 };
 
 static int nr_children(void *ctx, void *row)
@@ -57,9 +59,10 @@ static void set_title(struct top_view *v)
 	if (n > 1000)
 		n /= 1000, unit = 'M';
 	snprintf(v->title, sizeof(v->title),
-		 "Samples: %llu%c of event '%s', %llu%s, lost: %llu/%llu "
-		 "drop: 0/0", n, unit, pk_evsel_name(t->ev),
+		 "Samples: %llu%c of event '%s', %llu%s, Event count (approx.): "
+		 "%llu lost: %llu/%llu drop: 0/0", n, unit, pk_evsel_name(t->ev),
 		 (unsigned long long)a->sample_period, a->freq ? " Hz" : "",
+		 (unsigned long long)pk_report_total_period(t->rep, 0),
 		 (unsigned long long)t->lost, (unsigned long long)t->lost_total);
 }
 
@@ -67,7 +70,7 @@ static void set_title(struct top_view *v)
 static int take_rows(struct top_view *v)
 {
 	PK_OPTS(pk_report_top_opts, o, .percent_limit = v->t->c.percent_limit,
-		.show_nr_samples = v->t->c.show_nr);
+		.show_nr_samples = v->t->c.show_nr, .fit = true);
 	size_t len = 0;
 	char *buf = NULL;
 	FILE *m = open_memstream(&buf, &len);
@@ -78,8 +81,15 @@ static int take_rows(struct top_view *v)
 	free(v->text);
 	v->text = buf;
 	v->n = 0;
+	v->header = NULL;
 	for (char *l = buf, *nl; !err && l && l < buf + len; l = nl + 1) {
 		nl = strchr(l, '\n');
+		if (!v->header) {	/* the column titles come first */
+			*nl = '\0';
+			snprintf(v->hdr, sizeof(v->hdr), "%s", l);
+			v->header = v->hdr;
+			continue;
+		}
 		if (v->n == v->cap) {
 			int cap = v->cap ? 2 * v->cap : 256;
 			char **p = realloc(v->lines, (size_t)cap * sizeof(*p));
@@ -115,7 +125,8 @@ int top_tui(struct top *t)
 {
 	struct top_view v = { .t = t };
 	struct tui_model m = {
-		.ctx = &v, .title = v.title, .nr_children = nr_children,
+		.ctx = &v, .title = v.title, .header = v.hdr,
+		.nr_children = nr_children,
 		.child = child, .text = text, .refresh = refresh,
 		.refresh_ms = 100,
 	};

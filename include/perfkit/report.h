@@ -123,8 +123,12 @@ struct pk_report_top_opts {
 	/* Percentages in perf's terminal colors (red from 5%, green above
 	 * 0.5%); the escapes count in the WIDTH cut, as in perf. */
 	bool color;
+	/* perf top's browser: the columns as wide as their values (the
+	 * headers' widths not minima) and, first, a line of the column
+	 * titles cut to them. */
+	bool fit;
 };
-#define pk_report_top_opts__last_field color
+#define pk_report_top_opts__last_field fit
 
 /*
  * Writes the entries of one event as perf top --stdio shows them under
@@ -134,6 +138,11 @@ struct pk_report_top_opts {
  */
 PK_API int pk_report_print_top(struct pk_report *r, FILE *f,
 			       const struct pk_report_top_opts *opts);
+
+/* The sum of the periods of an event's entries (aged by pk_report_decay:
+ * perf's "Event count" of a live report); 0 for an unknown ATTR. */
+PK_API uint64_t pk_report_total_period(const struct pk_report *r,
+				       unsigned attr);
 
 #ifdef __cplusplus
 }

@@ -51,9 +51,12 @@ static bool top_row(const struct pk_report *r, const struct rp_entry *e)
 /* perf top's widths: the headers', grown by the first ROWS rows only; an
  * unresolved symbol widens the DSO column to an address's width. */
 static void top_widths(struct pk_report *r, struct rp_entry **v, uint32_t n,
-		       struct rp_cols *c)
+		       struct rp_cols *c, bool fit)
 {
-	c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
+	if (fit)
+		c->comm = c->pid = c->dso = c->sym = 0;
+	else
+		c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rp_sym *s = &r->sym[v[i]->sym];
 
@@ -64,6 +67,28 @@ static void top_widths(struct pk_report *r, struct rp_entry **v, uint32_t n,
 			c->dso = pk__rp_max(c->dso, 16);
 	}
 	c->pid = pk__rp_max(c->pid, c->comm + 8);
+}
+
+/* The browser's column titles, each cut to its column (perf's TUI). */
+static void put_header(struct pk_report *r, FILE *f, const struct rp_cols *c,
+		       const struct pk_report_top_opts *o)
+{
+	fputs("Overhead", f);
+	if (o->show_nr_samples)
+		fputs("       Samples", f);
+	for (unsigned k = 0; k < r->nkeys; k++) {
+		int key = r->keys[k];
+		int w = key == RK_COMM ? c->comm : key == RK_PID ? c->pid :
+			key == RK_DSO ? c->dso : c->sym;
+		const char *t = key == RK_COMM ? "Command" : key == RK_PID ?
+			"Pid:Command" : key == RK_DSO ? "Shared Object" : "Symbol";
+
+		if (k + 1 == r->nkeys)
+			fprintf(f, "  %.*s", w, t);
+		else
+			fprintf(f, "  %-*.*s", w, w, t);
+	}
+	fputc('\n', f);
 }
 
 /* The rows of V (N) into F, each cut to WIDTH - 1 characters (0: whole). */
@@ -81,7 +106,9 @@ static int put_rows(struct pk_report *r, FILE *f, struct rp_entry **v,
 
 	if (!m)
 		return -ENOMEM;
-	top_widths(r, v, o->rows && o->rows < n ? o->rows : n, &c);
+	top_widths(r, v, o->rows && o->rows < n ? o->rows : n, &c, o->fit);
+	if (o->fit)
+		put_header(r, m, &c, o);
 	for (uint32_t i = 0; i < n && (!o->rows || shown < o->rows); i++) {
 		uint64_t p = r->o.children ? v[i]->acc : v[i]->self;
 
@@ -140,4 +167,9 @@ int pk_report_print_top(struct pk_report *r, FILE *f,
 	}
 	pk__free(v);
 	return err;
+}
+
+uint64_t pk_report_total_period(const struct pk_report *r, unsigned attr)
+{
+	return attr < r->nh ? r->h[attr].total : 0;
 }
