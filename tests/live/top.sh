@@ -190,54 +190,41 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 	check top_vs_perf_columns "perf $(col perf), perfkit $(col pk)" \
 		"$(col pk)" = "$(col perf)"
 
-	# the browser: its first screen shows spin_hot, q restores
+	# in_shell NAME CMD: CMD typed into a bash in a terminal, until its
+	# screen shows spin_hot (in tui.pane), then q; true once the shell
+	# is back ($T/after written); stty -g before and after it
 	TM new-session -d -s tui -x 120 -y 30 bash --norc --noprofile
-	TM send-keys -t tui -l "stty -g > $T/before; $PK top -d 1 -p $SPIN; echo exit=\$?; stty -g > $T/after"
-	TM send-keys -t tui Enter
-	_w=0
-	while [ $_w -lt 900 ]; do
+	in_shell() {
+		rm -f "$T/after"
+		TM send-keys -t tui -l "clear; stty -g > $T/before; $2; echo $1=\$?; stty -g > $T/after"
+		TM send-keys -t tui Enter
+		_w=0
+		while [ $_w -lt 900 ]; do
+			TM capture-pane -p -t tui > "$T/tui.pane"
+			grep -q 'spin_hot' "$T/tui.pane" && break
+			sleep 0.1
+			_w=$((_w + 1))
+		done
+		cp "$T/tui.pane" "$T/$1.first"
+		TM send-keys -t tui q
+		_w=0
+		while [ ! -s "$T/after" ] && [ $_w -lt 600 ]; do
+			sleep 0.1
+			_w=$((_w + 1))
+		done
 		TM capture-pane -p -t tui > "$T/tui.pane"
-		grep -q 'spin_hot' "$T/tui.pane" && break
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	if grep -q '^Samples: .* of event .cpu-clock' "$T/tui.pane" &&
-	   grep -q 'spin_hot' "$T/tui.pane"; then ok top_tui_first_screen
-	else fail top_tui_first_screen "$(tr '\n' '|' < "$T/tui.pane")"; fi
-	TM send-keys -t tui q
-	_w=0
-	while [ ! -s "$T/after" ] && [ $_w -lt 600 ]; do
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	TM capture-pane -p -t tui > "$T/tui.pane"
-	check top_tui_q_exit0 "$(tr '\n' '|' < "$T/tui.pane")" \
-		-n "$(grep '^exit=0$' "$T/tui.pane")"
-	check top_tui_modes_restored "stty before $(cat "$T/before"), after $(cat "$T/after" 2>/dev/null)" \
-		"$(cat "$T/after" 2>/dev/null)" = "$(cat "$T/before")"
-
-	# --stdio on a terminal: q ends it, the modes come back
-	rm -f "$T/after"
-	TM send-keys -t tui -l "clear; stty -g > $T/before; $PK top --stdio -d 1 -p $SPIN; echo stdio_exit=\$?; stty -g > $T/after"
-	TM send-keys -t tui Enter
-	_w=0
-	while [ $_w -lt 900 ]; do
-		TM capture-pane -p -t tui > "$T/tui.pane"
-		grep -q 'spin_hot' "$T/tui.pane" && break
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	TM send-keys -t tui q
-	_w=0
-	while [ ! -s "$T/after" ] && [ $_w -lt 600 ]; do
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	TM capture-pane -p -t tui > "$T/tui.pane"
-	check top_stdio_q_exit0 "$(tr '\n' '|' < "$T/tui.pane")" \
-		-n "$(grep '^stdio_exit=0$' "$T/tui.pane")"
-	check top_stdio_modes_restored "stty before $(cat "$T/before"), after $(cat "$T/after" 2>/dev/null)" \
-		"$(cat "$T/after" 2>/dev/null)" = "$(cat "$T/before")"
+		check "top_${1}_q_exit0" "$(tr '\n' '|' < "$T/tui.pane")" \
+			-n "$(grep "^$1=0\$" "$T/tui.pane")"
+		check "top_${1}_modes_restored" "stty before $(cat "$T/before"), after $(cat "$T/after" 2>/dev/null)" \
+			"$(cat "$T/after" 2>/dev/null)" = "$(cat "$T/before")"
+	}
+	# the browser: its first screen shows spin_hot under perf's title
+	in_shell tui "$PK top -d 1 -p $SPIN"
+	if grep -q '^Samples: .* of event .cpu-clock' "$T/tui.first" &&
+	   grep -q 'spin_hot' "$T/tui.first"; then ok top_tui_first_screen
+	else fail top_tui_first_screen "$(tr '\n' '|' < "$T/tui.first")"; fi
+	# --stdio on a terminal: q ends it too
+	in_shell stdio "$PK top --stdio -d 1 -p $SPIN"
 else
 	skip top_vs_perf "tmux, bash or perf is not installed"
 fi
