@@ -615,9 +615,13 @@ static int wait_rings(struct top *t)
 	uint64_t now = top_now_ms();
 	int hup = 0;
 
-	if (now < t->next_ms)
-		pk_rings_poll(t->rings, (int)(t->next_ms - now > 100 ? 100 :
-					      t->next_ms - now), &hup);
+	int ms = now < t->next_ms ? (int)(t->next_ms - now > 100 ? 100 :
+					  t->next_ms - now) : 0;
+
+	pk_rings_poll(t->rings, ms, &hup);
+	/* a task gone keeps its fd readable: no spinning on it */
+	if (hup > 0 && ms > 0)
+		poll(NULL, 0, ms < 50 ? ms : 50);
 	return top_drain(t);
 }
 
