@@ -190,6 +190,11 @@ static int parse_args(struct top_cfg *c, int argc, char **argv)
 		cli_error("top", "-p and -t: give one of them");
 		return 2;
 	}
+	if ((c->pids || c->tids) && c->cpu_list) {
+		/* perf's words: the tasks win, on every CPU */
+		fputs("Warning:\nPID/TID switch overriding CPU\n", stderr);
+		c->cpu_list = NULL;
+	}
 	return 0;
 }
 

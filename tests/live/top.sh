@@ -157,38 +157,50 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 	S=$T/tmux.sock
 	t_atexit "tmux -S $S kill-server 2>/dev/null"
 	TM() { tmux -S "$S" "$@"; }
-	# pane NAME CMD: CMD in a 160x40 terminal until spin_hot shows
-	# twice (two screens), the screen into NAME.pane
-	pane() {
-		TM new-session -d -s "$1" -x 160 -y 40 "$2; sleep 600"
-		_w=0
-		while [ $_w -lt 900 ]; do
-			TM capture-pane -p -t "$1" > "$T/$1.pane" 2>/dev/null
-			grep -q 'spin_hot' "$T/$1.pane" &&
-				grep -q 'PerfTop: *[1-9]' "$T/$1.pane" && break
-			sleep 0.1
-			_w=$((_w + 1))
+	# screens TAG ARGS...: perf top and perfkit top --stdio -d 1 ARGS,
+	# each in a 160x40 terminal, until both show spin_hot on a screen
+	# with samples; the screens into perf.TAG, pk.TAG (.e: with colors)
+	screens() {
+		_t=$1; shift
+		TM new-session -d -s "perf$_t" -x 160 -y 40 "perf top --stdio -d 1 $*; sleep 600"
+		TM new-session -d -s "pk$_t" -x 160 -y 40 "$PK top --stdio -d 1 $*; sleep 600"
+		for _s in perf pk; do
+			_w=0
+			while [ $_w -lt 900 ]; do
+				TM capture-pane -p -t "$_s$_t" > "$T/$_s.$_t" 2>/dev/null
+				grep -q 'spin_hot' "$T/$_s.$_t" &&
+					grep -q 'PerfTop: *[1-9]' "$T/$_s.$_t" && break
+				sleep 0.1
+				_w=$((_w + 1))
+			done
+			TM capture-pane -e -p -t "$_s$_t" > "$T/$_s.$_t.e" 2>/dev/null
+			TM send-keys -t "$_s$_t" C-c
 		done
-		TM capture-pane -e -p -t "$1" > "$T/$1.epane" 2>/dev/null
-		TM send-keys -t "$1" C-c
 	}
-	pane perf "perf top --stdio -d 1 -p $SPIN"
-	pane pk "$PK top --stdio -d 1 -p $SPIN"
-	mask() { sed -n 2p "$T/$1.pane" | sed -E 's/ *[0-9]+(\.[0-9]+)?/ N/g'; }
-	check top_vs_perf_header "perf '$(mask perf)', perfkit '$(mask pk)'" \
-		"$(mask pk)" = "$(mask perf)"
-	check top_vs_perf_dashes "dashes differ" \
-		"$(sed -n 3p "$T/pk.pane")" = "$(sed -n 3p "$T/perf.pane")"
-	first() { sed -n 5p "$T/$1.pane" | awk '{ print $2, $3, $4 }'; }
-	check top_vs_perf_hottest "perf '$(first perf)', perfkit '$(first pk)'" \
-		"$(first pk)" = "$(first perf)"
+	# numbers masked (their padding too): the header, spin_hot's row
+	mask() { sed -n 2p "$T/$1" | sed -E 's/ *[0-9]+(\.[0-9]+)?/ N/g'; }
+	hot() { grep spin_hot "$T/$1" | head -1 | sed -E 's/ *[0-9]+(\.[0-9]+)?%?/ N/g'; }
+	# vs_perf TAG ARGS...: the same header, dashes, hottest row
+	vs_perf() {
+		_t=$1; shift
+		screens "$_t" "$@"
+		check "top_vs_perf_header $*" "perf '$(mask perf.$_t)', perfkit '$(mask pk.$_t)'" \
+			"$(mask pk.$_t)" = "$(mask perf.$_t)"
+		check "top_vs_perf_dashes $*" "dashes differ" \
+			"$(sed -n 3p "$T/pk.$_t")" = "$(sed -n 3p "$T/perf.$_t")"
+		check "top_vs_perf_hottest $*" "perf '$(sed -n 5p "$T/perf.$_t")', perfkit '$(sed -n 5p "$T/pk.$_t")'" \
+			"$(sed -n 5p "$T/pk.$_t" | grep -c spin_hot)" = 1
+		check "top_vs_perf_row $*" "perf '$(hot perf.$_t)', perfkit '$(hot pk.$_t)'" \
+			"$(hot pk.$_t)" = "$(hot perf.$_t)"
+	}
+	vs_perf p -p $SPIN
 	# the hottest row's colors (red from 5%), numbers masked
-	hot() { grep spin_hot "$T/$1.epane" | head -1 | sed -E 's/ *[0-9]+\.[0-9]+%/N%/'; }
-	check top_vs_perf_colors "perf '$(hot perf | od -c | head -3)', perfkit '$(hot pk | od -c | head -3)'" \
-		"$(hot pk)" = "$(hot perf)"
-	col() { sed -n 5p "$T/$1.pane" | awk '{ print index($0, "[.]") }'; }
-	check top_vs_perf_columns "perf $(col perf), perfkit $(col pk)" \
-		"$(col pk)" = "$(col perf)"
+	check top_vs_perf_colors "perf '$(hot perf.p.e | od -c | head -3)', perfkit '$(hot pk.p.e | od -c | head -3)'" \
+		"$(hot pk.p.e)" = "$(hot perf.p.e)"
+	vs_perf t -t $SPIN
+	vs_perf n -n -p $SPIN
+	vs_perf s -s comm,dso,sym -p $SPIN
+	vs_perf c -C 0,1 -p $SPIN -c 100000 -e cpu-clock
 
 	# in_shell NAME CMD: CMD typed into a bash in a terminal, until its
 	# screen shows spin_hot (in tui.pane), then q; true once the shell
