@@ -223,6 +223,11 @@ static int build_event(struct top *t)
 	}
 	t->ev = pk_evlist_evsel(t->evlist, 0);
 	a = pk_evsel_attr(t->ev);
+	if (a->type == PERF_TYPE_TRACEPOINT) {
+		cli_error("top", "-e '%s': tracepoints are not supported yet "
+			  "(perf top sorts them by their fields)", s);
+		return -EINVAL;
+	}
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	if (t->c.period) {
 		a->sample_period = t->c.period;

@@ -148,6 +148,7 @@ bad -C 9999
 bad -s nosuchkey
 bad --percent-limit abc
 bad -e cpu-clock -e task-clock
+bad -e sched:sched_switch
 bad extra_argument
 
 # against perf top --stdio, both in a terminal (perf's stdout otherwise
