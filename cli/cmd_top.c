@@ -128,7 +128,7 @@ static int parse_opt(struct top_cfg *c, int o, const char *arg)
 			return bad_value("-c", arg);
 		c->period = (uint64_t)v;
 		return 0;
-	case 'a': return 0;
+	case 'a': c->all_cpus = true; return 0;
 	case 'C': c->cpu_list = arg; return 0;
 	case 'p': c->pids = arg; return 0;
 	case 't': c->tids = arg; return 0;
@@ -190,10 +190,12 @@ static int parse_args(struct top_cfg *c, int argc, char **argv)
 		cli_error("top", "-p and -t: give one of them");
 		return 2;
 	}
+	/* perf's words: the tasks win, on every CPU */
 	if ((c->pids || c->tids) && c->cpu_list) {
-		/* perf's words: the tasks win, on every CPU */
 		fputs("Warning:\nPID/TID switch overriding CPU\n", stderr);
 		c->cpu_list = NULL;
+	} else if ((c->pids || c->tids) && c->all_cpus) {
+		fputs("Warning:\nPID/TID switch overriding SYSTEM\n", stderr);
 	}
 	return 0;
 }

@@ -14,7 +14,7 @@ struct top_cfg {
 	const char *freq_arg;       /* -F as given */
 	uint64_t freq, period;      /* -F (default 4000), -c */
 	const char *pids, *tids, *cpu_list, *sort;
-	bool hide_kernel, hide_user, stdio, tui, zero, show_nr;
+	bool hide_kernel, hide_user, stdio, tui, zero, show_nr, all_cpus;
 	int delay_secs;             /* -d */
 	int entries;                /* -E, 0: the terminal's rows less 5 */
 	double percent_limit;
