@@ -396,6 +396,30 @@ static int batch_add(struct top *t, const struct perf_event_header *h)
 	return 0;
 }
 
+/* perf 6.1's idle functions: their kernel samples are counted in the
+ * header but make no entry. */
+static bool idle_sym(struct top *t, const struct pk_sample *sm)
+{
+	static const char *const idle[] = {
+		"acpi_idle_do_entry", "acpi_processor_ffh_cstate_enter",
+		"arch_cpu_idle", "cpu_idle", "cpu_startup_entry", "idle_cpu",
+		"intel_idle", "default_idle", "native_safe_halt", "enter_idle",
+		"exit_idle", "mwait_idle", "mwait_idle_with_hints",
+		"mwait_idle_with_hints.constprop.0", "poll_idle",
+		"ppc64_runlatch_off", "pseries_dedicated_idle_sleep",
+		"psw_idle", "psw_idle_exit",
+	};
+	struct pk_location loc;
+
+	if (pk_session_resolve(t->sess, sm->pid, sm->ip,
+			       PERF_RECORD_MISC_KERNEL, &loc) || !loc.sym)
+		return false;
+	for (size_t i = 0; i < sizeof(idle) / sizeof(idle[0]); i++)
+		if (!strcmp(loc.sym, idle[i]))
+			return true;
+	return false;
+}
+
 static int add_sample(struct top *t, const struct perf_event_header *h)
 {
 	struct pk_record rec = { .hdr = h, .type = h->type, .size = h->size,
@@ -412,7 +436,8 @@ static int add_sample(struct top *t, const struct perf_event_header *h)
 	t->ksamples += mode == PERF_RECORD_MISC_KERNEL;
 	t->exact += !!(h->misc & PERF_RECORD_MISC_EXACT_IP);
 	/* -K, -U: counted in the header, not in the entries (perf) */
-	if ((mode == PERF_RECORD_MISC_KERNEL && t->c.hide_kernel) ||
+	if ((mode == PERF_RECORD_MISC_KERNEL &&
+	     (t->c.hide_kernel || idle_sym(t, &sm))) ||
 	    (mode == PERF_RECORD_MISC_USER && t->c.hide_user))
 		return 0;
 	ss.comm = pk_session_comm(t->sess, sm.tid);
