@@ -44,8 +44,9 @@ uint64_t top_now_ms(void)
 static void usage(FILE *f)
 {
 	fputs("usage: perfkit top [options]\n"
-	      "  -e, --event EVENT      the event to sample (default: cycles:P,\n"
-	      "                         cpu-clock where there is no cycles counter)\n"
+	      "  -e, --event EVENT      an event to sample (default: cycles:P,\n"
+	      "                         cpu-clock where there is no cycles counter;\n"
+	      "                         the first one's entries are shown)\n"
 	      "  -F, --freq N|max       sampling frequency (default 4000)\n"
 	      "  -c, --count N          sample every N events\n"
 	      "  -a, --all-cpus         every CPU (the default)\n"
@@ -109,14 +110,16 @@ static int parse_opt(struct top_cfg *c, int o, const char *arg)
 	char *end;
 
 	switch (o) {
-	case 'e':
-		if (c->event) {
-			cli_error("top", "-e: one event only (perf top shows "
-				  "one at a time)");
+	case 'e': {
+		const char **e = realloc(c->events, (size_t)(c->nr_events + 1) *
+					 sizeof(*e));
+
+		if (!e)
 			return 2;
-		}
-		c->event = arg;
+		c->events = e;
+		c->events[c->nr_events++] = arg;
 		return 0;
+	}
 	case 'F':
 		c->freq_arg = arg;
 		if (strcmp(arg, "max") && (v = parse_num(arg, 1LL << 40)) <= 0)
@@ -200,37 +203,16 @@ static int parse_args(struct top_cfg *c, int argc, char **argv)
 	return 0;
 }
 
-/* The one sampling event, configured as perf top configures it. */
-static int build_event(struct top *t)
+/* A sampling event as perf top configures it; the first one (TRACK)
+ * also reports mappings, names and tasks; MULTI: samples say whose. */
+static void config_event(struct top *t, struct pk_evsel *e, bool track,
+			 bool multi)
 {
-	const char *s = t->c.event ? t->c.event : "cycles:P";
-	struct pk_parse_error pe;
-	struct perf_event_attr *a;
-	int n;
+	struct perf_event_attr *a = pk_evsel_attr(e);
 
-	t->evlist = pk_evlist_new();
-	if (!t->evlist)
-		return -ENOMEM;
-	memset(&pe, 0, sizeof(pe));
-	n = pk_evlist_parse(t->evlist, s, &pe);
-	if (n < 0) {
-		cli_error("top", "invalid event '%s': %s", s,
-			  pe.msg[0] ? pe.msg : pk_strerror(n));
-		cli_event_hint("top", &pe);
-		return n;
-	}
-	if (n != 1) {
-		cli_error("top", "-e '%s': one event only", s);
-		return -EINVAL;
-	}
-	t->ev = pk_evlist_evsel(t->evlist, 0);
-	a = pk_evsel_attr(t->ev);
-	if (a->type == PERF_TYPE_TRACEPOINT) {
-		cli_error("top", "-e '%s': tracepoints are not supported yet "
-			  "(perf top sorts them by their fields)", s);
-		return -EINVAL;
-	}
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	if (multi)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 	if (t->c.period) {
 		a->sample_period = t->c.period;
 		a->freq = 0;
@@ -241,14 +223,57 @@ static int build_event(struct top *t)
 	}
 	if (!t->c.pids && !t->c.tids)
 		a->sample_type |= PERF_SAMPLE_CPU;
-	a->mmap = a->comm = a->task = 1;
-	a->mmap2 = pk_feature_has(PK_FEAT_MMAP2);
-	a->comm_exec = pk_feature_has(PK_FEAT_COMM_EXEC);
-	if (pk_evsel_flags(t->ev) & PK_EVSEL_PRECISE_MAX)
+	a->mmap = a->comm = a->task = track;
+	a->mmap2 = track && pk_feature_has(PK_FEAT_MMAP2);
+	a->comm_exec = track && pk_feature_has(PK_FEAT_COMM_EXEC);
+	if (pk_evsel_flags(e) & PK_EVSEL_PRECISE_MAX)
 		a->precise_ip = 3; /* the open walks it down, as record's */
 	a->sample_id_all = 1;
 	a->disabled = 1;
 	a->inherit = !t->c.tids;
+}
+
+/* Appends the events of S. 0 or -errno (the message printed). */
+static int parse_event(struct top *t, const char *s)
+{
+	int first = pk_evlist_nr(t->evlist), n;
+	struct pk_parse_error pe;
+
+	memset(&pe, 0, sizeof(pe));
+	n = pk_evlist_parse(t->evlist, s, &pe);
+	if (n < 0) {
+		cli_error("top", "invalid event '%s': %s", s,
+			  pe.msg[0] ? pe.msg : pk_strerror(n));
+		cli_event_hint("top", &pe);
+		return n;
+	}
+	for (int i = first; i < first + n; i++)
+		if (pk_evsel_attr(pk_evlist_evsel(t->evlist, i))->type ==
+		    PERF_TYPE_TRACEPOINT) {
+			cli_error("top", "-e '%s': tracepoints are not "
+				  "supported yet (perf top sorts them by their "
+				  "fields)", s);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* The events (the first one's entries are shown, as perf top's). */
+static int build_events(struct top *t)
+{
+	int err = 0, n;
+
+	t->evlist = pk_evlist_new();
+	if (!t->evlist)
+		return -ENOMEM;
+	for (int i = 0; i < (t->c.nr_events ? t->c.nr_events : 1) && !err; i++)
+		err = parse_event(t, t->c.nr_events ? t->c.events[i] : "cycles:P");
+	if (err)
+		return err;
+	n = pk_evlist_nr(t->evlist);
+	for (int i = 0; i < n; i++)
+		config_event(t, pk_evlist_evsel(t->evlist, i), i == 0, n > 1);
+	t->ev = pk_evlist_evsel(t->evlist, 0);
 	return 0;
 }
 
@@ -277,10 +302,12 @@ static int open_event(struct top *t)
 	}
 	if (!t->threads)
 		return -ENOMEM;
-	err = cli_open_sampling("top", t->ev, t->cpus, t->threads,
-				t->c.verbose);
-	if (err)
-		return err;
+	for (int i = 0; i < pk_evlist_nr(t->evlist); i++) {
+		err = cli_open_sampling("top", pk_evlist_evsel(t->evlist, i),
+					t->cpus, t->threads, t->c.verbose);
+		if (err)
+			return err;
+	}
 	PK_OPTS(pk_rings_opts, ro, .pages = t->c.mmap_pages);
 	t->rings = pk_rings_new(t->evlist, &ro);
 	if (!t->rings) {
@@ -303,7 +330,7 @@ static int make_header(struct top *t)
 	int nc = pk_cpu_map_nr(t->cpus), nt = pk_thread_map_nr(t->threads);
 	uint64_t *ids = calloc((size_t)(nc * nt) + 1, sizeof(*ids));
 	struct pk_pdwriter *w;
-	unsigned n = 0;
+	unsigned n;
 	int err;
 
 	t->pd_fd = memfd_create("perfkit-top", MFD_CLOEXEC);
@@ -311,13 +338,19 @@ static int make_header(struct top *t)
 		free(ids);
 		return -errno;
 	}
-	for (int ci = 0; ci < nc; ci++)
-		for (int ti = 0; ti < nt; ti++)
-			if (!pk_evsel_id(t->ev, ci, ti, &ids[n]))
-				n++;
 	w = pk_pdwriter_open_fd(t->pd_fd, NULL);
-	err = w ? pk_pdwriter_add_attr(w, pk_evsel_attr(t->ev), ids, n,
-				       pk_evsel_name(t->ev)) : -errno;
+	err = w ? 0 : -errno;
+	for (int i = 0; i < pk_evlist_nr(t->evlist) && err >= 0; i++) {
+		struct pk_evsel *e = pk_evlist_evsel(t->evlist, i);
+
+		n = 0;
+		for (int ci = 0; ci < nc; ci++)
+			for (int ti = 0; ti < nt; ti++)
+				if (!pk_evsel_id(e, ci, ti, &ids[n]))
+					n++;
+		err = pk_pdwriter_add_attr(w, pk_evsel_attr(e), ids, n,
+					   pk_evsel_name(e));
+	}
 	if (err >= 0)   /* a record, so that the data section is not empty */
 		err = pk_pdwriter_write(w, &round, NULL, 0);
 	free(ids);
@@ -428,7 +461,12 @@ static int add_sample(struct top *t, const struct perf_event_header *h)
 	struct pk_sample sm;
 	struct pk_session_sample ss = { &rec, &sm, 0, NULL };
 
-	if (pk_sample_parse(t->pd, &rec, &sm))
+	/* several events: the sample's id (PERF_SAMPLE_IDENTIFIER) first */
+	if (pk_evlist_nr(t->evlist) > 1)
+		rec.attr = h->size >= 16 ?
+			pk_perfdata_id_attr(t->pd, *(const uint64_t *)(h + 1)) : -1;
+	ss.attr = rec.attr;
+	if (rec.attr < 0 || pk_sample_parse(t->pd, &rec, &sm))
 		return 0;
 	rec.time = sm.time;
 	t->samples++;
@@ -515,12 +553,16 @@ void top_header(struct top *t, char *buf, size_t size)
 	size_t n;
 
 	n = (size_t)snprintf(buf, size, "   PerfTop:%8.0f irqs/sec  kernel:%4.1f%%"
-			     "  exact: %4.1f%% lost: %llu/%llu drop: 0/0 "
-			     "[%llu%s %s], ", sps, kpct, epct,
-			     (unsigned long long)t->lost,
-			     (unsigned long long)t->lost_total,
-			     (unsigned long long)a->sample_period,
-			     a->freq ? "Hz" : "", pk_evsel_name(t->ev));
+			     "  exact: %4.1f%% lost: %llu/%llu drop: 0/0 [",
+			     sps, kpct, epct, (unsigned long long)t->lost,
+			     (unsigned long long)t->lost_total);
+	if (n < size && pk_evlist_nr(t->evlist) == 1)  /* one event: its rate */
+		n += (size_t)snprintf(buf + n, size - n, "%llu%s ",
+				      (unsigned long long)a->sample_period,
+				      a->freq ? "Hz" : "");
+	if (n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%s], ",
+				      pk_evsel_name(t->ev));
 	if (n >= size)
 		return;
 	if (t->c.pids || t->c.tids)
@@ -713,7 +755,7 @@ static int setup(struct top *t)
 	int err = resolve_freq(&t->c);
 
 	if (!err)
-		err = build_event(t);
+		err = build_events(t);
 	if (!err)
 		err = open_event(t);
 	if (err)
@@ -727,7 +769,7 @@ static int setup(struct top *t)
 	if (!err)
 		err = synthesize(t);
 	if (!err)
-		err = pk_evsel_enable(t->ev, false);
+		err = pk_evlist_enable(t->evlist);
 	if (err)
 		cli_error("top", "cannot start: %s", strerror(-err));
 	return err;
@@ -745,6 +787,7 @@ static void teardown(struct top *t)
 	pk_cpu_map_put(t->cpus);
 	pk_thread_map_put(t->threads);
 	free(t->batch);
+	free(t->c.events);
 }
 
 int cmd_top(int argc, char **argv)

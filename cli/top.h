@@ -10,7 +10,8 @@
 #include <perfkit/ring.h>
 
 struct top_cfg {
-	const char *event;          /* -e, or NULL: perf's cycles:P */
+	const char **events;        /* -e each (none: perf's cycles:P) */
+	int nr_events;
 	const char *freq_arg;       /* -F as given */
 	uint64_t freq, period;      /* -F (default 4000), -c */
 	const char *pids, *tids, *cpu_list, *sort;

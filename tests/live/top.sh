@@ -147,7 +147,6 @@ bad -p 999999999
 bad -C 9999
 bad -s nosuchkey
 bad --percent-limit abc
-bad -e cpu-clock -e task-clock
 bad -e sched:sched_switch
 bad extra_argument
 
@@ -202,6 +201,7 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 	vs_perf n -n -p $SPIN
 	vs_perf s -s comm,dso,sym -p $SPIN
 	vs_perf c -C 0,1 -p $SPIN -c 100000 -e cpu-clock
+	vs_perf e2 -e cpu-clock -e task-clock -p $SPIN
 
 	# in_shell NAME CMD: CMD typed into a bash in a terminal, until its
 	# screen shows spin_hot (in tui.pane), then q; true once the shell
