@@ -806,7 +806,9 @@ int cmd_top(int argc, char **argv)
 		cli_error("top", "--tui: standard output is not a terminal");
 		return 2;
 	}
-	cli_catch_stop(on_stop, 0);
+	/* the browser's terminal restores itself on these signals */
+	if (!t.c.tui)
+		cli_catch_stop(on_stop, 0);
 	err = setup(&t);
 	if (!err) {
 		err = t.c.tui ? top_tui(&t) : run_stdio(&t);

@@ -207,6 +207,7 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 	# screen shows spin_hot (in tui.pane), then q; true once the shell
 	# is back ($T/after written); stty -g before and after it
 	TM new-session -d -s tui -x 120 -y 30 bash --norc --noprofile
+	# (STOP: how it is ended, q by default; TERM: SIGTERM to it)
 	in_shell() {
 		rm -f "$T/after"
 		TM send-keys -t tui -l "clear; stty -g > $T/before; $2; echo $1=\$?; stty -g > $T/after"
@@ -219,15 +220,19 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 			_w=$((_w + 1))
 		done
 		cp "$T/tui.pane" "$T/$1.first"
-		TM send-keys -t tui q
+		if [ "$3" = TERM ]; then
+			kill -TERM $(pgrep -P "$(TM display -p -t tui '#{pane_pid}')" perfkit)
+		else
+			TM send-keys -t tui q
+		fi
 		_w=0
 		while [ ! -s "$T/after" ] && [ $_w -lt 600 ]; do
 			sleep 0.1
 			_w=$((_w + 1))
 		done
 		TM capture-pane -p -t tui > "$T/tui.pane"
-		check "top_${1}_q_exit0" "$(tr '\n' '|' < "$T/tui.pane")" \
-			-n "$(grep "^$1=0\$" "$T/tui.pane")"
+		check "top_${1}_exit_${4:-0}" "$(tr '\n' '|' < "$T/tui.pane")" \
+			-n "$(grep "^$1=${4:-0}\$" "$T/tui.pane")"
 		check "top_${1}_modes_restored" "stty before $(cat "$T/before"), after $(cat "$T/after" 2>/dev/null)" \
 			"$(cat "$T/after" 2>/dev/null)" = "$(cat "$T/before")"
 	}
@@ -238,6 +243,8 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 	else fail top_tui_first_screen "$(tr '\n' '|' < "$T/tui.first")"; fi
 	# --stdio on a terminal: q ends it too
 	in_shell stdio "$PK top --stdio -d 1 -p $SPIN"
+	# SIGTERM: the browser gives the terminal back and dies of it
+	in_shell term "$PK top -d 1 -p $SPIN" TERM 143
 else
 	skip top_vs_perf "tmux, bash or perf is not installed"
 fi
