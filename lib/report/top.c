@@ -35,10 +35,9 @@ void pk_report_decay(struct pk_report *r)
 			e->nr_acc = aged(e->nr_acc);
 		}
 	}
-	for (uint32_t i = 0; r->node && i < r->nnode; i++) {
+	for (uint32_t i = 0; r->node && i < r->nnode; i++)
 		r->node[i].hit = aged(r->node[i].hit);
-		r->node[i].cumul = aged(r->node[i].cumul);
-	}
+	r->cumul_stale = true;   /* the nodes' sums follow their hits */
 }
 
 /* Whether E is a row of top's display: let by the filters, not aged to
