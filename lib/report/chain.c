@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "report/report_int.h"
+#include "session/session.h"
 #include <perfkit/perfdata.h>
 #include <perfkit/unwind.h>
 
@@ -72,11 +73,39 @@ static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
 	}
 }
 
+/* The length of a kernel module file's name without its ".ko" (and a
+ * compression suffix), or 0 when B is no module's file. */
+static size_t module_len(const char *b)
+{
+	static const char *const ext[] = { ".ko", ".ko.gz", ".ko.xz",
+					   ".ko.zst" };
+	size_t n = strlen(b);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+
+		if (n > e && !strcmp(b + n - e, ext[i]))
+			return n - e;
+	}
+	return 0;
+}
+
 const char *pk__rp_dso_short(struct pk_report *r, const char *dso,
 			     uint32_t *idx)
 {
 	const char *b = dso[0] == '/' ? strrchr(dso, '/') + 1 : dso;
+	size_t n = dso[0] == '/' ? module_len(b) : 0;
+	char mod[256];
 
+	/* perf names a kernel module "[name]", '-' as '_' */
+	if (n && n < sizeof(mod) - 2) {
+		mod[0] = '[';
+		for (size_t i = 0; i < n; i++)
+			mod[i + 1] = b[i] == '-' ? '_' : b[i];
+		mod[n + 1] = ']';
+		mod[n + 2] = 0;
+		b = mod;
+	}
 	/* the string's index is the DSO's order of first sight */
 	return pk__rp_intern(r, b, idx);
 }
@@ -91,6 +120,14 @@ static void loc_sym(struct pk_report *r, const struct pk_location *l,
 	s->name = l->sym;
 	s->start = l->sym ? l->dso_addr - l->symoff : ip;
 	s->addr = l->dso_addr;
+	/* perf's addresses in a module: from the module's start */
+	if (!found && s->dso && s->dso[0] == '[' && cpumode ==
+	    PERF_RECORD_MISC_KERNEL && strcmp(s->dso, "[kernel.kallsyms]")) {
+		const struct map *m = pk__session_kernel_map(r->sess, ip);
+
+		if (m && !l->sym)
+			s->addr = ip - m->start + m->pgoff;
+	}
 }
 
 /* (out of line: the cache's hits stay a short call) */
@@ -104,6 +141,8 @@ sym_of(struct pk_report *r, uint32_t pid, uint64_t ip, uint16_t cpumode)
 	loc_sym(r, &l, found, ip, cpumode, &s);
 	if (!found && !s.dso)
 		return UINT32_MAX;
+	if ((r->keymask & RK_SYMSIZE) && s.name)
+		s.size = pk__session_sym_size(r->sess, pid, ip, cpumode);
 	return sym_intern(r, &s);
 }
 

@@ -79,10 +79,15 @@ static void replay(struct pk_report *r, struct rp_hists *h,
 	for (uint32_t i = 0; i < m->nents; i++, p += 2) {
 		struct rp_entry *e = &h->e[p[0]];
 
-		e->shown |= m->shown;
+		/* an entry keeps the filter verdict of the sample that made
+		 * it (perf's) */
 		if (!i) {
 			e->self += period;
 			e->nr_self++;
+			if (m->level == 'k')
+				e->sys += period;
+			else
+				e->us += period;
 		}
 		e->acc += period;
 		e->nr_acc++;

@@ -26,6 +26,7 @@ struct rp_sym {
 				 function by its name alone (the first
 				 inlined location of that name), others by
 				 DSO and start (the location itself) */
+	uint64_t size;        /* the symbol's (with the symbol_size key) */
 };
 
 struct rp_node {
@@ -45,6 +46,13 @@ struct rp_entry {
 	uint32_t max_depth;                /* longest chain appended */
 	char level;                        /* '.' or 'k' as first seen */
 	bool shown;                        /* a sample the filters let by */
+	bool shown1;                       /* the first sample let by (diff) */
+	int32_t cpu, socket;               /* -1: not recorded */
+	uint64_t weight, wsum;             /* the samples' weight; its sum */
+	uint64_t sys, us;                  /* self period in kernel, user */
+	uint64_t symsize;                  /* the symbol's size */
+	const char *srcline, *srcfile, *trace; /* interned, with their keys */
+	const char *parent;
 };
 
 struct rp_hists {
@@ -85,14 +93,48 @@ struct rp_gen {
 	uint32_t pid;
 };
 
-enum { RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8 };
+enum {
+	RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8, RK_CPU = 16,
+	RK_SOCKET = 32, RK_PERIOD = 64, RK_WEIGHT = 128, RK_LWEIGHT = 256,
+	RK_SRCFILE = 512, RK_SRCLINE = 1024, RK_TRACE = 2048, RK_PARENT = 4096,
+	RK_SYMSIZE = 8192,
+};
+#define RP_MAX_KEYS 16
+/* Output fields that are no sort key (perf's hpp fields), above RK_*. */
+enum {
+	RF_OVERHEAD = 1 << 16, RF_SYS, RF_US, RF_CHILDREN, RF_SAMPLE, RF_PERIOD,
+	RF_IPC,  /* perf's empty IPC column that comes with symbol_size */
+};
+#define RP_MAX_FIELDS 32
+
+struct pk_tracefmt;
+
+/* An event group of HEADER_GROUP_DESC: attrs LEAD .. LEAD + NR - 1. */
+struct rp_group {
+	char *name;                        /* "{anon_group}" or the name */
+	uint32_t lead, nr;
+};
+
+/* A group being printed: its rows (the leader's entries and, for what
+ * only members have, zero copies) and each member's entry of each row
+ * (MEM[row * NMEM + m], NULL where it has none; m 0 the leader). */
+struct rp_grp_rows {
+	unsigned lead, nmem;
+	bool relative;          /* of what the filters let by */
+	const struct rp_entry *rows;
+	const struct rp_entry **mem;
+};
 
 struct pk_report {
 	struct pk_session *sess;
 	struct pk_perfdata *pd;
 	struct pk_report_new_opts o;
-	uint8_t keys[8];                   /* sort keys in order (RK_*) */
+	uint16_t keys[RP_MAX_KEYS];        /* sort keys in order (RK_*) */
 	unsigned nkeys, keymask;
+	uint32_t fields[RP_MAX_FIELDS];    /* -F: RK_* and RF_* in order */
+	unsigned nfields;
+	uint32_t order[RP_MAX_FIELDS];     /* -F: what entries sort by */
+	unsigned norder;
 	struct rp_hists *h;                /* per attr */
 	unsigned nh;
 	struct rp_sym *sym;
@@ -144,6 +186,16 @@ struct pk_report {
 	const char *kernel_dso;            /* the kernel's DSO column text
 					      while top prints, else NULL */
 	bool color;                        /* top's colored percentages */
+	struct pk_tracefmt *tf;            /* the trace key's formats */
+	bool tf_tried;
+	void *parent_re;                   /* regex_t of the parent key */
+	struct rp_group *groups;
+	unsigned ngroups;
+	bool groups_loaded;
+	const struct rp_grp_rows *gp;      /* the group being printed */
+	int32_t *sockets;                  /* socket of each cpu, -1 unknown */
+	uint32_t nsockets;
+	bool sockets_loaded;
 };
 
 /* memo.c */
@@ -208,16 +260,59 @@ int pk__rp_cmp_key(const struct pk_report *r, int key,
 /* print.c */
 struct rp_cols {
 	int comm, pid, dso, sym;
+	int w[RP_MAX_KEYS];     /* the extended keys' widths, by position */
 };
 const char *pk__rp_dso_name(const struct rp_sym *s);
 const char *pk__rp_dso_of(const struct pk_report *r, const struct rp_sym *s);
 /* The symbol column's width for S (perf's: [x] and the name). */
 int pk__rp_sym_len(const struct rp_sym *s);
 int pk__rp_max(int a, int b);
-/* One entry's line of perf report --stdio (its columns C wide). */
+/* One entry's line of perf report --stdio (its columns C wide, the
+ * overhead in top's colors while r->color). */
 void pk__rp_put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		    const struct rp_cols *c, uint64_t total,
 		    const struct pk_report_print_opts *po);
+/* Whether KEY's column is left out (a filter of one value, perf's elide). */
+bool pk__rp_elided(const struct pk_report *r, int key);
+/* An entry's symbol as perf prints it, padded to W unless LAST. */
+void pk__rp_put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
+		    int w, bool last);
+/* keys.c: the sort keys (perf's -s); the extended keys (not comm, pid,
+ * dso, sym): E's values from a sample, equality, hash, order (negative
+ * when A goes first), the column's header, least width, text width and
+ * text (padded to W but the last string column). */
+int pk__rp_parse_sort(struct pk_report *r, const char *sort,
+		      const char *fields);
+int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
+		      struct rp_entry *e, uint32_t nchain);
+bool pk__rp_key_same(unsigned key, const struct rp_entry *a,
+		     const struct rp_entry *b);
+uint64_t pk__rp_key_hash(unsigned key, const struct rp_entry *e, uint64_t h);
+int pk__rp_key_cmp(unsigned key, const struct rp_entry *a,
+		   const struct rp_entry *b);
+const char *pk__rp_key_header(unsigned key);
+int pk__rp_key_min_width(unsigned key);
+int pk__rp_key_width(unsigned key, const struct rp_entry *e);
+void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
+		      bool last);
+/* Compiles the parent regex when the parent key is in: 0, -EINVAL (bad
+ * regex), -ENOMEM. */
+int pk__rp_keys_init(struct pk_report *r);
+void pk__rp_keys_fini(struct pk_report *r);
+/* header.c: the file's CPU sockets and event groups */
+int32_t pk__rp_socket_of(struct pk_report *r, int32_t cpu);
+int pk__rp_load_groups(struct pk_report *r);
+/* The group (of more than one event) attr A is in, or NULL. */
+const struct rp_group *pk__rp_group_of(const struct pk_report *r, unsigned a);
+/* hist.c: the hists of ATTR (grown to it), NULL: ENOMEM; whether A and
+ * B are one entry under the sort keys; the entry of H like TMPL, or
+ * NULL. */
+struct rp_hists *pk__rp_hists_of(struct pk_report *r, int attr);
+bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
+		 const struct rp_entry *b);
+const struct rp_entry *pk__rp_entry_find(const struct pk_report *r,
+					 const struct rp_hists *h,
+					 const struct rp_entry *tmpl);
 /* print_chain.c */
 /* E's callchain: percentages of TOTAL, the graph threshold a share of
  * BASE (what the filters let by, with --percentage relative). */

@@ -26,9 +26,8 @@ void pk_report_decay(struct pk_report *r)
 			struct rp_entry *e = &h->e[i];
 			uint64_t lost = e->self - aged(e->self);
 
-			h->total -= lost;
-			if (e->shown)
-				h->total_shown -= lost;
+			h->total -= lost;   /* what the filters let by is
+					       summed when printing */
 			e->self -= lost;
 			e->acc = aged(e->acc);
 			e->nr_self = aged(e->nr_self);
@@ -56,6 +55,7 @@ static void top_widths(struct pk_report *r, struct rp_entry **v, uint32_t n,
 		c->comm = c->pid = c->dso = c->sym = 0;
 	else
 		c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
+	memset(c->w, 0, sizeof(c->w));   /* no other key (print_top) */
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rp_sym *s = &r->sym[v[i]->sym];
 
@@ -143,6 +143,9 @@ int pk_report_print_top(struct pk_report *r, FILE *f,
 
 	if (!PK_OPTS_VALID(opts, pk_report_top_opts))
 		return -EINVAL;
+	if (r->keymask & ~(unsigned)(RK_COMM | RK_PID | RK_DSO | RK_SYM) ||
+	    r->nfields)
+		return -ENOTSUP;
 	if (o->attr >= r->nh)
 		return 0;
 	h = &r->h[o->attr];
