@@ -123,6 +123,9 @@ bool cli_time_ranges_skip(const struct cli_time_ranges *t, uint64_t time);
  * user or root unless FORCE, not empty), its messages on stderr; 0 or
  * the exit status (255). */
 int cli_perfdata_check(const char *file, bool force);
+/* Whether KEYS (-s, comma-separated) names only comm, pid, dso, sym
+ * (symbol): the keys diff's and top's layouts were checked with. */
+bool cli_basic_sort_keys(const char *keys);
 /* perf's --header view of PD (read from file INPUT, "-": a pipe): the
  * "# ========" block of its feature sections (cli/perfdata_header.c). */
 struct pk_perfdata;

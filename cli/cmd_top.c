@@ -104,27 +104,6 @@ static int bad_value(const char *opt, const char *v)
 	return 2;
 }
 
-/* perf top's keys here: comm, pid, dso, sym (report's others are not
- * laid out as perf top lays them). */
-static bool sort_ok(const char *sort)
-{
-	static const char *const keys[] = { "comm", "pid", "dso", "sym",
-					     "symbol" };
-	const char *p = sort;
-
-	do {
-		size_t n = strcspn(p, ","), k;
-
-		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-			if (strlen(keys[k]) == n && !strncmp(p, keys[k], n))
-				break;
-		if (k == sizeof(keys) / sizeof(keys[0]))
-			return false;
-		p += n;
-	} while (*p++);
-	return true;
-}
-
 static int parse_opt(struct top_cfg *c, int o, const char *arg)
 {
 	long long v;
@@ -169,7 +148,7 @@ static int parse_opt(struct top_cfg *c, int o, const char *arg)
 		c->entries = (int)v;
 		return 0;
 	case 's':
-		if (!sort_ok(arg)) {
+		if (!cli_basic_sort_keys(arg)) {
 			cli_error("top", "-s '%s': the keys are comm, pid, "
 				  "dso, sym", arg);
 			return 2;

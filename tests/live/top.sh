@@ -146,6 +146,7 @@ bad -g
 bad -p 999999999
 bad -C 9999
 bad -s nosuchkey
+bad -s dso,cpu
 bad --percent-limit abc
 bad -e sched:sched_switch
 bad extra_argument

@@ -153,6 +153,20 @@ static void test_top(struct pk_session *s, struct pk_perfdata *pd)
 	pk_report_free(r);
 }
 
+/* report's other keys (perf top lays them out otherwise): refused. */
+static void test_other_keys(struct pk_session *s, struct pk_perfdata *pd)
+{
+	PK_OPTS(pk_report_new_opts, ro, .sort = "dso,cpu");
+	struct pk_report *r = pk_report_new(s, pd, &ro);
+	FILE *m = fopen("/dev/null", "w");
+
+	T_CHECK("top_other_keys", r && m &&
+		pk_report_print_top(r, m, NULL) == -ENOTSUP);
+	if (m)
+		fclose(m);
+	pk_report_free(r);
+}
+
 int main(void)
 {
 	char ks[] = "/tmp/pktopksXXXXXX", pdp[] = "/tmp/pktoppdXXXXXX";
@@ -182,6 +196,7 @@ int main(void)
 	if (pd && s) {
 		kernel_map(s);
 		test_top(s, pd);
+		test_other_keys(s, pd);
 	} else {
 		t_fail("top_setup", "perf.data or session: errno %d", errno);
 	}
