@@ -42,6 +42,24 @@ int cli_parse_cpus(const char *s, int *cpus, int max, int n)
 	return n;
 }
 
+bool cli_basic_sort_keys(const char *keys)
+{
+	static const char *const ok[] = { "comm", "pid", "dso", "sym",
+					   "symbol" };
+
+	while (*keys) {
+		size_t len = strcspn(keys, ","), i;
+
+		for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+			if (strlen(ok[i]) == len && !strncmp(keys, ok[i], len))
+				break;
+		if (i == sizeof(ok) / sizeof(ok[0]))
+			return false;
+		keys += len + (keys[len] == ',');
+	}
+	return true;
+}
+
 int cli_perfdata_check(const char *file, bool force)
 {
 	struct stat st;

@@ -20,6 +20,7 @@ int cmd_script(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_pt(int argc, char **argv);
 /* perfkit pt decode (cmd_pt_decode.c), called from cmd_pt. */
 int cmd_pt_decode(int argc, char **argv);
@@ -62,6 +63,14 @@ struct cli_open_trace {
 void cli_open_attempt(void *ctx, struct pk_evsel *e,
 		      const struct perf_event_attr *tried, int err,
 		      const char *retry, int level);
+/* Opens sampling event E on CPUS x THREADS with perf record's and perf
+ * top's fallbacks (a :P event walks precise_ip down, cycles become
+ * cpu-clock, kernel counting user space at paranoid 2; the trace with
+ * VERBOSE); on failure "perfkit CMD: cannot open 'E': why" on stderr.
+ * 0 or -errno. */
+int cli_open_sampling(const char *cmd, struct pk_evsel *e,
+		      struct pk_cpu_map *cpus, struct pk_thread_map *threads,
+		      int verbose);
 
 /*
  * getopt_long(3) for every command's option loop (LO may be NULL: short
@@ -114,6 +123,9 @@ bool cli_time_ranges_skip(const struct cli_time_ranges *t, uint64_t time);
  * user or root unless FORCE, not empty), its messages on stderr; 0 or
  * the exit status (255). */
 int cli_perfdata_check(const char *file, bool force);
+/* Whether KEYS (-s, comma-separated) names only comm, pid, dso, sym
+ * (symbol): the keys diff's and top's layouts were checked with. */
+bool cli_basic_sort_keys(const char *keys);
 /* perf's --header view of PD (read from file INPUT, "-": a pipe): the
  * "# ========" block of its feature sections (cli/perfdata_header.c). */
 struct pk_perfdata;

@@ -149,26 +149,6 @@ static void unload(struct dfile *d)
 	pk_perfdata_free(d->pd);
 }
 
-
-/* Whether KEYS (-s) names only keys perf diff's output was checked with. */
-static bool basic_keys(const char *keys)
-{
-	static const char *const ok[] = { "comm", "pid", "dso", "sym",
-					   "symbol" };
-
-	while (*keys) {
-		size_t len = strcspn(keys, ","), i;
-
-		for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
-			if (strlen(ok[i]) == len && !strncmp(keys, ok[i], len))
-				break;
-		if (i == sizeof(ok) / sizeof(ok[0]))
-			return false;
-		keys += len + (keys[len] == ',');
-	}
-	return true;
-}
-
 static int option(struct dopts *c, int ch, const char *arg, int li,
 		  const struct option *lo)
 {
@@ -188,7 +168,7 @@ static int option(struct dopts *c, int ch, const char *arg, int li,
 	case 'b': c->po.baseline_only = true; return 0;
 	case 'q': c->po.quiet = true; return 0;
 	case 's':
-		if (!basic_keys(arg)) {
+		if (!cli_basic_sort_keys(arg)) {
 			cli_error("diff", "--sort %s: only comm, pid, dso and sym are supported yet",
 				  arg);
 			return -1;

@@ -48,3 +48,26 @@ void cli_open_attempt(void *ctx, struct pk_evsel *e,
 	else if (retry && level == 1 && t->verbose)
 		fprintf(stderr, "Warning:\n%s\n", retry);
 }
+
+int cli_open_sampling(const char *cmd, struct pk_evsel *e,
+		      struct pk_cpu_map *cpus, struct pk_thread_map *threads,
+		      int verbose)
+{
+	struct cli_open_trace trace = { verbose, cpus, threads,
+					PERF_FLAG_FD_CLOEXEC, false };
+	PK_OPTS(pk_open_opts, opts, .attempt = cli_open_attempt,
+		.attempt_ctx = &trace,
+		.fallbacks = PK_OPEN_FALLBACK_PRECISE | PK_OPEN_FALLBACK_CYCLES |
+			     PK_OPEN_FALLBACK_USER);
+	char msg[512];
+	int err = pk_evsel_open(e, cpus, threads, &opts);
+
+	if (err) {
+		pk_open_strerror(err, pk_evsel_attr(e),
+				 pk_cpu_map_cpu(cpus, 0) >= 0 &&
+				 pk_thread_map_tid(threads, 0) < 0,
+				 msg, sizeof(msg));
+		cli_error(cmd, "cannot open '%s': %s", pk_evsel_name(e), msg);
+	}
+	return err;
+}

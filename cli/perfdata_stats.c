@@ -52,7 +52,12 @@ static int count_sample(struct cli_stats *s, struct pk_perfdata *pd,
 		s->nr_attr_samples = n;
 	}
 	if (rec->type == PERF_RECORD_LOST_SAMPLES) {
-		s->attr_samples[2 * rec->attr + 1]++;
+		uint64_t lost = 0;
+
+		/* perf sums the records' lost samples per event */
+		if (rec->size >= 16)
+			memcpy(&lost, (const char *)rec->hdr + 8, sizeof(lost));
+		s->attr_samples[2 * rec->attr + 1] += lost;
 		return 0;
 	}
 	/* perf report -D counts a sample per branch of a branch stack */

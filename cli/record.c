@@ -681,27 +681,13 @@ static int make_maps(struct rec *r)
  * -vv shows every try (cli/open_trace.c). */
 static int open_events(struct rec *r)
 {
-	struct cli_open_trace trace = { r->cfg->verbose, r->cpus, r->threads,
-					PERF_FLAG_FD_CLOEXEC, false };
-	PK_OPTS(pk_open_opts, opts, .attempt = cli_open_attempt,
-		.attempt_ctx = &trace,
-		.fallbacks = PK_OPEN_FALLBACK_PRECISE | PK_OPEN_FALLBACK_CYCLES |
-			     PK_OPEN_FALLBACK_USER);
-	char msg[512];
-
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
-		int err = pk_evsel_open(e, r->cpus, r->threads, &opts);
+		int err = cli_open_sampling("record", e, r->cpus, r->threads,
+					    r->cfg->verbose);
 
-		if (err) {
-			pk_open_strerror(err, pk_evsel_attr(e),
-					 pk_cpu_map_cpu(r->cpus, 0) >= 0 &&
-					 pk_thread_map_tid(r->threads, 0) < 0,
-					 msg, sizeof(msg));
-			cli_error("record", "cannot open '%s': %s",
-				  pk_evsel_name(e), msg);
+		if (err)
 			return err;
-		}
 		if (i < r->nr_ev_filter && r->ev_filter[i]) {
 			err = pk_evsel_set_filter(e, r->ev_filter[i]);
 			if (err) {

@@ -161,6 +161,50 @@ struct pk_report_diff_opts {
 PK_API int pk_report_diff_print(struct pk_report *const *r, unsigned n,
 				FILE *f, const struct pk_report_diff_opts *opts);
 
+/* ---- a live report (perf top) ---- */
+
+/*
+ * Ages the report as perf top does after each display: every entry's
+ * periods and sample counts, and its callchain's, become 7/8 of what they
+ * were (integer division); the totals lose what the entries lost. An
+ * entry aged to nothing is no longer shown by pk_report_print_top().
+ */
+PK_API void pk_report_decay(struct pk_report *r);
+
+struct pk_report_top_opts {
+	size_t sz;
+	unsigned attr;          /* the event's attribute index */
+	unsigned rows;          /* at most this many entries; 0: all */
+	/* Lines are cut to WIDTH - 1 characters (perf top's terminal
+	 * width less one); 0: not cut. */
+	unsigned width;
+	double percent_limit;   /* entries under it are not shown */
+	bool show_nr_samples;   /* -n: a Samples column */
+	/* Percentages in perf's terminal colors (red from 5%, green above
+	 * 0.5%); the escapes count in the WIDTH cut, as in perf. */
+	bool color;
+	/* perf top's browser: the columns as wide as their values (the
+	 * headers' widths not minima) and, first, a line of the column
+	 * titles cut to them. */
+	bool fit;
+};
+#define pk_report_top_opts__last_field fit
+
+/*
+ * Writes the entries of one event as perf top --stdio shows them under
+ * its header: no column headers, the columns as wide as the first ROWS
+ * entries need, the kernel's DSO named "[kernel]". 0, -EINVAL (bad
+ * opts), -ENOMEM, -EIO when writing failed, or -ENOTSUP for a report
+ * with sort keys other than comm, pid, dso, sym, or with output fields.
+ */
+PK_API int pk_report_print_top(struct pk_report *r, FILE *f,
+			       const struct pk_report_top_opts *opts);
+
+/* The sum of the periods of an event's entries (aged by pk_report_decay:
+ * perf's "Event count" of a live report); 0 for an unknown ATTR. */
+PK_API uint64_t pk_report_total_period(const struct pk_report *r,
+				       unsigned attr);
+
 #ifdef __cplusplus
 }
 #endif

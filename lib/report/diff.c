@@ -380,11 +380,6 @@ struct df_cols {
 	int w0, wp0, wc, wf, wp;    /* baseline, base period, compute, formula, period */
 };
 
-static int max_i(int a, int b)
-{
-	return a > b ? a : b;
-}
-
 static const char *const compute_title[] = {
 	[PK_REPORT_DELTA_ABS] = "Delta Abs", [PK_REPORT_DELTA] = "Delta",
 	[PK_REPORT_RATIO] = "Ratio", [PK_REPORT_WDIFF] = "Weighted diff",
@@ -411,17 +406,17 @@ static void widths(const struct df *d, struct df_cols *c)
 
 		if (!e->shown)
 			continue;
-		c->comm = max_i(c->comm, (int)strlen(e->wcomm));
+		c->comm = pk__rp_max(c->comm, (int)strlen(e->wcomm));
 		if (e->s.dso)
-			c->dso = max_i(c->dso, (int)strlen(e->s.dso));
-		c->sym = max_i(c->sym, e->s.name ? (int)strlen(e->s.name) + 4 : 22);
+			c->dso = pk__rp_max(c->dso, (int)strlen(e->s.dso));
+		c->sym = pk__rp_max(c->sym, pk__rp_sym_len(&e->s));
 		/* perf: an unresolved symbol widens the DSO column */
 		if ((!e->s.name || !e->s.dso) && !dso_list)
-			c->dso = max_i(c->dso, 16);
+			c->dso = pk__rp_max(c->dso, 16);
 	}
-	c->pid = max_i(c->pid, c->comm + 8);
-	c->w0 = max_i(8, title(d, b, sizeof(b), "Baseline", 0));
-	c->wp0 = max_i(14, title(d, b, sizeof(b), "Base period", 0));
+	c->pid = pk__rp_max(c->pid, c->comm + 8);
+	c->w0 = pk__rp_max(8, title(d, b, sizeof(b), "Baseline", 0));
+	c->wp0 = pk__rp_max(14, title(d, b, sizeof(b), "Base period", 0));
 	c->wc = d->o->compute <= PK_REPORT_DELTA ? 7 : 14;
 	c->wf = 70;
 	c->wp = 14;
@@ -446,7 +441,7 @@ static int col_width(const struct df *d, const struct df_cols *c, unsigned i,
 	char b[64];
 	int w = t == 0 ? c->wc : t == 1 ? c->wf : c->wp;
 
-	return max_i(w, title(d, b, sizeof(b), col_name(d, t), i));
+	return pk__rp_max(w, title(d, b, sizeof(b), col_name(d, t), i));
 }
 
 static void dots(FILE *f, int w)
@@ -559,7 +554,7 @@ static void put_keys(const struct df *d, FILE *f, const struct df_ent *e,
 			break;
 		case RK_DSO:
 			fprintf(f, "  %-*.*s", c->dso, c->dso,
-				e->s.dso ? e->s.dso : "[unknown]");
+				pk__rp_dso_name(&e->s));
 			break;
 		default:
 			fputs("  ", f);

@@ -19,11 +19,6 @@ static bool elided1(const struct pk_report *r, int key)
 	       (key == RK_SYM && r->syms.n == 1);
 }
 
-struct cols {
-	int comm, pid, dso, sym;
-	int w[RP_MAX_KEYS];     /* the extended keys' widths, by position */
-};
-
 /* perf elides the column of a key filtered to one value (not all). */
 static bool elided(const struct pk_report *r, int key)
 {
@@ -40,24 +35,32 @@ bool pk__rp_elided(const struct pk_report *r, int key)
 	return elided(r, key);
 }
 
-static const char *dso_name(const struct rp_sym *s)
+const char *pk__rp_dso_name(const struct rp_sym *s)
 {
 	return s->dso ? s->dso : "[unknown]";
 }
 
-static int sym_len(const struct rp_sym *s)
+/* The DSO column's text: perf top names the kernel "[kernel]". */
+const char *pk__rp_dso_of(const struct pk_report *r, const struct rp_sym *s)
+{
+	if (r->kernel_dso && s->dso && s->level == 'k')
+		return r->kernel_dso;
+	return pk__rp_dso_name(s);
+}
+
+int pk__rp_sym_len(const struct rp_sym *s)
 {
 	return s->name ? (int)strlen(s->name) + 4 : 16 + 4 + 2;
 }
 
-static int max_i(int a, int b)
+int pk__rp_max(int a, int b)
 {
 	return a > b ? a : b;
 }
 
 /* perf's column widths: the longest value or the header. */
 static void widths(struct pk_report *r, const struct rp_hists *h,
-		   struct cols *c)
+		   struct rp_cols *c)
 {
 	c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
 	for (unsigned k = 0; k < r->nkeys; k++)
@@ -70,18 +73,18 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 
 		if (!e->shown)
 			continue;
-		c->comm = max_i(c->comm, cl);
+		c->comm = pk__rp_max(c->comm, cl);
 		for (unsigned k = 0; k < r->nkeys; k++)
 			if (r->keys[k] > RK_SYM)
-				c->w[k] = max_i(c->w[k],
+				c->w[k] = pk__rp_max(c->w[k],
 						pk__rp_key_width(r->keys[k], e));
-		c->sym = max_i(c->sym, sym_len(s));
+		c->sym = pk__rp_max(c->sym, pk__rp_sym_len(s));
 		if (s->dso)
-			c->dso = max_i(c->dso, (int)strlen(s->dso));
+			c->dso = pk__rp_max(c->dso, (int)strlen(s->dso));
 		else
-			c->dso = max_i(c->dso, 16);
+			c->dso = pk__rp_max(c->dso, 16);
 	}
-	c->pid = max_i(c->pid, c->comm + 8);
+	c->pid = pk__rp_max(c->pid, c->comm + 8);
 }
 
 /* perf right-aligns the headers of these numbers */
@@ -91,7 +94,7 @@ static bool right_header(unsigned key)
 	       key == RK_SYMSIZE;
 }
 
-static int col_width(const struct pk_report *r, const struct cols *c,
+static int col_width(const struct pk_report *r, const struct rp_cols *c,
 		     unsigned k)
 {
 	switch (r->keys[k]) {
@@ -152,8 +155,9 @@ static unsigned columns(const struct pk_report *r,
 }
 
 /* A column's header, its width, whether right-aligned. */
-static const char *col_header1(const struct pk_report *r, const struct cols *c,
-			       uint32_t f, int *w, bool *right)
+static const char *col_header1(const struct pk_report *r,
+			       const struct rp_cols *c, uint32_t f, int *w,
+			       bool *right)
 {
 	*right = true;
 	*w = 8;
@@ -178,8 +182,9 @@ static const char *col_header1(const struct pk_report *r, const struct cols *c,
 }
 
 /* In a group each number column has a field per member. */
-static const char *col_header(const struct pk_report *r, const struct cols *c,
-			      uint32_t f, int *w, bool *right)
+static const char *col_header(const struct pk_report *r,
+			      const struct rp_cols *c, uint32_t f, int *w,
+			      bool *right)
 {
 	const char *h = col_header1(r, c, f, w, right);
 
@@ -188,7 +193,7 @@ static const char *col_header(const struct pk_report *r, const struct cols *c,
 	return h;
 }
 
-static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
+static void put_header(struct pk_report *r, FILE *f, const struct rp_cols *c,
 		       const struct pk_report_print_opts *po)
 {
 	uint32_t v[RP_MAX_FIELDS + RP_MAX_KEYS];
@@ -261,8 +266,21 @@ static void put_group_col(struct pk_report *r, FILE *f,
 	}
 }
 
+/* A percentage; in perf top's colors on a terminal (red from 5%, green
+ * above 0.5%: the escapes count in its line's width). */
+static void put_pct(const struct pk_report *r, FILE *f, double pct)
+{
+	const char *c = !r->color ? NULL : pct >= 5.0 ? "\033[31m" :
+			pct > 0.5 ? "\033[32m" : NULL;
+
+	if (c)
+		fprintf(f, "%s%7.2f%%\033[m", c, pct);
+	else
+		fprintf(f, "%7.2f%%", pct);
+}
+
 static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
-		    const struct cols *c, double t, uint32_t col, bool last)
+		    const struct rp_cols *c, double t, uint32_t col, bool last)
 {
 	const struct rp_sym *s = &r->sym[e->sym];
 	unsigned k = key_pos(r, col);
@@ -276,7 +294,7 @@ static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		return;
 	}
 	switch (col) {
-	case RF_OVERHEAD: fprintf(f, "%7.2f%%", e->self * 100.0 / t); break;
+	case RF_OVERHEAD: put_pct(r, f, e->self * 100.0 / t); break;
 	case RF_CHILDREN:
 		if (r->o.children)
 			fprintf(f, "%7.2f%%", e->acc * 100.0 / t);
@@ -291,14 +309,14 @@ static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
 	case RK_PID:
 		fprintf(f, "%7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8, e->comm);
 		break;
-	case RK_DSO: fprintf(f, "%-*s", c->dso, dso_name(s)); break;
+	case RK_DSO: fprintf(f, "%-*s", c->dso, pk__rp_dso_of(r, s)); break;
 	case RK_SYM: put_sym(s, e, f, c->sym, last); break;
 	default: pk__rp_key_print(col, e, f, c->w[k], last); break;
 	}
 }
 
-static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
-		    const struct cols *c, uint64_t total,
+void pk__rp_put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
+		    const struct rp_cols *c, uint64_t total,
 		    const struct pk_report_print_opts *po)
 {
 	uint32_t v[RP_MAX_FIELDS + RP_MAX_KEYS];
@@ -353,7 +371,7 @@ static int print_rows(struct pk_report *r, FILE *f, const struct rp_hists *h,
 {
 	uint64_t total = po->relative ? h->total_shown : h->total;
 	struct rp_hists rows = { .e = v[0], .n = n };
-	struct cols c;
+	struct rp_cols c;
 	int err;
 
 	widths(r, &rows, &c);
@@ -365,7 +383,7 @@ static int print_rows(struct pk_report *r, FILE *f, const struct rp_hists *h,
 		if (!v[i]->shown ||
 		    (total && p * 100.0 / total < po->percent_limit))
 			continue;
-		put_row(r, f, v[i], &c, total, po);
+		pk__rp_put_row(r, f, v[i], &c, total, po);
 		if (po->chain != PK_REPORT_CHAIN_NONE)
 			err = pk__rp_print_chain(r, f, v[i], h->total, total,
 						 po);

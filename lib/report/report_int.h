@@ -183,6 +183,9 @@ struct pk_report {
 	bool raw_pending;
 	struct rp_raw raw_cur;
 	uint32_t last_end;                 /* pk__rp_chain_append's end */
+	const char *kernel_dso;            /* the kernel's DSO column text
+					      while top prints, else NULL */
+	bool color;                        /* top's colored percentages */
 	struct pk_tracefmt *tf;            /* the trace key's formats */
 	bool tf_tried;
 	void *parent_re;                   /* regex_t of the parent key */
@@ -255,6 +258,20 @@ int pk__rp_rb_sort(void **v, uint32_t n, pk__rp_left_fn left, const void *ctx);
 int pk__rp_cmp_key(const struct pk_report *r, int key,
 		   const struct rp_entry *a, const struct rp_entry *b);
 /* print.c */
+struct rp_cols {
+	int comm, pid, dso, sym;
+	int w[RP_MAX_KEYS];     /* the extended keys' widths, by position */
+};
+const char *pk__rp_dso_name(const struct rp_sym *s);
+const char *pk__rp_dso_of(const struct pk_report *r, const struct rp_sym *s);
+/* The symbol column's width for S (perf's: [x] and the name). */
+int pk__rp_sym_len(const struct rp_sym *s);
+int pk__rp_max(int a, int b);
+/* One entry's line of perf report --stdio (its columns C wide, the
+ * overhead in top's colors while r->color). */
+void pk__rp_put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
+		    const struct rp_cols *c, uint64_t total,
+		    const struct pk_report_print_opts *po);
 /* Whether KEY's column is left out (a filter of one value, perf's elide). */
 bool pk__rp_elided(const struct pk_report *r, int key);
 /* An entry's symbol as perf prints it, padded to W unless LAST. */
