@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfkit report: perf report --stdio's text of a perf.data file (the
- * browser comes later: on a terminal it prints the same).
+ * perfkit report: perf report --stdio's text of a perf.data file, or on a
+ * terminal its browser (report_tui.c); the progress of reading on stderr
+ * when that is a terminal.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <perfkit/annotate.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/report.h>
 #include <perfkit/session.h>
 #include "cli.h"
+#include "report_tui.h"
+#include "tui.h"
 
 struct rep {
 	const char *input;
@@ -22,6 +28,10 @@ struct rep {
 	bool chain_none;
 	bool chain_asked;       /* -g (not none) or -G given */
 	bool header, header_only, stats;
+	int tui;                /* 1 --tui, 0 --stdio, -1 on a terminal */
+	uint64_t size, done;    /* progress: the file's size, read so far */
+	int pct;                /* the percentage shown, -1: none yet */
+	struct pk_annotate *an; /* the browser's a */
 	struct cli_stats st;
 	struct pk_perfdata *pd;
 	struct pk_report *r;
@@ -32,7 +42,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: perfkit report [--stdio] [-i FILE] [options]\n"
 		"  -i, --input FILE        perf.data file (default perf.data)\n"
-		"      --stdio             text output (the default for now)\n"
+		"      --stdio             text output (the default when stdout is\n"
+		"                          not a terminal)\n"
+		"      --tui               the browser (the default on a terminal)\n"
 		"      --children          add callees' periods to their callers (default\n"
 		"                          with callchains); --no-children: self only\n"
 		"  -g, --call-graph MODE[,THRESHOLD[,ORDER[,function[,percent]]]]\n"
@@ -50,7 +62,7 @@ static void usage(FILE *f)
 }
 
 static const char *const refused[] = {
-	"fields", "cpu", "time", "threads", "tasks", "mmaps",
+	"fields", "cpu", "time", "threads", "tasks", "mmaps", "gtk",
 };
 
 /* -g's argument as perf reads it: words for the mode, order, key and
@@ -104,7 +116,25 @@ static int sample(void *ctx, struct pk_session *s,
 	struct rep *c = ctx;
 
 	(void)s;
+	if (c->an && pk_annotate_add(c->an, sm))
+		return -ENOMEM;
 	return pk_report_add(c->r, sm);
+}
+
+/* The share of the file read, on stderr, when it changes. */
+static void progress(struct rep *c, uint64_t offset)
+{
+	int pct;
+
+	if (offset <= c->done)
+		return;
+	c->done = offset;
+	pct = (int)(c->done * 100 / c->size);
+	if (pct != c->pct) {
+		c->pct = pct;
+		fprintf(stderr, "\rperfkit report: reading %s: %3d%%", c->input,
+			pct > 100 ? 100 : pct);
+	}
 }
 
 static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
@@ -112,6 +142,8 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 	struct rep *c = ctx;
 
 	(void)s;
+	if (c->size)
+		progress(c, rec->offset + rec->size);
 	return pk_report_record(c->r, rec);
 }
 
@@ -183,6 +215,57 @@ static void head(const struct rep *c, struct pk_perfdata *pd)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 }
 
+/* Why the browser cannot show what perf's would, or NULL. */
+static const char *no_browser(const struct rep *c, struct pk_perfdata *pd)
+{
+	if (pk_perfdata_nr_attrs(pd) > 1)
+		return "several events";
+	if (c->po.chain == PK_REPORT_CHAIN_FLAT ||
+	    c->po.chain == PK_REPORT_CHAIN_FOLDED)
+		return "-g flat and folded";
+	if (c->header)
+		return "--header";
+	return NULL;
+}
+
+/* Progress on stderr when it is a terminal and the input a file. */
+static void progress_start(struct rep *c, struct pk_perfdata *pd)
+{
+	struct pk_perfdata_info in;
+	struct stat st;
+
+	c->pct = -1;
+	pk_perfdata_info(pd, &in);
+	if (isatty(STDERR_FILENO) && !in.pipe && !stat(c->input, &st) &&
+	    st.st_size > 0)
+		c->size = (uint64_t)st.st_size;
+}
+
+static void progress_end(struct rep *c)
+{
+	if (c->pct >= 0)
+		fputs("\r\033[K", stderr);
+	c->size = 0;
+}
+
+/* The report on the terminal: its first event with samples. */
+static int browse(struct rep *c, struct pk_perfdata *pd)
+{
+	unsigned a = 0, n = pk_perfdata_nr_attrs(pd);
+	const char *name;
+	int err;
+
+	while (a + 1 < n && !pk_report_nr_samples(c->r, a))
+		a++;
+	name = pk_perfdata_attr_name(pd, a);
+	err = report_browse(c->r, a, name ? name : "", &c->po, c->an,
+			    c->o.sort && strstr(c->o.sort, "pid"));
+	if (err)
+		cli_error("report", "%s: the browser: %s", c->input,
+			  strerror(-err));
+	return err;
+}
+
 static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
@@ -217,22 +300,43 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -EINVAL;
 	}
+	if (c->tui && (why = no_browser(c, pd))) {
+		if (c->tui > 0) {
+			cli_error("report", "--tui: %s in the browser are not supported yet (use --stdio)",
+				  why);
+			pk_session_free(s);
+			return -EINVAL;
+		}
+		c->tui = 0;
+	}
+	if (c->tui < 0)
+		c->tui = tui_available();
+	if (c->tui && !(c->an = pk_annotate_new(s))) {
+		pk_session_free(s);
+		return -ENOMEM;
+	}
 	c->r = pk_report_new(s, pd, &c->o);
 	if (!c->r) {
+		pk_annotate_free(c->an);
 		pk_session_free(s);
 		cli_error("report", "--sort %s: unknown or unsupported key",
 			  c->o.sort);
 		return -EINVAL;
 	}
+	progress_start(c, pd);
 	err = pk_session_run(s, pd, &tool, c);
+	progress_end(c);
 	if (err)
 		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
 			  pk_perfdata_errmsg(pd), pk_strerror(err));
-	if (!err) {
+	if (!err && c->tui) {
+		err = browse(c, pd);
+	} else if (!err) {
 		head(c, pd);
 		err = pk_report_print(c->r, stdout, &c->po);
 	}
 	pk_report_free(c->r);
+	pk_annotate_free(c->an);
 	pk_session_free(s);
 	return err;
 }
@@ -242,7 +346,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 {
 	switch (ch) {
 	case 'i': c->input = arg; return 0;
-	case 303: return 0;
+	case 303: c->tui = 0; return 0;
+	case 316: c->tui = 1; return 0;
 	case 300: c->children = 1; return 0;
 	case 301: c->children = 0; return 0;
 	case 'g': c->chain_asked = true; return parse_chain(c, arg);
@@ -284,6 +389,7 @@ int cmd_report(int argc, char **argv)
 	static struct option longopts[64] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, 303 },
+		{ "tui", no_argument, NULL, 316 },
 		{ "children", no_argument, NULL, 300 },
 		{ "no-children", no_argument, NULL, 301 },
 		{ "call-graph", required_argument, NULL, 'g' },
@@ -304,7 +410,8 @@ int cmd_report(int argc, char **argv)
 		{ "stats", no_argument, NULL, 315 },
 		{ "help", no_argument, NULL, 'h' },
 	};
-	struct rep c = { .input = "perf.data", .children = -1, .caller = -1 };
+	struct rep c = { .input = "perf.data", .children = -1, .caller = -1,
+			 .tui = -1 };
 	struct pk_perfdata *pd;
 	int ch, li = 0, ret, n = 0;
 

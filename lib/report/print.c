@@ -15,7 +15,7 @@
 static bool elided1(const struct pk_report *r, int key)
 {
 	return (key == RK_COMM && r->comms.n == 1) ||
-	       (key == RK_DSO && r->dsos.n == 1) ||
+	       (key == RK_DSO && (r->dsos.n == 1 || r->zoom.dso)) ||
 	       (key == RK_SYM && r->syms.n == 1);
 }
 
@@ -60,7 +60,7 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 		const char *comm = pk_session_comm(r->sess, (uint32_t)e->tid);
 		int cl = (int)strlen(comm ? comm : e->comm);
 
-		if (!e->shown)
+		if (!e->shown || !pk__rp_in_zoom(r, e))
 			continue;
 		c->comm = max_i(c->comm, cl);
 		c->sym = max_i(c->sym, sym_len(s));
@@ -166,11 +166,11 @@ static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 	fputc('\n', f);
 }
 
+/* "# Samples: N of event 'E'" and the event count, of N samples worth
+ * TOTAL. */
 static void samples_line(struct pk_report *r, FILE *f, unsigned a,
-			 const struct rp_hists *h, bool relative)
+			 unsigned long n, uint64_t total)
 {
-	unsigned long n = relative ? h->nr_shown : h->nr_samples;
-	uint64_t total = relative ? h->total_shown : h->total;
 	char unit = ' ';
 	const char *name = pk_perfdata_attr_name(r->pd, a);
 
@@ -197,7 +197,8 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 		return -ENOMEM;
 	uint64_t total = po->relative ? h->total_shown : h->total;
 
-	samples_line(r, f, a, h, po->relative);
+	samples_line(r, f, a, po->relative ? h->nr_shown : h->nr_samples,
+		     total);
 	widths(r, h, &c);
 	put_header(r, f, &c, po);
 	for (uint32_t i = 0; i < h->n; i++)
@@ -245,4 +246,18 @@ int pk_report_print(struct pk_report *r, FILE *f,
 	if (!err && ferror(f))
 		err = -EIO;
 	return err;
+}
+
+void pk__rp_put_lines(struct pk_report *r, FILE *f, unsigned a,
+		      struct rp_entry *const *v, uint32_t n,
+		      uint64_t nr_samples, uint64_t total,
+		      const struct pk_report_print_opts *po)
+{
+	struct cols c;
+
+	samples_line(r, f, a, (unsigned long)nr_samples, total);
+	widths(r, &r->h[a], &c);
+	put_header(r, f, &c, po);
+	for (uint32_t i = 0; i < n; i++)
+		put_row(r, f, v[i], &c, total, po);
 }

@@ -340,3 +340,31 @@ int pk__rp_print_chain(struct pk_report *r, FILE *f, const struct rp_entry *e,
 	return graph(&g, e, total, r->o.children ? e->acc : e->self,
 		     r->nkeys && r->keys[0] == RK_SYM);
 }
+
+int pk__rp_chain_rows(const struct pk_report *r, const struct rp_entry *e,
+		      uint32_t p, uint64_t min_abs,
+		      const struct pk_report_print_opts *po, uint32_t **v)
+{
+	struct gctx g = { .r = (struct pk_report *)r, .po = po,
+			  .min_abs = min_abs };
+	const struct rp_node *n = &r->node[p];
+	uint32_t nk;
+
+	*v = NULL;
+	if (!n->child)
+		return 0;
+	if (p != e->root && !n->hit && !r->node[n->child].next) {
+		/* inside a merged node: its next frame */
+		if (!(*v = pk__malloc(sizeof(**v))))
+			return -ENOMEM;
+		**v = n->child;
+		return 1;
+	}
+	*v = sorted_kids(r, p, kid_min(&g, p), &nk);
+	return *v ? (int)nk : -ENOMEM;
+}
+
+void pk__rp_chain_name(const struct pk_report *r, uint32_t sym, FILE *f)
+{
+	sym_name(r, sym, f);
+}

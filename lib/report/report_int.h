@@ -58,6 +58,14 @@ struct rp_list {
 	unsigned n;
 };
 
+/* The browser's zoom and symbol filter (view.c): the entries of one DSO
+ * (short name), thread, and symbols holding a text; NULL, false: all. */
+struct rp_zoom {
+	const char *dso, *sym;
+	int32_t tid;
+	bool thread;                       /* tid is set */
+};
+
 enum { RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8 };
 
 struct pk_report {
@@ -85,6 +93,7 @@ struct pk_report {
 	uint32_t capframes;
 	uint64_t lost;
 	struct rp_list comms, dsos, syms, pids, tids;
+	struct rp_zoom zoom;               /* the browser's (view.c) */
 };
 
 /* hist.c */
@@ -115,10 +124,29 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n);
 int pk__rp_cmp_key(const struct pk_report *r, int key,
 		   const struct rp_entry *a, const struct rp_entry *b);
+/* print.c: the browser's lines (view.c): perf report --stdio's samples
+ * lines and column headers, then V's N entries' rows, of NR_SAMPLES
+ * samples worth TOTAL, widths of the entries in the zoom. */
+void pk__rp_put_lines(struct pk_report *r, FILE *f, unsigned a,
+		      struct rp_entry *const *v, uint32_t n,
+		      uint64_t nr_samples, uint64_t total,
+		      const struct pk_report_print_opts *po);
+/* view.c: whether E is in the browser's zoom (always, when none). */
+bool pk__rp_in_zoom(const struct pk_report *r, const struct rp_entry *e);
 /* print_chain.c */
 /* E's callchain: percentages of TOTAL, the graph threshold a share of
  * BASE (what the filters let by, with --percentage relative). */
 int pk__rp_print_chain(struct pk_report *r, FILE *f,
 		       const struct rp_entry *e, uint64_t total, uint64_t base,
 		       const struct pk_report_print_opts *po);
+/* The browser's callchain rows under trie node P (E's root or a row):
+ * the next frame of a merged node, else the children worth the
+ * threshold (a share MIN_ABS of the period, or of the parent's with
+ * fractal), sorted as printed; a new array in *V (NULL when none).
+ * Returns the count or -ENOMEM. */
+int pk__rp_chain_rows(const struct pk_report *r, const struct rp_entry *e,
+		      uint32_t p, uint64_t min_abs,
+		      const struct pk_report_print_opts *po, uint32_t **v);
+/* A callchain node's function as the callchains print it. */
+void pk__rp_chain_name(const struct pk_report *r, uint32_t sym, FILE *f);
 #endif
