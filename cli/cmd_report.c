@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <perfkit/annotate.h>
 #include <perfkit/perfdata.h>
@@ -29,7 +28,8 @@ struct rep {
 	bool chain_asked;       /* -g (not none) or -G given */
 	bool header, header_only, stats;
 	int tui;                /* 1 --tui, 0 --stdio, -1 on a terminal */
-	uint64_t size, done;    /* progress: the file's size, read so far */
+	uint64_t base, size, done; /* progress: the data's offset and size,
+				      read so far */
 	int pct;                /* the percentage shown, -1: none yet */
 	struct pk_annotate *an; /* the browser's a */
 	struct cli_stats st;
@@ -126,9 +126,9 @@ static void progress(struct rep *c, uint64_t offset)
 {
 	int pct;
 
-	if (offset <= c->done)
+	if (offset <= c->base + c->done)
 		return;
-	c->done = offset;
+	c->done = offset - c->base;
 	pct = (int)(c->done * 100 / c->size);
 	if (pct != c->pct) {
 		c->pct = pct;
@@ -232,13 +232,13 @@ static const char *no_browser(const struct rep *c, struct pk_perfdata *pd)
 static void progress_start(struct rep *c, struct pk_perfdata *pd)
 {
 	struct pk_perfdata_info in;
-	struct stat st;
 
 	c->pct = -1;
 	pk_perfdata_info(pd, &in);
-	if (isatty(STDERR_FILENO) && !in.pipe && !stat(c->input, &st) &&
-	    st.st_size > 0)
-		c->size = (uint64_t)st.st_size;
+	if (isatty(STDERR_FILENO) && !in.pipe && in.data_size) {
+		c->base = in.data_offset;
+		c->size = in.data_size;
+	}
 }
 
 static void progress_end(struct rep *c)
