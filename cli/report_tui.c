@@ -79,7 +79,7 @@ static void text(void *ctx, void *row, char *buf, size_t size)
 	const char *l;
 
 	if (!is_entry(row)) {
-		if (pk_report_view_chain_line(b->v, row_id(row), buf, size))
+		if (pk_report_view_chain_line(b->v, row_id(row), buf, size) < 0)
 			snprintf(buf, size, "?");
 		return;
 	}
@@ -91,8 +91,14 @@ static void text(void *ctx, void *row, char *buf, size_t size)
 /* perf indents each callchain level three columns. */
 static int indent(void *ctx, void *row, int depth)
 {
-	(void)ctx, (void)row;
-	return 3 * depth;
+	struct rtui *b = ctx;
+	char buf[8];
+	int lvl;
+
+	if (is_entry(row))
+		return 0;
+	lvl = pk_report_view_chain_line(b->v, row_id(row), buf, sizeof(buf));
+	return 3 * (lvl < 0 ? depth : lvl);
 }
 
 static const char *zoom_key(void *ctx, void *row, enum tui_zoom z)

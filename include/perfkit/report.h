@@ -169,8 +169,9 @@ PK_API bool pk_report_view_shown(const struct pk_report_view *v, uint32_t i);
 
 /*
  * Callchain rows as perf's browser shows them (graph or fractal): the
- * rows under entry I (ROW 0) or under row ROW: a merged node's next
- * frame, else the children worth the threshold, heaviest first. Row ids
+ * rows under entry I (ROW 0) or under row ROW: under a merged node's
+ * first frame its other frames, under its last (or only) one the
+ * children worth the threshold, heaviest first. Row ids
  * are non-zero and distinct over the view's entries. Returns the count
  * with the ids in *ROWS (the view's, valid until the next zoom), or
  * -EINVAL (bad I or ROW), -ENOMEM.
@@ -178,8 +179,11 @@ PK_API bool pk_report_view_shown(const struct pk_report_view *v, uint32_t i);
 PK_API int pk_report_view_chain(struct pk_report_view *v, uint32_t i,
 				uint32_t row, const uint32_t **rows);
 /* Row ROW's text into BUF (SIZE bytes with the NUL): the function, after
- * its percentage ("37.07% main") when its parent has more than one row
- * under it. 0 or -EINVAL. */
+ * its percentage ("37.07% main") on the first frame of a merged node
+ * where perf shows one (more than one sibling, or one not worth all of
+ * its parent). Returns the row's level as perf indents it (1: an entry's
+ * first rows; a merged node's other frames one further in when it shows
+ * a percentage, its children two), or -EINVAL, -ENOMEM. */
 PK_API int pk_report_view_chain_line(struct pk_report_view *v, uint32_t row,
 				     char *buf, size_t size);
 

@@ -139,11 +139,15 @@ bool pk__rp_in_zoom(const struct pk_report *r, const struct rp_entry *e);
 int pk__rp_print_chain(struct pk_report *r, FILE *f,
 		       const struct rp_entry *e, uint64_t total, uint64_t base,
 		       const struct pk_report_print_opts *po);
-/* The browser's callchain rows under trie node P (E's root or a row):
- * the next frame of a merged node, else the children worth the
- * threshold (a share MIN_ABS of the period, or of the parent's with
- * fractal), sorted as printed; a new array in *V (NULL when none).
- * Returns the count or -ENOMEM. */
+/* Whether trie node N of E's tree is a merged node's frame other than
+ * its last (perf merges runs of one child and no hits). */
+bool pk__rp_in_run(const struct pk_report *r, const struct rp_entry *e,
+		   uint32_t n);
+/* The browser's callchain rows under trie node P (E's root or a row) as
+ * perf's browser nests them: a merged node's first frame holds its other
+ * frames, its last the children worth the threshold (a share MIN_ABS of
+ * the period, or of the parent's with fractal), sorted as printed; a
+ * new array in *V (NULL when none). Returns the count or -ENOMEM. */
 int pk__rp_chain_rows(const struct pk_report *r, const struct rp_entry *e,
 		      uint32_t p, uint64_t min_abs,
 		      const struct pk_report_print_opts *po, uint32_t **v);

@@ -318,6 +318,49 @@ int pk_report_view_chain(struct pk_report_view *v, uint32_t i, uint32_t row,
 	return rows_of(v, v->v[e], row ? row : v->v[e]->root, rows);
 }
 
+/* The first frame of row N's merged node. */
+static uint32_t run_first(const struct pk_report *r, const struct rp_entry *e,
+			  uint32_t n)
+{
+	while (pk__rp_in_run(r, e, r->node[n].parent))
+		n = r->node[n].parent;
+	return n;
+}
+
+/* Whether first frame F and its siblings show percentages (perf: when
+ * more than one, or one not worth all of its parent's). 0, 1, -ENOMEM. */
+static int need_pct(struct pk_report_view *v, const struct rp_entry *e,
+		    uint32_t f)
+{
+	const struct rp_node *p = &v->r->node[v->r->node[f].parent];
+	const uint32_t *sib;
+	int n = rows_of(v, e, v->r->node[f].parent, &sib);
+	uint64_t all = p == &v->r->node[e->root] ?
+		       (v->r->o.children ? e->acc : e->self) : p->cumul - p->hit;
+
+	if (n < 0)
+		return n;
+	if (n > 1 && sib[1] == v->r->node[sib[0]].child)
+		n = 1;	/* a lone top node's frames */
+	return n > 1 || v->r->node[f].cumul != all;
+}
+
+/* perf's level of first frame F: its parent's, one more, two more below
+ * a merged node with percentages (its frames are one level in). */
+static int first_level(struct pk_report_view *v, const struct rp_entry *e,
+		       uint32_t f)
+{
+	uint32_t p = v->r->node[f].parent, a;
+	int la, np;
+
+	if (p == e->root)
+		return 1;
+	a = run_first(v->r, e, p);
+	if ((la = first_level(v, e, a)) < 0 || (np = need_pct(v, e, a)) < 0)
+		return la < 0 ? la : np;
+	return la + (np && a != p ? 2 : 1);
+}
+
 int pk_report_view_chain_line(struct pk_report_view *v, uint32_t row,
 			      char *buf, size_t size)
 {
@@ -325,36 +368,38 @@ int pk_report_view_chain_line(struct pk_report_view *v, uint32_t row,
 	int64_t i = entry_of(v, row);
 	const struct rp_entry *e;
 	const struct rp_node *n, *p;
-	const uint32_t *sib;
-	FILE *f;
+	uint32_t f;
 	uint64_t base;
-	int len = 0, nsib;
+	int len = 0, np, lvl;
+	FILE *f_;
 
 	if (i < 0 || row == v->v[i]->root || !size)
 		return -EINVAL;
 	e = v->v[i];
 	n = &r->node[row];
 	p = &r->node[n->parent];
-	nsib = rows_of(v, e, n->parent, &sib);
-	if (nsib < 0)
-		return nsib;
-	if (nsib > 1) {
+	f = run_first(r, e, row);
+	if ((np = need_pct(v, e, f)) < 0 || (lvl = first_level(v, e, f)) < 0)
+		return np < 0 ? np : lvl;
+	if (f != row)
+		lvl += np;
+	buf[0] = '\0';
+	if (np && f == row) {
 		base = v->po.chain != PK_REPORT_CHAIN_FRACTAL ? r->h[v->ev].total :
 		       n->parent == e->root ? (r->o.children ? e->acc : e->self) :
 		       p->cumul - p->hit;
 		len = snprintf(buf, size, "%.2f%% ",
 			       base ? n->cumul * 100.0 / (double)base : 0.0);
 		if (len < 0 || (size_t)len >= size)
-			return 0;
+			return lvl;
 	}
-	buf[len] = '\0';
 	if (size - (size_t)len < 2)
-		return 0;
-	if (!(f = fmemopen(buf + len, size - (size_t)len - 1, "w")))
+		return lvl;
+	if (!(f_ = fmemopen(buf + len, size - (size_t)len - 1, "w")))
 		return -ENOMEM;
-	setbuf(f, NULL);
-	pk__rp_chain_name(r, n->sym, f);
-	buf[len + ftell(f)] = '\0';
-	fclose(f);
-	return 0;
+	setbuf(f_, NULL);
+	pk__rp_chain_name(r, n->sym, f_);
+	buf[len + ftell(f_)] = '\0';
+	fclose(f_);
+	return lvl;
 }
