@@ -304,6 +304,7 @@ int report_browse(struct pk_report *r, unsigned event, const char *name,
 	int err;
 
 	b.m.ctx = &b;
+	b.m.no_marks = !po || po->chain == PK_REPORT_CHAIN_NONE;
 	if (!(b.v = pk_report_view_new(r, event, po)))
 		return -errno;
 	b.m.title = pk_report_view_title(b.v);
