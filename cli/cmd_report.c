@@ -259,7 +259,7 @@ static int browse(struct rep *c, struct pk_perfdata *pd)
 		a++;
 	name = pk_perfdata_attr_name(pd, a);
 	err = report_browse(c->r, a, name ? name : "", &c->po, c->an,
-			    c->o.sort && strstr(c->o.sort, "pid"));
+			    c->o.sort);
 	if (err)
 		cli_error("report", "%s: the browser: %s", c->input,
 			  strerror(-err));

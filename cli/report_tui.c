@@ -25,6 +25,7 @@ struct rtui {
 	unsigned event;
 	const char *event_name;
 	bool pid_key;           /* threads shown as comm(tid) */
+	bool zoom[TUI_NR_ZOOMS];  /* the sort keys have the DSO, thread */
 	char **tkey;            /* per entry: its thread's zoom key */
 	const char *err;        /* what failed in a callback */
 };
@@ -106,7 +107,8 @@ static const char *zoom_key(void *ctx, void *row, enum tui_zoom z)
 	struct rtui *b = ctx;
 	struct pk_report_entry e = { .sz = sizeof(e) };
 
-	if (!is_entry(row) || pk_report_view_entry(b->v, row_id(row), &e))
+	if (!b->zoom[z] || !is_entry(row) ||
+	    pk_report_view_entry(b->v, row_id(row), &e))
 		return NULL;
 	if (z == TUI_ZOOM_DSO)
 		return e.dso ? e.dso : "[unknown]";
@@ -289,16 +291,32 @@ static int thread_keys(struct rtui *b)
 	return 0;
 }
 
+/* Whether the sort keys SORT (NULL: comm,dso,sym) hold WORD. */
+static bool sort_has(const char *sort, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = sort ? sort : "comm,dso,sym"; p; p = strchr(p, ',')) {
+		p += *p == ',';
+		if (!strncmp(p, word, n) && (p[n] == ',' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
 int report_browse(struct pk_report *r, unsigned event, const char *name,
 		  const struct pk_report_print_opts *po,
-		  struct pk_annotate *an, bool pid_key)
+		  struct pk_annotate *an, const char *sort)
 {
 	struct rtui b = {
 		.m = { .nr_children = nr_children, .child = child,
 		       .text = text, .indent = indent, .zoom_key = zoom_key,
 		       .match = match, .annotate = annotate,
 		       .set_view = set_view },
-		.an = an, .event = event, .event_name = name, .pid_key = pid_key,
+		.an = an, .event = event, .event_name = name,
+		.pid_key = sort_has(sort, "pid"),
+		.zoom = { sort_has(sort, "dso"),
+			  sort_has(sort, "pid") || sort_has(sort, "comm") },
 	};
 	struct tui *t;
 	int err;

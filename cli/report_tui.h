@@ -9,11 +9,13 @@
 /*
  * Browses event EVENT (named NAME) of R laid out by PO on the terminal
  * until q or Ctrl-C; a annotates an entry's symbol with AN's samples
- * (NULL: not available). PID_KEY: the report sorts by pid (the t zoom
- * names threads comm(tid)). 0 or -errno (the terminal restored).
+ * (NULL: not available). SORT: the report's sort keys (NULL: the
+ * default): d and t zoom as perf's when they hold the DSO and the
+ * thread (comm or pid; with pid t names threads comm(tid)). 0 or -errno
+ * (the terminal restored).
  */
 int report_browse(struct pk_report *r, unsigned event, const char *name,
 		  const struct pk_report_print_opts *po,
-		  struct pk_annotate *an, bool pid_key);
+		  struct pk_annotate *an, const char *sort);
 
 #endif

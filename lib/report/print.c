@@ -54,6 +54,9 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 		   struct cols *c)
 {
 	c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
+	if (r->zoom.dso || r->zoom.thread || r->zoom.sym)
+		/* perf's browser, zoomed: the values' widths only */
+		c->comm = c->pid = c->dso = c->sym = 0;
 	for (uint32_t i = 0; i < h->n; i++) {
 		const struct rp_entry *e = &h->e[i];
 		const struct rp_sym *s = &r->sym[e->sym];
@@ -88,10 +91,10 @@ static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
 		if (elided(r, r->keys[k]))
 			continue;
 		switch (r->keys[k]) {
-		case RK_COMM: fprintf(f, "  %-*s", c->comm, "Command"); break;
-		case RK_PID: fprintf(f, "  %*s", c->pid, "Pid:Command"); break;
-		case RK_DSO: fprintf(f, "  %-*s", c->dso, "Shared Object"); break;
-		default: fprintf(f, "  %-*s", c->sym, "Symbol"); break;
+		case RK_COMM: fprintf(f, "  %-*.*s", c->comm, c->comm, "Command"); break;
+		case RK_PID: fprintf(f, "  %*.*s", c->pid, c->pid, "Pid:Command"); break;
+		case RK_DSO: fprintf(f, "  %-*.*s", c->dso, c->dso, "Shared Object"); break;
+		default: fprintf(f, "  %-*.*s", c->sym, c->sym, "Symbol"); break;
 		}
 	}
 	fputs("\n# ", f);

@@ -116,8 +116,9 @@ screen
 sed -n '3,49{/^$/d;p}' "$T_TMP/screen" | norm > "$T_TMP/got"
 cmp -s "$T_TMP/want" "$T_TMP/got"
 check "report_tui d rows" "$(diff "$T_TMP/want" "$T_TMP/got" | head -5 | tr '\n' '|')" $? -eq 0
+# (perf's widths when zoomed: the values', the titles cut to them)
 check "report_tui d drops the DSO column" "$(line 2)" \
-	"$(line 2)" = "$(echo "$HEADER" | sed 's/Shared Object *//')"
+	-z "$(line 2 | grep Shared)" -a -n "$(line 2 | grep '^  Children      Self  Comm.*  Symbol$')"
 key "d again zooms out" d "^$TITLE\$"
 
 # t: the first entry's thread
