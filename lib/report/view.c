@@ -82,6 +82,8 @@ static int lay_out(struct pk_report_view *v)
 	FILE *f;
 
 	v->total = v->po.relative ? h->total_shown : h->total;
+	/* perf sorted the callchains before any zoom */
+	v->min_abs = (uint64_t)(v->total * (v->po.chain_percent / 100));
 	if (v->po.relative && (r->zoom.dso || r->zoom.thread || r->zoom.sym)) {
 		/* perf counts the entries' own samples shown */
 		nr = v->total = 0;
@@ -89,7 +91,6 @@ static int lay_out(struct pk_report_view *v)
 			if (pk__rp_in_zoom(r, v->v[i]))
 				nr += v->v[i]->nr_self, v->total += v->v[i]->self;
 	}
-	v->min_abs = (uint64_t)(v->total * (v->po.chain_percent / 100));
 	if (!(f = open_memstream(&buf, &len)))
 		return -ENOMEM;
 	pk__rp_put_lines(r, f, v->ev, v->v, v->n, nr, v->total, &v->po);
