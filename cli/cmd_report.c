@@ -27,7 +27,8 @@ struct rep {
 	bool chain_none;
 	bool chain_asked;       /* -g (not none) or -G given */
 	bool header, header_only, stats;
-	int tui;                /* 1 --tui, 0 --stdio, -1 on a terminal */
+	int tui;                /* 1 --tui, 0 --stdio, -1 on a terminal,
+				   2 on a terminal that is one */
 	uint64_t base, size, done; /* progress: the data's offset and size,
 				      read so far */
 	int pct;                /* the percentage shown, -1: none yet */
@@ -216,16 +217,24 @@ static void head(const struct rep *c, struct pk_perfdata *pd)
 }
 
 /* Why the browser cannot show what perf's would, or NULL. */
-static const char *no_browser(const struct rep *c, struct pk_perfdata *pd)
+static const char *no_browser(const struct rep *c)
 {
-	if (pk_perfdata_nr_attrs(pd) > 1)
-		return "several events";
 	if (c->po.chain == PK_REPORT_CHAIN_FLAT ||
 	    c->po.chain == PK_REPORT_CHAIN_FOLDED)
 		return "-g flat and folded";
 	if (c->header)
 		return "--header";
 	return NULL;
+}
+
+/* Whether more than one event has samples. */
+static bool several(const struct rep *c, struct pk_perfdata *pd)
+{
+	unsigned n = 0;
+
+	for (unsigned a = 0; a < pk_perfdata_nr_attrs(pd); a++)
+		n += pk_report_nr_samples(c->r, a) > 0;
+	return n > 1;
 }
 
 /* Progress on stderr when it is a terminal and the input a file. */
@@ -300,7 +309,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -EINVAL;
 	}
-	if (c->tui && (why = no_browser(c, pd))) {
+	if (c->tui && (why = no_browser(c))) {
 		if (c->tui > 0) {
 			cli_error("report", "--tui: %s in the browser are not supported yet (use --stdio)",
 				  why);
@@ -310,7 +319,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		c->tui = 0;
 	}
 	if (c->tui < 0)
-		c->tui = tui_available();
+		c->tui = tui_available() ? 2 : 0;
 	if (c->tui && !(c->an = pk_annotate_new(s))) {
 		pk_session_free(s);
 		return -ENOMEM;
@@ -329,6 +338,13 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (err)
 		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
 			  pk_perfdata_errmsg(pd), pk_strerror(err));
+	if (!err && c->tui && several(c, pd)) {
+		if (c->tui == 1) {	/* perf: a menu of the events first */
+			cli_error("report", "--tui: several events with samples in the browser are not supported yet (use --stdio)");
+			err = -EINVAL;
+		}
+		c->tui = 0;
+	}
 	if (!err && c->tui) {
 		err = browse(c, pd);
 	} else if (!err) {
