@@ -77,6 +77,8 @@ struct pk_perfdata {
 	struct pd_qent *q;
 	size_t qlen, qcap, qhead;  /* qhead: first undelivered of a flush */
 	size_t qflush;             /* entries [qhead, qflush) are ready */
+	struct pd_qent *qtmp;      /* q_sort's merge buffer */
+	size_t qtmpcap;
 	uint64_t seq, max_time, next_flush, last_flush;
 	bool eof;
 	struct pd_chunk *chunks;   /* copies (swapped, compressed) */

@@ -464,6 +464,7 @@ void pk_perfdata_free(struct pk_perfdata *pd)
 	pk__free(pd->attrs);
 	pk__hash_fini(&pd->ids);
 	pk__free(pd->q);
+	pk__free(pd->qtmp);
 	while (pd->chunks) {
 		struct pd_chunk *c = pd->chunks;
 

@@ -303,6 +303,75 @@ static int qent_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static bool q_before(const struct pd_qent *x, const struct pd_qent *y)
+{
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
+
+/* Merges the runs [A, B) and [B, C) of SRC into DST at A. */
+static void q_merge(const struct pd_qent *src, struct pd_qent *dst,
+		    size_t a, size_t b, size_t c)
+{
+	size_t i = a, j = b, k = a;
+
+	while (i < b && j < c)
+		dst[k++] = q_before(&src[j], &src[i]) ? src[j++] : src[i++];
+	memcpy(dst + k, src + i, (b - i) * sizeof(*dst));
+	k += b - i;
+	memcpy(dst + k, src + j, (c - j) * sizeof(*dst));
+}
+
+/*
+ * The queue in time order. It is made of runs already in order (what the
+ * last flush left, then each CPU's buffer as it was written), so the runs
+ * are merged pairwise: a few passes instead of a full sort. qsort when
+ * the merge buffer cannot be had.
+ */
+static void q_sort(struct pk_perfdata *pd)
+{
+	struct pd_qent *src = pd->q, *dst;
+	size_t n = pd->qlen, width, i;
+
+	for (i = 1; i < n && !q_before(&src[i], &src[i - 1]); i++)
+		;
+	if (i >= n)
+		return;
+	if (pd->qtmpcap < pd->qcap) {
+		pk__free(pd->qtmp);
+		pd->qtmp = pk__malloc(pd->qcap * sizeof(*pd->qtmp));
+		pd->qtmpcap = pd->qtmp ? pd->qcap : 0;
+	}
+	if (!pd->qtmp) {
+		qsort(pd->q, n, sizeof(*pd->q), qent_cmp);
+		return;
+	}
+	dst = pd->qtmp;
+	/* natural runs merged two by two until one is left */
+	for (;;) {
+		size_t a = 0, runs = 0;
+
+		while (a < n) {
+			size_t b = a + 1, c;
+
+			while (b < n && !q_before(&src[b], &src[b - 1]))
+				b++;
+			c = b < n ? b + 1 : n;
+			while (c < n && !q_before(&src[c], &src[c - 1]))
+				c++;
+			q_merge(src, dst, a, b, c);
+			runs++;
+			a = c;
+		}
+		width = runs;
+		src = dst;
+		dst = src == pd->q ? pd->qtmp : pd->q;
+		if (width <= 1)
+			break;
+	}
+	if (src != pd->q)
+		memcpy(pd->q, src, n * sizeof(*src));
+}
+
 /* Makes queued entries with time <= LIMIT ready (all when FINAL). */
 static void q_flush(struct pk_perfdata *pd, uint64_t limit, bool final)
 {
@@ -317,7 +386,7 @@ static void q_flush(struct pk_perfdata *pd, uint64_t limit, bool final)
 		pd->qhead = 0;
 	}
 	if (pd->qlen)
-		qsort(pd->q, pd->qlen, sizeof(*pd->q), qent_cmp);
+		q_sort(pd);
 	if (final) {
 		n = pd->qlen;
 	} else {

@@ -12,6 +12,32 @@
 #include <perfkit/perfdata.h>
 #include <perfkit/unwind.h>
 
+/* S's (location ID) key among callchain nodes: see rp_sym. 0 or -ENOMEM. */
+static int node_key(struct pk_report *r, struct rp_sym *s, uint32_t id)
+{
+	uint32_t i;
+
+	s->node_key = id;
+	if (!s->inlined || !s->name)
+		return 0;
+	if (!pk__rp_intern(r, s->name, &i))
+		return -ENOMEM;
+	if (i >= r->capinl) {
+		uint32_t n = i + 256, *v = pk__realloc(r->inl_first,
+						       n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + r->capinl, 0, (n - r->capinl) * sizeof(*v));
+		r->inl_first = v;
+		r->capinl = n;
+	}
+	if (!r->inl_first[i])
+		r->inl_first[i] = id + 1;
+	s->node_key = r->inl_first[i] - 1;
+	return 0;
+}
+
 static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
 {
 	/* an address in no mapping is one location whatever the level (the
@@ -39,6 +65,8 @@ static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
 				sizeof(*r->sym), 1024))
 			return UINT32_MAX;
 		r->sym[r->nsym] = *s;
+		if (node_key(r, &r->sym[r->nsym], r->nsym))
+			return UINT32_MAX;
 		*v = r->nsym;
 		return r->nsym++;
 	}
@@ -65,7 +93,7 @@ static void loc_sym(struct pk_report *r, const struct pk_location *l,
 	s->addr = l->dso_addr;
 }
 
-uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
+static uint32_t sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode)
 {
 	struct pk_location l;
@@ -76,6 +104,54 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 	if (!found && !s.dso)
 		return UINT32_MAX;
 	return sym_intern(r, &s);
+}
+
+/* The session's generation of PID's maps in CPUMODE, asked once per
+ * sample (maps change only between samples). */
+static uint64_t generation(struct pk_report *r, uint32_t pid,
+			   uint16_t cpumode)
+{
+	struct rp_gen *g = cpumode == PERF_RECORD_MISC_KERNEL ? &r->gen[0] :
+			   cpumode == PERF_RECORD_MISC_USER ? &r->gen[1] : NULL;
+
+	if (!g)
+		return 0;
+	if (g->sample != r->nadded || g->pid != pid) {
+		g->gen = pk_session_generation(r->sess, pid, cpumode);
+		g->pid = pid;
+		g->sample = r->nadded;
+	}
+	return g->gen;
+}
+
+/*
+ * The interned location of IP: callchains repeat the same addresses, so
+ * a direct-mapped cache keyed by the address, the process (user space),
+ * the cpumode and the generation of the maps answers most frames without
+ * resolving and interning them again.
+ */
+uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
+		       uint16_t cpumode)
+{
+	uint64_t gen = generation(r, pid, cpumode);
+	uint32_t p = cpumode == PERF_RECORD_MISC_KERNEL ? 0 : pid;
+	struct rp_fcache *c;
+	uint32_t id;
+
+	if (!gen)
+		return sym_of(r, pid, ip, cpumode);
+	if (!r->fcache && !(r->fcache = pk__calloc(RP_FCACHE,
+						   sizeof(*r->fcache))))
+		return UINT32_MAX;
+	c = &r->fcache[(pk__rp_mix(ip, ((uint64_t)p << 8) | cpumode) ^ gen) &
+		       (RP_FCACHE - 1)];
+	if (c->ip == ip && c->gen == gen && c->pid == p && c->mode == cpumode)
+		return c->id;
+	id = sym_of(r, pid, ip, cpumode);
+	if (id != UINT32_MAX)
+		*c = (struct rp_fcache){ .ip = ip, .gen = gen, .pid = p,
+					 .mode = cpumode, .id = id };
+	return id;
 }
 
 static int chain_room(struct pk_report *r, uint64_t n)
@@ -279,26 +355,28 @@ int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 {
 	uint32_t at;
 
+	r->last_end = 0;
 	if (!n)
 		return 0;
 	if (!e->root && !(e->root = node_new(r, 0, UINT32_MAX)))
 		return -ENOMEM;
 	at = e->root;
-	r->node[at].cumul += period;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t next = r->node[at].hint;
+		uint32_t next = r->node[at].hint, key = r->sym[chain[i]].node_key;
 
 		/* samples mostly repeat the path of the one before */
-		if (!next || r->node[next].sym != chain[i]) {
-			next = child(r, at, chain[i]);
+		if (!next || r->node[next].sym != key) {
+			next = child(r, at, key);
 			if (!next)
 				return -ENOMEM;
 			r->node[at].hint = next;
 		}
 		at = next;
-		r->node[at].cumul += period;
 	}
+	/* the nodes on the way sum their ends' hits: pk__rp_cumul */
 	r->node[at].hit += period;
+	r->cumul_stale = true;
+	r->last_end = at;
 	if (n > e->max_depth)
 		e->max_depth = n;
 	return 0;

@@ -151,6 +151,9 @@ void pk_report_free(struct pk_report *r)
 	pk_unwind_free(r->uw);
 	pk__free(r->uips);
 	pk__free(r->frames);
+	pk__free(r->fcache);
+	pk__free(r->inl_first);
+	pk__rp_memo_fini(r);
 	pk__rp_filters_fini(r);
 	pk__free(r);
 }
@@ -280,8 +283,23 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 		if (r->o.callchain &&
 		    pk__rp_chain_append(r, e, r->chain + i, nchain - i, period))
 			return -ENOMEM;
+		pk__rp_memo_note(r, h, e, r->o.callchain ? r->last_end : 0);
 	}
 	return 0;
+}
+
+/* The sample's interned command name: the session's thread keeps its
+ * name in place, so the last one seen is checked before the table. */
+static const char *comm_of(struct pk_report *r, const char *comm,
+			   const char *none)
+{
+	if (!comm)
+		return pk__rp_intern(r, none, NULL);
+	if (comm != r->last_comm || strcmp(comm, r->last_comm_str)) {
+		r->last_comm_str = pk__rp_intern(r, comm, NULL);
+		r->last_comm = r->last_comm_str ? comm : NULL;
+	}
+	return r->last_comm_str;
 }
 
 int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
@@ -297,9 +315,10 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 
 	if (!h)
 		return -ENOMEM;
+	r->nadded++;
 	if (!ss->comm)
 		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
-	tmpl.comm = pk__rp_intern(r, ss->comm ? ss->comm : buf, NULL);
+	tmpl.comm = comm_of(r, ss->comm, buf);
 	tmpl.sym = pk__rp_sym_of(r, sm->pid, sm->ip,
 				 ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (!tmpl.comm || tmpl.sym == UINT32_MAX)
@@ -317,6 +336,9 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		h->nr_shown++;
 		h->total_shown += period;
 	}
+	if (pk__rp_memo_replay(r, h, (unsigned)ss->attr, &tmpl, (uint32_t)n,
+			       period))
+		return 0;
 	e = entry_get(r, h, &tmpl);
 	if (!e)
 		return -ENOMEM;
@@ -328,8 +350,12 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	if (r->o.callchain && pk__rp_chain_append(r, e, r->chain, (uint32_t)n,
 						  period))
 		return -ENOMEM;
-	if (!r->o.children)
-		return 0;
-	r->seen[0] = (uint32_t)(e - h->e);
-	return add_children(r, h, &tmpl, (uint32_t)n, period);
+	pk__rp_memo_note(r, h, e, r->o.callchain ? r->last_end : 0);
+	if (r->o.children) {
+		r->seen[0] = (uint32_t)(e - h->e);
+		if (add_children(r, h, &tmpl, (uint32_t)n, period))
+			return -ENOMEM;
+	}
+	pk__rp_memo_done(r);
+	return 0;
 }

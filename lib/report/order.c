@@ -83,16 +83,14 @@ static int64_t entries_cmp(const struct pk_report *r, const struct rp_entry *nw,
 	return c;
 }
 
-static bool entries_left(const struct pk_report *r, const struct rp_entry *nw,
-			 const struct rp_entry *old)
+static bool entries_left(const void *ctx, const void *nw, const void *old)
 {
-	return entries_cmp(r, nw, old) < 0;
+	return entries_cmp(ctx, nw, old) < 0;
 }
 
-static bool output_left(const struct pk_report *r, const struct rp_entry *nw,
-			const struct rp_entry *old)
+static bool output_left(const void *ctx, const void *nw, const void *old)
 {
-	return output_cmp(r, nw, old) < 0;
+	return output_cmp(ctx, nw, old) < 0;
 }
 
 struct rbn {
@@ -152,8 +150,8 @@ static void repair(struct rbn *t, uint32_t *root, uint32_t x)
 	t[*root - 1].red = false;
 }
 
-static void in_order(const struct rbn *t, uint32_t n, struct rp_entry **in,
-		     struct rp_entry **out, uint32_t *k)
+static void in_order(const struct rbn *t, uint32_t n, void **in, void **out,
+		     uint32_t *k)
 {
 	while (n) {
 		in_order(t, t[n - 1].l, in, out, k);
@@ -162,13 +160,10 @@ static void in_order(const struct rbn *t, uint32_t n, struct rp_entry **in,
 	}
 }
 
-/* V's N entries, in this order, into a red-black tree by LEFT; then V
- * in the tree's order. */
-static void tree_sort(const struct pk_report *r, struct rp_entry **v,
-		      uint32_t n, struct rbn *t, struct rp_entry **in,
-		      bool (*left)(const struct pk_report *,
-				   const struct rp_entry *,
-				   const struct rp_entry *))
+/* V's N items, in this order, into a red-black tree by LEFT (equals to
+ * the right); then V in the tree's order. */
+static void tree_sort(void **v, uint32_t n, struct rbn *t, void **in,
+		      pk__rp_left_fn left, const void *ctx)
 {
 	uint32_t root = 0, k = 0;
 
@@ -179,7 +174,7 @@ static void tree_sort(const struct pk_report *r, struct rp_entry **v,
 
 		while (*link) {
 			parent = *link;
-			link = left(r, in[i], in[parent - 1]) ?
+			link = left(ctx, in[i], in[parent - 1]) ?
 			       &t[parent - 1].l : &t[parent - 1].r;
 		}
 		*link = i + 1;
@@ -190,21 +185,33 @@ static void tree_sort(const struct pk_report *r, struct rp_entry **v,
 	in_order(t, root, in, v, &k);
 }
 
+int pk__rp_rb_sort(void **v, uint32_t n, pk__rp_left_fn left, const void *ctx)
+{
+	struct rbn *t = pk__calloc(n + 1, sizeof(*t));
+	void **in = pk__malloc((n + 1) * sizeof(*in));
+
+	if (t && in)
+		tree_sort(v, n, t, in, left, ctx);
+	pk__free(t);
+	pk__free(in);
+	return t && in ? 0 : -ENOMEM;
+}
+
 /* perf: entries go into its tree as made, then into the collapsed tree
  * in that tree's order, then into the output tree. */
 int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n)
 {
 	struct rbn *t = pk__calloc(n + 1, sizeof(*t));
-	struct rp_entry **in = pk__malloc((n + 1) * sizeof(*in));
+	void **in = pk__malloc((n + 1) * sizeof(*in));
 
 	if (!t || !in) {
 		pk__free(t);
 		pk__free(in);
 		return -ENOMEM;
 	}
-	tree_sort(r, v, n, t, in, entries_left);
-	tree_sort(r, v, n, t, in, entries_left);
-	tree_sort(r, v, n, t, in, output_left);
+	tree_sort((void **)v, n, t, in, entries_left, r);
+	tree_sort((void **)v, n, t, in, entries_left, r);
+	tree_sort((void **)v, n, t, in, output_left, r);
 	pk__free(t);
 	pk__free(in);
 	return 0;

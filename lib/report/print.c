@@ -200,6 +200,8 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 		return -ENOMEM;
 	uint64_t total = po->relative ? h->total_shown : h->total;
 
+	pk__rp_cumul(r);
+
 	samples_line(r, f, a, po->relative ? h->nr_shown : h->nr_samples,
 		     total);
 	widths(r, h, &c);

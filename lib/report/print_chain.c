@@ -30,8 +30,6 @@ static uint32_t run_end(const struct pk_report *r, uint32_t n)
 
 static const struct pk_report *sort_r;
 
-/* perf's order of siblings: heavier first; among equals, the order of
- * its tree of unsorted children (greater DSO, then address, first). */
 /* perf orders by DSO address: none lowest, then the kernel's (made
  * first), then the others as they came. */
 static uint32_t dso_rank(const struct rp_sym *s)
@@ -41,28 +39,66 @@ static uint32_t dso_rank(const struct rp_sym *s)
 	return s->level == 'k' ? 1 : s->dso_idx + 2;
 }
 
-static int by_key(const void *a, const void *b)
+/* perf's tree of a node's children as they are made (match_chain): an
+ * inlined function against another by name, else by DSO and symbol
+ * start; the greater goes left. */
+static bool kid_left(const void *ctx, const void *nw, const void *old)
 {
-	const struct rp_node *x = &sort_r->node[*(const uint32_t *)a];
-	const struct rp_node *y = &sort_r->node[*(const uint32_t *)b];
-	const struct rp_sym *sx = &sort_r->sym[x->sym], *sy = &sort_r->sym[y->sym];
-	uint32_t dx = dso_rank(sx), dy = dso_rank(sy);
+	const struct pk_report *r = ctx;
+	const struct rp_sym *sn = &r->sym[r->node[(uintptr_t)nw].sym];
+	const struct rp_sym *so = &r->sym[r->node[(uintptr_t)old].sym];
+	uint32_t dn = dso_rank(sn), dold = dso_rank(so);
+	int c;
 
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	if (sx->start != sy->start)
-		return sx->start > sy->start ? -1 : 1;
-	return x->sym < y->sym ? -1 : x->sym > y->sym;
+	if (sn->name && so->name && (sn->inlined || so->inlined) &&
+	    (c = strcmp(so->name, sn->name)))
+		return c < 0;
+	if (dold != dn)
+		return dold < dn;
+	return so->start < sn->start;
 }
 
+/* P's children in the order of perf's tree of them: a new array (NULL
+ * when none or out of memory), the count in *N. */
+static uint32_t *kids_in_order(const struct pk_report *r, uint32_t p,
+			       uint32_t *n)
+{
+	uint32_t k = 0;
+	void **v;
+	uint32_t *u;
+
+	*n = 0;
+	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
+		k++;
+	if (!k || !(v = pk__malloc(k * sizeof(*v))))
+		return NULL;
+	/* made in this order (the list is newest first) */
+	*n = k;
+	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
+		v[--k] = (void *)(uintptr_t)c;
+	if (pk__rp_rb_sort(v, *n, kid_left, r)) {
+		pk__free(v);
+		*n = 0;
+		return NULL;
+	}
+	u = (uint32_t *)v;
+	for (uint32_t i = 0; i < *n; i++)
+		u[i] = (uint32_t)(uintptr_t)v[i];
+	return u;
+}
+
+static const struct pk_report *sort_r;
+
+/* Heavier first, equals in the order given (their place in the array:
+ * qsort is not stable). */
 static int by_cumul(const void *a, const void *b)
 {
-	uint64_t x = sort_r->node[*(const uint32_t *)a].cumul;
-	uint64_t y = sort_r->node[*(const uint32_t *)b].cumul;
+	const uint32_t *x = a, *y = b;
+	uint64_t cx = sort_r->node[*x].cumul, cy = sort_r->node[*y].cumul;
 
-	if (x != y)
-		return x > y ? -1 : 1;
-	return by_key(a, b);
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 /* The children of trie node P worth MIN_HIT or more, sorted: a new array
@@ -70,18 +106,15 @@ static int by_cumul(const void *a, const void *b)
 static uint32_t *sorted_kids(const struct pk_report *r, uint32_t p,
 			     uint64_t min_hit, uint32_t *n)
 {
-	uint32_t k = 0, *v;
+	uint32_t k, *v = kids_in_order(r, p, &k);
 
 	*n = 0;
-	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
-		k++;
-	if (!k || !(v = pk__malloc(k * sizeof(*v))))
-		return NULL;
-	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
-		if (r->node[c].cumul >= min_hit)
-			v[(*n)++] = c;
+	for (uint32_t i = 0; i < k; i++)
+		if (r->node[v[i]].cumul >= min_hit)
+			v[(*n)++] = v[i];
 	sort_r = r;
-	qsort(v, *n, sizeof(*v), by_cumul);
+	if (*n)
+		qsort(v, *n, sizeof(*v), by_cumul);
 	return v;
 }
 
@@ -249,19 +282,11 @@ static int graph(struct gctx *g, const struct rp_entry *e, uint64_t total,
 static int ends(const struct pk_report *r, uint32_t p, uint64_t min_hit,
 		uint32_t **v, uint32_t *n, uint32_t *cap)
 {
-	uint32_t nk = 0, *kids = NULL;
+	uint32_t nk, *kids = kids_in_order(r, p, &nk);
 	int err = 0;
 
-	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
-		nk++;
-	if (nk && !(kids = pk__malloc(nk * sizeof(*kids))))
+	if (r->node[p].child && !kids)
 		return -ENOMEM;
-	nk = 0;
-	for (uint32_t c = r->node[p].child; c; c = r->node[c].next)
-		kids[nk++] = c;
-	sort_r = r;
-	if (nk)
-		qsort(kids, nk, sizeof(*kids), by_key);
 	for (uint32_t i = 0; i < nk && !err; i++)
 		err = ends(r, kids[i], min_hit, v, n, cap);
 	pk__free(kids);

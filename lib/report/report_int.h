@@ -22,6 +22,10 @@ struct rp_sym {
 	uint32_t dso_idx;     /* the DSO's order of first sight */
 	char level;           /* '.' user, 'k' kernel */
 	bool inlined;
+	uint32_t node_key;    /* callchain nodes: perf matches an inlined
+				 function by its name alone (the first
+				 inlined location of that name), others by
+				 DSO and start (the location itself) */
 };
 
 struct rp_node {
@@ -66,6 +70,20 @@ struct rp_zoom {
 	bool thread;                       /* tid is set */
 };
 
+/* pk__rp_sym_of's cache: an address's interned location. */
+struct rp_fcache {
+	uint64_t ip, gen;
+	uint32_t pid, id;
+	uint16_t mode;
+};
+enum { RP_FCACHE = 1 << 16 };
+
+/* The generation of a process's maps, asked once per sample. */
+struct rp_gen {
+	uint64_t gen, sample;
+	uint32_t pid;
+};
+
 enum { RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8 };
 
 struct pk_report {
@@ -92,10 +110,45 @@ struct pk_report {
 	struct pk_frame *frames;
 	uint32_t capframes;
 	uint64_t lost;
+	uint32_t *inl_first;               /* name's string index -> the
+					      first inlined location + 1 */
+	uint32_t capinl;
+	uint64_t nadded;                   /* pk_report_add calls */
+	const char *last_comm;             /* the session's, and its copy */
+	const char *last_comm_str;
+	struct rp_fcache *fcache;
+	struct rp_gen gen[2];              /* kernel, user */
 	struct rp_list comms, dsos, syms, pids, tids;
 	struct rp_zoom zoom;               /* the browser's (view.c) */
+	/* memo.c: samples of one kind replayed */
+	struct rp_memo *memo;
+	uint32_t nmemo, capmemo;
+	struct pk__hash memo_idx;          /* key hash -> memo */
+	uint32_t *memo_pool;               /* chains and (entry, end) pairs */
+	size_t npool, cappool;
+	uint64_t memo_hash;                /* the kind being noted */
+	bool memo_rec;                     /* noting the sample's steps */
+	bool memo_off;
+	bool cumul_stale;                  /* node cumul to sum again */
+	uint32_t last_end;                 /* pk__rp_chain_append's end */
 };
 
+/* memo.c */
+/* With the sample (template T of event ATTR, callchain r->chain[0..N)):
+ * 1 when a sample like it was seen and its PERIOD is added the same way;
+ * 0 when it must go the long way (noted then when it is memoizable:
+ * pk__rp_memo_note each entry it adds to, in order, the sample's own
+ * entry first, then pk__rp_memo_done). */
+int pk__rp_memo_replay(struct pk_report *r, struct rp_hists *h,
+		       unsigned attr, const struct rp_entry *t, uint32_t n,
+		       uint64_t period);
+int pk__rp_memo_push(struct pk_report *r, const uint32_t *v, uint32_t n);
+void pk__rp_memo_note(struct pk_report *r, const struct rp_hists *h,
+		      const struct rp_entry *e, uint32_t end);
+void pk__rp_memo_done(struct pk_report *r);
+void pk__rp_memo_fini(struct pk_report *r);
+/* Sums the nodes' cumul from their hits (before reading them). */
+void pk__rp_cumul(struct pk_report *r);
 /* hist.c */
 /* Room in *V for element N (*CAP of SIZE bytes now; FIRST the first
  * capacity): 0 or -ENOMEM. */
@@ -122,6 +175,13 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode);
 /* order.c: V's N entries into perf's output order. 0 or -ENOMEM. */
 int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n);
+/* Whether NW goes left of OLD in a tree of CTX's (equals go right). */
+typedef bool (*pk__rp_left_fn)(const void *ctx, const void *nw,
+			       const void *old);
+/* V's N items, in this order, into a red-black tree by LEFT, as perf's
+ * trees are built; then V in the tree's order (its comparisons need not be
+ * transitive: the tree's shape decides). 0 or -ENOMEM. */
+int pk__rp_rb_sort(void **v, uint32_t n, pk__rp_left_fn left, const void *ctx);
 int pk__rp_cmp_key(const struct pk_report *r, int key,
 		   const struct rp_entry *a, const struct rp_entry *b);
 /* print.c: the browser's lines (view.c): perf report --stdio's samples
