@@ -228,7 +228,7 @@ static int annotate(void *ctx, void *row, struct tui *t)
 		    !strcmp(s.name, e.sym) && !strcmp(s.dso_short, e.dso))
 			break;
 	if (i == n)
-		return -ENOENT;	/* no samples in it (only callees') */
+		return -ENODATA;	/* no samples of its own (callees' only) */
 	an = pk_annotation_new(b->an, i, NULL);
 	if (!an)
 		return -errno;
