@@ -125,6 +125,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(TLIB_OBJS) $(BUILD)/libperfkit.a
 
 # A unit test that compiles a cli file in (white box).
 $(BUILD)/tests/test_tui_term: cli/tui.c cli/tui.h
+$(BUILD)/tests/test_time_range: cli/time_range.c cli/cli.h
 
 # Test-only reference library (never linked into libperfkit).
 TEST_LDLIBS_test_pt_libipt = -lipt

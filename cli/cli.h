@@ -19,6 +19,7 @@ int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_pt(int argc, char **argv);
 /* perfkit pt decode (cmd_pt_decode.c), called from cmd_pt. */
 int cmd_pt_decode(int argc, char **argv);
@@ -93,6 +94,22 @@ extern int cli_verbose;
 /* A CPU list "1,3-5" appended to CPUS[N..MAX) (the new count, or -1 when
  * malformed, empty or too long). */
 int cli_parse_cpus(const char *s, int *cpus, int max, int n);
+/* time_range.c: "SECS[.FRACTION]" (N bytes at S) to ns, "" to 0 (an open
+ * side); 0 or -EINVAL. */
+int cli_parse_ns(const char *s, size_t n, uint64_t *out);
+#define CLI_MAX_TIME_RANGES 64
+/* perf's --time: ranges [start, end] in ns (0: open). */
+struct cli_time_ranges {
+	uint64_t r[CLI_MAX_TIME_RANGES][2];
+	unsigned n;
+};
+/* Parses ARG (seconds "S,E" separated by spaces, or percentages of the
+ * FIRST..LAST sample times: "10%/2", "0%-10%", comma-separated): 0 or
+ * -EINVAL. */
+int cli_time_ranges_parse(struct cli_time_ranges *t, const char *arg,
+			  uint64_t first, uint64_t last);
+/* Whether a sample at TIME falls in none of T's ranges. */
+bool cli_time_ranges_skip(const struct cli_time_ranges *t, uint64_t time);
 /* perf's checks before it reads a perf.data FILE (exists, owned by the
  * user or root unless FORCE, not empty), its messages on stderr; 0 or
  * the exit status (255). */

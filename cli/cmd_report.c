@@ -33,6 +33,13 @@ struct rep {
 				      read so far */
 	int pct;                /* the percentage shown, -1: none yet */
 	struct pk_annotate *an; /* the browser's a */
+	char sortbuf[512];      /* -s with the parent key -p adds */
+	const char *cpu_list, *time_str;
+	uint64_t cpus[1024 / 64]; /* --cpu's bitmap */
+	struct cli_time_ranges tr;
+	bool threads;           /* -T */
+	uint64_t kept;          /* samples --cpu and --time let through */
+	uint64_t reads;         /* PERF_RECORD_READ records (-T's rows) */
 	struct cli_stats st;
 	struct pk_perfdata *pd;
 	struct pk_report *r;
@@ -51,7 +58,16 @@ static void usage(FILE *f)
 		"  -g, --call-graph MODE[,THRESHOLD[,ORDER[,function[,percent]]]]\n"
 		"                          MODE graph, fractal or none; ORDER caller|callee\n"
 		"  -G, --inverted          callchains from the callers down\n"
-		"  -s, --sort KEYS         comm,pid,dso,sym (default comm,dso,sym)\n"
+		"  -s, --sort KEYS         comm,pid,dso,sym,cpu,socket,period,weight,\n"
+		"                          local_weight,srcfile,srcline,trace,parent\n"
+		"                          (default comm,dso,sym)\n"
+		"  -F, --fields FIELDS     output fields: overhead, overhead_sys, overhead_us,\n"
+		"                          overhead_children, sample, period, sort keys\n"
+		"      --group, --no-group event groups in one table (the default), or apart\n"
+		"  -C, --cpu LIST          only samples of these CPUs\n"
+		"      --time RANGES       only samples in these times (S,E ...; 10%%/2; 0%%-10%%,...)\n"
+		"  -T, --threads           the per-thread counts table after the report\n"
+		"  -p, --parent REGEX      the parent key's functions (adds the key)\n"
 		"  -n, --show-nr-samples   a Samples column\n"
 		"      --show-total-period a Period column\n"
 		"      --percent-limit PCT hide entries under PCT percent\n"
@@ -63,7 +79,7 @@ static void usage(FILE *f)
 }
 
 static const char *const refused[] = {
-	"fields", "cpu", "time", "threads", "tasks", "mmaps", "gtk",
+	"tasks", "mmaps", "gtk",
 };
 
 /* -g's argument as perf reads it: words for the mode, order, key and
@@ -115,8 +131,16 @@ static int sample(void *ctx, struct pk_session *s,
 		  const struct pk_session_sample *sm)
 {
 	struct rep *c = ctx;
+	const struct pk_sample *p = sm->sample;
 
 	(void)s;
+	/* perf: samples out of --cpu and --time count nowhere */
+	if (c->cpu_list && (p->cpu >= 1024 ||
+			    !(c->cpus[p->cpu / 64] & (1ull << (p->cpu % 64)))))
+		return 0;
+	if (c->tr.n && cli_time_ranges_skip(&c->tr, p->time))
+		return 0;
+	c->kept++;
 	if (c->an && pk_annotate_add(c->an, sm))
 		return -ENOMEM;
 	return pk_report_add(c->r, sm);
@@ -145,6 +169,7 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 	(void)s;
 	if (c->size)
 		progress(c, rec->offset + rec->size);
+	c->reads += rec->type == PERF_RECORD_READ;
 	return pk_report_record(c->r, rec);
 }
 
@@ -198,13 +223,95 @@ static bool any_sample_type(struct pk_perfdata *pd, uint64_t bits)
  * synthesized AUX samples): a one-line refusal, or NULL. */
 static const char *unsupported(struct pk_perfdata *pd)
 {
-	if (pk_perfdata_has_feat(pd, PK_HEADER_GROUP_DESC))
-		return "event groups are not supported yet";
 	if (any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK))
 		return "branch stacks (perf's branch mode) are not supported yet";
 	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE))
 		return "AUX area traces are not supported yet";
 	return NULL;
+}
+
+/* Whether the -s list has KEY. */
+static bool has_key(const char *sort, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = sort; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (!strncmp(p, key, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/* Sort keys perf shows another way with these options: why, or NULL. */
+static const char *sort_unsupported(const struct rep *c, bool cc)
+{
+	if (has_key(c->o.sort, "parent") && !cc)
+		return "--sort parent needs callchains (record with -g)";
+	if (c->o.children && (has_key(c->o.sort, "srcline") ||
+			      has_key(c->o.sort, "srcfile")))
+		return "--sort srcline or srcfile with --children is not supported yet (use --no-children)";
+	return NULL;
+}
+
+/* -p: the regex, and the parent key after the others. */
+static int parent_opt(struct rep *c, const char *arg)
+{
+	const char *sort = c->o.sort ? c->o.sort : "comm,dso,sym";
+
+	c->o.parent = arg;
+	if (has_key(sort, "parent"))
+		return 0;
+	if ((size_t)snprintf(c->sortbuf, sizeof(c->sortbuf), "%s,parent",
+			     sort) >= sizeof(c->sortbuf)) {
+		cli_error("report", "--sort %s: too long", sort);
+		return -EINVAL;
+	}
+	c->o.sort = c->sortbuf;
+	return 0;
+}
+
+/* --cpu and --time against the file, as perf checks them: 0 or -EINVAL
+ * (said). */
+static int sample_filters(struct rep *c, struct pk_perfdata *pd)
+{
+	uint64_t first = 0, last = 0, ncpu = 0;
+	int cpus[1024], n;
+
+	if (c->cpu_list) {
+		if (!any_sample_type(pd, PERF_SAMPLE_CPU)) {
+			cli_error("report", "%s: --cpu: the file has no CPU in its samples",
+				  c->input);
+			return -EINVAL;
+		}
+		pk_perfdata_feat_u64(pd, PK_HEADER_NRCPUS, 1, &ncpu);
+		n = cli_parse_cpus(c->cpu_list, cpus, 1024, 0);
+		for (int i = 0; i < n; i++) {
+			if ((uint64_t)cpus[i] >= ncpu) {
+				cli_error("report", "--cpu %s: CPU %d is not in the recording (%u CPUs)",
+					  c->cpu_list, cpus[i], (unsigned)ncpu);
+				return -EINVAL;
+			}
+			c->cpus[cpus[i] / 64] |= 1ull << (cpus[i] % 64);
+		}
+		if (n <= 0) {
+			cli_error("report", "--cpu %s: not a CPU list", c->cpu_list);
+			return -EINVAL;
+		}
+	}
+	if (!c->time_str)
+		return 0;
+	if (strchr(c->time_str, '%') &&
+	    (pk_perfdata_feat_u64(pd, PK_HEADER_SAMPLE_TIME, 0, &first) ||
+	     pk_perfdata_feat_u64(pd, PK_HEADER_SAMPLE_TIME, 1, &last))) {
+		cli_error("report", "%s: --time %s: percentages need the file's sample times",
+			  c->input, c->time_str);
+		return -EINVAL;
+	}
+	if (cli_time_ranges_parse(&c->tr, c->time_str, first, last)) {
+		cli_error("report", "--time %s: not a time range", c->time_str);
+		return -EINVAL;
+	}
+	c->po.time_slices = c->time_str;
+	return 0;
 }
 
 /* What comes before the report: the file's header or the hint. */
@@ -224,6 +331,8 @@ static const char *no_browser(const struct rep *c)
 		return "-g flat and folded";
 	if (c->header)
 		return "--header";
+	if (c->threads)
+		return "-T";
 	return NULL;
 }
 
@@ -261,14 +370,20 @@ static void progress_end(struct rep *c)
 static int browse(struct rep *c, struct pk_perfdata *pd)
 {
 	unsigned a = 0, n = pk_perfdata_nr_attrs(pd);
-	const char *name;
+	const char *name, *keys = c->o.sort;
+	char buf[1024];
 	int err;
 
 	while (a + 1 < n && !pk_report_nr_samples(c->r, a))
 		a++;
 	name = pk_perfdata_attr_name(pd, a);
-	err = report_browse(c->r, a, name ? name : "", &c->po, c->an,
-			    c->o.sort);
+	/* -F's keys join -s's (without -s they are all) */
+	if (c->o.fields) {
+		snprintf(buf, sizeof(buf), "%s,%s", c->o.sort ? c->o.sort : "",
+			 c->o.fields);
+		keys = buf;
+	}
+	err = report_browse(c->r, a, name ? name : "", &c->po, c->an, keys);
 	if (err)
 		cli_error("report", "%s: the browser: %s", c->input,
 			  strerror(-err));
@@ -303,9 +418,12 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	}
 	if (!c->o.callchain)
 		c->po.chain = PK_REPORT_CHAIN_NONE;
-	if (c->o.children && (c->o.comms || c->o.dsos || c->o.syms ||
-			      c->o.pids || c->o.tids)) {
-		cli_error("report", "--comm, --dso, --symbols, --pid and --tid are not supported yet with --children (use --no-children)");
+	if (sample_filters(c, pd)) {
+		pk_session_free(s);
+		return -EINVAL;
+	}
+	if ((why = sort_unsupported(c, cc))) {
+		cli_error("report", "%s: %s", c->input, why);
 		pk_session_free(s);
 		return -EINVAL;
 	}
@@ -328,8 +446,11 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (!c->r) {
 		pk_annotate_free(c->an);
 		pk_session_free(s);
-		cli_error("report", "--sort %s: unknown or unsupported key",
-			  c->o.sort);
+		cli_error("report", "%s%s: unknown or unsupported key%s%s",
+			  c->o.fields ? "--fields " : "--sort ",
+			  c->o.fields ? c->o.fields : c->o.sort ? c->o.sort :
+			  "comm,dso,sym", c->o.parent ? ", or a bad --parent regex " : "",
+			  c->o.parent ? c->o.parent : "");
 		return -EINVAL;
 	}
 	progress_start(c, pd);
@@ -338,6 +459,13 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (err)
 		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
 			  pk_perfdata_errmsg(pd), pk_strerror(err));
+	if (!err && c->threads && c->reads) {
+		cli_error("report", "%s: -T of a file with PERF_RECORD_READ records is not supported yet",
+			  c->input);
+		err = -EINVAL;
+	}
+	if (!err && c->tui && !c->kept && c->tr.n)
+		c->tui = 0;	/* --time left nothing: the hint lines */
 	if (!err && c->tui && several(c, pd)) {
 		if (c->tui == 1) {	/* perf: a menu of the events first */
 			cli_error("report", "--tui: several events with samples in the browser are not supported yet (use --stdio)");
@@ -349,8 +477,15 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		err = browse(c, pd);
 	} else if (!err) {
 		head(c, pd);
+		/* perf: nothing more when --time left no sample */
+		if (!c->kept && c->tr.n)
+			goto out;
 		err = pk_report_print(c->r, stdout, &c->po);
+		if (!err && c->threads)
+			/* perf's per-thread counts of PERF_RECORD_READ */
+			printf("# PID  TID\n");
 	}
+out:
 	pk_report_free(c->r);
 	pk_annotate_free(c->an);
 	pk_session_free(s);
@@ -363,12 +498,21 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	switch (ch) {
 	case 'i': c->input = arg; return 0;
 	case 303: c->tui = 0; return 0;
-	case 316: c->tui = 1; return 0;
+	case 319: c->tui = 1; return 0;
 	case 300: c->children = 1; return 0;
 	case 301: c->children = 0; return 0;
 	case 'g': c->chain_asked = true; return parse_chain(c, arg);
 	case 'G': c->chain_asked = true; c->caller = 1; return 0;
-	case 's': c->o.sort = arg; return 0;
+	case 'F': c->o.fields = arg; return 0;
+	case 'C': c->cpu_list = arg; return 0;
+	case 317: c->po.no_group = false; return 0;
+	case 318: c->po.no_group = true; return 0;
+	case 'T': c->threads = true; return 0;
+	case 316: c->time_str = arg; return 0;
+	case 's':
+		c->o.sort = arg;
+		return c->o.parent ? parent_opt(c, c->o.parent) : 0;
+	case 'p': return parent_opt(c, arg);
 	case 'n': c->po.show_nr_samples = true; return 0;
 	case 304: c->po.show_period = true; return 0;
 	case 305:
@@ -405,12 +549,19 @@ int cmd_report(int argc, char **argv)
 	static struct option longopts[64] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, 303 },
-		{ "tui", no_argument, NULL, 316 },
+		{ "tui", no_argument, NULL, 319 },
 		{ "children", no_argument, NULL, 300 },
 		{ "no-children", no_argument, NULL, 301 },
 		{ "call-graph", required_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "group", no_argument, NULL, 317 },
+		{ "no-group", no_argument, NULL, 318 },
+		{ "threads", no_argument, NULL, 'T' },
+		{ "time", required_argument, NULL, 316 },
+		{ "parent", required_argument, NULL, 'p' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "show-total-period", no_argument, NULL, 304 },
 		{ "percent-limit", required_argument, NULL, 305 },
@@ -442,9 +593,9 @@ int cmd_report(int argc, char **argv)
 	c.po.chain_percent = 0.5;
 	c.po.tip = "Tip: perfkit report --no-children shows each function's own time";
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:nhF:TC:d:", longopts,
+	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:", longopts,
 				&li)) != -1) {
-		if (ch < 256 && ch && strchr("FTCd", ch)) {
+		if (ch < 256 && ch && strchr("d", ch)) {
 			cli_error("report", "-%c is not supported yet", ch);
 			return 2;
 		}

@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "annotate", cmd_annotate,
 	  "Samples per instruction of the hottest symbols" },
 	{ "report", cmd_report, "Read a perf.data file: hist entries, callchains" },
+	{ "diff", cmd_diff, "Compare perf.data files: deltas, ratios per symbol" },
 	{ "pt", cmd_pt, "Intel PT: dump packets, decode instruction flow" },
 	{ "ftrace", cmd_ftrace, "Record and report ftrace (trace-cmd files)" },
 	{ "buildid-list", cmd_buildid_list, "Build ids a perf.data file names" },

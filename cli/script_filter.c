@@ -4,43 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "script.h"
-
-/* "SECS[.FRACTION]" to ns (perf's parse_nsec_time); "" is 0 (open). */
-static int parse_ns(const char *s, size_t n, uint64_t *out)
-{
-	uint64_t secs = 0, frac = 0;
-	size_t i = 0, digits = 0;
-
-	*out = 0;
-	if (!n)
-		return 0;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-		secs = secs * 10 + (uint64_t)(s[i] - '0');
-	if (!i)
-		return -EINVAL;
-	if (i < n && s[i] == '.') {
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-			if (digits >= 9)
-				return -EINVAL;
-			frac = frac * 10 + (uint64_t)(s[i] - '0');
-		}
-		for (; digits < 9; digits++)
-			frac *= 10;
-	}
-	if (i != n)
-		return -EINVAL;
-	*out = secs * 1000000000ull + frac;
-	return 0;
-}
 
 int script_filter_time(struct script_filter *f, const char *arg)
 {
 	const char *comma = strchr(arg, ',');
 	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
 
-	if (parse_ns(arg, n, &f->tstart) ||
-	    (comma && parse_ns(comma + 1, strlen(comma + 1), &f->tend)) ||
+	if (cli_parse_ns(arg, n, &f->tstart) ||
+	    (comma && cli_parse_ns(comma + 1, strlen(comma + 1), &f->tend)) ||
 	    (f->tend && f->tstart > f->tend)) {
 		fprintf(stderr, "Invalid time string\n");
 		return -EINVAL;

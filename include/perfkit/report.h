@@ -35,8 +35,9 @@ enum pk_report_chain {
 
 struct pk_report_new_opts {
 	size_t sz;
-	/* Sort keys, perf's -s list: comm, pid, dso, sym (alias symbol).
-	 * NULL: "comm,dso,sym". */
+	/* Sort keys, perf's -s list: comm, pid, dso, sym (alias symbol),
+	 * cpu, socket, period, weight, local_weight, srcfile, srcline, trace,
+	 * parent, symbol_size (with sym). NULL: "comm,dso,sym". */
 	const char *sort;
 	/* Every sample's period also goes to each distinct entry of its
 	 * callchain (perf's --children). */
@@ -52,10 +53,22 @@ struct pk_report_new_opts {
 	/* Filters, comma-separated lists (NULL: all): samples of other
 	 * command names, DSOs (short or full name), symbols, process or
 	 * thread ids count in the totals only (perf's --comm, --dso,
-	 * --symbols, --pid, --tid). */
+	 * --symbols, --pid, --tid); an entry, children's too, is shown when
+	 * the sample that made it passed (perf's rule). */
 	const char *comms, *dsos, *syms, *pids, *tids;
+	/* The parent key's extended regular expression (perf's -p): an
+	 * entry's parent is the first function of its callchain whose name
+	 * matches, in the chain's order (from the sample up; from the root
+	 * with CALLER); NULL: "^sys_|^do_page_fault". */
+	const char *parent;
+	/* Output fields, perf's -F list: overhead, overhead_sys,
+	 * overhead_us, overhead_children, sample, period and sort keys, in
+	 * the order given; the entries sort by them (by SORT's keys first
+	 * when SORT is given, whose other keys print after them). NULL: the
+	 * overheads, then the sort keys. */
+	const char *fields;
 };
-#define pk_report_new_opts__last_field tids
+#define pk_report_new_opts__last_field fields
 
 /*
  * A new, empty report over the machine S that pk_session_run() builds
@@ -90,8 +103,14 @@ struct pk_report_print_opts {
 	/* Percentages of what the filters let through (perf's --percentage
 	 * relative), not of every sample. */
 	bool relative;
+	/* perf's --time argument, shown after each event's sample count as
+	 * "(time slices: ...)"; NULL: none. */
+	const char *time_slices;
+	/* Event groups as separate events (perf's --no-group); else each
+	 * group is one table, a column per member. */
+	bool no_group;
 };
-#define pk_report_print_opts__last_field relative
+#define pk_report_print_opts__last_field no_group
 
 /*
  * Writes perf report --stdio's text of the report to F: the lost samples,
@@ -186,6 +205,47 @@ PK_API int pk_report_view_chain(struct pk_report_view *v, uint32_t i,
  * a percentage, its children two), or -EINVAL, -ENOMEM. */
 PK_API int pk_report_view_chain_line(struct pk_report_view *v, uint32_t row,
 				     char *buf, size_t size);
+
+/* perf diff's computations (its -c). */
+enum pk_report_compute {
+	PK_REPORT_DELTA_ABS,    /* new percent - old, ordered by size */
+	PK_REPORT_DELTA,        /* the same, ordered by value */
+	PK_REPORT_RATIO,        /* new period / old period */
+	PK_REPORT_WDIFF,        /* new period * w2 - old period * w1 */
+};
+
+struct pk_report_diff_opts {
+	size_t sz;
+	enum pk_report_compute compute;
+	int64_t w1, w2;         /* PK_REPORT_WDIFF's weights, not 0 */
+	/* Sort first by the column of this file (perf's -o; perf's default
+	 * is 1); 0: by the baseline. Below the number of reports. */
+	unsigned order;
+	bool period;            /* -p: the periods beside */
+	bool formula;           /* -F: each entry's formula */
+	bool baseline_only;     /* -b: entries of the baseline that pair */
+	bool relative;          /* --percentage relative */
+	bool quiet;             /* -q: entries only, no headers */
+	/* The files' names for the "# Data files:" list (more than two
+	 * reports); NULL: not listed. */
+	const char *const *names;
+};
+#define pk_report_diff_opts__last_field names
+
+/*
+ * Writes perf diff --stdio's text comparing the N reports R (R[0] the
+ * baseline; all made with the same sort keys and filters, without
+ * children or callchains) to F: per event of the baseline, its entries
+ * paired with the others' by their keys (symbols by name, so that rebuilt
+ * binaries pair), with the baseline percentage and the chosen computation
+ * per other report (nothing for a report without that event). 0, or
+ * -EINVAL (bad opts, N under 2, order out of range), -ENOMEM, -EIO when
+ * writing failed, -ENOTSUP for what is not matched yet (nothing
+ * printed): entries of kernel modules, sort keys without dso that put
+ * unresolved addresses of several DSOs in one entry.
+ */
+PK_API int pk_report_diff_print(struct pk_report *const *r, unsigned n,
+				FILE *f, const struct pk_report_diff_opts *opts);
 
 #ifdef __cplusplus
 }

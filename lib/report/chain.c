@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "report/report_int.h"
+#include "session/session.h"
 #include <perfkit/perfdata.h>
 #include <perfkit/unwind.h>
 
@@ -72,11 +73,39 @@ static uint32_t sym_intern(struct pk_report *r, const struct rp_sym *s)
 	}
 }
 
+/* The length of a kernel module file's name without its ".ko" (and a
+ * compression suffix), or 0 when B is no module's file. */
+static size_t module_len(const char *b)
+{
+	static const char *const ext[] = { ".ko", ".ko.gz", ".ko.xz",
+					   ".ko.zst" };
+	size_t n = strlen(b);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+
+		if (n > e && !strcmp(b + n - e, ext[i]))
+			return n - e;
+	}
+	return 0;
+}
+
 const char *pk__rp_dso_short(struct pk_report *r, const char *dso,
 			     uint32_t *idx)
 {
 	const char *b = dso[0] == '/' ? strrchr(dso, '/') + 1 : dso;
+	size_t n = dso[0] == '/' ? module_len(b) : 0;
+	char mod[256];
 
+	/* perf names a kernel module "[name]", '-' as '_' */
+	if (n && n < sizeof(mod) - 2) {
+		mod[0] = '[';
+		for (size_t i = 0; i < n; i++)
+			mod[i + 1] = b[i] == '-' ? '_' : b[i];
+		mod[n + 1] = ']';
+		mod[n + 2] = 0;
+		b = mod;
+	}
 	/* the string's index is the DSO's order of first sight */
 	return pk__rp_intern(r, b, idx);
 }
@@ -91,10 +120,19 @@ static void loc_sym(struct pk_report *r, const struct pk_location *l,
 	s->name = l->sym;
 	s->start = l->sym ? l->dso_addr - l->symoff : ip;
 	s->addr = l->dso_addr;
+	/* perf's addresses in a module: from the module's start */
+	if (!found && s->dso && s->dso[0] == '[' && cpumode ==
+	    PERF_RECORD_MISC_KERNEL && strcmp(s->dso, "[kernel.kallsyms]")) {
+		const struct map *m = pk__session_kernel_map(r->sess, ip);
+
+		if (m && !l->sym)
+			s->addr = ip - m->start + m->pgoff;
+	}
 }
 
-static uint32_t sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
-		       uint16_t cpumode)
+/* (out of line: the cache's hits stay a short call) */
+static __attribute__((noinline)) uint32_t
+sym_of(struct pk_report *r, uint32_t pid, uint64_t ip, uint16_t cpumode)
 {
 	struct pk_location l;
 	struct rp_sym s;
@@ -103,6 +141,8 @@ static uint32_t sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 	loc_sym(r, &l, found, ip, cpumode, &s);
 	if (!found && !s.dso)
 		return UINT32_MAX;
+	if ((r->keymask & RK_SYMSIZE) && s.name)
+		s.size = pk__session_sym_size(r->sess, pid, ip, cpumode);
 	return sym_intern(r, &s);
 }
 
@@ -143,8 +183,9 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 	if (!r->fcache && !(r->fcache = pk__calloc(RP_FCACHE,
 						   sizeof(*r->fcache))))
 		return UINT32_MAX;
-	c = &r->fcache[(pk__rp_mix(ip, ((uint64_t)p << 8) | cpumode) ^ gen) &
-		       (RP_FCACHE - 1)];
+	c = &r->fcache[((ip * 0x9e3779b97f4a7c15ull) ^
+			(((uint64_t)p << 8 | cpumode) * 0xc2b2ae3d27d4eb4full) ^
+			gen) >> (64 - RP_FCACHE_BITS)];
 	if (c->ip == ip && c->gen == gen && c->pid == p && c->mode == cpumode)
 		return c->id;
 	id = sym_of(r, pid, ip, cpumode);

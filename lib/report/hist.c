@@ -78,29 +78,24 @@ const char *pk__rp_intern(struct pk_report *r, const char *s, uint32_t *idx)
 	}
 }
 
-static int parse_sort(struct pk_report *r, const char *sort)
+/* perf makes the DSOs of the file's build-id table first, in its order
+ * (the kernel's before), then the others as MMAP records name them: its
+ * order of equal callchain branches follows (the DSOs' addresses). */
+static int dsos_of_build_ids(struct pk_report *r)
 {
-	static const struct { const char *name; uint8_t key; } names[] = {
-		{ "comm", RK_COMM }, { "pid", RK_PID }, { "dso", RK_DSO },
-		{ "sym", RK_SYM }, { "symbol", RK_SYM },
-	};
-	const char *p = sort ? sort : "comm,dso,sym";
+	unsigned n = pk_perfdata_nr_build_ids(r->pd);
+	uint32_t idx;
 
-	while (*p) {
-		size_t len = strcspn(p, ","), i;
+	if (!pk__rp_dso_short(r, "[kernel.kallsyms]", &idx))
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		struct pk_build_id b;
 
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strlen(names[i].name) == len &&
-			    !strncmp(p, names[i].name, len))
-				break;
-		if (i == sizeof(names) / sizeof(names[0]) || r->nkeys == 8)
-			return -EINVAL;
-		if (!(r->keymask & names[i].key))
-			r->keys[r->nkeys++] = names[i].key;
-		r->keymask |= names[i].key;
-		p += len + (p[len] == ',');
+		if (!pk_perfdata_build_id(r->pd, i, &b) && b.filename &&
+		    !pk__rp_dso_short(r, b.filename, &idx))
+			return -ENOMEM;
 	}
-	return r->nkeys ? 0 : -EINVAL;
+	return 0;
 }
 
 struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
@@ -121,11 +116,16 @@ struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 	if (!r->o.max_stack)
 		r->o.max_stack = 127;
 	r->nnode = 1; /* node 0: "none" */
-	if (parse_sort(r, r->o.sort) || pk__rp_filters_init(r)) {
+	if (pk__rp_parse_sort(r, r->o.sort, r->o.fields) || pk__rp_keys_init(r) ||
+	    pk__rp_filters_init(r)) {
 		pk_report_free(r);
 		return pk__ptr_or_errno(EINVAL, NULL);
 	}
-	r->o.sort = NULL;
+	r->o.sort = r->o.fields = NULL;
+	if (dsos_of_build_ids(r)) {
+		pk_report_free(r);
+		return pk__ptr_or_errno(ENOMEM, NULL);
+	}
 	return r;
 }
 
@@ -155,6 +155,7 @@ void pk_report_free(struct pk_report *r)
 	pk__free(r->inl_first);
 	pk__rp_memo_fini(r);
 	pk__rp_filters_fini(r);
+	pk__rp_keys_fini(r);
 	pk__free(r);
 }
 
@@ -173,7 +174,7 @@ int pk_report_record(struct pk_report *r, const struct pk_record *rec)
 	return pk__rp_dso_short(r, b + off, &idx) ? 0 : -ENOMEM;
 }
 
-static struct rp_hists *hists_of(struct pk_report *r, int attr)
+struct rp_hists *pk__rp_hists_of(struct pk_report *r, int attr)
 {
 	if (attr < 0)
 		return NULL;
@@ -191,8 +192,8 @@ static struct rp_hists *hists_of(struct pk_report *r, int attr)
 }
 
 /* Whether A and B are one entry under the sort keys. */
-static bool same_entry(const struct pk_report *r, const struct rp_entry *a,
-		       const struct rp_entry *b)
+bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
+		 const struct rp_entry *b)
 {
 	const struct rp_sym *sa = &r->sym[a->sym], *sb = &r->sym[b->sym];
 
@@ -202,6 +203,9 @@ static bool same_entry(const struct pk_report *r, const struct rp_entry *a,
 		return false;
 	if ((r->keymask & (RK_DSO | RK_SYM)) && sa->dso != sb->dso)
 		return false;
+	for (unsigned k = 0; k < r->nkeys; k++)
+		if (r->keys[k] > RK_SYM && !pk__rp_key_same(r->keys[k], a, b))
+			return false;
 	if (!(r->keymask & RK_SYM) || a->sym == b->sym)
 		return true;
 	/* perf: unresolved addresses are one entry per address in the DSO */
@@ -222,7 +226,24 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 		k = pk__rp_mix(k, e->sym);
 	else if (r->keymask & RK_SYM)
 		k = pk__rp_mix(k, e->addr);
+	for (unsigned i = 0; i < r->nkeys; i++)
+		if (r->keys[i] > RK_SYM)
+			k = pk__rp_key_hash(r->keys[i], e, k);
 	return k;
+}
+
+const struct rp_entry *pk__rp_entry_find(const struct pk_report *r,
+					 const struct rp_hists *h,
+					 const struct rp_entry *tmpl)
+{
+	for (uint64_t k = entry_key(r, tmpl);; k = pk__rp_mix(k, 7)) {
+		const uint64_t *v = pk__hash_get(&h->idx, k);
+
+		if (!v)
+			return NULL;
+		if (pk__rp_same(r, &h->e[*v - 1], tmpl))
+			return &h->e[*v - 1];
+	}
 }
 
 /* The entry like TMPL in H, added (zero periods) when new; NULL: ENOMEM. */
@@ -236,7 +257,7 @@ static struct rp_entry *entry_get(struct pk_report *r, struct rp_hists *h,
 		if (!v)
 			return NULL;
 		if (!added) {
-			if (same_entry(r, &h->e[*v - 1], tmpl))
+			if (pk__rp_same(r, &h->e[*v - 1], tmpl))
 				return &h->e[*v - 1];
 			continue;
 		}
@@ -256,6 +277,9 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 {
 	uint32_t nseen = 1;
 	char level = tmpl->level;
+	/* perf compares with a socket of 0 when it looks for the entries a
+	 * sample already went to: other sockets go again, each frame */
+	bool dedup = !(r->keymask & RK_SOCKET) || tmpl->socket == 0;
 
 	for (uint32_t i = 0; i < nchain; i++) {
 		struct rp_entry *e;
@@ -264,6 +288,7 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 		tmpl->sym = r->chain[i];
 		/* perf's entries of frames: the frame's own address */
 		tmpl->addr = r->sym[tmpl->sym].start;
+		tmpl->symsize = r->sym[tmpl->sym].size;
 		/* perf's entry of a frame in no mapping takes the level of
 		 * the frame before */
 		if (r->sym[tmpl->sym].dso)
@@ -274,10 +299,9 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 			return -ENOMEM;
 		for (j = 0; j < nseen && r->seen[j] != (uint32_t)(e - h->e); j++)
 			;
-		if (j < nseen)
+		if (j < nseen && dedup)
 			continue;
 		r->seen[nseen++] = (uint32_t)(e - h->e);
-		e->shown |= tmpl->shown;
 		e->acc += period;
 		e->nr_acc++;
 		if (r->o.callchain &&
@@ -305,13 +329,13 @@ static const char *comm_of(struct pk_report *r, const char *comm,
 int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 {
 	const struct pk_sample *sm = ss->sample;
-	struct rp_hists *h = hists_of(r, ss->attr);
+	struct rp_hists *h = pk__rp_hists_of(r, ss->attr);
 	uint64_t period = (sm->sample_type & PERF_SAMPLE_PERIOD) ? sm->period :
 		pk_perfdata_attr(r->pd, (unsigned)ss->attr)->sample_period;
 	struct rp_entry tmpl = { .pid = (int32_t)sm->pid,
 				 .tid = (int32_t)sm->tid }, *e;
 	char buf[32];
-	int n = 0;
+	int n = 0, err;
 
 	if (!h)
 		return -ENOMEM;
@@ -319,30 +343,46 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	if (!ss->comm)
 		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
 	tmpl.comm = comm_of(r, ss->comm, buf);
+	if (!tmpl.comm)
+		return -ENOMEM;
+	if (pk__rp_raw_replay(r, h, ss, tmpl.comm, period))
+		return 0;
 	tmpl.sym = pk__rp_sym_of(r, sm->pid, sm->ip,
 				 ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (!tmpl.comm || tmpl.sym == UINT32_MAX)
 		return -ENOMEM;
 	tmpl.addr = r->sym[tmpl.sym].addr;
+	tmpl.symsize = r->sym[tmpl.sym].size;
 	tmpl.level = (ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
 		     PERF_RECORD_MISC_KERNEL ? 'k' : '.';
-	if ((r->o.callchain || r->o.children) &&
+	if ((r->o.callchain || r->o.children || (r->keymask & RK_PARENT)) &&
 	    (n = pk__rp_resolve_chain(r, ss)) < 0)
 		return n;
+	if ((err = pk__rp_key_values(r, ss, &tmpl, (uint32_t)n)) < 0)
+		return err;
 	h->nr_samples++;
 	h->total += period;
+	/* perf: an entry keeps the filter verdict of the sample that made
+	 * it (children entries too) */
 	tmpl.shown = pk__rp_shown(r, tmpl.comm, tmpl.pid, tmpl.tid, tmpl.sym);
+	tmpl.shown1 = tmpl.shown;
 	if (tmpl.shown) {
 		h->nr_shown++;
 		h->total_shown += period;
 	}
 	if (pk__rp_memo_replay(r, h, (unsigned)ss->attr, &tmpl, (uint32_t)n,
-			       period))
+			       period)) {
+		pk__rp_raw_done(r);
 		return 0;
+	}
 	e = entry_get(r, h, &tmpl);
 	if (!e)
 		return -ENOMEM;
-	e->shown |= tmpl.shown;
+	e->wsum += tmpl.weight;
+	if (tmpl.level == 'k')
+		e->sys += period;
+	else
+		e->us += period;
 	e->self += period;
 	e->acc += period;
 	e->nr_self++;
@@ -357,5 +397,6 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 			return -ENOMEM;
 	}
 	pk__rp_memo_done(r);
+	pk__rp_raw_done(r);
 	return 0;
 }

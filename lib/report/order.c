@@ -33,25 +33,86 @@ int pk__rp_cmp_key(const struct pk_report *r, int key, const struct rp_entry *a,
 		if (!sa->dso || !sb->dso)
 			return !sa->dso - !sb->dso;
 		return strcmp(sa->dso, sb->dso);
-	default:
+	case RK_SYM:
 		if (!sa->name || !sb->name)
 			return !sa->name - !sb->name;
 		return strcmp(sa->name, sb->name);
+	default:
+		return pk__rp_key_cmp((unsigned)key, a, b);
 	}
+}
+
+/* Entry E's value of field F (an RF_*); in a group, member M's. */
+static uint64_t value(const struct pk_report *r, uint32_t f,
+		      const struct rp_entry *e, unsigned m)
+{
+	const struct rp_grp_rows *g = r->gp;
+
+	if (g)
+		e = g->mem[(size_t)(e - g->rows) * g->nmem + m];
+	if (!e)
+		return 0;
+	switch (f) {
+	case RF_CHILDREN: return e->acc;
+	case RF_SYS: return e->sys;
+	case RF_US: return e->us;
+	case RF_SAMPLE: return e->nr_self;
+	default: return e->self;
+	}
+}
+
+/* Field F of A against B: in a group, each member's in turn. */
+static int value_cmp(const struct pk_report *r, uint32_t f,
+		     const struct rp_entry *a, const struct rp_entry *b)
+{
+	unsigned n = r->gp ? r->gp->nmem : 1;
+	int c = 0;
+
+	for (unsigned m = 0; !c && m < n; m++)
+		c = cmp_u64(value(r, f, a, m), value(r, f, b, m));
+	return c;
+}
+
+/* The children periods of A and B: perf puts a caller above its callee
+ * of the same period. */
+static int children_cmp(const struct pk_report *r, const struct rp_entry *a,
+			const struct rp_entry *b)
+{
+	/* perf compares a group's leader alone here */
+	int c = cmp_u64(value(r, RF_CHILDREN, a, 0), value(r, RF_CHILDREN, b, 0));
+
+	if (!c && r->o.callchain && a->tid == b->tid)
+		c = r->o.caller ? cmp_u64(a->max_depth, b->max_depth) :
+				  cmp_u64(b->max_depth, a->max_depth);
+	return c;
+}
+
+/* One of -F's fields (or sort keys) of A against B. */
+static int field_cmp(const struct pk_report *r, uint32_t f,
+		     const struct rp_entry *a, const struct rp_entry *b)
+{
+	if (f == RF_CHILDREN)
+		return children_cmp(r, a, b);
+	if (f >= RF_OVERHEAD)
+		return value_cmp(r, f, a, b);
+	return pk__rp_cmp_key(r, (int)f, a, b);
 }
 
 /* perf's output comparison, negated: negative when A goes above B. */
 static int output_cmp(const struct pk_report *r, const struct rp_entry *a,
 		      const struct rp_entry *b)
 {
-	int c = r->o.children ? cmp_u64(a->acc, b->acc) : 0;
+	int c = 0;
 
-	/* perf puts a caller above its callee of the same period */
-	if (!c && r->o.children && r->o.callchain && a->tid == b->tid)
-		c = r->o.caller ? cmp_u64(a->max_depth, b->max_depth) :
-				  cmp_u64(b->max_depth, a->max_depth);
+	if (r->norder) {
+		for (unsigned i = 0; !c && i < r->norder; i++)
+			c = field_cmp(r, r->order[i], a, b);
+		return c;
+	}
+	if (r->o.children)
+		c = children_cmp(r, a, b);
 	if (!c)
-		c = cmp_u64(a->self, b->self);
+		c = value_cmp(r, RF_OVERHEAD, a, b);
 	for (unsigned k = 0; !c && k < r->nkeys; k++)
 		c = pk__rp_cmp_key(r, r->keys[k], a, b);
 	return c;

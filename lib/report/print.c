@@ -12,6 +12,12 @@
 #include "report/report_int.h"
 #include <perfkit/perfdata.h>
 
+/* Whether the browser is zoomed (view.c). */
+static bool zoomed(const struct pk_report *r)
+{
+	return r->zoom.dso || r->zoom.thread || r->zoom.sym;
+}
+
 static bool elided1(const struct pk_report *r, int key)
 {
 	return (key == RK_COMM && r->comms.n == 1) ||
@@ -21,6 +27,7 @@ static bool elided1(const struct pk_report *r, int key)
 
 struct cols {
 	int comm, pid, dso, sym;
+	int w[RP_MAX_KEYS];     /* the extended keys' widths, by position */
 };
 
 /* perf elides the column of a key filtered to one value (not all). */
@@ -32,6 +39,11 @@ static bool elided(const struct pk_report *r, int key)
 		if (!elided1(r, r->keys[k]))
 			break;
 	return k < r->nkeys && elided1(r, key);
+}
+
+bool pk__rp_elided(const struct pk_report *r, int key)
+{
+	return elided(r, key);
 }
 
 static const char *dso_name(const struct rp_sym *s)
@@ -54,7 +66,9 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 		   struct cols *c)
 {
 	c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
-	if (r->zoom.dso || r->zoom.thread || r->zoom.sym)
+	for (unsigned k = 0; k < r->nkeys; k++)
+		c->w[k] = pk__rp_key_min_width(r->keys[k]);
+	if (zoomed(r))
 		/* perf's browser, zoomed: the values' widths only */
 		c->comm = c->pid = c->dso = c->sym = 0;
 	for (uint32_t i = 0; i < h->n; i++) {
@@ -66,6 +80,10 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 		if (!e->shown || !pk__rp_in_zoom(r, e))
 			continue;
 		c->comm = max_i(c->comm, cl);
+		for (unsigned k = 0; k < r->nkeys; k++)
+			if (r->keys[k] > RK_SYM)
+				c->w[k] = max_i(c->w[k],
+						pk__rp_key_width(r->keys[k], e));
 		c->sym = max_i(c->sym, sym_len(s));
 		if (s->dso)
 			c->dso = max_i(c->dso, (int)strlen(s->dso));
@@ -75,42 +93,130 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 	c->pid = max_i(c->pid, c->comm + 8);
 }
 
+/* perf right-aligns the headers of these numbers */
+static bool right_header(unsigned key)
+{
+	return key == RK_CPU || key == RK_SOCKET || key == RK_PERIOD ||
+	       key == RK_SYMSIZE;
+}
+
+static int col_width(const struct pk_report *r, const struct cols *c,
+		     unsigned k)
+{
+	switch (r->keys[k]) {
+	case RK_COMM: return c->comm;
+	case RK_PID: return c->pid;
+	case RK_DSO: return c->dso;
+	case RK_SYM: return c->sym;
+	default: return c->w[k];
+	}
+}
+
+/* Where KEY is among the sort keys. */
+static unsigned key_pos(const struct pk_report *r, uint32_t key)
+{
+	unsigned k;
+
+	for (k = 0; k < r->nkeys && r->keys[k] != key; k++)
+		;
+	return k;
+}
+
+static bool listed(const uint32_t *v, unsigned n, uint32_t f)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (v[i] == f || (f == RK_PERIOD && v[i] == RF_PERIOD))
+			return true;
+	return false;
+}
+
+/* perf's columns: -F's fields, or the overheads, -n's Samples and
+ * --show-total-period's Period; then the sort keys not among them (one
+ * Period for both); the keys filtered to one value elided. */
+static unsigned columns(const struct pk_report *r,
+			const struct pk_report_print_opts *po, uint32_t *v)
+{
+	unsigned n = 0;
+
+	if (r->nfields) {
+		for (unsigned i = 0; i < r->nfields; i++)
+			if (r->fields[i] >= RF_OVERHEAD ||
+			    !elided(r, (int)r->fields[i]))
+				v[n++] = r->fields[i];
+	} else {
+		if (r->o.children)
+			v[n++] = RF_CHILDREN;
+		v[n++] = RF_OVERHEAD;
+		if (po->show_nr_samples)
+			v[n++] = RF_SAMPLE;
+		if (po->show_period)
+			v[n++] = RF_PERIOD;
+	}
+	for (unsigned k = 0; k < r->nkeys; k++)
+		if (!listed(v, n, r->keys[k]) && !elided(r, r->keys[k]))
+			v[n++] = r->keys[k];
+	if (r->keymask & RK_SYMSIZE)
+		v[n++] = RF_IPC;
+	return n;
+}
+
+/* A column's header, its width, whether right-aligned. */
+static const char *col_header1(const struct pk_report *r, const struct cols *c,
+			       uint32_t f, int *w, bool *right)
+{
+	*right = true;
+	*w = 8;
+	switch (f) {
+	case RF_OVERHEAD:
+		return r->o.children && !r->nfields ? "Self" : "Overhead";
+	case RF_CHILDREN: return "Children";
+	case RF_SYS: return "sys";
+	case RF_US: return "usr";
+	case RF_SAMPLE: *w = 12; return "Samples";
+	case RF_PERIOD: *w = 12; return "Period";
+	case RF_IPC: *w = 20; *right = false; return "IPC   [IPC Coverage]";
+	default: break;
+	}
+	*w = col_width(r, c, key_pos(r, f));
+	if (f == RF_CHILDREN)
+		*w = 8;
+	*right = f == RK_PID || right_header(f);
+	return f == RK_COMM ? "Command" : f == RK_PID ? "Pid:Command" :
+	       f == RK_DSO ? "Shared Object" : f == RK_SYM ? "Symbol" :
+	       pk__rp_key_header(f);
+}
+
+/* In a group each number column has a field per member. */
+static const char *col_header(const struct pk_report *r, const struct cols *c,
+			      uint32_t f, int *w, bool *right)
+{
+	const char *h = col_header1(r, c, f, w, right);
+
+	if (r->gp && f >= RF_OVERHEAD && f != RF_IPC)
+		*w *= (int)r->gp->nmem;
+	return h;
+}
+
 static void put_header(struct pk_report *r, FILE *f, const struct cols *c,
 		       const struct pk_report_print_opts *po)
 {
+	uint32_t v[RP_MAX_FIELDS + RP_MAX_KEYS];
+	unsigned n = columns(r, po, v);
+	int w[RP_MAX_FIELDS + RP_MAX_KEYS];
+	bool right;
+
 	fputs("# ", f);
-	if (r->o.children)
-		fputs("Children      Self", f);
-	else
-		fputs("Overhead", f);
-	if (po->show_nr_samples)
-		fputs("       Samples", f);
-	if (po->show_period)
-		fputs("        Period", f);
-	for (unsigned k = 0; k < r->nkeys; k++) {
-		if (elided(r, r->keys[k]))
-			continue;
-		switch (r->keys[k]) {
-		case RK_COMM: fprintf(f, "  %-*.*s", c->comm, c->comm, "Command"); break;
-		case RK_PID: fprintf(f, "  %*.*s", c->pid, c->pid, "Pid:Command"); break;
-		case RK_DSO: fprintf(f, "  %-*.*s", c->dso, c->dso, "Shared Object"); break;
-		default: fprintf(f, "  %-*.*s", c->sym, c->sym, "Symbol"); break;
-		}
+	for (unsigned i = 0; i < n; i++) {
+		const char *h = col_header(r, c, v[i], &w[i], &right);
+
+		/* zoomed, perf's browser cuts the titles to the values */
+		fprintf(f, "%s%*.*s", i ? "  " : "", right ? w[i] : -w[i],
+			zoomed(r) ? w[i] : -1, h);
 	}
 	fputs("\n# ", f);
-	fputs(r->o.children ? "........  ........" : "........", f);
-	if (po->show_nr_samples)
-		fputs("  ............", f);
-	if (po->show_period)
-		fputs("  ............", f);
-	for (unsigned k = 0; k < r->nkeys; k++) {
-		int w = r->keys[k] == RK_COMM ? c->comm : r->keys[k] == RK_PID ?
-			c->pid : r->keys[k] == RK_DSO ? c->dso : c->sym;
-
-		if (elided(r, r->keys[k]))
-			continue;
-		fputs("  ", f);
-		for (int i = 0; i < w; i++)
+	for (unsigned i = 0; i < n; i++) {
+		fputs(i ? "  " : "", f);
+		for (int j = 0; j < w[i]; j++)
 			fputc('.', f);
 	}
 	fputs("\n#\n", f);
@@ -133,49 +239,97 @@ static void put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
 		fprintf(f, "%*s", w - n, "");
 }
 
+void pk__rp_put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
+		    int w, bool last)
+{
+	put_sym(s, e, f, w, last);
+}
+
+/* A number column of a group's row E: each member's value. */
+static void put_group_col(struct pk_report *r, FILE *f,
+			  const struct rp_entry *e, uint32_t col)
+{
+	const struct rp_grp_rows *g = r->gp;
+	size_t row = (size_t)(e - g->rows);
+
+	for (unsigned m = 0; m < g->nmem; m++) {
+		const struct rp_entry *me = g->mem[row * g->nmem + m];
+		const struct rp_hists *h = &r->h[g->lead + m];
+		uint64_t total = g->relative ? h->total_shown : h->total;
+		double t = total ? (double)total : 1;
+		uint64_t self = me ? me->self : 0;
+
+		switch (col) {
+		case RF_OVERHEAD: fprintf(f, "%7.2f%%", self * 100.0 / t); break;
+		case RF_CHILDREN:
+			fprintf(f, "%7.2f%%", (me ? me->acc : 0) * 100.0 / t);
+			break;
+		case RF_SAMPLE: fprintf(f, "%12" PRIu64, me ? me->nr_self : 0); break;
+		case RF_PERIOD: fprintf(f, "%12" PRIu64, self); break;
+		case RF_SYS: fprintf(f, "%7.2f%%", (me ? me->sys : 0) * 100.0 / t); break;
+		default: fprintf(f, "%7.2f%%", (me ? me->us : 0) * 100.0 / t); break;
+		}
+	}
+}
+
+static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
+		    const struct cols *c, double t, uint32_t col, bool last)
+{
+	const struct rp_sym *s = &r->sym[e->sym];
+	unsigned k = key_pos(r, col);
+
+	if (col == RF_IPC) {
+		fprintf(f, "%-20s", "-      -");
+		return;
+	}
+	if (r->gp && col >= RF_OVERHEAD) {
+		put_group_col(r, f, e, col);
+		return;
+	}
+	switch (col) {
+	case RF_OVERHEAD: fprintf(f, "%7.2f%%", e->self * 100.0 / t); break;
+	case RF_CHILDREN:
+		if (r->o.children)
+			fprintf(f, "%7.2f%%", e->acc * 100.0 / t);
+		else
+			fprintf(f, "%8s", "N/A");
+		break;
+	case RF_SYS: fprintf(f, "%7.2f%%", e->sys * 100.0 / t); break;
+	case RF_US: fprintf(f, "%7.2f%%", e->us * 100.0 / t); break;
+	case RF_SAMPLE: fprintf(f, "%12" PRIu64, e->nr_self); break;
+	case RF_PERIOD: fprintf(f, "%12" PRIu64, e->self); break;
+	case RK_COMM: fprintf(f, "%-*.*s", c->comm, c->comm, e->comm); break;
+	case RK_PID:
+		fprintf(f, "%7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8, e->comm);
+		break;
+	case RK_DSO: fprintf(f, "%-*s", c->dso, dso_name(s)); break;
+	case RK_SYM: put_sym(s, e, f, c->sym, last); break;
+	default: pk__rp_key_print(col, e, f, c->w[k], last); break;
+	}
+}
+
 static void put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		    const struct cols *c, uint64_t total,
 		    const struct pk_report_print_opts *po)
 {
-	const struct rp_sym *s = &r->sym[e->sym];
+	uint32_t v[RP_MAX_FIELDS + RP_MAX_KEYS];
+	unsigned n = columns(r, po, v);
 	double t = total ? (double)total : 1;
 
-	if (r->o.children)
-		fprintf(f, "%9.2f%%  %7.2f%%", e->acc * 100.0 / t,
-			e->self * 100.0 / t);
-	else
-		fprintf(f, "%9.2f%%", e->self * 100.0 / t);
-	if (po->show_nr_samples)
-		fprintf(f, "  %12" PRIu64, e->nr_self);
-	if (po->show_period)
-		fprintf(f, "  %12" PRIu64, e->self);
-	unsigned lastk = r->nkeys - 1;
-
-	while (lastk && elided(r, r->keys[lastk]))
-		lastk--;
-	for (unsigned k = 0; k < r->nkeys; k++) {
-		bool last = k == lastk;
-
-		if (elided(r, r->keys[k]))
-			continue;
-		switch (r->keys[k]) {
-		case RK_COMM: fprintf(f, "  %-*.*s", c->comm, c->comm, e->comm); break;
-		case RK_PID: fprintf(f, "  %7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8,
-				     e->comm); break;
-		case RK_DSO: fprintf(f, "  %-*s", c->dso, dso_name(s)); break;
-		default: fputs("  ", f); put_sym(s, e, f, c->sym, last); break;
-		}
+	for (unsigned i = 0; i < n; i++) {
+		fputs("  ", f);
+		put_col(r, f, e, c, t, v[i], i + 1 == n);
 	}
 	fputc('\n', f);
 }
 
-/* "# Samples: N of event 'E'" and the event count, of N samples worth
- * TOTAL. */
-static void samples_line(struct pk_report *r, FILE *f, unsigned a,
-			 unsigned long n, uint64_t total)
+/* perf's "# Samples:" line: N samples (K, M, G past a thousand) of the
+ * event NAME, the event count TOTAL. */
+static void samples_line(FILE *f, unsigned long n, const char *what,
+			 const char *name, uint64_t total,
+			 const struct pk_report_print_opts *po)
 {
 	char unit = ' ';
-	const char *name = pk_perfdata_attr_name(r->pd, a);
 
 	if (n > 1000)
 		n /= 1000, unit = 'K';
@@ -183,33 +337,40 @@ static void samples_line(struct pk_report *r, FILE *f, unsigned a,
 		n /= 1000, unit = 'M';
 	if (n > 1000)
 		n /= 1000, unit = 'G';
-	fprintf(f, "# Samples: %lu%c of event '%s'\n", n, unit,
-		name ? name : "");
+	fprintf(f, "# Samples: %lu%c of %s '%s'", n, unit, what, name);
+	if (po->time_slices)
+		fprintf(f, " (time slices: %s)", po->time_slices);
+	fputc('\n', f);
 	fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 }
 
-static int print_hists(struct pk_report *r, FILE *f, unsigned a,
-		       const struct pk_report_print_opts *po)
+/* perf: what the filters let by is the self periods of the entries they
+ * let by. */
+void pk__rp_count_shown(struct rp_hists *h)
 {
-	struct rp_hists *h = &r->h[a];
-	struct rp_entry **v = pk__malloc((h->n + 1) * sizeof(*v));
-	struct cols c;
-	int err = 0;
-
-	if (!v)
-		return -ENOMEM;
-	uint64_t total = po->relative ? h->total_shown : h->total;
-
-	pk__rp_cumul(r);
-
-	samples_line(r, f, a, po->relative ? h->nr_shown : h->nr_samples,
-		     total);
-	widths(r, h, &c);
-	put_header(r, f, &c, po);
+	h->total_shown = h->nr_shown = 0;
 	for (uint32_t i = 0; i < h->n; i++)
-		v[i] = &h->e[i];
-	err = pk__rp_order(r, v, h->n);
-	for (uint32_t i = 0; i < h->n && !err; i++) {
+		if (h->e[i].shown) {
+			h->total_shown += h->e[i].self;
+			h->nr_shown += h->e[i].nr_self;
+		}
+}
+
+/* The header, then the N entries of V (of H, whose totals count) in
+ * perf's order, each with its callchain. */
+static int print_rows(struct pk_report *r, FILE *f, const struct rp_hists *h,
+		      struct rp_entry **v, uint32_t n,
+		      const struct pk_report_print_opts *po)
+{
+	uint64_t total = po->relative ? h->total_shown : h->total;
+	struct rp_hists rows = { .e = v[0], .n = n };
+	struct cols c;
+	int err;
+
+	widths(r, &rows, &c);
+	put_header(r, f, &c, po);
+	err = pk__rp_order(r, v, n);
+	for (uint32_t i = 0; i < n && !err; i++) {
 		uint64_t p = r->o.children ? v[i]->acc : v[i]->self;
 
 		if (!v[i]->shown ||
@@ -221,7 +382,137 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 						 po);
 	}
 	fputs("\n\n", f);
+	return err;
+}
+
+static int print_hists(struct pk_report *r, FILE *f, unsigned a,
+		       const struct pk_report_print_opts *po)
+{
+	struct rp_hists *h = &r->h[a];
+	struct rp_entry **v = pk__malloc((h->n + 1) * sizeof(*v));
+	const char *name = pk_perfdata_attr_name(r->pd, a);
+	const struct rp_group *g = pk__rp_group_of(r, a);
+	int err;
+
+	if (!v)
+		return -ENOMEM;
+	pk__rp_count_shown(h);
+	/* perf says "events" for a group's leader shown alone */
+	samples_line(f, po->relative ? h->nr_shown : h->nr_samples,
+		     g && g->lead == a ? "events" : "event", name ? name : "",
+		     po->relative ? h->total_shown : h->total, po);
+	for (uint32_t i = 0; i < h->n; i++)
+		v[i] = &h->e[i];
+	err = print_rows(r, f, h, v, h->n, po);
 	pk__free(v);
+	return err;
+}
+
+/* The row of G's first N rows that E (of member M) goes to, or N. */
+static uint32_t row_of(struct pk_report *r, struct rp_grp_rows *g,
+		       uint32_t n, uint32_t nlead, const struct rp_entry *e)
+{
+	const struct rp_entry *le = pk__rp_entry_find(r, &r->h[g->lead], e);
+
+	if (le)
+		return (uint32_t)(le - r->h[g->lead].e);
+	for (uint32_t i = nlead; i < n; i++)
+		if (pk__rp_same(r, &g->rows[i], e))
+			return i;
+	return n;
+}
+
+/* G's rows: the leader's entries, then what only members have. */
+static uint32_t group_rows(struct pk_report *r, struct rp_grp_rows *g,
+			   struct rp_entry *rows)
+{
+	const struct rp_hists *lh = &r->h[g->lead];
+	uint32_t n = 0;
+
+	for (; n < lh->n; n++) {
+		rows[n] = lh->e[n];
+		g->mem[(size_t)n * g->nmem] = &lh->e[n];
+	}
+	for (unsigned m = 1; m < g->nmem; m++) {
+		const struct rp_hists *mh = &r->h[g->lead + m];
+
+		for (uint32_t i = 0; i < mh->n; i++) {
+			uint32_t k = row_of(r, g, n, lh->n, &mh->e[i]);
+
+			if (k == n) {
+				/* perf's dummy leader entry */
+				rows[n] = mh->e[i];
+				rows[n].self = rows[n].acc = 0;
+				rows[n].nr_self = rows[n].nr_acc = 0;
+				rows[n].sys = rows[n].us = 0;
+				rows[n].root = rows[n].max_depth = 0;
+				n++;
+			}
+			g->mem[(size_t)k * g->nmem + m] = &mh->e[i];
+		}
+	}
+	return n;
+}
+
+static bool group_samples(const struct pk_report *r, const struct rp_group *g)
+{
+	for (unsigned m = 0; m < g->nr; m++)
+		if (r->h[g->lead + m].nr_samples)
+			return true;
+	return false;
+}
+
+/* perf's group view: one table for GRP's events, each number column a
+ * field per member. */
+static int print_group(struct pk_report *r, FILE *f, const struct rp_group *grp,
+		       const struct pk_report_print_opts *po)
+{
+	struct rp_grp_rows g = { .lead = grp->lead, .nmem = grp->nr,
+				 .relative = po->relative };
+	struct rp_entry *rows, **v;
+	uint64_t nr = 0, total = 0;
+	size_t cap = 1, len = 0;
+	uint32_t n;
+	char *name;
+	int err;
+
+	for (unsigned m = 0; m < grp->nr; m++) {
+		struct rp_hists *h = &r->h[grp->lead + m];
+
+		pk__rp_count_shown(h);
+		cap += h->n;
+		nr += po->relative ? h->nr_shown : h->nr_samples;
+		total += po->relative ? h->total_shown : h->total;
+		len += strlen(pk_perfdata_attr_name(r->pd, grp->lead + m) ?: "") + 2;
+	}
+	rows = pk__calloc(cap, sizeof(*rows));
+	v = pk__calloc(cap, sizeof(*v));
+	g.mem = pk__calloc(cap * grp->nr, sizeof(*g.mem));
+	name = pk__malloc(len + strlen(grp->name) + 16);
+	if (!rows || !v || !g.mem || !name) {
+		err = -ENOMEM;
+		goto out;
+	}
+	strcpy(name, strcmp(grp->name, "{anon_group}") && *grp->name ?
+	       grp->name : "anon group");
+	for (unsigned m = 0; m < grp->nr; m++) {
+		strcat(name, m ? ", " : " { ");
+		strcat(name, pk_perfdata_attr_name(r->pd, grp->lead + m) ?: "");
+	}
+	strcat(name, " }");
+	g.rows = rows;
+	n = group_rows(r, &g, rows);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = &rows[i];
+	samples_line(f, (unsigned long)nr, "events", name, total, po);
+	r->gp = &g;
+	err = print_rows(r, f, &r->h[grp->lead], v, n, po);
+	r->gp = NULL;
+out:
+	pk__free(rows);
+	pk__free(v);
+	pk__free(g.mem);
+	pk__free(name);
 	return err;
 }
 
@@ -234,18 +525,28 @@ int pk_report_print(struct pk_report *r, FILE *f,
 
 	if (!PK_OPTS_VALID(opts, pk_report_print_opts))
 		return -EINVAL;
+	pk__rp_cumul(r);
 	for (unsigned k = 0; k < r->nkeys; k++) {
 		const struct rp_list *l = r->keys[k] == RK_COMM ? &r->comms :
 			r->keys[k] == RK_DSO ? &r->dsos : &r->syms;
 
-		if (r->keys[k] != RK_PID && elided1(r, r->keys[k]))
+		if (r->keys[k] != RK_PID && r->keys[k] <= RK_SYM &&
+		    elided1(r, r->keys[k]))
 			fprintf(f, "# %s: %s\n", r->keys[k] == RK_COMM ? "comm" :
 				r->keys[k] == RK_DSO ? "dso" : "symbol", l->w[0]);
 	}
 	fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->lost);
-	for (unsigned a = 0; a < r->nh && !err; a++)
-		if (r->h[a].nr_samples)
+	if ((err = pk__rp_load_groups(r)))
+		return err;
+	for (unsigned a = 0; a < r->nh && !err; a++) {
+		const struct rp_group *g = po->no_group ? NULL :
+					   pk__rp_group_of(r, a);
+
+		if (g && g->lead == a && pk__rp_hists_of(r, (int)(a + g->nr - 1)))
+			err = group_samples(r, g) ? print_group(r, f, g, po) : 0;
+		else if (!g && r->h[a].nr_samples)
 			err = print_hists(r, f, a, po);
+	}
 	if (!err && po->tip)
 		fprintf(f, "#\n# (%s)\n#\n", po->tip);
 	if (!err && ferror(f))
@@ -258,9 +559,13 @@ void pk__rp_put_lines(struct pk_report *r, FILE *f, unsigned a,
 		      uint64_t nr_samples, uint64_t total,
 		      const struct pk_report_print_opts *po)
 {
+	const char *name = pk_perfdata_attr_name(r->pd, a);
+	const struct rp_group *g = pk__rp_group_of(r, a);
 	struct cols c;
 
-	samples_line(r, f, a, (unsigned long)nr_samples, total);
+	samples_line(f, (unsigned long)nr_samples,
+		     g && g->lead == a ? "events" : "event", name ? name : "",
+		     total, po);
 	widths(r, &r->h[a], &c);
 	put_header(r, f, &c, po);
 	for (uint32_t i = 0; i < n; i++)

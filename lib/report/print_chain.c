@@ -363,7 +363,8 @@ int pk__rp_print_chain(struct pk_report *r, FILE *f, const struct rp_entry *e,
 	if (po->chain == PK_REPORT_CHAIN_FLAT || po->chain == PK_REPORT_CHAIN_FOLDED)
 		return flat(&g, e, total);
 	return graph(&g, e, total, r->o.children ? e->acc : e->self,
-		     r->nkeys && r->keys[0] == RK_SYM);
+		     r->nkeys && (r->keys[0] == RK_SYM ||
+				  r->keys[0] == RK_SYMSIZE) && !r->nfields);
 }
 
 /* The frames of the merged node that starts at N, all of them (FIRST 0)

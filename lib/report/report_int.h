@@ -26,6 +26,7 @@ struct rp_sym {
 				 function by its name alone (the first
 				 inlined location of that name), others by
 				 DSO and start (the location itself) */
+	uint64_t size;        /* the symbol's (with the symbol_size key) */
 };
 
 struct rp_node {
@@ -45,6 +46,13 @@ struct rp_entry {
 	uint32_t max_depth;                /* longest chain appended */
 	char level;                        /* '.' or 'k' as first seen */
 	bool shown;                        /* a sample the filters let by */
+	bool shown1;                       /* the first sample let by (diff) */
+	int32_t cpu, socket;               /* -1: not recorded */
+	uint64_t weight, wsum;             /* the samples' weight; its sum */
+	uint64_t sys, us;                  /* self period in kernel, user */
+	uint64_t symsize;                  /* the symbol's size */
+	const char *srcline, *srcfile, *trace; /* interned, with their keys */
+	const char *parent;
 };
 
 struct rp_hists {
@@ -70,13 +78,22 @@ struct rp_zoom {
 	bool thread;                       /* tid is set */
 };
 
+/* The raw memo's key: see memo.c. */
+struct rp_raw {
+	uint64_t ip, genu, genk;
+	const char *comm;
+	int32_t pid, tid;
+	uint32_t attr, nr, ips_off, memo;
+	uint16_t mode;
+};
+
 /* pk__rp_sym_of's cache: an address's interned location. */
 struct rp_fcache {
 	uint64_t ip, gen;
 	uint32_t pid, id;
 	uint16_t mode;
 };
-enum { RP_FCACHE = 1 << 16 };
+enum { RP_FCACHE_BITS = 16, RP_FCACHE = 1 << RP_FCACHE_BITS };
 
 /* The generation of a process's maps, asked once per sample. */
 struct rp_gen {
@@ -84,14 +101,48 @@ struct rp_gen {
 	uint32_t pid;
 };
 
-enum { RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8 };
+enum {
+	RK_COMM = 1, RK_PID = 2, RK_DSO = 4, RK_SYM = 8, RK_CPU = 16,
+	RK_SOCKET = 32, RK_PERIOD = 64, RK_WEIGHT = 128, RK_LWEIGHT = 256,
+	RK_SRCFILE = 512, RK_SRCLINE = 1024, RK_TRACE = 2048, RK_PARENT = 4096,
+	RK_SYMSIZE = 8192,
+};
+#define RP_MAX_KEYS 16
+/* Output fields that are no sort key (perf's hpp fields), above RK_*. */
+enum {
+	RF_OVERHEAD = 1 << 16, RF_SYS, RF_US, RF_CHILDREN, RF_SAMPLE, RF_PERIOD,
+	RF_IPC,  /* perf's empty IPC column that comes with symbol_size */
+};
+#define RP_MAX_FIELDS 32
+
+struct pk_tracefmt;
+
+/* An event group of HEADER_GROUP_DESC: attrs LEAD .. LEAD + NR - 1. */
+struct rp_group {
+	char *name;                        /* "{anon_group}" or the name */
+	uint32_t lead, nr;
+};
+
+/* A group being printed: its rows (the leader's entries and, for what
+ * only members have, zero copies) and each member's entry of each row
+ * (MEM[row * NMEM + m], NULL where it has none; m 0 the leader). */
+struct rp_grp_rows {
+	unsigned lead, nmem;
+	bool relative;          /* of what the filters let by */
+	const struct rp_entry *rows;
+	const struct rp_entry **mem;
+};
 
 struct pk_report {
 	struct pk_session *sess;
 	struct pk_perfdata *pd;
 	struct pk_report_new_opts o;
-	uint8_t keys[8];                   /* sort keys in order (RK_*) */
+	uint16_t keys[RP_MAX_KEYS];        /* sort keys in order (RK_*) */
 	unsigned nkeys, keymask;
+	uint32_t fields[RP_MAX_FIELDS];    /* -F: RK_* and RF_* in order */
+	unsigned nfields;
+	uint32_t order[RP_MAX_FIELDS];     /* -F: what entries sort by */
+	unsigned norder;
 	struct rp_hists *h;                /* per attr */
 	unsigned nh;
 	struct rp_sym *sym;
@@ -130,7 +181,27 @@ struct pk_report {
 	bool memo_rec;                     /* noting the sample's steps */
 	bool memo_off;
 	bool cumul_stale;                  /* node cumul to sum again */
+	uint32_t memo_last;                /* the sample's memo, or MAX */
+	struct rp_raw *raw;                /* the raw memo */
+	uint32_t nraw, capraw;
+	struct pk__hash raw_idx;
+	uint64_t *raw_pool;                /* callchain addresses */
+	size_t nraw_ips, capraw_ips;
+	uint64_t raw_hash;                 /* the sample's, when new */
+	const uint64_t *raw_ips;
+	bool raw_pending;
+	struct rp_raw raw_cur;
 	uint32_t last_end;                 /* pk__rp_chain_append's end */
+	struct pk_tracefmt *tf;            /* the trace key's formats */
+	bool tf_tried;
+	void *parent_re;                   /* regex_t of the parent key */
+	struct rp_group *groups;
+	unsigned ngroups;
+	bool groups_loaded;
+	const struct rp_grp_rows *gp;      /* the group being printed */
+	int32_t *sockets;                  /* socket of each cpu, -1 unknown */
+	uint32_t nsockets;
+	bool sockets_loaded;
 };
 
 /* memo.c */
@@ -143,6 +214,14 @@ int pk__rp_memo_replay(struct pk_report *r, struct rp_hists *h,
 		       unsigned attr, const struct rp_entry *t, uint32_t n,
 		       uint64_t period);
 int pk__rp_memo_push(struct pk_report *r, const uint32_t *v, uint32_t n);
+/* Before anything is resolved: 1 when a sample with the same addresses
+ * in the same maps was seen and SS (interned command name COMM) was
+ * replayed, totals included; 0: it goes the long way, then
+ * pk__rp_raw_done when it is through. */
+int pk__rp_raw_replay(struct pk_report *r, struct rp_hists *h,
+		      const struct pk_session_sample *ss, const char *comm,
+		      uint64_t period);
+void pk__rp_raw_done(struct pk_report *r);
 void pk__rp_memo_note(struct pk_report *r, const struct rp_hists *h,
 		      const struct rp_entry *e, uint32_t end);
 void pk__rp_memo_done(struct pk_report *r);
@@ -184,6 +263,48 @@ typedef bool (*pk__rp_left_fn)(const void *ctx, const void *nw,
 int pk__rp_rb_sort(void **v, uint32_t n, pk__rp_left_fn left, const void *ctx);
 int pk__rp_cmp_key(const struct pk_report *r, int key,
 		   const struct rp_entry *a, const struct rp_entry *b);
+/* print.c */
+/* Whether KEY's column is left out (a filter of one value, perf's elide). */
+bool pk__rp_elided(const struct pk_report *r, int key);
+/* An entry's symbol as perf prints it, padded to W unless LAST. */
+void pk__rp_put_sym(const struct rp_sym *s, const struct rp_entry *e, FILE *f,
+		    int w, bool last);
+/* keys.c: the sort keys (perf's -s); the extended keys (not comm, pid,
+ * dso, sym): E's values from a sample, equality, hash, order (negative
+ * when A goes first), the column's header, least width, text width and
+ * text (padded to W but the last string column). */
+int pk__rp_parse_sort(struct pk_report *r, const char *sort,
+		      const char *fields);
+int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
+		      struct rp_entry *e, uint32_t nchain);
+bool pk__rp_key_same(unsigned key, const struct rp_entry *a,
+		     const struct rp_entry *b);
+uint64_t pk__rp_key_hash(unsigned key, const struct rp_entry *e, uint64_t h);
+int pk__rp_key_cmp(unsigned key, const struct rp_entry *a,
+		   const struct rp_entry *b);
+const char *pk__rp_key_header(unsigned key);
+int pk__rp_key_min_width(unsigned key);
+int pk__rp_key_width(unsigned key, const struct rp_entry *e);
+void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
+		      bool last);
+/* Compiles the parent regex when the parent key is in: 0, -EINVAL (bad
+ * regex), -ENOMEM. */
+int pk__rp_keys_init(struct pk_report *r);
+void pk__rp_keys_fini(struct pk_report *r);
+/* header.c: the file's CPU sockets and event groups */
+int32_t pk__rp_socket_of(struct pk_report *r, int32_t cpu);
+int pk__rp_load_groups(struct pk_report *r);
+/* The group (of more than one event) attr A is in, or NULL. */
+const struct rp_group *pk__rp_group_of(const struct pk_report *r, unsigned a);
+/* hist.c: the hists of ATTR (grown to it), NULL: ENOMEM; whether A and
+ * B are one entry under the sort keys; the entry of H like TMPL, or
+ * NULL. */
+struct rp_hists *pk__rp_hists_of(struct pk_report *r, int attr);
+bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
+		 const struct rp_entry *b);
+const struct rp_entry *pk__rp_entry_find(const struct pk_report *r,
+					 const struct rp_hists *h,
+					 const struct rp_entry *tmpl);
 /* print.c: the browser's lines (view.c): perf report --stdio's samples
  * lines and column headers, then V's N entries' rows, of NR_SAMPLES
  * samples worth TOTAL, widths of the entries in the zoom. */
@@ -193,6 +314,9 @@ void pk__rp_put_lines(struct pk_report *r, FILE *f, unsigned a,
 		      const struct pk_report_print_opts *po);
 /* view.c: whether E is in the browser's zoom (always, when none). */
 bool pk__rp_in_zoom(const struct pk_report *r, const struct rp_entry *e);
+/* print.c: H's total_shown and nr_shown, of the entries the filters let
+ * by (perf counts them at print). */
+void pk__rp_count_shown(struct rp_hists *h);
 /* print_chain.c */
 /* E's callchain: percentages of TOTAL, the graph threshold a share of
  * BASE (what the filters let by, with --percentage relative). */

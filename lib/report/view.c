@@ -145,6 +145,7 @@ struct pk_report_view *pk_report_view_new(struct pk_report *r, unsigned event,
 	       opts && opts->sz < sizeof(v->po) ? opts->sz : sizeof(v->po));
 	v->po.sz = sizeof(v->po);
 	pk__rp_cumul(r);
+	pk__rp_count_shown(&r->h[event]);
 	err = collect(v);
 	if (!err && !(v->line = pk__calloc(v->n + 2, sizeof(*v->line))))
 		err = -ENOMEM;

@@ -766,8 +766,9 @@ static void load_kernel(struct pk_session *s)
 		}
 }
 
-static void resolve_kernel(struct pk_session *s, uint64_t addr,
-			   struct pk_location *loc)
+static const struct pk_sym *resolve_kernel(struct pk_session *s,
+					   uint64_t addr,
+					   struct pk_location *loc)
 {
 	const struct map *m;
 	const struct pk_sym *sym;
@@ -778,27 +779,31 @@ static void resolve_kernel(struct pk_session *s, uint64_t addr,
 	loc->kernel = true;
 	loc->dso_addr = addr;
 	if (!m)
-		return;
+		return NULL;
 	loc->dso = m->dso->name;
 	sym = pk__symtab_find(&m->dso->tab, addr);
 	if (sym) {
 		loc->sym = sym->name;
 		loc->symoff = addr - sym->start;
 	}
+	return sym;
 }
 
-static int resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
-		   uint16_t cpumode, struct pk_location *loc)
+/* pk_session_resolve() uncached; the symbol found in *SYMP (may be NULL). */
+static int resolve_sym(struct pk_session *s, uint32_t pid, uint64_t addr,
+		       uint16_t cpumode, struct pk_location *loc,
+		       const struct pk_sym **symp)
 {
 	struct proc *p;
 	const struct map *m;
 	const struct pk_sym *sym;
 
 	memset(loc, 0, sizeof(*loc));
+	*symp = NULL;
 	loc->dso = "[unknown]";
 	loc->dso_addr = addr;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
-		resolve_kernel(s, addr, loc);
+		*symp = resolve_kernel(s, addr, loc);
 		return loc->dso[0] == '[' && !strcmp(loc->dso, "[unknown]") ?
 		       -ENOENT : 0;
 	}
@@ -821,7 +826,31 @@ static int resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 		loc->sym = sym->name;
 		loc->symoff = loc->dso_addr - sym->start;
 	}
+	*symp = sym;
 	return 0;
+}
+
+static int resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
+		   uint16_t cpumode, struct pk_location *loc)
+{
+	const struct pk_sym *sym;
+
+	return resolve_sym(s, pid, addr, cpumode, loc, &sym);
+}
+
+const struct map *pk__session_kernel_map(struct pk_session *s, uint64_t addr)
+{
+	return pk__proc_find(&s->kernel, addr);
+}
+
+uint64_t pk__session_sym_size(struct pk_session *s, uint32_t pid,
+			      uint64_t addr, uint16_t cpumode)
+{
+	struct pk_location loc;
+	const struct pk_sym *sym;
+
+	resolve_sym(s, pid, addr, cpumode, &loc, &sym);
+	return sym ? sym->end - sym->start : 0;
 }
 
 uint64_t pk_session_generation(struct pk_session *s, uint32_t pid,

@@ -72,6 +72,12 @@ int pk__session_dso_file(struct pk_session *s, const struct dso *d,
 /* DSO D's DWARF handle for pk__srcline_at() and pk__inlines() (opened
  * on first use, the symbols loaded), or NULL. */
 void *pk__session_dso_dwarf(struct pk_session *s, struct dso *d);
+/* The kernel's map holding ADDR (the kernel or a module), or NULL. */
+const struct map *pk__session_kernel_map(struct pk_session *s, uint64_t addr);
+/* The size of the symbol holding ADDR of PID in CPUMODE (perf's end -
+ * start, the end fixed up), 0 for none. */
+uint64_t pk__session_sym_size(struct pk_session *s, uint32_t pid,
+			      uint64_t addr, uint16_t cpumode);
 /* Whether ADDR of PID lies in any mapping perf knows, data ones too. */
 bool pk__session_mapped(struct pk_session *s, uint32_t pid, uint64_t addr);
 

@@ -4,70 +4,16 @@
 # made here (cpu-clock -g fp on the demo, --call-graph dwarf, tracepoints,
 # two events, system-wide with kernel and user frames, no callchains) and
 # on the corpus files perf reads the way perfkit does; and the one-line
-# refusals (event groups, options not matched yet).
+# refusals (options not matched yet).
 # pk-test: slow shards=2
 . tests/lib/sh.sh
-T=$T_TMP
-C=$PK_SHARED/corpus/perf-data
-DEMO=$PK_BUILD/workloads/demo
-
-if ! command -v perf >/dev/null 2>&1; then
-	skip report_vs_perf "perf is not installed"
-	exit 0
-fi
-if [ ! -x "$PERFKIT" ] || [ ! -x "$DEMO" ]; then
-	fail report_vs_perf "build $PERFKIT and the workloads first"
-	exit 1
-fi
-# perf report reads and writes the build-id cache under $HOME: ours
-export HOME=$T
-
-# perf's tip line is random: both without it; so is the " (inlined)"
-# perf 6.1 may put after fractal's "[...]" (a flag of uninitialised memory)
-untip() { grep -v '^# (Tip:\|^# (Cannot load tips' | sed 's/--\[\.\.\.\] (inlined)$/--[...]/'; }
-
-# a kernel module among the entries (perfkit does not name them yet)
-has_module() {
-	grep -q '  \[[A-Za-z0-9_-]*\] ' "$1" &&
-	grep '  \[[A-Za-z0-9_-]*\] ' "$1" | grep -vq '\[kernel\.kallsyms\]\|\[unknown\]\|\[vdso\]\|\[vsyscall\]'
-}
-
-N=0
-# same NAME FILE [OPTS...]: both print the same, both succeed
-same() {
-	_n=$1; _f=$2; shift 2
-	N=$((N + 1))
-	t_part $N || return 0
-	perf report --stdio -i "$_f" "$@" 2>"$T/p.err" | untip >"$T/p.out"
-	"$PERFKIT" report --stdio -i "$_f" "$@" 2>"$T/k.err" | untip >"$T/k.out"
-	if [ ! -s "$T/p.out" ]; then
-		skip "$_n" "perf printed nothing ($(head -1 "$T/p.err"))"
-	elif [ "${MODCHECK:-}" ] && has_module "$T/p.out"; then
-		skip "$_n" "kernel modules among the entries"
-	elif cmp -s "$T/p.out" "$T/k.out"; then
-		ok "$_n"
-	else
-		fail "$_n" "differs from perf: $(diff "$T/p.out" "$T/k.out" | head -3 | tr '\n' ' ')"
-	fi
-}
-
-# refused NAME FILE [OPTS...]: one line on stderr, exit status not 0
-refused() {
-	_n=$1; _f=$2; shift 2
-	N=$((N + 1))
-	t_part $N || return 0
-	"$PERFKIT" report --stdio -i "$_f" "$@" >"$T/k.out" 2>"$T/k.err"; rc=$?
-	check "$_n" "rc $rc, stderr: $(cat "$T/k.err")" \
-		"$rc" -ne 0 -a "$(wc -l <"$T/k.err")" -eq 1 -a ! -s "$T/k.out"
-}
-
-rec() { out=$1; shift; perf record -q -o "$T/$out" "$@" >/dev/null 2>&1; }
+. tests/lib/report.sh
+report_prereqs report_vs_perf
 
 rec fp.data -e cpu-clock -F 2000 -g "$DEMO"
 rec dw.data -e cpu-clock -F 500 --call-graph dwarf "$DEMO"
 rec tp.data -e sched:sched_switch -e syscalls:sys_enter_getppid -a -- "$DEMO"
 rec two.data -e cpu-clock -e task-clock -F 1000 "$DEMO"
-rec grp.data -e '{cpu-clock,task-clock}' -F 1000 "$DEMO"
 # system-wide: the demo under a name of its own (the processes around it,
 # another shard's demo among them, start and exec as they please)
 cp "$DEMO" "$T/pkdemo_sw"
@@ -114,11 +60,8 @@ for o in "--no-children --comm pkdemo_sw" \
 	MODCHECK=1 same "report_system_wide $o" "$T/sys.data" $o
 done
 
-refused report_refuses_groups "$T/grp.data"
-refused report_refuses_fields "$T/fp.data" -F overhead,sym
-refused report_refuses_sort_key "$T/fp.data" -s srcline
+refused report_refuses_sort_key "$T/fp.data" -s nosuchkey
 refused report_refuses_missing "$T/none.data"
-refused report_refuses_filter_children "$T/fp.data" --comm demo
 # -g on a file without callchains: perf's first lines, then an error
 N=$((N + 1))
 if t_part $N; then
