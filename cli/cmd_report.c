@@ -324,8 +324,16 @@ static void head(const struct rep *c, struct pk_perfdata *pd)
 }
 
 /* Why the browser cannot show what perf's would, or NULL. */
-static const char *no_browser(const struct rep *c)
+static const char *no_browser(const struct rep *c, struct pk_perfdata *pd)
 {
+	const void *data;
+	uint64_t size;
+	uint32_t nr = 0;
+
+	if (!c->po.no_group &&
+	    !pk_perfdata_feat_raw(pd, PK_HEADER_GROUP_DESC, &data, &size) &&
+	    size >= sizeof(nr) && (memcpy(&nr, data, sizeof(nr)), nr))
+		return "event groups";
 	if (c->po.chain == PK_REPORT_CHAIN_FLAT ||
 	    c->po.chain == PK_REPORT_CHAIN_FOLDED)
 		return "-g flat and folded";
@@ -427,7 +435,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -EINVAL;
 	}
-	if (c->tui && (why = no_browser(c))) {
+	if (c->tui && (why = no_browser(c, pd))) {
 		if (c->tui > 0) {
 			cli_error("report", "--tui: %s in the browser are not supported yet (use --stdio)",
 				  why);
