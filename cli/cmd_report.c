@@ -340,7 +340,7 @@ static const char *no_browser(const struct rep *c, struct pk_perfdata *pd)
 	if (c->header)
 		return "--header";
 	if (c->threads)
-		return "-T";
+		return "-T's per-thread tables";
 	return NULL;
 }
 
@@ -378,20 +378,15 @@ static void progress_end(struct rep *c)
 static int browse(struct rep *c, struct pk_perfdata *pd)
 {
 	unsigned a = 0, n = pk_perfdata_nr_attrs(pd);
-	const char *name, *keys = c->o.sort;
-	char buf[1024];
+	const char *name;
 	int err;
 
 	while (a + 1 < n && !pk_report_nr_samples(c->r, a))
 		a++;
 	name = pk_perfdata_attr_name(pd, a);
-	/* -F's keys join -s's (without -s they are all) */
-	if (c->o.fields) {
-		snprintf(buf, sizeof(buf), "%s,%s", c->o.sort ? c->o.sort : "",
-			 c->o.fields);
-		keys = buf;
-	}
-	err = report_browse(c->r, a, name ? name : "", &c->po, c->an, keys);
+	/* perf zooms by -s's keys only: none with -F alone */
+	err = report_browse(c->r, a, name ? name : "", &c->po, c->an,
+			    c->o.fields && !c->o.sort ? "" : c->o.sort);
 	if (err)
 		cli_error("report", "%s: the browser: %s", c->input,
 			  strerror(-err));
