@@ -345,7 +345,8 @@ static bool att_string(struct fmt *f, const char *pre,
 		       const ZydisDecodedInstruction *zi)
 {
 	const char *m = ZydisMnemonicGetString(zi->mnemonic);
-	char mn[64];
+	/* the prefixes' text (under 80 bytes) and the mnemonic */
+	char mn[96];
 	unsigned w = zi->operand_width;
 
 	if (zi->meta.category != ZYDIS_CATEGORY_STRINGOP || !m)
@@ -547,7 +548,7 @@ static bool intel_string(struct fmt *f, const char *pre,
 	const char *acc = accs[zi->operand_width == 8 ? 0 :
 			       zi->operand_width == 16 ? 1 :
 			       zi->operand_width == 32 ? 2 : 3];
-	char mn[64];
+	char mn[96];  /* the prefixes (under 80) and the mnemonic */
 
 	if (zi->meta.category != ZYDIS_CATEGORY_STRINGOP || !m || !sz)
 		return false;

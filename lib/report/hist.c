@@ -208,6 +208,10 @@ bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
 			return false;
 	if (!(r->keymask & RK_SYM) || a->sym == b->sym)
 		return true;
+	/* perf compares symbols by their start in DSOs of one name (two
+	 * copies of a program are one), inlined functions by themselves */
+	if (sa->name && sb->name)
+		return !sa->inlined && !sb->inlined && sa->start == sb->start;
 	/* perf: unresolved addresses are one entry per address in the DSO */
 	return !sa->name && !sb->name && a->addr == b->addr;
 }
@@ -223,7 +227,8 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 	if (r->keymask & (RK_DSO | RK_SYM))
 		k = pk__rp_mix(k, (uintptr_t)r->sym[e->sym].dso);
 	if ((r->keymask & RK_SYM) && r->sym[e->sym].name)
-		k = pk__rp_mix(k, e->sym);
+		k = pk__rp_mix(k, r->sym[e->sym].inlined ? e->sym :
+			       r->sym[e->sym].start);
 	else if (r->keymask & RK_SYM)
 		k = pk__rp_mix(k, e->addr);
 	for (unsigned i = 0; i < r->nkeys; i++)

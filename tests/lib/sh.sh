@@ -84,6 +84,23 @@ t_attr_check() {
 # `# pk-test: shards=S` header, tests/run.sh) is this run's: N mod S is
 # PK_SHARD; always true when the file runs whole.
 t_part() { [ $(($1 % ${PK_SHARDS:-1})) -eq "${PK_SHARD:-0}" ]; }
+# need_cmd NAME CMD REASON: ends the test with "skipped: NAME: REASON"
+# when CMD is not installed.
+need_cmd() {
+	command -v "$2" >/dev/null 2>&1 && return 0
+	skip "$1" "$3"
+	exit 0
+}
+# need_built NAME FILE...: ends the test with a failure when a file the
+# build makes (the perfkit binary, a workload) is not there.
+need_built() {
+	_nb=$1; shift
+	for _nf; do
+		[ -x "$_nf" ] && continue
+		fail "$_nb" "build $_nf first"
+		exit 1
+	done
+}
 # need_shared REL NAME...: true when $PK_SHARED/REL (the corpus, ../shared)
 # exists; else prints for each NAME "skipped: NAME: ../shared is absent"
 # (no corpus here) or "FAIL NAME: PATH is missing" (the corpus lacks it)

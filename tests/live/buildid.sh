@@ -10,14 +10,8 @@ T=$T_TMP
 unset PERF_CONFIG
 export PERF_CONFIG_NOSYSTEM=1
 
-if ! command -v perf >/dev/null 2>&1; then
-	skip buildid "perf is not installed"
-	exit 0
-fi
-if ! command -v cc >/dev/null 2>&1; then
-	skip buildid "no C compiler to build the test programs"
-	exit 0
-fi
+need_cmd buildid perf "perf is not installed"
+need_cmd buildid cc "no C compiler to build the test programs"
 if [ ! -x "$PERFKIT" ]; then
 	fail buildid "build $PERFKIT first"
 	exit 1

@@ -10,18 +10,9 @@ T=$T_TMP
 case $PERFKIT in /*) ;; *) PERFKIT=$PWD/$PERFKIT ;; esac
 DEMO=$PK_BUILD/workloads/demo
 
-if ! command -v perf >/dev/null 2>&1; then
-	skip diff_vs_perf "perf is not installed"
-	exit 0
-fi
-if ! command -v cc >/dev/null 2>&1; then
-	skip diff_vs_perf "no C compiler for the rebuilt program"
-	exit 0
-fi
-if [ ! -x "$PERFKIT" ] || [ ! -x "$DEMO" ]; then
-	fail diff_vs_perf "build $PERFKIT and the workloads first"
-	exit 1
-fi
+need_cmd diff_vs_perf perf "perf is not installed"
+need_cmd diff_vs_perf cc "no C compiler for the rebuilt program"
+need_built diff_vs_perf "$PERFKIT" "$DEMO"
 # perf reads and writes the build-id cache under $HOME (the rebuilt
 # program's first build is found there): ours
 export HOME=$T

@@ -20,14 +20,8 @@ W=$PK_BUILD/examples/perfdata_write
 C=$PK_SHARED/corpus/perf-data
 T=$T_TMP
 
-if ! command -v perf >/dev/null 2>&1; then
-	skip perfdata_perf "perf is not installed"
-	exit 0
-fi
-if [ ! -x "$PERFKIT" ] || [ ! -x "$W" ]; then
-	fail perfdata_perf "build $PERFKIT and $W first"
-	exit 1
-fi
+need_cmd perfdata_perf perf "perf is not installed"
+need_built perfdata_perf "$PERFKIT" "$W"
 
 # --- perfkit writes, perf reads ---
 "$W" "$T/w.data" 700 || fail perfdata_write "perfdata_write failed"
