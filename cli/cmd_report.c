@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfkit report: perf report --stdio's text of a perf.data file (the
- * browser comes later: on a terminal it prints the same).
+ * perfkit report: perf report --stdio's text of a perf.data file, or on a
+ * terminal its browser (report_tui.c); the progress of reading on stderr
+ * when that is a terminal.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <perfkit/annotate.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/report.h>
 #include <perfkit/session.h>
 #include "cli.h"
+#include "report_tui.h"
+#include "tui.h"
 
 struct rep {
 	const char *input;
@@ -22,6 +27,12 @@ struct rep {
 	bool chain_none;
 	bool chain_asked;       /* -g (not none) or -G given */
 	bool header, header_only, stats;
+	int tui;                /* 1 --tui, 0 --stdio, -1 on a terminal,
+				   2 on a terminal that is one */
+	uint64_t base, size, done; /* progress: the data's offset and size,
+				      read so far */
+	int pct;                /* the percentage shown, -1: none yet */
+	struct pk_annotate *an; /* the browser's a */
 	char sortbuf[512];      /* -s with the parent key -p adds */
 	const char *cpu_list, *time_str;
 	uint64_t cpus[1024 / 64]; /* --cpu's bitmap */
@@ -39,7 +50,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: perfkit report [--stdio] [-i FILE] [options]\n"
 		"  -i, --input FILE        perf.data file (default perf.data)\n"
-		"      --stdio             text output (the default for now)\n"
+		"      --stdio             text output (the default when stdout is\n"
+		"                          not a terminal)\n"
+		"      --tui               the browser (the default on a terminal)\n"
 		"      --children          add callees' periods to their callers (default\n"
 		"                          with callchains); --no-children: self only\n"
 		"  -g, --call-graph MODE[,THRESHOLD[,ORDER[,function[,percent]]]]\n"
@@ -66,7 +79,7 @@ static void usage(FILE *f)
 }
 
 static const char *const refused[] = {
-	"tasks", "mmaps",
+	"tasks", "mmaps", "gtk",
 };
 
 /* -g's argument as perf reads it: words for the mode, order, key and
@@ -128,7 +141,25 @@ static int sample(void *ctx, struct pk_session *s,
 	if (c->tr.n && cli_time_ranges_skip(&c->tr, p->time))
 		return 0;
 	c->kept++;
+	if (c->an && pk_annotate_add(c->an, sm))
+		return -ENOMEM;
 	return pk_report_add(c->r, sm);
+}
+
+/* The share of the file read, on stderr, when it changes. */
+static void progress(struct rep *c, uint64_t offset)
+{
+	int pct;
+
+	if (offset <= c->base + c->done)
+		return;
+	c->done = offset - c->base;
+	pct = (int)(c->done * 100 / c->size);
+	if (pct != c->pct) {
+		c->pct = pct;
+		fprintf(stderr, "\rperfkit report: reading %s: %3d%%", c->input,
+			pct > 100 ? 100 : pct);
+	}
 }
 
 static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
@@ -136,6 +167,8 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 	struct rep *c = ctx;
 
 	(void)s;
+	if (c->size)
+		progress(c, rec->offset + rec->size);
 	c->reads += rec->type == PERF_RECORD_READ;
 	return pk_report_record(c->r, rec);
 }
@@ -290,6 +323,76 @@ static void head(const struct rep *c, struct pk_perfdata *pd)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 }
 
+/* Why the browser cannot show what perf's would, or NULL. */
+static const char *no_browser(const struct rep *c, struct pk_perfdata *pd)
+{
+	const void *data;
+	uint64_t size;
+	uint32_t nr = 0;
+
+	if (!c->po.no_group &&
+	    !pk_perfdata_feat_raw(pd, PK_HEADER_GROUP_DESC, &data, &size) &&
+	    size >= sizeof(nr) && (memcpy(&nr, data, sizeof(nr)), nr))
+		return "event groups";
+	if (c->po.chain == PK_REPORT_CHAIN_FLAT ||
+	    c->po.chain == PK_REPORT_CHAIN_FOLDED)
+		return "-g flat and folded";
+	if (c->header)
+		return "--header";
+	if (c->threads)
+		return "-T's per-thread tables";
+	return NULL;
+}
+
+/* Whether more than one event has samples. */
+static bool several(const struct rep *c, struct pk_perfdata *pd)
+{
+	unsigned n = 0;
+
+	for (unsigned a = 0; a < pk_perfdata_nr_attrs(pd); a++)
+		n += pk_report_nr_samples(c->r, a) > 0;
+	return n > 1;
+}
+
+/* Progress on stderr when it is a terminal and the input a file. */
+static void progress_start(struct rep *c, struct pk_perfdata *pd)
+{
+	struct pk_perfdata_info in;
+
+	c->pct = -1;
+	pk_perfdata_info(pd, &in);
+	if (isatty(STDERR_FILENO) && !in.pipe && in.data_size) {
+		c->base = in.data_offset;
+		c->size = in.data_size;
+	}
+}
+
+static void progress_end(struct rep *c)
+{
+	if (c->pct >= 0)
+		fputs("\r\033[K", stderr);
+	c->size = 0;
+}
+
+/* The report on the terminal: its first event with samples. */
+static int browse(struct rep *c, struct pk_perfdata *pd)
+{
+	unsigned a = 0, n = pk_perfdata_nr_attrs(pd);
+	const char *name;
+	int err;
+
+	while (a + 1 < n && !pk_report_nr_samples(c->r, a))
+		a++;
+	name = pk_perfdata_attr_name(pd, a);
+	/* perf zooms by -s's keys only: none with -F alone */
+	err = report_browse(c->r, a, name ? name : "", &c->po, c->an,
+			    c->o.fields && !c->o.sort ? "" : c->o.sort);
+	if (err)
+		cli_error("report", "%s: the browser: %s", c->input,
+			  strerror(-err));
+	return err;
+}
+
 static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
@@ -327,8 +430,24 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -EINVAL;
 	}
+	if (c->tui && (why = no_browser(c, pd))) {
+		if (c->tui > 0) {
+			cli_error("report", "--tui: %s in the browser are not supported yet (use --stdio)",
+				  why);
+			pk_session_free(s);
+			return -EINVAL;
+		}
+		c->tui = 0;
+	}
+	if (c->tui < 0)
+		c->tui = tui_available() ? 2 : 0;
+	if (c->tui && !(c->an = pk_annotate_new(s))) {
+		pk_session_free(s);
+		return -ENOMEM;
+	}
 	c->r = pk_report_new(s, pd, &c->o);
 	if (!c->r) {
+		pk_annotate_free(c->an);
 		pk_session_free(s);
 		cli_error("report", "%s%s: unknown or unsupported key%s%s",
 			  c->o.fields ? "--fields " : "--sort ",
@@ -337,7 +456,9 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 			  c->o.parent ? c->o.parent : "");
 		return -EINVAL;
 	}
+	progress_start(c, pd);
 	err = pk_session_run(s, pd, &tool, c);
+	progress_end(c);
 	if (err)
 		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
 			  pk_perfdata_errmsg(pd), pk_strerror(err));
@@ -346,7 +467,18 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 			  c->input);
 		err = -EINVAL;
 	}
-	if (!err) {
+	if (!err && c->tui && !c->kept && c->tr.n)
+		c->tui = 0;	/* --time left nothing: the hint lines */
+	if (!err && c->tui && several(c, pd)) {
+		if (c->tui == 1) {	/* perf: a menu of the events first */
+			cli_error("report", "--tui: several events with samples in the browser are not supported yet (use --stdio)");
+			err = -EINVAL;
+		}
+		c->tui = 0;
+	}
+	if (!err && c->tui) {
+		err = browse(c, pd);
+	} else if (!err) {
 		head(c, pd);
 		/* perf: nothing more when --time left no sample */
 		if (!c->kept && c->tr.n)
@@ -358,6 +490,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	}
 out:
 	pk_report_free(c->r);
+	pk_annotate_free(c->an);
 	pk_session_free(s);
 	return err;
 }
@@ -367,7 +500,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 {
 	switch (ch) {
 	case 'i': c->input = arg; return 0;
-	case 303: return 0;
+	case 303: c->tui = 0; return 0;
+	case 319: c->tui = 1; return 0;
 	case 300: c->children = 1; return 0;
 	case 301: c->children = 0; return 0;
 	case 'g': c->chain_asked = true; return parse_chain(c, arg);
@@ -418,6 +552,7 @@ int cmd_report(int argc, char **argv)
 	static struct option longopts[64] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, 303 },
+		{ "tui", no_argument, NULL, 319 },
 		{ "children", no_argument, NULL, 300 },
 		{ "no-children", no_argument, NULL, 301 },
 		{ "call-graph", required_argument, NULL, 'g' },
@@ -445,7 +580,8 @@ int cmd_report(int argc, char **argv)
 		{ "stats", no_argument, NULL, 315 },
 		{ "help", no_argument, NULL, 'h' },
 	};
-	struct rep c = { .input = "perf.data", .children = -1, .caller = -1 };
+	struct rep c = { .input = "perf.data", .children = -1, .caller = -1,
+			 .tui = -1 };
 	struct pk_perfdata *pd;
 	int ch, li = 0, ret, n = 0;
 

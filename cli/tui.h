@@ -98,6 +98,9 @@ struct tui_model {
 	 * its rows' text, as report's title counts the samples shown and a
 	 * zoomed column goes */
 	void (*set_view)(void *ctx, const struct tui_view *v);
+	/* a list, not a tree: the rows and the header drawn from the first
+	 * column, no indentation or marks (report without callchains) */
+	bool no_marks;
 };
 
 /* Whether the browser can run: stdout is a terminal and TERM names one

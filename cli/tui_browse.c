@@ -291,7 +291,11 @@ static void draw_row(struct browser *b, int y, const struct vrow *r,
 		mark = pset_has(&b->open, r->row) ? '-' : '+';
 	indent = indent < 0 ? 0 : indent > 1000 ? 1000 : indent;
 	m->text(m->ctx, r->row, text, sizeof(text));
-	snprintf(line, sizeof(line), "%*s%c %s", indent, "", mark, text);
+	if (m->no_marks)
+		snprintf(line, sizeof(line), "%s", text);
+	else
+		snprintf(line, sizeof(line), "%*s%c %s", indent, "", mark,
+			 text);
 	tui_line(b->t, y, line, selected);
 }
 
@@ -310,7 +314,8 @@ static int draw(struct browser *b, const char *prompt)
 	if (b->m->header) {	/* over the text, past the marks */
 		char line[1024];
 
-		snprintf(line, sizeof(line), "  %s", b->m->header);
+		snprintf(line, sizeof(line), "%s%s", b->m->no_marks ? "" : "  ",
+			 b->m->header);
 		tui_line(b->t, 1, line, false);
 	}
 	for (int i = 0; i < h; i++) {

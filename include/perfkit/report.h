@@ -120,6 +120,92 @@ struct pk_report_print_opts {
 PK_API int pk_report_print(struct pk_report *r, FILE *f,
 			   const struct pk_report_print_opts *opts);
 
+/* The number of samples of event EVENT (attribute index) added. */
+PK_API uint64_t pk_report_nr_samples(const struct pk_report *r,
+				     unsigned event);
+
+/*
+ * perf report's browser: a view of one event's entries, those
+ * pk_report_print() would print (the filters and percent limit), in its
+ * order, their lines laid out as it lays them out, their callchains as
+ * rows of a tree. The report must stay unchanged while views of it live.
+ */
+struct pk_report_view;
+
+/* A view of event EVENT (attribute index) laid out by OPTS (NULL:
+ * pk_report_print()'s defaults). NULL with errno: EINVAL (bad options,
+ * no such event or no samples of it), ENOMEM. */
+PK_API struct pk_report_view *
+pk_report_view_new(struct pk_report *r, unsigned event,
+		   const struct pk_report_print_opts *opts);
+PK_API void pk_report_view_free(struct pk_report_view *v);
+
+/*
+ * Lays the view out for what a browser shows of it (perf's d, t and /):
+ * the entries of the DSO named DSO (the short name the Shared Object
+ * column shows; its column then goes), of thread TID (when THREAD) and
+ * with symbol names holding SYM (NULL: no such limit). The widths are
+ * those of the entries shown; with opts.relative the title and the
+ * percentages count what is shown. The entries stay the same (the
+ * caller hides those outside: pk_report_view_entry() and
+ * pk_report_view_shown() tell). 0 or -ENOMEM.
+ */
+PK_API int pk_report_view_zoom(struct pk_report_view *v, const char *dso,
+			       bool thread, int32_t tid, const char *sym);
+
+/* perf's browser title: "Samples: 518  of event 'cpu-clock', Event
+ * count (approx.): 129500000". Valid until the next zoom. */
+PK_API const char *pk_report_view_title(const struct pk_report_view *v);
+/* The column headers as --stdio prints them, without its "# ". */
+PK_API const char *pk_report_view_header(const struct pk_report_view *v);
+/* The number of entries. */
+PK_API uint32_t pk_report_view_nr(const struct pk_report_view *v);
+/* Entry I's line as --stdio prints it (no newline), or NULL for a bad
+ * index. Valid until the next zoom. */
+PK_API const char *pk_report_view_line(const struct pk_report_view *v,
+				       uint32_t i);
+
+/* One entry of a view. */
+struct pk_report_entry {
+	size_t sz;
+	const char *comm;       /* its thread's command */
+	int32_t pid, tid;
+	const char *dso;        /* the DSO's short name, NULL: none */
+	const char *sym;        /* the symbol, NULL: unresolved */
+	uint64_t start;         /* the symbol's start, or the address */
+	char level;             /* '.' user, 'k' kernel */
+	uint64_t self, children;     /* periods */
+	uint64_t nr_self, nr_children; /* samples */
+	bool callchain;         /* has callchain rows */
+};
+#define pk_report_entry__last_field callchain
+
+/* Describes entry I into OUT (OUT->sz set by the caller). 0 or -EINVAL. */
+PK_API int pk_report_view_entry(const struct pk_report_view *v, uint32_t i,
+				struct pk_report_entry *out);
+/* Whether entry I is in the zoom of pk_report_view_zoom(). */
+PK_API bool pk_report_view_shown(const struct pk_report_view *v, uint32_t i);
+
+/*
+ * Callchain rows as perf's browser shows them (graph or fractal): the
+ * rows under entry I (ROW 0) or under row ROW: under a merged node's
+ * first frame its other frames, under its last (or only) one the
+ * children worth the threshold, heaviest first. Row ids
+ * are non-zero and distinct over the view's entries. Returns the count
+ * with the ids in *ROWS (the view's, valid until the next zoom), or
+ * -EINVAL (bad I or ROW), -ENOMEM.
+ */
+PK_API int pk_report_view_chain(struct pk_report_view *v, uint32_t i,
+				uint32_t row, const uint32_t **rows);
+/* Row ROW's text into BUF (SIZE bytes with the NUL): the function, after
+ * its percentage ("37.07% main") on the first frame of a merged node
+ * where perf shows one (more than one sibling, or one not worth all of
+ * its parent). Returns the row's level as perf indents it (1: an entry's
+ * first rows; a merged node's other frames one further in when it shows
+ * a percentage, its children two), or -EINVAL, -ENOMEM. */
+PK_API int pk_report_view_chain_line(struct pk_report_view *v, uint32_t row,
+				     char *buf, size_t size);
+
 /* perf diff's computations (its -c). */
 enum pk_report_compute {
 	PK_REPORT_DELTA_ABS,    /* new percent - old, ordered by size */

@@ -12,10 +12,16 @@
 #include "report/report_int.h"
 #include <perfkit/perfdata.h>
 
+/* Whether the browser is zoomed (view.c). */
+static bool zoomed(const struct pk_report *r)
+{
+	return r->zoom.dso || r->zoom.thread || r->zoom.sym;
+}
+
 static bool elided1(const struct pk_report *r, int key)
 {
 	return (key == RK_COMM && r->comms.n == 1) ||
-	       (key == RK_DSO && r->dsos.n == 1) ||
+	       (key == RK_DSO && (r->dsos.n == 1 || r->zoom.dso)) ||
 	       (key == RK_SYM && r->syms.n == 1);
 }
 
@@ -65,13 +71,16 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 	c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
 	for (unsigned k = 0; k < r->nkeys; k++)
 		c->w[k] = pk__rp_key_min_width(r->keys[k]);
+	if (zoomed(r))
+		/* perf's browser, zoomed: the values' widths only */
+		c->comm = c->pid = c->dso = c->sym = 0;
 	for (uint32_t i = 0; i < h->n; i++) {
 		const struct rp_entry *e = &h->e[i];
 		const struct rp_sym *s = &r->sym[e->sym];
 		const char *comm = pk_session_comm(r->sess, (uint32_t)e->tid);
 		int cl = (int)strlen(comm ? comm : e->comm);
 
-		if (!e->shown)
+		if (!e->shown || !pk__rp_in_zoom(r, e))
 			continue;
 		c->comm = pk__rp_max(c->comm, cl);
 		for (unsigned k = 0; k < r->nkeys; k++)
@@ -205,7 +214,9 @@ static void put_header(struct pk_report *r, FILE *f, const struct rp_cols *c,
 	for (unsigned i = 0; i < n; i++) {
 		const char *h = col_header(r, c, v[i], &w[i], &right);
 
-		fprintf(f, "%s%*s", i ? "  " : "", right ? w[i] : -w[i], h);
+		/* zoomed, perf's browser cuts the titles to the values */
+		fprintf(f, "%s%*.*s", i ? "  " : "", right ? w[i] : -w[i],
+			zoomed(r) ? w[i] : -1, h);
 	}
 	fputs("\n# ", f);
 	for (unsigned i = 0; i < n; i++) {
@@ -353,7 +364,7 @@ static void samples_line(FILE *f, unsigned long n, const char *what,
 
 /* perf: what the filters let by is the self periods of the entries they
  * let by. */
-static void count_shown(struct rp_hists *h)
+void pk__rp_count_shown(struct rp_hists *h)
 {
 	h->total_shown = h->nr_shown = 0;
 	for (uint32_t i = 0; i < h->n; i++)
@@ -403,7 +414,7 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 
 	if (!v)
 		return -ENOMEM;
-	count_shown(h);
+	pk__rp_count_shown(h);
 	/* perf says "events" for a group's leader shown alone */
 	samples_line(f, po->relative ? h->nr_shown : h->nr_samples,
 		     g && g->lead == a ? "events" : "event", name ? name : "",
@@ -486,7 +497,7 @@ static int print_group(struct pk_report *r, FILE *f, const struct rp_group *grp,
 	for (unsigned m = 0; m < grp->nr; m++) {
 		struct rp_hists *h = &r->h[grp->lead + m];
 
-		count_shown(h);
+		pk__rp_count_shown(h);
 		cap += h->n;
 		nr += po->relative ? h->nr_shown : h->nr_samples;
 		total += po->relative ? h->total_shown : h->total;
@@ -559,4 +570,22 @@ int pk_report_print(struct pk_report *r, FILE *f,
 	if (!err && ferror(f))
 		err = -EIO;
 	return err;
+}
+
+void pk__rp_put_lines(struct pk_report *r, FILE *f, unsigned a,
+		      struct rp_entry *const *v, uint32_t n,
+		      uint64_t nr_samples, uint64_t total,
+		      const struct pk_report_print_opts *po)
+{
+	const char *name = pk_perfdata_attr_name(r->pd, a);
+	const struct rp_group *g = pk__rp_group_of(r, a);
+	struct cols c;
+
+	samples_line(f, (unsigned long)nr_samples,
+		     g && g->lead == a ? "events" : "event", name ? name : "",
+		     total, po);
+	widths(r, &r->h[a], &c);
+	put_header(r, f, &c, po);
+	for (uint32_t i = 0; i < n; i++)
+		put_row(r, f, v[i], &c, total, po);
 }

@@ -366,3 +366,84 @@ int pk__rp_print_chain(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		     r->nkeys && (r->keys[0] == RK_SYM ||
 				  r->keys[0] == RK_SYMSIZE) && !r->nfields);
 }
+
+/* The frames of the merged node that starts at N, all of them (FIRST 0)
+ * or those after FIRST, into a new array *V. The count or -ENOMEM. */
+static int run_rows(const struct pk_report *r, uint32_t n, uint32_t first,
+		    uint32_t **v)
+{
+	uint32_t end = run_end(r, n), k = 0;
+
+	for (uint32_t c = n;; c = r->node[c].child) {
+		k += c != first;
+		if (c == end)
+			break;
+	}
+	if (!(*v = pk__malloc(k * sizeof(**v))))
+		return -ENOMEM;
+	k = 0;
+	for (uint32_t c = n;; c = r->node[c].child) {
+		if (c != first)
+			(*v)[k++] = c;
+		if (c == end)
+			break;
+	}
+	return (int)k;
+}
+
+/* Whether E's callchain starts with one merged node of several frames
+ * worth MIN_HIT, alone (perf lists its frames as the top rows). */
+static bool lone_top(const struct pk_report *r, const struct rp_entry *e,
+		     uint64_t min_hit)
+{
+	uint32_t one = 0, n = 0;
+
+	for (uint32_t c = r->node[e->root].child; c; c = r->node[c].next)
+		if (r->node[c].cumul >= min_hit)
+			one = c, n++;
+	return n == 1 && pk__rp_in_run(r, e, one);
+}
+
+bool pk__rp_in_run(const struct pk_report *r, const struct rp_entry *e,
+		   uint32_t n)
+{
+	const struct rp_node *x = &r->node[n];
+
+	return n != e->root && !x->hit && x->child && !r->node[x->child].next;
+}
+
+int pk__rp_chain_rows(const struct pk_report *r, const struct rp_entry *e,
+		      uint32_t p, uint64_t min_abs,
+		      const struct pk_report_print_opts *po, uint32_t **v)
+{
+	struct gctx g = { .r = (struct pk_report *)r, .po = po,
+			  .min_abs = min_abs };
+	uint32_t nk = 0;
+
+	*v = NULL;
+	if (!r->node[p].child)
+		return 0;
+	if (pk__rp_in_run(r, e, p)) {
+		/* a merged node's first frame: the others; a middle one,
+		 * or a lone top node's first (perf folds it not): none */
+		if (pk__rp_in_run(r, e, r->node[p].parent) ||
+		    (r->node[p].parent == e->root &&
+		     lone_top(r, e, kid_min(&g, e->root))))
+			return 0;
+		return run_rows(r, p, p, v);
+	}
+	if (p == e->root && lone_top(r, e, kid_min(&g, p))) {
+		uint32_t c = r->node[p].child;
+
+		while (r->node[c].cumul < kid_min(&g, p))
+			c = r->node[c].next;
+		return run_rows(r, c, 0, v);
+	}
+	*v = sorted_kids(r, p, kid_min(&g, p), &nk);
+	return *v ? (int)nk : -ENOMEM;
+}
+
+void pk__rp_chain_name(const struct pk_report *r, uint32_t sym, FILE *f)
+{
+	sym_name(r, sym, f);
+}

@@ -70,6 +70,14 @@ struct rp_list {
 	unsigned n;
 };
 
+/* The browser's zoom and symbol filter (view.c): the entries of one DSO
+ * (short name), thread, and symbols holding a text; NULL, false: all. */
+struct rp_zoom {
+	const char *dso, *sym;
+	int32_t tid;
+	bool thread;                       /* tid is set */
+};
+
 /* The raw memo's key: see memo.c. */
 struct rp_raw {
 	uint64_t ip, genu, genk;
@@ -162,6 +170,7 @@ struct pk_report {
 	struct rp_fcache *fcache;
 	struct rp_gen gen[2];              /* kernel, user */
 	struct rp_list comms, dsos, syms, pids, tids;
+	struct rp_zoom zoom;               /* the browser's (view.c) */
 	/* memo.c: samples of one kind replayed */
 	struct rp_memo *memo;
 	uint32_t nmemo, capmemo;
@@ -313,10 +322,36 @@ bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
 const struct rp_entry *pk__rp_entry_find(const struct pk_report *r,
 					 const struct rp_hists *h,
 					 const struct rp_entry *tmpl);
+/* print.c: the browser's lines (view.c): perf report --stdio's samples
+ * lines and column headers, then V's N entries' rows, of NR_SAMPLES
+ * samples worth TOTAL, widths of the entries in the zoom. */
+void pk__rp_put_lines(struct pk_report *r, FILE *f, unsigned a,
+		      struct rp_entry *const *v, uint32_t n,
+		      uint64_t nr_samples, uint64_t total,
+		      const struct pk_report_print_opts *po);
+/* view.c: whether E is in the browser's zoom (always, when none). */
+bool pk__rp_in_zoom(const struct pk_report *r, const struct rp_entry *e);
+/* print.c: H's total_shown and nr_shown, of the entries the filters let
+ * by (perf counts them at print). */
+void pk__rp_count_shown(struct rp_hists *h);
 /* print_chain.c */
 /* E's callchain: percentages of TOTAL, the graph threshold a share of
  * BASE (what the filters let by, with --percentage relative). */
 int pk__rp_print_chain(struct pk_report *r, FILE *f,
 		       const struct rp_entry *e, uint64_t total, uint64_t base,
 		       const struct pk_report_print_opts *po);
+/* Whether trie node N of E's tree is a merged node's frame other than
+ * its last (perf merges runs of one child and no hits). */
+bool pk__rp_in_run(const struct pk_report *r, const struct rp_entry *e,
+		   uint32_t n);
+/* The browser's callchain rows under trie node P (E's root or a row) as
+ * perf's browser nests them: a merged node's first frame holds its other
+ * frames, its last the children worth the threshold (a share MIN_ABS of
+ * the period, or of the parent's with fractal), sorted as printed; a
+ * new array in *V (NULL when none). Returns the count or -ENOMEM. */
+int pk__rp_chain_rows(const struct pk_report *r, const struct rp_entry *e,
+		      uint32_t p, uint64_t min_abs,
+		      const struct pk_report_print_opts *po, uint32_t **v);
+/* A callchain node's function as the callchains print it. */
+void pk__rp_chain_name(const struct pk_report *r, uint32_t sym, FILE *f);
 #endif

@@ -11,16 +11,9 @@
 # pk-test: check
 . tests/lib/sh.sh
 
-for tool in tmux bash; do	# the terminal, the shell in it
-	command -v $tool >/dev/null 2>&1 && continue
-	skip tui "$tool is not installed"
-	exit 0
-done
-PK=$(cd "$(dirname "$PERFKIT")" && pwd)/$(basename "$PERFKIT")
-# the test's own tmux server, its socket in $T_TMP (removed with it)
-S=$T_TMP/tmux.sock
-t_atexit "tmux -S $S kill-server 2>/dev/null"
-TM() { tmux -S "$S" "$@"; }
+. tests/lib/tmux.sh
+
+TMUX_NAME=tui TMUX_PROC=tui-demo TMUX_FIRST='^Samples: 10 of event'
 F=$T_TMP/tree.txt
 printf '%s\n' '# a tree of three entries' \
 	"title: Samples: 10 of event 'cpu-clock'" \
@@ -33,107 +26,9 @@ printf '%s\n' '# a tree of three entries' \
 	'  do_page_fault' \
 	"20.00%  ls       [kernel.kallsyms]  [k] ext4_readdir	[kernel.kallsyms]	ls" \
 	> "$F"
-
-# screen: the pane into $T_TMP/screen; the test ends when the terminal
-# (or the test's directory) is gone
-screen() {
-	TM capture-pane -p -t pk > "$T_TMP/screen" 2>/dev/null && return 0
-	fail tui "the tmux server or $T_TMP went away"
-	exit 1
-}
-# wait_for PATTERN: true once the screen shows a line matching it
-wait_for() {
-	_w=0
-	while [ $_w -lt 600 ]; do
-		screen
-		grep -q -- "$1" "$T_TMP/screen" && return 0
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	return 1
-}
-# key NAME KEYS... WAIT: sends the keys, then checks WAIT shows
-# wait_line N PATTERN: true once line N of the screen matches PATTERN
-wait_line() {
-	_w=0
-	while [ $_w -lt 600 ]; do
-		screen
-		sed -n "${1}p" "$T_TMP/screen" | grep -q -- "$2" && return 0
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	return 1
-}
-key() {
-	_n=$1; shift
-	while [ $# -gt 1 ]; do TM send-keys -t pk "$1"; shift; done
-	if wait_for "$1"; then ok "tui $_n"
-	else fail "tui $_n" "no line '$1' on the screen: $(tr '\n' '|' < "$T_TMP/screen")"; fi
-}
-line() { sed -n "${1}p" "$T_TMP/screen"; }
-N=0 OPTS=
-# the browser's pid: the shell's child
-pk_pid() { pgrep -P "$(TM display -p -t pk '#{pane_pid}')" -f tui-demo | head -1; }
-# start: the browser from the shell, then its exit status; PID its pid
-start() {
-	N=$((N + 1))
-	TM send-keys -t pk -l "stty -g > $T_TMP/before.$N; ${CMD:-$PK tui-demo $OPTS $F}; echo \"exit=\$?.$N\""
-	TM send-keys -t pk Enter
-	wait_for "^Samples: 10 of event" || fail "tui start $N" "no first screen"
-	PID=$(pk_pid)
-}
-# modes TAG: `stty -g` and `stty -a` from the shell into TAG.N, TAG-a.N
-modes() {
-	rm -f "$T_TMP/$1.$N"
-	TM send-keys -t pk -l "stty -a > $T_TMP/$1-a.$N; stty -g > $T_TMP/$1.$N"
-	TM send-keys -t pk Enter
-	_w=0
-	while [ ! -s "$T_TMP/$1.$N" ] && [ $_w -lt 600 ]; do
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-}
-# restored NAME STATUS: the browser gone with STATUS (-: none printed; bash
-# ends the command list after a SIGINT or a stop), the prompt back on the
-# normal screen, the modes as before, canonical and echoing
-restored() {
-	_w=0
-	while [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null && [ $_w -lt 600 ]; do
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	if [ "$2" != - ] && ! wait_for "^exit=$2\.$N\$"; then
-		fail "tui $1" "no 'exit=$2' line: $(tr '\n' '|' < "$T_TMP/screen")"
-		return
-	fi
-	modes after
-	_w=0
-	while screen && [ "$(grep -v '^$' "$T_TMP/screen" | tail -1)" != 'pk$' ] &&
-		[ $_w -lt 600 ]; do
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	if [ "$(grep -v '^$' "$T_TMP/screen" | tail -1)" != 'pk$' ]; then
-		fail "tui $1" "no prompt last: $(tr '\n' '|' < "$T_TMP/screen")"
-	elif grep -q '^Samples: 10' "$T_TMP/screen"; then
-		fail "tui $1" "the browser's screen is still there"
-	elif ! cmp -s "$T_TMP/before.$N" "$T_TMP/after.$N"; then
-		fail "tui $1" "stty -g was $(cat "$T_TMP/before.$N"), is $(cat "$T_TMP/after.$N" 2>/dev/null)"
-	elif ! grep -q ' icanon ' "$T_TMP/after-a.$N" ||
-		! grep -q ' echo ' "$T_TMP/after-a.$N"; then
-		fail "tui $1" "stty -a shows no icanon echo: $(cat "$T_TMP/after-a.$N")"
-	else
-		ok "tui $1"
-	fi
-}
-
-TM -f /dev/null new-session -d -s pk -x 120 -y 40 -c "$T_TMP" \
-	"env PS1='pk\$ ' HISTFILE=/dev/null bash --norc --noprofile -i" ||
-	{ fail tui "tmux new-session failed"; exit 1; }
-TM set-option -g escape-time 0 >/dev/null 2>&1
-wait_for '^pk\$' || fail "tui shell" "no prompt"
-TM send-keys -t pk -l "ulimit -c 0"
-TM send-keys -t pk Enter
+OPTS=
+start() { tmux_start "${CMD:-$PK tui-demo $OPTS $F}"; }
+tmux_setup || exit 0
 
 start
 screen
