@@ -579,7 +579,7 @@ void pk__rp_put_lines(struct pk_report *r, FILE *f, unsigned a,
 {
 	const char *name = pk_perfdata_attr_name(r->pd, a);
 	const struct rp_group *g = pk__rp_group_of(r, a);
-	struct cols c;
+	struct rp_cols c;
 
 	samples_line(f, (unsigned long)nr_samples,
 		     g && g->lead == a ? "events" : "event", name ? name : "",
@@ -587,5 +587,5 @@ void pk__rp_put_lines(struct pk_report *r, FILE *f, unsigned a,
 	widths(r, &r->h[a], &c);
 	put_header(r, f, &c, po);
 	for (uint32_t i = 0; i < n; i++)
-		put_row(r, f, v[i], &c, total, po);
+		pk__rp_put_row(r, f, v[i], &c, total, po);
 }
