@@ -84,6 +84,15 @@ t_attr_check() {
 # `# pk-test: shards=S` header, tests/run.sh) is this run's: N mod S is
 # PK_SHARD; always true when the file runs whole.
 t_part() { [ $(($1 % ${PK_SHARDS:-1})) -eq "${PK_SHARD:-0}" ]; }
+# t_wait_file FILE: waits until FILE has bytes, a minute at most (a tenth
+# of a second a look; no timing is asserted: the caller checks FILE).
+t_wait_file() {
+	_w=0
+	while [ ! -s "$1" ] && [ $_w -lt 600 ]; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+}
 # need_cmd NAME CMD REASON: ends the test with "skipped: NAME: REASON"
 # when CMD is not installed.
 need_cmd() {

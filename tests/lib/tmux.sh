@@ -78,11 +78,7 @@ modes() {
 	rm -f "$T_TMP/$1.$N"
 	TM send-keys -t pk -l "stty -a > $T_TMP/$1-a.$N; stty -g > $T_TMP/$1.$N"
 	TM send-keys -t pk Enter
-	_w=0
-	while [ ! -s "$T_TMP/$1.$N" ] && [ $_w -lt 600 ]; do
-		sleep 0.1
-		_w=$((_w + 1))
-	done
+	t_wait_file "$T_TMP/$1.$N"
 }
 # restored NAME STATUS: the program gone with STATUS (-: none printed;
 # bash ends the command list after a SIGINT or a stop), the prompt back

@@ -226,11 +226,7 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 		else
 			TM send-keys -t tui q
 		fi
-		_w=0
-		while [ ! -s "$T/after" ] && [ $_w -lt 600 ]; do
-			sleep 0.1
-			_w=$((_w + 1))
-		done
+		t_wait_file "$T/after"
 		TM capture-pane -p -t tui > "$T/tui.pane"
 		check "top_${1}_exit_${4:-0}" "$(tr '\n' '|' < "$T/tui.pane")" \
 			-n "$(grep "^$1=${4:-0}\$" "$T/tui.pane")"
