@@ -68,7 +68,8 @@ static bool memo_same(const struct pk_report *r, const struct rp_memo *m,
 		return false;
 	if (by_thread(r) && (m->pid != t->pid || m->tid != t->tid))
 		return false;
-	return !memcmp(r->memo_pool + m->chain_off, chain, n * sizeof(*chain));
+	return !n || !memcmp(r->memo_pool + m->chain_off, chain,
+			   n * sizeof(*chain));
 }
 
 static void replay(struct pk_report *r, struct rp_hists *h,
@@ -139,7 +140,7 @@ int pk__rp_memo_replay(struct pk_report *r, struct rp_hists *h,
 
 int pk__rp_memo_push(struct pk_report *r, const uint32_t *v, uint32_t n)
 {
-	if (!r->memo_rec)
+	if (!r->memo_rec || !n)
 		return 0;
 	if (r->npool + n > r->cappool) {
 		size_t c = r->cappool ? r->cappool * 2 : 1 << 16;
@@ -241,7 +242,8 @@ static bool raw_same(const struct pk_report *r, const struct rp_raw *a,
 	return a->ip == b->ip && a->comm == b->comm && a->pid == b->pid &&
 	       a->tid == b->tid && a->attr == b->attr && a->mode == b->mode &&
 	       a->genu == b->genu && a->genk == b->genk && a->nr == b->nr &&
-	       !memcmp(r->raw_pool + a->ips_off, ips, b->nr * sizeof(*ips));
+	       (!b->nr ||
+		!memcmp(r->raw_pool + a->ips_off, ips, b->nr * sizeof(*ips)));
 }
 
 int pk__rp_raw_replay(struct pk_report *r, struct rp_hists *h,
@@ -307,7 +309,9 @@ void pk__rp_raw_done(struct pk_report *r)
 	v = pk__hash_put(&r->raw_idx, r->raw_hash, &added);
 	if (!v || !added)
 		return;
-	memcpy(r->raw_pool + r->nraw_ips, r->raw_ips, k->nr * sizeof(uint64_t));
+	if (k->nr)
+		memcpy(r->raw_pool + r->nraw_ips, r->raw_ips,
+		       k->nr * sizeof(uint64_t));
 	k->ips_off = (uint32_t)r->nraw_ips;
 	k->memo = r->memo_last;
 	r->nraw_ips += k->nr;
