@@ -228,7 +228,12 @@ int main(void)
 	end_case("tui restored by SIGHUP", BY_SIGNAL, SIGHUP);
 	end_case("tui restored by two SIGINTs", BY_SIGNAL_TWICE, SIGINT);
 	end_case("tui restored by SIGUSR1", BY_SIGNAL, SIGUSR1);
+#if defined(__SANITIZE_ADDRESS__)
+	/* the sanitizer's own SIGSEGV handler reports and exits first */
+	printf("skipped: tui restored by SIGSEGV: AddressSanitizer handles SIGSEGV\n");
+#else
 	end_case("tui restored by SIGSEGV", BY_SIGNAL, SIGSEGV);
+#endif
 	end_case("tui restored by SIGABRT", BY_SIGNAL, SIGABRT);
 	return t_exit();
 }
