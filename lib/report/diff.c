@@ -204,7 +204,9 @@ static int resort_base(struct df *d)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < d->nb; i++)
 		d->b[i].idx = i;
-	qsort_r(d->b, d->nb, sizeof(*d->b), collapse_cmp, (void *)d->r[0]);
+	if (d->nb)
+		qsort_r(d->b, d->nb, sizeof(*d->b), collapse_cmp,
+			(void *)d->r[0]);
 	for (uint32_t i = 0; i < d->nb; i++) {
 		uint32_t old = d->b[i].idx;
 
