@@ -148,8 +148,8 @@ sym_of(struct pk_report *r, uint32_t pid, uint64_t ip, uint16_t cpumode)
 
 /* The session's generation of PID's maps in CPUMODE, asked once per
  * sample (maps change only between samples). */
-static uint64_t generation(struct pk_report *r, uint32_t pid,
-			   uint16_t cpumode)
+uint64_t pk__rp_generation(struct pk_report *r, uint32_t pid,
+			  uint16_t cpumode)
 {
 	struct rp_gen *g = cpumode == PERF_RECORD_MISC_KERNEL ? &r->gen[0] :
 			   cpumode == PERF_RECORD_MISC_USER ? &r->gen[1] : NULL;
@@ -173,7 +173,7 @@ static uint64_t generation(struct pk_report *r, uint32_t pid,
 uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode)
 {
-	uint64_t gen = generation(r, pid, cpumode);
+	uint64_t gen = pk__rp_generation(r, pid, cpumode);
 	uint32_t p = cpumode == PERF_RECORD_MISC_KERNEL ? 0 : pid;
 	struct rp_fcache *c;
 	uint32_t id;

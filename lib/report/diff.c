@@ -109,7 +109,7 @@ static int collapse(const struct pk_report *r, unsigned a,
 		v[n] = (struct df_ent){ .re = *e, .s = *s,
 					.wcomm = wc ? wc : e->comm,
 					.period = e->self,
-					.shown = e->shown1, .idx = n };
+					.shown = e->shown, .idx = n };
 		n++;
 	}
 	if (n)

@@ -370,7 +370,6 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	/* perf: an entry keeps the filter verdict of the sample that made
 	 * it (children entries too) */
 	tmpl.shown = pk__rp_shown(r, tmpl.comm, tmpl.pid, tmpl.tid, tmpl.sym);
-	tmpl.shown1 = tmpl.shown;
 	if (tmpl.shown) {
 		h->nr_shown++;
 		h->total_shown += period;

@@ -20,7 +20,6 @@
 enum { MEMO_POOL_MAX = 1u << 25 };
 
 struct rp_memo {
-	uint64_t hash;
 	const char *comm;
 	int32_t pid, tid;
 	uint32_t sym, attr;
@@ -128,7 +127,7 @@ int pk__rp_memo_replay(struct pk_report *r, struct rp_hists *h,
 	r->memo_hash = k;
 	r->memo_rec = true;
 	m = &r->memo[r->nmemo];
-	*m = (struct rp_memo){ .hash = k, .comm = t->comm, .pid = t->pid,
+	*m = (struct rp_memo){ .comm = t->comm, .pid = t->pid,
 			       .tid = t->tid, .sym = t->sym, .attr = attr,
 			       .n = n, .level = t->level, .shown = t->shown };
 	if (pk__rp_memo_push(r, r->chain, n))
@@ -213,10 +212,8 @@ static void raw_key(struct pk_report *r, const struct pk_session_sample *ss,
 		.ip = sm->ip, .comm = comm, .attr = (uint32_t)ss->attr,
 		.pid = (int32_t)sm->pid, .tid = (int32_t)sm->tid,
 		.mode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK,
-		.genu = pk_session_generation(r->sess, sm->pid,
-					      PERF_RECORD_MISC_USER),
-		.genk = pk_session_generation(r->sess, sm->pid,
-					      PERF_RECORD_MISC_KERNEL),
+		.genu = pk__rp_generation(r, sm->pid, PERF_RECORD_MISC_USER),
+		.genk = pk__rp_generation(r, sm->pid, PERF_RECORD_MISC_KERNEL),
 		.nr = chain ? (uint32_t)sm->callchain.nr : 0,
 	};
 }

@@ -46,7 +46,6 @@ struct rp_entry {
 	uint32_t max_depth;                /* longest chain appended */
 	char level;                        /* '.' or 'k' as first seen */
 	bool shown;                        /* a sample the filters let by */
-	bool shown1;                       /* the first sample let by (diff) */
 	int32_t cpu, socket;               /* -1: not recorded */
 	uint64_t weight, wsum;             /* the samples' weight; its sum */
 	uint64_t sys, us;                  /* self period in kernel, user */
@@ -253,6 +252,9 @@ int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 			const uint32_t *chain, uint32_t n, uint64_t period);
 int pk__rp_resolve_chain(struct pk_report *r,
 			 const struct pk_session_sample *ss);
+/* The session's generation of PID's maps in CPUMODE, asked once per
+ * sample (pk_report_add counts them: maps change between samples). */
+uint64_t pk__rp_generation(struct pk_report *r, uint32_t pid, uint16_t cpumode);
 uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode);
 /* order.c: V's N entries into perf's output order. 0 or -ENOMEM. */
