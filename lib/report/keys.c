@@ -266,8 +266,13 @@ void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
 	char b[64];
 	const char *t = key_text(key, e, b, sizeof(b));
 
+	/* perf cuts the trace text to the column (see trace_width) */
+	if (key == RK_TRACE && last)
+		fprintf(f, "%.*s", w, t);
+	else if (key == RK_TRACE)
+		fprintf(f, "%-*.*s", w, w, t);
 	/* perf pads strings but the last column's; numbers always */
-	if (desc(key)->string && last && key != RK_PARENT)
+	else if (desc(key)->string && last && key != RK_PARENT)
 		fputs(t, f);
 	else
 		fprintf(f, "%-*s", w, t);

@@ -64,11 +64,57 @@ int pk__rp_max(int a, int b)
 	return a > b ? a : b;
 }
 
+struct prefix_ctx {
+	const struct pk_report *r;
+	unsigned nk;
+};
+
+/* The sort keys before the trace key, of A against B. */
+static int prefix_cmp(const void *a, const void *b, void *arg)
+{
+	const struct prefix_ctx *x = arg;
+	const struct rp_entry *ea = *(const struct rp_entry *const *)a;
+	const struct rp_entry *eb = *(const struct rp_entry *const *)b;
+	int c = 0;
+
+	for (unsigned k = 0; !c && k < x->nk; k++)
+		c = pk__rp_cmp_key(x->r, (int)x->r->keys[k], ea, eb);
+	return c;
+}
+
+/* perf makes an entry's trace text when its trace key is first compared,
+ * and sizes the column before it prints: entries of one sample that no
+ * other entry matches on the keys before "trace" do not count (their
+ * text is cut to the width). The widest of the others, else 0. */
+static int trace_width(const struct pk_report *r, const struct rp_hists *h,
+		       unsigned kt)
+{
+	struct prefix_ctx x = { r, kt };
+	const struct rp_entry **v = pk__malloc((h->n + 1) * sizeof(*v));
+	int w = 0;
+
+	if (!v)
+		return 0;
+	for (uint32_t i = 0; i < h->n; i++)
+		v[i] = &h->e[i];
+	qsort_r(v, h->n, sizeof(*v), prefix_cmp, &x);
+	for (uint32_t i = 0; i < h->n; i++) {
+		bool known = v[i]->nr_self >= 2 || v[i]->nr_acc >= 2 ||
+			     (i && !prefix_cmp(&v[i - 1], &v[i], &x)) ||
+			     (i + 1 < h->n && !prefix_cmp(&v[i], &v[i + 1], &x));
+
+		if (known && v[i]->shown && pk__rp_in_zoom(r, v[i]))
+			w = pk__rp_max(w, pk__rp_key_width(RK_TRACE, v[i]));
+	}
+	pk__free(v);
+	return w;
+}
+
 /* perf's column widths: the longest value or the header. */
 static void widths(struct pk_report *r, const struct rp_hists *h,
 		   struct rp_cols *c)
 {
-	c->comm = 7, c->pid = 11, c->dso = 13, c->sym = 6;
+	c->comm = 7, c->pid = 15, c->dso = 13, c->sym = 6;
 	for (unsigned k = 0; k < r->nkeys; k++)
 		c->w[k] = pk__rp_key_min_width(r->keys[k]);
 	if (zoomed(r))
@@ -84,7 +130,7 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 			continue;
 		c->comm = pk__rp_max(c->comm, cl);
 		for (unsigned k = 0; k < r->nkeys; k++)
-			if (r->keys[k] > RK_SYM)
+			if (r->keys[k] > RK_SYM && r->keys[k] != RK_TRACE)
 				c->w[k] = pk__rp_max(c->w[k],
 						pk__rp_key_width(r->keys[k], e));
 		c->sym = pk__rp_max(c->sym, pk__rp_sym_len(s));
@@ -96,6 +142,9 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 			c->dso = pk__rp_max(c->dso, 16);
 	}
 	c->pid = pk__rp_max(c->pid, c->comm + 8);
+	for (unsigned k = 0; k < r->nkeys; k++)
+		if (r->keys[k] == RK_TRACE)
+			c->w[k] = pk__rp_max(c->w[k], trace_width(r, h, k));
 }
 
 /* perf right-aligns the headers of these numbers */
@@ -186,6 +235,12 @@ static const char *col_header1(const struct pk_report *r,
 	*w = col_width(r, c, key_pos(r, f));
 	if (f == RF_CHILDREN)
 		*w = 8;
+	/* perf's header is "    Pid:Command", left-aligned (zoomed: the
+	 * values' width, the name to the right) */
+	if (f == RK_PID && !zoomed(r)) {
+		*right = false;
+		return "    Pid:Command";
+	}
 	*right = f == RK_PID || right_header(f);
 	return f == RK_COMM ? "Command" : f == RK_PID ? "Pid:Command" :
 	       f == RK_DSO ? "Shared Object" : f == RK_SYM ? "Symbol" :
@@ -297,6 +352,7 @@ static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
 {
 	const struct rp_sym *s = &r->sym[e->sym];
 	unsigned k = key_pos(r, col);
+	const char *tc;
 
 	if (col == RF_IPC) {
 		fprintf(f, "%-20s", "-      -");
@@ -319,8 +375,10 @@ static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
 	case RF_SAMPLE: fprintf(f, "%12" PRIu64, e->nr_self); break;
 	case RF_PERIOD: fprintf(f, "%12" PRIu64, e->self); break;
 	case RK_COMM: fprintf(f, "%-*.*s", c->comm, c->comm, e->comm); break;
-	case RK_PID:
-		fprintf(f, "%7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8, e->comm);
+	case RK_PID: /* perf: the thread's last comm */
+		tc = pk_session_comm(r->sess, (uint32_t)e->tid);
+		fprintf(f, "%7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8,
+			tc ? tc : e->comm);
 		break;
 	case RK_DSO: fprintf(f, "%-*s", c->dso, pk__rp_dso_of(r, s)); break;
 	case RK_SYM: put_sym(s, e, f, c->sym, last); break;

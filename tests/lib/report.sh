@@ -50,7 +50,7 @@ same() {
 		# the input kept for a look (recordings here differ each run)
 		_keep=/tmp/pk-report-fail.$$.${_f##*/}
 		cp "$_f" "$_keep" 2>/dev/null
-		fail "$_n" "differs from perf (input kept in $_keep): $(diff "$T/p.out" "$T/k.out" | head -3 | tr '\n' ' ')"
+		fail "$_n" "differs from perf (input kept in $_keep): $(first_diff "$T/p.out" "$T/k.out")"
 	fi
 }
 

@@ -93,6 +93,12 @@ t_wait_file() {
 		_w=$((_w + 1))
 	done
 }
+# first_diff A B: the first lines where files A and B differ, short enough
+# for a failure line (runs of spaces squeezed, each line cut).
+first_diff() {
+	diff "$1" "$2" | grep '^[<>]' | head -4 | sed -E 's/ +/ /g' |
+		cut -c1-160 | tr '\n' '|'
+}
 # need_cmd NAME CMD REASON: ends the test with "skipped: NAME: REASON"
 # when CMD is not installed.
 need_cmd() {

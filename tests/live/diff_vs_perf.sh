@@ -39,7 +39,7 @@ same() {
 	elif [ $rc -eq 0 ] && cmp -s "$T/p.out" "$T/k.out"; then
 		ok "$_n"
 	else
-		fail "$_n" "rc $rc, differs from perf: $(diff "$T/p.out" "$T/k.out" | head -3 | tr '\n' ' ')"
+		fail "$_n" "rc $rc, differs from perf: $(first_diff "$T/p.out" "$T/k.out")"
 	fi
 }
 

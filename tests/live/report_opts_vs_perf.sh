@@ -15,6 +15,10 @@ rec nocg.data -F 2000 "$DEMO"
 # samples with a CPU: tracepoints of the whole system
 rec tp.data -e sched:sched_switch -e syscalls:sys_enter_getppid -a -- "$DEMO"
 rec cpu.data -e cpu-clock -F 2000 -g --sample-cpu "$DEMO"
+# one-sample entries: perf sizes the trace column without the texts of
+# those no other entry matches on the keys before "trace" (and cuts them)
+rec exec.data -e sched:sched_process_exec -- \
+	sh -c '/bin/true; /usr/bin/env true; /bin/true'
 rec grp.data -e '{cpu-clock,task-clock}' -F 1000 "$DEMO"
 rec grpg.data -e '{cpu-clock,task-clock}' -F 1000 -g "$DEMO"
 
@@ -40,6 +44,11 @@ for o in "-s trace" "-s trace,comm" "-s comm,trace" "-s cpu,comm" \
 	 "-C 0-1 -s cpu" "-T -s comm"; do
 	# shellcheck disable=SC2086
 	same "report_opts_tp $o" "$T/tp.data" $o
+done
+for o in "-s trace" "-s comm,trace" "-s trace,comm" "-s pid,trace" \
+	 "-s pid" "-s comm,pid,trace"; do
+	# shellcheck disable=SC2086
+	same "report_opts_exec $o" "$T/exec.data" $o
 done
 # srcline and srcfile: the demo's own lines (perf names glibc's inlined
 # lines another way)
