@@ -53,10 +53,15 @@ void pk__demangle_strip(char *d)
 	int depth = 0;
 	bool again = true;
 
-	if (strstr(d, "thunk to ") && (!strncmp(d, "virtual thunk to ", 17) ||
-					!strncmp(d, "non-virtual thunk to ", 21) ||
-					!strncmp(d, "covariant return thunk to ", 26)))
-		return; /* libiberty prints thunks whole */
+	static const char *const whole[] = { "virtual thunk to ",
+		"non-virtual thunk to ", "covariant return thunk to ",
+		"transaction clone for ", "non-transaction clone for ",
+		"hidden alias for " };
+
+	/* libiberty prints the special names over a function whole */
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
+		if (!strncmp(d, whole[i], strlen(whole[i])))
+			return;
 	while (again) { /* clone suffixes, qualifiers of a method */
 		again = false;
 		if (n && d[n - 1] == ']') {

@@ -164,6 +164,9 @@ static void test_demangle(void)
 		   "std::operator< <char>");
 	strip_case("virtual thunk to std::ostream::~ostream()",
 		   "virtual thunk to std::ostream::~ostream()");
+	strip_case("transaction clone for operator delete(void*)",
+		   "transaction clone for operator delete(void*)");
+	strip_case("hidden alias for f(int)", "hidden alias for f(int)");
 	strip_case("vtable for Foo", "vtable for Foo");
 	d = pk__demangle("_Z27df_process_deferred_rescansv");
 	if (!d)
