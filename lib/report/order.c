@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/base.h"
+#include "base/rbidx.h"
 #include "report/report_int.h"
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -154,64 +155,7 @@ static bool output_left(const void *ctx, const void *nw, const void *old)
 	return output_cmp(ctx, nw, old) < 0;
 }
 
-struct rbn {
-	uint32_t l, r, p;     /* indexes + 1; 0: none */
-	bool red;
-};
-
-/* Rotates X's right (LEFT) or left child up into X's place. */
-static void rotate(struct rbn *t, uint32_t *root, uint32_t x, bool left)
-{
-	uint32_t y = (left ? t[x].r : t[x].l) - 1;
-	uint32_t mid = left ? t[y].l : t[y].r;
-	uint32_t p = t[x].p;
-
-	if (left) {
-		t[x].r = mid;
-		t[y].l = x + 1;
-	} else {
-		t[x].l = mid;
-		t[y].r = x + 1;
-	}
-	if (mid)
-		t[mid - 1].p = x + 1;
-	t[y].p = p;
-	if (!p)
-		*root = y + 1;
-	else if (t[p - 1].l == x + 1)
-		t[p - 1].l = y + 1;
-	else
-		t[p - 1].r = y + 1;
-	t[x].p = y + 1;
-}
-
-/* The red-black repair after inserting X (CLRS's, the kernel's cases). */
-static void repair(struct rbn *t, uint32_t *root, uint32_t x)
-{
-	while (t[x].p && t[t[x].p - 1].red) {
-		uint32_t p = t[x].p - 1, g = t[p].p - 1;
-		bool pleft = t[g].l == p + 1;
-		uint32_t u = pleft ? t[g].r : t[g].l;
-
-		if (u && t[u - 1].red) {
-			t[p].red = t[u - 1].red = false;
-			t[g].red = true;
-			x = g;
-			continue;
-		}
-		if (x + 1 == (pleft ? t[p].r : t[p].l)) {
-			rotate(t, root, p, pleft);
-			x = p;
-			p = t[x].p - 1;
-		}
-		t[p].red = false;
-		t[g].red = true;
-		rotate(t, root, g, !pleft);
-	}
-	t[*root - 1].red = false;
-}
-
-static void in_order(const struct rbn *t, uint32_t n, void **in, void **out,
+static void in_order(const struct pk_rbi *t, uint32_t n, void **in, void **out,
 		     uint32_t *k)
 {
 	while (n) {
@@ -223,7 +167,7 @@ static void in_order(const struct rbn *t, uint32_t n, void **in, void **out,
 
 /* V's N items, in this order, into a red-black tree by LEFT (equals to
  * the right); then V in the tree's order. */
-static void tree_sort(void **v, uint32_t n, struct rbn *t, void **in,
+static void tree_sort(void **v, uint32_t n, struct pk_rbi *t, void **in,
 		      pk__rp_left_fn left, const void *ctx)
 {
 	uint32_t root = 0, k = 0;
@@ -231,24 +175,22 @@ static void tree_sort(void **v, uint32_t n, struct rbn *t, void **in,
 	memcpy(in, v, n * sizeof(*v));
 	memset(t, 0, n * sizeof(*t));
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t *link = &root, parent = 0;
+		uint32_t link = root, parent = 0;
+		bool l = false;
 
-		while (*link) {
-			parent = *link;
-			link = left(ctx, in[i], in[parent - 1]) ?
-			       &t[parent - 1].l : &t[parent - 1].r;
+		while (link) {
+			parent = link;
+			l = left(ctx, in[i], in[parent - 1]);
+			link = l ? t[parent - 1].l : t[parent - 1].r;
 		}
-		*link = i + 1;
-		t[i].p = parent;
-		t[i].red = true;
-		repair(t, &root, i);
+		pk__rbi_insert(t, &root, i, parent, l);
 	}
 	in_order(t, root, in, v, &k);
 }
 
 int pk__rp_rb_sort(void **v, uint32_t n, pk__rp_left_fn left, const void *ctx)
 {
-	struct rbn *t = pk__calloc(n + 1, sizeof(*t));
+	struct pk_rbi *t = pk__calloc(n + 1, sizeof(*t));
 	void **in = pk__malloc((n + 1) * sizeof(*in));
 
 	if (t && in)
@@ -262,7 +204,7 @@ int pk__rp_rb_sort(void **v, uint32_t n, pk__rp_left_fn left, const void *ctx)
  * in that tree's order, then into the output tree. */
 int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n)
 {
-	struct rbn *t = pk__calloc(n + 1, sizeof(*t));
+	struct pk_rbi *t = pk__calloc(n + 1, sizeof(*t));
 	void **in = pk__malloc((n + 1) * sizeof(*in));
 
 	if (!t || !in) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/base.h"
+#include "base/rbidx.h"
 #include "symbol/symtab.h"
 
 int pk__symtab_add(struct pk_symtab *t, uint64_t start, uint64_t size,
@@ -115,6 +116,118 @@ static void order_and_fix_ends(struct pk_symtab *t)
 	}
 }
 
+/* Whether a symbol starts inside another one (of another start). */
+static bool overlapping(const struct pk_symtab *t)
+{
+	uint64_t before = 0, here = 0; /* the ends of earlier starts, this */
+
+	for (int i = 0; i < t->nr; i++) {
+		if (i && t->syms[i].start != t->syms[i - 1].start) {
+			before = before > here ? before : here;
+			here = 0;
+		}
+		if (before > t->syms[i].start)
+			return true;
+		if (t->syms[i].end > here)
+			here = t->syms[i].end;
+	}
+	return false;
+}
+
+/* Sorted position I into the tree by its start, equals to the right. */
+static void tree_add(struct pk_symtab *t, struct pk_rbi *n, uint32_t i)
+{
+	uint32_t link = t->root, parent = 0;
+	bool l = false;
+
+	while (link) {
+		parent = link;
+		l = t->syms[i].start < t->syms[parent - 1].start;
+		link = l ? n[parent - 1].l : n[parent - 1].r;
+	}
+	pk__rbi_insert(n, &t->root, i, parent, l);
+}
+
+/* The next ELF (not PLT) symbol after sorted position I still in the
+ * tree, or -1. */
+static int next_elf(const struct pk_symtab *t, const bool *dead, int i,
+		    uint32_t elf_end)
+{
+	while (++i < t->nr && (t->syms[i].seq >= elf_end || dead[i]))
+		;
+	return i < t->nr ? i : -1;
+}
+
+/* perf's symbols__fixup_duplicate over its tree of the ELF symbols: of
+ * two of one start the worse goes (erased from the tree). */
+static void tree_dedup(struct pk_symtab *t, struct pk_rbi *n, bool *dead,
+		       uint32_t elf_end)
+{
+	int cur = next_elf(t, dead, -1, elf_end), nx;
+
+	while (cur >= 0 && (nx = next_elf(t, dead, cur, elf_end)) >= 0) {
+		if (t->syms[cur].start != t->syms[nx].start) {
+			cur = nx;
+		} else if (!better(&t->syms[cur], &t->syms[nx])) {
+			pk__rbi_erase(n, &t->root, (uint32_t)nx);
+			dead[nx] = true;
+		} else {
+			pk__rbi_erase(n, &t->root, (uint32_t)cur);
+			dead[cur] = true;
+			cur = nx;
+		}
+	}
+}
+
+/* perf's tree of symbols, built as perf builds it: the ELF symbols in
+ * file order, the duplicates erased, the PLT's symbols added. Keeps the
+ * survivors (sorted) with their children. */
+static int perf_tree(struct pk_symtab *t)
+{
+	uint32_t n = (uint32_t)t->nr, k = 0;
+	uint32_t elf_end = t->plt_from ? t->plt_from : n;
+	struct pk_rbi *nd = pk__calloc(n, sizeof(*nd));
+	uint32_t *pos = pk__calloc(n, sizeof(*pos));
+	uint32_t *kids = pk__calloc(2 * (size_t)n, sizeof(*kids));
+	bool *dead = pk__calloc(n, sizeof(*dead));
+	int err = nd && pos && kids && dead ? 0 : -ENOMEM;
+
+	for (uint32_t i = 0; !err && i < n; i++)
+		if (t->syms[i].seq < n)
+			pos[t->syms[i].seq] = i + 1;
+		else
+			err = -EINVAL;
+	t->root = 0;
+	for (uint32_t s = 0; !err && s < elf_end; s++)
+		if (pos[s])
+			tree_add(t, nd, pos[s] - 1);
+	if (!err)
+		tree_dedup(t, nd, dead, elf_end);
+	for (uint32_t s = elf_end; !err && s < n; s++)
+		if (pos[s])
+			tree_add(t, nd, pos[s] - 1);
+	for (uint32_t i = 0; !err && i < n; i++) /* sorted -> kept index */
+		pos[i] = dead[i] ? 0 : ++k;
+	for (uint32_t i = 0; !err && i < n; i++) {
+		if (dead[i])
+			continue;
+		kids[2 * (pos[i] - 1)] = nd[i].l ? pos[nd[i].l - 1] : 0;
+		kids[2 * (pos[i] - 1) + 1] = nd[i].r ? pos[nd[i].r - 1] : 0;
+		t->syms[pos[i] - 1] = t->syms[i];
+	}
+	if (!err) {
+		t->root = t->root ? pos[t->root - 1] : 0;
+		t->nr = (int)k;
+		t->kids = kids;
+		kids = NULL;
+	}
+	pk__free(nd);
+	pk__free(pos);
+	pk__free(kids);
+	pk__free(dead);
+	return err;
+}
+
 void pk__symtab_sort(struct pk_symtab *t)
 {
 	int k = 0;
@@ -126,6 +239,10 @@ void pk__symtab_sort(struct pk_symtab *t)
 	order_and_fix_ends(t);
 	for (int i = 0; i < t->nr; i++)
 		t->syms[i].sized = t->syms[i].end > t->syms[i].start;
+	t->loaded = true;
+	/* where symbols overlap perf's answer is its tree's: that tree */
+	if (!t->kallsyms && overlapping(t) && !perf_tree(t))
+		return;
 	for (int i = 0; i < t->nr; i++) {
 		if (k && t->syms[k - 1].start == t->syms[i].start) {
 			if (better(&t->syms[k - 1], &t->syms[i]))
@@ -135,12 +252,33 @@ void pk__symtab_sort(struct pk_symtab *t)
 		t->syms[k++] = t->syms[i];
 	}
 	t->nr = k;
-	t->loaded = true;
+}
+
+/* perf's symbols__find down its tree: the first symbol on the way that
+ * holds ADDR (an empty one at its start). */
+static const struct pk_sym *tree_find(const struct pk_symtab *t, uint64_t addr)
+{
+	uint32_t h = t->root;
+
+	while (h) {
+		const struct pk_sym *s = &t->syms[h - 1];
+
+		if (addr < s->start)
+			h = t->kids[2 * (h - 1)];
+		else if (addr > s->end || (addr == s->end && addr != s->start))
+			h = t->kids[2 * (h - 1) + 1];
+		else
+			return s;
+	}
+	return NULL;
 }
 
 const struct pk_sym *pk__symtab_find(const struct pk_symtab *t, uint64_t addr)
 {
 	int lo = 0, hi = t->nr - 1;
+
+	if (t->kids)
+		return tree_find(t, addr);
 
 	while (lo <= hi) {
 		int mid = lo + (hi - lo) / 2;
@@ -450,7 +588,9 @@ int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
 	/* perf fixes the ends up before it adds the PLT's symbols: an
 	 * unsized _init ends at the next ELF symbol, over the PLT */
 	order_and_fix_ends(t);
-	if (n && paths[0] && err > 0)
+	t->plt_from = (uint32_t)t->nr;
+	/* perf adds the PLT's symbols only to some of the file's own */
+	if (n && paths[0] && err > 0 && t->nr)
 		add_plt(t, paths[0]);
 	pk__symtab_sort(t);
 	t->failed = err <= 0;
@@ -519,6 +659,7 @@ void pk__symtab_fini(struct pk_symtab *t)
 	pk__free(t->syms);
 	pk__free(t->names);
 	pk__free(t->segs);
+	pk__free(t->kids);
 	pk__ksyms_fini(&t->ks);
 	memset(t, 0, sizeof(*t));
 }

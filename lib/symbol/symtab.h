@@ -29,6 +29,10 @@ struct pk_symtab {
 	bool loaded, failed;
 	bool is_exec;             /* ET_EXEC: addresses are absolute */
 	bool kallsyms;            /* perf's kallsyms end rule */
+	uint32_t plt_from;        /* the first PLT symbol's seq (0: none) */
+	/* where symbols overlap (an unsized _init over the PLT, sized ones
+	 * holding others): perf's tree of them, children as indexes + 1 */
+	uint32_t *kids, root;
 	struct pk_ksyms ks;       /* kallsyms: the table SYMS views */
 };
 

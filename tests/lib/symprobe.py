@@ -5,6 +5,7 @@
 # every function symbol, every PLT entry and each 4 bytes of the sections
 # before .text (where an unsized _init overlaps the PLT). perf script
 # -F ip,sym on OUT shows which symbol perf finds at each address.
+import os
 import struct
 import sys
 
@@ -69,7 +70,7 @@ def padded(s):
 
 
 def main():
-    out, dso = sys.argv[1], sys.argv[2]
+    out, dso = sys.argv[1], os.path.abspath(sys.argv[2])
     seg, addrs = elf_info(dso)
     if len(sys.argv) > 3:
         addrs = [int(a, 16) for a in sys.argv[3:]]
