@@ -96,17 +96,25 @@ void pk__demangle_strip(char *d)
 	/* a return type (template functions) ends at the last space at
 	 * depth 0 before any "operator" */
 	depth = 0;
-	for (size_t i = 0; i < cut; i++) {
+	for (size_t i = 0, open0 = 0; i < cut; i++) {
 		char c = d[i];
 
 		if (depth == 0 && is_operator(d, i))
 			break;
+		if (c == '(' && depth == 0)
+			open0 = i;
 		if (c == '<' || c == '(' || c == '{' || c == '[')
 			depth++;
+		else if (c == '>' && i && d[i - 1] == '-')
+			; /* "->" in a decltype */
 		else if (c == '>' || c == ')' || c == '}' || c == ']')
 			depth--;
-		else if (c == ' ' && depth == 0 && i && d[i - 1] != ')')
-			start = i + 1; /* not "f(int) const::..." of a local */
+		else if (c == ' ' && depth == 0 && i && (d[i - 1] != ')' ||
+			 open0 == 0 || (open0 >= 9 &&
+					 !strncmp(d + open0 - 9, "decltype ", 9))))
+			/* not "f(int) const::..." of a local, but a return
+			 * type "(...)" or "decltype (...)" */
+			start = i + 1;
 	}
 	memmove(d, d + start, cut - start);
 	d[cut - start] = '\0';

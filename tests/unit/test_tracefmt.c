@@ -167,6 +167,10 @@ static void test_demangle(void)
 	strip_case("transaction clone for operator delete(void*)",
 		   "transaction clone for operator delete(void*)");
 	strip_case("hidden alias for f(int)", "hidden alias for f(int)");
+	strip_case("decltype (({parm#2}->Found)((a::M)())) a::L<void, a::M>::Lookup<a::H<b> >(c::v, a::H<b>*)",
+		   "a::L<void, a::M>::Lookup<a::H<b> >");
+	strip_case("({parm#3}({parm#1}, 0)) t<a*>::s<int, t<a*>::c(a*)::{lambda(a*, unsigned int)#1}>(a*, int)",
+		   "t<a*>::s<int, t<a*>::c(a*)::{lambda(a*, unsigned int)#1}>");
 	strip_case("vtable for Foo", "vtable for Foo");
 	d = pk__demangle("_Z27df_process_deferred_rescansv");
 	if (!d)
