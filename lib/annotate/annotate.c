@@ -131,7 +131,8 @@ int pk_annotate_add(struct pk_annotate *a, const struct pk_session_sample *sm)
 }
 
 /* perf's output order: per event, period, then DSO and symbol names
- * ascending. */
+ * ascending; symbols of one name (locals) as perf's collapsed tree has
+ * them, by address. */
 static int hotter(const void *pa, const void *pb)
 {
 	const struct asym *a = *(const struct asym *const *)pa;
@@ -143,7 +144,9 @@ static int hotter(const void *pa, const void *pb)
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	c = strcmp(base_name(a->dso_name), base_name(b->dso_name));
-	return c ? c : strcmp(a->name, b->name);
+	if (!c)
+		c = strcmp(a->name, b->name);
+	return c ? c : (a->start > b->start) - (a->start < b->start);
 }
 
 static void sort_syms(struct pk_annotate *a)

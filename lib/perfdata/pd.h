@@ -22,6 +22,7 @@ struct pd_attr {
 	uint64_t *ids;
 	unsigned nr_ids;
 	char *name;
+	char *auto_name;        /* made from the attr when NAME is NULL */
 };
 
 struct pd_qent {           /* ordered queue entry */

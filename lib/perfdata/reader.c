@@ -460,6 +460,7 @@ void pk_perfdata_free(struct pk_perfdata *pd)
 	for (unsigned i = 0; i < pd->nr_attrs; i++) {
 		pk__free(pd->attrs[i].ids);
 		pk__free(pd->attrs[i].name);
+		pk__free(pd->attrs[i].auto_name);
 	}
 	pk__free(pd->attrs);
 	pk__hash_fini(&pd->ids);
@@ -547,18 +548,56 @@ static const char *const sw_names[] = {
 	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
 };
 
+/* perf's modifiers of a name made from the attr (evsel__add_modifiers):
+ * k/u/h for the rings counted when one is excluded, p's, and H/G when
+ * the host is excluded or the guest's bit is its default. */
+static void add_modifiers(const struct perf_event_attr *a, char *b, size_t n)
+{
+	size_t k = strlen(b), colon = k;
+	bool guest_default = false;
+
+#define MOD(excl, c) do { if (!(excl) && k + 2 < n) b[k++] = (c); } while (0)
+	b[k++] = ':';
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		MOD(a->exclude_kernel, 'k');
+		MOD(a->exclude_user, 'u');
+		MOD(a->exclude_hv, 'h');
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < a->precise_ip && k + 2 < n; i++)
+		b[k++] = 'p';
+	if (a->precise_ip)
+		guest_default = true;
+	if (a->exclude_host || a->exclude_guest == guest_default) {
+		MOD(a->exclude_host, 'H');
+		MOD(a->exclude_guest, 'G');
+	}
+#undef MOD
+	b[k == colon + 1 ? colon : k] = '\0';
+}
+
 const char *pk_perfdata_attr_name(const struct pk_perfdata *pd, unsigned idx)
 {
 	const struct perf_event_attr *a;
+	const char *base = NULL;
+	char b[128];
 
 	if (idx >= pd->nr_attrs)
 		return NULL;
 	if (pd->attrs[idx].name)
 		return pd->attrs[idx].name;
+	if (pd->attrs[idx].auto_name)
+		return pd->attrs[idx].auto_name;
 	a = &pd->attrs[idx].attr;
 	if (a->type == PERF_TYPE_HARDWARE && a->config < PK_ARRAY_SIZE(hw_names))
-		return hw_names[a->config];
+		base = hw_names[a->config];
 	if (a->type == PERF_TYPE_SOFTWARE && a->config < PK_ARRAY_SIZE(sw_names))
-		return sw_names[a->config];
-	return NULL;
+		base = sw_names[a->config];
+	if (!base)
+		return NULL;
+	snprintf(b, sizeof(b), "%s", base);
+	add_modifiers(a, b, sizeof(b));
+	/* made once, kept with the attr (freed with the file) */
+	((struct pk_perfdata *)pd)->attrs[idx].auto_name = pk__strdup(b);
+	return pd->attrs[idx].auto_name ? pd->attrs[idx].auto_name : base;
 }

@@ -194,6 +194,24 @@ fi
 refused annotate_refuse_global_hits global-hits -i "$D" --percent-type global-hits
 refused annotate_refuse_bad_type nosuch -i "$D" --percent-type nosuch
 refused annotate_refuse_tui --tui -i "$D" --tui
+# two local functions of one name (one per file) with a sample each, the
+# later one's first: perf shows them by address (its collapsed tree)
+printf 'static __attribute__((noinline)) int twin(int x) { return x * 3 + 1; }\nint f%s(int x) { return twin(x); }\n' \
+	a >"$T/twa.c"
+printf 'static __attribute__((noinline)) int twin(int x) { return x * 5 - 2; }\nint f%s(int x) { return twin(x); }\n' \
+	b >"$T/twb.c"
+printf 'int fa(int); int fb(int);\nint main(int c, char **v) { (void)v; return fa(c) + fb(c); }\n' \
+	>"$T/twm.c"
+if [ -n "$PROG" ] && cc -O2 -o "$T/twin" "$T/twm.c" "$T/twa.c" "$T/twb.c" \
+	2>/dev/null; then
+	_tw=$(nm "$T/twin" | awk '$3 == "twin" { print $1 }' | sort -r)
+	if [ "$(echo "$_tw" | wc -l)" -eq 2 ] &&
+	   t_python tests/lib/symprobe.py "$T/twin.data" "$T/twin" $_tw; then
+		same annotate_twin_names "$T/twin.data"
+	else
+		fail annotate_twin_names "no two twin symbols or no probe file ($_tw)"
+	fi
+fi
 refused annotate_refuse_full_paths -P -i "$D" -P
 refused annotate_refuse_missing missing.data -i "$T/missing.data"
 printf 'not a perf.data file at all' >"$T/junk.data"
