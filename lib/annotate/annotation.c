@@ -70,18 +70,26 @@ static int srclines(struct pk_annotation *an, struct pk_session *s,
 {
 	void *dw = pk__session_dso_dwarf(s, e->dso);
 	char buf[4352];
+	uint64_t off;
 
 	for (unsigned i = 0; i < an->nr; i++) {
 		struct aline *l = &an->lines[i];
 
 		if (!l->insn)
 			continue;
-		/* no DWARF line: ":0" in a symbol binutils knows, the DSO
-		 * and address in the PLT (perf's entries, or an unsized
-		 * symbol's end run over it) */
-		if (pk__srcline(dw, &e->dso->tab, e->start + (l->addr - vstart),
-				buf, sizeof(buf)))
-			snprintf(buf, sizeof(buf), ":0");
+		/* no DWARF line: binutils' file from the symbol table
+		 * ("crtstuff.c:0", ":0" after the linker's nameless file
+		 * symbol), else perf's "??:0"; the DSO and address in the
+		 * PLT (perf's entries, or an unsized symbol's end run over
+		 * it) */
+		off = e->start + (l->addr - vstart);
+		if (pk__srcline(dw, &e->dso->tab, off, buf, sizeof(buf)) ||
+		    !strcmp(buf, ":0")) {
+			const char *file = NULL;
+
+			pk__srcline_symfile(dw, &e->dso->tab, off, &file);
+			snprintf(buf, sizeof(buf), "%s:0", file ? file : "??");
+		}
 		if (pk__annotate_plt_name(e->name) || l->plt)
 			snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]",
 				 an->sym.dso_short, l->addr);

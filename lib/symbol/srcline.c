@@ -79,6 +79,79 @@ int pk__srcline(void *handle, const struct pk_symtab *t, uint64_t off,
 	return 0;
 }
 
+/* binutils' elf_find_function state: no symbol yet, a symbol, a file
+ * symbol after symbols (globals there have no file) */
+enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL };
+
+/* Whether binutils takes symbol S (of section SHNDX) as a function of
+ * the address's section SEC: no section, object, TLS or file symbol,
+ * nor a hidden local zero-size no-type one (annobin's marks). */
+static bool function_like(const GElf_Sym *s, GElf_Word shndx, size_t sec)
+{
+	int type = GELF_ST_TYPE(s->st_info);
+
+	if (type == STT_SECTION || type == STT_OBJECT || type == STT_TLS ||
+	    shndx != sec || shndx == SHN_UNDEF)
+		return false;
+	return s->st_size || GELF_ST_BIND(s->st_info) != STB_LOCAL ||
+	       type != STT_NOTYPE ||
+	       GELF_ST_VISIBILITY(s->st_other) != STV_HIDDEN;
+}
+
+int pk__srcline_symfile(void *handle, const struct pk_symtab *t, uint64_t off,
+			const char **file)
+{
+	struct srcline *sl = handle;
+	Dwarf_Addr bias = 0, a, sbias;
+	GElf_Addr low = 0, best = 0;
+	const char *last_file = NULL;
+	Elf_Scn *scn;
+	size_t sec;
+	int n, state = NOTHING_SEEN;
+	bool found = false;
+
+	*file = NULL;
+	if (!sl || !dwfl_module_getelf(sl->mod, &bias))
+		return -ENOENT;
+	a = pk__symtab_off_to_vaddr(t, off) + bias;
+	sbias = a;
+	scn = dwfl_module_address_section(sl->mod, &sbias, &bias);
+	n = dwfl_module_getsymtab(sl->mod);
+	if (!scn || n <= 0)
+		return -ENOENT;
+	sec = elf_ndxscn(scn);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym s;
+		GElf_Addr v;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(sl->mod, i, &s, &v,
+							   &shndx, NULL, NULL);
+		uint64_t size;
+
+		if (!name)
+			continue;
+		if (GELF_ST_TYPE(s.st_info) == STT_FILE) {
+			last_file = name;
+			if (state == SYMBOL_SEEN)
+				state = FILE_AFTER_SYMBOL;
+			continue;
+		}
+		size = s.st_size ? s.st_size : 1;
+		if (function_like(&s, shndx, sec) && v <= a &&
+		    (v > low || (v == low && size > best))) {
+			found = true;
+			best = size;
+			low = v;
+			*file = last_file && (GELF_ST_BIND(s.st_info) == STB_LOCAL ||
+					      state != FILE_AFTER_SYMBOL) ?
+				last_file : NULL;
+		}
+		if (state == NOTHING_SEEN)
+			state = SYMBOL_SEEN;
+	}
+	return found ? 0 : -ENOENT;
+}
+
 /* A function DIE's name as binutils' DWARF reader takes it: the linkage
  * name before the plain one, through abstract origins. */
 static const char *die_fname(Dwarf_Die *d)

@@ -77,6 +77,11 @@ void pk__srcline_close(void *handle);
  * -ENOENT. */
 int pk__srcline(void *handle, const struct pk_symtab *t, uint64_t off,
 		char *buf, size_t len);
+/* binutils' file of an address with no line (elf_find_function): the
+ * file symbol before the function holding OFF, NULL for a global after
+ * the locals; -ENOENT when no function holds it. */
+int pk__srcline_symfile(void *handle, const struct pk_symtab *t, uint64_t off,
+			const char **file);
 /* The frames addr2line -i -f gives for file offset OFF: innermost
  * (inlined) function first, the outermost last, each with its source line
  * (the address's for the first, the inlined call's for the others; FILE
