@@ -26,7 +26,7 @@ struct rep {
 	int caller;             /* -1: caller with children */
 	bool chain_none;
 	bool chain_asked;       /* -g (not none) or -G given */
-	bool header, header_only, stats;
+	bool header, header_only, stats, dump;
 	int tui;                /* 1 --tui, 0 --stdio, -1 on a terminal,
 				   2 on a terminal that is one */
 	uint64_t base, size, done; /* progress: the data's offset and size,
@@ -75,7 +75,8 @@ static void usage(FILE *f)
 		"      --comm, --dso, --symbols, --pid, --tid LIST  only these\n"
 		"      --percentage relative|absolute  of the filtered or of all\n"
 		"      --header, --header-only  the file's header first, or only\n"
-		"      --stats             the counts of the records only\n");
+		"      --stats             the counts of the records only\n"
+		"  -D, --dump-raw-trace    every record, raw and decoded (as script -D)\n");
 }
 
 static const char *const refused[] = {
@@ -539,6 +540,7 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 313: c->header = true; return 0;
 	case 314: c->header_only = true; return 0;
 	case 315: c->stats = true; return 0;
+	case 'D': c->dump = true; return 0;
 	case 302:
 		cli_error("report", "--%s is not supported yet", lo[li].name);
 		return -EINVAL;
@@ -578,6 +580,7 @@ int cmd_report(int argc, char **argv)
 		{ "header", no_argument, NULL, 313 },
 		{ "header-only", no_argument, NULL, 314 },
 		{ "stats", no_argument, NULL, 315 },
+		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1,
@@ -596,7 +599,7 @@ int cmd_report(int argc, char **argv)
 	c.po.chain_percent = 0.5;
 	c.po.tip = "Tip: perfkit report --no-children shows each function's own time";
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:", longopts,
+	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:D", longopts,
 				&li)) != -1) {
 		if (ch < 256 && ch && strchr("d", ch)) {
 			cli_error("report", "-%c is not supported yet", ch);
@@ -608,6 +611,12 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc) {
 		usage(stderr);
 		return 2;
+	}
+	if (c.dump) { /* perf report -D: the records, as perf script -D */
+		char *sa[] = { "script", "-D", "-i", (char *)c.input,
+			       c.header ? "--header" : NULL, NULL };
+
+		return cmd_script(c.header ? 5 : 4, sa);
 	}
 	if ((ret = cli_perfdata_check(c.input, false)))
 		return ret;

@@ -60,6 +60,10 @@ for o in "--no-children --comm pkdemo_sw" \
 	MODCHECK=1 same "report_system_wide $o" "$T/sys.data" $o
 done
 
+# -D: every record, raw and decoded (the records, then perf's stats)
+same report_dump "$T/fp.data" -D
+same "report_dump --header" "$T/sys.data" -D --header
+
 refused report_refuses_sort_key "$T/fp.data" -s nosuchkey
 refused report_refuses_missing "$T/none.data"
 # -g on a file without callchains: perf's first lines, then an error
