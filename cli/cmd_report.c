@@ -15,6 +15,7 @@
 #include <perfkit/report.h>
 #include <perfkit/session.h>
 #include "cli.h"
+#include "report_tasks.h"
 #include "report_tui.h"
 #include "tui.h"
 
@@ -26,7 +27,7 @@ struct rep {
 	int caller;             /* -1: caller with children */
 	bool chain_none;
 	bool chain_asked;       /* -g (not none) or -G given */
-	bool header, header_only, stats, dump;
+	bool header, header_only, stats, dump, tasks, mmaps;
 	int tui;                /* 1 --tui, 0 --stdio, -1 on a terminal,
 				   2 on a terminal that is one */
 	uint64_t base, size, done; /* progress: the data's offset and size,
@@ -76,11 +77,12 @@ static void usage(FILE *f)
 		"      --percentage relative|absolute  of the filtered or of all\n"
 		"      --header, --header-only  the file's header first, or only\n"
 		"      --stats             the counts of the records only\n"
-		"  -D, --dump-raw-trace    every record, raw and decoded (as script -D)\n");
+		"  -D, --dump-raw-trace    every record, raw and decoded (as script -D)\n"
+		"      --tasks, --mmaps    the threads' tree (and their mappings)\n");
 }
 
 static const char *const refused[] = {
-	"tasks", "mmaps", "gtk",
+	"gtk",
 };
 
 /* -g's argument as perf reads it: words for the mode, order, key and
@@ -180,6 +182,36 @@ static int count(void *ctx, struct pk_session *s, const struct pk_record *rec)
 
 	(void)s;
 	return cli_stats_count(&c->st, c->pd, rec);
+}
+
+static int note_thread(void *ctx, struct pk_session *s,
+		       const struct pk_session_sample *ss)
+{
+	(void)ctx;
+	return pk_session_add_thread(s, (int32_t)ss->sample->pid,
+				     (int32_t)ss->sample->tid);
+}
+
+/* --tasks, --mmaps: the threads' tree (and mappings), no report. */
+static int tasks(struct rep *c, struct pk_perfdata *pd)
+{
+	PK_OPTS(pk_tool, tool, .sample = note_thread);
+	PK_OPTS(pk_session_opts, so, .kallsyms = "");
+	struct pk_session *s = pk_session_new(&so);
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = pk_session_run(s, pd, &tool, c);
+	if (err)
+		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
+			  pk_perfdata_errmsg(pd), pk_strerror(err));
+	else if ((err = report_tasks_print(s, stdout, c->mmaps)))
+		cli_error("report", "%s: %s", c->input, err == -ENOENT ?
+			  "a thread's parent is not among the threads" :
+			  pk_strerror(err));
+	pk_session_free(s);
+	return err;
 }
 
 /* --stats: perf's counts of the records, no report. */
@@ -541,6 +573,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 314: c->header_only = true; return 0;
 	case 315: c->stats = true; return 0;
 	case 'D': c->dump = true; return 0;
+	case 340: c->tasks = true; return 0;
+	case 341: c->mmaps = true; return 0;
 	case 302:
 		cli_error("report", "--%s is not supported yet", lo[li].name);
 		return -EINVAL;
@@ -581,6 +615,8 @@ int cmd_report(int argc, char **argv)
 		{ "header-only", no_argument, NULL, 314 },
 		{ "stats", no_argument, NULL, 315 },
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
+		{ "tasks", no_argument, NULL, 340 },
+		{ "mmaps", no_argument, NULL, 341 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1,
@@ -641,7 +677,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (c.header_only)
 		cli_perfdata_header(pd, c.input);
-	ret = c.header_only ? 0 : c.stats ? stats(&c, pd) : run(&c, pd);
+	ret = c.header_only ? 0 : c.stats ? stats(&c, pd) :
+	      c.tasks || c.mmaps ? tasks(&c, pd) : run(&c, pd);
 	pk_perfdata_free(pd);
 	return ret ? 1 : 0;
 }

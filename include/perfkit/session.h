@@ -64,6 +64,34 @@ PK_API int pk_session_add_build_id(struct pk_session *s, const char *name,
 /* The command name of TID, or NULL when never seen ("comm" of perf). */
 PK_API const char *pk_session_comm(struct pk_session *s, uint32_t tid);
 
+/*
+ * The threads perf's machine would hold after the records so far, in the
+ * order perf lists them (perf report --tasks: tid modulo 256, then tid):
+ * the idle thread, those of COMM, FORK and MMAP records and those
+ * pk_session_add_thread() adds; a thread of another pid brings its
+ * leader. FN's non-zero return stops the walk and is returned.
+ */
+struct pk_session_task {
+	int32_t pid, tid, ppid;  /* ppid: the parent's tid from FORK, or -1 */
+	const char *comm;        /* the last comm, perf's ":TID" when none */
+};
+PK_API int pk_session_for_each_task(struct pk_session *s,
+		int (*fn)(void *ctx, const struct pk_session_task *t),
+		void *ctx);
+/* The thread of a sample (perf makes one for each): 0 or -ENOMEM. */
+PK_API int pk_session_add_thread(struct pk_session *s, int32_t pid,
+				 int32_t tid);
+/* The mappings (code and data) thread TID sees, by address, as perf
+ * report --mmaps lists them: FN's non-zero return stops the walk. */
+struct pk_session_mapping {
+	uint64_t start, end, pgoff, ino;
+	uint32_t prot, flags;    /* PROT_* and MAP_* bits */
+	const char *name;        /* the file name as recorded */
+};
+PK_API int pk_session_for_each_mapping(struct pk_session *s, int32_t tid,
+		int (*fn)(void *ctx, const struct pk_session_mapping *m),
+		void *ctx);
+
 /* Where an address falls. Strings live as long as the session. */
 struct pk_location {
 	const char *dso;     /* "/usr/lib/.../libc.so.6", "[kernel.kallsyms]",

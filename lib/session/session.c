@@ -259,6 +259,7 @@ static struct thread *find_thread(struct pk_session *s, uint32_t tid, bool add)
 		return NULL;
 	t->tid = tid;
 	t->pid = tid;
+	t->ppid = -1;
 	t->next = s->threads[b];
 	s->threads[b] = t;
 	return t;
@@ -303,6 +304,145 @@ static struct dso *find_dso(struct pk_session *s, const char *name, bool kernel)
 	return d;
 }
 
+/* Thread T of process PID shares the process's current maps. */
+static void joined(struct pk_session *s, struct thread *t, uint32_t pid)
+{
+	struct proc *p = pid == (uint32_t)-1 ? NULL : find_proc(s, pid, true);
+
+	t->pid = pid;
+	t->incarnation = p ? p->incarnation : 0;
+}
+
+/* perf's machine__findnew_thread: a thread of another pid brings its
+ * leader. */
+static struct thread *findnew_thread(struct pk_session *s, uint32_t pid,
+				     uint32_t tid)
+{
+	struct thread *t = find_thread(s, tid, false);
+
+	if (t)
+		return t;
+	if (pid != tid && pid != (uint32_t)-1 && !find_thread(s, pid, true))
+		return NULL;
+	t = find_thread(s, tid, true);
+	if (t)
+		joined(s, t, pid);
+	return t;
+}
+
+int pk_session_add_thread(struct pk_session *s, int32_t pid, int32_t tid)
+{
+	return findnew_thread(s, (uint32_t)pid, (uint32_t)tid) ? 0 : -ENOMEM;
+}
+
+static int by_table_order(const void *a, const void *b)
+{
+	const struct thread *x = *(const struct thread *const *)a;
+	const struct thread *y = *(const struct thread *const *)b;
+
+	/* perf's table: 256 trees by the tid's low byte */
+	if (x->tid % 256 != y->tid % 256)
+		return x->tid % 256 < y->tid % 256 ? -1 : 1;
+	return (int32_t)x->tid < (int32_t)y->tid ? -1 :
+	       (int32_t)x->tid > (int32_t)y->tid;
+}
+
+int pk_session_for_each_task(struct pk_session *s,
+		int (*fn)(void *ctx, const struct pk_session_task *t),
+		void *ctx)
+{
+	struct thread **v, *idle = findnew_thread(s, 0, 0);
+	size_t n = 0, k = 0;
+	int err = 0;
+
+	if (!idle)
+		return -ENOMEM;
+	for (int b = 0; b < NBUCKET; b++)
+		for (struct thread *t = s->threads[b]; t; t = t->next)
+			n++;
+	v = pk__malloc((n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (int b = 0; b < NBUCKET; b++)
+		for (struct thread *t = s->threads[b]; t; t = t->next)
+			v[k++] = t;
+	qsort(v, n, sizeof(*v), by_table_order);
+	for (size_t i = 0; i < n && !err; i++) {
+		char def[16];
+		struct pk_session_task x = { (int32_t)v[i]->pid,
+					     (int32_t)v[i]->tid, v[i]->ppid,
+					     pk_session_comm(s, v[i]->tid) };
+
+		if (!x.comm) { /* perf's name of a thread before its comm */
+			snprintf(def, sizeof(def), ":%d", x.tid);
+			x.comm = def;
+		}
+		err = fn(ctx, &x);
+	}
+	pk__free(v);
+	return err;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct map *x = *(const struct map *const *)a;
+	const struct map *y = *(const struct map *const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int call_map(const struct map *m,
+		    int (*fn)(void *ctx, const struct pk_session_mapping *m),
+		    void *ctx)
+{
+	/* perf names a mapping by its DSO (anonymous code: the JIT's
+	 * /tmp/perf-PID.map) */
+	struct pk_session_mapping x = { m->start, m->end, m->pgoff, m->ino,
+					m->prot, m->flags,
+					m->dso ? m->dso->name : m->fname };
+
+	if (!strncmp(x.name, "[vdso", 5))
+		x.pgoff = 0; /* perf's vDSO map starts at offset 0 */
+
+	return fn(ctx, &x);
+}
+
+int pk_session_for_each_mapping(struct pk_session *s, int32_t tid,
+		int (*fn)(void *ctx, const struct pk_session_mapping *m),
+		void *ctx)
+{
+	struct thread *t = find_thread(s, (uint32_t)tid, false);
+	struct proc *p = !t || t->pid == (uint32_t)-1 ? NULL :
+			 find_proc(s, t->pid, false);
+	const struct proc *d = p ? p->data : NULL;
+	struct proc all = { 0 };
+	const struct map **v;
+	int n, k = 0, err = 0;
+
+	/* a thread left with maps its process has since replaced: perf
+	 * shows those (taken as empty here) */
+	if (!p || t->incarnation != p->incarnation)
+		return 0;
+	/* perf keeps code and data in one tree: the newer of two that
+	 * overlap cuts the older, so both lists again in record order */
+	n = p->nr + (d ? d->nr : 0);
+	v = pk__malloc(((size_t)n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < p->nr; i++)
+		v[k++] = &p->maps[i];
+	for (int i = 0; d && i < d->nr; i++)
+		v[k++] = &d->maps[i];
+	qsort(v, (size_t)n, sizeof(*v), by_seq);
+	for (int i = 0; i < n && !err; i++)
+		err = pk__proc_insert(&all, v[i]);
+	for (int i = 0; i < all.nr && !err; i++)
+		err = call_map(&all.maps[i], fn, ctx);
+	pk__free(all.maps);
+	pk__free(v);
+	return err;
+}
+
 const char *pk_session_comm(struct pk_session *s, uint32_t tid)
 {
 	struct thread *t = find_thread(s, tid, false);
@@ -327,7 +467,7 @@ static int process_comm(struct pk_session *s, const struct perf_event_header *h)
 
 	if (h->size < sizeof(*h) + 9)
 		return PK_ERR_TRUNC;
-	t = find_thread(s, u[1], true);
+	t = findnew_thread(s, u[0], u[1]);
 	if (!t)
 		return -ENOMEM;
 	t->pid = u[0];
@@ -351,10 +491,17 @@ static int process_fork(struct pk_session *s, const struct perf_event_header *h)
 	if (h->size < sizeof(*h) + 16)
 		return PK_ERR_TRUNC;
 	t = find_thread(s, u[2], true);
-	if (!t)
+	parent = findnew_thread(s, u[1], u[3]);
+	if (!t || !parent)
 		return -ENOMEM;
-	t->pid = u[0];
-	parent = find_thread(s, u[3], false);
+	if (u[0] == u[2]) { /* perf makes the new leader new maps */
+		struct proc *lp = find_proc(s, u[0], true);
+
+		if (lp)
+			lp->incarnation++;
+	}
+	joined(s, t, u[0]);
+	t->ppid = (int32_t)u[3];
 	if (parent != t) { /* perf starts the child afresh */
 		const char *pc = parent && parent->comm[0] ? parent->comm :
 				 u[3] == 0 ? "swapper" : "";
@@ -364,6 +511,9 @@ static int process_fork(struct pk_session *s, const struct perf_event_header *h)
 	s->gen++;
 	if (u[0] == u[1] && u[2] != u[0])
 		return 0; /* a thread of an existing process */
+	if (h->misc & PERF_RECORD_MISC_FORK_EXEC)
+		return 0; /* perf's synthesized fork of a running process: it
+			     has exec'd, its own mappings follow */
 	pp = find_proc(s, u[1], false);
 	if (!pp || u[0] == u[1])
 		return 0;
@@ -429,14 +579,27 @@ static const char *intern_fname(struct pk_session *s, const char *name)
 	return x->name;
 }
 
-static int add_map(struct pk_session *s, uint32_t pid, uint64_t start,
-		   uint64_t len, uint64_t pgoff, const char *name, bool kernel,
-		   bool exec)
+/* What an MMAP record says of a mapping beside its place. */
+struct map_attrs {
+	uint32_t pid, tid, prot, flags;
+	uint64_t ino;
+};
+
+static int add_map(struct pk_session *s, const struct map_attrs *a,
+		   uint64_t start, uint64_t len, uint64_t pgoff,
+		   const char *name, bool kernel)
 {
+	uint32_t pid = a->pid;
+	bool exec = (a->prot & PROT_EXEC) != 0;
 	struct proc *p = find_proc(s, kernel ? (uint32_t)-1 : pid, true);
 	struct map m = { start, start + len, pgoff, NULL, false,
-			 intern_fname(s, name), ++s->map_seq };
+			 intern_fname(s, name), ++s->map_seq, a->prot,
+			 a->flags, a->ino };
 	char jit[64];
+
+	/* perf's thread of a user mapping */
+	if (!kernel && !findnew_thread(s, a->pid, a->tid))
+		return -ENOMEM;
 
 	if (!p || !m.fname)
 		return -ENOMEM;
@@ -491,12 +654,17 @@ static bool kernel_mode(uint16_t misc)
 
 /* Data mappings only say that memory was there (perf's unwinder reads
  * them as zeros rather than failing). */
-static int add_data_map(struct pk_session *s, uint32_t pid, uint64_t start,
-			uint64_t len, const char *name)
+static int add_data_map(struct pk_session *s, const struct map_attrs *a,
+			uint64_t start, uint64_t len, uint64_t pgoff,
+			const char *name)
 {
-	struct proc *p = find_proc(s, pid, true);
-	struct map m = { start, start + len, 0, NULL, true,
-			 intern_fname(s, name), ++s->map_seq };
+	struct proc *p = find_proc(s, a->pid, true);
+	struct map m = { start, start + len, pgoff, NULL, true,
+			 intern_fname(s, name), ++s->map_seq, a->prot,
+			 a->flags, a->ino };
+
+	if (!findnew_thread(s, a->pid, a->tid))
+		return -ENOMEM;
 
 	if (!p || !m.fname || (!p->data && !(p->data = pk__zalloc(sizeof(*p->data)))))
 		return -ENOMEM;
@@ -511,7 +679,7 @@ static int process_mmap(struct pk_session *s, const struct perf_event_header *h,
 	const char *b = (const char *)h;
 	size_t name_at = v2 ? 72 : 40;
 	uint64_t start, len, pgoff;
-	bool exec;
+	struct map_attrs a = { 0 };
 
 	if (h->size <= name_at)
 		return PK_ERR_TRUNC;
@@ -520,19 +688,20 @@ static int process_mmap(struct pk_session *s, const struct perf_event_header *h,
 	memcpy(&pgoff, b + 32, 8);
 	if (!memchr(b + name_at, '\0', h->size - name_at))
 		return PK_ERR_TRUNC;
-	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA))
-		return add_data_map(s, *(const uint32_t *)(b + 8), start, len,
-				    b + name_at);
+	memcpy(&a.pid, b + 8, 4);
+	memcpy(&a.tid, b + 12, 4);
 	if (v2) {
-		uint32_t prot;
-
-		memcpy(&prot, b + 56, 4);
-		exec = (prot & PROT_EXEC) != 0;
-	} else {
-		exec = !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
+		memcpy(&a.prot, b + 64, 4);
+		memcpy(&a.flags, b + 68, 4);
+		if (!(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+			memcpy(&a.ino, b + 48, 8);
+	} else if (!(h->misc & PERF_RECORD_MISC_MMAP_DATA)) {
+		a.prot = PROT_EXEC; /* perf's for MMAP: code, else nothing */
 	}
-	return add_map(s, *(const uint32_t *)(b + 8), start, len, pgoff,
-		       b + name_at, kernel_mode(h->misc), exec);
+	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA))
+		return add_data_map(s, &a, start, len, pgoff, b + name_at);
+	return add_map(s, &a, start, len, pgoff, b + name_at,
+		       kernel_mode(h->misc));
 }
 
 int pk_session_process(struct pk_session *s, const struct perf_event_header *h)

@@ -22,10 +22,14 @@ struct map {
 	bool identity;        /* anon / [heap] / [stack]: ip as is */
 	const char *fname;    /* the file name as recorded (perf -D's) */
 	uint64_t seq;         /* order of the MMAP records: newest wins */
+	uint32_t prot, flags; /* MMAP2's (MMAP: PROT_EXEC unless data) */
+	uint64_t ino;         /* MMAP2's inode, 0 when not recorded */
 };
 
 struct proc {
 	uint32_t pid;
+	uint32_t incarnation;  /* perf's maps of the process: new at each
+				  fork of its leader */
 	struct map *maps;     /* sorted by start, no overlaps */
 	int nr, cap;
 	uint64_t gen;         /* changes whenever the maps change */
@@ -36,6 +40,8 @@ struct proc {
 
 struct thread {
 	uint32_t tid, pid;
+	int32_t ppid;         /* the parent thread's tid, -1: none seen */
+	uint32_t incarnation; /* its process's maps when it joined them */
 	char comm[32];
 	struct thread *next;
 };

@@ -150,7 +150,6 @@ refused report_opts_refuses_cpu_range "$T/tp.data" --cpu 0-4095
 refused report_opts_refuses_time "$T/nocg.data" --time abc
 refused report_opts_refuses_time_order "$T/nocg.data" --time 20,10
 refused report_opts_refuses_field "$T/fp.data" -F overhead,nosuch
-refused report_opts_refuses_tasks "$T/fp.data" --tasks
 refused report_opts_refuses_sym_twice "$T/fp.data" -s sym,symbol
 refused report_opts_refuses_symbol_size_alone "$T/fp.data" -s symbol_size
 t_exit

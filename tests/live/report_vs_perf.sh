@@ -60,6 +60,12 @@ for o in "--no-children --comm pkdemo_sw" \
 	MODCHECK=1 same "report_system_wide $o" "$T/sys.data" $o
 done
 
+# the threads' tree, with their mappings (data ones in dwarf recordings)
+for f in fp sys dw tp; do
+	[ -f "$T/$f.data" ] || continue
+	same "report_tasks $f" "$T/$f.data" --tasks
+	same "report_mmaps $f" "$T/$f.data" --mmaps
+done
 # -D: every record, raw and decoded (the records, then perf's stats)
 same report_dump "$T/fp.data" -D
 same "report_dump --header" "$T/sys.data" -D --header
@@ -90,6 +96,18 @@ if need_shared corpus/perf-data report_corpus; then
 	for f in branch-4.14 callgraph-3.8 forkexit-3.8 group_desc-4.14 \
 		 hybrid_topology lost_samples-4.4 raw-3.4 throttle-3.8; do
 		same "report_corpus_$f --stats" "$C/perf.data.$f" --stats
+	done
+	# the threads' tree and their mappings (forks, synthesized forks of
+	# running processes, threads left with their process's old maps,
+	# JIT and vDSO maps of old kernels)
+	for f in branch-4.14 callgraph-3.8 ctx_switch_namespaces-4.14 \
+		 forkexit-3.8 hw_and_sw-3.4 i686-3.4 intel_pt-4.14 \
+		 numatopology-3.2 piped.hw_and_sw-3.4 raw-3.4 \
+		 singleprocess-3.8 systemwide.0-3.8 throttle-3.8 \
+		 weight_struct; do
+		same "report_corpus_$f --tasks" "$C/perf.data.$f" --tasks
+		[ $f = weight_struct ] && continue # 479K lines
+		same "report_corpus_$f --mmaps" "$C/perf.data.$f" --mmaps
 	done
 	for f in hw_and_sw-3.4 i686-3.4 singleprocess-3.8; do
 		same "report_corpus_$f --header" "$C/perf.data.$f" --header
