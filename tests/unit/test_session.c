@@ -66,15 +66,15 @@ static void test_maps(void)
 	struct dso a = { .name = "a" }, b = { .name = "b" };
 	const struct map *m;
 
-	pk__proc_insert(&p, &(struct map){ 0x1000, 0x5000, 0, &a, false, NULL, 0 });
-	pk__proc_insert(&p, &(struct map){ 0x2000, 0x3000, 0x10, &b, false, NULL, 0 });
+	pk__proc_insert(&p, &(struct map){ .start = 0x1000, .end = 0x5000, .dso = &a });
+	pk__proc_insert(&p, &(struct map){ .start = 0x2000, .end = 0x3000, .pgoff = 0x10, .dso = &b });
 	m = pk__proc_find(&p, 0x1800);
 	T_CHECK("maps_head_kept", m && m->dso == &a && m->end == 0x2000);
 	m = pk__proc_find(&p, 0x2800);
 	T_CHECK("maps_new_inside", m && m->dso == &b);
 	m = pk__proc_find(&p, 0x4000);
 	T_CHECK("maps_tail_kept", m && m->dso == &a && m->start == 0x3000 && m->pgoff == 0x2000);
-	pk__proc_insert(&p, &(struct map){ 0x0, 0x6000, 0, &b, false, NULL, 0 });
+	pk__proc_insert(&p, &(struct map){ .start = 0x0, .end = 0x6000, .dso = &b });
 	T_CHECK("maps_covering_replaces", p.nr == 1 && pk__proc_find(&p, 0x4000)->dso == &b);
 	T_CHECK("maps_outside", pk__proc_find(&p, 0x7000) == NULL);
 	free(p.maps);
