@@ -234,11 +234,17 @@ static int stats(struct rep *c, struct pk_perfdata *pd)
 	c->pd = pd;
 	c->st.report = true;
 	err = pk_session_run(s, pd, &tool, c);
-	if (err)
+	if (err) {
 		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
 			  pk_perfdata_errmsg(pd), pk_strerror(err));
-	else
+	} else if (c->st.counts[PK_RECORD_AUXTRACE_INFO]) {
+		/* a pipe's AUX trace shows only in its records */
+		cli_error("report", "%s: AUX area traces are not supported yet",
+			  c->input);
+		err = -EINVAL;
+	} else {
 		cli_stats_print(&c->st, pd);
+	}
 	cli_stats_fini(&c->st);
 	pk_session_free(s);
 	return err;
@@ -662,7 +668,7 @@ int cmd_report(int argc, char **argv)
 			  pk_perfdata_open_error() : strerror(errno));
 		return 1;
 	}
-	if (c.header || c.header_only || c.stats) {
+	if (c.header || c.header_only) {
 		struct pk_perfdata_info in;
 
 		pk_perfdata_info(pd, &in);

@@ -20,8 +20,16 @@ void cli_stats_print(const struct cli_stats *s, struct pk_perfdata *pd)
 		printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", name,
 		       s->counts[t], 100.0 * s->counts[t] / s->total);
 	}
+	struct pk_perfdata_info in;
+
+	pk_perfdata_info(pd, &in);
 	for (unsigned a = 0; a < pk_perfdata_nr_attrs(pd); a++) {
-		const char *name = pk_perfdata_attr_name(pd, a);
+		/* perf report --stats of a pipe names the events from their
+		 * attrs (the stream's names come too late for it) */
+		const char *name = s->report && in.pipe &&
+				   pk_perfdata_attr_made_name(pd, a) ?
+				   pk_perfdata_attr_made_name(pd, a) :
+				   pk_perfdata_attr_name(pd, a);
 
 		/* perf lists the events that got samples */
 		if (a >= s->nr_attr_samples || !s->attr_samples[2 * a])

@@ -164,6 +164,11 @@ PK_API const uint64_t *pk_perfdata_attr_ids(const struct pk_perfdata *pd,
  * software event ("cycles", "cpu-clock"), else NULL. */
 PK_API const char *pk_perfdata_attr_name(const struct pk_perfdata *pd,
 					 unsigned idx);
+/* perf's name of attribute IDX from the attr alone (a hardware or
+ * software event with its modifiers: "cycles:uH"), whatever the file
+ * names it; NULL for other types. */
+PK_API const char *pk_perfdata_attr_made_name(const struct pk_perfdata *pd,
+					      unsigned idx);
 /* Attribute index of sample id ID, or -1. */
 PK_API int pk_perfdata_id_attr(const struct pk_perfdata *pd, uint64_t id);
 

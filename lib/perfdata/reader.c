@@ -578,14 +578,22 @@ static void add_modifiers(const struct perf_event_attr *a, char *b, size_t n)
 
 const char *pk_perfdata_attr_name(const struct pk_perfdata *pd, unsigned idx)
 {
+	if (idx >= pd->nr_attrs)
+		return NULL;
+	if (pd->attrs[idx].name)
+		return pd->attrs[idx].name;
+	return pk_perfdata_attr_made_name(pd, idx);
+}
+
+const char *pk_perfdata_attr_made_name(const struct pk_perfdata *pd,
+				       unsigned idx)
+{
 	const struct perf_event_attr *a;
 	const char *base = NULL;
 	char b[128];
 
 	if (idx >= pd->nr_attrs)
 		return NULL;
-	if (pd->attrs[idx].name)
-		return pd->attrs[idx].name;
 	if (pd->attrs[idx].auto_name)
 		return pd->attrs[idx].auto_name;
 	a = &pd->attrs[idx].attr;

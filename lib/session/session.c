@@ -332,6 +332,9 @@ static struct thread *findnew_thread(struct pk_session *s, uint32_t pid,
 
 int pk_session_add_thread(struct pk_session *s, int32_t pid, int32_t tid)
 {
+	if (tid == -1) /* a task's last switch after its exit: perf lists
+			  no thread -1 */
+		return 0;
 	return findnew_thread(s, (uint32_t)pid, (uint32_t)tid) ? 0 : -ENOMEM;
 }
 

@@ -127,6 +127,14 @@ inlined_twins() {
 	grep -E '^[+ -]*([0-9.]+% +)+.*\[[.k]\] ' "$1" |
 		sed -E 's/^[+ -]*([0-9.]+% +)+//' | sort | uniq -d
 }
+# inlined_moved A B: reports A (perf's) and B (perfkit's) hold the same
+# lines, but an inlined function's entry sits elsewhere among entries of
+# equal children: perf's caller-above-callee depth of inlined frames in
+# dwarf chains is not matched yet (NOTES: issue 11, session 7).
+inlined_moved() {
+	[ "$(sort "$1")" = "$(sort "$2")" ] &&
+		diff "$1" "$2" | grep '^[<>]' | grep -q '(inlined)'
+}
 # need_shared REL NAME...: true when $PK_SHARED/REL (the corpus, ../shared)
 # exists; else prints for each NAME "skipped: NAME: ../shared is absent"
 # (no corpus here) or "FAIL NAME: PATH is missing" (the corpus lacks it)

@@ -49,6 +49,9 @@ NCPU=$(grep -c '^processor' /proc/cpuinfo)
 # event fds while it ran), NAME.frame (the last screen, clear removed)
 run_top() {
 	_n=$1; shift
+	# made before the job starts (its own redirection may come after
+	# the first look below on a busy machine)
+	: > "$T/$_n.out"
 	LINES=25 COLUMNS=160 "$PERFKIT" top --stdio -d 1 "$@" \
 		> "$T/$_n.out" 2> "$T/$_n.err" &
 	_p=$!
