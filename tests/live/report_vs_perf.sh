@@ -119,5 +119,11 @@ if need_shared corpus/perf-data report_corpus; then
 	refused report_refuses_branch "$C/perf.data.branch-4.14"
 	refused report_refuses_aux "$C/perf.data.intel_pt-4.14"
 	refused report_refuses_aux_stats "$C/perf.data.intel_pt-4.14" --stats
+	# pipes: perf names the events from their attrs here
+	for f in piped.hw_and_sw-3.4 piped.header_features_aligned-6.12; do
+		same "report_corpus_$f --stats" "$C/perf.data.$f" --stats
+	done
+	refused report_refuses_aux_pipe_stats \
+		"$C/perf.data.piped.intel_pt-4.14" --stats
 fi
 t_exit
