@@ -192,21 +192,32 @@ static int note_thread(void *ctx, struct pk_session *s,
 				     (int32_t)ss->sample->tid);
 }
 
+/* A pass of TOOL over the file in a session of no symbols, kept in *SP
+ * (NULL when out of memory); a failure said in one line. */
+static int pass(struct rep *c, struct pk_perfdata *pd,
+		const struct pk_tool *tool, struct pk_session **sp)
+{
+	PK_OPTS(pk_session_opts, so, .kallsyms = "");
+	int err;
+
+	*sp = pk_session_new(&so);
+	if (!*sp)
+		return -ENOMEM;
+	err = pk_session_run(*sp, pd, tool, c);
+	if (err)
+		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
+			  pk_perfdata_errmsg(pd), pk_strerror(err));
+	return err;
+}
+
 /* --tasks, --mmaps: the threads' tree (and mappings), no report. */
 static int tasks(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = note_thread);
-	PK_OPTS(pk_session_opts, so, .kallsyms = "");
-	struct pk_session *s = pk_session_new(&so);
-	int err;
+	struct pk_session *s;
+	int err = pass(c, pd, &tool, &s);
 
-	if (!s)
-		return -ENOMEM;
-	err = pk_session_run(s, pd, &tool, c);
-	if (err)
-		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
-			  pk_perfdata_errmsg(pd), pk_strerror(err));
-	else if ((err = report_tasks_print(s, stdout, c->mmaps)))
+	if (!err && (err = report_tasks_print(s, stdout, c->mmaps)))
 		cli_error("report", "%s: %s", c->input, err == -ENOENT ?
 			  "a thread's parent is not among the threads" :
 			  pk_strerror(err));
@@ -218,31 +229,24 @@ static int tasks(struct rep *c, struct pk_perfdata *pd)
 static int stats(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .record = count);
-	PK_OPTS(pk_session_opts, so, .kallsyms = "");
-	struct pk_session *s = pk_session_new(&so);
+	struct pk_session *s = NULL;
 	int err;
 
-	if (!s)
-		return -ENOMEM;
 	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE)) {
 		/* perf counts the samples it synthesizes from the trace */
 		cli_error("report", "%s: AUX area traces are not supported yet",
 			  c->input);
-		pk_session_free(s);
 		return -EINVAL;
 	}
 	c->pd = pd;
 	c->st.report = true;
-	err = pk_session_run(s, pd, &tool, c);
-	if (err) {
-		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
-			  pk_perfdata_errmsg(pd), pk_strerror(err));
-	} else if (c->st.counts[PK_RECORD_AUXTRACE_INFO]) {
+	err = pass(c, pd, &tool, &s);
+	if (!err && c->st.counts[PK_RECORD_AUXTRACE_INFO]) {
 		/* a pipe's AUX trace shows only in its records */
 		cli_error("report", "%s: AUX area traces are not supported yet",
 			  c->input);
 		err = -EINVAL;
-	} else {
+	} else if (!err) {
 		cli_stats_print(&c->st, pd);
 	}
 	cli_stats_fini(&c->st);
