@@ -89,7 +89,9 @@ int pk__proc_copy(struct proc *dst, const struct proc *src)
 
 	if (err)
 		return err;
-	memcpy(dst->maps, src->maps, (size_t)src->nr * sizeof(*src->maps));
+	if (src->nr) /* an empty source: no array to copy (NULL) */
+		memcpy(dst->maps, src->maps,
+		       (size_t)src->nr * sizeof(*src->maps));
 	dst->nr = src->nr;
 	return 0;
 }
