@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <perfkit/map.h>
+#include <perfkit/perfdata.h>
 #include "cli.h"
 
 int cli_verbose;
@@ -211,4 +212,41 @@ int cli_wait_stop(pid_t *child, const struct pk_thread_map *pids)
 		free(fds);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return status;
+}
+
+bool cli_any_sample_type(struct pk_perfdata *pd, uint64_t bits)
+{
+	for (unsigned a = 0; a < pk_perfdata_nr_attrs(pd); a++)
+		if (pk_perfdata_attr(pd, a)->sample_type & bits)
+			return true;
+	return false;
+}
+
+int cli_cpu_mask(const char *cmd, const char *list, const char *input,
+		 struct pk_perfdata *pd, uint64_t mask[1024 / 64])
+{
+	uint64_t ncpu = 0;
+	int cpus[1024], n;
+
+	if (!cli_any_sample_type(pd, PERF_SAMPLE_CPU)) {
+		cli_error(cmd, "%s: --cpu: the file has no CPU in its samples",
+			  input);
+		return -EINVAL;
+	}
+	pk_perfdata_feat_u64(pd, PK_HEADER_NRCPUS, 1, &ncpu);
+	n = cli_parse_cpus(list, cpus, 1024, 0);
+	if (n <= 0) {
+		cli_error(cmd, "--cpu %s: not a CPU list", list);
+		return -EINVAL;
+	}
+	memset(mask, 0, 1024 / 8);
+	for (int i = 0; i < n; i++) {
+		if ((uint64_t)cpus[i] >= ncpu) {
+			cli_error(cmd, "--cpu %s: CPU %d is not in the recording (%u CPUs)",
+				  list, cpus[i], (unsigned)ncpu);
+			return -EINVAL;
+		}
+		mask[cpus[i] / 64] |= 1ull << (cpus[i] % 64);
+	}
+	return 0;
 }

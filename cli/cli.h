@@ -103,6 +103,18 @@ extern int cli_verbose;
 /* A CPU list "1,3-5" appended to CPUS[N..MAX) (the new count, or -1 when
  * malformed, empty or too long). */
 int cli_parse_cpus(const char *s, int *cpus, int max, int n);
+/* perf's --cpu LIST against the file PD (its samples must carry a CPU,
+ * each CPU one the recording had): the bitmap of CPUs 0..1023 into MASK,
+ * 0; or -EINVAL after a line naming CMD and INPUT. */
+struct pk_perfdata;
+int cli_cpu_mask(const char *cmd, const char *list, const char *input,
+		 struct pk_perfdata *pd, uint64_t mask[1024 / 64]);
+static inline bool cli_cpu_in(const uint64_t *mask, uint32_t cpu)
+{
+	return cpu < 1024 && (mask[cpu / 64] & (1ull << (cpu % 64)));
+}
+/* Whether any event of PD samples any of BITS (PERF_SAMPLE_*). */
+bool cli_any_sample_type(struct pk_perfdata *pd, uint64_t bits);
 /* time_range.c: "SECS[.FRACTION]" (N bytes at S) to ns, "" to 0 (an open
  * side); 0 or -EINVAL. */
 int cli_parse_ns(const char *s, size_t n, uint64_t *out);

@@ -19,11 +19,14 @@ struct dfile {
 	struct pk_perfdata *pd;
 	struct pk_session *s;
 	struct pk_report *r;
+	const char *cpu_list;     /* --cpu, checked against each file */
+	uint64_t cpus[1024 / 64];
 };
 
 struct dopts {
 	struct pk_report_new_opts o;
 	struct pk_report_diff_opts po;
+	const char *cpu_list;
 };
 
 static void usage(FILE *f)
@@ -39,13 +42,14 @@ static void usage(FILE *f)
 		"  -b, --baseline-only     only entries of the baseline that pair\n"
 		"  -s, --sort KEYS         comm,pid,dso,sym (default dso,sym)\n"
 		"  -d, --dsos, -S, --symbols, -C, --comms, --pid, --tid LIST  only these\n"
+		"      --cpu LIST          only samples of these CPUs\n"
 		"      --percentage relative|absolute  of the filtered or of all\n"
 		"  -q, --quiet             the entries only\n"
 		"      --stdio             text output (the only one)\n");
 }
 
 static const char *const refused[] = {
-	"field-separator", "time", "cpu", "stream", "percent-limit",
+	"field-separator", "time", "stream", "percent-limit",
 	"cycles-hist", "kallsyms", "symfs", "modules", "dump-raw-trace",
 	"force", "verbose",
 };
@@ -90,6 +94,9 @@ static int sample(void *ctx, struct pk_session *s,
 	struct dfile *d = ctx;
 
 	(void)s;
+	/* perf: samples of other CPUs count nowhere */
+	if (d->cpu_list && !cli_cpu_in(d->cpus, sm->sample->cpu))
+		return 0;
 	return pk_report_add(d->r, sm);
 }
 
@@ -122,6 +129,10 @@ static int load(struct dfile *d, const struct dopts *c)
 			  d->path);
 		return 1;
 	}
+	d->cpu_list = c->cpu_list;
+	if (c->cpu_list && cli_cpu_mask("diff", c->cpu_list, d->path, d->pd,
+					d->cpus))
+		return 1;
 	d->s = pk_session_new(NULL);
 	if (!d->s) {
 		cli_error("diff", "%s", strerror(ENOMEM));
@@ -180,6 +191,7 @@ static int option(struct dopts *c, int ch, const char *arg, int li,
 	case 'C': c->o.comms = arg; return 0;
 	case 303: c->o.pids = arg; return 0;
 	case 304: c->o.tids = arg; return 0;
+	case 305: c->cpu_list = arg; return 0;
 	case 300: return 0;
 	case 301:
 		if (strcmp(arg, "relative") && strcmp(arg, "absolute")) {
@@ -236,6 +248,7 @@ int cmd_diff(int argc, char **argv)
 		{ "percentage", required_argument, NULL, 301 },
 		{ "pid", required_argument, NULL, 303 },
 		{ "tid", required_argument, NULL, 304 },
+		{ "cpu", required_argument, NULL, 305 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	static const char *defaults[] = { "perf.data.old", "perf.data" };

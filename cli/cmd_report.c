@@ -138,8 +138,7 @@ static int sample(void *ctx, struct pk_session *s,
 
 	(void)s;
 	/* perf: samples out of --cpu and --time count nowhere */
-	if (c->cpu_list && (p->cpu >= 1024 ||
-			    !(c->cpus[p->cpu / 64] & (1ull << (p->cpu % 64)))))
+	if (c->cpu_list && !cli_cpu_in(c->cpus, p->cpu))
 		return 0;
 	if (c->tr.n && cli_time_ranges_skip(&c->tr, p->time))
 		return 0;
@@ -254,19 +253,11 @@ static int stats(struct rep *c, struct pk_perfdata *pd)
 	return err;
 }
 
-static bool any_sample_type(struct pk_perfdata *pd, uint64_t bits)
-{
-	for (unsigned a = 0; a < pk_perfdata_nr_attrs(pd); a++)
-		if (pk_perfdata_attr(pd, a)->sample_type & bits)
-			return true;
-	return false;
-}
-
 /* What perf reports another way (groups side by side, branch mode,
  * synthesized AUX samples): a one-line refusal, or NULL. */
 static const char *unsupported(struct pk_perfdata *pd)
 {
-	if (any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK))
+	if (cli_any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK))
 		return "branch stacks (perf's branch mode) are not supported yet";
 	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE))
 		return "AUX area traces are not supported yet";
@@ -316,30 +307,11 @@ static int parent_opt(struct rep *c, const char *arg)
  * (said). */
 static int sample_filters(struct rep *c, struct pk_perfdata *pd)
 {
-	uint64_t first = 0, last = 0, ncpu = 0;
-	int cpus[1024], n;
+	uint64_t first = 0, last = 0;
 
-	if (c->cpu_list) {
-		if (!any_sample_type(pd, PERF_SAMPLE_CPU)) {
-			cli_error("report", "%s: --cpu: the file has no CPU in its samples",
-				  c->input);
-			return -EINVAL;
-		}
-		pk_perfdata_feat_u64(pd, PK_HEADER_NRCPUS, 1, &ncpu);
-		n = cli_parse_cpus(c->cpu_list, cpus, 1024, 0);
-		for (int i = 0; i < n; i++) {
-			if ((uint64_t)cpus[i] >= ncpu) {
-				cli_error("report", "--cpu %s: CPU %d is not in the recording (%u CPUs)",
-					  c->cpu_list, cpus[i], (unsigned)ncpu);
-				return -EINVAL;
-			}
-			c->cpus[cpus[i] / 64] |= 1ull << (cpus[i] % 64);
-		}
-		if (n <= 0) {
-			cli_error("report", "--cpu %s: not a CPU list", c->cpu_list);
-			return -EINVAL;
-		}
-	}
+	if (c->cpu_list && cli_cpu_mask("report", c->cpu_list, c->input, pd,
+					c->cpus))
+		return -EINVAL;
 	if (!c->time_str)
 		return 0;
 	if (strchr(c->time_str, '%') &&
@@ -440,7 +412,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
 	struct pk_session *s = pk_session_new(NULL);
-	bool cc = any_sample_type(pd, PERF_SAMPLE_CALLCHAIN);
+	bool cc = cli_any_sample_type(pd, PERF_SAMPLE_CALLCHAIN);
 	const char *why = unsupported(pd);
 	int err;
 

@@ -167,6 +167,11 @@ for o in "" "-s comm" "-s pid" "-C pkdemo_sw" "-c ratio -b" \
 	# shellcheck disable=SC2086
 	MODCHECK=1 same "diff_system_wide${o:+ $o}" $o "$T/sys1.data" "$T/sys2.data"
 done
+# --cpu: each file's samples of those CPUs only
+for o in "--cpu 0" "--cpu 0-1 -s comm" "--cpu 1 -c ratio"; do
+	# shellcheck disable=SC2086
+	MODCHECK=1 same "diff_system_wide $o" $o "$T/sys1.data" "$T/sys2.data"
+done
 SP=$(perf script -i "$T/sys2.data" -F comm,pid 2>/dev/null |
 	awk '$1 == "pkdemo_sw" { print $2; exit }')
 MODCHECK=1 same "diff_system_wide --pid" --pid "$SP" -s pid,dso \
@@ -192,6 +197,8 @@ refused diff_refuses_missing_file "$T/fp1.data" "$T/none.data"
 refused diff_refuses_order_range -o 2 "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_compute -c cycles "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_weights -c wdiff:0,1 "$T/fp1.data" "$T/fp2.data"
+refused diff_refuses_cpu_without_cpus --cpu 0 "$T/fp1.data" "$T/fp2.data"
+refused diff_refuses_cpu_range --cpu 4095 "$T/sys1.data" "$T/sys2.data"
 refused diff_refuses_time --time 10%/1 "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_percent_limit --percent-limit 1 "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_field_separator -t , "$T/fp1.data" "$T/fp2.data"
