@@ -68,10 +68,18 @@ int pk__srcline(void *handle, const struct pk_symtab *t, uint64_t off,
 	line = dwfl_module_getsrc(sl->mod, addr);
 	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
 	if (!file) {
-		/* DWARF without a line here (assembly): perf shows ":0" */
+		/* DWARF without a line here: addr2line's answer from the
+		 * symbol table: the function's file ("crtstuff.c:0"), "??:0"
+		 * for a function of no file (_start), ":0" where no
+		 * function holds it (perf: no line at all) */
 		if (!dwfl_module_getdwarf(sl->mod, &cubias))
 			return -ENOENT;
-		snprintf(buf, len, ":0");
+		if (pk__srcline_symfile(handle, t, off, &file))
+			file = "";
+		else if (!file)
+			file = "??";
+		base = strrchr(file, '/');
+		snprintf(buf, len, "%s:0", base ? base + 1 : file);
 		return 0;
 	}
 	base = strrchr(file, '/');

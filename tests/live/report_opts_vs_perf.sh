@@ -50,6 +50,21 @@ for o in "-s trace" "-s comm,trace" "-s trace,comm" "-s pid,trace" \
 	# shellcheck disable=SC2086
 	same "report_opts_exec $o" "$T/exec.data" $o
 done
+# srcline where DWARF has no line: binutils' file from the symbol table
+# (crtstuff.c:0 for its locals), else the symbol and offset (_start, the
+# PLT); one sample at each (tests/lib/symprobe.py)
+_a=$(nm "$DEMO" | awk '$3 == "_start" || $3 == "deregister_tm_clones" ||
+	$3 == "__do_global_dtors_aux" || $3 == "cmp" || $3 == "main" { print $1 }')
+_plt=$(readelf -SW "$DEMO" | awk '$2 == ".plt" { print $4 }')
+if t_python tests/lib/symprobe.py "$T/probe.data" "$DEMO" $_a \
+	"$(printf '%x' $((0x$_plt + 16)))"; then
+	for o in "-s srcline,sym" "-s srcfile" "-s srcline"; do
+		# shellcheck disable=SC2086
+		same "report_opts_probe $o" "$T/probe.data" $o
+	done
+else
+	fail report_opts_probe "no probe file ($_a $_plt)"
+fi
 # srcline and srcfile: the demo's own lines (perf names glibc's inlined
 # lines another way)
 for o in "-s srcline --dso demo" "-s srcfile --dso demo" \
