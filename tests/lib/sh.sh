@@ -116,14 +116,14 @@ need_built() {
 		exit 1
 	done
 }
-# inlined_twins OUT: the functions a perf report output (stdio or a
+# entry_twins OUT: the functions a perf report output (stdio or a
 # browser screen) shows as two entries of one DSO. perf's tree of entries
 # compares inlined functions by name and the others by address, not a
 # total order, so its search can miss an entry (an inlined one, or one
 # whose path passes an inlined one) and make a twin: where perf and
 # perfkit differ only by such twins the difference is the known one
 # (perfkit's entries are not perf's tree yet).
-inlined_twins() {
+entry_twins() {
 	grep -E '^[+ -]*([0-9.]+% +)+.*\[[.k]\] ' "$1" |
 		sed -E 's/^[+ -]*([0-9.]+% +)+//' | sort | uniq -d
 }

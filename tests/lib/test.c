@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 #include "test.h"
 
 static int n_fail;
@@ -101,4 +102,24 @@ const char *t_shared_need(const char *name, const char *rel)
 const char *t_build(const char *rel)
 {
 	return join("PK_BUILD", "build", rel);
+}
+
+size_t t_mmap2(void *buf, size_t cap, uint32_t pid, uint64_t start,
+	       uint64_t len, uint64_t pgoff, const char *name, uint16_t misc)
+{
+	unsigned char *b = buf;
+	size_t n = strlen(name) + 1, size = (72 + n + 7) & ~(size_t)7;
+	struct perf_event_header h = { PERF_RECORD_MMAP2, misc, (uint16_t)size };
+
+	if (size > cap || size > UINT16_MAX)
+		return 0;
+	memset(b, 0, size);
+	memcpy(b, &h, sizeof(h));
+	memcpy(b + 8, &pid, 4);
+	memcpy(b + 12, &pid, 4);
+	memcpy(b + 16, &start, 8);
+	memcpy(b + 24, &len, 8);
+	memcpy(b + 32, &pgoff, 8);
+	memcpy(b + 72, name, n);
+	return size;
 }

@@ -27,6 +27,14 @@ const char *t_shared_need(const char *name, const char *rel);
 /* The build directory (env PK_BUILD, default "build"). */
 const char *t_build(const char *rel);
 
+/* An MMAP2 record into BUF (CAP bytes, 8-aligned): PID as pid and tid,
+ * START, LEN, PGOFF, NAME, header misc MISC; the rest zero. Returns its
+ * size, or 0 when it does not fit. */
+#include <stddef.h>
+#include <stdint.h>
+size_t t_mmap2(void *buf, size_t cap, uint32_t pid, uint64_t start,
+	       uint64_t len, uint64_t pgoff, const char *name, uint16_t misc);
+
 #define T_CHECK(name, cond) \
 	t_check((cond), (name), "%s:%d: %s", __FILE__, __LINE__, #cond)
 #endif

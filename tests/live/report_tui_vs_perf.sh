@@ -85,7 +85,7 @@ twins_differ() {
 	shift 2
 	perf report --stdio -i "$_tf" "$@" -g none 2>/dev/null > "$T_TMP/tw.perf"
 	"$PERFKIT" report --stdio -i "$_tf" "$@" -g none 2>/dev/null > "$T_TMP/tw.pk"
-	[ "$(inlined_twins "$T_TMP/tw.perf")" != "$(inlined_twins "$T_TMP/tw.pk")" ] &&
+	[ "$(entry_twins "$T_TMP/tw.perf")" != "$(entry_twins "$T_TMP/tw.pk")" ] &&
 		return 0
 	# or an inlined entry placed elsewhere among equal children
 	perf report --stdio -i "$_tf" "$@" 2>/dev/null | grep -v '^# (Tip' > "$T_TMP/tw.perf"

@@ -33,16 +33,8 @@ static void kernel_map(struct pk_session *s)
 	uint64_t start = 0xffffffff81000000ull, len = 0x10000000;
 	int32_t pid = -1;
 
-	memset(&rec, 0, sizeof(rec));
-	rec.h.type = PERF_RECORD_MMAP2;
-	rec.h.misc = PERF_RECORD_MISC_KERNEL;
-	memcpy(rec.b + 8, &pid, 4);
-	memcpy(rec.b + 12, &pid, 4);
-	memcpy(rec.b + 16, &start, 8);
-	memcpy(rec.b + 24, &len, 8);
-	memcpy(rec.b + 32, &start, 8);
-	memcpy(rec.b + 72, name, sizeof(name));
-	rec.h.size = (uint16_t)((72 + sizeof(name) + 7) & ~7u);
+	t_mmap2(rec.b, sizeof(rec.b), (uint32_t)pid, start, len, start, name,
+		PERF_RECORD_MISC_KERNEL);
 	pk_session_process(s, &rec.h);
 }
 

@@ -46,18 +46,7 @@ static void mk_fork(uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
 static void mk_mmap2(uint32_t pid, uint64_t start, uint64_t len,
 		     uint64_t pgoff, const char *name, uint16_t misc)
 {
-	size_t n = strlen(name) + 1;
-
-	memset(&rec, 0, sizeof(rec));
-	rec.h.type = PERF_RECORD_MMAP2;
-	rec.h.misc = misc;
-	memcpy(rec.b + 8, &pid, 4);
-	memcpy(rec.b + 12, &pid, 4);
-	memcpy(rec.b + 16, &start, 8);
-	memcpy(rec.b + 24, &len, 8);
-	memcpy(rec.b + 32, &pgoff, 8);
-	memcpy(rec.b + 72, name, n);
-	rec.h.size = (uint16_t)((72 + n + 7) & ~7u);
+	t_mmap2(rec.b, sizeof(rec.b), pid, start, len, pgoff, name, misc);
 }
 
 static void test_maps(void)
