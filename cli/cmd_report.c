@@ -39,6 +39,8 @@ struct rep {
 	uint64_t cpus[1024 / 64]; /* --cpu's bitmap */
 	struct cli_time_ranges tr;
 	bool threads;           /* -T */
+	int branch;             /* -b 1, --no-branch-stack 0, -1: as the
+				   file's header says */
 	uint64_t kept;          /* samples --cpu and --time let through */
 	uint64_t reads;         /* PERF_RECORD_READ records (-T's rows) */
 	struct cli_stats st;
@@ -67,6 +69,9 @@ static void usage(FILE *f)
 		"      --group, --no-group event groups in one table (the default), or apart\n"
 		"  -C, --cpu LIST          only samples of these CPUs\n"
 		"      --time RANGES       only samples in these times (S,E ...; 10%%/2; 0%%-10%%,...)\n"
+		"  -b, --branch-stack      an entry per branch of the samples' branch stacks\n"
+		"                          (the default when the file's header lists them;\n"
+		"                          --no-branch-stack: per sample)\n"
 		"  -T, --threads           the per-thread counts table after the report\n"
 		"  -p, --parent REGEX      the parent key's functions (adds the key)\n"
 		"  -n, --show-nr-samples   a Samples column\n"
@@ -257,8 +262,6 @@ static int stats(struct rep *c, struct pk_perfdata *pd)
  * synthesized AUX samples): a one-line refusal, or NULL. */
 static const char *unsupported(struct pk_perfdata *pd)
 {
-	if (cli_any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK))
-		return "branch stacks (perf's branch mode) are not supported yet";
 	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE))
 		return "AUX area traces are not supported yet";
 	return NULL;
@@ -356,6 +359,8 @@ static const char *no_browser(const struct rep *c, struct pk_perfdata *pd)
 		return "--header";
 	if (c->threads)
 		return "-T's per-thread tables";
+	if (c->o.branch)
+		return "branch stacks (-b)";
 	return NULL;
 }
 
@@ -408,6 +413,30 @@ static int browse(struct rep *c, struct pk_perfdata *pd)
 	return err;
 }
 
+/* perf's branch mode: -b, or by default when the file's header lists
+ * branch stacks; with callchains not yet. 0 or -EINVAL (said). */
+static int branch_mode(struct rep *c, struct pk_perfdata *pd, bool cc)
+{
+	struct pk_perfdata_info in;
+
+	/* a pipe's attrs come later: perf does not check them then */
+	pk_perfdata_info(pd, &in);
+	c->o.branch = c->branch < 0 ?
+		pk_perfdata_has_feat(pd, PK_HEADER_BRANCH_STACK) : c->branch;
+	if (c->o.branch && !in.pipe &&
+	    !cli_any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK)) {
+		cli_error("report", "%s: -b given, but the samples have no branch stacks (record with -b)",
+			  c->input);
+		return -EINVAL;
+	}
+	if (c->o.branch && cc) {
+		cli_error("report", "%s: branch stacks with callchains are not supported yet (use --no-branch-stack)",
+			  c->input);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
@@ -423,6 +452,12 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -EINVAL;
 	}
+	if ((err = branch_mode(c, pd, cc))) {
+		pk_session_free(s);
+		return err;
+	}
+	if (c->o.branch)
+		cc = false;
 	c->o.children = c->children < 0 ? cc : c->children && cc;
 	c->o.callchain = cc && !c->chain_none;
 	c->o.caller = c->caller < 0 ? c->o.children : c->caller;
@@ -555,6 +590,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 314: c->header_only = true; return 0;
 	case 315: c->stats = true; return 0;
 	case 'D': c->dump = true; return 0;
+	case 'b': c->branch = 1; return 0;
+	case 342: c->branch = 0; return 0;
 	case 340: c->tasks = true; return 0;
 	case 341: c->mmaps = true; return 0;
 	case 302:
@@ -597,11 +634,14 @@ int cmd_report(int argc, char **argv)
 		{ "header-only", no_argument, NULL, 314 },
 		{ "stats", no_argument, NULL, 315 },
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
+		{ "branch-stack", no_argument, NULL, 'b' },
+		{ "no-branch-stack", no_argument, NULL, 342 },
 		{ "tasks", no_argument, NULL, 340 },
 		{ "mmaps", no_argument, NULL, 341 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1,
+			 .branch = -1,
 			 .tui = -1 };
 	struct pk_perfdata *pd;
 	int ch, li = 0, ret, n = 0;
@@ -617,7 +657,7 @@ int cmd_report(int argc, char **argv)
 	c.po.chain_percent = 0.5;
 	c.po.tip = "Tip: perfkit report --no-children shows each function's own time";
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:D", longopts,
+	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:Db", longopts,
 				&li)) != -1) {
 		if (ch < 256 && ch && strchr("d", ch)) {
 			cli_error("report", "-%c is not supported yet", ch);

@@ -67,8 +67,14 @@ struct pk_report_new_opts {
 	 * when SORT is given, whose other keys print after them). NULL: the
 	 * overheads, then the sort keys. */
 	const char *fields;
+	/* perf's branch mode (-b): each branch of a sample's branch stack
+	 * is an entry of period 1; the sort keys dso_from, dso_to,
+	 * symbol_from, symbol_to, cycles, mispredict, in_tx and abort are
+	 * the branch's (dso and sym: its target); SORT NULL:
+	 * "comm,dso_from,symbol_from,symbol_to,cycles". Those keys need it. */
+	bool branch;
 };
-#define pk_report_new_opts__last_field fields
+#define pk_report_new_opts__last_field branch
 
 /*
  * A new, empty report over the machine S that pk_session_run() builds

@@ -130,6 +130,24 @@ static void loc_sym(struct pk_report *r, const struct pk_location *l,
 	}
 }
 
+uint32_t pk__rp_branch_sym(struct pk_report *r, uint32_t pid, uint64_t ip)
+{
+	static const uint16_t modes[] = { PERF_RECORD_MISC_USER,
+					  PERF_RECORD_MISC_KERNEL };
+	struct pk_location l;
+	struct rp_sym s;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!pk_session_resolve(r->sess, pid, ip, modes[i], &l)) {
+			loc_sym(r, &l, 0, ip, modes[i], &s);
+			return s.dso ? sym_intern(r, &s) : UINT32_MAX;
+		}
+	memset(&s, 0, sizeof(s));
+	s.start = s.addr = ip;
+	s.level = 'H';
+	return sym_intern(r, &s);
+}
+
 /* (out of line: the cache's hits stay a short call) */
 static __attribute__((noinline)) uint32_t
 sym_of(struct pk_report *r, uint32_t pid, uint64_t ip, uint16_t cpumode)
@@ -278,6 +296,10 @@ static int user_frame(struct pk_report *r, uint32_t pid, uint64_t ip, int n)
 		uint32_t id;
 
 		t.inlined = strcmp(fr[i].name, l.sym) != 0;
+		/* entries of inlined functions: perf's tree of them */
+		if (t.inlined && r->o.children && (r->keymask & RK_SYM) &&
+		    !r->intree)
+			r->intree = r->memo_off = true;
 		t.name = t.inlined ? fr[i].name : l.sym;
 		if ((id = sym_intern(r, &t)) == UINT32_MAX)
 			return -ENOMEM;

@@ -104,6 +104,9 @@ static int collapse(const struct pk_report *r, unsigned a,
 		const struct rp_sym *s = &r->sym[e->sym];
 		const char *wc = pk_session_comm(r->sess, (uint32_t)e->tid);
 
+		if (e->gone)
+			continue;
+
 		if (grow_ents(&v, &cap, n))
 			goto nomem;
 		v[n] = (struct df_ent){ .re = *e, .s = *s,

@@ -72,6 +72,13 @@ void pk__rp_filters_fini(struct pk_report *r)
 	list_fini(&r->tids);
 }
 
+bool pk__rp_shown_task(const struct pk_report *r, const char *comm,
+		       int32_t pid, int32_t tid)
+{
+	return has(&r->comms, comm) && has_id(&r->pids, pid) &&
+	       has_id(&r->tids, tid);
+}
+
 bool pk__rp_shown(const struct pk_report *r, const char *comm, int32_t pid,
 		  int32_t tid, uint32_t sym)
 {

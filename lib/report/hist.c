@@ -116,12 +116,22 @@ struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 	if (!r->o.max_stack)
 		r->o.max_stack = 127;
 	r->nnode = 1; /* node 0: "none" */
+	/* branch mode: perf's keys, no memo (an entry per branch) */
+	if (r->o.branch) {
+		if (!r->o.sort && !r->o.fields)
+			r->o.sort = "comm,dso_from,symbol_from,symbol_to,cycles";
+		r->memo_off = true;
+	}
 	if (pk__rp_parse_sort(r, r->o.sort, r->o.fields) || pk__rp_keys_init(r) ||
+	    (!r->o.branch && (r->keymask & RK_BRANCH)) ||
 	    pk__rp_filters_init(r)) {
 		pk_report_free(r);
 		return pk__ptr_or_errno(EINVAL, NULL);
 	}
 	r->o.sort = r->o.fields = NULL;
+	/* perf compares these flags by "differ or not": its tree decides */
+	if (r->keymask & (RK_MISPRED | RK_IN_TX | RK_ABORT))
+		r->intree = true;
 	if (dsos_of_build_ids(r)) {
 		pk_report_free(r);
 		return pk__ptr_or_errno(ENOMEM, NULL);
@@ -135,6 +145,7 @@ void pk_report_free(struct pk_report *r)
 		return;
 	for (unsigned i = 0; i < r->nh; i++) {
 		pk__free(r->h[i].e);
+		pk__free(r->h[i].t);
 		pk__hash_fini(&r->h[i].idx);
 	}
 	for (uint32_t i = 0; i < r->nstr; i++)
@@ -204,7 +215,7 @@ bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
 	if ((r->keymask & (RK_DSO | RK_SYM)) && sa->dso != sb->dso)
 		return false;
 	for (unsigned k = 0; k < r->nkeys; k++)
-		if (r->keys[k] > RK_SYM && !pk__rp_key_same(r->keys[k], a, b))
+		if (r->keys[k] > RK_SYM && !pk__rp_key_same(r, r->keys[k], a, b))
 			return false;
 	if (!(r->keymask & RK_SYM) || a->sym == b->sym)
 		return true;
@@ -233,7 +244,7 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 		k = pk__rp_mix(k, e->addr);
 	for (unsigned i = 0; i < r->nkeys; i++)
 		if (r->keys[i] > RK_SYM)
-			k = pk__rp_key_hash(r->keys[i], e, k);
+			k = pk__rp_key_hash(r, r->keys[i], e, k);
 	return k;
 }
 
@@ -252,9 +263,11 @@ const struct rp_entry *pk__rp_entry_find(const struct pk_report *r,
 }
 
 /* The entry like TMPL in H, added (zero periods) when new; NULL: ENOMEM. */
-static struct rp_entry *entry_get(struct pk_report *r, struct rp_hists *h,
+struct rp_entry *pk__rp_entry_get(struct pk_report *r, struct rp_hists *h,
 				  const struct rp_entry *tmpl)
 {
+	if (r->intree)
+		return pk__rp_intree_get(r, h, tmpl);
 	for (uint64_t k = entry_key(r, tmpl);; k = pk__rp_mix(k, 7)) {
 		bool added = false;
 		uint64_t *v = pk__hash_put(&h->idx, k, &added);
@@ -273,6 +286,27 @@ static struct rp_entry *entry_get(struct pk_report *r, struct rp_hists *h,
 		*v = ++h->n;
 		return &h->e[h->n - 1];
 	}
+}
+
+struct rp_entry *pk__rp_entry_push(struct pk_report *r, struct rp_hists *h,
+				   const struct rp_entry *tmpl)
+{
+	if (pk__rp_grow((void **)&h->e, &h->cap, h->n, sizeof(*h->e), 64))
+		return NULL;
+	h->e[h->n] = *tmpl;
+	for (uint64_t k = entry_key(r, tmpl);; k = pk__rp_mix(k, 7)) {
+		bool added = false;
+		uint64_t *v = pk__hash_put(&h->idx, k, &added);
+
+		if (!v)
+			return NULL;
+		if (added)
+			*v = h->n + 1;
+		/* a twin: the hash keeps the first */
+		if (added || pk__rp_same(r, &h->e[*v - 1], tmpl))
+			break;
+	}
+	return &h->e[h->n++];
 }
 
 /* Children: every distinct entry of the chain after the sample's own
@@ -299,7 +333,7 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 		if (r->sym[tmpl->sym].dso)
 			level = r->sym[tmpl->sym].level;
 		tmpl->level = level;
-		e = entry_get(r, h, tmpl);
+		e = pk__rp_entry_get(r, h, tmpl);
 		if (!e)
 			return -ENOMEM;
 		for (j = 0; j < nseen && r->seen[j] != (uint32_t)(e - h->e); j++)
@@ -331,6 +365,30 @@ static const char *comm_of(struct pk_report *r, const char *comm,
 	return r->last_comm_str;
 }
 
+/* Branch mode: the sample (filtered by where it was taken, as perf's)
+ * adds its branches. */
+static int branch_sample(struct pk_report *r, struct rp_hists *h,
+			 const struct pk_session_sample *ss,
+			 struct rp_entry *tmpl)
+{
+	const struct pk_sample *sm = ss->sample;
+	uint16_t mode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint32_t at = UINT32_MAX;
+
+	tmpl->level = mode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	if (r->dsos.n || r->syms.n) {
+		at = pk__rp_sym_of(r, sm->pid, sm->ip, mode);
+		if (at == UINT32_MAX)
+			return -ENOMEM;
+	}
+	tmpl->shown = at != UINT32_MAX ?
+		pk__rp_shown(r, tmpl->comm, tmpl->pid, tmpl->tid, at) :
+		pk__rp_shown_task(r, tmpl->comm, tmpl->pid, tmpl->tid);
+	if (pk__rp_key_values(r, ss, tmpl, 0) < 0)
+		return -ENOMEM;
+	return pk__rp_branch_add(r, h, ss, tmpl);
+}
+
 int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 {
 	const struct pk_sample *sm = ss->sample;
@@ -352,6 +410,8 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		return -ENOMEM;
 	if (pk__rp_raw_replay(r, h, ss, tmpl.comm, period))
 		return 0;
+	if (r->o.branch)
+		return branch_sample(r, h, ss, &tmpl);
 	tmpl.sym = pk__rp_sym_of(r, sm->pid, sm->ip,
 				 ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (!tmpl.comm || tmpl.sym == UINT32_MAX)
@@ -379,7 +439,7 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		pk__rp_raw_done(r);
 		return 0;
 	}
-	e = entry_get(r, h, &tmpl);
+	e = pk__rp_entry_get(r, h, &tmpl);
 	if (!e)
 		return -ENOMEM;
 	e->wsum += tmpl.weight;

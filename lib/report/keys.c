@@ -40,6 +40,15 @@ static const struct key_desc descs[] = {
 	{ "trace", RK_TRACE, "Trace output", 12, true },
 	{ "parent", RK_PARENT, "Parent symbol", 13, true },
 	{ "symbol_size", RK_SYMSIZE, "Symbol size", 11, false },
+	/* branch mode (-b) */
+	{ "dso_from", RK_DSO_FROM, "Source Shared Object", 20, true },
+	{ "dso_to", RK_DSO_TO, "Target Shared Object", 20, true },
+	{ "symbol_from", RK_SYM_FROM, "Source Symbol", 13, true },
+	{ "symbol_to", RK_SYM_TO, "Target Symbol", 13, true },
+	{ "cycles", RK_CYCLES, "Basic Block Cycles", 18, false },
+	{ "mispredict", RK_MISPRED, "Branch Mispredicted", 19, false },
+	{ "in_tx", RK_IN_TX, "Branch in transaction", 21, false },
+	{ "abort", RK_ABORT, "Transaction abort", 17, false },
 };
 
 static const struct key_desc *desc(unsigned key)
@@ -138,7 +147,7 @@ int pk__rp_parse_sort(struct pk_report *r, const char *sort,
 			v[n++] = r->fields[i];
 		}
 	for (int i = 0; i < n; i++) {
-		r->keys[r->nkeys++] = (uint16_t)v[i];
+		r->keys[r->nkeys++] = v[i];
 		r->keymask |= v[i];
 	}
 	/* perf groups symbol_size's entries another way without sym */
@@ -190,30 +199,43 @@ static int64_t key_num(unsigned key, const struct rp_entry *e)
 	}
 }
 
-bool pk__rp_key_same(unsigned key, const struct rp_entry *a,
-		     const struct rp_entry *b)
+bool pk__rp_key_same(const struct pk_report *r, unsigned key,
+		     const struct rp_entry *a, const struct rp_entry *b)
 {
 	const char *sa = key_str(key, a), *sb = key_str(key, b);
+
+	if (key & RK_BRANCH)
+		return pk__rp_br_same(r, key, a, b);
 
 	if (sa || sb)
 		return sa == sb;
 	return key_num(key, a) == key_num(key, b);
 }
 
-uint64_t pk__rp_key_hash(unsigned key, const struct rp_entry *e, uint64_t h)
+uint64_t pk__rp_key_hash(const struct pk_report *r, unsigned key,
+			 const struct rp_entry *e, uint64_t h)
 {
 	const char *s = key_str(key, e);
+
+	if (key & RK_BRANCH)
+		return pk__rp_br_hash(r, key, e, h);
 
 	return pk__rp_mix(h, s ? (uintptr_t)s : (uint64_t)key_num(key, e));
 }
 
 /* Negative when A goes first: perf's order of equal entries (cpu and
  * socket ascending, weights descending, strings ascending). */
-int pk__rp_key_cmp(unsigned key, const struct rp_entry *a,
-		   const struct rp_entry *b)
+int pk__rp_key_cmp(const struct pk_report *r, unsigned key,
+		   const struct rp_entry *a, const struct rp_entry *b)
 {
 	const char *sa = key_str(key, a), *sb = key_str(key, b);
-	int64_t x = key_num(key, a), y = key_num(key, b);
+	int64_t x = key_num(key, a), y = key_num(key, b), c;
+
+	/* perf's output order of these: se_cmp(new, old) > 0 goes above */
+	if (key & RK_BRANCH) {
+		c = pk__rp_br_cmp(r, key, a, b);
+		return c > 0 ? -1 : c < 0;
+	}
 
 	/* perf's entries of no parent ("[other]") go after the others */
 	if (key == RK_PARENT && (sa[0] == '[') != (sb[0] == '['))
@@ -252,19 +274,29 @@ static const char *key_text(unsigned key, const struct rp_entry *e, char *b,
 	return b;
 }
 
-int pk__rp_key_width(unsigned key, const struct rp_entry *e)
+int pk__rp_key_width(const struct pk_report *r, unsigned key,
+		     const struct rp_entry *e)
 {
 	const char *s = key_str(key, e);
+
+	if (key & RK_BRANCH)
+		return pk__rp_br_width(r, key, e);
 
 	/* perf's number columns keep their header's width */
 	return desc(key)->string && s ? (int)strlen(s) : 0;
 }
 
-void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
-		      bool last)
+void pk__rp_key_print(struct pk_report *r, unsigned key,
+		      const struct rp_entry *e, FILE *f, int w, bool last)
 {
 	char b[64];
-	const char *t = key_text(key, e, b, sizeof(b));
+	const char *t;
+
+	if (key & RK_BRANCH) {
+		pk__rp_br_print(r, key, e, f, w, last);
+		return;
+	}
+	t = key_text(key, e, b, sizeof(b));
 
 	/* perf cuts the trace text to the column (see trace_width) */
 	if (key == RK_TRACE && last)

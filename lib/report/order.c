@@ -39,7 +39,7 @@ int pk__rp_cmp_key(const struct pk_report *r, int key, const struct rp_entry *a,
 			return !sa->name - !sb->name;
 		return strcmp(sa->name, sb->name);
 	default:
-		return pk__rp_key_cmp((unsigned)key, a, b);
+		return pk__rp_key_cmp(r, (unsigned)key, a, b);
 	}
 }
 
@@ -119,17 +119,33 @@ static int output_cmp(const struct pk_report *r, const struct rp_entry *a,
 	return c;
 }
 
-/* perf's comparison of a NEW entry with an OLD one in its trees of
- * entries (hist_entry__cmp, __collapse): negative sends NEW left. Unresolved
- * addresses compare by their difference as a signed number, as perf's. */
-static int64_t entries_cmp(const struct pk_report *r, const struct rp_entry *nw,
+/* perf's _sort__sym_cmp of the OLD entry's symbol against the NEW one's:
+ * an inlined function (its start and end its caller's) by name, one
+ * function when the ranges meet (here: the same caller); else by start. */
+static int64_t sym_cmp(const struct rp_sym *sn, const struct rp_sym *so)
+{
+	if (sn->inlined || so->inlined) {
+		int c = strcmp(so->name, sn->name);
+
+		if (c || sn->start == so->start)
+			return c;
+	}
+	return (int64_t)(sn->start - so->start);
+}
+
+/* (hist_entry__cmp and __collapse) Unresolved addresses compare by their
+ * difference as a signed number, as perf's. */
+int64_t pk__rp_entries_cmp(const struct pk_report *r,
+			   const struct rp_entry *nw,
 			   const struct rp_entry *old)
 {
 	const struct rp_sym *sn = &r->sym[nw->sym], *so = &r->sym[old->sym];
 	int64_t c = 0;
 
 	for (unsigned k = 0; !c && k < r->nkeys; k++) {
-		if (r->keys[k] != RK_SYM)
+		if (r->keys[k] & RK_BRANCH)
+			c = pk__rp_br_cmp(r, r->keys[k], old, nw);
+		else if (r->keys[k] != RK_SYM)
 			c = pk__rp_cmp_key(r, r->keys[k], nw, old);
 		else if (!sn->name && !so->name)
 			c = (int64_t)(nw->addr - old->addr);
@@ -137,17 +153,15 @@ static int64_t entries_cmp(const struct pk_report *r, const struct rp_entry *nw,
 			c = pk__rp_cmp_key(r, RK_DSO, nw, old);
 		else if (!sn->name || !so->name)
 			c = !sn->name - !so->name;
-		else if (sn->inlined || so->inlined)
-			c = strcmp(sn->name, so->name);
 		else
-			c = (int64_t)(sn->start - so->start);
+			c = sym_cmp(sn, so);
 	}
 	return c;
 }
 
 static bool entries_left(const void *ctx, const void *nw, const void *old)
 {
-	return entries_cmp(ctx, nw, old) < 0;
+	return pk__rp_entries_cmp(ctx, nw, old) < 0;
 }
 
 static bool output_left(const void *ctx, const void *nw, const void *old)
@@ -202,10 +216,35 @@ int pk__rp_rb_sort(void **v, uint32_t n, pk__rp_left_fn left, const void *ctx)
 
 /* perf: entries go into its tree as made, then into the collapsed tree
  * in that tree's order, then into the output tree. */
+/* perf collapses its entries (a second tree) when a sort key has a
+ * collapse function of its own: of the keys here, comm. */
+bool pk__rp_need_collapse(const struct pk_report *r)
+{
+	return (r->keymask & RK_COMM) != 0;
+}
+
+/* V's N entries with those merged into a twin (gone) moved last, in
+ * order: how many are not. IN: room for N. */
+static uint32_t gone_last(struct rp_entry **v, uint32_t n, void **in)
+{
+	uint32_t m = 0, k;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (!v[i]->gone)
+			in[m++] = v[i];
+	k = m;
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i]->gone)
+			in[k++] = v[i];
+	memcpy(v, in, n * sizeof(*v));
+	return m;
+}
+
 int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n)
 {
 	struct pk_rbi *t = pk__calloc(n + 1, sizeof(*t));
 	void **in = pk__malloc((n + 1) * sizeof(*in));
+	uint32_t m;
 
 	if (!t || !in) {
 		pk__free(t);
@@ -213,8 +252,11 @@ int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n)
 		return -ENOMEM;
 	}
 	tree_sort((void **)v, n, t, in, entries_left, r);
-	tree_sort((void **)v, n, t, in, entries_left, r);
-	tree_sort((void **)v, n, t, in, output_left, r);
+	/* the twins perf's collapse merged are in its first tree only */
+	m = gone_last(v, n, in);
+	if (pk__rp_need_collapse(r))
+		tree_sort((void **)v, m, t, in, entries_left, r);
+	tree_sort((void **)v, m, t, in, output_left, r);
 	pk__free(t);
 	pk__free(in);
 	return 0;

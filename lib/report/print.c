@@ -104,7 +104,7 @@ static int trace_width(const struct pk_report *r, const struct rp_hists *h,
 			     (i + 1 < h->n && !prefix_cmp(&v[i], &v[i + 1], &x));
 
 		if (known && v[i]->shown && pk__rp_in_zoom(r, v[i]))
-			w = pk__rp_max(w, pk__rp_key_width(RK_TRACE, v[i]));
+			w = pk__rp_max(w, pk__rp_key_width(r, RK_TRACE, v[i]));
 	}
 	pk__free(v);
 	return w;
@@ -132,7 +132,7 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 		for (unsigned k = 0; k < r->nkeys; k++)
 			if (r->keys[k] > RK_SYM && r->keys[k] != RK_TRACE)
 				c->w[k] = pk__rp_max(c->w[k],
-						pk__rp_key_width(r->keys[k], e));
+						pk__rp_key_width(r, r->keys[k], e));
 		c->sym = pk__rp_max(c->sym, pk__rp_sym_len(s));
 		if (s->dso)
 			c->dso = pk__rp_max(c->dso, (int)strlen(s->dso));
@@ -382,7 +382,7 @@ static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		break;
 	case RK_DSO: fprintf(f, "%-*s", c->dso, pk__rp_dso_of(r, s)); break;
 	case RK_SYM: put_sym(s, e, f, c->sym, last); break;
-	default: pk__rp_key_print(col, e, f, c->w[k], last); break;
+	default: pk__rp_key_print(r, col, e, f, c->w[k], last); break;
 	}
 }
 
@@ -603,7 +603,8 @@ int pk_report_print(struct pk_report *r, FILE *f,
 
 	if (!PK_OPTS_VALID(opts, pk_report_print_opts))
 		return -EINVAL;
-	pk__rp_cumul(r);
+	if ((err = pk__rp_settle(r)))
+		return err;
 	for (unsigned k = 0; k < r->nkeys; k++) {
 		const struct rp_list *l = r->keys[k] == RK_COMM ? &r->comms :
 			r->keys[k] == RK_DSO ? &r->dsos : &r->syms;

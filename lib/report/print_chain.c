@@ -58,9 +58,7 @@ static bool kid_left(const void *ctx, const void *nw, const void *old)
 	return so->start < sn->start;
 }
 
-/* P's children in the order of perf's tree of them: a new array (NULL
- * when none or out of memory), the count in *N. */
-static uint32_t *kids_in_order(const struct pk_report *r, uint32_t p,
+uint32_t *pk__rp_kids_in_order(const struct pk_report *r, uint32_t p,
 			       uint32_t *n)
 {
 	uint32_t k = 0;
@@ -106,7 +104,7 @@ static int by_cumul(const void *a, const void *b)
 static uint32_t *sorted_kids(const struct pk_report *r, uint32_t p,
 			     uint64_t min_hit, uint32_t *n)
 {
-	uint32_t k, *v = kids_in_order(r, p, &k);
+	uint32_t k, *v = pk__rp_kids_in_order(r, p, &k);
 
 	*n = 0;
 	for (uint32_t i = 0; i < k; i++)
@@ -282,7 +280,7 @@ static int graph(struct gctx *g, const struct rp_entry *e, uint64_t total,
 static int ends(const struct pk_report *r, uint32_t p, uint64_t min_hit,
 		uint32_t **v, uint32_t *n, uint32_t *cap)
 {
-	uint32_t nk, *kids = kids_in_order(r, p, &nk);
+	uint32_t nk, *kids = pk__rp_kids_in_order(r, p, &nk);
 	int err = 0;
 
 	if (r->node[p].child && !kids)

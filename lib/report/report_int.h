@@ -13,6 +13,8 @@
 #include "base/hash.h"
 #include <perfkit/report.h>
 
+struct pk_rbi;
+
 /* A resolved location: an entry's symbol, a callchain node's function. */
 struct rp_sym {
 	const char *dso;      /* short name; NULL: no mapping ("[unknown]") */
@@ -52,7 +54,16 @@ struct rp_entry {
 	uint64_t symsize;                  /* the symbol's size */
 	const char *srcline, *srcfile, *trace; /* interned, with their keys */
 	const char *parent;
+	bool gone;                         /* merged into its twin (perf's
+					      collapse): not shown */
+	/* branch mode: the branch's source and target (rp_sym ids), its
+	 * cycles and flags (RP_BR_*) */
+	uint32_t bfrom, bto;
+	uint16_t cycles;
+	uint8_t bflags;
 };
+enum { RP_BR_MISPRED = 1, RP_BR_PREDICTED = 2, RP_BR_IN_TX = 4,
+       RP_BR_ABORT = 8 };
 
 struct rp_hists {
 	struct rp_entry *e;
@@ -60,6 +71,10 @@ struct rp_hists {
 	struct pk__hash idx;               /* key -> entry index + 1 */
 	uint64_t total, nr_samples;
 	uint64_t total_shown, nr_shown;    /* what the filters let through */
+	/* intree.c: perf's tree of entries, once an inlined frame is seen */
+	struct pk_rbi *t;                  /* a node per entry */
+	uint32_t root, tn, tcap;           /* tn: entries in the tree */
+	bool collapsed;
 };
 
 /* A filter: a comma-separated list cut into its words. */
@@ -105,11 +120,17 @@ enum {
 	RK_SOCKET = 32, RK_PERIOD = 64, RK_WEIGHT = 128, RK_LWEIGHT = 256,
 	RK_SRCFILE = 512, RK_SRCLINE = 1024, RK_TRACE = 2048, RK_PARENT = 4096,
 	RK_SYMSIZE = 8192,
+	/* branch mode's (branch.c) */
+	RK_DSO_FROM = 1 << 14, RK_DSO_TO = 1 << 15, RK_SYM_FROM = 1 << 16,
+	RK_SYM_TO = 1 << 17, RK_CYCLES = 1 << 18, RK_MISPRED = 1 << 19,
+	RK_IN_TX = 1 << 20, RK_ABORT = 1 << 21,
 };
+#define RK_BRANCH (RK_DSO_FROM | RK_DSO_TO | RK_SYM_FROM | RK_SYM_TO | \
+		   RK_CYCLES | RK_MISPRED | RK_IN_TX | RK_ABORT)
 #define RP_MAX_KEYS 16
 /* Output fields that are no sort key (perf's hpp fields), above RK_*. */
 enum {
-	RF_OVERHEAD = 1 << 16, RF_SYS, RF_US, RF_CHILDREN, RF_SAMPLE, RF_PERIOD,
+	RF_OVERHEAD = 1 << 24, RF_SYS, RF_US, RF_CHILDREN, RF_SAMPLE, RF_PERIOD,
 	RF_IPC,  /* perf's empty IPC column that comes with symbol_size */
 };
 #define RP_MAX_FIELDS 32
@@ -136,7 +157,7 @@ struct pk_report {
 	struct pk_session *sess;
 	struct pk_perfdata *pd;
 	struct pk_report_new_opts o;
-	uint16_t keys[RP_MAX_KEYS];        /* sort keys in order (RK_*) */
+	uint32_t keys[RP_MAX_KEYS];        /* sort keys in order (RK_*) */
 	unsigned nkeys, keymask;
 	uint32_t fields[RP_MAX_FIELDS];    /* -F: RK_* and RF_* in order */
 	unsigned nfields;
@@ -179,6 +200,9 @@ struct pk_report {
 	uint64_t memo_hash;                /* the kind being noted */
 	bool memo_rec;                     /* noting the sample's steps */
 	bool memo_off;
+	bool intree;                       /* entries go by perf's tree */
+	const char *mispred_out;           /* perf's last "Branch
+					      Mispredicted" text */
 	bool cumul_stale;                  /* node cumul to sum again */
 	uint32_t memo_last;                /* the sample's memo, or MAX */
 	struct rp_raw *raw;                /* the raw memo */
@@ -243,6 +267,9 @@ void pk__rp_filters_fini(struct pk_report *r);
 /* Whether the filters let a sample of PID/TID named COMM at SYM through. */
 bool pk__rp_shown(const struct pk_report *r, const char *comm, int32_t pid,
 		  int32_t tid, uint32_t sym);
+/* The same without the DSO and symbol filters. */
+bool pk__rp_shown_task(const struct pk_report *r, const char *comm,
+		       int32_t pid, int32_t tid);
 /* chain.c */
 /* The short name of DSO (perf's: the file's base name), interned; its
  * string index in *IDX (the order of first sight). NULL: ENOMEM. */
@@ -257,6 +284,37 @@ int pk__rp_resolve_chain(struct pk_report *r,
 uint64_t pk__rp_generation(struct pk_report *r, uint32_t pid, uint16_t cpumode);
 uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode);
+/* perf's location of a branch's address (ip__resolve_ams): in PID's
+ * maps, else the kernel's, else none (level 'H', the address as is).
+ * UINT32_MAX: ENOMEM. */
+uint32_t pk__rp_branch_sym(struct pk_report *r, uint32_t pid, uint64_t ip);
+/* hist.c: the entry like TMPL in H, made when new; NULL: ENOMEM. */
+struct rp_entry *pk__rp_entry_get(struct pk_report *r, struct rp_hists *h,
+				  const struct rp_entry *tmpl);
+/* hist.c: TMPL as a new entry of H (the index's, unless a like one is
+ * there); NULL: ENOMEM. */
+struct rp_entry *pk__rp_entry_push(struct pk_report *r, struct rp_hists *h,
+				   const struct rp_entry *tmpl);
+/* intree.c */
+/* The entry like TMPL that perf's tree of entries of H finds, or a new
+ * one (a twin where perf's search misses the one there is); NULL:
+ * ENOMEM. */
+struct rp_entry *pk__rp_intree_get(struct pk_report *r, struct rp_hists *h,
+				   const struct rp_entry *tmpl);
+/* perf's collapse of every hists' entries (twins it finds merge into the
+ * first), then the callchain nodes' sums: before reading the entries. */
+int pk__rp_settle(struct pk_report *r);
+/* print_chain.c: trie node P's children in perf's tree order (a new
+ * array, NULL when none or ENOMEM), their count in *N. */
+uint32_t *pk__rp_kids_in_order(const struct pk_report *r, uint32_t p,
+			       uint32_t *n);
+/* order.c: perf's comparison of a NEW entry with an OLD one in its trees
+ * of entries (hist_entry__cmp): negative sends NEW left, 0 is one entry. */
+int64_t pk__rp_entries_cmp(const struct pk_report *r,
+			   const struct rp_entry *nw,
+			   const struct rp_entry *old);
+/* order.c: whether perf collapses the entries (hists__collapse_resort). */
+bool pk__rp_need_collapse(const struct pk_report *r);
 /* order.c: V's N entries into perf's output order. 0 or -ENOMEM. */
 int pk__rp_order(const struct pk_report *r, struct rp_entry **v, uint32_t n);
 /* Whether NW goes left of OLD in a tree of CTX's (equals go right). */
@@ -296,16 +354,35 @@ int pk__rp_parse_sort(struct pk_report *r, const char *sort,
 		      const char *fields);
 int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
 		      struct rp_entry *e, uint32_t nchain);
-bool pk__rp_key_same(unsigned key, const struct rp_entry *a,
-		     const struct rp_entry *b);
-uint64_t pk__rp_key_hash(unsigned key, const struct rp_entry *e, uint64_t h);
-int pk__rp_key_cmp(unsigned key, const struct rp_entry *a,
-		   const struct rp_entry *b);
+bool pk__rp_key_same(const struct pk_report *r, unsigned key,
+		     const struct rp_entry *a, const struct rp_entry *b);
+uint64_t pk__rp_key_hash(const struct pk_report *r, unsigned key,
+			 const struct rp_entry *e, uint64_t h);
+int pk__rp_key_cmp(const struct pk_report *r, unsigned key,
+		   const struct rp_entry *a, const struct rp_entry *b);
 const char *pk__rp_key_header(unsigned key);
 int pk__rp_key_min_width(unsigned key);
-int pk__rp_key_width(unsigned key, const struct rp_entry *e);
-void pk__rp_key_print(unsigned key, const struct rp_entry *e, FILE *f, int w,
-		      bool last);
+int pk__rp_key_width(const struct pk_report *r, unsigned key,
+		     const struct rp_entry *e);
+void pk__rp_key_print(struct pk_report *r, unsigned key,
+		      const struct rp_entry *e, FILE *f, int w, bool last);
+/* branch.c: perf's branch mode (-b). The sample's branches, each an
+ * entry of period 1 (its target the entry's symbol). 0 or -ENOMEM. */
+int pk__rp_branch_add(struct pk_report *r, struct rp_hists *h,
+		      const struct pk_session_sample *ss, struct rp_entry *tmpl);
+/* The branch keys' equality, hash, perf's comparison in its tree of
+ * entries (se_cmp of OLD against NEW: negative sends NEW left) and
+ * output order (negative: A above), text width and text. */
+bool pk__rp_br_same(const struct pk_report *r, unsigned key,
+		    const struct rp_entry *a, const struct rp_entry *b);
+uint64_t pk__rp_br_hash(const struct pk_report *r, unsigned key,
+			const struct rp_entry *e, uint64_t h);
+int64_t pk__rp_br_cmp(const struct pk_report *r, unsigned key,
+		      const struct rp_entry *old, const struct rp_entry *nw);
+int pk__rp_br_width(const struct pk_report *r, unsigned key,
+		    const struct rp_entry *e);
+void pk__rp_br_print(struct pk_report *r, unsigned key,
+		     const struct rp_entry *e, FILE *f, int w, bool last);
 /* Compiles the parent regex when the parent key is in: 0, -EINVAL (bad
  * regex), -ENOMEM. */
 int pk__rp_keys_init(struct pk_report *r);

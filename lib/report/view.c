@@ -144,9 +144,10 @@ struct pk_report_view *pk_report_view_new(struct pk_report *r, unsigned event,
 	memcpy(&v->po, opts ? opts : &def,
 	       opts && opts->sz < sizeof(v->po) ? opts->sz : sizeof(v->po));
 	v->po.sz = sizeof(v->po);
-	pk__rp_cumul(r);
+	err = pk__rp_settle(r);
 	pk__rp_count_shown(&r->h[event]);
-	err = collect(v);
+	if (!err)
+		err = collect(v);
 	if (!err && !(v->line = pk__calloc(v->n + 2, sizeof(*v->line))))
 		err = -ENOMEM;
 	if (!err && r->nnode &&

@@ -44,10 +44,6 @@ same() {
 		skip "$_n" "kernel modules among the entries"
 	elif cmp -s "$T/p.out" "$T/k.out"; then
 		ok "$_n"
-	elif [ "$(entry_twins "$T/p.out")" != "$(entry_twins "$T/k.out")" ]; then
-		skip "$_n" "perf shows an inlined function as two entries here (not matched yet)"
-	elif inlined_moved "$T/p.out" "$T/k.out"; then
-		skip "$_n" "perf puts an inlined function's entry elsewhere among equal children here (not matched yet)"
 	else
 		# the input kept for a look (recordings here differ each run)
 		_keep=/tmp/pk-report-fail.$$.${_f##*/}

@@ -116,25 +116,6 @@ need_built() {
 		exit 1
 	done
 }
-# entry_twins OUT: the functions a perf report output (stdio or a
-# browser screen) shows as two entries of one DSO. perf's tree of entries
-# compares inlined functions by name and the others by address, not a
-# total order, so its search can miss an entry (an inlined one, or one
-# whose path passes an inlined one) and make a twin: where perf and
-# perfkit differ only by such twins the difference is the known one
-# (perfkit's entries are not perf's tree yet).
-entry_twins() {
-	grep -E '^[+ -]*([0-9.]+% +)+.*\[[.k]\] ' "$1" |
-		sed -E 's/^[+ -]*([0-9.]+% +)+//' | sort | uniq -d
-}
-# inlined_moved A B: reports A (perf's) and B (perfkit's) hold the same
-# lines, but an inlined function's entry sits elsewhere among entries of
-# equal children: perf's caller-above-callee depth of inlined frames in
-# dwarf chains is not matched yet (NOTES: issue 11, session 7).
-inlined_moved() {
-	[ "$(sort "$1")" = "$(sort "$2")" ] &&
-		diff "$1" "$2" | grep '^[<>]' | grep -q '(inlined)'
-}
 # need_shared REL NAME...: true when $PK_SHARED/REL (the corpus, ../shared)
 # exists; else prints for each NAME "skipped: NAME: ../shared is absent"
 # (no corpus here) or "FAIL NAME: PATH is missing" (the corpus lacks it)

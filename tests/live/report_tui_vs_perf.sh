@@ -77,22 +77,6 @@ shot() {
 	done
 }
 
-# twins_differ FILE KEYS OPTS...: whether perf's text report of FILE
-# shows inlined twins perfkit's does not (the entries' order on screen
-# differs with them, twins on the screen or not)
-twins_differ() {
-	_tf=$1
-	shift 2
-	perf report --stdio -i "$_tf" "$@" -g none 2>/dev/null > "$T_TMP/tw.perf"
-	"$PERFKIT" report --stdio -i "$_tf" "$@" -g none 2>/dev/null > "$T_TMP/tw.pk"
-	[ "$(entry_twins "$T_TMP/tw.perf")" != "$(entry_twins "$T_TMP/tw.pk")" ] &&
-		return 0
-	# or an inlined entry placed elsewhere among equal children
-	perf report --stdio -i "$_tf" "$@" 2>/dev/null | grep -v '^# (Tip' > "$T_TMP/tw.perf"
-	"$PERFKIT" report --stdio -i "$_tf" "$@" 2>/dev/null | grep -v '^# (Tip' > "$T_TMP/tw.pk"
-	inlined_moved "$T_TMP/tw.perf" "$T_TMP/tw.pk"
-}
-
 # same NAME FILE KEYS OPTS...
 same() {
 	_name=$1
@@ -104,20 +88,17 @@ same() {
 	fi
 	shot pk "$@"
 	if cmp -s "$T_TMP/shot.perf" "$T_TMP/shot.pk"; then ok "report_tui_vs_perf $_name"
-	elif twins_differ "$@"; then
-		skip "report_tui_vs_perf $_name" "perf shows an inlined function as two entries, or elsewhere among equal children, here (not matched yet)"
 	else fail "report_tui_vs_perf $_name" "differs: $(diff "$T_TMP/shot.perf" "$T_TMP/shot.pk" | head -6 | tr '\n' '|')"; fi
 }
 
-# (dwarf: fewer sets; its -s dso,sym merges entries of one inlined
-# function at several sites that perf keeps apart, --stdio as well)
+# (dwarf: fewer sets)
 for f in fp dwarf; do
 	if [ $f = fp ]; then
 		set -- "" "--no-children" "-G" "-g fractal" \
 			"--no-children -g caller" "-s dso,sym" \
 			"--percentage relative" "-g none"
 	else
-		set -- "" "--no-children" "-g fractal"
+		set -- "" "--no-children" "-g fractal" "-s dso,sym"
 	fi
 	for o in "$@"; do
 		for k in "" E d t; do

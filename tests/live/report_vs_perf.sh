@@ -45,10 +45,12 @@ for f in tp two nocg; do
 	done
 done
 # dwarf: unwound stacks with inline frames (perf matches an inlined
-# function's callchain node by its name, its siblings by name too)
+# function's callchain node by its name, its siblings by name too; its
+# entries go by its tree of them: twins, collapse, depth ties)
 for o in "" "-g none" "--no-children -g none" "--no-children" "-g caller" \
 	 "-g callee --no-children" "-g flat" "-g folded" "-G" "-g fractal" \
-	 "--no-children -g folded" "-s dso,sym --no-children"; do
+	 "--no-children -g folded" "-s dso,sym --no-children" "-s dso,sym" \
+	 "-s sym -g none"; do
 	# shellcheck disable=SC2086
 	same "report_dwarf $o" "$T/dw.data" $o
 done
@@ -116,7 +118,15 @@ if need_shared corpus/perf-data report_corpus; then
 	done
 	refused report_refuses_pipe_header \
 		"$C/perf.data.piped.header_features_aligned-6.12" --header
-	refused report_refuses_branch "$C/perf.data.branch-4.14"
+	# branch mode by the header's BRANCH_STACK (report_branch_vs_perf:
+	# the keys on files made here)
+	for o in "" "-n" "-s dso_from,dso_to" "-s cycles" "-s mispredict" \
+		 "-s dso,sym" "--no-branch-stack"; do
+		# shellcheck disable=SC2086
+		same "report_corpus_branch-4.14${o:+ $o}" \
+			"$C/perf.data.branch-4.14" $o
+	done
+	refused report_refuses_branch_nobranch "$T/fp.data" -b
 	refused report_refuses_aux "$C/perf.data.intel_pt-4.14"
 	refused report_refuses_aux_stats "$C/perf.data.intel_pt-4.14" --stats
 	# pipes: perf names the events from their attrs here
