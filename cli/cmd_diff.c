@@ -21,12 +21,15 @@ struct dfile {
 	struct pk_report *r;
 	const char *cpu_list;     /* --cpu, checked against each file */
 	uint64_t cpus[1024 / 64];
+	unsigned idx;             /* the file's place in the list */
+	struct cli_time_ranges tr; /* --time, this file's */
 };
 
 struct dopts {
 	struct pk_report_new_opts o;
 	struct pk_report_diff_opts po;
 	const char *cpu_list;
+	const char *time_str;
 };
 
 static void usage(FILE *f)
@@ -43,13 +46,16 @@ static void usage(FILE *f)
 		"  -s, --sort KEYS         comm,pid,dso,sym (default dso,sym)\n"
 		"  -d, --dsos, -S, --symbols, -C, --comms, --pid, --tid LIST  only these\n"
 		"      --cpu LIST          only samples of these CPUs\n"
+		"      --time RANGES       only samples in these time ranges: percentages of\n"
+		"                          each file's span (10%%/2, 0%%-10%%), or S,E seconds\n"
+		"                          for all files, or per file separated by ':'\n"
 		"      --percentage relative|absolute  of the filtered or of all\n"
 		"  -q, --quiet             the entries only\n"
 		"      --stdio             text output (the only one)\n");
 }
 
 static const char *const refused[] = {
-	"field-separator", "time", "stream", "percent-limit",
+	"field-separator", "stream", "percent-limit",
 	"cycles-hist", "kallsyms", "symfs", "modules", "dump-raw-trace",
 	"force", "verbose",
 };
@@ -97,6 +103,8 @@ static int sample(void *ctx, struct pk_session *s,
 	/* perf: samples of other CPUs count nowhere */
 	if (d->cpu_list && !cli_cpu_in(d->cpus, sm->sample->cpu))
 		return 0;
+	if (d->tr.n && cli_time_ranges_skip(&d->tr, sm->sample->time))
+		return 0;
 	return pk_report_add(d->r, sm);
 }
 
@@ -106,6 +114,42 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 
 	(void)s;
 	return pk_report_record(d->r, rec);
+}
+
+/* perf diff's --time for file D: seconds "S,E" for all files, or per
+ * file separated by ':' (the D->idx-th), percentages of the file's own
+ * span. 0, or 1 with the message given. */
+static int time_ranges(struct dfile *d, const char *arg)
+{
+	uint64_t first = 0, last = 0;
+	const char *p = arg;
+	char part[512];
+	size_t n;
+
+	if (strchr(arg, ':') && !strchr(arg, '%'))
+		for (unsigned i = 0; i < d->idx && p; i++)
+			if ((p = strchr(p, ':')))
+				p++;
+	n = p ? strcspn(p, strchr(arg, '%') ? "" : ":") : 0;
+	if (!p || !n || n >= sizeof(part)) {
+		cli_error("diff", "--time %s: no time range for %s (one per file, separated by ':')",
+			  arg, d->path);
+		return 1;
+	}
+	memcpy(part, p, n);
+	part[n] = 0;
+	if (strchr(part, '%') &&
+	    (pk_perfdata_feat_u64(d->pd, PK_HEADER_SAMPLE_TIME, 0, &first) ||
+	     pk_perfdata_feat_u64(d->pd, PK_HEADER_SAMPLE_TIME, 1, &last))) {
+		cli_error("diff", "%s: --time %s: percentages need the file's sample times",
+			  d->path, arg);
+		return 1;
+	}
+	if (cli_time_ranges_parse(&d->tr, part, first, last)) {
+		cli_error("diff", "--time %s: not a time range", arg);
+		return 1;
+	}
+	return 0;
 }
 
 /* Opens and reads D->path into a report. 0, or 1 with the message given. */
@@ -132,6 +176,8 @@ static int load(struct dfile *d, const struct dopts *c)
 	d->cpu_list = c->cpu_list;
 	if (c->cpu_list && cli_cpu_mask("diff", c->cpu_list, d->path, d->pd,
 					d->cpus))
+		return 1;
+	if (c->time_str && time_ranges(d, c->time_str))
 		return 1;
 	d->s = pk_session_new(NULL);
 	if (!d->s) {
@@ -192,6 +238,7 @@ static int option(struct dopts *c, int ch, const char *arg, int li,
 	case 303: c->o.pids = arg; return 0;
 	case 304: c->o.tids = arg; return 0;
 	case 305: c->cpu_list = arg; return 0;
+	case 306: c->time_str = arg; return 0;
 	case 300: return 0;
 	case 301:
 		if (strcmp(arg, "relative") && strcmp(arg, "absolute")) {
@@ -249,6 +296,7 @@ int cmd_diff(int argc, char **argv)
 		{ "pid", required_argument, NULL, 303 },
 		{ "tid", required_argument, NULL, 304 },
 		{ "cpu", required_argument, NULL, 305 },
+		{ "time", required_argument, NULL, 306 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	static const char *defaults[] = { "perf.data.old", "perf.data" };
@@ -282,6 +330,8 @@ int cmd_diff(int argc, char **argv)
 	df = calloc(nf, sizeof(*df));
 	if (!df)
 		return 1;
+	for (unsigned i = 0; i < nf; i++)
+		df[i].idx = i;
 	for (unsigned i = 0; i < nf; i++)
 		df[i].path = argc - optind >= 2 ? argv[optind + i] :
 			     i == 1 && argc - optind == 1 ? argv[optind] :

@@ -172,6 +172,23 @@ for o in "--cpu 0" "--cpu 0-1 -s comm" "--cpu 1 -c ratio"; do
 	# shellcheck disable=SC2086
 	MODCHECK=1 same "diff_system_wide $o" $o "$T/sys1.data" "$T/sys2.data"
 done
+# --time: percentages of each file's span; seconds for all files or,
+# separated by ':', for each (the middle of each file's samples)
+for o in "--time 0%-50%" "--time 10%/2,10%/5" "--time 25%/3 -c ratio"; do
+	# shellcheck disable=SC2086
+	same "diff_fp $o" $o "$T/fp1.data" "$T/fp2.data"
+done
+mid() {
+	perf script -i "$1" -F time 2>/dev/null | tr -d ' :' |
+		awk '{ t[NR] = $1 } END { print t[int(NR / 4) + 1] "," t[int(NR * 3 / 4)] }'
+}
+M1=$(mid "$T/fp1.data")
+M2=$(mid "$T/fp2.data")
+same "diff_fp --time S,E:S,E" --time "$M1:$M2" "$T/fp1.data" "$T/fp2.data"
+same "diff_fp --time S,E" --time "$M1" "$T/fp1.data" "$T/fp2.data"
+same "diff_fp --time ,E:S," --time ",${M1#*,}:${M2%,*}," "$T/fp1.data" \
+	"$T/fp2.data"
+refused diff_refuses_time_part --time "$M1:" "$T/fp1.data" "$T/fp2.data"
 SP=$(perf script -i "$T/sys2.data" -F comm,pid 2>/dev/null |
 	awk '$1 == "pkdemo_sw" { print $2; exit }')
 MODCHECK=1 same "diff_system_wide --pid" --pid "$SP" -s pid,dso \
@@ -199,7 +216,7 @@ refused diff_refuses_compute -c cycles "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_weights -c wdiff:0,1 "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_cpu_without_cpus --cpu 0 "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_cpu_range --cpu 4095 "$T/sys1.data" "$T/sys2.data"
-refused diff_refuses_time --time 10%/1 "$T/fp1.data" "$T/fp2.data"
+refused diff_refuses_time --time abc "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_percent_limit --percent-limit 1 "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_field_separator -t , "$T/fp1.data" "$T/fp2.data"
 refused diff_refuses_sort_key -s srcline "$T/fp1.data" "$T/fp2.data"
