@@ -63,7 +63,6 @@ int script_option(struct script_opts *o, int c, const char *arg);
 
 /* script_mem.c: perf's "|OP ...|BLK ..." text of a data_src value and
  * its page-size names; snprintf-like, return the length written. */
-size_t script_mem_describe(uint64_t data_src, char *buf, size_t len);
 size_t script_page_size(uint64_t size, char *buf, size_t len);
 
 /* script_out.c: prints every sample of PD; exit status. */

@@ -342,7 +342,7 @@ static void put_mem(struct out *s, uint32_t f, const struct pk_sample *sm)
 
 		ob_num(o, sm->data_src, 16, 16, ' ', false);
 		ob_ch(o, ' ');
-		size_t n = script_mem_describe(sm->data_src, t, sizeof(t));
+		size_t n = pk_mem_describe(sm->data_src, t, sizeof(t));
 		/* perf formats the whole field into 100 bytes */
 		if (k + n > 99)
 			n = (size_t)(99 - k);

@@ -135,6 +135,22 @@ PK_API uint64_t pk_perfdata_err_offset(const struct pk_perfdata *pd);
  * below the last flush); each also went to the print callback. */
 PK_API unsigned pk_perfdata_nr_warnings(const struct pk_perfdata *pd);
 
+/* A part of a sample's data source (union perf_mem_data_src), named as
+ * perf 6.1's perf_mem__*_scnprintf name them: the opcode ("LOAD"), the
+ * memory level ("L1 or L1 hit", "Remote RAM (1 hop) hit", "LFB/MAB"),
+ * snoop ("HitM or Fwd"), TLB ("L1 or L2 hit"), lock ("Yes") and blocked
+ * (" Data Addr", " N/A": with the leading blank). The length written
+ * (cut to fit LEN with its NUL). */
+enum pk_mem_part {
+	PK_MEM_OP, PK_MEM_LVL, PK_MEM_SNOOP, PK_MEM_TLB, PK_MEM_LOCK,
+	PK_MEM_BLK,
+};
+PK_API size_t pk_mem_part(uint64_t data_src, enum pk_mem_part part,
+			  char *buf, size_t len);
+/* All of them as perf script's data_src field prints them: "|OP LOAD|LVL
+ * L1 or L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A". */
+PK_API size_t pk_mem_describe(uint64_t data_src, char *buf, size_t len);
+
 /* File layout facts. */
 struct pk_perfdata_info {
 	bool pipe;           /* pipe-mode stream */
