@@ -72,6 +72,9 @@ static void usage(FILE *f)
 		"  -b, --branch-stack      an entry per branch of the samples' branch stacks\n"
 		"                          (the default when the file's header lists them;\n"
 		"                          --no-branch-stack: per sample)\n"
+		"      --mem-mode          memory accesses: each sample weighs its weight;\n"
+		"                          keys mem, snoop, tlb, locked, blocked,\n"
+		"                          symbol_daddr, dso_daddr, local_ins_lat\n"
 		"  -T, --threads           the per-thread counts table after the report\n"
 		"  -p, --parent REGEX      the parent key's functions (adds the key)\n"
 		"  -n, --show-nr-samples   a Samples column\n"
@@ -188,14 +191,6 @@ static int count(void *ctx, struct pk_session *s, const struct pk_record *rec)
 	return cli_stats_count(&c->st, c->pd, rec);
 }
 
-static int note_thread(void *ctx, struct pk_session *s,
-		       const struct pk_session_sample *ss)
-{
-	(void)ctx;
-	return pk_session_add_thread(s, (int32_t)ss->sample->pid,
-				     (int32_t)ss->sample->tid);
-}
-
 /* A pass of TOOL over the file in a session of no symbols, kept in *SP
  * (NULL when out of memory); a failure said in one line. */
 static int pass(struct rep *c, struct pk_perfdata *pd,
@@ -217,7 +212,7 @@ static int pass(struct rep *c, struct pk_perfdata *pd,
 /* --tasks, --mmaps: the threads' tree (and mappings), no report. */
 static int tasks(struct rep *c, struct pk_perfdata *pd)
 {
-	PK_OPTS(pk_tool, tool, .sample = note_thread);
+	PK_OPTS(pk_tool, tool);
 	struct pk_session *s;
 	int err = pass(c, pd, &tool, &s);
 
@@ -361,6 +356,8 @@ static const char *no_browser(const struct rep *c, struct pk_perfdata *pd)
 		return "-T's per-thread tables";
 	if (c->o.branch)
 		return "branch stacks (-b)";
+	if (c->o.mem)
+		return "--mem-mode";
 	return NULL;
 }
 
@@ -434,6 +431,22 @@ static int branch_mode(struct rep *c, struct pk_perfdata *pd, bool cc)
 			  c->input);
 		return -EINVAL;
 	}
+	if (c->o.mem && c->o.branch) {
+		cli_error("report", "%s: --mem-mode with branch stacks is not supported yet (use --no-branch-stack)",
+			  c->input);
+		return -EINVAL;
+	}
+	if (c->o.mem && !in.pipe &&
+	    !cli_any_sample_type(pd, PERF_SAMPLE_DATA_SRC)) {
+		cli_error("report", "%s: --mem-mode given, but the samples have no data sources (record with -d)",
+			  c->input);
+		return -EINVAL;
+	}
+	if (c->o.mem && cc) {
+		cli_error("report", "%s: --mem-mode with callchains is not supported yet",
+			  c->input);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -456,7 +469,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return err;
 	}
-	if (c->o.branch)
+	if (c->o.branch || c->o.mem)
 		cc = false;
 	c->o.children = c->children < 0 ? cc : c->children && cc;
 	c->o.callchain = cc && !c->chain_none;
@@ -591,6 +604,7 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 315: c->stats = true; return 0;
 	case 'D': c->dump = true; return 0;
 	case 'b': c->branch = 1; return 0;
+	case 343: c->o.mem = true; return 0;
 	case 342: c->branch = 0; return 0;
 	case 340: c->tasks = true; return 0;
 	case 341: c->mmaps = true; return 0;
@@ -635,6 +649,7 @@ int cmd_report(int argc, char **argv)
 		{ "stats", no_argument, NULL, 315 },
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "branch-stack", no_argument, NULL, 'b' },
+		{ "mem-mode", no_argument, NULL, 343 },
 		{ "no-branch-stack", no_argument, NULL, 342 },
 		{ "tasks", no_argument, NULL, 340 },
 		{ "mmaps", no_argument, NULL, 341 },

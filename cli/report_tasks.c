@@ -39,6 +39,9 @@ static int add_task(void *ctx, const struct pk_session_task *t)
 {
 	struct tasks *ts = ctx;
 
+	/* perf's --tasks reads no MMAP records */
+	if (t->mapped_only && !ts->mmaps)
+		return 0;
 	if (ts->n == ts->cap) {
 		int cap = ts->cap ? 2 * ts->cap : 64;
 		struct task *v = realloc(ts->v, (size_t)cap * sizeof(*v));

@@ -73,8 +73,15 @@ struct pk_report_new_opts {
 	 * the branch's (dso and sym: its target); SORT NULL:
 	 * "comm,dso_from,symbol_from,symbol_to,cycles". Those keys need it. */
 	bool branch;
+	/* perf's memory mode (--mem-mode): a sample counts its weight (1
+	 * when none); the sort keys mem, snoop, tlb, locked, blocked (the
+	 * data source's), symbol_daddr, dso_daddr (the data address's) and
+	 * local_ins_lat need it; SORT NULL: perf's "local_weight,mem,sym,
+	 * dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,
+	 * local_p_stage_cyc" (the last is POWER's: left out here). */
+	bool mem;
 };
-#define pk_report_new_opts__last_field branch
+#define pk_report_new_opts__last_field mem
 
 /*
  * A new, empty report over the machine S that pk_session_run() builds

@@ -74,6 +74,8 @@ PK_API const char *pk_session_comm(struct pk_session *s, uint32_t tid);
 struct pk_session_task {
 	int32_t pid, tid, ppid;  /* ppid: the parent's tid from FORK, or -1 */
 	const char *comm;        /* the last comm, perf's ":TID" when none */
+	bool mapped_only;        /* only MMAP records name it (perf report
+				    --tasks leaves it out, --mmaps not) */
 };
 PK_API int pk_session_for_each_task(struct pk_session *s,
 		int (*fn)(void *ctx, const struct pk_session_task *t),
@@ -102,6 +104,7 @@ struct pk_location {
 				(perf's map_ip; ADDR itself for the kernel,
 				anonymous memory and unmapped addresses) */
 	bool kernel;
+	bool object;         /* the symbol is a data object (STT_OBJECT) */
 };
 
 /*

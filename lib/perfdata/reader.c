@@ -601,9 +601,13 @@ const char *pk_perfdata_attr_made_name(const struct pk_perfdata *pd,
 		base = hw_names[a->config];
 	if (a->type == PERF_TYPE_SOFTWARE && a->config < PK_ARRAY_SIZE(sw_names))
 		base = sw_names[a->config];
-	if (!base)
+	if (!base && a->type != PERF_TYPE_RAW)
 		return NULL;
-	snprintf(b, sizeof(b), "%s", base);
+	/* perf's evsel__raw_name: "raw 0x1cd" */
+	if (base)
+		snprintf(b, sizeof(b), "%s", base);
+	else
+		snprintf(b, sizeof(b), "raw 0x%llx", (unsigned long long)a->config);
 	add_modifiers(a, b, sizeof(b));
 	/* made once, kept with the attr (freed with the file) */
 	((struct pk_perfdata *)pd)->attrs[idx].auto_name = pk__strdup(b);

@@ -118,6 +118,7 @@ static void loc_sym(struct pk_report *r, const struct pk_location *l,
 	if (!found)
 		s->dso = pk__rp_dso_short(r, l->dso, &s->dso_idx);
 	s->name = l->sym;
+	s->object = l->sym && l->object;
 	s->start = l->sym ? l->dso_addr - l->symoff : ip;
 	s->addr = l->dso_addr;
 	/* perf's addresses in a module: from the module's start */

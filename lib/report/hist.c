@@ -116,19 +116,49 @@ struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 	if (!r->o.max_stack)
 		r->o.max_stack = 127;
 	r->nnode = 1; /* node 0: "none" */
+	/* perf report appends ipc_null to a -s list that says "symbol"
+	 * (ipc_lbr in branch mode: not matched yet) */
+	if (r->o.sort && strstr(r->o.sort, "symbol")) {
+		if (r->o.branch) {
+			pk_report_free(r);
+			return pk__ptr_or_errno(EINVAL, NULL);
+		}
+		r->ipc = true;
+	}
 	/* branch mode: perf's keys, no memo (an entry per branch) */
 	if (r->o.branch) {
 		if (!r->o.sort && !r->o.fields)
 			r->o.sort = "comm,dso_from,symbol_from,symbol_to,cycles";
 		r->memo_off = true;
 	}
+	if (r->o.mem) {
+		static const char dflt[] = "local_weight,mem,sym,dso,"
+			"symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,"
+			"local_ins_lat,local_p_stage_cyc";
+
+		r->sort_str = pk__rp_intern(r, r->o.sort ? r->o.sort : dflt,
+					    NULL);
+		if (!r->o.sort && !r->o.fields)
+			r->o.sort = dflt;
+		r->memo_off = true;
+	}
 	if (pk__rp_parse_sort(r, r->o.sort, r->o.fields) || pk__rp_keys_init(r) ||
 	    (!r->o.branch && (r->keymask & RK_BRANCH)) ||
+	    (!r->o.mem && (r->keymask & RK_MEMORY)) ||
 	    pk__rp_filters_init(r)) {
 		pk_report_free(r);
 		return pk__ptr_or_errno(EINVAL, NULL);
 	}
 	r->o.sort = r->o.fields = NULL;
+	/* ipc_null: one more sort key, the symbol (by address) */
+	if (r->ipc) {
+		if (r->nkeys == RP_MAX_KEYS) {
+			pk_report_free(r);
+			return pk__ptr_or_errno(EINVAL, NULL);
+		}
+		r->keys[r->nkeys++] = RF_IPC;
+		r->keymask |= RK_SYM;
+	}
 	/* perf compares these flags by "differ or not": its tree decides */
 	if (r->keymask & (RK_MISPRED | RK_IN_TX | RK_ABORT))
 		r->intree = true;
@@ -215,7 +245,8 @@ bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
 	if ((r->keymask & (RK_DSO | RK_SYM)) && sa->dso != sb->dso)
 		return false;
 	for (unsigned k = 0; k < r->nkeys; k++)
-		if (r->keys[k] > RK_SYM && !pk__rp_key_same(r, r->keys[k], a, b))
+		if (r->keys[k] > RK_SYM && r->keys[k] != RF_IPC &&
+		    !pk__rp_key_same(r, r->keys[k], a, b))
 			return false;
 	if (!(r->keymask & RK_SYM) || a->sym == b->sym)
 		return true;
@@ -243,7 +274,7 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 	else if (r->keymask & RK_SYM)
 		k = pk__rp_mix(k, e->addr);
 	for (unsigned i = 0; i < r->nkeys; i++)
-		if (r->keys[i] > RK_SYM)
+		if (r->keys[i] > RK_SYM && r->keys[i] != RF_IPC)
 			k = pk__rp_key_hash(r, r->keys[i], e, k);
 	return k;
 }
@@ -425,6 +456,12 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		return n;
 	if ((err = pk__rp_key_values(r, ss, &tmpl, (uint32_t)n)) < 0)
 		return err;
+	/* memory mode: a sample weighs its weight */
+	if (r->o.mem) {
+		if ((err = pk__rp_mem_values(r, ss, &tmpl)) < 0)
+			return err;
+		period = tmpl.weight ? tmpl.weight : 1;
+	}
 	h->nr_samples++;
 	h->total += period;
 	/* perf: an entry keeps the filter verdict of the sample that made

@@ -49,6 +49,15 @@ static const struct key_desc descs[] = {
 	{ "mispredict", RK_MISPRED, "Branch Mispredicted", 19, false },
 	{ "in_tx", RK_IN_TX, "Branch in transaction", 21, false },
 	{ "abort", RK_ABORT, "Transaction abort", 17, false },
+	/* memory mode (--mem-mode): perf's fixed widths */
+	{ "mem", RK_MEM, "Memory access", 24, false },
+	{ "snoop", RK_SNOOP, "Snoop", 12, false },
+	{ "tlb", RK_TLB, "TLB access", 22, false },
+	{ "locked", RK_LOCKED, "Locked", 6, false },
+	{ "blocked", RK_BLOCKED, "Blocked", 10, false },
+	{ "symbol_daddr", RK_DADDR_SYM, "Data Symbol", 11, false },
+	{ "dso_daddr", RK_DADDR_DSO, "Data Object", 11, false },
+	{ "local_ins_lat", RK_INS_LAT, "Local INSTR Latency", 19, false },
 };
 
 static const struct key_desc *desc(unsigned key)
@@ -87,6 +96,11 @@ static int field_list(const char *list, bool hpp, uint32_t *v, unsigned max)
 		size_t len = strcspn(p, ",");
 		uint32_t f = field_of(p, len, hpp);
 
+		/* POWER's pipeline stage: perf drops it elsewhere */
+		if (len == 17 && !strncmp(p, "local_p_stage_cyc", len)) {
+			p += len + (p[len] == ',');
+			continue;
+		}
 		if (!f)
 			return -EINVAL;
 		for (i = 0; i < n && v[i] != f; i++)
@@ -206,6 +220,8 @@ bool pk__rp_key_same(const struct pk_report *r, unsigned key,
 
 	if (key & RK_BRANCH)
 		return pk__rp_br_same(r, key, a, b);
+	if (key & RK_MEMORY)
+		return pk__rp_mem_same(r, key, a, b);
 
 	if (sa || sb)
 		return sa == sb;
@@ -219,6 +235,8 @@ uint64_t pk__rp_key_hash(const struct pk_report *r, unsigned key,
 
 	if (key & RK_BRANCH)
 		return pk__rp_br_hash(r, key, e, h);
+	if (key & RK_MEMORY)
+		return pk__rp_mem_hash(r, key, e, h);
 
 	return pk__rp_mix(h, s ? (uintptr_t)s : (uint64_t)key_num(key, e));
 }
@@ -232,8 +250,9 @@ int pk__rp_key_cmp(const struct pk_report *r, unsigned key,
 	int64_t x = key_num(key, a), y = key_num(key, b), c;
 
 	/* perf's output order of these: se_cmp(new, old) > 0 goes above */
-	if (key & RK_BRANCH) {
-		c = pk__rp_br_cmp(r, key, a, b);
+	if (key & (RK_BRANCH | RK_MEMORY)) {
+		c = key & RK_BRANCH ? pk__rp_br_cmp(r, key, a, b) :
+				      pk__rp_mem_cmp(r, key, a, b);
 		return c > 0 ? -1 : c < 0;
 	}
 
@@ -281,6 +300,8 @@ int pk__rp_key_width(const struct pk_report *r, unsigned key,
 
 	if (key & RK_BRANCH)
 		return pk__rp_br_width(r, key, e);
+	if (key & RK_MEMORY)
+		return pk__rp_mem_width(r, key, e);
 
 	/* perf's number columns keep their header's width */
 	return desc(key)->string && s ? (int)strlen(s) : 0;
@@ -294,6 +315,10 @@ void pk__rp_key_print(struct pk_report *r, unsigned key,
 
 	if (key & RK_BRANCH) {
 		pk__rp_br_print(r, key, e, f, w, last);
+		return;
+	}
+	if (key & RK_MEMORY) {
+		pk__rp_mem_print(r, key, e, f, w, last);
 		return;
 	}
 	t = key_text(key, e, b, sizeof(b));

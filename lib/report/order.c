@@ -19,6 +19,35 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a > b ? -1 : a < b;
 }
 
+/* perf's _sort__sym_cmp of the OLD entry's symbol against the NEW one's:
+ * an inlined function (its start and end its caller's) by name, one
+ * function when the ranges meet (here: the same caller); else by start. */
+static int64_t sym_cmp(const struct rp_sym *sn, const struct rp_sym *so)
+{
+	if (sn->inlined || so->inlined) {
+		int c = strcmp(so->name, sn->name);
+
+		if (c || sn->start == so->start)
+			return c;
+	}
+	return (int64_t)(sn->start - so->start);
+}
+
+/* perf's sort__sym_cmp of the OLD entry against the NEW one. */
+static int64_t sym_key_cmp(const struct pk_report *r, const struct rp_entry *nw,
+			   const struct rp_entry *old)
+{
+	const struct rp_sym *sn = &r->sym[nw->sym], *so = &r->sym[old->sym];
+
+	if (!sn->name && !so->name)
+		return (int64_t)(nw->addr - old->addr);
+	if (sn->dso != so->dso)
+		return pk__rp_cmp_key(r, RK_DSO, nw, old);
+	if (!sn->name || !so->name)
+		return !sn->name - !so->name;
+	return sym_cmp(sn, so);
+}
+
 /* The sort key KEY of A against B: negative when A goes first. */
 int pk__rp_cmp_key(const struct pk_report *r, int key, const struct rp_entry *a,
 		   const struct rp_entry *b)
@@ -38,6 +67,11 @@ int pk__rp_cmp_key(const struct pk_report *r, int key, const struct rp_entry *a,
 		if (!sa->name || !sb->name)
 			return !sa->name - !sb->name;
 		return strcmp(sa->name, sb->name);
+	case RF_IPC: {
+		int64_t c = sym_key_cmp(r, b, a);
+
+		return c > 0 ? -1 : c < 0;
+	}
 	default:
 		return pk__rp_key_cmp(r, (unsigned)key, a, b);
 	}
@@ -119,42 +153,25 @@ static int output_cmp(const struct pk_report *r, const struct rp_entry *a,
 	return c;
 }
 
-/* perf's _sort__sym_cmp of the OLD entry's symbol against the NEW one's:
- * an inlined function (its start and end its caller's) by name, one
- * function when the ranges meet (here: the same caller); else by start. */
-static int64_t sym_cmp(const struct rp_sym *sn, const struct rp_sym *so)
-{
-	if (sn->inlined || so->inlined) {
-		int c = strcmp(so->name, sn->name);
-
-		if (c || sn->start == so->start)
-			return c;
-	}
-	return (int64_t)(sn->start - so->start);
-}
-
 /* (hist_entry__cmp and __collapse) Unresolved addresses compare by their
  * difference as a signed number, as perf's. */
 int64_t pk__rp_entries_cmp(const struct pk_report *r,
 			   const struct rp_entry *nw,
 			   const struct rp_entry *old)
 {
-	const struct rp_sym *sn = &r->sym[nw->sym], *so = &r->sym[old->sym];
 	int64_t c = 0;
 
 	for (unsigned k = 0; !c && k < r->nkeys; k++) {
-		if (r->keys[k] & RK_BRANCH)
+		if (r->keys[k] == RF_IPC)
+			c = sym_key_cmp(r, nw, old);
+		else if (r->keys[k] & RK_BRANCH)
 			c = pk__rp_br_cmp(r, r->keys[k], old, nw);
+		else if (r->keys[k] & RK_MEMORY)
+			c = pk__rp_mem_cmp(r, r->keys[k], old, nw);
 		else if (r->keys[k] != RK_SYM)
 			c = pk__rp_cmp_key(r, r->keys[k], nw, old);
-		else if (!sn->name && !so->name)
-			c = (int64_t)(nw->addr - old->addr);
-		else if (sn->dso != so->dso)
-			c = pk__rp_cmp_key(r, RK_DSO, nw, old);
-		else if (!sn->name || !so->name)
-			c = !sn->name - !so->name;
 		else
-			c = sym_cmp(sn, so);
+			c = sym_key_cmp(r, nw, old);
 	}
 	return c;
 }

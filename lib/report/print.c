@@ -130,7 +130,8 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 			continue;
 		c->comm = pk__rp_max(c->comm, cl);
 		for (unsigned k = 0; k < r->nkeys; k++)
-			if (r->keys[k] > RK_SYM && r->keys[k] != RK_TRACE)
+			if (r->keys[k] > RK_SYM && r->keys[k] != RK_TRACE &&
+			    r->keys[k] != RF_IPC)
 				c->w[k] = pk__rp_max(c->w[k],
 						pk__rp_key_width(r, r->keys[k], e));
 		c->sym = pk__rp_max(c->sym, pk__rp_sym_len(s));
@@ -209,8 +210,6 @@ static unsigned columns(const struct pk_report *r,
 	for (unsigned k = 0; k < r->nkeys; k++)
 		if (!listed(v, n, r->keys[k]) && !elided(r, r->keys[k]))
 			v[n++] = r->keys[k];
-	if (r->keymask & RK_SYMSIZE)
-		v[n++] = RF_IPC;
 	return n;
 }
 
@@ -403,8 +402,8 @@ void pk__rp_put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 
 /* perf's "# Samples:" line: N samples (K, M, G past a thousand) of the
  * event NAME, the event count TOTAL. */
-static void samples_line(FILE *f, unsigned long n, const char *what,
-			 const char *name, uint64_t total,
+static void samples_line(const struct pk_report *r, FILE *f, unsigned long n,
+			 const char *what, const char *name, uint64_t total,
 			 const struct pk_report_print_opts *po)
 {
 	char unit = ' ';
@@ -419,7 +418,12 @@ static void samples_line(FILE *f, unsigned long n, const char *what,
 	if (po->time_slices)
 		fprintf(f, " (time slices: %s)", po->time_slices);
 	fputc('\n', f);
-	fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	/* memory mode: weights, and the sort keys as given */
+	if (r->o.mem)
+		fprintf(f, "# Total weight : %" PRIu64 "\n# Sort order   : %s%s\n#\n",
+			total, r->sort_str, r->ipc ? ",ipc_null" : "");
+	else
+		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 }
 
 /* perf: what the filters let by is the self periods of the entries they
@@ -476,7 +480,7 @@ static int print_hists(struct pk_report *r, FILE *f, unsigned a,
 		return -ENOMEM;
 	pk__rp_count_shown(h);
 	/* perf says "events" for a group's leader shown alone */
-	samples_line(f, po->relative ? h->nr_shown : h->nr_samples,
+	samples_line(r, f, po->relative ? h->nr_shown : h->nr_samples,
 		     g && g->lead == a ? "events" : "event", name ? name : "",
 		     po->relative ? h->total_shown : h->total, po);
 	for (uint32_t i = 0; i < h->n; i++)
@@ -582,7 +586,7 @@ static int print_group(struct pk_report *r, FILE *f, const struct rp_group *grp,
 	n = group_rows(r, &g, rows);
 	for (uint32_t i = 0; i < n; i++)
 		v[i] = &rows[i];
-	samples_line(f, (unsigned long)nr, "events", name, total, po);
+	samples_line(r, f, (unsigned long)nr, "events", name, total, po);
 	r->gp = &g;
 	err = print_rows(r, f, &r->h[grp->lead], v, n, po);
 	r->gp = NULL;
@@ -642,7 +646,7 @@ void pk__rp_put_lines(struct pk_report *r, FILE *f, unsigned a,
 	const struct rp_group *g = pk__rp_group_of(r, a);
 	struct rp_cols c;
 
-	samples_line(f, (unsigned long)nr_samples,
+	samples_line(r, f, (unsigned long)nr_samples,
 		     g && g->lead == a ? "events" : "event", name ? name : "",
 		     total, po);
 	widths(r, &r->h[a], &c);

@@ -24,6 +24,7 @@ struct rp_sym {
 	uint32_t dso_idx;     /* the DSO's order of first sight */
 	char level;           /* '.' user, 'k' kernel */
 	bool inlined;
+	bool object;          /* a data object (perf: name+offset) */
 	uint32_t node_key;    /* callchain nodes: perf matches an inlined
 				 function by its name alone (the first
 				 inlined location of that name), others by
@@ -61,6 +62,11 @@ struct rp_entry {
 	uint32_t bfrom, bto;
 	uint16_t cycles;
 	uint8_t bflags;
+	/* memory mode: the data address, its location (rp_sym id) and
+	 * offset in its symbol, the data source, the instruction latency */
+	uint64_t daddr, doff, data_src;
+	uint32_t dsym;
+	uint16_t ins_lat;
 };
 enum { RP_BR_MISPRED = 1, RP_BR_PREDICTED = 2, RP_BR_IN_TX = 4,
        RP_BR_ABORT = 8 };
@@ -124,14 +130,22 @@ enum {
 	RK_DSO_FROM = 1 << 14, RK_DSO_TO = 1 << 15, RK_SYM_FROM = 1 << 16,
 	RK_SYM_TO = 1 << 17, RK_CYCLES = 1 << 18, RK_MISPRED = 1 << 19,
 	RK_IN_TX = 1 << 20, RK_ABORT = 1 << 21,
+	/* memory mode's (mem.c) */
+	RK_MEM = 1 << 22, RK_SNOOP = 1 << 23, RK_TLB = 1 << 24,
+	RK_LOCKED = 1 << 25, RK_BLOCKED = 1 << 26, RK_DADDR_SYM = 1 << 27,
+	RK_DADDR_DSO = 1 << 28, RK_INS_LAT = 1 << 29,
 };
+#define RK_MEMORY (RK_MEM | RK_SNOOP | RK_TLB | RK_LOCKED | RK_BLOCKED | \
+		   RK_DADDR_SYM | RK_DADDR_DSO | RK_INS_LAT)
 #define RK_BRANCH (RK_DSO_FROM | RK_DSO_TO | RK_SYM_FROM | RK_SYM_TO | \
 		   RK_CYCLES | RK_MISPRED | RK_IN_TX | RK_ABORT)
 #define RP_MAX_KEYS 16
 /* Output fields that are no sort key (perf's hpp fields), above RK_*. */
 enum {
-	RF_OVERHEAD = 1 << 24, RF_SYS, RF_US, RF_CHILDREN, RF_SAMPLE, RF_PERIOD,
-	RF_IPC,  /* perf's empty IPC column that comes with symbol_size */
+	RF_OVERHEAD = 1 << 30, RF_SYS, RF_US, RF_CHILDREN, RF_SAMPLE, RF_PERIOD,
+	RF_IPC,  /* perf's empty IPC column (ipc_null) that comes with a -s
+		    list saying "symbol": also a sort key (the symbol
+		    compared as perf's sort__sym_cmp) */
 };
 #define RP_MAX_FIELDS 32
 
@@ -201,6 +215,8 @@ struct pk_report {
 	bool memo_rec;                     /* noting the sample's steps */
 	bool memo_off;
 	bool intree;                       /* entries go by perf's tree */
+	const char *sort_str;              /* -s as given (memory mode) */
+	bool ipc;                          /* perf's IPC column (ipc_null) */
 	const char *mispred_out;           /* perf's last "Branch
 					      Mispredicted" text */
 	bool cumul_stale;                  /* node cumul to sum again */
@@ -365,6 +381,22 @@ int pk__rp_key_min_width(unsigned key);
 int pk__rp_key_width(const struct pk_report *r, unsigned key,
 		     const struct rp_entry *e);
 void pk__rp_key_print(struct pk_report *r, unsigned key,
+		      const struct rp_entry *e, FILE *f, int w, bool last);
+/* mem.c: perf's memory mode (--mem-mode): the sample's data address,
+ * source and latency into TMPL. 0 or -ENOMEM. */
+int pk__rp_mem_values(struct pk_report *r, const struct pk_session_sample *ss,
+		      struct rp_entry *tmpl);
+/* The memory keys' equality, hash, se_cmp (OLD against NEW), text width
+ * and text, as the branch keys'. */
+bool pk__rp_mem_same(const struct pk_report *r, unsigned key,
+		     const struct rp_entry *a, const struct rp_entry *b);
+uint64_t pk__rp_mem_hash(const struct pk_report *r, unsigned key,
+			 const struct rp_entry *e, uint64_t h);
+int64_t pk__rp_mem_cmp(const struct pk_report *r, unsigned key,
+		       const struct rp_entry *old, const struct rp_entry *nw);
+int pk__rp_mem_width(const struct pk_report *r, unsigned key,
+		     const struct rp_entry *e);
+void pk__rp_mem_print(struct pk_report *r, unsigned key,
 		      const struct rp_entry *e, FILE *f, int w, bool last);
 /* branch.c: perf's branch mode (-b). The sample's branches, each an
  * entry of period 1 (its target the entry's symbol). 0 or -ENOMEM. */

@@ -330,12 +330,28 @@ static struct thread *findnew_thread(struct pk_session *s, uint32_t pid,
 	return t;
 }
 
+/* Thread TID (of PID) and its leader as perf's tasks see them: made by
+ * a COMM, FORK or sample, not by MMAPs alone. */
+static struct thread *task_thread(struct pk_session *s, uint32_t pid,
+				  uint32_t tid)
+{
+	struct thread *t = findnew_thread(s, pid, tid), *l;
+
+	if (!t)
+		return NULL;
+	t->task = true;
+	if (pid != tid && pid != (uint32_t)-1 &&
+	    (l = find_thread(s, pid, false)))
+		l->task = true;
+	return t;
+}
+
 int pk_session_add_thread(struct pk_session *s, int32_t pid, int32_t tid)
 {
 	if (tid == -1) /* a task's last switch after its exit: perf lists
 			  no thread -1 */
 		return 0;
-	return findnew_thread(s, (uint32_t)pid, (uint32_t)tid) ? 0 : -ENOMEM;
+	return task_thread(s, (uint32_t)pid, (uint32_t)tid) ? 0 : -ENOMEM;
 }
 
 static int by_table_order(const void *a, const void *b)
@@ -354,7 +370,7 @@ int pk_session_for_each_task(struct pk_session *s,
 		int (*fn)(void *ctx, const struct pk_session_task *t),
 		void *ctx)
 {
-	struct thread **v, *idle = findnew_thread(s, 0, 0);
+	struct thread **v, *idle = task_thread(s, 0, 0);
 	size_t n = 0, k = 0;
 	int err = 0;
 
@@ -374,7 +390,8 @@ int pk_session_for_each_task(struct pk_session *s,
 		char def[16];
 		struct pk_session_task x = { (int32_t)v[i]->pid,
 					     (int32_t)v[i]->tid, v[i]->ppid,
-					     pk_session_comm(s, v[i]->tid) };
+					     pk_session_comm(s, v[i]->tid),
+					     !v[i]->task };
 
 		if (!x.comm) { /* perf's name of a thread before its comm */
 			snprintf(def, sizeof(def), ":%d", x.tid);
@@ -470,7 +487,7 @@ static int process_comm(struct pk_session *s, const struct perf_event_header *h)
 
 	if (h->size < sizeof(*h) + 9)
 		return PK_ERR_TRUNC;
-	t = findnew_thread(s, u[0], u[1]);
+	t = task_thread(s, u[0], u[1]);
 	if (!t)
 		return -ENOMEM;
 	t->pid = u[0];
@@ -494,9 +511,10 @@ static int process_fork(struct pk_session *s, const struct perf_event_header *h)
 	if (h->size < sizeof(*h) + 16)
 		return PK_ERR_TRUNC;
 	t = find_thread(s, u[2], true);
-	parent = findnew_thread(s, u[1], u[3]);
+	parent = task_thread(s, u[1], u[3]);
 	if (!t || !parent)
 		return -ENOMEM;
+	t->task = true;
 	if (u[0] == u[2]) { /* perf makes the new leader new maps */
 		struct proc *lp = find_proc(s, u[0], true);
 
@@ -957,6 +975,7 @@ static const struct pk_sym *resolve_kernel(struct pk_session *s,
 	if (sym) {
 		loc->sym = sym->name;
 		loc->symoff = addr - sym->start;
+		loc->object = sym->object;
 	}
 	return sym;
 }
@@ -997,6 +1016,7 @@ static int resolve_sym(struct pk_session *s, uint32_t pid, uint64_t addr,
 	if (sym) {
 		loc->sym = sym->name;
 		loc->symoff = loc->dso_addr - sym->start;
+		loc->object = sym->object;
 	}
 	*symp = sym;
 	return 0;

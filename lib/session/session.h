@@ -43,6 +43,9 @@ struct thread {
 	int32_t ppid;         /* the parent thread's tid, -1: none seen */
 	uint32_t incarnation; /* its process's maps when it joined them */
 	char comm[32];
+	bool task;            /* a COMM, FORK or sample made or met it (not
+				 MMAPs alone: perf report --tasks skips
+				 those) */
 	struct thread *next;
 };
 

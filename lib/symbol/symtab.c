@@ -52,6 +52,7 @@ int pk__symtab_add_bind(struct pk_symtab *t, uint64_t start, uint64_t size,
 	t->syms[t->nr].end = start + size;
 	t->syms[t->nr].bind = (unsigned char)bind;
 	t->syms[t->nr].sized = size != 0;
+	t->syms[t->nr].object = false;
 	t->syms[t->nr].seq = (uint32_t)t->nr;
 	t->nr++;
 	return 0;
@@ -426,6 +427,7 @@ static int load_symbols(struct pk_symtab *t, Elf *elf, Elf_Scn *scn,
 		pk__free(dem);
 		if (err)
 			return -ENOMEM;
+		t->syms[t->nr - 1].object = type == STT_OBJECT;
 	}
 	return 0;
 }

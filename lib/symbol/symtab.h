@@ -12,6 +12,7 @@ struct pk_sym {
 	const char *name;
 	unsigned char bind;   /* STB_LOCAL / STB_GLOBAL / STB_WEAK */
 	bool sized;           /* has a size (after perf's end fixup) */
+	bool object;          /* STT_OBJECT (perf shows name+offset) */
 	uint32_t seq;         /* order of addition (stable sorting) */
 };
 

@@ -30,7 +30,9 @@ for o in "-s cpu" "-s socket" "-s period" "-s weight" "-s local_weight" \
 	 "-s parent,sym -p getppid|main --no-children -g none" \
 	 "-p getppid -g caller --no-children" "-s sym,symbol_size" \
 	 "-s symbol_size,sym" "-s comm,symbol_size,dso,sym" \
-	 "--no-children -s symbol_size,sym" "-s dso,sym,symbol_size -g caller"; do
+	 "--no-children -s symbol_size,sym" "-s dso,sym,symbol_size -g caller" \
+	 "-s symbol" "-s dso,symbol --no-children" \
+	 "-s comm,symbol -F overhead,comm,sym"; do
 	# shellcheck disable=SC2086
 	same "report_opts_fp $o" "$T/fp.data" $o
 done

@@ -68,6 +68,12 @@ for f in fp sys dw tp; do
 	same "report_tasks $f" "$T/$f.data" --tasks
 	same "report_mmaps $f" "$T/$f.data" --mmaps
 done
+# which records make threads: --tasks reads COMM, FORK and EXIT only,
+# --mmaps MMAPs too, neither the samples (a system-wide recording that
+# caught a process's MMAPs but not its fork once differed)
+python3 tests/lib/taskprobe.py "$T/probe.data"
+same "report_tasks probe" "$T/probe.data" --tasks
+same "report_mmaps probe" "$T/probe.data" --mmaps
 # -D: every record, raw and decoded (the records, then perf's stats)
 same report_dump "$T/fp.data" -D
 same "report_dump --header" "$T/sys.data" -D --header
