@@ -13,48 +13,10 @@ import random
 import struct
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pdprobe import Elf, mmap2, padded, rec, stream  # noqa: E402
+
 BASE = 0x7f0000000000
-
-
-def exec_segment(path):
-    with open(path, 'rb') as f:
-        d = f.read()
-    if d[:4] != b'\x7fELF' or d[4] != 2:
-        raise SystemExit(f'{path}: not a 64-bit ELF file')
-    phoff, = struct.unpack_from('<Q', d, 0x20)
-    shoff, = struct.unpack_from('<Q', d, 0x28)
-    phnum, = struct.unpack_from('<H', d, 0x38)
-    shnum, = struct.unpack_from('<H', d, 0x3c)
-    seg = None
-    for i in range(phnum):
-        p_type, p_flags, p_off, p_vaddr, _, p_filesz = struct.unpack_from(
-            '<IIQQQQ', d, phoff + 56 * i)
-        if p_type == 1 and p_flags & 1:
-            seg = (p_off, p_vaddr, p_filesz)
-            break
-    funcs = []
-    for i in range(shnum):
-        s = struct.unpack_from('<IIQQQQIIQQ', d, shoff + 64 * i)
-        if s[1] not in (2, 11):     # SYMTAB, DYNSYM
-            continue
-        for j in range(s[5] // 24):
-            _, info, _, shndx, value, size = struct.unpack_from(
-                '<IBBHQQ', d, s[4] + 24 * j)
-            if info & 15 == 2 and shndx and value and size:
-                funcs.append((value, size))
-    if not seg or not funcs:
-        raise SystemExit(f'{path}: no executable segment or functions')
-    lo, hi = seg[1], seg[1] + seg[2]
-    return seg, sorted({f for f in funcs if lo <= f[0] < hi})
-
-
-def rec(typ, body, misc=2):
-    return struct.pack('<IHH', typ, misc, 8 + len(body)) + body
-
-
-def padded(s):
-    b = s.encode() + b'\0'
-    return b + b'\0' * (-len(b) % 8)
 
 
 def main():
@@ -63,21 +25,17 @@ def main():
     # IP | TID | TIME | PERIOD | BRANCH_STACK; branch_sample_type ANY
     attr = struct.pack('<IIQQQQQIIQQQ', 0, 128, 0, 4000, 0x907, 0,
                        (1 << 10) | (1 << 8), 0, 0, 0, 0, 1 << 3)
-    attr += b'\0' * (128 - len(attr))
-    w = [b'PERFILE2' + struct.pack('<Q', 16)]
-    w.append(rec(64, attr + struct.pack('<Q', 1), 0))
+    w = []
     procs = [(4242, 'brprobe'), (4343, 'other')]
     targets = {p: [] for p, _ in procs}
     for p, comm in procs:
         w.append(rec(3, struct.pack('<II', p, p) + padded(comm)))
     for i, dso in enumerate(dsos):
-        (off, vaddr, filesz), funcs = exec_segment(dso)
+        elf = Elf(dso)
+        funcs, vaddr = elf.functions(), elf.seg[1]
         pid = procs[i % 2][0]
-        start = BASE + 0x10000000 * i + (vaddr & ~0xfff)
-        length = (vaddr + filesz - (vaddr & ~0xfff) + 0xfff) & ~0xfff
-        w.append(rec(10, struct.pack('<IIQQQIIQQII', pid, pid, start, length,
-                                     off & ~0xfff, 8, 1, 1234 + i, 0, 5, 2) +
-                     padded(dso)))
+        start, length, pgoff = elf.mapping(BASE + 0x10000000 * i)
+        w.append(mmap2(pid, pid, start, length, pgoff, dso, 1234 + i))
         for a, size in rnd.sample(funcs, min(len(funcs), 12)):
             ip = start + a - (vaddr & ~0xfff)
             targets[pid] += [ip, ip + rnd.randrange(size)]
@@ -111,9 +69,8 @@ def main():
         body = struct.pack('<QIIQQQ', ip, pid, pid, t, 4000, len(br))
         w.append(rec(9, body + b''.join(br)))
         t += 1000
-    w.append(rec(68, b'', 0))
     with open(out, 'wb') as f:
-        f.write(b''.join(w))
+        f.write(stream(attr, w))
 
 
 main()

@@ -9,64 +9,31 @@ import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pdprobe import Elf, mmap2, padded, rec, stream  # noqa: E402
+
 BASE = 0x7f0000000000
 PID = 4242
 
 
 def elf_info(path):
-    with open(path, 'rb') as f:
-        d = f.read()
-    if d[:4] != b'\x7fELF' or d[4] != 2:
-        raise SystemExit(f'{path}: not a 64-bit ELF file')
-    shoff, = struct.unpack_from('<Q', d, 0x28)
-    phoff, = struct.unpack_from('<Q', d, 0x20)
-    phnum, = struct.unpack_from('<H', d, 0x38)
-    shnum, shstrndx = struct.unpack_from('<HH', d, 0x3c)
-    seg = None
-    for i in range(phnum):
-        p_type, p_flags, p_off, p_vaddr, _, p_filesz = struct.unpack_from(
-            '<IIQQQQ', d, phoff + 56 * i)
-        if p_type == 1 and p_flags & 1:
-            seg = (p_off, p_vaddr, p_filesz)
-            break
-    secs = []
-    for i in range(shnum):
-        v = struct.unpack_from('<IIQQQQIIQQ', d, shoff + 64 * i)
-        secs.append(v)
-    strtab = secs[shstrndx]
-
-    def name(off, tab):
-        s = tab[4] + off
-        return d[s:d.index(b'\0', s)].decode()
-    named = {name(s[0], strtab): s for s in secs}
+    """The executable segment and the addresses to probe."""
+    elf = Elf(path)
     addrs = set()
-    symtab = named.get('.symtab') or named.get('.dynsym')
-    if symtab:
-        for j in range(symtab[5] // 24):
-            _, info, _, shndx, value, size = struct.unpack_from(
-                '<IBBHQQ', d, symtab[4] + 24 * j)
-            if info & 15 not in (2, 10) or not shndx or not value:
-                continue
-            addrs.update((value, value + 1))
-            if size:
-                addrs.update((value + size - 1, value + size))
-    text = named.get('.text')
+    for value, size, info, shndx in elf.symbols():
+        if info & 15 not in (2, 10) or not shndx or not value:
+            continue
+        addrs.update((value, value + 1))
+        if size:
+            addrs.update((value + size - 1, value + size))
     for sec in ('.init', '.plt', '.plt.got', '.plt.sec'):
-        s = named.get(sec)
+        s = elf.named.get(sec)
         if s:
             addrs.update(range(s[3], s[3] + s[5] + 4, 4))
+    text = elf.named.get('.text')
     if text:
         addrs.add(text[3])
-    return seg, sorted(addrs)
-
-
-def rec(typ, body, misc=2):
-    return struct.pack('<IHH', typ, misc, 8 + len(body)) + body
-
-
-def padded(s):
-    b = s.encode() + b'\0'
-    return b + b'\0' * (-len(b) % 8)
+    return elf.seg, sorted(addrs)
 
 
 def main():
@@ -80,12 +47,8 @@ def main():
     length = (vaddr + filesz - (vaddr & ~0xfff) + 0xfff) & ~0xfff
     # IP | TID | TIME | PERIOD; size 128; sample_id_all off
     attr = struct.pack('<IIQQQQQIIQ', 1, 128, 0, 1, 0x107, 0, 0, 0, 0, 0)
-    attr += b'\0' * (128 - len(attr))
-    w = [b'PERFILE2' + struct.pack('<Q', 16)]
-    w.append(rec(64, attr + struct.pack('<Q', 1), 0))
-    w.append(rec(3, struct.pack('<II', PID, PID) + padded('probe')))
-    w.append(rec(10, struct.pack('<IIQQQIIQQII', PID, PID, start, length,
-                                 pgoff, 8, 1, 1234, 0, 5, 2) + padded(dso)))
+    w = [rec(3, struct.pack('<II', PID, PID) + padded('probe')),
+         mmap2(PID, PID, start, length, pgoff, dso)]
     t = 1000
     for a in addrs:
         if not vaddr <= a < vaddr + filesz:
@@ -93,9 +56,8 @@ def main():
         ip = start + a - (vaddr & ~0xfff)
         w.append(rec(9, struct.pack('<QIIQQ', ip, PID, PID, t, 1)))
         t += 1000
-    w.append(rec(68, b'', 0))
     with open(out, 'wb') as f:
-        f.write(b''.join(w))
+        f.write(stream(attr, w))
 
 
 main()
