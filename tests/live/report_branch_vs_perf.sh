@@ -12,16 +12,12 @@
 . tests/lib/sh.sh
 . tests/lib/report.sh
 report_prereqs report_branch_vs_perf
-if ! command -v python3 >/dev/null 2>&1; then
-	skip report_branch_vs_perf "python3 is not installed"
-	exit 0
-fi
 LIBC=$(ldd "$DEMO" | awk '/libc\.so/ { print $3 }')
 LIBSTDCXX=$(ldd "$PERFKIT" | awk '/libstdc\+\+/ { print $3 }')
 [ -n "$LIBSTDCXX" ] || LIBSTDCXX=$(ldconfig -p | awk '/libstdc\+\+\.so\.6 / { print $NF; exit }')
 for seed in 1 2 3; do
 	# shellcheck disable=SC2086
-	python3 tests/lib/brprobe.py "$T/b$seed.data" $seed "$DEMO" $LIBC \
+	t_python tests/lib/brprobe.py "$T/b$seed.data" $seed "$DEMO" $LIBC \
 		$LIBSTDCXX /bin/bash
 done
 for seed in 1 2 3; do

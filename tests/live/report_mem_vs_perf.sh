@@ -10,14 +10,10 @@
 . tests/lib/sh.sh
 . tests/lib/report.sh
 report_prereqs report_mem_vs_perf
-if ! command -v python3 >/dev/null 2>&1; then
-	skip report_mem_vs_perf "python3 is not installed"
-	exit 0
-fi
 LIBC=$(ldd "$DEMO" | awk '/libc\.so/ { print $3 }')
 for seed in 1 2 3; do
 	# shellcheck disable=SC2086
-	python3 tests/lib/memprobe.py "$T/m$seed.data" $seed "$DEMO" $LIBC \
+	t_python tests/lib/memprobe.py "$T/m$seed.data" $seed "$DEMO" $LIBC \
 		/bin/bash
 	for o in "" "-n" "-s mem" "-s snoop,tlb" "-s locked,blocked" \
 		 "-s tlb,locked" "-s blocked,mem" "-s symbol_daddr,dso_daddr" \

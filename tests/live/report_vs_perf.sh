@@ -71,7 +71,7 @@ done
 # which records make threads: --tasks reads COMM, FORK and EXIT only,
 # --mmaps MMAPs too, neither the samples (a system-wide recording that
 # caught a process's MMAPs but not its fork once differed)
-python3 tests/lib/taskprobe.py "$T/probe.data"
+t_python tests/lib/taskprobe.py "$T/probe.data"
 same "report_tasks probe" "$T/probe.data" --tasks
 same "report_mmaps probe" "$T/probe.data" --mmaps
 # -D: every record, raw and decoded (the records, then perf's stats)
