@@ -340,6 +340,17 @@ struct rp_entry *pk__rp_entry_push(struct pk_report *r, struct rp_hists *h,
 	return &h->e[h->n++];
 }
 
+/* Whether perf's comparison finds TMPL among the NSEEN entries the sample
+ * went to already (its he_cache: before any search of its tree). */
+static bool seen_like(const struct pk_report *r, const struct rp_hists *h,
+		      const struct rp_entry *tmpl, uint32_t nseen)
+{
+	for (uint32_t j = 0; j < nseen; j++)
+		if (!pk__rp_entries_cmp(r, tmpl, &h->e[r->seen[j]]))
+			return true;
+	return false;
+}
+
 /* Children: every distinct entry of the chain after the sample's own
  * gets the period, and the chain from its frame on. */
 static int add_children(struct pk_report *r, struct rp_hists *h,
@@ -364,6 +375,10 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 		if (r->sym[tmpl->sym].dso)
 			level = r->sym[tmpl->sym].level;
 		tmpl->level = level;
+		/* perf's tree can miss an entry the sample went to (a twin
+		 * would be made): the sample's own are compared first */
+		if (r->intree && dedup && seen_like(r, h, tmpl, nseen))
+			continue;
 		e = pk__rp_entry_get(r, h, tmpl);
 		if (!e)
 			return -ENOMEM;
