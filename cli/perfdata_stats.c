@@ -31,12 +31,15 @@ void cli_stats_print(const struct cli_stats *s, struct pk_perfdata *pd)
 				   pk_perfdata_attr_made_name(pd, a) :
 				   pk_perfdata_attr_name(pd, a);
 
-		/* perf lists the events that got samples */
-		if (a >= s->nr_attr_samples || !s->attr_samples[2 * a])
+		/* perf lists the events that got samples or lost some (a
+		 * system-wide recording's dummy event can lose some) */
+		if (a >= s->nr_attr_samples ||
+		    (!s->attr_samples[2 * a] && !s->attr_samples[2 * a + 1]))
 			continue;
 		printf("%s stats:\n", name ? name : "");
-		printf("%16s events: %10" PRIu64 "\n", "SAMPLE",
-		       s->attr_samples[2 * a]);
+		if (s->attr_samples[2 * a])
+			printf("%16s events: %10" PRIu64 "\n", "SAMPLE",
+			       s->attr_samples[2 * a]);
 		if (s->attr_samples[2 * a + 1])
 			printf("%16s events: %10" PRIu64 "\n", "LOST_SAMPLES",
 			       s->attr_samples[2 * a + 1]);

@@ -74,6 +74,9 @@ done
 t_python tests/lib/taskprobe.py "$T/probe.data"
 same "report_tasks probe" "$T/probe.data" --tasks
 same "report_mmaps probe" "$T/probe.data" --mmaps
+# --stats lists an event that only lost samples (a system-wide dummy's)
+t_python tests/lib/lostprobe.py "$T/lost.data"
+same "report_stats lost" "$T/lost.data" --stats
 # -D: every record, raw and decoded (the records, then perf's stats)
 same report_dump "$T/fp.data" -D
 same "report_dump --header" "$T/sys.data" -D --header
