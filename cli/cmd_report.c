@@ -410,44 +410,33 @@ static int browse(struct rep *c, struct pk_perfdata *pd)
 	return err;
 }
 
-/* perf's branch mode: -b, or by default when the file's header lists
- * branch stacks; with callchains not yet. 0 or -EINVAL (said). */
-static int branch_mode(struct rep *c, struct pk_perfdata *pd, bool cc)
+/* perf's branch mode (-b, or by default when the file's header lists
+ * branch stacks) and memory mode (--mem-mode) against the file: a pipe's
+ * attrs come later, perf does not check them then; neither mode with
+ * callchains yet. 0 or -EINVAL (said). */
+static int sample_modes(struct rep *c, struct pk_perfdata *pd, bool cc)
 {
 	struct pk_perfdata_info in;
+	const char *why = NULL;
 
-	/* a pipe's attrs come later: perf does not check them then */
 	pk_perfdata_info(pd, &in);
 	c->o.branch = c->branch < 0 ?
 		pk_perfdata_has_feat(pd, PK_HEADER_BRANCH_STACK) : c->branch;
 	if (c->o.branch && !in.pipe &&
-	    !cli_any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK)) {
-		cli_error("report", "%s: -b given, but the samples have no branch stacks (record with -b)",
-			  c->input);
-		return -EINVAL;
-	}
-	if (c->o.branch && cc) {
-		cli_error("report", "%s: branch stacks with callchains are not supported yet (use --no-branch-stack)",
-			  c->input);
-		return -EINVAL;
-	}
-	if (c->o.mem && c->o.branch) {
-		cli_error("report", "%s: --mem-mode with branch stacks is not supported yet (use --no-branch-stack)",
-			  c->input);
-		return -EINVAL;
-	}
-	if (c->o.mem && !in.pipe &&
-	    !cli_any_sample_type(pd, PERF_SAMPLE_DATA_SRC)) {
-		cli_error("report", "%s: --mem-mode given, but the samples have no data sources (record with -d)",
-			  c->input);
-		return -EINVAL;
-	}
-	if (c->o.mem && cc) {
-		cli_error("report", "%s: --mem-mode with callchains is not supported yet",
-			  c->input);
-		return -EINVAL;
-	}
-	return 0;
+	    !cli_any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK))
+		why = "-b given, but the samples have no branch stacks (record with -b)";
+	else if (c->o.branch && cc)
+		why = "branch stacks with callchains are not supported yet (use --no-branch-stack)";
+	else if (c->o.mem && c->o.branch)
+		why = "--mem-mode with branch stacks is not supported yet (use --no-branch-stack)";
+	else if (c->o.mem && !in.pipe &&
+		 !cli_any_sample_type(pd, PERF_SAMPLE_DATA_SRC))
+		why = "--mem-mode given, but the samples have no data sources (record with -d)";
+	else if (c->o.mem && cc)
+		why = "--mem-mode with callchains is not supported yet";
+	if (why)
+		cli_error("report", "%s: %s", c->input, why);
+	return why ? -EINVAL : 0;
 }
 
 static int run(struct rep *c, struct pk_perfdata *pd)
@@ -465,7 +454,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -EINVAL;
 	}
-	if ((err = branch_mode(c, pd, cc))) {
+	if ((err = sample_modes(c, pd, cc))) {
 		pk_session_free(s);
 		return err;
 	}

@@ -57,6 +57,16 @@ static int put_bits(struct sb *b, unsigned m, const char *const *names,
 	return printed;
 }
 
+/* The HIT and MISS bits (1 and 2 of the level and TLB fields) as perf's
+ * suffixes. */
+static void put_hit_miss(struct sb *b, unsigned m)
+{
+	if (m & 2)
+		put(b, " hit");
+	if (m & 4)
+		put(b, " miss");
+}
+
 static void put_op(struct sb *b, unsigned op)
 {
 	static const char *const names[] = {
@@ -114,10 +124,7 @@ static void put_lvl(struct sb *b, uint64_t v)
 	}
 	if (b->len == start)
 		put(b, "N/A");
-	if (m & 2)
-		put(b, " hit");
-	if (m & 4)
-		put(b, " miss");
+	put_hit_miss(b, m);
 }
 
 static void put_snp(struct sb *b, uint64_t v)
@@ -143,10 +150,7 @@ static void put_tlb(struct sb *b, uint64_t v)
 
 	if (!put_bits(b, m & ~6u, tlb, 7, false))
 		put(b, "N/A");
-	if (m & 2)
-		put(b, " hit");
-	if (m & 4)
-		put(b, " miss");
+	put_hit_miss(b, m);
 }
 
 static void put_lck(struct sb *b, uint64_t v)

@@ -34,7 +34,7 @@ static uint8_t flag_bits(unsigned key)
 	}
 }
 
-bool pk__rp_br_same(const struct pk_report *r, unsigned key,
+static bool same(const struct pk_report *r, unsigned key,
 		    const struct rp_entry *a, const struct rp_entry *b)
 {
 	const struct rp_sym *sa = end(r, key, a), *sb = end(r, key, b);
@@ -52,7 +52,7 @@ bool pk__rp_br_same(const struct pk_report *r, unsigned key,
 	}
 }
 
-uint64_t pk__rp_br_hash(const struct pk_report *r, unsigned key,
+static uint64_t hash(const struct pk_report *r, unsigned key,
 			const struct rp_entry *e, uint64_t h)
 {
 	const struct rp_sym *s = end(r, key, e);
@@ -75,7 +75,7 @@ static int cmp_null(bool l, bool r)
 	return !l && !r ? 0 : !l ? -1 : 1;
 }
 
-int64_t pk__rp_br_cmp(const struct pk_report *r, unsigned key,
+static int64_t cmp(const struct pk_report *r, unsigned key,
 		      const struct rp_entry *old, const struct rp_entry *nw)
 {
 	const struct rp_sym *l = end(r, key, old), *n = end(r, key, nw);
@@ -100,7 +100,7 @@ int64_t pk__rp_br_cmp(const struct pk_report *r, unsigned key,
 	}
 }
 
-int pk__rp_br_width(const struct pk_report *r, unsigned key,
+static int width(const struct pk_report *r, unsigned key,
 		    const struct rp_entry *e)
 {
 	const struct rp_sym *s = end(r, key, e);
@@ -134,7 +134,7 @@ static void put_end(const struct rp_sym *s, FILE *f, int w, bool last)
 		fprintf(f, "%*s", w - n, "");
 }
 
-void pk__rp_br_print(struct pk_report *r, unsigned key,
+static void print(struct pk_report *r, unsigned key,
 		     const struct rp_entry *e, FILE *f, int w, bool last)
 {
 	const struct rp_sym *s = end(r, key, e);
@@ -223,3 +223,8 @@ int pk__rp_branch_add(struct pk_report *r, struct rp_hists *h,
 	}
 	return 0;
 }
+
+const struct rp_key_ops pk__rp_branch_keys = {
+	.same = same, .hash = hash, .cmp = cmp, .width = width,
+	.print = print,
+};

@@ -60,6 +60,15 @@ static const struct key_desc descs[] = {
 	{ "local_ins_lat", RK_INS_LAT, "Local INSTR Latency", 19, false },
 };
 
+const struct rp_key_ops *pk__rp_key_family(unsigned key)
+{
+	if (key & RK_BRANCH)
+		return &pk__rp_branch_keys;
+	if (key & RK_MEMORY)
+		return &pk__rp_mem_keys;
+	return NULL;
+}
+
 static const struct key_desc *desc(unsigned key)
 {
 	for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++)
@@ -218,10 +227,8 @@ bool pk__rp_key_same(const struct pk_report *r, unsigned key,
 {
 	const char *sa = key_str(key, a), *sb = key_str(key, b);
 
-	if (key & RK_BRANCH)
-		return pk__rp_br_same(r, key, a, b);
-	if (key & RK_MEMORY)
-		return pk__rp_mem_same(r, key, a, b);
+	if (pk__rp_key_family(key))
+		return pk__rp_key_family(key)->same(r, key, a, b);
 
 	if (sa || sb)
 		return sa == sb;
@@ -233,10 +240,8 @@ uint64_t pk__rp_key_hash(const struct pk_report *r, unsigned key,
 {
 	const char *s = key_str(key, e);
 
-	if (key & RK_BRANCH)
-		return pk__rp_br_hash(r, key, e, h);
-	if (key & RK_MEMORY)
-		return pk__rp_mem_hash(r, key, e, h);
+	if (pk__rp_key_family(key))
+		return pk__rp_key_family(key)->hash(r, key, e, h);
 
 	return pk__rp_mix(h, s ? (uintptr_t)s : (uint64_t)key_num(key, e));
 }
@@ -250,9 +255,8 @@ int pk__rp_key_cmp(const struct pk_report *r, unsigned key,
 	int64_t x = key_num(key, a), y = key_num(key, b), c;
 
 	/* perf's output order of these: se_cmp(new, old) > 0 goes above */
-	if (key & (RK_BRANCH | RK_MEMORY)) {
-		c = key & RK_BRANCH ? pk__rp_br_cmp(r, key, a, b) :
-				      pk__rp_mem_cmp(r, key, a, b);
+	if (pk__rp_key_family(key)) {
+		c = pk__rp_key_family(key)->cmp(r, key, a, b);
 		return c > 0 ? -1 : c < 0;
 	}
 
@@ -298,10 +302,8 @@ int pk__rp_key_width(const struct pk_report *r, unsigned key,
 {
 	const char *s = key_str(key, e);
 
-	if (key & RK_BRANCH)
-		return pk__rp_br_width(r, key, e);
-	if (key & RK_MEMORY)
-		return pk__rp_mem_width(r, key, e);
+	if (pk__rp_key_family(key))
+		return pk__rp_key_family(key)->width(r, key, e);
 
 	/* perf's number columns keep their header's width */
 	return desc(key)->string && s ? (int)strlen(s) : 0;
@@ -313,12 +315,8 @@ void pk__rp_key_print(struct pk_report *r, unsigned key,
 	char b[64];
 	const char *t;
 
-	if (key & RK_BRANCH) {
-		pk__rp_br_print(r, key, e, f, w, last);
-		return;
-	}
-	if (key & RK_MEMORY) {
-		pk__rp_mem_print(r, key, e, f, w, last);
+	if (pk__rp_key_family(key)) {
+		pk__rp_key_family(key)->print(r, key, e, f, w, last);
 		return;
 	}
 	t = key_text(key, e, b, sizeof(b));

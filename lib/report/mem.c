@@ -37,7 +37,7 @@ int pk__rp_mem_values(struct pk_report *r, const struct pk_session_sample *ss,
 	uint16_t mode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint16_t other = mode == PERF_RECORD_MISC_KERNEL ?
 			 PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
-	struct pk_location l;
+	struct pk_location l, lo;
 	uint16_t at = mode;
 
 	t->daddr = (sm->sample_type & PERF_SAMPLE_ADDR) ? sm->addr : 0;
@@ -46,18 +46,17 @@ int pk__rp_mem_values(struct pk_report *r, const struct pk_session_sample *ss,
 	t->ins_lat = (sm->sample_type & PERF_SAMPLE_WEIGHT_STRUCT) ?
 		     (uint16_t)(sm->weight >> 32) : 0;
 	/* perf: the sample's cpumode, then the other one */
-	if (pk_session_resolve(r->sess, sm->pid, t->daddr, mode, &l)) {
-		if (!pk_session_resolve(r->sess, sm->pid, t->daddr, other, &l))
-			at = other;
-		else
-			pk_session_resolve(r->sess, sm->pid, t->daddr, mode, &l);
+	if (pk_session_resolve(r->sess, sm->pid, t->daddr, mode, &l) &&
+	    !pk_session_resolve(r->sess, sm->pid, t->daddr, other, &lo)) {
+		at = other;
+		l = lo;
 	}
 	t->dsym = pk__rp_sym_of(r, sm->pid, t->daddr, at);
 	t->doff = l.sym ? l.symoff : 0;
 	return t->dsym == UINT32_MAX ? -ENOMEM : 0;
 }
 
-bool pk__rp_mem_same(const struct pk_report *r, unsigned key,
+static bool same(const struct pk_report *r, unsigned key,
 		     const struct rp_entry *a, const struct rp_entry *b)
 {
 	switch (key) {
@@ -68,7 +67,7 @@ bool pk__rp_mem_same(const struct pk_report *r, unsigned key,
 	}
 }
 
-uint64_t pk__rp_mem_hash(const struct pk_report *r, unsigned key,
+static uint64_t hash(const struct pk_report *r, unsigned key,
 			 const struct rp_entry *e, uint64_t h)
 {
 	switch (key) {
@@ -84,7 +83,7 @@ static int cmp_null(bool l, bool r)
 	return !l && !r ? 0 : !l ? -1 : 1;
 }
 
-int64_t pk__rp_mem_cmp(const struct pk_report *r, unsigned key,
+static int64_t cmp(const struct pk_report *r, unsigned key,
 		       const struct rp_entry *old, const struct rp_entry *nw)
 {
 	const char *l = r->sym[old->dsym].dso, *n = r->sym[nw->dsym].dso;
@@ -104,7 +103,7 @@ int64_t pk__rp_mem_cmp(const struct pk_report *r, unsigned key,
 	}
 }
 
-int pk__rp_mem_width(const struct pk_report *r, unsigned key,
+static int width(const struct pk_report *r, unsigned key,
 		     const struct rp_entry *e)
 {
 	const struct rp_sym *s = &r->sym[e->dsym];
@@ -144,7 +143,7 @@ static void put_daddr(const struct rp_sym *s, const struct rp_entry *e,
 		fprintf(f, "%-*.*s", w, n, b);
 }
 
-void pk__rp_mem_print(struct pk_report *r, unsigned key,
+static void print(struct pk_report *r, unsigned key,
 		      const struct rp_entry *e, FILE *f, int w, bool last)
 {
 	static const enum pk_mem_part parts[] = {
@@ -179,3 +178,8 @@ void pk__rp_mem_print(struct pk_report *r, unsigned key,
 	else
 		fprintf(f, "%-*s", w, b);
 }
+
+const struct rp_key_ops pk__rp_mem_keys = {
+	.same = same, .hash = hash, .cmp = cmp, .width = width,
+	.print = print,
+};

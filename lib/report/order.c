@@ -164,10 +164,9 @@ int64_t pk__rp_entries_cmp(const struct pk_report *r,
 	for (unsigned k = 0; !c && k < r->nkeys; k++) {
 		if (r->keys[k] == RF_IPC)
 			c = sym_key_cmp(r, nw, old);
-		else if (r->keys[k] & RK_BRANCH)
-			c = pk__rp_br_cmp(r, r->keys[k], old, nw);
-		else if (r->keys[k] & RK_MEMORY)
-			c = pk__rp_mem_cmp(r, r->keys[k], old, nw);
+		else if (pk__rp_key_family(r->keys[k]))
+			c = pk__rp_key_family(r->keys[k])->cmp(r, r->keys[k],
+							       old, nw);
 		else if (r->keys[k] != RK_SYM)
 			c = pk__rp_cmp_key(r, r->keys[k], nw, old);
 		else

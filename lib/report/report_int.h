@@ -382,39 +382,39 @@ int pk__rp_key_width(const struct pk_report *r, unsigned key,
 		     const struct rp_entry *e);
 void pk__rp_key_print(struct pk_report *r, unsigned key,
 		      const struct rp_entry *e, FILE *f, int w, bool last);
+/* A family of extended keys that keep their values in the entry's own
+ * fields (branch.c, mem.c): equality, hash, perf's se_cmp of LEFT
+ * against RIGHT (in its tree of entries LEFT is the entry there, RIGHT
+ * the new one: negative sends it left; in the output order A above B
+ * when se_cmp(A, B) > 0), the text's width and the text (padded to W
+ * unless LAST). */
+struct rp_key_ops {
+	bool (*same)(const struct pk_report *r, unsigned key,
+		     const struct rp_entry *a, const struct rp_entry *b);
+	uint64_t (*hash)(const struct pk_report *r, unsigned key,
+			 const struct rp_entry *e, uint64_t h);
+	int64_t (*cmp)(const struct pk_report *r, unsigned key,
+		       const struct rp_entry *left,
+		       const struct rp_entry *right);
+	int (*width)(const struct pk_report *r, unsigned key,
+		     const struct rp_entry *e);
+	void (*print)(struct pk_report *r, unsigned key,
+		      const struct rp_entry *e, FILE *f, int w, bool last);
+};
+/* branch.c: the branch keys (RK_BRANCH) */
+extern const struct rp_key_ops pk__rp_branch_keys;
+/* mem.c: the memory keys (RK_MEMORY) */
+extern const struct rp_key_ops pk__rp_mem_keys;
+/* keys.c: KEY's family, or NULL for a key of keys.c's own. */
+const struct rp_key_ops *pk__rp_key_family(unsigned key);
 /* mem.c: perf's memory mode (--mem-mode): the sample's data address,
  * source and latency into TMPL. 0 or -ENOMEM. */
 int pk__rp_mem_values(struct pk_report *r, const struct pk_session_sample *ss,
 		      struct rp_entry *tmpl);
-/* The memory keys' equality, hash, se_cmp (OLD against NEW), text width
- * and text, as the branch keys'. */
-bool pk__rp_mem_same(const struct pk_report *r, unsigned key,
-		     const struct rp_entry *a, const struct rp_entry *b);
-uint64_t pk__rp_mem_hash(const struct pk_report *r, unsigned key,
-			 const struct rp_entry *e, uint64_t h);
-int64_t pk__rp_mem_cmp(const struct pk_report *r, unsigned key,
-		       const struct rp_entry *old, const struct rp_entry *nw);
-int pk__rp_mem_width(const struct pk_report *r, unsigned key,
-		     const struct rp_entry *e);
-void pk__rp_mem_print(struct pk_report *r, unsigned key,
-		      const struct rp_entry *e, FILE *f, int w, bool last);
 /* branch.c: perf's branch mode (-b). The sample's branches, each an
  * entry of period 1 (its target the entry's symbol). 0 or -ENOMEM. */
 int pk__rp_branch_add(struct pk_report *r, struct rp_hists *h,
 		      const struct pk_session_sample *ss, struct rp_entry *tmpl);
-/* The branch keys' equality, hash, perf's comparison in its tree of
- * entries (se_cmp of OLD against NEW: negative sends NEW left) and
- * output order (negative: A above), text width and text. */
-bool pk__rp_br_same(const struct pk_report *r, unsigned key,
-		    const struct rp_entry *a, const struct rp_entry *b);
-uint64_t pk__rp_br_hash(const struct pk_report *r, unsigned key,
-			const struct rp_entry *e, uint64_t h);
-int64_t pk__rp_br_cmp(const struct pk_report *r, unsigned key,
-		      const struct rp_entry *old, const struct rp_entry *nw);
-int pk__rp_br_width(const struct pk_report *r, unsigned key,
-		    const struct rp_entry *e);
-void pk__rp_br_print(struct pk_report *r, unsigned key,
-		     const struct rp_entry *e, FILE *f, int w, bool last);
 /* Compiles the parent regex when the parent key is in: 0, -EINVAL (bad
  * regex), -ENOMEM. */
 int pk__rp_keys_init(struct pk_report *r);
