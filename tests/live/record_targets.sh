@@ -90,7 +90,7 @@ check record_per_thread "$n samples of 250 ($(head -1 pt.err))" "$n" -eq 250
 # Side-band: FORK before COMM for every synthesized thread of -a.
 $PK script -D -i a.data 2>/dev/null | awk '
 	/PERF_RECORD_FORK\(/ { s = $0; sub(/.*FORK\([0-9]+:/, "", s); sub(/\).*/, "", s); forked[s] = 1 }
-	/PERF_RECORD_COMM:/ && $1 == 0 { s = $NF; sub(/.*\//, "", s); if (!(s in forked)) bad++ }
+	/PERF_RECORD_COMM:/ && $2 == 0 { s = $NF; sub(/.*\//, "", s); if (!(s in forked)) bad++ }
 	END { print bad + 0 }' > order.out
 check record_a_fork_before_comm "$(cat order.out) COMMs before their FORK" "$(cat order.out)" -eq 0
 
