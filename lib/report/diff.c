@@ -84,6 +84,24 @@ static int collapse_cmp(const void *pa, const void *pb, void *r)
 	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
 }
 
+/* collapse_cmp for the entries of one report: of the entries whose keys
+ * are equal (a name at several addresses: libc's "@plt"), perf's
+ * collapsed entry is the first of its tree of entries, which keeps its
+ * filter (-C, -d: the row hidden or shown). */
+static int first_cmp(const void *pa, const void *pb, void *r)
+{
+	const struct df_ent *a = pa, *b = pb;
+	int c = keys_cmp(r, a, b);
+	int64_t t;
+
+	if (c || (!a->s.name && !b->s.name))
+		return collapse_cmp(pa, pb, r);
+	t = pk__rp_entries_cmp(r, &a->re, &b->re);
+	if (t)
+		return t < 0 ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
 static int grow_ents(struct df_ent **v, uint32_t *cap, uint32_t n)
 {
 	return pk__rp_grow((void **)v, cap, n, sizeof(**v), 64);
@@ -116,7 +134,7 @@ static int collapse(const struct pk_report *r, unsigned a,
 		n++;
 	}
 	if (n)
-		qsort_r(v, n, sizeof(*v), collapse_cmp, (void *)r);
+		qsort_r(v, n, sizeof(*v), first_cmp, (void *)r);
 	uint32_t m = 0;
 
 	/* without the DSO key perf's tree of entries orders unresolved

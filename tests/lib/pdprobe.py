@@ -23,6 +23,20 @@ def stream(attr, records):
                     [rec(68, b'', 0)])
 
 
+def file_mode(attr, records):
+    """The same as a perf.data file (perf diff 6.1 reads no pipe): the
+    header, ATTR's section (id 1), the records; no feature sections."""
+    attr += b'\0' * (128 - len(attr))
+    data = b''.join(records + [rec(68, b'', 0)])
+    ids, attrs = 104, 112          # header 104 bytes, one id, one attr
+    at = attrs + 128 + 16
+    head = struct.pack('<8sQQ', b'PERFILE2', 104, 128 + 16)
+    head += struct.pack('<QQQQQQ', attrs, 128 + 16, at, len(data), 0, 0)
+    head += b'\0' * 32
+    return head + struct.pack('<Q', 1) + attr + struct.pack('<QQ', ids, 8) \
+        + data
+
+
 def mmap2(pid, tid, start, length, pgoff, path, ino=1234):
     return rec(10, struct.pack('<IIQQQIIQQII', pid, tid, start, length,
                                pgoff, 8, 1, ino, 0, 5, 2) + padded(path))

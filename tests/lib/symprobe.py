@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# symprobe.py OUT DSO [ADDR...]: writes OUT, a pipe-mode perf.data with one
+# symprobe.py [--file] OUT DSO [ADDR...]: writes OUT, a pipe-mode (with
+# --file: file-mode) perf.data with one
 # cpu-clock sample (user mode) at each address of DSO (ELF addresses, hex)
 # in a mapping of DSO's executable segment; with no ADDRs, at the edges of
 # every function symbol, every PLT entry and each 4 bytes of the sections
@@ -10,7 +11,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pdprobe import Elf, mmap2, padded, rec, stream  # noqa: E402
+from pdprobe import Elf, file_mode, mmap2, padded, rec, stream  # noqa: E402
 
 BASE = 0x7f0000000000
 PID = 4242
@@ -37,10 +38,15 @@ def elf_info(path):
 
 
 def main():
-    out, dso = sys.argv[1], os.path.abspath(sys.argv[2])
+    args = sys.argv[1:]
+    write = stream
+    if args and args[0] == '--file':
+        write = file_mode
+        args = args[1:]
+    out, dso = args[0], os.path.abspath(args[1])
     seg, addrs = elf_info(dso)
-    if len(sys.argv) > 3:
-        addrs = [int(a, 16) for a in sys.argv[3:]]
+    if len(args) > 2:
+        addrs = [int(a, 16) for a in args[2:]]
     off, vaddr, filesz = seg
     start = BASE + (vaddr & ~0xfff)
     pgoff = off & ~0xfff
@@ -57,7 +63,7 @@ def main():
         w.append(rec(9, struct.pack('<QIIQQ', ip, PID, PID, t, 1)))
         t += 1000
     with open(out, 'wb') as f:
-        f.write(stream(attr, w))
+        f.write(write(attr, w))
 
 
 main()

@@ -194,6 +194,33 @@ SP=$(perf script -i "$T/sys2.data" -F comm,pid 2>/dev/null |
 MODCHECK=1 same "diff_system_wide --pid" --pid "$SP" -s pid,dso \
 	"$T/sys1.data" "$T/sys2.data"
 
+# one name at several addresses (libc's PLT entries of no symbol, all
+# "@plt"), samples of two processes: the collapsed entry keeps the -C
+# filter of the first of perf's tree (tests/lib/diffprobe.py)
+LIBC=$(ldd "$PERFKIT" | awk '/libc.so/ { print $3 }')
+P=0
+for p in "o:f m:f|m:p2 o:p0 m:f" "o:p3 m:p1 o:f|o:p2 m:p0 m:f m:f" \
+	 "m:p3 o:p1 o:f|m:p1 o:p2 m:p3 o:f" "o:f m:f m:p0|m:p1 o:p0 m:f"; do
+	P=$((P + 1))
+	# shellcheck disable=SC2086
+	t_python tests/lib/diffprobe.py "$T/pb$P.data" "$LIBC" ${p%|*} \
+		2>"$T/pe" &&
+		t_python tests/lib/diffprobe.py "$T/pn$P.data" "$LIBC" \
+			 ${p#*|} 2>"$T/pe"
+	pr=$?
+	for o in "-C mine" "-C other -c ratio" \
+		 "-C mine --percentage relative -F"; do
+		if [ $pr -ne 0 ]; then
+			N=$((N + 1))
+			t_part $N && fail "diff_plt_names$P $o" \
+				"diffprobe: $(cat "$T/pe")"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		same "diff_plt_names$P $o" $o "$T/pb$P.data" "$T/pn$P.data"
+	done
+done
+
 # corpus files (old kernels, unresolved addresses); kernel modules refused
 if need_shared corpus/perf-data diff_corpus; then
 	C=$PK_SHARED/corpus/perf-data
