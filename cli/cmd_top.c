@@ -60,6 +60,11 @@ static void usage(FILE *f)
 	      "  -z, --zero             zero the history at each refresh\n"
 	      "  -n, --show-nr-samples  a Samples column\n"
 	      "      --percent-limit P  hide entries under P percent\n"
+	      "  -g                     callchains (frame pointers): each\n"
+	      "                         entry's below it, callers' entries\n"
+	      "                         with their children's share\n"
+	      "      --call-graph fp    the same\n"
+	      "      --no-children      with -g: each entry its own share\n"
 	      "  -m, --mmap-pages N     ring pages per CPU\n"
 	      "      --stdio            text screens (default: the browser\n"
 	      "                         on a terminal)\n"
@@ -67,7 +72,8 @@ static void usage(FILE *f)
 	      "  -v, --verbose\n", f);
 }
 
-enum { O_STDIO = 256, O_TUI, O_PLIMIT, O_CALLGRAPH, O_CHILDREN };
+enum { O_STDIO = 256, O_TUI, O_PLIMIT, O_CALLGRAPH, O_CHILDREN,
+       O_NO_CHILDREN };
 
 static const struct option longopts[] = {
 	{ "event", 1, NULL, 'e' }, { "freq", 1, NULL, 'F' },
@@ -81,7 +87,8 @@ static const struct option longopts[] = {
 	{ "stdio", 0, NULL, O_STDIO }, { "tui", 0, NULL, O_TUI },
 	{ "percent-limit", 1, NULL, O_PLIMIT },
 	{ "call-graph", 1, NULL, O_CALLGRAPH },
-	{ "children", 0, NULL, O_CHILDREN }, { "help", 0, NULL, 'h' },
+	{ "children", 0, NULL, O_CHILDREN },
+	{ "no-children", 0, NULL, O_NO_CHILDREN }, { "help", 0, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -170,10 +177,24 @@ static int parse_opt(struct top_cfg *c, int o, const char *arg)
 		if (end == arg || *end || c->percent_limit < 0)
 			return bad_value("--percent-limit", arg);
 		return 0;
-	case 'g': case O_CALLGRAPH: case O_CHILDREN:
-		cli_error("top", "callchains (-g, --call-graph, --children) "
-			  "are not supported yet");
-		return 2;
+	case 'g': c->callchain = true; return 0;
+	case O_CALLGRAPH:
+		/* perf's record mode first; dwarf and lbr are not read live */
+		if (strcmp(arg, "fp") && strncmp(arg, "fp,", 3)) {
+			cli_error("top", "--call-graph '%s': only fp (frame "
+				  "pointers) is supported", arg);
+			return 2;
+		}
+		if (arg[2]) {
+			cli_error("top", "--call-graph '%s': print options "
+				  "are not supported (perf top's graph, 0.5%%, "
+				  "caller with children)", arg);
+			return 2;
+		}
+		c->callchain = true;
+		return 0;
+	case O_CHILDREN: c->no_children = false; return 0;
+	case O_NO_CHILDREN: c->no_children = true; return 0;
 	case 'h': usage(stdout); return 1;
 	default: usage(stderr); return 2;
 	}
@@ -230,6 +251,8 @@ static void config_event(struct top *t, struct pk_evsel *e, bool track,
 	}
 	if (!t->c.pids && !t->c.tids)
 		a->sample_type |= PERF_SAMPLE_CPU;
+	if (t->c.callchain)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	a->mmap = a->comm = a->task = track;
 	a->mmap2 = track && pk_feature_has(PK_FEAT_MMAP2);
 	a->comm_exec = track && pk_feature_has(PK_FEAT_COMM_EXEC);
@@ -371,7 +394,11 @@ static int make_header(struct top *t)
 
 static int new_report(struct top *t)
 {
-	PK_OPTS(pk_report_new_opts, o, .sort = t->c.sort ? t->c.sort : "dso,sym");
+	/* perf top -g: children by default, then callers first */
+	bool children = t->c.callchain && !t->c.no_children;
+	PK_OPTS(pk_report_new_opts, o, .sort = t->c.sort ? t->c.sort : "dso,sym",
+		.callchain = t->c.callchain, .children = children,
+		.caller = children);
 
 	pk_report_free(t->rep);
 	t->rep = pk_report_new(t->sess, t->pd, &o);
@@ -594,8 +621,7 @@ int top_next_period(struct top *t)
 	t->samples = t->ksamples = t->exact = t->lost = 0;
 	if (t->c.zero)
 		return new_report(t);
-	pk_report_decay(t->rep);
-	return 0;
+	return pk_report_decay(t->rep);
 }
 
 /* perf's terminal size: $LINES and $COLUMNS, else the tty's, else 25x80. */
@@ -635,6 +661,10 @@ static int show_stdio(struct top *t)
 
 	term_size(&rows, &cols);
 	o.color = stdout_color();
+	if (t->c.callchain) {
+		o.chain = PK_REPORT_CHAIN_GRAPH;
+		o.chain_percent = 0.5;
+	}
 	top_header(t, hdr, sizeof(hdr));
 	printf("\033[H\033[2J\n%s\n", hdr);
 	for (int i = 0; i < cols - 1; i++)
@@ -811,6 +841,11 @@ int cmd_top(int argc, char **argv)
 		t.c.tui = tui_available();
 	if (t.c.tui && !tui_available()) {
 		cli_error("top", "--tui: standard output is not a terminal");
+		return 2;
+	}
+	if (t.c.tui && t.c.callchain) {
+		cli_error("top", "-g: callchains in the browser are not "
+			  "supported yet (use --stdio)");
 		return 2;
 	}
 	/* the browser's terminal restores itself on these signals */

@@ -16,6 +16,8 @@ struct top_cfg {
 	uint64_t freq, period;      /* -F (default 4000), -c */
 	const char *pids, *tids, *cpu_list, *sort;
 	bool hide_kernel, hide_user, stdio, tui, zero, show_nr, all_cpus;
+	bool callchain;             /* -g, --call-graph fp */
+	bool no_children;           /* --no-children (children: -g's default) */
 	int delay_secs;             /* -d */
 	int entries;                /* -E, 0: the terminal's rows less 5 */
 	double percent_limit;

@@ -266,9 +266,13 @@ PK_API int pk_report_diff_print(struct pk_report *const *r, unsigned n,
  * Ages the report as perf top does after each display: every entry's
  * periods and sample counts, and its callchain's, become 7/8 of what they
  * were (integer division); the totals lose what the entries lost. An
- * entry aged to nothing is no longer shown by pk_report_print_top().
+ * entry aged to nothing, or with no period of its own (a caller that
+ * --children made), is deleted as perf deletes it: emptied, its callchain
+ * dropped, no longer shown by pk_report_print_top() until samples come
+ * to it again. A callchain node's sum becomes, as in perf, its own aged
+ * hits and its children's (not theirs below). 0 or -ENOMEM.
  */
-PK_API void pk_report_decay(struct pk_report *r);
+PK_API int pk_report_decay(struct pk_report *r);
 
 struct pk_report_top_opts {
 	size_t sz;
@@ -286,8 +290,14 @@ struct pk_report_top_opts {
 	 * headers' widths not minima) and, first, a line of the column
 	 * titles cut to them. */
 	bool fit;
+	/* Each row's callchain below it, as perf top -g prints it: the
+	 * report's trees (its CALLER order), percentages of the total, the
+	 * nodes under CHAIN_PERCENT left out (perf's 0.5); lines not cut.
+	 * NONE: rows only. */
+	enum pk_report_chain chain;
+	double chain_percent;
 };
-#define pk_report_top_opts__last_field fit
+#define pk_report_top_opts__last_field chain_percent
 
 /*
  * Writes the entries of one event as perf top --stdio shows them under

@@ -388,6 +388,16 @@ static int index_kids(struct pk_report *r, uint32_t p)
 	return 0;
 }
 
+int pk__rp_reindex_nodes(struct pk_report *r)
+{
+	pk__hash_fini(&r->nodeidx);
+	memset(&r->nodeidx, 0, sizeof(r->nodeidx));
+	for (uint32_t p = 1; p < r->nnode; p++)
+		if (r->node[p].nkids > FEW_KIDS && index_kids(r, p))
+			return -ENOMEM;
+	return 0;
+}
+
 /* P's child for SYM, made when new: a walk of a few, a look-up of many.
  * 0: ENOMEM. */
 static uint32_t child(struct pk_report *r, uint32_t p, uint32_t sym)

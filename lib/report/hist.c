@@ -186,6 +186,8 @@ void pk_report_free(struct pk_report *r)
 	pk__free(r->sym);
 	pk__hash_fini(&r->symidx);
 	pk__free(r->node);
+	pk__free(r->node_bias);
+	pk__free(r->node_split);
 	pk__hash_fini(&r->nodeidx);
 	pk__free(r->chain);
 	pk__free(r->seen);

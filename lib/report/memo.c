@@ -326,6 +326,23 @@ void pk__rp_memo_fini(struct pk_report *r)
 	pk__hash_fini(&r->raw_idx);
 }
 
+void pk__rp_memo_reset(struct pk_report *r)
+{
+	pk__rp_memo_fini(r);
+	r->memo = NULL;
+	r->memo_pool = NULL;
+	r->raw = NULL;
+	r->raw_pool = NULL;
+	memset(&r->memo_idx, 0, sizeof(r->memo_idx));
+	memset(&r->raw_idx, 0, sizeof(r->raw_idx));
+	r->nmemo = r->capmemo = 0;
+	r->npool = r->cappool = 0;
+	r->nraw = r->capraw = 0;
+	r->nraw_ips = r->capraw_ips = 0;
+	r->memo_rec = r->raw_pending = false;
+	r->memo_last = UINT32_MAX;
+}
+
 void pk__rp_cumul(struct pk_report *r)
 {
 	if (!r->cumul_stale)
@@ -340,5 +357,8 @@ void pk__rp_cumul(struct pk_report *r)
 		if (n->parent)
 			r->node[n->parent].cumul += n->cumul;
 	}
+	/* perf's sums of aged nodes (top) */
+	for (uint32_t i = 1; i < r->nbias; i++)
+		r->node[i].cumul += (uint64_t)r->node_bias[i];
 	r->cumul_stale = false;
 }

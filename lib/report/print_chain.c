@@ -22,7 +22,7 @@ struct gctx {
 /* The last trie node of the merged node that starts at N. */
 static uint32_t run_end(const struct pk_report *r, uint32_t n)
 {
-	while (!r->node[n].hit && r->node[n].child &&
+	while (!pk__rp_node_ends(r, n) && r->node[n].child &&
 	       !r->node[r->node[n].child].next)
 		n = r->node[n].child;
 	return n;

@@ -187,6 +187,14 @@ struct pk_report {
 	struct pk__hash stridx;
 	struct rp_node *node;
 	uint32_t nnode, capnode;
+	/* top.c, perf's aging of callchain nodes (pk_report_decay), for the
+	 * NBIAS nodes made before the last one: perf's node sum (its hit and
+	 * its children's hits, not theirs below) less the node's own sum
+	 * (pk__rp_cumul adds it), and whether a chain ended there once (the
+	 * split stays when its hits age to nothing) */
+	int64_t *node_bias;
+	uint8_t *node_split;
+	uint32_t nbias;
 	struct pk__hash nodeidx;           /* parent << 32 | sym -> node */
 	uint32_t *chain, capchain;         /* the sample being added */
 	uint32_t *seen;                    /* entries it added to */
@@ -270,6 +278,14 @@ void pk__rp_memo_done(struct pk_report *r);
 void pk__rp_memo_fini(struct pk_report *r);
 /* Sums the nodes' cumul from their hits (before reading them). */
 void pk__rp_cumul(struct pk_report *r);
+/* Forgets every memo (the nodes they name are gone: top's aging). */
+void pk__rp_memo_reset(struct pk_report *r);
+/* Whether trie node N ends a run of perf's callchain node: a chain ends
+ * there, or did before its hits aged to nothing (top). */
+static inline bool pk__rp_node_ends(const struct pk_report *r, uint32_t n)
+{
+	return r->node[n].hit || (n < r->nbias && r->node_split[n]);
+}
 /* hist.c */
 /* Room in *V for element N (*CAP of SIZE bytes now; FIRST the first
  * capacity): 0 or -ENOMEM. */
@@ -291,6 +307,9 @@ bool pk__rp_shown_task(const struct pk_report *r, const char *comm,
  * string index in *IDX (the order of first sight). NULL: ENOMEM. */
 const char *pk__rp_dso_short(struct pk_report *r, const char *dso,
 			     uint32_t *idx);
+/* The index of the nodes of many children, made again (the nodes were
+ * moved). 0 or -ENOMEM. */
+int pk__rp_reindex_nodes(struct pk_report *r);
 int pk__rp_chain_append(struct pk_report *r, struct rp_entry *e,
 			const uint32_t *chain, uint32_t n, uint64_t period);
 int pk__rp_resolve_chain(struct pk_report *r,

@@ -17,26 +17,159 @@ static uint64_t aged(uint64_t v)
 	return v * 7 / 8;
 }
 
-void pk_report_decay(struct pk_report *r)
+/* perf's hists__decay_entry: the entry's periods aged; one that had no
+ * period of its own (a caller only, with children) or ages to none is
+ * deleted: emptied here, its callchain dropped (a sample makes it anew).
+ * Whether it was. */
+static bool decay_entry(struct rp_hists *h, struct rp_entry *e)
 {
+	uint64_t lost = e->self - aged(e->self);
+
+	if (e->self) {
+		h->total -= lost;   /* what the filters let by is summed
+				       when printing */
+		e->self -= lost;
+		e->acc = aged(e->acc);
+		e->nr_self = aged(e->nr_self);
+		e->nr_acc = aged(e->nr_acc);
+		if (e->self)
+			return false;
+	}
+	e->self = e->acc = e->nr_self = e->nr_acc = 0;
+	e->max_depth = 0;
+	if (!e->root)
+		return false;
+	e->root = 0;
+	return true;
+}
+
+/* Room for the aging's notes of every node. 0 or -ENOMEM. */
+static int bias_room(struct pk_report *r)
+{
+	int64_t *b = pk__realloc(r->node_bias, (r->nnode + 1) * sizeof(*b));
+	uint8_t *s;
+
+	if (!b)
+		return -ENOMEM;
+	r->node_bias = b;
+	s = pk__realloc(r->node_split, r->nnode + 1);
+	if (!s)
+		return -ENOMEM;
+	r->node_split = s;
+	memset(b + r->nbias, 0, (r->nnode - r->nbias) * sizeof(*b));
+	memset(s + r->nbias, 0, r->nnode - r->nbias);
+	r->nbias = r->nnode;
+	return 0;
+}
+
+/* The last node of the run (perf's callchain node) from N. */
+static uint32_t run_end(const struct pk_report *r, uint32_t n)
+{
+	while (!pk__rp_node_ends(r, n) && r->node[n].child &&
+	       !r->node[r->node[n].child].next)
+		n = r->node[n].child;
+	return n;
+}
+
+/*
+ * perf's decay_callchain: each of its nodes (a run of the trie's) keeps
+ * 7/8 of its hit, and its children_hit becomes the sum of its children's
+ * hits only (what came to their children is forgotten until new samples
+ * add to it). The trie's hits are aged; each node's difference from
+ * that sum is noted for pk__rp_cumul.
+ */
+static int age_nodes(struct pk_report *r)
+{
+	int err = bias_room(r);
+
+	if (err)
+		return err;
+	for (uint32_t i = 1; i < r->nnode; i++) {
+		r->node_split[i] |= r->node[i].hit != 0;
+		r->node[i].hit = aged(r->node[i].hit);
+	}
+	r->nbias = 0;               /* the trie's own sums first */
+	r->cumul_stale = true;
+	pk__rp_cumul(r);
+	r->nbias = r->nnode;
+	for (uint32_t i = 1; i < r->nnode; i++) {
+		/* a root has no frames: its children are its own */
+		uint32_t end = r->node[i].parent ? run_end(r, i) : i;
+		uint64_t v = r->node[end].hit;
+
+		for (uint32_t c = r->node[end].child; c; c = r->node[c].next)
+			v += r->node[run_end(r, c)].hit;
+		r->node_bias[i] = (int64_t)(v - r->node[i].cumul);
+	}
+	r->cumul_stale = true;
+	return 0;
+}
+
+/* Drops the nodes that no entry reaches (deleted entries' callchains);
+ * the others keep their order (siblings are ordered by their making).
+ * The memos name nodes: they go. 0 or -ENOMEM. */
+static int compact_nodes(struct pk_report *r)
+{
+	uint32_t *map = pk__calloc(r->nnode + 1, sizeof(*map)), k = 1, nb = 0;
+
+	if (!map)
+		return -ENOMEM;
+	for (unsigned a = 0; a < r->nh; a++)
+		for (uint32_t i = 0; i < r->h[a].n; i++)
+			if (r->h[a].e[i].root)
+				map[r->h[a].e[i].root] = 1;
+	/* a node is made after its parent: one pass marks the trees */
+	for (uint32_t i = 1; i < r->nnode; i++)
+		if (r->node[i].parent && map[r->node[i].parent])
+			map[i] = 1;
+	for (uint32_t i = 1; i < r->nnode; i++)
+		if (map[i])
+			map[i] = k++;
+	for (uint32_t i = 1; i < r->nnode; i++) {
+		struct rp_node n = r->node[i];
+
+		if (!map[i])
+			continue;
+		n.parent = map[n.parent];
+		n.child = map[n.child];
+		n.next = map[n.next];
+		n.hint = map[n.hint];
+		r->node[map[i]] = n;
+		if (i < r->nbias) {
+			r->node_bias[map[i]] = r->node_bias[i];
+			r->node_split[map[i]] = r->node_split[i];
+			nb = map[i] + 1;
+		}
+	}
+	for (unsigned a = 0; a < r->nh; a++)
+		for (uint32_t i = 0; i < r->h[a].n; i++)
+			r->h[a].e[i].root = map[r->h[a].e[i].root];
+	r->nnode = k;
+	r->nbias = nb;
+	r->last_end = 0;
+	r->cumul_stale = true;
+	pk__free(map);
+	pk__rp_memo_reset(r);
+	return pk__rp_reindex_nodes(r);
+}
+
+int pk_report_decay(struct pk_report *r)
+{
+	bool dropped = false;
+
 	for (unsigned a = 0; a < r->nh; a++) {
 		struct rp_hists *h = &r->h[a];
 
-		for (uint32_t i = 0; i < h->n; i++) {
-			struct rp_entry *e = &h->e[i];
-			uint64_t lost = e->self - aged(e->self);
-
-			h->total -= lost;   /* what the filters let by is
-					       summed when printing */
-			e->self -= lost;
-			e->acc = aged(e->acc);
-			e->nr_self = aged(e->nr_self);
-			e->nr_acc = aged(e->nr_acc);
-		}
+		for (uint32_t i = 0; i < h->n; i++)
+			dropped |= decay_entry(h, &h->e[i]);
 	}
-	for (uint32_t i = 0; r->node && i < r->nnode; i++)
-		r->node[i].hit = aged(r->node[i].hit);
-	r->cumul_stale = true;   /* the nodes' sums follow their hits */
+	if (dropped) {
+		int err = compact_nodes(r);
+
+		if (err)
+			return err;
+	}
+	return r->nnode > 1 ? age_nodes(r) : 0;
 }
 
 /* Whether E is a row of top's display: let by the filters, not aged to
@@ -90,45 +223,69 @@ static void put_header(struct pk_report *r, FILE *f, const struct rp_cols *c,
 	fputc('\n', f);
 }
 
-/* The rows of V (N) into F, each cut to WIDTH - 1 characters (0: whole). */
+/* The lines of BUF (LEN) into F, each cut to WIDTH - 1 characters (0:
+ * whole). */
+static void put_cut(FILE *f, const char *buf, size_t len, unsigned width)
+{
+	for (const char *l = buf, *nl; l < buf + len; l = nl + 1) {
+		nl = memchr(l, '\n', (size_t)(buf + len - l));
+		if (!nl)
+			nl = buf + len;
+		if (width && nl - l > (long)width - 1)
+			fwrite(l, 1, width - 1, f), fputc('\n', f);
+		else
+			fwrite(l, 1, (size_t)(nl - l), f), fputc('\n', f);
+	}
+}
+
+/* The rows of V (N) into F, each cut to WIDTH - 1 characters (0: whole),
+ * each with its callchain (whole, as perf's) when asked. */
 static int put_rows(struct pk_report *r, FILE *f, struct rp_entry **v,
 		    uint32_t n, uint64_t total,
 		    const struct pk_report_top_opts *o)
 {
 	PK_OPTS(pk_report_print_opts, po, .chain = PK_REPORT_CHAIN_NONE,
 		.show_nr_samples = o->show_nr_samples);
+	PK_OPTS(pk_report_print_opts, co, .chain = o->chain,
+		.chain_percent = o->chain_percent);
 	struct rp_cols c;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, done = 0;
 	FILE *m = open_memstream(&buf, &len);
 	unsigned shown = 0;
+	int err = 0;
 
 	if (!m)
 		return -ENOMEM;
 	top_widths(r, v, o->rows && o->rows < n ? o->rows : n, &c, o->fit);
 	if (o->fit)
 		put_header(r, m, &c, o);
-	for (uint32_t i = 0; i < n && (!o->rows || shown < o->rows); i++) {
+	for (uint32_t i = 0; i < n && !err && (!o->rows || shown < o->rows);
+	     i++) {
 		uint64_t p = r->o.children ? v[i]->acc : v[i]->self;
 
 		if (total && p * 100.0 / (double)total < o->percent_limit)
 			continue;
 		pk__rp_put_row(r, m, v[i], &c, total, &po);
 		shown++;
+		if (o->chain == PK_REPORT_CHAIN_NONE)
+			continue;
+		if (fflush(m)) {
+			err = -ENOMEM;
+			break;
+		}
+		put_cut(f, buf + done, len - done - 1, o->width);
+		done = len;
+		err = pk__rp_print_chain(r, f, v[i], total, total, &co);
 	}
 	if (fclose(m)) {
 		pk__free(buf);
 		return -ENOMEM;
 	}
-	for (char *l = buf, *nl; l < buf + len; l = nl + 1) {
-		nl = strchr(l, '\n');
-		if (o->width && nl - l > (long)o->width - 1)
-			fwrite(l, 1, o->width - 1, f), fputc('\n', f);
-		else
-			fwrite(l, 1, (size_t)(nl - l) + 1, f);
-	}
+	if (len > done)
+		put_cut(f, buf + done, len - done - 1, o->width);
 	free(buf);
-	return ferror(f) ? -EIO : 0;
+	return err ? err : ferror(f) ? -EIO : 0;
 }
 
 int pk_report_print_top(struct pk_report *r, FILE *f,
@@ -154,6 +311,7 @@ int pk_report_print_top(struct pk_report *r, FILE *f,
 		return -ENOMEM;
 	for (uint32_t i = 0; i < h->n; i++)
 		v[n++] = &h->e[i];
+	pk__rp_cumul(r);
 	err = pk__rp_order(r, v, n);
 	if (!err) {
 		uint32_t k = 0;

@@ -2,8 +2,9 @@
 /* A live report as perf top keeps it: pk_report_print_top's rows (the
  * kernel named "[kernel]", widths of the rows shown, -E's count, the cut
  * to the terminal, colors, the browser's fitted columns and titles) and
- * pk_report_decay's 7/8 ageing, on kernel samples at the symbols of a
- * kallsyms file the test writes. */
+ * pk_report_decay's 7/8 ageing (callchains: perf's node sums of their
+ * own and their children's hits; --children: callers deleted), on kernel
+ * samples at the symbols of a kallsyms file the test writes. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,10 @@
 
 #define DO_ONE 0xffffffff81001010ull
 #define HELPER 0xffffffff81001044ull
+#define FN_A 0xffffffff81002010ull
+#define FN_B 0xffffffff81002110ull
+#define FN_C 0xffffffff81002210ull
+#define FN_D 0xffffffff81002310ull
 
 static union {
 	struct perf_event_header h;
@@ -24,7 +29,8 @@ static union {
 
 static struct perf_event_attr attr = {
 	.size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
-	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD,
+	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+		       PERF_SAMPLE_CALLCHAIN,
 };
 
 static void kernel_map(struct pk_session *s)
@@ -38,10 +44,13 @@ static void kernel_map(struct pk_session *s)
 	pk_session_process(s, &rec.h);
 }
 
-/* N kernel samples at IP of PERIOD each. */
-static int add(struct pk_report *r, uint64_t ip, uint64_t period, int n)
+/* N kernel samples at IP of PERIOD each, their callchain CHAIN (NC ips,
+ * IP first; none: no callchain). */
+static int add_chain(struct pk_report *r, uint64_t ip, uint64_t period, int n,
+		     const uint64_t *chain, uint64_t nc)
 {
-	struct pk_sample sm = { .pid = 7, .tid = 7, .ip = ip, .period = period };
+	struct pk_sample sm = { .pid = 7, .tid = 7, .ip = ip, .period = period,
+				.callchain = { nc, chain } };
 	struct pk_sample got;
 	struct pk_record pr = { .hdr = &rec.h, .type = PERF_RECORD_SAMPLE,
 				.misc = PERF_RECORD_MISC_KERNEL, .attr = 0 };
@@ -57,6 +66,11 @@ static int add(struct pk_report *r, uint64_t ip, uint64_t period, int n)
 		err = pk_report_add(r, &ss);
 	}
 	return err;
+}
+
+static int add(struct pk_report *r, uint64_t ip, uint64_t period, int n)
+{
+	return add_chain(r, ip, period, n, NULL, 0);
 }
 
 /* pk_report_print_top's text with O. */
@@ -145,6 +159,102 @@ static void test_top(struct pk_session *s, struct pk_perfdata *pd)
 	pk_report_free(r);
 }
 
+#define K(ip) PERF_CONTEXT_KERNEL, ip
+
+/* Callchains aged as perf ages them: do_one called by fn_b (by fn_a or
+ * fn_d) or by fn_c. perf's nodes: [do_one] over [fn_b] (over [fn_a],
+ * [fn_d]) and [fn_c]; after the aging a node sums its own hits and its
+ * children's only: [do_one] has fn_c's 70 of 280 (fn_b's run ends have
+ * no hit of their own), [fn_b] 140 + 70. */
+static void test_chain_decay(struct pk_session *s, struct pk_perfdata *pd)
+{
+	PK_OPTS(pk_report_new_opts, ro, .sort = "dso,sym", .callchain = true);
+	PK_OPTS(pk_report_top_opts, o, .chain = PK_REPORT_CHAIN_GRAPH,
+		.chain_percent = 0.5);
+	static const uint64_t ba[] = { K(DO_ONE), FN_B, FN_A };
+	static const uint64_t bd[] = { K(DO_ONE), FN_B, FN_D };
+	static const uint64_t c[] = { K(DO_ONE), FN_C };
+	struct pk_report *r = pk_report_new(s, pd, &ro);
+
+	if (!r) {
+		t_fail("top_chain_report_new", "errno %d", errno);
+		return;
+	}
+	T_CHECK("top_chain_add", !add_chain(r, DO_ONE, 80, 2, ba, 4) &&
+		!add_chain(r, DO_ONE, 80, 1, bd, 4) &&
+		!add_chain(r, DO_ONE, 80, 1, c, 3));
+	expect("top_chain_rows", r, &o,
+	       "   100.00%  [kernel]       [k] do_one\n"
+	       "            |\n"
+	       "            ---do_one\n"
+	       "               |          \n"
+	       "               |--75.00%--fn_b\n"
+	       "               |          |          \n"
+	       "               |          |--50.00%--fn_a\n"
+	       "               |          |          \n"
+	       "               |           --25.00%--fn_d\n"
+	       "               |          \n"
+	       "                --25.00%--fn_c\n\n");
+	T_CHECK("top_chain_decay", !pk_report_decay(r));
+	expect("top_chain_aged", r, &o,
+	       "   100.00%  [kernel]       [k] do_one\n"
+	       "            |          \n"
+	       "             --25.00%--do_one\n"
+	       "                       |          \n"
+	       "                       |--75.00%--fn_b\n"
+	       "                       |          |          \n"
+	       "                       |          |--50.00%--fn_a\n"
+	       "                       |          |          \n"
+	       "                       |           --25.00%--fn_d\n"
+	       "                       |          \n"
+	       "                        --25.00%--fn_c\n\n");
+	/* what comes after adds to every node on its way */
+	T_CHECK("top_chain_add_after", !add_chain(r, DO_ONE, 40, 1, bd, 4));
+	expect("top_chain_added", r, &o,
+	       "   100.00%  [kernel]       [k] do_one\n"
+	       "            |          \n"
+	       "             --34.38%--do_one\n"
+	       "                       |          \n"
+	       "                       |--78.12%--fn_b\n"
+	       "                       |          |          \n"
+	       "                       |          |--43.75%--fn_a\n"
+	       "                       |          |          \n"
+	       "                       |           --34.38%--fn_d\n"
+	       "                       |          \n"
+	       "                        --21.88%--fn_c\n\n");
+	pk_report_free(r);
+}
+
+/* --children: a caller's entry (no period of its own) is deleted at each
+ * aging, as perf deletes it; samples make it anew. */
+static void test_children_decay(struct pk_session *s, struct pk_perfdata *pd)
+{
+	PK_OPTS(pk_report_new_opts, ro, .sort = "dso,sym", .callchain = true,
+		.children = true, .caller = true);
+	PK_OPTS(pk_report_top_opts, o);
+	static const uint64_t ba[] = { K(DO_ONE), FN_B, FN_A };
+	struct pk_report *r = pk_report_new(s, pd, &ro);
+
+	if (!r) {
+		t_fail("top_children_report_new", "errno %d", errno);
+		return;
+	}
+	T_CHECK("top_children_add", !add_chain(r, DO_ONE, 80, 4, ba, 4));
+	expect("top_children_rows", r, &o,
+	       "   100.00%   100.00%  [kernel]       [k] do_one\n"
+	       "   100.00%     0.00%  [kernel]       [k] fn_a\n"
+	       "   100.00%     0.00%  [kernel]       [k] fn_b\n");
+	T_CHECK("top_children_decay", !pk_report_decay(r));
+	expect("top_children_deleted", r, &o,
+	       "   100.00%   100.00%  [kernel]       [k] do_one\n");
+	T_CHECK("top_children_again", !add_chain(r, DO_ONE, 40, 1, ba, 4));
+	expect("top_children_anew", r, &o,
+	       "   100.00%   100.00%  [kernel]       [k] do_one\n"
+	       "    12.50%     0.00%  [kernel]       [k] fn_a\n"
+	       "    12.50%     0.00%  [kernel]       [k] fn_b\n");
+	pk_report_free(r);
+}
+
 /* report's other keys (perf top lays them out otherwise): refused. */
 static void test_other_keys(struct pk_session *s, struct pk_perfdata *pd)
 {
@@ -165,6 +275,10 @@ int main(void)
 	const char *text = "ffffffff81000000 T _text\n"
 			   "ffffffff81001000 T do_one\n"
 			   "ffffffff81001040 t helper_two\n"
+			   "ffffffff81002000 T fn_a\n"
+			   "ffffffff81002100 T fn_b\n"
+			   "ffffffff81002200 T fn_c\n"
+			   "ffffffff81002300 T fn_d\n"
 			   "ffffffff81003000 T last_fn\n";
 	int kfd = mkstemp(ks), pfd = mkstemp(pdp);
 	PK_OPTS(pk_session_opts, so, .kallsyms = ks, .buildid_dir = "");
@@ -189,6 +303,8 @@ int main(void)
 		kernel_map(s);
 		test_top(s, pd);
 		test_other_keys(s, pd);
+		test_chain_decay(s, pd);
+		test_children_decay(s, pd);
 	} else {
 		t_fail("top_setup", "perf.data or session: errno %d", errno);
 	}
