@@ -274,13 +274,17 @@ static bool has_key(const char *sort, const char *key)
 }
 
 /* Sort keys perf shows another way with these options: why, or NULL. */
-static const char *sort_unsupported(const struct rep *c, bool cc)
+static const char *sort_unsupported(const struct rep *c, bool cc,
+				    struct pk_perfdata *pd)
 {
 	if (has_key(c->o.sort, "parent") && !cc)
 		return "--sort parent needs callchains (record with -g)";
+	/* perf's srclines of unwound frames come from its inline lists:
+	 * not matched */
 	if (c->o.children && (has_key(c->o.sort, "srcline") ||
-			      has_key(c->o.sort, "srcfile")))
-		return "--sort srcline or srcfile with --children is not supported yet (use --no-children)";
+			      has_key(c->o.sort, "srcfile")) &&
+	    cli_any_sample_type(pd, PERF_SAMPLE_STACK_USER))
+		return "--sort srcline or srcfile with --children is not supported yet on DWARF callchains (use --no-children)";
 	return NULL;
 }
 
@@ -477,7 +481,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -EINVAL;
 	}
-	if ((why = sort_unsupported(c, cc))) {
+	if ((why = sort_unsupported(c, cc, pd))) {
 		cli_error("report", "%s: %s", c->input, why);
 		pk_session_free(s);
 		return -EINVAL;

@@ -217,6 +217,8 @@ uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 static int chain_room(struct pk_report *r, uint64_t n)
 {
 	uint32_t *c, *s;
+	uint64_t *ip;
+	const char **src;
 
 	if (n <= r->capchain)
 		return 0;
@@ -228,8 +230,42 @@ static int chain_room(struct pk_report *r, uint64_t n)
 	if (!s)
 		return -ENOMEM;
 	r->seen = s;
+	ip = pk__realloc(r->chain_ip, (n + 1) * sizeof(*ip));
+	if (!ip)
+		return -ENOMEM;
+	r->chain_ip = ip;
+	src = pk__realloc(r->chain_src, (n + 1) * sizeof(*src));
+	if (!src)
+		return -ENOMEM;
+	r->chain_src = src;
 	r->capchain = (uint32_t)n;
 	return 0;
+}
+
+/* Frame N of the chain: location SYM at IP (SRC: an inlined frame's
+ * line). */
+static void put_frame(struct pk_report *r, int n, uint32_t sym, uint64_t ip,
+		      const char *src)
+{
+	r->chain[n] = sym;
+	r->chain_ip[n] = ip;
+	r->chain_src[n] = src;
+}
+
+/* perf's srcline of an inlined frame (its inline list's): the file's
+ * base name and the line; NULL without a file. */
+static const char *inline_src(struct pk_report *r,
+			      const struct pk_inline_frame *f)
+{
+	char b[1024];
+	const char *base;
+
+	if (!f->file || !r->o.children ||
+	    !(r->keymask & (RK_SRCLINE | RK_SRCFILE)))
+		return NULL;
+	base = strrchr(f->file, '/');
+	snprintf(b, sizeof(b), "%s:%u", base ? base + 1 : f->file, f->line);
+	return pk__rp_intern(r, b, NULL);
 }
 
 /* The kernel's part of the callchain, at r->chain[N..): returns the new
@@ -265,7 +301,7 @@ static int kernel_part(struct pk_report *r, const struct pk_sample *sm, int n)
 
 		if (s == UINT32_MAX)
 			return -ENOMEM;
-		r->chain[n++] = s;
+		put_frame(r, n++, s, r->frames[i].ip, NULL);
 	}
 	return n;
 }
@@ -289,7 +325,7 @@ static int user_frame(struct pk_report *r, uint32_t pid, uint64_t ip, int n)
 
 		if (id == UINT32_MAX)
 			return -ENOMEM;
-		r->chain[n++] = id;
+		put_frame(r, n++, id, ip, NULL);
 		return n;
 	}
 	for (int i = 0; i < ni; i++) {
@@ -304,7 +340,7 @@ static int user_frame(struct pk_report *r, uint32_t pid, uint64_t ip, int n)
 		t.name = t.inlined ? fr[i].name : l.sym;
 		if ((id = sym_intern(r, &t)) == UINT32_MAX)
 			return -ENOMEM;
-		r->chain[n++] = id;
+		put_frame(r, n++, id, ip, inline_src(r, &fr[i]));
 	}
 	return n;
 }
@@ -340,9 +376,12 @@ int pk__rp_resolve_chain(struct pk_report *r, const struct pk_session_sample *ss
 	if (n > 0 && r->o.caller)
 		for (int i = 0, j = n - 1; i < j; i++, j--) {
 			uint32_t t = r->chain[i];
+			uint64_t ip = r->chain_ip[i];
+			const char *src = r->chain_src[i];
 
-			r->chain[i] = r->chain[j];
-			r->chain[j] = t;
+			put_frame(r, i, r->chain[j], r->chain_ip[j],
+				  r->chain_src[j]);
+			put_frame(r, j, t, ip, src);
 		}
 	return n;
 }

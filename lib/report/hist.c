@@ -4,6 +4,7 @@
  * self and children periods (perf report's hist_entry iterators).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/base.h"
@@ -190,6 +191,8 @@ void pk_report_free(struct pk_report *r)
 	pk__free(r->node_split);
 	pk__hash_fini(&r->nodeidx);
 	pk__free(r->chain);
+	pk__free(r->chain_ip);
+	pk__free(r->chain_src);
 	pk__free(r->seen);
 	pk_unwind_free(r->uw);
 	pk__free(r->uips);
@@ -353,6 +356,36 @@ static bool seen_like(const struct pk_report *r, const struct rp_hists *h,
 	return false;
 }
 
+/* perf's srcline of frame I of the chain (the entries --children makes
+ * of frames): an inlined frame's "file:line"; else perf looks the
+ * frame's absolute address up as if it were the DSO's (which finds no
+ * line but in the kernel's identity map) and falls back to the symbol
+ * and the address less the symbol's start, in decimal, or the DSO and
+ * the address; "??:0" in no mapping. Their srcfile is "" (perf looks
+ * the address up again, without the inlined frame's line). */
+static int frame_srcline(struct pk_report *r, uint32_t i,
+			 struct rp_entry *tmpl)
+{
+	const struct rp_sym *s = &r->sym[r->chain[i]];
+	uint64_t ip = r->chain_ip[i];
+	char b[1024];
+
+	if (r->chain_src[i])
+		tmpl->srcline = r->chain_src[i];
+	else {
+		if (!s->dso)
+			snprintf(b, sizeof(b), "??:0");
+		else if (s->name)
+			snprintf(b, sizeof(b), "%s+%" PRIu64, s->name,
+				 ip - s->start);
+		else
+			snprintf(b, sizeof(b), "%s[%" PRIx64 "]", s->dso, ip);
+		tmpl->srcline = pk__rp_intern(r, b, NULL);
+	}
+	tmpl->srcfile = pk__rp_intern(r, "", NULL);
+	return tmpl->srcline && tmpl->srcfile ? 0 : -ENOMEM;
+}
+
 /* Children: every distinct entry of the chain after the sample's own
  * gets the period, and the chain from its frame on. */
 static int add_children(struct pk_report *r, struct rp_hists *h,
@@ -377,6 +410,9 @@ static int add_children(struct pk_report *r, struct rp_hists *h,
 		if (r->sym[tmpl->sym].dso)
 			level = r->sym[tmpl->sym].level;
 		tmpl->level = level;
+		if ((r->keymask & (RK_SRCLINE | RK_SRCFILE)) &&
+		    frame_srcline(r, i, tmpl))
+			return -ENOMEM;
 		/* perf's tree can miss an entry the sample went to (a twin
 		 * would be made): the sample's own are compared first */
 		if (r->intree && dedup && seen_like(r, h, tmpl, nseen))

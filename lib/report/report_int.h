@@ -197,6 +197,9 @@ struct pk_report {
 	uint32_t nbias;
 	struct pk__hash nodeidx;           /* parent << 32 | sym -> node */
 	uint32_t *chain, capchain;         /* the sample being added */
+	uint64_t *chain_ip;                /* each frame's address */
+	const char **chain_src;            /* an inlined frame's "file:line"
+					      (--children with srcline) */
 	uint32_t *seen;                    /* entries it added to */
 	struct pk_unwind *uw;
 	uint64_t *uips;

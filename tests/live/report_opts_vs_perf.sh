@@ -21,6 +21,7 @@ rec exec.data -e sched:sched_process_exec -- \
 	sh -c '/bin/true; /usr/bin/env true; /bin/true'
 rec grp.data -e '{cpu-clock,task-clock}' -F 1000 "$DEMO"
 rec grpg.data -e '{cpu-clock,task-clock}' -F 1000 -g "$DEMO"
+rec dwarf.data -e cpu-clock -F 200 --call-graph dwarf,4096 "$DEMO"
 
 # sort keys
 for o in "-s cpu" "-s socket" "-s period" "-s weight" "-s local_weight" \
@@ -74,6 +75,15 @@ for o in "-s srcline --dso demo" "-s srcfile --dso demo" \
 	 "-s cpu" "-s period" "-s weight,period" "-T"; do
 	# shellcheck disable=SC2086
 	same "report_opts_nocg $o" "$T/nocg.data" $o
+done
+# --children: the frames' entries take perf's srcline of a frame (its
+# absolute address looked up as the DSO's: the symbol and that address
+# less the symbol's start), srcfile ""
+for o in "-s srcline --dso demo" "-s srcline,sym --dso demo -g none" \
+	 "-s srcfile --dso demo" "-s dso,srcline --dso demo -g caller" \
+	 "-s srcline --dso demo -g fractal"; do
+	# shellcheck disable=SC2086
+	same "report_opts_srcline_children $o" "$T/fp.data" $o
 done
 
 # filters with --children: an entry keeps the verdict of the sample that
@@ -161,7 +171,7 @@ if need_shared corpus/perf-data report_opts_corpus; then
 fi
 
 refused report_opts_refuses_parent_nocg "$T/nocg.data" -s parent
-refused report_opts_refuses_srcline_children "$T/fp.data" -s srcline
+refused report_opts_refuses_srcline_dwarf "$T/dwarf.data" -s srcline
 refused report_opts_refuses_cpu_nocpu "$T/nocg.data" --cpu 0
 refused report_opts_refuses_cpu_range "$T/tp.data" --cpu 0-4095
 refused report_opts_refuses_time "$T/nocg.data" --time abc
