@@ -691,6 +691,7 @@ static int add_data_map(struct pk_session *s, const struct map_attrs *a,
 		return -ENOMEM;
 	if (m.end < m.start)
 		m.end = UINT64_MAX;
+	p->gen = ++s->gen;   /* addresses in it resolve to it now */
 	return pk__proc_insert(p->data, &m);
 }
 
@@ -981,6 +982,21 @@ static const struct pk_sym *resolve_kernel(struct pk_session *s,
 }
 
 /* pk_session_resolve() uncached; the symbol found in *SYMP (may be NULL). */
+/* An address in no code mapping but in a data one (recorded with the
+ * data mappings: perf's maps hold both): perf names that mapping as its
+ * DSO (//anon, [heap], a data file) with no symbol. 0, or -ENOENT. */
+static int data_map_at(struct proc *p, uint64_t addr, struct pk_location *loc)
+{
+	const struct map *m = p && p->data ? pk__proc_find(p->data, addr) : NULL;
+
+	if (!m || !m->fname)
+		return -ENOENT;
+	loc->dso = m->fname;
+	if (!is_anon(m->fname) && !is_no_dso(m->fname))
+		loc->dso_addr = addr - m->start + m->pgoff;
+	return 0;
+}
+
 static int resolve_sym(struct pk_session *s, uint32_t pid, uint64_t addr,
 		       uint16_t cpumode, struct pk_location *loc,
 		       const struct pk_sym **symp)
@@ -1003,7 +1019,7 @@ static int resolve_sym(struct pk_session *s, uint32_t pid, uint64_t addr,
 	p = find_proc(s, pid, false);
 	m = p ? pk__proc_find(p, addr) : NULL;
 	if (!m)
-		return -ENOENT;
+		return data_map_at(p, addr, loc);
 	loc->dso = m->dso->name;
 	if (m->identity)
 		return 0;

@@ -33,4 +33,21 @@ for dso in "$PK_BUILD/workloads/demo" "$libdir/libc.so.6" \
 		fail "$name" "$n addresses, $(first_diff "$T/p.out" "$T/k.out") $(head -c 200 "$T/k.err")"
 	fi
 done
+# addresses in data mappings (tests/lib/anonprobe.py): perf names the
+# mapping (//anon, [heap], a data file and its offset)
+if python3 tests/lib/anonprobe.py "$T/anon.data" 2>"$T/err"; then
+	for how in "script -F ip,sym,dso" "report --stdio"; do
+		# shellcheck disable=SC2086
+		perf $how -i "$T/anon.data" 2>/dev/null | grep -v '^#' | grep . >"$T/p.out"
+		# shellcheck disable=SC2086
+		"$PERFKIT" $how -i "$T/anon.data" 2>"$T/k.err" | grep -v '^#' | grep . >"$T/k.out"
+		if [ "$(wc -l <"$T/p.out")" -ge 4 ] && cmp -s "$T/p.out" "$T/k.out"; then
+			ok "symbols_vs_perf data_maps ${how%% *}"
+		else
+			fail "symbols_vs_perf data_maps ${how%% *}" "$(first_diff "$T/p.out" "$T/k.out") $(head -c 200 "$T/k.err")"
+		fi
+	done
+else
+	fail "symbols_vs_perf data_maps" "anonprobe: $(cat "$T/err")"
+fi
 t_exit
