@@ -406,7 +406,8 @@ static int browse(struct rep *c, struct pk_perfdata *pd)
 		a++;
 	name = pk_perfdata_attr_name(pd, a);
 	/* perf zooms by -s's keys only: none with -F alone */
-	err = report_browse(c->r, a, name ? name : "", &c->po, c->an,
+	err = report_browse(c->r, a, name ? name : "",
+			    pk_perfdata_attr(pd, a)->sample_freq, &c->po, c->an,
 			    c->o.fields && !c->o.sort ? "" : c->o.sort);
 	if (err)
 		cli_error("report", "%s: the browser: %s", c->input,

@@ -24,6 +24,7 @@ struct rtui {
 	struct pk_annotate *an;
 	unsigned event;
 	const char *event_name;
+	uint64_t sample_freq;   /* the event's (perf's annotate title) */
 	bool pid_key;           /* threads shown as comm(tid) */
 	bool zoom[TUI_NR_ZOOMS];  /* the sort keys have the DSO, thread */
 	char **tkey;            /* per entry: its thread's zoom key */
@@ -143,73 +144,192 @@ static void set_view(void *ctx, const struct tui_view *tv)
 	b->m.header = pk_report_view_header(b->v);
 }
 
-/* Tabs to spaces (every 8 columns), into a new string. */
-static char *untab(const char *s)
+/* BUF's tabs to spaces, to the next column of 8 (a UTF-8 character one
+ * column), in place within SIZE bytes. */
+static void untab(char *buf, size_t size)
 {
-	size_t n = 0, col = 0;
-	char *o, *p;
+	char tmp[2048];
+	size_t o = 0, col = 0;
 
-	for (const char *q = s; *q; q++)
-		n += *q == '\t' ? 8 : 1;
-	if (!(o = p = malloc(n + 1)))
-		return NULL;
-	for (; *s; s++) {
-		if (*s == '\t') {
+	for (const char *q = buf; *q && o + 9 < sizeof(tmp); q++) {
+		if (*q == '\t') {
 			do
-				*p++ = ' ';
+				tmp[o++] = ' ';
 			while (++col % 8);
-		} else {
-			*p++ = *s, col++;
+			continue;
 		}
+		tmp[o++] = *q;
+		col += (*q & 0xc0) != 0x80;
 	}
-	*p = '\0';
-	return o;
+	tmp[o] = '\0';
+	snprintf(buf, size, "%s", tmp);
 }
 
-/* The annotate view of AN: annotate --stdio's lines, its first (the
- * "Source code & Disassembly of ..." one) the title. */
-static int show_annotation(struct tui *t, const struct pk_annotation *an,
-			   const char *event)
+/* perf's annotate browser over AN: the percent column (its name on the
+ * first row on screen where that row has none), a bar, the browser's
+ * text of each line (pk_annotation_browser_text); the hottest line
+ * selected, half a screen below the top; the selected jump's arrow
+ * drawn to where it lands. */
+struct aview {
+	struct tui_lines l;     /* first: the lines' callbacks take it */
+	const struct pk_annotation *an;
+	int col;                /* the arrow's column in the text */
+};
+
+/* Sets cell COL of LINE (cells of one character each, UTF-8) to CH,
+ * padding with spaces. */
+static void put_cell(char *line, size_t size, int col, const char *ch)
 {
-	PK_OPTS(pk_annotation_print_opts, po, .event = event);
-	char *buf = NULL, **lines = NULL, *p, *nl;
-	size_t len = 0, n = 0, cap = 0;
-	struct tui_lines l;
-	FILE *f = open_memstream(&buf, &len);
-	int err = 0;
+	char *p = line, *end;
+	int c = 0;
+	size_t tail;
 
-	if (!f)
-		return -ENOMEM;
-	err = pk_annotation_print(an, f, &po);
-	if (fclose(f) || !buf)
-		return -ENOMEM;
-	for (p = buf; !err && (nl = strchr(p, '\n')); p = nl + 1) {
-		*nl = '\0';
-		if (n == cap) {
-			char **nv = realloc(lines, (cap = cap * 2 + 64) *
-					    sizeof(*lines));
-
-			if (!nv) {
-				err = -ENOMEM;
-				break;
-			}
-			lines = nv;
-		}
-		if (!(lines[n++] = untab(p)))
-			err = -ENOMEM;
+	while (*p && c < col) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;
+		c++;
 	}
-	if (!err && n > 2) {
-		char *title = strstr(lines[0], "Source code");
-
-		tui_lines_init(&l, title ? title : lines[0],
-			       (const char *const *)lines + 2, (int)n - 2);
-		err = tui_browse(t, &l.model);
+	while (c < col && (size_t)(p - line) + 2 < size) {
+		*p++ = ' ', *p = '\0';
+		c++;
 	}
-	while (n)
-		free(lines[--n]);
-	free(lines);
-	free(buf);
-	return err;
+	if (c < col)
+		return;
+	end = p;
+	if (*end) {
+		end++;
+		while ((*end & 0xc0) == 0x80)
+			end++;
+	}
+	tail = strlen(end) + 1;
+	if ((size_t)(p - line) + strlen(ch) + tail > size)
+		return;
+	memmove(p + strlen(ch), end, tail);
+	memcpy(p, ch, strlen(ch));
+}
+
+#define ULCORN "\xe2\x94\x8c"
+#define LLCORN "\xe2\x94\x94"
+#define HLINE "\xe2\x94\x80"
+#define VLINE "\xe2\x94\x82"
+#define RARROW "\xe2\x86\x92"
+
+/* perf's __ui_browser__line_arrow: what row R (on screen) shows of the
+ * arrow from row FROM to row TO (indexes), in cells COL.. of LINE. */
+static void jump_arrow(char *line, size_t size, const struct tui_frame *f,
+		       int from, int to, int col)
+{
+	int r = f->idx - f->top, rows = f->rows, row, end;
+	const char *c[3] = { NULL, NULL, NULL };
+
+	if (from < to) {
+		row = from >= f->top ? from - f->top : -1;
+		if (row >= 0 && r == row)
+			c[0] = ULCORN, c[1] = c[2] = HLINE;
+		row = row >= 0 ? row + 1 : 0;
+		end = to >= f->top + rows ? rows - 1 : to - f->top;
+		if (r >= row && r <= end && !c[0])
+			c[0] = VLINE;
+		if (to < f->top + rows && r == end)
+			c[0] = LLCORN, c[1] = HLINE, c[2] = RARROW;
+	} else {
+		row = from < f->top + rows ? from - f->top : rows;
+		if (row < rows && r == row)
+			c[0] = LLCORN, c[1] = c[2] = HLINE;
+		if (row < rows && row == 0)
+			goto put;
+		row = row < rows ? row - 1 : rows - 1;
+		end = to > f->top ? to - f->top : 0;
+		if (r >= end && r <= row && !c[0])
+			c[0] = VLINE;
+		if (to >= f->top && r == end)
+			c[0] = ULCORN, c[1] = HLINE, c[2] = RARROW;
+	}
+put:
+	for (int k = 0; k < 3; k++)
+		if (c[k])
+			put_cell(line, size, col + k, c[k]);
+}
+
+#define LTEE "\xe2\x94\x9c"
+
+/* perf's ui_browser__mark_fused: the instruction BACK rows above the
+ * jump at FROM (to TO) tied to its arrow. */
+static void fused_mark(char *line, size_t size, const struct tui_frame *f,
+		       int from, int to, int back, int col)
+{
+	int r = f->idx - f->top, at = from - back - f->top;
+
+	if (from - back < f->top)
+		return;
+	if (r == at) {
+		put_cell(line, size, col, to > from ? ULCORN : LTEE);
+		put_cell(line, size, col + 1, HLINE);
+		put_cell(line, size, col + 2, HLINE);
+	} else if (to > from && r == at + 1) {
+		put_cell(line, size, col, LTEE);
+	}
+}
+
+static void aview_text(void *ctx, void *row, const struct tui_frame *f,
+		       char *buf, size_t size)
+{
+	struct aview *a = ctx;
+	int i = (int)(uintptr_t)row - 1, to;
+	struct pk_annotation_line l;
+	char text[1024];
+	int n;
+
+	if (pk_annotation_line(a->an, i, &l) ||
+	    pk_annotation_browser_text(a->an, i, text, sizeof(text))) {
+		snprintf(buf, size, "%s", "");
+		return;
+	}
+	if (l.insn && l.percent != 0.0)
+		n = snprintf(buf, size, "%6.2f ", l.percent);
+	else
+		n = snprintf(buf, size, "%-7s", f->idx == f->top ? "Percent" : "");
+	if (n < 0 || (size_t)n >= size)
+		return;
+	snprintf(buf + n, size - (size_t)n, VLINE "%s", text);
+	untab(buf, size);
+	to = pk_annotation_jump_target(a->an, f->sel);
+	if (to < 0)
+		return;
+	jump_arrow(buf, size, f, f->sel, to, 8 + a->col);
+	n = pk_annotation_fused(a->an, f->sel);
+	if (n > 0)
+		fused_mark(buf, size, f, f->sel, to, n, 8 + a->col);
+}
+
+/* A line with no frame (the / search's text). */
+static void aview_plain(void *ctx, void *row, char *buf, size_t size)
+{
+	struct aview *a = ctx;
+
+	if (pk_annotation_browser_text(a->an, (int)(uintptr_t)row - 1, buf,
+				       size))
+		snprintf(buf, size, "%s", "");
+}
+
+static int show_annotation(struct tui *t, const struct pk_annotation *an,
+			   const char *title, const char *header)
+{
+	struct aview a = { .an = an, .col = pk_annotation_arrow_column(an) };
+	int hot = pk_annotation_hottest(an);
+
+	tui_lines_init(&a.l, title, NULL, pk_annotation_nr_lines(an));
+	a.l.model.ctx = &a;
+	a.l.model.header = header;
+	a.l.model.no_marks = true;
+	a.l.model.text = aview_plain;
+	a.l.model.text_at = aview_text;
+	a.l.model.start_centered = true;
+	a.l.model.nav_arms = true;
+	a.l.model.start_row = hot > 0 ? hot : 0;
+	a.l.model.status = "Press 'h' for help on key bindings";
+	return tui_browse(t, &a.l.model);
 }
 
 static int annotate(void *ctx, void *row, struct tui *t)
@@ -232,7 +352,23 @@ static int annotate(void *ctx, void *row, struct tui *t)
 	an = pk_annotation_new(b->an, i, NULL);
 	if (!an)
 		return -errno;
-	err = show_annotation(t, an, b->event_name);
+	{
+		/* perf's: the report's title with the frequency, then the
+		 * symbol, its DSO and the kind of percentages */
+		char title[512], header[1024];
+		const char *t0 = b->m.title ? b->m.title : "";
+		const char *at = strstr(t0, "', Event count");
+
+		if (at)
+			snprintf(title, sizeof(title), "%.*s', %d Hz,%s",
+				 (int)(at - t0), t0, (int)b->sample_freq,
+				 at + 2);
+		else
+			snprintf(title, sizeof(title), "%s", t0);
+		snprintf(header, sizeof(header),
+			 "%s  %s [Percent: local period]", s.name, s.dso);
+		err = show_annotation(t, an, title, header);
+	}
 	pk_annotation_free(an);
 	return err;
 }
@@ -305,7 +441,7 @@ static bool sort_has(const char *sort, const char *word)
 }
 
 int report_browse(struct pk_report *r, unsigned event, const char *name,
-		  const struct pk_report_print_opts *po,
+		  uint64_t sample_freq, const struct pk_report_print_opts *po,
 		  struct pk_annotate *an, const char *sort)
 {
 	struct rtui b = {
@@ -314,6 +450,7 @@ int report_browse(struct pk_report *r, unsigned event, const char *name,
 		       .match = match, .annotate = annotate,
 		       .set_view = set_view },
 		.an = an, .event = event, .event_name = name,
+		.sample_freq = sample_freq,
 		.pid_key = sort_has(sort, "pid"),
 		.zoom = { sort_has(sort, "dso"),
 			  sort_has(sort, "pid") || sort_has(sort, "comm") },

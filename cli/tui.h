@@ -43,6 +43,12 @@ enum tui_zoom { TUI_ZOOM_DSO, TUI_ZOOM_THREAD, TUI_NR_ZOOMS };
 
 struct tui;
 
+/* Where a row is drawn: its index among the rows shown (IDX), the first
+ * on screen (TOP), how many fit (ROWS), the selected one (SEL). */
+struct tui_frame {
+	int idx, top, rows, sel;
+};
+
 /* What the browser shows of a model: the zoom keys (NULL: not zoomed)
  * and the / filter ("" : none). */
 struct tui_view {
@@ -101,6 +107,22 @@ struct tui_model {
 	/* a list, not a tree: the rows and the header drawn from the first
 	 * column, no indentation or marks (report without callchains) */
 	bool no_marks;
+	/* with no_marks: ROW's line drawn where the frame F has it (the
+	 * annotate browser: the first row on screen names the column, the
+	 * selected jump's arrow runs over the rows); NULL: text */
+	void (*text_at)(void *ctx, void *row, const struct tui_frame *f,
+			char *buf, size_t size);
+	/* start with row START_ROW (a top row's index) selected and, as
+	 * perf's annotate browser, half a screen above it on top; the list
+	 * may then end above the status line */
+	bool start_centered;
+	int start_row;
+	/* the first move key (arrows, pages, Home, End, space) moves
+	 * nothing, as perf's browser's shows the cursor first */
+	bool nav_arms;
+	/* the bottom line when nothing else is said there; NULL: the
+	 * browser's keys */
+	const char *status;
 };
 
 /* Whether the browser can run: stdout is a terminal and TERM names one

@@ -102,6 +102,7 @@ struct browser {
 	struct vrow *v;		/* the rows shown */
 	int n, cap;
 	int sel, top;		/* selected row, first row on screen */
+	bool armed;		/* a move key was pressed (nav_arms) */
 	struct pset open;	/* expanded rows */
 	char *zoom[TUI_NR_ZOOMS];
 	char filter[128];
@@ -257,7 +258,7 @@ static void scroll(struct browser *b)
 		b->top = b->sel;
 	if (b->sel >= b->top + h)
 		b->top = b->sel - h + 1;
-	if (b->top > b->n - h)
+	if (b->top > b->n - h && !b->m->start_centered)
 		b->top = b->n - h;
 	if (b->top < 0)
 		b->top = 0;
@@ -290,7 +291,14 @@ static void draw_row(struct browser *b, int y, const struct vrow *r,
 	if (nr_kids(b, r->row) > 0)
 		mark = pset_has(&b->open, r->row) ? '-' : '+';
 	indent = indent < 0 ? 0 : indent > 1000 ? 1000 : indent;
-	m->text(m->ctx, r->row, text, sizeof(text));
+	if (m->no_marks && m->text_at) {
+		struct tui_frame f = { (int)(r - b->v), b->top, list_lines(b),
+				       b->sel };
+
+		m->text_at(m->ctx, r->row, &f, text, sizeof(text));
+	} else {
+		m->text(m->ctx, r->row, text, sizeof(text));
+	}
 	if (m->no_marks)
 		snprintf(line, sizeof(line), "%s", text);
 	else
@@ -327,7 +335,8 @@ static int draw(struct browser *b, const char *prompt)
 			tui_line(b->t, y + i, "", false);
 	}
 	tui_line(b->t, rows - 1, prompt ? prompt :
-		 b->status[0] ? b->status : default_status, true);
+		 b->status[0] ? b->status : b->m->status ? b->m->status :
+		 default_status, true);
 	b->status[0] = '\0';
 	return tui_flush(b->t);
 }
@@ -527,6 +536,14 @@ static void left_right(struct browser *b, int key)
  * -errno. */
 static int handle(struct browser *b, int key)
 {
+	/* perf's first move key only shows where the cursor is */
+	if (b->m->nav_arms && !b->armed &&
+	    (key == TUI_KEY_UP || key == TUI_KEY_DOWN || key == TUI_KEY_PGUP ||
+	     key == TUI_KEY_PGDN || key == TUI_KEY_HOME ||
+	     key == TUI_KEY_END || key == ' ')) {
+		b->armed = true;
+		return 0;
+	}
 	switch (key) {
 	case 'q': return 2;
 	case TUI_KEY_CTRL_C: return 1;
@@ -608,11 +625,22 @@ int tui_browse(struct tui *t, const struct tui_model *m)
 {
 	struct browser b = { .t = t, .m = m, .view_changed = true };
 	int ret = 0;
+	bool start = m->start_centered;
 
 	while (ret == 0) {
 		int key;
 
 		rebuild(&b);
+		if (start && b.n) {	/* perf: half its height above */
+			int rows, cols;
+
+			tui_size(t, &rows, &cols);
+			b.sel = m->start_row < b.n ? m->start_row : b.n - 1;
+			b.top = b.sel - (rows - 2) / 2;
+			if (b.top < 0)
+				b.top = 0;
+			start = false;
+		}
 		if (b.nomem) {
 			ret = -ENOMEM;
 			break;

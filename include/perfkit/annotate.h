@@ -140,6 +140,36 @@ struct pk_annotation_print_opts {
 PK_API int pk_annotation_print(const struct pk_annotation *an, FILE *f,
 			       const struct pk_annotation_print_opts *opts);
 
+/*
+ * perf's annotate browser (perf report's a, perf annotate --tui): line
+ * IDX as its text column shows it, after the percent column and the bar,
+ * UTF-8 into BUF (LEN bytes with the NUL). An instruction: its offset in
+ * the function where one of the function's jumps lands (else blank), an
+ * arrow (up or down before a jump within the function, right before a
+ * call or a jump out of it, left before a return), the mnemonic padded
+ * to the longest, then the operands as perf rewrites them (a jump's
+ * target as its offset, a call's by symbol, a RIP-relative operand of
+ * a move by objdump's symbol, nops as "nop"); a text line past the
+ * offset column. 0, or -EINVAL for a bad index.
+ */
+PK_API int pk_annotation_browser_text(const struct pk_annotation *an,
+				      int idx, char *buf, size_t len);
+/* The browser's first selection: the line of the highest share (the last
+ * of equal ones), or -1 when none has samples. */
+PK_API int pk_annotation_hottest(const struct pk_annotation *an);
+/* For a jump at line IDX that lands within the function: the line it
+ * lands on, else -1 (the browser draws an arrow between the two). */
+PK_API int pk_annotation_jump_target(const struct pk_annotation *an,
+				     int idx);
+/* For such a jump at line IDX: how many lines back (source lines
+ * counted) the instruction is that the browser marks as fused with it
+ * (perf's x86 rule: a compare, test or arithmetic instruction before a
+ * conditional jump), else 0. */
+PK_API int pk_annotation_fused(const struct pk_annotation *an, int idx);
+/* The column of the text (0 its first) where the browser draws those
+ * arrows: the offset column's width plus one. */
+PK_API int pk_annotation_arrow_column(const struct pk_annotation *an);
+
 #ifdef __cplusplus
 }
 #endif

@@ -55,6 +55,7 @@ struct aline {
 	int line_nr;
 	char *text;
 	char *srcline;          /* with opts.srclines: "file.c:LINE" */
+	int jump_sources;       /* the function's jumps that land here */
 };
 
 struct pk_annotation {
@@ -63,6 +64,9 @@ struct pk_annotation {
 	struct aline *lines;
 	unsigned nr, cap;
 	int addr_width;          /* hex digits of the highest address */
+	/* browse.c: perf's annotate browser's widths: of the offsets (hex
+	 * digits of the function's size), of the longest mnemonic */
+	int off_width, max_ins_name;
 };
 
 /* disasm.c: the objdump -l -d [-S] lines of E into AN. 0 or -errno. */
@@ -71,6 +75,9 @@ int pk__annotate_disasm(struct pk_annotation *an, struct pk_session *s,
 /* Whether NAME is perf's name for a PLT entry (binutils has no symbol
  * there). */
 bool pk__annotate_plt_name(const char *name);
+/* browse.c: what perf's annotate browser computes of the lines (the
+ * widths, where jumps land). */
+void pk__annotation_browse_init(struct pk_annotation *an);
 /* Adds a line (TEXT copied). 0 or -ENOMEM. */
 int pk__annotation_add(struct pk_annotation *an, const struct aline *l);
 #endif

@@ -152,6 +152,7 @@ struct pk_annotation *pk_annotation_new(struct pk_annotate *a, int idx,
 		if (an->lines[i].insn &&
 		    hex_digits(an->lines[i].addr) > an->addr_width)
 			an->addr_width = hex_digits(an->lines[i].addr);
+	pk__annotation_browse_init(an);
 	return an;
 }
 
