@@ -56,6 +56,8 @@ struct aline {
 	char *text;
 	char *srcline;          /* with opts.srclines: "file.c:LINE" */
 	int jump_sources;       /* the function's jumps that land here */
+	char *target_sym;       /* perf's symbol holding the target (the
+				   browser names calls and jumps out by it) */
 };
 
 struct pk_annotation {

@@ -14,6 +14,7 @@ void pk_annotation_free(struct pk_annotation *an)
 	for (unsigned i = 0; i < an->nr; i++) {
 		pk__free(an->lines[i].text);
 		pk__free(an->lines[i].srcline);
+		pk__free(an->lines[i].target_sym);
 	}
 	pk__free(an->lines);
 	pk__free(an);

@@ -207,14 +207,15 @@ static const char *ins_text(const struct pk_annotation *an,
 				 in.name, off);
 			return l->target > l->addr ? "\xe2\x86\x93 " : "\xe2\x86\x91 ";
 		}
-		if (l->has_target && target_name(in.raw, name, sizeof(name)))
-			snprintf(buf, size, "%-*.*s %s", w, (int)in.len,
-				 in.name, name);
-		else
-			raw_text(&in, w, buf, size);
+		/* out of the function: objdump's text (perf 6.1's) */
+		raw_text(&in, w, buf, size);
 		return "\xe2\x86\x92 ";
 	case K_CALL:
-		if (l->has_target && target_name(in.raw, name, sizeof(name)))
+		/* perf's symbol holding the target, else objdump's name */
+		if (l->has_target && l->target_sym)
+			snprintf(buf, size, "%-*.*s %s", w, (int)in.len,
+				 in.name, l->target_sym);
+		else if (l->has_target && target_name(in.raw, name, sizeof(name)))
 			snprintf(buf, size, "%-*.*s %s", w, (int)in.len,
 				 in.name, name);
 		else

@@ -907,6 +907,26 @@ int pk__session_dso_file(struct pk_session *s, const struct dso *d,
 	return 0;
 }
 
+int pk__session_dso_debug_file(struct pk_session *s, const struct dso *d,
+			       char *buf, size_t len)
+{
+	struct bid *x = find_bid(s, d->name);
+	uint8_t id[PK_BUILD_ID_MAX];
+	char hex[2 * PK_BUILD_ID_MAX + 1], bin[4352], cache[4352];
+	int n;
+
+	if (d->name[0] != '/' || !dso_binary(s, d, bin, cache, id, &n))
+		return -ENOENT;
+	if (x)
+		memcpy(id, x->id, (size_t)(n = x->len));
+	if (n <= 0 || !s->debug_dir[0])
+		return -ENOENT;
+	pk_build_id_hex(id, n, hex);
+	snprintf(buf, len, "%s/.build-id/%.2s/%s.debug", s->debug_dir, hex,
+		 hex + 2);
+	return file_exists(buf) ? 0 : -ENOENT;
+}
+
 /* A user DSO's symbols: the file (when its build id is the recorded one)
  * or the build-id cache's copy, and the debug file by build id. */
 static void load_user_syms(struct pk_session *s, struct dso *d)

@@ -78,6 +78,10 @@ const struct map *pk__session_map(struct pk_session *s, uint32_t pid,
  * -ENOENT. */
 int pk__session_dso_file(struct pk_session *s, const struct dso *d,
 			 char *buf, size_t len);
+/* DSO D's debug file by build id (the debug directory's), into BUF. 0 or
+ * -ENOENT. */
+int pk__session_dso_debug_file(struct pk_session *s, const struct dso *d,
+			       char *buf, size_t len);
 /* DSO D's DWARF handle for pk__srcline_at() and pk__inlines() (opened
  * on first use, the symbols loaded), or NULL. */
 void *pk__session_dso_dwarf(struct pk_session *s, struct dso *d);

@@ -26,7 +26,8 @@ if ! perf record -q -e cpu-clock -o "$T/probe.data" true >/dev/null 2>&1; then
 	exit 0
 fi
 
-# same NAME FILE [CMPARGS --] ARGS...: compare both outputs (each case in
+# same NAME FILE [--percent-only|--classes C] ARGS...: compare both outputs
+# (--classes: annotate_cmp.py -n C; each case in
 # one shard of the run: t_part)
 _sn=0
 same() {
@@ -34,8 +35,10 @@ same() {
 	_n=$1; _f=$2; shift 2
 	_c=
 	if [ "$1" = --percent-only ]; then _c=$1; shift; fi
+	if [ "$1" = --classes ]; then _c="-n $2"; shift 2; fi
 	perf annotate --stdio -i "$_f" "$@" >"$T/p.out" 2>"$T/p.err"; rp=$?
 	"$PERFKIT" annotate --stdio -i "$_f" "$@" >"$T/k.out" 2>"$T/k.err"; rk=$?
+	# shellcheck disable=SC2086
 	if [ $rp -eq 0 ] && [ $rk -eq 0 ] &&
 	   t_python "$CMP" $_c "$T/p.out" "$T/k.out" >"$T/cmp.out"; then
 		ok "$_n"
@@ -130,6 +133,19 @@ D=$T/demo.data
 same annotate_sym_cmp "$D" cmp
 same annotate_sym_s "$D" -s do_hash.constprop.0
 same annotate_sym_libc "$D" msort_with_tmp.part.0
+# symbol names as objdump gives them (no class S): its pick among aliases
+# (getppid where perf has __GI___getppid), binutils' names of PLT
+# entries (*ABS*+0xADDEND@plt by the GOT slot)
+# (with libc's debug file: objdump reads a stripped file's .dynsym, whose
+# versioned names perfkit does not give yet)
+LIBC=$(ldd "$DEMO" | awk '/libc.so/ { print $3 }')
+BID=$(readelf -n "$LIBC" 2>/dev/null | awk '/Build ID/ { print $3 }')
+if [ -n "$BID" ] && [ -e "/usr/lib/debug/.build-id/$(echo "$BID" | cut -c1-2)/$(echo "$BID" | cut -c3-).debug" ]; then
+	same annotate_sym_libc_names "$D" --classes F msort_with_tmp.part.0
+	same annotate_sym_alias "$D" --classes F __GI___getppid
+else
+	skip annotate_sym_libc_names "libc has no debug file here (libc6-dbg)"
+fi
 same annotate_sym_nosource "$D" --no-source do_sort.constprop.0
 _sn=$((_sn + 1))
 if t_part $_sn; then

@@ -90,17 +90,21 @@ cmp -s "$T_TMP/want.n" "$T_TMP/got"
 check "report_tui / rows" "$(diff "$T_TMP/want.n" "$T_TMP/got" | head -5 | tr '\n' '|')" $? -eq 0
 check "report_tui / title" "$(line 1)" "$(line 1)" = "$TITLE"
 
-# a on the first (hottest cmp entry): annotate --stdio's lines
+# a on the first (hottest cmp entry): perf's annotate browser, its
+# percentages those of annotate --stdio, in order (the whole function
+# fits on the screen)
 sym=$(head -1 "$T_TMP/want" | sed 's/.*\] //')
-"$PERFKIT" annotate --stdio -i "$D" -s "$sym" 2>/dev/null | expand |
-	sed -n '3,49{s/^/  /;s/ *$//;p}' > "$T_TMP/ann"
+"$PERFKIT" annotate --stdio -i "$D" -s "$sym" 2>/dev/null |
+	awk -F: 'NR > 2 && $1 ~ /[0-9]/ && $1 + 0 > 0 { gsub(/ /, "", $1); print $1 }' > "$T_TMP/ann"
 if [ -s "$T_TMP/ann" ]; then
-	key "a annotates $sym" Home a '^Source code & Disassembly of'
+	key "a annotates $sym" Home a "^$sym  .* \\[Percent: local period\\]"
 	screen
-	n=$(head -47 "$T_TMP/ann" | wc -l)
-	sed -n "2,$((n + 1))p" "$T_TMP/screen" > "$T_TMP/got"
-	head -47 "$T_TMP/ann" | cmp -s - "$T_TMP/got"
-	check "report_tui annotate lines" "$(diff "$T_TMP/ann" "$T_TMP/got" | head -5 | tr '\n' '|')" $? -eq 0
+	sed -n '3,49p' "$T_TMP/screen" |
+		awk -F'│' '$1 ~ /[0-9]/ { gsub(/ /, "", $1); print $1 }' > "$T_TMP/got"
+	cmp -s "$T_TMP/ann" "$T_TMP/got"
+	check "report_tui annotate percentages" "$(diff "$T_TMP/ann" "$T_TMP/got" | head -5 | tr '\n' '|')" $? -eq 0
+	check "report_tui annotate column" "$(line 3)" \
+		-n "$(line 3 | grep '^Percent│')"
 	key "q leaves annotate" q "\\] [^ ]*cmp"
 else
 	skip "report_tui annotate" "annotate --stdio -s $sym printed nothing"

@@ -6,7 +6,8 @@
 # (the status line is each one's own) cut to 150 columns (perf's scroll
 # bar lies past them), trailing blanks dropped, byte for byte. Keys go
 # in order: once the help ('?') opened after them has closed, they have
-# all been handled; no timing is asserted.
+# all been handled; no timing is asserted. a: the annotate browser after
+# keys, on the hottest functions.
 # pk-test: check slow
 . tests/lib/sh.sh
 . tests/lib/tmux.sh
@@ -47,7 +48,8 @@ shot() {
 		sleep 0.1
 		_w=$((_w + 1))
 	done
-	for _key in $_k '?'; do TM send-keys -t pk "$_key"; done
+	# (the annotate browser's help is h: its ? searches backwards)
+	for _key in $_k "${SYNC:-?}"; do TM send-keys -t pk "$_key"; done
 	wait_for 'Press any key\|^Keys of the browser' || return
 	TM send-keys -t pk q
 	_w=0
@@ -108,4 +110,18 @@ for f in fp dwarf; do
 	same "$f / cmp" "$T_TMP/$f.data" "/ c m p Enter"
 	same "$f --no-children / cmp" "$T_TMP/$f.data" "/ c m p Enter" --no-children
 done
+# a: perf's annotate browser on a function of the demo and one of libc
+# (source lines, then objdump's file:line lines only): the hottest line
+# half a screen down, then moved (perf's first move key moves nothing;
+# the selected jump's arrow and fused mark drawn)
+SYNC=h
+for sym in do_sort.constprop.0 msort_with_tmp.part.0 cmp; do
+	for k in "a" "a Down Down Down Down" "a Up Up Up Up Up Up" \
+		 "a Down Down Down Down Down Down Down Down Down Down" \
+		 "a NPage" "a End" "a Home"; do
+		same "fp annotate $sym keys $k" "$T_TMP/fp.data" \
+			"$k" --no-children --symbols=$sym
+	done
+done
+SYNC=
 t_exit
