@@ -218,7 +218,7 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 	# near the 0.5% threshold, come and go; the graph's bars with them)
 	block() {
 		awk '/\[\.\] spin_hot$/ { on = 1 } on && /^ *$/ { exit } on' \
-			"$T/$1" | head -4 | sed -E 's/[0-9]+\.[0-9]+%/N%/g; s/[|]/ /g; s/ +$//'
+			"$T/$1" | head -4 | sed -E 's/ *[0-9]+\.[0-9]+%/ N%/g; s/[|]/ /g; s/ +$//'
 	}
 	share() {
 		awk -v w="$2" '/\[\.\] spin_hot$/ { if (w == "row") { print $2; exit }
