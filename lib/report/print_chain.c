@@ -19,8 +19,7 @@ struct gctx {
 	uint64_t min_abs;     /* graph: the threshold in period */
 };
 
-/* The last trie node of the merged node that starts at N. */
-static uint32_t run_end(const struct pk_report *r, uint32_t n)
+uint32_t pk__rp_run_end(const struct pk_report *r, uint32_t n)
 {
 	while (!pk__rp_node_ends(r, n) && r->node[n].child &&
 	       !r->node[r->node[n].child].next)
@@ -184,7 +183,7 @@ static int graph_level(struct gctx *g, uint32_t p, uint64_t total, int depth,
 	if (!kids && r->node[p].child)
 		return -ENOMEM;
 	for (i = 0; i < nk; i++) {
-		uint32_t c = kids[i], end = run_end(r, c), at = c;
+		uint32_t c = kids[i], end = pk__rp_run_end(r, c), at = c;
 		int sub;
 
 		remaining -= r->node[c].cumul;
@@ -223,7 +222,7 @@ static int graph_level(struct gctx *g, uint32_t p, uint64_t total, int depth,
 static int stem(struct gctx *g, uint32_t top, bool skip_first, int *lm)
 {
 	const struct pk_report *r = g->r;
-	uint32_t end = run_end(r, top), printed = 0;
+	uint32_t end = pk__rp_run_end(r, top), printed = 0;
 	int lines = 0;
 
 	for (uint32_t at = top, k = 0;; at = r->node[at].child, k++) {
@@ -261,7 +260,7 @@ static int graph(struct gctx *g, const struct rp_entry *e, uint64_t total,
 	/* a lone top node that holds all of the entry's period: a stem */
 	if (nk == 1 && r->node[kids[0]].cumul == parent) {
 		lines = stem(g, kids[0], skip_first, &lm);
-		p = run_end(r, kids[0]);
+		p = pk__rp_run_end(r, kids[0]);
 	}
 	pk__free(kids);
 	if (g->po->chain == PK_REPORT_CHAIN_FRACTAL)
@@ -370,7 +369,7 @@ int pk__rp_print_chain(struct pk_report *r, FILE *f, const struct rp_entry *e,
 static int run_rows(const struct pk_report *r, uint32_t n, uint32_t first,
 		    uint32_t **v)
 {
-	uint32_t end = run_end(r, n), k = 0;
+	uint32_t end = pk__rp_run_end(r, n), k = 0;
 
 	for (uint32_t c = n;; c = r->node[c].child) {
 		k += c != first;

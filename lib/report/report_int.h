@@ -283,6 +283,9 @@ void pk__rp_memo_fini(struct pk_report *r);
 void pk__rp_cumul(struct pk_report *r);
 /* Forgets every memo (the nodes they name are gone: top's aging). */
 void pk__rp_memo_reset(struct pk_report *r);
+/* print_chain.c: the last trie node of the run (perf's callchain node,
+ * its frames merged) that starts at N. */
+uint32_t pk__rp_run_end(const struct pk_report *r, uint32_t n);
 /* Whether trie node N ends a run of perf's callchain node: a chain ends
  * there, or did before its hits aged to nothing (top). */
 static inline bool pk__rp_node_ends(const struct pk_report *r, uint32_t n)

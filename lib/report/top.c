@@ -62,15 +62,6 @@ static int bias_room(struct pk_report *r)
 	return 0;
 }
 
-/* The last node of the run (perf's callchain node) from N. */
-static uint32_t run_end(const struct pk_report *r, uint32_t n)
-{
-	while (!pk__rp_node_ends(r, n) && r->node[n].child &&
-	       !r->node[r->node[n].child].next)
-		n = r->node[n].child;
-	return n;
-}
-
 /*
  * perf's decay_callchain: each of its nodes (a run of the trie's) keeps
  * 7/8 of its hit, and its children_hit becomes the sum of its children's
@@ -94,11 +85,11 @@ static int age_nodes(struct pk_report *r)
 	r->nbias = r->nnode;
 	for (uint32_t i = 1; i < r->nnode; i++) {
 		/* a root has no frames: its children are its own */
-		uint32_t end = r->node[i].parent ? run_end(r, i) : i;
+		uint32_t end = r->node[i].parent ? pk__rp_run_end(r, i) : i;
 		uint64_t v = r->node[end].hit;
 
 		for (uint32_t c = r->node[end].child; c; c = r->node[c].next)
-			v += r->node[run_end(r, c)].hit;
+			v += r->node[pk__rp_run_end(r, c)].hit;
 		r->node_bias[i] = (int64_t)(v - r->node[i].cumul);
 	}
 	r->cumul_stale = true;
