@@ -56,6 +56,7 @@ struct aline {
 	char *text;
 	char *srcline;          /* with opts.srclines: "file.c:LINE" */
 	int jump_sources;       /* the function's jumps that land here */
+	int jump_to;            /* a local jump: the line it lands on + 1 */
 	char *target_sym;       /* perf's symbol holding the target (the
 				   browser names calls and jumps out by it) */
 };

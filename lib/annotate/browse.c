@@ -275,7 +275,7 @@ void pk__annotation_browse_init(struct pk_annotation *an)
 	an->off_width = hex_width(an->sym.end - an->sym.start);
 	an->max_ins_name = 0;
 	for (unsigned i = 0; i < an->nr; i++) {
-		const struct aline *l = &an->lines[i];
+		struct aline *l = &an->lines[i];
 		struct ins in;
 		uint64_t off;
 
@@ -291,6 +291,7 @@ void pk__annotation_browse_init(struct pk_annotation *an)
 			if (an->lines[j].insn &&
 			    an->lines[j].addr == an->sym.start + off) {
 				an->lines[j].jump_sources++;
+				an->lines[i].jump_to = (int)j + 1;
 				break;
 			}
 	}
@@ -337,22 +338,11 @@ int pk_annotation_hottest(const struct pk_annotation *an)
 
 int pk_annotation_jump_target(const struct pk_annotation *an, int idx)
 {
-	const struct aline *l;
-	struct ins in;
-	uint64_t off;
-
-	if (idx < 0 || (unsigned)idx >= an->nr)
+	/* perf draws no arrow in a PLT symbol (its offsets are foreign) */
+	if (idx < 0 || (unsigned)idx >= an->nr ||
+	    pk__annotate_plt_name(an->sym.name))
 		return -1;
-	l = &an->lines[idx];
-	if (!l->insn || pk__annotate_plt_name(an->sym.name))
-		return -1;
-	split(l->text, &in);
-	if (kind_of(in.name, in.len) != K_JUMP || !local_target(an, l, &off))
-		return -1;
-	for (unsigned j = 0; j < an->nr; j++)
-		if (an->lines[j].insn && an->lines[j].addr == an->sym.start + off)
-			return (int)j;
-	return -1;
+	return an->lines[idx].jump_to - 1;
 }
 
 int pk_annotation_arrow_column(const struct pk_annotation *an)

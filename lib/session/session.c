@@ -907,47 +907,53 @@ int pk__session_dso_file(struct pk_session *s, const struct dso *d,
 	return 0;
 }
 
-int pk__session_dso_debug_file(struct pk_session *s, const struct dso *d,
-			       char *buf, size_t len)
+/* DSO D's file (dso_binary's: BIN or CACHE, NULL when none) and, when
+ * there is one, its debug file by the recorded build id in DBG (LEN
+ * bytes): *DEBUG is then DBG, else NULL. */
+static const char *binary_and_debug(struct pk_session *s, const struct dso *d,
+				    char *bin, char *cache, char *dbg,
+				    size_t len, const char **debug)
 {
 	struct bid *x = find_bid(s, d->name);
 	uint8_t id[PK_BUILD_ID_MAX];
-	char hex[2 * PK_BUILD_ID_MAX + 1], bin[4352], cache[4352];
+	char hex[2 * PK_BUILD_ID_MAX + 1];
 	int n;
+	const char *p = dso_binary(s, d, bin, cache, id, &n);
 
-	if (d->name[0] != '/' || !dso_binary(s, d, bin, cache, id, &n))
-		return -ENOENT;
+	*debug = NULL;
 	if (x)
 		memcpy(id, x->id, (size_t)(n = x->len));
-	if (n <= 0 || !s->debug_dir[0])
+	if (n > 0 && p && s->debug_dir[0]) {
+		pk_build_id_hex(id, n, hex);
+		snprintf(dbg, len, "%s/.build-id/%.2s/%s.debug", s->debug_dir,
+			 hex, hex + 2);
+		if (file_exists(dbg))
+			*debug = dbg;
+	}
+	return p;
+}
+
+int pk__session_dso_debug_file(struct pk_session *s, const struct dso *d,
+			       char *buf, size_t len)
+{
+	char bin[4352], cache[4352];
+	const char *debug;
+
+	if (d->name[0] != '/')
 		return -ENOENT;
-	pk_build_id_hex(id, n, hex);
-	snprintf(buf, len, "%s/.build-id/%.2s/%s.debug", s->debug_dir, hex,
-		 hex + 2);
-	return file_exists(buf) ? 0 : -ENOENT;
+	binary_and_debug(s, d, bin, cache, buf, len, &debug);
+	return debug ? 0 : -ENOENT;
 }
 
 /* A user DSO's symbols: the file (when its build id is the recorded one)
  * or the build-id cache's copy, and the debug file by build id. */
 static void load_user_syms(struct pk_session *s, struct dso *d)
 {
-	struct bid *x = find_bid(s, d->name);
-	uint8_t id[PK_BUILD_ID_MAX];
-	char hex[2 * PK_BUILD_ID_MAX + 1];
 	char bin[4352], cache[4352], dbg[4352];
-	const char *paths[2] = { NULL, NULL };
-	int n;
+	const char *paths[2];
 
-	paths[0] = dso_binary(s, d, bin, cache, id, &n);
-	if (x)
-		memcpy(id, x->id, (size_t)(n = x->len));
-	if (n > 0 && paths[0]) {
-		pk_build_id_hex(id, n, hex);
-		snprintf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug",
-			 s->debug_dir, hex, hex + 2);
-		if (s->debug_dir[0] && file_exists(dbg))
-			paths[1] = dbg;
-	}
+	paths[0] = binary_and_debug(s, d, bin, cache, dbg, sizeof(dbg),
+				    &paths[1]);
 	if (!paths[0] && !paths[1]) {
 		d->tab.failed = true;
 		return;
