@@ -843,11 +843,6 @@ int cmd_top(int argc, char **argv)
 		cli_error("top", "--tui: standard output is not a terminal");
 		return 2;
 	}
-	if (t.c.tui && t.c.callchain) {
-		cli_error("top", "-g: callchains in the browser are not "
-			  "supported yet (use --stdio)");
-		return 2;
-	}
 	/* the browser's terminal restores itself on these signals */
 	if (!t.c.tui)
 		cli_catch_stop(on_stop, 0);

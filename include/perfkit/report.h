@@ -122,8 +122,12 @@ struct pk_report_print_opts {
 	/* Event groups as separate events (perf's --no-group); else each
 	 * group is one table, a column per member. */
 	bool no_group;
+	/* A view of a live report (perf top's browser): the entries
+	 * pk_report_print_top() shows, in its order, the callchains as
+	 * they stand (free the view before the report changes). */
+	bool top;
 };
-#define pk_report_print_opts__last_field no_group
+#define pk_report_print_opts__last_field top
 
 /*
  * Writes perf report --stdio's text of the report to F: the lost samples,
@@ -296,8 +300,11 @@ struct pk_report_top_opts {
 	 * NONE: rows only. */
 	enum pk_report_chain chain;
 	double chain_percent;
+	/* Only the entries whose symbol's name holds SYM (perf's / in its
+	 * browser), the widths theirs; NULL: all. */
+	const char *sym;
 };
-#define pk_report_top_opts__last_field chain_percent
+#define pk_report_top_opts__last_field sym
 
 /*
  * Writes the entries of one event as perf top --stdio shows them under

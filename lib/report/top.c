@@ -196,7 +196,7 @@ static void top_widths(struct pk_report *r, struct rp_entry **v, uint32_t n,
 static void put_header(struct pk_report *r, FILE *f, const struct rp_cols *c,
 		       const struct pk_report_top_opts *o)
 {
-	fputs("Overhead", f);
+	fputs(r->o.children ? "Children      Self" : "Overhead", f);
 	if (o->show_nr_samples)
 		fputs("       Samples", f);
 	for (unsigned k = 0; k < r->nkeys; k++) {
@@ -307,9 +307,13 @@ int pk_report_print_top(struct pk_report *r, FILE *f,
 	if (!err) {
 		uint32_t k = 0;
 
-		for (uint32_t i = 0; i < n; i++)
-			if (top_row(r, v[i]))
+		for (uint32_t i = 0; i < n; i++) {
+			const char *name = r->sym[v[i]->sym].name;
+
+			if (top_row(r, v[i]) &&
+			    (!o->sym || (name && strstr(name, o->sym))))
 				v[k++] = v[i];
+		}
 		r->kernel_dso = "[kernel]";
 		r->color = o->color;
 		err = put_rows(r, f, v, k, h->total, o);

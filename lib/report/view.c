@@ -62,7 +62,7 @@ static int collect(struct pk_report_view *v)
 		const struct rp_entry *e = v->v[i];
 		uint64_t p = r->o.children ? e->acc : e->self;
 
-		if (!e->shown ||
+		if (!e->shown || (v->po.top && !p) ||
 		    (total && p * 100.0 / total < v->po.percent_limit))
 			continue;
 		v->v[v->n++] = v->v[i];
@@ -144,8 +144,13 @@ struct pk_report_view *pk_report_view_new(struct pk_report *r, unsigned event,
 	memcpy(&v->po, opts ? opts : &def,
 	       opts && opts->sz < sizeof(v->po) ? opts->sz : sizeof(v->po));
 	v->po.sz = sizeof(v->po);
-	err = pk__rp_settle(r);
-	pk__rp_count_shown(&r->h[event]);
+	if (v->po.top) {	/* live: no collapse, totals as aged */
+		pk__rp_cumul(r);
+		err = 0;
+	} else {
+		err = pk__rp_settle(r);
+		pk__rp_count_shown(&r->h[event]);
+	}
 	if (!err)
 		err = collect(v);
 	if (!err && !(v->line = pk__calloc(v->n + 2, sizeof(*v->line))))

@@ -242,6 +242,56 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 		"$(callers pk.gn)" = 0
 	vs_perf_g gc --call-graph fp -p $SPIN
 
+	# the browser with -g, perf top's and perfkit's: / spin_hot Enter
+	# (one entry left, the columns as wide as its own), + (its callchain
+	# rows: the caller first), then Down e (perf's first move key moves
+	# nothing: e folds the entry again);
+	# lines 2 to 4 (the header, the entry, its first callchain row: the
+	# rarer roots, a kernel interrupt's near the 0.5% threshold, come and
+	# go), numbers and fold marks masked, blanks between words squeezed
+	gmask() {
+		sed -n '2,4p' "$1" | sed -E 's/[ ▒◆]*$//; /^$/d;
+			s/[0-9]+\.[0-9]+%/N%/g; s/^( *)[-+] /\1  /;
+			s/([^ ])  +/\1 /g'
+	}
+	# gwait SESSION ERE [COUNT]: until COUNT (1) lines match
+	gwait() {
+		_w=0
+		while [ $_w -lt 300 ]; do
+			TM capture-pane -p -t "$1" > "$T/g.pane" 2>/dev/null
+			[ "$(grep -cE "$2" "$T/g.pane")" = "${3:-1}" ] && return 0
+			sleep 0.1
+			_w=$((_w + 1))
+		done
+		return 1
+	}
+	gtui() {
+		TM new-session -d -s "g$1" -x 120 -y 30 "$2; sleep 600"
+		gwait "g$1" '\[\.\] spin_hot' || return 1
+		TM send-keys -t "g$1" /
+		sleep 0.5	# (perf's search dialog opens)
+		TM send-keys -t "g$1" -l spin_hot
+		TM send-keys -t "g$1" Enter
+		gwait "g$1" '\[[.k]\] ' || return 1
+		TM send-keys -t "g$1" +
+		gwait "g$1" '% __libc_start_call_main$' || return 1
+		cp "$T/g.pane" "$T/g.$1.open"
+		TM send-keys -t "g$1" Down e
+		gwait "g$1" '__libc_start_call_main$' 0 || return 1
+		cp "$T/g.pane" "$T/g.$1.folded"
+		TM send-keys -t "g$1" q
+	}
+	if gtui perf "perf top -g -p $SPIN" && gtui pk "$PK top -g -p $SPIN"; then
+		for _s in open folded; do
+			check "top_tui_g_vs_perf $_s" "perf '$(gmask "$T/g.perf.$_s" | tr '\n' '|')', perfkit '$(gmask "$T/g.pk.$_s" | tr '\n' '|')'" \
+				"$(gmask "$T/g.pk.$_s")" = "$(gmask "$T/g.perf.$_s")"
+		done
+		check top_tui_g_chain_row "$(gmask "$T/g.pk.open" | tr '\n' '|')" \
+			"$(gmask "$T/g.pk.open" | grep -c '^     N% __libc_start_call_main$')" = 1
+	else
+		fail top_tui_g_vs_perf "a browser did not get to the screens: $(tr '\n' '|' < "$T/g.pane")"
+	fi
+
 	# in_shell NAME CMD: CMD typed into a bash in a terminal, until its
 	# screen shows spin_hot (in tui.pane), then q; true once the shell
 	# is back ($T/after written); stty -g before and after it

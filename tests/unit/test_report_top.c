@@ -225,6 +225,28 @@ static void test_chain_decay(struct pk_session *s, struct pk_perfdata *pd)
 	pk_report_free(r);
 }
 
+/* A live view (perf top's browser): N entries, the first FIRST, its
+ * first callchain row ROW. */
+static void check_view(const char *name, struct pk_report *r, uint32_t n,
+		       const char *first, const char *row)
+{
+	PK_OPTS(pk_report_print_opts, po, .chain = PK_REPORT_CHAIN_GRAPH,
+		.chain_percent = 0.5, .top = true);
+	struct pk_report_view *v = pk_report_view_new(r, 0, &po);
+	struct pk_report_entry e = { .sz = sizeof(e) };
+	const uint32_t *rows;
+	char buf[64] = "";
+
+	if (v && !pk_report_view_entry(v, 0, &e) &&
+	    pk_report_view_chain(v, 0, 0, &rows) > 0)
+		pk_report_view_chain_line(v, rows[0], buf, sizeof(buf));
+	t_check(v && pk_report_view_nr(v) == n && e.sym &&
+		!strcmp(e.sym, first) && !strcmp(buf, row), name,
+		"%u entries, the first %s, its row '%s'",
+		v ? pk_report_view_nr(v) : 0, e.sym ? e.sym : "-", buf);
+	pk_report_view_free(v);
+}
+
 /* --children: a caller's entry (no period of its own) is deleted at each
  * aging, as perf deletes it; samples make it anew. */
 static void test_children_decay(struct pk_session *s, struct pk_perfdata *pd)
@@ -244,9 +266,16 @@ static void test_children_decay(struct pk_session *s, struct pk_perfdata *pd)
 	       "   100.00%   100.00%  [kernel]       [k] do_one\n"
 	       "   100.00%     0.00%  [kernel]       [k] fn_a\n"
 	       "   100.00%     0.00%  [kernel]       [k] fn_b\n");
+	check_view("top_view", r, 3, "do_one", "fn_a");
+	o.sym = "fn_";
+	expect("top_sym_filter", r, &o,
+	       "   100.00%     0.00%  [kernel]       [k] fn_a\n"
+	       "   100.00%     0.00%  [kernel]       [k] fn_b\n");
+	o.sym = NULL;
 	T_CHECK("top_children_decay", !pk_report_decay(r));
 	expect("top_children_deleted", r, &o,
 	       "   100.00%   100.00%  [kernel]       [k] do_one\n");
+	check_view("top_view_deleted", r, 1, "do_one", "fn_a");
 	T_CHECK("top_children_again", !add_chain(r, DO_ONE, 40, 1, ba, 4));
 	expect("top_children_anew", r, &o,
 	       "   100.00%   100.00%  [kernel]       [k] do_one\n"
