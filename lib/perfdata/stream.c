@@ -14,6 +14,9 @@
 #include "perfdata/pd.h"
 
 #define ALIGN8(x) (((x) + 7) & ~7ULL)
+#ifndef PD_PREFETCH
+#define PD_PREFETCH 2048
+#endif
 
 struct raw {
 	const struct perf_event_header *h;
@@ -113,6 +116,10 @@ static int read_raw(struct pk_perfdata *pd, struct raw *r)
 	}
 	left = pd->end - pd->pos;
 	p = pd->buf + pd->pos;
+	/* the records are read once, in order: ask for those a few
+	 * cache lines on (the hardware's prefetch stops at each page) */
+	if (left > PD_PREFETCH)
+		__builtin_prefetch(p + PD_PREFETCH);
 	if (left < sizeof(h))
 		return eof_or_trunc(pd, "record header", sizeof(h) - left);
 	memcpy(&h, p, sizeof(h));
