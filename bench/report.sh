@@ -37,7 +37,10 @@ for want in "$MIN" "$((MIN * 3))"; do
 		if cmp -s "$T/p.u" "$T/k.u"; then
 			same="identical output"
 		else
-			same="OUTPUT DIFFERS"
+			# kept for a look: the file and both outputs
+			keep=/tmp/pk-bench-report-diff.$$
+			mkdir -p "$keep" && cp "$F" "$T/p.u" "$T/k.u" "$keep/"
+			same="OUTPUT DIFFERS: kept in $keep"
 		fi
 		echo "$mode ($same):"
 		echo "  perf report:    ${p% *} s, peak RSS ${p#* } KB"
