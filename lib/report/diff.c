@@ -120,7 +120,7 @@ static int collapse(const struct pk_report *r, unsigned a,
 	for (uint32_t i = 0; h && i < h->n; i++) {
 		const struct rp_entry *e = &h->e[i];
 		const struct rp_sym *s = &r->sym[e->sym];
-		const char *wc = pk_session_comm(r->sess, (uint32_t)e->tid);
+		const char *wc = pk__rp_thread_comm(r, e);
 
 		if (e->gone)
 			continue;
@@ -128,7 +128,7 @@ static int collapse(const struct pk_report *r, unsigned a,
 		if (grow_ents(&v, &cap, n))
 			goto nomem;
 		v[n] = (struct df_ent){ .re = *e, .s = *s,
-					.wcomm = wc ? wc : e->comm,
+					.wcomm = wc,
 					.period = e->self,
 					.shown = e->shown, .idx = n };
 		n++;

@@ -183,6 +183,7 @@ void pk_report_free(struct pk_report *r)
 		pk__free(r->str[i]);
 	pk__free(r->str);
 	pk__hash_fini(&r->stridx);
+	pk__hash_fini(&r->deftid);
 	pk__free(r->h);
 	pk__free(r->sym);
 	pk__hash_fini(&r->symidx);
@@ -205,6 +206,112 @@ void pk_report_free(struct pk_report *r)
 	pk__free(r);
 }
 
+static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e);
+
+/* Entry E (of H, renamed) under its new key in H's index; an entry
+ * already there with those keys merges into E (perf's collapse: E, named
+ * ":TID" when perf's tree placed it, comes first). 0 or -ENOMEM. */
+static int rekey(struct pk_report *r, struct rp_hists *h, struct rp_entry *e)
+{
+	uint32_t at = (uint32_t)(e - h->e);
+
+	for (uint64_t k = entry_key(r, e);; k = pk__rp_mix(k, 7)) {
+		bool added = false;
+		uint64_t *v = pk__hash_put(&h->idx, k, &added);
+		struct rp_entry *o;
+
+		if (!v)
+			return -ENOMEM;
+		if (added || *v == at + 1) {
+			*v = at + 1;
+			return 0;
+		}
+		o = &h->e[*v - 1];
+		if (o->gone || !pk__rp_same(r, o, e))
+			continue;
+		*v = at + 1;
+		return pk__rp_merge(r, e, o);
+	}
+}
+
+/*
+ * perf names a thread it knows only from samples ":TID" and, at its
+ * first COMM, renames that name in place (comm__override): the entries
+ * it made show the new name, and meet those of that name.
+ */
+static int rename_default(struct pk_report *r, uint32_t tid, const char *comm)
+{
+	char buf[32];
+	const char *from, *to;
+	uint32_t idx;
+	bool any = false;
+	int err = 0;
+
+	snprintf(buf, sizeof(buf), ":%d", (int)tid);
+	from = pk__rp_intern(r, buf, &idx);
+	to = pk__rp_intern(r, comm, NULL);
+	if (!from || !to)
+		return -ENOMEM;
+	for (unsigned a = 0; a < r->nh && !err; a++) {
+		struct rp_hists *h = &r->h[a];
+
+		for (uint32_t i = 0; i < h->n && !err; i++) {
+			struct rp_entry *e = &h->e[i];
+
+			if (e->comm != from || e->gone)
+				continue;
+			e->comm = to;
+			any = true;
+			/* perf's tree holds it where ":TID" went: settle's
+			 * collapse meets the others as perf's */
+			if (!r->intree)
+				err = rekey(r, h, e);
+		}
+	}
+	if (any)
+		pk__rp_memo_reset(r);
+	return err;
+}
+
+const char *pk__rp_thread_comm(const struct pk_report *r,
+			       const struct rp_entry *e)
+{
+	char buf[32];
+	const char *c;
+
+	/* still ":TID": its thread was never named (or made anew by a
+	 * FORK: perf's entry holds the old one) */
+	snprintf(buf, sizeof(buf), ":%d", (int)e->tid);
+	if (!strcmp(e->comm, buf))
+		return e->comm;
+	c = pk_session_comm(r->sess, (uint32_t)e->tid);
+	return c ? c : e->comm;
+}
+
+/* Threads named by default, and what becomes of their names. */
+static int note_comm(struct pk_report *r, const struct pk_record *rec)
+{
+	const uint32_t *w = (const uint32_t *)rec->hdr;
+	uint64_t *v;
+	uint32_t tid;
+
+	if (rec->type == PERF_RECORD_FORK && rec->size >= 24)
+		tid = w[4];     /* the child: a thread perf makes anew */
+	else if (rec->type == PERF_RECORD_COMM && rec->size > 16)
+		tid = w[3];
+	else
+		return 0;
+	v = pk__hash_get(&r->deftid, (uint64_t)tid + 1);
+	if (!v || !*v)
+		return 0;
+	*v = 0;
+	/* (the session has not seen this COMM yet) */
+	if (rec->type == PERF_RECORD_COMM && !pk_session_comm(r->sess, tid) &&
+	    memchr(w + 4, 0, rec->size - 16))
+		return rename_default(r, tid, (const char *)(w + 4));
+	return 0;
+}
+
 int pk_report_record(struct pk_report *r, const struct pk_record *rec)
 {
 	const char *b = (const char *)rec->hdr;
@@ -215,6 +322,8 @@ int pk_report_record(struct pk_report *r, const struct pk_record *rec)
 
 	if (rec->type == PERF_RECORD_LOST_SAMPLES && rec->size >= 16)
 		r->lost += ((const uint64_t *)b)[1];
+	if (r->deftid.n && note_comm(r, rec))
+		return -ENOMEM;
 	if (!off || rec->size <= off || !memchr(b + off, 0, rec->size - off))
 		return 0;
 	return pk__rp_dso_short(r, b + off, &idx) ? 0 : -ENOMEM;
@@ -487,8 +596,16 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	if (!h)
 		return -ENOMEM;
 	r->nadded++;
-	if (!ss->comm)
+	if (!ss->comm) {
+		bool added;
+		uint64_t *v = pk__hash_put(&r->deftid, (uint64_t)sm->tid + 1,
+					   &added);
+
+		if (!v)
+			return -ENOMEM;
+		*v = 1;
 		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
+	}
 	tmpl.comm = comm_of(r, ss->comm, buf);
 	if (!tmpl.comm)
 		return -ENOMEM;

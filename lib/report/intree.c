@@ -113,7 +113,7 @@ static int merge_paths(struct pk_report *r, struct rp_entry *into,
 
 /* E's periods and callchain into its twin INTO (he_stat__add_stat,
  * callchain_merge: INTO keeps its depth). 0 or -ENOMEM. */
-static int merge(struct pk_report *r, struct rp_entry *into,
+int pk__rp_merge(struct pk_report *r, struct rp_entry *into,
 		 struct rp_entry *e)
 {
 	uint32_t depth = into->max_depth, *path = NULL, cap = 0;
@@ -173,7 +173,7 @@ static int collapse(struct pk_report *r, struct rp_hists *h)
 			link = left ? t[link - 1].l : t[link - 1].r;
 		}
 		if (link)
-			err = merge(r, &h->e[link - 1], e);
+			err = pk__rp_merge(r, &h->e[link - 1], e);
 		else
 			pk__rbi_insert(t, &root, seq[i], parent, left);
 	}

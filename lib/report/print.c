@@ -123,8 +123,7 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 	for (uint32_t i = 0; i < h->n; i++) {
 		const struct rp_entry *e = &h->e[i];
 		const struct rp_sym *s = &r->sym[e->sym];
-		const char *comm = pk_session_comm(r->sess, (uint32_t)e->tid);
-		int cl = (int)strlen(comm ? comm : e->comm);
+		int cl = (int)strlen(pk__rp_thread_comm(r, e));
 
 		if (!e->shown || !pk__rp_in_zoom(r, e))
 			continue;
@@ -375,9 +374,8 @@ static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
 	case RF_PERIOD: fprintf(f, "%12" PRIu64, e->self); break;
 	case RK_COMM: fprintf(f, "%-*.*s", c->comm, c->comm, e->comm); break;
 	case RK_PID: /* perf: the thread's last comm */
-		tc = pk_session_comm(r->sess, (uint32_t)e->tid);
-		fprintf(f, "%7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8,
-			tc ? tc : e->comm);
+		tc = pk__rp_thread_comm(r, e);
+		fprintf(f, "%7d:%-*.*s", e->tid, c->pid - 8, c->pid - 8, tc);
 		break;
 	case RK_DSO: fprintf(f, "%-*s", c->dso, pk__rp_dso_of(r, s)); break;
 	case RK_SYM: put_sym(s, e, f, c->sym, last); break;

@@ -185,6 +185,9 @@ struct pk_report {
 	char **str;                        /* interned strings */
 	uint32_t nstr, capstr;
 	struct pk__hash stridx;
+	/* tids whose samples took perf's default name ":TID" (value 1:
+	 * their first COMM renames those entries; 0: no longer) */
+	struct pk__hash deftid;
 	struct rp_node *node;
 	uint32_t nnode, capnode;
 	/* top.c, perf's aging of callchain nodes (pk_report_decay), for the
@@ -281,6 +284,13 @@ void pk__rp_memo_done(struct pk_report *r);
 void pk__rp_memo_fini(struct pk_report *r);
 /* Sums the nodes' cumul from their hits (before reading them). */
 void pk__rp_cumul(struct pk_report *r);
+/* The name of E's thread as perf's pid key shows it: its last. */
+const char *pk__rp_thread_comm(const struct pk_report *r,
+			       const struct rp_entry *e);
+/* E's periods and callchain into INTO, E gone (perf's collapse of two
+ * entries: INTO keeps its depth). 0 or -ENOMEM. */
+int pk__rp_merge(struct pk_report *r, struct rp_entry *into,
+		 struct rp_entry *e);
 /* Forgets every memo (the nodes they name are gone: top's aging). */
 void pk__rp_memo_reset(struct pk_report *r);
 /* print_chain.c: the last trie node of the run (perf's callchain node,

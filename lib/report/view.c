@@ -244,14 +244,12 @@ int pk_report_view_entry(const struct pk_report_view *v, uint32_t i,
 	struct pk_report_entry o = { .sz = sizeof(o) };
 	const struct rp_entry *e;
 	const struct rp_sym *s;
-	const char *comm;
 
 	if (i >= v->n || !out || out->sz < sizeof(out->sz))
 		return -EINVAL;
 	e = v->v[i];
 	s = &v->r->sym[e->sym];
-	comm = pk_session_comm(v->r->sess, (uint32_t)e->tid);
-	o.comm = comm ? comm : e->comm;
+	o.comm = pk__rp_thread_comm(v->r, e);
 	o.pid = e->pid;
 	o.tid = e->tid;
 	o.dso = s->dso;

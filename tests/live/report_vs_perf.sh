@@ -74,6 +74,16 @@ done
 t_python tests/lib/taskprobe.py "$T/probe.data"
 same "report_tasks probe" "$T/probe.data" --tasks
 same "report_mmaps probe" "$T/probe.data" --mmaps
+# threads named late: samples before the first COMM take perf's ":TID",
+# which that COMM renames in place (the entries meet those of the new
+# name; a --comm filter keeps the verdict of the sample that made one);
+# a FORK makes a thread anew (the old one's entries keep ":TID"); a
+# system-wide bench recording once differed here
+t_python tests/lib/commprobe.py "$T/comm.data"
+for o in "" "--comm env" "--comm :900" "-s pid" "-s comm" "-s pid,sym" \
+	"-n -s comm,dso,sym" "--no-children -T"; do
+	same "report_comm_late${o:+ $o}" "$T/comm.data" $o
+done
 # --stats lists an event that only lost samples (a system-wide dummy's)
 t_python tests/lib/lostprobe.py "$T/lost.data"
 same "report_stats lost" "$T/lost.data" --stats
