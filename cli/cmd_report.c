@@ -16,6 +16,7 @@
 #include <perfkit/session.h>
 #include "cli.h"
 #include "report_tasks.h"
+#include "report_export.h"
 #include "report_tui.h"
 #include "tui.h"
 
@@ -46,6 +47,7 @@ struct rep {
 	struct cli_stats st;
 	struct pk_perfdata *pd;
 	struct pk_report *r;
+	struct export_opts x;   /* --format */
 };
 
 static void usage(FILE *f)
@@ -86,7 +88,14 @@ static void usage(FILE *f)
 		"      --header, --header-only  the file's header first, or only\n"
 		"      --stats             the counts of the records only\n"
 		"  -D, --dump-raw-trace    every record, raw and decoded (as script -D)\n"
-		"      --tasks, --mmaps    the threads' tree (and their mappings)\n");
+		"      --tasks, --mmaps    the threads' tree (and their mappings)\n"
+		"      --format=FORMAT     folded (collapsed stacks, as FlameGraph's\n"
+		"                          stackcollapse-perf.pl makes of perf script)\n"
+		"                          or flamegraph (an interactive SVG; with -G an\n"
+		"                          icicle graph, with -s pid a root per thread)\n"
+		"  -o, --output FILE       --format's output (default standard output)\n"
+		"      --base FILE         --format=flamegraph: coloured by the change\n"
+		"                          from FILE's profile (red grew, blue shrank)\n");
 }
 
 static const char *const refused[] = {
@@ -562,7 +571,24 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 300: c->children = 1; return 0;
 	case 301: c->children = 0; return 0;
 	case 'g': c->chain_asked = true; return parse_chain(c, arg);
-	case 'G': c->chain_asked = true; c->caller = 1; return 0;
+	case 'G':
+		c->chain_asked = true;
+		c->caller = 1;
+		c->x.inverted = true;
+		return 0;
+	case 320:
+		if (!report_export_known(arg)) {
+			cli_error("report", "--format %s: folded or flamegraph%s",
+				  arg, !strcmp(arg, "pprof") ||
+				  !strcmp(arg, "perfetto") ||
+				  !strcmp(arg, "speedscope") ?
+				  " (that one is not supported yet)" : "");
+			return -EINVAL;
+		}
+		c->x.format = arg;
+		return 0;
+	case 'o': c->x.output = arg; return 0;
+	case 321: c->x.base = arg; return 0;
 	case 'F': c->o.fields = arg; return 0;
 	case 'C': c->cpu_list = arg; return 0;
 	case 317: c->po.no_group = false; return 0;
@@ -610,6 +636,36 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	}
 }
 
+/* --format: the samples (the filters of a sample applied) in another
+ * tool's format. */
+static int export(struct rep *c)
+{
+	struct export_opts *x = &c->x;
+	const char *s = c->o.sort;
+
+	if (c->o.dsos || c->o.syms || c->o.fields || c->threads ||
+	    c->o.branch || c->o.mem || c->o.parent) {
+		cli_error("report", "--format %s: --dso, --symbols, -F, -T, -p, "
+			  "-b and --mem-mode are not applied to exports yet",
+			  x->format);
+		return 2;
+	}
+	if (x->base && strcmp(x->format, "flamegraph")) {
+		cli_error("report", "--base: only with --format=flamegraph");
+		return 2;
+	}
+	x->input = c->input;
+	x->comms = c->o.comms;
+	x->pids = c->o.pids;
+	x->tids = c->o.tids;
+	x->cpus = c->cpu_list;
+	x->time = c->time_str;
+	x->max_stack = c->o.max_stack ? (int)c->o.max_stack : -1;
+	/* a root per thread when the keys split threads */
+	x->threads = s && (!strncmp(s, "pid", 3) || strstr(s, ",pid"));
+	return report_export(x);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static struct option longopts[64] = {
@@ -647,6 +703,9 @@ int cmd_report(int argc, char **argv)
 		{ "no-branch-stack", no_argument, NULL, 342 },
 		{ "tasks", no_argument, NULL, 340 },
 		{ "mmaps", no_argument, NULL, 341 },
+		{ "format", required_argument, NULL, 320 },
+		{ "output", required_argument, NULL, 'o' },
+		{ "base", required_argument, NULL, 321 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1,
@@ -666,7 +725,7 @@ int cmd_report(int argc, char **argv)
 	c.po.chain_percent = 0.5;
 	c.po.tip = "Tip: perfkit report --no-children shows each function's own time";
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:Db", longopts,
+	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:Dbo:", longopts,
 				&li)) != -1) {
 		if (ch < 256 && ch && strchr("d", ch)) {
 			cli_error("report", "-%c is not supported yet", ch);
@@ -677,6 +736,13 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (c.x.format)
+		return export(&c);
+	if (c.x.output || c.x.base) {
+		cli_error("report", "%s needs --format", c.x.output ?
+			  "-o" : "--base");
 		return 2;
 	}
 	if (c.dump) { /* perf report -D: the records, as perf script -D */

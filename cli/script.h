@@ -42,6 +42,9 @@ struct script_opts {
 	int max_stack;                   /* --max-stack; -1: perf's 127 */
 	struct script_fields f;
 	struct script_filter filt;
+	/* the text to SINK instead of standard output (non-zero: stop) */
+	int (*sink)(void *ctx, const char *buf, size_t len);
+	void *sink_ctx;
 };
 
 /* script_fields.c */

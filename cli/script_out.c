@@ -26,6 +26,10 @@ struct ob {
 	char *b;
 	size_t len;
 	int err;
+	/* where the text goes instead of standard output (report's
+	 * exports read it): non-zero stops the output */
+	int (*sink)(void *ctx, const char *buf, size_t len);
+	void *sink_ctx;
 };
 
 /* Formatted "ip sym+off (dso)" texts by (pid, ip, cpumode, fields) and
@@ -82,7 +86,9 @@ static void ob_flush(struct ob *o)
 {
 	size_t off = 0;
 
-	while (off < o->len && !o->err) {
+	if (o->sink && o->len && !o->err)
+		o->err = o->sink(o->sink_ctx, o->b, o->len);
+	while (!o->sink && off < o->len && !o->err) {
 		ssize_t n = write(1, o->b + off, o->len - off);
 
 		if (n < 0 && errno == EINTR)
@@ -807,6 +813,8 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	s.pipe = in.pipe;
 	s.sess = pk_session_new(NULL);
 	s.ob.b = pk_huge_alloc(OB_CAP);
+	s.ob.sink = o->sink;
+	s.ob.sink_ctx = o->sink_ctx;
 	s.lc.e = pk_huge_alloc(LC_SIZE * sizeof(*s.lc.e));
 	s.lc.arena = malloc(LC_ARENA);
 

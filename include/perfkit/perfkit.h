@@ -20,4 +20,5 @@
 #include <perfkit/tracedat.h>
 #include <perfkit/tracefs.h>
 #include <perfkit/ftrace.h>
+#include <perfkit/export.h>
 #endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* perfkit report --format: the profile in other tools' formats. */
+#ifndef PK_CLI_REPORT_EXPORT_H
+#define PK_CLI_REPORT_EXPORT_H
+#include <stdbool.h>
+
+struct export_opts {
+	const char *format;      /* folded, flamegraph */
+	const char *output;      /* -o, NULL: standard output */
+	const char *input;
+	const char *base;        /* --base: a differential flame graph */
+	bool inverted;           /* icicle */
+	bool threads;            /* roots per thread (-s with pid) */
+	const char *comms, *pids, *tids, *cpus, *time;
+	int max_stack;           /* -1: perf's */
+};
+
+/* Whether FORMAT is one of --format's. */
+bool report_export_known(const char *format);
+/* Writes the export of INPUT; the exit status. */
+int report_export(const struct export_opts *e);
+#endif
