@@ -109,9 +109,9 @@ struct pk_flame_opts {
  * inverted); its title and its share on hover; a click zooms into a frame
  * (its ancestors dimmed), "Reset Zoom" undoes it; "Search" (or Ctrl-F)
  * takes a regular expression, marks the matching frames and prints what
- * share of the whole they hold. Colours by kind: the "_[k]" (kernel),
- * "_[j]" (JIT), "_[i]" (inlined) marks of pk_collapse's kinds option
- * (shown without the mark), the rest warm. 0, -EINVAL (bad opts), -ENOMEM,
+ * share of the whole they hold. Colours by kind: the "_[k]" (kernel:
+ * blue), "_[j]" (JIT: green), "_[i]" (inlined: aqua) marks of
+ * pk_collapse's kinds option (shown without the mark), the rest warm. 0, -EINVAL (bad opts), -ENOMEM,
  * -EIO.
  */
 PK_API int pk_flame_svg(struct pk_folded *f, FILE *out,

@@ -208,7 +208,9 @@ static void put_esc(FILE *o, const char *s, size_t n)
 
 enum kind { K_USER, K_KERNEL, K_JIT, K_INLINE, K_ROOT };
 
-/* A frame's kind by its mark, and its name's length without the mark. */
+/* A frame's kind by its mark, and its name's length without the mark.
+ * Colours: the rest warm (red to yellow), the kernel blue, JIT green,
+ * inlined aqua; the root grey. */
 static enum kind kind_of(const char *s, uint32_t *len)
 {
 	if (*len >= 4 && s[*len - 4] == '_' && s[*len - 3] == '[' &&
@@ -232,10 +234,10 @@ static void colour(enum kind k, const char *s, uint32_t len, int rgb[3])
 	double v3 = (double)((h >> 32) & 0xffff) / 65535.0;
 
 	switch (k) {
-	case K_KERNEL:          /* orange */
-		rgb[0] = 220 + (int)(35 * v1);
-		rgb[1] = 120 + (int)(60 * v2);
-		rgb[2] = 20 + (int)(40 * v3);
+	case K_KERNEL:          /* blue */
+		rgb[0] = 90 + (int)(60 * v1);
+		rgb[1] = 150 + (int)(50 * v2);
+		rgb[2] = 215 + (int)(40 * v3);
 		break;
 	case K_JIT:             /* green */
 		rgb[0] = 50 + (int)(60 * v1);
@@ -243,9 +245,9 @@ static void colour(enum kind k, const char *s, uint32_t len, int rgb[3])
 		rgb[2] = 50 + (int)(60 * v3);
 		break;
 	case K_INLINE:          /* aqua */
-		rgb[0] = 50 + (int)(60 * v1);
-		rgb[1] = 175 + (int)(50 * v2);
-		rgb[2] = 190 + (int)(45 * v2);
+		rgb[0] = 60 + (int)(50 * v1);
+		rgb[1] = 195 + (int)(35 * v2);
+		rgb[2] = 175 + (int)(35 * v3);
 		break;
 	case K_ROOT:
 		rgb[0] = rgb[1] = rgb[2] = 200;
