@@ -29,7 +29,8 @@ PK_API struct pk_folded *pk_folded_new(void);
 PK_API void pk_folded_free(struct pk_folded *f);
 
 /* Adds COUNT to the stack STACK (LEN bytes: frames root first, joined by
- * ';'; no newline). 0, -EINVAL (empty, or holding a newline), -ENOMEM. */
+ * ';'; no newline). 0, -EINVAL (empty, or holding a newline or a NUL),
+ * -ENOMEM. */
 PK_API int pk_folded_add(struct pk_folded *f, const char *stack, size_t len,
 			 uint64_t count);
 

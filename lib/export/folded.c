@@ -62,7 +62,7 @@ int pk_folded_add(struct pk_folded *f, const char *stack, size_t len,
 {
 	uint64_t k;
 
-	if (!len || memchr(stack, '\n', len))
+	if (!len || memchr(stack, '\n', len) || memchr(stack, '\0', len))
 		return -EINVAL;
 	for (k = text_hash(stack, len);; k = k * 0x9e3779b97f4a7c15ull + 1) {
 		bool added = false;
@@ -178,9 +178,11 @@ static int parse_line(struct pk_folded *f, const char *l, size_t len)
 	if (!sp || sp == l || sp + 1 == l + len)
 		return PK_ERR_FORMAT;
 	for (const char *p = sp + 1; p < l + len; p++) {
-		if (*p < '0' || *p > '9' || n > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*p - '0');
+
+		if (*p < '0' || *p > '9' || n > (UINT64_MAX - d) / 10)
 			return PK_ERR_FORMAT;
-		n = n * 10 + (uint64_t)(*p - '0');
+		n = n * 10 + d;
 	}
 	return pk_folded_add(f, l, (size_t)(sp - l), n);
 }
