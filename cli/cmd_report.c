@@ -93,6 +93,8 @@ static void usage(FILE *f)
 		"                          stackcollapse-perf.pl makes of perf script)\n"
 		"                          or flamegraph (an interactive SVG; with -G an\n"
 		"                          icicle graph, with -s pid a root per thread)\n"
+		"                          or pprof (gzipped profile.proto for go tool\n"
+		"                          pprof and the profilers that read it)\n"
 		"  -o, --output FILE       --format's output (default standard output)\n"
 		"      --base FILE         --format=flamegraph: coloured by the change\n"
 		"                          from FILE's profile (red grew, blue shrank)\n");
@@ -578,9 +580,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 		return 0;
 	case 320:
 		if (!report_export_known(arg)) {
-			cli_error("report", "--format %s: folded or flamegraph%s",
-				  arg, !strcmp(arg, "pprof") ||
-				  !strcmp(arg, "perfetto") ||
+			cli_error("report", "--format %s: folded, flamegraph or pprof%s",
+				  arg, !strcmp(arg, "perfetto") ||
 				  !strcmp(arg, "speedscope") ?
 				  " (that one is not supported yet)" : "");
 			return -EINVAL;

@@ -13,13 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <perfkit/export.h>
 #include <perfkit/perfdata.h>
 #include "cli.h"
 #include "report_export.h"
 #include "script.h"
 
-static const char *const formats[] = { "folded", "flamegraph" };
+static const char *const formats[] = { "folded", "flamegraph", "pprof" };
 
 bool report_export_known(const char *format)
 {
@@ -97,6 +98,32 @@ static int collapse_file(const struct export_opts *e, const char *file,
 	return rc ? -EINVAL : 0;	/* (said already) */
 }
 
+/* --format=pprof: gzipped protobuf, to a file (or a pipe). */
+static int pprof(const struct export_opts *e)
+{
+	FILE *out = stdout;
+	int err;
+
+	if (!e->output && isatty(1)) {
+		cli_error("report", "--format=pprof writes a binary file: "
+			  "give -o FILE (or a pipe)");
+		return 2;
+	}
+	if (e->output && !(out = fopen(e->output, "w"))) {
+		cli_error("report", "-o %s: %s", e->output, strerror(errno));
+		return 1;
+	}
+	err = report_pprof(e, out);
+	if (out != stdout && fclose(out) && !err)
+		err = -EIO;
+	else if (out == stdout && fflush(stdout) && !err)
+		err = -EIO;
+	if (err == -EIO || err == -ENOMEM)
+		cli_error("report", "%s: %s", e->output ? e->output :
+			  "standard output", strerror(-err));
+	return err ? 1 : 0;
+}
+
 int report_export(const struct export_opts *e)
 {
 	struct pk_folded *f = pk_folded_new(), *base = NULL;
@@ -109,6 +136,10 @@ int report_export(const struct export_opts *e)
 	if (!f) {
 		cli_error("report", "out of memory");
 		return 1;
+	}
+	if (!strcmp(e->format, "pprof")) {
+		pk_folded_free(f);
+		return pprof(e);
 	}
 	err = collapse_file(e, e->input, f, flame, ev, sizeof(ev), &skipped);
 	if (!err && flame && e->base) {

@@ -3,9 +3,10 @@
 #ifndef PK_CLI_REPORT_EXPORT_H
 #define PK_CLI_REPORT_EXPORT_H
 #include <stdbool.h>
+#include <stdio.h>
 
 struct export_opts {
-	const char *format;      /* folded, flamegraph */
+	const char *format;      /* folded, flamegraph, pprof */
 	const char *output;      /* -o, NULL: standard output */
 	const char *input;
 	const char *base;        /* --base: a differential flame graph */
@@ -19,4 +20,7 @@ struct export_opts {
 bool report_export_known(const char *format);
 /* Writes the export of INPUT; the exit status. */
 int report_export(const struct export_opts *e);
+/* report_pprof.c: the pprof profile into OUT. 0, -EINVAL (said),
+ * -ENOMEM, -EIO. */
+int report_pprof(const struct export_opts *e, FILE *out);
 #endif

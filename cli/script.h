@@ -59,6 +59,9 @@ int script_filter_cpu(struct script_filter *f, const char *arg);
 int script_filter_ints(int **v, int *n, const char *arg);
 int script_filter_strs(char ***v, int *n, const char *arg);
 void script_filter_fini(struct script_filter *f);
+/* Whether the sample SM of thread name COMM passes F. */
+bool script_filter_pass(const struct script_filter *f,
+			const struct pk_sample *sm, const char *comm);
 
 /* Takes option C (getopt code of cmd_script) with ARG: 0 when it was a
  * sample-output option (errors set o->bad), -1 otherwise. */

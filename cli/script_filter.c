@@ -100,6 +100,33 @@ int script_filter_strs(char ***v, int *n, const char *arg)
 	return 0;
 }
 
+static bool has_int(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+bool script_filter_pass(const struct script_filter *f,
+			const struct pk_sample *sm, const char *comm)
+{
+	if ((f->tstart && sm->time < f->tstart) ||
+	    (f->tend && sm->time > f->tend))
+		return false;
+	if (f->cpus && (sm->cpu >= 1024 ||
+			!(f->cpus[sm->cpu / 64] & (1ull << (sm->cpu % 64)))))
+		return false;
+	if (f->nr_pids && !has_int(f->pids, f->nr_pids, (int)sm->pid))
+		return false;
+	if (f->nr_tids && !has_int(f->tids, f->nr_tids, (int)sm->tid))
+		return false;
+	for (int i = 0; i < f->nr_comms; i++)
+		if (!strcmp(f->comms[i], comm))
+			return true;
+	return !f->nr_comms;
+}
+
 void script_filter_fini(struct script_filter *f)
 {
 	free(f->cpus);

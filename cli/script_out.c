@@ -638,37 +638,6 @@ static void put_flags(struct out *s)
 	ob_pad(&s->ob, "", 2 + 21 + 1, false);
 }
 
-static bool filtered(struct out *s, const struct pk_sample *sm, const char *comm)
-{
-	const struct script_filter *f = &s->o->filt;
-
-	if (f->nr_pids) {
-		int i;
-
-		for (i = 0; i < f->nr_pids && f->pids[i] != (int)sm->pid; i++)
-			;
-		if (i == f->nr_pids)
-			return true;
-	}
-	if (f->nr_tids) {
-		int i;
-
-		for (i = 0; i < f->nr_tids && f->tids[i] != (int)sm->tid; i++)
-			;
-		if (i == f->nr_tids)
-			return true;
-	}
-	if (f->nr_comms) {
-		int i;
-
-		for (i = 0; i < f->nr_comms && strcmp(f->comms[i], comm); i++)
-			;
-		if (i == f->nr_comms)
-			return true;
-	}
-	return false;
-}
-
 /* Prints one sample as event ATTR's with thread name COMM (NULL: never
  * named). */
 static int print_sample(struct out *s, const struct pk_record *rec, int attr,
@@ -684,17 +653,11 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	f = s->fields[e->type];
 	if (!f)
 		return 0;
-	if ((flt->tstart && sm->time < flt->tstart) ||
-	    (flt->tend && sm->time > flt->tend))
-		return 0;
-	if (flt->cpus && (sm->cpu >= 1024 ||
-			  !(flt->cpus[sm->cpu / 64] & (1ull << (sm->cpu % 64)))))
-		return 0;
 	if (!comm) {
 		snprintf(commbuf, sizeof(commbuf), ":%d", (int)sm->tid);
 		comm = commbuf;
 	}
-	if (filtered(s, sm, comm))
+	if (!script_filter_pass(flt, sm, comm))
 		return 0;
 
 	bool cc = s->use_callchain && e->callchain;

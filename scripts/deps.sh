@@ -9,14 +9,16 @@
 #               (reference tools for differential tests; libipt is never linked
 #               into perfkit) util-linux (setpriv) procps chromium
 #               chromium-driver (flame graphs clicked and searched in a
-#               headless browser)
+#               headless browser) golang-go (go tool pprof reads the pprof
+#               exports)
 #   bench:      qemu-user busybox-static (../shared/tools/ptgen makes the
 #               Intel PT streams of real runs that the PT benchmark decodes)
 set -e
 PKGS="gcc make pkg-config libelf-dev libdw-dev libzstd-dev zlib1g-dev
       liblzma-dev libbz2-dev
       libzydis-dev libtraceevent-dev clang linux-perf trace-cmd libipt-dev
-      util-linux procps qemu-user busybox-static chromium chromium-driver"
+      util-linux procps qemu-user busybox-static chromium chromium-driver
+      golang-go"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -118,6 +118,73 @@ struct pk_flame_opts {
 PK_API int pk_flame_svg(struct pk_folded *f, FILE *out,
 			const struct pk_flame_opts *opts);
 
+/* ---- pprof: profile.proto, gzipped ---- */
+
+struct pk_pprof;
+
+struct pk_pprof_opts {
+	size_t sz;
+	/* Each sample's values: NR_TYPES "type"/"unit" pairs (at most 4;
+	 * none: one "samples"/"count"). */
+	const char *const *types, *const *units;
+	unsigned nr_types;
+	const char *period_type, *period_unit;  /* NULL: none */
+	int64_t period;
+	int64_t time_nanos, duration_nanos;     /* when, how long */
+	const char *comment;                    /* NULL: none */
+};
+#define pk_pprof_opts__last_field comment
+
+/* A line of a location: the function (pk_pprof_function's id) and the
+ * line in its file (0: unknown). A location's lines go innermost first
+ * (the functions inlined at the address, then the one holding it). */
+struct pk_pprof_line {
+	uint64_t function;
+	int64_t line;
+};
+
+/* A label of a sample: KEY with a string (STR) or a number (NUM, in
+ * UNIT, which may be NULL). */
+struct pk_pprof_label {
+	const char *key, *str;
+	int64_t num;
+	const char *unit;
+};
+
+/* NULL with errno (EINVAL, ENOMEM). */
+PK_API struct pk_pprof *pk_pprof_new(const struct pk_pprof_opts *opts);
+PK_API void pk_pprof_free(struct pk_pprof *p);
+/* The id (from 1) of the mapping [START, LIMIT) at file offset OFFSET of
+ * FILE (BUILD_ID: hex, or NULL), the same one for the same four; 0 when
+ * out of memory. */
+PK_API uint64_t pk_pprof_mapping(struct pk_pprof *p, uint64_t start,
+				 uint64_t limit, uint64_t offset,
+				 const char *file, const char *build_id);
+/* The id of function NAME (in source FILE, or NULL), one per pair; 0 when
+ * out of memory. */
+PK_API uint64_t pk_pprof_function(struct pk_pprof *p, const char *name,
+				  const char *file);
+/* The id of the location ADDRESS of MAPPING (0: none), made with its N
+ * LINES the first time it is asked for; 0 when out of memory. */
+PK_API uint64_t pk_pprof_location(struct pk_pprof *p, uint64_t mapping,
+				  uint64_t address,
+				  const struct pk_pprof_line *lines, unsigned n);
+/* A sample: its N locations (leaf first), one value per type, NL labels.
+ * 0, -EINVAL, -ENOMEM. */
+PK_API int pk_pprof_sample(struct pk_pprof *p, const uint64_t *locations,
+			   unsigned n, const int64_t *values,
+			   const struct pk_pprof_label *labels, unsigned nl);
+/* When the profile was taken and for how long (nanoseconds; 0: not
+ * known), for what the options did not know yet. */
+PK_API void pk_pprof_set_time(struct pk_pprof *p, int64_t time_nanos,
+			      int64_t duration_nanos);
+/* The value type tools show unless told (INDEX among the types; the
+ * default is the last, as in pprof). */
+PK_API void pk_pprof_set_default_type(struct pk_pprof *p, unsigned index);
+/* Writes the profile (gzipped when GZIP, as pprof files are). 0, -EIO,
+ * -ENOMEM. */
+PK_API int pk_pprof_write(struct pk_pprof *p, FILE *out, bool gzip);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perfkit report --format=pprof: the samples (report's sample filters
+ * applied) as a pprof profile: each sample's stack as perf script walks
+ * it (the callchain, then what DWARF unwinding adds), a location per
+ * address of a mapping, its lines the functions inlined there then the
+ * one holding it (names as report shows them, files and lines from the
+ * debug info), mappings with their files' offsets and build ids (the
+ * file's build-id table), values "samples/count" and one per event
+ * ("cpu/nanoseconds" for a clock event), labels pid, tid, comm, cpu, time.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include <perfkit/export.h>
+#include <perfkit/perfdata.h>
+#include <perfkit/session.h>
+#include <perfkit/unwind.h>
+#include "cli.h"
+#include "report_export.h"
+#include "script.h"
+
+#define MAX_STACK 127
+
+/* A process's mappings, as of a generation of the session's maps. */
+struct pmaps {
+	uint32_t pid;
+	uint64_t gen;
+	struct pk_session_mapping *m;
+	size_t n, cap;
+};
+
+/* The location of (pid, ip, cpumode, generation), cached. */
+struct lent {
+	uint64_t ip, gen, loc;
+	uint32_t pid;
+	uint16_t cpumode;
+	bool used;
+};
+
+struct pp {
+	const struct export_opts *e;
+	struct pk_perfdata *pd;
+	struct pk_session *s;
+	struct pk_pprof *p;
+	struct pk_unwind *uw;
+	struct script_filter filt;
+	unsigned nev;            /* events: values 1 .. nev */
+	uint64_t nsamples[4];    /* per event */
+	struct pmaps *pm;        /* by pid, a few at a time */
+	size_t npm, cappm;
+	struct lent *lc;         /* cache of locations */
+	size_t lcap;
+	uint64_t kmap;           /* the kernel's mapping */
+	uint64_t first, last;    /* sample times */
+	int err;
+	struct pk_frame fr[MAX_STACK + 1];
+	uint64_t uips[MAX_STACK + 1];
+	uint64_t locs[2 * MAX_STACK + 2];
+};
+
+/* The build id of FILE from the perf.data's table, as hex; "" if none. */
+static void build_id_of(struct pp *c, const char *file, char *hex, size_t n)
+{
+	struct pk_build_id b;
+
+	hex[0] = '\0';
+	for (unsigned i = 0; i < pk_perfdata_nr_build_ids(c->pd); i++) {
+		if (pk_perfdata_build_id(c->pd, i, &b) || !b.filename ||
+		    strcmp(b.filename, file))
+			continue;
+		for (unsigned k = 0; k < b.id_size && 2 * k + 2 < n; k++)
+			snprintf(hex + 2 * k, 3, "%02x", b.id[k]);
+		return;
+	}
+}
+
+static int add_map(void *ctx, const struct pk_session_mapping *m)
+{
+	struct pmaps *pm = ctx;
+
+	if (pm->n == pm->cap) {
+		size_t cap = pm->cap ? pm->cap * 2 : 64;
+		void *v = realloc(pm->m, cap * sizeof(*pm->m));
+
+		if (!v)
+			return -ENOMEM;
+		pm->m = v;
+		pm->cap = cap;
+	}
+	pm->m[pm->n++] = *m;
+	return 0;
+}
+
+/* PID's mapping holding IP (its mappings read again after a change). */
+static const struct pk_session_mapping *map_of(struct pp *c, uint32_t pid,
+					       uint32_t tid, uint64_t ip)
+{
+	uint64_t gen = pk_session_generation(c->s, pid, PERF_RECORD_MISC_USER);
+	struct pmaps *pm = NULL;
+
+	for (size_t i = 0; i < c->npm; i++)
+		if (c->pm[i].pid == pid)
+			pm = &c->pm[i];
+	if (!pm) {
+		if (c->npm == c->cappm) {
+			size_t cap = c->cappm ? c->cappm * 2 : 16;
+			void *v = realloc(c->pm, cap * sizeof(*c->pm));
+
+			if (!v)
+				return NULL;
+			c->pm = v;
+			c->cappm = cap;
+		}
+		pm = &c->pm[c->npm++];
+		memset(pm, 0, sizeof(*pm));
+		pm->pid = pid;
+		pm->gen = gen + 1;
+	}
+	if (pm->gen != gen) {
+		pm->n = 0;
+		pm->gen = gen;
+		if (pk_session_for_each_mapping(c->s, (int32_t)tid, add_map, pm))
+			return NULL;
+	}
+	for (size_t i = 0; i < pm->n; i++)
+		if (ip >= pm->m[i].start && ip < pm->m[i].end)
+			return &pm->m[i];
+	return NULL;
+}
+
+/* "file:LINE" into FILE (cut at the colon) and the line; false if none. */
+static bool split_srcline(char *buf, int64_t *line)
+{
+	char *colon = strrchr(buf, ':');
+
+	if (!colon || colon == buf || colon[1] < '1' || colon[1] > '9')
+		return false;
+	*line = strtoll(colon + 1, NULL, 10);
+	*colon = '\0';
+	return true;
+}
+
+/* A new location for IP of PID/TID in CPUMODE: its mapping and lines. */
+static uint64_t new_location(struct pp *c, uint32_t pid, uint32_t tid,
+			     uint64_t ip, uint16_t cpumode)
+{
+	struct pk_location l;
+	struct pk_pprof_line lines[32];
+	struct pk_inline_frame in[32];
+	unsigned nl = 0;
+	uint64_t map = 0;
+	char src[512], hex[64];
+	int ni = 0;
+
+	pk_session_resolve(c->s, pid, ip, cpumode, &l);
+	if (l.kernel) {
+		if (!c->kmap) {
+			build_id_of(c, "[kernel.kallsyms]", hex, sizeof(hex));
+			c->kmap = pk_pprof_mapping(c->p, 0xffff800000000000ull,
+						   UINT64_MAX, 0,
+						   "[kernel.kallsyms]", hex);
+		}
+		map = c->kmap;
+	} else {
+		const struct pk_session_mapping *m = map_of(c, pid, tid, ip);
+
+		if (m) {
+			build_id_of(c, m->name, hex, sizeof(hex));
+			map = pk_pprof_mapping(c->p, m->start, m->end, m->pgoff,
+					       m->name, hex);
+		}
+	}
+	if (!l.sym)
+		return pk_pprof_location(c->p, map, ip, NULL, 0);
+	if (!l.kernel)
+		ni = pk_session_inlines(c->s, pid, ip, in, 32);
+	/* the functions inlined at IP by their DWARF names, the one that
+	 * holds them by its symbol's (as report names it) */
+	for (int i = 0; i < ni && nl < 32; i++) {
+		uint64_t f = pk_pprof_function(c->p, i + 1 < ni ? in[i].name :
+					       l.sym, in[i].file);
+
+		if (!f)
+			return 0;
+		lines[nl++] = (struct pk_pprof_line){ f, in[i].line };
+	}
+	if (!nl) {
+		int64_t line = 0;
+		bool have = !l.kernel &&
+			    !pk_session_srcline(c->s, pid, ip, cpumode, src,
+						sizeof(src)) &&
+			    split_srcline(src, &line);
+		uint64_t f = pk_pprof_function(c->p, l.sym, have ? src : NULL);
+
+		if (!f)
+			return 0;
+		lines[nl++] = (struct pk_pprof_line){ f, line };
+	}
+	return pk_pprof_location(c->p, map, ip, lines, nl);
+}
+
+static uint64_t location(struct pp *c, uint32_t pid, uint32_t tid,
+			 uint64_t ip, uint16_t cpumode)
+{
+	uint64_t gen = pk_session_generation(c->s, pid, cpumode);
+	uint64_t h = (ip ^ ((uint64_t)pid << 40) ^ ((uint64_t)cpumode << 56) ^
+		      gen) * 0x9e3779b97f4a7c15ull;
+	struct lent *e;
+
+	if (!c->lc) {
+		c->lcap = 1 << 16;
+		if (!(c->lc = calloc(c->lcap, sizeof(*c->lc))))
+			return 0;
+	}
+	e = &c->lc[h >> 48 & (c->lcap - 1)];
+	if (e->used && e->ip == ip && e->pid == pid &&
+	    e->cpumode == cpumode && e->gen == gen)
+		return e->loc;
+	e->loc = new_location(c, pid, tid, ip, cpumode);
+	e->ip = ip;
+	e->pid = pid;
+	e->cpumode = cpumode;
+	e->gen = gen;
+	e->used = e->loc != 0;
+	return e->loc;
+}
+
+/* A clock event counts nanoseconds. */
+static bool clock_event(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+		a->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+static int setup(struct pp *c)
+{
+	const char *types[5] = { "samples" }, *units[5] = { "count" };
+	unsigned nclock = 0;
+	PK_OPTS(pk_pprof_opts, o, .types = types, .units = units);
+
+	c->nev = pk_perfdata_nr_attrs(c->pd);
+	if (c->nev > 4)
+		c->nev = 4;	/* (pprof's values: the first four events) */
+	for (unsigned i = 0; i < c->nev; i++)
+		nclock += clock_event(pk_perfdata_attr(c->pd, i));
+	for (unsigned i = 0; i < c->nev; i++) {
+		const struct perf_event_attr *a = pk_perfdata_attr(c->pd, i);
+		const char *name = pk_perfdata_attr_name(c->pd, i);
+
+		types[1 + i] = clock_event(a) && nclock == 1 ? "cpu" :
+			       name ? name : "event";
+		units[1 + i] = clock_event(a) ? "nanoseconds" : "count";
+	}
+	o.nr_types = 1 + c->nev;
+	if (c->nev) {
+		o.period_type = types[1];
+		o.period_unit = units[1];
+		o.period = (int64_t)pk_perfdata_attr(c->pd, 0)->sample_period;
+	}
+	o.comment = "perfkit report --format=pprof";
+	c->p = pk_pprof_new(&o);
+	return c->p ? 0 : -ENOMEM;
+}
+
+static int sample(void *ctx, struct pk_session *s,
+		  const struct pk_session_sample *ss)
+{
+	struct pp *c = ctx;
+	const struct pk_sample *sm = ss->sample;
+	char commbuf[16];
+	const char *comm = ss->comm;
+	int64_t v[5] = { 0 };
+	unsigned n = 0;
+	int nf, nu = 0;
+
+	(void)s;
+	/* (a pipe's events are known once its first records are read) */
+	if (!c->p && (c->err = setup(c)))
+		return c->err;
+	if (ss->attr < 0 || (unsigned)ss->attr >= c->nev)
+		return 0;
+	if (!comm) {
+		snprintf(commbuf, sizeof(commbuf), ":%d", (int)sm->tid);
+		comm = commbuf;
+	}
+	if (!script_filter_pass(&c->filt, sm, comm))
+		return 0;
+	if (sm->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		unsigned max = c->e->max_stack >= 0 &&
+			       c->e->max_stack < MAX_STACK ?
+			       (unsigned)c->e->max_stack : MAX_STACK;
+
+		nf = pk_session_callchain(sm, max, c->fr);
+		if (nf < 0)
+			nf = 0;
+	} else {
+		c->fr[0].ip = sm->ip;
+		c->fr[0].cpumode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		nf = 1;
+	}
+	if ((sm->sample_type & PERF_SAMPLE_REGS_USER) &&
+	    (sm->sample_type & PERF_SAMPLE_STACK_USER) &&
+	    (c->uw || (c->uw = pk_unwind_new(c->s))))
+		nu = pk_unwind_sample(c->uw, sm->pid, sm, c->uips, MAX_STACK);
+	for (int i = 0; i < nf; i++) {
+		uint64_t l = location(c, sm->pid, sm->tid, c->fr[i].ip,
+				      c->fr[i].cpumode);
+
+		if (!l)
+			return c->err = -ENOMEM;
+		c->locs[n++] = l;
+	}
+	for (int i = 0; i < nu; i++) {
+		uint64_t l;
+
+		if (!c->uips[i])
+			continue;
+		if (!(l = location(c, sm->pid, sm->tid, c->uips[i],
+				   PERF_RECORD_MISC_USER)))
+			return c->err = -ENOMEM;
+		c->locs[n++] = l;
+	}
+	v[0] = 1;
+	v[1 + ss->attr] = (int64_t)sm->period;
+	c->nsamples[ss->attr]++;
+	{
+		struct pk_pprof_label lab[5] = {
+			{ .key = "pid", .num = (int32_t)sm->pid },
+			{ .key = "tid", .num = (int32_t)sm->tid },
+			{ .key = "comm", .str = comm },
+			{ .key = "cpu", .num = (int64_t)sm->cpu },
+			{ .key = "time", .num = (int64_t)sm->time,
+			  .unit = "nanoseconds" },
+		};
+		unsigned nl = 3;
+
+		if (sm->sample_type & PERF_SAMPLE_CPU)
+			lab[nl++] = lab[3];
+		if (sm->sample_type & PERF_SAMPLE_TIME)
+			lab[nl++] = lab[4];
+		if ((c->err = pk_pprof_sample(c->p, c->locs, n, v, lab, nl)))
+			return c->err;
+	}
+	if (sm->sample_type & PERF_SAMPLE_TIME) {
+		if (!c->first || sm->time < c->first)
+			c->first = sm->time;
+		if (sm->time > c->last)
+			c->last = sm->time;
+	}
+	return 0;
+}
+
+int report_pprof(const struct export_opts *e, FILE *out)
+{
+	struct pp c = { .e = e };
+	PK_OPTS(pk_tool, tool, .sample = sample);
+	int err = 0;
+
+	if (e->comms)
+		err = script_filter_strs(&c.filt.comms, &c.filt.nr_comms,
+					 e->comms);
+	if (!err && e->pids)
+		err = script_filter_ints(&c.filt.pids, &c.filt.nr_pids, e->pids);
+	if (!err && e->tids)
+		err = script_filter_ints(&c.filt.tids, &c.filt.nr_tids, e->tids);
+	if (!err && e->cpus)
+		err = script_filter_cpu(&c.filt, e->cpus);
+	if (!err && e->time)
+		err = script_filter_time(&c.filt, e->time);
+	if (err || cli_perfdata_check(e->input, false)) {
+		script_filter_fini(&c.filt);
+		return -EINVAL;
+	}
+	if (!(c.pd = pk_perfdata_open(e->input, NULL))) {
+		cli_error("report", "%s: %s", e->input, errno == EPROTO ?
+			  pk_perfdata_open_error() : strerror(errno));
+		script_filter_fini(&c.filt);
+		return -EINVAL;
+	}
+	c.s = pk_session_new(NULL);
+	err = c.s ? pk_session_run(c.s, c.pd, &tool, &c) : -ENOMEM;
+	if (!err && !c.p)	/* no samples */
+		err = setup(&c);
+	if (!err && c.err)
+		err = c.err;
+	if (err && err != -ENOMEM) {
+		cli_error("report", "%s (%s)", pk_perfdata_errmsg(c.pd),
+			  pk_strerror(err));
+		err = -EINVAL;
+	}
+	if (!err) {
+		unsigned most = 0;
+
+		/* shown by default: the event with the most samples */
+		for (unsigned i = 1; i < c.nev; i++)
+			if (c.nsamples[i] > c.nsamples[most])
+				most = i;
+		if (c.nev)
+			pk_pprof_set_default_type(c.p, 1 + most);
+		pk_pprof_set_time(c.p, 0, (int64_t)(c.last - c.first));
+		err = pk_pprof_write(c.p, out, true);
+	}
+	pk_pprof_free(c.p);
+	pk_unwind_free(c.uw);
+	pk_session_free(c.s);
+	pk_perfdata_free(c.pd);
+	for (size_t i = 0; i < c.npm; i++)
+		free(c.pm[i].m);
+	free(c.pm);
+	free(c.lc);
+	script_filter_fini(&c.filt);
+	return err;
+}
