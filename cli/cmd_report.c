@@ -94,7 +94,10 @@ static void usage(FILE *f)
 		"                          or flamegraph (an interactive SVG; with -G an\n"
 		"                          icicle graph, with -s pid a root per thread)\n"
 		"                          or pprof (gzipped profile.proto for go tool\n"
-		"                          pprof and the profilers that read it)\n"
+		"                          pprof and the profilers that read it),\n"
+		"                          speedscope (its JSON: a profile per thread) or\n"
+		"                          perfetto (Chrome trace-event JSON: a track per\n"
+		"                          thread, each sample an instant with its stack)\n"
 		"  -o, --output FILE       --format's output (default standard output)\n"
 		"      --base FILE         --format=flamegraph: coloured by the change\n"
 		"                          from FILE's profile (red grew, blue shrank)\n");
@@ -580,10 +583,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 		return 0;
 	case 320:
 		if (!report_export_known(arg)) {
-			cli_error("report", "--format %s: folded, flamegraph or pprof%s",
-				  arg, !strcmp(arg, "perfetto") ||
-				  !strcmp(arg, "speedscope") ?
-				  " (that one is not supported yet)" : "");
+			cli_error("report", "--format %s: folded, flamegraph, "
+				  "pprof, speedscope or perfetto", arg);
 			return -EINVAL;
 		}
 		c->x.format = arg;

@@ -20,7 +20,8 @@
 #include "report_export.h"
 #include "script.h"
 
-static const char *const formats[] = { "folded", "flamegraph", "pprof" };
+static const char *const formats[] = { "folded", "flamegraph", "pprof",
+				       "speedscope", "perfetto" };
 
 bool report_export_known(const char *format)
 {
@@ -98,13 +99,14 @@ static int collapse_file(const struct export_opts *e, const char *file,
 	return rc ? -EINVAL : 0;	/* (said already) */
 }
 
-/* --format=pprof: gzipped protobuf, to a file (or a pipe). */
-static int pprof(const struct export_opts *e)
+/* --format=pprof (gzipped protobuf: to a file or a pipe), speedscope,
+ * perfetto. */
+static int samples(const struct export_opts *e)
 {
 	FILE *out = stdout;
 	int err;
 
-	if (!e->output && isatty(1)) {
+	if (!e->output && isatty(1) && !strcmp(e->format, "pprof")) {
 		cli_error("report", "--format=pprof writes a binary file: "
 			  "give -o FILE (or a pipe)");
 		return 2;
@@ -113,7 +115,7 @@ static int pprof(const struct export_opts *e)
 		cli_error("report", "-o %s: %s", e->output, strerror(errno));
 		return 1;
 	}
-	err = report_pprof(e, out);
+	err = report_samples(e, out);
 	if (out != stdout && fclose(out) && !err)
 		err = -EIO;
 	else if (out == stdout && fflush(stdout) && !err)
@@ -137,9 +139,9 @@ int report_export(const struct export_opts *e)
 		cli_error("report", "out of memory");
 		return 1;
 	}
-	if (!strcmp(e->format, "pprof")) {
+	if (strcmp(e->format, "folded") && strcmp(e->format, "flamegraph")) {
 		pk_folded_free(f);
-		return pprof(e);
+		return samples(e);
 	}
 	err = collapse_file(e, e->input, f, flame, ev, sizeof(ev), &skipped);
 	if (!err && flame && e->base) {

@@ -6,7 +6,8 @@
 #include <stdio.h>
 
 struct export_opts {
-	const char *format;      /* folded, flamegraph, pprof */
+	const char *format;      /* folded, flamegraph, pprof, speedscope,
+				    perfetto */
 	const char *output;      /* -o, NULL: standard output */
 	const char *input;
 	const char *base;        /* --base: a differential flame graph */
@@ -20,7 +21,7 @@ struct export_opts {
 bool report_export_known(const char *format);
 /* Writes the export of INPUT; the exit status. */
 int report_export(const struct export_opts *e);
-/* report_pprof.c: the pprof profile into OUT. 0, -EINVAL (said),
- * -ENOMEM, -EIO. */
-int report_pprof(const struct export_opts *e, FILE *out);
+/* report_samples.c: the pprof, speedscope or perfetto output into OUT.
+ * 0, -EINVAL (said), -ENOMEM, -EIO. */
+int report_samples(const struct export_opts *e, FILE *out);
 #endif

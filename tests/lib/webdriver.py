@@ -18,7 +18,8 @@ ELEMENT = 'element-6066-11e4-a52e-4f735466cecf'
 
 class Browser:
     def __init__(self, chromium='/usr/bin/chromium',
-                 driver='/usr/bin/chromedriver', size=(1300, 900)):
+                 driver='/usr/bin/chromedriver', size=(1300, 900),
+                 args=()):
         s = socket.socket()
         s.bind(('127.0.0.1', 0))
         self.port = s.getsockname()[1]
@@ -39,7 +40,8 @@ class Browser:
                 'binary': chromium,
                 'args': ['--headless=new', '--no-sandbox', '--disable-gpu',
                          '--disable-dev-shm-usage',
-                         f'--window-size={size[0]},{size[1]}']}}}}
+                         f'--window-size={size[0]},{size[1]}'] +
+                list(args)}}}}
         self.sid = self.call('POST', '/session', caps)['sessionId']
 
     def call(self, method, path, body=None):

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * perfkit report --format=pprof: the samples (report's sample filters
- * applied) as a pprof profile: each sample's stack as perf script walks
+ * perfkit report --format=pprof|speedscope|perfetto: the samples
+ * (report's sample filters applied) with their stacks. pprof: a profile, each sample's stack as perf script walks
  * it (the callchain, then what DWARF unwinding adds), a location per
  * address of a mapping, its lines the functions inlined there then the
  * one holding it (names as report shows them, files and lines from the
  * debug info), mappings with their files' offsets and build ids (the
  * file's build-id table), values "samples/count" and one per event
  * ("cpu/nanoseconds" for a clock event), labels pid, tid, comm, cpu, time.
+ * speedscope: its file format's sampled profiles, one per thread, each
+ * sample's stack root first, weighed by its period. perfetto: Chrome's
+ * trace-event JSON (Perfetto and chrome://tracing read it), a track per
+ * thread named as the thread, each sample an instant with its stack.
+ * Frames are named by the function as report names it ("[DSO]" or
+ * "[unknown]" where none is known, as in the flame graph).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -41,8 +47,29 @@ struct lent {
 	bool used;
 };
 
+/* A sample kept for the JSON formats. */
+struct ksample {
+	uint64_t time, period;
+	uint32_t thread;         /* index in threads */
+	uint32_t off, n;         /* its stack in stk (leaf first) */
+};
+
+struct kthread {
+	int32_t pid, tid;
+	char comm[32];
+};
+
 struct pp {
 	const struct export_opts *e;
+	bool json;               /* speedscope, perfetto */
+	char **locname;          /* by location id - 1 */
+	size_t nlocname, caplocname;
+	struct ksample *ks;
+	size_t nks, capks;
+	uint32_t *stk;
+	size_t nstk, capstk;
+	struct kthread *th;
+	size_t nth, capth;
 	struct pk_perfdata *pd;
 	struct pk_session *s;
 	struct pk_pprof *p;
@@ -50,6 +77,7 @@ struct pp {
 	struct script_filter filt;
 	unsigned nev;            /* events: values 1 .. nev */
 	uint64_t nsamples[4];    /* per event */
+	bool clock;              /* the first event is a clock's */
 	struct pmaps *pm;        /* by pid, a few at a time */
 	size_t npm, cappm;
 	struct lent *lc;         /* cache of locations */
@@ -145,7 +173,7 @@ static bool split_srcline(char *buf, int64_t *line)
 }
 
 /* A new location for IP of PID/TID in CPUMODE: its mapping and lines. */
-static uint64_t new_location(struct pp *c, uint32_t pid, uint32_t tid,
+static uint64_t make_location(struct pp *c, uint32_t pid, uint32_t tid,
 			     uint64_t ip, uint16_t cpumode)
 {
 	struct pk_location l;
@@ -203,6 +231,50 @@ static uint64_t new_location(struct pp *c, uint32_t pid, uint32_t tid,
 	return pk_pprof_location(c->p, map, ip, lines, nl);
 }
 
+/* The JSON formats' name of location ID (IP's function), kept once. */
+static int name_location(struct pp *c, uint64_t id, uint32_t pid,
+			 uint64_t ip, uint16_t cpumode)
+{
+	struct pk_location l;
+	char hex[80];
+
+	if (id <= c->nlocname)
+		return 0;
+	if (c->nlocname == c->caplocname) {
+		size_t cap = c->caplocname ? c->caplocname * 2 : 1024;
+		char **v = realloc(c->locname, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		c->locname = v;
+		c->caplocname = cap;
+	}
+	pk_session_resolve(c->s, pid, ip, cpumode, &l);
+	/* unresolved: "[DSO]" (its base name) or "[unknown]", as the
+	 * flame graph's stacks name them */
+	if (!l.sym) {
+		const char *b = l.dso ? strrchr(l.dso, '/') : NULL;
+
+		snprintf(hex, sizeof(hex), "[%.*s]", (int)sizeof(hex) - 3,
+			 !l.dso || !strcmp(l.dso, "[unknown]") ? "unknown" :
+			 b ? b + 1 : l.dso);
+	}
+	if (!(c->locname[c->nlocname] = strdup(l.sym ? l.sym : hex)))
+		return -ENOMEM;
+	c->nlocname++;
+	return 0;
+}
+
+static uint64_t new_location(struct pp *c, uint32_t pid, uint32_t tid,
+			     uint64_t ip, uint16_t cpumode)
+{
+	uint64_t id = make_location(c, pid, tid, ip, cpumode);
+
+	if (id && c->json && name_location(c, id, pid, ip, cpumode))
+		return 0;
+	return id;
+}
+
 static uint64_t location(struct pp *c, uint32_t pid, uint32_t tid,
 			 uint64_t ip, uint16_t cpumode)
 {
@@ -257,6 +329,7 @@ static int setup(struct pp *c)
 		units[1 + i] = clock_event(a) ? "nanoseconds" : "count";
 	}
 	o.nr_types = 1 + c->nev;
+	c->clock = c->nev && clock_event(pk_perfdata_attr(c->pd, 0));
 	if (c->nev) {
 		o.period_type = types[1];
 		o.period_unit = units[1];
@@ -265,6 +338,170 @@ static int setup(struct pp *c)
 	o.comment = "perfkit report --format=pprof";
 	c->p = pk_pprof_new(&o);
 	return c->p ? 0 : -ENOMEM;
+}
+
+static bool grow(void **v, size_t *cap, size_t n, size_t more, size_t size)
+{
+	size_t c = *cap ? *cap : 1024;
+	void *nv;
+
+	if (n + more <= *cap)
+		return true;
+	while (c < n + more)
+		c *= 2;
+	if (!(nv = realloc(*v, c * size)))
+		return false;
+	*v = nv;
+	*cap = c;
+	return true;
+}
+
+/* The JSON formats: the sample and its stack (the N locations) kept. */
+static int keep(struct pp *c, const struct pk_sample *sm, const char *comm,
+		unsigned n)
+{
+	struct ksample *k;
+	uint32_t t = (uint32_t)c->nth;
+
+	/* the thread: most samples are of the last one seen */
+	for (size_t i = c->nth; i-- > 0;)
+		if (c->th[i].tid == (int32_t)sm->tid &&
+		    c->th[i].pid == (int32_t)sm->pid) {
+			t = (uint32_t)i;
+			break;
+		}
+	if (t == c->nth) {
+		if (!grow((void **)&c->th, &c->capth, c->nth, 1, sizeof(*c->th)))
+			return c->err = -ENOMEM;
+		c->th[t] = (struct kthread){ .pid = (int32_t)sm->pid,
+					    .tid = (int32_t)sm->tid };
+		c->nth++;
+	}
+	/* the thread's name: its last */
+	snprintf(c->th[t].comm, sizeof(c->th[t].comm), "%s", comm);
+	if (!grow((void **)&c->ks, &c->capks, c->nks, 1, sizeof(*c->ks)) ||
+	    !grow((void **)&c->stk, &c->capstk, c->nstk, n, sizeof(*c->stk)))
+		return c->err = -ENOMEM;
+	k = &c->ks[c->nks++];
+	*k = (struct ksample){ sm->time, sm->period, t, (uint32_t)c->nstk, n };
+	for (unsigned i = 0; i < n; i++)
+		c->stk[c->nstk++] = (uint32_t)c->locs[i];
+	return 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* speedscope's file format: the frames, then a sampled profile per
+ * thread (stacks root first, weights the periods). */
+static void write_speedscope(struct pp *c, FILE *f)
+{
+	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n"
+	      "\"exporter\":\"perfkit report --format=speedscope\",\n\"name\":", f);
+	json_str(f, c->e->input);
+	fputs(",\n\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[", f);
+	for (size_t i = 0; i < c->nlocname; i++) {
+		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
+		json_str(f, c->locname[i]);
+		fputc('}', f);
+	}
+	fputs("]},\n\"profiles\":[", f);
+	for (size_t t = 0; t < c->nth; t++) {
+		uint64_t total = 0;
+		bool first = true;
+		char name[64];
+
+		for (size_t i = 0; i < c->nks; i++)
+			if (c->ks[i].thread == t)
+				total += c->ks[i].period;
+		snprintf(name, sizeof(name), "%s (%d)", c->th[t].comm,
+			 (int)c->th[t].tid);
+		fputs(t ? ",\n{\"type\":\"sampled\",\"name\":" :
+		      "\n{\"type\":\"sampled\",\"name\":", f);
+		json_str(f, name);
+		fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64
+			",\n\"samples\":[", c->clock ? "nanoseconds" : "none",
+			total);
+		for (size_t i = 0; i < c->nks; i++) {
+			const struct ksample *k = &c->ks[i];
+
+			if (k->thread != t)
+				continue;
+			fputs(first ? "[" : ",[", f);
+			for (uint32_t j = k->n; j-- > 0;)
+				fprintf(f, j + 1 < k->n ? ",%u" : "%u",
+					c->stk[k->off + j] - 1);
+			fputc(']', f);
+			first = false;
+		}
+		fputs("],\n\"weights\":[", f);
+		first = true;
+		for (size_t i = 0; i < c->nks; i++)
+			if (c->ks[i].thread == t) {
+				fprintf(f, first ? "%" PRIu64 : ",%" PRIu64,
+					c->ks[i].period);
+				first = false;
+			}
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+}
+
+/* Chrome's trace-event JSON: thread and process names, then an instant
+ * per sample on its thread's track (microseconds). */
+static void write_perfetto(struct pp *c, FILE *f)
+{
+	fputs("{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"exporter\":"
+	      "\"perfkit report --format=perfetto\",\"input\":", f);
+	json_str(f, c->e->input);
+	fputs("},\n\"traceEvents\":[", f);
+	for (size_t t = 0; t < c->nth; t++) {
+		const struct kthread *th = &c->th[t];
+
+		fprintf(f, "%s\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,"
+			"\"tid\":%d,\"args\":{\"name\":", t ? "," : "", th->pid,
+			th->tid);
+		json_str(f, th->comm);
+		fputs("}}", f);
+		if (th->pid == th->tid) {
+			fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"process_name\","
+				"\"pid\":%d,\"args\":{\"name\":", th->pid);
+			json_str(f, th->comm);
+			fputs("}}", f);
+		}
+	}
+	for (size_t i = 0; i < c->nks; i++) {
+		const struct ksample *k = &c->ks[i];
+		const struct kthread *th = &c->th[k->thread];
+
+		fprintf(f, "%s\n{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"sample\","
+			"\"pid\":%d,\"tid\":%d,\"ts\":%" PRIu64 ".%03u,\"name\":",
+			c->nth || i ? "," : "", th->pid, th->tid, k->time / 1000,
+			(unsigned)(k->time % 1000));
+		json_str(f, k->n ? c->locname[c->stk[k->off] - 1] : "[no stack]");
+		fprintf(f, ",\"args\":{\"period\":%" PRIu64 ",\"stack\":[",
+			k->period);
+		for (uint32_t j = 0; j < k->n; j++) {
+			if (j)
+				fputc(',', f);
+			json_str(f, c->locname[c->stk[k->off + j] - 1]);
+		}
+		fputs("]}}", f);
+	}
+	fputs("\n]}\n", f);
 }
 
 static int sample(void *ctx, struct pk_session *s,
@@ -325,9 +562,11 @@ static int sample(void *ctx, struct pk_session *s,
 			return c->err = -ENOMEM;
 		c->locs[n++] = l;
 	}
+	c->nsamples[ss->attr]++;
+	if (c->json)
+		return keep(c, sm, comm, n);
 	v[0] = 1;
 	v[1 + ss->attr] = (int64_t)sm->period;
-	c->nsamples[ss->attr]++;
 	{
 		struct pk_pprof_label lab[5] = {
 			{ .key = "pid", .num = (int32_t)sm->pid },
@@ -355,9 +594,9 @@ static int sample(void *ctx, struct pk_session *s,
 	return 0;
 }
 
-int report_pprof(const struct export_opts *e, FILE *out)
+int report_samples(const struct export_opts *e, FILE *out)
 {
-	struct pp c = { .e = e };
+	struct pp c = { .e = e, .json = strcmp(e->format, "pprof") != 0 };
 	PK_OPTS(pk_tool, tool, .sample = sample);
 	int err = 0;
 
@@ -403,7 +642,12 @@ int report_pprof(const struct export_opts *e, FILE *out)
 		if (c.nev)
 			pk_pprof_set_default_type(c.p, 1 + most);
 		pk_pprof_set_time(c.p, 0, (int64_t)(c.last - c.first));
-		err = pk_pprof_write(c.p, out, true);
+		if (!strcmp(e->format, "speedscope"))
+			write_speedscope(&c, out);
+		else if (c.json)
+			write_perfetto(&c, out);
+		else
+			err = pk_pprof_write(c.p, out, true);
 	}
 	pk_pprof_free(c.p);
 	pk_unwind_free(c.uw);
@@ -413,6 +657,12 @@ int report_pprof(const struct export_opts *e, FILE *out)
 		free(c.pm[i].m);
 	free(c.pm);
 	free(c.lc);
+	for (size_t i = 0; i < c.nlocname; i++)
+		free(c.locname[i]);
+	free(c.locname);
+	free(c.ks);
+	free(c.stk);
+	free(c.th);
 	script_filter_fini(&c.filt);
 	return err;
 }
