@@ -19,6 +19,7 @@ else
 fi
 sh bench/script.sh "$BUILD"
 sh bench/report.sh "$BUILD"
+sh bench/export.sh "$BUILD"
 
 echo "== ftrace report: trace-cmd report vs perfkit ftrace report, corpus file (best of 3)"
 TD=../shared/corpus/trace-dat/gcc-x86-v7-zstd.trace.dat

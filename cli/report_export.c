@@ -115,6 +115,7 @@ static int samples(const struct export_opts *e)
 		cli_error("report", "-o %s: %s", e->output, strerror(errno));
 		return 1;
 	}
+	setvbuf(out, NULL, _IOFBF, 1 << 20);
 	err = report_samples(e, out);
 	if (out != stdout && fclose(out) && !err)
 		err = -EIO;

@@ -62,7 +62,7 @@ struct kthread {
 struct pp {
 	const struct export_opts *e;
 	bool json;               /* speedscope, perfetto */
-	char **locname;          /* by location id - 1 */
+	char **locname;          /* by location id - 1, JSON-quoted */
 	size_t nlocname, caplocname;
 	struct ksample *ks;
 	size_t nks, capks;
@@ -231,6 +231,35 @@ static uint64_t make_location(struct pp *c, uint32_t pid, uint32_t tid,
 	return pk_pprof_location(c->p, map, ip, lines, nl);
 }
 
+/* S as a JSON string (quoted, escaped), allocated. */
+static char *json_quoted(const char *s)
+{
+	size_t n = 3;
+	char *q, *p;
+
+	for (const char *t = s; *t; t++)
+		n += (unsigned char)*t < 0x20 ? 6 : *t == '"' || *t == '\\' ? 2 : 1;
+	if (!(q = malloc(n)))
+		return NULL;
+	p = q;
+	*p++ = '"';
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\') {
+			*p++ = '\\';
+			*p++ = (char)ch;
+		} else if (ch < 0x20) {
+			p += sprintf(p, "\\u%04x", ch);
+		} else {
+			*p++ = (char)ch;
+		}
+	}
+	*p++ = '"';
+	*p = '\0';
+	return q;
+}
+
 /* The JSON formats' name of location ID (IP's function), kept once. */
 static int name_location(struct pp *c, uint64_t id, uint32_t pid,
 			 uint64_t ip, uint16_t cpumode)
@@ -259,7 +288,7 @@ static int name_location(struct pp *c, uint64_t id, uint32_t pid,
 			 !l.dso || !strcmp(l.dso, "[unknown]") ? "unknown" :
 			 b ? b + 1 : l.dso);
 	}
-	if (!(c->locname[c->nlocname] = strdup(l.sym ? l.sym : hex)))
+	if (!(c->locname[c->nlocname] = json_quoted(l.sym ? l.sym : hex)))
 		return -ENOMEM;
 	c->nlocname++;
 	return 0;
@@ -415,7 +444,7 @@ static void write_speedscope(struct pp *c, FILE *f)
 	fputs(",\n\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[", f);
 	for (size_t i = 0; i < c->nlocname; i++) {
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
-		json_str(f, c->locname[i]);
+		fputs(c->locname[i], f);
 		fputc('}', f);
 	}
 	fputs("]},\n\"profiles\":[", f);
@@ -441,9 +470,17 @@ static void write_speedscope(struct pp *c, FILE *f)
 			if (k->thread != t)
 				continue;
 			fputs(first ? "[" : ",[", f);
-			for (uint32_t j = k->n; j-- > 0;)
-				fprintf(f, j + 1 < k->n ? ",%u" : "%u",
-					c->stk[k->off + j] - 1);
+			for (uint32_t j = k->n; j-- > 0;) {
+				char num[16], *e = num + sizeof(num);
+				uint32_t v = c->stk[k->off + j] - 1;
+
+				do
+					*--e = (char)('0' + v % 10);
+				while (v /= 10);
+				if (j + 1 < k->n)
+					fputc(',', f);
+				fwrite(e, 1, (size_t)(num + sizeof(num) - e), f);
+			}
 			fputc(']', f);
 			first = false;
 		}
@@ -491,13 +528,13 @@ static void write_perfetto(struct pp *c, FILE *f)
 			"\"pid\":%d,\"tid\":%d,\"ts\":%" PRIu64 ".%03u,\"name\":",
 			c->nth || i ? "," : "", th->pid, th->tid, k->time / 1000,
 			(unsigned)(k->time % 1000));
-		json_str(f, k->n ? c->locname[c->stk[k->off] - 1] : "[no stack]");
+		fputs(k->n ? c->locname[c->stk[k->off] - 1] : "\"[no stack]\"", f);
 		fprintf(f, ",\"args\":{\"period\":%" PRIu64 ",\"stack\":[",
 			k->period);
 		for (uint32_t j = 0; j < k->n; j++) {
 			if (j)
 				fputc(',', f);
-			json_str(f, c->locname[c->stk[k->off + j] - 1]);
+			fputs(c->locname[c->stk[k->off + j] - 1], f);
 		}
 		fputs("]}}", f);
 	}

@@ -26,6 +26,11 @@ struct pk_pprof {
 	unsigned nt;
 	int64_t period[2];
 	int64_t deftype;        /* string id of the default type, 0: none */
+	/* the strings last asked for, by address (labels ask for the same
+	 * few at every sample); checked against the table's text */
+	const char *lastp[8];
+	int64_t lastid[8];
+	unsigned lastn;
 	struct pb strs;         /* the string table's entries, encoded */
 	struct pk__hash stridx; /* hash -> id + 1 (probed) */
 	char **str;
@@ -122,10 +127,27 @@ static uint64_t str_hash(const char *s)
 }
 
 /* S's index in the string table (0: "" or NULL); -1 when out of memory. */
+static int64_t str_intern(struct pk_pprof *p, const char *s);
+
 static int64_t str_id(struct pk_pprof *p, const char *s)
 {
+	int64_t id;
+
 	if (!s || !*s)
 		return 0;
+	for (unsigned i = 0; i < 8; i++)
+		if (p->lastp[i] == s && !strcmp(p->str[p->lastid[i]], s))
+			return p->lastid[i];
+	id = str_intern(p, s);
+	if (id > 0) {
+		p->lastp[p->lastn % 8] = s;
+		p->lastid[p->lastn++ % 8] = id;
+	}
+	return id;
+}
+
+static int64_t str_intern(struct pk_pprof *p, const char *s)
+{
 	for (uint64_t k = str_hash(s);; k = mix(k, 1)) {
 		bool added;
 		uint64_t *v = pk__hash_put(&p->stridx, k, &added);
@@ -401,71 +423,99 @@ int pk_pprof_sample(struct pk_pprof *p, const uint64_t *locations,
 	return err;
 }
 
-/* The whole message, in field order. */
-static int encode(struct pk_pprof *p, struct pb *out)
+/* Where the message goes: straight to OUT, or gzipped on the way. */
+struct sink {
+	FILE *out;
+	bool gzip;
+	z_stream z;
+	int err;
+	uint8_t buf[1 << 16];
+};
+
+static void sink_flush(struct sink *k, int mode)
 {
+	int zr;
+
+	do {
+		k->z.next_out = k->buf;
+		k->z.avail_out = sizeof(k->buf);
+		zr = deflate(&k->z, mode);
+		if (zr == Z_STREAM_ERROR) {
+			k->err = -ENOMEM;
+			return;
+		}
+		if (fwrite(k->buf, 1, sizeof(k->buf) - k->z.avail_out, k->out) !=
+		    sizeof(k->buf) - k->z.avail_out) {
+			k->err = -EIO;
+			return;
+		}
+	} while (k->z.avail_out == 0 ||
+		 (mode == Z_FINISH && zr != Z_STREAM_END));
+}
+
+static void put(struct sink *k, const void *p, size_t n)
+{
+	if (k->err || !n)
+		return;
+	if (!k->gzip) {
+		if (fwrite(p, 1, n, k->out) != n)
+			k->err = -EIO;
+		return;
+	}
+	while (n && !k->err) {
+		uInt part = n > (1u << 30) ? 1u << 30 : (uInt)n;
+
+		k->z.next_in = (Bytef *)(uintptr_t)p;
+		k->z.avail_in = part;
+		sink_flush(k, Z_NO_FLUSH);
+		p = (const uint8_t *)p + part;
+		n -= part;
+	}
+}
+
+/* The whole message, in field order: the small fields encoded here,
+ * the big ones as they were kept. */
+static int encode(struct pk_pprof *p, struct sink *k)
+{
+	struct pb out = { 0 };
+	int64_t comment = p->o.comment ? str_id(p, p->o.comment) : 0;
+
 	for (unsigned i = 0; i < p->nt; i++) {
 		struct pb t = { 0 };
 
 		pb_num(&t, 1, (uint64_t)p->types[i][0]);
 		pb_num(&t, 2, (uint64_t)p->types[i][1]);
-		pb_len(out, 1, t.b, t.len);
-		out->nomem |= t.nomem;
+		pb_len(&out, 1, t.b, t.len);
+		out.nomem |= t.nomem;
 		pb_fini(&t);
 	}
-	pb_bytes(out, p->samples.b, p->samples.len);
-	pb_bytes(out, p->maps.b, p->maps.len);
-	pb_bytes(out, p->locs.b, p->locs.len);
-	pb_bytes(out, p->funcs.b, p->funcs.len);
-	pb_bytes(out, p->strs.b, p->strs.len);
-	pb_num(out, 9, (uint64_t)p->o.time_nanos);
-	pb_num(out, 10, (uint64_t)p->o.duration_nanos);
+	put(k, out.b, out.len);
+	put(k, p->samples.b, p->samples.len);
+	put(k, p->maps.b, p->maps.len);
+	put(k, p->locs.b, p->locs.len);
+	put(k, p->funcs.b, p->funcs.len);
+	put(k, p->strs.b, p->strs.len);
+	out.len = 0;
+	pb_num(&out, 9, (uint64_t)p->o.time_nanos);
+	pb_num(&out, 10, (uint64_t)p->o.duration_nanos);
 	if (p->period[0] || p->period[1]) {
 		struct pb t = { 0 };
 
 		pb_num(&t, 1, (uint64_t)p->period[0]);
 		pb_num(&t, 2, (uint64_t)p->period[1]);
-		pb_len(out, 11, t.b, t.len);
-		out->nomem |= t.nomem;
+		pb_len(&out, 11, t.b, t.len);
+		out.nomem |= t.nomem;
 		pb_fini(&t);
 	}
-	pb_num(out, 12, (uint64_t)p->o.period);
-	if (p->o.comment && *p->o.comment) {
-		int64_t c = str_id(p, p->o.comment);
-
-		pb_num(out, 13, (uint64_t)c);
-	}
-	pb_num(out, 14, (uint64_t)p->deftype);
-	return out->nomem || p->strs.nomem || p->maps.nomem ||
-	       p->locs.nomem || p->funcs.nomem || p->samples.nomem ?
-	       -ENOMEM : 0;
-}
-
-static int gzip_out(const struct pb *in, FILE *out)
-{
-	z_stream z;
-	uint8_t buf[65536];
-	int zr;
-
-	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY))
-		return -ENOMEM;
-	z.next_in = in->b;
-	z.avail_in = (uInt)in->len;
-	do {
-		z.next_out = buf;
-		z.avail_out = sizeof(buf);
-		zr = deflate(&z, Z_FINISH);
-		if (zr == Z_STREAM_ERROR)
-			break;
-		if (fwrite(buf, 1, sizeof(buf) - z.avail_out, out) !=
-		    sizeof(buf) - z.avail_out) {
-			zr = Z_ERRNO;
-			break;
-		}
-	} while (zr != Z_STREAM_END);
-	deflateEnd(&z);
-	return zr == Z_STREAM_END ? 0 : -EIO;
+	pb_num(&out, 12, (uint64_t)p->o.period);
+	pb_num(&out, 13, comment > 0 ? (uint64_t)comment : 0);
+	pb_num(&out, 14, (uint64_t)p->deftype);
+	put(k, out.b, out.len);
+	if (out.nomem || comment < 0 || p->strs.nomem || p->maps.nomem ||
+	    p->locs.nomem || p->funcs.nomem || p->samples.nomem)
+		k->err = -ENOMEM;
+	pb_fini(&out);
+	return k->err;
 }
 
 void pk_pprof_set_default_type(struct pk_pprof *p, unsigned index)
@@ -482,15 +532,29 @@ void pk_pprof_set_time(struct pk_pprof *p, int64_t time_nanos,
 
 int pk_pprof_write(struct pk_pprof *p, FILE *out, bool gzip)
 {
-	struct pb all = { 0 };
-	int err = encode(p, &all);
+	struct sink *k = pk__zalloc(sizeof(*k));
+	int err;
 
-	if (!err && all.len > UINT32_MAX)
-		err = -ENOMEM;	/* (zlib takes 32-bit lengths at once) */
-	if (!err && gzip)
-		err = gzip_out(&all, out);
-	else if (!err && fwrite(all.b, 1, all.len, out) != all.len)
-		err = -EIO;
-	pb_fini(&all);
+	if (!k)
+		return -ENOMEM;
+	k->out = out;
+	k->gzip = gzip;
+	/* level 1: a profile's repetitions compress well even so, fast */
+	if (gzip && deflateInit2(&k->z, 1, Z_DEFLATED, 15 + 16, 8,
+				 Z_DEFAULT_STRATEGY)) {
+		pk__free(k);
+		return -ENOMEM;
+	}
+	err = encode(p, k);
+	if (gzip) {
+		if (!err) {
+			k->z.next_in = NULL;
+			k->z.avail_in = 0;
+			sink_flush(k, Z_FINISH);
+			err = k->err;
+		}
+		deflateEnd(&k->z);
+	}
+	pk__free(k);
 	return err ? err : ferror(out) ? -EIO : 0;
 }

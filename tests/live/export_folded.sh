@@ -101,7 +101,7 @@ check export_flame_diff_same "a frame coloured as changed" \
 	"$(grep -o 'fill="rgb([0-9,]*)" rx' "$T/d.svg" | sort -u | grep -vc 'rgb(255,255,255)')" = 0
 
 refused export_refuses_format 2 -i "$T/probe.data" --format=bogus
-refused export_refuses_perfetto 2 -i "$T/probe.data" --format=perfetto
+refused export_refuses_chrome 2 -i "$T/probe.data" --format=chrome
 refused export_refuses_o_alone 2 -i "$T/probe.data" -o "$T/x"
 refused export_refuses_o_dir 1 -i "$T/probe.data" --format=folded -o /nonexistent/x
 refused export_refuses_dso 2 -i "$T/probe.data" --format=folded --dso x
