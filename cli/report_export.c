@@ -99,6 +99,34 @@ static int collapse_file(const struct export_opts *e, const char *file,
 	return rc ? -EINVAL : 0;	/* (said already) */
 }
 
+/* -o FILE (standard output without it) into *OUT, buffered. 0 or
+ * -EINVAL (said). */
+static int open_out(const struct export_opts *e, FILE **out)
+{
+	*out = stdout;
+	if (e->output && !(*out = fopen(e->output, "w"))) {
+		cli_error("report", "-o %s: %s", e->output, strerror(errno));
+		*out = stdout;
+		return -EINVAL;
+	}
+	setvbuf(*out, NULL, _IOFBF, 1 << 20);
+	return 0;
+}
+
+/* OUT closed (flushed when it is standard output); ERR, or -EIO when
+ * writing failed, said. */
+static int close_out(const struct export_opts *e, FILE *out, int err)
+{
+	if (out != stdout && fclose(out) && !err)
+		err = -EIO;
+	else if (out == stdout && fflush(stdout) && !err)
+		err = -EIO;
+	if (err == -EIO || err == -ENOMEM)
+		cli_error("report", "%s: %s", e->output ? e->output :
+			  "standard output", strerror(-err));
+	return err;
+}
+
 /* --format=pprof (gzipped protobuf: to a file or a pipe), speedscope,
  * perfetto. */
 static int samples(const struct export_opts *e)
@@ -111,19 +139,9 @@ static int samples(const struct export_opts *e)
 			  "give -o FILE (or a pipe)");
 		return 2;
 	}
-	if (e->output && !(out = fopen(e->output, "w"))) {
-		cli_error("report", "-o %s: %s", e->output, strerror(errno));
+	if (open_out(e, &out))
 		return 1;
-	}
-	setvbuf(out, NULL, _IOFBF, 1 << 20);
-	err = report_samples(e, out);
-	if (out != stdout && fclose(out) && !err)
-		err = -EIO;
-	else if (out == stdout && fflush(stdout) && !err)
-		err = -EIO;
-	if (err == -EIO || err == -ENOMEM)
-		cli_error("report", "%s: %s", e->output ? e->output :
-			  "standard output", strerror(-err));
+	err = close_out(e, out, report_samples(e, out));
 	return err ? 1 : 0;
 }
 
@@ -152,17 +170,8 @@ int report_export(const struct export_opts *e)
 			err = collapse_file(e, e->base, base, true, NULL, 0,
 					    NULL);
 	}
-	if (!err && e->output) {
-		FILE *o = fopen(e->output, "w");
-
-		if (o) {
-			out = o;
-		} else {
-			cli_error("report", "-o %s: %s", e->output,
-				  strerror(errno));
-			err = -EINVAL;
-		}
-	}
+	if (!err)
+		err = open_out(e, &out);
 	if (!err && flame) {
 		PK_OPTS(pk_flame_opts, fo, .inverted = e->inverted,
 			.base = base, .count_name = *ev ? ev : NULL,
@@ -179,13 +188,7 @@ int report_export(const struct export_opts *e)
 	} else if (!err) {
 		err = pk_folded_write(f, out);
 	}
-	if (out != stdout && fclose(out) && !err)
-		err = -EIO;
-	else if (out == stdout && fflush(stdout) && !err)
-		err = -EIO;
-	if (err == -EIO || err == -ENOMEM)
-		cli_error("report", "%s: %s", e->output ? e->output :
-			  "standard output", strerror(-err));
+	err = close_out(e, out, err);
 	if (!err && skipped)	/* as stackcollapse-perf.pl says it */
 		fprintf(stderr, "perfkit report: %s: only the samples of %s "
 			"(%llu of other events left out)\n", e->input, ev,
