@@ -418,20 +418,13 @@ static int keep(struct pp *c, const struct pk_sample *sm, const char *comm,
 	return 0;
 }
 
+/* S as a JSON string into F (json_quoted's escaping: one of them). */
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	char *q = json_quoted(s);
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
+	fputs(q ? q : "\"\"", f);
+	free(q);
 }
 
 /* speedscope's file format: the frames, then a sampled profile per
