@@ -40,7 +40,12 @@ for f in fp sys dw probe; do
 	T_TMP=$T t_python tests/lib/pprofcheck.py "$PERFKIT" "$T/$f.data" \
 		"$T/$f.pb.gz" "export_pprof $f" $_o > "$T/out" 2> "$T/err"
 	cat "$T/out"
-	grep -q '^FAIL' "$T/out" && T_FAILS=$((T_FAILS + 1))
+	if grep -q '^FAIL' "$T/out"; then
+		T_FAILS=$((T_FAILS + 1))
+		# the input kept for a look (recordings here differ each run)
+		cp "$T/$f.data" "/tmp/pk-pprof-fail.$$.$f.data" 2>/dev/null
+		echo "(input kept in /tmp/pk-pprof-fail.$$.$f.data)"
+	fi
 	grep -q '^ok' "$T/out" || fail "export_pprof $f" "$(tail -2 "$T/err" | tr '\n' '|')"
 done
 # what pprof says of the file: the comment, the type and the labels
