@@ -248,10 +248,12 @@ if command -v tmux >/dev/null 2>&1 && command -v perf >/dev/null 2>&1 &&
 	# nothing: e folds the entry again);
 	# lines 2 to 4 (the header, the entry, its first callchain row: the
 	# rarer roots, a kernel interrupt's near the 0.5% threshold, come and
-	# go), numbers and fold marks masked, blanks between words squeezed
+	# go), numbers and fold marks masked, blanks between words squeezed;
+	# 100.00% as wide as 99.99% (the padding stays: it shows a chain
+	# row's indent; on a loaded machine a share can be either)
 	gmask() {
 		sed -n '2,4p' "$1" | sed -E 's/[ ▒◆]*$//; /^$/d;
-			s/[0-9]+\.[0-9]+%/N%/g; s/^( *)[-+] /\1  /;
+			s/100\.00%/ 99.99%/g; s/[0-9]+\.[0-9]+%/N%/g; s/^( *)[-+] /\1  /;
 			s/([^ ])  +/\1 /g'
 	}
 	# gwait SESSION ERE [COUNT]: until COUNT (1) lines match
