@@ -296,8 +296,10 @@ static int build_events(struct top *t)
 	t->evlist = pk_evlist_new();
 	if (!t->evlist)
 		return -ENOMEM;
-	for (int i = 0; i < (t->c.nr_events ? t->c.nr_events : 1) && !err; i++)
-		err = parse_event(t, t->c.nr_events ? t->c.events[i] : "cycles:P");
+	for (int i = 0; i < t->c.nr_events && !err; i++)
+		err = parse_event(t, t->c.events[i]);
+	if (!t->c.nr_events)
+		err = pk_evlist_add_default(t->evlist) < 0 ? -ENOMEM : 0;
 	if (err)
 		return err;
 	n = pk_evlist_nr(t->evlist);

@@ -600,7 +600,9 @@ static int build_events(struct rec *r)
 		memset(&pe, 0, sizeof(pe));
 		pe.pos = -1;
 		first = pk_evlist_nr(r->evlist);
-		n = pk_evlist_parse(r->evlist, s, &pe);
+		n = !c->nr_events ? (pk_evlist_add_default(r->evlist) < 0 ?
+				     -ENOMEM : 1)
+				  : pk_evlist_parse(r->evlist, s, &pe);
 		if (n < 0) {
 			cli_error("record", "invalid event '%s': %s", s,
 				  pe.msg[0] ? pe.msg : pk_strerror(n));

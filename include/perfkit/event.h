@@ -83,6 +83,15 @@ PK_API int pk_evlist_parse(struct pk_evlist *evlist, const char *str,
 			   struct pk_parse_error *err);
 
 /*
+ * Appends perf's default event (record's and top's when no -e is given):
+ * cycles with the highest precise_ip the open finds (cycles:P), counted
+ * on the host only (exclude_guest) except on AMD, where precise cycles
+ * go through IBS, which cannot tell guest from host (perf clears it
+ * there too). Returns its index, or -ENOMEM.
+ */
+PK_API int pk_evlist_add_default(struct pk_evlist *evlist);
+
+/*
  * Appends one event with a caller-built attribute (copied) and a display
  * NAME (copied; NULL derives one from the attribute). It is its own group
  * leader. Returns its index, or -ENOMEM.

@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/hw_breakpoint.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include "event/parse.h"
 #include "event/tables.h"
 
@@ -958,4 +961,30 @@ int pk_evlist_parse(struct pk_evlist *evlist, const char *str,
 	if (rc == PK_ERR_UNKNOWN && P.hint && err)
 		suggest(str, err);
 	return rc ? rc : n;
+}
+
+/* True on an AMD processor (the vendor string of cpuid leaf 0). */
+static bool cpu_is_amd(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return false;
+	return b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;
+#else
+	return false;
+#endif
+}
+
+int pk_evlist_add_default(struct pk_evlist *evlist)
+{
+	int n = pk_evlist_parse(evlist, "cycles:P", NULL), idx;
+
+	if (n < 0)
+		return n;
+	idx = pk_evlist_nr(evlist) - 1;
+	pk_evsel_attr(pk_evlist_evsel(evlist, idx))->exclude_guest =
+		!cpu_is_amd();
+	return idx;
 }
