@@ -185,6 +185,52 @@ PK_API void pk_pprof_set_default_type(struct pk_pprof *p, unsigned index);
  * -ENOMEM. */
 PK_API int pk_pprof_write(struct pk_pprof *p, FILE *out, bool gzip);
 
+/* ---- scheduling timelines: thread states and wake-ups ---- */
+
+/*
+ * Each thread's state over time (Running on a CPU, Runnable, Runnable
+ * (Preempted), Sleeping, Uninterruptible Sleep, Stopped, Traced, Exit,
+ * Parked, Idle: Perfetto's names) from sched_switch and sched_wakeup
+ * events given in time order, and a flow from each waker to the thread
+ * it woke. A thread's states never overlap. The idle tasks (tid 0) have
+ * none, and their wake-ups no flow.
+ */
+struct pk_schedtl;
+
+/* NULL when out of memory. */
+PK_API struct pk_schedtl *pk_schedtl_new(void);
+PK_API void pk_schedtl_free(struct pk_schedtl *tl);
+/* Thread TID belongs to process PID (default: its own) and is named COMM
+ * (NULL: as its events name it). 0 or -ENOMEM. */
+PK_API int pk_schedtl_task(struct pk_schedtl *tl, int32_t pid, int32_t tid,
+			   const char *comm);
+/* Any event of TID on CPU at TS: TID runs there (a thread's first event
+ * tells it was running then). 0 or -ENOMEM. */
+PK_API int pk_schedtl_event(struct pk_schedtl *tl, uint64_t ts, int cpu,
+			    int32_t tid);
+/* sched_switch: PREV leaves CPU in PREV_STATE (the event's prev_state
+ * field as the kernel gives it), NEXT runs there. 0 or -ENOMEM. */
+PK_API int pk_schedtl_switch(struct pk_schedtl *tl, uint64_t ts, int cpu,
+			     int32_t prev, const char *prev_comm,
+			     uint64_t prev_state, int32_t next,
+			     const char *next_comm);
+/* sched_wakeup / sched_wakeup_new: WAKER, running on CPU, makes TID
+ * (named COMM) runnable. 0 or -ENOMEM. */
+PK_API int pk_schedtl_wakeup(struct pk_schedtl *tl, uint64_t ts, int cpu,
+			     int32_t waker, int32_t tid, const char *comm);
+/* Closes every thread's state at TS (or the latest time given). */
+PK_API int pk_schedtl_end(struct pk_schedtl *tl, uint64_t ts);
+PK_API size_t pk_schedtl_nr_slices(const struct pk_schedtl *tl);
+PK_API size_t pk_schedtl_nr_flows(const struct pk_schedtl *tl);
+/*
+ * Writes the thread names, the state slices ("ph":"X", cat "sched") and
+ * the flows ("ph":"s" on the waker, "ph":"f" bound to the woken thread's
+ * enclosing slice, cat "wakeup") as trace-event JSON array elements, each
+ * after "\n" (",\n" unless *FIRST, which it clears). 0 or -EIO.
+ */
+PK_API int pk_schedtl_write_json(const struct pk_schedtl *tl, FILE *f,
+				 bool *first);
+
 #ifdef __cplusplus
 }
 #endif

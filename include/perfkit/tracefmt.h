@@ -41,6 +41,38 @@ typedef const char *(*pk_tracefmt_ksym_fn)(void *ctx, uint64_t addr,
 PK_API void pk_tracefmt_set_ksym(struct pk_tracefmt *t,
 				 pk_tracefmt_ksym_fn fn, void *ctx);
 
+struct pk_tracedat;
+
+/*
+ * The event formats, printk formats, saved cmdlines and kallsyms of the
+ * trace-cmd file TD, printed with libtraceevent's plugins as `trace-cmd
+ * report` prints. TD must outlive the formatter. NULL with errno ENOMEM.
+ */
+PK_API struct pk_tracefmt *pk_tracefmt_new_tracedat(struct pk_tracedat *td);
+
+/*
+ * The event ID of a record (its common_type field) into *ID. 0, or
+ * -ERANGE when RAW is too short to hold one.
+ */
+PK_API int pk_tracefmt_record_id(struct pk_tracefmt *t, const void *raw,
+				 size_t size, uint64_t *id);
+
+/*
+ * Field NAME of a record RAW (SIZE bytes) of event ID. _num: an integer
+ * field into *VAL, sign-extended when the field is signed. _str: a char
+ * array or a __data_loc string: *STR points into RAW, *LEN bytes up to
+ * its NUL. 0; -ENOENT when the event or the field is unknown; -ERANGE
+ * when the field lies outside the record; -EINVAL for a field of the
+ * other kind (an array for _num, more than 8 bytes).
+ */
+PK_API int pk_tracefmt_field_num(struct pk_tracefmt *t, uint64_t id,
+				 const void *raw, size_t size,
+				 const char *name, uint64_t *val);
+PK_API int pk_tracefmt_field_str(struct pk_tracefmt *t, uint64_t id,
+				 const void *raw, size_t size,
+				 const char *name, const char **str,
+				 size_t *len);
+
 /* "system:name" of tracepoint ID (attr.config), or NULL when unknown. */
 PK_API const char *pk_tracefmt_name(struct pk_tracefmt *t, uint64_t id);
 

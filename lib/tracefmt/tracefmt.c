@@ -20,13 +20,16 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 #include "base/base.h"
+#include "base/bytes.h"
 #include <perfkit/tracefmt.h>
 #include "tracefmt/fmt.h"
 #include "tracefmt/events.h"
 #include "tracefmt/tracefmt.h"
+#include "tracedat/tracedat.h"
 
 struct pk_tracefmt {
 	char *data;               /* a copy of the tracing data */
+	struct pk_tracedat *td;   /* or the trace.dat it reads (borrowed) */
 	struct tf_tep_src src;    /* formats and texts, pointing into DATA */
 	int fmt_cap;
 	struct tf_events evs;     /* compiled (no plugins, as perf) */
@@ -285,6 +288,67 @@ struct pk_tracefmt *pk_tracefmt_new(const void *data, size_t size)
 	return t;
 }
 
+static int td_load_syms(struct tf_env *env)
+{
+	struct pk_tracefmt *t = env->priv;
+
+	return t->src.kallsyms ? pk__tf_syms_parse(env, t->src.kallsyms,
+					       t->src.kallsyms_len) : 0;
+}
+
+/* A trace.dat item's bytes into *P, *LEN (NULL, 0 when it has none). */
+static void td_item(struct pk_tracedat *td, enum pk_tracedat_item item,
+		    const char **p, size_t *len)
+{
+	const struct td_blob *b = pk__td_tracedat_blob(td, item);
+
+	*p = b && b->len ? (const char *)b->p : NULL;
+	*len = *p ? b->len : 0;
+}
+
+struct pk_tracefmt *pk_tracefmt_new_tracedat(struct pk_tracedat *td)
+{
+	struct pk_tracefmt *t = pk__zalloc(sizeof(*t));
+	struct tf_tep_src *s;
+	int err = 0;
+
+	if (!t) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	s = &t->src;
+	t->td = td;
+	s->who = "trace.dat";
+	s->big = td->big;
+	s->long_size = td->long_size;
+	s->page_size = td->page_size;
+	s->nr_cpus = pk_tracedat_cpus(td);
+	s->hdr_page = (const char *)td->hdr_page.p;
+	s->hdr_page_len = td->hdr_page.len;
+	s->untrusted = true;
+	s->plugins = true;
+	for (int i = 0; !err && i < td->nr_fmts; i++)
+		err = add_format(t, (const char *)td->fmts[i].text.p,
+				 td->fmts[i].text.len, td->fmts[i].system);
+	td_item(td, PK_TD_KALLSYMS, &s->kallsyms, &s->kallsyms_len);
+	td_item(td, PK_TD_PRINTK, &s->printk, &s->printk_len);
+	td_item(td, PK_TD_CMDLINES, &s->cmdlines, &s->cmdlines_len);
+	if (!err)
+		err = pk__tf_events_init(&t->evs, s->fmts, s->nr_fmts,
+				     s->long_size, TF_PLUGINS);
+	if (err) {
+		pk_tracefmt_free(t);
+		errno = -err;
+		return NULL;
+	}
+	t->env.big = s->big;
+	t->env.long_size = s->long_size;
+	t->env.priv = t;
+	t->env.load_printk = load_printk;
+	t->env.load_syms = td_load_syms;
+	return t;
+}
+
 int pk__tracefmt_check(const void *data, size_t size)
 {
 	struct rd r = { data, size, 0, false, "" };
@@ -364,6 +428,101 @@ static struct tep_event *tep_event(struct pk_tracefmt *t, uint64_t id)
 	if (!t->tt.tep || id > 0x7fffffff)
 		return NULL;
 	return tep_find_event(t->tt.tep, (int)id);
+}
+
+int pk_tracefmt_record_id(struct pk_tracefmt *t, const void *raw,
+			  size_t size, uint64_t *id)
+{
+	if (size < 2)
+		return -ERANGE;
+	*id = pk_ld16(raw, t->env.big);
+	return 0;
+}
+
+/* Field NAME of event ID, as the compiled format or libtraceevent
+ * describes it, into *F. 0 or -ENOENT. */
+static int find_field(struct pk_tracefmt *t, uint64_t id, const char *name,
+		      struct tf_field *f)
+{
+	int fi = pk__tf_events_find(&t->evs, id), i;
+	const struct tf_event *ce = pk__tf_events_get(&t->evs, fi, id);
+	struct tep_format_field *tf;
+	struct tep_event *e;
+
+	if (ce) {
+		if ((i = pk__tf_find_field(ce, name)) < 0)
+			return -ENOENT;
+		*f = ce->fields[i];
+		return 0;
+	}
+	if (fi < 0 || !(e = tep_event(t, id)) || !(tf = tep_find_field(e, name)))
+		return -ENOENT;
+	*f = (struct tf_field){
+		.off = (uint32_t)tf->offset, .size = (uint32_t)tf->size,
+		.flags = (uint8_t)(((tf->flags & TEP_FIELD_IS_SIGNED) ? TFF_SIGNED : 0) |
+			 ((tf->flags & TEP_FIELD_IS_ARRAY) ? TFF_ARRAY : 0) |
+			 ((tf->flags & TEP_FIELD_IS_DYNAMIC) ? TFF_DYN : 0) |
+			 ((tf->flags & TEP_FIELD_IS_RELATIVE) ? TFF_REL : 0) |
+			 ((tf->flags & TEP_FIELD_IS_STRING) ? TFF_CHAR : 0)),
+	};
+	return 0;
+}
+
+int pk_tracefmt_field_num(struct pk_tracefmt *t, uint64_t id,
+			  const void *raw, size_t size, const char *name,
+			  uint64_t *val)
+{
+	struct tf_field f;
+	int e = find_field(t, id, name, &f);
+	uint64_t v;
+
+	if (e)
+		return e;
+	if ((f.flags & (TFF_ARRAY | TFF_DYN)) ||
+	    (f.size != 1 && f.size != 2 && f.size != 4 && f.size != 8))
+		return -EINVAL;
+	if ((uint64_t)f.off + f.size > size)
+		return -ERANGE;
+	v = pk__tf_field_u64(&t->env, &f, raw);
+	if ((f.flags & TFF_SIGNED) && f.size < 8 &&
+	    (v >> (f.size * 8 - 1)) & 1)
+		v |= ~(uint64_t)0 << (f.size * 8);
+	*val = v;
+	return 0;
+}
+
+int pk_tracefmt_field_str(struct pk_tracefmt *t, uint64_t id,
+			  const void *raw, size_t size, const char *name,
+			  const char **str, size_t *len)
+{
+	const char *p = raw, *z;
+	struct tf_field f;
+	int e = find_field(t, id, name, &f);
+	uint64_t off, n;
+
+	if (e)
+		return e;
+	if ((uint64_t)f.off + (f.flags & TFF_DYN ? 4 : f.size) > size)
+		return -ERANGE;
+	if (f.flags & TFF_DYN) {
+		uint32_t loc = pk_ld32(p + f.off, t->env.big);
+
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (f.flags & TFF_REL)
+			off += (uint64_t)f.off + f.size;
+	} else if (f.flags & TFF_ARRAY) {
+		off = f.off;
+		n = f.size;
+	} else {
+		return -EINVAL;
+	}
+	if (off > size || n > size - off)
+		return -ERANGE;
+	z = memchr(p + off, 0, (size_t)n);
+	*str = p + off;
+	*len = z ? (size_t)(z - (p + off)) : (size_t)n;
+	return 0;
 }
 
 const char *pk_tracefmt_name(struct pk_tracefmt *t, uint64_t id)

@@ -84,7 +84,7 @@ check top_events_were_open "no perf_event fd in /proc/PID/fd while it ran" \
 	"$(cat "$T/all.fds")" -gt 0
 check top_stderr_empty "$(head -c 300 "$T/all.err")" ! -s "$T/all.err"
 H=$(sed -n 1p "$T/all.frame")
-RE="^   PerfTop: +[0-9]+ irqs/sec  kernel: *[0-9]+\.[0-9]%  exact: +0\.0% lost: [0-9]+/[0-9]+ drop: 0/0 \[4000Hz cpu-clock(:ppp)?\],  \(all, $NCPU CPUs?\)\$"
+RE="^   PerfTop: +[0-9]+ irqs/sec  kernel: *[0-9]+\.[0-9]%  exact: +0\.0% lost: [0-9]+/[0-9]+ drop: 0/0 \[4000Hz cpu-clock(:pppH?)?\],  \(all, $NCPU CPUs?\)\$"
 if echo "$H" | grep -Eq "$RE"; then ok top_header
 else fail top_header "'$H'"; fi
 IRQS=$(echo "$H" | awk '{ print $2 }')
