@@ -13,16 +13,53 @@
 #include <perfkit/ftrace.h>
 #include <perfkit/map.h>
 #include "cli.h"
+#include "ftrace_export.h"
 
 static void report_usage(FILE *f)
 {
 	fprintf(f, "usage: perfkit ftrace report [-i FILE] [--cpu N[,M..]] "
-		   "[--events] [--format=trace-cmd|kernel]\n"
+		   "[--events] [--format=trace-cmd|kernel|perfetto]\n"
+		   "       [-o FILE]\n"
 		   "       [--engine=auto|tep] [--stats]\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
 		   "  --stats       print formatter coverage to stderr\n"
+		   "  --format=perfetto  Chrome trace-event JSON: thread "
+		   "states, wake-ups, events\n"
 		   "  -v            name the events left to libtraceevent\n");
+}
+
+/* --format=perfetto [-o FILE]: TD's timeline (freed). */
+static int report_timeline(struct pk_tracedat *td, const char *in,
+			   const char *output, bool perfetto,
+			   const int *cpus, int nr_cpus)
+{
+	FILE *out = stdout;
+	int err;
+
+	if (!perfetto) {
+		cli_error("ftrace report", "-o goes with --format=perfetto "
+			  "(the text goes to standard output)");
+		pk_tracedat_free(td);
+		return 2;
+	}
+	if (output && !(out = fopen(output, "w"))) {
+		cli_error("ftrace report", "-o %s: %s", output, strerror(errno));
+		pk_tracedat_free(td);
+		return 1;
+	}
+	setvbuf(out, NULL, _IOFBF, 1 << 20);
+	err = ftrace_export(td, in, out, cpus, nr_cpus);
+	if ((out != stdout ? fclose(out) : fflush(out)) && !err)
+		err = -EIO;
+	pk_tracedat_free(td);
+	if (err) {
+		cli_error("ftrace report", "%s: %s", err == -EIO ?
+			  (output ? output : "standard output") : in,
+			  pk_strerror(err));
+		return 1;
+	}
+	return 0;
 }
 
 static int ftrace_report(int argc, char **argv)
@@ -32,13 +69,15 @@ static int ftrace_report(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "events", no_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "engine", required_argument, NULL, 'G' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *in = "trace.dat";
+	const char *in = "trace.dat", *output = NULL;
+	bool perfetto = false;
 	static int cpus[4096];
 	int nr_cpus = 0, c;
 	bool events = false, stats = false;
@@ -52,7 +91,7 @@ static int ftrace_report(int argc, char **argv)
 		     !strcmp(argv[i + 1], "kernel")))
 			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "i:Evh", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:o:Evh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case 'c':
@@ -65,12 +104,24 @@ static int ftrace_report(int argc, char **argv)
 			break;
 		case 'E': events = true; break;
 		case 'F':
-			if (strcmp(optarg, "trace-cmd")) {
+			perfetto = !strcmp(optarg, "perfetto");
+			if (!strcmp(optarg, "folded") ||
+			    !strcmp(optarg, "flamegraph") ||
+			    !strcmp(optarg, "pprof") ||
+			    !strcmp(optarg, "speedscope")) {
+				cli_error("ftrace report", "--format=%s: a "
+					  "trace.dat file has events, not "
+					  "sampled stacks (perfetto: its "
+					  "timeline)", optarg);
+				return 2;
+			}
+			if (strcmp(optarg, "trace-cmd") && !perfetto) {
 				cli_error("ftrace report", "unknown format '%s' "
-					  "(trace-cmd, kernel)", optarg);
+					  "(trace-cmd, kernel, perfetto)", optarg);
 				return 2;
 			}
 			break;
+		case 'o': output = optarg; break;
 		case 'S': stats = true; break;
 		case 'v': cli_verbose++; break;
 		case 'G':
@@ -92,6 +143,9 @@ static int ftrace_report(int argc, char **argv)
 		cli_error("ftrace report", "%s: %s", in, pk_strerror(-errno));
 		return 1;
 	}
+	if (perfetto || output)
+		return report_timeline(td, in, output, perfetto,
+				       nr_cpus ? cpus : NULL, nr_cpus);
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	PK_OPTS(pk_report_opts, o, .cpus = nr_cpus ? cpus : NULL,

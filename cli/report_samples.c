@@ -24,6 +24,7 @@
 #include <perfkit/export.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/session.h>
+#include <perfkit/tracefmt.h>
 #include <perfkit/unwind.h>
 #include "cli.h"
 #include "report_export.h"
@@ -62,6 +63,7 @@ struct kthread {
 struct pp {
 	const struct export_opts *e;
 	bool json;               /* speedscope, perfetto */
+	bool perfetto;
 	char **locname;          /* by location id - 1, JSON-quoted */
 	size_t nlocname, caplocname;
 	struct ksample *ks;
@@ -76,7 +78,7 @@ struct pp {
 	struct pk_unwind *uw;
 	struct script_filter filt;
 	unsigned nev;            /* events: values 1 .. nev */
-	uint64_t nsamples[4];    /* per event */
+	uint64_t nsamples[7];    /* per event (pprof's values) */
 	bool clock;              /* the first event is a clock's */
 	struct pmaps *pm;        /* by pid, a few at a time */
 	size_t npm, cappm;
@@ -84,6 +86,11 @@ struct pp {
 	size_t lcap;
 	uint64_t kmap;           /* the kernel's mapping */
 	uint64_t first, last;    /* sample times */
+	/* perfetto: thread states from sched_switch / sched_wakeup */
+	struct pk_tracefmt *tf;
+	uint8_t *skind;          /* by attribute: enum skind */
+	struct pk_schedtl *tl;   /* NULL: the file has no sched_switch */
+	bool sched_tried;
 	int err;
 	struct pk_frame fr[MAX_STACK + 1];
 	uint64_t uips[MAX_STACK + 1];
@@ -234,29 +241,16 @@ static uint64_t make_location(struct pp *c, uint32_t pid, uint32_t tid,
 /* S as a JSON string (quoted, escaped), allocated. */
 static char *json_quoted(const char *s)
 {
-	size_t n = 3;
-	char *q, *p;
+	char *q = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&q, &n);
 
-	for (const char *t = s; *t; t++)
-		n += (unsigned char)*t < 0x20 ? 6 : *t == '"' || *t == '\\' ? 2 : 1;
-	if (!(q = malloc(n)))
+	if (!f)
 		return NULL;
-	p = q;
-	*p++ = '"';
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\') {
-			*p++ = '\\';
-			*p++ = (char)ch;
-		} else if (ch < 0x20) {
-			p += sprintf(p, "\\u%04x", ch);
-		} else {
-			*p++ = (char)ch;
-		}
+	if (pk_json_str(f, s, strlen(s)) | fclose(f)) {
+		free(q);
+		return NULL;
 	}
-	*p++ = '"';
-	*p = '\0';
 	return q;
 }
 
@@ -340,13 +334,13 @@ static bool clock_event(const struct perf_event_attr *a)
 
 static int setup(struct pp *c)
 {
-	const char *types[5] = { "samples" }, *units[5] = { "count" };
+	const char *types[8] = { "samples" }, *units[8] = { "count" };
 	unsigned nclock = 0;
 	PK_OPTS(pk_pprof_opts, o, .types = types, .units = units);
 
 	c->nev = pk_perfdata_nr_attrs(c->pd);
-	if (c->nev > 4)
-		c->nev = 4;	/* (pprof's values: the first four events) */
+	if (c->nev > 7)
+		c->nev = 7;	/* (pprof's values: the first seven events) */
 	for (unsigned i = 0; i < c->nev; i++)
 		nclock += clock_event(pk_perfdata_attr(c->pd, i));
 	for (unsigned i = 0; i < c->nev; i++) {
@@ -418,13 +412,10 @@ static int keep(struct pp *c, const struct pk_sample *sm, const char *comm,
 	return 0;
 }
 
-/* S as a JSON string into F (json_quoted's escaping: one of them). */
+/* S as a JSON string into F. */
 static void json_str(FILE *f, const char *s)
 {
-	char *q = json_quoted(s);
-
-	fputs(q ? q : "\"\"", f);
-	free(q);
+	pk_json_str(f, s, strlen(s));
 }
 
 /* speedscope's file format: the frames, then a sampled profile per
@@ -490,20 +481,35 @@ static void write_speedscope(struct pp *c, FILE *f)
 	fputs("]}\n", f);
 }
 
-/* Chrome's trace-event JSON: thread and process names, then an instant
- * per sample on its thread's track (microseconds). */
-static void write_perfetto(struct pp *c, FILE *f)
+/* The session's processes for the timeline's threads. */
+static int task_pid(void *ctx, const struct pk_session_task *t)
 {
+	return pk_schedtl_task(ctx, t->pid, t->tid, NULL);
+}
+
+/* Chrome's trace-event JSON: thread and process names, an instant per
+ * sample on its thread's track (microseconds), then the thread states
+ * and wake-ups when the file records sched_switch. */
+static int write_perfetto(struct pp *c, FILE *f)
+{
+	bool first = true;
+	int e = 0;
+
 	fputs("{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"exporter\":"
 	      "\"perfkit report --format=perfetto\",\"input\":", f);
 	json_str(f, c->e->input);
 	fputs("},\n\"traceEvents\":[", f);
+	if (c->tl && ((e = pk_session_for_each_task(c->s, task_pid, c->tl)) ||
+		      (e = pk_schedtl_end(c->tl, 0)) ||
+		      (e = pk_schedtl_write_json(c->tl, f, &first))))
+		return e;
 	for (size_t t = 0; t < c->nth; t++) {
 		const struct kthread *th = &c->th[t];
 
 		fprintf(f, "%s\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,"
-			"\"tid\":%d,\"args\":{\"name\":", t ? "," : "", th->pid,
-			th->tid);
+			"\"tid\":%d,\"args\":{\"name\":", first ? "" : ",",
+			th->pid, th->tid);
+		first = false;
 		json_str(f, th->comm);
 		fputs("}}", f);
 		if (th->pid == th->tid) {
@@ -519,8 +525,9 @@ static void write_perfetto(struct pp *c, FILE *f)
 
 		fprintf(f, "%s\n{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"sample\","
 			"\"pid\":%d,\"tid\":%d,\"ts\":%" PRIu64 ".%03u,\"name\":",
-			c->nth || i ? "," : "", th->pid, th->tid, k->time / 1000,
+			first ? "" : ",", th->pid, th->tid, k->time / 1000,
 			(unsigned)(k->time % 1000));
+		first = false;
 		fputs(k->n ? c->locname[c->stk[k->off] - 1] : "\"[no stack]\"", f);
 		fprintf(f, ",\"args\":{\"period\":%" PRIu64 ",\"stack\":[",
 			k->period);
@@ -532,6 +539,109 @@ static void write_perfetto(struct pp *c, FILE *f)
 		fputs("]}}", f);
 	}
 	fputs("\n]}\n", f);
+	return 0;
+}
+
+enum skind { SK_NONE, SK_SWITCH, SK_WAKEUP };
+
+/* Perfetto: whether the file records sched:sched_switch (then a
+ * timeline of thread states is built, and each attribute's kind known),
+ * once its tracing data is read. 0 or -ENOMEM. */
+static int sched_setup(struct pp *c)
+{
+	const void *td;
+	size_t size;
+	int n = pk_perfdata_nr_attrs(c->pd);
+	bool has_switch = false;
+
+	if (c->sched_tried || pk_session_tracing_data(c->s, &td, &size))
+		return 0;
+	c->sched_tried = true;
+	if (!(c->tf = pk_tracefmt_new(td, size)))
+		return errno == ENOMEM ? -ENOMEM : 0;
+	if (!(c->skind = calloc((size_t)n + 1, 1)))
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		const struct perf_event_attr *a = pk_perfdata_attr(c->pd, i);
+		const char *name = a->type == PERF_TYPE_TRACEPOINT ?
+				   pk_tracefmt_name(c->tf, a->config) : NULL;
+
+		if (!name)
+			continue;
+		if (!strcmp(name, "sched:sched_switch"))
+			c->skind[i] = SK_SWITCH;
+		else if (!strcmp(name, "sched:sched_wakeup") ||
+			 !strcmp(name, "sched:sched_wakeup_new"))
+			c->skind[i] = SK_WAKEUP;
+		has_switch |= c->skind[i] == SK_SWITCH;
+	}
+	if (has_switch && !(c->tl = pk_schedtl_new()))
+		return -ENOMEM;
+	return 0;
+}
+
+/* A tracepoint's integer or string field (0 / "" when it has none). */
+static uint64_t fnum(struct pp *c, uint64_t id, const struct pk_sample *sm,
+		     const char *name)
+{
+	uint64_t v = 0;
+
+	pk_tracefmt_field_num(c->tf, id, sm->raw.data, sm->raw.size, name, &v);
+	return v;
+}
+
+static const char *fstr(struct pp *c, uint64_t id, const struct pk_sample *sm,
+			const char *name, char *buf, size_t size)
+{
+	const char *p;
+	size_t n;
+
+	buf[0] = 0;
+	if (!pk_tracefmt_field_str(c->tf, id, sm->raw.data, sm->raw.size,
+				   name, &p, &n))
+		snprintf(buf, size, "%.*s", (int)n, p);
+	return buf;
+}
+
+/* Every sample tells which thread runs on its CPU; sched_switch and
+ * sched_wakeup move thread states (the time filter applies, not the
+ * thread and CPU ones: a state needs every switch). 1 when SM was a
+ * scheduler event (no instant of its own), 0, or -ENOMEM. */
+static int sched_sample(struct pp *c, const struct pk_session_sample *ss,
+			const char *comm)
+{
+	const struct pk_sample *sm = ss->sample;
+	const struct script_filter *f = &c->filt;
+	int kind = ss->attr >= 0 && (unsigned)ss->attr < pk_perfdata_nr_attrs(c->pd) ?
+		   c->skind[ss->attr] : SK_NONE;
+	char a[16], b[16];
+	uint64_t id;
+	int cpu = sm->sample_type & PERF_SAMPLE_CPU ? (int)sm->cpu : 0;
+	int e;
+
+	if ((f->tstart && sm->time < f->tstart) ||
+	    (f->tend && sm->time > f->tend))
+		return kind != SK_NONE;
+	if ((e = pk_schedtl_task(c->tl, (int32_t)sm->pid, (int32_t)sm->tid,
+				 comm[0] == ':' ? NULL : comm)) ||
+	    (e = pk_schedtl_event(c->tl, sm->time, cpu, (int32_t)sm->tid)))
+		return e;
+	if (kind == SK_NONE)
+		return 0;
+	if (pk_tracefmt_record_id(c->tf, sm->raw.data, sm->raw.size, &id))
+		return 1;
+	if (kind == SK_SWITCH)
+		e = pk_schedtl_switch(c->tl, sm->time, cpu,
+				      (int32_t)fnum(c, id, sm, "prev_pid"),
+				      fstr(c, id, sm, "prev_comm", a, sizeof(a)),
+				      fnum(c, id, sm, "prev_state"),
+				      (int32_t)fnum(c, id, sm, "next_pid"),
+				      fstr(c, id, sm, "next_comm", b, sizeof(b)));
+	else
+		e = pk_schedtl_wakeup(c->tl, sm->time, cpu, (int32_t)sm->tid,
+				      (int32_t)fnum(c, id, sm, "pid"),
+				      fstr(c, id, sm, "comm", a, sizeof(a)));
+	return e ? e : 1;
 }
 
 static int sample(void *ctx, struct pk_session *s,
@@ -541,7 +651,7 @@ static int sample(void *ctx, struct pk_session *s,
 	const struct pk_sample *sm = ss->sample;
 	char commbuf[16];
 	const char *comm = ss->comm;
-	int64_t v[5] = { 0 };
+	int64_t v[8] = { 0 };
 	unsigned n = 0;
 	int nf, nu = 0;
 
@@ -549,11 +659,20 @@ static int sample(void *ctx, struct pk_session *s,
 	/* (a pipe's events are known once its first records are read) */
 	if (!c->p && (c->err = setup(c)))
 		return c->err;
-	if (ss->attr < 0 || (unsigned)ss->attr >= c->nev)
+	/* (pprof's values: the first seven events; JSON: every event) */
+	if (ss->attr < 0 || (!c->json && (unsigned)ss->attr >= c->nev))
 		return 0;
 	if (!comm) {
 		snprintf(commbuf, sizeof(commbuf), ":%d", (int)sm->tid);
 		comm = commbuf;
+	}
+	if (c->perfetto && (c->err = sched_setup(c)))
+		return c->err;
+	if (c->tl) {
+		int r = sched_sample(c, ss, comm);
+
+		if (r)
+			return r < 0 ? (c->err = r) : 0;
 	}
 	if (!script_filter_pass(&c->filt, sm, comm))
 		return 0;
@@ -592,7 +711,8 @@ static int sample(void *ctx, struct pk_session *s,
 			return c->err = -ENOMEM;
 		c->locs[n++] = l;
 	}
-	c->nsamples[ss->attr]++;
+	if (ss->attr < 7)
+		c->nsamples[ss->attr]++;
 	if (c->json)
 		return keep(c, sm, comm, n);
 	v[0] = 1;
@@ -626,7 +746,8 @@ static int sample(void *ctx, struct pk_session *s,
 
 int report_samples(const struct export_opts *e, FILE *out)
 {
-	struct pp c = { .e = e, .json = strcmp(e->format, "pprof") != 0 };
+	struct pp c = { .e = e, .json = strcmp(e->format, "pprof") != 0,
+			.perfetto = !strcmp(e->format, "perfetto") };
 	PK_OPTS(pk_tool, tool, .sample = sample);
 	int err = 0;
 
@@ -675,10 +796,13 @@ int report_samples(const struct export_opts *e, FILE *out)
 		if (!strcmp(e->format, "speedscope"))
 			write_speedscope(&c, out);
 		else if (c.json)
-			write_perfetto(&c, out);
+			err = write_perfetto(&c, out);
 		else
 			err = pk_pprof_write(c.p, out, true);
 	}
+	pk_schedtl_free(c.tl);
+	pk_tracefmt_free(c.tf);
+	free(c.skind);
 	pk_pprof_free(c.p);
 	pk_unwind_free(c.uw);
 	pk_session_free(c.s);

@@ -283,16 +283,7 @@ static void print_csv(struct stat_run *r, const struct line *l)
 
 static void json_str(FILE *o, const char *s)
 {
-	fputc('"', o);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(o, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(o, "\\u%04x", *s);
-		else
-			fputc(*s, o);
-	}
-	fputc('"', o);
+	pk_json_str(o, s, strlen(s));
 }
 
 static void print_json(struct stat_run *r, const struct line *l)

@@ -14,6 +14,7 @@
 #define PERFKIT_COMMON_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdarg.h>
 
 #ifdef __cplusplus
@@ -63,6 +64,13 @@ PK_API void pk_huge_free(void *p, size_t n);
  * the library (the default). Returns the previous callback.
  */
 PK_API pk_print_fn pk_set_print(pk_print_fn fn);
+
+/*
+ * Writes the LEN bytes of STR to F as a JSON string: quotes and
+ * backslashes escaped, control characters and bytes that are not UTF-8
+ * as \u00XX (Latin-1), valid UTF-8 as it is. 0, or -EIO when F failed.
+ */
+PK_API int pk_json_str(FILE *f, const char *str, size_t len);
 
 /*
  * "Did you mean": the known name nearest to a mistyped WORD. Start with

@@ -124,7 +124,7 @@ struct pk_pprof;
 
 struct pk_pprof_opts {
 	size_t sz;
-	/* Each sample's values: NR_TYPES "type"/"unit" pairs (at most 4;
+	/* Each sample's values: NR_TYPES "type"/"unit" pairs (at most 8;
 	 * none: one "samples"/"count"). */
 	const char *const *types, *const *units;
 	unsigned nr_types;
@@ -226,7 +226,8 @@ PK_API size_t pk_schedtl_nr_flows(const struct pk_schedtl *tl);
  * Writes the thread names, the state slices ("ph":"X", cat "sched") and
  * the flows ("ph":"s" on the waker, "ph":"f" bound to the woken thread's
  * enclosing slice, cat "wakeup") as trace-event JSON array elements, each
- * after "\n" (",\n" unless *FIRST, which it clears). 0 or -EIO.
+ * after "\n" (",\n" unless *FIRST, which it clears); without any
+ * sched_switch only the names (what ran when is not known). 0 or -EIO.
  */
 PK_API int pk_schedtl_write_json(const struct pk_schedtl *tl, FILE *f,
 				 bool *first);

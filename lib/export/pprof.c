@@ -22,7 +22,7 @@ struct pb {
 
 struct pk_pprof {
 	struct pk_pprof_opts o;
-	int64_t types[4][2];    /* string ids */
+	int64_t types[8][2];    /* string ids */
 	unsigned nt;
 	int64_t period[2];
 	int64_t deftype;        /* string id of the default type, 0: none */
@@ -182,7 +182,7 @@ struct pk_pprof *pk_pprof_new(const struct pk_pprof_opts *opts)
 	int64_t e = 0;
 
 	if (!PK_OPTS_VALID(opts, pk_pprof_opts) ||
-	    (opts && opts->nr_types > 4)) {
+	    (opts && opts->nr_types > 8)) {
 		errno = EINVAL;
 		return NULL;
 	}

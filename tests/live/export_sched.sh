@@ -1,0 +1,97 @@
+#!/bin/sh
+# Scheduling timelines (--format=perfetto): thread states and wake-ups
+# from sched_switch / sched_wakeup, checked by tests/lib/schedcheck.py
+# (slices of a thread never overlap, flows bound at both ends, after each
+# switch the next task runs on that CPU and the previous one is in the
+# state prev_state names, woken tasks runnable, one flow per wake-up by a
+# task) against the reference tools' text of the same file:
+#  - perfkit report of a perf.data recorded here (-a, the sched
+#    tracepoints and cpu-clock -g) against perf script;
+#  - perfkit ftrace report of the shared trace-cmd corpus and of a
+#    trace.dat recorded here against trace-cmd report (every other event
+#    an instant with trace-cmd's text, in order).
+# pk-test: slow
+. tests/lib/sh.sh
+# ASan builds: libtraceevent's own leaks are not ours
+export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+T=$T_TMP
+W="$PK_BUILD/workloads/demo"
+
+# sched_check PREFIX JSON EVENTS STYLE: schedcheck.py's lines counted
+sched_check() {
+	t_python tests/lib/schedcheck.py "$@" > "$T/$1.out" 2> "$T/$1.pyerr"
+	cat "$T/$1.out"
+	_n=$(grep -c '^ok' "$T/$1.out")
+	T_FAILS=$((T_FAILS + $(grep -c '^FAIL' "$T/$1.out")))
+	[ "$_n" -ge 5 ] ||
+		fail "${1}_checks" "$_n checks passed: $(tail -2 "$T/$1.pyerr" | tr '\n' '|')"
+}
+
+if ! command -v perf > /dev/null 2>&1; then
+	skip sched_perfdata "perf is not installed"
+elif ! "$PERFKIT" record -q -a -g -e sched:sched_switch -e sched:sched_wakeup \
+	-e sched:sched_wakeup_new -e cpu-clock -o "$T/s.data" -- \
+	sh -c "\"$W\" > /dev/null; sleep 0.05; ls / > /dev/null; \"$W\" > /dev/null" \
+	> /dev/null 2> "$T/rec.err" || [ ! -s "$T/s.data" ]; then
+	skip sched_perfdata "cannot record the sched tracepoints: $(head -1 "$T/rec.err")"
+else
+	if "$PERFKIT" report -i "$T/s.data" --format=perfetto -o "$T/s.json" \
+		2> "$T/err" &&
+	   perf script -i "$T/s.data" --ns -F tid,cpu,time,event,trace \
+		> "$T/s.script" 2>> "$T/err"; then
+		sched_check perfdata "$T/s.json" "$T/s.script" perf
+		# the samples are there too, each an instant
+		n=$(grep -c '"ph":"i"' "$T/s.json")
+		m=$(grep -c 'cpu-clock:' "$T/s.script")
+		check sched_perfdata_samples "$n instants, $m cpu-clock samples" \
+			"$n" -eq "$m" -a "$m" -gt 0
+	else
+		fail sched_perfdata "$(head -2 "$T/err" | tr '\n' '|')"
+	fi
+fi
+
+if ! command -v trace-cmd > /dev/null 2>&1; then
+	skip sched_tracedat "trace-cmd is not installed"
+else
+	D=$PK_SHARED/corpus/trace-dat
+	if need_shared corpus/trace-dat sched_corpus; then
+		for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
+			if "$PERFKIT" ftrace report -i "$D/$f.trace.dat" \
+				--format=perfetto -o "$T/$f.json" 2> "$T/err" &&
+			   trace-cmd report -t "$D/$f.trace.dat" > "$T/$f.tc" 2>> "$T/err"; then
+				sched_check "$f" "$T/$f.json" "$T/$f.tc" trace-cmd
+			else
+				fail "sched_$f" "$(head -2 "$T/err" | tr '\n' '|')"
+			fi
+		done
+	fi
+	# one recorded here (perfkit's own instance), with wake-ups
+	if [ "$(id -u)" != 0 ] || [ ! -w /sys/kernel/tracing/instances ]; then
+		skip sched_recorded "needs root and a writable tracefs"
+	elif "$PERFKIT" ftrace record -e sched:sched_switch -e sched:sched_wakeup \
+		-e sched:sched_wakeup_new -e sched:sched_process_exec \
+		-o "$T/r.dat" -- sh -c "\"$W\" > /dev/null; sleep 0.02; ls / > /dev/null" \
+		> /dev/null 2> "$T/rec.err" && [ -s "$T/r.dat" ]; then
+		if "$PERFKIT" ftrace report -i "$T/r.dat" --format=perfetto \
+			> "$T/r.json" 2> "$T/err" &&
+		   trace-cmd report -t "$T/r.dat" > "$T/r.tc" 2>> "$T/err"; then
+			sched_check recorded "$T/r.json" "$T/r.tc" trace-cmd
+		else
+			fail sched_recorded "$(head -2 "$T/err" | tr '\n' '|')"
+		fi
+	else
+		skip sched_recorded "cannot record the sched events: $(head -1 "$T/rec.err")"
+	fi
+	# the formats a trace.dat cannot give, and -o without perfetto
+	"$PERFKIT" ftrace report -i "$D/gcc-x86-v7-zstd.trace.dat" \
+		--format=flamegraph > /dev/null 2> "$T/e1"
+	rc=$?
+	check sched_tracedat_flamegraph_refused "status $rc: $(cat "$T/e1")" \
+		$rc -eq 2 -a "$(wc -l < "$T/e1")" -eq 1
+	"$PERFKIT" ftrace report -i "$D/gcc-x86-v7-zstd.trace.dat" \
+		-o "$T/x" > /dev/null 2> "$T/e2"
+	rc=$?
+	check sched_tracedat_o_needs_perfetto "status $rc: $(cat "$T/e2")" \
+		$rc -eq 2 -a ! -e "$T/x"
+fi
+t_exit
