@@ -4,7 +4,9 @@
  * text format read back, bad lines named), stackcollapse-perf.pl's rules
  * (pk_collapse: headers with and without periods, the first event only,
  * the function tidying, [unknown] frames, the kind marks, input cut
- * anywhere), and the flame graph's frames.
+ * anywhere), the flame graph's frames, JSON strings (pk_json_str) and
+ * scheduling timelines (pk_schedtl: states by prev_state, wake-ups and
+ * their flows, threads first seen, exits, no states without a switch).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -170,8 +172,117 @@ static void test_flame(void)
 	pk_folded_free(f);
 }
 
+static char *json_of(const char *s, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	pk_json_str(m, s, n);
+	fclose(m);
+	return buf;
+}
+
+static void test_json(void)
+{
+	static const struct { const char *in; size_t n; const char *want; } c[] = {
+		{ "a\"b\\c", 5, "\"a\\\"b\\\\c\"" },
+		{ "tab\tnl\n", 7, "\"tab\\u0009nl\\u000a\"" },
+		{ "caf\xc3\xa9", 5, "\"caf\xc3\xa9\"" },     /* UTF-8 kept */
+		{ "x\xe9y", 3, "\"x\\u00e9y\"" },             /* stray byte */
+		{ "\xc0\xaf", 2, "\"\\u00c0\\u00af\"" },     /* overlong */
+		{ "\xed\xa0\x80", 3, "\"\\u00ed\\u00a0\\u0080\"" }, /* surrogate */
+		{ "\xe2\x82", 2, "\"\\u00e2\\u0082\"" },     /* cut short */
+		{ "a\0b", 3, "\"a\\u0000b\"" },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *got = json_of(c[i].in, c[i].n), name[32];
+
+		snprintf(name, sizeof(name), "json_str_%zu", i);
+		t_check(got && !strcmp(got, c[i].want), name, "got %s, want %s",
+			got ? got : "(null)", c[i].want);
+		free(got);
+	}
+}
+
+static char *timeline(struct pk_schedtl *tl)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	bool first = true;
+
+	if (!m)
+		return NULL;
+	pk_schedtl_end(tl, 0);
+	pk_schedtl_write_json(tl, m, &first);
+	fclose(m);
+	return buf;
+}
+
+static void test_schedtl(void)
+{
+	struct pk_schedtl *tl = pk_schedtl_new();
+	char *j;
+
+	/* cpu 0: A (10) runs from its first event at 1000; wakes B (11) at
+	 * 1500; sleeps (S) at 2000 for B; B preempted (0x100) at 3000 for A,
+	 * which exits (Z) at 3500; the idle task wakes C (12): no flow */
+	T_CHECK("schedtl_feed", tl &&
+		!pk_schedtl_task(tl, 10, 10, "a") &&
+		!pk_schedtl_event(tl, 1000, 0, 10) &&
+		!pk_schedtl_wakeup(tl, 1500, 0, 10, 11, "b") &&
+		!pk_schedtl_switch(tl, 2000, 0, 10, "a", 1, 11, "b") &&
+		!pk_schedtl_switch(tl, 3000, 0, 11, "b", 0x100, 10, "a") &&
+		!pk_schedtl_switch(tl, 3500, 0, 10, "a", 0x20, 0, "swapper/0") &&
+		!pk_schedtl_wakeup(tl, 4000, 0, 0, 12, "c") &&
+		!pk_schedtl_event(tl, 5000, 1, 11));
+	j = tl ? timeline(tl) : NULL;
+	T_CHECK("schedtl_running_from_first_event", j && strstr(j,
+		"\"name\":\"Running\",\"pid\":10,\"tid\":10,\"ts\":1.000,"
+		"\"dur\":1.000,\"args\":{\"cpu\":0}"));
+	T_CHECK("schedtl_sleeping", j && strstr(j,
+		"\"name\":\"Sleeping\",\"pid\":10,\"tid\":10,\"ts\":2.000,"
+		"\"dur\":1.000}"));
+	T_CHECK("schedtl_woken_runnable", j && strstr(j,
+		"\"name\":\"Runnable\",\"pid\":11,\"tid\":11,\"ts\":1.500,"
+		"\"dur\":0.500,\"args\":{\"waker_tid\":10}"));
+	T_CHECK("schedtl_preempted", j && strstr(j,
+		"\"name\":\"Runnable (Preempted)\",\"pid\":11,\"tid\":11,"
+		"\"ts\":3.000,\"dur\":2.000}"));
+	T_CHECK("schedtl_exit_is_a_moment", j && strstr(j,
+		"\"name\":\"Exit (Zombie)\",\"pid\":10,\"tid\":10,"
+		"\"ts\":3.500,\"dur\":0.000}"));
+	T_CHECK("schedtl_idle_wakeup_no_flow", tl &&
+		pk_schedtl_nr_flows(tl) == 1 && j &&
+		strstr(j, "{\"ph\":\"s\",\"cat\":\"wakeup\",\"name\":\"wakeup\","
+		       "\"id\":1,\"pid\":10,\"tid\":10,\"ts\":1.500}") &&
+		strstr(j, "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"wakeup\","
+		       "\"name\":\"wakeup\",\"id\":1,\"pid\":11,\"tid\":11,"
+		       "\"ts\":1.500}") && !strstr(j, "\"id\":2"));
+	T_CHECK("schedtl_names", j && strstr(j, "\"tid\":12,\"args\":{\"name\":\"c\"}"));
+	free(j);
+	pk_schedtl_free(tl);
+
+	/* no switch: no states, names only */
+	tl = pk_schedtl_new();
+	T_CHECK("schedtl_no_switch_feed", tl &&
+		!pk_schedtl_event(tl, 1000, 0, 10) &&
+		!pk_schedtl_task(tl, 10, 10, "a"));
+	j = tl ? timeline(tl) : NULL;
+	T_CHECK("schedtl_no_switch_no_states", j && !strstr(j, "\"ph\":\"X\"") &&
+		strstr(j, "thread_name"));
+	free(j);
+	pk_schedtl_free(tl);
+}
+
 int main(void)
 {
+	test_json();
+	test_schedtl();
 	test_folded();
 	test_collapse();
 	test_flame();

@@ -102,6 +102,28 @@ static void test_format(const char *version)
 	snprintf(tname, sizeof(tname), "tracefmt_print_%s", version);
 	t_check(txt && !strcmp(txt, "value=-17 name=abc") && len == strlen(txt),
 		tname, "'%s'", txt ? txt : "(null)");
+	{
+		uint64_t id = 0, val = 0;
+		const char *str = NULL;
+		size_t n = 0;
+
+		snprintf(tname, sizeof(tname), "tracefmt_fields_%s", version);
+		T_CHECK(tname, !pk_tracefmt_record_id(t, raw, sizeof(raw), &id) &&
+			id == 1234 &&
+			!pk_tracefmt_field_num(t, id, raw, sizeof(raw), "value", &val) &&
+			val == (uint64_t)-17 &&
+			!pk_tracefmt_field_str(t, id, raw, sizeof(raw), "name", &str, &n) &&
+			n == 3 && !memcmp(str, "abc", 3));
+		snprintf(tname, sizeof(tname), "tracefmt_field_errors_%s", version);
+		T_CHECK(tname,
+			pk_tracefmt_field_num(t, id, raw, sizeof(raw), "nope", &val) == -ENOENT &&
+			pk_tracefmt_field_num(t, 99, raw, sizeof(raw), "value", &val) == -ENOENT &&
+			pk_tracefmt_field_num(t, id, raw, 10, "value", &val) == -ERANGE &&
+			pk_tracefmt_field_str(t, id, raw, 20, "name", &str, &n) == -ERANGE &&
+			pk_tracefmt_field_num(t, id, raw, sizeof(raw), "name", &val) == -EINVAL &&
+			pk_tracefmt_field_str(t, id, raw, sizeof(raw), "value", &str, &n) == -EINVAL &&
+			pk_tracefmt_record_id(t, raw, 1, &id) == -ERANGE);
+	}
 	snprintf(tname, sizeof(tname), "tracefmt_unknown_id_%s", version);
 	T_CHECK(tname, pk_tracefmt_print(t, 99, 0, raw, sizeof(raw), &len) == NULL &&
 		pk_tracefmt_name(t, 99) == NULL);
