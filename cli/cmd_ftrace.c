@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <perfkit/ftrace.h>
 #include <perfkit/map.h>
 #include "cli.h"
@@ -18,28 +19,39 @@
 static void report_usage(FILE *f)
 {
 	fprintf(f, "usage: perfkit ftrace report [-i FILE] [--cpu N[,M..]] "
-		   "[--events] [--format=trace-cmd|kernel|perfetto]\n"
-		   "       [-o FILE]\n"
+		   "[--events]\n"
+		   "       [--format=trace-cmd|kernel|perfetto|folded|"
+		   "flamegraph|pprof] [-o FILE] [-G]\n"
 		   "       [--engine=auto|tep] [--stats]\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
 		   "  --stats       print formatter coverage to stderr\n"
 		   "  --format=perfetto  Chrome trace-event JSON: thread "
 		   "states, wake-ups, events\n"
+		   "  --format=folded|flamegraph|pprof  the kernel stack "
+		   "traces (record -T); -G icicle\n"
 		   "  -v            name the events left to libtraceevent\n");
 }
 
-/* --format=perfetto [-o FILE]: TD's timeline (freed). */
+/* --format=perfetto|folded|flamegraph|pprof [-o FILE]: TD's timeline or
+ * stacks (TD freed). */
 static int report_timeline(struct pk_tracedat *td, const char *in,
-			   const char *output, bool perfetto,
-			   const int *cpus, int nr_cpus)
+			   const char *output, const char *format,
+			   bool inverted, const int *cpus, int nr_cpus)
 {
 	FILE *out = stdout;
 	int err;
 
-	if (!perfetto) {
-		cli_error("ftrace report", "-o goes with --format=perfetto "
-			  "(the text goes to standard output)");
+	if (!format) {
+		cli_error("ftrace report", "-o goes with --format=perfetto, "
+			  "folded, flamegraph or pprof (the text goes to "
+			  "standard output)");
+		pk_tracedat_free(td);
+		return 2;
+	}
+	if (!output && !strcmp(format, "pprof") && isatty(1)) {
+		cli_error("ftrace report", "--format=pprof writes a binary "
+			  "file: give -o FILE (or a pipe)");
 		pk_tracedat_free(td);
 		return 2;
 	}
@@ -49,7 +61,10 @@ static int report_timeline(struct pk_tracedat *td, const char *in,
 		return 1;
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 20);
-	err = ftrace_export(td, in, out, cpus, nr_cpus);
+	err = !strcmp(format, "perfetto") ?
+	      ftrace_export(td, in, out, cpus, nr_cpus) :
+	      ftrace_export_stacks(td, in, out, format, inverted, cpus,
+				   nr_cpus);
 	if ((out != stdout ? fclose(out) : fflush(out)) && !err)
 		err = -EIO;
 	pk_tracedat_free(td);
@@ -70,14 +85,15 @@ static int ftrace_report(int argc, char **argv)
 		{ "events", no_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "engine", required_argument, NULL, 'G' },
+		{ "inverted", no_argument, NULL, 'G' },
+		{ "engine", required_argument, NULL, 'N' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *in = "trace.dat", *output = NULL;
-	bool perfetto = false;
+	const char *in = "trace.dat", *output = NULL, *stacks = NULL;
+	bool perfetto = false, inverted = false;
 	static int cpus[4096];
 	int nr_cpus = 0, c;
 	bool events = false, stats = false;
@@ -91,7 +107,7 @@ static int ftrace_report(int argc, char **argv)
 		     !strcmp(argv[i + 1], "kernel")))
 			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "i:o:Evh", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:o:EGvh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case 'c':
@@ -103,28 +119,29 @@ static int ftrace_report(int argc, char **argv)
 			}
 			break;
 		case 'E': events = true; break;
+		case 'G': inverted = true; break;
 		case 'F':
 			perfetto = !strcmp(optarg, "perfetto");
 			if (!strcmp(optarg, "folded") ||
 			    !strcmp(optarg, "flamegraph") ||
-			    !strcmp(optarg, "pprof") ||
-			    !strcmp(optarg, "speedscope")) {
-				cli_error("ftrace report", "--format=%s: a "
-					  "trace.dat file has events, not "
-					  "sampled stacks (perfetto: its "
-					  "timeline)", optarg);
+			    !strcmp(optarg, "pprof")) {
+				stacks = optarg;
+			} else if (!strcmp(optarg, "speedscope")) {
+				cli_error("ftrace report", "--format=speedscope: "
+					  "not for trace.dat files (speedscope "
+					  "opens --format=folded)");
 				return 2;
-			}
-			if (strcmp(optarg, "trace-cmd") && !perfetto) {
+			} else if (strcmp(optarg, "trace-cmd") && !perfetto) {
 				cli_error("ftrace report", "unknown format '%s' "
-					  "(trace-cmd, kernel, perfetto)", optarg);
+					  "(trace-cmd, kernel, perfetto, folded, "
+					  "flamegraph, pprof)", optarg);
 				return 2;
 			}
 			break;
 		case 'o': output = optarg; break;
 		case 'S': stats = true; break;
 		case 'v': cli_verbose++; break;
-		case 'G':
+		case 'N':
 			if (!strcmp(optarg, "tep")) {
 				engine = PK_REPORT_TEP;
 			} else if (strcmp(optarg, "auto")) {
@@ -143,9 +160,10 @@ static int ftrace_report(int argc, char **argv)
 		cli_error("ftrace report", "%s: %s", in, pk_strerror(-errno));
 		return 1;
 	}
-	if (perfetto || output)
-		return report_timeline(td, in, output, perfetto,
-				       nr_cpus ? cpus : NULL, nr_cpus);
+	if (perfetto || output || stacks)
+		return report_timeline(td, in, output, perfetto ? "perfetto" :
+				       stacks, inverted, nr_cpus ? cpus : NULL,
+				       nr_cpus);
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	PK_OPTS(pk_report_opts, o, .cpus = nr_cpus ? cpus : NULL,

@@ -6,6 +6,13 @@
  * states from sched_switch / sched_wakeup (running on a CPU, runnable,
  * sleeping...) with a flow from each waker to the woken thread, and every
  * other event an instant with its text as `trace-cmd report` prints it.
+ *
+ * --format=folded|flamegraph|pprof: the kernel stack traces of the file
+ * (record -T: a kernel_stack event after each event), each counted for
+ * the thread of the event it follows on its CPU, as stackcollapse-perf.pl
+ * counts perf's samples: the thread's command as the root, then the
+ * frames from the outermost, only the stacks of the first event type
+ * that has them (the others counted and said).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -200,5 +207,262 @@ out:
 		}
 	}
 	free(x);
+	return err;
+}
+
+/* ---- stacks ---- */
+
+struct fstk {
+	struct pk_tracedat *td;
+	struct pk_tracefmt *tf;
+	uint64_t kstack;         /* kernel_stack's ID, ~0: none */
+	uint64_t chosen;         /* the event type counted, ~0: not yet */
+	uint64_t skipped;
+	struct { int32_t pid; uint64_t id; bool set; } *last;  /* per CPU */
+	int ncpu;
+	struct pk_folded *f;     /* folded, flamegraph */
+	bool kinds;
+	struct pk_pprof *pp;     /* pprof */
+	uint64_t kmap;
+	char *comms;             /* "pid comm" lines, pid order */
+	struct { int32_t pid; const char *comm; } *cl;
+	size_t ncl;
+	char buf[1 << 16];
+};
+
+static int cl_cmp(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The saved cmdlines as a table by pid (trace-cmd's names). */
+static int stk_comms(struct fstk *k)
+{
+	size_t len, n = 0;
+	const char *p = pk_tracedat_item(k->td, PK_TD_CMDLINES, &len);
+	char *s, *save = NULL;
+
+	if (!p)
+		return 0;
+	if (!(k->comms = malloc(len + 1)))
+		return -ENOMEM;
+	memcpy(k->comms, p, len);
+	k->comms[len] = 0;
+	for (size_t i = 0; i < len; i++)
+		n += k->comms[i] == '\n';
+	if (!(k->cl = calloc(n + 1, sizeof(*k->cl))))
+		return -ENOMEM;
+	for (s = strtok_r(k->comms, "\n", &save); s;
+	     s = strtok_r(NULL, "\n", &save)) {
+		char *sp = strchr(s, ' ');
+
+		if (sp && k->ncl <= n) {
+			*sp = 0;
+			k->cl[k->ncl].pid = (int32_t)atoi(s);
+			k->cl[k->ncl++].comm = sp + 1;
+		}
+	}
+	qsort(k->cl, k->ncl, sizeof(*k->cl), cl_cmp);
+	return 0;
+}
+
+static const char *stk_comm(struct fstk *k, int32_t pid)
+{
+	size_t lo = 0, hi = k->ncl;
+
+	if (pid == 0)
+		return "<idle>";
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (k->cl[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < k->ncl && k->cl[lo].pid == pid ? k->cl[lo].comm : "<...>";
+}
+
+static uint64_t ulong_at(struct fstk *k, const uint8_t *p)
+{
+	int ls = pk_tracefmt_long_size(k->tf);
+	bool big = pk_tracefmt_big_endian(k->tf);
+	uint64_t v = 0;
+
+	for (int i = 0; i < ls; i++)
+		v |= (uint64_t)p[big ? ls - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* pprof: the location of kernel address A. */
+static uint64_t stk_location(struct fstk *k, uint64_t a, const char *sym)
+{
+	struct pk_pprof_line line = { 0, 0 };
+
+	if (!k->kmap &&
+	    !(k->kmap = pk_pprof_mapping(k->pp, 0, UINT64_MAX, 0,
+					 "[kernel.kallsyms]", NULL)))
+		return 0;
+	if (sym && !(line.function = pk_pprof_function(k->pp, sym, NULL)))
+		return 0;
+	return pk_pprof_location(k->pp, k->kmap, a, sym ? &line : NULL,
+				 sym ? 1 : 0);
+}
+
+/* A kernel_stack record EV after the event LAST of thread PID. */
+static int stk_add(struct fstk *k, const struct pk_tracedat_event *ev,
+		   uint64_t id, int32_t pid)
+{
+	const void *raw;
+	const uint8_t *p;
+	size_t len, n = 0, pos;
+	int ls = pk_tracefmt_long_size(k->tf);
+	uint64_t addr[128], locs[128];
+	const char *comm = stk_comm(k, pid);
+
+	if (pk_tracefmt_field_raw(k->tf, id, ev->data, ev->size, "caller",
+				  &raw, &len) || (ls != 4 && ls != 8))
+		return 0;
+	p = raw;
+	for (size_t i = 0; i + (size_t)ls <= len && n < 128; i += (size_t)ls) {
+		uint64_t a = ulong_at(k, p + i);
+
+		if (!a || a == (ls == 4 ? 0xffffffffull : ~0ull))
+			break;
+		addr[n++] = a;
+	}
+	if (!n)
+		return 0;
+	if (k->pp) {
+		int64_t one = 1;
+		struct pk_pprof_label lab[3] = {
+			{ .key = "pid", .num = pid },
+			{ .key = "comm", .str = comm },
+			{ .key = "cpu", .num = ev->cpu },
+		};
+
+		for (size_t i = 0; i < n; i++) {
+			uint64_t start;
+			const char *sym = pk_tracefmt_ksym(k->tf, addr[i], &start);
+
+			if (!(locs[i] = stk_location(k, addr[i], sym)))
+				return -ENOMEM;
+		}
+		return pk_pprof_sample(k->pp, locs, (unsigned)n, &one, lab, 3);
+	}
+	/* folded: the command, then the frames from the outermost */
+	pos = (size_t)snprintf(k->buf, sizeof(k->buf), "%s", comm);
+	for (size_t i = n; i-- > 0 && pos < sizeof(k->buf);) {
+		uint64_t start;
+		const char *sym = pk_tracefmt_ksym(k->tf, addr[i], &start);
+
+		pos += (size_t)snprintf(k->buf + pos, sizeof(k->buf) - pos,
+					";%s%s", sym ? sym : "[unknown]",
+					k->kinds ? "_[k]" : "");
+	}
+	if (pos >= sizeof(k->buf))
+		return 0;
+	return pk_folded_add(k->f, k->buf, pos, 1);
+}
+
+static int stk_event(struct fstk *k, const struct pk_tracedat_event *ev)
+{
+	uint64_t id, pid = 0;
+	const char *n;
+
+	if (ev->cpu < 0 || ev->cpu >= k->ncpu ||
+	    pk_tracefmt_record_id(k->tf, ev->data, ev->size, &id))
+		return 0;
+	if (k->kstack == ~0ull && (n = pk_tracefmt_name(k->tf, id)) &&
+	    !strcmp(n, "ftrace:kernel_stack"))
+		k->kstack = id;
+	if (id != k->kstack) {
+		pk_tracefmt_field_num(k->tf, id, ev->data, ev->size,
+				      "common_pid", &pid);
+		k->last[ev->cpu].pid = (int32_t)pid;
+		k->last[ev->cpu].id = id;
+		k->last[ev->cpu].set = true;
+		return 0;
+	}
+	if (!k->last[ev->cpu].set)
+		return 0;
+	if (k->chosen == ~0ull)
+		k->chosen = k->last[ev->cpu].id;
+	if (k->last[ev->cpu].id != k->chosen) {
+		k->skipped++;
+		return 0;
+	}
+	return stk_add(k, ev, id, k->last[ev->cpu].pid);
+}
+
+int ftrace_export_stacks(struct pk_tracedat *td, const char *in, FILE *out,
+			 const char *format, bool inverted, const int *cpus,
+			 int nr_cpus)
+{
+	struct fstk *k = calloc(1, sizeof(*k));
+	struct pk_tracedat_event ev;
+	const char *name = NULL;
+	char sub[600];
+	int err = 0, r = 0;
+
+	if (!k)
+		return -ENOMEM;
+	k->td = td;
+	k->kstack = k->chosen = ~0ull;
+	k->ncpu = pk_tracedat_cpus(td) > 0 ? pk_tracedat_cpus(td) : 1;
+	k->kinds = !strcmp(format, "flamegraph");
+	if (!(k->tf = pk_tracefmt_new_tracedat(td)) ||
+	    !(k->last = calloc((size_t)k->ncpu, sizeof(*k->last))))
+		err = -ENOMEM;
+	if (!err && !strcmp(format, "pprof")) {
+		static const char *const types[] = { "events" },
+				  *const units[] = { "count" };
+		PK_OPTS(pk_pprof_opts, o, .types = types, .units = units,
+			.nr_types = 1,
+			.comment = "perfkit ftrace report --format=pprof");
+
+		if (!(k->pp = pk_pprof_new(&o)))
+			err = -ENOMEM;
+	} else if (!err && !(k->f = pk_folded_new())) {
+		err = -ENOMEM;
+	}
+	if (!err)
+		err = stk_comms(k);
+	if (!err && nr_cpus)
+		err = pk_tracedat_rewind(td, cpus, nr_cpus);
+	while (!err && (r = pk_tracedat_next(td, &ev)) > 0)
+		err = stk_event(k, &ev);
+	/* (a damaged page ends the walk: what came before is written) */
+	if (!err && k->chosen != ~0ull)
+		name = pk_tracefmt_name(k->tf, k->chosen);
+	snprintf(sub, sizeof(sub), "%s%s%s", in, name ? ", stacks after " : "",
+		 name ? name : "");
+	if (!err && k->pp) {
+		err = pk_pprof_write(k->pp, out, true);
+	} else if (!err && k->kinds) {
+		PK_OPTS(pk_flame_opts, fo, .inverted = inverted,
+			.count_name = name ? name : "events", .subtitle = sub);
+		err = pk_flame_svg(k->f, out, &fo);
+	} else if (!err) {
+		err = pk_folded_write(k->f, out);
+	}
+	if (!err && k->kstack == ~0ull)
+		fprintf(stderr, "perfkit ftrace report: %s: no kernel stack "
+			"traces (record with -T)\n", in);
+	else if (!err && k->skipped)
+		fprintf(stderr, "perfkit ftrace report: %s: only the stacks "
+			"after %s (%llu after other events left out)\n", in,
+			name ? name : "?", (unsigned long long)k->skipped);
+	if (!err && r < 0)
+		err = r;
+	pk_pprof_free(k->pp);
+	pk_folded_free(k->f);
+	pk_tracefmt_free(k->tf);
+	free(k->last);
+	free(k->cl);
+	free(k->comms);
+	free(k);
 	return err;
 }

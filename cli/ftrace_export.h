@@ -2,6 +2,7 @@
 /* perfkit ftrace report --format=perfetto (ftrace_export.c). */
 #ifndef PK_CLI_FTRACE_EXPORT_H
 #define PK_CLI_FTRACE_EXPORT_H
+#include <stdbool.h>
 #include <stdio.h>
 #include <perfkit/tracedat.h>
 
@@ -10,4 +11,9 @@
  * it). */
 int ftrace_export(struct pk_tracedat *td, const char *in, FILE *out,
 		  const int *cpus, int nr_cpus);
+/* --format=folded|flamegraph|pprof: TD's kernel stack traces into OUT
+ * (INVERTED: an icicle graph). Errors as ftrace_export(). */
+int ftrace_export_stacks(struct pk_tracedat *td, const char *in, FILE *out,
+			 const char *format, bool inverted, const int *cpus,
+			 int nr_cpus);
 #endif

@@ -43,6 +43,7 @@ static const struct ft_opt {
 	{ "graph", 'g', required_argument, R },
 	{ NULL, 'g', no_argument, P },          /* profile: the graph tracer */
 	{ "option", 'O', required_argument, R | L },
+	{ "stacktrace", 'T', no_argument, R | L },   /* trace-cmd's -T */
 	{ "all", 'a', no_argument, R },
 	{ "tsc2nsec", K_TSC2NSEC, no_argument, R },
 	{ "top", K_TOP, no_argument, R | L },
@@ -62,14 +63,16 @@ static const char *const usages[] = {
 	"[-C CPUS] [--clock C]\n"
 	"         [-p PID]... [-a] [-t TRACER] [-l FUNC]... [-n FUNC]... "
 	"[-g FUNC]... [-O [no]OPTION]...\n"
-	"         [--top] [--tsc2nsec] [-z zstd|zlib|none] [-- COMMAND...]\n"
+	"         [-T] [--top] [--tsc2nsec] [-z zstd|zlib|none] [-- COMMAND...]\n"
 	"  -t  tracer (function, function_graph, ...): in the private "
 	"instance when it\n"
 	"      supports tracers, else in the top-level buffer\n"
 	"  -l/-n  set_ftrace_filter / set_ftrace_notrace (globs, "
 	"FUNC:mod:MOD, FUNC:CMD[:ARG])\n"
 	"  -g  set_graph_function; -O  trace option; -a  every process, "
-	"also with a command\n",
+	"also with a command\n"
+	"  -T  a kernel stack trace after each event (-O stacktrace, "
+	"trace-cmd's -T)\n",
 	[CLI_FT_LIVE] =
 	"usage: perfkit ftrace live [-e EVENT]... [-t TRACER] [-p PID]... "
 	"[-C CPUS] [--clock C] [-O OPTION]...\n"
@@ -238,6 +241,7 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 		}
 		return push(o, key, arg);
 	case 'e': case 'l': case 'n': case 'O': return push(o, key, arg);
+	case 'T': return push(o, 'O', "stacktrace");
 	case 'o': o->output = arg; break;
 	case 't': o->tracer = arg; break;
 	case 'z': o->compression = arg; break;

@@ -11,6 +11,7 @@
 #ifndef PERFKIT_TRACEFMT_H
 #define PERFKIT_TRACEFMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <perfkit/common.h>
@@ -72,6 +73,29 @@ PK_API int pk_tracefmt_field_str(struct pk_tracefmt *t, uint64_t id,
 				 const void *raw, size_t size,
 				 const char *name, const char **str,
 				 size_t *len);
+
+/*
+ * The bytes of field NAME of a record: *P points into RAW, *LEN bytes;
+ * the record's last field, an array, runs to the record's end (the kernel
+ * writes flexible arrays such as kernel_stack's caller[] past their
+ * declared size). 0, -ENOENT, -ERANGE as pk_tracefmt_field_num().
+ */
+PK_API int pk_tracefmt_field_raw(struct pk_tracefmt *t, uint64_t id,
+				 const void *raw, size_t size,
+				 const char *name, const void **p,
+				 size_t *len);
+
+/*
+ * The kernel symbol holding ADDR, from the tracing data's kallsyms (or
+ * the pk_tracefmt_set_ksym() callback), its start in *START: the name
+ * (valid until the next call), or NULL when none holds it.
+ */
+PK_API const char *pk_tracefmt_ksym(struct pk_tracefmt *t, uint64_t addr,
+				    uint64_t *start);
+
+/* The size of a long in the records (4 or 8) and their byte order. */
+PK_API int pk_tracefmt_long_size(const struct pk_tracefmt *t);
+PK_API bool pk_tracefmt_big_endian(const struct pk_tracefmt *t);
 
 /* "system:name" of tracepoint ID (attr.config), or NULL when unknown. */
 PK_API const char *pk_tracefmt_name(struct pk_tracefmt *t, uint64_t id);

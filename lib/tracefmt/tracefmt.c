@@ -525,6 +525,62 @@ int pk_tracefmt_field_str(struct pk_tracefmt *t, uint64_t id,
 	return 0;
 }
 
+int pk_tracefmt_field_raw(struct pk_tracefmt *t, uint64_t id,
+			  const void *raw, size_t size, const char *name,
+			  const void **p, size_t *len)
+{
+	int fi = pk__tf_events_find(&t->evs, id);
+	const struct tf_event *ce = pk__tf_events_get(&t->evs, fi, id);
+	struct tf_field f;
+	int e = find_field(t, id, name, &f);
+	bool last = true;
+	uint64_t n;
+
+	if (e)
+		return e;
+	if (ce) {
+		for (int i = 0; i < ce->nr_fields; i++)
+			if (ce->fields[i].off > f.off)
+				last = false;
+	} else {
+		struct tep_event *te = tep_event(t, id);
+
+		for (struct tep_format_field *g = te ? te->format.fields : NULL;
+		     g; g = g->next)
+			if ((uint32_t)g->offset > f.off)
+				last = false;
+	}
+	if (f.off > size)
+		return -ERANGE;
+	n = last && (f.flags & TFF_ARRAY) ? size - f.off : f.size;
+	if (n > size - f.off)
+		return -ERANGE;
+	*p = (const char *)raw + f.off;
+	*len = (size_t)n;
+	return 0;
+}
+
+const char *pk_tracefmt_ksym(struct pk_tracefmt *t, uint64_t addr,
+			     uint64_t *start)
+{
+	const struct pk_ksym *s = pk__tf_sym_find(&t->env, addr);
+
+	if (!s)
+		return NULL;
+	*start = s->addr;
+	return pk__tf_sym_cstr(&t->env, s);
+}
+
+int pk_tracefmt_long_size(const struct pk_tracefmt *t)
+{
+	return t->env.long_size;
+}
+
+bool pk_tracefmt_big_endian(const struct pk_tracefmt *t)
+{
+	return t->env.big;
+}
+
 const char *pk_tracefmt_name(struct pk_tracefmt *t, uint64_t id)
 {
 	int fi = pk__tf_events_find(&t->evs, id);

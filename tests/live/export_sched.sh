@@ -10,6 +10,8 @@
 #  - perfkit ftrace report of the shared trace-cmd corpus and of a
 #    trace.dat recorded here against trace-cmd report (every other event
 #    an instant with trace-cmd's text, in order).
+# And the kernel stack traces of a trace.dat recorded with -T as folded
+# stacks (against trace-cmd report's blocks), pprof and a flame graph.
 # pk-test: slow
 . tests/lib/sh.sh
 # ASan builds: libtraceevent's own leaks are not ours
@@ -82,16 +84,55 @@ else
 	else
 		skip sched_recorded "cannot record the sched events: $(head -1 "$T/rec.err")"
 	fi
-	# the formats a trace.dat cannot give, and -o without perfetto
+	# kernel stack traces (-T): folded against trace-cmd report's
+	# blocks (tdstacks.py), pprof's total, the flame graph's frames
+	if [ "$(id -u)" != 0 ] || [ ! -w /sys/kernel/tracing/instances ]; then
+		skip tdstacks "needs root and a writable tracefs"
+	elif "$PERFKIT" ftrace record -T -e sched:sched_switch \
+		-e sched:sched_wakeup -o "$T/k.dat" -- \
+		sh -c "\"$W\" > /dev/null; sleep 0.02; ls / > /dev/null" \
+		> /dev/null 2> "$T/rec.err" && [ -s "$T/k.dat" ]; then
+		trace-cmd report "$T/k.dat" > "$T/k.tc" 2> /dev/null
+		"$PERFKIT" ftrace report -i "$T/k.dat" --format=folded \
+			> "$T/k.folded" 2> "$T/k.err"
+		t_python tests/lib/tdstacks.py "$T/k.tc" "$T/k.folded" > "$T/k.out"
+		cat "$T/k.out"
+		grep -q '^ok' "$T/k.out" || T_FAILS=$((T_FAILS + 1))
+		check tdstacks_said "$(cat "$T/k.err")" \
+			-n "$(grep '^perfkit ftrace report: .*: only the stacks after sched:sched_' "$T/k.err")"
+		n=$(awk '{ n += $NF } END { print n + 0 }' "$T/k.folded")
+		if command -v go > /dev/null 2>&1; then
+			"$PERFKIT" ftrace report -i "$T/k.dat" --format=pprof \
+				-o "$T/k.pb.gz" 2> /dev/null
+			HOME=$T go tool pprof -symbolize=none -top "$T/k.pb.gz" \
+				> "$T/k.top" 2>&1
+			check tdstacks_pprof_total "$(head -5 "$T/k.top" | tr '\n' '|'), folded $n" \
+				-n "$(grep "^Showing nodes accounting for $n, 100% of $n total" "$T/k.top")"
+		else
+			skip tdstacks_pprof_total "go is not installed"
+		fi
+		"$PERFKIT" ftrace report -i "$T/k.dat" --format=flamegraph \
+			-o "$T/k.svg" 2> /dev/null
+		check tdstacks_flamegraph "$(head -c 200 "$T/k.svg")" \
+			"$(grep -c '<g class="f"' "$T/k.svg")" -gt 10 -a \
+			-n "$(grep 'data-total="'"$n"'"' "$T/k.svg")"
+	else
+		skip tdstacks "cannot record stack traces: $(head -1 "$T/rec.err")"
+	fi
+	# what a trace.dat cannot give, and -o without an export format
 	"$PERFKIT" ftrace report -i "$D/gcc-x86-v7-zstd.trace.dat" \
-		--format=flamegraph > /dev/null 2> "$T/e1"
+		--format=speedscope > /dev/null 2> "$T/e1"
 	rc=$?
-	check sched_tracedat_flamegraph_refused "status $rc: $(cat "$T/e1")" \
+	check sched_tracedat_speedscope_refused "status $rc: $(cat "$T/e1")" \
 		$rc -eq 2 -a "$(wc -l < "$T/e1")" -eq 1
+	"$PERFKIT" ftrace report -i "$D/gcc-x86-v7-zstd.trace.dat" \
+		--format=folded > "$T/nostk" 2> "$T/e3"
+	check tdstacks_none "$(cat "$T/e3")" ! -s "$T/nostk" -a \
+		-n "$(grep 'no kernel stack traces (record with -T)' "$T/e3")"
 	"$PERFKIT" ftrace report -i "$D/gcc-x86-v7-zstd.trace.dat" \
 		-o "$T/x" > /dev/null 2> "$T/e2"
 	rc=$?
-	check sched_tracedat_o_needs_perfetto "status $rc: $(cat "$T/e2")" \
+	check sched_tracedat_o_needs_format "status $rc: $(cat "$T/e2")" \
 		$rc -eq 2 -a ! -e "$T/x"
 fi
 t_exit
