@@ -245,7 +245,9 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all $(BENCH_BINS)
 	$(Q)sh bench/run.sh $(BUILD)
 
-# libFuzzer targets: one per parser (fuzz/fuzz_*.c), run FUZZ_SECONDS each.
+# libFuzzer targets: one per parser (fuzz/fuzz_*.c), run FUZZ_SECONDS each;
+# a target that fails stops the run (artifacts in build-fuzz/artifacts/NAME;
+# the crash guard's children, killed on purpose, leave theirs there too).
 FUZZ_SECONDS ?= 20
 FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
@@ -266,8 +268,13 @@ fuzz: deps
 	    mkdir -p build-fuzz/corpus/$$n; \
 	    echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
 	    seeds=; [ -d fuzz/seeds/$$n ] && seeds=fuzz/seeds/$$n; \
+	    mkdir -p build-fuzz/artifacts/$$n; \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/live/ftrace-lsan.supp \
 	    $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 \
-	        build-fuzz/corpus/$$n $$seeds 2>&1 | tail -n 2 || exit 1; \
+	        -artifact_prefix=build-fuzz/artifacts/$$n/ \
+	        build-fuzz/corpus/$$n $$seeds > build-fuzz/$$n.log 2>&1; \
+	    rc=$$?; tail -n 2 build-fuzz/$$n.log; \
+	    [ $$rc = 0 ] || { echo "fuzz: $$n failed (build-fuzz/$$n.log)"; exit 1; }; \
 	done
 
 clean:
