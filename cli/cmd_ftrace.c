@@ -21,15 +21,16 @@ static void report_usage(FILE *f)
 	fprintf(f, "usage: perfkit ftrace report [-i FILE] [--cpu N[,M..]] "
 		   "[--events]\n"
 		   "       [--format=trace-cmd|kernel|perfetto|folded|"
-		   "flamegraph|pprof] [-o FILE] [-G]\n"
+		   "flamegraph|pprof|speedscope] [-o FILE] [-G]\n"
 		   "       [--engine=auto|tep] [--stats]\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
 		   "  --stats       print formatter coverage to stderr\n"
 		   "  --format=perfetto  Chrome trace-event JSON: thread "
 		   "states, wake-ups, events\n"
-		   "  --format=folded|flamegraph|pprof  the kernel stack "
-		   "traces (record -T); -G icicle\n"
+		   "  --format=folded|flamegraph|pprof|speedscope  the "
+		   "kernel stack traces\n"
+		   "                (record -T); -G icicle\n"
 		   "  -v            name the events left to libtraceevent\n");
 }
 
@@ -44,8 +45,8 @@ static int report_timeline(struct pk_tracedat *td, const char *in,
 
 	if (!format) {
 		cli_error("ftrace report", "-o goes with --format=perfetto, "
-			  "folded, flamegraph or pprof (the text goes to "
-			  "standard output)");
+			  "folded, flamegraph, pprof or speedscope (the text "
+			  "goes to standard output)");
 		pk_tracedat_free(td);
 		return 2;
 	}
@@ -124,17 +125,13 @@ static int ftrace_report(int argc, char **argv)
 			perfetto = !strcmp(optarg, "perfetto");
 			if (!strcmp(optarg, "folded") ||
 			    !strcmp(optarg, "flamegraph") ||
-			    !strcmp(optarg, "pprof")) {
+			    !strcmp(optarg, "pprof") ||
+			    !strcmp(optarg, "speedscope")) {
 				stacks = optarg;
-			} else if (!strcmp(optarg, "speedscope")) {
-				cli_error("ftrace report", "--format=speedscope: "
-					  "not for trace.dat files (speedscope "
-					  "opens --format=folded)");
-				return 2;
 			} else if (strcmp(optarg, "trace-cmd") && !perfetto) {
 				cli_error("ftrace report", "unknown format '%s' "
 					  "(trace-cmd, kernel, perfetto, folded, "
-					  "flamegraph, pprof)", optarg);
+					  "flamegraph, pprof, speedscope)", optarg);
 				return 2;
 			}
 			break;

@@ -7,7 +7,7 @@
  * sleeping...) with a flow from each waker to the woken thread, and every
  * other event an instant with its text as `trace-cmd report` prints it.
  *
- * --format=folded|flamegraph|pprof: the kernel stack traces of the file
+ * --format=folded|flamegraph|pprof|speedscope: the kernel stack traces of the file
  * (record -T: a kernel_stack event after each event), each counted for
  * the thread of the event it follows on its CPU, as stackcollapse-perf.pl
  * counts perf's samples: the thread's command as the root, then the
@@ -223,6 +223,7 @@ struct fstk {
 	struct pk_folded *f;     /* folded, flamegraph */
 	bool kinds;
 	struct pk_pprof *pp;     /* pprof */
+	struct pk_speedscope *ss;  /* speedscope */
 	uint64_t kmap;
 	char *comms;             /* "pid comm" lines, pid order */
 	struct { int32_t pid; const char *comm; } *cl;
@@ -352,6 +353,26 @@ static int stk_add(struct fstk *k, const struct pk_tracedat_event *ev,
 		}
 		return pk_pprof_sample(k->pp, locs, (unsigned)n, &one, lab, 3);
 	}
+	if (k->ss) {
+		uint32_t fr[128];
+		char name[64];
+		int64_t prof, x;
+
+		snprintf(name, sizeof(name), "%s (%d)", comm, (int)pid);
+		if ((prof = pk_speedscope_profile(k->ss, name)) < 0)
+			return (int)prof;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t start;
+			const char *sym = pk_tracefmt_ksym(k->tf, addr[n - 1 - i],
+							   &start);
+
+			if ((x = pk_speedscope_frame(k->ss, sym ? sym :
+						     "[unknown]")) < 0)
+				return (int)x;
+			fr[i] = (uint32_t)x;
+		}
+		return pk_speedscope_sample(k->ss, prof, fr, (unsigned)n, 1);
+	}
 	/* folded: the command, then the frames from the outermost */
 	pos = (size_t)snprintf(k->buf, sizeof(k->buf), "%s", comm);
 	for (size_t i = n; i-- > 0 && pos < sizeof(k->buf);) {
@@ -425,6 +446,9 @@ int ftrace_export_stacks(struct pk_tracedat *td, const char *in, FILE *out,
 
 		if (!(k->pp = pk_pprof_new(&o)))
 			err = -ENOMEM;
+	} else if (!err && !strcmp(format, "speedscope")) {
+		if (!(k->ss = pk_speedscope_new()))
+			err = -ENOMEM;
 	} else if (!err && !(k->f = pk_folded_new())) {
 		err = -ENOMEM;
 	}
@@ -441,6 +465,10 @@ int ftrace_export_stacks(struct pk_tracedat *td, const char *in, FILE *out,
 		 name ? name : "");
 	if (!err && k->pp) {
 		err = pk_pprof_write(k->pp, out, true);
+	} else if (!err && k->ss) {
+		err = pk_speedscope_write(k->ss, out, in, "none",
+					  "perfkit ftrace report "
+					  "--format=speedscope");
 	} else if (!err && k->kinds) {
 		PK_OPTS(pk_flame_opts, fo, .inverted = inverted,
 			.count_name = name ? name : "events", .subtitle = sub);
@@ -458,6 +486,7 @@ int ftrace_export_stacks(struct pk_tracedat *td, const char *in, FILE *out,
 	if (!err && r < 0)
 		err = r;
 	pk_pprof_free(k->pp);
+	pk_speedscope_free(k->ss);
 	pk_folded_free(k->f);
 	pk_tracefmt_free(k->tf);
 	free(k->last);

@@ -11,7 +11,7 @@
  * it). */
 int ftrace_export(struct pk_tracedat *td, const char *in, FILE *out,
 		  const int *cpus, int nr_cpus);
-/* --format=folded|flamegraph|pprof: TD's kernel stack traces into OUT
+/* --format=folded|flamegraph|pprof|speedscope: TD's kernel stack traces into OUT
  * (INVERTED: an icicle graph). Errors as ftrace_export(). */
 int ftrace_export_stacks(struct pk_tracedat *td, const char *in, FILE *out,
 			 const char *format, bool inverted, const int *cpus,

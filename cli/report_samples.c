@@ -66,6 +66,8 @@ struct pp {
 	bool perfetto;
 	char **locname;          /* by location id - 1, JSON-quoted */
 	size_t nlocname, caplocname;
+	struct pk_speedscope *ss;  /* speedscope */
+	uint32_t *locframe;      /* by location id - 1: its speedscope frame */
 	struct ksample *ks;
 	size_t nks, capks;
 	uint32_t *stk;
@@ -266,10 +268,14 @@ static int name_location(struct pp *c, uint64_t id, uint32_t pid,
 	if (c->nlocname == c->caplocname) {
 		size_t cap = c->caplocname ? c->caplocname * 2 : 1024;
 		char **v = realloc(c->locname, cap * sizeof(*v));
+		uint32_t *fr;
 
 		if (!v)
 			return -ENOMEM;
 		c->locname = v;
+		if (!(fr = realloc(c->locframe, cap * sizeof(*fr))))
+			return -ENOMEM;
+		c->locframe = fr;
 		c->caplocname = cap;
 	}
 	pk_session_resolve(c->s, pid, ip, cpumode, &l);
@@ -284,6 +290,15 @@ static int name_location(struct pp *c, uint64_t id, uint32_t pid,
 	}
 	if (!(c->locname[c->nlocname] = json_quoted(l.sym ? l.sym : hex)))
 		return -ENOMEM;
+	if (c->ss) {
+		int64_t fr = pk_speedscope_frame(c->ss, l.sym ? l.sym : hex);
+
+		if (fr < 0) {
+			free(c->locname[c->nlocname]);
+			return (int)fr;
+		}
+		c->locframe[c->nlocname] = (uint32_t)fr;
+	}
 	c->nlocname++;
 	return 0;
 }
@@ -418,67 +433,29 @@ static void json_str(FILE *f, const char *s)
 	pk_json_str(f, s, strlen(s));
 }
 
-/* speedscope's file format: the frames, then a sampled profile per
- * thread (stacks root first, weights the periods). */
-static void write_speedscope(struct pp *c, FILE *f)
+/* speedscope's file format: a sampled profile per thread (named by its
+ * last command), stacks root first, weighed by the periods. */
+static int write_speedscope(struct pp *c, FILE *f)
 {
-	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n"
-	      "\"exporter\":\"perfkit report --format=speedscope\",\n\"name\":", f);
-	json_str(f, c->e->input);
-	fputs(",\n\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[", f);
-	for (size_t i = 0; i < c->nlocname; i++) {
-		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
-		fputs(c->locname[i], f);
-		fputc('}', f);
-	}
-	fputs("]},\n\"profiles\":[", f);
-	for (size_t t = 0; t < c->nth; t++) {
-		uint64_t total = 0;
-		bool first = true;
+	uint32_t fr[2 * MAX_STACK + 2];
+	int e = 0;
+
+	for (size_t i = 0; i < c->nks && !e; i++) {
+		const struct ksample *k = &c->ks[i];
+		const struct kthread *th = &c->th[k->thread];
 		char name[64];
+		int64_t p;
 
-		for (size_t i = 0; i < c->nks; i++)
-			if (c->ks[i].thread == t)
-				total += c->ks[i].period;
-		snprintf(name, sizeof(name), "%s (%d)", c->th[t].comm,
-			 (int)c->th[t].tid);
-		fputs(t ? ",\n{\"type\":\"sampled\",\"name\":" :
-		      "\n{\"type\":\"sampled\",\"name\":", f);
-		json_str(f, name);
-		fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64
-			",\n\"samples\":[", c->clock ? "nanoseconds" : "none",
-			total);
-		for (size_t i = 0; i < c->nks; i++) {
-			const struct ksample *k = &c->ks[i];
-
-			if (k->thread != t)
-				continue;
-			fputs(first ? "[" : ",[", f);
-			for (uint32_t j = k->n; j-- > 0;) {
-				char num[16], *e = num + sizeof(num);
-				uint32_t v = c->stk[k->off + j] - 1;
-
-				do
-					*--e = (char)('0' + v % 10);
-				while (v /= 10);
-				if (j + 1 < k->n)
-					fputc(',', f);
-				fwrite(e, 1, (size_t)(num + sizeof(num) - e), f);
-			}
-			fputc(']', f);
-			first = false;
-		}
-		fputs("],\n\"weights\":[", f);
-		first = true;
-		for (size_t i = 0; i < c->nks; i++)
-			if (c->ks[i].thread == t) {
-				fprintf(f, first ? "%" PRIu64 : ",%" PRIu64,
-					c->ks[i].period);
-				first = false;
-			}
-		fputs("]}", f);
+		snprintf(name, sizeof(name), "%s (%d)", th->comm, (int)th->tid);
+		if ((p = pk_speedscope_profile(c->ss, name)) < 0)
+			return (int)p;
+		for (uint32_t j = 0; j < k->n; j++)
+			fr[j] = c->locframe[c->stk[k->off + k->n - 1 - j] - 1];
+		e = pk_speedscope_sample(c->ss, p, fr, k->n, k->period);
 	}
-	fputs("]}\n", f);
+	return e ? e : pk_speedscope_write(c->ss, f, c->e->input,
+					   c->clock ? "nanoseconds" : "none",
+					   "perfkit report --format=speedscope");
 }
 
 /* The session's processes for the timeline's threads. */
@@ -693,6 +670,14 @@ static int sample(void *ctx, struct pk_session *s,
 	    (sm->sample_type & PERF_SAMPLE_STACK_USER) &&
 	    (c->uw || (c->uw = pk_unwind_new(c->s))))
 		nu = pk_unwind_sample(c->uw, sm->pid, sm, c->uips, MAX_STACK);
+	/* a callchain with nothing (or a context perf does not know, which
+	 * makes perf drop the chain): the sample's own address, where
+	 * report puts it */
+	if (nf <= 0 && nu <= 0) {
+		c->fr[0].ip = sm->ip;
+		c->fr[0].cpumode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		nf = 1;
+	}
 	for (int i = 0; i < nf; i++) {
 		uint64_t l = location(c, sm->pid, sm->tid, c->fr[i].ip,
 				      c->fr[i].cpumode);
@@ -762,6 +747,9 @@ int report_samples(const struct export_opts *e, FILE *out)
 		err = script_filter_cpu(&c.filt, e->cpus);
 	if (!err && e->time)
 		err = script_filter_time(&c.filt, e->time);
+	if (!err && !strcmp(e->format, "speedscope") &&
+	    !(c.ss = pk_speedscope_new()))
+		err = -ENOMEM;
 	if (err || cli_perfdata_check(e->input, false)) {
 		script_filter_fini(&c.filt);
 		return -EINVAL;
@@ -793,14 +781,16 @@ int report_samples(const struct export_opts *e, FILE *out)
 		if (c.nev)
 			pk_pprof_set_default_type(c.p, 1 + most);
 		pk_pprof_set_time(c.p, 0, (int64_t)(c.last - c.first));
-		if (!strcmp(e->format, "speedscope"))
-			write_speedscope(&c, out);
+		if (c.ss)
+			err = write_speedscope(&c, out);
 		else if (c.json)
 			err = write_perfetto(&c, out);
 		else
 			err = pk_pprof_write(c.p, out, true);
 	}
 	pk_schedtl_free(c.tl);
+	pk_speedscope_free(c.ss);
+	free(c.locframe);
 	pk_tracefmt_free(c.tf);
 	free(c.skind);
 	pk_pprof_free(c.p);

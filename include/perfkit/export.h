@@ -185,6 +185,35 @@ PK_API void pk_pprof_set_default_type(struct pk_pprof *p, unsigned index);
  * -ENOMEM. */
 PK_API int pk_pprof_write(struct pk_pprof *p, FILE *out, bool gzip);
 
+/* ---- speedscope: sampled profiles ---- */
+
+/*
+ * speedscope's JSON file format: frames shared by name, one "sampled"
+ * profile per name (a thread, a process), each sample its frames root
+ * first and a weight, kept in the order given (the time-order view).
+ */
+struct pk_speedscope;
+
+/* NULL when out of memory. */
+PK_API struct pk_speedscope *pk_speedscope_new(void);
+PK_API void pk_speedscope_free(struct pk_speedscope *s);
+/* The index of frame NAME (one per name), or -ENOMEM. */
+PK_API int64_t pk_speedscope_frame(struct pk_speedscope *s, const char *name);
+/* The index of profile NAME (one per name, in the order first given),
+ * or -ENOMEM. */
+PK_API int64_t pk_speedscope_profile(struct pk_speedscope *s,
+				     const char *name);
+/* A sample of PROFILE: N frame indexes, root first, and its WEIGHT. 0,
+ * -EINVAL (an index not given), -ENOMEM. */
+PK_API int pk_speedscope_sample(struct pk_speedscope *s, int64_t profile,
+				const uint32_t *frames, unsigned n,
+				uint64_t weight);
+/* Writes the file: NAME, the weights' UNIT ("nanoseconds", "none"...),
+ * EXPORTER. 0, -ENOMEM, -EIO. */
+PK_API int pk_speedscope_write(struct pk_speedscope *s, FILE *out,
+			       const char *name, const char *unit,
+			       const char *exporter);
+
 /* ---- scheduling timelines: thread states and wake-ups ---- */
 
 /*

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-# foldprobe.py [--no-java] OUT ELF: writes OUT, a pipe-mode perf.data whose samples
+# foldprobe.py [--no-java] [--bad-chains] OUT ELF: writes OUT, a pipe-mode perf.data whose samples
 # have callchains through ELF's functions (tests/data/folded/names.c:
 # C++, Go and Java style names, quotes, ';'), an //anon mapping and no
 # mapping at all, under commands with spaces ("V8 WorkerThread") and
 # "java"; two events (cpu-clock first, then task-clock: only the first
 # event type seen counts in stackcollapse-perf.pl); periods of 100 and
 # 250. (A Java signature with parentheses is left out: perf demangles
-# it, perfkit does not yet.)
+# it, perfkit does not yet.) --bad-chains adds two samples whose
+# callchains perf drops (one empty, one with an unknown context, -1, as
+# a frame-pointer walk through code without frame pointers can read):
+# report counts them at their own addresses.
 import os
 import struct
 import sys
@@ -41,9 +44,9 @@ def attr(config):
 
 def main():
     args = sys.argv[1:]
-    java = args[0] != '--no-java'
-    if not java:
-        args = args[1:]
+    java = '--no-java' not in args
+    bad = '--bad-chains' in args
+    args = [a for a in args if a not in ('--no-java', '--bad-chains')]
     out, path = args[0], os.path.abspath(args[1])
     elf = Elf(path)
     fn = names(elf)
@@ -82,6 +85,13 @@ def main():
                     [at('it\'s"q'), at('a;b'), at('net/http.(*Client).Do'),
                      ANON + 0x10, 0x1234, at('main')]))
     w.append(sample(1, 300, 300, 250, [at('plain_fn'), at('main')]))
+    if bad:
+        for ips in ([], [USER, at('plain_fn'), 0xffffffffffffffff]):
+            t[0] += 10
+            body = struct.pack('<QQIIQQQ', 1, at('plain_fn'), 300, 300,
+                               t[0], 100, len(ips))
+            w.append(rec(9, body + b''.join(struct.pack('<Q', ip)
+                                            for ip in ips)))
     w.append(rec(68, b'', 0))
     with open(out, 'wb') as f:
         f.write(b'PERFILE2' + struct.pack('<Q', 16) + b''.join(w))

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-# tdstacks.py REPORT FOLDED: the collapsed stacks perfkit ftrace report
+# tdstacks.py REPORT FOLDED [SPEEDSCOPE]: the collapsed stacks perfkit ftrace report
 # --format=folded made of a trace.dat recorded with -T against those made
 # here from `trace-cmd report` of the same file (REPORT): each
 # "<stack trace >" block counted for the event before it on its CPU
 # (its command, trace-cmd's column, as the root; frames outermost first),
-# only the blocks after the first event type that has them. Prints
-# "ok NAME" / "FAIL NAME: why" lines.
+# only the blocks after the first event type that has them; the
+# speedscope file's samples (a profile per thread) the same stacks.
+# Prints "ok NAME" / "FAIL NAME: why" lines.
 import collections
 import re
 import sys
@@ -55,3 +56,17 @@ print(f'ok tdstacks_folded ({len(want)} stacks after {chosen})'
       f'FAIL tdstacks_folded: {len(got)} stacks, trace-cmd {len(want)}; '
       f'only perfkit {list(got - want)[:2]}, only trace-cmd '
       f'{list(want - got)[:2]}')
+
+if len(sys.argv) > 3:
+    import json
+    ss = json.load(open(sys.argv[3]))
+    names = [f['name'] for f in ss['shared']['frames']]
+    sgot = collections.Counter()
+    for p in ss['profiles']:
+        comm = p['name'].rsplit(' (', 1)[0]
+        for st, w in zip(p['samples'], p['weights']):
+            sgot[';'.join([comm] + [names[i] for i in st])] += w
+    print('ok tdstacks_speedscope' if sgot == want else
+          f'FAIL tdstacks_speedscope: {sum(sgot.values())} samples, '
+          f'trace-cmd {sum(want.values())}; only speedscope '
+          f'{list(sgot - want)[:2]}')

@@ -11,7 +11,8 @@
 #    trace.dat recorded here against trace-cmd report (every other event
 #    an instant with trace-cmd's text, in order).
 # And the kernel stack traces of a trace.dat recorded with -T as folded
-# stacks (against trace-cmd report's blocks), pprof and a flame graph.
+# stacks (against trace-cmd report's blocks), speedscope, pprof and a
+# flame graph.
 # pk-test: slow
 . tests/lib/sh.sh
 # ASan builds: libtraceevent's own leaks are not ours
@@ -95,9 +96,12 @@ else
 		trace-cmd report "$T/k.dat" > "$T/k.tc" 2> /dev/null
 		"$PERFKIT" ftrace report -i "$T/k.dat" --format=folded \
 			> "$T/k.folded" 2> "$T/k.err"
-		t_python tests/lib/tdstacks.py "$T/k.tc" "$T/k.folded" > "$T/k.out"
+		"$PERFKIT" ftrace report -i "$T/k.dat" --format=speedscope \
+			-o "$T/k.ss.json" 2> /dev/null
+		t_python tests/lib/tdstacks.py "$T/k.tc" "$T/k.folded" \
+			"$T/k.ss.json" > "$T/k.out"
 		cat "$T/k.out"
-		grep -q '^ok' "$T/k.out" || T_FAILS=$((T_FAILS + 1))
+		[ "$(grep -c '^ok' "$T/k.out")" = 2 ] || T_FAILS=$((T_FAILS + 1))
 		check tdstacks_said "$(cat "$T/k.err")" \
 			-n "$(grep '^perfkit ftrace report: .*: only the stacks after sched:sched_' "$T/k.err")"
 		n=$(awk '{ n += $NF } END { print n + 0 }' "$T/k.folded")
@@ -119,11 +123,11 @@ else
 	else
 		skip tdstacks "cannot record stack traces: $(head -1 "$T/rec.err")"
 	fi
-	# what a trace.dat cannot give, and -o without an export format
+	# a file without stacks, an unknown format, -o without an export
 	"$PERFKIT" ftrace report -i "$D/gcc-x86-v7-zstd.trace.dat" \
-		--format=speedscope > /dev/null 2> "$T/e1"
+		--format=svg > /dev/null 2> "$T/e1"
 	rc=$?
-	check sched_tracedat_speedscope_refused "status $rc: $(cat "$T/e1")" \
+	check sched_tracedat_unknown_format "status $rc: $(cat "$T/e1")" \
 		$rc -eq 2 -a "$(wc -l < "$T/e1")" -eq 1
 	"$PERFKIT" ftrace report -i "$D/gcc-x86-v7-zstd.trace.dat" \
 		--format=folded > "$T/nostk" 2> "$T/e3"
