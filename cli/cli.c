@@ -250,3 +250,18 @@ int cli_cpu_mask(const char *cmd, const char *list, const char *input,
 	}
 	return 0;
 }
+
+char *cli_json_quoted(const char *s, size_t n)
+{
+	char *q = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&q, &len);
+
+	if (!f)
+		return NULL;
+	if (pk_json_str(f, s, n) | fclose(f)) {
+		free(q);
+		return NULL;
+	}
+	return q;
+}

@@ -92,6 +92,10 @@ void cli_event_hint(const char *cmd, const struct pk_parse_error *pe);
 int cli_unknown_command(const char *tool, const char *word,
 			const char *const *names, int n);
 
+/* The N bytes of S as a quoted JSON string (pk_json_str), allocated;
+ * NULL when out of memory. */
+char *cli_json_quoted(const char *s, size_t n);
+
 /*
  * The shared helpers (cli/cli.c).
  */

@@ -60,21 +60,6 @@ static int cmdlines(struct fx *x)
 	return 0;
 }
 
-static char *quoted(const char *s, size_t n)
-{
-	char *q = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&q, &len);
-
-	if (!f)
-		return NULL;
-	if (pk_json_str(f, s, n) | fclose(f)) {
-		free(q);
-		return NULL;
-	}
-	return q;
-}
-
 /* What event ID is, its names kept the first time. */
 static int kind_of(struct fx *x, uint64_t id)
 {
@@ -87,8 +72,8 @@ static int kind_of(struct fx *x, uint64_t id)
 	x->kind[id] = K_BAD;
 	if (!(n = pk_tracefmt_name(x->tf, id)) || !(colon = strchr(n, ':')))
 		return K_BAD;
-	if (!(x->cat[id] = quoted(n, (size_t)(colon - n))) ||
-	    !(x->name[id] = quoted(colon + 1, strlen(colon + 1))))
+	if (!(x->cat[id] = cli_json_quoted(n, (size_t)(colon - n))) ||
+	    !(x->name[id] = cli_json_quoted(colon + 1, strlen(colon + 1))))
 		return -ENOMEM;
 	x->kind[id] = !strcmp(n, "sched:sched_switch") ? K_SWITCH :
 		      !strcmp(n, "sched:sched_wakeup") ||

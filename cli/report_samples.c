@@ -240,22 +240,6 @@ static uint64_t make_location(struct pp *c, uint32_t pid, uint32_t tid,
 	return pk_pprof_location(c->p, map, ip, lines, nl);
 }
 
-/* S as a JSON string (quoted, escaped), allocated. */
-static char *json_quoted(const char *s)
-{
-	char *q = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&q, &n);
-
-	if (!f)
-		return NULL;
-	if (pk_json_str(f, s, strlen(s)) | fclose(f)) {
-		free(q);
-		return NULL;
-	}
-	return q;
-}
-
 /* The JSON formats' name of location ID (IP's function), kept once. */
 static int name_location(struct pp *c, uint64_t id, uint32_t pid,
 			 uint64_t ip, uint16_t cpumode)
@@ -288,7 +272,7 @@ static int name_location(struct pp *c, uint64_t id, uint32_t pid,
 			 !l.dso || !strcmp(l.dso, "[unknown]") ? "unknown" :
 			 b ? b + 1 : l.dso);
 	}
-	if (!(c->locname[c->nlocname] = json_quoted(l.sym ? l.sym : hex)))
+	if (!(c->locname[c->nlocname] = cli_json_quoted(l.sym ? l.sym : hex, strlen(l.sym ? l.sym : hex))))
 		return -ENOMEM;
 	if (c->ss) {
 		int64_t fr = pk_speedscope_frame(c->ss, l.sym ? l.sym : hex);

@@ -68,3 +68,22 @@ void pk__free(void *p)
 {
 	free(p);
 }
+
+bool pk__grow(void **v, size_t *cap, size_t n, size_t more, size_t size)
+{
+	size_t c = *cap ? *cap : 256;
+	void *nv;
+
+	if (n + more <= *cap)
+		return true;
+	while (c < n + more) {
+		if (c > SIZE_MAX / 2 / size)
+			return false;
+		c *= 2;
+	}
+	if (!(nv = pk__realloc(*v, c * size)))
+		return false;
+	*v = nv;
+	*cap = c;
+	return true;
+}

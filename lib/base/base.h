@@ -24,6 +24,10 @@ void *pk__malloc(size_t size);
 void *pk__zalloc(size_t size);
 void *pk__calloc(size_t n, size_t size);
 void *pk__realloc(void *p, size_t size);
+/* Room in the array *V (of *CAP elements of SIZE bytes, N used) for MORE
+ * more: its capacity doubled (from 256) as needed. False when out of
+ * memory (the array is left as it was). */
+bool pk__grow(void **v, size_t *cap, size_t n, size_t more, size_t size);
 char *pk__strdup(const char *s);
 char *pk__strndup(const char *s, size_t n);
 void pk__free(void *p);

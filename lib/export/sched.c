@@ -94,20 +94,6 @@ void pk_schedtl_free(struct pk_schedtl *tl)
 	pk__free(tl);
 }
 
-static bool grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap * 2 : 256;
-	void *nv;
-
-	if (n < *cap)
-		return true;
-	if (!(nv = pk__realloc(*v, c * size)))
-		return false;
-	*v = nv;
-	*cap = c;
-	return true;
-}
-
 /* Thread TID (made on first sight: its own process, no name). */
 static struct sthread *thread(struct pk_schedtl *tl, int32_t tid)
 {
@@ -117,8 +103,8 @@ static struct sthread *thread(struct pk_schedtl *tl, int32_t tid)
 	if (!v)
 		return NULL;
 	if (added) {
-		if (!grow((void **)&tl->th, &tl->capth, tl->nth,
-			  sizeof(*tl->th))) {
+		if (!pk__grow((void **)&tl->th, &tl->capth, tl->nth, 1,
+			      sizeof(*tl->th))) {
 			*v = 0;
 			return NULL;
 		}
@@ -158,8 +144,8 @@ static int enter(struct pk_schedtl *tl, struct sthread *t, enum st state,
 	if (t->state != ST_UNKNOWN) {
 		if (ts < t->since)
 			ts = t->since;
-		if (!grow((void **)&tl->sl, &tl->capsl, tl->nsl,
-			  sizeof(*tl->sl)))
+		if (!pk__grow((void **)&tl->sl, &tl->capsl, tl->nsl, 1,
+			      sizeof(*tl->sl)))
 			return -ENOMEM;
 		tl->sl[tl->nsl++] = (struct sslice){
 			.start = t->since, .end = ts,
@@ -321,7 +307,7 @@ int pk_schedtl_wakeup(struct pk_schedtl *tl, uint64_t ts, int cpu,
 		return e;
 	if (!w)
 		return 0;
-	if (!grow((void **)&tl->fl, &tl->capfl, tl->nfl, sizeof(*tl->fl)))
+	if (!pk__grow((void **)&tl->fl, &tl->capfl, tl->nfl, 1, sizeof(*tl->fl)))
 		return -ENOMEM;
 	tl->fl[tl->nfl++] = (struct sflow){ ts, (uint32_t)(w - tl->th),
 					    (uint32_t)(t - tl->th) };

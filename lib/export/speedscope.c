@@ -54,22 +54,6 @@ void pk_speedscope_free(struct pk_speedscope *s)
 	pk__free(s);
 }
 
-static bool grow(void **v, size_t *cap, size_t n, size_t more, size_t size)
-{
-	size_t c = *cap ? *cap : 256;
-	void *nv;
-
-	if (n + more <= *cap)
-		return true;
-	while (c < n + more)
-		c *= 2;
-	if (!(nv = pk__realloc(*v, c * size)))
-		return false;
-	*v = nv;
-	*cap = c;
-	return true;
-}
-
 static uint64_t fnv(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -94,7 +78,7 @@ static int64_t intern(struct pk__hash *by, char ***names, size_t *n,
 			return (int64_t)*v - 1;
 		if (!added && *v)
 			continue;
-		if (!grow((void **)names, cap, *n, 1, sizeof(**names)) ||
+		if (!pk__grow((void **)names, cap, *n, 1, sizeof(**names)) ||
 		    !((*names)[*n] = pk__strdup(name)))
 			return -ENOMEM;
 		*v = ++*n;
@@ -122,8 +106,8 @@ int pk_speedscope_sample(struct pk_speedscope *s, int64_t profile,
 	for (unsigned i = 0; i < n; i++)
 		if (frames[i] >= s->nframes)
 			return -EINVAL;
-	if (!grow((void **)&s->idx, &s->capidx, s->nidx, n, sizeof(*s->idx)) ||
-	    !grow((void **)&s->samples, &s->capsamples, s->nsamples, 1,
+	if (!pk__grow((void **)&s->idx, &s->capidx, s->nidx, n, sizeof(*s->idx)) ||
+	    !pk__grow((void **)&s->samples, &s->capsamples, s->nsamples, 1,
 		  sizeof(*s->samples)))
 		return -ENOMEM;
 	memcpy(s->idx + s->nidx, frames, n * sizeof(*frames));
