@@ -830,12 +830,31 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 	return status(d);
 }
 
+/* An error again where the last resync's was (or before it): nothing
+ * moved, so the same error would come back forever; only a later PSB
+ * helps. Strictly forward: each call passes one more PSB. */
+static int resync_past(struct pk_pt_insn_decoder *d)
+{
+	int err = pk__pt_sync_past(d->pkt);
+
+	if (err < 0)
+		return err;
+	d->have_next = false;
+	return pk_pt_insn_sync_forward(d);
+}
+
 int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
 {
 	const struct pk_pt_packet *p;
+	uint64_t off = 0;
 
 	if (!d)
 		return PK_ERR_INTERNAL;
+	pk_pt_insn_offset(d, &off);
+	if (d->resynced && off <= d->resync_off)
+		return resync_past(d);
+	d->resynced = true;
+	d->resync_off = off;
 	if (d->ctx_err)
 		return d->ctx_err;
 	if (d->status_err)	/* only a new PSB helps: sync forward */

@@ -96,6 +96,8 @@ struct pk_pt_insn_decoder {
 	bool have_psb_ip;	/* IP restated by a PSB+ not yet passed */
 	uint64_t psb_ip;
 	uint64_t lib_off;	/* position as libipt would report it */
+	uint64_t resync_off;	/* where the last resync's error was */
+	bool resynced;		/* ... since the last sync */
 	bool in_psb;
 
 	struct pk_pt_time time;

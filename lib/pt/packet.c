@@ -210,6 +210,14 @@ int pk_pt_sync_forward(struct pk_pt_decoder *dec)
 	return 0;
 }
 
+int pk__pt_sync_past(struct pk_pt_decoder *dec)
+{
+	if (!dec)
+		return PK_ERR_INTERNAL;
+	dec->pos = dec->sync;	/* (pk_pt_sync_forward skips a PSB there) */
+	return pk_pt_sync_forward(dec);
+}
+
 int pk_pt_sync_backward(struct pk_pt_decoder *dec)
 {
 	const uint8_t *pos;

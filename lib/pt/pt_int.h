@@ -25,6 +25,10 @@ enum {
 
 enum { PT_PSB_SIZE = 16 };
 
+/* Synchronizes DEC to the first PSB after the one it is synchronized at
+ * (the stream's first when none): strictly forward. 0 or PK_ERR_EOS. */
+int pk__pt_sync_past(struct pk_pt_decoder *dec);
+
 /* Little-endian load of N (<= 8) bytes. */
 static inline uint64_t pt_le(const uint8_t *p, unsigned n)
 {
