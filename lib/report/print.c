@@ -136,9 +136,9 @@ static void widths(struct pk_report *r, const struct rp_hists *h,
 		c->sym = pk__rp_max(c->sym, pk__rp_sym_len(s));
 		if (s->dso)
 			c->dso = pk__rp_max(c->dso, (int)strlen(s->dso));
-		else if (!r->dsos.n)
-			/* perf widens for an unresolved address, but not
-			 * with a --dso list */
+		if (!s->name && !r->dsos.n)
+			/* perf widens for an unresolved address (in a DSO or
+			 * none), but not with a --dso list */
 			c->dso = pk__rp_max(c->dso, 16);
 	}
 	c->pid = pk__rp_max(c->pid, c->comm + 8);

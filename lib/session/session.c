@@ -606,6 +606,47 @@ struct map_attrs {
 	uint64_t ino;
 };
 
+/* perf's dso__type of a file: 64 for ELFCLASS64, 32, x32 (ELFCLASS32
+ * for x86-64), 0 when it cannot tell. */
+static int elf_type(const char *path)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), mach;
+	ssize_t n = fd >= 0 ? read(fd, h, sizeof(h)) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n < (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4) ||
+	    (h[4] != 1 && h[4] != 2) || (h[5] != 1 && h[5] != 2))
+		return 0;
+	if (h[4] == 2)
+		return 64;
+	mach = h[5] == 1 ? h[18] | h[19] << 8 : h[19] | h[18] << 8;
+	return mach == 62 /* EM_X86_64 */ ? 'x' : 32;
+}
+
+/* perf's name of the vdso mapped into P: "[vdso32]" or "[vdsox32]" when
+ * the first of its files (by address, code and data) that tells its type
+ * is a 32-bit or x32 ELF file (machine__thread_dso_type), "[vdso]"
+ * otherwise. */
+static const char *vdso_name(const struct proc *p)
+{
+	const struct proc *d = p->data;
+	int i = 0, j = 0, t = 0;
+
+	while (!t && (i < p->nr || (d && j < d->nr))) {
+		const struct map *m = !d || j >= d->nr ? &p->maps[i++] :
+				      i >= p->nr ? &d->maps[j++] :
+				      p->maps[i].start <= d->maps[j].start ?
+				      &p->maps[i++] : &d->maps[j++];
+		const char *n = m->dso ? m->dso->name : m->fname;
+
+		if (n && n[0] == '/')
+			t = elf_type(n);
+	}
+	return t == 32 ? "[vdso32]" : t == 'x' ? "[vdsox32]" : "[vdso]";
+}
+
 static int add_map(struct pk_session *s, const struct map_attrs *a,
 		   uint64_t start, uint64_t len, uint64_t pgoff,
 		   const char *name, bool kernel)
@@ -662,6 +703,8 @@ static int add_map(struct pk_session *s, const struct map_attrs *a,
 	}
 	if (m.end < m.start)
 		m.end = UINT64_MAX;
+	if (!kernel && !strcmp(name, "[vdso]"))
+		name = vdso_name(p);
 	m.dso = dso_for(s, name, kernel);
 	return m.dso ? pk__proc_insert(p, &m) : -ENOMEM;
 }

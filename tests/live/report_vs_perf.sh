@@ -84,6 +84,14 @@ for o in "" "--comm env" "--comm :900" "-s pid" "-s comm" "-s pid,sym" \
 	"-n -s comm,dso,sym" "--no-children -T"; do
 	same "report_comm_late${o:+ $o}" "$T/comm.data" $o
 done
+# the vDSO of a 32-bit (x32) process is perf's [vdso32] ([vdsox32]): its
+# type is the first of its files that tells it (a -a recording caught
+# ld-linux.so.2 run by ldd); unresolved addresses widen the DSO column
+mkdir -p "$T/vdso"
+t_python tests/lib/vdsoprobe.py "$T/vdso.data" "$T/vdso"
+for o in --mmaps "" "-s dso"; do
+	same "report_vdso32${o:+ $o}" "$T/vdso.data" $o
+done
 # --stats lists an event that only lost samples (a system-wide dummy's)
 t_python tests/lib/lostprobe.py "$T/lost.data"
 same "report_stats lost" "$T/lost.data" --stats
