@@ -46,6 +46,7 @@ if [ ! -s "$PK_PTGEN_DIR/sort.pt" ] && [ -x ../shared/tools/ptgen/gen.sh ]; then
 	../shared/tools/ptgen/gen.sh "$PK_PTGEN_DIR" --only sort --gzip-ips >/dev/null 2>&1 ||
 		echo "ptgen failed: PT benchmarks will say so"
 fi
+sh bench/pt_decode.sh "$BUILD"
 for b in "$BUILD"/bench/*; do
 	case $(basename "$b") in spawn) continue ;; esac
 	[ -x "$b" ] || continue

@@ -275,6 +275,18 @@ static void decode(struct pk_pt_insn_decoder *d, const struct dec_opts *o,
 				status = PK_ERR_EOS;
 				break;
 			}
+			if (o->quiet && !o->block) {
+				/* nothing printed per instruction: a block at
+				 * a time (counted all the same) */
+				struct pk_pt_block bl;
+
+				status = pk_pt_insn_next_block(d, &bl);
+				st->insn += bl.ninsn;
+				in.ip = bl.end_ip;
+				if (status < 0)
+					break;
+				continue;
+			}
 			status = pk_pt_insn_next(d, &in);
 			if (status < 0) {
 				if (in.iclass != PK_PT_IC_ERROR)

@@ -205,7 +205,9 @@ struct pk_pt_block {
  * Like pk_pt_insn_next() but advances over a whole block of instructions
  * at once where no event can intervene (the block cache makes this cost
  * one lookup per block). Status bits or an error; on error *BLK holds the
- * instructions done before it (possibly none).
+ * instructions done (possibly none), the last one the instruction whose
+ * flow failed when it could be decoded (as pk_pt_insn_next() returns it
+ * with the error), and END_IP the address where decoding stopped.
  */
 PK_API int pk_pt_insn_next_block(struct pk_pt_insn_decoder *dec,
 				 struct pk_pt_block *blk);

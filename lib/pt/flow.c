@@ -809,7 +809,11 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 	d->touched = false;
 	err = proceed(d, &last, b->target, &nip);
 	if (err < 0) {
-		d->ip = b->end_ip;	/* the failing instruction */
+		/* the last instruction's flow failed: counted as
+		 * pk_pt_insn_next() gives it (decoded, then the error) */
+		d->ip = b->end_ip;
+		blk->ninsn = b->ninsn;
+		blk->end_iclass = b->last_iclass;
 		return err;
 	}
 	blk->ninsn = b->ninsn;
