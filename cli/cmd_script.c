@@ -125,8 +125,15 @@ static void tstamp(struct script *s, const struct pk_record *rec)
 		return;
 	}
 	memset(&sm, 0, sizeof(sm));
-	if (rec->type < 64 && pk_sample_parse(s->pd, rec, &sm))
+	if (rec->type < 64 && pk_sample_parse(s->pd, rec, &sm)) {
 		memset(&sm, 0, sizeof(sm));
+	} else if (rec->type < 64) {
+		/* a field its own event lacks: perf's -1 (another has it) */
+		if (!(sm.sample_type & PERF_SAMPLE_CPU))
+			sm.cpu = (uint32_t)-1;
+		if (!(sm.sample_type & PERF_SAMPLE_TIME))
+			sm.time = (uint64_t)-1;
+	}
 	if (st & PERF_SAMPLE_CPU)
 		printf("%u ", sm.cpu);
 	if (st & PERF_SAMPLE_TIME)

@@ -10,7 +10,12 @@
 
 void cli_stats_print(const struct cli_stats *s, struct pk_perfdata *pd)
 {
-	printf("\nAggregated stats:\n");
+	/* perf's words for a file with an AUX area: the counts are the
+	 * file's records, not what decoding it would synthesize */
+	printf("\nAggregated stats:%s\n",
+	       pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) ?
+	       " (excludes AUX area (e.g. instruction trace) decoded / "
+	       "synthesized events)" : "");
 	printf("%16s events: %10" PRIu64 "\n", "TOTAL", s->total);
 	for (unsigned t = 0; t < PK_RECORD_USER_MAX; t++) {
 		const char *name = pk_record_name(t);

@@ -409,6 +409,59 @@ static void stat_config(const struct perf_event_header *h, struct pd_sb *s)
 	    (int)v[0], (int)v[2], (unsigned)v[1]);
 }
 
+/* perf's intel_pt_print_info: the Intel PT fields of an AUXTRACE_INFO
+ * record (u64s after the type and a reserved u32), as far as the record
+ * has them; perf reads none of a record too short for the per-cpu one. */
+static void intel_pt_info(const struct perf_event_header *h, struct pd_sb *s)
+{
+	static const char *const fmt[] = {
+		"  PMU Type            %" PRId64 "\n",
+		"  Time Shift          %" PRIu64 "\n",
+		"  Time Muliplier      %" PRIu64 "\n",	/* (sic) */
+		"  Time Zero           %" PRIu64 "\n",
+		"  Cap Time Zero       %" PRId64 "\n",
+		"  TSC bit             %#" PRIx64 "\n",
+		"  NoRETComp bit       %#" PRIx64 "\n",
+		"  Have sched_switch   %" PRId64 "\n",
+		"  Snapshot mode       %" PRId64 "\n",
+		"  Per-cpu maps        %" PRId64 "\n",
+		"  MTC bit             %#" PRIx64 "\n",
+		"  MTC freq bits       %#" PRIx64 "\n",
+		"  TSC:CTC numerator   %" PRIu64 "\n",
+		"  TSC:CTC denominator %" PRIu64 "\n",
+		"  CYC bit             %#" PRIx64 "\n",
+		"  Max non-turbo ratio %" PRIu64 "\n",
+		"  Filter string len.  %" PRIu64 "\n",
+	};
+	const unsigned char *p = (const unsigned char *)h + 16;
+	size_t n = h->size >= 16 ? (h->size - 16) / 8 : 0;
+	uint64_t v[17], len;
+
+	if (n < 10)		/* up to the per-cpu maps: perf's minimum */
+		return;
+	for (size_t i = 0; i < 17 && i < n; i++)
+		v[i] = rd64((const char *)p + 8 * i);
+	for (size_t i = 0; i < 10; i++)
+		pk__pd_sbf(s, fmt[i], v[i]);
+	for (size_t i = 10; n >= 15 && i < 16 && i < n; i++)
+		pk__pd_sbf(s, fmt[i], v[i]);	/* with the CYC bit */
+	if (n < 17)		/* no filter string length */
+		return;
+	pk__pd_sbf(s, fmt[16], v[16]);
+	len = v[16];
+	if (!len) {
+		pk__pd_sbf(s, "  %-20s\n", "Filter string");
+		return;
+	}
+	/* the string follows, NUL-padded to 8 bytes; perf stops at one
+	 * that runs past the record or has no NUL where the padding ends */
+	if (len > (n - 17) * 8 || (len + 8) / 8 * 8 > (n - 17) * 8 ||
+	    p[8 * 17 + (len + 8) / 8 * 8 - 1])
+		return;
+	pk__pd_sbf(s, "  %-20s%s\n", "Filter string",
+		   (const char *)(p + 8 * 17));
+}
+
 static void user_rec(const struct perf_event_header *h, struct pd_sb *s)
 {
 	switch (h->type) {
@@ -473,6 +526,8 @@ static void user_rec(const struct perf_event_header *h, struct pd_sb *s)
 	case PK_RECORD_AUXTRACE_INFO:
 		NEED(16);
 		pk__pd_sbf(s, " type: %u\n", U32(8));
+		if (U32(8) == 1)	/* PERF_AUXTRACE_INTEL_PT */
+			intel_pt_info(h, s);
 		return;
 	case PK_RECORD_EVENT_UPDATE:
 		event_update(h, s);

@@ -3,7 +3,8 @@
 # does. File mode: the packet lines and the lines around them are
 # identical. Pipe mode: perf 6.1 dumps the first AUXTRACE payload from 16
 # bytes too early (the record's tail) and then loses the stream; its lines
-# from its offset 0x10 on, moved back by 16, must equal ours.
+# from its offset 0x10 on, moved back by 16, must equal ours. And report
+# -D of the file whole, as perf's.
 # pk-test: check
 . tests/lib/sh.sh
 if ! command -v perf >/dev/null 2>&1; then
@@ -23,6 +24,14 @@ if [ "$n" -gt 1000 ] && cmp -s "$T_TMP/perf" "$T_TMP/pk"; then
 else
 	fail pt_script_dump:file "$n perf lines; $(diff "$T_TMP/perf" "$T_TMP/pk" | head -3 | tr '\n' '|')"
 fi
+# the whole of report -D, byte for byte: AUXTRACE_INFO's Intel PT fields
+# (perf's intel_pt_print_info), the -1 CPU of a sample whose event lacks
+# the CPU another event has, the stats' "(excludes AUX area ...)"
+perf report -D -i "$in" >"$T_TMP/perfD" 2>/dev/null
+"$PERFKIT" report -D -i "$in" >"$T_TMP/pkD" 2>/dev/null
+check pt_report_dump:file "$(diff "$T_TMP/perfD" "$T_TMP/pkD" | head -4 | tr '\n' '|')" \
+	-s "$T_TMP/perfD" -a -n "$(grep '^  Max non-turbo ratio 12$' "$T_TMP/pkD")" -a \
+	-z "$(cmp "$T_TMP/perfD" "$T_TMP/pkD" 2>&1)"
 in=$D/perf.data.piped.intel_pt-4.14
 # first buffer only; perf's offsets rebased by -16: "OFFSET REST" lines
 first='/Intel Processor Trace data/ { n++; next } n != 1 { next }
