@@ -64,6 +64,7 @@ struct out {
 	struct pk_session *sess;
 	struct pk_tracefmt *tf; /* the file's tracepoint formats */
 	bool tf_tried;
+	bool aux_said;          /* the AUX area is not decoded: said */
 	struct ob ob;
 	struct evinfo *ev;
 	unsigned nr_ev;
@@ -764,6 +765,28 @@ static void bad_record(void *ctx, struct pk_session *sess,
 	cli_error("script", "%s", pk_perfdata_errmsg(s->pd));
 }
 
+/* The AUX area trace (Intel PT...) is not decoded yet: said once, not
+ * dropped without a word. */
+static void aux_unread(struct out *s)
+{
+	if (s->aux_said)
+		return;
+	s->aux_said = true;
+	cli_error("script", "%s: the AUX area trace (e.g. Intel PT) is not "
+		  "decoded yet: only the other events' samples follow",
+		  s->o->input ? s->o->input : "perf.data");
+}
+
+/* A pipe's AUX area shows in its records */
+static int aux_record(void *ctx, struct pk_session *sess,
+		      const struct pk_record *rec)
+{
+	(void)sess;
+	if (rec->type == PK_RECORD_AUXTRACE_INFO)
+		aux_unread(ctx);
+	return 0;
+}
+
 int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 {
 	struct out s = { .o = o, .pd = pd,
@@ -774,6 +797,10 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 
 	pk_perfdata_info(pd, &in);
 	s.pipe = in.pipe;
+	if (in.pipe && !o->sink)
+		tool.record = aux_record;
+	else if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) && !o->sink)
+		aux_unread(&s);
 	s.sess = pk_session_new(NULL);
 	s.ob.b = pk_huge_alloc(OB_CAP);
 	s.ob.sink = o->sink;
