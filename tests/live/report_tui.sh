@@ -57,26 +57,36 @@ n=$(wc -l < "$T_TMP/rows"); [ "$n" -gt 47 ] && n=47
 	cmp -s - "$T_TMP/top"
 check "report_tui first rows" "$(diff "$T_TMP/rows" "$T_TMP/top" | head -5 | tr '\n' '|')" $? -eq 0
 
-# expanded: the first entry's callchain rows, each "P% function" one of
+# expanded: the first entry whose callchain branches in --stdio (the
+# hottest can be a stem alone: libc's msort has no frame pointers),
+# reached with Down; its callchain rows, each "P% function" one of
 # --stdio's "--P%--function" branches of that entry
-awk '/^ +[0-9.]+%/ { n++ } n == 1' "$T_TMP/stdio" > "$T_TMP/chain1"
-key "Enter expands" Enter '^-  '
-key "Enter collapses" Enter '^+  '
-key "e expands all of it" e '^   - '
-screen
-awk 'NR > 3 && /^[-+ ] +[0-9.]+% +[0-9.]+%/ { exit } NR > 3' "$T_TMP/screen" |
-	sed -n 's/^ *[-+]\{0,1\} *\([0-9.]*%\) \(.*\)$/\1 \2/p' > "$T_TMP/crows"
-bad= nb=0
-while read -r pct fn; do
-	nb=$((nb + 1))
-	grep -q -- "--$pct--$fn\$" "$T_TMP/chain1" || bad="$bad $pct $fn;"
-done < "$T_TMP/crows"
-check "report_tui callchain percentages ($nb)" "not in --stdio:$bad" \
-	-z "$bad" -a "$nb" -gt 0
-stem=$(sed -n 's/^ *---//p' "$T_TMP/chain1" | head -1)
-[ -z "$stem" ] || check "report_tui callchain stem" "$(line 4)" \
-	"$(line 4 | sed 's/^   [-+] //')" = "$stem"
-key "C collapses" C '^+  '
+k=$(awk '/^ +[0-9.]+%/ { n++; next } /--[0-9.]+%--/ { print n; exit }' "$T_TMP/stdio")
+if [ -z "$k" ] || [ "$k" -gt 40 ]; then
+	skip "report_tui callchain" "no entry among the first 40 has a branching callchain"
+else
+	awk -v k="$k" '/^ +[0-9.]+%/ { n++ } n == k' "$T_TMP/stdio" > "$T_TMP/chain1"
+	i=1; while [ "$i" -lt "$k" ]; do TM send-keys -t pk Down; i=$((i + 1)); done
+	key "Enter expands" Enter '^-  '
+	key "Enter collapses" Enter '^+  '
+	key "e expands all of it" e '^   - '
+	screen
+	r=$((k + 2))	# the entry's row on the screen
+	awk -v r="$r" 'NR > r && /^[-+ ] +[0-9.]+% +[0-9.]+%/ { exit } NR > r' "$T_TMP/screen" |
+		sed -n 's/^ *[-+]\{0,1\} *\([0-9.]*%\) \(.*\)$/\1 \2/p' > "$T_TMP/crows"
+	bad= nb=0
+	while read -r pct fn; do
+		nb=$((nb + 1))
+		grep -q -- "--$pct--$fn\$" "$T_TMP/chain1" || bad="$bad $pct $fn;"
+	done < "$T_TMP/crows"
+	check "report_tui callchain percentages ($nb)" "not in --stdio:$bad" \
+		-z "$bad" -a "$nb" -gt 0
+	stem=$(sed -n 's/^ *---//p' "$T_TMP/chain1" | head -1)
+	[ -z "$stem" ] || check "report_tui callchain stem" "$(line $((r + 1)))" \
+		"$(line $((r + 1)) | sed 's/^   [-+] //')" = "$stem"
+	key "C collapses" C '^+  '
+	TM send-keys -t pk Home
+fi
 
 # the fields of a row after its mark
 fields() { awk '{ split(substr($0, 2), f, " "); print f['"$1"'] }'; }

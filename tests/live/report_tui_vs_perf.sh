@@ -60,6 +60,16 @@ shot() {
 		sleep 0.1
 		_w=$((_w + 1))
 	done
+	# the help gone, the redraw may still be on its way (a slow build):
+	# until two captures a tenth of a second apart agree
+	_w=0
+	while [ $_w -lt 50 ]; do
+		cp "$T_TMP/screen" "$T_TMP/screen.prev"
+		sleep 0.1
+		screen
+		cmp -s "$T_TMP/screen" "$T_TMP/screen.prev" && break
+		_w=$((_w + 1))
+	done
 	sed -n 1,49p "$T_TMP/screen" | cut -c1-150 |
 		sed 's/[ ◆▒]*$//' > "$T_TMP/shot.$_who"
 	_n=0	# leave: q (perf's exit question answered)
