@@ -31,6 +31,7 @@ enum pk_pt_flow_error {
 	PK_PT_ERR_RETSTACK   = -10124, /* compressed return without call */
 	PK_PT_ERR_BAD_RETCOMP = -10125, /* not-taken compressed return */
 	PK_PT_ERR_BAD_STATUS = -10126, /* PSB+ contradicts the decoded state */
+	PK_PT_ERR_LOOP       = -10127, /* code that loops reading no packet */
 };
 
 struct pk_pt_image;

@@ -488,6 +488,7 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->synced = false;
 	d->enabled = false;
 	d->next_err = 0;
+	d->walk_n = d->walk_lim = 0;
 	memset(&d->lip, 0, sizeof(d->lip));
 	if (!pk__pt_fl_peek(d, true) || d->next.type != PK_PT_PSB)
 		return PK_ERR_NOSYNC;
@@ -580,6 +581,33 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 	return status(d);
 }
 
+/*
+ * A walk that reads no packet (direct jumps and calls, other instructions)
+ * follows the code alone: once it meets an address again with no event
+ * waiting, it would go round forever while the trace waits for a query
+ * (damaged or inconsistent input; perf's "Never-ending loop"). Brent's
+ * check: the address at the last power of two of the walk's length
+ * against each later one. After a packet read (QUERIED) the walk starts
+ * over. True: the walk at IP has looped.
+ */
+static inline bool looped(struct pk_pt_insn_decoder *d, bool queried,
+			  uint64_t n)
+{
+	if (queried || d->qn || d->nheld) {
+		d->walk_n = 0;
+		d->walk_lim = 0;
+		return false;
+	}
+	if (d->walk_lim && d->ip == d->walk_ip)
+		return true;
+	d->walk_n += n;
+	if (d->walk_n >= d->walk_lim) {
+		d->walk_ip = d->ip;
+		d->walk_lim = d->walk_lim ? 2 * d->walk_lim : 64;
+	}
+	return false;
+}
+
 int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 {
 	uint64_t target = 0, nip = 0;
@@ -639,6 +667,8 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 	d->ip = nip;
 	d->icount = d->queried ? 0 : d->icount + 1;
 	d->after_branch = is_branch(insn->iclass);
+	if (looped(d, d->queried, 1))
+		return PK_PT_ERR_LOOP;
 	if (d->queried)
 		d->have_psb_ip = false;
 	if (d->queried && d->opts.tick_events && d->q_tsc != d->last_tick) {
@@ -796,7 +826,7 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 		return err;
 	}
 	if (fast_step(d, b, blk))
-		return 0;
+		return looped(d, d->queried, blk->ninsn) ? PK_PT_ERR_LOOP : 0;
 	memset(&last, 0, sizeof(last));
 	last.ip = b->end_ip;
 	last.size = b->last_size;
@@ -827,6 +857,8 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 	d->ip = nip;
 	d->icount = d->queried ? 0 : d->icount + b->ninsn;
 	d->after_branch = is_branch(last.iclass);
+	if (looped(d, d->queried, b->ninsn))
+		return PK_PT_ERR_LOOP;
 	/* Nothing new was read and bits remain: the status is unchanged
 	 * (no event, not the end). */
 	if (!d->touched && !d->qn && (d->tnt_n || !d->queried))

@@ -96,6 +96,8 @@ struct pk_pt_insn_decoder {
 	bool have_psb_ip;	/* IP restated by a PSB+ not yet passed */
 	uint64_t psb_ip;
 	uint64_t lib_off;	/* position as libipt would report it */
+	/* the walk since the last packet read (Brent's cycle check) */
+	uint64_t walk_ip, walk_n, walk_lim;
 	uint64_t resync_off;	/* where the last resync's error was */
 	bool resynced;		/* ... since the last sync */
 	bool in_psb;

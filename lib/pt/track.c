@@ -28,6 +28,7 @@ const char *pk_pt_strerror(int err)
 	case PK_PT_ERR_RETSTACK:     return "compressed return without call";
 	case PK_PT_ERR_BAD_RETCOMP:  return "bad compressed return";
 	case PK_PT_ERR_BAD_STATUS:   return "bad status update";
+	case PK_PT_ERR_LOOP:         return "never-ending loop";
 	case PK_ERR_NOSYNC:           return "decoder out of sync";
 	case PK_ERR_INTERNAL:         return "internal error";
 	default:                      return pk_strerror(err);

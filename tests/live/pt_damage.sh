@@ -3,7 +3,8 @@
 # corpus with random damage (one byte in sixteen, three fixed seeds):
 # every decode ends by itself and none dies of a signal
 # (tests/lib/ptdamage.py). Seeds 2 and 3 looped forever before resync
-# learnt to pass a PSB when an error came back at the same place.
+# learnt to pass a PSB when an error came back at the same place. And a
+# stream whose code loops without reading a packet.
 # pk-test: slow
 . tests/lib/sh.sh
 C=$PK_SHARED/corpus/libipt
@@ -13,4 +14,18 @@ cat "$T_TMP/out"
 T_FAILS=$((T_FAILS + $(grep -c '^FAIL' "$T_TMP/out")))
 [ "$(grep -c '^ok' "$T_TMP/out")" -gt 0 ] || [ -s "$T_TMP/out" ] ||
 	fail pt_damage "ptdamage.py printed nothing: $(tail -2 "$T_TMP/err" | tr '\n' '|')"
+# a stream that waits for a query (a TNT) where the code is `jmp .`: a
+# walk that reads no packet would go round forever; the decoder says
+# "never-ending loop" (perf's words) and, resyncing, ends
+T=$T_TMP
+printf '\353\376' > "$T/spin.bin"
+{ i=0; while [ $i -lt 8 ]; do printf '\002\202'; i=$((i + 1)); done
+  printf '\231\001\175\000\020\000\000\000\000\002\043\006'; } > "$T/spin.pt"
+for m in "" --quiet --block-decoder; do
+	timeout 20 "$PERFKIT" pt decode --raw "$T/spin.bin:0x1000" --pt "$T/spin.pt" \
+		--resync-on-error $m > "$T/spin.out" 2>&1
+	rc=$?
+	check "pt_never_ending_loop${m:+ $m}" "status $rc: $(head -c 300 "$T/spin.out" | tr '\n' '|')" \
+		$rc -eq 0 -a -n "$(grep -F '[1b, 1000: error: never-ending loop]' "$T/spin.out")"
+done
 t_exit
