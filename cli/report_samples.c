@@ -442,6 +442,28 @@ static int write_speedscope(struct pp *c, FILE *f)
 					   "perfkit report --format=speedscope");
 }
 
+static bool has_id(const int *v, int n, int32_t x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* report's --pid/--tid/--comm (as they pass samples): the threads whose
+ * states are written */
+static bool keep_thread(void *ctx, int32_t pid, int32_t tid,
+			const char *comm)
+{
+	const struct script_filter *f = ctx;
+	bool named = !f->nr_comms;
+
+	for (int i = 0; i < f->nr_comms && !named; i++)
+		named = !strcmp(f->comms[i], comm);
+	return named && (!f->nr_pids || has_id(f->pids, f->nr_pids, pid)) &&
+	       (!f->nr_tids || has_id(f->tids, f->nr_tids, tid));
+}
+
 /* The session's processes for the timeline's threads. */
 static int task_pid(void *ctx, const struct pk_session_task *t)
 {
@@ -460,6 +482,8 @@ static int write_perfetto(struct pp *c, FILE *f)
 	      "\"perfkit report --format=perfetto\",\"input\":", f);
 	json_str(f, c->e->input);
 	fputs("},\n\"traceEvents\":[", f);
+	if (c->tl && (c->filt.nr_pids || c->filt.nr_tids || c->filt.nr_comms))
+		pk_schedtl_set_filter(c->tl, keep_thread, &c->filt);
 	if (c->tl && ((e = pk_session_for_each_task(c->s, task_pid, c->tl)) ||
 		      (e = pk_schedtl_end(c->tl, 0)) ||
 		      (e = pk_schedtl_write_json(c->tl, f, &first))))

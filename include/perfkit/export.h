@@ -247,6 +247,12 @@ PK_API int pk_schedtl_switch(struct pk_schedtl *tl, uint64_t ts, int cpu,
  * (named COMM) runnable. 0 or -ENOMEM. */
 PK_API int pk_schedtl_wakeup(struct pk_schedtl *tl, uint64_t ts, int cpu,
 			     int32_t waker, int32_t tid, const char *comm);
+/* Only the threads KEEP returns true for are written (their names,
+ * states, and the flows between two of them); NULL: all. */
+typedef bool (*pk_schedtl_keep_fn)(void *ctx, int32_t pid, int32_t tid,
+				   const char *comm);
+PK_API void pk_schedtl_set_filter(struct pk_schedtl *tl,
+				  pk_schedtl_keep_fn keep, void *ctx);
 /* Closes every thread's state at TS (or the latest time given). */
 PK_API int pk_schedtl_end(struct pk_schedtl *tl, uint64_t ts);
 PK_API size_t pk_schedtl_nr_slices(const struct pk_schedtl *tl);

@@ -75,6 +75,8 @@ struct pk_schedtl {
 	size_t ncpu;
 	uint64_t last;           /* the latest time given */
 	uint64_t nswitch;        /* sched_switch events given */
+	pk_schedtl_keep_fn keep; /* the threads written (NULL: all) */
+	void *keep_ctx;
 };
 
 struct pk_schedtl *pk_schedtl_new(void)
@@ -314,6 +316,18 @@ int pk_schedtl_wakeup(struct pk_schedtl *tl, uint64_t ts, int cpu,
 	return 0;
 }
 
+void pk_schedtl_set_filter(struct pk_schedtl *tl, pk_schedtl_keep_fn keep,
+			   void *ctx)
+{
+	tl->keep = keep;
+	tl->keep_ctx = ctx;
+}
+
+static bool kept(const struct pk_schedtl *tl, const struct sthread *t)
+{
+	return !tl->keep || tl->keep(tl->keep_ctx, t->pid, t->tid, t->comm);
+}
+
 int pk_schedtl_end(struct pk_schedtl *tl, uint64_t ts)
 {
 	int e = 0;
@@ -354,7 +368,7 @@ int pk_schedtl_write_json(const struct pk_schedtl *tl, FILE *f, bool *first)
 	for (size_t i = 0; i < tl->nth; i++) {
 		const struct sthread *t = &tl->th[i];
 
-		if (!t->comm[0])
+		if (!t->comm[0] || !kept(tl, t))
 			continue;
 		sep(f, first);
 		fprintf(f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,"
@@ -368,6 +382,8 @@ int pk_schedtl_write_json(const struct pk_schedtl *tl, FILE *f, bool *first)
 		const struct sslice *s = &tl->sl[i];
 		const struct sthread *t = &tl->th[s->th];
 
+		if (!kept(tl, t))
+			continue;
 		sep(f, first);
 		fprintf(f, "{\"ph\":\"X\",\"cat\":\"sched\",\"name\":\"%s\","
 			"\"pid\":%d,\"tid\":%d", st_name[s->state],
@@ -384,6 +400,8 @@ int pk_schedtl_write_json(const struct pk_schedtl *tl, FILE *f, bool *first)
 	for (size_t i = 0; tl->nswitch && i < tl->nfl; i++) {
 		const struct sflow *w = &tl->fl[i];
 
+		if (!kept(tl, &tl->th[w->from]) || !kept(tl, &tl->th[w->to]))
+			continue;
 		for (int end = 0; end < 2; end++) {
 			const struct sthread *t = &tl->th[end ? w->to : w->from];
 

@@ -48,6 +48,22 @@ else
 		m=$(grep -c 'cpu-clock:' "$T/s.script")
 		check sched_perfdata_samples "$n instants, $m cpu-clock samples" \
 			"$n" -eq "$m" -a "$m" -gt 0
+		# --comm: the states, instants and flows of those threads only
+		"$PERFKIT" report -i "$T/s.data" --format=perfetto --comm demo \
+			-o "$T/c.json" 2>> "$T/err"
+		t_python - "$T/c.json" > "$T/c.out" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))['traceEvents']
+name = {(e['pid'], e['tid']): e['args']['name'] for e in ev
+        if e.get('name') == 'thread_name'}
+other = [e for e in ev if e['ph'] in 'Xisf' and
+         name.get((e['pid'], e['tid'])) != 'demo']
+states = sum(1 for e in ev if e['ph'] == 'X')
+print(f'{len(other)} {states}')
+PY
+		read -r other states < "$T/c.out"
+		check sched_perfdata_comm_filter "$other events of other threads, $states states" \
+			"$other" = 0 -a "$states" -gt 0
 	else
 		fail sched_perfdata "$(head -2 "$T/err" | tr '\n' '|')"
 	fi

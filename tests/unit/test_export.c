@@ -223,6 +223,12 @@ static char *timeline(struct pk_schedtl *tl)
 	return buf;
 }
 
+static bool only_11(void *ctx, int32_t pid, int32_t tid, const char *comm)
+{
+	(void)ctx, (void)pid, (void)comm;
+	return tid == 11;
+}
+
 static void test_schedtl(void)
 {
 	struct pk_schedtl *tl = pk_schedtl_new();
@@ -264,6 +270,21 @@ static void test_schedtl(void)
 		       "\"name\":\"wakeup\",\"id\":1,\"pid\":11,\"tid\":11,"
 		       "\"ts\":1.500}") && !strstr(j, "\"id\":2"));
 	T_CHECK("schedtl_names", j && strstr(j, "\"tid\":12,\"args\":{\"name\":\"c\"}"));
+	free(j);
+	pk_schedtl_free(tl);
+
+	/* a filter: thread 11 alone (no flow: its waker is not kept) */
+	tl = pk_schedtl_new();
+	T_CHECK("schedtl_filter_feed", tl &&
+		!pk_schedtl_event(tl, 1000, 0, 10) &&
+		!pk_schedtl_wakeup(tl, 1500, 0, 10, 11, "b") &&
+		!pk_schedtl_switch(tl, 2000, 0, 10, "a", 1, 11, "b"));
+	if (tl)
+		pk_schedtl_set_filter(tl, only_11, NULL);
+	j = tl ? timeline(tl) : NULL;
+	T_CHECK("schedtl_filter", j && !strstr(j, "\"tid\":10") &&
+		strstr(j, "\"name\":\"Running\",\"pid\":11,\"tid\":11") &&
+		!strstr(j, "\"ph\":\"s\""));
 	free(j);
 	pk_schedtl_free(tl);
 
