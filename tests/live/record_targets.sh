@@ -98,7 +98,8 @@ check record_a_fork_before_comm "$(cat order.out) COMMs before their FORK" "$(ca
 # as in perf's recording of the same; nothing is named swapper but pid 0,
 # nothing ":PID" (a task born during synthesis can race, in perf's own
 # recordings too: under 1% is allowed; the bug this catches named 29%).
-"$BUSY" 30 >/dev/null & B=$!; t_bg $B
+# (long enough to outlive both recordings on a slow build; killed after)
+"$BUSY" 300 >/dev/null & B=$!; t_bg $B
 sleep 0.2
 $PK record -q -a -e cpu-clock -o busy.data -- sleep 1 2>busy.err
 $PK script -i busy.data -F comm,pid 2>/dev/null > busy.pk
