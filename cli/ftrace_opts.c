@@ -32,6 +32,7 @@ static const struct ft_opt {
 	unsigned cmds;          /* the commands that take it */
 } table[] = {
 	{ "event", 'e', required_argument, R | L },
+	{ "event-filter", 'f', required_argument, R | L },  /* trace-cmd's -f */
 	{ "output", 'o', required_argument, R | X },
 	{ "buffer-size", 'b', required_argument, R | L },
 	{ "cpus", 'C', required_argument, R | L },
@@ -59,7 +60,7 @@ static const struct ft_opt {
 
 static const char *const usages[] = {
 	[CLI_FT_RECORD] =
-	"usage: perfkit ftrace record [-e EVENT]... [-o FILE] [-b KB] "
+	"usage: perfkit ftrace record [-e EVENT [-f FILTER]]... [-o FILE] [-b KB] "
 	"[-C CPUS] [--clock C]\n"
 	"         [-p PID]... [-a] [-t TRACER] [-l FUNC]... [-n FUNC]... "
 	"[-g FUNC]... [-O [no]OPTION]...\n"
@@ -72,7 +73,9 @@ static const char *const usages[] = {
 	"  -g  set_graph_function; -O  trace option; -a  every process, "
 	"also with a command\n"
 	"  -T  a kernel stack trace after each event (-O stacktrace, "
-	"trace-cmd's -T)\n",
+	"trace-cmd's -T)\n"
+	"  -f  the filter of the -e before it (trace-cmd's -f), e.g. "
+	"'common_pid != 0'\n",
 	[CLI_FT_LIVE] =
 	"usage: perfkit ftrace live [-e EVENT]... [-t TRACER] [-p PID]... "
 	"[-C CPUS] [--clock C] [-O OPTION]...\n"
@@ -240,7 +243,21 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 			return 0;
 		}
 		return push(o, key, arg);
-	case 'e': case 'l': case 'n': case 'O': return push(o, key, arg);
+	case 'e':
+		if (strv_push(&o->event_filters, NULL)) {
+			cli_error(o->name, "-e %s: %s", arg, strerror(ENOMEM));
+			return -1;
+		}
+		return push(o, key, arg);
+	case 'f':	/* the filter of the -e before it, as trace-cmd's */
+		if (!o->events.n) {
+			cli_error(o->name, "-f %s: no -e before it (the filter "
+				  "is the preceding event's)", arg);
+			return -1;
+		}
+		o->event_filters.v[o->events.n - 1] = arg;
+		return 0;
+	case 'l': case 'n': case 'O': return push(o, key, arg);
 	case 'T': return push(o, 'O', "stacktrace");
 	case 'o': o->output = arg; break;
 	case 't': o->tracer = arg; break;
@@ -289,6 +306,7 @@ bool cli_ftrace_opts_parse(struct cli_ftrace_opts *o, enum cli_ft_cmd cmd,
 void cli_ftrace_opts_fini(struct cli_ftrace_opts *o)
 {
 	free(o->events.v);
+	free(o->event_filters.v);
 	free(o->filters.v);
 	free(o->notrace.v);
 	free(o->graph.v);
@@ -331,6 +349,7 @@ int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 	for (int i = 0; i < n; i++)
 		v[i] = pk_thread_map_tid(o->pids, i);
 	ro->events = o->events.v ? o->events.v : no_events;
+	ro->event_filters = o->event_filters.v;
 	if (o->output)
 		ro->output = o->output;
 	ro->buffer_kb = o->buffer_kb;

@@ -36,6 +36,7 @@ struct cli_ftrace_opts {
 	enum cli_ft_cmd cmd;
 	const char *name;              /* "ftrace record": error lines */
 	struct cli_strv events;        /* -e EVENT */
+	struct cli_strv event_filters; /* -f FILTER of each -e (NULL: none) */
 	struct cli_strv filters;       /* -l FUNC (set_ftrace_filter) */
 	struct cli_strv notrace;       /* -n FUNC (set_ftrace_notrace) */
 	struct cli_strv graph;         /* record's -g FUNC (set_graph_function) */

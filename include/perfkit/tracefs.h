@@ -299,6 +299,10 @@ struct pk_ftrace_rec_opts {
 	bool tsc2nsec;              /* x86-tsc clock and a TSC2NSEC option
 				       (-EOPNOTSUPP where perf gives no
 				       conversion: see pk_ftrace_tsc2nsec) */
+	/* each event spec's filter (trace-cmd's -f), parallel to EVENTS:
+	 * NULL (or a NULL entry) for none; a filter the kernel refuses
+	 * fails the set-up with -EINVAL */
+	const char *const *event_filters;
 };
 
 /*

@@ -134,10 +134,22 @@ static int setup(struct pk_ftrace_rec *r, const struct pk_ftrace_rec_opts *o)
 			 strerror(-e));
 		return e;
 	}
-	for (const char *const *ev = o->events; ev && *ev; ev++) {
-		e = pk_tracefs_event_enable(r->t, r->instp, *ev, true);
+	for (size_t i = 0; o->events && o->events[i]; i++) {
+		const char *ev = o->events[i];
+		const char *flt = o->event_filters ? o->event_filters[i] : NULL;
+
+		/* the filter first: no event passes before it holds */
+		if (flt && (e = pk_tracefs_event_filter(r->t, r->instp, ev,
+							 flt)) < 0) {
+			pk_warn("ftrace record: event '%s': filter '%s': %s", ev,
+				flt, e == -ENOENT ? "no such event" :
+				e == -EINVAL ? "refused by the kernel" :
+				strerror(-e));
+			return e;
+		}
+		e = pk_tracefs_event_enable(r->t, r->instp, ev, true);
 		if (e < 0) {
-			pk_warn("ftrace record: event '%s': %s", *ev,
+			pk_warn("ftrace record: event '%s': %s", ev,
 				e == -ENOENT ? "no such event" : strerror(-e));
 			return e;
 		}

@@ -74,8 +74,37 @@ if command -v trace-cmd > /dev/null 2>&1; then
 else
 	skip ftrace_record_count_tracecmd "trace-cmd not installed"
 fi
-check ftrace_record_state_restored "$(diff "$T_TMP/before" "$T_TMP/after")" \
-	-z "$(same_state || echo changed)"
+same_state
+rc=$?
+check ftrace_record_state_restored "$(diff "$T_TMP/before" "$T_TMP/after")" $rc -eq 0
+
+# 1a. -f FILTER: the filter of the -e before it (trace-cmd's -f): a filter
+# no event passes, one every event passes; one the kernel refuses fails
+# the run (status 1, the event and the filter named); -f before any -e:
+# a usage error (status 2); tracefs as it was after each
+for f in "common_pid == 1:0" "common_pid != 1:200"; do
+	"$PERFKIT" ftrace record -e $EV -f "${f%:*}" -o "$T_TMP/f.dat" -- "$GP" 200 \
+		> "$T_TMP/f.out" 2> "$T_TMP/f.err" &
+	rp=$!; ours $rp; wait $rp
+	rc=$?
+	"$PERFKIT" ftrace report -i "$T_TMP/f.dat" > "$T_TMP/f.pk" 2>/dev/null
+	check "ftrace_record_event_filter ${f%:*}" "rc=$rc, $(count "$T_TMP/f.pk") events: $(head -2 "$T_TMP/f.err")" \
+		$rc -eq 0 -a "$(count "$T_TMP/f.pk")" -eq "${f#*:}"
+done
+"$PERFKIT" ftrace record -e $EV -f 'nosuchfield == 1' -o "$T_TMP/f.dat" -- "$GP" 10 \
+	> "$T_TMP/f.out" 2> "$T_TMP/f.err" &
+rp=$!; ours $rp; wait $rp
+rc=$?
+check ftrace_record_event_filter_refused "rc=$rc: $(cat "$T_TMP/f.err")" \
+	$rc -eq 1 -a -n "$(grep "event '$EV': filter 'nosuchfield == 1': refused by the kernel" "$T_TMP/f.err")"
+"$PERFKIT" ftrace record -f 'common_pid == 1' -e $EV -o "$T_TMP/f.dat" -- true \
+	> "$T_TMP/f.out" 2> "$T_TMP/f.err"
+rc=$?
+check ftrace_record_event_filter_first "rc=$rc: $(cat "$T_TMP/f.err")" \
+	$rc -eq 2 -a -n "$(grep 'no -e before it' "$T_TMP/f.err")"
+same_state
+rc=$?
+check ftrace_record_event_filter_restored "$(diff "$T_TMP/before" "$T_TMP/after")" $rc -eq 0
 
 # 1b. a buffer far too small: what is not in the file is counted as lost,
 # exactly (events + lost = N)
