@@ -142,7 +142,15 @@ LIBC=$(ldd "$DEMO" | awk '/libc.so/ { print $3 }')
 BID=$(readelf -n "$LIBC" 2>/dev/null | awk '/Build ID/ { print $3 }')
 if [ -n "$BID" ] && [ -e "/usr/lib/debug/.build-id/$(echo "$BID" | cut -c1-2)/$(echo "$BID" | cut -c3-).debug" ]; then
 	same annotate_sym_libc_names "$D" --classes F msort_with_tmp.part.0
-	same annotate_sym_alias "$D" --classes F __GI___getppid
+	# (the demo's getppid loop is short on a fast machine: a recording
+	# may hold no sample there)
+	if perf report --stdio -i "$D" -s sym 2>/dev/null | grep -q '\] __GI___getppid'; then
+		same annotate_sym_alias "$D" --classes F __GI___getppid
+	else
+		_sn=$((_sn + 1))
+		! t_part $_sn ||
+			skip annotate_sym_alias "no sample in __GI___getppid in this recording"
+	fi
 else
 	skip annotate_sym_libc_names "libc has no debug file here (libc6-dbg)"
 fi
