@@ -61,7 +61,11 @@ def ns(v):
 
 
 def inl(f):
-    # pprof marks an inlined function "(inline)", report "(inlined)"
+    # pprof marks an inlined function "(inline)", report "(inlined)";
+    # "(partial-inline)": one name both inlined somewhere and not (glibc's
+    # inline futex_wait beside the kernel's function): report's plain row
+    if f.endswith(' (partial-inline)'):
+        return f[:-len(' (partial-inline)')]
     return f[:-len(' (inline)')] + ' (inlined)' \
         if f.endswith(' (inline)') else f
 
