@@ -36,7 +36,7 @@ static void report_usage(FILE *f)
 
 /* --format=perfetto|folded|flamegraph|pprof [-o FILE]: TD's timeline or
  * stacks (TD freed). */
-static int report_timeline(struct pk_tracedat *td, const char *in,
+static int report_formats(struct pk_tracedat *td, const char *in,
 			   const char *output, const char *format,
 			   bool inverted, const int *cpus, int nr_cpus)
 {
@@ -158,7 +158,7 @@ static int ftrace_report(int argc, char **argv)
 		return 1;
 	}
 	if (perfetto || output || stacks)
-		return report_timeline(td, in, output, perfetto ? "perfetto" :
+		return report_formats(td, in, output, perfetto ? "perfetto" :
 				       stacks, inverted, nr_cpus ? cpus : NULL,
 				       nr_cpus);
 	static char obuf[1 << 16];

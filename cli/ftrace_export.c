@@ -25,7 +25,7 @@
 #include "cli.h"
 #include "ftrace_export.h"
 
-enum { K_UNKNOWN, K_OTHER, K_SWITCH, K_WAKEUP, K_BAD };
+enum { K_UNKNOWN, K_OTHER, K_BAD };
 
 struct fx {
 	struct pk_tracedat *td;
@@ -37,13 +37,17 @@ struct fx {
 	char *cat[65536], *name[65536];  /* system, event (JSON-quoted) */
 };
 
-/* The saved cmdlines ("PID COMM" lines) name the threads. */
-static int cmdlines(struct fx *x)
+/* FN for each "PID COMM" line of TD's saved cmdlines (trace-cmd's names
+ * of the threads). 0, or FN's non-zero return. */
+static int for_each_cmdline(struct pk_tracedat *td,
+			    int (*fn)(void *ctx, int pid, const char *comm),
+			    void *ctx)
 {
 	size_t len;
-	const char *p = pk_tracedat_item(x->td, PK_TD_CMDLINES, &len);
+	const char *p = pk_tracedat_item(td, PK_TD_CMDLINES, &len);
 	const char *end = p ? p + len : NULL;
 	char comm[64];
+	int e;
 
 	while (p && p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -53,14 +57,19 @@ static int cmdlines(struct fx *x)
 
 		snprintf(line, sizeof(line), "%.*s", (int)(n < 127 ? n : 127), p);
 		if (sscanf(line, "%d %63[^\n]", &pid, comm) == 2 && pid > 0 &&
-		    pk_schedtl_task(x->tl, pid, pid, comm))
-			return -ENOMEM;
+		    (e = fn(ctx, pid, comm)))
+			return e;
 		p = nl ? nl + 1 : end;
 	}
 	return 0;
 }
 
-/* What event ID is, its names kept the first time. */
+static int name_task(void *ctx, int pid, const char *comm)
+{
+	return pk_schedtl_task(ctx, pid, pid, comm);
+}
+
+/* Event ID's names, kept the first time; K_BAD for an unknown one. */
 static int kind_of(struct fx *x, uint64_t id)
 {
 	const char *n, *colon;
@@ -75,32 +84,7 @@ static int kind_of(struct fx *x, uint64_t id)
 	if (!(x->cat[id] = cli_json_quoted(n, (size_t)(colon - n))) ||
 	    !(x->name[id] = cli_json_quoted(colon + 1, strlen(colon + 1))))
 		return -ENOMEM;
-	x->kind[id] = !strcmp(n, "sched:sched_switch") ? K_SWITCH :
-		      !strcmp(n, "sched:sched_wakeup") ||
-		      !strcmp(n, "sched:sched_wakeup_new") ? K_WAKEUP : K_OTHER;
-	return x->kind[id];
-}
-
-static int64_t num(struct fx *x, uint64_t id, const struct pk_tracedat_event *ev,
-		   const char *field)
-{
-	uint64_t v = 0;
-
-	pk_tracefmt_field_num(x->tf, id, ev->data, ev->size, field, &v);
-	return (int64_t)v;
-}
-
-static const char *str(struct fx *x, uint64_t id,
-		       const struct pk_tracedat_event *ev, const char *field,
-		       char *buf, size_t size)
-{
-	const char *p;
-	size_t n;
-
-	buf[0] = 0;
-	if (!pk_tracefmt_field_str(x->tf, id, ev->data, ev->size, field, &p, &n))
-		snprintf(buf, size, "%.*s", (int)n, p);
-	return buf;
+	return x->kind[id] = K_OTHER;
 }
 
 /* An instant on the event's thread: its name, CPU and text. */
@@ -123,9 +107,7 @@ static void instant(struct fx *x, uint64_t id, int32_t pid,
 
 static int event(struct fx *x, const struct pk_tracedat_event *ev)
 {
-	char a[32], b[32];
-	uint64_t id;
-	int32_t pid;
+	uint64_t id, pid = 0;
 	int k, e;
 
 	if (pk_tracefmt_record_id(x->tf, ev->data, ev->size, &id) ||
@@ -133,21 +115,13 @@ static int event(struct fx *x, const struct pk_tracedat_event *ev)
 		return 0;
 	if (k < 0)
 		return k;
-	pid = (int32_t)num(x, id, ev, "common_pid");
-	if ((e = pk_schedtl_event(x->tl, ev->ts, ev->cpu, pid)))
-		return e;
-	if (k == K_SWITCH)
-		return pk_schedtl_switch(x->tl, ev->ts, ev->cpu,
-			(int32_t)num(x, id, ev, "prev_pid"),
-			str(x, id, ev, "prev_comm", a, sizeof(a)),
-			(uint64_t)num(x, id, ev, "prev_state"),
-			(int32_t)num(x, id, ev, "next_pid"),
-			str(x, id, ev, "next_comm", b, sizeof(b)));
-	if (k == K_WAKEUP)
-		return pk_schedtl_wakeup(x->tl, ev->ts, ev->cpu, pid,
-			(int32_t)num(x, id, ev, "pid"),
-			str(x, id, ev, "comm", a, sizeof(a)));
-	instant(x, id, pid, ev);
+	pk_tracefmt_field_num(x->tf, id, ev->data, ev->size, "common_pid",
+			      &pid);
+	if ((e = pk_schedtl_event(x->tl, ev->ts, ev->cpu, (int32_t)pid)) ||
+	    (e = pk_schedtl_tracepoint(x->tl, x->tf, ev->data, ev->size,
+				       ev->ts, ev->cpu, (int32_t)pid)))
+		return e < 0 ? e : 0;	/* (a scheduler event: no instant) */
+	instant(x, id, (int32_t)pid, ev);
 	return 0;
 }
 
@@ -166,7 +140,7 @@ int ftrace_export(struct pk_tracedat *td, const char *in, FILE *out,
 	x->td = td;
 	x->out = out;
 	x->first = true;
-	if ((err = cmdlines(x)) ||
+	if ((err = for_each_cmdline(td, name_task, x->tl)) ||
 	    (nr_cpus && (err = pk_tracedat_rewind(td, cpus, nr_cpus))))
 		goto out;
 	fputs("{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"exporter\":"
@@ -210,9 +184,8 @@ struct fstk {
 	struct pk_pprof *pp;     /* pprof */
 	struct pk_speedscope *ss;  /* speedscope */
 	uint64_t kmap;
-	char *comms;             /* "pid comm" lines, pid order */
-	struct { int32_t pid; const char *comm; } *cl;
-	size_t ncl;
+	struct { int32_t pid; char *comm; } *cl;  /* by pid */
+	size_t ncl, capcl;
 	char buf[1 << 16];
 };
 
@@ -223,35 +196,35 @@ static int cl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cl_add(void *ctx, int pid, const char *comm)
+{
+	struct fstk *k = ctx;
+	char *c;
+
+	if (k->ncl == k->capcl) {
+		size_t cap = k->capcl ? 2 * k->capcl : 256;
+		void *v = realloc(k->cl, cap * sizeof(*k->cl));
+
+		if (!v)
+			return -ENOMEM;
+		k->cl = v;
+		k->capcl = cap;
+	}
+	if (!(c = strdup(comm)))
+		return -ENOMEM;
+	k->cl[k->ncl].pid = pid;
+	k->cl[k->ncl++].comm = c;
+	return 0;
+}
+
 /* The saved cmdlines as a table by pid (trace-cmd's names). */
 static int stk_comms(struct fstk *k)
 {
-	size_t len, n = 0;
-	const char *p = pk_tracedat_item(k->td, PK_TD_CMDLINES, &len);
-	char *s, *save = NULL;
+	int e = for_each_cmdline(k->td, cl_add, k);
 
-	if (!p)
-		return 0;
-	if (!(k->comms = malloc(len + 1)))
-		return -ENOMEM;
-	memcpy(k->comms, p, len);
-	k->comms[len] = 0;
-	for (size_t i = 0; i < len; i++)
-		n += k->comms[i] == '\n';
-	if (!(k->cl = calloc(n + 1, sizeof(*k->cl))))
-		return -ENOMEM;
-	for (s = strtok_r(k->comms, "\n", &save); s;
-	     s = strtok_r(NULL, "\n", &save)) {
-		char *sp = strchr(s, ' ');
-
-		if (sp && k->ncl <= n) {
-			*sp = 0;
-			k->cl[k->ncl].pid = (int32_t)atoi(s);
-			k->cl[k->ncl++].comm = sp + 1;
-		}
-	}
-	qsort(k->cl, k->ncl, sizeof(*k->cl), cl_cmp);
-	return 0;
+	if (!e && k->ncl)
+		qsort(k->cl, k->ncl, sizeof(*k->cl), cl_cmp);
+	return e;
 }
 
 static const char *stk_comm(struct fstk *k, int32_t pid)
@@ -475,8 +448,9 @@ int ftrace_export_stacks(struct pk_tracedat *td, const char *in, FILE *out,
 	pk_folded_free(k->f);
 	pk_tracefmt_free(k->tf);
 	free(k->last);
+	for (size_t i = 0; i < k->ncl; i++)
+		free(k->cl[i].comm);
 	free(k->cl);
-	free(k->comms);
 	free(k);
 	return err;
 }

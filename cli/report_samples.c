@@ -565,29 +565,6 @@ static int sched_setup(struct pp *c)
 	return 0;
 }
 
-/* A tracepoint's integer or string field (0 / "" when it has none). */
-static uint64_t fnum(struct pp *c, uint64_t id, const struct pk_sample *sm,
-		     const char *name)
-{
-	uint64_t v = 0;
-
-	pk_tracefmt_field_num(c->tf, id, sm->raw.data, sm->raw.size, name, &v);
-	return v;
-}
-
-static const char *fstr(struct pp *c, uint64_t id, const struct pk_sample *sm,
-			const char *name, char *buf, size_t size)
-{
-	const char *p;
-	size_t n;
-
-	buf[0] = 0;
-	if (!pk_tracefmt_field_str(c->tf, id, sm->raw.data, sm->raw.size,
-				   name, &p, &n))
-		snprintf(buf, size, "%.*s", (int)n, p);
-	return buf;
-}
-
 /* Every sample tells which thread runs on its CPU; sched_switch and
  * sched_wakeup move thread states (the time filter applies, not the
  * thread and CPU ones: a state needs every switch). 1 when SM was a
@@ -599,8 +576,6 @@ static int sched_sample(struct pp *c, const struct pk_session_sample *ss,
 	const struct script_filter *f = &c->filt;
 	int kind = ss->attr >= 0 && (unsigned)ss->attr < pk_perfdata_nr_attrs(c->pd) ?
 		   c->skind[ss->attr] : SK_NONE;
-	char a[16], b[16];
-	uint64_t id;
 	int cpu = sm->sample_type & PERF_SAMPLE_CPU ? (int)sm->cpu : 0;
 	int e;
 
@@ -613,20 +588,9 @@ static int sched_sample(struct pp *c, const struct pk_session_sample *ss,
 		return e;
 	if (kind == SK_NONE)
 		return 0;
-	if (pk_tracefmt_record_id(c->tf, sm->raw.data, sm->raw.size, &id))
-		return 1;
-	if (kind == SK_SWITCH)
-		e = pk_schedtl_switch(c->tl, sm->time, cpu,
-				      (int32_t)fnum(c, id, sm, "prev_pid"),
-				      fstr(c, id, sm, "prev_comm", a, sizeof(a)),
-				      fnum(c, id, sm, "prev_state"),
-				      (int32_t)fnum(c, id, sm, "next_pid"),
-				      fstr(c, id, sm, "next_comm", b, sizeof(b)));
-	else
-		e = pk_schedtl_wakeup(c->tl, sm->time, cpu, (int32_t)sm->tid,
-				      (int32_t)fnum(c, id, sm, "pid"),
-				      fstr(c, id, sm, "comm", a, sizeof(a)));
-	return e ? e : 1;
+	e = pk_schedtl_tracepoint(c->tl, c->tf, sm->raw.data, sm->raw.size,
+				  sm->time, cpu, (int32_t)sm->tid);
+	return e < 0 ? e : 1;
 }
 
 static int sample(void *ctx, struct pk_session *s,

@@ -253,6 +253,17 @@ typedef bool (*pk_schedtl_keep_fn)(void *ctx, int32_t pid, int32_t tid,
 				   const char *comm);
 PK_API void pk_schedtl_set_filter(struct pk_schedtl *tl,
 				  pk_schedtl_keep_fn keep, void *ctx);
+/*
+ * A tracepoint record RAW (SIZE bytes, formats in TF) of thread TID on
+ * CPU at TS: sched_switch, sched_wakeup and sched_wakeup_new (by name)
+ * feed the switches and wake-ups above. 1 when it was one of them, 0 for
+ * any other record, -ENOMEM.
+ */
+struct pk_tracefmt;
+PK_API int pk_schedtl_tracepoint(struct pk_schedtl *tl,
+				 struct pk_tracefmt *tf, const void *raw,
+				 size_t size, uint64_t ts, int cpu,
+				 int32_t tid);
 /* Closes every thread's state at TS (or the latest time given). */
 PK_API int pk_schedtl_end(struct pk_schedtl *tl, uint64_t ts);
 PK_API size_t pk_schedtl_nr_slices(const struct pk_schedtl *tl);

@@ -19,6 +19,7 @@
 #include "base/base.h"
 #include "base/hash.h"
 #include <perfkit/export.h>
+#include <perfkit/tracefmt.h>
 
 enum st {
 	ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_PREEMPTED, ST_SLEEPING,
@@ -77,6 +78,7 @@ struct pk_schedtl {
 	uint64_t nswitch;        /* sched_switch events given */
 	pk_schedtl_keep_fn keep; /* the threads written (NULL: all) */
 	void *keep_ctx;
+	struct pk__hash kinds;   /* tracepoint ID -> enum tp_kind + 1 */
 };
 
 struct pk_schedtl *pk_schedtl_new(void)
@@ -89,6 +91,7 @@ void pk_schedtl_free(struct pk_schedtl *tl)
 	if (!tl)
 		return;
 	pk__hash_fini(&tl->idx);
+	pk__hash_fini(&tl->kinds);
 	pk__free(tl->th);
 	pk__free(tl->sl);
 	pk__free(tl->fl);
@@ -326,6 +329,77 @@ void pk_schedtl_set_filter(struct pk_schedtl *tl, pk_schedtl_keep_fn keep,
 static bool kept(const struct pk_schedtl *tl, const struct sthread *t)
 {
 	return !tl->keep || tl->keep(tl->keep_ctx, t->pid, t->tid, t->comm);
+}
+
+enum tp_kind { TP_OTHER, TP_SWITCH, TP_WAKEUP };
+
+/* What tracepoint ID is, by its name (kept per ID). */
+static int tp_kind(struct pk_schedtl *tl, struct pk_tracefmt *tf,
+		   uint64_t id)
+{
+	bool added;
+	uint64_t *v = pk__hash_put(&tl->kinds, id, &added);
+	const char *n;
+
+	if (!v)
+		return -ENOMEM;
+	if (added) {
+		n = pk_tracefmt_name(tf, id);
+		*v = 1 + (!n ? TP_OTHER :
+			  !strcmp(n, "sched:sched_switch") ? TP_SWITCH :
+			  !strcmp(n, "sched:sched_wakeup") ||
+			  !strcmp(n, "sched:sched_wakeup_new") ? TP_WAKEUP :
+			  TP_OTHER);
+	}
+	return (int)*v - 1;
+}
+
+static uint64_t tp_num(struct pk_tracefmt *tf, uint64_t id, const void *raw,
+		       size_t size, const char *name)
+{
+	uint64_t v = 0;
+
+	pk_tracefmt_field_num(tf, id, raw, size, name, &v);
+	return v;
+}
+
+static const char *tp_str(struct pk_tracefmt *tf, uint64_t id,
+			  const void *raw, size_t size, const char *name,
+			  char *buf, size_t len)
+{
+	const char *p;
+	size_t n;
+
+	buf[0] = 0;
+	if (!pk_tracefmt_field_str(tf, id, raw, size, name, &p, &n))
+		snprintf(buf, len, "%.*s", (int)n, p);
+	return buf;
+}
+
+int pk_schedtl_tracepoint(struct pk_schedtl *tl, struct pk_tracefmt *tf,
+			  const void *raw, size_t size, uint64_t ts, int cpu,
+			  int32_t tid)
+{
+	char a[32], b[32];
+	uint64_t id;
+	int k, e;
+
+	if (pk_tracefmt_record_id(tf, raw, size, &id))
+		return 0;
+	if ((k = tp_kind(tl, tf, id)) <= TP_OTHER)
+		return k;
+	if (k == TP_SWITCH)
+		e = pk_schedtl_switch(tl, ts, cpu,
+			(int32_t)tp_num(tf, id, raw, size, "prev_pid"),
+			tp_str(tf, id, raw, size, "prev_comm", a, sizeof(a)),
+			tp_num(tf, id, raw, size, "prev_state"),
+			(int32_t)tp_num(tf, id, raw, size, "next_pid"),
+			tp_str(tf, id, raw, size, "next_comm", b, sizeof(b)));
+	else
+		e = pk_schedtl_wakeup(tl, ts, cpu, tid,
+			(int32_t)tp_num(tf, id, raw, size, "pid"),
+			tp_str(tf, id, raw, size, "comm", a, sizeof(a)));
+	return e ? e : 1;
 }
 
 int pk_schedtl_end(struct pk_schedtl *tl, uint64_t ts)

@@ -440,9 +440,9 @@ int pk_tracefmt_record_id(struct pk_tracefmt *t, const void *raw,
 }
 
 /* Field NAME of event ID, as the compiled format or libtraceevent
- * describes it, into *F. 0 or -ENOENT. */
+ * describes it, into *F; *LAST: no field lies after it. 0 or -ENOENT. */
 static int find_field(struct pk_tracefmt *t, uint64_t id, const char *name,
-		      struct tf_field *f)
+		      struct tf_field *f, bool *last)
 {
 	int fi = pk__tf_events_find(&t->evs, id), i;
 	const struct tf_event *ce = pk__tf_events_get(&t->evs, fi, id);
@@ -453,6 +453,10 @@ static int find_field(struct pk_tracefmt *t, uint64_t id, const char *name,
 		if ((i = pk__tf_find_field(ce, name)) < 0)
 			return -ENOENT;
 		*f = ce->fields[i];
+		*last = true;
+		for (int j = 0; j < ce->nr_fields; j++)
+			if (ce->fields[j].off > f->off)
+				*last = false;
 		return 0;
 	}
 	if (fi < 0 || !(e = tep_event(t, id)) || !(tf = tep_find_field(e, name)))
@@ -465,6 +469,10 @@ static int find_field(struct pk_tracefmt *t, uint64_t id, const char *name,
 			 ((tf->flags & TEP_FIELD_IS_RELATIVE) ? TFF_REL : 0) |
 			 ((tf->flags & TEP_FIELD_IS_STRING) ? TFF_CHAR : 0)),
 	};
+	*last = true;
+	for (struct tep_format_field *g = e->format.fields; g; g = g->next)
+		if ((uint32_t)g->offset > f->off)
+			*last = false;
 	return 0;
 }
 
@@ -473,7 +481,8 @@ int pk_tracefmt_field_num(struct pk_tracefmt *t, uint64_t id,
 			  uint64_t *val)
 {
 	struct tf_field f;
-	int e = find_field(t, id, name, &f);
+	bool last;
+	int e = find_field(t, id, name, &f, &last);
 	uint64_t v;
 
 	if (e)
@@ -497,7 +506,8 @@ int pk_tracefmt_field_str(struct pk_tracefmt *t, uint64_t id,
 {
 	const char *p = raw, *z;
 	struct tf_field f;
-	int e = find_field(t, id, name, &f);
+	bool last;
+	int e = find_field(t, id, name, &f, &last);
 	uint64_t off, n;
 
 	if (e)
@@ -529,27 +539,13 @@ int pk_tracefmt_field_raw(struct pk_tracefmt *t, uint64_t id,
 			  const void *raw, size_t size, const char *name,
 			  const void **p, size_t *len)
 {
-	int fi = pk__tf_events_find(&t->evs, id);
-	const struct tf_event *ce = pk__tf_events_get(&t->evs, fi, id);
 	struct tf_field f;
-	int e = find_field(t, id, name, &f);
-	bool last = true;
+	bool last;
+	int e = find_field(t, id, name, &f, &last);
 	uint64_t n;
 
 	if (e)
 		return e;
-	if (ce) {
-		for (int i = 0; i < ce->nr_fields; i++)
-			if (ce->fields[i].off > f.off)
-				last = false;
-	} else {
-		struct tep_event *te = tep_event(t, id);
-
-		for (struct tep_format_field *g = te ? te->format.fields : NULL;
-		     g; g = g->next)
-			if ((uint32_t)g->offset > f.off)
-				last = false;
-	}
 	if (f.off > size)
 		return -ERANGE;
 	n = last && (f.flags & TFF_ARRAY) ? size - f.off : f.size;
