@@ -166,10 +166,13 @@ check record_filters_joined "$nf samples with contradictory filters, $ne with --
 $PK record -q -e cpu-clock --exclude-perf -o f.data -- true >/dev/null 2>&1
 check record_exclude_perf_needs_tp "rc=$?" $? -ne 0
 
-# --max-size ends the session (with success) once the file is that big.
-$PK record -e $EV --max-size 20K -o ms.data -- $GP 20000 >/dev/null 2>ms.err; rc=$?
+# --max-size ends the session (with success) once the file is that big,
+# and stops the workload: one that would run for seconds, so that the limit
+# comes first however fast the machine (CI's ran 20000 calls before the
+# first wake-up).
+$PK record -e $EV --max-size 20K -o ms.data -- $GP 50000000 >/dev/null 2>ms.err; rc=$?
 nm=$($PK script -i ms.data 2>/dev/null | grep -c getppid)
-check record_max_size "rc=$rc, $nm samples: $(head -1 ms.err)" $rc -eq 0 -a "$nm" -lt 20000 -a \
+check record_max_size "rc=$rc, $nm samples: $(head -1 ms.err)" $rc -eq 0 -a "$nm" -lt 1000000 -a \
 	-n "$(grep 'size limit reached' ms.err)"
 
 # Refused options say so in one line and fail; dry runs write nothing.
