@@ -270,6 +270,11 @@ int cmd_script(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'P' },
 		{ "tid", required_argument, NULL, 'I' },
 		{ "comm", required_argument, NULL, 'c' },
+		{ "itrace", optional_argument, NULL, SO_ITRACE },
+		{ "no-itrace", no_argument, NULL, SO_NO_ITRACE },
+		{ "insn-trace", no_argument, NULL, SO_INSN_TRACE },
+		{ "call-trace", no_argument, NULL, SO_CALL_TRACE },
+		{ "call-ret-trace", no_argument, NULL, SO_CALL_RET_TRACE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -4,6 +4,7 @@
 #define PK_CLI_SCRIPT_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <perfkit/itrace.h>
 #include <perfkit/perfdata.h>
 
 /* Output fields (perf's PERF_OUTPUT_* names). */
@@ -15,6 +16,8 @@ enum {
 	SF_FLAGS = 1 << 14, SF_CALLINDENT = 1 << 15, SF_DATA_SRC = 1 << 16,
 	SF_WEIGHT = 1 << 17, SF_INS_LAT = 1 << 18, SF_PHYS_ADDR = 1 << 19,
 	SF_DATA_PAGE_SIZE = 1 << 20, SF_CODE_PAGE_SIZE = 1 << 21,
+	SF_INSN = 1 << 22, SF_INSNLEN = 1 << 23, SF_SYNTH = 1 << 24,
+	SF_IPC = 1 << 25,
 };
 
 /* perf's output types: attr types 0..5, synth, other. */
@@ -42,6 +45,11 @@ struct script_opts {
 	int max_stack;                   /* --max-stack; -1: perf's 127 */
 	struct script_fields f;
 	struct script_filter filt;
+	/* the instruction trace: --itrace's letters (itrace.set false:
+	 * perf script's default), --no-itrace */
+	struct pk_itrace_opts itrace;
+	bool no_itrace;
+	int pad_dso;                     /* --call-trace: dso names to 50 */
 	/* the text to SINK instead of standard output (non-zero: stop) */
 	int (*sink)(void *ctx, const char *buf, size_t len);
 	void *sink_ctx;
@@ -62,6 +70,10 @@ void script_filter_fini(struct script_filter *f);
 /* Whether the sample SM of thread name COMM passes F. */
 bool script_filter_pass(const struct script_filter *f,
 			const struct pk_sample *sm, const char *comm);
+
+/* Long options of the instruction trace (getopt codes). */
+enum { SO_ITRACE = 0x200, SO_NO_ITRACE, SO_INSN_TRACE, SO_CALL_TRACE,
+       SO_CALL_RET_TRACE };
 
 /* Takes option C (getopt code of cmd_script) with ARG: 0 when it was a
  * sample-output option (errors set o->bad), -1 otherwise. */

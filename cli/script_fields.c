@@ -24,6 +24,8 @@ static const struct { const char *name; uint32_t bit; } names[] = {
 	{ "ins_lat", SF_INS_LAT }, { "phys_addr", SF_PHYS_ADDR },
 	{ "data_page_size", SF_DATA_PAGE_SIZE },
 	{ "code_page_size", SF_CODE_PAGE_SIZE },
+	{ "insn", SF_INSN }, { "insnlen", SF_INSNLEN }, { "synth", SF_SYNTH },
+	{ "ipc", SF_IPC },
 };
 
 static const char *const type_names[ST_MAX] = {
@@ -48,7 +50,7 @@ void script_fields_init(struct script_fields *f)
 			       SF_CODE_PAGE_SIZE | SF_INS_LAT;
 	f->t[ST_SYNTH].fields = SF_COMM | SF_TID | SF_CPU | SF_TIME |
 				SF_EVNAME | SF_IP | SF_SYM | SF_SYMOFFSET |
-				SF_DSO;
+				SF_DSO | SF_SYNTH;
 }
 
 int script_type_of(uint32_t attr_type)

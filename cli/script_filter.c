@@ -137,12 +137,57 @@ void script_filter_fini(struct script_filter *f)
 	free(f->comms);
 }
 
+/* --itrace and the trace modes (perf's parse_insn_trace...): the itrace
+ * letters and the fields each implies. */
+static int script_itrace_option(struct script_opts *o, int c, const char *arg)
+{
+	static const struct { int c; const char *letters, *fields; } m[] = {
+		{ SO_INSN_TRACE, "i0nse", "+insn,-event,-period" },
+		{ SO_CALL_TRACE, "cewp", "-ip,-addr,-event,-period,+callindent" },
+		{ SO_CALL_RET_TRACE, "crewp",
+		  "-ip,-addr,-event,-period,+callindent,+flags" },
+	};
+	size_t pos = 0;
+	int err;
+
+	if (c == SO_NO_ITRACE) {
+		o->no_itrace = true;
+		return 0;
+	}
+	memset(&o->itrace, 0, sizeof(o->itrace));
+	o->itrace.sz = sizeof(o->itrace);
+	if (c == SO_ITRACE) {
+		err = pk_itrace_parse(&o->itrace, arg, &pos);
+		if (err) {
+			cli_error("script", "bad --itrace option '%s' at "
+				  "'%s'", arg, arg + pos);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		if (m[i].c != c)
+			continue;
+		pk_itrace_parse(&o->itrace, m[i].letters, &pos);
+		o->itrace.thread_stack = c != SO_INSN_TRACE;
+		o->ns = true;
+		if (c == SO_CALL_TRACE)
+			o->pad_dso = 50;
+		return script_fields_parse(&o->f, m[i].fields);
+	}
+	return -EINVAL;
+}
+
 int script_option(struct script_opts *o, int c, const char *arg)
 {
 	struct script_filter *f = &o->filt;
 	int err;
 
 	switch (c) {
+	case SO_ITRACE: case SO_INSN_TRACE: case SO_CALL_TRACE:
+	case SO_CALL_RET_TRACE: case SO_NO_ITRACE:
+		err = script_itrace_option(o, c, arg);
+		break;
 	case 'F': case 'f': err = script_fields_parse(&o->f, arg); break;
 	case 'G': o->hide_callchain = true; return 0;
 	case 'N': o->ns = true; return 0;

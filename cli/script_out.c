@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <perfkit/itrace.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/session.h>
 #include <perfkit/symbol.h>
@@ -79,7 +80,23 @@ struct out {
 	int max_stack;
 	struct pk_frame *frames; /* the callchain of the sample */
 	unsigned cap_frames;
+	/* the instruction trace: its decoder, the synthesized events after
+	 * the file's (attr indexes nr_file + kind), the sample printed */
+	struct pk_itrace *it;
+	unsigned nr_file;
+	struct perf_event_attr sattr[PK_ITRACE_NR_KINDS];
+	const struct pk_itrace_sample *cur;
+	int spacing;            /* callindent's column (perf's static) */
+	bool aux_file;          /* the file has HEADER_AUXTRACE */
 };
+
+/* The attr of event I: the file's, or a synthesized one. */
+static const struct perf_event_attr *attr_of(const struct out *s, unsigned i)
+{
+	if (i >= s->nr_file && i - s->nr_file < PK_ITRACE_NR_KINDS)
+		return &s->sattr[i - s->nr_file];
+	return pk_perfdata_attr(s->pd, i);
+}
 
 /* ---- output buffer ---- */
 
@@ -227,6 +244,9 @@ static struct pk_tracefmt *tracefmt(struct out *s)
 
 static const char *ev_name(struct out *s, unsigned i)
 {
+	if (i >= s->nr_file)
+		return pk_itrace_kind_name(s->it, (int)(i - s->nr_file));
+
 	const char *n = pk_perfdata_attr_name(s->pd, i);
 	const struct perf_event_attr *a = pk_perfdata_attr(s->pd, i);
 
@@ -266,6 +286,11 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 		if (!(*f & req[i].f) || (a->sample_type & req[i].st))
 			continue;
 		if (s->o->f.t[t].user_set_fields & req[i].f) {
+			/* perf lets a file with an AUX area trace, and the
+			 * dummy event, have fields they lack */
+			if (s->aux_file || (a->type == PERF_TYPE_SOFTWARE &&
+					    a->config == PERF_COUNT_SW_DUMMY))
+				continue;
 			fprintf(stderr, "Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.\n",
 				name, req[i].what, req[i].field);
 			return -EINVAL;
@@ -287,6 +312,12 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 static int setup(struct out *s)
 {
 	unsigned n = pk_perfdata_nr_attrs(s->pd);
+
+	s->nr_file = n;
+	if (s->it) {
+		n += PK_ITRACE_NR_KINDS;
+		s->name_width = pk_itrace_name_width(s->it);
+	}
 	bool seen[ST_MAX] = { false };
 	bool any_cc = false;
 
@@ -297,7 +328,7 @@ static int setup(struct out *s)
 	for (int t = 0; t < ST_MAX; t++)
 		s->fields[t] = s->o->f.t[t].fields;
 	for (unsigned i = 0; i < n; i++) {
-		const struct perf_event_attr *a = pk_perfdata_attr(s->pd, i);
+		const struct perf_event_attr *a = attr_of(s, i);
 		struct evinfo *e = &s->ev[i];
 		int len;
 
@@ -308,9 +339,12 @@ static int setup(struct out *s)
 		e->callchain = (a->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 		any_cc |= e->callchain;
 		len = (int)strlen(e->name);
-		if (len > s->name_width)
+		if (len > s->name_width && i < s->nr_file)
 			s->name_width = len;
-		if (seen[e->type])
+		/* perf checks the first event of each type it finds by the
+		 * type's number: other PMUs only when one has type 7
+		 * (PERF_TYPE_MAX + 1); synthesized ones when made */
+		if (seen[e->type] || (e->type == ST_OTHER && a->type != 7))
 			continue;
 		seen[e->type] = true;
 		if (s->o->filt.cpus && !(a->sample_type & PERF_SAMPLE_CPU)) {
@@ -633,10 +667,170 @@ static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
 	put_unwound(s, f, sm, ugen);
 }
 
+/* perf's names of branch flag sets (sample_flags_to_name). */
+static const char *flags_name(uint32_t f)
+{
+	static const struct { uint32_t f; const char *name; } t[] = {
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL, "call" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_RETURN, "return" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_CONDITIONAL, "jcc" },
+		{ PK_IP_FLAG_BRANCH, "jmp" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL | PK_IP_FLAG_INTERRUPT,
+		  "int" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_RETURN | PK_IP_FLAG_INTERRUPT,
+		  "iret" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL | PK_IP_FLAG_SYSCALLRET,
+		  "syscall" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_RETURN | PK_IP_FLAG_SYSCALLRET,
+		  "sysret" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_ASYNC, "async" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL | PK_IP_FLAG_ASYNC |
+		  PK_IP_FLAG_INTERRUPT, "hw int" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_TX_ABORT, "tx abrt" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, "tr strt" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_END, "tr end" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL | PK_IP_FLAG_VMENTRY,
+		  "vmentry" },
+		{ PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL | PK_IP_FLAG_VMEXIT,
+		  "vmexit" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].f == f)
+			return t[i].name;
+	return NULL;
+}
+
+/* perf's flags text (perf_sample__sprintf_flags) into BUF. */
+static void flags_text(uint32_t flags, char *buf, size_t len)
+{
+	static const char chars[] = "bcrosyiABExghDt";
+	const char *name;
+	size_t pos = 0;
+
+	flags &= ~PK_IP_FLAG_IN_TX;
+	if ((name = flags_name(flags))) {
+		snprintf(buf, len, "%-15s%6s", name, "");
+		return;
+	}
+	if ((flags & PK_IP_FLAG_TRACE_BEGIN) &&
+	    (name = flags_name(flags & ~PK_IP_FLAG_TRACE_BEGIN))) {
+		snprintf(buf, len, "tr strt %-7s%6s", name, "");
+		return;
+	}
+	if ((flags & PK_IP_FLAG_TRACE_END) &&
+	    (name = flags_name(flags & ~PK_IP_FLAG_TRACE_END))) {
+		snprintf(buf, len, "tr end  %-7s%6s", name, "");
+		return;
+	}
+	for (size_t i = 0; chars[i] && pos + 1 < len; i++, flags >>= 1)
+		if (flags & 1)
+			buf[pos++] = chars[i];
+	for (; pos + 1 < len && pos < 21; pos++)
+		buf[pos] = ' ';
+	buf[pos] = 0;
+}
+
 static void put_flags(struct out *s)
 {
+	char t[64];
+
 	/* perf's flags column; samples outside of branch traces have none */
-	ob_pad(&s->ob, "", 2 + 21 + 1, false);
+	if (!s->cur) {
+		ob_pad(&s->ob, "", 2 + 21 + 1, false);
+		return;
+	}
+	flags_text(s->cur->flags, t, sizeof(t));
+	ob_put(&s->ob, "  ", 2);
+	ob_pad(&s->ob, t, 21, true);
+	ob_ch(&s->ob, ' ');
+}
+
+/* The payload of a synthesized psb/cbr... sample, padded as perf pads
+ * it (perf_sample__fprintf_pt_spacing: to 34 columns). */
+static void put_synth(struct out *s, const struct pk_itrace_sample *is)
+{
+	char t[96];
+	int n = 0;
+
+	if (is->kind == PK_ITRACE_PSB)
+		n = snprintf(t, sizeof(t), " psb offs: %#" PRIx64, is->u.psb.offset);
+	else if (is->kind == PK_ITRACE_CBR)
+		n = snprintf(t, sizeof(t), " cbr: %2u freq: %4u MHz (%3u%%)",
+			     is->u.cbr.cbr, is->u.cbr.freq_mhz, is->u.cbr.percent);
+	if (n <= 0)
+		return;
+	ob_pad(&s->ob, t, 34, true);
+}
+
+/* perf's callindent: "(dso)\t" when neither ip nor addr is shown, the
+ * called or returning function (or its address) indented by the call
+ * depth, padded to a column that changes as little as it can. */
+static void put_callindent(struct out *s, uint32_t f,
+			   const struct pk_sample *sm, uint16_t cpumode)
+{
+	const struct pk_itrace_sample *is = s->cur;
+	struct ob *o = &s->ob;
+	struct pk_location l, al;
+	const char *name = NULL;
+	uint64_t ip = 0;
+	int depth = is->depth, len = 0;
+	char t[64];
+
+	if (is->flags & PK_IP_FLAG_RETURN)
+		depth++;	/* popped already: the call's depth */
+	pk_session_resolve(s->sess, sm->pid, sm->ip, cpumode, &l);
+	if (is->flags & (PK_IP_FLAG_CALL | PK_IP_FLAG_TRACE_BEGIN)) {
+		pk_session_resolve(s->sess, sm->pid, sm->addr, is->addr_cpumode,
+				   &al);
+		if (sm->addr && al.sym)
+			name = al.sym;
+		else
+			ip = sm->addr;
+	} else if (is->flags & (PK_IP_FLAG_RETURN | PK_IP_FLAG_TRACE_END)) {
+		if (l.sym)
+			name = l.sym;
+		else
+			ip = sm->ip;
+	}
+	if ((f & SF_DSO) && !(f & (SF_IP | SF_ADDR))) {
+		ob_ch(o, '(');
+		ob_pad(o, l.dso, s->o->pad_dso, true);
+		ob_put(o, ")\t", 2);
+	}
+	if (name) {
+		ob_pad(o, "", depth * 4, false);
+		ob_str(o, name);
+		len = depth * 4 + (int)strlen(name);
+	} else if (ip) {
+		snprintf(t, sizeof(t), "%16" PRIx64, ip);
+		ob_pad(o, "", depth * 4, false);
+		ob_str(o, t);
+		len = depth * 4 + (int)strlen(t);
+	}
+	if (len > s->spacing || (len && len < s->spacing - 52))
+		s->spacing = (len + 4 + 31) / 32 * 32;
+	if (len < s->spacing)
+		ob_pad(o, "", s->spacing - len, false);
+}
+
+/* " insn: 31 ed" */
+static void put_insn(struct out *s, uint32_t f, const struct pk_itrace_sample *is)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (f & SF_INSNLEN) {
+		ob_put(&s->ob, " ilen: ", 7);
+		ob_num(&s->ob, is->insn_len, 10, 0, ' ', false);
+	}
+	if (!(f & SF_INSN) || !is->insn_len)
+		return;
+	ob_put(&s->ob, " insn:", 6);
+	for (int i = 0; i < is->insn_len && i < 16; i++) {
+		char b[3] = { ' ', hex[is->insn[i] >> 4], hex[is->insn[i] & 15] };
+
+		ob_put(&s->ob, b, 3);
+	}
 }
 
 /* Prints one sample as event ATTR's with thread name COMM (NULL: never
@@ -697,7 +891,7 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	if (f & SF_PERIOD) {
 		/* without PERF_SAMPLE_PERIOD perf shows the attr's period */
 		ob_num(o, (sm->sample_type & PERF_SAMPLE_PERIOD) ? sm->period :
-		       pk_perfdata_attr(s->pd, (unsigned)attr)->sample_period,
+		       attr_of(s, (unsigned)attr)->sample_period,
 		       10, 10, ' ', false);
 		ob_ch(o, ' ');
 	}
@@ -707,6 +901,11 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	}
 	if (f & SF_FLAGS)
 		put_flags(s);
+
+	bool bts = s->cur && s->cur->kind == PK_ITRACE_BRANCHES;
+
+	if (s->cur && (f & SF_SYNTH) && e->type == ST_SYNTH)
+		put_synth(s, s->cur);
 	if ((f & SF_TRACE) && (sm->sample_type & PERF_SAMPLE_RAW) &&
 	    tracefmt(s)) {
 		size_t len;
@@ -717,12 +916,14 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 		if (t)
 			ob_put(o, t, len);
 	}
-	if (f & SF_ADDR)
+	if ((f & SF_ADDR) && !bts)
 		ob_num(o, sm->addr, 16, 16, ' ', false);
 	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
 		put_mem(s, f, sm);
 	if ((f & SF_IP) && cc && unwind(s, sm))
 		cc = false; /* perf: no callchain when its unwinder fails */
+	if (bts && (f & SF_CALLINDENT))
+		put_callindent(s, f, sm, rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (f & SF_IP) {
 		if (cc) {
 			ob_ch(o, '\n');
@@ -735,8 +936,21 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 				  pk_session_generation(s->sess, sm->pid, cm), false);
 		}
 	}
+	if (bts && ((f & SF_ADDR) || !s->o->f.t[e->type].user_set)) {
+		ob_put(o, " => ", 4);
+		ob_num(o, sm->addr, 16, 16, ' ', false);
+		if (f & (SF_SYM | SF_DSO)) {
+			uint16_t cm = s->cur->addr_cpumode;
+			struct pk_location l;
+
+			pk_session_resolve(s->sess, sm->pid, sm->addr, cm, &l);
+			put_symdso(s, f & ~SF_SYMOFFSET, &l);
+		}
+	}
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
 		put_mem_tail(s, f, sm);
+	if (s->cur)
+		put_insn(s, f, s->cur);
 	ob_ch(o, '\n');
 	return o->err;
 }
@@ -763,6 +977,96 @@ static void bad_record(void *ctx, struct pk_session *sess,
 
 	(void)sess, (void)rec, (void)err;
 	cli_error("script", "%s", pk_perfdata_errmsg(s->pd));
+}
+
+/* perf's line for a decoder error (perf_event__fprintf_auxtrace_error). */
+static void print_trace_error(struct out *s, const struct pk_itrace_sample *is)
+{
+	char t[256];
+	int n;
+
+	n = snprintf(t, sizeof(t), " instruction trace error type %d",
+		     is->u.error.type);
+	if (is->has_time && is->time)
+		n += snprintf(t + n, sizeof(t) - (size_t)n, " time %" PRIu64 ".%09" PRIu64,
+			      is->time / 1000000000u, is->time % 1000000000u);
+	else
+		n += snprintf(t + n, sizeof(t) - (size_t)n, " time 0");
+	n += snprintf(t + n, sizeof(t) - (size_t)n, " cpu %d pid %d tid %d ip %#"
+		      PRIx64 " code %d: %s\n", (int)is->cpu, (int)is->pid,
+		      (int)is->tid, is->ip, is->u.error.code, is->u.error.msg);
+	ob_put(&s->ob, t, (size_t)n < sizeof(t) ? (size_t)n : sizeof(t) - 1);
+}
+
+/* A synthesized sample from the instruction trace. */
+static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
+{
+	struct out *s = ctx;
+	struct pk_sample sm;
+	struct pk_record rec;
+	unsigned attr;
+	int err;
+
+	if (!s->ready && (err = setup(s)))
+		return err;
+	if (is->kind == PK_ITRACE_ERROR) {
+		print_trace_error(s, is);
+		return s->ob.err;
+	}
+	attr = s->nr_file + (unsigned)is->kind;
+	memset(&sm, 0, sizeof(sm));
+	memset(&rec, 0, sizeof(rec));
+	sm.sample_type = s->sattr[is->kind].sample_type;
+	sm.pid = (uint32_t)is->pid;
+	sm.tid = (uint32_t)is->tid;
+	sm.cpu = (uint32_t)is->cpu;
+	sm.time = is->time;
+	sm.ip = is->ip;
+	sm.addr = is->addr;
+	sm.period = is->period;
+	rec.misc = is->cpumode;
+	rec.attr = (int)attr;
+	s->cur = is;
+	err = print_sample(s, &rec, (int)attr, &sm,
+			   pk_session_comm(s->sess, (uint32_t)is->tid));
+	s->cur = NULL;
+	return err;
+}
+
+/* The synthesized events' attrs, as perf's intel_pt_synth_events makes
+ * them from the traced event's. */
+static void synth_attrs(struct out *s)
+{
+	for (int k = 0; k < PK_ITRACE_NR_KINDS; k++) {
+		struct perf_event_attr *a = &s->sattr[k];
+
+		pk_itrace_kind_attr(s->it, k, a);
+	}
+}
+
+/* The decoder of the file's instruction trace, unless --no-itrace. */
+static int itrace_open(struct out *s)
+{
+	if (s->o->no_itrace || s->o->sink ||
+	    !pk_perfdata_has_feat(s->pd, PK_HEADER_AUXTRACE))
+		return 0;
+	s->it = pk_itrace_new(s->pd, s->sess, &s->o->itrace, itrace_sample, s);
+	if (!s->it)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	return 0;
+}
+
+/* Every record goes through the decoder before the session applies it. */
+static int itrace_record(void *ctx, struct pk_session *sess,
+			 const struct pk_record *rec)
+{
+	struct out *s = ctx;
+	int err = pk_itrace_record(s->it, rec);
+
+	(void)sess;
+	if (!err && rec->type == PK_RECORD_AUXTRACE_INFO)
+		synth_attrs(s);
+	return err;
 }
 
 /* The AUX area trace (Intel PT...) is not decoded yet: said once, not
@@ -797,11 +1101,19 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 
 	pk_perfdata_info(pd, &in);
 	s.pipe = in.pipe;
-	if (in.pipe && !o->sink)
-		tool.record = aux_record;
-	else if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) && !o->sink)
-		aux_unread(&s);
+	s.aux_file = pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE);
 	s.sess = pk_session_new(NULL);
+	if (s.sess && itrace_open(&s)) {
+		pk_session_free(s.sess);
+		s.sess = NULL;
+	}
+	if (s.it)
+		tool.record = itrace_record;
+	else if (in.pipe && !o->sink)
+		tool.record = aux_record;
+	else if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) && !o->sink &&
+		 !o->no_itrace)
+		aux_unread(&s);
 	s.ob.b = pk_huge_alloc(OB_CAP);
 	s.ob.sink = o->sink;
 	s.ob.sink_ctx = o->sink_ctx;
@@ -817,7 +1129,12 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 		return 1;
 	}
 	err = pk_session_run(s.sess, pd, &tool, &s);
+	if (!err && s.it)
+		err = pk_itrace_flush(s.it);
 	ob_flush(&s.ob);
+	if (s.it && pk_itrace_nr_errors(s.it))	/* perf's closing warning */
+		fprintf(stderr, "Warning:\n%" PRIu64 " instruction trace errors\n",
+			pk_itrace_nr_errors(s.it));
 	tracefmt(&s); /* bad tracing data is said even without samples */
 	if (err && err != -EINVAL)
 		cli_error("script", "%s (%s)",
@@ -834,6 +1151,7 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	pk_unwind_free(s.uw);
 	free(s.uips);
 	free(s.frames);
+	pk_itrace_free(s.it);
 	pk_session_free(s.sess);
 	return !err && !s.ob.err ? 0 : 1;
 }

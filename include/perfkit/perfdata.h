@@ -180,6 +180,11 @@ PK_API const uint64_t *pk_perfdata_attr_ids(const struct pk_perfdata *pd,
  * software event ("cycles", "cpu-clock"), else NULL. */
 PK_API const char *pk_perfdata_attr_name(const struct pk_perfdata *pd,
 					 unsigned idx);
+/* perf's name made from attribute A alone (hardware, software and raw
+ * events: "branches:uH", "raw 0x1cd"): snprintf semantics, or -ENOENT
+ * for other types. */
+PK_API int pk_attr_made_name(const struct perf_event_attr *a, char *buf,
+			     size_t len);
 /* perf's name of attribute IDX from the attr alone (a hardware or
  * software event with its modifiers: "cycles:uH"), whatever the file
  * names it; NULL for other types. */

@@ -120,6 +120,7 @@ enum pk_pt_event_type {
 	PK_PT_EV_TRIG,		/* trbv, mult, icnt; ip */
 	PK_PT_EV_IFLAGS,	/* iflag; ip */
 	PK_PT_EV_CFE,		/* cfe_type, vector, evd payloads; ip */
+	PK_PT_EV_PSB,		/* offset (with the psb_events option) */
 };
 
 struct pk_pt_event {
@@ -145,6 +146,7 @@ struct pk_pt_event {
 		struct { uint64_t payload; } mnt;
 		struct { uint8_t trbv, mult, icntv; uint16_t icnt; } trig;
 		struct { uint8_t iflag; } iflags;
+		struct { uint64_t offset; } psb;
 		struct {
 			uint8_t type, vector, has_cr2, has_vmxq, has_vmxr;
 			uint64_t cr2, vmxq, vmxr;
@@ -170,6 +172,9 @@ struct pk_pt_insn_opts {
 	 * 2 = TraceStop); used for erratum SKL014 */
 	uint8_t addr_cfg[4];
 	uint64_t addr_a[4], addr_b[4];
+	/* report PK_PT_EV_PSB at each PSB, and PK_PT_EV_CBR also for the
+	 * CBR of a PSB+ (perf's view: its psb and cbr samples) */
+	uint8_t psb_events;
 };
 
 struct pk_pt_insn_decoder;
@@ -200,6 +205,7 @@ struct pk_pt_block {
 	uint8_t mode;		/* enum pk_pt_exec_mode */
 	uint8_t speculative;
 	uint8_t end_iclass;	/* class of the last instruction */
+	uint8_t end_size;	/* its length in bytes */
 };
 
 /*
@@ -227,6 +233,17 @@ PK_API int pk_pt_insn_resync(struct pk_pt_insn_decoder *dec);
  * reports it: after the last packet decoded). */
 PK_API int pk_pt_insn_offset(const struct pk_pt_insn_decoder *dec,
 			     uint64_t *offset);
+
+/* The address of the next instruction, when the flow knows it (after a
+ * branch, once its outcome was read): 0, or PK_ERR_NOSYNC. */
+PK_API int pk_pt_insn_next_ip(const struct pk_pt_insn_decoder *dec,
+			      uint64_t *ip);
+
+/* The TSC of the decoder's position: as of the last branch query (the
+ * TNT or TIP that decided the flow so far), else of the last timing
+ * packet read. 0, or PK_PT_ERR_NO_TIME when none was seen. */
+PK_API int pk_pt_insn_time(const struct pk_pt_insn_decoder *dec,
+			   uint64_t *tsc);
 
 /* Decodes the instruction at IP (for tools): 0 or PK_PT_ERR_NOMAP /
  * PK_PT_ERR_BAD_INSN. */

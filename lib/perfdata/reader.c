@@ -576,6 +576,26 @@ static void add_modifiers(const struct perf_event_attr *a, char *b, size_t n)
 	b[k == colon + 1 ? colon : k] = '\0';
 }
 
+int pk_attr_made_name(const struct perf_event_attr *a, char *buf, size_t len)
+{
+	const char *base = NULL;
+	char b[128];
+
+	if (a->type == PERF_TYPE_HARDWARE && a->config < PK_ARRAY_SIZE(hw_names))
+		base = hw_names[a->config];
+	if (a->type == PERF_TYPE_SOFTWARE && a->config < PK_ARRAY_SIZE(sw_names))
+		base = sw_names[a->config];
+	if (!base && a->type != PERF_TYPE_RAW)
+		return -ENOENT;
+	/* perf's evsel__raw_name: "raw 0x1cd" */
+	if (base)
+		snprintf(b, sizeof(b), "%s", base);
+	else
+		snprintf(b, sizeof(b), "raw 0x%llx", (unsigned long long)a->config);
+	add_modifiers(a, b, sizeof(b));
+	return snprintf(buf, len, "%s", b);
+}
+
 const char *pk_perfdata_attr_name(const struct pk_perfdata *pd, unsigned idx)
 {
 	if (idx >= pd->nr_attrs)
@@ -597,18 +617,12 @@ const char *pk_perfdata_attr_made_name(const struct pk_perfdata *pd,
 	if (pd->attrs[idx].auto_name)
 		return pd->attrs[idx].auto_name;
 	a = &pd->attrs[idx].attr;
-	if (a->type == PERF_TYPE_HARDWARE && a->config < PK_ARRAY_SIZE(hw_names))
-		base = hw_names[a->config];
-	if (a->type == PERF_TYPE_SOFTWARE && a->config < PK_ARRAY_SIZE(sw_names))
-		base = sw_names[a->config];
-	if (!base && a->type != PERF_TYPE_RAW)
+	if (pk_attr_made_name(a, b, sizeof(b)) < 0)
 		return NULL;
-	/* perf's evsel__raw_name: "raw 0x1cd" */
-	if (base)
-		snprintf(b, sizeof(b), "%s", base);
-	else
-		snprintf(b, sizeof(b), "raw 0x%llx", (unsigned long long)a->config);
-	add_modifiers(a, b, sizeof(b));
+	if (a->type == PERF_TYPE_HARDWARE)
+		base = hw_names[a->config];
+	else if (a->type == PERF_TYPE_SOFTWARE)
+		base = sw_names[a->config];
 	/* made once, kept with the attr (freed with the file) */
 	((struct pk_perfdata *)pd)->attrs[idx].auto_name = pk__strdup(b);
 	return pd->attrs[idx].auto_name ? pd->attrs[idx].auto_name : base;

@@ -89,6 +89,27 @@ int pk_pt_insn_offset(const struct pk_pt_insn_decoder *d, uint64_t *offset)
 	return 0;
 }
 
+int pk_pt_insn_next_ip(const struct pk_pt_insn_decoder *d, uint64_t *ip)
+{
+	if (!d || !ip)
+		return PK_ERR_INTERNAL;
+	if (!d->enabled || d->noip)
+		return PK_ERR_NOSYNC;
+	*ip = d->ip;
+	return 0;
+}
+
+int pk_pt_insn_time(const struct pk_pt_insn_decoder *d, uint64_t *tsc)
+{
+	if (!d || !tsc)
+		return PK_ERR_INTERNAL;
+	if (d->q_tsc) {		/* as of the packet that led here */
+		*tsc = d->q_tsc;
+		return 0;
+	}
+	return pk_pt_time_query(&d->time, tsc);
+}
+
 /* ---- queries ---- */
 
 static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
@@ -780,6 +801,7 @@ static inline bool fast_step(struct pk_pt_insn_decoder *d,
 	blk->ninsn = b->ninsn;
 	blk->end_ip = b->end_ip;
 	blk->end_iclass = b->last_iclass;
+	blk->end_size = b->last_size;
 	d->ip = nip;
 	d->absolute = b->absolute;
 	d->after_branch = true;
@@ -809,6 +831,7 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 	blk->end_ip = d->ip;
 	blk->ninsn = 0;
 	blk->end_iclass = PK_PT_IC_ERROR;
+	blk->end_size = 0;
 	blk->mode = d->mode;
 	blk->speculative = d->speculative;
 	/* Events pending or about: one instruction at a time. */
@@ -822,6 +845,7 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 			blk->ninsn = 1;
 			blk->end_ip = in.ip;
 			blk->end_iclass = in.iclass;
+			blk->end_size = in.size;
 		}
 		return err;
 	}
@@ -836,6 +860,7 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 	d->queried = false;
 	blk->ninsn = b->ninsn - 1;
 	blk->end_ip = b->end_ip;
+	blk->end_size = b->last_size;
 	d->touched = false;
 	err = proceed(d, &last, b->target, &nip);
 	if (err < 0) {

@@ -643,6 +643,13 @@ void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 	bool have_ip = false;
 	uint64_t ip = 0;
 
+	if (d->opts.psb_events) {
+		struct qev e;
+
+		pk__pt_fl_new_ev(&e, PK_PT_EV_PSB, B_NOW);
+		e.ev.u.psb.offset = d->next_off;
+		pt_fl_push_event(d, &e);
+	}
 	pk__pt_fl_take(d);
 	pk_pt_tcal_psb(&d->tcal, &d->cfg);
 	for (;;) {
@@ -693,6 +700,13 @@ void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 		default:
 			if (pt_fl_is_timing(p->type))
 				pt_fl_do_timing(d, p, true);
+			if (p->type == PK_PT_CBR && d->opts.psb_events) {
+				struct qev e;
+
+				pk__pt_fl_new_ev(&e, PK_PT_EV_CBR, B_NOW);
+				e.ev.u.cbr.ratio = p->u.cbr.ratio;
+				pt_fl_push_event(d, &e);
+			}
 			break;
 		}
 		pk__pt_fl_take(d);

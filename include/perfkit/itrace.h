@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit itrace: the instruction trace (Intel PT) of a perf.data file
+ * turned into synthesized samples, as perf's --itrace does.
+ *
+ *   pk_itrace_opts   what to synthesize: perf's --itrace letters, parsed
+ *                    by pk_itrace_parse() and written back by
+ *                    pk_itrace_format()
+ *   pk_itrace        the decoder of one perf.data: AUXTRACE_INFO, the
+ *                    AUXTRACE buffers queued per thread or CPU, the code
+ *                    of each thread from the session's maps; feed it every
+ *                    record in the session's order with pk_itrace_record()
+ *                    and it calls back with each synthesized sample when
+ *                    perf would deliver it (timeless decoding: when the
+ *                    traced thread exits, or at pk_itrace_flush()).
+ */
+#ifndef PERFKIT_ITRACE_H
+#define PERFKIT_ITRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <perfkit/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pk_itrace_period_type {
+	PK_ITRACE_PERIOD_INSTRUCTIONS,
+	PK_ITRACE_PERIOD_TICKS,
+	PK_ITRACE_PERIOD_NANOSECS,
+};
+
+/* perf's itrace_synth_opts. */
+struct pk_itrace_opts {
+	size_t sz;
+	bool set;		/* a letter was given (else perf's default) */
+	bool instructions;	/* i */
+	bool cycles;		/* y */
+	bool branches;		/* b */
+	bool transactions;	/* x */
+	bool ptwrites;		/* w */
+	bool pwr_events;	/* p */
+	bool other_events;	/* o */
+	bool intr_events;	/* I */
+	bool errors;		/* e */
+	bool log;		/* d */
+	bool calls;		/* c */
+	bool returns;		/* r */
+	bool callchain;		/* g */
+	bool add_callchain;	/* G */
+	bool last_branch;	/* l */
+	bool add_last_branch;	/* L */
+	bool approx_ipc;	/* A */
+	bool timeless;		/* Z */
+	bool flc, llc, tlb, remote_access, mem; /* f m t a M (ARM SPE) */
+	int quick;		/* q: 1, qq: 2 */
+	bool error_minus_overflow;  /* e-o */
+	bool error_minus_lost;      /* e-l */
+	uint32_t log_plus_flags, log_minus_flags; /* d+x / d-x letters */
+	unsigned callchain_sz;	/* g N (default 16) */
+	unsigned last_branch_sz;/* l N (default 64) */
+	uint64_t period;	/* i/y period */
+	int period_type;	/* enum pk_itrace_period_type */
+	bool period_set;
+	uint64_t initial_skip;	/* s N */
+	/* keep each thread's call stack (the depth of samples, perf's
+	 * thread stack for callindent) */
+	bool thread_stack;
+};
+#define pk_itrace_opts__last_field thread_stack
+
+/* The default sizes and period (perf's). */
+#define PK_ITRACE_DEFAULT_CALLCHAIN_SZ 16
+#define PK_ITRACE_DEFAULT_LAST_BRANCH_SZ 64
+#define PK_ITRACE_MAX_CALLCHAIN_SZ 1024
+#define PK_ITRACE_DEFAULT_PERIOD 100000	/* ns */
+
+/*
+ * Parses an --itrace argument (without "--itrace="; NULL or "" means the
+ * bare option: perf's default letters) into *O, which the caller zeroed
+ * with its sz set. 0, or PK_ERR_SYNTAX with *ERRPOS the offset of the
+ * offending character.
+ */
+PK_API int pk_itrace_parse(struct pk_itrace_opts *o, const char *s,
+			   size_t *errpos);
+/*
+ * perf's defaults (itrace_synth_opts__set_default): NO_SAMPLE is true for
+ * tools that show samples one by one (perf script: calls, power, errors,
+ * ...; period 1 instruction), false for report and inject (instructions
+ * and cycles every 100 us).
+ */
+PK_API void pk_itrace_set_default(struct pk_itrace_opts *o, bool no_sample);
+/* The letters of O as an --itrace argument (snprintf semantics). */
+PK_API int pk_itrace_format(const struct pk_itrace_opts *o, char *buf,
+			    size_t len);
+
+/* The kinds of synthesized samples. */
+enum pk_itrace_kind {
+	PK_ITRACE_INSTRUCTIONS,
+	PK_ITRACE_BRANCHES,
+	PK_ITRACE_PSB,
+	PK_ITRACE_CBR,
+	PK_ITRACE_ERROR,
+	PK_ITRACE_NR_KINDS,
+};
+
+/* perf's sample flags (PERF_IP_FLAG_*). */
+enum {
+	PK_IP_FLAG_BRANCH = 1u << 0,
+	PK_IP_FLAG_CALL = 1u << 1,
+	PK_IP_FLAG_RETURN = 1u << 2,
+	PK_IP_FLAG_CONDITIONAL = 1u << 3,
+	PK_IP_FLAG_SYSCALLRET = 1u << 4,
+	PK_IP_FLAG_ASYNC = 1u << 5,
+	PK_IP_FLAG_INTERRUPT = 1u << 6,
+	PK_IP_FLAG_TX_ABORT = 1u << 7,
+	PK_IP_FLAG_TRACE_BEGIN = 1u << 8,
+	PK_IP_FLAG_TRACE_END = 1u << 9,
+	PK_IP_FLAG_IN_TX = 1u << 10,
+	PK_IP_FLAG_VMENTRY = 1u << 11,
+	PK_IP_FLAG_VMEXIT = 1u << 12,
+	PK_IP_FLAG_INTR_DISABLE = 1u << 13,
+	PK_IP_FLAG_INTR_TOGGLE = 1u << 14,
+};
+
+/* One synthesized sample, valid during the callback. */
+struct pk_itrace_sample {
+	int kind;		/* enum pk_itrace_kind */
+	int32_t pid, tid, cpu;	/* cpu -1 when unknown */
+	uint64_t time;		/* perf time (ns); 0 when timeless */
+	bool has_time;
+	uint64_t ip, addr;	/* addr: branch target */
+	uint16_t cpumode;	/* PERF_RECORD_MISC_USER / _KERNEL */
+	uint16_t addr_cpumode;	/* of addr */
+	uint64_t period;
+	uint32_t flags;		/* PK_IP_FLAG_* */
+	uint8_t insn_len;
+	uint8_t insn[16];	/* the instruction's bytes (when known) */
+	uint64_t insn_cnt;	/* instructions since the last sample */
+	int depth;		/* call depth of the thread (callindent) */
+	union {
+		struct { uint64_t offset; } psb;
+		struct { uint8_t cbr; uint32_t freq_mhz, percent; } cbr;
+		struct {
+			int type;	/* 1: decoder error, 2: lost data */
+			int code;	/* perf's INTEL_PT_ERR_* number */
+			const char *msg;
+		} error;
+	} u;
+};
+
+struct pk_perfdata;
+struct pk_session;
+struct pk_record;
+struct pk_itrace;
+
+/* Called for each synthesized sample: non-zero stops and is returned. */
+typedef int (*pk_itrace_cb)(void *ctx, const struct pk_itrace_sample *s);
+
+/*
+ * The decoder of PD's instruction trace, reading code through SESS (the
+ * session the caller runs over PD: its maps must reflect the records fed
+ * so far). NULL with errno ENOENT (PD has no AUX area trace), ENOTSUP (a
+ * kind of trace perfkit does not decode), EINVAL or ENOMEM.
+ */
+PK_API struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
+				       struct pk_session *sess,
+				       const struct pk_itrace_opts *opts,
+				       pk_itrace_cb cb, void *ctx);
+PK_API void pk_itrace_free(struct pk_itrace *it);
+/* Feeds one record (call before the session applies it). Samples due
+ * are delivered first. 0 or a callback's / decoder's error (-errno). */
+PK_API int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec);
+/* Decodes what remains queued (end of file). */
+PK_API int pk_itrace_flush(struct pk_itrace *it);
+/* Whether the trace is decoded timeless (no usable timestamps). */
+PK_API bool pk_itrace_timeless(const struct pk_itrace *it);
+/* The evsel name perf gives a synthesized kind ("branches:uH"...), from
+ * the traced event's exclude bits. */
+PK_API const char *pk_itrace_kind_name(const struct pk_itrace *it, int kind);
+/* The widest name of the events perf adds for the options
+ * (instructions, branches, transactions, cycles, ptwrite, power...): the
+ * event column's width counts them whether they sample or not. */
+PK_API int pk_itrace_name_width(const struct pk_itrace *it);
+/* The attr perf gives the synthesized events of KIND (type, config,
+ * sample_type, period, exclude bits) into *ATTR. */
+struct perf_event_attr;
+PK_API void pk_itrace_kind_attr(const struct pk_itrace *it, int kind,
+				struct perf_event_attr *attr);
+/* The number of decoder errors so far (perf's closing warning). */
+PK_API uint64_t pk_itrace_nr_errors(const struct pk_itrace *it);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

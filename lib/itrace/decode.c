@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One AUX queue decoded into perf's synthesized samples: the flow
+ * decoder walks the trace over the code the session maps for the thread;
+ * each taken branch, each Nth instruction, each PSB, CBR change and
+ * decoder error becomes a sample as perf's intel-pt.c makes it.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include "base/base.h"
+#include "itrace/itrace_int.h"
+
+struct walk {
+	struct pk_itrace *it;
+	struct it_queue *q;
+	struct pk_pt_insn_decoder *dec;
+	int32_t pid, tid, cpu;
+	uint64_t cnt;		/* instructions since the last i sample */
+	uint64_t period;	/* in instructions; 0: no i samples */
+	struct pk_pt_insn pend;	/* the last instruction, if a branch */
+	bool have_pend;
+	uint64_t next_ip;	/* after the last instruction */
+	int cbr;		/* the last CBR reported, -1 none */
+	struct ts_ent { uint64_t ret; bool trace_end; } *ts;
+	size_t ts_n, ts_cap;	/* perf's thread stack: ts_n is the depth */
+	uint64_t cbr2khz;
+	int err;		/* a callback's */
+	uint64_t tsc;		/* perf's timestamp: only moves forward */
+};
+
+/* ---- code image ---- */
+
+static int add_map(void *ctx, const struct pk_session_mapping *m)
+{
+	struct pk_pt_image *img = ctx;
+	struct stat st;
+	uint64_t size;
+
+	if (!(m->prot & PROT_EXEC) || !m->name || m->name[0] != '/' ||
+	    stat(m->name, &st) || !S_ISREG(st.st_mode) ||
+	    m->pgoff >= (uint64_t)st.st_size)
+		return 0;
+	size = m->end - m->start;
+	if (size > (uint64_t)st.st_size - m->pgoff)
+		size = (uint64_t)st.st_size - m->pgoff;
+	pk_pt_image_add_file(img, m->name, m->pgoff, size, m->start);
+	return 0;
+}
+
+static struct pk_pt_image *image_of(struct pk_itrace *it, int32_t tid)
+{
+	struct pk_pt_image *img = pk_pt_image_new();
+
+	if (img)
+		pk_session_for_each_mapping(it->sess, tid, add_map, img);
+	return img;
+}
+
+/* ---- time ---- */
+
+static uint64_t tsc_to_perf(const struct it_info *in, uint64_t tsc)
+{
+	uint64_t shift = in->time_shift & 63, quot, rem;
+
+	quot = tsc >> shift;
+	rem = tsc & ((1ull << shift) - 1);
+	return in->time_zero + quot * in->time_mult +
+	       ((rem * in->time_mult) >> shift);
+}
+
+/* perf's intel_pt_ns_to_ticks. */
+static uint64_t ns_to_ticks(const struct it_info *in, uint64_t ns)
+{
+	uint64_t shift = in->time_shift & 63, quot, rem;
+
+	if (!in->time_mult)
+		return 0;
+	quot = ns / in->time_mult;
+	rem = ns % in->time_mult;
+	return (quot << shift) + (rem << shift) / in->time_mult;
+}
+
+/* ---- samples ---- */
+
+static void base(struct walk *w, struct pk_itrace_sample *s, int kind,
+		 uint64_t tsc, bool has_tsc)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->pid = w->pid;
+	s->tid = w->tid;
+	s->cpu = w->cpu;
+	s->cpumode = PERF_RECORD_MISC_USER;
+	s->addr_cpumode = PERF_RECORD_MISC_USER;
+	s->period = 1;
+	if (!w->it->timeless) {
+		uint64_t t;
+
+		if (has_tsc && tsc > w->tsc)
+			w->tsc = tsc;
+		if (!pk_pt_insn_time(w->dec, &t) && t > w->tsc)
+			w->tsc = t;
+		if (w->tsc) {
+			s->time = tsc_to_perf(&w->it->info, w->tsc);
+			s->has_time = true;
+		}
+	}
+}
+
+static bool kernel_ip(uint64_t ip)
+{
+	return ip >> 63;
+}
+
+static void emit(struct walk *w, struct pk_itrace_sample *s)
+{
+	if (w->err)
+		return;
+	if (s->ip && kernel_ip(s->ip))
+		s->cpumode = PERF_RECORD_MISC_KERNEL;
+	if (s->addr && kernel_ip(s->addr))
+		s->addr_cpumode = PERF_RECORD_MISC_KERNEL;
+	w->err = w->it->cb(w->it->ctx, s);
+}
+
+/* perf's flags of a branch instruction. */
+static uint32_t branch_flags(const struct pk_pt_insn *in)
+{
+	switch (in->iclass) {
+	case PK_PT_IC_CALL:
+	case PK_PT_IC_CALL_IND:
+		return PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL;
+	case PK_PT_IC_RETURN:
+		return PK_IP_FLAG_BRANCH | PK_IP_FLAG_RETURN;
+	case PK_PT_IC_COND_JUMP:
+		return PK_IP_FLAG_BRANCH | PK_IP_FLAG_CONDITIONAL;
+	case PK_PT_IC_FAR_CALL:
+		/* int n / int3 / into: an interrupt; else syscall, sysenter */
+		if (in->raw[0] == 0xcd || in->raw[0] == 0xcc ||
+		    in->raw[0] == 0xce)
+			return PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL |
+			       PK_IP_FLAG_INTERRUPT;
+		return PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL |
+		       PK_IP_FLAG_SYSCALLRET;
+	case PK_PT_IC_FAR_RETURN:
+		if (in->raw[0] == 0xcf || (in->raw[0] == 0x48 &&
+					   in->raw[1] == 0xcf))
+			return PK_IP_FLAG_BRANCH | PK_IP_FLAG_RETURN |
+			       PK_IP_FLAG_INTERRUPT;
+		return PK_IP_FLAG_BRANCH | PK_IP_FLAG_RETURN |
+		       PK_IP_FLAG_SYSCALLRET;
+	case PK_PT_IC_JUMP:
+	case PK_PT_IC_JUMP_IND:
+	case PK_PT_IC_FAR_JUMP:
+		return PK_IP_FLAG_BRANCH;
+	default:
+		return 0;
+	}
+}
+
+/* ---- perf's thread stack (thread_stack__event) ---- */
+
+static void ts_pop(struct walk *w, uint64_t ret)
+{
+	for (size_t i = w->ts_n; i; )
+		if (w->ts[--i].ret == ret) {
+			w->ts_n = i;
+			return;
+		}
+}
+
+static void ts_pop_trace_end(struct walk *w)
+{
+	while (w->ts_n && w->ts[w->ts_n - 1].trace_end)
+		w->ts_n--;
+}
+
+static void ts_event(struct walk *w, uint32_t flags, uint64_t from,
+		     uint64_t to, unsigned len)
+{
+	if (flags & PK_IP_FLAG_CALL) {
+		uint64_t ret = from + len;
+
+		if (!to || ret == to)
+			return;	/* zero-length calls are left out */
+		if (w->ts_n == w->ts_cap && !pk__grow((void **)&w->ts,
+				&w->ts_cap, w->ts_n, 1, sizeof(*w->ts)))
+			return;
+		w->ts[w->ts_n].ret = ret;
+		w->ts[w->ts_n++].trace_end = flags & PK_IP_FLAG_TRACE_END;
+	} else if (flags & PK_IP_FLAG_TRACE_BEGIN) {
+		ts_pop(w, to);
+		ts_pop_trace_end(w);
+	} else if ((flags & PK_IP_FLAG_RETURN) && from) {
+		ts_pop(w, to);
+	}
+}
+
+static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
+		      uint64_t to, const struct pk_pt_insn *in,
+		      const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+
+	if (w->it->opts.thread_stack)
+		ts_event(w, flags, from, to, in ? in->size : 0);
+	if (!w->it->opts.branches)
+		return;
+	if (w->it->branches_filter && !(flags & w->it->branches_filter))
+		return;
+	base(w, &s, PK_ITRACE_BRANCHES, ev ? ev->tsc : 0, ev && ev->has_tsc);
+	s.flags = flags;
+	s.ip = from;
+	s.addr = to;
+	s.depth = (int)w->ts_n;
+	if (in) {
+		s.insn_len = in->size;
+		memcpy(s.insn, in->raw, in->size < 16 ? in->size : 16);
+	}
+	emit(w, &s);
+}
+
+static void branch(struct walk *w, uint32_t flags, uint64_t from,
+		   uint64_t to, const struct pk_pt_insn *in)
+{
+	branch_at(w, flags, from, to, in, NULL);
+}
+
+/* The pending branch went to TO. */
+static void resolve(struct walk *w, uint64_t to)
+{
+	const struct pk_pt_insn *p = &w->pend;
+
+	w->have_pend = false;
+	if (p->iclass == PK_PT_IC_COND_JUMP && to == p->ip + p->size)
+		return;		/* not taken */
+	branch(w, branch_flags(p), p->ip, to, p);
+}
+
+static bool is_branch(uint8_t c)
+{
+	return c >= PK_PT_IC_CALL && c <= PK_PT_IC_FAR_JUMP;
+}
+
+static void insn(struct walk *w, const struct pk_pt_insn *in)
+{
+	if (w->have_pend)
+		resolve(w, in->ip);
+	if (w->period && ++w->cnt >= w->period) {
+		struct pk_itrace_sample s;
+
+		base(w, &s, PK_ITRACE_INSTRUCTIONS, 0, false);
+		s.ip = in->ip;
+		s.period = w->cnt;
+		s.insn_cnt = w->cnt;
+		s.insn_len = in->size;
+		memcpy(s.insn, in->raw, in->size < 16 ? in->size : 16);
+		w->cnt = 0;
+		emit(w, &s);
+	}
+	w->next_ip = in->ip + in->size;
+	if (is_branch(in->iclass)) {
+		w->pend = *in;
+		w->have_pend = true;
+	}
+}
+
+/* perf's INTEL_PT_ERR_* of a decoder error. */
+static int err_code(int status)
+{
+	switch (status) {
+	case -ENOMEM: return 1;
+	case PK_PT_ERR_NOMAP: case PK_PT_ERR_BAD_INSN: return 5;
+	case PK_PT_ERR_BAD_QUERY: case PK_PT_ERR_RETSTACK:
+	case PK_PT_ERR_BAD_RETCOMP: case PK_PT_ERR_NO_ENABLE:
+	case PK_PT_ERR_BAD_STATUS: return 6;
+	case PK_PT_ERR_LOOP: return 10;
+	case PK_ERR_EOS: return 4;
+	default: return 3;	/* packet errors */
+	}
+}
+
+static const char *const err_msg[] = {
+	"", "Memory allocation failed", "Internal error", "Bad packet",
+	"No more data", "Failed to get instruction",
+	"Trace doesn't match instruction", "Overflow packet",
+	"Lost trace data", "Unknown error!",
+	"Never-ending loop (refer perf config intel-pt.max-loops)",
+};
+
+static void error(struct walk *w, int code, uint64_t ip)
+{
+	struct pk_itrace_sample s;
+
+	w->it->nr_errors++;
+	if (!w->it->opts.errors)
+		return;
+	if (code == 7 && w->it->opts.error_minus_overflow)
+		return;
+	if (code == 8 && w->it->opts.error_minus_lost)
+		return;
+	base(w, &s, PK_ITRACE_ERROR, 0, false);
+	s.ip = ip;
+	s.u.error.type = 1;
+	s.u.error.code = code;
+	s.u.error.msg = err_msg[code];
+	emit(w, &s);
+}
+
+/* A branch whose outcome the decoder already read is done before an
+ * event that does not change the flow (perf's decoder meets them in
+ * that order). */
+static void settle(struct walk *w)
+{
+	uint64_t ip;
+
+	if (w->have_pend && !pk_pt_insn_next_ip(w->dec, &ip))
+		resolve(w, ip);
+}
+
+static void event(struct walk *w, const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+
+	switch (ev->type) {
+	case PK_PT_EV_ENABLED:
+		w->have_pend = false;
+		branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0,
+			  ev->ip, NULL, ev);
+		break;
+	case PK_PT_EV_DISABLED:
+		if (w->have_pend) {
+			w->have_pend = false;
+			branch_at(w, branch_flags(&w->pend) |
+				  PK_IP_FLAG_TRACE_END, w->pend.ip,
+				  ev->ip_suppressed ? 0 : ev->ip, &w->pend, ev);
+		} else {
+			branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_END,
+				  w->next_ip, 0, NULL, ev);
+		}
+		break;
+	case PK_PT_EV_ASYNC_DISABLED:
+		if (w->have_pend)
+			resolve(w, ev->at);
+		branch(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_ASYNC |
+		       PK_IP_FLAG_TRACE_END, ev->at, 0, NULL);
+		break;
+	case PK_PT_EV_ASYNC_BRANCH:
+		if (w->have_pend)
+			resolve(w, ev->at);
+		branch(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL |
+		       PK_IP_FLAG_ASYNC | PK_IP_FLAG_INTERRUPT, ev->at, ev->ip,
+		       NULL);
+		break;
+	case PK_PT_EV_OVERFLOW:
+		w->have_pend = false;
+		error(w, 7, ev->ip_suppressed ? 0 : ev->ip);
+		break;
+	case PK_PT_EV_PSB:
+		settle(w);
+		if (!w->it->opts.pwr_events)
+			break;
+		base(w, &s, PK_ITRACE_PSB, ev->tsc, ev->has_tsc);
+		s.ip = w->have_pend ? w->pend.ip : 0;
+		s.u.psb.offset = ev->u.psb.offset;
+		emit(w, &s);
+		break;
+	case PK_PT_EV_CBR:
+		settle(w);
+		if (!w->it->opts.pwr_events || ev->u.cbr.ratio == w->cbr)
+			break;
+		w->cbr = ev->u.cbr.ratio;
+		base(w, &s, PK_ITRACE_CBR, ev->tsc, ev->has_tsc);
+		s.ip = 0;
+		s.u.cbr.cbr = ev->u.cbr.ratio;
+		s.u.cbr.freq_mhz = (uint32_t)((ev->u.cbr.ratio * w->cbr2khz +
+					       500) / 1000);
+		if (w->it->info.max_non_turbo_ratio)
+			s.u.cbr.percent = (uint32_t)((ev->u.cbr.ratio * 1000 /
+				w->it->info.max_non_turbo_ratio + 5) / 10);
+		emit(w, &s);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Events pending, then the status after them. */
+static int events(struct walk *w, int status)
+{
+	while (status >= 0 && (status & PK_PT_STS_EVENT) && !w->err) {
+		struct pk_pt_event ev;
+
+		status = pk_pt_insn_event(w->dec, &ev);
+		if (status >= 0)
+			event(w, &ev);
+	}
+	return status;
+}
+
+static void walk(struct walk *w)
+{
+	int status = pk_pt_insn_sync_forward(w->dec);
+	struct pk_pt_insn in;
+
+	while (!w->err) {
+		if (status >= 0)
+			status = events(w, status);
+		if (status >= 0 && (status & PK_PT_STS_EOS))
+			return;
+		if (status >= 0) {
+			memset(&in, 0, sizeof(in));
+			status = pk_pt_insn_next(w->dec, &in);
+			if (status >= 0 || in.iclass != PK_PT_IC_ERROR)
+				insn(w, &in);
+			if (status >= 0)
+				continue;
+		}
+		if (status == PK_ERR_EOS)
+			return;
+		error(w, err_code(status), in.ip);
+		w->have_pend = false;
+		w->ts_n = 0;	/* a new trace: perf flushes the stack */
+		status = pk_pt_insn_sync_forward(w->dec);
+	}
+}
+
+static void config(const struct pk_itrace *it, struct pk_pt_config *c)
+{
+	const struct it_info *in = &it->info;
+
+	memset(c, 0, sizeof(*c));
+	c->sz = sizeof(*c);
+	if (in->mtc_freq_bits)
+		c->mtc_freq = (uint8_t)((it->pt.config & in->mtc_freq_bits) >>
+					__builtin_ctzll(in->mtc_freq_bits));
+	c->nom_freq = (uint8_t)in->max_non_turbo_ratio;
+	c->cpuid_0x15_eax = (uint32_t)in->tsc_ctc_d;
+	c->cpuid_0x15_ebx = (uint32_t)in->tsc_ctc_n;
+}
+
+int pk__it_decode(struct pk_itrace *it, struct it_queue *q)
+{
+	struct walk w = { .it = it, .q = q, .cbr = -1 };
+	struct pk_pt_config cfg;
+	struct pk_pt_image *img;
+	PK_OPTS(pk_pt_insn_opts, io, .psb_events = 1);
+
+	q->decoded = true;
+	w.tid = q->tid;
+	w.pid = pk__it_pid(it, q->tid);
+	w.cpu = q->cpu;
+	if (it->opts.instructions) {
+		w.period = it->opts.period ? it->opts.period : 1;
+		if (it->opts.period_type != PK_ITRACE_PERIOD_INSTRUCTIONS)
+			w.period = 0; /* time periods: not yet */
+		if (it->opts.period_type == PK_ITRACE_PERIOD_NANOSECS &&
+		    !it->opts.period)
+			w.period = 1; /* i0ns: every instruction, as perf */
+	}
+	if (it->info.max_non_turbo_ratio)
+		w.cbr2khz = ns_to_ticks(&it->info, 1000000000ull) /
+			    it->info.max_non_turbo_ratio / 1000;
+	config(it, &cfg);
+	img = image_of(it, q->tid);
+	if (!img)
+		return -ENOMEM;
+	w.dec = pk_pt_insn_decoder_new(q->data, q->len, &cfg, img, &io);
+	if (!w.dec) {
+		pk_pt_image_free(img);
+		return -ENOMEM;
+	}
+	walk(&w);
+	pk__free(w.ts);
+	pk_pt_insn_decoder_free(w.dec);
+	pk_pt_image_free(img);
+	return w.err;
+}

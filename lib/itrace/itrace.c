@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The instruction trace of a perf.data: AUXTRACE_INFO read, AUXTRACE
+ * buffers queued by their index (one queue per thread or CPU), each queue
+ * decoded when perf decodes it in timeless mode: when its thread exits,
+ * else at the end of the file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "base/base.h"
+#include "itrace/itrace_int.h"
+
+#define RD64(p, o) pk__rd64((const uint8_t *)(p) + (o))
+#define RD32(p, o) pk__rd32((const uint8_t *)(p) + (o))
+
+static inline uint64_t pk__rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t pk__rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* Synthesized events as perf makes them: hardware instructions and
+ * branches with the traced event's exclude bits, named by them. */
+static void make_names(struct pk_itrace *it)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_HARDWARE;
+	a.exclude_user = it->pt.exclude_user;
+	a.exclude_kernel = it->pt.exclude_kernel;
+	a.exclude_hv = it->pt.exclude_hv;
+	a.exclude_host = it->pt.exclude_host;
+	a.exclude_guest = it->pt.exclude_guest;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	pk_attr_made_name(&a, it->names[PK_ITRACE_INSTRUCTIONS], 64);
+	a.config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+	pk_attr_made_name(&a, it->names[PK_ITRACE_BRANCHES], 64);
+	snprintf(it->names[PK_ITRACE_PSB], 64, "psb");
+	snprintf(it->names[PK_ITRACE_CBR], 64, "cbr");
+	snprintf(it->names[PK_ITRACE_ERROR], 64, "error");
+}
+
+/* perf's branches_filter: which branch samples c and r keep. */
+static uint32_t branch_filter(const struct pk_itrace_opts *o)
+{
+	uint32_t f = 0;
+
+	if (o->calls)
+		f |= PK_IP_FLAG_CALL | PK_IP_FLAG_ASYNC |
+		     PK_IP_FLAG_TRACE_END;
+	if (o->returns)
+		f |= PK_IP_FLAG_RETURN | PK_IP_FLAG_TRACE_BEGIN;
+	return f;
+}
+
+struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
+				struct pk_session *sess,
+				const struct pk_itrace_opts *opts,
+				pk_itrace_cb cb, void *ctx)
+{
+	struct pk_itrace *it;
+
+	if (!pd || !sess || !cb || (opts && opts->sz < sizeof(*opts))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	it = pk__zalloc(sizeof(*it));
+	if (!it) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	it->pd = pd;
+	it->sess = sess;
+	it->cb = cb;
+	it->ctx = ctx;
+	it->pt_attr = -1;
+	if (opts && opts->set) {
+		it->opts = *opts;
+	} else {
+		pk_itrace_set_default(&it->opts, true);
+		it->opts.thread_stack = opts && opts->thread_stack;
+	}
+	it->opts.sz = sizeof(it->opts);
+	it->branches_filter = branch_filter(&it->opts);
+	return it;
+}
+
+void pk_itrace_free(struct pk_itrace *it)
+{
+	if (!it)
+		return;
+	for (size_t i = 0; i < it->nq; i++)
+		pk__free(it->q[i].data);
+	pk__free(it->q);
+	pk__free(it->th);
+	pk__free(it);
+}
+
+bool pk_itrace_timeless(const struct pk_itrace *it)
+{
+	return it->timeless;
+}
+
+const char *pk_itrace_kind_name(const struct pk_itrace *it, int kind)
+{
+	return kind >= 0 && kind < PK_ITRACE_NR_KINDS ? it->names[kind] : "";
+}
+
+int pk_itrace_name_width(const struct pk_itrace *it)
+{
+	const struct pk_itrace_opts *o = &it->opts;
+	struct perf_event_attr a;
+	char b[64];
+	int w = 0, n;
+
+	if (it->pt_attr < 0)
+		return 0;
+	memset(&a, 0, sizeof(a));
+	pk_itrace_kind_attr(it, PK_ITRACE_BRANCHES, &a);
+	if (o->instructions)
+		w = PK_MAX(w, (int)strlen(it->names[PK_ITRACE_INSTRUCTIONS]));
+	if (o->cycles) {
+		a.config = PERF_COUNT_HW_CPU_CYCLES;
+		n = pk_attr_made_name(&a, b, sizeof(b));
+		w = PK_MAX(w, n);
+	}
+	if (o->branches)
+		w = PK_MAX(w, (int)strlen(it->names[PK_ITRACE_BRANCHES]));
+	if (o->transactions)
+		w = PK_MAX(w, (int)strlen("transactions"));
+	if (o->pwr_events)
+		w = PK_MAX(w, (int)strlen("exstop"));
+	return w;
+}
+
+void pk_itrace_kind_attr(const struct pk_itrace *it, int kind,
+			 struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->sample_type = (it->pt.sample_type | PERF_SAMPLE_IP |
+			  PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD);
+	if (it->timeless)
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
+	else
+		a->sample_type |= PERF_SAMPLE_TIME;
+	if (!it->info.per_cpu_mmaps)
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_CPU;
+	a->exclude_user = it->pt.exclude_user;
+	a->exclude_kernel = it->pt.exclude_kernel;
+	a->exclude_hv = it->pt.exclude_hv;
+	a->exclude_host = it->pt.exclude_host;
+	a->exclude_guest = it->pt.exclude_guest;
+	a->sample_id_all = 1;
+	a->sample_period = 1;
+	switch (kind) {
+	case PK_ITRACE_INSTRUCTIONS:
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_INSTRUCTIONS;
+		if (it->opts.period_type == PK_ITRACE_PERIOD_INSTRUCTIONS)
+			a->sample_period = it->opts.period ? it->opts.period : 1;
+		break;
+	case PK_ITRACE_BRANCHES:
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+		a->sample_type |= PERF_SAMPLE_ADDR;
+		break;
+	default:
+		a->type = 0x80000000u;	/* PERF_TYPE_SYNTH */
+		a->config = (uint64_t)kind;
+		a->sample_type |= PERF_SAMPLE_RAW;
+		break;
+	}
+}
+
+uint64_t pk_itrace_nr_errors(const struct pk_itrace *it)
+{
+	return it->nr_errors;
+}
+
+/* perf's intel_pt_timeless_decoding: no usable time on some event, or
+ * no TSC in the trace. */
+static bool timeless(struct pk_itrace *it)
+{
+	unsigned n = pk_perfdata_nr_attrs(it->pd);
+
+	if (it->opts.timeless || !it->info.tsc_bit ||
+	    !it->info.cap_user_time_zero || !(it->pt.config & it->info.tsc_bit))
+		return true;
+	for (unsigned i = 0; i < n; i++)
+		if (!(pk_perfdata_attr(it->pd, i)->sample_type &
+		      PERF_SAMPLE_TIME))
+			return true;
+	return false;
+}
+
+static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
+{
+	uint64_t *f = &it->info.pmu_type;
+	size_t n;
+	unsigned na = pk_perfdata_nr_attrs(it->pd);
+
+	if (rec->size < 16 || RD32(rec->hdr, 8) != 1) /* PERF_AUXTRACE_INTEL_PT */
+		return 0;
+	n = (rec->size - 16) / 8;
+	if (n < 10)
+		return 0;
+	if (n > 16)
+		n = 16;
+	for (size_t i = 0; i < n; i++)
+		f[i] = RD64(rec->hdr, 16 + 8 * i);
+	it->info.nr = (unsigned)n;
+	it->info.seen = true;
+	for (unsigned i = 0; i < na; i++)
+		if (pk_perfdata_attr(it->pd, i)->type == it->info.pmu_type) {
+			it->pt_attr = (int)i;
+			it->pt = *pk_perfdata_attr(it->pd, i);
+			break;
+		}
+	it->timeless = timeless(it);
+	make_names(it);
+	return 0;
+}
+
+static struct it_queue *queue(struct pk_itrace *it, uint32_t idx)
+{
+	struct it_queue *q;
+
+	for (size_t i = 0; i < it->nq; i++)
+		if (it->q[i].idx == idx)
+			return &it->q[i];
+	if (!pk__grow((void **)&it->q, &it->capq, it->nq, 1, sizeof(*q)))
+		return NULL;
+	q = &it->q[it->nq++];
+	memset(q, 0, sizeof(*q));
+	q->idx = idx;
+	q->tid = -1;
+	q->cpu = -1;
+	return q;
+}
+
+static int auxtrace(struct pk_itrace *it, const struct pk_record *rec)
+{
+	struct it_queue *q;
+	uint64_t size, offset;
+
+	if (rec->size < 48)
+		return 0;
+	size = RD64(rec->hdr, 8);
+	offset = RD64(rec->hdr, 16);
+	q = queue(it, RD32(rec->hdr, 32));
+	if (!q)
+		return -ENOMEM;
+	q->tid = (int32_t)RD32(rec->hdr, 36);
+	q->cpu = (int32_t)RD32(rec->hdr, 40);
+	if (size > rec->extra_size)
+		size = rec->extra_size;
+	if (!size)
+		return 0;
+	if (!pk__grow((void **)&q->data, &q->cap, q->len, size, 1))
+		return -ENOMEM;
+	memcpy(q->data + q->len, rec->extra, size);
+	q->len += size;
+	q->next_offset = offset + size;
+	q->decoded = false;
+	return 0;
+}
+
+static int note_thread(struct pk_itrace *it, int32_t pid, int32_t tid)
+{
+	for (size_t i = 0; i < it->nth; i++)
+		if (it->th[i].tid == tid) {
+			it->th[i].pid = pid;
+			return 0;
+		}
+	if (!pk__grow((void **)&it->th, &it->capth, it->nth, 1,
+		      sizeof(*it->th)))
+		return -ENOMEM;
+	it->th[it->nth].pid = pid;
+	it->th[it->nth++].tid = tid;
+	return 0;
+}
+
+int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid)
+{
+	for (size_t i = 0; i < it->nth; i++)
+		if (it->th[i].tid == tid)
+			return it->th[i].pid;
+	return tid;
+}
+
+/* Timeless: a thread's queue is decoded when it exits. */
+static int on_exit(struct pk_itrace *it, int32_t tid)
+{
+	int err;
+
+	for (size_t i = 0; i < it->nq; i++) {
+		struct it_queue *q = &it->q[i];
+
+		if (q->tid == tid && !q->decoded && q->len &&
+		    (err = pk__it_decode(it, q)))
+			return err;
+	}
+	return 0;
+}
+
+int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
+{
+	const struct perf_event_header *h = rec->hdr;
+
+	switch (rec->type) {
+	case PK_RECORD_AUXTRACE_INFO:
+		return auxtrace_info(it, rec);
+	case PK_RECORD_AUXTRACE:
+		return auxtrace(it, rec);
+	case PERF_RECORD_ITRACE_START:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (rec->size >= 16)
+			return note_thread(it, (int32_t)RD32(h, 8),
+					   (int32_t)RD32(h, 12));
+		return 0;
+	case PERF_RECORD_FORK:
+		if (rec->size >= 16)
+			return note_thread(it, (int32_t)RD32(h, 8),
+					   (int32_t)RD32(h, 16));
+		return 0;
+	case PERF_RECORD_EXIT:
+		if (rec->size >= 24 && it->pt_attr >= 0)
+			return on_exit(it, (int32_t)RD32(h, 16));
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int pk_itrace_flush(struct pk_itrace *it)
+{
+	int err;
+
+	if (it->pt_attr < 0)
+		return 0;
+	for (size_t i = 0; i < it->nq; i++)
+		if (!it->q[i].decoded && it->q[i].len &&
+		    (err = pk__it_decode(it, &it->q[i])))
+			return err;
+	return 0;
+}

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --itrace letters: perf's grammar (letters, optional numbers after i y
+ * g l G L s, units after the i/y period, +x/-x flags after e and d, ' '
+ * and ',' ignored) and its defaults.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include "base/base.h"
+#include <perfkit/itrace.h>
+
+void pk_itrace_set_default(struct pk_itrace_opts *o, bool no_sample)
+{
+	o->branches = o->transactions = o->ptwrites = o->pwr_events = true;
+	o->other_events = o->intr_events = o->errors = true;
+	o->flc = o->llc = o->tlb = o->remote_access = o->mem = true;
+	if (no_sample) {
+		o->period_type = PK_ITRACE_PERIOD_INSTRUCTIONS;
+		o->period = 1;
+		o->calls = true;
+	} else {
+		o->instructions = o->cycles = true;
+		o->period_type = PK_ITRACE_PERIOD_NANOSECS;
+		o->period = PK_ITRACE_DEFAULT_PERIOD;
+	}
+	o->callchain_sz = PK_ITRACE_DEFAULT_CALLCHAIN_SZ;
+	o->last_branch_sz = PK_ITRACE_DEFAULT_LAST_BRANCH_SZ;
+	o->initial_skip = 0;
+}
+
+/* Digits at *P as a number (false when there are none or too many). */
+static bool number(const char **p, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t n = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	for (; isdigit((unsigned char)*s); s++) {
+		if (n > (UINT64_MAX - 9) / 10)
+			return false;
+		n = n * 10 + (uint64_t)(*s - '0');
+	}
+	*p = s;
+	*v = n;
+	return true;
+}
+
+static void skip_sep(const char **p)
+{
+	while (**p == ' ' || **p == ',')
+		(*p)++;
+}
+
+/* The i/y period and its unit. False on a bad unit. */
+static bool period(struct pk_itrace_opts *o, const char **p, bool *type_set)
+{
+	uint64_t v;
+
+	skip_sep(p);
+	if (!number(p, &v))
+		return true;
+	o->period = v;
+	o->period_set = true;
+	skip_sep(p);
+	switch (*(*p)++) {
+	case 'i':
+		o->period_type = PK_ITRACE_PERIOD_INSTRUCTIONS;
+		break;
+	case 't':
+		o->period_type = PK_ITRACE_PERIOD_TICKS;
+		break;
+	case 'm':
+		o->period *= 1000;
+		/* fall through */
+	case 'u':
+		o->period *= 1000;
+		/* fall through */
+	case 'n':
+		if (*(*p)++ != 's')
+			return false;
+		o->period_type = PK_ITRACE_PERIOD_NANOSECS;
+		break;
+	case '\0':
+		(*p)--;
+		return true;
+	default:
+		return false;
+	}
+	*type_set = true;
+	return true;
+}
+
+/* "+x-y" flags after e or d: letters a-z as bits. */
+static bool flags(const char **p, uint32_t *plus, uint32_t *minus)
+{
+	while (**p == '+' || **p == '-') {
+		char sign = *(*p)++;
+		char c = **p;
+
+		if (c < 'a' || c > 'z')
+			return false;
+		(*p)++;
+		if (sign == '+')
+			*plus |= 1u << (c - 'a');
+		else
+			*minus |= 1u << (c - 'a');
+	}
+	return true;
+}
+
+/* g/l sizes: 1..1024 after the letter, or the default. */
+static bool size(const char **p, unsigned *sz, unsigned dflt)
+{
+	uint64_t v;
+
+	skip_sep(p);
+	if (!number(p, &v)) {
+		*sz = dflt;
+		return true;
+	}
+	if (!v || v > PK_ITRACE_MAX_CALLCHAIN_SZ)
+		return false;
+	*sz = (unsigned)v;
+	return true;
+}
+
+static bool letter(struct pk_itrace_opts *o, char c, const char **p,
+		   bool *type_set)
+{
+	uint32_t plus = 0, minus = 0;
+	uint64_t v;
+
+	switch (c) {
+	case 'i': o->instructions = true; return period(o, p, type_set);
+	case 'y': o->cycles = true; return period(o, p, type_set);
+	case 'b': o->branches = true; return true;
+	case 'x': o->transactions = true; return true;
+	case 'w': o->ptwrites = true; return true;
+	case 'p': o->pwr_events = true; return true;
+	case 'o': o->other_events = true; return true;
+	case 'I': o->intr_events = true; return true;
+	case 'c': o->branches = o->calls = true; return true;
+	case 'r': o->branches = o->returns = true; return true;
+	case 'Z': o->timeless = true; return true;
+	case 'A': o->approx_ipc = true; return true;
+	case 'f': o->flc = true; return true;
+	case 'm': o->llc = true; return true;
+	case 't': o->tlb = true; return true;
+	case 'a': o->remote_access = true; return true;
+	case 'M': o->mem = true; return true;
+	case 'q': o->quick++; return true;
+	case 'e':
+		o->errors = true;
+		if (!flags(p, &plus, &minus))
+			return false;
+		o->error_minus_overflow = (minus >> ('o' - 'a')) & 1;
+		o->error_minus_lost = (minus >> ('l' - 'a')) & 1;
+		return !((plus | minus) & ~(1u << ('o' - 'a') |
+					    1u << ('l' - 'a')));
+	case 'd':
+		o->log = true;
+		if (!flags(p, &o->log_plus_flags, &o->log_minus_flags))
+			return false;
+		return !((o->log_plus_flags | o->log_minus_flags) &
+			 ~(1u << ('a' - 'a') | 1u << ('e' - 'a') |
+			   1u << ('o' - 'a')));
+	case 'g': o->callchain = true;
+		return size(p, &o->callchain_sz, PK_ITRACE_DEFAULT_CALLCHAIN_SZ);
+	case 'G': o->add_callchain = true;
+		return size(p, &o->callchain_sz, PK_ITRACE_DEFAULT_CALLCHAIN_SZ);
+	case 'l': o->last_branch = true;
+		return size(p, &o->last_branch_sz,
+			    PK_ITRACE_DEFAULT_LAST_BRANCH_SZ);
+	case 'L': o->add_last_branch = true;
+		return size(p, &o->last_branch_sz,
+			    PK_ITRACE_DEFAULT_LAST_BRANCH_SZ);
+	case 's':
+		skip_sep(p);
+		if (!number(p, &v))
+			return false;
+		o->initial_skip = v;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int pk_itrace_parse(struct pk_itrace_opts *o, const char *s, size_t *errpos)
+{
+	const char *p = s;
+	bool type_set = false;
+
+	if (!o || o->sz < sizeof(*o))
+		return PK_ERR_INTERNAL;
+	o->set = true;
+	if (!s || !*s) {
+		pk_itrace_set_default(o, true);
+		o->set = false; /* the tool's own default */
+		return 0;
+	}
+	o->period_type = PK_ITRACE_PERIOD_NANOSECS;
+	o->period = PK_ITRACE_DEFAULT_PERIOD;
+	o->callchain_sz = PK_ITRACE_DEFAULT_CALLCHAIN_SZ;
+	o->last_branch_sz = PK_ITRACE_DEFAULT_LAST_BRANCH_SZ;
+	while (*p) {
+		const char *at = p;
+		char c = *p++;
+
+		if (c == ' ' || c == ',')
+			continue;
+		if (!letter(o, c, &p, &type_set)) {
+			if (errpos)
+				*errpos = (size_t)(at - s);
+			return PK_ERR_SYNTAX;
+		}
+	}
+	if ((o->instructions || o->cycles) && !type_set && !o->period_set) {
+		o->period_type = PK_ITRACE_PERIOD_NANOSECS;
+		o->period = PK_ITRACE_DEFAULT_PERIOD;
+	}
+	return 0;
+}
+
+int pk_itrace_format(const struct pk_itrace_opts *o, char *buf, size_t len)
+{
+	static const char *const unit[] = { "i", "t", "ns" };
+	char tmp[128];
+	size_t n = 0;
+
+#define PUT(...) (n += (size_t)snprintf(tmp + n, n < sizeof(tmp) ? \
+					 sizeof(tmp) - n : 0, __VA_ARGS__))
+	if (o->instructions)
+		PUT("i%llu%s", (unsigned long long)o->period,
+		    unit[o->period_type % 3]);
+	if (o->cycles)
+		PUT("y");
+	if (o->branches && !o->calls && !o->returns)
+		PUT("b");
+	if (o->calls)
+		PUT("c");
+	if (o->returns)
+		PUT("r");
+	if (o->transactions)
+		PUT("x");
+	if (o->ptwrites)
+		PUT("w");
+	if (o->pwr_events)
+		PUT("p");
+	if (o->other_events)
+		PUT("o");
+	if (o->intr_events)
+		PUT("I");
+	if (o->errors)
+		PUT("e%s%s", o->error_minus_overflow ? "-o" : "",
+		    o->error_minus_lost ? "-l" : "");
+	if (o->callchain)
+		PUT("g%u", o->callchain_sz);
+	if (o->add_callchain)
+		PUT("G%u", o->callchain_sz);
+	if (o->last_branch)
+		PUT("l%u", o->last_branch_sz);
+	if (o->add_last_branch)
+		PUT("L%u", o->last_branch_sz);
+	if (o->initial_skip)
+		PUT("s%llu", (unsigned long long)o->initial_skip);
+	for (int i = 0; i < o->quick && i < 2; i++)
+		PUT("q");
+	if (o->timeless)
+		PUT("Z");
+	if (o->approx_ipc)
+		PUT("A");
+#undef PUT
+	return snprintf(buf, len, "%s", tmp);
+}
