@@ -120,7 +120,8 @@ enum pk_pt_event_type {
 	PK_PT_EV_TRIG,		/* trbv, mult, icnt; ip */
 	PK_PT_EV_IFLAGS,	/* iflag; ip */
 	PK_PT_EV_CFE,		/* cfe_type, vector, evd payloads; ip */
-	PK_PT_EV_PSB,		/* offset (with the psb_events option) */
+	PK_PT_EV_PSB,		/* offset; ip: the PSB+'s FUP unless
+				   ip_suppressed (psb_events option) */
 };
 
 struct pk_pt_event {
@@ -238,6 +239,11 @@ PK_API int pk_pt_insn_offset(const struct pk_pt_insn_decoder *dec,
  * branch, once its outcome was read): 0, or PK_ERR_NOSYNC. */
 PK_API int pk_pt_insn_next_ip(const struct pk_pt_insn_decoder *dec,
 			      uint64_t *ip);
+
+/* TNT bits read but not yet used by conditional branches: a decoder
+ * that reads packets only when it needs one (perf's) meets the packets
+ * after them once these run out. */
+PK_API int pk_pt_insn_tnt_left(const struct pk_pt_insn_decoder *dec);
 
 /* The TSC of the decoder's position: as of the last branch query (the
  * TNT or TIP that decided the flow so far), else of the last timing

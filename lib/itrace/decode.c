@@ -26,8 +26,13 @@ struct walk {
 	struct ts_ent { uint64_t ret; bool trace_end; } *ts;
 	size_t ts_n, ts_cap;	/* perf's thread stack: ts_n is the depth */
 	uint64_t cbr2khz;
+	bool isamp;		/* the pending branch is an i sample */
 	int err;		/* a callback's */
 	uint64_t tsc;		/* perf's timestamp: only moves forward */
+	/* a PSB+ (and its CBR) read ahead of the flow: perf shows it
+	 * just before the instruction at the PSB+'s FUP */
+	struct pk_pt_event def[8];
+	unsigned ndef;
 };
 
 /* ---- code image ---- */
@@ -228,15 +233,47 @@ static void branch(struct walk *w, uint32_t flags, uint64_t from,
 	branch_at(w, flags, from, to, in, NULL);
 }
 
+/* An instruction sample of IN: perf gives it the flags of the
+ * instruction and, for a taken branch, its target. */
+static void isample(struct walk *w, const struct pk_pt_insn *in,
+		    uint32_t flags, uint64_t to, const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+
+	base(w, &s, PK_ITRACE_INSTRUCTIONS, ev ? ev->tsc : 0,
+	     ev && ev->has_tsc);
+	s.ip = in->ip;
+	s.addr = to;
+	s.flags = flags;
+	s.period = w->cnt;
+	s.insn_cnt = w->cnt;
+	s.insn_len = in->size;
+	memcpy(s.insn, in->raw, in->size < 16 ? in->size : 16);
+	w->cnt = 0;
+	w->isamp = false;
+	emit(w, &s);
+}
+
+/* The pending branch ended with FLAGS going to TO (EV: the event that
+ * ended it, for its time). */
+static void finish(struct walk *w, uint32_t flags, uint64_t to,
+		   const struct pk_pt_event *ev)
+{
+	const struct pk_pt_insn *p = &w->pend;
+	bool taken = !(p->iclass == PK_PT_IC_COND_JUMP &&
+		       to == p->ip + p->size);
+
+	w->have_pend = false;
+	if (w->isamp)
+		isample(w, p, flags, taken ? to : 0, ev);
+	if (taken)
+		branch_at(w, flags, p->ip, to, p, ev);
+}
+
 /* The pending branch went to TO. */
 static void resolve(struct walk *w, uint64_t to)
 {
-	const struct pk_pt_insn *p = &w->pend;
-
-	w->have_pend = false;
-	if (p->iclass == PK_PT_IC_COND_JUMP && to == p->ip + p->size)
-		return;		/* not taken */
-	branch(w, branch_flags(p), p->ip, to, p);
+	finish(w, branch_flags(&w->pend), to, NULL);
 }
 
 static bool is_branch(uint8_t c)
@@ -244,21 +281,32 @@ static bool is_branch(uint8_t c)
 	return c >= PK_PT_IC_CALL && c <= PK_PT_IC_FAR_JUMP;
 }
 
+static void event(struct walk *w, const struct pk_pt_event *ev);
+
+/* The events kept back, now that the bits before them are used. */
+static void flush_def(struct walk *w)
+{
+	unsigned n = w->ndef;
+
+	w->ndef = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (w->def[i].has_tsc && w->def[i].tsc > w->tsc)
+			w->tsc = w->def[i].tsc;
+		event(w, &w->def[i]);
+	}
+}
+
 static void insn(struct walk *w, const struct pk_pt_insn *in)
 {
 	if (w->have_pend)
 		resolve(w, in->ip);
+	if (w->ndef && w->def[0].ip == in->ip)
+		flush_def(w);
 	if (w->period && ++w->cnt >= w->period) {
-		struct pk_itrace_sample s;
-
-		base(w, &s, PK_ITRACE_INSTRUCTIONS, 0, false);
-		s.ip = in->ip;
-		s.period = w->cnt;
-		s.insn_cnt = w->cnt;
-		s.insn_len = in->size;
-		memcpy(s.insn, in->raw, in->size < 16 ? in->size : 16);
-		w->cnt = 0;
-		emit(w, &s);
+		if (is_branch(in->iclass))
+			w->isamp = true; /* with the branch's outcome */
+		else
+			isample(w, in, 0, 0, NULL);
 	}
 	w->next_ip = in->ip + in->size;
 	if (is_branch(in->iclass)) {
@@ -326,16 +374,15 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 
 	switch (ev->type) {
 	case PK_PT_EV_ENABLED:
-		w->have_pend = false;
+		if (w->have_pend)
+			finish(w, branch_flags(&w->pend), 0, ev);
 		branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0,
 			  ev->ip, NULL, ev);
 		break;
 	case PK_PT_EV_DISABLED:
 		if (w->have_pend) {
-			w->have_pend = false;
-			branch_at(w, branch_flags(&w->pend) |
-				  PK_IP_FLAG_TRACE_END, w->pend.ip,
-				  ev->ip_suppressed ? 0 : ev->ip, &w->pend, ev);
+			finish(w, branch_flags(&w->pend) | PK_IP_FLAG_TRACE_END,
+			       ev->ip_suppressed ? 0 : ev->ip, ev);
 		} else {
 			branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_END,
 				  w->next_ip, 0, NULL, ev);
@@ -355,7 +402,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		       NULL);
 		break;
 	case PK_PT_EV_OVERFLOW:
-		w->have_pend = false;
+		if (w->have_pend)
+			finish(w, branch_flags(&w->pend), 0, ev);
 		error(w, 7, ev->ip_suppressed ? 0 : ev->ip);
 		break;
 	case PK_PT_EV_PSB:
@@ -363,7 +411,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		if (!w->it->opts.pwr_events)
 			break;
 		base(w, &s, PK_ITRACE_PSB, ev->tsc, ev->has_tsc);
-		s.ip = w->have_pend ? w->pend.ip : 0;
+		s.ip = ev->ip_suppressed ? 0 : ev->ip;
 		s.u.psb.offset = ev->u.psb.offset;
 		emit(w, &s);
 		break;
@@ -394,8 +442,21 @@ static int events(struct walk *w, int status)
 		struct pk_pt_event ev;
 
 		status = pk_pt_insn_event(w->dec, &ev);
-		if (status >= 0)
-			event(w, &ev);
+		if (status < 0)
+			break;
+		if ((ev.type == PK_PT_EV_PSB && !ev.ip_suppressed) ||
+		    (ev.type == PK_PT_EV_CBR && w->ndef)) {
+			if (w->ndef < 8) {
+				w->def[w->ndef++] = ev;
+				continue;
+			}
+		}
+		flush_def(w);
+		if (ev.type == PK_PT_EV_PSB || ev.type == PK_PT_EV_CBR)
+			settle(w);	/* before the event's time counts */
+		if (ev.has_tsc && ev.tsc > w->tsc)
+			w->tsc = ev.tsc;
+		event(w, &ev);
 	}
 	return status;
 }
@@ -408,8 +469,10 @@ static void walk(struct walk *w)
 	while (!w->err) {
 		if (status >= 0)
 			status = events(w, status);
-		if (status >= 0 && (status & PK_PT_STS_EOS))
+		if (status >= 0 && (status & PK_PT_STS_EOS)) {
+			flush_def(w);
 			return;
+		}
 		if (status >= 0) {
 			memset(&in, 0, sizeof(in));
 			status = pk_pt_insn_next(w->dec, &in);
@@ -418,10 +481,12 @@ static void walk(struct walk *w)
 			if (status >= 0)
 				continue;
 		}
+		flush_def(w);
 		if (status == PK_ERR_EOS)
 			return;
+		if (w->have_pend)
+			finish(w, branch_flags(&w->pend), 0, NULL);
 		error(w, err_code(status), in.ip);
-		w->have_pend = false;
 		w->ts_n = 0;	/* a new trace: perf flushes the stack */
 		status = pk_pt_insn_sync_forward(w->dec);
 	}

@@ -99,6 +99,11 @@ int pk_pt_insn_next_ip(const struct pk_pt_insn_decoder *d, uint64_t *ip)
 	return 0;
 }
 
+int pk_pt_insn_tnt_left(const struct pk_pt_insn_decoder *d)
+{
+	return d ? (int)d->tnt_n : PK_ERR_INTERNAL;
+}
+
 int pk_pt_insn_time(const struct pk_pt_insn_decoder *d, uint64_t *tsc)
 {
 	if (!d || !tsc)

@@ -642,13 +642,16 @@ void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 {
 	bool have_ip = false;
 	uint64_t ip = 0;
+	int psb_ev = -1;
 
 	if (d->opts.psb_events) {
 		struct qev e;
 
 		pk__pt_fl_new_ev(&e, PK_PT_EV_PSB, B_NOW);
 		e.ev.u.psb.offset = d->next_off;
+		e.ev.ip_suppressed = 1;
 		pt_fl_push_event(d, &e);
+		psb_ev = (int)d->qn - 1;
 	}
 	pk__pt_fl_take(d);
 	pk_pt_tcal_psb(&d->tcal, &d->cfg);
@@ -710,6 +713,14 @@ void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 			break;
 		}
 		pk__pt_fl_take(d);
+	}
+	if (psb_ev >= 0 && psb_ev < (int)d->qn &&
+	    pk__pt_fl_qat(d, (unsigned)psb_ev)->ev.type == PK_PT_EV_PSB) {
+		/* the PSB+'s FUP: where the flow stood */
+		pk__pt_fl_qat(d, (unsigned)psb_ev)->ev.ip = ip;
+		pk__pt_fl_qat(d, (unsigned)psb_ev)->ev.ip_suppressed = !have_ip;
+		pk__pt_fl_qat(d, (unsigned)psb_ev)->ev.has_tsc = !pk_pt_time_query(
+			&d->time, &pk__pt_fl_qat(d, (unsigned)psb_ev)->ev.tsc);
 	}
 	if (!d->synced || !d->enabled || d->noip) {
 		d->enabled = have_ip;
