@@ -747,9 +747,10 @@ int cmd_report(int argc, char **argv)
 			  "-o" : "--base");
 		return 2;
 	}
-	if (c.dump) { /* perf report -D: the records, as perf script -D */
-		char *sa[] = { "script", "-D", "-i", (char *)c.input,
-			       c.header ? "--header" : NULL, NULL };
+	if (c.dump) { /* perf report -D: the records as script -D dumps them */
+		char *sa[] = { "script", "--report-dump", "-i",
+			       (char *)c.input, c.header ? "--header" : NULL,
+			       NULL };
 
 		return cmd_script(c.header ? 5 : 4, sa);
 	}

@@ -25,8 +25,9 @@ struct script {
 	struct pk_perfdata *pd;
 	char *desc;
 	size_t desc_len;
-	struct cli_stats st;      /* -D's closing counts */
 	struct pk_session *sess;  /* comm and maps for -D's sample lines */
+	bool report_dump;         /* perf report -D: no samples, counts */
+	struct cli_stats st;      /* report -D's closing counts */
 	bool intel_pt;            /* AUXTRACE_INFO said Intel PT */
 	struct script_opts so;    /* sample output (script_out.c) */
 };
@@ -160,6 +161,28 @@ static void sample_thread(struct script *s, const struct pk_record *rec)
 		printf(" ...... dso: %s\n", dso);
 }
 
+/* Records perf script handles where perf report does not: no
+ * ": unhandled!" (THROTTLE's handler prints nothing, not even the line's
+ * end). */
+static void script_handled(uint32_t type, char *desc)
+{
+	static const char tail[] = ": unhandled!\n";
+	size_t n = strlen(desc), t = sizeof(tail) - 1;
+
+	if (n < t || strcmp(desc + n - t, tail))
+		return;
+	switch (type) {
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+	case PK_RECORD_THREAD_MAP:
+	case PK_RECORD_CPU_MAP:
+		desc[n - t] = 0;
+		break;
+	default:
+		break;
+	}
+}
+
 static int dump_record(struct script *s, const struct pk_record *rec)
 {
 	uint64_t off = rec->offset;
@@ -184,6 +207,8 @@ static int dump_record(struct script *s, const struct pk_record *rec)
 		s->desc_len = n + 1;
 		pk_record_describe(s->pd, rec, s->desc, s->desc_len);
 	}
+	if (!s->report_dump)
+		script_handled(rec->type, s->desc);
 	fputs(s->desc, stdout);
 	/* AUXTRACE_INFO: u32 type after the header; 1 is Intel PT */
 	if (rec->type == PK_RECORD_AUXTRACE_INFO && rec->size >= 12)
@@ -201,8 +226,8 @@ static int dump_one(void *ctx, struct pk_session *sess,
 {
 	struct script *s = ctx;
 
-	(void)sess;
-	if (cli_stats_count(&s->st, s->pd, rec))
+	s->sess = sess;
+	if (s->report_dump && cli_stats_count(&s->st, s->pd, rec))
 		return -ENOMEM;
 	/* perf shows the records a COMPRESSED one holds, not it */
 	if (rec->type == PK_RECORD_COMPRESSED)
@@ -210,46 +235,74 @@ static int dump_one(void *ctx, struct pk_session *sess,
 	return dump_record(s, rec);
 }
 
-static int run(struct script *s)
+/* -D's text and the sample lines between, in order, through stdio. */
+static int to_stdout(void *ctx, const char *buf, size_t len)
+{
+	(void)ctx;
+	return fwrite(buf, 1, len, stdout) == len ? 0 : -EIO;
+}
+
+/* perf report -D: the hint, every record's dump, the counts. */
+static int report_dump(struct script *s)
 {
 	PK_OPTS(pk_tool, tool, .record = dump_one);
 	PK_OPTS(pk_session_opts, so, .kallsyms = "");
+	struct pk_session *sess;
+	int err;
+
+	if (!s->header)
+		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	/* the machine only names threads and mappings here: no symbols */
+	sess = pk_session_new(&so);
+	if (!sess) {
+		cli_error("report", "out of memory");
+		return -ENOMEM;
+	}
+	err = pk_session_run(sess, s->pd, &tool, s);
+	s->sess = NULL;
+	pk_session_free(sess);
+	fflush(stdout);
+	if (err == -ENOMEM) {
+		cli_error("report", "out of memory");
+		return err;
+	}
+	if (err) {
+		cli_error("report", "%s (%s)", pk_perfdata_errmsg(s->pd),
+			  pk_strerror(err));
+		return err;
+	}
+	cli_stats_print(&s->st, s->pd);
+	return 0;
+}
+
+static int run(struct script *s)
+{
 	int err;
 
 	if (s->header || s->header_only)
 		cli_perfdata_header(s->pd, s->input);
 	if (s->header_only)
 		return 0;
+	s->so.input = s->input;
 	if (!s->dump) {
 		fflush(stdout);
-		s->so.input = s->input;
 		return script_samples(&s->so, s->pd) ? -EINVAL : 0;
 	}
-	if (s->dump && !s->file_order && pk_perfdata_nr_attrs(s->pd) &&
+	/* perf script -D: each record's dump, then its sample as script
+	 * prints it; no closing counts (that is report -D) */
+	if (!s->file_order && pk_perfdata_nr_attrs(s->pd) &&
 	    !pk_perfdata_attr(s->pd, 0)->sample_id_all)
 		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
-	if (!s->header)
-		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	/* the machine only names threads and mappings here: no symbols */
-	s->sess = pk_session_new(&so);
-	if (!s->sess) {
-		cli_error("script", "out of memory");
-		return -ENOMEM;
-	}
-	err = pk_session_run(s->sess, s->pd, &tool, s);
+	if (s->report_dump)
+		return report_dump(s);
+	s->so.dump = dump_one;
+	s->so.dump_ctx = s;
+	s->so.sink = to_stdout;
+	s->so.sink_ctx = s;
+	err = script_samples(&s->so, s->pd);
+	s->sess = NULL;		/* script_samples' own, freed */
 	fflush(stdout);
-	if (err == -ENOMEM) {
-		cli_error("script", "out of memory");
-		return err;
-	}
-	if (err) {
-		cli_error("script", "%s (%s)", pk_perfdata_errmsg(s->pd),
-			  pk_strerror(err));
-		return err;
-	}
-	if (s->dump)
-		cli_stats_print(&s->st, s->pd);
-	return 0;
+	return err ? -EINVAL : 0;
 }
 
 int cmd_script(int argc, char **argv)
@@ -270,6 +323,7 @@ int cmd_script(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'P' },
 		{ "tid", required_argument, NULL, 'I' },
 		{ "comm", required_argument, NULL, 'c' },
+		{ "report-dump", no_argument, NULL, 'r' }, /* report -D's */
 		{ "itrace", optional_argument, NULL, SO_ITRACE },
 		{ "no-itrace", no_argument, NULL, SO_NO_ITRACE },
 		{ "insn-trace", no_argument, NULL, SO_INSN_TRACE },
@@ -292,6 +346,7 @@ int cmd_script(int argc, char **argv)
 		switch (c) {
 		case 'i': s.input = optarg; break;
 		case 'D': s.dump = true; break;
+		case 'r': s.dump = s.report_dump = true; break;
 		case 'H': s.header = true; break;
 		case 'O': s.header_only = true; break;
 		case 'o': s.file_order = true; break;

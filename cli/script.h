@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <perfkit/itrace.h>
 #include <perfkit/perfdata.h>
+#include <perfkit/session.h>
 
 /* Output fields (perf's PERF_OUTPUT_* names). */
 enum {
@@ -50,6 +51,11 @@ struct script_opts {
 	struct pk_itrace_opts itrace;
 	bool no_itrace;
 	int pad_dso;                     /* --call-trace: dso names to 50 */
+	/* -D: each record to DUMP first (its text on stdout, through the
+	 * sink), then its sample line; the trace is not decoded */
+	int (*dump)(void *ctx, struct pk_session *s,
+		    const struct pk_record *rec);
+	void *dump_ctx;
 	/* the text to SINK instead of standard output (non-zero: stop) */
 	int (*sink)(void *ctx, const char *buf, size_t len);
 	void *sink_ctx;

@@ -967,7 +967,19 @@ static int sample(void *ctx, struct pk_session *sess,
 		return err;
 	if ((unsigned)ss->attr >= s->nr_ev)
 		return 0;
-	return print_sample(s, ss->rec, ss->attr, ss->sample, ss->comm);
+	err = print_sample(s, ss->rec, ss->attr, ss->sample, ss->comm);
+	if (s->o->dump)
+		ob_flush(&s->ob); /* right after the record's dump */
+	return err;
+}
+
+/* -D: the record's dump before the session applies it. */
+static int dump_record(void *ctx, struct pk_session *sess,
+		       const struct pk_record *rec)
+{
+	struct out *s = ctx;
+
+	return s->o->dump(s->o->dump_ctx, sess, rec);
 }
 
 static void bad_record(void *ctx, struct pk_session *sess,
@@ -1047,7 +1059,7 @@ static void synth_attrs(struct out *s)
 /* The decoder of the file's instruction trace, unless --no-itrace. */
 static int itrace_open(struct out *s)
 {
-	if (s->o->no_itrace || s->o->sink ||
+	if (s->o->no_itrace || s->o->sink || s->o->dump ||
 	    !pk_perfdata_has_feat(s->pd, PK_HEADER_AUXTRACE))
 		return 0;
 	s->it = pk_itrace_new(s->pd, s->sess, &s->o->itrace, itrace_sample, s);
@@ -1107,7 +1119,9 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 		pk_session_free(s.sess);
 		s.sess = NULL;
 	}
-	if (s.it)
+	if (o->dump)
+		tool.record = dump_record;
+	else if (s.it)
 		tool.record = itrace_record;
 	else if (in.pipe && !o->sink)
 		tool.record = aux_record;

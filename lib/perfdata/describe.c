@@ -560,7 +560,8 @@ int pk_record_describe(struct pk_perfdata *pd, const struct pk_record *rec,
 	if (rec->type < 64)
 		kernel_rec(pd, rec, &s);
 	else if (rec->type != PK_RECORD_HEADER_ATTR &&
-		 rec->type != PK_RECORD_HEADER_FEATURE) /* perf adds no text */
+		 rec->type != PK_RECORD_HEADER_FEATURE &&
+		 rec->type != PK_RECORD_EVENT_TYPE) /* perf adds no text */
 		user_rec(rec->hdr, &s);
 	return (int)s.pos;
 }
