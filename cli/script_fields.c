@@ -139,6 +139,17 @@ int script_fields_parse(struct script_fields *f, const char *arg)
 			change = SET;
 		}
 		i = lookup(tok);
+		if (i >= 0 && names[i].bit == SF_FLAGS) {
+			/* perf's print_flags: not a field, for every type, and
+			 * the fields do not count as the user's for it */
+			for (int t = 0; t < ST_MAX; t++) {
+				if (change == REMOVE)
+					f->t[t].fields &= ~SF_FLAGS;
+				else
+					f->t[t].fields |= SF_FLAGS;
+			}
+			continue;
+		}
 		if (i < 0) {
 			fprintf(stderr, "Invalid field requested.\n");
 			rc = -EINVAL;

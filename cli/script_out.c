@@ -80,23 +80,14 @@ struct out {
 	int max_stack;
 	struct pk_frame *frames; /* the callchain of the sample */
 	unsigned cap_frames;
-	/* the instruction trace: its decoder, the synthesized events after
-	 * the file's (attr indexes nr_file + kind), the sample printed */
+	/* the instruction trace's decoder (it adds its events to the file's
+	 * list) and the synthesized sample being printed */
 	struct pk_itrace *it;
-	unsigned nr_file;
-	struct perf_event_attr sattr[PK_ITRACE_NR_KINDS];
 	const struct pk_itrace_sample *cur;
 	int spacing;            /* callindent's column (perf's static) */
 	bool aux_file;          /* the file has HEADER_AUXTRACE */
 };
 
-/* The attr of event I: the file's, or a synthesized one. */
-static const struct perf_event_attr *attr_of(const struct out *s, unsigned i)
-{
-	if (i >= s->nr_file && i - s->nr_file < PK_ITRACE_NR_KINDS)
-		return &s->sattr[i - s->nr_file];
-	return pk_perfdata_attr(s->pd, i);
-}
 
 /* ---- output buffer ---- */
 
@@ -244,9 +235,6 @@ static struct pk_tracefmt *tracefmt(struct out *s)
 
 static const char *ev_name(struct out *s, unsigned i)
 {
-	if (i >= s->nr_file)
-		return pk_itrace_kind_name(s->it, (int)(i - s->nr_file));
-
 	const char *n = pk_perfdata_attr_name(s->pd, i);
 	const struct perf_event_attr *a = pk_perfdata_attr(s->pd, i);
 
@@ -313,11 +301,6 @@ static int setup(struct out *s)
 {
 	unsigned n = pk_perfdata_nr_attrs(s->pd);
 
-	s->nr_file = n;
-	if (s->it) {
-		n += PK_ITRACE_NR_KINDS;
-		s->name_width = pk_itrace_name_width(s->it);
-	}
 	bool seen[ST_MAX] = { false };
 	bool any_cc = false;
 
@@ -328,7 +311,7 @@ static int setup(struct out *s)
 	for (int t = 0; t < ST_MAX; t++)
 		s->fields[t] = s->o->f.t[t].fields;
 	for (unsigned i = 0; i < n; i++) {
-		const struct perf_event_attr *a = attr_of(s, i);
+		const struct perf_event_attr *a = pk_perfdata_attr(s->pd, i);
 		struct evinfo *e = &s->ev[i];
 		int len;
 
@@ -339,7 +322,7 @@ static int setup(struct out *s)
 		e->callchain = (a->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 		any_cc |= e->callchain;
 		len = (int)strlen(e->name);
-		if (len > s->name_width && i < s->nr_file)
+		if (len > s->name_width)
 			s->name_width = len;
 		/* perf checks the first event of each type it finds by the
 		 * type's number: other PMUs only when one has type 7
@@ -891,7 +874,7 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	if (f & SF_PERIOD) {
 		/* without PERF_SAMPLE_PERIOD perf shows the attr's period */
 		ob_num(o, (sm->sample_type & PERF_SAMPLE_PERIOD) ? sm->period :
-		       attr_of(s, (unsigned)attr)->sample_period,
+		       pk_perfdata_attr(s->pd, (unsigned)attr)->sample_period,
 		       10, 10, ' ', false);
 		ob_ch(o, ' ');
 	}
@@ -1025,10 +1008,12 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 		print_trace_error(s, is);
 		return s->ob.err;
 	}
-	attr = s->nr_file + (unsigned)is->kind;
+	if (is->attr < 0 || (unsigned)is->attr >= s->nr_ev)
+		return 0;
+	attr = (unsigned)is->attr;
 	memset(&sm, 0, sizeof(sm));
 	memset(&rec, 0, sizeof(rec));
-	sm.sample_type = s->sattr[is->kind].sample_type;
+	sm.sample_type = pk_perfdata_attr(s->pd, attr)->sample_type;
 	sm.pid = (uint32_t)is->pid;
 	sm.tid = (uint32_t)is->tid;
 	sm.cpu = (uint32_t)is->cpu;
@@ -1045,23 +1030,16 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	return err;
 }
 
-/* The synthesized events' attrs, as perf's intel_pt_synth_events makes
- * them from the traced event's. */
-static void synth_attrs(struct out *s)
-{
-	for (int k = 0; k < PK_ITRACE_NR_KINDS; k++) {
-		struct perf_event_attr *a = &s->sattr[k];
-
-		pk_itrace_kind_attr(s->it, k, a);
-	}
-}
-
 /* The decoder of the file's instruction trace, unless --no-itrace. */
 static int itrace_open(struct out *s)
 {
 	if (s->o->no_itrace || s->o->sink || s->o->dump ||
 	    !pk_perfdata_has_feat(s->pd, PK_HEADER_AUXTRACE))
 		return 0;
+	if (!s->o->itrace.sz) {	/* perf script's default letters */
+		memset(&s->o->itrace, 0, sizeof(s->o->itrace));
+		s->o->itrace.sz = sizeof(s->o->itrace);
+	}
 	s->it = pk_itrace_new(s->pd, s->sess, &s->o->itrace, itrace_sample, s);
 	if (!s->it)
 		return errno == ENOMEM ? -ENOMEM : 0;
@@ -1073,12 +1051,9 @@ static int itrace_record(void *ctx, struct pk_session *sess,
 			 const struct pk_record *rec)
 {
 	struct out *s = ctx;
-	int err = pk_itrace_record(s->it, rec);
 
 	(void)sess;
-	if (!err && rec->type == PK_RECORD_AUXTRACE_INFO)
-		synth_attrs(s);
-	return err;
+	return pk_itrace_record(s->it, rec);
 }
 
 /* The AUX area trace (Intel PT...) is not decoded yet: said once, not

@@ -128,6 +128,7 @@ enum {
 /* One synthesized sample, valid during the callback. */
 struct pk_itrace_sample {
 	int kind;		/* enum pk_itrace_kind */
+	int attr;		/* its attribute index (pk_itrace_kind_attr) */
 	int32_t pid, tid, cpu;	/* cpu -1 when unknown */
 	uint64_t time;		/* perf time (ns); 0 when timeless */
 	bool has_time;
@@ -177,18 +178,16 @@ PK_API int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec);
 PK_API int pk_itrace_flush(struct pk_itrace *it);
 /* Whether the trace is decoded timeless (no usable timestamps). */
 PK_API bool pk_itrace_timeless(const struct pk_itrace *it);
-/* The evsel name perf gives a synthesized kind ("branches:uH"...), from
- * the traced event's exclude bits. */
-PK_API const char *pk_itrace_kind_name(const struct pk_itrace *it, int kind);
-/* The widest name of the events perf adds for the options
- * (instructions, branches, transactions, cycles, ptwrite, power...): the
- * event column's width counts them whether they sample or not. */
-PK_API int pk_itrace_name_width(const struct pk_itrace *it);
-/* The attr perf gives the synthesized events of KIND (type, config,
- * sample_type, period, exclude bits) into *ATTR. */
-struct perf_event_attr;
-PK_API void pk_itrace_kind_attr(const struct pk_itrace *it, int kind,
-				struct perf_event_attr *attr);
+/*
+ * The attribute index of the events of KIND, or -1 (not synthesized).
+ * When the decoder reads the file's AUXTRACE_INFO it adds to the file's
+ * list (pk_perfdata_add_attr) the events perf synthesizes for the
+ * options, in perf's order and with perf's attrs and names (branches and
+ * instructions with the traced event's modifiers: "branches:uH"; also
+ * those that sample nothing here, such as "transactions", which perf's
+ * event column counts).
+ */
+PK_API int pk_itrace_kind_attr(const struct pk_itrace *it, int kind);
 /* The number of decoder errors so far (perf's closing warning). */
 PK_API uint64_t pk_itrace_nr_errors(const struct pk_itrace *it);
 

@@ -180,6 +180,15 @@ PK_API const uint64_t *pk_perfdata_attr_ids(const struct pk_perfdata *pd,
  * software event ("cycles", "cpu-clock"), else NULL. */
 PK_API const char *pk_perfdata_attr_name(const struct pk_perfdata *pd,
 					 unsigned idx);
+/*
+ * Adds an event to the file's list as perf adds the events it synthesizes
+ * (the Intel PT decoder's instructions, branches...): its ATTR, NAME (NULL:
+ * made from the attr) and sample ID ID (0: none). Returns its attribute
+ * index, or -ENOMEM. The file on disk is not changed.
+ */
+PK_API int pk_perfdata_add_attr(struct pk_perfdata *pd,
+				const struct perf_event_attr *attr,
+				const char *name, uint64_t id);
 /* perf's name made from attribute A alone (hardware, software and raw
  * events: "branches:uH", "raw 0x1cd"): snprintf semantics, or -ENOENT
  * for other types. */

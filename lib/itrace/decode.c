@@ -94,6 +94,7 @@ static void base(struct walk *w, struct pk_itrace_sample *s, int kind,
 {
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
+	s->attr = w->it->attr[kind];
 	s->pid = w->pid;
 	s->tid = w->tid;
 	s->cpu = w->cpu;

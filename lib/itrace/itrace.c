@@ -30,28 +30,6 @@ static inline uint32_t pk__rd32(const uint8_t *p)
 	return v;
 }
 
-/* Synthesized events as perf makes them: hardware instructions and
- * branches with the traced event's exclude bits, named by them. */
-static void make_names(struct pk_itrace *it)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.type = PERF_TYPE_HARDWARE;
-	a.exclude_user = it->pt.exclude_user;
-	a.exclude_kernel = it->pt.exclude_kernel;
-	a.exclude_hv = it->pt.exclude_hv;
-	a.exclude_host = it->pt.exclude_host;
-	a.exclude_guest = it->pt.exclude_guest;
-	a.config = PERF_COUNT_HW_INSTRUCTIONS;
-	pk_attr_made_name(&a, it->names[PK_ITRACE_INSTRUCTIONS], 64);
-	a.config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
-	pk_attr_made_name(&a, it->names[PK_ITRACE_BRANCHES], 64);
-	snprintf(it->names[PK_ITRACE_PSB], 64, "psb");
-	snprintf(it->names[PK_ITRACE_CBR], 64, "cbr");
-	snprintf(it->names[PK_ITRACE_ERROR], 64, "error");
-}
-
 /* perf's branches_filter: which branch samples c and r keep. */
 static uint32_t branch_filter(const struct pk_itrace_opts *o)
 {
@@ -86,6 +64,8 @@ struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
 	it->cb = cb;
 	it->ctx = ctx;
 	it->pt_attr = -1;
+	for (int k = 0; k < PK_ITRACE_NR_KINDS; k++)
+		it->attr[k] = -1;
 	if (opts && opts->set) {
 		it->opts = *opts;
 	} else {
@@ -113,40 +93,15 @@ bool pk_itrace_timeless(const struct pk_itrace *it)
 	return it->timeless;
 }
 
-const char *pk_itrace_kind_name(const struct pk_itrace *it, int kind)
+int pk_itrace_kind_attr(const struct pk_itrace *it, int kind)
 {
-	return kind >= 0 && kind < PK_ITRACE_NR_KINDS ? it->names[kind] : "";
+	return kind >= 0 && kind < PK_ITRACE_NR_KINDS ? it->attr[kind] : -1;
 }
 
-int pk_itrace_name_width(const struct pk_itrace *it)
-{
-	const struct pk_itrace_opts *o = &it->opts;
-	struct perf_event_attr a;
-	char b[64];
-	int w = 0, n;
-
-	if (it->pt_attr < 0)
-		return 0;
-	memset(&a, 0, sizeof(a));
-	pk_itrace_kind_attr(it, PK_ITRACE_BRANCHES, &a);
-	if (o->instructions)
-		w = PK_MAX(w, (int)strlen(it->names[PK_ITRACE_INSTRUCTIONS]));
-	if (o->cycles) {
-		a.config = PERF_COUNT_HW_CPU_CYCLES;
-		n = pk_attr_made_name(&a, b, sizeof(b));
-		w = PK_MAX(w, n);
-	}
-	if (o->branches)
-		w = PK_MAX(w, (int)strlen(it->names[PK_ITRACE_BRANCHES]));
-	if (o->transactions)
-		w = PK_MAX(w, (int)strlen("transactions"));
-	if (o->pwr_events)
-		w = PK_MAX(w, (int)strlen("exstop"));
-	return w;
-}
-
-void pk_itrace_kind_attr(const struct pk_itrace *it, int kind,
-			 struct perf_event_attr *a)
+/* The attr perf's intel_pt_synth_events gives its events: the traced
+ * event's sample_type and exclude bits, IP|TID|PERIOD, TIME unless
+ * timeless, CPU only with per-CPU buffers. */
+static void synth_base(const struct pk_itrace *it, struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -163,26 +118,86 @@ void pk_itrace_kind_attr(const struct pk_itrace *it, int kind,
 	a->exclude_hv = it->pt.exclude_hv;
 	a->exclude_host = it->pt.exclude_host;
 	a->exclude_guest = it->pt.exclude_guest;
-	a->sample_id_all = 1;
+	a->sample_id_all = it->pt.sample_id_all;
+	a->read_format = it->pt.read_format;
 	a->sample_period = 1;
-	switch (kind) {
-	case PK_ITRACE_INSTRUCTIONS:
-		a->type = PERF_TYPE_HARDWARE;
-		a->config = PERF_COUNT_HW_INSTRUCTIONS;
-		if (it->opts.period_type == PK_ITRACE_PERIOD_INSTRUCTIONS)
-			a->sample_period = it->opts.period ? it->opts.period : 1;
-		break;
-	case PK_ITRACE_BRANCHES:
-		a->type = PERF_TYPE_HARDWARE;
-		a->config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
-		a->sample_type |= PERF_SAMPLE_ADDR;
-		break;
-	default:
-		a->type = 0x80000000u;	/* PERF_TYPE_SYNTH */
-		a->config = (uint64_t)kind;
-		a->sample_type |= PERF_SAMPLE_RAW;
-		break;
+}
+
+/* Adds one synthesized event (KIND -1: one perf adds that samples
+ * nothing here, for the name column's width). */
+static int add_synth(struct pk_itrace *it, int kind,
+		     const struct perf_event_attr *a, const char *name)
+{
+	unsigned nr;
+	const uint64_t *ids = pk_perfdata_attr_ids(it->pd, (unsigned)it->pt_attr,
+						   &nr);
+	uint64_t id = (ids ? ids[0] : 0) + 1000000000ull + it->nr_synth++;
+	int idx = pk_perfdata_add_attr(it->pd, a, name, id);
+
+	if (idx < 0)
+		return idx;
+	if (kind >= 0)
+		it->attr[kind] = idx;
+	return 0;
+}
+
+/* perf's intel_pt_synth_events: the events of the options, in perf's
+ * order, added to the file's list. */
+static int synth_events(struct pk_itrace *it)
+{
+	const struct pk_itrace_opts *o = &it->opts;
+	struct perf_event_attr a;
+	int err = 0;
+
+	synth_base(it, &a);
+	if (o->branches) {
+		a.type = PERF_TYPE_HARDWARE;
+		a.config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+		a.sample_type |= PERF_SAMPLE_ADDR;
+		err = add_synth(it, PK_ITRACE_BRANCHES, &a, NULL);
+		a.sample_type &= ~(uint64_t)PERF_SAMPLE_ADDR;
 	}
+	if (!err && o->instructions) {
+		a.type = PERF_TYPE_HARDWARE;
+		a.config = PERF_COUNT_HW_INSTRUCTIONS;
+		a.sample_period = o->period_type == PK_ITRACE_PERIOD_INSTRUCTIONS ?
+				  o->period : 0;
+		err = add_synth(it, PK_ITRACE_INSTRUCTIONS, &a, NULL);
+	}
+	a.sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	a.sample_period = 1;
+	if (!err && o->transactions) {
+		a.type = PERF_TYPE_HARDWARE;
+		a.config = PERF_COUNT_HW_INSTRUCTIONS;
+		err = add_synth(it, -1, &a, "transactions");
+	}
+	a.type = 0x80000000u;	/* PERF_TYPE_SYNTH */
+	a.sample_type |= PERF_SAMPLE_RAW;
+	if (!err && o->ptwrites && (it->pt.config & (1u << 12))) {
+		a.config = 0;	/* PERF_SYNTH_INTEL_PTWRITE */
+		err = add_synth(it, -1, &a, "ptwrite");
+	}
+	if (!err && o->pwr_events) {
+		a.config = 5;	/* PERF_SYNTH_INTEL_CBR */
+		err = add_synth(it, PK_ITRACE_CBR, &a, "cbr");
+		a.config = 6;	/* PERF_SYNTH_INTEL_PSB */
+		if (!err)
+			err = add_synth(it, PK_ITRACE_PSB, &a, "psb");
+	}
+	if (!err && o->pwr_events && (it->pt.config & (1u << 4))) {
+		static const char *const pwr[] = { "mwait", "pwre", "exstop",
+						   "pwrx" };
+
+		for (int k = 0; k < 4 && !err; k++) {
+			a.config = (uint64_t)k + 1;
+			err = add_synth(it, -1, &a, pwr[k]);
+		}
+	}
+	if (!err && o->intr_events && (it->pt.config & (1ull << 31))) {
+		a.config = 7;	/* PERF_SYNTH_INTEL_EVT */
+		err = add_synth(it, -1, &a, "evt");
+	}
+	return err;
 }
 
 uint64_t pk_itrace_nr_errors(const struct pk_itrace *it)
@@ -230,8 +245,9 @@ static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
 			break;
 		}
 	it->timeless = timeless(it);
-	make_names(it);
-	return 0;
+	if (it->pt_attr < 0)
+		return 0;	/* perf synthesizes nothing, silently */
+	return synth_events(it);
 }
 
 static struct it_queue *queue(struct pk_itrace *it, uint32_t idx)

@@ -49,7 +49,8 @@ struct pk_itrace {
 	struct it_thread *th;
 	size_t nth, capth;
 	uint32_t branches_filter; /* PK_IP_FLAG_* a branch sample needs */
-	char names[PK_ITRACE_NR_KINDS][64];
+	int attr[PK_ITRACE_NR_KINDS];	/* the kinds' attr indexes, -1 */
+	unsigned nr_synth;
 	uint64_t nr_errors;
 	uint64_t cpuid_family, cpuid_model;
 };

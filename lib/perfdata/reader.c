@@ -72,6 +72,25 @@ int pk__pd_add_id(struct pk_perfdata *pd, uint64_t id, int attr)
 	return 0;
 }
 
+int pk_perfdata_add_attr(struct pk_perfdata *pd,
+			 const struct perf_event_attr *attr, const char *name,
+			 uint64_t id)
+{
+	char *n = name ? pk__strdup(name) : NULL;
+	int idx;
+
+	if (name && !n)
+		return -ENOMEM;
+	idx = pk__pd_add_attr(pd, attr, attr->size ? attr->size : sizeof(*attr),
+			      id ? &id : NULL, id ? 1 : 0, false);
+	if (idx < 0) {
+		pk__free(n);
+		return idx;
+	}
+	pd->attrs[idx].name = n;
+	return idx;
+}
+
 int pk_perfdata_id_attr(const struct pk_perfdata *pd, uint64_t id)
 {
 	const uint64_t *v = pk__hash_get(&pd->ids, id);

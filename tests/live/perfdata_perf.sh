@@ -2,7 +2,7 @@
 #  - files perfkit writes (file, pipe, killed writer) read by perf script
 #    and perf report with no warning, samples resolved to our symbols;
 #  - files perf records here (cpu-clock -g, a tracepoint, pipe mode) and
-#    every corpus file dumped by perfkit script -D exactly as perf report -D
+#    every corpus file dumped by perfkit report -D exactly as perf report -D
 #    (after dropping perf's thread/dso lookups), same counts;
 #  - --header-only as perf script --header-only;
 #  - a perf recording killed with SIGKILL: perfkit reads it, --repair
@@ -10,7 +10,7 @@
 #  - the corrupted corpus file: error naming an offset, records before it.
 # pk-test: slow
 . tests/lib/sh.sh
-# perf report -D / perfkit script -D output, normalised: comment and blank
+# perf report -D / perfkit report -D output, normalised: comment and blank
 # lines dropped, and perf's temporary copies of a 32-bit vdso
 # (/tmp/perf-vdso.so-XXXXXX) named [vdso] as the record names them.
 pd_filter() {
@@ -48,10 +48,10 @@ check perfdata_perf_report_pipe "stderr: $(head -c 300 "$T/pr.err")" ! -s "$T/pr
 for f in w p; do
 	if [ $f = p ]; then
 		perf report -D -i - <"$T/$f.data" 2>/dev/null | pd_filter >"$T/$f.perfD"
-		"$PERFKIT" script -D -i - <"$T/$f.data" 2>/dev/null | pd_filter >"$T/$f.pkD"
+		"$PERFKIT" report -D -i - <"$T/$f.data" 2>/dev/null | pd_filter >"$T/$f.pkD"
 	else
 		perf report -D -i "$T/$f.data" 2>/dev/null | pd_filter >"$T/$f.perfD"
-		"$PERFKIT" script -D -i "$T/$f.data" 2>/dev/null | pd_filter >"$T/$f.pkD"
+		"$PERFKIT" report -D -i "$T/$f.data" 2>/dev/null | pd_filter >"$T/$f.pkD"
 	fi
 	check perfdata_dump_own_$f "$(diff "$T/$f.perfD" "$T/$f.pkD" | head -4)" \
 		-z "$(diff "$T/$f.perfD" "$T/$f.pkD" | head -1)" -a -s "$T/$f.pkD"
@@ -62,18 +62,18 @@ PK_EXAMPLE_DIE=1 "$W" "$T/k.data" 2000 2>/dev/null
 n=$(perf script -i "$T/k.data" 2>"$T/k.err" | grep -c 'cpu-clock:')
 check perfdata_killed_perf "perf script on a killed perfkit file: $n samples, $(head -c 200 "$T/k.err")" \
 	"$n" -eq 2000 -a ! -s "$T/k.err"
-n=$("$PERFKIT" script -D -i "$T/k.data" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')
+n=$("$PERFKIT" report -D -i "$T/k.data" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')
 check perfdata_killed_perfkit "perfkit: $n samples" "$n" -eq 2000
 
 # --- perf records, perfkit reads ---
 if perf record -q -e cpu-clock -F 2000 -g -o "$T/cc.data" -- "$PK_BUILD/workloads/demo" >/dev/null 2>&1; then
 	perf report -D -i "$T/cc.data" 2>/dev/null >"$T/cc.perfraw"
 	pd_filter <"$T/cc.perfraw" >"$T/cc.perfD"
-	"$PERFKIT" script -D -i "$T/cc.data" 2>"$T/cc.err" | pd_filter >"$T/cc.pkD"
+	"$PERFKIT" report -D -i "$T/cc.data" 2>"$T/cc.err" | pd_filter >"$T/cc.pkD"
 	check perfdata_dump_cpu_clock "$(diff "$T/cc.perfD" "$T/cc.pkD" | head -4)" \
 		-z "$(diff "$T/cc.perfD" "$T/cc.pkD" | head -1)" -a -s "$T/cc.pkD"
 	ps=$(awk '/^ *SAMPLE events:/{print $3; exit}' "$T/cc.perfraw")
-	ks=$("$PERFKIT" script -D -i "$T/cc.data" 2>/dev/null | grep -c ': PERF_RECORD_SAMPLE')
+	ks=$("$PERFKIT" report -D -i "$T/cc.data" 2>/dev/null | grep -c ': PERF_RECORD_SAMPLE')
 	ns=$(perf script -i "$T/cc.data" 2>/dev/null | grep -c 'cpu-clock:')
 	check perfdata_count_cpu_clock "perf report -D $ps, perf script $ns, perfkit $ks" \
 		"$ks" -eq "$ps" -a "$ks" -eq "$ns" -a "$ks" -gt 10
@@ -84,7 +84,7 @@ if perf record -q -e cpu-clock -F 2000 -g -o "$T/cc.data" -- "$PK_BUILD/workload
 	# the same file killed: data size 0 and no features written
 	cp "$T/cc.data" "$T/kc.data"
 	dd if=/dev/zero of="$T/kc.data" bs=1 seek=48 count=8 conv=notrunc 2>/dev/null
-	n=$("$PERFKIT" script -D -i "$T/kc.data" 2>"$T/kc.err" | grep -c ': PERF_RECORD_SAMPLE')
+	n=$("$PERFKIT" report -D -i "$T/kc.data" 2>"$T/kc.err" | grep -c ': PERF_RECORD_SAMPLE')
 	check perfdata_zero_size_perfkit "$n samples, warning: $(head -c 200 "$T/kc.err")" \
 		"$n" -eq "$ks" -a -s "$T/kc.err"
 	n=$(perf script -i "$T/kc.data" 2>/dev/null | grep -c 'cpu-clock:')
@@ -96,11 +96,11 @@ else
 fi
 
 if perf record -q -e syscalls:sys_enter_getppid -o "$T/tp.data" -- "$PK_BUILD/workloads/getppid" 100 >/dev/null 2>&1; then
-	ks=$("$PERFKIT" script -D -i "$T/tp.data" 2>/dev/null | grep -c ': PERF_RECORD_SAMPLE')
+	ks=$("$PERFKIT" report -D -i "$T/tp.data" 2>/dev/null | grep -c ': PERF_RECORD_SAMPLE')
 	ns=$(perf script -i "$T/tp.data" 2>/dev/null | grep -c 'sys_enter_getppid')
 	check perfdata_count_tracepoint "perf script $ns, perfkit $ks" "$ks" -eq "$ns" -a "$ks" -ge 100
 	perf report -D -i "$T/tp.data" 2>/dev/null | pd_filter >"$T/tp.perfD"
-	"$PERFKIT" script -D -i "$T/tp.data" 2>/dev/null | pd_filter >"$T/tp.pkD"
+	"$PERFKIT" report -D -i "$T/tp.data" 2>/dev/null | pd_filter >"$T/tp.pkD"
 	check perfdata_dump_tracepoint "$(diff "$T/tp.perfD" "$T/tp.pkD" | head -4)" \
 		-z "$(diff "$T/tp.perfD" "$T/tp.pkD" | head -1)"
 else
@@ -110,7 +110,7 @@ fi
 if perf record -q -e cpu-clock -g -o - -- "$PK_BUILD/workloads/demo" >"$T/pp.data" 2>/dev/null; then
 	perf report -D -i - <"$T/pp.data" 2>/dev/null >"$T/pp.perfraw"
 	pd_filter <"$T/pp.perfraw" >"$T/pp.perfD"
-	"$PERFKIT" script -D -i - <"$T/pp.data" 2>/dev/null | pd_filter >"$T/pp.pkD"
+	"$PERFKIT" report -D -i - <"$T/pp.data" 2>/dev/null | pd_filter >"$T/pp.pkD"
 	check perfdata_dump_pipe "$(diff "$T/pp.perfD" "$T/pp.pkD" | head -4)" \
 		-z "$(diff "$T/pp.perfD" "$T/pp.pkD" | head -1)" -a -s "$T/pp.pkD"
 	ps=$(awk '/^ *SAMPLE events:/{print $3; exit}' "$T/pp.perfraw")
@@ -137,7 +137,7 @@ for kind in stat switch zstd; do
 		continue
 	fi
 	perf report -D -i "$T/$kind.data" 2>/dev/null | pd_filter >"$T/$kind.perfD"
-	"$PERFKIT" script -D -i "$T/$kind.data" 2>/dev/null | pd_filter >"$T/$kind.pkD"
+	"$PERFKIT" report -D -i "$T/$kind.data" 2>/dev/null | pd_filter >"$T/$kind.pkD"
 	check perfdata_dump_$kind "$(diff "$T/$kind.perfD" "$T/$kind.pkD" | head -4)" \
 		-z "$(diff "$T/$kind.perfD" "$T/$kind.pkD" | head -1)" -a -s "$T/$kind.pkD"
 done
@@ -149,7 +149,7 @@ if need_shared corpus/perf-data perfdata_dump_corpus perfdata_header_corpus \
 	for f in "$C"/perf.data.*; do
 		case $f in *.gz|*.buildids|*intel_pt*) continue ;; esac
 		perf report -D -i "$f" 2>/dev/null | pd_filter >"$T/c.perfD"
-		"$PERFKIT" script -D -i "$f" 2>/dev/null | pd_filter >"$T/c.pkD"
+		"$PERFKIT" report -D -i "$f" 2>/dev/null | pd_filter >"$T/c.pkD"
 		cmp -s "$T/c.perfD" "$T/c.pkD" || bad="$bad $(basename "$f")"
 		nf=$((nf + 1))
 	done
@@ -163,7 +163,7 @@ if need_shared corpus/perf-data perfdata_dump_corpus perfdata_header_corpus \
 	done
 	check perfdata_header_corpus "differ from perf script --header-only:$bad" -z "$bad"
 	f=$C/perf.data.piped.corrupted.zero_size_sample-3.2
-	"$PERFKIT" script -D -i "$f" >"$T/bad.out" 2>"$T/bad.err"
+	"$PERFKIT" report -D -i "$f" >"$T/bad.out" 2>"$T/bad.err"
 	rc=$?
 	n=$(grep -c ': PERF_RECORD_' "$T/bad.out")
 	grep -q 'offset 0x[0-9a-f]*: record PERF_RECORD_SAMPLE' "$T/bad.err"

@@ -17,7 +17,7 @@ check record_old_kept "no perf.data.old" -s perf.data.old
 # Exact tracepoint samples, read back by perf and by perfkit.
 $PK record -q -e $EV -o tp.data -- $GP 777 2>rec.err; rc=$?
 check record_tp_rc "rc=$rc $(cat rec.err)" $rc -eq 0
-n_pk=$($PK script -D -i tp.data 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')
+n_pk=$($PK report -D -i tp.data 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')
 check record_tp_exact_perfkit "perfkit read $n_pk samples" "$n_pk" -eq 777
 if [ $HAVE_PERF = 1 ]; then
 	perf script -i tp.data -F comm,event > perf.out 2> perf.err
@@ -82,7 +82,7 @@ rp=$!
 sleep 1.5
 kill -KILL $rp; wait $rp 2>/dev/null
 pkill -f "$GP 5000 --sleep" 2>/dev/null
-n=$($PK script -D -i killed.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
+n=$($PK report -D -i killed.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
 check record_killed_readable "read $n samples" "$n" -eq 5000
 
 # Loss accounting: a one-page ring under a flood: samples + lost = calls.
@@ -93,7 +93,7 @@ check record_killed_readable "read $n samples" "$n" -eq 5000
 # the calls. 30 runs under two CPU hogs: 15 without EXIT, all 300,001;
 # 15 with, all 300,000.
 $PK record -e $EV -m 1 -o lost.data -- $GP 300000 2>lost.err
-set -- $($PK script -D -i lost.data 2>/dev/null |
+set -- $($PK report -D -i lost.data 2>/dev/null |
 	awk '/PERF_RECORD_SAMPLE/ { s++ } /PERF_RECORD_EXIT/ { e++ }
 	     END { print s + 0, e + 0 }')
 got=${1:-0}; exits=${2:-0}
@@ -110,14 +110,14 @@ if [ $HAVE_PERF = 1 ]; then
 	check record_pipe_perf "perf read $n" "$n" -eq 321
 fi
 $PK record -q -e $EV -o - -- $GP 123 > pipe.data 2>/dev/null
-n=$($PK script -D -i pipe.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
+n=$($PK report -D -i pipe.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
 check record_pipe_perfkit "perfkit read $n" "$n" -eq 123
 
 # -z: zstd-compressed records.
 $PK record -q -z -e $EV -o z.data -- $GP 4444 >/dev/null 2>&1
-n=$($PK script -D -i z.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
+n=$($PK report -D -i z.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
 check record_z_perfkit "perfkit read $n" "$n" -eq 4444
-check record_z_compressed "no COMPRESSED record" -n "$($PK script -D -i z.data 2>/dev/null | grep -E 'COMPRESSED events: +[1-9]')"
+check record_z_compressed "no COMPRESSED record" -n "$($PK report -D -i z.data 2>/dev/null | grep -E 'COMPRESSED events: +[1-9]')"
 if [ $HAVE_PERF = 1 ]; then
 	n=$(perf script -i z.data 2>/dev/null | grep -c "$EV")
 	check record_z_perf "perf read $n" "$n" -eq 4444
@@ -127,12 +127,12 @@ fi
 
 # --filter on the preceding tracepoint: nothing passes "common_pid == 0".
 $PK record -q -e $EV --filter 'common_pid == 0' -o f.data -- $GP 100 >/dev/null 2>&1
-n=$($PK script -D -i f.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
+n=$($PK report -D -i f.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
 check record_filter "read $n" "$n" -eq 0
 
 # --switch-events: context switches of the workload.
 $PK record -q --switch-events -e $EV -o sw.data -- sh -c "$GP 10; sleep 0.05" >/dev/null 2>&1
-n=$($PK script -D -i sw.data 2>/dev/null | grep -c 'PERF_RECORD_SWITCH')
+n=$($PK report -D -i sw.data 2>/dev/null | grep -c 'PERF_RECORD_SWITCH')
 check record_switch_events "read $n SWITCH records" "$n" -gt 0
 
 # -p: attach to a running process, until it exits.
@@ -144,18 +144,18 @@ rp=$!
 sleep 0.5
 kill -USR1 $tp
 wait $rp
-n=$($PK script -D -i p.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
+n=$($PK report -D -i p.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
 check record_attach_pid "read $n $(cat p.err)" "$n" -eq 2500
 
 # --overwrite: a flight recorder keeps the newest samples, dumped on
 # SIGUSR2 and at the end.
 $PK record -q --overwrite -m 1 -e $EV -o ow.data -- $GP 50000 >/dev/null 2>&1
-n=$($PK script -D -i ow.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
+n=$($PK report -D -i ow.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
 check record_overwrite_keeps_newest "read $n" "$n" -gt 0 -a "$n" -lt 50000
 
 # -k, --namespaces, --all-cgroups and the header features they bring.
 $PK record -q -k mono --namespaces --all-cgroups -e cpu-clock -o k.data -- $DEMO >/dev/null 2>&1
-kdump=$($PK script -D -i k.data 2>/dev/null)
+kdump=$($PK report -D -i k.data 2>/dev/null)
 check record_namespaces "no NAMESPACES record" -n "$(printf '%s\n' "$kdump" | grep -m1 PERF_RECORD_NAMESPACES)"
 check record_cgroups "no CGROUP record" -n "$(printf '%s\n' "$kdump" | grep -m1 PERF_RECORD_CGROUP)"
 if [ $HAVE_PERF = 1 ]; then

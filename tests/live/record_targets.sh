@@ -23,7 +23,7 @@ start_waiter() {
 	for _ in $(seq 200); do grep -q ready ready.$$ 2>/dev/null && return 0; sleep 0.05; done
 	return 1
 }
-count() { $PK script -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE'; }
+count() { $PK report -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE'; }
 
 # -p PID -- cmd: the task is followed from the start, not from an exec it
 # never makes (perfkit used to set enable_on_exec and count nothing).
@@ -88,7 +88,7 @@ n=$(count pt.data)
 check record_per_thread "$n samples of 250 ($(head -1 pt.err))" "$n" -eq 250
 
 # Side-band: FORK before COMM for every synthesized thread of -a.
-$PK script -D -i a.data 2>/dev/null | awk '
+$PK report -D -i a.data 2>/dev/null | awk '
 	/PERF_RECORD_FORK\(/ { s = $0; sub(/.*FORK\([0-9]+:/, "", s); sub(/\).*/, "", s); forked[s] = 1 }
 	/PERF_RECORD_COMM:/ && $2 == 0 { s = $NF; sub(/.*\//, "", s); if (!(s in forked)) bad++ }
 	END { print bad + 0 }' > order.out

@@ -1,0 +1,98 @@
+#!/bin/sh
+# perfkit script decodes the Intel PT in perf.data as perf script 6.1 does,
+# byte for byte: ../shared/tools/ptperf makes perf.data files carrying the
+# Intel PT of real busybox runs (true, echo, awk) that perf decodes exactly
+# here, and stores what perf prints for each option set (make-refs.sh);
+# every stored script command is run again with perfkit in perf's place.
+# Then option sets perf is asked live on the same files (defaults, mixed
+# letters, -F sets, timestamps, filters), and the file whose PT is cut
+# inside packets (perf.midsplit.data): perf 6.1 loses the trace there,
+# perfkit joins the pieces and gives the run's exact instruction sequence.
+# pk-test: check slow shards=2
+. tests/lib/sh.sh
+need_cmd pt_itrace perf "perf is not installed"
+need_cmd pt_itrace qemu-x86_64 "qemu-user is not installed (ptgen runs busybox under it)"
+need_cmd pt_itrace gzip "gzip is not installed"
+for f in /usr/include/intel-pt.h /usr/include/Zydis/Zydis.h /bin/busybox; do
+	[ -e "$f" ] || { skip pt_itrace "$f is missing (ptgen needs it)"; exit 0; }
+done
+need_shared tools/ptperf/make-refs.sh pt_itrace || { t_exit; exit; }
+need_built pt_itrace "$PERFKIT"
+PK=$(cd "$(dirname "$PERFKIT")" && pwd)/$(basename "$PERFKIT")
+export LC_ALL=C TZ=UTC PERF_PAGER=cat
+R=$T_TMP/refs
+if ! "$PK_SHARED/tools/ptperf/make-refs.sh" "$R" --only true,echo,awk \
+	>"$T_TMP/refs.log" 2>&1; then
+	fail pt_itrace:refs "make-refs.sh: $(tail -2 "$T_TMP/refs.log" | tr '\n' '|')"
+	t_exit
+	exit
+fi
+prefix="perf --buildid-dir /nonexistent"
+n=0
+# The stored references: report and header ones belong to other commands.
+for cmdf in "$R"/*/refs/*.cmd; do
+	d=$(dirname "$(dirname "$cmdf")")
+	w=$(basename "$d") id=$(basename "$cmdf" .cmd)
+	case $id in header|report-*|midsplit-*) continue ;; esac
+	n=$((n + 1))
+	t_part $n || continue
+	cmd=$(cat "$cmdf")
+	(cd "$d" && sh -c "$PK${cmd#"$prefix"}") >"$T_TMP/pk" 2>"$T_TMP/pk.err"
+	rc=$?
+	zcat "$d/refs/$id.txt.gz" >"$T_TMP/perf"
+	# (e: these runs decode without an error: nothing, as perf)
+	check "pt_itrace:$w:$id" "rc=$rc $(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		$rc -eq 0 -a \( -s "$T_TMP/perf" -o "$id" = e \) -a \
+		-z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+done
+# Live: perf and perfkit on the same file with the same options.
+live() { # NAME FILE ARGS...
+	_ln=$1 _lf=$2
+	shift 2
+	n=$((n + 1))
+	t_part $n || return 0
+	(cd "$R/$(dirname "$_lf")" && $prefix script "$@" -i "$(basename "$_lf")") \
+		>"$T_TMP/perf" 2>"$T_TMP/perf.err"
+	(cd "$R/$(dirname "$_lf")" && "$PK" script "$@" -i "$(basename "$_lf")") \
+		>"$T_TMP/pk" 2>"$T_TMP/pk.err"
+	_lr=$?
+	check "pt_itrace:live:$_ln" "rc=$_lr $(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		$_lr -eq 0 -a -s "$T_TMP/perf" -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+}
+live default echo/perf.data
+live default-awk awk/perf.data
+live bare echo/perf.data --itrace
+live bx echo/perf.data --itrace=bx
+live i1ib awk/perf.data --itrace=i1ib
+live cr awk/perf.data --itrace=cr
+live plus-flags echo/perf.data --itrace=b -F +flags
+live no-addr echo/perf.data --itrace=b -F -period
+live comm-tid-ip-addr echo/perf.data --itrace=b -F comm,tid,ip,addr
+live ip-sym-dso awk/perf.data --itrace=i33i -F ip,sym,dso
+live insnlen echo/perf.data --itrace=i7ie -F +insnlen,+insn
+live i-flags-addr awk/perf.data --itrace=i1ibp -F ip,event,flags,addr
+live tsc-i1ibp awk/perf.tsc.data --itrace=i1ibp -F time,ip,event,flags,addr --ns
+live tsc-default echo/perf.tsc.data
+live tsc-call-ret awk/perf.tsc.data --call-ret-trace
+live tsc-us awk/perf.tsc.data --itrace=b -F time,ip,addr
+live one-chunk awk/perf.1chunk.data --itrace=r
+# perf.midsplit.data: the packets cut between AUXTRACE records are joined
+n=$((n + 1))
+if t_part $n; then
+	(cd "$R/awk" && "$PK" script --itrace=i1i -F ip -i perf.midsplit.data) |
+		tr -d ' ' >"$T_TMP/pk" 2>"$T_TMP/pk.err"
+	zcat "$R/awk/awk.ips.gz" >"$T_TMP/truth"
+	check pt_itrace:midsplit-exact "$(first_diff "$T_TMP/truth" "$T_TMP/pk")" \
+		-s "$T_TMP/truth" -a -z "$(cmp "$T_TMP/truth" "$T_TMP/pk" 2>&1)"
+	(cd "$R/awk" && "$PK" script --itrace=e -i perf.midsplit.data) \
+		>"$T_TMP/pk" 2>"$T_TMP/pk.err"
+	check pt_itrace:midsplit-no-errors "$(head -2 "$T_TMP/pk" | tr '\n' '|')" \
+		! -s "$T_TMP/pk" -a ! -s "$T_TMP/pk.err"
+fi
+# --no-itrace: the trace is left alone (no line at all for these files)
+n=$((n + 1))
+if t_part $n; then
+	(cd "$R/echo" && "$PK" script --no-itrace -i perf.data) >"$T_TMP/pk" 2>&1
+	check pt_itrace:no-itrace "$(head -2 "$T_TMP/pk" | tr '\n' '|')" ! -s "$T_TMP/pk"
+fi
+t_exit
