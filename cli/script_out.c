@@ -1040,6 +1040,9 @@ static int itrace_open(struct out *s)
 		memset(&s->o->itrace, 0, sizeof(s->o->itrace));
 		s->o->itrace.sz = sizeof(s->o->itrace);
 	}
+	for (int t = 0; t < ST_MAX; t++)
+		if (s->o->f.t[t].fields & (SF_INSN | SF_INSNLEN))
+			s->o->itrace.insn_bytes = true;
 	s->it = pk_itrace_new(s->pd, s->sess, &s->o->itrace, itrace_sample, s);
 	if (!s->it)
 		return errno == ENOMEM ? -ENOMEM : 0;

@@ -68,8 +68,11 @@ struct pk_itrace_opts {
 	/* keep each thread's call stack (the depth of samples, perf's
 	 * thread stack for callindent) */
 	bool thread_stack;
+	/* give every sample its instruction's bytes (perf script's insn
+	 * and insnlen fields); else only where needed */
+	bool insn_bytes;
 };
-#define pk_itrace_opts__last_field thread_stack
+#define pk_itrace_opts__last_field insn_bytes
 
 /* The default sizes and period (perf's). */
 #define PK_ITRACE_DEFAULT_CALLCHAIN_SZ 16

@@ -16,6 +16,8 @@ struct walk {
 	struct pk_itrace *it;
 	struct it_queue *q;
 	struct pk_pt_insn_decoder *dec;
+	struct pk_pt_image *img;
+	bool blocks;		/* a block at a time (no per-instruction need) */
 	int32_t pid, tid, cpu;
 	uint64_t cnt;		/* instructions since the last i sample */
 	uint64_t period;	/* in instructions; 0: no i samples */
@@ -29,6 +31,9 @@ struct walk {
 	bool isamp;		/* the pending branch is an i sample */
 	int err;		/* a callback's */
 	uint64_t tsc;		/* perf's timestamp: only moves forward */
+	uint64_t t_now;		/* the decoder's time before the step */
+	uint64_t t_step;	/* ... and after it (its branch's query) */
+	uint64_t pend_tsc;	/* the pending branch's time */
 	/* a PSB+ (and its CBR) read ahead of the flow: perf shows it
 	 * just before the instruction at the PSB+'s FUP */
 	struct pk_pt_event def[8];
@@ -102,11 +107,11 @@ static void base(struct walk *w, struct pk_itrace_sample *s, int kind,
 	s->addr_cpumode = PERF_RECORD_MISC_USER;
 	s->period = 1;
 	if (!w->it->timeless) {
-		uint64_t t;
+		/* the time where the flow stands (the walker's: packets
+		 * read ahead do not count yet), or the event's */
+		uint64_t t = has_tsc ? tsc : w->t_now;
 
-		if (has_tsc && tsc > w->tsc)
-			w->tsc = tsc;
-		if (!pk_pt_insn_time(w->dec, &t) && t > w->tsc)
+		if (t > w->tsc)
 			w->tsc = t;
 		if (w->tsc) {
 			s->time = tsc_to_perf(&w->it->info, w->tsc);
@@ -264,6 +269,14 @@ static void finish(struct walk *w, uint32_t flags, uint64_t to,
 	bool taken = !(p->iclass == PK_PT_IC_COND_JUMP &&
 		       to == p->ip + p->size);
 
+	struct pk_pt_event at;
+
+	if (!ev) {	/* as of the branch's own query */
+		memset(&at, 0, sizeof(at));
+		at.tsc = w->pend_tsc;
+		at.has_tsc = w->pend_tsc != 0;
+		ev = &at;
+	}
 	w->have_pend = false;
 	if (w->isamp)
 		isample(w, p, flags, taken ? to : 0, ev);
@@ -312,6 +325,7 @@ static void insn(struct walk *w, const struct pk_pt_insn *in)
 	w->next_ip = in->ip + in->size;
 	if (is_branch(in->iclass)) {
 		w->pend = *in;
+		w->pend_tsc = w->t_step;
 		w->have_pend = true;
 	}
 }
@@ -462,10 +476,93 @@ static int events(struct walk *w, int status)
 	return status;
 }
 
+/* The instruction of the I-th sample in block BLK (1-based K), decoded
+ * from the code: 0, or -1 when the code cannot be read. */
+static int nth_insn(struct walk *w, const struct pk_pt_block *blk,
+		    uint32_t k, struct pk_pt_insn *in)
+{
+	uint64_t ip = blk->ip, target;
+
+	for (uint32_t i = 1; ; i++) {
+		if (pk_pt_insn_decode(w->img, ip, (enum pk_pt_exec_mode)blk->mode,
+				      in, &target) < 0)
+			return -1;
+		if (i == k)
+			return 0;
+		ip += in->size;
+	}
+}
+
+/* A run of instructions: the branch before it went to its start, a
+ * PSB+ met inside it shows before it, its last instruction (a branch)
+ * waits for its outcome, and the i samples that fall in it. */
+static void block(struct walk *w, const struct pk_pt_block *blk)
+{
+	struct pk_pt_insn in;
+
+	bool def_here;
+
+	if (w->have_pend)
+		resolve(w, blk->ip);
+	/* a PSB+ whose FUP falls in the run shows before that instruction */
+	def_here = w->ndef && w->def[0].ip >= blk->ip &&
+		   w->def[0].ip <= blk->end_ip;
+	if (def_here && w->def[0].ip == blk->ip)
+		flush_def(w), def_here = false;
+	w->next_ip = blk->end_ip + blk->end_size;
+	bool end_sample = false;
+	uint32_t pos = 0;	/* instructions of the block counted */
+
+	while (w->period && w->cnt + (blk->ninsn - pos) >= w->period) {
+		uint32_t k = pos + (uint32_t)(w->period - w->cnt);
+
+		pos = k;
+		w->cnt = w->period;
+		if (k == blk->ninsn && is_branch(blk->end_iclass)) {
+			end_sample = true; /* with the branch's outcome */
+			break;
+		}
+		if (nth_insn(w, blk, k, &in) == 0) {
+			if (def_here && in.ip >= w->def[0].ip)
+				flush_def(w), def_here = false;
+			isample(w, &in, 0, 0, NULL);
+		} else {
+			w->cnt = 0;
+		}
+	}
+	if (def_here)
+		flush_def(w);
+	if (!end_sample)
+		w->cnt += blk->ninsn - pos;
+	if (!is_branch(blk->end_iclass))
+		return;
+	memset(&w->pend, 0, sizeof(w->pend));
+	w->pend.ip = blk->end_ip;
+	w->pend.size = blk->end_size;
+	w->pend.iclass = blk->end_iclass;
+	w->pend.mode = blk->mode;
+	/* the bytes: when asked for, and to tell int from syscall */
+	if (w->it->opts.insn_bytes || blk->end_iclass == PK_PT_IC_FAR_CALL ||
+	    blk->end_iclass == PK_PT_IC_FAR_RETURN)
+		pk_pt_image_read(w->img, blk->end_ip, w->pend.raw,
+				 blk->end_size < 15 ? blk->end_size : 15);
+	w->have_pend = true;
+	w->pend_tsc = w->t_step;
+	w->isamp = end_sample;
+}
+
+/* The time after a step: its branch's query's. */
+static void step_time(struct walk *w)
+{
+	if (w->it->timeless || pk_pt_insn_time(w->dec, &w->t_step))
+		w->t_step = w->t_now;
+}
+
 static void walk(struct walk *w)
 {
 	int status = pk_pt_insn_sync_forward(w->dec);
 	struct pk_pt_insn in;
+	struct pk_pt_block blk;
 
 	while (!w->err) {
 		if (status >= 0)
@@ -474,9 +571,20 @@ static void walk(struct walk *w)
 			flush_def(w);
 			return;
 		}
-		if (status >= 0) {
+		if (!w->it->timeless && pk_pt_insn_time(w->dec, &w->t_now))
+			w->t_now = 0;
+		if (status >= 0 && w->blocks) {
+			status = pk_pt_insn_next_block(w->dec, &blk);
+			step_time(w);
+			if (blk.ninsn)
+				block(w, &blk);
+			in.ip = blk.end_ip;
+			if (status >= 0)
+				continue;
+		} else if (status >= 0) {
 			memset(&in, 0, sizeof(in));
 			status = pk_pt_insn_next(w->dec, &in);
+			step_time(w);
 			if (status >= 0 || in.iclass != PK_PT_IC_ERROR)
 				insn(w, &in);
 			if (status >= 0)
@@ -533,6 +641,9 @@ int pk__it_decode(struct pk_itrace *it, struct it_queue *q)
 	img = image_of(it, q->tid);
 	if (!img)
 		return -ENOMEM;
+	w.img = img;
+	/* every instruction seen only for i samples of short periods */
+	w.blocks = !w.period || w.period >= 16;
 	w.dec = pk_pt_insn_decoder_new(q->data, q->len, &cfg, img, &io);
 	if (!w.dec) {
 		pk_pt_image_free(img);
