@@ -84,6 +84,8 @@ struct out {
 	 * list) and the synthesized sample being printed */
 	struct pk_itrace *it;
 	const struct pk_itrace_sample *cur;
+	struct pk_sample ism;   /* a synthesized sample's fields (the rest
+				   stay zero) */
 	int spacing;            /* callindent's column (perf's static) */
 	bool aux_file;          /* the file has HEADER_AUXTRACE */
 };
@@ -159,17 +161,24 @@ static void ob_pad(struct ob *o, const char *s, int width, bool left)
 
 /* Unsigned V in BASE (10/16), right-aligned to WIDTH with FILL ('0' or
  * ' '), or left-aligned with LEFT. */
-static void ob_num(struct ob *o, uint64_t v, unsigned base, int width,
-		   char fill, bool left)
+static inline void ob_num(struct ob *o, uint64_t v, unsigned base, int width,
+			  char fill, bool left)
 {
 	static const char dig[] = "0123456789abcdef";
 	char tmp[24];
 	int n = 0;
 
-	do {
-		tmp[n++] = dig[v % base];
-		v /= base;
-	} while (v);
+	if (base == 16) {	/* shifts, not divisions */
+		do {
+			tmp[n++] = dig[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		do {
+			tmp[n++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+	}
 	char *p = ob_room(o, (size_t)(n > width ? n : width));
 	int pad = width > n ? width - n : 0;
 	int k = 0;
@@ -997,7 +1006,7 @@ static void print_trace_error(struct out *s, const struct pk_itrace_sample *is)
 static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 {
 	struct out *s = ctx;
-	struct pk_sample sm;
+	struct pk_sample *sm = &s->ism;
 	struct pk_record rec;
 	unsigned attr;
 	int err;
@@ -1011,20 +1020,19 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	if (is->attr < 0 || (unsigned)is->attr >= s->nr_ev)
 		return 0;
 	attr = (unsigned)is->attr;
-	memset(&sm, 0, sizeof(sm));
 	memset(&rec, 0, sizeof(rec));
-	sm.sample_type = pk_perfdata_attr(s->pd, attr)->sample_type;
-	sm.pid = (uint32_t)is->pid;
-	sm.tid = (uint32_t)is->tid;
-	sm.cpu = (uint32_t)is->cpu;
-	sm.time = is->time;
-	sm.ip = is->ip;
-	sm.addr = is->addr;
-	sm.period = is->period;
+	sm->sample_type = pk_perfdata_attr(s->pd, attr)->sample_type;
+	sm->pid = (uint32_t)is->pid;
+	sm->tid = (uint32_t)is->tid;
+	sm->cpu = (uint32_t)is->cpu;
+	sm->time = is->time;
+	sm->ip = is->ip;
+	sm->addr = is->addr;
+	sm->period = is->period;
 	rec.misc = is->cpumode;
 	rec.attr = (int)attr;
 	s->cur = is;
-	err = print_sample(s, &rec, (int)attr, &sm,
+	err = print_sample(s, &rec, (int)attr, sm,
 			   pk_session_comm(s->sess, (uint32_t)is->tid));
 	s->cur = NULL;
 	return err;
