@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <perfkit/annotate.h>
+#include <perfkit/itrace.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/report.h>
 #include <perfkit/session.h>
@@ -48,6 +49,12 @@ struct rep {
 	struct pk_perfdata *pd;
 	struct pk_report *r;
 	struct export_opts x;   /* --format */
+	/* the instruction trace: --itrace (set: letters given),
+	 * --no-itrace, and its decoder */
+	struct pk_itrace_opts itrace;
+	bool itrace_given, no_itrace;
+	struct pk_itrace *it;
+	struct pk_session *sess;
 };
 
 static void usage(FILE *f)
@@ -189,11 +196,14 @@ static void progress(struct rep *c, uint64_t offset)
 static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 {
 	struct rep *c = ctx;
+	int err;
 
 	(void)s;
 	if (c->size)
 		progress(c, rec->offset + rec->size);
 	c->reads += rec->type == PERF_RECORD_READ;
+	if (c->it && (err = pk_itrace_record(c->it, rec)))
+		return err;
 	return pk_report_record(c->r, rec);
 }
 
@@ -269,11 +279,53 @@ static int stats(struct rep *c, struct pk_perfdata *pd)
 
 /* What perf reports another way (groups side by side, branch mode,
  * synthesized AUX samples): a one-line refusal, or NULL. */
-static const char *unsupported(struct pk_perfdata *pd)
+static const char *unsupported(const struct rep *c, struct pk_perfdata *pd)
 {
-	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE))
-		return "AUX area traces are not supported yet";
+	const struct pk_itrace_opts *o = &c->itrace;
+
+	if (!pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) || c->no_itrace)
+		return NULL;
+	/* perf report's default (instructions every 100 us with call
+	 * chains) and call chains, branch stacks, time periods: not yet */
+	if (!c->itrace_given || !o->set)
+		return "the instruction trace with perf report's default --itrace (call chains) is not supported yet: give --itrace=LETTERS or --no-itrace";
+	if (o->callchain || o->add_callchain || o->last_branch ||
+	    o->add_last_branch)
+		return "--itrace with g, G, l or L is not supported yet";
+	if (o->instructions && o->period_type != PK_ITRACE_PERIOD_INSTRUCTIONS &&
+	    o->period)
+		return "--itrace i with a time period is not supported yet (give one in instructions: i100i)";
 	return NULL;
+}
+
+/* A synthesized sample into the report, as a sample of its event. */
+static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
+{
+	struct rep *c = ctx;
+	struct pk_sample sm;
+	struct pk_record rec;
+	struct pk_session_sample ss;
+
+	if (is->attr < 0)
+		return 0;	/* errors: perf counts them, shows none */
+	memset(&sm, 0, sizeof(sm));
+	memset(&rec, 0, sizeof(rec));
+	sm.sample_type = pk_perfdata_attr(c->pd, (unsigned)is->attr)->sample_type;
+	sm.pid = (uint32_t)is->pid;
+	sm.tid = (uint32_t)is->tid;
+	sm.cpu = (uint32_t)is->cpu;
+	sm.time = is->time;
+	sm.ip = is->ip;
+	sm.addr = is->addr;
+	sm.period = is->period;
+	rec.type = PERF_RECORD_SAMPLE;
+	rec.misc = is->cpumode;
+	rec.attr = is->attr;
+	ss.rec = &rec;
+	ss.sample = &sm;
+	ss.attr = is->attr;
+	ss.comm = pk_session_comm(c->sess, (uint32_t)is->tid);
+	return sample(c, c->sess, &ss);
 }
 
 /* Whether the -s list has KEY. */
@@ -458,12 +510,21 @@ static int sample_modes(struct rep *c, struct pk_perfdata *pd, bool cc)
 	return why ? -EINVAL : 0;
 }
 
+/* Whether any event got a sample. */
+static bool any_samples(const struct rep *c, struct pk_perfdata *pd)
+{
+	for (unsigned i = 0; i < pk_perfdata_nr_attrs(pd); i++)
+		if (pk_report_nr_samples(c->r, i))
+			return true;
+	return false;
+}
+
 static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
 	struct pk_session *s = pk_session_new(NULL);
 	bool cc = cli_any_sample_type(pd, PERF_SAMPLE_CALLCHAIN);
-	const char *why = unsupported(pd);
+	const char *why = unsupported(c, pd);
 	int err;
 
 	if (!s)
@@ -527,8 +588,20 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 			  c->o.parent ? c->o.parent : "");
 		return -EINVAL;
 	}
+	c->pd = pd;
+	c->sess = s;
+	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) && !c->no_itrace &&
+	    !(c->it = pk_itrace_new(pd, s, &c->itrace, itrace_sample, c)) &&
+	    errno == ENOMEM) {
+		pk_report_free(c->r);
+		pk_annotate_free(c->an);
+		pk_session_free(s);
+		return -ENOMEM;
+	}
 	progress_start(c, pd);
 	err = pk_session_run(s, pd, &tool, c);
+	if (!err && c->it)
+		err = pk_itrace_flush(c->it);
 	progress_end(c);
 	if (err)
 		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
@@ -554,12 +627,18 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		/* perf: nothing more when --time left no sample */
 		if (!c->kept && c->tr.n)
 			goto out;
+		if (!any_samples(c, pd)) {	/* perf's hists have no entry */
+			fprintf(stderr, "Error:\nThe %s data has no samples!\n",
+				c->input);
+			goto out;
+		}
 		err = pk_report_print(c->r, stdout, &c->po);
 		if (!err && c->threads)
 			/* perf's per-thread counts of PERF_RECORD_READ */
 			printf("# PID  TID\n");
 	}
 out:
+	pk_itrace_free(c->it);
 	pk_report_free(c->r);
 	pk_annotate_free(c->an);
 	pk_session_free(s);
@@ -625,6 +704,20 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 314: c->header_only = true; return 0;
 	case 315: c->stats = true; return 0;
 	case 'D': c->dump = true; return 0;
+	case 350: {
+		size_t pos = 0;
+
+		memset(&c->itrace, 0, sizeof(c->itrace));
+		c->itrace.sz = sizeof(c->itrace);
+		c->itrace_given = true;
+		if (pk_itrace_parse(&c->itrace, arg, &pos)) {
+			cli_error("report", "bad --itrace option '%s' at '%s'",
+				  arg, arg + pos);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	case 351: c->no_itrace = true; return 0;
 	case 'b': c->branch = 1; return 0;
 	case 343: c->o.mem = true; return 0;
 	case 342: c->branch = 0; return 0;
@@ -708,6 +801,8 @@ int cmd_report(int argc, char **argv)
 		{ "format", required_argument, NULL, 320 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "base", required_argument, NULL, 321 },
+		{ "itrace", optional_argument, NULL, 350 },
+		{ "no-itrace", no_argument, NULL, 351 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1,

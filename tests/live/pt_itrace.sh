@@ -33,7 +33,7 @@ n=0
 for cmdf in "$R"/*/refs/*.cmd; do
 	d=$(dirname "$(dirname "$cmdf")")
 	w=$(basename "$d") id=$(basename "$cmdf" .cmd)
-	case $id in header|report-*|midsplit-*) continue ;; esac
+	case $id in header|midsplit-*) continue ;; esac
 	n=$((n + 1))
 	t_part $n || continue
 	cmd=$(cat "$cmdf")
@@ -76,6 +76,27 @@ live tsc-default echo/perf.tsc.data
 live tsc-call-ret awk/perf.tsc.data --call-ret-trace
 live tsc-us awk/perf.tsc.data --itrace=b -F time,ip,addr
 live one-chunk awk/perf.1chunk.data --itrace=r
+# report --itrace: perf report's text, its random closing tip left out
+rlive() { # NAME FILE ARGS...
+	_ln=$1 _lf=$2
+	shift 2
+	n=$((n + 1))
+	t_part $n || return 0
+	(cd "$R/$(dirname "$_lf")" && $prefix report --stdio "$@" -i "$(basename "$_lf")") 2>/dev/null |
+		sed '/^# (Tip: /d' >"$T_TMP/perf"
+	(cd "$R/$(dirname "$_lf")" && "$PK" report --stdio "$@" -i "$(basename "$_lf")") \
+		2>"$T_TMP/pk.err" | sed '/^# (Tip: /d' >"$T_TMP/pk"
+	check "pt_itrace:report:$_ln" "$(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		-s "$T_TMP/perf" -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+}
+rlive i1i awk/perf.data --itrace=i1i
+rlive b awk/perf.data --itrace=b
+rlive cr awk/perf.data --itrace=cr
+rlive n-period awk/perf.data --itrace=i100i -n --show-total-period
+rlive dso-sym awk/perf.data --itrace=i100i -s dso,sym
+rlive i10ie echo/perf.data --itrace=i10ie
+rlive i100ip awk/perf.data --itrace=i100ip
+rlive tsc awk/perf.tsc.data --itrace=i50i --sort comm,sym
 # perf.midsplit.data: the packets cut between AUXTRACE records are joined
 n=$((n + 1))
 if t_part $n; then
