@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	{ "annotate", cmd_annotate,
 	  "Samples per instruction of the hottest symbols" },
 	{ "report", cmd_report, "Read a perf.data file: hist entries, callchains" },
+	{ "inject", cmd_inject,
+	  "Rewrite a perf.data file: samples synthesized from its trace" },
 	{ "diff", cmd_diff, "Compare perf.data files: deltas, ratios per symbol" },
 	{ "top", cmd_top, "Live profile: the hottest symbols, refreshed" },
 	{ "pt", cmd_pt, "Intel PT: dump packets, decode instruction flow" },

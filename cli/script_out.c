@@ -747,9 +747,14 @@ static void put_synth(struct out *s, const struct pk_itrace_sample *is)
 
 	if (is->kind == PK_ITRACE_PSB)
 		n = snprintf(t, sizeof(t), " psb offs: %#" PRIx64, is->u.psb.offset);
-	else if (is->kind == PK_ITRACE_CBR)
+	else if (is->kind == PK_ITRACE_CBR && is->u.cbr.max_nonturbo)
 		n = snprintf(t, sizeof(t), " cbr: %2u freq: %4u MHz (%3u%%)",
-			     is->u.cbr.cbr, is->u.cbr.freq_mhz, is->u.cbr.percent);
+			     is->u.cbr.cbr, (is->u.cbr.freq_khz + 500) / 1000,
+			     (5 + 1000u * is->u.cbr.cbr /
+			      is->u.cbr.max_nonturbo) / 10);
+	else if (is->kind == PK_ITRACE_CBR)
+		n = snprintf(t, sizeof(t), " cbr: %2u freq: %4u MHz",
+			     is->u.cbr.cbr, (is->u.cbr.freq_khz + 500) / 1000);
 	if (n <= 0)
 		return;
 	ob_pad(&s->ob, t, 34, true);
@@ -894,7 +899,11 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	if (f & SF_FLAGS)
 		put_flags(s);
 
-	bool bts = s->cur && s->cur->kind == PK_ITRACE_BRANCHES;
+	/* perf's is_bts_event: branch instructions, every one */
+	const struct perf_event_attr *ea = pk_perfdata_attr(s->pd, (unsigned)attr);
+	bool bts = ea->type == PERF_TYPE_HARDWARE &&
+		   (ea->config & PERF_COUNT_HW_BRANCH_INSTRUCTIONS) &&
+		   ea->sample_period == 1 && !ea->freq;
 
 	if (s->cur && (f & SF_SYNTH) && e->type == ST_SYNTH)
 		put_synth(s, s->cur);
@@ -914,7 +923,7 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 		put_mem(s, f, sm);
 	if ((f & SF_IP) && cc && unwind(s, sm))
 		cc = false; /* perf: no callchain when its unwinder fails */
-	if (bts && (f & SF_CALLINDENT))
+	if (bts && s->cur && (f & SF_CALLINDENT))
 		put_callindent(s, f, sm, rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (f & SF_IP) {
 		if (cc) {
@@ -932,7 +941,9 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 		ob_put(o, " => ", 4);
 		ob_num(o, sm->addr, 16, 16, ' ', false);
 		if (f & (SF_SYM | SF_DSO)) {
-			uint16_t cm = s->cur->addr_cpumode;
+			/* the target's maps: the kernel's for its addresses */
+			uint16_t cm = sm->addr >> 63 ? PERF_RECORD_MISC_KERNEL :
+				      PERF_RECORD_MISC_USER;
 			struct pk_location l;
 
 			pk_session_resolve(s->sess, sm->pid, sm->addr, cm, &l);
@@ -959,7 +970,22 @@ static int sample(void *ctx, struct pk_session *sess,
 		return err;
 	if ((unsigned)ss->attr >= s->nr_ev)
 		return 0;
-	err = print_sample(s, ss->rec, ss->attr, ss->sample, ss->comm);
+	{
+		/* a synthesized event's sample read from a file (perf
+		 * inject's): its payload as the decoder's */
+		const struct perf_event_attr *a =
+			pk_perfdata_attr(s->pd, (unsigned)ss->attr);
+		struct pk_itrace_sample is;
+
+		memset(&is, 0, sizeof(is));
+		if (a->type == PK_TYPE_SYNTH &&
+		    (ss->sample->sample_type & PERF_SAMPLE_RAW) &&
+		    !pk_itrace_synth_decode(a->config, ss->sample->raw.data,
+					    ss->sample->raw.size, &is))
+			s->cur = &is;
+		err = print_sample(s, ss->rec, ss->attr, ss->sample, ss->comm);
+		s->cur = NULL;
+	}
 	if (s->o->dump)
 		ob_flush(&s->ob); /* right after the record's dump */
 	return err;

@@ -146,7 +146,10 @@ struct pk_itrace_sample {
 	int depth;		/* call depth of the thread (callindent) */
 	union {
 		struct { uint64_t offset; } psb;
-		struct { uint8_t cbr; uint32_t freq_mhz, percent; } cbr;
+		struct {
+			uint8_t cbr, max_nonturbo;
+			uint32_t freq_khz;
+		} cbr;
 		struct {
 			int type;	/* 1: decoder error, 2: lost data */
 			int code;	/* perf's INTEL_PT_ERR_* number */
@@ -159,6 +162,21 @@ struct pk_perfdata;
 struct pk_session;
 struct pk_record;
 struct pk_itrace;
+
+/*
+ * The PERF_SAMPLE_RAW payload perf gives a synthesized psb or cbr sample
+ * (struct perf_synth_intel_psb/cbr without their leading padding): at
+ * most LEN bytes into BUF; returns its size, or -EINVAL for other kinds.
+ * pk_itrace_synth_decode() is its reader: the payload of a sample of a
+ * PERF_TYPE_SYNTH event of CONFIG (perf's PERF_SYNTH_INTEL_*) into *S
+ * (kind and u). 0, or -EINVAL (unknown config, short payload).
+ */
+PK_API int pk_itrace_synth_encode(const struct pk_itrace_sample *s,
+				  void *buf, size_t len);
+PK_API int pk_itrace_synth_decode(uint64_t config, const void *raw,
+				  size_t size, struct pk_itrace_sample *s);
+/* PERF_TYPE_SYNTH, perf's type of the events it synthesizes. */
+#define PK_TYPE_SYNTH 0x80000000u
 
 /* Called for each synthesized sample: non-zero stops and is returned. */
 typedef int (*pk_itrace_cb)(void *ctx, const struct pk_itrace_sample *s);

@@ -438,11 +438,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		base(w, &s, PK_ITRACE_CBR, ev->tsc, ev->has_tsc);
 		s.ip = 0;
 		s.u.cbr.cbr = ev->u.cbr.ratio;
-		s.u.cbr.freq_mhz = (uint32_t)((ev->u.cbr.ratio * w->cbr2khz +
-					       500) / 1000);
-		if (w->it->info.max_non_turbo_ratio)
-			s.u.cbr.percent = (uint32_t)((ev->u.cbr.ratio * 1000 /
-				w->it->info.max_non_turbo_ratio + 5) / 10);
+		s.u.cbr.freq_khz = (uint32_t)(ev->u.cbr.ratio * w->cbr2khz);
+		s.u.cbr.max_nonturbo = (uint8_t)w->it->info.max_non_turbo_ratio;
 		emit(w, &s);
 		break;
 	default:

@@ -228,8 +228,9 @@ static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
 	size_t n;
 	unsigned na = pk_perfdata_nr_attrs(it->pd);
 
-	if (rec->size < 16 || RD32(rec->hdr, 8) != 1) /* PERF_AUXTRACE_INTEL_PT */
-		return 0;
+	if (it->info.seen || rec->size < 16 ||
+	    RD32(rec->hdr, 8) != 1) /* PERF_AUXTRACE_INTEL_PT */
+		return 0;	/* (a reader may show it ahead, then again) */
 	n = (rec->size - 16) / 8;
 	if (n < 10)
 		return 0;

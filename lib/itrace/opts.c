@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 #include "base/base.h"
 #include <perfkit/itrace.h>
@@ -273,4 +274,64 @@ int pk_itrace_format(const struct pk_itrace_opts *o, char *buf, size_t len)
 		PUT("A");
 #undef PUT
 	return snprintf(buf, len, "%s", tmp);
+}
+
+/* ---- synthesized payloads (perf's struct perf_synth_intel_*) ---- */
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+int pk_itrace_synth_encode(const struct pk_itrace_sample *s, void *buf,
+			   size_t len)
+{
+	uint8_t b[12];
+
+	memset(b, 0, sizeof(b));
+	switch (s->kind) {
+	case PK_ITRACE_PSB:	/* reserved u32, offset u64 */
+		memcpy(b + 4, &s->u.psb.offset, 8);
+		break;
+	case PK_ITRACE_CBR:	/* cbr:8 .. max_nonturbo:8 in a u32, freq,
+				   reserved */
+		put32(b, s->u.cbr.cbr | (uint32_t)s->u.cbr.max_nonturbo << 16);
+		put32(b + 4, s->u.cbr.freq_khz);
+		break;
+	default:
+		return -EINVAL;
+	}
+	memcpy(buf, b, len < sizeof(b) ? len : sizeof(b));
+	return (int)sizeof(b);
+}
+
+int pk_itrace_synth_decode(uint64_t config, const void *raw, size_t size,
+			   struct pk_itrace_sample *s)
+{
+	const uint8_t *p = raw;
+
+	if (size < 12)
+		return -EINVAL;
+	switch (config) {
+	case 6:		/* PERF_SYNTH_INTEL_PSB */
+		s->kind = PK_ITRACE_PSB;
+		memcpy(&s->u.psb.offset, p + 4, 8);
+		return 0;
+	case 5:		/* PERF_SYNTH_INTEL_CBR */
+		s->kind = PK_ITRACE_CBR;
+		s->u.cbr.cbr = (uint8_t)get32(p);
+		s->u.cbr.max_nonturbo = (uint8_t)(get32(p) >> 16);
+		s->u.cbr.freq_khz = get32(p + 4);
+		return 0;
+	default:
+		return -EINVAL;
+	}
 }

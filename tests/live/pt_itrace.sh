@@ -97,6 +97,30 @@ rlive dso-sym awk/perf.data --itrace=i100i -s dso,sym
 rlive i10ie echo/perf.data --itrace=i10ie
 rlive i100ip awk/perf.data --itrace=i100ip
 rlive tsc awk/perf.tsc.data --itrace=i50i --sort comm,sym
+# inject --itrace: perf script (and perf report, and perfkit script) read
+# perfkit's injected file as perf's own
+ilive() { # NAME FILE ARGS...
+	_ln=$1 _lf=$2
+	shift 2
+	n=$((n + 1))
+	t_part $n || return 0
+	(cd "$R/$(dirname "$_lf")" &&
+	 $prefix inject "$@" -i "$(basename "$_lf")" -o "$T_TMP/inj.perf" &&
+	 "$PK" inject "$@" -i "$(basename "$_lf")" -o "$T_TMP/inj.pk") \
+		>/dev/null 2>"$T_TMP/inj.err"
+	_lr=$?
+	for _lt in "perf script" "perf report --stdio" "$PK script"; do
+		$_lt -i "$T_TMP/inj.perf" 2>&1 | grep -v '^# (Tip\|^# captured on\|^# data offset\|^# data size\|^# feat offset' >"$T_TMP/perf"
+		$_lt -i "$T_TMP/inj.pk" 2>&1 | grep -v '^# (Tip\|^# captured on\|^# data offset\|^# data size\|^# feat offset' >"$T_TMP/pk"
+		check "pt_itrace:inject:$_ln:${_lt##*/}" "rc=$_lr $(head -1 "$T_TMP/inj.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+			$_lr -eq 0 -a "$(wc -l <"$T_TMP/perf")" -gt 3 -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+	done
+}
+ilive i100i echo/perf.data --itrace=i100i
+ilive b awk/perf.data --itrace=b
+ilive cr-tsc awk/perf.tsc.data --itrace=cr
+ilive i37ip awk/perf.tsc.data --itrace=i37ip
+ilive strip echo/perf.data --itrace=i1ie --strip
 # perf.midsplit.data: the packets cut between AUXTRACE records are joined
 n=$((n + 1))
 if t_part $n; then

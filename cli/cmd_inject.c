@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit inject --itrace[=LETTERS]: a copy of a perf.data file whose
+ * instruction trace is replaced by the samples perf synthesizes from it
+ * (perf inject --itrace): the synthesized events join the attrs, their
+ * samples go where perf's decoder delivers them (a thread's before its
+ * EXIT in timeless files), the AUX area records (AUXTRACE_INFO, AUXTRACE,
+ * AUX, ITRACE_START, ID_INDEX) and the AUXTRACE feature are left out;
+ * --strip leaves out the other events' samples too.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/itrace.h>
+#include <perfkit/perfdata.h>
+#include <perfkit/session.h>
+#include "cli.h"
+
+struct inj {
+	const char *input, *output;
+	struct pk_itrace_opts itrace;
+	bool strip;
+	struct pk_perfdata *pd, *scan;
+	struct pk_pdwriter *w;
+	struct pk_session *sess;
+	struct pk_itrace *it;
+	unsigned nr_file;	/* the input's attrs; synthesized ones after */
+	uint8_t buf[1 << 16];
+	uint8_t raw[64];	/* a psb/cbr sample's payload */
+	uint64_t written;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfkit inject --itrace[=LETTERS] [-i FILE] [-o FILE] [--strip]\n"
+		"  -i, --input FILE     perf.data file to read (default perf.data)\n"
+		"  -o, --output FILE    perf.data file to write (required)\n"
+		"      --itrace[=LETTERS] synthesize samples from the instruction\n"
+		"                       trace (perf's letters; bare: instructions\n"
+		"                       every 100 us and the other defaults)\n"
+		"      --strip          leave out the samples of the recorded events\n"
+		"  -h, --help           this text\n");
+}
+
+/* Records perf inject --itrace leaves out. */
+static bool dropped(const struct inj *in, const struct pk_record *rec)
+{
+	switch (rec->type) {
+	case PK_RECORD_AUXTRACE_INFO:
+	case PK_RECORD_AUXTRACE:
+	case PK_RECORD_ID_INDEX:
+	case PERF_RECORD_AUX:
+	case PERF_RECORD_ITRACE_START:
+		return true;
+	case PERF_RECORD_SAMPLE:
+		return in->strip && (rec->attr < 0 ||
+				     (unsigned)rec->attr < in->nr_file);
+	default:
+		return false;
+	}
+}
+
+/* A synthesized sample, encoded for its event and written. */
+static int synth(void *ctx, const struct pk_itrace_sample *is)
+{
+	struct inj *in = ctx;
+	const struct perf_event_attr *a;
+	const uint64_t *ids;
+	struct pk_sample sm;
+	unsigned nr;
+	long n;
+
+	if (is->attr < 0)
+		return 0;	/* decoder errors: counted, not samples */
+	a = pk_perfdata_attr(in->pd, (unsigned)is->attr);
+	ids = pk_perfdata_attr_ids(in->pd, (unsigned)is->attr, &nr);
+	memset(&sm, 0, sizeof(sm));
+	sm.sample_type = a->sample_type;
+	sm.id = sm.stream_id = nr ? ids[0] : 0;
+	sm.ip = is->ip;
+	sm.pid = (uint32_t)is->pid;
+	sm.tid = (uint32_t)is->tid;
+	sm.time = is->time;
+	sm.addr = is->addr;
+	sm.cpu = (uint32_t)is->cpu;
+	sm.period = is->period;
+	if (a->sample_type & PERF_SAMPLE_RAW) {
+		int r = pk_itrace_synth_encode(is, in->raw, sizeof(in->raw));
+
+		sm.raw.data = in->raw;
+		sm.raw.size = r > 0 ? (uint32_t)r : 0;
+	}
+	n = pk_sample_encode(a, &sm, is->cpumode, in->buf, sizeof(in->buf));
+	if (n < 0)
+		return (int)n;
+	in->written++;
+	return pk_pdwriter_write(in->w, (const void *)in->buf, NULL, 0);
+}
+
+static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
+{
+	struct inj *in = ctx;
+	int err;
+
+	(void)s;
+	if ((err = pk_itrace_record(in->it, rec)))
+		return err;
+	if (dropped(in, rec))
+		return 0;
+	return pk_pdwriter_write(in->w, rec->hdr, rec->extra,
+				 (size_t)rec->extra_size);
+}
+
+/* The synthesized events are made when the decoder reads AUXTRACE_INFO:
+ * read it ahead (a second reader) so that the output's attrs can be
+ * written before any record. */
+static int read_info(struct inj *in)
+{
+	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
+	struct pk_record rec;
+	int err;
+
+	in->scan = pk_perfdata_open(in->input, &o);
+	if (!in->scan)
+		return -errno;
+	while (!(err = pk_perfdata_next(in->scan, &rec)))
+		if (rec.type == PK_RECORD_AUXTRACE_INFO)
+			return pk_itrace_record(in->it, &rec);
+	return err == PK_ERR_EOS ? -ENOENT : err;
+}
+
+/* The attrs (the input's, then the synthesized), and the features but
+ * AUXTRACE (gone), EVENT_DESC (made from the attrs) and CMDLINE (ours). */
+static int header(struct inj *in, int argc, char **argv)
+{
+	unsigned n = pk_perfdata_nr_attrs(in->pd);
+	int err = 0;
+
+	for (unsigned i = 0; i < n && !err; i++) {
+		unsigned nr;
+		const uint64_t *ids = pk_perfdata_attr_ids(in->pd, i, &nr);
+
+		err = pk_pdwriter_add_attr(in->w, pk_perfdata_attr(in->pd, i),
+					   ids, nr, pk_perfdata_attr_name(in->pd, i));
+		err = err < 0 ? err : 0;
+	}
+	for (int f = 1; f < PK_HEADER_MAX && !err; f++) {
+		const void *data;
+		uint64_t size;
+
+		if (f == PK_HEADER_AUXTRACE || f == PK_HEADER_EVENT_DESC ||
+		    f == PK_HEADER_CMDLINE || !pk_perfdata_has_feat(in->pd, f) ||
+		    pk_perfdata_feat_raw(in->pd, f, &data, &size))
+			continue;
+		err = pk_pdwriter_feat_raw(in->w, f, data, (size_t)size);
+	}
+	if (!err)
+		err = pk_pdwriter_feat_cmdline(in->w, argc, argv);
+	return err;
+}
+
+static int run(struct inj *in, int argc, char **argv)
+{
+	PK_OPTS(pk_tool, tool, .record = record);
+	int err;
+
+	in->pd = pk_perfdata_open(in->input, NULL);
+	if (!in->pd) {
+		cli_error("inject", "%s: %s", in->input, errno == EPROTO ?
+			  pk_perfdata_open_error() : strerror(errno));
+		return 1;
+	}
+	in->nr_file = pk_perfdata_nr_attrs(in->pd);
+	in->sess = pk_session_new(NULL);
+	if (!in->sess)
+		return -ENOMEM;
+	in->it = pk_itrace_new(in->pd, in->sess, &in->itrace, synth, in);
+	if (!in->it || (err = read_info(in))) {
+		cli_error("inject", "%s: %s", in->input,
+			  !in->it ? strerror(errno) :
+			  "no AUX area trace information (AUXTRACE_INFO) to synthesize from");
+		return 1;
+	}
+	if (pk_itrace_kind_attr(in->it, PK_ITRACE_INSTRUCTIONS) < 0 &&
+	    pk_itrace_kind_attr(in->it, PK_ITRACE_BRANCHES) < 0 &&
+	    pk_perfdata_nr_attrs(in->pd) == in->nr_file) {
+		cli_error("inject", "%s: the trace is not an Intel PT trace perfkit decodes",
+			  in->input);
+		return 1;
+	}
+	in->w = pk_pdwriter_open(in->output, NULL);
+	if (!in->w) {
+		cli_error("inject", "%s: %s", in->output, strerror(errno));
+		return 1;
+	}
+	if ((err = header(in, argc, argv))) {
+		cli_error("inject", "%s: %s", in->output, strerror(-err));
+		return 1;
+	}
+	err = pk_session_run(in->sess, in->pd, &tool, in);
+	if (!err)
+		err = pk_itrace_flush(in->it);
+	if (err)
+		cli_error("inject", "%s: %s", in->input, err > -4096 && err < 0 ?
+			  strerror(-err) : pk_perfdata_errmsg(in->pd));
+	if (pk_pdwriter_close(in->w) && !err) {
+		cli_error("inject", "%s: %s", in->output, strerror(errno));
+		err = -EIO;
+	}
+	in->w = NULL;
+	return err ? 1 : 0;
+}
+
+int cmd_inject(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "itrace", optional_argument, NULL, 'I' },
+		{ "strip", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct inj *in = calloc(1, sizeof(*in));
+	bool itrace = false;
+	int c, ret;
+
+	if (!in) {
+		cli_error("inject", "out of memory");
+		return 1;
+	}
+	in->input = "perf.data";
+	in->itrace.sz = sizeof(in->itrace);
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, "+i:o:h", longopts, NULL)) != -1) {
+		size_t pos = 0;
+
+		switch (c) {
+		case 'i': in->input = optarg; break;
+		case 'o': in->output = optarg; break;
+		case 's': in->strip = true; break;
+		case 'I':
+			itrace = true;
+			if (optarg && *optarg &&
+			    pk_itrace_parse(&in->itrace, optarg, &pos)) {
+				cli_error("inject", "bad --itrace option '%s' at '%s'",
+					  optarg, optarg + pos);
+				free(in);
+				return 2;
+			}
+			if (!optarg || !*optarg)
+				/* perf inject's default: report's, no
+				 * call chains */
+				pk_itrace_set_default(&in->itrace, false),
+				in->itrace.set = true;
+			break;
+		case 'h': usage(stdout); free(in); return 0;
+		default: usage(stderr); free(in); return 2;
+		}
+	}
+	if (optind < argc || !in->output || !itrace) {
+		cli_error("inject", "%s", !itrace ? "only --itrace is supported yet" :
+			  !in->output ? "-o FILE is required" : "unexpected argument");
+		free(in);
+		return 2;
+	}
+	if (in->itrace.instructions &&
+	    in->itrace.period_type != PK_ITRACE_PERIOD_INSTRUCTIONS &&
+	    in->itrace.period) {
+		cli_error("inject", "--itrace i with a time period is not supported yet (give one in instructions: i100i)");
+		free(in);
+		return 2;
+	}
+	if (in->itrace.callchain || in->itrace.last_branch) {
+		cli_error("inject", "--itrace with g or l is not supported yet");
+		free(in);
+		return 2;
+	}
+	ret = run(in, argc, argv);
+	if (in->w)
+		pk_pdwriter_close(in->w);
+	pk_itrace_free(in->it);
+	pk_session_free(in->sess);
+	pk_perfdata_free(in->scan);
+	pk_perfdata_free(in->pd);
+	free(in);
+	return ret;
+}
