@@ -23,7 +23,7 @@ struct inj {
 	const char *input, *output;
 	struct pk_itrace_opts itrace;
 	bool strip;
-	struct pk_perfdata *pd, *scan;
+	struct pk_perfdata *pd;
 	struct pk_pdwriter *w;
 	struct pk_session *sess;
 	struct pk_itrace *it;
@@ -116,21 +116,17 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 }
 
 /* The synthesized events are made when the decoder reads AUXTRACE_INFO:
- * read it ahead (a second reader) so that the output's attrs can be
- * written before any record. */
+ * the trace is read ahead (with it the info) so that the output's attrs
+ * can be written before any record. */
 static int read_info(struct inj *in)
 {
-	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
-	struct pk_record rec;
-	int err;
+	int err = pk_itrace_queue_file(in->it, in->input);
 
-	in->scan = pk_perfdata_open(in->input, &o);
-	if (!in->scan)
-		return -errno;
-	while (!(err = pk_perfdata_next(in->scan, &rec)))
-		if (rec.type == PK_RECORD_AUXTRACE_INFO)
-			return pk_itrace_record(in->it, &rec);
-	return err == PK_ERR_EOS ? -ENOENT : err;
+	if (err)
+		return err;
+	return pk_itrace_kind_attr(in->it, PK_ITRACE_INSTRUCTIONS) < 0 &&
+	       pk_itrace_kind_attr(in->it, PK_ITRACE_BRANCHES) < 0 &&
+	       pk_perfdata_nr_attrs(in->pd) == in->nr_file ? -ENOENT : 0;
 }
 
 /* The attrs (the input's, then the synthesized), and the features but
@@ -285,7 +281,6 @@ int cmd_inject(int argc, char **argv)
 		pk_pdwriter_close(in->w);
 	pk_itrace_free(in->it);
 	pk_session_free(in->sess);
-	pk_perfdata_free(in->scan);
 	pk_perfdata_free(in->pd);
 	free(in);
 	return ret;

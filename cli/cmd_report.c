@@ -598,6 +598,10 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -ENOMEM;
 	}
+	if (c->it && strcmp(c->input, "-") &&
+	    pk_itrace_queue_file(c->it, c->input))
+		cli_error("report", "%s: cannot read the AUX area trace ahead: "
+			  "decoding it as it comes", c->input);
 	progress_start(c, pd);
 	err = pk_session_run(s, pd, &tool, c);
 	if (!err && c->it)

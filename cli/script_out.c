@@ -1080,6 +1080,10 @@ static int itrace_open(struct out *s)
 	s->it = pk_itrace_new(s->pd, s->sess, &s->o->itrace, itrace_sample, s);
 	if (!s->it)
 		return errno == ENOMEM ? -ENOMEM : 0;
+	/* a file's trace is read ahead, as perf reads it by its index */
+	if (!s->pipe && s->o->input && pk_itrace_queue_file(s->it, s->o->input))
+		cli_error("script", "%s: cannot read the AUX area trace ahead: "
+			  "decoding it as it comes", s->o->input);
 	return 0;
 }
 

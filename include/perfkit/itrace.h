@@ -192,6 +192,14 @@ PK_API struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
 				       const struct pk_itrace_opts *opts,
 				       pk_itrace_cb cb, void *ctx);
 PK_API void pk_itrace_free(struct pk_itrace *it);
+/*
+ * Reads the instruction trace of the file PATH (the one being processed)
+ * ahead, as perf does with the file's AUXTRACE index: with timestamps
+ * the queues are then decoded as the records' times pass (samples in
+ * time order among the recorded ones); the AUXTRACE records fed later are
+ * skipped. Not for pipes. 0 or -errno / the reader's error.
+ */
+PK_API int pk_itrace_queue_file(struct pk_itrace *it, const char *path);
 /* Feeds one record (call before the session applies it). Samples due
  * are delivered first. 0 or a callback's / decoder's error (-errno). */
 PK_API int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec);

@@ -240,6 +240,12 @@ PK_API int pk_pt_insn_offset(const struct pk_pt_insn_decoder *dec,
 PK_API int pk_pt_insn_next_ip(const struct pk_pt_insn_decoder *dec,
 			      uint64_t *ip);
 
+/* Decodes from now on over IMG (borrowed), e.g. another process's code
+ * after a context switch; what was cached from the old image is dropped.
+ * 0, or PK_ERR_INTERNAL. */
+PK_API int pk_pt_insn_set_image(struct pk_pt_insn_decoder *dec,
+				const struct pk_pt_image *img);
+
 /* TNT bits read but not yet used by conditional branches: a decoder
  * that reads packets only when it needs one (perf's) meets the packets
  * after them once these run out. */

@@ -12,33 +12,6 @@
 #include "base/base.h"
 #include "itrace/itrace_int.h"
 
-struct walk {
-	struct pk_itrace *it;
-	struct it_queue *q;
-	struct pk_pt_insn_decoder *dec;
-	struct pk_pt_image *img;
-	bool blocks;		/* a block at a time (no per-instruction need) */
-	int32_t pid, tid, cpu;
-	uint64_t cnt;		/* instructions since the last i sample */
-	uint64_t period;	/* in instructions; 0: no i samples */
-	struct pk_pt_insn pend;	/* the last instruction, if a branch */
-	bool have_pend;
-	uint64_t next_ip;	/* after the last instruction */
-	int cbr;		/* the last CBR reported, -1 none */
-	struct ts_ent { uint64_t ret; bool trace_end; } *ts;
-	size_t ts_n, ts_cap;	/* perf's thread stack: ts_n is the depth */
-	uint64_t cbr2khz;
-	bool isamp;		/* the pending branch is an i sample */
-	int err;		/* a callback's */
-	uint64_t tsc;		/* perf's timestamp: only moves forward */
-	uint64_t t_now;		/* the decoder's time before the step */
-	uint64_t t_step;	/* ... and after it (its branch's query) */
-	uint64_t pend_tsc;	/* the pending branch's time */
-	/* a PSB+ (and its CBR) read ahead of the flow: perf shows it
-	 * just before the instruction at the PSB+'s FUP */
-	struct pk_pt_event def[8];
-	unsigned ndef;
-};
 
 /* ---- code image ---- */
 
@@ -59,12 +32,34 @@ static int add_map(void *ctx, const struct pk_session_mapping *m)
 	return 0;
 }
 
-static struct pk_pt_image *image_of(struct pk_itrace *it, int32_t tid)
+struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
+				 int32_t tid)
 {
-	struct pk_pt_image *img = pk_pt_image_new();
+	uint64_t gen = pk_session_generation(it->sess, (uint32_t)pid,
+					     PERF_RECORD_MISC_USER);
+	struct it_image *e = NULL;
+	struct pk_pt_image *img;
 
-	if (img)
-		pk_session_for_each_mapping(it->sess, tid, add_map, img);
+	for (size_t i = it->nimgs; i; i--)
+		if (it->imgs[i - 1].pid == pid) {
+			e = &it->imgs[i - 1];
+			break;
+		}
+	if (e && e->gen == gen)
+		return e->img;
+	img = pk_pt_image_new();
+	if (!img)
+		return NULL;
+	pk_session_for_each_mapping(it->sess, tid, add_map, img);
+	/* an older image of the process stays: a decoder may use it */
+	if (!pk__grow((void **)&it->imgs, &it->capimgs, it->nimgs, 1,
+		      sizeof(*it->imgs))) {
+		pk_pt_image_free(img);
+		return NULL;
+	}
+	it->imgs[it->nimgs].pid = pid;
+	it->imgs[it->nimgs].gen = gen;
+	it->imgs[it->nimgs++].img = img;
 	return img;
 }
 
@@ -133,6 +128,18 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 		s->cpumode = PERF_RECORD_MISC_KERNEL;
 	if (s->addr && kernel_ip(s->addr))
 		s->addr_cpumode = PERF_RECORD_MISC_KERNEL;
+	if (w->npend > w->pend_head ||
+	    (!w->it->timeless && w->tsc > w->limit)) {
+		/* past the time decoded up to: later, in order */
+		if (!pk__grow((void **)&w->pendq, &w->cappend, w->npend, 1,
+			      sizeof(*w->pendq))) {
+			w->err = -ENOMEM;
+			return;
+		}
+		w->pendq[w->npend].s = *s;
+		w->pendq[w->npend++].tsc = w->tsc;
+		return;
+	}
 	w->err = w->it->cb(w->it->ctx, s);
 }
 
@@ -310,8 +317,20 @@ static void flush_def(struct walk *w)
 	}
 }
 
+/* After an error perf's decoder takes the flow up again at the next IP
+ * it meets: a trace start from 0 to there (an async branch met then is
+ * not one). */
+static void resynced(struct walk *w, uint64_t ip, const struct pk_pt_event *ev)
+{
+	w->resync = false;
+	branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0, ip, NULL, ev);
+}
+
 static void insn(struct walk *w, const struct pk_pt_insn *in)
 {
+	if (w->resync)
+		resynced(w, in->ip, NULL);
+	w->lost = false;
 	if (w->have_pend)
 		resolve(w, in->ip);
 	if (w->ndef && w->def[0].ip == in->ip)
@@ -353,10 +372,33 @@ static const char *const err_msg[] = {
 	"Never-ending loop (refer perf config intel-pt.max-loops)",
 };
 
+/* perf reads a DSO's code once: when its file cannot be read, the first
+ * instruction that needs it is an error, later ones go by unreported (an
+ * address in no mapping at all is an error every time). */
+static bool dso_seen_failing(struct walk *w, uint64_t ip)
+{
+	struct pk_itrace *it = w->it;
+	struct pk_location loc;
+
+	if (pk_session_resolve(it->sess, (uint32_t)w->pid, ip,
+			       kernel_ip(ip) ? PERF_RECORD_MISC_KERNEL :
+			       PERF_RECORD_MISC_USER, &loc) || !loc.dso)
+		return false;
+	for (size_t i = 0; i < it->nbad; i++)
+		if (it->bad_dso[i] == loc.dso)
+			return true;
+	if (pk__grow((void **)&it->bad_dso, &it->capbad, it->nbad, 1,
+		     sizeof(*it->bad_dso)))
+		it->bad_dso[it->nbad++] = loc.dso;
+	return false;
+}
+
 static void error(struct walk *w, int code, uint64_t ip)
 {
 	struct pk_itrace_sample s;
 
+	if (code == 5 && dso_seen_failing(w, ip))
+		return;
 	w->it->nr_errors++;
 	if (!w->it->opts.errors)
 		return;
@@ -389,6 +431,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 
 	switch (ev->type) {
 	case PK_PT_EV_ENABLED:
+		w->resync = false;
 		if (w->have_pend)
 			finish(w, branch_flags(&w->pend), 0, ev);
 		branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0,
@@ -410,6 +453,10 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		       PK_IP_FLAG_TRACE_END, ev->at, 0, NULL);
 		break;
 	case PK_PT_EV_ASYNC_BRANCH:
+		if (w->resync) {
+			resynced(w, ev->ip, ev);
+			break;
+		}
 		if (w->have_pend)
 			resolve(w, ev->at);
 		branch(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL |
@@ -426,7 +473,9 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		if (!w->it->opts.pwr_events)
 			break;
 		base(w, &s, PK_ITRACE_PSB, ev->tsc, ev->has_tsc);
-		s.ip = ev->ip_suppressed ? 0 : ev->ip;
+		/* (perf waiting for an IP after an error shows none) */
+		s.ip = ev->ip_suppressed || w->lost ? 0 : ev->ip;
+		w->psb_ip = s.ip;	/* its CBR's too */
 		s.u.psb.offset = ev->u.psb.offset;
 		emit(w, &s);
 		break;
@@ -436,7 +485,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 			break;
 		w->cbr = ev->u.cbr.ratio;
 		base(w, &s, PK_ITRACE_CBR, ev->tsc, ev->has_tsc);
-		s.ip = 0;
+		s.ip = w->psb_ip;
 		s.u.cbr.cbr = ev->u.cbr.ratio;
 		s.u.cbr.freq_khz = (uint32_t)(ev->u.cbr.ratio * w->cbr2khz);
 		s.u.cbr.max_nonturbo = (uint8_t)w->it->info.max_non_turbo_ratio;
@@ -499,6 +548,9 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 
 	bool def_here;
 
+	if (w->resync)
+		resynced(w, blk->ip, NULL);
+	w->lost = false;
 	if (w->have_pend)
 		resolve(w, blk->ip);
 	/* a PSB+ whose FUP falls in the run shows before that instruction */
@@ -555,47 +607,56 @@ static void step_time(struct walk *w)
 		w->t_step = w->t_now;
 }
 
-static void walk(struct walk *w)
+/* One step of the decoding: the events pending, then an instruction or
+ * a block, or the error and the resync after it. */
+static void step(struct walk *w)
 {
-	int status = pk_pt_insn_sync_forward(w->dec);
 	struct pk_pt_insn in;
 	struct pk_pt_block blk;
+	int status = w->status;
 
-	while (!w->err) {
-		if (status >= 0)
-			status = events(w, status);
-		if (status >= 0 && (status & PK_PT_STS_EOS)) {
-			flush_def(w);
-			return;
-		}
-		if (!w->it->timeless && pk_pt_insn_time(w->dec, &w->t_now))
-			w->t_now = 0;
-		if (status >= 0 && w->blocks) {
-			status = pk_pt_insn_next_block(w->dec, &blk);
-			step_time(w);
-			if (blk.ninsn)
-				block(w, &blk);
-			in.ip = blk.end_ip;
-			if (status >= 0)
-				continue;
-		} else if (status >= 0) {
-			memset(&in, 0, sizeof(in));
-			status = pk_pt_insn_next(w->dec, &in);
-			step_time(w);
-			if (status >= 0 || in.iclass != PK_PT_IC_ERROR)
-				insn(w, &in);
-			if (status >= 0)
-				continue;
-		}
+	if (status >= 0)
+		status = events(w, status);
+	if (status >= 0 && (status & PK_PT_STS_EOS)) {
 		flush_def(w);
-		if (status == PK_ERR_EOS)
-			return;
-		if (w->have_pend)
-			finish(w, branch_flags(&w->pend), 0, NULL);
-		error(w, err_code(status), in.ip);
-		w->ts_n = 0;	/* a new trace: perf flushes the stack */
-		status = pk_pt_insn_sync_forward(w->dec);
+		w->done = true;
+		return;
 	}
+	if (!w->it->timeless && pk_pt_insn_time(w->dec, &w->t_now))
+		w->t_now = 0;
+	if (status >= 0 && w->blocks) {
+		status = pk_pt_insn_next_block(w->dec, &blk);
+		step_time(w);
+		if (blk.ninsn)
+			block(w, &blk);
+		in.ip = blk.end_ip;
+	} else if (status >= 0) {
+		memset(&in, 0, sizeof(in));
+		status = pk_pt_insn_next(w->dec, &in);
+		step_time(w);
+		if (status >= 0 || in.iclass != PK_PT_IC_ERROR)
+			insn(w, &in);
+	}
+	w->status = status;
+	if (status >= 0)
+		return;
+	flush_def(w);
+	if (status == PK_ERR_EOS) {
+		w->done = true;
+		return;
+	}
+	if (w->have_pend)
+		finish(w, branch_flags(&w->pend), 0, NULL);
+	error(w, err_code(status), in.ip);
+	w->lost = w->resync = true;
+	w->ts_n = 0;	/* a new trace: perf flushes the stack */
+	/* perf goes on from the next packet that gives an IP, a PSB only
+	 * when that fails */
+	w->status = pk_pt_insn_resync(w->dec);
+	if (w->status < 0 && w->status != PK_ERR_EOS)
+		w->status = pk_pt_insn_sync_forward(w->dec);
+	if (w->status == PK_ERR_EOS)
+		w->done = true;
 }
 
 static void config(const struct pk_itrace *it, struct pk_pt_config *c)
@@ -612,43 +673,120 @@ static void config(const struct pk_itrace *it, struct pk_pt_config *c)
 	c->cpuid_0x15_ebx = (uint32_t)in->tsc_ctc_n;
 }
 
-int pk__it_decode(struct pk_itrace *it, struct it_queue *q)
+static int start(struct pk_itrace *it, struct it_queue *q)
 {
-	struct walk w = { .it = it, .q = q, .cbr = -1 };
+	struct walk *w = pk__zalloc(sizeof(*w));
 	struct pk_pt_config cfg;
-	struct pk_pt_image *img;
 	PK_OPTS(pk_pt_insn_opts, io, .psb_events = 1);
 
-	q->decoded = true;
-	w.tid = q->tid;
-	w.pid = pk__it_pid(it, q->tid);
-	w.cpu = q->cpu;
+	if (!w)
+		return -ENOMEM;
+	q->w = w;
+	w->it = it;
+	w->q = q;
+	w->cbr = -1;
+	w->tid = q->tid;
+	w->pid = pk__it_pid(it, q->tid);
+	w->cpu = q->cpu;
 	if (it->opts.instructions) {
-		w.period = it->opts.period ? it->opts.period : 1;
+		w->period = it->opts.period ? it->opts.period : 1;
 		if (it->opts.period_type != PK_ITRACE_PERIOD_INSTRUCTIONS)
-			w.period = 0; /* time periods: not yet */
+			w->period = 0; /* time periods: not yet */
 		if (it->opts.period_type == PK_ITRACE_PERIOD_NANOSECS &&
 		    !it->opts.period)
-			w.period = 1; /* i0ns: every instruction, as perf */
+			w->period = 1; /* i0ns: every instruction, as perf */
 	}
 	if (it->info.max_non_turbo_ratio)
-		w.cbr2khz = ns_to_ticks(&it->info, 1000000000ull) /
-			    it->info.max_non_turbo_ratio / 1000;
+		w->cbr2khz = ns_to_ticks(&it->info, 1000000000ull) /
+			     it->info.max_non_turbo_ratio / 1000;
 	config(it, &cfg);
-	img = image_of(it, q->tid);
-	if (!img)
-		return -ENOMEM;
-	w.img = img;
 	/* every instruction seen only for i samples of short periods */
-	w.blocks = !w.period || w.period >= 16;
-	w.dec = pk_pt_insn_decoder_new(q->data, q->len, &cfg, img, &io);
-	if (!w.dec) {
-		pk_pt_image_free(img);
+	w->blocks = !w->period || w->period >= 16;
+	w->img = pk__it_image(it, w->pid, w->tid);
+	if (!w->img)
 		return -ENOMEM;
+	w->dec = pk_pt_insn_decoder_new(q->data, q->len, &cfg, w->img, &io);
+	if (!w->dec)
+		return -ENOMEM;
+	w->status = pk_pt_insn_sync_forward(w->dec);
+	if (w->status == PK_ERR_EOS)
+		w->done = true;
+	return 0;
+}
+
+void pk__it_walk_free(struct it_queue *q)
+{
+	struct walk *w = q->w;
+
+	if (!w)
+		return;
+	pk__free(w->ts);
+	pk__free(w->pendq);
+	pk_pt_insn_decoder_free(w->dec);
+	pk__free(w);
+	q->w = NULL;
+}
+
+/* The samples waiting that fall at or before LIMIT, in order. */
+static void deliver(struct walk *w, uint64_t limit)
+{
+	struct pk_itrace *it = w->it;
+
+	while (!w->err && w->pend_head < w->npend &&
+	       w->pendq[w->pend_head].tsc <= limit) {
+		struct pk_itrace_sample *s = &w->pendq[w->pend_head].s;
+
+		/* perf makes it now: the task the CPU runs now */
+		if (pk__it_cpu_task(it, w->q) && it->cpu_tid[w->cpu].set) {
+			s->pid = it->cpu_tid[w->cpu].pid;
+			s->tid = it->cpu_tid[w->cpu].tid;
+		}
+		w->err = it->cb(it->ctx, s);
+		w->pend_head++;
 	}
-	walk(&w);
-	pk__free(w.ts);
-	pk_pt_insn_decoder_free(w.dec);
-	pk_pt_image_free(img);
-	return w.err;
+	if (w->pend_head == w->npend)
+		w->pend_head = w->npend = 0;
+}
+
+/* The task the queue's CPU runs now (per-CPU buffers), and its code. */
+static void current_task(struct pk_itrace *it, struct walk *w)
+{
+	struct pk_pt_image *img;
+
+	if (pk__it_cpu_task(it, w->q) && it->cpu_tid[w->cpu].set) {
+		w->pid = it->cpu_tid[w->cpu].pid;
+		w->tid = it->cpu_tid[w->cpu].tid;
+	}
+	img = pk__it_image(it, w->pid, w->tid);
+	if (img && img != w->img) {
+		w->img = img;
+		pk_pt_insn_set_image(w->dec, img);
+	}
+}
+
+int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit)
+{
+	struct walk *w;
+	int err;
+
+	if (!q->w && q->len && (err = start(it, q)))
+		return err;
+	if (!(w = q->w))
+		return 0;
+	w->limit = limit;
+	deliver(w, limit);
+	if (w->npend || w->done || w->err)
+		return w->err;
+	current_task(it, w);
+	while (!w->done && !w->err && !w->npend) {
+		uint64_t t;
+
+		/* up to the time: where the flow stands now (the first
+		 * PSB+'s TSC before anything is decoded) */
+		if (!it->timeless && (w->tsc > limit ||
+		    (!pk_pt_insn_time(w->dec, &t) && t > limit)))
+			break;
+		step(w);
+	}
+	return w->err;
 }

@@ -82,8 +82,14 @@ void pk_itrace_free(struct pk_itrace *it)
 {
 	if (!it)
 		return;
-	for (size_t i = 0; i < it->nq; i++)
+	for (size_t i = 0; i < it->nq; i++) {
+		pk__it_walk_free(&it->q[i]);
 		pk__free(it->q[i].data);
+	}
+	for (size_t i = 0; i < it->nimgs; i++)
+		pk_pt_image_free(it->imgs[i].img);
+	pk__free(it->imgs);
+	pk__free(it->bad_dso);
 	pk__free(it->q);
 	pk__free(it->th);
 	pk__free(it);
@@ -320,30 +326,86 @@ int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid)
 }
 
 /* Timeless: a thread's queue is decoded when it exits. */
-static int on_exit(struct pk_itrace *it, int32_t tid)
+static int thread_exit(struct pk_itrace *it, int32_t tid)
 {
 	int err;
 
 	for (size_t i = 0; i < it->nq; i++) {
 		struct it_queue *q = &it->q[i];
 
-		if (q->tid == tid && !q->decoded && q->len &&
-		    (err = pk__it_decode(it, q)))
+		if (q->tid == tid && q->len &&
+		    (err = pk__it_run(it, q, UINT64_MAX)))
 			return err;
 	}
 	return 0;
 }
 
+/* perf's perf_time_to_tsc. */
+static uint64_t perf_to_tsc(const struct it_info *in, uint64_t ns)
+{
+	uint64_t shift = in->time_shift & 63, t, quot, rem;
+
+	if (!in->time_mult)
+		return ns;
+	t = ns - in->time_zero;
+	quot = t / in->time_mult;
+	rem = t % in->time_mult;
+	return (quot << shift) + (rem << shift) / in->time_mult;
+}
+
+/* With timestamps: every queue decoded up to the time of the record
+ * about to be processed (perf's intel_pt_process_queues), so that the
+ * synthesized samples fall among the recorded ones in time order. */
+static int run_queues(struct pk_itrace *it, uint64_t time)
+{
+	uint64_t limit = perf_to_tsc(&it->info, time);
+	int err;
+
+	for (size_t i = 0; i < it->nq; i++)
+		if (it->q[i].len && (err = pk__it_run(it, &it->q[i], limit)))
+			return err;
+	return 0;
+}
+
+/* The task a CPU runs, from a context switch (the task switched to:
+ * SWITCH_CPU_WIDE out names it) or ITRACE_START (perf's
+ * machine__set_current_tid). */
+static void set_cpu_task(struct pk_itrace *it, const struct pk_record *rec,
+			 int32_t pid, int32_t tid)
+{
+	struct pk_sample sm;
+
+	if (pk_sample_parse(it->pd, rec, &sm) ||
+	    !(sm.sample_type & PERF_SAMPLE_CPU) || sm.cpu >= 4096)
+		return;
+	it->cpu_tid[sm.cpu].pid = pid;
+	it->cpu_tid[sm.cpu].tid = tid;
+	it->cpu_tid[sm.cpu].set = true;
+}
+
 int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 {
 	const struct perf_event_header *h = rec->hdr;
+	int err;
 
+	if (it->pt_attr >= 0 && !it->timeless && it->prequeued && rec->time &&
+	    (err = run_queues(it, rec->time)))
+		return err;
 	switch (rec->type) {
 	case PK_RECORD_AUXTRACE_INFO:
 		return auxtrace_info(it, rec);
 	case PK_RECORD_AUXTRACE:
-		return auxtrace(it, rec);
+		return it->prequeued ? 0 : auxtrace(it, rec);
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if ((rec->misc & PERF_RECORD_MISC_SWITCH_OUT) && rec->size >= 16)
+			set_cpu_task(it, rec, (int32_t)RD32(h, 8),
+				     (int32_t)RD32(h, 12));
+		return 0;
 	case PERF_RECORD_ITRACE_START:
+		if (rec->size >= 16)
+			set_cpu_task(it, rec, (int32_t)RD32(h, 8),
+				     (int32_t)RD32(h, 12));
+		/* fall through */
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -358,7 +420,7 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 		return 0;
 	case PERF_RECORD_EXIT:
 		if (rec->size >= 24 && it->pt_attr >= 0)
-			return on_exit(it, (int32_t)RD32(h, 16));
+			return thread_exit(it, (int32_t)RD32(h, 16));
 		return 0;
 	default:
 		return 0;
@@ -372,8 +434,31 @@ int pk_itrace_flush(struct pk_itrace *it)
 	if (it->pt_attr < 0)
 		return 0;
 	for (size_t i = 0; i < it->nq; i++)
-		if (!it->q[i].decoded && it->q[i].len &&
-		    (err = pk__it_decode(it, &it->q[i])))
+		if (it->q[i].len && (err = pk__it_run(it, &it->q[i], UINT64_MAX)))
 			return err;
+	return 0;
+}
+
+int pk_itrace_queue_file(struct pk_itrace *it, const char *path)
+{
+	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
+	struct pk_perfdata *pd = pk_perfdata_open(path, &o);
+	struct pk_record rec;
+	int err;
+
+	if (!pd)
+		return -errno;
+	while (!(err = pk_perfdata_next(pd, &rec))) {
+		if (rec.type == PK_RECORD_AUXTRACE_INFO)
+			err = auxtrace_info(it, &rec);
+		else if (rec.type == PK_RECORD_AUXTRACE)
+			err = auxtrace(it, &rec);
+		if (err)
+			break;
+	}
+	pk_perfdata_free(pd);
+	if (err && err != PK_ERR_EOS)
+		return err;
+	it->prequeued = true;
 	return 0;
 }

@@ -8,6 +8,8 @@
 #include <perfkit/pt_insn.h>
 #include <perfkit/session.h>
 
+struct pk_itrace;
+
 /* AUXTRACE_INFO's Intel PT fields (perf's INTEL_PT_* priv indexes). */
 struct it_info {
 	uint64_t pmu_type, time_shift, time_mult, time_zero;
@@ -19,6 +21,44 @@ struct it_info {
 	bool seen;
 };
 
+struct walk {
+	struct pk_itrace *it;
+	struct it_queue *q;
+	struct pk_pt_insn_decoder *dec;
+	struct pk_pt_image *img;
+	bool blocks;		/* a block at a time (no per-instruction need) */
+	int32_t pid, tid, cpu;
+	uint64_t cnt;		/* instructions since the last i sample */
+	uint64_t period;	/* in instructions; 0: no i samples */
+	struct pk_pt_insn pend;	/* the last instruction, if a branch */
+	bool have_pend;
+	uint64_t next_ip;	/* after the last instruction */
+	int cbr;		/* the last CBR reported, -1 none */
+	uint64_t psb_ip;	/* the last PSB+'s FUP (its samples' ip) */
+	bool lost;		/* an error, no instruction decoded since */
+	bool resync;		/* an error, the flow not taken up again */
+	struct ts_ent { uint64_t ret; bool trace_end; } *ts;
+	size_t ts_n, ts_cap;	/* perf's thread stack: ts_n is the depth */
+	uint64_t cbr2khz;
+	bool isamp;		/* the pending branch is an i sample */
+	int err;		/* a callback's */
+	uint64_t tsc;		/* perf's timestamp: only moves forward */
+	uint64_t t_now;		/* the decoder's time before the step */
+	uint64_t t_step;	/* ... and after it (its branch's query) */
+	uint64_t pend_tsc;	/* the pending branch's time */
+	/* a PSB+ (and its CBR) read ahead of the flow: perf shows it
+	 * just before the instruction at the PSB+'s FUP */
+	struct pk_pt_event def[8];
+	unsigned ndef;
+	/* resumable: the status between steps; samples made past the
+	 * time the caller decodes up to wait in PENDQ */
+	int status;
+	bool done;
+	uint64_t limit;
+	struct it_pend { struct pk_itrace_sample s; uint64_t tsc; } *pendq;
+	size_t npend, cappend, pend_head;
+};
+
 /* One AUX queue: the trace of one thread (per-thread mmaps) or CPU. */
 struct it_queue {
 	uint32_t idx;
@@ -27,6 +67,14 @@ struct it_queue {
 	size_t len, cap;
 	uint64_t next_offset;	/* AUX offset expected next */
 	bool decoded;
+	struct walk *w;		/* its decoding, once begun */
+};
+
+/* A process's code as the session maps it (by its maps' generation). */
+struct it_image {
+	int32_t pid;
+	uint64_t gen;
+	struct pk_pt_image *img;
 };
 
 /* A thread's pid as the side band told it. */
@@ -53,10 +101,32 @@ struct pk_itrace {
 	unsigned nr_synth;
 	uint64_t nr_errors;
 	uint64_t cpuid_family, cpuid_model;
+	struct it_image *imgs;	/* by pid; replaced ones kept to the end */
+	size_t nimgs, capimgs;
+	bool prequeued;		/* AUXTRACE read ahead from the file */
+	const char **bad_dso;	/* DSOs whose code could not be read */
+	size_t nbad, capbad;
+	/* the task each CPU runs, from the side band */
+	struct { int32_t pid, tid; bool set; } cpu_tid[4096];
 };
 
-/* decode.c: decodes queue Q with the session's maps now. */
-int pk__it_decode(struct pk_itrace *it, struct it_queue *q);
+/* decode.c: decodes queue Q with the session's maps now, up to TSC LIMIT
+ * (UINT64_MAX: to its end); samples past it wait for a later call. */
+int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit);
+/* Frees queue Q's decoding. */
+void pk__it_walk_free(struct it_queue *q);
+/* The image of process PID (thread TID) as the session maps it now. */
+struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
+				 int32_t tid);
 int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid);
+
+/* Whether queue Q's samples belong to the task its CPU runs (per-CPU
+ * buffers, or perf's side band of context switches), not to its tid. */
+static inline bool pk__it_cpu_task(const struct pk_itrace *it,
+				   const struct it_queue *q)
+{
+	return q->cpu >= 0 && q->cpu < 4096 &&
+	       (q->tid == -1 || it->info.have_sched_switch);
+}
 
 #endif

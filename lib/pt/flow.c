@@ -99,6 +99,20 @@ int pk_pt_insn_next_ip(const struct pk_pt_insn_decoder *d, uint64_t *ip)
 	return 0;
 }
 
+int pk_pt_insn_set_image(struct pk_pt_insn_decoder *d,
+			 const struct pk_pt_image *img)
+{
+	if (!d || !img)
+		return PK_ERR_INTERNAL;
+	if (img == d->img)
+		return 0;
+	d->img = img;
+	/* what was decoded from the old code is forgotten */
+	memset(d->cache, 0, ((size_t)1 << d->cache_bits) * sizeof(*d->cache));
+	memset(d->bcache, 0, ((size_t)1 << d->bcache_bits) * sizeof(*d->bcache));
+	return 0;
+}
+
 int pk_pt_insn_tnt_left(const struct pk_pt_insn_decoder *d)
 {
 	return d ? (int)d->tnt_n : PK_ERR_INTERNAL;

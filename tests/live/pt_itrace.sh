@@ -104,8 +104,10 @@ ilive() { # NAME FILE ARGS...
 	shift 2
 	n=$((n + 1))
 	t_part $n || return 0
+	# (perf inject writes into its build-id cache: a directory of the
+	# test's, not the references' /nonexistent)
 	(cd "$R/$(dirname "$_lf")" &&
-	 $prefix inject "$@" -i "$(basename "$_lf")" -o "$T_TMP/inj.perf" &&
+	 perf --buildid-dir "$T_TMP/bid" inject "$@" -i "$(basename "$_lf")" -o "$T_TMP/inj.perf" &&
 	 "$PK" inject "$@" -i "$(basename "$_lf")" -o "$T_TMP/inj.pk") \
 		>/dev/null 2>"$T_TMP/inj.err"
 	_lr=$?
