@@ -47,6 +47,7 @@ if [ ! -s "$PK_PTGEN_DIR/sort.pt" ] && [ -x ../shared/tools/ptgen/gen.sh ]; then
 		echo "ptgen failed: PT benchmarks will say so"
 fi
 sh bench/pt_decode.sh "$BUILD"
+sh bench/pt_script.sh "$BUILD"
 for b in "$BUILD"/bench/*; do
 	case $(basename "$b") in spawn) continue ;; esac
 	[ -x "$b" ] || continue

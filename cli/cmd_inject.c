@@ -241,14 +241,13 @@ int cmd_inject(int argc, char **argv)
 		case 's': in->strip = true; break;
 		case 'I':
 			itrace = true;
-			if (optarg && *optarg &&
-			    pk_itrace_parse(&in->itrace, optarg, &pos)) {
+			if (optarg && pk_itrace_parse(&in->itrace, optarg, &pos)) {
 				cli_error("inject", "bad --itrace option '%s' at '%s'",
 					  optarg, optarg + pos);
 				free(in);
 				return 2;
 			}
-			if (!optarg || !*optarg)
+			if (!optarg)
 				/* perf inject's default: report's, no
 				 * call chains */
 				pk_itrace_set_default(&in->itrace, false),

@@ -81,8 +81,8 @@ struct pk_itrace_opts {
 #define PK_ITRACE_DEFAULT_PERIOD 100000	/* ns */
 
 /*
- * Parses an --itrace argument (without "--itrace="; NULL or "" means the
- * bare option: perf's default letters) into *O, which the caller zeroed
+ * Parses an --itrace argument (without "--itrace="; NULL means the bare
+ * option: perf's default letters; "" enables nothing) into *O, which the caller zeroed
  * with its sz set. 0, or PK_ERR_SYNTAX with *ERRPOS the offset of the
  * offending character.
  */

@@ -196,9 +196,9 @@ int pk_itrace_parse(struct pk_itrace_opts *o, const char *s, size_t *errpos)
 	if (!o || o->sz < sizeof(*o))
 		return PK_ERR_INTERNAL;
 	o->set = true;
-	if (!s || !*s) {
+	if (!s) {	/* the bare option: the tool's own default */
 		pk_itrace_set_default(o, true);
-		o->set = false; /* the tool's own default */
+		o->set = false;
 		return 0;
 	}
 	o->period_type = PK_ITRACE_PERIOD_NANOSECS;
@@ -227,7 +227,7 @@ int pk_itrace_parse(struct pk_itrace_opts *o, const char *s, size_t *errpos)
 int pk_itrace_format(const struct pk_itrace_opts *o, char *buf, size_t len)
 {
 	static const char *const unit[] = { "i", "t", "ns" };
-	char tmp[128];
+	char tmp[160] = "";
 	size_t n = 0;
 
 #define PUT(...) (n += (size_t)snprintf(tmp + n, n < sizeof(tmp) ? \
@@ -272,6 +272,25 @@ int pk_itrace_format(const struct pk_itrace_opts *o, char *buf, size_t len)
 		PUT("Z");
 	if (o->approx_ipc)
 		PUT("A");
+	if (o->flc)
+		PUT("f");
+	if (o->llc)
+		PUT("m");
+	if (o->tlb)
+		PUT("t");
+	if (o->remote_access)
+		PUT("a");
+	if (o->mem)
+		PUT("M");
+	if (o->log) {
+		PUT("d");
+		for (int c = 0; c < 26; c++) {
+			if (o->log_plus_flags & (1u << c))
+				PUT("+%c", 'a' + c);
+			if (o->log_minus_flags & (1u << c))
+				PUT("-%c", 'a' + c);
+		}
+	}
 #undef PUT
 	return snprintf(buf, len, "%s", tmp);
 }

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lib/itrace: the --itrace grammar (letters, periods and their units,
+ * sizes, flags, errors with their position, perf's defaults, the letters
+ * written back), the psb/cbr payloads written and read back, and a whole
+ * decode: a perf.data the test writes (an intel_pt event, AUXTRACE_INFO,
+ * the code's MMAP2, an AUXTRACE record of a stream made with the packet
+ * encoder, EXIT) turned into perf's branch and instruction samples.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <perfkit/itrace.h>
+#include <perfkit/perfdata.h>
+#include <perfkit/pt.h>
+#include <perfkit/session.h>
+#include "test.h"
+
+static struct pk_itrace_opts parse(const char *s, int *err, size_t *pos)
+{
+	struct pk_itrace_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
+	*pos = 0;
+	*err = pk_itrace_parse(&o, s, pos);
+	return o;
+}
+
+static void test_parse(void)
+{
+	struct pk_itrace_opts o;
+	size_t pos;
+	int err;
+	char buf[128];
+
+	o = parse("i100i", &err, &pos);
+	T_CHECK("itrace_i100i", !err && o.set && o.instructions && o.period == 100 &&
+		o.period_type == PK_ITRACE_PERIOD_INSTRUCTIONS && !o.branches);
+	o = parse("i10us", &err, &pos);
+	T_CHECK("itrace_i10us", !err && o.period == 10000 &&
+		o.period_type == PK_ITRACE_PERIOD_NANOSECS);
+	o = parse("i2ms", &err, &pos);
+	T_CHECK("itrace_i2ms", !err && o.period == 2000000 &&
+		o.period_type == PK_ITRACE_PERIOD_NANOSECS);
+	o = parse("i7t", &err, &pos);
+	T_CHECK("itrace_i7t", !err && o.period == 7 &&
+		o.period_type == PK_ITRACE_PERIOD_TICKS);
+	o = parse("i", &err, &pos);
+	T_CHECK("itrace_i_default_period", !err && o.instructions &&
+		o.period == PK_ITRACE_DEFAULT_PERIOD &&
+		o.period_type == PK_ITRACE_PERIOD_NANOSECS);
+	o = parse("cr", &err, &pos);
+	T_CHECK("itrace_cr", !err && o.branches && o.calls && o.returns &&
+		!o.instructions);
+	o = parse("be-o-l", &err, &pos);
+	T_CHECK("itrace_e_flags", !err && o.branches && o.errors &&
+		o.error_minus_overflow && o.error_minus_lost);
+	o = parse("ig32l10s1000", &err, &pos);
+	T_CHECK("itrace_sizes", !err && o.callchain && o.callchain_sz == 32 &&
+		o.last_branch && o.last_branch_sz == 10 &&
+		o.initial_skip == 1000);
+	o = parse("qqZA", &err, &pos);
+	T_CHECK("itrace_qq", !err && o.quick == 2 && o.timeless && o.approx_ipc);
+	o = parse("i 100 i, b", &err, &pos);
+	T_CHECK("itrace_separators", !err && o.period == 100 && o.branches);
+	o = parse("i5x", &err, &pos);
+	T_CHECK("itrace_bad_unit", err == PK_ERR_SYNTAX && pos == 0);
+	o = parse("bk", &err, &pos);
+	T_CHECK("itrace_bad_letter", err == PK_ERR_SYNTAX && pos == 1);
+	o = parse("ig0", &err, &pos);
+	T_CHECK("itrace_bad_size0", err == PK_ERR_SYNTAX);
+	o = parse("ig2000", &err, &pos);
+	T_CHECK("itrace_bad_size", err == PK_ERR_SYNTAX);
+	o = parse("e+x", &err, &pos);
+	T_CHECK("itrace_bad_flag", err == PK_ERR_SYNTAX);
+	o = parse("s", &err, &pos);
+	T_CHECK("itrace_skip_needs_number", err == PK_ERR_SYNTAX);
+	/* the bare option: the tool's default (perf script's: calls...) */
+	o = parse(NULL, &err, &pos);
+	T_CHECK("itrace_bare", !err && !o.set && o.branches && o.calls &&
+		o.errors && o.pwr_events && !o.instructions && o.period == 1);
+	memset(&o, 0, sizeof(o));
+	pk_itrace_set_default(&o, false);
+	T_CHECK("itrace_default_report", o.instructions && o.branches &&
+		o.period == PK_ITRACE_DEFAULT_PERIOD &&
+		o.period_type == PK_ITRACE_PERIOD_NANOSECS && !o.calls);
+	o = parse("i100icre-o", &err, &pos);
+	pk_itrace_format(&o, buf, sizeof(buf));
+	T_CHECK("itrace_format", !err && !strcmp(buf, "i100icre-o"));
+	{
+		struct pk_itrace_opts b = parse(buf, &err, &pos);
+
+		T_CHECK("itrace_format_round_trip", !err &&
+			b.period == o.period && b.calls && b.returns &&
+			b.error_minus_overflow && b.instructions);
+	}
+}
+
+static void test_synth(void)
+{
+	struct pk_itrace_sample s, r;
+	uint8_t buf[64];
+	int n;
+
+	memset(&s, 0, sizeof(s));
+	s.kind = PK_ITRACE_PSB;
+	s.u.psb.offset = 0x4258;
+	n = pk_itrace_synth_encode(&s, buf, sizeof(buf));
+	memset(&r, 0, sizeof(r));
+	T_CHECK("synth_psb", n == 12 && !pk_itrace_synth_decode(6, buf, (size_t)n, &r) &&
+		r.kind == PK_ITRACE_PSB && r.u.psb.offset == 0x4258);
+	memset(&s, 0, sizeof(s));
+	s.kind = PK_ITRACE_CBR;
+	s.u.cbr.cbr = 29;
+	s.u.cbr.max_nonturbo = 12;
+	s.u.cbr.freq_khz = 2900000;
+	n = pk_itrace_synth_encode(&s, buf, sizeof(buf));
+	memset(&r, 0, sizeof(r));
+	T_CHECK("synth_cbr", n == 12 && !pk_itrace_synth_decode(5, buf, (size_t)n, &r) &&
+		r.kind == PK_ITRACE_CBR && r.u.cbr.cbr == 29 &&
+		r.u.cbr.max_nonturbo == 12 && r.u.cbr.freq_khz == 2900000);
+	T_CHECK("synth_short", pk_itrace_synth_decode(6, buf, 8, &r) == -EINVAL);
+	T_CHECK("synth_unknown", pk_itrace_synth_decode(99, buf, 12, &r) == -EINVAL);
+	s.kind = PK_ITRACE_BRANCHES;
+	T_CHECK("synth_not_synth", pk_itrace_synth_encode(&s, buf, sizeof(buf)) == -EINVAL);
+}
+
+/* ---- a whole decode ---- */
+
+#define BASE 0x400000ull
+/* xor eax,eax; call +5; syscall; jmp .; nop; ret */
+static const uint8_t code[] = {
+	0x31, 0xc0, 0xe8, 0x05, 0x00, 0x00, 0x00, 0x0f, 0x05, 0xeb, 0xfe,
+	0x90, 0x90, 0xc3,
+};
+
+static size_t put_packet(uint8_t *b, size_t n, uint8_t type, uint8_t ipc,
+			 uint64_t ip)
+{
+	struct pk_pt_packet p;
+	int r;
+
+	memset(&p, 0, sizeof(p));
+	p.type = type;
+	if (type == PK_PT_TIP_PGE || type == PK_PT_TIP_PGD) {
+		p.u.ip.ipc = ipc;
+		p.u.ip.ip = ip;
+	} else if (type == PK_PT_TNT_8) {
+		p.u.tnt.bits = 1;
+		p.u.tnt.payload = 1;	/* the compressed return: taken */
+	} else if (type == PK_PT_MODE_EXEC) {
+		p.u.exec.csl = 1;
+	}
+	r = pk_pt_encode(&p, b + n, 64);
+	return r > 0 ? n + (size_t)r : n;
+}
+
+/* PSB+, enable at the start, the return's bit, disable at the syscall. */
+static size_t stream(uint8_t *b)
+{
+	size_t n = 0;
+
+	n = put_packet(b, n, PK_PT_PSB, 0, 0);
+	n = put_packet(b, n, PK_PT_PSBEND, 0, 0);
+	n = put_packet(b, n, PK_PT_MODE_EXEC, 0, 0);
+	n = put_packet(b, n, PK_PT_TIP_PGE, 3, BASE);
+	n = put_packet(b, n, PK_PT_TNT_8, 0, 0);
+	n = put_packet(b, n, PK_PT_TIP_PGD, 0, 0);
+	while (n % 8)
+		b[n++] = 0;	/* PAD */
+	return n;
+}
+
+struct got {
+	char text[2048];
+	size_t len;
+	int n;
+};
+
+static int collect(void *ctx, const struct pk_itrace_sample *s)
+{
+	struct got *g = ctx;
+	int r = snprintf(g->text + g->len, sizeof(g->text) - g->len,
+			 "%d:%llx>%llx/%x ", s->kind, (unsigned long long)s->ip,
+			 (unsigned long long)s->addr, s->flags);
+
+	if (r > 0 && g->len + (size_t)r < sizeof(g->text))
+		g->len += (size_t)r;
+	g->n++;
+	return 0;
+}
+
+static void put(uint8_t *b, size_t off, uint64_t v, size_t n)
+{
+	memcpy(b + off, &v, n);	/* little-endian host */
+}
+
+/* A record header into B: TYPE, SIZE (the rest zeroed). */
+static void hdr(uint8_t *b, uint32_t type, uint16_t size)
+{
+	memset(b, 0, size);
+	put(b, 0, type, 4);
+	put(b, 6, size, 2);
+}
+
+/* Writes the perf.data: the intel_pt event (type 8), its records. */
+static int write_file(const char *path, const char *codefile)
+{
+	struct perf_event_attr a;
+	uint64_t id = 17, recbuf[64];
+	uint8_t *rec = (uint8_t *)recbuf, pt[256], mm[512];
+	struct pk_pdwriter *w = pk_pdwriter_open(path, NULL);
+	size_t n = stream(pt), msz;
+	int err = 0;
+
+	if (!w)
+		return -errno;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = 8;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_IDENTIFIER;
+	a.exclude_kernel = a.exclude_hv = a.exclude_guest = 1;
+	err = pk_pdwriter_add_attr(w, &a, &id, 1, "intel_pt//u") < 0;
+	/* AUXTRACE_INFO: type 1 (Intel PT), the priv fields: pmu type 8,
+	 * time shift/mult/zero, no TSC (timeless), max non-turbo ratio */
+	hdr(rec, PK_RECORD_AUXTRACE_INFO, 16 + 17 * 8);
+	put(rec, 8, 1, 4);
+	put(rec, 16, 8, 8);		/* PMU type */
+	put(rec, 24, 31, 8);		/* time shift */
+	put(rec, 32, 1ull << 31, 8);	/* time mult */
+	put(rec, 16 + 15 * 8, 10, 8);	/* max non-turbo ratio */
+	err |= pk_pdwriter_write(w, (void *)rec, NULL, 0);
+	msz = t_mmap2(mm, sizeof(mm), 42, BASE, 0x1000, 0, codefile, 2);
+	put(mm, 64, 5, 4);		/* prot: PROT_READ | PROT_EXEC */
+	err |= !msz || pk_pdwriter_write(w, (void *)mm, NULL, 0);
+	/* AUXTRACE: size, offset, reference, idx, tid, cpu, the bytes after */
+	hdr(rec, PK_RECORD_AUXTRACE, 48);
+	put(rec, 8, n, 8);
+	put(rec, 36, 42, 4);
+	put(rec, 40, (uint32_t)-1, 4);
+	err |= pk_pdwriter_write(w, (void *)rec, pt, n);
+	/* EXIT of the thread: its queue is decoded then */
+	hdr(rec, PERF_RECORD_EXIT, 40);
+	put(rec, 8, 42, 4);
+	put(rec, 16, 42, 4);
+	err |= pk_pdwriter_write(w, (void *)rec, NULL, 0);
+	return pk_pdwriter_close(w) || err ? -EIO : 0;
+}
+
+static int feed(void *ctx, struct pk_session *s, const struct pk_record *rec)
+{
+	(void)s;
+	return pk_itrace_record(ctx, rec);
+}
+
+static int decode(const char *path, const char *letters, struct got *g)
+{
+	struct pk_perfdata *pd = pk_perfdata_open(path, NULL);
+	PK_OPTS(pk_session_opts, so, .kallsyms = "", .buildid_dir = "");
+	struct pk_session *s = pk_session_new(&so);
+	struct pk_itrace_opts o;
+	struct pk_itrace *it = NULL;
+	size_t pos;
+	int err = -ENOMEM;
+
+	memset(g, 0, sizeof(*g));
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
+	pk_itrace_parse(&o, letters, &pos);
+	if (pd && s)
+		it = pk_itrace_new(pd, s, &o, collect, g);
+	if (it) {
+		PK_OPTS(pk_tool, tool, .record = feed);
+
+		err = pk_session_run(s, pd, &tool, it);
+		if (!err)
+			err = pk_itrace_flush(it);
+	}
+	pk_itrace_free(it);
+	pk_session_free(s);
+	pk_perfdata_free(pd);
+	return err;
+}
+
+static void test_decode(void)
+{
+	char dir[] = "/tmp/pkitraceXXXXXX", path[64], codefile[64];
+	struct got g;
+	FILE *f;
+	int err;
+
+	if (!mkdtemp(dir)) {
+		t_fail("itrace_decode", "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(codefile, sizeof(codefile), "%s/code", dir);
+	snprintf(path, sizeof(path), "%s/pt.data", dir);
+	f = fopen(codefile, "wb");
+	if (!f || fwrite(code, 1, sizeof(code), f) != sizeof(code) || fclose(f)) {
+		t_fail("itrace_decode", "cannot write %s", codefile);
+		return;
+	}
+	err = write_file(path, codefile);
+	T_CHECK("itrace_decode_file", !err);
+	/* b: tr strt 0 => 400000 (flags 0x101), call 400002 => 40000c (0x3),
+	 * return 40000d => 400007 (0x5), tr end syscall 400007 => 0
+	 * (0x213: branch call syscallret trace-end) */
+	err = decode(path, "b", &g);
+	t_check(!err && !strcmp(g.text, "1:0>400000/101 1:400002>40000c/3 "
+				"1:40000d>400007/5 1:400007>0/213 "), "itrace_decode_b",
+		"err %d: %s", err, g.text);
+	/* i1i: every instruction: 400000 400002 40000c 40000d 400007 */
+	err = decode(path, "i1i", &g);
+	t_check(!err && g.n == 5 && strstr(g.text, "0:400000>") == g.text &&
+		strstr(g.text, "0:400007>0/213 "), "itrace_decode_i1i",
+		"err %d, %d samples: %s", err, g.n, g.text);
+	/* c: calls only (the call and the syscall's trace end) */
+	err = decode(path, "c", &g);
+	t_check(!err && !strcmp(g.text, "1:400002>40000c/3 1:400007>0/213 "),
+		"itrace_decode_c", "err %d: %s", err, g.text);
+	/* r: returns and trace starts */
+	err = decode(path, "r", &g);
+	t_check(!err && !strcmp(g.text, "1:0>400000/101 1:40000d>400007/5 "),
+		"itrace_decode_r", "err %d: %s", err, g.text);
+	if (!getenv("PK_KEEP")) {
+		unlink(codefile);
+		unlink(path);
+		rmdir(dir);
+	}
+}
+
+int main(void)
+{
+	test_parse();
+	test_synth();
+	test_decode();
+	return t_exit();
+}
