@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include "base/base.h"
 #include "itrace/itrace_int.h"
+#include "pt/flow_int.h"
 
 
 /* ---- code image ---- */
@@ -407,6 +408,19 @@ static void error(struct walk *w, int code, uint64_t ip)
 	if (code == 8 && w->it->opts.error_minus_lost)
 		return;
 	base(w, &s, PK_ITRACE_ERROR, 0, false);
+	if (code == 5 && !w->it->timeless) {
+		/* perf meets a failed fetch only at the next packet that has
+		 * it walk code, the timing packets before it read: its time
+		 * then (est_timestamp, no instruction walked), which becomes
+		 * the queue's time even if earlier */
+		uint64_t t;
+
+		if (!pk__pt_fl_time_ahead(w->dec, &t) && t) {
+			w->tsc = t;
+			s.time = tsc_to_perf(&w->it->info, t);
+			s.has_time = true;
+		}
+	}
 	s.ip = ip;
 	s.u.error.type = 1;
 	s.u.error.code = code;

@@ -129,6 +129,70 @@ int pk_pt_insn_time(const struct pk_pt_insn_decoder *d, uint64_t *tsc)
 	return pk_pt_time_query(&d->time, tsc);
 }
 
+/* Applies timing packet P to copies T/C of the decoder's time. */
+static void time_apply(const struct pk_pt_insn_decoder *d, struct pk_pt_time *t,
+		       struct pk_pt_tcal *c, const struct pk_pt_packet *p)
+{
+	uint64_t fcr = 0;
+
+	switch (p->type) {
+	case PK_PT_TSC:
+		pk_pt_tcal_tsc(c, p->u.tsc.tsc, false);
+		pk_pt_time_tsc(t, p->u.tsc.tsc);
+		break;
+	case PK_PT_CBR:
+		pk_pt_tcal_cbr(c, p->u.cbr.ratio, false, &d->cfg);
+		pk_pt_time_cbr(t, p->u.cbr.ratio);
+		break;
+	case PK_PT_TMA:
+		pk_pt_time_tma(t, p->u.tma.ctc, p->u.tma.fc, &d->cfg);
+		break;
+	case PK_PT_MTC:
+		pk_pt_tcal_mtc(c, p->u.mtc.ctc, &d->cfg);
+		pk_pt_time_mtc(t, p->u.mtc.ctc, &d->cfg);
+		break;
+	case PK_PT_CYC:
+		if (pk_pt_tcal_fcr(c, &fcr) < 0)
+			fcr = 0;
+		pk_pt_tcal_cyc(c, p->u.cyc.value);
+		pk_pt_time_cyc(t, p->u.cyc.value, &d->cfg, fcr);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Packets perf's decoder reads on while in sync without walking code. */
+static bool passive(uint8_t type)
+{
+	switch (type) {
+	case PK_PT_TSC: case PK_PT_MTC: case PK_PT_CYC: case PK_PT_TMA:
+	case PK_PT_CBR: case PK_PT_PAD: case PK_PT_PIP: case PK_PT_MODE_EXEC:
+	case PK_PT_VMCS: case PK_PT_MNT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int pk__pt_fl_time_ahead(struct pk_pt_insn_decoder *d, uint64_t *tsc)
+{
+	struct pk_pt_time t = d->time;
+	struct pk_pt_tcal c = d->tcal;
+	struct pk_pt_packet p;
+	uint64_t off;
+
+	if (d->have_next) {
+		if (!passive(d->next.type))
+			return pk_pt_time_query(&t, tsc);
+		time_apply(d, &t, &c, &d->next);
+	}
+	if (pk_pt_offset(d->pkt, &off) >= 0 && pk_pt_sync_set(d->scan, off) >= 0)
+		while (pk_pt_next(d->scan, &p) > 0 && passive(p.type))
+			time_apply(d, &t, &c, &p);
+	return pk_pt_time_query(&t, tsc);
+}
+
 /* ---- queries ---- */
 
 static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)

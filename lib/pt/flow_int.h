@@ -126,4 +126,9 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_fill(struct pk_pt_insn_decoder *d);
 
+/* flow.c: the time as perf's decoder has it when it next needs code: the
+ * timing packets up to the next packet that makes it walk instructions
+ * applied (perf reports a failed instruction fetch only there). */
+int pk__pt_fl_time_ahead(struct pk_pt_insn_decoder *d, uint64_t *tsc);
+
 #endif
