@@ -428,6 +428,45 @@ static void error(struct walk *w, int code, uint64_t ip)
 	emit(w, &s);
 }
 
+/* An error at IP, and the resync after it. */
+static void fail(struct walk *w, int code, uint64_t ip)
+{
+	error(w, code, ip);
+	w->lost = w->resync = true;
+	w->ts_n = 0;	/* a new trace: perf flushes the stack */
+	/* perf goes on from the next packet that gives an IP, a PSB only
+	 * when that fails */
+	w->status = code == 5 ? pk__pt_fl_resync_full_ip(w->dec) :
+		    pk_pt_insn_resync(w->dec);
+	if (w->status < 0 && w->status != PK_ERR_EOS)
+		w->status = pk_pt_insn_sync_forward(w->dec);
+	if (w->status == PK_ERR_EOS)
+		w->done = true;
+	w->refail = true;
+}
+
+/* Whether the code at IP cannot be read. */
+static bool unreadable(struct walk *w, uint64_t ip)
+{
+	struct pk_pt_insn in;
+	uint64_t target;
+
+	return pk_pt_insn_decode(w->img, ip, PK_PT_MODE_64, &in, &target) < 0;
+}
+
+/* After an error perf takes the flow up again at a FUP's IP (a trace
+ * start from 0 to there) and then walks the code from there to the
+ * branch of the TIP that follows: code it cannot read is an error at
+ * the FUP's IP. False when the walk can go on (the event stands). */
+static bool resync_at_fup(struct walk *w, const struct pk_pt_event *ev)
+{
+	resynced(w, ev->at, ev);
+	if (!unreadable(w, ev->at))
+		return false;
+	fail(w, 5, ev->at);
+	return true;
+}
+
 /* A branch whose outcome the decoder already read is done before an
  * event that does not change the flow (perf's decoder meets them in
  * that order). */
@@ -461,6 +500,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		}
 		break;
 	case PK_PT_EV_ASYNC_DISABLED:
+		if (w->resync && resync_at_fup(w, ev))
+			break;
 		if (w->have_pend)
 			resolve(w, ev->at);
 		branch(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_ASYNC |
@@ -468,6 +509,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		break;
 	case PK_PT_EV_ASYNC_BRANCH:
 		if (w->resync) {
+			if (resync_at_fup(w, ev))
+				break;
 			resynced(w, ev->ip, ev);
 			break;
 		}
@@ -510,11 +553,23 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 	}
 }
 
+/* After an error perf's decoder takes the flow up again at a TIP: a
+ * trace start from 0 to there, before what follows. */
+static void took_tip(struct walk *w)
+{
+	uint64_t ip;
+
+	if (pk__pt_fl_took_tip(w->dec, &ip) && w->resync)
+		resynced(w, ip, NULL);
+}
+
 /* Events pending, then the status after them. */
 static int events(struct walk *w, int status)
 {
 	while (status >= 0 && (status & PK_PT_STS_EVENT) && !w->err) {
 		struct pk_pt_event ev;
+
+		took_tip(w);
 
 		status = pk_pt_insn_event(w->dec, &ev);
 		if (status < 0)
@@ -531,7 +586,13 @@ static int events(struct walk *w, int status)
 			settle(w);	/* before the event's time counts */
 		if (ev.has_tsc && ev.tsc > w->tsc)
 			w->tsc = ev.tsc;
+		w->refail = false;
 		event(w, &ev);
+		if (w->refail) {	/* an error and a resync in it */
+			status = w->status;
+			if (w->done)
+				return PK_ERR_EOS;
+		}
 	}
 	return status;
 }
@@ -638,6 +699,7 @@ static void step(struct walk *w)
 	}
 	if (!w->it->timeless && pk_pt_insn_time(w->dec, &w->t_now))
 		w->t_now = 0;
+	took_tip(w);
 	if (status >= 0 && w->blocks) {
 		status = pk_pt_insn_next_block(w->dec, &blk);
 		step_time(w);
@@ -661,16 +723,7 @@ static void step(struct walk *w)
 	}
 	if (w->have_pend)
 		finish(w, branch_flags(&w->pend), 0, NULL);
-	error(w, err_code(status), in.ip);
-	w->lost = w->resync = true;
-	w->ts_n = 0;	/* a new trace: perf flushes the stack */
-	/* perf goes on from the next packet that gives an IP, a PSB only
-	 * when that fails */
-	w->status = pk_pt_insn_resync(w->dec);
-	if (w->status < 0 && w->status != PK_ERR_EOS)
-		w->status = pk_pt_insn_sync_forward(w->dec);
-	if (w->status == PK_ERR_EOS)
-		w->done = true;
+	fail(w, err_code(status), in.ip);
 }
 
 static void config(const struct pk_itrace *it, struct pk_pt_config *c)

@@ -42,6 +42,7 @@ struct walk {
 	uint64_t cbr2khz;
 	bool isamp;		/* the pending branch is an i sample */
 	int err;		/* a callback's */
+	bool refail;		/* an event failed and resynced */
 	uint64_t tsc;		/* perf's timestamp: only moves forward */
 	uint64_t t_now;		/* the decoder's time before the step */
 	uint64_t t_step;	/* ... and after it (its branch's query) */

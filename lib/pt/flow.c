@@ -175,6 +175,22 @@ static bool passive(uint8_t type)
 	}
 }
 
+int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d)
+{
+	if (d)
+		d->full_ip = true;
+	return pk_pt_insn_resync(d);
+}
+
+bool pk__pt_fl_took_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
+{
+	if (!d->took_tip)
+		return false;
+	d->took_tip = false;
+	*ip = d->ip;
+	return true;
+}
+
 int pk__pt_fl_time_ahead(struct pk_pt_insn_decoder *d, uint64_t *tsc)
 {
 	struct pk_pt_time t = d->time;
@@ -502,9 +518,13 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 		if (!p)
 			return;
 		if (p->type == PK_PT_TIP) {
-			if (d->next_ip_ok && p->u.ip.ipc) {
+			if (d->next_ip_ok && p->u.ip.ipc &&
+			    (!d->full_ip || p->u.ip.ipc == PK_PT_IPC_SEXT_48 ||
+			     p->u.ip.ipc == PK_PT_IPC_FULL)) {
 				d->ip = d->next_ip;
 				d->noip = false;
+				d->full_ip = false;
+				d->took_tip = true;
 			}
 			pk__pt_fl_take(d);
 			p = pk__pt_fl_peek(d, false);	/* as after any TIP */
@@ -586,6 +606,8 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->ctx_err = 0;
 	d->status_err = 0;
 	d->noip = false;
+	d->full_ip = false;
+	d->took_tip = false;
 	d->have_psb_ip = false;
 	d->have_cr2 = d->have_vmxq = d->have_vmxr = 0;
 	d->iflag = 0xff;	/* unknown until a MODE.Exec */

@@ -101,6 +101,8 @@ struct pk_pt_insn_decoder {
 	uint64_t resync_off;	/* where the last resync's error was */
 	bool resynced;		/* ... since the last sync */
 	bool in_psb;
+	bool full_ip;		/* noip: only a TIP with a whole IP ends it */
+	bool took_tip;		/* noip ended at a TIP (not yet told) */
 
 	struct pk_pt_time time;
 	struct pk_pt_tcal tcal;
@@ -130,5 +132,11 @@ void pk__pt_fl_fill(struct pk_pt_insn_decoder *d);
  * timing packets up to the next packet that makes it walk instructions
  * applied (perf reports a failed instruction fetch only there). */
 int pk__pt_fl_time_ahead(struct pk_pt_insn_decoder *d, uint64_t *tsc);
+/* pk_pt_insn_resync as perf's decoder after a failed instruction fetch
+ * (its NO_IP state): the last IP is forgotten, so only a TIP whose IP is
+ * whole (sign-extended 48 bits or 64) gives the flow its IP again. */
+int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d);
+/* Whether the flow took up an IP at a TIP since the last resync (once). */
+bool pk__pt_fl_took_tip(struct pk_pt_insn_decoder *d, uint64_t *ip);
 
 #endif
