@@ -87,6 +87,15 @@ struct out {
 	struct pk_sample ism;   /* a synthesized sample's fields (the rest
 				   stay zero) */
 	int spacing;            /* callindent's column (perf's static) */
+	struct headc {
+		char text[128];
+		size_t len;
+		uint32_t tid, pid, f;
+		int attr;
+		uint64_t period;
+		char comm[32];
+		bool valid;
+	} hc;
 	bool aux_file;          /* the file has HEADER_AUXTRACE */
 };
 
@@ -523,6 +532,10 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	int ni = 0;
 	size_t start, len;
 
+	if (!(f & (SF_SYM | SF_DSO | SF_SRCLINE)) && !dso_addr) {
+		ob_num(o, ip, 16, 16, ' ', false);	/* the address alone */
+		return;
+	}
 	if (e->ip == ip && e->gen == gen && e->pid == pid &&
 	    e->cpumode == cmkey && e->f == f && e->valid) {
 		if (e->len <= LC_INLINE) { /* fixed-size copy: inlined */
@@ -853,7 +866,19 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 		return 0;
 
 	bool cc = s->use_callchain && e->callchain;
+	/* a synthesized sample's head (comm, tid, period, event) without a
+	 * time or CPU repeats line after line: kept, copied */
+	struct headc *hc = &s->hc;
+	bool hcache = s->cur && !(f & (SF_TIME | SF_CPU));
+	size_t hstart = o->len;
 
+	if (hcache && hc->valid && hc->tid == sm->tid && hc->pid == sm->pid &&
+	    hc->attr == attr && hc->period == sm->period && hc->f == f &&
+	    !strcmp(hc->comm, comm)) {
+		memcpy(ob_room(o, sizeof(hc->text)), hc->text, hc->len);
+		o->len += hc->len;
+		goto head_done;
+	}
 	if (f & SF_COMM) {
 		if ((f & SF_IP) && cc) {
 			ob_str(o, comm);
@@ -896,6 +921,20 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 		ob_pad(o, e->name, s->name_width, false);
 		ob_put(o, ": ", 2);
 	}
+	if (hcache && o->len >= hstart && o->len - hstart <= sizeof(hc->text)) {
+		hc->len = o->len - hstart;
+		memcpy(hc->text, o->b + hstart, hc->len);
+		hc->tid = sm->tid;
+		hc->pid = sm->pid;
+		hc->attr = attr;
+		hc->period = sm->period;
+		hc->f = f;
+		/* by its text: a thread's name changes in place */
+		hc->valid = strlen(comm) < sizeof(hc->comm);
+		if (hc->valid)
+			strcpy(hc->comm, comm);
+	}
+head_done:
 	if (f & SF_FLAGS)
 		put_flags(s);
 
@@ -938,17 +977,14 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 		}
 	}
 	if (bts && ((f & SF_ADDR) || !s->o->f.t[e->type].user_set)) {
-		ob_put(o, " => ", 4);
-		ob_num(o, sm->addr, 16, 16, ' ', false);
-		if (f & (SF_SYM | SF_DSO)) {
-			/* the target's maps: the kernel's for its addresses */
-			uint16_t cm = sm->addr >> 63 ? PERF_RECORD_MISC_KERNEL :
-				      PERF_RECORD_MISC_USER;
-			struct pk_location l;
+		/* the target's maps: the kernel's for its addresses */
+		uint16_t cm = sm->addr >> 63 ? PERF_RECORD_MISC_KERNEL :
+			      PERF_RECORD_MISC_USER;
 
-			pk_session_resolve(s->sess, sm->pid, sm->addr, cm, &l);
-			put_symdso(s, f & ~SF_SYMOFFSET, &l);
-		}
+		ob_put(o, " => ", 4);
+		put_frame(s, (f & (SF_SYM | SF_DSO)) | SF_IP, sm->pid, sm->addr,
+			  cm, false, pk_session_generation(s->sess, sm->pid, cm),
+			  false);
 	}
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
 		put_mem_tail(s, f, sm);
