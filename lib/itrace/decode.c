@@ -373,10 +373,9 @@ static const char *const err_msg[] = {
 	"Never-ending loop (refer perf config intel-pt.max-loops)",
 };
 
-/* perf reads a DSO's code once: when its file cannot be read, the first
- * instruction that needs it is an error, later ones go by unreported (an
- * address in no mapping at all is an error every time). */
-static bool dso_seen_failing(struct walk *w, uint64_t ip)
+/* The entry of the DSO holding IP among those whose code could not be
+ * read (added with LEFT more reports to give), or NULL: no DSO there. */
+static struct it_bad_dso *bad_dso(struct walk *w, uint64_t ip, int left)
 {
 	struct pk_itrace *it = w->it;
 	struct pk_location loc;
@@ -384,14 +383,68 @@ static bool dso_seen_failing(struct walk *w, uint64_t ip)
 	if (pk_session_resolve(it->sess, (uint32_t)w->pid, ip,
 			       kernel_ip(ip) ? PERF_RECORD_MISC_KERNEL :
 			       PERF_RECORD_MISC_USER, &loc) || !loc.dso)
-		return false;
+		return NULL;
 	for (size_t i = 0; i < it->nbad; i++)
-		if (it->bad_dso[i] == loc.dso)
-			return true;
-	if (pk__grow((void **)&it->bad_dso, &it->capbad, it->nbad, 1,
-		     sizeof(*it->bad_dso)))
-		it->bad_dso[it->nbad++] = loc.dso;
+		if (it->bad[i].dso == loc.dso)
+			return &it->bad[i];
+	if (!pk__grow((void **)&it->bad, &it->capbad, it->nbad, 1,
+		      sizeof(*it->bad)))
+		return NULL;
+	it->bad[it->nbad].dso = loc.dso;
+	it->bad[it->nbad].left = left;
+	return &it->bad[it->nbad++];
+}
+
+/* Whether a failed fetch at IP goes unreported. perf reads a DSO's code
+ * through its data file: the first fetch finds the file missing (an
+ * error, the DSO's data status now 'error'); the next one sees that
+ * status for the first time (dso__data_status_seen), still reads and
+ * fails (an error again); later ones give up silently. An address in no
+ * mapping is an error every time. */
+static bool dso_seen_failing(struct walk *w, uint64_t ip)
+{
+	struct pk_itrace *it = w->it;
+	struct it_bad_dso *b;
+	int32_t pid = w->pid;
+
+	unsigned keep = 0;
+
+	if (it->npre > PK_ARRAY_SIZE(it->pre_ip))
+		it->npre = PK_ARRAY_SIZE(it->pre_ip);
+	for (unsigned i = 0; i < it->npre; i++) {
+		w->pid = it->pre_pid[i];
+		if (!bad_dso(w, it->pre_ip[i], 1)) {	/* not yet */
+			it->pre_ip[keep] = it->pre_ip[i];
+			it->pre_pid[keep++] = it->pre_pid[i];
+		}
+	}
+	w->pid = pid;
+	it->npre = keep;
+	b = bad_dso(w, ip, 2);
+
+	if (!b)
+		return false;
+	if (b->left <= 0)
+		return true;
+	b->left--;
 	return false;
+}
+
+static bool unreadable(struct walk *w, uint64_t ip);
+
+/* A decoder state came from IP without its code being read (an async
+ * branch's or a PSB+'s IP). Seen on perf's output, such a DSO, when its
+ * code cannot be read, is reported once only: its data status is
+ * already 'error' at its first fetch. */
+static void state_at(struct walk *w, uint64_t ip)
+{
+	struct pk_itrace *it = w->it;
+
+	if (!ip || !unreadable(w, ip))
+		return;
+	/* the side band may not map it yet: resolved at the next failure */
+	it->pre_ip[it->npre % PK_ARRAY_SIZE(it->pre_ip)] = ip;
+	it->pre_pid[it->npre++ % PK_ARRAY_SIZE(it->pre_pid)] = w->pid;
 }
 
 static void error(struct walk *w, int code, uint64_t ip)
@@ -481,6 +534,12 @@ static void settle(struct walk *w)
 static void event(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
+
+	if ((ev->type == PK_PT_EV_ASYNC_BRANCH ||
+	     ev->type == PK_PT_EV_ASYNC_DISABLED) && !w->resync)
+		state_at(w, ev->at);
+	else if (ev->type == PK_PT_EV_PSB && !ev->ip_suppressed)
+		state_at(w, ev->ip);
 
 	switch (ev->type) {
 	case PK_PT_EV_ENABLED:

@@ -89,7 +89,7 @@ void pk_itrace_free(struct pk_itrace *it)
 	for (size_t i = 0; i < it->nimgs; i++)
 		pk_pt_image_free(it->imgs[i].img);
 	pk__free(it->imgs);
-	pk__free(it->bad_dso);
+	pk__free(it->bad);
 	pk__free(it->q);
 	pk__free(it->th);
 	pk__free(it);

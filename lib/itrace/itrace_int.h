@@ -105,7 +105,13 @@ struct pk_itrace {
 	struct it_image *imgs;	/* by pid; replaced ones kept to the end */
 	size_t nimgs, capimgs;
 	bool prequeued;		/* AUXTRACE read ahead from the file */
-	const char **bad_dso;	/* DSOs whose code could not be read */
+	struct it_bad_dso {	/* DSOs whose code could not be read */
+		const char *dso;
+		int left;	/* failed fetches still reported */
+	} *bad;
+	uint64_t pre_ip[16];	/* states from unreadable code, to resolve */
+	int32_t pre_pid[16];
+	unsigned npre;
 	size_t nbad, capbad;
 	/* the task each CPU runs, from the side band */
 	struct { int32_t pid, tid; bool set; } cpu_tid[4096];

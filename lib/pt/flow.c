@@ -129,6 +129,8 @@ int pk_pt_insn_time(const struct pk_pt_insn_decoder *d, uint64_t *tsc)
 	return pk_pt_time_query(&d->time, tsc);
 }
 
+static int status(struct pk_pt_insn_decoder *d);
+
 /* Applies timing packet P to copies T/C of the decoder's time. */
 static void time_apply(const struct pk_pt_insn_decoder *d, struct pk_pt_time *t,
 		       struct pk_pt_tcal *c, const struct pk_pt_packet *p)
@@ -177,8 +179,37 @@ static bool passive(uint8_t type)
 
 int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d)
 {
-	if (d)
-		d->full_ip = true;
+	const struct pk_pt_packet *p;
+
+	if (!d)
+		return PK_ERR_INTERNAL;
+	/* perf fails the fetch while taking the packet that has it walk
+	 * code: that packet is gone (a FUP's TIP is still met) */
+	if (d->qn && pk__pt_fl_qat(d, 0)->bind == B_IP &&
+	    (pk__pt_fl_qat(d, 0)->ev.type == PK_PT_EV_ASYNC_BRANCH ||
+	     pk__pt_fl_qat(d, 0)->ev.type == PK_PT_EV_ASYNC_DISABLED)) {
+		struct qev *e = pk__pt_fl_qat(d, 0);
+
+		if (e->ev.type == PK_PT_EV_ASYNC_BRANCH) {
+			d->ip = e->ev.ip;
+			d->noip = false;
+			d->took_tip = true;
+		} else {
+			d->enabled = false;
+			d->noip = false;
+		}
+		d->qh = (d->qh + 1) % QMAX;
+		d->qn--;
+		d->tnt_n = 0;
+		d->resynced = false;
+		return status(d);
+	}
+	if (!d->qn && !d->tnt_n) {
+		p = pk__pt_fl_peek(d, false);
+		if (p && (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD))
+			pk__pt_fl_take(d);
+	}
+	d->full_ip = true;
 	return pk_pt_insn_resync(d);
 }
 
