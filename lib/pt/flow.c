@@ -204,7 +204,7 @@ int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d)
 		d->resynced = false;
 		return status(d);
 	}
-	if (!d->qn && !d->tnt_n) {
+	if (!d->tnt_n) {
 		p = pk__pt_fl_peek(d, false);
 		if (p && (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD))
 			pk__pt_fl_take(d);
