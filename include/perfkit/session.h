@@ -94,6 +94,15 @@ PK_API int pk_session_for_each_mapping(struct pk_session *s, int32_t tid,
 		int (*fn)(void *ctx, const struct pk_session_mapping *m),
 		void *ctx);
 
+/*
+ * The file holding the bytes of the DSO recorded as NAME ("/usr/bin/x",
+ * "[vdso]"), as perf reads its code: the file itself when its build id is
+ * the one the perf.data recorded (or none was), else perf's build-id
+ * cache copy; into BUF (LEN bytes). 0, or -ENOENT when neither is there.
+ */
+PK_API int pk_session_dso_file(struct pk_session *s, const char *name,
+			       char *buf, size_t len);
+
 /* Where an address falls. Strings live as long as the session. */
 struct pk_location {
 	const char *dso;     /* "/usr/lib/.../libc.so.6", "[kernel.kallsyms]",

@@ -16,20 +16,31 @@
 
 /* ---- code image ---- */
 
+struct add_ctx {
+	struct pk_itrace *it;
+	struct pk_pt_image *img;
+};
+
+/* A mapping's code: from the file perf would read (the recorded one when
+ * its build id matches, else the build-id cache copy; the vDSO's copy
+ * there too). */
 static int add_map(void *ctx, const struct pk_session_mapping *m)
 {
-	struct pk_pt_image *img = ctx;
+	struct add_ctx *a = ctx;
+	char path[4352];
 	struct stat st;
 	uint64_t size;
 
-	if (!(m->prot & PROT_EXEC) || !m->name || m->name[0] != '/' ||
-	    stat(m->name, &st) || !S_ISREG(st.st_mode) ||
+	if (!(m->prot & PROT_EXEC) || !m->name ||
+	    (m->name[0] != '/' && strcmp(m->name, "[vdso]")) ||
+	    pk_session_dso_file(a->it->sess, m->name, path, sizeof(path)) ||
+	    stat(path, &st) || !S_ISREG(st.st_mode) ||
 	    m->pgoff >= (uint64_t)st.st_size)
 		return 0;
 	size = m->end - m->start;
 	if (size > (uint64_t)st.st_size - m->pgoff)
 		size = (uint64_t)st.st_size - m->pgoff;
-	pk_pt_image_add_file(img, m->name, m->pgoff, size, m->start);
+	pk_pt_image_add_file(a->img, path, m->pgoff, size, m->start);
 	return 0;
 }
 
@@ -51,7 +62,11 @@ struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 	img = pk_pt_image_new();
 	if (!img)
 		return NULL;
-	pk_session_for_each_mapping(it->sess, tid, add_map, img);
+	{
+		struct add_ctx a = { it, img };
+
+		pk_session_for_each_mapping(it->sess, tid, add_map, &a);
+	}
 	/* an older image of the process stays: a decoder may use it */
 	if (!pk__grow((void **)&it->imgs, &it->capimgs, it->nimgs, 1,
 		      sizeof(*it->imgs))) {

@@ -950,6 +950,16 @@ int pk__session_dso_file(struct pk_session *s, const struct dso *d,
 	return 0;
 }
 
+int pk_session_dso_file(struct pk_session *s, const char *name, char *buf,
+			size_t len)
+{
+	struct dso d = { .name = (char *)name };
+
+	if (!s || !name || !buf)
+		return -EINVAL;
+	return pk__session_dso_file(s, &d, buf, len);
+}
+
 /* DSO D's file (dso_binary's: BIN or CACHE, NULL when none) and, when
  * there is one, its debug file by the recorded build id in DBG (LEN
  * bytes): *DEBUG is then DBG, else NULL. */
