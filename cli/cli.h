@@ -144,9 +144,10 @@ int cli_perfdata_check(const char *file, bool force);
  * (symbol): the keys diff's and top's layouts were checked with. */
 bool cli_basic_sort_keys(const char *keys);
 /* perf's --header view of PD (read from file INPUT, "-": a pipe): the
- * "# ========" block of its feature sections (cli/perfdata_header.c). */
+ * "# ========" block of its feature sections (cli/perfdata_header.c);
+ * FULL: -I's, the topology features in full. */
 struct pk_perfdata;
-void cli_perfdata_header(struct pk_perfdata *pd, const char *input);
+void cli_perfdata_header(struct pk_perfdata *pd, const char *input, bool full);
 /* perf's "Aggregated stats:" of the records of a perf.data, counted one
  * record at a time (cli/perfdata_stats.c). */
 struct pk_record;

@@ -30,6 +30,7 @@ struct rep {
 	bool chain_none;
 	bool chain_asked;       /* -g (not none) or -G given */
 	bool header, header_only, stats, dump, tasks, mmaps;
+	bool show_info;         /* -I: the header's topology in full */
 	int tui;                /* 1 --tui, 0 --stdio, -1 on a terminal,
 				   2 on a terminal that is one */
 	uint64_t base, size, done; /* progress: the data's offset and size,
@@ -93,6 +94,8 @@ static void usage(FILE *f)
 		"      --comm, --dso, --symbols, --pid, --tid LIST  only these\n"
 		"      --percentage relative|absolute  of the filtered or of all\n"
 		"      --header, --header-only  the file's header first, or only\n"
+		"  -I, --show-info         the header's topology (CPUs, NUMA nodes, caches,\n"
+		"                          memory) in full\n"
 		"      --stats             the counts of the records only\n"
 		"  -D, --dump-raw-trace    every record, raw and decoded (as script -D)\n"
 		"      --tasks, --mmaps    the threads' tree (and their mappings)\n"
@@ -401,7 +404,7 @@ static int sample_filters(struct rep *c, struct pk_perfdata *pd)
 static void head(const struct rep *c, struct pk_perfdata *pd)
 {
 	if (c->header)
-		cli_perfdata_header(pd, c->input);
+		cli_perfdata_header(pd, c->input, c->show_info);
 	else
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 }
@@ -706,6 +709,7 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 		return 0;
 	case 313: c->header = true; return 0;
 	case 314: c->header_only = true; return 0;
+	case 'I': c->show_info = true; return 0;
 	case 315: c->stats = true; return 0;
 	case 'D': c->dump = true; return 0;
 	case 350: {
@@ -795,6 +799,7 @@ int cmd_report(int argc, char **argv)
 		{ "percentage", required_argument, NULL, 312 },
 		{ "header", no_argument, NULL, 313 },
 		{ "header-only", no_argument, NULL, 314 },
+		{ "show-info", no_argument, NULL, 'I' },
 		{ "stats", no_argument, NULL, 315 },
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "branch-stack", no_argument, NULL, 'b' },
@@ -826,7 +831,7 @@ int cmd_report(int argc, char **argv)
 	c.po.chain_percent = 0.5;
 	c.po.tip = "Tip: perfkit report --no-children shows each function's own time";
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:Dbo:", longopts,
+	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:Dbo:I", longopts,
 				&li)) != -1) {
 		if (ch < 256 && ch && strchr("d", ch)) {
 			cli_error("report", "-%c is not supported yet", ch);
@@ -849,9 +854,10 @@ int cmd_report(int argc, char **argv)
 	if (c.dump) { /* perf report -D: the records as script -D dumps them */
 		char *sa[] = { "script", "--report-dump", "-i",
 			       (char *)c.input, c.header ? "--header" : NULL,
+			       c.header && c.show_info ? "--show-info" : NULL,
 			       NULL };
 
-		return cmd_script(c.header ? 5 : 4, sa);
+		return cmd_script(c.header ? 5 + c.show_info : 4, sa);
 	}
 	if ((ret = cli_perfdata_check(c.input, false)))
 		return ret;
@@ -875,7 +881,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (c.header_only)
-		cli_perfdata_header(pd, c.input);
+		cli_perfdata_header(pd, c.input, c.show_info);
 	ret = c.header_only ? 0 : c.stats ? stats(&c, pd) :
 	      c.tasks || c.mmaps ? tasks(&c, pd) : run(&c, pd);
 	pk_perfdata_free(pd);

@@ -22,6 +22,7 @@
 struct script {
 	const char *input;
 	bool dump, header, header_only, file_order, pipe, repair;
+	bool show_info;           /* -I: the topology features in full */
 	struct pk_perfdata *pd;
 	char *desc;
 	size_t desc_len;
@@ -75,6 +76,8 @@ static void usage(FILE *f)
 		"  -D, --dump-raw-trace  print every record: offset, size, raw bytes, decoded\n"
 		"      --header          print the file's header before the records\n"
 		"      --header-only     print only the header\n"
+		"  -I, --show-info       the header's topology (CPUs, NUMA nodes, caches,\n"
+		"                        memory) in full\n"
 		"      --file-order      deliver records in file order, not time order\n"
 
 		"      --repair          fix the header of a file whose recorder was killed\n"
@@ -288,7 +291,7 @@ static int run(struct script *s)
 	int err;
 
 	if (s->header || s->header_only)
-		cli_perfdata_header(s->pd, s->input);
+		cli_perfdata_header(s->pd, s->input, s->show_info);
 	if (s->header_only)
 		return 0;
 	s->so.input = s->input;
@@ -320,6 +323,7 @@ int cmd_script(int argc, char **argv)
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, 'O' },
+		{ "show-info", no_argument, NULL, 'n' },
 		{ "file-order", no_argument, NULL, 'o' },
 		{ "repair", no_argument, NULL, 'R' },
 		{ "fields", required_argument, NULL, 'f' },
@@ -342,13 +346,16 @@ int cmd_script(int argc, char **argv)
 	};
 	struct script s = { .input = "perf.data" };
 	static char obuf[1 << 20];
-	int c, ret;
+	int c, li, ret;
 
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	optind = 1;
 	script_fields_init(&s.so.f);
 	s.so.max_stack = -1;
-	while ((c = cli_getopt(argc, argv, "+i:DhvF:GC:", longopts, NULL)) != -1) {
+	while ((li = -1, c = cli_getopt(argc, argv, "+i:DhvF:GC:I", longopts,
+					 &li)) != -1) {
+		if (c == 'I' && li < 0) /* -I; 'I' from --tid */
+			c = 'n';
 		if (script_option(&s.so, c, optarg) == 0)
 			continue;
 		switch (c) {
@@ -357,6 +364,7 @@ int cmd_script(int argc, char **argv)
 		case 'r': s.dump = s.report_dump = true; break;
 		case 'H': s.header = true; break;
 		case 'O': s.header_only = true; break;
+		case 'n': s.show_info = true; break;
 		case 'o': s.file_order = true; break;
 		case 'R': s.repair = true; break;
 		case 'v': cli_verbose++; break;

@@ -3,18 +3,37 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <perfkit/perfdata.h>
 #include "cli.h"
 
-void cli_perfdata_header(struct pk_perfdata *pd, const char *input)
+/* One feature's text; FULL: -I's (the topology in full). */
+static void feature(struct pk_perfdata *pd, int f, bool full)
+{
+	int (*desc)(const struct pk_perfdata *, int, char *, size_t) =
+		full ? pk_perfdata_feat_describe_full : pk_perfdata_feat_describe;
+	char buf[65536], *big;
+	int n = desc(pd, f, buf, sizeof(buf));
+
+	if (n <= 0)
+		return;
+	if ((size_t)n < sizeof(buf)) {
+		fputs(buf, stdout);
+		return;
+	}
+	big = malloc((size_t)n + 1);
+	if (big && desc(pd, f, big, (size_t)n + 1) == n)
+		fputs(big, stdout);
+	free(big);
+}
+
+void cli_perfdata_header(struct pk_perfdata *pd, const char *input, bool full)
 {
 	struct pk_perfdata_info in;
 	struct stat st;
-	char buf[65536];
-	int n;
 
 	pk_perfdata_info(pd, &in);
 	printf("# ========\n");
@@ -30,11 +49,8 @@ void cli_perfdata_header(struct pk_perfdata *pd, const char *input)
 		printf("# data size      : %" PRIu64 "\n", in.data_size);
 		printf("# feat offset    : %" PRIu64 "\n", in.feat_offset);
 	}
-	for (int f = 1; f < PK_HEADER_MAX && !in.pipe; f++) {
-		n = pk_perfdata_feat_describe(pd, f, buf, sizeof(buf));
-		if (n > 0)
-			fputs(buf, stdout);
-	}
+	for (int f = 1; f < PK_HEADER_MAX && !in.pipe; f++)
+		feature(pd, f, full);
 	if (!in.pipe) {
 		printf("# missing features:");
 		for (int f = 1; f < PK_HEADER_MAX; f++) {

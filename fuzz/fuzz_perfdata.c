@@ -16,8 +16,10 @@ static void walk(const uint8_t *data, size_t size, bool file_order)
 
 	if (!pd)
 		return;
-	for (int f = 1; f < PK_HEADER_MAX; f++)
+	for (int f = 1; f < PK_HEADER_MAX; f++) {
 		pk_perfdata_feat_describe(pd, f, buf, sizeof(buf));
+		pk_perfdata_feat_describe_full(pd, f, buf, sizeof(buf));
+	}
 	while (pk_perfdata_next(pd, &rec) == 0) {
 		struct pk_sample s;
 

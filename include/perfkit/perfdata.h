@@ -228,6 +228,11 @@ PK_API unsigned pk_perfdata_feat_strv(const struct pk_perfdata *pd, int feat,
  * or -ENOENT when the feature is absent. */
 PK_API int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
 				     char *buf, size_t len);
+/* The same as perf -I (--show-info) prints it: the topology features
+ * (CPU_TOPOLOGY, NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY, HYBRID_TOPOLOGY) in
+ * full rather than as "# CPU_TOPOLOGY info available, use -I to display". */
+PK_API int pk_perfdata_feat_describe_full(const struct pk_perfdata *pd,
+					  int feat, char *buf, size_t len);
 
 /* Build ids from HEADER_BUILD_ID (file) and BUILD_ID records (pipe). */
 struct pk_build_id {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* perf script --header's text for each feature section. */
+/* perf script --header's text for each feature section (-I's topology
+ * text in ftopo.c). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -143,8 +144,8 @@ static void tstamp(struct pd_sb *s, uint64_t t)
 	pk__pd_sbf(s, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
 }
 
-int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
-			      char *buf, size_t len)
+static int describe(const struct pk_perfdata *pd, int feat, bool full,
+		    char *buf, size_t len)
 {
 	static const char *const str_label[PK_HEADER_MAX] = {
 		[PK_HEADER_HOSTNAME] = "hostname",
@@ -173,6 +174,11 @@ int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
 		pk__pd_sbf(&s, "# %s : %s\n", str_label[feat],
 		    pd->str_feat[feat] ? pd->str_feat[feat] : "");
 		return (int)s.pos;
+	}
+	if (info_only[feat] && full) {
+		int err = pk__pd_describe_topo(pd, feat, &s);
+
+		return err ? err : (int)s.pos;
 	}
 	if (info_only[feat]) {
 		pk__pd_sbf(&s, "# %s info available, use -I to display\n",
@@ -259,4 +265,16 @@ int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
 		break;
 	}
 	return (int)s.pos;
+}
+
+int pk_perfdata_feat_describe(const struct pk_perfdata *pd, int feat,
+			      char *buf, size_t len)
+{
+	return describe(pd, feat, false, buf, len);
+}
+
+int pk_perfdata_feat_describe_full(const struct pk_perfdata *pd, int feat,
+				   char *buf, size_t len)
+{
+	return describe(pd, feat, true, buf, len);
 }

@@ -153,4 +153,10 @@ struct pd_sb {
 };
 void pk__pd_sbf(struct pd_sb *s, const char *fmt, ...) PK_PRINTF(2, 3);
 
+/* ftopo.c: perf's -I text of CPU_TOPOLOGY, NUMA_TOPOLOGY, CACHE,
+ * MEM_TOPOLOGY and HYBRID_TOPOLOGY; 0, -ENOMEM, or -ENOENT for another
+ * feature. */
+int pk__pd_describe_topo(const struct pk_perfdata *pd, int feat,
+			 struct pd_sb *s);
+
 #endif
