@@ -97,6 +97,8 @@ struct out {
 		bool valid;
 	} hc;
 	bool aux_file;          /* the file has HEADER_AUXTRACE */
+	/* AUX records, and those that lost data, had gaps, collided */
+	uint64_t aux_n, aux_lost, aux_partial, aux_collision;
 };
 
 
@@ -1145,14 +1147,53 @@ static void aux_unread(struct out *s)
 		  s->o->input ? s->o->input : "perf.data");
 }
 
-/* A pipe's AUX area shows in its records */
-static int aux_record(void *ctx, struct pk_session *sess,
-		      const struct pk_record *rec)
+/* Every record: the AUX records' flags counted (perf's closing
+ * warnings), then -D's dump, or the trace's decoder, or (a pipe whose
+ * trace cannot be decoded) the word that it is not. */
+static int on_record(void *ctx, struct pk_session *sess,
+		     const struct pk_record *rec)
 {
-	(void)sess;
-	if (rec->type == PK_RECORD_AUXTRACE_INFO)
-		aux_unread(ctx);
+	struct out *s = ctx;
+
+	if (rec->type == PERF_RECORD_AUX && rec->size >= 32) {
+		uint64_t fl;
+
+		memcpy(&fl, (const char *)rec->hdr + 24, 8);
+		s->aux_n++;
+		s->aux_lost += (fl & PERF_AUX_FLAG_TRUNCATED) != 0;
+		s->aux_partial += (fl & PERF_AUX_FLAG_PARTIAL) != 0;
+		s->aux_collision += (fl & PERF_AUX_FLAG_COLLISION) != 0;
+	}
+	if (s->o->dump)
+		return dump_record(ctx, sess, rec);
+	if (s->it)
+		return itrace_record(ctx, sess, rec);
+	if (s->pipe && !s->o->sink && rec->type == PK_RECORD_AUXTRACE_INFO)
+		aux_unread(s);
 	return 0;
+}
+
+/* perf_session__warn_about_errors' lines on the AUX area. */
+static void aux_warnings(const struct out *s)
+{
+	if (s->aux_lost)
+		fprintf(stderr, "Warning:\nAUX data lost %" PRIu64 " times out of %" PRIu64 "!\n\n",
+			s->aux_lost, s->aux_n);
+	if (s->aux_partial) {
+		FILE *f = fopen("/sys/module/kvm_intel/parameters/vmm_exclusive", "r");
+		int c = f ? fgetc(f) : 0;
+
+		if (f)
+			fclose(f);
+		fprintf(stderr, "Warning:\nAUX data had gaps in it %" PRIu64 " times out of %" PRIu64 "!\n\n"
+			"Are you running a KVM guest in the background?%s\n\n",
+			s->aux_partial, s->aux_n, c == 'Y' || c == '1' ?
+			"\nReloading kvm_intel module with vmm_exclusive=0\n"
+			"will reduce the gaps to only guest's timeslices." : "");
+	}
+	if (s->aux_collision)
+		fprintf(stderr, "Warning:\nAUX data detected collision  %" PRIu64 " times out of %" PRIu64 "!\n\n",
+			s->aux_collision, s->aux_n);
 }
 
 int script_samples(struct script_opts *o, struct pk_perfdata *pd)
@@ -1171,14 +1212,9 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 		pk_session_free(s.sess);
 		s.sess = NULL;
 	}
-	if (o->dump)
-		tool.record = dump_record;
-	else if (s.it)
-		tool.record = itrace_record;
-	else if (in.pipe && !o->sink)
-		tool.record = aux_record;
-	else if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) && !o->sink &&
-		 !o->no_itrace)
+	tool.record = on_record;
+	if (!o->dump && !s.it && !in.pipe && !o->sink && !o->no_itrace &&
+	    pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE))
 		aux_unread(&s);
 	s.ob.b = pk_huge_alloc(OB_CAP);
 	s.ob.sink = o->sink;
@@ -1198,6 +1234,8 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	if (!err && s.it)
 		err = pk_itrace_flush(s.it);
 	ob_flush(&s.ob);
+	if (!o->sink || o->dump)	/* (not under report's exports) */
+		aux_warnings(&s);
 	if (s.it && pk_itrace_nr_errors(s.it))	/* perf's closing warning */
 		fprintf(stderr, "Warning:\n%" PRIu64 " instruction trace errors\n",
 			pk_itrace_nr_errors(s.it));

@@ -383,6 +383,34 @@ static void set_cpu_task(struct pk_itrace *it, const struct pk_record *rec,
 	it->cpu_tid[sm.cpu].set = true;
 }
 
+/* perf's intel_pt_lost: an AUX record saying the kernel lost trace
+ * data is a "Lost trace data" error at once, with the record's task,
+ * CPU and time and no IP. */
+static int lost_data(struct pk_itrace *it, const struct pk_record *rec)
+{
+	struct pk_itrace_sample s;
+	struct pk_sample sm;
+
+	it->nr_errors++;
+	if (!it->opts.errors || it->opts.error_minus_lost)
+		return 0;
+	memset(&s, 0, sizeof(s));
+	memset(&sm, 0, sizeof(sm));
+	pk_sample_parse(it->pd, rec, &sm);
+	s.kind = PK_ITRACE_ERROR;
+	s.attr = -1;
+	s.pid = (sm.sample_type & PERF_SAMPLE_TID) ? (int32_t)sm.pid : -1;
+	s.tid = (sm.sample_type & PERF_SAMPLE_TID) ? (int32_t)sm.tid : -1;
+	s.cpu = (sm.sample_type & PERF_SAMPLE_CPU) ? (int32_t)sm.cpu : -1;
+	/* perf's sample time when the record has none: (u64)-1 */
+	s.time = (sm.sample_type & PERF_SAMPLE_TIME) ? sm.time : UINT64_MAX;
+	s.has_time = s.time != 0;
+	s.u.error.type = 1;
+	s.u.error.code = 8;
+	s.u.error.msg = "Lost trace data";
+	return it->cb(it->ctx, &s);
+}
+
 int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 {
 	const struct perf_event_header *h = rec->hdr;
@@ -421,6 +449,12 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 	case PERF_RECORD_EXIT:
 		if (rec->size >= 24 && it->pt_attr >= 0)
 			return thread_exit(it, (int32_t)RD32(h, 16));
+		return 0;
+	case PERF_RECORD_AUX:
+		/* flags at 24: the kernel lost trace (the buffer was full) */
+		if (rec->size >= 32 && (RD64(h, 24) & PERF_AUX_FLAG_TRUNCATED) &&
+		    it->pt_attr >= 0)
+			return lost_data(it, rec);
 		return 0;
 	default:
 		return 0;

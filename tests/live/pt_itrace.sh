@@ -136,6 +136,27 @@ if t_part $n; then
 	check pt_itrace:midsplit-no-errors "$(head -2 "$T_TMP/pk" | tr '\n' '|')" \
 		! -s "$T_TMP/pk" -a ! -s "$T_TMP/pk.err"
 fi
+# An AUX record whose buffer overflowed (flags TRUNCATED): perf's "Lost
+# trace data" error at once and its closing warnings, stdout and stderr
+n=$((n + 1))
+if t_part $n; then
+	cp "$R/echo/perf.data" "$T_TMP/trunc.data"
+	off=$("$PK" report -D -i "$T_TMP/trunc.data" 2>/dev/null |
+		sed -n 's/^\(0x[0-9a-f]*\) \[0x30\]: PERF_RECORD_AUX .*/\1/p' | head -1)
+	if [ -n "$off" ]; then
+		printf '\001' | dd of="$T_TMP/trunc.data" bs=1 seek=$((off + 24)) \
+			conv=notrunc 2>/dev/null
+	fi
+	for o in --itrace=e --itrace=be -D; do
+		(cd "$R/echo" && $prefix script $o -i "$T_TMP/trunc.data") \
+			>"$T_TMP/perf" 2>"$T_TMP/perf.err"
+		"$PK" script $o -i "$T_TMP/trunc.data" >"$T_TMP/pk" 2>"$T_TMP/pk.err"
+		check "pt_itrace:aux_lost:$o" "off '$off': $(first_diff "$T_TMP/perf" "$T_TMP/pk") $(first_diff "$T_TMP/perf.err" "$T_TMP/pk.err")" \
+			-n "$off" -a -n "$(grep 'AUX data lost 1 times out of 1' "$T_TMP/perf.err")" -a \
+			-z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)" -a \
+			-z "$(cmp "$T_TMP/perf.err" "$T_TMP/pk.err" 2>&1)"
+	done
+fi
 # --no-itrace: the trace is left alone (no line at all for these files)
 n=$((n + 1))
 if t_part $n; then
