@@ -88,6 +88,8 @@ static int synth(void *ctx, const struct pk_itrace_sample *is)
 	sm.addr = is->addr;
 	sm.cpu = (uint32_t)is->cpu;
 	sm.period = is->period;
+	sm.callchain.nr = is->nr_callchain;
+	sm.callchain.ips = is->callchain;
 	if (a->sample_type & PERF_SAMPLE_RAW) {
 		int r = pk_itrace_synth_encode(is, in->raw, sizeof(in->raw));
 
@@ -270,8 +272,8 @@ int cmd_inject(int argc, char **argv)
 		free(in);
 		return 2;
 	}
-	if (in->itrace.callchain || in->itrace.last_branch) {
-		cli_error("inject", "--itrace with g or l is not supported yet");
+	if (in->itrace.last_branch) {
+		cli_error("inject", "--itrace with l is not supported yet");
 		free(in);
 		return 2;
 	}

@@ -289,12 +289,11 @@ static const char *unsupported(const struct rep *c, struct pk_perfdata *pd)
 	if (!pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) || c->no_itrace)
 		return NULL;
 	/* perf report's default (instructions every 100 us with call
-	 * chains) and call chains, branch stacks, time periods: not yet */
+	 * chains) and branch stacks, time periods: not yet */
 	if (!c->itrace_given || !o->set)
-		return "the instruction trace with perf report's default --itrace (call chains) is not supported yet: give --itrace=LETTERS or --no-itrace";
-	if (o->callchain || o->add_callchain || o->last_branch ||
-	    o->add_last_branch)
-		return "--itrace with g, G, l or L is not supported yet";
+		return "the instruction trace with perf report's default --itrace (instructions every 100 us, call chains on the recorded events too) is not supported yet: give --itrace=LETTERS (e.g. i100ig) or --no-itrace";
+	if (o->add_callchain || o->last_branch || o->add_last_branch)
+		return "--itrace with G, l or L is not supported yet";
 	if (o->instructions && o->period_type != PK_ITRACE_PERIOD_INSTRUCTIONS &&
 	    o->period)
 		return "--itrace i with a time period is not supported yet (give one in instructions: i100i)";
@@ -321,6 +320,8 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	sm.ip = is->ip;
 	sm.addr = is->addr;
 	sm.period = is->period;
+	sm.callchain.nr = is->nr_callchain;
+	sm.callchain.ips = is->callchain;
 	rec.type = PERF_RECORD_SAMPLE;
 	rec.misc = is->cpumode;
 	rec.attr = is->attr;
@@ -513,6 +514,15 @@ static int sample_modes(struct rep *c, struct pk_perfdata *pd, bool cc)
 	return why ? -EINVAL : 0;
 }
 
+/* The session of a report given up before its run, with the trace's
+ * decoder over it. */
+static void drop_session(struct rep *c, struct pk_session *s)
+{
+	pk_itrace_free(c->it);
+	c->it = NULL;
+	pk_session_free(s);
+}
+
 /* Whether any event got a sample. */
 static bool any_samples(const struct rep *c, struct pk_perfdata *pd)
 {
@@ -526,8 +536,8 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
 	struct pk_session *s = pk_session_new(NULL);
-	bool cc = cli_any_sample_type(pd, PERF_SAMPLE_CALLCHAIN);
 	const char *why = unsupported(c, pd);
+	bool cc;
 	int err;
 
 	if (!s)
@@ -537,8 +547,23 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -EINVAL;
 	}
-	if ((err = sample_modes(c, pd, cc))) {
+	/* the trace's decoder first: its events join the file's (with call
+	 * chains for g) when it reads the trace ahead */
+	c->pd = pd;
+	c->sess = s;
+	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) && !c->no_itrace &&
+	    !(c->it = pk_itrace_new(pd, s, &c->itrace, itrace_sample, c)) &&
+	    errno == ENOMEM) {
 		pk_session_free(s);
+		return -ENOMEM;
+	}
+	if (c->it && strcmp(c->input, "-") &&
+	    pk_itrace_queue_file(c->it, c->input))
+		cli_error("report", "%s: cannot read the AUX area trace ahead: "
+			  "decoding it as it comes", c->input);
+	cc = cli_any_sample_type(pd, PERF_SAMPLE_CALLCHAIN);
+	if ((err = sample_modes(c, pd, cc))) {
+		drop_session(c, s);
 		return err;
 	}
 	if (c->o.branch || c->o.mem)
@@ -551,25 +576,25 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		head(c, pd);
 		cli_error("report", "%s: -g or -G given, but the samples have no callchains (record with -g)",
 			  c->input);
-		pk_session_free(s);
+		drop_session(c, s);
 		return -EINVAL;
 	}
 	if (!c->o.callchain)
 		c->po.chain = PK_REPORT_CHAIN_NONE;
 	if (sample_filters(c, pd)) {
-		pk_session_free(s);
+		drop_session(c, s);
 		return -EINVAL;
 	}
 	if ((why = sort_unsupported(c, cc, pd))) {
 		cli_error("report", "%s: %s", c->input, why);
-		pk_session_free(s);
+		drop_session(c, s);
 		return -EINVAL;
 	}
 	if (c->tui && (why = no_browser(c, pd))) {
 		if (c->tui > 0) {
 			cli_error("report", "--tui: %s in the browser are not supported yet (use --stdio)",
 				  why);
-			pk_session_free(s);
+			drop_session(c, s);
 			return -EINVAL;
 		}
 		c->tui = 0;
@@ -577,13 +602,13 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (c->tui < 0)
 		c->tui = tui_available() ? 2 : 0;
 	if (c->tui && !(c->an = pk_annotate_new(s))) {
-		pk_session_free(s);
+		drop_session(c, s);
 		return -ENOMEM;
 	}
 	c->r = pk_report_new(s, pd, &c->o);
 	if (!c->r) {
 		pk_annotate_free(c->an);
-		pk_session_free(s);
+		drop_session(c, s);
 		cli_error("report", "%s%s: unknown or unsupported key%s%s",
 			  c->o.fields ? "--fields " : "--sort ",
 			  c->o.fields ? c->o.fields : c->o.sort ? c->o.sort :
@@ -591,20 +616,6 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 			  c->o.parent ? c->o.parent : "");
 		return -EINVAL;
 	}
-	c->pd = pd;
-	c->sess = s;
-	if (pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) && !c->no_itrace &&
-	    !(c->it = pk_itrace_new(pd, s, &c->itrace, itrace_sample, c)) &&
-	    errno == ENOMEM) {
-		pk_report_free(c->r);
-		pk_annotate_free(c->an);
-		pk_session_free(s);
-		return -ENOMEM;
-	}
-	if (c->it && strcmp(c->input, "-") &&
-	    pk_itrace_queue_file(c->it, c->input))
-		cli_error("report", "%s: cannot read the AUX area trace ahead: "
-			  "decoding it as it comes", c->input);
 	progress_start(c, pd);
 	err = pk_session_run(s, pd, &tool, c);
 	if (!err && c->it)

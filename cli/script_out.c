@@ -529,7 +529,8 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	uint64_t h = (ip ^ ((uint64_t)pid << 32) ^ ((uint64_t)cpumode << 60) ^ f) *
 		     0x9e3779b97f4a7c15ull;
 	struct lcent *e = &lc->e[(h >> 49) ^ unwound];
-	uint8_t cmkey = (uint8_t)(cpumode | (unwound ? 0x80 : 0));
+	uint8_t cmkey = (uint8_t)(cpumode | (unwound ? 0x80 : 0) |
+				  (dso_addr ? 0x40 : 0));
 	struct pk_inline_frame nm[64];
 	int ni = 0;
 	size_t start, len;
@@ -1093,6 +1094,8 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	sm->ip = is->ip;
 	sm->addr = is->addr;
 	sm->period = is->period;
+	sm->callchain.nr = is->nr_callchain;
+	sm->callchain.ips = is->callchain;
 	rec.misc = is->cpumode;
 	rec.attr = (int)attr;
 	s->cur = is;

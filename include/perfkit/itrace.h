@@ -143,6 +143,11 @@ struct pk_itrace_sample {
 	uint8_t insn_len;
 	uint8_t insn[16];	/* the instruction's bytes (when known) */
 	uint64_t insn_cnt;	/* instructions since the last sample */
+	/* g: the call chain perf synthesizes from its thread stack (a
+	 * PERF_CONTEXT_* marker, the ip, the return addresses from the
+	 * innermost out); NULL when none */
+	const uint64_t *callchain;
+	unsigned nr_callchain;
 	int depth;		/* call depth of the thread (callindent) */
 	union {
 		struct { uint64_t offset; } psb;

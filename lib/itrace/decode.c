@@ -153,6 +153,18 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 			return;
 		}
 		w->pendq[w->npend].s = *s;
+		w->pendq[w->npend].chain = NULL;
+		if (s->nr_callchain) {
+			uint64_t *c = pk__malloc(s->nr_callchain * sizeof(*c));
+
+			if (!c) {
+				w->err = -ENOMEM;
+				return;
+			}
+			memcpy(c, s->callchain, s->nr_callchain * sizeof(*c));
+			w->pendq[w->npend].chain = c;
+			w->pendq[w->npend].s.callchain = c;
+		}
 		w->pendq[w->npend++].tsc = w->tsc;
 		return;
 	}
@@ -238,7 +250,7 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 {
 	struct pk_itrace_sample s;
 
-	if (w->it->opts.thread_stack)
+	if (w->it->opts.thread_stack || w->it->opts.callchain)
 		ts_event(w, flags, from, to, in ? in->size : 0);
 	if (!w->it->opts.branches)
 		return;
@@ -262,6 +274,37 @@ static void branch(struct walk *w, uint32_t flags, uint64_t from,
 	branch_at(w, flags, from, to, in, NULL);
 }
 
+/* perf's thread_stack__sample: the context of IP, IP, then the return
+ * addresses from the top of the stack, a context marker wherever the
+ * context changes, at most callchain_sz + 1 entries. */
+static unsigned call_chain(struct walk *w, uint64_t ip)
+{
+	unsigned sz = w->it->opts.callchain_sz + 1, i, j;
+	uint64_t ctx, last;
+
+	if (sz < 2)
+		return 0;
+	ctx = kernel_ip(ip) ? (uint64_t)PERF_CONTEXT_KERNEL :
+			      (uint64_t)PERF_CONTEXT_USER;
+	w->chain[0] = ctx;
+	w->chain[1] = ip;
+	last = ctx;
+	for (i = 2, j = 1; i < sz && j <= w->ts_n; i++, j++) {
+		uint64_t r = w->ts[w->ts_n - j].ret;
+
+		ctx = kernel_ip(r) ? (uint64_t)PERF_CONTEXT_KERNEL :
+				     (uint64_t)PERF_CONTEXT_USER;
+		if (ctx != last) {
+			if (i >= sz - 1)
+				break;
+			w->chain[i++] = ctx;
+			last = ctx;
+		}
+		w->chain[i] = r;
+	}
+	return i;
+}
+
 /* An instruction sample of IN: perf gives it the flags of the
  * instruction and, for a taken branch, its target. */
 static void isample(struct walk *w, const struct pk_pt_insn *in,
@@ -278,6 +321,10 @@ static void isample(struct walk *w, const struct pk_pt_insn *in,
 	s.insn_cnt = w->cnt;
 	s.insn_len = in->size;
 	memcpy(s.insn, in->raw, in->size < 16 ? in->size : 16);
+	if (w->chain) {
+		s.nr_callchain = call_chain(w, in->ip);
+		s.callchain = w->chain;
+	}
 	w->cnt = 0;
 	w->isamp = false;
 	emit(w, &s);
@@ -843,6 +890,11 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 	config(it, &cfg);
 	/* every instruction seen only for i samples of short periods */
 	w->blocks = !w->period || w->period >= 16;
+	if (it->opts.callchain) {
+		w->chain = pk__calloc(it->opts.callchain_sz + 2, sizeof(uint64_t));
+		if (!w->chain)
+			return -ENOMEM;
+	}
 	w->img = pk__it_image(it, w->pid, w->tid);
 	if (!w->img)
 		return -ENOMEM;
@@ -862,7 +914,10 @@ void pk__it_walk_free(struct it_queue *q)
 	if (!w)
 		return;
 	pk__free(w->ts);
+	for (size_t i = w->pend_head; i < w->npend; i++)
+		pk__free(w->pendq[i].chain);
 	pk__free(w->pendq);
+	pk__free(w->chain);
 	pk_pt_insn_decoder_free(w->dec);
 	pk__free(w);
 	q->w = NULL;
@@ -883,6 +938,8 @@ static void deliver(struct walk *w, uint64_t limit)
 			s->tid = it->cpu_tid[w->cpu].tid;
 		}
 		w->err = it->cb(it->ctx, s);
+		pk__free(w->pendq[w->pend_head].chain);
+		w->pendq[w->pend_head].chain = NULL;
 		w->pend_head++;
 	}
 	if (w->pend_head == w->npend)

@@ -164,6 +164,8 @@ static int synth_events(struct pk_itrace *it)
 		err = add_synth(it, PK_ITRACE_BRANCHES, &a, NULL);
 		a.sample_type &= ~(uint64_t)PERF_SAMPLE_ADDR;
 	}
+	if (o->callchain)	/* the events after branches carry chains */
+		a.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (!err && o->instructions) {
 		a.type = PERF_TYPE_HARDWARE;
 		a.config = PERF_COUNT_HW_INSTRUCTIONS;

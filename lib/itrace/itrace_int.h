@@ -56,7 +56,12 @@ struct walk {
 	int status;
 	bool done;
 	uint64_t limit;
-	struct it_pend { struct pk_itrace_sample s; uint64_t tsc; } *pendq;
+	struct it_pend {
+		struct pk_itrace_sample s;
+		uint64_t tsc;
+		uint64_t *chain;	/* a copy of s.callchain */
+	} *pendq;
+	uint64_t *chain;	/* the call chain being synthesized */
 	size_t npend, cappend, pend_head;
 };
 

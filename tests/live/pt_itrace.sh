@@ -76,6 +76,9 @@ live tsc-default echo/perf.tsc.data
 live tsc-call-ret awk/perf.tsc.data --call-ret-trace
 live tsc-us awk/perf.tsc.data --itrace=b -F time,ip,addr
 live one-chunk awk/perf.1chunk.data --itrace=r
+live callchain awk/perf.data --itrace=i100ig
+live callchain-tsc awk/perf.tsc.data --itrace=i10ig32
+live callchain-branches echo/perf.data --itrace=bi50ig
 # report --itrace: perf report's text, its random closing tip left out
 rlive() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2
@@ -97,6 +100,9 @@ rlive dso-sym awk/perf.data --itrace=i100i -s dso,sym
 rlive i10ie echo/perf.data --itrace=i10ie
 rlive i100ip awk/perf.data --itrace=i100ip
 rlive tsc awk/perf.tsc.data --itrace=i50i --sort comm,sym
+rlive callchain awk/perf.data --itrace=i100ig
+rlive callchain-no-children awk/perf.data --itrace=i100ig --no-children
+rlive callchain-caller awk/perf.data --itrace=i1000ig -g caller
 # inject --itrace: perf script (and perf report, and perfkit script) read
 # perfkit's injected file as perf's own
 ilive() { # NAME FILE ARGS...
@@ -123,6 +129,7 @@ ilive b awk/perf.data --itrace=b
 ilive cr-tsc awk/perf.tsc.data --itrace=cr
 ilive i37ip awk/perf.tsc.data --itrace=i37ip
 ilive strip echo/perf.data --itrace=i1ie --strip
+ilive callchain awk/perf.data --itrace=i100ig
 # perf.midsplit.data: the packets cut between AUXTRACE records are joined
 n=$((n + 1))
 if t_part $n; then
