@@ -6,6 +6,7 @@
  * decoder error becomes a sample as perf's intel-pt.c makes it.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -22,8 +23,8 @@ struct add_ctx {
 };
 
 /* A mapping's code: from the file perf would read (the recorded one when
- * its build id matches, else the build-id cache copy; the vDSO's copy
- * there too). */
+ * its build id matches, else the build-id cache copy, else the recorded
+ * one all the same; the vDSO's copy from the cache). */
 static int add_map(void *ctx, const struct pk_session_mapping *m)
 {
 	struct add_ctx *a = ctx;
@@ -32,9 +33,13 @@ static int add_map(void *ctx, const struct pk_session_mapping *m)
 	uint64_t size;
 
 	if (!(m->prot & PROT_EXEC) || !m->name ||
-	    (m->name[0] != '/' && strcmp(m->name, "[vdso]")) ||
-	    pk_session_dso_file(a->it->sess, m->name, path, sizeof(path)) ||
-	    stat(path, &st) || !S_ISREG(st.st_mode) ||
+	    (m->name[0] != '/' && strcmp(m->name, "[vdso]")))
+		return 0;
+	/* perf reads the build-id cache's copy first, else the file named
+	 * whatever its build id (or when it has none: raw code) */
+	if (pk_session_dso_file(a->it->sess, m->name, path, sizeof(path)))
+		snprintf(path, sizeof(path), "%s", m->name);
+	if (stat(path, &st) || !S_ISREG(st.st_mode) ||
 	    m->pgoff >= (uint64_t)st.st_size)
 		return 0;
 	size = m->end - m->start;
