@@ -6,107 +6,10 @@
  * decoder error becomes a sample as perf's intel-pt.c makes it.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include "base/base.h"
 #include "itrace/itrace_int.h"
 #include "pt/flow_int.h"
-
-
-/* ---- code image ---- */
-
-struct add_ctx {
-	struct pk_itrace *it;
-	struct pk_pt_image *img;
-};
-
-/* A mapping's code: from the file perf would read (the recorded one when
- * its build id matches, else the build-id cache copy, else the recorded
- * one all the same; the vDSO's copy from the cache). */
-static int add_map(void *ctx, const struct pk_session_mapping *m)
-{
-	struct add_ctx *a = ctx;
-	char path[4352];
-	struct stat st;
-	uint64_t size;
-
-	if (!(m->prot & PROT_EXEC) || !m->name ||
-	    (m->name[0] != '/' && strcmp(m->name, "[vdso]")))
-		return 0;
-	/* perf reads the build-id cache's copy first, else the file named
-	 * whatever its build id (or when it has none: raw code) */
-	if (pk_session_dso_file(a->it->sess, m->name, path, sizeof(path)))
-		snprintf(path, sizeof(path), "%s", m->name);
-	if (stat(path, &st) || !S_ISREG(st.st_mode) ||
-	    m->pgoff >= (uint64_t)st.st_size)
-		return 0;
-	size = m->end - m->start;
-	if (size > (uint64_t)st.st_size - m->pgoff)
-		size = (uint64_t)st.st_size - m->pgoff;
-	pk_pt_image_add_file(a->img, path, m->pgoff, size, m->start);
-	return 0;
-}
-
-struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
-				 int32_t tid)
-{
-	uint64_t gen = pk_session_generation(it->sess, (uint32_t)pid,
-					     PERF_RECORD_MISC_USER);
-	struct it_image *e = NULL;
-	struct pk_pt_image *img;
-
-	for (size_t i = it->nimgs; i; i--)
-		if (it->imgs[i - 1].pid == pid) {
-			e = &it->imgs[i - 1];
-			break;
-		}
-	if (e && e->gen == gen)
-		return e->img;
-	img = pk_pt_image_new();
-	if (!img)
-		return NULL;
-	{
-		struct add_ctx a = { it, img };
-
-		pk_session_for_each_mapping(it->sess, tid, add_map, &a);
-	}
-	/* an older image of the process stays: a decoder may use it */
-	if (!pk__grow((void **)&it->imgs, &it->capimgs, it->nimgs, 1,
-		      sizeof(*it->imgs))) {
-		pk_pt_image_free(img);
-		return NULL;
-	}
-	it->imgs[it->nimgs].pid = pid;
-	it->imgs[it->nimgs].gen = gen;
-	it->imgs[it->nimgs++].img = img;
-	return img;
-}
-
-/* ---- time ---- */
-
-static uint64_t tsc_to_perf(const struct it_info *in, uint64_t tsc)
-{
-	uint64_t shift = in->time_shift & 63, quot, rem;
-
-	quot = tsc >> shift;
-	rem = tsc & ((1ull << shift) - 1);
-	return in->time_zero + quot * in->time_mult +
-	       ((rem * in->time_mult) >> shift);
-}
-
-/* perf's intel_pt_ns_to_ticks. */
-static uint64_t ns_to_ticks(const struct it_info *in, uint64_t ns)
-{
-	uint64_t shift = in->time_shift & 63, quot, rem;
-
-	if (!in->time_mult)
-		return 0;
-	quot = ns / in->time_mult;
-	rem = ns % in->time_mult;
-	return (quot << shift) + (rem << shift) / in->time_mult;
-}
 
 /* ---- samples ---- */
 
@@ -130,7 +33,7 @@ static void base(struct walk *w, struct pk_itrace_sample *s, int kind,
 		if (t > w->tsc)
 			w->tsc = t;
 		if (w->tsc) {
-			s->time = tsc_to_perf(&w->it->info, w->tsc);
+			s->time = pk__it_tsc_to_perf(&w->it->info, w->tsc);
 			s->has_time = true;
 		}
 	}
@@ -537,7 +440,7 @@ static void error(struct walk *w, int code, uint64_t ip)
 
 		if (!pk__pt_fl_time_ahead(w->dec, &t) && t) {
 			w->tsc = t;
-			s.time = tsc_to_perf(&w->it->info, t);
+			s.time = pk__it_tsc_to_perf(&w->it->info, t);
 			s.has_time = true;
 		}
 	}
@@ -810,7 +713,7 @@ static void step_time(struct walk *w)
 
 /* One step of the decoding: the events pending, then an instruction or
  * a block, or the error and the resync after it. */
-static void step(struct walk *w)
+void pk__it_step(struct walk *w)
 {
 	struct pk_pt_insn in;
 	struct pk_pt_block blk;
@@ -850,146 +753,4 @@ static void step(struct walk *w)
 	if (w->have_pend)
 		finish(w, branch_flags(&w->pend), 0, NULL);
 	fail(w, err_code(status), in.ip);
-}
-
-static void config(const struct pk_itrace *it, struct pk_pt_config *c)
-{
-	const struct it_info *in = &it->info;
-
-	memset(c, 0, sizeof(*c));
-	c->sz = sizeof(*c);
-	if (in->mtc_freq_bits)
-		c->mtc_freq = (uint8_t)((it->pt.config & in->mtc_freq_bits) >>
-					__builtin_ctzll(in->mtc_freq_bits));
-	c->nom_freq = (uint8_t)in->max_non_turbo_ratio;
-	c->cpuid_0x15_eax = (uint32_t)in->tsc_ctc_d;
-	c->cpuid_0x15_ebx = (uint32_t)in->tsc_ctc_n;
-}
-
-static int start(struct pk_itrace *it, struct it_queue *q)
-{
-	struct walk *w = pk__zalloc(sizeof(*w));
-	struct pk_pt_config cfg;
-	PK_OPTS(pk_pt_insn_opts, io, .psb_events = 1);
-
-	if (!w)
-		return -ENOMEM;
-	q->w = w;
-	w->it = it;
-	w->q = q;
-	w->cbr = -1;
-	w->tid = q->tid;
-	w->pid = pk__it_pid(it, q->tid);
-	w->cpu = q->cpu;
-	if (it->opts.instructions) {
-		w->period = it->opts.period ? it->opts.period : 1;
-		if (it->opts.period_type != PK_ITRACE_PERIOD_INSTRUCTIONS)
-			w->period = 0; /* time periods: not yet */
-		if (it->opts.period_type == PK_ITRACE_PERIOD_NANOSECS &&
-		    !it->opts.period)
-			w->period = 1; /* i0ns: every instruction, as perf */
-	}
-	if (it->info.max_non_turbo_ratio)
-		w->cbr2khz = ns_to_ticks(&it->info, 1000000000ull) /
-			     it->info.max_non_turbo_ratio / 1000;
-	config(it, &cfg);
-	/* every instruction seen only for i samples of short periods */
-	w->blocks = !w->period || w->period >= 16;
-	if (it->opts.callchain) {
-		w->chain = pk__calloc(it->opts.callchain_sz + 2, sizeof(uint64_t));
-		if (!w->chain)
-			return -ENOMEM;
-	}
-	w->img = pk__it_image(it, w->pid, w->tid);
-	if (!w->img)
-		return -ENOMEM;
-	w->dec = pk_pt_insn_decoder_new(q->data, q->len, &cfg, w->img, &io);
-	if (!w->dec)
-		return -ENOMEM;
-	w->status = pk_pt_insn_sync_forward(w->dec);
-	if (w->status == PK_ERR_EOS)
-		w->done = true;
-	return 0;
-}
-
-void pk__it_walk_free(struct it_queue *q)
-{
-	struct walk *w = q->w;
-
-	if (!w)
-		return;
-	pk__free(w->ts);
-	for (size_t i = w->pend_head; i < w->npend; i++)
-		pk__free(w->pendq[i].chain);
-	pk__free(w->pendq);
-	pk__free(w->chain);
-	pk_pt_insn_decoder_free(w->dec);
-	pk__free(w);
-	q->w = NULL;
-}
-
-/* The samples waiting that fall at or before LIMIT, in order. */
-static void deliver(struct walk *w, uint64_t limit)
-{
-	struct pk_itrace *it = w->it;
-
-	while (!w->err && w->pend_head < w->npend &&
-	       w->pendq[w->pend_head].tsc <= limit) {
-		struct pk_itrace_sample *s = &w->pendq[w->pend_head].s;
-
-		/* perf makes it now: the task the CPU runs now */
-		if (pk__it_cpu_task(it, w->q) && it->cpu_tid[w->cpu].set) {
-			s->pid = it->cpu_tid[w->cpu].pid;
-			s->tid = it->cpu_tid[w->cpu].tid;
-		}
-		w->err = it->cb(it->ctx, s);
-		pk__free(w->pendq[w->pend_head].chain);
-		w->pendq[w->pend_head].chain = NULL;
-		w->pend_head++;
-	}
-	if (w->pend_head == w->npend)
-		w->pend_head = w->npend = 0;
-}
-
-/* The task the queue's CPU runs now (per-CPU buffers), and its code. */
-static void current_task(struct pk_itrace *it, struct walk *w)
-{
-	struct pk_pt_image *img;
-
-	if (pk__it_cpu_task(it, w->q) && it->cpu_tid[w->cpu].set) {
-		w->pid = it->cpu_tid[w->cpu].pid;
-		w->tid = it->cpu_tid[w->cpu].tid;
-	}
-	img = pk__it_image(it, w->pid, w->tid);
-	if (img && img != w->img) {
-		w->img = img;
-		pk_pt_insn_set_image(w->dec, img);
-	}
-}
-
-int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit)
-{
-	struct walk *w;
-	int err;
-
-	if (!q->w && q->len && (err = start(it, q)))
-		return err;
-	if (!(w = q->w))
-		return 0;
-	w->limit = limit;
-	deliver(w, limit);
-	if (w->npend || w->done || w->err)
-		return w->err;
-	current_task(it, w);
-	while (!w->done && !w->err && !w->npend) {
-		uint64_t t;
-
-		/* up to the time: where the flow stands now (the first
-		 * PSB+'s TSC before anything is decoded) */
-		if (!it->timeless && (w->tsc > limit ||
-		    (!pk_pt_insn_time(w->dec, &t) && t > limit)))
-			break;
-		step(w);
-	}
-	return w->err;
 }

@@ -122,7 +122,32 @@ struct pk_itrace {
 	struct { int32_t pid, tid; bool set; } cpu_tid[4096];
 };
 
-/* decode.c: decodes queue Q with the session's maps now, up to TSC LIMIT
+/* perf's TSC conversions (tsc_to_perf_time, intel_pt_ns_to_ticks). */
+static inline uint64_t pk__it_tsc_to_perf(const struct it_info *in, uint64_t tsc)
+{
+	uint64_t shift = in->time_shift & 63, quot, rem;
+
+	quot = tsc >> shift;
+	rem = tsc & ((1ull << shift) - 1);
+	return in->time_zero + quot * in->time_mult +
+	       ((rem * in->time_mult) >> shift);
+}
+
+/* perf's intel_pt_ns_to_ticks. */
+static inline uint64_t pk__it_ns_to_ticks(const struct it_info *in, uint64_t ns)
+{
+	uint64_t shift = in->time_shift & 63, quot, rem;
+
+	if (!in->time_mult)
+		return 0;
+	quot = ns / in->time_mult;
+	rem = ns % in->time_mult;
+	return (quot << shift) + (rem << shift) / in->time_mult;
+}
+
+/* decode.c: one step of a walk. */
+void pk__it_step(struct walk *w);
+/* run.c: decodes queue Q with the session's maps now, up to TSC LIMIT
  * (UINT64_MAX: to its end); samples past it wait for a later call. */
 int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit);
 /* Frees queue Q's decoding. */

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running a queue's decoding: the flow decoder set up from AUXTRACE_INFO
+ * (MTC frequency, TSC:CTC, max non-turbo ratio), the walk begun, stepped
+ * up to the time asked (samples past it held, then delivered with the
+ * task the CPU runs by then), the walk freed.
+ */
+#include <errno.h>
+#include <string.h>
+#include "base/base.h"
+#include "itrace/itrace_int.h"
+
+static void config(const struct pk_itrace *it, struct pk_pt_config *c)
+{
+	const struct it_info *in = &it->info;
+
+	memset(c, 0, sizeof(*c));
+	c->sz = sizeof(*c);
+	if (in->mtc_freq_bits)
+		c->mtc_freq = (uint8_t)((it->pt.config & in->mtc_freq_bits) >>
+					__builtin_ctzll(in->mtc_freq_bits));
+	c->nom_freq = (uint8_t)in->max_non_turbo_ratio;
+	c->cpuid_0x15_eax = (uint32_t)in->tsc_ctc_d;
+	c->cpuid_0x15_ebx = (uint32_t)in->tsc_ctc_n;
+}
+
+static int start(struct pk_itrace *it, struct it_queue *q)
+{
+	struct walk *w = pk__zalloc(sizeof(*w));
+	struct pk_pt_config cfg;
+	PK_OPTS(pk_pt_insn_opts, io, .psb_events = 1);
+
+	if (!w)
+		return -ENOMEM;
+	q->w = w;
+	w->it = it;
+	w->q = q;
+	w->cbr = -1;
+	w->tid = q->tid;
+	w->pid = pk__it_pid(it, q->tid);
+	w->cpu = q->cpu;
+	if (it->opts.instructions) {
+		w->period = it->opts.period ? it->opts.period : 1;
+		if (it->opts.period_type != PK_ITRACE_PERIOD_INSTRUCTIONS)
+			w->period = 0; /* time periods: not yet */
+		if (it->opts.period_type == PK_ITRACE_PERIOD_NANOSECS &&
+		    !it->opts.period)
+			w->period = 1; /* i0ns: every instruction, as perf */
+	}
+	if (it->info.max_non_turbo_ratio)
+		w->cbr2khz = pk__it_ns_to_ticks(&it->info, 1000000000ull) /
+			     it->info.max_non_turbo_ratio / 1000;
+	config(it, &cfg);
+	/* every instruction seen only for i samples of short periods */
+	w->blocks = !w->period || w->period >= 16;
+	if (it->opts.callchain) {
+		w->chain = pk__calloc(it->opts.callchain_sz + 2, sizeof(uint64_t));
+		if (!w->chain)
+			return -ENOMEM;
+	}
+	w->img = pk__it_image(it, w->pid, w->tid);
+	if (!w->img)
+		return -ENOMEM;
+	w->dec = pk_pt_insn_decoder_new(q->data, q->len, &cfg, w->img, &io);
+	if (!w->dec)
+		return -ENOMEM;
+	w->status = pk_pt_insn_sync_forward(w->dec);
+	if (w->status == PK_ERR_EOS)
+		w->done = true;
+	return 0;
+}
+
+void pk__it_walk_free(struct it_queue *q)
+{
+	struct walk *w = q->w;
+
+	if (!w)
+		return;
+	pk__free(w->ts);
+	for (size_t i = w->pend_head; i < w->npend; i++)
+		pk__free(w->pendq[i].chain);
+	pk__free(w->pendq);
+	pk__free(w->chain);
+	pk_pt_insn_decoder_free(w->dec);
+	pk__free(w);
+	q->w = NULL;
+}
+
+/* The samples waiting that fall at or before LIMIT, in order. */
+static void deliver(struct walk *w, uint64_t limit)
+{
+	struct pk_itrace *it = w->it;
+
+	while (!w->err && w->pend_head < w->npend &&
+	       w->pendq[w->pend_head].tsc <= limit) {
+		struct pk_itrace_sample *s = &w->pendq[w->pend_head].s;
+
+		/* perf makes it now: the task the CPU runs now */
+		if (pk__it_cpu_task(it, w->q) && it->cpu_tid[w->cpu].set) {
+			s->pid = it->cpu_tid[w->cpu].pid;
+			s->tid = it->cpu_tid[w->cpu].tid;
+		}
+		w->err = it->cb(it->ctx, s);
+		pk__free(w->pendq[w->pend_head].chain);
+		w->pendq[w->pend_head].chain = NULL;
+		w->pend_head++;
+	}
+	if (w->pend_head == w->npend)
+		w->pend_head = w->npend = 0;
+}
+
+/* The task the queue's CPU runs now (per-CPU buffers), and its code. */
+static void current_task(struct pk_itrace *it, struct walk *w)
+{
+	struct pk_pt_image *img;
+
+	if (pk__it_cpu_task(it, w->q) && it->cpu_tid[w->cpu].set) {
+		w->pid = it->cpu_tid[w->cpu].pid;
+		w->tid = it->cpu_tid[w->cpu].tid;
+	}
+	img = pk__it_image(it, w->pid, w->tid);
+	if (img && img != w->img) {
+		w->img = img;
+		pk_pt_insn_set_image(w->dec, img);
+	}
+}
+
+int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit)
+{
+	struct walk *w;
+	int err;
+
+	if (!q->w && q->len && (err = start(it, q)))
+		return err;
+	if (!(w = q->w))
+		return 0;
+	w->limit = limit;
+	deliver(w, limit);
+	if (w->npend || w->done || w->err)
+		return w->err;
+	current_task(it, w);
+	while (!w->done && !w->err && !w->npend) {
+		uint64_t t;
+
+		/* up to the time: where the flow stands now (the first
+		 * PSB+'s TSC before anything is decoded) */
+		if (!it->timeless && (w->tsc > limit ||
+		    (!pk_pt_insn_time(w->dec, &t) && t > limit)))
+			break;
+		pk__it_step(w);
+	}
+	return w->err;
+}
