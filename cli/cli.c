@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <perfkit/itrace.h>
 #include <perfkit/map.h>
 #include <perfkit/perfdata.h>
 #include "cli.h"
@@ -264,4 +265,38 @@ char *cli_json_quoted(const char *s, size_t n)
 		return NULL;
 	}
 	return q;
+}
+
+int cli_itrace_opts(const char *cmd, const char *arg, struct pk_itrace_opts *o)
+{
+	size_t pos = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->sz = sizeof(*o);
+	if (pk_itrace_parse(o, arg, &pos)) {
+		cli_error(cmd, "bad --itrace option '%s' at '%s'", arg,
+			  arg + pos);
+		return -EINVAL;
+	}
+	/* (perf 6.1 itself refuses y) */
+	if (o->cycles) {
+		cli_error(cmd, "--itrace=%s: y (cycles) is not supported", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void cli_itrace_unsynthesized(const char *cmd, const char *input,
+			      const struct pk_itrace *it)
+{
+	unsigned u = it ? pk_itrace_unsynthesized(it) : 0;
+
+	if (!u)
+		return;
+	cli_error(cmd, "%s: the trace has%s%s%s%s that perf makes samples of "
+		  "and perfkit does not synthesize yet", input,
+		  u & PK_ITRACE_UNSYNTH_PTWRITE ? " PTWRITE (w)" : "",
+		  u & PK_ITRACE_UNSYNTH_POWER ? " power events (p)" : "",
+		  u & PK_ITRACE_UNSYNTH_TRANSACTIONS ? " transactions (x)" : "",
+		  u & PK_ITRACE_UNSYNTH_EVENTS ? " event trace (I)" : "");
 }

@@ -187,4 +187,16 @@ int cli_wait_stop(pid_t *child, const struct pk_thread_map *pids);
 /* Exit status RC, or 128 + the stop signal for SIGTERM and SIGHUP (ftrace
  * record and live without a command). */
 int cli_stop_exit(int rc);
+
+/* --itrace=ARG of command CMD into *O (zeroed, sz set; ARG NULL: the bare
+ * option): perf's letters, those perfkit cannot synthesize at all
+ * refused. 0, or -EINVAL after a one-line error. */
+struct pk_itrace_opts;
+int cli_itrace_opts(const char *cmd, const char *arg,
+		    struct pk_itrace_opts *o);
+/* After a decode: says once what the trace held that perf would have
+ * made samples of and perfkit does not yet (pk_itrace_unsynthesized). */
+struct pk_itrace;
+void cli_itrace_unsynthesized(const char *cmd, const char *input,
+			      const struct pk_itrace *it);
 #endif

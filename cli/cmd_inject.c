@@ -202,6 +202,8 @@ static int run(struct inj *in, int argc, char **argv)
 	err = pk_session_run(in->sess, in->pd, &tool, in);
 	if (!err)
 		err = pk_itrace_flush(in->it);
+	if (!err)
+		cli_itrace_unsynthesized("inject", in->input, in->it);
 	if (err)
 		cli_error("inject", "%s: %s", in->input, err > -4096 && err < 0 ?
 			  strerror(-err) : pk_perfdata_errmsg(in->pd));
@@ -235,17 +237,14 @@ int cmd_inject(int argc, char **argv)
 	in->itrace.sz = sizeof(in->itrace);
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "+i:o:h", longopts, NULL)) != -1) {
-		size_t pos = 0;
-
 		switch (c) {
 		case 'i': in->input = optarg; break;
 		case 'o': in->output = optarg; break;
 		case 's': in->strip = true; break;
 		case 'I':
 			itrace = true;
-			if (optarg && pk_itrace_parse(&in->itrace, optarg, &pos)) {
-				cli_error("inject", "bad --itrace option '%s' at '%s'",
-					  optarg, optarg + pos);
+			if (optarg && cli_itrace_opts("inject", optarg,
+						      &in->itrace)) {
 				free(in);
 				return 2;
 			}

@@ -621,6 +621,8 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (!err && c->it)
 		err = pk_itrace_flush(c->it);
 	progress_end(c);
+	if (!err)
+		cli_itrace_unsynthesized("report", c->input, c->it);
 	if (err)
 		cli_error("report", "%s (%s)", err == -ENOMEM ? c->input :
 			  pk_perfdata_errmsg(pd), pk_strerror(err));
@@ -723,19 +725,9 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 'I': c->show_info = true; return 0;
 	case 315: c->stats = true; return 0;
 	case 'D': c->dump = true; return 0;
-	case 350: {
-		size_t pos = 0;
-
-		memset(&c->itrace, 0, sizeof(c->itrace));
-		c->itrace.sz = sizeof(c->itrace);
+	case 350:
 		c->itrace_given = true;
-		if (pk_itrace_parse(&c->itrace, arg, &pos)) {
-			cli_error("report", "bad --itrace option '%s' at '%s'",
-				  arg, arg + pos);
-			return -EINVAL;
-		}
-		return 0;
-	}
+		return cli_itrace_opts("report", arg, &c->itrace);
 	case 351: c->no_itrace = true; return 0;
 	case 'b': c->branch = 1; return 0;
 	case 343: c->o.mem = true; return 0;

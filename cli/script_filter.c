@@ -148,23 +148,15 @@ static int script_itrace_option(struct script_opts *o, int c, const char *arg)
 		  "-ip,-addr,-event,-period,+callindent,+flags" },
 	};
 	size_t pos = 0;
-	int err;
 
 	if (c == SO_NO_ITRACE) {
 		o->no_itrace = true;
 		return 0;
 	}
+	if (c == SO_ITRACE)
+		return cli_itrace_opts("script", arg, &o->itrace);
 	memset(&o->itrace, 0, sizeof(o->itrace));
 	o->itrace.sz = sizeof(o->itrace);
-	if (c == SO_ITRACE) {
-		err = pk_itrace_parse(&o->itrace, arg, &pos);
-		if (err) {
-			cli_error("script", "bad --itrace option '%s' at "
-				  "'%s'", arg, arg + pos);
-			return -EINVAL;
-		}
-		return 0;
-	}
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
 		if (m[i].c != c)
 			continue;

@@ -1242,6 +1242,8 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	if (s.it && pk_itrace_nr_errors(s.it))	/* perf's closing warning */
 		fprintf(stderr, "Warning:\n%" PRIu64 " instruction trace errors\n",
 			pk_itrace_nr_errors(s.it));
+	cli_itrace_unsynthesized("script", o->input ? o->input : "perf.data",
+				 s.it);
 	tracefmt(&s); /* bad tracing data is said even without samples */
 	if (err && err != -EINVAL)
 		cli_error("script", "%s (%s)",

@@ -222,6 +222,15 @@ PK_API bool pk_itrace_timeless(const struct pk_itrace *it);
  * event column counts).
  */
 PK_API int pk_itrace_kind_attr(const struct pk_itrace *it, int kind);
+/* What the trace held that perf would have made samples of and perfkit
+ * does not yet (the letters asked for them): PK_ITRACE_UNSYNTH_* bits. */
+enum {
+	PK_ITRACE_UNSYNTH_PTWRITE = 1 << 0,	/* w: PTWRITE packets */
+	PK_ITRACE_UNSYNTH_POWER = 1 << 1,	/* p: MWAIT, PWRE, PWRX, EXSTOP */
+	PK_ITRACE_UNSYNTH_TRANSACTIONS = 1 << 2, /* x: TSX begin/commit/abort */
+	PK_ITRACE_UNSYNTH_EVENTS = 1 << 3,	/* I: event trace (CFE/EVD) */
+};
+PK_API unsigned pk_itrace_unsynthesized(const struct pk_itrace *it);
 /* The number of decoder errors so far (perf's closing warning). */
 PK_API uint64_t pk_itrace_nr_errors(const struct pk_itrace *it);
 

@@ -209,6 +209,11 @@ static int synth_events(struct pk_itrace *it)
 	return err;
 }
 
+unsigned pk_itrace_unsynthesized(const struct pk_itrace *it)
+{
+	return it->unsynth;
+}
+
 uint64_t pk_itrace_nr_errors(const struct pk_itrace *it)
 {
 	return it->nr_errors;

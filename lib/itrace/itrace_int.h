@@ -37,6 +37,7 @@ struct walk {
 	uint64_t psb_ip;	/* the last PSB+'s FUP (its samples' ip) */
 	bool lost;		/* an error, no instruction decoded since */
 	bool resync;		/* an error, the flow not taken up again */
+	bool in_tx;		/* inside a TSX transaction */
 	struct ts_ent { uint64_t ret; bool trace_end; } *ts;
 	size_t ts_n, ts_cap;	/* perf's thread stack: ts_n is the depth */
 	uint64_t cbr2khz;
@@ -110,6 +111,7 @@ struct pk_itrace {
 	struct it_image *imgs;	/* by pid; replaced ones kept to the end */
 	size_t nimgs, capimgs;
 	bool prequeued;		/* AUXTRACE read ahead from the file */
+	unsigned unsynth;	/* PK_ITRACE_UNSYNTH_*: events met, not made */
 	struct it_bad_dso {	/* DSOs whose code could not be read */
 		const char *dso;
 		int left;	/* failed fetches still reported */

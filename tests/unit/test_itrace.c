@@ -158,6 +158,8 @@ static size_t put_packet(uint8_t *b, size_t n, uint8_t type, uint8_t ipc,
 	return r > 0 ? n + (size_t)r : n;
 }
 
+static bool with_pwre;	/* a power entry after the enable */
+
 /* PSB+, enable at the start, the return's bit, disable at the syscall. */
 static size_t stream(uint8_t *b)
 {
@@ -167,6 +169,8 @@ static size_t stream(uint8_t *b)
 	n = put_packet(b, n, PK_PT_PSBEND, 0, 0);
 	n = put_packet(b, n, PK_PT_MODE_EXEC, 0, 0);
 	n = put_packet(b, n, PK_PT_TIP_PGE, 3, BASE);
+	if (with_pwre)
+		n = put_packet(b, n, PK_PT_PWRE, 0, 0);
 	n = put_packet(b, n, PK_PT_TNT_8, 0, 0);
 	n = put_packet(b, n, PK_PT_TIP_PGD, 0, 0);
 	while (n % 8)
@@ -256,6 +260,8 @@ static int feed(void *ctx, struct pk_session *s, const struct pk_record *rec)
 	return pk_itrace_record(ctx, rec);
 }
 
+static unsigned unsynth;	/* the last decode's */
+
 static int decode(const char *path, const char *letters, struct got *g)
 {
 	struct pk_perfdata *pd = pk_perfdata_open(path, NULL);
@@ -278,6 +284,7 @@ static int decode(const char *path, const char *letters, struct got *g)
 		err = pk_session_run(s, pd, &tool, it);
 		if (!err)
 			err = pk_itrace_flush(it);
+		unsynth = pk_itrace_unsynthesized(it);
 	}
 	pk_itrace_free(it);
 	pk_session_free(s);
@@ -325,6 +332,18 @@ static void test_decode(void)
 	err = decode(path, "r", &g);
 	t_check(!err && !strcmp(g.text, "1:0>400000/101 1:40000d>400007/5 "),
 		"itrace_decode_r", "err %d: %s", err, g.text);
+	T_CHECK("itrace_decode_nothing_unsynthesized", !unsynth);
+	/* a power entry: perf would make a pwre sample of it with p;
+	 * perfkit says it does not (and decodes the rest all the same) */
+	with_pwre = true;
+	err = write_file(path, codefile);
+	err = err ? err : decode(path, "bpe", &g);
+	t_check(!err && (unsynth & PK_ITRACE_UNSYNTH_POWER) &&
+		strstr(g.text, "1:400002>40000c/3 "), "itrace_decode_unsynthesized",
+		"err %d, unsynthesized %#x: %s", err, unsynth, g.text);
+	err = decode(path, "b", &g);
+	T_CHECK("itrace_decode_not_asked", !err && !unsynth);
+	with_pwre = false;
 	if (!getenv("PK_KEEP")) {
 		unlink(codefile);
 		unlink(path);
