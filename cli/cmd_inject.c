@@ -264,13 +264,6 @@ int cmd_inject(int argc, char **argv)
 		free(in);
 		return 2;
 	}
-	if (in->itrace.instructions &&
-	    in->itrace.period_type != PK_ITRACE_PERIOD_INSTRUCTIONS &&
-	    in->itrace.period) {
-		cli_error("inject", "--itrace i with a time period is not supported yet (give one in instructions: i100i)");
-		free(in);
-		return 2;
-	}
 	if (in->itrace.last_branch) {
 		cli_error("inject", "--itrace with l is not supported yet");
 		free(in);

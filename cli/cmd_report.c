@@ -282,21 +282,45 @@ static int stats(struct rep *c, struct pk_perfdata *pd)
 
 /* What perf reports another way (groups side by side, branch mode,
  * synthesized AUX samples): a one-line refusal, or NULL. */
-static const char *unsupported(const struct rep *c, struct pk_perfdata *pd)
+/* Whether the file has events other than the traced one and the
+ * side-band dummies: events whose samples G would give call chains. */
+static bool other_events(struct pk_perfdata *pd)
 {
-	const struct pk_itrace_opts *o = &c->itrace;
+	for (unsigned i = 0; i < pk_perfdata_nr_attrs(pd); i++) {
+		const struct perf_event_attr *a = pk_perfdata_attr(pd, i);
+
+		if (a->type == PERF_TYPE_SOFTWARE &&
+		    a->config == PERF_COUNT_SW_DUMMY)
+			continue;
+		if (a->type < PERF_TYPE_MAX && a->type != PERF_TYPE_SOFTWARE)
+			return true;
+		if (a->type == PERF_TYPE_SOFTWARE)
+			return true;
+	}
+	return false;
+}
+
+static const char *unsupported(struct rep *c, struct pk_perfdata *pd)
+{
+	struct pk_itrace_opts *o = &c->itrace;
 
 	if (!pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) || c->no_itrace)
 		return NULL;
-	/* perf report's default (instructions every 100 us with call
-	 * chains) and branch stacks, time periods: not yet */
-	if (!c->itrace_given || !o->set)
-		return "the instruction trace with perf report's default --itrace (instructions every 100 us, call chains on the recorded events too) is not supported yet: give --itrace=LETTERS (e.g. i100ig) or --no-itrace";
-	if (o->add_callchain || o->last_branch || o->add_last_branch)
-		return "--itrace with G, l or L is not supported yet";
-	if (o->instructions && o->period_type != PK_ITRACE_PERIOD_INSTRUCTIONS &&
-	    o->period)
-		return "--itrace i with a time period is not supported yet (give one in instructions: i100i)";
+	if (!c->itrace_given || !o->set) {
+		/* perf report's default: instructions every 100 us and
+		 * the rest, call chains on them and on the recorded
+		 * events, no branch samples */
+		memset(o, 0, sizeof(*o));
+		o->sz = sizeof(*o);
+		pk_itrace_set_default(o, false);
+		o->set = true;
+		o->branches = false;
+		o->callchain = o->add_callchain = true;
+	}
+	if (o->add_callchain && other_events(pd))
+		return "--itrace G (perf report's default: call chains on the recorded events) is not supported yet: give --itrace=LETTERS (e.g. i100usge) or --no-itrace";
+	if (o->last_branch || o->add_last_branch)
+		return "--itrace with l or L is not supported yet";
 	return NULL;
 }
 

@@ -213,6 +213,16 @@ static unsigned call_chain(struct walk *w, uint64_t ip)
 	return i;
 }
 
+/* With g every event after branches carries a chain (perf's
+ * intel_pt_prep_sample). */
+static void synth_chain(struct walk *w, struct pk_itrace_sample *s)
+{
+	if (!w->chain)
+		return;
+	s->nr_callchain = call_chain(w, s->ip);
+	s->callchain = w->chain;
+}
+
 /* An instruction sample of IN: perf gives it the flags of the
  * instruction and, for a taken branch, its target. */
 static void isample(struct walk *w, const struct pk_pt_insn *in,
@@ -229,10 +239,7 @@ static void isample(struct walk *w, const struct pk_pt_insn *in,
 	s.insn_cnt = w->cnt;
 	s.insn_len = in->size;
 	memcpy(s.insn, in->raw, in->size < 16 ? in->size : 16);
-	if (w->chain) {
-		s.nr_callchain = call_chain(w, in->ip);
-		s.callchain = w->chain;
-	}
+	synth_chain(w, &s);
 	w->cnt = 0;
 	w->isamp = false;
 	emit(w, &s);
@@ -297,6 +304,60 @@ static void resynced(struct walk *w, uint64_t ip, const struct pk_pt_event *ev)
 	branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0, ip, NULL, ev);
 }
 
+/* perf's intel_pt_next_period: how many instructions the next walk may
+ * take before a sample, from the decoder's timestamp and the
+ * instructions since it. */
+static uint64_t next_period(struct walk *w)
+{
+	uint64_t ts = w->pts + w->pts_insn, masked = ts & w->tick_mask;
+
+	if (w->continuous) {
+		if (masked > w->last_masked)
+			return 1;
+	} else {
+		ts += 1;
+		masked = ts & w->tick_mask;
+		if (masked > w->last_masked) {
+			w->last_masked = masked;
+			w->continuous = true;
+		}
+	}
+	if (masked < w->last_masked)
+		return w->ticks;
+	return w->ticks - (ts - masked);
+}
+
+/* Tick periods: perf works out at each walk (up to a branch) how many
+ * instructions it may take; the one completing them is a sample (and
+ * moves the last sampled multiple on, intel_pt_sample_insn). */
+static bool tick_due(struct walk *w, const struct pk_pt_insn *in)
+{
+	uint64_t t;
+
+	if (pk_pt_insn_time(w->dec, &t) || t < w->tsc)
+		t = w->tsc;	/* an event's (the TSC before a TIP.PGE) */
+	if (t != w->pts) {
+		w->pts = t;	/* a new timestamp: counted from it */
+		w->pts_insn = 0;
+	}
+	if (!w->tleft)
+		w->tleft = next_period(w);
+	w->pts_insn++;
+	w->cnt++;
+	if (--w->tleft == 0) {
+		uint64_t masked = (w->pts + w->pts_insn) & w->tick_mask;
+
+		if (masked > w->last_masked)
+			w->last_masked = masked;
+		else
+			w->last_masked += w->ticks;
+		return true;
+	}
+	if (is_branch(in->iclass))
+		w->tleft = 0;	/* the walk ends at a branch */
+	return false;
+}
+
 static void insn(struct walk *w, const struct pk_pt_insn *in)
 {
 	if (w->resync)
@@ -306,7 +367,7 @@ static void insn(struct walk *w, const struct pk_pt_insn *in)
 		resolve(w, in->ip);
 	if (w->ndef && w->def[0].ip == in->ip)
 		flush_def(w);
-	if (w->period && ++w->cnt >= w->period) {
+	if (w->tick ? tick_due(w, in) : w->period && ++w->cnt >= w->period) {
 		if (is_branch(in->iclass))
 			w->isamp = true; /* with the branch's outcome */
 		else
@@ -554,6 +615,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 			  ev->ip, NULL, ev);
 		break;
 	case PK_PT_EV_DISABLED:
+		w->continuous = false;	/* perf: the period starts again */
+		w->tleft = 0;
 		if (w->have_pend) {
 			finish(w, branch_flags(&w->pend) | PK_IP_FLAG_TRACE_END,
 			       ev->ip_suppressed ? 0 : ev->ip, ev);
@@ -597,6 +660,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		s.ip = ev->ip_suppressed || w->lost ? 0 : ev->ip;
 		w->psb_ip = s.ip;	/* its CBR's too */
 		s.u.psb.offset = ev->u.psb.offset;
+		synth_chain(w, &s);
 		emit(w, &s);
 		break;
 	case PK_PT_EV_CBR:
@@ -609,6 +673,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		s.u.cbr.cbr = ev->u.cbr.ratio;
 		s.u.cbr.freq_khz = (uint32_t)(ev->u.cbr.ratio * w->cbr2khz);
 		s.u.cbr.max_nonturbo = (uint8_t)w->it->info.max_non_turbo_ratio;
+		synth_chain(w, &s);
 		emit(w, &s);
 		break;
 	default:

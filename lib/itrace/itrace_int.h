@@ -30,6 +30,12 @@ struct walk {
 	int32_t pid, tid, cpu;
 	uint64_t cnt;		/* instructions since the last i sample */
 	uint64_t period;	/* in instructions; 0: no i samples */
+	/* i with a time period: perf's tick sampling (a power of two of
+	 * TSC ticks, sampled where the decoder's timestamp plus the
+	 * instructions since it crosses a multiple) */
+	bool tick;
+	uint64_t ticks, tick_mask, last_masked, pts, pts_insn, tleft;
+	bool continuous;
 	struct pk_pt_insn pend;	/* the last instruction, if a branch */
 	bool have_pend;
 	uint64_t next_ip;	/* after the last instruction */

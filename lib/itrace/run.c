@@ -24,6 +24,32 @@ static void config(const struct pk_itrace *it, struct pk_pt_config *c)
 	c->cpuid_0x15_ebx = (uint32_t)in->tsc_ctc_n;
 }
 
+/* perf's intel_pt_alloc_queue: i periods in instructions as given; in
+ * ns made TSC ticks, in ticks as given, then rounded down to a power of
+ * two (intel_pt_lower_power_of_2); none left: every instruction. */
+static void periods(const struct pk_itrace *it, struct walk *w)
+{
+	const struct pk_itrace_opts *o = &it->opts;
+	uint64_t t = o->period;
+
+	if (o->period_type == PK_ITRACE_PERIOD_INSTRUCTIONS) {
+		w->period = t ? t : 1;
+		return;
+	}
+	if (o->period_type == PK_ITRACE_PERIOD_NANOSECS)
+		t = pk__it_ns_to_ticks(&it->info, t);
+	if (!t) {
+		w->period = 1;	/* i0ns: every instruction */
+		return;
+	}
+	while (t & (t - 1))
+		t &= t - 1;	/* the highest bit alone */
+	w->tick = true;
+	w->period = 1;		/* (every instruction is looked at) */
+	w->ticks = t;
+	w->tick_mask = ~(t - 1);
+}
+
 static int start(struct pk_itrace *it, struct it_queue *q)
 {
 	struct walk *w = pk__zalloc(sizeof(*w));
@@ -39,20 +65,14 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 	w->tid = q->tid;
 	w->pid = pk__it_pid(it, q->tid);
 	w->cpu = q->cpu;
-	if (it->opts.instructions) {
-		w->period = it->opts.period ? it->opts.period : 1;
-		if (it->opts.period_type != PK_ITRACE_PERIOD_INSTRUCTIONS)
-			w->period = 0; /* time periods: not yet */
-		if (it->opts.period_type == PK_ITRACE_PERIOD_NANOSECS &&
-		    !it->opts.period)
-			w->period = 1; /* i0ns: every instruction, as perf */
-	}
+	if (it->opts.instructions)
+		periods(it, w);
 	if (it->info.max_non_turbo_ratio)
 		w->cbr2khz = pk__it_ns_to_ticks(&it->info, 1000000000ull) /
 			     it->info.max_non_turbo_ratio / 1000;
 	config(it, &cfg);
 	/* every instruction seen only for i samples of short periods */
-	w->blocks = !w->period || w->period >= 16;
+	w->blocks = !w->tick && (!w->period || w->period >= 16);
 	if (it->opts.callchain) {
 		w->chain = pk__calloc(it->opts.callchain_sz + 2, sizeof(uint64_t));
 		if (!w->chain)

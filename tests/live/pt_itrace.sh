@@ -79,6 +79,10 @@ live one-chunk awk/perf.1chunk.data --itrace=r
 live callchain awk/perf.data --itrace=i100ig
 live callchain-tsc awk/perf.tsc.data --itrace=i10ig32
 live callchain-branches echo/perf.data --itrace=bi50ig
+live ticks-ns awk/perf.data --itrace=i1000ns
+live ticks-us-tsc awk/perf.tsc.data --itrace=i10us
+live ticks-t awk/perf.data --itrace=i64t
+live ticks-p-g echo/perf.data --itrace=i1usbpg
 # report --itrace: perf report's text, its random closing tip left out
 rlive() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2
@@ -103,6 +107,10 @@ rlive tsc awk/perf.tsc.data --itrace=i50i --sort comm,sym
 rlive callchain awk/perf.data --itrace=i100ig
 rlive callchain-no-children awk/perf.data --itrace=i100ig --no-children
 rlive callchain-caller awk/perf.data --itrace=i1000ig -g caller
+rlive default awk/perf.data
+rlive default-tsc awk/perf.tsc.data
+rlive default-no-children awk/perf.data --no-children
+rlive default-echo echo/perf.data
 # inject --itrace: perf script (and perf report, and perfkit script) read
 # perfkit's injected file as perf's own
 ilive() { # NAME FILE ARGS...
@@ -130,6 +138,8 @@ ilive cr-tsc awk/perf.tsc.data --itrace=cr
 ilive i37ip awk/perf.tsc.data --itrace=i37ip
 ilive strip echo/perf.data --itrace=i1ie --strip
 ilive callchain awk/perf.data --itrace=i100ig
+ilive default echo/perf.data --itrace
+ilive ticks awk/perf.data --itrace=i10us
 # perf.midsplit.data: the packets cut between AUXTRACE records are joined
 n=$((n + 1))
 if t_part $n; then
