@@ -122,7 +122,7 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
  * can be written before any record. */
 static int read_info(struct inj *in)
 {
-	int err = pk_itrace_queue_file(in->it, in->input);
+	int err = pk_itrace_queue_file(in->it, NULL);
 
 	if (err)
 		return err;

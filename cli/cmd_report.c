@@ -581,8 +581,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -ENOMEM;
 	}
-	if (c->it && strcmp(c->input, "-") &&
-	    pk_itrace_queue_file(c->it, c->input))
+	if (c->it && pk_itrace_queue_file(c->it, NULL))
 		cli_error("report", "%s: cannot read the AUX area trace ahead: "
 			  "decoding it as it comes", c->input);
 	cc = cli_any_sample_type(pd, PERF_SAMPLE_CALLCHAIN);

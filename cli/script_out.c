@@ -1108,8 +1108,9 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 /* The decoder of the file's instruction trace, unless --no-itrace. */
 static int itrace_open(struct out *s)
 {
+	/* a pipe's trace shows only in its records: a decoder for it too */
 	if (s->o->no_itrace || s->o->sink || s->o->dump ||
-	    !pk_perfdata_has_feat(s->pd, PK_HEADER_AUXTRACE))
+	    (!s->pipe && !pk_perfdata_has_feat(s->pd, PK_HEADER_AUXTRACE)))
 		return 0;
 	if (!s->o->itrace.sz) {	/* perf script's default letters */
 		memset(&s->o->itrace, 0, sizeof(s->o->itrace));
@@ -1121,10 +1122,12 @@ static int itrace_open(struct out *s)
 	s->it = pk_itrace_new(s->pd, s->sess, &s->o->itrace, itrace_sample, s);
 	if (!s->it)
 		return errno == ENOMEM ? -ENOMEM : 0;
-	/* a file's trace is read ahead, as perf reads it by its index */
-	if (!s->pipe && s->o->input && pk_itrace_queue_file(s->it, s->o->input))
+	/* the trace is read ahead, as perf reads a file's by its index (a
+	 * pipe's bytes are all read already) */
+	if (pk_itrace_queue_file(s->it, NULL))
 		cli_error("script", "%s: cannot read the AUX area trace ahead: "
-			  "decoding it as it comes", s->o->input);
+			  "decoding it as it comes", s->o->input ? s->o->input :
+			  "perf.data");
 	return 0;
 }
 

@@ -198,11 +198,12 @@ PK_API struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
 				       pk_itrace_cb cb, void *ctx);
 PK_API void pk_itrace_free(struct pk_itrace *it);
 /*
- * Reads the instruction trace of the file PATH (the one being processed)
- * ahead, as perf does with the file's AUXTRACE index: with timestamps
- * the queues are then decoded as the records' times pass (samples in
- * time order among the recorded ones); the AUXTRACE records fed later are
- * skipped. Not for pipes. 0 or -errno / the reader's error.
+ * Reads the instruction trace of the file PATH (the one being processed;
+ * NULL: the bytes the decoder's reader holds, a pipe's too) ahead, as
+ * perf does with the file's AUXTRACE index: with timestamps the queues
+ * are then decoded as the records' times pass (samples in time order
+ * among the recorded ones); the AUXTRACE records fed later are skipped.
+ * 0 or -errno / the reader's error.
  */
 PK_API int pk_itrace_queue_file(struct pk_itrace *it, const char *path);
 /* Feeds one record (call before the session applies it). Samples due

@@ -110,6 +110,11 @@ PK_API struct pk_perfdata *pk_perfdata_open_fd(int fd,
 /* Same on a buffer the caller keeps alive until pk_perfdata_free(). */
 PK_API struct pk_perfdata *pk_perfdata_open_mem(const void *buf, size_t size,
 						const struct pk_perfdata_opts *opts);
+/* A second reader over the bytes PD read (a pipe's included, which it
+ * read whole), from the start, PD kept alive by the caller until this
+ * one is freed: to read ahead of PD. NULL and errno as the opens. */
+PK_API struct pk_perfdata *pk_perfdata_reopen(const struct pk_perfdata *pd,
+					      const struct pk_perfdata_opts *opts);
 /* Why the last open in this thread failed with EPROTO (static string). */
 PK_API const char *pk_perfdata_open_error(void);
 /* Releases the reader; NULL is fine. */

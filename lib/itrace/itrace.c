@@ -252,13 +252,17 @@ static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
 	for (size_t i = 0; i < n; i++)
 		f[i] = RD64(rec->hdr, 16 + 8 * i);
 	it->info.nr = (unsigned)n;
-	it->info.seen = true;
 	for (unsigned i = 0; i < na; i++)
 		if (pk_perfdata_attr(it->pd, i)->type == it->info.pmu_type) {
 			it->pt_attr = (int)i;
 			it->pt = *pk_perfdata_attr(it->pd, i);
 			break;
 		}
+	/* read ahead in a pipe, before its attrs: taken again when the
+	 * records bring it, after them */
+	if (it->pt_attr < 0 && !na)
+		return 0;
+	it->info.seen = true;
 	it->timeless = timeless(it);
 	if (it->pt_attr < 0)
 		return 0;	/* perf synthesizes nothing, silently */
@@ -483,7 +487,8 @@ int pk_itrace_flush(struct pk_itrace *it)
 int pk_itrace_queue_file(struct pk_itrace *it, const char *path)
 {
 	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
-	struct pk_perfdata *pd = pk_perfdata_open(path, &o);
+	struct pk_perfdata *pd = path ? pk_perfdata_open(path, &o) :
+				 pk_perfdata_reopen(it->pd, &o);
 	struct pk_record rec;
 	int err;
 

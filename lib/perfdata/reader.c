@@ -361,6 +361,16 @@ struct pk_perfdata *pk_perfdata_open_mem(const void *buf, size_t size,
 	return finish_open(pd, opts, "(memory)");
 }
 
+struct pk_perfdata *pk_perfdata_reopen(const struct pk_perfdata *pd,
+				       const struct pk_perfdata_opts *opts)
+{
+	if (!pd) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return pk_perfdata_open_mem(pd->buf, pd->size, opts);
+}
+
 static int slurp(int fd, unsigned char **out, size_t *len)
 {
 	size_t cap = 1 << 20, n = 0;
