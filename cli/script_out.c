@@ -872,7 +872,8 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	/* a synthesized sample's head (comm, tid, period, event) without a
 	 * time or CPU repeats line after line: kept, copied */
 	struct headc *hc = &s->hc;
-	bool hcache = s->cur && !(f & (SF_TIME | SF_CPU));
+	bool hcache = s->cur && !(f & (SF_TIME | SF_CPU)) &&
+		      (f & (SF_COMM | SF_TID | SF_PID | SF_PERIOD | SF_EVNAME));
 	size_t hstart = o->len;
 
 	if (hcache && hc->valid && hc->tid == sm->tid && hc->pid == sm->pid &&

@@ -16,15 +16,26 @@
 static void base(struct walk *w, struct pk_itrace_sample *s, int kind,
 		 uint64_t tsc, bool has_tsc)
 {
-	memset(s, 0, sizeof(*s));
+	/* (field by field: the instruction bytes and the payload are
+	 * filled by the kinds that have them) */
 	s->kind = kind;
 	s->attr = w->it->attr[kind];
 	s->pid = w->pid;
 	s->tid = w->tid;
 	s->cpu = w->cpu;
+	s->time = 0;
+	s->has_time = false;
+	s->ip = s->addr = 0;
 	s->cpumode = PERF_RECORD_MISC_USER;
 	s->addr_cpumode = PERF_RECORD_MISC_USER;
 	s->period = 1;
+	s->flags = 0;
+	s->insn_len = 0;
+	s->insn_cnt = 0;
+	s->callchain = NULL;
+	s->nr_callchain = 0;
+	s->depth = 0;
+	memset(&s->u, 0, sizeof(s->u));
 	if (!w->it->timeless) {
 		/* the time where the flow stands (the walker's: packets
 		 * read ahead do not count yet), or the event's */
