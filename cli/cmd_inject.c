@@ -79,17 +79,8 @@ static int synth(void *ctx, const struct pk_itrace_sample *is)
 	a = pk_perfdata_attr(in->pd, (unsigned)is->attr);
 	ids = pk_perfdata_attr_ids(in->pd, (unsigned)is->attr, &nr);
 	memset(&sm, 0, sizeof(sm));
-	sm.sample_type = a->sample_type;
+	pk_itrace_sample_fill(is, a->sample_type, &sm);
 	sm.id = sm.stream_id = nr ? ids[0] : 0;
-	sm.ip = is->ip;
-	sm.pid = (uint32_t)is->pid;
-	sm.tid = (uint32_t)is->tid;
-	sm.time = is->time;
-	sm.addr = is->addr;
-	sm.cpu = (uint32_t)is->cpu;
-	sm.period = is->period;
-	sm.callchain.nr = is->nr_callchain;
-	sm.callchain.ips = is->callchain;
 	if (a->sample_type & PERF_SAMPLE_RAW) {
 		int r = pk_itrace_synth_encode(is, in->raw, sizeof(in->raw));
 
@@ -122,7 +113,7 @@ static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
  * can be written before any record. */
 static int read_info(struct inj *in)
 {
-	int err = pk_itrace_queue_file(in->it, NULL);
+	int err = pk_itrace_read_ahead(in->it);
 
 	if (err)
 		return err;

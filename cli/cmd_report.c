@@ -292,31 +292,34 @@ static bool other_events(struct pk_perfdata *pd)
 		if (a->type == PERF_TYPE_SOFTWARE &&
 		    a->config == PERF_COUNT_SW_DUMMY)
 			continue;
-		if (a->type < PERF_TYPE_MAX && a->type != PERF_TYPE_SOFTWARE)
-			return true;
-		if (a->type == PERF_TYPE_SOFTWARE)
+		if (a->type < PERF_TYPE_MAX)
 			return true;
 	}
 	return false;
 }
 
-static const char *unsupported(struct rep *c, struct pk_perfdata *pd)
+/* perf report's default letters: instructions every 100 us and the
+ * rest, call chains on them and on the recorded events, no branches. */
+static void itrace_default(struct rep *c)
 {
 	struct pk_itrace_opts *o = &c->itrace;
 
+	if (c->itrace_given && o->set)
+		return;
+	memset(o, 0, sizeof(*o));
+	o->sz = sizeof(*o);
+	pk_itrace_set_default(o, false);
+	o->set = true;
+	o->branches = false;
+	o->callchain = o->add_callchain = true;
+}
+
+static const char *unsupported(const struct rep *c, struct pk_perfdata *pd)
+{
+	const struct pk_itrace_opts *o = &c->itrace;
+
 	if (!pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) || c->no_itrace)
 		return NULL;
-	if (!c->itrace_given || !o->set) {
-		/* perf report's default: instructions every 100 us and
-		 * the rest, call chains on them and on the recorded
-		 * events, no branch samples */
-		memset(o, 0, sizeof(*o));
-		o->sz = sizeof(*o);
-		pk_itrace_set_default(o, false);
-		o->set = true;
-		o->branches = false;
-		o->callchain = o->add_callchain = true;
-	}
 	if (o->add_callchain && other_events(pd))
 		return "--itrace G (perf report's default: call chains on the recorded events) is not supported yet: give --itrace=LETTERS (e.g. i100usge) or --no-itrace";
 	if (o->last_branch || o->add_last_branch)
@@ -336,16 +339,8 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 		return 0;	/* errors: perf counts them, shows none */
 	memset(&sm, 0, sizeof(sm));
 	memset(&rec, 0, sizeof(rec));
-	sm.sample_type = pk_perfdata_attr(c->pd, (unsigned)is->attr)->sample_type;
-	sm.pid = (uint32_t)is->pid;
-	sm.tid = (uint32_t)is->tid;
-	sm.cpu = (uint32_t)is->cpu;
-	sm.time = is->time;
-	sm.ip = is->ip;
-	sm.addr = is->addr;
-	sm.period = is->period;
-	sm.callchain.nr = is->nr_callchain;
-	sm.callchain.ips = is->callchain;
+	pk_itrace_sample_fill(is, pk_perfdata_attr(c->pd,
+				(unsigned)is->attr)->sample_type, &sm);
 	rec.type = PERF_RECORD_SAMPLE;
 	rec.misc = is->cpumode;
 	rec.attr = is->attr;
@@ -560,13 +555,14 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
 	struct pk_session *s = pk_session_new(NULL);
-	const char *why = unsupported(c, pd);
+	const char *why;
 	bool cc;
 	int err;
 
 	if (!s)
 		return -ENOMEM;
-	if (why) {
+	itrace_default(c);
+	if ((why = unsupported(c, pd))) {
 		cli_error("report", "%s: %s", c->input, why);
 		pk_session_free(s);
 		return -EINVAL;
@@ -581,7 +577,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 		pk_session_free(s);
 		return -ENOMEM;
 	}
-	if (c->it && pk_itrace_queue_file(c->it, NULL))
+	if (c->it && pk_itrace_read_ahead(c->it))
 		cli_error("report", "%s: cannot read the AUX area trace ahead: "
 			  "decoding it as it comes", c->input);
 	cc = cli_any_sample_type(pd, PERF_SAMPLE_CALLCHAIN);

@@ -1087,16 +1087,8 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 		return 0;
 	attr = (unsigned)is->attr;
 	memset(&rec, 0, sizeof(rec));
-	sm->sample_type = pk_perfdata_attr(s->pd, attr)->sample_type;
-	sm->pid = (uint32_t)is->pid;
-	sm->tid = (uint32_t)is->tid;
-	sm->cpu = (uint32_t)is->cpu;
-	sm->time = is->time;
-	sm->ip = is->ip;
-	sm->addr = is->addr;
-	sm->period = is->period;
-	sm->callchain.nr = is->nr_callchain;
-	sm->callchain.ips = is->callchain;
+	pk_itrace_sample_fill(is, pk_perfdata_attr(s->pd, attr)->sample_type,
+			      sm);
 	rec.misc = is->cpumode;
 	rec.attr = (int)attr;
 	s->cur = is;
@@ -1125,21 +1117,11 @@ static int itrace_open(struct out *s)
 		return errno == ENOMEM ? -ENOMEM : 0;
 	/* the trace is read ahead, as perf reads a file's by its index (a
 	 * pipe's bytes are all read already) */
-	if (pk_itrace_queue_file(s->it, NULL))
+	if (pk_itrace_read_ahead(s->it))
 		cli_error("script", "%s: cannot read the AUX area trace ahead: "
 			  "decoding it as it comes", s->o->input ? s->o->input :
 			  "perf.data");
 	return 0;
-}
-
-/* Every record goes through the decoder before the session applies it. */
-static int itrace_record(void *ctx, struct pk_session *sess,
-			 const struct pk_record *rec)
-{
-	struct out *s = ctx;
-
-	(void)sess;
-	return pk_itrace_record(s->it, rec);
 }
 
 /* The AUX area trace (Intel PT...) is not decoded yet: said once, not
@@ -1173,8 +1155,8 @@ static int on_record(void *ctx, struct pk_session *sess,
 	}
 	if (s->o->dump)
 		return dump_record(ctx, sess, rec);
-	if (s->it)
-		return itrace_record(ctx, sess, rec);
+	if (s->it)	/* (before the session applies the record) */
+		return pk_itrace_record(s->it, rec);
 	if (s->pipe && !s->o->sink && rec->type == PK_RECORD_AUXTRACE_INFO)
 		aux_unread(s);
 	return 0;

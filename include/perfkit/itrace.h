@@ -198,14 +198,14 @@ PK_API struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
 				       pk_itrace_cb cb, void *ctx);
 PK_API void pk_itrace_free(struct pk_itrace *it);
 /*
- * Reads the instruction trace of the file PATH (the one being processed;
- * NULL: the bytes the decoder's reader holds, a pipe's too) ahead, as
- * perf does with the file's AUXTRACE index: with timestamps the queues
- * are then decoded as the records' times pass (samples in time order
- * among the recorded ones); the AUXTRACE records fed later are skipped.
- * 0 or -errno / the reader's error.
+ * Reads the instruction trace ahead, through a second reader over the
+ * bytes the decoder's reader holds (a pipe's too), as perf does with a
+ * file's AUXTRACE index: with timestamps the queues are then decoded as
+ * the records' times pass (samples in time order among the recorded
+ * ones); the AUXTRACE records fed later are skipped. 0, -errno or the
+ * reader's error.
  */
-PK_API int pk_itrace_queue_file(struct pk_itrace *it, const char *path);
+PK_API int pk_itrace_read_ahead(struct pk_itrace *it);
 /* Feeds one record (call before the session applies it). Samples due
  * are delivered first. 0 or a callback's / decoder's error (-errno). */
 PK_API int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec);
@@ -232,6 +232,12 @@ enum {
 	PK_ITRACE_UNSYNTH_EVENTS = 1 << 3,	/* I: event trace (CFE/EVD) */
 };
 PK_API unsigned pk_itrace_unsynthesized(const struct pk_itrace *it);
+/* The fields of a struct pk_sample that IS gives (sample type
+ * SAMPLE_TYPE: its event's; ids, raw payload and the rest left as they
+ * are): a synthesized sample as the tools' sample paths take one. */
+struct pk_sample;
+PK_API void pk_itrace_sample_fill(const struct pk_itrace_sample *is,
+				  uint64_t sample_type, struct pk_sample *sm);
 /* The number of decoder errors so far (perf's closing warning). */
 PK_API uint64_t pk_itrace_nr_errors(const struct pk_itrace *it);
 

@@ -9,26 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 #include "base/base.h"
+#include "base/bytes.h"
 #include "itrace/itrace_int.h"
 
-#define RD64(p, o) pk__rd64((const uint8_t *)(p) + (o))
-#define RD32(p, o) pk__rd32((const uint8_t *)(p) + (o))
-
-static inline uint64_t pk__rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static inline uint32_t pk__rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
+/* (records in host byte order) */
+#define RD64(p, o) pk_ld64((const uint8_t *)(p) + (o), false)
+#define RD32(p, o) pk_ld32((const uint8_t *)(p) + (o), false)
 
 /* perf's branches_filter: which branch samples c and r keep. */
 static uint32_t branch_filter(const struct pk_itrace_opts *o)
@@ -207,6 +193,21 @@ static int synth_events(struct pk_itrace *it)
 		err = add_synth(it, -1, &a, "evt");
 	}
 	return err;
+}
+
+void pk_itrace_sample_fill(const struct pk_itrace_sample *is,
+			   uint64_t sample_type, struct pk_sample *sm)
+{
+	sm->sample_type = sample_type;
+	sm->pid = (uint32_t)is->pid;
+	sm->tid = (uint32_t)is->tid;
+	sm->cpu = (uint32_t)is->cpu;
+	sm->time = is->time;
+	sm->ip = is->ip;
+	sm->addr = is->addr;
+	sm->period = is->period;
+	sm->callchain.nr = is->nr_callchain;
+	sm->callchain.ips = is->callchain;
 }
 
 unsigned pk_itrace_unsynthesized(const struct pk_itrace *it)
@@ -484,11 +485,10 @@ int pk_itrace_flush(struct pk_itrace *it)
 	return 0;
 }
 
-int pk_itrace_queue_file(struct pk_itrace *it, const char *path)
+int pk_itrace_read_ahead(struct pk_itrace *it)
 {
 	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
-	struct pk_perfdata *pd = path ? pk_perfdata_open(path, &o) :
-				 pk_perfdata_reopen(it->pd, &o);
+	struct pk_perfdata *pd = pk_perfdata_reopen(it->pd, &o);
 	struct pk_record rec;
 	int err;
 
