@@ -57,6 +57,8 @@ struct evinfo {
 	int type;
 	char *name;
 	bool callchain;
+	bool bts;		/* perf's is_bts_event */
+	uint64_t period;	/* the attr's (no PERF_SAMPLE_PERIOD) */
 };
 
 struct out {
@@ -170,6 +172,37 @@ static void ob_pad(struct ob *o, const char *s, int width, bool left)
 	o->len += n + pad;
 }
 
+/* The 8 hex digits of X, most significant first (in memory order), as
+ * 8 bytes: nibbles spread to bytes, then made ASCII, all at once. */
+static inline uint64_t hex8(uint32_t x)
+{
+	uint64_t y = x;
+
+	y = (y | (y << 16)) & 0x0000ffff0000ffffull;
+	y = (y | (y << 8)) & 0x00ff00ff00ff00ffull;
+	y = (y | (y << 4)) & 0x0f0f0f0f0f0f0f0full;
+	/* '0'..'9', and 'a'.. for the bytes over 9 */
+	y += 0x3030303030303030ull +
+	     (((y + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull) * 39;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	y = __builtin_bswap64(y);
+#endif
+	return y;
+}
+
+/* "%16" PRIx64: addresses, line after line. */
+static inline void ob_hex16(struct ob *o, uint64_t v)
+{
+	char *p = ob_room(o, 16);
+	uint64_t hi = hex8((uint32_t)(v >> 32)), lo = hex8((uint32_t)v);
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+
+	memcpy(p, &hi, 8);
+	memcpy(p + 8, &lo, 8);
+	memset(p, ' ', (size_t)(16 - n));
+	o->len += 16;
+}
+
 /* Unsigned V in BASE (10/16), right-aligned to WIDTH with FILL ('0' or
  * ' '), or left-aligned with LEFT. */
 static inline void ob_num(struct ob *o, uint64_t v, unsigned base, int width,
@@ -179,6 +212,10 @@ static inline void ob_num(struct ob *o, uint64_t v, unsigned base, int width,
 	char tmp[24];
 	int n = 0;
 
+	if (base == 16 && width == 16 && fill == ' ' && !left) {
+		ob_hex16(o, v);
+		return;
+	}
 	if (base == 16) {	/* shifts, not divisions */
 		do {
 			tmp[n++] = dig[v & 15];
@@ -341,6 +378,10 @@ static int setup(struct out *s)
 			return -ENOMEM;
 		e->callchain = (a->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 		any_cc |= e->callchain;
+		e->bts = a->type == PERF_TYPE_HARDWARE &&
+			 (a->config & PERF_COUNT_HW_BRANCH_INSTRUCTIONS) &&
+			 a->sample_period == 1 && !a->freq;
+		e->period = a->sample_period;
 		len = (int)strlen(e->name);
 		if (len > s->name_width)
 			s->name_width = len;
@@ -917,8 +958,7 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	if (f & SF_PERIOD) {
 		/* without PERF_SAMPLE_PERIOD perf shows the attr's period */
 		ob_num(o, (sm->sample_type & PERF_SAMPLE_PERIOD) ? sm->period :
-		       pk_perfdata_attr(s->pd, (unsigned)attr)->sample_period,
-		       10, 10, ' ', false);
+		       e->period, 10, 10, ' ', false);
 		ob_ch(o, ' ');
 	}
 	if (f & SF_EVNAME) {
@@ -942,11 +982,7 @@ head_done:
 	if (f & SF_FLAGS)
 		put_flags(s);
 
-	/* perf's is_bts_event: branch instructions, every one */
-	const struct perf_event_attr *ea = pk_perfdata_attr(s->pd, (unsigned)attr);
-	bool bts = ea->type == PERF_TYPE_HARDWARE &&
-		   (ea->config & PERF_COUNT_HW_BRANCH_INSTRUCTIONS) &&
-		   ea->sample_period == 1 && !ea->freq;
+	bool bts = e->bts;
 
 	if (s->cur && (f & SF_SYNTH) && e->type == ST_SYNTH)
 		put_synth(s, s->cur);
@@ -972,6 +1008,9 @@ head_done:
 		if (cc) {
 			ob_ch(o, '\n');
 			put_callchain(s, f, sm);
+		} else if (!(f & (SF_SYM | SF_DSO | SF_SRCLINE))) {
+			ob_ch(o, ' ');
+			ob_hex16(o, sm->ip);	/* the address alone */
 		} else {
 			ob_ch(o, ' ');
 			uint16_t cm = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;

@@ -246,6 +246,15 @@ PK_API int pk_pt_insn_next_ip(const struct pk_pt_insn_decoder *dec,
 PK_API int pk_pt_insn_set_image(struct pk_pt_insn_decoder *dec,
 				const struct pk_pt_image *img);
 
+/* The instruction at IP in MODE as the decoder knows it (from its cache,
+ * else decoded from its image and kept), for callers that step through
+ * the instructions of a block pk_pt_insn_next_block() returned: ip,
+ * size, iclass and mode are set; the bytes only on a miss (read them
+ * with pk_pt_image_read() when wanted). The flow is not moved. 0, or
+ * PK_PT_ERR_NOMAP / PK_PT_ERR_BAD_INSN. */
+PK_API int pk_pt_insn_at(struct pk_pt_insn_decoder *dec, uint64_t ip,
+			 enum pk_pt_exec_mode mode, struct pk_pt_insn *insn);
+
 /* TNT bits read but not yet used by conditional branches: a decoder
  * that reads packets only when it needs one (perf's) meets the packets
  * after them once these run out. */

@@ -737,21 +737,38 @@ static int events(struct walk *w, int status)
 	return status;
 }
 
-/* The instruction of the I-th sample in block BLK (1-based K), decoded
- * from the code: 0, or -1 when the code cannot be read. */
-static int nth_insn(struct walk *w, const struct pk_pt_block *blk,
-		    uint32_t k, struct pk_pt_insn *in)
-{
-	uint64_t ip = blk->ip, target;
+/* A place in a block being stepped through: the K-th instruction (from
+ * 1) at IP, its size once known. */
+struct bpos {
+	uint64_t ip;
+	uint32_t k;
+	uint8_t size;
+};
 
-	for (uint32_t i = 1; ; i++) {
-		if (pk_pt_insn_decode(w->img, ip, (enum pk_pt_exec_mode)blk->mode,
-				      in, &target) < 0)
+/* The K-th instruction of block BLK (K at or past P's), stepped to from
+ * P through the decoder's cache: 0, or -1 when the code cannot be read.
+ * Its bytes are read when the samples show them. */
+static int nth_insn(struct walk *w, const struct pk_pt_block *blk,
+		    struct bpos *p, uint32_t k, struct pk_pt_insn *in)
+{
+	for (;;) {
+		if (p->k < k && p->size) {
+			p->ip += p->size;
+			p->k++;
+			p->size = 0;
+			continue;
+		}
+		if (pk_pt_insn_at(w->dec, p->ip,
+				  (enum pk_pt_exec_mode)blk->mode, in) < 0)
 			return -1;
-		if (i == k)
-			return 0;
-		ip += in->size;
+		p->size = in->size;
+		if (p->k == k)
+			break;
 	}
+	memset(in->raw, 0, sizeof(in->raw));
+	if (w->it->opts.insn_bytes)
+		pk_pt_image_read(w->img, in->ip, in->raw, in->size);
+	return 0;
 }
 
 /* A run of instructions: the branch before it went to its start, a
@@ -776,6 +793,7 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 	w->next_ip = blk->end_ip + blk->end_size;
 	bool end_sample = false;
 	uint32_t pos = 0;	/* instructions of the block counted */
+	struct bpos bp = { blk->ip, 1, 0 };
 
 	while (w->period && w->cnt + (blk->ninsn - pos) >= w->period) {
 		uint32_t k = pos + (uint32_t)(w->period - w->cnt);
@@ -786,7 +804,7 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 			end_sample = true; /* with the branch's outcome */
 			break;
 		}
-		if (nth_insn(w, blk, k, &in) == 0) {
+		if (nth_insn(w, blk, &bp, k, &in) == 0) {
 			if (def_here && in.ip >= w->def[0].ip)
 				flush_def(w), def_here = false;
 			isample(w, &in, 0, 0, NULL);

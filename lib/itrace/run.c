@@ -71,8 +71,9 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 		w->cbr2khz = pk__it_ns_to_ticks(&it->info, 1000000000ull) /
 			     it->info.max_non_turbo_ratio / 1000;
 	config(it, &cfg);
-	/* every instruction seen only for i samples of short periods */
-	w->blocks = !w->tick && (!w->period || w->period >= 16);
+	/* every instruction seen only for time periods (each instruction
+	 * may be the one the time allows) */
+	w->blocks = !w->tick;
 	if (it->opts.callchain) {
 		w->chain = pk__calloc(it->opts.callchain_sz + 2, sizeof(uint64_t));
 		if (!w->chain)

@@ -113,6 +113,40 @@ int pk_pt_insn_set_image(struct pk_pt_insn_decoder *d,
 	return 0;
 }
 
+int pk_pt_insn_at(struct pk_pt_insn_decoder *d, uint64_t ip,
+		  enum pk_pt_exec_mode mode, struct pk_pt_insn *insn)
+{
+	struct cache_ent *c;
+	uint64_t target;
+	int err;
+
+	if (!d || !insn)
+		return PK_ERR_INTERNAL;
+	c = &d->cache[(ip ^ (ip >> d->cache_bits)) &
+		      ((1u << d->cache_bits) - 1)];
+	if (c->valid && c->ip == ip && c->mode == mode) {
+		insn->ip = ip;
+		insn->size = c->size;
+		insn->iclass = c->iclass;
+		insn->mode = c->mode;
+		insn->speculative = 0;
+		return 0;
+	}
+	err = pk_pt_insn_decode(d->img, ip, mode, insn, &target);
+	if (err < 0)
+		return err;
+	/* kept as the walk keeps what it decodes (no growth counted: the
+	 * walk's own misses size the cache) */
+	c->absolute = insn->size == 11 && insn->raw[0] == 0xd5;
+	c->ip = ip;
+	c->target = target;
+	c->size = insn->size;
+	c->iclass = insn->iclass;
+	c->mode = (uint8_t)mode;
+	c->valid = 1;
+	return 0;
+}
+
 int pk_pt_insn_tnt_left(const struct pk_pt_insn_decoder *d)
 {
 	return d ? (int)d->tnt_n : PK_ERR_INTERNAL;

@@ -333,11 +333,19 @@ static size_t decode_pk(const struct prog *p, const struct gen *g,
 					goto out;
 				k++;
 				if (i + 1 < b.ninsn) {
-					struct pk_pt_insn in;
+					/* stepped through the decoder's
+					 * cache (the flow stays), checked
+					 * against a fresh decode */
+					struct pk_pt_insn in, c;
 					uint64_t t;
 
 					pk_pt_insn_decode(img, ip, PK_PT_MODE_64,
 							  &in, &t);
+					if (pk_pt_insn_at(d, ip, PK_PT_MODE_64,
+							  &c) < 0 ||
+					    c.ip != ip || c.size != in.size ||
+					    c.iclass != in.iclass)
+						goto out;
 					ip += in.size;
 				}
 			}
