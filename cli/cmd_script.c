@@ -65,6 +65,10 @@ static void usage(FILE *f)
 		"      --insn-trace      every instruction with its bytes (i0nse)\n"
 		"      --call-trace      calls, indented by depth (cewp)\n"
 		"      --call-ret-trace  calls and returns, indented (crewp)\n"
+		"      --show-task-events, --show-mmap-events, --show-switch-events,\n"
+		"      --show-namespace-events, --show-lost-events, --show-round-events,\n"
+		"      --show-bpf-events, --show-cgroup-events, --show-text-poke-events\n"
+		"                        those side-band records among the samples\n"
 		"  -G, --hide-call-graph do not print callchains\n"
 		"      --max-stack N     callchain entries to show, each of the\n"
 		"                        kernel's and the unwound user part (127)\n"
@@ -341,6 +345,15 @@ int cmd_script(int argc, char **argv)
 		{ "insn-trace", no_argument, NULL, SO_INSN_TRACE },
 		{ "call-trace", no_argument, NULL, SO_CALL_TRACE },
 		{ "call-ret-trace", no_argument, NULL, SO_CALL_RET_TRACE },
+		{ "show-task-events", no_argument, NULL, SO_SHOW_TASK },
+		{ "show-mmap-events", no_argument, NULL, SO_SHOW_MMAP },
+		{ "show-switch-events", no_argument, NULL, SO_SHOW_SWITCH },
+		{ "show-namespace-events", no_argument, NULL, SO_SHOW_NS },
+		{ "show-lost-events", no_argument, NULL, SO_SHOW_LOST },
+		{ "show-round-events", no_argument, NULL, SO_SHOW_ROUND },
+		{ "show-bpf-events", no_argument, NULL, SO_SHOW_BPF },
+		{ "show-cgroup-events", no_argument, NULL, SO_SHOW_CGROUP },
+		{ "show-text-poke-events", no_argument, NULL, SO_SHOW_TEXT_POKE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -388,7 +401,9 @@ int cmd_script(int argc, char **argv)
 		return 0;
 	}
 	{
-		PK_OPTS(pk_perfdata_opts, o, .file_order = s.file_order);
+		/* perf shows rounds in the file's order (no sorting) */
+		PK_OPTS(pk_perfdata_opts, o, .file_order = s.file_order ||
+			(s.so.show & (1u << (SO_SHOW_ROUND - SO_SHOW_TASK))));
 
 		s.pd = pk_perfdata_open(s.input, &o);
 	}

@@ -51,6 +51,9 @@ struct script_opts {
 	struct pk_itrace_opts itrace;
 	bool no_itrace;
 	int pad_dso;                     /* --call-trace: dso names to 50 */
+	/* --show-*-events: the side-band records shown among the samples,
+	 * one bit per SO_SHOW_* (1 << (code - SO_SHOW_TASK)) */
+	unsigned show;
 	/* -D: each record to DUMP first (its text on stdout, through the
 	 * sink), then its sample line; the trace is not decoded */
 	int (*dump)(void *ctx, struct pk_session *s,
@@ -79,7 +82,9 @@ bool script_filter_pass(const struct script_filter *f,
 
 /* Long options of the instruction trace (getopt codes). */
 enum { SO_ITRACE = 0x200, SO_NO_ITRACE, SO_INSN_TRACE, SO_CALL_TRACE,
-       SO_CALL_RET_TRACE };
+       SO_CALL_RET_TRACE, SO_SHOW_TASK, SO_SHOW_MMAP, SO_SHOW_SWITCH,
+       SO_SHOW_NS, SO_SHOW_LOST, SO_SHOW_ROUND, SO_SHOW_BPF,
+       SO_SHOW_CGROUP, SO_SHOW_TEXT_POKE };
 
 /* Takes option C (getopt code of cmd_script) with ARG: 0 when it was a
  * sample-output option (errors set o->bad), -1 otherwise. */

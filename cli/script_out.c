@@ -99,6 +99,13 @@ struct out {
 		bool valid;
 	} hc;
 	bool aux_file;          /* the file has HEADER_AUXTRACE */
+	/* --show-*-events: a record shown once the session applied it (the
+	 * thread names it changes), kept until the next record */
+	struct pk_record side;
+	void *side_buf;
+	size_t side_cap;
+	bool have_side;
+	bool pt_info;           /* an Intel PT AUXTRACE_INFO was read */
 	/* AUX records, and those that lost data, had gaps, collided */
 	uint64_t aux_n, aux_lost, aux_partial, aux_collision;
 };
@@ -305,23 +312,27 @@ static const char *ev_name(struct out *s, unsigned i)
 static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 		      const char *name)
 {
-	static const struct { uint32_t f; uint64_t st; const char *what, *field; } req[] = {
-		{ SF_IP, PERF_SAMPLE_IP, "IP", "ip" },
-		{ SF_ADDR, PERF_SAMPLE_ADDR, "ADDR", "addr" },
-		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID", "tid" },
-		{ SF_TIME, PERF_SAMPLE_TIME, "TIME", "time" },
-		{ SF_CPU, PERF_SAMPLE_CPU, "CPU", "cpu" },
-		{ SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", "data_src" },
+	/* AUX: a field a file with an AUX area trace may show though the
+	 * event lacks it (perf's allow_user_set: synthesized samples have
+	 * it) */
+	static const struct { uint32_t f; uint64_t st; const char *what, *field; bool aux; } req[] = {
+		{ SF_IP, PERF_SAMPLE_IP, "IP", "ip", false },
+		{ SF_ADDR, PERF_SAMPLE_ADDR, "ADDR", "addr", true },
+		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID", "tid", false },
+		{ SF_TIME, PERF_SAMPLE_TIME, "TIME", "time", false },
+		{ SF_CPU, PERF_SAMPLE_CPU, "CPU", "cpu", true },
+		{ SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", "data_src",
+		  true },
 		{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
-		  "WEIGHT", "weight" },
+		  "WEIGHT", "weight", true },
 		{ SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT",
-		  "ins_lat" },
+		  "ins_lat", false },
 		{ SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR",
-		  "phys_addr" },
+		  "phys_addr", true },
 		{ SF_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE,
-		  "DATA_PAGE_SIZE", "data_page_size" },
+		  "DATA_PAGE_SIZE", "data_page_size", false },
 		{ SF_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
-		  "CODE_PAGE_SIZE", "code_page_size" },
+		  "CODE_PAGE_SIZE", "code_page_size", false },
 	};
 	uint32_t *f = &s->fields[t];
 
@@ -331,10 +342,7 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 		if (!(*f & req[i].f) || (a->sample_type & req[i].st))
 			continue;
 		if (s->o->f.t[t].user_set_fields & req[i].f) {
-			/* perf lets a file with an AUX area trace, and the
-			 * dummy event, have fields they lack */
-			if (s->aux_file || (a->type == PERF_TYPE_SOFTWARE &&
-					    a->config == PERF_COUNT_SW_DUMMY))
+			if (s->aux_file && req[i].aux)
 				continue;
 			fprintf(stderr, "Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.\n",
 				name, req[i].what, req[i].field);
@@ -385,10 +393,11 @@ static int setup(struct out *s)
 		len = (int)strlen(e->name);
 		if (len > s->name_width)
 			s->name_width = len;
-		/* perf checks the first event of each type it finds by the
-		 * type's number: other PMUs only when one has type 7
-		 * (PERF_TYPE_MAX + 1); synthesized ones when made */
-		if (seen[e->type] || (e->type == ST_OTHER && a->type != 7))
+		/* perf checks the first event of each output type, dummy
+		 * events left out (find_first_output_type); synthesized
+		 * ones when made */
+		if (seen[e->type] || (a->type == PERF_TYPE_SOFTWARE &&
+				      a->config == PERF_COUNT_SW_DUMMY))
 			continue;
 		seen[e->type] = true;
 		if (s->o->filt.cpus && !(a->sample_type & PERF_SAMPLE_CPU)) {
@@ -887,6 +896,53 @@ static void put_insn(struct out *s, uint32_t f, const struct pk_itrace_sample *i
 	}
 }
 
+/* perf_sample__fprintf_start: comm, pid/tid, [cpu], time. CC: the
+ * callchain follows (the comm is not padded then). */
+static void put_start(struct out *s, uint32_t f, const struct pk_sample *sm,
+		      const char *comm, bool cc)
+{
+	struct ob *o = &s->ob;
+
+	if (f & SF_COMM) {
+		if ((f & SF_IP) && cc) {
+			ob_str(o, comm);
+			ob_ch(o, ' ');
+		} else {
+			ob_pad(o, comm, 16, false);
+			ob_ch(o, ' ');
+		}
+	}
+	if ((f & SF_PID) && (f & SF_TID)) {
+		ob_int(o, (int32_t)sm->pid, 5, false);
+		ob_ch(o, '/');
+		ob_int(o, (int32_t)sm->tid, 5, true);
+		ob_ch(o, ' ');
+	} else if (f & (SF_PID | SF_TID)) {
+		ob_int(o, (int32_t)((f & SF_PID) ? sm->pid : sm->tid), 5, false);
+		ob_ch(o, ' ');
+	}
+	if (f & SF_CPU) {
+		ob_ch(o, '[');
+		if ((int32_t)sm->cpu < 0) {	/* "%03d" of -1: "-01" */
+			char t[16];
+
+			snprintf(t, sizeof(t), "%03d", (int)(int32_t)sm->cpu);
+			ob_str(o, t);
+		} else {
+			ob_int(o, (int32_t)sm->cpu, 3, false);
+			if (sm->cpu < 100) { /* "%03d" */
+				char *p = o->b + o->len - 3;
+
+				for (int i = 0; i < 2 && p[i] == ' '; i++)
+					p[i] = '0';
+			}
+		}
+		ob_put(o, "] ", 2);
+	}
+	if (f & SF_TIME)
+		put_time(s, sm->time);
+}
+
 /* Prints one sample as event ATTR's with thread name COMM (NULL: never
  * named). */
 static int print_sample(struct out *s, const struct pk_record *rec, int attr,
@@ -924,37 +980,7 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 		o->len += hc->len;
 		goto head_done;
 	}
-	if (f & SF_COMM) {
-		if ((f & SF_IP) && cc) {
-			ob_str(o, comm);
-			ob_ch(o, ' ');
-		} else {
-			ob_pad(o, comm, 16, false);
-			ob_ch(o, ' ');
-		}
-	}
-	if ((f & SF_PID) && (f & SF_TID)) {
-		ob_int(o, (int32_t)sm->pid, 5, false);
-		ob_ch(o, '/');
-		ob_int(o, (int32_t)sm->tid, 5, true);
-		ob_ch(o, ' ');
-	} else if (f & (SF_PID | SF_TID)) {
-		ob_int(o, (int32_t)((f & SF_PID) ? sm->pid : sm->tid), 5, false);
-		ob_ch(o, ' ');
-	}
-	if (f & SF_CPU) {
-		ob_ch(o, '[');
-		ob_int(o, (int32_t)sm->cpu, 3, false);
-		if (sm->cpu < 100) { /* "%03d" */
-			char *p = o->b + o->len - 3;
-
-			for (int i = 0; i < 2 && p[i] == ' '; i++)
-				p[i] = '0';
-		}
-		ob_put(o, "] ", 2);
-	}
-	if (f & SF_TIME)
-		put_time(s, sm->time);
+	put_start(s, f, sm, comm, cc);
 	if (f & SF_PERIOD) {
 		/* without PERF_SAMPLE_PERIOD perf shows the attr's period */
 		ob_num(o, (sm->sample_type & PERF_SAMPLE_PERIOD) ? sm->period :
@@ -1151,6 +1177,10 @@ static int itrace_open(struct out *s)
 	for (int t = 0; t < ST_MAX; t++)
 		if (s->o->f.t[t].fields & (SF_INSN | SF_INSNLEN))
 			s->o->itrace.insn_bytes = true;
+	/* perf keeps the thread stacks when hardware events (branches,
+	 * instructions) show callindent, however it was asked for */
+	if (s->o->f.t[ST_HW].fields & SF_CALLINDENT)
+		s->o->itrace.thread_stack = true;
 	s->it = pk_itrace_new(s->pd, s->sess, &s->o->itrace, itrace_sample, s);
 	if (!s->it)
 		return errno == ENOMEM ? -ENOMEM : 0;
@@ -1175,6 +1205,167 @@ static void aux_unread(struct out *s)
 		  s->o->input ? s->o->input : "perf.data");
 }
 
+/* ---- --show-*-events: side-band records among the samples ---- */
+
+static unsigned show_bit(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_COMM: case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
+		return 1u << (SO_SHOW_TASK - SO_SHOW_TASK);
+	case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2:
+		return 1u << (SO_SHOW_MMAP - SO_SHOW_TASK);
+	case PERF_RECORD_SWITCH: case PERF_RECORD_SWITCH_CPU_WIDE:
+		return 1u << (SO_SHOW_SWITCH - SO_SHOW_TASK);
+	case PERF_RECORD_NAMESPACES:
+		return 1u << (SO_SHOW_NS - SO_SHOW_TASK);
+	case PERF_RECORD_LOST:
+		return 1u << (SO_SHOW_LOST - SO_SHOW_TASK);
+	case PK_RECORD_FINISHED_ROUND:
+		return 1u << (SO_SHOW_ROUND - SO_SHOW_TASK);
+	case PERF_RECORD_KSYMBOL: case PERF_RECORD_BPF_EVENT:
+		return 1u << (SO_SHOW_BPF - SO_SHOW_TASK);
+	case PERF_RECORD_CGROUP:
+		return 1u << (SO_SHOW_CGROUP - SO_SHOW_TASK);
+	case PERF_RECORD_TEXT_POKE:
+		return 1u << (SO_SHOW_TEXT_POKE - SO_SHOW_TASK);
+	}
+	return 0;
+}
+
+/* perf's evlist__id2evsel for a record: its id's event, else the first
+ * event when there is one or the file has no sample_id_all. */
+static int side_attr(const struct out *s, const struct pk_record *rec)
+{
+	if (rec->attr >= 0)
+		return rec->attr;
+	if (s->nr_ev == 1 || (s->nr_ev &&
+			      !pk_perfdata_attr(s->pd, 0)->sample_id_all))
+		return 0;
+	return -1;
+}
+
+/* The sample perf makes of a side-band record: its sample_id's fields
+ * (-1 where the attr has none), or without sample_id_all CPU 0, the
+ * record's own time (fork/exit) and thread. PID/TID: the thread the
+ * record is about (perf's print_event_with_time arguments). */
+static void side_sample(const struct out *s, const struct pk_record *rec,
+			int attr, struct pk_sample *sm, int32_t *pid,
+			int32_t *tid)
+{
+	const uint8_t *p = (const uint8_t *)(rec->hdr + 1);
+	const struct perf_event_attr *a = attr >= 0 ?
+		pk_perfdata_attr(s->pd, (unsigned)attr) : NULL;
+	struct pk_sample ps;
+	uint32_t u[3] = { 0 };
+	uint64_t t = 0;
+
+	memset(sm, 0, sizeof(*sm));
+	sm->pid = sm->tid = sm->cpu = (uint32_t)-1;
+	sm->time = (uint64_t)-1;
+	if (a && a->sample_id_all && !pk_sample_parse(s->pd, rec, &ps)) {
+		if (a->sample_type & PERF_SAMPLE_TID)
+			sm->pid = ps.pid, sm->tid = ps.tid;
+		if (a->sample_type & PERF_SAMPLE_TIME)
+			sm->time = ps.time;
+		if (a->sample_type & PERF_SAMPLE_CPU)
+			sm->cpu = ps.cpu;
+	}
+	*pid = (int32_t)sm->pid;
+	*tid = (int32_t)sm->tid;
+	switch (rec->type) {
+	case PERF_RECORD_COMM: case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2:
+	case PERF_RECORD_NAMESPACES:
+		if (rec->size >= 16) {
+			memcpy(u, p, 8);
+			*pid = (int32_t)u[0];
+			*tid = (int32_t)u[1];
+		}
+		break;
+	case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
+		if (rec->size >= 32) {
+			memcpy(u, p, 12);
+			memcpy(&t, p + 16, 8);
+			*pid = (int32_t)u[0];
+			*tid = (int32_t)u[2];
+		}
+		break;
+	}
+	if (a && !a->sample_id_all) {
+		sm->cpu = 0;
+		sm->time = t;
+		sm->pid = (uint32_t)*pid;
+		sm->tid = (uint32_t)*tid;
+	}
+}
+
+/* perf script's line of a side-band record: the start of a sample line
+ * by its event's fields (none for a finished round), then its text. */
+static void show_record(struct out *s, const struct pk_record *rec)
+{
+	const struct script_filter *flt = &s->o->filt;
+	struct pk_sample sm;
+	int32_t pid, tid;
+	int attr, n;
+	char text[8192], commbuf[16];
+
+	if (!s->ready && setup(s))
+		return;
+	attr = rec->type == PK_RECORD_FINISHED_ROUND ? -1 : side_attr(s, rec);
+	side_sample(s, rec, attr, &sm, &pid, &tid);
+	if (flt->cpus && sm.cpu != (uint32_t)-1 &&
+	    (sm.cpu >= 1024 || !(flt->cpus[sm.cpu / 64] & (1ull << (sm.cpu % 64)))))
+		return;
+	if (attr >= 0 && (unsigned)attr < s->nr_ev) {
+		const struct evinfo *e = &s->ev[attr];
+		const char *comm = tid == -1 ? ":-1" :
+				   pk_session_comm(s->sess, (uint32_t)tid);
+
+		if (!comm) {
+			snprintf(commbuf, sizeof(commbuf), ":%d", (int)tid);
+			comm = commbuf;
+		}
+		put_start(s, s->fields[e->type], &sm, comm,
+			  s->use_callchain && e->callchain);
+	}
+	n = pk_record_describe(s->pd, rec, text, sizeof(text));
+	if (n > 0)
+		ob_put(&s->ob, text, (size_t)n < sizeof(text) ? (size_t)n :
+		       sizeof(text) - 1);
+}
+
+/* The record kept until the session applied it, shown now. */
+static void show_pending(struct out *s)
+{
+	if (!s->have_side)
+		return;
+	s->have_side = false;
+	show_record(s, &s->side);
+}
+
+/* A record to show: an exit before the session forgets the thread, the
+ * others once applied (a comm's new name, a fork's child). */
+static int show_side(struct out *s, const struct pk_record *rec)
+{
+	if (rec->type == PERF_RECORD_EXIT ||
+	    rec->type == PK_RECORD_FINISHED_ROUND) {
+		show_record(s, rec);
+		return 0;
+	}
+	if (rec->size > s->side_cap) {
+		void *b = realloc(s->side_buf, rec->size);
+
+		if (!b)
+			return -ENOMEM;
+		s->side_buf = b;
+		s->side_cap = rec->size;
+	}
+	memcpy(s->side_buf, rec->hdr, rec->size);
+	s->side = *rec;
+	s->side.hdr = s->side_buf;
+	s->have_side = true;
+	return 0;
+}
+
 /* Every record: the AUX records' flags counted (perf's closing
  * warnings), then -D's dump, or the trace's decoder, or (a pipe whose
  * trace cannot be decoded) the word that it is not. */
@@ -1182,6 +1373,7 @@ static int on_record(void *ctx, struct pk_session *sess,
 		     const struct pk_record *rec)
 {
 	struct out *s = ctx;
+	int err;
 
 	if (rec->type == PERF_RECORD_AUX && rec->size >= 32) {
 		uint64_t fl;
@@ -1194,9 +1386,31 @@ static int on_record(void *ctx, struct pk_session *sess,
 	}
 	if (s->o->dump)
 		return dump_record(ctx, sess, rec);
-	if (s->it)	/* (before the session applies the record) */
-		return pk_itrace_record(s->it, rec);
-	if (s->pipe && !s->o->sink && rec->type == PK_RECORD_AUXTRACE_INFO)
+	if (rec->type == PK_RECORD_AUXTRACE_INFO && rec->size >= 12) {
+		uint32_t t;
+
+		memcpy(&t, (const char *)rec->hdr + 8, 4);
+		s->pt_info = t == 1;	/* PERF_AUXTRACE_INTEL_PT */
+	}
+	if (s->pt_info && rec->type < PK_RECORD_HEADER_ATTR &&
+	    (s->o->show & (1u << (SO_SHOW_ROUND - SO_SHOW_TASK)))) {
+		/* --show-round-events leaves the records unsorted, and perf's
+		 * Intel PT decoder refuses that at its first event */
+		ob_flush(&s->ob);
+		fprintf(stderr, "Intel Processor Trace requires ordered events\n"
+			"%#" PRIx64 " [%#x]: failed to process type: %u [%s]\n",
+			rec->offset, rec->size, rec->type, strerror(EINVAL));
+		return -EINVAL;
+	}
+	show_pending(s);
+	/* the trace decoded up to the record first (perf's auxtrace
+	 * handler runs before the tool's) */
+	if (s->it && (err = pk_itrace_record(s->it, rec)))
+		return err;
+	if ((s->o->show & show_bit(rec->type)) && show_side(s, rec))
+		return -ENOMEM;
+	if (!s->it && s->pipe && !s->o->sink &&
+	    rec->type == PK_RECORD_AUXTRACE_INFO)
 		aux_unread(s);
 	return 0;
 }
@@ -1259,6 +1473,8 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 		return 1;
 	}
 	err = pk_session_run(s.sess, pd, &tool, &s);
+	show_pending(&s);
+	free(s.side_buf);
 	if (!err && s.it)
 		err = pk_itrace_flush(s.it);
 	ob_flush(&s.ob);

@@ -83,6 +83,13 @@ live ticks-ns awk/perf.data --itrace=i1000ns
 live ticks-us-tsc awk/perf.tsc.data --itrace=i10us
 live ticks-t awk/perf.data --itrace=i64t
 live ticks-p-g echo/perf.data --itrace=i1usbpg
+# callindent asked for by -F keeps the thread stacks (perf: hardware
+# events' fields); side-band lines among the samples, the exit after the
+# samples its thread's trace gave (timeless: decoded at the exit)
+live plus-callindent awk/perf.data --itrace=cr -F +callindent
+live show-task echo/perf.data --itrace=be --show-task-events --show-mmap-events
+live show-task-tsc echo/perf.tsc.data --itrace=b --show-task-events
+live plus-cpu echo/perf.data --itrace=i100i -F +cpu
 # report --itrace: perf report's text, its random closing tip left out
 rlive() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2

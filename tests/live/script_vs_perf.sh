@@ -132,6 +132,30 @@ for f in branch-4.14 callgraph-3.8 ctx_switch_namespaces-4.14 forkexit-3.8 \
 		same "script_corpus_$f" "$C/perf.data.$f"
 done
 
+# --show-*-events: side-band records among the samples, each with the
+# start of a sample line by its event (dummy events' unchecked fields,
+# sample_id_all or not), on corpus files that have them; the lines must
+# be there (perf's output has PERF_RECORD_ lines of the kind)
+for c in "forkexit-3.8 task COMM" "forkexit-3.8 task EXIT" \
+	 "callgraph-3.8 task FORK" "singleprocess-3.8 mmap MMAP" \
+	 "systemwide.0-3.8 mmap MMAP" "ctx_switch_namespaces-4.14 switch SWITCH" \
+	 "ctx_switch_namespaces-4.14 namespace NAMESPACES" \
+	 "branch-4.14 round FINISHED_ROUND" "weight_struct round FINISHED_ROUND"; do
+	set -- $c
+	name=script_show_$2_$1_$3
+	need_shared "corpus/perf-data/perf.data.$1" "$name" || continue
+	same "$name" "$C/perf.data.$1" --show-$2-events
+	grep -q "PERF_RECORD_$3" "$T/p.out"
+	check "${name}_present" "perf shows no PERF_RECORD_$3 there" $? -eq 0
+done
+same script_show_all "$T/a.data" --show-task-events --show-mmap-events \
+	--show-switch-events --show-lost-events --show-namespace-events \
+	--show-bpf-events --show-cgroup-events --show-text-poke-events
+if need_shared corpus/perf-data/perf.data.intel_pt-4.14 script_show_round_pt; then
+	# perf's Intel PT decoder needs its records sorted
+	refuse script_show_round_pt "$C/perf.data.intel_pt-4.14" --show-round-events
+fi
+
 # an AUX area trace (Intel PT) is decoded: on the corpus' real recording
 # (kernel and user, per-CPU buffers, binaries absent) every PSB shows as
 # perf shows it (offset, time, CPU and the task the CPU ran), the
