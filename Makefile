@@ -130,6 +130,8 @@ $(BUILD)/tests/test_time_range: cli/time_range.c cli/cli.h
 # Test-only reference library (never linked into libperfkit).
 TEST_LDLIBS_test_pt_libipt = -lipt
 TEST_LDLIBS_test_pt_flow = -lipt
+# skips itself where libipt-dev is missing (no intel-pt.h)
+TEST_LDLIBS_test_pt_libipt_flow = $(if $(wildcard /usr/include/intel-pt.h),-lipt)
 BENCH_LDLIBS_pt_packet_bench = -lipt
 BENCH_LDLIBS_pt_flow_bench = -lipt
 

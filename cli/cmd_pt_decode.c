@@ -173,7 +173,10 @@ static void print_event(const struct pk_pt_event *e, const struct dec_opts *o)
 		ip_suffix(e, o);
 		break;
 	case PK_PT_EV_TRIG:
-		printf("trig %x", e->u.trig.trbv);
+		/* ptxed: two hex digits; the instruction count is used up
+		 * by the time the event is delivered */
+		printf("trig %02x%s", e->u.trig.trbv,
+		       e->u.trig.mult ? ", mult" : "");
 		ip_suffix(e, o);
 		break;
 	default:

@@ -468,6 +468,33 @@ static bool pgd_binds(const struct pk_pt_insn_decoder *d, const struct qev *e,
 	}
 }
 
+/* VMPTRLD (0f c7 /6, memory operand, no 66/f3 prefix; REX allowed). */
+static bool is_vmptrld(const struct pk_pt_insn *insn)
+{
+	const uint8_t *b = insn->raw;
+
+	if ((b[0] & 0xf0) == 0x40)
+		b++;
+	return b[0] == 0x0f && b[1] == 0xc7 && ((b[2] >> 3) & 7) == 6 &&
+	       (b[2] >> 6) != 3;
+}
+
+/* Does the PIP, VMCS or PTWRITE event E (without IP) bind to INSN? A
+ * PIP to a CR3 write or far branch (VM entries included), a VMCS to a
+ * far branch or VMPTRLD, a PTWRITE to a PTWRITE. */
+static bool binds_to(const struct qev *e, const struct pk_pt_insn *insn)
+{
+	switch (e->ev.type) {
+	case PK_PT_EV_PTWRITE:
+		return insn->iclass == PK_PT_IC_PTWRITE;
+	case PK_PT_EV_VMCS:
+		return is_far(insn->iclass) || is_vmptrld(insn);
+	default:
+		return insn->iclass == PK_PT_IC_MOV_CR3 ||
+		       is_far(insn->iclass);
+	}
+}
+
 static void push_ret(struct pk_pt_insn_decoder *d, uint64_t ip)
 {
 	d->rs_top = (d->rs_top + 1) % RSMAX;
@@ -802,6 +829,7 @@ static inline bool looped(struct pk_pt_insn_decoder *d, bool queried,
 int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 {
 	uint64_t target = 0, nip = 0;
+	uint32_t bound = 0;
 	int err;
 
 	if (!d || !insn)
@@ -839,10 +867,10 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 			d->have_resume = true;
 			return status(d);
 		}
-		if (e->ev.type == PK_PT_EV_PTWRITE ?
-		    insn->iclass != PK_PT_IC_PTWRITE :
-		    insn->iclass != PK_PT_IC_MOV_CR3 && !is_far(insn->iclass))
+		/* one event of each kind binds to an instruction */
+		if (!binds_to(e, insn) || (bound & 1u << e->ev.type))
 			break;
+		bound |= 1u << e->ev.type;
 		e->bind = B_NOW;	/* and the next may bind here too */
 	}
 	d->queried = false;

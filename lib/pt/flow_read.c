@@ -10,6 +10,7 @@
 
 static void pt_fl_push_event(struct pk_pt_insn_decoder *d,
 			     const struct qev *e);
+static void pt_fl_ctx_error(struct pk_pt_insn_decoder *d);
 
 /* ---- packets ---- */
 
@@ -279,6 +280,12 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 		pk__pt_fl_take(d);
 		d->lib_off = fup_end;	/* libipt has read only the FUP */
 		pt_fl_push_event(d, &e);
+		/* they apply at the branch's target: its IP (none when the
+		 * branch disables tracing) */
+		for (unsigned i = 0; i < nside; i++) {
+			side[i].ev.ip = e.ev.ip;
+			side[i].ev.ip_suppressed = pgd || e.ev.ip_suppressed;
+		}
 		/* VMCS before paging, as libipt reports them */
 		for (unsigned i = nside; i-- > 0;)
 			if (side[i].ev.type == PK_PT_EV_VMCS)
@@ -348,28 +355,262 @@ void pk__pt_fl_flush_held(struct pk_pt_insn_decoder *d)
 	d->nheld = 0;
 }
 
-/* Type of the next non-timing packet after the current position, without
- * consuming anything (PK_PT_NTYPES at the end). */
-static uint8_t pt_fl_type_ahead(struct pk_pt_insn_decoder *d)
+/* ---- OVF: where the overflow resolved (libipt's rules) ---- */
+
+/* Starts the look-ahead decoder at the main decoder's position. */
+static bool pt_fl_scan_start(struct pk_pt_insn_decoder *d)
 {
-	struct pk_pt_packet p;
 	uint64_t off;
 
-	if (pk_pt_offset(d->pkt, &off) < 0 || pk_pt_sync_set(d->scan, off) < 0)
-		return PK_PT_NTYPES;
-	while (pk_pt_next(d->scan, &p) > 0)
-		if (!pt_fl_is_timing(p.type))
-			return p.type;
-	return PK_PT_NTYPES;
+	return pk_pt_offset(d->pkt, &off) >= 0 &&
+	       pk_pt_sync_set(d->scan, off) >= 0;
 }
 
-static void pt_fl_on_ovf(struct pk_pt_insn_decoder *d)
+/* Packets that tell nothing about PacketEn (timing, PAD, MNT). */
+static bool pt_fl_ovf_neutral(uint8_t t)
 {
-	const struct pk_pt_packet *p;
-	uint8_t ahead;
-	struct qev e;
+	return pt_fl_is_timing(t) || t == PK_PT_MNT || t == PK_PT_INVALID;
+}
 
-	pk__pt_fl_take(d);
+enum ovf_next { OVF_FUP, OVF_OFF, OVF_BAD, OVF_END };
+
+/* What the OVF binds to: a FUP (resolved with tracing on), another
+ * packet that needs PacketEn = 0 (resolved off), one that needs tracing
+ * on without a FUP first (TIP, TIP.PGD, TNT, PSBEND: bad context). */
+static enum ovf_next pt_fl_ovf_next(struct pk_pt_insn_decoder *d)
+{
+	struct pk_pt_packet p;
+
+	if (!pt_fl_scan_start(d))
+		return OVF_END;
+	for (;;) {
+		if (pk_pt_next(d->scan, &p) < 0)
+			return OVF_END;
+		if (pt_fl_ovf_neutral(p.type))
+			continue;
+		switch (p.type) {
+		case PK_PT_FUP:
+			return OVF_FUP;
+		case PK_PT_TIP: case PK_PT_TIP_PGD: case PK_PT_TNT_8:
+		case PK_PT_TNT_64: case PK_PT_PSBEND:
+			return OVF_BAD;
+		default:
+			return OVF_OFF;
+		}
+	}
+}
+
+/* Is there a FUP in the PSB+ the scan decoder just passed the PSB of? */
+static bool pt_fl_scan_header_fup(struct pk_pt_insn_decoder *d,
+				  uint64_t *ip)
+{
+	struct pk_pt_packet p;
+	struct pk_pt_last_ip lip;
+
+	memset(&lip, 0, sizeof(lip));
+	while (pk_pt_next(d->scan, &p) > 0) {
+		if (p.type == PK_PT_FUP) {
+			pk_pt_last_ip_update(&lip, p.u.ip.ipc, p.u.ip.ip);
+			return !pk_pt_last_ip_query(&lip, ip);
+		}
+		if (p.type == PK_PT_PSBEND || p.type == PK_PT_OVF)
+			return false;
+		if (!pt_fl_ovf_neutral(p.type) && p.type != PK_PT_MODE_EXEC &&
+		    p.type != PK_PT_MODE_TSX && p.type != PK_PT_PIP &&
+		    p.type != PK_PT_VMCS)
+			return false;
+	}
+	return false;
+}
+
+/* Drops packets up to offset END (applying timing ones). */
+static void pt_fl_skip_to(struct pk_pt_insn_decoder *d, uint64_t end)
+{
+	for (;;) {
+		const struct pk_pt_packet *p = pk__pt_fl_peek(d, true);
+
+		if (!p || d->next_off >= end)
+			return;
+		if (pt_fl_is_timing(p->type))
+			pt_fl_do_timing(d, p, false);
+		pk__pt_fl_take(d);
+	}
+}
+
+/* The recovery point an erratum gives after an OVF. */
+struct ovf_fix {
+	enum { FIX_NONE, FIX_OFF, FIX_AT_IP, FIX_AT_PSB } kind;
+	uint64_t off;		/* offset of the recovery packet */
+	uint64_t end;		/* ... and after it */
+	uint64_t ip;
+	bool ip_ok, tsx, intx, abrt;
+	bool reread;		/* the recovery packet is read again */
+};
+
+/* One packet of the SKD010 scan: true when the scan ends (FIX says how). */
+static bool pt_fl_skd010_step(struct pk_pt_insn_decoder *d,
+			      const struct pk_pt_packet *p, struct ovf_fix *f,
+			      struct pk_pt_last_ip *lip)
+{
+	switch (p->type) {
+	case PK_PT_TIP_PGD:	/* tracing was on: resume disabled after it */
+		f->kind = FIX_OFF;
+		return true;
+	case PK_PT_FUP: case PK_PT_TIP:	/* tracing was on: resume here */
+		pk_pt_last_ip_update(lip, p->u.ip.ipc, p->u.ip.ip);
+		f->ip_ok = p->u.ip.ipc && !pk_pt_last_ip_query(lip, &f->ip);
+		f->kind = FIX_AT_IP;
+		f->reread = p->type == PK_PT_FUP;
+		return true;
+	case PK_PT_PSB:
+		if (pt_fl_scan_header_fup(d, &f->ip)) {
+			f->ip_ok = true;
+			f->kind = FIX_AT_PSB;
+			f->reread = true;
+		}
+		return true;
+	case PK_PT_MODE_TSX:
+		if (f->tsx)	/* a second one: tracing is off */
+			return true;
+		f->tsx = true;
+		f->intx = p->u.tsx.intx;
+		f->abrt = p->u.tsx.abrt;
+		return false;
+	case PK_PT_PIP: case PK_PT_VMCS: case PK_PT_MODE_EXEC:
+	case PK_PT_PWRE: case PK_PT_PWRX: case PK_PT_EVD: case PK_PT_TRIG:
+		return false;	/* changes lost in the overflow anyway */
+	case PK_PT_EXSTOP:
+		return p->u.exstop.ip;
+	case PK_PT_PTW:
+		return p->u.ptw.ip;
+	case PK_PT_CFE:
+		return p->u.cfe.ip;
+	default:
+		return !pt_fl_ovf_neutral(p->type);
+	}
+}
+
+/* SKD010: the FUP after an OVF may be lost though tracing is on. The
+ * packets ahead tell: a TIP.PGD (resume disabled after it), a FUP or TIP
+ * (resume at its IP) or a PSB+ with a FUP (at that IP); a TIP.PGE, TNT
+ * or a packet that needs tracing off says the erratum did not hit. */
+static bool pt_fl_skd010(struct pk_pt_insn_decoder *d, struct ovf_fix *f)
+{
+	struct pk_pt_last_ip lip = d->lip;
+	struct pk_pt_packet p;
+
+	memset(f, 0, sizeof(*f));
+	if (!pt_fl_scan_start(d))
+		return false;
+	for (;;) {
+		uint64_t off;
+
+		pk_pt_offset(d->scan, &off);
+		if (pk_pt_next(d->scan, &p) < 0)
+			return false;
+		if (pt_fl_skd010_step(d, &p, f, &lip)) {
+			f->off = off;
+			f->end = off + p.size;
+			return f->kind != FIX_NONE;
+		}
+	}
+}
+
+/* APL11: a stray TIP.PGD may follow the OVF: resume disabled after it. */
+static bool pt_fl_apl11(struct pk_pt_insn_decoder *d, struct ovf_fix *f)
+{
+	struct pk_pt_packet p;
+
+	memset(f, 0, sizeof(*f));
+	if (!pt_fl_scan_start(d))
+		return false;
+	for (;;) {
+		uint64_t off;
+
+		pk_pt_offset(d->scan, &off);
+		if (pk_pt_next(d->scan, &p) < 0)
+			return false;
+		if (p.type == PK_PT_TIP_PGD) {
+			f->kind = FIX_OFF;
+			f->end = off + p.size;
+			return true;
+		}
+		if (!pt_fl_ovf_neutral(p.type) && p.type != PK_PT_CFE &&
+		    p.type != PK_PT_EVD && p.type != PK_PT_TRIG)
+			return false;
+	}
+}
+
+/* APL12: a FUP may follow the OVF though it resolved with tracing off;
+ * what comes after the FUP tells (a TIP.PGE, STOP, or a PSB+ without
+ * FUP: off; TNT, TIP, TIP.PGD: on). */
+static bool pt_fl_apl12(struct pk_pt_insn_decoder *d, struct ovf_fix *f)
+{
+	struct pk_pt_packet p;
+	uint64_t ip;
+	bool fup = false;
+
+	memset(f, 0, sizeof(*f));
+	if (!pt_fl_scan_start(d))
+		return false;
+	for (;;) {
+		uint64_t off;
+
+		pk_pt_offset(d->scan, &off);
+		if (pk_pt_next(d->scan, &p) < 0)
+			return false;
+		if (!fup) {	/* up to and including the FUP */
+			fup = p.type == PK_PT_FUP;
+			f->end = off + p.size;
+			continue;
+		}
+		switch (p.type) {
+		case PK_PT_TNT_8: case PK_PT_TNT_64: case PK_PT_TIP:
+		case PK_PT_TIP_PGD: case PK_PT_PSBEND: case PK_PT_OVF:
+		case PK_PT_BBP: case PK_PT_BIP: case PK_PT_BEP:
+			return false;
+		case PK_PT_PSB:
+			if (pt_fl_scan_header_fup(d, &ip))
+				return false;
+			f->kind = FIX_OFF;
+			return true;
+		case PK_PT_STOP: case PK_PT_TIP_PGE:
+			f->kind = FIX_OFF;
+			return true;
+		default:
+			break;
+		}
+	}
+}
+
+/* Applies an erratum's recovery point F to the overflow event E. */
+static void pt_fl_ovf_fix(struct pk_pt_insn_decoder *d, struct qev *e,
+			  const struct ovf_fix *f)
+{
+	struct qev t;
+
+	if (f->kind == FIX_OFF) {
+		pt_fl_skip_to(d, f->end);
+		pt_fl_push_event(d, e);
+		return;
+	}
+	/* FIX_AT_IP, FIX_AT_PSB: resume at the IP with tracing on; a FUP
+	 * or PSB+ is then read as usual, a TIP is used up */
+	pt_fl_skip_to(d, f->reread ? f->off : f->end);
+	e->ev.ip = f->ip;
+	e->ev.ip_suppressed = !f->ip_ok;
+	pt_fl_push_event(d, e);
+	if (f->tsx) {
+		pk__pt_fl_new_ev(&t, PK_PT_EV_TSX, B_FUP);
+		t.ev.u.tsx.speculative = f->intx;
+		t.ev.u.tsx.aborted = f->abrt;
+		pt_fl_push_event(d, &t);
+	}
+}
+
+/* Resets the flow's state at an OVF (held events are reported). */
+static void pt_fl_ovf_reset(struct pk_pt_insn_decoder *d)
+{
 	d->tnt_n = 0;
 	d->q_mode = PK_PT_MODE_UNKNOWN;
 	pk__pt_fl_flush_held(d);
@@ -382,29 +623,64 @@ static void pt_fl_on_ovf(struct pk_pt_insn_decoder *d)
 		pk_pt_tcal_ovf(&d->tcal);
 	else
 		pk_pt_tcal_init(&d->tcal);
-	pk__pt_fl_new_ev(&e, PK_PT_EV_OVERFLOW, B_NOW);
-	e.ev.ip_suppressed = 1;
-	ahead = pt_fl_type_ahead(d);
-	/* SKD010: the FUP after OVF may be lost; the TIP stands in for it */
-	if (ahead != PK_PT_FUP &&
-	    !(ahead == PK_PT_TIP && d->cfg.errata.skd010)) {
-		/* resolved with tracing disabled */
-		pt_fl_push_event(d, &e);
-		/* APL11: a stray TIP.PGD may follow the OVF */
-		if (ahead == PK_PT_TIP_PGD && d->cfg.errata.apl11) {
-			p = pk__pt_fl_peek(d, false);
-			if (p && p->type == PK_PT_TIP_PGD)
-				pk__pt_fl_take(d);
+}
+
+/* OVF resolved with tracing on: the event takes the FUP's IP (MNT
+ * packets before it are reported first, timing ones applied). */
+static void pt_fl_ovf_at_fup(struct pk_pt_insn_decoder *d, struct qev *e)
+{
+	for (;;) {
+		const struct pk_pt_packet *p = pk__pt_fl_peek(d, false);
+
+		if (p && p->type == PK_PT_MNT) {
+			pk__pt_fl_read_event(d);
+			continue;
 		}
+		if (p && p->type == PK_PT_FUP) {
+			e->ev.ip = d->next_ip;
+			e->ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
+			pk__pt_fl_take(d);
+		}
+		pt_fl_push_event(d, e);
 		return;
 	}
-	/* timing packets up to the FUP apply first */
-	p = pk__pt_fl_peek(d, false);
-	if (p && (p->type == PK_PT_FUP || p->type == PK_PT_TIP)) {
-		e.ev.ip = d->next_ip;
-		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
-		pk__pt_fl_take(d);
+}
+
+static void pt_fl_on_ovf(struct pk_pt_insn_decoder *d)
+{
+	uint64_t ovf_off = d->next_off;
+	enum ovf_next next;
+	struct ovf_fix f;
+	struct qev e;
+
+	pk__pt_fl_take(d);
+	pt_fl_ovf_reset(d);
+	pk__pt_fl_new_ev(&e, PK_PT_EV_OVERFLOW, B_NOW);
+	e.ev.ip_suppressed = 1;
+	next = pt_fl_ovf_next(d);
+	if (next == OVF_FUP) {
+		if (d->cfg.errata.apl12 && pt_fl_apl12(d, &f))
+			pt_fl_ovf_fix(d, &e, &f);
+		else
+			pt_fl_ovf_at_fup(d, &e);
+		return;
 	}
+	if (d->cfg.errata.skd010 && pt_fl_skd010(d, &f)) {
+		pt_fl_ovf_fix(d, &e, &f);
+		return;
+	}
+	if (next == OVF_BAD && d->cfg.errata.apl11 && pt_fl_apl11(d, &f)) {
+		pt_fl_ovf_fix(d, &e, &f);
+		return;
+	}
+	if (next == OVF_BAD && !d->opts.psb_events) {
+		/* tracing on without a FUP to resume at (perf's decoder,
+		 * psb_events, resumes at the next IP packet instead) */
+		pt_fl_ctx_error(d);
+		d->ctx_err_off = ovf_off;
+		return;
+	}
+	/* resolved with tracing disabled */
 	pt_fl_push_event(d, &e);
 }
 
