@@ -581,6 +581,8 @@ static void unsynthesized(struct walk *w, const struct pk_pt_event *ev)
 
 	if (w->lost || w->resync)	/* perf makes no sample off the flow */
 		return;
+	if (pk__it_synth(w, ev))
+		return;
 	switch (ev->type) {
 	case PK_PT_EV_PTWRITE:
 		if (o->ptwrites)
@@ -882,4 +884,28 @@ void pk__it_step(struct walk *w)
 	if (w->have_pend)
 		finish(w, branch_flags(&w->pend), 0, NULL);
 	fail(w, err_code(status), in.ip);
+}
+
+/* ---- for synth.c: the samples of events that do not move the flow ---- */
+
+void pk__it_base(struct walk *w, struct pk_itrace_sample *s, int kind,
+		 const struct pk_pt_event *ev)
+{
+	base(w, s, kind, ev->tsc, ev->has_tsc);
+}
+
+void pk__it_emit(struct walk *w, struct pk_itrace_sample *s)
+{
+	synth_chain(w, s);
+	emit(w, s);
+}
+
+void pk__it_settle(struct walk *w)
+{
+	settle(w);
+}
+
+uint32_t pk__it_branch_flags(const struct pk_pt_insn *in)
+{
+	return branch_flags(in);
 }
