@@ -754,27 +754,35 @@ static const char *flags_name(uint32_t f)
 static void flags_text(uint32_t flags, char *buf, size_t len)
 {
 	static const char chars[] = "bcrosyiABExghDt";
+	const uint32_t xf = PK_IP_FLAG_IN_TX | PK_IP_FLAG_INTR_DISABLE |
+			    PK_IP_FLAG_INTR_TOGGLE;
 	const char *name;
-	size_t pos = 0;
+	char xs[8] = "";
+	size_t pos = 0, i;
 
-	flags &= ~PK_IP_FLAG_IN_TX;
-	if ((name = flags_name(flags))) {
-		snprintf(buf, len, "%-15s%6s", name, "");
+	/* in a transaction, interrupts off / toggled: "(xDt)" after a name */
+	if (flags & xf)
+		snprintf(xs, sizeof(xs), "(%s%s%s)",
+			 flags & PK_IP_FLAG_IN_TX ? "x" : "",
+			 flags & PK_IP_FLAG_INTR_DISABLE ? "D" : "",
+			 flags & PK_IP_FLAG_INTR_TOGGLE ? "t" : "");
+	if ((name = flags_name(flags & ~xf))) {
+		snprintf(buf, len, "%-15s%6s", name, xs);
 		return;
 	}
 	if ((flags & PK_IP_FLAG_TRACE_BEGIN) &&
-	    (name = flags_name(flags & ~PK_IP_FLAG_TRACE_BEGIN))) {
-		snprintf(buf, len, "tr strt %-7s%6s", name, "");
+	    (name = flags_name(flags & ~(xf | PK_IP_FLAG_TRACE_BEGIN)))) {
+		snprintf(buf, len, "tr strt %-7s%6s", name, xs);
 		return;
 	}
 	if ((flags & PK_IP_FLAG_TRACE_END) &&
-	    (name = flags_name(flags & ~PK_IP_FLAG_TRACE_END))) {
-		snprintf(buf, len, "tr end  %-7s%6s", name, "");
+	    (name = flags_name(flags & ~(xf | PK_IP_FLAG_TRACE_END)))) {
+		snprintf(buf, len, "tr end  %-7s%6s", name, xs);
 		return;
 	}
-	for (size_t i = 0; chars[i] && pos + 1 < len; i++, flags >>= 1)
+	for (i = 0; i < 32 && pos + 1 < len; i++, flags >>= 1)
 		if (flags & 1)
-			buf[pos++] = chars[i];
+			buf[pos++] = i < sizeof(chars) - 1 ? chars[i] : '?';
 	for (; pos + 1 < len && pos < 21; pos++)
 		buf[pos] = ' ';
 	buf[pos] = 0;

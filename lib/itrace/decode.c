@@ -63,6 +63,9 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 		s->cpumode = PERF_RECORD_MISC_KERNEL;
 	if (s->addr && kernel_ip(s->addr))
 		s->addr_cpumode = PERF_RECORD_MISC_KERNEL;
+	if (w->in_tx && s->kind <= PK_ITRACE_BRANCHES &&
+	    !(s->flags & PK_IP_FLAG_ASYNC))
+		s->flags |= PK_IP_FLAG_IN_TX;	/* perf: inside a transaction */
 	if (w->npend > w->pend_head ||
 	    (!w->it->timeless && w->tsc > w->limit)) {
 		/* past the time decoded up to: later, in order */
@@ -371,6 +374,7 @@ static bool tick_due(struct walk *w, const struct pk_pt_insn *in)
 
 static void insn(struct walk *w, const struct pk_pt_insn *in)
 {
+	w->walks++;
 	if (w->resync)
 		resynced(w, in->ip, NULL);
 	w->lost = false;
@@ -782,6 +786,7 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 
 	bool def_here;
 
+	w->walks++;
 	if (w->resync)
 		resynced(w, blk->ip, NULL);
 	w->lost = false;

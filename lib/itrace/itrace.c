@@ -169,7 +169,8 @@ static int synth_events(struct pk_itrace *it)
 	}
 	a.type = 0x80000000u;	/* PERF_TYPE_SYNTH */
 	a.sample_type |= PERF_SAMPLE_RAW;
-	if (!err && o->ptwrites && (it->pt.config & (1u << 12))) {
+	/* (with or without the ptw config bit, as perf) */
+	if (!err && o->ptwrites) {
 		a.config = 0;	/* PERF_SYNTH_INTEL_PTWRITE */
 		err = add_synth(it, PK_ITRACE_PTWRITE, &a, "ptwrite");
 	}

@@ -45,6 +45,9 @@ struct walk {
 	bool resync;		/* an error, the flow not taken up again */
 	bool in_tx;		/* inside a TSX transaction */
 	uint16_t pwre_payload;	/* the last PWRE at a FUP (synth.c) */
+	bool fup_walked;	/* ... an event at a FUP, walks then: */
+	uint64_t fup_walks;
+	uint64_t walks;		/* instructions or blocks walked */
 	struct ts_ent { uint64_t ret; bool trace_end; } *ts;
 	size_t ts_n, ts_cap;	/* perf's thread stack: ts_n is the depth */
 	uint64_t cbr2khz;

@@ -29,6 +29,9 @@ static uint64_t flow_ip(struct walk *w, uint32_t *flags)
 	}
 	if (pk_pt_insn_next_ip(w->dec, &ip))
 		ip = w->next_ip;
+	if (w->fup_walked && w->fup_walks == w->walks)
+		return ip;	/* perf walked to a FUP last */
+	w->fup_walked = false;
 	if (w->pend.size && w->next_ip == w->pend.ip + w->pend.size)
 		*flags = pk__it_branch_flags(&w->pend);
 	return ip;
@@ -67,12 +70,13 @@ static void place(struct walk *w, const struct pk_pt_event *ev,
 		pk__it_settle(w);
 		s->ip = ev->ip;
 		insn_bytes(w, s, false);
+		/* (perf's walk to the FUP notes the transaction) */
+		if (w->in_tx)
+			flags |= PK_IP_FLAG_IN_TX;
 	} else {
 		s->ip = flow_ip(w, &flags);
 		insn_bytes(w, s, flags != 0);
 	}
-	if (w->in_tx)
-		flags |= PK_IP_FLAG_IN_TX;
 	s->flags = s->ip ? flags : 0;
 }
 
@@ -137,6 +141,7 @@ static bool transaction(struct walk *w, const struct pk_pt_event *ev)
 
 	if (ev->u.tsx.aborted || ev->ip_suppressed)
 		return false;
+	pk__it_settle(w);	/* the branch to the FUP: as it was */
 	w->in_tx = ev->u.tsx.speculative;
 	if (!w->it->opts.transactions ||
 	    w->it->attr[PK_ITRACE_TRANSACTIONS] < 0)
@@ -147,8 +152,34 @@ static bool transaction(struct walk *w, const struct pk_pt_event *ev)
 	return true;
 }
 
+/* perf's decoder walks to an event's FUP whether or not it makes a
+ * sample of it: the last instruction it walked is none of the flow's. */
+static void fup_walk(struct walk *w, const struct pk_pt_event *ev)
+{
+	if (ev->ip_suppressed || ev->type == PK_PT_EV_PWRX)
+		return;
+	pk__it_settle(w);
+	w->fup_walked = true;
+	w->fup_walks = w->walks;
+}
+
 bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 {
+	switch (ev->type) {
+	case PK_PT_EV_PTWRITE:
+	case PK_PT_EV_MWAIT:
+	case PK_PT_EV_PWRE:
+	case PK_PT_EV_EXSTOP:
+	case PK_PT_EV_PWRX:
+		fup_walk(w, ev);
+		break;
+	case PK_PT_EV_TSX:
+		if (!ev->u.tsx.aborted)
+			fup_walk(w, ev);
+		break;
+	default:
+		break;
+	}
 	switch (ev->type) {
 	case PK_PT_EV_PTWRITE:
 		return ptwrite(w, ev);

@@ -51,6 +51,11 @@ gen pwr 0x10 --at 2:pwrx:2:2:4 --at 5:exstop --at 9:pwre:0:2:0 \
 # both, at the same places
 gen both 0x1030 --at 4:ptw:0x61,pwrx:1:1:1 --at 9:mwait:0x10:0,ptwip:0x62,fup \
 	--at 10:exstopip,fup,ptw8:0x63
+# MODE.TSX begin and commit at FUPs (x; the branches between are in the
+# transaction), a PTWRITE right after a begin (its flags: none), no ptw
+# config bit (perf adds the ptwrite event all the same)
+gen tsx 0 --at 10:tsx:1:0,fup --at 12:tsx:0:0,fup --at 30:tsx:1:0,fup,ptw:0x41 \
+	--at 44:tsx:0:0,fup
 n=0
 live() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2
@@ -85,11 +90,21 @@ for f in both.data both.tsc.data; do
 	live default "$f"
 	live e-synth "$f" --itrace=pwe -F ip,event,synth
 done
+for f in tsx.data tsx.tsc.data; do
+	live x "$f" --itrace=x
+	live default "$f"
+	live x-flags "$f" --itrace=x -F +flags
+	live bx-flags "$f" --itrace=bx -F +flags
+	live i1ix-flags "$f" --itrace=i1ix -F +flags
+	live call-ret-trace "$f" --call-ret-trace
+	live xg "$f" --itrace=xg
+	live wx-flags "$f" --itrace=wx -F +flags
+done
 # inject: perf script reads perfkit's synthesized samples as perf's
-for f in pwr.tsc.data both.data; do
+for f in pwr.tsc.data both.data tsx.data; do
 	(cd "$R/echo" &&
-	 perf --buildid-dir "$T_TMP/bid" inject --itrace=bpw -i "$T_TMP/$f" -o "$T_TMP/inj.perf" &&
-	 "$PK" inject --itrace=bpw -i "$T_TMP/$f" -o "$T_TMP/inj.pk") \
+	 perf --buildid-dir "$T_TMP/bid" inject --itrace=bpwx -i "$T_TMP/$f" -o "$T_TMP/inj.perf" &&
+	 "$PK" inject --itrace=bpwx -i "$T_TMP/$f" -o "$T_TMP/inj.pk") \
 		>/dev/null 2>"$T_TMP/inj.err"
 	_ir=$?
 	perf script -i "$T_TMP/inj.perf" >"$T_TMP/perf" 2>&1
