@@ -763,27 +763,35 @@ static const char *flags_name(uint32_t f)
 static void flags_text(uint32_t flags, char *buf, size_t len)
 {
 	static const char chars[] = "bcrosyiABExghDt";
+	const uint32_t xf = PK_IP_FLAG_IN_TX | PK_IP_FLAG_INTR_DISABLE |
+			    PK_IP_FLAG_INTR_TOGGLE;
 	const char *name;
-	size_t pos = 0;
+	char xs[8] = "";
+	size_t pos = 0, i;
 
-	flags &= ~PK_IP_FLAG_IN_TX;
-	if ((name = flags_name(flags))) {
-		snprintf(buf, len, "%-15s%6s", name, "");
+	/* in a transaction, interrupts off / toggled: "(xDt)" after a name */
+	if (flags & xf)
+		snprintf(xs, sizeof(xs), "(%s%s%s)",
+			 flags & PK_IP_FLAG_IN_TX ? "x" : "",
+			 flags & PK_IP_FLAG_INTR_DISABLE ? "D" : "",
+			 flags & PK_IP_FLAG_INTR_TOGGLE ? "t" : "");
+	if ((name = flags_name(flags & ~xf))) {
+		snprintf(buf, len, "%-15s%6s", name, xs);
 		return;
 	}
 	if ((flags & PK_IP_FLAG_TRACE_BEGIN) &&
-	    (name = flags_name(flags & ~PK_IP_FLAG_TRACE_BEGIN))) {
-		snprintf(buf, len, "tr strt %-7s%6s", name, "");
+	    (name = flags_name(flags & ~(xf | PK_IP_FLAG_TRACE_BEGIN)))) {
+		snprintf(buf, len, "tr strt %-7s%6s", name, xs);
 		return;
 	}
 	if ((flags & PK_IP_FLAG_TRACE_END) &&
-	    (name = flags_name(flags & ~PK_IP_FLAG_TRACE_END))) {
-		snprintf(buf, len, "tr end  %-7s%6s", name, "");
+	    (name = flags_name(flags & ~(xf | PK_IP_FLAG_TRACE_END)))) {
+		snprintf(buf, len, "tr end  %-7s%6s", name, xs);
 		return;
 	}
-	for (size_t i = 0; chars[i] && pos + 1 < len; i++, flags >>= 1)
+	for (i = 0; i < 32 && pos + 1 < len; i++, flags >>= 1)
 		if (flags & 1)
-			buf[pos++] = chars[i];
+			buf[pos++] = i < sizeof(chars) - 1 ? chars[i] : '?';
 	for (; pos + 1 < len && pos < 21; pos++)
 		buf[pos] = ' ';
 	buf[pos] = 0;
@@ -804,6 +812,54 @@ static void put_flags(struct out *s)
 	ob_ch(&s->ob, ' ');
 }
 
+/* perf's ptw_is_prt: printable ASCII characters, then only NULs. */
+static bool ptw_printable(uint64_t v)
+{
+	int i = 0;
+
+	for (; i < 8; i++) {
+		unsigned c = (unsigned)(v >> (8 * i)) & 0xff;
+
+		if (!c)
+			break;
+		if (c < 0x20 || c > 0x7e)
+			return false;
+	}
+	return i == 8 || !(v >> (8 * i));
+}
+
+/* The texts of the ptwrite and power samples (with perf's closing
+ * space). */
+static int synth_text(const struct pk_itrace_sample *is, char *t, size_t len)
+{
+	char str[9] = "";
+
+	switch (is->kind) {
+	case PK_ITRACE_PTWRITE:
+		if (ptw_printable(is->u.ptwrite.payload))
+			for (int i = 0; i < 8; i++)
+				str[i] = (char)(is->u.ptwrite.payload >> (8 * i));
+		return snprintf(t, len, " IP: %u payload: %#" PRIx64 " %s ",
+				is->u.ptwrite.ip, is->u.ptwrite.payload, str);
+	case PK_ITRACE_MWAIT:
+		return snprintf(t, len, " hints: %#x extensions: %#x ",
+				is->u.mwait.hints, is->u.mwait.ext);
+	case PK_ITRACE_PWRE:
+		return snprintf(t, len, " hw: %u cstate: %u sub-cstate: %u ",
+				is->u.pwre.hw, is->u.pwre.cstate,
+				is->u.pwre.subcstate);
+	case PK_ITRACE_EXSTOP:
+		return snprintf(t, len, " IP: %u ", is->u.exstop.ip);
+	case PK_ITRACE_PWRX:
+		return snprintf(t, len,
+				" deepest cstate: %u last cstate: %u wake reason: %#x ",
+				is->u.pwrx.deepest, is->u.pwrx.last,
+				is->u.pwrx.wake);
+	default:
+		return 0;
+	}
+}
+
 /* The payload of a synthesized psb/cbr... sample, padded as perf pads
  * it (perf_sample__fprintf_pt_spacing: to 34 columns). */
 static void put_synth(struct out *s, const struct pk_itrace_sample *is)
@@ -821,6 +877,8 @@ static void put_synth(struct out *s, const struct pk_itrace_sample *is)
 	else if (is->kind == PK_ITRACE_CBR)
 		n = snprintf(t, sizeof(t), " cbr: %2u freq: %4u MHz",
 			     is->u.cbr.cbr, (is->u.cbr.freq_khz + 500) / 1000);
+	else
+		n = synth_text(is, t, sizeof(t));
 	if (n <= 0)
 		return;
 	ob_pad(&s->ob, t, 34, true);

@@ -106,6 +106,12 @@ enum pk_itrace_kind {
 	PK_ITRACE_PSB,
 	PK_ITRACE_CBR,
 	PK_ITRACE_ERROR,
+	PK_ITRACE_TRANSACTIONS,	/* x: TSX begin, commit */
+	PK_ITRACE_PTWRITE,	/* w */
+	PK_ITRACE_MWAIT,	/* p, with the pwr_evt config bit */
+	PK_ITRACE_PWRE,
+	PK_ITRACE_EXSTOP,
+	PK_ITRACE_PWRX,
 	PK_ITRACE_NR_KINDS,
 };
 
@@ -155,6 +161,12 @@ struct pk_itrace_sample {
 			uint8_t cbr, max_nonturbo;
 			uint32_t freq_khz;
 		} cbr;
+		/* ip: the event named its IP (a FUP) */
+		struct { uint64_t payload; bool ip; } ptwrite;
+		struct { uint32_t hints, ext; } mwait;
+		struct { uint8_t hw, cstate, subcstate; } pwre;
+		struct { bool ip; } exstop;
+		struct { uint8_t deepest, last, wake; } pwrx;
 		struct {
 			int type;	/* 1: decoder error, 2: lost data */
 			int code;	/* perf's INTEL_PT_ERR_* number */
@@ -169,8 +181,9 @@ struct pk_record;
 struct pk_itrace;
 
 /*
- * The PERF_SAMPLE_RAW payload perf gives a synthesized psb or cbr sample
- * (struct perf_synth_intel_psb/cbr without their leading padding): at
+ * The PERF_SAMPLE_RAW payload perf gives a synthesized psb, cbr, ptwrite,
+ * mwait, pwre, exstop or pwrx sample (struct perf_synth_intel_* without
+ * their leading padding): at
  * most LEN bytes into BUF; returns its size, or -EINVAL for other kinds.
  * pk_itrace_synth_decode() is its reader: the payload of a sample of a
  * PERF_TYPE_SYNTH event of CONFIG (perf's PERF_SYNTH_INTEL_*) into *S

@@ -139,9 +139,10 @@ struct pk_pt_event {
 		struct { uint8_t speculative, aborted; } tsx;
 		struct { uint64_t base; } vmcs;
 		struct { uint32_t hints, ext; } mwait;
-		struct { uint8_t state, sub_state, hw; } pwre;
+		/* payload: the packet's (see struct pk_pt_packet) */
+		struct { uint8_t state, sub_state, hw; uint16_t payload; } pwre;
 		struct { uint8_t last, deepest, interrupt, store,
-			 autonomous; } pwrx;
+			 autonomous; uint64_t payload; } pwrx;
 		struct { uint64_t payload; } ptwrite;
 		struct { uint8_t ratio; } cbr;
 		struct { uint64_t payload; } mnt;
@@ -176,6 +177,12 @@ struct pk_pt_insn_opts {
 	/* report PK_PT_EV_PSB at each PSB, and PK_PT_EV_CBR also for the
 	 * CBR of a PSB+ (perf's view: its psb and cbr samples) */
 	uint8_t psb_events;
+	/* bind events as perf's decoder does (its synthesized ptwrite and
+	 * power samples): PTWRITE without IP, PWRE without MWAIT, EXSTOP
+	 * without IP and PWRX where the flow stands (no waiting for a
+	 * PTWRITE instruction, an EXSTOP or a PWRX); MWAIT, and a PWRE
+	 * after it, at the next FUP */
+	uint8_t perf_binding;
 };
 
 struct pk_pt_insn_decoder;

@@ -63,6 +63,9 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 		s->cpumode = PERF_RECORD_MISC_KERNEL;
 	if (s->addr && kernel_ip(s->addr))
 		s->addr_cpumode = PERF_RECORD_MISC_KERNEL;
+	if (w->in_tx && s->kind <= PK_ITRACE_BRANCHES &&
+	    !(s->flags & PK_IP_FLAG_ASYNC))
+		s->flags |= PK_IP_FLAG_IN_TX;	/* perf: inside a transaction */
 	if (w->npend > w->pend_head ||
 	    (!w->it->timeless && w->tsc > w->limit)) {
 		/* past the time decoded up to: later, in order */
@@ -371,6 +374,7 @@ static bool tick_due(struct walk *w, const struct pk_pt_insn *in)
 
 static void insn(struct walk *w, const struct pk_pt_insn *in)
 {
+	w->walks++;
 	if (w->resync)
 		resynced(w, in->ip, NULL);
 	w->lost = false;
@@ -581,6 +585,8 @@ static void unsynthesized(struct walk *w, const struct pk_pt_event *ev)
 
 	if (w->lost || w->resync)	/* perf makes no sample off the flow */
 		return;
+	if (pk__it_synth(w, ev))
+		return;
 	switch (ev->type) {
 	case PK_PT_EV_PTWRITE:
 		if (o->ptwrites)
@@ -780,6 +786,7 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 
 	bool def_here;
 
+	w->walks++;
 	if (w->resync)
 		resynced(w, blk->ip, NULL);
 	w->lost = false;
@@ -882,4 +889,28 @@ void pk__it_step(struct walk *w)
 	if (w->have_pend)
 		finish(w, branch_flags(&w->pend), 0, NULL);
 	fail(w, err_code(status), in.ip);
+}
+
+/* ---- for synth.c: the samples of events that do not move the flow ---- */
+
+void pk__it_base(struct walk *w, struct pk_itrace_sample *s, int kind,
+		 const struct pk_pt_event *ev)
+{
+	base(w, s, kind, ev->tsc, ev->has_tsc);
+}
+
+void pk__it_emit(struct walk *w, struct pk_itrace_sample *s)
+{
+	synth_chain(w, s);
+	emit(w, s);
+}
+
+void pk__it_settle(struct walk *w)
+{
+	settle(w);
+}
+
+uint32_t pk__it_branch_flags(const struct pk_pt_insn *in)
+{
+	return branch_flags(in);
 }

@@ -164,13 +164,15 @@ static int synth_events(struct pk_itrace *it)
 	if (!err && o->transactions) {
 		a.type = PERF_TYPE_HARDWARE;
 		a.config = PERF_COUNT_HW_INSTRUCTIONS;
-		err = add_synth(it, -1, &a, "transactions");
+		err = add_synth(it, PK_ITRACE_TRANSACTIONS, &a,
+				"transactions");
 	}
 	a.type = 0x80000000u;	/* PERF_TYPE_SYNTH */
 	a.sample_type |= PERF_SAMPLE_RAW;
-	if (!err && o->ptwrites && (it->pt.config & (1u << 12))) {
+	/* (with or without the ptw config bit, as perf) */
+	if (!err && o->ptwrites) {
 		a.config = 0;	/* PERF_SYNTH_INTEL_PTWRITE */
-		err = add_synth(it, -1, &a, "ptwrite");
+		err = add_synth(it, PK_ITRACE_PTWRITE, &a, "ptwrite");
 	}
 	if (!err && o->pwr_events) {
 		a.config = 5;	/* PERF_SYNTH_INTEL_CBR */
@@ -185,7 +187,7 @@ static int synth_events(struct pk_itrace *it)
 
 		for (int k = 0; k < 4 && !err; k++) {
 			a.config = (uint64_t)k + 1;
-			err = add_synth(it, -1, &a, pwr[k]);
+			err = add_synth(it, PK_ITRACE_MWAIT + k, &a, pwr[k]);
 		}
 	}
 	if (!err && o->intr_events && (it->pt.config & (1ull << 31))) {

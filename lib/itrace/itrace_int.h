@@ -44,6 +44,10 @@ struct walk {
 	bool lost;		/* an error, no instruction decoded since */
 	bool resync;		/* an error, the flow not taken up again */
 	bool in_tx;		/* inside a TSX transaction */
+	uint16_t pwre_payload;	/* the last PWRE at a FUP (synth.c) */
+	bool fup_walked;	/* ... an event at a FUP, walks then: */
+	uint64_t fup_walks;
+	uint64_t walks;		/* instructions or blocks walked */
 	struct ts_ent { uint64_t ret; bool trace_end; } *ts;
 	size_t ts_n, ts_cap;	/* perf's thread stack: ts_n is the depth */
 	uint64_t cbr2khz;
@@ -152,6 +156,18 @@ static inline uint64_t pk__it_ns_to_ticks(const struct it_info *in, uint64_t ns)
 	rem = ns % in->time_mult;
 	return (quot << shift) + (rem << shift) / in->time_mult;
 }
+
+/* decode.c, for synth.c: a sample of KIND at EV's time; its call chain
+ * (g) and delivery; the pending branch done where its outcome is known;
+ * perf's flags of a branch instruction. */
+void pk__it_base(struct walk *w, struct pk_itrace_sample *s, int kind,
+		 const struct pk_pt_event *ev);
+void pk__it_emit(struct walk *w, struct pk_itrace_sample *s);
+void pk__it_settle(struct walk *w);
+uint32_t pk__it_branch_flags(const struct pk_pt_insn *in);
+/* synth.c: the sample perf makes of EV (ptwrite, power, transaction),
+ * if the options ask for one; false for the events it does not make. */
+bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev);
 
 /* decode.c: one step of a walk. */
 void pk__it_step(struct walk *w);

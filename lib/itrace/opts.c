@@ -325,6 +325,29 @@ int pk_itrace_synth_encode(const struct pk_itrace_sample *s, void *buf,
 		put32(b, s->u.cbr.cbr | (uint32_t)s->u.cbr.max_nonturbo << 16);
 		put32(b + 4, s->u.cbr.freq_khz);
 		break;
+	case PK_ITRACE_PTWRITE:	/* ip:1 in a u32 flags, payload u64 */
+		put32(b, s->u.ptwrite.ip);
+		memcpy(b + 4, &s->u.ptwrite.payload, 8);
+		break;
+	case PK_ITRACE_MWAIT:	/* reserved u32, hints:8 .. extensions:2 */
+		put32(b + 4, s->u.mwait.hints & 0xff);
+		put32(b + 8, s->u.mwait.ext & 3);
+		break;
+	case PK_ITRACE_PWRE:	/* reserved u32, hw at bit 7, subcstate,
+				   cstate */
+		put32(b + 4, (uint32_t)(s->u.pwre.hw & 1) << 7 |
+			     (uint32_t)(s->u.pwre.subcstate & 0xf) << 8 |
+			     (uint32_t)(s->u.pwre.cstate & 0xf) << 12);
+		break;
+	case PK_ITRACE_EXSTOP:	/* ip:1 in a u32 flags: 4 bytes */
+		put32(b, s->u.exstop.ip);
+		memcpy(buf, b, len < 4 ? len : 4);
+		return 4;
+	case PK_ITRACE_PWRX:	/* reserved u32, deepest:4 last:4 wake:4 */
+		put32(b + 4, (uint32_t)(s->u.pwrx.deepest & 0xf) |
+			     (uint32_t)(s->u.pwrx.last & 0xf) << 4 |
+			     (uint32_t)(s->u.pwrx.wake & 0xf) << 8);
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -337,9 +360,35 @@ int pk_itrace_synth_decode(uint64_t config, const void *raw, size_t size,
 {
 	const uint8_t *p = raw;
 
-	if (size < 12)
+	if (size < (config == 3 ? 4u : 12u))	/* exstop: 4 bytes */
 		return -EINVAL;
 	switch (config) {
+	case 0:		/* PERF_SYNTH_INTEL_PTWRITE */
+		s->kind = PK_ITRACE_PTWRITE;
+		s->u.ptwrite.ip = get32(p) & 1;
+		memcpy(&s->u.ptwrite.payload, p + 4, 8);
+		return 0;
+	case 1:		/* PERF_SYNTH_INTEL_MWAIT */
+		s->kind = PK_ITRACE_MWAIT;
+		s->u.mwait.hints = get32(p + 4) & 0xff;
+		s->u.mwait.ext = get32(p + 8) & 3;
+		return 0;
+	case 2:		/* PERF_SYNTH_INTEL_PWRE */
+		s->kind = PK_ITRACE_PWRE;
+		s->u.pwre.hw = (get32(p + 4) >> 7) & 1;
+		s->u.pwre.subcstate = (get32(p + 4) >> 8) & 0xf;
+		s->u.pwre.cstate = (get32(p + 4) >> 12) & 0xf;
+		return 0;
+	case 3:		/* PERF_SYNTH_INTEL_EXSTOP */
+		s->kind = PK_ITRACE_EXSTOP;
+		s->u.exstop.ip = get32(p) & 1;
+		return 0;
+	case 4:		/* PERF_SYNTH_INTEL_PWRX */
+		s->kind = PK_ITRACE_PWRX;
+		s->u.pwrx.deepest = get32(p + 4) & 0xf;
+		s->u.pwrx.last = (get32(p + 4) >> 4) & 0xf;
+		s->u.pwrx.wake = (get32(p + 4) >> 8) & 0xf;
+		return 0;
 	case 6:		/* PERF_SYNTH_INTEL_PSB */
 		s->kind = PK_ITRACE_PSB;
 		memcpy(&s->u.psb.offset, p + 4, 8);

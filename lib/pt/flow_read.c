@@ -225,6 +225,16 @@ static unsigned pt_fl_absorb_async(struct pk_pt_insn_decoder *d,
 	}
 }
 
+/* perf's decoder takes the FUP of a PTWRITE, EXSTOP or MWAIT as one that
+ * no TIP follows (the next TIP is a branch of its own). */
+static bool pt_fl_perf_lone_fup(const struct pk_pt_insn_decoder *d,
+				const struct qev *e)
+{
+	return d->opts.perf_binding &&
+	       (e->ev.type == PK_PT_EV_PTWRITE || e->ev.type == PK_PT_EV_EXSTOP ||
+		e->ev.type == PK_PT_EV_MWAIT);
+}
+
 static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 {
 	uint64_t from = d->next_ip, fup_end = d->next_off + d->next.size;
@@ -241,7 +251,8 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 		     (pk__pt_fl_qat(d, i)->ev.type == PK_PT_EV_TSX &&
 		      !pk__pt_fl_qat(d, i)->ev.u.tsx.aborted) ||
 		     (pk__pt_fl_qat(d, i)->ev.type == PK_PT_EV_CFE &&
-		      !pt_fl_cfe_async(pk__pt_fl_qat(d, i)->ev.u.cfe.type)))) {
+		      !pt_fl_cfe_async(pk__pt_fl_qat(d, i)->ev.u.cfe.type)) ||
+		     pt_fl_perf_lone_fup(d, pk__pt_fl_qat(d, i)))) {
 			/* a TRIG's FUP only names the trigger's IP; a VM
 			 * entry's or IRET's names the instruction; a TSX
 			 * begin or commit names where it happened */
@@ -303,6 +314,52 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 	/* MODE.Exec at a lone FUP */
 	if (pk__pt_fl_bind_waiting(d, B_TIP, from, false))
 		d->lib_off = fup_start;
+}
+
+/* N bytes at offset AT of the packet being read, little-endian (the
+ * payload bits as perf reads them). */
+static uint64_t pt_fl_raw(const struct pk_pt_insn_decoder *d, size_t at,
+			  size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = n; i-- > 0;)
+		if (d->next_off + at + i < d->len)
+			v = v << 8 | d->buf[d->next_off + at + i];
+		else
+			v <<= 8;
+	return v;
+}
+
+/* perf's decoder makes a sample of a PTWRITE, EXSTOP, PWRE or PWRX that
+ * names no IP when it meets it, before the MWAIT, PWRE and EXSTOP that
+ * wait for their FUP: the event queued last goes ahead of them. */
+static void pt_fl_ahead_of_fup(struct pk_pt_insn_decoder *d)
+{
+	unsigned at = 0, last = d->qn - 1;
+	struct qev e;
+
+	while (at < last && !(pk__pt_fl_qat(d, at)->bind == B_FUP &&
+			      (pk__pt_fl_qat(d, at)->ev.type == PK_PT_EV_MWAIT ||
+			       pk__pt_fl_qat(d, at)->ev.type == PK_PT_EV_PWRE ||
+			       pk__pt_fl_qat(d, at)->ev.type == PK_PT_EV_EXSTOP)))
+		at++;
+	if (at >= last)
+		return;
+	e = *pk__pt_fl_qat(d, last);
+	for (unsigned i = last; i > at; i--)
+		*pk__pt_fl_qat(d, i) = *pk__pt_fl_qat(d, i - 1);
+	*pk__pt_fl_qat(d, at) = e;
+}
+
+/* Whether an event of TYPE waits in the queue for its FUP. */
+static bool pt_fl_waiting(struct pk_pt_insn_decoder *d, uint8_t type)
+{
+	for (unsigned i = 0; i < d->qn; i++)
+		if (pk__pt_fl_qat(d, i)->bind == B_FUP &&
+		    pk__pt_fl_qat(d, i)->ev.type == type)
+			return true;
+	return false;
 }
 
 static void pt_fl_hold(struct pk_pt_insn_decoder *d, struct qev *e)
@@ -690,11 +747,14 @@ static void pt_fl_on_exstop(struct pk_pt_insn_decoder *d)
 	bool ip = d->next.u.exstop.ip;
 
 	pk__pt_fl_take(d);
-	/* MWAIT binds here */
-	pt_fl_release(d, PK_PT_EV_MWAIT, ip ? B_FUP : B_NOW, !ip);
+	/* MWAIT binds here (perf's: at its FUP, already queued) */
+	if (!d->opts.perf_binding)
+		pt_fl_release(d, PK_PT_EV_MWAIT, ip ? B_FUP : B_NOW, !ip);
 	pk__pt_fl_new_ev(&e, PK_PT_EV_EXSTOP, ip ? B_FUP : B_NOW);
 	e.ev.ip_suppressed = !ip;
 	pt_fl_push_event(d, &e);
+	if (d->opts.perf_binding && !ip)
+		pt_fl_ahead_of_fup(d);
 }
 
 static uint8_t pt_fl_exec_mode_of(const struct pk_pt_packet *p)
@@ -865,6 +925,10 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		pk__pt_fl_new_ev(&e, PK_PT_EV_MWAIT, B_EXSTOP);
 		e.ev.u.mwait.hints = p->u.mwait.hints;
 		e.ev.u.mwait.ext = p->u.mwait.ext;
+		if (d->opts.perf_binding && d->enabled) {
+			e.bind = B_FUP;	/* perf: at the next FUP */
+			break;
+		}
 		pt_fl_hold(d, &e);
 		pk__pt_fl_take(d);
 		return;
@@ -873,22 +937,34 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		e.ev.u.pwre.state = p->u.pwre.state;
 		e.ev.u.pwre.sub_state = p->u.pwre.sub_state;
 		e.ev.u.pwre.hw = p->u.pwre.hw;
+		e.ev.u.pwre.payload = (uint16_t)pt_fl_raw(d, 2, 2);
 		e.ev.ip_suppressed = 1;
+		if (d->opts.perf_binding) {
+			/* perf: with an MWAIT waiting for its FUP, at it */
+			if (pt_fl_waiting(d, PK_PT_EV_MWAIT)) {
+				e.bind = B_FUP;
+				e.ev.ip_suppressed = 0;
+			}
+			break;
+		}
 		pt_fl_hold(d, &e);
 		pk__pt_fl_take(d);
 		return;
 	case PK_PT_PWRX:
-		pt_fl_release(d, PK_PT_EV_PWRE, B_NOW, true);
+		if (!d->opts.perf_binding)
+			pt_fl_release(d, PK_PT_EV_PWRE, B_NOW, true);
 		pk__pt_fl_new_ev(&e, PK_PT_EV_PWRX, B_NOW);
 		e.ev.u.pwrx.last = p->u.pwrx.last;
 		e.ev.u.pwrx.deepest = p->u.pwrx.deepest;
 		e.ev.u.pwrx.interrupt = p->u.pwrx.interrupt;
 		e.ev.u.pwrx.store = p->u.pwrx.store;
 		e.ev.u.pwrx.autonomous = p->u.pwrx.autonomous;
+		e.ev.u.pwrx.payload = pt_fl_raw(d, 2, 5);
 		break;
 	case PK_PT_PTW:
 		pk__pt_fl_new_ev(&e, PK_PT_EV_PTWRITE, p->u.ptw.ip ? B_FUP :
-					     d->enabled ? B_INSN : B_NOW);
+					     d->enabled && !d->opts.perf_binding ?
+					     B_INSN : B_NOW);
 		e.ev.u.ptwrite.payload = p->u.ptw.payload;
 		e.ev.ip_suppressed = !p->u.ptw.ip;
 		break;
@@ -911,6 +987,8 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 	}
 	pk__pt_fl_take(d);
 	pt_fl_push_event(d, &e);
+	if (d->opts.perf_binding && e.bind == B_NOW)
+		pt_fl_ahead_of_fup(d);
 }
 
 /* PSB+: status packets restate the state; nothing is reported. */

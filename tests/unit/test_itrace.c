@@ -122,6 +122,47 @@ static void test_synth(void)
 	T_CHECK("synth_cbr", n == 12 && !pk_itrace_synth_decode(5, buf, (size_t)n, &r) &&
 		r.kind == PK_ITRACE_CBR && r.u.cbr.cbr == 29 &&
 		r.u.cbr.max_nonturbo == 12 && r.u.cbr.freq_khz == 2900000);
+	/* ptwrite, pwre, exstop, pwrx: perf's raw layouts, read back */
+	memset(&s, 0, sizeof(s));
+	s.kind = PK_ITRACE_PTWRITE;
+	s.u.ptwrite.ip = true;
+	s.u.ptwrite.payload = 0x1122334455667788ull;
+	n = pk_itrace_synth_encode(&s, buf, sizeof(buf));
+	memset(&r, 0, sizeof(r));
+	T_CHECK("synth_ptwrite", n == 12 && buf[0] == 1 && buf[4] == 0x88 &&
+		!pk_itrace_synth_decode(0, buf, (size_t)n, &r) &&
+		r.kind == PK_ITRACE_PTWRITE && r.u.ptwrite.ip &&
+		r.u.ptwrite.payload == s.u.ptwrite.payload);
+	memset(&s, 0, sizeof(s));
+	s.kind = PK_ITRACE_PWRE;
+	s.u.pwre.hw = 1;
+	s.u.pwre.cstate = 3;
+	s.u.pwre.subcstate = 1;
+	n = pk_itrace_synth_encode(&s, buf, sizeof(buf));
+	memset(&r, 0, sizeof(r));
+	T_CHECK("synth_pwre", n == 12 && buf[4] == 0x80 && buf[5] == 0x31 &&
+		!pk_itrace_synth_decode(2, buf, (size_t)n, &r) &&
+		r.u.pwre.hw == 1 && r.u.pwre.cstate == 3 &&
+		r.u.pwre.subcstate == 1);
+	memset(&s, 0, sizeof(s));
+	s.kind = PK_ITRACE_EXSTOP;
+	s.u.exstop.ip = true;
+	n = pk_itrace_synth_encode(&s, buf, sizeof(buf));
+	memset(&r, 0, sizeof(r));
+	T_CHECK("synth_exstop", n == 4 &&
+		!pk_itrace_synth_decode(3, buf, 4, &r) && r.u.exstop.ip &&
+		pk_itrace_synth_decode(3, buf, 3, &r) == -EINVAL);
+	memset(&s, 0, sizeof(s));
+	s.kind = PK_ITRACE_PWRX;
+	s.u.pwrx.deepest = 2;
+	s.u.pwrx.last = 6;
+	s.u.pwrx.wake = 4;
+	n = pk_itrace_synth_encode(&s, buf, sizeof(buf));
+	memset(&r, 0, sizeof(r));
+	T_CHECK("synth_pwrx", n == 12 && buf[4] == 0x62 && buf[5] == 4 &&
+		!pk_itrace_synth_decode(4, buf, (size_t)n, &r) &&
+		r.u.pwrx.deepest == 2 && r.u.pwrx.last == 6 &&
+		r.u.pwrx.wake == 4);
 	T_CHECK("synth_short", pk_itrace_synth_decode(6, buf, 8, &r) == -EINVAL);
 	T_CHECK("synth_unknown", pk_itrace_synth_decode(99, buf, 12, &r) == -EINVAL);
 	s.kind = PK_ITRACE_BRANCHES;
@@ -159,6 +200,7 @@ static size_t put_packet(uint8_t *b, size_t n, uint8_t type, uint8_t ipc,
 }
 
 static bool with_pwre;	/* a power entry after the enable */
+static uint64_t pt_config;	/* the intel_pt event's config */
 
 /* PSB+, enable at the start, the return's bit, disable at the syscall. */
 static size_t stream(uint8_t *b)
@@ -225,6 +267,7 @@ static int write_file(const char *path, const char *codefile)
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = 8;
+	a.config = pt_config;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_IDENTIFIER;
 	a.exclude_kernel = a.exclude_hv = a.exclude_guest = 1;
 	err = pk_pdwriter_add_attr(w, &a, &id, 1, "intel_pt//u") < 0;
@@ -295,6 +338,7 @@ static int decode(const char *path, const char *letters, struct got *g)
 static void test_decode(void)
 {
 	char dir[] = "/tmp/pkitraceXXXXXX", path[64], codefile[64];
+	char pwre[16], want[64];
 	struct got g;
 	FILE *f;
 	int err;
@@ -335,15 +379,30 @@ static void test_decode(void)
 	T_CHECK("itrace_decode_nothing_unsynthesized", !unsynth);
 	/* a power entry: perf would make a pwre sample of it with p;
 	 * perfkit says it does not (and decodes the rest all the same) */
+	/* a PWRE without the pwr_evt config bit: no event for it (perf
+	 * adds none), the rest decoded all the same */
 	with_pwre = true;
 	err = write_file(path, codefile);
 	err = err ? err : decode(path, "bpe", &g);
-	t_check(!err && (unsynth & PK_ITRACE_UNSYNTH_POWER) &&
-		strstr(g.text, "1:400002>40000c/3 "), "itrace_decode_unsynthesized",
+	snprintf(pwre, sizeof(pwre), " %d:", PK_ITRACE_PWRE);
+	t_check(!err && !unsynth && !strstr(g.text, pwre) &&
+		strstr(g.text, "1:400002>40000c/3 "), "itrace_decode_pwre_no_evt",
 		"err %d, unsynthesized %#x: %s", err, unsynth, g.text);
+	/* with it: a pwre sample where the flow stands (after the
+	 * TIP.PGE, before the first instruction), no flags */
+	pt_config = 1u << 4;
+	err = write_file(path, codefile);
+	err = err ? err : decode(path, "bpe", &g);
+	snprintf(want, sizeof(want), "1:0>400000/101 %d:400000>0/0 "
+		 "1:400002>40000c/3 ", PK_ITRACE_PWRE);
+	t_check(!err && !unsynth && strstr(g.text, want),
+		"itrace_decode_pwre", "err %d, unsynthesized %#x: %s", err,
+		unsynth, g.text);
 	err = decode(path, "b", &g);
-	T_CHECK("itrace_decode_not_asked", !err && !unsynth);
+	T_CHECK("itrace_decode_not_asked", !err && !unsynth &&
+		!strstr(g.text, pwre));
 	with_pwre = false;
+	pt_config = 0;
 	if (!getenv("PK_KEEP")) {
 		unlink(codefile);
 		unlink(path);

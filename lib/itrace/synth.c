@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The samples perf makes of trace events that do not move the flow:
+ * PTWRITE (w), MWAIT, PWRE, EXSTOP, PWRX (p with the pwr_evt config bit)
+ * and TSX begin/commit (x), as perf's intel-pt.c synthesizes them.
+ *
+ * Where: an event that names its IP (a FUP) is at that IP; one that does
+ * not is where perf's decoder stands when it meets the packet: after the
+ * branches whose outcomes the packets before it gave.
+ * Flags: perf's decoder state keeps the last instruction it walked; an
+ * event at a FUP walked none that is a branch (no flags), one without a
+ * FUP has the flags of the branch the flow stands after; a sample at ip
+ * 0 has none (intel_pt_prep_p_sample).
+ */
+#include <string.h>
+#include "itrace/itrace_int.h"
+#include "pt/flow_int.h"
+
+/* Where the flow stands now (the pending branch's outcome known). */
+static uint64_t flow_ip(struct walk *w, uint32_t *flags)
+{
+	uint64_t ip = 0;
+
+	pk__it_settle(w);
+	*flags = 0;
+	if (w->have_pend) {	/* its outcome not read yet */
+		*flags = pk__it_branch_flags(&w->pend);
+		return 0;
+	}
+	if (pk_pt_insn_next_ip(w->dec, &ip))
+		ip = w->next_ip;
+	if (w->fup_walked && w->fup_walks == w->walks)
+		return ip;	/* perf walked to a FUP last */
+	w->fup_walked = false;
+	if (w->pend.size && w->next_ip == w->pend.ip + w->pend.size)
+		*flags = pk__it_branch_flags(&w->pend);
+	return ip;
+}
+
+/* The bytes perf script shows (-F insn): the instruction perf's decoder
+ * walked last, else (none: at a FUP) the one at the sample's ip. */
+static void insn_bytes(struct walk *w, struct pk_itrace_sample *s, bool last)
+{
+	struct pk_pt_insn in;
+
+	if (!w->it->opts.insn_bytes)
+		return;
+	if (last) {
+		in = w->pend;
+		pk_pt_image_read(w->img, in.ip, in.raw, in.size);
+	} else if (!s->ip || pk_pt_insn_at(w->dec, s->ip, w->pend.mode ?
+			(enum pk_pt_exec_mode)w->pend.mode : PK_PT_MODE_64,
+			&in) < 0) {
+		return;
+	} else {
+		pk_pt_image_read(w->img, in.ip, in.raw, in.size);
+	}
+	s->insn_len = in.size;
+	memcpy(s->insn, in.raw, in.size < 16 ? in.size : 16);
+}
+
+/* The ip, flags and instruction bytes of a sample of EV. */
+static void place(struct walk *w, const struct pk_pt_event *ev,
+		  struct pk_itrace_sample *s)
+{
+	uint32_t flags = 0;
+
+	/* (a PWRX names no IP) */
+	if (!ev->ip_suppressed && ev->type != PK_PT_EV_PWRX) {
+		pk__it_settle(w);
+		s->ip = ev->ip;
+		insn_bytes(w, s, false);
+		/* (perf's walk to the FUP notes the transaction) */
+		if (w->in_tx)
+			flags |= PK_IP_FLAG_IN_TX;
+	} else {
+		s->ip = flow_ip(w, &flags);
+		insn_bytes(w, s, flags != 0);
+	}
+	s->flags = s->ip ? flags : 0;
+}
+
+static bool ptwrite(struct walk *w, const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+
+	if (!w->it->opts.ptwrites || w->it->attr[PK_ITRACE_PTWRITE] < 0)
+		return true;
+	pk__it_base(w, &s, PK_ITRACE_PTWRITE, ev);
+	place(w, ev, &s);
+	s.u.ptwrite.payload = ev->u.ptwrite.payload;
+	s.u.ptwrite.ip = !ev->ip_suppressed;
+	pk__it_emit(w, &s);
+	return true;
+}
+
+static bool power(struct walk *w, const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+	int kind = ev->type == PK_PT_EV_MWAIT ? PK_ITRACE_MWAIT :
+		   ev->type == PK_PT_EV_PWRE ? PK_ITRACE_PWRE :
+		   ev->type == PK_PT_EV_EXSTOP ? PK_ITRACE_EXSTOP :
+		   PK_ITRACE_PWRX;
+
+	if (!w->it->opts.pwr_events || w->it->attr[kind] < 0)
+		return true;
+	pk__it_base(w, &s, kind, ev);
+	place(w, ev, &s);
+	switch (ev->type) {
+	case PK_PT_EV_MWAIT:	/* perf's bit fields of the payload */
+		s.u.mwait.hints = ev->u.mwait.hints & 0xff;
+		s.u.mwait.ext = ev->u.mwait.ext & 3;
+		break;
+	case PK_PT_EV_PWRE:
+		/* perf keeps the payload of a PWRE at a FUP (after an
+		 * MWAIT) only: one without shows the last such payload */
+		if (!ev->ip_suppressed)
+			w->pwre_payload = ev->u.pwre.payload;
+		s.u.pwre.hw = (w->pwre_payload >> 7) & 1;
+		s.u.pwre.subcstate = (w->pwre_payload >> 8) & 0xf;
+		s.u.pwre.cstate = (w->pwre_payload >> 12) & 0xf;
+		break;
+	case PK_PT_EV_EXSTOP:
+		s.u.exstop.ip = !ev->ip_suppressed;
+		break;
+	default:
+		s.u.pwrx.deepest = ev->u.pwrx.payload & 0xf;
+		s.u.pwrx.last = (ev->u.pwrx.payload >> 4) & 0xf;
+		s.u.pwrx.wake = (ev->u.pwrx.payload >> 8) & 0xf;
+		break;
+	}
+	pk__it_emit(w, &s);
+	return true;
+}
+
+/* MODE.TSX with its FUP: a begin or a commit (an abort moves the flow:
+ * not made here). */
+static bool transaction(struct walk *w, const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+
+	if (ev->u.tsx.aborted || ev->ip_suppressed)
+		return false;
+	pk__it_settle(w);	/* the branch to the FUP: as it was */
+	w->in_tx = ev->u.tsx.speculative;
+	if (!w->it->opts.transactions ||
+	    w->it->attr[PK_ITRACE_TRANSACTIONS] < 0)
+		return true;
+	pk__it_base(w, &s, PK_ITRACE_TRANSACTIONS, ev);
+	place(w, ev, &s);
+	pk__it_emit(w, &s);
+	return true;
+}
+
+/* perf's decoder walks to an event's FUP whether or not it makes a
+ * sample of it: the last instruction it walked is none of the flow's. */
+static void fup_walk(struct walk *w, const struct pk_pt_event *ev)
+{
+	if (ev->ip_suppressed || ev->type == PK_PT_EV_PWRX)
+		return;
+	pk__it_settle(w);
+	w->fup_walked = true;
+	w->fup_walks = w->walks;
+}
+
+bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
+{
+	switch (ev->type) {
+	case PK_PT_EV_PTWRITE:
+	case PK_PT_EV_MWAIT:
+	case PK_PT_EV_PWRE:
+	case PK_PT_EV_EXSTOP:
+	case PK_PT_EV_PWRX:
+		fup_walk(w, ev);
+		break;
+	case PK_PT_EV_TSX:
+		if (!ev->u.tsx.aborted)
+			fup_walk(w, ev);
+		break;
+	default:
+		break;
+	}
+	switch (ev->type) {
+	case PK_PT_EV_PTWRITE:
+		return ptwrite(w, ev);
+	case PK_PT_EV_MWAIT:
+	case PK_PT_EV_PWRE:
+	case PK_PT_EV_EXSTOP:
+	case PK_PT_EV_PWRX:
+		return power(w, ev);
+	case PK_PT_EV_TSX:
+		return transaction(w, ev);
+	default:
+		return false;
+	}
+}

@@ -1,0 +1,115 @@
+#!/bin/sh
+# perfkit script's synthesized ptwrite (w), power (p: mwait, pwre, exstop,
+# pwrx) and transaction (x) samples are perf 6.1's, byte for byte: a
+# ptgen run of busybox echo (../shared/tools/ptperf) with packets added
+# that do not change its flow (tests/live/ptsynth.py: PTWRITE with and
+# without FUP, MWAIT/PWRE/EXSTOP at a FUP, PWRE/EXSTOP/PWRX without one,
+# MODE.TSX begin/commit at FUPs), the intel_pt config bits perf looks at
+# set (ptw, fup_on_ptw, pwr_evt), timeless and with timestamps; perf and
+# perfkit script on each file with the same options, and perf script on
+# perfkit's inject output as on perf's.
+# pk-test: check slow
+. tests/lib/sh.sh
+need_cmd pt_synth perf "perf is not installed"
+need_cmd pt_synth python3 "python3 is not installed"
+need_cmd pt_synth qemu-x86_64 "qemu-user is not installed (ptgen runs busybox under it)"
+for f in /usr/include/intel-pt.h /usr/include/Zydis/Zydis.h /bin/busybox; do
+	[ -e "$f" ] || { skip pt_synth "$f is missing (ptgen needs it)"; exit 0; }
+done
+need_shared tools/ptperf/make-refs.sh pt_synth || { t_exit; exit; }
+need_built pt_synth "$PERFKIT"
+PK=$(cd "$(dirname "$PERFKIT")" && pwd)/$(basename "$PERFKIT")
+export LC_ALL=C TZ=UTC PERF_PAGER=cat PK_SHARED
+R=$T_TMP/refs
+if ! "$PK_SHARED/tools/ptperf/make-refs.sh" "$R" --only echo \
+	>"$T_TMP/refs.log" 2>&1; then
+	fail pt_synth:refs "make-refs.sh: $(tail -2 "$T_TMP/refs.log" | tr '\n' '|')"
+	t_exit
+	exit
+fi
+E=$R/echo/echo
+gen() { # NAME CONFIG ITEMS...
+	_gn=$1 _gc=$2
+	shift 2
+	python3 tests/live/ptsynth.py "$E" "$T_TMP/$_gn.data" --config "$_gc" \
+		"$@" >/dev/null 2>"$T_TMP/gen.err" &&
+	python3 tests/live/ptsynth.py "$E" "$T_TMP/$_gn.tsc.data" --time \
+		--config "$_gc" "$@" >/dev/null 2>>"$T_TMP/gen.err" ||
+		fail "pt_synth:gen:$_gn" "$(tail -1 "$T_TMP/gen.err")"
+}
+# ptw (0x1000) and fup_on_ptw (0x20): with and without FUP, printable
+# payloads and not, 4 and 8 bytes
+gen ptw 0x1020 --at 0:ptwip:0x6968,fup --at 3:ptw8:0x33 --at 7:ptw:0x12345678 \
+	--at 12:ptwip8:0x123456789abcdef0,fup --at 20:ptw:0 --at 41:ptw8:0x4141 \
+	--at 61:ptwip:0x7e20,fup --at 85:ptw8:0x1122334455667788
+# pwr_evt (0x10): lone events, MWAIT+PWRE+EXSTOP at a FUP, a PWRE
+# without MWAIT (perf shows the last FUP one's payload)
+gen pwr 0x10 --at 2:pwrx:2:2:4 --at 5:exstop --at 9:pwre:0:2:0 \
+	--at 14:mwait:0x60:1,pwre:1:3:1,exstopip,fup --at 22:exstopip,fup \
+	--at 30:mwait:0x1f5:7,fup --at 40:pwrx:6:1:1 \
+	--at 55:mwait:0x20:0,exstop,pwre:0:1:0,exstopip,fup --at 60:pwre:0:7:0
+# both, at the same places
+gen both 0x1030 --at 4:ptw:0x61,pwrx:1:1:1 --at 9:mwait:0x10:0,ptwip:0x62,fup \
+	--at 10:exstopip,fup,ptw8:0x63
+# MODE.TSX begin and commit at FUPs (x; the branches between are in the
+# transaction), a PTWRITE right after a begin (its flags: none), no ptw
+# config bit (perf adds the ptwrite event all the same)
+gen tsx 0 --at 10:tsx:1:0,fup --at 12:tsx:0:0,fup --at 30:tsx:1:0,fup,ptw:0x41 \
+	--at 44:tsx:0:0,fup
+n=0
+live() { # NAME FILE ARGS...
+	_ln=$1 _lf=$2
+	shift 2
+	n=$((n + 1))
+	(cd "$R/echo" && perf --buildid-dir "$T_TMP/bid" script "$@" -i "$T_TMP/$_lf") \
+		>"$T_TMP/perf" 2>"$T_TMP/perf.err"
+	(cd "$R/echo" && "$PK" script "$@" -i "$T_TMP/$_lf") \
+		>"$T_TMP/pk" 2>"$T_TMP/pk.err"
+	_lr=$?
+	check "pt_synth:$_ln:$_lf" "rc=$_lr $(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		$_lr -eq 0 -a -s "$T_TMP/perf" -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+}
+for f in ptw.data ptw.tsc.data; do
+	live w "$f" --itrace=w
+	live default "$f"
+	live bw-flags "$f" --itrace=bw -F +flags
+	live i1iw "$f" --itrace=i1iw
+	live cwg "$f" --itrace=cwg
+	live w-fields "$f" --itrace=w -F +flags,+addr,+ip,+sym,+insn,+insnlen
+done
+for f in pwr.data pwr.tsc.data; do
+	live p "$f" --itrace=p
+	live default "$f"
+	live bp-flags "$f" --itrace=bp -F +flags
+	live i1ip "$f" --itrace=i1ip
+	live cpg "$f" --itrace=cpg
+	live p-fields "$f" --itrace=p -F +flags,+addr,+ip,+sym,+insn
+done
+for f in both.data both.tsc.data; do
+	live pw "$f" --itrace=pw
+	live default "$f"
+	live e-synth "$f" --itrace=pwe -F ip,event,synth
+done
+for f in tsx.data tsx.tsc.data; do
+	live x "$f" --itrace=x
+	live default "$f"
+	live x-flags "$f" --itrace=x -F +flags
+	live bx-flags "$f" --itrace=bx -F +flags
+	live i1ix-flags "$f" --itrace=i1ix -F +flags
+	live call-ret-trace "$f" --call-ret-trace
+	live xg "$f" --itrace=xg
+	live wx-flags "$f" --itrace=wx -F +flags
+done
+# inject: perf script reads perfkit's synthesized samples as perf's
+for f in pwr.tsc.data both.data tsx.data; do
+	(cd "$R/echo" &&
+	 perf --buildid-dir "$T_TMP/bid" inject --itrace=bpwx -i "$T_TMP/$f" -o "$T_TMP/inj.perf" &&
+	 "$PK" inject --itrace=bpwx -i "$T_TMP/$f" -o "$T_TMP/inj.pk") \
+		>/dev/null 2>"$T_TMP/inj.err"
+	_ir=$?
+	perf script -i "$T_TMP/inj.perf" >"$T_TMP/perf" 2>&1
+	perf script -i "$T_TMP/inj.pk" >"$T_TMP/pk" 2>&1
+	check "pt_synth:inject:$f" "rc=$_ir $(head -1 "$T_TMP/inj.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		$_ir -eq 0 -a "$(wc -l <"$T_TMP/perf")" -gt 3 -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+done
+t_exit

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""ptsynth: a ptgen run's Intel PT with packets added that do not change
+its flow (PTWRITE, power events, MODE.TSX, CBR, ...), wrapped into a
+perf.data by ../shared/tools/ptperf/mkperf, with the intel_pt event's
+config bits perf looks at for the synthesized events set.
+
+    ptsynth.py PREFIX OUT.data [--time] [--config BITS]
+               [--at N:ITEM,ITEM...]...
+
+PREFIX is a ptgen output prefix (PREFIX.pt, .img.addr, .meta, as
+make-refs.sh leaves them). Each --at puts its items just after the N-th
+TIP packet that carries an IP (from 0), where the flow stands at the
+TIP's target; "fup" is a FUP of that target (6-byte IP). Items:
+  ptw:V / ptw8:V      PTWRITE, 4 / 8 payload bytes, no IP
+  ptwip:V / ptwip8:V  PTWRITE with IP (give a fup after it)
+  mwait:HINTS:EXT     MWAIT
+  pwre:HW:CSTATE:SUB  PWRE
+  pwrx:LAST:DEEPEST:WAKE  PWRX
+  exstop / exstopip   EXSTOP without / with IP (give a fup after it)
+  tsx:INTX:ABORT      MODE.TSX
+  cbr:RATIO           CBR
+  fup                 FUP of the TIP's target
+  raw:HEX             bytes as given
+--config BITS: or-ed into the intel_pt attr's config (e.g. 0x10 pwr_evt,
+0x1000 ptw, 0x20 fup_on_ptw).
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+IP_BYTES = {0: 0, 1: 2, 2: 4, 3: 6, 4: 6, 6: 8}
+
+
+def plen(b, i):
+    """Length of the packet at b[i] (the packets ptgen writes and these
+    items), 0 if unknown."""
+    c = b[i]
+    if c == 0x00:
+        return 1
+    if c == 0x02:
+        c2 = b[i + 1]
+        if c2 == 0x82:
+            return 16
+        if c2 & 0x1f == 0x12:
+            return 2 + (8 if c2 & 0x20 else 4)
+        return {0x23: 2, 0x03: 4, 0xa3: 8, 0xf3: 2, 0x43: 8, 0x73: 7,
+                0xc8: 7, 0x83: 2, 0xc3: 11, 0x62: 2, 0xe2: 2, 0xc2: 10,
+                0x22: 4, 0xa2: 7, 0x63: 3, 0x33: 2, 0xb3: 2, 0x13: 4,
+                0x53: 11}.get(c2, 0)
+    if c == 0x19:
+        return 8
+    if c in (0x59, 0x99):
+        return 2
+    if c & 0x1f in (0x01, 0x0d, 0x11, 0x1d):
+        n = IP_BYTES.get(c >> 5)
+        return 0 if n is None else 1 + n
+    if c & 3 == 3:
+        n = 1
+        more = c & 4
+        while more:
+            more = b[i + n] & 1
+            n += 1
+        return n
+    if c & 1 == 0:
+        return 1
+    return 0
+
+
+def new_ip(last, c, b):
+    ipc = c >> 5
+    v = int.from_bytes(b, "little")
+    if ipc == 1:
+        return (last & ~0xffff) | v
+    if ipc == 2:
+        return (last & ~0xffffffff) | v
+    if ipc == 3:
+        return v - (1 << 48) if v >> 47 else v
+    if ipc == 4:
+        return (last & ~0xffffffffffff) | v
+    if ipc == 6:
+        return v
+    return last
+
+
+def item_bytes(it, target):
+    f = it.split(":")
+    k = f[0]
+    a = [int(x, 0) for x in f[1:]]
+    if k in ("ptw", "ptw8", "ptwip", "ptwip8"):
+        eight = k.endswith("8")
+        b1 = 0x12 | (0x20 if eight else 0) | (0x80 if "ip" in k else 0)
+        return bytes([0x02, b1]) + a[0].to_bytes(8 if eight else 4, "little")
+    if k == "mwait":
+        return bytes([0x02, 0xc2]) + struct.pack("<II", a[0], a[1])
+    if k == "pwre":
+        return bytes([0x02, 0x22, 0x80 if a[0] else 0,
+                      (a[1] << 4) | a[2]])
+    if k == "pwrx":
+        return bytes([0x02, 0xa2, (a[0] << 4) | a[1], a[2], 0, 0, 0])
+    if k == "exstop":
+        return bytes([0x02, 0x62])
+    if k == "exstopip":
+        return bytes([0x02, 0xe2])
+    if k == "tsx":
+        return bytes([0x99, 0x20 | a[0] | (a[1] << 1)])
+    if k == "cbr":
+        return bytes([0x02, 0x03, a[0], 0])
+    if k == "fup":
+        return bytes([0x7d]) + (target & 0xffffffffffff).to_bytes(6, "little")
+    if k == "raw":
+        return bytes.fromhex(f[1])
+    sys.exit("ptsynth: unknown item " + it)
+
+
+def insert(pt, ats):
+    out = bytearray()
+    i, last, ntip = 0, 0, 0
+    while i < len(pt):
+        n = plen(pt, i)
+        if not n:
+            sys.exit("ptsynth: unknown packet at %d" % i)
+        c = pt[i]
+        out += pt[i:i + n]
+        if c & 0x1f in (0x01, 0x0d, 0x11, 0x1d) and c != 0x02:
+            last = new_ip(last, c, pt[i + 1:i + n])
+            if c & 0x1f == 0x0d and c >> 5:
+                for it in ats.get(ntip, []):
+                    out += item_bytes(it, last)
+                ntip += 1
+        i += n
+    missing = [k for k in ats if k >= ntip]
+    if missing:
+        sys.exit("ptsynth: only %d TIPs" % ntip)
+    return bytes(out)
+
+
+def patch_config(path, bits):
+    with open(path, "r+b") as f:
+        h = f.read(104)
+        attrs_off, = struct.unpack_from("<Q", h, 24)
+        f.seek(attrs_off + 8)
+        cfg, = struct.unpack("<Q", f.read(8))
+        f.seek(attrs_off + 8)
+        f.write(struct.pack("<Q", cfg | bits))
+
+
+def main():
+    av = sys.argv[1:]
+    if len(av) < 2:
+        sys.exit(__doc__)
+    prefix, out = av[0], av[1]
+    ats, cfg, extra = {}, 0, []
+    k = 2
+    while k < len(av):
+        if av[k] == "--at":
+            n, _, items = av[k + 1].partition(":")
+            ats.setdefault(int(n), []).extend(items.split(","))
+            k += 2
+        elif av[k] == "--config":
+            cfg |= int(av[k + 1], 0)
+            k += 2
+        else:
+            extra.append(av[k])
+            k += 1
+    with open(prefix + ".pt", "rb") as f:
+        pt = f.read()
+    tmp = tempfile.mkdtemp(prefix="ptsynth.")
+    try:
+        base = os.path.join(tmp, os.path.basename(prefix))
+        for ext in (".img.addr", ".meta"):
+            if os.path.exists(prefix + ext):
+                shutil.copy(prefix + ext, base + ext)
+        with open(base + ".pt", "wb") as f:
+            f.write(insert(pt, ats))
+        root = os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))))
+        mk = os.path.join(os.environ.get("PK_SHARED",
+                                         os.path.join(root, "../shared")),
+                          "tools/ptperf/mkperf")
+        subprocess.run([mk, base, "-o", out] + extra, check=True)
+    finally:
+        shutil.rmtree(tmp)
+    if cfg:
+        patch_config(out, cfg)
+
+
+if __name__ == "__main__":
+    main()
