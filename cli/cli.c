@@ -271,8 +271,12 @@ int cli_itrace_opts(const char *cmd, const char *arg, struct pk_itrace_opts *o)
 {
 	size_t pos = 0;
 
-	memset(o, 0, sizeof(*o));
-	o->sz = sizeof(*o);
+	/* options given again add to the letters (perf's parser never
+	 * clears them) */
+	if (o->sz != sizeof(*o)) {
+		memset(o, 0, sizeof(*o));
+		o->sz = sizeof(*o);
+	}
 	if (pk_itrace_parse(o, arg, &pos)) {
 		cli_error(cmd, "bad --itrace option '%s' at '%s'", arg,
 			  arg + pos);

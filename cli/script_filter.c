@@ -155,8 +155,10 @@ static int script_itrace_option(struct script_opts *o, int c, const char *arg)
 	}
 	if (c == SO_ITRACE)
 		return cli_itrace_opts("script", arg, &o->itrace);
-	memset(&o->itrace, 0, sizeof(o->itrace));
-	o->itrace.sz = sizeof(o->itrace);
+	if (o->itrace.sz != sizeof(o->itrace)) {	/* (else: added to) */
+		memset(&o->itrace, 0, sizeof(o->itrace));
+		o->itrace.sz = sizeof(o->itrace);
+	}
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
 		if (m[i].c != c)
 			continue;

@@ -855,6 +855,11 @@ void pk__it_step(struct walk *w)
 	struct pk_pt_block blk;
 	int status = w->status;
 
+	if (w->qk) {
+		pk__it_quick_step(w);
+		return;
+	}
+
 	if (status >= 0)
 		status = events(w, status);
 	if (status >= 0 && (status & PK_PT_STS_EOS)) {
@@ -913,4 +918,16 @@ void pk__it_settle(struct walk *w)
 uint32_t pk__it_branch_flags(const struct pk_pt_insn *in)
 {
 	return branch_flags(in);
+}
+
+void pk__it_ts_branch(struct walk *w, uint32_t flags, uint64_t from,
+		      uint64_t to)
+{
+	if (w->it->opts.thread_stack || w->it->opts.callchain)
+		ts_event(w, flags, from, to, 0);
+}
+
+void pk__it_chain(struct walk *w, struct pk_itrace_sample *s)
+{
+	synth_chain(w, s);
 }

@@ -74,6 +74,7 @@ struct walk {
 	} *pendq;
 	uint64_t *chain;	/* the call chain being synthesized */
 	size_t npend, cappend, pend_head;
+	struct it_quick *qk;	/* q/qq: quick decoding instead (quick.c) */
 };
 
 /* One AUX queue: the trace of one thread (per-thread mmaps) or CPU. */
@@ -163,6 +164,11 @@ static inline uint64_t pk__it_ns_to_ticks(const struct it_info *in, uint64_t ns)
 void pk__it_base(struct walk *w, struct pk_itrace_sample *s, int kind,
 		 const struct pk_pt_event *ev);
 void pk__it_emit(struct walk *w, struct pk_itrace_sample *s);
+/* for quick.c: a branch's effect on perf's thread stack (no instruction
+ * length: the walk knows none), a sample's call chain (g) */
+void pk__it_ts_branch(struct walk *w, uint32_t flags, uint64_t from,
+		      uint64_t to);
+void pk__it_chain(struct walk *w, struct pk_itrace_sample *s);
 void pk__it_settle(struct walk *w);
 uint32_t pk__it_branch_flags(const struct pk_pt_insn *in);
 /* synth.c: the sample perf makes of EV (ptwrite, power, transaction),
@@ -171,6 +177,12 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev);
 
 /* decode.c: one step of a walk. */
 void pk__it_step(struct walk *w);
+/* quick.c: perf's q (hop) and qq (leap) decoding of a queue's trace */
+struct it_quick *pk__it_quick_new(const uint8_t *buf, size_t len,
+				  const struct pk_pt_config *cfg, bool leap);
+void pk__it_quick_free(struct it_quick *k);
+int pk__it_quick_time(const struct it_quick *k, uint64_t *tsc);
+void pk__it_quick_step(struct walk *w);
 /* run.c: decodes queue Q with the session's maps now, up to TSC LIMIT
  * (UINT64_MAX: to its end); samples past it wait for a later call. */
 int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit);

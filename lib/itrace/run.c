@@ -85,6 +85,10 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 	w->dec = pk_pt_insn_decoder_new(q->data, q->len, &cfg, w->img, &io);
 	if (!w->dec)
 		return -ENOMEM;
+	if (it->opts.quick &&
+	    !(w->qk = pk__it_quick_new(q->data, q->len, &cfg,
+				       it->opts.quick > 1)))
+		return -ENOMEM;
 	w->status = pk_pt_insn_sync_forward(w->dec);
 	if (w->status == PK_ERR_EOS)
 		w->done = true;
@@ -103,6 +107,7 @@ void pk__it_walk_free(struct it_queue *q)
 	pk__free(w->pendq);
 	pk__free(w->chain);
 	pk_pt_insn_decoder_free(w->dec);
+	pk__it_quick_free(w->qk);
 	pk__free(w);
 	q->w = NULL;
 }
@@ -166,7 +171,8 @@ int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit)
 		/* up to the time: where the flow stands now (the first
 		 * PSB+'s TSC before anything is decoded) */
 		if (!it->timeless && (w->tsc > limit ||
-		    (!pk_pt_insn_time(w->dec, &t) && t > limit)))
+		    (!(w->qk ? pk__it_quick_time(w->qk, &t) :
+		       pk_pt_insn_time(w->dec, &t)) && t > limit)))
 			break;
 		pk__it_step(w);
 	}

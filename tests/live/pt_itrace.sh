@@ -90,6 +90,18 @@ live plus-callindent awk/perf.data --itrace=cr -F +callindent
 live show-task echo/perf.data --itrace=be --show-task-events --show-mmap-events
 live show-task-tsc echo/perf.tsc.data --itrace=b --show-task-events
 live plus-cpu echo/perf.data --itrace=i100i -F +cpu
+# quick decoding: q takes the IPs of TIP/FUP/TIP.PGE/PSB+ (no code
+# walked, period 1), qq those of PSB+ FUPs only
+live q-b awk/perf.data --itrace=bq
+live q-i awk/perf.data --itrace=iq
+live q-i-period awk/perf.tsc.data --itrace=i100iq
+live q-ibpe-flags awk/perf.tsc.data --itrace=ibpqe -F +flags,+addr
+live q-callchain awk/perf.data --itrace=iqg
+live qq-ip echo/perf.tsc.data --itrace=ipqq
+live qq-i awk/perf.data --itrace=iqq -F +flags
+# letters of several options add up, whatever their order
+live letters-add echo/perf.data --itrace=iq --call-ret-trace
+live letters-add2 echo/perf.data --call-trace --itrace=i10000i
 # report --itrace: perf report's text, its random closing tip left out
 rlive() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2

@@ -175,6 +175,17 @@ if need_shared "corpus/perf-data/perf.data.$f" "script_itrace_$f"; then
 		-n "$(tail -1 "$T/aux.err" | grep '^[0-9]* instruction trace errors$')"
 fi
 
+# quick decoding (q: IPs from TIP/FUP/TIP.PGE/PSB+, no code walked; qq:
+# PSB+ only) on the corpus' per-CPU kernel trace: async branches, TSX
+# aborts, trace ends, PSB/CBR and their samples as perf's
+if need_shared corpus/perf-data/perf.data.intel_pt-4.14 script_itrace_q; then
+	for o in "bq -F +flags" "ibpxeq -F +flags,+addr" "eq" "iqq"; do
+		# shellcheck disable=SC2086
+		same "script_itrace_q_$(echo $o | tr -d ' +,-')" \
+			"$C/perf.data.intel_pt-4.14" --itrace=$o
+	done
+fi
+
 # the damaged file: what precedes the damage (as perf), then an error
 # naming the offset, non-zero status
 B=$C/perf.data.piped.corrupted.zero_size_sample-3.2
