@@ -128,6 +128,8 @@ enum {
 	PK_IP_FLAG_INTR_TOGGLE = 1u << 14,
 };
 
+struct perf_branch_entry;
+
 /* One synthesized sample, valid during the callback. */
 struct pk_itrace_sample {
 	int kind;		/* enum pk_itrace_kind */
@@ -149,6 +151,10 @@ struct pk_itrace_sample {
 	const uint64_t *callchain;
 	unsigned nr_callchain;
 	int depth;		/* call depth of the thread (callindent) */
+	/* l: the last branches before it, the latest first (perf's
+	 * thread_stack__br_sample); NULL when none */
+	const struct perf_branch_entry *brstack;
+	unsigned nr_brstack;
 	union {
 		struct { uint64_t offset; } psb;
 		struct {

@@ -67,9 +67,15 @@ struct walk {
 		struct pk_itrace_sample s;
 		uint64_t tsc;
 		uint64_t *chain;	/* a copy of s.callchain */
+		struct perf_branch_entry *br;	/* ... of s.brstack */
 	} *pendq;
 	uint64_t *chain;	/* the call chain being synthesized */
 	size_t npend, cappend, pend_head;
+	/* l: perf's ring of the last branches (thread_stack's
+	 * br_stack_rb): LBR_POS the latest, LBR_NR filled */
+	struct perf_branch_entry *lbr, *lbr_out;
+	unsigned lbr_sz, lbr_pos, lbr_nr;
+	uint64_t skipped_insn;	/* of the i samples s skipped */
 };
 
 /* One AUX queue: the trace of one thread (per-thread mmaps) or CPU. */
@@ -113,6 +119,7 @@ struct pk_itrace {
 	int attr[PK_ITRACE_NR_KINDS];	/* the kinds' attr indexes, -1 */
 	unsigned nr_synth;
 	uint64_t nr_errors;
+	uint64_t nr_events;	/* samples made so far (s: perf's num_events) */
 	uint64_t cpuid_family, cpuid_model;
 	struct it_image *imgs;	/* by pid; replaced ones kept to the end */
 	size_t nimgs, capimgs;
@@ -152,6 +159,21 @@ static inline uint64_t pk__it_ns_to_ticks(const struct it_info *in, uint64_t ns)
 	rem = ns % in->time_mult;
 	return (quot << shift) + (rem << shift) / in->time_mult;
 }
+
+/* lbr.c: l, perf's last branches of a thread (its thread stack's
+ * branch ring), and s, the samples skipped first. */
+int pk__it_lbr_init(struct walk *w);
+void pk__it_lbr_free(struct walk *w);
+void pk__it_lbr_branch(struct walk *w, uint32_t flags, uint64_t from,
+		       uint64_t to);
+void pk__it_lbr_reset(struct walk *w);
+void pk__it_lbr_sample(struct walk *w, struct pk_itrace_sample *s);
+/* A copy of S's branches for P (held): 0 or -ENOMEM. */
+int pk__it_lbr_keep(struct it_pend *p);
+/* Whether S is one of the first N samples perf skips (s N); a CBR one
+ * (pk__it_skip_cbr) is asked again until it is not. */
+bool pk__it_skip(struct walk *w, struct pk_itrace_sample *s);
+bool pk__it_skip_cbr(struct walk *w);
 
 /* decode.c: one step of a walk. */
 void pk__it_step(struct walk *w);

@@ -78,6 +78,8 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 		if (!w->chain)
 			return -ENOMEM;
 	}
+	if (pk__it_lbr_init(w))
+		return -ENOMEM;
 	w->img = pk__it_image(it, w->pid, w->tid);
 	if (!w->img)
 		return -ENOMEM;
@@ -97,8 +99,11 @@ void pk__it_walk_free(struct it_queue *q)
 	if (!w)
 		return;
 	pk__free(w->ts);
-	for (size_t i = w->pend_head; i < w->npend; i++)
+	for (size_t i = w->pend_head; i < w->npend; i++) {
 		pk__free(w->pendq[i].chain);
+		pk__free(w->pendq[i].br);
+	}
+	pk__it_lbr_free(w);
 	pk__free(w->pendq);
 	pk__free(w->chain);
 	pk_pt_insn_decoder_free(w->dec);
@@ -123,6 +128,8 @@ static void deliver(struct walk *w, uint64_t limit)
 		w->err = it->cb(it->ctx, s);
 		pk__free(w->pendq[w->pend_head].chain);
 		w->pendq[w->pend_head].chain = NULL;
+		pk__free(w->pendq[w->pend_head].br);
+		w->pendq[w->pend_head].br = NULL;
 		w->pend_head++;
 	}
 	if (w->pend_head == w->npend)
