@@ -154,6 +154,12 @@ static inline void ob_ch(struct ob *o, char c)
 }
 
 /* S right-aligned in WIDTH ("%*s"); LEFT: "%-*s". */
+/* ob_put for writers outside this file. */
+static void ob_put_cb(void *o, const char *s, size_t n)
+{
+	ob_put(o, s, n);
+}
+
 static void ob_pad(struct ob *o, const char *s, int width, bool left)
 {
 	size_t n = strlen(s);
@@ -990,6 +996,8 @@ head_done:
 			  cm, false, pk_session_generation(s->sess, sm->pid, cm),
 			  false);
 	}
+	if (f & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
+		script_put_brstack(s->sess, f, sm, ob_put_cb, o);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
 		put_mem_tail(s, f, sm);
 	if (s->cur)
