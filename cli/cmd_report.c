@@ -322,8 +322,8 @@ static const char *unsupported(const struct rep *c, struct pk_perfdata *pd)
 		return NULL;
 	if (o->add_callchain && other_events(pd))
 		return "--itrace G (perf report's default: call chains on the recorded events) is not supported yet: give --itrace=LETTERS (e.g. i100usge) or --no-itrace";
-	if (o->last_branch || o->add_last_branch)
-		return "--itrace with l or L is not supported yet";
+	if (o->add_last_branch)
+		return "--itrace with L is not supported yet";
 	return NULL;
 }
 
@@ -334,6 +334,7 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	struct pk_sample sm;
 	struct pk_record rec;
 	struct pk_session_sample ss;
+	struct perf_branch_entry one;
 
 	if (is->attr < 0)
 		return 0;	/* errors: perf counts them, shows none */
@@ -341,6 +342,19 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	memset(&rec, 0, sizeof(rec));
 	pk_itrace_sample_fill(is, pk_perfdata_attr(c->pd,
 				(unsigned)is->attr)->sample_type, &sm);
+	if (is->kind == PK_ITRACE_BRANCHES && c->itrace.last_branch &&
+	    c->o.branch) {
+		/* perf's branch mode takes a branch sample as a stack of its
+		 * own branch (intel_pt_synth_branch_sample with l) */
+		memset(&one, 0, sizeof(one));
+		one.from = is->ip;
+		one.to = is->addr;
+		sm.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		sm.branch.nr = 1;
+		sm.branch.hw_idx = UINT64_MAX;
+		sm.branch.has_hw_idx = true;
+		sm.branch.entries = &one;
+	}
 	rec.type = PERF_RECORD_SAMPLE;
 	rec.misc = is->cpumode;
 	rec.attr = is->attr;
@@ -514,9 +528,14 @@ static int sample_modes(struct rep *c, struct pk_perfdata *pd, bool cc)
 	const char *why = NULL;
 
 	pk_perfdata_info(pd, &in);
+	/* (perf: with l or L the samples have branch stacks) */
+	bool itrace_br = c->itrace.set && (c->itrace.last_branch ||
+					   c->itrace.add_last_branch);
+
 	c->o.branch = c->branch < 0 ?
-		pk_perfdata_has_feat(pd, PK_HEADER_BRANCH_STACK) : c->branch;
-	if (c->o.branch && !in.pipe &&
+		pk_perfdata_has_feat(pd, PK_HEADER_BRANCH_STACK) || itrace_br :
+		c->branch;
+	if (c->o.branch && !in.pipe && !itrace_br &&
 	    !cli_any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK))
 		why = "-b given, but the samples have no branch stacks (record with -b)";
 	else if (c->o.branch && cc)
