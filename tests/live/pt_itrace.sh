@@ -83,6 +83,18 @@ live ticks-ns awk/perf.data --itrace=i1000ns
 live ticks-us-tsc awk/perf.tsc.data --itrace=i10us
 live ticks-t awk/perf.data --itrace=i64t
 live ticks-p-g echo/perf.data --itrace=i1usbpg
+# l: the last branches on the synthesized samples (-F brstack...)
+live lbr awk/perf.data --itrace=i100il4 -F +brstack
+live lbr-sym echo/perf.data --itrace=i1il7 -F ip,brstacksym
+live lbr-off-tsc-p awk/perf.tsc.data --itrace=i10uspl -F ip,brstackoff
+live lbr-g awk/perf.data --itrace=i1000igl2 -F +brstacksym
+live lbr-b echo/perf.data --itrace=bil3 -F +brstack
+live lbr-1024 awk/perf.data --itrace=i100il1024 -F ip,brstack
+# s: the first samples skipped (their instructions in the next's period)
+live skip awk/perf.data --itrace=i100is100
+live skip-cr echo/perf.data --itrace=crs10
+live skip-l awk/perf.data --itrace=i1000ils50 -F +brstack
+live skip-ticks awk/perf.tsc.data --itrace=i10usps1 -F +period
 # report --itrace: perf report's text, its random closing tip left out
 rlive() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2
@@ -111,6 +123,12 @@ rlive default awk/perf.data
 rlive default-tsc awk/perf.tsc.data
 rlive default-no-children awk/perf.data --no-children
 rlive default-echo echo/perf.data
+# l: perf report's branch mode (branch samples as stacks of one)
+rlive lbr awk/perf.data --itrace=i100il
+rlive lbr-b awk/perf.data --itrace=bi100il
+rlive lbr-cr awk/perf.data --itrace=crl
+rlive lbr-no-branch-stack awk/perf.data --itrace=i100il -n --no-branch-stack
+rlive skip awk/perf.data --itrace=i100is50
 # inject --itrace: perf script (and perf report, and perfkit script) read
 # perfkit's injected file as perf's own
 ilive() { # NAME FILE ARGS...
@@ -126,8 +144,10 @@ ilive() { # NAME FILE ARGS...
 		>/dev/null 2>"$T_TMP/inj.err"
 	_lr=$?
 	for _lt in "perf script" "perf report --stdio" "$PK script"; do
-		$_lt -i "$T_TMP/inj.perf" 2>&1 | grep -v '^# (Tip\|^# captured on\|^# data offset\|^# data size\|^# feat offset' >"$T_TMP/perf"
-		$_lt -i "$T_TMP/inj.pk" 2>&1 | grep -v '^# (Tip\|^# captured on\|^# data offset\|^# data size\|^# feat offset' >"$T_TMP/pk"
+		_la=	# (ILIVE_F: -F for the script readers)
+		case $_lt in *script) _la=$ILIVE_F ;; esac
+		$_lt $_la -i "$T_TMP/inj.perf" 2>&1 | grep -v '^# (Tip\|^# captured on\|^# data offset\|^# data size\|^# feat offset' >"$T_TMP/perf"
+		$_lt $_la -i "$T_TMP/inj.pk" 2>&1 | grep -v '^# (Tip\|^# captured on\|^# data offset\|^# data size\|^# feat offset' >"$T_TMP/pk"
 		check "pt_itrace:inject:$_ln:${_lt##*/}" "rc=$_lr $(head -1 "$T_TMP/inj.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
 			$_lr -eq 0 -a "$(wc -l <"$T_TMP/perf")" -gt 3 -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
 	done
@@ -140,6 +160,12 @@ ilive strip echo/perf.data --itrace=i1ie --strip
 ilive callchain awk/perf.data --itrace=i100ig
 ilive default echo/perf.data --itrace
 ilive ticks awk/perf.data --itrace=i10us
+# perf-intel-pt(1)'s AutoFDO recipe: branch stacks in the injected file
+ILIVE_F="-F +brstack"
+ilive autofdo awk/perf.data --itrace=i100usle
+ilive autofdo-tsc awk/perf.tsc.data --itrace=i100usle
+ilive lbr-i100 echo/perf.data --itrace=i100il8
+ILIVE_F=
 # perf.midsplit.data: the packets cut between AUXTRACE records are joined
 n=$((n + 1))
 if t_part $n; then
