@@ -537,8 +537,8 @@ static void fail(struct walk *w, int code, uint64_t ip)
 {
 	error(w, code, ip);
 	w->lost = w->resync = true;
-	w->ts_n = 0;	/* a new trace: perf flushes the stack */
-	pk__it_lbr_reset(w);
+	/* (perf keeps the stack: its trace number changes with a new
+	 * buffer, not at an error) */
 	/* perf goes on from the next packet that gives an IP, a PSB only
 	 * when that fails */
 	w->status = code == 5 ? pk__pt_fl_resync_full_ip(w->dec) :
@@ -679,6 +679,9 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		base(w, &s, PK_ITRACE_PSB, ev->tsc, ev->has_tsc);
 		/* (perf waiting for an IP after an error shows none) */
 		s.ip = ev->ip_suppressed || w->lost ? 0 : ev->ip;
+		if (!s.ip && !ev->ip_suppressed && kernel_ip(ev->ip))
+			s.cpumode = PERF_RECORD_MISC_KERNEL; /* (perf's: of
+						 * its to_ip, the PSB's) */
 		w->psb_ip = s.ip;	/* its CBR's too */
 		s.u.psb.offset = ev->u.psb.offset;
 		synth_chain(w, &s);
