@@ -244,6 +244,19 @@ PK_API unsigned pk_itrace_unsynthesized(const struct pk_itrace *it);
 struct pk_sample;
 PK_API void pk_itrace_sample_fill(const struct pk_itrace_sample *is,
 				  uint64_t sample_type, struct pk_sample *sm);
+/*
+ * G and L: the call chain and the last branches perf gives a recorded
+ * sample SM that has none (thread_stack__sample_late and
+ * thread_stack__br_sample_late), from the flow of SM's thread decoded so
+ * far (call it after pk_itrace_record() of SM's record): *CHAIN (perf's
+ * PERF_CONTEXT_* markers and addresses, innermost first; at least the
+ * sample's context and ip) for G, *BR (the latest first) for L; counts 0
+ * for the letters not given. The arrays stay valid until the next call.
+ * 0 or -ENOMEM.
+ */
+PK_API int pk_itrace_late(struct pk_itrace *it, const struct pk_sample *sm,
+			  const uint64_t **chain, unsigned *nr_chain,
+			  const struct perf_branch_entry **br, unsigned *nr_br);
 /* The number of decoder errors so far (perf's closing warning). */
 PK_API uint64_t pk_itrace_nr_errors(const struct pk_itrace *it);
 

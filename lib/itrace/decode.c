@@ -176,8 +176,9 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 {
 	struct pk_itrace_sample s;
 
-	pk__it_lbr_branch(w, flags, from, to);
-	if (w->it->opts.thread_stack || w->it->opts.callchain)
+	pk__it_lbr_branch(w, flags, from, to, ev);
+	if (w->it->opts.thread_stack || w->it->opts.callchain ||
+	    w->it->opts.add_callchain)
 		ts_event(w, flags, from, to, in ? in->size : 0);
 	if (!w->it->opts.branches)
 		return;

@@ -72,6 +72,9 @@ void pk_itrace_free(struct pk_itrace *it)
 		pk__it_walk_free(&it->q[i]);
 		pk__free(it->q[i].data);
 	}
+	pk__it_ts_free(it);
+	pk__free(it->late);
+	pk__free(it->late_br);
 	for (size_t i = 0; i < it->nimgs; i++)
 		pk_pt_image_free(it->imgs[i].img);
 	pk__free(it->imgs);
@@ -385,6 +388,11 @@ static uint64_t perf_to_tsc(const struct it_info *in, uint64_t ns)
 	quot = t / in->time_mult;
 	rem = t % in->time_mult;
 	return (quot << shift) + (rem << shift) / in->time_mult;
+}
+
+uint64_t pk__it_perf_to_tsc(const struct it_info *in, uint64_t ns)
+{
+	return perf_to_tsc(in, ns);
 }
 
 /* With timestamps: every queue decoded up to the time of the record

@@ -13,23 +13,31 @@
 #include "base/base.h"
 #include "itrace/itrace_int.h"
 
+/* The ring's size: l's; with L (branches to match to recorded samples
+ * that come some time after their event) 1024 more when the kernel is
+ * traced, else 1 (perf's br_stack_sz_plus). Each task's ring is made
+ * when its stack is (tstack.c). */
 int pk__it_lbr_init(struct walk *w)
 {
-	const struct pk_itrace_opts *o = &w->it->opts;
+	struct pk_itrace *it = w->it;
+	const struct pk_itrace_opts *o = &it->opts;
 
-	if (!o->last_branch || !o->last_branch_sz)
+	if ((!o->last_branch && !o->add_last_branch) || !o->last_branch_sz)
 		return 0;
-	w->lbr_sz = o->last_branch_sz;
-	w->lbr = pk__calloc(w->lbr_sz, sizeof(*w->lbr));
-	w->lbr_out = pk__calloc(w->lbr_sz, sizeof(*w->lbr_out));
-	return w->lbr && w->lbr_out ? 0 : -ENOMEM;
+	it->lbr_ring = o->last_branch_sz;
+	if (o->add_last_branch)
+		it->lbr_ring += it->pt.exclude_kernel ? 1 : 1024;
+	w->lbr_sz = it->lbr_ring;
+	if (!o->last_branch)
+		return 0;
+	w->lbr_out = pk__calloc(o->last_branch_sz, sizeof(*w->lbr_out));
+	return w->lbr_out ? 0 : -ENOMEM;
 }
 
 void pk__it_lbr_free(struct walk *w)
 {
-	pk__free(w->lbr);
 	pk__free(w->lbr_out);
-	w->lbr = w->lbr_out = NULL;
+	w->lbr = w->lbr_out = NULL;	/* (the ring is its task's) */
 }
 
 /* An entry's flags word: perf sets in_tx and abort from the sample flags
@@ -41,14 +49,16 @@ static void entry_flags(struct perf_branch_entry *e, uint32_t flags)
 	e->abort = !!(flags & PK_IP_FLAG_TX_ABORT);
 }
 
-void pk__it_lbr_branch(struct walk *w, uint32_t flags, uint64_t from,
-		       uint64_t to)
+static void ring_add(struct walk *w, uint32_t flags, uint64_t from,
+		     uint64_t to, uint64_t tsc)
 {
 	struct perf_branch_entry *e;
 
 	if (!w->lbr)
 		return;
 	w->lbr_pos = (w->lbr_pos ? w->lbr_pos : w->lbr_sz) - 1;
+	if (w->lbr_tsc)
+		w->lbr_tsc[w->lbr_pos] = tsc;
 	e = &w->lbr[w->lbr_pos];
 	e->from = from;
 	e->to = to;
@@ -57,27 +67,78 @@ void pk__it_lbr_branch(struct walk *w, uint32_t flags, uint64_t from,
 		w->lbr_nr++;
 }
 
-void pk__it_lbr_reset(struct walk *w)
+/* L alone (no sample copies the ring as it is made): a branch past the
+ * time decoded up to waits in the queue as the samples do, for the ring
+ * of the task the CPU runs when perf gets to it (pk__it_lbr_replay). */
+static bool held(struct walk *w, uint32_t flags, uint64_t from, uint64_t to,
+		 uint64_t tsc)
 {
-	w->lbr_pos = w->lbr_nr = 0;
+	const struct pk_itrace_opts *o = &w->it->opts;
+	struct it_pend *p;
+
+	if (o->last_branch || !o->add_last_branch || w->it->timeless ||
+	    (w->npend <= w->pend_head && tsc <= w->limit))
+		return false;
+	if (!pk__grow((void **)&w->pendq, &w->cappend, w->npend, 1,
+		      sizeof(*w->pendq))) {
+		w->err = -ENOMEM;
+		return true;
+	}
+	p = &w->pendq[w->npend++];
+	memset(p, 0, sizeof(*p));
+	p->s.kind = PK_ITRACE_NR_KINDS;	/* (a branch, not a sample) */
+	p->s.ip = from;
+	p->s.addr = to;
+	p->s.flags = flags;
+	p->tsc = tsc;
+	return true;
+}
+
+void pk__it_lbr_branch(struct walk *w, uint32_t flags, uint64_t from,
+		       uint64_t to, const struct pk_pt_event *ev)
+{
+	/* its time, as a sample's (decode.c's base) */
+	uint64_t t = ev && ev->has_tsc ? ev->tsc : w->t_now;
+
+	if (t < w->tsc)
+		t = w->tsc;
+	if (w->lbr && !held(w, flags, from, to, t))
+		ring_add(w, flags, from, to, t);
+}
+
+void pk__it_lbr_replay(struct walk *w, const struct it_pend *p)
+{
+	struct pk_itrace *it = w->it;
+
+	if (pk__it_cpu_task(it, w->q) && it->cpu_tid[w->cpu].set) {
+		w->pid = it->cpu_tid[w->cpu].pid;
+		w->tid = it->cpu_tid[w->cpu].tid;
+	}
+	if (pk__it_ts_switch(w))
+		w->err = -ENOMEM;
+	else
+		ring_add(w, p->s.flags, p->s.ip, p->s.addr, p->tsc);
 }
 
 void pk__it_lbr_sample(struct walk *w, struct pk_itrace_sample *s)
 {
 	unsigned head;
 
-	if (!w->lbr || !w->lbr_nr)
+	unsigned nr = w->lbr_nr;
+
+	if (!w->lbr || !w->lbr_out || !nr)
 		return;
+	if (nr > w->it->opts.last_branch_sz)	/* (a ring for L too) */
+		nr = w->it->opts.last_branch_sz;
 	/* from the latest to the end of the ring, then its start */
 	head = w->lbr_sz - w->lbr_pos;
-	if (head > w->lbr_nr)
-		head = w->lbr_nr;
+	if (head > nr)
+		head = nr;
 	memcpy(w->lbr_out, w->lbr + w->lbr_pos, head * sizeof(*w->lbr));
-	if (w->lbr_nr > head)
-		memcpy(w->lbr_out + head, w->lbr,
-		       (w->lbr_nr - head) * sizeof(*w->lbr));
+	if (nr > head)
+		memcpy(w->lbr_out + head, w->lbr, (nr - head) * sizeof(*w->lbr));
 	s->brstack = w->lbr_out;
-	s->nr_brstack = w->lbr_nr;
+	s->nr_brstack = nr;
 }
 
 int pk__it_lbr_keep(struct it_pend *p)
