@@ -196,6 +196,20 @@ static void progress(struct rep *c, uint64_t offset)
 	}
 }
 
+/* A recorded sample: with G or L its chain and branches from the
+ * decoded trace (perf's intel_pt_process_event), then as any. */
+static int recorded(void *ctx, struct pk_session *s,
+		    const struct pk_session_sample *ss)
+{
+	struct rep *c = ctx;
+	struct pk_session_sample late = *ss;
+	struct pk_sample sm;
+
+	if (c->it && cli_itrace_late(c->it, &c->itrace, ss->sample, &sm))
+		late.sample = &sm;
+	return sample(ctx, s, &late);
+}
+
 static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 {
 	struct rep *c = ctx;
@@ -282,22 +296,6 @@ static int stats(struct rep *c, struct pk_perfdata *pd)
 
 /* What perf reports another way (groups side by side, branch mode,
  * synthesized AUX samples): a one-line refusal, or NULL. */
-/* Whether the file has events other than the traced one and the
- * side-band dummies: events whose samples G would give call chains. */
-static bool other_events(struct pk_perfdata *pd)
-{
-	for (unsigned i = 0; i < pk_perfdata_nr_attrs(pd); i++) {
-		const struct perf_event_attr *a = pk_perfdata_attr(pd, i);
-
-		if (a->type == PERF_TYPE_SOFTWARE &&
-		    a->config == PERF_COUNT_SW_DUMMY)
-			continue;
-		if (a->type < PERF_TYPE_MAX)
-			return true;
-	}
-	return false;
-}
-
 /* perf report's default letters: instructions every 100 us and the
  * rest, call chains on them and on the recorded events, no branches. */
 static void itrace_default(struct rep *c)
@@ -312,19 +310,6 @@ static void itrace_default(struct rep *c)
 	o->set = true;
 	o->branches = false;
 	o->callchain = o->add_callchain = true;
-}
-
-static const char *unsupported(const struct rep *c, struct pk_perfdata *pd)
-{
-	const struct pk_itrace_opts *o = &c->itrace;
-
-	if (!pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) || c->no_itrace)
-		return NULL;
-	if (o->add_callchain && other_events(pd))
-		return "--itrace G (perf report's default: call chains on the recorded events) is not supported yet: give --itrace=LETTERS (e.g. i100usge) or --no-itrace";
-	if (o->add_last_branch)
-		return "--itrace with L is not supported yet";
-	return NULL;
 }
 
 /* A synthesized sample into the report, as a sample of its event. */
@@ -572,7 +557,7 @@ static bool any_samples(const struct rep *c, struct pk_perfdata *pd)
 
 static int run(struct rep *c, struct pk_perfdata *pd)
 {
-	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
+	PK_OPTS(pk_tool, tool, .sample = recorded, .record = record);
 	struct pk_session *s = pk_session_new(NULL);
 	const char *why;
 	bool cc;
@@ -581,11 +566,6 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (!s)
 		return -ENOMEM;
 	itrace_default(c);
-	if ((why = unsupported(c, pd))) {
-		cli_error("report", "%s: %s", c->input, why);
-		pk_session_free(s);
-		return -EINVAL;
-	}
 	/* the trace's decoder first: its events join the file's (with call
 	 * chains for g) when it reads the trace ahead */
 	c->pd = pd;
@@ -599,7 +579,9 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (c->it && pk_itrace_read_ahead(c->it))
 		cli_error("report", "%s: cannot read the AUX area trace ahead: "
 			  "decoding it as it comes", c->input);
-	cc = cli_any_sample_type(pd, PERF_SAMPLE_CALLCHAIN);
+	/* (G: perf gives every event call chains) */
+	cc = cli_any_sample_type(pd, PERF_SAMPLE_CALLCHAIN) ||
+	     (c->it && c->itrace.add_callchain);
 	if ((err = sample_modes(c, pd, cc))) {
 		drop_session(c, s);
 		return err;

@@ -323,6 +323,12 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 	return 0;
 }
 
+/* G: the recorded samples get call chains from the decoded flow. */
+static bool late_chains(const struct out *s)
+{
+	return s->it && s->o->itrace.set && s->o->itrace.add_callchain;
+}
+
 static int setup(struct out *s)
 {
 	unsigned n = pk_perfdata_nr_attrs(s->pd);
@@ -345,7 +351,8 @@ static int setup(struct out *s)
 		e->name = strdup(ev_name(s, i));
 		if (!e->name)
 			return -ENOMEM;
-		e->callchain = (a->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+		e->callchain = (a->sample_type & PERF_SAMPLE_CALLCHAIN) != 0 ||
+			       late_chains(s);	/* (perf: every event's) */
 		any_cc |= e->callchain;
 		len = (int)strlen(e->name);
 		if (len > s->name_width)
@@ -1025,13 +1032,20 @@ static int sample(void *ctx, struct pk_session *sess,
 			pk_perfdata_attr(s->pd, (unsigned)ss->attr);
 		struct pk_itrace_sample is;
 
+		struct pk_sample late;
+		const struct pk_sample *sm = ss->sample;
+
 		memset(&is, 0, sizeof(is));
 		if (a->type == PK_TYPE_SYNTH &&
 		    (ss->sample->sample_type & PERF_SAMPLE_RAW) &&
 		    !pk_itrace_synth_decode(a->config, ss->sample->raw.data,
 					    ss->sample->raw.size, &is))
 			s->cur = &is;
-		err = print_sample(s, ss->rec, ss->attr, ss->sample, ss->comm);
+		/* G, L: a recorded sample's chain and branches from the trace */
+		if (s->o->itrace.set &&
+		    cli_itrace_late(s->it, &s->o->itrace, sm, &late))
+			sm = &late;
+		err = print_sample(s, ss->rec, ss->attr, sm, ss->comm);
 		s->cur = NULL;
 	}
 	if (s->o->dump)

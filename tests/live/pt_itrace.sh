@@ -222,4 +222,30 @@ if t_part $n; then
 	(cd "$R/echo" && "$PK" script --no-itrace -i perf.data) >"$T_TMP/pk" 2>&1
 	check pt_itrace:no-itrace "$(head -2 "$T_TMP/pk" | tr '\n' '|')" ! -s "$T_TMP/pk"
 fi
+# G and L: call chains and last branches on the recorded samples, from
+# the thread's decoded flow (the corpus' kernel+user per-CPU recording
+# with cycles samples, binaries absent: perf report's default there is
+# G, and g on its psb samples after decoder errors)
+C=$PK_SHARED/corpus/perf-data/perf.data.intel_pt-4.14
+corpus() { # NAME TOOL ARGS...
+	_ln=$1 _lt=$2
+	shift 2
+	n=$((n + 1))
+	t_part $n || return 0
+	perf --buildid-dir "$T_TMP/bid" $_lt "$@" -i "$C" 2>/dev/null |
+		sed '/^# (Tip: /d' >"$T_TMP/perf"
+	"$PK" $_lt "$@" -i "$C" 2>"$T_TMP/pk.err" | sed '/^# (Tip: /d' >"$T_TMP/pk"
+	check "pt_itrace:corpus:$_lt:$_ln" "$(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		-s "$T_TMP/perf" -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+}
+if need_shared corpus/perf-data/perf.data.intel_pt-4.14 pt_itrace:corpus; then
+	corpus default report --stdio
+	corpus no-children report --stdio --no-children
+	corpus caller report --stdio -g caller
+	corpus L8 report --stdio --itrace=L8
+	corpus G script --itrace=G
+	corpus GL3 script --itrace=GL3 -F +brstack
+	corpus L8 script --itrace=L8 -F +brstacksym
+	corpus pg script --itrace=pg
+fi
 t_exit

@@ -312,6 +312,57 @@ static int decode(const char *path, const char *letters, struct got *g)
 	return err;
 }
 
+/* G and L on a recorded sample of thread 42 at IP, after the whole
+ * decode: its chain and last branches as text into G. */
+static int decode_late(const char *path, const char *letters, uint64_t ip,
+		       struct got *g)
+{
+	struct pk_perfdata *pd = pk_perfdata_open(path, NULL);
+	PK_OPTS(pk_session_opts, so, .kallsyms = "", .buildid_dir = "");
+	struct pk_session *s = pk_session_new(&so);
+	struct pk_itrace_opts o;
+	struct pk_itrace *it = NULL;
+	struct pk_sample sm;
+	size_t pos;
+	int err = -ENOMEM;
+
+	memset(g, 0, sizeof(*g));
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
+	pk_itrace_parse(&o, letters, &pos);
+	if (pd && s)
+		it = pk_itrace_new(pd, s, &o, collect, g);
+	if (it) {
+		PK_OPTS(pk_tool, tool, .record = feed);
+		const uint64_t *c;
+		const struct perf_branch_entry *b;
+		unsigned nc, nb;
+
+		err = pk_session_run(s, pd, &tool, it);
+		if (!err)
+			err = pk_itrace_flush(it);
+		memset(&sm, 0, sizeof(sm));
+		sm.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+		sm.pid = sm.tid = 42;
+		sm.ip = ip;
+		if (!err)
+			err = pk_itrace_late(it, &sm, &c, &nc, &b, &nb);
+		g->len = 0;
+		for (unsigned i = 0; !err && i < nc; i++)
+			g->len += (size_t)snprintf(g->text + g->len, 64, "%llx ",
+						   (unsigned long long)c[i]);
+		for (unsigned i = 0; !err && i < nb; i++)
+			g->len += (size_t)snprintf(g->text + g->len, 64,
+						   "[%llx>%llx] ",
+						   (unsigned long long)b[i].from,
+						   (unsigned long long)b[i].to);
+	}
+	pk_itrace_free(it);
+	pk_session_free(s);
+	pk_perfdata_free(pd);
+	return err;
+}
+
 static void test_decode(void)
 {
 	char dir[] = "/tmp/pkitraceXXXXXX", path[64], codefile[64];
@@ -369,6 +420,15 @@ static void test_decode(void)
 		"0:40000d>400007/5 [400002>40000c] [0>400000] "
 		"0:400007>0/213 [40000d>400007] [400002>40000c] "),
 		"itrace_decode_l", "err %d: %s", err, g.text);
+	/* G, L: a recorded sample's chain (the stack is empty: its context
+	 * and ip) and last branches from the first into user space */
+	err = decode_late(path, "GL3", 0x400009, &g);
+	t_check(!err && !strcmp(g.text, "fffffffffffffe00 400009 "
+		"[40000d>400007] [400002>40000c] [0>400000] "),
+		"itrace_late_GL", "err %d: %s", err, g.text);
+	err = decode_late(path, "L1", 0x400009, &g);
+	t_check(!err && !strcmp(g.text, "[40000d>400007] "),
+		"itrace_late_L1", "err %d: %s", err, g.text);
 	/* ... the branch samples none */
 	err = decode(path, "bl", &g);
 	t_check(!err && !strchr(g.text, '['), "itrace_decode_l_not_branches",
