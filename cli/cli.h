@@ -197,6 +197,12 @@ int cli_itrace_opts(const char *cmd, const char *arg,
 /* After a decode: says once what the trace held that perf would have
  * made samples of and perfkit does not yet (pk_itrace_unsynthesized). */
 struct pk_itrace;
+/* itrace_late.c: G and L: IN with the call chain and branch stack the
+ * decoder IT gives it (O's letters) in *OUT (its arrays borrowed until
+ * the next call): 1, or 0 (nothing to add; *OUT untouched). */
+struct pk_sample;
+int cli_itrace_late(struct pk_itrace *it, const struct pk_itrace_opts *o,
+		    const struct pk_sample *in, struct pk_sample *out);
 void cli_itrace_unsynthesized(const char *cmd, const char *input,
 			      const struct pk_itrace *it);
 #endif

@@ -147,6 +147,9 @@ static int header(struct inj *in, int argc, char **argv)
 			continue;
 		err = pk_pdwriter_feat_raw(in->w, f, data, (size_t)size);
 	}
+	/* perf inject: samples with branch stacks are said in the header */
+	if (!err && (in->itrace.last_branch || in->itrace.add_last_branch))
+		err = pk_pdwriter_feat_raw(in->w, PK_HEADER_BRANCH_STACK, NULL, 0);
 	if (!err)
 		err = pk_pdwriter_feat_cmdline(in->w, argc, argv);
 	return err;
@@ -252,11 +255,6 @@ int cmd_inject(int argc, char **argv)
 	if (optind < argc || !in->output || !itrace) {
 		cli_error("inject", "%s", !itrace ? "only --itrace is supported yet" :
 			  !in->output ? "-o FILE is required" : "unexpected argument");
-		free(in);
-		return 2;
-	}
-	if (in->itrace.last_branch) {
-		cli_error("inject", "--itrace with l is not supported yet");
 		free(in);
 		return 2;
 	}

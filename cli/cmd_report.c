@@ -196,6 +196,20 @@ static void progress(struct rep *c, uint64_t offset)
 	}
 }
 
+/* A recorded sample: with G or L its chain and branches from the
+ * decoded trace (perf's intel_pt_process_event), then as any. */
+static int recorded(void *ctx, struct pk_session *s,
+		    const struct pk_session_sample *ss)
+{
+	struct rep *c = ctx;
+	struct pk_session_sample late = *ss;
+	struct pk_sample sm;
+
+	if (c->it && cli_itrace_late(c->it, &c->itrace, ss->sample, &sm))
+		late.sample = &sm;
+	return sample(ctx, s, &late);
+}
+
 static int record(void *ctx, struct pk_session *s, const struct pk_record *rec)
 {
 	struct rep *c = ctx;
@@ -282,22 +296,6 @@ static int stats(struct rep *c, struct pk_perfdata *pd)
 
 /* What perf reports another way (groups side by side, branch mode,
  * synthesized AUX samples): a one-line refusal, or NULL. */
-/* Whether the file has events other than the traced one and the
- * side-band dummies: events whose samples G would give call chains. */
-static bool other_events(struct pk_perfdata *pd)
-{
-	for (unsigned i = 0; i < pk_perfdata_nr_attrs(pd); i++) {
-		const struct perf_event_attr *a = pk_perfdata_attr(pd, i);
-
-		if (a->type == PERF_TYPE_SOFTWARE &&
-		    a->config == PERF_COUNT_SW_DUMMY)
-			continue;
-		if (a->type < PERF_TYPE_MAX)
-			return true;
-	}
-	return false;
-}
-
 /* perf report's default letters: instructions every 100 us and the
  * rest, call chains on them and on the recorded events, no branches. */
 static void itrace_default(struct rep *c)
@@ -314,19 +312,6 @@ static void itrace_default(struct rep *c)
 	o->callchain = o->add_callchain = true;
 }
 
-static const char *unsupported(const struct rep *c, struct pk_perfdata *pd)
-{
-	const struct pk_itrace_opts *o = &c->itrace;
-
-	if (!pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE) || c->no_itrace)
-		return NULL;
-	if (o->add_callchain && other_events(pd))
-		return "--itrace G (perf report's default: call chains on the recorded events) is not supported yet: give --itrace=LETTERS (e.g. i100usge) or --no-itrace";
-	if (o->last_branch || o->add_last_branch)
-		return "--itrace with l or L is not supported yet";
-	return NULL;
-}
-
 /* A synthesized sample into the report, as a sample of its event. */
 static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 {
@@ -334,6 +319,7 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	struct pk_sample sm;
 	struct pk_record rec;
 	struct pk_session_sample ss;
+	struct perf_branch_entry one;
 
 	if (is->attr < 0)
 		return 0;	/* errors: perf counts them, shows none */
@@ -341,6 +327,19 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	memset(&rec, 0, sizeof(rec));
 	pk_itrace_sample_fill(is, pk_perfdata_attr(c->pd,
 				(unsigned)is->attr)->sample_type, &sm);
+	if (is->kind == PK_ITRACE_BRANCHES && c->itrace.last_branch &&
+	    c->o.branch) {
+		/* perf's branch mode takes a branch sample as a stack of its
+		 * own branch (intel_pt_synth_branch_sample with l) */
+		memset(&one, 0, sizeof(one));
+		one.from = is->ip;
+		one.to = is->addr;
+		sm.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		sm.branch.nr = 1;
+		sm.branch.hw_idx = UINT64_MAX;
+		sm.branch.has_hw_idx = true;
+		sm.branch.entries = &one;
+	}
 	rec.type = PERF_RECORD_SAMPLE;
 	rec.misc = is->cpumode;
 	rec.attr = is->attr;
@@ -514,9 +513,14 @@ static int sample_modes(struct rep *c, struct pk_perfdata *pd, bool cc)
 	const char *why = NULL;
 
 	pk_perfdata_info(pd, &in);
+	/* (perf: with l or L the samples have branch stacks) */
+	bool itrace_br = c->itrace.set && (c->itrace.last_branch ||
+					   c->itrace.add_last_branch);
+
 	c->o.branch = c->branch < 0 ?
-		pk_perfdata_has_feat(pd, PK_HEADER_BRANCH_STACK) : c->branch;
-	if (c->o.branch && !in.pipe &&
+		pk_perfdata_has_feat(pd, PK_HEADER_BRANCH_STACK) || itrace_br :
+		c->branch;
+	if (c->o.branch && !in.pipe && !itrace_br &&
 	    !cli_any_sample_type(pd, PERF_SAMPLE_BRANCH_STACK))
 		why = "-b given, but the samples have no branch stacks (record with -b)";
 	else if (c->o.branch && cc)
@@ -553,7 +557,7 @@ static bool any_samples(const struct rep *c, struct pk_perfdata *pd)
 
 static int run(struct rep *c, struct pk_perfdata *pd)
 {
-	PK_OPTS(pk_tool, tool, .sample = sample, .record = record);
+	PK_OPTS(pk_tool, tool, .sample = recorded, .record = record);
 	struct pk_session *s = pk_session_new(NULL);
 	const char *why;
 	bool cc;
@@ -562,11 +566,6 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (!s)
 		return -ENOMEM;
 	itrace_default(c);
-	if ((why = unsupported(c, pd))) {
-		cli_error("report", "%s: %s", c->input, why);
-		pk_session_free(s);
-		return -EINVAL;
-	}
 	/* the trace's decoder first: its events join the file's (with call
 	 * chains for g) when it reads the trace ahead */
 	c->pd = pd;
@@ -580,7 +579,9 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (c->it && pk_itrace_read_ahead(c->it))
 		cli_error("report", "%s: cannot read the AUX area trace ahead: "
 			  "decoding it as it comes", c->input);
-	cc = cli_any_sample_type(pd, PERF_SAMPLE_CALLCHAIN);
+	/* (G: perf gives every event call chains) */
+	cc = cli_any_sample_type(pd, PERF_SAMPLE_CALLCHAIN) ||
+	     (c->it && c->itrace.add_callchain);
 	if ((err = sample_modes(c, pd, cc))) {
 		drop_session(c, s);
 		return err;

@@ -18,7 +18,8 @@ enum {
 	SF_WEIGHT = 1 << 17, SF_INS_LAT = 1 << 18, SF_PHYS_ADDR = 1 << 19,
 	SF_DATA_PAGE_SIZE = 1 << 20, SF_CODE_PAGE_SIZE = 1 << 21,
 	SF_INSN = 1 << 22, SF_INSNLEN = 1 << 23, SF_SYNTH = 1 << 24,
-	SF_IPC = 1 << 25,
+	SF_IPC = 1 << 25, SF_BRSTACK = 1 << 26, SF_BRSTACKSYM = 1 << 27,
+	SF_BRSTACKOFF = 1 << 28,
 };
 
 /* perf's output types: attr types 0..5, synth, other. */
@@ -93,6 +94,12 @@ int script_option(struct script_opts *o, int c, const char *arg);
 /* script_mem.c: perf's "|OP ...|BLK ..." text of a data_src value and
  * its page-size names; snprintf-like, return the length written. */
 size_t script_page_size(uint64_t size, char *buf, size_t len);
+
+/* script_brstack.c: SM's branch stack as -F F's brstack, brstacksym or
+ * brstackoff shows it (perf's text, through PUT). */
+void script_put_brstack(struct pk_session *sess, uint32_t f,
+			const struct pk_sample *sm,
+			void (*put)(void *, const char *, size_t), void *ctx);
 
 /* script_out.c: prints every sample of PD; exit status. */
 int script_samples(struct script_opts *o, struct pk_perfdata *pd);

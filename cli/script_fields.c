@@ -25,7 +25,8 @@ static const struct { const char *name; uint32_t bit; } names[] = {
 	{ "data_page_size", SF_DATA_PAGE_SIZE },
 	{ "code_page_size", SF_CODE_PAGE_SIZE },
 	{ "insn", SF_INSN }, { "insnlen", SF_INSNLEN }, { "synth", SF_SYNTH },
-	{ "ipc", SF_IPC },
+	{ "ipc", SF_IPC }, { "brstack", SF_BRSTACK },
+	{ "brstacksym", SF_BRSTACKSYM }, { "brstackoff", SF_BRSTACKOFF },
 };
 
 static const char *const type_names[ST_MAX] = {

@@ -163,6 +163,12 @@ static inline void ob_ch(struct ob *o, char c)
 }
 
 /* S right-aligned in WIDTH ("%*s"); LEFT: "%-*s". */
+/* ob_put for writers outside this file. */
+static void ob_put_cb(void *o, const char *s, size_t n)
+{
+	ob_put(o, s, n);
+}
+
 static void ob_pad(struct ob *o, const char *s, int width, bool left)
 {
 	size_t n = strlen(s);
@@ -362,6 +368,12 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 	return 0;
 }
 
+/* G: the recorded samples get call chains from the decoded flow. */
+static bool late_chains(const struct out *s)
+{
+	return s->it && s->o->itrace.set && s->o->itrace.add_callchain;
+}
+
 static int setup(struct out *s)
 {
 	unsigned n = pk_perfdata_nr_attrs(s->pd);
@@ -384,7 +396,8 @@ static int setup(struct out *s)
 		e->name = strdup(ev_name(s, i));
 		if (!e->name)
 			return -ENOMEM;
-		e->callchain = (a->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+		e->callchain = (a->sample_type & PERF_SAMPLE_CALLCHAIN) != 0 ||
+			       late_chains(s);	/* (perf: every event's) */
 		any_cc |= e->callchain;
 		e->bts = a->type == PERF_TYPE_HARDWARE &&
 			 (a->config & PERF_COUNT_HW_BRANCH_INSTRUCTIONS) &&
@@ -1113,6 +1126,8 @@ head_done:
 			  cm, false, pk_session_generation(s->sess, sm->pid, cm),
 			  false);
 	}
+	if (f & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
+		script_put_brstack(s->sess, f, sm, ob_put_cb, o);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
 		put_mem_tail(s, f, sm);
 	if (s->cur)
@@ -1140,13 +1155,20 @@ static int sample(void *ctx, struct pk_session *sess,
 			pk_perfdata_attr(s->pd, (unsigned)ss->attr);
 		struct pk_itrace_sample is;
 
+		struct pk_sample late;
+		const struct pk_sample *sm = ss->sample;
+
 		memset(&is, 0, sizeof(is));
 		if (a->type == PK_TYPE_SYNTH &&
 		    (ss->sample->sample_type & PERF_SAMPLE_RAW) &&
 		    !pk_itrace_synth_decode(a->config, ss->sample->raw.data,
 					    ss->sample->raw.size, &is))
 			s->cur = &is;
-		err = print_sample(s, ss->rec, ss->attr, ss->sample, ss->comm);
+		/* G, L: a recorded sample's chain and branches from the trace */
+		if (s->o->itrace.set &&
+		    cli_itrace_late(s->it, &s->o->itrace, sm, &late))
+			sm = &late;
+		err = print_sample(s, ss->rec, ss->attr, sm, ss->comm);
 		s->cur = NULL;
 	}
 	if (s->o->dump)

@@ -134,6 +134,8 @@ enum {
 	PK_IP_FLAG_INTR_TOGGLE = 1u << 14,
 };
 
+struct perf_branch_entry;
+
 /* One synthesized sample, valid during the callback. */
 struct pk_itrace_sample {
 	int kind;		/* enum pk_itrace_kind */
@@ -155,6 +157,10 @@ struct pk_itrace_sample {
 	const uint64_t *callchain;
 	unsigned nr_callchain;
 	int depth;		/* call depth of the thread (callindent) */
+	/* l: the last branches before it, the latest first (perf's
+	 * thread_stack__br_sample); NULL when none */
+	const struct perf_branch_entry *brstack;
+	unsigned nr_brstack;
 	union {
 		struct { uint64_t offset; } psb;
 		struct {
@@ -251,6 +257,19 @@ PK_API unsigned pk_itrace_unsynthesized(const struct pk_itrace *it);
 struct pk_sample;
 PK_API void pk_itrace_sample_fill(const struct pk_itrace_sample *is,
 				  uint64_t sample_type, struct pk_sample *sm);
+/*
+ * G and L: the call chain and the last branches perf gives a recorded
+ * sample SM that has none (thread_stack__sample_late and
+ * thread_stack__br_sample_late), from the flow of SM's thread decoded so
+ * far (call it after pk_itrace_record() of SM's record): *CHAIN (perf's
+ * PERF_CONTEXT_* markers and addresses, innermost first; at least the
+ * sample's context and ip) for G, *BR (the latest first) for L; counts 0
+ * for the letters not given. The arrays stay valid until the next call.
+ * 0 or -ENOMEM.
+ */
+PK_API int pk_itrace_late(struct pk_itrace *it, const struct pk_sample *sm,
+			  const uint64_t **chain, unsigned *nr_chain,
+			  const struct perf_branch_entry **br, unsigned *nr_br);
 /* The number of decoder errors so far (perf's closing warning). */
 PK_API uint64_t pk_itrace_nr_errors(const struct pk_itrace *it);
 

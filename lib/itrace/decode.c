@@ -34,6 +34,8 @@ static void base(struct walk *w, struct pk_itrace_sample *s, int kind,
 	s->insn_cnt = 0;
 	s->callchain = NULL;
 	s->nr_callchain = 0;
+	s->brstack = NULL;
+	s->nr_brstack = 0;
 	s->depth = 0;
 	memset(&s->u, 0, sizeof(s->u));
 	if (!w->it->timeless) {
@@ -57,7 +59,7 @@ static bool kernel_ip(uint64_t ip)
 
 static void emit(struct walk *w, struct pk_itrace_sample *s)
 {
-	if (w->err)
+	if (w->err || pk__it_skip(w, s))
 		return;
 	if (s->ip && kernel_ip(s->ip))
 		s->cpumode = PERF_RECORD_MISC_KERNEL;
@@ -86,6 +88,11 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 			memcpy(c, s->callchain, s->nr_callchain * sizeof(*c));
 			w->pendq[w->npend].chain = c;
 			w->pendq[w->npend].s.callchain = c;
+		}
+		if (pk__it_lbr_keep(&w->pendq[w->npend])) {
+			pk__free(w->pendq[w->npend].chain);
+			w->err = -ENOMEM;
+			return;
 		}
 		w->pendq[w->npend++].tsc = w->tsc;
 		return;
@@ -172,7 +179,9 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 {
 	struct pk_itrace_sample s;
 
-	if (w->it->opts.thread_stack || w->it->opts.callchain)
+	pk__it_lbr_branch(w, flags, from, to, ev);
+	if (w->it->opts.thread_stack || w->it->opts.callchain ||
+	    w->it->opts.add_callchain)
 		ts_event(w, flags, from, to, in ? in->size : 0);
 	if (!w->it->opts.branches)
 		return;
@@ -231,6 +240,7 @@ static unsigned call_chain(struct walk *w, uint64_t ip)
  * intel_pt_prep_sample). */
 static void synth_chain(struct walk *w, struct pk_itrace_sample *s)
 {
+	pk__it_lbr_sample(w, s);	/* and l their last branches */
 	if (!w->chain)
 		return;
 	s->nr_callchain = call_chain(w, s->ip);
@@ -532,7 +542,8 @@ static void fail(struct walk *w, int code, uint64_t ip)
 {
 	error(w, code, ip);
 	w->lost = w->resync = true;
-	w->ts_n = 0;	/* a new trace: perf flushes the stack */
+	/* (perf keeps the stack: its trace number changes with a new
+	 * buffer, not at an error) */
 	/* perf goes on from the next packet that gives an IP, a PSB only
 	 * when that fails */
 	w->status = code == 5 ? pk__pt_fl_resync_full_ip(w->dec) :
@@ -675,6 +686,9 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		base(w, &s, PK_ITRACE_PSB, ev->tsc, ev->has_tsc);
 		/* (perf waiting for an IP after an error shows none) */
 		s.ip = ev->ip_suppressed || w->lost ? 0 : ev->ip;
+		if (!s.ip && !ev->ip_suppressed && kernel_ip(ev->ip))
+			s.cpumode = PERF_RECORD_MISC_KERNEL; /* (perf's: of
+						 * its to_ip, the PSB's) */
 		w->psb_ip = s.ip;	/* its CBR's too */
 		s.u.psb.offset = ev->u.psb.offset;
 		synth_chain(w, &s);
@@ -682,7 +696,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		break;
 	case PK_PT_EV_CBR:
 		settle(w);
-		if (!w->it->opts.pwr_events || ev->u.cbr.ratio == w->cbr)
+		if (!w->it->opts.pwr_events || ev->u.cbr.ratio == w->cbr ||
+		    pk__it_skip_cbr(w))
 			break;
 		w->cbr = ev->u.cbr.ratio;
 		base(w, &s, PK_ITRACE_CBR, ev->tsc, ev->has_tsc);
@@ -923,7 +938,9 @@ uint32_t pk__it_branch_flags(const struct pk_pt_insn *in)
 void pk__it_ts_branch(struct walk *w, uint32_t flags, uint64_t from,
 		      uint64_t to)
 {
-	if (w->it->opts.thread_stack || w->it->opts.callchain)
+	pk__it_lbr_branch(w, flags, from, to, NULL);
+	if (w->it->opts.thread_stack || w->it->opts.callchain ||
+	    w->it->opts.add_callchain)
 		ts_event(w, flags, from, to, 0);
 }
 

@@ -72,6 +72,9 @@ void pk_itrace_free(struct pk_itrace *it)
 		pk__it_walk_free(&it->q[i]);
 		pk__free(it->q[i].data);
 	}
+	pk__it_ts_free(it);
+	pk__free(it->late);
+	pk__free(it->late_br);
 	for (size_t i = 0; i < it->nimgs; i++)
 		pk_pt_image_free(it->imgs[i].img);
 	pk__free(it->imgs);
@@ -134,6 +137,20 @@ static int add_synth(struct pk_itrace *it, int kind,
 	return 0;
 }
 
+/* The instructions event's period in its attr: perf's, in instructions
+ * or TSC ticks (nanoseconds made ticks; a file without a time
+ * multiplier counts it 1). */
+static uint64_t attr_period(const struct pk_itrace *it)
+{
+	struct it_info in = it->info;
+
+	if (it->opts.period_type != PK_ITRACE_PERIOD_NANOSECS)
+		return it->opts.period;
+	if (!in.time_mult)
+		in.time_mult = 1;
+	return pk__it_ns_to_ticks(&in, it->opts.period);
+}
+
 /* perf's intel_pt_synth_events: the events of the options, in perf's
  * order, added to the file's list. */
 static int synth_events(struct pk_itrace *it)
@@ -152,11 +169,15 @@ static int synth_events(struct pk_itrace *it)
 	}
 	if (o->callchain)	/* the events after branches carry chains */
 		a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->last_branch) {	/* ... and branch stacks (with perf's
+				 * hw_idx, which it leaves 0) */
+		a.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a.branch_sample_type |= PERF_SAMPLE_BRANCH_HW_INDEX;
+	}
 	if (!err && o->instructions) {
 		a.type = PERF_TYPE_HARDWARE;
 		a.config = PERF_COUNT_HW_INSTRUCTIONS;
-		a.sample_period = o->period_type == PK_ITRACE_PERIOD_INSTRUCTIONS ?
-				  o->period : 0;
+		a.sample_period = attr_period(it);
 		err = add_synth(it, PK_ITRACE_INSTRUCTIONS, &a, NULL);
 	}
 	a.sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
@@ -210,6 +231,10 @@ void pk_itrace_sample_fill(const struct pk_itrace_sample *is,
 	sm->period = is->period;
 	sm->callchain.nr = is->nr_callchain;
 	sm->callchain.ips = is->callchain;
+	sm->branch.nr = is->nr_brstack;
+	sm->branch.hw_idx = 0;
+	sm->branch.has_hw_idx = true;
+	sm->branch.entries = is->brstack;
 }
 
 unsigned pk_itrace_unsynthesized(const struct pk_itrace *it)
@@ -365,6 +390,11 @@ static uint64_t perf_to_tsc(const struct it_info *in, uint64_t ns)
 	quot = t / in->time_mult;
 	rem = t % in->time_mult;
 	return (quot << shift) + (rem << shift) / in->time_mult;
+}
+
+uint64_t pk__it_perf_to_tsc(const struct it_info *in, uint64_t ns)
+{
+	return perf_to_tsc(in, ns);
 }
 
 /* With timestamps: every queue decoded up to the time of the record

@@ -71,10 +71,29 @@ struct walk {
 		struct pk_itrace_sample s;
 		uint64_t tsc;
 		uint64_t *chain;	/* a copy of s.callchain */
+		struct perf_branch_entry *br;	/* ... of s.brstack */
 	} *pendq;
 	uint64_t *chain;	/* the call chain being synthesized */
 	size_t npend, cappend, pend_head;
 	struct it_quick *qk;	/* q/qq: quick decoding instead (quick.c) */
+	/* l: perf's ring of the last branches (thread_stack's
+	 * br_stack_rb): LBR_POS the latest, LBR_NR filled */
+	struct perf_branch_entry *lbr, *lbr_out;
+	uint64_t *lbr_tsc;	/* L: each entry's TSC */
+	unsigned lbr_sz, lbr_pos, lbr_nr;
+	uint64_t skipped_insn;	/* of the i samples s skipped */
+	int cur_ts;		/* the task's stack in it->tstk, -1 none */
+};
+
+/* A task's thread stack and last branches (perf's per thread, the idle
+ * task's per CPU), kept while the walks decode other tasks. */
+struct it_tstack {
+	int32_t tid, cpu;	/* cpu: the idle task's, else -1 */
+	struct ts_ent *ent;
+	size_t n, cap;
+	struct perf_branch_entry *lbr;
+	uint64_t *lbr_tsc;
+	unsigned lbr_pos, lbr_nr;
 };
 
 /* One AUX queue: the trace of one thread (per-thread mmaps) or CPU. */
@@ -118,6 +137,13 @@ struct pk_itrace {
 	int attr[PK_ITRACE_NR_KINDS];	/* the kinds' attr indexes, -1 */
 	unsigned nr_synth;
 	uint64_t nr_errors;
+	uint64_t nr_events;	/* samples made so far (s: perf's num_events) */
+	struct it_tstack *tstk;	/* the tasks' stacks (tstack.c) */
+	size_t ntstk, captstk;
+	unsigned lbr_ring;	/* entries of a ring of last branches */
+	uint64_t *late;		/* G: the chain of a recorded sample */
+	unsigned nlate;
+	struct perf_branch_entry *late_br;	/* L: its last branches */
 	uint64_t cpuid_family, cpuid_model;
 	struct it_image *imgs;	/* by pid; replaced ones kept to the end */
 	size_t nimgs, capimgs;
@@ -174,6 +200,28 @@ uint32_t pk__it_branch_flags(const struct pk_pt_insn *in);
 /* synth.c: the sample perf makes of EV (ptwrite, power, transaction),
  * if the options ask for one; false for the events it does not make. */
 bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev);
+/* lbr.c: l, perf's last branches of a thread (its thread stack's
+ * branch ring), and s, the samples skipped first. */
+int pk__it_lbr_init(struct walk *w);
+void pk__it_lbr_free(struct walk *w);
+void pk__it_lbr_branch(struct walk *w, uint32_t flags, uint64_t from,
+		       uint64_t to, const struct pk_pt_event *ev);
+/* A branch held in the queue (kind PK_ITRACE_NR_KINDS) now entered. */
+void pk__it_lbr_replay(struct walk *w, const struct it_pend *p);
+void pk__it_lbr_sample(struct walk *w, struct pk_itrace_sample *s);
+/* A copy of S's branches for P (held): 0 or -ENOMEM. */
+int pk__it_lbr_keep(struct it_pend *p);
+/* Whether S is one of the first N samples perf skips (s N); a CBR one
+ * (pk__it_skip_cbr) is asked again until it is not. */
+bool pk__it_skip(struct walk *w, struct pk_itrace_sample *s);
+bool pk__it_skip_cbr(struct walk *w);
+
+/* tstack.c: the walk's task's stack, loaded (when the task changed) and
+ * saved; freed with the decoder. */
+int pk__it_ts_switch(struct walk *w);
+uint64_t pk__it_perf_to_tsc(const struct it_info *in, uint64_t ns);
+void pk__it_ts_save(struct walk *w);
+void pk__it_ts_free(struct pk_itrace *it);
 
 /* decode.c: one step of a walk. */
 void pk__it_step(struct walk *w);

@@ -22,6 +22,14 @@ struct it_quick {
 	bool synced;
 	bool pge;		/* tracing on, as the packets tell */
 	bool resample;		/* an instruction sample at IP comes next */
+	/* a packet that makes samples, read past the time decoded up to:
+	 * taken at the next step (perf makes a state's samples once the
+	 * records before its time are in: the task, its stack) */
+	bool have_held;
+	struct pk_pt_packet held;
+	uint64_t held_off;
+	bool psb_due;		/* a PSB+ read, its samples not made yet */
+	uint64_t psb_off, psb_ip;
 	uint64_t ip;
 	int cbr;		/* the last CBR seen, -1 none */
 };
@@ -222,20 +230,21 @@ static bool take_ip(struct it_quick *k, const struct pk_pt_packet *p)
 	return true;
 }
 
-/* A PSB+: its packets up to PSBEND (timing, CBR, the FUP's IP); then
- * the PSB sample and, with a FUP, an instruction sample at its IP. */
-static int psb_plus(struct walk *w, uint64_t offset)
+/* A PSB+ read: its packets up to PSBEND (timing, CBR, the FUP's IP),
+ * its samples kept for psb_samples(). */
+static int psb_read(struct walk *w, uint64_t offset)
 {
 	struct it_quick *k = w->qk;
 	struct pk_pt_packet p;
-	uint64_t psb_ip = 0;
 	int n;
 
 	memset(&k->lip, 0, sizeof(k->lip));
+	k->psb_off = offset;
+	k->psb_ip = 0;
 	while ((n = pk_pt_next(k->pkt, &p)) > 0 && p.type != PK_PT_PSBEND) {
 		time_apply(k, &p);
 		if (p.type == PK_PT_FUP && take_ip(k, &p)) {
-			psb_ip = k->ip;
+			k->psb_ip = k->ip;
 			k->pge = true;
 		} else if (p.type == PK_PT_CBR) {
 			k->cbr = p.u.cbr.ratio;
@@ -243,12 +252,22 @@ static int psb_plus(struct walk *w, uint64_t offset)
 	}
 	if (n < 0)
 		return n;
-	hop_psb(w, offset, psb_ip);
+	k->psb_due = true;
+	return 0;
+}
+
+/* The PSB+'s samples: the PSB, its CBR, with a FUP an instruction
+ * sample at its IP. */
+static void psb_samples(struct walk *w)
+{
+	struct it_quick *k = w->qk;
+
+	k->psb_due = false;
+	hop_psb(w, k->psb_off, k->psb_ip);
 	if (k->cbr >= 0)
 		hop_cbr(w, (uint8_t)k->cbr);
-	if (psb_ip)
-		hop_sample(w, psb_ip);
-	return 0;
+	if (k->psb_ip)
+		hop_sample(w, k->psb_ip);
 }
 
 /* A FUP outside PSB+: an asynchronous branch when a TIP follows, the
@@ -330,6 +349,26 @@ static int hop_tsx(struct walk *w, const struct pk_pt_packet *tsx,
 	return 1;
 }
 
+static bool makes_samples(uint8_t type)
+{
+	switch (type) {
+	case PK_PT_TIP: case PK_PT_TIP_PGE: case PK_PT_TIP_PGD:
+	case PK_PT_FUP: case PK_PT_PSB: case PK_PT_CBR: case PK_PT_MODE_TSX:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The trace's time is past what the caller decodes up to. */
+static bool past_limit(const struct walk *w)
+{
+	uint64_t t;
+
+	return !w->it->timeless && !pk_pt_time_query(&w->qk->time, &t) &&
+	       t > w->limit;
+}
+
 /* One packet: 1 when it made samples (the step ends), 0 when not, or
  * an error. */
 static int hop_packet(struct walk *w, const struct pk_pt_packet *p,
@@ -337,7 +376,6 @@ static int hop_packet(struct walk *w, const struct pk_pt_packet *p,
 {
 	struct it_quick *k = w->qk;
 
-	time_apply(k, p);
 	switch (p->type) {
 	case PK_PT_TIP:
 		if (!take_ip(k, p))
@@ -368,7 +406,10 @@ static int hop_packet(struct walk *w, const struct pk_pt_packet *p,
 		}
 		return hop_fup(w) < 0 ? PK_PT_ERR_BAD_PACKET : 1;
 	case PK_PT_PSB:
-		return psb_plus(w, offset) < 0 ? PK_PT_ERR_BAD_PACKET : 1;
+		if (psb_read(w, offset) < 0)
+			return PK_PT_ERR_BAD_PACKET;
+		psb_samples(w);
+		return 1;
 	case PK_PT_CBR:
 		hop_cbr(w, p->u.cbr.ratio);
 		return 1;
@@ -385,6 +426,7 @@ static int hop_packet(struct walk *w, const struct pk_pt_packet *p,
 			return n;
 		if ((r = hop_tsx(w, p, &f)) != 0)
 			return r;
+		time_apply(k, &f);
 		return hop_packet(w, &f, offset);
 	}
 	default:
@@ -400,9 +442,21 @@ void pk__it_quick_step(struct walk *w)
 	uint64_t off = 0;
 	int n, r;
 
+	if (k->psb_due) {
+		psb_samples(w);
+		return;
+	}
 	if (k->resample) {
 		k->resample = false;
 		hop_sample(w, k->ip);
+		return;
+	}
+	if (k->have_held) {
+		k->have_held = false;
+		if (hop_packet(w, &k->held, k->held_off) < 0) {
+			hop_error(w, 3, k->held_off);
+			k->synced = false;
+		}
 		return;
 	}
 	for (;;) {
@@ -428,6 +482,13 @@ void pk__it_quick_step(struct walk *w)
 		if (k->leap && p.type != PK_PT_PSB) {
 			k->synced = false;
 			continue;
+		}
+		time_apply(k, &p);
+		if (makes_samples(p.type) && past_limit(w)) {
+			k->held = p;
+			k->held_off = off;
+			k->have_held = true;
+			return;
 		}
 		r = hop_packet(w, &p, off);
 		if (r < 0) {

@@ -79,6 +79,9 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 		if (!w->chain)
 			return -ENOMEM;
 	}
+	w->cur_ts = -1;
+	if (pk__it_lbr_init(w) || pk__it_ts_switch(w))
+		return -ENOMEM;
 	w->img = pk__it_image(it, w->pid, w->tid);
 	if (!w->img)
 		return -ENOMEM;
@@ -101,9 +104,12 @@ void pk__it_walk_free(struct it_queue *q)
 
 	if (!w)
 		return;
-	pk__free(w->ts);
-	for (size_t i = w->pend_head; i < w->npend; i++)
+	pk__it_ts_save(w);	/* (the stack is its task's) */
+	for (size_t i = w->pend_head; i < w->npend; i++) {
 		pk__free(w->pendq[i].chain);
+		pk__free(w->pendq[i].br);
+	}
+	pk__it_lbr_free(w);
 	pk__free(w->pendq);
 	pk__free(w->chain);
 	pk_pt_insn_decoder_free(w->dec);
@@ -126,9 +132,14 @@ static void deliver(struct walk *w, uint64_t limit)
 			s->pid = it->cpu_tid[w->cpu].pid;
 			s->tid = it->cpu_tid[w->cpu].tid;
 		}
-		w->err = it->cb(it->ctx, s);
+		if (s->kind == PK_ITRACE_NR_KINDS)	/* L: a branch held */
+			pk__it_lbr_replay(w, &w->pendq[w->pend_head]);
+		else
+			w->err = it->cb(it->ctx, s);
 		pk__free(w->pendq[w->pend_head].chain);
 		w->pendq[w->pend_head].chain = NULL;
+		pk__free(w->pendq[w->pend_head].br);
+		w->pendq[w->pend_head].br = NULL;
 		w->pend_head++;
 	}
 	if (w->pend_head == w->npend)
@@ -144,6 +155,8 @@ static void current_task(struct pk_itrace *it, struct walk *w)
 		w->pid = it->cpu_tid[w->cpu].pid;
 		w->tid = it->cpu_tid[w->cpu].tid;
 	}
+	if (pk__it_ts_switch(w))
+		w->err = -ENOMEM;
 	img = pk__it_image(it, w->pid, w->tid);
 	if (img && img != w->img) {
 		w->img = img;

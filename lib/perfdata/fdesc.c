@@ -127,6 +127,8 @@ static void event_desc(const struct pk_perfdata *pd, struct pd_sb *s)
 	for (unsigned i = 0; i < pd->nr_attrs; i++) {
 		const struct pd_attr *a = &pd->attrs[i];
 
+		if (a->added)	/* (perf: the file's events only) */
+			continue;
 		pk__pd_sbf(s, "# event : name = %s, ", a->name ? a->name : "");
 		if (a->nr_ids) {
 			pk__pd_sbf(s, ", id = {");

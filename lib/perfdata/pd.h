@@ -23,6 +23,7 @@ struct pd_attr {
 	unsigned nr_ids;
 	char *name;
 	char *auto_name;        /* made from the attr when NAME is NULL */
+	bool added;             /* by pk_perfdata_add_attr, not the file's */
 };
 
 struct pd_qent {           /* ordered queue entry */

@@ -88,6 +88,7 @@ int pk_perfdata_add_attr(struct pk_perfdata *pd,
 		return idx;
 	}
 	pd->attrs[idx].name = n;
+	pd->attrs[idx].added = true;
 	return idx;
 }
 

@@ -102,6 +102,18 @@ live qq-i awk/perf.data --itrace=iqq -F +flags
 # letters of several options add up, whatever their order
 live letters-add echo/perf.data --itrace=iq --call-ret-trace
 live letters-add2 echo/perf.data --call-trace --itrace=i10000i
+# l: the last branches on the synthesized samples (-F brstack...)
+live lbr awk/perf.data --itrace=i100il4 -F +brstack
+live lbr-sym echo/perf.data --itrace=i1il7 -F ip,brstacksym
+live lbr-off-tsc-p awk/perf.tsc.data --itrace=i10uspl -F ip,brstackoff
+live lbr-g awk/perf.data --itrace=i1000igl2 -F +brstacksym
+live lbr-b echo/perf.data --itrace=bil3 -F +brstack
+live lbr-1024 awk/perf.data --itrace=i100il1024 -F ip,brstack
+# s: the first samples skipped (their instructions in the next's period)
+live skip awk/perf.data --itrace=i100is100
+live skip-cr echo/perf.data --itrace=crs10
+live skip-l awk/perf.data --itrace=i1000ils50 -F +brstack
+live skip-ticks awk/perf.tsc.data --itrace=i10usps1 -F +period
 # report --itrace: perf report's text, its random closing tip left out
 rlive() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2
@@ -130,6 +142,12 @@ rlive default awk/perf.data
 rlive default-tsc awk/perf.tsc.data
 rlive default-no-children awk/perf.data --no-children
 rlive default-echo echo/perf.data
+# l: perf report's branch mode (branch samples as stacks of one)
+rlive lbr awk/perf.data --itrace=i100il
+rlive lbr-b awk/perf.data --itrace=bi100il
+rlive lbr-cr awk/perf.data --itrace=crl
+rlive lbr-no-branch-stack awk/perf.data --itrace=i100il -n --no-branch-stack
+rlive skip awk/perf.data --itrace=i100is50
 # inject --itrace: perf script (and perf report, and perfkit script) read
 # perfkit's injected file as perf's own
 ilive() { # NAME FILE ARGS...
@@ -145,8 +163,10 @@ ilive() { # NAME FILE ARGS...
 		>/dev/null 2>"$T_TMP/inj.err"
 	_lr=$?
 	for _lt in "perf script" "perf report --stdio" "$PK script"; do
-		$_lt -i "$T_TMP/inj.perf" 2>&1 | grep -v '^# (Tip\|^# captured on\|^# data offset\|^# data size\|^# feat offset' >"$T_TMP/perf"
-		$_lt -i "$T_TMP/inj.pk" 2>&1 | grep -v '^# (Tip\|^# captured on\|^# data offset\|^# data size\|^# feat offset' >"$T_TMP/pk"
+		_la=	# (ILIVE_F: -F for the script readers)
+		case $_lt in *script) _la=$ILIVE_F ;; esac
+		$_lt $_la -i "$T_TMP/inj.perf" 2>&1 | grep -v '^# (Tip\|^# captured on\|^# data offset\|^# data size\|^# feat offset' >"$T_TMP/perf"
+		$_lt $_la -i "$T_TMP/inj.pk" 2>&1 | grep -v '^# (Tip\|^# captured on\|^# data offset\|^# data size\|^# feat offset' >"$T_TMP/pk"
 		check "pt_itrace:inject:$_ln:${_lt##*/}" "rc=$_lr $(head -1 "$T_TMP/inj.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
 			$_lr -eq 0 -a "$(wc -l <"$T_TMP/perf")" -gt 3 -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
 	done
@@ -159,6 +179,12 @@ ilive strip echo/perf.data --itrace=i1ie --strip
 ilive callchain awk/perf.data --itrace=i100ig
 ilive default echo/perf.data --itrace
 ilive ticks awk/perf.data --itrace=i10us
+# perf-intel-pt(1)'s AutoFDO recipe: branch stacks in the injected file
+ILIVE_F="-F +brstack"
+ilive autofdo awk/perf.data --itrace=i100usle
+ilive autofdo-tsc awk/perf.tsc.data --itrace=i100usle
+ilive lbr-i100 echo/perf.data --itrace=i100il8
+ILIVE_F=
 # perf.midsplit.data: the packets cut between AUXTRACE records are joined
 n=$((n + 1))
 if t_part $n; then
@@ -214,5 +240,31 @@ n=$((n + 1))
 if t_part $n; then
 	(cd "$R/echo" && "$PK" script --no-itrace -i perf.data) >"$T_TMP/pk" 2>&1
 	check pt_itrace:no-itrace "$(head -2 "$T_TMP/pk" | tr '\n' '|')" ! -s "$T_TMP/pk"
+fi
+# G and L: call chains and last branches on the recorded samples, from
+# the thread's decoded flow (the corpus' kernel+user per-CPU recording
+# with cycles samples, binaries absent: perf report's default there is
+# G, and g on its psb samples after decoder errors)
+C=$PK_SHARED/corpus/perf-data/perf.data.intel_pt-4.14
+corpus() { # NAME TOOL ARGS...
+	_ln=$1 _lt=$2
+	shift 2
+	n=$((n + 1))
+	t_part $n || return 0
+	perf --buildid-dir "$T_TMP/bid" $_lt "$@" -i "$C" 2>/dev/null |
+		sed '/^# (Tip: /d' >"$T_TMP/perf"
+	"$PK" $_lt "$@" -i "$C" 2>"$T_TMP/pk.err" | sed '/^# (Tip: /d' >"$T_TMP/pk"
+	check "pt_itrace:corpus:$_lt:$_ln" "$(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		-s "$T_TMP/perf" -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+}
+if need_shared corpus/perf-data/perf.data.intel_pt-4.14 pt_itrace:corpus; then
+	corpus default report --stdio
+	corpus no-children report --stdio --no-children
+	corpus caller report --stdio -g caller
+	corpus L8 report --stdio --itrace=L8
+	corpus G script --itrace=G
+	corpus GL3 script --itrace=GL3 -F +brstack
+	corpus L8 script --itrace=L8 -F +brstacksym
+	corpus pg script --itrace=pg
 fi
 t_exit

@@ -154,7 +154,10 @@ if need_shared corpus/perf-data report_corpus; then
 			"$C/perf.data.branch-4.14" $o
 	done
 	refused report_refuses_branch_nobranch "$T/fp.data" -b
-	refused report_refuses_aux "$C/perf.data.intel_pt-4.14"
+	# an Intel PT file with cycles samples: perf's default --itrace
+	# (instructions every 100 us, psb/cbr, g, and G: the cycles samples'
+	# call chains from the decoded flow)
+	same report_corpus_intel_pt-4.14 "$C/perf.data.intel_pt-4.14"
 	refused report_refuses_aux_stats "$C/perf.data.intel_pt-4.14" --stats
 	# pipes: perf names the events from their attrs here
 	for f in piped.hw_and_sw-3.4 piped.header_features_aligned-6.12; do

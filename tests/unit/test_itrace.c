@@ -78,6 +78,18 @@ static void test_parse(void)
 	T_CHECK("itrace_bad_flag", err == PK_ERR_SYNTAX);
 	o = parse("s", &err, &pos);
 	T_CHECK("itrace_skip_needs_number", err == PK_ERR_SYNTAX);
+	o = parse("il", &err, &pos);
+	T_CHECK("itrace_l_default", !err && o.last_branch && !o.add_last_branch &&
+		o.last_branch_sz == PK_ITRACE_DEFAULT_LAST_BRANCH_SZ);
+	o = parse("L1024G", &err, &pos);
+	T_CHECK("itrace_L_max", !err && o.add_last_branch && !o.last_branch &&
+		o.last_branch_sz == 1024 && o.add_callchain);
+	o = parse("il1025", &err, &pos);
+	T_CHECK("itrace_l_too_big", err == PK_ERR_SYNTAX && pos == 1);
+	o = parse("il0", &err, &pos);
+	T_CHECK("itrace_l_zero", err == PK_ERR_SYNTAX);
+	o = parse("b s 12", &err, &pos);
+	T_CHECK("itrace_skip_sep", !err && o.branches && o.initial_skip == 12);
 	/* the bare option: the tool's default (perf script's: calls...) */
 	o = parse(NULL, &err, &pos);
 	T_CHECK("itrace_bare", !err && !o.set && o.branches && o.calls &&
@@ -235,6 +247,14 @@ static int collect(void *ctx, const struct pk_itrace_sample *s)
 
 	if (r > 0 && g->len + (size_t)r < sizeof(g->text))
 		g->len += (size_t)r;
+	for (unsigned i = 0; i < s->nr_brstack; i++) {	/* l: [from>to] */
+		r = snprintf(g->text + g->len, sizeof(g->text) - g->len,
+			     "[%llx>%llx] ",
+			     (unsigned long long)s->brstack[i].from,
+			     (unsigned long long)s->brstack[i].to);
+		if (r > 0 && g->len + (size_t)r < sizeof(g->text))
+			g->len += (size_t)r;
+	}
 	g->n++;
 	return 0;
 }
@@ -335,6 +355,57 @@ static int decode(const char *path, const char *letters, struct got *g)
 	return err;
 }
 
+/* G and L on a recorded sample of thread 42 at IP, after the whole
+ * decode: its chain and last branches as text into G. */
+static int decode_late(const char *path, const char *letters, uint64_t ip,
+		       struct got *g)
+{
+	struct pk_perfdata *pd = pk_perfdata_open(path, NULL);
+	PK_OPTS(pk_session_opts, so, .kallsyms = "", .buildid_dir = "");
+	struct pk_session *s = pk_session_new(&so);
+	struct pk_itrace_opts o;
+	struct pk_itrace *it = NULL;
+	struct pk_sample sm;
+	size_t pos;
+	int err = -ENOMEM;
+
+	memset(g, 0, sizeof(*g));
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
+	pk_itrace_parse(&o, letters, &pos);
+	if (pd && s)
+		it = pk_itrace_new(pd, s, &o, collect, g);
+	if (it) {
+		PK_OPTS(pk_tool, tool, .record = feed);
+		const uint64_t *c;
+		const struct perf_branch_entry *b;
+		unsigned nc, nb;
+
+		err = pk_session_run(s, pd, &tool, it);
+		if (!err)
+			err = pk_itrace_flush(it);
+		memset(&sm, 0, sizeof(sm));
+		sm.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+		sm.pid = sm.tid = 42;
+		sm.ip = ip;
+		if (!err)
+			err = pk_itrace_late(it, &sm, &c, &nc, &b, &nb);
+		g->len = 0;
+		for (unsigned i = 0; !err && i < nc; i++)
+			g->len += (size_t)snprintf(g->text + g->len, 64, "%llx ",
+						   (unsigned long long)c[i]);
+		for (unsigned i = 0; !err && i < nb; i++)
+			g->len += (size_t)snprintf(g->text + g->len, 64,
+						   "[%llx>%llx] ",
+						   (unsigned long long)b[i].from,
+						   (unsigned long long)b[i].to);
+	}
+	pk_itrace_free(it);
+	pk_session_free(s);
+	pk_perfdata_free(pd);
+	return err;
+}
+
 static void test_decode(void)
 {
 	char dir[] = "/tmp/pkitraceXXXXXX", path[64], codefile[64];
@@ -377,6 +448,35 @@ static void test_decode(void)
 	t_check(!err && !strcmp(g.text, "1:0>400000/101 1:40000d>400007/5 "),
 		"itrace_decode_r", "err %d: %s", err, g.text);
 	T_CHECK("itrace_decode_nothing_unsynthesized", !unsynth);
+	/* s2: the first two samples made are left out (the filter first) */
+	err = decode(path, "bs2", &g);
+	t_check(!err && !strcmp(g.text, "1:40000d>400007/5 1:400007>0/213 "),
+		"itrace_decode_skip", "err %d: %s", err, g.text);
+	err = decode(path, "rs1", &g);
+	t_check(!err && !strcmp(g.text, "1:40000d>400007/5 "),
+		"itrace_decode_skip_filtered", "err %d: %s", err, g.text);
+	/* l2: each i sample carries the last 2 branches before it, the
+	 * latest first (a branch's own sample comes before the branch) */
+	err = decode(path, "i1il2", &g);
+	t_check(!err && !strcmp(g.text, "0:400000>0/0 [0>400000] "
+		"0:400002>40000c/3 [0>400000] "
+		"0:40000c>0/0 [400002>40000c] [0>400000] "
+		"0:40000d>400007/5 [400002>40000c] [0>400000] "
+		"0:400007>0/213 [40000d>400007] [400002>40000c] "),
+		"itrace_decode_l", "err %d: %s", err, g.text);
+	/* G, L: a recorded sample's chain (the stack is empty: its context
+	 * and ip) and last branches from the first into user space */
+	err = decode_late(path, "GL3", 0x400009, &g);
+	t_check(!err && !strcmp(g.text, "fffffffffffffe00 400009 "
+		"[40000d>400007] [400002>40000c] [0>400000] "),
+		"itrace_late_GL", "err %d: %s", err, g.text);
+	err = decode_late(path, "L1", 0x400009, &g);
+	t_check(!err && !strcmp(g.text, "[40000d>400007] "),
+		"itrace_late_L1", "err %d: %s", err, g.text);
+	/* ... the branch samples none */
+	err = decode(path, "bl", &g);
+	t_check(!err && !strchr(g.text, '['), "itrace_decode_l_not_branches",
+		"err %d: %s", err, g.text);
 	/* a power entry: perf would make a pwre sample of it with p;
 	 * perfkit says it does not (and decodes the rest all the same) */
 	/* a PWRE without the pwr_evt config bit: no event for it (perf
