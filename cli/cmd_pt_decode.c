@@ -16,12 +16,14 @@
 
 struct dec_opts {
 	bool no_inst, quiet, stat, stat_insn, stat_blocks, event_ip;
+	bool stat_work;		/* --stat:work: packets read, insns walked */
 	bool event_time, resync, block, show_blocks, end_on_call;
 	bool end_on_jump, check;
 };
 
 struct stats {
 	uint64_t insn, blocks;
+	uint64_t packets, walked;	/* --stat:work */
 };
 
 /* Block bookkeeping for --block-decoder (blocks end at branches). */
@@ -399,6 +401,7 @@ static const struct {
 #define F(n, f) { n, offsetof(struct dec_opts, f) }
 	F("--no-inst", no_inst), F("--quiet", quiet), F("--stat", stat),
 	F("--stat:insn", stat_insn), F("--stat:blocks", stat_blocks),
+	F("--stat:work", stat_work),
 	F("--event:ip", event_ip), F("--event:time", event_time),
 	F("--resync-on-error", resync), F("--block-decoder", block),
 	F("--block:show-blocks", show_blocks),
@@ -464,7 +467,7 @@ int cmd_pt_decode(int argc, char **argv)
 	struct pk_pt_image *img = pk_pt_image_new();
 	struct pk_pt_insn_decoder *d;
 	struct dec_opts o;
-	struct stats st = { 0, 0 };
+	struct stats st = { 0, 0, 0, 0 };
 	const char *ptfile = NULL;
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -545,6 +548,8 @@ int cmd_pt_decode(int argc, char **argv)
 		goto out;
 	}
 	decode(d, &o, &st);
+	if (o.stat_work)
+		pk_pt_insn_work(d, &st.packets, &st.walked);
 	pk_pt_insn_decoder_free(d);
 	if (o.stat && !o.stat_insn && !o.stat_blocks) {
 		o.stat_insn = true;
@@ -554,6 +559,9 @@ int cmd_pt_decode(int argc, char **argv)
 		printf("insn: %" PRIu64 ".\n", st.insn);
 	if (o.stat_blocks)
 		printf("blocks: %" PRIu64 ".\n", st.blocks);
+	if (o.stat_work)	/* (perfkit's: the decoder's work) */
+		printf("work: %" PRIu64 " packets, %" PRIu64 " insns.\n",
+		       st.packets, st.walked);
 	rc = 0;
 out:
 	free(buf);

@@ -190,6 +190,10 @@ PK_API int pk_pt_sync_set(struct pk_pt_decoder *dec, uint64_t offset);
  */
 PK_API int pk_pt_next(struct pk_pt_decoder *dec, struct pk_pt_packet *pkt);
 
+/* Packets DEC decoded so far, a packet read again (after a sync back or
+ * a look-ahead) counted again: the work done on the stream. */
+PK_API uint64_t pk_pt_packets_read(const struct pk_pt_decoder *dec);
+
 /* Offset of the current position (the next packet, or the one that just
  * failed). 0 or PK_ERR_NOSYNC. */
 PK_API int pk_pt_offset(const struct pk_pt_decoder *dec, uint64_t *offset);

@@ -262,6 +262,13 @@ PK_API int pk_pt_insn_set_image(struct pk_pt_insn_decoder *dec,
 PK_API int pk_pt_insn_at(struct pk_pt_insn_decoder *dec, uint64_t ip,
 			 enum pk_pt_exec_mode mode, struct pk_pt_insn *insn);
 
+/* The work done so far: PACKETS decoded (look-aheads and re-reads
+ * counted again) and INSNS instructions walked. A damaged trace must not
+ * cost much more than a sound one of its size (tests compare them). 0 or
+ * PK_ERR_INTERNAL. */
+PK_API int pk_pt_insn_work(const struct pk_pt_insn_decoder *dec,
+			   uint64_t *packets, uint64_t *insns);
+
 /* TNT bits read but not yet used by conditional branches: a decoder
  * that reads packets only when it needs one (perf's) meets the packets
  * after them once these run out. */

@@ -147,6 +147,16 @@ int pk_pt_insn_at(struct pk_pt_insn_decoder *d, uint64_t ip,
 	return 0;
 }
 
+int pk_pt_insn_work(const struct pk_pt_insn_decoder *d, uint64_t *packets,
+		    uint64_t *insns)
+{
+	if (!d || !packets || !insns)
+		return PK_ERR_INTERNAL;
+	*packets = pk_pt_packets_read(d->pkt) + pk_pt_packets_read(d->scan);
+	*insns = d->walked;
+	return 0;
+}
+
 int pk_pt_insn_tnt_left(const struct pk_pt_insn_decoder *d)
 {
 	return d ? (int)d->tnt_n : PK_ERR_INTERNAL;
@@ -808,10 +818,21 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
  * against each later one. After a packet read (QUERIED) the walk starts
  * over. True: the walk at IP has looped.
  */
+/* Every queued event waits for the flow to reach an IP: a walk that
+ * comes round again without reading a packet never gets there. */
+static bool waits_for_ip(struct pk_pt_insn_decoder *d)
+{
+	for (unsigned i = 0; i < d->qn; i++)
+		if (pk__pt_fl_qat(d, i)->bind != B_IP)
+			return false;
+	return true;
+}
+
 static inline bool looped(struct pk_pt_insn_decoder *d, bool queried,
 			  uint64_t n)
 {
-	if (queried || d->qn || d->nheld) {
+	d->walked += n;		/* (pk_pt_insn_work) */
+	if (queried || d->nheld || (d->qn && !waits_for_ip(d))) {
 		d->walk_n = 0;
 		d->walk_lim = 0;
 		return false;

@@ -113,6 +113,7 @@ struct pk_pt_insn_decoder {
 	struct block_ent *bcache;
 	unsigned cache_bits, bcache_bits;
 	uint64_t cache_miss, bcache_miss;
+	uint64_t walked;	/* instructions walked (pk_pt_insn_work) */
 };
 
 /* flow_read.c */

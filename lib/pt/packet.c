@@ -15,6 +15,7 @@ struct pk_pt_decoder {
 	const uint8_t *sync;
 	struct pk_pt_config cfg;
 	uint8_t bip_ctx;	/* perf: 0, or BIP payload size 4/8 */
+	uint64_t npackets;	/* packets decoded, each read counted */
 };
 
 /* What the first byte (and for 0x02 the second) says. */
@@ -625,6 +626,7 @@ int pk_pt_next(struct pk_pt_decoder *dec, struct pk_pt_packet *pkt)
 		return size;
 	pkt->size = (uint8_t)size;
 	dec->pos = p + size;
+	dec->npackets++;
 	if (dec->cfg.perf_packets) {
 		if (pkt->type == PK_PT_BBP)
 			dec->bip_ctx = pkt->u.bbp.sz8 ? 8 : 4;
@@ -632,4 +634,9 @@ int pk_pt_next(struct pk_pt_decoder *dec, struct pk_pt_packet *pkt)
 			dec->bip_ctx = 0;
 	}
 	return size;
+}
+
+uint64_t pk_pt_packets_read(const struct pk_pt_decoder *dec)
+{
+	return dec ? dec->npackets : 0;
 }

@@ -4,11 +4,23 @@
 # per seed and stream) decoded by `perfkit pt decode --resync-on-error`
 # (and with --block-decoder): each run must end by itself (a 20 s limit:
 # a resync that makes no progress loops forever) and not die of a
-# signal. Prints "ok NAME" / "FAIL NAME: why" per seed and mode.
+# signal; and its work (packets read, instructions walked: `--stat:work`)
+# stays within ten times the undamaged stream's. Prints "ok NAME" /
+# "FAIL NAME: why" per seed and mode.
 import os
 import random
+import re
 import subprocess
 import sys
+
+
+def work(args):
+    """packets + instructions of a decode (--stat:work), or None"""
+    r = subprocess.run(args + ['--stat:work'], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, timeout=20)
+    m = re.search(rb'work: (\d+) packets, (\d+) insns', r.stdout)
+    return int(m.group(1)) + int(m.group(2)) if m else None
+
 
 pk, corpus, tmp = sys.argv[1:4]
 rows = [line.rstrip('\n').split('\t')
@@ -40,6 +52,14 @@ for seed in sys.argv[4:]:
                                    stderr=subprocess.DEVNULL, timeout=20)
                 if r.returncode < 0 or r.returncode > 2:
                     bad.append(f'{name} (status {r.returncode})')
+                # the damaged decode's work against the sound one's (a
+                # small allowance: a sound stream may stop at once)
+                clean = work(args + ['--pt', f'{corpus}/{name}/{name}.pt'])
+                dmg = work(args + ['--pt', pt])
+                if clean is None or dmg is None:
+                    bad.append(f'{name} (no --stat:work line)')
+                elif dmg > 10 * clean + 200:
+                    bad.append(f'{name} (work {dmg}, sound {clean})')
             except subprocess.TimeoutExpired:
                 bad.append(f'{name} (still running after 20 s)')
         tag = f'pt_damage_seed{seed}{"_block" if mode else ""}'

@@ -198,6 +198,39 @@ if t_part $n; then
 	check pt_itrace:midsplit-no-errors "$(head -2 "$T_TMP/pk" | tr '\n' '|')" \
 		! -s "$T_TMP/pk" -a ! -s "$T_TMP/pk.err"
 fi
+# A real run's stream (awk, 3.7M instructions) with damage, one byte in
+# each 4 KiB at seeds 1-3 (and one in 512 at seed 4): pt decode
+# --resync-on-error ends, its work (packets read, instructions walked)
+# within ten times the sound stream's. A loop of code with an event
+# waiting for an IP it never reaches once went on for ever here.
+n=$((n + 1))
+if t_part $n && [ -s "$R/awk/awk.pt" ]; then
+	dw() { # work of a decode: packets + instructions
+		timeout 60 "$PK" pt decode --elf /bin/busybox --quiet \
+			--resync-on-error --stat:work --pt "$1" 2>/dev/null |
+			sed -n 's/^work: \([0-9]*\) packets, \([0-9]*\) insns.$/\1 \2/p' |
+			awk '{ print $1 + $2 }'
+	}
+	sound=$(dw "$R/awk/awk.pt")
+	for seed in 1 2 3 4; do
+		t_python - "$R/awk/awk.pt" "$T_TMP/dmg.pt" $seed <<'PY'
+import random, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+seed = int(sys.argv[3])
+step = 512 if seed == 4 else 4096
+rnd = random.Random(seed)
+for i in range(0, len(d), step):
+    j = i + rnd.randrange(step)
+    if j < len(d):
+        d[j] = rnd.randrange(256)
+open(sys.argv[2], 'wb').write(d)
+PY
+		w=$(dw "$T_TMP/dmg.pt")
+		check "pt_itrace:damaged-work-seed$seed" "work ${w:-none} (timed out?), sound ${sound:-none}" \
+			-n "$w" -a -n "$sound" -a "${sound:-0}" -gt 1000000 -a \
+			"${w:-0}" -le $((${sound:-0} * 10))
+	done
+fi
 # An AUX record whose buffer overflowed (flags TRUNCATED): perf's "Lost
 # trace data" error at once and its closing warnings, stdout and stderr
 n=$((n + 1))
