@@ -55,7 +55,9 @@ int pk__it_note_buf(struct it_queue *q, size_t off, uint64_t reference)
 
 /* ---- perf times to TSC ---- */
 
-/* perf's perf_time_to_tsc (NS at or after time_zero). */
+#define STEPS (1u << 16)
+
+/* perf's perf_time_to_tsc. */
 static uint64_t ns_to_tsc(const struct it_info *in, uint64_t ns)
 {
 	uint64_t shift = in->time_shift & 63, t = ns - in->time_zero;
@@ -64,34 +66,33 @@ static uint64_t ns_to_tsc(const struct it_info *in, uint64_t ns)
 	       ((t % in->time_mult) << shift) / in->time_mult;
 }
 
-/* The first TSC that converts to NS or later (intel_pt_tsc_start). */
+/* The first TSC that converts to NS or later (intel_pt_tsc_start; in
+ * perf's wrapping arithmetic: time_zero may stand for a negative time).
+ * The steps are few where the conversion is sane; a bounded number
+ * else (the first guess then). */
 static uint64_t tsc_start(const struct it_info *in, uint64_t ns)
 {
-	uint64_t tsc;
+	uint64_t tsc = ns_to_tsc(in, ns), guess = tsc;
+	unsigned n = 0;
 
-	if (ns <= in->time_zero)
-		return 0;	/* (open: every TSC is as late) */
-	tsc = ns_to_tsc(in, ns);
-	while (tsc && pk__it_tsc_to_perf(in, tsc) >= ns)
+	while (pk__it_tsc_to_perf(in, tsc) >= ns && ++n < STEPS)
 		tsc--;
-	while (pk__it_tsc_to_perf(in, tsc) < ns)
+	while (pk__it_tsc_to_perf(in, tsc) < ns && ++n < STEPS)
 		tsc++;
-	return tsc;
+	return n < STEPS ? tsc : guess;
 }
 
 /* The last TSC that converts to NS or earlier (intel_pt_tsc_end). */
 static uint64_t tsc_end(const struct it_info *in, uint64_t ns)
 {
-	uint64_t tsc;
+	uint64_t tsc = ns_to_tsc(in, ns), guess = tsc;
+	unsigned n = 0;
 
-	if (ns < in->time_zero)
-		return 1;	/* (none is: as good as nothing kept) */
-	tsc = ns_to_tsc(in, ns);
-	while (pk__it_tsc_to_perf(in, tsc) <= ns)
+	while (pk__it_tsc_to_perf(in, tsc) <= ns && ++n < STEPS)
 		tsc++;
-	while (tsc && pk__it_tsc_to_perf(in, tsc) > ns)
+	while (pk__it_tsc_to_perf(in, tsc) > ns && ++n < STEPS)
 		tsc--;
-	return tsc;
+	return n < STEPS ? tsc : guess;
 }
 
 /* The ranges in TSC, once (AUXTRACE_INFO read): 0 or -ENOMEM. */
