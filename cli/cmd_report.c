@@ -420,6 +420,25 @@ static int sample_filters(struct rep *c, struct pk_perfdata *pd)
 	return 0;
 }
 
+/* --time on the instruction trace: decoded for the ranges as perf's
+ * intel-pt.c does (fast forward to each, stopped past the last). */
+static int itrace_times(struct rep *c)
+{
+	struct pk_itrace_time_range r[CLI_MAX_TIME_RANGES];
+
+	if (!c->it || !c->time_str)
+		return 0;
+	for (unsigned i = 0; i < c->tr.n; i++) {
+		r[i].start = c->tr.r[i][0];
+		r[i].end = c->tr.r[i][1];
+	}
+	if (pk_itrace_set_time_ranges(c->it, r, c->tr.n)) {
+		cli_error("report", "--time %s: not a time range", c->time_str);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* What comes before the report: the file's header or the hint. */
 static void head(const struct rep *c, struct pk_perfdata *pd)
 {
@@ -600,7 +619,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	}
 	if (!c->o.callchain)
 		c->po.chain = PK_REPORT_CHAIN_NONE;
-	if (sample_filters(c, pd)) {
+	if (sample_filters(c, pd) || itrace_times(c)) {
 		drop_session(c, s);
 		return -EINVAL;
 	}
