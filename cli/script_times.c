@@ -11,12 +11,22 @@
 #include "cli.h"
 #include "script.h"
 
+/* perf's check of several ranges: each ends before the next starts (an
+ * open end passes). */
+static bool overlap(const struct cli_time_ranges *t)
+{
+	for (unsigned i = 0; i + 1 < t->n; i++)
+		if (t->r[i][1] >= t->r[i + 1][0])
+			return true;
+	return false;
+}
+
 int script_filter_times(struct script_filter *f, const char *arg)
 {
 	f->time_str = arg;
 	if (strchr(arg, '%'))
 		return 0;	/* needs the file: script_filter_file */
-	if (cli_time_ranges_parse(&f->tr, arg, 0, 0)) {
+	if (cli_time_ranges_parse(&f->tr, arg, 0, 0) || overlap(&f->tr)) {
 		fprintf(stderr, "Invalid time string\n");
 		return -EINVAL;
 	}
@@ -42,7 +52,8 @@ int script_filter_file(struct script_filter *f, struct pk_perfdata *pd)
 			"(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n");
 		return -EINVAL;
 	}
-	if (cli_time_ranges_parse(&f->tr, f->time_str, first, last)) {
+	if (cli_time_ranges_parse(&f->tr, f->time_str, first, last) ||
+	    overlap(&f->tr)) {
 		fprintf(stderr, "Invalid time string\n");
 		return -EINVAL;
 	}
