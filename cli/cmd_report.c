@@ -172,8 +172,8 @@ static int sample(void *ctx, struct pk_session *s,
 	/* perf: samples out of --cpu and --time count nowhere */
 	if (c->cpu_list && !cli_cpu_in(c->cpus, p->cpu))
 		return 0;
-	if (c->tr.n && cli_time_ranges_skip(&c->tr, p->time))
-		return 0;
+	if (c->tr.n && p->time && cli_time_ranges_skip(&c->tr, p->time))
+		return 0;	/* (perf keeps a sample without a time) */
 	c->kept++;
 	if (c->an && pk_annotate_add(c->an, sm))
 		return -ENOMEM;

@@ -111,8 +111,9 @@ static bool has_int(const int *v, int n, int x)
 bool script_filter_pass(const struct script_filter *f,
 			const struct pk_sample *sm, const char *comm)
 {
-	if ((f->tstart && sm->time < f->tstart) ||
-	    (f->tend && sm->time > f->tend))
+	/* perf keeps a sample without a time (a timeless trace's) */
+	if (sm->time && ((f->tstart && sm->time < f->tstart) ||
+			 (f->tend && sm->time > f->tend)))
 		return false;
 	if (f->tr.n > 1 && sm->time && cli_time_ranges_skip(&f->tr, sm->time))
 		return false;

@@ -106,6 +106,8 @@ live time-ranges-call-ret awk/perf.tsc.data --call-ret-trace --time '4.2950,4.29
 live time-ranges-bi-g awk/perf.tsc.data --itrace=bi37ig --time '4.2952,4.29521 4.29522,4.29523 4.2970,'
 live time-echo echo/perf.tsc.data --itrace=i100i --time '4.29497,4.294971 4.29499,4.295'
 live time-echo-be echo/perf.tsc.data --itrace=be --time 4.294990,
+# timeless: perf sets no range and keeps samples without a time
+live time-timeless echo/perf.data --itrace=cr -F +callindent --time 4.2952,4.2953
 # report --itrace: perf report's text, its random closing tip left out
 rlive() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2
@@ -136,6 +138,7 @@ rlive default-no-children awk/perf.data --no-children
 rlive default-echo echo/perf.data
 rlive time-i100i awk/perf.tsc.data --itrace=i100i --time 4.2952,4.2953
 rlive time-ranges-g awk/perf.tsc.data --itrace=i100ig --time '4.2952,4.2953 4.2960,4.2961'
+rlive time-timeless awk/perf.data --itrace=i100i --time 4.2952,4.2953
 # inject --itrace: perf script (and perf report, and perfkit script) read
 # perfkit's injected file as perf's own
 ilive() { # NAME FILE ARGS...
