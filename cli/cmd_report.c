@@ -172,8 +172,8 @@ static int sample(void *ctx, struct pk_session *s,
 	/* perf: samples out of --cpu and --time count nowhere */
 	if (c->cpu_list && !cli_cpu_in(c->cpus, p->cpu))
 		return 0;
-	if (c->tr.n && cli_time_ranges_skip(&c->tr, p->time))
-		return 0;
+	if (c->tr.n && p->time && cli_time_ranges_skip(&c->tr, p->time))
+		return 0;	/* (perf keeps a sample without a time) */
 	c->kept++;
 	if (c->an && pk_annotate_add(c->an, sm))
 		return -ENOMEM;
@@ -419,6 +419,25 @@ static int sample_filters(struct rep *c, struct pk_perfdata *pd)
 	return 0;
 }
 
+/* --time on the instruction trace: decoded for the ranges as perf's
+ * intel-pt.c does (fast forward to each, stopped past the last). */
+static int itrace_times(struct rep *c)
+{
+	struct pk_itrace_time_range r[CLI_MAX_TIME_RANGES];
+
+	if (!c->it || !c->time_str)
+		return 0;
+	for (unsigned i = 0; i < c->tr.n; i++) {
+		r[i].start = c->tr.r[i][0];
+		r[i].end = c->tr.r[i][1];
+	}
+	if (pk_itrace_set_time_ranges(c->it, r, c->tr.n)) {
+		cli_error("report", "--time %s: not a time range", c->time_str);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* What comes before the report: the file's header or the hint. */
 static void head(const struct rep *c, struct pk_perfdata *pd)
 {
@@ -601,7 +620,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	}
 	if (!c->o.callchain)
 		c->po.chain = PK_REPORT_CHAIN_NONE;
-	if (sample_filters(c, pd)) {
+	if (sample_filters(c, pd) || itrace_times(c)) {
 		drop_session(c, s);
 		return -EINVAL;
 	}

@@ -7,6 +7,7 @@
 #include <perfkit/itrace.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/session.h>
+#include "cli.h"
 
 /* Output fields (perf's PERF_OUTPUT_* names). */
 enum {
@@ -35,6 +36,9 @@ struct script_fields {
 
 struct script_filter {
 	uint64_t tstart, tend;           /* --time, 0: open */
+	const char *time_str;            /* script's --time, several ranges
+					    or percentages: */
+	struct cli_time_ranges tr;       /* ... its ranges (n > 1: these) */
 	uint64_t *cpus;                  /* --cpu bitmap (1024 cpus) */
 	int *pids, nr_pids, *tids, nr_tids;
 	char **comms;
@@ -73,6 +77,13 @@ int script_type_of(uint32_t attr_type);
 
 /* script_filter.c: --time, --cpu, --pid, --tid, --comm. 0 or -EINVAL. */
 int script_filter_time(struct script_filter *f, const char *arg);
+/* perf script's --time: ranges and percentages too (these made ranges
+ * once the file is open: script_filter_file); the instruction trace
+ * decoded for them (pk_itrace_set_time_ranges). 0 or -EINVAL (said). */
+int script_filter_times(struct script_filter *f, const char *arg);
+int script_filter_file(struct script_filter *f, struct pk_perfdata *pd);
+struct pk_itrace;
+int script_filter_itrace(const struct script_filter *f, struct pk_itrace *it);
 int script_filter_cpu(struct script_filter *f, const char *arg);
 int script_filter_ints(int **v, int *n, const char *arg);
 int script_filter_strs(char ***v, int *n, const char *arg);

@@ -111,8 +111,11 @@ static bool has_int(const int *v, int n, int x)
 bool script_filter_pass(const struct script_filter *f,
 			const struct pk_sample *sm, const char *comm)
 {
-	if ((f->tstart && sm->time < f->tstart) ||
-	    (f->tend && sm->time > f->tend))
+	/* perf keeps a sample without a time (a timeless trace's) */
+	if (sm->time && ((f->tstart && sm->time < f->tstart) ||
+			 (f->tend && sm->time > f->tend)))
+		return false;
+	if (f->tr.n > 1 && sm->time && cli_time_ranges_skip(&f->tr, sm->time))
 		return false;
 	if (f->cpus && (sm->cpu >= 1024 ||
 			!(f->cpus[sm->cpu / 64] & (1ull << (sm->cpu % 64)))))
@@ -200,7 +203,7 @@ int script_option(struct script_opts *o, int c, const char *arg)
 		o->max_stack = (int)v;
 		break;
 	}
-	case 'T': err = script_filter_time(f, arg); break;
+	case 'T': err = script_filter_times(f, arg); break;
 	case 'C': err = script_filter_cpu(f, arg); break;
 	case 'P': err = script_filter_ints(&f->pids, &f->nr_pids, arg); break;
 	case 'I': err = script_filter_ints(&f->tids, &f->nr_tids, arg); break;

@@ -1264,6 +1264,8 @@ static int itrace_open(struct out *s)
 	s->it = pk_itrace_new(s->pd, s->sess, &s->o->itrace, itrace_sample, s);
 	if (!s->it)
 		return errno == ENOMEM ? -ENOMEM : 0;
+	if (script_filter_itrace(&s->o->filt, s->it))
+		return -ENOMEM;
 	/* the trace is read ahead, as perf reads a file's by its index (a
 	 * pipe's bytes are all read already) */
 	if (pk_itrace_read_ahead(s->it))
@@ -1526,6 +1528,8 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	struct pk_perfdata_info in;
 	int err;
 
+	if (script_filter_file(&o->filt, pd))
+		return -EINVAL;
 	pk_perfdata_info(pd, &in);
 	s.pipe = in.pipe;
 	s.aux_file = pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE);

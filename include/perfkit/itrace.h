@@ -230,6 +230,24 @@ PK_API int pk_itrace_read_ahead(struct pk_itrace *it);
 PK_API int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec);
 /* Decodes what remains queued (end of file). */
 PK_API int pk_itrace_flush(struct pk_itrace *it);
+/*
+ * perf's --time on the instruction trace (perf script/report 6.1): the
+ * samples of the N ranges R only (perf times in ns; a start or an end 0:
+ * open, an open end keeps all after its start; in order, not
+ * overlapping), as intel-pt.c's time filter makes
+ * them: each queue fast-forwarded to the PSB before a range's start
+ * (instructions skipped count in no period), samples before it left out
+ * (their instructions add to the next i sample's period, no thread stack
+ * moves), decoding stopped after the last range. A timeless trace is
+ * decoded whole, as perf does (the caller filters its samples). Before
+ * the first record; N 0 drops the ranges. 0, -EINVAL or -ENOMEM.
+ */
+struct pk_itrace_time_range {
+	uint64_t start, end;
+};
+PK_API int pk_itrace_set_time_ranges(struct pk_itrace *it,
+				     const struct pk_itrace_time_range *r,
+				     size_t n);
 /* Whether the trace is decoded timeless (no usable timestamps). */
 PK_API bool pk_itrace_timeless(const struct pk_itrace *it);
 /*

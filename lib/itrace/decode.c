@@ -61,6 +61,8 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 {
 	if (w->err || pk__it_skip(w, s))
 		return;
+	if (w->rg.on && pk__it_range_drop(w, s))
+		return;
 	if (s->ip && kernel_ip(s->ip))
 		s->cpumode = PERF_RECORD_MISC_KERNEL;
 	if (s->addr && kernel_ip(s->addr))
@@ -179,6 +181,8 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 {
 	struct pk_itrace_sample s;
 
+	if (w->rg.on && pk__it_range_branch(w, ev, flags, from, to))
+		return;
 	pk__it_lbr_branch(w, flags, from, to, ev);
 	if (w->it->opts.thread_stack || w->it->opts.callchain ||
 	    w->it->opts.add_callchain)
@@ -681,6 +685,9 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		break;
 	case PK_PT_EV_PSB:
 		settle(w);
+		if (w->rg.on && pk__it_range_psb(w, ev) &&
+		    w->it->opts.pwr_events)
+			break;
 		if (!w->it->opts.pwr_events)
 			break;
 		base(w, &s, PK_ITRACE_PSB, ev->tsc, ev->has_tsc);
@@ -801,6 +808,8 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 
 	bool def_here;
 
+	if (w->rg.on)
+		pk__it_range_block(w, blk);
 	w->walks++;
 	if (w->resync)
 		resynced(w, blk->ip, NULL);

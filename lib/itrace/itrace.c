@@ -68,6 +68,7 @@ void pk_itrace_free(struct pk_itrace *it)
 {
 	if (!it)
 		return;
+	pk__it_ranges_free(it);
 	for (size_t i = 0; i < it->nq; i++) {
 		pk__it_walk_free(&it->q[i]);
 		pk__free(it->q[i].data);
@@ -332,7 +333,8 @@ static int auxtrace(struct pk_itrace *it, const struct pk_record *rec)
 		size = rec->extra_size;
 	if (!size)
 		return 0;
-	if (!pk__grow((void **)&q->data, &q->cap, q->len, size, 1))
+	if (!pk__grow((void **)&q->data, &q->cap, q->len, size, 1) ||
+	    pk__it_note_buf(q, q->len, RD64(rec->hdr, 24)))
 		return -ENOMEM;
 	memcpy(q->data + q->len, rec->extra, size);
 	q->len += size;

@@ -21,6 +21,29 @@ struct it_info {
 	bool seen;
 };
 
+/* ranges.c: perf's time filter of a queue (intel_pt_time_filter): the
+ * next bound (a start or an end), where the trace was fast-forwarded. */
+struct it_rwalk {
+	bool on;		/* ranges apply (a timed trace) */
+	bool sel_start;		/* SEL is a range's start */
+	bool ff;		/* a fast forward towards SEL is due */
+	bool stop;		/* past the last range: decoding ends */
+	unsigned idx;		/* the range SEL belongs to */
+	uint64_t sel;		/* the next bound's TSC, 0: none */
+	uint64_t ff_done;	/* the start last fast-forwarded to */
+	uint64_t carry;		/* instructions of i samples left out */
+	uint64_t ff_cnt, ff_carry; /* ... and the counts when the fast
+				    forward became due (perf's, then) */
+	/* the block being walked, and the count before it: a PSB+ shown
+	 * inside it is a state of perf's at its FUP */
+	uint64_t blk_ip, blk_end, blk_cnt;
+	uint8_t blk_mode;
+	bool cbr_unseen;	/* a CBR sample was left out: */
+	int cbr_ratio;		/* ... its ratio */
+	int trace_nr;		/* perf's trace number of the buffer */
+	int ts_nr;		/* ... its thread stack's, -1: none yet */
+};
+
 struct walk {
 	struct pk_itrace *it;
 	struct it_queue *q;
@@ -83,6 +106,7 @@ struct walk {
 	unsigned lbr_sz, lbr_pos, lbr_nr;
 	uint64_t skipped_insn;	/* of the i samples s skipped */
 	int cur_ts;		/* the task's stack in it->tstk, -1 none */
+	struct it_rwalk rg;	/* --time (ranges.c) */
 };
 
 /* A task's thread stack and last branches (perf's per thread, the idle
@@ -105,6 +129,11 @@ struct it_queue {
 	uint64_t next_offset;	/* AUX offset expected next */
 	bool decoded;
 	struct walk *w;		/* its decoding, once begun */
+	struct it_buf {		/* where each AUXTRACE buffer begins */
+		size_t off;
+		uint64_t ref;	/* its record's reference (a TSC) */
+	} *bufs;
+	size_t nbufs, capbufs;
 };
 
 /* A process's code as the session maps it (by its maps' generation). */
@@ -157,6 +186,10 @@ struct pk_itrace {
 	int32_t pre_pid[16];
 	unsigned npre;
 	size_t nbad, capbad;
+	/* --time: perf times (ns), then TSC once AUXTRACE_INFO told how */
+	struct pk_itrace_time_range *tr_ns, *tr;
+	size_t ntr;
+	bool tr_done;
 	/* the task each CPU runs, from the side band */
 	struct { int32_t pid, tid; bool set; } cpu_tid[4096];
 };
@@ -240,6 +273,22 @@ void pk__it_walk_free(struct it_queue *q);
 struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 				 int32_t tid);
 int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid);
+
+/* ranges.c: --time. A buffer of queue Q begins at OFF (its record's
+ * REFERENCE); the walk's ranges set up (and the trace fast-forwarded to
+ * the first); whether the sample S (error samples pass) or a branch at
+ * TSC (HAS_TSC, else where the flow stands) falls outside them, perf's
+ * time filter moved on (a branch: its thread stack's trace number too); the fast forward due, done; all freed. */
+int pk__it_note_buf(struct it_queue *q, size_t off, uint64_t reference);
+void pk__it_range_start(struct walk *w);
+bool pk__it_range_drop(struct walk *w, struct pk_itrace_sample *s);
+bool pk__it_range_out(struct walk *w, uint64_t tsc, bool has_tsc);
+bool pk__it_range_branch(struct walk *w, const struct pk_pt_event *ev,
+			 uint32_t flags, uint64_t from, uint64_t to);
+bool pk__it_range_psb(struct walk *w, const struct pk_pt_event *ev);
+void pk__it_range_block(struct walk *w, const struct pk_pt_block *blk);
+void pk__it_range_ff(struct walk *w);
+void pk__it_ranges_free(struct pk_itrace *it);
 
 /* Whether queue Q's samples belong to the task its CPU runs (per-CPU
  * buffers, or perf's side band of context switches), not to its tid. */

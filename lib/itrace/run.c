@@ -95,6 +95,7 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 	w->status = pk_pt_insn_sync_forward(w->dec);
 	if (w->status == PK_ERR_EOS)
 		w->done = true;
+	pk__it_range_start(w);
 	return 0;
 }
 
@@ -187,6 +188,10 @@ int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit)
 		    (!(w->qk ? pk__it_quick_time(w->qk, &t) :
 		       pk_pt_insn_time(w->dec, &t)) && t > limit)))
 			break;
+		if (w->rg.ff) {
+			pk__it_range_ff(w);
+			continue;
+		}
 		pk__it_step(w);
 	}
 	return w->err;

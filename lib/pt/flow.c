@@ -1153,3 +1153,20 @@ int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
 	}
 	return status(d);
 }
+
+int pk__pt_fl_sync_at(struct pk_pt_insn_decoder *d, uint64_t offset)
+{
+	int err;
+
+	if (!d)
+		return PK_ERR_INTERNAL;
+	err = pk_pt_sync_set(d->pkt, offset);
+	if (err < 0)
+		return err;
+	d->have_next = false;
+	d->synced = false;
+	/* the PSB read: pk_pt_insn_sync_forward takes it up from there */
+	if (!pk__pt_fl_peek(d, true) || d->next.type != PK_PT_PSB)
+		return PK_ERR_NOSYNC;
+	return pk_pt_insn_sync_forward(d);
+}

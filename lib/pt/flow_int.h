@@ -139,5 +139,9 @@ int pk__pt_fl_time_ahead(struct pk_pt_insn_decoder *d, uint64_t *tsc);
 int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d);
 /* Whether the flow took up an IP at a TIP since the last resync (once). */
 bool pk__pt_fl_took_tip(struct pk_pt_insn_decoder *d, uint64_t *ip);
+/* Synchronises at the PSB at OFFSET of the stream, as after
+ * pk_pt_insn_sync_forward (perf's decoder repositioned by a fast
+ * forward). Status bits, or PK_ERR_NOSYNC when no PSB is there. */
+int pk__pt_fl_sync_at(struct pk_pt_insn_decoder *d, uint64_t offset);
 
 #endif

@@ -114,6 +114,24 @@ live skip awk/perf.data --itrace=i100is100
 live skip-cr echo/perf.data --itrace=crs10
 live skip-l awk/perf.data --itrace=i1000ils50 -F +brstack
 live skip-ticks awk/perf.tsc.data --itrace=i10usps1 -F +period
+# --time with timestamps: perf's time filter in the decoder (fast
+# forward to the PSB before a range, first i period carrying the
+# instructions skipped over, thread stacks from the range's start, a CBR
+# left out shown at the first state kept, decoding stopped past the end)
+live time-b awk/perf.tsc.data --itrace=b --time 4.2952,4.2953
+live time-i100i awk/perf.tsc.data --itrace=i100i --time 4.2952,4.2953
+live time-open-end awk/perf.tsc.data --itrace=i1000i --time 4.2955,
+live time-open-start awk/perf.tsc.data --itrace=i1000i --time ,4.2951
+live time-callindent awk/perf.tsc.data --itrace=cr -F +callindent --time 4.2960,4.2962
+live time-g awk/perf.tsc.data --itrace=i100ig --time 4.2955,4.2958
+live time-ranges awk/perf.tsc.data --itrace=i100i --time '4.2952,4.29521 4.29522,4.29523 4.2970,'
+live time-ranges-psb awk/perf.tsc.data --itrace=i1000i --time '4.2960,4.2961 4.2975,4.2980'
+live time-ranges-call-ret awk/perf.tsc.data --call-ret-trace --time '4.2950,4.2951 4.2960,4.2961 4.2975,4.2980'
+live time-ranges-bi-g awk/perf.tsc.data --itrace=bi37ig --time '4.2952,4.29521 4.29522,4.29523 4.2970,'
+live time-echo echo/perf.tsc.data --itrace=i100i --time '4.29497,4.294971 4.29499,4.295'
+live time-echo-be echo/perf.tsc.data --itrace=be --time 4.294990,
+# timeless: perf sets no range and keeps samples without a time
+live time-timeless echo/perf.data --itrace=cr -F +callindent --time 4.2952,4.2953
 # report --itrace: perf report's text, its random closing tip left out
 rlive() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2
@@ -148,6 +166,9 @@ rlive lbr-b awk/perf.data --itrace=bi100il
 rlive lbr-cr awk/perf.data --itrace=crl
 rlive lbr-no-branch-stack awk/perf.data --itrace=i100il -n --no-branch-stack
 rlive skip awk/perf.data --itrace=i100is50
+rlive time-i100i awk/perf.tsc.data --itrace=i100i --time 4.2952,4.2953
+rlive time-ranges-g awk/perf.tsc.data --itrace=i100ig --time '4.2952,4.2953 4.2960,4.2961'
+rlive time-timeless awk/perf.data --itrace=i100i --time 4.2952,4.2953
 # inject --itrace: perf script (and perf report, and perfkit script) read
 # perfkit's injected file as perf's own
 ilive() { # NAME FILE ARGS...

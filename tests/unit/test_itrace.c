@@ -510,10 +510,83 @@ static void test_decode(void)
 	}
 }
 
+/* --time ranges: perf's checks (in order, an end not before its start,
+ * no overlap; open sides); a timeless trace is decoded whole. */
+static void test_ranges(void)
+{
+	char dir[] = "/tmp/pkitrangeXXXXXX", path[64], codefile[64];
+	const struct pk_itrace_time_range ok[] = { { 5, 10 }, { 20, 0 } };
+	const struct pk_itrace_time_range back[] = { { 10, 5 } };
+	const struct pk_itrace_time_range over[] = { { 5, 20 }, { 20, 30 } };
+	const struct pk_itrace_time_range open[] = { { 0, 10 }, { 11, 0 } };
+	PK_OPTS(pk_session_opts, so, .kallsyms = "", .buildid_dir = "");
+	struct pk_perfdata *pd = NULL;
+	struct pk_session *s = pk_session_new(&so);
+	struct pk_itrace *it = NULL;
+	struct got g;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		t_fail("itrace_ranges", "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(codefile, sizeof(codefile), "%s/code", dir);
+	snprintf(path, sizeof(path), "%s/pt.data", dir);
+	f = fopen(codefile, "wb");
+	if (f && fwrite(code, 1, sizeof(code), f) == sizeof(code) &&
+	    !fclose(f) && !write_file(path, codefile))
+		pd = pk_perfdata_open(path, NULL);
+	if (pd && s)
+		it = pk_itrace_new(pd, s, NULL, collect, &g);
+	T_CHECK("itrace_ranges_new", it != NULL);
+	T_CHECK("itrace_ranges_ok", it && !pk_itrace_set_time_ranges(it, ok, 2));
+	T_CHECK("itrace_ranges_open", it && !pk_itrace_set_time_ranges(it, open, 2));
+	T_CHECK("itrace_ranges_backwards",
+		pk_itrace_set_time_ranges(it, back, 1) == -EINVAL);
+	T_CHECK("itrace_ranges_overlap",
+		pk_itrace_set_time_ranges(it, over, 2) == -EINVAL);
+	T_CHECK("itrace_ranges_null", pk_itrace_set_time_ranges(it, NULL, 1) == -EINVAL &&
+		pk_itrace_set_time_ranges(NULL, ok, 1) == -EINVAL);
+	T_CHECK("itrace_ranges_none", it && !pk_itrace_set_time_ranges(it, NULL, 0));
+	pk_itrace_free(it);
+	pk_session_free(s);
+	pk_perfdata_free(pd);
+	/* timeless (this file has no TSC): ranges leave the decode whole */
+	it = NULL;
+	s = pk_session_new(&so);
+	pd = pk_perfdata_open(path, NULL);
+	memset(&g, 0, sizeof(g));
+	if (pd && s) {
+		struct pk_itrace_opts o;
+		size_t pos;
+
+		memset(&o, 0, sizeof(o));
+		o.sz = sizeof(o);
+		pk_itrace_parse(&o, "b", &pos);
+		it = pk_itrace_new(pd, s, &o, collect, &g);
+	}
+	if (it && !pk_itrace_set_time_ranges(it, ok, 1)) {
+		PK_OPTS(pk_tool, tool, .record = feed);
+
+		if (!pk_session_run(s, pd, &tool, it))
+			pk_itrace_flush(it);
+	}
+	t_check(!strcmp(g.text, "1:0>400000/101 1:400002>40000c/3 "
+			"1:40000d>400007/5 1:400007>0/213 "), "itrace_ranges_timeless",
+		"%s", g.text);
+	pk_itrace_free(it);
+	pk_session_free(s);
+	pk_perfdata_free(pd);
+	unlink(codefile);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_parse();
 	test_synth();
 	test_decode();
+	test_ranges();
 	return t_exit();
 }
