@@ -686,7 +686,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 			break;
 		w->cbr = ev->u.cbr.ratio;
 		base(w, &s, PK_ITRACE_CBR, ev->tsc, ev->has_tsc);
-		s.ip = w->psb_ip;
+		s.ip = ev->status_update ? w->psb_ip : pk__it_lone_cbr(w, &s);
 		s.u.cbr.cbr = ev->u.cbr.ratio;
 		s.u.cbr.freq_khz = (uint32_t)(ev->u.cbr.ratio * w->cbr2khz);
 		s.u.cbr.max_nonturbo = (uint8_t)w->it->info.max_non_turbo_ratio;

@@ -168,6 +168,9 @@ uint32_t pk__it_branch_flags(const struct pk_pt_insn *in);
 /* synth.c: the sample perf makes of EV (ptwrite, power, transaction),
  * if the options ask for one; false for the events it does not make. */
 bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev);
+/* synth.c: the ip of a CBR sample outside a PSB+ (where the flow
+ * stands, as perf's), its flags and instruction bytes set in S. */
+uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s);
 
 /* decode.c: one step of a walk. */
 void pk__it_step(struct walk *w);

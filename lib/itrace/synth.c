@@ -194,3 +194,16 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 		return false;
 	}
 }
+
+/* A CBR outside a PSB+: perf's decoder reports the change on its own
+ * (no branch with it) from where the flow stands, with the flags of the
+ * last instruction walked. */
+uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s)
+{
+	uint32_t flags = 0;
+
+	s->ip = flow_ip(w, &flags);
+	insn_bytes(w, s, flags != 0);
+	s->flags = s->ip ? flags : 0;
+	return s->ip;
+}

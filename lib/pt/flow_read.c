@@ -1062,6 +1062,7 @@ void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 
 				pk__pt_fl_new_ev(&e, PK_PT_EV_CBR, B_NOW);
 				e.ev.u.cbr.ratio = p->u.cbr.ratio;
+				e.ev.status_update = 1;	/* a PSB+'s */
 				pt_fl_push_event(d, &e);
 			}
 			break;

@@ -56,6 +56,10 @@ gen both 0x1030 --at 4:ptw:0x61,pwrx:1:1:1 --at 9:mwait:0x10:0,ptwip:0x62,fup \
 # config bit (perf adds the ptwrite event all the same)
 gen tsx 0 --at 10:tsx:1:0,fup --at 12:tsx:0:0,fup --at 30:tsx:1:0,fup,ptw:0x41 \
 	--at 44:tsx:0:0,fup
+# CBR packets outside a PSB+ (perf: the ip where the flow stands), one
+# that repeats the ratio (no sample), pwr_evt or not
+gen cbr 0 --at 5:cbr:0x30 --at 6:cbr:0x30 --at 20:cbr:0x18 \
+	--at 33:cbr:0x20 --at 47:ptw:0x10,cbr:0x28
 n=0
 live() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2
@@ -99,6 +103,25 @@ for f in tsx.data tsx.tsc.data; do
 	live call-ret-trace "$f" --call-ret-trace
 	live xg "$f" --itrace=xg
 	live wx-flags "$f" --itrace=wx -F +flags
+done
+for f in cbr.data cbr.tsc.data; do
+	live p "$f" --itrace=p
+	live p-fields "$f" --itrace=p -F +flags,+insn,+ip,+addr
+	live bp-flags "$f" --itrace=bp -F +flags
+	live call-ret-trace "$f" --call-ret-trace
+	live i1ipg "$f" --itrace=i1ipg
+done
+# y (cycles): perf 6.1 has no such letter: its one line, exit 129
+for a in y i10iy; do
+	(cd "$R/echo" && perf script --itrace=$a -i "$T_TMP/cbr.data") \
+		>"$T_TMP/perf" 2>"$T_TMP/perf.err"
+	_pr=$?
+	(cd "$R/echo" && "$PK" script --itrace=$a -i "$T_TMP/cbr.data") \
+		>"$T_TMP/pk" 2>"$T_TMP/pk.err"
+	_kr=$?
+	check "pt_synth:refuse:$a" "rc $_kr (perf $_pr): $(head -1 "$T_TMP/pk.err")" \
+		$_kr -eq $_pr -a ! -s "$T_TMP/pk" -a \
+		"$(head -1 "$T_TMP/perf.err")" = "$(cat "$T_TMP/pk.err")"
 done
 # inject: perf script reads perfkit's synthesized samples as perf's
 for f in pwr.tsc.data both.data tsx.data; do
