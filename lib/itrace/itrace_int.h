@@ -74,6 +74,12 @@ struct walk {
 	} *pendq;
 	uint64_t *chain;	/* the call chain being synthesized */
 	size_t npend, cappend, pend_head;
+	/* IPC (synth.c): perf's total cycles (CYC while tracing) and
+	 * instructions; a CYC not yet sampled; the state being sampled
+	 * carries IPC (its totals); each kind's totals at its last IPC */
+	uint64_t tot_cyc, tot_insn, ipc_cyc, ipc_insn, a_cyc;
+	bool sample_cyc, ipc_flag;
+	uint64_t last_br_cyc, last_br_insn, last_in_cyc, last_in_insn;
 };
 
 /* One AUX queue: the trace of one thread (per-thread mmaps) or CPU. */
@@ -171,6 +177,15 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev);
 /* synth.c: the ip of a CBR sample outside a PSB+ (where the flow
  * stands, as perf's), its flags and instruction bytes set in S. */
 uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s);
+/* synth.c, IPC: the pending branch IN ends (TAKEN) as a state of perf's
+ * decoder: whether the state carries IPC; a sample of it given its
+ * counts; the state done. */
+void pk__it_ipc_state(struct walk *w, const struct pk_pt_insn *in, bool taken);
+void pk__it_ipc(struct walk *w, struct pk_itrace_sample *s);
+static inline void pk__it_ipc_done(struct walk *w)
+{
+	w->ipc_flag = false;
+}
 
 /* decode.c: one step of a walk. */
 void pk__it_step(struct walk *w);

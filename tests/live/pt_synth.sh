@@ -60,6 +60,13 @@ gen tsx 0 --at 10:tsx:1:0,fup --at 12:tsx:0:0,fup --at 30:tsx:1:0,fup,ptw:0x41 \
 # that repeats the ratio (no sample), pwr_evt or not
 gen cbr 0 --at 5:cbr:0x30 --at 6:cbr:0x30 --at 20:cbr:0x18 \
 	--at 33:cbr:0x20 --at 47:ptw:0x10,cbr:0x28
+# CYC packets (cyc config bit 0x2) after every TIP, 1 to 3 bytes: perf's
+# IPC on branch and instruction samples (-F ipc)
+_c=
+for _i in $(seq 0 85); do
+	_c="$_c --at $_i:cyc:$((_i * 37 % 500 + 1 + (_i % 9 == 4) * 70000))"
+done
+gen cyc 0x2 $_c
 n=0
 live() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2
@@ -111,6 +118,17 @@ for f in cbr.data cbr.tsc.data; do
 	live call-ret-trace "$f" --call-ret-trace
 	live i1ipg "$f" --itrace=i1ipg
 done
+# (the times of a file with CYC are perf's cycle-based estimates: not
+# perfkit's yet, so the timed file is checked without times)
+for f in cyc.data cyc.tsc.data; do
+	live b-ipc "$f" --itrace=b -F ip,addr,flags,ipc
+	live i1i-ipc "$f" --itrace=i1i -F ip,ipc
+	live bi1i-ipc "$f" --itrace=bi1i -F ip,ipc,flags
+	live i10i-ipc "$f" --itrace=i10i -F ip,sym,ipc
+	live cr-ipc "$f" --itrace=cr -F ip,ipc,flags
+	live A-ipc "$f" --itrace=bA -F ip,ipc
+done
+live b-ipc-plus cyc.data --itrace=b -F +ipc
 # y (cycles): perf 6.1 has no such letter: its one line, exit 129
 for a in y i10iy; do
 	(cd "$R/echo" && perf script --itrace=$a -i "$T_TMP/cbr.data") \
