@@ -1119,7 +1119,9 @@ void pk__pt_fl_fill(struct pk_pt_insn_decoder *d)
 	for (;;) {
 		const struct pk_pt_packet *p;
 
-		if (d->tnt_n || d->status_err)	/* wait for the bits / stop */
+		/* wait for the bits / stop; a context error stops the reading
+		 * (behind events waiting for a FUP it would spin) */
+		if (d->tnt_n || d->status_err || d->ctx_err)
 			return;
 
 		if (d->qn) {

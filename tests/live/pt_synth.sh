@@ -129,6 +129,16 @@ for f in cyc.data cyc.tsc.data; do
 	live A-ipc "$f" --itrace=bA -F ip,ipc
 done
 live b-ipc-plus cyc.data --itrace=b -F +ipc
+# a CFE waiting for its FUP, then an EVD that no later CFE may take (a
+# context error): perfkit's flow decoder spun there; now an error line
+python3 tests/live/ptsynth.py "$E" "$T_TMP/cfe.data" --config 0x80000000 \
+	--at 9:raw:02130300 --at 12:raw:02530100000000000000aa,raw:02138e00,fup \
+	>/dev/null 2>"$T_TMP/gen.err" || fail pt_synth:gen:cfe "$(tail -1 "$T_TMP/gen.err")"
+(cd "$R/echo" && timeout 60 "$PK" script --itrace=Ie -i "$T_TMP/cfe.data") \
+	>"$T_TMP/pk" 2>&1
+_cr=$?
+check pt_synth:cfe-context-error "rc $_cr: $(head -1 "$T_TMP/pk")" \
+	$_cr -eq 0 -a -n "$(grep 'instruction trace error' "$T_TMP/pk")"
 # y (cycles): perf 6.1 has no such letter: its one line, exit 129
 for a in y i10iy; do
 	(cd "$R/echo" && perf script --itrace=$a -i "$T_TMP/cbr.data") \

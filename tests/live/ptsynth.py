@@ -102,7 +102,7 @@ def cyc_bytes(n):
 def item_bytes(it, target):
     f = it.split(":")
     k = f[0]
-    a = [int(x, 0) for x in f[1:]]
+    a = [] if k == "raw" else [int(x, 0) for x in f[1:]]
     if k in ("ptw", "ptw8", "ptwip", "ptwip8"):
         eight = k.endswith("8")
         b1 = 0x12 | (0x20 if eight else 0) | (0x80 if "ip" in k else 0)
