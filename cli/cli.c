@@ -282,10 +282,11 @@ int cli_itrace_opts(const char *cmd, const char *arg, struct pk_itrace_opts *o)
 			  arg + pos);
 		return -EINVAL;
 	}
-	/* (perf 6.1 itself refuses y) */
+	/* perf 6.1 has no y (cycles) letter: its parser refuses the whole
+	 * string with this line (then its usage) and exits 129 */
 	if (o->cycles) {
-		cli_error(cmd, "--itrace=%s: y (cycles) is not supported", arg);
-		return -EINVAL;
+		fprintf(stderr, "Bad Instruction Tracing options '%s'\n", arg);
+		exit(129);
 	}
 	return 0;
 }

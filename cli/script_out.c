@@ -948,6 +948,22 @@ static void put_callindent(struct out *s, uint32_t f,
 		ob_pad(o, "", s->spacing - len, false);
 }
 
+/* perf's " \t IPC: 0.11 (50/445) " of a synthesized sample with cycles */
+static void put_ipc(struct out *s, uint32_t f, const struct pk_itrace_sample *is)
+{
+	char b[96];
+	unsigned ipc;
+	int n;
+
+	if (!(f & SF_IPC) || !is || !is->ipc_cyc_cnt || !is->ipc_insn_cnt)
+		return;
+	ipc = (unsigned)(is->ipc_insn_cnt * 100 / is->ipc_cyc_cnt);
+	n = snprintf(b, sizeof(b), " \t IPC: %u.%02u (%llu/%llu) ", ipc / 100,
+		     ipc % 100, (unsigned long long)is->ipc_insn_cnt,
+		     (unsigned long long)is->ipc_cyc_cnt);
+	ob_put(&s->ob, b, (size_t)n);
+}
+
 /* " insn: 31 ed" */
 static void put_insn(struct out *s, uint32_t f, const struct pk_itrace_sample *is)
 {
@@ -1130,8 +1146,12 @@ head_done:
 		script_put_brstack(s->sess, f, sm, ob_put_cb, o);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
 		put_mem_tail(s, f, sm);
+	if (bts)
+		put_ipc(s, f, s->cur);
 	if (s->cur)
 		put_insn(s, f, s->cur);
+	if (!bts)
+		put_ipc(s, f, s->cur);
 	ob_ch(o, '\n');
 	return o->err;
 }
@@ -1254,9 +1274,12 @@ static int itrace_open(struct out *s)
 		memset(&s->o->itrace, 0, sizeof(s->o->itrace));
 		s->o->itrace.sz = sizeof(s->o->itrace);
 	}
-	for (int t = 0; t < ST_MAX; t++)
+	for (int t = 0; t < ST_MAX; t++) {
 		if (s->o->f.t[t].fields & (SF_INSN | SF_INSNLEN))
 			s->o->itrace.insn_bytes = true;
+		if (s->o->f.t[t].fields & SF_IPC)
+			s->o->itrace.ipc = true;
+	}
 	/* perf keeps the thread stacks when hardware events (branches,
 	 * instructions) show callindent, however it was asked for */
 	if (s->o->f.t[ST_HW].fields & SF_CALLINDENT)

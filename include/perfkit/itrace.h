@@ -71,8 +71,11 @@ struct pk_itrace_opts {
 	/* give every sample its instruction's bytes (perf script's insn
 	 * and insnlen fields); else only where needed */
 	bool insn_bytes;
+	/* count cycles (CYC packets) for the IPC of branch and instruction
+	 * samples (perf script's ipc field) */
+	bool ipc;
 };
-#define pk_itrace_opts__last_field insn_bytes
+#define pk_itrace_opts__last_field ipc
 
 /* The default sizes and period (perf's). */
 #define PK_ITRACE_DEFAULT_CALLCHAIN_SZ 16
@@ -179,6 +182,10 @@ struct pk_itrace_sample {
 			const char *msg;
 		} error;
 	} u;
+	/* IPC (branch and instruction samples, opts.ipc): instructions and
+	 * cycles since the last sample of its kind that had them, as perf
+	 * counts them; 0 when the sample has none */
+	uint64_t ipc_insn_cnt, ipc_cyc_cnt;
 };
 
 struct pk_perfdata;

@@ -122,6 +122,8 @@ enum pk_pt_event_type {
 	PK_PT_EV_CFE,		/* cfe_type, vector, evd payloads; ip */
 	PK_PT_EV_PSB,		/* offset; ip: the PSB+'s FUP unless
 				   ip_suppressed (psb_events option) */
+	PK_PT_EV_CYC,		/* cycles; ip_suppressed: tracing off
+				   (cyc_events option) */
 };
 
 struct pk_pt_event {
@@ -149,6 +151,7 @@ struct pk_pt_event {
 		struct { uint8_t trbv, mult, icntv; uint16_t icnt; } trig;
 		struct { uint8_t iflag; } iflags;
 		struct { uint64_t offset; } psb;
+		struct { uint64_t cycles; } cyc;
 		struct {
 			uint8_t type, vector, has_cr2, has_vmxq, has_vmxr;
 			uint64_t cr2, vmxq, vmxr;
@@ -183,6 +186,9 @@ struct pk_pt_insn_opts {
 	 * PTWRITE instruction, an EXSTOP or a PWRX); MWAIT, and a PWRE
 	 * after it, at the next FUP */
 	uint8_t perf_binding;
+	/* report PK_PT_EV_CYC for each CYC packet outside a PSB+, where
+	 * the flow stands when the packet is read (perf's IPC) */
+	uint8_t cyc_events;
 };
 
 struct pk_pt_insn_decoder;

@@ -38,6 +38,7 @@ static void base(struct walk *w, struct pk_itrace_sample *s, int kind,
 	s->nr_brstack = 0;
 	s->depth = 0;
 	memset(&s->u, 0, sizeof(s->u));
+	s->ipc_insn_cnt = s->ipc_cyc_cnt = 0;
 	if (!w->it->timeless) {
 		/* the time where the flow stands (the walker's: packets
 		 * read ahead do not count yet), or the event's */
@@ -200,6 +201,7 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 		s.insn_len = in->size;
 		memcpy(s.insn, in->raw, in->size < 16 ? in->size : 16);
 	}
+	pk__it_ipc(w, &s);
 	emit(w, &s);
 }
 
@@ -270,6 +272,7 @@ static void isample(struct walk *w, const struct pk_pt_insn *in,
 	synth_chain(w, &s);
 	w->cnt = 0;
 	w->isamp = false;
+	pk__it_ipc(w, &s);
 	emit(w, &s);
 }
 
@@ -291,10 +294,12 @@ static void finish(struct walk *w, uint32_t flags, uint64_t to,
 		ev = &at;
 	}
 	w->have_pend = false;
+	pk__it_ipc_state(w, p, taken);
 	if (w->isamp)
 		isample(w, p, flags, taken ? to : 0, ev);
 	if (taken)
 		branch_at(w, flags, p->ip, to, p, ev);
+	pk__it_ipc_done(w);
 }
 
 /* The pending branch went to TO. */
@@ -394,6 +399,7 @@ static void insn(struct walk *w, const struct pk_pt_insn *in)
 	w->lost = false;
 	if (w->have_pend)
 		resolve(w, in->ip);
+	w->tot_insn++;
 	if (w->ndef && w->def[0].ip == in->ip)
 		flush_def(w);
 	if (w->tick ? tick_due(w, in) : w->period && ++w->cnt >= w->period) {
@@ -708,7 +714,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 			break;
 		w->cbr = ev->u.cbr.ratio;
 		base(w, &s, PK_ITRACE_CBR, ev->tsc, ev->has_tsc);
-		s.ip = w->psb_ip;
+		s.ip = ev->status_update ? w->psb_ip : pk__it_lone_cbr(w, &s);
 		s.u.cbr.cbr = ev->u.cbr.ratio;
 		s.u.cbr.freq_khz = (uint32_t)(ev->u.cbr.ratio * w->cbr2khz);
 		s.u.cbr.max_nonturbo = (uint8_t)w->it->info.max_non_turbo_ratio;
@@ -816,6 +822,9 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 	w->lost = false;
 	if (w->have_pend)
 		resolve(w, blk->ip);
+	uint64_t tot0 = w->tot_insn;	/* (perf's count at each sample) */
+
+	w->tot_insn += blk->ninsn;
 	/* a PSB+ whose FUP falls in the run shows before that instruction */
 	def_here = w->ndef && w->def[0].ip >= blk->ip &&
 		   w->def[0].ip <= blk->end_ip;
@@ -838,7 +847,9 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 		if (nth_insn(w, blk, &bp, k, &in) == 0) {
 			if (def_here && in.ip >= w->def[0].ip)
 				flush_def(w), def_here = false;
+			w->tot_insn = tot0 + k;
 			isample(w, &in, 0, 0, NULL);
+			w->tot_insn = tot0 + blk->ninsn;
 		} else {
 			w->cnt = 0;
 		}

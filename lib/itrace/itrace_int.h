@@ -107,6 +107,12 @@ struct walk {
 	uint64_t skipped_insn;	/* of the i samples s skipped */
 	int cur_ts;		/* the task's stack in it->tstk, -1 none */
 	struct it_rwalk rg;	/* --time (ranges.c) */
+	/* IPC (synth.c): perf's total cycles (CYC while tracing) and
+	 * instructions; a CYC not yet sampled; the state being sampled
+	 * carries IPC (its totals); each kind's totals at its last IPC */
+	uint64_t tot_cyc, tot_insn, ipc_cyc, ipc_insn, a_cyc;
+	bool sample_cyc, ipc_flag;
+	uint64_t last_br_cyc, last_br_insn, last_in_cyc, last_in_insn;
 };
 
 /* A task's thread stack and last branches (perf's per thread, the idle
@@ -255,6 +261,18 @@ int pk__it_ts_switch(struct walk *w);
 uint64_t pk__it_perf_to_tsc(const struct it_info *in, uint64_t ns);
 void pk__it_ts_save(struct walk *w);
 void pk__it_ts_free(struct pk_itrace *it);
+/* synth.c: the ip of a CBR sample outside a PSB+ (where the flow
+ * stands, as perf's), its flags and instruction bytes set in S. */
+uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s);
+/* synth.c, IPC: the pending branch IN ends (TAKEN) as a state of perf's
+ * decoder: whether the state carries IPC; a sample of it given its
+ * counts; the state done. */
+void pk__it_ipc_state(struct walk *w, const struct pk_pt_insn *in, bool taken);
+void pk__it_ipc(struct walk *w, struct pk_itrace_sample *s);
+static inline void pk__it_ipc_done(struct walk *w)
+{
+	w->ipc_flag = false;
+}
 
 /* decode.c: one step of a walk. */
 void pk__it_step(struct walk *w);

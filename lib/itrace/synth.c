@@ -163,6 +163,8 @@ static void fup_walk(struct walk *w, const struct pk_pt_event *ev)
 	w->fup_walks = w->walks;
 }
 
+static bool cycles(struct walk *w, const struct pk_pt_event *ev);
+
 bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 {
 	switch (ev->type) {
@@ -190,7 +192,90 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 		return power(w, ev);
 	case PK_PT_EV_TSX:
 		return transaction(w, ev);
+	case PK_PT_EV_CYC:
+		return cycles(w, ev);
 	default:
 		return false;
 	}
+}
+
+/* A CBR outside a PSB+: perf's decoder reports the change on its own
+ * (no branch with it) from where the flow stands, with the flags of the
+ * last instruction walked. */
+uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s)
+{
+	uint32_t flags = 0;
+
+	s->ip = flow_ip(w, &flags);
+	insn_bytes(w, s, flags != 0);
+	s->flags = s->ip ? flags : 0;
+	return s->ip;
+}
+
+/* ---- IPC: perf's cycle counts on branch and instruction samples ---- */
+
+/* A CYC packet: its cycles count while tracing is on; perf gives them
+ * to the next state of its decoder that takes a sample time. */
+static bool cycles(struct walk *w, const struct pk_pt_event *ev)
+{
+	pk__it_settle(w);	/* a branch the packets before it gave */
+	if (!ev->ip_suppressed)
+		w->tot_cyc += ev->u.cyc.cycles;
+	w->sample_cyc = true;
+	return true;
+}
+
+/*
+ * perf's decoder updates the IPC of a state when it returns one at a
+ * packet boundary: a branch whose outcome a TNT bit (taken; or not
+ * taken where an instruction sample falls) or a TIP gave. A direct
+ * branch or a sample in mid-walk carries none and leaves the count for
+ * the next; a not-taken conditional branch without a sample drops it
+ * until the next CYC.
+ */
+void pk__it_ipc_state(struct walk *w, const struct pk_pt_insn *in, bool taken)
+{
+	w->ipc_flag = false;
+	if (in->iclass == PK_PT_IC_CALL || in->iclass == PK_PT_IC_JUMP)
+		return;		/* mid-walk */
+	/* (A: the cycles of a sample are those at the last state at a
+	 * packet boundary; a not-taken branch ending its TNT counts) */
+	w->a_cyc = w->tot_cyc;
+	if (!w->sample_cyc)
+		return;
+	w->sample_cyc = false;
+	if (in->iclass == PK_PT_IC_COND_JUMP && !taken && !w->isamp)
+		return;
+	w->ipc_flag = true;
+	w->ipc_cyc = w->tot_cyc;
+	w->ipc_insn = w->tot_insn;
+}
+
+/* A branch or instruction sample of the state: its kind's counts since
+ * its last sample with IPC. */
+void pk__it_ipc(struct walk *w, struct pk_itrace_sample *s)
+{
+	uint64_t *cyc, *insn, now_cyc = w->ipc_cyc, now_insn = w->ipc_insn;
+
+	if (w->it->opts.approx_ipc) {	/* perf: every sample, by state */
+		now_cyc = w->a_cyc;
+		now_insn = w->tot_insn;
+	} else if (!w->ipc_flag) {
+		return;
+	}
+	if (s->kind == PK_ITRACE_BRANCHES) {
+		cyc = &w->last_br_cyc;
+		insn = &w->last_br_insn;
+	} else if (s->kind == PK_ITRACE_INSTRUCTIONS) {
+		cyc = &w->last_in_cyc;
+		insn = &w->last_in_insn;
+	} else {
+		return;
+	}
+	if (now_cyc == *cyc)
+		return;
+	s->ipc_cyc_cnt = now_cyc - *cyc;
+	s->ipc_insn_cnt = now_insn - *insn;
+	*cyc = now_cyc;
+	*insn = now_insn;
 }

@@ -305,6 +305,8 @@ static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
 		    p->type == PK_PT_FUP || p->type == PK_PT_TIP_PGE ||
 		    p->type == PK_PT_PSB || p->type == PK_PT_OVF)
 			return PK_PT_ERR_BAD_QUERY;
+		if (d->ctx_err)	/* its packet stays: it would spin */
+			return d->ctx_err;
 		pk__pt_fl_read_event(d);
 	}
 	d->tnt_n--;
@@ -366,6 +368,8 @@ static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 		    p->type == PK_PT_FUP || p->type == PK_PT_PSB ||
 		    p->type == PK_PT_OVF || p->type == PK_PT_TIP_PGE)
 			return PK_PT_ERR_BAD_QUERY;
+		if (d->ctx_err)
+			return d->ctx_err;
 		pk__pt_fl_read_event(d);
 		if (d->qn && pk__pt_fl_qat(d, d->qn - 1)->bind == B_INSN &&
 		    pk__pt_fl_qat(d, d->qn - 1)->ev.type == PK_PT_EV_DISABLED)

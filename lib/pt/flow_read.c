@@ -52,6 +52,18 @@ static void pt_fl_do_timing(struct pk_pt_insn_decoder *d,
 	}
 }
 
+/* A CYC packet read where the flow stands (perf counts its cycles while
+ * tracing is on). */
+static void pt_fl_cyc_event(struct pk_pt_insn_decoder *d, uint64_t cycles)
+{
+	struct qev e = { .bind = B_NOW };
+
+	e.ev.type = PK_PT_EV_CYC;
+	e.ev.u.cyc.cycles = cycles;
+	e.ev.ip_suppressed = !d->enabled;
+	pt_fl_push_event(d, &e);
+}
+
 /* Makes d->next the next packet (decoding it if needed). Timing packets
  * are applied and skipped unless KEEP_TIMING. Returns the packet or NULL
  * at the end (d->next_err says why). */
@@ -71,6 +83,8 @@ const struct pk_pt_packet *pk__pt_fl_peek(struct pk_pt_insn_decoder *d,
 				e.ev.u.cbr.ratio = d->next.u.cbr.ratio;
 				pt_fl_push_event(d, &e);
 			}
+			if (d->next.type == PK_PT_CYC && d->opts.cyc_events)
+				pt_fl_cyc_event(d, d->next.u.cyc.value);
 			pt_fl_do_timing(d, &d->next, false);
 			d->have_next = false;
 			continue;
@@ -1062,6 +1076,7 @@ void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 
 				pk__pt_fl_new_ev(&e, PK_PT_EV_CBR, B_NOW);
 				e.ev.u.cbr.ratio = p->u.cbr.ratio;
+				e.ev.status_update = 1;	/* a PSB+'s */
 				pt_fl_push_event(d, &e);
 			}
 			break;
@@ -1104,7 +1119,9 @@ void pk__pt_fl_fill(struct pk_pt_insn_decoder *d)
 	for (;;) {
 		const struct pk_pt_packet *p;
 
-		if (d->tnt_n || d->status_err)	/* wait for the bits / stop */
+		/* wait for the bits / stop; a context error stops the reading
+		 * (behind events waiting for a FUP it would spin) */
+		if (d->tnt_n || d->status_err || d->ctx_err)
 			return;
 
 		if (d->qn) {

@@ -56,6 +56,17 @@ gen both 0x1030 --at 4:ptw:0x61,pwrx:1:1:1 --at 9:mwait:0x10:0,ptwip:0x62,fup \
 # config bit (perf adds the ptwrite event all the same)
 gen tsx 0 --at 10:tsx:1:0,fup --at 12:tsx:0:0,fup --at 30:tsx:1:0,fup,ptw:0x41 \
 	--at 44:tsx:0:0,fup
+# CBR packets outside a PSB+ (perf: the ip where the flow stands), one
+# that repeats the ratio (no sample), pwr_evt or not
+gen cbr 0 --at 5:cbr:0x30 --at 6:cbr:0x30 --at 20:cbr:0x18 \
+	--at 33:cbr:0x20 --at 47:ptw:0x10,cbr:0x28
+# CYC packets (cyc config bit 0x2) after every TIP, 1 to 3 bytes: perf's
+# IPC on branch and instruction samples (-F ipc)
+_c=
+for _i in $(seq 0 85); do
+	_c="$_c --at $_i:cyc:$((_i * 37 % 500 + 1 + (_i % 9 == 4) * 70000))"
+done
+gen cyc 0x2 $_c
 n=0
 live() { # NAME FILE ARGS...
 	_ln=$1 _lf=$2
@@ -99,6 +110,46 @@ for f in tsx.data tsx.tsc.data; do
 	live call-ret-trace "$f" --call-ret-trace
 	live xg "$f" --itrace=xg
 	live wx-flags "$f" --itrace=wx -F +flags
+done
+for f in cbr.data cbr.tsc.data; do
+	live p "$f" --itrace=p
+	live p-fields "$f" --itrace=p -F +flags,+insn,+ip,+addr
+	live bp-flags "$f" --itrace=bp -F +flags
+	live call-ret-trace "$f" --call-ret-trace
+	live i1ipg "$f" --itrace=i1ipg
+done
+# (the times of a file with CYC are perf's cycle-based estimates: not
+# perfkit's yet, so the timed file is checked without times)
+for f in cyc.data cyc.tsc.data; do
+	live b-ipc "$f" --itrace=b -F ip,addr,flags,ipc
+	live i1i-ipc "$f" --itrace=i1i -F ip,ipc
+	live bi1i-ipc "$f" --itrace=bi1i -F ip,ipc,flags
+	live i10i-ipc "$f" --itrace=i10i -F ip,sym,ipc
+	live cr-ipc "$f" --itrace=cr -F ip,ipc,flags
+	live A-ipc "$f" --itrace=bA -F ip,ipc
+done
+live b-ipc-plus cyc.data --itrace=b -F +ipc
+# a CFE waiting for its FUP, then an EVD that no later CFE may take (a
+# context error): perfkit's flow decoder spun there; now an error line
+python3 tests/live/ptsynth.py "$E" "$T_TMP/cfe.data" --config 0x80000000 \
+	--at 9:raw:02130300 --at 12:raw:02530100000000000000aa,raw:02138e00,fup \
+	>/dev/null 2>"$T_TMP/gen.err" || fail pt_synth:gen:cfe "$(tail -1 "$T_TMP/gen.err")"
+(cd "$R/echo" && timeout 60 "$PK" script --itrace=Ie -i "$T_TMP/cfe.data") \
+	>"$T_TMP/pk" 2>&1
+_cr=$?
+check pt_synth:cfe-context-error "rc $_cr: $(head -1 "$T_TMP/pk")" \
+	$_cr -eq 0 -a -n "$(grep 'instruction trace error' "$T_TMP/pk")"
+# y (cycles): perf 6.1 has no such letter: its one line, exit 129
+for a in y i10iy; do
+	(cd "$R/echo" && perf script --itrace=$a -i "$T_TMP/cbr.data") \
+		>"$T_TMP/perf" 2>"$T_TMP/perf.err"
+	_pr=$?
+	(cd "$R/echo" && "$PK" script --itrace=$a -i "$T_TMP/cbr.data") \
+		>"$T_TMP/pk" 2>"$T_TMP/pk.err"
+	_kr=$?
+	check "pt_synth:refuse:$a" "rc $_kr (perf $_pr): $(head -1 "$T_TMP/pk.err")" \
+		$_kr -eq $_pr -a ! -s "$T_TMP/pk" -a \
+		"$(head -1 "$T_TMP/perf.err")" = "$(cat "$T_TMP/pk.err")"
 done
 # inject: perf script reads perfkit's synthesized samples as perf's
 for f in pwr.tsc.data both.data tsx.data; do

@@ -19,6 +19,8 @@ TIP's target; "fup" is a FUP of that target (6-byte IP). Items:
   exstop / exstopip   EXSTOP without / with IP (give a fup after it)
   tsx:INTX:ABORT      MODE.TSX
   cbr:RATIO           CBR
+  cyc:N               CYC of N cycles
+  mtc:CTC             MTC with its 8-bit CTC payload
   fup                 FUP of the TIP's target
   raw:HEX             bytes as given
 --config BITS: or-ed into the intel_pt attr's config (e.g. 0x10 pwr_evt,
@@ -85,10 +87,22 @@ def new_ip(last, c, b):
     return last
 
 
+def cyc_bytes(n):
+    """A CYC packet of N cycles (5 bits in the header, 7 a byte after)."""
+    out = [((n & 0x1f) << 3) | 3]
+    n >>= 5
+    if n:
+        out[0] |= 4
+    while n:
+        out.append(((n & 0x7f) << 1) | (1 if n >> 7 else 0))
+        n >>= 7
+    return bytes(out)
+
+
 def item_bytes(it, target):
     f = it.split(":")
     k = f[0]
-    a = [int(x, 0) for x in f[1:]]
+    a = [] if k == "raw" else [int(x, 0) for x in f[1:]]
     if k in ("ptw", "ptw8", "ptwip", "ptwip8"):
         eight = k.endswith("8")
         b1 = 0x12 | (0x20 if eight else 0) | (0x80 if "ip" in k else 0)
@@ -108,6 +122,10 @@ def item_bytes(it, target):
         return bytes([0x99, 0x20 | a[0] | (a[1] << 1)])
     if k == "cbr":
         return bytes([0x02, 0x03, a[0], 0])
+    if k == "cyc":
+        return cyc_bytes(a[0])
+    if k == "mtc":
+        return bytes([0x59, a[0] & 0xff])
     if k == "fup":
         return bytes([0x7d]) + (target & 0xffffffffffff).to_bytes(6, "little")
     if k == "raw":

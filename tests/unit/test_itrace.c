@@ -206,12 +206,16 @@ static size_t put_packet(uint8_t *b, size_t n, uint8_t type, uint8_t ipc,
 		p.u.tnt.payload = 1;	/* the compressed return: taken */
 	} else if (type == PK_PT_MODE_EXEC) {
 		p.u.exec.csl = 1;
+	} else if (type == PK_PT_CYC) {
+		p.u.cyc.value = ip;
 	}
 	r = pk_pt_encode(&p, b + n, 64);
 	return r > 0 ? n + (size_t)r : n;
 }
 
 static bool with_pwre;	/* a power entry after the enable */
+static uint64_t with_cyc;	/* a CYC of this many cycles there */
+static bool with_ipc;		/* the decode counts cycles */
 static uint64_t pt_config;	/* the intel_pt event's config */
 
 /* PSB+, enable at the start, the return's bit, disable at the syscall. */
@@ -225,6 +229,8 @@ static size_t stream(uint8_t *b)
 	n = put_packet(b, n, PK_PT_TIP_PGE, 3, BASE);
 	if (with_pwre)
 		n = put_packet(b, n, PK_PT_PWRE, 0, 0);
+	if (with_cyc)
+		n = put_packet(b, n, PK_PT_CYC, 0, with_cyc);
 	n = put_packet(b, n, PK_PT_TNT_8, 0, 0);
 	n = put_packet(b, n, PK_PT_TIP_PGD, 0, 0);
 	while (n % 8)
@@ -255,6 +261,12 @@ static int collect(void *ctx, const struct pk_itrace_sample *s)
 		if (r > 0 && g->len + (size_t)r < sizeof(g->text))
 			g->len += (size_t)r;
 	}
+	r = s->ipc_cyc_cnt ? snprintf(g->text + g->len,
+				      sizeof(g->text) - g->len, "ipc %llu/%llu ",
+				      (unsigned long long)s->ipc_insn_cnt,
+				      (unsigned long long)s->ipc_cyc_cnt) : 0;
+	if (r > 0 && g->len + (size_t)r < sizeof(g->text))
+		g->len += (size_t)r;
 	g->n++;
 	return 0;
 }
@@ -339,6 +351,7 @@ static int decode(const char *path, const char *letters, struct got *g)
 	memset(&o, 0, sizeof(o));
 	o.sz = sizeof(o);
 	pk_itrace_parse(&o, letters, &pos);
+	o.ipc = with_ipc;
 	if (pd && s)
 		it = pk_itrace_new(pd, s, &o, collect, g);
 	if (it) {
@@ -503,6 +516,28 @@ static void test_decode(void)
 		!strstr(g.text, pwre));
 	with_pwre = false;
 	pt_config = 0;
+	/* IPC: a CYC after the enable goes to the compressed return (the
+	 * first branch a packet gives: the direct call before it carries
+	 * none), 4 instructions in 7 cycles; per kind (b and i) apart;
+	 * none unless asked for */
+	with_cyc = 7;
+	err = write_file(path, codefile);
+	with_ipc = true;
+	err = err ? err : decode(path, "b", &g);
+	t_check(!err &&
+		strstr(g.text, "1:400002>40000c/3 1:40000d>400007/5 ipc 4/7 ") &&
+		!strstr(strstr(g.text, "ipc") + 1, "ipc"),
+		"itrace_decode_ipc_branch",
+		"err %d: %s", err, g.text);
+	err = decode(path, "bi1i", &g);
+	T_CHECK("itrace_decode_ipc_kinds", !err &&
+		strstr(g.text, "ipc 4/7 1:40000d>400007/5 ipc 4/7 ") &&
+		!strstr(g.text, "400002>0/0 ipc"));
+	with_ipc = false;
+	err = decode(path, "b", &g);
+	T_CHECK("itrace_decode_ipc_not_asked", !err && g.n &&
+		!strstr(g.text, "ipc"));
+	with_cyc = 0;
 	if (!getenv("PK_KEEP")) {
 		unlink(codefile);
 		unlink(path);
