@@ -58,6 +58,7 @@ struct evinfo {
 	char *name;
 	bool callchain;
 	bool bts;		/* perf's is_bts_event */
+	uint64_t sample_type;	/* the attr's */
 	uint64_t period;	/* the attr's (no PERF_SAMPLE_PERIOD) */
 };
 
@@ -403,6 +404,7 @@ static int setup(struct out *s)
 			 (a->config & PERF_COUNT_HW_BRANCH_INSTRUCTIONS) &&
 			 a->sample_period == 1 && !a->freq;
 		e->period = a->sample_period;
+		e->sample_type = a->sample_type;
 		len = (int)strlen(e->name);
 		if (len > s->name_width)
 			s->name_width = len;
@@ -1252,8 +1254,7 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 		return 0;
 	attr = (unsigned)is->attr;
 	memset(&rec, 0, sizeof(rec));
-	pk_itrace_sample_fill(is, pk_perfdata_attr(s->pd, attr)->sample_type,
-			      sm);
+	pk_itrace_sample_fill(is, s->ev[attr].sample_type, sm);
 	rec.misc = is->cpumode;
 	rec.attr = (int)attr;
 	s->cur = is;

@@ -184,7 +184,8 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 
 	if (w->rg.on && pk__it_range_branch(w, ev, flags, from, to))
 		return;
-	pk__it_lbr_branch(w, flags, from, to, ev);
+	if (w->lbr)
+		pk__it_lbr_branch(w, flags, from, to, ev);
 	if (w->it->opts.thread_stack || w->it->opts.callchain ||
 	    w->it->opts.add_callchain)
 		ts_event(w, flags, from, to, in ? in->size : 0);
@@ -294,7 +295,8 @@ static void finish(struct walk *w, uint32_t flags, uint64_t to,
 		ev = &at;
 	}
 	w->have_pend = false;
-	pk__it_ipc_state(w, p, taken);
+	if (w->it->opts.ipc || w->it->opts.approx_ipc)
+		pk__it_ipc_state(w, p, taken);
 	if (w->isamp)
 		isample(w, p, flags, taken ? to : 0, ev);
 	if (taken)
