@@ -68,6 +68,13 @@ int cli_perfdata_check(const char *file, bool force)
 
 	if (!strcmp(file, "-"))
 		return 0;
+	if (!stat(file, &st) && S_ISDIR(st.st_mode)) {
+		/* a directory (perf record --kcore's): perf reads DIR/data */
+		char data[4096];
+
+		snprintf(data, sizeof(data), "%s/data", file);
+		return cli_perfdata_check(data, force);
+	}
 	if (stat(file, &st) < 0) {
 		fprintf(stderr, "failed to open %s: %s\n", file, strerror(errno));
 		return 255;

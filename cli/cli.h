@@ -103,6 +103,16 @@ char *cli_json_quoted(const char *s, size_t n);
 /* Prints "perfkit CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* kcore_dir.c: a perf.data directory's kcore that cannot be read, said in
+ * one line (perf record --kcore's DIR/kcore_dir). */
+void cli_kcore_dir_check(const char *cmd, const struct pk_perfdata *pd);
+/* perf inject's output when its input is a directory: the directory OUT
+ * (made), its perf.data path OUT/data into DATA; 0, or -1 said. */
+int cli_kcore_dir_out(const char *cmd, const char *out, char *data,
+		      size_t len);
+/* DIR/kcore_dir's files copied into OUT/kcore_dir (perf inject's copy):
+ * 0, or -1 said in one line. */
+int cli_kcore_dir_copy(const char *cmd, const char *dir, const char *out);
 /* Library diagnostics at or below this level reach stderr (-v raises it). */
 extern int cli_verbose;
 /* A CPU list "1,3-5" appended to CPUS[N..MAX) (the new count, or -1 when

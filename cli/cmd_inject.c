@@ -166,6 +166,7 @@ static int run(struct inj *in, int argc, char **argv)
 			  pk_perfdata_open_error() : strerror(errno));
 		return 1;
 	}
+	cli_kcore_dir_check("inject", in->pd);
 	in->nr_file = pk_perfdata_nr_attrs(in->pd);
 	in->sess = pk_session_new(NULL);
 	if (!in->sess)
@@ -184,10 +185,23 @@ static int run(struct inj *in, int argc, char **argv)
 			  in->input);
 		return 1;
 	}
-	in->w = pk_pdwriter_open(in->output, NULL);
-	if (!in->w) {
-		cli_error("inject", "%s: %s", in->output, strerror(errno));
-		return 1;
+	{
+		/* from a directory perf writes one: OUT/data, its kcore_dir
+		 * copied */
+		char data[4096];
+		const char *out = in->output;
+
+		if (pk_perfdata_dir(in->pd)) {
+			if (cli_kcore_dir_out("inject", in->output, data,
+					      sizeof(data)))
+				return 1;
+			out = data;
+		}
+		in->w = pk_pdwriter_open(out, NULL);
+		if (!in->w) {
+			cli_error("inject", "%s: %s", out, strerror(errno));
+			return 1;
+		}
 	}
 	if ((err = header(in, argc, argv))) {
 		cli_error("inject", "%s: %s", in->output, strerror(-err));
@@ -206,6 +220,9 @@ static int run(struct inj *in, int argc, char **argv)
 		err = -EIO;
 	}
 	in->w = NULL;
+	if (!err && pk_perfdata_dir(in->pd) &&
+	    cli_kcore_dir_copy("inject", pk_perfdata_dir(in->pd), in->output))
+		err = -EIO;
 	return err ? 1 : 0;
 }
 

@@ -909,6 +909,7 @@ int cmd_report(int argc, char **argv)
 			  pk_perfdata_open_error() : strerror(errno));
 		return 1;
 	}
+	cli_kcore_dir_check("report", pd);
 	if (c.header || c.header_only) {
 		struct pk_perfdata_info in;
 

@@ -422,6 +422,7 @@ int cmd_script(int argc, char **argv)
 		pk_perfdata_info(s.pd, &in);
 		s.pipe = in.pipe;
 	}
+	cli_kcore_dir_check("script", s.pd);
 	ret = run(&s);
 	script_filter_fini(&s.so.filt);
 	pk_perfdata_free(s.pd);

@@ -1140,7 +1140,8 @@ head_done:
 			      PERF_RECORD_MISC_USER;
 
 		ob_put(o, " => ", 4);
-		put_frame(s, (f & (SF_SYM | SF_DSO)) | SF_IP, sm->pid, sm->addr,
+		put_frame(s, (f & (SF_SYM | SF_SYMOFFSET | SF_DSO)) | SF_IP,
+			  sm->pid, sm->addr,
 			  cm, false, pk_session_generation(s->sess, sm->pid, cm),
 			  false);
 	}

@@ -104,6 +104,10 @@ struct pk_perfdata;
  */
 PK_API struct pk_perfdata *pk_perfdata_open(const char *path,
 					    const struct pk_perfdata_opts *opts);
+/* PATH may be a directory, as perf record -o DIR --kcore writes it: the
+ * perf.data is DIR/data (perf's rule), pk_perfdata_dir() gives DIR. */
+/* The directory PD was opened from (its DIR/data), or NULL. */
+PK_API const char *pk_perfdata_dir(const struct pk_perfdata *pd);
 /* Same on an open descriptor (not closed by the reader). */
 PK_API struct pk_perfdata *pk_perfdata_open_fd(int fd,
 					       const struct pk_perfdata_opts *opts);

@@ -103,6 +103,30 @@ PK_API int pk_session_for_each_mapping(struct pk_session *s, int32_t tid,
 PK_API int pk_session_dso_file(struct pk_session *s, const char *name,
 			       char *buf, size_t len);
 
+/*
+ * The kernel's code as perf reads it from a kcore: the file "kcore"
+ * beside the kallsyms file the kernel's symbols come from (perf record
+ * --kcore's DIR/kcore_dir when the perf.data was opened as DIR, or
+ * /proc/kcore), used when the recorded kernel map's reference symbol
+ * (_text) and modules are where its kallsyms and modules files say. One
+ * call per executable PT_LOAD segment: [START, END) at offset PGOFF of
+ * FILE; the kernel's maps are those segments then (perf's
+ * dso__load_kcore). Loads the kernel's symbols. 0, FN's non-zero return,
+ * or -ENOENT when no kcore is used.
+ */
+struct pk_session_code {
+	uint64_t start, end, pgoff;
+	const char *file;
+};
+PK_API int pk_session_for_each_kernel_code(struct pk_session *s,
+		int (*fn)(void *ctx, const struct pk_session_code *c),
+		void *ctx);
+/* Whether the kcore and modules files beside KALLSYMS can be read as
+ * perf reads them (an ELF file with executable PT_LOAD segments; a
+ * readable modules file): 0, else -errno or PK_ERR_FORMAT with the file
+ * at fault in FILE (LEN bytes). */
+PK_API int pk_kcore_check(const char *kallsyms, char *file, size_t len);
+
 /* Where an address falls. Strings live as long as the session. */
 struct pk_location {
 	const char *dso;     /* "/usr/lib/.../libc.so.6", "[kernel.kallsyms]",

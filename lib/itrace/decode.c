@@ -66,6 +66,8 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 		return;
 	if (s->ip && kernel_ip(s->ip))
 		s->cpumode = PERF_RECORD_MISC_KERNEL;
+	else if (!s->ip && s->kind == PK_ITRACE_BRANCHES && kernel_ip(s->addr))
+		s->cpumode = PERF_RECORD_MISC_KERNEL;	/* perf: of to_ip */
 	if (s->addr && kernel_ip(s->addr))
 		s->addr_cpumode = PERF_RECORD_MISC_KERNEL;
 	if (w->in_tx && s->kind <= PK_ITRACE_BRANCHES &&
@@ -657,6 +659,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 	case PK_PT_EV_DISABLED:
 		w->continuous = false;	/* perf: the period starts again */
 		w->tleft = 0;
+		if (w->resync && ev->ip_suppressed)
+			break;	/* perf, waiting for an IP, takes none here */
 		if (w->have_pend) {
 			finish(w, branch_flags(&w->pend) | PK_IP_FLAG_TRACE_END,
 			       ev->ip_suppressed ? 0 : ev->ip, ev);

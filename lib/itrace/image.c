@@ -41,6 +41,22 @@ static int add_map(void *ctx, const struct pk_session_mapping *m)
 	return 0;
 }
 
+/* A kernel code segment from the kcore the session reads. */
+static int add_kcode(void *ctx, const struct pk_session_code *c)
+{
+	pk_pt_image_add_file(ctx, c->file, c->pgoff, c->end - c->start,
+			     c->start);
+	return 0;
+}
+
+/* The kernel's code, when the trace has it and perf would read it from a
+ * kcore (perf record --kcore's directory, /proc/kcore). */
+static void add_kernel_code(struct pk_itrace *it, struct pk_pt_image *img)
+{
+	if (!it->pt.exclude_kernel)
+		pk_session_for_each_kernel_code(it->sess, add_kcode, img);
+}
+
 struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 				 int32_t tid)
 {
@@ -63,6 +79,7 @@ struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 		struct add_ctx a = { it, img };
 
 		pk_session_for_each_mapping(it->sess, tid, add_map, &a);
+		add_kernel_code(it, img);
 	}
 	/* an older image of the process stays: a decoder may use it */
 	if (!pk__grow((void **)&it->imgs, &it->capimgs, it->nimgs, 1,

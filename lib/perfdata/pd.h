@@ -48,6 +48,7 @@ struct pd_chunk {          /* memory owned by the reader */
 
 struct pk_perfdata {
 	char *name;
+	char *dir;                 /* the directory opened (its DIR/data) */
 	const unsigned char *buf;  /* whole input */
 	size_t size;
 	void *map;                 /* mmap base, or NULL */

@@ -458,6 +458,44 @@ struct pk_perfdata *pk_perfdata_open_fd(int fd,
 	return open_fd_named(fd, opts, "(fd)");
 }
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* A directory given as the file (perf record --kcore's, -o DIR): perf
+ * reads DIR/data and remembers DIR (its kcore_dir). */
+static struct pk_perfdata *open_dir(const char *dir,
+				    const struct pk_perfdata_opts *opts)
+{
+	size_t n = strlen(dir);
+	char *path = pk__malloc(n + sizeof("/data"));
+	char *keep = pk__strdup(dir);
+	struct pk_perfdata *pd = NULL;
+
+	if (path && keep) {
+		memcpy(path, dir, n);
+		memcpy(path + n, "/data", sizeof("/data"));
+		pd = pk_perfdata_open(path, opts);
+	} else {
+		errno = ENOMEM;
+	}
+	if (pd) {
+		pd->dir = keep;
+		keep = NULL;
+	}
+	{
+		int e = errno;
+
+		pk__free(path);
+		pk__free(keep);
+		errno = e;
+	}
+	return pd;
+}
+
 struct pk_perfdata *pk_perfdata_open(const char *path,
 				     const struct pk_perfdata_opts *opts)
 {
@@ -470,6 +508,8 @@ struct pk_perfdata *pk_perfdata_open(const char *path,
 	}
 	if (!strcmp(path, "-"))
 		return open_fd_named(0, opts, "(stdin)");
+	if (is_dir(path))
+		return open_dir(path, opts);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -480,6 +520,11 @@ struct pk_perfdata *pk_perfdata_open(const char *path,
 	return pd;
 }
 
+const char *pk_perfdata_dir(const struct pk_perfdata *pd)
+{
+	return pd ? pd->dir : NULL;
+}
+
 void pk_perfdata_free(struct pk_perfdata *pd)
 {
 	if (!pd)
@@ -487,6 +532,7 @@ void pk_perfdata_free(struct pk_perfdata *pd)
 	if (pd->map)
 		munmap(pd->map, pd->size);
 	pk__free(pd->owned);
+	pk__free(pd->dir);
 	for (unsigned i = 0; i < pd->nr_attrs; i++) {
 		pk__free(pd->attrs[i].ids);
 		pk__free(pd->attrs[i].name);

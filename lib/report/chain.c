@@ -162,6 +162,9 @@ sym_of(struct pk_report *r, uint32_t pid, uint64_t ip, uint16_t cpumode)
 		return UINT32_MAX;
 	if ((r->keymask & RK_SYMSIZE) && s.name)
 		s.size = pk__session_sym_size(r->sess, pid, ip, cpumode);
+	if (s.name && cpumode == PERF_RECORD_MISC_KERNEL)
+		s.namelen = (uint32_t)pk__session_sym_namelen(r->sess, pid, ip,
+							      cpumode);
 	return sym_intern(r, &s);
 }
 

@@ -56,6 +56,8 @@ const char *pk__rp_dso_of(const struct pk_report *r, const struct rp_sym *s)
 
 int pk__rp_sym_len(const struct rp_sym *s)
 {
+	if (s->name && s->namelen)
+		return (int)s->namelen + 4;
 	return s->name ? (int)strlen(s->name) + 4 : 16 + 4 + 2;
 }
 

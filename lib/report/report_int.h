@@ -30,6 +30,7 @@ struct rp_sym {
 				 inlined location of that name), others by
 				 DSO and start (the location itself) */
 	uint64_t size;        /* the symbol's (with the symbol_size key) */
+	uint32_t namelen;     /* perf's length of the name, 0: strlen */
 };
 
 struct rp_node {

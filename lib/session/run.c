@@ -198,6 +198,7 @@ int pk_session_run(struct pk_session *s, struct pk_perfdata *pd,
 	if (!PK_OPTS_VALID(t, pk_tool) || !t)
 		return -EINVAL;
 	r->pd = pd;
+	pk__session_data_dir(s, pk_perfdata_dir(pd));
 	pk_perfdata_info(pd, &in);
 	add_build_ids(s, pd, 0);
 	nbid = pk_perfdata_nr_build_ids(pd);

@@ -15,6 +15,7 @@
 #include <perfkit/symbol.h>
 #include <perfkit/bidcache.h>
 #include "session/session.h"
+#include "session/kcore.h"
 
 #define NBUCKET 4096
 
@@ -25,6 +26,11 @@ struct pk_session {
 	struct proc kernel;   /* pid -1: the kernel and its modules */
 	struct dso *kdso;     /* [kernel.kallsyms] */
 	char *kallsyms;
+	bool kallsyms_set;    /* given by the caller (else a data dir's) */
+	char *kref;           /* the kernel map's reference symbol ("_text"
+				 of "[kernel.kallsyms]_text"), its address */
+	uint64_t kref_addr;
+	struct pk__kcore kc;  /* the kcore the kernel's code comes from */
 	char *root;
 	char *buildid_dir;    /* perf's build-id cache ("" none) */
 	char *debug_dir;      /* /usr/lib/debug */
@@ -104,6 +110,7 @@ struct pk_session *pk_session_new(const struct pk_session_opts *o)
 		return NULL;
 	s->kernel.pid = (uint32_t)-1;
 	s->kallsyms = pk__strdup(o && o->kallsyms ? o->kallsyms : "/proc/kallsyms");
+	s->kallsyms_set = o && o->kallsyms;
 	s->root = pk__strdup(o && o->root ? o->root : "");
 	if (o && o->buildid_dir) {
 		s->buildid_dir = pk__strdup(o->buildid_dir);
@@ -240,6 +247,8 @@ void pk_session_free(struct pk_session *s)
 	pk__run_fini(&s->run);
 	pk__free(s->kernel.maps);
 	pk__free(s->kallsyms);
+	pk__free(s->kref);
+	pk__kcore_fini(&s->kc);
 	pk__free(s->root);
 	pk__free(s->buildid_dir);
 	pk__free(s->debug_dir);
@@ -647,6 +656,20 @@ static const char *vdso_name(const struct proc *p)
 	return t == 32 ? "[vdso32]" : t == 'x' ? "[vdsox32]" : "[vdso]";
 }
 
+/* perf's reference symbol of the kernel map (map__set_kallsyms_ref_
+ * reloc_sym): the name after "[kernel.kallsyms]" at the record's pgoff. */
+static int set_kref(struct pk_session *s, const char *name, uint64_t addr)
+{
+	char *n = pk__strdup(name);
+
+	if (!n)
+		return -ENOMEM;
+	pk__free(s->kref);
+	s->kref = n;
+	s->kref_addr = addr;
+	return 0;
+}
+
 static int add_map(struct pk_session *s, const struct map_attrs *a,
 		   uint64_t start, uint64_t len, uint64_t pgoff,
 		   const char *name, bool kernel)
@@ -677,6 +700,9 @@ static int add_map(struct pk_session *s, const struct map_attrs *a,
 	}
 	if (kernel)
 		s->have_kmap = true;
+	if (kernel && !strncmp(name, "[kernel.kallsyms]", 17) && pgoff &&
+	    set_kref(s, name + 17, pgoff))
+		return -ENOMEM;
 	if (kernel && name[0] == '/' && !find_bid(s, name)) {
 		/* a module: perf names it "[name]" ('-' as '_'), unless the
 		 * file's build-id table named it first by its path */
@@ -1014,18 +1040,219 @@ static void load_user_syms(struct pk_session *s, struct dso *d)
 	pk__symtab_load_files(&d->tab, paths, 2);
 }
 
+/* The kallsyms file perf names for the kernel (the kcore and modules it
+ * reads are beside it): the given one, /proc/kallsyms for this kernel
+ * (perfkit may read a same copy from the cache), else the cache's copy;
+ * NULL for none. */
+static const char *kallsyms_perf_name(struct pk_session *s, char *buf,
+				      size_t len)
+{
+	struct bid *x = find_bid(s, "[kernel.kallsyms]");
+	uint8_t host[PK_BUILD_ID_MAX];
+	int n;
+
+	if (!s->kallsyms[0])
+		return NULL;
+	if (strcmp(s->kallsyms, "/proc/kallsyms") || !x)
+		return s->kallsyms;
+	n = pk_build_id_kernel(host);
+	if (n == x->len && !memcmp(host, x->id, (size_t)n))
+		return s->kallsyms;
+	return kallsyms_source(s, buf, len);
+}
+
+/* perf's module maps (all but the kernel's) with its names of them. */
+static struct pk__kmod *kernel_modules(struct pk_session *s, char (*names)[64],
+				       int *n)
+{
+	struct pk__kmod *v = pk__calloc((size_t)s->kernel.nr + 1, sizeof(*v));
+
+	*n = 0;
+	for (int i = 0; v && i < s->kernel.nr; i++) {
+		const struct map *m = &s->kernel.maps[i];
+		const char *b = strrchr(m->dso->name, '/');
+
+		if (m->dso == s->kdso)
+			continue;
+		if (!b) {
+			snprintf(names[*n], 64, "%s", m->dso->name);
+		} else {	/* a path: perf's short name "[base]" */
+			size_t k = strcspn(++b, ".");
+
+			snprintf(names[*n], 64, "[%.*s]", (int)(k > 60 ? 60 : k), b);
+			for (char *c = names[*n]; *c; c++)
+				*c = *c == '-' ? '_' : *c;
+		}
+		v[*n].name = names[*n];
+		v[(*n)++].start = m->start;
+	}
+	return v;
+}
+
+/* The kernel's maps become the kcore's code segments, all of the kernel
+ * DSO (perf drops the module maps too), the symbols split over them. */
+static void kcore_remap(struct pk_session *s)
+{
+	const char *fname = intern_fname(s, "[kernel.kallsyms]");
+
+	s->kernel.nr = 0;
+	for (int i = 0; i < s->kc.nr; i++) {
+		struct map m = { s->kc.segs[i].start, s->kc.segs[i].end,
+				 s->kc.segs[i].pgoff, s->kdso, false, fname,
+				 ++s->map_seq, PROT_READ | PROT_EXEC, 0, 0 };
+
+		if (pk__proc_insert(&s->kernel, &m))
+			break;
+	}
+	s->kernel.gen = ++s->gen;
+	s->stale = true;
+	pk__kcore_clip(&s->kdso->tab, s->kc.segs, s->kc.nr);
+}
+
+/* Whether the kernel's code and maps come from a kcore (perf's
+ * dso__load_kcore after the kallsyms symbols): tried once. */
+static bool use_kcore(struct pk_session *s)
+{
+	char buf[4352], (*names)[64];
+	const char *ks;
+	struct pk__kmod *mods;
+	int n = 0;
+
+	if (s->kc.tried)
+		return s->kc.nr > 0;
+	s->kc.tried = true;
+	s->kc.err = -ENOENT;
+	ks = kallsyms_perf_name(s, buf, sizeof(buf));
+	if (!ks)
+		return false;
+	names = pk__calloc((size_t)s->kernel.nr + 1, sizeof(*names));
+	mods = names ? kernel_modules(s, names, &n) : NULL;
+	s->kc.err = mods ? pk__kcore_load(&s->kc, ks, &s->kdso->tab.ks,
+					  s->kref, s->kref_addr, mods, n) :
+			   -ENOMEM;
+	pk__free(mods);
+	pk__free(names);
+	if (s->kc.err) {
+		pk__kcore_fini(&s->kc);
+		return false;
+	}
+	kcore_remap(s);
+	return true;
+}
+
+void pk__session_data_dir(struct pk_session *s, const char *dir)
+{
+	struct stat st;
+	size_t n;
+	char *k;
+
+	if (!dir || s->kallsyms_set)
+		return;
+	n = strlen(dir) + sizeof("/kcore_dir/kallsyms");
+	k = pk__malloc(n);
+	if (!k)
+		return;
+	snprintf(k, n, "%s/kcore_dir/kallsyms", dir);
+	if (stat(k, &st)) {
+		pk__free(k);
+		return;
+	}
+	pk__free(s->kallsyms);
+	s->kallsyms = k;
+}
+
+static void load_kernel(struct pk_session *s);
+
+int pk_session_for_each_kernel_code(struct pk_session *s,
+		int (*fn)(void *ctx, const struct pk_session_code *c),
+		void *ctx)
+{
+	char buf[4352], kc[4352];
+	const char *ks;
+	struct stat st;
+
+	if (!s || !fn)
+		return -EINVAL;
+	/* (no symbols loaded when there is no kcore to read) */
+	ks = s->kdso ? kallsyms_perf_name(s, buf, sizeof(buf)) : NULL;
+	if (!s->kc.tried && (!ks || !pk__kcore_sibling(ks, "kcore", kc,
+						       sizeof(kc)) ||
+			     stat(kc, &st)))
+		return -ENOENT;
+	if (!s->kdso->tab.loaded && !s->kdso->tab.failed)
+		load_kernel(s);
+	for (int i = 0; i < s->kc.nr; i++) {
+		struct pk_session_code c = { s->kc.segs[i].start,
+					     s->kc.segs[i].end,
+					     s->kc.segs[i].pgoff, s->kc.path };
+		int r = fn(ctx, &c);
+
+		if (r)
+			return r;
+	}
+	return s->kc.nr ? 0 : -ENOENT;
+}
+
+int pk_kcore_check(const char *kallsyms, char *file, size_t len)
+{
+	char path[4352];
+	struct pk__kseg *segs;
+	int nr, err;
+
+	if (!kallsyms || !file || !len)
+		return -EINVAL;
+	if (!pk__kcore_sibling(kallsyms, "modules", path, sizeof(path)))
+		return -EINVAL;
+	snprintf(file, len, "%s", path);
+	err = pk__kcore_modules(path, NULL, 0);
+	if (err)
+		return err;
+	pk__kcore_sibling(kallsyms, "kcore", path, sizeof(path));
+	snprintf(file, len, "%s", path);
+	err = pk__kcore_segments(path, &segs, &nr);
+	if (!err)
+		pk__free(segs);
+	return err;
+}
+
 /* Kernel symbols are read at the first kernel address; the kernel map
  * then grows to its last symbol (perf reads the running kernel through
  * /proc/kcore, whose text covers .init.text past the recorded map). */
+/* How far kallsyms has the kernel from where the recording had it: the
+ * reference symbol's address there less the kernel map's pgoff (perf's
+ * kallsyms__delta, 0 without one); -ENOENT when kallsyms lacks it. */
+static int kallsyms_delta(struct pk_session *s, uint64_t *delta)
+{
+	uint64_t at;
+
+	*delta = 0;
+	if (!s->kref)
+		return 0;
+	if (!pk__kcore_func(&s->kdso->tab.ks, s->kref, &at))
+		return -ENOENT;
+	*delta = at - s->kref_addr;
+	return 0;
+}
+
 static void load_kernel(struct pk_session *s)
 {
 	struct map *km = NULL;
 	const struct pk_symtab *t;
+	uint64_t delta;
 
 	load_kernel_syms(s, s->kdso);
 	t = &s->kdso->tab;
 	if (!t->loaded || !t->nr)
 		return;
+	if (kallsyms_delta(s, &delta)) {
+		/* perf's kallsyms__delta fails the load: no symbols */
+		s->kdso->tab.nr = 0;
+		return;
+	}
+	if (use_kcore(s))
+		return;
+	if (delta)
+		pk__kcore_relocate(&s->kdso->tab, delta);
 	for (int i = 0; i < s->kernel.nr; i++)
 		if (s->kernel.maps[i].dso == s->kdso) {
 			km = &s->kernel.maps[i];
@@ -1138,6 +1365,37 @@ uint64_t pk__session_sym_size(struct pk_session *s, uint32_t pid,
 
 	resolve_sym(s, pid, addr, cpumode, &loc, &sym);
 	return sym ? sym->end - sym->start : 0;
+}
+
+/* perf's length of a kallsyms name: the rest of its line, a module's
+ * "\t[name]" included (its split cuts the name, not the length). */
+static size_t kallsyms_namelen(const struct pk_ksyms *k, const struct pk_sym *sym)
+{
+	long i = pk__ksyms_first(k, sym->start);
+
+	for (; i >= 0 && (size_t)i < k->n && k->v[i].addr == sym->start; i++) {
+		const struct pk_ksym *e = &k->v[i];
+
+		if (e->name != sym->name || !e->mod)
+			continue;
+		return e->mod + strlen(e->name + e->mod) +
+		       (e->name[e->mod - 1] == '[');
+	}
+	return strlen(sym->name);
+}
+
+size_t pk__session_sym_namelen(struct pk_session *s, uint32_t pid,
+			       uint64_t addr, uint16_t cpumode)
+{
+	struct pk_location loc;
+	const struct pk_sym *sym;
+
+	resolve_sym(s, pid, addr, cpumode, &loc, &sym);
+	if (!sym)
+		return 0;
+	if (cpumode == PERF_RECORD_MISC_KERNEL && s->kdso && s->kdso->tab.ks.n)
+		return kallsyms_namelen(&s->kdso->tab.ks, sym);
+	return strlen(sym->name);
 }
 
 uint64_t pk_session_generation(struct pk_session *s, uint32_t pid,

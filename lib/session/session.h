@@ -85,12 +85,19 @@ int pk__session_dso_debug_file(struct pk_session *s, const struct dso *d,
 /* DSO D's DWARF handle for pk__srcline_at() and pk__inlines() (opened
  * on first use, the symbols loaded), or NULL. */
 void *pk__session_dso_dwarf(struct pk_session *s, struct dso *d);
+/* A perf.data directory's kallsyms (DIR/kcore_dir/kallsyms), when it
+ * has one, unless the caller gave one (perf's perf_data__kallsyms_name). */
+void pk__session_data_dir(struct pk_session *s, const char *dir);
 /* The kernel's map holding ADDR (the kernel or a module), or NULL. */
 const struct map *pk__session_kernel_map(struct pk_session *s, uint64_t addr);
 /* The size of the symbol holding ADDR of PID in CPUMODE (perf's end -
  * start, the end fixed up), 0 for none. */
 uint64_t pk__session_sym_size(struct pk_session *s, uint32_t pid,
 			      uint64_t addr, uint16_t cpumode);
+/* The length perf gives the name of that symbol (a kallsyms module
+ * symbol's counts its "\t[module]"), 0 for none. */
+size_t pk__session_sym_namelen(struct pk_session *s, uint32_t pid,
+			       uint64_t addr, uint16_t cpumode);
 /* Whether ADDR of PID lies in any mapping perf knows, data ones too. */
 bool pk__session_mapped(struct pk_session *s, uint32_t pid, uint64_t addr);
 

@@ -596,6 +596,32 @@ static void check_errors(void)
 	t_check(of, "perfdata_tiny", "3-byte input opened");
 }
 
+/* A directory (perf record -o DIR --kcore): DIR/data is read. */
+static void check_dir(const char *dir)
+{
+	char d[256], data[300];
+	struct pk_perfdata *pd;
+
+	snprintf(d, sizeof(d), "%s/kc", dir);
+	snprintf(data, sizeof(data), "%s/data", d);
+	if (mkdir(d, 0700)) {
+		t_fail("perfdata_dir", "mkdir");
+		return;
+	}
+	errno = 0;
+	pd = pk_perfdata_open(d, NULL);
+	T_CHECK("perfdata_dir_no_data", !pd && errno == ENOENT);
+	t_check(write_file(data, false, true) == 0, "perfdata_dir_write",
+		"write");
+	pd = pk_perfdata_open(d, NULL);
+	T_CHECK("perfdata_dir_open", pd && pk_perfdata_dir(pd) &&
+		!strcmp(pk_perfdata_dir(pd), d) && pk_perfdata_nr_attrs(pd) == 2);
+	pk_perfdata_free(pd);
+	pd = pk_perfdata_open(data, NULL);
+	T_CHECK("perfdata_dir_file", pd && !pk_perfdata_dir(pd));
+	pk_perfdata_free(pd);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/pk_perfdata.XXXXXX", file[256], pipe[256];
@@ -620,6 +646,7 @@ int main(void)
 	check_damage(file, "perfdata_file");
 	check_damage(pipe, "perfdata_pipe");
 	check_errors();
+	check_dir(dir);
 	/* zstd COMPRESSED records (one stream cut into records: records
 	 * straddle them), file and pipe */
 	compress = true;

@@ -170,6 +170,158 @@ static void test_kernel(void)
 	unlink(path);
 }
 
+/* ---- kernel code from a kcore ---- */
+
+static int write_file(const char *dir, const char *name, const void *b,
+		      size_t n)
+{
+	char path[512];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	ok = fwrite(b, 1, n, f) == n;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
+/* An ELF64 core: PT_LOADs (code at 0xffffffff81000000 and 0xffffffffc0000000,
+ * data without PF_X at 0xffffffff82000000), 4 KiB of bytes each. */
+static size_t mk_kcore(unsigned char *b)
+{
+	static const uint64_t va[3] = { 0xffffffff81000000ull,
+					0xffffffff82000000ull,
+					0xffffffffc0000000ull };
+	static const uint32_t fl[3] = { 5, 4, 5 };
+
+	memset(b, 0, 0x4000);
+	memcpy(b, "\177ELF\2\1\1", 7);
+	b[16] = 4; b[18] = 62; b[20] = 1;	/* ET_CORE, x86-64, v1 */
+	b[32] = 64;				/* e_phoff */
+	b[54] = 56; b[56] = 3;			/* e_phentsize, e_phnum */
+	for (int i = 0; i < 3; i++) {
+		unsigned char *p = b + 64 + 56 * i;
+		uint64_t off = 0x1000 * (uint64_t)(i + 1), sz = 0x1000;
+
+		p[0] = 1;			/* PT_LOAD */
+		memcpy(p + 4, &fl[i], 4);
+		memcpy(p + 8, &off, 8);
+		memcpy(p + 16, &va[i], 8);
+		memcpy(p + 32, &sz, 8);
+		memcpy(p + 40, &sz, 8);
+		b[off] = (unsigned char)(0x90 + i);
+	}
+	return 0x4000;
+}
+
+struct segs { int n; uint64_t start[4], pgoff[4]; char file[512]; };
+
+static int on_code(void *ctx, const struct pk_session_code *c)
+{
+	struct segs *g = ctx;
+
+	if (g->n < 4) {
+		g->start[g->n] = c->start;
+		g->pgoff[g->n] = c->pgoff;
+	}
+	g->n++;
+	snprintf(g->file, sizeof(g->file), "%s", c->file);
+	return 0;
+}
+
+static void test_kcore(void)
+{
+	char dir[] = "/tmp/pkkcoreXXXXXX", ks[600], bad[600];
+	const char *text =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000010 T kfunc_a\n"
+		"ffffffff81000f00 T tail_fn\n"
+		"ffffffff81800000 T beyond\n"
+		"ffffffffc0000000 t mod_fn\t[pkmod]\n";
+	static unsigned char core[0x4000];
+	size_t n = mk_kcore(core);
+	struct pk_session *s;
+	struct pk_location loc;
+	struct segs g = { 0 };
+
+	if (!mkdtemp(dir) || write_file(dir, "kallsyms", text, strlen(text)) ||
+	    write_file(dir, "kcore", core, n) ||
+	    write_file(dir, "modules", "pkmod 4096 0 - Live 0xffffffffc0000000\n", 39)) {
+		t_fail("session_kcore_files", "cannot write the files");
+		return;
+	}
+	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
+	{
+		PK_OPTS(pk_session_opts, o, .kallsyms = ks);
+
+		s = pk_session_new(&o);
+	}
+	/* no kernel map: nothing to read the kcore for */
+	T_CHECK("session_kcore_needs_map",
+		pk_session_for_each_kernel_code(s, on_code, &g) == -ENOENT);
+	mk_mmap2(-1, 0xffffffff81000000ull, 0x10000000, 0xffffffff81000000ull,
+		 "[kernel.kallsyms]_text", PERF_RECORD_MISC_KERNEL);
+	pk_session_process(s, &rec.h);
+	mk_mmap2(-1, 0xffffffffc0000000ull, 0x1000, 0, "/lib/modules/pkmod.ko",
+		 PERF_RECORD_MISC_KERNEL);
+	pk_session_process(s, &rec.h);
+	t_check(pk_session_for_each_kernel_code(s, on_code, &g) == 0 &&
+		g.n == 2 && g.start[0] == 0xffffffff81000000ull &&
+		g.pgoff[0] == 0x1000 && g.start[1] == 0xffffffffc0000000ull &&
+		g.pgoff[1] == 0x3000 && strstr(g.file, "/kcore"),
+		"session_kcore_segments", "%d segments, %llx@%llx",
+		g.n, (unsigned long long)g.start[0], (unsigned long long)g.pgoff[0]);
+	/* the module's symbol is the kernel's now (its map replaced) */
+	pk_session_resolve(s, 5, 0xffffffffc0000002ull, PERF_RECORD_MISC_KERNEL, &loc);
+	T_CHECK("session_kcore_module_sym", loc.sym && !strcmp(loc.sym, "mod_fn") &&
+		loc.symoff == 2 && !strcmp(loc.dso, "[kernel.kallsyms]"));
+	/* a symbol ends with its segment; one in no segment is gone */
+	T_CHECK("session_kcore_clip",
+		pk_session_resolve(s, 5, 0xffffffff81001000ull, PERF_RECORD_MISC_KERNEL, &loc) == -ENOENT &&
+		!loc.sym);
+	pk_session_resolve(s, 5, 0xffffffff81000f10ull, PERF_RECORD_MISC_KERNEL, &loc);
+	T_CHECK("session_kcore_sym", loc.sym && !strcmp(loc.sym, "tail_fn"));
+	pk_session_free(s);
+	T_CHECK("session_kcore_check_ok", pk_kcore_check(ks, bad, sizeof(bad)) == 0);
+	/* a module elsewhere than modules says: no kcore (perf's check) */
+	{
+		PK_OPTS(pk_session_opts, o, .kallsyms = ks);
+
+		s = pk_session_new(&o);
+		mk_mmap2(-1, 0xffffffff81000000ull, 0x10000000, 0xffffffff81000000ull,
+			 "[kernel.kallsyms]_text", PERF_RECORD_MISC_KERNEL);
+		pk_session_process(s, &rec.h);
+		mk_mmap2(-1, 0xffffffffc0001000ull, 0x1000, 0, "/lib/modules/pkmod.ko",
+			 PERF_RECORD_MISC_KERNEL);
+		pk_session_process(s, &rec.h);
+		T_CHECK("session_kcore_module_moved",
+			pk_session_for_each_kernel_code(s, on_code, &g) == -ENOENT);
+		pk_session_free(s);
+	}
+	/* a kcore that is not an ELF file: said, no segments */
+	write_file(dir, "kcore", "not ELF\n", 8);
+	t_check(pk_kcore_check(ks, bad, sizeof(bad)) == PK_ERR_FORMAT &&
+		strstr(bad, "/kcore"), "session_kcore_check_bad", "%s", bad);
+	{
+		PK_OPTS(pk_session_opts, o, .kallsyms = ks);
+
+		s = pk_session_new(&o);
+		mk_mmap2(-1, 0xffffffff81000000ull, 0x10000000, 0xffffffff81000000ull,
+			 "[kernel.kallsyms]_text", PERF_RECORD_MISC_KERNEL);
+		pk_session_process(s, &rec.h);
+		T_CHECK("session_kcore_bad_none",
+			pk_session_for_each_kernel_code(s, on_code, &g) == -ENOENT);
+		pk_session_resolve(s, 5, 0xffffffff81000011ull, PERF_RECORD_MISC_KERNEL, &loc);
+		T_CHECK("session_kcore_bad_syms", loc.sym && !strcmp(loc.sym, "kfunc_a"));
+		pk_session_free(s);
+	}
+	snprintf(bad, sizeof(bad), "rm -rf '%s'", dir);
+	if (system(bad))
+		t_fail("session_kcore_cleanup", dir);
+}
+
 /* ---- pk_session_run ---- */
 
 enum { ST = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -361,5 +513,6 @@ int main(void)
 	test_run();
 	test_self_symbols();
 	test_kernel();
+	test_kcore();
 	return t_exit();
 }

@@ -1,0 +1,107 @@
+#!/bin/sh
+# perf record --kcore directories: perfkit script and report -i DIR read
+# the perf.data in DIR/data and the kernel's code from DIR/kcore_dir/kcore
+# with DIR/kcore_dir/kallsyms' symbols, as perf 6.1 does, byte for byte.
+# tests/live/ptkcore.py writes the directories at test time: an Intel PT
+# trace through kernel code (and a module's) that only the kcore holds.
+# Also -i DIR/data (perf's kernel symbols then: /proc/kallsyms, or none
+# for a build id it cannot find: decoding fails where the code is), the
+# rules for not using the kcore (modules file missing, _text elsewhere),
+# and a bad kcore: perf's output, one line naming the file, no crash.
+. tests/lib/sh.sh
+need_cmd pt_kcore perf "perf is not installed"
+need_cmd pt_kcore python3 "python3 is not installed"
+need_built pt_kcore "$PERFKIT"
+PK=$(cd "$(dirname "$PERFKIT")" && pwd)/$(basename "$PERFKIT")
+export LC_ALL=C TZ=UTC PERF_PAGER=cat
+D=$T_TMP/d
+mkdir -p "$T_TMP/bid" "$D"
+# (a private build-id cache: perf looks the kernel's build id up there)
+PERF="perf --buildid-dir $T_TMP/bid"
+mk() { # NAME ARGS...: the directory $D/NAME
+	_mn=$1
+	shift
+	t_python tests/live/ptkcore.py "$D/$_mn" "$@" ||
+		fail "pt_kcore:mk:$_mn" "ptkcore.py failed"
+}
+mk plain
+mk module --module --build-id 0102030405060708090a0b0c0d0e0f1011121314
+mk nomods --no-modules
+mk text --bad-text
+mk badcore --bad-kcore
+mk nocore --no-kcore
+# same NAME PATH CMD ARGS...: perf's and perfkit's stdout equal, rc 0
+same() {
+	_sn=$1 _sp=$2 _sc=$3
+	shift 3
+	$PERF $_sc -i "$_sp" "$@" 2>"$T_TMP/perf.err" |
+		sed '/^# (Tip: /d' >"$T_TMP/perf"
+	"$PK" $_sc -i "$_sp" "$@" 2>"$T_TMP/pk.err" >"$T_TMP/pk.raw"
+	_sr=$?
+	sed '/^# (Tip: /d' "$T_TMP/pk.raw" >"$T_TMP/pk"
+	check "pt_kcore:$_sn" "rc=$_sr $(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		$_sr -eq 0 -a -s "$T_TMP/perf" -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+}
+P=$D/plain
+same b "$P" script --itrace=b
+same be-flags "$P" script --itrace=be -F +flags
+same i1i-ip-sym "$P" script --itrace=i1i -F ip,sym
+same call-trace "$P" script --call-trace
+same call-ret-trace "$P" script --call-ret-trace
+same insn-trace "$P" script --insn-trace
+same i1ig "$P" script --itrace=i1ig
+same all-letters "$P" script --itrace=i2ibxwpe -F +flags,+addr
+same report-i1i "$P" report --stdio --itrace=i1i
+same report-b-dso-sym "$P" report --stdio --itrace=b --sort dso,sym
+same report-i1ig "$P" report --stdio --itrace=i1ig
+# the code walked is the kcore's: every instruction, no error
+"$PK" script -i "$P" --itrace=i1ie -F ip,sym >"$T_TMP/pk" 2>"$T_TMP/pk.err"
+check pt_kcore:flow "$(tr '\n' '|' <"$T_TMP/pk")" \
+	"$(awk '{print $2}' "$T_TMP/pk" | tr '\n' ' ')" = \
+	"kfunc_a kfunc_a kfunc_b kfunc_b kfunc_b kfunc_a kfunc_a kfunc_a kfunc_a mod_fn mod_fn kfunc_local kfunc_local " \
+	-a ! -s "$T_TMP/pk.err"
+# a module mapped where modules says (its maps replaced by the kcore's),
+# a build id the kcore directory does not need
+M=$D/module
+same module-b "$M" script --itrace=b
+same module-i1i "$M" script --itrace=i1i -F ip,sym,dso
+same module-report "$M" report --stdio --itrace=i1i
+# the perf.data alone: perf's kernel symbols for it, no kcore
+same data-be "$P/data" script --itrace=be
+same data-i1ie "$P/data" script --itrace=i1ie -F ip,sym
+same data-report "$P/data" report --stdio --itrace=b --sort dso,sym
+same data-bid-be "$M/data" script --itrace=be
+# perf does not use the kcore without a modules file, nor when the
+# kernel map's _text is elsewhere in kallsyms
+same nomods-be "$D/nomods" script --itrace=be
+same text-be "$D/text" script --itrace=be
+# inject from a directory writes one (OUT/data, the kcore_dir copied),
+# as perf inject does: perf script reads both alike, perfkit script too
+$PERF inject --itrace=i1ib -i "$P" -o "$T_TMP/inj.perf" 2>/dev/null
+"$PK" inject --itrace=i1ib -i "$P" -o "$T_TMP/inj.pk" 2>"$T_TMP/pk.err"
+_ir=$?
+$PERF script -i "$T_TMP/inj.perf" >"$T_TMP/perf" 2>/dev/null
+$PERF script -i "$T_TMP/inj.pk" >"$T_TMP/pk" 2>/dev/null
+check pt_kcore:inject "rc=$_ir $(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+	$_ir -eq 0 -a -s "$T_TMP/perf" -a -f "$T_TMP/inj.pk/kcore_dir/kcore" \
+	-a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+"$PK" script -i "$T_TMP/inj.pk" >"$T_TMP/pk" 2>/dev/null
+check pt_kcore:inject-read "$(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+	-z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+# bad kcore directories: perf's output, one line naming the file
+for v in badcore:kcore nocore:kcore nomods:modules; do
+	n=${v%%:*} f=${v#*:}
+	"$PK" script -i "$D/$n" --itrace=be >/dev/null 2>"$T_TMP/pk.err"
+	_br=$?
+	check "pt_kcore:$n-said" "rc=$_br $(cat "$T_TMP/pk.err" | tr '\n' '|')" \
+		$_br -eq 0 -a "$(grep -c "kcore_dir/$f:" "$T_TMP/pk.err")" -eq 1
+done
+same badcore-be "$D/badcore" script --itrace=be
+same badcore-report "$D/badcore" report --stdio --itrace=i1i
+# a directory without data: one line, a failure
+mkdir -p "$D/empty/kcore_dir"
+"$PK" script -i "$D/empty" >/dev/null 2>"$T_TMP/pk.err"
+_er=$?
+check pt_kcore:no-data "rc=$_er $(tr '\n' '|' <"$T_TMP/pk.err")" \
+	$_er -ne 0 -a "$(wc -l <"$T_TMP/pk.err")" -eq 1
+t_exit

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""ptkcore: a perf record --kcore directory whose Intel PT runs through
+kernel code that only its kcore copy holds.
+
+    ptkcore.py DIR [--build-id HEX] [--no-kcore] [--bad-kcore]
+               [--no-modules] [--bad-text] [--module]
+
+Writes DIR/data (a perf.data: intel_pt//k per thread, timeless, as
+perf record --per-thread -e intel_pt//k writes it) and DIR/kcore_dir/
+kcore (an ELF core: one PT_LOAD per code region at its kernel virtual
+address, plus a data segment without PF_X), kallsyms (the functions
+there, one module symbol) and modules. The trace: enabled at kfunc_a,
+a call to kfunc_b and its compressed return, a taken jne, a direct jmp
+into the module region (mod_fn), an indirect jmp back to kfunc_local,
+whose ret disables the trace.
+
+--build-id: the kernel's build id in the file's build-id table (default
+none). --no-kcore / --no-modules leave that file out, --bad-kcore writes
+a kcore that is not an ELF file, --bad-text gives _text another address
+in kallsyms than the recorded kernel map's pgoff (perf then does not use
+the kcore). --module adds a module MMAP (pkmod at its modules address).
+Standard library only.
+"""
+import os
+import struct
+import sys
+
+KTEXT = 0xffffffff81000000   # _text: the kernel map's pgoff
+MOD = 0xffffffffc0000000     # the module region
+DATA = 0xffffffff82000000    # a data segment (not code)
+PID = 4343
+
+# kfunc_a at KTEXT+0x10 .. kfunc_local at KTEXT+0x50
+KCODE = bytearray(b"\xcc" * 0x100)
+KCODE[0x00:0x02] = b"\x90\xc3"                       # startup_64: nop; ret
+KCODE[0x10:0x11] = b"\x55"                           # push %rbp
+KCODE[0x11:0x16] = b"\xe8" + struct.pack("<i", 0x30 - 0x16)  # call kfunc_b
+KCODE[0x16:0x18] = b"\x85\xc0"                       # test %eax,%eax
+KCODE[0x18:0x1a] = b"\x75\x02"                       # jne 0x1c
+KCODE[0x1a:0x1c] = b"\x90\x90"                       # nop; nop
+KCODE[0x1c:0x1d] = b"\x5d"                           # pop %rbp
+KCODE[0x1d:0x22] = b"\xe9" + struct.pack(
+    "<i", (MOD - (KTEXT + 0x22)) & 0xffffffff)       # jmp mod_fn
+KCODE[0x30:0x35] = b"\x31\xc0\xff\xc0\xc3"           # kfunc_b: xor; inc; ret
+KCODE[0x50:0x52] = b"\x90\xc3"                       # kfunc_local: nop; ret
+MCODE = bytearray(b"\xcc" * 0x40)
+MCODE[0x00:0x03] = b"\x90\xff\xe0"                   # mod_fn: nop; jmp *%rax
+
+KALLSYMS = [
+    (KTEXT, "T", "_text"), (KTEXT, "T", "_stext"),
+    (KTEXT, "T", "startup_64"), (KTEXT + 0x10, "T", "kfunc_a"),
+    (KTEXT + 0x30, "T", "kfunc_b"), (KTEXT + 0x50, "t", "kfunc_local"),
+    (KTEXT + 0x100, "T", "_etext"), (DATA, "D", "kdata_obj"),
+    (MOD, "t", "mod_fn\t[pkmod]"),
+]
+
+
+def align(n, a):
+    return (n + a - 1) // a * a
+
+
+def tip(hdr, ip):
+    """TIP-class packet, IP compression 3 (48 bits sign-extended)."""
+    return bytes([(3 << 5) | hdr]) + struct.pack("<Q", ip)[:6]
+
+
+def trace():
+    b = b"\x02\x82" * 8                    # PSB
+    b += b"\x02\x03\x0a\x00"                # CBR 10: the PSB+'s
+    b += b"\x02\x23"                        # PSBEND
+    b += b"\x99\x01"                        # MODE.EXEC: 64-bit
+    b += tip(0x11, KTEXT + 0x10)            # TIP.PGE kfunc_a
+    b += bytes([1 << 3 | 0b11 << 1])        # TNT: ret taken, jne taken
+    b += tip(0x0d, KTEXT + 0x50)            # TIP: jmp *%rax
+    b += b"\x01"                            # TIP.PGD (no IP): at the ret
+    return b + b"\0" * (-len(b) % 8)
+
+
+def event(typ, misc, body):
+    assert (8 + len(body)) % 8 == 0
+    return struct.pack("<IHH", typ, misc, 8 + len(body)) + body
+
+
+def name_bytes(s, a=8):
+    b = s.encode() + b"\0"
+    return b.ljust(align(len(b), a), b"\0")
+
+
+def perf_string(s):
+    b = s.encode() + b"\0"
+    n = align(len(b), 64)
+    return struct.pack("<I", n) + b.ljust(n, b"\0")
+
+
+def attr(typ, config, sample_type, flags):
+    b = struct.pack("<IIQQQQQ", typ, 128, config, 1, sample_type,
+                    4 | 16, flags)
+    return b + b"\0" * (128 - len(b))
+
+
+def perf_data(build_id, module):
+    st = 1 | 2 | (1 << 16)                  # IP, TID, IDENTIFIER
+    # disabled, exclude_user, exclude_hv, enable_on_exec, sample_id_all,
+    # exclude_guest; the dummy: mmap, comm, task, mmap2, comm_exec too
+    ptf = 1 | 1 << 4 | 1 << 6 | 1 << 12 | 1 << 18 | 1 << 20
+    dmf = ptf | 1 << 8 | 1 << 9 | 1 << 13 | 1 << 23 | 1 << 24
+    attrs = [("intel_pt//k", attr(8, 0x2401 | 1 << 24, st, ptf), 17),
+             ("dummy:k", attr(1, 9, st, dmf), 18)]
+
+    def sid(i):
+        return struct.pack("<IIQ", PID, PID, i)
+    out = bytearray()
+    priv = [8, 31, 1 << 31, 0, 1, 1 << 10, 1 << 11, 0, 0, 0, 1 << 9,
+            0xf << 14, 2, 1, 2, 10, 0]
+    out += event(70, 0, struct.pack("<II", 1, 0) +
+                 struct.pack("<17Q", *priv))
+    out += event(3, 0, struct.pack("<II", PID, PID) + name_bytes("perf-exec")
+                 + b"\0" * 16)
+    out += event(12, 0, struct.pack("<II", PID, PID) + sid(17))
+    out += event(3, 1 << 13, struct.pack("<II", PID, PID) +
+                 name_bytes("kwork") + sid(18))
+    # the kernel map as perf record synthesizes it: pid -1, pgoff _text
+    out += event(1, 1, struct.pack("<IIQQQ", 0xffffffff, 0, KTEXT,
+                                   0x1000000, KTEXT) +
+                 name_bytes("[kernel.kallsyms]_text") + b"\0" * 16)
+    if module:
+        out += event(1, 1, struct.pack("<IIQQQ", 0xffffffff, 0, MOD,
+                                       0x1000, 0) +
+                     name_bytes("/lib/modules/6.1.0/pkmod.ko") + b"\0" * 16)
+    pt = trace()
+    auxpos = len(out)
+    out += event(71, 0, struct.pack("<QQQIIiI", len(pt), 0, 0, 0, PID, -1, 0))
+    out += pt
+    out += event(4, 0, struct.pack("<IIIIQ", PID, PID, PID, PID, 0) + sid(18))
+    out += event(68, 0, b"")
+
+    ids = b"".join(struct.pack("<Q", i) for _n, _a, i in attrs)
+    attrs_off = 104 + len(ids)
+    ablob = b"".join(a + struct.pack("<QQ", 104 + 8 * k, 8)
+                     for k, (_n, a, _i) in enumerate(attrs))
+    data_off = attrs_off + len(ablob)
+    feats = {}
+    if build_id:
+        bid = bytes.fromhex(build_id)
+        body = struct.pack("<i", -1) + bid.ljust(20, b"\0") + \
+            struct.pack("<BBH", len(bid), 0, 0) + \
+            name_bytes("[kernel.kallsyms]", 64)
+        feats[2] = struct.pack("<IHH", 0, 1 | 1 << 15, 8 + len(body)) + body
+    feats[3] = perf_string("ptkcore")
+    feats[4] = perf_string("6.1.0-ptkcore")
+    feats[5] = perf_string("6.1.187")
+    feats[6] = perf_string("x86_64")
+    feats[7] = struct.pack("<II", 1, 1)
+    feats[9] = perf_string("GenuineIntel,6,85,4")
+    cmd = ["/usr/bin/perf", "record", "--kcore", "-e", "intel_pt//k",
+           "--per-thread", "-o", "DIR", "--", "kwork"]
+    feats[11] = struct.pack("<I", len(cmd)) + b"".join(map(perf_string, cmd))
+    body = struct.pack("<II", len(attrs), 128)
+    for n, a, i in attrs:
+        body += a + struct.pack("<I", 1) + perf_string(n) + \
+            struct.pack("<Q", i)
+    feats[12] = body
+    feats[16] = struct.pack("<I", 2) + struct.pack("<I", 1) + \
+        perf_string("software") + struct.pack("<I", 8) + \
+        perf_string("intel_pt")
+    feats[18] = struct.pack("<QQQ", 1, data_off + auxpos, 0x30)
+    feat_off = data_off + len(out)
+    fsec, fdata = bytearray(), bytearray()
+    pos = feat_off + 16 * len(feats)
+    for k in sorted(feats):
+        fsec += struct.pack("<QQ", pos + len(fdata), len(feats[k]))
+        fdata += feats[k]
+    bitmap = 0
+    for k in feats:
+        bitmap |= 1 << k
+    hdr = struct.pack("<8sQQQQQQQQ", b"PERFILE2", 104, 144, attrs_off,
+                      len(ablob), data_off, len(out), 0, 0)
+    hdr += struct.pack("<QQQQ", bitmap, 0, 0, 0)
+    return hdr + ids + ablob + bytes(out) + bytes(fsec) + bytes(fdata)
+
+
+def kcore():
+    """ELF64 core: PT_LOADs for the kernel text, the module and data."""
+    segs = [(KTEXT, bytes(KCODE), 5), (DATA, b"\x11" * 0x40, 4),
+            (MOD, bytes(MCODE), 5)]
+    phoff, phnum = 64, len(segs)
+    off = align(phoff + 56 * phnum, 4096)
+    ph, body = b"", b""
+    for vaddr, data, flags in segs:
+        ph += struct.pack("<IIQQQQQQ", 1, flags, off + len(body), vaddr, 0,
+                          len(data), len(data), 4096)
+        body += data + b"\0" * (-len(data) % 4096)
+    eh = b"\x7fELF" + bytes([2, 1, 1, 0]) + b"\0" * 8
+    eh += struct.pack("<HHIQQQIHHHHHH", 4, 62, 1, 0, phoff, 0, 0, 64, 56,
+                      phnum, 64, 0, 0)
+    return eh + ph + b"\0" * (off - 64 - len(ph)) + body
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        sys.exit(__doc__)
+    d = args[0]
+    bid = None
+    if "--build-id" in args:
+        bid = args[args.index("--build-id") + 1]
+    kd = os.path.join(d, "kcore_dir")
+    os.makedirs(kd, exist_ok=True)
+    with open(os.path.join(d, "data"), "wb") as f:
+        f.write(perf_data(bid, "--module" in args))
+    if "--no-kcore" not in args:
+        with open(os.path.join(kd, "kcore"), "wb") as f:
+            f.write(b"not an ELF file\n" if "--bad-kcore" in args
+                    else kcore())
+    syms = KALLSYMS
+    if "--bad-text" in args:
+        syms = [(a + 0x1000 if n == "_text" else a, t, n)
+                for a, t, n in syms]
+    with open(os.path.join(kd, "kallsyms"), "w") as f:
+        for a, t, n in sorted(syms, key=lambda s: s[0]):
+            f.write("%016x %s %s\n" % (a, t, n))
+    if "--no-modules" not in args:
+        with open(os.path.join(kd, "modules"), "w") as f:
+            f.write("pkmod 4096 0 - Live 0x%016x\n" % MOD)
+
+
+if __name__ == "__main__":
+    main()
