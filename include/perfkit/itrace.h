@@ -295,7 +295,8 @@ PK_API void pk_itrace_sample_fill(const struct pk_itrace_sample *is,
 PK_API int pk_itrace_late(struct pk_itrace *it, const struct pk_sample *sm,
 			  const uint64_t **chain, unsigned *nr_chain,
 			  const struct perf_branch_entry **br, unsigned *nr_br);
-/* The number of decoder errors so far (perf's closing warning). */
+/* The decoder errors made into samples so far (e asked for, -o/-l not
+ * leaving them out): perf's closing warning counts these. */
 PK_API uint64_t pk_itrace_nr_errors(const struct pk_itrace *it);
 
 #ifdef __cplusplus

@@ -523,13 +523,13 @@ static void error(struct walk *w, int code, uint64_t ip)
 
 	if (code == 5 && dso_seen_failing(w, ip))
 		return;
-	w->it->nr_errors++;
 	if (!w->it->opts.errors)
 		return;
 	if (code == 7 && w->it->opts.error_minus_overflow)
 		return;
 	if (code == 8 && w->it->opts.error_minus_lost)
 		return;
+	w->it->nr_errors++;	/* (perf counts the errors it makes samples of) */
 	base(w, &s, PK_ITRACE_ERROR, 0, false);
 	if (code == 5 && !w->it->timeless) {
 		/* perf meets a failed fetch only at the next packet that has

@@ -437,9 +437,9 @@ static int lost_data(struct pk_itrace *it, const struct pk_record *rec)
 	struct pk_itrace_sample s;
 	struct pk_sample sm;
 
-	it->nr_errors++;
 	if (!it->opts.errors || it->opts.error_minus_lost)
 		return 0;
+	it->nr_errors++;
 	memset(&s, 0, sizeof(s));
 	memset(&sm, 0, sizeof(sm));
 	pk_sample_parse(it->pd, rec, &sm);

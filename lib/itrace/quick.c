@@ -206,9 +206,9 @@ static void hop_error(struct walk *w, int code, uint64_t offset)
 	struct pk_itrace_sample s;
 
 	(void)offset;
-	w->it->nr_errors++;
 	if (!w->it->opts.errors)
 		return;
+	w->it->nr_errors++;
 	qbase(w, &s, PK_ITRACE_ERROR);
 	s.ip = w->qk->ip;
 	s.u.error.type = 1;

@@ -175,6 +175,13 @@ if need_shared "corpus/perf-data/perf.data.$f" "script_itrace_$f"; then
 		-n "$(tail -1 "$T/aux.err" | grep '^[0-9]* instruction trace errors$')"
 fi
 
+# without e no error is made, and perf's closing warning counts none
+if need_shared corpus/perf-data/perf.data.intel_pt-4.14 script_itrace_no_e_warning; then
+	"$PERFKIT" script --itrace=b -i "$C/perf.data.intel_pt-4.14" >/dev/null 2>"$T/k.err"
+	check script_itrace_no_e_warning "stderr: $(head -c 200 "$T/k.err")" \
+		-z "$(grep 'instruction trace errors' "$T/k.err")"
+fi
+
 # quick decoding (q: IPs from TIP/FUP/TIP.PGE/PSB+, no code walked; qq:
 # PSB+ only) on the corpus' per-CPU kernel trace: async branches, TSX
 # aborts, trace ends, PSB/CBR and their samples as perf's
