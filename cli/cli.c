@@ -289,6 +289,11 @@ int cli_itrace_opts(const char *cmd, const char *arg, struct pk_itrace_opts *o)
 			  arg + pos);
 		return -EINVAL;
 	}
+	/* perf's decoder debug log: not written, said once */
+	if (o->log)
+		cli_error(cmd, "--itrace=%s: d: perfkit writes no intel_pt.log "
+			  "(pt dump and pt decode show packets and the flow)",
+			  arg);
 	/* perf 6.1 has no y (cycles) letter: its parser refuses the whole
 	 * string with this line (then its usage) and exits 129 */
 	if (o->cycles) {
