@@ -826,9 +826,13 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
  * comes round again without reading a packet never gets there. */
 static bool waits_for_ip(struct pk_pt_insn_decoder *d)
 {
-	for (unsigned i = 0; i < d->qn; i++)
-		if (pk__pt_fl_qat(d, i)->bind != B_IP)
+	for (unsigned i = 0; i < d->qn; i++) {
+		const struct qev *e = pk__pt_fl_qat(d, i);
+
+		/* (at its IP the event is delivered next: no loop) */
+		if (e->bind != B_IP || e->bind_ip == d->ip)
 			return false;
+	}
 	return true;
 }
 
