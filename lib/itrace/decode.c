@@ -645,13 +645,17 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		state_at(w, ev->ip);
 
 	switch (ev->type) {
-	case PK_PT_EV_ENABLED:
+	case PK_PT_EV_ENABLED: {
+		struct pk_pt_insn last;
+
 		w->resync = false;
 		if (w->have_pend)
 			finish(w, branch_flags(&w->pend), 0, ev);
 		branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0,
-			  ev->ip, NULL, ev);
+			  ev->ip, pk__it_begin_insn(w, &last) ? &last : NULL,
+			  ev);
 		break;
+	}
 	case PK_PT_EV_DISABLED:
 		w->continuous = false;	/* perf: the period starts again */
 		w->tleft = 0;

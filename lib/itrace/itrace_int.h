@@ -264,6 +264,8 @@ void pk__it_ts_free(struct pk_itrace *it);
 /* synth.c: the ip of a CBR sample outside a PSB+ (where the flow
  * stands, as perf's), its flags and instruction bytes set in S. */
 uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s);
+/* synth.c: a trace begin's instruction (perf's last walked; -F insn) */
+bool pk__it_begin_insn(struct walk *w, struct pk_pt_insn *in);
 /* synth.c, IPC: the pending branch IN ends (TAKEN) as a state of perf's
  * decoder: whether the state carries IPC; a sample of it given its
  * counts; the state done. */

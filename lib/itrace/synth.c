@@ -212,6 +212,19 @@ uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s)
 	return s->ip;
 }
 
+/* A trace begin's instruction bytes (-F insn): perf's decoder state
+ * keeps those of the last instruction it walked, the branch before the
+ * trace stopped (a syscall: 0f 05); none before the first walk. IN gets
+ * them; false when there are none to show. */
+bool pk__it_begin_insn(struct walk *w, struct pk_pt_insn *in)
+{
+	if (!w->it->opts.insn_bytes || !w->pend.size ||
+	    (w->fup_walked && w->fup_walks == w->walks))
+		return false;
+	*in = w->pend;
+	return pk_pt_image_read(w->img, in->ip, in->raw, in->size) == in->size;
+}
+
 /* ---- IPC: perf's cycle counts on branch and instruction samples ---- */
 
 /* A CYC packet: its cycles count while tracing is on; perf gives them

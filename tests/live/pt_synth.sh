@@ -117,6 +117,10 @@ for f in cbr.data cbr.tsc.data; do
 	live bp-flags "$f" --itrace=bp -F +flags
 	live call-ret-trace "$f" --call-ret-trace
 	live i1ipg "$f" --itrace=i1ipg
+	# a trace start shows the bytes of the last instruction perf's
+	# decoder walked (the syscall before it)
+	live b-insn "$f" --itrace=b -F +insn
+	live cr-insn-flags "$f" --itrace=cr -F +insn,+flags
 done
 # (the times of a file with CYC are perf's cycle-based estimates: not
 # perfkit's yet, so the timed file is checked without times)
