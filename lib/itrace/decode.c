@@ -71,6 +71,7 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 	if (w->in_tx && s->kind <= PK_ITRACE_BRANCHES &&
 	    !(s->flags & PK_IP_FLAG_ASYNC))
 		s->flags |= PK_IP_FLAG_IN_TX;	/* perf: inside a transaction */
+	pk__it_iflag_flags(w, s);
 	if (w->npend > w->pend_head ||
 	    (!w->it->timeless && w->tsc > w->limit)) {
 		/* past the time decoded up to: later, in order */
@@ -184,7 +185,9 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 
 	if (w->rg.on && pk__it_range_branch(w, ev, flags, from, to))
 		return;
-	pk__it_lbr_branch(w, flags, from, to, ev);
+	/* (the ring's entries marked in a transaction as the samples) */
+	pk__it_lbr_branch(w, w->in_tx && !(flags & PK_IP_FLAG_ASYNC) ?
+			  flags | PK_IP_FLAG_IN_TX : flags, from, to, ev);
 	if (w->it->opts.thread_stack || w->it->opts.callchain ||
 	    w->it->opts.add_callchain)
 		ts_event(w, flags, from, to, in ? in->size : 0);
@@ -625,10 +628,6 @@ static void unsynthesized(struct walk *w, const struct pk_pt_event *ev)
 			w->it->unsynth |= PK_ITRACE_UNSYNTH_TRANSACTIONS;
 		w->in_tx = ev->u.tsx.speculative;
 		break;
-	case PK_PT_EV_CFE:
-		if (o->intr_events)
-			w->it->unsynth |= PK_ITRACE_UNSYNTH_EVENTS;
-		break;
 	default:
 		break;
 	}
@@ -971,4 +970,10 @@ void pk__it_ts_branch(struct walk *w, uint32_t flags, uint64_t from,
 void pk__it_chain(struct walk *w, struct pk_itrace_sample *s)
 {
 	synth_chain(w, s);
+}
+
+void pk__it_branch(struct walk *w, uint32_t flags, uint64_t from,
+		   uint64_t to, const struct pk_pt_event *ev)
+{
+	branch_at(w, flags, from, to, NULL, ev);
 }
