@@ -29,7 +29,7 @@ struct inj {
 	struct pk_itrace *it;
 	unsigned nr_file;	/* the input's attrs; synthesized ones after */
 	uint8_t buf[1 << 16];
-	uint8_t raw[64];	/* a psb/cbr sample's payload */
+	uint8_t raw[96];	/* a psb/cbr/evt sample's payload */
 	uint64_t written;
 };
 

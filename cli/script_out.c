@@ -843,6 +843,37 @@ static bool ptw_printable(uint64_t v)
 	return i == 8 || !(v >> (8 * i));
 }
 
+/* An evt sample's text: the CFE type's name (its number when perf names
+ * none), IP, vector, then each EVD by name or number. */
+static int evt_text(const struct pk_itrace_sample *is, char *t, size_t len)
+{
+	static const char *const cfe[] = { NULL, "INTR", "IRET", "SMI",
+		"RSM", "SIPI", "INIT", "VMENTRY", "VMEXIT", "VMEXIT_INTR",
+		"SHUTDOWN" };
+	static const char *const evd[] = { "PFA", "VMXQ", "VMXR" };
+	unsigned ty = is->u.evt.type;
+	size_t n;
+
+	if (ty < sizeof(cfe) / sizeof(cfe[0]) && cfe[ty])
+		n = (size_t)snprintf(t, len, " cfe: %s IP: %u vector: %u",
+				     cfe[ty], is->u.evt.ip, is->u.evt.vector);
+	else
+		n = (size_t)snprintf(t, len, " cfe: %u IP: %u vector: %u", ty,
+				     is->u.evt.ip, is->u.evt.vector);
+	for (unsigned i = 0; i < is->u.evt.nevd && n < len; i++) {
+		unsigned et = is->u.evt.evd_type[i] & 0x3f;
+
+		if (et < 3)
+			n += (size_t)snprintf(t + n, len - n, " %s: %#" PRIx64,
+					      evd[et], is->u.evt.evd[i]);
+		else
+			n += (size_t)snprintf(t + n, len - n,
+					      " EVD_%u: %#" PRIx64, et,
+					      is->u.evt.evd[i]);
+	}
+	return (int)(n < len ? n : len - 1);
+}
+
 /* The texts of the ptwrite and power samples (with perf's closing
  * space). */
 static int synth_text(const struct pk_itrace_sample *is, char *t, size_t len)
@@ -870,6 +901,12 @@ static int synth_text(const struct pk_itrace_sample *is, char *t, size_t len)
 				" deepest cstate: %u last cstate: %u wake reason: %#x ",
 				is->u.pwrx.deepest, is->u.pwrx.last,
 				is->u.pwrx.wake);
+	case PK_ITRACE_EVT:
+		return evt_text(is, t, len);
+	case PK_ITRACE_IFLAG:
+		return snprintf(t, len, " IFLAG: %d->%d %s branch",
+				!is->u.iflag.iflag, is->u.iflag.iflag,
+				is->u.iflag.via_branch ? "via" : "non");
 	default:
 		return 0;
 	}
@@ -879,7 +916,7 @@ static int synth_text(const struct pk_itrace_sample *is, char *t, size_t len)
  * it (perf_sample__fprintf_pt_spacing: to 34 columns). */
 static void put_synth(struct out *s, const struct pk_itrace_sample *is)
 {
-	char t[96];
+	char t[192];
 	int n = 0;
 
 	if (is->kind == PK_ITRACE_PSB)

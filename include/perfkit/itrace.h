@@ -115,6 +115,8 @@ enum pk_itrace_kind {
 	PK_ITRACE_PWRE,
 	PK_ITRACE_EXSTOP,
 	PK_ITRACE_PWRX,
+	PK_ITRACE_EVT,		/* I: event trace (CFE with its EVDs) */
+	PK_ITRACE_IFLAG,	/* I: interrupt flag changes (cap_event_trace) */
 	PK_ITRACE_NR_KINDS,
 };
 
@@ -176,6 +178,19 @@ struct pk_itrace_sample {
 		struct { uint8_t hw, cstate, subcstate; } pwre;
 		struct { bool ip; } exstop;
 		struct { uint8_t deepest, last, wake; } pwrx;
+		/* CFE type and vector, perf's IP field, the EVDs in
+		 * order (at most PK_PT_MAX_EVD) */
+		struct {
+			uint8_t type, ip, vector, nevd;
+			uint8_t evd_type[4];
+			uint64_t evd[4];
+		} evt;
+		/* the flag after the change; via_branch: at a branch to
+		 * branch_ip */
+		struct {
+			uint8_t iflag, via_branch;
+			uint64_t branch_ip;
+		} iflag;
 		struct {
 			int type;	/* 1: decoder error, 2: lost data */
 			int code;	/* perf's INTEL_PT_ERR_* number */
@@ -195,7 +210,7 @@ struct pk_itrace;
 
 /*
  * The PERF_SAMPLE_RAW payload perf gives a synthesized psb, cbr, ptwrite,
- * mwait, pwre, exstop or pwrx sample (struct perf_synth_intel_* without
+ * mwait, pwre, exstop, pwrx, evt or iflag sample (struct perf_synth_intel_* without
  * their leading padding): at
  * most LEN bytes into BUF; returns its size, or -EINVAL for other kinds.
  * pk_itrace_synth_decode() is its reader: the payload of a sample of a

@@ -126,6 +126,8 @@ enum pk_pt_event_type {
 				   (cyc_events option) */
 };
 
+#define PK_PT_MAX_EVD 4
+
 struct pk_pt_event {
 	uint8_t type;		/* enum pk_pt_event_type */
 	uint8_t ip_suppressed;
@@ -155,6 +157,15 @@ struct pk_pt_event {
 		struct {
 			uint8_t type, vector, has_cr2, has_vmxq, has_vmxr;
 			uint64_t cr2, vmxq, vmxr;
+			/* perf_binding: the EVDs before it in their order
+			 * (the first PK_PT_MAX_EVD), perf's IP field of
+			 * its sample, and whether perf's state at its FUP
+			 * (one no TIP follows) is also a branch from the
+			 * FUP to 0 (a CFE without IP bit, tracing on);
+			 * tx: a MODE.TSX at its FUP begins a transaction */
+			uint8_t nevd, ip_bit, ip_flag, fup_branch, tx;
+			uint8_t evd_type[4];
+			uint64_t evd[4];
 		} cfe;
 	} u;
 };

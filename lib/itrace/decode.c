@@ -73,6 +73,7 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 	if (w->in_tx && s->kind <= PK_ITRACE_BRANCHES &&
 	    !(s->flags & PK_IP_FLAG_ASYNC))
 		s->flags |= PK_IP_FLAG_IN_TX;	/* perf: inside a transaction */
+	pk__it_iflag_flags(w, s);
 	if (w->npend > w->pend_head ||
 	    (!w->it->timeless && w->tsc > w->limit)) {
 		/* past the time decoded up to: later, in order */
@@ -186,8 +187,10 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 
 	if (w->rg.on && pk__it_range_branch(w, ev, flags, from, to))
 		return;
+	/* (the ring's entries marked in a transaction as the samples) */
 	if (w->lbr)
-		pk__it_lbr_branch(w, flags, from, to, ev);
+		pk__it_lbr_branch(w, w->in_tx && !(flags & PK_IP_FLAG_ASYNC) ?
+				  flags | PK_IP_FLAG_IN_TX : flags, from, to, ev);
 	if (w->it->opts.thread_stack || w->it->opts.callchain ||
 	    w->it->opts.add_callchain)
 		ts_event(w, flags, from, to, in ? in->size : 0);
@@ -629,10 +632,6 @@ static void unsynthesized(struct walk *w, const struct pk_pt_event *ev)
 			w->it->unsynth |= PK_ITRACE_UNSYNTH_TRANSACTIONS;
 		w->in_tx = ev->u.tsx.speculative;
 		break;
-	case PK_PT_EV_CFE:
-		if (o->intr_events)
-			w->it->unsynth |= PK_ITRACE_UNSYNTH_EVENTS;
-		break;
 	default:
 		break;
 	}
@@ -649,13 +648,17 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		state_at(w, ev->ip);
 
 	switch (ev->type) {
-	case PK_PT_EV_ENABLED:
+	case PK_PT_EV_ENABLED: {
+		struct pk_pt_insn last;
+
 		w->resync = false;
 		if (w->have_pend)
 			finish(w, branch_flags(&w->pend), 0, ev);
 		branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0,
-			  ev->ip, NULL, ev);
+			  ev->ip, pk__it_begin_insn(w, &last) ? &last : NULL,
+			  ev);
 		break;
+	}
 	case PK_PT_EV_DISABLED:
 		w->continuous = false;	/* perf: the period starts again */
 		w->tleft = 0;
@@ -973,4 +976,10 @@ void pk__it_ts_branch(struct walk *w, uint32_t flags, uint64_t from,
 void pk__it_chain(struct walk *w, struct pk_itrace_sample *s)
 {
 	synth_chain(w, s);
+}
+
+void pk__it_branch(struct walk *w, uint32_t flags, uint64_t from,
+		   uint64_t to, const struct pk_pt_event *ev)
+{
+	branch_at(w, flags, from, to, NULL, ev);
 }

@@ -214,7 +214,11 @@ static int synth_events(struct pk_itrace *it)
 	}
 	if (!err && o->intr_events && (it->pt.config & (1ull << 31))) {
 		a.config = 7;	/* PERF_SYNTH_INTEL_EVT */
-		err = add_synth(it, -1, &a, "evt");
+		err = add_synth(it, PK_ITRACE_EVT, &a, "evt");
+	}
+	if (!err && o->intr_events && it->info.cap_event_trace) {
+		a.config = 8;	/* PERF_SYNTH_INTEL_IFLAG_CHG */
+		err = add_synth(it, PK_ITRACE_IFLAG, &a, "iflag");
 	}
 	return err;
 }
@@ -264,6 +268,23 @@ static bool timeless(struct pk_itrace *it)
 	return false;
 }
 
+/* perf's cap_event_trace: the u64 after the filter string (its length
+ * at priv[16], the string NUL-padded to 8 bytes), when the record has
+ * one. */
+static bool cap_event_trace(const struct pk_record *rec)
+{
+	size_t n = (rec->size - 16) / 8, at;
+	uint64_t len;
+
+	if (n < 17)
+		return false;
+	len = RD64(rec->hdr, 16 + 8 * 16);
+	if (len > 8 * n)
+		return false;
+	at = 17 + (len ? (size_t)(len + 8) / 8 : 0);
+	return at < n && RD64(rec->hdr, 16 + 8 * at);
+}
+
 static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
 {
 	uint64_t *f = &it->info.pmu_type;
@@ -281,6 +302,7 @@ static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
 	for (size_t i = 0; i < n; i++)
 		f[i] = RD64(rec->hdr, 16 + 8 * i);
 	it->info.nr = (unsigned)n;
+	it->info.cap_event_trace = cap_event_trace(rec);
 	for (unsigned i = 0; i < na; i++)
 		if (pk_perfdata_attr(it->pd, i)->type == it->info.pmu_type) {
 			it->pt_attr = (int)i;

@@ -18,6 +18,7 @@ struct it_info {
 	uint64_t mtc_bit, mtc_freq_bits, tsc_ctc_n, tsc_ctc_d, cyc_bit;
 	uint64_t max_non_turbo_ratio;
 	unsigned nr;		/* fields present */
+	bool cap_event_trace;	/* perf's, after the filter string */
 	bool seen;
 };
 
@@ -67,6 +68,7 @@ struct walk {
 	bool lost;		/* an error, no instruction decoded since */
 	bool resync;		/* an error, the flow not taken up again */
 	bool in_tx;		/* inside a TSX transaction */
+	uint8_t iflag;		/* the interrupt flag (cap_event_trace) */
 	uint16_t pwre_payload;	/* the last PWRE at a FUP (synth.c) */
 	bool fup_walked;	/* ... an event at a FUP, walks then: */
 	uint64_t fup_walks;
@@ -264,6 +266,13 @@ void pk__it_ts_free(struct pk_itrace *it);
 /* synth.c: the ip of a CBR sample outside a PSB+ (where the flow
  * stands, as perf's), its flags and instruction bytes set in S. */
 uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s);
+/* decode.c: a branch state (samples, thread stack, last branches) */
+void pk__it_branch(struct walk *w, uint32_t flags, uint64_t from,
+		   uint64_t to, const struct pk_pt_event *ev);
+/* synth.c: perf's D flag (interrupts off) with cap_event_trace */
+void pk__it_iflag_flags(const struct walk *w, struct pk_itrace_sample *s);
+/* synth.c: a trace begin's instruction (perf's last walked; -F insn) */
+bool pk__it_begin_insn(struct walk *w, struct pk_pt_insn *in);
 /* synth.c, IPC: the pending branch IN ends (TAKEN) as a state of perf's
  * decoder: whether the state carries IPC; a sample of it given its
  * counts; the state done. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "base/base.h"
 #include <perfkit/itrace.h>
+#include <perfkit/pt_insn.h>
 
 void pk_itrace_set_default(struct pk_itrace_opts *o, bool no_sample)
 {
@@ -310,6 +311,48 @@ static uint32_t get32(const uint8_t *p)
 	return v;
 }
 
+/* perf_synth_intel_evt: type:5 reserved:2 ip:1 vector:8 evd_cnt:16 in a
+ * u32, then per EVD its type in a u64 and its payload. */
+static int evt_encode(const struct pk_itrace_sample *s, void *buf,
+		      size_t len)
+{
+	uint8_t b[4 + 16 * PK_PT_MAX_EVD];
+	unsigned n = s->u.evt.nevd < PK_PT_MAX_EVD ? s->u.evt.nevd :
+		     PK_PT_MAX_EVD;
+	size_t sz = 4 + 16 * (size_t)n;
+
+	memset(b, 0, sizeof(b));
+	put32(b, (uint32_t)(s->u.evt.type & 0x1f) |
+		 (uint32_t)(s->u.evt.ip & 1) << 7 |
+		 (uint32_t)s->u.evt.vector << 8 | (uint32_t)n << 16);
+	for (unsigned i = 0; i < n; i++) {
+		b[4 + 16 * i] = s->u.evt.evd_type[i];
+		memcpy(b + 12 + 16 * i, &s->u.evt.evd[i], 8);
+	}
+	memcpy(buf, b, len < sz ? len : sz);
+	return (int)sz;
+}
+
+static int evt_decode(const uint8_t *p, size_t size,
+		      struct pk_itrace_sample *s)
+{
+	uint32_t c = get32(p);
+	unsigned n = c >> 16;
+
+	if (size < 4 + 16 * (size_t)n)
+		return -EINVAL;
+	s->kind = PK_ITRACE_EVT;
+	s->u.evt.type = c & 0x1f;
+	s->u.evt.ip = (c >> 7) & 1;
+	s->u.evt.vector = (uint8_t)(c >> 8);
+	s->u.evt.nevd = (uint8_t)(n < PK_PT_MAX_EVD ? n : PK_PT_MAX_EVD);
+	for (unsigned i = 0; i < s->u.evt.nevd; i++) {
+		s->u.evt.evd_type[i] = p[4 + 16 * i];
+		memcpy(&s->u.evt.evd[i], p + 12 + 16 * i, 8);
+	}
+	return 0;
+}
+
 int pk_itrace_synth_encode(const struct pk_itrace_sample *s, void *buf,
 			   size_t len)
 {
@@ -317,6 +360,13 @@ int pk_itrace_synth_encode(const struct pk_itrace_sample *s, void *buf,
 
 	memset(b, 0, sizeof(b));
 	switch (s->kind) {
+	case PK_ITRACE_EVT:
+		return evt_encode(s, buf, len);
+	case PK_ITRACE_IFLAG:	/* iflag:1 via_branch:1 in a u32, branch_ip */
+		put32(b, (uint32_t)(s->u.iflag.iflag & 1) |
+			 (uint32_t)(s->u.iflag.via_branch & 1) << 1);
+		memcpy(b + 4, &s->u.iflag.branch_ip, 8);
+		break;
 	case PK_ITRACE_PSB:	/* reserved u32, offset u64 */
 		memcpy(b + 4, &s->u.psb.offset, 8);
 		break;
@@ -360,9 +410,17 @@ int pk_itrace_synth_decode(uint64_t config, const void *raw, size_t size,
 {
 	const uint8_t *p = raw;
 
+	if (config == 7 && size >= 4)	/* PERF_SYNTH_INTEL_EVT */
+		return evt_decode(p, size, s);
 	if (size < (config == 3 ? 4u : 12u))	/* exstop: 4 bytes */
 		return -EINVAL;
 	switch (config) {
+	case 8:		/* PERF_SYNTH_INTEL_IFLAG_CHG */
+		s->kind = PK_ITRACE_IFLAG;
+		s->u.iflag.iflag = get32(p) & 1;
+		s->u.iflag.via_branch = (get32(p) >> 1) & 1;
+		memcpy(&s->u.iflag.branch_ip, p + 4, 8);
+		return 0;
 	case 0:		/* PERF_SYNTH_INTEL_PTWRITE */
 		s->kind = PK_ITRACE_PTWRITE;
 		s->u.ptwrite.ip = get32(p) & 1;

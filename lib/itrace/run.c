@@ -55,7 +55,8 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 	struct walk *w = pk__zalloc(sizeof(*w));
 	struct pk_pt_config cfg;
 	PK_OPTS(pk_pt_insn_opts, io, .psb_events = 1, .perf_binding = 1,
-		.cyc_events = it->opts.ipc);
+		.cyc_events = it->opts.ipc,
+		.iflags_events = it->info.cap_event_trace);
 
 	if (!w)
 		return -ENOMEM;

@@ -164,6 +164,8 @@ static void fup_walk(struct walk *w, const struct pk_pt_event *ev)
 }
 
 static bool cycles(struct walk *w, const struct pk_pt_event *ev);
+static bool cfe(struct walk *w, const struct pk_pt_event *ev);
+static bool iflags(struct walk *w, const struct pk_pt_event *ev);
 
 bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 {
@@ -178,6 +180,9 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 	case PK_PT_EV_TSX:
 		if (!ev->u.tsx.aborted)
 			fup_walk(w, ev);
+		break;
+	case PK_PT_EV_CFE:
+		fup_walk(w, ev);
 		break;
 	default:
 		break;
@@ -194,9 +199,60 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 		return transaction(w, ev);
 	case PK_PT_EV_CYC:
 		return cycles(w, ev);
+	case PK_PT_EV_CFE:
+		return cfe(w, ev);
+	case PK_PT_EV_IFLAGS:
+		return iflags(w, ev);
 	default:
 		return false;
 	}
+}
+
+/* ---- I: event trace ---- */
+
+/* With tracing off perf's decoder stands at the branch that stopped it
+ * (its state's flags: none). */
+static void off_place(struct walk *w, struct pk_itrace_sample *s)
+{
+	pk__it_settle(w);
+	s->ip = w->pend.size ? w->pend.ip : 0;
+	insn_bytes(w, s, w->pend.size != 0);
+}
+
+/*
+ * A CFE (perf's evt sample): at its FUP, or where the flow stands when
+ * tracing is off. perf's state at a FUP no TIP follows, for a CFE
+ * without IP bit, is also a branch from the FUP to 0 (flags: none but
+ * the transaction's).
+ */
+static bool cfe(struct walk *w, const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+
+	if (ev->u.cfe.fup_branch) {
+		if (!ev->ip_suppressed)
+			pk__it_branch(w, w->in_tx ? PK_IP_FLAG_IN_TX : 0,
+				      ev->ip, 0, ev);
+		return true;
+	}
+	if (w->it->opts.intr_events && w->it->attr[PK_ITRACE_EVT] >= 0) {
+		pk__it_base(w, &s, PK_ITRACE_EVT, ev);
+		if (ev->ip_suppressed && !ev->u.cfe.ip_flag)
+			off_place(w, &s);
+		else
+			place(w, ev, &s);
+		if (ev->u.cfe.tx && s.ip)
+			s.flags |= PK_IP_FLAG_IN_TX;
+		s.u.evt.type = ev->u.cfe.type;
+		s.u.evt.ip = ev->u.cfe.ip_flag;
+		s.u.evt.vector = ev->u.cfe.vector;
+		s.u.evt.nevd = ev->u.cfe.nevd;
+		memcpy(s.u.evt.evd_type, ev->u.cfe.evd_type,
+		       sizeof(s.u.evt.evd_type));
+		memcpy(s.u.evt.evd, ev->u.cfe.evd, sizeof(s.u.evt.evd));
+		pk__it_emit(w, &s);
+	}
+	return true;
 }
 
 /* A CBR outside a PSB+: perf's decoder reports the change on its own
@@ -210,6 +266,43 @@ uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s)
 	insn_bytes(w, s, flags != 0);
 	s->flags = s->ip ? flags : 0;
 	return s->ip;
+}
+
+/* A trace begin's instruction bytes (-F insn): perf's decoder state
+ * keeps those of the last instruction it walked, the branch before the
+ * trace stopped (a syscall: 0f 05); none before the first walk. IN gets
+ * them; false when there are none to show. */
+bool pk__it_begin_insn(struct walk *w, struct pk_pt_insn *in)
+{
+	if (!w->it->opts.insn_bytes || !w->pend.size ||
+	    (w->fup_walked && w->fup_walks == w->walks))
+		return false;
+	*in = w->pend;
+	return pk_pt_image_read(w->img, in->ip, in->raw, in->size) == in->size;
+}
+
+/*
+ * A change of the interrupt flag (MODE.Exec; reported with
+ * cap_event_trace): perf's iflag samples of it are not made yet, said
+ * in one line; the flag is kept for the D of every sample's flags.
+ */
+static bool iflags(struct walk *w, const struct pk_pt_event *ev)
+{
+	if (ev->u.iflags.iflag != w->iflag && w->it->opts.intr_events)
+		w->it->unsynth |= PK_ITRACE_UNSYNTH_EVENTS;
+	w->iflag = ev->u.iflags.iflag;
+	return true;
+}
+
+/* perf's sample flags with cap_event_trace: D while interrupts are off
+ * (a power or ptwrite sample at ip 0 has no flags at all). */
+void pk__it_iflag_flags(const struct walk *w, struct pk_itrace_sample *s)
+{
+	if (!w->it->info.cap_event_trace || w->iflag)
+		return;
+	if (s->ip || s->kind == PK_ITRACE_BRANCHES ||
+	    s->kind == PK_ITRACE_INSTRUCTIONS)
+		s->flags |= PK_IP_FLAG_INTR_DISABLE;
 }
 
 /* ---- IPC: perf's cycle counts on branch and instruction samples ---- */

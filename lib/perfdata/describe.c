@@ -409,6 +409,16 @@ static void stat_config(const struct perf_event_header *h, struct pd_sb *s)
 	    (int)v[0], (int)v[2], (unsigned)v[1]);
 }
 
+/* The u64 after the filter string (at u64 index AT of N), perf's
+ * cap_event_trace, when the record has it. */
+static void cap_event_trace(const unsigned char *p, size_t n, size_t at,
+			    struct pd_sb *s)
+{
+	if (at < n)
+		pk__pd_sbf(s, "  Cap Event Trace     %d\n",
+			   (int)!!rd64((const char *)p + 8 * at));
+}
+
 /* perf's intel_pt_print_info: the Intel PT fields of an AUXTRACE_INFO
  * record (u64s after the type and a reserved u32), as far as the record
  * has them; perf reads none of a record too short for the per-cpu one. */
@@ -451,6 +461,7 @@ static void intel_pt_info(const struct perf_event_header *h, struct pd_sb *s)
 	len = v[16];
 	if (!len) {
 		pk__pd_sbf(s, "  %-20s\n", "Filter string");
+		cap_event_trace(p, n, 17, s);
 		return;
 	}
 	/* the string follows, NUL-padded to 8 bytes; perf stops at one
@@ -460,6 +471,7 @@ static void intel_pt_info(const struct perf_event_header *h, struct pd_sb *s)
 		return;
 	pk__pd_sbf(s, "  %-20s%s\n", "Filter string",
 		   (const char *)(p + 8 * 17));
+	cap_event_trace(p, n, 17 + (size_t)(len + 8) / 8, s);
 }
 
 static void user_rec(const struct perf_event_header *h, struct pd_sb *s)

@@ -716,6 +716,8 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->took_tip = false;
 	d->have_psb_ip = false;
 	d->have_cr2 = d->have_vmxq = d->have_vmxr = 0;
+	d->nevd = 0;
+	d->cfe_waiting = 0;
 	d->iflag = 0xff;	/* unknown until a MODE.Exec */
 	d->synced = false;
 	d->enabled = false;

@@ -76,6 +76,11 @@ struct pk_pt_insn_decoder {
 	/* EVD payloads waiting for their CFE */
 	uint64_t evd_cr2, evd_vmxq, evd_vmxr;
 	uint8_t have_cr2, have_vmxq, have_vmxr;
+	uint8_t nevd;			/* perf_binding: all, in order */
+	uint8_t cfe_waiting;		/* a CFE without IP for the next FUP */
+	struct qev cfe_wait;
+	uint8_t evd_type[PK_PT_MAX_EVD];
+	uint64_t evd[PK_PT_MAX_EVD];
 	int status_err;			/* PSB+ contradicted the flow ... */
 	uint64_t status_err_off;	/* ... here */
 	int ctx_err;			/* deferred context error ... */

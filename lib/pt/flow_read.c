@@ -239,6 +239,66 @@ static unsigned pt_fl_absorb_async(struct pk_pt_insn_decoder *d,
 	}
 }
 
+/* The EVDs met so far go with the CFE E. */
+static void pt_fl_cfe_evds(struct pk_pt_insn_decoder *d, struct qev *e)
+{
+	e->ev.u.cfe.nevd = d->nevd;
+	memcpy(e->ev.u.cfe.evd_type, d->evd_type, sizeof(d->evd_type));
+	memcpy(e->ev.u.cfe.evd, d->evd, sizeof(d->evd));
+	d->nevd = 0;
+}
+
+/* A FUP: the CFE kept aside for it goes ahead of the events waiting for
+ * it (perf's evt sample comes first in its state). */
+static void pt_fl_perf_cfe_fup(struct pk_pt_insn_decoder *d)
+{
+	unsigned at = 0;
+	struct qev e = d->cfe_wait;
+
+	if (!d->cfe_waiting || d->qn >= QMAX)
+		return;
+	d->cfe_waiting = 0;
+	e.ev.u.cfe.ip_flag = 1;
+	pt_fl_cfe_evds(d, &e);
+	while (at < d->qn && pk__pt_fl_qat(d, at)->bind != B_FUP)
+		at++;
+	for (unsigned i = d->qn; i-- > at;)
+		*pk__pt_fl_qat(d, i + 1) = *pk__pt_fl_qat(d, i);
+	*pk__pt_fl_qat(d, at) = e;
+	d->qn++;
+}
+
+/* perf's state at a FUP no TIP follows: a CFE without IP bit there is
+ * also a branch from the FUP to 0; a MODE.TSX at the same FUP takes
+ * the IP flag off its sample (perf's state flags are the TSX's). */
+static void pt_fl_perf_cfe_at_fup(struct pk_pt_insn_decoder *d)
+{
+	bool tsx = false, tx = false;
+
+	for (unsigned i = 0; i < d->qn; i++) {
+		const struct qev *e = pk__pt_fl_qat(d, i);
+
+		if (e->bind == B_FUP && e->ev.type == PK_PT_EV_TSX) {
+			tsx = true;
+			tx = e->ev.u.tsx.speculative && !e->ev.u.tsx.aborted;
+		}
+	}
+	for (unsigned i = 0, n = d->qn; i < n; i++) {
+		struct qev *e = pk__pt_fl_qat(d, i), b;
+
+		if (e->bind != B_FUP || e->ev.type != PK_PT_EV_CFE ||
+		    e->ev.u.cfe.ip_bit)
+			continue;
+		if (tsx)
+			e->ev.u.cfe.ip_flag = 0;
+		e->ev.u.cfe.tx = tx;
+		b = *e;		/* the branch: after the state's samples */
+		b.ev.u.cfe.fup_branch = 1;
+		if (d->qn < QMAX)
+			pt_fl_push_event(d, &b);
+	}
+}
+
 /* perf's decoder takes the FUP of a PTWRITE, EXSTOP or MWAIT as one that
  * no TIP follows (the next TIP is a branch of its own). */
 static bool pt_fl_perf_lone_fup(const struct pk_pt_insn_decoder *d,
@@ -246,7 +306,8 @@ static bool pt_fl_perf_lone_fup(const struct pk_pt_insn_decoder *d,
 {
 	return d->opts.perf_binding &&
 	       (e->ev.type == PK_PT_EV_PTWRITE || e->ev.type == PK_PT_EV_EXSTOP ||
-		e->ev.type == PK_PT_EV_MWAIT);
+		e->ev.type == PK_PT_EV_MWAIT ||
+		(e->ev.type == PK_PT_EV_CFE && e->ev.u.cfe.ip_bit));
 }
 
 static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
@@ -259,24 +320,29 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 	uint64_t fup_start = d->next_off;
 
 	pk__pt_fl_take(d);
+	if (d->opts.perf_binding)
+		pt_fl_perf_cfe_fup(d);
 	for (unsigned i = 0; i < d->qn; i++)
 		if (pk__pt_fl_qat(d, i)->bind == B_FUP &&
 		    (pk__pt_fl_qat(d, i)->ev.type == PK_PT_EV_TRIG ||
 		     (pk__pt_fl_qat(d, i)->ev.type == PK_PT_EV_TSX &&
 		      !pk__pt_fl_qat(d, i)->ev.u.tsx.aborted) ||
 		     (pk__pt_fl_qat(d, i)->ev.type == PK_PT_EV_CFE &&
+		      !d->opts.perf_binding &&
 		      !pt_fl_cfe_async(pk__pt_fl_qat(d, i)->ev.u.cfe.type)) ||
 		     pt_fl_perf_lone_fup(d, pk__pt_fl_qat(d, i)))) {
 			/* a TRIG's FUP only names the trigger's IP; a VM
 			 * entry's or IRET's names the instruction; a TSX
 			 * begin or commit names where it happened */
+			if (d->opts.perf_binding)
+				pt_fl_perf_cfe_at_fup(d);
 			pk__pt_fl_bind_waiting(d, B_FUP, from, false);
 			d->lib_off = fup_start;
 			for (unsigned k = 0; k < d->qn; k++) {
 				struct qev *c = pk__pt_fl_qat(d, k);
 
 				if (c->ev.type == PK_PT_EV_CFE && d->enabled &&
-				    c->bind == B_IP && c->bind_ip == from &&
+				    !d->opts.perf_binding && c->bind == B_IP && c->bind_ip == from &&
 				    !pt_fl_cfe_async(c->ev.u.cfe.type)) {
 					/* its PIP/VMCS go with it */
 					c->bind = B_INSN;
@@ -686,6 +752,8 @@ static void pt_fl_ovf_reset(struct pk_pt_insn_decoder *d)
 	d->q_mode = PK_PT_MODE_UNKNOWN;
 	pk__pt_fl_flush_held(d);
 	pk__pt_fl_bind_waiting(d, B_FUP, 0, true);
+	d->cfe_waiting = 0;	/* perf clears its FUP events */
+	d->nevd = 0;
 	for (unsigned i = 0; i < d->qn; i++)
 		if (pk__pt_fl_qat(d, i)->bind == B_TIP ||
 		    pk__pt_fl_qat(d, i)->bind == B_COUNT)
@@ -792,10 +860,27 @@ static void pt_fl_ctx_error(struct pk_pt_insn_decoder *d)
 	pt_fl_push_event(d, &e);
 }
 
+/* perf's decoder keeps every EVD, in order, for the next CFE: no
+ * context errors. */
+static void pt_fl_on_evd_perf(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p = &d->next;
+
+	if (d->nevd < PK_PT_MAX_EVD) {
+		/* (perf's 6 type bits: the packet's 5 and one more) */
+		d->evd_type[d->nevd] = (uint8_t)(pt_fl_raw(d, 2, 1) & 0x3f);
+		d->evd[d->nevd++] = p->u.evd.payload;
+	}
+	pk__pt_fl_take(d);
+}
+
 static void pt_fl_on_evd(struct pk_pt_insn_decoder *d)
 {
 	const struct pk_pt_packet *p = &d->next;
 	uint64_t v = p->u.evd.payload;
+
+	if (d->opts.perf_binding)
+		return pt_fl_on_evd_perf(d);
 
 	switch (p->u.evd.type) {
 	case 0:
@@ -822,11 +907,55 @@ static void pt_fl_on_evd(struct pk_pt_insn_decoder *d)
 	pk__pt_fl_take(d);
 }
 
+/*
+ * perf's decoder: any CFE type; one with its IP bit takes the FUP right
+ * after it (none: the CFE is lost) as a FUP no TIP follows; one without
+ * is an event where the flow stands with tracing off, else it waits for
+ * the next FUP (whatever follows that). The EVDs before it go with it.
+ */
+static void pt_fl_on_cfe_perf(struct pk_pt_insn_decoder *d)
+{
+	struct pk_pt_packet p = d->next;
+	const struct pk_pt_packet *f;
+	struct qev e;
+
+	pk__pt_fl_take(d);
+	d->cfe_waiting = 0;	/* perf keeps one: the last */
+	if (p.u.cfe.ip) {
+		f = pk__pt_fl_peek(d, false);
+		if (!f || f->type != PK_PT_FUP)
+			return;
+	}
+	pk__pt_fl_new_ev(&e, PK_PT_EV_CFE,
+			 p.u.cfe.ip || d->enabled ? B_FUP : B_NOW);
+	e.ev.u.cfe.type = p.u.cfe.type;
+	e.ev.u.cfe.vector = p.u.cfe.vector;
+	if (!p.u.cfe.ip && d->enabled) {
+		/* kept aside (the queue would wait): the last one, its
+		 * EVDs those met up to its FUP */
+		d->cfe_wait = e;
+		d->cfe_waiting = 1;
+		return;
+	}
+	e.ev.ip_suppressed = !p.u.cfe.ip && !d->enabled;
+	e.ev.u.cfe.type = p.u.cfe.type;
+	e.ev.u.cfe.vector = p.u.cfe.vector;
+	e.ev.u.cfe.ip_flag = p.u.cfe.ip;
+	e.ev.u.cfe.ip_bit = p.u.cfe.ip;
+	pt_fl_cfe_evds(d, &e);
+	pt_fl_push_event(d, &e);
+	if (e.bind == B_NOW)
+		pt_fl_ahead_of_fup(d);
+}
+
 static void pt_fl_on_cfe(struct pk_pt_insn_decoder *d)
 {
 	const struct pk_pt_packet *p = &d->next;
 	uint8_t t = p->u.cfe.type, bind;
 	struct qev e;
+
+	if (d->opts.perf_binding)
+		return pt_fl_on_cfe_perf(d);
 
 	if ((d->have_cr2 && t != 1) ||
 	    ((d->have_vmxq || d->have_vmxr) && t != 8 && t != 9))

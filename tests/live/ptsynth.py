@@ -24,7 +24,11 @@ TIP's target; "fup" is a FUP of that target (6-byte IP). Items:
   fup                 FUP of the TIP's target
   raw:HEX             bytes as given
 --config BITS: or-ed into the intel_pt attr's config (e.g. 0x10 pwr_evt,
-0x1000 ptw, 0x20 fup_on_ptw).
+0x1000 ptw, 0x20 fup_on_ptw, 0x80000000 event_trace).
+--at pgdN:ITEMS puts the items after the N-th TIP.PGD (tracing off).
+--cap-event-trace V: AUXTRACE_INFO gets the u64 perf reads after the
+filter string (its cap_event_trace), the records and the AUXTRACE index
+after it moved.
 """
 import os
 import shutil
@@ -135,7 +139,7 @@ def item_bytes(it, target):
 
 def insert(pt, ats):
     out = bytearray()
-    i, last, ntip = 0, 0, 0
+    i, last, ntip, npgd = 0, 0, 0, 0
     while i < len(pt):
         n = plen(pt, i)
         if not n:
@@ -148,8 +152,14 @@ def insert(pt, ats):
                 for it in ats.get(ntip, []):
                     out += item_bytes(it, last)
                 ntip += 1
+            if c & 0x1f == 0x01:
+                for it in ats.get("pgd%d" % npgd, []):
+                    out += item_bytes(it, last)
+                npgd += 1
         i += n
-    missing = [k for k in ats if k >= ntip]
+    missing = [k for k in ats if isinstance(k, int) and k >= ntip]
+    missing += [k for k in ats if not isinstance(k, int) and
+                int(k[3:]) >= npgd]
     if missing:
         sys.exit("ptsynth: only %d TIPs" % ntip)
     return bytes(out)
@@ -165,17 +175,57 @@ def patch_config(path, bits):
         f.write(struct.pack("<Q", cfg | bits))
 
 
+def add_info_u64(path, val):
+    """Appends VAL to the AUXTRACE_INFO record (type 70); what follows it
+    moves 8 bytes on: the data size, the feature table's offsets and the
+    AUXTRACE index's record offsets (mkperf's layout: features after the
+    data)."""
+    with open(path, "rb") as f:
+        b = bytearray(f.read())
+    data_off, data_size = struct.unpack_from("<QQ", b, 40)
+    i = data_off
+    while i < data_off + data_size:
+        typ, misc, size = struct.unpack_from("<IHH", b, i)
+        if typ == 70:
+            break
+        i += size
+    else:
+        sys.exit("ptsynth: no AUXTRACE_INFO")
+    at = i + size
+    struct.pack_into("<H", b, i + 6, size + 8)
+    b[at:at] = struct.pack("<Q", val)
+    struct.pack_into("<Q", b, 48, data_size + 8)
+    feats = [k for k in range(256) if b[72 + k // 8] >> (k % 8) & 1]
+    tab = data_off + data_size + 8
+    for j, feat in enumerate(feats):
+        off, sz = struct.unpack_from("<QQ", b, tab + 16 * j)
+        struct.pack_into("<Q", b, tab + 16 * j, off + 8)
+        if feat == 18:          # HEADER_AUXTRACE: nr, {offset, size}...
+            o = off + 8
+            nr, = struct.unpack_from("<Q", b, o)
+            for e in range(nr):
+                eo, = struct.unpack_from("<Q", b, o + 8 + 16 * e)
+                if eo >= at:
+                    struct.pack_into("<Q", b, o + 8 + 16 * e, eo + 8)
+    with open(path, "wb") as f:
+        f.write(b)
+
+
 def main():
     av = sys.argv[1:]
     if len(av) < 2:
         sys.exit(__doc__)
     prefix, out = av[0], av[1]
-    ats, cfg, extra = {}, 0, []
+    ats, cfg, extra, cap = {}, 0, [], None
     k = 2
     while k < len(av):
         if av[k] == "--at":
             n, _, items = av[k + 1].partition(":")
-            ats.setdefault(int(n), []).extend(items.split(","))
+            key = n if n.startswith("pgd") else int(n)
+            ats.setdefault(key, []).extend(items.split(","))
+            k += 2
+        elif av[k] == "--cap-event-trace":
+            cap = int(av[k + 1], 0)
             k += 2
         elif av[k] == "--config":
             cfg |= int(av[k + 1], 0)
@@ -203,6 +253,8 @@ def main():
         shutil.rmtree(tmp)
     if cfg:
         patch_config(out, cfg)
+    if cap is not None:
+        add_info_u64(out, cap)
 
 
 if __name__ == "__main__":

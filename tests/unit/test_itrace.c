@@ -181,6 +181,48 @@ static void test_synth(void)
 	T_CHECK("synth_not_synth", pk_itrace_synth_encode(&s, buf, sizeof(buf)) == -EINVAL);
 }
 
+/* evt and iflag payloads: perf's bit fields, EVDs in order */
+static void test_synth_evt(void)
+{
+	struct pk_itrace_sample s, r;
+	uint8_t buf[96];
+	int n;
+
+	memset(&s, 0, sizeof(s));
+	s.kind = PK_ITRACE_EVT;
+	s.u.evt.type = 9;
+	s.u.evt.ip = 1;
+	s.u.evt.vector = 32;
+	s.u.evt.nevd = 2;
+	s.u.evt.evd_type[0] = 2;
+	s.u.evt.evd[0] = 0x1234;
+	s.u.evt.evd_type[1] = 63;
+	s.u.evt.evd[1] = 0xaa00000000000000ull;
+	n = pk_itrace_synth_encode(&s, buf, sizeof(buf));
+	memset(&r, 0, sizeof(r));
+	T_CHECK("synth_evt", n == 36 && buf[0] == 0x89 && buf[1] == 32 &&
+		buf[2] == 2 && buf[4] == 2 && buf[20] == 63 &&
+		!pk_itrace_synth_decode(7, buf, (size_t)n, &r) &&
+		r.kind == PK_ITRACE_EVT && r.u.evt.type == 9 && r.u.evt.ip &&
+		r.u.evt.vector == 32 && r.u.evt.nevd == 2 &&
+		r.u.evt.evd_type[1] == 63 &&
+		r.u.evt.evd[1] == 0xaa00000000000000ull &&
+		r.u.evt.evd[0] == 0x1234);
+	T_CHECK("synth_evt_short",
+		pk_itrace_synth_decode(7, buf, 20, &r) == -EINVAL &&
+		pk_itrace_synth_decode(7, buf, 3, &r) == -EINVAL);
+	s.kind = PK_ITRACE_IFLAG;
+	s.u.iflag.iflag = 1;
+	s.u.iflag.via_branch = 1;
+	s.u.iflag.branch_ip = 0x401000;
+	n = pk_itrace_synth_encode(&s, buf, sizeof(buf));
+	memset(&r, 0, sizeof(r));
+	T_CHECK("synth_iflag", n == 12 && buf[0] == 3 &&
+		!pk_itrace_synth_decode(8, buf, (size_t)n, &r) &&
+		r.kind == PK_ITRACE_IFLAG && r.u.iflag.iflag &&
+		r.u.iflag.via_branch && r.u.iflag.branch_ip == 0x401000);
+}
+
 /* ---- a whole decode ---- */
 
 #define BASE 0x400000ull
@@ -621,6 +663,7 @@ int main(void)
 {
 	test_parse();
 	test_synth();
+	test_synth_evt();
 	test_decode();
 	test_ranges();
 	return t_exit();
