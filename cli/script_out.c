@@ -107,6 +107,13 @@ struct out {
 	size_t side_cap;
 	bool have_side;
 	bool pt_info;           /* an Intel PT AUXTRACE_INFO was read */
+	bool filtering;         /* a sample filter is set */
+	/* the thread name of the last synthesized sample's tid, as of the
+	 * records read so far (REC_EPOCH counts them) */
+	uint64_t rec_epoch, cc_epoch;
+	uint32_t cc_tid;
+	const char *cc_comm;
+	bool cc_valid;
 	/* AUX records, and those that lost data, had gaps, collided */
 	uint64_t aux_n, aux_lost, aux_partial, aux_collision;
 };
@@ -431,6 +438,12 @@ static int setup(struct out *s)
 						SF_SYMOFFSET | SF_DSO);
 				break;
 			}
+	}
+	{
+		const struct script_filter *fl = &s->o->filt;
+
+		s->filtering = fl->tstart || fl->tend || fl->cpus ||
+			       fl->nr_pids || fl->nr_tids || fl->nr_comms;
 	}
 	s->ready = true;
 	return 0;
@@ -1088,7 +1101,7 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 		snprintf(commbuf, sizeof(commbuf), ":%d", (int)sm->tid);
 		comm = commbuf;
 	}
-	if (!script_filter_pass(flt, sm, comm))
+	if (s->filtering && !script_filter_pass(flt, sm, comm))
 		return 0;
 
 	bool cc = s->use_callchain && e->callchain;
@@ -1106,7 +1119,8 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 		o->len += hc->len;
 		goto head_done;
 	}
-	put_start(s, f, sm, comm, cc);
+	if (f & (SF_COMM | SF_PID | SF_TID | SF_CPU | SF_TIME))
+		put_start(s, f, sm, comm, cc);
 	if (f & SF_PERIOD) {
 		/* without PERF_SAMPLE_PERIOD perf shows the attr's period */
 		ob_num(o, (sm->sample_type & PERF_SAMPLE_PERIOD) ? sm->period :
@@ -1186,11 +1200,11 @@ head_done:
 		script_put_brstack(s->sess, f, sm, ob_put_cb, o);
 	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
 		put_mem_tail(s, f, sm);
-	if (bts)
+	if (bts && (f & SF_IPC))
 		put_ipc(s, f, s->cur);
-	if (s->cur)
+	if (s->cur && (f & (SF_INSN | SF_INSNLEN)))
 		put_insn(s, f, s->cur);
-	if (!bts)
+	if (!bts && (f & SF_IPC))
 		put_ipc(s, f, s->cur);
 	ob_ch(o, '\n');
 	return o->err;
@@ -1296,8 +1310,14 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	rec.misc = is->cpumode;
 	rec.attr = (int)attr;
 	s->cur = is;
-	err = print_sample(s, &rec, (int)attr, sm,
-			   pk_session_comm(s->sess, (uint32_t)is->tid));
+	if (!s->cc_valid || s->cc_tid != (uint32_t)is->tid ||
+	    s->cc_epoch != s->rec_epoch) {
+		s->cc_comm = pk_session_comm(s->sess, (uint32_t)is->tid);
+		s->cc_tid = (uint32_t)is->tid;
+		s->cc_epoch = s->rec_epoch;
+		s->cc_valid = true;
+	}
+	err = print_sample(s, &rec, (int)attr, sm, s->cc_comm);
 	s->cur = NULL;
 	return err;
 }
@@ -1519,6 +1539,7 @@ static int on_record(void *ctx, struct pk_session *sess,
 	struct out *s = ctx;
 	int err;
 
+	s->rec_epoch++;		/* (thread names may change with it) */
 	if (rec->type == PERF_RECORD_AUX && rec->size >= 32) {
 		uint64_t fl;
 

@@ -60,7 +60,7 @@ static bool kernel_ip(uint64_t ip)
 
 static void emit(struct walk *w, struct pk_itrace_sample *s)
 {
-	if (w->err || pk__it_skip(w, s))
+	if (w->err || (w->it->opts.initial_skip && pk__it_skip(w, s)))
 		return;
 	if (w->rg.on && pk__it_range_drop(w, s))
 		return;
@@ -73,7 +73,8 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 	if (w->in_tx && s->kind <= PK_ITRACE_BRANCHES &&
 	    !(s->flags & PK_IP_FLAG_ASYNC))
 		s->flags |= PK_IP_FLAG_IN_TX;	/* perf: inside a transaction */
-	pk__it_iflag_flags(w, s);
+	if (w->it->info.cap_event_trace)
+		pk__it_iflag_flags(w, s);
 	if (w->npend > w->pend_head ||
 	    (!w->it->timeless && w->tsc > w->limit)) {
 		/* past the time decoded up to: later, in order */
@@ -207,7 +208,8 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 		s.insn_len = in->size;
 		memcpy(s.insn, in->raw, in->size < 16 ? in->size : 16);
 	}
-	pk__it_ipc(w, &s);
+	if (w->it->opts.ipc || w->it->opts.approx_ipc)
+		pk__it_ipc(w, &s);
 	emit(w, &s);
 }
 
@@ -252,7 +254,8 @@ static unsigned call_chain(struct walk *w, uint64_t ip)
  * intel_pt_prep_sample). */
 static void synth_chain(struct walk *w, struct pk_itrace_sample *s)
 {
-	pk__it_lbr_sample(w, s);	/* and l their last branches */
+	if (w->lbr)
+		pk__it_lbr_sample(w, s);	/* and l their last branches */
 	if (!w->chain)
 		return;
 	s->nr_callchain = call_chain(w, s->ip);
@@ -275,10 +278,12 @@ static void isample(struct walk *w, const struct pk_pt_insn *in,
 	s.insn_cnt = w->cnt;
 	s.insn_len = in->size;
 	memcpy(s.insn, in->raw, in->size < 16 ? in->size : 16);
-	synth_chain(w, &s);
+	if (w->chain || w->lbr)	/* (g, l) */
+		synth_chain(w, &s);
 	w->cnt = 0;
 	w->isamp = false;
-	pk__it_ipc(w, &s);
+	if (w->it->opts.ipc || w->it->opts.approx_ipc)
+		pk__it_ipc(w, &s);
 	emit(w, &s);
 }
 
