@@ -255,7 +255,7 @@ FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o)
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	      -Iinclude -Ilib -D_GNU_SOURCE $(TE_CFLAGS) -std=gnu11
+	      -Iinclude -Ilib -D_GNU_SOURCE $(TE_CFLAGS) -std=gnu11 -MMD -MP
 
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -283,4 +283,6 @@ clean:
 	rm -rf build build-asan build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+# (the fuzz objects too: a changed header rebuilds them)
+-include $(shell find build-fuzz/obj -name '*.d' 2>/dev/null)
 .SECONDARY:
