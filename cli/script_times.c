@@ -21,12 +21,12 @@ static bool overlap(const struct cli_time_ranges *t)
 	return false;
 }
 
-int script_filter_times(struct script_filter *f, const char *arg)
+/* The ranges of ARG (percentages of FIRST..LAST) into F. */
+static int set_ranges(struct script_filter *f, const char *arg,
+		      uint64_t first, uint64_t last)
 {
-	f->time_str = arg;
-	if (strchr(arg, '%'))
-		return 0;	/* needs the file: script_filter_file */
-	if (cli_time_ranges_parse(&f->tr, arg, 0, 0) || overlap(&f->tr)) {
+	if (cli_time_ranges_parse(&f->tr, arg, first, last) ||
+	    overlap(&f->tr)) {
 		fprintf(stderr, "Invalid time string\n");
 		return -EINVAL;
 	}
@@ -35,6 +35,14 @@ int script_filter_times(struct script_filter *f, const char *arg)
 		f->tend = f->tr.r[0][1];
 	}
 	return 0;
+}
+
+int script_filter_times(struct script_filter *f, const char *arg)
+{
+	f->time_str = arg;
+	if (strchr(arg, '%'))
+		return 0;	/* needs the file: script_filter_file */
+	return set_ranges(f, arg, 0, 0);
 }
 
 int script_filter_file(struct script_filter *f, struct pk_perfdata *pd)
@@ -52,16 +60,7 @@ int script_filter_file(struct script_filter *f, struct pk_perfdata *pd)
 			"(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n");
 		return -EINVAL;
 	}
-	if (cli_time_ranges_parse(&f->tr, f->time_str, first, last) ||
-	    overlap(&f->tr)) {
-		fprintf(stderr, "Invalid time string\n");
-		return -EINVAL;
-	}
-	if (f->tr.n == 1) {
-		f->tstart = f->tr.r[0][0];
-		f->tend = f->tr.r[0][1];
-	}
-	return 0;
+	return set_ranges(f, f->time_str, first, last);
 }
 
 int script_filter_itrace(const struct script_filter *f, struct pk_itrace *it)

@@ -115,19 +115,24 @@ static void qbase(struct walk *w, struct pk_itrace_sample *s, int kind)
 /* An IP the trace reached: an instruction sample of period 1 (perf does
  * not apply the period when it does not walk the code); ADDR and FLAGS
  * those of the event there (an asynchronous branch's target). */
-static void hop_isample(struct walk *w, uint64_t ip, uint64_t addr,
-			uint32_t flags)
+static void hop_at(struct walk *w, int kind, uint64_t ip, uint64_t addr,
+		   uint32_t flags)
 {
 	struct pk_itrace_sample s;
 
-	if (!w->it->opts.instructions)
-		return;
-	qbase(w, &s, PK_ITRACE_INSTRUCTIONS);
+	qbase(w, &s, kind);
 	s.ip = ip;
 	s.addr = addr;
 	s.flags = flags;
 	pk__it_chain(w, &s);
 	pk__it_emit(w, &s);
+}
+
+static void hop_isample(struct walk *w, uint64_t ip, uint64_t addr,
+			uint32_t flags)
+{
+	if (w->it->opts.instructions)
+		hop_at(w, PK_ITRACE_INSTRUCTIONS, ip, addr, flags);
 }
 
 static void hop_sample(struct walk *w, uint64_t ip)
@@ -139,17 +144,9 @@ static void hop_sample(struct walk *w, uint64_t ip)
 static void hop_tx(struct walk *w, uint64_t ip, uint64_t addr,
 		   uint32_t flags)
 {
-	struct pk_itrace_sample s;
-
-	if (!w->it->opts.transactions ||
-	    w->it->attr[PK_ITRACE_TRANSACTIONS] < 0)
-		return;
-	qbase(w, &s, PK_ITRACE_TRANSACTIONS);
-	s.ip = ip;
-	s.addr = addr;
-	s.flags = flags;
-	pk__it_chain(w, &s);
-	pk__it_emit(w, &s);
+	if (w->it->opts.transactions &&
+	    w->it->attr[PK_ITRACE_TRANSACTIONS] >= 0)
+		hop_at(w, PK_ITRACE_TRANSACTIONS, ip, addr, flags);
 }
 
 /* A branch FROM -> TO with FLAGS, if the branch filter lets it. */
