@@ -296,13 +296,11 @@ static void finish(struct walk *w, uint32_t flags, uint64_t to,
 	bool taken = !(p->iclass == PK_PT_IC_COND_JUMP &&
 		       to == p->ip + p->size);
 
-	struct pk_pt_event at;
-
-	if (!ev) {	/* as of the branch's own query */
-		memset(&at, 0, sizeof(at));
-		at.tsc = w->pend_tsc;
-		at.has_tsc = w->pend_tsc != 0;
-		ev = &at;
+	if (!ev) {	/* as of the branch's own query (an event zeroed
+			 * once: no memset per branch) */
+		w->pend_ev.tsc = w->pend_tsc;
+		w->pend_ev.has_tsc = w->pend_tsc != 0;
+		ev = &w->pend_ev;
 	}
 	w->have_pend = false;
 	if (w->it->opts.ipc || w->it->opts.approx_ipc)

@@ -83,6 +83,7 @@ struct walk {
 	uint64_t t_now;		/* the decoder's time before the step */
 	uint64_t t_step;	/* ... and after it (its branch's query) */
 	uint64_t pend_tsc;	/* the pending branch's time */
+	struct pk_pt_event pend_ev; /* ... as an event (only its time set) */
 	/* a PSB+ (and its CBR) read ahead of the flow: perf shows it
 	 * just before the instruction at the PSB+'s FUP */
 	struct pk_pt_event def[8];
