@@ -36,7 +36,8 @@ struct ob {
 /* Formatted "ip sym+off (dso)" texts by (pid, ip, cpumode, fields) and
  * the session's generation for that process: one cache line pair per
  * entry, the text inline when short (most are), else in an arena. */
-#define LC_SIZE (1 << 15)
+#define LC_BITS 15
+#define LC_SIZE (1 << LC_BITS)
 #define LC_ARENA (8u << 20)
 #define LC_INLINE 96
 struct lcent {
@@ -606,7 +607,7 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	struct pk_location l;
 	uint64_t h = (ip ^ ((uint64_t)pid << 32) ^ ((uint64_t)cpumode << 60) ^ f) *
 		     0x9e3779b97f4a7c15ull;
-	struct lcent *e = &lc->e[(h >> 49) ^ unwound];
+	struct lcent *e = &lc->e[(h >> (64 - LC_BITS)) ^ unwound];
 	uint8_t cmkey = (uint8_t)(cpumode | (unwound ? 0x80 : 0) |
 				  (dso_addr ? 0x40 : 0));
 	struct pk_inline_frame nm[64];
