@@ -304,7 +304,13 @@ static int hop_fup(struct walk *w)
 		hop_branch(w, f, from, 0);
 		return 0;
 	}
-	return PK_PT_ERR_BAD_PACKET;
+	/* a FUP no TIP follows (an event's: PTWRITE, EXSTOP...): the IP
+	 * alone, and the packet after it taken at the next step */
+	hop_sample(w, from);
+	k->held = p;
+	k->held_off = 0;
+	k->have_held = true;
+	return 0;
 }
 
 /* MODE.TSX with its FUP (P: the packet after the MODE.TSX): an abort

@@ -87,6 +87,8 @@ for f in ptw.data ptw.tsc.data; do
 	live i1iw "$f" --itrace=i1iw
 	live cwg "$f" --itrace=cwg
 	live w-fields "$f" --itrace=w -F +flags,+addr,+ip,+sym,+insn,+insnlen
+	live q-i "$f" --itrace=iq
+	live q-b "$f" --itrace=bq
 done
 for f in pwr.data pwr.tsc.data; do
 	live p "$f" --itrace=p
@@ -95,6 +97,7 @@ for f in pwr.data pwr.tsc.data; do
 	live i1ip "$f" --itrace=i1ip
 	live cpg "$f" --itrace=cpg
 	live p-fields "$f" --itrace=p -F +flags,+addr,+ip,+sym,+insn
+	live q-i "$f" --itrace=iq
 done
 for f in both.data both.tsc.data; do
 	live pw "$f" --itrace=pw
@@ -110,6 +113,7 @@ for f in tsx.data tsx.tsc.data; do
 	live call-ret-trace "$f" --call-ret-trace
 	live xg "$f" --itrace=xg
 	live wx-flags "$f" --itrace=wx -F +flags
+	live q-ibx-flags "$f" --itrace=ibxq -F +flags
 	live xl "$f" --itrace=xl -F +brstack
 done
 for f in cbr.data cbr.tsc.data; do
