@@ -139,7 +139,8 @@ struct pk_pt_event {
 	union {
 		struct { uint8_t resumed; } enabled;
 		struct { uint64_t cr3; uint8_t nr; } paging;
-		struct { uint8_t mode, iflag; } exec_mode;
+		/* fup: (perf_binding) at a FUP no TIP follows */
+		struct { uint8_t mode, iflag, fup; } exec_mode;
 		struct { uint8_t speculative, aborted; } tsx;
 		struct { uint64_t base; } vmcs;
 		struct { uint32_t hints, ext; } mwait;
@@ -151,7 +152,7 @@ struct pk_pt_event {
 		struct { uint8_t ratio; } cbr;
 		struct { uint64_t payload; } mnt;
 		struct { uint8_t trbv, mult, icntv; uint16_t icnt; } trig;
-		struct { uint8_t iflag; } iflags;
+		struct { uint8_t iflag, fup; } iflags;
 		struct { uint64_t offset; } psb;
 		struct { uint64_t cycles; } cyc;
 		struct {

@@ -268,12 +268,22 @@ static void isample(struct walk *w, const struct pk_pt_insn *in,
 		    uint32_t flags, uint64_t to, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
+	uint8_t keep = 0xff;
 
 	base(w, &s, PK_ITRACE_INSTRUCTIONS, ev ? ev->tsc : 0,
 	     ev && ev->has_tsc);
 	s.ip = in->ip;
 	s.addr = to;
 	s.flags = flags;
+	if (w->fup_iflags) {	/* (D by the flag before the change) */
+		if (in->ip == w->fup_iflags_ip &&
+		    w->walks == w->fup_iflags_walks + 1) {
+			s.flags |= w->fup_iflags;
+			keep = w->iflag;
+			w->iflag = !(w->fup_iflags & PK_IP_FLAG_INTR_DISABLE);
+		}
+		w->fup_iflags = 0;
+	}
 	s.period = w->cnt;
 	s.insn_cnt = w->cnt;
 	s.insn_len = in->size;
@@ -285,6 +295,8 @@ static void isample(struct walk *w, const struct pk_pt_insn *in,
 	if (w->it->opts.ipc || w->it->opts.approx_ipc)
 		pk__it_ipc(w, &s);
 	emit(w, &s);
+	if (keep <= 1)
+		w->iflag = keep;
 }
 
 /* The pending branch ended with FLAGS going to TO (EV: the event that
@@ -653,13 +665,17 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 	switch (ev->type) {
 	case PK_PT_EV_ENABLED: {
 		struct pk_pt_insn last;
+		uint32_t pge_flags;
 
 		w->resync = false;
 		if (w->have_pend)
 			finish(w, branch_flags(&w->pend), 0, ev);
-		branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0,
-			  ev->ip, pk__it_begin_insn(w, &last) ? &last : NULL,
-			  ev);
+		pge_flags = pk__it_pge_iflag(w, ev);
+		branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN |
+			  pge_flags, 0, ev->ip,
+			  pk__it_begin_insn(w, &last) ? &last : NULL, ev);
+		if (pge_flags)
+			w->iflag = !w->iflag;
 		break;
 	}
 	case PK_PT_EV_DISABLED:
@@ -703,6 +719,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		break;
 	case PK_PT_EV_PSB:
 		settle(w);
+		if (w->dec->iflag <= 1)	/* a PSB+'s MODE.Exec: no change */
+			w->iflag = w->dec->iflag;
 		if (w->rg.on && pk__it_range_psb(w, ev) &&
 		    w->it->opts.pwr_events)
 			break;
@@ -979,6 +997,12 @@ void pk__it_ts_branch(struct walk *w, uint32_t flags, uint64_t from,
 void pk__it_chain(struct walk *w, struct pk_itrace_sample *s)
 {
 	synth_chain(w, s);
+}
+
+void pk__it_finish(struct walk *w, uint32_t flags, uint64_t to,
+		   const struct pk_pt_event *ev)
+{
+	finish(w, flags, to, ev);
 }
 
 void pk__it_branch(struct walk *w, uint32_t flags, uint64_t from,

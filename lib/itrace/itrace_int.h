@@ -69,6 +69,10 @@ struct walk {
 	bool resync;		/* an error, the flow not taken up again */
 	bool in_tx;		/* inside a TSX transaction */
 	uint8_t iflag;		/* the interrupt flag (cap_event_trace) */
+	/* an iflag change at a FUP: the flags an instruction sample of the
+	 * FUP's instruction, next walked, takes (perf's same state) */
+	uint32_t fup_iflags;
+	uint64_t fup_iflags_ip, fup_iflags_walks;
 	uint16_t pwre_payload;	/* the last PWRE at a FUP (synth.c) */
 	bool fup_walked;	/* ... an event at a FUP, walks then: */
 	uint64_t fup_walks;
@@ -268,10 +272,14 @@ void pk__it_ts_free(struct pk_itrace *it);
  * stands, as perf's), its flags and instruction bytes set in S. */
 uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s);
 /* decode.c: a branch state (samples, thread stack, last branches) */
+/* the pending branch ended with FLAGS going to TO */
+void pk__it_finish(struct walk *w, uint32_t flags, uint64_t to,
+		   const struct pk_pt_event *ev);
 void pk__it_branch(struct walk *w, uint32_t flags, uint64_t from,
 		   uint64_t to, const struct pk_pt_event *ev);
 /* synth.c: perf's D flag (interrupts off) with cap_event_trace */
 void pk__it_iflag_flags(const struct walk *w, struct pk_itrace_sample *s);
+uint32_t pk__it_pge_iflag(struct walk *w, const struct pk_pt_event *ev);
 /* synth.c: a trace begin's instruction (perf's last walked; -F insn) */
 bool pk__it_begin_insn(struct walk *w, struct pk_pt_insn *in);
 /* synth.c, IPC: the pending branch IN ends (TAKEN) as a state of perf's

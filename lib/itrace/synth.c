@@ -283,15 +283,90 @@ bool pk__it_begin_insn(struct walk *w, struct pk_pt_insn *in)
 
 /*
  * A change of the interrupt flag (MODE.Exec; reported with
- * cap_event_trace): perf's iflag samples of it are not made yet, said
- * in one line; the flag is kept for the D of every sample's flags.
+ * cap_event_trace), perf's iflag sample: at a FUP no TIP follows (non
+ * branch: at the FUP, after the branch to it), else at the branch whose
+ * TIP the MODE.Exec came before (via branch: from it to its target;
+ * that branch's samples flagged t too). D while the flag was 0.
  */
 static bool iflags(struct walk *w, const struct pk_pt_event *ev)
 {
-	if (ev->u.iflags.iflag != w->iflag && w->it->opts.intr_events)
-		w->it->unsynth |= PK_ITRACE_UNSYNTH_EVENTS;
+	struct pk_itrace_sample s;
+	uint32_t flags = PK_IP_FLAG_INTR_TOGGLE;
+	bool via = !ev->u.iflags.fup && w->have_pend && !ev->ip_suppressed;
+
+	if (ev->u.iflags.iflag == w->iflag)
+		return true;
+	if (!via)
+		pk__it_settle(w);	/* the branch to the FUP: as it was */
+	if (via)
+		flags |= pk__it_branch_flags(&w->pend);
+	if (w->it->opts.intr_events && w->it->attr[PK_ITRACE_IFLAG] >= 0 &&
+	    (via || !ev->ip_suppressed)) {
+		pk__it_base(w, &s, PK_ITRACE_IFLAG, ev);
+		s.flags = flags;
+		s.ip = via ? w->pend.ip : ev->ip;
+		s.addr = via ? ev->ip : 0;
+		s.u.iflag.iflag = ev->u.iflags.iflag;
+		s.u.iflag.via_branch = via;
+		s.u.iflag.branch_ip = s.addr;
+		if (via && w->it->opts.insn_bytes) {
+			struct pk_pt_insn in = w->pend;
+
+			pk_pt_image_read(w->img, in.ip, in.raw, in.size);
+			s.insn_len = in.size;
+			memcpy(s.insn, in.raw, in.size < 16 ? in.size : 16);
+		} else {
+			insn_bytes(w, &s, false);
+		}
+		pk__it_emit(w, &s);
+	}
+	if (via) {	/* the branch's own samples: the same state */
+		pk__it_finish(w, flags, ev->ip, ev);
+	} else if (!ev->ip_suppressed) {
+		w->fup_iflags = flags | (w->iflag ? 0 : PK_IP_FLAG_INTR_DISABLE);
+		w->fup_iflags_ip = ev->ip;
+		w->fup_iflags_walks = w->walks;
+	}
 	w->iflag = ev->u.iflags.iflag;
 	return true;
+}
+
+/*
+ * A trace start whose MODE.Exec (queued right behind it) changes the
+ * flag: perf's state at the TIP.PGE is the change too (via branch, from
+ * 0); the flags the trace start's branch takes with it, the flag
+ * changed after it.
+ */
+uint32_t pk__it_pge_iflag(struct walk *w, const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+	const struct qev *e;
+	struct pk_pt_insn in;
+	uint32_t flags;
+
+	if (!w->it->info.cap_event_trace || !w->dec->qn ||
+	    ev->ip_suppressed)
+		return 0;
+	e = pk__pt_fl_qat(w->dec, 0);
+	if (e->ev.type != PK_PT_EV_EXEC_MODE ||
+	    e->ev.u.exec_mode.iflag == w->iflag)
+		return 0;
+	flags = PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN |
+		PK_IP_FLAG_INTR_TOGGLE;
+	if (w->it->opts.intr_events && w->it->attr[PK_ITRACE_IFLAG] >= 0) {
+		pk__it_base(w, &s, PK_ITRACE_IFLAG, ev);
+		s.flags = flags | (w->iflag ? 0 : PK_IP_FLAG_INTR_DISABLE);
+		s.addr = ev->ip;
+		s.u.iflag.iflag = e->ev.u.exec_mode.iflag;
+		s.u.iflag.via_branch = 1;
+		s.u.iflag.branch_ip = ev->ip;
+		if (pk__it_begin_insn(w, &in)) {
+			s.insn_len = in.size;
+			memcpy(s.insn, in.raw, in.size < 16 ? in.size : 16);
+		}
+		pk__it_emit(w, &s);
+	}
+	return PK_IP_FLAG_INTR_TOGGLE;	/* (D as of the flag before) */
 }
 
 /* perf's sample flags with cap_event_trace: D while interrupts are off

@@ -329,6 +329,8 @@ static bool tnt_ahead(struct pk_pt_insn_decoder *d)
 
 static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 {
+	bool bound;
+
 	for (;;) {
 		const struct pk_pt_packet *p = pk__pt_fl_peek(d, false);
 
@@ -341,13 +343,15 @@ static int query_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
 			}
 			*ip = d->next_ip;
 			pk__pt_fl_take(d);
-			pk__pt_fl_bind_waiting(d, B_TIP, *ip, false);
+			bound = pk__pt_fl_bind_waiting(d, B_TIP, *ip, false);
 			d->queried = true;
 			pk_pt_time_query(&d->time, &d->q_tsc);
-			/* libipt reads a TNT right behind a TIP */
+			/* libipt reads a TNT right behind a TIP (not past a
+			 * MODE.Exec bound to its target: that comes first) */
 			p = pk__pt_fl_peek(d, false);
-			if (p && !d->tnt_n && (p->type == PK_PT_TNT_8 ||
-					       p->type == PK_PT_TNT_64)) {
+			if (p && !d->tnt_n && !bound &&
+			    (p->type == PK_PT_TNT_8 ||
+			     p->type == PK_PT_TNT_64)) {
 				d->tnt = p->u.tnt.payload;
 				d->tnt_n = p->u.tnt.bits;
 				pk_pt_time_query(&d->time, &d->tnt_tsc);
@@ -800,6 +804,7 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 			f.ev.type = PK_PT_EV_IFLAGS;
 			f.ev.status_update = 0;
 			f.ev.u.iflags.iflag = ev->u.exec_mode.iflag;
+			f.ev.u.iflags.fup = ev->u.exec_mode.fup;
 			d->qh = (d->qh + QMAX - 1) % QMAX;
 			d->q[d->qh] = f;
 			d->qn++;

@@ -392,6 +392,9 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 	for (unsigned i = 0; i < nside; i++)
 		pt_fl_push_event(d, &side[i]);
 	/* MODE.Exec at a lone FUP */
+	for (unsigned i = 0; i < d->qn; i++)
+		if (pk__pt_fl_qat(d, i)->bind == B_TIP)
+			pk__pt_fl_qat(d, i)->ev.u.exec_mode.fup = 1;
 	if (pk__pt_fl_bind_waiting(d, B_TIP, from, false))
 		d->lib_off = fup_start;
 }

@@ -177,6 +177,25 @@ live cap-i1iIwx-flags cap.data --itrace=i1iIwx -F +flags
 live cap-Ipwxe-synth cap.data --itrace=Ipwxe -F +synth,+flags
 live cap-call-ret-trace cap.data --call-ret-trace
 live cap-dump cap.data -D
+# iflag samples (I with cap_event_trace): MODE.Exec changing the
+# interrupt flag at a FUP no TIP follows (non branch; perf's instruction
+# sample of the FUP's instruction in the same state with i1i), before an
+# indirect branch's TIP (via branch; the branch flagged t), at a trace
+# start (ptgen's own MODE.Exec IF:0 after the flag was 1)
+gen iflag 0x80000000 --cap-event-trace 1 --at 9:raw:9905,fup \
+	--at 15:raw:9901 --at 30:raw:9905 --at 40:raw:9901,fup \
+	--at 45:raw:9905,fup,raw:02130300
+for f in iflag.data iflag.tsc.data; do
+	live iflag-I "$f" --itrace=I
+	live iflag-I-fields "$f" --itrace=I -F +flags,+addr,+ip,+insn
+	live iflag-bI-flags "$f" --itrace=bI -F +flags,+addr
+	live iflag-i1iI-flags "$f" --itrace=i1iI -F +flags
+	live iflag-i1ibI-insn "$f" --itrace=i1ibI -F +flags,+insn
+	live iflag-Ibg "$f" --itrace=Ibg
+	live iflag-Il "$f" --itrace=Il -F +brstack
+	live iflag-Ie-synth "$f" --itrace=Ie -F +synth,+flags
+	live iflag-call-ret-trace "$f" --call-ret-trace
+done
 # a CFE waiting for its FUP, then an EVD after it (perfkit's flow decoder
 # once spun there): perf's samples, at once
 python3 tests/live/ptsynth.py "$E" "$T_TMP/cfe.data" --config 0x80000000 \
