@@ -405,7 +405,7 @@ int cmd_script(int argc, char **argv)
 	{
 		/* perf shows rounds in the file's order (no sorting) */
 		PK_OPTS(pk_perfdata_opts, o, .file_order = s.file_order ||
-			(s.so.show & (1u << (SO_SHOW_ROUND - SO_SHOW_TASK))));
+			(s.so.show & SO_SHOW_BIT(SO_SHOW_ROUND)));
 
 		s.pd = pk_perfdata_open(s.input, &o);
 	}

@@ -97,6 +97,8 @@ enum { SO_ITRACE = 0x200, SO_NO_ITRACE, SO_INSN_TRACE, SO_CALL_TRACE,
        SO_CALL_RET_TRACE, SO_SHOW_TASK, SO_SHOW_MMAP, SO_SHOW_SWITCH,
        SO_SHOW_NS, SO_SHOW_LOST, SO_SHOW_ROUND, SO_SHOW_BPF,
        SO_SHOW_CGROUP, SO_SHOW_TEXT_POKE };
+/* The bit of --show-*-events code C in script_opts.show. */
+#define SO_SHOW_BIT(c) (1u << ((c) - SO_SHOW_TASK))
 
 /* Takes option C (getopt code of cmd_script) with ARG: 0 when it was a
  * sample-output option (errors set o->bad), -1 otherwise. */

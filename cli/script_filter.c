@@ -188,7 +188,7 @@ int script_option(struct script_opts *o, int c, const char *arg)
 	case SO_SHOW_TASK: case SO_SHOW_MMAP: case SO_SHOW_SWITCH:
 	case SO_SHOW_NS: case SO_SHOW_LOST: case SO_SHOW_ROUND:
 	case SO_SHOW_BPF: case SO_SHOW_CGROUP: case SO_SHOW_TEXT_POKE:
-		o->show |= 1u << (c - SO_SHOW_TASK);
+		o->show |= SO_SHOW_BIT(c);
 		return 0;
 	case 'F': case 'f': err = script_fields_parse(&o->f, arg); break;
 	case 'G': o->hide_callchain = true; return 0;

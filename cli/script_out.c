@@ -1376,23 +1376,23 @@ static unsigned show_bit(uint32_t type)
 {
 	switch (type) {
 	case PERF_RECORD_COMM: case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
-		return 1u << (SO_SHOW_TASK - SO_SHOW_TASK);
+		return SO_SHOW_BIT(SO_SHOW_TASK);
 	case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2:
-		return 1u << (SO_SHOW_MMAP - SO_SHOW_TASK);
+		return SO_SHOW_BIT(SO_SHOW_MMAP);
 	case PERF_RECORD_SWITCH: case PERF_RECORD_SWITCH_CPU_WIDE:
-		return 1u << (SO_SHOW_SWITCH - SO_SHOW_TASK);
+		return SO_SHOW_BIT(SO_SHOW_SWITCH);
 	case PERF_RECORD_NAMESPACES:
-		return 1u << (SO_SHOW_NS - SO_SHOW_TASK);
+		return SO_SHOW_BIT(SO_SHOW_NS);
 	case PERF_RECORD_LOST:
-		return 1u << (SO_SHOW_LOST - SO_SHOW_TASK);
+		return SO_SHOW_BIT(SO_SHOW_LOST);
 	case PK_RECORD_FINISHED_ROUND:
-		return 1u << (SO_SHOW_ROUND - SO_SHOW_TASK);
+		return SO_SHOW_BIT(SO_SHOW_ROUND);
 	case PERF_RECORD_KSYMBOL: case PERF_RECORD_BPF_EVENT:
-		return 1u << (SO_SHOW_BPF - SO_SHOW_TASK);
+		return SO_SHOW_BIT(SO_SHOW_BPF);
 	case PERF_RECORD_CGROUP:
-		return 1u << (SO_SHOW_CGROUP - SO_SHOW_TASK);
+		return SO_SHOW_BIT(SO_SHOW_CGROUP);
 	case PERF_RECORD_TEXT_POKE:
-		return 1u << (SO_SHOW_TEXT_POKE - SO_SHOW_TASK);
+		return SO_SHOW_BIT(SO_SHOW_TEXT_POKE);
 	}
 	return 0;
 }
@@ -1559,7 +1559,7 @@ static int on_record(void *ctx, struct pk_session *sess,
 		s->pt_info = t == 1;	/* PERF_AUXTRACE_INTEL_PT */
 	}
 	if (s->pt_info && rec->type < PK_RECORD_HEADER_ATTR &&
-	    (s->o->show & (1u << (SO_SHOW_ROUND - SO_SHOW_TASK)))) {
+	    (s->o->show & SO_SHOW_BIT(SO_SHOW_ROUND))) {
 		/* --show-round-events leaves the records unsorted, and perf's
 		 * Intel PT decoder refuses that at its first event */
 		ob_flush(&s->ob);

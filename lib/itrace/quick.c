@@ -11,6 +11,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "itrace/itrace_int.h"
+#include "pt/pt_int.h"
 
 struct it_quick {
 	struct pk_pt_decoder *pkt;
@@ -71,33 +72,7 @@ int pk__it_quick_time(const struct it_quick *k, uint64_t *tsc)
 
 static void time_apply(struct it_quick *k, const struct pk_pt_packet *p)
 {
-	uint64_t fcr = 0;
-
-	switch (p->type) {
-	case PK_PT_TSC:
-		pk_pt_tcal_tsc(&k->tcal, p->u.tsc.tsc, false);
-		pk_pt_time_tsc(&k->time, p->u.tsc.tsc);
-		break;
-	case PK_PT_CBR:
-		pk_pt_tcal_cbr(&k->tcal, p->u.cbr.ratio, false, &k->cfg);
-		pk_pt_time_cbr(&k->time, p->u.cbr.ratio);
-		break;
-	case PK_PT_TMA:
-		pk_pt_time_tma(&k->time, p->u.tma.ctc, p->u.tma.fc, &k->cfg);
-		break;
-	case PK_PT_MTC:
-		pk_pt_tcal_mtc(&k->tcal, p->u.mtc.ctc, &k->cfg);
-		pk_pt_time_mtc(&k->time, p->u.mtc.ctc, &k->cfg);
-		break;
-	case PK_PT_CYC:
-		if (pk_pt_tcal_fcr(&k->tcal, &fcr) < 0)
-			fcr = 0;
-		pk_pt_tcal_cyc(&k->tcal, p->u.cyc.value);
-		pk_pt_time_cyc(&k->time, p->u.cyc.value, &k->cfg, fcr);
-		break;
-	default:
-		break;
-	}
+	pk__pt_timing(&k->time, &k->tcal, &k->cfg, p, false);
 }
 
 /* The sample's time: the trace's now. */
@@ -196,21 +171,20 @@ static void hop_cbr(struct walk *w, uint8_t ratio)
 	pk__it_emit(w, &s);
 }
 
-/* perf's error sample for a packet the decoder could not read, then the
- * next PSB. */
-static void hop_error(struct walk *w, int code, uint64_t offset)
+/* perf's error sample (INTEL_PT_ERR_BADPKT, 3) for a packet the decoder
+ * could not read; the walk goes on at the next PSB. */
+static void hop_error(struct walk *w)
 {
 	struct pk_itrace_sample s;
 
-	(void)offset;
 	if (!w->it->opts.errors)
 		return;
 	w->it->nr_errors++;
 	qbase(w, &s, PK_ITRACE_ERROR);
 	s.ip = w->qk->ip;
 	s.u.error.type = 1;
-	s.u.error.code = code;
-	s.u.error.msg = code == 4 ? "No more data" : "Bad packet";
+	s.u.error.code = 3;
+	s.u.error.msg = "Bad packet";
 	pk__it_emit(w, &s);
 }
 
@@ -457,7 +431,7 @@ void pk__it_quick_step(struct walk *w)
 	if (k->have_held) {
 		k->have_held = false;
 		if (hop_packet(w, &k->held, k->held_off) < 0) {
-			hop_error(w, 3, k->held_off);
+			hop_error(w);
 			k->synced = false;
 		}
 		return;
@@ -477,7 +451,7 @@ void pk__it_quick_step(struct walk *w)
 			return;
 		}
 		if (n < 0) {
-			hop_error(w, 3, off);
+			hop_error(w);
 			k->synced = false;
 			return;
 		}
@@ -495,7 +469,7 @@ void pk__it_quick_step(struct walk *w)
 		}
 		r = hop_packet(w, &p, off);
 		if (r < 0) {
-			hop_error(w, 3, off);
+			hop_error(w);
 			k->synced = false;
 			return;
 		}

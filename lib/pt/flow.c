@@ -179,33 +179,7 @@ static int status(struct pk_pt_insn_decoder *d);
 static void time_apply(const struct pk_pt_insn_decoder *d, struct pk_pt_time *t,
 		       struct pk_pt_tcal *c, const struct pk_pt_packet *p)
 {
-	uint64_t fcr = 0;
-
-	switch (p->type) {
-	case PK_PT_TSC:
-		pk_pt_tcal_tsc(c, p->u.tsc.tsc, false);
-		pk_pt_time_tsc(t, p->u.tsc.tsc);
-		break;
-	case PK_PT_CBR:
-		pk_pt_tcal_cbr(c, p->u.cbr.ratio, false, &d->cfg);
-		pk_pt_time_cbr(t, p->u.cbr.ratio);
-		break;
-	case PK_PT_TMA:
-		pk_pt_time_tma(t, p->u.tma.ctc, p->u.tma.fc, &d->cfg);
-		break;
-	case PK_PT_MTC:
-		pk_pt_tcal_mtc(c, p->u.mtc.ctc, &d->cfg);
-		pk_pt_time_mtc(t, p->u.mtc.ctc, &d->cfg);
-		break;
-	case PK_PT_CYC:
-		if (pk_pt_tcal_fcr(c, &fcr) < 0)
-			fcr = 0;
-		pk_pt_tcal_cyc(c, p->u.cyc.value);
-		pk_pt_time_cyc(t, p->u.cyc.value, &d->cfg, fcr);
-		break;
-	default:
-		break;
-	}
+	pk__pt_timing(t, c, &d->cfg, p, false);
 }
 
 /* Packets perf's decoder reads on while in sync without walking code. */

@@ -23,33 +23,7 @@ static bool pt_fl_is_timing(uint8_t t)
 static void pt_fl_do_timing(struct pk_pt_insn_decoder *d,
 		      const struct pk_pt_packet *p, bool header)
 {
-	uint64_t fcr = 0;
-
-	switch (p->type) {
-	case PK_PT_TSC:
-		pk_pt_tcal_tsc(&d->tcal, p->u.tsc.tsc, header);
-		pk_pt_time_tsc(&d->time, p->u.tsc.tsc);
-		break;
-	case PK_PT_CBR:
-		pk_pt_tcal_cbr(&d->tcal, p->u.cbr.ratio, header, &d->cfg);
-		pk_pt_time_cbr(&d->time, p->u.cbr.ratio);
-		break;
-	case PK_PT_TMA:
-		pk_pt_time_tma(&d->time, p->u.tma.ctc, p->u.tma.fc, &d->cfg);
-		break;
-	case PK_PT_MTC:
-		pk_pt_tcal_mtc(&d->tcal, p->u.mtc.ctc, &d->cfg);
-		pk_pt_time_mtc(&d->time, p->u.mtc.ctc, &d->cfg);
-		break;
-	case PK_PT_CYC:
-		if (pk_pt_tcal_fcr(&d->tcal, &fcr) < 0)
-			fcr = 0;
-		pk_pt_tcal_cyc(&d->tcal, p->u.cyc.value);
-		pk_pt_time_cyc(&d->time, p->u.cyc.value, &d->cfg, fcr);
-		break;
-	default:
-		break;
-	}
+	pk__pt_timing(&d->time, &d->tcal, &d->cfg, p, header);
 }
 
 /* A CYC packet read where the flow stands (perf counts its cycles while
@@ -630,6 +604,15 @@ static bool pt_fl_skd010_step(struct pk_pt_insn_decoder *d,
 	}
 }
 
+/* The next packet of the look-ahead scan and its offset: false at its
+ * end or a packet it cannot read. */
+static bool scan_next(struct pk_pt_insn_decoder *d, struct pk_pt_packet *p,
+		      uint64_t *off)
+{
+	pk_pt_offset(d->scan, off);
+	return pk_pt_next(d->scan, p) >= 0;
+}
+
 /* SKD010: the FUP after an OVF may be lost though tracing is on. The
  * packets ahead tell: a TIP.PGD (resume disabled after it), a FUP or TIP
  * (resume at its IP) or a PSB+ with a FUP (at that IP); a TIP.PGE, TNT
@@ -645,8 +628,7 @@ static bool pt_fl_skd010(struct pk_pt_insn_decoder *d, struct ovf_fix *f)
 	for (;;) {
 		uint64_t off;
 
-		pk_pt_offset(d->scan, &off);
-		if (pk_pt_next(d->scan, &p) < 0)
+		if (!scan_next(d, &p, &off))
 			return false;
 		if (pt_fl_skd010_step(d, &p, f, &lip)) {
 			f->off = off;
@@ -667,8 +649,7 @@ static bool pt_fl_apl11(struct pk_pt_insn_decoder *d, struct ovf_fix *f)
 	for (;;) {
 		uint64_t off;
 
-		pk_pt_offset(d->scan, &off);
-		if (pk_pt_next(d->scan, &p) < 0)
+		if (!scan_next(d, &p, &off))
 			return false;
 		if (p.type == PK_PT_TIP_PGD) {
 			f->kind = FIX_OFF;
@@ -696,8 +677,7 @@ static bool pt_fl_apl12(struct pk_pt_insn_decoder *d, struct ovf_fix *f)
 	for (;;) {
 		uint64_t off;
 
-		pk_pt_offset(d->scan, &off);
-		if (pk_pt_next(d->scan, &p) < 0)
+		if (!scan_next(d, &p, &off))
 			return false;
 		if (!fup) {	/* up to and including the FUP */
 			fup = p.type == PK_PT_FUP;

@@ -3,6 +3,7 @@
 #ifndef PK_PT_INT_H
 #define PK_PT_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <perfkit/pt.h>
@@ -28,6 +29,14 @@ enum { PT_PSB_SIZE = 16 };
 /* Synchronizes DEC to the first PSB after the one it is synchronized at
  * (the stream's first when none): strictly forward. 0 or PK_ERR_EOS. */
 int pk__pt_sync_past(struct pk_pt_decoder *dec);
+
+/* Applies timing packet P (TSC, CBR, TMA, MTC, CYC; others are left
+ * alone) to the time T and its calibration C; HEADER: read in a PSB+.
+ * The one place the flow decoder and perf's quick decoding time a
+ * packet (track.c). */
+void pk__pt_timing(struct pk_pt_time *t, struct pk_pt_tcal *c,
+		   const struct pk_pt_config *cfg, const struct pk_pt_packet *p,
+		   bool header);
 
 /* Little-endian load of N (<= 8) bytes. */
 static inline uint64_t pt_le(const uint8_t *p, unsigned n)

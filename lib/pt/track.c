@@ -483,3 +483,36 @@ int pk_pt_tcal_ovf(struct pk_pt_tcal *c)
 	c->have_mtc = 0;
 	return 0;
 }
+
+void pk__pt_timing(struct pk_pt_time *t, struct pk_pt_tcal *c,
+		   const struct pk_pt_config *cfg, const struct pk_pt_packet *p,
+		   bool header)
+{
+	uint64_t fcr = 0;
+
+	switch (p->type) {
+	case PK_PT_TSC:
+		pk_pt_tcal_tsc(c, p->u.tsc.tsc, header);
+		pk_pt_time_tsc(t, p->u.tsc.tsc);
+		break;
+	case PK_PT_CBR:
+		pk_pt_tcal_cbr(c, p->u.cbr.ratio, header, cfg);
+		pk_pt_time_cbr(t, p->u.cbr.ratio);
+		break;
+	case PK_PT_TMA:
+		pk_pt_time_tma(t, p->u.tma.ctc, p->u.tma.fc, cfg);
+		break;
+	case PK_PT_MTC:
+		pk_pt_tcal_mtc(c, p->u.mtc.ctc, cfg);
+		pk_pt_time_mtc(t, p->u.mtc.ctc, cfg);
+		break;
+	case PK_PT_CYC:
+		if (pk_pt_tcal_fcr(c, &fcr) < 0)
+			fcr = 0;
+		pk_pt_tcal_cyc(c, p->u.cyc.value);
+		pk_pt_time_cyc(t, p->u.cyc.value, cfg, fcr);
+		break;
+	default:
+		break;
+	}
+}
