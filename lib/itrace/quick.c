@@ -247,15 +247,17 @@ static int hop_fup(struct walk *w)
 {
 	struct it_quick *k = w->qk;
 	struct pk_pt_packet p;
-	uint64_t from = k->ip;
+	uint64_t from = k->ip, off = 0;
 	int n;
 
+	pk_pt_offset(k->pkt, &off);
 	n = pk_pt_next(k->pkt, &p);
 	while (n > 0 && (p.type == PK_PT_PAD || p.type == PK_PT_TSC ||
 			 p.type == PK_PT_MTC || p.type == PK_PT_CYC ||
 			 p.type == PK_PT_TMA || p.type == PK_PT_MODE_EXEC ||
 			 p.type == PK_PT_PIP || p.type == PK_PT_VMCS)) {
 		time_apply(k, &p);
+		pk_pt_offset(k->pkt, &off);
 		n = pk_pt_next(k->pkt, &p);
 	}
 	if (n < 0)
@@ -282,7 +284,7 @@ static int hop_fup(struct walk *w)
 	 * alone, and the packet after it taken at the next step */
 	hop_sample(w, from);
 	k->held = p;
-	k->held_off = 0;
+	k->held_off = off;	/* (a PSB's samples give its offset) */
 	k->have_held = true;
 	return 0;
 }
