@@ -31,6 +31,7 @@ struct ob {
 	 * exports read it): non-zero stops the output */
 	int (*sink)(void *ctx, const char *buf, size_t len);
 	void *sink_ctx;
+	unsigned long flushes;	/* how many times the buffer went out */
 };
 
 /* Formatted "ip sym+off (dso)" texts by (pid, ip, cpumode, fields) and
@@ -53,6 +54,12 @@ struct lcache {
 	char *arena;
 	uint32_t used;
 };
+
+/* the fields whose text comes from a synthesized sample's ip or bytes
+ * besides its bare address */
+#define IP_TEXT_FIELDS (SF_SYM | SF_DSO | SF_SRCLINE | SF_INSN | SF_INSNLEN | \
+			SF_IPC | SF_CALLINDENT | SF_BRSTACK | SF_BRSTACKSYM | \
+			SF_BRSTACKOFF | SF_SYNTH | SF_TRACE)
 
 struct evinfo {
 	int type;
@@ -115,6 +122,22 @@ struct out {
 	uint32_t cc_tid;
 	const char *cc_comm;
 	bool cc_valid;
+	/* where print_sample put a synthesized sample's bare address (its
+	 * only text from the ip), and the last such line of an instruction
+	 * sample: the next one that differs only in its ip (and size) is
+	 * that line with its address in place */
+	size_t ip_at;
+	struct itmpl {
+		bool valid;
+		int attr, name_width;
+		int32_t pid, tid, cpu;
+		uint64_t time, period, addr, epoch;
+		uint64_t time_mask, addr_mask;
+		uint32_t flags, flags_mask;
+		uint16_t cpumode, addr_cpumode;
+		uint16_t len, at;
+		char line[240];
+	} tl;
 	/* AUX records, and those that lost data, had gaps, collided */
 	uint64_t aux_n, aux_lost, aux_partial, aux_collision;
 };
@@ -139,6 +162,7 @@ static void ob_flush(struct ob *o)
 			off += (size_t)n;
 	}
 	o->len = 0;
+	o->flushes++;
 }
 
 static inline char *ob_room(struct ob *o, size_t n)
@@ -212,16 +236,29 @@ static inline uint64_t hex8(uint32_t x)
 	return y;
 }
 
-/* "%16" PRIx64: addresses, line after line. */
-static inline void ob_hex16(struct ob *o, uint64_t v)
+/* "%16" PRIx64 at P: addresses, line after line. */
+static inline uint64_t lead_mask(int k)	/* the first K of 8 bytes */
 {
-	char *p = ob_room(o, 16);
-	uint64_t hi = hex8((uint32_t)(v >> 32)), lo = hex8((uint32_t)v);
-	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+	return k >= 8 ? ~0ull : k <= 0 ? 0 : (1ull << (8 * k)) - 1;
+}
 
+static inline void hex16_at(char *p, uint64_t v)
+{
+	uint64_t hi = hex8((uint32_t)(v >> 32)), lo = hex8((uint32_t)v);
+	int sp = 16 - (v ? (64 - __builtin_clzll(v) + 3) / 4 : 1);
+	uint64_t mh = lead_mask(sp), ml = lead_mask(sp - 8);
+	const uint64_t blank = 0x2020202020202020ull;
+
+	/* the leading zeros as spaces, without a branch or a call */
+	hi = (hi & ~mh) | (blank & mh);
+	lo = (lo & ~ml) | (blank & ml);
 	memcpy(p, &hi, 8);
 	memcpy(p + 8, &lo, 8);
-	memset(p, ' ', (size_t)(16 - n));
+}
+
+static inline void ob_hex16(struct ob *o, uint64_t v)
+{
+	hex16_at(ob_room(o, 16), v);
 	o->len += 16;
 }
 
@@ -1177,6 +1214,9 @@ head_done:
 			put_callchain(s, f, sm);
 		} else if (!(f & (SF_SYM | SF_DSO | SF_SRCLINE))) {
 			ob_ch(o, ' ');
+			if (s->cur && !bts && !s->filtering &&
+			    !(f & IP_TEXT_FIELDS))
+				s->ip_at = o->len;
 			ob_hex16(o, sm->ip);	/* the address alone */
 		} else {
 			ob_ch(o, ' ');
@@ -1288,6 +1328,73 @@ static void print_trace_error(struct out *s, const struct pk_itrace_sample *is)
 	ob_put(&s->ob, t, (size_t)n < sizeof(t) ? (size_t)n : sizeof(t) - 1);
 }
 
+/* Whether IS's line is the template's but for the address. */
+static bool tl_match(const struct out *s, const struct pk_itrace_sample *is)
+{
+	const struct itmpl *t = &s->tl;
+
+	/* (flags, target and time count where they show) */
+	return t->valid && t->attr == is->attr && t->tid == is->tid &&
+	       t->time == (is->time & t->time_mask) &&
+	       t->period == is->period &&
+	       t->pid == is->pid && t->cpu == is->cpu &&
+	       t->flags == (is->flags & t->flags_mask) &&
+	       t->addr == (is->addr & t->addr_mask) &&
+	       t->cpumode == is->cpumode &&
+	       t->addr_cpumode == is->addr_cpumode &&
+	       t->epoch == s->rec_epoch && t->name_width == s->name_width &&
+	       is->kind == PK_ITRACE_INSTRUCTIONS;
+}
+
+static inline void tl_put(struct out *s, uint64_t ip)
+{
+	struct ob *o = &s->ob;
+	char *p = ob_room(o, sizeof(s->tl.line));
+
+	if (s->tl.len <= 32)	/* (a fixed-size copy: inlined) */
+		memcpy(p, s->tl.line, 32);
+	else
+		memcpy(p, s->tl.line, s->tl.len);
+	hex16_at(p + s->tl.at, ip);
+	o->len += s->tl.len;
+}
+
+/* After IS was printed from START on (FL: the flushes then): its line
+ * as the template when its ip shows only as the address at ip_at. */
+static void tl_keep(struct out *s, const struct pk_itrace_sample *is,
+		    size_t start, unsigned long fl)
+{
+	struct ob *o = &s->ob;
+	struct itmpl *t = &s->tl;
+	size_t at = s->ip_at, len = o->len - start;
+
+	s->ip_at = SIZE_MAX;
+	if (at == SIZE_MAX || fl != o->flushes || o->len <= start ||
+	    at < start || at + 16 > o->len || len > sizeof(t->line))
+		return;
+	memcpy(t->line, o->b + start, len);
+	t->len = (uint16_t)len;
+	t->at = (uint16_t)(at - start);
+	t->attr = is->attr;
+	t->pid = is->pid;
+	t->tid = is->tid;
+	t->cpu = is->cpu;
+	uint32_t f = s->fields[s->ev[is->attr].type];
+
+	t->time_mask = f & SF_TIME ? ~0ull : 0;
+	t->addr_mask = f & SF_ADDR ? ~0ull : 0;
+	t->flags_mask = f & SF_FLAGS ? ~0u : 0;
+	t->time = is->time & t->time_mask;
+	t->period = is->period;
+	t->addr = is->addr & t->addr_mask;
+	t->flags = is->flags & t->flags_mask;
+	t->cpumode = is->cpumode;
+	t->addr_cpumode = is->addr_cpumode;
+	t->epoch = s->rec_epoch;
+	t->name_width = s->name_width;
+	t->valid = true;
+}
+
 /* A synthesized sample from the instruction trace. */
 static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 {
@@ -1295,6 +1402,9 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	struct pk_sample *sm = &s->ism;
 	struct pk_record rec;
 	unsigned attr;
+	unsigned long fl = 0;
+	size_t start = 0;
+	bool keep;
 	int err;
 
 	if (!s->ready && (err = setup(s)))
@@ -1305,7 +1415,18 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	}
 	if (is->attr < 0 || (unsigned)is->attr >= s->nr_ev)
 		return 0;
+	if (tl_match(s, is)) {
+		tl_put(s, is->ip);
+		return s->ob.err;
+	}
 	attr = (unsigned)is->attr;
+	keep = is->kind == PK_ITRACE_INSTRUCTIONS;
+	if (keep) {
+		ob_room(&s->ob, 2 * sizeof(s->tl.line));
+		fl = s->ob.flushes;
+		start = s->ob.len;
+		s->ip_at = SIZE_MAX;
+	}
 	memset(&rec, 0, sizeof(rec));
 	pk_itrace_sample_fill(is, s->ev[attr].sample_type, sm);
 	rec.misc = is->cpumode;
@@ -1320,6 +1441,37 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	}
 	err = print_sample(s, &rec, (int)attr, sm, s->cc_comm);
 	s->cur = NULL;
+	if (keep && !err)
+		tl_keep(s, is, start, fl);
+	return err;
+}
+
+/* A run of instruction samples (the same but for their ip and size):
+ * through the template when the first's line made one. */
+static int itrace_run(void *ctx, const struct pk_itrace_sample *is,
+		      const uint64_t *ips, const uint8_t *lens, unsigned n)
+{
+	struct out *s = ctx;
+	struct pk_itrace_sample t;
+	unsigned k = 0;
+	int err = 0;
+
+	if (!tl_match(s, is)) {	/* the first as any (a template then) */
+		if ((err = itrace_sample(s, is)) || n < 2)
+			return err;
+		k = 1;
+	}
+	if (tl_match(s, is)) {
+		for (; k < n; k++)
+			tl_put(s, ips[k]);
+		return s->ob.err;
+	}
+	t = *is;	/* (k is 1: the first did not make one) */
+	for (; k < n && !err; k++) {
+		t.ip = ips[k];
+		t.insn_len = lens[k];
+		err = itrace_sample(s, &t);
+	}
 	return err;
 }
 
@@ -1345,6 +1497,7 @@ static int itrace_open(struct out *s)
 	if (s->o->f.t[ST_HW].fields & SF_CALLINDENT)
 		s->o->itrace.thread_stack = true;
 	s->it = pk_itrace_new(s->pd, s->sess, &s->o->itrace, itrace_sample, s);
+	pk_itrace_set_run_cb(s->it, itrace_run);
 	if (!s->it)
 		return errno == ENOMEM ? -ENOMEM : 0;
 	if (script_filter_itrace(&s->o->filt, s->it))

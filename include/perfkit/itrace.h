@@ -228,6 +228,18 @@ PK_API int pk_itrace_synth_decode(uint64_t config, const void *raw,
 typedef int (*pk_itrace_cb)(void *ctx, const struct pk_itrace_sample *s);
 
 /*
+ * Instruction samples in a run (optional, pk_itrace_set_run_cb): S is the
+ * first of N samples of one block that differ from it only in their ip
+ * (IPS[k]; IPS[0] is S->ip) and instruction size (LENS[k]); the rest (the
+ * task, time, period, flags, cpumode) is S's, and nothing else is
+ * delivered between them. Without it each goes to the sample callback.
+ * Non-zero stops and is returned.
+ */
+typedef int (*pk_itrace_run_cb)(void *ctx, const struct pk_itrace_sample *s,
+				const uint64_t *ips, const uint8_t *lens,
+				unsigned n);
+
+/*
  * The decoder of PD's instruction trace, reading code through SESS (the
  * session the caller runs over PD: its maps must reflect the records fed
  * so far). NULL with errno ENOENT (PD has no AUX area trace), ENOTSUP (a
@@ -238,6 +250,9 @@ PK_API struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
 				       const struct pk_itrace_opts *opts,
 				       pk_itrace_cb cb, void *ctx);
 PK_API void pk_itrace_free(struct pk_itrace *it);
+/* Runs of instruction samples go to CB (NULL: one by one to the sample
+ * callback), with the sample callback's context. */
+PK_API void pk_itrace_set_run_cb(struct pk_itrace *it, pk_itrace_run_cb cb);
 /*
  * Reads the instruction trace ahead, through a second reader over the
  * bytes the decoder's reader holds (a pipe's too), as perf does with a

@@ -835,6 +835,126 @@ static int nth_insn(struct walk *w, const struct pk_pt_block *blk,
 	return 0;
 }
 
+/* ---- runs of i samples (a block's, the sample callback's run form) ---- */
+
+/* Whether a block's i samples may go as one run: nothing of them but the
+ * ip and size differs (no bytes, chains, branch stacks, IPC, flags of
+ * event trace), none is skipped or held for later, no event falls among
+ * them. */
+static bool run_ok(const struct walk *w)
+{
+	const struct pk_itrace *it = w->it;
+
+	return it->run_cb && !w->tick && !it->opts.insn_bytes && !w->chain &&
+	       !w->lbr && !it->opts.ipc && !it->opts.approx_ipc &&
+	       !it->opts.initial_skip && !w->rg.on &&
+	       !it->info.cap_event_trace && !w->fup_iflags && !w->err;
+}
+
+static int run_room(struct pk_itrace *it)
+{
+	if (it->run_ips)
+		return 0;
+	it->run_ips = pk__malloc(RUN_MAX * sizeof(*it->run_ips));
+	it->run_lens = pk__malloc(RUN_MAX);
+	return it->run_ips && it->run_lens ? 0 : -ENOMEM;
+}
+
+/* The sizes of BLK's first instructions (at most SZC_N), from the walk's
+ * table or decoded into it; NULL when an instruction cannot be read. */
+static const struct szent *block_sizes(struct walk *w,
+				       const struct pk_pt_block *blk)
+{
+	struct szent *z;
+	struct pk_pt_insn in;
+	uint64_t ip = blk->ip;
+	uint32_t n = blk->ninsn < SZC_N ? blk->ninsn : SZC_N;
+
+	if (!w->szc || w->szc_img != w->img) {
+		if (!w->szc)
+			w->szc = pk__malloc(sizeof(*w->szc) << SZC_BITS);
+		if (!w->szc)
+			return NULL;
+		memset(w->szc, 0, sizeof(*w->szc) << SZC_BITS);
+		w->szc_img = w->img;
+	}
+	z = &w->szc[(ip ^ (ip >> SZC_BITS) ^ (ip >> 2 * SZC_BITS)) &
+		    ((1u << SZC_BITS) - 1)];
+	if (z->valid && z->ip == ip && z->mode == blk->mode && z->n >= n)
+		return z;
+	z->valid = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (pk_pt_insn_at(w->dec, ip, (enum pk_pt_exec_mode)blk->mode,
+				  &in) < 0)
+			return NULL;
+		z->sz[k] = in.size;
+		ip += in.size;
+	}
+	z->ip = blk->ip;
+	z->mode = blk->mode;
+	z->n = (uint8_t)n;
+	z->valid = 1;
+	return z;
+}
+
+/* The K-th instruction of BLK for a run: its ip and size into the run
+ * buffer's slot I, through the size table Z where it reaches, P kept as
+ * nth_insn() keeps it. 0 or -1. */
+static int run_insn(struct walk *w, const struct pk_pt_block *blk,
+		    const struct szent *z, struct bpos *p, uint32_t k,
+		    unsigned i)
+{
+	struct pk_pt_insn in;
+
+	if (z && k <= z->n) {
+		while (p->k < k)
+			p->ip += z->sz[p->k++ - 1];
+		p->size = z->sz[k - 1];
+		w->it->run_ips[i] = p->ip;
+		w->it->run_lens[i] = p->size;
+		return 0;
+	}
+	if (nth_insn(w, blk, p, k, &in))
+		return -1;
+	w->it->run_ips[i] = in.ip;
+	w->it->run_lens[i] = in.size;
+	return 0;
+}
+
+/* The N samples gathered in the run buffer, each of the walk's period. */
+static void run_emit(struct walk *w, unsigned n)
+{
+	struct pk_itrace *it = w->it;
+	const uint64_t *ips = it->run_ips;
+	struct pk_itrace_sample s;
+
+	if (!n || w->err)
+		return;
+	base(w, &s, PK_ITRACE_INSTRUCTIONS, 0, false);
+	s.ip = ips[0];
+	s.period = s.insn_cnt = w->period;
+	s.insn_len = it->run_lens[0];
+	if (kernel_ip(ips[0]))
+		s.cpumode = PERF_RECORD_MISC_KERNEL;
+	if (w->in_tx)
+		s.flags |= PK_IP_FLAG_IN_TX;
+	if (w->npend > w->pend_head || (!it->timeless && w->tsc > w->limit) ||
+	    kernel_ip(ips[0]) != kernel_ip(ips[n - 1])) {
+		/* held for later, or across modes: one by one */
+		for (unsigned k = 0; k < n && !w->err; k++) {
+			struct pk_itrace_sample t = s;
+
+			t.ip = ips[k];
+			t.insn_len = it->run_lens[k];
+			t.flags = 0;
+			t.cpumode = PERF_RECORD_MISC_USER;
+			emit(w, &t);
+		}
+		return;
+	}
+	w->err = it->run_cb(it->ctx, &s, ips, it->run_lens, n);
+}
+
 /* A run of instructions: the branch before it went to its start, a
  * PSB+ met inside it shows before it, its last instruction (a branch)
  * waits for its outcome, and the i samples that fall in it. */
@@ -865,6 +985,13 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 	uint32_t pos = 0;	/* instructions of the block counted */
 	struct bpos bp = { blk->ip, 1, 0 };
 
+	/* the samples as one run where nothing else comes among them */
+	bool run = !def_here && w->period &&
+		   w->cnt + blk->ninsn >= w->period && run_ok(w) &&
+		   !run_room(w->it);
+	unsigned nrun = 0;
+	const struct szent *z = run ? block_sizes(w, blk) : NULL;
+
 	while (w->period && w->cnt + (blk->ninsn - pos) >= w->period) {
 		uint32_t k = pos + (uint32_t)(w->period - w->cnt);
 
@@ -874,6 +1001,14 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 			end_sample = true; /* with the branch's outcome */
 			break;
 		}
+		if (run && nrun < RUN_MAX &&
+		    run_insn(w, blk, z, &bp, k, nrun) == 0) {
+			nrun++;
+			w->cnt = 0;
+			continue;
+		}
+		run_emit(w, nrun);
+		nrun = 0;
 		if (nth_insn(w, blk, &bp, k, &in) == 0) {
 			if (def_here && in.ip >= w->def[0].ip)
 				flush_def(w), def_here = false;
@@ -884,6 +1019,7 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 			w->cnt = 0;
 		}
 	}
+	run_emit(w, nrun);
 	if (def_here)
 		flush_def(w);
 	if (!end_sample)

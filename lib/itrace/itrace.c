@@ -76,6 +76,8 @@ void pk_itrace_free(struct pk_itrace *it)
 	pk__it_ts_free(it);
 	pk__free(it->late);
 	pk__free(it->late_br);
+	pk__free(it->run_ips);
+	pk__free(it->run_lens);
 	for (size_t i = 0; i < it->nimgs; i++)
 		pk_pt_image_free(it->imgs[i].img);
 	pk__free(it->imgs);
@@ -83,6 +85,12 @@ void pk_itrace_free(struct pk_itrace *it)
 	pk__free(it->q);
 	pk__free(it->th);
 	pk__free(it);
+}
+
+void pk_itrace_set_run_cb(struct pk_itrace *it, pk_itrace_run_cb cb)
+{
+	if (it)
+		it->run_cb = cb;
 }
 
 bool pk_itrace_timeless(const struct pk_itrace *it)

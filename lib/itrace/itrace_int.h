@@ -45,12 +45,28 @@ struct it_rwalk {
 	int ts_nr;		/* ... its thread stack's, -1: none yet */
 };
 
+/* the most i samples delivered as one run */
+#define RUN_MAX 4096u
+
+/* The sizes of the first instructions of a block (at IP, in MODE), kept
+ * for i samples in runs (one cache line each, by the image they came
+ * from: the walk's table is forgotten when its image changes). */
+#define SZC_BITS 12
+#define SZC_N 53
+struct szent {
+	uint64_t ip;
+	uint8_t mode, n, valid;
+	uint8_t sz[SZC_N];
+};
+
 struct walk {
 	struct pk_itrace *it;
 	struct it_queue *q;
 	struct pk_pt_insn_decoder *dec;
 	struct pk_pt_image *img;
 	bool blocks;		/* a block at a time (no per-instruction need) */
+	struct szent *szc;	/* (1 << SZC_BITS, or NULL) */
+	const struct pk_pt_image *szc_img;	/* what szc's sizes are of */
 	int32_t pid, tid, cpu;
 	uint64_t cnt;		/* instructions since the last i sample */
 	uint64_t period;	/* in instructions; 0: no i samples */
@@ -166,6 +182,9 @@ struct pk_itrace {
 	struct pk_session *sess;
 	struct pk_itrace_opts opts;
 	pk_itrace_cb cb;
+	pk_itrace_run_cb run_cb;	/* runs of i samples (or NULL) */
+	uint64_t *run_ips;	/* a run's ips and sizes (RUN_MAX) */
+	uint8_t *run_lens;
 	void *ctx;
 	struct it_info info;
 	int pt_attr;		/* the intel_pt event's attr index */

@@ -115,6 +115,7 @@ void pk__it_walk_free(struct it_queue *q)
 	pk__it_lbr_free(w);
 	pk__free(w->pendq);
 	pk__free(w->chain);
+	pk__free(w->szc);
 	pk_pt_insn_decoder_free(w->dec);
 	pk__it_quick_free(w->qk);
 	pk__free(w);
