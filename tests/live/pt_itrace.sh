@@ -72,6 +72,11 @@ live ip-sym-dso awk/perf.data --itrace=i33i -F ip,sym,dso
 live insnlen echo/perf.data --itrace=i7ie -F +insnlen,+insn
 live i-flags-addr awk/perf.data --itrace=i1ibp -F ip,event,flags,addr
 live tsc-i1ibp awk/perf.tsc.data --itrace=i1ibp -F time,ip,event,flags,addr --ns
+# runs of i samples printed from a line template (the address only
+# differs): with the head, time, period and samples of other kinds between
+live run-head-tsc awk/perf.tsc.data --itrace=i1ibe -F comm,tid,time,period,event,ip
+live run-i2-cpu echo/perf.tsc.data --itrace=i2ip -F cpu,time,ip,event --ns
+live run-i1-ipflags awk/perf.data --itrace=i1i -F ip,flags
 live tsc-default echo/perf.tsc.data
 live tsc-call-ret awk/perf.tsc.data --call-ret-trace
 live tsc-us awk/perf.tsc.data --itrace=b -F time,ip,addr
