@@ -61,6 +61,19 @@ struct lcache {
 			SF_IPC | SF_CALLINDENT | SF_BRSTACK | SF_BRSTACKSYM | \
 			SF_BRSTACKOFF | SF_SYNTH | SF_TRACE)
 
+/* A synthesized sample's whole line (LN_BITS of them): fields that
+ * depend on nothing but the context, the ip, the target and the flags */
+#define LN_BITS 11
+#define LN_FIELDS (SF_COMM | SF_TID | SF_PID | SF_TIME | SF_CPU | SF_EVNAME | \
+		   SF_IP | SF_SYM | SF_DSO | SF_ADDR | SF_SYMOFFSET | \
+		   SF_PERIOD | SF_FLAGS)
+struct lnent {
+	uint64_t id, ip, addr;
+	uint32_t flags;
+	uint16_t len;
+	char text[226];
+};
+
 struct evinfo {
 	int type;
 	char *name;
@@ -127,6 +140,16 @@ struct out {
 	 * sample: the next one that differs only in its ip (and size) is
 	 * that line with its address in place */
 	size_t ip_at;
+	/* whole lines of synthesized samples by their ip, target and flags
+	 * within one context (what else they show: ln_ctx, numbered ln_id) */
+	struct lnent *ln;
+	uint64_t ln_id;
+	struct lnctx {
+		int attr, name_width, mem_width;
+		int32_t pid, tid, cpu;
+		uint64_t time, period, epoch;
+		uint16_t cpumode, addr_cpumode;
+	} ln_ctx;
 	struct itmpl {
 		bool valid;
 		int attr, name_width;
@@ -1329,7 +1352,12 @@ static void print_trace_error(struct out *s, const struct pk_itrace_sample *is)
 }
 
 /* Whether IS's line is the template's but for the address. */
-static bool tl_match(const struct out *s, const struct pk_itrace_sample *is)
+/* (the sample was just stored field by field: its fields are read one by
+ * one too, as a wider load of several would wait for the stores) */
+#define FIELDWISE __attribute__((optimize("no-tree-slp-vectorize")))
+
+static FIELDWISE bool tl_match(const struct out *s,
+			       const struct pk_itrace_sample *is)
 {
 	const struct itmpl *t = &s->tl;
 
@@ -1395,6 +1423,76 @@ static void tl_keep(struct out *s, const struct pk_itrace_sample *is,
 	t->valid = true;
 }
 
+/* The line cache's entry for IS when its line may be kept (NULL when
+ * not): the context checked first (a new one forgets all lines). */
+static FIELDWISE struct lnent *ln_slot(struct out *s,
+				       const struct pk_itrace_sample *is)
+{
+	const struct evinfo *e = &s->ev[is->attr];
+	uint32_t f = s->fields[e->type];
+	struct lnctx *c;
+	uint64_t h, t;
+
+	if ((is->kind != PK_ITRACE_BRANCHES &&
+	     is->kind != PK_ITRACE_INSTRUCTIONS) || (f & ~LN_FIELDS) ||
+	    (s->use_callchain && e->callchain) || s->filtering)
+		return NULL;
+	if (!s->ln) {
+		s->ln = calloc((size_t)1 << LN_BITS, sizeof(*s->ln));
+		if (!s->ln)
+			return NULL;
+	}
+	c = &s->ln_ctx;
+	t = f & SF_TIME ? is->time : 0;
+	if (!s->ln_id || c->attr != is->attr || c->tid != is->tid ||
+	    c->time != t || c->period != is->period ||
+	    c->epoch != s->rec_epoch || c->pid != is->pid ||
+	    c->cpu != is->cpu || c->cpumode != is->cpumode ||
+	    c->addr_cpumode != is->addr_cpumode ||
+	    c->name_width != s->name_width || c->mem_width != s->mem_width) {
+		c->attr = is->attr;
+		c->name_width = s->name_width;
+		c->mem_width = s->mem_width;
+		c->pid = is->pid;
+		c->tid = is->tid;
+		c->cpu = is->cpu;
+		c->time = t;
+		c->period = is->period;
+		c->epoch = s->rec_epoch;
+		c->cpumode = is->cpumode;
+		c->addr_cpumode = is->addr_cpumode;
+		s->ln_id++;
+	}
+	h = (is->ip * 0x9e3779b97f4a7c15ull) ^ (is->addr * 0xc2b2ae3d27d4eb4full) ^
+	    is->flags;
+	return &s->ln[(h ^ (h >> 29)) & ((1u << LN_BITS) - 1)];
+}
+
+static bool ln_hit(const struct out *s, const struct lnent *l,
+		   const struct pk_itrace_sample *is)
+{
+	return l->id == s->ln_id && l->ip == is->ip && l->addr == is->addr &&
+	       l->flags == is->flags;
+}
+
+/* After IS's line was printed from START on (FL: the flushes then). */
+static void ln_keep(struct out *s, struct lnent *l,
+		    const struct pk_itrace_sample *is, size_t start,
+		    unsigned long fl)
+{
+	const struct ob *o = &s->ob;
+	size_t len = o->len - start;
+
+	if (fl != o->flushes || o->len <= start || len > sizeof(l->text))
+		return;
+	memcpy(l->text, o->b + start, len);
+	l->len = (uint16_t)len;
+	l->id = s->ln_id;
+	l->ip = is->ip;
+	l->addr = is->addr;
+	l->flags = is->flags;
+}
+
 /* A synthesized sample from the instruction trace. */
 static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 {
@@ -1404,6 +1502,7 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	unsigned attr;
 	unsigned long fl = 0;
 	size_t start = 0;
+	struct lnent *ln;
 	bool keep;
 	int err;
 
@@ -1420,8 +1519,13 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 		return s->ob.err;
 	}
 	attr = (unsigned)is->attr;
+	ln = ln_slot(s, is);
+	if (ln && ln_hit(s, ln, is)) {
+		ob_put(&s->ob, ln->text, ln->len);
+		return s->ob.err;
+	}
 	keep = is->kind == PK_ITRACE_INSTRUCTIONS;
-	if (keep) {
+	if (keep || ln) {
 		ob_room(&s->ob, 2 * sizeof(s->tl.line));
 		fl = s->ob.flushes;
 		start = s->ob.len;
@@ -1441,6 +1545,8 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	}
 	err = print_sample(s, &rec, (int)attr, sm, s->cc_comm);
 	s->cur = NULL;
+	if (ln && !err)
+		ln_keep(s, ln, is, start, fl);
 	if (keep && !err)
 		tl_keep(s, is, start, fl);
 	return err;
@@ -1822,6 +1928,7 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	pk_unwind_free(s.uw);
 	free(s.uips);
 	free(s.frames);
+	free(s.ln);
 	pk_itrace_free(s.it);
 	pk_session_free(s.sess);
 	return !err && !s.ob.err ? 0 : 1;

@@ -1019,7 +1019,8 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 			w->cnt = 0;
 		}
 	}
-	run_emit(w, nrun);
+	if (nrun)
+		run_emit(w, nrun);
 	if (def_here)
 		flush_def(w);
 	if (!end_sample)
@@ -1046,6 +1047,102 @@ static void step_time(struct walk *w)
 {
 	if (w->it->timeless || pk_pt_insn_time(w->dec, &w->t_step))
 		w->t_step = w->t_now;
+}
+
+/* ---- the lean walk: branch samples and nothing else ---- */
+
+/* Whether the options ask for branch samples alone from a timeless trace
+ * walked in blocks: no i samples, stacks, branch rings, IPC, skips, event
+ * trace flags or bytes. */
+static bool lean_options(const struct walk *w)
+{
+	const struct pk_itrace *it = w->it;
+	const struct pk_itrace_opts *o = &it->opts;
+
+	return it->timeless && w->blocks && !w->qk && !w->period &&
+	       !w->tick && !w->chain && !w->lbr && !o->thread_stack &&
+	       !o->callchain && !o->add_callchain && !o->ipc &&
+	       !o->approx_ipc && !o->initial_skip && !o->insn_bytes &&
+	       !it->info.cap_event_trace && o->branches &&
+	       !it->branches_filter;
+}
+
+/* Whether the next block may go the lean way: those options, and nothing
+ * due (no error, resync, deferred or held event, range, transaction). */
+static bool lean(struct walk *w)
+{
+	if (w->lean < 0)
+		w->lean = lean_options(w);
+	return w->lean && !w->resync && !w->ndef && !w->err && !w->npend &&
+	       !w->done && !w->rg.on && !w->rg.ff && !w->in_tx &&
+	       !w->fup_iflags;
+}
+
+/* The pending branch went to TO: its sample when taken, as branch_at()
+ * and emit() make it under lean(). */
+static void lean_resolve(struct walk *w, uint64_t to)
+{
+	const struct pk_pt_insn *p = &w->pend;
+	struct pk_itrace_sample *s = &w->lean_s;
+
+	w->have_pend = false;
+	w->ipc_flag = false;
+	if (p->iclass == PK_PT_IC_COND_JUMP && to == p->ip + p->size)
+		return;		/* not taken */
+	s->flags = branch_flags(p);
+	s->ip = p->ip;
+	s->addr = to;
+	s->depth = (int)w->ts_n;
+	s->insn_len = p->size;
+	memcpy(s->insn, p->raw, sizeof(p->raw));
+	s->cpumode = kernel_ip(p->ip) || (!p->ip && kernel_ip(to)) ?
+		     PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	s->addr_cpumode = to && kernel_ip(to) ? PERF_RECORD_MISC_KERNEL :
+			  PERF_RECORD_MISC_USER;
+	w->err = w->it->cb(w->it->ctx, s);
+}
+
+/* block() under lean(). */
+static void lean_block(struct walk *w, const struct pk_pt_block *blk)
+{
+	w->walks++;
+	w->lost = false;
+	if (w->have_pend)
+		lean_resolve(w, blk->ip);
+	w->tot_insn += blk->ninsn;
+	w->cnt += blk->ninsn;
+	w->next_ip = blk->end_ip + blk->end_size;
+	if (!is_branch(blk->end_iclass))
+		return;
+	memset(&w->pend, 0, sizeof(w->pend));
+	w->pend.ip = blk->end_ip;
+	w->pend.size = blk->end_size;
+	w->pend.iclass = blk->end_iclass;
+	w->pend.mode = blk->mode;
+	if (blk->end_iclass == PK_PT_IC_FAR_CALL ||
+	    blk->end_iclass == PK_PT_IC_FAR_RETURN)
+		pk_pt_image_read(w->img, blk->end_ip, w->pend.raw,
+				 blk->end_size < 15 ? blk->end_size : 15);
+	w->have_pend = true;
+	w->pend_tsc = w->t_step;
+	w->isamp = false;
+}
+
+/* Blocks while lean() and the decoder has nothing else to say (status
+ * 0): the last block into BLK, the status after it returned. */
+static int lean_walk(struct walk *w, struct pk_pt_block *blk)
+{
+	int status = 0;
+
+	base(w, &w->lean_s, PK_ITRACE_BRANCHES, 0, false);
+	while (status == 0 && lean(w)) {
+		took_tip(w);
+		status = pk_pt_insn_next_block(w->dec, blk);
+		step_time(w);
+		if (blk->ninsn)
+			lean_block(w, blk);
+	}
+	return status;
 }
 
 /* One step of the decoding: the events pending, then an instruction or
@@ -1076,6 +1173,8 @@ void pk__it_step(struct walk *w)
 		step_time(w);
 		if (blk.ninsn)
 			block(w, &blk);
+		if (status == 0 && lean(w))
+			status = lean_walk(w, &blk);
 		in.ip = blk.end_ip;
 	} else if (status >= 0) {
 		memset(&in, 0, sizeof(in));

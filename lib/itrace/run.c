@@ -64,6 +64,7 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 	w->it = it;
 	w->q = q;
 	w->cbr = -1;
+	w->lean = -1;
 	w->tid = q->tid;
 	w->pid = pk__it_pid(it, q->tid);
 	w->cpu = q->cpu;
