@@ -1051,15 +1051,15 @@ static void step_time(struct walk *w)
 
 /* ---- the lean walk: branch samples and nothing else ---- */
 
-/* Whether the options ask for branch samples alone from a timeless trace
- * walked in blocks: no i samples, stacks, branch rings, IPC, skips, event
+/* Whether the options ask for branch samples alone from a trace walked
+ * in blocks: no i samples, stacks, branch rings, IPC, skips, event
  * trace flags or bytes. */
 static bool lean_options(const struct walk *w)
 {
 	const struct pk_itrace *it = w->it;
 	const struct pk_itrace_opts *o = &it->opts;
 
-	return it->timeless && w->blocks && !w->qk && !w->period &&
+	return w->blocks && !w->qk && !w->period &&
 	       !w->tick && !w->chain && !w->lbr && !o->thread_stack &&
 	       !o->callchain && !o->add_callchain && !o->ipc &&
 	       !o->approx_ipc && !o->initial_skip && !o->insn_bytes &&
@@ -1095,11 +1095,17 @@ static void lean_resolve(struct walk *w, uint64_t to)
 	s->depth = (int)w->ts_n;
 	s->insn_len = p->size;
 	memcpy(s->insn, p->raw, sizeof(p->raw));
-	s->cpumode = kernel_ip(p->ip) || (!p->ip && kernel_ip(to)) ?
-		     PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-	s->addr_cpumode = to && kernel_ip(to) ? PERF_RECORD_MISC_KERNEL :
-			  PERF_RECORD_MISC_USER;
-	w->err = w->it->cb(w->it->ctx, s);
+	s->cpumode = s->addr_cpumode = PERF_RECORD_MISC_USER;
+	if (!w->it->timeless) {	/* base()'s, at the branch's own time */
+		uint64_t t = w->pend_tsc ? w->pend_tsc : w->t_now;
+
+		if (t > w->tsc)
+			w->tsc = t;
+		s->has_time = w->tsc != 0;
+		s->time = s->has_time ?
+			  pk__it_tsc_to_perf(&w->it->info, w->tsc) : 0;
+	}
+	emit(w, s);
 }
 
 /* block() under lean(). */
@@ -1129,13 +1135,23 @@ static void lean_block(struct walk *w, const struct pk_pt_block *blk)
 }
 
 /* Blocks while lean() and the decoder has nothing else to say (status
- * 0): the last block into BLK, the status after it returned. */
+ * 0), up to the time decoded to: the last block into BLK, the status
+ * after it returned. */
 static int lean_walk(struct walk *w, struct pk_pt_block *blk)
 {
 	int status = 0;
 
 	base(w, &w->lean_s, PK_ITRACE_BRANCHES, 0, false);
 	while (status == 0 && lean(w)) {
+		if (!w->it->timeless) {	/* pk__it_run()'s and the step's */
+			uint64_t t;
+
+			if (w->tsc > w->limit ||
+			    (!pk_pt_insn_time(w->dec, &t) && t > w->limit))
+				break;
+			if (pk_pt_insn_time(w->dec, &w->t_now))
+				w->t_now = 0;
+		}
 		took_tip(w);
 		status = pk_pt_insn_next_block(w->dec, blk);
 		step_time(w);

@@ -77,6 +77,11 @@ live tsc-i1ibp awk/perf.tsc.data --itrace=i1ibp -F time,ip,event,flags,addr --ns
 live run-head-tsc awk/perf.tsc.data --itrace=i1ibe -F comm,tid,time,period,event,ip
 live run-i2-cpu echo/perf.tsc.data --itrace=i2ip -F cpu,time,ip,event --ns
 live run-i1-ipflags awk/perf.data --itrace=i1i -F ip,flags
+# branches alone (the lean walk), with time: as the time decoded up to
+# moves, and held samples
+live tsc-b awk/perf.tsc.data --itrace=b
+live tsc-b-fields echo/perf.tsc.data --itrace=b -F time,ip,addr,flags --ns
+live tsc-b-cr awk/perf.tsc.data --itrace=cr -F comm,tid,time,ip,sym,addr,flags
 live tsc-default echo/perf.tsc.data
 live tsc-call-ret awk/perf.tsc.data --call-ret-trace
 live tsc-us awk/perf.tsc.data --itrace=b -F time,ip,addr
