@@ -63,7 +63,7 @@ struct lcache {
 
 /* A synthesized sample's whole line (LN_BITS of them): fields that
  * depend on nothing but the context, the ip, the target and the flags */
-#define LN_BITS 11
+#define LN_BITS 13
 #define LN_FIELDS (SF_COMM | SF_TID | SF_PID | SF_TIME | SF_CPU | SF_EVNAME | \
 		   SF_IP | SF_SYM | SF_DSO | SF_ADDR | SF_SYMOFFSET | \
 		   SF_PERIOD | SF_FLAGS)
@@ -1423,24 +1423,23 @@ static void tl_keep(struct out *s, const struct pk_itrace_sample *is,
 	t->valid = true;
 }
 
-/* The line cache's entry for IS when its line may be kept (NULL when
- * not): the context checked first (a new one forgets all lines). */
-static FIELDWISE struct lnent *ln_slot(struct out *s,
-				       const struct pk_itrace_sample *is)
+/* Whether IS's line may be kept by the line cache: its context checked
+ * (a new one forgets all lines). */
+static FIELDWISE bool ln_ctx(struct out *s, const struct pk_itrace_sample *is)
 {
 	const struct evinfo *e = &s->ev[is->attr];
 	uint32_t f = s->fields[e->type];
 	struct lnctx *c;
-	uint64_t h, t;
+	uint64_t t;
 
 	if ((is->kind != PK_ITRACE_BRANCHES &&
 	     is->kind != PK_ITRACE_INSTRUCTIONS) || (f & ~LN_FIELDS) ||
 	    (s->use_callchain && e->callchain) || s->filtering)
-		return NULL;
+		return false;
 	if (!s->ln) {
 		s->ln = calloc((size_t)1 << LN_BITS, sizeof(*s->ln));
 		if (!s->ln)
-			return NULL;
+			return false;
 	}
 	c = &s->ln_ctx;
 	t = f & SF_TIME ? is->time : 0;
@@ -1463,16 +1462,30 @@ static FIELDWISE struct lnent *ln_slot(struct out *s,
 		c->addr_cpumode = is->addr_cpumode;
 		s->ln_id++;
 	}
-	h = (is->ip * 0x9e3779b97f4a7c15ull) ^ (is->addr * 0xc2b2ae3d27d4eb4full) ^
-	    is->flags;
+	return true;
+}
+
+static inline struct lnent *ln_at(struct out *s, uint64_t ip, uint64_t addr,
+				  uint32_t flags)
+{
+	uint64_t h = (ip * 0x9e3779b97f4a7c15ull) ^
+		     (addr * 0xc2b2ae3d27d4eb4full) ^ flags;
+
 	return &s->ln[(h ^ (h >> 29)) & ((1u << LN_BITS) - 1)];
 }
 
-static bool ln_hit(const struct out *s, const struct lnent *l,
-		   const struct pk_itrace_sample *is)
+/* The line cache's entry for IS when its line may be kept (NULL when
+ * not): the context checked first (a new one forgets all lines). */
+static struct lnent *ln_slot(struct out *s, const struct pk_itrace_sample *is)
 {
-	return l->id == s->ln_id && l->ip == is->ip && l->addr == is->addr &&
-	       l->flags == is->flags;
+	return ln_ctx(s, is) ? ln_at(s, is->ip, is->addr, is->flags) : NULL;
+}
+
+static inline bool ln_hit(const struct out *s, const struct lnent *l,
+			  uint64_t ip, uint64_t addr, uint32_t flags)
+{
+	return l->id == s->ln_id && l->ip == ip && l->addr == addr &&
+	       l->flags == flags;
 }
 
 /* After IS's line was printed from START on (FL: the flushes then). */
@@ -1520,7 +1533,7 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	}
 	attr = (unsigned)is->attr;
 	ln = ln_slot(s, is);
-	if (ln && ln_hit(s, ln, is)) {
+	if (ln && ln_hit(s, ln, is->ip, is->addr, is->flags)) {
 		ob_put(&s->ob, ln->text, ln->len);
 		return s->ob.err;
 	}
@@ -1555,27 +1568,46 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 /* A run of instruction samples (the same but for their ip and size):
  * through the template when the first's line made one. */
 static int itrace_run(void *ctx, const struct pk_itrace_sample *is,
-		      const uint64_t *ips, const uint8_t *lens, unsigned n)
+		      const struct pk_itrace_run *r)
 {
 	struct out *s = ctx;
 	struct pk_itrace_sample t;
-	unsigned k = 0;
+	unsigned k = 0, n = r->n;
 	int err = 0;
 
-	if (!tl_match(s, is)) {	/* the first as any (a template then) */
-		if ((err = itrace_sample(s, is)) || n < 2)
-			return err;
-		k = 1;
+	if (!r->addr && !r->flags) {
+		/* the address alone differs: the template when the first
+		 * made one */
+		if (!tl_match(s, is)) {
+			if ((err = itrace_sample(s, is)) || n < 2)
+				return err;
+			k = 1;
+		}
+		if (tl_match(s, is)) {
+			for (; k < n; k++)
+				tl_put(s, r->ip[k]);
+			return s->ob.err;
+		}
 	}
-	if (tl_match(s, is)) {
-		for (; k < n; k++)
-			tl_put(s, ips[k]);
-		return s->ob.err;
-	}
-	t = *is;	/* (k is 1: the first did not make one) */
+	/* whole lines by ip, target and flags where kept, else one by one */
+	bool lines = s->ready && is->attr >= 0 &&
+		     (unsigned)is->attr < s->nr_ev && ln_ctx(s, is);
+
+	t = *is;
 	for (; k < n && !err; k++) {
-		t.ip = ips[k];
-		t.insn_len = lens[k];
+		t.ip = r->ip[k];
+		t.addr = r->addr ? r->addr[k] : is->addr;
+		t.flags = r->flags ? r->flags[k] : is->flags;
+		if (lines) {
+			struct lnent *l = ln_at(s, t.ip, t.addr, t.flags);
+
+			if (ln_hit(s, l, t.ip, t.addr, t.flags)) {
+				ob_put(&s->ob, l->text, l->len);
+				err = s->ob.err;
+				continue;
+			}
+		}
+		t.insn_len = r->insn_len[k];
 		err = itrace_sample(s, &t);
 	}
 	return err;

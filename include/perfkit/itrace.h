@@ -228,16 +228,25 @@ PK_API int pk_itrace_synth_decode(uint64_t config, const void *raw,
 typedef int (*pk_itrace_cb)(void *ctx, const struct pk_itrace_sample *s);
 
 /*
- * Instruction samples in a run (optional, pk_itrace_set_run_cb): S is the
- * first of N samples of one block that differ from it only in their ip
- * (IPS[k]; IPS[0] is S->ip) and instruction size (LENS[k]); the rest (the
- * task, time, period, flags, cpumode) is S's, and nothing else is
- * delivered between them. Without it each goes to the sample callback.
- * Non-zero stops and is returned.
+ * Samples in a run (optional, pk_itrace_set_run_cb): S is the first of
+ * R->n samples of one kind (instructions or branches) that differ from it
+ * only in their ip, target, flags and instruction size (entry k: ip[k],
+ * addr[k], flags[k], insn_len[k]; addr and flags NULL when all are S's,
+ * as in instruction runs; entry 0 is S's own); the rest (the task, time,
+ * period, cpumode of both addresses, depth) is S's, and nothing else is
+ * delivered between them. Runs are made only when no instruction bytes
+ * are asked for (S's insn is not the entries'). Without a run callback
+ * each goes to the sample callback.
  */
+struct pk_itrace_run {
+	const uint64_t *ip, *addr;
+	const uint32_t *flags;
+	const uint8_t *insn_len;
+	unsigned n;
+};
+/* Non-zero stops and is returned. */
 typedef int (*pk_itrace_run_cb)(void *ctx, const struct pk_itrace_sample *s,
-				const uint64_t *ips, const uint8_t *lens,
-				unsigned n);
+				const struct pk_itrace_run *r);
 
 /*
  * The decoder of PD's instruction trace, reading code through SESS (the
@@ -250,8 +259,8 @@ PK_API struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
 				       const struct pk_itrace_opts *opts,
 				       pk_itrace_cb cb, void *ctx);
 PK_API void pk_itrace_free(struct pk_itrace *it);
-/* Runs of instruction samples go to CB (NULL: one by one to the sample
- * callback), with the sample callback's context. */
+/* Runs of samples go to CB (NULL: one by one to the sample callback),
+ * with the sample callback's context. */
 PK_API void pk_itrace_set_run_cb(struct pk_itrace *it, pk_itrace_run_cb cb);
 /*
  * Reads the instruction trace ahead, through a second reader over the

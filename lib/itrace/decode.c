@@ -853,11 +853,14 @@ static bool run_ok(const struct walk *w)
 
 static int run_room(struct pk_itrace *it)
 {
-	if (it->run_ips)
+	if (it->run_lens)
 		return 0;
 	it->run_ips = pk__malloc(RUN_MAX * sizeof(*it->run_ips));
-	it->run_lens = pk__malloc(RUN_MAX);
-	return it->run_ips && it->run_lens ? 0 : -ENOMEM;
+	it->run_addrs = pk__malloc(RUN_MAX * sizeof(*it->run_addrs));
+	it->run_flags = pk__malloc(RUN_MAX * sizeof(*it->run_flags));
+	if (it->run_ips && it->run_addrs && it->run_flags)
+		it->run_lens = pk__malloc(RUN_MAX);
+	return it->run_lens ? 0 : -ENOMEM;
 }
 
 /* The sizes of BLK's first instructions (at most SZC_N), from the walk's
@@ -952,7 +955,11 @@ static void run_emit(struct walk *w, unsigned n)
 		}
 		return;
 	}
-	w->err = it->run_cb(it->ctx, &s, ips, it->run_lens, n);
+	{
+		struct pk_itrace_run r = { ips, NULL, NULL, it->run_lens, n };
+
+		w->err = it->run_cb(it->ctx, &s, &r);
+	}
 }
 
 /* A run of instructions: the branch before it went to its start, a
@@ -1078,34 +1085,90 @@ static bool lean(struct walk *w)
 	       !w->fup_iflags;
 }
 
+/* The lean walk's run out: one by one through emit() without a run
+ * callback (or when one sample), else as a run. */
+static void lean_flush(struct walk *w)
+{
+	struct pk_itrace *it = w->it;
+	struct pk_itrace_sample *s = &w->lean_s;
+	unsigned n = w->nlean;
+
+	w->nlean = 0;
+	if (n < 2 || !it->run_cb) {
+		for (unsigned k = 0; k < n && !w->err; k++) {
+			s->ip = it->run_ips[k];
+			s->addr = it->run_addrs[k];
+			s->flags = it->run_flags[k];
+			s->insn_len = it->run_lens[k];
+			w->err = it->cb(it->ctx, s);
+		}
+		return;
+	}
+	if (!w->err) {
+		struct pk_itrace_run r = { it->run_ips, it->run_addrs,
+					   it->run_flags, it->run_lens, n };
+
+		s->ip = it->run_ips[0];
+		s->addr = it->run_addrs[0];
+		s->flags = it->run_flags[0];
+		s->insn_len = it->run_lens[0];
+		w->err = it->run_cb(it->ctx, s, &r);
+	}
+}
+
 /* The pending branch went to TO: its sample when taken, as branch_at()
- * and emit() make it under lean(). */
+ * and emit() make it under lean(), gathered into the lean run (which
+ * goes out first when the sample's time or modes differ from its, and
+ * before a sample held for later). */
 static void lean_resolve(struct walk *w, uint64_t to)
 {
 	const struct pk_pt_insn *p = &w->pend;
 	struct pk_itrace_sample *s = &w->lean_s;
+	struct pk_itrace *it = w->it;
+	uint16_t cm, acm;
+	uint64_t time = 0;
+	bool has_time = false;
+	unsigned k;
 
 	w->have_pend = false;
 	w->ipc_flag = false;
 	if (p->iclass == PK_PT_IC_COND_JUMP && to == p->ip + p->size)
 		return;		/* not taken */
-	s->flags = branch_flags(p);
-	s->ip = p->ip;
-	s->addr = to;
-	s->depth = (int)w->ts_n;
-	s->insn_len = p->size;
-	memcpy(s->insn, p->raw, sizeof(p->raw));
-	s->cpumode = s->addr_cpumode = PERF_RECORD_MISC_USER;
-	if (!w->it->timeless) {	/* base()'s, at the branch's own time */
+	cm = kernel_ip(p->ip) || (!p->ip && kernel_ip(to)) ?
+	     PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	acm = to && kernel_ip(to) ? PERF_RECORD_MISC_KERNEL :
+	      PERF_RECORD_MISC_USER;
+	if (!it->timeless) {	/* base()'s, at the branch's own time */
 		uint64_t t = w->pend_tsc ? w->pend_tsc : w->t_now;
 
 		if (t > w->tsc)
 			w->tsc = t;
-		s->has_time = w->tsc != 0;
-		s->time = s->has_time ?
-			  pk__it_tsc_to_perf(&w->it->info, w->tsc) : 0;
+		has_time = w->tsc != 0;
+		time = has_time ? pk__it_tsc_to_perf(&it->info, w->tsc) : 0;
 	}
-	emit(w, s);
+	if (w->nlean && (s->time != time || s->has_time != has_time ||
+			 s->cpumode != cm || s->addr_cpumode != acm ||
+			 w->nlean == RUN_MAX))
+		lean_flush(w);
+	s->time = time;
+	s->has_time = has_time;
+	s->cpumode = cm;
+	s->addr_cpumode = acm;
+	s->depth = (int)w->ts_n;
+	if (!it->timeless && w->tsc > w->limit) {
+		lean_flush(w);	/* held: past the time decoded up to */
+		s->flags = branch_flags(p);
+		s->ip = p->ip;
+		s->addr = to;
+		s->insn_len = p->size;
+		emit(w, s);
+		return;
+	}
+	k = w->nlean++;
+	it->run_ips[k] = p->ip;
+	it->run_addrs[k] = to;
+	it->run_flags[k] = branch_flags(p);
+	it->run_lens[k] = p->size;
 }
 
 /* block() under lean(). */
@@ -1141,8 +1204,18 @@ static int lean_walk(struct walk *w, struct pk_pt_block *blk)
 {
 	int status = 0;
 
+	if (run_room(w->it)) {
+		w->err = -ENOMEM;
+		return 0;
+	}
 	base(w, &w->lean_s, PK_ITRACE_BRANCHES, 0, false);
-	while (status == 0 && lean(w)) {
+	w->nlean = 0;
+	/* What lean() asks can change here only by the callback's error and
+	 * a held sample: the rest moves with events and errors, which end
+	 * the loop (a status other than 0). For the same reason no TIP is
+	 * taken up after an error in the loop (took_tip: the step before
+	 * it asked). */
+	while (status == 0 && !w->err && !w->npend) {
 		if (!w->it->timeless) {	/* pk__it_run()'s and the step's */
 			uint64_t t;
 
@@ -1152,12 +1225,12 @@ static int lean_walk(struct walk *w, struct pk_pt_block *blk)
 			if (pk_pt_insn_time(w->dec, &w->t_now))
 				w->t_now = 0;
 		}
-		took_tip(w);
 		status = pk_pt_insn_next_block(w->dec, blk);
 		step_time(w);
 		if (blk->ninsn)
 			lean_block(w, blk);
 	}
+	lean_flush(w);
 	return status;
 }
 

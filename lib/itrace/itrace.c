@@ -77,6 +77,8 @@ void pk_itrace_free(struct pk_itrace *it)
 	pk__free(it->late);
 	pk__free(it->late_br);
 	pk__free(it->run_ips);
+	pk__free(it->run_addrs);
+	pk__free(it->run_flags);
 	pk__free(it->run_lens);
 	for (size_t i = 0; i < it->nimgs; i++)
 		pk_pt_image_free(it->imgs[i].img);

@@ -68,6 +68,7 @@ struct walk {
 	struct szent *szc;	/* (1 << SZC_BITS, or NULL) */
 	int8_t lean;		/* only branches asked for (-1: not known) */
 	struct pk_itrace_sample lean_s;	/* the lean walk's branch sample */
+	unsigned nlean;		/* its run gathered (with lean_s's context) */
 	const struct pk_pt_image *szc_img;	/* what szc's sizes are of */
 	int32_t pid, tid, cpu;
 	uint64_t cnt;		/* instructions since the last i sample */
@@ -185,7 +186,9 @@ struct pk_itrace {
 	struct pk_itrace_opts opts;
 	pk_itrace_cb cb;
 	pk_itrace_run_cb run_cb;	/* runs of i samples (or NULL) */
-	uint64_t *run_ips;	/* a run's ips and sizes (RUN_MAX) */
+	uint64_t *run_ips;	/* a run's ips, targets, flags and sizes */
+	uint64_t *run_addrs;	/* (RUN_MAX each) */
+	uint32_t *run_flags;
 	uint8_t *run_lens;
 	void *ctx;
 	struct it_info info;
