@@ -1374,7 +1374,8 @@ static FIELDWISE bool tl_match(const struct out *s,
 	       is->kind == PK_ITRACE_INSTRUCTIONS;
 }
 
-static inline void tl_put(struct out *s, uint64_t ip)
+static inline __attribute__((always_inline)) void tl_put(struct out *s,
+						       uint64_t ip)
 {
 	struct ob *o = &s->ob;
 	char *p = ob_room(o, sizeof(s->tl.line));
