@@ -1576,18 +1576,34 @@ static int itrace_run(void *ctx, const struct pk_itrace_sample *is,
 	unsigned k = 0, n = r->n;
 	int err = 0;
 
-	if (!r->addr && !r->flags) {
-		/* the address alone differs: the template when the first
-		 * made one */
+	if (is->kind == PK_ITRACE_INSTRUCTIONS) {
+		/* the template when the first made one, for those whose
+		 * target and flags show as its (or do not show) */
 		if (!tl_match(s, is)) {
 			if ((err = itrace_sample(s, is)) || n < 2)
 				return err;
 			k = 1;
 		}
 		if (tl_match(s, is)) {
-			for (; k < n; k++)
-				tl_put(s, r->ip[k]);
-			return s->ob.err;
+			const struct itmpl *tp = &s->tl;
+
+			t = *is;
+			for (; k < n && !err; k++) {
+				uint64_t a = r->addr ? r->addr[k] : is->addr;
+				uint32_t fl = r->flags ? r->flags[k] : is->flags;
+
+				if ((a & tp->addr_mask) == tp->addr &&
+				    (fl & tp->flags_mask) == tp->flags) {
+					tl_put(s, r->ip[k]);
+					continue;
+				}
+				t.ip = r->ip[k];
+				t.addr = a;
+				t.flags = fl;
+				t.insn_len = r->insn_len[k];
+				err = itrace_sample(s, &t);
+			}
+			return err ? err : s->ob.err;
 		}
 	}
 	/* whole lines by ip, target and flags where kept, else one by one */

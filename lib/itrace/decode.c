@@ -835,20 +835,81 @@ static int nth_insn(struct walk *w, const struct pk_pt_block *blk,
 	return 0;
 }
 
-/* ---- runs of i samples (a block's, the sample callback's run form) ---- */
-
-/* Whether a block's i samples may go as one run: nothing of them but the
- * ip and size differs (no bytes, chains, branch stacks, IPC, flags of
- * event trace), none is skipped or held for later, no event falls among
- * them. */
-static bool run_ok(const struct walk *w)
+/* A run of instructions: the branch before it went to its start, a
+ * PSB+ met inside it shows before it, its last instruction (a branch)
+ * waits for its outcome, and the i samples that fall in it. */
+static void block(struct walk *w, const struct pk_pt_block *blk)
 {
-	const struct pk_itrace *it = w->it;
+	struct pk_pt_insn in;
 
-	return it->run_cb && !w->tick && !it->opts.insn_bytes && !w->chain &&
-	       !w->lbr && !it->opts.ipc && !it->opts.approx_ipc &&
-	       !it->opts.initial_skip && !w->rg.on &&
-	       !it->info.cap_event_trace && !w->fup_iflags && !w->err;
+	bool def_here;
+
+	if (w->rg.on)
+		pk__it_range_block(w, blk);
+	w->walks++;
+	if (w->resync)
+		resynced(w, blk->ip, NULL);
+	w->lost = false;
+	if (w->have_pend)
+		resolve(w, blk->ip);
+	uint64_t tot0 = w->tot_insn;	/* (perf's count at each sample) */
+
+	w->tot_insn += blk->ninsn;
+	/* a PSB+ whose FUP falls in the run shows before that instruction */
+	def_here = w->ndef && w->def[0].ip >= blk->ip &&
+		   w->def[0].ip <= blk->end_ip;
+	if (def_here && w->def[0].ip == blk->ip)
+		flush_def(w), def_here = false;
+	w->next_ip = blk->end_ip + blk->end_size;
+	bool end_sample = false;
+	uint32_t pos = 0;	/* instructions of the block counted */
+	struct bpos bp = { blk->ip, 1, 0 };
+
+	while (w->period && w->cnt + (blk->ninsn - pos) >= w->period) {
+		uint32_t k = pos + (uint32_t)(w->period - w->cnt);
+
+		pos = k;
+		w->cnt = w->period;
+		if (k == blk->ninsn && is_branch(blk->end_iclass)) {
+			end_sample = true; /* with the branch's outcome */
+			break;
+		}
+		if (nth_insn(w, blk, &bp, k, &in) == 0) {
+			if (def_here && in.ip >= w->def[0].ip)
+				flush_def(w), def_here = false;
+			w->tot_insn = tot0 + k;
+			isample(w, &in, 0, 0, NULL);
+			w->tot_insn = tot0 + blk->ninsn;
+		} else {
+			w->cnt = 0;
+		}
+	}
+	if (def_here)
+		flush_def(w);
+	if (!end_sample)
+		w->cnt += blk->ninsn - pos;
+	if (!is_branch(blk->end_iclass))
+		return;
+	memset(&w->pend, 0, sizeof(w->pend));
+	w->pend.ip = blk->end_ip;
+	w->pend.size = blk->end_size;
+	w->pend.iclass = blk->end_iclass;
+	w->pend.mode = blk->mode;
+	/* the bytes: when asked for, and to tell int from syscall */
+	if (w->it->opts.insn_bytes || blk->end_iclass == PK_PT_IC_FAR_CALL ||
+	    blk->end_iclass == PK_PT_IC_FAR_RETURN)
+		pk_pt_image_read(w->img, blk->end_ip, w->pend.raw,
+				 blk->end_size < 15 ? blk->end_size : 15);
+	w->have_pend = true;
+	w->pend_tsc = w->t_step;
+	w->isamp = end_sample;
+}
+
+/* The time after a step: its branch's query's. */
+static void step_time(struct walk *w)
+{
+	if (w->it->timeless || pk_pt_insn_time(w->dec, &w->t_step))
+		w->t_step = w->t_now;
 }
 
 static int run_room(struct pk_itrace *it)
@@ -900,12 +961,157 @@ static const struct szent *block_sizes(struct walk *w,
 	return z;
 }
 
-/* The K-th instruction of BLK for a run: its ip and size into the run
- * buffer's slot I, through the size table Z where it reaches, P kept as
+/* ---- the lean walk: i and b samples and nothing else, in runs ---- */
+
+/* Whether the options ask for nothing but i samples (by instruction
+ * count) and branch samples (all of them) from a trace walked in blocks:
+ * no stacks, branch rings, IPC, skips, event trace flags or bytes. */
+static bool lean_options(const struct walk *w)
+{
+	const struct pk_itrace *it = w->it;
+	const struct pk_itrace_opts *o = &it->opts;
+
+	return w->blocks && !w->qk && !w->tick && !w->chain && !w->lbr &&
+	       !o->thread_stack && !o->callchain && !o->add_callchain &&
+	       !o->ipc && !o->approx_ipc && !o->initial_skip &&
+	       !o->insn_bytes && !it->info.cap_event_trace &&
+	       !it->branches_filter;
+}
+
+/* Whether the next block may go the lean way: those options, and nothing
+ * due (no error, resync, deferred or held event, range, iflag change). */
+static bool lean(struct walk *w)
+{
+	if (w->lean < 0)
+		w->lean = lean_options(w) && !run_room(w->it);
+	return w->lean && !w->resync && !w->ndef && !w->err && !w->npend &&
+	       !w->done && !w->rg.on && !w->rg.ff && !w->fup_iflags;
+}
+
+/* The lean walk's persistent sample of KIND. */
+static struct pk_itrace_sample *lean_sample(struct walk *w, int kind)
+{
+	return kind == PK_ITRACE_INSTRUCTIONS ? &w->lean_i : &w->lean_s;
+}
+
+/* The run gathered out: as a run through the run callback, else (or one
+ * sample) one by one through the sample callback. */
+static void lean_flush(struct walk *w)
+{
+	struct pk_itrace *it = w->it;
+	struct pk_itrace_sample *s = lean_sample(w, w->lean_kind);
+	unsigned n = w->nlean;
+
+	w->nlean = 0;
+	if (!n || w->err)
+		return;
+	s->ip = it->run_ips[0];
+	s->addr = it->run_addrs[0];
+	s->flags = it->run_flags[0];
+	s->insn_len = it->run_lens[0];
+	if (n > 1 && it->run_cb) {
+		struct pk_itrace_run r = { it->run_ips, it->run_addrs,
+					   it->run_flags, it->run_lens, n };
+
+		w->err = it->run_cb(it->ctx, s, &r);
+		return;
+	}
+	for (unsigned k = 0; k < n && !w->err; k++) {
+		s->ip = it->run_ips[k];
+		s->addr = it->run_addrs[k];
+		s->flags = it->run_flags[k];
+		s->insn_len = it->run_lens[k];
+		w->err = it->cb(it->ctx, s);
+	}
+}
+
+/* A sample of KIND as base(), isample()/branch_at() and emit() make it
+ * under lean() (TSC/HAS_TSC: its event's time, as base() takes it),
+ * into the run: which goes out first when the sample's kind, time or
+ * modes differ from its, and before a sample held for later. */
+static inline __attribute__((always_inline)) void
+lean_add(struct walk *w, int kind, uint64_t ip, uint64_t addr, uint32_t flags,
+	 uint8_t len, uint64_t tsc, bool has_tsc)
+{
+	struct pk_itrace_sample *s = lean_sample(w, kind);
+	struct pk_itrace *it = w->it;
+	uint64_t time = 0;
+	bool has_time = false;
+	uint16_t cm, acm;
+	unsigned k;
+
+	cm = kernel_ip(ip) || (!ip && kind == PK_ITRACE_BRANCHES &&
+			       kernel_ip(addr)) ?
+	     PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	acm = addr && kernel_ip(addr) ? PERF_RECORD_MISC_KERNEL :
+	      PERF_RECORD_MISC_USER;
+	if (w->in_tx && !(flags & PK_IP_FLAG_ASYNC))
+		flags |= PK_IP_FLAG_IN_TX;	/* perf: inside a transaction */
+	if (!it->timeless) {
+		uint64_t t = has_tsc ? tsc : w->t_now;
+
+		if (t > w->tsc)
+			w->tsc = t;
+		has_time = w->tsc != 0;
+		time = has_time ? pk__it_tsc_to_perf(&it->info, w->tsc) : 0;
+	}
+	if (w->nlean && (w->lean_kind != kind || s->time != time ||
+			 s->has_time != has_time || s->cpumode != cm ||
+			 s->addr_cpumode != acm || w->nlean == RUN_MAX))
+		lean_flush(w);
+	w->lean_kind = kind;
+	s->time = time;
+	s->has_time = has_time;
+	s->cpumode = cm;
+	s->addr_cpumode = acm;
+	if (kind == PK_ITRACE_BRANCHES)
+		s->depth = (int)w->ts_n;
+	else
+		s->period = s->insn_cnt = w->cnt;
+	if (!it->timeless && w->tsc > w->limit) {
+		lean_flush(w);	/* held: past the time decoded up to */
+		s->ip = ip;
+		s->addr = addr;
+		s->flags = flags;
+		s->insn_len = len;
+		emit(w, s);
+		return;
+	}
+	k = w->nlean++;
+	it->run_ips[k] = ip;
+	it->run_addrs[k] = addr;
+	it->run_flags[k] = flags;
+	it->run_lens[k] = len;
+}
+
+/* The pending branch went to TO (finish() under lean()): its i sample
+ * when one falls there, then its branch sample when taken. */
+static void lean_resolve(struct walk *w, uint64_t to)
+{
+	const struct pk_pt_insn *p = &w->pend;
+	bool taken = !(p->iclass == PK_PT_IC_COND_JUMP &&
+		       to == p->ip + p->size);
+	uint32_t flags = branch_flags(p);
+
+	w->have_pend = false;
+	w->ipc_flag = false;
+	if (w->isamp) {
+		lean_add(w, PK_ITRACE_INSTRUCTIONS, p->ip, taken ? to : 0,
+			 flags, p->size, w->pend_tsc, w->pend_tsc != 0);
+		w->cnt = 0;
+		w->isamp = false;
+	}
+	if (taken && w->it->opts.branches)
+		lean_add(w, PK_ITRACE_BRANCHES, p->ip, to, flags, p->size,
+			 w->pend_tsc, w->pend_tsc != 0);
+}
+
+/* The K-th instruction of BLK (K at or past P's) through the size
+ * table Z where it reaches, else nth_insn(): its ip and size. P kept as
  * nth_insn() keeps it. 0 or -1. */
-static int run_insn(struct walk *w, const struct pk_pt_block *blk,
-		    const struct szent *z, struct bpos *p, uint32_t k,
-		    unsigned i)
+static int lean_insn(struct walk *w, const struct pk_pt_block *blk,
+		     const struct szent *z, struct bpos *p, uint32_t k,
+		     uint64_t *ip, uint8_t *len)
 {
 	struct pk_pt_insn in;
 
@@ -913,274 +1119,71 @@ static int run_insn(struct walk *w, const struct pk_pt_block *blk,
 		while (p->k < k)
 			p->ip += z->sz[p->k++ - 1];
 		p->size = z->sz[k - 1];
-		w->it->run_ips[i] = p->ip;
-		w->it->run_lens[i] = p->size;
+		*ip = p->ip;
+		*len = p->size;
 		return 0;
 	}
 	if (nth_insn(w, blk, p, k, &in))
 		return -1;
-	w->it->run_ips[i] = in.ip;
-	w->it->run_lens[i] = in.size;
+	*ip = in.ip;
+	*len = in.size;
 	return 0;
-}
-
-/* The N samples gathered in the run buffer, each of the walk's period. */
-static void run_emit(struct walk *w, unsigned n)
-{
-	struct pk_itrace *it = w->it;
-	const uint64_t *ips = it->run_ips;
-	struct pk_itrace_sample s;
-
-	if (!n || w->err)
-		return;
-	base(w, &s, PK_ITRACE_INSTRUCTIONS, 0, false);
-	s.ip = ips[0];
-	s.period = s.insn_cnt = w->period;
-	s.insn_len = it->run_lens[0];
-	if (kernel_ip(ips[0]))
-		s.cpumode = PERF_RECORD_MISC_KERNEL;
-	if (w->in_tx)
-		s.flags |= PK_IP_FLAG_IN_TX;
-	if (w->npend > w->pend_head || (!it->timeless && w->tsc > w->limit) ||
-	    kernel_ip(ips[0]) != kernel_ip(ips[n - 1])) {
-		/* held for later, or across modes: one by one */
-		for (unsigned k = 0; k < n && !w->err; k++) {
-			struct pk_itrace_sample t = s;
-
-			t.ip = ips[k];
-			t.insn_len = it->run_lens[k];
-			t.flags = 0;
-			t.cpumode = PERF_RECORD_MISC_USER;
-			emit(w, &t);
-		}
-		return;
-	}
-	{
-		struct pk_itrace_run r = { ips, NULL, NULL, it->run_lens, n };
-
-		w->err = it->run_cb(it->ctx, &s, &r);
-	}
-}
-
-/* A run of instructions: the branch before it went to its start, a
- * PSB+ met inside it shows before it, its last instruction (a branch)
- * waits for its outcome, and the i samples that fall in it. */
-static void block(struct walk *w, const struct pk_pt_block *blk)
-{
-	struct pk_pt_insn in;
-
-	bool def_here;
-
-	if (w->rg.on)
-		pk__it_range_block(w, blk);
-	w->walks++;
-	if (w->resync)
-		resynced(w, blk->ip, NULL);
-	w->lost = false;
-	if (w->have_pend)
-		resolve(w, blk->ip);
-	uint64_t tot0 = w->tot_insn;	/* (perf's count at each sample) */
-
-	w->tot_insn += blk->ninsn;
-	/* a PSB+ whose FUP falls in the run shows before that instruction */
-	def_here = w->ndef && w->def[0].ip >= blk->ip &&
-		   w->def[0].ip <= blk->end_ip;
-	if (def_here && w->def[0].ip == blk->ip)
-		flush_def(w), def_here = false;
-	w->next_ip = blk->end_ip + blk->end_size;
-	bool end_sample = false;
-	uint32_t pos = 0;	/* instructions of the block counted */
-	struct bpos bp = { blk->ip, 1, 0 };
-
-	/* the samples as one run where nothing else comes among them */
-	bool run = !def_here && w->period &&
-		   w->cnt + blk->ninsn >= w->period && run_ok(w) &&
-		   !run_room(w->it);
-	unsigned nrun = 0;
-	const struct szent *z = run ? block_sizes(w, blk) : NULL;
-
-	while (w->period && w->cnt + (blk->ninsn - pos) >= w->period) {
-		uint32_t k = pos + (uint32_t)(w->period - w->cnt);
-
-		pos = k;
-		w->cnt = w->period;
-		if (k == blk->ninsn && is_branch(blk->end_iclass)) {
-			end_sample = true; /* with the branch's outcome */
-			break;
-		}
-		if (run && nrun < RUN_MAX &&
-		    run_insn(w, blk, z, &bp, k, nrun) == 0) {
-			nrun++;
-			w->cnt = 0;
-			continue;
-		}
-		run_emit(w, nrun);
-		nrun = 0;
-		if (nth_insn(w, blk, &bp, k, &in) == 0) {
-			if (def_here && in.ip >= w->def[0].ip)
-				flush_def(w), def_here = false;
-			w->tot_insn = tot0 + k;
-			isample(w, &in, 0, 0, NULL);
-			w->tot_insn = tot0 + blk->ninsn;
-		} else {
-			w->cnt = 0;
-		}
-	}
-	if (nrun)
-		run_emit(w, nrun);
-	if (def_here)
-		flush_def(w);
-	if (!end_sample)
-		w->cnt += blk->ninsn - pos;
-	if (!is_branch(blk->end_iclass))
-		return;
-	memset(&w->pend, 0, sizeof(w->pend));
-	w->pend.ip = blk->end_ip;
-	w->pend.size = blk->end_size;
-	w->pend.iclass = blk->end_iclass;
-	w->pend.mode = blk->mode;
-	/* the bytes: when asked for, and to tell int from syscall */
-	if (w->it->opts.insn_bytes || blk->end_iclass == PK_PT_IC_FAR_CALL ||
-	    blk->end_iclass == PK_PT_IC_FAR_RETURN)
-		pk_pt_image_read(w->img, blk->end_ip, w->pend.raw,
-				 blk->end_size < 15 ? blk->end_size : 15);
-	w->have_pend = true;
-	w->pend_tsc = w->t_step;
-	w->isamp = end_sample;
-}
-
-/* The time after a step: its branch's query's. */
-static void step_time(struct walk *w)
-{
-	if (w->it->timeless || pk_pt_insn_time(w->dec, &w->t_step))
-		w->t_step = w->t_now;
-}
-
-/* ---- the lean walk: branch samples and nothing else ---- */
-
-/* Whether the options ask for branch samples alone from a trace walked
- * in blocks: no i samples, stacks, branch rings, IPC, skips, event
- * trace flags or bytes. */
-static bool lean_options(const struct walk *w)
-{
-	const struct pk_itrace *it = w->it;
-	const struct pk_itrace_opts *o = &it->opts;
-
-	return w->blocks && !w->qk && !w->period &&
-	       !w->tick && !w->chain && !w->lbr && !o->thread_stack &&
-	       !o->callchain && !o->add_callchain && !o->ipc &&
-	       !o->approx_ipc && !o->initial_skip && !o->insn_bytes &&
-	       !it->info.cap_event_trace && o->branches &&
-	       !it->branches_filter;
-}
-
-/* Whether the next block may go the lean way: those options, and nothing
- * due (no error, resync, deferred or held event, range, transaction). */
-static bool lean(struct walk *w)
-{
-	if (w->lean < 0)
-		w->lean = lean_options(w);
-	return w->lean && !w->resync && !w->ndef && !w->err && !w->npend &&
-	       !w->done && !w->rg.on && !w->rg.ff && !w->in_tx &&
-	       !w->fup_iflags;
-}
-
-/* The lean walk's run out: one by one through emit() without a run
- * callback (or when one sample), else as a run. */
-static void lean_flush(struct walk *w)
-{
-	struct pk_itrace *it = w->it;
-	struct pk_itrace_sample *s = &w->lean_s;
-	unsigned n = w->nlean;
-
-	w->nlean = 0;
-	if (n < 2 || !it->run_cb) {
-		for (unsigned k = 0; k < n && !w->err; k++) {
-			s->ip = it->run_ips[k];
-			s->addr = it->run_addrs[k];
-			s->flags = it->run_flags[k];
-			s->insn_len = it->run_lens[k];
-			w->err = it->cb(it->ctx, s);
-		}
-		return;
-	}
-	if (!w->err) {
-		struct pk_itrace_run r = { it->run_ips, it->run_addrs,
-					   it->run_flags, it->run_lens, n };
-
-		s->ip = it->run_ips[0];
-		s->addr = it->run_addrs[0];
-		s->flags = it->run_flags[0];
-		s->insn_len = it->run_lens[0];
-		w->err = it->run_cb(it->ctx, s, &r);
-	}
-}
-
-/* The pending branch went to TO: its sample when taken, as branch_at()
- * and emit() make it under lean(), gathered into the lean run (which
- * goes out first when the sample's time or modes differ from its, and
- * before a sample held for later). */
-static void lean_resolve(struct walk *w, uint64_t to)
-{
-	const struct pk_pt_insn *p = &w->pend;
-	struct pk_itrace_sample *s = &w->lean_s;
-	struct pk_itrace *it = w->it;
-	uint16_t cm, acm;
-	uint64_t time = 0;
-	bool has_time = false;
-	unsigned k;
-
-	w->have_pend = false;
-	w->ipc_flag = false;
-	if (p->iclass == PK_PT_IC_COND_JUMP && to == p->ip + p->size)
-		return;		/* not taken */
-	cm = kernel_ip(p->ip) || (!p->ip && kernel_ip(to)) ?
-	     PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-	acm = to && kernel_ip(to) ? PERF_RECORD_MISC_KERNEL :
-	      PERF_RECORD_MISC_USER;
-	if (!it->timeless) {	/* base()'s, at the branch's own time */
-		uint64_t t = w->pend_tsc ? w->pend_tsc : w->t_now;
-
-		if (t > w->tsc)
-			w->tsc = t;
-		has_time = w->tsc != 0;
-		time = has_time ? pk__it_tsc_to_perf(&it->info, w->tsc) : 0;
-	}
-	if (w->nlean && (s->time != time || s->has_time != has_time ||
-			 s->cpumode != cm || s->addr_cpumode != acm ||
-			 w->nlean == RUN_MAX))
-		lean_flush(w);
-	s->time = time;
-	s->has_time = has_time;
-	s->cpumode = cm;
-	s->addr_cpumode = acm;
-	s->depth = (int)w->ts_n;
-	if (!it->timeless && w->tsc > w->limit) {
-		lean_flush(w);	/* held: past the time decoded up to */
-		s->flags = branch_flags(p);
-		s->ip = p->ip;
-		s->addr = to;
-		s->insn_len = p->size;
-		emit(w, s);
-		return;
-	}
-	k = w->nlean++;
-	it->run_ips[k] = p->ip;
-	it->run_addrs[k] = to;
-	it->run_flags[k] = branch_flags(p);
-	it->run_lens[k] = p->size;
 }
 
 /* block() under lean(). */
 static void lean_block(struct walk *w, const struct pk_pt_block *blk)
 {
+	bool end_sample = false;
+	uint32_t pos = 0;
+
 	w->walks++;
 	w->lost = false;
 	if (w->have_pend)
 		lean_resolve(w, blk->ip);
 	w->tot_insn += blk->ninsn;
-	w->cnt += blk->ninsn;
 	w->next_ip = blk->end_ip + blk->end_size;
+	if (w->period && w->cnt + blk->ninsn >= w->period) {
+		const struct szent *z = block_sizes(w, blk);
+		struct bpos bp = { blk->ip, 1, 0 };
+
+		bool same = false;	/* as the block's last sample gathered */
+		uint64_t ip, last = 0;
+		uint8_t len;
+
+		while (w->cnt + (blk->ninsn - pos) >= w->period) {
+			uint32_t k = pos + (uint32_t)(w->period - w->cnt);
+
+			pos = k;
+			w->cnt = w->period;
+			if (k == blk->ninsn && is_branch(blk->end_iclass)) {
+				end_sample = true; /* with the outcome */
+				break;
+			}
+			if (lean_insn(w, blk, z, &bp, k, &ip, &len)) {
+				w->cnt = 0;
+				continue;
+			}
+			/* after one gathered, the block's others differ from
+			 * it in ip and size alone while in the same mode */
+			if (same && kernel_ip(ip) == kernel_ip(last) &&
+			    w->nlean < RUN_MAX) {
+				unsigned n = w->nlean++;
+
+				w->it->run_ips[n] = ip;
+				w->it->run_addrs[n] = 0;
+				w->it->run_flags[n] = w->it->run_flags[n - 1];
+				w->it->run_lens[n] = len;
+			} else {
+				lean_add(w, PK_ITRACE_INSTRUCTIONS, ip, 0, 0,
+					 len, 0, false);
+				same = w->nlean && !w->npend;
+			}
+			last = ip;
+			w->cnt = 0;
+		}
+	}
+	if (!end_sample)
+		w->cnt += blk->ninsn - pos;
 	if (!is_branch(blk->end_iclass))
 		return;
 	memset(&w->pend, 0, sizeof(w->pend));
@@ -1194,7 +1197,7 @@ static void lean_block(struct walk *w, const struct pk_pt_block *blk)
 				 blk->end_size < 15 ? blk->end_size : 15);
 	w->have_pend = true;
 	w->pend_tsc = w->t_step;
-	w->isamp = false;
+	w->isamp = end_sample;
 }
 
 /* Blocks while lean() and the decoder has nothing else to say (status
@@ -1202,13 +1205,12 @@ static void lean_block(struct walk *w, const struct pk_pt_block *blk)
  * after it returned. */
 static int lean_walk(struct walk *w, struct pk_pt_block *blk)
 {
+	uint64_t tsc = w->tsc;	/* (lean_add() times the samples) */
 	int status = 0;
 
-	if (run_room(w->it)) {
-		w->err = -ENOMEM;
-		return 0;
-	}
 	base(w, &w->lean_s, PK_ITRACE_BRANCHES, 0, false);
+	base(w, &w->lean_i, PK_ITRACE_INSTRUCTIONS, 0, false);
+	w->tsc = tsc;
 	w->nlean = 0;
 	/* What lean() asks can change here only by the callback's error and
 	 * a held sample: the rest moves with events and errors, which end

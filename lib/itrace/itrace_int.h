@@ -67,8 +67,11 @@ struct walk {
 	bool blocks;		/* a block at a time (no per-instruction need) */
 	struct szent *szc;	/* (1 << SZC_BITS, or NULL) */
 	int8_t lean;		/* only branches asked for (-1: not known) */
-	struct pk_itrace_sample lean_s;	/* the lean walk's branch sample */
-	unsigned nlean;		/* its run gathered (with lean_s's context) */
+	/* the lean walk's branch and instruction samples (their context),
+	 * and the run gathered: of LEAN_KIND, NLEAN samples */
+	struct pk_itrace_sample lean_s, lean_i;
+	int lean_kind;
+	unsigned nlean;
 	const struct pk_pt_image *szc_img;	/* what szc's sizes are of */
 	int32_t pid, tid, cpu;
 	uint64_t cnt;		/* instructions since the last i sample */
