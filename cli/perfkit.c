@@ -135,6 +135,33 @@ int main(int argc, char **argv)
 	const struct command *c;
 
 	pk_set_print(print_lib);
+	/* perf's options before the command: --buildid-dir DIR (the
+	 * build-id cache, as perf passes it on: $PERF_BUILDID_DIR) and
+	 * --no-pager (perfkit pages nothing) */
+	while (argc > 1 && !strncmp(argv[1], "--", 2)) {
+		const char *a = argv[1], *dir = NULL;
+
+		if (!strcmp(a, "--no-pager")) {
+			argc--, argv++;
+			continue;
+		}
+		if (!strncmp(a, "--buildid-dir=", 14)) {
+			dir = a + 14;
+		} else if (!strcmp(a, "--buildid-dir")) {
+			if (argc < 3) {
+				fprintf(stderr, "No directory given for "
+					"--buildid-dir.\n");
+				usage(stderr);
+				return 129;
+			}
+			dir = argv[2];
+			argc--, argv++;
+		} else {
+			break;
+		}
+		setenv("PERF_BUILDID_DIR", dir, 1);
+		argc--, argv++;
+	}
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;

@@ -29,8 +29,10 @@ extern "C" {
 #define PK_BIDCACHE_HEX 41
 
 /*
- * The cache directory as perf 6.1 finds it: buildid.dir from the perf
- * config ($PERF_CONFIG alone when set, else /etc/perfconfig unless
+ * The cache directory as perf 6.1 finds it: $PERF_BUILDID_DIR when set
+ * (what perf's `--buildid-dir DIR` sets for the commands it runs, and
+ * perfkit's for itself), else buildid.dir from the perf config
+ * ($PERF_CONFIG alone when set, else /etc/perfconfig unless
  * $PERF_CONFIG_NOSYSTEM, then $HOME/.perfconfig; the last setting wins),
  * else $HOME/.debug (".debug" without $HOME). Into BUF; 0 or -ENAMETOOLONG.
  */

@@ -64,9 +64,12 @@ static void config_file(const char *path, char *out, size_t len)
 int pk_bidcache_dir(char *buf, size_t len)
 {
 	const char *home = getenv("HOME"), *cfg = getenv("PERF_CONFIG");
+	const char *set = getenv("PERF_BUILDID_DIR");
 	char user[4096], dir[4096] = "";
 
-	if (cfg) {
+	if (set && *set) {
+		snprintf(dir, sizeof(dir), "%s", set);
+	} else if (cfg) {
 		config_file(cfg, dir, sizeof(dir));
 	} else {
 		if (!getenv("PERF_CONFIG_NOSYSTEM"))

@@ -128,6 +128,17 @@ printf '[buildid]\ndir = "%s"\n' "$T/envdir" >"$T/alt.cfg"
 PERF_CONFIG=$T/alt.cfg HOME=$T/hc "$PERFKIT" buildid-cache -a "$T/bin/prog2"
 check buildid_config_env "PERF_CONFIG's buildid.dir was not used" \
 	-d "$T/envdir/.build-id" -a ! -e "$T/hc/.debug"
+# --- perf's --buildid-dir DIR before the command wins over the config,
+# the same tree as perf's
+HOME=$T/hc "$PERFKIT" --buildid-dir "$T/optk" buildid-cache -a "$T/bin/prog2"
+HOME=$T/hc perf --buildid-dir "$T/optp" buildid-cache -a "$T/bin/prog2"
+check buildid_option_dir "--buildid-dir: $(tree "$T/optk" 2>&1 | head -3)" \
+	-d "$T/optk/.build-id" -a ! -e "$T/cfgdir/home" -a \
+	"$(tree "$T/optk" | md5sum)" = "$(tree "$T/optp" | md5sum)"
+"$PERFKIT" --buildid-dir >/dev/null 2>&1
+rk=$?
+perf --buildid-dir >/dev/null 2>&1
+check buildid_option_missing "exit $rk, perf's $?" "$rk" -eq "$?"
 
 # --- buildid-cache: the same commands under perf and perfkit give the
 # same messages (perf's -v adds a DEBUGINFOD_URLS line; perfkit exits 1
