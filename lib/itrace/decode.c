@@ -971,7 +971,7 @@ static bool lean_options(const struct walk *w)
 	const struct pk_itrace *it = w->it;
 	const struct pk_itrace_opts *o = &it->opts;
 
-	return w->blocks && !w->qk && !w->tick && !w->chain && !w->lbr &&
+	return w->blocks && !w->qk && !w->tick && !w->chain && !w->lbr_sz &&
 	       !o->thread_stack && !o->callchain && !o->add_callchain &&
 	       !o->ipc && !o->approx_ipc && !o->initial_skip &&
 	       !o->insn_bytes && !it->info.cap_event_trace &&
