@@ -1130,6 +1130,39 @@ static int lean_insn(struct walk *w, const struct pk_pt_block *blk,
 	return 0;
 }
 
+/* Period 1, a sample gathered at the POS-th instruction (at IP) of BLK:
+ * the block's next ones while the size table Z reaches (not its last,
+ * a branch: its sample waits for the outcome), straight into the run.
+ * BP and POS left as lean_block()'s loop leaves them. */
+static void lean_every(struct walk *w, const struct pk_pt_block *blk,
+		       const struct szent *z, struct bpos *bp, uint32_t *pos,
+		       uint64_t ip)
+{
+	struct pk_itrace *it = w->it;
+	uint32_t k = *pos, stop = blk->ninsn - is_branch(blk->end_iclass);
+	unsigned n = w->nlean;
+	uint32_t fl = it->run_flags[n - 1];
+
+	if (stop > z->n)
+		stop = z->n;
+	if (k >= stop)
+		return;
+	if (stop - k > RUN_MAX - n)
+		stop = k + (RUN_MAX - n);
+	for (; k < stop; k++, n++) {	/* (the k+1-th is sz[k] long) */
+		ip += z->sz[k - 1];
+		it->run_ips[n] = ip;
+		it->run_addrs[n] = 0;
+		it->run_flags[n] = fl;
+		it->run_lens[n] = z->sz[k];
+	}
+	w->nlean = n;
+	bp->ip = ip;
+	bp->k = k;
+	bp->size = z->sz[k - 1];
+	*pos = k;
+}
+
 /* block() under lean(). */
 static void lean_block(struct walk *w, const struct pk_pt_block *blk)
 {
@@ -1180,6 +1213,8 @@ static void lean_block(struct walk *w, const struct pk_pt_block *blk)
 			}
 			last = ip;
 			w->cnt = 0;
+			if (same && w->period == 1 && z)
+				lean_every(w, blk, z, &bp, &pos, ip);
 		}
 	}
 	if (!end_sample)
