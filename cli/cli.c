@@ -310,10 +310,9 @@ void cli_itrace_unsynthesized(const char *cmd, const char *input,
 
 	if (!u)
 		return;
-	cli_error(cmd, "%s: the trace has%s%s%s%s that perf makes samples of "
+	cli_error(cmd, "%s: the trace has%s%s%s that perf makes samples of "
 		  "and perfkit does not synthesize yet", input,
 		  u & PK_ITRACE_UNSYNTH_PTWRITE ? " PTWRITE (w)" : "",
 		  u & PK_ITRACE_UNSYNTH_POWER ? " power events (p)" : "",
-		  u & PK_ITRACE_UNSYNTH_TRANSACTIONS ? " transactions (x)" : "",
 		  u & PK_ITRACE_UNSYNTH_EVENTS ? " event trace (I)" : "");
 }

@@ -109,7 +109,7 @@ enum pk_itrace_kind {
 	PK_ITRACE_PSB,
 	PK_ITRACE_CBR,
 	PK_ITRACE_ERROR,
-	PK_ITRACE_TRANSACTIONS,	/* x: TSX begin, commit */
+	PK_ITRACE_TRANSACTIONS,	/* x: TSX begin, commit, abort */
 	PK_ITRACE_PTWRITE,	/* w */
 	PK_ITRACE_MWAIT,	/* p, with the pwr_evt config bit */
 	PK_ITRACE_PWRE,
@@ -311,7 +311,8 @@ PK_API int pk_itrace_kind_attr(const struct pk_itrace *it, int kind);
 enum {
 	PK_ITRACE_UNSYNTH_PTWRITE = 1 << 0,	/* w: PTWRITE packets */
 	PK_ITRACE_UNSYNTH_POWER = 1 << 1,	/* p: MWAIT, PWRE, PWRX, EXSTOP */
-	PK_ITRACE_UNSYNTH_TRANSACTIONS = 1 << 2, /* x: TSX begin/commit/abort */
+	/* x: TSX begin/commit/abort; never set now (all synthesized) */
+	PK_ITRACE_UNSYNTH_TRANSACTIONS = 1 << 2,
 	PK_ITRACE_UNSYNTH_EVENTS = 1 << 3,	/* I: event trace (CFE/EVD) */
 };
 PK_API unsigned pk_itrace_unsynthesized(const struct pk_itrace *it);

@@ -58,6 +58,15 @@ static bool kernel_ip(uint64_t ip)
 	return ip >> 63;
 }
 
+/* FLAGS of a branch or an instruction, inside a transaction: perf's
+ * state walked to (not an asynchronous branch's, not a trace start's). */
+static uint32_t tx_flags(const struct walk *w, uint32_t flags)
+{
+	if (w->in_tx && !(flags & (PK_IP_FLAG_ASYNC | PK_IP_FLAG_TRACE_BEGIN)))
+		return flags | PK_IP_FLAG_IN_TX;
+	return flags;
+}
+
 static void emit(struct walk *w, struct pk_itrace_sample *s)
 {
 	if (w->err || (w->it->opts.initial_skip && pk__it_skip(w, s)))
@@ -70,9 +79,8 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 		s->cpumode = PERF_RECORD_MISC_KERNEL;	/* perf: of to_ip */
 	if (s->addr && kernel_ip(s->addr))
 		s->addr_cpumode = PERF_RECORD_MISC_KERNEL;
-	if (w->in_tx && s->kind <= PK_ITRACE_BRANCHES &&
-	    !(s->flags & PK_IP_FLAG_ASYNC))
-		s->flags |= PK_IP_FLAG_IN_TX;	/* perf: inside a transaction */
+	if (s->kind <= PK_ITRACE_BRANCHES)
+		s->flags = tx_flags(w, s->flags);
 	if (w->it->info.cap_event_trace)
 		pk__it_iflag_flags(w, s);
 	if (w->npend > w->pend_head ||
@@ -190,8 +198,7 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 		return;
 	/* (the ring's entries marked in a transaction as the samples) */
 	if (w->lbr)
-		pk__it_lbr_branch(w, w->in_tx && !(flags & PK_IP_FLAG_ASYNC) ?
-				  flags | PK_IP_FLAG_IN_TX : flags, from, to, ev);
+		pk__it_lbr_branch(w, tx_flags(w, flags), from, to, ev);
 	if (w->it->opts.thread_stack || w->it->opts.callchain ||
 	    w->it->opts.add_callchain)
 		ts_event(w, flags, from, to, in ? in->size : 0);
@@ -572,6 +579,7 @@ static void error(struct walk *w, int code, uint64_t ip)
 /* An error at IP, and the resync after it. */
 static void fail(struct walk *w, int code, uint64_t ip)
 {
+	w->tx_abort = false;
 	error(w, code, ip);
 	w->lost = w->resync = true;
 	/* (perf keeps the stack: its trace number changes with a new
@@ -626,8 +634,11 @@ static void unsynthesized(struct walk *w, const struct pk_pt_event *ev)
 {
 	const struct pk_itrace_opts *o = &w->it->opts;
 
-	if (w->lost || w->resync)	/* perf makes no sample off the flow */
+	if (w->lost || w->resync) {	/* perf makes no sample off the flow */
+		if (ev->type == PK_PT_EV_TSX)	/* (its state all the same) */
+			w->in_tx = ev->u.tsx.speculative;
 		return;
+	}
 	if (pk__it_synth(w, ev))
 		return;
 	switch (ev->type) {
@@ -640,21 +651,30 @@ static void unsynthesized(struct walk *w, const struct pk_pt_event *ev)
 		if (o->pwr_events)
 			w->it->unsynth |= PK_ITRACE_UNSYNTH_POWER;
 		break;
-	case PK_PT_EV_TSX:
-		/* perf's transaction samples: a begin, commit or abort */
-		if (o->transactions && (ev->u.tsx.aborted ||
-					!ev->u.tsx.speculative != !w->in_tx))
-			w->it->unsynth |= PK_ITRACE_UNSYNTH_TRANSACTIONS;
-		w->in_tx = ev->u.tsx.speculative;
-		break;
 	default:
 		break;
 	}
 }
 
+/* A TSX abort's FUP that no TIP follows (its branch not met with the
+ * events at the FUP): perf's decoder fails there (a mismatch at the
+ * FUP's IP) and takes the flow up at the next IP. The status after. */
+static int tx_abort_no_tip(struct walk *w)
+{
+	w->tx_abort = false;
+	fail(w, 6, w->tx_abort_ip);
+	return w->done ? PK_ERR_EOS : w->status;
+}
+
 static void event(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
+
+	/* (a TSX abort's branch comes right after it, from its FUP) */
+	if (w->tx_abort && !((ev->type == PK_PT_EV_ASYNC_BRANCH ||
+			      ev->type == PK_PT_EV_ASYNC_DISABLED) &&
+			     ev->at == w->tx_abort_ip))
+		tx_abort_no_tip(w);
 
 	if ((ev->type == PK_PT_EV_ASYNC_BRANCH ||
 	     ev->type == PK_PT_EV_ASYNC_DISABLED) && !w->resync)
@@ -696,6 +716,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 			break;
 		if (w->have_pend)
 			resolve(w, ev->at);
+		if (pk__it_tx_abort(w, ev))
+			break;
 		branch(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_ASYNC |
 		       PK_IP_FLAG_TRACE_END, ev->at, 0, NULL);
 		break;
@@ -708,6 +730,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		}
 		if (w->have_pend)
 			resolve(w, ev->at);
+		if (pk__it_tx_abort(w, ev))
+			break;
 		branch(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL |
 		       PK_IP_FLAG_ASYNC | PK_IP_FLAG_INTERRUPT, ev->at, ev->ip,
 		       NULL);
@@ -798,6 +822,8 @@ static int events(struct walk *w, int status)
 				return PK_ERR_EOS;
 		}
 	}
+	if (w->tx_abort && status >= 0 && !w->err)
+		status = tx_abort_no_tip(w);
 	return status;
 }
 
@@ -1367,7 +1393,8 @@ void pk__it_finish(struct walk *w, uint32_t flags, uint64_t to,
 }
 
 void pk__it_branch(struct walk *w, uint32_t flags, uint64_t from,
-		   uint64_t to, const struct pk_pt_event *ev)
+		   uint64_t to, const struct pk_pt_insn *in,
+		   const struct pk_pt_event *ev)
 {
-	branch_at(w, flags, from, to, NULL, ev);
+	branch_at(w, flags, from, to, in, ev);
 }

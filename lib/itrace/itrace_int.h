@@ -90,6 +90,11 @@ struct walk {
 	bool lost;		/* an error, no instruction decoded since */
 	bool resync;		/* an error, the flow not taken up again */
 	bool in_tx;		/* inside a TSX transaction */
+	/* a TSX abort met at its FUP (TX_ABORT_IP): its samples come with
+	 * the branch from there to the TIP after it (synth.c), the next
+	 * event; none there is perf's error (decode.c) */
+	bool tx_abort;
+	uint64_t tx_abort_ip;
 	uint8_t iflag;		/* the interrupt flag (cap_event_trace) */
 	/* an iflag change at a FUP: the flags an instruction sample of the
 	 * FUP's instruction, next walked, takes (perf's same state) */
@@ -273,6 +278,11 @@ uint32_t pk__it_branch_flags(const struct pk_pt_insn *in);
 /* synth.c: the sample perf makes of EV (ptwrite, power, transaction),
  * if the options ask for one; false for the events it does not make. */
 bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev);
+/* synth.c: whether EV (a branch from the FUP of a TSX abort met just
+ * before: an asynchronous one, or one that disables tracing) is that
+ * abort's; if so, its samples made: the transaction sample, the
+ * branch. */
+bool pk__it_tx_abort(struct walk *w, const struct pk_pt_event *ev);
 /* lbr.c: l, perf's last branches of a thread (its thread stack's
  * branch ring), and s, the samples skipped first. */
 int pk__it_lbr_init(struct walk *w);
@@ -303,7 +313,8 @@ uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s);
 void pk__it_finish(struct walk *w, uint32_t flags, uint64_t to,
 		   const struct pk_pt_event *ev);
 void pk__it_branch(struct walk *w, uint32_t flags, uint64_t from,
-		   uint64_t to, const struct pk_pt_event *ev);
+		   uint64_t to, const struct pk_pt_insn *in,
+		   const struct pk_pt_event *ev);
 /* synth.c: perf's D flag (interrupts off) with cap_event_trace */
 void pk__it_iflag_flags(const struct walk *w, struct pk_itrace_sample *s);
 uint32_t pk__it_pge_iflag(struct walk *w, const struct pk_pt_event *ev);

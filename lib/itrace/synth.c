@@ -2,7 +2,7 @@
 /*
  * The samples perf makes of trace events that do not move the flow:
  * PTWRITE (w), MWAIT, PWRE, EXSTOP, PWRX (p with the pwr_evt config bit)
- * and TSX begin/commit (x), as perf's intel-pt.c synthesizes them.
+ * and TSX begin/commit/abort (x), as perf's intel-pt.c synthesizes them.
  *
  * Where: an event that names its IP (a FUP) is at that IP; one that does
  * not is where perf's decoder stands when it meets the packet: after the
@@ -37,6 +37,18 @@ static uint64_t flow_ip(struct walk *w, uint32_t *flags)
 	return ip;
 }
 
+/* The instruction at IP with its bytes, into IN: false when there is
+ * none to read. */
+static bool insn_at(struct walk *w, uint64_t ip, struct pk_pt_insn *in)
+{
+	if (!ip || pk_pt_insn_at(w->dec, ip, w->pend.mode ?
+			(enum pk_pt_exec_mode)w->pend.mode : PK_PT_MODE_64,
+			in) < 0)
+		return false;
+	pk_pt_image_read(w->img, in->ip, in->raw, in->size);
+	return true;
+}
+
 /* The bytes perf script shows (-F insn): the instruction perf's decoder
  * walked last, else (none: at a FUP) the one at the sample's ip. */
 static void insn_bytes(struct walk *w, struct pk_itrace_sample *s, bool last)
@@ -48,12 +60,8 @@ static void insn_bytes(struct walk *w, struct pk_itrace_sample *s, bool last)
 	if (last) {
 		in = w->pend;
 		pk_pt_image_read(w->img, in.ip, in.raw, in.size);
-	} else if (!s->ip || pk_pt_insn_at(w->dec, s->ip, w->pend.mode ?
-			(enum pk_pt_exec_mode)w->pend.mode : PK_PT_MODE_64,
-			&in) < 0) {
+	} else if (!insn_at(w, s->ip, &in)) {
 		return;
-	} else {
-		pk_pt_image_read(w->img, in.ip, in.raw, in.size);
 	}
 	s->insn_len = in.size;
 	memcpy(s->insn, in.raw, in.size < 16 ? in.size : 16);
@@ -133,22 +141,71 @@ static bool power(struct walk *w, const struct pk_pt_event *ev)
 	return true;
 }
 
-/* MODE.TSX with its FUP: a begin or a commit (an abort moves the flow:
- * not made here). */
+/* MODE.TSX with its FUP: a begin or a commit is a transaction sample
+ * at the FUP; an abort is perf's branch from the FUP to the TIP after
+ * it, its samples made with that branch (pk__it_tx_abort). Without a
+ * FUP (or with tracing off) perf's decoder takes the state alone. */
 static bool transaction(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
 
-	if (ev->u.tsx.aborted || ev->ip_suppressed)
-		return false;
-	pk__it_settle(w);	/* the branch to the FUP: as it was */
-	w->in_tx = ev->u.tsx.speculative;
+	pk__it_settle(w);	/* the branch before: as it was */
+	if (ev->ip_suppressed) {	/* no FUP: the state alone */
+		w->in_tx = ev->u.tsx.speculative;
+		return true;
+	}
+	w->in_tx = ev->u.tsx.speculative && !ev->u.tsx.aborted;
+	if (ev->u.tsx.aborted) {
+		w->tx_abort = true;
+		w->tx_abort_ip = ev->ip;
+		return true;
+	}
 	if (!w->it->opts.transactions ||
 	    w->it->attr[PK_ITRACE_TRANSACTIONS] < 0)
 		return true;
 	pk__it_base(w, &s, PK_ITRACE_TRANSACTIONS, ev);
 	place(w, ev, &s);
 	pk__it_emit(w, &s);
+	return true;
+}
+
+/*
+ * The branch of a TSX abort: perf's state at the abort's FUP takes the
+ * TIP after it as its target (0 when tracing stops there: a trace end
+ * then), flagged a transaction abort alone (neither asynchronous nor in
+ * a transaction, no instruction of its own: perf script shows the one
+ * at the FUP). Its samples: the transaction sample (ip the FUP, addr
+ * the target), then the branch (and what a branch gives: stack, last
+ * branches). No instruction sample: perf's walk to the FUP did not
+ * count the instruction there.
+ */
+bool pk__it_tx_abort(struct walk *w, const struct pk_pt_event *ev)
+{
+	uint32_t flags = PK_IP_FLAG_BRANCH | PK_IP_FLAG_TX_ABORT;
+	struct pk_itrace_sample s;
+	uint64_t to = ev->ip_suppressed ? 0 : ev->ip;
+	struct pk_pt_insn in;
+	bool bytes;
+
+	if (!w->tx_abort)
+		return false;
+	w->tx_abort = false;
+	if (ev->type == PK_PT_EV_ASYNC_DISABLED)
+		flags |= PK_IP_FLAG_TRACE_END;
+	bytes = w->it->opts.insn_bytes && insn_at(w, ev->at, &in);
+	if (w->it->opts.transactions &&
+	    w->it->attr[PK_ITRACE_TRANSACTIONS] >= 0) {
+		pk__it_base(w, &s, PK_ITRACE_TRANSACTIONS, ev);
+		s.ip = ev->at;
+		s.addr = to;
+		s.flags = flags;
+		if (bytes) {
+			s.insn_len = in.size;
+			memcpy(s.insn, in.raw, in.size < 16 ? in.size : 16);
+		}
+		pk__it_emit(w, &s);
+	}
+	pk__it_branch(w, flags, ev->at, to, bytes ? &in : NULL, ev);
 	return true;
 }
 
@@ -178,9 +235,6 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 		fup_walk(w, ev);
 		break;
 	case PK_PT_EV_TSX:
-		if (!ev->u.tsx.aborted)
-			fup_walk(w, ev);
-		break;
 	case PK_PT_EV_CFE:
 		fup_walk(w, ev);
 		break;
@@ -232,7 +286,7 @@ static bool cfe(struct walk *w, const struct pk_pt_event *ev)
 	if (ev->u.cfe.fup_branch) {
 		if (!ev->ip_suppressed)
 			pk__it_branch(w, w->in_tx ? PK_IP_FLAG_IN_TX : 0,
-				      ev->ip, 0, ev);
+				      ev->ip, 0, NULL, ev);
 		return true;
 	}
 	if (w->it->opts.intr_events && w->it->attr[PK_ITRACE_EVT] >= 0) {

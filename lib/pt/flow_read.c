@@ -974,6 +974,28 @@ static void pt_fl_on_cfe(struct pk_pt_insn_decoder *d)
 	pt_fl_push_event(d, &e);
 }
 
+/* perf's decoder takes a MODE.TSX (E, d->next) with the packet right
+ * after it (PADs aside) when tracing is on: a FUP gives it its IP (E
+ * waits for it); without one, or with tracing off, the state changes
+ * where the flow stands (no IP, no sample of it). E queued, the MODE.TSX
+ * taken. */
+static void pt_fl_perf_tsx(struct pk_pt_insn_decoder *d, struct qev *e)
+{
+	const struct pk_pt_packet *f;
+
+	pk__pt_fl_take(d);
+	while ((f = pk__pt_fl_peek(d, true)) && f->type == PK_PT_PAD)
+		pk__pt_fl_take(d);
+	if (d->enabled && f && f->type == PK_PT_FUP) {
+		pt_fl_push_event(d, e);
+		return;
+	}
+	e->bind = B_NOW;
+	e->ev.ip_suppressed = 1;
+	pt_fl_push_event(d, e);
+	pt_fl_ahead_of_fup(d);
+}
+
 /* Processes the next packet, which is not a query packet. */
 void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 {
@@ -1032,6 +1054,10 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		pk__pt_fl_new_ev(&e, PK_PT_EV_TSX, B_FUP);
 		e.ev.u.tsx.speculative = p->u.tsx.intx;
 		e.ev.u.tsx.aborted = p->u.tsx.abrt;
+		if (d->opts.perf_binding) {
+			pt_fl_perf_tsx(d, &e);
+			return;
+		}
 		break;
 	case PK_PT_PIP:
 		pk__pt_fl_new_ev(&e, PK_PT_EV_PAGING, d->enabled ? B_INSN : B_NOW);

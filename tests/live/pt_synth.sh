@@ -4,9 +4,10 @@
 # ptgen run of busybox echo (../shared/tools/ptperf) with packets added
 # that do not change its flow (tests/live/ptsynth.py: PTWRITE with and
 # without FUP, MWAIT/PWRE/EXSTOP at a FUP, PWRE/EXSTOP/PWRX without one,
-# MODE.TSX begin/commit at FUPs), the intel_pt config bits perf looks at
-# set (ptw, fup_on_ptw, pwr_evt), timeless and with timestamps; perf and
-# perfkit script on each file with the same options, and perf script on
+# MODE.TSX begin/commit at FUPs, TSX aborts with a FUP and a TIP), the
+# intel_pt config bits perf looks at set (ptw, fup_on_ptw, pwr_evt),
+# timeless and with timestamps; perf and perfkit script on each file
+# with the same options, and perf script on
 # perfkit's inject output as on perf's.
 # pk-test: check slow
 . tests/lib/sh.sh
@@ -56,6 +57,26 @@ gen both 0x1030 --at 4:ptw:0x61,pwrx:1:1:1 --at 9:mwait:0x10:0,ptwip:0x62,fup \
 # config bit (perf adds the ptwrite event all the same)
 gen tsx 0 --at 10:tsx:1:0,fup --at 12:tsx:0:0,fup --at 30:tsx:1:0,fup,ptw:0x41 \
 	--at 44:tsx:0:0,fup
+# TSX aborts (MODE.TSX TXAbort:1, the FUP of the abort, a TIP to the
+# handler, here code on the traced path so the walk goes on): at a TIP's
+# target outside a transaction, in the middle of a walk inside one, two
+# instructions after a begin with the handler at the begin (walked
+# again), at the begin's own ip; a MODE.TSX without FUP (perf: the state
+# alone, no sample); a begin with tracing off (the trace start is not in
+# the transaction) and an abort then
+gen tsxab 0 --at 10:tsx:0:1,fup,tip --at 11:tsx:1:0,fup \
+	--at 13:tsx:0:1,fup+13,tip+13 --at 15:tsx:1:0,fup,tsx:0:1,fup+8,tip \
+	--at 20:tsx:1:0,fup,tsx:0:1,fup,tip --at 30:tsx:1:0,fup --at 33:tsx:0:1 \
+	--at 36:tsx:1:0,fup --at 38:tsx:0:1,fup,tip --at pgd0:tsx:1:0 \
+	--at pgd2:tsx:0:1
+# aborts that stop tracing (TIP.PGD without and with an IP: perf's addr,
+# a trace end) and an abort's FUP that no TIP follows (perf: an error
+# there, the flow taken up at the next IP); timeless only (perf's times
+# after a TIP.PGD+TIP.PGE put in and after an error are its estimates)
+python3 tests/live/ptsynth.py "$E" "$T_TMP/tsxend.data" --at 38:tsx:1:0,fup \
+	--at 40:tsx:0:1,fup,pgd0,pge --at 42:tsx:1:0,fup \
+	--at 44:tsx:0:1,fup,pgd,pge --at 45:tsx:0:1,fup >/dev/null 2>"$T_TMP/gen.err" ||
+	fail pt_synth:gen:tsxend "$(tail -1 "$T_TMP/gen.err")"
 # CBR packets outside a PSB+ (perf: the ip where the flow stands), one
 # that repeats the ratio (no sample), pwr_evt or not
 gen cbr 0 --at 5:cbr:0x30 --at 6:cbr:0x30 --at 20:cbr:0x18 \
@@ -115,6 +136,24 @@ for f in tsx.data tsx.tsc.data; do
 	live wx-flags "$f" --itrace=wx -F +flags
 	live q-ibx-flags "$f" --itrace=ibxq -F +flags
 	live xl "$f" --itrace=xl -F +brstack
+done
+for f in tsxab.data tsxab.tsc.data tsxend.data; do
+	live abort-x "$f" --itrace=x
+	live abort-x-fields "$f" --itrace=x -F +flags,+addr,+ip,+insn,+insnlen
+	live abort-bx-flags "$f" --itrace=bx -F +flags
+	live abort-i1ix-flags "$f" --itrace=i1ix -F +flags
+	live abort-b "$f" --itrace=b
+	live abort-default "$f"
+	live abort-i100ix "$f" --itrace=i100ix
+	live abort-cr-flags "$f" --itrace=cr -F +flags
+	live abort-call-ret-trace "$f" --call-ret-trace
+	live abort-xg "$f" --itrace=xg
+	live abort-xl "$f" --itrace=xl -F +brstack
+	live abort-bxe-insn "$f" --itrace=bxe -F +flags,+insn,+insnlen
+done
+for f in tsxab.data tsxab.tsc.data; do
+	live abort-q-ibx-flags "$f" --itrace=ibxq -F +flags
+	live abort-q-bx "$f" --itrace=bxq
 done
 for f in cbr.data cbr.tsc.data; do
 	live p "$f" --itrace=p
@@ -221,7 +260,7 @@ for a in y i10iy; do
 		"$(head -1 "$T_TMP/perf.err")" = "$(cat "$T_TMP/pk.err")"
 done
 # inject: perf script reads perfkit's synthesized samples as perf's
-for f in pwr.tsc.data both.data tsx.data evt.tsc.data; do
+for f in pwr.tsc.data both.data tsx.data evt.tsc.data tsxab.tsc.data; do
 	(cd "$R/echo" &&
 	 perf --buildid-dir "$T_TMP/bid" inject --itrace=bpwxI -i "$T_TMP/$f" -o "$T_TMP/inj.perf" &&
 	 "$PK" inject --itrace=bpwxI -i "$T_TMP/$f" -o "$T_TMP/inj.pk") \

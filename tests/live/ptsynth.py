@@ -22,6 +22,12 @@ TIP's target; "fup" is a FUP of that target (6-byte IP). Items:
   cyc:N               CYC of N cycles
   mtc:CTC             MTC with its 8-bit CTC payload
   fup                 FUP of the TIP's target
+  fup+K               FUP of the target plus K bytes (an instruction
+                      further on, reached without a branch)
+  tip / tip+K         TIP to the target (plus K bytes): where a TSX
+                      abort's FUP goes (its handler)
+  pgd / pgd+K / pgd0  TIP.PGD with that IP / with none
+  pge / pge+K         TIP.PGE to the target (plus K bytes)
   raw:HEX             bytes as given
 --config BITS: or-ed into the intel_pt attr's config (e.g. 0x10 pwr_evt,
 0x1000 ptw, 0x20 fup_on_ptw, 0x80000000 event_trace).
@@ -103,10 +109,15 @@ def cyc_bytes(n):
     return bytes(out)
 
 
+# the IP packets an item may name, by their header (no IP: ipc 0)
+IP_PACKETS = {"fup": 0x1d, "tip": 0x0d, "pgd": 0x01, "pge": 0x11}
+
+
 def item_bytes(it, target):
     f = it.split(":")
     k = f[0]
-    a = [] if k == "raw" else [int(x, 0) for x in f[1:]]
+    a = [] if k == "raw" or k[:3] in IP_PACKETS else \
+        [int(x, 0) for x in f[1:]]
     if k in ("ptw", "ptw8", "ptwip", "ptwip8"):
         eight = k.endswith("8")
         b1 = 0x12 | (0x20 if eight else 0) | (0x80 if "ip" in k else 0)
@@ -130,8 +141,12 @@ def item_bytes(it, target):
         return cyc_bytes(a[0])
     if k == "mtc":
         return bytes([0x59, a[0] & 0xff])
-    if k == "fup":
-        return bytes([0x7d]) + (target & 0xffffffffffff).to_bytes(6, "little")
+    if k[:3] in IP_PACKETS:
+        if k[3:] == "0":
+            return bytes([IP_PACKETS[k[:3]]])
+        ip = target + (int(k[4:], 0) if k[3:4] == "+" else 0)
+        return bytes([IP_PACKETS[k[:3]] | 0x60]) + \
+            (ip & 0xffffffffffff).to_bytes(6, "little")
     if k == "raw":
         return bytes.fromhex(f[1])
     sys.exit("ptsynth: unknown item " + it)
