@@ -32,6 +32,43 @@ struct block_ent {
 	uint8_t last_size, last_iclass, mode, valid, absolute;
 };
 
+/*
+ * Superblock cache (flow_sb.c): from a start address and the next few
+ * TNT bits (keyed on both), the blocks the flow walks with those bits,
+ * up to and including the last one that takes a bit. Each block is kept
+ * as a record: where it ends and where it goes.
+ */
+enum { SB_BITS = 8,		/* TNT bits a superblock is keyed on */
+       SB_REC_MAX = 32,		/* blocks in one */
+       SB_DEPTH = 4,		/* calls left open in one */
+       SBCACHE_BITS_MIN = 8, SBCACHE_BITS_MAX = 14,
+       SB_POOL_PER_ENT = 8 };	/* records kept per entry (pool size) */
+
+enum { SBR_Q = 1,		/* takes a TNT bit */
+       SBR_PUSH = 2,		/* a call: pushes its return address */
+       SBR_POP = 4,		/* a return to a call of the superblock */
+       SBR_DYN = 8,		/* a return to a call before it (the last) */
+       SBR_ABS = 16 };		/* its last instruction: absolute jump */
+
+struct sb_rec {
+	uint64_t end_ip;	/* the block's last instruction */
+	uint64_t nip;		/* where it goes (not with SBR_DYN) */
+	uint16_t ninsn;
+	uint8_t iclass, size, flags;
+};
+
+struct sb_ent {
+	uint64_t ip;		/* the first block */
+	uint64_t key;		/* SB_KEY: mode, bits and their number */
+	uint64_t end;		/* where the flow goes after it (not dyn) */
+	uint64_t last_ip;	/* the last block's first instruction */
+	uint64_t push[SB_DEPTH];	/* return addresses left, oldest first */
+	uint32_t rec;		/* its records in the pool */
+	uint32_t ninsn;
+	uint8_t nrec;		/* 0: no superblock starts here */
+	uint8_t nq, npush, peak, dyn, absolute;
+};
+
 struct cache_ent {
 	uint64_t ip;
 	uint64_t target;
@@ -119,6 +156,18 @@ struct pk_pt_insn_decoder {
 	unsigned cache_bits, bcache_bits;
 	uint64_t cache_miss, bcache_miss;
 	uint64_t walked;	/* instructions walked (pk_pt_insn_work) */
+
+	/* superblocks (flow_sb.c) and the one being handed out a block at
+	 * a time (SB_LEFT records from SB_CUR; the flow then at SB_IP) */
+	struct sb_ent *sb;
+	struct sb_rec *sb_pool;
+	unsigned sb_bits;
+	uint32_t sb_pool_n;
+	uint64_t sb_miss;
+	const struct sb_rec *sb_cur;
+	uint64_t sb_ip;
+	uint8_t sb_left;
+	bool sb_off;		/* not used (tests compare both paths) */
 };
 
 /* flow_read.c */
@@ -133,6 +182,33 @@ void pk__pt_fl_flush_held(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_fill(struct pk_pt_insn_decoder *d);
+
+/* flow.c, for flow_sb.c */
+const struct block_ent *pk__pt_fl_block_at(struct pk_pt_insn_decoder *d,
+					   uint64_t ip);
+int pk__pt_fl_status(struct pk_pt_insn_decoder *d);
+int pk__pt_fl_next_block(struct pk_pt_insn_decoder *d,
+			 struct pk_pt_block *blk);
+
+static inline void pk__pt_fl_push_ret(struct pk_pt_insn_decoder *d,
+				      uint64_t ip)
+{
+	d->rs_top = (d->rs_top + 1) % RSMAX;
+	d->rs[d->rs_top] = ip;
+	if (d->rs_n < RSMAX)
+		d->rs_n++;
+}
+
+/* flow_sb.c */
+int pk__pt_sb_init(struct pk_pt_insn_decoder *d);
+void pk__pt_sb_fini(struct pk_pt_insn_decoder *d);
+void pk__pt_sb_clear(struct pk_pt_insn_decoder *d);
+/* Hands out the next block of a superblock when one applies here, with
+ * the state and *STATUS the per-block path gives; false when none does. */
+bool pk__pt_sb_next(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk,
+		    int *status);
+/* Tests: superblocks off (ON false) or on, to compare both paths. */
+void pk__pt_sb_enable(struct pk_pt_insn_decoder *d, bool on);
 
 /* flow.c: the time as perf's decoder has it when it next needs code: the
  * timing packets up to the next packet that makes it walk instructions
