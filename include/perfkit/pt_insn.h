@@ -247,11 +247,12 @@ PK_API int pk_pt_insn_next_block(struct pk_pt_insn_decoder *dec,
 
 /*
  * pk_pt_insn_next_block() called for as long as it returns 0 (no event
- * pending, not the end), for callers that only count: *NINSN the
- * instructions of all those blocks, *BLK the last one (as that call left
- * it). Runs of blocks that the next TNT bits decide go at once. Returns
- * what the last pk_pt_insn_next_block() call would: status bits other
- * than 0, or an error.
+ * pending, not the end), up to some thousands of blocks, for callers that
+ * only count: *NINSN the instructions of all those blocks, *BLK the last
+ * one (as that call left it). Runs of blocks that the next TNT bits
+ * decide go at once. Returns what the last pk_pt_insn_next_block() call
+ * would: status bits or an error; 0 when it stopped at its limit (call
+ * again).
  */
 PK_API int pk_pt_insn_next_blocks(struct pk_pt_insn_decoder *dec,
 				  struct pk_pt_block *blk, uint64_t *ninsn);

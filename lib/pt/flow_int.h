@@ -42,7 +42,8 @@ enum { SB_BITS = 8,		/* TNT bits a superblock is keyed on */
        SB_REC_MAX = 32,		/* blocks in one */
        SB_DEPTH = 4,		/* calls left open in one */
        SBCACHE_BITS_MIN = 8, SBCACHE_BITS_MAX = 14,
-       SB_POOL_PER_ENT = 8 };	/* records kept per entry (pool size) */
+       SB_POOL_PER_ENT = 8,	/* records kept per entry (pool size) */
+       SB_RUN_MAX = 4096 };	/* blocks one pk_pt_insn_next_blocks does */
 
 enum { SBR_Q = 1,		/* takes a TNT bit */
        SBR_PUSH = 2,		/* a call: pushes its return address */

@@ -382,7 +382,7 @@ int pk_pt_insn_next_blocks(struct pk_pt_insn_decoder *d,
 			   struct pk_pt_block *blk, uint64_t *ninsn)
 {
 	uint64_t n = 0;
-	int err;
+	int err, left = SB_RUN_MAX;
 
 	if (!d || !blk || !ninsn)
 		return PK_ERR_INTERNAL;
@@ -393,14 +393,17 @@ int pk_pt_insn_next_blocks(struct pk_pt_insn_decoder *d,
 		if (d->sb_left) {	/* one handed out a block at a time */
 			err = pk_pt_insn_next_block(d, blk);
 			n += blk->ninsn;
+			left--;
 		} else if ((e = sb_find(d, &take))) {
 			err = sb_run(d, e, take, blk);
 			n += e->ninsn;
+			left -= e->nrec;
 		} else {
 			err = pk__pt_fl_next_block(d, blk);
 			n += blk->ninsn;
+			left--;
 		}
-	} while (!err);
+	} while (!err && left > 0);
 	*ninsn = n;
 	return err;
 }
