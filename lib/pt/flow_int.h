@@ -49,7 +49,8 @@ enum { SBR_Q = 1,		/* takes a TNT bit */
        SBR_PUSH = 2,		/* a call: pushes its return address */
        SBR_POP = 4,		/* a return to a call of the superblock */
        SBR_DYN = 8,		/* a return to a call before it (the last) */
-       SBR_ABS = 16 };		/* its last instruction: absolute jump */
+       SBR_ABS = 16,		/* its last instruction: absolute jump */
+       SBR_OPEN = 32 };		/* a call not returned from in it */
 
 struct sb_rec {
 	uint64_t end_ip;	/* the block's last instruction */
@@ -58,16 +59,19 @@ struct sb_rec {
 	uint8_t iclass, size, flags;
 };
 
+/* (32 bytes: two to a cache line) */
 struct sb_ent {
 	uint64_t ip;		/* the first block */
-	uint64_t key;		/* SB_KEY: mode, bits and their number */
 	uint64_t end;		/* where the flow goes after it (not dyn) */
-	uint64_t last_ip;	/* the last block's first instruction */
-	uint64_t push[SB_DEPTH];	/* return addresses left, oldest first */
 	uint32_t rec;		/* its records in the pool */
 	uint32_t ninsn;
+	uint16_t key;		/* SB_KEY: mode, bits and their number */
 	uint8_t nrec;		/* 0: no superblock starts here */
-	uint8_t nq, npush, peak, dyn, absolute;
+	uint8_t nq;		/* bits it takes */
+	uint8_t npush;		/* calls left open (SBR_OPEN records) */
+	uint8_t peak;		/* most calls open at once */
+	uint8_t dyn;		/* ends in a return to a call before it */
+	uint8_t absolute;	/* the last block's SBR_ABS */
 };
 
 struct cache_ent {
@@ -77,6 +81,41 @@ struct cache_ent {
 };
 
 struct pk_pt_insn_decoder {
+	/* The flow: what every block reads or writes, kept together. */
+	uint64_t ip;
+	uint64_t tnt;		/* TNT bits not used yet: TNT_N of them */
+	uint8_t tnt_n;
+	uint8_t mode;
+	bool enabled, speculative;
+	bool queried;		/* the last instruction consumed TNT/TIP */
+	bool absolute;		/* the last instruction: absolute jump */
+	bool after_branch;	/* the last instruction was a branch */
+	bool touched;		/* packets were consumed since cleared */
+	/* error recovery (resync): flow IP unknown until a packet gives one */
+	bool noip;
+	bool have_psb_ip;	/* IP restated by a PSB+ not yet passed */
+	unsigned qh, qn;	/* the event queue (q) */
+	unsigned nheld;		/* (held) */
+	unsigned rs_top, rs_n;	/* the return stack (rs) */
+	int status_err;			/* PSB+ contradicted the flow ... */
+	int ctx_err;			/* deferred context error ... */
+	uint64_t icount;	/* instructions since the last IP reference */
+	uint64_t tnt_tsc, q_tsc;
+	/* the walk since the last packet read (Brent's cycle check) */
+	uint64_t walk_ip, walk_n, walk_lim;
+	uint64_t walked;	/* instructions walked (pk_pt_insn_work) */
+	/* superblocks (flow_sb.c) and the one being handed out a block at
+	 * a time (SB_LEFT records from SB_CUR; the flow then at SB_IP) */
+	const struct sb_rec *sb_cur;
+	uint64_t sb_ip;
+	uint8_t sb_left;
+	bool sb_off;		/* not used (tests compare both paths) */
+	unsigned sb_bits;
+	struct sb_ent *sb;
+	struct sb_rec *sb_pool;
+	uint32_t sb_pool_n;
+	uint64_t sb_miss;
+
 	struct pk_pt_decoder *pkt;
 	const uint8_t *buf;
 	size_t len;
@@ -91,25 +130,18 @@ struct pk_pt_insn_decoder {
 	int next_err;
 	struct pk_pt_last_ip lip;
 
-	uint64_t tnt;
-	uint8_t tnt_n;
-
-	bool enabled, speculative, synced;
-	uint64_t ip;
-	uint8_t mode, iflag;
+	bool synced;
+	uint8_t iflag;
 	uint8_t q_mode;		/* exec mode as read ahead (reset by OVF) */
 	uint64_t cr3;
 
 	uint64_t rs[RSMAX];
-	unsigned rs_top, rs_n;
 
 	struct qev q[QMAX];
-	unsigned qh, qn;
 
 	/* events held until their partner packet: MWAIT until EXSTOP,
 	 * PWRE until PWRX */
 	struct qev held[8];
-	unsigned nheld;
 
 	/* EVD payloads waiting for their CFE */
 	uint64_t evd_cr2, evd_vmxq, evd_vmxr;
@@ -119,28 +151,15 @@ struct pk_pt_insn_decoder {
 	struct qev cfe_wait;
 	uint8_t evd_type[PK_PT_MAX_EVD];
 	uint64_t evd[PK_PT_MAX_EVD];
-	int status_err;			/* PSB+ contradicted the flow ... */
-	uint64_t status_err_off;	/* ... here */
-	int ctx_err;			/* deferred context error ... */
-	uint64_t ctx_err_off;		/* ... and where */
+	uint64_t status_err_off;	/* ... (status_err) here */
+	uint64_t ctx_err_off;		/* ... (ctx_err) and where */
 	struct pk_pt_decoder *scan;	/* look-ahead without consuming */
 
-	uint64_t icount;	/* instructions since the last IP reference */
 	uint64_t resume_ip;	/* where a sync disable would resume */
 	bool have_resume;
-	uint64_t last_tick, tnt_tsc, q_tsc;
-	bool queried;		/* the last instruction consumed TNT/TIP */
-	bool absolute;		/* the last instruction: absolute jump */
-	bool after_branch;	/* the last instruction was a branch */
-	bool touched;		/* packets were consumed since cleared */
-
-	/* error recovery (resync): flow IP unknown until a packet gives one */
-	bool noip;
-	bool have_psb_ip;	/* IP restated by a PSB+ not yet passed */
+	uint64_t last_tick;
 	uint64_t psb_ip;
 	uint64_t lib_off;	/* position as libipt would report it */
-	/* the walk since the last packet read (Brent's cycle check) */
-	uint64_t walk_ip, walk_n, walk_lim;
 	uint64_t resync_off;	/* where the last resync's error was */
 	bool resynced;		/* ... since the last sync */
 	bool in_psb;
@@ -156,19 +175,6 @@ struct pk_pt_insn_decoder {
 	struct block_ent *bcache;
 	unsigned cache_bits, bcache_bits;
 	uint64_t cache_miss, bcache_miss;
-	uint64_t walked;	/* instructions walked (pk_pt_insn_work) */
-
-	/* superblocks (flow_sb.c) and the one being handed out a block at
-	 * a time (SB_LEFT records from SB_CUR; the flow then at SB_IP) */
-	struct sb_ent *sb;
-	struct sb_rec *sb_pool;
-	unsigned sb_bits;
-	uint32_t sb_pool_n;
-	uint64_t sb_miss;
-	const struct sb_rec *sb_cur;
-	uint64_t sb_ip;
-	uint8_t sb_left;
-	bool sb_off;		/* not used (tests compare both paths) */
 };
 
 /* flow_read.c */

@@ -26,8 +26,9 @@
 #include "base/base.h"
 #include "pt/flow_int.h"
 
+/* (bit 15: a key, never an empty slot's 0) */
 #define SB_KEY(mode, w, bits) \
-	(1ull << 63 | (uint64_t)(mode) << 16 | (uint64_t)(w) << 8 | (bits))
+	((uint16_t)(1u << 15 | ((mode) & 7u) << 12 | (w) << 8 | (bits)))
 
 static size_t sb_pool_cap(unsigned bits)
 {
@@ -63,9 +64,9 @@ void pk__pt_sb_enable(struct pk_pt_insn_decoder *d, bool on)
 }
 
 static struct sb_ent *sb_slot(const struct pk_pt_insn_decoder *d, uint64_t ip,
-			      uint64_t key)
+			      uint16_t key)
 {
-	uint64_t h = (ip ^ key << 24) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = (ip ^ (uint64_t)key << 32) * 0x9e3779b97f4a7c15ull;
 
 	return &d->sb[h >> (64 - d->sb_bits)];
 }
@@ -168,12 +169,12 @@ static unsigned sb_walk(struct pk_pt_insn_decoder *d, uint64_t ip,
 
 /* Builds the superblock at IP for KEY into its slot E. */
 static void sb_build(struct pk_pt_insn_decoder *d, struct sb_ent *e,
-		     uint64_t ip, uint64_t key, unsigned w, unsigned bits)
+		     uint64_t ip, uint16_t key, unsigned w, unsigned bits)
 {
 	struct sb_rec rec[SB_REC_MAX];
 	bool absolute = d->absolute;	/* (decoding sets it) */
 	uint64_t at = ip;
-	unsigned n, depth = 0;
+	unsigned n, depth = 0, open[SB_DEPTH];
 
 	n = sb_walk(d, ip, w, bits, rec);
 	d->absolute = absolute;
@@ -187,18 +188,13 @@ static void sb_build(struct pk_pt_insn_decoder *d, struct sb_ent *e,
 		e->ip = ip;
 		e->key = key;
 	}
-	e->rec = d->sb_pool_n;
-	e->nrec = (uint8_t)n;
-	memcpy(d->sb_pool + d->sb_pool_n, rec, n * sizeof(*rec));
-	d->sb_pool_n += n;
 	for (unsigned i = 0; i < n; i++) {
 		const struct sb_rec *r = &rec[i];
 
-		e->last_ip = at;
 		e->ninsn += r->ninsn;
 		e->nq += r->flags & SBR_Q ? 1 : 0;
 		if (r->flags & SBR_PUSH) {
-			e->push[depth++] = r->end_ip + r->size;
+			open[depth++] = i;
 			e->peak = (uint8_t)PK_MAX(e->peak, depth);
 		}
 		if (r->flags & SBR_POP)
@@ -207,9 +203,15 @@ static void sb_build(struct pk_pt_insn_decoder *d, struct sb_ent *e,
 			e->dyn = 1;
 		at = r->nip;
 	}
+	for (unsigned i = 0; i < depth; i++)
+		rec[open[i]].flags |= SBR_OPEN;
 	e->end = at;
 	e->npush = (uint8_t)depth;
 	e->absolute = !!(rec[n - 1].flags & SBR_ABS);
+	e->rec = d->sb_pool_n;
+	e->nrec = (uint8_t)n;
+	memcpy(d->sb_pool + d->sb_pool_n, rec, n * sizeof(*rec));
+	d->sb_pool_n += n;
 }
 
 /*
@@ -220,7 +222,8 @@ static void sb_build(struct pk_pt_insn_decoder *d, struct sb_ent *e,
  */
 static const struct sb_ent *sb_find(struct pk_pt_insn_decoder *d, bool *take)
 {
-	uint64_t tnt, key;
+	uint64_t tnt;
+	uint16_t key;
 	unsigned n, w, bits;
 	struct sb_ent *e;
 
@@ -285,9 +288,18 @@ static void sb_blk(const struct pk_pt_insn_decoder *d, struct pk_pt_block *blk,
 	blk->end_size = r->size;
 }
 
-/* The whole superblock E at once; *BLK its last block. */
+/* The last block of superblock E into *BLK. */
+static void sb_last(const struct pk_pt_insn_decoder *d, const struct sb_ent *e,
+		    struct pk_pt_block *blk)
+{
+	const struct sb_rec *r = d->sb_pool + e->rec + e->nrec - 1;
+
+	sb_blk(d, blk, e->nrec > 1 ? r[-1].nip : e->ip, r);
+}
+
+/* The whole superblock E at once. */
 static int sb_run(struct pk_pt_insn_decoder *d, const struct sb_ent *e,
-		  bool take, struct pk_pt_block *blk)
+		  bool take)
 {
 	unsigned slow;
 
@@ -297,8 +309,13 @@ static int sb_run(struct pk_pt_insn_decoder *d, const struct sb_ent *e,
 	if (e->nq > slow)
 		d->have_psb_ip = false;
 	d->tnt_n -= e->nq;
-	for (unsigned i = 0; i < e->npush; i++)
-		pk__pt_fl_push_ret(d, e->push[i]);
+	if (e->npush)
+		for (unsigned i = 0; i < e->nrec; i++) {
+			const struct sb_rec *r = d->sb_pool + e->rec + i;
+
+			if (r->flags & SBR_OPEN)
+				pk__pt_fl_push_ret(d, r->end_ip + r->size);
+		}
 	if (e->dyn)
 		sb_pop(d);
 	else
@@ -309,7 +326,6 @@ static int sb_run(struct pk_pt_insn_decoder *d, const struct sb_ent *e,
 	d->queried = true;
 	d->q_tsc = d->tnt_tsc;
 	d->walked += e->ninsn;
-	sb_blk(d, blk, e->last_ip, d->sb_pool + e->rec + e->nrec - 1);
 	return d->tnt_n ? 0 : pk__pt_fl_status(d);
 }
 
@@ -381,21 +397,22 @@ bool pk__pt_sb_next(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk,
 int pk_pt_insn_next_blocks(struct pk_pt_insn_decoder *d,
 			   struct pk_pt_block *blk, uint64_t *ninsn)
 {
+	const struct sb_ent *e = NULL;
 	uint64_t n = 0;
 	int err, left = SB_RUN_MAX;
 
 	if (!d || !blk || !ninsn)
 		return PK_ERR_INTERNAL;
 	do {
-		const struct sb_ent *e;
 		bool take;
 
 		if (d->sb_left) {	/* one handed out a block at a time */
+			e = NULL;
 			err = pk_pt_insn_next_block(d, blk);
 			n += blk->ninsn;
 			left--;
 		} else if ((e = sb_find(d, &take))) {
-			err = sb_run(d, e, take, blk);
+			err = sb_run(d, e, take);
 			n += e->ninsn;
 			left -= e->nrec;
 		} else {
@@ -404,6 +421,8 @@ int pk_pt_insn_next_blocks(struct pk_pt_insn_decoder *d,
 			left--;
 		}
 	} while (!err && left > 0);
+	if (e)		/* (the cache is not touched since) */
+		sb_last(d, e, blk);
 	*ninsn = n;
 	return err;
 }
