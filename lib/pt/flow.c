@@ -116,6 +116,9 @@ int pk_pt_insn_set_image(struct pk_pt_insn_decoder *d,
 	return 0;
 }
 
+static struct cache_ent *grow_cache(struct pk_pt_insn_decoder *d,
+				    uint64_t ip);
+
 int pk_pt_insn_at(struct pk_pt_insn_decoder *d, uint64_t ip,
 		  enum pk_pt_exec_mode mode, struct pk_pt_insn *insn)
 {
@@ -135,11 +138,15 @@ int pk_pt_insn_at(struct pk_pt_insn_decoder *d, uint64_t ip,
 		insn->speculative = 0;
 		return 0;
 	}
+	/* misses count as the walk's do: with superblocks the walk decodes
+	 * little, and callers stepping through blocks need the room */
+	if (++d->cache_miss > 4ull << d->cache_bits &&
+	    d->cache_bits < CACHE_BITS_MAX)
+		c = grow_cache(d, ip);
 	err = pk_pt_insn_decode(d->img, ip, mode, insn, &target);
 	if (err < 0)
 		return err;
-	/* kept as the walk keeps what it decodes (no growth counted: the
-	 * walk's own misses size the cache) */
+	/* kept as the walk keeps what it decodes */
 	c->absolute = insn->size == 11 && insn->raw[0] == 0xd5;
 	c->ip = ip;
 	c->target = target;
