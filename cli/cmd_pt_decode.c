@@ -281,12 +281,13 @@ static void decode(struct pk_pt_insn_decoder *d, const struct dec_opts *o,
 				break;
 			}
 			if (o->quiet && !o->block) {
-				/* nothing printed per instruction: a block at
-				 * a time (counted all the same) */
+				/* nothing printed per instruction: blocks up
+				 * to the next status (counted all the same) */
 				struct pk_pt_block bl;
+				uint64_t n;
 
-				status = pk_pt_insn_next_block(d, &bl);
-				st->insn += bl.ninsn;
+				status = pk_pt_insn_next_blocks(d, &bl, &n);
+				st->insn += n;
 				in.ip = bl.end_ip;
 				if (status < 0)
 					break;

@@ -245,6 +245,18 @@ struct pk_pt_block {
 PK_API int pk_pt_insn_next_block(struct pk_pt_insn_decoder *dec,
 				 struct pk_pt_block *blk);
 
+/*
+ * pk_pt_insn_next_block() called for as long as it returns 0 (no event
+ * pending, not the end), up to some thousands of blocks, for callers that
+ * only count: *NINSN the instructions of all those blocks, *BLK the last
+ * one (as that call left it). Runs of blocks that the next TNT bits
+ * decide go at once. Returns what the last pk_pt_insn_next_block() call
+ * would: status bits or an error; 0 when it stopped at its limit (call
+ * again).
+ */
+PK_API int pk_pt_insn_next_blocks(struct pk_pt_insn_decoder *dec,
+				  struct pk_pt_block *blk, uint64_t *ninsn);
+
 /* The pending event in *EV. Status bits or an error. */
 PK_API int pk_pt_insn_event(struct pk_pt_insn_decoder *dec,
 			    struct pk_pt_event *ev);

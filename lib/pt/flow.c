@@ -48,7 +48,8 @@ pk_pt_insn_decoder_new(const uint8_t *buf, size_t len,
 	d->bcache = pk__calloc(1u << d->bcache_bits, sizeof(*d->bcache));
 	d->pkt = pk_pt_decoder_new(buf, len, config);
 	d->scan = pk_pt_decoder_new(buf, len, config);
-	if (!d->cache || !d->bcache || !d->pkt || !d->scan)
+	if (!d->cache || !d->bcache || !d->pkt || !d->scan ||
+	    pk__pt_sb_init(d) < 0)
 		goto nomem;
 	if (config)
 		memcpy(&d->cfg, config, PK_MIN(config->sz, sizeof(d->cfg)));
@@ -74,6 +75,7 @@ void pk_pt_insn_decoder_free(struct pk_pt_insn_decoder *d)
 	pk_pt_decoder_free(d->scan);
 	pk__free(d->cache);
 	pk__free(d->bcache);
+	pk__pt_sb_fini(d);
 	pk__free(d);
 }
 
@@ -110,8 +112,12 @@ int pk_pt_insn_set_image(struct pk_pt_insn_decoder *d,
 	/* what was decoded from the old code is forgotten */
 	memset(d->cache, 0, ((size_t)1 << d->cache_bits) * sizeof(*d->cache));
 	memset(d->bcache, 0, ((size_t)1 << d->bcache_bits) * sizeof(*d->bcache));
+	pk__pt_sb_clear(d);
 	return 0;
 }
+
+static struct cache_ent *grow_cache(struct pk_pt_insn_decoder *d,
+				    uint64_t ip);
 
 int pk_pt_insn_at(struct pk_pt_insn_decoder *d, uint64_t ip,
 		  enum pk_pt_exec_mode mode, struct pk_pt_insn *insn)
@@ -132,11 +138,15 @@ int pk_pt_insn_at(struct pk_pt_insn_decoder *d, uint64_t ip,
 		insn->speculative = 0;
 		return 0;
 	}
+	/* misses count as the walk's do: with superblocks the walk decodes
+	 * little, and callers stepping through blocks need the room */
+	if (++d->cache_miss > 4ull << d->cache_bits &&
+	    d->cache_bits < CACHE_BITS_MAX)
+		c = grow_cache(d, ip);
 	err = pk_pt_insn_decode(d->img, ip, mode, insn, &target);
 	if (err < 0)
 		return err;
-	/* kept as the walk keeps what it decodes (no growth counted: the
-	 * walk's own misses size the cache) */
+	/* kept as the walk keeps what it decodes */
 	c->absolute = insn->size == 11 && insn->raw[0] == 0xd5;
 	c->ip = ip;
 	c->target = target;
@@ -201,6 +211,7 @@ int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d)
 
 	if (!d)
 		return PK_ERR_INTERNAL;
+	d->sb_left = 0;
 	/* perf fails the fetch while taking the packet that has it walk
 	 * code: that packet is gone (a FUP's TIP is still met) */
 	if (d->qn && pk__pt_fl_qat(d, 0)->bind == B_IP &&
@@ -489,10 +500,7 @@ static bool binds_to(const struct qev *e, const struct pk_pt_insn *insn)
 
 static void push_ret(struct pk_pt_insn_decoder *d, uint64_t ip)
 {
-	d->rs_top = (d->rs_top + 1) % RSMAX;
-	d->rs[d->rs_top] = ip;
-	if (d->rs_n < RSMAX)
-		d->rs_n++;
+	pk__pt_fl_push_ret(d, ip);
 }
 
 /* Where the flow goes after INSN; sets *DISABLED when a TIP.PGD ends it. */
@@ -675,6 +683,7 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 
 	if (!d)
 		return PK_ERR_INTERNAL;
+	d->sb_left = 0;
 	if (d->have_next && d->next.type == PK_PT_PSB && !d->synced) {
 		/* already positioned on a PSB */
 	} else {
@@ -714,6 +723,7 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 
 	if (!d || !ev)
 		return PK_ERR_INTERNAL;
+	d->sb_left = 0;
 	if (!(status(d) & PK_PT_STS_EVENT))
 		return PK_PT_ERR_BAD_QUERY;
 	e = pk__pt_fl_qat(d, 0);
@@ -844,6 +854,7 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 
 	if (!d || !insn)
 		return PK_ERR_INTERNAL;
+	d->sb_left = 0;
 	memset(insn, 0, sizeof(*insn));
 	insn->ip = d->ip;
 	if (d->status_err)
@@ -920,8 +931,8 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 
 /* The cached block at IP, built on a miss; NULL if an instruction in it
  * cannot be decoded (the caller then goes one instruction at a time). */
-static const struct block_ent *block_at(struct pk_pt_insn_decoder *d,
-					uint64_t ip)
+const struct block_ent *pk__pt_fl_block_at(struct pk_pt_insn_decoder *d,
+					   uint64_t ip)
 {
 	struct block_ent *b = &d->bcache[(ip ^ (ip >> d->bcache_bits)) &
 					 ((1u << d->bcache_bits) - 1)];
@@ -1025,16 +1036,32 @@ static inline bool fast_step(struct pk_pt_insn_decoder *d,
 	return true;
 }
 
+int pk__pt_fl_status(struct pk_pt_insn_decoder *d)
+{
+	return status(d);
+}
+
 int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 			  struct pk_pt_block *blk)
+{
+	int err;
+
+	if (!d || !blk)
+		return PK_ERR_INTERNAL;
+	if (pk__pt_sb_next(d, blk, &err))
+		return err;
+	return pk__pt_fl_next_block(d, blk);
+}
+
+/* A block the per-block way (the block cache, a fast step where no
+ * packet is read, else its last instruction's queries). */
+int pk__pt_fl_next_block(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)
 {
 	const struct block_ent *b;
 	struct pk_pt_insn last;
 	uint64_t nip = 0;
 	int err;
 
-	if (!d || !blk)
-		return PK_ERR_INTERNAL;
 	blk->ip = d->ip;
 	blk->end_ip = d->ip;
 	blk->ninsn = 0;
@@ -1044,7 +1071,7 @@ int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
 	blk->speculative = d->speculative;
 	/* Events pending or about: one instruction at a time. */
 	b = d->enabled && !d->qn && !d->nheld && !d->opts.tick_events ?
-	    block_at(d, d->ip) : NULL;
+	    pk__pt_fl_block_at(d, d->ip) : NULL;
 	if (!b) {
 		struct pk_pt_insn in;
 
@@ -1119,6 +1146,7 @@ int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
 
 	if (!d)
 		return PK_ERR_INTERNAL;
+	d->sb_left = 0;
 	pk_pt_insn_offset(d, &off);
 	if (d->resynced && off <= d->resync_off)
 		return resync_past(d);

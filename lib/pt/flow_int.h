@@ -32,6 +32,48 @@ struct block_ent {
 	uint8_t last_size, last_iclass, mode, valid, absolute;
 };
 
+/*
+ * Superblock cache (flow_sb.c): from a start address and the next few
+ * TNT bits (keyed on both), the blocks the flow walks with those bits,
+ * up to and including the last one that takes a bit. Each block is kept
+ * as a record: where it ends and where it goes.
+ */
+enum { SB_BITS = 8,		/* TNT bits a superblock is keyed on */
+       SB_REC_MAX = 32,		/* blocks in one */
+       SB_DEPTH = 4,		/* calls left open in one */
+       SBCACHE_BITS_MIN = 8, SBCACHE_BITS_MAX = 14,
+       SB_POOL_PER_ENT = 8,	/* records kept per entry (pool size) */
+       SB_RUN_MAX = 4096 };	/* blocks one pk_pt_insn_next_blocks does */
+
+enum { SBR_Q = 1,		/* takes a TNT bit */
+       SBR_PUSH = 2,		/* a call: pushes its return address */
+       SBR_POP = 4,		/* a return to a call of the superblock */
+       SBR_DYN = 8,		/* a return to a call before it (the last) */
+       SBR_ABS = 16,		/* its last instruction: absolute jump */
+       SBR_OPEN = 32 };		/* a call not returned from in it */
+
+struct sb_rec {
+	uint64_t end_ip;	/* the block's last instruction */
+	uint64_t nip;		/* where it goes (not with SBR_DYN) */
+	uint16_t ninsn;
+	uint8_t iclass, size, flags;
+};
+
+/* (32 bytes: two to a cache line) */
+struct sb_ent {
+	uint64_t ip;		/* the first block */
+	uint64_t end;		/* where the flow goes after it (not dyn) */
+	uint32_t rec;		/* its records in the pool */
+	uint32_t ninsn;
+	uint16_t key;		/* SB_KEY: mode, bits and their number */
+	uint8_t nrec;		/* 0: no superblock starts here */
+	uint8_t nq;		/* bits it takes */
+	uint8_t npush;		/* calls left open (SBR_OPEN records) */
+	uint8_t peak;		/* most calls open at once */
+	uint8_t dyn;		/* ends in a return to a call before it */
+	uint8_t absolute;	/* the last block's SBR_ABS */
+};
+
 struct cache_ent {
 	uint64_t ip;
 	uint64_t target;
@@ -39,6 +81,41 @@ struct cache_ent {
 };
 
 struct pk_pt_insn_decoder {
+	/* The flow: what every block reads or writes, kept together. */
+	uint64_t ip;
+	uint64_t tnt;		/* TNT bits not used yet: TNT_N of them */
+	uint8_t tnt_n;
+	uint8_t mode;
+	bool enabled, speculative;
+	bool queried;		/* the last instruction consumed TNT/TIP */
+	bool absolute;		/* the last instruction: absolute jump */
+	bool after_branch;	/* the last instruction was a branch */
+	bool touched;		/* packets were consumed since cleared */
+	/* error recovery (resync): flow IP unknown until a packet gives one */
+	bool noip;
+	bool have_psb_ip;	/* IP restated by a PSB+ not yet passed */
+	unsigned qh, qn;	/* the event queue (q) */
+	unsigned nheld;		/* (held) */
+	unsigned rs_top, rs_n;	/* the return stack (rs) */
+	int status_err;			/* PSB+ contradicted the flow ... */
+	int ctx_err;			/* deferred context error ... */
+	uint64_t icount;	/* instructions since the last IP reference */
+	uint64_t tnt_tsc, q_tsc;
+	/* the walk since the last packet read (Brent's cycle check) */
+	uint64_t walk_ip, walk_n, walk_lim;
+	uint64_t walked;	/* instructions walked (pk_pt_insn_work) */
+	/* superblocks (flow_sb.c) and the one being handed out a block at
+	 * a time (SB_LEFT records from SB_CUR; the flow then at SB_IP) */
+	const struct sb_rec *sb_cur;
+	uint64_t sb_ip;
+	uint8_t sb_left;
+	bool sb_off;		/* not used (tests compare both paths) */
+	unsigned sb_bits;
+	struct sb_ent *sb;
+	struct sb_rec *sb_pool;
+	uint32_t sb_pool_n;
+	uint64_t sb_miss;
+
 	struct pk_pt_decoder *pkt;
 	const uint8_t *buf;
 	size_t len;
@@ -53,25 +130,18 @@ struct pk_pt_insn_decoder {
 	int next_err;
 	struct pk_pt_last_ip lip;
 
-	uint64_t tnt;
-	uint8_t tnt_n;
-
-	bool enabled, speculative, synced;
-	uint64_t ip;
-	uint8_t mode, iflag;
+	bool synced;
+	uint8_t iflag;
 	uint8_t q_mode;		/* exec mode as read ahead (reset by OVF) */
 	uint64_t cr3;
 
 	uint64_t rs[RSMAX];
-	unsigned rs_top, rs_n;
 
 	struct qev q[QMAX];
-	unsigned qh, qn;
 
 	/* events held until their partner packet: MWAIT until EXSTOP,
 	 * PWRE until PWRX */
 	struct qev held[8];
-	unsigned nheld;
 
 	/* EVD payloads waiting for their CFE */
 	uint64_t evd_cr2, evd_vmxq, evd_vmxr;
@@ -81,28 +151,15 @@ struct pk_pt_insn_decoder {
 	struct qev cfe_wait;
 	uint8_t evd_type[PK_PT_MAX_EVD];
 	uint64_t evd[PK_PT_MAX_EVD];
-	int status_err;			/* PSB+ contradicted the flow ... */
-	uint64_t status_err_off;	/* ... here */
-	int ctx_err;			/* deferred context error ... */
-	uint64_t ctx_err_off;		/* ... and where */
+	uint64_t status_err_off;	/* ... (status_err) here */
+	uint64_t ctx_err_off;		/* ... (ctx_err) and where */
 	struct pk_pt_decoder *scan;	/* look-ahead without consuming */
 
-	uint64_t icount;	/* instructions since the last IP reference */
 	uint64_t resume_ip;	/* where a sync disable would resume */
 	bool have_resume;
-	uint64_t last_tick, tnt_tsc, q_tsc;
-	bool queried;		/* the last instruction consumed TNT/TIP */
-	bool absolute;		/* the last instruction: absolute jump */
-	bool after_branch;	/* the last instruction was a branch */
-	bool touched;		/* packets were consumed since cleared */
-
-	/* error recovery (resync): flow IP unknown until a packet gives one */
-	bool noip;
-	bool have_psb_ip;	/* IP restated by a PSB+ not yet passed */
+	uint64_t last_tick;
 	uint64_t psb_ip;
 	uint64_t lib_off;	/* position as libipt would report it */
-	/* the walk since the last packet read (Brent's cycle check) */
-	uint64_t walk_ip, walk_n, walk_lim;
 	uint64_t resync_off;	/* where the last resync's error was */
 	bool resynced;		/* ... since the last sync */
 	bool in_psb;
@@ -118,7 +175,6 @@ struct pk_pt_insn_decoder {
 	struct block_ent *bcache;
 	unsigned cache_bits, bcache_bits;
 	uint64_t cache_miss, bcache_miss;
-	uint64_t walked;	/* instructions walked (pk_pt_insn_work) */
 };
 
 /* flow_read.c */
@@ -133,6 +189,33 @@ void pk__pt_fl_flush_held(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_fill(struct pk_pt_insn_decoder *d);
+
+/* flow.c, for flow_sb.c */
+const struct block_ent *pk__pt_fl_block_at(struct pk_pt_insn_decoder *d,
+					   uint64_t ip);
+int pk__pt_fl_status(struct pk_pt_insn_decoder *d);
+int pk__pt_fl_next_block(struct pk_pt_insn_decoder *d,
+			 struct pk_pt_block *blk);
+
+static inline void pk__pt_fl_push_ret(struct pk_pt_insn_decoder *d,
+				      uint64_t ip)
+{
+	d->rs_top = (d->rs_top + 1) % RSMAX;
+	d->rs[d->rs_top] = ip;
+	if (d->rs_n < RSMAX)
+		d->rs_n++;
+}
+
+/* flow_sb.c */
+int pk__pt_sb_init(struct pk_pt_insn_decoder *d);
+void pk__pt_sb_fini(struct pk_pt_insn_decoder *d);
+void pk__pt_sb_clear(struct pk_pt_insn_decoder *d);
+/* Hands out the next block of a superblock when one applies here, with
+ * the state and *STATUS the per-block path gives; false when none does. */
+bool pk__pt_sb_next(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk,
+		    int *status);
+/* Tests: superblocks off (ON false) or on, to compare both paths. */
+void pk__pt_sb_enable(struct pk_pt_insn_decoder *d, bool on);
 
 /* flow.c: the time as perf's decoder has it when it next needs code: the
  * timing packets up to the next packet that makes it walk instructions
