@@ -813,16 +813,26 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
  * against each later one. After a packet read (QUERIED) the walk starts
  * over. True: the walk at IP has looped.
  */
-/* Every queued event waits for the flow to reach an IP: a walk that
- * comes round again without reading a packet never gets there. */
+/* Every queued event waits for what a walk that comes round again
+ * without reading a packet never gives: a packet (its FUP, TIP, EXSTOP),
+ * an instruction of a kind (met on the first round if at all: it is then
+ * bound, B_NOW), or an IP other than this one. Events held for their
+ * partners wait for packets too. */
 static bool waits_for_ip(struct pk_pt_insn_decoder *d)
 {
 	for (unsigned i = 0; i < d->qn; i++) {
 		const struct qev *e = pk__pt_fl_qat(d, i);
 
-		/* (at its IP the event is delivered next: no loop) */
-		if (e->bind != B_IP || e->bind_ip == d->ip)
+		switch (e->bind) {
+		case B_FUP: case B_TIP: case B_EXSTOP: case B_INSN:
+			continue;
+		case B_IP:	/* (at its IP it is delivered next: no loop) */
+			if (e->bind_ip != d->ip)
+				continue;
 			return false;
+		default:	/* now, or after a count of instructions */
+			return false;
+		}
 	}
 	return true;
 }
@@ -831,7 +841,11 @@ static inline bool looped(struct pk_pt_insn_decoder *d, bool queried,
 			  uint64_t n)
 {
 	d->walked += n;		/* (pk_pt_insn_work) */
-	if (queried || d->nheld || (d->qn && !waits_for_ip(d))) {
+	if (queried || d->lib_off != d->walk_off ||
+	    (d->qn && !waits_for_ip(d))) {
+		/* (a packet taken while walking, as the event queue fills,
+		 * may bind what waits: the walk starts over) */
+		d->walk_off = d->lib_off;
 		d->walk_n = 0;
 		d->walk_lim = 0;
 		return false;

@@ -101,8 +101,9 @@ struct pk_pt_insn_decoder {
 	int ctx_err;			/* deferred context error ... */
 	uint64_t icount;	/* instructions since the last IP reference */
 	uint64_t tnt_tsc, q_tsc;
-	/* the walk since the last packet read (Brent's cycle check) */
-	uint64_t walk_ip, walk_n, walk_lim;
+	/* the walk since the last packet read (Brent's cycle check; WALK_OFF
+	 * the reader's LIB_OFF then) */
+	uint64_t walk_ip, walk_n, walk_lim, walk_off;
 	uint64_t walked;	/* instructions walked (pk_pt_insn_work) */
 	/* superblocks (flow_sb.c) and the one being handed out a block at
 	 * a time (SB_LEFT records from SB_CUR; the flow then at SB_IP) */

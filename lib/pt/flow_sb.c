@@ -228,8 +228,9 @@ static const struct sb_ent *sb_find(struct pk_pt_insn_decoder *d, bool *take)
 	struct sb_ent *e;
 
 	if (d->sb_off || !d->enabled || d->qn || d->nheld || d->noip ||
-	    d->walk_lim || d->opts.tick_events || d->status_err || d->ctx_err)
-		return NULL;
+	    d->walk_lim || d->lib_off != d->walk_off ||
+	    d->opts.tick_events || d->status_err || d->ctx_err)
+		return NULL;	/* (the walk check as sb_walk() starts it) */
 	if (d->tnt_n) {
 		tnt = d->tnt;
 		n = d->tnt_n;
@@ -326,6 +327,7 @@ static int sb_run(struct pk_pt_insn_decoder *d, const struct sb_ent *e,
 	d->queried = true;
 	d->q_tsc = d->tnt_tsc;
 	d->walked += e->ninsn;
+	d->walk_off = d->lib_off;	/* (its last block queried) */
 	return d->tnt_n ? 0 : pk__pt_fl_status(d);
 }
 
@@ -347,10 +349,16 @@ static int sb_step(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)
 		d->icount += r->ninsn;
 		d->queried = false;
 		/* looped(), known not to stop here (sb_walk) */
-		d->walk_n += r->ninsn;
-		if (d->walk_n >= d->walk_lim) {
-			d->walk_ip = d->ip;
-			d->walk_lim = d->walk_lim ? 2 * d->walk_lim : 64;
+		if (d->lib_off != d->walk_off) {
+			d->walk_off = d->lib_off;
+			d->walk_n = d->walk_lim = 0;
+		} else {
+			d->walk_n += r->ninsn;
+			if (d->walk_n >= d->walk_lim) {
+				d->walk_ip = d->ip;
+				d->walk_lim = d->walk_lim ? 2 * d->walk_lim :
+							    64;
+			}
 		}
 		d->sb_ip = d->ip;
 		return 0;
@@ -372,6 +380,7 @@ static int sb_step(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)
 	if (fast)
 		d->have_psb_ip = false;
 	d->walk_n = d->walk_lim = 0;
+	d->walk_off = d->lib_off;
 	d->sb_ip = d->ip;
 	return d->tnt_n ? 0 : pk__pt_fl_status(d);
 }

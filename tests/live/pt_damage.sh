@@ -21,11 +21,18 @@ T=$T_TMP
 printf '\353\376' > "$T/spin.bin"
 { i=0; while [ $i -lt 8 ]; do printf '\002\202'; i=$((i + 1)); done
   printf '\231\001\175\000\020\000\000\000\000\002\043\006'; } > "$T/spin.pt"
+# the same with an event waiting for a packet the walk never reads (a
+# MODE.TSX for its FUP): it went round forever
+{ i=0; while [ $i -lt 8 ]; do printf '\002\202'; i=$((i + 1)); done
+  printf '\231\001\175\000\020\000\000\000\000\002\043\231\041\006'; } > "$T/spin-ev.pt"
 for m in "" --quiet --block-decoder; do
-	timeout 20 "$PERFKIT" pt decode --raw "$T/spin.bin:0x1000" --pt "$T/spin.pt" \
+	for f in spin spin-ev; do
+	timeout 20 "$PERFKIT" pt decode --raw "$T/spin.bin:0x1000" --pt "$T/$f.pt" \
 		--resync-on-error $m > "$T/spin.out" 2>&1
 	rc=$?
-	check "pt_never_ending_loop${m:+ $m}" "status $rc: $(head -c 300 "$T/spin.out" | tr '\n' '|')" \
-		$rc -eq 0 -a -n "$(grep -F '[1b, 1000: error: never-ending loop]' "$T/spin.out")"
+	at=1b; [ $f = spin ] || at=1d
+	check "pt_never_ending_loop${m:+ $m}${f#spin}" "status $rc: $(head -c 300 "$T/spin.out" | tr '\n' '|')" \
+		$rc -eq 0 -a -n "$(grep -F "[$at, 1000: error: never-ending loop]" "$T/spin.out")"
+	done
 done
 t_exit
