@@ -77,6 +77,13 @@ python3 tests/live/ptsynth.py "$E" "$T_TMP/tsxend.data" --at 38:tsx:1:0,fup \
 	--at 40:tsx:0:1,fup,pgd0,pge --at 42:tsx:1:0,fup \
 	--at 44:tsx:0:1,fup,pgd,pge --at 45:tsx:0:1,fup >/dev/null 2>"$T_TMP/gen.err" ||
 	fail pt_synth:gen:tsxend "$(tail -1 "$T_TMP/gen.err")"
+# FUPs that no TIP follows and no event asks for, at a TIP's target and
+# an instruction further on (perf: its mismatch error at the FUP, the
+# flow taken up at the next IP)
+gen lonefup 0 --at 20:fup --at 30:fup+8
+# MODE.TSX with InTX and TXAbort both set (perf's packet decoder: a bad
+# packet, its error and the decoding going on; libipt reads it)
+gen tsxbad 0 --at 20:tsx:1:0,fup --at 22:tsx:1:1,fup,tip --at 25:tsx:0:0,fup
 # CBR packets outside a PSB+ (perf: the ip where the flow stands), one
 # that repeats the ratio (no sample), pwr_evt or not
 gen cbr 0 --at 5:cbr:0x30 --at 6:cbr:0x30 --at 20:cbr:0x18 \
@@ -151,9 +158,16 @@ for f in tsxab.data tsxab.tsc.data tsxend.data; do
 	live abort-xl "$f" --itrace=xl -F +brstack
 	live abort-bxe-insn "$f" --itrace=bxe -F +flags,+insn,+insnlen
 done
-for f in tsxab.data tsxab.tsc.data; do
+for f in tsxab.data tsxab.tsc.data tsxend.data; do
 	live abort-q-ibx-flags "$f" --itrace=ibxq -F +flags
 	live abort-q-bx "$f" --itrace=bxq
+	live abort-q-i "$f" --itrace=iq
+	live abort-q-b "$f" --itrace=bq
+	live abort-q-ibxe "$f" --itrace=ibxeq
+done
+for f in lonefup.data lonefup.tsc.data tsxbad.data tsxbad.tsc.data; do
+	live q-ibxe-flags "$f" --itrace=ibxeq -F +flags
+	live q-be "$f" --itrace=beq
 done
 for f in cbr.data cbr.tsc.data; do
 	live p "$f" --itrace=p
