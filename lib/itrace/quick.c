@@ -329,7 +329,7 @@ static void fup_branch(struct walk *w, uint64_t from,
 	else
 		k->ip = from;
 	if (!f && !to)
-		f = PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_END;
+		f = PK_IP_FLAG_BRANCH | PK_IP_FLAG_ASYNC | PK_IP_FLAG_TRACE_END;
 	else if (!f)
 		f = PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL | PK_IP_FLAG_ASYNC |
 		    PK_IP_FLAG_INTERRUPT;
