@@ -124,6 +124,15 @@ enum pk_pt_event_type {
 				   ip_suppressed (psb_events option) */
 	PK_PT_EV_CYC,		/* cycles; ip_suppressed: tracing off
 				   (cyc_events option) */
+	/* perf_binding: a FUP perf's decoder takes on its own, no TIP
+	 * after it and no event waiting for it (with tracing on its
+	 * mismatch error; after an error where it takes the flow up
+	 * again); ip; enabled: tracing was on */
+	PK_PT_EV_FUP,
+	/* perf_binding: a packet perf's decoder cannot read though libipt
+	 * does (MODE.TSX with InTX and TXAbort both set): its bad packet
+	 * error where the flow stands, the transaction state cleared */
+	PK_PT_EV_BAD_PACKET,
 };
 
 #define PK_PT_MAX_EVD 4
@@ -155,6 +164,7 @@ struct pk_pt_event {
 		struct { uint8_t iflag, fup; } iflags;
 		struct { uint64_t offset; } psb;
 		struct { uint64_t cycles; } cyc;
+		struct { uint8_t enabled; } fup;
 		struct {
 			uint8_t type, vector, has_cr2, has_vmxq, has_vmxr;
 			uint64_t cr2, vmxq, vmxr;

@@ -666,6 +666,80 @@ static int tx_abort_no_tip(struct walk *w)
 	return w->done ? PK_ERR_EOS : w->status;
 }
 
+/* Whether EV comes with a FUP that gives its IP and no TIP after it
+ * (after an error perf's decoder takes the flow up at such a FUP, the
+ * packets before it read as state alone). */
+static bool at_lone_fup(const struct pk_pt_event *ev)
+{
+	if (ev->ip_suppressed)
+		return false;
+	switch (ev->type) {
+	case PK_PT_EV_TSX: case PK_PT_EV_FUP: case PK_PT_EV_PTWRITE:
+	case PK_PT_EV_EXSTOP: case PK_PT_EV_MWAIT: case PK_PT_EV_PWRE:
+	case PK_PT_EV_CFE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A TSX abort's FUP that no TIP follows, EV a FUP of its own next: perf
+ * fails at the abort's FUP and, waiting for an IP, takes EV's (a trace
+ * start there); EV is state alone. */
+static void tx_abort_then_fup(struct walk *w, const struct pk_pt_event *ev)
+{
+	w->tx_abort = false;
+	error(w, 6, w->tx_abort_ip);
+	w->lost = true;
+	resynced(w, ev->ip, ev);
+	if (ev->type == PK_PT_EV_TSX)
+		w->in_tx = ev->u.tsx.speculative;
+}
+
+/* A FUP perf's decoder takes alone: with tracing on its TIP is missing
+ * (a mismatch there, then the flow taken up at the next IP); after an
+ * error the flow is taken up at it; with tracing off only its state
+ * (the last instruction walked forgotten). */
+static void lone_fup(struct walk *w, const struct pk_pt_event *ev)
+{
+	if (w->resync) {
+		resynced(w, ev->ip, ev);
+		return;
+	}
+	pk__it_fup_met(w);
+	w->off_ip = ev->ip;
+	if (ev->u.fup.enabled)
+		fail(w, 6, ev->ip);
+}
+
+/* A packet perf's decoder cannot read: its error where the flow stands
+ * (tracing off: the last IP it had), the transaction state cleared, the
+ * decoding going on. */
+static void bad_packet(struct walk *w)
+{
+	error(w, 3, w->dec->enabled ? pk__it_flow_ip(w) : w->off_ip);
+	w->in_tx = false;
+}
+
+/* The branch from a FUP to the TIP after it (END: a TIP.PGD's trace
+ * end): perf's flags are an interrupt's when it goes somewhere (a
+ * TIP.PGD's IP too), else a trace end's alone; the bytes perf script
+ * shows are the FUP's instruction's. perf's decoder met the FUP: the
+ * instruction walked last is none after it. */
+static void async_branch(struct walk *w, const struct pk_pt_event *ev,
+			 uint32_t end)
+{
+	uint32_t flags = PK_IP_FLAG_BRANCH | PK_IP_FLAG_ASYNC | end;
+	uint64_t to = ev->ip_suppressed ? 0 : ev->ip;
+	struct pk_pt_insn in;
+
+	if (to)
+		flags |= PK_IP_FLAG_CALL | PK_IP_FLAG_INTERRUPT;
+	branch(w, flags, ev->at, to, pk__it_insn_at(w, ev->at, &in) ? &in :
+						NULL);
+	pk__it_fup_met(w);
+}
+
 static void event(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
@@ -673,8 +747,13 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 	/* (a TSX abort's branch comes right after it, from its FUP) */
 	if (w->tx_abort && !((ev->type == PK_PT_EV_ASYNC_BRANCH ||
 			      ev->type == PK_PT_EV_ASYNC_DISABLED) &&
-			     ev->at == w->tx_abort_ip))
+			     ev->at == w->tx_abort_ip)) {
+		if (at_lone_fup(ev)) {
+			tx_abort_then_fup(w, ev);
+			return;
+		}
 		tx_abort_no_tip(w);
+	}
 
 	if ((ev->type == PK_PT_EV_ASYNC_BRANCH ||
 	     ev->type == PK_PT_EV_ASYNC_DISABLED) && !w->resync)
@@ -703,6 +782,9 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		w->tleft = 0;
 		if (w->resync && ev->ip_suppressed)
 			break;	/* perf, waiting for an IP, takes none here */
+		/* (perf's ip: the TIP.PGD's, else the branch's) */
+		w->off_ip = !ev->ip_suppressed ? ev->ip :
+			    w->have_pend ? w->pend.ip : w->next_ip;
 		if (w->have_pend) {
 			finish(w, branch_flags(&w->pend) | PK_IP_FLAG_TRACE_END,
 			       ev->ip_suppressed ? 0 : ev->ip, ev);
@@ -712,14 +794,14 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		}
 		break;
 	case PK_PT_EV_ASYNC_DISABLED:
+		w->off_ip = ev->ip_suppressed ? ev->at : ev->ip;
 		if (w->resync && resync_at_fup(w, ev))
 			break;
 		if (w->have_pend)
 			resolve(w, ev->at);
 		if (pk__it_tx_abort(w, ev))
 			break;
-		branch(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_ASYNC |
-		       PK_IP_FLAG_TRACE_END, ev->at, 0, NULL);
+		async_branch(w, ev, PK_IP_FLAG_TRACE_END);
 		break;
 	case PK_PT_EV_ASYNC_BRANCH:
 		if (w->resync) {
@@ -732,9 +814,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 			resolve(w, ev->at);
 		if (pk__it_tx_abort(w, ev))
 			break;
-		branch(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL |
-		       PK_IP_FLAG_ASYNC | PK_IP_FLAG_INTERRUPT, ev->at, ev->ip,
-		       NULL);
+		async_branch(w, ev, 0);
 		break;
 	case PK_PT_EV_OVERFLOW:
 		if (w->have_pend)
@@ -774,6 +854,12 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		s.u.cbr.max_nonturbo = (uint8_t)w->it->info.max_non_turbo_ratio;
 		synth_chain(w, &s);
 		emit(w, &s);
+		break;
+	case PK_PT_EV_FUP:
+		lone_fup(w, ev);
+		break;
+	case PK_PT_EV_BAD_PACKET:
+		bad_packet(w);
 		break;
 	default:
 		unsynthesized(w, ev);
@@ -822,6 +908,11 @@ static int events(struct walk *w, int status)
 				return PK_ERR_EOS;
 		}
 	}
+	/* an abort's FUP no TIP followed: perf fails there and takes the
+	 * flow up at the next FUP (already queued: its event next) */
+	if (w->tx_abort && status >= 0 && !w->err &&
+	    pk__pt_fl_fup_ahead(w->dec))
+		return events(w, PK_PT_STS_EVENT);
 	if (w->tx_abort && status >= 0 && !w->err)
 		status = tx_abort_no_tip(w);
 	return status;

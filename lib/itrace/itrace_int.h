@@ -85,6 +85,7 @@ struct walk {
 	struct pk_pt_insn pend;	/* the last instruction, if a branch */
 	bool have_pend;
 	uint64_t next_ip;	/* after the last instruction */
+	uint64_t off_ip;	/* perf's decoder ip while tracing is off */
 	int cbr;		/* the last CBR reported, -1 none */
 	uint64_t psb_ip;	/* the last PSB+'s FUP (its samples' ip) */
 	bool lost;		/* an error, no instruction decoded since */
@@ -308,6 +309,16 @@ void pk__it_ts_free(struct pk_itrace *it);
 /* synth.c: the ip of a CBR sample outside a PSB+ (where the flow
  * stands, as perf's), its flags and instruction bytes set in S. */
 uint64_t pk__it_lone_cbr(struct walk *w, struct pk_itrace_sample *s);
+/* synth.c: perf's decoder met a FUP (its fup_event): the instruction
+ * it walked last is none any more (its op and length cleared) */
+void pk__it_fup_met(struct walk *w);
+/* synth.c: where the flow stands now (perf's decoder ip; 0 before a
+ * branch whose outcome is not read yet) */
+uint64_t pk__it_flow_ip(struct walk *w);
+/* synth.c: the instruction at IP with its bytes when the samples show
+ * them (-F insn; perf script reads them at a sample's ip when perf's
+ * decoder gave none): false when not */
+bool pk__it_insn_at(struct walk *w, uint64_t ip, struct pk_pt_insn *in);
 /* decode.c: a branch state (samples, thread stack, last branches) */
 /* the pending branch ended with FLAGS going to TO */
 void pk__it_finish(struct walk *w, uint32_t flags, uint64_t to,

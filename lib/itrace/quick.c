@@ -30,6 +30,13 @@ struct it_quick {
 	struct pk_pt_packet held;
 	uint64_t held_off;
 	bool psb_due;		/* a PSB+ read, its samples not made yet */
+	/* after an error perf's decoder waits for a packet that gives it
+	 * an IP (its walk_to_ip): TIP, TIP.PGE, TIP.PGD, FUP, PSB+ FUP */
+	bool resync;
+	/* the next FUP is one no TIP follows (perf's no_tip): the packet
+	 * before it asks for one (PTWRITE, EXSTOP or CFE with IP, BEP with
+	 * IP, MODE.Exec), or an MWAIT (and PWRE) waits for it */
+	bool fup_alone, mwait_due;
 	uint64_t psb_off, psb_ip;
 	uint64_t ip;
 	int cbr;		/* the last CBR seen, -1 none */
@@ -171,9 +178,14 @@ static void hop_cbr(struct walk *w, uint8_t ratio)
 	pk__it_emit(w, &s);
 }
 
-/* perf's error sample (INTEL_PT_ERR_BADPKT, 3) for a packet the decoder
- * could not read; the walk goes on at the next PSB. */
-static void hop_error(struct walk *w)
+static const char *const err_msg[] = {
+	[3] = "Bad packet", [6] = "Trace doesn't match instruction",
+	[7] = "Overflow packet",
+};
+
+/* perf's error sample of CODE (3 a packet the decoder could not read, 6
+ * a FUP whose TIP is missing, 7 an overflow) where the decoder stands. */
+static void hop_error_code(struct walk *w, int code)
 {
 	struct pk_itrace_sample s;
 
@@ -183,9 +195,16 @@ static void hop_error(struct walk *w)
 	qbase(w, &s, PK_ITRACE_ERROR);
 	s.ip = w->qk->ip;
 	s.u.error.type = 1;
-	s.u.error.code = 3;
-	s.u.error.msg = "Bad packet";
+	s.u.error.code = code;
+	s.u.error.msg = err_msg[code];
 	pk__it_emit(w, &s);
+}
+
+/* A packet the decoder could not read: the walk goes on at the next
+ * PSB. */
+static void hop_error(struct walk *w)
+{
+	hop_error_code(w, 3);
 }
 
 /* An IP packet's IP into the decoder's: false when it gives none. */
@@ -241,63 +260,142 @@ static void psb_samples(struct walk *w)
 		hop_sample(w, k->psb_ip);
 }
 
-/* A FUP outside PSB+: an asynchronous branch when a TIP follows, the
- * IP alone otherwise. */
-static int hop_fup(struct walk *w)
+/* perf's walk from a FUP to the TIP after it (intel_pt_walk_fup_tip):
+ * timing, CBR, PIP, MODE.Exec, VMCS, MNT and PAD read on (a CBR's ratio
+ * into *CBR); T the packet that ends it, at *OFF: 1 a TIP, TIP.PGD or
+ * TIP.PGE, 0 another (perf's mismatch), 2 one perf cannot read (its bad
+ * packet error, the FUP's branch lost), or an error. */
+static int fup_tip(struct it_quick *k, struct pk_pt_packet *t, uint64_t *off,
+		   int *cbr)
 {
-	struct it_quick *k = w->qk;
-	struct pk_pt_packet p;
-	uint64_t from = k->ip, off = 0;
 	int n;
 
-	pk_pt_offset(k->pkt, &off);
-	n = pk_pt_next(k->pkt, &p);
-	while (n > 0 && (p.type == PK_PT_PAD || p.type == PK_PT_TSC ||
-			 p.type == PK_PT_MTC || p.type == PK_PT_CYC ||
-			 p.type == PK_PT_TMA || p.type == PK_PT_MODE_EXEC ||
-			 p.type == PK_PT_PIP || p.type == PK_PT_VMCS)) {
-		time_apply(k, &p);
-		pk_pt_offset(k->pkt, &off);
-		n = pk_pt_next(k->pkt, &p);
+	for (;;) {
+		pk_pt_offset(k->pkt, off);
+		n = pk_pt_next(k->pkt, t);
+		if (n < 0)
+			return n;
+		if (pk__pt_perf_bad(t))
+			return 2;
+		switch (t->type) {
+		case PK_PT_TIP: case PK_PT_TIP_PGD: case PK_PT_TIP_PGE:
+			return 1;
+		case PK_PT_CBR:
+			*cbr = t->u.cbr.ratio;
+			break;
+		case PK_PT_MTC: case PK_PT_CYC: case PK_PT_PIP:
+		case PK_PT_MODE_EXEC: case PK_PT_VMCS: case PK_PT_MNT:
+		case PK_PT_PAD:
+			break;
+		default:
+			return 0;
+		}
+		time_apply(k, t);
 	}
+}
+
+/* A FUP's TIP is missing: perf's mismatch error at the FUP, the packet
+ * that came instead read again as it waits for an IP. */
+static void fup_no_tip(struct walk *w, const struct pk_pt_packet *t,
+		       uint64_t off)
+{
+	struct it_quick *k = w->qk;
+
+	hop_error_code(w, 6);
+	k->resync = true;
+	k->mwait_due = false;
+	time_apply(k, t);
+	k->held = *t;
+	k->held_off = off;
+	k->have_held = true;
+}
+
+/* The branch from a FUP at FROM to the packet T that ends it (FLAGS:
+ * an abort's, else 0: an asynchronous branch), its instruction sample
+ * first, an abort's transaction sample between: perf's one state. */
+static void fup_branch(struct walk *w, uint64_t from,
+		       const struct pk_pt_packet *t, uint32_t flags)
+{
+	struct it_quick *k = w->qk;
+	uint64_t to = 0;
+	uint32_t f = flags;
+
+	if (t->type == PK_PT_TIP_PGD)
+		k->pge = false;
+	if (t->type == PK_PT_TIP_PGE)
+		k->pge = true;
+	if (take_ip(k, t))
+		to = k->ip;
+	else
+		k->ip = from;
+	if (!f && !to)
+		f = PK_IP_FLAG_BRANCH | PK_IP_FLAG_ASYNC | PK_IP_FLAG_TRACE_END;
+	else if (!f)
+		f = PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL | PK_IP_FLAG_ASYNC |
+		    PK_IP_FLAG_INTERRUPT;
+	if (t->type == PK_PT_TIP_PGD)
+		f |= PK_IP_FLAG_TRACE_END;
+	if (t->type == PK_PT_TIP_PGE) {
+		f |= PK_IP_FLAG_TRACE_BEGIN;
+		from = 0;
+	}
+	hop_isample(w, from, to, f);
+	if (flags)
+		hop_tx(w, from, to, f);
+	hop_branch(w, f, from, to);
+	k->resample = to != 0;	/* an instruction sample at the target */
+}
+
+/* A FUP outside PSB+ (its IP taken) that waits for a TIP: the branch to
+ * it (FLAGS an abort's, else 0), or perf's error when another packet
+ * comes first. */
+static int hop_fup_tip(struct walk *w, uint32_t flags)
+{
+	struct it_quick *k = w->qk;
+	struct pk_pt_packet t;
+	uint64_t from = k->ip, off = 0;
+	int cbr = -1, n;
+
+	n = fup_tip(k, &t, &off, &cbr);
 	if (n < 0)
 		return n;
-	if (p.type == PK_PT_TIP && take_ip(k, &p)) {
-		uint32_t f = PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL |
-			     PK_IP_FLAG_ASYNC | PK_IP_FLAG_INTERRUPT;
-
-		hop_isample(w, from, k->ip, f);
-		hop_branch(w, f, from, k->ip);
-		k->resample = true;
+	if (cbr >= 0)	/* (perf's CBR sample comes first in its state) */
+		hop_cbr(w, (uint8_t)cbr);
+	if (!n) {
+		fup_no_tip(w, &t, off);
 		return 0;
 	}
-	if (p.type == PK_PT_TIP_PGD) {
-		uint32_t f = PK_IP_FLAG_BRANCH | PK_IP_FLAG_ASYNC |
-			     PK_IP_FLAG_TRACE_END;
-
-		k->pge = false;
-		hop_isample(w, from, 0, f);
-		hop_branch(w, f, from, 0);
+	if (n == 2) {
+		hop_error_code(w, 3);
 		return 0;
 	}
-	/* a FUP no TIP follows (an event's: PTWRITE, EXSTOP...): the IP
-	 * alone, and the packet after it taken at the next step */
-	hop_sample(w, from);
-	k->held = p;
-	k->held_off = off;	/* (a PSB's samples give its offset) */
-	k->have_held = true;
+	time_apply(k, &t);
+	fup_branch(w, from, &t, flags);
 	return 0;
 }
 
+/* A FUP outside PSB+: the IP alone when no TIP is due (an event's FUP:
+ * PTWRITE, EXSTOP...), else the branch to the TIP after it. */
+static int hop_fup(struct walk *w)
+{
+	struct it_quick *k = w->qk;
+
+	if (k->fup_alone || k->mwait_due) {
+		k->mwait_due = false;
+		hop_sample(w, k->ip);
+		return 0;
+	}
+	return hop_fup_tip(w, 0);
+}
+
 /* MODE.TSX with its FUP (P: the packet after the MODE.TSX): an abort
- * is an asynchronous branch to the TIP after the FUP, flagged so; a
- * begin or a commit a transaction sample at the FUP. 1 when taken, 0
- * when P is no FUP (it is then the next packet to take). */
+ * is a branch to the TIP after the FUP, flagged so; a begin or a commit
+ * a transaction sample at the FUP. 1 when taken, 0 when P is no FUP (it
+ * is then the next packet to take). */
 static int hop_tsx(struct walk *w, const struct pk_pt_packet *tsx,
 		   const struct pk_pt_packet *p)
 {
 	struct it_quick *k = w->qk;
-	struct pk_pt_packet t;
 	int n;
 
 	if (p->type != PK_PT_FUP || !take_ip(k, p))
@@ -305,27 +403,13 @@ static int hop_tsx(struct walk *w, const struct pk_pt_packet *tsx,
 	if (!tsx->u.tsx.abrt) {	/* a begin or a commit */
 		uint32_t f = tsx->u.tsx.intx ? PK_IP_FLAG_IN_TX : 0;
 
+		k->mwait_due = false;
 		hop_isample(w, k->ip, 0, f);
 		hop_tx(w, k->ip, 0, f);
 		return 1;
 	}
-	while ((n = pk_pt_next(k->pkt, &t)) > 0 && t.type != PK_PT_TIP &&
-	       t.type != PK_PT_TIP_PGD)
-		time_apply(k, &t);
-	if (n < 0)
-		return n;
-	{
-		uint64_t from = k->ip, to = 0;
-		uint32_t f = PK_IP_FLAG_BRANCH | PK_IP_FLAG_TX_ABORT;
-
-		if (t.type == PK_PT_TIP && take_ip(k, &t))
-			to = k->ip;
-		hop_isample(w, from, to, f);
-		hop_tx(w, from, to, f);
-		hop_branch(w, f, from, to);
-		k->resample = to != 0;
-	}
-	return 1;
+	n = hop_fup_tip(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TX_ABORT);
+	return n < 0 ? n : 1;
 }
 
 static bool makes_samples(uint8_t type)
@@ -348,6 +432,66 @@ static bool past_limit(const struct walk *w)
 	       t > w->limit;
 }
 
+/* After an error, perf's decoder waiting for an IP (intel_pt_walk_to_ip)
+ * at packet P: a TIP, TIP.PGE, TIP.PGD or FUP with one is a trace start
+ * there (from 0; a TIP.PGD's also a trace end), a PSB+ with a FUP its IP
+ * alone (and its CBR); an instruction sample at the IP next. 1 when it
+ * made samples, 0 when not, or an error. */
+static int hop_resync(struct walk *w, const struct pk_pt_packet *p,
+		      uint64_t offset)
+{
+	struct it_quick *k = w->qk;
+	uint32_t f = PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN;
+
+	switch (p->type) {
+	case PK_PT_TIP_PGD:
+		k->pge = false;
+		f |= PK_IP_FLAG_TRACE_END;
+		break;
+	case PK_PT_TIP: case PK_PT_TIP_PGE:
+		k->pge = true;
+		break;
+	case PK_PT_FUP:
+		break;
+	case PK_PT_STOP:
+		k->pge = false;
+		return 0;
+	case PK_PT_PSB:
+		if (psb_read(w, offset) < 0)
+			return PK_PT_ERR_BAD_PACKET;
+		k->psb_due = false;
+		if (!k->psb_ip)
+			return 0;
+		k->resync = false;
+		if (k->cbr >= 0)
+			hop_cbr(w, (uint8_t)k->cbr);
+		k->resample = true;
+		return 1;
+	default:
+		return 0;
+	}
+	if (!take_ip(k, p))
+		return 0;
+	k->resync = false;
+	hop_branch(w, f, 0, k->ip);
+	k->resample = true;
+	return 1;
+}
+
+/* Whether packet P makes the FUP right after it one that no TIP follows
+ * (perf's no_tip). */
+static bool asks_fup(const struct pk_pt_packet *p)
+{
+	switch (p->type) {
+	case PK_PT_PTW: return p->u.ptw.ip;
+	case PK_PT_EXSTOP: return p->u.exstop.ip;
+	case PK_PT_CFE: return p->u.cfe.ip;
+	case PK_PT_BEP: return p->u.bep.ip;
+	case PK_PT_MODE_EXEC: return true;
+	default: return false;
+	}
+}
+
 /* One packet: 1 when it made samples (the step ends), 0 when not, or
  * an error. */
 static int hop_packet(struct walk *w, const struct pk_pt_packet *p,
@@ -355,6 +499,12 @@ static int hop_packet(struct walk *w, const struct pk_pt_packet *p,
 {
 	struct it_quick *k = w->qk;
 
+	if (pk__pt_perf_bad(p)) {	/* perf's error, its state kept */
+		hop_error_code(w, 3);
+		return 1;
+	}
+	if (k->resync)
+		return hop_resync(w, p, offset);
 	switch (p->type) {
 	case PK_PT_TIP:
 		if (!take_ip(k, p))
@@ -380,6 +530,7 @@ static int hop_packet(struct walk *w, const struct pk_pt_packet *p,
 		if (!take_ip(k, p))
 			return 0;
 		if (!k->pge) {
+			k->mwait_due = false;
 			hop_sample(w, k->ip);
 			return 1;
 		}
@@ -394,6 +545,9 @@ static int hop_packet(struct walk *w, const struct pk_pt_packet *p,
 		return 1;
 	case PK_PT_STOP:
 		k->pge = false;
+		return 0;
+	case PK_PT_MWAIT:
+		k->mwait_due = true;
 		return 0;
 	case PK_PT_MODE_TSX: {
 		struct pk_pt_packet f;
@@ -436,6 +590,7 @@ void pk__it_quick_step(struct walk *w)
 			hop_error(w);
 			k->synced = false;
 		}
+		k->fup_alone = asks_fup(&k->held);
 		return;
 	}
 	for (;;) {
@@ -470,6 +625,8 @@ void pk__it_quick_step(struct walk *w)
 			return;
 		}
 		r = hop_packet(w, &p, off);
+		if (p.type != PK_PT_PAD)	/* (perf never sees a PAD) */
+			k->fup_alone = asks_fup(&p);
 		if (r < 0) {
 			hop_error(w);
 			k->synced = false;

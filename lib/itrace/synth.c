@@ -215,9 +215,26 @@ static void fup_walk(struct walk *w, const struct pk_pt_event *ev)
 {
 	if (ev->ip_suppressed || ev->type == PK_PT_EV_PWRX)
 		return;
+	pk__it_fup_met(w);
+}
+
+void pk__it_fup_met(struct walk *w)
+{
 	pk__it_settle(w);
 	w->fup_walked = true;
 	w->fup_walks = w->walks;
+}
+
+bool pk__it_insn_at(struct walk *w, uint64_t ip, struct pk_pt_insn *in)
+{
+	return w->it->opts.insn_bytes && insn_at(w, ip, in);
+}
+
+uint64_t pk__it_flow_ip(struct walk *w)
+{
+	uint32_t flags;
+
+	return flow_ip(w, &flags);
 }
 
 static bool cycles(struct walk *w, const struct pk_pt_event *ev);

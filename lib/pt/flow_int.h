@@ -226,6 +226,12 @@ int pk__pt_fl_time_ahead(struct pk_pt_insn_decoder *d, uint64_t *tsc);
  * (its NO_IP state): the last IP is forgotten, so only a TIP whose IP is
  * whole (sign-extended 48 bits or 64) gives the flow its IP again. */
 int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d);
+/* perf_binding: perf's decoder, waiting for an IP after an error, takes
+ * the next FUP's: when the event queued first is one at a FUP with no
+ * TIP after it (TSX, a lone FUP, PTWRITE, EXSTOP, MWAIT, PWRE, CFE), the
+ * flow takes its IP with it (the TNT bits before it dropped); true
+ * then (the event is pending). */
+bool pk__pt_fl_fup_ahead(struct pk_pt_insn_decoder *d);
 /* Whether the flow took up an IP at a TIP since the last resync (once). */
 bool pk__pt_fl_took_tip(struct pk_pt_insn_decoder *d, uint64_t *ip);
 /* Synchronises at the PSB at OFFSET of the stream, as after

@@ -284,12 +284,23 @@ static bool pt_fl_perf_lone_fup(const struct pk_pt_insn_decoder *d,
 		(e->ev.type == PK_PT_EV_CFE && e->ev.u.cfe.ip_bit));
 }
 
+/* Whether a MODE.Exec waits for a TIP (perf: one right before a FUP
+ * makes it a FUP no TIP follows). */
+static bool pt_fl_waiting_tip(struct pk_pt_insn_decoder *d)
+{
+	for (unsigned i = 0; i < d->qn; i++)
+		if (pk__pt_fl_qat(d, i)->bind == B_TIP)
+			return true;
+	return false;
+}
+
 static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 {
 	uint64_t from = d->next_ip, fup_end = d->next_off + d->next.size;
 	const struct pk_pt_packet *p;
 	struct qev e, side[8];
 	unsigned nside;
+	bool bound;
 
 	uint64_t fup_start = d->next_off;
 
@@ -330,7 +341,7 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 			}
 			return;
 		}
-	pk__pt_fl_bind_waiting(d, B_FUP, from, false);
+	bound = pk__pt_fl_bind_waiting(d, B_FUP, from, false);
 	nside = pt_fl_absorb_async(d, side, 8);
 	p = pk__pt_fl_peek(d, false);
 	if (p && (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD)) {
@@ -362,6 +373,12 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 		if (!pgd)
 			pk__pt_fl_bind_waiting(d, B_TIP, e.ev.ip, false);
 		return;
+	}
+	if (!bound && d->opts.perf_binding && !pt_fl_waiting_tip(d)) {
+		pk__pt_fl_new_ev(&e, PK_PT_EV_FUP, d->enabled ? B_IP : B_NOW);
+		e.ev.ip = e.bind_ip = from;
+		e.ev.u.fup.enabled = d->enabled;
+		pt_fl_push_event(d, &e);
 	}
 	for (unsigned i = 0; i < nside; i++)
 		pt_fl_push_event(d, &side[i]);
@@ -1051,6 +1068,11 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		d->q_mode = e.ev.u.exec_mode.mode;
 		break;
 	case PK_PT_MODE_TSX:
+		if (d->opts.perf_binding && pk__pt_perf_bad(p)) {
+			pk__pt_fl_new_ev(&e, PK_PT_EV_BAD_PACKET, B_NOW);
+			e.ev.ip_suppressed = 1;
+			break;
+		}
 		pk__pt_fl_new_ev(&e, PK_PT_EV_TSX, B_FUP);
 		e.ev.u.tsx.speculative = p->u.tsx.intx;
 		e.ev.u.tsx.aborted = p->u.tsx.abrt;
@@ -1275,3 +1297,24 @@ void pk__pt_fl_fill(struct pk_pt_insn_decoder *d)
 	}
 }
 
+bool pk__pt_fl_fup_ahead(struct pk_pt_insn_decoder *d)
+{
+	const struct qev *e;
+
+	if (!d->qn)
+		return false;
+	e = pk__pt_fl_qat(d, 0);
+	if (e->bind != B_IP || e->ev.ip_suppressed)
+		return false;
+	switch (e->ev.type) {
+	case PK_PT_EV_TSX: case PK_PT_EV_FUP: case PK_PT_EV_PTWRITE:
+	case PK_PT_EV_EXSTOP: case PK_PT_EV_MWAIT: case PK_PT_EV_PWRE:
+	case PK_PT_EV_CFE:
+		break;
+	default:
+		return false;
+	}
+	d->tnt_n = 0;	/* (bits before the FUP: perf passes them by) */
+	d->noip = true;	/* the event gives the flow its IP */
+	return true;
+}

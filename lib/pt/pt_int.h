@@ -38,6 +38,16 @@ void pk__pt_timing(struct pk_pt_time *t, struct pk_pt_tcal *c,
 		   const struct pk_pt_config *cfg, const struct pk_pt_packet *p,
 		   bool header);
 
+/* A packet perf's packet decoder rejects (its "Bad packet", the byte
+ * after it read as the next packet) though libipt's reads it: MODE.TSX
+ * with both InTX and TXAbort set. The raw packet layer keeps libipt's
+ * reading; perf's views (the flow decoder's perf_binding, quick
+ * decoding) take it as perf does. */
+static inline bool pk__pt_perf_bad(const struct pk_pt_packet *p)
+{
+	return p->type == PK_PT_MODE_TSX && p->u.tsx.intx && p->u.tsx.abrt;
+}
+
 /* Little-endian load of N (<= 8) bytes. */
 static inline uint64_t pt_le(const uint8_t *p, unsigned n)
 {

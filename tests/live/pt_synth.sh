@@ -77,6 +77,33 @@ python3 tests/live/ptsynth.py "$E" "$T_TMP/tsxend.data" --at 38:tsx:1:0,fup \
 	--at 40:tsx:0:1,fup,pgd0,pge --at 42:tsx:1:0,fup \
 	--at 44:tsx:0:1,fup,pgd,pge --at 45:tsx:0:1,fup >/dev/null 2>"$T_TMP/gen.err" ||
 	fail pt_synth:gen:tsxend "$(tail -1 "$T_TMP/gen.err")"
+# FUPs that no TIP follows and no event asks for, at a TIP's target and
+# an instruction further on (perf: its mismatch error at the FUP, the
+# flow taken up at the next IP); full decoding timeless only (perf's
+# time after an error is its estimate)
+gen lonefup 0 --at 20:fup --at 30:fup+13
+# MODE.TSX with InTX and TXAbort both set (perf's packet decoder: a bad
+# packet, its error where the decoder stands and the decoding going on;
+# libipt reads it): before a FUP and TIP (then an interrupt), with
+# tracing off after a TIP.PGD without IP (at the syscall), after a FUP
+# and a TIP.PGD with and without IP (at the PGD's IP, at the FUP)
+gen tsxbad 0 --at 20:tsx:1:0,fup --at 22:tsx:1:1,fup,tip --at 25:tsx:0:0,fup \
+	--at 40:fup,pgd,tsx:1:1,pge --at 42:fup,pgd0,tsx:1:1,pge --at pgd1:tsx:1:1
+# FUPs with tracing off (perf's decoder forgets the last instruction it
+# walked: a trace start then shows no bytes)
+gen fupoff 0 --at pgd0:fup --at pgd2:fup+4
+# asynchronous branches without TSX: to a TIP, a TIP.PGD without IP
+# (tr end async) and with one (an interrupt to it and a trace end);
+# perf script shows the FUP's instruction, a trace start after them
+# none (timeless: perf's time after the TIP.PGE put in is its estimate)
+gen async 0 --at 40:fup,tip --at 42:fup,pgd0,pge --at 44:fup,pgd,pge
+# an abort's FUP that no TIP follows, a MODE.TSX begin and its FUP right
+# after it (at the FUP, an instruction further on): perf fails at the
+# abort and takes the flow up at the begin's FUP (in the transaction)
+python3 tests/live/ptsynth.py "$E" "$T_TMP/tsxrs.data" --at 30:tsx:1:0,fup \
+	--at 33:tsx:0:1,fup,tsx:1:0,fup+4 --at 45:tsx:0:1,fup,tsx:1:0,fup \
+	>/dev/null 2>"$T_TMP/gen.err" ||
+	fail pt_synth:gen:tsxrs "$(tail -1 "$T_TMP/gen.err")"
 # CBR packets outside a PSB+ (perf: the ip where the flow stands), one
 # that repeats the ratio (no sample), pwr_evt or not
 gen cbr 0 --at 5:cbr:0x30 --at 6:cbr:0x30 --at 20:cbr:0x18 \
@@ -151,9 +178,28 @@ for f in tsxab.data tsxab.tsc.data tsxend.data; do
 	live abort-xl "$f" --itrace=xl -F +brstack
 	live abort-bxe-insn "$f" --itrace=bxe -F +flags,+insn,+insnlen
 done
-for f in tsxab.data tsxab.tsc.data; do
+for f in tsxab.data tsxab.tsc.data tsxend.data; do
 	live abort-q-ibx-flags "$f" --itrace=ibxq -F +flags
 	live abort-q-bx "$f" --itrace=bxq
+	live abort-q-i "$f" --itrace=iq
+	live abort-q-b "$f" --itrace=bq
+	live abort-q-ibxe "$f" --itrace=ibxeq
+done
+# (timed: perf's time of a bad packet's error in q is its estimate)
+for f in lonefup.data lonefup.tsc.data tsxbad.data async.data \
+	async.tsc.data tsxrs.data; do
+	live q-ibxe-flags "$f" --itrace=ibxeq -F +flags
+	live q-be "$f" --itrace=beq
+done
+for f in lonefup.data tsxbad.data fupoff.data fupoff.tsc.data async.data \
+	tsxrs.data; do
+	live fup-bxe-flags "$f" --itrace=bxe -F +flags
+	live fup-be-insn "$f" --itrace=be -F +insn
+	live fup-i1ibxe "$f" --itrace=i1ibxe -F +flags,+insn
+	live fup-cre "$f" --itrace=cre -F +flags,+insn
+	live fup-call-ret-trace "$f" --call-ret-trace
+	live fup-i100ie "$f" --itrace=i100ie
+	live fup-bxle "$f" --itrace=bxle -F +brstack
 done
 for f in cbr.data cbr.tsc.data; do
 	live p "$f" --itrace=p
