@@ -1622,23 +1622,26 @@ static int itrace_run(void *ctx, const struct pk_itrace_sample *is,
 		     (unsigned)is->attr < s->nr_ev && ln_ctx(s, is);
 
 	t = *is;
-	for (; k < n && !err; k++) {
-		t.ip = r->ip[k];
-		t.addr = r->addr ? r->addr[k] : is->addr;
-		t.flags = r->flags ? r->flags[k] : is->flags;
-		if (lines) {
-			struct lnent *l = ln_at(s, t.ip, t.addr, t.flags);
+	for (; k < n; k++) {
+		uint64_t ip = r->ip[k], a = r->addr ? r->addr[k] : is->addr;
+		uint32_t fl = r->flags ? r->flags[k] : is->flags;
 
-			if (ln_hit(s, l, t.ip, t.addr, t.flags)) {
+		if (lines) {
+			struct lnent *l = ln_at(s, ip, a, fl);
+
+			if (ln_hit(s, l, ip, a, fl)) {
 				ln_put(&s->ob, l);
-				err = s->ob.err;
 				continue;
 			}
 		}
+		t.ip = ip;
+		t.addr = a;
+		t.flags = fl;
 		t.insn_len = r->insn_len[k];
-		err = itrace_sample(s, &t);
+		if ((err = itrace_sample(s, &t)))
+			return err;
 	}
-	return err;
+	return s->ob.err;
 }
 
 /* The decoder of the file's instruction trace, unless --no-itrace. */

@@ -118,6 +118,19 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 /* perf's flags of a branch instruction. */
 static uint32_t branch_flags(const struct pk_pt_insn *in)
 {
+	/* (the near kinds by a table: no jump through a switch a block) */
+	static const uint32_t near[] = {
+		[PK_PT_IC_CALL] = PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL,
+		[PK_PT_IC_CALL_IND] = PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL,
+		[PK_PT_IC_RETURN] = PK_IP_FLAG_BRANCH | PK_IP_FLAG_RETURN,
+		[PK_PT_IC_COND_JUMP] = PK_IP_FLAG_BRANCH |
+				       PK_IP_FLAG_CONDITIONAL,
+		[PK_PT_IC_JUMP] = PK_IP_FLAG_BRANCH,
+		[PK_PT_IC_JUMP_IND] = PK_IP_FLAG_BRANCH,
+	};
+
+	if (in->iclass < PK_ARRAY_SIZE(near))
+		return near[in->iclass];
 	switch (in->iclass) {
 	case PK_PT_IC_CALL:
 	case PK_PT_IC_CALL_IND:

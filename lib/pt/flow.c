@@ -1055,18 +1055,6 @@ int pk__pt_fl_status(struct pk_pt_insn_decoder *d)
 	return status(d);
 }
 
-int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
-			  struct pk_pt_block *blk)
-{
-	int err;
-
-	if (!d || !blk)
-		return PK_ERR_INTERNAL;
-	if (pk__pt_sb_next(d, blk, &err))
-		return err;
-	return pk__pt_fl_next_block(d, blk);
-}
-
 /* A block the per-block way (the block cache, a fast step where no
  * packet is read, else its last instruction's queries). */
 int pk__pt_fl_next_block(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)

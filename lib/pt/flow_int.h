@@ -211,10 +211,6 @@ static inline void pk__pt_fl_push_ret(struct pk_pt_insn_decoder *d,
 int pk__pt_sb_init(struct pk_pt_insn_decoder *d);
 void pk__pt_sb_fini(struct pk_pt_insn_decoder *d);
 void pk__pt_sb_clear(struct pk_pt_insn_decoder *d);
-/* Hands out the next block of a superblock when one applies here, with
- * the state and *STATUS the per-block path gives; false when none does. */
-bool pk__pt_sb_next(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk,
-		    int *status);
 /* Tests: superblocks off (ON false) or on, to compare both paths. */
 void pk__pt_sb_enable(struct pk_pt_insn_decoder *d, bool on);
 

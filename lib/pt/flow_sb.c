@@ -385,8 +385,11 @@ static int sb_step(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)
 	return d->tnt_n ? 0 : pk__pt_fl_status(d);
 }
 
-bool pk__pt_sb_next(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk,
-		    int *status)
+/* Hands out the next block of a superblock when one applies here, with
+ * the state and *STATUS the per-block path gives; false when none does
+ * (the per-block way then). */
+static inline bool sb_next(struct pk_pt_insn_decoder *d,
+			   struct pk_pt_block *blk, int *status)
 {
 	if (!d->sb_left || d->ip != d->sb_ip) {
 		const struct sb_ent *e;
@@ -401,6 +404,19 @@ bool pk__pt_sb_next(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk,
 	}
 	*status = sb_step(d, blk);
 	return true;
+}
+
+/* (here, beside sb_next(): one call a block on the common way) */
+int pk_pt_insn_next_block(struct pk_pt_insn_decoder *d,
+			  struct pk_pt_block *blk)
+{
+	int err;
+
+	if (!d || !blk)
+		return PK_ERR_INTERNAL;
+	if (sb_next(d, blk, &err))
+		return err;
+	return pk__pt_fl_next_block(d, blk);
 }
 
 int pk_pt_insn_next_blocks(struct pk_pt_insn_decoder *d,
