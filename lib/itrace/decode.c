@@ -965,6 +965,26 @@ static int nth_insn(struct walk *w, const struct pk_pt_block *blk,
 	return 0;
 }
 
+/* BLK's last instruction, a branch, waits for its outcome (ISAMP: with
+ * an i sample); its bytes read when asked for, and to tell int from
+ * syscall. */
+static inline void pend_block(struct walk *w, const struct pk_pt_block *blk,
+			      bool isamp)
+{
+	memset(&w->pend, 0, sizeof(w->pend));
+	w->pend.ip = blk->end_ip;
+	w->pend.size = blk->end_size;
+	w->pend.iclass = blk->end_iclass;
+	w->pend.mode = blk->mode;
+	if (w->it->opts.insn_bytes || blk->end_iclass == PK_PT_IC_FAR_CALL ||
+	    blk->end_iclass == PK_PT_IC_FAR_RETURN)
+		pk_pt_image_read(w->img, blk->end_ip, w->pend.raw,
+				 blk->end_size < 15 ? blk->end_size : 15);
+	w->have_pend = true;
+	w->pend_tsc = w->t_step;
+	w->isamp = isamp;
+}
+
 /* A run of instructions: the branch before it went to its start, a
  * PSB+ met inside it shows before it, its last instruction (a branch)
  * waits for its outcome, and the i samples that fall in it. */
@@ -1018,21 +1038,8 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 		flush_def(w);
 	if (!end_sample)
 		w->cnt += blk->ninsn - pos;
-	if (!is_branch(blk->end_iclass))
-		return;
-	memset(&w->pend, 0, sizeof(w->pend));
-	w->pend.ip = blk->end_ip;
-	w->pend.size = blk->end_size;
-	w->pend.iclass = blk->end_iclass;
-	w->pend.mode = blk->mode;
-	/* the bytes: when asked for, and to tell int from syscall */
-	if (w->it->opts.insn_bytes || blk->end_iclass == PK_PT_IC_FAR_CALL ||
-	    blk->end_iclass == PK_PT_IC_FAR_RETURN)
-		pk_pt_image_read(w->img, blk->end_ip, w->pend.raw,
-				 blk->end_size < 15 ? blk->end_size : 15);
-	w->have_pend = true;
-	w->pend_tsc = w->t_step;
-	w->isamp = end_sample;
+	if (is_branch(blk->end_iclass))
+		pend_block(w, blk, end_sample);
 }
 
 /* The time after a step: its branch's query's. */
@@ -1349,20 +1356,8 @@ static void lean_block(struct walk *w, const struct pk_pt_block *blk)
 	}
 	if (!end_sample)
 		w->cnt += blk->ninsn - pos;
-	if (!is_branch(blk->end_iclass))
-		return;
-	memset(&w->pend, 0, sizeof(w->pend));
-	w->pend.ip = blk->end_ip;
-	w->pend.size = blk->end_size;
-	w->pend.iclass = blk->end_iclass;
-	w->pend.mode = blk->mode;
-	if (blk->end_iclass == PK_PT_IC_FAR_CALL ||
-	    blk->end_iclass == PK_PT_IC_FAR_RETURN)
-		pk_pt_image_read(w->img, blk->end_ip, w->pend.raw,
-				 blk->end_size < 15 ? blk->end_size : 15);
-	w->have_pend = true;
-	w->pend_tsc = w->t_step;
-	w->isamp = end_sample;
+	if (is_branch(blk->end_iclass))
+		pend_block(w, blk, end_sample);
 }
 
 /* Blocks while lean() and the decoder has nothing else to say (status
