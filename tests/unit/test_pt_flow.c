@@ -20,179 +20,24 @@
 #include <intel-pt.h>
 #include <perfkit/pt.h>
 #include <perfkit/pt_insn.h>
+#include "pt_flowgen.h"
 #include "test.h"
 
-static uint64_t rs = 88172645463325252ull;
-
-static uint64_t rnd(void)
-{
-	rs ^= rs << 13;
-	rs ^= rs >> 7;
-	rs ^= rs << 17;
-	return rs;
-}
-
-enum { BASE = 0x400000, NBLK = 64, BLKSZ = 32, MAXINSN = 200000 };
-
-/* Terminators of the program's blocks. */
-enum term { T_JCC, T_JMP, T_CALL, T_RET, T_JMP_IND, T_CALL_IND };
-
-struct prog {
-	uint8_t code[NBLK * BLKSZ];
-	enum term term[NBLK];
-	uint64_t term_ip[NBLK];	/* address of the terminator */
-	uint64_t target[NBLK];	/* direct target */
-};
-
-static uint64_t blk_ip(int b)
-{
-	return BASE + (uint64_t)b * BLKSZ;
-}
-
-static void put32(uint8_t *p, int32_t v)
-{
-	memcpy(p, &v, 4);
-}
+enum { MAXINSN = 200000 };
 
 static void make_prog(struct prog *p)
 {
-	memset(p->code, 0xf4, sizeof(p->code));	/* hlt: never executed */
+	memset(p->code, 0xf4, sizeof(p->code));
 	for (int b = 0; b < NBLK; b++) {
-		uint8_t *c = p->code + b * BLKSZ;
 		int nops = (int)(rnd() % 8), t = (int)(rnd() % 6);
-		uint64_t ip;
 
-		for (int i = 0; i < nops; i++)
-			c[i] = 0x90;
-		ip = blk_ip(b) + (uint64_t)nops;
 		/* direct branches only go forward and the last block is
 		 * indirect: no loop without packets, so every run ends */
 		if (b == NBLK - 1)
 			t = T_JMP_IND;
-		p->term[b] = (enum term)t;
-		p->term_ip[b] = ip;
-		p->target[b] = b == NBLK - 1 ? blk_ip(0) :
-			       blk_ip(b + 1 + (int)(rnd() % (NBLK - 1 - b)));
-		c += nops;
-		switch (t) {
-		case T_JCC:	/* jz rel32 */
-			c[0] = 0x0f;
-			c[1] = 0x84;
-			put32(c + 2, (int32_t)(p->target[b] - (ip + 6)));
-			c[6] = 0xe9;	/* fall through: jmp to next block */
-			put32(c + 7, (int32_t)(blk_ip((b + 1) % NBLK) -
-					       (ip + 11)));
-			break;
-		case T_JMP:
-			c[0] = 0xe9;
-			put32(c + 1, (int32_t)(p->target[b] - (ip + 5)));
-			break;
-		case T_CALL:	/* call rel32; then jmp to next block */
-			c[0] = 0xe8;
-			put32(c + 1, (int32_t)(p->target[b] - (ip + 5)));
-			c[5] = 0xe9;
-			put32(c + 6, (int32_t)(blk_ip((b + 1) % NBLK) -
-					       (ip + 10)));
-			break;
-		case T_RET:
-			c[0] = 0xc3;
-			break;
-		case T_JMP_IND:
-			c[0] = 0xff;
-			c[1] = 0xe0;
-			break;
-		case T_CALL_IND:
-			c[0] = 0xff;
-			c[1] = 0xd0;
-			c[2] = 0xe9;
-			put32(c + 3, (int32_t)(blk_ip((b + 1) % NBLK) -
-					       (ip + 7)));
-			break;
-		}
+		prog_block(p, b, nops, (enum term)t, b == NBLK - 1 ? blk_ip(0) :
+			   blk_ip(b + 1 + (int)(rnd() % (NBLK - 1 - b))));
 	}
-}
-
-/* The simulator's PT writer. */
-struct gen {
-	uint8_t *buf;
-	size_t len, cap;
-	uint64_t tnt, last_ip;
-	int tnt_n, since_psb;
-};
-
-static void emit(struct gen *g, const struct pk_pt_packet *p)
-{
-	int n;
-
-	if (g->len + 32 > g->cap) {
-		g->cap = 2 * g->cap + 4096;
-		g->buf = realloc(g->buf, g->cap);
-	}
-	n = pk_pt_encode(p, g->buf + g->len, g->cap - g->len);
-	if (n <= 0)
-		abort();
-	g->len += (size_t)n;
-	g->since_psb += n;
-}
-
-static void flush_tnt(struct gen *g)
-{
-	struct pk_pt_packet p = { .type = PK_PT_TNT_8 };
-
-	if (!g->tnt_n)
-		return;
-	p.u.tnt.bits = (uint8_t)g->tnt_n;
-	p.u.tnt.payload = g->tnt;
-	emit(g, &p);
-	g->tnt = 0;
-	g->tnt_n = 0;
-}
-
-static void tnt(struct gen *g, int taken)
-{
-	g->tnt = g->tnt << 1 | (uint64_t)taken;
-	if (++g->tnt_n == 6)
-		flush_tnt(g);
-}
-
-/* An IP packet with the smallest compression against the last IP. */
-static void ip_pkt(struct gen *g, uint8_t type, uint64_t ip)
-{
-	struct pk_pt_packet p = { .type = type };
-
-	flush_tnt(g);
-	p.u.ip.ipc = PK_PT_IPC_SEXT_48;
-	p.u.ip.ip = ip & 0xffffffffffffull;
-	if ((ip >> 16) == (g->last_ip >> 16) && rnd() % 2) {
-		p.u.ip.ipc = PK_PT_IPC_UPDATE_16;
-		p.u.ip.ip = ip & 0xffff;
-	} else if ((ip >> 32) == (g->last_ip >> 32) && rnd() % 2) {
-		p.u.ip.ipc = PK_PT_IPC_UPDATE_32;
-		p.u.ip.ip = ip & 0xffffffff;
-	} else if (rnd() % 4 == 0) {
-		p.u.ip.ipc = PK_PT_IPC_FULL;
-		p.u.ip.ip = ip;
-	}
-	g->last_ip = ip;
-	emit(g, &p);
-}
-
-static void psb_plus(struct gen *g, uint64_t ip, bool fup)
-{
-	struct pk_pt_packet p = { .type = PK_PT_PSB };
-
-	flush_tnt(g);
-	emit(g, &p);
-	g->last_ip = 0;
-	p.type = PK_PT_MODE_EXEC;
-	p.u.exec.csl = 1;
-	emit(g, &p);
-	if (fup)
-		ip_pkt(g, PK_PT_FUP, ip);
-	memset(&p, 0, sizeof(p));
-	p.type = PK_PT_PSBEND;
-	emit(g, &p);
-	g->since_psb = 0;
 }
 
 /* Runs the program from block 0 for about N instructions, writing the PT
@@ -208,21 +53,16 @@ static size_t run(const struct prog *p, struct gen *g, uint64_t *ips,
 	uint64_t ip = blk_ip(0);
 	bool packet = false;
 
-	psb_plus(g, ip, true);
+	psb_plus(g, ip, NULL);
 	while (k < cap && !(k >= n && packet)) {
 		uint64_t next;
 
 		packet = false;
 		/* the block's nops */
 		while (ip < p->term_ip[b] && k < cap) {
-			if (events && rnd() % 500 == 0) {
-				/* an interrupt at ip: FUP ip, TIP to a block */
-				int to = (int)(rnd() % NBLK);
-
-				ip_pkt(g, PK_PT_FUP, ip);
-				ip_pkt(g, PK_PT_TIP, blk_ip(to));
-				b = to;
-				ip = blk_ip(to);
+			if (events && one_in(500)) {
+				b = interrupt(g, ip);
+				ip = blk_ip(b);
 				sp = 0;	/* returns above the handler: TIP */
 				continue;
 			}
@@ -230,19 +70,10 @@ static size_t run(const struct prog *p, struct gen *g, uint64_t *ips,
 		}
 		ips[k++] = ip;
 		switch (p->term[b]) {
-		case T_JCC: {
-			int taken = (int)(rnd() % 2);
-
-			tnt(g, taken);
+		case T_JCC:
+			next = jcc(g, p, b, ip, ips, &k);
 			packet = true;
-			if (taken) {
-				next = p->target[b];
-			} else {
-				ips[k++] = ip + 6;	/* the jmp after it */
-				next = blk_ip((b + 1) % NBLK);
-			}
 			break;
-		}
 		case T_JMP:
 			next = p->target[b];
 			break;
@@ -277,25 +108,14 @@ static size_t run(const struct prog *p, struct gen *g, uint64_t *ips,
 			packet = true;
 			break;
 		}
-		/* a return lands after a call: the block's jmp to the next */
-		if (next != blk_ip((int)((next - BASE) / BLKSZ))) {
-			ips[k++] = next;
-			b = (int)((next - BASE) / BLKSZ);
-			next = blk_ip((b + 1) % NBLK);
-		}
-		b = (int)((next - BASE) / BLKSZ);
-		ip = next;
+		ip = land(next, ips, &k);
+		b = blk_of(ip);
 		if (g->since_psb > 2048) {
-			psb_plus(g, ip, true);
+			psb_plus(g, ip, NULL);
 			sp = 0;	/* decoders may forget returns at PSB */
 		}
 	}
-	ip_pkt(g, PK_PT_FUP, ip);
-	{
-		struct pk_pt_packet pgd = { .type = PK_PT_TIP_PGD };
-
-		emit(g, &pgd);
-	}
+	gen_end(g, ip);
 	return k;
 }
 
@@ -426,7 +246,7 @@ static void test_random_programs(bool events)
 
 	for (int r = 0; r < 40; r++) {
 		struct prog p;
-		struct gen g = { 0 };
+		struct gen g = { .tnt_max = 6, .full = 4 };
 		size_t n, a, b, c, ev1 = 0, ev2 = 0;
 
 		make_prog(&p);
@@ -476,7 +296,7 @@ static void test_damaged(void)
 {
 	static uint64_t ips[MAXINSN];
 	struct prog p;
-	struct gen g = { 0 };
+	struct gen g = { .tnt_max = 6, .full = 4 };
 	struct pk_pt_image *img = pk_pt_image_new();
 	size_t n, worst = 0;
 	int hung = 0;
@@ -569,6 +389,7 @@ static void test_elf(void)
 
 int main(void)
 {
+	rng_state = 88172645463325252ull;
 	test_elf();
 	test_random_programs(false);
 	test_random_programs(true);
