@@ -1351,11 +1351,11 @@ static void print_trace_error(struct out *s, const struct pk_itrace_sample *is)
 	ob_put(&s->ob, t, (size_t)n < sizeof(t) ? (size_t)n : sizeof(t) - 1);
 }
 
-/* Whether IS's line is the template's but for the address. */
 /* (the sample was just stored field by field: its fields are read one by
  * one too, as a wider load of several would wait for the stores) */
 #define FIELDWISE __attribute__((optimize("no-tree-slp-vectorize")))
 
+/* Whether IS's line is the template's but for the address. */
 static FIELDWISE bool tl_match(const struct out *s,
 			       const struct pk_itrace_sample *is)
 {
