@@ -58,6 +58,40 @@ static bool kernel_ip(uint64_t ip)
 	return ip >> 63;
 }
 
+/* N instructions walked from the decoder's time before the step (perf
+ * counts them from its last timing packet). */
+static void est_count(struct walk *w, uint64_t n)
+{
+	if (w->t_now != w->est_t) {
+		w->est_t = w->t_now;
+		w->est_n = 0;
+	}
+	w->est_n += n;
+}
+
+/* perf's estimate of the time at decoder time T (intel_pt_est_timestamp):
+ * two cycles an instruction walked since T, in TSC ticks at the core's
+ * ratio (integer arithmetic; the bare count without a CBR). */
+static uint64_t est_time(const struct walk *w, uint64_t t)
+{
+	const struct pk_pt_time *pt = &w->dec->time;
+	uint64_t mnt = w->it->info.max_non_turbo_ratio;
+	uint64_t est = t == w->est_t ? w->est_n << 1 : 0;
+
+	if (pt->have_cbr && pt->cbr && mnt)
+		est = est * mnt / pt->cbr;
+	return t + est;
+}
+
+/* perf takes its estimate as the queue's time even where that goes back
+ * (at errors, at trace starts into user space): later samples take the
+ * decoder's time once it is larger. T: the decoder's time there. */
+static void est_move(struct walk *w, uint64_t t)
+{
+	if (!w->it->timeless && t)
+		w->tsc = est_time(w, t);
+}
+
 /* FLAGS of a branch or an instruction, inside a transaction: perf's
  * state walked to (not an asynchronous branch's, not a trace start's). */
 static uint32_t tx_flags(const struct walk *w, uint32_t flags)
@@ -376,6 +410,8 @@ static void flush_def(struct walk *w)
 static void resynced(struct walk *w, uint64_t ip, const struct pk_pt_event *ev)
 {
 	w->resync = false;
+	if (ip && !kernel_ip(ip))	/* perf's est_tsc: into user space */
+		est_move(w, ev && ev->has_tsc ? ev->tsc : w->t_now);
 	branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0, ip, NULL, ev);
 }
 
@@ -442,6 +478,7 @@ static void insn(struct walk *w, const struct pk_pt_insn *in)
 	if (w->have_pend)
 		resolve(w, in->ip);
 	w->tot_insn++;
+	est_count(w, 1);
 	if (w->ndef && w->def[0].ip == in->ip)
 		flush_def(w);
 	if (w->tick ? tick_due(w, in) : w->period && ++w->cnt >= w->period) {
@@ -555,12 +592,42 @@ static void state_at(struct walk *w, uint64_t ip)
 	it->pre_pid[it->npre++ % PK_ARRAY_SIZE(it->pre_pid)] = w->pid;
 }
 
+/* The decoder's time at an error of CODE, as perf's decoder has it. */
+static uint64_t err_tsc(struct walk *w, int code)
+{
+	uint64_t t;
+
+	/* perf meets a failed fetch only at the next packet that has it
+	 * walk code, the timing packets before it read */
+	if (code == 5 && !pk__pt_fl_time_ahead(w->dec, &t) && t)
+		return t;
+	if (pk_pt_insn_time(w->dec, &t) || !t)
+		t = w->t_now;
+	return t;
+}
+
+/* perf sets the queue's time to its estimate at every error, made a
+ * sample of or not, even where that goes back (an overflow restarts
+ * the count of instructions). */
+static void err_time(struct walk *w, int code)
+{
+	uint64_t t;
+
+	if (w->it->timeless)
+		return;
+	t = err_tsc(w, code);
+	if (code == 7)
+		w->est_n = 0;
+	est_move(w, t);
+}
+
 static void error(struct walk *w, int code, uint64_t ip)
 {
 	struct pk_itrace_sample s;
 
 	if (code == 5 && dso_seen_failing(w, ip))
-		return;
+		return;	/* (perf's decoder takes it up silently) */
+	err_time(w, code);
 	if (!w->it->opts.errors)
 		return;
 	if (code == 7 && w->it->opts.error_minus_overflow)
@@ -568,20 +635,7 @@ static void error(struct walk *w, int code, uint64_t ip)
 	if (code == 8 && w->it->opts.error_minus_lost)
 		return;
 	w->it->nr_errors++;	/* (perf counts the errors it makes samples of) */
-	base(w, &s, PK_ITRACE_ERROR, 0, false);
-	if (code == 5 && !w->it->timeless) {
-		/* perf meets a failed fetch only at the next packet that has
-		 * it walk code, the timing packets before it read: its time
-		 * then (est_timestamp, no instruction walked), which becomes
-		 * the queue's time even if earlier */
-		uint64_t t;
-
-		if (!pk__pt_fl_time_ahead(w->dec, &t) && t) {
-			w->tsc = t;
-			s.time = pk__it_tsc_to_perf(&w->it->info, t);
-			s.has_time = true;
-		}
-	}
+	base(w, &s, PK_ITRACE_ERROR, w->tsc, true);
 	s.ip = ip;
 	s.u.error.type = 1;
 	s.u.error.code = code;
@@ -623,7 +677,14 @@ static bool unreadable(struct walk *w, uint64_t ip)
  * the FUP's IP. False when the walk can go on (the event stands). */
 static bool resync_at_fup(struct walk *w, const struct pk_pt_event *ev)
 {
-	resynced(w, ev->at, ev);
+	struct pk_pt_event at = *ev;
+	uint64_t t = pk__pt_fl_ev_fup_time(w->dec);
+
+	if (t) {	/* perf's time there: before the packets up to the TIP */
+		at.tsc = t;
+		at.has_tsc = 1;
+	}
+	resynced(w, ev->at, &at);
 	if (!unreadable(w, ev->at))
 		return false;
 	fail(w, 5, ev->at);
@@ -884,10 +945,27 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
  * trace start from 0 to there, before what follows. */
 static void took_tip(struct walk *w)
 {
-	uint64_t ip;
+	uint64_t ip, t, now = w->t_now;
 
-	if (pk__pt_fl_took_tip(w->dec, &ip) && w->resync)
-		resynced(w, ip, NULL);
+	if (!pk__pt_fl_took_tip(w->dec, &ip, &t) || !w->resync)
+		return;
+	if (t && !w->it->timeless)
+		w->t_now = t;	/* perf's: the packets after it not yet read */
+	resynced(w, ip, NULL);
+	w->t_now = now;
+}
+
+/* The time an event EV brings before its samples: a lost flow taken up
+ * at an async branch's FUP starts there, at the time of the FUP (perf
+ * reads the packets up to the TIP after it). */
+static void event_time(struct walk *w, const struct pk_pt_event *ev)
+{
+	uint64_t t = ev->tsc, fup = pk__pt_fl_ev_fup_time(w->dec);
+
+	if (w->resync && fup)
+		t = fup;
+	if (ev->has_tsc && t > w->tsc)
+		w->tsc = t;
 }
 
 /* Events pending, then the status after them. */
@@ -911,8 +989,7 @@ static int events(struct walk *w, int status)
 		flush_def(w);
 		if (ev.type == PK_PT_EV_PSB || ev.type == PK_PT_EV_CBR)
 			settle(w);	/* before the event's time counts */
-		if (ev.has_tsc && ev.tsc > w->tsc)
-			w->tsc = ev.tsc;
+		event_time(w, &ev);
 		w->refail = false;
 		event(w, &ev);
 		if (w->refail) {	/* an error and a resync in it */
@@ -1005,6 +1082,7 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 	uint64_t tot0 = w->tot_insn;	/* (perf's count at each sample) */
 
 	w->tot_insn += blk->ninsn;
+	est_count(w, blk->ninsn);
 	/* a PSB+ whose FUP falls in the run shows before that instruction */
 	def_here = w->ndef && w->def[0].ip >= blk->ip &&
 		   w->def[0].ip <= blk->end_ip;
@@ -1396,6 +1474,24 @@ static int lean_walk(struct walk *w, struct pk_pt_block *blk)
 	return status;
 }
 
+/* lean_walk(), perf's count of instructions since its time kept by
+ * the instructions it walked (from the time it ended at when that
+ * changed in it: the instructions before the change are not told
+ * apart, an approximation only an estimate after it sees). */
+static int lean_counted(struct walk *w, struct pk_pt_block *blk)
+{
+	uint64_t tot = w->tot_insn, t = w->est_t;
+	int status = lean_walk(w, blk);
+
+	if (w->t_now != t) {
+		w->est_t = w->t_now;
+		w->est_n = 0;
+	} else {
+		w->est_n += w->tot_insn - tot;
+	}
+	return status;
+}
+
 /* One step of the decoding: the events pending, then an instruction or
  * a block, or the error and the resync after it. */
 void pk__it_step(struct walk *w)
@@ -1425,7 +1521,7 @@ void pk__it_step(struct walk *w)
 		if (blk.ninsn)
 			block(w, &blk);
 		if (status == 0 && lean(w))
-			status = lean_walk(w, &blk);
+			status = lean_counted(w, &blk);
 		in.ip = blk.end_ip;
 	} else if (status >= 0) {
 		memset(&in, 0, sizeof(in));

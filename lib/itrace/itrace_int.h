@@ -81,6 +81,9 @@ struct walk {
 	 * instructions since it crosses a multiple) */
 	bool tick;
 	uint64_t ticks, tick_mask, last_masked, pts, pts_insn, tleft;
+	/* perf's timestamp_insn_cnt: the instructions walked since the
+	 * decoder's time (est_t) last changed, for its estimate */
+	uint64_t est_t, est_n;
 	bool continuous;
 	struct pk_pt_insn pend;	/* the last instruction, if a branch */
 	bool have_pend;

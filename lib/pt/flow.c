@@ -223,6 +223,7 @@ int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d)
 			d->ip = e->ev.ip;
 			d->noip = false;
 			d->took_tip = true;
+			d->tip_tsc = e->ev.has_tsc ? e->ev.tsc : 0;
 		} else {
 			d->enabled = false;
 			d->noip = false;
@@ -242,13 +243,20 @@ int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d)
 	return pk_pt_insn_resync(d);
 }
 
-bool pk__pt_fl_took_tip(struct pk_pt_insn_decoder *d, uint64_t *ip)
+bool pk__pt_fl_took_tip(struct pk_pt_insn_decoder *d, uint64_t *ip,
+			uint64_t *tsc)
 {
 	if (!d->took_tip)
 		return false;
 	d->took_tip = false;
 	*ip = d->ip;
+	*tsc = d->tip_tsc;
 	return true;
+}
+
+uint64_t pk__pt_fl_ev_fup_time(const struct pk_pt_insn_decoder *d)
+{
+	return d->ev_fup_tsc;
 }
 
 int pk__pt_fl_time_ahead(struct pk_pt_insn_decoder *d, uint64_t *tsc)
@@ -617,6 +625,10 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 				d->noip = false;
 				d->full_ip = false;
 				d->took_tip = true;
+				/* (perf's time there: the packets after
+				 * it are read on below) */
+				if (pk_pt_time_query(&d->time, &d->tip_tsc))
+					d->tip_tsc = 0;
 			}
 			pk__pt_fl_take(d);
 			p = pk__pt_fl_peek(d, false);	/* as after any TIP */
@@ -740,6 +752,7 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 		}
 	}
 	*ev = e->ev;
+	d->ev_fup_tsc = e->fup_tsc;
 	if (ev->has_tsc)
 		d->last_tick = ev->tsc;
 	d->qh = (d->qh + 1) % QMAX;

@@ -17,6 +17,7 @@ struct qev {
 	struct pk_pt_event ev;
 	uint8_t bind;
 	uint64_t bind_ip;	/* B_IP: where it is delivered */
+	uint64_t fup_tsc;	/* an async branch's: the time at its FUP */
 };
 
 enum { QMAX = 64, RSMAX = 64, CACHE_BITS_MIN = 8, CACHE_BITS_MAX = 16,
@@ -166,6 +167,8 @@ struct pk_pt_insn_decoder {
 	bool in_psb;
 	bool full_ip;		/* noip: only a TIP with a whole IP ends it */
 	bool took_tip;		/* noip ended at a TIP (not yet told) */
+	uint64_t tip_tsc;	/* ... the time there (0: none) */
+	uint64_t ev_fup_tsc;	/* the last event's fup_tsc */
 
 	struct pk_pt_time time;
 	struct pk_pt_tcal tcal;
@@ -228,8 +231,15 @@ int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d);
  * flow takes its IP with it (the TNT bits before it dropped); true
  * then (the event is pending). */
 bool pk__pt_fl_fup_ahead(struct pk_pt_insn_decoder *d);
-/* Whether the flow took up an IP at a TIP since the last resync (once). */
-bool pk__pt_fl_took_tip(struct pk_pt_insn_decoder *d, uint64_t *ip);
+/* Whether the flow took up an IP at a TIP since the last resync (once);
+ * TSC: the time as of that TIP, 0 when unknown (the packets read after
+ * it do not count). */
+bool pk__pt_fl_took_tip(struct pk_pt_insn_decoder *d, uint64_t *ip,
+			uint64_t *tsc);
+/* The time at the FUP of the async branch (or disable) the last
+ * pk_pt_insn_event gave, before the packets up to its TIP: 0 when none
+ * or unknown. */
+uint64_t pk__pt_fl_ev_fup_time(const struct pk_pt_insn_decoder *d);
 /* Synchronises at the PSB at OFFSET of the stream, as after
  * pk_pt_insn_sync_forward (perf's decoder repositioned by a fast
  * forward). Status bits, or PK_ERR_NOSYNC when no PSB is there. */

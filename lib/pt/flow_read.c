@@ -302,9 +302,11 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 	unsigned nside;
 	bool bound;
 
-	uint64_t fup_start = d->next_off;
+	uint64_t fup_start = d->next_off, fup_tsc;
 
 	pk__pt_fl_take(d);
+	if (pk_pt_time_query(&d->time, &fup_tsc))
+		fup_tsc = 0;	/* (the packets read on to its TIP change it) */
 	if (d->opts.perf_binding)
 		pt_fl_perf_cfe_fup(d);
 	for (unsigned i = 0; i < d->qn; i++)
@@ -353,6 +355,7 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 		e.ev.at = e.bind_ip = from;
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
+		e.fup_tsc = fup_tsc;
 		pk__pt_fl_take(d);
 		d->lib_off = fup_end;	/* libipt has read only the FUP */
 		pt_fl_push_event(d, &e);
