@@ -536,7 +536,9 @@ static struct it_bad_dso *bad_dso(struct walk *w, uint64_t ip, int left)
 		      sizeof(*it->bad)))
 		return NULL;
 	it->bad[it->nbad].dso = loc.dso;
-	it->bad[it->nbad].left = left;
+	/* (a file perf tried at its mapping: one report fewer) */
+	it->bad[it->nbad].left = pk__it_dso_tried(it, loc.dso) && left > 1 ?
+				 left - 1 : left;
 	return &it->bad[it->nbad++];
 }
 
@@ -702,6 +704,8 @@ static void settle(struct walk *w)
 		resolve(w, ip);
 }
 
+static bool at_lone_fup(const struct pk_pt_event *ev);
+
 /* Events perf makes samples of that perfkit does not yet: noted (the
  * tool says so), never dropped without a word. */
 static void unsynthesized(struct walk *w, const struct pk_pt_event *ev)
@@ -711,6 +715,10 @@ static void unsynthesized(struct walk *w, const struct pk_pt_event *ev)
 	if (w->lost || w->resync) {	/* perf makes no sample off the flow */
 		if (ev->type == PK_PT_EV_TSX)	/* (its state all the same) */
 			w->in_tx = ev->u.tsx.speculative;
+		/* its FUP gives the IP (an abort's: with the TIP after it) */
+		if (w->resync && at_lone_fup(ev) &&
+		    !(ev->type == PK_PT_EV_TSX && ev->u.tsx.aborted))
+			resynced(w, ev->ip, ev);
 		return;
 	}
 	if (pk__it_synth(w, ev))
@@ -979,6 +987,9 @@ static int events(struct walk *w, int status)
 		status = pk_pt_insn_event(w->dec, &ev);
 		if (status < 0)
 			break;
+		if (ev.type == PK_PT_EV_PSB && !ev.ip_suppressed && w->resync)
+			w->resync = false; /* perf: in sync at its FUP, no
+					    * trace start */
 		if ((ev.type == PK_PT_EV_PSB && !ev.ip_suppressed) ||
 		    (ev.type == PK_PT_EV_CBR && w->ndef)) {
 			if (w->ndef < 8) {

@@ -84,6 +84,9 @@ void pk_itrace_free(struct pk_itrace *it)
 		pk_pt_image_free(it->imgs[i].img);
 	pk__free(it->imgs);
 	pk__free(it->bad);
+	for (size_t i = 0; i < it->ntried; i++)
+		pk__free(it->tried[i]);
+	pk__free(it->tried);
 	pk__free(it->q);
 	pk__free(it->th);
 	pk__free(it);
@@ -512,9 +515,12 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 			set_cpu_task(it, rec, (int32_t)RD32(h, 8),
 				     (int32_t)RD32(h, 12));
 		/* fall through */
-	case PERF_RECORD_COMM:
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
+		if (it->pt_attr >= 0 && (err = pk__it_mmap(it, rec)))
+			return err;
+		/* fall through */
+	case PERF_RECORD_COMM:
 		if (rec->size >= 16)
 			return note_thread(it, (int32_t)RD32(h, 8),
 					   (int32_t)RD32(h, 12));

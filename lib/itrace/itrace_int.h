@@ -231,6 +231,8 @@ struct pk_itrace {
 		const char *dso;
 		int left;	/* failed fetches still reported */
 	} *bad;
+	char **tried;		/* DSOs whose missing file perf tried */
+	size_t ntried, captried;
 	uint64_t pre_ip[16];	/* states from unreadable code, to resolve */
 	int32_t pre_pid[16];
 	unsigned npre;
@@ -358,6 +360,8 @@ int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit);
 /* Frees queue Q's decoding. */
 void pk__it_walk_free(struct it_queue *q);
 /* The image of process PID (thread TID) as the session maps it now. */
+int pk__it_mmap(struct pk_itrace *it, const struct pk_record *rec);
+bool pk__it_dso_tried(const struct pk_itrace *it, const char *dso);
 struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 				 int32_t tid);
 int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid);

@@ -641,16 +641,44 @@ static void noip_advance(struct pk_pt_insn_decoder *d)
 		} else if (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64) {
 			/* bits of branches we could not follow */
 			pk__pt_fl_take(d);
+		} else if (d->full_ip && pk__pt_fl_partial_ip(p)) {
+			/* perf, its last IP forgotten, reads no IP there
+			 * (the enable state alone) */
+			if (p->type != PK_PT_FUP)
+				d->enabled = p->type == PK_PT_TIP_PGE;
+			pk__pt_fl_take(d);
 		} else {
 			pk__pt_fl_read_event(d);
 		}
 	}
 }
 
+/* After a failed fetch perf forgets its last IP: a trace enable whose
+ * IP is compressed gives none, tracing is on with the flow still lost
+ * (true: such an enable was next, taken so). */
+static bool enable_without_ip(struct pk_pt_insn_decoder *d)
+{
+	struct qev *e;
+
+	if (!d->qn || !d->full_ip)
+		return false;
+	e = pk__pt_fl_qat(d, 0);
+	if (e->ev.type != PK_PT_EV_ENABLED || !e->partial_ip ||
+	    e->bind != B_NOW)
+		return false;
+	d->qh = (d->qh + 1) % QMAX;
+	d->qn--;
+	d->enabled = true;
+	d->noip = true;
+	return true;
+}
+
 static int status(struct pk_pt_insn_decoder *d)
 {
-	noip_advance(d);
-	pk__pt_fl_fill(d);
+	do {	/* (each time again: one event fewer) */
+		noip_advance(d);
+		pk__pt_fl_fill(d);
+	} while (enable_without_ip(d));
 	if (d->qn && pk__pt_fl_qat(d, 0)->bind == B_IP && d->enabled &&
 	    pk__pt_fl_qat(d, 0)->bind_ip == d->ip && d->cfg.errata.skd022 &&
 	    pk__pt_fl_qat(d, 0)->ev.type == PK_PT_EV_ASYNC_DISABLED)

@@ -16,6 +16,7 @@ enum bind { B_NOW, B_IP, B_FUP, B_TIP, B_EXSTOP, B_INSN, B_COUNT };
 struct qev {
 	struct pk_pt_event ev;
 	uint8_t bind;
+	bool partial_ip;	/* its IP compressed against the last one */
 	uint64_t bind_ip;	/* B_IP: where it is delivered */
 	uint64_t fup_tsc;	/* an async branch's: the time at its FUP */
 };
@@ -225,6 +226,17 @@ int pk__pt_fl_time_ahead(struct pk_pt_insn_decoder *d, uint64_t *tsc);
  * (its NO_IP state): the last IP is forgotten, so only a TIP whose IP is
  * whole (sign-extended 48 bits or 64) gives the flow its IP again. */
 int pk__pt_fl_resync_full_ip(struct pk_pt_insn_decoder *d);
+
+/* Whether P is a TIP.PGE, TIP.PGD or FUP whose IP is compressed against
+ * the last one (perf reads none there once it forgot its last IP). */
+static inline bool pk__pt_fl_partial_ip(const struct pk_pt_packet *p)
+{
+	if (p->type != PK_PT_TIP_PGE && p->type != PK_PT_TIP_PGD &&
+	    p->type != PK_PT_FUP)
+		return false;
+	return p->u.ip.ipc != PK_PT_IPC_SUPPRESSED &&
+	       p->u.ip.ipc != PK_PT_IPC_SEXT_48 && p->u.ip.ipc != PK_PT_IPC_FULL;
+}
 /* perf_binding: perf's decoder, waiting for an IP after an error, takes
  * the next FUP's: when the event queued first is one at a FUP with no
  * TIP after it (TSX, a lone FUP, PTWRITE, EXSTOP, MWAIT, PWRE, CFE), the

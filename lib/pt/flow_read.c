@@ -1048,6 +1048,7 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 			pt_fl_push_event(d, &e);
 		}
 		pk__pt_fl_new_ev(&e, PK_PT_EV_ENABLED, B_NOW);
+		e.partial_ip = pk__pt_fl_partial_ip(p);
 		e.ev.ip = d->next_ip;
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
 		/* TSX waiting for a FUP is reported before, exec mode after */
@@ -1266,6 +1267,7 @@ void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 	}
 	pk_pt_time_query(&d->time, &d->last_tick);
 	d->synced = true;
+	d->full_ip = false;	/* (perf's last IP is known again: 0) */
 }
 
 /* Is the next packet one a branch query consumes? */

@@ -156,23 +156,23 @@ if need_shared corpus/perf-data/perf.data.intel_pt-4.14 script_show_round_pt; th
 	refuse script_show_round_pt "$C/perf.data.intel_pt-4.14" --show-round-events
 fi
 
-# an AUX area trace (Intel PT) is decoded: on the corpus' real recording
-# (kernel and user, per-CPU buffers, binaries absent) every PSB shows as
-# perf shows it (offset, time, CPU and the task the CPU ran), the
-# recorded cycles samples are perf's and in perf's order among them, and
-# stderr ends with perf's count of decoder errors (pt_itrace.sh compares
-# whole outputs on traces that decode)
-f=intel_pt-4.14
-if need_shared "corpus/perf-data/perf.data.$f" "script_itrace_$f"; then
-	"$PERFKIT" script -i "$C/perf.data.$f" >"$T/aux.out" 2>"$T/aux.err"
-	perf script -i "$C/perf.data.$f" >"$T/aux.perf" 2>/dev/null
-	grep 'psb offs\|cycles:' "$T/aux.perf" >"$T/aux.perf.psb"
-	grep 'psb offs\|cycles:' "$T/aux.out" >"$T/aux.pk.psb"
-	check "script_itrace_$f" "$(first_diff "$T/aux.perf.psb" "$T/aux.pk.psb") stderr: $(head -c 200 "$T/aux.err")" \
-		"$(grep -c 'psb offs' "$T/aux.pk.psb")" -ge 9 -a \
-		-z "$(cmp "$T/aux.perf.psb" "$T/aux.pk.psb" 2>&1)" -a \
-		"$(tail -2 "$T/aux.err" | head -1)" = "Warning:" -a \
-		-n "$(tail -1 "$T/aux.err" | grep '^[0-9]* instruction trace errors$')"
+# an AUX area trace (Intel PT) is decoded: the corpus' real recording
+# (kernel and user, per-CPU buffers, binaries absent: decoder errors
+# and resyncs everywhere, TSX, PSBs, cycles samples among them) prints
+# what perf prints, whole, for each option set, and stderr ends with
+# perf's count of decoder errors
+pt=$C/perf.data.intel_pt-4.14
+if need_shared corpus/perf-data/perf.data.intel_pt-4.14 script_itrace_pt; then
+	for o in "" "--itrace=e" "--itrace=b -F +flags" "--itrace=bep -F +flags" \
+		 "--itrace=cr" "--itrace=i100ns" "--itrace=bex -F +flags" \
+		 "--itrace=ce" "--itrace=i1i"; do
+		nm=script_itrace_pt_$(echo "x$o" | tr -d ' +,=-')
+		# shellcheck disable=SC2086
+		same "$nm" "$pt" $o
+		pe=$(grep 'instruction trace errors$' "$T/p.err")
+		ke=$(grep 'instruction trace errors$' "$T/k.err")
+		check "${nm}_errors" "perf: $pe, perfkit: $ke" "$pe" = "$ke"
+	done
 fi
 
 # without e no error is made, and perf's closing warning counts none
