@@ -316,3 +316,12 @@ void cli_itrace_unsynthesized(const char *cmd, const char *input,
 		  u & PK_ITRACE_UNSYNTH_POWER ? " power events (p)" : "",
 		  u & PK_ITRACE_UNSYNTH_EVENTS ? " event trace (I)" : "");
 }
+
+void cli_kernel_unresolved(struct pk_session *s)
+{
+	char hex[2 * PK_BUILD_ID_MAX + 1];
+
+	if (pk_session_kernel_unresolved(s, hex, sizeof(hex)))
+		fprintf(stderr, "No kallsyms or vmlinux with build-id %s was "
+			"found\n", hex);
+}

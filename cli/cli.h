@@ -215,4 +215,8 @@ int cli_itrace_late(struct pk_itrace *it, const struct pk_itrace_opts *o,
 		    const struct pk_sample *in, struct pk_sample *out);
 void cli_itrace_unsynthesized(const char *cmd, const char *input,
 			      const struct pk_itrace *it);
+/* perf's note that the kernel's symbols were not found for its build id
+ * (once, on stderr), when session S wanted them. */
+struct pk_session;
+void cli_kernel_unresolved(struct pk_session *s);
 #endif

@@ -5,6 +5,7 @@
  * when that is a terminal.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -660,6 +661,10 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	if (!err && c->it)
 		err = pk_itrace_flush(c->it);
 	progress_end(c);
+	cli_kernel_unresolved(s);
+	if (!err && c->it && pk_itrace_nr_errors(c->it))  /* perf's closing one */
+		fprintf(stderr, "Warning:\n%" PRIu64 " instruction trace errors\n",
+			pk_itrace_nr_errors(c->it));
 	if (!err)
 		cli_itrace_unsynthesized("report", c->input, c->it);
 	if (err)

@@ -1665,6 +1665,7 @@ static int itrace_open(struct out *s)
 	 * instructions) show callindent, however it was asked for */
 	if (s->o->f.t[ST_HW].fields & SF_CALLINDENT)
 		s->o->itrace.thread_stack = true;
+	s->o->itrace.shown = true;
 	s->it = pk_itrace_new(s->pd, s->sess, &s->o->itrace, itrace_sample, s);
 	pk_itrace_set_run_cb(s->it, itrace_run);
 	if (!s->it)
@@ -1968,8 +1969,10 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	if (!err && s.it)
 		err = pk_itrace_flush(s.it);
 	ob_flush(&s.ob);
-	if (!o->sink || o->dump)	/* (not under report's exports) */
+	if (!o->sink || o->dump) {	/* (not under report's exports) */
+		cli_kernel_unresolved(s.sess);
 		aux_warnings(&s);
+	}
 	if (s.it && pk_itrace_nr_errors(s.it))	/* perf's closing warning */
 		fprintf(stderr, "Warning:\n%" PRIu64 " instruction trace errors\n",
 			pk_itrace_nr_errors(s.it));

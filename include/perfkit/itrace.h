@@ -74,8 +74,13 @@ struct pk_itrace_opts {
 	/* count cycles (CYC packets) for the IPC of branch and instruction
 	 * samples (perf script's ipc field) */
 	bool ipc;
+	/* the samples are shown as perf script shows them: perf script
+	 * reads each shown sample's instruction bytes from its DSO when it
+	 * has none, which makes perf's decoder report one failed fetch of a
+	 * missing file where it would report two (perf report does not) */
+	bool shown;
 };
-#define pk_itrace_opts__last_field ipc
+#define pk_itrace_opts__last_field shown
 
 /* The default sizes and period (perf's). */
 #define PK_ITRACE_DEFAULT_CALLCHAIN_SZ 16

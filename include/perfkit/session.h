@@ -152,6 +152,15 @@ PK_API int pk_session_resolve(struct pk_session *s, uint32_t pid,
 			      struct pk_location *loc);
 
 /*
+ * 1 when a kernel address was resolved and no kernel symbols match the
+ * file's kernel build id (not this kernel's, none in the build-id cache:
+ * perf's "No kallsyms or vmlinux with build-id ... was found"), with that
+ * build id in hex in BUF (LEN >= 41 bytes); else 0.
+ */
+PK_API int pk_session_kernel_unresolved(struct pk_session *s, char *buf,
+					size_t len);
+
+/*
  * The source line of ADDR as perf script's srcline field shows it:
  * "file.c:LINE" from the DSO's DWARF (separate debuginfo found the standard
  * ways), else "dso[OFFSET]" ("[kernel.kallsyms][ADDR]" for the kernel);

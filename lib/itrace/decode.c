@@ -580,14 +580,16 @@ static bool dso_seen_failing(struct walk *w, uint64_t ip)
 static bool unreadable(struct walk *w, uint64_t ip);
 
 /* A decoder state came from IP without its code being read (an async
- * branch's or a PSB+'s IP). Seen on perf's output, such a DSO, when its
- * code cannot be read, is reported once only: its data status is
- * already 'error' at its first fetch. */
+ * branch's or a PSB+'s IP). Seen on perf script's output, such a DSO,
+ * when its code cannot be read, is reported once only: its data status
+ * is already 'error' at its first fetch (perf script reads the bytes of
+ * each sample it shows that has none: these states' samples and the
+ * recorded ones; this approximates that). */
 static void state_at(struct walk *w, uint64_t ip)
 {
 	struct pk_itrace *it = w->it;
 
-	if (!ip || !unreadable(w, ip))
+	if (!it->opts.shown || !ip || !unreadable(w, ip))
 		return;
 	/* the side band may not map it yet: resolved at the next failure */
 	it->pre_ip[it->npre % PK_ARRAY_SIZE(it->pre_ip)] = ip;

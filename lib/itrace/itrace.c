@@ -58,6 +58,7 @@ struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
 		pk_itrace_set_default(&it->opts, true);
 		it->opts.thread_stack = opts && opts->thread_stack;
 		it->opts.insn_bytes = opts && opts->insn_bytes;
+		it->opts.shown = opts && opts->shown;
 	}
 	it->opts.sz = sizeof(it->opts);
 	it->branches_filter = branch_filter(&it->opts);

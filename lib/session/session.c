@@ -27,6 +27,7 @@ struct pk_session {
 	struct dso *kdso;     /* [kernel.kallsyms] */
 	char *kallsyms;
 	bool kallsyms_set;    /* given by the caller (else a data dir's) */
+	bool knosyms;         /* kernel symbols wanted, none for its build id */
 	char *kref;           /* the kernel map's reference symbol ("_text"
 				 of "[kernel.kallsyms]_text"), its address */
 	uint64_t kref_addr;
@@ -922,6 +923,7 @@ static void load_kernel_syms(struct pk_session *s, struct dso *d)
 	if (!src) {
 		pk__free(text);
 		d->tab.failed = true;
+		s->knosyms = s->kallsyms[0] && find_bid(s, "[kernel.kallsyms]");
 		return;
 	}
 	/* the read-ahead text is good when it came from the same file */
@@ -1590,4 +1592,17 @@ const char *pk_session_dso_name(struct pk_session *s, uint32_t pid,
 struct pk__run *pk__session_run_state(struct pk_session *s)
 {
 	return &s->run;
+}
+
+int pk_session_kernel_unresolved(struct pk_session *s, char *buf, size_t len)
+{
+	struct bid *x;
+
+	if (!s || !s->knosyms || !(x = find_bid(s, "[kernel.kallsyms]")))
+		return 0;
+	if (buf && len > 2 * (size_t)x->len)
+		pk_build_id_hex(x->id, x->len, buf);
+	else if (buf && len)
+		buf[0] = 0;
+	return 1;
 }
