@@ -64,6 +64,8 @@ static void usage(FILE *f)
 		"                        cepwxoI, as perf)\n"
 		"      --no-itrace       leave the trace undecoded\n"
 		"      --insn-trace      every instruction with its bytes (i0nse)\n"
+		"      --xed             the bytes shown disassembled (AT&T), where\n"
+		"                        perf pipes its output through Intel's xed\n"
 		"      --call-trace      calls, indented by depth (cewp)\n"
 		"      --call-ret-trace  calls and returns, indented (crewp)\n"
 		"      --show-task-events, --show-mmap-events, --show-switch-events,\n"
@@ -345,6 +347,7 @@ int cmd_script(int argc, char **argv)
 		{ "itrace", optional_argument, NULL, SO_ITRACE },
 		{ "no-itrace", no_argument, NULL, SO_NO_ITRACE },
 		{ "insn-trace", no_argument, NULL, SO_INSN_TRACE },
+		{ "xed", no_argument, NULL, SO_XED },
 		{ "call-trace", no_argument, NULL, SO_CALL_TRACE },
 		{ "call-ret-trace", no_argument, NULL, SO_CALL_RET_TRACE },
 		{ "show-task-events", no_argument, NULL, SO_SHOW_TASK },

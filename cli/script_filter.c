@@ -190,6 +190,7 @@ int script_option(struct script_opts *o, int c, const char *arg)
 	case SO_SHOW_BPF: case SO_SHOW_CGROUP: case SO_SHOW_TEXT_POKE:
 		o->show |= SO_SHOW_BIT(c);
 		return 0;
+	case SO_XED: o->xed = true; return 0;
 	case 'F': case 'f': err = script_fields_parse(&o->f, arg); break;
 	case 'G': o->hide_callchain = true; return 0;
 	case 'N': o->ns = true; return 0;

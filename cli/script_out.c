@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <perfkit/itrace.h>
 #include <perfkit/perfdata.h>
+#include <perfkit/pt_insn.h>
 #include <perfkit/session.h>
 #include <perfkit/symbol.h>
 #include <perfkit/tracefmt.h>
@@ -1077,6 +1078,23 @@ static void put_ipc(struct out *s, uint32_t f, const struct pk_itrace_sample *is
 	ob_put(&s->ob, b, (size_t)n);
 }
 
+/* perf script --xed: its output through xed -F insn: -A -64, which puts
+ * two tabs and the disassembly (64-bit mode) in place of "insn:" and the
+ * bytes (xed's spelling of an undecodable one: GENERAL_ERROR). */
+static void put_xed(struct out *s, const struct pk_itrace_sample *is)
+{
+	struct pk_pt_insn in = { .ip = is->ip, .mode = PK_PT_MODE_64 };
+	char b[160];
+
+	in.size = is->insn_len < sizeof(in.raw) ? is->insn_len :
+		  (uint8_t)sizeof(in.raw);
+	memcpy(in.raw, is->insn, in.size);
+	if (pk_pt_insn_disasm_att(&in, b, sizeof(b)))
+		snprintf(b, sizeof(b), "GENERAL_ERROR");
+	ob_put(&s->ob, " \t\t", 3);
+	ob_str(&s->ob, b);
+}
+
 /* " insn: 31 ed" */
 static void put_insn(struct out *s, uint32_t f, const struct pk_itrace_sample *is)
 {
@@ -1088,6 +1106,10 @@ static void put_insn(struct out *s, uint32_t f, const struct pk_itrace_sample *i
 	}
 	if (!(f & SF_INSN) || !is->insn_len)
 		return;
+	if (s->o->xed) {
+		put_xed(s, is);
+		return;
+	}
 	ob_put(&s->ob, " insn:", 6);
 	for (int i = 0; i < is->insn_len && i < 16; i++) {
 		char b[3] = { ' ', hex[is->insn[i] >> 4], hex[is->insn[i] & 15] };

@@ -332,6 +332,12 @@ PK_API int pk_pt_insn_decode(const struct pk_pt_image *img, uint64_t ip,
 PK_API int pk_pt_insn_disasm(const struct pk_pt_insn *insn, char *buf,
 			     size_t len);
 
+/* The same in AT&T syntax, spelled as Intel's xed prints it with -A
+ * where Zydis can ("movq 0x8(%rsp), %rsi", "pushq %rsi"; other
+ * mnemonics keep Zydis's spelling, without xed's size suffix). */
+PK_API int pk_pt_insn_disasm_att(const struct pk_pt_insn *insn, char *buf,
+				 size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -130,7 +130,52 @@ int pk_pt_insn_decode(const struct pk_pt_image *img, uint64_t ip,
 	return 0;
 }
 
-int pk_pt_insn_disasm(const struct pk_pt_insn *insn, char *buf, size_t len)
+/* xed's AT&T spelling where Zydis's differs: lower-case hex, numbers
+ * unpadded, a size suffix with a memory operand (FORCE_SIZE) and on
+ * push/pop. */
+static bool att_like_xed(ZydisFormatter *f)
+{
+	return ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_FORCE_SIZE, ZYAN_TRUE)) &&
+	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE)) &&
+	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_DISP_PADDING,
+			ZYDIS_PADDING_DISABLED)) &&
+	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_IMM_PADDING,
+			ZYDIS_PADDING_DISABLED)) &&
+	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_ADDR_PADDING_ABSOLUTE,
+			ZYDIS_PADDING_DISABLED)) &&
+	       ZYAN_SUCCESS(ZydisFormatterSetProperty(f,
+			ZYDIS_FORMATTER_PROP_ADDR_PADDING_RELATIVE,
+			ZYDIS_PADDING_DISABLED));
+}
+
+/* "push %rsi" -> "pushq %rsi" (xed names the size of a stack access). */
+static void push_pop_suffix(const ZydisDecodedInstruction *zi, char *buf,
+			    size_t len)
+{
+	size_t n = strlen(buf), m;
+	char sfx;
+
+	if (zi->mnemonic != ZYDIS_MNEMONIC_PUSH &&
+	    zi->mnemonic != ZYDIS_MNEMONIC_POP)
+		return;
+	m = zi->mnemonic == ZYDIS_MNEMONIC_PUSH ? 4 : 3;
+	if (n < m || (buf[m] != ' ' && buf[m]) || n + 2 > len)
+		return;
+	sfx = zi->operand_width == 64 ? 'q' : zi->operand_width == 32 ? 'l' :
+	      zi->operand_width == 16 ? 'w' : 0;
+	if (!sfx)
+		return;
+	memmove(buf + m + 1, buf + m, n - m + 1);
+	buf[m] = sfx;
+}
+
+static int disasm(const struct pk_pt_insn *insn, bool att, char *buf,
+		  size_t len)
 {
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 	ZydisDecodedInstruction zi;
@@ -142,12 +187,27 @@ int pk_pt_insn_disasm(const struct pk_pt_insn *insn, char *buf, size_t len)
 	if (!zy_init(&z, (enum pk_pt_exec_mode)insn->mode) ||
 	    !ZYAN_SUCCESS(ZydisDecoderDecodeFull(&z, insn->raw, insn->size,
 						 &zi, ops)) ||
-	    !ZYAN_SUCCESS(ZydisFormatterInit(&fmt,
-					     ZYDIS_FORMATTER_STYLE_INTEL)))
+	    !ZYAN_SUCCESS(ZydisFormatterInit(&fmt, att ?
+					     ZYDIS_FORMATTER_STYLE_ATT :
+					     ZYDIS_FORMATTER_STYLE_INTEL)) ||
+	    (att && !att_like_xed(&fmt)))
 		return PK_PT_ERR_BAD_INSN;
 	if (!ZYAN_SUCCESS(ZydisFormatterFormatInstruction(
 		    &fmt, &zi, ops, zi.operand_count_visible, buf, len,
 		    insn->ip, NULL)))
 		return PK_ERR_RANGE;
+	if (att)
+		push_pop_suffix(&zi, buf, len);
 	return 0;
+}
+
+int pk_pt_insn_disasm(const struct pk_pt_insn *insn, char *buf, size_t len)
+{
+	return disasm(insn, false, buf, len);
+}
+
+int pk_pt_insn_disasm_att(const struct pk_pt_insn *insn, char *buf,
+			  size_t len)
+{
+	return disasm(insn, true, buf, len);
 }

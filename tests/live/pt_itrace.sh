@@ -142,6 +142,25 @@ live time-echo echo/perf.tsc.data --itrace=i100i --time '4.29497,4.294971 4.2949
 live time-echo-be echo/perf.tsc.data --itrace=be --time 4.294990,
 # timeless: perf sets no range and keeps samples without a time
 live time-timeless echo/perf.data --itrace=cr -F +callindent --time 4.2952,4.2953
+# --xed: perf pipes its output through Intel's xed -F insn: -A -64 (not
+# installed here); perfkit puts an AT&T disassembly where xed would:
+# every line is perf's --insn-trace line up to " insn:", then two tabs
+# and the instruction (none undecodable on a real run; the spelling is
+# checked against xed's own lines in test_pt_disasm)
+n=$((n + 1))
+if t_part $n; then
+	tab=$(printf '\t')
+	(cd "$R/awk" && $prefix script --insn-trace -i perf.data) \
+		2>/dev/null | sed 's/ insn:.*$//' >"$T_TMP/perf"
+	(cd "$R/awk" && "$PK" --buildid-dir /nonexistent script --insn-trace \
+		--xed -i perf.data) >"$T_TMP/pk" 2>"$T_TMP/pk.err"
+	sed "s/ $tab$tab.*\$//" "$T_TMP/pk" >"$T_TMP/pk.pre"
+	nx=$(grep -c " $tab$tab[a-z]" "$T_TMP/pk")
+	check pt_itrace:xed-layout "$(head -1 "$T_TMP/pk.err"): $nx of $(wc -l <"$T_TMP/perf") lines disassembled; $(first_diff "$T_TMP/perf" "$T_TMP/pk.pre")" \
+		-s "$T_TMP/perf" -a "$nx" -eq "$(wc -l <"$T_TMP/perf")" -a \
+		-z "$(grep GENERAL_ERROR "$T_TMP/pk")" -a \
+		-z "$(cmp "$T_TMP/perf" "$T_TMP/pk.pre" 2>&1)"
+fi
 # the binary missing (its name changed in the files): decoder errors
 # where no code can be read, then the flow taken up as perf takes it up
 # (its last IP forgotten: a whole IP or a PSB's, no trace start at the
