@@ -321,7 +321,7 @@ static bool pebs(struct walk *w, const struct pk_pt_event *ev)
 	const struct perf_event_attr *a;
 	struct pk_itrace_pebs *pb = &w->pebs;
 	struct pk_itrace_sample s;
-	uint64_t st;
+	uint64_t st, ip = 0;
 
 	if (!w->it->opts.other_events || idx < 0 || !it)
 		return true;
@@ -329,12 +329,22 @@ static bool pebs(struct walk *w, const struct pk_pt_event *ev)
 	st = a->sample_type;
 	pk__it_base(w, &s, PK_ITRACE_PEBS, ev);
 	place(w, ev, &s);
-	s.flags = 0;
 	s.period = a->freq ? 0 : a->sample_period;
 	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 1)
-		s.ip = it->val[PK_PT_BLK_PEBS_BASIC][0];
+		ip = it->val[PK_PT_BLK_PEBS_BASIC][0];
 	else if (it->mask[PK_PT_BLK_GP_REGS] & 2)
-		s.ip = it->val[PK_PT_BLK_GP_REGS][1];
+		ip = it->val[PK_PT_BLK_GP_REGS][1];
+	if (ip) {
+		/* no instruction walked (at a FUP, or none a branch):
+		 * perf script shows the bytes at the sample's ip */
+		if (!ev->ip_suppressed || !s.flags) {
+			s.insn_len = 0;
+			s.ip = ip;
+			insn_bytes(w, &s, false);
+		}
+		s.ip = ip;
+	}
+	s.flags = 0;
 	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 4) {
 		uint64_t t = it->val[PK_PT_BLK_PEBS_BASIC][2];
 
