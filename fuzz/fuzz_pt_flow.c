@@ -23,6 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size && (data[0] & 1))
 		pk_pt_cpu_errata(&cfg.errata, 6, data[0] & 2 ? 0x3d : 0x4e);
+	if (size && (data[0] & 4)) {	/* perf's view: block packets */
+		cfg.perf_packets = 1;
+		io.perf_binding = 1;
+		io.psb_events = 1;
+	}
 	img = pk_pt_image_new();
 	if (!img)
 		return 0;

@@ -122,6 +122,9 @@ enum pk_itrace_kind {
 	PK_ITRACE_PWRX,
 	PK_ITRACE_EVT,		/* I: event trace (CFE with its EVDs) */
 	PK_ITRACE_IFLAG,	/* I: interrupt flag changes (cap_event_trace) */
+	/* o: PEBS via Intel PT, samples of the file's aux_output event
+	 * (its own attr) made from the trace's block items */
+	PK_ITRACE_PEBS,
 	PK_ITRACE_NR_KINDS,
 };
 
@@ -145,6 +148,22 @@ enum {
 };
 
 struct perf_branch_entry;
+
+/* The fields of a PEBS sample beside ip, addr, time and period, as perf
+ * fills them from the block items (intel_pt_do_synth_pebs_sample). */
+struct pk_itrace_pebs {
+	uint64_t weight;	/* perf's sample weight */
+	uint16_t ins_lat;	/* instruction latency (WEIGHT_STRUCT) */
+	uint64_t transaction;
+	/* interrupt registers: present when the event samples REGS_INTR
+	 * and the record had GP or XMM items; REGS in perf's register
+	 * order, one for each bit of MASK (those the event asked for and
+	 * the record gave) */
+	bool has_regs;
+	uint64_t regs_abi, regs_mask;
+	unsigned nr_regs;
+	uint64_t regs[64];
+};
 
 /* One synthesized sample, valid during the callback. */
 struct pk_itrace_sample {
@@ -196,6 +215,8 @@ struct pk_itrace_sample {
 			uint8_t iflag, via_branch;
 			uint64_t branch_ip;
 		} iflag;
+		/* o: the PEBS fields (valid during the callback) */
+		const struct pk_itrace_pebs *pebs;
 		struct {
 			int type;	/* 1: decoder error, 2: lost data */
 			int code;	/* perf's INTEL_PT_ERR_* number */

@@ -116,8 +116,11 @@ struct pk_pt_packet {
 		struct { uint8_t type, vector, ip; } cfe;
 		struct { uint8_t type; uint64_t payload; } evd;
 		struct { uint8_t trbv, ip, icntv, mult; uint16_t icnt; } trig;
-		/* sz8: the BIP items that follow are 8 bytes */
-		struct { uint8_t sz8, type; } bbp;
+		/* sz8: the BIP items that follow are 8 bytes; cont: read
+		 * inside a block (after a BBP or BIP with no packet
+		 * between that ends one: perf's record goes on, its
+		 * items are kept) */
+		struct { uint8_t sz8, type, cont; } bbp;
 		struct { uint8_t id; uint64_t value; } bip;
 		struct { uint8_t ip; } bep;
 	} u;

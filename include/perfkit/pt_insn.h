@@ -133,7 +133,40 @@ enum pk_pt_event_type {
 	 * does (MODE.TSX with InTX and TXAbort both set): its bad packet
 	 * error where the flow stands, the transaction state cleared */
 	PK_PT_EV_BAD_PACKET,
+	/* perf_packets (the config's): a BEP ended a record of block
+	 * items (PEBS via Intel PT); u.blk.items the items since the BBP
+	 * that began it. A BEP without IP is delivered where the flow
+	 * stands when the packet is read (ip_suppressed); a BEP.IP takes
+	 * the FUP right after it (ip; none: the record is lost), as a FUP
+	 * no TIP follows, where perf's decoder delivers it. */
+	PK_PT_EV_BLK_ITEMS,
 };
+
+/* The block types perf knows (BBP type: its position in the items). */
+enum pk_pt_blk_pos {
+	PK_PT_BLK_GP_REGS,	/* type 1: rflags, rip, rax, rcx, rdx, rbx,
+				   rsp, rbp, rsi, rdi, r8 .. r15 */
+	PK_PT_BLK_PEBS_BASIC,	/* type 4: ip, applicable counters, tsc */
+	PK_PT_BLK_PEBS_MEM,	/* type 5: address, aux info, latency,
+				   tsx aux info */
+	PK_PT_BLK_LBR_0,	/* types 8, 9, 10: from, to, info ... */
+	PK_PT_BLK_LBR_1,
+	PK_PT_BLK_LBR_2,
+	PK_PT_BLK_XMM,		/* type 16 */
+	PK_PT_BLK_NPOS,
+};
+#define PK_PT_BLK_ITEM_IDS 32
+
+/* The block items of one PEBS record as perf's decoder gathers them
+ * (BIP ID k of a block of type at position p: val[p][k], mask[p] bit
+ * k); items of unknown types or IDs are left out. */
+struct pk_pt_blk_items {
+	uint32_t mask[PK_PT_BLK_NPOS];
+	uint8_t is_32_bit;	/* the GP registers block had 4-byte items */
+	uint64_t val[PK_PT_BLK_NPOS][PK_PT_BLK_ITEM_IDS];
+};
+/* The position of block TYPE (a BBP's), or -1 when perf knows none. */
+PK_API int pk_pt_blk_pos(unsigned type);
 
 #define PK_PT_MAX_EVD 4
 
@@ -165,6 +198,9 @@ struct pk_pt_event {
 		struct { uint64_t offset; } psb;
 		struct { uint64_t cycles; } cyc;
 		struct { uint8_t enabled; } fup;
+		/* the decoder's copy, valid until the decoder is freed or
+		 * has delivered 64 more events */
+		struct { const struct pk_pt_blk_items *items; } blk;
 		struct {
 			uint8_t type, vector, has_cr2, has_vmxq, has_vmxr;
 			uint64_t cr2, vmxq, vmxr;

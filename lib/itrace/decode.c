@@ -127,10 +127,23 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 		}
 		w->pendq[w->npend].s = *s;
 		w->pendq[w->npend].chain = NULL;
+		w->pendq[w->npend].pebs = NULL;
+		if (s->kind == PK_ITRACE_PEBS) {
+			struct pk_itrace_pebs *pb = pk__malloc(sizeof(*pb));
+
+			if (!pb) {
+				w->err = -ENOMEM;
+				return;
+			}
+			*pb = *s->u.pebs;
+			w->pendq[w->npend].pebs = pb;
+			w->pendq[w->npend].s.u.pebs = pb;
+		}
 		if (s->nr_callchain) {
 			uint64_t *c = pk__malloc(s->nr_callchain * sizeof(*c));
 
 			if (!c) {
+				pk__free(w->pendq[w->npend].pebs);
 				w->err = -ENOMEM;
 				return;
 			}
@@ -140,6 +153,7 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 		}
 		if (pk__it_lbr_keep(&w->pendq[w->npend])) {
 			pk__free(w->pendq[w->npend].chain);
+			pk__free(w->pendq[w->npend].pebs);
 			w->err = -ENOMEM;
 			return;
 		}
@@ -308,6 +322,8 @@ static unsigned call_chain(struct walk *w, uint64_t ip)
  * intel_pt_prep_sample). */
 static void synth_chain(struct walk *w, struct pk_itrace_sample *s)
 {
+	if (s->kind == PK_ITRACE_PEBS)
+		return;	/* (the recorded event's: none made yet) */
 	if (w->lbr)
 		pk__it_lbr_sample(w, s);	/* and l their last branches */
 	if (!w->chain)

@@ -166,6 +166,24 @@ static uint64_t attr_period(const struct pk_itrace *it)
 	return pk__it_ns_to_ticks(&in, it->opts.period);
 }
 
+/* perf's intel_pt_setup_pebs_events: with o, the first event recorded
+ * with aux_output (and ids) gets the samples of the PEBS records in the
+ * trace (with several, perf's records without a hardware id match go to
+ * that one too). */
+static void pebs_event(struct pk_itrace *it)
+{
+	unsigned n = pk_perfdata_nr_attrs(it->pd), nr;
+
+	if (!it->opts.other_events)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if (pk_perfdata_attr(it->pd, i)->aux_output &&
+		    pk_perfdata_attr_ids(it->pd, i, &nr) && nr) {
+			it->attr[PK_ITRACE_PEBS] = (int)i;
+			return;
+		}
+}
+
 /* perf's intel_pt_synth_events: the events of the options, in perf's
  * order, added to the file's list. */
 static int synth_events(struct pk_itrace *it)
@@ -254,6 +272,20 @@ void pk_itrace_sample_fill(const struct pk_itrace_sample *is,
 	sm->branch.hw_idx = 0;
 	sm->branch.has_hw_idx = true;
 	sm->branch.entries = is->brstack;
+	if (is->kind == PK_ITRACE_PEBS && is->u.pebs) {
+		const struct pk_itrace_pebs *pb = is->u.pebs;
+
+		sm->weight = pb->weight;
+		if (sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
+			sm->weight = (uint32_t)pb->weight |
+				     (uint64_t)pb->ins_lat << 32;
+		sm->transaction = pb->transaction;
+		sm->data_src = 0;
+		sm->regs_intr.abi = pb->has_regs ? pb->regs_abi : 0;
+		sm->regs_intr.mask = pb->regs_mask;
+		sm->regs_intr.nr = pb->nr_regs;
+		sm->regs_intr.regs = pb->has_regs ? pb->regs : NULL;
+	}
 }
 
 unsigned pk_itrace_unsynthesized(const struct pk_itrace *it)
@@ -331,6 +363,7 @@ static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
 	it->timeless = timeless(it);
 	if (it->pt_attr < 0)
 		return 0;	/* perf synthesizes nothing, silently */
+	pebs_event(it);
 	return synth_events(it);
 }
 

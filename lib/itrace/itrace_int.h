@@ -133,7 +133,9 @@ struct walk {
 		uint64_t tsc;
 		uint64_t *chain;	/* a copy of s.callchain */
 		struct perf_branch_entry *br;	/* ... of s.brstack */
+		struct pk_itrace_pebs *pebs;	/* ... of s.u.pebs */
 	} *pendq;
+	struct pk_itrace_pebs pebs;	/* the PEBS sample being made */
 	uint64_t *chain;	/* the call chain being synthesized */
 	size_t npend, cappend, pend_head;
 	struct it_quick *qk;	/* q/qq: quick decoding instead (quick.c) */

@@ -22,6 +22,7 @@ static void config(const struct pk_itrace *it, struct pk_pt_config *c)
 	c->nom_freq = (uint8_t)in->max_non_turbo_ratio;
 	c->cpuid_0x15_eax = (uint32_t)in->tsc_ctc_d;
 	c->cpuid_0x15_ebx = (uint32_t)in->tsc_ctc_n;
+	c->perf_packets = 1;	/* (PEBS via Intel PT: block packets) */
 }
 
 /* perf's intel_pt_alloc_queue: i periods in instructions as given; in
@@ -112,6 +113,7 @@ void pk__it_walk_free(struct it_queue *q)
 	for (size_t i = w->pend_head; i < w->npend; i++) {
 		pk__free(w->pendq[i].chain);
 		pk__free(w->pendq[i].br);
+		pk__free(w->pendq[i].pebs);
 	}
 	pk__it_lbr_free(w);
 	pk__free(w->pendq);
@@ -145,6 +147,8 @@ static void deliver(struct walk *w, uint64_t limit)
 		w->pendq[w->pend_head].chain = NULL;
 		pk__free(w->pendq[w->pend_head].br);
 		w->pendq[w->pend_head].br = NULL;
+		pk__free(w->pendq[w->pend_head].pebs);
+		w->pendq[w->pend_head].pebs = NULL;
 		w->pend_head++;
 	}
 	if (w->pend_head == w->npend)

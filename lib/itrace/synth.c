@@ -12,6 +12,7 @@
  * FUP has the flags of the branch the flow stands after; a sample at ip
  * 0 has none (intel_pt_prep_p_sample).
  */
+#include <stddef.h>
 #include <string.h>
 #include "itrace/itrace_int.h"
 #include "pt/flow_int.h"
@@ -237,6 +238,131 @@ uint64_t pk__it_flow_ip(struct walk *w)
 	return flow_ip(w, &flags);
 }
 
+/* ---- o: PEBS via Intel PT ---- */
+
+/* perf's register numbers (PERF_REG_X86_*: AX BX CX DX SI DI BP SP IP
+ * FLAGS CS SS DS ES FS GS R8..R15) to the GP block's item IDs (rflags
+ * rip rax rcx rdx rbx rsp rbp rsi rdi r8..r15), -1: none. */
+static const int8_t gp_item[24] = {
+	2, 5, 3, 4, 8, 9, 7, 6, 1, 0, -1, -1, -1, -1, -1, -1,
+	10, 11, 12, 13, 14, 15, 16, 17,
+};
+
+/* The registers the event asks for (MASK) that the record gave, in
+ * perf's order (intel_pt_add_gp_regs, intel_pt_add_xmm). */
+static void pebs_regs(const struct pk_pt_blk_items *it, uint64_t mask,
+		      struct pk_itrace_pebs *pb)
+{
+	uint32_t gp = it->mask[PK_PT_BLK_GP_REGS];
+	uint32_t xmm = it->mask[PK_PT_BLK_XMM] & (uint32_t)(mask >> 32);
+
+	pb->has_regs = true;
+	pb->regs_abi = it->is_32_bit ? PERF_SAMPLE_REGS_ABI_32 :
+				       PERF_SAMPLE_REGS_ABI_64;
+	pb->regs_mask = 0;
+	pb->nr_regs = 0;
+	for (unsigned r = 0; r < 24; r++) {
+		int n = gp_item[r];
+
+		if (n >= 0 && gp >> n & 1 && mask >> r & 1) {
+			pb->regs_mask |= 1ull << r;
+			pb->regs[pb->nr_regs++] = it->val[PK_PT_BLK_GP_REGS][n];
+		}
+	}
+	pb->regs_mask |= (uint64_t)xmm << 32;
+	for (unsigned k = 0; k < 32; k++)
+		if (xmm >> k & 1)
+			pb->regs[pb->nr_regs++] = it->val[PK_PT_BLK_XMM][k];
+}
+
+/* The memory block's weight and transaction (perf's, after the
+ * kernel's setup_pebs_adaptive_sample_data and intel_hsw_*). */
+static void pebs_mem(const struct pk_pt_blk_items *it, uint64_t st,
+		     struct pk_itrace_pebs *pb)
+{
+	uint32_t m = it->mask[PK_PT_BLK_PEBS_MEM];
+	const uint64_t *v = it->val[PK_PT_BLK_PEBS_MEM];
+
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		if (m & 4) {
+			if (v[2] >> 32) {
+				pb->weight = (v[2] >> 32) & 0xffff;
+				pb->ins_lat = (uint16_t)v[2];
+			} else {
+				pb->weight = v[2];
+			}
+		}
+		if (!pb->weight && m & 8)
+			pb->weight = (uint32_t)v[3];
+	}
+	if (st & PERF_SAMPLE_TRANSACTION && m & 8) {
+		uint32_t gm = it->mask[PK_PT_BLK_GP_REGS];
+		uint64_t ax = gm & 4 ? it->val[PK_PT_BLK_GP_REGS][2] : 0;
+		uint64_t txn = (uint8_t)(v[3] >> 32);
+
+		if (txn & PERF_TXN_TRANSACTION && ax & 1)
+			txn |= ((ax >> 24) & 0xff) << PERF_TXN_ABORT_SHIFT;
+		pb->transaction = txn;
+	}
+}
+
+/*
+ * A PEBS record's sample (perf's intel_pt_do_synth_pebs_sample): the
+ * aux_output event's attr; ip the record's (the basic block's, else the
+ * GP block's rip, else where the flow stands or the BEP.IP's FUP); the
+ * time the record's TSC when it has one; the period the event's; the
+ * address, weight, transaction and registers the items give. No flags;
+ * the last instruction's bytes as other events have them.
+ */
+static bool pebs(struct walk *w, const struct pk_pt_event *ev)
+{
+	const struct pk_pt_blk_items *it = ev->u.blk.items;
+	int idx = w->it->attr[PK_ITRACE_PEBS];
+	const struct perf_event_attr *a;
+	struct pk_itrace_pebs *pb = &w->pebs;
+	struct pk_itrace_sample s;
+	uint64_t st, ip = 0;
+
+	if (!w->it->opts.other_events || idx < 0 || !it)
+		return true;
+	a = pk_perfdata_attr(w->it->pd, (unsigned)idx);
+	st = a->sample_type;
+	pk__it_base(w, &s, PK_ITRACE_PEBS, ev);
+	place(w, ev, &s);
+	s.period = a->freq ? 0 : a->sample_period;
+	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 1)
+		ip = it->val[PK_PT_BLK_PEBS_BASIC][0];
+	else if (it->mask[PK_PT_BLK_GP_REGS] & 2)
+		ip = it->val[PK_PT_BLK_GP_REGS][1];
+	if (ip) {
+		/* no instruction walked (at a FUP, or none a branch):
+		 * perf script shows the bytes at the sample's ip */
+		if (!ev->ip_suppressed || !s.flags) {
+			s.insn_len = 0;
+			s.ip = ip;
+			insn_bytes(w, &s, false);
+		}
+		s.ip = ip;
+	}
+	s.flags = 0;
+	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 4) {
+		uint64_t t = it->val[PK_PT_BLK_PEBS_BASIC][2];
+
+		s.has_time = t != 0;
+		s.time = t ? pk__it_tsc_to_perf(&w->it->info, t) : 0;
+	}
+	if (st & PERF_SAMPLE_ADDR && it->mask[PK_PT_BLK_PEBS_MEM] & 1)
+		s.addr = it->val[PK_PT_BLK_PEBS_MEM][0];
+	memset(pb, 0, offsetof(struct pk_itrace_pebs, regs));
+	if (st & PERF_SAMPLE_REGS_INTR &&
+	    (it->mask[PK_PT_BLK_GP_REGS] || it->mask[PK_PT_BLK_XMM]))
+		pebs_regs(it, a->sample_regs_intr, pb);
+	pebs_mem(it, st, pb);
+	s.u.pebs = pb;
+	pk__it_emit(w, &s);
+	return true;
+}
+
 static bool cycles(struct walk *w, const struct pk_pt_event *ev);
 static bool cfe(struct walk *w, const struct pk_pt_event *ev);
 static bool iflags(struct walk *w, const struct pk_pt_event *ev);
@@ -253,6 +379,7 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 		break;
 	case PK_PT_EV_TSX:
 	case PK_PT_EV_CFE:
+	case PK_PT_EV_BLK_ITEMS:
 		fup_walk(w, ev);
 		break;
 	default:
@@ -274,6 +401,8 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 		return cfe(w, ev);
 	case PK_PT_EV_IFLAGS:
 		return iflags(w, ev);
+	case PK_PT_EV_BLK_ITEMS:
+		return pebs(w, ev);
 	default:
 		return false;
 	}

@@ -44,6 +44,7 @@ pk_pt_insn_decoder_new(const uint8_t *buf, size_t len,
 	if (!d)
 		goto nomem;
 	d->cache_bits = d->bcache_bits = CACHE_BITS_MIN;
+	d->blk_pos = -1;
 	d->cache = pk__calloc(1u << d->cache_bits, sizeof(*d->cache));
 	d->bcache = pk__calloc(1u << d->bcache_bits, sizeof(*d->bcache));
 	d->pkt = pk_pt_decoder_new(buf, len, config);
@@ -75,6 +76,7 @@ void pk_pt_insn_decoder_free(struct pk_pt_insn_decoder *d)
 	pk_pt_decoder_free(d->scan);
 	pk__free(d->cache);
 	pk__free(d->bcache);
+	pk__free(d->blk);
 	pk__pt_sb_fini(d);
 	pk__free(d);
 }

@@ -174,6 +174,14 @@ struct pk_pt_insn_decoder {
 	struct pk_pt_time time;
 	struct pk_pt_tcal tcal;
 
+	/* PEBS block items (perf_packets): the record being gathered at
+	 * blk[QMAX], copies for the events at blk[0..QMAX) (BLK_NEXT the
+	 * next used); allocated at the first BBP. BLK_POS: the position of
+	 * the block being read, -1: unknown type. */
+	struct pk_pt_blk_items *blk;
+	unsigned blk_next;
+	int8_t blk_pos;
+
 	/* Both caches start small and double (cleared) when they miss a
 	 * lot, so short traces stay cheap and long ones get room. */
 	struct cache_ent *cache;

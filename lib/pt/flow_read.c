@@ -280,7 +280,7 @@ static bool pt_fl_perf_lone_fup(const struct pk_pt_insn_decoder *d,
 {
 	return d->opts.perf_binding &&
 	       (e->ev.type == PK_PT_EV_PTWRITE || e->ev.type == PK_PT_EV_EXSTOP ||
-		e->ev.type == PK_PT_EV_MWAIT ||
+		e->ev.type == PK_PT_EV_MWAIT || e->ev.type == PK_PT_EV_BLK_ITEMS ||
 		(e->ev.type == PK_PT_EV_CFE && e->ev.u.cfe.ip_bit));
 }
 
@@ -994,6 +994,89 @@ static void pt_fl_on_cfe(struct pk_pt_insn_decoder *d)
 	pt_fl_push_event(d, &e);
 }
 
+/* ---- PEBS via Intel PT: block packets, gathered as perf's decoder
+ * does (intel_pt_bbp, intel_pt_bip) ---- */
+
+int pk_pt_blk_pos(unsigned type)
+{
+	switch (type) {
+	case 1: return PK_PT_BLK_GP_REGS;
+	case 4: return PK_PT_BLK_PEBS_BASIC;
+	case 5: return PK_PT_BLK_PEBS_MEM;
+	case 8: return PK_PT_BLK_LBR_0;
+	case 9: return PK_PT_BLK_LBR_1;
+	case 10: return PK_PT_BLK_LBR_2;
+	case 16: return PK_PT_BLK_XMM;
+	default: return -1;
+	}
+}
+
+/* A BBP: a new record unless read inside one (then its items are
+ * kept); the GP registers block tells the items' size. */
+static void pt_fl_on_bbp(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p = &d->next;
+	struct pk_pt_blk_items *c;
+
+	if (!d->blk)
+		d->blk = pk__calloc(QMAX + 1, sizeof(*d->blk));
+	if (d->blk) {
+		c = &d->blk[QMAX];
+		if (!p->u.bbp.cont) {
+			memset(c->mask, 0, sizeof(c->mask));
+			c->is_32_bit = 0;
+		}
+		d->blk_pos = (int8_t)pk_pt_blk_pos(p->u.bbp.type);
+		if (p->u.bbp.type == 1)
+			c->is_32_bit = !p->u.bbp.sz8;
+	}
+	pk__pt_fl_take(d);
+}
+
+/* A BIP: item ID of the block being read (unknown types and IDs are
+ * left out, a repeated item replaces the first). */
+static void pt_fl_on_bip(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p = &d->next;
+	unsigned id = p->u.bip.id;
+
+	if (d->blk && d->blk_pos >= 0 && id < PK_PT_BLK_ITEM_IDS) {
+		d->blk[QMAX].mask[d->blk_pos] |= 1u << id;
+		d->blk[QMAX].val[d->blk_pos][id] = p->u.bip.value;
+	}
+	pk__pt_fl_take(d);
+}
+
+/* A BEP: the record's event, where the flow stands; a BEP.IP's at the
+ * FUP right after it (PADs aside), as perf's decoder takes it (none
+ * there: the record is lost). */
+static void pt_fl_on_bep(struct pk_pt_insn_decoder *d)
+{
+	bool ip = d->next.u.bep.ip;
+	const struct pk_pt_packet *f;
+	struct qev e;
+
+	pk__pt_fl_take(d);
+	if (ip) {
+		while ((f = pk__pt_fl_peek(d, true)) && f->type == PK_PT_PAD)
+			pk__pt_fl_take(d);
+		if (!f || f->type != PK_PT_FUP)
+			return;
+	}
+	pk__pt_fl_new_ev(&e, PK_PT_EV_BLK_ITEMS, ip ? B_FUP : B_NOW);
+	e.ev.ip_suppressed = !ip;
+	if (d->blk) {
+		struct pk_pt_blk_items *c = &d->blk[d->blk_next];
+
+		d->blk_next = (d->blk_next + 1) % QMAX;
+		*c = d->blk[QMAX];
+		e.ev.u.blk.items = c;
+	}
+	pt_fl_push_event(d, &e);
+	if (!ip)
+		pt_fl_ahead_of_fup(d);
+}
+
 /* perf's decoder takes a MODE.TSX (E, d->next) with the packet right
  * after it (PADs aside) when tracing is on: a FUP gives it its IP (E
  * waits for it); without one, or with tracing off, the state changes
@@ -1040,6 +1123,15 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		return;
 	case PK_PT_CFE:
 		pt_fl_on_cfe(d);
+		return;
+	case PK_PT_BBP:
+		pt_fl_on_bbp(d);
+		return;
+	case PK_PT_BIP:
+		pt_fl_on_bip(d);
+		return;
+	case PK_PT_BEP:
+		pt_fl_on_bep(d);
 		return;
 	case PK_PT_TIP_PGE:
 		if (d->noip && d->enabled) {	/* lost: it was disabled */
@@ -1314,7 +1406,7 @@ bool pk__pt_fl_fup_ahead(struct pk_pt_insn_decoder *d)
 	switch (e->ev.type) {
 	case PK_PT_EV_TSX: case PK_PT_EV_FUP: case PK_PT_EV_PTWRITE:
 	case PK_PT_EV_EXSTOP: case PK_PT_EV_MWAIT: case PK_PT_EV_PWRE:
-	case PK_PT_EV_CFE:
+	case PK_PT_EV_CFE: case PK_PT_EV_BLK_ITEMS:
 		break;
 	default:
 		return false;

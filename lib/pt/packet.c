@@ -493,6 +493,7 @@ static int rd_ext(struct pk_pt_decoder *d, const uint8_t *p,
 		pkt->type = PK_PT_BBP;
 		pkt->u.bbp.sz8 = !(p[2] >> 7);
 		pkt->u.bbp.type = p[2] & 0x1f;
+		pkt->u.bbp.cont = d->bip_ctx != 0;
 		return 3;
 	case E_BEP:
 		if (!d->cfg.perf_packets)

@@ -29,9 +29,20 @@ TIP's target; "fup" is a FUP of that target (6-byte IP). Items:
   pgd / pgd+K / pgd0  TIP.PGD with that IP / with none
   pge / pge+K         TIP.PGE to the target (plus K bytes)
   raw:HEX             bytes as given
+  bbp:TYPE / bbp4:TYPE  BBP (block begin) of 8-byte / 4-byte items (SZ)
+  bip:ID:V            BIP (block item) ID with value V, the size of the
+                      BBP before it in the same --at (mkperf cannot walk
+                      BIPs: they are written into the file after it)
+  bep / bepip         BEP (block end) without / with IP (give a fup)
 --config BITS: or-ed into the intel_pt attr's config (e.g. 0x10 pwr_evt,
 0x1000 ptw, 0x20 fup_on_ptw, 0x80000000 event_trace).
 --at pgdN:ITEMS puts the items after the N-th TIP.PGD (tracing off).
+--pebs ST:REGS[:PERIOD][:NAME]: a PEBS event after the intel_pt one, as perf
+record writes '{intel_pt//,cycles/aux-output/ppp}' with -c PERIOD
+(default 10000): cycles:u, precise_ip 3, aux_output, sample_type ST or-ed
+with IP, TID, IDENTIFIER (and TIME with --time), sample_regs_intr REGS,
+id 19 (not in the ID_INDEX), named NAME (default cycles/aux-output/ppp)
+in EVENT_DESC.
 --cap-event-trace V: AUXTRACE_INFO gets the u64 perf reads after the
 filter string (its cap_event_trace), the records and the AUXTRACE index
 after it moved.
@@ -113,7 +124,9 @@ def cyc_bytes(n):
 IP_PACKETS = {"fup": 0x1d, "tip": 0x0d, "pgd": 0x01, "pge": 0x11}
 
 
-def item_bytes(it, target):
+def item_bytes(it, target, ctx):
+    """The bytes of item IT (TARGET: the TIP's); CTX carries the BIP size
+    of the last BBP."""
     f = it.split(":")
     k = f[0]
     a = [] if k == "raw" or k[:3] in IP_PACKETS else \
@@ -149,10 +162,33 @@ def item_bytes(it, target):
             (ip & 0xffffffffffff).to_bytes(6, "little")
     if k == "raw":
         return bytes.fromhex(f[1])
+    if k in ("bbp", "bbp4"):
+        ctx["bip"] = 4 if k == "bbp4" else 8
+        return bytes([0x02, 0x63, (0x80 if k == "bbp4" else 0) |
+                      (a[0] & 0x1f)])
+    if k == "bip":
+        n = ctx.get("bip", 8)
+        return bytes([(a[0] & 0x1f) << 3 | 4]) + \
+            (a[1] & ((1 << 8 * n) - 1)).to_bytes(n, "little")
+    if k in ("bep", "bepip"):
+        ctx.pop("bip", None)
+        return bytes([0x02, 0xb3 if k == "bepip" else 0x33])
     sys.exit("ptsynth: unknown item " + it)
 
 
-def insert(pt, ats):
+def add_items(out, items, target, patches):
+    """Appends ITEMS to OUT; BIPs as PADs of their size, their bytes in
+    PATCHES (stream offset, bytes) to write after mkperf walked it."""
+    ctx = {}
+    for it in items:
+        b = item_bytes(it, target, ctx)
+        if it.startswith("bip:"):
+            patches.append((len(out), b))
+            b = bytes(len(b))
+        out += b
+
+
+def insert(pt, ats, patches):
     out = bytearray()
     i, last, ntip, npgd = 0, 0, 0, 0
     while i < len(pt):
@@ -164,12 +200,10 @@ def insert(pt, ats):
         if c & 0x1f in (0x01, 0x0d, 0x11, 0x1d) and c != 0x02:
             last = new_ip(last, c, pt[i + 1:i + n])
             if c & 0x1f == 0x0d and c >> 5:
-                for it in ats.get(ntip, []):
-                    out += item_bytes(it, last)
+                add_items(out, ats.get(ntip, []), last, patches)
                 ntip += 1
             if c & 0x1f == 0x01:
-                for it in ats.get("pgd%d" % npgd, []):
-                    out += item_bytes(it, last)
+                add_items(out, ats.get("pgd%d" % npgd, []), last, patches)
                 npgd += 1
         i += n
     missing = [k for k in ats if isinstance(k, int) and k >= ntip]
@@ -226,12 +260,95 @@ def add_info_u64(path, val):
         f.write(b)
 
 
+def records(b):
+    """(offset, type, size) of each record of the data section of B."""
+    data_off, data_size = struct.unpack_from("<QQ", b, 40)
+    i = data_off
+    while i < data_off + data_size:
+        typ, _misc, size = struct.unpack_from("<IHH", b, i)
+        yield i, typ, size
+        i += size + (struct.unpack_from("<Q", b, i + 8)[0]
+                     if typ == 71 else 0)
+
+
+def patch_aux(path, patches):
+    """Writes PATCHES (stream offset, bytes) into the AUXTRACE data."""
+    with open(path, "rb") as f:
+        b = bytearray(f.read())
+    for at, typ, _size in records(b):
+        if typ != 71:
+            continue
+        size, off = struct.unpack_from("<QQ", b, at + 8)
+        for o, pb in patches:
+            for j, c in enumerate(pb):
+                if off <= o + j < off + size:
+                    b[at + 0x30 + o + j - off] = c
+    with open(path, "wb") as f:
+        f.write(b)
+
+
+def event_desc(b, attr, name):
+    """EVENT_DESC (feature 12) written anew at the end of B with the PEBS
+    event second (perf names events by their index there)."""
+    data_off, data_size = struct.unpack_from("<QQ", b, 40)
+    feats = [k for k in range(256) if b[72 + k // 8] >> (k % 8) & 1]
+    if 12 not in feats:
+        return
+    tab = data_off + data_size + 16 * feats.index(12)
+    off, _sz = struct.unpack_from("<QQ", b, tab)
+    nr, asz = struct.unpack_from("<II", b, off)
+    i, evs = off + 8, []
+    for _ in range(nr):
+        nids, = struct.unpack_from("<I", b, i + asz)
+        slen, = struct.unpack_from("<I", b, i + asz + 4)
+        end = i + asz + 8 + slen + 8 * nids
+        evs.append(bytes(b[i:end]))
+        i = end
+    nm = name.encode() + b"\0"
+    nm = nm.ljust(-(-len(nm) // 64) * 64, b"\0")
+    evs.insert(1, attr + struct.pack("<II", 1, len(nm)) + nm +
+               struct.pack("<Q", 19))
+    body = struct.pack("<II", nr + 1, asz) + b"".join(evs)
+    struct.pack_into("<QQ", b, tab, len(b), len(body))
+    b += body
+
+
+def add_pebs(path, spec, timed):
+    """Adds the PEBS event's attr after the first (intel_pt) one: the attr
+    section written anew at the end of the file with the new id array."""
+    f = spec.split(":")
+    name = f.pop() if not f[-1][:1].isdigit() else "cycles/aux-output/ppp"
+    f = [int(x, 0) for x in f]
+    st, regs = f[0], f[1] if len(f) > 1 else 0
+    period = f[2] if len(f) > 2 else 10000
+    st |= 0x1 | 0x2 | 0x10000 | (0x4 if timed else 0)
+    flags = (1 << 0) | (1 << 5) | (1 << 6) | (1 << 12) | (3 << 15) | \
+        (1 << 18) | (1 << 20) | (1 << 31)
+    a = struct.pack("<IIQQQQQ", 0, 128, 0, period, st, 0x14, flags)
+    a += struct.pack("<IIQQQQIiQ", 0, 0, 0, 0, 0, 0, 0, 0, regs)
+    a += bytes(128 - len(a))
+    with open(path, "rb") as fh:
+        b = bytearray(fh.read())
+    attrs_off, attrs_size = struct.unpack_from("<QQ", b, 24)
+    ents = [bytes(b[attrs_off + k:attrs_off + k + 144])
+            for k in range(0, attrs_size, 144)]
+    b += bytes(-len(b) % 8)
+    ids_at = len(b)
+    b += struct.pack("<Q", 19)
+    ents.insert(1, a + struct.pack("<QQ", ids_at, 8))
+    struct.pack_into("<QQ", b, 24, len(b), 144 * len(ents))
+    b += b"".join(ents)
+    event_desc(b, a, name)
+    with open(path, "wb") as fh:
+        fh.write(b)
+
+
 def main():
     av = sys.argv[1:]
     if len(av) < 2:
         sys.exit(__doc__)
     prefix, out = av[0], av[1]
-    ats, cfg, extra, cap = {}, 0, [], None
+    ats, cfg, extra, cap, pebs = {}, 0, [], None, None
     k = 2
     while k < len(av):
         if av[k] == "--at":
@@ -242,6 +359,9 @@ def main():
         elif av[k] == "--cap-event-trace":
             cap = int(av[k + 1], 0)
             k += 2
+        elif av[k] == "--pebs":
+            pebs = av[k + 1]
+            k += 2
         elif av[k] == "--config":
             cfg |= int(av[k + 1], 0)
             k += 2
@@ -250,6 +370,7 @@ def main():
             k += 1
     with open(prefix + ".pt", "rb") as f:
         pt = f.read()
+    patches = []
     tmp = tempfile.mkdtemp(prefix="ptsynth.")
     try:
         base = os.path.join(tmp, os.path.basename(prefix))
@@ -257,7 +378,7 @@ def main():
             if os.path.exists(prefix + ext):
                 shutil.copy(prefix + ext, base + ext)
         with open(base + ".pt", "wb") as f:
-            f.write(insert(pt, ats))
+            f.write(insert(pt, ats, patches))
         root = os.path.dirname(os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
         mk = os.path.join(os.environ.get("PK_SHARED",
@@ -266,10 +387,14 @@ def main():
         subprocess.run([mk, base, "-o", out] + extra, check=True)
     finally:
         shutil.rmtree(tmp)
+    if patches:
+        patch_aux(out, patches)
     if cfg:
         patch_config(out, cfg)
     if cap is not None:
         add_info_u64(out, cap)
+    if pebs:    # last: the attrs go to the file's end
+        add_pebs(out, pebs, "--time" in extra)
 
 
 if __name__ == "__main__":

@@ -387,6 +387,116 @@ static void test_elf(void)
 	pk_pt_image_free(img);
 }
 
+/* A block packet (BBP of TYPE, items 8 bytes unless SZ4). */
+static void bbp(struct gen *g, uint8_t type, bool sz4)
+{
+	struct pk_pt_packet p = { .type = PK_PT_BBP };
+
+	p.u.bbp.type = type;
+	p.u.bbp.sz8 = !sz4;
+	emit(g, &p);
+}
+
+static void bip(struct gen *g, uint8_t id, uint64_t v, bool sz4)
+{
+	struct pk_pt_packet p = { .type = PK_PT_BIP, .size = sz4 ? 5 : 9 };
+
+	p.u.bip.id = id;
+	p.u.bip.value = v;
+	emit(g, &p);
+}
+
+static void bep(struct gen *g, bool ip)
+{
+	struct pk_pt_packet p = { .type = PK_PT_BEP };
+
+	p.u.bep.ip = ip;
+	emit(g, &p);
+}
+
+/* PEBS via PT (perf_packets): each BEP is a PK_PT_EV_BLK_ITEMS event
+ * with the record's items; BBPs inside a record add to it, one after a
+ * BEP begins a new one; a BEP.IP takes its FUP's IP; one without FUP
+ * is lost. Built with the encoder. */
+static void test_pebs(void)
+{
+	struct prog p;
+	struct gen g = { .tnt_max = 6 };
+	struct pk_pt_image *img = pk_pt_image_new();
+	PK_OPTS(pk_pt_config, cfg, .perf_packets = 1);
+	PK_OPTS(pk_pt_insn_opts, io, .perf_binding = 1);
+	struct pk_pt_blk_items got[4];
+	uint64_t ip[4];
+	bool sup[4];
+	int n = 0, s, steps = 0;
+	struct pk_pt_insn_decoder *d;
+
+	make_prog(&p);
+	pk_pt_image_add_buf(img, p.code, sizeof(p.code), BASE);
+	psb_plus(&g, blk_ip(0), NULL);
+	bbp(&g, 4, false);			/* basic: ip, tsc */
+	bip(&g, 0, 0x401234, false);
+	bip(&g, 2, 0x1122334455ull, false);
+	bep(&g, false);
+	bbp(&g, 1, true);			/* GP (4-byte items) ... */
+	bip(&g, 2, 0xaabbccdd, true);
+	bbp(&g, 5, true);			/* ... and memory: one record */
+	bip(&g, 0, 0x7fff0000, true);
+	bbp(&g, 3, true);			/* unknown type: left out */
+	bip(&g, 1, 0x99, true);
+	bep(&g, true);
+	ip_pkt(&g, PK_PT_FUP, blk_ip(0));
+	bbp(&g, 4, false);			/* a new record */
+	bip(&g, 1, 3, false);
+	bep(&g, false);
+	bep(&g, true);				/* no FUP: lost */
+	emit_type(&g, PK_PT_PAD);
+	ip_pkt(&g, PK_PT_TIP_PGD, blk_ip(0));
+	d = pk_pt_insn_decoder_new(g.buf, g.len, &cfg, img, &io);
+	s = pk_pt_insn_sync_forward(d);
+	while (s >= 0 && !(s & PK_PT_STS_EOS) && ++steps < 1000) {
+		struct pk_pt_insn in;
+		struct pk_pt_event ev;
+
+		if (!(s & PK_PT_STS_EVENT)) {
+			s = pk_pt_insn_next(d, &in);
+			continue;
+		}
+		s = pk_pt_insn_event(d, &ev);
+		if (ev.type != PK_PT_EV_BLK_ITEMS || n == 4 || !ev.u.blk.items)
+			continue;
+		got[n] = *ev.u.blk.items;
+		ip[n] = ev.ip;
+		sup[n++] = ev.ip_suppressed;
+	}
+	t_check(n == 3, "pt_flow_pebs_events", "%d block item events", n);
+	if (n == 3) {
+		t_check(sup[0] && got[0].mask[PK_PT_BLK_PEBS_BASIC] == 5 &&
+			got[0].val[PK_PT_BLK_PEBS_BASIC][0] == 0x401234 &&
+			got[0].val[PK_PT_BLK_PEBS_BASIC][2] == 0x1122334455ull &&
+			!got[0].mask[PK_PT_BLK_GP_REGS],
+			"pt_flow_pebs_basic", "mask %x", got[0].mask[1]);
+		t_check(!sup[1] && ip[1] == blk_ip(0) && got[1].is_32_bit &&
+			got[1].mask[PK_PT_BLK_GP_REGS] == 4 &&
+			got[1].val[PK_PT_BLK_GP_REGS][2] == 0xaabbccdd &&
+			got[1].mask[PK_PT_BLK_PEBS_MEM] == 1 &&
+			got[1].val[PK_PT_BLK_PEBS_MEM][0] == 0x7fff0000 &&
+			!got[1].mask[PK_PT_BLK_PEBS_BASIC],
+			"pt_flow_pebs_record", "ip %llx gp %x mem %x",
+			(unsigned long long)ip[1], got[1].mask[0],
+			got[1].mask[2]);
+		t_check(sup[2] && got[2].mask[PK_PT_BLK_PEBS_BASIC] == 2 &&
+			!got[2].mask[PK_PT_BLK_GP_REGS] &&
+			!got[2].mask[PK_PT_BLK_PEBS_MEM] && !got[2].is_32_bit,
+			"pt_flow_pebs_new_record", "gp %x", got[2].mask[0]);
+	}
+	t_check(pk_pt_blk_pos(16) == PK_PT_BLK_XMM && pk_pt_blk_pos(3) < 0,
+		"pt_flow_pebs_pos", "positions");
+	pk_pt_insn_decoder_free(d);
+	pk_pt_image_free(img);
+	free(g.buf);
+}
+
 int main(void)
 {
 	rng_state = 88172645463325252ull;
@@ -394,5 +504,6 @@ int main(void)
 	test_random_programs(false);
 	test_random_programs(true);
 	test_damaged();
+	test_pebs();
 	return t_exit();
 }
