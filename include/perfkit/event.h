@@ -106,6 +106,13 @@ PK_API int pk_evlist_add(struct pk_evlist *evlist,
  */
 PK_API int pk_evlist_group(struct pk_evlist *evlist, int first, int n);
 
+/*
+ * Moves event IDX to the front of the list (perf record puts its AUX area
+ * event first), the others keeping their order. Returns 0, or -EINVAL
+ * for a bad index or an event in a group of several.
+ */
+PK_API int pk_evlist_to_front(struct pk_evlist *evlist, int idx);
+
 /* Number of events. */
 PK_API int pk_evlist_nr(const struct pk_evlist *evlist);
 
