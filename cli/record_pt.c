@@ -133,6 +133,11 @@ int rec_pt_setup(struct rec *r)
 	r->pt = -1;
 	if (idx < 0)
 		return idx == -1 ? 0 : idx;
+	if (pk_evsel_attr(pk_evlist_evsel(r->evlist, idx))->aux_sample_size) {
+		fprintf(stderr, "Cannot add AUX area sampling to an AUX area "
+			"event\n");
+		return -EINVAL;
+	}
 	err = checks(pk_evlist_evsel(r->evlist, idx));
 	if (!err)
 		err = pk_evlist_to_front(r->evlist, idx);

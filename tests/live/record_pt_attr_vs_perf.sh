@@ -79,7 +79,6 @@ notnt|-e intel_pt/notnt/u
 config|-e intel_pt/config=0x400/u
 config12|-e intel_pt/config1=5,config2=7/u
 aux-output|-e intel_pt/aux-output/u
-aux-sample-size|-e intel_pt/aux-sample-size=4096/u
 many|-e intel_pt/cyc,cyc_thresh=1,noretcomp,ptw,fup_on_ptw,pwr_evt/u
 per-thread|-e intel_pt//u --per-thread
 a|-e intel_pt//u -a
@@ -139,6 +138,7 @@ msg psb_period-v1 "$T_TMP/v1" "-e intel_pt/psb_period=3/u"
 msg mtc_period-v3 "$T_TMP/v3" "-e intel_pt/mtc_period=3/u"
 msg cyc_thresh-v4 "$T_TMP/v4" "-e intel_pt/cyc_thresh=3/u"
 msg psb_period-v4 "$T_TMP/v4" "-e intel_pt/psb_period=3/u"
+msg aux-sample-size "$R" "-e intel_pt/aux-sample-size=4096/u"
 msg two-events "$R" "-e intel_pt//u -e intel_pt//k"
 msg not-supported "$R" "-e intel_pt//u"
 msg pt0-not-supported "$R" "-e intel_pt/pt=0/u"
