@@ -67,8 +67,8 @@ void cli_open_attempt(void *ctx, struct pk_evsel *e,
 /* Opens sampling event E on CPUS x THREADS with perf record's and perf
  * top's fallbacks (a :P event walks precise_ip down, cycles become
  * cpu-clock, kernel counting user space at paranoid 2; the trace with
- * VERBOSE); on failure "perfkit CMD: cannot open 'E': why" on stderr.
- * 0 or -errno. */
+ * VERBOSE); on failure "perfkit CMD: cannot open 'E': why" on stderr
+ * (nothing when CMD is NULL: the caller words it). 0 or -errno. */
 int cli_open_sampling(const char *cmd, struct pk_evsel *e,
 		      struct pk_cpu_map *cpus, struct pk_thread_map *threads,
 		      int verbose);

@@ -62,7 +62,7 @@ int cli_open_sampling(const char *cmd, struct pk_evsel *e,
 	char msg[512];
 	int err = pk_evsel_open(e, cpus, threads, &opts);
 
-	if (err) {
+	if (err && cmd) {
 		pk_open_strerror(err, pk_evsel_attr(e),
 				 pk_cpu_map_cpu(cpus, 0) >= 0 &&
 				 pk_thread_map_tid(threads, 0) < 0,

@@ -41,6 +41,7 @@ static void usage(FILE *f)
 "  -o, --output FILE       default perf.data ('-' for a pipe)\n"
 "  -m, --mmap-pages N      ring pages per CPU (power of two)\n"
 "      --switch-events     record context switches\n"
+"      --no-switch-events  no context switches (Intel PT adds them)\n"
 "  -d, --data              sample data addresses\n"
 "  -i, --no-inherit        children are not sampled\n"
 "  -z, --compression-level[=N]  zstd-compress records (default level 1)\n"
@@ -73,7 +74,7 @@ enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE,
        OPT_STRICT, OPT_RUNTIME, OPT_SAMPLE_ID, OPT_ALL_USER, OPT_ALL_KERNEL,
        OPT_BUILDID_MMAP, OPT_BUILDID_ALL, OPT_MAX_SIZE, OPT_TS_FILE,
        OPT_DRY_RUN, OPT_IGNORED, OPT_REFUSED, OPT_OFF_CPU, OPT_TS_BOUNDARY,
-       OPT_SYNTH, OPT_EXCL_PERF, OPT_PER_THREAD };
+       OPT_SYNTH, OPT_EXCL_PERF, OPT_PER_THREAD, OPT_NO_SWITCH };
 
 /* perf record options that change only how perf writes (threads,
  * asynchronous I/O, flush batching) or where it looks for files: the
@@ -94,6 +95,7 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "switch-events", no_argument, NULL, OPT_SWITCH },
+	{ "no-switch-events", no_argument, NULL, OPT_NO_SWITCH },
 	{ "data", no_argument, NULL, 'd' },
 	{ "no-inherit", no_argument, NULL, 'i' },
 	{ "compression-level", optional_argument, NULL, 'z' },
@@ -364,6 +366,10 @@ static int parse_opt(struct rec_cfg *c, int o, const char *name)
 	case 'o': c->output = optarg; return 0;
 	case 'm': return rec_parse_mmap_pages(c, optarg);
 	case OPT_SWITCH: c->switch_events = true; return 0;
+	case OPT_NO_SWITCH:
+		c->switch_events = false;
+		c->no_switch_events = true;
+		return 0;
 	case 'd': c->data_addr = true; return 0;
 	case 'i': c->no_inherit = true; return 0;
 	case 'z':
@@ -631,7 +637,10 @@ static int build_events(struct rec *r)
 	/* perf 6.1 adds a tracking dummy for -D and CPU-wide targets, so
 	 * side-band is seen from the start whatever the events do. */
 	r->tracking = 0;
-	if (c->delay_ms > 0 || has_cpu(c)) {
+	n = rec_pt_setup(r);
+	if (n)
+		return n;
+	if (r->pt < 0 && (c->delay_ms > 0 || has_cpu(c))) {
 		int err = add_tracking_dummy(r);
 
 		if (err < 0)
@@ -649,6 +658,7 @@ static int build_events(struct rec *r)
 			config_tracking(c, a);
 	}
 	rec_config_options(r);
+	rec_pt_config(r);
 	return 0;
 }
 
@@ -683,11 +693,23 @@ static int make_maps(struct rec *r)
  * -vv shows every try (cli/open_trace.c). */
 static int open_events(struct rec *r)
 {
+	if (r->sys_wide) {
+		r->any_threads = pk_thread_map_new_any();
+		r->all_cpus = pk_cpu_map_new(NULL);
+		if (!r->any_threads || !r->all_cpus)
+			return -ENOMEM;
+	}
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
-		int err = cli_open_sampling("record", e, r->cpus, r->threads,
+		bool sw = r->sys_wide & (1ULL << i);
+		int err = cli_open_sampling(i == r->pt ? NULL : "record", e,
+					    sw ? r->all_cpus : r->cpus,
+					    sw ? r->any_threads : r->threads,
 					    r->cfg->verbose);
 
+		if (err && i == r->pt && !rec_pt_open_error(r, i, err))
+			cli_error("record", "cannot open '%s': %s",
+				  pk_evsel_name(e), pk_strerror(err));
 		if (err)
 			return err;
 		if (i < r->nr_ev_filter && r->ev_filter[i]) {
@@ -1071,6 +1093,12 @@ static int run(struct rec *r)
 	}
 	if (make_maps(r) || open_events(r))
 		return -1;
+	if (r->pt >= 0) {
+		cli_error("record", "recording the AUX area of '%s' is not "
+			  "supported yet", pk_evsel_name(pk_evlist_evsel(
+							r->evlist, r->pt)));
+		return -1;
+	}
 	{
 		PK_OPTS(pk_rings_opts, ro, .pages = r->cfg->mmap_pages,
 			.overwrite = r->cfg->overwrite);
@@ -1137,7 +1165,7 @@ static int run(struct rec *r)
 int cmd_record(int argc, char **argv)
 {
 	struct rec_cfg cfg = { .argc = argc, .orig_argv = argv, .clockid = -1 };
-	struct rec r = { .cfg = &cfg, .last_hit = -1,
+	struct rec r = { .cfg = &cfg, .last_hit = -1, .pt = -1,
 			 .wl = { .pid = -1, .go_fd = -1, .err_fd = -1 } };
 	int ret;
 
@@ -1170,6 +1198,8 @@ out:
 	pk_evlist_free(r.evlist);
 	pk_cpu_map_put(r.cpus);
 	pk_thread_map_put(r.threads);
+	pk_cpu_map_put(r.all_cpus);
+	pk_thread_map_put(r.any_threads);
 	rec_free_maps(&r);
 	free(r.ev_filter);
 	free(cfg.events);

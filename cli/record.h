@@ -40,6 +40,8 @@ struct rec_cfg {
 	int rt_prio;            /* -r SCHED_FIFO priority, or 0 */
 	const char *cpu_list, *pids, *tids, *output;
 	size_t mmap_pages;
+	size_t aux_pages;       /* -m ,N: AUX area pages, 0 = perf's default */
+	bool no_switch_events;  /* --no-switch-events */
 	int comp_level;
 	int verbose;
 	int argc;               /* the subcommand's argv (CMDLINE adds the */
@@ -80,6 +82,13 @@ struct rec {
 	struct pk_evlist *sb;   /* the BPF side-band dummy, or NULL */
 	struct pk_cpu_map *sb_cpus;
 	struct pk_thread_map *sb_threads;
+	int pt;                 /* index of the Intel PT event, or -1 */
+	uint64_t sys_wide;      /* events opened on every CPU, any task
+				   (bit per index): perf's "immediate"
+				   dummies beside an AUX area event */
+	uint64_t pt_immediate;  /* of those, events that start at once */
+	struct pk_thread_map *any_threads; /* their maps */
+	struct pk_cpu_map *all_cpus;
 };
 
 /* record_loop.c */
@@ -93,6 +102,10 @@ int rec_parse_regs(const char *opt, const char *s, uint64_t *mask);
 int rec_parse_delay(struct rec_cfg *c, const char *s);
 int rec_parse_size(const char *opt, const char *s, uint64_t *v);
 int rec_parse_mmap_pages(struct rec_cfg *c, const char *arg);
+/* record_pt.c */
+int rec_pt_setup(struct rec *r);
+void rec_pt_config(struct rec *r);
+int rec_pt_open_error(struct rec *r, int idx, int err);
 /* record_attr.c */
 void rec_config_options(struct rec *r);
 int rec_open_bpf_sideband(struct rec *r);

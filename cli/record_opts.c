@@ -202,16 +202,14 @@ static void size_text(uint64_t v, char *buf, size_t size)
 	snprintf(buf, size, "%llu%c", (unsigned long long)v, units[u]);
 }
 
-/* -m PAGES or -m SIZE[BKMG] (",AUX" pages are for AUX area events, which
- * record has not): a count that is not a power of two is rounded up,
- * saying so, as perf does. */
-int rec_parse_mmap_pages(struct rec_cfg *c, const char *arg)
+/* -m PAGES or -m SIZE[BKMG], either part of "DATA,AUX" (the AUX area
+ * pages are for AUX area events: Intel PT): a count that is not a power
+ * of two is rounded up, saying so, as perf does. */
+static int parse_pages(struct rec_cfg *c, const char *s, size_t *out)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), v, pages = 1;
-	char s[64], *end, text[32];
+	char *end, text[32];
 
-	/* the data pages before any ",AUX"; argv stays as given (CMDLINE) */
-	snprintf(s, sizeof(s), "%.*s", (int)strcspn(arg, ","), arg);
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (end != s && !*end && !errno && v)
@@ -225,6 +223,20 @@ int rec_parse_mmap_pages(struct rec_cfg *c, const char *arg)
 		fprintf(stderr, "rounding mmap pages size to %s (%llu pages)\n",
 			text, (unsigned long long)pages);
 	}
-	c->mmap_pages = (size_t)pages;
+	*out = (size_t)pages;
+	return 0;
+}
+
+int rec_parse_mmap_pages(struct rec_cfg *c, const char *arg)
+{
+	size_t n = strcspn(arg, ",");
+	char s[64];
+
+	/* argv stays as given (CMDLINE) */
+	snprintf(s, sizeof(s), "%.*s", (int)n, arg);
+	if (*s && parse_pages(c, s, &c->mmap_pages))
+		return -1;
+	if (arg[n] == ',' && arg[n + 1])
+		return parse_pages(c, arg + n + 1, &c->aux_pages);
 	return 0;
 }

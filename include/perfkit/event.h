@@ -106,6 +106,13 @@ PK_API int pk_evlist_add(struct pk_evlist *evlist,
  */
 PK_API int pk_evlist_group(struct pk_evlist *evlist, int first, int n);
 
+/*
+ * Moves event IDX to the front of the list (perf record puts its AUX area
+ * event first), the others keeping their order. Returns 0, or -EINVAL
+ * for a bad index or an event in a group of several.
+ */
+PK_API int pk_evlist_to_front(struct pk_evlist *evlist, int idx);
+
 /* Number of events. */
 PK_API int pk_evlist_nr(const struct pk_evlist *evlist);
 
@@ -182,6 +189,33 @@ enum pk_evsel_term {
 	PK_TERM_BRANCH    = 1 << 6,
 };
 PK_API unsigned int pk_evsel_terms(const struct pk_evsel *evsel);
+
+/*
+ * The value of format term TERM of the event's PMU ("tsc" of intel_pt,
+ * "event" of cpu) as it stands in the attribute's config, config1 or
+ * config2, into *VAL. 0, -ENOENT when the PMU has no such term, -EINVAL
+ * for NULL arguments.
+ */
+PK_API int pk_evsel_format_value(const struct pk_evsel *evsel,
+				 const char *term, uint64_t *val);
+
+/*
+ * perf record's checks of an Intel PT event (PMU intel_pt), against the
+ * PMU's caps/ files: pt is forced on where the PMU has a pt term
+ * (*FORCED_PT, may be NULL, says so: perf warns "pt=0 doesn't make sense,
+ * forcing pt=1"), then cyc_thresh, mtc_period and psb_period must be
+ * values their caps bitmask (caps/cycle_thresholds, caps/mtc_periods,
+ * caps/psb_periods) allows, 0 always, and only 0 where the support flag
+ * (caps/psb_cyc, caps/mtc) reads 0. Returns 0 (also for an event of
+ * another PMU), or -EINVAL with MSG holding perf's message, e.g.
+ * "Invalid mtc_period for intel_pt. Valid values are: 0,3,6,9".
+ * Intel PT events start from perf's default config, built from the same
+ * caps/ and format/ files ("tsc,mtc,mtc_period=3,psb_period=3,pt,branch"
+ * on a Skylake, logged at debug level), and their terms replace those
+ * bits (tsc=0 clears tsc).
+ */
+PK_API int pk_evsel_pt_check(struct pk_evsel *evsel, bool *forced_pt,
+			     char *msg, size_t size);
 
 /* The PERF_SAMPLE_BRANCH_* bit of one of perf's branch filter names
  * ("any", "any_call", "u", "save_type", "stack", "priv", ...: the names

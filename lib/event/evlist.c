@@ -139,6 +139,22 @@ int pk_evlist_group(struct pk_evlist *l, int first, int n)
 	return 0;
 }
 
+int pk_evlist_to_front(struct pk_evlist *l, int idx)
+{
+	struct pk_evsel *e;
+
+	if (!l || idx < 0 || idx >= l->nr)
+		return -EINVAL;
+	e = l->entries[idx];
+	if (e->leader != e || e->nr_members != 1)
+		return -EINVAL;
+	memmove(l->entries + 1, l->entries, (size_t)idx * sizeof(*l->entries));
+	l->entries[0] = e;
+	for (int i = 0; i <= idx; i++)
+		l->entries[i]->idx = i;
+	return 0;
+}
+
 int pk_evlist_nr(const struct pk_evlist *l)
 {
 	return l->nr;

@@ -195,6 +195,17 @@ static int walk_pmu(struct walk *w, struct pk_pmu *p, unsigned int classes)
 
 	if (pk__pmu_load(p))
 		return 0;
+	if ((classes & PK_EVCLASS_PMU_EVENT) && p->has_default) {
+		/* perf lists a PMU with a default config as an event */
+		struct pk_event_info in = {
+			.cls = PK_EVCLASS_PMU_EVENT, .name = name,
+			.pmu = p->name, .desc = "Kernel PMU event",
+			.type = p->type, .config = p->default_config,
+		};
+
+		snprintf(name, sizeof(name), "%s//", p->name);
+		r = visit(w, &in);
+	}
 	for (int i = 0; (classes & PK_EVCLASS_PMU_EVENT) && !r &&
 			i < p->nr_aliases; i++) {
 		struct pk_event_info in = {

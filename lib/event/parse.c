@@ -565,6 +565,8 @@ static int pmu_event(struct pk_parser *P, struct pk_pmu *pmu,
 
 	if (!e)
 		return nomem(P);
+	if (pmu->has_default)
+		e->attr.config = pmu->default_config;
 	pk__free(e->pmu_name);
 	e->pmu_name = pk__strdup(pmu->name);
 	if (!e->pmu_name)

@@ -401,7 +401,26 @@ int pk__pmu_load(struct pk_pmu *p)
 		return err;
 	load_cpus(p);
 	p->loaded = true;
+	if (!strcmp(p->name, "intel_pt"))
+		p->has_default = !pk__pt_default_config(p, &p->default_config);
 	return 0;
+}
+
+int pk__pmu_read_num(const struct pk_pmu *p, const char *rel, int base,
+		     uint64_t *val)
+{
+	char path[4096], *text, *end;
+	int err = devices_path(path, sizeof(path), p->name, rel);
+
+	if (err)
+		return err;
+	if (pk__read_file(path, &text) < 0)
+		return -errno;
+	errno = 0;
+	*val = strtoull(text, &end, base);
+	err = end == text || errno ? -EINVAL : 0;
+	pk__free(text);
+	return err;
 }
 
 struct pk_pmu *pk__pmu_find(const char *name)

@@ -37,6 +37,9 @@ struct pk_pmu {
 	struct pk_pmu_alias *aliases;
 	int nr_aliases;
 	char *cpus;     /* cpumask/cpus text, trimmed, or NULL */
+	bool has_default;        /* the PMU's events start from     */
+	uint64_t default_config; /* default_config, and its terms  */
+				 /* replace bits (perf: intel_pt)  */
 };
 
 /* Overrides the roots (NULL = default / environment) and drops caches. */
@@ -54,6 +57,13 @@ const struct pk_pmu_format *pk__pmu_format(const struct pk_pmu *pmu,
 					   const char *name);
 const struct pk_pmu_alias *pk__pmu_alias(const struct pk_pmu *pmu,
 					 const char *name);
+/* Reads the number in file REL of PMU P's directory ("caps/mtc") in BASE
+ * (10, 16) into *VAL. 0, -EINVAL when it holds no number, or -errno. */
+int pk__pmu_read_num(const struct pk_pmu *p, const char *rel, int base,
+		     uint64_t *val);
+/* Intel PT (pt.c): perf's default config of PMU P from its caps/ and
+ * format/ (debug-logged as perf's -vv prints it). 0 or -errno. */
+int pk__pt_default_config(const struct pk_pmu *p, uint64_t *config);
 /* Largest value FORMAT holds. */
 uint64_t pk__format_max(const struct pk_pmu_format *fmt);
 /* Spreads VAL over FMT's bits in *CFG (bits outside the mask untouched). */

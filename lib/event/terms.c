@@ -509,6 +509,13 @@ static int format_term(struct pk_parser *P, struct pk_evsel *e,
 		return pk__perr(P, PK_ERR_RANGE, t->vpos, t->vlen,
 				"value too big for format '%s', maximum is %llu",
 				t->name, (unsigned long long)pk__format_max(f));
+	if (pmu->has_default) { /* the term replaces the default's bits */
+		uint64_t c = *cfg[f->field];
+
+		pk__format_put(f, t->num, &c);
+		*cfg[f->field] = c;
+		return 0;
+	}
 	pk__format_put(f, t->num, &v);
 	*cfg[f->field] |= v;
 	return 0;

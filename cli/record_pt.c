@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit record: an Intel PT event (-e intel_pt//) set up as perf 6.1's
+ * record options for it do: one such event at most, pt and the period
+ * terms checked against the PMU's caps (the library's check), the event
+ * first, sampling every AUX record (period 1) with the CPU in per-CPU
+ * mode, and beside it the dummies perf adds: context switches of every
+ * task when the trace has timestamps (a dummy on every CPU, or
+ * --switch-events on the tracking event for CPU-wide targets), the
+ * tracking dummy (mmap, comm, task), and, when the kernel is traced,
+ * text_poke and ksymbol on a dummy on every CPU. Every event samples its
+ * identifier. Recording the AUX area itself is not done yet: the events
+ * are opened (and printed under -vv), then the recording stops.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "record.h"
+
+#define PT_PMU "intel_pt"
+
+static bool is_pt(struct pk_evsel *e)
+{
+	return !strcmp(pk_evsel_pmu_name(e), PT_PMU);
+}
+
+/* The index of the one Intel PT event, -1 for none, -EINVAL for two. */
+static int find_pt(struct rec *r)
+{
+	int found = -1;
+
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		if (!is_pt(pk_evlist_evsel(r->evlist, i)))
+			continue;
+		if (found >= 0) {
+			fprintf(stderr, "There may be only one " PT_PMU
+				" event\n");
+			return -EINVAL;
+		}
+		found = i;
+	}
+	return found;
+}
+
+/* perf's per-CPU test: root, or perf_event_paranoid at most 0. */
+static bool can_record_cpu_wide(void)
+{
+	int p;
+
+	return geteuid() == 0 || (!pk_perf_event_paranoid(&p) && p <= 0);
+}
+
+/* Sampling every record unless -F or -c says otherwise (perf's user
+ * frequency or period wins over the AUX events' period 1). */
+static void period_one(const struct rec_cfg *c, struct perf_event_attr *a)
+{
+	if (c->freq_set || c->period_set)
+		return;
+	a->freq = 0;
+	a->sample_period = 1;
+}
+
+/* perf's AUX dummy: user space only, the host, period 1; SYS_WIDE ones
+ * are opened on every CPU for every task. Index or -errno. */
+static int add_aux_dummy(struct rec *r, bool sys_wide)
+{
+	struct perf_event_attr a;
+	int idx;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.exclude_guest = 1;
+	period_one(r->cfg, &a);
+	idx = pk_evlist_add(r->evlist, &a, "dummy:u");
+	if (idx >= 0 && sys_wide)
+		r->sys_wide |= 1ULL << idx;
+	return idx;
+}
+
+static int checks(struct pk_evsel *e)
+{
+	char msg[512];
+	bool forced;
+	int err = pk_evsel_pt_check(e, &forced, msg, sizeof(msg));
+
+	if (forced)
+		fprintf(stderr, "pt=0 doesn't make sense, forcing pt=1\n");
+	if (err)
+		fprintf(stderr, "%s\n", msg);
+	return err;
+}
+
+/* Context switches of every task, needed to tell threads apart on a CPU
+ * where the trace has timestamps to match them against. */
+static int add_switches(struct rec *r, bool *tracking_now)
+{
+	struct rec_cfg *c = r->cfg;
+	uint64_t tsc = 0;
+	int idx;
+
+	if (pk_evsel_format_value(pk_evlist_evsel(r->evlist, r->pt), "tsc",
+				  &tsc) || !tsc || c->no_switch_events ||
+	    (c->per_thread && !c->system_wide && !c->cpu_list))
+		return 0;
+	if (c->system_wide || c->cpu_list || !can_record_cpu_wide()) {
+		/* on the tracking event, which then starts at once */
+		c->switch_events = true;
+		*tracking_now = true;
+		return 0;
+	}
+	idx = add_aux_dummy(r, true);
+	if (idx < 0)
+		return idx;
+	pk_evsel_attr(pk_evlist_evsel(r->evlist, idx))->context_switch = 1;
+	c->switch_events = false; /* the dummy has them */
+	return 0;
+}
+
+int rec_pt_setup(struct rec *r)
+{
+	struct rec_cfg *c = r->cfg;
+	struct perf_event_attr *a;
+	uint64_t tsc = 0;
+	bool now = false;
+	int idx = find_pt(r), err;
+
+	r->pt = -1;
+	if (idx < 0)
+		return idx == -1 ? 0 : idx;
+	if (pk_evsel_attr(pk_evlist_evsel(r->evlist, idx))->aux_sample_size) {
+		fprintf(stderr, "Cannot add AUX area sampling to an AUX area "
+			"event\n");
+		return -EINVAL;
+	}
+	err = checks(pk_evlist_evsel(r->evlist, idx));
+	if (!err)
+		err = pk_evlist_to_front(r->evlist, idx);
+	if (err)
+		return err;
+	r->pt = 0;
+	c->sample_identifier = true; /* perf's full_auxtrace */
+	a = pk_evsel_attr(pk_evlist_evsel(r->evlist, 0));
+	period_one(c, a);
+	err = add_switches(r, &now);
+	if (err)
+		return err;
+	/* user space moves between CPUs: with -C, side-band from all */
+	err = add_aux_dummy(r, c->cpu_list && !a->exclude_user);
+	if (err < 0)
+		return err;
+	r->tracking = err;
+	if (now)
+		r->pt_immediate |= 1ULL << err;
+	pk_evsel_format_value(pk_evlist_evsel(r->evlist, 0), "tsc", &tsc);
+	if (tsc && !a->exclude_kernel && pk_feature_has(PK_FEAT_TEXT_POKE) &&
+	    can_record_cpu_wide()) {
+		err = add_aux_dummy(r, true);
+		if (err < 0)
+			return err;
+		a = pk_evsel_attr(pk_evlist_evsel(r->evlist, err));
+		a->text_poke = 1;
+		a->ksymbol = 1;
+	}
+	return 0;
+}
+
+/* The AUX area's pages: -m ,N, else perf's 4 MiB (privileged) or
+ * 128 KiB. */
+static size_t aux_pages(const struct rec_cfg *c)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int p;
+
+	if (c->aux_pages)
+		return c->aux_pages;
+	if (geteuid() == 0 || (!pk_perf_event_paranoid(&p) && p < 0))
+		return (4u << 20) / page;
+	return (128u << 10) / page;
+}
+
+/* After the common settings: the AUX event's CPU, watermark and guest
+ * bit, the dummies' CPU and immediate start. */
+void rec_pt_config(struct rec *r)
+{
+	const struct rec_cfg *c = r->cfg;
+	bool per_cpu = !(c->per_thread && !c->system_wide && !c->cpu_list);
+	struct perf_event_attr *a;
+
+	if (r->pt < 0)
+		return;
+	a = pk_evsel_attr(pk_evlist_evsel(r->evlist, r->pt));
+	if (per_cpu)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	a->exclude_guest = 0;
+	a->aux_watermark = (uint32_t)(aux_pages(c) *
+				      (size_t)sysconf(_SC_PAGESIZE) / 4);
+	a = pk_evsel_attr(pk_evlist_evsel(r->evlist, r->tracking));
+	if (per_cpu)
+		a->sample_type |= PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		a = pk_evsel_attr(pk_evlist_evsel(r->evlist, i));
+		if (r->pt_immediate & (1ULL << i)) {
+			a->disabled = 0;
+			a->enable_on_exec = 0;
+		}
+		if (!(r->sys_wide & (1ULL << i)) || i == r->tracking)
+			continue;
+		a->disabled = 0;
+		a->enable_on_exec = 0;
+		a->sample_type |= PERF_SAMPLE_TIME;
+		if (a->context_switch)
+			a->sample_type |= PERF_SAMPLE_TID | PERF_SAMPLE_CPU;
+		if (a->text_poke) /* it carries the ksymbol records */
+			pk_evsel_attr(pk_evlist_evsel(r->evlist,
+					      r->tracking))->ksymbol = 0;
+	}
+}
+
+/* perf's words when the kernel refuses the AUX event; 1 when handled. */
+int rec_pt_open_error(struct rec *r, int idx, int err)
+{
+	if (idx != r->pt || (err != -ENOENT && err != -ENODEV &&
+			     err != -EOPNOTSUPP))
+		return 0;
+	fprintf(stderr, "Error:\nThe %s event is not supported.\n",
+		pk_evsel_name(pk_evlist_evsel(r->evlist, idx)));
+	return 1;
+}
