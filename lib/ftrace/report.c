@@ -31,6 +31,7 @@ struct rep {
 				   | 4: its records may go into batches */
 	struct rep_tep t;
 	bool tep_ready, tep_only;
+	bool filtering;         /* -F: tep has every format, decides */
 	/* kallsyms read by the prefetch thread (job) into JENV */
 	bool job;
 	struct tf_env jenv;
@@ -461,7 +462,7 @@ static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 	int fi = fmt_index(r, ev), e, pid = 0;
 	struct tf_event *te = r->tep_only ? NULL : event_of(r, fi);
 
-	if (r->tep_only && !pk__td_tep_keep(&r->t, ev))
+	if (r->filtering && !pk__td_tep_keep(&r->t, ev))
 		return 1;               /* filtered out */
 	if (r->flags & PK_REPORT_TS_DIFF)
 		set_diff(r, ev);
@@ -665,6 +666,8 @@ static int collect(struct rep *r, struct batch *b, struct pk_tracedat_event *car
 			*err = *err ? *err : ret;
 		if (!ret)
 			return 1;
+		if (r->filtering && !pk__td_tep_keep(&r->t, &ev))
+			continue;
 		int fi = fmt_index(r, &ev), pid;
 		const struct tf_event *te = event_of(r, fi);
 		if (!te || !(r->state[fi] & 4) || !rec_pid(r, te, &ev, &pid)) {
@@ -869,9 +872,10 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 	}
 	r.flags = opts ? opts->flags : 0;
 	r.tep_only = opts && (opts->engine == PK_REPORT_TEP ||
-			      opts->nr_filters ||
 			      (r.flags & (PK_REPORT_LATENCY | PK_REPORT_RAW)));
-	if (!r.tep_only)
+	r.filtering = opts && opts->nr_filters;
+	bool late = r.tep_only || r.filtering;
+	if (!late)
 		start(&r);
 	if (pk__tf_out_grow(&r.o, FLUSH_AT + (1u << 16)) < 0) {
 		teardown(&r);
@@ -882,15 +886,17 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 		return e;
 	}
 	/* a refused filter prints nothing, as with trace-cmd */
-	if (r.tep_only && ((e = tep_ready(&r)) < 0 ||
-			   (e = pk__td_tep_filters(&r.t, opts->filters,
-						   opts->nr_filters)) < 0)) {
+	if (late && ((e = tep_ready(&r)) < 0 ||
+		     (r.filtering && !r.tep_only &&
+		      (e = pk__td_tep_all(&r.t, td)) < 0) ||
+		     (e = pk__td_tep_filters(&r.t, opts->filters,
+					     opts->nr_filters)) < 0)) {
 		teardown(&r);
 		return e;
 	}
 	fprintf(out, "cpus=%d\n", pk_tracedat_cpus(td));
 	r.fd = fflush(out) ? -1 : fileno(out);
-	if (r.tep_only)
+	if (late)
 		start(&r);      /* after tep's pass over the data */
 	if (td->nr_bufs > 1) {
 		for (int i = 1; i < td->nr_bufs; i++)

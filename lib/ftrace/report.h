@@ -37,6 +37,8 @@ int pk__td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 		struct tf_env *env, const struct pk_report_opts *o);
 /* Gives format IDX (and, for an ftrace one, all ftrace formats) to tep. */
 int pk__td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx);
+/* Gives every format of TD to tep (filters may name any event). */
+int pk__td_tep_all(struct rep_tep *t, struct pk_tracedat *td);
 /* Appends the payload of EV (no newline); *NAME its event name. */
 int pk__td_tep_payload(struct rep_tep *t, const struct pk_tracedat_event *ev,
 		   struct tf_out *o, const char **name);

@@ -128,7 +128,12 @@ int pk__td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 	if (!e) {
 		t->fg.long_size = td->long_size;
 		pk__td_fgraph_register(t->tt.tep, &t->fg);
-		if (full && !(e = mark_unused(td, skip, o)))
+		/* filters may name events without records: all formats */
+		if (full && o && o->nr_filters)
+			memset(skip, 0, ((size_t)td->nr_fmts + 1) * sizeof(bool));
+		else if (full)
+			e = mark_unused(td, skip, o);
+		if (full && !e)
 			e = pk__tf_tep_parse(&t->tt, &src, skip);
 		t->ftrace_parsed = full;
 		if (!full && env)
@@ -158,6 +163,25 @@ int pk__td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx)
 	if (!e)
 		e = pk__tf_tep_parse(&t->tt, &src, skip);
 	t->tt.parsed[idx] = true;  /* tried (a damaged one stays out) */
+	pk__free((void *)src.fmts);
+	pk__free(skip);
+	return e;
+}
+
+int pk__td_tep_all(struct rep_tep *t, struct pk_tracedat *td)
+{
+	struct tf_tep_src src;
+	bool *skip = pk__zalloc(((size_t)td->nr_fmts + 1) * sizeof(bool));
+	int e;
+
+	if (!skip)
+		return -ENOMEM;
+	e = source(td, false, &src);
+	if (!e)
+		e = pk__tf_tep_parse(&t->tt, &src, skip);
+	for (int i = 0; i < td->nr_fmts; i++)
+		t->tt.parsed[i] = true;
+	t->ftrace_parsed = true;
 	pk__free((void *)src.fmts);
 	pk__free(skip);
 	return e;
