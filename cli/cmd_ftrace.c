@@ -103,6 +103,7 @@ static int report_formats(struct pk_tracedat *td, const char *in,
 enum {
 	OPT_FORMAT = 256, OPT_ENGINE, OPT_STATS, OPT_VERBOSE, OPT_INVERTED,
 	OPT_EVENTS, OPT_TS_DIFF, OPT_FIRST, OPT_LAST, OPT_CPUS, OPT_CPU,
+	OPT_STAT,
 };
 
 /* What trace-cmd report prints instead of the records (-P, -E, --cpus,
@@ -131,6 +132,8 @@ static int ftrace_report(int argc, char **argv)
 		{ "inverted", no_argument, NULL, OPT_INVERTED },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		/* trace-cmd's, not --stats' prefix */
+		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
 		{ "ts-diff", no_argument, NULL, OPT_TS_DIFF },
 		{ "first-event", no_argument, NULL, OPT_FIRST },
@@ -199,6 +202,10 @@ static int ftrace_report(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case OPT_STATS: stats = true; break;
+		case OPT_STAT:
+			cli_error("ftrace report", "--stat (trace-cmd's buffer "
+				  "statistics) is not supported yet");
+			return 2;
 		case OPT_VERBOSE: cli_verbose++; break;
 		case OPT_ENGINE:
 			if (!strcmp(optarg, "tep")) {
