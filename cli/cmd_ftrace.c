@@ -19,10 +19,30 @@
 static void report_usage(FILE *f)
 {
 	fprintf(f, "usage: perfkit ftrace report [-i FILE] [--cpu N[,M..]] "
-		   "[--events]\n"
+		   "[-F FILTER] [-v] [-t] [-l] [-R]\n"
+		   "       [--ts-diff] [-q] [-P] [-E] [--events] "
+		   "[--first-event] [--last-event] [--cpus]\n"
 		   "       [--format=trace-cmd|kernel|perfetto|folded|"
-		   "flamegraph|pprof|speedscope] [-o FILE] [-G]\n"
-		   "       [--engine=auto|tep] [--stats]\n"
+		   "flamegraph|pprof|speedscope] [-o FILE]\n"
+		   "       [--inverted] [--engine=auto|tep] [--stats] "
+		   "[--verbose] [FILE]\n"
+		   "  trace-cmd report's options, with its meaning:\n"
+		   "  -F FILTER     'EVENTS[:EXPR]' (libtraceevent filter "
+		   "syntax); several allowed\n"
+		   "  -v            the -F filters after it leave out what "
+		   "they match\n"
+		   "  -t            full nanosecond timestamps\n"
+		   "  -l            latency columns (irqs-off, need-resched, "
+		   "irq context, preempt depth)\n"
+		   "  -R            raw: every field as name=value\n"
+		   "  --ts-diff     the time since the record before\n"
+		   "  -P / -E       the printk formats / the events of "
+		   "the file\n"
+		   "  --events      the event formats\n"
+		   "  --first-event, --last-event, --cpus  per-CPU data "
+		   "summary\n"
+		   "  -q            quiet (accepted; nothing to quiet)\n"
+		   "  perfkit's own:\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
 		   "  --stats       print formatter coverage to stderr\n"
@@ -30,8 +50,10 @@ static void report_usage(FILE *f)
 		   "states, wake-ups, events\n"
 		   "  --format=folded|flamegraph|pprof|speedscope  the "
 		   "kernel stack traces\n"
-		   "                (record -T); -G icicle\n"
-		   "  -v            name the events left to libtraceevent\n");
+		   "                (record -T); --inverted: icicle "
+		   "(was -G)\n"
+		   "  --verbose     name the events left to libtraceevent "
+		   "(was -v)\n");
 }
 
 /* --format=perfetto|folded|flamegraph|pprof [-o FILE]: TD's timeline or
@@ -78,27 +100,55 @@ static int report_formats(struct pk_tracedat *td, const char *in,
 	return 0;
 }
 
+enum {
+	OPT_FORMAT = 256, OPT_ENGINE, OPT_STATS, OPT_VERBOSE, OPT_INVERTED,
+	OPT_EVENTS, OPT_TS_DIFF, OPT_FIRST, OPT_LAST, OPT_CPUS, OPT_CPU,
+	OPT_STAT,
+};
+
+/* What trace-cmd report prints instead of the records (-P, -E, --cpus,
+ * --first-event, --last-event), or -1. */
+static int report_info_of(int c)
+{
+	switch (c) {
+	case 'P': return PK_REPORT_INFO_PRINTK;
+	case 'E': return PK_REPORT_INFO_EVENTS;
+	case OPT_CPUS: return PK_REPORT_INFO_CPUS;
+	case OPT_FIRST: return PK_REPORT_INFO_FIRST;
+	case OPT_LAST: return PK_REPORT_INFO_LAST;
+	default: return -1;
+	}
+}
+
 static int ftrace_report(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "input", required_argument, NULL, 'i' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "events", no_argument, NULL, 'E' },
-		{ "format", required_argument, NULL, 'F' },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "cpus", no_argument, NULL, OPT_CPUS },
+		{ "events", no_argument, NULL, OPT_EVENTS },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "output", required_argument, NULL, 'o' },
-		{ "inverted", no_argument, NULL, 'G' },
-		{ "engine", required_argument, NULL, 'N' },
-		{ "stats", no_argument, NULL, 'S' },
-		{ "verbose", no_argument, NULL, 'v' },
+		{ "inverted", no_argument, NULL, OPT_INVERTED },
+		{ "engine", required_argument, NULL, OPT_ENGINE },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		/* trace-cmd's, not --stats' prefix */
+		{ "stat", no_argument, NULL, OPT_STAT },
+		{ "verbose", no_argument, NULL, OPT_VERBOSE },
+		{ "ts-diff", no_argument, NULL, OPT_TS_DIFF },
+		{ "first-event", no_argument, NULL, OPT_FIRST },
+		{ "last-event", no_argument, NULL, OPT_LAST },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *in = "trace.dat", *output = NULL, *stacks = NULL;
-	bool perfetto = false, inverted = false;
+	bool perfetto = false, inverted = false, invert = false;
 	static int cpus[4096];
-	int nr_cpus = 0, c;
+	static struct pk_report_filter filters[64];
+	int nr_cpus = 0, c, nr_filters = 0, info = -1;
 	bool events = false, stats = false;
 	int engine = PK_REPORT_AUTO;
+	unsigned flags = 0;
 	struct pk_report_stats st = { 0 };
 	struct pk_tracedat *td;
 
@@ -108,10 +158,10 @@ static int ftrace_report(int argc, char **argv)
 		     !strcmp(argv[i + 1], "kernel")))
 			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "i:o:EGvh", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
-		case 'c':
+		case OPT_CPU:
 			nr_cpus = cli_parse_cpus(optarg, cpus, 4096, nr_cpus);
 			if (nr_cpus < 0) {
 				cli_error("ftrace report", "bad cpu list '%s'",
@@ -119,9 +169,24 @@ static int ftrace_report(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'E': events = true; break;
-		case 'G': inverted = true; break;
+		case OPT_EVENTS: events = true; break;
+		case OPT_INVERTED: inverted = true; break;
+		case 'G': break;        /* trace-cmd: --profile's only */
 		case 'F':
+			if (nr_filters == 64) {
+				cli_error("ftrace report", "too many -F");
+				return 2;
+			}
+			filters[nr_filters++] = (struct pk_report_filter){
+				optarg, invert };
+			break;
+		case 'v': invert = true; break;
+		case 't': flags |= PK_REPORT_FULL_TS; break;
+		case 'l': flags |= PK_REPORT_LATENCY; break;
+		case 'R': flags |= PK_REPORT_RAW; break;
+		case OPT_TS_DIFF: flags |= PK_REPORT_TS_DIFF; break;
+		case 'q': break;
+		case OPT_FORMAT:
 			perfetto = !strcmp(optarg, "perfetto");
 			if (!strcmp(optarg, "folded") ||
 			    !strcmp(optarg, "flamegraph") ||
@@ -136,9 +201,13 @@ static int ftrace_report(int argc, char **argv)
 			}
 			break;
 		case 'o': output = optarg; break;
-		case 'S': stats = true; break;
-		case 'v': cli_verbose++; break;
-		case 'N':
+		case OPT_STATS: stats = true; break;
+		case OPT_STAT:
+			cli_error("ftrace report", "--stat (trace-cmd's buffer "
+				  "statistics) is not supported yet");
+			return 2;
+		case OPT_VERBOSE: cli_verbose++; break;
+		case OPT_ENGINE:
 			if (!strcmp(optarg, "tep")) {
 				engine = PK_REPORT_TEP;
 			} else if (strcmp(optarg, "auto")) {
@@ -148,6 +217,10 @@ static int ftrace_report(int argc, char **argv)
 			}
 			break;
 		case 'h': report_usage(stdout); return 0;
+		case 'P': case 'E': case OPT_CPUS: case OPT_FIRST:
+		case OPT_LAST:
+			info = report_info_of(c);
+			break;
 		default: report_usage(stderr); return 2;
 		}
 	}
@@ -163,10 +236,16 @@ static int ftrace_report(int argc, char **argv)
 				       nr_cpus);
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	PK_OPTS(pk_report_opts, o, .cpus = nr_cpus ? cpus : NULL,
-		.nr_cpus = nr_cpus, .events = events, .engine = engine,
-		.stats = &st);
-	long n = pk_tracedat_report(td, stdout, &o);
+	long n;
+	if (info >= 0) {
+		n = pk_tracedat_report_info(td, stdout, info, in);
+	} else {
+		PK_OPTS(pk_report_opts, o, .cpus = nr_cpus ? cpus : NULL,
+			.nr_cpus = nr_cpus, .events = events, .engine = engine,
+			.stats = &st, .flags = flags, .filters = filters,
+			.nr_filters = nr_filters);
+		n = pk_tracedat_report(td, stdout, &o);
+	}
 	fflush(stdout);
 	if (stats)
 		fprintf(stderr, "records: %ld compiled formatter, %ld "

@@ -37,6 +37,19 @@ struct pk_report_stats {
 	int formats_fast;     /* formats compiled (of the events seen) */
 	int formats_fallback; /* formats left to libtraceevent */
 };
+/* Layout switches of pk_report_opts.flags (trace-cmd report's options). */
+enum pk_report_flags {
+	PK_REPORT_FULL_TS = 1 << 0,  /* -t: nanoseconds, not rounded to us */
+	PK_REPORT_LATENCY = 1 << 1,  /* -l: "comm-pid cpu+flags" columns */
+	PK_REPORT_RAW     = 1 << 2,  /* -R: every field as name=value */
+	PK_REPORT_TS_DIFF = 1 << 3,  /* --ts-diff: "(+delta)" after the time */
+};
+/* One -F of trace-cmd report: "EVENTS[:EXPR]" in libtraceevent's filter
+ * syntax; INVERT (-v): the matching records are left out instead. */
+struct pk_report_filter {
+	const char *text;
+	bool invert;
+};
 struct pk_report_opts {
 	size_t sz;
 	const int *cpus;      /* only these CPUs (NULL: all) */
@@ -44,6 +57,12 @@ struct pk_report_opts {
 	bool events;          /* print the event formats instead */
 	int engine;           /* enum pk_report_engine */
 	struct pk_report_stats *stats;  /* NULL or filled in */
+	unsigned flags;       /* enum pk_report_flags */
+	/* filters, in order: a record prints when every positive filter
+	 * that names its event matches (none named it: left out when there
+	 * are positive filters) and no inverted one matches */
+	const struct pk_report_filter *filters;
+	int nr_filters;
 };
 /*
  * Prints TD to OUT exactly as `trace-cmd report` 3.1 prints it (event
@@ -51,11 +70,33 @@ struct pk_report_opts {
  * payloads come from perfkit's compiled formatter, and the records it
  * cannot reproduce exactly from libtraceevent (set up on first need);
  * opts->engine PK_REPORT_TEP uses libtraceevent for every record.
- * Returns the number of events printed, or a negative error (a damaged
- * file stops the report after what could be printed).
+ * opts->flags change the line layout as trace-cmd's -t, -l, -R and
+ * --ts-diff do; -l, -R and opts->filters format through libtraceevent
+ * (as the reference engine does).
+ * Returns the number of events printed, or a negative error: -EINVAL (bad
+ * opts), PK_ERR_SYNTAX (a filter libtraceevent refuses; the print
+ * callback says which and why), or a damaged file's error (the report
+ * stops after what could be printed).
  */
 PK_API long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 			       const struct pk_report_opts *opts);
+
+/* What pk_tracedat_report_info() prints (trace-cmd report's options). */
+enum pk_report_info {
+	PK_REPORT_INFO_PRINTK,  /* -P: "%016x STRING" by address */
+	PK_REPORT_INFO_EVENTS,  /* -E: "system:event" of every format */
+	PK_REPORT_INFO_CPUS,    /* --cpus: the top buffer's CPUs with data */
+	PK_REPORT_INFO_FIRST,   /* --first-event: and their first time */
+	PK_REPORT_INFO_LAST,    /* --last-event: and their last time */
+};
+/*
+ * Prints what `trace-cmd report` 3.1 prints for one of its listing
+ * options WHAT (enum pk_report_info) on TD; PATH names the file in the
+ * CPU lists (NULL: "trace.dat"). Returns 0, -EINVAL (unknown WHAT),
+ * -ENOMEM, -EIO (OUT's error) or a damaged file's error.
+ */
+PK_API long pk_tracedat_report_info(struct pk_tracedat *td, FILE *out,
+				    int what, const char *path);
 
 
 /* ---- kernel text: what the kernel's "trace" file prints ---- */

@@ -8,6 +8,7 @@
  * large buffer written in big pieces.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@ struct rep {
 				   | 4: its records may go into batches */
 	struct rep_tep t;
 	bool tep_ready, tep_only;
+	bool filtering;         /* -F: tep has every format, decides */
 	/* kallsyms read by the prefetch thread (job) into JENV */
 	bool job;
 	struct tf_env jenv;
@@ -37,6 +39,10 @@ struct rep {
 	struct pk_report_stats st;
 	int err;
 	int rewind_err;
+	unsigned flags;         /* opts->flags */
+	long long diff;         /* --ts-diff column of this record, or -1 */
+	unsigned long long prev_ts;
+	bool have_prev;
 };
 
 static int load_syms(struct tf_env *env)
@@ -177,13 +183,65 @@ static char *put_padl(char *p, const char *s, size_t n, int w)
 	return p + n;
 }
 
-/* "%16s-%-5d [%03d]" and the time, as trace-cmd prints them */
-/* "%16s-%-5d [%03d]" and the time, as trace-cmd prints them */
+/* The time column: nanoseconds (or the raw count of a counter clock),
+ * or trace-cmd 3.1's seconds.microseconds (rounded); FULL (-t): seconds
+ * and nanoseconds. */
+static char *put_time(char *p, unsigned long long t, bool usecs, bool full)
+{
+	char num[24];
+	int digits = full ? 9 : 6;
+
+	if (!usecs) {
+		size_t n = (size_t)(pk__tf_put_u64(num, t) - num);
+		return put_padl(p, num, n, 12);
+	}
+	unsigned long long frac = full ? t % 1000000000 : 0;
+	if (!full) {
+		t = (t + 500) / 1000;
+		frac = t % 1000000;
+		t /= 1000000;
+	} else {
+		t /= 1000000000;
+	}
+	*p++ = ' ';
+	size_t n = (size_t)(pk__tf_put_u64(num, t) - num);
+	p = put_padl(p, num, n, 5);
+	*p++ = '.';
+	for (int i = digits - 1; i >= 0; i--) {
+		p[i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	return p + digits;
+}
+
+/* --ts-diff's column after the time: "(+DELTA)" padded to 8 and a blank
+ * (blank at the first record); DIFF < 0: no column. */
+static char *put_diff(char *p, long long diff)
+{
+	char *b = p;
+
+	if (diff < 0)
+		return p;
+	*p++ = ' ';
+	b = p;
+	if (diff != LLONG_MAX) {
+		*p++ = '(';
+		*p++ = '+';
+		p = pk__tf_put_u64(p, (uint64_t)diff);
+		*p++ = ')';
+	}
+	while (p - b < 8)
+		*p++ = ' ';
+	return p;
+}
+
+/* "%16s-%-5d [%03d]", the time and DIFF (put_diff), as trace-cmd prints
+ * them */
 static int put_prefix(struct tf_out *o, const struct pk_tracedat_event *ev,
-		      int pid, const char *comm, size_t cl, bool usecs)
+		      int pid, const char *comm, size_t cl, bool usecs,
+		      bool full, long long diff)
 {
 	char num[24], *p, *b;
-	unsigned long long t = ev->ts;
 
 	if (tf_out_reserve(o, cl + 128))
 		return -ENOMEM;
@@ -216,24 +274,9 @@ static int put_prefix(struct tf_out *o, const struct pk_tracedat_event *ev,
 		p += n;
 	}
 	*p++ = ']';
-	if (!usecs) {
-		size_t n = (size_t)(pk__tf_put_u64(num, t) - num);
-		p = put_padl(p, num, n, 12);
-	} else {
-		/* trace-cmd 3.1 prints seconds.microseconds (rounded) */
-		t = (t + 500) / 1000;
-		*p++ = ' ';
-		size_t n = (size_t)(pk__tf_put_u64(num, t / 1000000) - num);
-		p = put_padl(p, num, n, 5);
-		*p++ = '.';
-		unsigned long long us = t % 1000000;
-		for (int i = 5; i >= 0; i--) {
-			p[i] = (char)('0' + us % 10);
-			us /= 10;
-		}
-		p += 6;
-	}
+	p = put_time(p, ev->ts, usecs, full);
 	*p++ = ':';
+	p = put_diff(p, diff);
 	o->len = (size_t)(p - o->p);
 	return 0;
 }
@@ -254,16 +297,65 @@ static int put_name(struct tf_out *o, const char *name, size_t nl)
 	return 0;
 }
 
-/* The whole line from libtraceevent. */
+/* -l's "%8.8s-%-5d %3d" and the latency flags (-R: "-0xFLAGS"), the
+ * time and DIFF. */
+static int put_lat_prefix(struct rep *r, const struct pk_tracedat_event *ev,
+			  int pid, const char *comm, long long diff)
+{
+	struct tf_out *o = &r->o;
+	size_t cl = PK_MIN(strlen(comm), 8);
+	char *p, *b;
+	int e;
+
+	if (tf_out_reserve(o, 64))
+		return -ENOMEM;
+	p = put_padl(o->p + o->len, comm, cl, 8);
+	*p++ = '-';
+	b = p;
+	p += snprintf(p, 24, "%d", pid);
+	while (p - b < 5)
+		*p++ = ' ';
+	p += snprintf(p, 24, " %3d", ev->cpu);
+	o->len = (size_t)(p - o->p);
+	if (r->flags & PK_REPORT_RAW) {
+		/* -R -l: the flags byte in hex, no preempt depth */
+		o->len += (size_t)snprintf(o->p + o->len, 24, "-0x%x",
+					   pk__td_tep_flags(&r->t, ev));
+		e = 0;
+	} else {
+		e = pk__td_tep_print(&r->t, ev, o, NULL, "LATENCY");
+	}
+	if (e < 0 || tf_out_reserve(o, 64))
+		return e < 0 ? e : -ENOMEM;
+	p = put_time(o->p + o->len, ev->ts,
+		     r->td->bufs[ev->buffer].in_usecs,
+		     r->flags & PK_REPORT_FULL_TS);
+	*p++ = ':';
+	p = put_diff(p, diff);
+	o->len = (size_t)(p - o->p);
+	return 0;
+}
+
+/* The whole line from libtraceevent (its payload, name, task name). */
 static int slow_line(struct rep *r, const struct pk_tracedat_event *ev,
 		     int fi)
 {
-	int e = tep_format(r, fi);
+	const char *comm, *name;
+	int e = tep_format(r, fi), pid;
 
 	if (e < 0)
 		return e;
 	r->st.fallback++;
-	return pk__td_tep_line(&r->t, r->td, ev, &r->o);
+	comm = pk__td_tep_who(&r->t, ev, &pid, &name);
+	e = r->flags & PK_REPORT_LATENCY
+	    ? put_lat_prefix(r, ev, pid, comm, r->diff)
+	    : put_prefix(&r->o, ev, pid, comm, strlen(comm),
+			 r->td->bufs[ev->buffer].in_usecs,
+			 r->flags & PK_REPORT_FULL_TS, r->diff);
+	if (e < 0 || (e = put_name(&r->o, name, strlen(name))) < 0)
+		return e;
+	return pk__td_tep_print(&r->t, ev, &r->o, NULL,
+				r->flags & PK_REPORT_RAW ? "INFO_RAW" : "INFO");
 }
 
 /* The buffer-name column and a dropped-events line before a record. */
@@ -328,7 +420,8 @@ static int td_rep_fast_line(const struct rep *r, struct tf_env *env,
 
 	if ((e = put_head(r, o, ev)) ||
 	    (e = put_prefix(o, ev, pid, comm, cl,
-			    r->td->bufs[ev->buffer].in_usecs)) ||
+			    r->td->bufs[ev->buffer].in_usecs,
+			    r->flags & PK_REPORT_FULL_TS, r->diff)) ||
 	    (e = put_name(o, te->name, te->name_len)))
 		return e;
 	at = o->len;
@@ -343,15 +436,36 @@ static int td_rep_fast_line(const struct rep *r, struct tf_env *env,
 	return 0;
 }
 
+/* --ts-diff: EV's distance from the record printed before it, in the
+ * time column's unit. */
+static void set_diff(struct rep *r, const struct pk_tracedat_event *ev)
+{
+	unsigned long long t = ev->ts, p = r->prev_ts;
+
+	if (r->td->bufs[ev->buffer].in_usecs &&
+	    !(r->flags & PK_REPORT_FULL_TS)) {
+		t = (t + 500) / 1000;
+		p = (p + 500) / 1000;
+	}
+	r->diff = r->have_prev ? (long long)(t - p) : LLONG_MAX;
+	r->prev_ts = ev->ts;
+	r->have_prev = true;
+}
+
 /*
  * One record into r->o. COMM (CL bytes): its task name as resolved when
- * it was read (batches), or NULL to look it up now.
+ * it was read (batches), or NULL to look it up now. 1: left out (-F).
  */
 static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 		 const char *comm, size_t cl)
 {
 	int fi = fmt_index(r, ev), e, pid = 0;
 	struct tf_event *te = r->tep_only ? NULL : event_of(r, fi);
+
+	if (r->filtering && !pk__td_tep_keep(&r->t, ev))
+		return 1;               /* filtered out */
+	if (r->flags & PK_REPORT_TS_DIFF)
+		set_diff(r, ev);
 
 	if (!te || !rec_pid(r, te, ev, &pid)) {
 		if ((e = put_head(r, &r->o, ev)) < 0)
@@ -371,7 +485,9 @@ static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 			if (!(e = tep_format(r, fi)) &&
 			    !(e = put_head(r, &r->o, ev)) &&
 			    !(e = put_prefix(&r->o, ev, pid, comm, cl,
-					     b->in_usecs)) &&
+					     b->in_usecs,
+					     r->flags & PK_REPORT_FULL_TS,
+					     r->diff)) &&
 			    !(e = put_name(&r->o, te->name, te->name_len)))
 				e = pk__td_tep_payload(&r->t, ev, &r->o, &nm);
 		}
@@ -550,6 +666,8 @@ static int collect(struct rep *r, struct batch *b, struct pk_tracedat_event *car
 			*err = *err ? *err : ret;
 		if (!ret)
 			return 1;
+		if (r->filtering && !pk__td_tep_keep(&r->t, &ev))
+			continue;
 		int fi = fmt_index(r, &ev), pid;
 		const struct tf_event *te = event_of(r, fi);
 		if (!te || !(r->state[fi] & 4) || !rec_pid(r, te, &ev, &pid)) {
@@ -583,15 +701,19 @@ static int emit(struct rep *r, struct batch *b, long *n)
 	}
 	r->st.fast += b->done;
 	*n += b->done;
-	for (int i = b->done; !e && i < b->n; i++, (*n)++)
+	for (int i = b->done; e <= 0 && i < b->n; i++) {
 		e = td_rep_event(r, &b->e[i].ev, b->e[i].comm, b->e[i].cl);
+		*n += !e;
+	}
+	e = e < 0 ? e : 0;
 	b->n = b->done = 0;
 	return e;
 }
 
 static bool batches_wanted(const struct rep *r)
 {
-	return !r->tep_only && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	return !r->tep_only && !(r->flags & PK_REPORT_TS_DIFF) &&
+	       sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
 /*
@@ -712,7 +834,8 @@ static long walk(struct rep *r)
 		r->t.fg.consumed = false;
 		if ((ret = td_rep_event(r, &ev, NULL, 0)) < 0)
 			break;
-		n++;
+		n += !ret;
+		ret = 0;
 		if (r->t.fg.consumed) {
 			have = false;
 			continue;
@@ -731,7 +854,7 @@ static long walk(struct rep *r)
 long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 			const struct pk_report_opts *opts)
 {
-	struct rep r = { .td = td, .out = out, .opts = opts };
+	struct rep r = { .td = td, .out = out, .opts = opts, .diff = -1 };
 	long n;
 	int e;
 
@@ -741,16 +864,19 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 		print_formats(td, out);
 		return 0;
 	}
-	fprintf(out, "cpus=%d\n", pk_tracedat_cpus(td));
 	if (td->bufs[0].latency) {
+		fprintf(out, "cpus=%d\n", pk_tracedat_cpus(td));
 		fwrite(td->bufs[0].text.p, 1, td->bufs[0].text.len, out);
 		fputc('\n', out);          /* trace-cmd 3.1 adds a newline */
 		return 0;
 	}
-	r.tep_only = opts && opts->engine == PK_REPORT_TEP;
-	if (!r.tep_only)
+	r.flags = opts ? opts->flags : 0;
+	r.tep_only = opts && (opts->engine == PK_REPORT_TEP ||
+			      (r.flags & (PK_REPORT_LATENCY | PK_REPORT_RAW)));
+	r.filtering = opts && opts->nr_filters;
+	bool late = r.tep_only || r.filtering;
+	if (!late)
 		start(&r);
-	r.fd = fflush(out) ? -1 : fileno(out);
 	if (pk__tf_out_grow(&r.o, FLUSH_AT + (1u << 16)) < 0) {
 		teardown(&r);
 		return -ENOMEM;
@@ -759,11 +885,18 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 		teardown(&r);
 		return e;
 	}
-	if (r.tep_only && (e = tep_ready(&r)) < 0) {
+	/* a refused filter prints nothing, as with trace-cmd */
+	if (late && ((e = tep_ready(&r)) < 0 ||
+		     (r.filtering && !r.tep_only &&
+		      (e = pk__td_tep_all(&r.t, td)) < 0) ||
+		     (e = pk__td_tep_filters(&r.t, opts->filters,
+					     opts->nr_filters)) < 0)) {
 		teardown(&r);
 		return e;
 	}
-	if (r.tep_only)
+	fprintf(out, "cpus=%d\n", pk_tracedat_cpus(td));
+	r.fd = fflush(out) ? -1 : fileno(out);
+	if (late)
 		start(&r);      /* after tep's pass over the data */
 	if (td->nr_bufs > 1) {
 		for (int i = 1; i < td->nr_bufs; i++)

@@ -14,6 +14,8 @@
 #include "tracefmt/fmt.h"
 #include "tracefmt/tep.h"
 
+struct tep_event_filter;
+
 struct rep_tep {
 	struct tf_tep tt;       /* tt.parsed: format index -> given to tep */
 	void *seq;              /* struct trace_seq */
@@ -22,6 +24,7 @@ struct rep_tep {
 	struct td_fgraph fg;
 	bool ftrace_parsed;
 	bool failed;
+	struct tep_event_filter *filter_in, *filter_out;  /* -F, -v -F */
 };
 
 /*
@@ -34,12 +37,28 @@ int pk__td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 		struct tf_env *env, const struct pk_report_opts *o);
 /* Gives format IDX (and, for an ftrace one, all ftrace formats) to tep. */
 int pk__td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx);
+/* Gives every format of TD to tep (filters may name any event). */
+int pk__td_tep_all(struct rep_tep *t, struct pk_tracedat *td);
 /* Appends the payload of EV (no newline); *NAME its event name. */
 int pk__td_tep_payload(struct rep_tep *t, const struct pk_tracedat_event *ev,
 		   struct tf_out *o, const char **name);
-/* Appends the whole line of EV (prefix, name, payload; no newline). */
-int pk__td_tep_line(struct rep_tep *t, struct pk_tracedat *td,
-		const struct pk_tracedat_event *ev, struct tf_out *o);
+/* Appends what tep_print_event() prints of EV for WHAT (TEP_PRINT_INFO,
+ * _INFO_RAW, _LATENCY; no newline); *NAME (NAME may be NULL) its event
+ * name. */
+int pk__td_tep_print(struct rep_tep *t, const struct pk_tracedat_event *ev,
+		     struct tf_out *o, const char **name, const char *what);
+/* The task name of EV; its pid in *PID, its event's name in *NAME. */
+const char *pk__td_tep_who(struct rep_tep *t,
+			   const struct pk_tracedat_event *ev, int *pid,
+			   const char **name);
+/* EV's common_flags (irqs-off, need-resched, hardirq ...). */
+int pk__td_tep_flags(struct rep_tep *t, const struct pk_tracedat_event *ev);
+/* Adds the filters F[0..N) (libtraceevent's tep_filter); PK_ERR_SYNTAX
+ * (said through the print callback) for one it refuses. */
+int pk__td_tep_filters(struct rep_tep *t, const struct pk_report_filter *f,
+		       int n);
+/* Whether EV passes the filters. */
+bool pk__td_tep_keep(struct rep_tep *t, const struct pk_tracedat_event *ev);
 void pk__td_tep_fini(struct rep_tep *t);
 long pk__td_format_id(const struct td_format *f);
 

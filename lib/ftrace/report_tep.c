@@ -128,7 +128,12 @@ int pk__td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 	if (!e) {
 		t->fg.long_size = td->long_size;
 		pk__td_fgraph_register(t->tt.tep, &t->fg);
-		if (full && !(e = mark_unused(td, skip, o)))
+		/* filters may name events without records: all formats */
+		if (full && o && o->nr_filters)
+			memset(skip, 0, ((size_t)td->nr_fmts + 1) * sizeof(bool));
+		else if (full)
+			e = mark_unused(td, skip, o);
+		if (full && !e)
 			e = pk__tf_tep_parse(&t->tt, &src, skip);
 		t->ftrace_parsed = full;
 		if (!full && env)
@@ -158,6 +163,25 @@ int pk__td_tep_need(struct rep_tep *t, struct pk_tracedat *td, int idx)
 	if (!e)
 		e = pk__tf_tep_parse(&t->tt, &src, skip);
 	t->tt.parsed[idx] = true;  /* tried (a damaged one stays out) */
+	pk__free((void *)src.fmts);
+	pk__free(skip);
+	return e;
+}
+
+int pk__td_tep_all(struct rep_tep *t, struct pk_tracedat *td)
+{
+	struct tf_tep_src src;
+	bool *skip = pk__zalloc(((size_t)td->nr_fmts + 1) * sizeof(bool));
+	int e;
+
+	if (!skip)
+		return -ENOMEM;
+	e = source(td, false, &src);
+	if (!e)
+		e = pk__tf_tep_parse(&t->tt, &src, skip);
+	for (int i = 0; i < td->nr_fmts; i++)
+		t->tt.parsed[i] = true;
+	t->ftrace_parsed = true;
 	pk__free((void *)src.fmts);
 	pk__free(skip);
 	return e;
@@ -194,55 +218,95 @@ static int append_seq(struct rep_tep *t, struct tf_out *o)
 int pk__td_tep_payload(struct rep_tep *t, const struct pk_tracedat_event *ev,
 		   struct tf_out *o, const char **name)
 {
+	return pk__td_tep_print(t, ev, o, name, TEP_PRINT_INFO);
+}
+
+int pk__td_tep_print(struct rep_tep *t, const struct pk_tracedat_event *ev,
+		     struct tf_out *o, const char **name, const char *what)
+{
+	struct tep_record rec;
+
+	tep_rec(t, ev, &rec);
+	struct tep_event *e = tep_find_event_by_record(t->tt.tep, &rec);
+	if (name)
+		*name = e ? e->name : "(NULL)";
+	trace_seq_reset(t->seq);
+	if (e || strcmp(what, TEP_PRINT_INFO))
+		tep_print_event(t->tt.tep, t->seq, &rec, "%s", what);
+	int r = append_seq(t, o);
+	memset(t->scratch, 0, rec.size);
+	return r;
+}
+
+const char *pk__td_tep_who(struct rep_tep *t,
+			   const struct pk_tracedat_event *ev, int *pid,
+			   const char **name)
+{
 	struct tep_record rec;
 
 	tep_rec(t, ev, &rec);
 	struct tep_event *e = tep_find_event_by_record(t->tt.tep, &rec);
 	*name = e ? e->name : "(NULL)";
-	trace_seq_reset(t->seq);
-	if (e)
-		tep_print_event(t->tt.tep, t->seq, &rec, "%s", TEP_PRINT_INFO);
-	int r = append_seq(t, o);
+	*pid = tep_data_pid(t->tt.tep, &rec);
 	memset(t->scratch, 0, rec.size);
-	return r;
+	return tep_data_comm_from_pid(t->tt.tep, *pid);
 }
 
-int pk__td_tep_line(struct rep_tep *t, struct pk_tracedat *td,
-		const struct pk_tracedat_event *ev, struct tf_out *o)
+int pk__td_tep_flags(struct rep_tep *t, const struct pk_tracedat_event *ev)
 {
 	struct tep_record rec;
-	struct trace_seq *s = t->seq;
-	struct td_buffer *b = &td->bufs[ev->buffer];
 
 	tep_rec(t, ev, &rec);
-	struct tep_event *e = tep_find_event_by_record(t->tt.tep, &rec);
-	const char *name = e ? e->name : "(NULL)";
-	size_t nl = strlen(name);
-	int pid = tep_data_pid(t->tt.tep, &rec);
-	const char *comm = tep_data_comm_from_pid(t->tt.tep, pid);
-	unsigned long long ts = rec.ts;
-
-	trace_seq_reset(s);
-	trace_seq_printf(s, "%16s-%-5d [%03d]", comm, pid, rec.cpu);
-	if (!b->in_usecs) {
-		trace_seq_printf(s, "%12llu:", ts);
-	} else {
-		/* trace-cmd 3.1 prints seconds.microseconds (rounded) */
-		ts = (ts + 500) / 1000;
-		trace_seq_printf(s, " %5llu.%06llu:", ts / 1000000,
-				 ts % 1000000);
-	}
-	trace_seq_printf(s, " %s: %.*s", name, nl < 20 ? (int)(20 - nl) : 0,
-			 "                    ");
-	if (e)
-		tep_print_event(t->tt.tep, s, &rec, "%s", TEP_PRINT_INFO);
-	int r = append_seq(t, o);
+	int f = tep_data_flags(t->tt.tep, &rec);
 	memset(t->scratch, 0, rec.size);
-	return r;
+	return f;
+}
+
+int pk__td_tep_filters(struct rep_tep *t, const struct pk_report_filter *f,
+		       int n)
+{
+	char why[256];
+
+	for (int i = 0; i < n; i++) {
+		struct tep_event_filter **fp = f[i].invert ? &t->filter_out :
+						 &t->filter_in;
+		if (!*fp && !(*fp = tep_filter_alloc(t->tt.tep)))
+			return -ENOMEM;
+		int e = tep_filter_add_filter_str(*fp, f[i].text);
+		if (e < 0) {
+			if (tep_filter_strerror(*fp, e, why, sizeof(why)))
+				snprintf(why, sizeof(why), "error %d", e);
+			pk_warn("trace.dat: filter '%s': %s", f[i].text, why);
+			return PK_ERR_SYNTAX;
+		}
+	}
+	return 0;
+}
+
+bool pk__td_tep_keep(struct rep_tep *t, const struct pk_tracedat_event *ev)
+{
+	struct tep_record rec;
+	bool keep = true;
+
+	if (!t->filter_in && !t->filter_out)
+		return true;
+	tep_rec(t, ev, &rec);
+	if (t->filter_in &&
+	    tep_filter_match(t->filter_in, &rec) != TEP_ERRNO__FILTER_MATCH)
+		keep = false;
+	if (keep && t->filter_out &&
+	    tep_filter_match(t->filter_out, &rec) == TEP_ERRNO__FILTER_MATCH)
+		keep = false;
+	memset(t->scratch, 0, rec.size);
+	return keep;
 }
 
 void pk__td_tep_fini(struct rep_tep *t)
 {
+	if (t->filter_in)
+		tep_filter_free(t->filter_in);
+	if (t->filter_out)
+		tep_filter_free(t->filter_out);
 	pk__tf_tep_fini(&t->tt);
 	if (t->seq)
 		trace_seq_destroy(t->seq);

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What `trace-cmd report` prints about a trace.dat file instead of its
+ * records: the printk formats (-P), the events it has formats for (-E),
+ * and the CPUs of the top buffer with data, with their first or last
+ * event's time (--cpus, --first-event, --last-event).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ftrace/report.h"
+
+static int print_printk(struct pk_tracedat *td, FILE *out)
+{
+	const struct td_blob *k = pk__td_tracedat_blob(td, PK_TD_PRINTK);
+	struct tf_env env = { 0 };
+	int e = k && k->len ? pk__tf_printk_parse(&env, k->p, k->len) : 0;
+
+	for (size_t i = 0; !e && i < env.nr_pstrs; i++)
+		fprintf(out, "%016llx %.*s\n",
+			(unsigned long long)env.pstrs[i].addr,
+			(int)env.pstrs[i].len, env.pstrs[i].s);
+	pk__tf_env_fini(&env);
+	return e;
+}
+
+struct evname { const char *sys, *name; size_t nl; };
+
+static int evname_cmp(const void *a, const void *b)
+{
+	const struct evname *x = a, *y = b;
+	int c = strcmp(x->sys, y->sys);
+
+	if (c)
+		return c;
+	size_t n = PK_MIN(x->nl, y->nl);
+	c = memcmp(x->name, y->name, n);
+	return c ? c : (x->nl > y->nl) - (x->nl < y->nl);
+}
+
+/* The "name: " line of a format file. */
+static bool format_name(const struct td_format *f, const char **name,
+			size_t *nl)
+{
+	const char *p = f->text.p, *end = p + f->text.len;
+
+	if (f->text.len < 6 || memcmp(p, "name: ", 6))
+		return false;
+	p += 6;
+	const char *e = memchr(p, '\n', (size_t)(end - p));
+	*name = p;
+	*nl = (size_t)((e ? e : end) - p);
+	return true;
+}
+
+static int print_events(struct pk_tracedat *td, FILE *out)
+{
+	struct evname *v = pk__calloc((size_t)td->nr_fmts + 1, sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < td->nr_fmts; i++)
+		if (format_name(&td->fmts[i], &v[n].name, &v[n].nl))
+			v[n++].sys = td->fmts[i].system;
+	qsort(v, n, sizeof(*v), evname_cmp);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s:%.*s\n", v[i].sys, (int)v[i].nl, v[i].name);
+	pk__free(v);
+	return 0;
+}
+
+/* --cpus, --first-event, --last-event: the top buffer's CPUs with data. */
+static int print_cpus(struct pk_tracedat *td, FILE *out, int what,
+		      const char *path)
+{
+	int nr = td->bufs[0].nr_cpus, e;
+	uint64_t *first = pk__calloc((size_t)nr + 1, sizeof(*first));
+	uint64_t *last = pk__calloc((size_t)nr + 1, sizeof(*last));
+	bool *seen = pk__calloc((size_t)nr + 1, sizeof(*seen));
+	struct pk_tracedat_event ev;
+
+	if (!first || !last || !seen) {
+		e = -ENOMEM;
+		goto out;
+	}
+	e = pk_tracedat_rewind(td, NULL, 0);
+	while (!e && (e = pk_tracedat_next(td, &ev)) > 0) {
+		e = 0;
+		if (ev.buffer || ev.cpu < 0 || ev.cpu >= nr)
+			continue;
+		if (!seen[ev.cpu])
+			first[ev.cpu] = ev.ts;
+		seen[ev.cpu] = true;
+		last[ev.cpu] = ev.ts;
+	}
+	if (e < 0)
+		goto out;
+	fprintf(out, "List of CPUs in %s with data:\n", path);
+	for (int c = 0; c < nr; c++) {
+		if (!seen[c])
+			continue;
+		if (what == PK_REPORT_INFO_CPUS) {
+			fprintf(out, "  %d\n", c);
+			continue;
+		}
+		uint64_t t = what == PK_REPORT_INFO_FIRST ? first[c] : last[c];
+		if (td->bufs[0].in_usecs) {
+			t = (t + 500) / 1000;
+			fprintf(out, "  %d\t%s event:%5llu.%06llu\n", c,
+				what == PK_REPORT_INFO_FIRST ? "First" : "Last",
+				(unsigned long long)(t / 1000000),
+				(unsigned long long)(t % 1000000));
+		} else {
+			fprintf(out, "  %d\t%s event:%llu\n", c,
+				what == PK_REPORT_INFO_FIRST ? "First" : "Last",
+				(unsigned long long)t);
+		}
+	}
+out:
+	pk__free(first);
+	pk__free(last);
+	pk__free(seen);
+	return e;
+}
+
+long pk_tracedat_report_info(struct pk_tracedat *td, FILE *out, int what,
+			     const char *path)
+{
+	int e;
+
+	switch (what) {
+	case PK_REPORT_INFO_PRINTK: e = print_printk(td, out); break;
+	case PK_REPORT_INFO_EVENTS: e = print_events(td, out); break;
+	case PK_REPORT_INFO_CPUS:
+	case PK_REPORT_INFO_FIRST:
+	case PK_REPORT_INFO_LAST:
+		e = print_cpus(td, out, what, path ? path : "trace.dat");
+		break;
+	default: return -EINVAL;
+	}
+	return e < 0 ? e : (ferror(out) ? -EIO : 0);
+}

@@ -1,0 +1,120 @@
+#!/bin/sh
+# perfkit ftrace report's trace-cmd options (-F, -v, -t, -l, -R, --ts-diff,
+# --cpu, -P, -E, --cpus, --first-event, --last-event, -q) against
+# trace-cmd report 3.1, byte for byte, on the corpus files, on a file
+# trace-cmd writes here (trace-cmd extract of an instance: trace-cmd
+# record itself fails here, EPERM on ftrace_enabled) and on one perfkit
+# records (top buffer: trace-cmd 3.1's -F crashes and its --cpu prints
+# nothing on a file whose data is all in an instance buffer).
+# pk-test: check
+. tests/lib/sh.sh
+export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+D=$PK_SHARED/corpus/trace-dat
+TF=/sys/kernel/tracing
+if ! command -v trace-cmd > /dev/null 2>&1; then
+	skip ftrace_report_opts "trace-cmd is not installed"
+	t_exit; exit
+fi
+# same NAME FILE OPTS...: stdout of both on FILE, equal and not empty
+same() {
+	_n=$1 _f=$2; shift 2
+	trace-cmd report "$@" -i "$_f" > "$T_TMP/tc" 2>/dev/null
+	"$PERFKIT" ftrace report "$@" -i "$_f" > "$T_TMP/pk" 2>"$T_TMP/err"
+	if [ ! -s "$T_TMP/tc" ]; then
+		fail "$_n" "trace-cmd printed nothing"
+	elif cmp -s "$T_TMP/tc" "$T_TMP/pk"; then
+		ok "$_n"
+	else
+		fail "$_n" "$(diff "$T_TMP/tc" "$T_TMP/pk" | head -3 | tr '\n' '|') $(head -1 "$T_TMP/err")"
+	fi
+}
+# options trace-cmd handles on every file
+layout() {
+	same "$1_t" "$2" -t
+	same "$1_l" "$2" -l
+	same "$1_R" "$2" -R
+	same "$1_lR" "$2" -l -R
+	same "$1_tsdiff" "$2" --ts-diff
+	same "$1_tsdiff_t_l" "$2" --ts-diff -t -l
+	same "$1_q" "$2" -q
+	same "$1_P" "$2" -P
+	same "$1_E" "$2" -E
+	same "$1_cpus" "$2" --cpus
+	same "$1_first" "$2" --first-event
+	same "$1_last" "$2" --last-event
+}
+# filters and CPUs (top-buffer files)
+filters() {
+	same "$1_F_event" "$2" -F sched_switch
+	same "$1_F_v" "$2" -v -F sched_switch
+	same "$1_F_or" "$2" -F 'sched/sched_switch: prev_pid == 0 || next_pid == 0'
+	same "$1_F_and" "$2" -F 'sched_switch:prev_pid>0&&prev_prio<=120'
+	same "$1_F_bits" "$2" -F 'sched_switch:prev_state & 1'
+	same "$1_F_regex" "$2" -F 'sched:COMM =~ "^[ks]"'
+	same "$1_F_list" "$2" -F 'sched_wakeup,sched_waking:target_cpu==0'
+	same "$1_F_two" "$2" -F sched_switch -v -F 'sched_switch:prev_pid==0'
+	same "$1_F_tsdiff_R" "$2" -F 'sched' --ts-diff -R -t
+	same "$1_F_bogus" "$2" -F 'sched_switch:bogus==1 || common_pid==0'
+	same "$1_cpu1_F" "$2" --cpu 1 -F 'sched_switch:prev_pid!=0'
+	same "$1_cpu0_tsdiff" "$2" --cpu 0 --ts-diff
+}
+need_shared corpus/trace-dat ftrace_report_opts && {
+	for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
+		layout "ftrace_ropt_$f" "$D/$f.trace.dat"
+		filters "ftrace_ropt_$f" "$D/$f.trace.dat"
+	done
+	same ftrace_ropt_print "$D/rtapp-arm64-v6.trace.dat" -F 'print'
+}
+# a refused filter: an error, nothing on standard output (as trace-cmd)
+f=$D/rtapp-arm64-v6.trace.dat
+[ -f "$f" ] || f=
+if [ -n "$f" ]; then
+	"$PERFKIT" ftrace report -F 'sched_switch:(prev_pid==1' -i "$f" > "$T_TMP/o" 2> "$T_TMP/e"
+	rc=$?
+	check ftrace_ropt_bad_filter "rc=$rc $(cat "$T_TMP/o" "$T_TMP/e" | head -3)" \
+		$rc -ne 0 -a ! -s "$T_TMP/o" -a -n "$(grep -c 'filter' "$T_TMP/e")"
+fi
+
+# the workload: markers, writes, sleeps on both CPUs
+work() {
+	for i in 1 2 3 4 5 6; do
+		echo "hello$i" > "$1"
+		taskset -c $((i % 2)) sh -c 'echo x > /dev/null; sleep 0.01'
+	done
+}
+EV="sched/sched_switch sched/sched_wakeup sched/sched_waking syscalls/sys_enter_write syscalls/sys_exit_write"
+if [ ! -w $TF/instances ] || [ ! -d $TF/events/syscalls ]; then
+	skip ftrace_ropt_recorded "no writable tracefs with syscall events"
+	t_exit; exit
+fi
+# trace-cmd's file: an instance's events, written by trace-cmd extract
+# (which removes the instance)
+I=pkropt-$$
+mkdir $TF/instances/$I && t_atexit "rmdir $TF/instances/$I 2>/dev/null"
+for e in $EV; do echo 1 > $TF/instances/$I/events/$e/enable; done
+work $TF/instances/$I/trace_marker
+echo 0 > $TF/instances/$I/tracing_on
+(cd "$T_TMP" && timeout 60 trace-cmd extract -B $I -o tc.dat > /dev/null 2>&1)
+rmdir $TF/instances/$I 2>/dev/null
+if [ -s "$T_TMP/tc.dat" ]; then
+	same ftrace_ropt_tc_default "$T_TMP/tc.dat"
+	layout ftrace_ropt_tc "$T_TMP/tc.dat"
+else
+	fail ftrace_ropt_tc "trace-cmd extract wrote no file"
+fi
+# perfkit's file (its private instance perfkit-PID, stored as the top
+# buffer): the markers go to that instance
+"$PERFKIT" ftrace record -o "$T_TMP/pk.dat" $(for e in $EV; do printf -- '-e %s ' "$(echo $e | tr / :)"; done) \
+	-- sh -c "$(command -v work > /dev/null; echo 'M=/sys/kernel/tracing/instances/perfkit-$PPID/trace_marker
+for i in 1 2 3 4 5 6; do echo hello$i > $M; taskset -c $((i % 2)) sh -c "echo x > /dev/null; sleep 0.01"; done')" \
+	> /dev/null 2>&1
+if [ -s "$T_TMP/pk.dat" ]; then
+	same ftrace_ropt_pk_default "$T_TMP/pk.dat"
+	layout ftrace_ropt_pk "$T_TMP/pk.dat"
+	filters ftrace_ropt_pk "$T_TMP/pk.dat"
+	same ftrace_ropt_pk_F_print "$T_TMP/pk.dat" -F 'ftrace/print:buf ~ "*3*"'
+	same ftrace_ropt_pk_F_syscall "$T_TMP/pk.dat" -F 'sys_enter_write:count>1' -F sys_exit_write
+else
+	fail ftrace_ropt_pk "perfkit ftrace record wrote no file"
+fi
+t_exit
