@@ -1235,7 +1235,9 @@ head_done:
 
 	if (s->cur && (f & SF_SYNTH) && e->type == ST_SYNTH)
 		put_synth(s, s->cur);
-	if ((f & SF_TRACE) && (sm->sample_type & PERF_SAMPLE_RAW) &&
+	/* (perf_sample__fprintf_bts: branch samples show ip, target, ipc
+	 * and bytes, none of the fields below) */
+	if ((f & SF_TRACE) && !bts && (sm->sample_type & PERF_SAMPLE_RAW) &&
 	    tracefmt(s)) {
 		size_t len;
 		const char *t = pk_tracefmt_print(s->tf,
@@ -1247,7 +1249,7 @@ head_done:
 	}
 	if ((f & SF_ADDR) && !bts)
 		ob_num(o, sm->addr, 16, 16, ' ', false);
-	if (f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT))
+	if ((f & (SF_DATA_SRC | SF_WEIGHT | SF_INS_LAT)) && !bts)
 		put_mem(s, f, sm);
 	if ((f & SF_IP) && cc && unwind(s, sm))
 		cc = false; /* perf: no callchain when its unwinder fails */
@@ -1282,9 +1284,10 @@ head_done:
 			  cm, false, pk_session_generation(s->sess, sm->pid, cm),
 			  false);
 	}
-	if (f & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
+	if ((f & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) && !bts)
 		script_put_brstack(s->sess, f, sm, ob_put_cb, o);
-	if (f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE))
+	if ((f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE)) &&
+	    !bts)
 		put_mem_tail(s, f, sm);
 	if (bts && (f & SF_IPC))
 		put_ipc(s, f, s->cur);

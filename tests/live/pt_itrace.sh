@@ -142,6 +142,11 @@ live time-echo echo/perf.tsc.data --itrace=i100i --time '4.29497,4.294971 4.2949
 live time-echo-be echo/perf.tsc.data --itrace=be --time 4.294990,
 # timeless: perf sets no range and keeps samples without a time
 live time-timeless echo/perf.data --itrace=cr -F +callindent --time 4.2952,4.2953
+# branch samples show perf's branch layout alone (perf_sample__fprintf_bts):
+# no weight, data_src, phys_addr or branch stack columns even when asked
+live bts-mem-fields echo/perf.data --itrace=bl -F +weight,+data_src,+phys_addr
+live bts-brstack echo/perf.data --itrace=bl -F +brstack
+live i-brstack echo/perf.data --itrace=i100il -F +brstack,+weight
 # --xed: perf pipes its output through Intel's xed -F insn: -A -64 (not
 # installed here); perfkit puts an AT&T disassembly where xed would:
 # every line is perf's --insn-trace line up to " insn:", then two tabs
