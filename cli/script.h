@@ -20,7 +20,7 @@ enum {
 	SF_DATA_PAGE_SIZE = 1 << 20, SF_CODE_PAGE_SIZE = 1 << 21,
 	SF_INSN = 1 << 22, SF_INSNLEN = 1 << 23, SF_SYNTH = 1 << 24,
 	SF_IPC = 1 << 25, SF_BRSTACK = 1 << 26, SF_BRSTACKSYM = 1 << 27,
-	SF_BRSTACKOFF = 1 << 28,
+	SF_BRSTACKOFF = 1 << 28, SF_IREGS = 1 << 29, SF_UREGS = 1u << 30,
 };
 
 /* perf's output types: attr types 0..5, synth, other. */

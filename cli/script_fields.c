@@ -27,6 +27,7 @@ static const struct { const char *name; uint32_t bit; } names[] = {
 	{ "insn", SF_INSN }, { "insnlen", SF_INSNLEN }, { "synth", SF_SYNTH },
 	{ "ipc", SF_IPC }, { "brstack", SF_BRSTACK },
 	{ "brstacksym", SF_BRSTACKSYM }, { "brstackoff", SF_BRSTACKOFF },
+	{ "iregs", SF_IREGS }, { "uregs", SF_UREGS },
 };
 
 static const char *const type_names[ST_MAX] = {

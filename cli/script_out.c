@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <perfkit/itrace.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/pt_insn.h>
@@ -75,6 +76,8 @@ struct lnent {
 	char text[224];	/* (whole 32-byte pieces: ln_put) */
 } __attribute__((aligned(32)));
 
+enum { ARCH_OTHER, ARCH_X86, ARCH_ARM64 };
+
 struct evinfo {
 	int type;
 	char *name;
@@ -82,6 +85,7 @@ struct evinfo {
 	bool bts;		/* perf's is_bts_event */
 	uint64_t sample_type;	/* the attr's */
 	uint64_t period;	/* the attr's (no PERF_SAMPLE_PERIOD) */
+	uint64_t regs_intr, regs_user;	/* the attr's register masks */
 };
 
 struct out {
@@ -96,6 +100,7 @@ struct out {
 	unsigned nr_ev;
 	int name_width;
 	int mem_width;          /* widest data_src text so far */
+	int arch;               /* ARCH_*: the file's, for register names */
 	bool pipe, use_callchain, ready;
 	uint32_t fields[ST_MAX];
 	struct lcache lc;
@@ -403,6 +408,8 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 		  "WEIGHT", "weight", true },
 		{ SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT",
 		  "ins_lat", false },
+		{ SF_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS", "iregs", true },
+		{ SF_UREGS, PERF_SAMPLE_REGS_USER, "UREGS", "uregs", false },
 		{ SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR",
 		  "phys_addr", true },
 		{ SF_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE,
@@ -438,6 +445,23 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 	return 0;
 }
 
+/* The file's architecture as perf_env__arch names it (the host's when
+ * the file does not say). */
+static int file_arch(struct pk_perfdata *pd)
+{
+	const char *a = pk_perfdata_feat_str(pd, PK_HEADER_ARCH);
+	struct utsname u;
+
+	if (!a && !uname(&u))
+		a = u.machine;
+	if (!a)
+		return ARCH_OTHER;
+	if (!strcmp(a, "x86_64") || (a[0] == 'i' && strstr(a, "86")))
+		return ARCH_X86;
+	return !strcmp(a, "aarch64") || !strcmp(a, "arm64") ? ARCH_ARM64 :
+	       ARCH_OTHER;
+}
+
 /* G: the recorded samples get call chains from the decoded flow. */
 static bool late_chains(const struct out *s)
 {
@@ -454,6 +478,7 @@ static int setup(struct out *s)
 	s->ev = calloc(n ? n : 1, sizeof(*s->ev));
 	if (!s->ev)
 		return -ENOMEM;
+	s->arch = file_arch(s->pd);
 	s->nr_ev = n;
 	for (int t = 0; t < ST_MAX; t++)
 		s->fields[t] = s->o->f.t[t].fields;
@@ -474,6 +499,8 @@ static int setup(struct out *s)
 			 a->sample_period == 1 && !a->freq;
 		e->period = a->sample_period;
 		e->sample_type = a->sample_type;
+		e->regs_intr = a->sample_regs_intr;
+		e->regs_user = a->sample_regs_user;
 		len = (int)strlen(e->name);
 		if (len > s->name_width)
 			s->name_width = len;
@@ -1095,6 +1122,64 @@ static void put_xed(struct out *s, const struct pk_itrace_sample *is)
 	ob_str(&s->ob, b);
 }
 
+/* perf's names of the file's architecture's registers by number (x86:
+ * PERF_REG_X86_*, an XMM register's two halves under one name; arm64),
+ * NULL for none ("(null)" as perf's printf shows it). */
+static const char *reg_name(const struct out *s, unsigned r)
+{
+	static const char *const x86[] = {
+		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS",
+		"CS", "SS", "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11",
+		"R12", "R13", "R14", "R15",
+	};
+	static const char *const xmm[] = {
+		"XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5", "XMM6", "XMM7",
+		"XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14",
+		"XMM15",
+	};
+	static const char *const arm64[] = {
+		"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9",
+		"x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18",
+		"x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27",
+		"x28", "x29", "lr", "sp", "pc",
+	};
+
+	if (s->arch == ARCH_ARM64)
+		return r < sizeof(arm64) / sizeof(arm64[0]) ? arm64[r] : NULL;
+	if (s->arch != ARCH_X86)
+		return NULL;
+	if (r < sizeof(x86) / sizeof(x86[0]))
+		return x86[r];
+	return r >= 32 && r < 64 ? xmm[(r - 32) / 2] : NULL;
+}
+
+/* perf_sample__fprintf_regs: " ABI:2 " and "%5s:0x%x " for each bit of
+ * the attr's MASK (the values in order); nothing without values. */
+static void put_regs(struct out *s, uint64_t abi, uint64_t mask,
+		     const uint64_t *regs, unsigned nr)
+{
+	char b[64];
+	unsigned i = 0;
+	int n;
+
+	if (!regs)
+		return;
+	n = snprintf(b, sizeof(b), " ABI:%" PRIu64 " ", abi);
+	ob_put(&s->ob, b, (size_t)n < sizeof(b) ? (size_t)n : sizeof(b) - 1);
+	for (unsigned r = 0; r < 64; r++) {
+		const char *name;
+
+		if (!(mask >> r & 1))
+			continue;
+		name = reg_name(s, r);
+		n = snprintf(b, sizeof(b), "%5s:0x%" PRIx64 " ",
+			     name ? name : "(null)", i < nr ? regs[i] : 0);
+		i++;
+		ob_put(&s->ob, b, (size_t)n < sizeof(b) ? (size_t)n :
+			sizeof(b) - 1);
+	}
+}
+
 /* " insn: 31 ed" */
 static void put_insn(struct out *s, uint32_t f, const struct pk_itrace_sample *is)
 {
@@ -1284,15 +1369,21 @@ head_done:
 			  cm, false, pk_session_generation(s->sess, sm->pid, cm),
 			  false);
 	}
+	if ((f & SF_IREGS) && !bts)
+		put_regs(s, sm->regs_intr.abi, e->regs_intr, sm->regs_intr.regs,
+			 sm->regs_intr.nr);
+	if ((f & SF_UREGS) && !bts)
+		put_regs(s, sm->regs_user.abi, e->regs_user, sm->regs_user.regs,
+			 sm->regs_user.nr);
 	if ((f & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) && !bts)
 		script_put_brstack(s->sess, f, sm, ob_put_cb, o);
-	if ((f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE)) &&
-	    !bts)
-		put_mem_tail(s, f, sm);
 	if (bts && (f & SF_IPC))
 		put_ipc(s, f, s->cur);
 	if (s->cur && (f & (SF_INSN | SF_INSNLEN)))
 		put_insn(s, f, s->cur);
+	if ((f & (SF_PHYS_ADDR | SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE)) &&
+	    !bts)	/* (after the bytes, as perf) */
+		put_mem_tail(s, f, sm);
 	if (!bts && (f & SF_IPC))
 		put_ipc(s, f, s->cur);
 	ob_ch(o, '\n');

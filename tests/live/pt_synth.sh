@@ -325,6 +325,17 @@ for f in pebs.data pebs.tsc.data; do
 	live pebs-i100io "$f" --itrace=i100io
 	live pebs-ol "$f" --itrace=ol
 done
+# -F iregs: the registers of the event's mask, named as perf names them,
+# 8- and 4-byte items (ABI 2 and 1); every record gives every register
+# of the mask (perf prints what its stack holds for one missing)
+gen pebsregs 0 --pebs 17187080:0x30c \
+	--at 3:bbp:1,bip:0:0x246,bip:1:0x401234,bip:3:0x22,bip:4:0x33,bep \
+	--at 20:bbp4:1,bip:0:0x202,bip:1:0x401999,bip:3:0x44,bip:4:0x55,bepip,fup \
+	--at 30:bbp:1,bip:4:0x7,bip:3:0x8,bip:1:0x401555,bip:0:0x2,bep
+for f in pebsregs.data pebsregs.tsc.data; do
+	live pebs-iregs "$f" --itrace=o -F +iregs
+	live pebs-iregs-only "$f" --itrace=o -F ip,iregs
+done
 # y (cycles): perf 6.1 has no such letter: its one line, exit 129
 for a in y i10iy; do
 	(cd "$R/echo" && perf script --itrace=$a -i "$T_TMP/cbr.data") \

@@ -71,6 +71,7 @@ rec "$T/tpg.data" -e syscalls:sys_enter_getppid -e sched:sched_switch -g -- "$GP
 # kernel addresses in payloads (%ps): perf names them from its kernel map
 rec "$T/ksym.data" -e timer:hrtimer_expire_entry \
 	-e workqueue:workqueue_execute_start -a -- sleep 0.2
+rec "$T/regs.data" -e cpu-clock -I --user-regs=ax,bx,sp -- "$DEMO" 1
 perf record -q -e cpu-clock -g -o - -- "$DEMO" 1 >"$T/pipe.data" 2>/dev/null
 "$PERFKIT" record -q -e cpu-clock -g -o "$T/pk.data" -- "$DEMO" 1 >/dev/null 2>&1
 "$PERFKIT" record -q -e sched:sched_switch -e syscalls:sys_enter_getppid -a \
@@ -78,6 +79,10 @@ perf record -q -e cpu-clock -g -o - -- "$DEMO" 1 >"$T/pipe.data" 2>/dev/null
 
 # default output
 same script_default_cg "$T/cg.data"
+# -F iregs, uregs: " ABI:2 " and the registers of the attr's masks, named
+# as perf names them
+same script_iregs_uregs "$T/regs.data" -F +iregs,+uregs
+same script_iregs_only "$T/regs.data" -F ip,iregs
 same script_default_systemwide "$T/a.data"
 same script_default_multi "$T/multi.data"
 same script_default_tracepoints "$T/tp.data"
