@@ -472,8 +472,11 @@ static int setup(struct out *s)
 {
 	unsigned n = pk_perfdata_nr_attrs(s->pd);
 
-	bool seen[ST_MAX] = { false };
+	int first[ST_MAX];
 	bool any_cc = false;
+
+	for (int t = 0; t < ST_MAX; t++)
+		first[t] = -1;
 
 	s->ev = calloc(n ? n : 1, sizeof(*s->ev));
 	if (!s->ev)
@@ -507,15 +510,23 @@ static int setup(struct out *s)
 		/* perf checks the first event of each output type, dummy
 		 * events left out (find_first_output_type); synthesized
 		 * ones when made */
-		if (seen[e->type] || (a->type == PERF_TYPE_SOFTWARE &&
-				      a->config == PERF_COUNT_SW_DUMMY))
+		if (first[e->type] >= 0 || (a->type == PERF_TYPE_SOFTWARE &&
+					    a->config == PERF_COUNT_SW_DUMMY))
 			continue;
-		seen[e->type] = true;
+		first[e->type] = (int)i;
+	}
+	/* ... in the order of the types, as perf */
+	for (int t = 0; t < ST_MAX; t++) {
+		const struct perf_event_attr *a;
+
+		if (first[t] < 0)
+			continue;
+		a = pk_perfdata_attr(s->pd, (unsigned)first[t]);
 		if (s->o->filt.cpus && !(a->sample_type & PERF_SAMPLE_CPU)) {
 			fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
 			return -EINVAL;
 		}
-		if (check_type(s, e->type, a, e->name))
+		if (check_type(s, t, a, s->ev[first[t]].name))
 			return -EINVAL;
 	}
 	/* callchains shown only when some event has them (perf) */

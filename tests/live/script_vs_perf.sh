@@ -156,6 +156,11 @@ done
 same script_show_all "$T/a.data" --show-task-events --show-mmap-events \
 	--show-switch-events --show-lost-events --show-namespace-events \
 	--show-bpf-events --show-cgroup-events --show-text-poke-events
+if need_shared corpus/perf-data/perf.data.intel_pt-4.14 script_check_type_order; then
+	# fields checked on the first event of each type in the types'
+	# order (cycles, type 0, before intel_pt, the file's first)
+	refuse script_check_type_order "$C/perf.data.intel_pt-4.14" -F +data_page_size
+fi
 if need_shared corpus/perf-data/perf.data.intel_pt-4.14 script_show_round_pt; then
 	# perf's Intel PT decoder needs its records sorted
 	refuse script_show_round_pt "$C/perf.data.intel_pt-4.14" --show-round-events
