@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <gelf.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 #include "base/base.h"
 #include <perfkit/pt_insn.h>
@@ -46,8 +47,18 @@ static int read_range(const char *path, uint64_t off, uint64_t size,
 	long flen;
 	uint8_t *d;
 
+	struct stat st;
+
 	if (!f)
 		return -errno;
+	if (fstat(fileno(f), &st)) {
+		fclose(f);
+		return -EIO;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fclose(f);	/* (a directory "opens", ftell: LONG_MAX) */
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
 	if (fseek(f, 0, SEEK_END) || (flen = ftell(f)) < 0) {
 		fclose(f);
 		return -EIO;

@@ -103,7 +103,7 @@ check export_flame_diff_same "a frame coloured as changed" \
 refused export_refuses_format 2 -i "$T/probe.data" --format=bogus
 refused export_refuses_chrome 2 -i "$T/probe.data" --format=chrome
 refused export_refuses_o_alone 2 -i "$T/probe.data" -o "$T/x"
-refused export_refuses_o_dir 1 -i "$T/probe.data" --format=folded -o /nonexistent/x
+refused export_refuses_o_dir 1 -i "$T/probe.data" --format=folded -o "$T/no-such-dir/x"
 refused export_refuses_dso 2 -i "$T/probe.data" --format=folded --dso x
 refused export_refuses_missing 1 -i "$T/none.data" --format=folded
 t_exit

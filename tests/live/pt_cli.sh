@@ -25,14 +25,14 @@ rc=$?
 check pt_dump_time_tcal "--time --tcal: exit $rc" $rc -eq 2 -a -s "$T_TMP/err"
 "$PERFKIT" pt dump --mtc-freq "$A" >/dev/null 2>&1
 check pt_dump_missing_arg "--mtc-freq without a value accepted" $? -eq 2
-"$PERFKIT" pt dump /nonexistent/x.pt >/dev/null 2>"$T_TMP/err"
+"$PERFKIT" pt dump "$T_TMP/no-such-dir/x.pt" >/dev/null 2>"$T_TMP/err"
 rc=$?
 check pt_dump_no_file "missing file: exit $rc" $rc -eq 1 -a -s "$T_TMP/err"
 "$PERFKIT" pt dump --bogus "$A" >/dev/null 2>&1
 check pt_dump_bad_option "unknown option accepted" $? -eq 2
 "$PERFKIT" pt frobnicate >/dev/null 2>&1
 check pt_bad_subcommand "unknown subcommand accepted" $? -eq 2
-"$PERFKIT" pt decode --pt "$A" --raw /nonexistent:0x1000 >/dev/null 2>&1
+"$PERFKIT" pt decode --pt "$A" --raw "$T_TMP/no-such-file":0x1000 >/dev/null 2>&1
 check pt_decode_bad_raw "missing --raw file accepted" $? -eq 2
 "$PERFKIT" pt decode --raw "$C/loop-tnt-64/loop-tnt-64.bin:0x100000" \
 	>/dev/null 2>&1
