@@ -158,7 +158,7 @@ static int ftrace_report(int argc, char **argv)
 		     !strcmp(argv[i + 1], "kernel")))
 			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGh", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGwh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case OPT_CPU:
@@ -185,6 +185,7 @@ static int ftrace_report(int argc, char **argv)
 		case 'l': flags |= PK_REPORT_LATENCY; break;
 		case 'R': flags |= PK_REPORT_RAW; break;
 		case OPT_TS_DIFF: flags |= PK_REPORT_TS_DIFF; break;
+		case 'w': flags |= PK_REPORT_WAKEUP; break;
 		case 'q': break;
 		case OPT_FORMAT:
 			perfetto = !strcmp(optarg, "perfetto");

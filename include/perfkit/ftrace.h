@@ -43,6 +43,8 @@ enum pk_report_flags {
 	PK_REPORT_LATENCY = 1 << 1,  /* -l: "comm-pid cpu+flags" columns */
 	PK_REPORT_RAW     = 1 << 2,  /* -R: every field as name=value */
 	PK_REPORT_TS_DIFF = 1 << 3,  /* --ts-diff: "(+delta)" after the time */
+	PK_REPORT_WAKEUP  = 1 << 4,  /* -w: " Latency: ..." after a switch to
+					a woken task, the summary at the end */
 };
 /* One -F of trace-cmd report: "EVENTS[:EXPR]" in libtraceevent's filter
  * syntax; INVERT (-v): the matching records are left out instead. */
