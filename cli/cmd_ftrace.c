@@ -116,6 +116,7 @@ static int report_info_of(int c)
 	case OPT_CPUS: return PK_REPORT_INFO_CPUS;
 	case OPT_FIRST: return PK_REPORT_INFO_FIRST;
 	case OPT_LAST: return PK_REPORT_INFO_LAST;
+	case OPT_STAT: return PK_REPORT_INFO_STAT;
 	default: return -1;
 	}
 }
@@ -203,10 +204,6 @@ static int ftrace_report(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case OPT_STATS: stats = true; break;
-		case OPT_STAT:
-			cli_error("ftrace report", "--stat (trace-cmd's buffer "
-				  "statistics) is not supported yet");
-			return 2;
 		case OPT_VERBOSE: cli_verbose++; break;
 		case OPT_ENGINE:
 			if (!strcmp(optarg, "tep")) {
@@ -219,7 +216,7 @@ static int ftrace_report(int argc, char **argv)
 			break;
 		case 'h': report_usage(stdout); return 0;
 		case 'P': case 'E': case OPT_CPUS: case OPT_FIRST:
-		case OPT_LAST:
+		case OPT_LAST: case OPT_STAT:
 			info = report_info_of(c);
 			break;
 		default: report_usage(stderr); return 2;

@@ -90,6 +90,8 @@ enum pk_report_info {
 	PK_REPORT_INFO_CPUS,    /* --cpus: the top buffer's CPUs with data */
 	PK_REPORT_INFO_FIRST,   /* --first-event: and their first time */
 	PK_REPORT_INFO_LAST,    /* --last-event: and their last time */
+	PK_REPORT_INFO_STAT,    /* --stat: the buffer statistics stored in
+				   the file, the top buffer's CPU data */
 };
 /*
  * Prints what `trace-cmd report` 3.1 prints for one of its listing

@@ -3,7 +3,8 @@
  * What `trace-cmd report` prints about a trace.dat file instead of its
  * records: the printk formats (-P), the events it has formats for (-E),
  * and the CPUs of the top buffer with data, with their first or last
- * event's time (--cpus, --first-event, --last-event).
+ * event's time (--cpus, --first-event, --last-event), the buffer
+ * statistics stored in the file (--stat).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -124,6 +125,47 @@ out:
 	return e;
 }
 
+/* --stat: the kernel's buffer statistics stored in the file (CPUSTAT
+ * options, each ending in one newline more) and the top buffer's data. */
+static int print_stat(struct pk_tracedat *td, FILE *out)
+{
+	struct td_buffer *b = &td->bufs[0];
+	int e;
+
+	fprintf(out, "cpus=%d\n", pk_tracedat_cpus(td));
+	fprintf(out, "\nKernel buffer statistics:\n"
+		"  Note: \"entries\" are the entries left in the "
+		"kernel ring buffer and are not\n"
+		"        recorded in the trace data. They should all "
+		"be zero.\n\n");
+	if (!td->nr_cpustat) {
+		fprintf(out, " No stats in this file\n");
+	} else {
+		for (int i = 0; i < td->nr_cpustat; i++)
+			fprintf(out, "%.*s\n", (int)td->cpustat[i].len,
+				td->cpustat[i].p);
+		fputc('\n', out);
+	}
+	/* compressed data: where trace-cmd puts it decompressed, one CPU
+	 * after the other from the first page on */
+	uint64_t at = td->page_size;
+	for (int i = 0; !b->latency && i < b->nr_cpus; i++) {
+		struct td_cpu *c = &b->cpus[i];
+		uint64_t off = c->off, size = c->size;
+		if (b->compressed) {
+			if (!c->loaded && (e = pk__td_load_cpu(td, b, c)) < 0)
+				return e;
+			size = c->len;
+			off = at;
+			at += size;
+		}
+		fprintf(out, "CPU%d data recorded at offset=0x%llx\n"
+			"    %llu bytes in size\n", c->cpu,
+			(unsigned long long)off, (unsigned long long)size);
+	}
+	return 0;
+}
+
 long pk_tracedat_report_info(struct pk_tracedat *td, FILE *out, int what,
 			     const char *path)
 {
@@ -132,6 +174,7 @@ long pk_tracedat_report_info(struct pk_tracedat *td, FILE *out, int what,
 	switch (what) {
 	case PK_REPORT_INFO_PRINTK: e = print_printk(td, out); break;
 	case PK_REPORT_INFO_EVENTS: e = print_events(td, out); break;
+	case PK_REPORT_INFO_STAT: e = print_stat(td, out); break;
 	case PK_REPORT_INFO_CPUS:
 	case PK_REPORT_INFO_FIRST:
 	case PK_REPORT_INFO_LAST:
