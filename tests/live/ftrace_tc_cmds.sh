@@ -1,0 +1,111 @@
+#!/bin/sh
+# trace-cmd 3.1's report -w/--stat, list, stat, show, dump ... against
+# perfkit ftrace's, byte for byte: on the corpus files, on a file
+# trace-cmd extract writes here (an instance's sched events) and on the
+# live tracefs (read only, but for the instance the test makes).
+# pk-test: check
+. tests/lib/sh.sh
+export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+D=$PK_SHARED/corpus/trace-dat
+TF=/sys/kernel/tracing
+if ! command -v trace-cmd > /dev/null 2>&1; then
+	skip ftrace_tc_cmds "trace-cmd is not installed"
+	t_exit; exit
+fi
+# cmpout NAME: $T_TMP/tc and $T_TMP/pk equal and not empty
+cmpout() {
+	if [ ! -s "$T_TMP/tc" ]; then
+		fail "$1" "trace-cmd printed nothing"
+	elif cmp -s "$T_TMP/tc" "$T_TMP/pk"; then
+		ok "$1"
+	else
+		[ -n "$PK_TC_KEEP" ] && cp "$T_TMP"/*.dat "$PK_TC_KEEP"/ 2>/dev/null
+		fail "$1" "$(diff "$T_TMP/tc" "$T_TMP/pk" | head -3 | tr '\n' '|') $(head -1 "$T_TMP/err")"
+	fi
+}
+# rep NAME FILE OPTS...: trace-cmd report against perfkit ftrace report
+rep() {
+	_n=$1 _f=$2; shift 2
+	trace-cmd report "$@" -i "$_f" > "$T_TMP/tc" 2>/dev/null
+	"$PERFKIT" ftrace report "$@" -i "$_f" > "$T_TMP/pk" 2>"$T_TMP/err"
+	cmpout "$_n"
+}
+# cmd NAME SUBCOMMAND ARGS...: trace-cmd SUBCOMMAND against perfkit's
+cmd() {
+	_n=$1; shift
+	trace-cmd "$@" > "$T_TMP/tc" 2>/dev/null
+	"$PERFKIT" ftrace "$@" > "$T_TMP/pk" 2>"$T_TMP/err"
+	# perfkit reads zlib files too; this trace-cmd build lists zstd only
+	[ "$1" = list ] && sed -i '/^	zlib, /d' "$T_TMP/pk"
+	cmpout "$_n"
+}
+reports() {
+	rep "$1_w" "$2" -w
+	rep "$1_w_t" "$2" -w -t
+	rep "$1_w_l" "$2" -w -l
+	rep "$1_w_R" "$2" -w -R
+	rep "$1_stat" "$2" --stat
+}
+need_shared corpus/trace-dat ftrace_tc_cmds && {
+	for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
+		reports "ftrace_tc_$f" "$D/$f.trace.dat"
+	done
+	# a piece without RT wake-ups: the summary has no RT part
+	(cd "$T_TMP" && trace-cmd split -i "$D/gcc-x86-v7-zstd.trace.dat" \
+		-o part.dat 801.83 802.5 > /dev/null 2>&1)
+	if [ -s "$T_TMP/part.dat.1" ]; then
+		rep ftrace_tc_split_w "$T_TMP/part.dat.1" -w
+		rep ftrace_tc_split_stat "$T_TMP/part.dat.1" --stat
+	else
+		fail ftrace_tc_split "trace-cmd split wrote nothing"
+	fi
+}
+
+# list: what tracefs has (read only)
+if [ -r $TF/available_events ]; then
+	cmd ftrace_tc_list list
+	cmd ftrace_tc_list_e list -e
+	cmd ftrace_tc_list_e_re list -e sched_sw
+	cmd ftrace_tc_list_e_sys list -e 'sched:'
+	cmd ftrace_tc_list_e_end list -e 'itch$'
+	cmd ftrace_tc_list_e_case list -e SCHED_SWITCH
+	cmd ftrace_tc_list_e_alt list -e 'sched_switch\|irq_handler_entry'
+	cmd ftrace_tc_list_e_both list -e 'timer:.*start'
+	cmd ftrace_tc_list_F list -e sched_wakeup -F
+	cmd ftrace_tc_list_full list -e sched_wakeup -F --full
+	cmd ftrace_tc_list_ftrace list -e 'ftrace:function$' -F --full
+	cmd ftrace_tc_list_R list -e sched_wakeup -R
+	cmd ftrace_tc_list_l list -e sched_wakeup -l
+	cmd ftrace_tc_list_Rl list -e sched_wakeup -R -l
+	cmd ftrace_tc_list_t list -t
+	cmd ftrace_tc_list_o list -o
+	cmd ftrace_tc_list_C list -C
+	cmd ftrace_tc_list_B list -B
+	cmd ftrace_tc_list_mix list -C -o -e sched_switch -t
+else
+	skip ftrace_tc_list "no readable tracefs"
+fi
+
+if [ ! -w $TF/instances ] || [ ! -d $TF/events/sched ]; then
+	skip ftrace_tc_extracted "no writable tracefs with sched events"
+	t_exit; exit
+fi
+# trace-cmd's file: an instance's sched events, written by trace-cmd
+# extract (which removes the instance)
+I=pktc-$$
+mkdir $TF/instances/$I && t_atexit "rmdir $TF/instances/$I 2>/dev/null"
+for e in sched_switch sched_wakeup sched_wakeup_new; do
+	echo 1 > $TF/instances/$I/events/sched/$e/enable
+done
+for i in 1 2 3 4; do taskset -c $((i % 2)) sh -c 'sleep 0.01'; done
+echo 0 > $TF/instances/$I/tracing_on
+on=$(cat $TF/tracing_on)
+(cd "$T_TMP" && timeout 60 trace-cmd extract -B $I -o tc.dat > /dev/null 2>&1)
+echo "$on" > $TF/tracing_on
+rmdir $TF/instances/$I 2>/dev/null
+if [ -s "$T_TMP/tc.dat" ]; then
+	reports ftrace_tc_extracted "$T_TMP/tc.dat"
+else
+	fail ftrace_tc_extracted "trace-cmd extract wrote no file"
+fi
+t_exit
