@@ -42,6 +42,7 @@ int cmd_ftrace_extract(int argc, char **argv);
 int cmd_ftrace_show(int argc, char **argv);
 int cmd_ftrace_list(int argc, char **argv);
 int cmd_ftrace_stat(int argc, char **argv);
+int cmd_ftrace_bufstat(int argc, char **argv);
 int cmd_ftrace_snapshot(int argc, char **argv);
 int cmd_ftrace_stack(int argc, char **argv);
 int cmd_ftrace_profile(int argc, char **argv);

@@ -267,7 +267,9 @@ static void usage(FILE *f)
 		   "  reset    remove instances left by killed perfkit runs\n"
 		   "  show     print the current tracefs state\n"
 		   "  list     tracers, events, functions, options [GLOB]\n"
-		   "  stat     per-CPU buffer statistics, function profile\n"
+		   "  stat     what is set in tracefs, as trace-cmd stat\n"
+		   "  bufstat  per-CPU buffer statistics, function profile "
+		   "(was stat)\n"
 		   "  snapshot take/show/clear/free the snapshot buffer\n"
 		   "  stack    the stack tracer's maximum stack\n"
 		   "  profile  the function profiler around a command\n"
@@ -298,6 +300,8 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_list(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stat"))
 		return cmd_ftrace_stat(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "bufstat"))
+		return cmd_ftrace_bufstat(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "snapshot"))
 		return cmd_ftrace_snapshot(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stack"))

@@ -90,6 +90,49 @@ if [ ! -w $TF/instances ] || [ ! -d $TF/events/sched ]; then
 	skip ftrace_tc_extracted "no writable tracefs with sched events"
 	t_exit; exit
 fi
+# stat: an instance with events, filters, triggers, PID filters, clock,
+# size, CPU mask and tracing off (removed after)
+S=pktcs-$$
+mkdir $TF/instances/$S && t_atexit "rmdir $TF/instances/$S 2>/dev/null"
+cmd ftrace_tc_stat_fresh stat -B $S
+E=$TF/instances/$S/events
+echo 1 > $E/sched/sched_switch/enable
+echo 1 > $E/irq/enable
+echo 'prev_pid > 10' > $E/sched/sched_switch/filter
+echo 'next_pid==1' > $E/sched/sched_wakeup/filter 2>/dev/null
+echo 'traceoff:3' > $E/sched/sched_switch/trigger
+echo 'enable_event:irq:irq_handler_entry if prev_pid == 1' >> $E/sched/sched_switch/trigger
+echo 0 > $TF/instances/$S/tracing_on
+echo 2000 > $TF/instances/$S/buffer_size_kb
+echo global > $TF/instances/$S/trace_clock
+echo 123 > $TF/instances/$S/set_event_pid
+echo 1 > $TF/instances/$S/options/sym-offset
+cmd ftrace_tc_stat_set stat -B $S
+cmd ftrace_tc_stat_o stat -o -B $S
+cmd ftrace_tc_stat_t stat -t -B $S
+echo 0 > $E/enable
+echo 1 > $TF/instances/$S/tracing_cpumask
+cmd ftrace_tc_stat_soft stat -B $S
+# the top level (read only): the instances listed change as other
+# programs make theirs, so up to three tries
+for i in 1 2 3; do
+	cmd ftrace_tc_stat_top stat > /dev/null
+	cmp -s "$T_TMP/tc" "$T_TMP/pk" && break
+done
+cmd ftrace_tc_stat_top stat
+for f in trigger filter; do
+	for ev in sched/sched_switch sched/sched_wakeup; do
+		# a trigger goes with its "!" form; a filter with 0
+		if [ $f = trigger ]; then
+			grep -v '^#' $E/$ev/trigger | sed 's/:unlimited//; s/:count=/:/' |
+				while read -r l; do echo "!$l" >> $E/$ev/trigger; done
+		else
+			echo 0 > $E/$ev/filter
+		fi
+	done
+done
+rmdir $TF/instances/$S
+
 # trace-cmd's file: an instance's sched events, written by trace-cmd
 # extract (which removes the instance)
 I=pktc-$$
