@@ -40,6 +40,7 @@ int cmd_ftrace_record(int argc, char **argv);
 int cmd_ftrace_reset(int argc, char **argv);
 int cmd_ftrace_extract(int argc, char **argv);
 int cmd_ftrace_show(int argc, char **argv);
+int cmd_ftrace_state(int argc, char **argv);
 int cmd_ftrace_list(int argc, char **argv);
 int cmd_ftrace_stat(int argc, char **argv);
 int cmd_ftrace_bufstat(int argc, char **argv);

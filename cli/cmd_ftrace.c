@@ -265,7 +265,9 @@ static void usage(FILE *f)
 		   "  record   record events into a trace.dat file\n"
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
 		   "  reset    remove instances left by killed perfkit runs\n"
-		   "  show     print the current tracefs state\n"
+		   "  show     a live buffer's text (or a control file), as "
+		   "trace-cmd show\n"
+		   "  state    print the current tracefs state (was show)\n"
 		   "  list     tracers, events, functions, options [GLOB]\n"
 		   "  stat     what is set in tracefs, as trace-cmd stat\n"
 		   "  bufstat  per-CPU buffer statistics, function profile "
@@ -296,6 +298,8 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_extract(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return cmd_ftrace_show(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "state"))
+		return cmd_ftrace_state(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list"))
 		return cmd_ftrace_list(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stat"))

@@ -90,6 +90,35 @@ if [ ! -w $TF/instances ] || [ ! -d $TF/events/sched ]; then
 	skip ftrace_tc_extracted "no writable tracefs with sched events"
 	t_exit; exit
 fi
+# show: an instance's text, stopped (trace-cmd's exit status too)
+H=pktch-$$
+mkdir $TF/instances/$H && t_atexit "rmdir $TF/instances/$H 2>/dev/null"
+echo 1 > $TF/instances/$H/events/sched/sched_switch/enable
+for i in 1 2 3; do echo "mark$i" > $TF/instances/$H/trace_marker; taskset -c $((i % 2)) true; done
+echo 0 > $TF/instances/$H/tracing_on
+echo 0 > $TF/instances/$H/events/sched/sched_switch/enable
+# showrc NAME ARGS...: output, errors and exit status equal
+showrc() {
+	_n=$1; shift
+	trace-cmd show "$@" > "$T_TMP/tc" 2> "$T_TMP/tce"; _r1=$?
+	"$PERFKIT" ftrace show "$@" > "$T_TMP/pk" 2> "$T_TMP/err"; _r2=$?
+	check "$_n" "rc $_r1 $_r2 $(diff "$T_TMP/tc" "$T_TMP/pk" | head -3) $(diff "$T_TMP/tce" "$T_TMP/err" | head -3)" \
+		$_r1 = $_r2 -a "$(cksum < "$T_TMP/tc")" = "$(cksum < "$T_TMP/pk")" -a \
+		"$(cksum < "$T_TMP/tce")" = "$(cksum < "$T_TMP/err")"
+}
+cmd ftrace_tc_show show -B $H
+cmd ftrace_tc_show_f show -B $H -f
+cmd ftrace_tc_show_c1 show -B $H -c 1 -f
+cmd ftrace_tc_show_c0 show -B $H -c 0
+cmd ftrace_tc_show_on show -B $H --tracing_on
+cmd ftrace_tc_show_size show -B $H --buffer_size
+cmd ftrace_tc_show_mask show -B $H --cpumask -f
+showrc ftrace_tc_show_snap -s -B $H
+showrc ftrace_tc_show_ps -p -s
+showrc ftrace_tc_show_nocpu -c 4096 -B $H
+showrc ftrace_tc_show_noinst -B pktc-none-$$
+rmdir $TF/instances/$H
+
 # stat: an instance with events, filters, triggers, PID filters, clock,
 # size, CPU mask and tracing off (removed after)
 S=pktcs-$$
