@@ -22,6 +22,7 @@ static void report_usage(FILE *f)
 		   "[-F FILTER] [-v] [-t] [-l] [-R]\n"
 		   "       [--ts-diff] [-q] [-P] [-E] [--events] "
 		   "[--first-event] [--last-event] [--cpus]\n"
+		   "       [-w] [--stat] [--uname] [--version] [-e] [-f]\n"
 		   "       [--format=trace-cmd|kernel|perfetto|folded|"
 		   "flamegraph|pprof|speedscope] [-o FILE]\n"
 		   "       [--inverted] [--engine=auto|tep] [--stats] "
@@ -42,6 +43,13 @@ static void report_usage(FILE *f)
 		   "  --first-event, --last-event, --cpus  per-CPU data "
 		   "summary\n"
 		   "  -q            quiet (accepted; nothing to quiet)\n"
+		   "  -w            wake-up latency after each sched_switch "
+		   "to a woken task, summary\n"
+		   "  --stat        the buffer statistics stored in the file\n"
+		   "  --uname, --version  the recording's uname, trace-cmd "
+		   "version\n"
+		   "  -e / -f       the file's byte order / its kallsyms "
+		   "functions\n"
 		   "  perfkit's own:\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
@@ -103,7 +111,7 @@ static int report_formats(struct pk_tracedat *td, const char *in,
 enum {
 	OPT_FORMAT = 256, OPT_ENGINE, OPT_STATS, OPT_VERBOSE, OPT_INVERTED,
 	OPT_EVENTS, OPT_TS_DIFF, OPT_FIRST, OPT_LAST, OPT_CPUS, OPT_CPU,
-	OPT_STAT,
+	OPT_STAT, OPT_UNAME, OPT_VERSION,
 };
 
 /* What trace-cmd report prints instead of the records (-P, -E, --cpus,
@@ -117,6 +125,10 @@ static int report_info_of(int c)
 	case OPT_FIRST: return PK_REPORT_INFO_FIRST;
 	case OPT_LAST: return PK_REPORT_INFO_LAST;
 	case OPT_STAT: return PK_REPORT_INFO_STAT;
+	case OPT_UNAME: return PK_REPORT_INFO_UNAME;
+	case OPT_VERSION: return PK_REPORT_INFO_VERSION;
+	case 'e': return PK_REPORT_INFO_ENDIAN;
+	case 'f': return PK_REPORT_INFO_FUNCS;
 	default: return -1;
 	}
 }
@@ -135,6 +147,8 @@ static int ftrace_report(int argc, char **argv)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		/* trace-cmd's, not --stats' prefix */
 		{ "stat", no_argument, NULL, OPT_STAT },
+		{ "uname", no_argument, NULL, OPT_UNAME },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
 		{ "ts-diff", no_argument, NULL, OPT_TS_DIFF },
 		{ "first-event", no_argument, NULL, OPT_FIRST },
@@ -159,7 +173,7 @@ static int ftrace_report(int argc, char **argv)
 		     !strcmp(argv[i + 1], "kernel")))
 			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGwh", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGwefh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case OPT_CPU:
@@ -216,7 +230,8 @@ static int ftrace_report(int argc, char **argv)
 			break;
 		case 'h': report_usage(stdout); return 0;
 		case 'P': case 'E': case OPT_CPUS: case OPT_FIRST:
-		case OPT_LAST: case OPT_STAT:
+		case OPT_LAST: case OPT_STAT: case OPT_UNAME:
+		case OPT_VERSION: case 'e': case 'f':
 			info = report_info_of(c);
 			break;
 		default: report_usage(stderr); return 2;

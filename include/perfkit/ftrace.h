@@ -92,6 +92,10 @@ enum pk_report_info {
 	PK_REPORT_INFO_LAST,    /* --last-event: and their last time */
 	PK_REPORT_INFO_STAT,    /* --stat: the buffer statistics stored in
 				   the file, the top buffer's CPU data */
+	PK_REPORT_INFO_UNAME,   /* --uname: the recording's uname, version */
+	PK_REPORT_INFO_VERSION, /* --version: the recorder's version */
+	PK_REPORT_INFO_ENDIAN,  /* -e: the file's and this host's byte order */
+	PK_REPORT_INFO_FUNCS,   /* -f: the kallsyms functions by address */
 };
 /*
  * Prints what `trace-cmd report` 3.1 prints for one of its listing

@@ -45,6 +45,10 @@ reports() {
 	rep "$1_w_l" "$2" -w -l
 	rep "$1_w_R" "$2" -w -R
 	rep "$1_stat" "$2" --stat
+	rep "$1_uname" "$2" --uname
+	rep "$1_version" "$2" --version
+	rep "$1_e" "$2" -e
+	rep "$1_f" "$2" -f
 }
 need_shared corpus/trace-dat ftrace_tc_cmds && {
 	for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
