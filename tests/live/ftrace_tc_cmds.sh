@@ -142,17 +142,20 @@ echo 123 > $TF/instances/$S/set_event_pid
 echo 1 > $TF/instances/$S/options/sym-offset
 cmd ftrace_tc_stat_set stat -B $S
 cmd ftrace_tc_stat_o stat -o -B $S
-cmd ftrace_tc_stat_t stat -t -B $S
+# the top level lists the instances, which change as other programs make
+# theirs: up to three tries
+retry() {
+	for _i in 1 2; do
+		cmd "$@" > /dev/null
+		cmp -s "$T_TMP/tc" "$T_TMP/pk" && break
+	done
+	cmd "$@"
+}
+retry ftrace_tc_stat_t stat -t -B $S
 echo 0 > $E/enable
 echo 1 > $TF/instances/$S/tracing_cpumask
 cmd ftrace_tc_stat_soft stat -B $S
-# the top level (read only): the instances listed change as other
-# programs make theirs, so up to three tries
-for i in 1 2 3; do
-	cmd ftrace_tc_stat_top stat > /dev/null
-	cmp -s "$T_TMP/tc" "$T_TMP/pk" && break
-done
-cmd ftrace_tc_stat_top stat
+retry ftrace_tc_stat_top stat
 for f in trigger filter; do
 	for ev in sched/sched_switch sched/sched_wakeup; do
 		# a trigger goes with its "!" form; a filter with 0
