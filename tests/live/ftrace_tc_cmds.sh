@@ -145,11 +145,13 @@ cmd ftrace_tc_stat_o stat -o -B $S
 # the top level lists the instances, which change as other programs make
 # theirs: up to three tries
 retry() {
-	for _i in 1 2; do
-		cmd "$@" > /dev/null
+	_n=$1; shift
+	for _i in 1 2 3; do
+		trace-cmd "$@" > "$T_TMP/tc" 2>/dev/null
+		"$PERFKIT" ftrace "$@" > "$T_TMP/pk" 2>"$T_TMP/err"
 		cmp -s "$T_TMP/tc" "$T_TMP/pk" && break
 	done
-	cmd "$@"
+	cmpout "$_n"
 }
 retry ftrace_tc_stat_t stat -t -B $S
 echo 0 > $E/enable
