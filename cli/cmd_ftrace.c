@@ -22,6 +22,7 @@ static void report_usage(FILE *f)
 		   "[-F FILTER] [-v] [-t] [-l] [-R]\n"
 		   "       [--ts-diff] [-q] [-P] [-E] [--events] "
 		   "[--first-event] [--last-event] [--cpus]\n"
+		   "       [-w] [--stat] [--uname] [--version] [-e] [-f]\n"
 		   "       [--format=trace-cmd|kernel|perfetto|folded|"
 		   "flamegraph|pprof|speedscope] [-o FILE]\n"
 		   "       [--inverted] [--engine=auto|tep] [--stats] "
@@ -42,6 +43,13 @@ static void report_usage(FILE *f)
 		   "  --first-event, --last-event, --cpus  per-CPU data "
 		   "summary\n"
 		   "  -q            quiet (accepted; nothing to quiet)\n"
+		   "  -w            wake-up latency after each sched_switch "
+		   "to a woken task, summary\n"
+		   "  --stat        the buffer statistics stored in the file\n"
+		   "  --uname, --version  the recording's uname, trace-cmd "
+		   "version\n"
+		   "  -e / -f       the file's byte order / its kallsyms "
+		   "functions\n"
 		   "  perfkit's own:\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
@@ -103,7 +111,7 @@ static int report_formats(struct pk_tracedat *td, const char *in,
 enum {
 	OPT_FORMAT = 256, OPT_ENGINE, OPT_STATS, OPT_VERBOSE, OPT_INVERTED,
 	OPT_EVENTS, OPT_TS_DIFF, OPT_FIRST, OPT_LAST, OPT_CPUS, OPT_CPU,
-	OPT_STAT,
+	OPT_STAT, OPT_UNAME, OPT_VERSION,
 };
 
 /* What trace-cmd report prints instead of the records (-P, -E, --cpus,
@@ -116,6 +124,11 @@ static int report_info_of(int c)
 	case OPT_CPUS: return PK_REPORT_INFO_CPUS;
 	case OPT_FIRST: return PK_REPORT_INFO_FIRST;
 	case OPT_LAST: return PK_REPORT_INFO_LAST;
+	case OPT_STAT: return PK_REPORT_INFO_STAT;
+	case OPT_UNAME: return PK_REPORT_INFO_UNAME;
+	case OPT_VERSION: return PK_REPORT_INFO_VERSION;
+	case 'e': return PK_REPORT_INFO_ENDIAN;
+	case 'f': return PK_REPORT_INFO_FUNCS;
 	default: return -1;
 	}
 }
@@ -134,6 +147,8 @@ static int ftrace_report(int argc, char **argv)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		/* trace-cmd's, not --stats' prefix */
 		{ "stat", no_argument, NULL, OPT_STAT },
+		{ "uname", no_argument, NULL, OPT_UNAME },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
 		{ "ts-diff", no_argument, NULL, OPT_TS_DIFF },
 		{ "first-event", no_argument, NULL, OPT_FIRST },
@@ -158,7 +173,7 @@ static int ftrace_report(int argc, char **argv)
 		     !strcmp(argv[i + 1], "kernel")))
 			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGh", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGwefh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case OPT_CPU:
@@ -185,6 +200,7 @@ static int ftrace_report(int argc, char **argv)
 		case 'l': flags |= PK_REPORT_LATENCY; break;
 		case 'R': flags |= PK_REPORT_RAW; break;
 		case OPT_TS_DIFF: flags |= PK_REPORT_TS_DIFF; break;
+		case 'w': flags |= PK_REPORT_WAKEUP; break;
 		case 'q': break;
 		case OPT_FORMAT:
 			perfetto = !strcmp(optarg, "perfetto");
@@ -202,10 +218,6 @@ static int ftrace_report(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case OPT_STATS: stats = true; break;
-		case OPT_STAT:
-			cli_error("ftrace report", "--stat (trace-cmd's buffer "
-				  "statistics) is not supported yet");
-			return 2;
 		case OPT_VERBOSE: cli_verbose++; break;
 		case OPT_ENGINE:
 			if (!strcmp(optarg, "tep")) {
@@ -218,7 +230,8 @@ static int ftrace_report(int argc, char **argv)
 			break;
 		case 'h': report_usage(stdout); return 0;
 		case 'P': case 'E': case OPT_CPUS: case OPT_FIRST:
-		case OPT_LAST:
+		case OPT_LAST: case OPT_STAT: case OPT_UNAME:
+		case OPT_VERSION: case 'e': case 'f':
 			info = report_info_of(c);
 			break;
 		default: report_usage(stderr); return 2;
@@ -267,9 +280,13 @@ static void usage(FILE *f)
 		   "  record   record events into a trace.dat file\n"
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
 		   "  reset    remove instances left by killed perfkit runs\n"
-		   "  show     print the current tracefs state\n"
+		   "  show     a live buffer's text (or a control file), as "
+		   "trace-cmd show\n"
+		   "  state    print the current tracefs state (was show)\n"
 		   "  list     tracers, events, functions, options [GLOB]\n"
-		   "  stat     per-CPU buffer statistics, function profile\n"
+		   "  stat     what is set in tracefs, as trace-cmd stat\n"
+		   "  bufstat  per-CPU buffer statistics, function profile "
+		   "(was stat)\n"
 		   "  snapshot take/show/clear/free the snapshot buffer\n"
 		   "  stack    the stack tracer's maximum stack\n"
 		   "  profile  the function profiler around a command\n"
@@ -296,10 +313,14 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_extract(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return cmd_ftrace_show(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "state"))
+		return cmd_ftrace_state(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list"))
 		return cmd_ftrace_list(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stat"))
 		return cmd_ftrace_stat(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "bufstat"))
+		return cmd_ftrace_bufstat(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "snapshot"))
 		return cmd_ftrace_snapshot(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stack"))

@@ -263,19 +263,19 @@ static void show_files(struct pk_tracefs *t, const char *inst)
 	}
 }
 
-int cmd_ftrace_show(int argc, char **argv)
+int cmd_ftrace_state(int argc, char **argv)
 {
 	struct pk_tracefs *t;
 	int e;
 
 	if (argc > 1) {
 		bool help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
-		fputs("usage: perfkit ftrace show\n  prints the current tracefs state\n", help ? stdout : stderr);
+		fputs("usage: perfkit ftrace state\n  prints the current tracefs state (was ftrace show)\n", help ? stdout : stderr);
 		return help ? 0 : 2;
 	}
 	if (!(t = pk_tracefs_open())) {
 		e = -errno;
-		cli_error("ftrace show", "tracefs: %s", pk_strerror(e));
+		cli_error("ftrace state", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
 	printf("tracefs: %s\n", pk_tracefs_dir(t));

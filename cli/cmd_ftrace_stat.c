@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* perfkit ftrace stat: per-CPU buffer statistics and the function profile. */
+/* perfkit ftrace bufstat (was perfkit's stat): per-CPU buffer statistics and the function profile. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -75,12 +75,12 @@ static int stat_buffer(const char *inst)
 
 	if (!(t = pk_tracefs_open())) {
 		e = -errno;
-		cli_error("ftrace stat", "tracefs: %s", pk_strerror(e));
+		cli_error("ftrace bufstat", "tracefs: %s", pk_strerror(e));
 		return 1;
 	}
 	n = cpu_dirs(cpus, 4096, t, inst);
 	if (n < 0) {
-		cli_error("ftrace stat", "%s%sper_cpu: %s", inst ? inst : "",
+		cli_error("ftrace bufstat", "%s%sper_cpu: %s", inst ? inst : "",
 			  inst ? "/" : "", pk_strerror(n));
 		pk_tracefs_free(t);
 		return 1;
@@ -112,22 +112,22 @@ static int stat_buffer(const char *inst)
 		printf("\nfunction profile (trace_stat/function*, all CPUs):\n");
 		cli_ftrace_print_profile(stdout, p, np, has_time);
 	} else if (np < 0 && np != -ENOENT) {
-		cli_error("ftrace stat", "trace_stat: %s", pk_strerror(np));
+		cli_error("ftrace bufstat", "trace_stat: %s", pk_strerror(np));
 	}
 	free(p);
 	pk_tracefs_free(t);
 	return 0;
 }
 
-int cmd_ftrace_stat(int argc, char **argv)
+int cmd_ftrace_bufstat(int argc, char **argv)
 {
 	struct cli_ftrace_opts f;
 	int rc;
 
-	if (cli_ftrace_opts_parse(&f, CLI_FT_STAT, "ftrace stat", argc, argv,
+	if (cli_ftrace_opts_parse(&f, CLI_FT_STAT, "ftrace bufstat", argc, argv,
 				  &rc)) {
 		if (f.nr_args) {
-			cli_error("ftrace stat", "unexpected argument '%s'",
+			cli_error("ftrace bufstat", "unexpected argument '%s'",
 				  f.args[0]);
 			rc = 2;
 		} else {

@@ -98,7 +98,7 @@ static const char *const usages[] = {
 	[CLI_FT_EXTRACT] =
 	"usage: perfkit ftrace extract [--instance NAME] [-o FILE] "
 	"[-z zstd|zlib|none]\n",
-	[CLI_FT_STAT] = "usage: perfkit ftrace stat [--instance NAME]\n",
+	[CLI_FT_STAT] = "usage: perfkit ftrace bufstat [--instance NAME]\n",
 	[CLI_FT_SNAPSHOT] =
 	"usage: perfkit ftrace snapshot [take|show|clear|free] "
 	"[--instance NAME]\n"

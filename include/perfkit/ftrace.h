@@ -43,6 +43,8 @@ enum pk_report_flags {
 	PK_REPORT_LATENCY = 1 << 1,  /* -l: "comm-pid cpu+flags" columns */
 	PK_REPORT_RAW     = 1 << 2,  /* -R: every field as name=value */
 	PK_REPORT_TS_DIFF = 1 << 3,  /* --ts-diff: "(+delta)" after the time */
+	PK_REPORT_WAKEUP  = 1 << 4,  /* -w: " Latency: ..." after a switch to
+					a woken task, the summary at the end */
 };
 /* One -F of trace-cmd report: "EVENTS[:EXPR]" in libtraceevent's filter
  * syntax; INVERT (-v): the matching records are left out instead. */
@@ -88,6 +90,12 @@ enum pk_report_info {
 	PK_REPORT_INFO_CPUS,    /* --cpus: the top buffer's CPUs with data */
 	PK_REPORT_INFO_FIRST,   /* --first-event: and their first time */
 	PK_REPORT_INFO_LAST,    /* --last-event: and their last time */
+	PK_REPORT_INFO_STAT,    /* --stat: the buffer statistics stored in
+				   the file, the top buffer's CPU data */
+	PK_REPORT_INFO_UNAME,   /* --uname: the recording's uname, version */
+	PK_REPORT_INFO_VERSION, /* --version: the recorder's version */
+	PK_REPORT_INFO_ENDIAN,  /* -e: the file's and this host's byte order */
+	PK_REPORT_INFO_FUNCS,   /* -f: the kallsyms functions by address */
 };
 /*
  * Prints what `trace-cmd report` 3.1 prints for one of its listing

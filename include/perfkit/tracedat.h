@@ -48,6 +48,9 @@ PK_API const char *pk_tracedat_buffer_name(const struct pk_tracedat *td,
 					   int idx);
 /* Compression name ("none" for v6 and uncompressed v7 files). */
 PK_API const char *pk_tracedat_compression(const struct pk_tracedat *td);
+/* Compression algorithm IDX this library reads and writes ("zstd",
+ * "zlib"; NULL past the last), its library's version in *VERSION. */
+PK_API const char *pk_tracedat_codec(int idx, const char **version);
 
 enum pk_tracedat_item {
 	PK_TD_HEADER_PAGE,

@@ -43,6 +43,7 @@ struct rep {
 	long long diff;         /* --ts-diff column of this record, or -1 */
 	unsigned long long prev_ts;
 	bool have_prev;
+	struct rep_wake wake;   /* -w */
 };
 
 static int load_syms(struct tf_env *env)
@@ -492,6 +493,8 @@ static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 				e = pk__td_tep_payload(&r->t, ev, &r->o, &nm);
 		}
 	}
+	if (!e && (r->flags & PK_REPORT_WAKEUP))
+		e = pk__rep_wake_event(&r->wake, fi, ev, &r->o);
 	if (e < 0)
 		return e;
 	if (tf_out_reserve(&r->o, 1))
@@ -552,6 +555,7 @@ static void teardown(struct rep *r)
 	pk__free(r->state);
 	pk__free(r->id2fmt);
 	pk__td_tep_fini(&r->t);
+	pk__rep_wake_fini(&r->wake);
 	pk__tf_env_fini(&r->env);
 	pk__tf_env_fini(&r->jenv);
 	pk__tf_out_fini(&r->o);
@@ -712,7 +716,8 @@ static int emit(struct rep *r, struct batch *b, long *n)
 
 static bool batches_wanted(const struct rep *r)
 {
-	return !r->tep_only && !(r->flags & PK_REPORT_TS_DIFF) &&
+	return !r->tep_only &&
+	       !(r->flags & (PK_REPORT_TS_DIFF | PK_REPORT_WAKEUP)) &&
 	       sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
@@ -881,7 +886,8 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 		teardown(&r);
 		return -ENOMEM;
 	}
-	if ((e = setup(&r)) < 0) {
+	if ((e = setup(&r)) < 0 || ((r.flags & PK_REPORT_WAKEUP) &&
+				    (e = pk__rep_wake_init(&r.wake, td)) < 0)) {
 		teardown(&r);
 		return e;
 	}
@@ -905,6 +911,8 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 	}
 	n = walk(&r);
 	e = flush(&r);
+	if (n >= 0 && !e && (r.flags & PK_REPORT_WAKEUP))
+		pk__rep_wake_summary(&r.wake, out);
 	if (opts && opts->stats)
 		*opts->stats = r.st;
 	teardown(&r);

@@ -13,6 +13,7 @@
 #include "ftrace/fgraph.h"
 #include "tracefmt/fmt.h"
 #include "tracefmt/tep.h"
+#include "base/hash.h"
 
 struct tep_event_filter;
 
@@ -61,5 +62,29 @@ int pk__td_tep_filters(struct rep_tep *t, const struct pk_report_filter *f,
 bool pk__td_tep_keep(struct rep_tep *t, const struct pk_tracedat_event *ev);
 void pk__td_tep_fini(struct rep_tep *t);
 long pk__td_format_id(const struct td_format *f);
+
+/* -w (report_wake.c): wake-up latency of the sched_switch records */
+struct rep_wake_field { uint32_t off, size; };
+struct rep_wake_stat {
+	uint64_t total, max, min, max_ts, min_ts;
+	long n;
+};
+struct rep_wake {
+	int fi[3];              /* format index: switch, wakeup, wakeup_new */
+	struct rep_wake_field pid[3], success[3], prio;
+	bool has_success[3];
+	bool big;
+	struct pk__hash woken;  /* pid -> wake-up time + 1 (0: none) */
+	struct rep_wake_stat all, rt;
+};
+/* Finds the sched formats of TD. 0 or -ENOMEM. */
+int pk__rep_wake_init(struct rep_wake *w, struct pk_tracedat *td);
+/* Notes EV (format FI); a sched_switch to a woken task appends
+ * " Latency: ..." to O. 0 or -ENOMEM. */
+int pk__rep_wake_event(struct rep_wake *w, int fi,
+		       const struct pk_tracedat_event *ev, struct tf_out *o);
+/* The summary after the records (nothing when no latency was seen). */
+void pk__rep_wake_summary(const struct rep_wake *w, FILE *out);
+void pk__rep_wake_fini(struct rep_wake *w);
 
 #endif

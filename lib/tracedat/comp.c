@@ -85,3 +85,12 @@ int pk__td_compress(const char *alg, const void *in, size_t in_len,
 	}
 	return PK_ERR_UNSUPP;
 }
+
+const char *pk_tracedat_codec(int idx, const char **version)
+{
+	switch (idx) {
+	case 0: *version = ZSTD_versionString(); return "zstd";
+	case 1: *version = zlibVersion(); return "zlib";
+	default: return NULL;
+	}
+}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# perfkit ftrace list / stat / record -l -n -g -O -a / snapshot / stack /
+# perfkit ftrace list / bufstat / record -l -n -g -O -a / snapshot / stack /
 # profile on this machine's tracefs: what works is checked against the
 # kernel's files, what is refused gives one clear line and leaves tracefs
 # as it was.
@@ -53,7 +53,7 @@ fi
 I=pkx-stat-$$
 mkdir $TF/instances/$I && t_atexit "rmdir $TF/instances/$I 2>/dev/null"
 echo hello > $TF/instances/$I/trace_marker
-"$PERFKIT" ftrace stat --instance $I > "$T_TMP/s" 2>&1
+"$PERFKIT" ftrace bufstat --instance $I > "$T_TMP/s" 2>&1
 rmdir $TF/instances/$I
 check ftrace_stat_instance "$(cat "$T_TMP/s")" \
 	"$(awk '$1 ~ /^[0-9]+$/ { s += $2; n++ } END { print s + 0 }' "$T_TMP/s")" -eq 1 -a \

@@ -89,7 +89,7 @@ run list options 'func*' > $T_TMP/o 2>&1
 check ftrace_fake_list_options "$(cat $T_TMP/o)" "$(tr '\n' ' ' < $T_TMP/o)" = "function-trace nofunction-fork "
 check ftrace_fake_list_no_writes "$(cat $LOG)" ! -s $LOG
 
-run stat > $T_TMP/o 2>&1
+run bufstat > $T_TMP/o 2>&1
 check ftrace_fake_stat_cpus "$(cat $T_TMP/o)" \
 	"$(awk '$1 == "0" && $2 == 5 && $9 == 7 && $6 == "100.500000" && $7 == "200.250000"' $T_TMP/o | wc -l)" -eq 1 -a \
 	"$(awk '$1 == "1" && $2 == 6 && $3 == 1' $T_TMP/o | wc -l)" -eq 1

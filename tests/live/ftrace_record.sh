@@ -209,9 +209,9 @@ else
 	skip ftrace_extract_tracecmd_file "trace-cmd missing or top-level tracing in use"
 fi
 
-# 8. perfkit ftrace show: the top level's files and the instances
+# 8. perfkit ftrace state (was show): the top level's files and the instances
 mkinst pkx-show-$$
-"$PERFKIT" ftrace show > "$T_TMP/show.out" 2>&1
+"$PERFKIT" ftrace state > "$T_TMP/show.out" 2>&1
 rmdir $TF/instances/pkx-show-$$
 check ftrace_show "$(head -3 "$T_TMP/show.out")" \
 	"$(grep -c "^tracing_on: $(cat $TF/tracing_on)\$" "$T_TMP/show.out")" -eq 1 -a \

@@ -94,7 +94,9 @@ mkdir $TF/instances/$I && t_atexit "rmdir $TF/instances/$I 2>/dev/null"
 for e in $EV; do echo 1 > $TF/instances/$I/events/$e/enable; done
 work $TF/instances/$I/trace_marker
 echo 0 > $TF/instances/$I/tracing_on
+on=$(cat $TF/tracing_on)      # trace-cmd extract turns the top level off
 (cd "$T_TMP" && timeout 60 trace-cmd extract -B $I -o tc.dat > /dev/null 2>&1)
+echo "$on" > $TF/tracing_on
 rmdir $TF/instances/$I 2>/dev/null
 if [ -s "$T_TMP/tc.dat" ]; then
 	same ftrace_ropt_tc_default "$T_TMP/tc.dat"
