@@ -182,8 +182,9 @@ struct pk_rings_opts {
 	size_t pages;      /* data pages per ring, a power of two (default 128) */
 	bool overwrite;    /* flight recorder: read-only, backward rings */
 	size_t aux_pages;  /* AUX area pages per ring (0: none) */
+	bool aux_overwrite; /* the AUX area as a snapshot buffer (perf -S) */
 };
-#define pk_rings_opts__last_field aux_pages
+#define pk_rings_opts__last_field aux_overwrite
 
 /* Maps the rings of EVLIST (opened). NULL with errno on failure. */
 PK_API struct pk_rings *pk_rings_new(struct pk_evlist *evlist,
