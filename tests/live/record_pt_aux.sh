@@ -68,11 +68,14 @@ ips() {
 		tr -d ' ' > "$1.perf"
 	"$PK" script --itrace=i1i -F ip -i "$1" 2>/dev/null | tr -d ' ' > "$1.pk"
 }
-# aux FILE: its AUXTRACE records as "size offset idx cpu", and the total
+# aux FILE: its AUXTRACE records as "size offset idx cpu" (decimal)
 aux() {
 	perf script -D -i "$1" 2>/dev/null | awk '/PERF_RECORD_AUXTRACE size/ {
 		for (i = 1; i <= NF; i++) v[$i] = $(i + 1)
-		print v["size:"], v["offset:"], v["idx:"], v["cpu:"] }'
+		print v["size:"], v["offset:"], v["idx:"], v["cpu:"] }' |
+	while read -r _s _off _i _c; do
+		echo $((_s)) $((_off)) "$_i" "$_c"
+	done
 }
 info() { perf script -D -i "$1" 2>/dev/null | sed -n '/AUXTRACE_INFO/,/Cap Event/p' | sed 's/^[0-9 ]*0x[0-9a-f]* //'; }
 # one CASE MODE OPTS: both recorders, both decoders; MODE full or snap
@@ -87,6 +90,10 @@ one() {
 		aux "$_f" > "$_f.aux"
 		for _d in perf pk; do
 			_n=$(wc -l < "$_f.$_d")
+			if [ "$_d$NO_PK_OVERLAP" = pk1 ]; then
+				skip $N:$_c:$_t-rec:pk-decode "perfkit's decoder does not trim snapshots that overlap yet ($_n lines)"
+				continue
+			fi
 			if [ "$_m" = full ]; then
 				check $N:$_c:$_t-rec:$_d-decode "not the run's instructions ($_n lines)" \
 					"$(cmp -s "$_f.$_d" "$TRUTH" && echo y)" = y
@@ -100,8 +107,8 @@ one() {
 		# the AUX area (64 KiB) went round: more bytes than it holds,
 		# or a snapshot of all of it from past its start
 		check $N:$_c:$_t-wrap "AUXTRACE records: $(tr '\n' ' ' < "$_f.aux")" \
-			"$(awk -v m=$_m '{ s += $1; o = $2 } END {
-				print (m == "full" ? s > 65536 : s == 65536 && o != "0") ? "y" : "n" }' "$_f.aux")" = y
+			"$(awk -v m=$_m '{ s += $1; if ($1 != 65536 || $2 == 0) bad = 1 }
+				END { print (m == "full" ? s > 65536 : NR && !bad) ? "y" : "n" }' "$_f.aux")" = y
 	done
 	_p=$T_TMP/$_c.perf.data _k=$T_TMP/$_c.pk.data
 	[ -s "$_p" ] && [ -s "$_k" ] || return
@@ -127,6 +134,12 @@ one cpu-full full -e intel_pt/tsc=0/u -m ,16
 one thread-full full --per-thread -e intel_pt//u -m ,16
 one cpu-snap snap -S -e intel_pt/tsc=0/u -m ,16
 one thread-snap snap --per-thread -S -e intel_pt//u -m ,16
+# e: one more snapshot at the end (the area, unchanged, again, as perf
+# takes it); perf's decoder drops what a snapshot repeats of the one
+# before (intel_pt_find_overlap), perfkit's not yet
+NO_PK_OVERLAP=1
+one cpu-snap-e snap -Se -e intel_pt/tsc=0/u -m ,16
+NO_PK_OVERLAP=
 # perf's default event per CPU, where this kernel gives no TSC to user
 # space (the decoding is then timeless). The decoders then take the task
 # from the context switches: the workload must be the one on the CPU
