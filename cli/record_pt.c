@@ -133,6 +133,10 @@ int rec_pt_setup(struct rec *r)
 	int idx = find_pt(r), err;
 
 	r->pt = -1;
+	if (idx == -1 && c->aux_snapshot) {
+		fprintf(stderr, "No AUX area tracing to snapshot\n");
+		return -EINVAL;
+	}
 	if (idx < 0)
 		return idx == -1 ? 0 : idx;
 	if (pk_evsel_attr(pk_evlist_evsel(r->evlist, idx))->aux_sample_size) {

@@ -160,4 +160,8 @@ for o in "-m ,1" "-S100000 -m ,16"; do
 	check "$N:msg:$o" "perf: $(head -1 x.perf), perfkit: $(head -1 x.pk)" \
 		"$(head -1 x.perf)" = "$(head -1 x.pk)"
 done
+perf record -S -e dummy:u -o x.data -- true > x.perf 2>&1
+"$PK" record -S -e dummy:u -o x.data -- true > x.pk 2>&1
+check "$N:msg:-S-no-aux" "perf: $(head -1 x.perf), perfkit: $(head -1 x.pk)" \
+	"$(head -1 x.perf)" = "$(head -1 x.pk)"
 t_exit
