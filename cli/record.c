@@ -39,7 +39,8 @@ static void usage(FILE *f)
 "  -a, --all-cpus          every CPU   -C, --cpu CPUS   only these CPUs\n"
 "  -p, --pid PIDS          attach      -t, --tid TIDS   attach to threads\n"
 "  -o, --output FILE       default perf.data ('-' for a pipe)\n"
-"  -m, --mmap-pages N      ring pages per CPU (power of two)\n"
+"  -m, --mmap-pages N[,A]  ring pages per CPU (power of two), A: AUX area's\n"
+"  -S, --snapshot[=[e]SZ]  AUX area snapshots on SIGUSR2 (e: and at the end)\n"
 "      --switch-events     record context switches\n"
 "      --no-switch-events  no context switches (Intel PT adds them)\n"
 "  -d, --data              sample data addresses\n"
@@ -150,7 +151,7 @@ static const struct option long_opts[] = {
 	IGNORED("proc-map-timeout", required_argument),
 	IGNORED("vmlinux", required_argument),
 	IGNORED("debuginfod", optional_argument),
-	REFUSED("snapshot", optional_argument),
+	{ "snapshot", optional_argument, NULL, 'S' },
 	REFUSED("aux-sample", optional_argument),
 	REFUSED("cgroup", required_argument),
 	REFUSED("uid", required_argument),
@@ -336,7 +337,7 @@ static int parse_opt2(struct rec_cfg *c, int o, const char *name)
 	case OPT_PER_THREAD: c->per_thread = true; return 0;
 	case OPT_IGNORED: return 0;
 	case OPT_REFUSED: return refuse(name);
-	case 'S': return refuse("-S/--snapshot");
+	case 'S': return rec_parse_snapshot(c, optarg);
 	case 'G': return refuse("-G/--cgroup");
 	case 'u': return refuse("-u/--uid");
 	case 'h': usage(stdout); exit(0);
@@ -423,6 +424,7 @@ static int parse_args(struct rec_cfg *c, int argc, char **argv)
 	}
 	if (!c->output)
 		c->output = "perf.data";
+	c->mmap_set = c->mmap_pages != 0;
 	if (!c->mmap_pages)
 		c->mmap_pages = 128;
 	if (!c->freq_set)
@@ -959,12 +961,16 @@ static int record_loop(struct rec *r, int *status)
 	       pk_thread_map_nr(r->threads);
 	while (!done && !err) {
 		timeout = delay_step(r, start, &pending);
+		bool snap;
+
 		n = pk_rings_poll(r->rings, timeout, &hup);
 		(void)n; /* data or not, the rings are drained on every wake */
-		if (!r->cfg->overwrite || snapshot_req) {
-			snapshot_req = 0;
+		snap = snapshot_req;
+		snapshot_req = 0;
+		if (!r->cfg->overwrite || snap)
 			err = rec_drain(r);
-		}
+		if (!err && snap && r->cfg->aux_snapshot)
+			err = rec_pt_snapshot(r);
 		done = stop_sig || child_exited(r, status) || size_reached(r) ||
 		       (!r->cfg->argv && (r->cfg->pids || r->cfg->tids) &&
 			hup >= nfds);
@@ -1093,17 +1099,17 @@ static int run(struct rec *r)
 	}
 	if (make_maps(r) || open_events(r))
 		return -1;
-	if (r->pt >= 0) {
-		cli_error("record", "recording the AUX area of '%s' is not "
-			  "supported yet", pk_evsel_name(pk_evlist_evsel(
-							r->evlist, r->pt)));
-		return -1;
-	}
 	{
 		PK_OPTS(pk_rings_opts, ro, .pages = r->cfg->mmap_pages,
-			.overwrite = r->cfg->overwrite);
+			.overwrite = r->cfg->overwrite,
+			.aux_pages = r->pt >= 0 ? r->cfg->aux_pages : 0,
+			.aux_overwrite = r->cfg->aux_snapshot);
 
 		r->rings = pk_rings_new(r->evlist, &ro);
+	}
+	if (!r->rings && r->pt >= 0) {
+		rec_pt_mmap_error(r, errno);
+		return -1;
 	}
 	if (!r->rings) {
 		cli_error("record", "cannot map the ring buffers (%zu pages "
@@ -1114,7 +1120,9 @@ static int run(struct rec *r)
 	}
 	if (open_output(r) || add_attrs(r))
 		return -1;
-	err = add_tracing_data(r);
+	err = rec_pt_info(r);
+	if (!err)
+		err = add_tracing_data(r);
 	if (err) {
 		cli_error("record", "reading tracepoint formats: %s", pk_strerror(err));
 		return finish(r, err), -1;
@@ -1145,6 +1153,8 @@ static int run(struct rec *r)
 		start_events(r);
 	}
 	err = record_loop(r, &status);
+	if (!err && r->cfg->aux_snapshot && r->cfg->snapshot_on_exit)
+		err = rec_pt_snapshot(r);
 	pk_evlist_disable(r->evlist);
 	if (!err)
 		err = rec_drain(r);

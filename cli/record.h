@@ -42,6 +42,10 @@ struct rec_cfg {
 	size_t mmap_pages;
 	size_t aux_pages;       /* -m ,N: AUX area pages, 0 = perf's default */
 	bool no_switch_events;  /* --no-switch-events */
+	bool mmap_set;          /* -m gave the data pages */
+	bool aux_snapshot;      /* -S: AUX area snapshot mode */
+	bool snapshot_on_exit;  /* -S e... */
+	size_t snapshot_size;   /* -S SIZE bytes, 0: the AUX area's */
 	int comp_level;
 	int verbose;
 	int argc;               /* the subcommand's argv (CMDLINE adds the */
@@ -89,6 +93,7 @@ struct rec {
 	uint64_t pt_immediate;  /* of those, events that start at once */
 	struct pk_thread_map *any_threads; /* their maps */
 	struct pk_cpu_map *all_cpus;
+	int have_sched_switch;  /* AUXTRACE_INFO's: 0, 2 or 3 */
 };
 
 /* record_loop.c */
@@ -106,6 +111,12 @@ int rec_parse_mmap_pages(struct rec_cfg *c, const char *arg);
 int rec_pt_setup(struct rec *r);
 void rec_pt_config(struct rec *r);
 int rec_pt_open_error(struct rec *r, int idx, int err);
+int rec_pt_sizes(struct rec *r);              /* -m, -S: perf's rules */
+void rec_pt_mmap_error(struct rec *r, int err);
+int rec_pt_info(struct rec *r);               /* AUXTRACE_INFO */
+int rec_pt_drain(struct rec *r, int idx);     /* ring IDX's AUX bytes */
+int rec_pt_snapshot(struct rec *r);           /* every ring's, -S */
+int rec_parse_snapshot(struct rec_cfg *c, const char *arg);
 /* record_attr.c */
 void rec_config_options(struct rec *r);
 int rec_open_bpf_sideband(struct rec *r);

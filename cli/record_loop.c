@@ -129,19 +129,27 @@ int rec_write(struct rec *r, const struct perf_event_header *h)
 	return pk_pdwriter_write(r->w, h, NULL, 0);
 }
 
-static int drain_ring(struct rec *r, struct pk_ring *ring, int *written)
+/* Ring IDX's records, then its AUX area's new bytes. */
+static int drain_ring(struct rec *r, int idx, int *written)
 {
+	struct pk_ring *ring = pk_rings_get(r->rings, idx);
 	const struct perf_event_header *h;
 	int err = 0;
 
-	if (!pk_ring_read_init(ring))
-		return 0;
-	while (!err && (h = pk_ring_read_event(ring))) {
-		err = rec_write(r, h);
-		pk_ring_consume(ring);
-		(*written)++;
+	if (pk_ring_read_init(ring)) {
+		while (!err && (h = pk_ring_read_event(ring))) {
+			err = rec_write(r, h);
+			pk_ring_consume(ring);
+			(*written)++;
+		}
+		pk_ring_read_done(ring);
 	}
-	pk_ring_read_done(ring);
+	if (!err && pk_ring_aux_size(ring)) {
+		uint64_t before = r->bytes;
+
+		err = rec_pt_drain(r, idx);
+		*written += r->bytes != before;
+	}
 	return err;
 }
 
@@ -155,7 +163,7 @@ int rec_drain(struct rec *r)
 	if (r->cfg->overwrite)
 		pk_rings_pause(r->rings, true);
 	for (int i = 0; i < pk_rings_nr(r->rings) && !err; i++)
-		err = drain_ring(r, pk_rings_get(r->rings, i), &written);
+		err = drain_ring(r, i, &written);
 	if (r->cfg->overwrite)
 		pk_rings_pause(r->rings, false);
 	if (!err && written) {

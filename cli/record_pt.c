@@ -9,8 +9,8 @@
  * --switch-events on the tracking event for CPU-wide targets), the
  * tracking dummy (mmap, comm, task), and, when the kernel is traced,
  * text_poke and ksymbol on a dummy on every CPU. Every event samples its
- * identifier. Recording the AUX area itself is not done yet: the events
- * are opened (and printed under -vv), then the recording stops.
+ * identifier. The AUX area (record_pt_aux.c) is mapped beside each
+ * ring with perf's sizes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -112,6 +112,7 @@ static int add_switches(struct rec *r, bool *tracking_now)
 		/* on the tracking event, which then starts at once */
 		c->switch_events = true;
 		*tracking_now = true;
+		r->have_sched_switch = c->system_wide || c->cpu_list ? 3 : 2;
 		return 0;
 	}
 	idx = add_aux_dummy(r, true);
@@ -119,6 +120,7 @@ static int add_switches(struct rec *r, bool *tracking_now)
 		return idx;
 	pk_evsel_attr(pk_evlist_evsel(r->evlist, idx))->context_switch = 1;
 	c->switch_events = false; /* the dummy has them */
+	r->have_sched_switch = 3;
 	return 0;
 }
 
@@ -131,6 +133,10 @@ int rec_pt_setup(struct rec *r)
 	int idx = find_pt(r), err;
 
 	r->pt = -1;
+	if (idx == -1 && c->aux_snapshot) {
+		fprintf(stderr, "No AUX area tracing to snapshot\n");
+		return -EINVAL;
+	}
 	if (idx < 0)
 		return idx == -1 ? 0 : idx;
 	if (pk_evsel_attr(pk_evlist_evsel(r->evlist, idx))->aux_sample_size) {
@@ -167,21 +173,33 @@ int rec_pt_setup(struct rec *r)
 		a->text_poke = 1;
 		a->ksymbol = 1;
 	}
-	return 0;
+	return rec_pt_sizes(r);
 }
 
-/* The AUX area's pages: -m ,N, else perf's 4 MiB (privileged) or
- * 128 KiB. */
-static size_t aux_pages(const struct rec_cfg *c)
+/* perf's privileged test for the buffer sizes: root or paranoid < 0 */
+static bool privileged(void)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	int p;
 
-	if (c->aux_pages)
-		return c->aux_pages;
-	if (geteuid() == 0 || (!pk_perf_event_paranoid(&p) && p < 0))
-		return (4u << 20) / page;
-	return (128u << 10) / page;
+	return geteuid() == 0 || (!pk_perf_event_paranoid(&p) && p < 0);
+}
+
+int rec_pt_sizes(struct rec *r)
+{
+	struct rec_cfg *c = r->cfg;
+	size_t data = c->mmap_set ? c->mmap_pages : 0;
+	char msg[160];
+	int err = pk_ring_aux_pt_sizes(privileged(), c->aux_snapshot, &data,
+				       &c->aux_pages, &c->snapshot_size, msg,
+				       sizeof(msg));
+
+	if (err) {
+		fprintf(stderr, "%s\n", msg);
+		return err;
+	}
+	if (data)
+		c->mmap_pages = data;
+	return 0;
 }
 
 /* After the common settings: the AUX event's CPU, watermark and guest
@@ -198,7 +216,7 @@ void rec_pt_config(struct rec *r)
 	if (per_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	a->exclude_guest = 0;
-	a->aux_watermark = (uint32_t)(aux_pages(c) *
+	a->aux_watermark = (uint32_t)(c->aux_pages *
 				      (size_t)sysconf(_SC_PAGESIZE) / 4);
 	a = pk_evsel_attr(pk_evlist_evsel(r->evlist, r->tracking));
 	if (per_cpu)

@@ -275,6 +275,39 @@ typedef int (*pk_itrace_run_cb)(void *ctx, const struct pk_itrace_sample *s,
 				const struct pk_itrace_run *r);
 
 /*
+ * The Intel PT fields of PERF_RECORD_AUXTRACE_INFO (type 1) as perf 6.1
+ * record writes them: the PMU's type and term bits, the TSC conversion of
+ * the first ring's control page, the recording's modes, the TSC:CTC ratio
+ * (CPUID leaf 0x15), the PMU's max_nonturbo_ratio, the address filter and
+ * caps/event_trace.
+ */
+struct pk_pt_auxinfo {
+	uint64_t pmu_type, time_shift, time_mult, time_zero;
+	uint64_t cap_user_time_zero, tsc_bit, noretcomp_bit;
+	uint64_t have_sched_switch; /* 0, 1 (sched_switch tracepoint), 2
+				       (switch events per task), 3 (CPU wide) */
+	uint64_t snapshot_mode, per_cpu_mmaps;
+	uint64_t mtc_bit, mtc_freq_bits, tsc_ctc_n, tsc_ctc_d, cyc_bit;
+	uint64_t max_non_turbo_ratio;
+	const char *filter;         /* NULL or "": none */
+	uint64_t cap_event_trace;
+};
+struct pk_evsel;
+struct perf_event_mmap_page;
+/* Fills the PMU's fields from Intel PT event PT (its PMU's format/ and
+ * caps/ files), the time fields from control page PC (may be NULL), the
+ * TSC:CTC ratio from the CPU; the mode fields and the filter are the
+ * caller's (left 0). 0, or -EINVAL when PT is no event of a known PMU. */
+PK_API int pk_pt_auxinfo_fill(struct pk_pt_auxinfo *info,
+			      const struct pk_evsel *pt,
+			      const struct perf_event_mmap_page *pc);
+/* Encodes the record (header, type 1, the fields, the filter string NUL-
+ * padded to 8 bytes, cap_event_trace) into BUF of SIZE bytes. Returns its
+ * size, or -ENOSPC / -EINVAL. */
+PK_API long pk_pt_auxinfo_encode(const struct pk_pt_auxinfo *info, void *buf,
+				 size_t size);
+
+/*
  * The decoder of PD's instruction trace, reading code through SESS (the
  * session the caller runs over PD: its maps must reflect the records fed
  * so far). NULL with errno ENOENT (PD has no AUX area trace), ENOTSUP (a

@@ -395,6 +395,29 @@ PK_API int pk_pdwriter_feat_host(struct pk_pdwriter *w);
 PK_API int pk_pdwriter_write(struct pk_pdwriter *w,
 			     const struct perf_event_header *rec,
 			     const void *extra, size_t extra_size);
+/* The fields of a PERF_RECORD_AUXTRACE after its size (perf's names). */
+struct pk_auxtrace_hdr {
+	uint64_t offset;     /* where the bytes begin in the AUX area's count */
+	uint64_t reference;  /* perf: the TSC when read (Intel PT) */
+	uint32_t idx;        /* the ring (mmap) index */
+	uint32_t tid;        /* per-thread ring: its thread; per-CPU: the
+				first thread of the target, or -1 */
+	uint32_t cpu;        /* per-CPU ring: its CPU, else -1 */
+};
+/*
+ * Appends a PERF_RECORD_AUXTRACE of the N1 + N2 bytes at P1 and P2 (two
+ * pieces for AUX bytes that wrap the end of the area; N2 may be 0), zero-
+ * padded to 8 bytes, the record's size field counting the padding, as perf
+ * record writes them. They are never compressed (perf writes AUX data as
+ * it is). In file mode the writer keeps perf's AUXTRACE index (file offset
+ * and header size of each such record) and writes it as HEADER_AUXTRACE
+ * at close unless that feature was set. 0 or -errno (-EINVAL for NULL
+ * pieces with sizes).
+ */
+PK_API int pk_pdwriter_write_auxtrace(struct pk_pdwriter *w,
+				      const struct pk_auxtrace_hdr *hdr,
+				      const void *p1, size_t n1,
+				      const void *p2, size_t n2);
 /*
  * Compresses every record written from now on with zstd at LEVEL (1..22)
  * into PERF_RECORD_COMPRESSED records, as perf record -z does, and adds

@@ -73,22 +73,88 @@ PK_API int pk_ring_error(const struct pk_ring *ring);
 
 /*
  * Maps the AUX area of AUX_PAGES pages (a power of two) after the data
- * area. 0 or -errno.
+ * area, as perf does: aux_offset and aux_size are written to the control
+ * page, then that range of the fd is mapped. OVERWRITE maps it read-only:
+ * the kernel then writes it as a circular snapshot buffer (perf record
+ * -S), and aux_head is a position in the buffer. 0, -EINVAL (no ring
+ * mapped, one already there, a bad page count) or mmap's -errno (-EPERM
+ * past perf_event_mlock_kb, -EOPNOTSUPP for an event without AUX area).
  */
 PK_API int pk_ring_aux_map(struct pk_ring *ring, size_t aux_pages,
 			   bool overwrite);
+/* Size of the AUX area in bytes, 0 when none is mapped. */
+PK_API size_t pk_ring_aux_size(const struct pk_ring *ring);
 
 /*
- * The AUX bytes produced since the last call, as up to two pieces (the
- * second when the data wraps): sets P1, N1 and P2, N2 (N2 may be 0) and
- * returns the total. pk_ring_aux_done() then gives the space back. Returns
- * 0 when nothing is new, -EINVAL when no AUX area is mapped.
+ * AUX area bytes handed out by a read: up to two pieces (the second when
+ * the bytes wrap the end of the area, N2 may be 0), borrowed until the
+ * next read. OFFSET is where they begin in the area's running count of
+ * bytes (perf's PERF_RECORD_AUXTRACE offset: HEAD - N1 - N2).
  */
-PK_API long pk_ring_aux_peek(struct pk_ring *ring, const void **p1, size_t *n1,
-			     const void **p2, size_t *n2);
+struct pk_aux_chunk {
+	const void *p1, *p2;
+	size_t n1, n2;
+	uint64_t offset, head;
+};
+
+/*
+ * Full-trace read: the bytes between the last pk_ring_aux_done() and
+ * aux_head (acquire). Returns their number (0: nothing new), or -EINVAL
+ * without an AUX area or for an overwrite one. pk_ring_aux_done() then
+ * gives the space back (aux_tail, release); until it does the kernel
+ * writes nothing over them (it reports a full area as PERF_RECORD_AUX
+ * with PK_AUX_FLAG_TRUNCATED instead).
+ */
+PK_API long pk_ring_aux_read(struct pk_ring *ring, struct pk_aux_chunk *c);
 PK_API void pk_ring_aux_done(struct pk_ring *ring);
-/* The AUX head offset the pieces ended at (for PERF_RECORD_AUXTRACE). */
-PK_API uint64_t pk_ring_aux_offset(const struct pk_ring *ring);
+
+/*
+ * Snapshot read of an overwrite AUX area (the event stopped first, as
+ * perf disables it): the newest bytes, read backward from aux_head, at
+ * most MAX (0: the whole area). perf's rules: aux_head is a position in
+ * the area; once the end of the area holds data (any of its last 4 KiB
+ * non-zero: the kernel has gone round at least once, the area starting
+ * zeroed), the snapshot is the whole area from aux_head round to it, and
+ * stays so; before, the bytes since the previous snapshot. Returns the
+ * number of bytes, 0 when nothing is new, -EINVAL for a full-trace area.
+ */
+PK_API long pk_ring_aux_snapshot(struct pk_ring *ring, size_t max,
+				 struct pk_aux_chunk *c);
+
+/* PERF_RECORD_AUX flags (perf_event.h names them PERF_AUX_FLAG_*). */
+enum {
+	PK_AUX_FLAG_TRUNCATED = 0x01, /* the area was full: data lost */
+	PK_AUX_FLAG_OVERWRITE = 0x02, /* snapshot mode */
+	PK_AUX_FLAG_PARTIAL   = 0x04, /* a gap in the record */
+	PK_AUX_FLAG_COLLISION = 0x08, /* sample collided with another */
+};
+
+/* A PERF_RECORD_AUX read: where the kernel put the bytes and how. */
+struct pk_aux_event {
+	uint64_t offset, size, flags;
+};
+/* Decodes a PERF_RECORD_AUX (the fields after the header; the sample_id
+ * trailer is not read). 0, or -EINVAL for another type or a short one. */
+PK_API int pk_aux_event_parse(const struct perf_event_header *h,
+			      struct pk_aux_event *ev);
+/* Encodes one (no sample_id trailer): 32 bytes into BUF (>= 32). */
+PK_API int pk_aux_event_encode(const struct pk_aux_event *ev, void *buf,
+			       size_t size);
+
+/*
+ * perf's AUX area size rules for Intel PT (record's defaults and checks):
+ * *AUX_PAGES (0: not given) and *DATA_PAGES (0: not given) are set to
+ * perf's defaults, 4 MiB of AUX area for a privileged user, else 128 KiB
+ * (and 256 KiB of data area when not given); in snapshot mode the AUX
+ * area also follows the snapshot size *SNAP (0: the area's size, set).
+ * Returns 0, or -EINVAL with MSG holding perf's message ("Invalid mmap
+ * size for Intel Processor Trace: must be at least 8KiB and a power of
+ * 2", "Snapshot size N must not be greater than AUX area tracing mmap
+ * size M").
+ */
+PK_API int pk_ring_aux_pt_sizes(bool privileged, bool snapshot,
+				size_t *data_pages, size_t *aux_pages,
+				size_t *snap, char *msg, size_t size);
 
 #ifdef __cplusplus
 }
@@ -116,8 +182,9 @@ struct pk_rings_opts {
 	size_t pages;      /* data pages per ring, a power of two (default 128) */
 	bool overwrite;    /* flight recorder: read-only, backward rings */
 	size_t aux_pages;  /* AUX area pages per ring (0: none) */
+	bool aux_overwrite; /* the AUX area as a snapshot buffer (perf -S) */
 };
-#define pk_rings_opts__last_field aux_pages
+#define pk_rings_opts__last_field aux_overwrite
 
 /* Maps the rings of EVLIST (opened). NULL with errno on failure. */
 PK_API struct pk_rings *pk_rings_new(struct pk_evlist *evlist,

@@ -31,6 +31,7 @@ struct pk_pdwriter {
 	int zlevel;
 	uint32_t zmmap_len;
 	uint64_t zin, zout;                /* bytes before and after */
+	struct pk_buf auxidx;              /* AUXTRACE index: offset, size */
 };
 
 /* wrswap.c: the other byte order */
@@ -56,6 +57,12 @@ int pk__wr_z_flush(struct pk_pdwriter *w);
 /* Sets HEADER_COMPRESSED from what was compressed (at close). */
 int pk__wr_z_feature(struct pk_pdwriter *w);
 void pk__wr_z_fini(struct pk_pdwriter *w);
+
+/* writer.c: writes the header or pipe preamble once. 0 or -errno. */
+int pk__wr_start(struct pk_pdwriter *w);
+
+/* wraux.c: HEADER_AUXTRACE from the index, at close (files). */
+int pk__wr_aux_feature(struct pk_pdwriter *w);
 
 /* wrfeat.c */
 int pk__wr_feat_event_desc(struct pk_pdwriter *w);

@@ -127,7 +127,7 @@ static int start_pipe(struct pk_pdwriter *w)
 	return r ? r : pipe_tracing_data(w);
 }
 
-static int start(struct pk_pdwriter *w)
+int pk__wr_start(struct pk_pdwriter *w)
 {
 	int r;
 
@@ -224,7 +224,7 @@ int pk_pdwriter_write(struct pk_pdwriter *w,
 
 	if (!w || !rec || rec->size < sizeof(*rec) || (extra_size && !extra))
 		return -EINVAL;
-	if ((r = start(w)))
+	if ((r = pk__wr_start(w)))
 		return r;
 	if (w->zcs)
 		return pk__wr_z_add(w, rec, extra, extra_size);
@@ -237,7 +237,7 @@ int pk_pdwriter_flush(struct pk_pdwriter *w)
 
 	if (!w)
 		return -EINVAL;
-	if ((r = start(w)) || (r = pk__wr_z_flush(w)))
+	if ((r = pk__wr_start(w)) || (r = pk__wr_z_flush(w)))
 		return r;
 	return pk__wr_flush_data(w);
 }
@@ -252,6 +252,7 @@ static void wr_free(struct pk_pdwriter *w)
 	for (int f = 0; f < PK_HEADER_MAX; f++)
 		pk__buf_fini(&w->feat[f]);
 	pk__buf_fini(&w->buf);
+	pk__buf_fini(&w->auxidx);
 	pk__free(w->sbuf);
 	pk__wr_z_fini(w);
 	if (w->own_fd)
@@ -266,7 +267,8 @@ static int close_file(struct pk_pdwriter *w)
 	unsigned nr = 0;
 	int r;
 
-	if ((r = pk_pdwriter_flush(w)) || (r = pk__wr_z_feature(w)))
+	if ((r = pk_pdwriter_flush(w)) || (r = pk__wr_z_feature(w)) ||
+	    (r = pk__wr_aux_feature(w)))
 		return r;
 	pk__wr_feat_event_desc(w);
 	for (int f = 1; f < PK_HEADER_MAX; f++)
@@ -304,7 +306,7 @@ static int close_file(struct pk_pdwriter *w)
 
 static int close_pipe(struct pk_pdwriter *w)
 {
-	int r = start(w);
+	int r = pk__wr_start(w);
 
 	if (!r)
 		r = pk__wr_z_flush(w);

@@ -20,9 +20,10 @@ struct pk_ring {
 	unsigned char *bounce;    /* 64 KiB: the largest record */
 	/* AUX area */
 	unsigned char *aux;
-	size_t aux_size, aux_len;
-	uint64_t aux_old, aux_new;
+	size_t aux_size;
+	uint64_t aux_old, aux_new; /* read up to / handed out up to */
 	bool aux_overwrite;
+	bool aux_wrapped;         /* snapshot: the area has gone round */
 };
 
 /* Lays a ring over caller memory: PAGE (a control page) and DATA of SIZE
@@ -36,5 +37,10 @@ void pk__ring_fini(struct pk_ring *ring);
  * before it (backward), wrapping as the kernel does. 0 or -ENOSPC when the
  * forward ring is full. */
 int pk__ring_produce(struct pk_ring *ring, const struct perf_event_header *ev);
+
+/* Lays an AUX area of SIZE bytes (a power of two) over caller memory,
+ * for tests. 0 or -EINVAL. */
+int pk__ring_aux_init_mem(struct pk_ring *ring, void *aux, size_t size,
+			  bool overwrite);
 
 #endif

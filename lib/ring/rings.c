@@ -51,7 +51,8 @@ static int map_unit(struct pk_rings *rs, struct pk_evlist *l, int i,
 		if (!rs->ring[i])
 			return -errno;
 		if (o->aux_pages) {
-			err = pk_ring_aux_map(rs->ring[i], o->aux_pages, o->overwrite);
+			err = pk_ring_aux_map(rs->ring[i], o->aux_pages,
+					      o->aux_overwrite);
 			if (err)
 				return err;
 		}
@@ -78,6 +79,7 @@ struct pk_rings *pk_rings_new(struct pk_evlist *l, const struct pk_rings_opts *o
 		o.pages = opts->pages ? opts->pages : o.pages;
 		o.overwrite = opts->overwrite;
 		o.aux_pages = opts->aux_pages;
+		o.aux_overwrite = opts->aux_overwrite;
 	}
 	cpus = pk_evsel_cpus(first);
 	threads = pk_evsel_threads(first);

@@ -3,41 +3,259 @@
  * Intel PT here, so perf_event_open of that type is made on a software
  * dummy event instead (same attr otherwise). perf and perfkit then go on
  * past the AUX event and print the attrs of the events they add after it.
- * Built by the tests that use it (cc -shared -fPIC -ldl). */
+ *
+ * With PK_FAKE_PT_AUX=FILE.pt it also stands in for the AUX area: a
+ * mapping of such an fd past its ring (mmap or mmap64, as perf and
+ * perfkit map the area) gets shared anonymous memory, and a thread
+ * "produces" the Intel PT bytes of FILE into the first such area, as the
+ * kernel's driver would: in pieces ending before a PSB (where a real
+ * trace stop leaves aux_head: on a packet boundary) of about
+ * PK_FAKE_PT_PIECE bytes (default a quarter of the area), moving aux_head
+ * in the real ring's control page (the kernel leaves it alone for a
+ * dummy). A full-trace area (mapped writable) is written only where
+ * aux_tail allows, so the area wraps as the reader frees it; a snapshot
+ * area (read-only) is overwritten round and round with aux_head a
+ * position in it, and at the end the shim sends its process SIGUSR2 (the
+ * snapshot request). Then it creates PK_FAKE_PT_DONE (the workload waits
+ * for it). poll() waits at most 10 ms while the thread runs (perf polls
+ * without timeout; AUX bytes wake nobody here).
+ * Built by the tests that use it (cc -shared -fPIC -ldl -lpthread). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_FD 4096
 
 long syscall(long nr, ...);
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+int poll(struct pollfd *fds, nfds_t n, int timeout);
+
+static unsigned char fake[MAX_FD];
+static struct perf_event_mmap_page *page[MAX_FD];
+static volatile int producing;
+
+static long real_syscall(long nr, long *a)
+{
+	static long (*real)(long, ...);
+
+	if (!real)
+		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 
 long syscall(long nr, ...)
 {
-	static long (*real)(long, ...);
+	const char *t = getenv("PK_FAKE_PT_TYPE");
+	struct perf_event_attr *in, copy;
 	va_list ap;
-	long a[6];
+	long a[6], fd;
 	int i;
 
 	va_start(ap, nr);
 	for (i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
-	if (!real)
-		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-	if (nr == SYS_perf_event_open && a[0]) {
-		const char *t = getenv("PK_FAKE_PT_TYPE");
-		struct perf_event_attr *in = (void *)a[0], copy;
+	in = (void *)a[0];
+	if (nr != SYS_perf_event_open || !in ||
+	    in->type != (unsigned)(t ? atoi(t) : 10))
+		return real_syscall(nr, a);
+	copy = *in;
+	copy.type = PERF_TYPE_SOFTWARE;
+	copy.config = PERF_COUNT_SW_DUMMY;
+	copy.aux_watermark = 0;
+	a[0] = (long)&copy;
+	fd = real_syscall(nr, a);
+	if (fd >= 0 && fd < MAX_FD)
+		fake[fd] = 1;
+	return fd;
+}
 
-		if (in->type == (unsigned)(t ? atoi(t) : 10)) {
-			copy = *in;
-			copy.type = PERF_TYPE_SOFTWARE;
-			copy.config = PERF_COUNT_SW_DUMMY;
-			copy.aux_watermark = 0;
-			a[0] = (long)&copy;
-			return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-		}
+/* ---- the producer ---- */
+
+struct area {
+	struct perf_event_mmap_page *pc;
+	unsigned char *aux;
+	size_t size;
+	int snapshot;
+	unsigned char *pt;
+	size_t len, piece;
+};
+
+static int read_file(const char *path, unsigned char **p, size_t *n)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
 	}
-	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	*n = (size_t)st.st_size;
+	*p = malloc(*n ? *n : 1);
+	if (!*p || read(fd, *p, *n) != (ssize_t)*n) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int is_psb(const unsigned char *p, size_t left)
+{
+	static const unsigned char psb[16] = {
+		2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
+		2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
+
+	return left >= 16 && !memcmp(p, psb, 16);
+}
+
+/* The end of the piece from FROM: the first PSB at or past FROM + PIECE
+ * (not past the area's size), or the stream's end. */
+static size_t piece_end(const struct area *a, size_t from)
+{
+	size_t best = 0;
+
+	for (size_t at = from + 1; at < a->len; at++) {
+		if (!is_psb(a->pt + at, a->len - at))
+			continue;
+		if (at - from > a->size)
+			break;
+		best = at;
+		if (at - from >= a->piece)
+			return at;
+	}
+	if (a->len - from <= a->size)
+		return a->len;
+	return best ? best : from + a->size;
+}
+
+static void put(struct area *a, uint64_t pos, const unsigned char *p,
+		size_t n)
+{
+	size_t off = (size_t)(pos & (a->size - 1)), first = a->size - off;
+
+	if (first > n)
+		first = n;
+	memcpy(a->aux + off, p, first);
+	memcpy(a->aux, p + first, n - first);
+}
+
+static void produce(struct area *a)
+{
+	uint64_t head = 0;
+	size_t from = 0;
+
+	while (from < a->len) {
+		size_t to = piece_end(a, from), n = to - from;
+
+		if (!a->snapshot)
+			while (head + n - __atomic_load_n(&a->pc->aux_tail,
+						__ATOMIC_ACQUIRE) > a->size)
+				usleep(1000);
+		put(a, head, a->pt + from, n);
+		head += n;
+		__atomic_store_n(&a->pc->aux_head,
+				 a->snapshot ? head % a->size : head,
+				 __ATOMIC_RELEASE);
+		from = to;
+		usleep(2000);
+	}
+}
+
+static void *producer(void *arg)
+{
+	struct area *a = arg;
+	const char *done = getenv("PK_FAKE_PT_DONE");
+
+	usleep(100000); /* the workload starts */
+	produce(a);
+	if (a->snapshot) {
+		usleep(200000);
+		kill(getpid(), SIGUSR2);
+		usleep(300000);
+	}
+	if (done)
+		close(open(done, O_WRONLY | O_CREAT, 0644));
+	producing = 0;
+	return NULL;
+}
+
+static void start(struct perf_event_mmap_page *pc, void *aux, size_t size,
+		  int snapshot)
+{
+	static int started;
+	struct area *a;
+	const char *piece = getenv("PK_FAKE_PT_PIECE");
+	pthread_t t;
+
+	if (started++ || !pc)
+		return;
+	a = calloc(1, sizeof(*a));
+	if (!a || read_file(getenv("PK_FAKE_PT_AUX"), &a->pt, &a->len))
+		return;
+	a->pc = pc;
+	a->aux = aux;
+	a->size = size;
+	a->snapshot = snapshot;
+	a->piece = piece ? strtoul(piece, NULL, 0) : size / 4;
+	producing = 1;
+	if (pthread_create(&t, NULL, producer, a))
+		producing = 0;
+	else
+		pthread_detach(t);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	static void *(*real)(void *, size_t, int, int, int, off_t);
+	void *p;
+
+	if (!real)
+		real = (void *(*)(void *, size_t, int, int, int, off_t))
+			dlsym(RTLD_NEXT, "mmap");
+	if (fd < 0 || fd >= MAX_FD || !fake[fd] || !getenv("PK_FAKE_PT_AUX"))
+		return real(addr, len, prot, flags, fd, off);
+	if (!off) {
+		p = real(addr, len, prot, flags, fd, off);
+		if (p != MAP_FAILED)
+			page[fd] = p;
+		return p;
+	}
+	p = real(addr, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p != MAP_FAILED)
+		start(page[fd], p, len, !(prot & PROT_WRITE));
+	return p;
+}
+
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return mmap(addr, len, prot, flags, fd, off);
+}
+
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	static int (*real)(struct pollfd *, nfds_t, int);
+
+	if (!real)
+		real = (int (*)(struct pollfd *, nfds_t, int))dlsym(RTLD_NEXT,
+								    "poll");
+	if (producing && (timeout < 0 || timeout > 10))
+		timeout = 10;
+	return real(fds, n, timeout);
 }

@@ -1,0 +1,167 @@
+# Recording the Intel PT AUX area without the hardware: the fixture PMU
+# (tests/data/intel_pt) with tests/live/pt_fakeopen.c preloaded, which
+# opens a software dummy for the intel_pt type and stands in for its AUX
+# area, producing there the Intel PT bytes of a real run (ptgen's busybox
+# awk, 164 KB of trace, 3.68M instructions) while the workload waits: a
+# full-trace area wraps as the reader frees it, a snapshot area is
+# overwritten round and round. perf record and perfkit record each record
+# it (per CPU and per thread, full and snapshot, a 64 KiB AUX area), and
+# perf script and perfkit script each decode every file: full traces give
+# the run's exact instruction sequence; snapshots give the same contiguous
+# tail of it from both decoders, and both recorders write the same
+# AUXTRACE record. Also: AUXTRACE_INFO (perf script -D) and the AUXTRACE
+# index feature as perf writes them, and perf's -m/-S size messages.
+# pk-test: slow
+. tests/lib/sh.sh
+N=record_pt_aux
+need_cmd $N perf "perf is not installed"
+need_cmd $N unshare "unshare is not installed"
+need_cmd $N cc "no C compiler for the shim"
+for f in /usr/include/intel-pt.h /usr/include/Zydis/Zydis.h /bin/busybox; do
+	[ -e "$f" ] || { skip $N "$f is missing (ptgen needs it)"; exit 0; }
+done
+if [ "$(id -u)" -ne 0 ]; then
+	skip $N "private mount namespaces need root"; exit 0
+fi
+need_shared tools/ptgen/gen.sh $N || { t_exit; exit; }
+need_built $N "$PERFKIT"
+SRC=$PWD; PK=$PWD/$PERFKIT
+export LC_ALL=C TZ=UTC PERF_PAGER=cat
+cd "$T_TMP" || exit 1
+D=$T_TMP/devices
+mkdir -p "$D" || exit 1
+for _p in /sys/bus/event_source/devices/*; do
+	[ "${_p##*/}" = intel_pt ] || ln -s "$(readlink -f "$_p")" "$D/${_p##*/}"
+done
+cp -r "$SRC/tests/data/intel_pt" "$D/"
+mkdir -p sys/bus/event_source && ln -s "$D" sys/bus/event_source/devices
+if ! unshare -m sh -c "mount --bind $D /sys/bus/event_source/devices" 2>/dev/null; then
+	skip $N "cannot bind a tree in a private mount namespace"; exit 0
+fi
+cc -shared -fPIC -O2 -o shim.so "$SRC/tests/live/pt_fakeopen.c" -ldl -lpthread ||
+	{ fail $N:shim "cannot build the shim"; exit 1; }
+if ! "$PK_SHARED/tools/ptgen/gen.sh" "$T_TMP/gen" --only awk > gen.log 2>&1; then
+	fail $N:gen "gen.sh: $(tail -2 gen.log | tr '\n' '|')"; t_exit; exit
+fi
+TRUTH=$T_TMP/gen/awk.ips
+# the workload waits for the shim's DONE file (at most 30 s)
+WAIT='i=0; while [ ! -e DONE ] && [ $i -lt 1500 ]; do busybox usleep 20000; i=$((i+1)); done'
+# rec TOOL OUT OPTS...: TOOL (perf or pk) records the fixture into OUT;
+# $PIN (a command prefix) runs the workload
+PIN=
+rec() {
+	_t=$1 _o=$2; shift 2
+	rm -f DONE
+	if [ "$_t" = perf ]; then
+		PK_FAKE_PT_AUX=gen/awk.pt PK_FAKE_PT_DONE=DONE LD_PRELOAD=$T_TMP/shim.so \
+		timeout 60 unshare -m sh -c 'mount --bind "$0" /sys/bus/event_source/devices && exec "$@"' \
+			"$D" perf record "$@" -o "$_o" -- $PIN busybox sh -c "$WAIT"
+	else
+		PK_FAKE_PT_AUX=gen/awk.pt PK_FAKE_PT_DONE=DONE LD_PRELOAD=$T_TMP/shim.so \
+		PERFKIT_SYSFS=$T_TMP/sys timeout 60 "$PK" record "$@" -o "$_o" \
+			-- $PIN busybox sh -c "$WAIT"
+	fi
+}
+# ips FILE: each decoder's --itrace=i1i -F ip of FILE into FILE.perf/.pk
+ips() {
+	perf --buildid-dir /nonexistent script --itrace=i1i -F ip -i "$1" 2>/dev/null |
+		tr -d ' ' > "$1.perf"
+	"$PK" script --itrace=i1i -F ip -i "$1" 2>/dev/null | tr -d ' ' > "$1.pk"
+}
+# aux FILE: its AUXTRACE records as "size offset idx cpu" (decimal)
+aux() {
+	perf script -D -i "$1" 2>/dev/null | awk '/PERF_RECORD_AUXTRACE size/ {
+		for (i = 1; i <= NF; i++) v[$i] = $(i + 1)
+		print v["size:"], v["offset:"], v["idx:"], v["cpu:"] }' |
+	while read -r _s _off _i _c; do
+		echo $((_s)) $((_off)) "$_i" "$_c"
+	done
+}
+info() { perf script -D -i "$1" 2>/dev/null | sed -n '/AUXTRACE_INFO/,/Cap Event/p' | sed 's/^[0-9 ]*0x[0-9a-f]* //'; }
+# one CASE MODE OPTS: both recorders, both decoders; MODE full or snap
+one() {
+	_c=$1 _m=$2; shift 2
+	for _t in perf pk; do
+		_f=$T_TMP/$_c.$_t.data
+		if ! rec $_t "$_f" "$@" > "$_f.log" 2>&1 || [ ! -s "$_f" ]; then
+			fail $N:$_c:$_t-record "$(tail -3 "$_f.log" | tr '\n' '|')"; continue
+		fi
+		ips "$_f"
+		aux "$_f" > "$_f.aux"
+		for _d in perf pk; do
+			_n=$(wc -l < "$_f.$_d")
+			if [ "$_d$NO_PK_OVERLAP" = pk1 ]; then
+				skip $N:$_c:$_t-rec:pk-decode "perfkit's decoder does not trim snapshots that overlap yet ($_n lines)"
+				continue
+			fi
+			if [ "$_m" = full ]; then
+				check $N:$_c:$_t-rec:$_d-decode "not the run's instructions ($_n lines)" \
+					"$(cmp -s "$_f.$_d" "$TRUTH" && echo y)" = y
+			else
+				check $N:$_c:$_t-rec:$_d-decode "not a tail of the run ($_n lines)" \
+					"$(tail -n "$_n" "$TRUTH" | cmp -s - "$_f.$_d" && echo y)" = y
+				check $N:$_c:$_t-rec:$_d-wrapped "no wrap ($_n of $(wc -l < "$TRUTH"))" \
+					"$_n" -gt 1000 -a "$_n" -lt "$(wc -l < "$TRUTH")"
+			fi
+		done
+		# the AUX area (64 KiB) went round: more bytes than it holds,
+		# or a snapshot of all of it from past its start
+		check $N:$_c:$_t-wrap "AUXTRACE records: $(tr '\n' ' ' < "$_f.aux")" \
+			"$(awk -v m=$_m '{ s += $1; if ($1 != 65536 || $2 == 0) bad = 1 }
+				END { print (m == "full" ? s > 65536 : NR && !bad) ? "y" : "n" }' "$_f.aux")" = y
+	done
+	_p=$T_TMP/$_c.perf.data _k=$T_TMP/$_c.pk.data
+	[ -s "$_p" ] && [ -s "$_k" ] || return
+	info "$_p" > "$_p.info"; info "$_k" > "$_k.info"
+	check $N:$_c:auxtrace-info "differs from perf's: $(diff "$_p.info" "$_k.info" | tr '\n' '|')" \
+		"$(cmp -s "$_p.info" "$_k.info" && echo y)" = y
+	if [ "$_m" = snap ]; then
+		check $N:$_c:auxtrace "perf: $(cat "$_p.aux"), perfkit: $(cat "$_k.aux")" \
+			"$(cmp -s "$_p.aux" "$_k.aux" && echo y)" = y
+		check $N:$_c:same-tail "perf's and perfkit's recordings decode differently" \
+			"$(cmp -s "$_p.pk" "$_k.pk" && echo y)" = y
+	else
+		check $N:$_c:auxtrace "idx/cpu: perf $(awk '{print $3, $4}' "$_p.aux" | sort -u | tr '\n' ' ')perfkit $(awk '{print $3, $4}' "$_k.aux" | sort -u | tr '\n' ' ')" \
+			"$(awk '{print $3, $4}' "$_p.aux" | sort -u)" = "$(awk '{print $3, $4}' "$_k.aux" | sort -u)"
+	fi
+	perf report --header-only -I -i "$_k" > "$_k.hdr" 2>&1
+	check $N:$_c:index "no AUXTRACE index feature" \
+		"$(grep '^# missing features' "$_k.hdr" | grep -c AUXTRACE)" = 0
+}
+# per CPU: tsc=0 keeps the decoding timeless (ptgen's TSC is not this
+# machine's clock; perf matches side-band times against it otherwise)
+one cpu-full full -e intel_pt/tsc=0/u -m ,16
+one thread-full full --per-thread -e intel_pt//u -m ,16
+one cpu-snap snap -S -e intel_pt/tsc=0/u -m ,16
+one thread-snap snap --per-thread -S -e intel_pt//u -m ,16
+# e: one more snapshot at the end (the area, unchanged, again, as perf
+# takes it); perf's decoder drops what a snapshot repeats of the one
+# before (intel_pt_find_overlap), perfkit's not yet
+NO_PK_OVERLAP=1
+one cpu-snap-e snap -Se -e intel_pt/tsc=0/u -m ,16
+NO_PK_OVERLAP=
+# perf's default event per CPU, where this kernel gives no TSC to user
+# space (the decoding is then timeless). The decoders then take the task
+# from the context switches: the workload must be the one on the CPU
+# whose area has the trace (CPU 0's, the first mapped), so it is pinned.
+if ! grep -q 'Cap Time Zero *0' "$T_TMP/cpu-full.perf.data.info" 2>/dev/null; then
+	skip $N:cpu-default "the kernel gives user space the TSC: a timed decoding of ptgen's clock"
+elif ! command -v taskset > /dev/null; then
+	skip $N:cpu-default "taskset is not installed"
+else
+	PIN="taskset -c 0"
+	one cpu-default full -e intel_pt//u -m ,16
+	PIN=
+fi
+# perf's size checks and words
+for o in "-m ,1" "-S100000 -m ,16"; do
+	rec perf x.data -e intel_pt/tsc=0/u $o > x.perf 2>&1
+	rec pk x.data -e intel_pt/tsc=0/u $o > x.pk 2>&1
+	check "$N:msg:$o" "perf: $(head -1 x.perf), perfkit: $(head -1 x.pk)" \
+		"$(head -1 x.perf)" = "$(head -1 x.pk)"
+done
+perf record -S -e dummy:u -o x.data -- true > x.perf 2>&1
+"$PK" record -S -e dummy:u -o x.data -- true > x.pk 2>&1
+check "$N:msg:-S-no-aux" "perf: $(head -1 x.perf), perfkit: $(head -1 x.pk)" \
+	"$(head -1 x.perf)" = "$(head -1 x.pk)"
+t_exit
