@@ -38,6 +38,9 @@ same() {
 	t_part $N || return 0
 	perf report --stdio -i "$_f" "$@" 2>"$T/p.err" | untip >"$T/p.out"
 	"$PERFKIT" report --stdio -i "$_f" "$@" 2>"$T/k.err" | untip >"$T/k.out"
+	if [ "${SAME_SED:-}" ]; then	# (both sides alike)
+		sed -i "$SAME_SED" "$T/p.out" "$T/k.out"
+	fi
 	if [ ! -s "$T/p.out" ]; then
 		skip "$_n" "perf printed nothing ($(head -1 "$T/p.err"))"
 	elif [ "${MODCHECK:-}" ] && has_module "$T/p.out"; then

@@ -11,6 +11,8 @@
 # has no such PMU, and perf list's entry.
 # pk-test: slow
 . tests/lib/sh.sh
+# the shim is preloaded before an ASan build's runtime: let it be
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 need_cmd record_pt_attr perf "perf is not installed"
 need_cmd record_pt_attr unshare "unshare is not installed"
 need_cmd record_pt_attr cc "no C compiler for the open shim"
