@@ -15,7 +15,8 @@
 #include "ftrace_opts.h"
 
 /* Long-only options' keys (above every letter). */
-enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP };
+enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
+       K_VERBOSE, K_PLUGIN };
 
 #define R (1u << CLI_FT_RECORD)
 #define L (1u << CLI_FT_LIVE)
@@ -45,12 +46,32 @@ static const struct ft_opt {
 	{ NULL, 'g', no_argument, P },          /* profile: the graph tracer */
 	{ "option", 'O', required_argument, R | L },
 	{ "stacktrace", 'T', no_argument, R | L },   /* trace-cmd's -T */
+	/* trace-cmd record's, with its meanings */
+	{ "trigger", 'R', required_argument, R | L },
+	{ NULL, 'P', required_argument, R | L },      /* = -p */
+	{ "plugin", K_PLUGIN, required_argument, R | L }, /* its -p: -t */
+	{ "cpumask", 'M', required_argument, R | L },
+	{ "only-command", 'F', no_argument, R | L },
+	{ "children", 'c', no_argument, R | L },
+	{ "exclude", 'v', no_argument, R | L },
+	{ "ignore-missing", 'i', no_argument, R | L },
+	{ "keep", 'k', no_argument, R | L },
+	{ "sleep", 's', required_argument, R },
+	{ "max-kb", 'm', required_argument, R },
+	{ "no-function-trace", 'd', no_argument, R | L },
+	{ "no-ftrace", 'D', no_argument, R | L },
+	{ NULL, 'N', required_argument, R },         /* refused */
+	{ NULL, 'G', no_argument, R },               /* --profile only */
+	{ "max-graph-depth", K_DEPTH, required_argument, R | L },
+	{ "func-stack", K_FSTACK, no_argument, R | L },
+	{ "nosplice", K_NOSPLICE, no_argument, R },
+	{ "verbose", K_VERBOSE, no_argument, R | L },
 	{ "all", 'a', no_argument, R },
 	{ "tsc2nsec", K_TSC2NSEC, no_argument, R },
 	{ "top", K_TOP, no_argument, R | L },
 	{ "top-level", K_TOP, no_argument, R },
 	{ "compression", 'z', required_argument, R | X },
-	{ "instance", 'B', required_argument, X | T | N },
+	{ "instance", 'B', required_argument, R | X | T | N },
 	{ "help", 'h', no_argument, R | L | S | P | X | T | N },
 };
 #define NR_OPTS (sizeof(table) / sizeof(table[0]))
@@ -75,11 +96,33 @@ static const char *const usages[] = {
 	"  -T  a kernel stack trace after each event (-O stacktrace, "
 	"trace-cmd's -T)\n"
 	"  -f  the filter of the -e before it (trace-cmd's -f), e.g. "
-	"'common_pid != 0'\n",
+	"'common_pid != 0'\n"
+	"trace-cmd record's options (same meanings):\n"
+	"  -e NAME  a system, an event of any system, globs; -R TRIGGER: "
+	"the -e before it's\n"
+	"  -v  the -e after it are disabled (their -R still set); -i  "
+	"missing events ignored\n"
+	"  -P PID (= -p); -F  only the command, not its children; -c  "
+	"children too\n"
+	"  -B NAME  an instance recorded too; the -e, -f, -R, -M after it "
+	"are its own\n"
+	"  -M HEXMASK  tracing_cpumask (-1: all); -k  settings and "
+	"instances kept at the end\n"
+	"  -s USECS  reader wake-up; -m KIB  per-CPU data at most about "
+	"KIB (newest kept)\n"
+	"  -d  no function-trace option; -D  and kernel.ftrace_enabled 0; "
+	"--func-stack;\n"
+	"  --max-graph-depth N; --nosplice; --verbose; -G ignored (its "
+	"--profile only)\n"
+	"  differ: -p PID (theirs: --plugin/-t), -C CPUS (theirs: --clock),"
+	" -a every process\n",
 	[CLI_FT_LIVE] =
-	"usage: perfkit ftrace live [-e EVENT]... [-t TRACER] [-p PID]... "
-	"[-C CPUS] [--clock C] [-O OPTION]...\n"
-	"                           [-b KB (16384)] [--top] [-- COMMAND...]\n"
+	"usage: perfkit ftrace live [-e EVENT [-f FILTER] [-R TRIGGER]]... "
+	"[-v] [-i] [-t TRACER] [-p PID]...\n"
+	"         [-F] [-c] [-M MASK] [-C CPUS] [--clock C] [-O OPTION]... "
+	"[-T] [-k] [-d] [-D]\n"
+	"         [-b KB (16384)] [--top] [-- COMMAND...]\n"
+	"  the options mean what they mean for ftrace record\n"
 	"Streams events as trace_pipe prints them, from a private "
 	"instance, until Ctrl-C\nor COMMAND ends; tracefs is put back "
 	"as it was.\n",
@@ -216,10 +259,113 @@ static int set_kb(struct cli_ftrace_opts *o, const char *arg)
 	return 0;
 }
 
+/* The buffer the -e, -f, -R and -M given now belong to. */
+static struct cli_ft_evlist *cur_list(struct cli_ftrace_opts *o)
+{
+	return o->nr_bufs ? &o->bufs[o->nr_bufs - 1] : &o->main;
+}
+
+/* -e ARG into the current buffer's list (with empty -f and -R slots and
+ * the -v state). 0 or -1 after the error line. */
+static int add_event(struct cli_ftrace_opts *o, const char *arg)
+{
+	struct cli_ft_evlist *l = cur_list(o);
+	bool *x = realloc(l->exclude, (size_t)(l->events.n + 1) * sizeof(*x));
+
+	if (x)
+		l->exclude = x;
+	if (!x || strv_push(&l->filters, NULL) ||
+	    strv_push(&l->triggers, NULL) || strv_push(&l->events, arg)) {
+		cli_error(o->name, "-e %s: %s", arg, strerror(ENOMEM));
+		return -1;
+	}
+	x[l->events.n - 1] = o->excluding;
+	return 0;
+}
+
+/* -f or -R (KEY) ARG: the filter or trigger of the -e before it. 0 or -1
+ * after the error line. */
+static int event_option(struct cli_ftrace_opts *o, int key, const char *arg)
+{
+	struct cli_ft_evlist *l = cur_list(o);
+
+	if (!l->events.n) {
+		cli_error(o->name, "-%c %s: no -e before it (the %s is the "
+			  "preceding event's)", key, arg,
+			  key == 'f' ? "filter" : "trigger");
+		return -1;
+	}
+	(key == 'f' ? &l->filters : &l->triggers)->v[l->events.n - 1] = arg;
+	return 0;
+}
+
+/* -B NAME: a new buffer; the -e after it are its own. */
+static int add_buffer(struct cli_ftrace_opts *o, const char *arg)
+{
+	struct cli_ft_evlist *v;
+
+	if (o->cmd != CLI_FT_RECORD) {
+		o->instance = arg;
+		return 0;
+	}
+	if (!*arg || strchr(arg, '/')) {
+		cli_error(o->name, "-B '%s': not an instance name", arg);
+		return -1;
+	}
+	for (int i = 0; i < o->nr_bufs; i++)
+		if (!strcmp(o->bufs[i].name, arg)) {
+			cli_error(o->name, "-B %s: given twice", arg);
+			return -1;
+		}
+	if (!(v = realloc(o->bufs, (size_t)(o->nr_bufs + 1) * sizeof(*v)))) {
+		cli_error(o->name, "-B %s: %s", arg, strerror(ENOMEM));
+		return -1;
+	}
+	o->bufs = v;
+	v[o->nr_bufs++] = (struct cli_ft_evlist){ .name = arg };
+	return 0;
+}
+
+/* -M MASK: hex as tracing_cpumask takes it (commas between 32-bit
+ * groups), or -1. 0 or -1 after the error line. */
+static int set_mask(struct cli_ftrace_opts *o, const char *arg)
+{
+	const char *p = arg;
+
+	if (strcmp(arg, "-1")) {
+		if (!strncmp(p, "0x", 2) || !strncmp(p, "0X", 2))
+			p += 2;
+		if (!*p || p[strspn(p, "0123456789abcdefABCDEF,")]) {
+			cli_error(o->name, "-M '%s': not a hex CPU mask (like "
+				  "3, or -1 for all)", arg);
+			return -1;
+		}
+	}
+	cur_list(o)->cpumask = p;
+	return 0;
+}
+
+/* A whole number of at most MAX from ARG of option OPT. 0 or -1 after
+ * the error line. */
+static int number(struct cli_ftrace_opts *o, const char *opt, const char *arg,
+		  unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || *v > max) {
+		cli_error(o->name, "%s '%s': not a number (0..%llu)", opt, arg,
+			  max);
+		return -1;
+	}
+	return 0;
+}
+
 /* The list option KEY takes ARG. 0 or -1 after the error line. */
 static int push(struct cli_ftrace_opts *o, int key, const char *arg)
 {
-	struct cli_strv *l = key == 'e' ? &o->events : key == 'l' ? &o->filters :
+	struct cli_strv *l = key == 'l' ? &o->filters :
 			     key == 'n' ? &o->notrace : key == 'g' ? &o->graph :
 			     &o->options;
 
@@ -243,26 +389,48 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 			return 0;
 		}
 		return push(o, key, arg);
-	case 'e':
-		if (strv_push(&o->event_filters, NULL)) {
-			cli_error(o->name, "-e %s: %s", arg, strerror(ENOMEM));
-			return -1;
-		}
-		return push(o, key, arg);
-	case 'f':	/* the filter of the -e before it, as trace-cmd's */
-		if (!o->events.n) {
-			cli_error(o->name, "-f %s: no -e before it (the filter "
-				  "is the preceding event's)", arg);
-			return -1;
-		}
-		o->event_filters.v[o->events.n - 1] = arg;
-		return 0;
+	case 'e': return add_event(o, arg);
+	case 'f': case 'R': return event_option(o, key, arg);
+	case 'B': return add_buffer(o, arg);
+	case 'M': return set_mask(o, arg);
+	case 'P': return add_pids(o, arg, pv);
 	case 'l': case 'n': case 'O': return push(o, key, arg);
 	case 'T': return push(o, 'O', "stacktrace");
+	case 'd': return push(o, 'O', "nofunction-trace");
+	case K_FSTACK: return push(o, 'O', "func_stack_trace");
+	case 's': case 'm': case K_DEPTH: {
+		unsigned long long v;
+		const char *opt = key == 's' ? "-s" : key == 'm' ? "-m"
+				  : "--max-graph-depth";
+		if (number(o, opt, arg, key == 's' ? UINT_MAX / 2 :
+			   key == 'm' ? ULLONG_MAX / 1024 : INT_MAX, &v))
+			return -1;
+		if (key == 's') {
+			o->sleep_us = (unsigned)v;
+			o->sleep_set = true;
+		} else if (key == 'm') {
+			o->max_kb = v;
+		} else {
+			o->max_graph_depth = arg;
+		}
+		return 0;
+	}
+	case 'N':
+		cli_error(o->name, "-N %s: recording to a trace-cmd listener "
+			  "is not supported (-o FILE)", arg);
+		return -1;
+	case 'v': o->excluding = true; break;
+	case 'F': o->only_cmd = true; break;
+	case 'c': o->children = true; break;
+	case 'i': o->ignore_missing = true; break;
+	case 'k': o->keep = true; break;
+	case 'D': o->no_ftrace = true; return push(o, 'O', "nofunction-trace");
+	case K_NOSPLICE: o->no_splice = true; break;
+	case K_VERBOSE: cli_verbose++; break;
+	case 'G': break;        /* trace-cmd: only with --profile */
 	case 'o': o->output = arg; break;
-	case 't': o->tracer = arg; break;
+	case 't': case K_PLUGIN: o->tracer = arg; break;
 	case 'z': o->compression = arg; break;
-	case 'B': o->instance = arg; break;
 	case K_CLOCK: o->clock = arg; break;
 	case 'a': o->all = true; break;
 	case K_TSC2NSEC: o->tsc2nsec = true; break;
@@ -303,10 +471,29 @@ bool cli_ftrace_opts_parse(struct cli_ftrace_opts *o, enum cli_ft_cmd cmd,
 	return c == -1;
 }
 
+bool cli_ftrace_opts_has_events(const struct cli_ftrace_opts *o)
+{
+	for (int i = 0; i < o->nr_bufs; i++)
+		if (o->bufs[i].events.n)
+			return true;
+	return o->main.events.n > 0;
+}
+
+static void evlist_fini(struct cli_ft_evlist *l)
+{
+	free(l->events.v);
+	free(l->filters.v);
+	free(l->triggers.v);
+	free(l->exclude);
+}
+
 void cli_ftrace_opts_fini(struct cli_ftrace_opts *o)
 {
-	free(o->events.v);
-	free(o->event_filters.v);
+	evlist_fini(&o->main);
+	for (int i = 0; i < o->nr_bufs; i++)
+		evlist_fini(&o->bufs[i]);
+	free(o->bufs);
+	free(o->rec_bufs);
 	free(o->filters.v);
 	free(o->notrace.v);
 	free(o->graph.v);
@@ -348,8 +535,38 @@ int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 	o->rec_pids = v;
 	for (int i = 0; i < n; i++)
 		v[i] = pk_thread_map_tid(o->pids, i);
-	ro->events = o->events.v ? o->events.v : no_events;
-	ro->event_filters = o->event_filters.v;
+	ro->events = o->main.events.v ? o->main.events.v : no_events;
+	ro->event_filters = o->main.filters.v;
+	ro->event_triggers = o->main.triggers.v;
+	ro->event_exclude = o->main.exclude;
+	ro->cpumask = o->main.cpumask;
+	ro->ignore_missing = o->ignore_missing;
+	ro->sleep_us = o->sleep_us;
+	ro->sleep_set = o->sleep_set;
+	ro->max_kb = o->max_kb;
+	ro->no_splice = o->no_splice;
+	ro->no_ftrace = o->no_ftrace;
+	ro->max_graph_depth = o->max_graph_depth;
+	ro->copy_marker = true;
+	if (o->nr_bufs) {
+		free(o->rec_bufs);
+		o->rec_bufs = calloc((size_t)o->nr_bufs, sizeof(*o->rec_bufs));
+		if (!o->rec_bufs)
+			return -ENOMEM;
+		for (int i = 0; i < o->nr_bufs; i++) {
+			struct cli_ft_evlist *l = &o->bufs[i];
+			o->rec_bufs[i] = (struct pk_ftrace_rec_buffer){
+				.name = l->name,
+				.events = l->events.v ? l->events.v : no_events,
+				.event_filters = l->filters.v,
+				.event_triggers = l->triggers.v,
+				.event_exclude = l->exclude,
+				.cpumask = l->cpumask,
+			};
+		}
+		ro->buffers = o->rec_bufs;
+		ro->nr_buffers = o->nr_bufs;
+	}
 	if (o->output)
 		ro->output = o->output;
 	ro->buffer_kb = o->buffer_kb;
@@ -362,8 +579,10 @@ int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 	ro->notrace = o->notrace.v;
 	ro->graph = o->graph.v;
 	ro->options = o->options.v;
-	if (cmd_pid > 0) {      /* only the command and its children */
+	if (cmd_pid > 0) {      /* the command, its children unless -F */
 		v[n++] = cmd_pid;
+		ro->follow_fork = !o->only_cmd || o->children;
+	} else if (n && o->children) {      /* -P PID -c */
 		ro->follow_fork = true;
 	}
 	ro->pids = n ? o->rec_pids : NULL;

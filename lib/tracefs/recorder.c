@@ -243,7 +243,9 @@ static int setup_common(struct pk_ftrace_rec *r, const char *instp,
 	if (o->follow_fork &&
 	    (e = pk_tracefs_option(r->t, instp, "event-fork", true)))
 		return e;
-	if (o->follow_fork && main && r->func_pids &&
+	/* function-fork too, as trace-cmd -c sets both (where it exists) */
+	if (o->follow_fork && main && (r->func_pids ||
+	    pk_tracefs_has(r->t, instp, "options/function-fork")) &&
 	    (e = pk_tracefs_option(r->t, instp, "function-fork", true)))
 		return e;
 	for (int i = 0; i < o->nr_pids; i++)
