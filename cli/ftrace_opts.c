@@ -424,7 +424,7 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 	case 'c': o->children = true; break;
 	case 'i': o->ignore_missing = true; break;
 	case 'k': o->keep = true; break;
-	case 'D': o->no_ftrace = true; return push(o, 'O', "nofunction-trace");
+	case 'D': o->no_ftrace = true; break;
 	case K_NOSPLICE: o->no_splice = true; break;
 	case K_VERBOSE: cli_verbose++; break;
 	case 'G': break;        /* trace-cmd: only with --profile */
