@@ -141,12 +141,14 @@ int cmd_ftrace_record(int argc, char **argv)
 	unsigned long long tot = 0, lost = 0;
 	for (int b = 0; b < pk_ftrace_rec_nr_buffers(r); b++) {
 		struct pk_ftrace_cpu_result res;
-		if (b)
+		if (b && !f.quiet)
 			printf("Buffer: %s\n", pk_ftrace_rec_buffer_name(r, b));
 		for (int i = 0; !pk_ftrace_rec_buffer_result(r, b, i, &res);
 		     i++) {
 			tot += res.events;
 			lost += res.lost;
+			if (f.quiet)
+				continue;
 			printf("CPU %d: %llu events, %llu overruns, %llu lost%s\n",
 			       res.cpu, (unsigned long long)res.events,
 			       (unsigned long long)res.overruns,
@@ -156,9 +158,10 @@ int cmd_ftrace_record(int argc, char **argv)
 	}
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);   /* the recorder, not the workload */
-	printf("total: %llu events, %llu lost; recorder CPU %.3f s\n", tot, lost,
-	       ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+	if (!f.quiet)
+		printf("total: %llu events, %llu lost; recorder CPU %.3f s\n",
+		       tot, lost, ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	rc = cmd_rc >= 0 ? cmd_rc : 0;
 out:
 	workload_abort(&w);

@@ -16,7 +16,7 @@
 
 /* Long-only options' keys (above every letter). */
 enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
-       K_VERBOSE, K_PLUGIN };
+       K_VERBOSE, K_PLUGIN, K_CMDLINES, K_MODULE, K_TSOFF };
 
 #define R (1u << CLI_FT_RECORD)
 #define L (1u << CLI_FT_LIVE)
@@ -66,6 +66,10 @@ static const struct ft_opt {
 	{ "func-stack", K_FSTACK, no_argument, R | L },
 	{ "nosplice", K_NOSPLICE, no_argument, R },
 	{ "verbose", K_VERBOSE, no_argument, R | L },
+	{ "quiet", 'q', no_argument, R },
+	{ "cmdlines-size", K_CMDLINES, required_argument, R | L },
+	{ "module", K_MODULE, required_argument, R },
+	{ "ts-offset", K_TSOFF, required_argument, R },
 	{ "all", 'a', no_argument, R },
 	{ "tsc2nsec", K_TSC2NSEC, no_argument, R },
 	{ "top", K_TOP, no_argument, R | L },
@@ -116,6 +120,8 @@ static const char *const usages[] = {
 	"--func-stack\n"
 	"  --max-graph-depth N; --nosplice; --verbose; -G ignored (its "
 	"--profile's)\n"
+	"  --module MOD (-l/-n in MOD); --cmdlines-size N; --ts-offset N; "
+	"-q  no summary\n"
 	"  not theirs: -p PID (tracer: -t/--plugin), -C CPUS (clock: "
 	"--clock), -a every\n"
 	"  process (trace-cmd: all formats), -N HOST:PORT refused\n",
@@ -418,6 +424,25 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 		}
 		return 0;
 	}
+	case K_CMDLINES: {
+		unsigned long long v;
+		if (number(o, "--cmdlines-size", arg, INT_MAX, &v))
+			return -1;
+		o->cmdlines_size = arg;
+		return 0;
+	}
+	case K_TSOFF: {
+		char *end;
+		errno = 0;
+		o->ts_offset = strtoll(arg, &end, 0);
+		if (errno || end == arg || *end) {
+			cli_error(o->name, "--ts-offset '%s': not a number", arg);
+			return -1;
+		}
+		return 0;
+	}
+	case K_MODULE: o->module = arg; break;
+	case 'q': o->quiet = true; break;
 	case 'N':
 		cli_error(o->name, "-N %s: recording to a trace-cmd listener "
 			  "is not supported (-o FILE)", arg);
@@ -442,6 +467,41 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 	return 0;
 }
 
+/* --module MOD as trace-cmd applies it: each -l and -n function gets
+ * ":mod:MOD" (filter commands, with their ':', stay); with neither, -l
+ * ":mod:MOD" (every function of MOD). 0 or -1 after the error line. */
+static int apply_module(struct cli_ftrace_opts *o)
+{
+	struct cli_strv *lists[2] = { &o->filters, &o->notrace };
+	char *s = NULL;
+
+	if (!o->filters.n && !o->notrace.n) {
+		if (asprintf(&s, ":mod:%s", o->module) < 0 ||
+		    strv_push(&o->owned, s)) {
+			free(s);
+			cli_error(o->name, "--module: %s", strerror(ENOMEM));
+			return -1;
+		}
+		return push(o, 'l', s);
+	}
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < lists[k]->n; i++) {
+			if (strchr(lists[k]->v[i], ':'))
+				continue;
+			s = NULL;
+			if (asprintf(&s, "%s:mod:%s", lists[k]->v[i],
+				     o->module) < 0 || strv_push(&o->owned, s)) {
+				free(s);
+				cli_error(o->name, "--module: %s",
+					  strerror(ENOMEM));
+				return -1;
+			}
+			lists[k]->v[i] = s;
+		}
+	}
+	return 0;
+}
+
 bool cli_ftrace_opts_parse(struct cli_ftrace_opts *o, enum cli_ft_cmd cmd,
 			   const char *name, int argc, char **argv, int *rc)
 {
@@ -462,6 +522,8 @@ bool cli_ftrace_opts_parse(struct cli_ftrace_opts *o, enum cli_ft_cmd cmd,
 		if (apply(o, c, optarg, &pv))
 			break;
 	}
+	if (c == -1 && o->module && apply_module(o))
+		c = 0;
 	if (c == -1 && pv.n && !(o->pids = pk_thread_map_new_array(pv.n, pv.v))) {
 		cli_error(name, "-p: %s", strerror(errno));
 		c = 0;
@@ -492,6 +554,9 @@ static void evlist_fini(struct cli_ft_evlist *l)
 
 void cli_ftrace_opts_fini(struct cli_ftrace_opts *o)
 {
+	for (int i = 0; i < o->owned.n; i++)
+		free((char *)o->owned.v[i]);
+	free(o->owned.v);
 	evlist_fini(&o->main);
 	for (int i = 0; i < o->nr_bufs; i++)
 		evlist_fini(&o->bufs[i]);
@@ -550,6 +615,8 @@ int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 	ro->no_splice = o->no_splice;
 	ro->no_ftrace = o->no_ftrace;
 	ro->max_graph_depth = o->max_graph_depth;
+	ro->cmdlines_size = o->cmdlines_size;
+	ro->ts_offset = o->ts_offset;
 	ro->copy_marker = true;
 	if (o->nr_bufs) {
 		free(o->rec_bufs);

@@ -11,7 +11,8 @@
  *   -b KB         a number (trace-cmd takes atoi's 0 for "abc"; not here)
  * record and live also take trace-cmd record's spellings: -P PID (= -p),
  * -M HEXMASK, -F, -c, -v, -R, -i, -k, -s, -m, -d, -D, -G, -B (record),
- * --max-graph-depth, --func-stack, --nosplice, --verbose. Where a
+ * --max-graph-depth, --func-stack, --nosplice, --verbose, --module,
+ * --cmdlines-size, --ts-offset, -q (record). Where a
  * trace-cmd letter means something else here the perf-style meaning
  * stays and trace-cmd's is a long option: -p PID (trace-cmd's -p
  * tracer: -t/--tracer/--plugin), -C CPUS (trace-cmd's -C clock: --clock),
@@ -78,6 +79,11 @@ struct cli_ftrace_opts {
 	unsigned sleep_us;
 	unsigned long long max_kb;     /* -m KiB (0: none) */
 	const char *max_graph_depth;   /* --max-graph-depth N */
+	const char *cmdlines_size;     /* --cmdlines-size N */
+	const char *module;            /* --module MOD */
+	long long ts_offset;           /* --ts-offset N */
+	bool quiet;                    /* -q: no per-CPU summary */
+	struct cli_strv owned;         /* strings made here (--module) */
 	struct pk_ftrace_rec_buffer *rec_bufs;  /* cli_ftrace_opts_rec's */
 	char **args;                   /* what follows the options
 					  (NULL-terminated, maybe empty) */

@@ -347,6 +347,9 @@ struct pk_ftrace_rec_opts {
 	const char *max_graph_depth;/* max_graph_depth (NULL: kept) */
 	bool no_ftrace;             /* -D: kernel/ftrace_enabled 0 and
 				       options/function-trace 0 */
+	long long ts_offset;        /* --ts-offset: the file's OFFSET
+				       option (raw clock units; 0: none) */
+	const char *cmdlines_size;  /* saved_cmdlines_size (NULL: kept) */
 };
 
 /* One -B instance of trace-cmd record: its name and its own events,

@@ -58,6 +58,7 @@ struct pk_ftrace_rec {
 	bool running;
 	bool func_pids;         /* pids go to set_ftrace_pid too */
 	bool tsc2nsec;
+	long long ts_offset;
 	bool no_splice;
 	bool sleep_set;
 	unsigned sleep_us;
@@ -272,6 +273,11 @@ static int setup_main(struct pk_ftrace_rec *r, const char *instp,
 	    pk_tracefs_has(r->t, instp, "options/copy_trace_marker") &&
 	    (e = pk_tracefs_option(r->t, instp, "copy_trace_marker", true)))
 		return e;
+	/* a top-level file: more names kept for every buffer */
+	if (o->cmdlines_size &&
+	    (e = pk_tracefs_write(r->t, NULL, "saved_cmdlines_size",
+				  o->cmdlines_size)))
+		return e;
 	if (o->max_graph_depth &&
 	    (e = pk_tracefs_write(r->t, instp, "max_graph_depth",
 				  o->max_graph_depth)))
@@ -461,6 +467,7 @@ static int rec_new(struct pk_tracefs *t,
 	r->output = pk__strdup(o->output ? o->output : "trace.dat");
 	r->compression = pk__strdup(o->compression ? o->compression : "zstd");
 	r->no_splice = o->no_splice;
+	r->ts_offset = o->ts_offset;
 	r->sleep_set = o->sleep_set;
 	r->sleep_us = o->sleep_us;
 	/* -m KiB a CPU: two halves */
@@ -840,6 +847,8 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 		e = write_cpustats(r, w, &r->bufs[k]);
 	if (!e && r->tsc2nsec)
 		e = pk_tdwriter_set_tsc2nsec(w, r->tsc_mult, r->tsc_shift, 0);
+	if (!e && r->ts_offset)
+		e = pk_tdwriter_set_ts_offset(w, r->ts_offset);
 	if (pk_tracefs_read(r->t, instp, "trace_clock", &clk) > 0) {
 		char *o = strchr(clk, '['), *c = o ? strchr(o, ']') : NULL;
 		if (c) {

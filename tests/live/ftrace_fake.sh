@@ -296,6 +296,19 @@ EOF
 	grep -v 'sched_switch/trigger:\|sched_switch/filter:' $T_TMP/before > $T_TMP/before2
 	check ftrace_fake_record_tracecmd_opts_restored "$(diff $T_TMP/before2 $T_TMP/after)" \
 		-z "$(diff $T_TMP/before2 $T_TMP/after)" -a -d $F/$I
+	# --module: each -l/-n function limited to the module (a filter
+	# command stays), or every function of it
+	build; : > $LOG
+	for f in header_page header_event; do cp $TF/events/$f $F/events/$f; done
+	mkdir -p $F/events/ftrace/function
+	cp $TF/events/ftrace/function/format $F/events/ftrace/function/format
+	run record --module ext4 -l 'sync*' -l 'schedule:traceoff' -n 'x*' -o $T_TMP/mo.dat -- true > $T_TMP/o 2> $T_TMP/e
+	rc=$?
+	run record --module ext4 -o $T_TMP/mo.dat -- true >> $T_TMP/o 2>> $T_TMP/e
+	rc2=$?
+	check ftrace_fake_record_module "rc=$rc/$rc2 $(cat $T_TMP/e) $(grep set_ftrace $LOG)" $rc -eq 0 -a $rc2 -eq 0 -a \
+		"$(grep '^A set_ftrace_[fn]' $LOG | grep -v ' !' | tr '\n' '|')" = \
+		"A set_ftrace_filter sync*:mod:ext4|A set_ftrace_filter schedule:traceoff|A set_ftrace_notrace x*:mod:ext4|A set_ftrace_filter :mod:ext4|"
 	# -k: the same set-up, nothing put back
 	: > $LOG
 	run record --top -k -e sched_switch -o $T_TMP/k.dat -- true > $T_TMP/o 2> $T_TMP/e

@@ -274,15 +274,34 @@ else
 	skip ftrace_rec_opts_max_kb "no taskset"
 fi
 
-# 13. bad values and refused options: one line, exit 2
-for a in "-s|x" "-m|-1" "--max-graph-depth|deep" "-N|host:1"; do
+# 13. -q: no summary; --ts-offset: the file's OFFSET option (both reports
+# add it); --cmdlines-size: saved_cmdlines_size while recording (the
+# kernel rounds it up to whole pages), put back after
+cs0=$(cat $TF/saved_cmdlines_size)
+"$PERFKIT" ftrace record -q --ts-offset 5000000000 --cmdlines-size $((cs0 + 1)) -e $EV \
+	-o "$T_TMP/q.dat" -- sh -c "cat $TF/saved_cmdlines_size; $GP 2" > "$T_TMP/q.out" 2>&1
+rc=$?
+"$PERFKIT" ftrace report -i "$T_TMP/q.dat" 2>&1 | awk '/ getppid-/ { sub(":", "", $3); print $3; exit }' > "$T_TMP/q.ts"
+up=$(cut -d. -f1 /proc/uptime)
+check ftrace_rec_opts_quiet_offset_cmdlines "rc=$rc $(cat "$T_TMP/q.out") ts=$(cat "$T_TMP/q.ts") up=$up" $rc -eq 0 -a \
+	"$(cat "$T_TMP/q.out")" -gt "$cs0" -a "$(cat $TF/saved_cmdlines_size)" = "$cs0" -a \
+	"$(n_gp "$T_TMP/q.dat")" -eq 2 -a "$(cut -d. -f1 "$T_TMP/q.ts")" -ge $((up + 4))
+if [ $HAVE_TC = 1 ]; then
+	trace-cmd dump --options -i "$T_TMP/q.dat" > "$T_TMP/q.dump" 2>&1
+	rep_same "$T_TMP/q.dat"; r=$?
+	check ftrace_rec_opts_ts_offset_tracecmd "$(grep -A1 OFFSET "$T_TMP/q.dump") $(diff "$T_TMP/tc.rep" "$T_TMP/pk.rep" | head -5)" \
+		$r -eq 0 -a "$(grep -A1 'Option OFFSET' "$T_TMP/q.dump" | tail -n 1)" = 5000000000
+fi
+
+# 14. bad values and refused options: one line, exit 2
+for a in "-s|x" "-m|-1" "--max-graph-depth|deep" "-N|host:1" "--ts-offset|1x" "--cmdlines-size|-5"; do
 	"$PERFKIT" ftrace record -e $EV ${a%|*} "${a#*|}" -o "$T_TMP/x.dat" -- true > "$T_TMP/x.out" 2>&1
 	rc=$?
 	check "ftrace_rec_opts_bad_$(echo "${a%|*}" | tr -d -)" "rc=$rc $(cat "$T_TMP/x.out")" $rc -eq 2 -a \
 		"$(wc -l < "$T_TMP/x.out")" -eq 1 -a ! -e "$T_TMP/x.dat"
 done
 
-# 14. live: -e bare name, -f, -v as record's
+# 15. live: -e bare name, -f, -v as record's
 "$PERFKIT" ftrace live -e sys_enter_getppid -f 'common_pid != 1' -v -e sys_exit_getppid -- "$GP" 7 > "$T_TMP/l.out" 2> "$T_TMP/l.err"
 rc=$?
 check ftrace_rec_opts_live "rc=$rc $(cat "$T_TMP/l.err")" $rc -eq 0 -a \
