@@ -16,7 +16,7 @@
 
 /* Long-only options' keys (above every letter). */
 enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
-       K_VERBOSE, K_PLUGIN, K_CMDLINES, K_MODULE, K_TSOFF };
+       K_VERBOSE, K_PLUGIN, K_CMDLINES, K_MODULE, K_TSOFF, K_TEMP };
 
 #define R (1u << CLI_FT_RECORD)
 #define L (1u << CLI_FT_LIVE)
@@ -70,6 +70,8 @@ static const struct ft_opt {
 	{ "cmdlines-size", K_CMDLINES, required_argument, R | L },
 	{ "module", K_MODULE, required_argument, R },
 	{ "ts-offset", K_TSOFF, required_argument, R },
+	{ "temp", K_TEMP, required_argument, R },
+	{ "priority", 'r', required_argument, R },
 	{ "all", 'a', no_argument, R },
 	{ "tsc2nsec", K_TSC2NSEC, no_argument, R },
 	{ "top", K_TOP, no_argument, R | L },
@@ -122,6 +124,8 @@ static const char *const usages[] = {
 	"--profile's)\n"
 	"  --module MOD (-l/-n in MOD); --cmdlines-size N; --ts-offset N; "
 	"-q  no summary\n"
+	"  --temp DIR  the per-CPU files; -r PRIO  readers at SCHED_FIFO "
+	"PRIO\n"
 	"  not theirs: -p PID (tracer: -t/--plugin), -C CPUS (clock: "
 	"--clock), -a every\n"
 	"  process (trace-cmd: all formats), -N HOST:PORT refused\n",
@@ -441,6 +445,14 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 		}
 		return 0;
 	}
+	case 'r': {
+		unsigned long long v;
+		if (number(o, "-r", arg, 99, &v))
+			return -1;
+		o->rt_priority = (int)v;
+		return 0;
+	}
+	case K_TEMP: o->temp_dir = arg; break;
 	case K_MODULE: o->module = arg; break;
 	case 'q': o->quiet = true; break;
 	case 'N':
@@ -617,6 +629,8 @@ int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 	ro->max_graph_depth = o->max_graph_depth;
 	ro->cmdlines_size = o->cmdlines_size;
 	ro->ts_offset = o->ts_offset;
+	ro->temp_dir = o->temp_dir;
+	ro->rt_priority = o->rt_priority;
 	ro->copy_marker = true;
 	if (o->nr_bufs) {
 		free(o->rec_bufs);

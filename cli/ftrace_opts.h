@@ -83,6 +83,8 @@ struct cli_ftrace_opts {
 	const char *module;            /* --module MOD */
 	long long ts_offset;           /* --ts-offset N */
 	bool quiet;                    /* -q: no per-CPU summary */
+	const char *temp_dir;          /* --temp DIR */
+	int rt_priority;               /* -r PRIO */
 	struct cli_strv owned;         /* strings made here (--module) */
 	struct pk_ftrace_rec_buffer *rec_bufs;  /* cli_ftrace_opts_rec's */
 	char **args;                   /* what follows the options

@@ -350,6 +350,11 @@ struct pk_ftrace_rec_opts {
 	long long ts_offset;        /* --ts-offset: the file's OFFSET
 				       option (raw clock units; 0: none) */
 	const char *cmdlines_size;  /* saved_cmdlines_size (NULL: kept) */
+	const char *temp_dir;       /* the per-CPU temporary files' folder
+				       (NULL: the output's) */
+	int rt_priority;            /* readers' SCHED_FIFO priority (0:
+				       the caller's policy); -EPERM when
+				       refused */
 };
 
 /* One -B instance of trace-cmd record: its name and its own events,

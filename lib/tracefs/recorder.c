@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -50,8 +51,10 @@ struct pk_ftrace_rec {
 	struct rbuf *bufs;
 	int nr_bufs;
 	char *output;
+	char *tmpbase;          /* temporary files are made beside this */
 	char *compression;
 	int page_size;
+	int rt_priority;
 	char **systems;         /* event systems whose formats are saved */
 	bool all_systems;
 	atomic_int stop;
@@ -347,7 +350,7 @@ static int open_cpus(struct pk_ftrace_rec *r, struct rbuf *b, const int *cpus,
 		c->raw_fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (c->raw_fd < 0)
 			return -errno;
-		if ((c->tmp_fd = tmp_file(r->output, cpus[i])) < 0)
+		if ((c->tmp_fd = tmp_file(r->tmpbase, cpus[i])) < 0)
 			return c->tmp_fd;
 		if (pipe2(c->pipe, O_CLOEXEC) < 0)
 			return -errno;
@@ -467,13 +470,21 @@ static int rec_new(struct pk_tracefs *t,
 	r->output = pk__strdup(o->output ? o->output : "trace.dat");
 	r->compression = pk__strdup(o->compression ? o->compression : "zstd");
 	r->no_splice = o->no_splice;
+	r->rt_priority = o->rt_priority;
+	if (o->temp_dir) {      /* a name in that folder */
+		size_t n = strlen(o->temp_dir) + 3;
+		if ((r->tmpbase = pk__malloc(n)))
+			snprintf(r->tmpbase, n, "%s/x", o->temp_dir);
+	} else if (r->output) {
+		r->tmpbase = pk__strdup(r->output);
+	}
 	r->ts_offset = o->ts_offset;
 	r->sleep_set = o->sleep_set;
 	r->sleep_us = o->sleep_us;
 	/* -m KiB a CPU: two halves */
 	r->max_half = o->max_kb ? PK_MAX(o->max_kb * 512,
 					 (uint64_t)r->page_size) : 0;
-	if (!r->output || !r->compression) {
+	if (!r->output || !r->compression || !r->tmpbase) {
 		pk_ftrace_rec_free(r);
 		return -ENOMEM;
 	}
@@ -540,7 +551,7 @@ static int switch_half(struct rcpu *c)
 {
 	int fd = c->old_fd;
 
-	if (fd < 0 && (fd = tmp_file(c->r->output, c->cpu)) < 0)
+	if (fd < 0 && (fd = tmp_file(c->r->tmpbase, c->cpu)) < 0)
 		return fd;
 	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
 		if (c->old_fd < 0)
@@ -677,6 +688,12 @@ int pk_ftrace_rec_start(struct pk_ftrace_rec *r)
 					    &b->cpus[i]);
 			if (!e)
 				b->cpus[i].started = true;
+			if (!e && r->rt_priority) {
+				struct sched_param sp = {
+					.sched_priority = r->rt_priority };
+				e = -pthread_setschedparam(b->cpus[i].thr,
+							   SCHED_FIFO, &sp);
+			}
 		}
 	}
 	r->running = true;
@@ -881,6 +898,7 @@ static int rec_extract(struct pk_tracefs *t, const char *instance,
 	r->page_size = (int)sysconf(_SC_PAGESIZE);
 	r->all_systems = true;
 	r->output = pk__strdup(output ? output : "trace.dat");
+	r->tmpbase = r->output ? pk__strdup(r->output) : NULL;
 	r->compression = pk__strdup(compression ? compression : "zstd");
 	r->bufs = b = pk__calloc(1, sizeof(*r->bufs));
 	if (b)
@@ -890,7 +908,7 @@ static int rec_extract(struct pk_tracefs *t, const char *instance,
 		b->instp = b->name;
 	}
 	n = pk__cpu_online(&cpus);
-	e = !r->output || !r->compression || !b ? -ENOMEM : n < 0 ? n
+	e = !r->tmpbase || !r->compression || !b ? -ENOMEM : n < 0 ? n
 	    : open_cpus(r, b, cpus, n);
 	pk__free(cpus);
 	for (int i = 0; !e && i < b->nr_cpus; i++) {
@@ -981,6 +999,7 @@ void pk_ftrace_rec_free(struct pk_ftrace_rec *r)
 		pk__free(*sy);
 	pk__free(r->systems);
 	pk__free(r->output);
+	pk__free(r->tmpbase);
 	pk__free(r->compression);
 	pk__free(r);
 }

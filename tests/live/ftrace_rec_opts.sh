@@ -293,8 +293,24 @@ if [ $HAVE_TC = 1 ]; then
 		$r -eq 0 -a "$(grep -A1 'Option OFFSET' "$T_TMP/q.dump" | tail -n 1)" = 5000000000
 fi
 
+# --temp DIR: the per-CPU files there (unlinked: seen as the recorder's
+# descriptors); -r PRIO: the readers at SCHED_FIFO PRIO
+mkdir -p "$T_TMP/tmpd"
+"$PERFKIT" ftrace record -q -r 7 --temp "$T_TMP/tmpd" -e $EV -o "$T_TMP/tp.dat" -- sh -c \
+	"ls -l /proc/\$PPID/fd | grep -c '$T_TMP/tmpd/.perfkit-cpu'; for t in /proc/\$PPID/task/*; do chrt -p \${t##*/}; done" \
+	> "$T_TMP/tp.out" 2>&1
+rc=$?
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+if command -v chrt > /dev/null; then
+	check ftrace_rec_opts_temp_priority "rc=$rc ncpu=$ncpu $(cat "$T_TMP/tp.out")" $rc -eq 0 -a \
+		"$(head -n 1 "$T_TMP/tp.out")" -ge 1 -a -s "$T_TMP/tp.dat" -a -z "$(ls -A "$T_TMP/tmpd")" -a \
+		"$(grep -c 'priority: 7$' "$T_TMP/tp.out")" -eq "$(head -n 1 "$T_TMP/tp.out")"
+else
+	skip ftrace_rec_opts_temp_priority "no chrt"
+fi
+
 # 14. bad values and refused options: one line, exit 2
-for a in "-s|x" "-m|-1" "--max-graph-depth|deep" "-N|host:1" "--ts-offset|1x" "--cmdlines-size|-5"; do
+for a in "-s|x" "-m|-1" "--max-graph-depth|deep" "-N|host:1" "--ts-offset|1x" "--cmdlines-size|-5" "-r|100"; do
 	"$PERFKIT" ftrace record -e $EV ${a%|*} "${a#*|}" -o "$T_TMP/x.dat" -- true > "$T_TMP/x.out" 2>&1
 	rc=$?
 	check "ftrace_rec_opts_bad_$(echo "${a%|*}" | tr -d -)" "rc=$rc $(cat "$T_TMP/x.out")" $rc -eq 2 -a \
