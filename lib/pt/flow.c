@@ -503,8 +503,9 @@ static bool is_vmptrld(const struct pk_pt_insn *insn)
 static bool binds_to(const struct qev *e, const struct pk_pt_insn *insn)
 {
 	switch (e->ev.type) {
-	case PK_PT_EV_PTWRITE:
-		return insn->iclass == PK_PT_IC_PTWRITE;
+	case PK_PT_EV_PTWRITE:	/* (with IP: the instruction there) */
+		return e->ev.ip_suppressed ? insn->iclass == PK_PT_IC_PTWRITE :
+					     insn->ip == e->bind_ip;
 	case PK_PT_EV_VMCS:
 		return is_far(insn->iclass) || is_vmptrld(insn);
 	default:

@@ -294,6 +294,27 @@ static bool pt_fl_waiting_tip(struct pk_pt_insn_decoder *d)
 	return false;
 }
 
+static bool pt_fl_readable(const struct pk_pt_insn_decoder *d, uint64_t ip)
+{
+	struct pk_pt_insn in;
+	uint64_t t;
+
+	return pk_pt_insn_decode(d->img, ip, d->mode, &in, &t) >= 0;
+}
+
+/* libipt binds a PTWRITE with IP to the instruction at the FUP's IP
+ * FROM, its event after it (pt_blk_proceed_to_ptwrite). */
+static void pt_fl_ptwrite_after(struct pk_pt_insn_decoder *d, uint64_t from)
+{
+	for (unsigned i = 0; i < d->qn; i++) {
+		struct qev *e = pk__pt_fl_qat(d, i);
+
+		if (e->ev.type == PK_PT_EV_PTWRITE && e->bind == B_IP &&
+		    e->bind_ip == from)
+			e->bind = B_INSN;
+	}
+}
+
 static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 {
 	uint64_t from = d->next_ip, fup_end = d->next_off + d->next.size;
@@ -344,10 +365,14 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 			return;
 		}
 	bound = pk__pt_fl_bind_waiting(d, B_FUP, from, false);
-	if (d->opts.perf_binding && d->noip) {
+	if (!d->opts.perf_binding && d->enabled)
+		pt_fl_ptwrite_after(d, from);
+	if (d->opts.perf_binding && d->noip && pt_fl_readable(d, from)) {
 		/* perf's decoder waiting for an IP takes the FUP's
 		 * (intel_pt_walk_to_ip) and walks on from there in sync: a
-		 * TIP or TIP.PGD after it is the next branch's */
+		 * TIP or TIP.PGD after it is the next branch's (code there
+		 * that cannot be read: the async branch's event, its TIP
+		 * taken after the failure, as seen on the corpus file) */
 		if (!bound) {
 			pk__pt_fl_new_ev(&e, PK_PT_EV_FUP, B_IP);
 			e.ev.ip = e.bind_ip = from;
