@@ -17,7 +17,9 @@
  * area (read-only) is overwritten round and round with aux_head a
  * position in it, and at the end the shim sends its process SIGUSR2 (the
  * snapshot request). Then it creates PK_FAKE_PT_DONE (the workload waits
- * for it). poll() waits at most 10 ms while the thread runs (perf polls
+ * for it). With PK_FAKE_PT_SNAP_MID=N a snapshot area also gets a
+ * SIGUSR2 once the bytes left to produce are N or fewer (the producer
+ * waits then), so that the snapshots overlap. poll() waits at most 10 ms while the thread runs (perf polls
  * without timeout; AUX bytes wake nobody here).
  * Built by the tests that use it (cc -shared -fPIC -ldl -lpthread). */
 #define _GNU_SOURCE
@@ -157,6 +159,8 @@ static void put(struct area *a, uint64_t pos, const unsigned char *p,
 
 static void produce(struct area *a)
 {
+	const char *mid = getenv("PK_FAKE_PT_SNAP_MID");
+	size_t left = mid ? strtoul(mid, NULL, 0) : 0;
 	uint64_t head = 0;
 	size_t from = 0;
 
@@ -174,6 +178,12 @@ static void produce(struct area *a)
 				 __ATOMIC_RELEASE);
 		from = to;
 		usleep(2000);
+		if (a->snapshot && left && a->len - from <= left) {
+			left = 0;
+			usleep(200000);
+			kill(getpid(), SIGUSR2);
+			usleep(300000);
+		}
 	}
 }
 
