@@ -1120,7 +1120,9 @@ static int run(struct rec *r)
 	}
 	if (open_output(r) || add_attrs(r))
 		return -1;
-	err = rec_pt_info(r);
+	err = rec_pt_refs(r);
+	if (!err)
+		err = rec_pt_info(r);
 	if (!err)
 		err = add_tracing_data(r);
 	if (err) {

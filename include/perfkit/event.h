@@ -217,6 +217,14 @@ PK_API int pk_evsel_format_value(const struct pk_evsel *evsel,
 PK_API int pk_evsel_pt_check(struct pk_evsel *evsel, bool *forced_pt,
 			     char *msg, size_t size);
 
+/*
+ * The bytes between PSBs an Intel PT event asks for, as perf record
+ * reckons them (intel_pt_psb_period): 2^(psb_period + 11), or 256 where
+ * the PMU's caps/topa_multiple_entries is missing or 0 (early hardware
+ * with frequent PSBs). 0 for an event of another PMU.
+ */
+PK_API size_t pk_evsel_pt_psb_bytes(const struct pk_evsel *evsel);
+
 /* The PERF_SAMPLE_BRANCH_* bit of one of perf's branch filter names
  * ("any", "any_call", "u", "save_type", "stack", "priv", ...: the names
  * of perf record -j and of the branch_type term), or 0 for none. */

@@ -142,6 +142,27 @@ one cpu-snap-e snap -Se -e intel_pt/tsc=0/u -m ,16
 MID=40000
 one cpu-snap-mid snap -S -e intel_pt/tsc=0/u -m ,16
 one thread-snap-mid snap --per-thread -S -e intel_pt//u -m ,16
+# -S over 64 KiB: perf tells a wrap by reference bytes (intel_pt_wrapped:
+# the area's last 32 KiB, twice the PSB period, against those before
+# aux_head at the last snapshot), not by its 4 KiB probe. The 256 KiB
+# area never fills here, and yet the second snapshot is 200000 bytes
+# ending at aux_head, most of them the first one's again
+_c=cpu-snap-ref
+for _t in perf pk; do
+	_f=$T_TMP/$_c.$_t.data
+	rec $_t "$_f" -S200000 -e intel_pt/tsc=0/u -m ,64 > "$_f.log" 2>&1
+	aux "$_f" > "$_f.aux"
+	ips "$_f"
+done
+_p=$T_TMP/$_c.perf.data _k=$T_TMP/$_c.pk.data
+check $N:$_c:perf-two "perf's AUXTRACE records: $(tr '\n' ' ' < "$_p.aux")" \
+	"$(awk '$1 == 200000' "$_p.aux" | wc -l)" = 1
+check $N:$_c:auxtrace "perf: $(tr '\n' ' ' < "$_p.aux"), perfkit: $(tr '\n' ' ' < "$_k.aux")" \
+	"$(cmp -s "$_p.aux" "$_k.aux" && echo y)" = y
+for _d in perf pk; do
+	check $N:$_c:$_d-decode "perf's and perfkit's recordings decode differently" \
+		"$(cmp -s "$_p.$_d" "$_k.$_d" && echo y)" = y
+done
 MID=
 for _c in cpu-snap-mid thread-snap-mid; do
 	_a=$(wc -l < "$T_TMP/${_c%-mid}.perf.data.pk") _b=$(wc -l < "$T_TMP/$_c.perf.data.pk")
