@@ -701,6 +701,8 @@ static int open_events(struct rec *r)
 		if (!r->any_threads || !r->all_cpus)
 			return -ENOMEM;
 	}
+	if (rec_addr_filters(r))
+		return -EINVAL;
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		bool sw = r->sys_wide & (1ULL << i);
@@ -1214,6 +1216,7 @@ out:
 	pk_thread_map_put(r.any_threads);
 	rec_free_maps(&r);
 	free(r.ev_filter);
+	free(r.pt_filter);
 	free(cfg.events);
 	free_filters(&cfg);
 	return ret;

@@ -194,6 +194,17 @@ size_t pk_evsel_pt_psb_bytes(const struct pk_evsel *e)
 	return (size_t)1 << (v + 11);
 }
 
+int pk_evsel_nr_addr_filters(const struct pk_evsel *e)
+{
+	const struct pk_pmu *p;
+	uint64_t v;
+
+	p = e && e->pmu_name && *e->pmu_name ? pk__pmu_find(e->pmu_name) : NULL;
+	if (!p || pk__pmu_read_num(p, "nr_addr_filters", 10, &v) || v > 64)
+		return 0;
+	return (int)v;
+}
+
 int pk_evsel_format_value(const struct pk_evsel *e, const char *term,
 			  uint64_t *val)
 {
