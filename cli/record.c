@@ -701,6 +701,8 @@ static int open_events(struct rec *r)
 		if (!r->any_threads || !r->all_cpus)
 			return -ENOMEM;
 	}
+	if (rec_addr_filters(r))
+		return -EINVAL;
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		bool sw = r->sys_wide & (1ULL << i);
@@ -1120,7 +1122,9 @@ static int run(struct rec *r)
 	}
 	if (open_output(r) || add_attrs(r))
 		return -1;
-	err = rec_pt_info(r);
+	err = rec_pt_refs(r);
+	if (!err)
+		err = rec_pt_info(r);
 	if (!err)
 		err = add_tracing_data(r);
 	if (err) {
@@ -1212,6 +1216,7 @@ out:
 	pk_thread_map_put(r.any_threads);
 	rec_free_maps(&r);
 	free(r.ev_filter);
+	free(r.pt_filter);
 	free(cfg.events);
 	free_filters(&cfg);
 	return ret;

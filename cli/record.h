@@ -46,6 +46,7 @@ struct rec_cfg {
 	bool aux_snapshot;      /* -S: AUX area snapshot mode */
 	bool snapshot_on_exit;  /* -S e... */
 	size_t snapshot_size;   /* -S SIZE bytes, 0: the AUX area's */
+	size_t snapshot_user;   /* -S SIZE as given (0: none) */
 	int comp_level;
 	int verbose;
 	int argc;               /* the subcommand's argv (CMDLINE adds the */
@@ -81,6 +82,7 @@ struct rec {
 	int tracking;           /* index of the event carrying side-band */
 	const char **ev_filter; /* per event: its --filter, or NULL */
 	int nr_ev_filter;
+	char *pt_filter;        /* the AUX event's, resolved (owned) */
 	bool size_stop;         /* --max-size ended the session */
 	bool has_dummy;         /* tracking is perf's added dummy event */
 	struct pk_evlist *sb;   /* the BPF side-band dummy, or NULL */
@@ -114,6 +116,8 @@ int rec_pt_open_error(struct rec *r, int idx, int err);
 int rec_pt_sizes(struct rec *r);              /* -m, -S: perf's rules */
 void rec_pt_mmap_error(struct rec *r, int err);
 int rec_pt_info(struct rec *r);               /* AUXTRACE_INFO */
+int rec_pt_refs(struct rec *r);       /* snapshot wrap references, -S */
+int rec_addr_filters(struct rec *r);  /* --filter on intel_pt: resolved */
 int rec_pt_drain(struct rec *r, int idx);     /* ring IDX's AUX bytes */
 int rec_pt_snapshot(struct rec *r);           /* every ring's, -S */
 int rec_parse_snapshot(struct rec_cfg *c, const char *arg);

@@ -32,6 +32,54 @@ int rec_parse_snapshot(struct rec_cfg *c, const char *arg)
 		cli_error("record", "invalid snapshot option '%s'", arg);
 		return -1;
 	}
+	c->snapshot_user = c->snapshot_size;
+	return 0;
+}
+
+/* perf's address filters (auxtrace_parse_filters): the AUX event's
+ * --filter resolved into the kernel's string, which AUXTRACE_INFO then
+ * carries too */
+int rec_addr_filters(struct rec *r)
+{
+	char msg[4096], *out;
+	int max, err;
+
+	if (r->pt < 0 || r->pt >= r->nr_ev_filter || !r->ev_filter[r->pt])
+		return 0;
+	max = pk_evsel_nr_addr_filters(pk_evlist_evsel(r->evlist, r->pt));
+	if (!max)
+		return 0;
+	err = pk_addr_filter_resolve(r->ev_filter[r->pt], max, NULL, &out,
+				     msg, sizeof(msg));
+	if (err) {
+		fputs(msg, stderr);
+		return err;
+	}
+	r->pt_filter = out;
+	r->ev_filter[r->pt] = out;
+	if (r->cfg->verbose)
+		fprintf(stderr, "Address filter: %s\n", out);
+	return 0;
+}
+
+/* perf's wrap test by reference bytes where the user's snapshot size
+ * allows it (else its 4 KiB probe) */
+int rec_pt_refs(struct rec *r)
+{
+	size_t psb, ref;
+
+	if (r->pt < 0 || !r->cfg->aux_snapshot)
+		return 0;
+	psb = pk_evsel_pt_psb_bytes(pk_evlist_evsel(r->evlist, r->pt));
+	for (int i = 0; i < pk_rings_nr(r->rings); i++) {
+		struct pk_ring *ring = pk_rings_get(r->rings, i);
+		int err;
+
+		ref = pk_ring_aux_pt_ref_size(r->cfg->snapshot_user,
+					      pk_ring_aux_size(ring), psb);
+		if (ref && (err = pk_ring_aux_snapshot_ref(ring, ref)))
+			return err;
+	}
 	return 0;
 }
 

@@ -217,6 +217,35 @@ PK_API int pk_evsel_format_value(const struct pk_evsel *evsel,
 PK_API int pk_evsel_pt_check(struct pk_evsel *evsel, bool *forced_pt,
 			     char *msg, size_t size);
 
+/*
+ * The bytes between PSBs an Intel PT event asks for, as perf record
+ * reckons them (intel_pt_psb_period): 2^(psb_period + 11), or 256 where
+ * the PMU's caps/topa_multiple_entries is missing or 0 (early hardware
+ * with frequent PSBs). 0 for an event of another PMU.
+ */
+PK_API size_t pk_evsel_pt_psb_bytes(const struct pk_evsel *evsel);
+
+/* The address filters the event's PMU takes (its nr_addr_filters file;
+ * 0 when none, or for NULL). */
+PK_API int pk_evsel_nr_addr_filters(const struct pk_evsel *evsel);
+
+/*
+ * perf record's address filters (--filter on an event whose PMU takes
+ * them, such as intel_pt) made the kernel's string: FILTER holds items
+ * "filter|start|stop|tracestop <start symbol or address> [/ <end symbol
+ * or size>] [@<file name>]" separated by spaces or commas, at most
+ * MAX_NR; *OUT (free() it) gets "ACTION 0xADDR[/0xSIZE]
+ * [@REALPATH]" items joined by commas, tracestop as a stop range, kernel
+ * symbols resolved through KALLSYMS (NULL: /proc/kallsyms) as perf does
+ * (global, "#N"'th, or the only one; "*": the whole kernel), "*" @ FILE
+ * the whole file. Symbols inside files are not resolved (-EOPNOTSUPP).
+ * Returns 0, or a negative errno with MSG holding perf's lines
+ * ("Failed to parse address filter: '...'" and the format help).
+ */
+PK_API int pk_addr_filter_resolve(const char *filter, int max_nr,
+				  const char *kallsyms, char **out,
+				  char *msg, size_t size);
+
 /* The PERF_SAMPLE_BRANCH_* bit of one of perf's branch filter names
  * ("any", "any_call", "u", "save_type", "stack", "priv", ...: the names
  * of perf record -j and of the branch_type term), or 0 for none. */

@@ -121,6 +121,20 @@ PK_API void pk_ring_aux_done(struct pk_ring *ring);
 PK_API long pk_ring_aux_snapshot(struct pk_ring *ring, size_t max,
 				 struct pk_aux_chunk *c);
 
+/*
+ * perf's other rule for telling whether an overwrite area has gone round
+ * (intel_pt_wrapped), used instead of the 4 KiB probe when SIZE is not 0
+ * (see pk_ring_aux_pt_ref_size): a reference of SIZE bytes, zero at
+ * first, is compared at each snapshot with the area's last SIZE bytes;
+ * the area counts as gone round where they differ or aux_head lies
+ * inside them, and the reference then takes the SIZE bytes before
+ * aux_head. (perf compares at the same place every time: after a first
+ * snapshot of a used area nearly every later one is of the whole area.)
+ * Returns 0, -EINVAL (no overwrite area, SIZE not below its size, or a
+ * snapshot already taken), -ENOMEM.
+ */
+PK_API int pk_ring_aux_snapshot_ref(struct pk_ring *ring, size_t size);
+
 /* PERF_RECORD_AUX flags (perf_event.h names them PERF_AUX_FLAG_*). */
 enum {
 	PK_AUX_FLAG_TRUNCATED = 0x01, /* the area was full: data lost */
@@ -155,6 +169,16 @@ PK_API int pk_aux_event_encode(const struct pk_aux_event *ev, void *buf,
 PK_API int pk_ring_aux_pt_sizes(bool privileged, bool snapshot,
 				size_t *data_pages, size_t *aux_pages,
 				size_t *snap, char *msg, size_t size);
+
+/*
+ * The reference size perf record uses for an Intel PT snapshot area of
+ * AREA bytes (intel_pt_snapshot_ref_buf_size): 0 (the 4 KiB probe) unless
+ * the user's snapshot size USER_SNAP (-S SIZE; 0 when not given) is over
+ * 64 KiB; else twice PSB_BYTES (pk_evsel_pt_psb_bytes; 256 KiB when 0 or
+ * more), and 0 again where that is not below AREA and USER_SNAP / 2.
+ */
+PK_API size_t pk_ring_aux_pt_ref_size(size_t user_snap, size_t area,
+				      size_t psb_bytes);
 
 #ifdef __cplusplus
 }

@@ -179,6 +179,32 @@ int pk_evsel_pt_check(struct pk_evsel *e, bool *forced_pt, char *msg,
 	return err;
 }
 
+size_t pk_evsel_pt_psb_bytes(const struct pk_evsel *e)
+{
+	const struct pk_pmu *p;
+	uint64_t v;
+
+	p = e && e->pmu_name ? pk__pmu_find(e->pmu_name) : NULL;
+	if (!p || strcmp(p->name, "intel_pt"))
+		return 0;
+	if (pk__pmu_read_num(p, "caps/topa_multiple_entries", 10, &v) || !v)
+		return 256;
+	if (pk_evsel_format_value(e, "psb_period", &v) || v > 40)
+		v = 0;
+	return (size_t)1 << (v + 11);
+}
+
+int pk_evsel_nr_addr_filters(const struct pk_evsel *e)
+{
+	const struct pk_pmu *p;
+	uint64_t v;
+
+	p = e && e->pmu_name && *e->pmu_name ? pk__pmu_find(e->pmu_name) : NULL;
+	if (!p || pk__pmu_read_num(p, "nr_addr_filters", 10, &v) || v > 64)
+		return 0;
+	return (int)v;
+}
+
 int pk_evsel_format_value(const struct pk_evsel *e, const char *term,
 			  uint64_t *val)
 {

@@ -73,6 +73,7 @@ void pk_itrace_free(struct pk_itrace *it)
 	for (size_t i = 0; i < it->nq; i++) {
 		pk__it_walk_free(&it->q[i]);
 		pk__free(it->q[i].data);
+		pk__free(it->q[i].prev);
 	}
 	pk__it_ts_free(it);
 	pk__free(it->late);
@@ -384,6 +385,45 @@ static struct it_queue *queue(struct pk_itrace *it, uint32_t idx)
 	return q;
 }
 
+/* a buffer's bytes queued, as decoding goes on from the last one */
+static int append(struct it_queue *q, const uint8_t *p, uint64_t size,
+		  uint64_t ref)
+{
+	if (!pk__grow((void **)&q->data, &q->cap, q->len, size, 1) ||
+	    pk__it_note_buf(q, q->len, ref))
+		return -ENOMEM;
+	memcpy(q->data + q->len, p, size);
+	q->len += size;
+	q->decoded = false;
+	return 0;
+}
+
+/* A snapshot: what it repeats of the queue's last one left out (perf's
+ * intel_pt_do_fix_overlap); nothing new, nothing queued. Where it does
+ * not go on from the last one perf's decoder starts afresh at its first
+ * PSB; here the bytes follow the last ones (the junction resyncs). */
+static int snapshot(struct pk_itrace *it, struct it_queue *q,
+		    const uint8_t *p, uint64_t size, uint64_t ref)
+{
+	bool have_tsc = it->info.tsc_bit && (it->pt.config & it->info.tsc_bit);
+	bool consecutive;
+	size_t from = 0;
+	int err;
+
+	if (q->prev)
+		from = pk__it_overlap(q->prev, q->prev_len, p, size, have_tsc,
+				      &consecutive);
+	if (from == size)
+		return 0;
+	if ((err = append(q, p + from, size - from, ref)))
+		return err;
+	if (!pk__grow((void **)&q->prev, &q->prev_cap, 0, size, 1))
+		return -ENOMEM;
+	memcpy(q->prev, p, size);
+	q->prev_len = size;
+	return 0;
+}
+
 static int auxtrace(struct pk_itrace *it, const struct pk_record *rec)
 {
 	struct it_queue *q;
@@ -402,14 +442,10 @@ static int auxtrace(struct pk_itrace *it, const struct pk_record *rec)
 		size = rec->extra_size;
 	if (!size)
 		return 0;
-	if (!pk__grow((void **)&q->data, &q->cap, q->len, size, 1) ||
-	    pk__it_note_buf(q, q->len, RD64(rec->hdr, 24)))
-		return -ENOMEM;
-	memcpy(q->data + q->len, rec->extra, size);
-	q->len += size;
 	q->next_offset = offset + size;
-	q->decoded = false;
-	return 0;
+	if (it->info.snapshot_mode)
+		return snapshot(it, q, rec->extra, size, RD64(rec->hdr, 24));
+	return append(q, rec->extra, size, RD64(rec->hdr, 24));
 }
 
 static int note_thread(struct pk_itrace *it, int32_t pid, int32_t tid)

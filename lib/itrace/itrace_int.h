@@ -185,6 +185,10 @@ struct it_queue {
 		uint64_t ref;	/* its record's reference (a TSC) */
 	} *bufs;
 	size_t nbufs, capbufs;
+	/* snapshot mode: the last buffer that gave data, whole (what the
+	 * next one may repeat) */
+	uint8_t *prev;
+	size_t prev_len, prev_cap;
 };
 
 /* A process's code as the session maps it (by its maps' generation). */
@@ -379,6 +383,14 @@ int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid);
  * TSC (HAS_TSC, else where the flow stands) falls outside them, perf's
  * time filter moved on (a branch: its thread stack's trace number too); the fast forward due, done; all freed. */
 int pk__it_note_buf(struct it_queue *q, size_t off, uint64_t reference);
+
+/* overlap.c: where the new trace of buffer B begins when it follows
+ * buffer A on a queue in snapshot mode (perf's intel_pt_find_overlap):
+ * an offset into B (LB: nothing new to decode). HAVE_TSC: look for A's
+ * last TSC in B, else for A's bytes. *CONSECUTIVE: B's new trace goes
+ * on from A's end. */
+size_t pk__it_overlap(const uint8_t *a, size_t la, const uint8_t *b,
+		      size_t lb, bool have_tsc, bool *consecutive);
 void pk__it_range_start(struct walk *w);
 bool pk__it_range_drop(struct walk *w, struct pk_itrace_sample *s);
 bool pk__it_range_out(struct walk *w, uint64_t tsc, bool has_tsc);

@@ -102,8 +102,44 @@ static bool end_written(const struct pk_ring *r)
 	return false;
 }
 
+int pk_ring_aux_snapshot_ref(struct pk_ring *r, size_t size)
+{
+	if (!r || !r->aux || !r->aux_overwrite || r->aux_snapped ||
+	    size >= r->aux_size)
+		return -EINVAL;
+	pk__free(r->aux_ref);
+	r->aux_ref = NULL;
+	r->aux_ref_size = 0;
+	if (!size)
+		return 0;
+	if (!(r->aux_ref = pk__zalloc(size)))
+		return -ENOMEM;
+	r->aux_ref_size = size;
+	return 0;
+}
+
+/* perf's reference test (intel_pt_wrapped): the area's last bytes
+ * against the reference, aux_head inside them; the reference then taken
+ * from before HEAD (a position in the area). */
+static bool ref_wrapped(struct pk_ring *r, size_t head)
+{
+	size_t n = r->aux_ref_size, at = r->aux_size - n;
+	bool wrapped = (head > at && head < r->aux_size) ||
+		       memcmp(r->aux_ref, r->aux + at, n);
+
+	if (head >= n) {
+		memcpy(r->aux_ref, r->aux + head - n, n);
+	} else {
+		memcpy(r->aux_ref, r->aux, head);
+		memcpy(r->aux_ref + head, r->aux + r->aux_size - (n - head),
+		       n - head);
+	}
+	return wrapped;
+}
+
 long pk_ring_aux_snapshot(struct pk_ring *r, size_t max, struct pk_aux_chunk *c)
 {
+	bool wrapped;
 	uint64_t head, old, len;
 
 	if (!r || !r->aux || !r->aux_overwrite || !c)
@@ -111,10 +147,16 @@ long pk_ring_aux_snapshot(struct pk_ring *r, size_t max, struct pk_aux_chunk *c)
 	/* here aux_head is a position in the area, and so are the
 	 * offsets perf writes: no running count */
 	head = __atomic_load_n(&r->pc->aux_head, __ATOMIC_ACQUIRE);
-	if (!r->aux_wrapped && end_written(r))
-		r->aux_wrapped = true;
+	r->aux_snapped = true;
+	if (r->aux_ref_size) {
+		wrapped = ref_wrapped(r, (size_t)(head & (r->aux_size - 1)));
+	} else {
+		if (!r->aux_wrapped && end_written(r))
+			r->aux_wrapped = true;
+		wrapped = r->aux_wrapped;
+	}
 	old = r->aux_old & (r->aux_size - 1);
-	if (r->aux_wrapped) {
+	if (wrapped) {
 		old = head;
 		head += r->aux_size;
 	} else if (old > head) {

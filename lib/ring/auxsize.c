@@ -16,6 +16,17 @@ static size_t round_pow2(size_t n)
 	return p;
 }
 
+size_t pk_ring_aux_pt_ref_size(size_t user_snap, size_t area,
+			       size_t psb_bytes)
+{
+	const size_t max = 256u << 10;
+	size_t n = psb_bytes && psb_bytes <= max / 2 ? psb_bytes * 2 : max;
+
+	if (user_snap <= (64u << 10) || n >= area || n >= user_snap / 2)
+		return 0;
+	return n;
+}
+
 /* perf's defaults where nothing was given. */
 static void defaults(bool priv, size_t ps, size_t *data, size_t *aux)
 {

@@ -48,6 +48,8 @@ void pk__ring_fini(struct pk_ring *r)
 		munmap(r->base, r->map_len);
 	pk__free(r->bounce);
 	r->bounce = NULL;
+	pk__free(r->aux_ref);
+	r->aux_ref = NULL;
 }
 
 struct pk_ring *pk_ring_new(int fd, size_t data_pages, bool overwrite)

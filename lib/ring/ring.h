@@ -24,6 +24,9 @@ struct pk_ring {
 	uint64_t aux_old, aux_new; /* read up to / handed out up to */
 	bool aux_overwrite;
 	bool aux_wrapped;         /* snapshot: the area has gone round */
+	bool aux_snapped;         /* snapshot: one was taken */
+	unsigned char *aux_ref;   /* snapshot: perf's reference bytes */
+	size_t aux_ref_size;      /* (0: the 4 KiB probe instead) */
 };
 
 /* Lays a ring over caller memory: PAGE (a control page) and DATA of SIZE

@@ -17,8 +17,14 @@
  * area (read-only) is overwritten round and round with aux_head a
  * position in it, and at the end the shim sends its process SIGUSR2 (the
  * snapshot request). Then it creates PK_FAKE_PT_DONE (the workload waits
- * for it). poll() waits at most 10 ms while the thread runs (perf polls
+ * for it). With PK_FAKE_PT_SNAP_MID=N a snapshot area also gets a
+ * SIGUSR2 once the bytes left to produce are N or fewer (the producer
+ * waits then), so that the snapshots overlap. poll() waits at most 10 ms while the thread runs (perf polls
  * without timeout; AUX bytes wake nobody here).
+ * PERF_EVENT_IOC_SET_FILTER on a faked fd succeeds (the kernel would
+ * take an address filter for an intel_pt event, not for the dummy), and
+ * with PK_FAKE_PT_FILTER_LOG=FILE its string is appended there, a line
+ * each: what the recorder asked of the kernel.
  * Built by the tests that use it (cc -shared -fPIC -ldl -lpthread). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -32,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -82,6 +89,30 @@ long syscall(long nr, ...)
 	if (fd >= 0 && fd < MAX_FD)
 		fake[fd] = 1;
 	return fd;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	static int (*real)(int, unsigned long, ...);
+	const char *log = getenv("PK_FAKE_PT_FILTER_LOG");
+	va_list ap;
+	void *arg;
+	FILE *f;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (!real)
+		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT,
+							      "ioctl");
+	if (req != PERF_EVENT_IOC_SET_FILTER || fd < 0 || fd >= MAX_FD ||
+	    !fake[fd])
+		return real(fd, req, arg);
+	if (log && arg && (f = fopen(log, "a"))) {
+		fprintf(f, "%s\n", (const char *)arg);
+		fclose(f);
+	}
+	return 0;
 }
 
 /* ---- the producer ---- */
@@ -157,6 +188,8 @@ static void put(struct area *a, uint64_t pos, const unsigned char *p,
 
 static void produce(struct area *a)
 {
+	const char *mid = getenv("PK_FAKE_PT_SNAP_MID");
+	size_t left = mid ? strtoul(mid, NULL, 0) : 0;
 	uint64_t head = 0;
 	size_t from = 0;
 
@@ -174,6 +207,12 @@ static void produce(struct area *a)
 				 __ATOMIC_RELEASE);
 		from = to;
 		usleep(2000);
+		if (a->snapshot && left && a->len - from <= left) {
+			left = 0;
+			usleep(200000);
+			kill(getpid(), SIGUSR2);
+			usleep(300000);
+		}
 	}
 }
 

@@ -140,6 +140,45 @@ static void test_snapshot(void)
 	pk__ring_fini(&r);
 }
 
+/* perf's reference rule (intel_pt_wrapped): the area's last REF bytes
+ * against the bytes before aux_head at the last snapshot */
+static void test_snapshot_ref(void)
+{
+	static struct perf_event_mmap_page pc;
+	static unsigned char data[4096], aux[16384];
+	struct pk_ring r;
+	struct pk_aux_chunk c;
+	long n;
+
+	memset(&pc, 0, sizeof(pc));
+	memset(aux, 0, sizeof(aux));
+	T_CHECK("ref_init", !pk__ring_init_mem(&r, &pc, data, sizeof(data), true) &&
+		!pk__ring_aux_init_mem(&r, aux, sizeof(aux), true));
+	T_CHECK("ref_too_big", pk_ring_aux_snapshot_ref(&r, 16384) == -EINVAL);
+	T_CHECK("ref_set", pk_ring_aux_snapshot_ref(&r, 4096) == 0);
+	overwrite(&pc, aux, sizeof(aux), 0, 5000);
+	n = pk_ring_aux_snapshot(&r, 0, &c);
+	T_CHECK("ref_first", n == 5000 && c.offset == 0 &&
+		check_piece(c.p1, c.n1, 0));
+	T_CHECK("ref_after_snapshot", pk_ring_aux_snapshot_ref(&r, 0) == -EINVAL);
+	/* the area's end (zeros) is not what preceded aux_head: perf takes
+	 * it as gone round, where the 4 KiB probe sees 3000 new bytes */
+	overwrite(&pc, aux, sizeof(aux), 5000, 8000);
+	n = pk_ring_aux_snapshot(&r, 0, &c);
+	T_CHECK("ref_differs_whole", n == 16384 && c.offset == 8000 &&
+		c.n2 && check_piece(c.p2, 8000, 0));
+	pk__ring_fini(&r);
+	/* perf's sizes: only for a -S SIZE over 64 KiB; twice the PSB
+	 * period, 256 KiB at most; below the area and half the size */
+	T_CHECK("ref_size_no_user", pk_ring_aux_pt_ref_size(0, 131072, 16384) == 0);
+	T_CHECK("ref_size_64k", pk_ring_aux_pt_ref_size(65536, 1 << 20, 256) == 0);
+	T_CHECK("ref_size_psb", pk_ring_aux_pt_ref_size(200000, 262144, 16384) == 32768);
+	T_CHECK("ref_size_small_psb", pk_ring_aux_pt_ref_size(200000, 262144, 256) == 512);
+	T_CHECK("ref_size_half", pk_ring_aux_pt_ref_size(100000, 262144, 65536) == 0);
+	T_CHECK("ref_size_max", pk_ring_aux_pt_ref_size(1 << 20, 1 << 20, 0) == 262144);
+	T_CHECK("ref_size_area", pk_ring_aux_pt_ref_size(1 << 20, 262144, 0) == 0);
+}
+
 static void test_aux_event(void)
 {
 	struct pk_aux_event e = { 0x1000, 0x200, PK_AUX_FLAG_TRUNCATED |
@@ -266,6 +305,7 @@ int main(void)
 {
 	test_full_wraps();
 	test_snapshot();
+	test_snapshot_ref();
 	test_aux_event();
 	test_sizes();
 	test_records();
