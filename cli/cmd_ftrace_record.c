@@ -54,7 +54,7 @@ int cmd_ftrace_record(int argc, char **argv)
 				   argv, &rc))
 		goto out;
 	if (!f.events.n && !f.tracer && !f.filters.n && !f.notrace.n &&
-	    !f.graph.n) {
+	    !f.graph.n && !f.dynevents.n) {
 		cli_error("ftrace record", "nothing to record: give -e EVENT "
 			  "or -t TRACER");
 		rc = 2;

@@ -15,7 +15,8 @@
 #include "ftrace_opts.h"
 
 /* Long-only options' keys (above every letter). */
-enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP };
+enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_PROBE, K_THRESH, K_HWWIDTH,
+       K_HWWINDOW };
 
 #define R (1u << CLI_FT_RECORD)
 #define L (1u << CLI_FT_LIVE)
@@ -51,6 +52,12 @@ static const struct ft_opt {
 	{ "top-level", K_TOP, no_argument, R },
 	{ "compression", 'z', required_argument, R | X },
 	{ "instance", 'B', required_argument, X | T | N },
+	/* issue 15 parts 2-3: triggers, dynamic events, latency tracers */
+	{ "trigger", 'R', required_argument, R },   /* trace-cmd's -R */
+	{ "probe", K_PROBE, required_argument, R },
+	{ "thresh", K_THRESH, required_argument, R },
+	{ "hwlat-width", K_HWWIDTH, required_argument, R },
+	{ "hwlat-window", K_HWWINDOW, required_argument, R },
 	{ "help", 'h', no_argument, R | L | S | P | X | T | N },
 };
 #define NR_OPTS (sizeof(table) / sizeof(table[0]))
@@ -75,7 +82,25 @@ static const char *const usages[] = {
 	"  -T  a kernel stack trace after each event (-O stacktrace, "
 	"trace-cmd's -T)\n"
 	"  -f  the filter of the -e before it (trace-cmd's -f), e.g. "
-	"'common_pid != 0'\n",
+	"'common_pid != 0'\n"
+	"  -R  a trigger of the -e before it (trace-cmd's -R; several "
+	"allowed): traceon,\n"
+	"      traceoff, stacktrace, snapshot, enable_event:SYS:EV, "
+	"disable_event:SYS:EV,\n"
+	"      hist:keys=...[:vals=...][:sort=...] ([:COUNT] [if FILTER])\n"
+	"  --probe DEF  a dynamic event, recorded and removed at the end, "
+	"in the kernel's\n"
+	"      syntax: 'p[:[GRP/]EV] SYMBOL[+OFF] [ARGS]', 'r...' (kprobe"
+	"/kretprobe),\n"
+	"      'p[:[GRP/]EV] PATH:OFFSET[%return] [ARGS]' (uprobe), "
+	"'e[:[GRP/]EV] SYS.EVENT\n"
+	"      [ARGS]' (eprobe), 'NAME TYPE FIELD[; ...]' or "
+	"'s:[GRP/]EV ...' (synthetic)\n"
+	"  --thresh US  tracing_thresh for latency tracers (irqsoff, "
+	"preemptoff,\n"
+	"      preemptirqsoff, wakeup, wakeup_rt, wakeup_dl: their max-latency "
+	"trace is saved)\n"
+	"  --hwlat-width US, --hwlat-window US  the hwlat tracer's sampling\n",
 	[CLI_FT_LIVE] =
 	"usage: perfkit ftrace live [-e EVENT]... [-t TRACER] [-p PID]... "
 	"[-C CPUS] [--clock C] [-O OPTION]...\n"
@@ -229,6 +254,48 @@ static int push(struct cli_ftrace_opts *o, int key, const char *arg)
 	return -1;
 }
 
+/* -R ARG: a trigger of the -e before it (newline-joined when several).
+ * 0 or -1 after the error line. */
+static int add_trigger(struct cli_ftrace_opts *o, const char *arg)
+{
+	const char *old;
+	char *j;
+
+	if (!o->events.n) {
+		cli_error(o->name, "-R %s: no -e before it (the trigger is "
+			  "the preceding event's)", arg);
+		return -1;
+	}
+	old = o->event_triggers.v[o->events.n - 1];
+	if (!old) {
+		o->event_triggers.v[o->events.n - 1] = arg;
+		return 0;
+	}
+	if (asprintf(&j, "%s\n%s", old, arg) < 0 ||
+	    strv_push(&o->owned, j)) {
+		cli_error(o->name, "-R %s: %s", arg, strerror(ENOMEM));
+		return -1;
+	}
+	o->event_triggers.v[o->events.n - 1] = j;
+	return 0;
+}
+
+/* A number of microseconds into *V. 0 or -1 after the error line. */
+static int set_us(struct cli_ftrace_opts *o, const char *opt,
+		  const char *arg, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-') {
+		cli_error(o->name, "%s '%s': not a number of microseconds",
+			  opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* One option KEY with ARG into *O. 0, or -1 after the error line. */
 static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 		 struct pid_vec *pv)
@@ -244,7 +311,8 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 		}
 		return push(o, key, arg);
 	case 'e':
-		if (strv_push(&o->event_filters, NULL)) {
+		if (strv_push(&o->event_filters, NULL) ||
+		    strv_push(&o->event_triggers, NULL)) {
 			cli_error(o->name, "-e %s: %s", arg, strerror(ENOMEM));
 			return -1;
 		}
@@ -267,6 +335,18 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 	case 'a': o->all = true; break;
 	case K_TSC2NSEC: o->tsc2nsec = true; break;
 	case K_TOP: o->top_level = true; break;
+	case 'R': return add_trigger(o, arg);
+	case K_PROBE:
+		if (strv_push(&o->dynevents, arg) == 0)
+			return 0;
+		cli_error(o->name, "--probe %s: %s", arg, strerror(ENOMEM));
+		return -1;
+	case K_THRESH:
+		o->set_thresh = true;
+		return set_us(o, "--thresh", arg, &o->thresh_us);
+	case K_HWWIDTH: return set_us(o, "--hwlat-width", arg, &o->hwlat_width);
+	case K_HWWINDOW:
+		return set_us(o, "--hwlat-window", arg, &o->hwlat_window);
 	}
 	return 0;
 }
@@ -307,6 +387,11 @@ void cli_ftrace_opts_fini(struct cli_ftrace_opts *o)
 {
 	free(o->events.v);
 	free(o->event_filters.v);
+	free(o->event_triggers.v);
+	free(o->dynevents.v);
+	for (int i = 0; i < o->owned.n; i++)
+		free((char *)o->owned.v[i]);
+	free(o->owned.v);
 	free(o->filters.v);
 	free(o->notrace.v);
 	free(o->graph.v);
@@ -350,6 +435,12 @@ int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 		v[i] = pk_thread_map_tid(o->pids, i);
 	ro->events = o->events.v ? o->events.v : no_events;
 	ro->event_filters = o->event_filters.v;
+	ro->event_triggers = o->event_triggers.v;
+	ro->dynevents = o->dynevents.v;
+	ro->set_thresh = o->set_thresh;
+	ro->thresh_us = o->thresh_us;
+	ro->hwlat_width_us = o->hwlat_width;
+	ro->hwlat_window_us = o->hwlat_window;
 	if (o->output)
 		ro->output = o->output;
 	ro->buffer_kb = o->buffer_kb;

@@ -37,6 +37,12 @@ struct cli_ftrace_opts {
 	const char *name;              /* "ftrace record": error lines */
 	struct cli_strv events;        /* -e EVENT */
 	struct cli_strv event_filters; /* -f FILTER of each -e (NULL: none) */
+	struct cli_strv event_triggers;/* -R TRIGGER(s) of each -e (NULL: none;
+					  several joined by newlines) */
+	struct cli_strv dynevents;     /* --probe DEF */
+	struct cli_strv owned;         /* strings made here (freed at fini) */
+	bool set_thresh;               /* --thresh given */
+	unsigned long long thresh_us, hwlat_width, hwlat_window;
 	struct cli_strv filters;       /* -l FUNC (set_ftrace_filter) */
 	struct cli_strv notrace;       /* -n FUNC (set_ftrace_notrace) */
 	struct cli_strv graph;         /* record's -g FUNC (set_graph_function) */

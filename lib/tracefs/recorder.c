@@ -19,6 +19,7 @@
 #include "base/base.h"
 #include "map/list.h"
 #include "tracedat/rbpage.h"
+#include "tracefs/rec_dyn.h"
 
 struct rcpu {
 	int cpu;
@@ -46,6 +47,8 @@ struct pk_ftrace_rec {
 	bool running;
 	bool func_pids;         /* pids go to set_ftrace_pid too */
 	bool tsc2nsec;
+	bool latency;           /* a max-latency tracer: the trace text */
+	struct pk__rec_dyn dyn; /* its event list with dynamic events */
 	uint32_t tsc_mult, tsc_shift;
 };
 
@@ -129,6 +132,8 @@ static int setup(struct pk_ftrace_rec *r, const struct pk_ftrace_rec_opts *o)
 	for (int i = 0; i < o->nr_pids; i++)
 		if ((e = pk_ftrace_rec_add_pid(r, o->pids[i])))
 			return e;
+	if ((e = pk__rec_latency_setup(r->t, o)))
+		return e;
 	if (o->tracer && (e = pk_tracefs_tracer(r->t, r->instp, o->tracer))) {
 		pk_debug("ftrace record: tracer %s: %s", o->tracer,
 			 strerror(-e));
@@ -137,16 +142,21 @@ static int setup(struct pk_ftrace_rec *r, const struct pk_ftrace_rec_opts *o)
 	for (size_t i = 0; o->events && o->events[i]; i++) {
 		const char *ev = o->events[i];
 		const char *flt = o->event_filters ? o->event_filters[i] : NULL;
+		const char *trg = o->event_triggers ? o->event_triggers[i]
+						    : NULL;
+		char why[4096];
 
 		/* the filter first: no event passes before it holds */
 		if (flt && (e = pk_tracefs_event_filter(r->t, r->instp, ev,
 							 flt)) < 0) {
-			pk_warn("ftrace record: event '%s': filter '%s': %s", ev,
+			pk_warn("ftrace record: event '%s': filter '%s': %s%s", ev,
 				flt, e == -ENOENT ? "no such event" :
 				e == -EINVAL ? "refused by the kernel" :
-				strerror(-e));
+				strerror(-e), pk__rec_why(r->t, why, sizeof(why)));
 			return e;
 		}
+		if (trg && (e = pk__rec_triggers(r->t, r->instp, ev, trg)))
+			return e;
 		e = pk_tracefs_event_enable(r->t, r->instp, ev, true);
 		if (e < 0) {
 			pk_warn("ftrace record: event '%s': %s", ev,
@@ -234,6 +244,15 @@ static int rec_new(struct pk_tracefs *t,
 		return -ENOMEM;
 	r->t = t;
 	r->page_size = (int)sysconf(_SC_PAGESIZE);
+	r->latency = pk_tracer_is_latency(o->tracer);
+	/* dynamic events before the instance: removed after it at restore */
+	if ((e = pk__rec_dyn_create(t, o, &r->dyn))) {
+		pk_ftrace_rec_free(r);
+		return e;
+	}
+	oo.events = r->dyn.events;
+	oo.event_filters = r->dyn.filters;
+	oo.event_triggers = r->dyn.triggers;
 	r->output = pk__strdup(o->output ? o->output : "trace.dat");
 	r->compression = pk__strdup(o->compression ? o->compression : "zstd");
 	if (!r->output || !r->compression || note_systems(r, o->events)) {
@@ -257,7 +276,8 @@ static int rec_new(struct pk_tracefs *t,
 			pk_ftrace_rec_free(r);
 			return e;
 		}
-		if (o->tracer && !pk_tracefs_has(t, r->instp, "current_tracer")) {
+		if (o->tracer && (!pk_tracefs_has(t, r->instp, "current_tracer") ||
+				  pk__rec_tracer_top_only(o->tracer))) {
 			pk_info("ftrace record: instances have no tracers on this "
 				"kernel: tracer %s records in the top-level "
 				"buffer", o->tracer);
@@ -501,10 +521,20 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 		ids[i] = r->cpus[i].cpu;
 		fds[i] = r->cpus[i].tmp_fd;
 	}
-	if (!e)
+	if (!e && r->latency) {
+		/* the max-latency trace, as the kernel prints it (trace-cmd
+		 * saves latency tracers' text, not their pages) */
+		char *txt = NULL;
+		long n = pk_tracefs_read(r->t, r->instp, "trace", &txt);
+		e = n < 0 ? (int)n : pk_tdwriter_add_latency(w, "", clk ? clk :
+							     "local", txt,
+							     (size_t)n);
+		free(txt);
+	} else if (!e) {
 		e = ids && fds ? pk_tdwriter_add_buffer(w, "", clk ? clk : "local",
 						       r->nr_cpus, ids, fds)
 			       : -ENOMEM;
+	}
 	free(clk);
 	pk__free(ids);
 	pk__free(fds);
@@ -596,6 +626,7 @@ void pk_ftrace_rec_free(struct pk_ftrace_rec *r)
 			close(c->pipe[1]);
 	}
 	pk__free(r->cpus);
+	pk__rec_dyn_fini(&r->dyn);
 	for (char **sy = r->systems; sy && *sy; sy++)
 		pk__free(*sy);
 	pk__free(r->systems);

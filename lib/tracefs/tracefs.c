@@ -44,6 +44,7 @@ int pk__tfs_push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
 		return -ENOMEM;
 	}
 	t->nr_undo++;
+	pk__tfs_journal_note(t, u);
 	return 0;
 }
 
@@ -56,6 +57,7 @@ static struct pk_tracefs *tfs_alloc(void)
 		return NULL;
 	snprintf(t->sysctl, sizeof(t->sysctl), "/proc/sys/kernel");
 	t->log_fd = -1;
+	t->journal_fd = -1;
 	if (log && *log)
 		t->log_fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
 				 0644);
@@ -268,7 +270,7 @@ static int save_file(struct pk_tracefs *t, const char *path)
 	 * buffer contents (clearing cannot be undone) */
 	if (pk__tfs_saved_already(t, path) || !strcmp(b, "trace_marker") ||
 	    !strcmp(b, "trace_marker_raw") || !strcmp(b, "trigger") ||
-	    !strcmp(b, "trace"))
+	    !strcmp(b, "trace") || pk__tfs_is_dynevent_file(b))
 		return 0;
 	if (!strcmp(b, "snapshot"))
 		return save_snapshot(t, path);
@@ -385,6 +387,12 @@ static int do_write(struct pk_tracefs *t, const char *path, const char *val,
 	return do_write_n(t, path, val, strlen(val), append);
 }
 
+int pk__tfs_do_write(struct pk_tracefs *t, const char *path, const char *val,
+		     bool append)
+{
+	return do_write(t, path, val, append);
+}
+
 int pk__tfs_write_raw(struct pk_tracefs *t, const char *path, const void *data,
 		  size_t len)
 {
@@ -398,7 +406,11 @@ int pk__tfs_write_abs(struct pk_tracefs *t, const char *path, const char *val,
 
 	if ((r = save_file(t, path)) < 0 && r != -ENOENT)
 		return r;
+	pk__free(t->errlog);
+	t->errlog = NULL;
 	r = do_write(t, path, val, append);
+	if (r && r != -ENOMEM)
+		pk__tfs_note_error_log(t, path, val);
 	if (r)
 		pk_debug("tracefs: writing '%s' to %s: %s", val, path,
 			 strerror(-r));
@@ -722,6 +734,7 @@ int pk_tracefs_restore(struct pk_tracefs *t)
 		if (r && !err)
 			err = r;
 	}
+	pk__tfs_journal_done(t);
 	t->restoring = 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return err;
@@ -773,6 +786,7 @@ void pk_tracefs_free(struct pk_tracefs *t)
 		pk__free(t->saved[i]);
 	pk__free(t->saved);
 	pk__free(t->undo);
+	pk__free(t->errlog);
 	if (t->log_fd >= 0)
 		close(t->log_fd);
 	pk__free(t);
@@ -807,5 +821,11 @@ int pk_tracefs_reset_stale(struct pk_tracefs *t)
 		free(d[i]);
 	}
 	free(d);
+	/* then what killed runs changed elsewhere (their instances gone:
+	 * a dynamic event in use there could not be removed before) */
+	int j = pk__tfs_journal_replay(t);
+	if (j > 0)
+		pk_info("tracefs: put back what %d killed run%s changed", j,
+			j == 1 ? "" : "s");
 	return removed;
 }
