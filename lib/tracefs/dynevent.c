@@ -197,8 +197,12 @@ int pk_tracefs_dynevent_add(struct pk_tracefs *t, const char *def,
 			return -EOPNOTSUPP;
 		snprintf(d.file, sizeof(d.file), "dynamic_events");
 	}
+	char *line = NULL;
+	if (asprintf(&line, "%s\n", def) < 0)
+		return -ENOMEM;
 	before = list_of(t, d.file);
-	e = pk_tracefs_append(t, NULL, d.file, def);
+	e = pk_tracefs_append(t, NULL, d.file, line);
+	free(line);
 	after = e ? NULL : list_of(t, d.file);
 	if (before && after)
 		learn_name(&d, before, after);
@@ -212,9 +216,9 @@ int pk_tracefs_dynevent_add(struct pk_tracefs *t, const char *def,
 		return -EINVAL;
 	}
 	if (!strcmp(d.file, "synthetic_events"))
-		snprintf(undo, sizeof(undo), "!%s", d.event);
+		snprintf(undo, sizeof(undo), "!%s\n", d.event);
 	else
-		snprintf(undo, sizeof(undo), "-:%s/%s", d.group, d.event);
+		snprintf(undo, sizeof(undo), "-:%s/%s\n", d.group, d.event);
 	if ((e = pk_tracefs_path(t, NULL, d.file, p, sizeof(p))) ||
 	    (e = pk__tfs_push_undo(t, U_APPEND, p, undo)))
 		return e;

@@ -106,7 +106,9 @@ int pk__rec_triggers(struct pk_tracefs *t, const char *instp,
 	for (char *tr = s ? strtok_r(s, "\n", &save) : NULL; !e && tr;
 	     tr = strtok_r(NULL, "\n", &save)) {
 		e = pk_tracefs_event_trigger(t, instp, ev, tr);
-		if (e < 0)
+		if (e >= 0)
+			e = 0;
+		else
 			pk_warn("ftrace record: event '%s': trigger '%s': %s%s",
 				ev, tr, e == -ENOENT ? "no such event" :
 				e == -EINVAL ? "refused by the kernel" :

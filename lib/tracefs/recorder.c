@@ -525,6 +525,7 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 		/* the max-latency trace, as the kernel prints it (trace-cmd
 		 * saves latency tracers' text, not their pages) */
 		char *txt = NULL;
+		pk_tdwriter_set_cpu_count(w, r->nr_cpus);
 		long n = pk_tracefs_read(r->t, r->instp, "trace", &txt);
 		e = n < 0 ? (int)n : pk_tdwriter_add_latency(w, "", clk ? clk :
 							     "local", txt,

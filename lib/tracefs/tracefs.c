@@ -340,6 +340,8 @@ static void log_write(struct pk_tracefs *t, const char *path, const void *val,
 		path += dl + 1;
 	pl = PK_MIN(strlen(path), (size_t)1024);
 	len = PK_MIN(len, sizeof(line) - pl - 4);
+	if (len && ((const char *)val)[len - 1] == '\n')
+		len--;          /* a definition's closing newline */
 	line[n++] = append ? 'A' : 'W';
 	line[n++] = ' ';
 	memcpy(line + n, path, pl);
@@ -593,11 +595,14 @@ static int ev_trigger(struct pk_tracefs *t, const char *inst, const char *rel,
 		      const void *arg)
 {
 	char p[PATH_MAX], undo[4096];
-	int r = ev_file(t, inst, rel, "trigger", arg, true);
+	int r;
 
-	if (r)
+	/* one line each (the kernel strips the newline; a list file of a
+	 * test's tree keeps them apart) */
+	snprintf(undo, sizeof(undo), "%s\n", (const char *)arg);
+	if ((r = ev_file(t, inst, rel, "trigger", undo, true)))
 		return r;
-	snprintf(undo, sizeof(undo), "!%s", (const char *)arg);
+	snprintf(undo, sizeof(undo), "!%s\n", (const char *)arg);
 	char rp[PATH_MAX];
 	snprintf(rp, sizeof(rp), "%s/trigger", rel);
 	if (pk_tracefs_path(t, inst, rp, p, sizeof(p)))
