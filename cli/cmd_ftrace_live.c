@@ -350,7 +350,12 @@ int cmd_ftrace_live(int argc, char **argv)
 	if (!cli_ftrace_opts_parse(&f, CLI_FT_LIVE, "ftrace live", argc, argv,
 				   &rc))
 		goto out;
-	if (!f.events.n && !f.tracer) {
+	if (f.only_cmd && !f.nr_args) {
+		cli_error("ftrace live", "-F: no command to trace");
+		rc = 2;
+		goto out;
+	}
+	if (!cli_ftrace_opts_has_events(&f) && !f.tracer) {
 		cli_error("ftrace live", "nothing to trace: give -e EVENT or "
 			  "-t TRACER");
 		rc = 2;
@@ -468,6 +473,8 @@ out:
 		rc = cmd_rc;
 	workload_abort(&w);       /* prepared, never started */
 	live_free(&l);
+	if (r && f.keep)          /* -k: settings and the instance stay */
+		pk_tracefs_keep(t);
 	pk_ftrace_rec_free(r);
 	pk_tracefs_free(t);
 	cli_ftrace_opts_fini(&f);

@@ -53,10 +53,15 @@ int cmd_ftrace_record(int argc, char **argv)
 	if (!cli_ftrace_opts_parse(&f, CLI_FT_RECORD, "ftrace record", argc,
 				   argv, &rc))
 		goto out;
-	if (!f.events.n && !f.tracer && !f.filters.n && !f.notrace.n &&
-	    !f.graph.n && !f.dynevents.n) {
+	if (!cli_ftrace_opts_has_events(&f) && !f.tracer && !f.filters.n &&
+	    !f.notrace.n && !f.graph.n && !f.dynevents.n) {
 		cli_error("ftrace record", "nothing to record: give -e EVENT "
 			  "or -t TRACER");
+		rc = 2;
+		goto out;
+	}
+	if (f.only_cmd && !f.nr_args) {
+		cli_error("ftrace record", "-F: no command to trace");
 		rc = 2;
 		goto out;
 	}
@@ -93,6 +98,9 @@ int cmd_ftrace_record(int argc, char **argv)
 				  "gives no TSC to nanoseconds conversion (perf "
 				  "mmap page without cap_user_time_zero: the "
 				  "clock source is not a stable TSC)");
+		else if (e == -EINVAL && f.nr_bufs)
+			cli_error("ftrace record", "-B: bad or repeated instance "
+				  "name");
 		else if (e == -ENOENT && tracer)
 			cli_error("ftrace record", "tracer '%s' or an event "
 				  "is not available here", tracer);
@@ -133,25 +141,34 @@ int cmd_ftrace_record(int argc, char **argv)
 		goto out;
 	}
 	unsigned long long tot = 0, lost = 0;
-	for (int i = 0; i < pk_ftrace_rec_nr_cpus(r); i++) {
+	for (int b = 0; b < pk_ftrace_rec_nr_buffers(r); b++) {
 		struct pk_ftrace_cpu_result res;
-		pk_ftrace_rec_result(r, i, &res);
-		tot += res.events;
-		lost += res.lost;
-		printf("CPU %d: %llu events, %llu overruns, %llu lost%s\n",
-		       res.cpu, (unsigned long long)res.events,
-		       (unsigned long long)res.overruns,
-		       (unsigned long long)res.lost,
-		       res.lost_unknown ? " (and an unknown number more)" : "");
+		if (b && !f.quiet)
+			printf("Buffer: %s\n", pk_ftrace_rec_buffer_name(r, b));
+		for (int i = 0; !pk_ftrace_rec_buffer_result(r, b, i, &res);
+		     i++) {
+			tot += res.events;
+			lost += res.lost;
+			if (f.quiet)
+				continue;
+			printf("CPU %d: %llu events, %llu overruns, %llu lost%s\n",
+			       res.cpu, (unsigned long long)res.events,
+			       (unsigned long long)res.overruns,
+			       (unsigned long long)res.lost, res.lost_unknown
+			       ? " (and an unknown number more)" : "");
+		}
 	}
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);   /* the recorder, not the workload */
-	printf("total: %llu events, %llu lost; recorder CPU %.3f s\n", tot, lost,
-	       ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+	if (!f.quiet)
+		printf("total: %llu events, %llu lost; recorder CPU %.3f s\n",
+		       tot, lost, ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	rc = cmd_rc >= 0 ? cmd_rc : 0;
 out:
 	workload_abort(&w);
+	if (r && f.keep)        /* -k: settings and instances stay */
+		pk_tracefs_keep(t);
 	pk_ftrace_rec_free(r);
 	pk_tracefs_free(t);
 	cli_ftrace_opts_fini(&f);

@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,8 +254,12 @@ int cmd_ftrace_stat(int argc, char **argv)
 	bool top = false, opts = false;
 	struct pk_tracefs *t;
 
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' }, { 0 }
+	};
+
 	optind = 1;
-	while ((c = getopt(argc, argv, "+B:toh")) != -1) {
+	while ((c = getopt_long(argc, argv, "+B:toh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'B':
 			if (n == 64) {
@@ -270,7 +275,8 @@ int cmd_ftrace_stat(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		tcstat_usage(stderr);
+		cli_error("ftrace stat", "unexpected argument '%s'",
+			  argv[optind]);
 		return 2;
 	}
 	if (!(t = pk_tracefs_open())) {

@@ -9,6 +9,16 @@
  *   -C CPUS       a CPU list; the last -C counts (trace-cmd's -M mask)
  *   -e, -l, -n, -g FUNC, -O   lists, as long as given
  *   -b KB         a number (trace-cmd takes atoi's 0 for "abc"; not here)
+ * record and live also take trace-cmd record's spellings: -P PID (= -p),
+ * -M HEXMASK, -F, -c, -v, -R, -i, -k, -s, -m, -d, -D, -G, -B (record),
+ * --max-graph-depth, --func-stack, --nosplice, --verbose, --module,
+ * --cmdlines-size, --ts-offset, -q (record). Where a
+ * trace-cmd letter means something else here the perf-style meaning
+ * stays and trace-cmd's is a long option: -p PID (trace-cmd's -p
+ * tracer: -t/--tracer/--plugin), -C CPUS (trace-cmd's -C clock: --clock),
+ * -t TRACER (trace-cmd's -t: TCP to a listener, not supported), -N HOST
+ * (network: refused), -a (every process, trace-cmd's -a: all formats,
+ * always what a glob or "all" saves).
  */
 #ifndef PK_CLI_FTRACE_OPTS_H
 #define PK_CLI_FTRACE_OPTS_H
@@ -32,15 +42,27 @@ struct cli_strv {
 	int n;
 };
 
+/* The events of one buffer with their per-event options (trace-cmd
+ * record's: each -f/-R belongs to the -e before it, -v to every -e after
+ * it, -M to the buffer). */
+struct cli_ft_evlist {
+	const char *name;              /* -B NAME (NULL: the main buffer) */
+	struct cli_strv events;        /* -e EVENT */
+	struct cli_strv filters;       /* -f FILTER of each -e (NULL: none) */
+	struct cli_strv triggers;      /* -R TRIGGER(s) of each -e (NULL: none;
+					  several joined by newlines) */
+	bool *exclude;                 /* each -e: after a -v */
+	const char *cpumask;           /* -M MASK (NULL: none) */
+};
+
 struct cli_ftrace_opts {
 	enum cli_ft_cmd cmd;
 	const char *name;              /* "ftrace record": error lines */
-	struct cli_strv events;        /* -e EVENT */
-	struct cli_strv event_filters; /* -f FILTER of each -e (NULL: none) */
-	struct cli_strv event_triggers;/* -R TRIGGER(s) of each -e (NULL: none;
-					  several joined by newlines) */
+	struct cli_ft_evlist main;     /* the main buffer's events */
+	struct cli_ft_evlist *bufs;    /* record -B NAME: its events */
+	int nr_bufs;
+	bool excluding;                /* a -v was given */
 	struct cli_strv dynevents;     /* --probe DEF */
-	struct cli_strv owned;         /* strings made here (freed at fini) */
 	bool set_thresh;               /* --thresh given */
 	unsigned long long thresh_us, hwlat_width, hwlat_window;
 	struct cli_strv filters;       /* -l FUNC (set_ftrace_filter) */
@@ -54,6 +76,21 @@ struct cli_ftrace_opts {
 	int buffer_kb;                 /* -b (0: not given) */
 	bool all, top_level, tsc2nsec;
 	bool graph_times;              /* profile's -g: function_graph */
+	bool only_cmd, children;       /* -F, -c */
+	bool keep, ignore_missing;     /* -k, -i */
+	bool no_splice, no_ftrace;     /* --nosplice, -D */
+	bool sleep_set;                /* -s USECS given */
+	unsigned sleep_us;
+	unsigned long long max_kb;     /* -m KiB (0: none) */
+	const char *max_graph_depth;   /* --max-graph-depth N */
+	const char *cmdlines_size;     /* --cmdlines-size N */
+	const char *module;            /* --module MOD */
+	long long ts_offset;           /* --ts-offset N */
+	bool quiet;                    /* -q: no per-CPU summary */
+	const char *temp_dir;          /* --temp DIR */
+	int rt_priority;               /* -r PRIO */
+	struct cli_strv owned;         /* strings made here (--module, -R) */
+	struct pk_ftrace_rec_buffer *rec_bufs;  /* cli_ftrace_opts_rec's */
 	char **args;                   /* what follows the options
 					  (NULL-terminated, maybe empty) */
 	int nr_args;
@@ -79,6 +116,9 @@ void cli_ftrace_opts_fini(struct cli_ftrace_opts *o);
  */
 int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 			struct pk_ftrace_rec_opts *ro);
+
+/* Whether *O names events (in any buffer). */
+bool cli_ftrace_opts_has_events(const struct cli_ftrace_opts *o);
 
 /* The usage of CMD on F. */
 void cli_ftrace_usage(enum cli_ft_cmd cmd, FILE *f);

@@ -32,6 +32,9 @@ enum pk_pt_flow_error {
 	PK_PT_ERR_BAD_RETCOMP = -10125, /* not-taken compressed return */
 	PK_PT_ERR_BAD_STATUS = -10126, /* PSB+ contradicts the decoded state */
 	PK_PT_ERR_LOOP       = -10127, /* code that loops reading no packet */
+	/* perf_binding: a branch that needs a packet met before the IP of
+	 * the FUP read (perf's walk to the FUP fails there) */
+	PK_PT_ERR_FUP_MISSED = -10128,
 };
 
 struct pk_pt_image;

@@ -70,8 +70,13 @@ PK_API int pk_tracefs_instance_new(struct pk_tracefs *t, const char *name);
 PK_API int pk_tracefs_instance_remove(struct pk_tracefs *t, const char *name);
 /*
  * Enables (ON) or disables event SPEC in INSTANCE: "system:event",
- * "system" or "system:*", "*:event", with globs in either part, or "all".
- * Returns the number of events changed, or -ENOENT when none matched.
+ * "system:*", "*:event", with globs in either part, "all", or a bare NAME
+ * resolved as trace-cmd record's -e does: every event of each system NAME
+ * matches and each event NAME matches in any system ("sched" the sched
+ * system, "sched_switch" sched:sched_switch, "*stat*" both kinds; the
+ * ftrace system only by its name). Returns the number of events changed,
+ * or -ENOENT when none matched. The filter and trigger calls below take
+ * the same specs.
  */
 PK_API int pk_tracefs_event_enable(struct pk_tracefs *t, const char *instance,
 				   const char *spec, bool on);
@@ -108,6 +113,11 @@ PK_API int pk_tracefs_restore(struct pk_tracefs *t);
  * pk_tracefs_restore_on_signals(NULL)). 0 or -errno.
  */
 PK_API int pk_tracefs_restore_on_signals(struct pk_tracefs *t);
+/*
+ * Forgets what T changed: pk_tracefs_restore() and pk_tracefs_free() then
+ * leave every setting, instance and mount as it is (trace-cmd record -k).
+ */
+PK_API void pk_tracefs_keep(struct pk_tracefs *t);
 /* Restores and frees T (NULL is fine). */
 PK_API void pk_tracefs_free(struct pk_tracefs *t);
 /*
@@ -269,6 +279,10 @@ PK_API int pk_tracefs_snapshot(struct pk_tracefs *t, const char *instance,
  * as for function tracers.
  */
 PK_API int pk_tracefs_stack_tracer(struct pk_tracefs *t, bool on);
+/* Sets kernel/ftrace_enabled (function tracing for every user: tracers,
+ * stack tracer, perf), written only when it differs and put back at
+ * restore. 0 or -errno (-EPERM, -EROFS where /proc/sys is read-only). */
+PK_API int pk_tracefs_ftrace_enabled(struct pk_tracefs *t, bool on);
 /* Turns the function profiler (function_profile_enabled) on or off.
  * -EOPNOTSUPP without that file (no CONFIG_FUNCTION_PROFILER). */
 PK_API int pk_tracefs_profiler(struct pk_tracefs *t, bool on);
@@ -354,15 +368,51 @@ struct pk_ftrace_rec_opts {
 	 * NULL (or a NULL entry) for none; a filter the kernel refuses
 	 * fails the set-up with -EINVAL */
 	const char *const *event_filters;
-	/* each event spec's triggers (trace-cmd's -R), parallel to EVENTS:
-	 * NULL for none, else one or more triggers separated by newlines
-	 * ("traceoff", "stacktrace:5", "enable_event:SYS:EV", "hist:keys=
-	 * ..."); each is removed again at restore; a refused one fails the
-	 * set-up with the kernel's error_log entry in the warning */
+	/* trace-cmd record's per-event options, parallel to EVENTS (NULL or
+	 * a NULL/false entry: none): -R triggers added to the matched
+	 * events, one or more separated by newlines ("traceoff",
+	 * "stacktrace:5", "enable_event:SYS:EV", "hist:keys=...", in order;
+	 * each removed at restore; a refused one fails the set-up with the
+	 * kernel's error_log entry in the warning); -v the events are
+	 * disabled instead of enabled, after the ones before them (a
+	 * trigger still set) */
 	const char *const *event_triggers;
+	const bool *event_exclude;
+	bool ignore_missing;        /* -i: a spec matching no event is
+				       skipped (pk_info), not -ENOENT */
+	const char *cpumask;        /* -M: tracing_cpumask in hex as given,
+				       "-1" every online CPU (NULL: kept) */
+	/* -B: named instances recorded beside the main buffer, each stored
+	 * as a named buffer of the file (made, or reused and its settings
+	 * put back at restore) */
+	const struct pk_ftrace_rec_buffer *buffers;
+	int nr_buffers;
+	unsigned sleep_us;          /* -s: readers wake up this often when
+				       the buffer was empty (0: 50 ms and on
+				       data: poll) */
+	bool sleep_set;             /* sleep_us given (trace-cmd -s 0) */
+	uint64_t max_kb;            /* -m: per-CPU data kept at most about
+				       this many KiB: two halves, the older
+				       one dropped as the newer fills up */
+	bool no_splice;             /* read() pages instead of splice */
+	bool copy_marker;           /* the private instance copies the top
+				       level's trace_marker writes
+				       (options/copy_trace_marker; kernels
+				       without it: ignored) */
+	const char *max_graph_depth;/* max_graph_depth (NULL: kept) */
+	bool no_ftrace;             /* -D: kernel/ftrace_enabled 0 and
+				       options/function-trace 0 */
+	long long ts_offset;        /* --ts-offset: the file's OFFSET
+				       option (raw clock units; 0: none) */
+	const char *cmdlines_size;  /* saved_cmdlines_size (NULL: kept) */
+	const char *temp_dir;       /* the per-CPU temporary files' folder
+				       (NULL: the output's) */
+	int rt_priority;            /* readers' SCHED_FIFO priority (0:
+				       the caller's policy); -EPERM when
+				       refused */
 	/* dynamic events to create first (pk_tracefs_dynevent_add's
-	 * syntax), NULL-terminated; each is recorded as an event and
-	 * removed at restore */
+	 * syntax), NULL-terminated; each is recorded as an event of the
+	 * main buffer and removed at restore */
 	const char *const *dynevents;
 	/* latency tracers: tracing_thresh in microseconds when set_thresh
 	 * (0: every new maximum); hwlat_detector/width and window (us; 0:
@@ -373,6 +423,17 @@ struct pk_ftrace_rec_opts {
 	bool set_thresh;
 	uint64_t thresh_us;
 	uint64_t hwlat_width_us, hwlat_window_us;
+};
+
+/* One -B instance of trace-cmd record: its name and its own events,
+ * with the same parallel arrays as pk_ftrace_rec_opts's. */
+struct pk_ftrace_rec_buffer {
+	const char *name;
+	const char *const *events;
+	const char *const *event_filters;
+	const char *const *event_triggers;
+	const bool *event_exclude;
+	const char *cpumask;        /* -M after this -B (NULL: kept) */
 };
 
 /*
@@ -428,10 +489,20 @@ struct pk_ftrace_cpu_result {
 	bool lost_unknown;  /* no stats file and a page said events were
 			       lost without saying how many */
 };
-/* Number of CPUs recorded, and the result of the IDXth. */
+/* Number of CPUs recorded, and the result of the IDXth (of the main
+ * buffer). */
 PK_API int pk_ftrace_rec_nr_cpus(const struct pk_ftrace_rec *r);
 PK_API int pk_ftrace_rec_result(const struct pk_ftrace_rec *r, int idx,
 				struct pk_ftrace_cpu_result *res);
+/* Buffers recorded (main first, then the -B ones in order), the name of
+ * the Bth ("" for the main one, NULL past the end), and the result of CPU
+ * IDX of buffer B (-EINVAL out of range). */
+PK_API int pk_ftrace_rec_nr_buffers(const struct pk_ftrace_rec *r);
+PK_API const char *pk_ftrace_rec_buffer_name(const struct pk_ftrace_rec *r,
+					     int b);
+PK_API int pk_ftrace_rec_buffer_result(const struct pk_ftrace_rec *r, int b,
+				       int idx,
+				       struct pk_ftrace_cpu_result *res);
 /* Frees R (its tracefs changes are undone by the tracefs handle). */
 PK_API void pk_ftrace_rec_free(struct pk_ftrace_rec *r);
 

@@ -354,8 +354,9 @@ static void isample(struct walk *w, const struct pk_pt_insn *in,
 		}
 		w->fup_iflags = 0;
 	}
-	s.period = w->cnt;
-	s.insn_cnt = w->cnt;
+	s.period = w->cnt + w->unsampled;
+	s.insn_cnt = s.period;
+	w->unsampled = 0;
 	s.insn_len = in->size;
 	memcpy(s.insn, in->raw, in->size < 16 ? in->size : 16);
 	if (w->chain || w->lbr)	/* (g, l) */
@@ -425,10 +426,33 @@ static void flush_def(struct walk *w)
  * not one). */
 static void resynced(struct walk *w, uint64_t ip, const struct pk_pt_event *ev)
 {
+	struct pk_pt_insn last;
+
 	w->resync = false;
 	if (ip && !kernel_ip(ip))	/* perf's est_tsc: into user space */
 		est_move(w, ev && ev->has_tsc ? ev->tsc : w->t_now);
-	branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0, ip, NULL, ev);
+	/* (-F insn: the instruction perf's decoder walked last) */
+	branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN, 0, ip,
+		  pk__it_begin_insn(w, &last) ? &last : NULL, ev);
+}
+
+/* A TIP.PGD met while the flow is lost (EV): perf's decoder takes its
+ * IP, or keeps its own (the error's: none after a failed fetch), and is
+ * in sync there with tracing off: a trace start and end from 0 to it. */
+static void resync_end(struct walk *w, const struct pk_pt_event *ev)
+{
+	uint64_t ip = ev->ip_suppressed ? w->rs_ip : ev->ip;
+	struct pk_pt_insn last;
+
+	if (!ip)
+		return;
+	w->off_ip = ip;
+	w->resync = false;
+	if (!kernel_ip(ip))
+		est_move(w, ev->has_tsc ? ev->tsc : w->t_now);
+	branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN |
+		  PK_IP_FLAG_TRACE_END, 0, ip,
+		  pk__it_begin_insn(w, &last) ? &last : NULL, ev);
 }
 
 /* perf's intel_pt_next_period: how many instructions the next walk may
@@ -519,7 +543,7 @@ static int err_code(int status)
 	case PK_PT_ERR_NOMAP: case PK_PT_ERR_BAD_INSN: return 5;
 	case PK_PT_ERR_BAD_QUERY: case PK_PT_ERR_RETSTACK:
 	case PK_PT_ERR_BAD_RETCOMP: case PK_PT_ERR_NO_ENABLE:
-	case PK_PT_ERR_BAD_STATUS: return 6;
+	case PK_PT_ERR_BAD_STATUS: case PK_PT_ERR_FUP_MISSED: return 6;
 	case PK_PT_ERR_LOOP: return 10;
 	case PK_ERR_EOS: return 4;
 	default: return 3;	/* packet errors */
@@ -669,6 +693,7 @@ static void fail(struct walk *w, int code, uint64_t ip)
 	w->tx_abort = false;
 	error(w, code, ip);
 	w->lost = w->resync = true;
+	w->rs_ip = code == 5 ? 0 : ip;
 	/* (perf keeps the stack: its trace number changes with a new
 	 * buffer, not at an error) */
 	/* perf goes on from the next packet that gives an IP, a PSB only
@@ -880,8 +905,10 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 	case PK_PT_EV_DISABLED:
 		w->continuous = false;	/* perf: the period starts again */
 		w->tleft = 0;
-		if (w->resync && ev->ip_suppressed)
-			break;	/* perf, waiting for an IP, takes none here */
+		if (w->resync) {
+			resync_end(w, ev);
+			break;
+		}
 		/* (perf's ip: the TIP.PGD's, else the branch's) */
 		w->off_ip = !ev->ip_suppressed ? ev->ip :
 			    w->have_pend ? w->pend.ip : w->next_ip;
@@ -1229,7 +1256,8 @@ static bool lean(struct walk *w)
 	if (w->lean < 0)
 		w->lean = lean_options(w) && !run_room(w->it);
 	return w->lean && !w->resync && !w->ndef && !w->err && !w->npend &&
-	       !w->done && !w->rg.on && !w->rg.ff && !w->fup_iflags;
+	       !w->done && !w->rg.on && !w->rg.ff && !w->fup_iflags &&
+	       !w->unsampled;
 }
 
 /* The lean walk's persistent sample of KIND. */
@@ -1567,8 +1595,21 @@ void pk__it_step(struct walk *w)
 		w->done = true;
 		return;
 	}
+	/* a branch whose outcome the trace does not give: perf's walk
+	 * fails at it, no state of it (a FUP's IP not reached, a TIP or TNT
+	 * bit missing) */
+	if (w->have_pend && w->pend.ip == in.ip && err_code(status) == 6) {
+		w->have_pend = false;
+		if (w->isamp) {	/* (its i sample due: perf's count restarts) */
+			w->unsampled += w->cnt;
+			w->cnt = 0;
+		}
+	}
+	/* (a branch into code that cannot be read went there: perf's
+	 * state of it came before the fetch) */
 	if (w->have_pend)
-		finish(w, branch_flags(&w->pend), 0, NULL);
+		finish(w, branch_flags(&w->pend),
+		       err_code(status) == 5 ? in.ip : 0, NULL);
 	fail(w, err_code(status), in.ip);
 }
 

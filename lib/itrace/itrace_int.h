@@ -93,6 +93,8 @@ struct walk {
 	uint64_t psb_ip;	/* the last PSB+'s FUP (its samples' ip) */
 	bool lost;		/* an error, no instruction decoded since */
 	bool resync;		/* an error, the flow not taken up again */
+	uint64_t rs_ip;		/* ... perf's decoder ip meanwhile: the error's,
+				 * 0 after a failed fetch (its NO_IP state) */
 	bool in_tx;		/* inside a TSX transaction */
 	/* a TSX abort met at its FUP (TX_ABORT_IP): its samples come with
 	 * the branch from there to the TIP after it (synth.c), the next
@@ -145,6 +147,9 @@ struct walk {
 	uint64_t *lbr_tsc;	/* L: each entry's TSC */
 	unsigned lbr_sz, lbr_pos, lbr_nr;
 	uint64_t skipped_insn;	/* of the i samples s skipped */
+	/* of an i sample due at a branch perf's walk failed at: perf makes
+	 * none, its count goes to the next one's period */
+	uint64_t unsampled;
 	int cur_ts;		/* the task's stack in it->tstk, -1 none */
 	struct it_rwalk rg;	/* --time (ranges.c) */
 	/* IPC (synth.c): perf's total cycles (CYC while tracing) and

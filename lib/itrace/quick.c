@@ -482,6 +482,8 @@ static int hop_resync(struct walk *w, const struct pk_pt_packet *p,
  * (perf's no_tip). */
 static bool asks_fup(const struct pk_pt_packet *p)
 {
+	if (pk__pt_perf_bad(p))	/* (not read: a MODE.Exec perf rejects) */
+		return false;
 	switch (p->type) {
 	case PK_PT_PTW: return p->u.ptw.ip;
 	case PK_PT_EXSTOP: return p->u.exstop.ip;

@@ -296,6 +296,13 @@ static int query_tnt(struct pk_pt_insn_decoder *d, bool *taken)
 			pk__pt_fl_take(d);
 			break;
 		}
+		if (d->opts.perf_binding &&
+		    (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD)) {
+			/* perf's walk for it fails at the conditional
+			 * branch: the packet is gone (intel_pt_walk_tip) */
+			pk__pt_fl_take(d);
+			return PK_PT_ERR_BAD_QUERY;
+		}
 		if (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD ||
 		    p->type == PK_PT_FUP || p->type == PK_PT_TIP_PGE ||
 		    p->type == PK_PT_PSB || p->type == PK_PT_OVF)
@@ -498,8 +505,9 @@ static bool is_vmptrld(const struct pk_pt_insn *insn)
 static bool binds_to(const struct qev *e, const struct pk_pt_insn *insn)
 {
 	switch (e->ev.type) {
-	case PK_PT_EV_PTWRITE:
-		return insn->iclass == PK_PT_IC_PTWRITE;
+	case PK_PT_EV_PTWRITE:	/* (with IP: the instruction there) */
+		return e->ev.ip_suppressed ? insn->iclass == PK_PT_IC_PTWRITE :
+					     insn->ip == e->bind_ip;
 	case PK_PT_EV_VMCS:
 		return is_far(insn->iclass) || is_vmptrld(insn);
 	default:
@@ -513,14 +521,68 @@ static void push_ret(struct pk_pt_insn_decoder *d, uint64_t ip)
 	pk__pt_fl_push_ret(d, ip);
 }
 
+/* perf_binding: at a FUP perf's decoder walks to its IP through the
+ * instructions that need no packet (intel_pt_walk_fup): a branch that
+ * needs one met first (at IP, no TNT bits left from before the FUP) is
+ * its mismatch error there. The FUP is taken: its events are gone (a
+ * MODE.Exec's mode stays), its TIP.PGD is a trace end, its TIP's IP is
+ * where the resync goes on (the walk_to_ip after the error reads the packets after
+ * the FUP). True then. */
+static bool fup_missed(struct pk_pt_insn_decoder *d, uint64_t ip)
+{
+	unsigned keep = 0;
+	uint64_t at;
+
+	if (!d->opts.perf_binding || d->tnt_n || !d->qn || !d->enabled ||
+	    d->noip || pk__pt_fl_qat(d, 0)->bind != B_IP ||
+	    pk__pt_fl_qat(d, 0)->bind_ip == ip)
+		return false;
+	at = pk__pt_fl_qat(d, 0)->bind_ip;
+	for (unsigned i = 0, n = d->qn; i < n; i++) {
+		struct qev e = *pk__pt_fl_qat(d, i);
+
+		if (e.bind == B_IP && e.bind_ip == at) {
+			if (e.ev.type == PK_PT_EV_ASYNC_BRANCH) {
+				d->miss_tip = !e.ev.ip_suppressed;
+				d->miss_ip = e.ev.ip;
+				d->miss_tsc = e.ev.has_tsc ? e.ev.tsc : 0;
+				continue;
+			}
+			if (e.ev.type == PK_PT_EV_ASYNC_DISABLED)
+				e.ev.type = PK_PT_EV_DISABLED;
+			else if (e.ev.type == PK_PT_EV_EXEC_MODE)
+				e.ev.ip_suppressed = 1;
+			else	/* (perf's samples of them come at the FUP) */
+				continue;
+			e.bind = B_NOW;
+		}
+		*pk__pt_fl_qat(d, keep++) = e;
+	}
+	d->qn = keep;
+	return true;
+}
+
 /* Where the flow goes after INSN; sets *DISABLED when a TIP.PGD ends it. */
 static int proceed(struct pk_pt_insn_decoder *d, const struct pk_pt_insn *insn,
 		   uint64_t target, uint64_t *nip)
 {
-	uint64_t next = insn->ip + insn->size;
-	bool taken;
+	uint64_t next = insn->ip + insn->size, ret = 0;
+	bool taken, perf = d->opts.perf_binding;
 	int err;
 
+	/* perf's decoder moves its stack before it asks the trace
+	 * (intel_pt_walk_insn): every return pops (libipt's compressed
+	 * ones only), also where the trace then fails */
+	if (perf && insn->iclass == PK_PT_IC_RETURN && d->rs_n) {
+		ret = d->rs[d->rs_top];
+		d->rs_top = (d->rs_top + RSMAX - 1) % RSMAX;
+		d->rs_n--;
+	}
+	if (perf && insn->iclass == PK_PT_IC_CALL_IND)
+		push_ret(d, next);
+	if (insn->iclass != PK_PT_IC_JUMP && insn->iclass != PK_PT_IC_CALL &&
+	    is_branch(insn->iclass) && fup_missed(d, insn->ip))
+		return PK_PT_ERR_FUP_MISSED;
 	switch (insn->iclass) {
 	case PK_PT_IC_JUMP:
 		*nip = target;
@@ -537,22 +599,26 @@ static int proceed(struct pk_pt_insn_decoder *d, const struct pk_pt_insn *insn,
 		*nip = taken ? target : next;
 		return 0;
 	case PK_PT_IC_RETURN:
-		if (tnt_ahead(d)) {
-			err = query_tnt(d, &taken);
-			if (err < 0)
-				return err;
-			if (!taken)
-				return PK_PT_ERR_BAD_RETCOMP;
-			if (!d->rs_n)
-				return PK_PT_ERR_RETSTACK;
-			*nip = d->rs[d->rs_top];
-			d->rs_top = (d->rs_top + RSMAX - 1) % RSMAX;
-			d->rs_n--;
-			return 0;
+		if (!tnt_ahead(d))
+			return query_tip(d, nip);
+		err = query_tnt(d, &taken);
+		if (err < 0)
+			return err;
+		if (!taken)
+			return PK_PT_ERR_BAD_RETCOMP;
+		if (perf) {
+			*nip = ret;
+			return ret ? 0 : PK_PT_ERR_RETSTACK;
 		}
-		return query_tip(d, nip);
+		if (!d->rs_n)
+			return PK_PT_ERR_RETSTACK;
+		*nip = d->rs[d->rs_top];
+		d->rs_top = (d->rs_top + RSMAX - 1) % RSMAX;
+		d->rs_n--;
+		return 0;
 	case PK_PT_IC_CALL_IND:
-		push_ret(d, next);
+		if (!perf)
+			push_ret(d, next);
 		return query_tip(d, nip);
 	case PK_PT_IC_JUMP_IND: case PK_PT_IC_FAR_CALL:
 	case PK_PT_IC_FAR_RETURN: case PK_PT_IC_FAR_JUMP:
@@ -743,6 +809,7 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->noip = false;
 	d->full_ip = false;
 	d->took_tip = false;
+	d->miss_tip = false;
 	d->have_psb_ip = false;
 	d->have_cr2 = d->have_vmxq = d->have_vmxr = 0;
 	d->nevd = 0;
@@ -937,6 +1004,15 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 		if (e->bind != B_INSN)
 			continue;
 		if (e->ev.type == PK_PT_EV_DISABLED) {
+			if (d->opts.perf_binding && !d->tnt_n && i == 0 &&
+			    insn->iclass == PK_PT_IC_COND_JUMP) {
+				/* perf's walk to the TIP.PGD fails at a
+				 * conditional branch, the packet taken
+				 * (intel_pt_walk_tip, no address filter) */
+				d->qh = (d->qh + 1) % QMAX;
+				d->qn--;
+				return PK_PT_ERR_BAD_QUERY;
+			}
 			if (!pgd_binds(d, e, insn, target))
 				break;
 			e->bind = B_NOW;
@@ -1201,6 +1277,14 @@ int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
 		return d->ctx_err;
 	if (d->status_err)	/* only a new PSB helps: sync forward */
 		return d->status_err;
+	if (d->miss_tip) {	/* the TIP of a FUP missed (fup_missed) */
+		d->miss_tip = false;
+		d->ip = d->miss_ip;
+		d->noip = false;
+		d->took_tip = true;
+		d->tip_tsc = d->miss_tsc;
+		return status(d);
+	}
 	d->tnt_n = 0;
 	p = pk__pt_fl_peek(d, false);
 	if (p && (p->type == PK_PT_TNT_8 || p->type == PK_PT_TNT_64))

@@ -168,6 +168,9 @@ struct pk_pt_insn_decoder {
 	bool in_psb;
 	bool full_ip;		/* noip: only a TIP with a whole IP ends it */
 	bool took_tip;		/* noip ended at a TIP (not yet told) */
+	bool miss_tip;		/* a FUP missed: its TIP's IP (MISS_IP, time
+				 * MISS_TSC) is where the resync goes on */
+	uint64_t miss_ip, miss_tsc;
 	uint64_t tip_tsc;	/* ... the time there (0: none) */
 	uint64_t ev_fup_tsc;	/* the last event's fup_tsc */
 

@@ -294,6 +294,27 @@ static bool pt_fl_waiting_tip(struct pk_pt_insn_decoder *d)
 	return false;
 }
 
+static bool pt_fl_readable(const struct pk_pt_insn_decoder *d, uint64_t ip)
+{
+	struct pk_pt_insn in;
+	uint64_t t;
+
+	return pk_pt_insn_decode(d->img, ip, d->mode, &in, &t) >= 0;
+}
+
+/* libipt binds a PTWRITE with IP to the instruction at the FUP's IP
+ * FROM, its event after it (pt_blk_proceed_to_ptwrite). */
+static void pt_fl_ptwrite_after(struct pk_pt_insn_decoder *d, uint64_t from)
+{
+	for (unsigned i = 0; i < d->qn; i++) {
+		struct qev *e = pk__pt_fl_qat(d, i);
+
+		if (e->ev.type == PK_PT_EV_PTWRITE && e->bind == B_IP &&
+		    e->bind_ip == from)
+			e->bind = B_INSN;
+	}
+}
+
 static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 {
 	uint64_t from = d->next_ip, fup_end = d->next_off + d->next.size;
@@ -344,8 +365,35 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 			return;
 		}
 	bound = pk__pt_fl_bind_waiting(d, B_FUP, from, false);
+	if (!d->opts.perf_binding && d->enabled)
+		pt_fl_ptwrite_after(d, from);
+	if (d->opts.perf_binding && d->noip && pt_fl_readable(d, from)) {
+		/* perf's decoder waiting for an IP takes the FUP's
+		 * (intel_pt_walk_to_ip) and walks on from there in sync: a
+		 * TIP or TIP.PGD after it is the next branch's (code there
+		 * that cannot be read: the async branch's event, its TIP
+		 * taken after the failure, as seen on the corpus file) */
+		if (!bound) {
+			pk__pt_fl_new_ev(&e, PK_PT_EV_FUP, B_IP);
+			e.ev.ip = e.bind_ip = from;
+			e.ev.u.fup.enabled = 1;
+			pt_fl_push_event(d, &e);
+		}
+		return;
+	}
 	nside = pt_fl_absorb_async(d, side, 8);
 	p = pk__pt_fl_peek(d, false);
+	if (p && d->opts.perf_binding && d->enabled && pk__pt_perf_bad(p)) {
+		/* perf, at the FUP, fails reading the packet for its TIP: no
+		 * branch there, the TIP after it one of its own */
+		pk__pt_fl_new_ev(&e, PK_PT_EV_BAD_PACKET, B_IP);
+		e.ev.ip = e.bind_ip = from;
+		pk__pt_fl_take(d);
+		pt_fl_push_event(d, &e);
+		for (unsigned i = 0; i < nside; i++)
+			pt_fl_push_event(d, &side[i]);
+		return;
+	}
 	if (p && (p->type == PK_PT_TIP || p->type == PK_PT_TIP_PGD)) {
 		bool pgd = p->type == PK_PT_TIP_PGD;
 
@@ -420,6 +468,26 @@ static void pt_fl_ahead_of_fup(struct pk_pt_insn_decoder *d)
 			      (pk__pt_fl_qat(d, at)->ev.type == PK_PT_EV_MWAIT ||
 			       pk__pt_fl_qat(d, at)->ev.type == PK_PT_EV_PWRE ||
 			       pk__pt_fl_qat(d, at)->ev.type == PK_PT_EV_EXSTOP)))
+		at++;
+	if (at >= last)
+		return;
+	e = *pk__pt_fl_qat(d, last);
+	for (unsigned i = last; i > at; i--)
+		*pk__pt_fl_qat(d, i) = *pk__pt_fl_qat(d, i - 1);
+	*pk__pt_fl_qat(d, at) = e;
+}
+
+/* perf_binding: a packet perf cannot read is its error as it is read:
+ * the event just queued goes ahead of those waiting for a later packet
+ * (a MODE.Exec for its TIP, events for their FUP). */
+static void pt_fl_bad_now(struct pk_pt_insn_decoder *d)
+{
+	unsigned at = 0, last = d->qn - 1;
+	struct qev e;
+
+	while (at < last && pk__pt_fl_qat(d, at)->bind != B_FUP &&
+	       pk__pt_fl_qat(d, at)->bind != B_TIP &&
+	       pk__pt_fl_qat(d, at)->bind != B_EXSTOP)
 		at++;
 	if (at >= last)
 		return;
@@ -1134,7 +1202,8 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		pt_fl_on_bep(d);
 		return;
 	case PK_PT_TIP_PGE:
-		if (d->noip && d->enabled) {	/* lost: it was disabled */
+		if (d->noip && d->enabled && !d->opts.perf_binding) {
+			/* lost: it was disabled (perf: a trace start alone) */
 			pk__pt_fl_new_ev(&e, PK_PT_EV_DISABLED, B_NOW);
 			e.ev.ip_suppressed = 1;
 			pt_fl_push_event(d, &e);
@@ -1156,6 +1225,11 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		e.ev.ip_suppressed = !d->next_ip_ok || !p->u.ip.ipc;
 		break;
 	case PK_PT_MODE_EXEC:
+		if (d->opts.perf_binding && pk__pt_perf_bad(p)) {
+			pk__pt_fl_new_ev(&e, PK_PT_EV_BAD_PACKET, B_NOW);
+			e.ev.ip_suppressed = 1;
+			break;
+		}
 		pk__pt_fl_new_ev(&e, PK_PT_EV_EXEC_MODE, B_TIP);
 		e.ev.u.exec_mode.mode = pt_fl_exec_mode_of(p);
 		e.ev.u.exec_mode.iflag = p->u.exec.iflag;
@@ -1257,7 +1331,9 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 	}
 	pk__pt_fl_take(d);
 	pt_fl_push_event(d, &e);
-	if (d->opts.perf_binding && e.bind == B_NOW)
+	if (d->opts.perf_binding && e.ev.type == PK_PT_EV_BAD_PACKET)
+		pt_fl_bad_now(d);
+	else if (d->opts.perf_binding && e.bind == B_NOW)
 		pt_fl_ahead_of_fup(d);
 }
 

@@ -38,14 +38,17 @@ void pk__pt_timing(struct pk_pt_time *t, struct pk_pt_tcal *c,
 		   const struct pk_pt_config *cfg, const struct pk_pt_packet *p,
 		   bool header);
 
-/* A packet perf's packet decoder rejects (its "Bad packet", the byte
- * after it read as the next packet) though libipt's reads it: MODE.TSX
- * with both InTX and TXAbort set. The raw packet layer keeps libipt's
+/* A packet perf's packet decoder rejects (intel_pt_get_mode: its "Bad
+ * packet", the byte after it read as the next packet: a one-byte CYC
+ * for these but a MODE.Exec with IF set, not modelled) though libipt's
+ * reads it: MODE.TSX with both InTX and TXAbort set, MODE.Exec with both
+ * CS.L and CS.D set. The raw packet layer keeps libipt's
  * reading; perf's views (the flow decoder's perf_binding, quick
  * decoding) take it as perf does. */
 static inline bool pk__pt_perf_bad(const struct pk_pt_packet *p)
 {
-	return p->type == PK_PT_MODE_TSX && p->u.tsx.intx && p->u.tsx.abrt;
+	return (p->type == PK_PT_MODE_TSX && p->u.tsx.intx && p->u.tsx.abrt) ||
+	       (p->type == PK_PT_MODE_EXEC && p->u.exec.csl && p->u.exec.csd);
 }
 
 /* Little-endian load of N (<= 8) bytes. */

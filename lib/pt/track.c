@@ -29,6 +29,7 @@ const char *pk_pt_strerror(int err)
 	case PK_PT_ERR_BAD_RETCOMP:  return "bad compressed return";
 	case PK_PT_ERR_BAD_STATUS:   return "bad status update";
 	case PK_PT_ERR_LOOP:         return "never-ending loop";
+	case PK_PT_ERR_FUP_MISSED:   return "fup not reached before a branch";
 	case PK_ERR_NOSYNC:           return "decoder out of sync";
 	case PK_ERR_INTERNAL:         return "internal error";
 	default:                      return pk_strerror(err);

@@ -316,6 +316,17 @@ int pk_tracefs_stack_tracer(struct pk_tracefs *t, bool on)
 	return pk__tfs_sysctl_set(t, "stack_tracer_enabled", on ? "1" : "0");
 }
 
+int pk_tracefs_ftrace_enabled(struct pk_tracefs *t, bool on)
+{
+	int cur = pk__tfs_sysctl_get(t, "ftrace_enabled");
+
+	if (cur < 0)
+		return cur;
+	if ((cur != 0) == on)
+		return 0;
+	return pk__tfs_sysctl_set(t, "ftrace_enabled", on ? "1" : "0");
+}
+
 int pk_tracefs_profiler(struct pk_tracefs *t, bool on)
 {
 	int r;

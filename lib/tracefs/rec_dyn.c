@@ -28,7 +28,7 @@ bool pk__rec_tracer_top_only(const char *name)
 	return name && (pk_tracer_is_latency(name) || !strcmp(name, "hwlat"));
 }
 
-/* " (kernel: ENTRY)" when the kernel logged why, else "". */
+/* "\n" and the kernel's error_log entry when it logged why, else "". */
 static const char *why(struct pk_tracefs *t, char *buf, size_t len)
 {
 	const char *el = pk_tracefs_error_log(t);
@@ -54,6 +54,7 @@ void pk__rec_dyn_fini(struct pk__rec_dyn *d)
 	pk__free(d->events);
 	pk__free(d->filters);
 	pk__free(d->triggers);
+	pk__free(d->exclude);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -69,13 +70,16 @@ int pk__rec_dyn_create(struct pk_tracefs *t,
 	d->events = pk__calloc(ne + nd + 1, sizeof(char *));
 	d->filters = pk__calloc(ne + nd + 1, sizeof(char *));
 	d->triggers = pk__calloc(ne + nd + 1, sizeof(char *));
-	if (!d->names || !d->events || !d->filters || !d->triggers)
+	d->exclude = pk__calloc(ne + nd + 1, sizeof(bool));
+	if (!d->names || !d->events || !d->filters || !d->triggers ||
+	    !d->exclude)
 		return -ENOMEM;
 	for (size_t i = 0; i < ne; i++) {
 		d->events[i] = o->events[i];
 		d->filters[i] = o->event_filters ? o->event_filters[i] : NULL;
 		d->triggers[i] = o->event_triggers ? o->event_triggers[i]
 						   : NULL;
+		d->exclude[i] = o->event_exclude && o->event_exclude[i];
 	}
 	for (size_t i = 0; i < nd; i++) {
 		struct pk_dynevent de;
@@ -98,24 +102,22 @@ int pk__rec_dyn_create(struct pk_tracefs *t,
 }
 
 int pk__rec_triggers(struct pk_tracefs *t, const char *instp,
-		     const char *ev, const char *triggers)
+		     const char *ev, const char *triggers, char *bad,
+		     size_t len)
 {
-	char buf[4096], *s = pk__strdup(triggers), *save = NULL;
+	char *s = pk__strdup(triggers), *save = NULL;
 	int e = s ? 0 : -ENOMEM;
 
 	for (char *tr = s ? strtok_r(s, "\n", &save) : NULL; !e && tr;
 	     tr = strtok_r(NULL, "\n", &save)) {
 		e = pk_tracefs_event_trigger(t, instp, ev, tr);
-		if (e >= 0)
-			e = 0;
+		if (e < 0)
+			snprintf(bad, len, "%s", tr);
 		else
-			pk_warn("ftrace record: event '%s': trigger '%s': %s%s",
-				ev, tr, e == -ENOENT ? "no such event" :
-				e == -EINVAL ? "refused by the kernel" :
-				strerror(-e), why(t, buf, sizeof(buf)));
+			e = 0;
 	}
 	pk__free(s);
-	return e < 0 ? e : 0;
+	return e;
 }
 
 const char *pk__rec_why(struct pk_tracefs *t, char *buf, size_t len)

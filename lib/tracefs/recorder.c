@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -21,26 +22,40 @@
 #include "tracedat/rbpage.h"
 #include "tracefs/rec_dyn.h"
 
+struct rbuf;
+
 struct rcpu {
 	int cpu;
 	int raw_fd, tmp_fd;
+	int old_fd;             /* -m: the older half (-1: none yet) */
+	uint64_t written;       /* bytes in tmp_fd since the last switch */
 	int pipe[2];
 	pthread_t thr;
 	bool started;
 	int err;
 	struct pk_ftrace_cpu_result res;
 	struct pk_ftrace_rec *r;
+	struct rbuf *b;
+};
+
+/* One buffer recorded: the main one (name "") or a -B instance. */
+struct rbuf {
+	char name[256];
+	const char *instp;      /* NULL for the top level */
+	struct rcpu *cpus;
+	int nr_cpus;
 };
 
 struct pk_ftrace_rec {
 	struct pk_tracefs *t;
-	char inst[64];
-	const char *instp;      /* NULL for the top level */
+	char inst[64];          /* the private instance's name */
+	struct rbuf *bufs;
+	int nr_bufs;
 	char *output;
+	char *tmpbase;          /* temporary files are made beside this */
 	char *compression;
 	int page_size;
-	struct rcpu *cpus;
-	int nr_cpus;
+	int rt_priority;
 	char **systems;         /* event systems whose formats are saved */
 	bool all_systems;
 	atomic_int stop;
@@ -49,6 +64,11 @@ struct pk_ftrace_rec {
 	bool tsc2nsec;
 	bool latency;           /* a max-latency tracer: the trace text */
 	struct pk__rec_dyn dyn; /* its event list with dynamic events */
+	long long ts_offset;
+	bool no_splice;
+	bool sleep_set;
+	unsigned sleep_us;
+	uint64_t max_half;      /* -m: bytes of a half (0: no limit) */
 	uint32_t tsc_mult, tsc_shift;
 };
 
@@ -80,7 +100,7 @@ static int setup_functions(struct pk_ftrace_rec *r,
 	int e;
 
 	for (const char *const *op = o->options; op && *op; op++) {
-		if ((e = pk_tracefs_option_spec(r->t, r->instp, *op))) {
+		if ((e = pk_tracefs_option_spec(r->t, r->bufs[0].instp, *op))) {
 			if (e == -ENOENT)
 				pk_warn("ftrace record: no trace option '%s'",
 					*op);
@@ -89,7 +109,8 @@ static int setup_functions(struct pk_ftrace_rec *r,
 	}
 	for (int k = 0; k < 3; k++) {
 		for (const char *const *f = lists[k]; f && *f; f++) {
-			e = pk_tracefs_func_add(r->t, r->instp, which[k], *f);
+			e = pk_tracefs_func_add(r->t, r->bufs[0].instp, which[k],
+						*f);
 			if (e && e != -EPERM && e != -ENOENT)
 				pk_warn("ftrace record: %s '%s': %s",
 					pk_ftrace_list_file(which[k]), *f,
@@ -102,91 +123,254 @@ static int setup_functions(struct pk_ftrace_rec *r,
 	return 0;
 }
 
-static int setup(struct pk_ftrace_rec *r, const struct pk_ftrace_rec_opts *o)
+/* The name of the system of the event spec SP (NULL: a glob or a bare
+ * name, resolved later from set_event). */
+static int add_system(struct pk_ftrace_rec *r, const char *sys, size_t len)
+{
+	int n = 0;
+	char **v;
+
+	for (; r->systems && r->systems[n]; n++)
+		if (strlen(r->systems[n]) == len &&
+		    !strncmp(r->systems[n], sys, len))
+			return 0;
+	if (!(v = pk__realloc(r->systems, (size_t)(n + 2) * sizeof(char *))))
+		return -ENOMEM;
+	r->systems = v;
+	if (!(v[n] = pk__strndup(sys, len)))
+		return -ENOMEM;
+	v[n + 1] = NULL;
+	return 0;
+}
+
+/* The systems of the events enabled in INSTP (its set_event) are saved. */
+static int note_enabled(struct pk_ftrace_rec *r, const char *instp)
+{
+	char *s = NULL, *save = NULL;
+	int e = 0;
+
+	if (pk_tracefs_read(r->t, instp, "set_event", &s) < 0)
+		return 0;
+	for (char *l = strtok_r(s, "\n", &save); l && !e;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *c = strchr(l, ':');
+		if (c)
+			e = add_system(r, l, (size_t)(c - l));
+	}
+	free(s);
+	return e;
+}
+
+/* The event specs of one buffer with their parallel options. */
+struct evspecs {
+	const char *const *events, *const *filters, *const *triggers;
+	const bool *exclude;
+};
+
+/* The warning for event EV of spec I of L whose set-up failed with E;
+ * BAD: the trigger refused, if that was it. */
+static void event_warn(struct pk_ftrace_rec *r, const struct evspecs *l,
+		       size_t i, const char *bad, int e)
+{
+	const char *ev = l->events[i];
+	const char *flt = l->filters ? l->filters[i] : NULL;
+	char why[4096];
+
+	pk__rec_why(r->t, why, sizeof(why));
+	if (*bad && e == -EINVAL)
+		pk_warn("ftrace record: event '%s': trigger '%s': refused by "
+			"the kernel%s", ev, bad, why);
+	else if (flt && e == -EINVAL)
+		pk_warn("ftrace record: event '%s': filter '%s': refused by "
+			"the kernel%s", ev, flt, why);
+	else
+		pk_warn("ftrace record: event '%s': %s", ev,
+			e == -ENOENT ? "no such event" : strerror(-e));
+}
+
+/* Filter, triggers (several: newline-separated), then enable (or -v:
+ * disable) each event of L in INSTP, in the order given. With IGNORE a
+ * spec matching nothing is skipped. 0 or -errno. */
+static int setup_events(struct pk_ftrace_rec *r, const char *instp,
+			const struct evspecs *l, bool ignore)
+{
+	char bad[4096];
+	int e;
+
+	for (size_t i = 0; l->events && l->events[i]; i++) {
+		const char *ev = l->events[i];
+		const char *flt = l->filters ? l->filters[i] : NULL;
+		const char *trg = l->triggers ? l->triggers[i] : NULL;
+		bool on = !(l->exclude && l->exclude[i]);
+
+		*bad = 0;
+		/* the filter first: no event passes before it holds */
+		e = flt ? pk_tracefs_event_filter(r->t, instp, ev, flt) : 0;
+		if (e >= 0 && trg)
+			e = pk__rec_triggers(r->t, instp, ev, trg, bad,
+					     sizeof(bad));
+		if (e >= 0)
+			e = pk_tracefs_event_enable(r->t, instp, ev, on);
+		if (e == -ENOENT && ignore) {
+			pk_info("ftrace record: event '%s' not found, ignored",
+				ev);
+			continue;
+		}
+		if (e < 0) {
+			event_warn(r, l, i, bad, e);
+			return e;
+		}
+	}
+	return 0;
+}
+
+/* tracing_cpumask from -M's hex MASK ("-1": every online CPU). */
+static int set_cpumask(struct pk_ftrace_rec *r, const char *instp,
+		       const char *mask)
+{
+	int *cpus = NULL, n, e;
+
+	if (strcmp(mask, "-1"))
+		return pk_tracefs_write(r->t, instp, "tracing_cpumask", mask);
+	if ((n = pk__cpu_online(&cpus)) < 0)
+		return n;
+	e = pk_tracefs_cpumask(r->t, instp, cpus, n);
+	pk__free(cpus);
+	return e;
+}
+
+/* What every buffer gets: off, size, clock, CPUs, pids; MAIN (the main
+ * buffer) also the options and function lists, before the pids. */
+static int setup_common(struct pk_ftrace_rec *r, const char *instp,
+			const struct pk_ftrace_rec_opts *o, bool main)
 {
 	char buf[64];
 	int e;
 
-	if ((e = pk_tracefs_write(r->t, r->instp, "tracing_on", "0")))
+	if ((e = pk_tracefs_write(r->t, instp, "tracing_on", "0")))
 		return e;
 	if (o->buffer_kb > 0) {
 		snprintf(buf, sizeof(buf), "%d", o->buffer_kb);
-		if ((e = pk_tracefs_write(r->t, r->instp, "buffer_size_kb",
-					  buf)))
+		if ((e = pk_tracefs_write(r->t, instp, "buffer_size_kb", buf)))
 			return e;
 	}
-	if (o->clock && (e = pk_tracefs_write(r->t, r->instp, "trace_clock",
+	if (o->clock && (e = pk_tracefs_write(r->t, instp, "trace_clock",
 					      o->clock)))
 		return e;
 	if (o->cpus && o->nr_cpus &&
-	    (e = pk_tracefs_cpumask(r->t, r->instp, o->cpus, o->nr_cpus)))
+	    (e = pk_tracefs_cpumask(r->t, instp, o->cpus, o->nr_cpus)))
 		return e;
-	if ((e = setup_functions(r, o)))
+	if (main && (e = setup_functions(r, o)))
 		return e;
 	if (o->follow_fork &&
-	    (e = pk_tracefs_option(r->t, r->instp, "event-fork", true)))
+	    (e = pk_tracefs_option(r->t, instp, "event-fork", true)))
 		return e;
-	if (o->follow_fork && r->func_pids &&
-	    (e = pk_tracefs_option(r->t, r->instp, "function-fork", true)))
+	/* function-fork too, as trace-cmd -c sets both (where it exists) */
+	if (o->follow_fork && main && (r->func_pids ||
+	    pk_tracefs_has(r->t, instp, "options/function-fork")) &&
+	    (e = pk_tracefs_option(r->t, instp, "function-fork", true)))
 		return e;
 	for (int i = 0; i < o->nr_pids; i++)
-		if ((e = pk_ftrace_rec_add_pid(r, o->pids[i])))
+		if ((e = pk_tracefs_pid_add(r->t, instp, o->pids[i],
+					    PK_PID_EVENTS | (main && r->func_pids
+						? PK_PID_FUNCTIONS : 0))))
 			return e;
+	return 0;
+}
+
+/* The main buffer's own: CPU mask, markers, graph depth, latency
+ * tracers' settings, tracer, function tracing off, its events. */
+static int setup_main(struct pk_ftrace_rec *r, const char *instp,
+		      const struct pk_ftrace_rec_opts *o)
+{
+	struct evspecs l = { o->events, o->event_filters, o->event_triggers,
+			     o->event_exclude };
+	int e;
+
+	if (o->cpumask && (e = set_cpumask(r, instp, o->cpumask)))
+		return e;
+	/* trace_marker writes of the top level copied in here */
+	if (o->copy_marker && instp &&
+	    pk_tracefs_has(r->t, instp, "options/copy_trace_marker") &&
+	    (e = pk_tracefs_option(r->t, instp, "copy_trace_marker", true)))
+		return e;
+	/* a top-level file: more names kept for every buffer */
+	if (o->cmdlines_size &&
+	    (e = pk_tracefs_write(r->t, NULL, "saved_cmdlines_size",
+				  o->cmdlines_size)))
+		return e;
+	if (o->max_graph_depth &&
+	    (e = pk_tracefs_write(r->t, instp, "max_graph_depth",
+				  o->max_graph_depth)))
+		return e;
 	if ((e = pk__rec_latency_setup(r->t, o)))
 		return e;
-	if (o->tracer && (e = pk_tracefs_tracer(r->t, r->instp, o->tracer))) {
+	if (o->tracer && (e = pk_tracefs_tracer(r->t, instp, o->tracer))) {
 		pk_debug("ftrace record: tracer %s: %s", o->tracer,
 			 strerror(-e));
 		return e;
 	}
-	for (size_t i = 0; o->events && o->events[i]; i++) {
-		const char *ev = o->events[i];
-		const char *flt = o->event_filters ? o->event_filters[i] : NULL;
-		const char *trg = o->event_triggers ? o->event_triggers[i]
-						    : NULL;
-		char why[4096];
-
-		/* the filter first: no event passes before it holds */
-		if (flt && (e = pk_tracefs_event_filter(r->t, r->instp, ev,
-							 flt)) < 0) {
-			pk_warn("ftrace record: event '%s': filter '%s': %s%s", ev,
-				flt, e == -ENOENT ? "no such event" :
-				e == -EINVAL ? "refused by the kernel" :
-				strerror(-e), pk__rec_why(r->t, why, sizeof(why)));
-			return e;
-		}
-		if (trg && (e = pk__rec_triggers(r->t, r->instp, ev, trg)))
-			return e;
-		e = pk_tracefs_event_enable(r->t, r->instp, ev, true);
-		if (e < 0) {
-			pk_warn("ftrace record: event '%s': %s", ev,
-				e == -ENOENT ? "no such event" : strerror(-e));
-			return e;
-		}
-	}
-	/* start from an empty buffer */
-	return pk_tracefs_write(r->t, r->instp, "trace", "");
+	if (o->no_ftrace &&
+	    ((e = pk_tracefs_option(r->t, instp, "function-trace", false)) ||
+	     (e = pk_tracefs_ftrace_enabled(r->t, false))))
+		return e;
+	return setup_events(r, instp, &l, o->ignore_missing);
 }
 
-static int open_cpus(struct pk_ftrace_rec *r, const int *cpus, int n)
+static int setup(struct pk_ftrace_rec *r, const struct pk_ftrace_rec_opts *o)
 {
-	r->cpus = pk__calloc((size_t)n, sizeof(*r->cpus));
-	if (!r->cpus)
+	int e = 0;
+
+	for (int k = 0; !e && k < r->nr_bufs; k++)
+		e = setup_common(r, r->bufs[k].instp, o, k == 0);
+	if (!e)
+		e = setup_main(r, r->bufs[0].instp, o);
+	for (int k = 1; !e && k < r->nr_bufs; k++) {
+		const struct pk_ftrace_rec_buffer *b = &o->buffers[k - 1];
+		struct evspecs l = { b->events, b->event_filters,
+				     b->event_triggers, b->event_exclude };
+		if (b->cpumask)
+			e = set_cpumask(r, r->bufs[k].instp, b->cpumask);
+		if (!e)
+			e = setup_events(r, r->bufs[k].instp, &l,
+					 o->ignore_missing);
+	}
+	/* start from empty buffers */
+	for (int k = 0; !e && k < r->nr_bufs; k++) {
+		e = pk_tracefs_write(r->t, r->bufs[k].instp, "trace", "");
+		if (!e)
+			e = note_enabled(r, r->bufs[k].instp);
+	}
+	return e;
+}
+
+/* Opens trace_pipe_raw of the N CPUS of buffer B, with a temporary file
+ * and a pipe each. 0 or -errno. */
+static int open_cpus(struct pk_ftrace_rec *r, struct rbuf *b, const int *cpus,
+		     int n)
+{
+	b->cpus = pk__calloc((size_t)n, sizeof(*b->cpus));
+	if (!b->cpus)
 		return -ENOMEM;
-	r->nr_cpus = n;
+	b->nr_cpus = n;
 	for (int i = 0; i < n; i++) {
-		struct rcpu *c = &r->cpus[i];
-		char f[64], p[PATH_MAX];
+		struct rcpu *c = &b->cpus[i];
 		c->r = r;
+		c->b = b;
 		c->cpu = cpus[i];
 		c->res.cpu = cpus[i];
-		c->raw_fd = c->tmp_fd = c->pipe[0] = c->pipe[1] = -1;
+		c->raw_fd = c->tmp_fd = c->old_fd = -1;
+		c->pipe[0] = c->pipe[1] = -1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct rcpu *c = &b->cpus[i];
+		char f[64], p[PATH_MAX];
 		snprintf(f, sizeof(f), "per_cpu/cpu%d/trace_pipe_raw", cpus[i]);
-		pk_tracefs_path(r->t, r->instp, f, p, sizeof(p));
+		pk_tracefs_path(r->t, b->instp, f, p, sizeof(p));
 		c->raw_fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (c->raw_fd < 0)
 			return -errno;
-		if ((c->tmp_fd = tmp_file(r->output, cpus[i])) < 0)
+		if ((c->tmp_fd = tmp_file(r->tmpbase, cpus[i])) < 0)
 			return c->tmp_fd;
 		if (pipe2(c->pipe, O_CLOEXEC) < 0)
 			return -errno;
@@ -195,33 +379,93 @@ static int open_cpus(struct pk_ftrace_rec *r, const int *cpus, int n)
 	return 0;
 }
 
-/* The systems named by the event specs (a glob in a system: all). */
+/* The systems named by the event specs "SYS:EV" (a glob in a system:
+ * all; bare names come from set_event after the set-up). */
 static int note_systems(struct pk_ftrace_rec *r, const char *const *events)
 {
-	int n = 0;
-
-	for (const char *const *e = events; e && *e; e++)
-		n++;
-	r->systems = pk__calloc((size_t)n + 1, sizeof(char *));
-	if (!r->systems)
-		return -ENOMEM;
-	for (int i = 0; i < n; i++) {
-		const char *sp = events[i], *c = strchr(sp, ':');
-		size_t len = c ? (size_t)(c - sp) : strlen(sp);
-		if (!strcmp(sp, "all") || strcspn(sp, "*?[") < len) {
+	for (const char *const *ev = events; ev && *ev; ev++) {
+		const char *sp = *ev, *c = strchr(sp, ':');
+		int e;
+		if (!strcmp(sp, "all") || (c && strcspn(sp, "*?[") < (size_t)(c - sp))) {
 			r->all_systems = true;
 			continue;
 		}
-		if (!(r->systems[i] = pk__strndup(sp, len)))
-			return -ENOMEM;
+		if (c && (e = add_system(r, sp, (size_t)(c - sp))))
+			return e;
 	}
-	/* close the gaps left by globs */
-	int k = 0;
-	for (int i = 0; i < n; i++)
-		if (r->systems[i])
-			r->systems[k++] = r->systems[i];
-	r->systems[k] = NULL;
 	return 0;
+}
+
+/* Makes instance NAME for buffer B; an existing one is used as it is
+ * (its settings are put back at restore, not it removed). */
+static int buffer_instance(struct pk_ftrace_rec *r, struct rbuf *b,
+			   const char *name)
+{
+	int e;
+
+	if (snprintf(b->name, sizeof(b->name), "%s", name) >=
+	    (int)sizeof(b->name))
+		return -ENAMETOOLONG;
+	b->instp = b->name;
+	e = pk_tracefs_instance_new(r->t, name);
+	if (e == -EEXIST) {
+		pk_info("ftrace record: instance %s exists: recorded, kept",
+			name);
+		return 0;
+	}
+	if (e)
+		pk_warn("ftrace record: cannot create instance %s: %s", name,
+			strerror(-e));
+	return e;
+}
+
+/* The main buffer (private instance or top level) and the -B ones. */
+static int make_buffers(struct pk_ftrace_rec *r,
+			const struct pk_ftrace_rec_opts *o)
+{
+	struct rbuf *m;
+	int e;
+
+	if (o->nr_buffers < 0 || (o->nr_buffers && !o->buffers))
+		return -EINVAL;
+	r->bufs = pk__calloc((size_t)o->nr_buffers + 1, sizeof(*r->bufs));
+	if (!r->bufs)
+		return -ENOMEM;
+	m = &r->bufs[0];
+	r->nr_bufs = 1;
+	if (!o->top_level) {
+		snprintf(r->inst, sizeof(r->inst), "perfkit-%d", (int)getpid());
+		m->instp = r->inst;
+		if ((e = pk_tracefs_instance_new(r->t, r->inst))) {
+			pk_warn("ftrace record: cannot create instance %s: %s",
+				r->inst, strerror(-e));
+			return e;
+		}
+		if (o->tracer && (!pk_tracefs_has(r->t, m->instp,
+						  "current_tracer") ||
+				  pk__rec_tracer_top_only(o->tracer))) {
+			pk_info("ftrace record: instances have no tracers on "
+				"this kernel: tracer %s records in the top-level "
+				"buffer", o->tracer);
+			pk_tracefs_instance_remove(r->t, r->inst);
+			m->instp = NULL;
+		}
+	}
+	for (int k = 0; k < o->nr_buffers; k++) {
+		const char *name = o->buffers[k].name;
+		if (!name || !*name || strchr(name, '/') ||
+		    (m->instp && !strcmp(name, m->instp)))
+			return -EINVAL;
+		for (int j = 1; j < r->nr_bufs; j++)
+			if (!strcmp(r->bufs[j].name, name))
+				return -EINVAL;
+		if ((e = buffer_instance(r, &r->bufs[r->nr_bufs], name)))
+			return e;
+		r->nr_bufs++;
+		if ((e = note_systems(r, o->buffers[k].events)))
+			return e;
+	}
+	return note_systems(r, o->events);
 }
 
 static int rec_new(struct pk_tracefs *t,
@@ -244,18 +488,24 @@ static int rec_new(struct pk_tracefs *t,
 		return -ENOMEM;
 	r->t = t;
 	r->page_size = (int)sysconf(_SC_PAGESIZE);
-	r->latency = pk_tracer_is_latency(o->tracer);
-	/* dynamic events before the instance: removed after it at restore */
-	if ((e = pk__rec_dyn_create(t, o, &r->dyn))) {
-		pk_ftrace_rec_free(r);
-		return e;
-	}
-	oo.events = r->dyn.events;
-	oo.event_filters = r->dyn.filters;
-	oo.event_triggers = r->dyn.triggers;
 	r->output = pk__strdup(o->output ? o->output : "trace.dat");
 	r->compression = pk__strdup(o->compression ? o->compression : "zstd");
-	if (!r->output || !r->compression || note_systems(r, o->events)) {
+	r->no_splice = o->no_splice;
+	r->rt_priority = o->rt_priority;
+	if (o->temp_dir) {      /* a name in that folder */
+		size_t n = strlen(o->temp_dir) + 3;
+		if ((r->tmpbase = pk__malloc(n)))
+			snprintf(r->tmpbase, n, "%s/x", o->temp_dir);
+	} else if (r->output) {
+		r->tmpbase = pk__strdup(r->output);
+	}
+	r->ts_offset = o->ts_offset;
+	r->sleep_set = o->sleep_set;
+	r->sleep_us = o->sleep_us;
+	/* -m KiB a CPU: two halves */
+	r->max_half = o->max_kb ? PK_MAX(o->max_kb * 512,
+					 (uint64_t)r->page_size) : 0;
+	if (!r->output || !r->compression || !r->tmpbase) {
 		pk_ftrace_rec_free(r);
 		return -ENOMEM;
 	}
@@ -267,23 +517,20 @@ static int rec_new(struct pk_tracefs *t,
 		}
 		r->tsc2nsec = true;
 	}
-	if (!o->top_level) {
-		snprintf(r->inst, sizeof(r->inst), "perfkit-%d", (int)getpid());
-		r->instp = r->inst;
-		if ((e = pk_tracefs_instance_new(t, r->inst))) {
-			pk_warn("ftrace record: cannot create instance %s: %s",
-				r->inst, strerror(-e));
-			pk_ftrace_rec_free(r);
-			return e;
-		}
-		if (o->tracer && (!pk_tracefs_has(t, r->instp, "current_tracer") ||
-				  pk__rec_tracer_top_only(o->tracer))) {
-			pk_info("ftrace record: instances have no tracers on this "
-				"kernel: tracer %s records in the top-level "
-				"buffer", o->tracer);
-			pk_tracefs_instance_remove(t, r->inst);
-			r->instp = NULL;
-		}
+	r->latency = pk_tracer_is_latency(o->tracer);
+	/* dynamic events before the instances: removed after them at
+	 * restore; they join the main buffer's events */
+	if ((e = pk__rec_dyn_create(t, o, &r->dyn))) {
+		pk_ftrace_rec_free(r);
+		return e;
+	}
+	oo.events = r->dyn.events;
+	oo.event_filters = r->dyn.filters;
+	oo.event_triggers = r->dyn.triggers;
+	oo.event_exclude = r->dyn.exclude;
+	if ((e = make_buffers(r, o))) {
+		pk_ftrace_rec_free(r);
+		return e;
 	}
 	if (o->cpus && o->nr_cpus > 0) {
 		cpus = pk__calloc((size_t)o->nr_cpus, sizeof(int));
@@ -294,8 +541,8 @@ static int rec_new(struct pk_tracefs *t,
 		n = pk__cpu_online(&cpus);
 	}
 	e = n < 0 ? n : setup(r, o);
-	if (!e)
-		e = open_cpus(r, cpus, n);
+	for (int k = 0; !e && k < r->nr_bufs; k++)
+		e = open_cpus(r, &r->bufs[k], cpus, n);
 	pk__free(cpus);
 	if (e) {
 		pk_ftrace_rec_free(r);
@@ -316,13 +563,46 @@ struct pk_ftrace_rec *pk_ftrace_rec_new(struct pk_tracefs *t,
 
 int pk_ftrace_rec_add_pid(struct pk_ftrace_rec *r, int pid)
 {
-	return pk_tracefs_pid_add(r->t, r->instp, pid, PK_PID_EVENTS |
-				  (r->func_pids ? PK_PID_FUNCTIONS : 0));
+	int e = 0;
+
+	for (int k = 0; !e && k < r->nr_bufs; k++)
+		e = pk_tracefs_pid_add(r->t, r->bufs[k].instp, pid,
+				       PK_PID_EVENTS | (!k && r->func_pids
+						? PK_PID_FUNCTIONS : 0));
+	return e;
 }
 
 bool pk_ftrace_rec_top_level(const struct pk_ftrace_rec *r)
 {
-	return r->instp == NULL;
+	return r->bufs[0].instp == NULL;
+}
+
+/* -m: the current half is full: the older one is emptied and becomes
+ * the current one. 0 or -errno. */
+static int switch_half(struct rcpu *c)
+{
+	int fd = c->old_fd;
+
+	if (fd < 0 && (fd = tmp_file(c->r->tmpbase, c->cpu)) < 0)
+		return fd;
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		if (c->old_fd < 0)
+			close(fd);
+		return -errno;
+	}
+	c->old_fd = c->tmp_fd;
+	c->tmp_fd = fd;
+	c->written = 0;
+	return 0;
+}
+
+/* N more bytes went to the current file. 0 or -errno. */
+static int wrote(struct rcpu *c, size_t n)
+{
+	c->written += n;
+	if (c->r->max_half && c->written >= c->r->max_half)
+		return switch_half(c);
+	return 0;
 }
 
 /* Moves whole pages from trace_pipe_raw to the file. >0 bytes, 0 none. */
@@ -331,6 +611,8 @@ static ssize_t splice_pages(struct rcpu *c)
 	ssize_t n = splice(c->raw_fd, NULL, c->pipe[1], NULL,
 			   (size_t)c->r->page_size * 8,
 			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+	int e;
+
 	if (n <= 0)
 		return n < 0 && errno != EAGAIN && errno != EINTR ? -errno : 0;
 	for (ssize_t left = n; left > 0;) {
@@ -343,58 +625,81 @@ static ssize_t splice_pages(struct rcpu *c)
 		}
 		left -= m;
 	}
-	return n;
+	return (e = wrote(c, (size_t)n)) ? e : n;
+}
+
+/* Reads one page (a partial one padded with zeros) into the file: >0
+ * bytes, 0 none, or -errno. PAGE has page_size bytes. */
+static ssize_t read_page(struct rcpu *c, char *page)
+{
+	size_t ps = (size_t)c->r->page_size;
+	ssize_t n;
+	int e;
+
+	do
+		n = read(c->raw_fd, page, ps);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return n < 0 && errno != EAGAIN ? -errno : 0;
+	if ((size_t)n < ps)
+		memset(page + n, 0, ps - (size_t)n);
+	if (write(c->tmp_fd, page, ps) != (ssize_t)ps)
+		return errno ? -errno : -EIO;
+	return (e = wrote(c, ps)) ? e : (ssize_t)ps;
 }
 
 /* Reads the rest, partial pages included (splice only moves full ones). */
 static int drain(struct rcpu *c)
 {
 	char *page = pk__malloc((size_t)c->r->page_size);
-	int err = 0;
+	ssize_t n;
 
 	if (!page)
 		return -ENOMEM;
-	for (;;) {
-		ssize_t n = read(c->raw_fd, page, (size_t)c->r->page_size);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n < 0 && errno != EAGAIN)
-				err = -errno;
-			break;
-		}
-		if (n < c->r->page_size)
-			memset(page + n, 0, (size_t)(c->r->page_size - n));
-		if (write(c->tmp_fd, page, (size_t)c->r->page_size) !=
-		    c->r->page_size) {
-			err = -errno;
-			break;
-		}
-	}
+	while ((n = read_page(c, page)) > 0)
+		;
 	pk__free(page);
-	return err;
+	return (int)n;
+}
+
+/* Whole pages by splice (or read() with no_splice). */
+static ssize_t move_pages(struct rcpu *c, char *page)
+{
+	return c->r->no_splice ? read_page(c, page) : splice_pages(c);
 }
 
 static void *reader(void *arg)
 {
 	struct rcpu *c = arg;
+	char *page = pk__malloc((size_t)c->r->page_size);
 	sigset_t all;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (!page) {
+		c->err = -ENOMEM;
+		return NULL;
+	}
 	while (!atomic_load(&c->r->stop)) {
-		ssize_t n = splice_pages(c);
+		ssize_t n = move_pages(c, page);
 		if (n < 0) {
 			c->err = (int)n;
 			break;
 		}
-		if (n == 0) {
+		if (n > 0)
+			continue;
+		if (c->r->sleep_set) {     /* -s: a fixed interval */
+			struct timespec ts = { c->r->sleep_us / 1000000,
+				(long)(c->r->sleep_us % 1000000) * 1000 };
+			nanosleep(&ts, NULL);
+		} else {
 			struct pollfd p = { .fd = c->raw_fd, .events = POLLIN };
 			poll(&p, 1, 50);
 		}
 	}
-	while (!c->err && splice_pages(c) > 0)
+	while (!c->err && move_pages(c, page) > 0)
 		;
+	pk__free(page);
 	if (!c->err)
 		c->err = drain(c);
 	return NULL;
@@ -402,18 +707,53 @@ static void *reader(void *arg)
 
 int pk_ftrace_rec_start(struct pk_ftrace_rec *r)
 {
-	int e = pk_tracefs_write(r->t, r->instp, "tracing_on", "1");
+	int e = 0;
 
+	for (int k = 0; !e && k < r->nr_bufs; k++)
+		e = pk_tracefs_write(r->t, r->bufs[k].instp, "tracing_on", "1");
 	if (e)
 		return e;
-	for (int i = 0; i < r->nr_cpus; i++) {
-		e = -pthread_create(&r->cpus[i].thr, NULL, reader, &r->cpus[i]);
-		if (e)
-			break;
-		r->cpus[i].started = true;
+	for (int k = 0; k < r->nr_bufs; k++) {
+		struct rbuf *b = &r->bufs[k];
+		for (int i = 0; !e && i < b->nr_cpus; i++) {
+			e = -pthread_create(&b->cpus[i].thr, NULL, reader,
+					    &b->cpus[i]);
+			if (!e)
+				b->cpus[i].started = true;
+			if (!e && r->rt_priority) {
+				struct sched_param sp = {
+					.sched_priority = r->rt_priority };
+				e = -pthread_setschedparam(b->cpus[i].thr,
+							   SCHED_FIFO, &sp);
+			}
+		}
 	}
 	r->running = true;
 	return e;
+}
+
+/* -m: the older half then the current one, as one file in tmp_fd. */
+static int join_halves(struct rcpu *c)
+{
+	char buf[65536];
+	ssize_t n;
+	off_t at = 0;
+
+	if (c->old_fd < 0)
+		return 0;
+	if (lseek(c->old_fd, 0, SEEK_END) < 0)
+		return -errno;
+	while ((n = pread(c->tmp_fd, buf, sizeof(buf), at)) > 0) {
+		if (write(c->old_fd, buf, (size_t)n) != n)
+			return -errno;
+		at += n;
+	}
+	if (n < 0)
+		return -errno;
+	close(c->tmp_fd);
+	c->tmp_fd = c->old_fd;
+	c->old_fd = -1;
+	return 0;
 }
 
 static void count_pages(struct pk_ftrace_rec *r, struct rcpu *c)
@@ -453,7 +793,7 @@ static void account(struct pk_ftrace_rec *r, struct rcpu *c)
 {
 	struct pk_tracefs_stats st;
 
-	if (pk_tracefs_cpu_stats(r->t, r->instp, c->cpu, &st))
+	if (pk_tracefs_cpu_stats(r->t, c->b->instp, c->cpu, &st))
 		return;
 	c->res.overruns = st.overrun;
 	c->res.lost = st.overrun + st.dropped + st.commit_overrun;
@@ -466,20 +806,94 @@ int pk_ftrace_rec_stop(struct pk_ftrace_rec *r)
 
 	if (!r->running)
 		return 0;
-	pk_tracefs_write(r->t, r->instp, "tracing_on", "0");
+	for (int k = 0; k < r->nr_bufs; k++)
+		pk_tracefs_write(r->t, r->bufs[k].instp, "tracing_on", "0");
 	atomic_store(&r->stop, 1);
-	for (int i = 0; i < r->nr_cpus; i++) {
-		struct rcpu *c = &r->cpus[i];
-		if (c->started)
-			pthread_join(c->thr, NULL);
-		c->started = false;
-		if (c->err && !err)
-			err = c->err;
-		count_pages(r, c);
-		account(r, c);
+	for (int k = 0; k < r->nr_bufs; k++) {
+		struct rbuf *b = &r->bufs[k];
+		for (int i = 0; i < b->nr_cpus; i++) {
+			struct rcpu *c = &b->cpus[i];
+			int e;
+			if (c->started)
+				pthread_join(c->thr, NULL);
+			c->started = false;
+			if ((e = join_halves(c)) && !c->err)
+				c->err = e;
+			if (c->err && !err)
+				err = c->err;
+			count_pages(r, c);
+			account(r, c);
+		}
 	}
 	r->running = false;
 	return err;
+}
+
+/* Buffer B's CPU stats (trace-cmd's CPUSTAT options: a named buffer's
+ * after a "Buffer: NAME" one). 0 or -errno. */
+static int write_cpustats(struct pk_ftrace_rec *r, struct pk_tdwriter *w,
+			  const struct rbuf *b)
+{
+	char *hdr = NULL;
+	int e = 0;
+
+	if (b->instp && b != &r->bufs[0]) {
+		if (asprintf(&hdr, "\nBuffer: %s\n\n", b->name) < 0)
+			return -ENOMEM;
+		e = pk_tdwriter_add_cpustat(w, hdr);
+		free(hdr);
+	}
+	for (int i = 0; !e && i < b->nr_cpus; i++) {
+		char f[64], *s;
+		snprintf(f, sizeof(f), "per_cpu/cpu%d/stats", b->cpus[i].cpu);
+		if (pk_tracefs_read(r->t, b->instp, f, &s) < 0)
+			continue;
+		hdr = NULL;
+		if (asprintf(&hdr, "CPU: %d\n%s", b->cpus[i].cpu, s) > 0)
+			e = pk_tdwriter_add_cpustat(w, hdr);
+		free(hdr);
+		free(s);
+	}
+	return e;
+}
+
+/* Buffer B's pages (named "" for the main one). 0 or -errno. */
+static int write_buffer(struct pk_ftrace_rec *r, struct pk_tdwriter *w,
+			const struct rbuf *b, const char *clk)
+{
+	int *ids = pk__calloc((size_t)b->nr_cpus + 1, sizeof(int));
+	int *fds = pk__calloc((size_t)b->nr_cpus + 1, sizeof(int));
+	int e = -ENOMEM;
+
+	if (ids && fds) {
+		for (int i = 0; i < b->nr_cpus; i++) {
+			ids[i] = b->cpus[i].cpu;
+			fds[i] = b->cpus[i].tmp_fd;
+		}
+		e = pk_tdwriter_add_buffer(w, b == &r->bufs[0] ? "" : b->name,
+					   clk, b->nr_cpus, ids, fds);
+	}
+	pk__free(ids);
+	pk__free(fds);
+	return e;
+}
+
+/* A latency tracer's main buffer: its max-latency trace as the kernel
+ * prints it (trace-cmd saves latency tracers' text, not their pages).
+ * 0 or -errno. */
+static int write_latency(struct pk_ftrace_rec *r, struct pk_tdwriter *w,
+			 const struct rbuf *b, const char *clk)
+{
+	char *txt = NULL;
+	long n;
+	int e;
+
+	pk_tdwriter_set_cpu_count(w, b->nr_cpus);
+	n = pk_tracefs_read(r->t, b->instp, "trace", &txt);
+	e = n < 0 ? (int)n : pk_tdwriter_add_latency(w, "", clk, txt,
+						     (size_t)n);
+	free(txt);
+	return e;
 }
 
 int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
@@ -487,58 +901,33 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 	PK_OPTS(pk_tdwriter_opts, wo, .compression = r->compression,
 		.page_size = r->page_size);
 	struct pk_tdwriter *w = pk_tdwriter_open(r->output, &wo);
-	int *ids, *fds, e;
+	const char *instp = r->bufs[0].instp;
 	char *clk = NULL;
+	int e;
 
 	if (!w)
 		return -errno;
-	e = pk_tdwriter_fill_from_tracefs(w, pk_tracefs_dir(r->t), r->instp,
+	e = pk_tdwriter_fill_from_tracefs(w, pk_tracefs_dir(r->t), instp,
 					  r->all_systems ? NULL
 					  : (const char *const *)r->systems);
-	for (int i = 0; !e && i < r->nr_cpus; i++) {
-		char f[64], *s;
-		snprintf(f, sizeof(f), "per_cpu/cpu%d/stats", r->cpus[i].cpu);
-		if (pk_tracefs_read(r->t, r->instp, f, &s) >= 0) {
-			char *hdr = NULL;
-			if (asprintf(&hdr, "CPU: %d\n%s", r->cpus[i].cpu, s) > 0)
-				e = pk_tdwriter_add_cpustat(w, hdr);
-			free(hdr);
-			free(s);
-		}
-	}
+	for (int k = 0; !e && k < r->nr_bufs; k++)
+		e = write_cpustats(r, w, &r->bufs[k]);
 	if (!e && r->tsc2nsec)
 		e = pk_tdwriter_set_tsc2nsec(w, r->tsc_mult, r->tsc_shift, 0);
-	if (pk_tracefs_read(r->t, r->instp, "trace_clock", &clk) > 0) {
+	if (!e && r->ts_offset)
+		e = pk_tdwriter_set_ts_offset(w, r->ts_offset);
+	if (pk_tracefs_read(r->t, instp, "trace_clock", &clk) > 0) {
 		char *o = strchr(clk, '['), *c = o ? strchr(o, ']') : NULL;
 		if (c) {
 			*c = 0;
 			memmove(clk, o + 1, strlen(o + 1) + 1);
 		}
 	}
-	ids = pk__calloc((size_t)r->nr_cpus + 1, sizeof(int));
-	fds = pk__calloc((size_t)r->nr_cpus + 1, sizeof(int));
-	for (int i = 0; ids && fds && i < r->nr_cpus; i++) {
-		ids[i] = r->cpus[i].cpu;
-		fds[i] = r->cpus[i].tmp_fd;
-	}
-	if (!e && r->latency) {
-		/* the max-latency trace, as the kernel prints it (trace-cmd
-		 * saves latency tracers' text, not their pages) */
-		char *txt = NULL;
-		pk_tdwriter_set_cpu_count(w, r->nr_cpus);
-		long n = pk_tracefs_read(r->t, r->instp, "trace", &txt);
-		e = n < 0 ? (int)n : pk_tdwriter_add_latency(w, "", clk ? clk :
-							     "local", txt,
-							     (size_t)n);
-		free(txt);
-	} else if (!e) {
-		e = ids && fds ? pk_tdwriter_add_buffer(w, "", clk ? clk : "local",
-						       r->nr_cpus, ids, fds)
-			       : -ENOMEM;
-	}
+	for (int k = 0; !e && k < r->nr_bufs; k++)
+		e = !k && r->latency
+		    ? write_latency(r, w, &r->bufs[k], clk ? clk : "local")
+		    : write_buffer(r, w, &r->bufs[k], clk ? clk : "local");
 	free(clk);
-	pk__free(ids);
-	pk__free(fds);
 	if (e) {
 		pk_tdwriter_free(w);
 		return e;
@@ -552,6 +941,7 @@ static int rec_extract(struct pk_tracefs *t, const char *instance,
 {
 	struct pk_ftrace_rec *r = pk__zalloc(sizeof(*r));
 	int *cpus = NULL, n, e;
+	struct rbuf *b;
 
 	*out = NULL;
 	if (!r)
@@ -559,18 +949,22 @@ static int rec_extract(struct pk_tracefs *t, const char *instance,
 	r->t = t;
 	r->page_size = (int)sysconf(_SC_PAGESIZE);
 	r->all_systems = true;
-	if (instance && *instance) {
-		snprintf(r->inst, sizeof(r->inst), "%s", instance);
-		r->instp = r->inst;
-	}
 	r->output = pk__strdup(output ? output : "trace.dat");
+	r->tmpbase = r->output ? pk__strdup(r->output) : NULL;
 	r->compression = pk__strdup(compression ? compression : "zstd");
+	r->bufs = b = pk__calloc(1, sizeof(*r->bufs));
+	if (b)
+		r->nr_bufs = 1;
+	if (b && instance && *instance) {
+		snprintf(b->name, sizeof(b->name), "%s", instance);
+		b->instp = b->name;
+	}
 	n = pk__cpu_online(&cpus);
-	e = !r->output || !r->compression ? -ENOMEM : n < 0 ? n
-	    : open_cpus(r, cpus, n);
+	e = !r->tmpbase || !r->compression || !b ? -ENOMEM : n < 0 ? n
+	    : open_cpus(r, b, cpus, n);
 	pk__free(cpus);
-	for (int i = 0; !e && i < r->nr_cpus; i++) {
-		struct rcpu *c = &r->cpus[i];
+	for (int i = 0; !e && i < b->nr_cpus; i++) {
+		struct rcpu *c = &b->cpus[i];
 		/* whole pages by splice, then the partial ones by read */
 		ssize_t m;
 		while ((m = splice_pages(c)) > 0)
@@ -598,15 +992,50 @@ struct pk_ftrace_rec *pk_ftrace_extract(struct pk_tracefs *t,
 	return pk__ptr_or_errno(e, obj);
 }
 
-int pk_ftrace_rec_nr_cpus(const struct pk_ftrace_rec *r) { return r->nr_cpus; }
+int pk_ftrace_rec_nr_buffers(const struct pk_ftrace_rec *r)
+{
+	return r->nr_bufs;
+}
+
+const char *pk_ftrace_rec_buffer_name(const struct pk_ftrace_rec *r, int b)
+{
+	if (b < 0 || b >= r->nr_bufs)
+		return NULL;
+	return b ? r->bufs[b].name : "";
+}
+
+int pk_ftrace_rec_buffer_result(const struct pk_ftrace_rec *r, int b, int idx,
+				struct pk_ftrace_cpu_result *res)
+{
+	if (b < 0 || b >= r->nr_bufs || idx < 0 || idx >= r->bufs[b].nr_cpus)
+		return -EINVAL;
+	*res = r->bufs[b].cpus[idx].res;
+	return 0;
+}
+
+int pk_ftrace_rec_nr_cpus(const struct pk_ftrace_rec *r)
+{
+	return r->nr_bufs ? r->bufs[0].nr_cpus : 0;
+}
 
 int pk_ftrace_rec_result(const struct pk_ftrace_rec *r, int idx,
 			 struct pk_ftrace_cpu_result *res)
 {
-	if (idx < 0 || idx >= r->nr_cpus)
-		return -EINVAL;
-	*res = r->cpus[idx].res;
-	return 0;
+	return pk_ftrace_rec_buffer_result(r, 0, idx, res);
+}
+
+/* Closes every descriptor of buffer B. */
+static void close_buffer(struct rbuf *b)
+{
+	for (int i = 0; b->cpus && i < b->nr_cpus; i++) {
+		struct rcpu *c = &b->cpus[i];
+		int fds[5] = { c->raw_fd, c->tmp_fd, c->old_fd, c->pipe[0],
+			       c->pipe[1] };
+		for (int k = 0; k < 5; k++)
+			if (fds[k] >= 0)
+				close(fds[k]);
+	}
+	pk__free(b->cpus);
 }
 
 void pk_ftrace_rec_free(struct pk_ftrace_rec *r)
@@ -615,23 +1044,15 @@ void pk_ftrace_rec_free(struct pk_ftrace_rec *r)
 		return;
 	if (r->running)
 		pk_ftrace_rec_stop(r);
-	for (int i = 0; r->cpus && i < r->nr_cpus; i++) {
-		struct rcpu *c = &r->cpus[i];
-		if (c->raw_fd >= 0)
-			close(c->raw_fd);
-		if (c->tmp_fd >= 0)
-			close(c->tmp_fd);
-		if (c->pipe[0] >= 0)
-			close(c->pipe[0]);
-		if (c->pipe[1] >= 0)
-			close(c->pipe[1]);
-	}
-	pk__free(r->cpus);
+	for (int k = 0; r->bufs && k < r->nr_bufs; k++)
+		close_buffer(&r->bufs[k]);
+	pk__free(r->bufs);
 	pk__rec_dyn_fini(&r->dyn);
 	for (char **sy = r->systems; sy && *sy; sy++)
 		pk__free(*sy);
 	pk__free(r->systems);
 	pk__free(r->output);
+	pk__free(r->tmpbase);
 	pk__free(r->compression);
 	pk__free(r);
 }

@@ -516,24 +516,29 @@ static int dirs_only(const struct dirent *d)
 typedef int (*event_fn)(struct pk_tracefs *t, const char *instance,
 			const char *relpath, const void *arg);
 
-/* Calls FN for events/SYS/EV of every event SPEC matches. */
+/* Calls FN for events/SYS/EV of every event SPEC matches: "SYS:EV" (globs
+ * in either), "all", or a bare NAME as trace-cmd resolves it: every event
+ * of the systems NAME matches and every event NAME matches in any system
+ * (both globs). ftrace's events only where the system is named "ftrace". */
 static int for_events(struct pk_tracefs *t, const char *instance,
 		      const char *spec, event_fn fn, const void *arg)
 {
 	char sysp[256], evp[256], dir[2048], rel[PATH_MAX];
 	struct dirent **sys, **ev;
-	const char *c = strchr(spec, ':');
+	const char *c;
+	bool bare;      /* no ':': a system or an event of any system */
 	int n, count = 0, err = 0;
 
 	if (!strcmp(spec, "all"))
 		spec = "*:*";
 	c = strchr(spec, ':');
+	bare = !c;
 	if (c) {
 		snprintf(sysp, sizeof(sysp), "%.*s", (int)(c - spec), spec);
 		snprintf(evp, sizeof(evp), "%s", c + 1);
 	} else {
 		snprintf(sysp, sizeof(sysp), "%s", spec);
-		snprintf(evp, sizeof(evp), "*");
+		snprintf(evp, sizeof(evp), "%s", spec);
 	}
 	if (pk_tracefs_path(t, instance, "events", dir, sizeof(dir)))
 		return -ENAMETOOLONG;
@@ -542,13 +547,15 @@ static int for_events(struct pk_tracefs *t, const char *instance,
 		return -errno;
 	for (int i = 0; i < n; i++) {
 		char sd[PATH_MAX];
-		if (fnmatch(sysp, sys[i]->d_name, 0) ||
+		bool whole = !fnmatch(sysp, sys[i]->d_name, 0);
+		if ((!whole && !bare) ||
 		    (!strcmp(sys[i]->d_name, "ftrace") && strcmp(sysp, "ftrace")))
 			goto next_sys;
 		snprintf(sd, sizeof(sd), "%s/%s", dir, sys[i]->d_name);
 		int m = scandir(sd, &ev, dirs_only, alphasort);
 		for (int k = 0; k < m; k++) {
-			if (!err && !fnmatch(evp, ev[k]->d_name, 0)) {
+			if (!err && ((bare && whole) ||
+				     !fnmatch(evp, ev[k]->d_name, 0))) {
 				snprintf(rel, sizeof(rel), "events/%s/%s",
 					 sys[i]->d_name, ev[k]->d_name);
 				int r = fn(t, instance, rel, arg);
@@ -700,6 +707,18 @@ int pk_tracefs_cpu_stats(const struct pk_tracefs *t, const char *instance,
 	pk__tfs_stats_parse(s, (size_t)n, st);
 	free(s);
 	return 0;
+}
+
+void pk_tracefs_keep(struct pk_tracefs *t)
+{
+	sigset_t block, old;
+
+	sigs_set(&block);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	for (int i = 0; i < t->nr_undo; i++)
+		t->undo[i].kind = U_DONE;
+	pk__tfs_journal_done(t);        /* nor does ftrace reset undo it */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 int pk_tracefs_restore(struct pk_tracefs *t)

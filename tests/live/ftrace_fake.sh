@@ -32,6 +32,8 @@ build() {
 	p set_ftrace_pid 'no pid\n'
 	p set_event_pid ''
 	p set_event ''
+	p options/function-trace '1\n'
+	p max_graph_depth '0\n'
 	p buffer_size_kb '1410\n'
 	p tracing_cpumask '3\n'
 	for c in 0 1; do
@@ -236,6 +238,84 @@ EOF
 			"$(grep -c '^W trace_clock x86-tsc$' $LOG)" -eq 1 -a \
 			-z "$(diff $T_TMP/before $T_TMP/after)"
 	fi
+	# trace-cmd record's options: -D (function-trace off and
+	# kernel.ftrace_enabled 0), --func-stack, --max-graph-depth, -M in
+	# the main buffer and after -B; -f, -R of the -e before them; -B on an
+	# instance that exists: used, its settings put back, it stays
+	build; : > $LOG
+	for f in header_page header_event; do cp $TF/events/$f $F/events/$f; done
+	cp $TF/events/sched/sched_switch/format $F/events/sched/sched_switch/format
+	mkdir -p $F/events/ftrace/function
+	cp $TF/events/ftrace/function/format $F/events/ftrace/function/format
+	p events/sched/sched_switch/trigger '# Available triggers:\n# traceon traceoff\n'
+	I=instances/pkt-a
+	p $I/tracing_on '1\n'; p $I/tracing_cpumask '3\n'; p $I/trace ''; p $I/set_event ''
+	p $I/set_event_pid ''; p $I/options/event-fork '0\n'
+	p $I/events/sched/sched_switch/enable '0\n'
+	for c in 0 1; do p $I/per_cpu/cpu$c/trace_pipe_raw ''; done
+	printf '1\n' > $S/ftrace_enabled
+	state > $T_TMP/before
+	run record --top -D --func-stack --max-graph-depth 3 -M 2 -e sched_switch \
+		-f 'prev_pid == 1' -R stacktrace -B pkt-a -e sched:sched_switch -M 1 \
+		-o $T_TMP/o.dat -- true > $T_TMP/o 2> $T_TMP/e
+	rc=$?
+	cat > $T_TMP/want <<EOF
+W tracing_on 0
+W options/func_stack_trace 1
+W options/event-fork 1
+W options/function-fork 1
+A set_event_pid PID
+W $I/tracing_on 0
+W $I/options/event-fork 1
+A $I/set_event_pid PID
+W tracing_cpumask 2
+W max_graph_depth 3
+W options/function-trace 0
+W $S/ftrace_enabled 0
+W events/sched/sched_switch/filter prev_pid == 1
+A events/sched/sched_switch/trigger stacktrace
+W events/sched/sched_switch/enable 1
+W $I/tracing_cpumask 1
+W $I/events/sched/sched_switch/enable 1
+W trace 
+W $I/trace 
+W tracing_on 1
+W $I/tracing_on 1
+W tracing_on 0
+W $I/tracing_on 0
+EOF
+	sed 's/\(_pid\) [0-9][0-9]*$/\1 PID/' $LOG | head -n $(wc -l < $T_TMP/want) > $T_TMP/got
+	check ftrace_fake_record_tracecmd_opts "rc=$rc $(cat $T_TMP/e) $(diff $T_TMP/want $T_TMP/got)" \
+		$rc -eq 0 -a -z "$(diff $T_TMP/want $T_TMP/got)" -a -s $T_TMP/o.dat
+	check ftrace_fake_record_tracecmd_opts_undo "$(cat $LOG)" \
+		"$(grep -c '^A events/sched/sched_switch/trigger !stacktrace$' $LOG)" -eq 1 -a \
+		"$(grep -c "^W $S/ftrace_enabled 1\$" $LOG)" -eq 1 -a \
+		"$(grep -c "^W events/sched/sched_switch/filter 0\$" $LOG)" -eq 1
+	# (files are no kernel: the trigger and filter undo are checked above)
+	state | grep -v 'sched_switch/trigger:\|sched_switch/filter:' > $T_TMP/after
+	grep -v 'sched_switch/trigger:\|sched_switch/filter:' $T_TMP/before > $T_TMP/before2
+	check ftrace_fake_record_tracecmd_opts_restored "$(diff $T_TMP/before2 $T_TMP/after)" \
+		-z "$(diff $T_TMP/before2 $T_TMP/after)" -a -d $F/$I
+	# --module: each -l/-n function limited to the module (a filter
+	# command stays), or every function of it
+	build; : > $LOG
+	for f in header_page header_event; do cp $TF/events/$f $F/events/$f; done
+	mkdir -p $F/events/ftrace/function
+	cp $TF/events/ftrace/function/format $F/events/ftrace/function/format
+	run record --module ext4 -l 'sync*' -l 'schedule:traceoff' -n 'x*' -o $T_TMP/mo.dat -- true > $T_TMP/o 2> $T_TMP/e
+	rc=$?
+	run record --module ext4 -o $T_TMP/mo.dat -- true >> $T_TMP/o 2>> $T_TMP/e
+	rc2=$?
+	check ftrace_fake_record_module "rc=$rc/$rc2 $(cat $T_TMP/e) $(grep set_ftrace $LOG)" $rc -eq 0 -a $rc2 -eq 0 -a \
+		"$(grep '^A set_ftrace_[fn]' $LOG | grep -v ' !' | tr '\n' '|')" = \
+		"A set_ftrace_filter sync*:mod:ext4|A set_ftrace_filter schedule:traceoff|A set_ftrace_notrace x*:mod:ext4|A set_ftrace_filter :mod:ext4|"
+	# -k: the same set-up, nothing put back
+	: > $LOG
+	run record --top -k -e sched_switch -o $T_TMP/k.dat -- true > $T_TMP/o 2> $T_TMP/e
+	rc=$?
+	check ftrace_fake_record_keep "rc=$rc $(cat $T_TMP/e) $(tail -n 3 $LOG)" $rc -eq 0 -a \
+		"$(tail -n 1 $LOG)" = "W tracing_on 0" -a "$(cat $F/events/sched/sched_switch/enable)" = 1 -a \
+		"$(cat $F/options/event-fork)" = 1
 else
 	skip ftrace_fake_record "no readable format files in $TF"
 fi

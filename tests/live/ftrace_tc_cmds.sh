@@ -7,6 +7,7 @@
 . tests/lib/sh.sh
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 D=$PK_SHARED/corpus/trace-dat
+case $D in /*) ;; *) D=$PWD/$D ;; esac	# (used after cd too)
 TF=/sys/kernel/tracing
 if ! command -v trace-cmd > /dev/null 2>&1; then
 	skip ftrace_tc_cmds "trace-cmd is not installed"

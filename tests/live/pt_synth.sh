@@ -82,6 +82,18 @@ python3 tests/live/ptsynth.py "$E" "$T_TMP/tsxend.data" --at 38:tsx:1:0,fup \
 # flow taken up at the next IP); full decoding timeless only (perf's
 # time after an error is its estimate)
 gen lonefup 0 --at 20:fup --at 30:fup+13
+# FUPs whose IP perf's walk to them never lands on (tracing on): past a
+# return, after a direct jump into the middle of an instruction, in the
+# middle of the TIP's target instruction (lone, with a TIP, a TIP.PGD
+# with and without IP, a MODE.TSX's, a PTWRITE's): perf's mismatch error
+# at the first branch that needs a packet (intel_pt_walk_fup; no branch
+# sample of it), the FUP's events gone, the flow taken up at the next IP
+# after the FUP (a TIP.PGD's: a trace start and end from 0 to its IP or
+# the error's); one at a direct jump's target for contrast (perf's error
+# at the FUP); full decoding timeless only (perf's times are estimates)
+gen fupmiss 0x1020 --at 1:fup+0x20 --at 5:fup+0x87 --at 8:fup+0x6c \
+	--at 20:fup+1 --at 25:fup+1,tip --at 30:fup+1,pgd,pge \
+	--at 35:fup+1,pgd0,pge --at 40:tsx:1:0,fup+1 --at 45:ptwip:0x41,fup+1
 # MODE.TSX with InTX and TXAbort both set (perf's packet decoder: a bad
 # packet, its error where the decoder stands and the decoding going on;
 # libipt reads it): before a FUP and TIP (then an interrupt), with
@@ -89,6 +101,26 @@ gen lonefup 0 --at 20:fup --at 30:fup+13
 # and a TIP.PGD with and without IP (at the PGD's IP, at the FUP)
 gen tsxbad 0 --at 20:tsx:1:0,fup --at 22:tsx:1:1,fup,tip --at 25:tsx:0:0,fup \
 	--at 40:fup,pgd,tsx:1:1,pge --at 42:fup,pgd0,tsx:1:1,pge --at pgd1:tsx:1:1
+# FUPs a TIP or TIP.PGD follows met after an error (perf's walk_to_ip
+# takes the FUP's IP, in sync there: the TIP is the next indirect
+# branch's, a conditional branch before it a mismatch): after a FUP
+# missed (ERR_RESYNC, last IP kept: a 2-byte FUP counts) and after a
+# failed fetch into unmapped code (NO_IP: the 2-byte FUP is not read,
+# the TIP after it taken); perf's branch into the unmapped code shows
+# its target
+gen rsfup 0 --at 8:fup+1,fup,tip --at 20:fup+1,fup,tip \
+	--at 30:fup+1,fup,pgd,pge --at 40:fup+1,fup+1,tip
+gen rsfup2 0 --at 8:fup+1,raw:3d94f3,tip --at 12:tip+0x7000000,fup,tip \
+	--at 19:tip+0x7000000,raw:3d60ff,tip
+gen rsfup3 0 --at 8:tip+0x7000000,fup,tip
+# MODE.Exec with CS.L and CS.D both set (perf's packet decoder: a bad
+# packet, intel_pt_get_mode; libipt reads it): alone, before a FUP and
+# TIP, before a MODE.TSX and its FUP, with tracing off, between a
+# TIP.PGD and a TIP.PGE, before a lone FUP, between a FUP and its TIP
+# (perf: no branch at the FUP, the TIP one of its own)
+gen modebad 0 --at 10:raw:9903 --at 20:raw:9903,fup,tip \
+	--at 30:raw:9903,tsx:1:0,fup --at pgd0:raw:9903 \
+	--at 40:fup,pgd,raw:9903,pge --at 50:raw:9903,fup --at 55:fup,raw:9903,tip
 # FUPs with tracing off (perf's decoder forgets the last instruction it
 # walked: a trace start then shows no bytes)
 gen fupoff 0 --at pgd0:fup --at pgd2:fup+4
@@ -187,12 +219,14 @@ for f in tsxab.data tsxab.tsc.data tsxend.data; do
 done
 # (timed: perf's time of a bad packet's error in q is its estimate)
 for f in lonefup.data lonefup.tsc.data tsxbad.data async.data \
-	async.tsc.data tsxrs.data; do
+	async.tsc.data tsxrs.data fupmiss.data fupmiss.tsc.data modebad.data \
+	modebad.tsc.data rsfup.data rsfup.tsc.data rsfup2.data; do
 	live q-ibxe-flags "$f" --itrace=ibxeq -F +flags
 	live q-be "$f" --itrace=beq
 done
 for f in lonefup.data tsxbad.data fupoff.data fupoff.tsc.data async.data \
-	tsxrs.data; do
+	tsxrs.data fupmiss.data modebad.data rsfup.data rsfup2.data \
+	rsfup3.data; do
 	live fup-bxe-flags "$f" --itrace=bxe -F +flags
 	live fup-be-insn "$f" --itrace=be -F +insn
 	live fup-i1ibxe "$f" --itrace=i1ibxe -F +flags,+insn

@@ -28,6 +28,7 @@ fi
 need_shared tools/ptgen/gen.sh $N || { t_exit; exit; }
 need_built $N "$PERFKIT"
 SRC=$PWD; PK=$PWD/$PERFKIT
+PK_SHARED=$(cd "$PK_SHARED" && pwd) || exit 1	# (read after the cd below)
 export LC_ALL=C TZ=UTC PERF_PAGER=cat
 cd "$T_TMP" || exit 1
 D=$T_TMP/devices

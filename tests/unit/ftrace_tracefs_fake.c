@@ -238,6 +238,74 @@ static void test_commands(void)
 		pk_ftrace_command_undo("f:traceoff", b, 5) == -ENAMETOOLONG);
 }
 
+/* Event specs as trace-cmd record's -e resolves them (a bare name is a
+ * system or an event of any system, globs both; ftrace only by name),
+ * pk_tracefs_keep (nothing put back) and pk_tracefs_ftrace_enabled. */
+static void test_event_specs(void)
+{
+	static const char *const evs[] = { "sched/sched_switch",
+		"sched/sched_stat_runtime", "sched/sched_wakeup",
+		"syscalls/sys_enter_getppid", "statx/statx_done",
+		"ftrace/print", "net/net_dev_start_xmit" };
+	struct pk_tracefs *t;
+	char rel[400];
+	int r;
+
+	build("1\n");
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		snprintf(rel, sizeof(rel), "events/%s/enable", evs[i]);
+		put(tfs, rel, "0\n");
+	}
+	take_log();
+	t = pk_tracefs_open_at(tfs, sys);
+	if (!T_CHECK("specs_open", t != NULL))
+		return;
+	r = pk_tracefs_event_enable(t, NULL, "sched_switch", true);
+	T_CHECK("spec_bare_event", r == 1 &&
+		log_is("W events/sched/sched_switch/enable 1\n"));
+	r = pk_tracefs_event_enable(t, NULL, "sched", true);
+	T_CHECK("spec_bare_system", r == 3 &&
+		log_is("W events/sched/sched_stat_runtime/enable 1\n"
+		       "W events/sched/sched_switch/enable 1\n"
+		       "W events/sched/sched_wakeup/enable 1\n"));
+	/* a glob: the statx system whole and sched_stat_runtime */
+	r = pk_tracefs_event_enable(t, NULL, "*stat*", false);
+	T_CHECK("spec_bare_glob", r == 2 &&
+		log_is("W events/sched/sched_stat_runtime/enable 0\n"
+		       "W events/statx/statx_done/enable 0\n"));
+	T_CHECK("spec_bare_not_ftrace",
+		pk_tracefs_event_enable(t, NULL, "print", true) == -ENOENT &&
+		pk_tracefs_event_enable(t, NULL, "nosuch", true) == -ENOENT &&
+		log_is(""));
+	r = pk_tracefs_event_enable(t, NULL, "*:sched_w*", true);
+	T_CHECK("spec_system_event", r == 1 &&
+		log_is("W events/sched/sched_wakeup/enable 1\n"));
+	r = pk_tracefs_ftrace_enabled(t, true);
+	T_CHECK("ftrace_enabled_same", r == 0 && log_is(""));
+	r = pk_tracefs_ftrace_enabled(t, false);
+	snprintf(rel, sizeof(rel), "W %s/ftrace_enabled 0\n", sys);
+	T_CHECK("ftrace_enabled_off", r == 0 && log_is(rel) &&
+		!strcmp(get(sys, "ftrace_enabled"), "0"));
+	pk_tracefs_free(t);
+	T_CHECK("specs_restored",
+		!strcmp(get(tfs, "events/sched/sched_switch/enable"), "0") &&
+		!strcmp(get(tfs, "events/statx/statx_done/enable"), "0") &&
+		!strcmp(get(sys, "ftrace_enabled"), "1"));
+	/* keep: the same changes, nothing put back */
+	take_log();
+	t = pk_tracefs_open_at(tfs, sys);
+	if (!t)
+		return;
+	pk_tracefs_event_enable(t, NULL, "sched_switch", true);
+	pk_tracefs_ftrace_enabled(t, false);
+	take_log();
+	pk_tracefs_keep(t);
+	pk_tracefs_free(t);
+	T_CHECK("keep", log_is("") &&
+		!strcmp(get(tfs, "events/sched/sched_switch/enable"), "1") &&
+		!strcmp(get(sys, "ftrace_enabled"), "0"));
+}
+
 int main(void)
 {
 	struct pk_tracefs *t = NULL;
@@ -459,6 +527,8 @@ int main(void)
 		!strcmp(get(tfs, "per_cpu/cpu0/buffer_size_kb"), "100") &&
 		!strcmp(get(tfs, "per_cpu/cpu1/buffer_size_kb"), "200") &&
 		!strcmp(get(sys, "ftrace_enabled"), "1\n"));
+
+	test_event_specs();
 
 	/* PERFKIT_TRACEFS: pk_tracefs_open uses the tree */
 	setenv("PERFKIT_TRACEFS", tfs, 1);
