@@ -174,9 +174,9 @@ static void event_warn(struct pk_ftrace_rec *r, const struct evspecs *l,
 {
 	const char *ev = l->events[i];
 	const char *flt = l->filters ? l->filters[i] : NULL;
-	char why[4096];
+	char buf[4096];
+	const char *why = pk__rec_why(r->t, buf, sizeof(buf));
 
-	pk__rec_why(r->t, why, sizeof(why));
 	if (*bad && e == -EINVAL)
 		pk_warn("ftrace record: event '%s': trigger '%s': refused by "
 			"the kernel%s", ev, bad, why);
