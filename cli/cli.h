@@ -47,6 +47,13 @@ int cmd_ftrace_bufstat(int argc, char **argv);
 int cmd_ftrace_snapshot(int argc, char **argv);
 int cmd_ftrace_stack(int argc, char **argv);
 int cmd_ftrace_profile(int argc, char **argv);
+/* probe (dynamic events) and hist (an event's hist file), in
+ * cmd_ftrace_probe.c */
+int cmd_ftrace_probe(int argc, char **argv);
+int cmd_ftrace_hist(int argc, char **argv);
+/* Runs ARGV to its end, or waits for SIGINT without one (SIGINT ends the
+ * command, not perfkit); cmd_ftrace_tools.c. 0 or -errno (said). */
+int cli_ftrace_run_cmd(char **argv);
 /* The merged function profile as a table (cmd_ftrace_stat.c). */
 void cli_ftrace_print_profile(FILE *f, const struct pk_func_profile *p,
 			      int n, bool has_time);

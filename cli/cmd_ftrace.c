@@ -290,7 +290,11 @@ static void usage(FILE *f)
 		   "  snapshot take/show/clear/free the snapshot buffer\n"
 		   "  stack    the stack tracer's maximum stack\n"
 		   "  profile  the function profiler around a command\n"
-		   "  live     stream events as trace_pipe prints them\n");
+		   "  live     stream events as trace_pipe prints them\n"
+		   "  probe    list dynamic events (record --probe makes "
+		   "them)\n"
+		   "  hist     an event's hist file, around a command with "
+		   "-R 'hist:...'\n");
 }
 
 int cmd_ftrace(int argc, char **argv)
@@ -327,6 +331,10 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_stack(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "profile"))
 		return cmd_ftrace_profile(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "probe"))
+		return cmd_ftrace_probe(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "hist"))
+		return cmd_ftrace_hist(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "live"))
 		return cmd_ftrace_live(argc - 1, argv + 1);
 	cli_error("ftrace", "unknown subcommand '%s'", argv[1]);

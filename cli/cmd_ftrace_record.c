@@ -54,7 +54,7 @@ int cmd_ftrace_record(int argc, char **argv)
 				   argv, &rc))
 		goto out;
 	if (!cli_ftrace_opts_has_events(&f) && !f.tracer && !f.filters.n &&
-	    !f.notrace.n && !f.graph.n) {
+	    !f.notrace.n && !f.graph.n && !f.dynevents.n) {
 		cli_error("ftrace record", "nothing to record: give -e EVENT "
 			  "or -t TRACER");
 		rc = 2;
@@ -108,7 +108,9 @@ int cmd_ftrace_record(int argc, char **argv)
 			cli_error("ftrace record", "%s", pk_strerror(e));
 		goto out;
 	}
-	if (tracer && pk_ftrace_rec_top_level(r) && !o.top_level)
+	/* latency tracers and hwlat trace in the top level anyway */
+	if (tracer && pk_ftrace_rec_top_level(r) && !o.top_level &&
+	    !pk_tracer_is_latency(tracer) && strcmp(tracer, "hwlat"))
 		cli_error("ftrace record", "tracer %s: instances have no "
 			  "tracers on this kernel, recording in the top-level "
 			  "buffer", tracer);

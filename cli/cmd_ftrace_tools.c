@@ -19,7 +19,7 @@ static void no_op(int sig) { (void)sig; }
 
 /* Runs ARGV to its end (cli/workload.c); SIGINT ends the command, not us.
  * Without a command, waits for SIGINT. 0 or -errno. */
-static int run_cmd(char **argv)
+int cli_ftrace_run_cmd(char **argv)
 {
 	struct sigaction sa = { .sa_handler = no_op }, old;
 	struct workload w;
@@ -172,7 +172,7 @@ static int stack(const char *C, const struct cli_ftrace_opts *f)
 		e = pk_tracefs_write_u64(t, NULL, "stack_max_size", 0);
 		if (!e)
 			e = pk_tracefs_stack_tracer(t, true);
-		if (!e && run_cmd(f->args)) {
+		if (!e && cli_ftrace_run_cmd(f->args)) {
 			pk_tracefs_free(t);
 			return 1;
 		}
@@ -226,7 +226,7 @@ static int profile(const char *C, const struct cli_ftrace_opts *f)
 	}
 	if (!e)
 		e = pk_tracefs_profiler(t, true);
-	if (e == 1 || (!e && run_cmd(f->args))) {
+	if (e == 1 || (!e && cli_ftrace_run_cmd(f->args))) {
 		pk_tracefs_free(t);
 		return 1;
 	}

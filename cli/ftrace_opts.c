@@ -16,7 +16,8 @@
 
 /* Long-only options' keys (above every letter). */
 enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
-       K_VERBOSE, K_PLUGIN, K_CMDLINES, K_MODULE, K_TSOFF, K_TEMP };
+       K_VERBOSE, K_PLUGIN, K_CMDLINES, K_MODULE, K_TSOFF, K_TEMP,
+       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW };
 
 #define R (1u << CLI_FT_RECORD)
 #define L (1u << CLI_FT_LIVE)
@@ -78,6 +79,11 @@ static const struct ft_opt {
 	{ "top-level", K_TOP, no_argument, R },
 	{ "compression", 'z', required_argument, R | X },
 	{ "instance", 'B', required_argument, R | X | T | N },
+	/* dynamic events, latency tracers */
+	{ "probe", K_PROBE, required_argument, R },
+	{ "thresh", K_THRESH, required_argument, R },
+	{ "hwlat-width", K_HWWIDTH, required_argument, R },
+	{ "hwlat-window", K_HWWINDOW, required_argument, R },
 	{ "help", 'h', no_argument, R | L | S | P | X | T | N },
 };
 #define NR_OPTS (sizeof(table) / sizeof(table[0]))
@@ -108,6 +114,10 @@ static const char *const usages[] = {
 	"trace-cmd record's options, with its meanings:\n"
 	"  -e NAME  a system or an event of any system (globs); -R TRIGGER "
 	"of the -e before\n"
+	"      (several allowed): traceon, traceoff, stacktrace, snapshot, "
+	"enable_event:SYS:EV,\n"
+	"      disable_event:SYS:EV, hist:keys=...[:vals=...][:sort=...] "
+	"([:COUNT] [if FILTER])\n"
 	"  -v  the -e after it are disabled (a -R still set); -i  missing "
 	"events ignored\n"
 	"  -P PID (= -p); -F  the command alone, not its children; -c  "
@@ -128,7 +138,20 @@ static const char *const usages[] = {
 	"PRIO\n"
 	"  not theirs: -p PID (tracer: -t/--plugin), -C CPUS (clock: "
 	"--clock), -a every\n"
-	"  process (trace-cmd: all formats), -N HOST:PORT refused\n",
+	"  process (trace-cmd: all formats), -N HOST:PORT refused\n"
+	"  --probe DEF  a dynamic event, recorded and removed at the end, "
+	"in the kernel's\n"
+	"      syntax: 'p[:[GRP/]EV] SYMBOL[+OFF] [ARGS]', 'r...' (kprobe"
+	"/kretprobe),\n"
+	"      'p[:[GRP/]EV] PATH:OFFSET[%return] [ARGS]' (uprobe), "
+	"'e[:[GRP/]EV] SYS.EVENT\n"
+	"      [ARGS]' (eprobe), 'NAME TYPE FIELD[; ...]' or "
+	"'s:[GRP/]EV ...' (synthetic)\n"
+	"  --thresh US  tracing_thresh for latency tracers (irqsoff, "
+	"preemptoff,\n"
+	"      preemptirqsoff, wakeup, wakeup_rt, wakeup_dl: their max-latency "
+	"trace is saved)\n"
+	"  --hwlat-width US, --hwlat-window US  the hwlat tracer's sampling\n",
 	[CLI_FT_LIVE] =
 	"usage: perfkit ftrace live [-e EVENT [-f FILTER] [-R TRIGGER]]... "
 	"[-v] [-i] [-t TRACER] [-p PID]...\n"
@@ -296,8 +319,30 @@ static int add_event(struct cli_ftrace_opts *o, const char *arg)
 	return 0;
 }
 
-/* -f or -R (KEY) ARG: the filter or trigger of the -e before it. 0 or -1
+/* Trigger ARG after *SLOT's (several -R: joined by newlines). 0 or -1
  * after the error line. */
+static int join_trigger(struct cli_ftrace_opts *o, const char **slot,
+			const char *arg)
+{
+	char *j = NULL;
+
+	if (!*slot) {
+		*slot = arg;
+		return 0;
+	}
+	if (asprintf(&j, "%s\n%s", *slot, arg) < 0)
+		j = NULL;
+	if (!j || strv_push(&o->owned, j)) {
+		free(j);
+		cli_error(o->name, "-R %s: %s", arg, strerror(ENOMEM));
+		return -1;
+	}
+	*slot = j;
+	return 0;
+}
+
+/* -f or -R (KEY) ARG: the filter or a trigger of the -e before it (the
+ * last -f counts; every -R is added). 0 or -1 after the error line. */
 static int event_option(struct cli_ftrace_opts *o, int key, const char *arg)
 {
 	struct cli_ft_evlist *l = cur_list(o);
@@ -308,7 +353,9 @@ static int event_option(struct cli_ftrace_opts *o, int key, const char *arg)
 			  key == 'f' ? "filter" : "trigger");
 		return -1;
 	}
-	(key == 'f' ? &l->filters : &l->triggers)->v[l->events.n - 1] = arg;
+	if (key == 'R')
+		return join_trigger(o, &l->triggers.v[l->events.n - 1], arg);
+	l->filters.v[l->events.n - 1] = arg;
 	return 0;
 }
 
@@ -357,6 +404,10 @@ static int set_mask(struct cli_ftrace_opts *o, const char *arg)
 	cur_list(o)->cpumask = p;
 	return 0;
 }
+
+/* The most microseconds --thresh and --hwlat-* take (the kernel keeps
+ * nanoseconds in 64 bits). */
+#define US_MAX (ULLONG_MAX / 1000)
 
 /* A whole number of at most MAX from ARG of option OPT. 0 or -1 after
  * the error line. */
@@ -475,6 +526,19 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 	case 'a': o->all = true; break;
 	case K_TSC2NSEC: o->tsc2nsec = true; break;
 	case K_TOP: o->top_level = true; break;
+	case K_PROBE:
+		if (strv_push(&o->dynevents, arg) == 0)
+			return 0;
+		cli_error(o->name, "--probe %s: %s", arg, strerror(ENOMEM));
+		return -1;
+	case K_THRESH:
+		o->set_thresh = true;
+		return number(o, "--thresh", arg, US_MAX, &o->thresh_us);
+	case K_HWWIDTH:
+		return number(o, "--hwlat-width", arg, US_MAX, &o->hwlat_width);
+	case K_HWWINDOW:
+		return number(o, "--hwlat-window", arg, US_MAX,
+			      &o->hwlat_window);
 	}
 	return 0;
 }
@@ -574,6 +638,7 @@ void cli_ftrace_opts_fini(struct cli_ftrace_opts *o)
 		evlist_fini(&o->bufs[i]);
 	free(o->bufs);
 	free(o->rec_bufs);
+	free(o->dynevents.v);
 	free(o->filters.v);
 	free(o->notrace.v);
 	free(o->graph.v);
@@ -632,6 +697,11 @@ int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 	ro->temp_dir = o->temp_dir;
 	ro->rt_priority = o->rt_priority;
 	ro->copy_marker = true;
+	ro->dynevents = o->dynevents.v;
+	ro->set_thresh = o->set_thresh;
+	ro->thresh_us = o->thresh_us;
+	ro->hwlat_width_us = o->hwlat_width;
+	ro->hwlat_window_us = o->hwlat_window;
 	if (o->nr_bufs) {
 		free(o->rec_bufs);
 		o->rec_bufs = calloc((size_t)o->nr_bufs, sizeof(*o->rec_bufs));

@@ -49,7 +49,8 @@ struct cli_ft_evlist {
 	const char *name;              /* -B NAME (NULL: the main buffer) */
 	struct cli_strv events;        /* -e EVENT */
 	struct cli_strv filters;       /* -f FILTER of each -e (NULL: none) */
-	struct cli_strv triggers;      /* -R TRIGGER of each -e (NULL: none) */
+	struct cli_strv triggers;      /* -R TRIGGER(s) of each -e (NULL: none;
+					  several joined by newlines) */
 	bool *exclude;                 /* each -e: after a -v */
 	const char *cpumask;           /* -M MASK (NULL: none) */
 };
@@ -61,6 +62,9 @@ struct cli_ftrace_opts {
 	struct cli_ft_evlist *bufs;    /* record -B NAME: its events */
 	int nr_bufs;
 	bool excluding;                /* a -v was given */
+	struct cli_strv dynevents;     /* --probe DEF */
+	bool set_thresh;               /* --thresh given */
+	unsigned long long thresh_us, hwlat_width, hwlat_window;
 	struct cli_strv filters;       /* -l FUNC (set_ftrace_filter) */
 	struct cli_strv notrace;       /* -n FUNC (set_ftrace_notrace) */
 	struct cli_strv graph;         /* record's -g FUNC (set_graph_function) */
@@ -85,7 +89,7 @@ struct cli_ftrace_opts {
 	bool quiet;                    /* -q: no per-CPU summary */
 	const char *temp_dir;          /* --temp DIR */
 	int rt_priority;               /* -r PRIO */
-	struct cli_strv owned;         /* strings made here (--module) */
+	struct cli_strv owned;         /* strings made here (--module, -R) */
 	struct pk_ftrace_rec_buffer *rec_bufs;  /* cli_ftrace_opts_rec's */
 	char **args;                   /* what follows the options
 					  (NULL-terminated, maybe empty) */

@@ -140,6 +140,9 @@ PK_API int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 PK_API int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
 				   const char *clock, const char *text,
 				   size_t len);
+/* The file's CPU count is at least N (a latency buffer has no per-CPU
+ * data, but trace-cmd stores the machine's CPU count with it). */
+PK_API void pk_tdwriter_set_cpu_count(struct pk_tdwriter *w, int n);
 /* Writes everything and closes the file; frees W. 0 or -errno. */
 PK_API int pk_tdwriter_close(struct pk_tdwriter *w);
 /* Frees W without finishing the file. */

@@ -122,9 +122,57 @@ PK_API void pk_tracefs_keep(struct pk_tracefs *t);
 PK_API void pk_tracefs_free(struct pk_tracefs *t);
 /*
  * Removes instances named perfkit-PID whose process is gone (left by runs
- * that were killed). Returns how many were removed, or -errno.
+ * that were killed), then replays the undo journals such runs left (every
+ * handle copies its undo log to $PERFKIT_RUNDIR/tracefs-PID-N, default
+ * /run/perfkit, removed when it restores): top-level files, triggers and
+ * dynamic events come back as restore would have put them. Returns how
+ * many instances were removed, or -errno.
  */
 PK_API int pk_tracefs_reset_stale(struct pk_tracefs *t);
+
+/*
+ * The kernel's error_log entry left by the last write through T that the
+ * kernel refused (a probe, filter or trigger it could not parse): its
+ * lines as the kernel wrote them ("[ts] where: error: why", "  Command:
+ * ...", "  ^" under the place), without the last newline. NULL when the
+ * last write succeeded or the kernel logged nothing for it. Valid until
+ * the next write through T.
+ */
+PK_API const char *pk_tracefs_error_log(const struct pk_tracefs *t);
+
+/* ---- dynamic events (kprobe_events, uprobe_events, dynamic_events,
+ * synthetic_events), in the kernel's syntax ---- */
+enum pk_dynevent_kind {
+	PK_DYN_KPROBE, PK_DYN_KRETPROBE, PK_DYN_UPROBE, PK_DYN_URETPROBE,
+	PK_DYN_EPROBE, PK_DYN_SYNTH,
+};
+struct pk_dynevent {
+	enum pk_dynevent_kind kind;
+	char group[64];         /* the kernel's default when not given */
+	char event[128];        /* "" when not given (the kernel names it) */
+	char file[32];          /* the tracefs file it is written to */
+};
+/* "kprobe", "kretprobe", "uprobe", "uretprobe", "eprobe", "synthetic". */
+PK_API const char *pk_dynevent_kind_name(enum pk_dynevent_kind k);
+/*
+ * Parses definition DEF: "p[:[GRP/]EV] PLACE [ARGS]" (a kprobe, or a
+ * uprobe when PLACE is PATH:OFFSET; "%return" or "r[MAXACTIVE]" for
+ * return probes), "e[:[GRP/]EV] SYS.EVENT [ARGS] [if FILTER]" (event
+ * probe), "s:[GRP/]EV FIELDS" (synthetic, dynamic_events' form) or "EV
+ * FIELD[; FIELD...]" (synthetic_events' form). 0 or -EINVAL.
+ */
+PK_API int pk_dynevent_parse(const char *def, struct pk_dynevent *d);
+/*
+ * Creates the dynamic event DEF (appended to its own file: kprobe_events,
+ * uprobe_events, synthetic_events; dynamic_events for event probes, "s:"
+ * synthetic events and where the own file is missing) and notes its
+ * removal ("-:GRP/EV", "!EV" in synthetic_events) for restore; the name
+ * the kernel gave it goes to *OUT (may be NULL). 0, -EINVAL (malformed,
+ * or no name could be found), -EOPNOTSUPP (the kernel has no file for
+ * it), or the kernel's -errno (pk_tracefs_error_log() says why).
+ */
+PK_API int pk_tracefs_dynevent_add(struct pk_tracefs *t, const char *def,
+				   struct pk_dynevent *out);
 
 /* ---- tracers, function filters, pids, buffers (all undone at restore) */
 
@@ -134,6 +182,9 @@ PK_API bool pk_tracefs_has(const struct pk_tracefs *t, const char *instance,
 /* Whether tracer NAME traces functions (function, function_graph): those
  * need dynamic ftrace and may be refused (EPERM under lockdown). */
 PK_API bool pk_tracer_is_function(const char *name);
+/* Whether tracer NAME keeps a max-latency trace (irqsoff, preemptoff,
+ * preemptirqsoff, wakeup, wakeup_rt, wakeup_dl). */
+PK_API bool pk_tracer_is_latency(const char *name);
 /* Whether NAME is listed in available_tracers of INSTANCE: 1, 0, or
  * -errno (-ENOENT: no such file). */
 PK_API int pk_tracefs_tracer_available(const struct pk_tracefs *t,
@@ -318,9 +369,13 @@ struct pk_ftrace_rec_opts {
 	 * fails the set-up with -EINVAL */
 	const char *const *event_filters;
 	/* trace-cmd record's per-event options, parallel to EVENTS (NULL or
-	 * a NULL/false entry: none): -R a trigger added to the matched
-	 * events (removed at restore); -v the events are disabled instead
-	 * of enabled, after the ones before them (a trigger still set) */
+	 * a NULL/false entry: none): -R triggers added to the matched
+	 * events, one or more separated by newlines ("traceoff",
+	 * "stacktrace:5", "enable_event:SYS:EV", "hist:keys=...", in order;
+	 * each removed at restore; a refused one fails the set-up with the
+	 * kernel's error_log entry in the warning); -v the events are
+	 * disabled instead of enabled, after the ones before them (a
+	 * trigger still set) */
 	const char *const *event_triggers;
 	const bool *event_exclude;
 	bool ignore_missing;        /* -i: a spec matching no event is
@@ -355,6 +410,19 @@ struct pk_ftrace_rec_opts {
 	int rt_priority;            /* readers' SCHED_FIFO priority (0:
 				       the caller's policy); -EPERM when
 				       refused */
+	/* dynamic events to create first (pk_tracefs_dynevent_add's
+	 * syntax), NULL-terminated; each is recorded as an event of the
+	 * main buffer and removed at restore */
+	const char *const *dynevents;
+	/* latency tracers: tracing_thresh in microseconds when set_thresh
+	 * (0: every new maximum); hwlat_detector/width and window (us; 0:
+	 * the kernel's). With irqsoff, preemptoff, preemptirqsoff, wakeup,
+	 * wakeup_rt or wakeup_dl the file holds the max-latency trace (the
+	 * kernel's trace text, as trace-cmd stores it), tracing_max_latency
+	 * reset to 0 first; these tracers and hwlat trace in the top level */
+	bool set_thresh;
+	uint64_t thresh_us;
+	uint64_t hwlat_width_us, hwlat_window_us;
 };
 
 /* One -B instance of trace-cmd record: its name and its own events,

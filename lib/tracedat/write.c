@@ -38,6 +38,7 @@ struct pk_tdwriter {
 	char last_sys[128];
 	size_t last_sys_count_at;
 	int nr_sys;
+	int cpu_count;                /* at least this many CPUs (latency) */
 	struct pk_buf cpustats;       /* NUL-separated */
 	int nr_cpustats;
 	struct wbuf *bufs;
@@ -317,6 +318,11 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
 	return 0;
 }
 
+void pk_tdwriter_set_cpu_count(struct pk_tdwriter *w, int n)
+{
+	w->cpu_count = n > 0 ? n : 0;
+}
+
 int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
 			    const char *clock, const char *text, size_t len)
 {
@@ -485,7 +491,7 @@ static int wr_options(struct pk_tdwriter *w)
 		snprintf(tmp, sizeof(tmp), "%lld", w->ts_offset);
 		opt_add(w, TD_OPT_OFFSET, tmp, (uint32_t)strlen(tmp) + 1);
 	}
-	uint32_t ncpu = 0;
+	uint32_t ncpu = (uint32_t)w->cpu_count;
 	for (int i = 0; i < w->nr_bufs; i++)
 		for (int k = 0; k < w->bufs[i].nr_cpus; k++)
 			ncpu = PK_MAX(ncpu, (uint32_t)w->bufs[i].ids[k] + 1);

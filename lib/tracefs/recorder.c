@@ -20,6 +20,7 @@
 #include "base/base.h"
 #include "map/list.h"
 #include "tracedat/rbpage.h"
+#include "tracefs/rec_dyn.h"
 
 struct rbuf;
 
@@ -61,6 +62,8 @@ struct pk_ftrace_rec {
 	bool running;
 	bool func_pids;         /* pids go to set_ftrace_pid too */
 	bool tsc2nsec;
+	bool latency;           /* a max-latency tracer: the trace text */
+	struct pk__rec_dyn dyn; /* its event list with dynamic events */
 	long long ts_offset;
 	bool no_splice;
 	bool sleep_set;
@@ -164,12 +167,34 @@ struct evspecs {
 	const bool *exclude;
 };
 
-/* Filter, trigger, then enable (or -v: disable) each event of L in
- * INSTP, in the order given. With IGNORE a spec matching nothing is
- * skipped. 0 or -errno. */
+/* The warning for event EV of spec I of L whose set-up failed with E;
+ * BAD: the trigger refused, if that was it. */
+static void event_warn(struct pk_ftrace_rec *r, const struct evspecs *l,
+		       size_t i, const char *bad, int e)
+{
+	const char *ev = l->events[i];
+	const char *flt = l->filters ? l->filters[i] : NULL;
+	char buf[4096];
+	const char *why = pk__rec_why(r->t, buf, sizeof(buf));
+
+	if (*bad && e == -EINVAL)
+		pk_warn("ftrace record: event '%s': trigger '%s': refused by "
+			"the kernel%s", ev, bad, why);
+	else if (flt && e == -EINVAL)
+		pk_warn("ftrace record: event '%s': filter '%s': refused by "
+			"the kernel%s", ev, flt, why);
+	else
+		pk_warn("ftrace record: event '%s': %s", ev,
+			e == -ENOENT ? "no such event" : strerror(-e));
+}
+
+/* Filter, triggers (several: newline-separated), then enable (or -v:
+ * disable) each event of L in INSTP, in the order given. With IGNORE a
+ * spec matching nothing is skipped. 0 or -errno. */
 static int setup_events(struct pk_ftrace_rec *r, const char *instp,
 			const struct evspecs *l, bool ignore)
 {
+	char bad[4096];
 	int e;
 
 	for (size_t i = 0; l->events && l->events[i]; i++) {
@@ -178,10 +203,12 @@ static int setup_events(struct pk_ftrace_rec *r, const char *instp,
 		const char *trg = l->triggers ? l->triggers[i] : NULL;
 		bool on = !(l->exclude && l->exclude[i]);
 
+		*bad = 0;
 		/* the filter first: no event passes before it holds */
 		e = flt ? pk_tracefs_event_filter(r->t, instp, ev, flt) : 0;
 		if (e >= 0 && trg)
-			e = pk_tracefs_event_trigger(r->t, instp, ev, trg);
+			e = pk__rec_triggers(r->t, instp, ev, trg, bad,
+					     sizeof(bad));
 		if (e >= 0)
 			e = pk_tracefs_event_enable(r->t, instp, ev, on);
 		if (e == -ENOENT && ignore) {
@@ -190,16 +217,7 @@ static int setup_events(struct pk_ftrace_rec *r, const char *instp,
 			continue;
 		}
 		if (e < 0) {
-			if (flt && e == -EINVAL)
-				pk_warn("ftrace record: event '%s': filter '%s': "
-					"refused by the kernel", ev, flt);
-			else if (trg && e == -EINVAL)
-				pk_warn("ftrace record: event '%s': trigger '%s':"
-					" refused by the kernel", ev, trg);
-			else
-				pk_warn("ftrace record: event '%s': %s", ev,
-					e == -ENOENT ? "no such event"
-						     : strerror(-e));
+			event_warn(r, l, i, bad, e);
 			return e;
 		}
 	}
@@ -260,8 +278,8 @@ static int setup_common(struct pk_ftrace_rec *r, const char *instp,
 	return 0;
 }
 
-/* The main buffer's own: CPU mask, markers, graph depth, tracer,
- * function tracing off, its events. */
+/* The main buffer's own: CPU mask, markers, graph depth, latency
+ * tracers' settings, tracer, function tracing off, its events. */
 static int setup_main(struct pk_ftrace_rec *r, const char *instp,
 		      const struct pk_ftrace_rec_opts *o)
 {
@@ -284,6 +302,8 @@ static int setup_main(struct pk_ftrace_rec *r, const char *instp,
 	if (o->max_graph_depth &&
 	    (e = pk_tracefs_write(r->t, instp, "max_graph_depth",
 				  o->max_graph_depth)))
+		return e;
+	if ((e = pk__rec_latency_setup(r->t, o)))
 		return e;
 	if (o->tracer && (e = pk_tracefs_tracer(r->t, instp, o->tracer))) {
 		pk_debug("ftrace record: tracer %s: %s", o->tracer,
@@ -421,8 +441,9 @@ static int make_buffers(struct pk_ftrace_rec *r,
 				r->inst, strerror(-e));
 			return e;
 		}
-		if (o->tracer && !pk_tracefs_has(r->t, m->instp,
-						 "current_tracer")) {
+		if (o->tracer && (!pk_tracefs_has(r->t, m->instp,
+						  "current_tracer") ||
+				  pk__rec_tracer_top_only(o->tracer))) {
 			pk_info("ftrace record: instances have no tracers on "
 				"this kernel: tracer %s records in the top-level "
 				"buffer", o->tracer);
@@ -496,6 +517,17 @@ static int rec_new(struct pk_tracefs *t,
 		}
 		r->tsc2nsec = true;
 	}
+	r->latency = pk_tracer_is_latency(o->tracer);
+	/* dynamic events before the instances: removed after them at
+	 * restore; they join the main buffer's events */
+	if ((e = pk__rec_dyn_create(t, o, &r->dyn))) {
+		pk_ftrace_rec_free(r);
+		return e;
+	}
+	oo.events = r->dyn.events;
+	oo.event_filters = r->dyn.filters;
+	oo.event_triggers = r->dyn.triggers;
+	oo.event_exclude = r->dyn.exclude;
 	if ((e = make_buffers(r, o))) {
 		pk_ftrace_rec_free(r);
 		return e;
@@ -846,6 +878,24 @@ static int write_buffer(struct pk_ftrace_rec *r, struct pk_tdwriter *w,
 	return e;
 }
 
+/* A latency tracer's main buffer: its max-latency trace as the kernel
+ * prints it (trace-cmd saves latency tracers' text, not their pages).
+ * 0 or -errno. */
+static int write_latency(struct pk_ftrace_rec *r, struct pk_tdwriter *w,
+			 const struct rbuf *b, const char *clk)
+{
+	char *txt = NULL;
+	long n;
+	int e;
+
+	pk_tdwriter_set_cpu_count(w, b->nr_cpus);
+	n = pk_tracefs_read(r->t, b->instp, "trace", &txt);
+	e = n < 0 ? (int)n : pk_tdwriter_add_latency(w, "", clk, txt,
+						     (size_t)n);
+	free(txt);
+	return e;
+}
+
 int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 {
 	PK_OPTS(pk_tdwriter_opts, wo, .compression = r->compression,
@@ -874,7 +924,9 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 		}
 	}
 	for (int k = 0; !e && k < r->nr_bufs; k++)
-		e = write_buffer(r, w, &r->bufs[k], clk ? clk : "local");
+		e = !k && r->latency
+		    ? write_latency(r, w, &r->bufs[k], clk ? clk : "local")
+		    : write_buffer(r, w, &r->bufs[k], clk ? clk : "local");
 	free(clk);
 	if (e) {
 		pk_tdwriter_free(w);
@@ -995,6 +1047,7 @@ void pk_ftrace_rec_free(struct pk_ftrace_rec *r)
 	for (int k = 0; r->bufs && k < r->nr_bufs; k++)
 		close_buffer(&r->bufs[k]);
 	pk__free(r->bufs);
+	pk__rec_dyn_fini(&r->dyn);
 	for (char **sy = r->systems; sy && *sy; sy++)
 		pk__free(*sy);
 	pk__free(r->systems);

@@ -44,6 +44,7 @@ int pk__tfs_push_undo(struct pk_tracefs *t, enum undo_kind k, const char *path,
 		return -ENOMEM;
 	}
 	t->nr_undo++;
+	pk__tfs_journal_note(t, u);
 	return 0;
 }
 
@@ -56,6 +57,7 @@ static struct pk_tracefs *tfs_alloc(void)
 		return NULL;
 	snprintf(t->sysctl, sizeof(t->sysctl), "/proc/sys/kernel");
 	t->log_fd = -1;
+	t->journal_fd = -1;
 	if (log && *log)
 		t->log_fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
 				 0644);
@@ -268,7 +270,7 @@ static int save_file(struct pk_tracefs *t, const char *path)
 	 * buffer contents (clearing cannot be undone) */
 	if (pk__tfs_saved_already(t, path) || !strcmp(b, "trace_marker") ||
 	    !strcmp(b, "trace_marker_raw") || !strcmp(b, "trigger") ||
-	    !strcmp(b, "trace"))
+	    !strcmp(b, "trace") || pk__tfs_is_dynevent_file(b))
 		return 0;
 	if (!strcmp(b, "snapshot"))
 		return save_snapshot(t, path);
@@ -338,6 +340,8 @@ static void log_write(struct pk_tracefs *t, const char *path, const void *val,
 		path += dl + 1;
 	pl = PK_MIN(strlen(path), (size_t)1024);
 	len = PK_MIN(len, sizeof(line) - pl - 4);
+	if (len && ((const char *)val)[len - 1] == '\n')
+		len--;          /* a definition's closing newline */
 	line[n++] = append ? 'A' : 'W';
 	line[n++] = ' ';
 	memcpy(line + n, path, pl);
@@ -385,6 +389,12 @@ static int do_write(struct pk_tracefs *t, const char *path, const char *val,
 	return do_write_n(t, path, val, strlen(val), append);
 }
 
+int pk__tfs_do_write(struct pk_tracefs *t, const char *path, const char *val,
+		     bool append)
+{
+	return do_write(t, path, val, append);
+}
+
 int pk__tfs_write_raw(struct pk_tracefs *t, const char *path, const void *data,
 		  size_t len)
 {
@@ -398,7 +408,11 @@ int pk__tfs_write_abs(struct pk_tracefs *t, const char *path, const char *val,
 
 	if ((r = save_file(t, path)) < 0 && r != -ENOENT)
 		return r;
+	pk__free(t->errlog);
+	t->errlog = NULL;
 	r = do_write(t, path, val, append);
+	if (r && r != -ENOMEM)
+		pk__tfs_note_error_log(t, path, val);
 	if (r)
 		pk_debug("tracefs: writing '%s' to %s: %s", val, path,
 			 strerror(-r));
@@ -588,11 +602,14 @@ static int ev_trigger(struct pk_tracefs *t, const char *inst, const char *rel,
 		      const void *arg)
 {
 	char p[PATH_MAX], undo[4096];
-	int r = ev_file(t, inst, rel, "trigger", arg, true);
+	int r;
 
-	if (r)
+	/* one line each (the kernel strips the newline; a list file of a
+	 * test's tree keeps them apart) */
+	snprintf(undo, sizeof(undo), "%s\n", (const char *)arg);
+	if ((r = ev_file(t, inst, rel, "trigger", undo, true)))
 		return r;
-	snprintf(undo, sizeof(undo), "!%s", (const char *)arg);
+	snprintf(undo, sizeof(undo), "!%s\n", (const char *)arg);
 	char rp[PATH_MAX];
 	snprintf(rp, sizeof(rp), "%s/trigger", rel);
 	if (pk_tracefs_path(t, inst, rp, p, sizeof(p)))
@@ -700,6 +717,7 @@ void pk_tracefs_keep(struct pk_tracefs *t)
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	for (int i = 0; i < t->nr_undo; i++)
 		t->undo[i].kind = U_DONE;
+	pk__tfs_journal_done(t);        /* nor does ftrace reset undo it */
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -740,6 +758,7 @@ int pk_tracefs_restore(struct pk_tracefs *t)
 		if (r && !err)
 			err = r;
 	}
+	pk__tfs_journal_done(t);
 	t->restoring = 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return err;
@@ -791,6 +810,7 @@ void pk_tracefs_free(struct pk_tracefs *t)
 		pk__free(t->saved[i]);
 	pk__free(t->saved);
 	pk__free(t->undo);
+	pk__free(t->errlog);
 	if (t->log_fd >= 0)
 		close(t->log_fd);
 	pk__free(t);
@@ -825,5 +845,11 @@ int pk_tracefs_reset_stale(struct pk_tracefs *t)
 		free(d[i]);
 	}
 	free(d);
+	/* then what killed runs changed elsewhere (their instances gone:
+	 * a dynamic event in use there could not be removed before) */
+	int j = pk__tfs_journal_replay(t);
+	if (j > 0)
+		pk_info("tracefs: put back what %d killed run%s changed", j,
+			j == 1 ? "" : "s");
 	return removed;
 }
