@@ -13,8 +13,7 @@
 # index feature as perf writes them, and perf's -m/-S size messages.
 # pk-test: slow
 . tests/lib/sh.sh
-# the shim is preloaded before an ASan build's runtime: let it be
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+. tests/lib/ptfake.sh
 N=record_pt_aux
 need_cmd $N perf "perf is not installed"
 need_cmd $N unshare "unshare is not installed"
@@ -31,18 +30,7 @@ SRC=$PWD; PK=$PWD/$PERFKIT
 PK_SHARED=$(cd "$PK_SHARED" && pwd) || exit 1	# (read after the cd below)
 export LC_ALL=C TZ=UTC PERF_PAGER=cat
 cd "$T_TMP" || exit 1
-D=$T_TMP/devices
-mkdir -p "$D" || exit 1
-for _p in /sys/bus/event_source/devices/*; do
-	[ "${_p##*/}" = intel_pt ] || ln -s "$(readlink -f "$_p")" "$D/${_p##*/}"
-done
-cp -r "$SRC/tests/data/intel_pt" "$D/"
-mkdir -p sys/bus/event_source && ln -s "$D" sys/bus/event_source/devices
-if ! unshare -m sh -c "mount --bind $D /sys/bus/event_source/devices" 2>/dev/null; then
-	skip $N "cannot bind a tree in a private mount namespace"; exit 0
-fi
-cc -shared -fPIC -O2 -o shim.so "$SRC/tests/live/pt_fakeopen.c" -ldl -lpthread ||
-	{ fail $N:shim "cannot build the shim"; exit 1; }
+ptfake_tree $N
 if ! "$PK_SHARED/tools/ptgen/gen.sh" "$T_TMP/gen" --only awk > gen.log 2>&1; then
 	fail $N:gen "gen.sh: $(tail -2 gen.log | tr '\n' '|')"; t_exit; exit
 fi

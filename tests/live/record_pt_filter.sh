@@ -7,7 +7,7 @@
 # duplicates, one before the other) and bad ones; the strings they set
 # and the messages they print must be the same.
 . tests/lib/sh.sh
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+. tests/lib/ptfake.sh
 N=record_pt_filter
 need_cmd $N perf "perf is not installed"
 need_cmd $N unshare "unshare is not installed"
@@ -19,18 +19,7 @@ need_built $N "$PERFKIT"
 SRC=$PWD; PK=$PWD/$PERFKIT
 export LC_ALL=C TZ=UTC PERF_PAGER=cat
 cd "$T_TMP" || exit 1
-D=$T_TMP/devices
-mkdir -p "$D" || exit 1
-for _p in /sys/bus/event_source/devices/*; do
-	[ "${_p##*/}" = intel_pt ] || ln -s "$(readlink -f "$_p")" "$D/${_p##*/}"
-done
-cp -r "$SRC/tests/data/intel_pt" "$D/"
-mkdir -p sys/bus/event_source && ln -s "$D" sys/bus/event_source/devices
-if ! unshare -m sh -c "mount --bind $D /sys/bus/event_source/devices" 2>/dev/null; then
-	skip $N "cannot bind a tree in a private mount namespace"; exit 0
-fi
-cc -shared -fPIC -O2 -o shim.so "$SRC/tests/live/pt_fakeopen.c" -ldl -lpthread ||
-	{ fail $N:shim "cannot build the shim"; exit 1; }
+ptfake_tree $N
 # run TOOL FILTER: what TOOL prints (less the AUX area it cannot map
 # here and the TSC warning), its status, and the filters it set
 run() {
