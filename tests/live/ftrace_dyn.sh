@@ -19,7 +19,11 @@ state() {
 		events/sched/sched_switch/enable; do
 		[ -r $TF/$f ] && echo "$f: $(cat $TF/$f | tr '\n' ' ')"
 	done
-	ls $TF/instances
+	# (another suite's private instance of a running perfkit is not ours)
+	for i in $(ls $TF/instances); do
+		case $i in perfkit-*) [ -d /proc/${i#perfkit-} ] && continue ;; esac
+		echo "$i"
+	done
 }
 cat > $T_TMP/t.c <<'EOF'
 #include <stdlib.h>
