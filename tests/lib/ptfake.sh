@@ -7,6 +7,8 @@
 # the test with skipped:/FAIL when it cannot.
 # the shim is preloaded before an ASan build's runtime: let it be
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+# ... and the fake AUX areas it keeps are its own, not perfkit's leaks
+export LSAN_OPTIONS="suppressions=$PWD/tests/live/ptfake-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 ptfake_tree() {
 	D=$T_TMP/devices
 	mkdir -p "$D" || exit 1
