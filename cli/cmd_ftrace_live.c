@@ -355,9 +355,9 @@ int cmd_ftrace_live(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	if (!cli_ftrace_opts_has_events(&f) && !f.tracer) {
-		cli_error("ftrace live", "nothing to trace: give -e EVENT or "
-			  "-t TRACER");
+	if (!cli_ftrace_opts_has_events(&f) && !f.tracer && !f.dynevents.n) {
+		cli_error("ftrace live", "nothing to trace: give -e EVENT, "
+			  "--probe DEF or -t TRACER");
 		rc = 2;
 		goto out;
 	}

@@ -80,7 +80,7 @@ static const struct ft_opt {
 	{ "compression", 'z', required_argument, R | X },
 	{ "instance", 'B', required_argument, R | X | T | N },
 	/* dynamic events, latency tracers */
-	{ "probe", K_PROBE, required_argument, R },
+	{ "probe", K_PROBE, required_argument, R | L },
 	{ "thresh", K_THRESH, required_argument, R },
 	{ "hwlat-width", K_HWWIDTH, required_argument, R },
 	{ "hwlat-window", K_HWWINDOW, required_argument, R },
@@ -157,7 +157,7 @@ static const char *const usages[] = {
 	"[-v] [-i] [-t TRACER] [-p PID]...\n"
 	"         [-F] [-c] [-M MASK] [-C CPUS] [--clock C] [-O OPTION]... "
 	"[-T] [-k] [-d] [-D]\n"
-	"         [-b KB (16384)] [--top] [-- COMMAND...]\n"
+	"         [-b KB (16384)] [--top] [--probe DEF]... [-- COMMAND...]\n"
 	"  the options mean what they mean for ftrace record\n"
 	"Streams events as trace_pipe prints them, from a private "
 	"instance, until Ctrl-C\nor COMMAND ends; tracefs is put back "

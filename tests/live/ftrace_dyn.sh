@@ -62,6 +62,12 @@ fi
 state > $T_TMP/after
 check ftrace_dyn_uprobe_restored "$(diff $T_TMP/before $T_TMP/after)" -z "$(diff $T_TMP/before $T_TMP/after)"
 
+# ftrace live --probe: the same uprobe's lines as they come, removed after
+"$PERFKIT" ftrace live --probe "p:$G/lv $T_TMP/t:$off i=%di:s32" -- $T_TMP/t 11 > $T_TMP/lo 2> $T_TMP/le
+rc=$?
+check ftrace_dyn_uprobe_live "rc=$rc $(head -2 $T_TMP/le) $(head -2 $T_TMP/lo)" $rc -eq 0 -a \
+	"$(grep -c ' lv: .* i=[0-9]*$' $T_TMP/lo)" -eq 11 -a \
+	"$(grep -c "$G/lv" $TF/uprobe_events)" -eq 0
 # a uretprobe too: both kinds in one recording
 "$PERFKIT" ftrace record --probe "p:$G/in $T_TMP/t:$off" --probe "r:$G/out $T_TMP/t:$off" \
 	-o $T_TMP/u2.dat -- $T_TMP/t 5 > $T_TMP/o 2> $T_TMP/e
