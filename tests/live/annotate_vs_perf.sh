@@ -38,6 +38,12 @@ same() {
 	if [ "$1" = --classes ]; then _c="-n $2"; shift 2; fi
 	perf annotate --stdio -i "$_f" "$@" >"$T/p.out" 2>"$T/p.err"; rp=$?
 	"$PERFKIT" annotate --stdio -i "$_f" "$@" >"$T/k.out" 2>"$T/k.err"; rk=$?
+	# (a loaded machine may leave a named symbol without a sample in
+	# the recording: then there is nothing to compare)
+	if [ $rp -eq 0 ] && [ ! -s "$T/p.out" ]; then
+		skip "$_n" "perf annotated nothing ($*): no sample there in this recording"
+		return 0
+	fi
 	# shellcheck disable=SC2086
 	if [ $rp -eq 0 ] && [ $rk -eq 0 ] &&
 	   t_python "$CMP" $_c "$T/p.out" "$T/k.out" >"$T/cmp.out"; then
