@@ -557,10 +557,7 @@ static int add_tracking_dummy(struct rec *r)
 	struct perf_event_attr a;
 	int idx;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
+	rec_dummy_attr(&a);
 	a.exclude_guest = pk_feature_has(PK_FEAT_EXCLUDE_GUEST);
 	idx = pk_evlist_add(r->evlist, &a, "dummy:HG");
 	return idx;

@@ -124,6 +124,8 @@ int rec_parse_snapshot(struct rec_cfg *c, const char *arg);
 /* record_attr.c */
 void rec_config_options(struct rec *r);
 int rec_open_bpf_sideband(struct rec *r);
+/* *A zeroed as a software dummy event (the side-band ones perf adds) */
+void rec_dummy_attr(struct perf_event_attr *a);
 void rec_close_bpf_sideband(struct rec *r);
 
 /* record_end.c */

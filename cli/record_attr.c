@@ -185,6 +185,14 @@ void rec_config_options(struct rec *r)
 /* perf's side-band event for BPF program loads: a dummy on every CPU
  * recorded. It is opened so that perfkit's opens are perf's; nothing
  * reads it (perf's BPF_PROG_INFO header is not written). */
+void rec_dummy_attr(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_DUMMY;
+}
+
 int rec_open_bpf_sideband(struct rec *r)
 {
 	const struct rec_cfg *c = r->cfg;
@@ -193,10 +201,7 @@ int rec_open_bpf_sideband(struct rec *r)
 
 	if (c->no_bpf_event || !pk_feature_has(PK_FEAT_BPF_EVENT))
 		return 0;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
+	rec_dummy_attr(&a);
 	a.watermark = 1;
 	a.wakeup_watermark = 1;
 	a.sample_id_all = 1;

@@ -69,10 +69,7 @@ static int add_aux_dummy(struct rec *r, bool sys_wide)
 	struct perf_event_attr a;
 	int idx;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
+	rec_dummy_attr(&a);
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.exclude_guest = 1;
