@@ -481,7 +481,8 @@ static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 		} else if (e == TF_FALLBACK) {
 			const char *nm;
 			r->st.fallback++;
-			pk__tf_plugin_comms(te, &r->env, ev->data, ev->size);
+			/* libtraceevent's sched plugin registers the
+			 * comms in the one table while it prints */
 			struct td_buffer *b = &r->td->bufs[ev->buffer];
 			if (!(e = tep_format(r, fi)) &&
 			    !(e = put_head(r, &r->o, ev)) &&

@@ -123,6 +123,13 @@ int pk__td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 	 * funcgraph handlers are in */
 	memset(skip, 1, ((size_t)td->nr_fmts + 1) * sizeof(bool));
 	e = source(td, full, &src);
+	if (!e && env) {
+		/* one comm table, ENV's (its cmdlines are in already), as
+		 * trace-cmd's one handle has */
+		src.cmdlines = NULL;
+		if (!(src.into = pk__tf_comm_tep(env)))
+			e = -ENOMEM;
+	}
 	if (!e)
 		e = pk__tf_tep_init(&t->tt, &src, skip);
 	if (!e) {

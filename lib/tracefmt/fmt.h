@@ -37,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/bigbuf.h"
-#include "base/comm.h"
+struct tep_handle;
 #include "symbol/ksyms.h"
 
 #define TF_FALLBACK 1
@@ -112,8 +112,12 @@ struct tf_env {
 	struct tf_pstr *pstrs;
 	size_t nr_pstrs;
 	struct tf_event **bfmts;        /* per printk string: compiled */
-	/* pid -> comm */
-	struct pk__comms comms;
+	/* pid -> comm: a libtraceevent handle's table, made on first use
+	 * (pk__tf_comm_tep()). Its rules decide which name a pid shows:
+	 * names registered before the first lookup pile up (a pid may get
+	 * two), those after it are refused for a pid that has one; trace-cmd
+	 * prints through the same rules. */
+	struct tep_handle *ctep;
 	char sym_name[16][520]; /* NUL-terminated copies (pk__tf_sym_cstr) */
 	unsigned sym_next;
 	/* Optional, in place of the kallsyms table: the symbol holding ADDR
@@ -175,12 +179,20 @@ const struct tf_pstr *pk__tf_printk_find(struct tf_env *env, uint64_t addr);
  * arguments: bprint takes them from the record). 0 or -ENOMEM; EV->ok. */
 int pk__tf_compile_fmt(struct tf_event *ev, const char *fmt, size_t len,
 		   int long_size);
-/* env: comms */
+/* env: comms, as libtraceevent keeps them (saved_cmdlines text, then
+ * what the sched plugins register while printing) */
 int pk__tf_comms_parse(struct tf_env *env, const char *text, size_t len);
-const char *pk__tf_comm(const struct tf_env *env, int pid, size_t *len);
-/* Registers COMM (LEN bytes) for PID unless PID already has one. The
- * strings pk__tf_comm() returns stay valid until pk__tf_env_fini(). */
+/* PID's name ("<idle>" for 0, "<...>" unknown); the strings stay valid
+ * until pk__tf_env_fini(). The first lookup of a pid other than 0 fixes
+ * the names registered so far (see tf_env.ctep). */
+const char *pk__tf_comm(struct tf_env *env, int pid, size_t *len);
+/* Registers COMM (LEN bytes) for PID as tep_register_comm() does. 0 or
+ * -ENOMEM. */
 int pk__tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len);
+/* The handle holding ENV's comms (made now if need be), for a full
+ * libtraceevent set-up to build on (tf_tep_src.into): one table, as under
+ * trace-cmd. NULL: no memory. */
+struct tep_handle *pk__tf_comm_tep(struct tf_env *env);
 void pk__tf_env_fini(struct tf_env *env);
 
 /* helpers shared by tfeval.c and tfplug.c */

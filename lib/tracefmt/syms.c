@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/base.h"
+#include <event-parse.h>
 #include "tracefmt/fmt.h"
+#include "tracefmt/tep.h"
 
 
 static int hexval(int c)
@@ -152,30 +154,45 @@ const struct tf_pstr *pk__tf_printk_find(struct tf_env *env, uint64_t addr)
 
 /* ---- comms ---- */
 
-int pk__tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len)
+struct tep_handle *pk__tf_comm_tep(struct tf_env *env)
 {
-	return pid ? pk__comms_set(&env->comms, pid, comm, len, false) : 0;
+	if (!env->ctep)
+		env->ctep = tep_alloc();
+	return env->ctep;
 }
 
-const char *pk__tf_comm(const struct tf_env *env, int pid, size_t *len)
+int pk__tf_comm_add(struct tf_env *env, int pid, const char *comm, size_t len)
 {
-	const char *c;
+	struct tep_handle *tep = pk__tf_comm_tep(env);
+	char buf[64], *c = len < sizeof(buf) ? buf : pk__malloc(len + 1);
 
-	*len = 6;
-	if (!pid)
-		return "<idle>";
-	c = pk__comms_get(&env->comms, pid, len);
-	if (!c) {
-		*len = 5;
-		return "<...>";
-	}
+	if (!tep || !c)
+		return -ENOMEM;
+	memcpy(c, comm, len);
+	c[len] = '\0';
+	/* -1 with EEXIST: PID has a name already (kept) */
+	int e = tep_register_comm(tep, c, pid) < 0 && errno == ENOMEM;
+	if (c != buf)
+		pk__free(c);
+	return e ? -ENOMEM : 0;
+}
+
+const char *pk__tf_comm(struct tf_env *env, int pid, size_t *len)
+{
+	struct tep_handle *tep = pid ? pk__tf_comm_tep(env) : NULL;
+	const char *c = !pid ? "<idle>" :
+			tep ? tep_data_comm_from_pid(tep, pid) : "<...>";
+
+	*len = strlen(c);
 	return c;
 }
 
 /* "PID COMM\n" lines, as libtraceevent reads them (stops at a bad one). */
 int pk__tf_comms_parse(struct tf_env *env, const char *text, size_t len)
 {
-	return pk__comms_parse(&env->comms, text, len, PK_COMMS_TEP);
+	struct tep_handle *tep = pk__tf_comm_tep(env);
+
+	return tep ? pk__tf_tep_cmdlines(tep, text, len) : -ENOMEM;
 }
 
 void pk__tf_env_fini(struct tf_env *env)
@@ -188,6 +205,7 @@ void pk__tf_env_fini(struct tf_env *env)
 		}
 	pk__free(env->bfmts);
 	pk__free(env->pstrs);
-	pk__comms_fini(&env->comms);
+	if (env->ctep)
+		tep_free(env->ctep);
 	memset(env, 0, sizeof(*env));
 }

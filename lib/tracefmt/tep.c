@@ -211,6 +211,15 @@ static int parse_text(struct tf_tep *t, const struct tf_tep_src *s, int kind)
 	return 0;
 }
 
+int pk__tf_tep_cmdlines(struct tep_handle *tep, const char *text,
+			size_t len)
+{
+	struct tf_tep t = { .tep = tep };
+	struct tf_tep_src s = { .cmdlines = text, .cmdlines_len = len };
+
+	return parse_text(&t, &s, CMDLINES);
+}
+
 int pk__tf_tep_init(struct tf_tep *t, const struct tf_tep_src *s,
 		const bool *skip)
 {
@@ -219,7 +228,8 @@ int pk__tf_tep_init(struct tf_tep *t, const struct tf_tep_src *s,
 
 	memset(t, 0, sizeof(*t));
 	t->parsed = pk__calloc((size_t)s->nr_fmts + 1, sizeof(bool));
-	t->tep = tep_alloc();
+	t->borrowed = s->into != NULL;
+	t->tep = s->into ? s->into : tep_alloc();
 	if (!t->parsed || !t->tep)
 		return -ENOMEM;
 	set_order(t->tep, s);
@@ -255,7 +265,8 @@ void pk__tf_tep_fini(struct tf_tep *t)
 	if (t->tep) {
 		if (t->plugins)
 			tep_unload_plugins(t->plugins, t->tep);
-		tep_free(t->tep);
+		if (!t->borrowed)
+			tep_free(t->tep);
 	}
 	pk__free(t->parsed);
 	memset(t, 0, sizeof(*t));

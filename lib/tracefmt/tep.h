@@ -43,12 +43,16 @@ struct tf_tep_src {
 	/* printk formats and cmdlines as perf reads them (perf's tracing
 	 * data) rather than as libtraceevent's parsers do (trace.dat) */
 	bool perf_lines;
+	/* a handle to build on, left to its owner at pk__tf_tep_fini()
+	 * (a tf_env's comm table: pk__tf_comm_tep()); NULL: a new one */
+	struct tep_handle *into;
 };
 
 struct tf_tep {
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
 	bool *parsed;         /* format index -> given to libtraceevent */
+	bool borrowed;        /* tep is SRC's into: not freed here */
 };
 
 /*
@@ -67,6 +71,10 @@ int pk__tf_tep_parse(struct tf_tep *t, const struct tf_tep_src *src,
  * prints (pk__tf_tep_init() gives them at once). 0 or -ENOMEM. */
 int pk__tf_tep_texts(struct tf_tep *t, const struct tf_tep_src *src);
 void pk__tf_tep_fini(struct tf_tep *t);
+/* Saved cmdlines text (LEN bytes, "PID COMM" lines) given to TEP as
+ * libtraceevent's parser reads it. 0 or -ENOMEM. */
+int pk__tf_tep_cmdlines(struct tep_handle *tep, const char *text,
+			size_t len);
 
 /* The "ID: N" of a format text, or -1. */
 long pk__tf_format_id(const char *text, size_t len);

@@ -77,7 +77,8 @@ else
 		for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
 			if "$PERFKIT" ftrace report -i "$D/$f.trace.dat" \
 				--format=perfetto -o "$T/$f.json" 2> "$T/err" &&
-			   trace-cmd report -t "$D/$f.trace.dat" > "$T/$f.tc" 2>> "$T/err"; then
+			   "$PERFKIT" ftrace report -t -i "$D/$f.trace.dat" > "$T/$f.pkt" 2>> "$T/err" &&
+			   tc_report "$T/$f.pkt" "$T/$f.tc" -t "$D/$f.trace.dat"; then
 				sched_check "$f" "$T/$f.json" "$T/$f.tc" trace-cmd
 			else
 				fail "sched_$f" "$(head -2 "$T/err" | tr '\n' '|')"

@@ -26,13 +26,12 @@ for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
 	fi
 	# --cpu against the installed trace-cmd
 	if command -v trace-cmd >/dev/null 2>&1; then
-		trace-cmd report --cpu 1 -i "$dat" > "$T_TMP/$f.tc1" 2>/dev/null
 		"$PERFKIT" ftrace report --cpu 1 -i "$dat" > "$T_TMP/$f.pk1"
+		tc_report "$T_TMP/$f.pk1" "$T_TMP/$f.tc1" --cpu 1 -i "$dat"
 		if cmp -s "$T_TMP/$f.tc1" "$T_TMP/$f.pk1"; then
 			ok "ftrace_corpus_cpu1_$f"
 		else
-			# both kept for a look (a fresh clone's run once
-			# differed; not seen again in 100 runs under load)
+			# both kept for a look
 			cp "$T_TMP/$f.tc1" "/tmp/pk-ftrace-cpu1.$$.tc" 2>/dev/null
 			cp "$T_TMP/$f.pk1" "/tmp/pk-ftrace-cpu1.$$.pk" 2>/dev/null
 			fail "ftrace_corpus_cpu1_$f" "differs from trace-cmd --cpu 1 (kept in /tmp/pk-ftrace-cpu1.$$.*): $(diff "$T_TMP/$f.tc1" "$T_TMP/$f.pk1" | head -4 | tr '\n' '|')"
@@ -43,8 +42,8 @@ for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
 done
 # --events (trace-cmd 3.1 prints the event formats of v6 files)
 if command -v trace-cmd >/dev/null 2>&1; then
-	trace-cmd report --events -i "$D/rtapp-arm64-v6.trace.dat" > "$T_TMP/ev.tc" 2>/dev/null
 	"$PERFKIT" ftrace report --events -i "$D/rtapp-arm64-v6.trace.dat" > "$T_TMP/ev.pk"
+	tc_report "$T_TMP/ev.pk" "$T_TMP/ev.tc" --events -i "$D/rtapp-arm64-v6.trace.dat"
 	check ftrace_corpus_events "differs from trace-cmd --events" \
 		"$(cksum < "$T_TMP/ev.tc")" = "$(cksum < "$T_TMP/ev.pk")"
 fi

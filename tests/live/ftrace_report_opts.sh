@@ -18,8 +18,8 @@ fi
 # same NAME FILE OPTS...: stdout of both on FILE, equal and not empty
 same() {
 	_n=$1 _f=$2; shift 2
-	trace-cmd report "$@" -i "$_f" > "$T_TMP/tc" 2>/dev/null
 	"$PERFKIT" ftrace report "$@" -i "$_f" > "$T_TMP/pk" 2>"$T_TMP/err"
+	tc_report "$T_TMP/pk" "$T_TMP/tc" "$@" -i "$_f"
 	if [ ! -s "$T_TMP/tc" ]; then
 		fail "$_n" "trace-cmd printed nothing"
 	elif cmp -s "$T_TMP/tc" "$T_TMP/pk"; then

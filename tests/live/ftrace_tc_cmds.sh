@@ -27,8 +27,8 @@ cmpout() {
 # rep NAME FILE OPTS...: trace-cmd report against perfkit ftrace report
 rep() {
 	_n=$1 _f=$2; shift 2
-	trace-cmd report "$@" -i "$_f" > "$T_TMP/tc" 2>/dev/null
 	"$PERFKIT" ftrace report "$@" -i "$_f" > "$T_TMP/pk" 2>"$T_TMP/err"
+	tc_report "$T_TMP/pk" "$T_TMP/tc" "$@" -i "$_f"
 	cmpout "$_n"
 }
 # cmd NAME SUBCOMMAND ARGS...: trace-cmd SUBCOMMAND against perfkit's
