@@ -33,11 +33,15 @@ int cmd_buildid_cache(int argc, char **argv);
  * (cli/cmd_tui_demo.c). */
 int cmd_tui_demo(int argc, char **argv);
 /* ftrace subcommands, dispatched by cmd_ftrace (cli/cmd_ftrace.c):
- * record/reset/extract/show (cmd_ftrace_record.c), list, stat,
+ * record/start/extract/state (cmd_ftrace_record.c), stop/restart/reset
+ * (cmd_ftrace_state.c), list, stat,
  * snapshot/stack/profile (cmd_ftrace_tools.c), report --format=kernel and
  * live (cmd_ftrace_live.c) */
 int cmd_ftrace_record(int argc, char **argv);
 int cmd_ftrace_reset(int argc, char **argv);
+int cmd_ftrace_stop(int argc, char **argv);
+int cmd_ftrace_restart(int argc, char **argv);
+int cmd_ftrace_start(int argc, char **argv);
 int cmd_ftrace_extract(int argc, char **argv);
 int cmd_ftrace_show(int argc, char **argv);
 int cmd_ftrace_state(int argc, char **argv);

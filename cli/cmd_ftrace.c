@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perfkit ftrace: the dispatcher of the ftrace subcommands (report,
- * record, extract, reset, show, list, stat, snapshot, stack, profile,
- * live) and trace-cmd's report of a trace.dat file (--format=kernel is
+ * record, start, stop, restart, reset, extract, show, list, stat,
+ * snapshot, stack, profile, live) and trace-cmd's report of a trace.dat file (--format=kernel is
  * in cmd_ftrace_live.c).
  */
 #include <errno.h>
@@ -279,7 +279,13 @@ static void usage(FILE *f)
 		   "  report   print a trace.dat file like trace-cmd report\n"
 		   "  record   record events into a trace.dat file\n"
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
-		   "  reset    remove instances left by killed perfkit runs\n"
+		   "  start    set tracing up as record would, leave it "
+		   "running (trace-cmd start)\n"
+		   "  stop     tracing_on 0 (trace-cmd stop); restart: "
+		   "tracing_on 1\n"
+		   "  reset    what killed perfkit runs left, then trace-cmd "
+		   "reset (--stale:\n"
+		   "           only the former)\n"
 		   "  show     a live buffer's text (or a control file), as "
 		   "trace-cmd show\n"
 		   "  state    print the current tracefs state (was show)\n"
@@ -311,6 +317,12 @@ int cmd_ftrace(int argc, char **argv)
 		return ftrace_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "record"))
 		return cmd_ftrace_record(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "start"))
+		return cmd_ftrace_start(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stop"))
+		return cmd_ftrace_stop(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "restart"))
+		return cmd_ftrace_restart(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "reset"))
 		return cmd_ftrace_reset(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "extract"))

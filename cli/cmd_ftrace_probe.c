@@ -21,7 +21,7 @@ static void probe_usage(FILE *f)
 	      "synthetic events.\n"
 	      "  `ftrace record --probe DEF` makes one for a recording (removed "
 	      "at its end);\n"
-	      "  `ftrace reset` removes those of killed runs.\n", f);
+	      "  `ftrace reset --stale` removes those of killed runs.\n", f);
 }
 
 int cmd_ftrace_probe(int argc, char **argv)

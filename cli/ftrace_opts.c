@@ -17,7 +17,7 @@
 /* Long-only options' keys (above every letter). */
 enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
        K_VERBOSE, K_PLUGIN, K_CMDLINES, K_MODULE, K_TSOFF, K_TEMP,
-       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW };
+       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW, K_FORK };
 
 #define R (1u << CLI_FT_RECORD)
 #define L (1u << CLI_FT_LIVE)
@@ -26,6 +26,7 @@ enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
 #define X (1u << CLI_FT_EXTRACT)
 #define T (1u << CLI_FT_STAT)
 #define N (1u << CLI_FT_SNAPSHOT)
+#define A (1u << CLI_FT_START)
 
 static const struct ft_opt {
 	const char *name;       /* long name (NULL: none) */
@@ -33,43 +34,43 @@ static const struct ft_opt {
 	int arg;                /* no_argument or required_argument */
 	unsigned cmds;          /* the commands that take it */
 } table[] = {
-	{ "event", 'e', required_argument, R | L },
-	{ "event-filter", 'f', required_argument, R | L },  /* trace-cmd's -f */
+	{ "event", 'e', required_argument, R | L | A },
+	{ "event-filter", 'f', required_argument, R | L | A },  /* trace-cmd's -f */
 	{ "output", 'o', required_argument, R | X },
-	{ "buffer-size", 'b', required_argument, R | L },
-	{ "cpus", 'C', required_argument, R | L },
-	{ "clock", K_CLOCK, required_argument, R | L },
-	{ "pid", 'p', required_argument, R | L },
-	{ "tracer", 't', required_argument, R | L },
-	{ "filter", 'l', required_argument, R | S | P },
-	{ "notrace", 'n', required_argument, R },
-	{ "graph", 'g', required_argument, R },
+	{ "buffer-size", 'b', required_argument, R | L | A },
+	{ "cpus", 'C', required_argument, R | L | A },
+	{ "clock", K_CLOCK, required_argument, R | L | A },
+	{ "pid", 'p', required_argument, R | L | A },
+	{ "tracer", 't', required_argument, R | L | A },
+	{ "filter", 'l', required_argument, R | S | P | A },
+	{ "notrace", 'n', required_argument, R | A },
+	{ "graph", 'g', required_argument, R | A },
 	{ NULL, 'g', no_argument, P },          /* profile: the graph tracer */
-	{ "option", 'O', required_argument, R | L },
-	{ "stacktrace", 'T', no_argument, R | L },   /* trace-cmd's -T */
+	{ "option", 'O', required_argument, R | L | A },
+	{ "stacktrace", 'T', no_argument, R | L | A },   /* trace-cmd's -T */
 	/* trace-cmd record's, with its meanings */
-	{ "trigger", 'R', required_argument, R | L },
-	{ NULL, 'P', required_argument, R | L },      /* = -p */
-	{ "plugin", K_PLUGIN, required_argument, R | L }, /* its -p: -t */
-	{ "cpumask", 'M', required_argument, R | L },
-	{ "only-command", 'F', no_argument, R | L },
-	{ "children", 'c', no_argument, R | L },
-	{ "exclude", 'v', no_argument, R | L },
-	{ "ignore-missing", 'i', no_argument, R | L },
+	{ "trigger", 'R', required_argument, R | L | A },
+	{ NULL, 'P', required_argument, R | L | A },      /* = -p */
+	{ "plugin", K_PLUGIN, required_argument, R | L | A }, /* its -p: -t */
+	{ "cpumask", 'M', required_argument, R | L | A },
+	{ "only-command", 'F', no_argument, R | L | A },
+	{ "children", 'c', no_argument, R | L | A },
+	{ "exclude", 'v', no_argument, R | L | A },
+	{ "ignore-missing", 'i', no_argument, R | L | A },
 	{ "keep", 'k', no_argument, R | L },
 	{ "sleep", 's', required_argument, R },
 	{ "max-kb", 'm', required_argument, R },
-	{ "no-function-trace", 'd', no_argument, R | L },
-	{ "no-ftrace", 'D', no_argument, R | L },
+	{ "no-function-trace", 'd', no_argument, R | L | A },
+	{ "no-ftrace", 'D', no_argument, R | L | A },
 	{ NULL, 'N', required_argument, R },         /* refused */
-	{ NULL, 'G', no_argument, R },               /* --profile only */
-	{ "max-graph-depth", K_DEPTH, required_argument, R | L },
-	{ "func-stack", K_FSTACK, no_argument, R | L },
+	{ NULL, 'G', no_argument, R | A },               /* --profile only */
+	{ "max-graph-depth", K_DEPTH, required_argument, R | L | A },
+	{ "func-stack", K_FSTACK, no_argument, R | L | A },
 	{ "nosplice", K_NOSPLICE, no_argument, R },
-	{ "verbose", K_VERBOSE, no_argument, R | L },
+	{ "verbose", K_VERBOSE, no_argument, R | L | A },
 	{ "quiet", 'q', no_argument, R },
-	{ "cmdlines-size", K_CMDLINES, required_argument, R | L },
-	{ "module", K_MODULE, required_argument, R },
+	{ "cmdlines-size", K_CMDLINES, required_argument, R | L | A },
+	{ "module", K_MODULE, required_argument, R | A },
 	{ "ts-offset", K_TSOFF, required_argument, R },
 	{ "temp", K_TEMP, required_argument, R },
 	{ "priority", 'r', required_argument, R },
@@ -78,18 +79,18 @@ static const struct ft_opt {
 	{ "top", K_TOP, no_argument, R | L },
 	{ "top-level", K_TOP, no_argument, R },
 	{ "compression", 'z', required_argument, R | X },
-	{ "instance", 'B', required_argument, R | X | T | N },
+	{ "instance", 'B', required_argument, R | X | T | N | A },
 	/* dynamic events, latency tracers */
-	{ "probe", K_PROBE, required_argument, R | L },
-	{ "thresh", K_THRESH, required_argument, R },
-	{ "hwlat-width", K_HWWIDTH, required_argument, R },
-	{ "hwlat-window", K_HWWINDOW, required_argument, R },
-	{ "help", 'h', no_argument, R | L | S | P | X | T | N },
+	{ "probe", K_PROBE, required_argument, R | L | A },
+	{ "thresh", K_THRESH, required_argument, R | A },
+	{ "hwlat-width", K_HWWIDTH, required_argument, R | A },
+	{ "hwlat-window", K_HWWINDOW, required_argument, R | A },
+	{ "help", 'h', no_argument, R | L | S | P | X | T | N | A },
 };
 #define NR_OPTS (sizeof(table) / sizeof(table[0]))
 
 /* Commands whose options end at the first other word (their command). */
-#define STOP_AT_COMMAND (R | L | S | P)
+#define STOP_AT_COMMAND (R | L | S | P | A)
 
 static const char *const usages[] = {
 	[CLI_FT_RECORD] =
@@ -178,6 +179,21 @@ static const char *const usages[] = {
 	"usage: perfkit ftrace extract [--instance NAME] [-o FILE] "
 	"[-z zstd|zlib|none]\n",
 	[CLI_FT_STAT] = "usage: perfkit ftrace bufstat [--instance NAME]\n",
+	[CLI_FT_START] =
+	"usage: perfkit ftrace start [record's options but -o -z -s -m -q -k "
+	"-a --top ...] [--fork]\n"
+	"         [-- COMMAND...]\n"
+	"  trace-cmd start: tracing in the top level (and the -B instances) "
+	"set up as\n"
+	"  ftrace record would (its tracer, events, filters, triggers, "
+	"sizes, clock, ...)\n"
+	"  after trace-cmd's \"disable all tracing\" (tracing off, tracer "
+	"nop, events off,\n"
+	"  system filters, set_ftrace_pid, buffer cleared), then turned on "
+	"and left so:\n"
+	"  nothing is recorded or put back (ftrace stop, extract, reset "
+	"follow). With a\n"
+	"  command: it runs and is waited for (--fork: not waited for)\n",
 	[CLI_FT_SNAPSHOT] =
 	"usage: perfkit ftrace snapshot [take|show|clear|free] "
 	"[--instance NAME]\n"
@@ -364,7 +380,7 @@ static int add_buffer(struct cli_ftrace_opts *o, const char *arg)
 {
 	struct cli_ft_evlist *v;
 
-	if (o->cmd != CLI_FT_RECORD) {
+	if (o->cmd != CLI_FT_RECORD && o->cmd != CLI_FT_START) {
 		o->instance = arg;
 		return 0;
 	}
@@ -506,6 +522,7 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 	case K_TEMP: o->temp_dir = arg; break;
 	case K_MODULE: o->module = arg; break;
 	case 'q': o->quiet = true; break;
+	case K_FORK: o->fork = true; break;
 	case 'N':
 		cli_error(o->name, "-N %s: recording to a trace-cmd listener "
 			  "is not supported (-o FILE)", arg);

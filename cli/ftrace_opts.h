@@ -34,6 +34,7 @@ struct pk_ftrace_rec_opts;
 enum cli_ft_cmd {
 	CLI_FT_RECORD, CLI_FT_LIVE, CLI_FT_STACK, CLI_FT_PROFILE,
 	CLI_FT_EXTRACT, CLI_FT_STAT, CLI_FT_SNAPSHOT,
+	CLI_FT_START,           /* trace-cmd start: record's set-up, kept */
 };
 
 /* A NULL-terminated list of option arguments (v NULL while empty). */
@@ -87,6 +88,7 @@ struct cli_ftrace_opts {
 	const char *module;            /* --module MOD */
 	long long ts_offset;           /* --ts-offset N */
 	bool quiet;                    /* -q: no per-CPU summary */
+	bool fork;                     /* start --fork: the command not waited for */
 	const char *temp_dir;          /* --temp DIR */
 	int rt_priority;               /* -r PRIO */
 	struct cli_strv owned;         /* strings made here (--module, -R) */

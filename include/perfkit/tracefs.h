@@ -130,6 +130,52 @@ PK_API void pk_tracefs_free(struct pk_tracefs *t);
  */
 PK_API int pk_tracefs_reset_stale(struct pk_tracefs *t);
 
+/* ---- trace-cmd's state commands (stop, restart, start's set-up,
+ * reset). Their writes are what the commands are for: not saved, not
+ * undone at restore. A list of buffers is NR names, NULL for the top
+ * level, handled in that order. ---- */
+/* The instances, in directory order (as trace-cmd -a finds them), into
+ * *NAMES (NULL-terminated; each name and the array freed with free()).
+ * Their count, or -errno. */
+PK_API int pk_tracefs_instances(const struct pk_tracefs *t, char ***names);
+/* tracing_on of each buffer to ON (trace-cmd stop, restart); ON writes
+ * the old tracing_enabled file too where the kernel has it. Missing files
+ * are skipped. 0 or the first -errno. */
+PK_API int pk_tracefs_tracing(struct pk_tracefs *t, const char *const *bufs,
+			      int nr, bool on);
+/* trace-cmd's "disable all tracing" on each buffer, step by step over the
+ * list: tracing_on 0; with TRACER the function tracer's func_stack_trace
+ * off (where current_tracer is function) and current_tracer nop; then
+ * events/enable and every events/SYSTEM/filter "0", set_ftrace_pid
+ * emptied, the buffer cleared (trace). 0 or the first -errno. */
+PK_API int pk_tracefs_disable_all(struct pk_tracefs *t,
+				  const char *const *bufs, int nr, bool tracer);
+/* Options of pk_tracefs_reset(); declare with PK_OPTS(). */
+struct pk_tracefs_reset_opts {
+	size_t sz;
+	const char *const *buffers; /* the buffers reset (NULL entry: top) */
+	int nr_buffers;
+	const unsigned long *buffer_kb; /* per buffer: buffer_size_kb (0:
+					   kept; NULL: all kept) */
+	const bool *remove;         /* per buffer: the instance removed
+				       (NULL: none) */
+};
+/*
+ * trace-cmd reset 3.1 on the buffers of O: pk_tracefs_disable_all() with
+ * the tracer, the -b sizes, every event's filter "0" and its triggers
+ * removed ("!TRIGGER" up to its first blank, passes again while some
+ * stay), every dynamic event disabled and removed (event probes first,
+ * then kprobes, kretprobes, uprobes, uretprobes, event probes, synthetic
+ * events, as libtracefs finds them: a uprobe also counts as a kprobe),
+ * error_log cleared, trace_clock local, set_event_pid emptied,
+ * tracing_max_latency 0, tracing_cpumask every CPU, the instances to
+ * remove removed, the four function lists emptied (filter commands
+ * removed one by one), and tracing on again. 0 or the first -errno (a
+ * missing file is skipped).
+ */
+PK_API int pk_tracefs_reset(struct pk_tracefs *t,
+			    const struct pk_tracefs_reset_opts *o);
+
 /*
  * The kernel's error_log entry left by the last write through T that the
  * kernel refused (a probe, filter or trigger it could not parse): its
@@ -423,6 +469,11 @@ struct pk_ftrace_rec_opts {
 	bool set_thresh;
 	uint64_t thresh_us;
 	uint64_t hwlat_width_us, hwlat_window_us;
+	/* trace-cmd start: the set-up alone, no trace_pipe_raw opened;
+	 * pk_ftrace_rec_start() turns tracing on and starts no reader,
+	 * pk_ftrace_rec_free() leaves tracing on (pk_tracefs_keep() then
+	 * leaves every setting) */
+	bool no_readers;
 };
 
 /* One -B instance of trace-cmd record: its name and its own events,

@@ -60,6 +60,7 @@ struct pk_ftrace_rec {
 	bool all_systems;
 	atomic_int stop;
 	bool running;
+	bool no_readers;        /* trace-cmd start: set up, nothing read */
 	bool func_pids;         /* pids go to set_ftrace_pid too */
 	bool tsc2nsec;
 	bool latency;           /* a max-latency tracer: the trace text */
@@ -491,6 +492,7 @@ static int rec_new(struct pk_tracefs *t,
 	r->output = pk__strdup(o->output ? o->output : "trace.dat");
 	r->compression = pk__strdup(o->compression ? o->compression : "zstd");
 	r->no_splice = o->no_splice;
+	r->no_readers = o->no_readers;
 	r->rt_priority = o->rt_priority;
 	if (o->temp_dir) {      /* a name in that folder */
 		size_t n = strlen(o->temp_dir) + 3;
@@ -541,7 +543,7 @@ static int rec_new(struct pk_tracefs *t,
 		n = pk__cpu_online(&cpus);
 	}
 	e = n < 0 ? n : setup(r, o);
-	for (int k = 0; !e && k < r->nr_bufs; k++)
+	for (int k = 0; !e && !r->no_readers && k < r->nr_bufs; k++)
 		e = open_cpus(r, &r->bufs[k], cpus, n);
 	pk__free(cpus);
 	if (e) {
@@ -728,7 +730,7 @@ int pk_ftrace_rec_start(struct pk_ftrace_rec *r)
 			}
 		}
 	}
-	r->running = true;
+	r->running = !r->no_readers;   /* start's tracing stays on */
 	return e;
 }
 

@@ -3,7 +3,7 @@
 # binary recorded and counted (and equal to trace-cmd report), the
 # kernel's error_log entry shown for a refused probe and filter, event
 # triggers (traceoff, stacktrace, enable_event), a SIGKILLed run put back
-# by `ftrace reset`; uprobe_events and the top level as they were.
+# by `ftrace reset --stale`; uprobe_events and the top level as they were.
 # pk-test: lock=tracefs
 . tests/lib/sh.sh
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
@@ -113,7 +113,7 @@ fi
 state > $T_TMP/after
 check ftrace_dyn_triggers_restored "$(diff $T_TMP/before $T_TMP/after)" -z "$(diff $T_TMP/before $T_TMP/after)"
 
-# SIGKILL: the uprobe and the instance stay; `ftrace reset` removes both
+# SIGKILL: the uprobe and the instance stay; `ftrace reset --stale` removes both (the real top level is not reset)
 (exec "$PERFKIT" ftrace record --probe "p:$G/k $T_TMP/t:$off" -o $T_TMP/k.dat -- sleep 30) > /dev/null 2>&1 &
 kp=$!
 t_bg $kp
@@ -121,7 +121,7 @@ i=0; while ! grep -q "$G/k" $TF/uprobe_events && [ $i -lt 100 ]; do sleep 0.1; i
 sleep 0.3
 kill -KILL $kp; wait $kp 2>/dev/null
 left=$(grep -c "$G/k" $TF/uprobe_events)
-"$PERFKIT" ftrace reset > $T_TMP/o 2>&1
+"$PERFKIT" ftrace reset --stale > $T_TMP/o 2>&1
 rc=$?
 state > $T_TMP/after
 check ftrace_dyn_sigkill_reset "rc=$rc left=$left $(cat $T_TMP/o) $(diff $T_TMP/before $T_TMP/after)" $rc -eq 0 -a \

@@ -169,7 +169,7 @@ state > $T_TMP/after
 check ftrace_dyn_fake_dynamic_events "$(cat $LOG)" "$(grep -c '^A dynamic_events p:myprobe do_sys_open$' $LOG)" -eq 1 -a \
 	"$(grep -c '^A dynamic_events -:kprobes/myprobe$' $LOG)" -eq 1 -a -z "$(diff $T_TMP/before $T_TMP/after)"
 
-# a killed run (SIGKILL: no restore) is put back by `ftrace reset` from
+# a killed run (SIGKILL: no restore) is put back by `ftrace reset --stale` from
 # its journal: the probe and trigger go, the top level comes back
 build
 state > $T_TMP/before
@@ -182,7 +182,7 @@ i=0; while ! grep -q '^W trace $' $LOG && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1
 kill -KILL $kp; wait $kp 2>/dev/null
 state > $T_TMP/killed
 nj=$(ls $PERFKIT_RUNDIR | wc -l)
-run reset > $T_TMP/o 2>&1
+run reset --stale > $T_TMP/o 2>&1
 rc=$?
 state > $T_TMP/after
 check ftrace_dyn_fake_sigkill_reset "rc=$rc nj=$nj $(diff $T_TMP/before $T_TMP/after | tr '\n' '|')" $rc -eq 0 -a $nj -eq 1 -a \

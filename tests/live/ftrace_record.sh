@@ -2,7 +2,7 @@
 # perfkit ftrace record on this machine: exact event counts from a known
 # workload (perfkit's and trace-cmd's report of perfkit's file), tracefs
 # left as found after normal runs and runs stopped by SIGINT, SIGTERM,
-# SIGHUP and SIGKILL (+ perfkit ftrace reset), and the EPERM line for
+# SIGHUP and SIGKILL (+ perfkit ftrace reset --stale), and the EPERM line for
 # function tracers.
 # pk-test: lock=tracefs
 . tests/lib/sh.sh
@@ -156,7 +156,7 @@ done
 check ftrace_record_sigint_file "no events in the file of a stopped run" \
 	"$(count "$T_TMP/s.pk")" -gt 0
 
-# 4. SIGKILL leaves the instance; perfkit ftrace reset removes it
+# 4. SIGKILL leaves the instance; perfkit ftrace reset --stale removes it
 "$PERFKIT" ftrace record -e $EV -o "$T_TMP/k.dat" > /dev/null 2>&1 &
 rp=$!; ours $rp
 i=0; while [ ! -d $TF/instances/perfkit-$rp ] && [ $i -lt 100 ]; do
@@ -164,7 +164,7 @@ i=0; while [ ! -d $TF/instances/perfkit-$rp ] && [ $i -lt 100 ]; do
 kill -KILL $rp
 wait $rp 2>/dev/null
 left=$(ls $TF/instances | grep -c "^perfkit-$rp\$")
-"$PERFKIT" ftrace reset > "$T_TMP/r.out" 2>&1
+"$PERFKIT" ftrace reset --stale > "$T_TMP/r.out" 2>&1
 check ftrace_reset "left=$left $(cat "$T_TMP/r.out") $(diff "$T_TMP/before" "$T_TMP/after")" \
 	"$left" -eq 1 -a -z "$(same_state || echo changed)"
 
