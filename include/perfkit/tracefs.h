@@ -134,9 +134,19 @@ PK_API int pk_tracefs_reset_stale(struct pk_tracefs *t);
  * reset). Their writes are what the commands are for: not saved, not
  * undone at restore. A list of buffers is NR names, NULL for the top
  * level, handled in that order. ---- */
-/* The instances, in directory order (as trace-cmd -a finds them), into
- * *NAMES (NULL-terminated; each name and the array freed with free()).
- * Their count, or -errno. */
+/* What pk_tracefs_entries() lists. */
+enum pk_tracefs_kind {
+	PK_TRACEFS_ANY,
+	PK_TRACEFS_DIRS,
+	PK_TRACEFS_FILES,     /* regular files */
+};
+/* The entries of KIND in DIR of buffer INST (NULL: the top level), in
+ * directory order, into *NAMES (NULL-terminated; each name and the array
+ * freed with free(); a missing DIR: none). Their count, or -errno. */
+PK_API int pk_tracefs_entries(const struct pk_tracefs *t, const char *inst,
+			      const char *dir, int kind, char ***names);
+/* The instances, in directory order (as trace-cmd -a finds them):
+ * pk_tracefs_entries() of "instances", directories. */
 PK_API int pk_tracefs_instances(const struct pk_tracefs *t, char ***names);
 /* tracing_on of each buffer to ON (trace-cmd stop, restart); ON writes
  * the old tracing_enabled file too where the kernel has it. Missing files
