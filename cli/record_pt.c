@@ -155,6 +155,11 @@ int rec_pt_setup(struct rec *r)
 		fprintf(stderr, "No AUX area tracing to snapshot\n");
 		return -EINVAL;
 	}
+	for (int i = 0; idx == -1 && i < pk_evlist_nr(r->evlist); i++)
+		if (pk_evsel_attr(pk_evlist_evsel(r->evlist, i))->aux_sample_size) {
+			fprintf(stderr, "No AUX area event to sample\n");
+			return -EINVAL;
+		}
 	if (idx < 0)
 		return idx == -1 ? 0 : idx;
 	if (pk_evsel_attr(pk_evlist_evsel(r->evlist, idx))->aux_sample_size) {
@@ -162,6 +167,13 @@ int rec_pt_setup(struct rec *r)
 			"event\n");
 		return -EINVAL;
 	}
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++)
+		if (pk_evsel_attr(pk_evlist_evsel(r->evlist, i))->aux_sample_size) {
+			cli_error("record", "AUX area sampling (aux-sample-size on "
+				  "'%s') is not supported by perfkit yet",
+				  pk_evsel_name(pk_evlist_evsel(r->evlist, i)));
+			return -EOPNOTSUPP;
+		}
 	err = checks(pk_evlist_evsel(r->evlist, idx));
 	if (!err)
 		err = pk_evlist_to_front(r->evlist, idx);
