@@ -727,17 +727,20 @@ static int open_events(struct rec *r)
 	return rec_open_bpf_sideband(r);
 }
 
-/* Adds every event's attr with the ids of all its fds. */
+/* Adds every event's attr with the ids of all its fds (on its own maps:
+ * perf's immediate dummies are on every CPU, whatever the target). */
 static int add_attrs(struct rec *r)
 {
-	int nc = pk_cpu_map_nr(r->cpus), nt = pk_thread_map_nr(r->threads);
-	uint64_t *ids = calloc((size_t)(nc * nt), sizeof(*ids));
-	int err = ids ? 0 : -ENOMEM;
+	int err = 0;
 
 	for (int i = 0; !err && i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
-		int n = 0;
+		int nc = pk_cpu_map_nr(pk_evsel_cpus(e));
+		int nt = pk_thread_map_nr(pk_evsel_threads(e)), n = 0;
+		uint64_t *ids = calloc((size_t)(nc * nt) + 1, sizeof(*ids));
 
+		if (!ids)
+			return -ENOMEM;
 		for (int ci = 0; ci < nc; ci++)
 			for (int ti = 0; ti < nt; ti++)
 				if (!pk_evsel_id(e, ci, ti, &ids[n]))
@@ -745,8 +748,8 @@ static int add_attrs(struct rec *r)
 		err = pk_pdwriter_add_attr(r->w, pk_evsel_attr(e), ids,
 					   (unsigned)n, pk_evsel_name(e));
 		err = err < 0 ? err : 0;
+		free(ids);
 	}
-	free(ids);
 	return err;
 }
 
@@ -825,6 +828,15 @@ static int synth_tasks(struct rec *r, struct pk_synth_opts *o)
 	return err;
 }
 
+/* perf writes the kernel's mapping unless no event counts the kernel */
+static bool all_exclude_kernel(struct rec *r)
+{
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++)
+		if (!pk_evsel_attr(pk_evlist_evsel(r->evlist, i))->exclude_kernel)
+			return false;
+	return true;
+}
+
 static int synthesize(struct rec *r)
 {
 	PK_OPTS(pk_synth_opts, o, .id_hdr_size = id_hdr_size(
@@ -833,8 +845,10 @@ static int synthesize(struct rec *r)
 
 	r->id_hdr = o.id_hdr_size;
 	struct rec_cfg *c = r->cfg;
-	int err = pk_synth_kernel(synth_cb, r, &o);
+	int err = all_exclude_kernel(r) ? 0 : pk_synth_kernel(synth_cb, r, &o);
 
+	if (!err)
+		err = rec_maps(r);
 	if (!err && c->all_cgroups)
 		err = pk_synth_cgroups(synth_cb, r, &o);
 	if (err)
@@ -1064,7 +1078,9 @@ static int finish(struct rec *r, int err)
 	if (!err)
 		err = pk_pdwriter_feat_cmdline(r->w, r->cfg->argc + 1,
 					       r->cfg->orig_argv - 1);
-	if (!err && r->samples) {
+	if (!err)
+		err = rec_pmu_features(r);
+	if (!err) {	/* perf's, 0 without samples */
 		uint64_t t[2] = { r->first_time, r->last_time };
 
 		err = pk_pdwriter_feat_u64(r->w, PK_HEADER_SAMPLE_TIME, t, 2);
@@ -1121,6 +1137,8 @@ static int run(struct rec *r)
 		return -1;
 	err = rec_pt_refs(r);
 	if (!err)
+		err = rec_id_index(r);
+	if (!err)
 		err = rec_pt_info(r);
 	if (!err)
 		err = add_tracing_data(r);
@@ -1153,7 +1171,9 @@ static int run(struct rec *r)
 	} else {
 		start_events(r);
 	}
-	err = record_loop(r, &status);
+	err = rec_finished_init(r);
+	if (!err)
+		err = record_loop(r, &status);
 	if (!err && r->cfg->aux_snapshot && r->cfg->snapshot_on_exit)
 		err = rec_pt_snapshot(r);
 	pk_evlist_disable(r->evlist);

@@ -121,6 +121,11 @@ int rec_addr_filters(struct rec *r);  /* --filter on intel_pt: resolved */
 int rec_pt_drain(struct rec *r, int idx);     /* ring IDX's AUX bytes */
 int rec_pt_snapshot(struct rec *r);           /* every ring's, -S */
 int rec_parse_snapshot(struct rec_cfg *c, const char *arg);
+/* record_hdr.c: perf's records ahead of the data (file mode) */
+int rec_id_index(struct rec *r);
+int rec_maps(struct rec *r);                  /* THREAD_MAP, CPU_MAP */
+int rec_finished_init(struct rec *r);
+int rec_pmu_features(struct rec *r);         /* PMU_MAPPINGS, PMU_CAPS */
 /* record_attr.c */
 void rec_config_options(struct rec *r);
 int rec_open_bpf_sideband(struct rec *r);

@@ -93,6 +93,25 @@ static int checks(struct pk_evsel *e)
 	return err;
 }
 
+/* A kernel without context_switch (before 4.3): perf's sched:sched_switch
+ * on every CPU for every task, from the start, instead (AUXTRACE_INFO's
+ * have_sched_switch 1); without the tracepoint, nothing. */
+static int add_sched_switch(struct rec *r)
+{
+	struct pk_parse_error pe;
+	int idx = pk_evlist_parse(r->evlist, "sched:sched_switch", &pe);
+
+	if (idx < 0) {
+		if (r->cfg->verbose >= 2)
+			fprintf(stderr, "Unable to select sched:sched_switch\n");
+		return 0;
+	}
+	idx = pk_evlist_nr(r->evlist) - 1;
+	r->sys_wide |= 1ULL << idx;
+	r->have_sched_switch = 1;
+	return 0;
+}
+
 /* Context switches of every task, needed to tell threads apart on a CPU
  * where the trace has timestamps to match them against. */
 static int add_switches(struct rec *r, bool *tracking_now)
@@ -105,6 +124,8 @@ static int add_switches(struct rec *r, bool *tracking_now)
 				  &tsc) || !tsc || c->no_switch_events ||
 	    (c->per_thread && !c->system_wide && !c->cpu_list))
 		return 0;
+	if (!pk_feature_has(PK_FEAT_CONTEXT_SWITCH))
+		return add_sched_switch(r);
 	if (c->system_wide || c->cpu_list || !can_record_cpu_wide()) {
 		/* on the tracking event, which then starts at once */
 		c->switch_events = true;
@@ -134,6 +155,11 @@ int rec_pt_setup(struct rec *r)
 		fprintf(stderr, "No AUX area tracing to snapshot\n");
 		return -EINVAL;
 	}
+	for (int i = 0; idx == -1 && i < pk_evlist_nr(r->evlist); i++)
+		if (pk_evsel_attr(pk_evlist_evsel(r->evlist, i))->aux_sample_size) {
+			fprintf(stderr, "No AUX area event to sample\n");
+			return -EINVAL;
+		}
 	if (idx < 0)
 		return idx == -1 ? 0 : idx;
 	if (pk_evsel_attr(pk_evlist_evsel(r->evlist, idx))->aux_sample_size) {
@@ -141,6 +167,13 @@ int rec_pt_setup(struct rec *r)
 			"event\n");
 		return -EINVAL;
 	}
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++)
+		if (pk_evsel_attr(pk_evlist_evsel(r->evlist, i))->aux_sample_size) {
+			cli_error("record", "AUX area sampling (aux-sample-size on "
+				  "'%s') is not supported by perfkit yet",
+				  pk_evsel_name(pk_evlist_evsel(r->evlist, i)));
+			return -EOPNOTSUPP;
+		}
 	err = checks(pk_evlist_evsel(r->evlist, idx));
 	if (!err)
 		err = pk_evlist_to_front(r->evlist, idx);

@@ -50,6 +50,7 @@ struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
 	it->cb = cb;
 	it->ctx = ctx;
 	it->pt_attr = -1;
+	it->sw_attr = -1;
 	for (int k = 0; k < PK_ITRACE_NR_KINDS; k++)
 		it->attr[k] = -1;
 	if (opts && opts->set) {
@@ -70,6 +71,7 @@ void pk_itrace_free(struct pk_itrace *it)
 	if (!it)
 		return;
 	pk__it_ranges_free(it);
+	pk__it_sched_free(it);
 	for (size_t i = 0; i < it->nq; i++) {
 		pk__it_walk_free(&it->q[i]);
 		pk__free(it->q[i].data);
@@ -365,6 +367,7 @@ static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
 	if (it->pt_attr < 0)
 		return 0;	/* perf synthesizes nothing, silently */
 	pebs_event(it);
+	pk__it_sched_setup(it);
 	return synth_events(it);
 }
 
@@ -575,6 +578,10 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 		return auxtrace_info(it, rec);
 	case PK_RECORD_AUXTRACE:
 		return it->prequeued ? 0 : auxtrace(it, rec);
+	case PERF_RECORD_SAMPLE:
+		if (it->sw_attr >= 0 && rec->attr == it->sw_attr)
+			pk__it_sched_switch(it, rec);
+		return 0;
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		if ((rec->misc & PERF_RECORD_MISC_SWITCH_OUT) && rec->size >= 16)
 			set_cpu_task(it, rec, (int32_t)RD32(h, 8),

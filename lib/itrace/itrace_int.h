@@ -254,6 +254,10 @@ struct pk_itrace {
 	bool tr_done;
 	/* the task each CPU runs, from the side band */
 	struct { int32_t pid, tid; bool set; } cpu_tid[4096];
+	/* have_sched_switch 1: the sched:sched_switch attr (-1: none) and
+	 * the file's tracepoint formats (sched.c) */
+	int sw_attr;
+	struct pk_tracefmt *sw_fmt;
 };
 
 /* perf's TSC conversions (tsc_to_perf_time, intel_pt_ns_to_ticks). */
@@ -376,6 +380,10 @@ bool pk__it_dso_tried(const struct pk_itrace *it, const char *dso);
 struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 				 int32_t tid);
 int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid);
+/* sched.c: perf's sched_switch side band (have_sched_switch 1) */
+void pk__it_sched_setup(struct pk_itrace *it);
+void pk__it_sched_switch(struct pk_itrace *it, const struct pk_record *rec);
+void pk__it_sched_free(struct pk_itrace *it);
 
 /* ranges.c: --time. A buffer of queue Q begins at OFF (its record's
  * REFERENCE); the walk's ranges set up (and the trace fast-forwarded to
