@@ -5,7 +5,8 @@
  * items separated by spaces or commas; tracestop becomes a stop range;
  * kernel symbols are looked up in kallsyms (a global one, the #N'th, or
  * the only one), "*" is the whole kernel or the whole file; files are
- * named by their real path. Symbols inside files are not looked up yet.
+ * named by their real path; symbols inside files are looked up among
+ * every one perf record loads from the file (file offsets, aliases kept).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,8 +17,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <gelf.h>
 #include "base/base.h"
+#include "symbol/symtab.h"
 #include <perfkit/event.h>
+#include <perfkit/symbol.h>
 
 struct afilt {
 	const char *action;
@@ -267,6 +271,14 @@ static int not_found(struct actx *c, const char *name, int idx)
 	return -EINVAL;
 }
 
+static int disambiguate(struct actx *c, const char *name)
+{
+	say(c, "Disambiguate symbol name by inserting #n after the name e.g. "
+	    "%s #2\n", name);
+	say(c, "Or select a global symbol by inserting #0 or #g or #G\n");
+	return -EINVAL;
+}
+
 static int kern_sym(struct actx *c, const char *name, int idx,
 		    uint64_t *start, uint64_t *size)
 {
@@ -286,10 +298,7 @@ static int kern_sym(struct actx *c, const char *name, int idx,
 		k.s.cnt = 0;
 		k.s.started = false;
 		kallsyms_each(c, &k, print_cb);
-		say(c, "Disambiguate symbol name by inserting #n after the "
-		    "name e.g. %s #2\n", name);
-		say(c, "Or select a global symbol by inserting #0 or #g or #G\n");
-		return -EINVAL;
+		return disambiguate(c, name);
 	}
 	if (!s.started) {
 		say(c, "Kernel symbol lookup: ");
@@ -398,29 +407,152 @@ static int kernel_syms(struct actx *c, struct afilt *f)
 	return 0;
 }
 
-static int resolve(struct actx *c, struct afilt *f)
+/* ---- symbols inside files ---- */
+
+static bool fmatch(const struct pk_sym *s, const char *name, int *cnt,
+		   int idx)
+{
+	return !strcmp(s->name, name) &&
+	       ((!idx && s->bind == STB_GLOBAL) || (idx > 0 && ++*cnt == idx) ||
+		idx < 0);
+}
+
+static char bind_char(const struct pk_sym *s)
+{
+	return s->bind == STB_GLOBAL ? 'g' : s->bind == STB_LOCAL ? 'l' : 'w';
+}
+
+static int file_dups(struct actx *c, const struct pk_symtab *t,
+		     const char *name)
+{
+	bool near = false;
+	int cnt = 0;
+
+	say(c, "Multiple symbols with name '%s'\n", name);
+	for (int i = 0; i < t->nr; i++) {
+		const struct pk_sym *s = &t->syms[i];
+
+		if (fmatch(s, name, &cnt, -1)) {
+			say(c, "#%d\t0x%llx\t%c\t%s\n", ++cnt,
+			    (unsigned long long)s->start, bind_char(s), s->name);
+			near = true;
+		} else if (near) {
+			near = false;
+			say(c, "\t\twhich is near\t\t%s\n", s->name);
+		}
+	}
+	return disambiguate(c, name);
+}
+
+/* perf's find_dso_sym: the only match (or the global one, or the N'th),
+ * its size, else that up to the next symbol. perf's quirk kept: a start
+ * of 0 counts as nothing found yet. */
+static int file_sym(struct actx *c, const struct pk_symtab *t,
+		    const char *name, int idx, uint64_t *start, uint64_t *size)
+{
+	int cnt = 0;
+
+	*start = *size = 0;
+	for (int i = 0; i < t->nr; i++) {
+		const struct pk_sym *s = &t->syms[i];
+
+		if (!*start) {
+			if (fmatch(s, name, &cnt, idx)) {
+				*start = s->start;
+				*size = s->end - s->start;
+			}
+			continue;
+		}
+		if (!*size)
+			*size = s->start - *start;
+		if (idx > 0) {
+			if (*size)
+				return 0;
+		} else if (fmatch(s, name, &cnt, idx)) {
+			return file_dups(c, t, name);
+		}
+	}
+	return *start ? 0 : not_found(c, name, idx);
+}
+
+static int whole_file(struct actx *c, struct afilt *f)
 {
 	struct stat st;
 
-	if (!f->from && !f->to)
-		return 0;
-	if (!f->file)
-		return kernel_syms(c, f);
-	if (f->from && !strcmp(f->from, "*")) {
-		if (stat(f->file, &st)) {
+	if (stat(f->file, &st)) {
+		say(c, "Failed to determine filter for %s\nCannot determine "
+		    "file size.\n", f->file);
+		return -EINVAL;
+	}
+	f->addr = 0;
+	f->size = (uint64_t)st.st_size;
+	return 0;
+}
+
+static int file_syms_in(struct actx *c, struct afilt *f,
+			const struct pk_symtab *t)
+{
+	uint64_t start, size;
+	int err;
+
+	if (f->from && !strcmp(f->from, "*"))
+		return whole_file(c, f);
+	if (f->from) {
+		if ((err = file_sym(c, t, f->from, f->from_idx, &start, &size)))
+			return err;
+		f->addr = start;
+		if (f->range && !f->size && !f->to)
+			f->size = size;
+	}
+	if (f->to) {
+		if ((err = file_sym(c, t, f->to, f->to_idx, &start, &size)) ||
+		    (err = end_after_start(c, f, start, size)))
+			return err;
+		f->size = start + size - f->addr;
+	}
+	return 0;
+}
+
+/* The debug file perf would read FILE's symbols from: the one of its
+ * build id under /usr/lib/debug, or NULL. */
+static const char *debug_file(const char *file, char *buf, size_t len)
+{
+	uint8_t id[PK_BUILD_ID_MAX];
+	char hex[2 * PK_BUILD_ID_MAX + 1];
+	int n = pk_build_id_read(file, id);
+
+	if (n <= 0)
+		return NULL;
+	pk_build_id_hex(id, n, hex);
+	snprintf(buf, len, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+		 hex + 2);
+	return access(buf, R_OK) ? NULL : buf;
+}
+
+/* perf loads the file's symbols for each item, saying when there are
+ * none, and goes on (a "*" needs none) */
+static int file_syms(struct actx *c, struct afilt *f)
+{
+	struct pk_symtab t = { 0 };
+	char dbg[PATH_MAX];
+	int err = pk__symtab_load_aliases(&t, f->file,
+					  debug_file(f->file, dbg, sizeof(dbg)));
+
+	if (err >= 0) {
+		if (!err)
 			say(c, "File '%s' not found or has no symbols.\n",
 			    f->file);
-			say(c, "Failed to determine filter for %s\nCannot "
-			    "determine file size.\n", f->file);
-			return -EINVAL;
-		}
-		f->addr = 0;
-		f->size = (uint64_t)st.st_size;
-		return 0;
+		err = file_syms_in(c, f, &t);
 	}
-	say(c, "Symbols in files are not resolved by perfkit yet: '%s'\n",
-	    f->from ? f->from : f->to);
-	return -EOPNOTSUPP;
+	pk__symtab_fini(&t);
+	return err;
+}
+
+static int resolve(struct actx *c, struct afilt *f)
+{
+	if (!f->from && !f->to)
+		return 0;
+	return f->file ? file_syms(c, f) : kernel_syms(c, f);
 }
 
 /* Appends F's kernel form to *OUT (comma-separated). */
