@@ -74,8 +74,11 @@ int rec_kcore_output(struct rec *r, char *data, size_t len)
 {
 	const char *dir = r->cfg->output;
 
-	if (backup(dir))
+	/* perf's words when its session cannot be made */
+	if (backup(dir)) {
+		fprintf(stderr, "Perf session creation failed.\n");
 		return -1;
+	}
 	if (mkdir(dir, S_IRWXU)) {
 		cli_error("record", "cannot make the directory '%s': %s", dir,
 			  strerror(errno));
