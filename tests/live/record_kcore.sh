@@ -159,4 +159,29 @@ if fakeproc ft ks; then
 		"$(readelf -lW k3/kcore_dir/kcore | awk '$1 == "LOAD" { print $2, $3, $5 }' | tr '\n' ' ')" = \
 		"0x001000 0xffffffff81000000 0x400000 0x401000 0xffffffffc0010000 0x004000 0x011000 0xfffffe0000006000 0x001000 0x021000 0xfffffe0000032000 0x001000 "
 fi
+# with Intel PT (tests/lib/ptfake.sh's PMU and shim, a libipt trace in
+# the fake AUX area): the same directory, one AUXTRACE record each
+AUX=$PK_SHARED/corpus/libipt/tnt-trig/tnt-trig.pt
+if [ -d fp ] && [ -f "$AUX" ] && command -v cc > /dev/null 2>&1; then
+	. "$SRC/tests/lib/ptfake.sh"
+	ptfake_tree $N
+	for t in perf pk; do
+		[ $t = perf ] && c=perf || c=$PK
+		PK_FAKE_PT_AUX=$AUX LD_PRELOAD=$T_TMP/shim.so PERFKIT_SYSFS=$T_TMP/sys \
+		timeout -s INT 1.5 unshare -m sh -c 'mount -t proc proc "$0" &&
+			mount --bind "$1" /proc && mount --bind "$2" \
+			/sys/bus/event_source/devices && shift 2 && exec "$@"' \
+			"$T_TMP/rp" "$T_TMP/fp" "$D" $c record --kcore -C 0 \
+			-e intel_pt//k -o pt_$t > /dev/null 2> pt_$t.err
+		perf script -D -i pt_$t 2> /dev/null | grep -c ' PERF_RECORD_AUXTRACE ' > pt_$t.n
+	done
+	check "$N:intel_pt layout" "perf: $(tree pt_perf | tr '\n' '|') perfkit: $(tree pt_pk | tr '\n' '|')" \
+		-f pt_perf/kcore_dir/kcore -a "$(tree pt_perf)" = "$(tree pt_pk)"
+	check "$N:intel_pt kcore" "$(cmp pt_perf/kcore_dir/kcore pt_pk/kcore_dir/kcore 2>&1)" \
+		-z "$(cmp pt_perf/kcore_dir/kcore pt_pk/kcore_dir/kcore 2>&1)"
+	check "$N:intel_pt AUXTRACE" "perf: $(cat pt_perf.n) perfkit: $(cat pt_pk.n)" \
+		"$(cat pt_perf.n)" = 1 -a "$(cat pt_pk.n)" = 1
+else
+	skip "$N:intel_pt" "no stand-in /proc, libipt trace or C compiler"
+fi
 t_exit
