@@ -11,7 +11,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,25 +31,12 @@ struct afilt {
 };
 
 struct actx {
-	char *msg;
-	size_t size, len;
+	struct pk_buf m;	/* perf's lines */
 	const char *kallsyms;
 };
 
-static void say(struct actx *c, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (c->len >= c->size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(c->msg + c->len, c->size - c->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		c->len += (size_t)n < c->size - c->len ? (size_t)n :
-			  c->size - c->len - 1;
-}
+/* one of perf's lines (a failure to grow the buffer loses it) */
+#define SAY(c, ...) ((void)pk__buf_printf(&(c)->m, __VA_ARGS__))
 
 /* a number, or a word up to one of DELIM (cut there) */
 static int num_or_str(char **p, uint64_t *num, const char **str,
@@ -248,12 +234,12 @@ static bool print_cb(void *arg, const char *name, char type, uint64_t a)
 	struct kprint *k = arg;
 
 	if (kmatch(&k->s, name, type)) {
-		say(k->c, "#%d\t0x%llx\t%c\t%s\n", ++k->s.cnt,
+		SAY(k->c, "#%d\t0x%llx\t%c\t%s\n", ++k->s.cnt,
 		    (unsigned long long)a, type, name);
 		k->near = true;
 	} else if (k->near) {
 		k->near = false;
-		say(k->c, "\t\twhich is near\t\t%s\n", name);
+		SAY(k->c, "\t\twhich is near\t\t%s\n", name);
 	}
 	return false;
 }
@@ -261,21 +247,21 @@ static bool print_cb(void *arg, const char *name, char type, uint64_t a)
 static int not_found(struct actx *c, const char *name, int idx)
 {
 	if (idx > 0)
-		say(c, "N'th occurrence (N=%d) of symbol '%s' not found.\n",
+		SAY(c, "N'th occurrence (N=%d) of symbol '%s' not found.\n",
 		    idx, name);
 	else if (!idx)
-		say(c, "Global symbol '%s' not found.\n", name);
+		SAY(c, "Global symbol '%s' not found.\n", name);
 	else
-		say(c, "Symbol '%s' not found.\n", name);
-	say(c, "Note that symbols must be functions.\n");
+		SAY(c, "Symbol '%s' not found.\n", name);
+	SAY(c, "Note that symbols must be functions.\n");
 	return -EINVAL;
 }
 
 static int disambiguate(struct actx *c, const char *name)
 {
-	say(c, "Disambiguate symbol name by inserting #n after the name e.g. "
+	SAY(c, "Disambiguate symbol name by inserting #n after the name e.g. "
 	    "%s #2\n", name);
-	say(c, "Or select a global symbol by inserting #0 or #g or #G\n");
+	SAY(c, "Or select a global symbol by inserting #0 or #g or #G\n");
 	return -EINVAL;
 }
 
@@ -288,20 +274,20 @@ static int kern_sym(struct actx *c, const char *name, int idx,
 
 	*start = *size = 0;
 	if (err < 0) {
-		say(c, "Failed to parse /proc/kallsyms\n");
+		SAY(c, "Failed to parse /proc/kallsyms\n");
 		return err;
 	}
 	if (s.dup) {
 		struct kprint k = { .s = s, .c = c };
 
-		say(c, "Multiple kernel symbols with name '%s'\n", name);
+		SAY(c, "Multiple kernel symbols with name '%s'\n", name);
 		k.s.cnt = 0;
 		k.s.started = false;
 		kallsyms_each(c, &k, print_cb);
 		return disambiguate(c, name);
 	}
 	if (!s.started) {
-		say(c, "Kernel symbol lookup: ");
+		SAY(c, "Kernel symbol lookup: ");
 		return not_found(c, name, idx);
 	}
 	*start = s.start;
@@ -332,7 +318,7 @@ static int whole_kernel(struct actx *c, struct afilt *f)
 	int err = kallsyms_each(c, &s, whole_cb);
 
 	if (err < 0 || !s.started) {
-		say(c, "Failed to parse /proc/kallsyms\n");
+		SAY(c, "Failed to parse /proc/kallsyms\n");
 		return err < 0 ? err : 0;
 	}
 	f->addr = s.start;
@@ -346,11 +332,11 @@ static int end_after_start(struct actx *c, struct afilt *f, uint64_t start,
 	if (start + size >= f->addr)
 		return 0;
 	if (f->from)
-		say(c, "Symbol '%s' (0x%llx) comes before '%s' (0x%llx)\n",
+		SAY(c, "Symbol '%s' (0x%llx) comes before '%s' (0x%llx)\n",
 		    f->to, (unsigned long long)start, f->from,
 		    (unsigned long long)f->addr);
 	else
-		say(c, "Symbol '%s' (0x%llx) comes before address 0x%llx)\n",
+		SAY(c, "Symbol '%s' (0x%llx) comes before address 0x%llx)\n",
 		    f->to, (unsigned long long)start,
 		    (unsigned long long)f->addr);
 	return -EINVAL;
@@ -377,7 +363,7 @@ static int kernel_syms(struct actx *c, struct afilt *f)
 	int err;
 
 	if (kptr_restricted()) {
-		say(c, "Kernel addresses are restricted. Unable to resolve "
+		SAY(c, "Kernel addresses are restricted. Unable to resolve "
 		    "kernel symbols.\n");
 		return -EINVAL;
 	}
@@ -400,7 +386,7 @@ static int kernel_syms(struct actx *c, struct afilt *f)
 		no_size = !size;
 	}
 	if (no_size) {
-		say(c, "Cannot determine size of symbol '%s'\n",
+		SAY(c, "Cannot determine size of symbol '%s'\n",
 		    f->to ? f->to : f->from);
 		return -EINVAL;
 	}
@@ -428,17 +414,18 @@ static int file_dups(struct actx *c, const struct pk_symtab *t,
 	bool near = false;
 	int cnt = 0;
 
-	say(c, "Multiple symbols with name '%s'\n", name);
+	SAY(c, "Multiple symbols with name '%s'\n", name);
 	for (int i = 0; i < t->nr; i++) {
 		const struct pk_sym *s = &t->syms[i];
 
 		if (fmatch(s, name, &cnt, -1)) {
-			say(c, "#%d\t0x%llx\t%c\t%s\n", ++cnt,
-			    (unsigned long long)s->start, bind_char(s), s->name);
+			SAY(c, "#%d\t0x%llx\t%c\t%s\n", ++cnt,
+			    (unsigned long long)s->start, bind_char(s),
+			    s->name);
 			near = true;
 		} else if (near) {
 			near = false;
-			say(c, "\t\twhich is near\t\t%s\n", s->name);
+			SAY(c, "\t\twhich is near\t\t%s\n", s->name);
 		}
 	}
 	return disambiguate(c, name);
@@ -480,7 +467,7 @@ static int whole_file(struct actx *c, struct afilt *f)
 	struct stat st;
 
 	if (stat(f->file, &st)) {
-		say(c, "Failed to determine filter for %s\nCannot determine "
+		SAY(c, "Failed to determine filter for %s\nCannot determine "
 		    "file size.\n", f->file);
 		return -EINVAL;
 	}
@@ -535,12 +522,12 @@ static int file_syms(struct actx *c, struct afilt *f)
 {
 	struct pk_symtab t = { 0 };
 	char dbg[PATH_MAX];
-	int err = pk__symtab_load_aliases(&t, f->file,
-					  debug_file(f->file, dbg, sizeof(dbg)));
+	const char *debug = debug_file(f->file, dbg, sizeof(dbg));
+	int err = pk__symtab_load_aliases(&t, f->file, debug);
 
 	if (err >= 0) {
 		if (!err)
-			say(c, "File '%s' not found or has no symbols.\n",
+			SAY(c, "File '%s' not found or has no symbols.\n",
 			    f->file);
 		err = file_syms_in(c, f, &t);
 	}
@@ -587,8 +574,7 @@ int pk_addr_filter_resolve(const char *filter, int max_nr,
 			   const char *kallsyms, char **out, char *msg,
 			   size_t size)
 {
-	struct actx c = { .msg = msg, .size = size,
-			  .kallsyms = kallsyms ? kallsyms : "/proc/kallsyms" };
+	struct actx c = { .kallsyms = kallsyms ? kallsyms : "/proc/kallsyms" };
 	struct afilt *fs = NULL;
 	char *copy, *p;
 	int nr = 0, err = 0;
@@ -610,7 +596,7 @@ int pk_addr_filter_resolve(const char *filter, int max_nr,
 		err = parse_one(&fs[nr++], &p);
 	}
 	if (!err && nr > max_nr) {
-		say(&c, "Error: number of address filters (%d) exceeds maximum "
+		SAY(&c, "Error: number of address filters (%d) exceeds maximum "
 		    "(%d)\n", nr, max_nr);
 		err = -EINVAL;
 	}
@@ -620,13 +606,16 @@ int pk_addr_filter_resolve(const char *filter, int max_nr,
 	if (err) {
 		pk__free(*out);
 		*out = NULL;
-		say(&c, "Failed to parse address filter: '%s'\n", filter);
-		say(&c, "Filter format is: filter|start|stop|tracestop <start "
+		SAY(&c, "Failed to parse address filter: '%s'\n", filter);
+		SAY(&c, "Filter format is: filter|start|stop|tracestop <start "
 		    "symbol or address> [/ <end symbol or size>] [@<file "
 		    "name>]\n");
-		say(&c, "Where multiple filters are separated by space or "
+		SAY(&c, "Where multiple filters are separated by space or "
 		    "comma.\n");
 	}
+	/* MSG gets as much of them as it holds */
+	snprintf(msg, size, "%.*s", (int)c.m.len, c.m.data ? c.m.data : "");
+	pk__buf_fini(&c.m);
 	pk__free(fs);
 	pk__free(copy);
 	return err;
