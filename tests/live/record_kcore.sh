@@ -65,7 +65,7 @@ rec() {
 # tree DIR: its entries with their type and mode
 tree() { (cd "$1" && find . -printf '%p %y %m\n' | sort); }
 # errs DIR: the recorder's lines, less its summary
-errs() { grep -v '^\[ perf\(kit\)\? record:\|^$' "$1.err"; }
+errs() { grep -v '^\[ perf\(kit\)\? record:\|^$' < "$1.err"; }
 
 # no kcore to read (the real /proc, where it has none readable)
 if ! [ -r /proc/kcore ] || ! head -c1 /proc/kcore > /dev/null 2>&1; then
@@ -127,6 +127,9 @@ Using k1/kcore_dir/kallsyms for symbols"
 	a=$(rec perf fp p1; errs p1 | sed 's/p1\.old/DIR.old/')
 	b=$(rec pk fp k1; errs k1 | sed 's/k1\.old/DIR.old/')
 	check "$N:old kept" "perf: $a perfkit: $b" "$a" = "$b" -a -f k1.old/other
+	# a pipe has no directory to put kcore_dir in
+	a=$(rec perf fp -; errs -) b=$(rec pk fp -; errs -)
+	check "$N:pipe" "perf: $a perfkit: $b" "$a" = "$b" -a -n "$a"
 	# the stand-in without a modules file: nothing copied
 	if fakeproc fpn /proc/kallsyms nomodules; then
 		a=$(rec perf fpn p2; errs p2; tree p2/kcore_dir)
