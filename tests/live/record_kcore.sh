@@ -50,8 +50,10 @@ rec() {
 	_t=$1 _p=$2 _d=$3
 	shift 3
 	[ "$_t" = perf ] && _t=perf || _t=$PK
+	# (a sanitizer's leak check reads /proc/PID, which the stand-in lacks)
+	_a="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	if [ -n "$_p" ]; then
-		timeout -s INT 1.5 unshare -m sh -c 'mount -t proc proc "$0" &&
+		timeout -s INT 1.5 env "$_a" unshare -m sh -c 'mount -t proc proc "$0" &&
 			mount --bind "$1" /proc && shift && exec "$@"' \
 			"$T_TMP/rp" "$T_TMP/$_p" $_t record --kcore -a -e cpu-clock \
 			-o "$_d" "$@" > /dev/null 2> "$_d.err"
@@ -171,6 +173,7 @@ if [ -d fp ] && [ -f "$AUX" ] && command -v cc > /dev/null 2>&1; then
 	for t in perf pk; do
 		[ $t = perf ] && c=perf || c=$PK
 		PK_FAKE_PT_AUX=$AUX LD_PRELOAD=$T_TMP/shim.so PERFKIT_SYSFS=$T_TMP/sys \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		timeout -s INT 1.5 unshare -m sh -c 'mount -t proc proc "$0" &&
 			mount --bind "$1" /proc && mount --bind "$2" \
 			/sys/bus/event_source/devices && shift 2 && exec "$@"' \
