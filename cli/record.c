@@ -39,6 +39,8 @@ static void usage(FILE *f)
 "  -a, --all-cpus          every CPU   -C, --cpu CPUS   only these CPUs\n"
 "  -p, --pid PIDS          attach      -t, --tid TIDS   attach to threads\n"
 "  -o, --output FILE       default perf.data ('-' for a pipe)\n"
+"      --kcore             FILE is a directory: FILE/data and a copy of\n"
+"                          /proc/kcore's code, kallsyms and modules\n"
 "  -m, --mmap-pages N[,A]  ring pages per CPU (power of two), A: AUX area's\n"
 "  -S, --snapshot[=[e]SZ]  AUX area snapshots on SIGUSR2 (e: and at the end)\n"
 "      --switch-events     record context switches\n"
@@ -75,7 +77,8 @@ enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE,
        OPT_STRICT, OPT_RUNTIME, OPT_SAMPLE_ID, OPT_ALL_USER, OPT_ALL_KERNEL,
        OPT_BUILDID_MMAP, OPT_BUILDID_ALL, OPT_MAX_SIZE, OPT_TS_FILE,
        OPT_DRY_RUN, OPT_IGNORED, OPT_REFUSED, OPT_OFF_CPU, OPT_TS_BOUNDARY,
-       OPT_SYNTH, OPT_EXCL_PERF, OPT_PER_THREAD, OPT_NO_SWITCH };
+       OPT_SYNTH, OPT_EXCL_PERF, OPT_PER_THREAD, OPT_NO_SWITCH,
+       OPT_KCORE };
 
 /* perf record options that change only how perf writes (threads,
  * asynchronous I/O, flush batching) or where it looks for files: the
@@ -156,7 +159,7 @@ static const struct option long_opts[] = {
 	REFUSED("cgroup", required_argument),
 	REFUSED("uid", required_argument),
 	REFUSED("control", required_argument),
-	REFUSED("kcore", no_argument),
+	{ "kcore", no_argument, NULL, OPT_KCORE },
 	REFUSED("switch-output", optional_argument),
 	REFUSED("switch-output-event", required_argument),
 	REFUSED("switch-max-files", required_argument),
@@ -335,6 +338,7 @@ static int parse_opt2(struct rec_cfg *c, int o, const char *name)
 		return strcmp(optarg, "all") ? refuse("--synth (other than all)") : 0;
 	case OPT_EXCL_PERF: return exclude_perf(c);
 	case OPT_PER_THREAD: c->per_thread = true; return 0;
+	case OPT_KCORE: c->kcore = true; return 0;
 	case OPT_IGNORED: return 0;
 	case OPT_REFUSED: return refuse(name);
 	case 'S': return rec_parse_snapshot(c, optarg);
@@ -865,12 +869,17 @@ static int open_output(struct rec *r)
 {
 	PK_OPTS(pk_pdwriter_opts, o, .pipe = false);
 	const char *path = r->cfg->output;
+	char data[4352];
 	struct stat st;
 
 	if (!strcmp(path, "-")) {
 		r->pipe = true;
 		o.pipe = true;
 		r->w = pk_pdwriter_open_fd(STDOUT_FILENO, &o);
+	} else if (r->cfg->kcore) {
+		if (rec_kcore_output(r, data, sizeof(data)))
+			return -1;
+		r->w = pk_pdwriter_open(data, &o);
 	} else {
 		if (!stat(path, &st) && st.st_size > 0) {
 			char old[4096];
@@ -1133,7 +1142,8 @@ static int run(struct rec *r)
 			  "/proc/sys/kernel/perf_event_mlock_kb" : "");
 		return -1;
 	}
-	if (open_output(r) || add_attrs(r))
+	if (open_output(r) || rec_kcore_readable(r) || rec_kcore_copy(r) ||
+	    add_attrs(r))
 		return -1;
 	err = rec_pt_refs(r);
 	if (!err)

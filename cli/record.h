@@ -45,6 +45,7 @@ struct rec_cfg {
 	bool mmap_set;          /* -m gave the data pages */
 	bool aux_snapshot;      /* -S: AUX area snapshot mode */
 	bool snapshot_on_exit;  /* -S e... */
+	bool kcore;             /* --kcore: OUTPUT is a directory */
 	size_t snapshot_size;   /* -S SIZE bytes, 0: the AUX area's */
 	size_t snapshot_user;   /* -S SIZE as given (0: none) */
 	int comp_level;
@@ -137,4 +138,11 @@ void rec_close_bpf_sideband(struct rec *r);
 int rec_add_build_ids(struct rec *r);
 void rec_free_maps(struct rec *r);
 int rec_timestamp_rename(struct rec *r);
+/* record_kcore.c: --kcore. The output directory made (an old one moved
+ * aside as perf does), DATA its perf.data's path; /proc/kcore readable;
+ * DIR/kcore_dir copied. 0, or -1 said. */
+int rec_kcore_output(struct rec *r, char *data, size_t len);
+int rec_kcore_readable(struct rec *r);
+int rec_kcore_copy(struct rec *r);
+
 #endif

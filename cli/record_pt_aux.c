@@ -51,10 +51,9 @@ int rec_addr_filters(struct rec *r)
 		return 0;
 	err = pk_addr_filter_resolve(r->ev_filter[r->pt], max, NULL, &out,
 				     msg, sizeof(msg));
-	if (err) {
-		fputs(msg, stderr);
+	fputs(msg, stderr); /* perf's lines, some on success too */
+	if (err)
 		return err;
-	}
 	r->pt_filter = out;
 	r->ev_filter[r->pt] = out;
 	if (r->cfg->verbose)

@@ -238,9 +238,13 @@ PK_API int pk_evsel_nr_addr_filters(const struct pk_evsel *evsel);
  * [@REALPATH]" items joined by commas, tracestop as a stop range, kernel
  * symbols resolved through KALLSYMS (NULL: /proc/kallsyms) as perf does
  * (global, "#N"'th, or the only one; "*": the whole kernel), "*" @ FILE
- * the whole file. Symbols inside files are not resolved (-EOPNOTSUPP).
- * Returns 0, or a negative errno with MSG holding perf's lines
- * ("Failed to parse address filter: '...'" and the format help).
+ * the whole file, "SYM @ FILE" among the symbols perf record loads from
+ * FILE (.symtab and .dynsym, aliases kept: perf's "Multiple symbols with
+ * name" for a symbol in both; file offsets, PLT entries as NAME@plt).
+ * Returns 0, or a negative errno; MSG holds perf's lines either way
+ * (on failure "Failed to parse address filter: '...'" and the format
+ * help; on success those perf prints and goes on after, such as "File
+ * '...' not found or has no symbols." before a whole file's "*").
  */
 PK_API int pk_addr_filter_resolve(const char *filter, int max_nr,
 				  const char *kallsyms, char **out,
