@@ -23,7 +23,6 @@ enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
 #define L (1u << CLI_FT_LIVE)
 #define S (1u << CLI_FT_STACK)
 #define P (1u << CLI_FT_PROFILE)
-#define X (1u << CLI_FT_EXTRACT)
 #define T (1u << CLI_FT_STAT)
 #define N (1u << CLI_FT_SNAPSHOT)
 #define A (1u << CLI_FT_START)
@@ -36,7 +35,7 @@ static const struct ft_opt {
 } table[] = {
 	{ "event", 'e', required_argument, R | L | A },
 	{ "event-filter", 'f', required_argument, R | L | A },  /* trace-cmd's -f */
-	{ "output", 'o', required_argument, R | X },
+	{ "output", 'o', required_argument, R },
 	{ "buffer-size", 'b', required_argument, R | L | A },
 	{ "cpus", 'C', required_argument, R | L | A },
 	{ "clock", K_CLOCK, required_argument, R | L | A },
@@ -78,14 +77,14 @@ static const struct ft_opt {
 	{ "tsc2nsec", K_TSC2NSEC, no_argument, R },
 	{ "top", K_TOP, no_argument, R | L },
 	{ "top-level", K_TOP, no_argument, R },
-	{ "compression", 'z', required_argument, R | X },
-	{ "instance", 'B', required_argument, R | X | T | N | A },
+	{ "compression", 'z', required_argument, R },
+	{ "instance", 'B', required_argument, R | T | N | A },
 	/* dynamic events, latency tracers */
 	{ "probe", K_PROBE, required_argument, R | L | A },
 	{ "thresh", K_THRESH, required_argument, R | A },
 	{ "hwlat-width", K_HWWIDTH, required_argument, R | A },
 	{ "hwlat-window", K_HWWINDOW, required_argument, R | A },
-	{ "help", 'h', no_argument, R | L | S | P | X | T | N | A },
+	{ "help", 'h', no_argument, R | L | S | P | T | N | A },
 };
 #define NR_OPTS (sizeof(table) / sizeof(table[0]))
 
@@ -175,9 +174,6 @@ static const char *const usages[] = {
 	"  trace_stat/function* merged across CPUs; -l limits it "
 	"(set_ftrace_filter),\n"
 	"  -g sets the function_graph tracer for times\n",
-	[CLI_FT_EXTRACT] =
-	"usage: perfkit ftrace extract [--instance NAME] [-o FILE] "
-	"[-z zstd|zlib|none]\n",
 	[CLI_FT_STAT] = "usage: perfkit ftrace bufstat [--instance NAME]\n",
 	[CLI_FT_START] =
 	"usage: perfkit ftrace start [record's options but -o -z -s -m -q -k "

@@ -185,6 +185,21 @@ struct pk_tracefs_reset_opts {
  */
 PK_API int pk_tracefs_reset(struct pk_tracefs *t,
 			    const struct pk_tracefs_reset_opts *o);
+/* VAL written to FILE of each buffer where the file is (trace-cmd's
+ * direct writes: -O's trace_options, current_tracer nop after extract,
+ * tracing_on put back). 0 or the first -errno. */
+PK_API int pk_tracefs_put(struct pk_tracefs *t, const char *const *bufs,
+			  int nr, const char *file, const char *val);
+/*
+ * What trace-cmd puts back after writing OPTION ("X" or "noX") to the
+ * trace_options of INSTANCE: the line trace_options has now for that
+ * option where it differs ("noX" before X is set, "X" before noX), into
+ * *LINE (malloc'ed); *LINE NULL when nothing is to be put back (the option
+ * is set already, or trace_options does not list it). 0 or -errno.
+ */
+PK_API int pk_tracefs_option_reset(const struct pk_tracefs *t,
+				   const char *instance, const char *option,
+				   char **line);
 
 /*
  * The kernel's error_log entry left by the last write through T that the
@@ -537,6 +552,29 @@ PK_API struct pk_ftrace_rec *pk_ftrace_extract(struct pk_tracefs *t,
 					       const char *instance,
 					       const char *output,
 					       const char *compression);
+/* Options of pk_ftrace_extract_bufs(); declare with PK_OPTS(). */
+struct pk_ftrace_extract_opts {
+	size_t sz;
+	const char *const *buffers; /* NULL or "": the top level; the first
+				       is the file's top buffer (""), the
+				       others its named buffers */
+	int nr_buffers;             /* at least 1 */
+	const char *compression;    /* NULL: zstd */
+	bool snapshot;              /* per_cpu/cpuN/snapshot_raw (the
+				       snapshot buffer), not trace_pipe_raw */
+	bool latency;               /* the first buffer's `trace` text (a
+				       latency tracer's max trace, read now)
+				       instead of pages; the others not read */
+};
+/*
+ * trace-cmd extract's reading: what each buffer of O holds now, every
+ * online CPU's pages read (and so consumed), nothing else changed. The
+ * result takes pk_ftrace_rec_write() and the result calls; NULL with
+ * errno (EINVAL for bad options) on failure.
+ */
+PK_API struct pk_ftrace_rec *pk_ftrace_extract_bufs(
+	struct pk_tracefs *t, const char *output,
+	const struct pk_ftrace_extract_opts *o);
 
 /* Per-CPU outcome of a recording. */
 struct pk_ftrace_cpu_result {

@@ -232,6 +232,33 @@ static int section_header(struct pk_tracedat *td, uint64_t off, uint16_t id,
 }
 
 /* Opens the section at OFF with id ID into *OUT (decompressed if needed). */
+/*
+ * A compressed latency section (trace-cmd copies the `trace` file as it
+ * copies CPU data: a chunk count, then chunks): *C becomes the text.
+ */
+static int open_chunks(struct pk_tracedat *td, struct td_cur *c)
+{
+	struct td_chunk *k = NULL;
+	uint32_t n = 0;
+	size_t total;
+	uint8_t *buf = NULL;
+	int r = pk__td_chunks(c, &k, &n, &total);
+
+	if (!r && !(buf = section_buf(td, total)))
+		r = -ENOMEM;
+	for (uint32_t i = 0; !r && i < n; i++) {
+		r = pk__td_decompress(td->comp, td->map + k[i].in, k[i].csize,
+				      buf + k[i].out, k[i].usize);
+		if (r < 0)
+			r = pk__td_err(c, r, "cannot decompress latency text");
+	}
+	pk__free(k);
+	if (r)
+		return r;
+	*c = (struct td_cur){ buf, total, 0, c->base, td->big, true };
+	return 0;
+}
+
 static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
 			struct td_cur *out, uint16_t *flags_out)
 {
@@ -248,6 +275,8 @@ static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
 				false };
 	if (!(flags & 1) || id == TD_OPT_BUFFER)
 		return 0;
+	if (id == TD_OPT_BUFFER_TEXT)
+		return open_chunks(td, out);
 	uint32_t csize, usize;
 	if ((r = rd_u32(out, &csize, "compressed size")) ||
 	    (r = rd_u32(out, &usize, "uncompressed size")))

@@ -257,8 +257,60 @@ static int pad_to(struct pk_tdwriter *w, uint64_t align)
 	return 0;
 }
 
-/* Copies one CPU's pages from FD; *SIZE gets the bytes written. */
-static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
+/* Where chunked data comes from: a file (FD) or memory (P, LEN). */
+struct wsrc {
+	int fd;
+	const char *p;
+	size_t len, pos;
+};
+
+/* Fills BUF with up to N bytes of S: the count, or -errno. */
+static ssize_t src_fill(struct wsrc *s, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	if (!s->p) {
+		while (got < n) {
+			ssize_t k = read(s->fd, buf + got, n - got);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return -errno;
+			if (!k)
+				break;
+			got += (size_t)k;
+		}
+		return (ssize_t)got;
+	}
+	got = PK_MIN(n, s->len - s->pos);
+	memcpy(buf, s->p + s->pos, got);
+	s->pos += got;
+	return (ssize_t)got;
+}
+
+/* Writes one compressed chunk: u32 compressed size, u32 size, the data. */
+static int wr_chunk(struct pk_tdwriter *w, const char *buf, size_t len)
+{
+	void *c;
+	size_t cl;
+	int r = pk__td_compress(w->comp, buf, len, &c, &cl);
+
+	if (r)
+		return r;
+	uint32_t hdr[2] = { (uint32_t)cl, (uint32_t)len };
+	r = pk__write_all(w->fd, hdr, 8);
+	if (!r)
+		r = pk__write_all(w->fd, c, cl);
+	pk__free(c);
+	return r;
+}
+
+/*
+ * Copies S as trace-cmd copies a file: compressed files get a u32 chunk
+ * count, then chunks of 10 pages. *SIZE gets the bytes written, the count
+ * left out (trace-cmd's CPU data sizes leave it out).
+ */
+static int wr_chunks(struct pk_tdwriter *w, struct wsrc *s, uint64_t *size)
 {
 	size_t csz = (size_t)w->page_size * CHUNK_PAGES;
 	char *buf = pk__malloc(csz);
@@ -269,39 +321,16 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
 
 	if (!buf)
 		return -ENOMEM;
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		pk__free(buf);
-		return -errno;
-	}
 	if (comp)
 		r = pk__write_all(w->fd, &chunks, 4);
-	for (;;) {
-		size_t got = 0;
-		while (!r && got < csz) {
-			ssize_t n = read(fd, buf + got, csz - got);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				r = -errno;
-			if (n <= 0)
-				break;
-			got += (size_t)n;
-		}
-		if (r || !got)
+	while (!r) {
+		ssize_t got = src_fill(s, buf, csz);
+		if (got <= 0) {
+			r = (int)got;
 			break;
-		if (!comp) {
-			r = pk__write_all(w->fd, buf, got);
-			continue;
 		}
-		void *c;
-		size_t cl;
-		if ((r = pk__td_compress(w->comp, buf, got, &c, &cl)))
-			break;
-		uint32_t hdr[2] = { (uint32_t)cl, (uint32_t)got };
-		r = pk__write_all(w->fd, hdr, 8);
-		if (!r)
-			r = pk__write_all(w->fd, c, cl);
-		pk__free(c);
+		r = comp ? wr_chunk(w, buf, (size_t)got)
+			 : pk__write_all(w->fd, buf, (size_t)got);
 		chunks++;
 	}
 	pk__free(buf);
@@ -311,11 +340,52 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
 	if (comp) {
 		if (pwrite(w->fd, &chunks, 4, (off_t)count_at) != 4)
 			return -errno;
-		*size = end - start - 4;   /* trace-cmd leaves the count out */
+		*size = end - start - 4;
 	} else {
 		*size = end - start;
 	}
 	return 0;
+}
+
+/* Copies one CPU's pages from FD; *SIZE gets the bytes written. */
+static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
+{
+	struct wsrc s = { .fd = fd };
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	return wr_chunks(w, &s, size);
+}
+
+/*
+ * A latency buffer's section: the text as trace-cmd copies the kernel's
+ * `trace` file, in chunks when compressed (the section's size counts the
+ * chunk count, unlike CPU data).
+ */
+static int wr_text(struct pk_tdwriter *w, struct wbuf *b)
+{
+	struct wsrc s = { .fd = -1, .p = b->text, .len = b->text_len };
+	struct pk_buf h = { 0 };
+	bool comp = strcmp(w->comp, "none") != 0;
+	uint64_t size = 0;
+	int r;
+
+	if (!comp)
+		return wr_section(w, TD_OPT_BUFFER_TEXT, "buffer latency",
+				  b->text, b->text_len, &b->sec_off);
+	b->sec_off = wpos(w);
+	put16(&h, TD_OPT_BUFFER_TEXT);
+	put16(&h, 1);
+	put32(&h, add_string(w, "buffer latency"));
+	put64(&h, 0);
+	r = h.data ? pk__write_all(w->fd, h.data, h.len) : -ENOMEM;
+	pk__buf_fini(&h);
+	if (!r)
+		r = wr_chunks(w, &s, &size);
+	size += 4;
+	if (!r && pwrite(w->fd, &size, 8, (off_t)b->sec_off + 8) != 8)
+		r = -errno;
+	return r;
 }
 
 void pk_tdwriter_set_cpu_count(struct pk_tdwriter *w, int n)
@@ -346,8 +416,7 @@ static int wr_buffer(struct pk_tdwriter *w, struct wbuf *b)
 	int r;
 
 	if (b->text)
-		return wr_section(w, TD_OPT_BUFFER_TEXT, "buffer latency",
-				  b->text, b->text_len, &b->sec_off);
+		return wr_text(w, b);
 
 	b->sec_off = wpos(w);
 	put16(&h, TD_OPT_BUFFER);

@@ -497,3 +497,48 @@ int pk_tracefs_reset(struct pk_tracefs *t, const struct pk_tracefs_reset_opts *o
 	keep_first(&e, pk_tracefs_tracing(t, b.v, b.n, true));
 	return e;
 }
+
+int pk_tracefs_put(struct pk_tracefs *t, const char *const *bufs, int nr,
+		   const char *file, const char *val)
+{
+	struct bufs b = { bufs, nr };
+
+	return put_all(t, &b, file, val);
+}
+
+/* The line of TEXT that is exactly NAME, or NULL. */
+static const char *find_line(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l)
+		if (!strncmp(l, name, n) && (l[n] == '\n' || !l[n]))
+			return l;
+	return NULL;
+}
+
+int pk_tracefs_option_reset(const struct pk_tracefs *t, const char *instance,
+			    const char *option, char **line)
+{
+	const char *base = strncmp(option, "no", 2) ? option : option + 2;
+	char *text = NULL, *other = NULL;
+	long n = pk_tracefs_read(t, instance, "trace_options", &text);
+	int e = 0;
+
+	*line = NULL;
+	if (n < 0)
+		return (int)n;
+	if (base == option) {
+		if (!find_line(text, option) && asprintf(&other, "no%s", base) < 0)
+			e = -ENOMEM;
+	} else if (!find_line(text, option)) {
+		other = strdup(base);
+		e = other ? 0 : -ENOMEM;
+	}
+	if (other && find_line(text, other))
+		*line = other;
+	else
+		free(other);
+	free(text);
+	return e;
+}

@@ -364,32 +364,45 @@ static void v6_check(bool latency)
 	unlink(path);
 }
 
-/* A v7 latency buffer (BUFFER_TEXT section) through the writer. */
-static void latency_v7(void)
+/*
+ * A v7 latency buffer (BUFFER_TEXT section) through the writer, compressed
+ * as COMP; LINES lines of text (over 10 pages: several chunks).
+ */
+static void latency_v7(const char *comp, int lines)
 {
 	const char *path = "/tmp/pktd-lat.dat";
-	const char text[] = "# tracer: irqsoff\n  <idle>-0  0d.h1  0us : x\n";
-	PK_OPTS(pk_tdwriter_opts, o, .page_size = PS, .long_size = 8);
+	const char line[] = "  <idle>-0  0d.h1  0us : trace_hardirqs_on <-x\n";
+	PK_OPTS(pk_tdwriter_opts, o, .page_size = PS, .long_size = 8,
+		.compression = comp);
 	struct pk_tdwriter *w = pk_tdwriter_open(path, &o);
 	struct pk_tracedat *td = NULL;
-	char *out = NULL;
-	size_t ol = 0;
+	char *out = NULL, *text = NULL, name[64];
+	size_t ol = 0, tl = 0;
 
+	snprintf(name, sizeof(name), "tracedat_v7_latency_%s_%d", comp, lines);
+	FILE *f = open_memstream(&text, &tl);
+	fputs("# tracer: irqsoff\n", f);
+	for (int i = 0; i < lines; i++)
+		fputs(line, f);
+	fclose(f);
 	pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hdr_page, strlen(hdr_page));
-	pk_tdwriter_add_latency(w, "", "local", text, strlen(text));
+	pk_tdwriter_add_latency(w, "", "local", text, tl);
 	if (!t_check(pk_tdwriter_close(w) == 0 &&
-		     ((td = pk_tracedat_open(path)) ? 0 : -errno) == 0, "tracedat_v7_latency",
-		     "write/open failed"))
+		     ((td = pk_tracedat_open(path)) ? 0 : -errno) == 0, name,
+		     "write/open failed")) {
+		free(text);
 		return;
-	FILE *f = open_memstream(&out, &ol);
+	}
+	f = open_memstream(&out, &ol);
 	pk_tracedat_report(td, f, NULL);
 	fclose(f);
 	pk_tracedat_free(td);
 	/* trace-cmd 3.1 prints cpus=0, the text and one more newline */
-	T_CHECK("tracedat_v7_latency", !strncmp(out, "cpus=0\n", 7) &&
-		!strcmp(out + 7 + strlen(text), "\n") &&
-		!memcmp(out + 7, text, strlen(text)));
+	t_check(ol == 7 + tl + 1 && !strncmp(out, "cpus=0\n", 7) &&
+		!memcmp(out + 7, text, tl) && out[ol - 1] == '\n', name,
+		"%zu bytes for %zu", ol, tl);
 	free(out);
+	free(text);
 	unlink(path);
 }
 
@@ -401,7 +414,11 @@ int main(void)
 	round_trip("zlib");
 	v6_check(true);
 	v6_check(false);
-	latency_v7();
+	latency_v7("none", 1);
+	latency_v7("zstd", 1);
+	latency_v7("zlib", 1);
+	latency_v7("zstd", 2000);
+	latency_v7("none", 2000);
 
 	struct pk_tracedat *td = NULL;
 	T_CHECK("tracedat_not_a_file", ((td = pk_tracedat_open("/nonexistent")) ? 0 : -errno) ==
