@@ -1551,6 +1551,20 @@ static int lean_counted(struct walk *w, struct pk_pt_block *blk)
 
 /* One step of the decoding: the events pending, then an instruction or
  * a block, or the error and the resync after it. */
+/* The trace's end with a branch pending (sample mode: a buffer cut
+ * anywhere): perf's walk counted it, and its i sample is made, the
+ * outcome never known. (Seen in sample mode only; full traces end at a
+ * TIP.PGD or an error.) */
+static void end_pending(struct walk *w)
+{
+	if (w->it->sampling && w->have_pend && w->isamp) {
+		w->pend_ev.tsc = w->pend_tsc;
+		w->pend_ev.has_tsc = w->pend_tsc != 0;
+		w->have_pend = false;
+		isample(w, &w->pend, branch_flags(&w->pend), 0, &w->pend_ev);
+	}
+}
+
 void pk__it_step(struct walk *w)
 {
 	struct pk_pt_insn in;
@@ -1566,6 +1580,7 @@ void pk__it_step(struct walk *w)
 		status = events(w, status);
 	if (status >= 0 && (status & PK_PT_STS_EOS)) {
 		flush_def(w);
+		end_pending(w);
 		w->done = true;
 		return;
 	}
@@ -1592,6 +1607,7 @@ void pk__it_step(struct walk *w)
 		return;
 	flush_def(w);
 	if (status == PK_ERR_EOS) {
+		end_pending(w);
 		w->done = true;
 		return;
 	}
