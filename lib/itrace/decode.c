@@ -1565,6 +1565,22 @@ static void end_pending(struct walk *w)
 	}
 }
 
+/* Sample mode, the buffer's last packets read with a branch pending:
+ * perf's decoder takes its outcome (a TIP the last packet) and stops
+ * there, walking no further without a packet to walk to. */
+static void last_branch(struct walk *w)
+{
+	struct pk_pt_block blk;
+	int status = pk_pt_insn_next_block(w->dec, &blk);
+
+	if (blk.ninsn && w->have_pend)
+		resolve(w, blk.ip);
+	flush_def(w);
+	end_pending(w);
+	w->status = status < 0 ? status : w->status;
+	w->done = true;
+}
+
 void pk__it_step(struct walk *w)
 {
 	struct pk_pt_insn in;
@@ -1578,6 +1594,11 @@ void pk__it_step(struct walk *w)
 
 	if (status >= 0)
 		status = events(w, status);
+	if (status >= 0 && (status & PK_PT_STS_EOS) &&
+	    w->it->sampling && w->have_pend && w->blocks) {
+		last_branch(w);
+		return;
+	}
 	if (status >= 0 && (status & PK_PT_STS_EOS)) {
 		flush_def(w);
 		end_pending(w);
