@@ -78,7 +78,7 @@ enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE,
        OPT_BUILDID_MMAP, OPT_BUILDID_ALL, OPT_MAX_SIZE, OPT_TS_FILE,
        OPT_DRY_RUN, OPT_IGNORED, OPT_REFUSED, OPT_OFF_CPU, OPT_TS_BOUNDARY,
        OPT_SYNTH, OPT_EXCL_PERF, OPT_PER_THREAD, OPT_NO_SWITCH,
-       OPT_KCORE };
+       OPT_KCORE, OPT_AUX_SAMPLE };
 
 /* perf record options that change only how perf writes (threads,
  * asynchronous I/O, flush batching) or where it looks for files: the
@@ -155,7 +155,7 @@ static const struct option long_opts[] = {
 	IGNORED("vmlinux", required_argument),
 	IGNORED("debuginfod", optional_argument),
 	{ "snapshot", optional_argument, NULL, 'S' },
-	REFUSED("aux-sample", optional_argument),
+	{ "aux-sample", optional_argument, NULL, OPT_AUX_SAMPLE },
 	REFUSED("cgroup", required_argument),
 	REFUSED("uid", required_argument),
 	REFUSED("control", required_argument),
@@ -342,6 +342,7 @@ static int parse_opt2(struct rec_cfg *c, int o, const char *name)
 	case OPT_IGNORED: return 0;
 	case OPT_REFUSED: return refuse(name);
 	case 'S': return rec_parse_snapshot(c, optarg);
+	case OPT_AUX_SAMPLE: c->aux_sample = optarg ? optarg : ""; return 0;
 	case 'G': return refuse("-G/--cgroup");
 	case 'u': return refuse("-u/--uid");
 	case 'h': usage(stdout); exit(0);
@@ -1127,7 +1128,7 @@ static int run(struct rec *r)
 		PK_OPTS(pk_rings_opts, ro, .pages = r->cfg->mmap_pages,
 			.overwrite = r->cfg->overwrite,
 			.aux_pages = r->pt >= 0 ? r->cfg->aux_pages : 0,
-			.aux_overwrite = r->cfg->aux_snapshot);
+			.aux_overwrite = r->cfg->aux_snapshot || r->pt_sample);
 
 		r->rings = pk_rings_new(r->evlist, &ro);
 	}

@@ -44,6 +44,7 @@ struct rec_cfg {
 	bool no_switch_events;  /* --no-switch-events */
 	bool mmap_set;          /* -m gave the data pages */
 	bool aux_snapshot;      /* -S: AUX area snapshot mode */
+	const char *aux_sample; /* --aux-sample[=SIZE] ("" without), or NULL */
 	bool snapshot_on_exit;  /* -S e... */
 	bool kcore;             /* --kcore: OUTPUT is a directory */
 	size_t snapshot_size;   /* -S SIZE bytes, 0: the AUX area's */
@@ -97,6 +98,7 @@ struct rec {
 	struct pk_thread_map *any_threads; /* their maps */
 	struct pk_cpu_map *all_cpus;
 	int have_sched_switch;  /* AUXTRACE_INFO's: 0, 2 or 3 */
+	bool pt_sample;         /* AUX area sampling (--aux-sample) */
 };
 
 /* record_loop.c */
@@ -122,6 +124,9 @@ int rec_addr_filters(struct rec *r);  /* --filter on intel_pt: resolved */
 int rec_pt_drain(struct rec *r, int idx);     /* ring IDX's AUX bytes */
 int rec_pt_snapshot(struct rec *r);           /* every ring's, -S */
 int rec_parse_snapshot(struct rec_cfg *c, const char *arg);
+/* record_pt_sample.c: --aux-sample and aux-sample-size terms */
+int rec_pt_sample_options(struct rec *r, bool have_aux);
+int rec_pt_sample_sizes(struct rec *r);
 /* record_hdr.c: perf's records ahead of the data (file mode) */
 int rec_id_index(struct rec *r);
 int rec_maps(struct rec *r);                  /* THREAD_MAP, CPU_MAP */

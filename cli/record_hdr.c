@@ -160,7 +160,8 @@ static int pmu_caps(struct rec *r)
 }
 
 /* HEADER_PMU_MAPPINGS (every PMU's type; perf's order is that of its
- * look-ups, perfkit's by name) and HEADER_PMU_CAPS. */
+ * look-ups, perfkit's by name) and HEADER_PMU_CAPS; in AUX sample mode,
+ * HEADER_AUXTRACE with no entries (perf writes its index, empty). */
 int rec_pmu_features(struct rec *r)
 {
 	int nr = pk_pmu_nr(), n = 0, err;
@@ -177,5 +178,11 @@ int rec_pmu_features(struct rec *r)
 		err = pk_pdwriter_feat_pmu_mappings(r->w, n, types, names);
 	free(types);
 	free(names);
+	if (!err && r->pt_sample) {	/* perf's empty AUXTRACE index */
+		uint64_t none = 0;
+
+		err = pk_pdwriter_feat_raw(r->w, PK_HEADER_AUXTRACE, &none,
+					   sizeof(none));
+	}
 	return err ? err : pmu_caps(r);
 }

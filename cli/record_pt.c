@@ -155,25 +155,21 @@ int rec_pt_setup(struct rec *r)
 		fprintf(stderr, "No AUX area tracing to snapshot\n");
 		return -EINVAL;
 	}
-	for (int i = 0; idx == -1 && i < pk_evlist_nr(r->evlist); i++)
-		if (pk_evsel_attr(pk_evlist_evsel(r->evlist, i))->aux_sample_size) {
-			fprintf(stderr, "No AUX area event to sample\n");
-			return -EINVAL;
-		}
+	if (idx < -1)
+		return idx;
+	if ((err = rec_pt_sample_options(r, idx >= 0)))
+		return err;
 	if (idx < 0)
-		return idx == -1 ? 0 : idx;
-	if (pk_evsel_attr(pk_evlist_evsel(r->evlist, idx))->aux_sample_size) {
-		fprintf(stderr, "Cannot add AUX area sampling to an AUX area "
-			"event\n");
+		return 0;
+	idx = find_pt(r);	/* (the sampled events may have moved) */
+	if (c->aux_snapshot && r->pt_sample) {
+		fprintf(stderr, "Snapshot mode (" PT_PMU " PMU) and sample trace "
+			"cannot be used together\n");
 		return -EINVAL;
 	}
-	for (int i = 0; i < pk_evlist_nr(r->evlist); i++)
-		if (pk_evsel_attr(pk_evlist_evsel(r->evlist, i))->aux_sample_size) {
-			cli_error("record", "AUX area sampling (aux-sample-size on "
-				  "'%s') is not supported by perfkit yet",
-				  pk_evsel_name(pk_evlist_evsel(r->evlist, i)));
-			return -EOPNOTSUPP;
-		}
+	if (r->pt_sample)
+		pk_evsel_set_term_if_unset(pk_evlist_evsel(r->evlist, idx),
+					   "psb_period", 0);
 	err = checks(pk_evlist_evsel(r->evlist, idx));
 	if (!err)
 		err = pk_evlist_to_front(r->evlist, idx);
@@ -203,7 +199,7 @@ int rec_pt_setup(struct rec *r)
 		a->text_poke = 1;
 		a->ksymbol = 1;
 	}
-	return rec_pt_sizes(r);
+	return r->pt_sample ? rec_pt_sample_sizes(r) : rec_pt_sizes(r);
 }
 
 /* perf's privileged test for the buffer sizes: root or paranoid < 0 */
@@ -246,8 +242,9 @@ void rec_pt_config(struct rec *r)
 	if (per_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	a->exclude_guest = 0;
-	a->aux_watermark = (uint32_t)(c->aux_pages *
-				      (size_t)sysconf(_SC_PAGESIZE) / 4);
+	if (!r->pt_sample)
+		a->aux_watermark = (uint32_t)(c->aux_pages *
+					      (size_t)sysconf(_SC_PAGESIZE) / 4);
 	a = pk_evsel_attr(pk_evlist_evsel(r->evlist, r->tracking));
 	if (per_cpu)
 		a->sample_type |= PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;

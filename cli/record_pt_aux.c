@@ -163,7 +163,8 @@ int rec_pt_drain(struct rec *r, int idx)
 	long n;
 	int err;
 
-	if (r->pt < 0 || r->cfg->aux_snapshot || !pk_ring_aux_size(ring))
+	if (r->pt < 0 || r->cfg->aux_snapshot || r->pt_sample ||
+	    !pk_ring_aux_size(ring))
 		return 0;
 	n = pk_ring_aux_read(ring, &ch);
 	if (n <= 0)
