@@ -51,15 +51,7 @@ t_attr_check "$N attr"
 msg() { # NAME OPTS
 	perf_in perf record --no-bpf-event $2 -o p.data -- true > /dev/null 2> p.err; prc=$?
 	pk_in record --no-bpf-event $2 -o k.data -- true > /dev/null 2> k.err; krc=$?
-	if [ $prc -eq 0 ] || [ $krc -eq 0 ]; then
-		fail "$N msg $1" "perf rc=$prc, perfkit rc=$krc"
-	elif ! [ -s p.err ]; then
-		fail "$N msg $1" "perf printed nothing"
-	elif cmp -s p.err k.err; then
-		ok "$N msg $1"
-	else
-		fail "$N msg $1" "$(first_diff p.err k.err)"
-	fi
+	same_failure "$N msg $1" $prc $krc p.err k.err
 }
 while IFS='|' read -r name opts; do
 	[ -n "$name" ] && msg "$name" "$opts"
