@@ -622,9 +622,15 @@ static int wr_options(struct pk_tdwriter *w)
 				return r;
 			continue;
 		}
+		/* CPUs without data are left out, as trace-cmd does */
+		uint32_t nd = 0;
+		for (uint32_t k = 0; k < n; k++)
+			nd += b->size[k] != 0;
 		put32(&o, ps);
-		put32(&o, n);
+		put32(&o, nd);
 		for (uint32_t k = 0; k < n; k++) {
+			if (!b->size[k])
+				continue;
 			put32(&o, (uint32_t)b->ids[k]);
 			put64(&o, b->off[k]);
 			put64(&o, b->size[k]);

@@ -5,7 +5,7 @@
 # under strace with its writes turned into "W|A path value" lines
 # (tests/data/ftstate/strace_writes.awk). Source after tests/lib/sh.sh.
 TF=/sys/kernel/tracing
-FT_AWK=tests/data/ftstate/strace_writes.awk
+FT_AWK=$PWD/tests/data/ftstate/strace_writes.awk
 FT_STRACE="strace -f -qq -e trace=openat,write,close,mkdir,rmdir -s 400"
 
 # ft_p TREE FILE TEXT: FILE (its directories made) holds TEXT (printf %b)
@@ -41,12 +41,16 @@ ft_formats() {
 }
 
 # ft_tc TREE OUT ARGS...: trace-cmd ARGS on TREE (bound over $TF, and
-# TREE.sys/ftrace_enabled over /proc/sys/kernel/ftrace_enabled) under
-# strace; its output in OUT.out, its writes in OUT.w. trace-cmd's status.
+# TREE.sys/ftrace_enabled over /proc/sys/kernel/ftrace_enabled, and
+# TREE.sys/kptr_restrict where the tree has one: trace-cmd writes it
+# around reading kallsyms) under strace; its output in OUT.out, its
+# writes in OUT.w. trace-cmd's status.
 ft_tc() {
 	_t=$1 _o=$2; shift 2
 	unshare -m sh -c "mount --bind $_t $TF || exit 99
 		mount --bind $_t.sys/ftrace_enabled /proc/sys/kernel/ftrace_enabled || exit 98
+		[ ! -e $_t.sys/kptr_restrict ] ||
+			mount --bind $_t.sys/kptr_restrict /proc/sys/kernel/kptr_restrict || exit 97
 		exec $FT_STRACE -o $_o.strace trace-cmd \"\$@\"" tc "$@" > $_o.out 2>&1
 	_rc=$?
 	awk -v ROOT=$TF -f $FT_AWK $_o.strace > $_o.w
