@@ -87,3 +87,20 @@ ft_pages() {
 	rmdir $TF/instances/$_i
 	[ -s ${1}0 ] || [ -s ${1}1 ]
 }
+
+# ft_need_pages NAME PAGES: the set-up of the tests that compare files
+# with trace-cmd's: skips NAME (and exits) without root, trace-cmd,
+# strace, unshare, this kernel's sched and ftrace formats, or when no
+# pages came; else PAGES pages per CPU in $T_TMP/raw0 and raw1 (ft_pages)
+ft_need_pages() {
+	if [ "$(id -u)" != 0 ] || ! command -v trace-cmd > /dev/null || ! command -v strace > /dev/null ||
+	   ! command -v unshare > /dev/null || [ ! -r $TF/events/header_page ] ||
+	   [ ! -d $TF/events/sched/sched_switch ] || [ ! -r $TF/events/ftrace/function/format ] ||
+	   [ ! -e /proc/sys/kernel/ftrace_enabled ] || [ ! -e /proc/sys/kernel/kptr_restrict ]; then
+		skip $1 "needs root, trace-cmd, strace, unshare and $TF with sched events"
+		t_exit; exit
+	fi
+	if ! ft_pages $T_TMP/raw $2; then
+		skip $1 "no sched events recorded (or no instance)"; t_exit; exit
+	fi
+}

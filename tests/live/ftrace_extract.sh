@@ -16,16 +16,7 @@
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export PERFKIT_RUNDIR=$T_TMP/run
 . tests/lib/fttree.sh
-if [ "$(id -u)" != 0 ] || ! command -v trace-cmd > /dev/null || ! command -v strace > /dev/null ||
-   ! command -v unshare > /dev/null || [ ! -r $TF/events/header_page ] ||
-   [ ! -d $TF/events/sched/sched_switch ] || [ ! -r $TF/events/ftrace/function/format ] || [ ! -e /proc/sys/kernel/ftrace_enabled ]; then
-	skip ftrace_extract "needs root, trace-cmd, strace, unshare and $TF with sched events"
-	t_exit; exit
-fi
-# pages of a private instance: sched events of a short while
-if ! ft_pages $T_TMP/raw 3; then
-	skip ftrace_extract "no sched events recorded (or no instance)"; t_exit; exit
-fi
+ft_need_pages ftrace_extract 3
 
 buffer() {  # buffer TREE PREFIX: one buffer's files
 	ft_buffer $1 "$2" "trace_pipe_raw snapshot_raw" "current_tracer:function" \

@@ -15,16 +15,7 @@
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export PERFKIT_RUNDIR=$T_TMP/run
 . tests/lib/fttree.sh
-if [ "$(id -u)" != 0 ] || ! command -v trace-cmd > /dev/null || ! command -v strace > /dev/null ||
-   ! command -v unshare > /dev/null || [ ! -r $TF/events/header_page ] ||
-   [ ! -d $TF/events/sched/sched_switch ] || [ ! -r $TF/events/ftrace/function/format ] ||
-   [ ! -e /proc/sys/kernel/ftrace_enabled ] || [ ! -e /proc/sys/kernel/kptr_restrict ]; then
-	skip ftrace_restore "needs root, trace-cmd, strace, unshare and $TF with sched events"
-	t_exit; exit
-fi
-if ! ft_pages $T_TMP/raw 3; then
-	skip ftrace_restore "no sched events recorded (or no instance)"; t_exit; exit
-fi
+ft_need_pages ftrace_restore 3
 : > $T_TMP/empty
 printf 'ffffffff81000000 T _stext\nffffffff81001000 T schedule\n' > $T_TMP/ks
 
