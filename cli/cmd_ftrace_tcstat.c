@@ -194,11 +194,8 @@ static void st_instance(struct pk_tracefs *t, const char *inst, bool opts)
 	if ((s = rd(t, inst, "buffer_total_size_kb")))
 		printf("Buffer total size in kilobytes:\n   %s\n\n", s);
 	free(s);
-	if ((s = rd(t, inst, "trace_clock"))) {
-		char *b = strchr(s, '['), *e = b ? strchr(b, ']') : NULL;
-		if (e && strncmp(b + 1, "local]", 6))
-			printf("Clock: %.*s\n\n", (int)(e - b - 1), b + 1);
-	}
+	if (pk_tracefs_read_clock(t, inst, &s) >= 0 && strcmp(s, "local"))
+		printf("Clock: %s\n\n", s);
 	free(s);
 	if ((s = rd(t, inst, "tracing_cpumask")) && !mask_full(s))
 		printf("CPU mask: %s\n\n", s);

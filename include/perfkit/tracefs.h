@@ -53,6 +53,11 @@ PK_API int pk_tracefs_path(const struct pk_tracefs *t, const char *instance,
  * the caller with free()). Returns its length or -errno. */
 PK_API long pk_tracefs_read(const struct pk_tracefs *t, const char *instance,
 			    const char *file, char **out);
+/* The clock in use: the bracketed name of INSTANCE's trace_clock, as
+ * pk_tracefs_read() returns strings. Its length, -EINVAL (no brackets)
+ * or -errno. */
+PK_API long pk_tracefs_read_clock(const struct pk_tracefs *t,
+				  const char *instance, char **out);
 /*
  * Writes VAL to FILE of INSTANCE (truncating; pk_tracefs_append() does not
  * truncate, for set_ftrace_filter, triggers and pid lists). The first change
@@ -404,6 +409,21 @@ PK_API int pk_tdwriter_fill_from_tracefs(struct pk_tdwriter *w,
 					 const char *tracefs_dir,
 					 const char *instance,
 					 const char *const *systems);
+/* Options of pk_tdwriter_fill(); declare with PK_OPTS(). */
+struct pk_tdfill_opts {
+	size_t sz;
+	const char *instance;          /* its trace clock (NULL: top level) */
+	const char *const *systems;    /* NULL-terminated; NULL: all */
+	const char *kallsyms;          /* NULL: /proc/kallsyms; unreadable:
+					  none (trace-cmd's -k) */
+	bool reverse_order;            /* systems and events in reverse
+					  name order, as trace-cmd 3.1
+					  saves them (else by name) */
+};
+/* pk_tdwriter_fill_from_tracefs() with options O (NULL: defaults).
+ * 0, -EINVAL (bad O) or -errno. */
+PK_API int pk_tdwriter_fill(struct pk_tdwriter *w, const char *tracefs_dir,
+			    const struct pk_tdfill_opts *o);
 
 /* ---- recording ---- */
 struct pk_ftrace_rec;

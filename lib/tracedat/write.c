@@ -46,6 +46,7 @@ struct pk_tdwriter {
 	struct pk_buf strings;
 	struct pk_buf opts;
 	int err;
+	bool header_only, minimal_options;
 	bool has_tsc, has_offset;
 	uint32_t tsc_mult, tsc_shift;
 	uint64_t tsc_offset;
@@ -74,11 +75,19 @@ struct pk_tdwriter *pk_tdwriter_open(const char *path,
 				    const struct pk_tdwriter_opts *o)
 {
 	struct pk_tdwriter *w;
-	const char *comp = o && o->compression ? o->compression : "none";
+	struct pk_tdwriter_opts lo = { 0 };  /* O's fields, zero past its sz */
+	const char *comp;
 
-	if (!PK_OPTS_VALID(o, pk_tdwriter_opts) ||
-	    (strcmp(comp, "none") && strcmp(comp, "zstd") &&
-	     strcmp(comp, "zlib"))) {
+	if (!PK_OPTS_VALID(o, pk_tdwriter_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (o)
+		memcpy(&lo, o, PK_MIN(o->sz, sizeof(lo)));
+	o = &lo;
+	comp = o->compression ? o->compression : "none";
+	if (strcmp(comp, "none") && strcmp(comp, "zstd") &&
+	    strcmp(comp, "zlib")) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -86,9 +95,10 @@ struct pk_tdwriter *pk_tdwriter_open(const char *path,
 	if (!w)
 		return NULL;
 	snprintf(w->comp, sizeof(w->comp), "%s", comp);
-	w->page_size = o && o->page_size ? o->page_size
-					 : (int)sysconf(_SC_PAGESIZE);
-	w->long_size = o && o->long_size ? o->long_size : (int)sizeof(long);
+	w->page_size = o->page_size ? o->page_size : (int)sysconf(_SC_PAGESIZE);
+	w->long_size = o->long_size ? o->long_size : (int)sizeof(long);
+	w->header_only = o->header_only;
+	w->minimal_options = o->header_only || o->minimal_options;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		int e = errno;
@@ -203,6 +213,29 @@ int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 		memcpy(b->fds, fds, nr_cpus * sizeof(int));
 	}
 	return 0;
+}
+
+int pk_tdwriter_copy_meta(struct pk_tdwriter *w, const struct pk_tracedat *td)
+{
+	static const enum pk_tracedat_item items[] = {
+		PK_TD_HEADER_PAGE, PK_TD_HEADER_EVENT, PK_TD_KALLSYMS,
+		PK_TD_PRINTK, PK_TD_CMDLINES,
+	};
+	int r = 0;
+
+	for (size_t i = 0; !r && i < PK_ARRAY_SIZE(items); i++) {
+		size_t len;
+		const char *p = pk_tracedat_item(td, items[i], &len);
+		if (p)
+			r = pk_tdwriter_set_item(w, items[i], p, len);
+	}
+	for (int i = 0; !r && i < pk_tracedat_nr_formats(td); i++) {
+		const char *sys;
+		size_t len;
+		const char *p = pk_tracedat_format(td, i, &sys, &len);
+		r = pk_tdwriter_add_format(w, sys, p, len);
+	}
+	return r;
 }
 
 /* Writes a section: header, then DATA (compressed when the file is). */
@@ -523,11 +556,11 @@ out:
 	return r;
 }
 
-static int wr_options(struct pk_tdwriter *w)
+/* The trace clock, uname and version options (not minimal_options). */
+static void wr_host_options(struct pk_tdwriter *w)
 {
 	struct utsname u;
 	char tmp[512];
-	int r = 0;
 
 	if (w->has_item[PK_TD_TRACE_CLOCK])
 		opt_add_str(w, TD_OPT_TRACECLOCK, w->item[PK_TD_TRACE_CLOCK].data,
@@ -542,6 +575,15 @@ static int wr_options(struct pk_tdwriter *w)
 	}
 	const char *ver = "perfkit 0.1";
 	opt_add_str(w, TD_OPT_VERSION, ver, strlen(ver));
+}
+
+static int wr_options(struct pk_tdwriter *w)
+{
+	char tmp[512];
+	int r = 0;
+
+	if (!w->minimal_options)
+		wr_host_options(w);
 	for (size_t at = 0, i = 0; i < (size_t)w->nr_cpustats; i++) {
 		const char *t = w->cpustats.data + at;
 		size_t n = strlen(t);
@@ -580,9 +622,15 @@ static int wr_options(struct pk_tdwriter *w)
 				return r;
 			continue;
 		}
+		/* CPUs without data are left out, as trace-cmd does */
+		uint32_t nd = 0;
+		for (uint32_t k = 0; k < n; k++)
+			nd += b->size[k] != 0;
 		put32(&o, ps);
-		put32(&o, n);
+		put32(&o, nd);
 		for (uint32_t k = 0; k < n; k++) {
+			if (!b->size[k])
+				continue;
 			put32(&o, (uint32_t)b->ids[k]);
 			put64(&o, b->off[k]);
 			put64(&o, b->size[k]);
@@ -622,9 +670,11 @@ int pk_tdwriter_close(struct pk_tdwriter *w)
 	pk__buf_fini(&h);
 	if (!r)
 		r = wr_meta(w);
-	for (int i = 0; !r && i < w->nr_bufs; i++)
+	for (int i = 0; !r && !w->header_only && i < w->nr_bufs; i++)
 		r = wr_buffer(w, &w->bufs[i]);
-	if (!r)
+	if (!r && w->header_only)
+		r = opt_add(w, TD_OPT_DONE, &zero, 8);
+	else if (!r)
 		r = wr_options(w);
 	if (!r) {
 		/* the options section itself stays uncompressed */
@@ -643,7 +693,6 @@ int pk_tdwriter_close(struct pk_tdwriter *w)
 	}
 	if (!r && pwrite(w->fd, &opt_at, 8, (off_t)opt_ptr) != 8)
 		r = -errno;
-	(void)zero;
 	if (!r && fsync(w->fd) < 0 && errno != EINVAL)
 		r = -errno;
 	pk_tdwriter_free(w);

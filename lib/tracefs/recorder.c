@@ -925,13 +925,7 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 		e = pk_tdwriter_set_tsc2nsec(w, r->tsc_mult, r->tsc_shift, 0);
 	if (!e && r->ts_offset)
 		e = pk_tdwriter_set_ts_offset(w, r->ts_offset);
-	if (pk_tracefs_read(r->t, instp, "trace_clock", &clk) > 0) {
-		char *o = strchr(clk, '['), *c = o ? strchr(o, ']') : NULL;
-		if (c) {
-			*c = 0;
-			memmove(clk, o + 1, strlen(o + 1) + 1);
-		}
-	}
+	(void)pk_tracefs_read_clock(r->t, instp, &clk);
 	for (int k = 0; !e && k < r->nr_bufs; k++)
 		e = !k && r->latency
 		    ? write_latency(r, w, &r->bufs[k], clk ? clk : "local")

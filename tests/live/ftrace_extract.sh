@@ -15,58 +15,25 @@
 . tests/lib/sh.sh
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export PERFKIT_RUNDIR=$T_TMP/run
-D=tests/data/ftstate
-TF=/sys/kernel/tracing
-if [ "$(id -u)" != 0 ] || ! command -v trace-cmd > /dev/null || ! command -v strace > /dev/null ||
-   ! command -v unshare > /dev/null || [ ! -r $TF/events/header_page ] ||
-   [ ! -d $TF/events/sched/sched_switch ] || [ ! -r $TF/events/ftrace/function/format ] || [ ! -e /proc/sys/kernel/ftrace_enabled ]; then
-	skip ftrace_extract "needs root, trace-cmd, strace, unshare and $TF with sched events"
-	t_exit; exit
-fi
-# pages of a private instance: sched events of a short while
-I=pkx-extract-tc-$$
-t_atexit "rmdir $TF/instances/$I 2>/dev/null"
-mkdir $TF/instances/$I || { skip ftrace_extract "cannot make an instance"; t_exit; exit; }
-echo 1 > $TF/instances/$I/events/sched/sched_switch/enable
-echo 1 > $TF/instances/$I/events/sched/sched_wakeup/enable
-i=0; while [ $i -lt 20 ]; do sleep 0.01; i=$((i+1)); done
-echo 0 > $TF/instances/$I/tracing_on
-for c in 0 1; do
-	dd if=$TF/instances/$I/per_cpu/cpu$c/trace_pipe_raw of=$T_TMP/raw$c bs=4096 count=3 iflag=nonblock 2> /dev/null
-done
-rmdir $TF/instances/$I
-if [ ! -s $T_TMP/raw0 ] && [ ! -s $T_TMP/raw1 ]; then
-	skip ftrace_extract "no sched events recorded"; t_exit; exit
-fi
+. tests/lib/fttree.sh
+ft_need_pages ftrace_extract 3
 
-p() { _d=$1/$2; _d=${_d%/*}; [ -d "$_d" ] || mkdir -p "$_d"; printf '%b' "$3" > "$1/$2"; }
 buffer() {  # buffer TREE PREFIX: one buffer's files
-	for _f in "current_tracer:function" "available_tracers:irqsoff function nop" \
+	ft_buffer $1 "$2" "trace_pipe_raw snapshot_raw" "current_tracer:function" \
+		  "available_tracers:irqsoff function nop" \
 		  "tracing_on:1" "trace:# tracer: irqsoff\n#\n  <idle>-0  0d.h1  0us : x" \
 		  "trace_clock:local [global] counter" "set_event:sched:sched_switch" \
 		  "trace_options:print-parent\nnosym-offset\nfunc_stack_trace" \
 		  "set_ftrace_pid:12" "buffer_size_kb:1410" \
-		  "events/enable:1" "events/sched/enable:1" "events/sched/filter:none"; do
-		p $1 "$2${_f%%:*}" "${_f#*:}\n"
-	done
-	for _c in 0 1; do
-		p $1 "$2per_cpu/cpu$_c/buffer_size_kb" '1410\n'
-		p $1 "$2per_cpu/cpu$_c/trace_pipe_raw" ''
-		p $1 "$2per_cpu/cpu$_c/snapshot_raw" ''
-	done
+		  "events/enable:1" "events/sched/enable:1" "events/sched/filter:none"
 }
 # the top level holds the first two pages, foo the third, bar none; -s
 # variant (SNAP=1): the pages are in snapshot_raw instead
 build() {
-	rm -rf $1 $1.sys; mkdir -p $1/instances $1.sys; echo 1 > $1.sys/ftrace_enabled
+	ft_root $1
 	buffer $1 ""; buffer $1 instances/foo/; buffer $1 instances/bar/
-	p $1 available_events 'sched:sched_switch\nsched:sched_wakeup\n'
-	cp $TF/events/header_page $TF/events/header_event $1/events/
-	mkdir -p $1/events/ftrace/function; cp $TF/events/ftrace/function/format $1/events/ftrace/function/
-	for e in sched_switch sched_wakeup; do
-		mkdir -p $1/events/sched/$e; cp $TF/events/sched/$e/format $1/events/sched/$e/
-		p $1 events/sched/$e/enable '1\n'; p $1 events/sched/$e/filter 'none\n'
-	done
+	ft_p $1 available_events 'sched:sched_switch\nsched:sched_wakeup\n'
+	ft_formats $1 sched_switch sched_wakeup
 	_raw=trace_pipe_raw; [ "$SNAP" = 1 ] && _raw=snapshot_raw
 	for c in 0 1; do
 		head -c 8192 $T_TMP/raw$c > $1/per_cpu/cpu$c/$_raw
@@ -74,25 +41,9 @@ build() {
 	done
 }
 # tc ARGS: trace-cmd extract on tree $T_TMP/a into $T_TMP/a.dat
-tc() {
-	build $T_TMP/a
-	unshare -m sh -c "mount --bind $T_TMP/a $TF || exit 99
-		mount --bind $T_TMP/a.sys/ftrace_enabled /proc/sys/kernel/ftrace_enabled || exit 98
-		exec strace -f -qq -o $T_TMP/a.strace -e trace=openat,write,close,mkdir,rmdir -s 400 trace-cmd extract -o $T_TMP/a.dat \"\$@\"" tc "$@" \
-		> $T_TMP/a.out 2>&1
-	_rc=$?
-	awk -v ROOT=$TF -f $D/strace_writes.awk $T_TMP/a.strace > $T_TMP/a.w
-	return $_rc
-}
+tc() { build $T_TMP/a; ft_tc $T_TMP/a $T_TMP/a extract -o $T_TMP/a.dat "$@"; }
 # pk ARGS: perfkit ftrace extract on tree $T_TMP/b into $T_TMP/b.dat
-pk() {
-	build $T_TMP/b; rm -f $T_TMP/b.dat
-	PERFKIT_TRACEFS=$T_TMP/b PERFKIT_SYSCTL=$T_TMP/b.sys strace -f -qq -o $T_TMP/b.strace \
-		-e trace=openat,write,close,mkdir,rmdir -s 400 "$PERFKIT" ftrace extract -o $T_TMP/b.dat "$@" > $T_TMP/b.out 2>&1
-	_rc=$?
-	awk -v ROOT=$T_TMP/b -f $D/strace_writes.awk $T_TMP/b.strace > $T_TMP/b.w
-	return $_rc
-}
+pk() { build $T_TMP/b; rm -f $T_TMP/b.dat; ft_pk $T_TMP/b $T_TMP/b extract -o $T_TMP/b.dat "$@"; }
 # reports of both files by both programs: NAME the case
 reports() {
 	trace-cmd report -i $T_TMP/a.dat > $T_TMP/ta 2>&1; _r1=$?
