@@ -124,7 +124,8 @@ int rec_addr_filters(struct rec *r);  /* --filter on intel_pt: resolved */
 int rec_pt_drain(struct rec *r, int idx);     /* ring IDX's AUX bytes */
 int rec_pt_snapshot(struct rec *r);           /* every ring's, -S */
 int rec_parse_snapshot(struct rec_cfg *c, const char *arg);
-/* record_pt_sample.c: --aux-sample and aux-sample-size terms */
+/* record_pt_sample.c: --aux-sample, aux-sample-size, aux-action and
+ * aux-output terms (the AUX event's group) */
 int rec_pt_sample_options(struct rec *r, bool have_aux);
 int rec_pt_sample_sizes(struct rec *r);
 /* record_hdr.c: perf's records ahead of the data (file mode) */

@@ -67,7 +67,7 @@ static int option_size(struct rec *r, const char *str)
 static int term_regroup(struct rec *r, bool *given)
 {
 	struct pk_evlist *l = r->evlist;
-	int aux = -1, err;
+	int aux = -1;
 
 	for (int i = 0; i < pk_evlist_nr(l); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(l, i);
@@ -77,16 +77,8 @@ static int term_regroup(struct rec *r, bool *given)
 		if (!(pk_evsel_terms(e) & PK_TERM_AUX_SAMPLE))
 			continue;
 		*given = true;
-		if (aux < 0 || !pk_evsel_attr(e)->aux_sample_size ||
-		    !leads(e) || pk_evsel_nr_members(e) != 1)
-			continue;
-		err = pk_evlist_regroup(l, aux, i);
-		if (err) {
-			cli_error("record", "cannot move '%s' into the group of "
-				  "'%s'", pk_evsel_name(e),
-				  pk_evsel_name(pk_evlist_evsel(l, aux)));
-			return err;
-		}
+		if (aux >= 0 && pk_evsel_attr(e)->aux_sample_size)
+			pk_evlist_regroup(l, aux, i);   /* if possible */
 	}
 	return 0;
 }
@@ -138,7 +130,73 @@ static int validate(struct rec *r)
 	return 0;
 }
 
-int rec_pt_sample_options(struct rec *r, bool have_aux)
+static const struct {
+	const char *s;
+	uint32_t bit;
+	bool on_aux;            /* for the AUX event itself */
+} actions[] = {
+	{ "start-paused", PK_AUX_START_PAUSED, true },
+	{ "pause", PK_AUX_PAUSE, false },
+	{ "resume", PK_AUX_RESUME, false },
+};
+
+/* One aux-action term S on E (the AUX event itself when AUX). */
+static int one_action(struct pk_evsel *e, const char *s, bool aux)
+{
+	for (size_t k = 0; k < sizeof(actions) / sizeof(actions[0]); k++) {
+		if (strcmp(s, actions[k].s))
+			continue;
+		if (actions[k].on_aux && !aux) {
+			fprintf(stderr, "aux-action '%s' can only be used with "
+				"AUX area event\n", s);
+			return -EINVAL;
+		}
+		if (!actions[k].on_aux && aux) {
+			fprintf(stderr, "aux-action '%s' cannot be used for AUX "
+				"area event itself\n", s);
+			return -EINVAL;
+		}
+		pk_attr_set_aux_action(pk_evsel_attr(e), actions[k].bit);
+		return 0;
+	}
+	fprintf(stderr, "Bad aux-action '%s'\n", s);
+	return -EINVAL;
+}
+
+/*
+ * aux-action terms (perf 6.13's auxtrace_parse_aux_action; perf 6.1 has
+ * no such term) and aux-output's regrouping (perf 6.1's
+ * auxtrace_regroup_aux_output): such an event after the AUX event joins
+ * its group where it can; an aux-action one must end up led by the AUX
+ * event.
+ */
+static int aux_actions(struct rec *r)
+{
+	struct pk_evlist *l = r->evlist;
+	int aux = -1, err;
+
+	for (int i = 0; i < pk_evlist_nr(l); i++) {
+		struct pk_evsel *e = pk_evlist_evsel(l, i);
+		const char *s = pk_evsel_aux_action(e);
+
+		if (is_aux(e))
+			aux = i;
+		if (!s && !pk_evsel_attr(e)->aux_output)
+			continue;
+		if (s && (err = one_action(e, s, is_aux(e))))
+			return err;
+		if (aux >= 0)
+			pk_evlist_regroup(l, aux, i);   /* if possible */
+		if (s && !is_aux(pk_evsel_leader(e))) {
+			fprintf(stderr, "Events with aux-action must have AUX "
+				"area event group leader\n");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int sample_options(struct rec *r, bool have_aux)
 {
 	const char *str = r->cfg->aux_sample;
 	bool given = false;
@@ -159,6 +217,13 @@ int rec_pt_sample_options(struct rec *r, bool have_aux)
 		return -EINVAL;
 	}
 	return validate(r);
+}
+
+int rec_pt_sample_options(struct rec *r, bool have_aux)
+{
+	int err = sample_options(r, have_aux);
+
+	return err ? err : aux_actions(r);
 }
 
 /* perf's privileged test for the buffer sizes: root or paranoid < 0 */

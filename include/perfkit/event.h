@@ -114,11 +114,13 @@ PK_API int pk_evlist_group(struct pk_evlist *evlist, int first, int n);
 PK_API int pk_evlist_to_front(struct pk_evlist *evlist, int idx);
 
 /*
- * Makes event IDX, standing alone after the group led by LEADER, that
- * group's last member, moved there (perf's evlist__regroup: an
- * aux-sample-size event joins the AUX area event's group). Returns 0 (also
- * when it is a member already), or -EINVAL for bad indexes, an event in
- * a group of several, or one before the group's end.
+ * Makes every event from the end of LEADER's group up to IDX a member of
+ * that group, in place (perf's evlist__regroup: an aux-output,
+ * aux-sample-size or aux-action event after the AUX area event joins its
+ * group, and so do the single events between). Returns 0 (also when IDX
+ * is a member already), or -EINVAL for bad indexes, LEADER not leading,
+ * IDX before LEADER, or an event in another group in between (nothing
+ * changed).
  */
 PK_API int pk_evlist_regroup(struct pk_evlist *evlist, int leader, int idx);
 
@@ -200,6 +202,19 @@ enum pk_evsel_term {
 	PK_TERM_AUX_SAMPLE = 1 << 7,
 };
 PK_API unsigned int pk_evsel_terms(const struct pk_evsel *evsel);
+/* The text of EVSEL's aux-action term (pause, resume, start-paused: the
+ * recorder checks it, as perf does), or NULL. */
+PK_API const char *pk_evsel_aux_action(const struct pk_evsel *evsel);
+/* The attr's aux_action word (kernel 6.13: the bits below; an older
+ * <linux/perf_event.h> names the word __reserved_3). */
+enum pk_aux_action {
+	PK_AUX_START_PAUSED = 1u << 0,   /* the AUX event starts paused */
+	PK_AUX_PAUSE        = 1u << 1,   /* an overflow pauses the group's
+					    AUX event */
+	PK_AUX_RESUME       = 1u << 2,   /* an overflow resumes it */
+};
+PK_API uint32_t pk_attr_aux_action(const struct perf_event_attr *attr);
+PK_API void pk_attr_set_aux_action(struct perf_event_attr *attr, uint32_t v);
 
 /*
  * The value of format term TERM of the event's PMU ("tsc" of intel_pt,

@@ -4,6 +4,7 @@
  * list, freeing.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 #include "base/base.h"
@@ -57,6 +58,7 @@ void pk__evsel_free(struct pk_evsel *e)
 	pk__free(e->pmu_name);
 	pk__free(e->filter);
 	pk__free(e->group_name);
+	pk__free(e->aux_action);
 	pk__free(e);
 }
 
@@ -178,15 +180,20 @@ int pk_evlist_regroup(struct pk_evlist *l, int leader, int idx)
 	e = l->entries[idx];
 	if (e->leader == g)
 		return 0;
-	if (g->leader != g || e->leader != e || e->nr_members != 1)
+	if (g->leader != g || idx < leader)
 		return -EINVAL;
-	end = leader + g->nr_members;	/* after the group's last member */
-	if (idx < end)
-		return -EINVAL;
-	move_run(l, idx, 1, end);
-	e->leader = g;
-	e->nr_members = 0;
-	g->nr_members++;
+	end = leader + PK_MAX(g->nr_members, 1); /* after its last member */
+	for (int k = end; k <= idx; k++) {
+		e = l->entries[k];
+		if (e->leader != e || e->nr_members > 1)
+			return -EINVAL;         /* in another group */
+	}
+	for (int k = end; k <= idx; k++) {
+		e = l->entries[k];
+		e->leader = g;
+		e->nr_members = 0;
+		g->nr_members = PK_MAX(g->nr_members, 1) + 1;
+	}
 	return 0;
 }
 
@@ -259,4 +266,27 @@ int pk_evsel_tool(const struct pk_evsel *e)
 const char *pk_evsel_group_name(const struct pk_evsel *e)
 {
 	return e->group_name;
+}
+
+const char *pk_evsel_aux_action(const struct pk_evsel *e)
+{
+	return e->aux_action;
+}
+
+/* The kernel's aux_action word (6.13's union with aux_start_paused,
+ * aux_pause, aux_resume) follows aux_sample_size; older headers call it
+ * __reserved_3. */
+#define AUX_ACTION_OFF (offsetof(struct perf_event_attr, aux_sample_size) + 4)
+
+uint32_t pk_attr_aux_action(const struct perf_event_attr *a)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)a + AUX_ACTION_OFF, sizeof(v));
+	return v;
+}
+
+void pk_attr_set_aux_action(struct perf_event_attr *a, uint32_t v)
+{
+	memcpy((char *)a + AUX_ACTION_OFF, &v, sizeof(v));
 }

@@ -28,6 +28,7 @@ struct pk_evsel {
 	uint64_t max_events;     /* nr= term, 0 when none */
 	int tool;                /* enum pk_evsel_tool */
 	char *group_name;        /* "name" of name{a,b}, leaders only, owned */
+	char *aux_action;        /* the aux-action term's text, owned */
 
 	/* open state (counter layer) */
 	struct pk_cpu_map *cpus;

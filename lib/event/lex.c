@@ -15,7 +15,7 @@ const char *const pk__term_kw_names[KW__NR] = {
 	"config", "config1", "config2", "name", "period", "freq",
 	"branch_type", "time", "call-graph", "stack-size", "max-stack", "nr",
 	"inherit", "no-inherit", "overwrite", "no-overwrite", "percore",
-	"aux-output", "aux-sample-size", "metric-id",
+	"aux-output", "aux-sample-size", "metric-id", "aux-action",
 };
 
 static int is_hex(int c)

@@ -154,8 +154,9 @@ const char *pk__terms_valid(enum term_set set)
 	size_t n = 0;
 
 	buf[0] = '\0';
+	/* perf 6.1's list: it has no aux-action (6.13's) */
 	for (int k = 0; k < KW__NR; k++)
-		if (set_mask[set] & (1u << k))
+		if ((set_mask[set] & (1u << k)) && k != KW_AUX_ACTION)
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
 					      n ? "," : "",
 					      pk__term_kw_names[k]);
@@ -234,7 +235,7 @@ static int call_graph(struct pk_parser *P, struct pk_evsel *e,
 static bool kw_is_str(int kw)
 {
 	return kw == KW_NAME || kw == KW_BRANCH_TYPE || kw == KW_CALLGRAPH ||
-	       kw == KW_METRIC_ID;
+	       kw == KW_METRIC_ID || kw == KW_AUX_ACTION;
 }
 
 static int check_type(struct pk_parser *P, const struct pk_term *t)
@@ -353,6 +354,11 @@ int pk__term_generic(struct pk_parser *P, struct pk_evsel *e,
 		e->terms |= PK_TERM_AUX_SAMPLE;
 		if (t->num)
 			a->sample_type |= PERF_SAMPLE_AUX;
+		break;
+	case KW_AUX_ACTION:     /* checked by the recorder, as perf does */
+		pk__free(e->aux_action);
+		if (!(e->aux_action = pk__strdup(t->str)))
+			return -ENOMEM;
 		break;
 	default: /* metric-id */
 		break;

@@ -26,7 +26,10 @@
  * with PK_FAKE_PT_FILTER_LOG=FILE its string is appended there, a line
  * each: what the recorder asked of the kernel.
  * An event sampling the AUX area (PERF_SAMPLE_AUX) in a faked event's
- * group is opened without it (its samples then lack the AUX bytes).
+ * group is opened without it (its samples then lack the AUX bytes), and
+ * the aux_action word (6.13: aux_start_paused, aux_pause, aux_resume;
+ * __reserved_3 in older headers) is cleared on faked events and their
+ * group's members (the kernel takes it only with an AUX event).
  * With PK_FAKE_NO_SWITCH set, every perf_event_open asking for
  * context_switch fails with EINVAL, as on a kernel without it (before
  * 4.3): the recorders then fall back to sched:sched_switch.
@@ -43,6 +46,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -70,6 +74,21 @@ static long real_syscall(long nr, long *a)
 	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
+#define AUX_ACTION_OFF (offsetof(struct perf_event_attr, aux_sample_size) + 4)
+
+static unsigned aux_action(const struct perf_event_attr *a)
+{
+	unsigned v;
+
+	memcpy(&v, (const char *)a + AUX_ACTION_OFF, sizeof(v));
+	return v;
+}
+
+static void clear_aux_action(struct perf_event_attr *a)
+{
+	memset((char *)a + AUX_ACTION_OFF, 0, 4);
+}
+
 long syscall(long nr, ...)
 {
 	const char *t = getenv("PK_FAKE_PT_TYPE");
@@ -89,12 +108,14 @@ long syscall(long nr, ...)
 		return -1;
 	}
 	if (nr == SYS_perf_event_open && in && a[3] >= 0 && a[3] < MAX_FD &&
-	    fake[a[3]] && (in->sample_type & PERF_SAMPLE_AUX)) {
-		/* AUX area sampling in the faked event's group: the
-		 * kernel takes it from an AUX leader only */
+	    fake[a[3]] && ((in->sample_type & PERF_SAMPLE_AUX) ||
+			   aux_action(in))) {
+		/* AUX area sampling or pause/resume in the faked event's
+		 * group: the kernel takes them with an AUX leader only */
 		copy = *in;
 		copy.sample_type &= ~(uint64_t)PERF_SAMPLE_AUX;
 		copy.aux_sample_size = 0;
+		clear_aux_action(&copy);
 		a[0] = (long)&copy;
 		return real_syscall(nr, a);
 	}
@@ -105,6 +126,7 @@ long syscall(long nr, ...)
 	copy.type = PERF_TYPE_SOFTWARE;
 	copy.config = PERF_COUNT_SW_DUMMY;
 	copy.aux_watermark = 0;
+	clear_aux_action(&copy);
 	a[0] = (long)&copy;
 	fd = real_syscall(nr, a);
 	if (fd >= 0 && fd < MAX_FD)
