@@ -295,6 +295,11 @@ uint32_t pk__it_branch_flags(const struct pk_pt_insn *in);
 /* synth.c: the sample perf makes of EV (ptwrite, power, transaction),
  * if the options ask for one; false for the events it does not make. */
 bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev);
+/* synth.c, for quick.c: EV's sample (ptwrite, power, evt, iflag, PEBS)
+ * as perf's hop mode makes it: at IP, ADDR the state's to_ip, FLAGS the
+ * state's; the bytes of the instruction at the sample's ip. */
+void pk__it_synth_at(struct walk *w, const struct pk_pt_event *ev,
+		     uint64_t ip, uint64_t addr, uint32_t flags);
 /* synth.c: whether EV (a branch from the FUP of a TSX abort met just
  * before: an asynchronous one, or one that disables tracing) is that
  * abort's; if so, its samples made: the transaction sample, the

@@ -89,55 +89,104 @@ static void place(struct walk *w, const struct pk_pt_event *ev,
 	s->flags = s->ip ? flags : 0;
 }
 
+/* The kind of EV's sample and whether the options ask for it. */
+static bool wanted(const struct walk *w, const struct pk_pt_event *ev,
+		   int *kind)
+{
+	const struct pk_itrace_opts *o = &w->it->opts;
+	bool want;
+
+	switch (ev->type) {
+	case PK_PT_EV_PTWRITE:
+		*kind = PK_ITRACE_PTWRITE;
+		want = o->ptwrites;
+		break;
+	case PK_PT_EV_MWAIT: case PK_PT_EV_PWRE: case PK_PT_EV_EXSTOP:
+	case PK_PT_EV_PWRX:
+		*kind = ev->type == PK_PT_EV_MWAIT ? PK_ITRACE_MWAIT :
+			ev->type == PK_PT_EV_PWRE ? PK_ITRACE_PWRE :
+			ev->type == PK_PT_EV_EXSTOP ? PK_ITRACE_EXSTOP :
+			PK_ITRACE_PWRX;
+		want = o->pwr_events;
+		break;
+	case PK_PT_EV_CFE:
+		*kind = PK_ITRACE_EVT;
+		want = o->intr_events;
+		break;
+	case PK_PT_EV_IFLAGS:
+		*kind = PK_ITRACE_IFLAG;
+		want = o->intr_events;
+		break;
+	case PK_PT_EV_BLK_ITEMS:
+		*kind = PK_ITRACE_PEBS;
+		want = o->other_events && ev->u.blk.items;
+		break;
+	default:
+		return false;
+	}
+	return want && w->it->attr[*kind] >= 0;
+}
+
+static void ptwrite_fill(const struct pk_pt_event *ev,
+			 struct pk_itrace_sample *s)
+{
+	s->u.ptwrite.payload = ev->u.ptwrite.payload;
+	s->u.ptwrite.ip = !ev->ip_suppressed;
+}
+
 static bool ptwrite(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
+	int kind;
 
-	if (!w->it->opts.ptwrites || w->it->attr[PK_ITRACE_PTWRITE] < 0)
+	if (!wanted(w, ev, &kind))
 		return true;
-	pk__it_base(w, &s, PK_ITRACE_PTWRITE, ev);
+	pk__it_base(w, &s, kind, ev);
 	place(w, ev, &s);
-	s.u.ptwrite.payload = ev->u.ptwrite.payload;
-	s.u.ptwrite.ip = !ev->ip_suppressed;
+	ptwrite_fill(ev, &s);
 	pk__it_emit(w, &s);
 	return true;
 }
 
-static bool power(struct walk *w, const struct pk_pt_event *ev)
+/* A power event's payload (perf's bit fields) into S. */
+static void power_fill(struct walk *w, const struct pk_pt_event *ev,
+		       struct pk_itrace_sample *s)
 {
-	struct pk_itrace_sample s;
-	int kind = ev->type == PK_PT_EV_MWAIT ? PK_ITRACE_MWAIT :
-		   ev->type == PK_PT_EV_PWRE ? PK_ITRACE_PWRE :
-		   ev->type == PK_PT_EV_EXSTOP ? PK_ITRACE_EXSTOP :
-		   PK_ITRACE_PWRX;
-
-	if (!w->it->opts.pwr_events || w->it->attr[kind] < 0)
-		return true;
-	pk__it_base(w, &s, kind, ev);
-	place(w, ev, &s);
 	switch (ev->type) {
 	case PK_PT_EV_MWAIT:	/* perf's bit fields of the payload */
-		s.u.mwait.hints = ev->u.mwait.hints & 0xff;
-		s.u.mwait.ext = ev->u.mwait.ext & 3;
+		s->u.mwait.hints = ev->u.mwait.hints & 0xff;
+		s->u.mwait.ext = ev->u.mwait.ext & 3;
 		break;
 	case PK_PT_EV_PWRE:
 		/* perf keeps the payload of a PWRE at a FUP (after an
 		 * MWAIT) only: one without shows the last such payload */
 		if (!ev->ip_suppressed)
 			w->pwre_payload = ev->u.pwre.payload;
-		s.u.pwre.hw = (w->pwre_payload >> 7) & 1;
-		s.u.pwre.subcstate = (w->pwre_payload >> 8) & 0xf;
-		s.u.pwre.cstate = (w->pwre_payload >> 12) & 0xf;
+		s->u.pwre.hw = (w->pwre_payload >> 7) & 1;
+		s->u.pwre.subcstate = (w->pwre_payload >> 8) & 0xf;
+		s->u.pwre.cstate = (w->pwre_payload >> 12) & 0xf;
 		break;
 	case PK_PT_EV_EXSTOP:
-		s.u.exstop.ip = !ev->ip_suppressed;
+		s->u.exstop.ip = !ev->ip_suppressed;
 		break;
 	default:
-		s.u.pwrx.deepest = ev->u.pwrx.payload & 0xf;
-		s.u.pwrx.last = (ev->u.pwrx.payload >> 4) & 0xf;
-		s.u.pwrx.wake = (ev->u.pwrx.payload >> 8) & 0xf;
+		s->u.pwrx.deepest = ev->u.pwrx.payload & 0xf;
+		s->u.pwrx.last = (ev->u.pwrx.payload >> 4) & 0xf;
+		s->u.pwrx.wake = (ev->u.pwrx.payload >> 8) & 0xf;
 		break;
 	}
+}
+
+static bool power(struct walk *w, const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+	int kind;
+
+	if (!wanted(w, ev, &kind))
+		return true;
+	pk__it_base(w, &s, kind, ev);
+	place(w, ev, &s);
+	power_fill(w, ev, &s);
 	pk__it_emit(w, &s);
 	return true;
 }
@@ -273,6 +322,12 @@ static void pebs_regs(const struct pk_pt_blk_items *it, uint64_t mask,
 	for (unsigned k = 0; k < 32; k++)
 		if (xmm >> k & 1)
 			pb->regs[pb->nr_regs++] = it->val[PK_PT_BLK_XMM][k];
+	/* perf writes the registers given, packed, and reads back one for
+	 * each bit of the event's mask: those past them are what its
+	 * event buffer held there, the last PEBS sample's (PB keeps them;
+	 * 0 at first, where perf shows garbage) */
+	pb->nr_regs = (unsigned)__builtin_popcountll(mask);
+	pb->regs_mask = mask;
 }
 
 /* The memory block's weight and transaction (perf's, after the
@@ -306,34 +361,65 @@ static void pebs_mem(const struct pk_pt_blk_items *it, uint64_t st,
 	}
 }
 
+/* A PEBS record's ip: the basic block's, else the GP block's rip, 0
+ * when it gives none. */
+static uint64_t pebs_ip(const struct pk_pt_blk_items *it)
+{
+	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 1)
+		return it->val[PK_PT_BLK_PEBS_BASIC][0];
+	if (it->mask[PK_PT_BLK_GP_REGS] & 2)
+		return it->val[PK_PT_BLK_GP_REGS][1];
+	return 0;
+}
+
+/* The rest of a PEBS record's sample S: the event's period, the
+ * record's time (its TSC), the address, weight, transaction and
+ * registers its items give. */
+static void pebs_fill(struct walk *w, const struct pk_pt_event *ev,
+		      struct pk_itrace_sample *s)
+{
+	const struct pk_pt_blk_items *it = ev->u.blk.items;
+	const struct perf_event_attr *a;
+	struct pk_itrace_pebs *pb = &w->pebs;
+	uint64_t st;
+
+	a = pk_perfdata_attr(w->it->pd, (unsigned)w->it->attr[PK_ITRACE_PEBS]);
+	st = a->sample_type;
+	s->period = a->freq ? 0 : a->sample_period;
+	s->flags = 0;
+	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 4) {
+		uint64_t t = it->val[PK_PT_BLK_PEBS_BASIC][2];
+
+		s->has_time = t != 0;
+		s->time = t ? pk__it_tsc_to_perf(&w->it->info, t) : 0;
+	}
+	if (st & PERF_SAMPLE_ADDR && it->mask[PK_PT_BLK_PEBS_MEM] & 1)
+		s->addr = it->val[PK_PT_BLK_PEBS_MEM][0];
+	memset(pb, 0, offsetof(struct pk_itrace_pebs, regs));
+	if (st & PERF_SAMPLE_REGS_INTR &&
+	    (it->mask[PK_PT_BLK_GP_REGS] || it->mask[PK_PT_BLK_XMM]))
+		pebs_regs(it, a->sample_regs_intr, pb);
+	pebs_mem(it, st, pb);
+	s->u.pebs = pb;
+}
+
 /*
  * A PEBS record's sample (perf's intel_pt_do_synth_pebs_sample): the
- * aux_output event's attr; ip the record's (the basic block's, else the
- * GP block's rip, else where the flow stands or the BEP.IP's FUP); the
- * time the record's TSC when it has one; the period the event's; the
- * address, weight, transaction and registers the items give. No flags;
- * the last instruction's bytes as other events have them.
+ * aux_output event's attr; ip the record's (pebs_ip), else where the
+ * flow stands or the BEP.IP's FUP; no flags; the last instruction's
+ * bytes as other events have them.
  */
 static bool pebs(struct walk *w, const struct pk_pt_event *ev)
 {
-	const struct pk_pt_blk_items *it = ev->u.blk.items;
-	int idx = w->it->attr[PK_ITRACE_PEBS];
-	const struct perf_event_attr *a;
-	struct pk_itrace_pebs *pb = &w->pebs;
 	struct pk_itrace_sample s;
-	uint64_t st, ip = 0;
+	uint64_t ip;
+	int kind;
 
-	if (!w->it->opts.other_events || idx < 0 || !it)
+	if (!wanted(w, ev, &kind))
 		return true;
-	a = pk_perfdata_attr(w->it->pd, (unsigned)idx);
-	st = a->sample_type;
-	pk__it_base(w, &s, PK_ITRACE_PEBS, ev);
+	pk__it_base(w, &s, kind, ev);
 	place(w, ev, &s);
-	s.period = a->freq ? 0 : a->sample_period;
-	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 1)
-		ip = it->val[PK_PT_BLK_PEBS_BASIC][0];
-	else if (it->mask[PK_PT_BLK_GP_REGS] & 2)
-		ip = it->val[PK_PT_BLK_GP_REGS][1];
+	ip = pebs_ip(ev->u.blk.items);
 	if (ip) {
 		/* no instruction walked (at a FUP, or none a branch):
 		 * perf script shows the bytes at the sample's ip */
@@ -344,21 +430,7 @@ static bool pebs(struct walk *w, const struct pk_pt_event *ev)
 		}
 		s.ip = ip;
 	}
-	s.flags = 0;
-	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 4) {
-		uint64_t t = it->val[PK_PT_BLK_PEBS_BASIC][2];
-
-		s.has_time = t != 0;
-		s.time = t ? pk__it_tsc_to_perf(&w->it->info, t) : 0;
-	}
-	if (st & PERF_SAMPLE_ADDR && it->mask[PK_PT_BLK_PEBS_MEM] & 1)
-		s.addr = it->val[PK_PT_BLK_PEBS_MEM][0];
-	memset(pb, 0, offsetof(struct pk_itrace_pebs, regs));
-	if (st & PERF_SAMPLE_REGS_INTR &&
-	    (it->mask[PK_PT_BLK_GP_REGS] || it->mask[PK_PT_BLK_XMM]))
-		pebs_regs(it, a->sample_regs_intr, pb);
-	pebs_mem(it, st, pb);
-	s.u.pebs = pb;
+	pebs_fill(w, ev, &s);
 	pk__it_emit(w, &s);
 	return true;
 }
@@ -419,6 +491,18 @@ static void off_place(struct walk *w, struct pk_itrace_sample *s)
 	insn_bytes(w, s, w->pend.size != 0);
 }
 
+/* A CFE's sample fields (its EVDs) into S. */
+static void cfe_fill(const struct pk_pt_event *ev, struct pk_itrace_sample *s)
+{
+	s->u.evt.type = ev->u.cfe.type;
+	s->u.evt.ip = ev->u.cfe.ip_flag;
+	s->u.evt.vector = ev->u.cfe.vector;
+	s->u.evt.nevd = ev->u.cfe.nevd;
+	memcpy(s->u.evt.evd_type, ev->u.cfe.evd_type,
+	       sizeof(s->u.evt.evd_type));
+	memcpy(s->u.evt.evd, ev->u.cfe.evd, sizeof(s->u.evt.evd));
+}
+
 /*
  * A CFE (perf's evt sample): at its FUP, or where the flow stands when
  * tracing is off. perf's state at a FUP no TIP follows, for a CFE
@@ -428,6 +512,7 @@ static void off_place(struct walk *w, struct pk_itrace_sample *s)
 static bool cfe(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
+	int kind;
 
 	if (ev->u.cfe.fup_branch) {
 		if (!ev->ip_suppressed)
@@ -435,21 +520,15 @@ static bool cfe(struct walk *w, const struct pk_pt_event *ev)
 				      ev->ip, 0, NULL, ev);
 		return true;
 	}
-	if (w->it->opts.intr_events && w->it->attr[PK_ITRACE_EVT] >= 0) {
-		pk__it_base(w, &s, PK_ITRACE_EVT, ev);
+	if (wanted(w, ev, &kind)) {
+		pk__it_base(w, &s, kind, ev);
 		if (ev->ip_suppressed && !ev->u.cfe.ip_flag)
 			off_place(w, &s);
 		else
 			place(w, ev, &s);
 		if (ev->u.cfe.tx && s.ip)
 			s.flags |= PK_IP_FLAG_IN_TX;
-		s.u.evt.type = ev->u.cfe.type;
-		s.u.evt.ip = ev->u.cfe.ip_flag;
-		s.u.evt.vector = ev->u.cfe.vector;
-		s.u.evt.nevd = ev->u.cfe.nevd;
-		memcpy(s.u.evt.evd_type, ev->u.cfe.evd_type,
-		       sizeof(s.u.evt.evd_type));
-		memcpy(s.u.evt.evd, ev->u.cfe.evd, sizeof(s.u.evt.evd));
+		cfe_fill(ev, &s);
 		pk__it_emit(w, &s);
 	}
 	return true;
@@ -646,4 +725,51 @@ void pk__it_ipc(struct walk *w, struct pk_itrace_sample *s)
 	s->ipc_insn_cnt = now_insn - *insn;
 	*cyc = now_cyc;
 	*insn = now_insn;
+}
+
+/*
+ * perf's hop mode (q): the sample of EV (ptwrite, power, evt, iflag or
+ * PEBS) its decoder's state makes, at IP (ADDR the state's to_ip, FLAGS
+ * its flags, none at ip 0 but an iflag sample's): perf's hop decoder
+ * walks no instruction, so perf script shows the bytes at the sample's
+ * ip. An iflag event's fup: the change is no branch's (addr 0).
+ */
+void pk__it_synth_at(struct walk *w, const struct pk_pt_event *ev,
+		     uint64_t ip, uint64_t addr, uint32_t flags)
+{
+	struct pk_itrace_sample s;
+	uint64_t pip;
+	int kind;
+
+	if (!wanted(w, ev, &kind))
+		return;
+	pk__it_base(w, &s, kind, ev);
+	s.ip = ip;
+	s.addr = addr;
+	s.flags = ip || kind == PK_ITRACE_IFLAG ? flags : 0;
+	switch (kind) {
+	case PK_ITRACE_PTWRITE:
+		ptwrite_fill(ev, &s);
+		break;
+	case PK_ITRACE_EVT:
+		cfe_fill(ev, &s);
+		break;
+	case PK_ITRACE_IFLAG:
+		s.u.iflag.iflag = ev->u.iflags.iflag;
+		s.u.iflag.via_branch = !ev->u.iflags.fup;
+		s.u.iflag.branch_ip = ev->u.iflags.fup ? 0 : addr;
+		if (ev->u.iflags.fup)
+			s.addr = 0;
+		break;
+	case PK_ITRACE_PEBS:
+		if ((pip = pebs_ip(ev->u.blk.items)))
+			s.ip = pip;
+		pebs_fill(w, ev, &s);
+		break;
+	default:
+		power_fill(w, ev, &s);
+		break;
+	}
+	insn_bytes(w, &s, false);
+	pk__it_emit(w, &s);
 }
