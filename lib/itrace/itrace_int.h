@@ -84,6 +84,13 @@ struct walk {
 	/* perf's timestamp_insn_cnt: the instructions walked since the
 	 * decoder's time (est_t) last changed, for its estimate */
 	uint64_t est_t, est_n;
+	uint64_t est_pend;	/* ... walked, not yet counted (est_count) */
+	/* perf's CYC after a bad packet (decode.c bad_cyc): the CBR and
+	 * time at its last CBR change, the cycles since; its time BUMP
+	 * ticks over the trace's while that stays BUMP_T */
+	uint8_t cyc_cbr;
+	uint64_t cyc_ref, cyc_cnt, bump_t, bump;
+	uint64_t err_at;	/* an error's time, the event's (0: the walk's) */
 	bool continuous;
 	struct pk_pt_insn pend;	/* the last instruction, if a branch */
 	bool have_pend;
