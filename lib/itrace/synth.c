@@ -134,20 +134,6 @@ static void ptwrite_fill(const struct pk_pt_event *ev,
 	s->u.ptwrite.ip = !ev->ip_suppressed;
 }
 
-static bool ptwrite(struct walk *w, const struct pk_pt_event *ev)
-{
-	struct pk_itrace_sample s;
-	int kind;
-
-	if (!wanted(w, ev, &kind))
-		return true;
-	pk__it_base(w, &s, kind, ev);
-	place(w, ev, &s);
-	ptwrite_fill(ev, &s);
-	pk__it_emit(w, &s);
-	return true;
-}
-
 /* A power event's payload (perf's bit fields) into S. */
 static void power_fill(struct walk *w, const struct pk_pt_event *ev,
 		       struct pk_itrace_sample *s)
@@ -177,7 +163,8 @@ static void power_fill(struct walk *w, const struct pk_pt_event *ev,
 	}
 }
 
-static bool power(struct walk *w, const struct pk_pt_event *ev)
+/* A PTWRITE's or power event's sample, where the flow places it. */
+static bool ptw_power(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
 	int kind;
@@ -186,7 +173,10 @@ static bool power(struct walk *w, const struct pk_pt_event *ev)
 		return true;
 	pk__it_base(w, &s, kind, ev);
 	place(w, ev, &s);
-	power_fill(w, ev, &s);
+	if (kind == PK_ITRACE_PTWRITE)
+		ptwrite_fill(ev, &s);
+	else
+		power_fill(w, ev, &s);
 	pk__it_emit(w, &s);
 	return true;
 }
@@ -459,12 +449,11 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 	}
 	switch (ev->type) {
 	case PK_PT_EV_PTWRITE:
-		return ptwrite(w, ev);
 	case PK_PT_EV_MWAIT:
 	case PK_PT_EV_PWRE:
 	case PK_PT_EV_EXSTOP:
 	case PK_PT_EV_PWRX:
-		return power(w, ev);
+		return ptw_power(w, ev);
 	case PK_PT_EV_TSX:
 		return transaction(w, ev);
 	case PK_PT_EV_CYC:
