@@ -17,7 +17,7 @@
  * packet may have moved it on (bad_cyc). */
 static uint64_t perf_ts(const struct walk *w, uint64_t t)
 {
-	return t && t == w->bump_t ? t + w->bump : t;
+	return pk__it_cyc_ts(&w->cyc, t);
 }
 
 static void base(struct walk *w, struct pk_itrace_sample *s, int kind,
@@ -876,32 +876,45 @@ static void lone_fup(struct walk *w, const struct pk_pt_event *ev)
 /* A packet perf's decoder cannot read: its error where the flow stands
  * (tracing off: the last IP it had), the transaction state cleared, the
  * decoding going on. */
-/*
- * perf's decoder reads the byte after a packet it rejects as the next
- * packet (BYTE): a CYC for these (intel_pt_calc_cyc_timestamp). Its
- * cycles add up from the last CBR change, where its time was the
- * reference; with a CBR known its time becomes that reference plus the
- * cycles at the core's ratio (when that is later: a bump over the
- * trace's time until the trace's time changes), and its count of
- * instructions for the estimate starts again.
- */
+void pk__it_cyc_cbr(struct it_cyc *c, uint8_t ratio, uint64_t t)
+{
+	if (ratio == c->cbr)	/* (perf: no change, nothing reset) */
+		return;
+	c->cbr = ratio;
+	c->ref = pk__it_cyc_ts(c, t);
+	c->cnt = 0;
+}
+
+bool pk__it_cyc_bad(struct it_cyc *c, uint8_t byte, uint64_t t, uint64_t mnt)
+{
+	uint64_t ts;
+
+	if ((byte & 7) != 3)	/* (a longer CYC: not modelled) */
+		return false;
+	c->cnt += byte >> 3;
+	if (!c->ref || !c->cbr)
+		return false;
+	ts = (uint64_t)((double)c->ref + (double)c->cnt * ((double)mnt / c->cbr));
+	if (ts > pk__it_cyc_ts(c, t)) {
+		c->bump_t = t;
+		c->bump = ts - t;
+	}
+	return true;
+}
+
+/* perf's decoder reads the byte after a packet it rejects as the next
+ * packet: a CYC for these (intel_pt_calc_cyc_timestamp), its time maybe
+ * moved on, its count of instructions for the estimate restarted. */
 static void bad_cyc(struct walk *w, uint8_t byte)
 {
-	uint64_t mnt = w->it->info.max_non_turbo_ratio, t, ts;
+	uint64_t t;
 
-	if ((byte & 7) != 3 || w->it->timeless)
-		return;
-	w->cyc_cnt += byte >> 3;
-	if (!w->cyc_ref || !w->cyc_cbr)
+	if (w->it->timeless)
 		return;
 	if (pk_pt_insn_time(w->dec, &t) || !t)
 		t = w->t_now;
-	ts = (uint64_t)((double)w->cyc_ref +
-			(double)w->cyc_cnt * ((double)mnt / w->cyc_cbr));
-	if (ts > perf_ts(w, t)) {
-		w->bump_t = t;
-		w->bump = ts - t;
-	}
+	if (!pk__it_cyc_bad(&w->cyc, byte, t, w->it->info.max_non_turbo_ratio))
+		return;
 	est_commit(w, t);
 	w->est_n = 0;
 }
@@ -1042,11 +1055,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		emit(w, &s);
 		break;
 	case PK_PT_EV_CBR:
-		if (ev->u.cbr.ratio != w->cyc_cbr) {	/* (bad_cyc) */
-			w->cyc_cbr = ev->u.cbr.ratio;
-			w->cyc_ref = perf_ts(w, ev->has_tsc ? ev->tsc : w->t_now);
-			w->cyc_cnt = 0;
-		}
+		pk__it_cyc_cbr(&w->cyc, ev->u.cbr.ratio,	/* (bad_cyc) */
+			       ev->has_tsc ? ev->tsc : w->t_now);
 		settle(w);
 		if (!w->it->opts.pwr_events || ev->u.cbr.ratio == w->cbr ||
 		    pk__it_skip_cbr(w))

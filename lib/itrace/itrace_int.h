@@ -59,6 +59,28 @@ struct szent {
 	uint8_t sz[SZC_N];
 };
 
+/* perf reads the byte after a packet it rejects (a MODE it cannot
+ * read) as a CYC: its cycles add up from its last CBR change (CBR), where
+ * its time was the reference (REF); with a CBR known its time becomes the
+ * reference plus the cycles at the core's ratio when that is later, BUMP
+ * ticks over the trace's while the trace's time stays BUMP_T. */
+struct it_cyc {
+	uint8_t cbr;
+	uint64_t ref, cnt, bump_t, bump;
+};
+
+/* perf's time at the trace's time T. */
+static inline uint64_t pk__it_cyc_ts(const struct it_cyc *c, uint64_t t)
+{
+	return t && t == c->bump_t ? t + c->bump : t;
+}
+
+/* decode.c: a CBR of RATIO at trace time T; the BYTE after a bad packet
+ * at trace time T (MNT: the max non-turbo ratio): true when perf took it
+ * as a CYC with a CBR known (its count of instructions restarts). */
+void pk__it_cyc_cbr(struct it_cyc *c, uint8_t ratio, uint64_t t);
+bool pk__it_cyc_bad(struct it_cyc *c, uint8_t byte, uint64_t t, uint64_t mnt);
+
 struct walk {
 	struct pk_itrace *it;
 	struct it_queue *q;
@@ -85,11 +107,7 @@ struct walk {
 	 * decoder's time (est_t) last changed, for its estimate */
 	uint64_t est_t, est_n;
 	uint64_t est_pend;	/* ... walked, not yet counted (est_count) */
-	/* perf's CYC after a bad packet (decode.c bad_cyc): the CBR and
-	 * time at its last CBR change, the cycles since; its time BUMP
-	 * ticks over the trace's while that stays BUMP_T */
-	uint8_t cyc_cbr;
-	uint64_t cyc_ref, cyc_cnt, bump_t, bump;
+	struct it_cyc cyc;	/* perf's CYC after a bad packet */
 	uint64_t err_at;	/* an error's time, the event's (0: the walk's) */
 	bool continuous;
 	struct pk_pt_insn pend;	/* the last instruction, if a branch */

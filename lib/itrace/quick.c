@@ -59,6 +59,7 @@ struct it_quick {
 	/* perf's interrupt flag and the one a MODE.Exec gave (its
 	 * iflag, next_iflag) */
 	uint8_t iflag, next_iflag;
+	struct it_cyc cyc;	/* perf's CYC after a bad packet */
 	/* the PEBS record being gathered (BBP, BIP) */
 	struct pk_pt_blk_items items;
 	int8_t blk_pos;
@@ -102,12 +103,33 @@ void pk__it_quick_free(struct it_quick *k)
  * PK_PT_ERR_NO_TIME. */
 int pk__it_quick_time(const struct it_quick *k, uint64_t *tsc)
 {
-	return pk_pt_time_query(&k->time, tsc);
+	int err = pk_pt_time_query(&k->time, tsc);
+
+	if (!err)
+		*tsc = pk__it_cyc_ts(&k->cyc, *tsc);
+	return err;
 }
 
 static void time_apply(struct it_quick *k, const struct pk_pt_packet *p)
 {
+	uint64_t t;
+
 	pk__pt_timing(&k->time, &k->tcal, &k->cfg, p, false);
+	if (p->type == PK_PT_CBR)
+		pk__it_cyc_cbr(&k->cyc, p->u.cbr.ratio,
+			       pk_pt_time_query(&k->time, &t) < 0 ? 0 : t);
+}
+
+/* perf reads the byte after a packet it rejects (P) as a CYC: its time
+ * may move on (hop mode walks no instruction: no count to restart). */
+static void bad_cyc(struct walk *w, const struct pk_pt_packet *p)
+{
+	struct it_quick *k = w->qk;
+	uint64_t t;
+
+	if (!w->it->timeless && !pk_pt_time_query(&k->time, &t))
+		pk__it_cyc_bad(&k->cyc, pk__pt_perf_bad_byte(p), t,
+			       w->it->info.max_non_turbo_ratio);
 }
 
 /* The sample's time: the trace's now. */
@@ -116,7 +138,7 @@ static void qbase(struct walk *w, struct pk_itrace_sample *s, int kind)
 	struct pk_pt_event ev;
 
 	memset(&ev, 0, sizeof(ev));
-	if (pk_pt_time_query(&w->qk->time, &ev.tsc) < 0)
+	if (pk__it_quick_time(w->qk, &ev.tsc) < 0)
 		ev.tsc = 0;
 	ev.has_tsc = ev.tsc != 0;
 	pk__it_base(w, s, kind, &ev);
@@ -376,7 +398,7 @@ static void q_event(struct walk *w, const struct qstate *st,
 	struct pk_pt_event tm;
 
 	memset(&tm, 0, sizeof(tm));
-	if (pk_pt_time_query(&w->qk->time, &tm.tsc) < 0)
+	if (pk__it_quick_time(w->qk, &tm.tsc) < 0)
 		tm.tsc = 0;
 	ev->type = type;
 	ev->tsc = tm.tsc;
@@ -577,6 +599,7 @@ static int hop_fup_tip(struct walk *w, uint32_t flags)
 		if (cbr >= 0)
 			hop_cbr(w, (uint8_t)cbr, k->ip);
 		hop_error_code(w, 3);
+		bad_cyc(w, &t);
 		return 0;
 	}
 	time_apply(k, &t);
@@ -653,7 +676,7 @@ static bool past_limit(const struct walk *w)
 {
 	uint64_t t;
 
-	return !w->it->timeless && !pk_pt_time_query(&w->qk->time, &t) &&
+	return !w->it->timeless && !pk__it_quick_time(w->qk, &t) &&
 	       t > w->limit;
 }
 
@@ -932,6 +955,7 @@ static int hop_packet(struct walk *w, const struct pk_pt_packet *p,
 
 	if (pk__pt_perf_bad(p)) {	/* perf's error, its state kept */
 		hop_error_code(w, 3);
+		bad_cyc(w, p);
 		return 1;
 	}
 	if (k->resync)

@@ -216,7 +216,7 @@ for f in tsxab.data tsxab.tsc.data tsxend.data; do
 	live abort-q-b "$f" --itrace=bq
 	live abort-q-ibxe "$f" --itrace=ibxeq
 done
-# (timed: perf's time of a bad packet's error in q is its estimate)
+# (timed files with bad packets: below, with perf's estimated times)
 for f in lonefup.data lonefup.tsc.data tsxbad.data async.data \
 	async.tsc.data tsxrs.data fupmiss.data fupmiss.tsc.data modebad.data \
 	modebad.tsc.data rsfup.data rsfup.tsc.data rsfup2.data; do
@@ -443,6 +443,7 @@ for f in lonefup.tsc.data fupmiss.tsc.data modebad.tsc.data \
 	live est-bxe-ns "$f" --itrace=bxe -F +flags --ns
 	live est-i1ibe-ns "$f" --itrace=i1ibe --ns
 	live est-i100ie-ns "$f" --itrace=i100ie --ns
+	live est-q-ibxe-ns "$f" --itrace=ibxeq -F +flags --ns
 done
 # y (cycles): perf 6.1 has no such letter: its one line, exit 129
 for a in y i10iy; do
