@@ -68,6 +68,22 @@ static void insn_bytes(struct walk *w, struct pk_itrace_sample *s, bool last)
 	memcpy(s->insn, in.raw, in.size < 16 ? in.size : 16);
 }
 
+/* The transaction flags of perf's state at a FUP at IP: a MODE.TSX
+ * still queued for the same FUP gives its own (perf's state flags are
+ * the TSX's), else those of the walk to it. */
+static uint32_t fup_tx_flags(struct walk *w, uint64_t ip)
+{
+	for (unsigned i = 0; i < w->dec->qn; i++) {
+		const struct pk_pt_event *e = &pk__pt_fl_qat(w->dec, i)->ev;
+
+		if (e->ip_suppressed || e->ip != ip)
+			break;
+		if (e->type == PK_PT_EV_TSX && !e->u.tsx.aborted)
+			return e->u.tsx.speculative ? PK_IP_FLAG_IN_TX : 0;
+	}
+	return w->in_tx ? PK_IP_FLAG_IN_TX : 0;
+}
+
 /* The ip, flags and instruction bytes of a sample of EV. */
 static void place(struct walk *w, const struct pk_pt_event *ev,
 		  struct pk_itrace_sample *s)
@@ -80,8 +96,7 @@ static void place(struct walk *w, const struct pk_pt_event *ev,
 		s->ip = ev->ip;
 		insn_bytes(w, s, false);
 		/* (perf's walk to the FUP notes the transaction) */
-		if (w->in_tx)
-			flags |= PK_IP_FLAG_IN_TX;
+		flags |= fup_tx_flags(w, ev->ip);
 	} else {
 		s->ip = flow_ip(w, &flags);
 		insn_bytes(w, s, flags != 0);
@@ -498,15 +513,41 @@ static void cfe_fill(const struct pk_pt_event *ev, struct pk_itrace_sample *s)
  * without IP bit, is also a branch from the FUP to 0 (flags: none but
  * the transaction's).
  */
+/* A CFE without IP bit at a FUP a TIP follows: perf's state there is
+ * the asynchronous branch's, its evt sample that branch's flags and
+ * target (the branch is the next event, from the same IP). */
+static void cfe_async(struct walk *w, const struct pk_pt_event *ev,
+		      struct pk_itrace_sample *s)
+{
+	const struct pk_pt_event *b;
+
+	if (ev->u.cfe.ip_bit || ev->ip_suppressed || !w->dec->qn)
+		return;
+	b = &pk__pt_fl_qat(w->dec, 0)->ev;
+	if (b->at != ev->ip || (b->type != PK_PT_EV_ASYNC_BRANCH &&
+				b->type != PK_PT_EV_ASYNC_DISABLED))
+		return;
+	s->addr = b->ip_suppressed ? 0 : b->ip;
+	s->flags = PK_IP_FLAG_BRANCH | (s->addr ? PK_IP_FLAG_CALL |
+		   PK_IP_FLAG_ASYNC | PK_IP_FLAG_INTERRUPT : PK_IP_FLAG_TRACE_END);
+	if (b->type == PK_PT_EV_ASYNC_DISABLED)
+		s->flags |= PK_IP_FLAG_TRACE_END;
+}
+
 static bool cfe(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
 	int kind;
 
 	if (ev->u.cfe.fup_branch) {
+		struct pk_pt_insn in;
+
+		/* (perf's walk to the FUP stops before its instruction:
+		 * perf script shows the bytes at the FUP) */
 		if (!ev->ip_suppressed)
 			pk__it_branch(w, w->in_tx ? PK_IP_FLAG_IN_TX : 0,
-				      ev->ip, 0, NULL, ev);
+				      ev->ip, 0, insn_at(w, ev->ip, &in) &&
+				      w->it->opts.insn_bytes ? &in : NULL, ev);
 		return true;
 	}
 	if (wanted(w, ev, &kind)) {
@@ -517,6 +558,7 @@ static bool cfe(struct walk *w, const struct pk_pt_event *ev)
 			place(w, ev, &s);
 		if (ev->u.cfe.tx && s.ip)
 			s.flags |= PK_IP_FLAG_IN_TX;
+		cfe_async(w, ev, &s);
 		cfe_fill(ev, &s);
 		pk__it_emit(w, &s);
 	}
@@ -559,10 +601,11 @@ bool pk__it_begin_insn(struct walk *w, struct pk_pt_insn *in)
 static bool iflags(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
-	uint32_t flags = PK_IP_FLAG_INTR_TOGGLE;
+	bool chg = ev->u.iflags.iflag != w->iflag;
+	uint32_t flags = chg ? PK_IP_FLAG_INTR_TOGGLE : 0;
 	bool via = !ev->u.iflags.fup && w->have_pend && !ev->ip_suppressed;
 
-	if (ev->u.iflags.iflag == w->iflag)
+	if (!chg && !ev->u.iflags.fup)
 		return true;
 	if (!via)
 		pk__it_settle(w);	/* the branch to the FUP: as it was */

@@ -430,6 +430,12 @@ for f in qev.data qev.tsc.data; do
 	live q-events-g "$f" --itrace=qIpwxg
 	live q-events-l "$f" --itrace=qIpwxl -F +brstack
 	live qq-all "$f" --itrace=qqipwIxob -F +flags
+	# full decoding: an MWAIT and PWRE at a TSX begin's FUP take its
+	# flags (x); the branch from a FUP to 0 of a CFE without IP bit
+	# shows the bytes at the FUP
+	live full-bpwxe-insn "$f" --itrace=bpwxe -F +flags,+insn,+addr
+	live full-i1ibpwxe "$f" --itrace=i1ibpwxe -F +flags
+	live full-pwx-synth "$f" --itrace=pwx -F +synth,+flags,+addr
 done
 # perf's estimated times in timed files (intel_pt_est_timestamp: its
 # time plus two cycles an instruction walked since that changed): at
