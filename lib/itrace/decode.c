@@ -551,7 +551,8 @@ static void insn(struct walk *w, const struct pk_pt_insn *in)
 	if (w->have_pend)
 		resolve(w, in->ip);
 	w->tot_insn++;
-	est_count(w, 1, in->iclass);
+	if (!w->it->timeless)
+		est_count(w, 1, in->iclass);
 	if (w->ndef && w->def[0].ip == in->ip)
 		flush_def(w);
 	if (w->tick ? tick_due(w, in) : w->period && ++w->cnt >= w->period) {
@@ -1226,7 +1227,8 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 	uint64_t tot0 = w->tot_insn;	/* (perf's count at each sample) */
 
 	w->tot_insn += blk->ninsn;
-	est_count(w, blk->ninsn, blk->end_iclass);
+	if (!w->it->timeless)
+		est_count(w, blk->ninsn, blk->end_iclass);
 	/* a PSB+ whose FUP falls in the run shows before that instruction */
 	def_here = w->ndef && w->def[0].ip >= blk->ip &&
 		   w->def[0].ip <= blk->end_ip;
@@ -1589,6 +1591,7 @@ static void lean_block(struct walk *w, const struct pk_pt_block *blk)
 static int lean_walk(struct walk *w, struct pk_pt_block *blk)
 {
 	uint64_t tsc = w->tsc;	/* (lean_add() times the samples) */
+	const bool timed = !w->it->timeless;	/* (perf's estimate) */
 	int status = 0;
 
 	base(w, &w->lean_s, PK_ITRACE_BRANCHES, 0, false);
@@ -1614,7 +1617,8 @@ static int lean_walk(struct walk *w, struct pk_pt_block *blk)
 		step_time(w);
 		if (blk->ninsn) {
 			lean_block(w, blk);
-			est_count(w, blk->ninsn, blk->end_iclass);
+			if (timed)
+				est_count(w, blk->ninsn, blk->end_iclass);
 		}
 	}
 	lean_flush(w);
