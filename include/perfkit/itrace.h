@@ -156,9 +156,11 @@ struct pk_itrace_pebs {
 	uint16_t ins_lat;	/* instruction latency (WEIGHT_STRUCT) */
 	uint64_t transaction;
 	/* interrupt registers: present when the event samples REGS_INTR
-	 * and the record had GP or XMM items; REGS in perf's register
-	 * order, one for each bit of MASK (those the event asked for and
-	 * the record gave) */
+	 * and the record had GP or XMM items; REGS as perf script reads
+	 * them, one for each bit of MASK (the event's): those the record
+	 * gave (of the event's), packed in perf's register order, then
+	 * what the last PEBS sample left in the rest (perf's event buffer;
+	 * 0 at first) */
 	bool has_regs;
 	uint64_t regs_abi, regs_mask;
 	unsigned nr_regs;

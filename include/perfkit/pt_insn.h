@@ -201,6 +201,9 @@ struct pk_pt_event {
 		struct { uint64_t offset; } psb;
 		struct { uint64_t cycles; } cyc;
 		struct { uint8_t enabled; } fup;
+		/* BAD_PACKET (perf_binding): the byte perf's decoder reads
+		 * after the packet it rejects, as the next packet */
+		struct { uint8_t byte; } bad;
 		/* the decoder's copy, valid until the decoder is freed or
 		 * has delivered 64 more events */
 		struct { const struct pk_pt_blk_items *items; } blk;

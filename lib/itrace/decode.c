@@ -13,6 +13,13 @@
 
 /* ---- samples ---- */
 
+/* perf's timestamp at the trace's time T: a CYC read after a bad
+ * packet may have moved it on (bad_cyc). */
+static uint64_t perf_ts(const struct walk *w, uint64_t t)
+{
+	return pk__it_cyc_ts(&w->cyc, t);
+}
+
 static void base(struct walk *w, struct pk_itrace_sample *s, int kind,
 		 uint64_t tsc, bool has_tsc)
 {
@@ -42,7 +49,7 @@ static void base(struct walk *w, struct pk_itrace_sample *s, int kind,
 	if (!w->it->timeless) {
 		/* the time where the flow stands (the walker's: packets
 		 * read ahead do not count yet), or the event's */
-		uint64_t t = has_tsc ? tsc : w->t_now;
+		uint64_t t = perf_ts(w, has_tsc ? tsc : w->t_now);
 
 		if (t > w->tsc)
 			w->tsc = t;
@@ -58,15 +65,39 @@ static bool kernel_ip(uint64_t ip)
 	return ip >> 63;
 }
 
-/* N instructions walked from the decoder's time before the step (perf
- * counts them from its last timing packet). */
-static void est_count(struct walk *w, uint64_t n)
+/* The instructions walked and not yet counted go to perf's count from
+ * time T (its timestamp_insn_cnt, restarted when its time changes). */
+static void est_commit(struct walk *w, uint64_t t)
 {
-	if (w->t_now != w->est_t) {
-		w->est_t = w->t_now;
+	if (t != w->est_t) {
+		w->est_t = t;
 		w->est_n = 0;
 	}
-	w->est_n += n;
+	w->est_n += w->est_pend;
+	w->est_pend = 0;
+}
+
+/* N instructions walked in a step whose last one is of class IC. perf
+ * walks code once it holds the packet its next branch needs, the timing
+ * packets before that one read: instructions up to a branch that asks
+ * the trace (a conditional or indirect branch, a return, a far branch)
+ * count from the time after that branch's packet, the step's time;
+ * those before a direct jump or call, or a non-branch, wait for it. */
+static void est_count(struct walk *w, uint64_t n, uint8_t ic)
+{
+	w->est_pend += n;
+	switch (ic) {
+	case PK_PT_IC_COND_JUMP: case PK_PT_IC_RETURN:
+	case PK_PT_IC_CALL_IND: case PK_PT_IC_JUMP_IND:
+	case PK_PT_IC_FAR_CALL: case PK_PT_IC_FAR_RETURN:
+	case PK_PT_IC_FAR_JUMP:
+		/* (the walk's time may lag one an event gave: a trace
+		 * start's, read while tracing was off) */
+		est_commit(w, w->t_step > w->est_t ? w->t_step : w->est_t);
+		break;
+	default:
+		break;
+	}
 }
 
 /* perf's estimate of the time at decoder time T (intel_pt_est_timestamp):
@@ -80,7 +111,7 @@ static uint64_t est_time(const struct walk *w, uint64_t t)
 
 	if (pt->have_cbr && pt->cbr && mnt)
 		est = est * mnt / pt->cbr;
-	return t + est;
+	return perf_ts(w, t) + est;
 }
 
 /* perf takes its estimate as the queue's time even where that goes back
@@ -88,8 +119,10 @@ static uint64_t est_time(const struct walk *w, uint64_t t)
  * decoder's time once it is larger. T: the decoder's time there. */
 static void est_move(struct walk *w, uint64_t t)
 {
-	if (!w->it->timeless && t)
-		w->tsc = est_time(w, t);
+	if (w->it->timeless || !t)
+		return;
+	est_commit(w, t);	/* (walked before the packet there) */
+	w->tsc = est_time(w, t);
 }
 
 /* FLAGS of a branch or an instruction, inside a transaction: perf's
@@ -518,7 +551,8 @@ static void insn(struct walk *w, const struct pk_pt_insn *in)
 	if (w->have_pend)
 		resolve(w, in->ip);
 	w->tot_insn++;
-	est_count(w, 1);
+	if (!w->it->timeless)
+		est_count(w, 1, in->iclass);
 	if (w->ndef && w->def[0].ip == in->ip)
 		flush_def(w);
 	if (w->tick ? tick_due(w, in) : w->period && ++w->cnt >= w->period) {
@@ -641,6 +675,8 @@ static uint64_t err_tsc(struct walk *w, int code)
 {
 	uint64_t t;
 
+	if (w->err_at)
+		return w->err_at;
 	/* perf meets a failed fetch only at the next packet that has it
 	 * walk code, the timing packets before it read */
 	if (code == 5 && !pk__pt_fl_time_ahead(w->dec, &t) && t)
@@ -660,6 +696,7 @@ static void err_time(struct walk *w, int code)
 	if (w->it->timeless)
 		return;
 	t = err_tsc(w, code);
+	est_commit(w, t);	/* (the failing walk's instructions too) */
 	if (code == 7)
 		w->est_n = 0;
 	est_move(w, t);
@@ -840,10 +877,57 @@ static void lone_fup(struct walk *w, const struct pk_pt_event *ev)
 /* A packet perf's decoder cannot read: its error where the flow stands
  * (tracing off: the last IP it had), the transaction state cleared, the
  * decoding going on. */
-static void bad_packet(struct walk *w)
+void pk__it_cyc_cbr(struct it_cyc *c, uint8_t ratio, uint64_t t)
 {
+	if (ratio == c->cbr)	/* (perf: no change, nothing reset) */
+		return;
+	c->cbr = ratio;
+	c->ref = pk__it_cyc_ts(c, t);
+	c->cnt = 0;
+}
+
+bool pk__it_cyc_bad(struct it_cyc *c, uint8_t byte, uint64_t t, uint64_t mnt)
+{
+	uint64_t ts;
+
+	if ((byte & 7) != 3)	/* (a longer CYC: not modelled) */
+		return false;
+	c->cnt += byte >> 3;
+	if (!c->ref || !c->cbr)
+		return false;
+	ts = (uint64_t)((double)c->ref + (double)c->cnt * ((double)mnt / c->cbr));
+	if (ts > pk__it_cyc_ts(c, t)) {
+		c->bump_t = t;
+		c->bump = ts - t;
+	}
+	return true;
+}
+
+/* perf's decoder reads the byte after a packet it rejects as the next
+ * packet: a CYC for these (intel_pt_calc_cyc_timestamp), its time maybe
+ * moved on, its count of instructions for the estimate restarted. */
+static void bad_cyc(struct walk *w, uint8_t byte)
+{
+	uint64_t t;
+
+	if (w->it->timeless)
+		return;
+	if (pk_pt_insn_time(w->dec, &t) || !t)
+		t = w->t_now;
+	if (!pk__it_cyc_bad(&w->cyc, byte, t, w->it->info.max_non_turbo_ratio))
+		return;
+	est_commit(w, t);
+	w->est_n = 0;
+}
+
+static void bad_packet(struct walk *w, const struct pk_pt_event *ev)
+{
+	/* (with tracing off the walk stands behind: the packet's time) */
+	w->err_at = !w->dec->enabled && ev->has_tsc ? ev->tsc : 0;
 	error(w, 3, w->dec->enabled ? pk__it_flow_ip(w) : w->off_ip);
+	w->err_at = 0;
 	w->in_tx = false;
+	bad_cyc(w, ev->u.bad.byte);
 }
 
 /* The branch from a FUP to the TIP after it (END: a TIP.PGD's trace
@@ -895,6 +979,9 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		if (w->have_pend)
 			finish(w, branch_flags(&w->pend), 0, ev);
 		pge_flags = pk__it_pge_iflag(w, ev);
+		/* perf's est_tsc: a trace start into user space */
+		if (!ev->ip_suppressed && ev->ip && !kernel_ip(ev->ip))
+			est_move(w, ev->has_tsc ? ev->tsc : w->t_now);
 		branch_at(w, PK_IP_FLAG_BRANCH | PK_IP_FLAG_TRACE_BEGIN |
 			  pge_flags, 0, ev->ip,
 			  pk__it_begin_insn(w, &last) ? &last : NULL, ev);
@@ -969,6 +1056,8 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		emit(w, &s);
 		break;
 	case PK_PT_EV_CBR:
+		pk__it_cyc_cbr(&w->cyc, ev->u.cbr.ratio,	/* (bad_cyc) */
+			       ev->has_tsc ? ev->tsc : w->t_now);
 		settle(w);
 		if (!w->it->opts.pwr_events || ev->u.cbr.ratio == w->cbr ||
 		    pk__it_skip_cbr(w))
@@ -986,7 +1075,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		lone_fup(w, ev);
 		break;
 	case PK_PT_EV_BAD_PACKET:
-		bad_packet(w);
+		bad_packet(w, ev);
 		break;
 	default:
 		unsynthesized(w, ev);
@@ -1138,7 +1227,8 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 	uint64_t tot0 = w->tot_insn;	/* (perf's count at each sample) */
 
 	w->tot_insn += blk->ninsn;
-	est_count(w, blk->ninsn);
+	if (!w->it->timeless)
+		est_count(w, blk->ninsn, blk->end_iclass);
 	/* a PSB+ whose FUP falls in the run shows before that instruction */
 	def_here = w->ndef && w->def[0].ip >= blk->ip &&
 		   w->def[0].ip <= blk->end_ip;
@@ -1320,7 +1410,7 @@ lean_add(struct walk *w, int kind, uint64_t ip, uint64_t addr, uint32_t flags,
 	if (w->in_tx && !(flags & PK_IP_FLAG_ASYNC))
 		flags |= PK_IP_FLAG_IN_TX;	/* perf: inside a transaction */
 	if (!it->timeless) {
-		uint64_t t = has_tsc ? tsc : w->t_now;
+		uint64_t t = perf_ts(w, has_tsc ? tsc : w->t_now);
 
 		if (t > w->tsc)
 			w->tsc = t;
@@ -1501,6 +1591,7 @@ static void lean_block(struct walk *w, const struct pk_pt_block *blk)
 static int lean_walk(struct walk *w, struct pk_pt_block *blk)
 {
 	uint64_t tsc = w->tsc;	/* (lean_add() times the samples) */
+	const bool timed = !w->it->timeless;	/* (perf's estimate) */
 	int status = 0;
 
 	base(w, &w->lean_s, PK_ITRACE_BRANCHES, 0, false);
@@ -1524,28 +1615,13 @@ static int lean_walk(struct walk *w, struct pk_pt_block *blk)
 		}
 		status = pk_pt_insn_next_block(w->dec, blk);
 		step_time(w);
-		if (blk->ninsn)
+		if (blk->ninsn) {
 			lean_block(w, blk);
+			if (timed)
+				est_count(w, blk->ninsn, blk->end_iclass);
+		}
 	}
 	lean_flush(w);
-	return status;
-}
-
-/* lean_walk(), perf's count of instructions since its time kept by
- * the instructions it walked (from the time it ended at when that
- * changed in it: the instructions before the change are not told
- * apart, an approximation only an estimate after it sees). */
-static int lean_counted(struct walk *w, struct pk_pt_block *blk)
-{
-	uint64_t tot = w->tot_insn, t = w->est_t;
-	int status = lean_walk(w, blk);
-
-	if (w->t_now != t) {
-		w->est_t = w->t_now;
-		w->est_n = 0;
-	} else {
-		w->est_n += w->tot_insn - tot;
-	}
 	return status;
 }
 
@@ -1614,7 +1690,7 @@ void pk__it_step(struct walk *w)
 		if (blk.ninsn)
 			block(w, &blk);
 		if (status == 0 && lean(w))
-			status = lean_counted(w, &blk);
+			status = lean_walk(w, &blk);
 		in.ip = blk.end_ip;
 	} else if (status >= 0) {
 		memset(&in, 0, sizeof(in));

@@ -289,6 +289,9 @@ void pk_itrace_sample_fill(const struct pk_itrace_sample *is,
 		sm->regs_intr.mask = pb->regs_mask;
 		sm->regs_intr.nr = pb->nr_regs;
 		sm->regs_intr.regs = pb->has_regs ? pb->regs : NULL;
+	} else {	/* (none of a PEBS sample's fields: SM may be reused) */
+		sm->weight = sm->transaction = sm->data_src = 0;
+		memset(&sm->regs_intr, 0, sizeof(sm->regs_intr));
 	}
 }
 

@@ -59,6 +59,28 @@ struct szent {
 	uint8_t sz[SZC_N];
 };
 
+/* perf reads the byte after a packet it rejects (a MODE it cannot
+ * read) as a CYC: its cycles add up from its last CBR change (CBR), where
+ * its time was the reference (REF); with a CBR known its time becomes the
+ * reference plus the cycles at the core's ratio when that is later, BUMP
+ * ticks over the trace's while the trace's time stays BUMP_T. */
+struct it_cyc {
+	uint8_t cbr;
+	uint64_t ref, cnt, bump_t, bump;
+};
+
+/* perf's time at the trace's time T. */
+static inline uint64_t pk__it_cyc_ts(const struct it_cyc *c, uint64_t t)
+{
+	return t && t == c->bump_t ? t + c->bump : t;
+}
+
+/* decode.c: a CBR of RATIO at trace time T; the BYTE after a bad packet
+ * at trace time T (MNT: the max non-turbo ratio): true when perf took it
+ * as a CYC with a CBR known (its count of instructions restarts). */
+void pk__it_cyc_cbr(struct it_cyc *c, uint8_t ratio, uint64_t t);
+bool pk__it_cyc_bad(struct it_cyc *c, uint8_t byte, uint64_t t, uint64_t mnt);
+
 struct walk {
 	struct pk_itrace *it;
 	struct it_queue *q;
@@ -84,6 +106,9 @@ struct walk {
 	/* perf's timestamp_insn_cnt: the instructions walked since the
 	 * decoder's time (est_t) last changed, for its estimate */
 	uint64_t est_t, est_n;
+	uint64_t est_pend;	/* ... walked, not yet counted (est_count) */
+	struct it_cyc cyc;	/* perf's CYC after a bad packet */
+	uint64_t err_at;	/* an error's time, the event's (0: the walk's) */
 	bool continuous;
 	struct pk_pt_insn pend;	/* the last instruction, if a branch */
 	bool have_pend;
@@ -304,6 +329,11 @@ uint32_t pk__it_branch_flags(const struct pk_pt_insn *in);
 /* synth.c: the sample perf makes of EV (ptwrite, power, transaction),
  * if the options ask for one; false for the events it does not make. */
 bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev);
+/* synth.c, for quick.c: EV's sample (ptwrite, power, evt, iflag, PEBS)
+ * as perf's hop mode makes it: at IP, ADDR the state's to_ip, FLAGS the
+ * state's; the bytes of the instruction at the sample's ip. */
+void pk__it_synth_at(struct walk *w, const struct pk_pt_event *ev,
+		     uint64_t ip, uint64_t addr, uint32_t flags);
 /* synth.c: whether EV (a branch from the FUP of a TSX abort met just
  * before: an asynchronous one, or one that disables tracing) is that
  * abort's; if so, its samples made: the transaction sample, the

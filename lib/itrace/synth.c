@@ -68,6 +68,22 @@ static void insn_bytes(struct walk *w, struct pk_itrace_sample *s, bool last)
 	memcpy(s->insn, in.raw, in.size < 16 ? in.size : 16);
 }
 
+/* The transaction flags of perf's state at a FUP at IP: a MODE.TSX
+ * still queued for the same FUP gives its own (perf's state flags are
+ * the TSX's), else those of the walk to it. */
+static uint32_t fup_tx_flags(struct walk *w, uint64_t ip)
+{
+	for (unsigned i = 0; i < w->dec->qn; i++) {
+		const struct pk_pt_event *e = &pk__pt_fl_qat(w->dec, i)->ev;
+
+		if (e->ip_suppressed || e->ip != ip)
+			break;
+		if (e->type == PK_PT_EV_TSX && !e->u.tsx.aborted)
+			return e->u.tsx.speculative ? PK_IP_FLAG_IN_TX : 0;
+	}
+	return w->in_tx ? PK_IP_FLAG_IN_TX : 0;
+}
+
 /* The ip, flags and instruction bytes of a sample of EV. */
 static void place(struct walk *w, const struct pk_pt_event *ev,
 		  struct pk_itrace_sample *s)
@@ -80,8 +96,7 @@ static void place(struct walk *w, const struct pk_pt_event *ev,
 		s->ip = ev->ip;
 		insn_bytes(w, s, false);
 		/* (perf's walk to the FUP notes the transaction) */
-		if (w->in_tx)
-			flags |= PK_IP_FLAG_IN_TX;
+		flags |= fup_tx_flags(w, ev->ip);
 	} else {
 		s->ip = flow_ip(w, &flags);
 		insn_bytes(w, s, flags != 0);
@@ -89,55 +104,94 @@ static void place(struct walk *w, const struct pk_pt_event *ev,
 	s->flags = s->ip ? flags : 0;
 }
 
-static bool ptwrite(struct walk *w, const struct pk_pt_event *ev)
+/* The kind of EV's sample and whether the options ask for it. */
+static bool wanted(const struct walk *w, const struct pk_pt_event *ev,
+		   int *kind)
 {
-	struct pk_itrace_sample s;
+	const struct pk_itrace_opts *o = &w->it->opts;
+	bool want;
 
-	if (!w->it->opts.ptwrites || w->it->attr[PK_ITRACE_PTWRITE] < 0)
-		return true;
-	pk__it_base(w, &s, PK_ITRACE_PTWRITE, ev);
-	place(w, ev, &s);
-	s.u.ptwrite.payload = ev->u.ptwrite.payload;
-	s.u.ptwrite.ip = !ev->ip_suppressed;
-	pk__it_emit(w, &s);
-	return true;
+	switch (ev->type) {
+	case PK_PT_EV_PTWRITE:
+		*kind = PK_ITRACE_PTWRITE;
+		want = o->ptwrites;
+		break;
+	case PK_PT_EV_MWAIT: case PK_PT_EV_PWRE: case PK_PT_EV_EXSTOP:
+	case PK_PT_EV_PWRX:
+		*kind = ev->type == PK_PT_EV_MWAIT ? PK_ITRACE_MWAIT :
+			ev->type == PK_PT_EV_PWRE ? PK_ITRACE_PWRE :
+			ev->type == PK_PT_EV_EXSTOP ? PK_ITRACE_EXSTOP :
+			PK_ITRACE_PWRX;
+		want = o->pwr_events;
+		break;
+	case PK_PT_EV_CFE:
+		*kind = PK_ITRACE_EVT;
+		want = o->intr_events;
+		break;
+	case PK_PT_EV_IFLAGS:
+		*kind = PK_ITRACE_IFLAG;
+		want = o->intr_events;
+		break;
+	case PK_PT_EV_BLK_ITEMS:
+		*kind = PK_ITRACE_PEBS;
+		want = o->other_events && ev->u.blk.items;
+		break;
+	default:
+		return false;
+	}
+	return want && w->it->attr[*kind] >= 0;
 }
 
-static bool power(struct walk *w, const struct pk_pt_event *ev)
+static void ptwrite_fill(const struct pk_pt_event *ev,
+			 struct pk_itrace_sample *s)
 {
-	struct pk_itrace_sample s;
-	int kind = ev->type == PK_PT_EV_MWAIT ? PK_ITRACE_MWAIT :
-		   ev->type == PK_PT_EV_PWRE ? PK_ITRACE_PWRE :
-		   ev->type == PK_PT_EV_EXSTOP ? PK_ITRACE_EXSTOP :
-		   PK_ITRACE_PWRX;
+	s->u.ptwrite.payload = ev->u.ptwrite.payload;
+	s->u.ptwrite.ip = !ev->ip_suppressed;
+}
 
-	if (!w->it->opts.pwr_events || w->it->attr[kind] < 0)
-		return true;
-	pk__it_base(w, &s, kind, ev);
-	place(w, ev, &s);
+/* A power event's payload (perf's bit fields) into S. */
+static void power_fill(struct walk *w, const struct pk_pt_event *ev,
+		       struct pk_itrace_sample *s)
+{
 	switch (ev->type) {
 	case PK_PT_EV_MWAIT:	/* perf's bit fields of the payload */
-		s.u.mwait.hints = ev->u.mwait.hints & 0xff;
-		s.u.mwait.ext = ev->u.mwait.ext & 3;
+		s->u.mwait.hints = ev->u.mwait.hints & 0xff;
+		s->u.mwait.ext = ev->u.mwait.ext & 3;
 		break;
 	case PK_PT_EV_PWRE:
 		/* perf keeps the payload of a PWRE at a FUP (after an
 		 * MWAIT) only: one without shows the last such payload */
 		if (!ev->ip_suppressed)
 			w->pwre_payload = ev->u.pwre.payload;
-		s.u.pwre.hw = (w->pwre_payload >> 7) & 1;
-		s.u.pwre.subcstate = (w->pwre_payload >> 8) & 0xf;
-		s.u.pwre.cstate = (w->pwre_payload >> 12) & 0xf;
+		s->u.pwre.hw = (w->pwre_payload >> 7) & 1;
+		s->u.pwre.subcstate = (w->pwre_payload >> 8) & 0xf;
+		s->u.pwre.cstate = (w->pwre_payload >> 12) & 0xf;
 		break;
 	case PK_PT_EV_EXSTOP:
-		s.u.exstop.ip = !ev->ip_suppressed;
+		s->u.exstop.ip = !ev->ip_suppressed;
 		break;
 	default:
-		s.u.pwrx.deepest = ev->u.pwrx.payload & 0xf;
-		s.u.pwrx.last = (ev->u.pwrx.payload >> 4) & 0xf;
-		s.u.pwrx.wake = (ev->u.pwrx.payload >> 8) & 0xf;
+		s->u.pwrx.deepest = ev->u.pwrx.payload & 0xf;
+		s->u.pwrx.last = (ev->u.pwrx.payload >> 4) & 0xf;
+		s->u.pwrx.wake = (ev->u.pwrx.payload >> 8) & 0xf;
 		break;
 	}
+}
+
+/* A PTWRITE's or power event's sample, where the flow places it. */
+static bool ptw_power(struct walk *w, const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+	int kind;
+
+	if (!wanted(w, ev, &kind))
+		return true;
+	pk__it_base(w, &s, kind, ev);
+	place(w, ev, &s);
+	if (kind == PK_ITRACE_PTWRITE)
+		ptwrite_fill(ev, &s);
+	else
+		power_fill(w, ev, &s);
 	pk__it_emit(w, &s);
 	return true;
 }
@@ -273,6 +327,12 @@ static void pebs_regs(const struct pk_pt_blk_items *it, uint64_t mask,
 	for (unsigned k = 0; k < 32; k++)
 		if (xmm >> k & 1)
 			pb->regs[pb->nr_regs++] = it->val[PK_PT_BLK_XMM][k];
+	/* perf writes the registers given, packed, and reads back one for
+	 * each bit of the event's mask: those past them are what its
+	 * event buffer held there, the last PEBS sample's (PB keeps them;
+	 * 0 at first, where perf shows garbage) */
+	pb->nr_regs = (unsigned)__builtin_popcountll(mask);
+	pb->regs_mask = mask;
 }
 
 /* The memory block's weight and transaction (perf's, after the
@@ -306,34 +366,65 @@ static void pebs_mem(const struct pk_pt_blk_items *it, uint64_t st,
 	}
 }
 
+/* A PEBS record's ip: the basic block's, else the GP block's rip, 0
+ * when it gives none. */
+static uint64_t pebs_ip(const struct pk_pt_blk_items *it)
+{
+	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 1)
+		return it->val[PK_PT_BLK_PEBS_BASIC][0];
+	if (it->mask[PK_PT_BLK_GP_REGS] & 2)
+		return it->val[PK_PT_BLK_GP_REGS][1];
+	return 0;
+}
+
+/* The rest of a PEBS record's sample S: the event's period, the
+ * record's time (its TSC), the address, weight, transaction and
+ * registers its items give. */
+static void pebs_fill(struct walk *w, const struct pk_pt_event *ev,
+		      struct pk_itrace_sample *s)
+{
+	const struct pk_pt_blk_items *it = ev->u.blk.items;
+	const struct perf_event_attr *a;
+	struct pk_itrace_pebs *pb = &w->pebs;
+	uint64_t st;
+
+	a = pk_perfdata_attr(w->it->pd, (unsigned)w->it->attr[PK_ITRACE_PEBS]);
+	st = a->sample_type;
+	s->period = a->freq ? 0 : a->sample_period;
+	s->flags = 0;
+	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 4) {
+		uint64_t t = it->val[PK_PT_BLK_PEBS_BASIC][2];
+
+		s->has_time = t != 0;
+		s->time = t ? pk__it_tsc_to_perf(&w->it->info, t) : 0;
+	}
+	if (st & PERF_SAMPLE_ADDR && it->mask[PK_PT_BLK_PEBS_MEM] & 1)
+		s->addr = it->val[PK_PT_BLK_PEBS_MEM][0];
+	memset(pb, 0, offsetof(struct pk_itrace_pebs, regs));
+	if (st & PERF_SAMPLE_REGS_INTR &&
+	    (it->mask[PK_PT_BLK_GP_REGS] || it->mask[PK_PT_BLK_XMM]))
+		pebs_regs(it, a->sample_regs_intr, pb);
+	pebs_mem(it, st, pb);
+	s->u.pebs = pb;
+}
+
 /*
  * A PEBS record's sample (perf's intel_pt_do_synth_pebs_sample): the
- * aux_output event's attr; ip the record's (the basic block's, else the
- * GP block's rip, else where the flow stands or the BEP.IP's FUP); the
- * time the record's TSC when it has one; the period the event's; the
- * address, weight, transaction and registers the items give. No flags;
- * the last instruction's bytes as other events have them.
+ * aux_output event's attr; ip the record's (pebs_ip), else where the
+ * flow stands or the BEP.IP's FUP; no flags; the last instruction's
+ * bytes as other events have them.
  */
 static bool pebs(struct walk *w, const struct pk_pt_event *ev)
 {
-	const struct pk_pt_blk_items *it = ev->u.blk.items;
-	int idx = w->it->attr[PK_ITRACE_PEBS];
-	const struct perf_event_attr *a;
-	struct pk_itrace_pebs *pb = &w->pebs;
 	struct pk_itrace_sample s;
-	uint64_t st, ip = 0;
+	uint64_t ip;
+	int kind;
 
-	if (!w->it->opts.other_events || idx < 0 || !it)
+	if (!wanted(w, ev, &kind))
 		return true;
-	a = pk_perfdata_attr(w->it->pd, (unsigned)idx);
-	st = a->sample_type;
-	pk__it_base(w, &s, PK_ITRACE_PEBS, ev);
+	pk__it_base(w, &s, kind, ev);
 	place(w, ev, &s);
-	s.period = a->freq ? 0 : a->sample_period;
-	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 1)
-		ip = it->val[PK_PT_BLK_PEBS_BASIC][0];
-	else if (it->mask[PK_PT_BLK_GP_REGS] & 2)
-		ip = it->val[PK_PT_BLK_GP_REGS][1];
+	ip = pebs_ip(ev->u.blk.items);
 	if (ip) {
 		/* no instruction walked (at a FUP, or none a branch):
 		 * perf script shows the bytes at the sample's ip */
@@ -344,21 +435,7 @@ static bool pebs(struct walk *w, const struct pk_pt_event *ev)
 		}
 		s.ip = ip;
 	}
-	s.flags = 0;
-	if (it->mask[PK_PT_BLK_PEBS_BASIC] & 4) {
-		uint64_t t = it->val[PK_PT_BLK_PEBS_BASIC][2];
-
-		s.has_time = t != 0;
-		s.time = t ? pk__it_tsc_to_perf(&w->it->info, t) : 0;
-	}
-	if (st & PERF_SAMPLE_ADDR && it->mask[PK_PT_BLK_PEBS_MEM] & 1)
-		s.addr = it->val[PK_PT_BLK_PEBS_MEM][0];
-	memset(pb, 0, offsetof(struct pk_itrace_pebs, regs));
-	if (st & PERF_SAMPLE_REGS_INTR &&
-	    (it->mask[PK_PT_BLK_GP_REGS] || it->mask[PK_PT_BLK_XMM]))
-		pebs_regs(it, a->sample_regs_intr, pb);
-	pebs_mem(it, st, pb);
-	s.u.pebs = pb;
+	pebs_fill(w, ev, &s);
 	pk__it_emit(w, &s);
 	return true;
 }
@@ -387,12 +464,11 @@ bool pk__it_synth(struct walk *w, const struct pk_pt_event *ev)
 	}
 	switch (ev->type) {
 	case PK_PT_EV_PTWRITE:
-		return ptwrite(w, ev);
 	case PK_PT_EV_MWAIT:
 	case PK_PT_EV_PWRE:
 	case PK_PT_EV_EXSTOP:
 	case PK_PT_EV_PWRX:
-		return power(w, ev);
+		return ptw_power(w, ev);
 	case PK_PT_EV_TSX:
 		return transaction(w, ev);
 	case PK_PT_EV_CYC:
@@ -419,37 +495,71 @@ static void off_place(struct walk *w, struct pk_itrace_sample *s)
 	insn_bytes(w, s, w->pend.size != 0);
 }
 
+/* A CFE's sample fields (its EVDs) into S. */
+static void cfe_fill(const struct pk_pt_event *ev, struct pk_itrace_sample *s)
+{
+	s->u.evt.type = ev->u.cfe.type;
+	s->u.evt.ip = ev->u.cfe.ip_flag;
+	s->u.evt.vector = ev->u.cfe.vector;
+	s->u.evt.nevd = ev->u.cfe.nevd;
+	memcpy(s->u.evt.evd_type, ev->u.cfe.evd_type,
+	       sizeof(s->u.evt.evd_type));
+	memcpy(s->u.evt.evd, ev->u.cfe.evd, sizeof(s->u.evt.evd));
+}
+
 /*
  * A CFE (perf's evt sample): at its FUP, or where the flow stands when
  * tracing is off. perf's state at a FUP no TIP follows, for a CFE
  * without IP bit, is also a branch from the FUP to 0 (flags: none but
  * the transaction's).
  */
+/* A CFE without IP bit at a FUP a TIP follows: perf's state there is
+ * the asynchronous branch's, its evt sample that branch's flags and
+ * target (the branch is the next event, from the same IP). */
+static void cfe_async(struct walk *w, const struct pk_pt_event *ev,
+		      struct pk_itrace_sample *s)
+{
+	const struct pk_pt_event *b;
+
+	if (ev->u.cfe.ip_bit || ev->ip_suppressed || !w->dec->qn)
+		return;
+	b = &pk__pt_fl_qat(w->dec, 0)->ev;
+	if (b->at != ev->ip || (b->type != PK_PT_EV_ASYNC_BRANCH &&
+				b->type != PK_PT_EV_ASYNC_DISABLED))
+		return;
+	s->addr = b->ip_suppressed ? 0 : b->ip;
+	s->flags = PK_IP_FLAG_BRANCH | (s->addr ? PK_IP_FLAG_CALL |
+		   PK_IP_FLAG_ASYNC | PK_IP_FLAG_INTERRUPT : PK_IP_FLAG_TRACE_END);
+	if (b->type == PK_PT_EV_ASYNC_DISABLED)
+		s->flags |= PK_IP_FLAG_TRACE_END;
+}
+
 static bool cfe(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
+	int kind;
 
 	if (ev->u.cfe.fup_branch) {
+		struct pk_pt_insn in;
+
+		/* (perf's walk to the FUP stops before its instruction:
+		 * perf script shows the bytes at the FUP) */
 		if (!ev->ip_suppressed)
 			pk__it_branch(w, w->in_tx ? PK_IP_FLAG_IN_TX : 0,
-				      ev->ip, 0, NULL, ev);
+				      ev->ip, 0, insn_at(w, ev->ip, &in) &&
+				      w->it->opts.insn_bytes ? &in : NULL, ev);
 		return true;
 	}
-	if (w->it->opts.intr_events && w->it->attr[PK_ITRACE_EVT] >= 0) {
-		pk__it_base(w, &s, PK_ITRACE_EVT, ev);
+	if (wanted(w, ev, &kind)) {
+		pk__it_base(w, &s, kind, ev);
 		if (ev->ip_suppressed && !ev->u.cfe.ip_flag)
 			off_place(w, &s);
 		else
 			place(w, ev, &s);
 		if (ev->u.cfe.tx && s.ip)
 			s.flags |= PK_IP_FLAG_IN_TX;
-		s.u.evt.type = ev->u.cfe.type;
-		s.u.evt.ip = ev->u.cfe.ip_flag;
-		s.u.evt.vector = ev->u.cfe.vector;
-		s.u.evt.nevd = ev->u.cfe.nevd;
-		memcpy(s.u.evt.evd_type, ev->u.cfe.evd_type,
-		       sizeof(s.u.evt.evd_type));
-		memcpy(s.u.evt.evd, ev->u.cfe.evd, sizeof(s.u.evt.evd));
+		cfe_async(w, ev, &s);
+		cfe_fill(ev, &s);
 		pk__it_emit(w, &s);
 	}
 	return true;
@@ -491,10 +601,11 @@ bool pk__it_begin_insn(struct walk *w, struct pk_pt_insn *in)
 static bool iflags(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
-	uint32_t flags = PK_IP_FLAG_INTR_TOGGLE;
+	bool chg = ev->u.iflags.iflag != w->iflag;
+	uint32_t flags = chg ? PK_IP_FLAG_INTR_TOGGLE : 0;
 	bool via = !ev->u.iflags.fup && w->have_pend && !ev->ip_suppressed;
 
-	if (ev->u.iflags.iflag == w->iflag)
+	if (!chg && !ev->u.iflags.fup)
 		return true;
 	if (!via)
 		pk__it_settle(w);	/* the branch to the FUP: as it was */
@@ -646,4 +757,51 @@ void pk__it_ipc(struct walk *w, struct pk_itrace_sample *s)
 	s->ipc_insn_cnt = now_insn - *insn;
 	*cyc = now_cyc;
 	*insn = now_insn;
+}
+
+/*
+ * perf's hop mode (q): the sample of EV (ptwrite, power, evt, iflag or
+ * PEBS) its decoder's state makes, at IP (ADDR the state's to_ip, FLAGS
+ * its flags, none at ip 0 but an iflag sample's): perf's hop decoder
+ * walks no instruction, so perf script shows the bytes at the sample's
+ * ip. An iflag event's fup: the change is no branch's (addr 0).
+ */
+void pk__it_synth_at(struct walk *w, const struct pk_pt_event *ev,
+		     uint64_t ip, uint64_t addr, uint32_t flags)
+{
+	struct pk_itrace_sample s;
+	uint64_t pip;
+	int kind;
+
+	if (!wanted(w, ev, &kind))
+		return;
+	pk__it_base(w, &s, kind, ev);
+	s.ip = ip;
+	s.addr = addr;
+	s.flags = ip || kind == PK_ITRACE_IFLAG ? flags : 0;
+	switch (kind) {
+	case PK_ITRACE_PTWRITE:
+		ptwrite_fill(ev, &s);
+		break;
+	case PK_ITRACE_EVT:
+		cfe_fill(ev, &s);
+		break;
+	case PK_ITRACE_IFLAG:
+		s.u.iflag.iflag = ev->u.iflags.iflag;
+		s.u.iflag.via_branch = !ev->u.iflags.fup;
+		s.u.iflag.branch_ip = ev->u.iflags.fup ? 0 : addr;
+		if (ev->u.iflags.fup)
+			s.addr = 0;
+		break;
+	case PK_ITRACE_PEBS:
+		if ((pip = pebs_ip(ev->u.blk.items)))
+			s.ip = pip;
+		pebs_fill(w, ev, &s);
+		break;
+	default:
+		power_fill(w, ev, &s);
+		break;
+	}
+	insn_bytes(w, &s, false);
+	pk__it_emit(w, &s);
 }

@@ -388,6 +388,7 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 		 * branch there, the TIP after it one of its own */
 		pk__pt_fl_new_ev(&e, PK_PT_EV_BAD_PACKET, B_IP);
 		e.ev.ip = e.bind_ip = from;
+		e.ev.u.bad.byte = pk__pt_perf_bad_byte(p);
 		pk__pt_fl_take(d);
 		pt_fl_push_event(d, &e);
 		for (unsigned i = 0; i < nside; i++)
@@ -1228,6 +1229,7 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		if (d->opts.perf_binding && pk__pt_perf_bad(p)) {
 			pk__pt_fl_new_ev(&e, PK_PT_EV_BAD_PACKET, B_NOW);
 			e.ev.ip_suppressed = 1;
+			e.ev.u.bad.byte = pk__pt_perf_bad_byte(p);
 			break;
 		}
 		pk__pt_fl_new_ev(&e, PK_PT_EV_EXEC_MODE, B_TIP);
@@ -1241,6 +1243,7 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		if (d->opts.perf_binding && pk__pt_perf_bad(p)) {
 			pk__pt_fl_new_ev(&e, PK_PT_EV_BAD_PACKET, B_NOW);
 			e.ev.ip_suppressed = 1;
+			e.ev.u.bad.byte = pk__pt_perf_bad_byte(p);
 			break;
 		}
 		pk__pt_fl_new_ev(&e, PK_PT_EV_TSX, B_FUP);

@@ -51,6 +51,15 @@ static inline bool pk__pt_perf_bad(const struct pk_pt_packet *p)
 	       (p->type == PK_PT_MODE_EXEC && p->u.exec.csl && p->u.exec.csd);
 }
 
+/* The byte perf reads after such a packet (its MODE payload): a CYC of
+ * BYTE >> 3 cycles when BYTE & 7 is 3. */
+static inline uint8_t pk__pt_perf_bad_byte(const struct pk_pt_packet *p)
+{
+	if (p->type == PK_PT_MODE_TSX)
+		return 0x23;
+	return (uint8_t)(0x03 | (p->u.exec.iflag ? 4 : 0));
+}
+
 /* Little-endian load of N (<= 8) bytes. */
 static inline uint64_t pt_le(const uint8_t *p, unsigned n)
 {
