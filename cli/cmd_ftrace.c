@@ -278,6 +278,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: perfkit ftrace COMMAND [ARGS]\n\n"
 		   "  report   print a trace.dat file like trace-cmd report\n"
 		   "  record   record events into a trace.dat file\n"
+		   "  split    cut a trace.dat file into pieces, as trace-cmd "
+		   "split\n"
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
 		   "  reset    remove instances left by killed perfkit runs\n"
 		   "  show     a live buffer's text (or a control file), as "
@@ -331,6 +333,8 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_stack(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "profile"))
 		return cmd_ftrace_profile(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "split"))
+		return cmd_ftrace_split(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "probe"))
 		return cmd_ftrace_probe(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "hist"))

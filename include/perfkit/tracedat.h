@@ -97,6 +97,42 @@ PK_API int pk_tracedat_rewind(struct pk_tracedat *td, const int *cpus,
 			      int nr_cpus);
 
 
+/* ---- trace.dat split (trace-cmd split) ---- */
+struct pk_tdsplit;
+
+enum pk_tdsplit_unit {
+	PK_TD_SPLIT_NONE, PK_TD_SPLIT_SECONDS, PK_TD_SPLIT_MSECS,
+	PK_TD_SPLIT_USECS, PK_TD_SPLIT_EVENTS, PK_TD_SPLIT_PAGES,
+};
+/* Options of pk_tdsplit_new(); declare with PK_OPTS(). */
+struct pk_tdsplit_opts {
+	size_t sz;
+	int unit;                 /* enum pk_tdsplit_unit */
+	long long count;          /* units a piece (> 0 unless NONE) */
+	bool percpu;              /* each CPU on its own (PAGES implies it) */
+	int only_cpu;             /* >= 0: that CPU alone */
+	uint64_t end;             /* 0, or the last record time (ns) */
+};
+/*
+ * Prepares splitting TD's top buffer as trace-cmd split 3.1 does (its
+ * pages re-packed, its metadata copied; instance buffers are left out).
+ * TD stays borrowed. NULL with errno: EINVAL (bad options),
+ * -PK_ERR_UNSUPP (a latency trace), ENOMEM, or a read error of the data.
+ */
+PK_API struct pk_tdsplit *pk_tdsplit_new(struct pk_tracedat *td,
+					 const struct pk_tdsplit_opts *o);
+/*
+ * Writes the next piece to PATH (format 7, the input's compression when
+ * it is a format-7 file), from START (ns; 0: where the last piece left
+ * off). *NEXT gets trace-cmd's "current": 0 when no record remains to
+ * resume from, else past the piece's last record (or the end time).
+ * 0 or -errno.
+ */
+PK_API int pk_tdsplit_piece(struct pk_tdsplit *s, const char *path,
+			    uint64_t start, uint64_t *next);
+/* Frees S (NULL is fine). */
+PK_API void pk_tdsplit_free(struct pk_tdsplit *s);
+
 /* ---- trace.dat writer (format 7) ---- */
 struct pk_tdwriter;
 

@@ -204,6 +204,18 @@ int pk__rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts)
 	return 0;
 }
 
+int pk__rb_enc_time_extend(struct pk_rb_enc *e, uint64_t delta)
+{
+	if (!room(e, 8))
+		return -ENOSPC;
+	put_hdr(e, PK_RB_TIME_EXTEND, (uint32_t)(delta & PK_RB_DELTA_MASK));
+	pk_st32(e->page + e->pos, (uint32_t)(delta >> PK_RB_TS_SHIFT),
+		e->l->big_endian);
+	e->pos += 4;
+	e->last_ts += delta;
+	return 0;
+}
+
 int pk__rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len)
 {
 	len = (len + 3) & ~3u;
@@ -228,10 +240,7 @@ int pk__rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
 	if (!room(e, need))
 		return -ENOSPC;
 	if (delta > PK_RB_DELTA_MASK) {
-		put_hdr(e, PK_RB_TIME_EXTEND, (uint32_t)(delta & PK_RB_DELTA_MASK));
-		pk_st32(e->page + e->pos, (uint32_t)(delta >> PK_RB_TS_SHIFT),
-			e->l->big_endian);
-		e->pos += 4;
+		pk__rb_enc_time_extend(e, delta);
 		delta = 0;
 	}
 	if (lng) {

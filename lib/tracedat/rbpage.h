@@ -90,6 +90,8 @@ int pk__rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
 		    uint32_t len, bool force_long);
 /* Appends an absolute TIME_STAMP event. 0 or -ENOSPC. */
 int pk__rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts);
+/* Appends a TIME_EXTEND of DELTA (its 59 bits). 0 or -ENOSPC. */
+int pk__rb_enc_time_extend(struct pk_rb_enc *e, uint64_t delta);
 /* Appends a discarded (padding) event covering LEN data bytes, with DELTA.
  * 0 or -ENOSPC. */
 int pk__rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len);
