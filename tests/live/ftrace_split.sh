@@ -66,6 +66,25 @@ need_shared corpus/trace-dat ftrace_split && {
 		259450.5 259452.25 3000 4 4000 4000000 4
 }
 
+# a file perfkit ftrace record writes here (sched events, both CPUs)
+TF=/sys/kernel/tracing
+if [ -w $TF/instances ] && [ -d $TF/events/sched ]; then
+	"$PK" ftrace record -o "$T_TMP/rec.dat" -e sched:sched_switch \
+		-e sched:sched_wakeup -e sched:sched_waking -- sh -c \
+		'for i in 1 2 3 4 5 6 7 8; do taskset -c $((i % 2)) sh -c "sleep 0.01"; done' \
+		> /dev/null 2>&1
+	if [ -s "$T_TMP/rec.dat" ]; then
+		sp ftrace_split_rec_e_r "$T_TMP/rec.dat" -e 40 -r
+		sp ftrace_split_rec_u_r "$T_TMP/rec.dat" -u 20000 -r
+		sp ftrace_split_rec_c_e_r "$T_TMP/rec.dat" -c -e 30 -r
+		sp ftrace_split_rec_p "$T_TMP/rec.dat" -p 1 -r
+	else
+		fail ftrace_split_rec "perfkit ftrace record wrote no file"
+	fi
+else
+	skip ftrace_split_rec "no writable tracefs with sched events"
+fi
+
 # bad input: one line, non-zero, no piece
 ( cd "$T_TMP" && "$PK" ftrace split -i /nonexistent -o y ) \
 	> /dev/null 2> "$T_TMP/err"
