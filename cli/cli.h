@@ -47,8 +47,10 @@ int cmd_ftrace_bufstat(int argc, char **argv);
 int cmd_ftrace_snapshot(int argc, char **argv);
 int cmd_ftrace_stack(int argc, char **argv);
 int cmd_ftrace_profile(int argc, char **argv);
-/* trace-cmd's file commands: split (cmd_ftrace_split.c) */
+/* trace-cmd's file commands: split (cmd_ftrace_split.c), */
 int cmd_ftrace_split(int argc, char **argv);
+/* dump (cmd_ftrace_dump.c) */
+int cmd_ftrace_dump(int argc, char **argv);
 /* probe (dynamic events) and hist (an event's hist file), in
  * cmd_ftrace_probe.c */
 int cmd_ftrace_probe(int argc, char **argv);

@@ -280,6 +280,7 @@ static void usage(FILE *f)
 		   "  record   record events into a trace.dat file\n"
 		   "  split    cut a trace.dat file into pieces, as trace-cmd "
 		   "split\n"
+		   "  dump     a trace.dat file's metadata, as trace-cmd dump\n"
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
 		   "  reset    remove instances left by killed perfkit runs\n"
 		   "  show     a live buffer's text (or a control file), as "
@@ -335,6 +336,8 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_profile(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "split"))
 		return cmd_ftrace_split(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "dump"))
+		return cmd_ftrace_dump(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "probe"))
 		return cmd_ftrace_probe(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "hist"))

@@ -96,6 +96,26 @@ PK_API int pk_tracedat_next(struct pk_tracedat *td,
 PK_API int pk_tracedat_rewind(struct pk_tracedat *td, const int *cpus,
 			      int nr_cpus);
 
+/* What pk_tracedat_dump() prints (trace-cmd dump's options). */
+enum {
+	PK_TD_DUMP_SUMMARY = 1 << 0, PK_TD_DUMP_HEAD_PAGE = 1 << 1,
+	PK_TD_DUMP_HEAD_EVENT = 1 << 2, PK_TD_DUMP_FTRACE = 1 << 3,
+	PK_TD_DUMP_SYSTEMS = 1 << 4, PK_TD_DUMP_EVENTS = 1 << 5,
+	PK_TD_DUMP_KALLSYMS = 1 << 6, PK_TD_DUMP_PRINTK = 1 << 7,
+	PK_TD_DUMP_CMDLINES = 1 << 8, PK_TD_DUMP_OPTIONS = 1 << 9,
+	PK_TD_DUMP_FLYRECORD = 1 << 10, PK_TD_DUMP_CLOCK = 1 << 11,
+	PK_TD_DUMP_SECTIONS = 1 << 12, PK_TD_DUMP_STRINGS = 1 << 13,
+	PK_TD_DUMP_ALL = -1,
+};
+/*
+ * Walks the trace-cmd file PATH as trace-cmd dump 3.1 does and prints to
+ * OUT the parts in WHAT (PK_TD_DUMP_*; 0 prints nothing but still checks
+ * the layout). Does not need pk_tracedat_open() to accept the file. 0,
+ * -errno (reading PATH) or PK_ERR_FORMAT with *FAILED (when not NULL)
+ * naming what could not be read; what came before it is printed.
+ */
+PK_API int pk_tracedat_dump(const char *path, FILE *out, unsigned what,
+			    const char **failed);
 
 /* ---- trace.dat split (trace-cmd split) ---- */
 struct pk_tdsplit;
