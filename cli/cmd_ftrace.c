@@ -2,7 +2,7 @@
 /*
  * perfkit ftrace: the dispatcher of the ftrace subcommands (report,
  * record, extract, reset, show, list, stat, snapshot, stack, profile,
- * live) and trace-cmd's report of a trace.dat file (--format=kernel is
+ * live, split, dump, check-events) and trace-cmd's report of a trace.dat file (--format=kernel is
  * in cmd_ftrace_live.c).
  */
 #include <errno.h>
@@ -281,6 +281,8 @@ static void usage(FILE *f)
 		   "  split    cut a trace.dat file into pieces, as trace-cmd "
 		   "split\n"
 		   "  dump     a trace.dat file's metadata, as trace-cmd dump\n"
+		   "  check-events  parse every event format of tracefs, as "
+		   "trace-cmd check-events\n"
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
 		   "  reset    remove instances left by killed perfkit runs\n"
 		   "  show     a live buffer's text (or a control file), as "
@@ -338,6 +340,8 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_split(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "dump"))
 		return cmd_ftrace_dump(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check-events"))
+		return cmd_ftrace_check_events(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "probe"))
 		return cmd_ftrace_probe(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "hist"))

@@ -183,6 +183,18 @@ PK_API long pk_ktext_page_events(const struct pk_ktext *kt, int cpu,
 /* Frees KT (NULL is fine). */
 PK_API void pk_ktext_free(struct pk_ktext *kt);
 
+/*
+ * trace-cmd check-events: gives every event format under the tracefs
+ * directory ROOT to libtraceevent (its plugins first when PLUGINS), as
+ * trace-cmd 3.1 does; libtraceevent prints its own warnings for what it
+ * cannot parse, at LOGLEVEL (libtraceevent's: 0 none ... 6 all; -1 its
+ * default, which says nothing; it stays set for the process). Returns the
+ * number of formats it refused, or -errno (ROOT's events/header_page or
+ * events/ unreadable, -ENOMEM).
+ */
+PK_API int pk_ftrace_check_events(const char *root, bool plugins,
+				  int loglevel);
+
 #ifdef __cplusplus
 }
 #endif

@@ -49,6 +49,7 @@ struct tf_tep {
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
 	bool *parsed;         /* format index -> given to libtraceevent */
+	int nr_failed;        /* formats libtraceevent refused */
 };
 
 /*

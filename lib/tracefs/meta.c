@@ -57,7 +57,8 @@ static int only_dirs(const struct dirent *d)
 	       (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
 }
 
-int pk__tfmeta_list(const char *root, const char *sys, char ***out)
+static int list(const char *root, const char *sys, char ***out,
+		int (*cmp)(const struct dirent **, const struct dirent **))
 {
 	char p[PATH_MAX];
 	struct dirent **d;
@@ -68,7 +69,7 @@ int pk__tfmeta_list(const char *root, const char *sys, char ***out)
 	*out = NULL;
 	if (n < 0 || n >= (int)sizeof(p))
 		return -ENAMETOOLONG;
-	n = scandir(p, &d, only_dirs, alphasort);
+	n = scandir(p, &d, only_dirs, cmp);
 	if (n < 0)
 		return -errno;
 	v = pk__calloc((size_t)n + 1, sizeof(*v));
@@ -84,6 +85,16 @@ int pk__tfmeta_list(const char *root, const char *sys, char ***out)
 		return -ENOMEM;
 	*out = v;
 	return n;
+}
+
+int pk__tfmeta_list(const char *root, const char *sys, char ***out)
+{
+	return list(root, sys, out, alphasort);
+}
+
+int pk__tfmeta_list_unsorted(const char *root, const char *sys, char ***out)
+{
+	return list(root, sys, out, NULL);
 }
 
 void pk__tfmeta_list_free(char **v)
