@@ -33,8 +33,9 @@ struct sp_rec {
 };
 
 struct sp_cpu {
+	struct pk_buf buf;      /* the records while loading */
 	struct sp_rec *recs;
-	size_t nr, cap;
+	size_t nr;
 	size_t pos;             /* next record to read */
 	/* piece state */
 	uint8_t *page;
@@ -51,20 +52,6 @@ struct pk_tdsplit {
 	int nr_cpus;
 	int pieces;
 };
-
-static int add_rec(struct sp_cpu *c, const struct sp_rec *r)
-{
-	if (c->nr == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 1024;
-		struct sp_rec *n = pk__realloc(c->recs, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		c->recs = n;
-		c->cap = cap;
-	}
-	c->recs[c->nr++] = *r;
-	return 0;
-}
 
 /* Every record of the top buffer's CPU slot K, as trace-cmd's kbuffer sees
  * it. */
@@ -92,10 +79,12 @@ static int load_cpu(struct pk_tdsplit *s, int k)
 					   ev.offset) + ev.size,
 				ev.offset == td->layout.data_off ? it.missed : 0,
 			};
-			if ((r = add_rec(&s->cpus[k], &rec)) < 0)
-				return r;
+			if (pk__buf_append(&s->cpus[k].buf, &rec, sizeof(rec)))
+				return -ENOMEM;
 		}
 	}
+	s->cpus[k].recs = (struct sp_rec *)s->cpus[k].buf.data;
+	s->cpus[k].nr = s->cpus[k].buf.len / sizeof(struct sp_rec);
 	return 0;
 }
 
@@ -138,7 +127,7 @@ void pk_tdsplit_free(struct pk_tdsplit *s)
 	if (!s)
 		return;
 	for (int k = 0; k < s->nr_cpus; k++) {
-		pk__free(s->cpus[k].recs);
+		pk__buf_fini(&s->cpus[k].buf);
 		pk__free(s->cpus[k].page);
 	}
 	pk__free(s->cpus);
