@@ -22,7 +22,8 @@ static void report_usage(FILE *f)
 		   "[-F FILTER] [-v] [-t] [-l] [-R]\n"
 		   "       [--ts-diff] [-q] [-P] [-E] [--events] "
 		   "[--first-event] [--last-event] [--cpus]\n"
-		   "       [-w] [--stat] [--uname] [--version] [-e] [-f]\n"
+		   "       [-w] [--stat] [--uname] [--version] [-e] [-f] "
+		   "[--profile [-G]]\n"
 		   "       [--format=trace-cmd|kernel|perfetto|folded|"
 		   "flamegraph|pprof|speedscope] [-o FILE]\n"
 		   "       [--inverted] [--engine=auto|tep] [--stats] "
@@ -50,6 +51,10 @@ static void report_usage(FILE *f)
 		   "version\n"
 		   "  -e / -f       the file's byte order / its kallsyms "
 		   "functions\n"
+		   "  --profile     per task: event counts and the times "
+		   "between paired events\n"
+		   "  -G            (--profile) irqs and softirqs per CPU, "
+		   "not per task\n"
 		   "  perfkit's own:\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
@@ -111,7 +116,7 @@ static int report_formats(struct pk_tracedat *td, const char *in,
 enum {
 	OPT_FORMAT = 256, OPT_ENGINE, OPT_STATS, OPT_VERBOSE, OPT_INVERTED,
 	OPT_EVENTS, OPT_TS_DIFF, OPT_FIRST, OPT_LAST, OPT_CPUS, OPT_CPU,
-	OPT_STAT, OPT_UNAME, OPT_VERSION,
+	OPT_STAT, OPT_UNAME, OPT_VERSION, OPT_PROFILE,
 };
 
 /* What trace-cmd report prints instead of the records (-P, -E, --cpus,
@@ -148,6 +153,7 @@ static int ftrace_report(int argc, char **argv)
 		/* trace-cmd's, not --stats' prefix */
 		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "uname", no_argument, NULL, OPT_UNAME },
+		{ "profile", no_argument, NULL, OPT_PROFILE },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
 		{ "ts-diff", no_argument, NULL, OPT_TS_DIFF },
@@ -161,7 +167,8 @@ static int ftrace_report(int argc, char **argv)
 	static int cpus[4096];
 	static struct pk_report_filter filters[64];
 	int nr_cpus = 0, c, nr_filters = 0, info = -1;
-	bool events = false, stats = false;
+	bool events = false, stats = false, profile = false;
+	unsigned profile_flags = 0;
 	int engine = PK_REPORT_AUTO;
 	unsigned flags = 0;
 	struct pk_report_stats st = { 0 };
@@ -186,7 +193,8 @@ static int ftrace_report(int argc, char **argv)
 			break;
 		case OPT_EVENTS: events = true; break;
 		case OPT_INVERTED: inverted = true; break;
-		case 'G': break;        /* trace-cmd: --profile's only */
+		case 'G': profile_flags |= PK_PROFILE_GLOBAL; break;
+		case OPT_PROFILE: profile = true; break;
 		case 'F':
 			if (nr_filters == 64) {
 				cli_error("ftrace report", "too many -F");
@@ -252,6 +260,8 @@ static int ftrace_report(int argc, char **argv)
 	long n;
 	if (info >= 0) {
 		n = pk_tracedat_report_info(td, stdout, info, in);
+	} else if (profile) {
+		n = pk_tracedat_report_profile(td, stdout, profile_flags);
 	} else {
 		PK_OPTS(pk_report_opts, o, .cpus = nr_cpus ? cpus : NULL,
 			.nr_cpus = nr_cpus, .events = events, .engine = engine,
