@@ -53,10 +53,10 @@ struct ptask {
 	char *comm;
 	bool sleeping;
 	struct phash *ev;
-	long nev, evcap;
+	size_t nev, evcap;
 	struct pk__hash evidx;  /* mix(ev, search, val) -> index + 1 */
 	struct pstart *st;
-	long nst, stcap;
+	size_t nst, stcap;
 	struct pk__hash stidx;  /* mix(ev, search) -> newest index + 1 */
 };
 
@@ -69,7 +69,7 @@ struct prof {
 	struct pf common_pid, common_type;
 	struct pf prev_comm, next_comm, wake_comm;
 	struct ptask *tasks;
-	long ntasks, cap;
+	size_t ntasks, cap;
 	struct pk__hash byPid;  /* pid -> task index + 1 */
 	struct ptask global, *percpu;
 	int cpus;
@@ -111,7 +111,7 @@ static struct pf field(const struct tf_event *e, const char *name)
 
 /* ---- tasks ---- */
 
-static struct ptask *task_at(struct prof *p, long i)
+static struct ptask *task_at(struct prof *p, size_t i)
 {
 	return &p->tasks[i];
 }
@@ -125,16 +125,10 @@ static struct ptask *find_task(struct prof *p, int pid)
 	if (!slot)
 		return NULL;
 	if (!added)
-		return task_at(p, (long)*slot - 1);
-	if (p->ntasks == p->cap) {
-		long cap = p->cap ? p->cap * 2 : 256;
-		struct ptask *t = pk__realloc(p->tasks, (size_t)cap *
-					      sizeof(*t));
-		if (!t)
-			return NULL;
-		p->tasks = t;
-		p->cap = cap;
-	}
+		return task_at(p, (size_t)*slot - 1);
+	if (!pk__grow((void **)&p->tasks, &p->cap, p->ntasks, 1,
+		      sizeof(*p->tasks)))
+		return NULL;
 	memset(&p->tasks[p->ntasks], 0, sizeof(struct ptask));
 	p->tasks[p->ntasks].pid = pid;
 	*slot = (uint64_t)++p->ntasks;
@@ -181,19 +175,13 @@ static struct phash *find_hash(struct prof *p, struct ptask *t, int ev,
 		h = &t->ev[*slot - 1];
 		if (h->ev == ev && h->search == search && h->val == val)
 			return h;
-		for (long i = 0; i < t->nev; i++)   /* a mixed-key clash */
+		for (size_t i = 0; i < t->nev; i++)   /* a mixed-key clash */
 			if (t->ev[i].ev == ev && t->ev[i].search == search &&
 			    t->ev[i].val == val)
 				return &t->ev[i];
 	}
-	if (t->nev == t->evcap) {
-		long cap = t->evcap ? t->evcap * 2 : 8;
-		struct phash *n = pk__realloc(t->ev, (size_t)cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		t->ev = n;
-		t->evcap = cap;
-	}
+	if (!pk__grow((void **)&t->ev, &t->evcap, t->nev, 1, sizeof(*t->ev)))
+		return NULL;
 	h = &t->ev[t->nev];
 	memset(h, 0, sizeof(*h));
 	h->ev = ev;
@@ -219,14 +207,8 @@ static int add_start(struct prof *p, struct ptask *t, int ev,
 	(void)p;
 	if (!slot)
 		return -ENOMEM;
-	if (t->nst == t->stcap) {
-		long cap = t->stcap ? t->stcap * 2 : 8;
-		struct pstart *n = pk__realloc(t->st, (size_t)cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		t->st = n;
-		t->stcap = cap;
-	}
+	if (!pk__grow((void **)&t->st, &t->stcap, t->nst, 1, sizeof(*t->st)))
+		return -ENOMEM;
 	t->st[t->nst] = (struct pstart){ ev, rec->cpu, search, val, rec->ts,
 					 (long)*slot, true };
 	*slot = (uint64_t)++t->nst;
@@ -277,7 +259,7 @@ static int end_start(struct prof *p, struct ptask *t, int ev, uint64_t ts,
 
 static void drop_starts(struct prof *p, struct ptask *t, int cpu)
 {
-	for (long i = 0; i < t->nst; i++) {
+	for (size_t i = 0; i < t->nst; i++) {
 		struct pstart *s = &t->st[i];
 		if (s->live && (p->evs[s->ev].migrate || s->cpu == cpu))
 			s->live = false;
@@ -288,7 +270,7 @@ static void drop_starts(struct prof *p, struct ptask *t, int cpu)
  * their end go. */
 static void missed(struct prof *p, int cpu)
 {
-	for (long i = 0; i < p->ntasks; i++)
+	for (size_t i = 0; i < p->ntasks; i++)
 		drop_starts(p, &p->tasks[i], cpu);
 	drop_starts(p, &p->global, cpu);
 	for (int c = 0; c < p->cpus; c++)
@@ -674,7 +656,7 @@ static void out_task(struct prof *p, struct ptask *t, const char *name,
 			pk__tf_comm(&p->env, t->pid, &len), t->pid);
 	sort_prof = p;
 	qsort(t->ev, (size_t)t->nev, sizeof(*t->ev), cmp_events);
-	for (long i = 0; i < t->nev; i++) {
+	for (size_t i = 0; i < t->nev; i++) {
 		const struct phash *h = &t->ev[i];
 		fputs("  Event: ", out);
 		ev_name(p, h, out);
@@ -712,7 +694,7 @@ static void output(struct prof *p, FILE *out)
 			out_task(p, &p->percpu[c], name, out);
 		}
 	qsort(p->tasks, (size_t)p->ntasks, sizeof(*p->tasks), cmp_tasks);
-	for (long i = 0; i < p->ntasks; i++)
+	for (size_t i = 0; i < p->ntasks; i++)
 		out_task(p, &p->tasks[i], NULL, out);
 }
 
@@ -736,7 +718,7 @@ long pk_tracedat_report_profile(struct pk_tracedat *td, FILE *out,
 		if (r >= 0)
 			output(&p, out);
 	}
-	for (long i = 0; i < p.ntasks; i++)
+	for (size_t i = 0; i < p.ntasks; i++)
 		task_fini(&p.tasks[i]);
 	task_fini(&p.global);
 	for (int c = 0; p.percpu && c < p.cpus; c++)
