@@ -256,19 +256,29 @@ int pk__rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
 	return 0;
 }
 
-size_t pk__rb_enc_finish(struct pk_rb_enc *e, long long missed)
+/* The commit word with FLAGS; COUNT stored after the data when STORE
+ * and it fits. */
+static size_t finish(struct pk_rb_enc *e, uint64_t flags, bool store,
+		     uint64_t count)
 {
 	const struct pk_rb_layout *l = e->l;
-	uint64_t commit = e->pos - l->data_off;
+	uint64_t commit = (e->pos - l->data_off) | flags;
 
-	if (missed) {
-		commit |= PK_RB_MISSED;
-		if (missed > 0 && room(e, l->commit_size)) {
-			commit |= PK_RB_MISSED_STORED;
-			pk_stn(e->page + e->pos, (uint64_t)missed,
-			       l->commit_size, l->big_endian);
-		}
+	if (store && room(e, l->commit_size)) {
+		commit |= PK_RB_MISSED_STORED;
+		pk_stn(e->page + e->pos, count, l->commit_size, l->big_endian);
 	}
 	pk_stn(e->page + l->commit_off, commit, l->commit_size, l->big_endian);
 	return e->pos;
+}
+
+size_t pk__rb_enc_finish(struct pk_rb_enc *e, long long missed)
+{
+	return finish(e, missed ? PK_RB_MISSED : 0, missed > 0,
+		      (uint64_t)missed);
+}
+
+size_t pk__rb_enc_finish_count(struct pk_rb_enc *e, uint64_t count)
+{
+	return finish(e, PK_RB_MISSED, true, count);
 }

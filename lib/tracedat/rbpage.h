@@ -98,5 +98,8 @@ int pk__rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len);
 /* Writes the header commit word; MISSED > 0 stores the count after the data
  * (when it fits), MISSED < 0 only sets the flag. Returns the bytes used. */
 size_t pk__rb_enc_finish(struct pk_rb_enc *e, long long missed);
+/* The same with the count COUNT stored whatever it is (trace-cmd split
+ * stores an unknown count as all ones). */
+size_t pk__rb_enc_finish_count(struct pk_rb_enc *e, uint64_t count);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include "base/bytes.h"
 #include "tracedat/tracedat.h"
@@ -168,7 +169,10 @@ static int flush_page(struct pk_tdsplit *s, struct sp_cpu *c)
 {
 	uint32_t ps = s->td->bufs[0].page_size;
 
-	pk__rb_enc_finish(&c->enc, c->missed);
+	if (c->missed)   /* trace-cmd stores -1 (unknown) as a count too */
+		pk__rb_enc_finish_count(&c->enc, (uint64_t)c->missed);
+	else
+		pk__rb_enc_finish(&c->enc, 0);
 	return pk__write_all(c->fd, c->page, ps);
 }
 
@@ -284,6 +288,74 @@ static int parse_cpu(struct pk_tdsplit *s, uint64_t start, bool percpu, int k)
 	return 0;
 }
 
+/* Bytes of a format-6 input before its CPU count (its metadata as
+ * written), or 0. */
+static size_t v6_prefix(const struct pk_tracedat *td)
+{
+	const uint8_t *end = (const uint8_t *)td->cmdlines.p;
+
+	if (td->version >= 7 || !end || end < td->map ||
+	    (size_t)(end - td->map) + td->cmdlines.len + 4 > td->size)
+		return 0;
+	return (size_t)(end - td->map) + td->cmdlines.len;
+}
+
+/* A format-6 piece as trace-cmd writes it: the input's metadata bytes,
+ * the CPU count, no options, the flyrecord table and the CPU data from
+ * the first page boundary on. */
+static int write_v6(struct pk_tdsplit *s, const char *path, const int *fds,
+		    size_t prefix)
+{
+	struct pk_tracedat *td = s->td;
+	uint32_t ps = td->bufs[0].page_size, n = (uint32_t)td->cpus;
+	struct pk_buf h = { 0 };
+	uint8_t w[16];
+	off_t *size = pk__calloc(n + 1, sizeof(off_t));
+	int fd = -1, r = 0;
+
+	if (!size)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < n; k++)
+		if ((int)k < s->nr_cpus && (size[k] = lseek(fds[k], 0,
+							    SEEK_END)) < 0)
+			size[k] = 0;
+	pk__buf_append(&h, td->map, prefix);
+	pk_st32(w, n, td->big);
+	pk__buf_append(&h, w, 4);
+	pk__buf_append(&h, "options  \0\0\0flyrecord", 22);
+	/* the clock after the table: the input's, else trace-cmd takes
+	 * this host's (its usual one here) */
+	char tmp[64], clock[80];
+	const char *name = pk__td_clock_of(td, &td->bufs[0], tmp, sizeof(tmp));
+	int cl = snprintf(clock, sizeof(clock), "[%s]", *name ? name : "local");
+	uint64_t at = (h.len + 16ull * n + 8 + (uint64_t)cl + ps - 1) / ps * ps;
+	for (uint32_t k = 0; k < n; k++) {
+		pk_st64(w, at, td->big);
+		pk_st64(w + 8, (uint64_t)size[k], td->big);
+		pk__buf_append(&h, w, 16);
+		at += (uint64_t)size[k];
+	}
+	pk_st64(w, (uint64_t)cl, td->big);
+	pk__buf_append(&h, w, 8);
+	pk__buf_append(&h, clock, (size_t)cl);
+	if (!h.data || pk__buf_append(&h, NULL, 0))
+		r = -ENOMEM;
+	while (!r && h.len % ps)
+		r = pk__buf_append(&h, "", 1) ? -ENOMEM : 0;
+	if (!r && (fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			     0644)) < 0)
+		r = -errno;
+	if (!r)
+		r = pk__write_all(fd, h.data, h.len);
+	for (uint32_t k = 0; !r && (int)k < s->nr_cpus && k < n; k++)
+		r = pk__copy_fd(fds[k], fd, (uint64_t)size[k]);
+	if (fd >= 0 && close(fd) && !r)
+		r = -errno;
+	pk__buf_fini(&h);
+	pk__free(size);
+	return r;
+}
+
 /* The piece's file: the input's metadata and the CPU data in FDS. */
 static int write_file(struct pk_tdsplit *s, const char *path, const int *fds)
 {
@@ -293,14 +365,17 @@ static int write_file(struct pk_tdsplit *s, const char *path, const int *fds)
 	PK_OPTS(pk_tdwriter_opts, wo, .page_size = (int)b->page_size,
 		.long_size = td->long_size,
 		.compression = v7 ? td->comp : NULL);
-	struct pk_tdwriter *w = pk_tdwriter_open(path, &wo);
+	size_t prefix = v6_prefix(td);
+	struct pk_tdwriter *w;
 	static const enum pk_tracedat_item items[] = {
 		PK_TD_HEADER_PAGE, PK_TD_HEADER_EVENT, PK_TD_KALLSYMS,
 		PK_TD_PRINTK, PK_TD_CMDLINES,
 	};
 	int r = 0, *ids;
 
-	if (!w)
+	if (prefix)
+		return write_v6(s, path, fds, prefix);
+	if (!(w = pk_tdwriter_open(path, &wo)))
 		return -errno;
 	for (size_t i = 0; !r && i < PK_ARRAY_SIZE(items); i++) {
 		size_t len;

@@ -153,6 +153,10 @@ int pk__td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,
 void pk__td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r);
 void pk__td_prefetch_stop(struct pk_tracedat *td);
 bool pk__td_clock_in_usecs(const char *clock);
+/* B's trace clock: its own, else the [name] of the file's trace_clock
+ * text (in TMP, N bytes), else "". */
+const char *pk__td_clock_of(const struct pk_tracedat *td,
+			    const struct td_buffer *b, char *tmp, size_t n);
 /* A page timestamp after TSC2NSEC and OFFSET, as the records get it. */
 uint64_t pk__td_conv_ts(const struct pk_tracedat *td, uint64_t ts);
 
