@@ -115,10 +115,11 @@ enum { PK_PROFILE_GLOBAL = 1 << 0 };   /* -G: irqs and softirqs per CPU */
  * pairs (a task's switch out to its wake-up or switch in, wake-up to
  * switch in, irq and softirq entry to exit, softirq raise to entry,
  * raw_syscalls enter to exit, funcgraph entry to exit), the total,
- * average, longest and shortest time. Where trace-cmd's sort ties, its
- * order is its heap's (run to run it differs); this one keeps the order
- * the events were first met. Stack traces are left out. Returns the
- * records read, -ENOMEM, -EIO or a damaged file's error.
+ * average, longest and shortest time, and the trees of the kernel
+ * stacks (kernel_stack records) met after them. Where trace-cmd's sort
+ * ties, its order is its heap's (run to run it differs); this one keeps
+ * the order the events were first met. Returns the records read,
+ * -ENOMEM, -EIO or a damaged file's error.
  */
 PK_API long pk_tracedat_report_profile(struct pk_tracedat *td, FILE *out,
 				       unsigned flags);

@@ -11,13 +11,18 @@
  * The rules are trace-cmd 3.1's (tracecmd/trace-profile.c, read to learn
  * them). Its order of two events that tie in its sort comes from heap
  * addresses (it differs run to run); here ties keep the order the events
- * were first met. Stack traces (kernel_stack) are not profiled.
+ * were first met. A kernel_stack record goes to the event before it in
+ * its task (or the task that task woke): to a start (counted with the
+ * time when it ends), else to the last counted event; a stack with
+ * neither waits for a function-graph entry (report_profile_stack.c
+ * prints the trees).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/bytes.h"
 #include "ftrace/report.h"
+#include "ftrace/profile.h"
 
 enum { PT_UNDEF, PT_SWITCH, PT_WAKEUP, PT_FUNC, PT_SYSCALL, PT_IRQ,
        PT_SOFTIRQ, PT_EXEC, PT_STACK };
@@ -38,14 +43,20 @@ struct pev {
 struct phash {
 	int ev;
 	uint64_t search, val, count, total, tmax, tsmax, tmin, tsmin;
+	uint64_t last;          /* the last time counted */
 	long order;
+	struct pstacks stacks;
 };
+
+/* A kernel_stack record's frames (borrowed from the file). */
+struct pst { const uint8_t *caller; uint32_t size; uint64_t ts; };
 
 struct pstart {
 	int ev, cpu;
 	uint64_t search, val, ts;
 	long older;             /* the next older start of the same key + 1 */
 	bool live;
+	struct pst stack;       /* caller NULL: none */
 };
 
 struct ptask {
@@ -58,6 +69,11 @@ struct ptask {
 	struct pstart *st;
 	size_t nst, stcap;
 	struct pk__hash stidx;  /* mix(ev, search) -> newest index + 1 */
+	/* where the next kernel_stack goes (indexes + 1; 0: none) */
+	size_t proxy;           /* the woken task's (tasks) */
+	size_t last_start;      /* a start of this task */
+	size_t last_event;      /* a count of this task */
+	struct pst last_stack;  /* a stack kept for a graph entry */
 };
 
 struct prof {
@@ -68,6 +84,7 @@ struct prof {
 	int *byid;              /* event id -> pev index, -1 */
 	struct pf common_pid, common_type;
 	struct pf prev_comm, next_comm, wake_comm;
+	uint32_t caller_off;    /* kernel_stack's caller field */
 	struct ptask *tasks;
 	size_t ntasks, cap;
 	struct pk__hash byPid;  /* pid -> task index + 1 */
@@ -137,6 +154,8 @@ static struct ptask *find_task(struct prof *p, int pid)
 
 static void task_fini(struct ptask *t)
 {
+	for (size_t i = 0; i < t->nev; i++)
+		pk__prof_stacks_fini(&t->ev[i].stacks);
 	pk__free(t->comm);
 	pk__free(t->ev);
 	pk__free(t->st);
@@ -210,8 +229,10 @@ static int add_start(struct prof *p, struct ptask *t, int ev,
 	if (!pk__grow((void **)&t->st, &t->stcap, t->nst, 1, sizeof(*t->st)))
 		return -ENOMEM;
 	t->st[t->nst] = (struct pstart){ ev, rec->cpu, search, val, rec->ts,
-					 (long)*slot, true };
+					 (long)*slot, true, { 0 } };
 	*slot = (uint64_t)++t->nst;
+	t->last_start = t->nst;     /* trace-cmd's task->last_start */
+	t->last_event = 0;
 	return 0;
 }
 
@@ -228,7 +249,15 @@ static struct pstart *find_start(struct ptask *t, int ev, uint64_t search)
 	return NULL;
 }
 
-/* Ends the start of (EV, SEARCH) in T at TS: its time goes to EV's count. */
+static void kill_start(struct ptask *t, size_t i)
+{
+	t->st[i].live = false;
+	if (t->last_start == i + 1)
+		t->last_start = 0;
+}
+
+/* Ends the start of (EV, SEARCH) in T at TS: its time goes to EV's count.
+ * The count's index + 1, 0 (no start) or -ENOMEM. */
 static int end_start(struct prof *p, struct ptask *t, int ev, uint64_t ts,
 		     uint64_t search)
 {
@@ -241,10 +270,13 @@ static int end_start(struct prof *p, struct ptask *t, int ev, uint64_t ts,
 	d = (long long)(ts - s->ts);
 	if (d < 0)
 		d = 0;
+	size_t si = (size_t)(s - t->st);
 	if (!(h = find_hash(p, t, ev, s->search, s->val)))
 		return -ENOMEM;
+	s = &t->st[si];
 	h->count++;
 	h->total += (uint64_t)d;
+	h->last = (uint64_t)d;
 	if ((uint64_t)d > h->tmax) {
 		h->tmax = (uint64_t)d;
 		h->tsmax = ts;
@@ -253,8 +285,12 @@ static int end_start(struct prof *p, struct ptask *t, int ev, uint64_t ts,
 		h->tmin = (uint64_t)d;
 		h->tsmin = ts;
 	}
-	s->live = false;
-	return 0;
+	if (s->stack.caller &&
+	    pk__prof_stack_add(&h->stacks, s->stack.caller, s->stack.size,
+			       (uint64_t)d, s->stack.ts))
+		return -ENOMEM;
+	kill_start(t, si);
+	return (int)(h - t->ev) + 1;
 }
 
 static void drop_starts(struct prof *p, struct ptask *t, int cpu)
@@ -262,7 +298,7 @@ static void drop_starts(struct prof *p, struct ptask *t, int cpu)
 	for (size_t i = 0; i < t->nst; i++) {
 		struct pstart *s = &t->st[i];
 		if (s->live && (p->evs[s->ev].migrate || s->cpu == cpu))
-			s->live = false;
+			kill_start(t, i);
 	}
 }
 
@@ -278,6 +314,10 @@ static void missed(struct prof *p, int cpu)
 }
 
 /* ---- the handlers ---- */
+
+static void graph_entry(struct ptask *t);
+static int handle(struct prof *p, int ei, const struct pk_tracedat_event *rec,
+		  uint64_t pid);
 
 static struct ptask *event_task(struct prof *p, const struct pev *e,
 				const struct pk_tracedat_event *rec,
@@ -304,25 +344,83 @@ static int generic(struct prof *p, int ei, const struct pk_tracedat_event *rec,
 		rd(p, &e->start_match, rec, &v);
 		if ((r = end_start(p, t, e->start, rec->ts, v)) < 0)
 			return r;
+		t->last_start = 0;
+		t->last_event = (size_t)r;
 	}
 	if (e->end >= 0) {
 		if (!(t = event_task(p, e, rec, pid)))
 			return 0;
 		v = 0;
 		rd(p, &e->end_match, rec, &v);
-		return add_start(p, t, ei, rec, v, v);
-	}
-	if (t)
+		if ((r = add_start(p, t, ei, rec, v, v)) < 0)
+			return r;
+		if (e->handler == PH_FG_ENTRY)
+			graph_entry(t);
 		return 0;
+	}
+	if (t) {
+		if (e->handler == PH_FG_EXIT)
+			t->last_event = 0;
+		return 0;
+	}
 	if (!(t = find_task(p, (int)pid)))
 		return -ENOMEM;
+	t->proxy = t->last_start = t->last_event = 0;
 	v = 0;
 	rd(p, &e->data, rec, &v);
 	struct phash *h = find_hash(p, t, ei, v, v);
 	if (!h)
 		return -ENOMEM;
 	h->count++;
+	t->last_event = (size_t)(h - t->ev) + 1;
 	return 0;
+}
+
+/* A function-graph entry takes the stack met before it; no stack after
+ * it goes to it. */
+static void graph_entry(struct ptask *t)
+{
+	if (t->last_stack.caller && t->last_start) {
+		t->st[t->last_start - 1].stack = t->last_stack;
+		t->last_stack.caller = NULL;
+		t->last_event = 0;
+	}
+	t->last_start = 0;
+}
+
+/* A kernel_stack record of task PID: to the woken task's or this task's
+ * last start or count, else kept for a graph entry. */
+static int on_stack(struct prof *p, const struct pk_tracedat_event *rec,
+		    uint64_t pid)
+{
+	struct ptask *t = find_task(p, (int)pid), *orig = t;
+	struct pst st = { (const uint8_t *)rec->data + p->caller_off,
+			  rec->size > p->caller_off ? rec->size - p->caller_off
+						    : 0, rec->ts };
+
+	if (!t)
+		return -ENOMEM;
+	t->last_stack.caller = NULL;
+	if (t->proxy) {
+		size_t k = t->proxy - 1;
+		t->proxy = 0;
+		t = task_at(p, k);
+	}
+	if (!t->last_start && !t->last_event) {
+		orig->last_stack = st;
+		return 0;
+	}
+	if (!st.size)  /* (trace-cmd would not take a stack under an int) */
+		return 0;
+	if (t->last_start) {
+		t->st[t->last_start - 1].stack = st;
+		t->last_start = t->last_event = 0;
+		return 0;
+	}
+	struct phash *h = &t->ev[t->last_event - 1];
+	t->last_event = 0;
+	return pk__prof_stack_add(&h->stacks, st.caller, st.size, h->last,
+				  rec->ts);
 }
 
 static int on_switch(struct prof *p, int ei, const struct pk_tracedat_event *rec)
@@ -350,22 +448,28 @@ static int on_switch(struct prof *p, int ei, const struct pk_tracedat_event *rec
 	return end_start(p, t, ei, rec->ts, next);
 }
 
-static int on_wakeup(struct prof *p, int ei, const struct pk_tracedat_event *rec)
+static int on_wakeup(struct prof *p, int ei, const struct pk_tracedat_event *rec,
+		     uint64_t waker)
 {
 	const struct pev *e = &p->evs[ei];
 	uint64_t ok = 1, pid = 0;
-	struct ptask *t;
+	struct ptask *t, *w;
 	int r;
 
 	if (e->data.ok && rd(p, &e->data, rec, &ok) && !ok)
 		return 0;
 	rd(p, &e->pid, rec, &pid);
 	if (!(t = find_task(p, (int)pid)) ||
-	    set_comm(p, t, &p->wake_comm, rec) < 0)
+	    set_comm(p, t, &p->wake_comm, rec) < 0 ||
+	    !(w = find_task(p, (int)waker)))
 		return -ENOMEM;
-	if (!t->sleeping)
+	t = find_task(p, (int)pid);   /* (the table may have moved) */
+	if (!t->sleeping) {            /* no stack goes to this wake-up */
+		w->proxy = w->last_start = w->last_event = 0;
 		return 0;
+	}
 	t->sleeping = false;
+	w->proxy = (size_t)(t - p->tasks) + 1;
 	if ((r = end_start(p, t, e->start, rec->ts, pid)) < 0)
 		return r;
 	return add_start(p, t, ei, rec, pid, pid);
@@ -395,13 +499,26 @@ static int on_record(struct prof *p, const struct pk_tracedat_event *rec)
 	    (ei = p->byid[id]) < 0)
 		return 0;
 	rd(p, &p->common_pid, rec, &pid);
-	if (!find_task(p, (int)pid))
+	struct ptask *t = find_task(p, (int)pid);
+	if (!t)
 		return -ENOMEM;
+	const uint8_t *kept = t->last_stack.caller;
+	int r = handle(p, ei, rec, pid);
+	/* a kept stack lives until the task's next record */
+	t = find_task(p, (int)pid);
+	if (kept && t && t->last_stack.caller == kept)
+		t->last_stack.caller = NULL;
+	return r;
+}
+
+static int handle(struct prof *p, int ei, const struct pk_tracedat_event *rec,
+		  uint64_t pid)
+{
 	switch (p->evs[ei].handler) {
 	case PH_SWITCH: return on_switch(p, ei, rec);
-	case PH_WAKEUP: return on_wakeup(p, ei, rec);
+	case PH_WAKEUP: return on_wakeup(p, ei, rec, pid);
 	case PH_EXEC: return on_exec(p, ei, rec, pid);
-	case PH_STACK: return 0;
+	case PH_STACK: return on_stack(p, rec, pid);
 	default: return generic(p, ei, rec, pid);
 	}
 }
@@ -513,6 +630,12 @@ static int setup(struct prof *p)
 	set_type(p, exec, PT_EXEC, PH_EXEC, PP_DEFAULT);
 	set_type(p, stack, PT_STACK, PH_STACK, PP_DEFAULT);
 	set_type(p, func, PT_FUNC, PH_NONE, PP_FUNC);
+	if (stack >= 0) {
+		struct pf c = field(&p->fmts[p->evs[stack].fi], "caller");
+		p->caller_off = c.ok ? c.off : 0;
+		if (!c.ok)   /* (trace-cmd refuses such a file) */
+			p->evs[stack].handler = PH_NONE;
+	}
 	if (exec >= 0)
 		p->evs[exec].data = field(&p->fmts[p->evs[exec].fi], "old_pid");
 	if (sw >= 0) {
@@ -569,6 +692,11 @@ static const char *func_name(struct prof *p, uint64_t addr)
 	}
 	const struct pk_ksym *s = pk__tf_sym_find(&p->env, addr);
 	return s ? pk__tf_sym_cstr(&p->env, s) : NULL;
+}
+
+static const char *func_of(void *arg, uint64_t addr)
+{
+	return func_name(arg, addr);
 }
 
 static void ev_name(struct prof *p, const struct phash *h, FILE *out)
@@ -672,6 +800,8 @@ static void out_task(struct prof *p, struct ptask *t, const char *name,
 			fputc(')', out);
 		}
 		fputc('\n', out);
+		pk__prof_stacks_print(&t->ev[i].stacks, p->td->long_size,
+				      func_of, p, out);
 	}
 }
 

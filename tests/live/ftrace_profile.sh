@@ -1,8 +1,8 @@
 #!/bin/sh
 # perfkit ftrace report --profile against trace-cmd report --profile 3.1
 # on both corpus files, a trace-cmd split piece and a file perfkit ftrace
-# record writes here (sched, irq and syscall events), with and without
-# -G: byte for byte but for the order of events that tie in trace-cmd's
+# record writes here (sched, irq and syscall events; again with kernel
+# stacks, -T), with and without -G: byte for byte but for the order of events that tie in trace-cmd's
 # sort (it comes from trace-cmd's heap addresses and changes run to run;
 # tests/lib/profile_norm.py puts such runs in text order on both sides).
 # pk-test: check
@@ -61,6 +61,19 @@ if [ -w $TF/instances ] && [ -d $TF/events/sched ] && [ -d $TF/events/irq ]; the
 		prof ftrace_profile_rec_G "$T_TMP/rec.dat" -G
 	else
 		fail ftrace_profile_rec "perfkit ftrace record wrote no file"
+	fi
+	# with a kernel stack after every event (-T): the stack trees
+	"$PERFKIT" ftrace record -T -o "$T_TMP/st.dat" $ev -- sh -c \
+		'for i in 1 2 3 4; do taskset -c $((i % 2)) sh -c "sleep 0.01; ls / > /dev/null"; done' \
+		> /dev/null 2>&1
+	if [ -s "$T_TMP/st.dat" ]; then
+		prof ftrace_profile_stacks "$T_TMP/st.dat"
+		prof ftrace_profile_stacks_G "$T_TMP/st.dat" -G
+		"$PERFKIT" ftrace report --profile "$T_TMP/st.dat" > "$T_TMP/g" 2>&1
+		check ftrace_profile_stacks_some "no stack tree printed" \
+			"$(grep -c '^ *+ ' "$T_TMP/g")" -gt 0
+	else
+		fail ftrace_profile_stacks "perfkit ftrace record -T wrote no file"
 	fi
 else
 	skip ftrace_profile_rec "no writable tracefs with sched and irq events"
