@@ -356,6 +356,15 @@ static int write_v6(struct pk_tdsplit *s, const char *path, const int *fds,
 	return r;
 }
 
+/* Whether B's CPUs are 0, 1 ... (trace-cmd's pieces number them so). */
+static bool tc_ids(const struct td_buffer *b)
+{
+	for (int k = 0; k < b->nr_cpus; k++)
+		if (b->cpus[k].cpu != k)
+			return false;
+	return true;
+}
+
 /* The piece's file: the input's metadata and the CPU data in FDS. */
 static int write_file(struct pk_tdsplit *s, const char *path, const int *fds)
 {
@@ -375,6 +384,9 @@ static int write_file(struct pk_tdsplit *s, const char *path, const int *fds)
 
 	if (prefix)
 		return write_v6(s, path, fds, prefix);
+	if (v7 && !td->big && s->nr_cpus == td->cpus && tc_ids(b))
+		return pk__td_write_tc7(td, path, *b->clock ? b->clock : "local",
+					fds, s->nr_cpus);
 	if (!(w = pk_tdwriter_open(path, &wo)))
 		return -errno;
 	for (size_t i = 0; !r && i < PK_ARRAY_SIZE(items); i++) {

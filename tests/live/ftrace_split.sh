@@ -1,9 +1,8 @@
 #!/bin/sh
 # perfkit ftrace split against trace-cmd split 3.1: the same pieces (names,
-# count) and trace-cmd report of each piece byte for byte equal, on both
-# corpus files and on a file perfkit ftrace record writes here; pieces of
-# the format-6 corpus file equal byte for byte (trace-cmd's format-7
-# pieces are compressed in its own layout: not compared).
+# count), each piece's bytes equal (format 6 and format 7 with zstd) and
+# trace-cmd report of each equal, on both corpus files and on a file
+# perfkit ftrace record writes here.
 # pk-test: check
 . tests/lib/sh.sh
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
@@ -34,9 +33,8 @@ sp() {
 		return
 	fi
 	for _p in $_tc; do
-		# a format-6 input: trace-cmd's pieces are deterministic
-		if [ -n "$SP_BYTES" ] &&
-		   ! cmp -s "$T_TMP/tc/$_p" "$T_TMP/pk/$_p"; then
+		# trace-cmd's pieces are deterministic (the same zstd here)
+		if ! cmp -s "$T_TMP/tc/$_p" "$T_TMP/pk/$_p"; then
 			fail "$_n" "$_p: the file's bytes differ at $(cmp "$T_TMP/tc/$_p" "$T_TMP/pk/$_p" 2>&1 | sed 's/.*byte //')"
 			return
 		fi
@@ -70,10 +68,8 @@ splits() {
 need_shared corpus/trace-dat ftrace_split && {
 	splits ftrace_split_gcc "$D/gcc-x86-v7-zstd.trace.dat" 801.83 802.5 \
 		80000 6 6000 6000000 120
-	SP_BYTES=1
 	splits ftrace_split_rtapp "$D/rtapp-arm64-v6.trace.dat" \
 		259450.5 259452.25 3000 4 4000 4000000 4
-	SP_BYTES=
 }
 
 # a file perfkit ftrace record writes here (sched events, both CPUs)
