@@ -783,7 +783,8 @@ static void out_task(struct prof *p, struct ptask *t, const char *name,
 		fprintf(out, "\ntask: %s-%d\n", t->comm ? t->comm :
 			pk__tf_comm(&p->env, t->pid, &len), t->pid);
 	sort_prof = p;
-	qsort(t->ev, (size_t)t->nev, sizeof(*t->ev), cmp_events);
+	if (t->nev)
+		qsort(t->ev, t->nev, sizeof(*t->ev), cmp_events);
 	for (size_t i = 0; i < t->nev; i++) {
 		const struct phash *h = &t->ev[i];
 		fputs("  Event: ", out);
@@ -823,7 +824,8 @@ static void output(struct prof *p, FILE *out)
 			snprintf(name, sizeof(name), "Global CPU[%d] Events", c);
 			out_task(p, &p->percpu[c], name, out);
 		}
-	qsort(p->tasks, (size_t)p->ntasks, sizeof(*p->tasks), cmp_tasks);
+	if (p->ntasks)
+		qsort(p->tasks, p->ntasks, sizeof(*p->tasks), cmp_tasks);
 	for (size_t i = 0; i < p->ntasks; i++)
 		out_task(p, &p->tasks[i], NULL, out);
 }
