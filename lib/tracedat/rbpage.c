@@ -192,28 +192,35 @@ static bool room(const struct pk_rb_enc *e, size_t n)
 	return e->pos + n <= e->page_size;
 }
 
-int pk__rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts)
+/* A TIME_STAMP or TIME_EXTEND of V: its low 27 bits in the header, the
+ * rest in the next word. */
+static int put_time(struct pk_rb_enc *e, unsigned type, uint64_t v)
 {
 	if (!room(e, 8))
 		return -ENOSPC;
-	put_hdr(e, PK_RB_TIME_STAMP, (uint32_t)(ts & PK_RB_DELTA_MASK));
-	pk_st32(e->page + e->pos, (uint32_t)(ts >> PK_RB_TS_SHIFT),
+	put_hdr(e, type, (uint32_t)(v & PK_RB_DELTA_MASK));
+	pk_st32(e->page + e->pos, (uint32_t)(v >> PK_RB_TS_SHIFT),
 		e->l->big_endian);
 	e->pos += 4;
-	e->last_ts = ts;
 	return 0;
+}
+
+int pk__rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts)
+{
+	int r = put_time(e, PK_RB_TIME_STAMP, ts);
+
+	if (!r)
+		e->last_ts = ts;
+	return r;
 }
 
 int pk__rb_enc_time_extend(struct pk_rb_enc *e, uint64_t delta)
 {
-	if (!room(e, 8))
-		return -ENOSPC;
-	put_hdr(e, PK_RB_TIME_EXTEND, (uint32_t)(delta & PK_RB_DELTA_MASK));
-	pk_st32(e->page + e->pos, (uint32_t)(delta >> PK_RB_TS_SHIFT),
-		e->l->big_endian);
-	e->pos += 4;
-	e->last_ts += delta;
-	return 0;
+	int r = put_time(e, PK_RB_TIME_EXTEND, delta);
+
+	if (!r)
+		e->last_ts += delta;
+	return r;
 }
 
 int pk__rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len)
