@@ -45,6 +45,27 @@ static int parse_time(const char *s, unsigned long long *ns)
 	return 0;
 }
 
+/* What trace-cmd says on standard error about a piece's CPU data. */
+static void say_layout(const struct pk_tdsplit *s)
+{
+	const struct pk_tdsplit_cpu *c;
+	unsigned fl;
+	int n = pk_tdsplit_layout(s, &c, &fl);
+
+	if (n && (fl & PK_TDSPLIT_V6))   /* (its v6 writer's warning) */
+		fprintf(stderr, "Cannot find description for buffer \n");
+	for (int k = 0; k < n; k++) {
+		fprintf(stderr, "CPU%d data recorded at offset=0x%llx\n"
+			"    %llu bytes in size", k,
+			(unsigned long long)c[k].offset,
+			(unsigned long long)c[k].size);
+		if (fl & PK_TDSPLIT_COMPRESSED)
+			fprintf(stderr, " (%llu uncompressed)",
+				(unsigned long long)c[k].usize);
+		fputc('\n', stderr);
+	}
+}
+
 /* The pieces of IN; OUT is the name without its suffix. The status. */
 static int split_file(const char *in, const char *out, bool repeat,
 		      unsigned long long start, const struct pk_tdsplit_opts *o)
@@ -72,6 +93,8 @@ static int split_file(const char *in, const char *out, bool repeat,
 		else
 			snprintf(path, sizeof(path), "%s.1", out);
 		r = pk_tdsplit_piece(s, path, start, &current);
+		if (!r)
+			say_layout(s);
 		start = 0;
 	} while (!r && repeat && current && (!o->end || current < o->end));
 	if (r)

@@ -150,6 +150,21 @@ PK_API struct pk_tdsplit *pk_tdsplit_new(struct pk_tracedat *td,
  */
 PK_API int pk_tdsplit_piece(struct pk_tdsplit *s, const char *path,
 			    uint64_t start, uint64_t *next);
+/* Where the last piece put each CPU's data (trace-cmd prints it). */
+struct pk_tdsplit_cpu {
+	uint64_t offset, size;    /* in the file (size: compressed) */
+	uint64_t usize;           /* the pages' bytes */
+};
+enum {
+	PK_TDSPLIT_LAYOUT = 1 << 0,     /* the layout is known */
+	PK_TDSPLIT_V6 = 1 << 1,         /* the piece is format 6 */
+	PK_TDSPLIT_COMPRESSED = 1 << 2, /* its CPU data is compressed */
+};
+/* The last piece's CPUs (0, 1 ...) in *CPUS (borrowed from S) and
+ * PK_TDSPLIT_* in *FLAGS. The count, 0 when the layout is not known. */
+PK_API int pk_tdsplit_layout(const struct pk_tdsplit *s,
+			     const struct pk_tdsplit_cpu **cpus,
+			     unsigned *flags);
 /* Frees S (NULL is fine). */
 PK_API void pk_tdsplit_free(struct pk_tdsplit *s);
 

@@ -52,6 +52,10 @@ struct pk_tdsplit {
 	struct sp_cpu *cpus;
 	int nr_cpus;
 	int pieces;
+	/* the last piece's CPU data, as trace-cmd reports it */
+	struct pk_tdsplit_cpu *lay;
+	int nlay;
+	unsigned lay_flags;
 };
 
 /* Every record of the top buffer's CPU slot K, as trace-cmd's kbuffer sees
@@ -109,7 +113,9 @@ struct pk_tdsplit *pk_tdsplit_new(struct pk_tracedat *td,
 	if (o->unit == PK_TD_SPLIT_PAGES)
 		s->o.percpu = true;
 	s->nr_cpus = td->bufs[0].nr_cpus;
-	if (!(s->cpus = pk__calloc(s->nr_cpus + 1, sizeof(*s->cpus)))) {
+	s->nlay = PK_MAX(s->nr_cpus, td->cpus);
+	if (!(s->cpus = pk__calloc(s->nr_cpus + 1, sizeof(*s->cpus))) ||
+	    !(s->lay = pk__calloc((size_t)s->nlay + 1, sizeof(*s->lay)))) {
 		r = -ENOMEM;
 		goto fail;
 	}
@@ -132,6 +138,7 @@ void pk_tdsplit_free(struct pk_tdsplit *s)
 		pk__free(s->cpus[k].page);
 	}
 	pk__free(s->cpus);
+	pk__free(s->lay);
 	pk__free(s);
 }
 
@@ -333,6 +340,9 @@ static int write_v6(struct pk_tdsplit *s, const char *path, const int *fds,
 		pk_st64(w, at, td->big);
 		pk_st64(w + 8, (uint64_t)size[k], td->big);
 		pk__buf_append(&h, w, 16);
+		if ((int)k < s->nlay)
+			s->lay[k] = (struct pk_tdsplit_cpu){ at, (uint64_t)size[k],
+							     (uint64_t)size[k] };
 		at += (uint64_t)size[k];
 	}
 	pk_st64(w, (uint64_t)cl, td->big);
@@ -353,6 +363,29 @@ static int write_v6(struct pk_tdsplit *s, const char *path, const int *fds,
 		r = -errno;
 	pk__buf_fini(&h);
 	pk__free(size);
+	return r;
+}
+
+/* A format-7 piece as trace-cmd writes it; its layout noted. */
+static int write_tc7(struct pk_tdsplit *s, const char *path,
+		     const char *clock, const int *fds)
+{
+	uint64_t *lay = pk__calloc((size_t)s->nr_cpus + 1, 16);
+	int r;
+
+	if (!lay)
+		return -ENOMEM;
+	r = pk__td_write_tc7(s->td, path, clock, fds, s->nr_cpus, lay);
+	for (int k = 0; !r && k < s->nr_cpus && k < s->nlay; k++) {
+		off_t u = lseek(fds[k], 0, SEEK_END);
+		s->lay[k] = (struct pk_tdsplit_cpu){ lay[2 * k], lay[2 * k + 1],
+						     u > 0 ? (uint64_t)u : 0 };
+	}
+	if (!r)
+		s->lay_flags = PK_TDSPLIT_LAYOUT |
+			       (strcmp(s->td->comp, "none") ?
+				PK_TDSPLIT_COMPRESSED : 0);
+	pk__free(lay);
 	return r;
 }
 
@@ -382,11 +415,13 @@ static int write_file(struct pk_tdsplit *s, const char *path, const int *fds)
 	};
 	int r = 0, *ids;
 
-	if (prefix)
+	s->lay_flags = 0;
+	if (prefix) {
+		s->lay_flags = PK_TDSPLIT_V6 | PK_TDSPLIT_LAYOUT;
 		return write_v6(s, path, fds, prefix);
+	}
 	if (v7 && !td->big && s->nr_cpus == td->cpus && tc_ids(b))
-		return pk__td_write_tc7(td, path, *b->clock ? b->clock : "local",
-					fds, s->nr_cpus);
+		return write_tc7(s, path, *b->clock ? b->clock : "local", fds);
 	if (!(w = pk_tdwriter_open(path, &wo)))
 		return -errno;
 	for (size_t i = 0; !r && i < PK_ARRAY_SIZE(items); i++) {
@@ -414,6 +449,14 @@ static int write_file(struct pk_tdsplit *s, const char *path, const int *fds)
 		return r;
 	}
 	return pk_tdwriter_close(w);
+}
+
+int pk_tdsplit_layout(const struct pk_tdsplit *s,
+		      const struct pk_tdsplit_cpu **cpus, unsigned *flags)
+{
+	*flags = s->lay_flags;
+	*cpus = s->lay;
+	return s->lay_flags & PK_TDSPLIT_LAYOUT ? s->nlay : 0;
 }
 
 int pk_tdsplit_piece(struct pk_tdsplit *s, const char *path,

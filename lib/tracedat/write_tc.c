@@ -213,16 +213,14 @@ static void cpu_data(struct tw *w, int fd, uint32_t ps, uint64_t *pos,
 }
 
 int pk__td_write_tc7(struct pk_tracedat *td, const char *path,
-		     const char *clock, const int *fds, int n)
+		     const char *clock, const int *fds, int n, uint64_t *coff)
 {
 	struct tw w = { .comp = strcmp(td->comp, "none") ? td->comp : NULL };
 	uint32_t ps = td->bufs[0].page_size;
-	uint64_t off[6], pos, *coff = pk__calloc((size_t)n + 1, 16);
+	uint64_t off[6], pos;
 	const char *ver = "";
 	int fd;
 
-	if (!coff)
-		return -ENOMEM;
 	for (int i = 0; w.comp && pk_tracedat_codec(i, &ver); i++)
 		if (!strcmp(pk_tracedat_codec(i, &ver), w.comp))
 			break;
@@ -294,7 +292,6 @@ int pk__td_write_tc7(struct pk_tracedat *td, const char *path,
 	if (!w.err)
 		block(&w, w.str.data, w.str.len);
 	sec_end(&w, sz);
-	pk__free(coff);
 	int r = w.err;
 	if (!r && (fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			     0644)) < 0)

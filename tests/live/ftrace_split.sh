@@ -1,8 +1,8 @@
 #!/bin/sh
 # perfkit ftrace split against trace-cmd split 3.1: the same pieces (names,
-# count), each piece's bytes equal (format 6 and format 7 with zstd) and
-# trace-cmd report of each equal, on both corpus files and on a file
-# perfkit ftrace record writes here.
+# count), each piece's bytes equal (format 6 and format 7 with zstd), what
+# both say on standard error and trace-cmd report of each equal, on both
+# corpus files and on a file perfkit ftrace record writes here.
 # pk-test: check
 . tests/lib/sh.sh
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
@@ -20,7 +20,7 @@ sp() {
 	rm -rf "$T_TMP/tc" "$T_TMP/pk"
 	mkdir "$T_TMP/tc" "$T_TMP/pk"
 	(cd "$T_TMP/tc" && trace-cmd split -i "$_f" -o x "$@" \
-		> /dev/null 2>&1)
+		> /dev/null 2> "$T_TMP/tcerr")
 	(cd "$T_TMP/pk" && "$PK" ftrace split -i "$_f" -o x "$@" \
 		> /dev/null 2> "$T_TMP/err")
 	_tc=$(cd "$T_TMP/tc" && ls) _pk=$(cd "$T_TMP/pk" && ls)
@@ -30,6 +30,11 @@ sp() {
 	fi
 	if [ "$_tc" != "$_pk" ]; then
 		fail "$_n" "pieces: trace-cmd $(echo $_tc) perfkit $(echo $_pk) $(head -1 "$T_TMP/err")"
+		return
+	fi
+	# where each CPU's data went, on standard error
+	if ! cmp -s "$T_TMP/tcerr" "$T_TMP/err"; then
+		fail "$_n" "stderr: $(diff "$T_TMP/tcerr" "$T_TMP/err" | head -3 | tr '\n' '|')"
 		return
 	fi
 	for _p in $_tc; do
