@@ -23,7 +23,7 @@ static void report_usage(FILE *f)
 		   "       [--ts-diff] [-q] [-P] [-E] [--events] "
 		   "[--first-event] [--last-event] [--cpus]\n"
 		   "       [-w] [--stat] [--uname] [--version] [-e] [-f] "
-		   "[--profile [-G]]\n"
+		   "[--profile [-G]] [-I] [-S]\n"
 		   "       [--format=trace-cmd|kernel|perfetto|folded|"
 		   "flamegraph|pprof|speedscope] [-o FILE]\n"
 		   "       [--inverted] [--engine=auto|tep] [--stats] "
@@ -55,6 +55,8 @@ static void report_usage(FILE *f)
 		   "between paired events\n"
 		   "  -G            (--profile) irqs and softirqs per CPU, "
 		   "not per task\n"
+		   "  -I / -S       leave out records made in a hard / "
+		   "soft interrupt\n"
 		   "  perfkit's own:\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
@@ -180,7 +182,7 @@ static int ftrace_report(int argc, char **argv)
 		     !strcmp(argv[i + 1], "kernel")))
 			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGwefh", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGwefISh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case OPT_CPU:
@@ -209,6 +211,8 @@ static int ftrace_report(int argc, char **argv)
 		case 'R': flags |= PK_REPORT_RAW; break;
 		case OPT_TS_DIFF: flags |= PK_REPORT_TS_DIFF; break;
 		case 'w': flags |= PK_REPORT_WAKEUP; break;
+		case 'I': flags |= PK_REPORT_NO_IRQS; break;
+		case 'S': flags |= PK_REPORT_NO_SOFTIRQS; break;
 		case 'q': break;
 		case OPT_FORMAT:
 			perfetto = !strcmp(optarg, "perfetto");
@@ -261,7 +265,9 @@ static int ftrace_report(int argc, char **argv)
 	if (info >= 0) {
 		n = pk_tracedat_report_info(td, stdout, info, in);
 	} else if (profile) {
-		n = pk_tracedat_report_profile(td, stdout, profile_flags);
+		n = pk_tracedat_report_profile(td, stdout,
+					       nr_cpus ? cpus : NULL, nr_cpus,
+					       profile_flags | flags);
 	} else {
 		PK_OPTS(pk_report_opts, o, .cpus = nr_cpus ? cpus : NULL,
 			.nr_cpus = nr_cpus, .events = events, .engine = engine,

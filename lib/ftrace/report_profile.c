@@ -831,17 +831,19 @@ static void output(struct prof *p, FILE *out)
 }
 
 long pk_tracedat_report_profile(struct pk_tracedat *td, FILE *out,
-				unsigned flags)
+				const int *cpus, int nr_cpus, unsigned flags)
 {
 	struct prof p = { .td = td, .global_irqs = flags & PK_PROFILE_GLOBAL };
 	struct pk_tracedat_event ev;
 	long n = 0;
 	int r;
 
-	if ((r = setup(&p)) == 0 && (r = pk_tracedat_rewind(td, NULL, 0)) == 0) {
+	if ((r = setup(&p)) == 0 &&
+	    (r = pk_tracedat_rewind(td, cpus, nr_cpus)) == 0) {
 		fprintf(out, "cpus=%d\n", p.cpus);
 		while ((r = pk_tracedat_next(td, &ev)) > 0) {
-			if (ev.buffer)
+			if (ev.buffer || pk_report_irq_skip(flags, ev.data,
+							     ev.size))
 				continue;
 			if ((r = on_record(&p, &ev)) < 0)
 				break;
