@@ -35,6 +35,21 @@ need_shared corpus/trace-dat ftrace_profile && {
 		prof "ftrace_profile_$f" "$D/$f.trace.dat"
 		prof "ftrace_profile_${f}_G" "$D/$f.trace.dat" -G
 	done
+	# -I/-S leave out interrupt records, --cpu a CPU's (report too)
+	f=$D/gcc-x86-v7-zstd.trace.dat
+	prof ftrace_profile_I "$f" -I
+	prof ftrace_profile_S_cpu "$f" -S --cpu 1
+	for o in -I -S "-I -S --cpu 0"; do
+		trace-cmd report $o "$f" > "$T_TMP/tc" 2>/dev/null
+		"$PERFKIT" ftrace report $o "$f" > "$T_TMP/pk" 2> "$T_TMP/err"
+		_c=$(echo "$o" | tr -d ' -')
+		if cmp -s "$T_TMP/tc" "$T_TMP/pk" &&
+		   [ "$(wc -l < "$T_TMP/tc")" -gt 100 ]; then
+			ok "ftrace_profile_report_$_c"
+		else
+			fail "ftrace_profile_report_$_c" "$(diff "$T_TMP/tc" "$T_TMP/pk" | head -3 | tr '\n' '|')"
+		fi
+	done
 	# the gcc file has per-CPU irq tasks with -G: they come first
 	"$PERFKIT" ftrace report --profile -G "$D/gcc-x86-v7-zstd.trace.dat" \
 		> "$T_TMP/g" 2>&1
@@ -72,6 +87,16 @@ if [ -w $TF/instances ] && [ -d $TF/events/sched ] && [ -d $TF/events/irq ]; the
 		"$PERFKIT" ftrace report --profile "$T_TMP/st.dat" > "$T_TMP/g" 2>&1
 		check ftrace_profile_stacks_some "no stack tree printed" \
 			"$(grep -c '^ *+ ' "$T_TMP/g")" -gt 0
+		# report -w prints the stacks' function names (a race lost
+		# them in about half the runs): three runs
+		trace-cmd report -w "$T_TMP/st.dat" > "$T_TMP/tc" 2>/dev/null
+		_bad=0
+		for i in 1 2 3; do
+			"$PERFKIT" ftrace report -w "$T_TMP/st.dat" > "$T_TMP/pk" 2>&1
+			cmp -s "$T_TMP/tc" "$T_TMP/pk" || _bad=$((_bad + 1))
+		done
+		check ftrace_profile_stacks_report_w "$_bad of 3 runs differ" \
+			$_bad = 0
 	else
 		fail ftrace_profile_stacks "perfkit ftrace record -T wrote no file"
 	fi
