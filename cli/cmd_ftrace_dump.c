@@ -71,7 +71,7 @@ int cmd_ftrace_dump(int argc, char **argv)
 	int c, r;
 
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "+hvai:", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "+hvi:", lo, NULL)) != -1) {
 		if (c >= 1 && c <= 15) {
 			what = c == 1 ? part[c] : what | part[c];
 			continue;
@@ -79,7 +79,6 @@ int cmd_ftrace_dump(int argc, char **argv)
 		switch (c) {
 		case 'i': in = optarg; break;
 		case 'v': validate = true; break;
-		case 'a': break;
 		case 16: break;
 		case 'h': dump_usage(stdout); return 0;
 		default: dump_usage(stderr); return 2;
