@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perfkit ftrace: the dispatcher of the ftrace subcommands (report,
- * record, start, stop, restart, reset, extract, show, list, stat,
- * snapshot, stack, profile, live) and trace-cmd's report of a trace.dat file (--format=kernel is
+ * record, start, stop, restart, reset, extract, restore, show, list,
+ * stat, snapshot, stack, profile, live, split, dump, check-events) and
+ * trace-cmd's report of a trace.dat file (--format=kernel is
  * in cmd_ftrace_live.c).
  */
 #include <errno.h>
@@ -22,7 +23,8 @@ static void report_usage(FILE *f)
 		   "[-F FILTER] [-v] [-t] [-l] [-R]\n"
 		   "       [--ts-diff] [-q] [-P] [-E] [--events] "
 		   "[--first-event] [--last-event] [--cpus]\n"
-		   "       [-w] [--stat] [--uname] [--version] [-e] [-f]\n"
+		   "       [-w] [--stat] [--uname] [--version] [-e] [-f] "
+		   "[--profile [-G]] [-I] [-S]\n"
 		   "       [--format=trace-cmd|kernel|perfetto|folded|"
 		   "flamegraph|pprof|speedscope] [-o FILE]\n"
 		   "       [--inverted] [--engine=auto|tep] [--stats] "
@@ -50,6 +52,12 @@ static void report_usage(FILE *f)
 		   "version\n"
 		   "  -e / -f       the file's byte order / its kallsyms "
 		   "functions\n"
+		   "  --profile     per task: event counts and the times "
+		   "between paired events\n"
+		   "  -G            (--profile) irqs and softirqs per CPU, "
+		   "not per task\n"
+		   "  -I / -S       leave out records made in a hard / "
+		   "soft interrupt\n"
 		   "  perfkit's own:\n"
 		   "  --engine=tep  format every record with libtraceevent "
 		   "(reference)\n"
@@ -111,7 +119,7 @@ static int report_formats(struct pk_tracedat *td, const char *in,
 enum {
 	OPT_FORMAT = 256, OPT_ENGINE, OPT_STATS, OPT_VERBOSE, OPT_INVERTED,
 	OPT_EVENTS, OPT_TS_DIFF, OPT_FIRST, OPT_LAST, OPT_CPUS, OPT_CPU,
-	OPT_STAT, OPT_UNAME, OPT_VERSION,
+	OPT_STAT, OPT_UNAME, OPT_VERSION, OPT_PROFILE,
 };
 
 /* What trace-cmd report prints instead of the records (-P, -E, --cpus,
@@ -148,6 +156,7 @@ static int ftrace_report(int argc, char **argv)
 		/* trace-cmd's, not --stats' prefix */
 		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "uname", no_argument, NULL, OPT_UNAME },
+		{ "profile", no_argument, NULL, OPT_PROFILE },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
 		{ "ts-diff", no_argument, NULL, OPT_TS_DIFF },
@@ -161,7 +170,8 @@ static int ftrace_report(int argc, char **argv)
 	static int cpus[4096];
 	static struct pk_report_filter filters[64];
 	int nr_cpus = 0, c, nr_filters = 0, info = -1;
-	bool events = false, stats = false;
+	bool events = false, stats = false, profile = false;
+	unsigned profile_flags = 0;
 	int engine = PK_REPORT_AUTO;
 	unsigned flags = 0;
 	struct pk_report_stats st = { 0 };
@@ -173,7 +183,7 @@ static int ftrace_report(int argc, char **argv)
 		     !strcmp(argv[i + 1], "kernel")))
 			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGwefh", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGwefISh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case OPT_CPU:
@@ -186,7 +196,8 @@ static int ftrace_report(int argc, char **argv)
 			break;
 		case OPT_EVENTS: events = true; break;
 		case OPT_INVERTED: inverted = true; break;
-		case 'G': break;        /* trace-cmd: --profile's only */
+		case 'G': profile_flags |= PK_PROFILE_GLOBAL; break;
+		case OPT_PROFILE: profile = true; break;
 		case 'F':
 			if (nr_filters == 64) {
 				cli_error("ftrace report", "too many -F");
@@ -201,6 +212,8 @@ static int ftrace_report(int argc, char **argv)
 		case 'R': flags |= PK_REPORT_RAW; break;
 		case OPT_TS_DIFF: flags |= PK_REPORT_TS_DIFF; break;
 		case 'w': flags |= PK_REPORT_WAKEUP; break;
+		case 'I': flags |= PK_REPORT_NO_IRQS; break;
+		case 'S': flags |= PK_REPORT_NO_SOFTIRQS; break;
 		case 'q': break;
 		case OPT_FORMAT:
 			perfetto = !strcmp(optarg, "perfetto");
@@ -252,6 +265,10 @@ static int ftrace_report(int argc, char **argv)
 	long n;
 	if (info >= 0) {
 		n = pk_tracedat_report_info(td, stdout, info, in);
+	} else if (profile) {
+		n = pk_tracedat_report_profile(td, stdout,
+					       nr_cpus ? cpus : NULL, nr_cpus,
+					       profile_flags | flags);
 	} else {
 		PK_OPTS(pk_report_opts, o, .cpus = nr_cpus ? cpus : NULL,
 			.nr_cpus = nr_cpus, .events = events, .engine = engine,
@@ -278,6 +295,11 @@ static void usage(FILE *f)
 	fprintf(f, "usage: perfkit ftrace COMMAND [ARGS]\n\n"
 		   "  report   print a trace.dat file like trace-cmd report\n"
 		   "  record   record events into a trace.dat file\n"
+		   "  split    cut a trace.dat file into pieces, as trace-cmd "
+		   "split\n"
+		   "  dump     a trace.dat file's metadata, as trace-cmd dump\n"
+		   "  check-events  parse every event format of tracefs, as "
+		   "trace-cmd check-events\n"
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
 		   "  restore  a trace.dat from a crashed record's per-CPU "
 		   "files (trace-cmd restore)\n"
@@ -347,6 +369,12 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_stack(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "profile"))
 		return cmd_ftrace_profile(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "split"))
+		return cmd_ftrace_split(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "dump"))
+		return cmd_ftrace_dump(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check-events"))
+		return cmd_ftrace_check_events(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "probe"))
 		return cmd_ftrace_probe(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "hist"))

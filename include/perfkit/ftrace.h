@@ -45,7 +45,14 @@ enum pk_report_flags {
 	PK_REPORT_TS_DIFF = 1 << 3,  /* --ts-diff: "(+delta)" after the time */
 	PK_REPORT_WAKEUP  = 1 << 4,  /* -w: " Latency: ..." after a switch to
 					a woken task, the summary at the end */
+	PK_REPORT_NO_IRQS = 1 << 5,  /* -I: leave out records made in a hard
+					interrupt (common_flags 0x08) */
+	PK_REPORT_NO_SOFTIRQS = 1 << 6,  /* -S: ... in a softirq (0x10) */
 };
+/* Whether trace-cmd's -I/-S (FLAGS, PK_REPORT_NO_*) leave out the record
+ * DATA (SIZE bytes): its common_flags say it was made in such a context. */
+PK_API bool pk_report_irq_skip(unsigned flags, const void *data,
+			       uint32_t size);
 /* One -F of trace-cmd report: "EVENTS[:EXPR]" in libtraceevent's filter
  * syntax; INVERT (-v): the matching records are left out instead. */
 struct pk_report_filter {
@@ -106,6 +113,26 @@ enum pk_report_info {
 PK_API long pk_tracedat_report_info(struct pk_tracedat *td, FILE *out,
 				    int what, const char *path);
 
+
+/* pk_tracedat_report_profile() flags: PK_REPORT_NO_IRQS and
+ * PK_REPORT_NO_SOFTIRQS (-I, -S) and */
+enum { PK_PROFILE_GLOBAL = 1 << 16 };  /* -G: irqs and softirqs per CPU */
+/*
+ * Prints what `trace-cmd report --profile` 3.1 prints for TD's top
+ * buffer: per task (by pid), each event's count and, for the events it
+ * pairs (a task's switch out to its wake-up or switch in, wake-up to
+ * switch in, irq and softirq entry to exit, softirq raise to entry,
+ * raw_syscalls enter to exit, funcgraph entry to exit), the total,
+ * average, longest and shortest time, and the trees of the kernel
+ * stacks (kernel_stack records) met after them. Where trace-cmd's sort
+ * ties, its order is its heap's (run to run it differs); this one keeps
+ * the order the events were first met. CPUS/NR_CPUS: only those CPUs'
+ * records (NULL: all). Returns the records read, -ENOMEM, -EIO or a
+ * damaged file's error.
+ */
+PK_API long pk_tracedat_report_profile(struct pk_tracedat *td, FILE *out,
+				       const int *cpus, int nr_cpus,
+				       unsigned flags);
 
 /* ---- kernel text: what the kernel's "trace" file prints ---- */
 struct pk_ktext;
@@ -182,6 +209,18 @@ PK_API long pk_ktext_page_events(const struct pk_ktext *kt, int cpu,
 				 size_t *cap);
 /* Frees KT (NULL is fine). */
 PK_API void pk_ktext_free(struct pk_ktext *kt);
+
+/*
+ * trace-cmd check-events: gives every event format under the tracefs
+ * directory ROOT to libtraceevent (its plugins first when PLUGINS), as
+ * trace-cmd 3.1 does; libtraceevent prints its own warnings for what it
+ * cannot parse, at LOGLEVEL (libtraceevent's: 0 none ... 6 all; -1 its
+ * default, which says nothing; it stays set for the process). Returns the
+ * number of formats it refused, or -errno (ROOT's events/header_page or
+ * events/ unreadable, -ENOMEM).
+ */
+PK_API int pk_ftrace_check_events(const char *root, bool plugins,
+				  int loglevel);
 
 #ifdef __cplusplus
 }

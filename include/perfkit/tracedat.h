@@ -99,6 +99,77 @@ PK_API int pk_tracedat_next(struct pk_tracedat *td,
 PK_API int pk_tracedat_rewind(struct pk_tracedat *td, const int *cpus,
 			      int nr_cpus);
 
+/* What pk_tracedat_dump() prints (trace-cmd dump's options). */
+enum {
+	PK_TD_DUMP_SUMMARY = 1 << 0, PK_TD_DUMP_HEAD_PAGE = 1 << 1,
+	PK_TD_DUMP_HEAD_EVENT = 1 << 2, PK_TD_DUMP_FTRACE = 1 << 3,
+	PK_TD_DUMP_SYSTEMS = 1 << 4, PK_TD_DUMP_EVENTS = 1 << 5,
+	PK_TD_DUMP_KALLSYMS = 1 << 6, PK_TD_DUMP_PRINTK = 1 << 7,
+	PK_TD_DUMP_CMDLINES = 1 << 8, PK_TD_DUMP_OPTIONS = 1 << 9,
+	PK_TD_DUMP_FLYRECORD = 1 << 10, PK_TD_DUMP_CLOCK = 1 << 11,
+	PK_TD_DUMP_SECTIONS = 1 << 12, PK_TD_DUMP_STRINGS = 1 << 13,
+	PK_TD_DUMP_ALL = -1,
+};
+/*
+ * Walks the trace-cmd file PATH as trace-cmd dump 3.1 does and prints to
+ * OUT the parts in WHAT (PK_TD_DUMP_*; 0 prints nothing but still checks
+ * the layout). Does not need pk_tracedat_open() to accept the file. 0,
+ * -errno (reading PATH) or PK_ERR_FORMAT with *FAILED (when not NULL)
+ * naming what could not be read; what came before it is printed.
+ */
+PK_API int pk_tracedat_dump(const char *path, FILE *out, unsigned what,
+			    const char **failed);
+
+/* ---- trace.dat split (trace-cmd split) ---- */
+struct pk_tdsplit;
+
+enum pk_tdsplit_unit {
+	PK_TD_SPLIT_NONE, PK_TD_SPLIT_SECONDS, PK_TD_SPLIT_MSECS,
+	PK_TD_SPLIT_USECS, PK_TD_SPLIT_EVENTS, PK_TD_SPLIT_PAGES,
+};
+/* Options of pk_tdsplit_new(); declare with PK_OPTS(). */
+struct pk_tdsplit_opts {
+	size_t sz;
+	int unit;                 /* enum pk_tdsplit_unit */
+	long long count;          /* units a piece (> 0 unless NONE) */
+	bool percpu;              /* each CPU on its own (PAGES implies it) */
+	int only_cpu;             /* >= 0: that CPU alone */
+	uint64_t end;             /* 0, or the last record time (ns) */
+};
+/*
+ * Prepares splitting TD's top buffer as trace-cmd split 3.1 does (its
+ * pages re-packed, its metadata copied; instance buffers are left out).
+ * TD stays borrowed. NULL with errno: EINVAL (bad options),
+ * -PK_ERR_UNSUPP (a latency trace), ENOMEM, or a read error of the data.
+ */
+PK_API struct pk_tdsplit *pk_tdsplit_new(struct pk_tracedat *td,
+					 const struct pk_tdsplit_opts *o);
+/*
+ * Writes the next piece to PATH (format 7, the input's compression when
+ * it is a format-7 file), from START (ns; 0: where the last piece left
+ * off). *NEXT gets trace-cmd's "current": 0 when no record remains to
+ * resume from, else past the piece's last record (or the end time).
+ * 0 or -errno.
+ */
+PK_API int pk_tdsplit_piece(struct pk_tdsplit *s, const char *path,
+			    uint64_t start, uint64_t *next);
+/* Where the last piece put each CPU's data (trace-cmd prints it). */
+struct pk_tdsplit_cpu {
+	uint64_t offset, size;    /* in the file (size: compressed) */
+	uint64_t usize;           /* the pages' bytes */
+};
+enum {
+	PK_TDSPLIT_LAYOUT = 1 << 0,     /* the layout is known */
+	PK_TDSPLIT_V6 = 1 << 1,         /* the piece is format 6 */
+	PK_TDSPLIT_COMPRESSED = 1 << 2, /* its CPU data is compressed */
+};
+/* The last piece's CPUs (0, 1 ...) in *CPUS (borrowed from S) and
+ * PK_TDSPLIT_* in *FLAGS. The count, 0 when the layout is not known. */
+PK_API int pk_tdsplit_layout(const struct pk_tdsplit *s,
+			     const struct pk_tdsplit_cpu **cpus,
+			     unsigned *flags);
+/* Frees S (NULL is fine). */
+PK_API void pk_tdsplit_free(struct pk_tdsplit *s);
 
 /* ---- trace.dat writer (format 7) ---- */
 struct pk_tdwriter;

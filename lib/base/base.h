@@ -59,6 +59,9 @@ int pk__write_file(const char *path, const char *str);
 /* Writes all LEN bytes (short writes and EINTR retried): 0 or -errno
  * (-EIO when write(2) returns 0). */
 int pk__write_all(int fd, const void *data, size_t len);
+/* Copies the first LEN bytes of FROM (read at offsets, its position
+ * unchanged) to TO's position. 0, -errno or PK_ERR_TRUNC (FROM shorter). */
+int pk__copy_fd(int from, int to, uint64_t len);
 /* Writes all LEN bytes at offset OFF (pwrite, restarted). 0 or -errno. */
 int pk__pwrite_all(int fd, const void *data, size_t len, off_t off);
 /* mkdir -p with MODE: 0 or -errno. */

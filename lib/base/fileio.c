@@ -186,6 +186,26 @@ int pk__write_all(int fd, const void *data, size_t len)
 	return write_full(fd, data, len, -1);
 }
 
+int pk__copy_fd(int from, int to, uint64_t len)
+{
+	static __thread char buf[1 << 16];
+	off_t at = 0;
+
+	while (len) {
+		ssize_t n = pread(from, buf, (size_t)PK_MIN(len, sizeof(buf)), at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : PK_ERR_TRUNC;
+		int r = pk__write_all(to, buf, (size_t)n);
+		if (r)
+			return r;
+		at += n;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
 int pk__pwrite_all(int fd, const void *data, size_t len, off_t off)
 {
 	return off < 0 ? -EINVAL : write_full(fd, data, len, off);

@@ -457,6 +457,14 @@ static void set_diff(struct rep *r, const struct pk_tracedat_event *ev)
  * One record into r->o. COMM (CL bytes): its task name as resolved when
  * it was read (batches), or NULL to look it up now. 1: left out (-F).
  */
+bool pk_report_irq_skip(unsigned flags, const void *data, uint32_t size)
+{
+	uint8_t f = size > 2 ? ((const uint8_t *)data)[2] : 0;
+
+	return ((flags & PK_REPORT_NO_IRQS) && (f & 0x08)) ||
+	       ((flags & PK_REPORT_NO_SOFTIRQS) && (f & 0x10));
+}
+
 static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 		 const char *comm, size_t cl)
 {
@@ -465,6 +473,8 @@ static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 
 	if (r->filtering && !pk__td_tep_keep(&r->t, ev))
 		return 1;               /* filtered out */
+	if (pk_report_irq_skip(r->flags, ev->data, ev->size))
+		return 1;
 	if (r->flags & PK_REPORT_TS_DIFF)
 		set_diff(r, ev);
 
@@ -671,7 +681,8 @@ static int collect(struct rep *r, struct batch *b, struct pk_tracedat_event *car
 			*err = *err ? *err : ret;
 		if (!ret)
 			return 1;
-		if (r->filtering && !pk__td_tep_keep(&r->t, &ev))
+		if ((r->filtering && !pk__td_tep_keep(&r->t, &ev)) ||
+		    pk_report_irq_skip(r->flags, ev.data, ev.size))
 			continue;
 		int fi = fmt_index(r, &ev), pid;
 		const struct tf_event *te = event_of(r, fi);

@@ -22,6 +22,9 @@ struct rep_tep {
 	void *seq;              /* struct trace_seq */
 	uint8_t *scratch;       /* zeroed bounce buffer for one record */
 	size_t scratch_max;
+	size_t scratch_used;    /* bytes to zero after the record */
+	uint32_t *page_size;    /* by buffer index */
+	int nr_bufs;
 	struct td_fgraph fg;
 	bool ftrace_parsed;
 	bool failed;

@@ -75,7 +75,10 @@ static int source(struct pk_tracedat *td, bool full, struct tf_tep_src *src)
 {
 	struct tf_tep_fmt *f = pk__calloc(td->nr_fmts ? td->nr_fmts : 1,
 					 sizeof(*f));
-	const struct td_blob *k = pk__td_tracedat_blob(td, PK_TD_KALLSYMS);
+	/* (not FULL: the prefetch thread may be reading kallsyms now) */
+	const struct td_blob *k = full ? pk__td_tracedat_blob(td,
+							      PK_TD_KALLSYMS)
+				       : NULL;
 	const struct td_blob *pr = pk__td_tracedat_blob(td, PK_TD_PRINTK);
 	const struct td_blob *cl = pk__td_tracedat_blob(td, PK_TD_CMDLINES);
 
@@ -114,7 +117,11 @@ int pk__td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 	t->scratch = pk__zalloc(t->scratch_max + SCRATCH_SPARE);
 	t->seq = pk__zalloc(sizeof(struct trace_seq));
 	skip = pk__malloc(((size_t)td->nr_fmts + 1) * sizeof(bool));
-	if (!t->scratch || !t->seq || !skip) {
+	t->page_size = pk__calloc((size_t)td->nr_bufs + 1, sizeof(uint32_t));
+	t->nr_bufs = td->nr_bufs;
+	for (int i = 0; t->page_size && i < td->nr_bufs; i++)
+		t->page_size[i] = td->bufs[i].page_size;
+	if (!t->scratch || !t->seq || !skip || !t->page_size) {
 		pk__free(skip);
 		return -ENOMEM;
 	}
@@ -198,8 +205,19 @@ static void tep_rec(struct rep_tep *t, const struct pk_tracedat_event *ev,
 		    struct tep_record *rec)
 {
 	uint32_t size = (uint32_t)PK_MIN(ev->size, t->scratch_max);
+	uint32_t ps = ev->buffer >= 0 && ev->buffer < t->nr_bufs ?
+		      t->page_size[ev->buffer] : 0;
+	size_t tail = 0;
 
-	memcpy(t->scratch, ev->data, size);
+	/* libtraceevent reads a field past a short record (an array of a
+	 * kernel_stack): what follows in the page, as trace-cmd has it (the
+	 * header counted as 8 bytes: never past the page) */
+	if (ps && ev->size == size) {
+		size_t at = (size_t)(ev->offset % ps) + 8 + size;
+		tail = at < ps ? PK_MIN(ps - at, SCRATCH_SPARE) : 0;
+	}
+	memcpy(t->scratch, ev->data, size + tail);
+	t->scratch_used = size + tail;
 	*rec = (struct tep_record){
 		.ts = ev->ts, .cpu = ev->cpu, .data = t->scratch,
 		.size = (int)size, .offset = ev->offset,
@@ -241,7 +259,7 @@ int pk__td_tep_print(struct rep_tep *t, const struct pk_tracedat_event *ev,
 	if (e || strcmp(what, TEP_PRINT_INFO))
 		tep_print_event(t->tt.tep, t->seq, &rec, "%s", what);
 	int r = append_seq(t, o);
-	memset(t->scratch, 0, rec.size);
+	memset(t->scratch, 0, t->scratch_used);
 	return r;
 }
 
@@ -255,7 +273,7 @@ const char *pk__td_tep_who(struct rep_tep *t,
 	struct tep_event *e = tep_find_event_by_record(t->tt.tep, &rec);
 	*name = e ? e->name : "(NULL)";
 	*pid = tep_data_pid(t->tt.tep, &rec);
-	memset(t->scratch, 0, rec.size);
+	memset(t->scratch, 0, t->scratch_used);
 	return tep_data_comm_from_pid(t->tt.tep, *pid);
 }
 
@@ -265,7 +283,7 @@ int pk__td_tep_flags(struct rep_tep *t, const struct pk_tracedat_event *ev)
 
 	tep_rec(t, ev, &rec);
 	int f = tep_data_flags(t->tt.tep, &rec);
-	memset(t->scratch, 0, rec.size);
+	memset(t->scratch, 0, t->scratch_used);
 	return f;
 }
 
@@ -304,7 +322,7 @@ bool pk__td_tep_keep(struct rep_tep *t, const struct pk_tracedat_event *ev)
 	if (keep && t->filter_out &&
 	    tep_filter_match(t->filter_out, &rec) == TEP_ERRNO__FILTER_MATCH)
 		keep = false;
-	memset(t->scratch, 0, rec.size);
+	memset(t->scratch, 0, t->scratch_used);
 	return keep;
 }
 
@@ -319,5 +337,6 @@ void pk__td_tep_fini(struct rep_tep *t)
 		trace_seq_destroy(t->seq);
 	pk__free(t->seq);
 	pk__free(t->scratch);
+	pk__free(t->page_size);
 	memset(t, 0, sizeof(*t));
 }

@@ -61,10 +61,16 @@ int pk__td_compress(const char *alg, const void *in, size_t in_len,
 		void *buf = pk__malloc(cap);
 		if (!buf)
 			return -ENOMEM;
-		size_t r = ZSTD_compress(buf, cap, in, in_len, 3);
-		if (ZSTD_isError(r)) {
+		/* trace-cmd's frames: level 3, no content size */
+		ZSTD_CCtx *c = ZSTD_createCCtx();
+		size_t r = c ? ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag,
+						      0) : 1;
+		if (c && !ZSTD_isError(r))
+			r = ZSTD_compress2(c, buf, cap, in, in_len);
+		ZSTD_freeCCtx(c);
+		if (!c || ZSTD_isError(r)) {
 			pk__free(buf);
-			return PK_ERR_INTERNAL;
+			return c ? PK_ERR_INTERNAL : -ENOMEM;
 		}
 		*out = buf;
 		*out_len = r;
@@ -75,7 +81,7 @@ int pk__td_compress(const char *alg, const void *in, size_t in_len,
 		void *buf = pk__malloc(cap);
 		if (!buf)
 			return -ENOMEM;
-		if (compress2(buf, &cap, in, in_len, 6) != Z_OK) {
+		if (compress2(buf, &cap, in, in_len, Z_BEST_COMPRESSION) != Z_OK) {
 			pk__free(buf);
 			return PK_ERR_INTERNAL;
 		}

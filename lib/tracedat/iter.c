@@ -195,7 +195,7 @@ static int cpu_advance(struct pk_tracedat *td, struct td_buffer *b,
 	}
 }
 
-static uint64_t conv_ts(const struct pk_tracedat *td, uint64_t ts)
+uint64_t pk__td_conv_ts(const struct pk_tracedat *td, uint64_t ts)
 {
 	if (td->has_tsc2nsec)
 		ts = (uint64_t)(((unsigned __int128)ts * td->tsc_mult) >>
@@ -268,7 +268,7 @@ int pk_tracedat_next(struct pk_tracedat *td, struct pk_tracedat_event *ev)
 		return err;
 	if (!best)
 		return 0;
-	ev->ts = conv_ts(td, best->ev.ts);
+	ev->ts = pk__td_conv_ts(td, best->ev.ts);
 	ev->data = best->ev.data;
 	ev->size = best->ev.size;
 	ev->cpu = best->cpu;

@@ -192,16 +192,35 @@ static bool room(const struct pk_rb_enc *e, size_t n)
 	return e->pos + n <= e->page_size;
 }
 
-int pk__rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts)
+/* A TIME_STAMP or TIME_EXTEND of V: its low 27 bits in the header, the
+ * rest in the next word. */
+static int put_time(struct pk_rb_enc *e, unsigned type, uint64_t v)
 {
 	if (!room(e, 8))
 		return -ENOSPC;
-	put_hdr(e, PK_RB_TIME_STAMP, (uint32_t)(ts & PK_RB_DELTA_MASK));
-	pk_st32(e->page + e->pos, (uint32_t)(ts >> PK_RB_TS_SHIFT),
+	put_hdr(e, type, (uint32_t)(v & PK_RB_DELTA_MASK));
+	pk_st32(e->page + e->pos, (uint32_t)(v >> PK_RB_TS_SHIFT),
 		e->l->big_endian);
 	e->pos += 4;
-	e->last_ts = ts;
 	return 0;
+}
+
+int pk__rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts)
+{
+	int r = put_time(e, PK_RB_TIME_STAMP, ts);
+
+	if (!r)
+		e->last_ts = ts;
+	return r;
+}
+
+int pk__rb_enc_time_extend(struct pk_rb_enc *e, uint64_t delta)
+{
+	int r = put_time(e, PK_RB_TIME_EXTEND, delta);
+
+	if (!r)
+		e->last_ts += delta;
+	return r;
 }
 
 int pk__rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len)
@@ -228,10 +247,7 @@ int pk__rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
 	if (!room(e, need))
 		return -ENOSPC;
 	if (delta > PK_RB_DELTA_MASK) {
-		put_hdr(e, PK_RB_TIME_EXTEND, (uint32_t)(delta & PK_RB_DELTA_MASK));
-		pk_st32(e->page + e->pos, (uint32_t)(delta >> PK_RB_TS_SHIFT),
-			e->l->big_endian);
-		e->pos += 4;
+		pk__rb_enc_time_extend(e, delta);
 		delta = 0;
 	}
 	if (lng) {
@@ -247,19 +263,29 @@ int pk__rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
 	return 0;
 }
 
-size_t pk__rb_enc_finish(struct pk_rb_enc *e, long long missed)
+/* The commit word with FLAGS; COUNT stored after the data when STORE
+ * and it fits. */
+static size_t finish(struct pk_rb_enc *e, uint64_t flags, bool store,
+		     uint64_t count)
 {
 	const struct pk_rb_layout *l = e->l;
-	uint64_t commit = e->pos - l->data_off;
+	uint64_t commit = (e->pos - l->data_off) | flags;
 
-	if (missed) {
-		commit |= PK_RB_MISSED;
-		if (missed > 0 && room(e, l->commit_size)) {
-			commit |= PK_RB_MISSED_STORED;
-			pk_stn(e->page + e->pos, (uint64_t)missed,
-			       l->commit_size, l->big_endian);
-		}
+	if (store && room(e, l->commit_size)) {
+		commit |= PK_RB_MISSED_STORED;
+		pk_stn(e->page + e->pos, count, l->commit_size, l->big_endian);
 	}
 	pk_stn(e->page + l->commit_off, commit, l->commit_size, l->big_endian);
 	return e->pos;
+}
+
+size_t pk__rb_enc_finish(struct pk_rb_enc *e, long long missed)
+{
+	return finish(e, missed ? PK_RB_MISSED : 0, missed > 0,
+		      (uint64_t)missed);
+}
+
+size_t pk__rb_enc_finish_count(struct pk_rb_enc *e, uint64_t count)
+{
+	return finish(e, PK_RB_MISSED, true, count);
 }

@@ -90,11 +90,16 @@ int pk__rb_enc_event(struct pk_rb_enc *e, uint64_t ts, const void *data,
 		    uint32_t len, bool force_long);
 /* Appends an absolute TIME_STAMP event. 0 or -ENOSPC. */
 int pk__rb_enc_time_stamp(struct pk_rb_enc *e, uint64_t ts);
+/* Appends a TIME_EXTEND of DELTA (its 59 bits). 0 or -ENOSPC. */
+int pk__rb_enc_time_extend(struct pk_rb_enc *e, uint64_t delta);
 /* Appends a discarded (padding) event covering LEN data bytes, with DELTA.
  * 0 or -ENOSPC. */
 int pk__rb_enc_padding(struct pk_rb_enc *e, uint32_t delta, uint32_t len);
 /* Writes the header commit word; MISSED > 0 stores the count after the data
  * (when it fits), MISSED < 0 only sets the flag. Returns the bytes used. */
 size_t pk__rb_enc_finish(struct pk_rb_enc *e, long long missed);
+/* The same with the count COUNT stored whatever it is (trace-cmd split
+ * stores an unknown count as all ones). */
+size_t pk__rb_enc_finish_count(struct pk_rb_enc *e, uint64_t count);
 
 #endif

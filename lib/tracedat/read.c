@@ -661,6 +661,15 @@ static int rd_v6(struct pk_tracedat *td, struct td_cur *c)
 	}
 	if ((r = rd_v6_cpus(td, c, &td->bufs[0], (int)cpus)))
 		return r;
+	/* with a TRACECLOCK option the clock's text (u64 size, the
+	 * trace_clock file) follows the table, as trace-cmd reads it */
+	if (td->clock_opt.p && c->len - c->pos >= 8) {
+		uint64_t n = pk_ld64(c->p + c->pos, td->big);
+		if (n && n <= c->len - c->pos - 8) {
+			c->pos += 8;
+			set_opt_blob(&td->clock_opt, c, (uint32_t)n);
+		}
+	}
 	for (int i = 1; i < td->nr_bufs; i++) {
 		struct td_cur bc = { td->map, td->size, 0, 0, td->big, false };
 		if (td->bufs[i].sec_off >= td->size)
@@ -718,23 +727,28 @@ static int parse(struct pk_tracedat *td)
 	}
 	for (int i = 0; i < td->nr_bufs; i++) {
 		struct td_buffer *b = &td->bufs[i];
-		const char *clk = b->clock;
-		char tmp[64] = "";
-		if (!*clk && td->clock_opt.p) {
-			const char *o = memchr(td->clock_opt.p, '[',
-					       td->clock_opt.len);
-			const char *e = o ? memchr(o, ']', td->clock_opt.len -
-						   (size_t)(o - td->clock_opt.p))
-					  : NULL;
-			if (e && e - o - 1 < (long)sizeof(tmp))
-				snprintf(tmp, sizeof(tmp), "%.*s",
-					 (int)(e - o - 1), o + 1);
-			clk = tmp;
-		}
+		char tmp[64];
+		const char *clk = pk__td_clock_of(td, b, tmp, sizeof(tmp));
 		b->in_usecs = td->has_tsc2nsec || !td->clock_opt.p || !*clk ||
 			      pk__td_clock_in_usecs(clk);
 	}
 	return 0;
+}
+
+const char *pk__td_clock_of(const struct pk_tracedat *td,
+			    const struct td_buffer *b, char *tmp, size_t n)
+{
+	const char *o, *e;
+
+	if (*b->clock || !td->clock_opt.p || !n)
+		return b->clock;
+	o = memchr(td->clock_opt.p, '[', td->clock_opt.len);
+	e = o ? memchr(o, ']', td->clock_opt.len -
+		       (size_t)(o - td->clock_opt.p)) : NULL;
+	*tmp = 0;
+	if (e && (size_t)(e - o - 1) < n)
+		snprintf(tmp, n, "%.*s", (int)(e - o - 1), o + 1);
+	return tmp;
 }
 
 bool pk__td_clock_in_usecs(const char *clock)

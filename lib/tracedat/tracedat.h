@@ -111,6 +111,14 @@ struct td_cur {
 };
 
 int pk__td_keep(struct pk_tracedat *td, void *p);
+/* Writes PATH as trace-cmd 3.1 writes a copy of TD (format 7, TD's
+ * compression; write_tc.c): TD's metadata, and the top buffer's N CPUs
+ * (ids 0..N-1) with CLOCK from FDS (pages from offset 0 to the end);
+ * each CPU's data offset and size in the file in LAYOUT[2k], [2k+1].
+ * Little-endian files only. 0 or -errno. */
+int pk__td_write_tc7(struct pk_tracedat *td, const char *path,
+		     const char *clock, const int *fds, int n,
+		     uint64_t *layout);
 /* pk_tdwriter_set_item() without the copy: W takes DATA (pk__malloc'ed,
  * LEN bytes; freed on error too). */
 int pk__tdwriter_take_item(struct pk_tdwriter *w, enum pk_tracedat_item item,
@@ -156,5 +164,11 @@ int pk__td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,
 void pk__td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r);
 void pk__td_prefetch_stop(struct pk_tracedat *td);
 bool pk__td_clock_in_usecs(const char *clock);
+/* B's trace clock: its own, else the [name] of the file's trace_clock
+ * text (in TMP, N bytes), else "". */
+const char *pk__td_clock_of(const struct pk_tracedat *td,
+			    const struct td_buffer *b, char *tmp, size_t n);
+/* A page timestamp after TSC2NSEC and OFFSET, as the records get it. */
+uint64_t pk__td_conv_ts(const struct pk_tracedat *td, uint64_t ts);
 
 #endif

@@ -128,7 +128,7 @@ int pk__tf_tep_parse(struct tf_tep *t, const struct tf_tep_src *s,
 			continue;
 		t->parsed[i] = true;
 		if (!bad[i] && tep_parse_event(t->tep, f->text, f->len,
-					       f->system))
+					       f->system) && ++t->nr_failed)
 			pk_debug("%s: cannot parse format %d of '%s'", s->who,
 				 i, f->system);
 	}

@@ -53,6 +53,7 @@ struct tf_tep {
 	struct tep_plugin_list *plugins;
 	bool *parsed;         /* format index -> given to libtraceevent */
 	bool borrowed;        /* tep is SRC's into: not freed here */
+	int nr_failed;        /* formats libtraceevent refused */
 };
 
 /*

@@ -57,8 +57,9 @@ static int only_dirs(const struct dirent *d)
 	       (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
 }
 
-int pk__tfmeta_list(const char *root, const char *sys, bool reverse,
-		    char ***out)
+static int list(const char *root, const char *sys, bool reverse,
+		char ***out,
+		int (*cmp)(const struct dirent **, const struct dirent **))
 {
 	char p[PATH_MAX];
 	struct dirent **d;
@@ -69,7 +70,7 @@ int pk__tfmeta_list(const char *root, const char *sys, bool reverse,
 	*out = NULL;
 	if (n < 0 || n >= (int)sizeof(p))
 		return -ENAMETOOLONG;
-	n = scandir(p, &d, only_dirs, alphasort);
+	n = scandir(p, &d, only_dirs, cmp);
 	if (n < 0)
 		return -errno;
 	v = pk__calloc((size_t)n + 1, sizeof(*v));
@@ -86,6 +87,17 @@ int pk__tfmeta_list(const char *root, const char *sys, bool reverse,
 		return -ENOMEM;
 	*out = v;
 	return n;
+}
+
+int pk__tfmeta_list(const char *root, const char *sys, bool reverse,
+		    char ***out)
+{
+	return list(root, sys, reverse, out, alphasort);
+}
+
+int pk__tfmeta_list_unsorted(const char *root, const char *sys, char ***out)
+{
+	return list(root, sys, false, out, NULL);
 }
 
 void pk__tfmeta_list_free(char **v)

@@ -37,5 +37,7 @@ long pk__tfmeta_format(const char *root, const char *sys, const char *event,
  */
 int pk__tfmeta_list(const char *root, const char *sys, bool reverse,
 		    char ***out);
+/* The same in directory order (libtracefs's, trace-cmd's). */
+int pk__tfmeta_list_unsorted(const char *root, const char *sys, char ***out);
 void pk__tfmeta_list_free(char **v);
 #endif

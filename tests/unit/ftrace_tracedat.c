@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <perfkit/ftrace.h>
+#include <perfkit/tracedat.h>
 #include "base/base.h"
 #include "tracedat/rbpage.h"
 #include "test.h"
@@ -509,6 +510,94 @@ static void partial_v6(void)
 	pk__buf_fini(&b);
 }
 
+/* The records of PATH's top buffer: count, first and last value of CPU
+ * 0, whether times only grow; -1 when it does not open. */
+static int piece_scan(const char *path, int *first, int *last, bool *sorted)
+{
+	struct pk_tracedat *td = pk_tracedat_open(path);
+	struct pk_tracedat_event ev;
+	uint64_t prev = 0;
+	int n = 0;
+
+	if (!td)
+		return -1;
+	*first = *last = -1;
+	*sorted = true;
+	while (pk_tracedat_next(td, &ev) > 0) {
+		const struct rec *x = ev.data;
+		if (ev.buffer)
+			continue;
+		if (ev.ts < prev)
+			*sorted = false;
+		prev = ev.ts;
+		if (ev.cpu == 0) {
+			if (*first < 0)
+				*first = x->value;
+			*last = x->value;
+		}
+		n++;
+	}
+	pk_tracedat_free(td);
+	return n;
+}
+
+/* split -e N -r: pieces of N records but for the one record dropped
+ * between two (trace-cmd reads it and goes back only on the CPUs that
+ * wrote one), in time order, the instance left out; -p 2: two pages of
+ * each CPU. */
+static void split_check(void)
+{
+	const char *path = write_file("zstd", 1000, 700);
+	struct pk_tracedat *td = path ? pk_tracedat_open(path) : NULL;
+	int total = 0, pieces = 0, first, last, prev_last = -1, r = 0;
+	bool sorted = true, ok = true;
+	char piece[64];
+	uint64_t next = 0;
+
+	if (!t_check(td != NULL, "tracedat_split_open", "no file"))
+		return;
+	PK_OPTS(pk_tdsplit_opts, o, .unit = PK_TD_SPLIT_EVENTS, .count = 300,
+		.only_cpu = -1);
+	struct pk_tdsplit *s = pk_tdsplit_new(td, &o);
+	do {
+		snprintf(piece, sizeof(piece), "/tmp/pktd-split.%d", pieces);
+		r = s ? pk_tdsplit_piece(s, piece, 0, &next) : -1;
+		int n = r ? -1 : piece_scan(piece, &first, &last, &sorted);
+		unlink(piece);
+		if (n < 0 || n > 300 || !sorted) {
+			ok = false;
+			break;
+		}
+		if (first >= 0 && prev_last >= 0 && first < prev_last)
+			ok = false;
+		if (last >= 0)
+			prev_last = last;
+		total += n;
+		pieces++;
+	} while (next && pieces < 20);
+	T_CHECK("tracedat_split_events", ok && pieces == 6 &&
+		total >= 1700 - 5 && total <= 1700);
+	pk_tdsplit_free(s);
+
+	PK_OPTS(pk_tdsplit_opts, p, .unit = PK_TD_SPLIT_PAGES, .count = 2,
+		.only_cpu = -1);
+	s = pk_tdsplit_new(td, &p);
+	r = s ? pk_tdsplit_piece(s, "/tmp/pktd-split.p", 0, &next) : -1;
+	int n = r ? -1 : piece_scan("/tmp/pktd-split.p", &first, &last,
+				    &sorted);
+	unlink("/tmp/pktd-split.p");
+	/* 16-byte records, 255 to a page: two pages of each CPU */
+	T_CHECK("tracedat_split_pages", n == 4 * 255 && first == 0 &&
+		last == 509 && sorted);
+	pk_tdsplit_free(s);
+	PK_OPTS(pk_tdsplit_opts, bad, .unit = PK_TD_SPLIT_EVENTS, .count = 0,
+		.only_cpu = -1);
+	T_CHECK("tracedat_split_bad_count", !pk_tdsplit_new(td, &bad) &&
+		errno == EINVAL);
+	pk_tracedat_free(td);
+	unlink(path);
+}
+
 int main(void)
 {
 	pk_set_print(quiet);
@@ -525,6 +614,7 @@ int main(void)
 	partial("none");
 	partial("zstd");
 	partial_v6();
+	split_check();
 
 	struct pk_tracedat *td = NULL;
 	T_CHECK("tracedat_not_a_file", ((td = pk_tracedat_open("/nonexistent")) ? 0 : -errno) ==
