@@ -17,7 +17,7 @@
 /* Long-only options' keys (above every letter). */
 enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
        K_VERBOSE, K_PLUGIN, K_CMDLINES, K_MODULE, K_TSOFF, K_TEMP,
-       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW, K_FORK };
+       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW, K_FORK, K_SUBBUF };
 
 #define R (1u << CLI_FT_RECORD)
 #define L (1u << CLI_FT_LIVE)
@@ -70,6 +70,7 @@ static const struct ft_opt {
 	{ "verbose", K_VERBOSE, no_argument, R | L | A },
 	{ "quiet", 'q', no_argument, R },
 	{ "cmdlines-size", K_CMDLINES, required_argument, R | L | A },
+	{ "subbuf-size", K_SUBBUF, required_argument, R | L | A },
 	{ "module", K_MODULE, required_argument, R | A },
 	{ "ts-offset", K_TSOFF, required_argument, R },
 	{ "temp", K_TEMP, required_argument, R },
@@ -135,6 +136,8 @@ static const char *const usages[] = {
 	"--profile's)\n"
 	"  --module MOD (-l/-n in MOD); --cmdlines-size N; --ts-offset N; "
 	"-q  no summary\n"
+	"  --subbuf-size KB  buffer_subbuf_size_kb of every buffer "
+	"(newer trace-cmd's)\n"
 	"  --temp DIR  the per-CPU files; -r PRIO  readers at SCHED_FIFO "
 	"PRIO\n"
 	"  not theirs: -p PID (tracer: -t/--plugin), -C CPUS (clock: "
@@ -495,6 +498,13 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 		}
 		return 0;
 	}
+	case K_SUBBUF: {
+		unsigned long long v;
+		if (number(o, "--subbuf-size", arg, 1u << 20, &v))
+			return -1;
+		o->subbuf_kb = (unsigned)v;
+		return 0;
+	}
 	case K_CMDLINES: {
 		unsigned long long v;
 		if (number(o, "--cmdlines-size", arg, INT_MAX, &v))
@@ -741,6 +751,7 @@ int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 	if (o->output)
 		ro->output = o->output;
 	ro->buffer_kb = o->buffer_kb;
+	ro->subbuf_kb = o->subbuf_kb;
 	ro->clock = o->clock;
 	ro->tracer = o->tracer;
 	ro->compression = o->compression;

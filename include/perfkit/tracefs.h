@@ -474,6 +474,11 @@ struct pk_ftrace_rec_opts {
 	 * pk_ftrace_rec_free() leaves tracing on (pk_tracefs_keep() then
 	 * leaves every setting) */
 	bool no_readers;
+	/* --subbuf-size: buffer_subbuf_size_kb of every buffer recorded
+	 * (0: kept); the file stores each buffer's sub-buffer size as its
+	 * page size (read back from the kernel, which rounds it up to a
+	 * power of two) */
+	unsigned subbuf_kb;
 };
 
 /* One -B instance of trace-cmd record: its name and its own events,

@@ -21,6 +21,7 @@ struct wbuf {
 	char *text;             /* latency buffer text, or NULL */
 	size_t text_len;
 	int nr_cpus;
+	int page_size;          /* its ring-buffer sub-buffer size */
 	int *ids, *fds;
 	uint64_t sec_off;
 	uint64_t *off, *size;
@@ -40,6 +41,8 @@ struct pk_tdwriter {
 	int nr_sys;
 	int cpu_count;                /* at least this many CPUs (latency) */
 	struct pk_buf cpustats;       /* NUL-separated */
+	struct pk_buf tgids;          /* saved_tgids text */
+	bool has_tgids;
 	int nr_cpustats;
 	struct wbuf *bufs;
 	int nr_bufs;
@@ -177,6 +180,14 @@ int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text)
 								    : 0;
 }
 
+int pk_tdwriter_set_tgids(struct pk_tdwriter *w, const char *text,
+			  size_t len)
+{
+	w->tgids.len = 0;
+	w->has_tgids = true;
+	return pk__buf_append(&w->tgids, text, len) ? -ENOMEM : 0;
+}
+
 int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 			   const char *clock, int nr_cpus,
 			   const int *cpu_ids, const int *fds)
@@ -198,6 +209,7 @@ int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 	if (!b->name || !b->clock || !b->ids || !b->fds || !b->off || !b->size)
 		return -ENOMEM;
 	b->nr_cpus = nr_cpus;
+	b->page_size = w->page_size;
 	if (nr_cpus) {
 		memcpy(b->ids, cpu_ids, nr_cpus * sizeof(int));
 		memcpy(b->fds, fds, nr_cpus * sizeof(int));
@@ -257,10 +269,20 @@ static int pad_to(struct pk_tdwriter *w, uint64_t align)
 	return 0;
 }
 
-/* Copies one CPU's pages from FD; *SIZE gets the bytes written. */
-static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
+int pk_tdwriter_buffer_page_size(struct pk_tdwriter *w, int page_size)
 {
-	size_t csz = (size_t)w->page_size * CHUNK_PAGES;
+	if (!w->nr_bufs || page_size < 256 || page_size > (1 << 24) ||
+	    (page_size & (page_size - 1)))
+		return -EINVAL;
+	w->bufs[w->nr_bufs - 1].page_size = page_size;
+	return 0;
+}
+
+/* Copies one CPU's pages (PS bytes each) from FD; *SIZE gets the bytes
+ * written. */
+static int wr_cpu(struct pk_tdwriter *w, int fd, int ps, uint64_t *size)
+{
+	size_t csz = (size_t)ps * CHUNK_PAGES;
 	char *buf = pk__malloc(csz);
 	bool comp = strcmp(w->comp, "none") != 0;
 	uint64_t start = wpos(w), count_at = start;
@@ -359,11 +381,11 @@ static int wr_buffer(struct pk_tdwriter *w, struct wbuf *b)
 	r = pk__write_all(w->fd, h.data, h.len);
 	pk__buf_fini(&h);
 	size_at = b->sec_off + 8;
-	if (r || (r = pad_to(w, (uint64_t)w->page_size)))
+	if (r || (r = pad_to(w, (uint64_t)b->page_size)))
 		return r;
 	for (int i = 0; i < b->nr_cpus; i++) {
 		b->off[i] = wpos(w);
-		if ((r = wr_cpu(w, b->fds[i], &b->size[i])))
+		if ((r = wr_cpu(w, b->fds[i], b->page_size, &b->size[i])))
 			return r;
 	}
 	uint64_t total = wpos(w) - size_at - 8;
@@ -473,6 +495,9 @@ static int wr_options(struct pk_tdwriter *w)
 	}
 	const char *ver = "perfkit 0.1";
 	opt_add_str(w, TD_OPT_VERSION, ver, strlen(ver));
+	if (w->has_tgids)
+		opt_add_str(w, TD_OPT_PK_TGIDS, w->tgids.data ? w->tgids.data
+							       : "", w->tgids.len);
 	for (size_t at = 0, i = 0; i < (size_t)w->nr_cpustats; i++) {
 		const char *t = w->cpustats.data + at;
 		size_t n = strlen(t);
@@ -499,7 +524,7 @@ static int wr_options(struct pk_tdwriter *w)
 	for (int i = 0; i < w->nr_bufs; i++) {
 		struct wbuf *b = &w->bufs[i];
 		struct pk_buf o = { 0 };
-		uint32_t ps = (uint32_t)w->page_size, n = (uint32_t)b->nr_cpus;
+		uint32_t ps = (uint32_t)b->page_size, n = (uint32_t)b->nr_cpus;
 		put64(&o, b->sec_off);
 		pk__buf_append(&o, b->name, strlen(b->name) + 1);
 		pk__buf_append(&o, b->clock, strlen(b->clock) + 1);
@@ -592,6 +617,7 @@ void pk_tdwriter_free(struct pk_tdwriter *w)
 	pk__buf_fini(&w->ftrace_fmts);
 	pk__buf_fini(&w->sys_fmts);
 	pk__buf_fini(&w->cpustats);
+	pk__buf_fini(&w->tgids);
 	pk__buf_fini(&w->strings);
 	pk__buf_fini(&w->opts);
 	for (int i = 0; i < w->nr_bufs; i++) {

@@ -60,9 +60,14 @@ int pk_tdwriter_fill_from_tracefs(struct pk_tdwriter *w,
 	char **sys;
 	int n, r;
 
-	if ((r = add_file(w, PK_TD_HEADER_PAGE, root, NULL,
-			  PK_TFMETA_HEADER_PAGE, true)) ||
-	    (r = add_file(w, PK_TD_HEADER_EVENT, root, NULL,
+	/* the instance's header page: its data size is the instance's
+	 * sub-buffer size (the top level's where it has none) */
+	if (add_file(w, PK_TD_HEADER_PAGE, root, instance,
+		     PK_TFMETA_HEADER_PAGE, true) &&
+	    (r = add_file(w, PK_TD_HEADER_PAGE, root, NULL,
+			  PK_TFMETA_HEADER_PAGE, true)))
+		return r;
+	if ((r = add_file(w, PK_TD_HEADER_EVENT, root, NULL,
 			  PK_TFMETA_HEADER_EVENT, true)) ||
 	    (r = add_system(w, root, "ftrace")))
 		return r;
