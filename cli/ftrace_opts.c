@@ -17,7 +17,7 @@
 /* Long-only options' keys (above every letter). */
 enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
        K_VERBOSE, K_PLUGIN, K_CMDLINES, K_MODULE, K_TSOFF, K_TEMP,
-       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW, K_FORK, K_SUBBUF };
+       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW, K_FORK, K_SUBBUF, K_SNAPCPU, K_NTPID };
 
 #define R (1u << CLI_FT_RECORD)
 #define L (1u << CLI_FT_LIVE)
@@ -59,6 +59,9 @@ static const struct ft_opt {
 	{ "ignore-missing", 'i', no_argument, R | L | A },
 	{ "keep", 'k', no_argument, R | L },
 	{ "sleep", 's', required_argument, R },
+	{ "snapshot", 's', no_argument, X },      /* trace-cmd extract -s */
+	{ "cpu", K_SNAPCPU, required_argument, N },
+	{ "notrace-pid", K_NTPID, required_argument, R | L | A },
 	{ "max-kb", 'm', required_argument, R },
 	{ "no-function-trace", 'd', no_argument, R | L | A },
 	{ "no-ftrace", 'D', no_argument, R | L | A },
@@ -179,8 +182,10 @@ static const char *const usages[] = {
 	"(set_ftrace_filter),\n"
 	"  -g sets the function_graph tracer for times\n",
 	[CLI_FT_EXTRACT] =
-	"usage: perfkit ftrace extract [--instance NAME] [-o FILE] "
-	"[-z zstd|zlib|none]\n",
+	"usage: perfkit ftrace extract [--instance NAME] [-s] [-o FILE] "
+	"[-z zstd|zlib|none]\n"
+	"  -s  the snapshot buffer (per_cpu/cpuN/snapshot_raw), as trace-cmd "
+	"extract -s\n",
 	[CLI_FT_STAT] = "usage: perfkit ftrace bufstat [--instance NAME]\n",
 	[CLI_FT_START] =
 	"usage: perfkit ftrace start [record's options but -o -z -s -m -q -k "
@@ -199,7 +204,10 @@ static const char *const usages[] = {
 	"  command: it runs and is waited for (--fork: not waited for)\n",
 	[CLI_FT_SNAPSHOT] =
 	"usage: perfkit ftrace snapshot [take|show|clear|free] "
-	"[--instance NAME]\n"
+	"[--instance NAME] [--cpu N]\n"
+	"  --cpu N: that CPU's snapshot file (per_cpu/cpuN/snapshot; take "
+	"swaps that CPU\n"
+	"  alone where the kernel allows it; free only without --cpu)\n"
 	"  take: swap the buffer into the snapshot and print it (a snapshot "
 	"buffer\n"
 	"  allocated for it is freed again at the end)\n",
@@ -481,7 +489,34 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 	case 'T': return push(o, 'O', "stacktrace");
 	case 'd': return push(o, 'O', "nofunction-trace");
 	case K_FSTACK: return push(o, 'O', "func_stack_trace");
-	case 's': case 'm': case K_DEPTH: {
+	case 's':
+		if (o->cmd != CLI_FT_EXTRACT)
+			goto numbers;
+		o->snapshot = true;
+		return 0;
+	case K_SNAPCPU: {
+		unsigned long long v;
+		if (number(o, "--cpu", arg, 4095, &v))
+			return -1;
+		o->snap_cpu = (int)v;
+		return 0;
+	}
+	case K_NTPID: {
+		unsigned long long v;
+		int *nv;
+		if (number(o, "--notrace-pid", arg, INT_MAX, &v))
+			return -1;
+		if (!(nv = realloc(o->notrace_pids, (size_t)(o->nr_notrace_pids
+						     + 1) * sizeof(*nv)))) {
+			cli_error(o->name, "--notrace-pid: %s", strerror(ENOMEM));
+			return -1;
+		}
+		o->notrace_pids = nv;
+		nv[o->nr_notrace_pids++] = (int)v;
+		return 0;
+	}
+	numbers:
+	case 'm': case K_DEPTH: {
 		unsigned long long v;
 		const char *opt = key == 's' ? "-s" : key == 'm' ? "-m"
 				  : "--max-graph-depth";
@@ -613,7 +648,8 @@ bool cli_ftrace_opts_parse(struct cli_ftrace_opts *o, enum cli_ft_cmd cmd,
 	struct pid_vec pv = { NULL, 0 };
 	int c, status = 2;
 
-	*o = (struct cli_ftrace_opts){ .cmd = cmd, .name = name };
+	*o = (struct cli_ftrace_opts){ .cmd = cmd, .name = name,
+				       .snap_cpu = -1 };
 	getopt_tables(cmd, shorts, lo);
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, shorts, lo, NULL)) != -1) {
@@ -665,6 +701,7 @@ void cli_ftrace_opts_fini(struct cli_ftrace_opts *o)
 		evlist_fini(&o->bufs[i]);
 	free(o->bufs);
 	free(o->rec_bufs);
+	free(o->notrace_pids);
 	free(o->dynevents.v);
 	free(o->filters.v);
 	free(o->notrace.v);
@@ -752,6 +789,8 @@ int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 		ro->output = o->output;
 	ro->buffer_kb = o->buffer_kb;
 	ro->subbuf_kb = o->subbuf_kb;
+	ro->notrace_pids = o->notrace_pids;
+	ro->nr_notrace_pids = o->nr_notrace_pids;
 	ro->clock = o->clock;
 	ro->tracer = o->tracer;
 	ro->compression = o->compression;

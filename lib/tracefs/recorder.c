@@ -44,6 +44,8 @@ struct rbuf {
 	const char *instp;      /* NULL for the top level */
 	int page_size;          /* its sub-buffer size (trace_pipe_raw's
 				   page: buffer_subbuf_size_kb) */
+	const char *raw;        /* the per-CPU file read (trace_pipe_raw,
+				   snapshot_raw) */
 	struct rcpu *cpus;
 	int nr_cpus;
 };
@@ -252,6 +254,12 @@ static int setup_common(struct pk_ftrace_rec *r, const char *instp,
 
 	if ((e = pk_tracefs_write(r->t, instp, "tracing_on", "0")))
 		return e;
+	if (o->buffer_kb > 0) {
+		snprintf(buf, sizeof(buf), "%d", o->buffer_kb);
+		if ((e = pk_tracefs_write(r->t, instp, "buffer_size_kb", buf)))
+			return e;
+	}
+	/* after the size, as newer trace-cmd's --subbuf-size */
 	if (o->subbuf_kb > 0) {
 		snprintf(buf, sizeof(buf), "%u", o->subbuf_kb);
 		if ((e = pk_tracefs_write(r->t, instp, "buffer_subbuf_size_kb",
@@ -260,11 +268,6 @@ static int setup_common(struct pk_ftrace_rec *r, const char *instp,
 				buf, strerror(-e));
 			return e;
 		}
-	}
-	if (o->buffer_kb > 0) {
-		snprintf(buf, sizeof(buf), "%d", o->buffer_kb);
-		if ((e = pk_tracefs_write(r->t, instp, "buffer_size_kb", buf)))
-			return e;
 	}
 	if (o->clock && (e = pk_tracefs_write(r->t, instp, "trace_clock",
 					      o->clock)))
@@ -301,6 +304,12 @@ static int setup_main(struct pk_ftrace_rec *r, const char *instp,
 
 	if (o->cpumask && (e = set_cpumask(r, instp, o->cpumask)))
 		return e;
+	for (int i = 0; i < o->nr_notrace_pids; i++)
+		if ((e = pk_tracefs_pid_add(r->t, instp, o->notrace_pids[i],
+					    PK_PID_NOTRACE | PK_PID_EVENTS |
+					    (r->func_pids ? PK_PID_FUNCTIONS
+							  : 0))))
+			return e;
 	/* trace_marker writes of the top level copied in here */
 	if (o->copy_marker && instp &&
 	    pk_tracefs_has(r->t, instp, "options/copy_trace_marker") &&
@@ -393,7 +402,8 @@ static int open_cpus(struct pk_ftrace_rec *r, struct rbuf *b, const int *cpus,
 	for (int i = 0; i < n; i++) {
 		struct rcpu *c = &b->cpus[i];
 		char f[64], p[PATH_MAX];
-		snprintf(f, sizeof(f), "per_cpu/cpu%d/trace_pipe_raw", cpus[i]);
+		snprintf(f, sizeof(f), "per_cpu/cpu%d/%s", cpus[i],
+			 b->raw ? b->raw : "trace_pipe_raw");
 		pk_tracefs_path(r->t, b->instp, f, p, sizeof(p));
 		c->raw_fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (c->raw_fd < 0)
@@ -992,7 +1002,7 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 
 static int rec_extract(struct pk_tracefs *t, const char *instance,
 		      const char *output, const char *compression,
-		      struct pk_ftrace_rec **out)
+		      const char *raw, struct pk_ftrace_rec **out)
 {
 	struct pk_ftrace_rec *r = pk__zalloc(sizeof(*r));
 	int *cpus = NULL, n, e;
@@ -1014,8 +1024,10 @@ static int rec_extract(struct pk_tracefs *t, const char *instance,
 		snprintf(b->name, sizeof(b->name), "%s", instance);
 		b->instp = b->name;
 	}
-	if (b)
+	if (b) {
 		b->page_size = subbuf_size(t, b->instp);
+		b->raw = raw;
+	}
 	n = pk__cpu_online(&cpus);
 	e = !r->tmpbase || !r->compression || !b ? -ENOMEM : n < 0 ? n
 	    : open_cpus(r, b, cpus, n);
@@ -1044,7 +1056,21 @@ struct pk_ftrace_rec *pk_ftrace_extract(struct pk_tracefs *t,
 					const char *compression)
 {
 	struct pk_ftrace_rec *obj = NULL;
-	int e = rec_extract(t, instance, output, compression, &obj);
+	int e = rec_extract(t, instance, output, compression, NULL, &obj);
+
+	return pk__ptr_or_errno(e, obj);
+}
+
+struct pk_ftrace_rec *pk_ftrace_extract_snapshot(struct pk_tracefs *t,
+						 const char *instance,
+						 const char *output,
+						 const char *compression)
+{
+	struct pk_ftrace_rec *obj = NULL;
+	int e = pk_tracefs_has(t, instance, "per_cpu/cpu0/snapshot_raw") ||
+		pk_tracefs_has(t, instance, "snapshot")
+		? rec_extract(t, instance, output, compression, "snapshot_raw",
+			      &obj) : -EOPNOTSUPP;
 
 	return pk__ptr_or_errno(e, obj);
 }
