@@ -156,7 +156,7 @@ static int snapshot(const char *C, const char *op, const char *inst, int cpu)
 		e = pk_tracefs_snapshot(t, inst, PK_SNAPSHOT_FREE);
 	else if (!pk_tracefs_has(t, inst, "snapshot"))
 		e = -EOPNOTSUPP;
-	if (!e && (!strcmp(op, "take") || !strcmp(op, "show")))
+	if (!e && cpu < 0 && (!strcmp(op, "take") || !strcmp(op, "show")))
 		e = print_file(t, inst, "snapshot");
 	fflush(stdout);
 	pk_tracefs_free(t);
