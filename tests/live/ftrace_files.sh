@@ -24,6 +24,7 @@ command -v trace-cmd > /dev/null 2>&1 || HAVE_TC=
 INSTS=""
 cleanup() {
 	for i in $INSTS; do
+		[ -d $TF/instances/$i ] || continue
 		echo 0 > $TF/instances/$i/tracing_on 2>/dev/null
 		echo 0 > $TF/instances/$i/events/enable 2>/dev/null
 		rmdir $TF/instances/$i 2>/dev/null
@@ -274,6 +275,68 @@ check ftrace_files_tgid_record "rc=$rc pid=$pid $(grep getppid "$T_TMP/o" | head
 "$PERFKIT" ftrace report --format=kernel -O norecord-tgid -i "$T_TMP/rt.dat" > "$T_TMP/o" 2>&1
 check ftrace_files_tgid_record_off "$(grep getppid "$T_TMP/o" | head -1)" \
 	"$(grep -c "( *$pid)" "$T_TMP/o")" -eq 0 -a "$(grep -c "\-$pid *\[.*sys_getppid" "$T_TMP/o")" -ge 5
+
+# ---- the kernel's layouts: user stack traces, syscall argument types
+# (verbose), uprobe addresses, each against the kernel's own text ----
+# kcompare NAME OPTION...: the instance's trace text with each option
+# set (1) against perfkit's kernel text of the extracted buffer
+kcompare() {
+	_n=$1; shift
+	for _o in "" "$@"; do
+		[ -n "$_o" ] && echo 1 > $D/options/$_o
+		cat $D/trace > "$T_TMP/k.$_n.$_o"
+		[ -n "$_o" ] && echo 0 > $D/options/$_o
+	done
+	"$PERFKIT" ftrace extract --instance $I -z none -o "$T_TMP/$_n.dat" > /dev/null 2>&1
+	for _o in "" "$@"; do
+		"$PERFKIT" ftrace report --format=kernel ${_o:+-O $_o} \
+			-i "$T_TMP/$_n.dat" > "$T_TMP/p.$_n.$_o" 2>&1
+		check "ftrace_files_ktext_${_n}${_o:+_$_o}" \
+			"$(diff "$T_TMP/k.$_n.$_o" "$T_TMP/p.$_n.$_o" | head -4)" \
+			"$(grep -c . "$T_TMP/k.$_n.$_o")" -ge 14 -a \
+			"$(nonames "$T_TMP/k.$_n.$_o")" = "$(nonames "$T_TMP/p.$_n.$_o")"
+	done
+	# what the comparison is about is in the kernel's text
+	check "ftrace_files_ktext_${_n}_present" "no '$KPAT' in the kernel text" \
+		"$(cat "$T_TMP"/k.$_n.* | grep -c "$KPAT")" -ge 3
+}
+newinst() {
+	I=pkff-$$-$1; INSTS="$INSTS $I"; D=$TF/instances/$I
+	mkdir $D && echo 0 > $D/options/hash-ptr
+}
+newinst ustack
+echo 1 > $D/options/userstacktrace
+echo 1 > $D/events/syscalls/sys_enter_getppid/enable
+echo 1 > $D/tracing_on; "$GP" 5 > /dev/null; echo 0 > $D/tracing_on
+echo 0 > $D/options/userstacktrace
+KPAT='^ =>  <[0-9a-f]\{16\}>$'
+kcompare ustack sym-offset latency-format raw
+newinst verbose
+echo 1 > $D/events/syscalls/sys_enter_openat/enable
+echo 1 > $D/events/syscalls/sys_enter_read/enable
+echo 1 > $D/tracing_on; cat /etc/hostname /etc/passwd > /dev/null; echo 0 > $D/tracing_on
+KPAT='sys_openat(int dfd: .*const char \* filename: 0x'
+kcompare verbose verbose fields
+# a uprobe and a uretprobe on a test program (needs a compiler)
+if [ -w $TF/uprobe_events ] && command -v cc > /dev/null 2>&1; then
+	printf '%s\n' '#include <stdlib.h>' 'static volatile int sink;' \
+		'__attribute__((noinline)) void pk_probe_target(int i) { sink += i; }' \
+		'int main(int c, char **v) { for (int i = 0; i < atoi(v[1]); i++) pk_probe_target(i); return 0; }' \
+		> "$T_TMP/t.c"
+	cc -O1 -o "$T_TMP/t" "$T_TMP/t.c"
+	off=0x$(nm "$T_TMP/t" | awk '$3 == "pk_probe_target" { print $1 }')
+	G=pkff$$
+	t_atexit "rmdir $TF/instances/pkff-$$-uprobe 2>/dev/null; echo '-:$G/hit' >> $TF/uprobe_events 2>/dev/null; echo '-:$G/ret' >> $TF/uprobe_events 2>/dev/null"
+	echo "p:$G/hit $T_TMP/t:$off i=%di:s32" >> $TF/uprobe_events &&
+	echo "r:$G/ret $T_TMP/t:$off" >> $TF/uprobe_events
+	newinst uprobe
+	echo 1 > $D/events/$G/enable
+	echo 1 > $D/tracing_on; "$T_TMP/t" 5; echo 0 > $D/tracing_on
+	KPAT=' ret: (0x[0-9a-f]* <- 0x[0-9a-f]*)$'
+	kcompare uprobe fields raw
+else
+	skip ftrace_files_ktext_uprobe "no writable uprobe_events or no C compiler"
+fi
 
 # ---- clocks: boot in raw ns, tai in seconds, as trace-cmd 3.1 ----
 for clk in boot tai; do
