@@ -12,13 +12,9 @@
 # tree (exact writes, the tree as it was after) and read-only live.
 # pk-test: slow lock=tracefs
 . tests/lib/sh.sh
-export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-TF=/sys/kernel/tracing
-GP=$PK_BUILD/workloads/getppid
-if [ "$(id -u)" != 0 ] || [ ! -w $TF/instances ]; then
-	skip ftrace_files "needs root and a writable tracefs at $TF"; exit 0
-fi
-need_built ftrace_files "$PERFKIT" "$GP"
+T_NAME=ftrace_files
+. tests/lib/ftrace.sh
+need_built ftrace_files "$PERFKIT"
 HAVE_TC=1
 command -v trace-cmd > /dev/null 2>&1 || HAVE_TC=
 INSTS=""

@@ -19,35 +19,13 @@
 #include "base/base.h"
 #include "tracedat/rbpage.h"
 #include "test.h"
+#include "ftfmt.h"
 
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {
 	return "leak:libtraceevent.so\n";
 }
-
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
-static const char fmt_wakeup[] =
-	"name: sched_wakeup\nID: 316\nformat:\n" COMMON
-	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, "
-	"REC->pid, REC->prio, REC->target_cpu\n";
-
-struct wk {
-	uint16_t type;
-	uint8_t flags, pc;
-	int32_t pid;
-	char comm[16];
-	int32_t wpid, prio, target_cpu;
-};
 
 #define NR_EV 700      /* 48-byte records: several 8 and 16 KiB pages */
 
@@ -154,54 +132,6 @@ static int write_file(const char *path, const struct spec *s)
 	return r;
 }
 
-/* The report of PATH (perfkit's trace-cmd layout; KERNEL: the kernel's
- * text) into a malloc'ed string (*LEN bytes). */
-static char *report(const char *path, bool kernel, size_t *len)
-{
-	struct pk_tracedat *td = pk_tracedat_open(path);
-	PK_OPTS(pk_report_opts, o);
-	char *buf = NULL;
-	FILE *m;
-
-	*len = 0;
-	if (!td || !(m = open_memstream(&buf, len))) {
-		if (td)
-			pk_tracedat_free(td);
-		return NULL;
-	}
-	if (kernel)
-		pk_tracedat_report_kernel(td, m, NULL);
-	else
-		pk_tracedat_report(td, m, &o);
-	fclose(m);
-	pk_tracedat_free(td);
-	return buf;
-}
-
-/* trace-cmd report ARGS -i PATH's stdout and stderr (2>&1 when ERR),
- * or NULL when not installed. */
-static char *tracecmd(const char *args, const char *path, bool err,
-		      size_t *len)
-{
-	char cmd[512], chunk[4096], *buf = NULL;
-	size_t got;
-	FILE *p, *m;
-
-	*len = 0;
-	if (access("/usr/bin/trace-cmd", X_OK))
-		return NULL;
-	snprintf(cmd, sizeof(cmd), "trace-cmd report %s -i %s %s", args, path,
-		 err ? "2>&1" : "2>/dev/null");
-	if (!(p = popen(cmd, "r")))
-		return NULL;
-	m = open_memstream(&buf, len);
-	while ((got = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		fwrite(chunk, 1, got, m);
-	pclose(p);
-	fclose(m);
-	return buf;
-}
-
 /* Lines of S holding NEEDLE. */
 static int count(const char *s, const char *needle)
 {
@@ -226,7 +156,7 @@ static void one(const char *path, const struct fcase *c)
 	snprintf(name, sizeof(name), "ftrace_files_%s_write", c->name);
 	if (!t_check(!write_file(path, &c->s), name, "%s", strerror(errno)))
 		return;
-	pk = report(path, false, &pl);
+	pk = t_td_report(path, NULL, NULL, &pl);
 	snprintf(name, sizeof(name), "ftrace_files_%s_records", c->name);
 	/* every record of every page, both CPUs (and the instance) */
 	t_check(pk && count(pk, "sched_wakeup:") ==
@@ -236,7 +166,7 @@ static void one(const char *path, const struct fcase *c)
 	t_check(pk && strstr(pk, c->first), name, "no '%s' in %.300s",
 		c->first, pk ? pk : "");
 	snprintf(name, sizeof(name), "ftrace_files_%s_vs_tracecmd", c->name);
-	if (!(tc = tracecmd("", path, false, &tl)))
+	if (!(tc = t_tracecmd_report("", path, false, &tl)))
 		t_skip(name, "trace-cmd not installed");
 	else
 		t_check(pk && tl == pl && !memcmp(tc, pk, tl), name,
@@ -253,6 +183,7 @@ static void tgids(const char *path)
 				       "100 4242\n101 101\n" };
 	struct pk_tracedat *td;
 	const char *v;
+	PK_OPTS(pk_ktext_opts, ko);
 	size_t n = 0, tl, kl;
 	char *tc, *kt;
 
@@ -265,14 +196,14 @@ static void tgids(const char *path)
 		"ftrace_files_tgids_item", "%zu bytes", n);
 	if (td)
 		pk_tracedat_free(td);
-	kt = report(path, true, &kl);
+	kt = t_td_report(path, NULL, &ko, &kl);
 	T_CHECK("ftrace_files_tgids_header",
 		kt && strstr(kt, "#           TASK-PID       TGID    CPU#  |||||"));
 	T_CHECK("ftrace_files_tgids_column",
 		kt && strstr(kt, "-100     (   4242) [000]") &&
 		strstr(kt, "-101     (    101) [000]"));
 	free(kt);
-	if (!(tc = tracecmd("", path, true, &tl)))
+	if (!(tc = t_tracecmd_report("", path, true, &tl)))
 		t_skip("ftrace_files_tgids_tracecmd_quiet",
 		       "trace-cmd not installed");
 	else
