@@ -326,6 +326,11 @@ PK_API int pk_tracefs_snapshot(struct pk_tracefs *t, const char *instance,
  * without the file. */
 PK_API int pk_tracefs_snapshot_cpu(struct pk_tracefs *t, const char *instance,
 				   int cpu, enum pk_snapshot_op op);
+/* The size in bytes of INSTANCE's ring-buffer sub-buffers, the pages
+ * trace_pipe_raw and snapshot_raw return: buffer_subbuf_size_kb * 1024,
+ * or the system's page size where the kernel has no such file. */
+PK_API int pk_tracefs_subbuf_size(const struct pk_tracefs *t,
+				  const char *instance);
 /* The mode of timestamp_mode of INSTANCE ("delta", or "absolute" while a
  * hist trigger needs absolute stamps) into BUF. 0, -errno (-ENOENT:
  * older kernels), PK_ERR_FORMAT or -ENAMETOOLONG. */

@@ -15,6 +15,18 @@
 #include "base/base.h"
 #include "tracefs/tracefs.h"
 
+int pk_tracefs_subbuf_size(const struct pk_tracefs *t, const char *instance)
+{
+	uint64_t kb;
+	int ps = (int)sysconf(_SC_PAGESIZE);
+
+	if (!pk_tracefs_read_u64(t, instance, "buffer_subbuf_size_kb", &kb) &&
+	    kb > 0 && kb <= 16384 && !(kb & (kb - 1)) &&
+	    kb * 1024 >= (uint64_t)ps)
+		return (int)kb * 1024;
+	return ps;
+}
+
 int pk_tracefs_timestamp_mode(const struct pk_tracefs *t,
 			      const char *instance, char *buf, size_t len)
 {

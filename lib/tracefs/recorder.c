@@ -338,27 +338,14 @@ static int setup_main(struct pk_ftrace_rec *r, const char *instp,
 	return setup_events(r, instp, &l, o->ignore_missing);
 }
 
-/* The sub-buffer size of INSTP: buffer_subbuf_size_kb, or the system's
- * page size on kernels without that file. */
-static int subbuf_size(struct pk_tracefs *t, const char *instp)
-{
-	uint64_t kb;
-	int ps = (int)sysconf(_SC_PAGESIZE);
-
-	if (!pk_tracefs_read_u64(t, instp, "buffer_subbuf_size_kb", &kb) &&
-	    kb > 0 && kb <= 16384 && !(kb & (kb - 1)) &&
-	    kb * 1024 >= (uint64_t)ps)
-		return (int)kb * 1024;
-	return ps;
-}
-
 static int setup(struct pk_ftrace_rec *r, const struct pk_ftrace_rec_opts *o)
 {
 	int e = 0;
 
 	for (int k = 0; !e && k < r->nr_bufs; k++) {
 		e = setup_common(r, r->bufs[k].instp, o, k == 0);
-		r->bufs[k].page_size = subbuf_size(r->t, r->bufs[k].instp);
+		r->bufs[k].page_size = pk_tracefs_subbuf_size(r->t,
+							      r->bufs[k].instp);
 	}
 	if (!e)
 		e = setup_main(r, r->bufs[0].instp, o);
@@ -1025,7 +1012,7 @@ static int rec_extract(struct pk_tracefs *t, const char *instance,
 		b->instp = b->name;
 	}
 	if (b) {
-		b->page_size = subbuf_size(t, b->instp);
+		b->page_size = pk_tracefs_subbuf_size(t, b->instp);
 		b->raw = raw;
 	}
 	n = pk__cpu_online(&cpus);

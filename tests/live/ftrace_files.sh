@@ -138,6 +138,54 @@ if [ -n "$HAVE_TC" ]; then
 else
 	skip ftrace_files_subbuf_vs_tracecmd "trace-cmd not installed"
 fi
+# ftrace live reads the same 8 KiB pages (trace_pipe's text)
+build
+sed 's/size:4080;/size:8176;/' $TF/events/header_page > $F/events/header_page
+pad8k "$T_TMP/cpu0.raw" $F/per_cpu/cpu0/trace_pipe_raw
+pad8k "$T_TMP/cpu1.raw" $F/per_cpu/cpu1/trace_pipe_raw
+# (the live printer learns the formats from set_event, which a tree of
+# files does not fill in by itself)
+p set_event 'sched:sched_switch\nsyscalls:sys_enter_getppid\n'
+run live --top --subbuf-size 8 -e sched:sched_switch -e syscalls:sys_enter_getppid \
+	-- true > "$T_TMP/lv" 2> "$T_TMP/e"
+rc=$?
+"$PERFKIT" ftrace report --format=kernel -i "$T_TMP/live.dat" | grep -v '^#' > "$T_TMP/kl"
+check ftrace_files_subbuf_live_fixture "rc=$rc $(cat "$T_TMP/e") $(diff "$T_TMP/kl" "$T_TMP/lv" | head -3)" \
+	$rc -eq 0 -a "$(grep -c 'W buffer_subbuf_size_kb 8' $LOG)" -eq 1 -a \
+	"$(nonames "$T_TMP/lv")" = "$(nonames "$T_TMP/kl")"
+# pages whose records go past the first 4 KiB (made by the unit test's
+# page encoder): 700 sched_wakeup records a CPU in 8 KiB pages
+if [ -x $PK_BUILD/tests/ftrace_files ] &&
+   PK_FILES_PAGES=$T_TMP $PK_BUILD/tests/ftrace_files 2> /dev/null; then
+	build
+	rm -rf $F/events/sched $F/events/syscalls
+	mkdir -p $F/events/sched/sched_wakeup
+	cp "$T_TMP/format" $F/events/sched/sched_wakeup/format
+	p events/sched/sched_wakeup/enable '0\n'
+	p set_event 'sched:sched_wakeup\n'
+	sed 's/size:4080;/size:8176;/' $TF/events/header_page > $F/events/header_page
+	cp "$T_TMP/cpu0" $F/per_cpu/cpu0/trace_pipe_raw
+	cp "$T_TMP/cpu1" $F/per_cpu/cpu1/trace_pipe_raw
+	run record --top -q -z none --subbuf-size 8 -e sched:sched_wakeup \
+		-o "$T_TMP/w8.dat" -- true 2> "$T_TMP/e"
+	rc=$?
+	"$PERFKIT" ftrace report -i "$T_TMP/w8.dat" > "$T_TMP/pw" 2>&1
+	check ftrace_files_subbuf_full_pages "rc=$rc $(cat "$T_TMP/e") $(head -3 "$T_TMP/pw")" \
+		$rc -eq 0 -a "$(grep -c 'sched_wakeup: *task[0-9]*:[0-9]* \[120\] CPU:00[01]$' "$T_TMP/pw")" -eq 1400
+	if [ -n "$HAVE_TC" ]; then
+		tc_report "$T_TMP/pw" "$T_TMP/tw" -i "$T_TMP/w8.dat"
+		check ftrace_files_subbuf_full_pages_vs_tracecmd "$(diff "$T_TMP/pw" "$T_TMP/tw" | head -4)" \
+			-z "$(diff "$T_TMP/pw" "$T_TMP/tw")"
+	fi
+	cp "$T_TMP/cpu0" $F/per_cpu/cpu0/trace_pipe_raw
+	cp "$T_TMP/cpu1" $F/per_cpu/cpu1/trace_pipe_raw
+	run live --top --subbuf-size 8 -e sched:sched_wakeup -- true > "$T_TMP/lw" 2> "$T_TMP/e"
+	rc=$?
+	check ftrace_files_subbuf_full_pages_live "rc=$rc $(cat "$T_TMP/e") $(head -3 "$T_TMP/lw")" \
+		$rc -eq 0 -a "$(grep -c 'sched_wakeup: comm=task[0-9]* pid=[0-9]* prio=120 target_cpu=00[01]$' "$T_TMP/lw")" -eq 1400
+else
+	skip ftrace_files_subbuf_full_pages "no $PK_BUILD/tests/ftrace_files (make $PK_BUILD/tests/ftrace_files)"
+fi
 run record --subbuf-size 8k -o "$T_TMP/x.dat" -- true > "$T_TMP/o" 2>&1
 rc=$?
 check ftrace_files_subbuf_bad "rc=$rc $(cat "$T_TMP/o")" $rc -eq 2 -a \

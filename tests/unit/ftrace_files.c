@@ -12,6 +12,7 @@
  */
 /* pk-test: check */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -213,10 +214,40 @@ static void tgids(const char *path)
 	free(tc);
 }
 
+/* PK_FILES_PAGES=DIR: DIR/cpu0 and DIR/cpu1 (8 KiB pages of NR_EV
+ * sched_wakeup records each) and DIR/format, for tests/live/
+ * ftrace_files.sh's fixture tree. 0 or -1. */
+static int dump_pages(const char *dir)
+{
+	char p[4096], buf[8192];
+	ssize_t n;
+	FILE *f;
+
+	for (int cpu = 0; cpu < 2; cpu++) {
+		int in = make_cpu(cpu, 8192, 5000000000ull + 700u * cpu), out;
+		snprintf(p, sizeof(p), "%s/cpu%d", dir, cpu);
+		if (in < 0 || lseek(in, 0, SEEK_SET) ||
+		    (out = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+			return -1;
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				n = -1;
+		close(in);
+		close(out);
+		if (n < 0)
+			return -1;
+	}
+	snprintf(p, sizeof(p), "%s/format", dir);
+	if (!(f = fopen(p, "w")))
+		return -1;
+	fputs(fmt_wakeup, f);
+	return fclose(f) ? -1 : 0;
+}
+
 int main(void)
 {
 	char path[] = "/tmp/pkfiles-XXXXXX.dat";
-	int fd = mkstemps(path, 4);
+	int fd;
 	/* the first record: CPU 0 at 5 s + 1.5 us (rounded) */
 	static const struct fcase cases[] = {
 		{ "ps8k", { 8192, 0, "local", NULL }, "5.000002:" },
@@ -234,7 +265,9 @@ int main(void)
 		  " 5000001500:" },
 	};
 
-	if (fd < 0) {
+	if (getenv("PK_FILES_PAGES"))
+		return dump_pages(getenv("PK_FILES_PAGES")) ? 1 : 0;
+	if ((fd = mkstemps(path, 4)) < 0) {
 		t_fail("ftrace_files_tmp", "%s", strerror(errno));
 		return t_exit();
 	}
