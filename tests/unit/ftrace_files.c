@@ -176,6 +176,94 @@ static void one(const char *path, const struct fcase *c)
 	free(pk);
 }
 
+/* kprobe, kretprobe and uprobe events: their print fmts say "(%lx)"
+ * and "(%lx <- %lx)" (function, return address); the kernel's printers
+ * (print_kprobe_event, print_kretprobe_event, print_uprobe_event,
+ * print_uretprobe_event) print the kernel addresses as symbol+off/size,
+ * the return address first, user addresses as 0x%lx. */
+static const char fmt_kp[] =
+	"name: kp\nID: 2000\nformat:\n" COMMON
+	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:u32 arg1;\toffset:16;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"(%lx) arg1=0x%x\", REC->__probe_ip, REC->arg1\n";
+static const char fmt_kr[] =
+	"name: kr\nID: 2001\nformat:\n" COMMON
+	"\tfield:unsigned long __probe_func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long __probe_ret_ip;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"(%lx <- %lx)\", REC->__probe_func, REC->__probe_ret_ip\n";
+
+struct probe_rec {
+	uint16_t type;
+	uint8_t flags, pc;
+	int32_t pid;
+	uint64_t a, b;
+};
+
+static void probes(const char *path)
+{
+	static const char ks[] = "ffffffff81000000 T do_sys_open\n"
+				 "ffffffff81000040 T next_fn\n"
+				 "ffffffff81000080 T last_fn\n";
+	static const struct { uint16_t type; uint64_t a, b; const char *want; }
+	rec[] = {
+		{ 2000, 0xffffffff81000004ull, 5,
+		  "kp: (do_sys_open+0x4/0x40) arg1=0x5" },
+		{ 2001, 0xffffffff81000000ull, 0xffffffff81000050ull,
+		  "kr: (next_fn+0x10/0x40 <- do_sys_open+0x0/0x40)" },
+		{ 2000, 0x55d0c0de1139ull, 7, "kp: (0x55d0c0de1139) arg1=0x7" },
+		{ 2001, 0x55d0c0de1139ull, 0x55d0c0de1164ull,
+		  "kr: (0x55d0c0de1164 <- 0x55d0c0de1139)" },
+	};
+	PK_OPTS(pk_tdwriter_opts, o, .page_size = 4096, .long_size = 8);
+	PK_OPTS(pk_ktext_opts, ko);
+	struct pk_tdwriter *w = pk_tdwriter_open(path, &o);
+	char tmp[] = "/tmp/pkfiles.XXXXXX", name[64];
+	static uint8_t page[4096];
+	int fd = mkstemp(tmp), ids[1] = { 0 }, r = -1;
+	struct pk_rb_layout l;
+	struct pk_rb_enc e;
+	size_t kl;
+	char *kt;
+
+	if (fd >= 0 && w) {
+		unlink(tmp);
+		pk__rb_layout_default(&l, 8, false);
+		pk__rb_enc_init(&e, page, sizeof(page), &l, 1000000000ull);
+		for (size_t i = 0; i < PK_ARRAY_SIZE(rec); i++) {
+			struct probe_rec pr = { .type = rec[i].type,
+						.pid = 42, .a = rec[i].a,
+						.b = rec[i].b };
+			pk__rb_enc_event(&e, 1000000000ull + i * 1000, &pr,
+					 sizeof(pr), false);
+		}
+		pk__rb_enc_finish(&e, 0);
+		if (write(fd, page, sizeof(page)) == (ssize_t)sizeof(page)) {
+			pk_tdwriter_set_item(w, PK_TD_HEADER_EVENT, "x", 1);
+			pk_tdwriter_set_item(w, PK_TD_KALLSYMS, ks, strlen(ks));
+			pk_tdwriter_add_format(w, "kprobes", fmt_kp,
+					       strlen(fmt_kp));
+			pk_tdwriter_add_format(w, "kprobes", fmt_kr,
+					       strlen(fmt_kr));
+			pk_tdwriter_add_buffer(w, "", "local", 1, ids, &fd);
+			r = pk_tdwriter_close(w);
+			w = NULL;
+		}
+	}
+	if (w)
+		pk_tdwriter_free(w);
+	if (fd >= 0)
+		close(fd);
+	if (!t_check(!r, "ftrace_files_probes_write", "%s", strerror(errno)))
+		return;
+	kt = t_td_report(path, NULL, &ko, &kl);
+	for (size_t i = 0; i < PK_ARRAY_SIZE(rec); i++) {
+		snprintf(name, sizeof(name), "ftrace_files_probe_%zu", i);
+		t_check(kt && strstr(kt, rec[i].want), name, "no '%s' in %s",
+			rec[i].want, kt ? kt : "");
+	}
+	free(kt);
+}
+
 /* The TGIDs option: trace-cmd reads past it without a word, perfkit's
  * kernel text prints the TGID column from it. */
 static void tgids(const char *path)
@@ -275,6 +363,7 @@ int main(void)
 	for (size_t i = 0; i < PK_ARRAY_SIZE(cases); i++)
 		one(path, &cases[i]);
 	tgids(path);
+	probes(path);
 	unlink(path);
 	return t_exit();
 }
