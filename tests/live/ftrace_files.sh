@@ -290,9 +290,14 @@ check ftrace_files_state_live "$(cat "$T_TMP/o" | tail -5)" \
 	"$(grep -c '^enabled_functions: ' "$T_TMP/o")" -eq 1
 
 # ---- TGIDs in the file: the kernel's text of the same buffer ----
+# (only this test's processes: set_event_pid and event-fork; another
+# task's line could change its TGID between the read of `trace` and the
+# extract, when its pid is reused while something records TGIDs)
 I=pkff-$$-tgid; INSTS="$INSTS $I"; D=$TF/instances/$I
 mkdir $D && echo 0 > $D/options/hash-ptr && echo 1 > $D/options/record-tgid &&
-echo 1 > $D/events/sched/sched_switch/enable &&
+echo $$ > $D/set_event_pid && echo 1 > $D/options/event-fork &&
+echo 1 > $D/events/sched/sched_process_fork/enable &&
+echo 1 > $D/events/sched/sched_process_exit/enable &&
 echo 1 > $D/events/syscalls/sys_enter_getppid/enable && echo 1 > $D/tracing_on &&
 sh -c "$GP 30 & $GP 30; wait" > /dev/null && echo 0 > $D/tracing_on
 cat $D/trace > "$T_TMP/ktg"
