@@ -43,6 +43,8 @@ int cmd_ftrace_stop(int argc, char **argv);
 int cmd_ftrace_restart(int argc, char **argv);
 int cmd_ftrace_start(int argc, char **argv);
 int cmd_ftrace_extract(int argc, char **argv);
+/* cmd_ftrace_restore.c */
+int cmd_ftrace_restore(int argc, char **argv);
 int cmd_ftrace_show(int argc, char **argv);
 int cmd_ftrace_state(int argc, char **argv);
 int cmd_ftrace_list(int argc, char **argv);

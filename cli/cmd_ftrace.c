@@ -279,6 +279,8 @@ static void usage(FILE *f)
 		   "  report   print a trace.dat file like trace-cmd report\n"
 		   "  record   record events into a trace.dat file\n"
 		   "  extract  save what a buffer holds now into a trace.dat file\n"
+		   "  restore  a trace.dat from a crashed record's per-CPU "
+		   "files (trace-cmd restore)\n"
 		   "  start    set tracing up as record would, leave it "
 		   "running (trace-cmd start)\n"
 		   "  stop     tracing_on 0 (trace-cmd stop); restart: "
@@ -330,6 +332,8 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_reset(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "extract"))
 		return cmd_ftrace_extract(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "restore"))
+		return cmd_ftrace_restore(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return cmd_ftrace_show(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "state"))

@@ -2,8 +2,8 @@
 /*
  * perfkit ftrace record (events and tracers into a trace.dat file, around
  * a command or until a stop signal), start (trace-cmd start: record's
- * set-up in the top level, kept, nothing read), extract (what a buffer
- * holds now) and state (the tracefs state).
+ * set-up in the top level, kept, nothing read) and state (the tracefs
+ * state).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -248,58 +248,6 @@ int cmd_ftrace_start(int argc, char **argv)
 	return record(argc, argv, CLI_FT_START);
 }
 
-/* ftrace extract with its options F. The exit status. */
-static int extract(const struct cli_ftrace_opts *f)
-{
-	const char *outp = f->output ? f->output : "trace.dat";
-	struct pk_ftrace_rec *r = NULL;
-	struct pk_tracefs *t;
-	int e;
-
-	if (f->nr_args) {
-		cli_error("ftrace extract", "unexpected argument '%s'",
-			  f->args[0]);
-		return 2;
-	}
-	if (!(t = pk_tracefs_open())) {
-		e = -errno;
-		cli_error("ftrace extract", "tracefs: %s", pk_strerror(e));
-		return 1;
-	}
-	r = f->snapshot
-	    ? pk_ftrace_extract_snapshot(t, f->instance, outp, f->compression)
-	    : pk_ftrace_extract(t, f->instance, outp, f->compression);
-	e = r ? 0 : -errno;
-	if (!e)
-		e = pk_ftrace_rec_write(r);
-	if (e) {
-		cli_error("ftrace extract", "%s: %s", outp, pk_strerror(e));
-	} else {
-		for (int i = 0; i < pk_ftrace_rec_nr_cpus(r); i++) {
-			struct pk_ftrace_cpu_result res;
-			pk_ftrace_rec_result(r, i, &res);
-			printf("CPU %d: %llu events, %llu overruns, %llu lost\n",
-			       res.cpu, (unsigned long long)res.events,
-			       (unsigned long long)res.overruns,
-			       (unsigned long long)res.lost);
-		}
-	}
-	pk_ftrace_rec_free(r);
-	pk_tracefs_free(t);
-	return e ? 1 : 0;
-}
-
-int cmd_ftrace_extract(int argc, char **argv)
-{
-	struct cli_ftrace_opts f;
-	int rc;
-
-	if (cli_ftrace_opts_parse(&f, CLI_FT_EXTRACT, "ftrace extract", argc,
-				  argv, &rc))
-		rc = extract(&f);
-	cli_ftrace_opts_fini(&f);
-	return rc;
-}
 
 /* One "name: value" line per file of INSTANCE (missing files skipped). */
 static void show_files(struct pk_tracefs *t, const char *inst)

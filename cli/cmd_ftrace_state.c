@@ -329,3 +329,291 @@ int cmd_ftrace_reset(int argc, char **argv)
 {
 	return state_cmd(argc, argv, ST_RESET);
 }
+
+/* ---- extract: trace-cmd extract 3.1 ---- */
+
+static const char extract_usage[] =
+	"usage: perfkit ftrace extract [-B NAME]... [-a] [-t] [-p TRACER] "
+	"[-O [no]OPTION]... [-s] [-k]\n"
+	"         [-o FILE] [-z zstd|zlib|none]\n"
+	"       perfkit ftrace extract --instance NAME [-o FILE] [-z ...]\n"
+	"  trace-cmd extract: what the top level and the -B instances (-a: "
+	"every one)\n  hold now into FILE (trace.dat): their pages, or with "
+	"-p a latency tracer\n  (irqsoff, preemptoff, ...) the top level's "
+	"max-latency trace text; -s the\n  snapshot buffers; -O a trace option "
+	"of the buffer of the -B before it (the\n  top level without one). "
+	"Then, without -k: tracing off, events off, buffers\n  cleared, the "
+	"-O options put back, current_tracer nop, the -B/-a instances\n  "
+	"removed (rmdir) and the top level's tracing_on as it was.\n"
+	"  --instance NAME: that instance's pages alone (as the file's top "
+	"buffer),\n  nothing changed\n";
+
+/* extract's options beyond the picked buffers. */
+struct xopts {
+	const char *output, *compression, *tracer, *instance;
+	bool snapshot, keep;
+	int last_b;             /* the last -B: index into pick.name, or -1 */
+	const char **opt;       /* -O OPTION, given order */
+	int *opt_buf;           /* its buffer: index into pick.name, -1 top */
+	int nr_opts;
+};
+
+/* -O ARG for the buffer of the last -B (LAST). 0 or -ENOMEM. */
+static int xopt_add(struct xopts *x, const char *arg, int last)
+{
+	const char **o = realloc(x->opt, (size_t)(x->nr_opts + 1) * sizeof(*o));
+	int *b;
+
+	if (o)
+		x->opt = o;
+	b = o ? realloc(x->opt_buf, (size_t)(x->nr_opts + 1) * sizeof(*b)) : NULL;
+	if (!b)
+		return -ENOMEM;
+	x->opt_buf = b;
+	o[x->nr_opts] = arg;
+	b[x->nr_opts++] = last;
+	return 0;
+}
+
+/* What -O put back at the end: buffer and trace_options line. */
+struct xreset {
+	const char **buf;
+	char **val;
+	int n;
+};
+
+static void xreset_fini(struct xreset *r)
+{
+	for (int i = 0; i < r->n; i++)
+		free(r->val[i]);
+	free(r->buf);
+	free(r->val);
+}
+
+/* The -O options of buffer BUF (NAME; NULL the top level), the last
+ * given first as trace-cmd keeps them: what to put back noted (unless
+ * -k) from trace_options before any is written. 0 or -errno. */
+static int xopts_write(struct pk_tracefs *t, const struct xopts *x, int buf,
+		       const char *name, struct xreset *r)
+{
+	int e = 0;
+
+	for (int i = x->nr_opts - 1; !e && !x->keep && i >= 0; i--) {
+		char *line = NULL;
+		if (x->opt_buf[i] != buf)
+			continue;
+		e = pk_tracefs_option_reset(t, name, x->opt[i], &line);
+		if (e || !line)
+			continue;
+		const char **b = realloc(r->buf, (size_t)(r->n + 1) * sizeof(*b));
+		char **v = b ? realloc(r->val, (size_t)(r->n + 1) * sizeof(*v)) : NULL;
+		if (b)
+			r->buf = b;
+		if (v)
+			r->val = v;
+		if (!v) {
+			free(line);
+			return -ENOMEM;
+		}
+		r->buf[r->n] = name;
+		r->val[r->n++] = line;
+	}
+	for (int i = x->nr_opts - 1; !e && i >= 0; i--)
+		if (x->opt_buf[i] == buf)
+			e = pk_tracefs_put(t, &name, 1, "trace_options", x->opt[i]);
+	return e;
+}
+
+/* Every buffer's -O options: the top level first, then the -B ones as
+ * pick_list orders them. 0 or -errno. */
+static int xopts_apply(struct pk_tracefs *t, const struct xopts *x,
+		       const struct pick *p, struct xreset *r)
+{
+	int e = xopts_write(t, x, -1, NULL, r);
+
+	for (int i = p->n - 1; !e && i >= 0; i--)
+		e = xopts_write(t, x, i, p->name[i], r);
+	return e;
+}
+
+/* The per-CPU summary of every buffer of R. */
+static void extract_summary(const struct pk_ftrace_rec *r)
+{
+	for (int b = 0; b < pk_ftrace_rec_nr_buffers(r); b++) {
+		struct pk_ftrace_cpu_result res;
+		const char *name = pk_ftrace_rec_buffer_name(r, b);
+		if (*name)
+			printf("Buffer: %s\n", name);
+		for (int i = 0; !pk_ftrace_rec_buffer_result(r, b, i, &res); i++)
+			printf("CPU %d: %llu events, %llu overruns, %llu lost\n",
+			       res.cpu, (unsigned long long)res.events,
+			       (unsigned long long)res.overruns,
+			       (unsigned long long)res.lost);
+	}
+}
+
+/* Reads the buffers of P (a latency text with LATENCY) and writes the
+ * file, the tracefs reset in between unless -k. 0 or -errno. */
+static int extract_run(struct pk_tracefs *t, const struct xopts *x,
+		       const struct pick *p, bool latency)
+{
+	PK_OPTS(pk_ftrace_extract_opts, o, .buffers = p->bufs,
+		.nr_buffers = p->nb, .compression = x->compression,
+		.snapshot = x->snapshot, .latency = latency);
+	struct pk_ftrace_rec *r = pk_ftrace_extract_bufs(t, x->output, &o);
+	int e = r ? 0 : -errno;
+
+	if (!e && !x->keep)
+		e = pk_tracefs_disable_all(t, p->bufs, p->nb, false);
+	if (!e)
+		e = pk_ftrace_rec_write(r);
+	if (!e)
+		extract_summary(r);
+	pk_ftrace_rec_free(r);
+	return e;
+}
+
+/* trace-cmd extract's end without -k: the -O options put back (the last
+ * noted first), current_tracer nop, the instances removed (a refusal is
+ * ignored, as trace-cmd does), tracing_on of the top level as it was. */
+static int extract_end(struct pk_tracefs *t, const struct pick *p,
+		       const struct xreset *r, uint64_t on)
+{
+	const char *top = NULL;
+	int e = 0;
+
+	for (int i = r->n - 1; !e && i >= 0; i--)
+		e = pk_tracefs_put(t, &r->buf[i], 1, "trace_options", r->val[i]);
+	if (!e)
+		e = pk_tracefs_put(t, p->bufs, p->nb, "current_tracer", "nop");
+	for (int i = 1; !e && i < p->nb; i++)
+		(void)pk_tracefs_instance_remove(t, p->bufs[i]);
+	if (!e)
+		e = pk_tracefs_put(t, &top, 1, "tracing_on", on ? "1" : "0");
+	return e;
+}
+
+/* trace-cmd extract on T with the buffers of P. The exit status. */
+static int extract_tc(struct pk_tracefs *t, const struct xopts *x,
+		      struct pick *p, const char *C)
+{
+	struct xreset rs = { 0 };
+	uint64_t on = 1;
+	bool latency = x->tracer && pk_tracer_is_latency(x->tracer);
+	int e;
+
+	p->topt = true;         /* extract always reads the top level */
+	if (!picked_exist(p, t, C))
+		return 1;
+	if (x->tracer && pk_tracefs_tracer_available(t, NULL, x->tracer) <= 0) {
+		cli_error(C, "-p %s: no such tracer (available_tracers)",
+			  x->tracer);
+		return 1;
+	}
+	if (pick_list(p)) {
+		cli_error(C, "%s", pk_strerror(-ENOMEM));
+		return 1;
+	}
+	(void)pk_tracefs_read_u64(t, NULL, "tracing_on", &on);
+	e = xopts_apply(t, x, p, &rs);
+	if (!e)
+		e = extract_run(t, x, p, latency);
+	if (!e && !x->keep)
+		e = extract_end(t, p, &rs, on);
+	xreset_fini(&rs);
+	if (e)
+		cli_error(C, "%s: %s", x->output, pk_strerror(e));
+	return e ? 1 : 0;
+}
+
+/* extract --instance NAME: that buffer alone, nothing changed. */
+static int extract_instance(struct pk_tracefs *t, const struct xopts *x,
+			    const char *C)
+{
+	struct pk_ftrace_rec *r = pk_ftrace_extract(t, x->instance, x->output,
+						    x->compression);
+	int e = r ? pk_ftrace_rec_write(r) : -errno;
+
+	if (e)
+		cli_error(C, "%s: %s", x->output, pk_strerror(e));
+	else
+		extract_summary(r);
+	pk_ftrace_rec_free(r);
+	return e ? 1 : 0;
+}
+
+/* One option C (ARG) of extract into *X and *P. 0, or -1 after the error
+ * line. */
+static int extract_opt(struct xopts *x, struct pick *p, struct pk_tracefs *t,
+		       const char *C, int c, const char *arg)
+{
+	switch (c) {
+	case 'o': x->output = arg; return 0;
+	case 'z': x->compression = arg; return 0;
+	case 'p': x->tracer = arg; return 0;
+	case 's': x->snapshot = true; return 0;
+	case 'k': x->keep = true; return 0;
+	case 'I': x->instance = arg; return 0;
+	case 'O':
+		if (!xopt_add(x, arg, x->last_b))
+			return 0;
+		cli_error(C, "-O %s: %s", arg, strerror(ENOMEM));
+		return -1;
+	case 'B':
+		/* -O's buffer (trace-cmd's ctx->instance): -t, -a keep it */
+		if (pick_opt(p, t, C, c, arg))
+			return -1;
+		x->last_b = p->n - 1;
+		return 0;
+	}
+	return pick_opt(p, t, C, c, arg);
+}
+
+int cmd_ftrace_extract(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "instance", required_argument, NULL, 'I' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "compression", required_argument, NULL, 'z' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const C = "ftrace extract";
+	const char *sopt = "+hatB:p:O:skz:o:";
+	struct xopts x = { .output = "trace.dat", .last_b = -1 };
+	struct pick p = { .cur = -1 };
+	struct pk_tracefs *t = NULL;
+	int c, rc = 2, n = 0;
+
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, sopt, lo, NULL)) != -1) {
+		if (c == 'h' || c == '?') {
+			fputs(extract_usage, c == 'h' ? stdout : stderr);
+			return c == 'h' ? 0 : 2;
+		}
+		n += c != 'I' && c != 'o' && c != 'z';
+	}
+	if (optind < argc) {
+		cli_error(C, "unexpected argument '%s'", argv[optind]);
+		return 2;
+	}
+	if (!(t = pk_tracefs_open())) {
+		cli_error(C, "tracefs: %s", pk_strerror(-errno));
+		return 1;
+	}
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, sopt, lo, NULL)) != -1)
+		if (extract_opt(&x, &p, t, C, c, optarg))
+			goto out;
+	if (x.instance && n) {
+		cli_error(C, "--instance takes only -o and -z");
+		goto out;
+	}
+	rc = x.instance ? extract_instance(t, &x, C) : extract_tc(t, &x, &p, C);
+out:
+	free(x.opt);
+	free(x.opt_buf);
+	pick_fini(&p);
+	pk_tracefs_free(t);
+	return rc;
+}

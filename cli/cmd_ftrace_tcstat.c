@@ -6,7 +6,6 @@
  * for the top level (the instances listed after it) or -B instances (-t:
  * the top level first).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -29,31 +28,15 @@ static char *rd(struct pk_tracefs *t, const char *inst, const char *file)
 	return s;
 }
 
-/* The entries of DIR (of INST) of type TYPE, in directory order. */
+/* The entries of DIR (of INST) of KIND, in directory order; never NULL
+ * but when out of memory. */
 static char **entries(struct pk_tracefs *t, const char *inst,
-		      const char *dir, int type)
+		      const char *dir, int kind)
 {
-	char p[4096];
-	struct dirent *d;
-	char **v = calloc(1, sizeof(*v));
-	size_t n = 0;
-	DIR *dp;
+	char **v = NULL;
 
-	if (!v || pk_tracefs_path(t, inst, dir, p, sizeof(p)) ||
-	    !(dp = opendir(p)))
-		return v;
-	while ((d = readdir(dp))) {
-		if (d->d_name[0] == '.' || d->d_type != type)
-			continue;
-		char **nv = realloc(v, (n + 2) * sizeof(*v));
-		if (!nv)
-			break;
-		v = nv;
-		if (!(v[n] = strdup(d->d_name)))
-			break;
-		v[++n] = NULL;
-	}
-	closedir(dp);
+	if (pk_tracefs_entries(t, inst, dir, kind, &v) < 0)
+		v = calloc(1, sizeof(*v));
 	return v;
 }
 
@@ -98,7 +81,7 @@ static void st_events(struct pk_tracefs *t, const char *inst, char **sys)
 		if (!part)
 			continue;
 		snprintf(f, sizeof(f), "events/%s", sys[i]);
-		char **ev = entries(t, inst, f, DT_DIR);
+		char **ev = entries(t, inst, f, PK_TRACEFS_DIRS);
 		bool sys_head = false;
 		for (size_t k = 0; ev[k]; k++) {
 			snprintf(f, sizeof(f), "events/%s/%s/enable", sys[i],
@@ -130,7 +113,7 @@ static void st_event_files(struct pk_tracefs *t, const char *inst,
 
 	for (size_t i = 0; sys[i]; i++) {
 		snprintf(f, sizeof(f), "events/%s", sys[i]);
-		char **ev = entries(t, inst, f, DT_DIR);
+		char **ev = entries(t, inst, f, PK_TRACEFS_DIRS);
 		for (size_t k = 0; ev[k]; k++) {
 			snprintf(f, sizeof(f), "events/%s/%s/%s", sys[i], ev[k],
 				 file);
@@ -176,7 +159,7 @@ static bool mask_full(const char *s)
 
 static void st_options(struct pk_tracefs *t, const char *inst)
 {
-	char **v = entries(t, inst, "options", DT_REG), f[512];
+	char **v = entries(t, inst, "options", PK_TRACEFS_FILES), f[512];
 
 	printf("Options:\n");
 	for (size_t i = 0; v[i]; i++) {
@@ -192,7 +175,7 @@ static void st_options(struct pk_tracefs *t, const char *inst)
 
 static void st_instance(struct pk_tracefs *t, const char *inst, bool opts)
 {
-	char **sys = entries(t, inst, "events", DT_DIR);
+	char **sys = entries(t, inst, "events", PK_TRACEFS_DIRS);
 	char *s;
 
 	if (inst)
@@ -211,11 +194,8 @@ static void st_instance(struct pk_tracefs *t, const char *inst, bool opts)
 	if ((s = rd(t, inst, "buffer_total_size_kb")))
 		printf("Buffer total size in kilobytes:\n   %s\n\n", s);
 	free(s);
-	if ((s = rd(t, inst, "trace_clock"))) {
-		char *b = strchr(s, '['), *e = b ? strchr(b, ']') : NULL;
-		if (e && strncmp(b + 1, "local]", 6))
-			printf("Clock: %.*s\n\n", (int)(e - b - 1), b + 1);
-	}
+	if (pk_tracefs_read_clock(t, inst, &s) >= 0 && strcmp(s, "local"))
+		printf("Clock: %s\n\n", s);
 	free(s);
 	if ((s = rd(t, inst, "tracing_cpumask")) && !mask_full(s))
 		printf("CPU mask: %s\n\n", s);
@@ -292,7 +272,7 @@ int cmd_ftrace_stat(int argc, char **argv)
 		}
 	if (!n || top) {
 		st_instance(t, NULL, opts);
-		char **v = entries(t, NULL, "instances", DT_DIR);
+		char **v = entries(t, NULL, "instances", PK_TRACEFS_DIRS);
 		if (v && v[0]) {
 			printf("\nInstances:\n");
 			for (size_t i = 0; v[i]; i++)

@@ -34,14 +34,14 @@ struct script {
 };
 
 /* perf's -D view of Intel PT AUX data: one line per packet. */
-static void dump_intel_pt(const struct pk_record *rec)
+void script_dump_pt(const void *data, size_t len)
 {
-	const uint8_t *buf = rec->extra;
-	size_t len = (size_t)rec->extra_size, off = 0;
+	const uint8_t *buf = data;
+	size_t off = 0;
 	char line[256];
 	int ctx = 0, n;
 
-	printf(".\n. ... Intel Processor Trace data: size %zu bytes\n", len);
+	printf(". ... Intel Processor Trace data: size %zu bytes\n", len);
 	while ((n = pk_pt_perf_line(buf, len, off, &ctx, line,
 				    sizeof(line))) > 0) {
 		puts(line);
@@ -233,7 +233,7 @@ static int dump_record(struct script *s, const struct pk_record *rec)
 	if (rec->type == PK_RECORD_AUXTRACE_INFO && rec->size >= 12)
 		s->intel_pt = ((const uint32_t *)rec->hdr)[2] == 1;
 	if (rec->type == PK_RECORD_AUXTRACE && s->intel_pt && rec->extra)
-		dump_intel_pt(rec);
+		printf(".\n"), script_dump_pt(rec->extra, (size_t)rec->extra_size);
 	if (rec->type == PERF_RECORD_SAMPLE)
 		sample_thread(s, rec);
 	return 0;

@@ -17,13 +17,13 @@
 /* Long-only options' keys (above every letter). */
 enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
        K_VERBOSE, K_PLUGIN, K_CMDLINES, K_MODULE, K_TSOFF, K_TEMP,
-       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW, K_FORK, K_SUBBUF, K_SNAPCPU, K_NTPID };
+       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW, K_FORK, K_SUBBUF, K_SNAPCPU,
+       K_NTPID };
 
 #define R (1u << CLI_FT_RECORD)
 #define L (1u << CLI_FT_LIVE)
 #define S (1u << CLI_FT_STACK)
 #define P (1u << CLI_FT_PROFILE)
-#define X (1u << CLI_FT_EXTRACT)
 #define T (1u << CLI_FT_STAT)
 #define N (1u << CLI_FT_SNAPSHOT)
 #define A (1u << CLI_FT_START)
@@ -36,7 +36,7 @@ static const struct ft_opt {
 } table[] = {
 	{ "event", 'e', required_argument, R | L | A },
 	{ "event-filter", 'f', required_argument, R | L | A },  /* trace-cmd's -f */
-	{ "output", 'o', required_argument, R | X },
+	{ "output", 'o', required_argument, R },
 	{ "buffer-size", 'b', required_argument, R | L | A },
 	{ "cpus", 'C', required_argument, R | L | A },
 	{ "clock", K_CLOCK, required_argument, R | L | A },
@@ -59,7 +59,6 @@ static const struct ft_opt {
 	{ "ignore-missing", 'i', no_argument, R | L | A },
 	{ "keep", 'k', no_argument, R | L },
 	{ "sleep", 's', required_argument, R },
-	{ "snapshot", 's', no_argument, X },      /* trace-cmd extract -s */
 	{ "cpu", K_SNAPCPU, required_argument, N },
 	{ "notrace-pid", K_NTPID, required_argument, R | L | A },
 	{ "max-kb", 'm', required_argument, R },
@@ -82,14 +81,14 @@ static const struct ft_opt {
 	{ "tsc2nsec", K_TSC2NSEC, no_argument, R },
 	{ "top", K_TOP, no_argument, R | L },
 	{ "top-level", K_TOP, no_argument, R },
-	{ "compression", 'z', required_argument, R | X },
-	{ "instance", 'B', required_argument, R | X | T | N | A },
+	{ "compression", 'z', required_argument, R },
+	{ "instance", 'B', required_argument, R | T | N | A },
 	/* dynamic events, latency tracers */
 	{ "probe", K_PROBE, required_argument, R | L | A },
 	{ "thresh", K_THRESH, required_argument, R | A },
 	{ "hwlat-width", K_HWWIDTH, required_argument, R | A },
 	{ "hwlat-window", K_HWWINDOW, required_argument, R | A },
-	{ "help", 'h', no_argument, R | L | S | P | X | T | N | A },
+	{ "help", 'h', no_argument, R | L | S | P | T | N | A },
 };
 #define NR_OPTS (sizeof(table) / sizeof(table[0]))
 
@@ -181,11 +180,6 @@ static const char *const usages[] = {
 	"  trace_stat/function* merged across CPUs; -l limits it "
 	"(set_ftrace_filter),\n"
 	"  -g sets the function_graph tracer for times\n",
-	[CLI_FT_EXTRACT] =
-	"usage: perfkit ftrace extract [--instance NAME] [-s] [-o FILE] "
-	"[-z zstd|zlib|none]\n"
-	"  -s  the snapshot buffer (per_cpu/cpuN/snapshot_raw), as trace-cmd "
-	"extract -s\n",
 	[CLI_FT_STAT] = "usage: perfkit ftrace bufstat [--instance NAME]\n",
 	[CLI_FT_START] =
 	"usage: perfkit ftrace start [record's options but -o -z -s -m -q -k "
@@ -489,11 +483,6 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 	case 'T': return push(o, 'O', "stacktrace");
 	case 'd': return push(o, 'O', "nofunction-trace");
 	case K_FSTACK: return push(o, 'O', "func_stack_trace");
-	case 's':
-		if (o->cmd != CLI_FT_EXTRACT)
-			goto numbers;
-		o->snapshot = true;
-		return 0;
 	case K_SNAPCPU: {
 		unsigned long long v;
 		if (number(o, "--cpu", arg, 4095, &v))
@@ -515,8 +504,7 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 		nv[o->nr_notrace_pids++] = (int)v;
 		return 0;
 	}
-	numbers:
-	case 'm': case K_DEPTH: {
+	case 's': case 'm': case K_DEPTH: {
 		unsigned long long v;
 		const char *opt = key == 's' ? "-s" : key == 'm' ? "-m"
 				  : "--max-graph-depth";

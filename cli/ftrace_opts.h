@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The options of the ftrace commands that trace (record, live) and of the
- * tools (stack, profile, extract, stat, snapshot): one table, one parser,
+ * tools (stack, profile, stat, snapshot): one table, one parser,
  * one result. What each option means is the same in every command that
  * takes it:
  *   -p PID[,PID]  existing processes; repeated -p add up, each pid once
@@ -33,7 +33,7 @@ struct pk_ftrace_rec_opts;
 /* The command the options are parsed for: each takes its own subset. */
 enum cli_ft_cmd {
 	CLI_FT_RECORD, CLI_FT_LIVE, CLI_FT_STACK, CLI_FT_PROFILE,
-	CLI_FT_EXTRACT, CLI_FT_STAT, CLI_FT_SNAPSHOT,
+	CLI_FT_STAT, CLI_FT_SNAPSHOT,
 	CLI_FT_START,           /* trace-cmd start: record's set-up, kept */
 };
 
@@ -76,7 +76,6 @@ struct cli_ftrace_opts {
 	const char *clock, *tracer, *compression, *instance;
 	int buffer_kb;                 /* -b (0: not given) */
 	unsigned subbuf_kb;            /* --subbuf-size (0: not given) */
-	bool snapshot;                 /* extract -s */
 	int snap_cpu;                  /* snapshot --cpu N (-1: none) */
 	int *notrace_pids;             /* --notrace-pid PID... */
 	int nr_notrace_pids;

@@ -39,6 +39,8 @@ static void usage(FILE *f)
 "  -a, --all-cpus          every CPU   -C, --cpu CPUS   only these CPUs\n"
 "  -p, --pid PIDS          attach      -t, --tid TIDS   attach to threads\n"
 "  -o, --output FILE       default perf.data ('-' for a pipe)\n"
+"      --kcore             FILE is a directory: FILE/data and a copy of\n"
+"                          /proc/kcore's code, kallsyms and modules\n"
 "  -m, --mmap-pages N[,A]  ring pages per CPU (power of two), A: AUX area's\n"
 "  -S, --snapshot[=[e]SZ]  AUX area snapshots on SIGUSR2 (e: and at the end)\n"
 "      --switch-events     record context switches\n"
@@ -75,7 +77,8 @@ enum { OPT_CG = 256, OPT_SWITCH, OPT_FILTER, OPT_SAMPLE_CPU, OPT_OVERWRITE,
        OPT_STRICT, OPT_RUNTIME, OPT_SAMPLE_ID, OPT_ALL_USER, OPT_ALL_KERNEL,
        OPT_BUILDID_MMAP, OPT_BUILDID_ALL, OPT_MAX_SIZE, OPT_TS_FILE,
        OPT_DRY_RUN, OPT_IGNORED, OPT_REFUSED, OPT_OFF_CPU, OPT_TS_BOUNDARY,
-       OPT_SYNTH, OPT_EXCL_PERF, OPT_PER_THREAD, OPT_NO_SWITCH };
+       OPT_SYNTH, OPT_EXCL_PERF, OPT_PER_THREAD, OPT_NO_SWITCH,
+       OPT_KCORE, OPT_AUX_SAMPLE };
 
 /* perf record options that change only how perf writes (threads,
  * asynchronous I/O, flush batching) or where it looks for files: the
@@ -152,11 +155,11 @@ static const struct option long_opts[] = {
 	IGNORED("vmlinux", required_argument),
 	IGNORED("debuginfod", optional_argument),
 	{ "snapshot", optional_argument, NULL, 'S' },
-	REFUSED("aux-sample", optional_argument),
+	{ "aux-sample", optional_argument, NULL, OPT_AUX_SAMPLE },
 	REFUSED("cgroup", required_argument),
 	REFUSED("uid", required_argument),
 	REFUSED("control", required_argument),
-	REFUSED("kcore", no_argument),
+	{ "kcore", no_argument, NULL, OPT_KCORE },
 	REFUSED("switch-output", optional_argument),
 	REFUSED("switch-output-event", required_argument),
 	REFUSED("switch-max-files", required_argument),
@@ -335,9 +338,11 @@ static int parse_opt2(struct rec_cfg *c, int o, const char *name)
 		return strcmp(optarg, "all") ? refuse("--synth (other than all)") : 0;
 	case OPT_EXCL_PERF: return exclude_perf(c);
 	case OPT_PER_THREAD: c->per_thread = true; return 0;
+	case OPT_KCORE: c->kcore = true; return 0;
 	case OPT_IGNORED: return 0;
 	case OPT_REFUSED: return refuse(name);
 	case 'S': return rec_parse_snapshot(c, optarg);
+	case OPT_AUX_SAMPLE: c->aux_sample = optarg ? optarg : ""; return 0;
 	case 'G': return refuse("-G/--cgroup");
 	case 'u': return refuse("-u/--uid");
 	case 'h': usage(stdout); exit(0);
@@ -727,17 +732,20 @@ static int open_events(struct rec *r)
 	return rec_open_bpf_sideband(r);
 }
 
-/* Adds every event's attr with the ids of all its fds. */
+/* Adds every event's attr with the ids of all its fds (on its own maps:
+ * perf's immediate dummies are on every CPU, whatever the target). */
 static int add_attrs(struct rec *r)
 {
-	int nc = pk_cpu_map_nr(r->cpus), nt = pk_thread_map_nr(r->threads);
-	uint64_t *ids = calloc((size_t)(nc * nt), sizeof(*ids));
-	int err = ids ? 0 : -ENOMEM;
+	int err = 0;
 
 	for (int i = 0; !err && i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
-		int n = 0;
+		int nc = pk_cpu_map_nr(pk_evsel_cpus(e));
+		int nt = pk_thread_map_nr(pk_evsel_threads(e)), n = 0;
+		uint64_t *ids = calloc((size_t)(nc * nt) + 1, sizeof(*ids));
 
+		if (!ids)
+			return -ENOMEM;
 		for (int ci = 0; ci < nc; ci++)
 			for (int ti = 0; ti < nt; ti++)
 				if (!pk_evsel_id(e, ci, ti, &ids[n]))
@@ -745,8 +753,8 @@ static int add_attrs(struct rec *r)
 		err = pk_pdwriter_add_attr(r->w, pk_evsel_attr(e), ids,
 					   (unsigned)n, pk_evsel_name(e));
 		err = err < 0 ? err : 0;
+		free(ids);
 	}
-	free(ids);
 	return err;
 }
 
@@ -825,6 +833,15 @@ static int synth_tasks(struct rec *r, struct pk_synth_opts *o)
 	return err;
 }
 
+/* perf writes the kernel's mapping unless no event counts the kernel */
+static bool all_exclude_kernel(struct rec *r)
+{
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++)
+		if (!pk_evsel_attr(pk_evlist_evsel(r->evlist, i))->exclude_kernel)
+			return false;
+	return true;
+}
+
 static int synthesize(struct rec *r)
 {
 	PK_OPTS(pk_synth_opts, o, .id_hdr_size = id_hdr_size(
@@ -833,8 +850,10 @@ static int synthesize(struct rec *r)
 
 	r->id_hdr = o.id_hdr_size;
 	struct rec_cfg *c = r->cfg;
-	int err = pk_synth_kernel(synth_cb, r, &o);
+	int err = all_exclude_kernel(r) ? 0 : pk_synth_kernel(synth_cb, r, &o);
 
+	if (!err)
+		err = rec_maps(r);
 	if (!err && c->all_cgroups)
 		err = pk_synth_cgroups(synth_cb, r, &o);
 	if (err)
@@ -851,12 +870,17 @@ static int open_output(struct rec *r)
 {
 	PK_OPTS(pk_pdwriter_opts, o, .pipe = false);
 	const char *path = r->cfg->output;
+	char data[4352];
 	struct stat st;
 
 	if (!strcmp(path, "-")) {
 		r->pipe = true;
 		o.pipe = true;
 		r->w = pk_pdwriter_open_fd(STDOUT_FILENO, &o);
+	} else if (r->cfg->kcore) {
+		if (rec_kcore_output(r, data, sizeof(data)))
+			return -1;
+		r->w = pk_pdwriter_open(data, &o);
 	} else {
 		if (!stat(path, &st) && st.st_size > 0) {
 			char old[4096];
@@ -1064,7 +1088,9 @@ static int finish(struct rec *r, int err)
 	if (!err)
 		err = pk_pdwriter_feat_cmdline(r->w, r->cfg->argc + 1,
 					       r->cfg->orig_argv - 1);
-	if (!err && r->samples) {
+	if (!err)
+		err = rec_pmu_features(r);
+	if (!err) {	/* perf's, 0 without samples */
 		uint64_t t[2] = { r->first_time, r->last_time };
 
 		err = pk_pdwriter_feat_u64(r->w, PK_HEADER_SAMPLE_TIME, t, 2);
@@ -1102,7 +1128,7 @@ static int run(struct rec *r)
 		PK_OPTS(pk_rings_opts, ro, .pages = r->cfg->mmap_pages,
 			.overwrite = r->cfg->overwrite,
 			.aux_pages = r->pt >= 0 ? r->cfg->aux_pages : 0,
-			.aux_overwrite = r->cfg->aux_snapshot);
+			.aux_overwrite = r->cfg->aux_snapshot || r->pt_sample);
 
 		r->rings = pk_rings_new(r->evlist, &ro);
 	}
@@ -1117,9 +1143,12 @@ static int run(struct rec *r)
 			  "/proc/sys/kernel/perf_event_mlock_kb" : "");
 		return -1;
 	}
-	if (open_output(r) || add_attrs(r))
+	if (open_output(r) || rec_kcore_readable(r) || rec_kcore_copy(r) ||
+	    add_attrs(r))
 		return -1;
 	err = rec_pt_refs(r);
+	if (!err)
+		err = rec_id_index(r);
 	if (!err)
 		err = rec_pt_info(r);
 	if (!err)
@@ -1153,7 +1182,9 @@ static int run(struct rec *r)
 	} else {
 		start_events(r);
 	}
-	err = record_loop(r, &status);
+	err = rec_finished_init(r);
+	if (!err)
+		err = record_loop(r, &status);
 	if (!err && r->cfg->aux_snapshot && r->cfg->snapshot_on_exit)
 		err = rec_pt_snapshot(r);
 	pk_evlist_disable(r->evlist);

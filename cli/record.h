@@ -44,7 +44,9 @@ struct rec_cfg {
 	bool no_switch_events;  /* --no-switch-events */
 	bool mmap_set;          /* -m gave the data pages */
 	bool aux_snapshot;      /* -S: AUX area snapshot mode */
+	const char *aux_sample; /* --aux-sample[=SIZE] ("" without), or NULL */
 	bool snapshot_on_exit;  /* -S e... */
+	bool kcore;             /* --kcore: OUTPUT is a directory */
 	size_t snapshot_size;   /* -S SIZE bytes, 0: the AUX area's */
 	size_t snapshot_user;   /* -S SIZE as given (0: none) */
 	int comp_level;
@@ -96,6 +98,7 @@ struct rec {
 	struct pk_thread_map *any_threads; /* their maps */
 	struct pk_cpu_map *all_cpus;
 	int have_sched_switch;  /* AUXTRACE_INFO's: 0, 2 or 3 */
+	bool pt_sample;         /* AUX area sampling (--aux-sample) */
 };
 
 /* record_loop.c */
@@ -121,6 +124,14 @@ int rec_addr_filters(struct rec *r);  /* --filter on intel_pt: resolved */
 int rec_pt_drain(struct rec *r, int idx);     /* ring IDX's AUX bytes */
 int rec_pt_snapshot(struct rec *r);           /* every ring's, -S */
 int rec_parse_snapshot(struct rec_cfg *c, const char *arg);
+/* record_pt_sample.c: --aux-sample and aux-sample-size terms */
+int rec_pt_sample_options(struct rec *r, bool have_aux);
+int rec_pt_sample_sizes(struct rec *r);
+/* record_hdr.c: perf's records ahead of the data (file mode) */
+int rec_id_index(struct rec *r);
+int rec_maps(struct rec *r);                  /* THREAD_MAP, CPU_MAP */
+int rec_finished_init(struct rec *r);
+int rec_pmu_features(struct rec *r);         /* PMU_MAPPINGS, PMU_CAPS */
 /* record_attr.c */
 void rec_config_options(struct rec *r);
 int rec_open_bpf_sideband(struct rec *r);
@@ -132,4 +143,11 @@ void rec_close_bpf_sideband(struct rec *r);
 int rec_add_build_ids(struct rec *r);
 void rec_free_maps(struct rec *r);
 int rec_timestamp_rename(struct rec *r);
+/* record_kcore.c: --kcore. The output directory made (an old one moved
+ * aside as perf does), DATA its perf.data's path; /proc/kcore readable;
+ * DIR/kcore_dir copied. 0, or -1 said. */
+int rec_kcore_output(struct rec *r, char *data, size_t len);
+int rec_kcore_readable(struct rec *r);
+int rec_kcore_copy(struct rec *r);
+
 #endif

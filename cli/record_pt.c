@@ -93,6 +93,25 @@ static int checks(struct pk_evsel *e)
 	return err;
 }
 
+/* A kernel without context_switch (before 4.3): perf's sched:sched_switch
+ * on every CPU for every task, from the start, instead (AUXTRACE_INFO's
+ * have_sched_switch 1); without the tracepoint, nothing. */
+static int add_sched_switch(struct rec *r)
+{
+	struct pk_parse_error pe;
+	int idx = pk_evlist_parse(r->evlist, "sched:sched_switch", &pe);
+
+	if (idx < 0) {
+		if (r->cfg->verbose >= 2)
+			fprintf(stderr, "Unable to select sched:sched_switch\n");
+		return 0;
+	}
+	idx = pk_evlist_nr(r->evlist) - 1;
+	r->sys_wide |= 1ULL << idx;
+	r->have_sched_switch = 1;
+	return 0;
+}
+
 /* Context switches of every task, needed to tell threads apart on a CPU
  * where the trace has timestamps to match them against. */
 static int add_switches(struct rec *r, bool *tracking_now)
@@ -105,6 +124,8 @@ static int add_switches(struct rec *r, bool *tracking_now)
 				  &tsc) || !tsc || c->no_switch_events ||
 	    (c->per_thread && !c->system_wide && !c->cpu_list))
 		return 0;
+	if (!pk_feature_has(PK_FEAT_CONTEXT_SWITCH))
+		return add_sched_switch(r);
 	if (c->system_wide || c->cpu_list || !can_record_cpu_wide()) {
 		/* on the tracking event, which then starts at once */
 		c->switch_events = true;
@@ -134,13 +155,21 @@ int rec_pt_setup(struct rec *r)
 		fprintf(stderr, "No AUX area tracing to snapshot\n");
 		return -EINVAL;
 	}
+	if (idx < -1)
+		return idx;
+	if ((err = rec_pt_sample_options(r, idx >= 0)))
+		return err;
 	if (idx < 0)
-		return idx == -1 ? 0 : idx;
-	if (pk_evsel_attr(pk_evlist_evsel(r->evlist, idx))->aux_sample_size) {
-		fprintf(stderr, "Cannot add AUX area sampling to an AUX area "
-			"event\n");
+		return 0;
+	idx = find_pt(r);	/* (the sampled events may have moved) */
+	if (c->aux_snapshot && r->pt_sample) {
+		fprintf(stderr, "Snapshot mode (" PT_PMU " PMU) and sample trace "
+			"cannot be used together\n");
 		return -EINVAL;
 	}
+	if (r->pt_sample)
+		pk_evsel_set_term_if_unset(pk_evlist_evsel(r->evlist, idx),
+					   "psb_period", 0);
 	err = checks(pk_evlist_evsel(r->evlist, idx));
 	if (!err)
 		err = pk_evlist_to_front(r->evlist, idx);
@@ -170,7 +199,7 @@ int rec_pt_setup(struct rec *r)
 		a->text_poke = 1;
 		a->ksymbol = 1;
 	}
-	return rec_pt_sizes(r);
+	return r->pt_sample ? rec_pt_sample_sizes(r) : rec_pt_sizes(r);
 }
 
 /* perf's privileged test for the buffer sizes: root or paranoid < 0 */
@@ -213,8 +242,9 @@ void rec_pt_config(struct rec *r)
 	if (per_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	a->exclude_guest = 0;
-	a->aux_watermark = (uint32_t)(c->aux_pages *
-				      (size_t)sysconf(_SC_PAGESIZE) / 4);
+	if (!r->pt_sample)
+		a->aux_watermark = (uint32_t)(c->aux_pages *
+					      (size_t)sysconf(_SC_PAGESIZE) / 4);
 	a = pk_evsel_attr(pk_evlist_evsel(r->evlist, r->tracking));
 	if (per_cpu)
 		a->sample_type |= PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;

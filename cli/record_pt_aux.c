@@ -51,10 +51,9 @@ int rec_addr_filters(struct rec *r)
 		return 0;
 	err = pk_addr_filter_resolve(r->ev_filter[r->pt], max, NULL, &out,
 				     msg, sizeof(msg));
-	if (err) {
-		fputs(msg, stderr);
+	fputs(msg, stderr); /* perf's lines, some on success too */
+	if (err)
 		return err;
-	}
 	r->pt_filter = out;
 	r->ev_filter[r->pt] = out;
 	if (r->cfg->verbose)
@@ -164,7 +163,8 @@ int rec_pt_drain(struct rec *r, int idx)
 	long n;
 	int err;
 
-	if (r->pt < 0 || r->cfg->aux_snapshot || !pk_ring_aux_size(ring))
+	if (r->pt < 0 || r->cfg->aux_snapshot || r->pt_sample ||
+	    !pk_ring_aux_size(ring))
 		return 0;
 	n = pk_ring_aux_read(ring, &ch);
 	if (n <= 0)

@@ -119,4 +119,7 @@ void script_put_brstack(struct pk_session *sess, uint32_t f,
 
 /* script_out.c: prints every sample of PD; exit status. */
 int script_samples(struct script_opts *o, struct pk_perfdata *pd);
+/* cmd_script.c: perf's -D lines of Intel PT data (a packet a line) */
+void script_dump_pt(const void *data, size_t len);
+
 #endif

@@ -1438,6 +1438,11 @@ static int sample(void *ctx, struct pk_session *sess,
 	}
 	if (s->o->dump)
 		ob_flush(&s->ob); /* right after the record's dump */
+	/* a sample's AUX area data (sample mode), after its line */
+	if (s->o->dump && s->pt_info && ss->sample->aux.size) {
+		printf("\n");
+		script_dump_pt(ss->sample->aux.data, (size_t)ss->sample->aux.size);
+	}
 	return err;
 }
 
@@ -2000,14 +2005,14 @@ static int on_record(void *ctx, struct pk_session *sess,
 		s->aux_partial += (fl & PERF_AUX_FLAG_PARTIAL) != 0;
 		s->aux_collision += (fl & PERF_AUX_FLAG_COLLISION) != 0;
 	}
-	if (s->o->dump)
-		return dump_record(ctx, sess, rec);
 	if (rec->type == PK_RECORD_AUXTRACE_INFO && rec->size >= 12) {
 		uint32_t t;
 
 		memcpy(&t, (const char *)rec->hdr + 8, 4);
 		s->pt_info = t == 1;	/* PERF_AUXTRACE_INTEL_PT */
 	}
+	if (s->o->dump)
+		return dump_record(ctx, sess, rec);
 	if (s->pt_info && rec->type < PK_RECORD_HEADER_ATTR &&
 	    (s->o->show & SO_SHOW_BIT(SO_SHOW_ROUND))) {
 		/* --show-round-events leaves the records unsorted, and perf's

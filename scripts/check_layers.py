@@ -11,7 +11,7 @@ import collections, glob, os, re, subprocess, sys
 # Lowest first. A folder may call into (and include) folders listed before it.
 LAYERS = ['base', 'sys', 'map', 'symbol', 'perfdata', 'synth', 'pt',
           'tracedat', 'tracefs', 'event', 'counter', 'ring', 'selfmon',
-          'session', 'unwind', 'itrace', 'tracefmt', 'report', 'ftrace', 'annotate',
+          'session', 'unwind', 'tracefmt', 'itrace', 'report', 'ftrace', 'annotate',
           'export']
 
 def sources():

@@ -107,11 +107,20 @@ PK_API int pk_evlist_add(struct pk_evlist *evlist,
 PK_API int pk_evlist_group(struct pk_evlist *evlist, int first, int n);
 
 /*
- * Moves event IDX to the front of the list (perf record puts its AUX area
- * event first), the others keeping their order. Returns 0, or -EINVAL
- * for a bad index or an event in a group of several.
+ * Moves event IDX, with the group it leads, to the front of the list
+ * (perf record puts its AUX area event first), the others keeping their
+ * order. Returns 0, or -EINVAL for a bad index or a group member.
  */
 PK_API int pk_evlist_to_front(struct pk_evlist *evlist, int idx);
+
+/*
+ * Makes event IDX, standing alone after the group led by LEADER, that
+ * group's last member, moved there (perf's evlist__regroup: an
+ * aux-sample-size event joins the AUX area event's group). Returns 0 (also
+ * when it is a member already), or -EINVAL for bad indexes, an event in
+ * a group of several, or one before the group's end.
+ */
+PK_API int pk_evlist_regroup(struct pk_evlist *evlist, int leader, int idx);
 
 /* Number of events. */
 PK_API int pk_evlist_nr(const struct pk_evlist *evlist);
@@ -178,6 +187,7 @@ PK_API unsigned int pk_evsel_flags(const struct pk_evsel *evsel);
  *   PK_TERM_INHERIT    inherit
  *   PK_TERM_OVERWRITE  write_backward
  *   PK_TERM_BRANCH     branch_sample_type and BRANCH_STACK
+ *   PK_TERM_AUX_SAMPLE aux_sample_size (and PERF_SAMPLE_AUX when not 0)
  */
 enum pk_evsel_term {
 	PK_TERM_PERIOD    = 1 << 0,
@@ -187,6 +197,7 @@ enum pk_evsel_term {
 	PK_TERM_INHERIT   = 1 << 4,
 	PK_TERM_OVERWRITE = 1 << 5,
 	PK_TERM_BRANCH    = 1 << 6,
+	PK_TERM_AUX_SAMPLE = 1 << 7,
 };
 PK_API unsigned int pk_evsel_terms(const struct pk_evsel *evsel);
 
@@ -225,6 +236,22 @@ PK_API int pk_evsel_pt_check(struct pk_evsel *evsel, bool *forced_pt,
  */
 PK_API size_t pk_evsel_pt_psb_bytes(const struct pk_evsel *evsel);
 
+/*
+ * Whether the user gave format term TERM of the event's PMU (perf's
+ * evsel__get_config_term: "psb_period" in intel_pt/psb_period=0/ is
+ * given; a PMU default's bits are not).
+ */
+PK_API bool pk_evsel_term_given(const struct pk_evsel *evsel,
+				const char *term);
+
+/*
+ * Sets format term TERM to VAL in the event's config unless the user gave
+ * it (perf's evsel__set_config_if_unset). 0, -ENOENT when the PMU has no
+ * such term, -EINVAL for NULL arguments.
+ */
+PK_API int pk_evsel_set_term_if_unset(struct pk_evsel *evsel,
+				      const char *term, uint64_t val);
+
 /* The address filters the event's PMU takes (its nr_addr_filters file;
  * 0 when none, or for NULL). */
 PK_API int pk_evsel_nr_addr_filters(const struct pk_evsel *evsel);
@@ -238,9 +265,13 @@ PK_API int pk_evsel_nr_addr_filters(const struct pk_evsel *evsel);
  * [@REALPATH]" items joined by commas, tracestop as a stop range, kernel
  * symbols resolved through KALLSYMS (NULL: /proc/kallsyms) as perf does
  * (global, "#N"'th, or the only one; "*": the whole kernel), "*" @ FILE
- * the whole file. Symbols inside files are not resolved (-EOPNOTSUPP).
- * Returns 0, or a negative errno with MSG holding perf's lines
- * ("Failed to parse address filter: '...'" and the format help).
+ * the whole file, "SYM @ FILE" among the symbols perf record loads from
+ * FILE (.symtab and .dynsym, aliases kept: perf's "Multiple symbols with
+ * name" for a symbol in both; file offsets, PLT entries as NAME@plt).
+ * Returns 0, or a negative errno; MSG holds perf's lines either way
+ * (on failure "Failed to parse address filter: '...'" and the format
+ * help; on success those perf prints and goes on after, such as "File
+ * '...' not found or has no symbols." before a whole file's "*").
  */
 PK_API int pk_addr_filter_resolve(const char *filter, int max_nr,
 				  const char *kallsyms, char **out,

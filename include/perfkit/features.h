@@ -72,6 +72,11 @@ PK_API const char *pk_pmu_name(int idx);
 PK_API int pk_pmu_type(int idx);
 /* The type of the PMU called NAME, or -ENOENT. */
 PK_API int pk_pmu_find(const char *name);
+/* PMU IDX's caps/ files in directory order, as perf lists them: *NAMES
+ * and *VALUES (each value's first line) get NULL-terminated arrays that
+ * one free() of each releases (the strings live in them). Returns the
+ * count (0 without caps/), or -EINVAL / -ENOMEM. */
+PK_API int pk_pmu_caps(int idx, char ***names, char ***values);
 
 #ifdef __cplusplus
 }

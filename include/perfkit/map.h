@@ -23,6 +23,10 @@ PK_API void pk_cpu_map_put(struct pk_cpu_map *map);
 PK_API int pk_cpu_map_nr(const struct pk_cpu_map *map);
 /* CPU number at index IDX (-1 for the any map), or -EINVAL. */
 PK_API int pk_cpu_map_cpu(const struct pk_cpu_map *map, int idx);
+/* The sorted union of A and B (either may be NULL), as perf's evlist
+ * all_cpus: a new map, or NULL and errno ENOMEM. */
+PK_API struct pk_cpu_map *pk_cpu_map_merge(const struct pk_cpu_map *a,
+					   const struct pk_cpu_map *b);
 
 /* Where a CPU sits, from sysfs (cpuN/topology and the cpuN/nodeM link);
  * a field sysfs does not give is 0, as perf assumes. */

@@ -317,6 +317,34 @@ PK_API long pk_sample_id_encode(const struct perf_event_attr *attr,
 				const struct pk_sample *s, void *buf,
 				size_t cap);
 
+/*
+ * The records perf record writes before the data (their readers:
+ * pk_record_describe). Each encoder writes one whole record into BUF of
+ * CAP bytes and returns its size, -ENOSPC when CAP is too small, -ERANGE
+ * past 65535 bytes, -EINVAL for a NULL or empty input.
+ *
+ * PERF_RECORD_ID_INDEX: NR entries (at most PK_ID_INDEX_MAX a record;
+ * perf splits longer lists the same way). idx is the ring (mmap) index:
+ * the CPU's place in the CPU map, or the thread's with per-thread rings.
+ */
+struct pk_id_index_entry {
+	uint64_t id, idx;
+	int64_t cpu, tid;    /* -1: any */
+};
+#define PK_ID_INDEX_MAX 2047
+PK_API long pk_record_id_index_encode(const struct pk_id_index_entry *e,
+				      size_t nr, void *buf, size_t cap);
+/* PERF_RECORD_THREAD_MAP: each thread's tid, the comm left empty as perf
+ * record leaves it. */
+struct pk_thread_map;
+struct pk_cpu_map;
+PK_API long pk_record_thread_map_encode(const struct pk_thread_map *map,
+					void *buf, size_t cap);
+/* PERF_RECORD_CPU_MAP in perf's smallest form: a range for consecutive
+ * CPUs (with the any-CPU flag), else a CPU list or a 32-bit mask. */
+PK_API long pk_record_cpu_map_encode(const struct pk_cpu_map *map,
+				     void *buf, size_t cap);
+
 /* Name of a record type ("MMAP", "SAMPLE", "FINISHED_ROUND"), or NULL. */
 PK_API const char *pk_record_name(uint32_t type);
 /*
@@ -390,6 +418,16 @@ PK_API int pk_pdwriter_add_build_id(struct pk_pdwriter *w,
 /* Fills HOSTNAME OSRELEASE ARCH VERSION NRCPUS CPUDESC CPUID TOTAL_MEM
  * CLOCKID(monotonic) CPU_TOPOLOGY NUMA_TOPOLOGY from this machine. */
 PK_API int pk_pdwriter_feat_host(struct pk_pdwriter *w);
+/* HEADER_PMU_MAPPINGS: NR PMUs' types and names. 0 or -ENOMEM/-EINVAL. */
+PK_API int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
+					 const uint32_t *types,
+					 const char *const *names);
+/* HEADER_PMU_CAPS, a PMU at a time: PMU NULL starts the section with no
+ * PMU (perf writes it so); each PMU appends its NR caps NAMES[i] =
+ * VALUES[i] and its name, and counts one more. 0 or -ENOMEM/-EINVAL. */
+PK_API int pk_pdwriter_feat_pmu_caps(struct pk_pdwriter *w, const char *pmu,
+				     int nr, const char *const *names,
+				     const char *const *values);
 /* Appends one record (host order; hdr->size bytes, plus EXTRA bytes of
  * trailing payload for AUXTRACE / TRACING_DATA). 0 or -errno. */
 PK_API int pk_pdwriter_write(struct pk_pdwriter *w,

@@ -171,6 +171,19 @@ PK_API int pk_ring_aux_pt_sizes(bool privileged, bool snapshot,
 				size_t *snap, char *msg, size_t size);
 
 /*
+ * The same in sample mode (--aux-sample, aux-sample-size), whose largest
+ * sample is MAX_SAMPLE bytes: *AUX_PAGES (0: not given) defaults to the
+ * power of 2 of pages that holds it, *DATA_PAGES (0: not given) to 256
+ * KiB for an unprivileged user when the AUX area was not given. Returns
+ * 0, or -EINVAL with MSG holding perf's message ("Sample size N must not
+ * be greater than AUX area tracing mmap size M", "Invalid mmap size for
+ * Intel Processor Trace: must be at least 4KiB and a power of 2").
+ */
+PK_API int pk_ring_aux_pt_sample_sizes(bool privileged, size_t max_sample,
+				       size_t *data_pages, size_t *aux_pages,
+				       char *msg, size_t size);
+
+/*
  * The reference size perf record uses for an Intel PT snapshot area of
  * AREA bytes (intel_pt_snapshot_ref_buf_size): 0 (the 4 KiB probe) unless
  * the user's snapshot size USER_SNAP (-S SIZE; 0 when not given) is over

@@ -126,6 +126,23 @@ PK_API int pk_session_for_each_kernel_code(struct pk_session *s,
  * readable modules file): 0, else -errno or PK_ERR_FORMAT with the file
  * at fault in FILE (LEN bytes). */
 PK_API int pk_kcore_check(const char *kallsyms, char *file, size_t len);
+/*
+ * perf record --kcore's copy of the kernel (perf 6.1's kcore_copy):
+ * FROM_DIR's (/proc's) kallsyms and modules copied whole into TO_DIR, and
+ * TO_DIR/kcore made of FROM_DIR/kcore's code: an ELF file of the kcore's
+ * class, type and machine, no sections, one PT_LOAD (RWX, page aligned)
+ * per piece, the pieces one after the other from the page after the
+ * headers: the kernel's text (_stext, else its first function, to
+ * _etext, else a page past its last one) and the modules' (the lowest
+ * module, by the modules file or kallsyms, to a page past the last module
+ * function), each cut from the kcore's executable segments where it
+ * starts, pages rounded. The files are new (mode 0400). Last, kallsyms is
+ * read again: a module loaded meanwhile changed it (-EAGAIN). On failure
+ * what was written is removed. 0, -errno (-EEXIST: a file is already
+ * there), PK_ERR_FORMAT (the kcore is no little-endian ELF file, kallsyms
+ * has no kernel functions) or -ENOMEM.
+ */
+PK_API int pk_kcore_copy(const char *from_dir, const char *to_dir);
 
 /* Where an address falls. Strings live as long as the session. */
 struct pk_location {

@@ -39,6 +39,9 @@ PK_API void pk_tracedat_free(struct pk_tracedat *td);
 
 /* File format version (6 or 7). */
 PK_API int pk_tracedat_version(const struct pk_tracedat *td);
+/* Page size and size of a long of the machine that wrote the file. */
+PK_API int pk_tracedat_page_size(const struct pk_tracedat *td);
+PK_API int pk_tracedat_long_size(const struct pk_tracedat *td);
 /* Number of CPUs in the top buffer's data (the "cpus=" of a report). */
 PK_API int pk_tracedat_cpus(const struct pk_tracedat *td);
 /* Number of buffers (top buffer first, then instances). */
@@ -108,6 +111,12 @@ struct pk_tdwriter_opts {
 	const char *compression;  /* NULL/"none", "zstd" or "zlib" */
 	int page_size;            /* 0: the host's */
 	int long_size;            /* 0: the host's */
+	/* trace-cmd restore -c's partial file: the metadata sections and
+	 * their options only (no buffers, CPU count or other options) */
+	bool header_only;
+	/* leave out the TRACECLOCK, UNAME and VERSION options (the data is
+	 * another machine's: trace-cmd restore writes none) */
+	bool minimal_options;
 };
 /* Creates PATH (truncating it). NULL with errno on failure. */
 PK_API struct pk_tdwriter *pk_tdwriter_open(const char *path,
@@ -157,6 +166,14 @@ PK_API int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
 /* The file's CPU count is at least N (a latency buffer has no per-CPU
  * data, but trace-cmd stores the machine's CPU count with it). */
 PK_API void pk_tdwriter_set_cpu_count(struct pk_tdwriter *w, int n);
+/*
+ * Sets W's metadata from the file TD reads (the writer beside the
+ * reader): header page and event, every format, kallsyms, printk formats
+ * and saved command lines, what a partial file of trace-cmd restore -c
+ * holds. The bytes are copied. 0, -ENOMEM or a decompression error.
+ */
+PK_API int pk_tdwriter_copy_meta(struct pk_tdwriter *w,
+				 const struct pk_tracedat *td);
 /* Writes everything and closes the file; frees W. 0 or -errno. */
 PK_API int pk_tdwriter_close(struct pk_tdwriter *w);
 /* Frees W without finishing the file. */

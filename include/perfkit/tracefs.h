@@ -53,6 +53,11 @@ PK_API int pk_tracefs_path(const struct pk_tracefs *t, const char *instance,
  * the caller with free()). Returns its length or -errno. */
 PK_API long pk_tracefs_read(const struct pk_tracefs *t, const char *instance,
 			    const char *file, char **out);
+/* The clock in use: the bracketed name of INSTANCE's trace_clock, as
+ * pk_tracefs_read() returns strings. Its length, -EINVAL (no brackets)
+ * or -errno. */
+PK_API long pk_tracefs_read_clock(const struct pk_tracefs *t,
+				  const char *instance, char **out);
 /*
  * Writes VAL to FILE of INSTANCE (truncating; pk_tracefs_append() does not
  * truncate, for set_ftrace_filter, triggers and pid lists). The first change
@@ -134,9 +139,19 @@ PK_API int pk_tracefs_reset_stale(struct pk_tracefs *t);
  * reset). Their writes are what the commands are for: not saved, not
  * undone at restore. A list of buffers is NR names, NULL for the top
  * level, handled in that order. ---- */
-/* The instances, in directory order (as trace-cmd -a finds them), into
- * *NAMES (NULL-terminated; each name and the array freed with free()).
- * Their count, or -errno. */
+/* What pk_tracefs_entries() lists. */
+enum pk_tracefs_kind {
+	PK_TRACEFS_ANY,
+	PK_TRACEFS_DIRS,
+	PK_TRACEFS_FILES,     /* regular files */
+};
+/* The entries of KIND in DIR of buffer INST (NULL: the top level), in
+ * directory order, into *NAMES (NULL-terminated; each name and the array
+ * freed with free(); a missing DIR: none). Their count, or -errno. */
+PK_API int pk_tracefs_entries(const struct pk_tracefs *t, const char *inst,
+			      const char *dir, int kind, char ***names);
+/* The instances, in directory order (as trace-cmd -a finds them):
+ * pk_tracefs_entries() of "instances", directories. */
 PK_API int pk_tracefs_instances(const struct pk_tracefs *t, char ***names);
 /* tracing_on of each buffer to ON (trace-cmd stop, restart); ON writes
  * the old tracing_enabled file too where the kernel has it. Missing files
@@ -175,6 +190,21 @@ struct pk_tracefs_reset_opts {
  */
 PK_API int pk_tracefs_reset(struct pk_tracefs *t,
 			    const struct pk_tracefs_reset_opts *o);
+/* VAL written to FILE of each buffer where the file is (trace-cmd's
+ * direct writes: -O's trace_options, current_tracer nop after extract,
+ * tracing_on put back). 0 or the first -errno. */
+PK_API int pk_tracefs_put(struct pk_tracefs *t, const char *const *bufs,
+			  int nr, const char *file, const char *val);
+/*
+ * What trace-cmd puts back after writing OPTION ("X" or "noX") to the
+ * trace_options of INSTANCE: the line trace_options has now for that
+ * option where it differs ("noX" before X is set, "X" before noX), into
+ * *LINE (malloc'ed); *LINE NULL when nothing is to be put back (the option
+ * is set already, or trace_options does not list it). 0 or -errno.
+ */
+PK_API int pk_tracefs_option_reset(const struct pk_tracefs *t,
+				   const char *instance, const char *option,
+				   char **line);
 
 /*
  * The kernel's error_log entry left by the last write through T that the
@@ -426,6 +456,21 @@ PK_API int pk_tdwriter_fill_from_tracefs(struct pk_tdwriter *w,
 					 const char *tracefs_dir,
 					 const char *instance,
 					 const char *const *systems);
+/* Options of pk_tdwriter_fill(); declare with PK_OPTS(). */
+struct pk_tdfill_opts {
+	size_t sz;
+	const char *instance;          /* its trace clock (NULL: top level) */
+	const char *const *systems;    /* NULL-terminated; NULL: all */
+	const char *kallsyms;          /* NULL: /proc/kallsyms; unreadable:
+					  none (trace-cmd's -k) */
+	bool reverse_order;            /* systems and events in reverse
+					  name order, as trace-cmd 3.1
+					  saves them (else by name) */
+};
+/* pk_tdwriter_fill_from_tracefs() with options O (NULL: defaults).
+ * 0, -EINVAL (bad O) or -errno. */
+PK_API int pk_tdwriter_fill(struct pk_tdwriter *w, const char *tracefs_dir,
+			    const struct pk_tdfill_opts *o);
 
 /* ---- recording ---- */
 struct pk_ftrace_rec;
@@ -583,12 +628,29 @@ PK_API struct pk_ftrace_rec *pk_ftrace_extract(struct pk_tracefs *t,
 					       const char *instance,
 					       const char *output,
 					       const char *compression);
-/* The same from the snapshot buffer (each CPU's per_cpu/cpuN/
- * snapshot_raw; trace-cmd extract -s). NULL with errno (EOPNOTSUPP: no
- * snapshot files). */
-PK_API struct pk_ftrace_rec *pk_ftrace_extract_snapshot(
-	struct pk_tracefs *t, const char *instance, const char *output,
-	const char *compression);
+/* Options of pk_ftrace_extract_bufs(); declare with PK_OPTS(). */
+struct pk_ftrace_extract_opts {
+	size_t sz;
+	const char *const *buffers; /* NULL or "": the top level; the first
+				       is the file's top buffer (""), the
+				       others its named buffers */
+	int nr_buffers;             /* at least 1 */
+	const char *compression;    /* NULL: zstd */
+	bool snapshot;              /* per_cpu/cpuN/snapshot_raw (the
+				       snapshot buffer), not trace_pipe_raw */
+	bool latency;               /* the first buffer's `trace` text (a
+				       latency tracer's max trace, read now)
+				       instead of pages; the others not read */
+};
+/*
+ * trace-cmd extract's reading: what each buffer of O holds now, every
+ * online CPU's pages read (and so consumed), nothing else changed. The
+ * result takes pk_ftrace_rec_write() and the result calls; NULL with
+ * errno (EINVAL for bad options) on failure.
+ */
+PK_API struct pk_ftrace_rec *pk_ftrace_extract_bufs(
+	struct pk_tracefs *t, const char *output,
+	const struct pk_ftrace_extract_opts *o);
 
 /* Per-CPU outcome of a recording. */
 struct pk_ftrace_cpu_result {

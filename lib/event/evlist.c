@@ -139,6 +139,21 @@ int pk_evlist_group(struct pk_evlist *l, int first, int n)
 	return 0;
 }
 
+/* Moves entries [from, from + n) to TO (<= FROM), before the ones there,
+ * the rest keeping their order; the indexes renumbered. */
+static void move_run(struct pk_evlist *l, int from, int n, int to)
+{
+	for (int k = 0; k < n; k++) {
+		struct pk_evsel *e = l->entries[from + k];
+
+		memmove(l->entries + to + k + 1, l->entries + to + k,
+			(size_t)(from - to) * sizeof(*l->entries));
+		l->entries[to + k] = e;
+	}
+	for (int i = 0; i < l->nr; i++)
+		l->entries[i]->idx = i;
+}
+
 int pk_evlist_to_front(struct pk_evlist *l, int idx)
 {
 	struct pk_evsel *e;
@@ -146,12 +161,32 @@ int pk_evlist_to_front(struct pk_evlist *l, int idx)
 	if (!l || idx < 0 || idx >= l->nr)
 		return -EINVAL;
 	e = l->entries[idx];
-	if (e->leader != e || e->nr_members != 1)
+	if (e->leader != e || idx + e->nr_members > l->nr)
 		return -EINVAL;
-	memmove(l->entries + 1, l->entries, (size_t)idx * sizeof(*l->entries));
-	l->entries[0] = e;
-	for (int i = 0; i <= idx; i++)
-		l->entries[i]->idx = i;
+	move_run(l, idx, e->nr_members, 0);
+	return 0;
+}
+
+int pk_evlist_regroup(struct pk_evlist *l, int leader, int idx)
+{
+	struct pk_evsel *g, *e;
+	int end;
+
+	if (!l || leader < 0 || idx < 0 || leader >= l->nr || idx >= l->nr)
+		return -EINVAL;
+	g = l->entries[leader];
+	e = l->entries[idx];
+	if (e->leader == g)
+		return 0;
+	if (g->leader != g || e->leader != e || e->nr_members != 1)
+		return -EINVAL;
+	end = leader + g->nr_members;	/* after the group's last member */
+	if (idx < end)
+		return -EINVAL;
+	move_run(l, idx, 1, end);
+	e->leader = g;
+	e->nr_members = 0;
+	g->nr_members++;
 	return 0;
 }
 

@@ -21,6 +21,8 @@ struct pk_evsel {
 	char *filter;            /* tracepoint filter to set at open, owned */
 	struct pk_cpu_map *pmu_cpus; /* the PMU's own cpumask, or NULL */
 	unsigned int terms;      /* enum pk_evsel_term: fields set by terms */
+	uint64_t fmt_given;      /* the PMU's format terms given (bit: the
+				    format's index, the first 64) */
 	bool exclude_GH;         /* a G or H modifier was given (perf's rule
 				    for later group modifiers) */
 	uint64_t max_events;     /* nr= term, 0 when none */

@@ -506,3 +506,82 @@ int pk_pmu_find(const char *name)
 		return -ENOENT;
 	return (int)p->type;
 }
+
+/* One NULL-terminated array holding its N strings after the pointers. */
+static char **str_array(char *const *s, int n)
+{
+	size_t len = (size_t)(n + 1) * sizeof(char *);
+	char **a, *p;
+
+	for (int i = 0; i < n; i++)
+		len += strlen(s[i]) + 1;
+	a = pk__malloc(len);	/* malloc's: the caller's free() */
+	if (!a)
+		return NULL;
+	p = (char *)(a + n + 1);
+	for (int i = 0; i < n; i++) {
+		a[i] = strcpy(p, s[i]);
+		p += strlen(s[i]) + 1;
+	}
+	a[n] = NULL;
+	return a;
+}
+
+/* caps/NAME's first line into V[*N] (N[*N] its name). */
+static int cap_read(const char *pmu, const char *name, char **nm, char **v,
+		    int *n)
+{
+	char rel[300], path[4096], *text;
+	int err;
+
+	snprintf(rel, sizeof(rel), "caps/%s", name);
+	err = devices_path(path, sizeof(path), pmu, rel);
+	if (err || pk__read_file(path, &text) < 0)
+		return 0;	/* unreadable: left out */
+	text[strcspn(text, "\n")] = 0;
+	nm[*n] = pk__strdup(name);
+	if (!nm[*n]) {
+		pk__free(text);
+		return -ENOMEM;
+	}
+	v[*n] = text;
+	(*n)++;
+	return 0;
+}
+
+int pk_pmu_caps(int idx, char ***names, char ***values)
+{
+	char path[4096], *nm[256], *v[256];
+	const char *pmu = pk_pmu_name(idx);
+	struct dirent *d;
+	int n = 0, err = 0;
+	DIR *dir;
+
+	if (!pmu || !names || !values)
+		return -EINVAL;
+	*names = *values = NULL;
+	if (devices_path(path, sizeof(path), pmu, "caps"))
+		return -EINVAL;
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while (!err && n < 256 && (d = readdir(dir)) != NULL)
+		if (d->d_name[0] != '.')
+			err = cap_read(pmu, d->d_name, nm, v, &n);
+	closedir(dir);
+	if (!err && n) {
+		*names = str_array(nm, n);
+		*values = str_array(v, n);
+		if (!*names || !*values) {
+			free(*names);
+			free(*values);
+			*names = *values = NULL;
+			err = -ENOMEM;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		pk__free(nm[i]);
+		pk__free(v[i]);
+	}
+	return err ? err : n;
+}

@@ -228,3 +228,40 @@ int pk_evsel_format_value(const struct pk_evsel *e, const char *term,
 	*val = v;
 	return 0;
 }
+
+bool pk_evsel_term_given(const struct pk_evsel *e, const char *term)
+{
+	const struct pk_pmu *p;
+	const struct pk_pmu_format *f;
+
+	p = e && term && e->pmu_name && *e->pmu_name ?
+	    pk__pmu_find(e->pmu_name) : NULL;
+	f = p ? pk__pmu_format(p, term) : NULL;
+	return f && f - p->formats < 64 &&
+	       (e->fmt_given >> (f - p->formats) & 1);
+}
+
+int pk_evsel_set_term_if_unset(struct pk_evsel *e, const char *term,
+			       uint64_t val)
+{
+	const struct pk_pmu *p;
+	const struct pk_pmu_format *f;
+	__u64 *cfg[PK_NR_CFG];
+	uint64_t c;
+
+	if (!e || !term)
+		return -EINVAL;
+	p = e->pmu_name && *e->pmu_name ? pk__pmu_find(e->pmu_name) : NULL;
+	f = p ? pk__pmu_format(p, term) : NULL;
+	if (!f)
+		return -ENOENT;
+	if (pk_evsel_term_given(e, term))
+		return 0;
+	cfg[PK_CFG0] = &e->attr.config;
+	cfg[PK_CFG1] = &e->attr.config1;
+	cfg[PK_CFG2] = &e->attr.config2;
+	c = *cfg[f->field];
+	pk__format_put(f, val, &c);
+	*cfg[f->field] = c;
+	return 0;
+}

@@ -350,6 +350,7 @@ int pk__term_generic(struct pk_parser *P, struct pk_evsel *e,
 			return pk__perr(P, PK_ERR_RANGE, t->vpos, t->vlen,
 					"aux-sample-size too big");
 		a->aux_sample_size = (uint32_t)t->num;
+		e->terms |= PK_TERM_AUX_SAMPLE;
 		if (t->num)
 			a->sample_type |= PERF_SAMPLE_AUX;
 		break;
@@ -509,6 +510,8 @@ static int format_term(struct pk_parser *P, struct pk_evsel *e,
 		return pk__perr(P, PK_ERR_RANGE, t->vpos, t->vlen,
 				"value too big for format '%s', maximum is %llu",
 				t->name, (unsigned long long)pk__format_max(f));
+	if (f - pmu->formats < 64)
+		e->fmt_given |= 1ULL << (f - pmu->formats);
 	if (pmu->has_default) { /* the term replaces the default's bits */
 		uint64_t c = *cfg[f->field];
 

@@ -1551,6 +1551,36 @@ static int lean_counted(struct walk *w, struct pk_pt_block *blk)
 
 /* One step of the decoding: the events pending, then an instruction or
  * a block, or the error and the resync after it. */
+/* The trace's end with a branch pending (sample mode: a buffer cut
+ * anywhere): perf's walk counted it, and its i sample is made, the
+ * outcome never known. (Seen in sample mode only; full traces end at a
+ * TIP.PGD or an error.) */
+static void end_pending(struct walk *w)
+{
+	if (w->it->sampling && w->have_pend && w->isamp) {
+		w->pend_ev.tsc = w->pend_tsc;
+		w->pend_ev.has_tsc = w->pend_tsc != 0;
+		w->have_pend = false;
+		isample(w, &w->pend, branch_flags(&w->pend), 0, &w->pend_ev);
+	}
+}
+
+/* Sample mode, the buffer's last packets read with a branch pending:
+ * perf's decoder takes its outcome (a TIP the last packet) and stops
+ * there, walking no further without a packet to walk to. */
+static void last_branch(struct walk *w)
+{
+	struct pk_pt_block blk;
+	int status = pk_pt_insn_next_block(w->dec, &blk);
+
+	if (blk.ninsn && w->have_pend)
+		resolve(w, blk.ip);
+	flush_def(w);
+	end_pending(w);
+	w->status = status < 0 ? status : w->status;
+	w->done = true;
+}
+
 void pk__it_step(struct walk *w)
 {
 	struct pk_pt_insn in;
@@ -1564,8 +1594,14 @@ void pk__it_step(struct walk *w)
 
 	if (status >= 0)
 		status = events(w, status);
+	if (status >= 0 && (status & PK_PT_STS_EOS) &&
+	    w->it->sampling && w->have_pend && w->blocks) {
+		last_branch(w);
+		return;
+	}
 	if (status >= 0 && (status & PK_PT_STS_EOS)) {
 		flush_def(w);
+		end_pending(w);
 		w->done = true;
 		return;
 	}
@@ -1592,6 +1628,7 @@ void pk__it_step(struct walk *w)
 		return;
 	flush_def(w);
 	if (status == PK_ERR_EOS) {
+		end_pending(w);
 		w->done = true;
 		return;
 	}

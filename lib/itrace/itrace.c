@@ -50,6 +50,7 @@ struct pk_itrace *pk_itrace_new(struct pk_perfdata *pd,
 	it->cb = cb;
 	it->ctx = ctx;
 	it->pt_attr = -1;
+	it->sw_attr = -1;
 	for (int k = 0; k < PK_ITRACE_NR_KINDS; k++)
 		it->attr[k] = -1;
 	if (opts && opts->set) {
@@ -70,11 +71,13 @@ void pk_itrace_free(struct pk_itrace *it)
 	if (!it)
 		return;
 	pk__it_ranges_free(it);
+	pk__it_sched_free(it);
 	for (size_t i = 0; i < it->nq; i++) {
 		pk__it_walk_free(&it->q[i]);
 		pk__free(it->q[i].data);
 		pk__free(it->q[i].prev);
 	}
+	pk__free(it->sids);
 	pk__it_ts_free(it);
 	pk__free(it->late);
 	pk__free(it->late_br);
@@ -365,10 +368,12 @@ static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
 	if (it->pt_attr < 0)
 		return 0;	/* perf synthesizes nothing, silently */
 	pebs_event(it);
+	pk__it_sched_setup(it);
+	it->sampling = pk__it_sampling_mode(it);
 	return synth_events(it);
 }
 
-static struct it_queue *queue(struct pk_itrace *it, uint32_t idx)
+struct it_queue *pk__it_queue(struct pk_itrace *it, uint32_t idx)
 {
 	struct it_queue *q;
 
@@ -401,12 +406,16 @@ static int append(struct it_queue *q, const uint8_t *p, uint64_t size,
 /* A snapshot: what it repeats of the queue's last one left out (perf's
  * intel_pt_do_fix_overlap); nothing new, nothing queued. Where it does
  * not go on from the last one perf's decoder starts afresh at its first
- * PSB; here the bytes follow the last ones (the junction resyncs). */
-static int snapshot(struct pk_itrace *it, struct it_queue *q,
-		    const uint8_t *p, uint64_t size, uint64_t ref)
+ * PSB: so here with FRESH (sample mode: the queue's decoding so far is
+ * dropped, also where perf's decoder would go on from the last bytes:
+ * the decoder here cannot take more bytes once begun), else the bytes
+ * follow the last ones (the junction resyncs).
+ * The bytes queued: 0 when none. */
+long pk__it_snapshot(struct pk_itrace *it, struct it_queue *q,
+		     const uint8_t *p, uint64_t size, uint64_t ref, bool fresh)
 {
 	bool have_tsc = it->info.tsc_bit && (it->pt.config & it->info.tsc_bit);
-	bool consecutive;
+	bool consecutive = false;
 	size_t from = 0;
 	int err;
 
@@ -415,13 +424,18 @@ static int snapshot(struct pk_itrace *it, struct it_queue *q,
 				      &consecutive);
 	if (from == size)
 		return 0;
+	if (fresh) {	/* (perf goes on where CONSECUTIVE: not done here) */
+		pk__it_walk_free(q);
+		q->len = 0;
+		q->nbufs = 0;
+	}
 	if ((err = append(q, p + from, size - from, ref)))
 		return err;
 	if (!pk__grow((void **)&q->prev, &q->prev_cap, 0, size, 1))
 		return -ENOMEM;
 	memcpy(q->prev, p, size);
 	q->prev_len = size;
-	return 0;
+	return (long)(size - from);
 }
 
 static int auxtrace(struct pk_itrace *it, const struct pk_record *rec)
@@ -433,7 +447,7 @@ static int auxtrace(struct pk_itrace *it, const struct pk_record *rec)
 		return 0;
 	size = RD64(rec->hdr, 8);
 	offset = RD64(rec->hdr, 16);
-	q = queue(it, RD32(rec->hdr, 32));
+	q = pk__it_queue(it, RD32(rec->hdr, 32));
 	if (!q)
 		return -ENOMEM;
 	q->tid = (int32_t)RD32(rec->hdr, 36);
@@ -443,8 +457,12 @@ static int auxtrace(struct pk_itrace *it, const struct pk_record *rec)
 	if (!size)
 		return 0;
 	q->next_offset = offset + size;
-	if (it->info.snapshot_mode)
-		return snapshot(it, q, rec->extra, size, RD64(rec->hdr, 24));
+	if (it->info.snapshot_mode) {
+		long n = pk__it_snapshot(it, q, rec->extra, size,
+					 RD64(rec->hdr, 24), false);
+
+		return n < 0 ? (int)n : 0;
+	}
 	return append(q, rec->extra, size, RD64(rec->hdr, 24));
 }
 
@@ -575,6 +593,14 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 		return auxtrace_info(it, rec);
 	case PK_RECORD_AUXTRACE:
 		return it->prequeued ? 0 : auxtrace(it, rec);
+	case PERF_RECORD_SAMPLE:
+		if (it->sw_attr >= 0 && rec->attr == it->sw_attr)
+			pk__it_sched_switch(it, rec);
+		if (it->sampling && it->pt_attr >= 0)
+			return pk__it_aux_sample(it, rec);
+		return 0;
+	case PK_RECORD_ID_INDEX:
+		return pk__it_id_index(it, rec);
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		if ((rec->misc & PERF_RECORD_MISC_SWITCH_OUT) && rec->size >= 16)
 			set_cpu_task(it, rec, (int32_t)RD32(h, 8),
@@ -601,7 +627,7 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 					   (int32_t)RD32(h, 16));
 		return 0;
 	case PERF_RECORD_EXIT:
-		if (rec->size >= 24 && it->pt_attr >= 0)
+		if (rec->size >= 24 && it->pt_attr >= 0 && !it->sampling)
 			return thread_exit(it, (int32_t)RD32(h, 16));
 		return 0;
 	case PERF_RECORD_AUX:

@@ -254,6 +254,15 @@ struct pk_itrace {
 	bool tr_done;
 	/* the task each CPU runs, from the side band */
 	struct { int32_t pid, tid; bool set; } cpu_tid[4096];
+	/* have_sched_switch 1: the sched:sched_switch attr (-1: none) and
+	 * the file's tracepoint formats (sched.c) */
+	int sw_attr;
+	struct pk_tracefmt *sw_fmt;
+	/* sample mode (auxsamp.c): samples carry the trace; each id's ring,
+	 * CPU and thread from ID_INDEX */
+	bool sampling;
+	struct it_sid { uint64_t id, idx; int32_t cpu, tid; } *sids;
+	size_t nsids, capsids;
 };
 
 /* perf's TSC conversions (tsc_to_perf_time, intel_pt_ns_to_ticks). */
@@ -376,6 +385,10 @@ bool pk__it_dso_tried(const struct pk_itrace *it, const char *dso);
 struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 				 int32_t tid);
 int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid);
+/* sched.c: perf's sched_switch side band (have_sched_switch 1) */
+void pk__it_sched_setup(struct pk_itrace *it);
+void pk__it_sched_switch(struct pk_itrace *it, const struct pk_record *rec);
+void pk__it_sched_free(struct pk_itrace *it);
 
 /* ranges.c: --time. A buffer of queue Q begins at OFF (its record's
  * REFERENCE); the walk's ranges set up (and the trace fast-forwarded to
@@ -401,12 +414,23 @@ void pk__it_range_block(struct walk *w, const struct pk_pt_block *blk);
 void pk__it_range_ff(struct walk *w);
 void pk__it_ranges_free(struct pk_itrace *it);
 
+/* itrace.c: a snapshot's or AUX sample's bytes queued on Q (see there) */
+long pk__it_snapshot(struct pk_itrace *it, struct it_queue *q,
+		     const uint8_t *p, uint64_t size, uint64_t ref, bool fresh);
+struct it_queue *pk__it_queue(struct pk_itrace *it, uint32_t idx);
+/* auxsamp.c: sample mode (perf record --aux-sample): whether the file is
+ * in it; ID_INDEX noted; a sample's AUX data decoded at once */
+bool pk__it_sampling_mode(const struct pk_itrace *it);
+int pk__it_id_index(struct pk_itrace *it, const struct pk_record *rec);
+int pk__it_aux_sample(struct pk_itrace *it, const struct pk_record *rec);
+
 /* Whether queue Q's samples belong to the task its CPU runs (per-CPU
- * buffers, or perf's side band of context switches), not to its tid. */
+ * buffers, or perf's side band of context switches), not to its tid
+ * (in sample mode: the sample's, as perf's). */
 static inline bool pk__it_cpu_task(const struct pk_itrace *it,
 				   const struct it_queue *q)
 {
-	return q->cpu >= 0 && q->cpu < 4096 &&
+	return !it->sampling && q->cpu >= 0 && q->cpu < 4096 &&
 	       (q->tid == -1 || it->info.have_sched_switch);
 }
 

@@ -115,3 +115,22 @@ int pk_cpu_map_cpu(const struct pk_cpu_map *m, int idx)
 		return -EINVAL;
 	return m->cpus[idx];
 }
+
+struct pk_cpu_map *pk_cpu_map_merge(const struct pk_cpu_map *a,
+				    const struct pk_cpu_map *b)
+{
+	int na = a ? a->nr : 0, nb = b ? b->nr : 0, *cpus, nr;
+	struct pk_cpu_map *m;
+
+	cpus = pk__malloc((size_t)(na + nb + 1) * sizeof(int));
+	if (!cpus)
+		return NULL;
+	if (na)
+		memcpy(cpus, a->cpus, (size_t)na * sizeof(int));
+	if (nb)
+		memcpy(cpus + na, b->cpus, (size_t)nb * sizeof(int));
+	nr = pk__int_sort_uniq(cpus, na + nb);
+	m = cpu_map_alloc(nr, cpus);
+	pk__free(cpus);
+	return m;
+}

@@ -414,3 +414,47 @@ int pk_pdwriter_feat_host(struct pk_pdwriter *w)
 		return r;
 	return host_numa(w);
 }
+
+int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
+				  const uint32_t *types,
+				  const char *const *names)
+{
+	struct pk_buf *b;
+
+	if (!w || nr < 0 || (nr && (!types || !names)))
+		return -EINVAL;
+	b = feat_reset(w, PK_HEADER_PMU_MAPPINGS);
+	if (put_u32(b, (uint32_t)nr))
+		return -ENOMEM;
+	for (int i = 0; i < nr; i++)
+		if (put_u32(b, types[i]) || put_str(b, names[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+int pk_pdwriter_feat_pmu_caps(struct pk_pdwriter *w, const char *pmu, int nr,
+			      const char *const *names,
+			      const char *const *values)
+{
+	struct pk_buf *b = w ? &w->feat[PK_HEADER_PMU_CAPS] : NULL;
+	uint32_t count;
+
+	if (!w || (pmu && (nr < 0 || (nr && (!names || !values)))))
+		return -EINVAL;
+	if (!pmu || !w->has_feat[PK_HEADER_PMU_CAPS])
+		if (put_u32(feat_reset(w, PK_HEADER_PMU_CAPS), 0))
+			return -ENOMEM;
+	if (!pmu)
+		return 0;
+	if (put_u32(b, (uint32_t)nr))
+		return -ENOMEM;
+	for (int i = 0; i < nr; i++)
+		if (put_str(b, names[i]) || put_str(b, values[i]))
+			return -ENOMEM;
+	if (put_str(b, pmu))
+		return -ENOMEM;
+	memcpy(&count, b->data, 4);
+	count++;
+	memcpy(b->data, &count, 4);
+	return 0;
+}

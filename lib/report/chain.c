@@ -96,9 +96,15 @@ const char *pk__rp_dso_short(struct pk_report *r, const char *dso,
 	const char *b = dso[0] == '/' ? strrchr(dso, '/') + 1 : dso;
 	size_t n = dso[0] == '/' ? module_len(b) : 0;
 	char mod[256];
+	int tid;
 
+	/* perf's short name of a JIT's map file (perf-PID.map) */
+	if (sscanf(dso, "/tmp/perf-%d.map", &tid) == 1) {
+		snprintf(mod, sizeof(mod), "[JIT] tid %d", tid);
+		b = mod;
+	}
 	/* perf names a kernel module "[name]", '-' as '_' */
-	if (n && n < sizeof(mod) - 2) {
+	else if (n && n < sizeof(mod) - 2) {
 		mod[0] = '[';
 		for (size_t i = 0; i < n; i++)
 			mod[i + 1] = b[i] == '-' ? '_' : b[i];

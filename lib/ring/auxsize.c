@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* perf record's AUX area sizes for Intel PT: defaults by privilege, the
- * snapshot size, and the checks with perf's messages. */
+ * snapshot size, sample mode's, and the checks with perf's messages. */
 #include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -58,6 +58,19 @@ static int snapshot_sizes(bool priv, size_t ps, size_t *data, size_t *aux,
 	return 0;
 }
 
+/* perf's check of the area's size: MIN bytes at least, a power of 2 */
+static int check_area(size_t aux, size_t ps, size_t min, char *msg,
+		      size_t size)
+{
+	if (aux * ps < min || (aux & (aux - 1))) {
+		snprintf(msg, size, "Invalid mmap size for Intel Processor "
+			 "Trace: must be at least %zuKiB and a power of 2",
+			 min / 1024);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int pk_ring_aux_pt_sizes(bool priv, bool snapshot, size_t *data, size_t *aux,
 			 size_t *snap, char *msg, size_t size)
 {
@@ -72,13 +85,27 @@ int pk_ring_aux_pt_sizes(bool priv, bool snapshot, size_t *data, size_t *aux,
 		err = snapshot_sizes(priv, ps, data, aux, snap, msg, size);
 	else if (!*aux)
 		defaults(priv, ps, data, aux);
-	if (err)
-		return err;
-	if (*aux * ps < min || (*aux & (*aux - 1))) {
-		snprintf(msg, size, "Invalid mmap size for Intel Processor "
-			 "Trace: must be at least %zuKiB and a power of 2",
-			 min / 1024);
+	return err ? err : check_area(*aux, ps, min, msg, size);
+}
+
+int pk_ring_aux_pt_sample_sizes(bool priv, size_t max_sample,
+				size_t *data, size_t *aux, char *msg,
+				size_t size)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!data || !aux || (!msg && size))
+		return -EINVAL;
+	if (size)
+		*msg = 0;
+	if (!*aux && !priv && !*data)
+		*data = (256u << 10) / ps;
+	if (!*aux)
+		*aux = round_pow2((max_sample + ps - 1) / ps);
+	if (max_sample > *aux * ps) {
+		snprintf(msg, size, "Sample size %zu must not be greater than "
+			 "AUX area tracing mmap size %zu", max_sample, *aux * ps);
 		return -EINVAL;
 	}
-	return 0;
+	return check_area(*aux, ps, 4096, msg, size);
 }

@@ -36,8 +36,8 @@ static uint64_t get(const unsigned char *p, int n)
 	return v;
 }
 
-/* One program header: its PT_LOAD code segment into *S (false: none). */
-static bool phdr_seg(const unsigned char *p, bool is64, struct pk__kseg *s)
+bool pk__kcore_phdr_seg(const unsigned char *p, bool is64,
+			struct pk__kseg *s)
 {
 	uint64_t flags, off, vaddr, filesz, memsz;
 
@@ -63,9 +63,7 @@ static int cmp_seg(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* The program headers of the ELF file on FD into *PH (pk__malloc'ed):
- * *NUM entries of *ENTSZ bytes. */
-static int read_phdrs(int fd, unsigned char **ph, unsigned *num,
+int pk__kcore_phdrs(int fd, unsigned char **ph, unsigned *num,
 		      unsigned *entsz, bool *is64)
 {
 	unsigned char eh[64];
@@ -105,7 +103,7 @@ int pk__kcore_segments(const char *path, struct pk__kseg **segs, int *nr)
 	*nr = 0;
 	if (fd < 0)
 		return -errno;
-	err = read_phdrs(fd, &ph, &num, &entsz, &is64);
+	err = pk__kcore_phdrs(fd, &ph, &num, &entsz, &is64);
 	close(fd);
 	if (err)
 		return err;
@@ -115,7 +113,7 @@ int pk__kcore_segments(const char *path, struct pk__kseg **segs, int *nr)
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < num; i++)
-		n += phdr_seg(ph + (size_t)i * entsz, is64, &v[n]);
+		n += pk__kcore_phdr_seg(ph + (size_t)i * entsz, is64, &v[n]);
 	pk__free(ph);
 	if (!n) {
 		pk__free(v);
@@ -127,9 +125,8 @@ int pk__kcore_segments(const char *path, struct pk__kseg **segs, int *nr)
 	return 0;
 }
 
-/* One modules line: "[name]" (its first word) and the address after its
- * last 'x'; false for a line perf skips. */
-static bool module_line(char *line, char *name, size_t len, uint64_t *start)
+bool pk__kcore_module_line(char *line, char *name, size_t len,
+			   uint64_t *start)
 {
 	char *x = strrchr(line, 'x'), *sp;
 
@@ -154,7 +151,7 @@ static bool module_at(char *t, const char *name, uint64_t start)
 		nl = strchr(line, '\n');
 		snprintf(copy, sizeof(copy), "%.*s",
 			 (int)(nl ? (size_t)(nl - line) : strlen(line)), line);
-		if (module_line(copy, mn, sizeof(mn), &at) &&
+		if (pk__kcore_module_line(copy, mn, sizeof(mn), &at) &&
 		    !strcmp(mn, name))
 			return at == start;	/* (perf's tree: by name) */
 		if (!nl)

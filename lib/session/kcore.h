@@ -33,6 +33,19 @@ struct pk__kcore {
  * NAME, into BUF (perf looks for kcore and modules beside it). */
 bool pk__kcore_sibling(const char *kallsyms, const char *name, char *buf,
 		       size_t len);
+/* The program headers of the (little-endian) ELF file on FD into *PH
+ * (pk__malloc'ed): *NUM entries of *ENTSZ bytes, *IS64 its class. 0,
+ * PK_ERR_FORMAT or -ENOMEM. */
+int pk__kcore_phdrs(int fd, unsigned char **ph, unsigned *num,
+		    unsigned *entsz, bool *is64);
+/* One program header P: when it is a PT_LOAD code segment (PF_X, with
+ * min(p_filesz, p_memsz) bytes) its range and offset into *S. */
+bool pk__kcore_phdr_seg(const unsigned char *p, bool is64,
+			struct pk__kseg *s);
+/* One modules line (cut at will): "[name]" (its first word) into NAME
+ * and the address after its last 'x'; false for a line perf skips. */
+bool pk__kcore_module_line(char *line, char *name, size_t len,
+			   uint64_t *start);
 /* The executable PT_LOAD segments of the ELF file PATH, as perf maps
  * them (PF_X, min(p_filesz, p_memsz) bytes, empty ones left out), by
  * address. 0, -errno, PK_ERR_FORMAT (not an ELF file, no such segment),

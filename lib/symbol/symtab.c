@@ -229,18 +229,25 @@ static int perf_tree(struct pk_symtab *t)
 	return err;
 }
 
-void pk__symtab_sort(struct pk_symtab *t)
+/* Names made pointers, symbols ordered with their ends fixed up, every
+ * one kept (aliases too). */
+static void order_all(struct pk_symtab *t)
 {
-	int k = 0;
-
 	for (int i = 0; t->names && i < t->nr; i++) /* offsets: pointers */
 		t->syms[i].name = t->names + (uintptr_t)t->syms[i].name;
-	/* then perf's symbols__fixup_duplicate keeps one per address (so of
-	 * unsized aliases the last, which alone got a size, wins) */
 	order_and_fix_ends(t);
 	for (int i = 0; i < t->nr; i++)
 		t->syms[i].sized = t->syms[i].end > t->syms[i].start;
 	t->loaded = true;
+}
+
+void pk__symtab_sort(struct pk_symtab *t)
+{
+	int k = 0;
+
+	/* then perf's symbols__fixup_duplicate keeps one per address (so of
+	 * unsized aliases the last, which alone got a size, wins) */
+	order_all(t);
 	/* where symbols overlap perf's answer is its tree's: that tree */
 	if (!t->kallsyms && overlapping(t) && !perf_tree(t))
 		return;
@@ -597,6 +604,47 @@ int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
 	pk__symtab_sort(t);
 	t->failed = err <= 0;
 	return err < 0 ? err : 0;
+}
+
+/* One table of FILE into T, its ends fixed: 1, 0 (no such table, no such
+ * file, not ELF) or -ENOMEM. */
+static int load_pass(struct pk_symtab *t, const char *file, bool symtab)
+{
+	int err = file ? load_file(t, file, symtab) : 0;
+
+	if (err == -ENOMEM)
+		return err;
+	if (err <= 0)
+		return 0;
+	order_and_fix_ends(t);
+	return 1;
+}
+
+int pk__symtab_load_aliases(struct pk_symtab *t, const char *path,
+			    const char *debug)
+{
+	const char *from = debug;
+	int err;
+
+	if (t->loaded || t->failed)
+		return t->failed ? 0 : t->nr;
+	elf_version(EV_CURRENT);
+	load_segments(t, path);
+	/* perf 6.1 loads the .symtab (the debug file's first), then the
+	 * .dynsym of that same file as well (a debug file's is empty), or
+	 * the binary's .dynsym alone; each pass fixes the ends up */
+	if (!(err = load_pass(t, debug, true)))
+		err = load_pass(t, from = path, true);
+	if (err >= 0)
+		err = load_pass(t, err ? from : path, false);
+	if (err < 0)
+		return err;
+	t->plt_from = (uint32_t)t->nr;
+	if (t->nr)
+		add_plt(t, path);
+	order_all(t);
+	t->failed = !t->nr;
+	return t->nr;
 }
 
 int pk__symtab_load_elf(struct pk_symtab *t, const char *path)

@@ -44,6 +44,15 @@ int pk__symtab_load_elf(struct pk_symtab *t, const char *path);
  * binary and its debug file). 0 or -ENOENT. */
 int pk__symtab_load_files(struct pk_symtab *t, const char *const *paths,
 			  int n);
+/* perf record's symbols of PATH (its address filters: aliases allowed):
+ * those of the .symtab of DEBUG (PATH's debug file, or NULL) or else of
+ * PATH, then those of the same file's .dynsym again (perf 6.1 loads
+ * both; a debug file has none), or PATH's .dynsym alone; none merged,
+ * then PATH's PLT entries; ordered by address, then as loaded. The table
+ * has no lookup tree: walk t->syms. Returns the number of symbols (0: no
+ * such file, not ELF, or none there), or -ENOMEM. */
+int pk__symtab_load_aliases(struct pk_symtab *t, const char *path,
+			    const char *debug);
 /* Loads kernel symbols from a kallsyms file. */
 int pk__symtab_load_kallsyms(struct pk_symtab *t, const char *path);
 /* Same from the file's text (pk__malloc'ed, taken over and freed). */

@@ -6,6 +6,42 @@
 #include "tracedat/tracedat.h"
 
 /*
+ * Reads the chunk table at CUR (u32 count, then per chunk u32 compressed
+ * size, u32 size, the data): *CHUNKS (pk__calloc'ed), *N, *TOTAL the
+ * decompressed size.
+ */
+int pk__td_chunks(struct td_cur *cur, struct td_chunk **chunks, uint32_t *n,
+		  size_t *total)
+{
+	struct td_chunk *k;
+
+	*total = 0;
+	if (cur->len < 4)
+		return pk__td_err(cur, PK_ERR_TRUNC, "chunk count");
+	*n = pk_ld32(cur->p, cur->big);
+	if (*n > cur->len / 8)
+		return pk__td_err(cur, PK_ERR_TRUNC, "chunk count past the data");
+	k = *chunks = pk__calloc(*n ? *n : 1, sizeof(**chunks));
+	if (!k)
+		return -ENOMEM;
+	cur->pos = 4;
+	for (uint32_t i = 0; i < *n; i++) {
+		if (cur->len - cur->pos < 8)
+			return pk__td_err(cur, PK_ERR_TRUNC, "chunk header");
+		uint32_t cs = pk_ld32(cur->p + cur->pos, cur->big);
+		uint32_t us = pk_ld32(cur->p + cur->pos + 4, cur->big);
+		if (cs > cur->len - cur->pos - 8)
+			return pk__td_err(cur, PK_ERR_TRUNC, "chunk data");
+		if (!pk__td_size_plausible(cs, us) || *total + us > ((size_t)1 << 34))
+			return pk__td_err(cur, PK_ERR_FORMAT, "chunk too large");
+		k[i] = (struct td_chunk){ cur->base + cur->pos + 8, cs, us, *total };
+		*total += us;
+		cur->pos += 8 + cs;
+	}
+	return 0;
+}
+
+/*
  * Plans C's data: uncompressed data is used in place; compressed data gets
  * its chunk table and one buffer for all of it, filled by pk__td_cpu_need().
  */
@@ -25,30 +61,12 @@ int pk__td_load_cpu(struct pk_tracedat *td, struct td_buffer *b, struct td_cpu *
 	}
 	/* trace-cmd's size leaves out the 4-byte chunk count */
 	cur.len = (size_t)PK_MIN(c->size + 4, td->size - c->off);
-	if (cur.len < 4)
-		return pk__td_err(&cur, PK_ERR_TRUNC, "chunk count");
-	n = pk_ld32(cur.p, td->big);
-	if (n > cur.len / 8)
-		return pk__td_err(&cur, PK_ERR_TRUNC, "chunk count past the data");
-	c->chunks = pk__calloc(n ? n : 1, sizeof(*c->chunks));
+	int r = pk__td_chunks(&cur, &c->chunks, &n, &total);
+	if (r)
+		return r;
 	c->cdone = pk__zalloc(n ? n : 1);
-	if (!c->chunks || !c->cdone)
+	if (!c->cdone)
 		return -ENOMEM;
-	cur.pos = 4;
-	for (uint32_t i = 0; i < n; i++) {
-		if (cur.len - cur.pos < 8)
-			return pk__td_err(&cur, PK_ERR_TRUNC, "chunk header");
-		uint32_t cs = pk_ld32(cur.p + cur.pos, td->big);
-		uint32_t us = pk_ld32(cur.p + cur.pos + 4, td->big);
-		if (cs > cur.len - cur.pos - 8)
-			return pk__td_err(&cur, PK_ERR_TRUNC, "chunk data");
-		if (!pk__td_size_plausible(cs, us) || total + us > ((size_t)1 << 34))
-			return pk__td_err(&cur, PK_ERR_FORMAT, "chunk too large");
-		c->chunks[i] = (struct td_chunk){ c->off + cur.pos + 8, cs, us,
-						  total };
-		total += us;
-		cur.pos += 8 + cs;
-	}
 	c->data = pk__bigbuf_alloc(&c->mem, total);
 	if (!c->data)
 		return -ENOMEM;

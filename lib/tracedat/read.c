@@ -232,6 +232,33 @@ static int section_header(struct pk_tracedat *td, uint64_t off, uint16_t id,
 }
 
 /* Opens the section at OFF with id ID into *OUT (decompressed if needed). */
+/*
+ * A compressed latency section (trace-cmd copies the `trace` file as it
+ * copies CPU data: a chunk count, then chunks): *C becomes the text.
+ */
+static int open_chunks(struct pk_tracedat *td, struct td_cur *c)
+{
+	struct td_chunk *k = NULL;
+	uint32_t n = 0;
+	size_t total;
+	uint8_t *buf = NULL;
+	int r = pk__td_chunks(c, &k, &n, &total);
+
+	if (!r && !(buf = section_buf(td, total)))
+		r = -ENOMEM;
+	for (uint32_t i = 0; !r && i < n; i++) {
+		r = pk__td_decompress(td->comp, td->map + k[i].in, k[i].csize,
+				      buf + k[i].out, k[i].usize);
+		if (r < 0)
+			r = pk__td_err(c, r, "cannot decompress latency text");
+	}
+	pk__free(k);
+	if (r)
+		return r;
+	*c = (struct td_cur){ buf, total, 0, c->base, td->big, true };
+	return 0;
+}
+
 static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
 			struct td_cur *out, uint16_t *flags_out)
 {
@@ -248,6 +275,8 @@ static int open_section(struct pk_tracedat *td, uint64_t off, uint16_t id,
 				false };
 	if (!(flags & 1) || id == TD_OPT_BUFFER)
 		return 0;
+	if (id == TD_OPT_BUFFER_TEXT)
+		return open_chunks(td, out);
 	uint32_t csize, usize;
 	if ((r = rd_u32(out, &csize, "compressed size")) ||
 	    (r = rd_u32(out, &usize, "uncompressed size")))
@@ -546,6 +575,23 @@ static int rd_v7(struct pk_tracedat *td, struct td_cur *c)
 	return 0;
 }
 
+/* A top buffer without CPU data: buffers[0] of a v6 file (BUFFER options
+ * add the instances), and the only one of a partial file. */
+static int add_empty_top(struct pk_tracedat *td)
+{
+	td->bufs = pk__zalloc(sizeof(*td->bufs));
+	if (!td->bufs)
+		return -ENOMEM;
+	td->nr_bufs = 1;
+	td->bufs[0].name = pk__strdup("");
+	td->bufs[0].clock = pk__strdup("");
+	td->bufs[0].page_size = td->page_size;
+	td->bufs[0].cpus = pk__calloc(1, sizeof(*td->bufs[0].cpus));
+	if (!td->bufs[0].name || !td->bufs[0].clock || !td->bufs[0].cpus)
+		return -ENOMEM;
+	return 0;
+}
+
 /* v6: CPU table ("flyrecord\0" optional) of N cpus at C into B. */
 static int rd_v6_cpus(struct pk_tracedat *td, struct td_cur *c,
 		      struct td_buffer *b, int n)
@@ -554,6 +600,7 @@ static int rd_v6_cpus(struct pk_tracedat *td, struct td_cur *c,
 
 	if (c->len - c->pos >= 10 && !memcmp(c->p + c->pos, "flyrecord", 10))
 		c->pos += 10;
+	pk__free(b->cpus);
 	b->cpus = pk__calloc(n ? n : 1, sizeof(*b->cpus));
 	if (!b->cpus)
 		return -ENOMEM;
@@ -582,22 +629,18 @@ static int rd_v6(struct pk_tracedat *td, struct td_cur *c)
 	    (r = rd_event_fmts(td, c)) ||
 	    (r = rd_blob32(c, &td->kallsyms, "kallsyms")) ||
 	    (r = rd_blob32(c, &td->printk, "printk formats")) ||
-	    (r = rd_blob64(c, &td->cmdlines, "cmdlines")) ||
-	    (r = rd_u32(c, &cpus, "cpu count")))
+	    (r = rd_blob64(c, &td->cmdlines, "cmdlines")))
+		return r;
+	if (c->pos == c->len)   /* a partial file (trace-cmd restore -c) */
+		return 0;
+	if ((r = rd_u32(c, &cpus, "cpu count")))
 		return r;
 	if (cpus > 4096)
 		return pk__td_err(c, PK_ERR_FORMAT, "too many cpus");
 	td->cpus = (int)cpus;
 	/* the top buffer is buffers[0]; BUFFER options append instances */
-	td->bufs = pk__zalloc(sizeof(*td->bufs));
-	if (!td->bufs)
-		return -ENOMEM;
-	td->nr_bufs = 1;
-	td->bufs[0].name = pk__strdup("");
-	td->bufs[0].clock = pk__strdup("");
-	td->bufs[0].page_size = td->page_size;
-	if (!td->bufs[0].name || !td->bufs[0].clock)
-		return -ENOMEM;
+	if ((r = add_empty_top(td)))
+		return r;
 	for (;;) {
 		if ((r = need(c, 10, "data type tag")))
 			return r;
@@ -666,10 +709,9 @@ static int parse(struct pk_tracedat *td)
 	r = td->version >= 7 ? rd_v7(td, &c) : rd_v6(td, &c);
 	if (r)
 		return r;
-	if (!td->nr_bufs) {
-		pk_warn("trace.dat: no trace data buffer in the file");
-		return PK_ERR_FORMAT;
-	}
+	/* no buffer: metadata only, as trace-cmd restore -c writes it */
+	if (!td->nr_bufs && (r = add_empty_top(td)))
+		return r;
 	for (int i = 1; i < td->nr_bufs; i++) {
 		if (td->bufs[i].name[0])
 			continue;
@@ -814,6 +856,16 @@ void pk_tracedat_free(struct pk_tracedat *td)
 }
 
 int pk_tracedat_version(const struct pk_tracedat *td) { return td->version; }
+
+int pk_tracedat_page_size(const struct pk_tracedat *td)
+{
+	return (int)td->page_size;
+}
+
+int pk_tracedat_long_size(const struct pk_tracedat *td)
+{
+	return td->long_size;
+}
 
 int pk_tracedat_cpus(const struct pk_tracedat *td)
 {

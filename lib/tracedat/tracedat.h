@@ -152,6 +152,9 @@ int pk__td_prefetch_start(struct pk_tracedat *td, void (*job)(void *),
 void pk__td_prefetch_job_wait(struct pk_tracedat *td);
 /* Waits (helping) until C has NEED usable bytes or cannot get them. */
 int pk__td_prefetch_wait(struct pk_tracedat *td, struct td_cpu *c, size_t need);
+/* The chunk table at CUR (see iter.c); *CHUNKS is the caller's to free. */
+int pk__td_chunks(struct td_cur *cur, struct td_chunk **chunks, uint32_t *n,
+		  size_t *total);
 int pk__td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,
 		 void **zctx);
 void pk__td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r);

@@ -49,6 +49,7 @@ struct pk_tdwriter {
 	struct pk_buf strings;
 	struct pk_buf opts;
 	int err;
+	bool header_only, minimal_options;
 	bool has_tsc, has_offset;
 	uint32_t tsc_mult, tsc_shift;
 	uint64_t tsc_offset;
@@ -77,11 +78,19 @@ struct pk_tdwriter *pk_tdwriter_open(const char *path,
 				    const struct pk_tdwriter_opts *o)
 {
 	struct pk_tdwriter *w;
-	const char *comp = o && o->compression ? o->compression : "none";
+	struct pk_tdwriter_opts lo = { 0 };  /* O's fields, zero past its sz */
+	const char *comp;
 
-	if (!PK_OPTS_VALID(o, pk_tdwriter_opts) ||
-	    (strcmp(comp, "none") && strcmp(comp, "zstd") &&
-	     strcmp(comp, "zlib"))) {
+	if (!PK_OPTS_VALID(o, pk_tdwriter_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (o)
+		memcpy(&lo, o, PK_MIN(o->sz, sizeof(lo)));
+	o = &lo;
+	comp = o->compression ? o->compression : "none";
+	if (strcmp(comp, "none") && strcmp(comp, "zstd") &&
+	    strcmp(comp, "zlib")) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -89,9 +98,10 @@ struct pk_tdwriter *pk_tdwriter_open(const char *path,
 	if (!w)
 		return NULL;
 	snprintf(w->comp, sizeof(w->comp), "%s", comp);
-	w->page_size = o && o->page_size ? o->page_size
-					 : (int)sysconf(_SC_PAGESIZE);
-	w->long_size = o && o->long_size ? o->long_size : (int)sizeof(long);
+	w->page_size = o->page_size ? o->page_size : (int)sysconf(_SC_PAGESIZE);
+	w->long_size = o->long_size ? o->long_size : (int)sizeof(long);
+	w->header_only = o->header_only;
+	w->minimal_options = o->header_only || o->minimal_options;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		int e = errno;
@@ -217,6 +227,29 @@ int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 	return 0;
 }
 
+int pk_tdwriter_copy_meta(struct pk_tdwriter *w, const struct pk_tracedat *td)
+{
+	static const enum pk_tracedat_item items[] = {
+		PK_TD_HEADER_PAGE, PK_TD_HEADER_EVENT, PK_TD_KALLSYMS,
+		PK_TD_PRINTK, PK_TD_CMDLINES,
+	};
+	int r = 0;
+
+	for (size_t i = 0; !r && i < PK_ARRAY_SIZE(items); i++) {
+		size_t len;
+		const char *p = pk_tracedat_item(td, items[i], &len);
+		if (p)
+			r = pk_tdwriter_set_item(w, items[i], p, len);
+	}
+	for (int i = 0; !r && i < pk_tracedat_nr_formats(td); i++) {
+		const char *sys;
+		size_t len;
+		const char *p = pk_tracedat_format(td, i, &sys, &len);
+		r = pk_tdwriter_add_format(w, sys, p, len);
+	}
+	return r;
+}
+
 /* Writes a section: header, then DATA (compressed when the file is). */
 static int wr_section_id(struct pk_tdwriter *w, uint16_t id, uint32_t desc,
 			 const void *data, size_t len, uint64_t *at);
@@ -278,9 +311,61 @@ int pk_tdwriter_buffer_page_size(struct pk_tdwriter *w, int page_size)
 	return 0;
 }
 
-/* Copies one CPU's pages (PS bytes each) from FD; *SIZE gets the bytes
- * written. */
-static int wr_cpu(struct pk_tdwriter *w, int fd, int ps, uint64_t *size)
+/* Where chunked data comes from: a file (FD) or memory (P, LEN). */
+struct wsrc {
+	int fd;
+	const char *p;
+	size_t len, pos;
+};
+
+/* Fills BUF with up to N bytes of S: the count, or -errno. */
+static ssize_t src_fill(struct wsrc *s, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	if (!s->p) {
+		while (got < n) {
+			ssize_t k = read(s->fd, buf + got, n - got);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return -errno;
+			if (!k)
+				break;
+			got += (size_t)k;
+		}
+		return (ssize_t)got;
+	}
+	got = PK_MIN(n, s->len - s->pos);
+	memcpy(buf, s->p + s->pos, got);
+	s->pos += got;
+	return (ssize_t)got;
+}
+
+/* Writes one compressed chunk: u32 compressed size, u32 size, the data. */
+static int wr_chunk(struct pk_tdwriter *w, const char *buf, size_t len)
+{
+	void *c;
+	size_t cl;
+	int r = pk__td_compress(w->comp, buf, len, &c, &cl);
+
+	if (r)
+		return r;
+	uint32_t hdr[2] = { (uint32_t)cl, (uint32_t)len };
+	r = pk__write_all(w->fd, hdr, 8);
+	if (!r)
+		r = pk__write_all(w->fd, c, cl);
+	pk__free(c);
+	return r;
+}
+
+/*
+ * Copies S as trace-cmd copies a file: compressed files get a u32 chunk
+ * count, then chunks of 10 pages of PS bytes. *SIZE gets the bytes
+ * written, the count left out (trace-cmd's CPU data sizes leave it out).
+ */
+static int wr_chunks(struct pk_tdwriter *w, struct wsrc *s, int ps,
+		     uint64_t *size)
 {
 	size_t csz = (size_t)ps * CHUNK_PAGES;
 	char *buf = pk__malloc(csz);
@@ -291,39 +376,16 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, int ps, uint64_t *size)
 
 	if (!buf)
 		return -ENOMEM;
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		pk__free(buf);
-		return -errno;
-	}
 	if (comp)
 		r = pk__write_all(w->fd, &chunks, 4);
-	for (;;) {
-		size_t got = 0;
-		while (!r && got < csz) {
-			ssize_t n = read(fd, buf + got, csz - got);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				r = -errno;
-			if (n <= 0)
-				break;
-			got += (size_t)n;
-		}
-		if (r || !got)
+	while (!r) {
+		ssize_t got = src_fill(s, buf, csz);
+		if (got <= 0) {
+			r = (int)got;
 			break;
-		if (!comp) {
-			r = pk__write_all(w->fd, buf, got);
-			continue;
 		}
-		void *c;
-		size_t cl;
-		if ((r = pk__td_compress(w->comp, buf, got, &c, &cl)))
-			break;
-		uint32_t hdr[2] = { (uint32_t)cl, (uint32_t)got };
-		r = pk__write_all(w->fd, hdr, 8);
-		if (!r)
-			r = pk__write_all(w->fd, c, cl);
-		pk__free(c);
+		r = comp ? wr_chunk(w, buf, (size_t)got)
+			 : pk__write_all(w->fd, buf, (size_t)got);
 		chunks++;
 	}
 	pk__free(buf);
@@ -333,11 +395,53 @@ static int wr_cpu(struct pk_tdwriter *w, int fd, int ps, uint64_t *size)
 	if (comp) {
 		if (pwrite(w->fd, &chunks, 4, (off_t)count_at) != 4)
 			return -errno;
-		*size = end - start - 4;   /* trace-cmd leaves the count out */
+		*size = end - start - 4;
 	} else {
 		*size = end - start;
 	}
 	return 0;
+}
+
+/* Copies one CPU's pages (PS bytes each) from FD; *SIZE gets the bytes
+ * written. */
+static int wr_cpu(struct pk_tdwriter *w, int fd, int ps, uint64_t *size)
+{
+	struct wsrc s = { .fd = fd };
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	return wr_chunks(w, &s, ps, size);
+}
+
+/*
+ * A latency buffer's section: the text as trace-cmd copies the kernel's
+ * `trace` file, in chunks when compressed (the section's size counts the
+ * chunk count, unlike CPU data).
+ */
+static int wr_text(struct pk_tdwriter *w, struct wbuf *b)
+{
+	struct wsrc s = { .fd = -1, .p = b->text, .len = b->text_len };
+	struct pk_buf h = { 0 };
+	bool comp = strcmp(w->comp, "none") != 0;
+	uint64_t size = 0;
+	int r;
+
+	if (!comp)
+		return wr_section(w, TD_OPT_BUFFER_TEXT, "buffer latency",
+				  b->text, b->text_len, &b->sec_off);
+	b->sec_off = wpos(w);
+	put16(&h, TD_OPT_BUFFER_TEXT);
+	put16(&h, 1);
+	put32(&h, add_string(w, "buffer latency"));
+	put64(&h, 0);
+	r = h.data ? pk__write_all(w->fd, h.data, h.len) : -ENOMEM;
+	pk__buf_fini(&h);
+	if (!r)
+		r = wr_chunks(w, &s, w->page_size, &size);
+	size += 4;
+	if (!r && pwrite(w->fd, &size, 8, (off_t)b->sec_off + 8) != 8)
+		r = -errno;
+	return r;
 }
 
 void pk_tdwriter_set_cpu_count(struct pk_tdwriter *w, int n)
@@ -368,8 +472,7 @@ static int wr_buffer(struct pk_tdwriter *w, struct wbuf *b)
 	int r;
 
 	if (b->text)
-		return wr_section(w, TD_OPT_BUFFER_TEXT, "buffer latency",
-				  b->text, b->text_len, &b->sec_off);
+		return wr_text(w, b);
 
 	b->sec_off = wpos(w);
 	put16(&h, TD_OPT_BUFFER);
@@ -476,11 +579,11 @@ out:
 	return r;
 }
 
-static int wr_options(struct pk_tdwriter *w)
+/* The trace clock, uname and version options (not minimal_options). */
+static void wr_host_options(struct pk_tdwriter *w)
 {
 	struct utsname u;
 	char tmp[512];
-	int r = 0;
 
 	if (w->has_item[PK_TD_TRACE_CLOCK])
 		opt_add_str(w, TD_OPT_TRACECLOCK, w->item[PK_TD_TRACE_CLOCK].data,
@@ -495,6 +598,15 @@ static int wr_options(struct pk_tdwriter *w)
 	}
 	const char *ver = "perfkit 0.1";
 	opt_add_str(w, TD_OPT_VERSION, ver, strlen(ver));
+}
+
+static int wr_options(struct pk_tdwriter *w)
+{
+	char tmp[512];
+	int r = 0;
+
+	if (!w->minimal_options)
+		wr_host_options(w);
 	if (w->has_tgids)
 		opt_add_str(w, TD_OPT_PK_TGIDS, w->tgids.data ? w->tgids.data
 							       : "", w->tgids.len);
@@ -536,9 +648,15 @@ static int wr_options(struct pk_tdwriter *w)
 				return r;
 			continue;
 		}
+		/* CPUs without data are left out, as trace-cmd does */
+		uint32_t nd = 0;
+		for (uint32_t k = 0; k < n; k++)
+			nd += b->size[k] != 0;
 		put32(&o, ps);
-		put32(&o, n);
+		put32(&o, nd);
 		for (uint32_t k = 0; k < n; k++) {
+			if (!b->size[k])
+				continue;
 			put32(&o, (uint32_t)b->ids[k]);
 			put64(&o, b->off[k]);
 			put64(&o, b->size[k]);
@@ -578,9 +696,11 @@ int pk_tdwriter_close(struct pk_tdwriter *w)
 	pk__buf_fini(&h);
 	if (!r)
 		r = wr_meta(w);
-	for (int i = 0; !r && i < w->nr_bufs; i++)
+	for (int i = 0; !r && !w->header_only && i < w->nr_bufs; i++)
 		r = wr_buffer(w, &w->bufs[i]);
-	if (!r)
+	if (!r && w->header_only)
+		r = opt_add(w, TD_OPT_DONE, &zero, 8);
+	else if (!r)
 		r = wr_options(w);
 	if (!r) {
 		/* the options section itself stays uncompressed */
@@ -599,7 +719,6 @@ int pk_tdwriter_close(struct pk_tdwriter *w)
 	}
 	if (!r && pwrite(w->fd, &opt_at, 8, (off_t)opt_ptr) != 8)
 		r = -errno;
-	(void)zero;
 	if (!r && fsync(w->fd) < 0 && errno != EINVAL)
 		r = -errno;
 	pk_tdwriter_free(w);

@@ -58,7 +58,8 @@ static int only_dirs(const struct dirent *d)
 	       (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
 }
 
-int pk__tfmeta_list(const char *root, const char *sys, char ***out)
+int pk__tfmeta_list(const char *root, const char *sys, bool reverse,
+		    char ***out)
 {
 	char p[PATH_MAX];
 	struct dirent **d;
@@ -73,13 +74,14 @@ int pk__tfmeta_list(const char *root, const char *sys, char ***out)
 	if (n < 0)
 		return -errno;
 	v = pk__calloc((size_t)n + 1, sizeof(*v));
-	for (int i = 0; i < n; i++) {
-		if (v && !(v[k++] = pk__strdup(d[i]->d_name))) {
+	for (int i = 0; i < n && v; i++) {
+		if (!(v[k++] = pk__strdup(d[reverse ? n - 1 - i : i]->d_name))) {
 			pk__tfmeta_list_free(v);
 			v = NULL;
 		}
-		free(d[i]);
 	}
+	for (int i = 0; i < n; i++)
+		free(d[i]);
 	free(d);
 	if (!v)
 		return -ENOMEM;

@@ -9,6 +9,7 @@
  */
 #ifndef PK_TRACEFS_META_H
 #define PK_TRACEFS_META_H
+#include <stdbool.h>
 
 enum pk__tfmeta {
 	PK_TFMETA_HEADER_PAGE,  /* events/header_page */
@@ -30,9 +31,11 @@ long pk__tfmeta_format(const char *root, const char *sys, const char *event,
 		       char **out);
 /*
  * The event systems under events/ (SYS NULL) or the events of SYS:
- * directory names, not hidden, in alphabetical order, into a new
+ * directory names, not hidden, in alphabetical order (REVERSE: the
+ * other way round, as trace-cmd 3.1 saves them), into a new
  * NULL-terminated array *OUT (pk__tfmeta_list_free). Count or -errno.
  */
-int pk__tfmeta_list(const char *root, const char *sys, char ***out);
+int pk__tfmeta_list(const char *root, const char *sys, bool reverse,
+		    char ***out);
 void pk__tfmeta_list_free(char **v);
 #endif

@@ -44,8 +44,6 @@ struct rbuf {
 	const char *instp;      /* NULL for the top level */
 	int page_size;          /* its sub-buffer size (trace_pipe_raw's
 				   page: buffer_subbuf_size_kb) */
-	const char *raw;        /* the per-CPU file read (trace_pipe_raw,
-				   snapshot_raw) */
 	struct rcpu *cpus;
 	int nr_cpus;
 };
@@ -68,6 +66,9 @@ struct pk_ftrace_rec {
 	bool func_pids;         /* pids go to set_ftrace_pid too */
 	bool tsc2nsec;
 	bool latency;           /* a max-latency tracer: the trace text */
+	char *lat_text;         /* extract: that text, read before any reset */
+	long lat_len;
+	const char *raw_file;   /* per_cpu/cpuN/ file read (trace_pipe_raw) */
 	struct pk__rec_dyn dyn; /* its event list with dynamic events */
 	long long ts_offset;
 	bool no_splice;
@@ -390,7 +391,7 @@ static int open_cpus(struct pk_ftrace_rec *r, struct rbuf *b, const int *cpus,
 		struct rcpu *c = &b->cpus[i];
 		char f[64], p[PATH_MAX];
 		snprintf(f, sizeof(f), "per_cpu/cpu%d/%s", cpus[i],
-			 b->raw ? b->raw : "trace_pipe_raw");
+			 r->raw_file ? r->raw_file : "trace_pipe_raw");
 		pk_tracefs_path(r->t, b->instp, f, p, sizeof(p));
 		c->raw_fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (c->raw_fd < 0)
@@ -938,6 +939,9 @@ static int write_latency(struct pk_ftrace_rec *r, struct pk_tdwriter *w,
 	int e;
 
 	pk_tdwriter_set_cpu_count(w, b->nr_cpus);
+	if (r->lat_text)
+		return pk_tdwriter_add_latency(w, "", clk, r->lat_text,
+					       (size_t)r->lat_len);
 	n = pk_tracefs_read(r->t, b->instp, "trace", &txt);
 	e = n < 0 ? (int)n : pk_tdwriter_add_latency(w, "", clk, txt,
 						     (size_t)n);
@@ -968,13 +972,7 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 		e = pk_tdwriter_set_tsc2nsec(w, r->tsc_mult, r->tsc_shift, 0);
 	if (!e && r->ts_offset)
 		e = pk_tdwriter_set_ts_offset(w, r->ts_offset);
-	if (pk_tracefs_read(r->t, instp, "trace_clock", &clk) > 0) {
-		char *o = strchr(clk, '['), *c = o ? strchr(o, ']') : NULL;
-		if (c) {
-			*c = 0;
-			memmove(clk, o + 1, strlen(o + 1) + 1);
-		}
-	}
+	(void)pk_tracefs_read_clock(r->t, instp, &clk);
 	for (int k = 0; !e && k < r->nr_bufs; k++)
 		e = !k && r->latency
 		    ? write_latency(r, w, &r->bufs[k], clk ? clk : "local")
@@ -987,13 +985,53 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 	return pk_tdwriter_close(w);
 }
 
-static int rec_extract(struct pk_tracefs *t, const char *instance,
-		      const char *output, const char *compression,
-		      const char *raw, struct pk_ftrace_rec **out)
+/* Reads what buffer B holds now: whole pages by splice, then the partial
+ * ones by read. 0 or -errno. */
+static int extract_buffer(struct pk_ftrace_rec *r, struct rbuf *b,
+			  const int *cpus, int n)
+{
+	int e;
+
+	b->page_size = pk_tracefs_subbuf_size(r->t, b->instp);
+	e = open_cpus(r, b, cpus, n);
+	for (int i = 0; !e && i < b->nr_cpus; i++) {
+		struct rcpu *c = &b->cpus[i];
+		ssize_t m;
+		while ((m = splice_pages(c)) > 0)
+			;
+		e = m < 0 ? (int)m : drain(c);
+		count_pages(c);
+		account(r, c);
+	}
+	return e;
+}
+
+/* The buffers of O into R (names copied; NULL: the top level). */
+static int extract_names(struct pk_ftrace_rec *r,
+			 const struct pk_ftrace_extract_opts *o)
+{
+	int n = o->latency ? 1 : o->nr_buffers;
+
+	r->bufs = pk__calloc((size_t)n, sizeof(*r->bufs));
+	if (!r->bufs)
+		return -ENOMEM;
+	r->nr_bufs = n;
+	for (int k = 0; k < n; k++) {
+		const char *name = o->buffers[k];
+		if (!name || !*name)
+			continue;
+		snprintf(r->bufs[k].name, sizeof(r->bufs[k].name), "%s", name);
+		r->bufs[k].instp = r->bufs[k].name;
+	}
+	return 0;
+}
+
+static int rec_extract(struct pk_tracefs *t, const char *output,
+		       const struct pk_ftrace_extract_opts *o,
+		       struct pk_ftrace_rec **out)
 {
 	struct pk_ftrace_rec *r = pk__zalloc(sizeof(*r));
 	int *cpus = NULL, n, e;
-	struct rbuf *b;
 
 	*out = NULL;
 	if (!r)
@@ -1001,33 +1039,21 @@ static int rec_extract(struct pk_tracefs *t, const char *instance,
 	r->t = t;
 	r->page_size = (int)sysconf(_SC_PAGESIZE);
 	r->all_systems = true;
+	r->latency = o->latency;
+	r->raw_file = o->snapshot ? "snapshot_raw" : "trace_pipe_raw";
 	r->output = pk__strdup(output ? output : "trace.dat");
 	r->tmpbase = r->output ? pk__strdup(r->output) : NULL;
-	r->compression = pk__strdup(compression ? compression : "zstd");
-	r->bufs = b = pk__calloc(1, sizeof(*r->bufs));
-	if (b)
-		r->nr_bufs = 1;
-	if (b && instance && *instance) {
-		snprintf(b->name, sizeof(b->name), "%s", instance);
-		b->instp = b->name;
-	}
-	if (b) {
-		b->page_size = pk_tracefs_subbuf_size(t, b->instp);
-		b->raw = raw;
-	}
+	r->compression = pk__strdup(o->compression ? o->compression : "zstd");
 	n = pk__cpu_online(&cpus);
-	e = !r->tmpbase || !r->compression || !b ? -ENOMEM : n < 0 ? n
-	    : open_cpus(r, b, cpus, n);
+	e = !r->tmpbase || !r->compression ? -ENOMEM : n < 0 ? n
+	    : extract_names(r, o);
+	for (int k = 0; !e && k < r->nr_bufs; k++)
+		e = extract_buffer(r, &r->bufs[k], cpus, n);
 	pk__free(cpus);
-	for (int i = 0; !e && i < b->nr_cpus; i++) {
-		struct rcpu *c = &b->cpus[i];
-		/* whole pages by splice, then the partial ones by read */
-		ssize_t m;
-		while ((m = splice_pages(c)) > 0)
-			;
-		e = m < 0 ? (int)m : drain(c);
-		count_pages(c);
-		account(r, c);
+	if (!e && r->latency) {
+		r->lat_len = pk_tracefs_read(t, r->bufs[0].instp, "trace",
+					     &r->lat_text);
+		e = r->lat_len < 0 ? (int)r->lat_len : 0;
 	}
 	if (e) {
 		pk_ftrace_rec_free(r);
@@ -1037,29 +1063,29 @@ static int rec_extract(struct pk_tracefs *t, const char *instance,
 	return 0;
 }
 
+struct pk_ftrace_rec *pk_ftrace_extract_bufs(struct pk_tracefs *t,
+					     const char *output,
+					     const struct pk_ftrace_extract_opts *o)
+{
+	struct pk_ftrace_rec *obj = NULL;
+	int e = -EINVAL;
+
+	if (o && PK_OPTS_VALID(o, pk_ftrace_extract_opts) &&
+	    o->nr_buffers > 0 && o->buffers)
+		e = rec_extract(t, output, o, &obj);
+	return pk__ptr_or_errno(e, obj);
+}
+
 struct pk_ftrace_rec *pk_ftrace_extract(struct pk_tracefs *t,
 					const char *instance,
 					const char *output,
 					const char *compression)
 {
-	struct pk_ftrace_rec *obj = NULL;
-	int e = rec_extract(t, instance, output, compression, NULL, &obj);
+	const char *bufs[1] = { instance };
+	PK_OPTS(pk_ftrace_extract_opts, o, .buffers = bufs, .nr_buffers = 1,
+		.compression = compression);
 
-	return pk__ptr_or_errno(e, obj);
-}
-
-struct pk_ftrace_rec *pk_ftrace_extract_snapshot(struct pk_tracefs *t,
-						 const char *instance,
-						 const char *output,
-						 const char *compression)
-{
-	struct pk_ftrace_rec *obj = NULL;
-	int e = pk_tracefs_has(t, instance, "per_cpu/cpu0/snapshot_raw") ||
-		pk_tracefs_has(t, instance, "snapshot")
-		? rec_extract(t, instance, output, compression, "snapshot_raw",
-			      &obj) : -EOPNOTSUPP;
-
-	return pk__ptr_or_errno(e, obj);
+	return pk_ftrace_extract_bufs(t, output, &o);
 }
 
 int pk_ftrace_rec_nr_buffers(const struct pk_ftrace_rec *r)
@@ -1124,5 +1150,6 @@ void pk_ftrace_rec_free(struct pk_ftrace_rec *r)
 	pk__free(r->output);
 	pk__free(r->tmpbase);
 	pk__free(r->compression);
+	free(r->lat_text);
 	pk__free(r);
 }

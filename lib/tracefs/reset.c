@@ -30,12 +30,6 @@ static bool exists(const char *p)
 	return stat(p, &st) == 0;
 }
 
-static bool is_dir(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* *E takes R when it holds no error yet (a missing file is none). */
 static void keep_first(int *e, int r)
 {
@@ -67,7 +61,27 @@ static int put_all(struct pk_tracefs *t, const struct bufs *b,
 
 /* The entries of directory P in directory order (NULL-terminated; NULL
  * with errno). */
-static char **dir_list(const char *p)
+/* Whether entry D of directory P is of KIND (d_type, stat where the
+ * file system gives none). */
+static bool of_kind(const char *p, const struct dirent *d, int kind)
+{
+	char f[PATH_MAX + 256];
+	struct stat st;
+
+	if (kind == PK_TRACEFS_ANY)
+		return true;
+	if (d->d_type != DT_UNKNOWN)
+		return d->d_type == (kind == PK_TRACEFS_DIRS ? DT_DIR : DT_REG);
+	snprintf(f, sizeof(f), "%s/%s", p, d->d_name);
+	return stat(f, &st) == 0 &&
+	       (kind == PK_TRACEFS_DIRS ? S_ISDIR(st.st_mode)
+					: S_ISREG(st.st_mode));
+}
+
+/* The names of KIND in directory P in readdir order ("." and ".." left
+ * out), NULL-terminated (a missing directory: none); NULL: no memory.
+ * Plain malloc'ed: free() frees them. */
+static char **dir_list(const char *p, int kind)
 {
 	char **v = pk__calloc(1, sizeof(*v));
 	struct dirent *d;
@@ -78,7 +92,8 @@ static char **dir_list(const char *p)
 		return v;
 	while ((d = readdir(dp))) {
 		char **nv;
-		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, "..") ||
+		    !of_kind(p, d, kind))
 			continue;
 		if (!(nv = pk__realloc(v, (n + 2) * sizeof(*v))))
 			break;
@@ -98,39 +113,29 @@ static void list_free(char **v)
 	pk__free(v);
 }
 
-int pk_tracefs_instances(const struct pk_tracefs *t, char ***names)
+int pk_tracefs_entries(const struct pk_tracefs *t, const char *inst,
+		       const char *dir, int kind, char ***names)
 {
-	char p[PATH_MAX], **v, **w;
+	char p[PATH_MAX], **v;
 	int n = 0;
 
 	*names = NULL;
-	if (pk_tracefs_path(t, NULL, "instances", p, sizeof(p)))
+	if (kind < PK_TRACEFS_ANY || kind > PK_TRACEFS_FILES)
+		return -EINVAL;
+	if (pk_tracefs_path(t, inst, dir, p, sizeof(p)))
 		return -ENAMETOOLONG;
-	if (!(v = dir_list(p)))
+	if (!(v = dir_list(p, kind)))
 		return -ENOMEM;
-	for (int i = 0; v[i]; i++) {       /* directories only */
-		char d[PATH_MAX + 256];
-		snprintf(d, sizeof(d), "%s/%s", p, v[i]);
-		if (is_dir(d))
-			v[n++] = v[i];
-		else
-			pk__free(v[i]);
-	}
-	v[n] = NULL;
-	/* the caller frees with free(): plain copies */
-	w = calloc((size_t)n + 1, sizeof(*w));
-	for (int i = 0; w && i < n; i++)
-		if (!(w[i] = strdup(v[i]))) {
-			for (int k = 0; k < i; k++)
-				free(w[k]);
-			free(w);
-			w = NULL;
-		}
-	list_free(v);
-	if (!w)
-		return -ENOMEM;
-	*names = w;
+	while (v[n])
+		n++;
+	*names = v;
 	return n;
+}
+
+int pk_tracefs_instances(const struct pk_tracefs *t, char ***names)
+{
+	return pk_tracefs_entries(t, NULL, "instances", PK_TRACEFS_DIRS,
+				  names);
 }
 
 int pk_tracefs_tracing(struct pk_tracefs *t, const char *const *bufs, int nr,
@@ -214,20 +219,16 @@ static int each_event_file(struct pk_tracefs *t, const char *inst,
 
 	if (pk_tracefs_path(t, inst, "events", ev, sizeof(ev)))
 		return -ENAMETOOLONG;
-	if (!(sys = dir_list(ev)))
+	if (!(sys = dir_list(ev, PK_TRACEFS_DIRS)))
 		return -ENOMEM;
 	for (int i = 0; sum >= 0 && sys[i]; i++) {
 		char sd[PATH_MAX + 256], **evs;
 		snprintf(sd, sizeof(sd), "%s/%s", ev, sys[i]);
-		if (!is_dir(sd) || !(evs = dir_list(sd)))
+		if (!(evs = dir_list(sd, PK_TRACEFS_DIRS)))
 			continue;
 		for (int k = 0; sum >= 0 && evs[k]; k++) {
 			char f[PATH_MAX + 600];
-			snprintf(f, sizeof(f), "%s/%s", sd, evs[k]);
-			if (!is_dir(f))
-				continue;
-			strcat(f, "/");
-			strcat(f, file);
+			snprintf(f, sizeof(f), "%s/%s/%s", sd, evs[k], file);
 			if (exists(f)) {
 				int r = fn(t, f);
 				sum = r < 0 ? r : sum + r;
@@ -308,7 +309,7 @@ static void dyn_disable(struct pk_tracefs *t, const char *sys, const char *ev)
 	char ed[PATH_MAX], **systems, **inst = NULL;
 
 	if (pk_tracefs_path(t, NULL, "events", ed, sizeof(ed)) ||
-	    !(systems = dir_list(ed)))
+	    !(systems = dir_list(ed, PK_TRACEFS_DIRS)))
 		return;
 	if (pk_tracefs_instances(t, &inst) < 0)
 		inst = NULL;
@@ -494,5 +495,50 @@ int pk_tracefs_reset(struct pk_tracefs *t, const struct pk_tracefs_reset_opts *o
 		for (size_t k = 0; k < 4; k++)
 			keep_first(&e, func_list_off(t, b.v[i], flists[k]));
 	keep_first(&e, pk_tracefs_tracing(t, b.v, b.n, true));
+	return e;
+}
+
+int pk_tracefs_put(struct pk_tracefs *t, const char *const *bufs, int nr,
+		   const char *file, const char *val)
+{
+	struct bufs b = { bufs, nr };
+
+	return put_all(t, &b, file, val);
+}
+
+/* The line of TEXT that is exactly NAME, or NULL. */
+static const char *find_line(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l)
+		if (!strncmp(l, name, n) && (l[n] == '\n' || !l[n]))
+			return l;
+	return NULL;
+}
+
+int pk_tracefs_option_reset(const struct pk_tracefs *t, const char *instance,
+			    const char *option, char **line)
+{
+	const char *base = strncmp(option, "no", 2) ? option : option + 2;
+	char *text = NULL, *other = NULL;
+	long n = pk_tracefs_read(t, instance, "trace_options", &text);
+	int e = 0;
+
+	*line = NULL;
+	if (n < 0)
+		return (int)n;
+	if (base == option) {
+		if (!find_line(text, option) && asprintf(&other, "no%s", base) < 0)
+			e = -ENOMEM;
+	} else if (!find_line(text, option)) {
+		other = strdup(base);
+		e = other ? 0 : -ENOMEM;
+	}
+	if (other && find_line(text, other))
+		*line = other;
+	else
+		free(other);
+	free(text);
 	return e;
 }

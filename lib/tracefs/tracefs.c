@@ -164,6 +164,26 @@ long pk_tracefs_read(const struct pk_tracefs *t, const char *instance,
 	return *out ? n : -ENOMEM;
 }
 
+long pk_tracefs_read_clock(const struct pk_tracefs *t, const char *instance,
+			   char **out)
+{
+	long n = pk_tracefs_read(t, instance, "trace_clock", out);
+	char *s = *out, *o = n < 0 ? NULL : strchr(s, '['),
+	     *e = o ? strchr(o, ']') : NULL;
+
+	if (n < 0)
+		return n;
+	if (!e) {
+		free(s);
+		*out = NULL;
+		return -EINVAL;
+	}
+	n = e - o - 1;
+	memmove(s, o + 1, (size_t)n);
+	s[n] = 0;
+	return n;
+}
+
 bool pk__tfs_saved_already(struct pk_tracefs *t, const char *path)
 {
 	for (int i = 0; i < t->nr_saved; i++) {

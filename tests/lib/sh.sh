@@ -114,6 +114,20 @@ tc_report() {
 	done
 	return 0
 }
+# same_failure NAME PRC KRC PERR KERR: the reference (status PRC, stderr
+# in file PERR) and perfkit (KRC, KERR) both failed, the reference said
+# something, and perfkit said the same, byte for byte.
+same_failure() {
+	if [ "$2" -eq 0 ] || [ "$3" -eq 0 ]; then
+		fail "$1" "reference rc=$2, perfkit rc=$3"
+	elif ! [ -s "$4" ]; then
+		fail "$1" "the reference printed nothing"
+	elif cmp -s "$4" "$5"; then
+		ok "$1"
+	else
+		fail "$1" "$(first_diff "$4" "$5")"
+	fi
+}
 # need_cmd NAME CMD REASON: ends the test with "skipped: NAME: REASON"
 # when CMD is not installed.
 need_cmd() {

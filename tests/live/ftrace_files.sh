@@ -206,10 +206,11 @@ else
 fi
 
 # ---- extract -s: the snapshot's raw pages (this kernel has no snapshot) --
+# (-k: no trace-cmd clean-up writes; ftrace_extract.sh compares those)
 build
 cp "$T_TMP/cpu0.raw" $F/per_cpu/cpu0/snapshot_raw
 cp "$T_TMP/cpu1.raw" $F/per_cpu/cpu1/snapshot_raw
-run extract -s -z none -o "$T_TMP/snap.dat" > "$T_TMP/o" 2> "$T_TMP/e"
+run extract -s -k -z none -o "$T_TMP/snap.dat" > "$T_TMP/o" 2> "$T_TMP/e"
 rc=$?
 "$PERFKIT" ftrace report -i "$T_TMP/snap.dat" > "$T_TMP/ps" 2>&1
 check ftrace_files_extract_snapshot "rc=$rc $(cat "$T_TMP/e") $(diff "$T_TMP/ps" "$T_TMP/p4" | head -3)" \

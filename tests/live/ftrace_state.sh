@@ -14,11 +14,10 @@
 export LSAN_OPTIONS="suppressions=$PWD/tests/live/ftrace-lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export PERFKIT_RUNDIR=$T_TMP/run
 D=tests/data/ftstate
-TF=/sys/kernel/tracing
-# p TREE FILE TEXT
-p() { _d=$1/$2; _d=${_d%/*}; [ -d "$_d" ] || mkdir -p "$_d"; printf '%b' "$3" > "$1/$2"; }
+. tests/lib/fttree.sh
+p() { ft_p "$@"; }
 buffer() {  # buffer TREE PREFIX: one buffer's files, in use
-	for _f in "current_tracer:function" "available_tracers:function nop" \
+	ft_buffer $1 "$2" trace_pipe_raw "current_tracer:function" "available_tracers:function nop" \
 		  "tracing_on:0" "trace:x" "trace_clock:local [global] counter" \
 		  "set_event:sched:sched_switch" "trace_options:print-parent" \
 		  "set_event_pid:12" "set_ftrace_pid:12" "set_ftrace_filter:schedule" \
@@ -30,20 +29,14 @@ buffer() {  # buffer TREE PREFIX: one buffer's files, in use
 		  "events/sched/sched_switch/filter:prev_pid != 0" \
 		  "events/sched/sched_switch/trigger:traceoff:unlimited" \
 		  "events/sched/sched_wakeup/enable:0" "events/sched/sched_wakeup/filter:none" \
-		  "events/sched/sched_wakeup/trigger:# Available triggers:\n# traceon traceoff"; do
-		p $1 "$2${_f%%:*}" "${_f#*:}\n"
-	done
-	for _c in 0 1; do
-		p $1 "$2per_cpu/cpu$_c/buffer_size_kb" '1410\n'
-		p $1 "$2per_cpu/cpu$_c/trace_pipe_raw" ''
-	done
+		  "events/sched/sched_wakeup/trigger:# Available triggers:\n# traceon traceoff"
 }
 # a tree with two instances and five dynamic events; dynamic_events starts
 # with a line no one parses: trace-cmd writes "-:..." there without
 # O_APPEND (a kernel file appends anyway, a regular file is overwritten
 # from its start: the padding takes it)
 build() {
-	rm -rf $1 $1.sys; mkdir -p $1/instances $1.sys; echo 1 > $1.sys/ftrace_enabled
+	ft_root $1
 	buffer $1 ""; buffer $1 instances/foo/; buffer $1 instances/bar/
 	p $1 available_filter_functions 'schedule\nvfs_read\n'
 	p $1 available_events 'sched:sched_switch\nsched:sched_wakeup\n'
@@ -54,25 +47,9 @@ build() {
 	done
 }
 # tc CMD ARGS: trace-cmd on tree $T_TMP/a (its writes in $T_TMP/a.w)
-tc() {
-	build $T_TMP/a
-	unshare -m sh -c "mount --bind $T_TMP/a $TF || exit 99
-		mount --bind $T_TMP/a.sys/ftrace_enabled /proc/sys/kernel/ftrace_enabled || exit 98
-		exec strace -f -qq -o $T_TMP/a.strace -e trace=openat,write,close,mkdir,rmdir -s 400 trace-cmd \"\$@\"" tc "$@" \
-		> $T_TMP/a.out 2>&1
-	_rc=$?
-	awk -v ROOT=$TF -f $D/strace_writes.awk $T_TMP/a.strace > $T_TMP/a.w
-	return $_rc
-}
+tc() { build $T_TMP/a; ft_tc $T_TMP/a $T_TMP/a "$@"; }
 # pk CMD ARGS: perfkit ftrace on tree $T_TMP/b (its writes in $T_TMP/b.w)
-pk() {
-	build $T_TMP/b
-	PERFKIT_TRACEFS=$T_TMP/b PERFKIT_SYSCTL=$T_TMP/b.sys strace -f -qq -o $T_TMP/b.strace \
-		-e trace=openat,write,close,mkdir,rmdir -s 400 "$PERFKIT" ftrace "$@" > $T_TMP/b.out 2>&1
-	_rc=$?
-	awk -v ROOT=$T_TMP/b -f $D/strace_writes.awk $T_TMP/b.strace > $T_TMP/b.w
-	return $_rc
-}
+pk() { build $T_TMP/b; ft_pk $T_TMP/b $T_TMP/b "$@"; }
 # what each file is left with; every write to trace clears the buffer
 left() { awk -f $D/last_value.awk $1 | sed -e 's|^\(.*/\)\{0,1\}trace: .*|\1trace: (cleared)|' \
 	-e 's|filter: (\(.*\))$|filter: \1|' | sort; }

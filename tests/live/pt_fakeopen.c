@@ -25,9 +25,15 @@
  * take an address filter for an intel_pt event, not for the dummy), and
  * with PK_FAKE_PT_FILTER_LOG=FILE its string is appended there, a line
  * each: what the recorder asked of the kernel.
+ * An event sampling the AUX area (PERF_SAMPLE_AUX) in a faked event's
+ * group is opened without it (its samples then lack the AUX bytes).
+ * With PK_FAKE_NO_SWITCH set, every perf_event_open asking for
+ * context_switch fails with EINVAL, as on a kernel without it (before
+ * 4.3): the recorders then fall back to sched:sched_switch.
  * Built by the tests that use it (cc -shared -fPIC -ldl -lpthread). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <poll.h>
@@ -77,6 +83,21 @@ long syscall(long nr, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	in = (void *)a[0];
+	if (nr == SYS_perf_event_open && in && in->context_switch &&
+	    getenv("PK_FAKE_NO_SWITCH")) {
+		errno = EINVAL;	/* a kernel before 4.3 */
+		return -1;
+	}
+	if (nr == SYS_perf_event_open && in && a[3] >= 0 && a[3] < MAX_FD &&
+	    fake[a[3]] && (in->sample_type & PERF_SAMPLE_AUX)) {
+		/* AUX area sampling in the faked event's group: the
+		 * kernel takes it from an AUX leader only */
+		copy = *in;
+		copy.sample_type &= ~(uint64_t)PERF_SAMPLE_AUX;
+		copy.aux_sample_size = 0;
+		a[0] = (long)&copy;
+		return real_syscall(nr, a);
+	}
 	if (nr != SYS_perf_event_open || !in ||
 	    in->type != (unsigned)(t ? atoi(t) : 10))
 		return real_syscall(nr, a);

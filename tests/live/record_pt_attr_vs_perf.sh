@@ -123,15 +123,7 @@ t_attr_check record_pt_attr
 msg() { # NAME ROOT EVENT-ARGS
 	perf_in "$2" perf record --no-bpf-event $3 -o p.data -- true > /dev/null 2> p.err; prc=$?
 	pk_in "$2" record --no-bpf-event $3 -o k.data -- true > /dev/null 2> k.err; krc=$?
-	if [ $prc -eq 0 ] || [ $krc -eq 0 ]; then
-		fail "record_pt_msg $1" "perf rc=$prc, perfkit rc=$krc"
-	elif ! [ -s p.err ]; then
-		fail "record_pt_msg $1" "perf printed nothing"
-	elif cmp -s p.err k.err; then
-		ok "record_pt_msg $1"
-	else
-		fail "record_pt_msg $1" "$(first_diff p.err k.err)"
-	fi
+	same_failure "record_pt_msg $1" $prc $krc p.err k.err
 }
 msg mtc_period "$R" "-e intel_pt/mtc_period=2/u"
 msg psb_period "$R" "-e intel_pt/psb_period=15/u"

@@ -15,44 +15,14 @@
 . tests/lib/sh.sh
 . tests/lib/ptfake.sh
 N=record_pt_aux
-need_cmd $N perf "perf is not installed"
-need_cmd $N unshare "unshare is not installed"
-need_cmd $N cc "no C compiler for the shim"
-for f in /usr/include/intel-pt.h /usr/include/Zydis/Zydis.h /bin/busybox; do
-	[ -e "$f" ] || { skip $N "$f is missing (ptgen needs it)"; exit 0; }
-done
-if [ "$(id -u)" -ne 0 ]; then
-	skip $N "private mount namespaces need root"; exit 0
-fi
-need_shared tools/ptgen/gen.sh $N || { t_exit; exit; }
-need_built $N "$PERFKIT"
-SRC=$PWD; PK=$PWD/$PERFKIT
-PK_SHARED=$(cd "$PK_SHARED" && pwd) || exit 1	# (read after the cd below)
-export LC_ALL=C TZ=UTC PERF_PAGER=cat
-cd "$T_TMP" || exit 1
-ptfake_tree $N
-if ! "$PK_SHARED/tools/ptgen/gen.sh" "$T_TMP/gen" --only awk > gen.log 2>&1; then
-	fail $N:gen "gen.sh: $(tail -2 gen.log | tr '\n' '|')"; t_exit; exit
-fi
-TRUTH=$T_TMP/gen/awk.ips
-# the workload waits for the shim's DONE file (at most 30 s)
-WAIT='i=0; while [ ! -e DONE ] && [ $i -lt 1500 ]; do busybox usleep 20000; i=$((i+1)); done'
+ptfake_need $N
+ptfake_need_gen $N
+ptfake_start $N
+ptfake_gen $N
 # rec TOOL OUT OPTS...: TOOL (perf or pk) records the fixture into OUT;
 # $PIN (a command prefix) runs the workload
 PIN= MID=
-rec() {
-	_t=$1 _o=$2; shift 2
-	rm -f DONE
-	if [ "$_t" = perf ]; then
-		PK_FAKE_PT_AUX=gen/awk.pt PK_FAKE_PT_DONE=DONE LD_PRELOAD=$T_TMP/shim.so \
-		PK_FAKE_PT_SNAP_MID=$MID timeout 60 unshare -m sh -c 'mount --bind "$0" /sys/bus/event_source/devices && exec "$@"' \
-			"$D" perf record "$@" -o "$_o" -- $PIN busybox sh -c "$WAIT"
-	else
-		PK_FAKE_PT_AUX=gen/awk.pt PK_FAKE_PT_DONE=DONE LD_PRELOAD=$T_TMP/shim.so \
-		PK_FAKE_PT_SNAP_MID=$MID PERFKIT_SYSFS=$T_TMP/sys timeout 60 "$PK" record "$@" -o "$_o" \
-			-- $PIN busybox sh -c "$WAIT"
-	fi
-}
+rec() { ptfake_rec "$@"; }
 # ips FILE: each decoder's --itrace=i1i -F ip of FILE into FILE.perf/.pk
 ips() {
 	perf --buildid-dir /nonexistent script --itrace=i1i -F ip -i "$1" 2>/dev/null |

@@ -364,33 +364,149 @@ static void v6_check(bool latency)
 	unlink(path);
 }
 
-/* A v7 latency buffer (BUFFER_TEXT section) through the writer. */
-static void latency_v7(void)
+/*
+ * A v7 latency buffer (BUFFER_TEXT section) through the writer, compressed
+ * as COMP; LINES lines of text (over 10 pages: several chunks).
+ */
+static void latency_v7(const char *comp, int lines)
 {
 	const char *path = "/tmp/pktd-lat.dat";
-	const char text[] = "# tracer: irqsoff\n  <idle>-0  0d.h1  0us : x\n";
-	PK_OPTS(pk_tdwriter_opts, o, .page_size = PS, .long_size = 8);
+	const char line[] = "  <idle>-0  0d.h1  0us : trace_hardirqs_on <-x\n";
+	PK_OPTS(pk_tdwriter_opts, o, .page_size = PS, .long_size = 8,
+		.compression = comp);
 	struct pk_tdwriter *w = pk_tdwriter_open(path, &o);
 	struct pk_tracedat *td = NULL;
-	char *out = NULL;
-	size_t ol = 0;
+	char *out = NULL, *text = NULL, name[64];
+	size_t ol = 0, tl = 0;
 
+	snprintf(name, sizeof(name), "tracedat_v7_latency_%s_%d", comp, lines);
+	FILE *f = open_memstream(&text, &tl);
+	fputs("# tracer: irqsoff\n", f);
+	for (int i = 0; i < lines; i++)
+		fputs(line, f);
+	fclose(f);
 	pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hdr_page, strlen(hdr_page));
-	pk_tdwriter_add_latency(w, "", "local", text, strlen(text));
+	pk_tdwriter_add_latency(w, "", "local", text, tl);
 	if (!t_check(pk_tdwriter_close(w) == 0 &&
-		     ((td = pk_tracedat_open(path)) ? 0 : -errno) == 0, "tracedat_v7_latency",
-		     "write/open failed"))
+		     ((td = pk_tracedat_open(path)) ? 0 : -errno) == 0, name,
+		     "write/open failed")) {
+		free(text);
 		return;
-	FILE *f = open_memstream(&out, &ol);
+	}
+	f = open_memstream(&out, &ol);
 	pk_tracedat_report(td, f, NULL);
 	fclose(f);
 	pk_tracedat_free(td);
 	/* trace-cmd 3.1 prints cpus=0, the text and one more newline */
-	T_CHECK("tracedat_v7_latency", !strncmp(out, "cpus=0\n", 7) &&
-		!strcmp(out + 7 + strlen(text), "\n") &&
-		!memcmp(out + 7, text, strlen(text)));
+	t_check(ol == 7 + tl + 1 && !strncmp(out, "cpus=0\n", 7) &&
+		!memcmp(out + 7, text, tl) && out[ol - 1] == '\n', name,
+		"%zu bytes for %zu", ol, tl);
 	free(out);
+	free(text);
 	unlink(path);
+}
+
+/* Whether ITEM of TD holds the LEN bytes of WANT. */
+static bool item_is(const struct pk_tracedat *td, enum pk_tracedat_item it,
+		    const char *want, size_t len)
+{
+	size_t n;
+	const char *p = pk_tracedat_item(td, it, &n);
+	return p && n == len && !memcmp(p, want, len);
+}
+
+/*
+ * trace-cmd restore's two steps: a header-only (partial) file, read back
+ * (cpus=0, the metadata, no uname/clock/version options), then its
+ * metadata copied (pk_tdwriter_copy_meta) beside per-CPU pages into a full
+ * file that holds every event.
+ */
+static void partial(const char *comp)
+{
+	const char *part = "/tmp/pktd-part.dat", *full = "/tmp/pktd-full.dat";
+	PK_OPTS(pk_tdwriter_opts, o, .page_size = PS, .long_size = 8,
+		.compression = comp, .header_only = true);
+	struct pk_tdwriter *w = pk_tdwriter_open(part, &o);
+	struct pk_tracedat *td = NULL, *td2 = NULL;
+	struct pk_tracedat_event ev;
+	char name[64], *out = NULL;
+	size_t ol = 0;
+	int n = 0, r;
+
+	snprintf(name, sizeof(name), "tracedat_partial_%s", comp);
+	pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hdr_page, strlen(hdr_page));
+	pk_tdwriter_set_item(w, PK_TD_HEADER_EVENT, "x", 1);
+	pk_tdwriter_set_item(w, PK_TD_KALLSYMS, "ffff T a\n", 10);
+	pk_tdwriter_set_item(w, PK_TD_CMDLINES, "40 alpha\n", 9);
+	pk_tdwriter_set_item(w, PK_TD_TRACE_CLOCK, "[global] local\n", 15);
+	pk_tdwriter_add_format(w, "test", fmt_val, strlen(fmt_val));
+	int ids[2] = { 0, 1 }, fds[2] = { make_cpu(0, 50, 1000000000ull, 1000),
+					  make_cpu(1, 30, 1000000500ull, 1000) };
+	pk_tdwriter_add_buffer(w, "", "local", 2, ids, fds);  /* not written */
+	if (!pk_tdwriter_close(w))
+		td = pk_tracedat_open(part);
+	if (!t_check(td != NULL, name, "errno %d", errno))
+		goto out;
+	FILE *f = open_memstream(&out, &ol);
+	pk_tracedat_report(td, f, NULL);
+	fclose(f);
+	snprintf(name, sizeof(name), "tracedat_partial_read_%s", comp);
+	t_check(pk_tracedat_cpus(td) == 0 && pk_tracedat_nr_buffers(td) == 1 &&
+		ol == 7 && !strcmp(out, "cpus=0\n") &&
+		item_is(td, PK_TD_CMDLINES, "40 alpha\n", 9) &&
+		item_is(td, PK_TD_KALLSYMS, "ffff T a\n", 10) &&
+		!pk_tracedat_item(td, PK_TD_UNAME, NULL) &&
+		!pk_tracedat_item(td, PK_TD_TRACE_CLOCK, NULL) &&
+		!pk_tracedat_item(td, PK_TD_VERSION, NULL) &&
+		pk_tracedat_nr_formats(td) == 1, name, "%s", out);
+	snprintf(name, sizeof(name), "tracedat_partial_copy_%s", comp);
+	PK_OPTS(pk_tdwriter_opts, o2, .page_size = PS, .long_size = 8,
+		.compression = comp, .minimal_options = true);
+	w = pk_tdwriter_open(full, &o2);
+	r = pk_tdwriter_copy_meta(w, td);
+	if (!r)
+		r = pk_tdwriter_add_buffer(w, "", "global", 2, ids, fds);
+	if (!r && !(r = pk_tdwriter_close(w)))
+		td2 = pk_tracedat_open(full);
+	if (!t_check(td2 != NULL, name, "r=%d", r))
+		goto out;
+	while (pk_tracedat_next(td2, &ev) > 0)
+		n++;
+	snprintf(name, sizeof(name), "tracedat_partial_events_%s", comp);
+	t_check(n == 80 && pk_tracedat_cpus(td2) == 2 &&
+		!strcmp(pk_tracedat_compression(td2), comp) &&
+		item_is(td2, PK_TD_CMDLINES, "40 alpha\n", 9) &&
+		item_is(td2, PK_TD_KALLSYMS, "ffff T a\n", 10) &&
+		item_is(td2, PK_TD_HEADER_PAGE, hdr_page, strlen(hdr_page)) &&
+		!pk_tracedat_item(td2, PK_TD_UNAME, NULL) &&
+		!pk_tracedat_item(td2, PK_TD_VERSION, NULL) &&
+		pk_tracedat_nr_formats(td2) == 1, name, "%d events", n);
+out:
+	free(out);
+	pk_tracedat_free(td);
+	pk_tracedat_free(td2);
+	close(fds[0]);
+	close(fds[1]);
+	unlink(part);
+	unlink(full);
+}
+
+/* A v6 partial file (the metadata, nothing after the command lines)
+ * reads as no CPUs, as trace-cmd's report reads it. */
+static void partial_v6(void)
+{
+	struct pk_buf b = { 0 };
+	struct pk_tracedat *td;
+
+	v6_file(&b, false);
+	/* cut after the command lines: before the u32 cpu count */
+	const char *cut = memmem(b.data, b.len, "40 alpha\n", 9);
+	td = pk_tracedat_open_mem(b.data, (size_t)(cut + 9 - b.data));
+	t_check(td && pk_tracedat_cpus(td) == 0 && pk_tracedat_version(td) == 6 &&
+		item_is(td, PK_TD_CMDLINES, "40 alpha\n", 9), "tracedat_partial_v6",
+		"errno %d", td ? 0 : errno);
+	pk_tracedat_free(td);
+	pk__buf_fini(&b);
 }
 
 int main(void)
@@ -401,7 +517,14 @@ int main(void)
 	round_trip("zlib");
 	v6_check(true);
 	v6_check(false);
-	latency_v7();
+	latency_v7("none", 1);
+	latency_v7("zstd", 1);
+	latency_v7("zlib", 1);
+	latency_v7("zstd", 2000);
+	latency_v7("none", 2000);
+	partial("none");
+	partial("zstd");
+	partial_v6();
 
 	struct pk_tracedat *td = NULL;
 	T_CHECK("tracedat_not_a_file", ((td = pk_tracedat_open("/nonexistent")) ? 0 : -errno) ==

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <perfkit/perfdata.h>
+#include <perfkit/map.h>
 #include "test.h"
 
 #define NS 200          /* samples per attr */
@@ -622,6 +623,134 @@ static void check_dir(const char *dir)
 	pk_perfdata_free(pd);
 }
 
+/* The encoders of perf record's header records, read back by
+ * pk_record_describe (perf report -D's text). */
+static void hdr_text(const char *name, long n, const void *buf,
+		     const char *want)
+{
+	struct pk_record r = { .hdr = buf };
+	char text[512];
+
+	if (n <= 0) {
+		t_check(0, name, "encoder failed");
+		return;
+	}
+	r.type = ((const struct perf_event_header *)buf)->type;
+	r.size = ((const struct perf_event_header *)buf)->size;
+	pk_record_describe(NULL, &r, text, sizeof(text));
+	t_check(r.size == n && r.size % 8 == 0 && !strcmp(text, want), name,
+		"%s", text);
+}
+
+static void check_cpu_map(const char *name, const char *list, int any,
+			  unsigned type, long size, const char *want)
+{
+	struct pk_cpu_map *m = list ? pk_cpu_map_new(list) : NULL, *a = NULL;
+	unsigned char buf[256];
+	long n;
+	uint16_t t = 0xffff;
+
+	if (any) {
+		a = pk_cpu_map_new_any();
+		m = pk_cpu_map_merge(a, m);
+	}
+	n = pk_record_cpu_map_encode(m, buf, sizeof(buf));
+	if (n > 8)
+		memcpy(&t, buf + 8, 2);
+	t_check(n == size && t == type, name, "size or encoding");
+	hdr_text(name, n, buf, want);
+	pk_cpu_map_put(m);
+	pk_cpu_map_put(a);
+}
+
+static void check_hdr_records(void)
+{
+	struct pk_id_index_entry e[2] = { { 7, 0, 0, 40 }, { 8, 1, -1, -1 } };
+	int tids[2] = { 12, 15 };
+	struct pk_thread_map *tm = pk_thread_map_new_array(2, tids);
+	static unsigned char big[70000];
+	unsigned char buf[256];
+
+	check_cpu_map("hdr_cpu_map_range", "0-3", 0, 2, 16,
+		      "PERF_RECORD_CPU_MAP: 0-3\n: unhandled!\n");
+	check_cpu_map("hdr_cpu_map_any_range", "2-3", 1, 2, 16,
+		      "PERF_RECORD_CPU_MAP: -1,2-3\n: unhandled!\n");
+	check_cpu_map("hdr_cpu_map_any", NULL, 1, 0, 16,
+		      "PERF_RECORD_CPU_MAP: -1\n: unhandled!\n");
+	check_cpu_map("hdr_cpu_map_list", "0,5", 0, 0, 16,
+		      "PERF_RECORD_CPU_MAP: 0,5\n: unhandled!\n");
+	check_cpu_map("hdr_cpu_map_mask", "0,2,4,6,8,10,12,14,40", 0, 1, 24,
+		      "PERF_RECORD_CPU_MAP: 0,2,4,6,8,10,12,14,40\n: unhandled!\n");
+	hdr_text("hdr_thread_map", pk_record_thread_map_encode(tm, buf, sizeof(buf)),
+		 buf, "PERF_RECORD_THREAD_MAP nr: 2 thread: 12, 15\n: unhandled!\n");
+	hdr_text("hdr_id_index", pk_record_id_index_encode(e, 2, buf, sizeof(buf)),
+		 buf, "PERF_RECORD_ID_INDEX nr: 2\n ... id: 7  idx: 0  cpu: 0  tid: 40\n"
+		 " ... id: 8  idx: 1  cpu: -1  tid: -1\n");
+	t_check(pk_record_id_index_encode(e, 2, buf, 40) == -ENOSPC &&
+		pk_record_id_index_encode(NULL, 2, buf, sizeof(buf)) == -EINVAL &&
+		pk_record_thread_map_encode(NULL, buf, sizeof(buf)) == -EINVAL &&
+		pk_record_cpu_map_encode(NULL, buf, sizeof(buf)) == -EINVAL,
+		"hdr_errors", "a bad input encoded");
+	{
+		static struct pk_id_index_entry many[PK_ID_INDEX_MAX + 1];
+
+		t_check(pk_record_id_index_encode(many, PK_ID_INDEX_MAX, big,
+						  sizeof(big)) > 0 &&
+			pk_record_id_index_encode(many, PK_ID_INDEX_MAX + 1, big,
+						  sizeof(big)) == -ERANGE,
+			"hdr_id_index_max", "PK_ID_INDEX_MAX is not the most a record holds");
+	}
+	pk_thread_map_put(tm);
+}
+
+/* PMU_MAPPINGS and PMU_CAPS as perf lays them out (u32 counts, perf's
+ * 64-byte padded strings). */
+static void check_pmu_features(const char *dir)
+{
+	const char *names[2] = { "cpu", "intel_pt" }, *cn[1] = { "mtc" },
+		   *cv[1] = { "1" };
+	uint32_t types[2] = { 4, 10 }, u[4];
+	struct perf_event_header round = { .type = PK_RECORD_FINISHED_ROUND,
+					   .size = 8 };
+	PK_OPTS(pk_pdwriter_opts, o, .pipe = false);
+	struct pk_pdwriter *w;
+	struct pk_perfdata *pd;
+	const unsigned char *p;
+	char path[300];
+	uint64_t size = 0;
+	int ok = 0;
+
+	snprintf(path, sizeof(path), "%s/pmu.data", dir);
+	w = pk_pdwriter_open(path, &o);
+	if (w && pk_pdwriter_add_attr(w, &attrs[0], ids[0], 2, "a") >= 0 &&
+	    !pk_pdwriter_feat_pmu_mappings(w, 2, types, names) &&
+	    !pk_pdwriter_feat_pmu_caps(w, NULL, 0, NULL, NULL) &&
+	    !pk_pdwriter_feat_pmu_caps(w, "intel_pt", 1, cn, cv) &&
+	    !pk_pdwriter_write(w, &round, NULL, 0))	/* a file with data */
+		ok = !pk_pdwriter_close(w);
+	pd = ok ? pk_perfdata_open(path, NULL) : NULL;
+	ok = pd && !pk_perfdata_feat_raw(pd, PK_HEADER_PMU_MAPPINGS,
+					 (const void **)&p, &size) &&
+	     size == 4 + 2 * (4 + 4 + 64);
+	if (ok) {
+		memcpy(u, p, 12);
+		ok = u[0] == 2 && u[1] == 4 && u[2] == 64 && !strcmp((const char *)p + 12, "cpu");
+	}
+	t_check(ok, "hdr_pmu_mappings", "layout");
+	ok = pd && !pk_perfdata_feat_raw(pd, PK_HEADER_PMU_CAPS,
+					 (const void **)&p, &size) &&
+	     size == 4 + 4 + 3 * (4 + 64);
+	if (ok) {
+		memcpy(u, p, 12);
+		ok = u[0] == 1 && u[1] == 1 && u[2] == 64 &&
+		     !strcmp((const char *)p + 12, "mtc") &&
+		     !strcmp((const char *)p + 12 + 68, "1") &&
+		     !strcmp((const char *)p + 12 + 136, "intel_pt");
+	}
+	t_check(ok, "hdr_pmu_caps", "layout");
+	pk_perfdata_free(pd);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/pk_perfdata.XXXXXX", file[256], pipe[256];
@@ -647,6 +776,8 @@ int main(void)
 	check_damage(pipe, "perfdata_pipe");
 	check_errors();
 	check_dir(dir);
+	check_hdr_records();
+	check_pmu_features(dir);
 	/* zstd COMPRESSED records (one stream cut into records: records
 	 * straddle them), file and pipe */
 	compress = true;

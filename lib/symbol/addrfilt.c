@@ -5,19 +5,22 @@
  * items separated by spaces or commas; tracestop becomes a stop range;
  * kernel symbols are looked up in kallsyms (a global one, the #N'th, or
  * the only one), "*" is the whole kernel or the whole file; files are
- * named by their real path. Symbols inside files are not looked up yet.
+ * named by their real path; symbols inside files are looked up among
+ * every one perf record loads from the file (file offsets, aliases kept).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <gelf.h>
 #include "base/base.h"
+#include "symbol/symtab.h"
 #include <perfkit/event.h>
+#include <perfkit/symbol.h>
 
 struct afilt {
 	const char *action;
@@ -28,25 +31,12 @@ struct afilt {
 };
 
 struct actx {
-	char *msg;
-	size_t size, len;
+	struct pk_buf m;	/* perf's lines */
 	const char *kallsyms;
 };
 
-static void say(struct actx *c, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (c->len >= c->size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(c->msg + c->len, c->size - c->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		c->len += (size_t)n < c->size - c->len ? (size_t)n :
-			  c->size - c->len - 1;
-}
+/* one of perf's lines (a failure to grow the buffer loses it) */
+#define SAY(c, ...) ((void)pk__buf_printf(&(c)->m, __VA_ARGS__))
 
 /* a number, or a word up to one of DELIM (cut there) */
 static int num_or_str(char **p, uint64_t *num, const char **str,
@@ -244,12 +234,12 @@ static bool print_cb(void *arg, const char *name, char type, uint64_t a)
 	struct kprint *k = arg;
 
 	if (kmatch(&k->s, name, type)) {
-		say(k->c, "#%d\t0x%llx\t%c\t%s\n", ++k->s.cnt,
+		SAY(k->c, "#%d\t0x%llx\t%c\t%s\n", ++k->s.cnt,
 		    (unsigned long long)a, type, name);
 		k->near = true;
 	} else if (k->near) {
 		k->near = false;
-		say(k->c, "\t\twhich is near\t\t%s\n", name);
+		SAY(k->c, "\t\twhich is near\t\t%s\n", name);
 	}
 	return false;
 }
@@ -257,13 +247,21 @@ static bool print_cb(void *arg, const char *name, char type, uint64_t a)
 static int not_found(struct actx *c, const char *name, int idx)
 {
 	if (idx > 0)
-		say(c, "N'th occurrence (N=%d) of symbol '%s' not found.\n",
+		SAY(c, "N'th occurrence (N=%d) of symbol '%s' not found.\n",
 		    idx, name);
 	else if (!idx)
-		say(c, "Global symbol '%s' not found.\n", name);
+		SAY(c, "Global symbol '%s' not found.\n", name);
 	else
-		say(c, "Symbol '%s' not found.\n", name);
-	say(c, "Note that symbols must be functions.\n");
+		SAY(c, "Symbol '%s' not found.\n", name);
+	SAY(c, "Note that symbols must be functions.\n");
+	return -EINVAL;
+}
+
+static int disambiguate(struct actx *c, const char *name)
+{
+	SAY(c, "Disambiguate symbol name by inserting #n after the name e.g. "
+	    "%s #2\n", name);
+	SAY(c, "Or select a global symbol by inserting #0 or #g or #G\n");
 	return -EINVAL;
 }
 
@@ -276,23 +274,20 @@ static int kern_sym(struct actx *c, const char *name, int idx,
 
 	*start = *size = 0;
 	if (err < 0) {
-		say(c, "Failed to parse /proc/kallsyms\n");
+		SAY(c, "Failed to parse /proc/kallsyms\n");
 		return err;
 	}
 	if (s.dup) {
 		struct kprint k = { .s = s, .c = c };
 
-		say(c, "Multiple kernel symbols with name '%s'\n", name);
+		SAY(c, "Multiple kernel symbols with name '%s'\n", name);
 		k.s.cnt = 0;
 		k.s.started = false;
 		kallsyms_each(c, &k, print_cb);
-		say(c, "Disambiguate symbol name by inserting #n after the "
-		    "name e.g. %s #2\n", name);
-		say(c, "Or select a global symbol by inserting #0 or #g or #G\n");
-		return -EINVAL;
+		return disambiguate(c, name);
 	}
 	if (!s.started) {
-		say(c, "Kernel symbol lookup: ");
+		SAY(c, "Kernel symbol lookup: ");
 		return not_found(c, name, idx);
 	}
 	*start = s.start;
@@ -323,7 +318,7 @@ static int whole_kernel(struct actx *c, struct afilt *f)
 	int err = kallsyms_each(c, &s, whole_cb);
 
 	if (err < 0 || !s.started) {
-		say(c, "Failed to parse /proc/kallsyms\n");
+		SAY(c, "Failed to parse /proc/kallsyms\n");
 		return err < 0 ? err : 0;
 	}
 	f->addr = s.start;
@@ -337,11 +332,11 @@ static int end_after_start(struct actx *c, struct afilt *f, uint64_t start,
 	if (start + size >= f->addr)
 		return 0;
 	if (f->from)
-		say(c, "Symbol '%s' (0x%llx) comes before '%s' (0x%llx)\n",
+		SAY(c, "Symbol '%s' (0x%llx) comes before '%s' (0x%llx)\n",
 		    f->to, (unsigned long long)start, f->from,
 		    (unsigned long long)f->addr);
 	else
-		say(c, "Symbol '%s' (0x%llx) comes before address 0x%llx)\n",
+		SAY(c, "Symbol '%s' (0x%llx) comes before address 0x%llx)\n",
 		    f->to, (unsigned long long)start,
 		    (unsigned long long)f->addr);
 	return -EINVAL;
@@ -368,7 +363,7 @@ static int kernel_syms(struct actx *c, struct afilt *f)
 	int err;
 
 	if (kptr_restricted()) {
-		say(c, "Kernel addresses are restricted. Unable to resolve "
+		SAY(c, "Kernel addresses are restricted. Unable to resolve "
 		    "kernel symbols.\n");
 		return -EINVAL;
 	}
@@ -391,36 +386,160 @@ static int kernel_syms(struct actx *c, struct afilt *f)
 		no_size = !size;
 	}
 	if (no_size) {
-		say(c, "Cannot determine size of symbol '%s'\n",
+		SAY(c, "Cannot determine size of symbol '%s'\n",
 		    f->to ? f->to : f->from);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int resolve(struct actx *c, struct afilt *f)
+/* ---- symbols inside files ---- */
+
+static bool fmatch(const struct pk_sym *s, const char *name, int *cnt,
+		   int idx)
+{
+	return !strcmp(s->name, name) &&
+	       ((!idx && s->bind == STB_GLOBAL) || (idx > 0 && ++*cnt == idx) ||
+		idx < 0);
+}
+
+static char bind_char(const struct pk_sym *s)
+{
+	return s->bind == STB_GLOBAL ? 'g' : s->bind == STB_LOCAL ? 'l' : 'w';
+}
+
+static int file_dups(struct actx *c, const struct pk_symtab *t,
+		     const char *name)
+{
+	bool near = false;
+	int cnt = 0;
+
+	SAY(c, "Multiple symbols with name '%s'\n", name);
+	for (int i = 0; i < t->nr; i++) {
+		const struct pk_sym *s = &t->syms[i];
+
+		if (fmatch(s, name, &cnt, -1)) {
+			SAY(c, "#%d\t0x%llx\t%c\t%s\n", ++cnt,
+			    (unsigned long long)s->start, bind_char(s),
+			    s->name);
+			near = true;
+		} else if (near) {
+			near = false;
+			SAY(c, "\t\twhich is near\t\t%s\n", s->name);
+		}
+	}
+	return disambiguate(c, name);
+}
+
+/* perf's find_dso_sym: the only match (or the global one, or the N'th),
+ * its size, else that up to the next symbol. perf's quirk kept: a start
+ * of 0 counts as nothing found yet. */
+static int file_sym(struct actx *c, const struct pk_symtab *t,
+		    const char *name, int idx, uint64_t *start, uint64_t *size)
+{
+	int cnt = 0;
+
+	*start = *size = 0;
+	for (int i = 0; i < t->nr; i++) {
+		const struct pk_sym *s = &t->syms[i];
+
+		if (!*start) {
+			if (fmatch(s, name, &cnt, idx)) {
+				*start = s->start;
+				*size = s->end - s->start;
+			}
+			continue;
+		}
+		if (!*size)
+			*size = s->start - *start;
+		if (idx > 0) {
+			if (*size)
+				return 0;
+		} else if (fmatch(s, name, &cnt, idx)) {
+			return file_dups(c, t, name);
+		}
+	}
+	return *start ? 0 : not_found(c, name, idx);
+}
+
+static int whole_file(struct actx *c, struct afilt *f)
 {
 	struct stat st;
 
+	if (stat(f->file, &st)) {
+		SAY(c, "Failed to determine filter for %s\nCannot determine "
+		    "file size.\n", f->file);
+		return -EINVAL;
+	}
+	f->addr = 0;
+	f->size = (uint64_t)st.st_size;
+	return 0;
+}
+
+static int file_syms_in(struct actx *c, struct afilt *f,
+			const struct pk_symtab *t)
+{
+	uint64_t start, size;
+	int err;
+
+	if (f->from && !strcmp(f->from, "*"))
+		return whole_file(c, f);
+	if (f->from) {
+		if ((err = file_sym(c, t, f->from, f->from_idx, &start, &size)))
+			return err;
+		f->addr = start;
+		if (f->range && !f->size && !f->to)
+			f->size = size;
+	}
+	if (f->to) {
+		if ((err = file_sym(c, t, f->to, f->to_idx, &start, &size)) ||
+		    (err = end_after_start(c, f, start, size)))
+			return err;
+		f->size = start + size - f->addr;
+	}
+	return 0;
+}
+
+/* The debug file perf would read FILE's symbols from: the one of its
+ * build id under /usr/lib/debug, or NULL. */
+static const char *debug_file(const char *file, char *buf, size_t len)
+{
+	uint8_t id[PK_BUILD_ID_MAX];
+	char hex[2 * PK_BUILD_ID_MAX + 1];
+	int n = pk_build_id_read(file, id);
+
+	if (n <= 0)
+		return NULL;
+	pk_build_id_hex(id, n, hex);
+	snprintf(buf, len, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+		 hex + 2);
+	return access(buf, R_OK) ? NULL : buf;
+}
+
+/* perf loads the file's symbols for each item, saying when there are
+ * none, and goes on (a "*" needs none) */
+static int file_syms(struct actx *c, struct afilt *f)
+{
+	struct pk_symtab t = { 0 };
+	char dbg[PATH_MAX];
+	const char *debug = debug_file(f->file, dbg, sizeof(dbg));
+	int err = pk__symtab_load_aliases(&t, f->file, debug);
+
+	if (err >= 0) {
+		if (!err)
+			SAY(c, "File '%s' not found or has no symbols.\n",
+			    f->file);
+		err = file_syms_in(c, f, &t);
+	}
+	pk__symtab_fini(&t);
+	return err;
+}
+
+static int resolve(struct actx *c, struct afilt *f)
+{
 	if (!f->from && !f->to)
 		return 0;
-	if (!f->file)
-		return kernel_syms(c, f);
-	if (f->from && !strcmp(f->from, "*")) {
-		if (stat(f->file, &st)) {
-			say(c, "File '%s' not found or has no symbols.\n",
-			    f->file);
-			say(c, "Failed to determine filter for %s\nCannot "
-			    "determine file size.\n", f->file);
-			return -EINVAL;
-		}
-		f->addr = 0;
-		f->size = (uint64_t)st.st_size;
-		return 0;
-	}
-	say(c, "Symbols in files are not resolved by perfkit yet: '%s'\n",
-	    f->from ? f->from : f->to);
-	return -EOPNOTSUPP;
+	return f->file ? file_syms(c, f) : kernel_syms(c, f);
 }
 
 /* Appends F's kernel form to *OUT (comma-separated). */
@@ -455,8 +574,7 @@ int pk_addr_filter_resolve(const char *filter, int max_nr,
 			   const char *kallsyms, char **out, char *msg,
 			   size_t size)
 {
-	struct actx c = { .msg = msg, .size = size,
-			  .kallsyms = kallsyms ? kallsyms : "/proc/kallsyms" };
+	struct actx c = { .kallsyms = kallsyms ? kallsyms : "/proc/kallsyms" };
 	struct afilt *fs = NULL;
 	char *copy, *p;
 	int nr = 0, err = 0;
@@ -478,7 +596,7 @@ int pk_addr_filter_resolve(const char *filter, int max_nr,
 		err = parse_one(&fs[nr++], &p);
 	}
 	if (!err && nr > max_nr) {
-		say(&c, "Error: number of address filters (%d) exceeds maximum "
+		SAY(&c, "Error: number of address filters (%d) exceeds maximum "
 		    "(%d)\n", nr, max_nr);
 		err = -EINVAL;
 	}
@@ -488,13 +606,16 @@ int pk_addr_filter_resolve(const char *filter, int max_nr,
 	if (err) {
 		pk__free(*out);
 		*out = NULL;
-		say(&c, "Failed to parse address filter: '%s'\n", filter);
-		say(&c, "Filter format is: filter|start|stop|tracestop <start "
+		SAY(&c, "Failed to parse address filter: '%s'\n", filter);
+		SAY(&c, "Filter format is: filter|start|stop|tracestop <start "
 		    "symbol or address> [/ <end symbol or size>] [@<file "
 		    "name>]\n");
-		say(&c, "Where multiple filters are separated by space or "
+		SAY(&c, "Where multiple filters are separated by space or "
 		    "comma.\n");
 	}
+	/* MSG gets as much of them as it holds */
+	snprintf(msg, size, "%.*s", (int)c.m.len, c.m.data ? c.m.data : "");
+	pk__buf_fini(&c.m);
 	pk__free(fs);
 	pk__free(copy);
 	return err;

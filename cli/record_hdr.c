@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfkit record: the records perf record writes ahead of the data in a
+ * perf.data file: PERF_RECORD_ID_INDEX (every fd's id with its ring, CPU
+ * and thread), THREAD_MAP (the target's threads), CPU_MAP (every event's
+ * CPUs merged) and, once the command runs, FINISHED_INIT.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/features.h>
+#include "record.h"
+
+static int write_buf(struct rec *r, long n, const void *buf)
+{
+	if (n < 0)
+		return (int)n;
+	return rec_write(r, (const struct perf_event_header *)buf);
+}
+
+/* The ring of CPU (index CI in its event's map) or of thread TI. */
+static uint64_t ring_of(struct rec *r, bool per_cpu, int cpu, int ci, int ti)
+{
+	if (!per_cpu)
+		return (uint64_t)ti;
+	for (int i = 0; i < pk_rings_nr(r->rings); i++)
+		if (pk_rings_cpu(r->rings, i) == cpu)
+			return (uint64_t)i;
+	return (uint64_t)ci;
+}
+
+/* One entry per open fd: idx is its ring (rings.c: per CPU when the
+ * first event has CPUs, else per thread). */
+static int id_entries(struct rec *r, struct pk_id_index_entry *e, size_t cap,
+		      size_t *nr)
+{
+	bool per_cpu = pk_cpu_map_cpu(pk_evsel_cpus(pk_evlist_evsel(r->evlist, 0)), 0) >= 0;
+
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		struct pk_evsel *ev = pk_evlist_evsel(r->evlist, i);
+		struct pk_cpu_map *c = pk_evsel_cpus(ev);
+		struct pk_thread_map *t = pk_evsel_threads(ev);
+
+		for (int ci = 0; ci < pk_cpu_map_nr(c); ci++)
+			for (int ti = 0; ti < pk_thread_map_nr(t); ti++) {
+				uint64_t id;
+
+				if (pk_evsel_id(ev, ci, ti, &id))
+					continue;
+				if (*nr == cap)
+					return -ENOSPC;
+				e[*nr] = (struct pk_id_index_entry){
+					.id = id, .cpu = pk_cpu_map_cpu(c, ci),
+					.idx = ring_of(r, per_cpu,
+						       pk_cpu_map_cpu(c, ci), ci, ti),
+					.tid = pk_thread_map_tid(t, ti) };
+				(*nr)++;
+			}
+	}
+	return 0;
+}
+
+int rec_id_index(struct rec *r)
+{
+	size_t cap = 0, nr = 0;
+	struct pk_id_index_entry *e;
+	void *buf;
+	int err;
+
+	if (r->pipe)
+		return 0;
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		struct pk_evsel *ev = pk_evlist_evsel(r->evlist, i);
+
+		cap += (size_t)pk_cpu_map_nr(pk_evsel_cpus(ev)) *
+		       (size_t)pk_thread_map_nr(pk_evsel_threads(ev));
+	}
+	e = calloc(cap ? cap : 1, sizeof(*e));
+	buf = malloc(65536);
+	err = e && buf ? id_entries(r, e, cap, &nr) : -ENOMEM;
+	for (size_t at = 0; !err && at < nr; at += PK_ID_INDEX_MAX) {
+		size_t n = nr - at < PK_ID_INDEX_MAX ? nr - at : PK_ID_INDEX_MAX;
+
+		err = write_buf(r, pk_record_id_index_encode(e + at, n, buf, 65536),
+				buf);
+	}
+	free(e);
+	free(buf);
+	return err;
+}
+
+/* perf's evlist all_cpus: every event's CPUs. */
+static struct pk_cpu_map *all_cpus(struct rec *r)
+{
+	struct pk_cpu_map *m = NULL, *n;
+
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		n = pk_cpu_map_merge(m, pk_evsel_cpus(pk_evlist_evsel(r->evlist, i)));
+		pk_cpu_map_put(m);
+		if (!(m = n))
+			return NULL;
+	}
+	return m;
+}
+
+int rec_maps(struct rec *r)
+{
+	struct pk_cpu_map *cpus;
+	void *buf;
+	int err;
+
+	if (r->pipe)
+		return 0;
+	cpus = all_cpus(r);
+	buf = malloc(65536);
+	err = cpus && buf ? 0 : -ENOMEM;
+	if (!err)
+		err = write_buf(r, pk_record_thread_map_encode(r->threads, buf,
+							       65536), buf);
+	/* more threads than a record holds: perf's would be cut; none here */
+	if (err == -ERANGE)
+		err = 0;
+	if (!err)
+		err = write_buf(r, pk_record_cpu_map_encode(cpus, buf, 65536), buf);
+	pk_cpu_map_put(cpus);
+	free(buf);
+	return err;
+}
+
+int rec_finished_init(struct rec *r)
+{
+	struct perf_event_header h = { .type = PK_RECORD_FINISHED_INIT,
+				       .size = sizeof(h) };
+
+	return r->pipe ? 0 : rec_write(r, &h);
+}
+
+/* HEADER_PMU_CAPS: every PMU with caps/ but "cpu" (perf's CPU_PMU_CAPS) */
+static int pmu_caps(struct rec *r)
+{
+	int err = pk_pdwriter_feat_pmu_caps(r->w, NULL, 0, NULL, NULL);
+
+	for (int i = 0; !err && i < pk_pmu_nr(); i++) {
+		char **names, **values;
+		int n;
+
+		if (!strcmp(pk_pmu_name(i), "cpu"))
+			continue;
+		n = pk_pmu_caps(i, &names, &values);
+		if (n > 0)
+			err = pk_pdwriter_feat_pmu_caps(r->w, pk_pmu_name(i), n,
+					(const char *const *)names,
+					(const char *const *)values);
+		else
+			err = n;
+		free(names);
+		free(values);
+	}
+	return err;
+}
+
+/* HEADER_PMU_MAPPINGS (every PMU's type; perf's order is that of its
+ * look-ups, perfkit's by name) and HEADER_PMU_CAPS; in AUX sample mode,
+ * HEADER_AUXTRACE with no entries (perf writes its index, empty). */
+int rec_pmu_features(struct rec *r)
+{
+	int nr = pk_pmu_nr(), n = 0, err;
+	uint32_t *types = calloc((size_t)nr + 1, sizeof(*types));
+	const char **names = calloc((size_t)nr + 1, sizeof(*names));
+
+	err = types && names ? 0 : -ENOMEM;
+	for (int i = 0; !err && i < nr; i++)
+		if (pk_pmu_type(i) >= 0) {
+			types[n] = (uint32_t)pk_pmu_type(i);
+			names[n++] = pk_pmu_name(i);
+		}
+	if (!err)
+		err = pk_pdwriter_feat_pmu_mappings(r->w, n, types, names);
+	free(types);
+	free(names);
+	if (!err && r->pt_sample) {	/* perf's empty AUXTRACE index */
+		uint64_t none = 0;
+
+		err = pk_pdwriter_feat_raw(r->w, PK_HEADER_AUXTRACE, &none,
+					   sizeof(none));
+	}
+	return err ? err : pmu_caps(r);
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Encoders of the records perf record writes ahead of the data:
+ * PERF_RECORD_ID_INDEX, THREAD_MAP and CPU_MAP (read back by describe.c
+ * and stream.c).
+ */
+#include <errno.h>
+#include <string.h>
+#include "base/base.h"
+#include "perfdata/wr.h"
+#include <perfkit/map.h>
+
+enum { CPUS_LIST = 0, CPUS_MASK = 1, CPUS_RANGE = 2 };
+
+/* The header of a record of SIZE bytes into BUF (zeroed); 0 or -errno. */
+static int start(void *buf, size_t cap, uint32_t type, size_t size)
+{
+	struct perf_event_header h = { .type = type, .size = (uint16_t)size };
+
+	if (size > 65535)
+		return -ERANGE;
+	if (size > cap)
+		return -ENOSPC;
+	memset(buf, 0, size);
+	memcpy(buf, &h, sizeof(h));
+	return 0;
+}
+
+long pk_record_id_index_encode(const struct pk_id_index_entry *e, size_t nr,
+			       void *buf, size_t cap)
+{
+	size_t size = 16 + nr * sizeof(*e);
+	uint64_t n = nr;
+	int err;
+
+	if (!e || !buf || !nr)
+		return -EINVAL;
+	if ((err = start(buf, cap, PK_RECORD_ID_INDEX, size)))
+		return err;
+	memcpy((char *)buf + 8, &n, 8);
+	memcpy((char *)buf + 16, e, nr * sizeof(*e));
+	return (long)size;
+}
+
+long pk_record_thread_map_encode(const struct pk_thread_map *map, void *buf,
+				 size_t cap)
+{
+	int nr = map ? pk_thread_map_nr(map) : 0;
+	size_t size = 16 + (size_t)nr * 24;
+	uint64_t n = (uint64_t)nr;
+	int err;
+
+	if (!buf || nr <= 0)
+		return -EINVAL;
+	if ((err = start(buf, cap, PK_RECORD_THREAD_MAP, size)))
+		return err;
+	memcpy((char *)buf + 8, &n, 8);
+	for (int i = 0; i < nr; i++) {
+		int64_t tid = pk_thread_map_tid(map, i);
+
+		memcpy((char *)buf + 16 + (size_t)i * 24, &tid, 8);
+	}
+	return (long)size;
+}
+
+static void put16(unsigned char *p, size_t off, unsigned v)
+{
+	uint16_t u = (uint16_t)v;
+
+	memcpy(p + off, &u, 2);
+}
+
+/* perf's choice: a range when the CPUs after any "-1" are consecutive;
+ * else the list when it has "-1" or is no bigger than the mask. */
+long pk_record_cpu_map_encode(const struct pk_cpu_map *map, void *buf,
+			      size_t cap)
+{
+	int nr = map ? pk_cpu_map_nr(map) : 0, any, min, max, words;
+	size_t list, mask;
+	unsigned char *p = buf;
+	int err;
+
+	if (!buf || nr <= 0)
+		return -EINVAL;
+	any = pk_cpu_map_cpu(map, 0) < 0;
+	min = any < nr ? pk_cpu_map_cpu(map, any) : -1;
+	max = pk_cpu_map_cpu(map, nr - 1);
+	if (max - min + 1 == nr - any) {
+		if ((err = start(buf, cap, PK_RECORD_CPU_MAP, 16)))
+			return err;
+		put16(p, 8, CPUS_RANGE);
+		p[10] = (unsigned char)any;
+		put16(p, 12, (unsigned)min);
+		put16(p, 14, (unsigned)max);
+		return 16;
+	}
+	words = max / 32 + 1;
+	list = 4 + 2 * (size_t)nr;
+	mask = 6 + 4 * (size_t)words;
+	if (any || list <= mask) {
+		size_t size = 8 + ((list + 7) & ~(size_t)7);
+
+		if ((err = start(buf, cap, PK_RECORD_CPU_MAP, size)))
+			return err;
+		put16(p, 8, CPUS_LIST);
+		put16(p, 10, (unsigned)nr);
+		for (int i = 0; i < nr; i++)
+			put16(p, 12 + 2 * (size_t)i, (unsigned)pk_cpu_map_cpu(map, i));
+		return (long)size;
+	}
+	mask = 8 + ((mask + 7) & ~(size_t)7);
+	if ((err = start(buf, cap, PK_RECORD_CPU_MAP, mask)))
+		return err;
+	put16(p, 8, CPUS_MASK);
+	put16(p, 10, (unsigned)words);
+	put16(p, 12, 4);
+	for (int i = 0; i < nr; i++) {
+		int c = pk_cpu_map_cpu(map, i);
+		uint32_t w;
+
+		memcpy(&w, p + 14 + 4 * (size_t)(c / 32), 4);
+		w |= 1u << (c % 32);
+		memcpy(p + 14 + 4 * (size_t)(c / 32), &w, 4);
+	}
+	return (long)mask;
+}

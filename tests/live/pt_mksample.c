@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pt_mksample IN OUT SIZE [EVERY]: a perf.data in Intel PT sample mode
+ * (perf record --aux-sample) made with perfkit's writer from IN, a full
+ * trace recording (one AUX queue used): the same header, attrs and side
+ * band; a cpu-clock:u attr with PERF_SAMPLE_AUX and aux_sample_size SIZE
+ * added (its id on ring 0, CPU 0, in ID_INDEX); the AUXTRACE records left
+ * out and, before the workload's EXIT, one cpu-clock sample for every
+ * EVERY-th PSB of the queue's trace carrying the SIZE bytes before it (as
+ * the kernel copies the AUX area's last SIZE bytes into a sample), the
+ * first sample's window cut at the trace's start. Built by the tests
+ * against libperfkit.a (tests/live/record_pt_sample_decode.sh).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perfkit/perfdata.h>
+
+#define NEW_ID 0x7fff0001ULL
+
+static unsigned char *trace;
+static size_t trace_len;
+static int trace_idx = -1;
+
+static int die(const char *what)
+{
+	fprintf(stderr, "pt_mksample: %s\n", what);
+	return 1;
+}
+
+/* the first AUX queue's bytes, in file order */
+static int gather(const char *in)
+{
+	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
+	struct pk_perfdata *pd = pk_perfdata_open(in, &o);
+	struct pk_record rec;
+
+	if (!pd)
+		return -1;
+	while (!pk_perfdata_next(pd, &rec)) {
+		const unsigned char *h = (const void *)rec.hdr;
+		uint32_t idx;
+
+		if (rec.type != PK_RECORD_AUXTRACE || rec.size < 48)
+			continue;
+		memcpy(&idx, h + 32, 4);
+		if (trace_idx < 0)
+			trace_idx = (int)idx;
+		if ((int)idx != trace_idx)
+			continue;
+		trace = realloc(trace, trace_len + rec.extra_size);
+		if (!trace)
+			return -1;
+		memcpy(trace + trace_len, rec.extra, rec.extra_size);
+		trace_len += rec.extra_size;
+	}
+	pk_perfdata_free(pd);
+	return trace_len ? 0 : -1;
+}
+
+static int copy_header(struct pk_perfdata *pd, struct pk_pdwriter *w,
+		       struct perf_event_attr *sa, uint32_t size)
+{
+	unsigned n = pk_perfdata_nr_attrs(pd), nids;
+	uint64_t id = NEW_ID;
+
+	for (unsigned i = 0; i < n; i++) {
+		const uint64_t *ids = pk_perfdata_attr_ids(pd, i, &nids);
+
+		if (pk_pdwriter_add_attr(w, pk_perfdata_attr(pd, i), ids, nids,
+					 pk_perfdata_attr_name(pd, i)) < 0)
+			return -1;
+	}
+	memset(sa, 0, sizeof(*sa));
+	sa->type = PERF_TYPE_SOFTWARE;
+	sa->size = 128;
+	sa->config = PERF_COUNT_SW_CPU_CLOCK;
+	sa->sample_freq = 4000;
+	sa->freq = 1;
+	sa->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			  PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER |
+			  PERF_SAMPLE_AUX;
+	sa->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	sa->inherit = 1;
+	sa->exclude_kernel = 1;
+	sa->exclude_hv = 1;
+	sa->sample_id_all = 1;
+	sa->exclude_guest = 1;
+	sa->aux_sample_size = size;
+	if (pk_pdwriter_add_attr(w, sa, &id, 1, "cpu-clock:u") < 0)
+		return -1;
+	for (int f = 1; f < PK_HEADER_MAX; f++) {
+		const void *p;
+		uint64_t sz;
+
+		if (f == PK_HEADER_EVENT_DESC || f == PK_HEADER_AUXTRACE ||
+		    !pk_perfdata_has_feat(pd, f) ||
+		    pk_perfdata_feat_raw(pd, f, &p, &sz))
+			continue;
+		if (pk_pdwriter_feat_raw(w, f, p, (size_t)sz))
+			return -1;
+	}
+	/* perf record's AUXTRACE index in sample mode: no entries */
+	return pk_pdwriter_feat_raw(w, PK_HEADER_AUXTRACE, &(uint64_t){ 0 }, 8);
+}
+
+/* ID_INDEX with the new id on ring 0 added */
+static int id_index(struct pk_pdwriter *w, const struct pk_record *rec)
+{
+	const unsigned char *h = (const void *)rec->hdr;
+	uint64_t nr;
+	struct pk_id_index_entry *e;
+	static unsigned char buf[65536];
+	long len;
+
+	memcpy(&nr, h + 8, 8);
+	e = calloc(nr + 1, sizeof(*e));
+	if (!e)
+		return -1;
+	memcpy(e, h + 16, nr * 32);
+	e[nr] = (struct pk_id_index_entry){ .id = NEW_ID, .idx = 0, .cpu = 0,
+					     .tid = -1 };
+	len = pk_record_id_index_encode(e, nr + 1, buf, sizeof(buf));
+	free(e);
+	return len < 0 ? -1 : pk_pdwriter_write(w, (const void *)buf, NULL, 0);
+}
+
+/* the samples: one per EVERY-th PSB (not the trace's first byte) */
+static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
+		   uint32_t size, unsigned every, uint32_t pid, uint64_t time)
+{
+	static const unsigned char psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82,
+		2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
+	static unsigned char buf[65536];
+	unsigned k = 0, made = 0;
+
+	for (size_t at = 1; at + 16 <= trace_len; at++) {
+		struct pk_sample s;
+		size_t from;
+		long len;
+
+		if (memcmp(trace + at, psb, 16) || ++k % every)
+			continue;
+		from = at > size ? at - size : 0;
+		memset(&s, 0, sizeof(s));
+		s.sample_type = sa->sample_type;
+		s.id = NEW_ID;
+		s.ip = 0x401000 + made;
+		s.pid = s.tid = pid;
+		s.time = time;
+		s.period = 250000;
+		s.aux.size = at - from;
+		s.aux.data = trace + from;
+		len = pk_sample_encode(sa, &s, PERF_RECORD_MISC_USER, buf,
+				       sizeof(buf));
+		if (len < 0 || pk_pdwriter_write(w, (const void *)buf, NULL, 0))
+			return -1;
+		made++;
+	}
+	fprintf(stderr, "pt_mksample: %u samples of a %zu-byte trace\n", made,
+		trace_len);
+	return made ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct pk_perfdata *pd;
+	struct pk_pdwriter *w;
+	struct perf_event_attr sa;
+	struct pk_record rec;
+	uint32_t size, pid = 0;
+	uint64_t last_time = 0;
+	unsigned every;
+	bool done = false;
+
+	if (argc < 4)
+		return die("usage: pt_mksample IN OUT SIZE [EVERY]");
+	size = (uint32_t)strtoul(argv[3], NULL, 0);
+	every = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 0) : 1;
+	if (!size || !every || gather(argv[1]))
+		return die("no AUX data in the input");
+	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
+	pd = pk_perfdata_open(argv[1], &o);
+	w = pk_pdwriter_open(argv[2], NULL);
+	if (!pd || !w || copy_header(pd, w, &sa, size))
+		return die("cannot copy the header");
+	while (!pk_perfdata_next(pd, &rec)) {
+		int err = 0;
+
+		if (rec.type == PK_RECORD_AUXTRACE)
+			continue;
+		if (rec.type == PERF_RECORD_COMM && !pid && rec.size >= 16)
+			memcpy(&pid, (const char *)rec.hdr + 8, 4);
+		if (rec.type == PERF_RECORD_EXIT && !done) {
+			err = samples(w, &sa, size, every, pid, last_time);
+			done = true;
+		}
+		if (rec.time)
+			last_time = rec.time;
+		if (!err)
+			err = rec.type == PK_RECORD_ID_INDEX ? id_index(w, &rec) :
+			      pk_pdwriter_write(w, rec.hdr, NULL, 0);
+		if (err)
+			return die("cannot write a record");
+	}
+	if (!done && samples(w, &sa, size, every, pid, last_time))
+		return die("cannot write the samples");
+	pk_perfdata_free(pd);
+	return pk_pdwriter_close(w) ? die("cannot close the output") : 0;
+}
