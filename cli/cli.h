@@ -51,6 +51,7 @@ int cmd_ftrace_list(int argc, char **argv);
 int cmd_ftrace_stat(int argc, char **argv);
 int cmd_ftrace_bufstat(int argc, char **argv);
 int cmd_ftrace_snapshot(int argc, char **argv);
+int cmd_ftrace_free_buffer(int argc, char **argv);
 int cmd_ftrace_stack(int argc, char **argv);
 int cmd_ftrace_profile(int argc, char **argv);
 /* trace-cmd's file commands: split (cmd_ftrace_split.c), */

@@ -317,7 +317,10 @@ static void usage(FILE *f)
 		   "  stat     what is set in tracefs, as trace-cmd stat\n"
 		   "  bufstat  per-CPU buffer statistics, function profile "
 		   "(was stat)\n"
-		   "  snapshot take/show/clear/free the snapshot buffer\n"
+		   "  snapshot take/show/clear/free the snapshot buffer "
+		   "(--cpu N: one CPU's)\n"
+		   "  free-buffer  free a buffer as closing free_buffer does "
+		   "(--disable-on-free)\n"
 		   "  stack    the stack tracer's maximum stack\n"
 		   "  profile  the function profiler around a command\n"
 		   "  live     stream events as trace_pipe prints them\n"
@@ -365,6 +368,8 @@ int cmd_ftrace(int argc, char **argv)
 		return cmd_ftrace_bufstat(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "snapshot"))
 		return cmd_ftrace_snapshot(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "free-buffer"))
+		return cmd_ftrace_free_buffer(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stack"))
 		return cmd_ftrace_stack(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "profile"))

@@ -411,7 +411,7 @@ int cmd_ftrace_live(int argc, char **argv)
 		cli_error("ftrace live", "%s", pk_strerror(e));
 		goto out;
 	}
-	l.page = (size_t)sysconf(_SC_PAGESIZE);
+	l.page = (size_t)pk_tracefs_subbuf_size(t, ip);
 	if ((e = live_open_cpus(&l, t, ip, f.cpus)) < 0 ||
 	    (e = pk_tracefs_write(t, ip, "tracing_on", "1")) < 0) {
 		cli_error("ftrace live", "%s", pk_strerror(e));

@@ -259,7 +259,11 @@ static void show_files(struct pk_tracefs *t, const char *inst)
 		"set_ftrace_notrace", "set_graph_function", "set_graph_notrace",
 		"max_graph_depth", "tracing_thresh", "tracing_max_latency",
 		"buffer_percent", "stack_max_size", "function_profile_enabled",
+		"set_event_notrace_pid", "set_ftrace_notrace_pid",
+		"buffer_subbuf_size_kb", "options/disable_on_free",
+		"options/record-tgid",
 	};
+	char mode[32];
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char *s;
 		if (pk_tracefs_read(t, inst, files[i], &s) < 0)
@@ -277,6 +281,35 @@ static void show_files(struct pk_tracefs *t, const char *inst)
 		       files[i], s);
 		free(s);
 	}
+	if (!pk_tracefs_timestamp_mode(t, inst, mode, sizeof(mode)))
+		printf("%s%stimestamp_mode: %s\n", inst ? inst : "",
+		       inst ? "/" : "", mode);
+}
+
+/* The top level's dynamic ftrace totals and, with FUNCS, each function
+ * of enabled_functions and touched_functions. */
+static void show_functions(struct pk_tracefs *t, bool funcs)
+{
+	struct pk_dyn_ftrace_total tot;
+	struct pk_ftrace_func_rec *v;
+	int n;
+
+	if (!pk_tracefs_dyn_ftrace_total(t, &tot))
+		printf("dyn_ftrace_total_info: %lu functions, %lu pages, "
+		       "%lu groups\n", tot.functions, tot.pages, tot.groups);
+	for (int k = 0; funcs && k < 2; k++) {
+		const char *f = k ? "touched_functions" : "enabled_functions";
+		if ((n = pk_tracefs_func_records(t, k, &v)) < 0) {
+			printf("%s: (%s)\n", f, pk_strerror(n));
+			continue;
+		}
+		printf("%s: %d\n", f, n);
+		for (int i = 0; i < n; i++)
+			printf("  %s (%ld)%s%s%s%s\n", v[i].name, v[i].count,
+			       *v[i].flags ? " " : "", v[i].flags,
+			       *v[i].extra ? " " : "", v[i].extra);
+		free(v);
+	}
 }
 
 int cmd_ftrace_state(int argc, char **argv)
@@ -284,9 +317,15 @@ int cmd_ftrace_state(int argc, char **argv)
 	struct pk_tracefs *t;
 	int e;
 
-	if (argc > 1) {
+	bool funcs = argc == 2 && !strcmp(argv[1], "--functions");
+
+	if (argc > 1 && !funcs) {
 		bool help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
-		fputs("usage: perfkit ftrace state\n  prints the current tracefs state (was ftrace show)\n", help ? stdout : stderr);
+		fputs("usage: perfkit ftrace state [--functions]\n"
+		      "  prints the current tracefs state (was ftrace show); "
+		      "--functions: also\n  enabled_functions and "
+		      "touched_functions, one function a line\n",
+		      help ? stdout : stderr);
 		return help ? 0 : 2;
 	}
 	if (!(t = pk_tracefs_open())) {
@@ -296,6 +335,7 @@ int cmd_ftrace_state(int argc, char **argv)
 	}
 	printf("tracefs: %s\n", pk_tracefs_dir(t));
 	show_files(t, NULL);
+	show_functions(t, funcs);
 	char path[4096];
 	struct dirent **d;
 	pk_tracefs_path(t, NULL, "instances", path, sizeof(path));

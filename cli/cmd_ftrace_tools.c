@@ -5,6 +5,7 @@
  * Everything changed is put back at the end (and on SIGTERM/SIGHUP).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,15 +116,39 @@ static const char *snapshot_op(const char *C, const struct cli_ftrace_opts *f)
 	return op;
 }
 
-/* ftrace snapshot OP on the buffer of INST. The exit status. */
-static int snapshot(const char *C, const char *op, const char *inst)
+/* ftrace snapshot --cpu CPU OP: that CPU's snapshot file. */
+static int snapshot_cpu(struct pk_tracefs *t, const char *op,
+			const char *inst, int cpu)
+{
+	char f[64];
+	int e = 0;
+
+	snprintf(f, sizeof(f), "per_cpu/cpu%d/snapshot", cpu);
+	if (!strcmp(op, "take"))
+		e = pk_tracefs_snapshot_cpu(t, inst, cpu, PK_SNAPSHOT_TAKE);
+	else if (!strcmp(op, "clear"))
+		e = pk_tracefs_snapshot_cpu(t, inst, cpu, PK_SNAPSHOT_CLEAR);
+	else if (!strcmp(op, "free"))
+		e = -EINVAL;
+	else if (!pk_tracefs_has(t, inst, f))
+		e = -EOPNOTSUPP;
+	if (!e && (!strcmp(op, "take") || !strcmp(op, "show")))
+		e = print_file(t, inst, f);
+	return e;
+}
+
+/* ftrace snapshot OP on the buffer of INST (CPU >= 0: that CPU's file).
+ * The exit status. */
+static int snapshot(const char *C, const char *op, const char *inst, int cpu)
 {
 	struct pk_tracefs *t;
 	int e = 0;
 
 	if (!(t = open_tfs(C)))
 		return 1;
-	if (!strcmp(op, "take"))
+	if (cpu >= 0)
+		e = snapshot_cpu(t, op, inst, cpu);
+	else if (!strcmp(op, "take"))
 		e = pk_tracefs_snapshot(t, inst, PK_SNAPSHOT_TAKE);
 	else if (!strcmp(op, "clear"))
 		e = pk_tracefs_snapshot(t, inst, PK_SNAPSHOT_CLEAR);
@@ -131,10 +156,15 @@ static int snapshot(const char *C, const char *op, const char *inst)
 		e = pk_tracefs_snapshot(t, inst, PK_SNAPSHOT_FREE);
 	else if (!pk_tracefs_has(t, inst, "snapshot"))
 		e = -EOPNOTSUPP;
-	if (!e && (!strcmp(op, "take") || !strcmp(op, "show")))
+	if (!e && cpu < 0 && (!strcmp(op, "take") || !strcmp(op, "show")))
 		e = print_file(t, inst, "snapshot");
 	fflush(stdout);
 	pk_tracefs_free(t);
+	if (e == -EINVAL && cpu >= 0) {
+		cli_error(C, "%s --cpu %d: refused (free takes no --cpu; a CPU's "
+			  "swap needs CONFIG_RING_BUFFER_ALLOW_SWAP)", op, cpu);
+		return 1;
+	}
 	return e ? feature_error(C, e == -EBUSY ? "snapshot (busy: a latency "
 				 "tracer owns it)" : "snapshot", e) : 0;
 }
@@ -147,9 +177,54 @@ int cmd_ftrace_snapshot(int argc, char **argv)
 	int rc;
 
 	if (cli_ftrace_opts_parse(&f, CLI_FT_SNAPSHOT, C, argc, argv, &rc))
-		rc = (op = snapshot_op(C, &f)) ? snapshot(C, op, f.instance) : 2;
+		rc = (op = snapshot_op(C, &f)) ? snapshot(C, op, f.instance,
+							  f.snap_cpu) : 2;
 	cli_ftrace_opts_fini(&f);
 	return rc;
+}
+
+/* ftrace free-buffer [--instance NAME] [--disable-on-free]: the buffer
+ * shrunk as when a process holding free_buffer exits; with
+ * --disable-on-free options/disable_on_free is on meanwhile (tracing
+ * stops too) and put back after. The exit status. */
+int cmd_ftrace_free_buffer(int argc, char **argv)
+{
+	static const char *const C = "ftrace free-buffer";
+	static const struct option lo[] = {
+		{ "instance", required_argument, NULL, 'B' },
+		{ "disable-on-free", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char use[] = "usage: perfkit ftrace free-buffer "
+		"[-B|--instance NAME] [--disable-on-free]\n";
+	const char *inst = NULL;
+	bool dis = false;
+	struct pk_tracefs *t;
+	int c, e;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+B:h", lo, NULL)) != -1) {
+		if (c == 'B')
+			inst = optarg;
+		else if (c == 'd')
+			dis = true;
+		else {
+			fputs(use, c == 'h' ? stdout : stderr);
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (optind < argc) {
+		cli_error(C, "unexpected argument '%s'", argv[optind]);
+		return 2;
+	}
+	if (!(t = open_tfs(C)))
+		return 1;
+	e = dis ? pk_tracefs_option(t, inst, "disable_on_free", true) : 0;
+	if (!e)
+		e = pk_tracefs_free_buffer(t, inst);
+	pk_tracefs_free(t);
+	return e ? feature_error(C, "free_buffer", e) : 0;
 }
 
 /* ftrace stack with its options F. The exit status. */

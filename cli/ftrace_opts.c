@@ -17,7 +17,8 @@
 /* Long-only options' keys (above every letter). */
 enum { K_CLOCK = 256, K_TSC2NSEC, K_TOP, K_DEPTH, K_FSTACK, K_NOSPLICE,
        K_VERBOSE, K_PLUGIN, K_CMDLINES, K_MODULE, K_TSOFF, K_TEMP,
-       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW, K_FORK };
+       K_PROBE, K_THRESH, K_HWWIDTH, K_HWWINDOW, K_FORK, K_SUBBUF, K_SNAPCPU,
+       K_NTPID };
 
 #define R (1u << CLI_FT_RECORD)
 #define L (1u << CLI_FT_LIVE)
@@ -58,6 +59,8 @@ static const struct ft_opt {
 	{ "ignore-missing", 'i', no_argument, R | L | A },
 	{ "keep", 'k', no_argument, R | L },
 	{ "sleep", 's', required_argument, R },
+	{ "cpu", K_SNAPCPU, required_argument, N },
+	{ "notrace-pid", K_NTPID, required_argument, R | L | A },
 	{ "max-kb", 'm', required_argument, R },
 	{ "no-function-trace", 'd', no_argument, R | L | A },
 	{ "no-ftrace", 'D', no_argument, R | L | A },
@@ -69,6 +72,7 @@ static const struct ft_opt {
 	{ "verbose", K_VERBOSE, no_argument, R | L | A },
 	{ "quiet", 'q', no_argument, R },
 	{ "cmdlines-size", K_CMDLINES, required_argument, R | L | A },
+	{ "subbuf-size", K_SUBBUF, required_argument, R | L | A },
 	{ "module", K_MODULE, required_argument, R | A },
 	{ "ts-offset", K_TSOFF, required_argument, R },
 	{ "temp", K_TEMP, required_argument, R },
@@ -134,6 +138,8 @@ static const char *const usages[] = {
 	"--profile's)\n"
 	"  --module MOD (-l/-n in MOD); --cmdlines-size N; --ts-offset N; "
 	"-q  no summary\n"
+	"  --subbuf-size KB  buffer_subbuf_size_kb of every buffer "
+	"(newer trace-cmd's)\n"
 	"  --temp DIR  the per-CPU files; -r PRIO  readers at SCHED_FIFO "
 	"PRIO\n"
 	"  not theirs: -p PID (tracer: -t/--plugin), -C CPUS (clock: "
@@ -192,7 +198,10 @@ static const char *const usages[] = {
 	"  command: it runs and is waited for (--fork: not waited for)\n",
 	[CLI_FT_SNAPSHOT] =
 	"usage: perfkit ftrace snapshot [take|show|clear|free] "
-	"[--instance NAME]\n"
+	"[--instance NAME] [--cpu N]\n"
+	"  --cpu N: that CPU's snapshot file (per_cpu/cpuN/snapshot; take "
+	"swaps that CPU\n"
+	"  alone where the kernel allows it; free only without --cpu)\n"
 	"  take: swap the buffer into the snapshot and print it (a snapshot "
 	"buffer\n"
 	"  allocated for it is freed again at the end)\n",
@@ -474,6 +483,27 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 	case 'T': return push(o, 'O', "stacktrace");
 	case 'd': return push(o, 'O', "nofunction-trace");
 	case K_FSTACK: return push(o, 'O', "func_stack_trace");
+	case K_SNAPCPU: {
+		unsigned long long v;
+		if (number(o, "--cpu", arg, 4095, &v))
+			return -1;
+		o->snap_cpu = (int)v;
+		return 0;
+	}
+	case K_NTPID: {
+		unsigned long long v;
+		int *nv;
+		if (number(o, "--notrace-pid", arg, INT_MAX, &v))
+			return -1;
+		if (!(nv = realloc(o->notrace_pids, (size_t)(o->nr_notrace_pids
+						     + 1) * sizeof(*nv)))) {
+			cli_error(o->name, "--notrace-pid: %s", strerror(ENOMEM));
+			return -1;
+		}
+		o->notrace_pids = nv;
+		nv[o->nr_notrace_pids++] = (int)v;
+		return 0;
+	}
 	case 's': case 'm': case K_DEPTH: {
 		unsigned long long v;
 		const char *opt = key == 's' ? "-s" : key == 'm' ? "-m"
@@ -489,6 +519,13 @@ static int apply(struct cli_ftrace_opts *o, int key, const char *arg,
 		} else {
 			o->max_graph_depth = arg;
 		}
+		return 0;
+	}
+	case K_SUBBUF: {
+		unsigned long long v;
+		if (number(o, "--subbuf-size", arg, 1u << 20, &v))
+			return -1;
+		o->subbuf_kb = (unsigned)v;
 		return 0;
 	}
 	case K_CMDLINES: {
@@ -599,7 +636,8 @@ bool cli_ftrace_opts_parse(struct cli_ftrace_opts *o, enum cli_ft_cmd cmd,
 	struct pid_vec pv = { NULL, 0 };
 	int c, status = 2;
 
-	*o = (struct cli_ftrace_opts){ .cmd = cmd, .name = name };
+	*o = (struct cli_ftrace_opts){ .cmd = cmd, .name = name,
+				       .snap_cpu = -1 };
 	getopt_tables(cmd, shorts, lo);
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, shorts, lo, NULL)) != -1) {
@@ -651,6 +689,7 @@ void cli_ftrace_opts_fini(struct cli_ftrace_opts *o)
 		evlist_fini(&o->bufs[i]);
 	free(o->bufs);
 	free(o->rec_bufs);
+	free(o->notrace_pids);
 	free(o->dynevents.v);
 	free(o->filters.v);
 	free(o->notrace.v);
@@ -737,6 +776,9 @@ int cli_ftrace_opts_rec(struct cli_ftrace_opts *o, pid_t cmd_pid,
 	if (o->output)
 		ro->output = o->output;
 	ro->buffer_kb = o->buffer_kb;
+	ro->subbuf_kb = o->subbuf_kb;
+	ro->notrace_pids = o->notrace_pids;
+	ro->nr_notrace_pids = o->nr_notrace_pids;
 	ro->clock = o->clock;
 	ro->tracer = o->tracer;
 	ro->compression = o->compression;

@@ -75,6 +75,10 @@ struct cli_ftrace_opts {
 	const char *output;            /* -o (NULL: the command's default) */
 	const char *clock, *tracer, *compression, *instance;
 	int buffer_kb;                 /* -b (0: not given) */
+	unsigned subbuf_kb;            /* --subbuf-size (0: not given) */
+	int snap_cpu;                  /* snapshot --cpu N (-1: none) */
+	int *notrace_pids;             /* --notrace-pid PID... */
+	int nr_notrace_pids;
 	bool all, top_level, tsc2nsec;
 	bool graph_times;              /* profile's -g: function_graph */
 	bool only_cmd, children;       /* -F, -c */

@@ -65,6 +65,8 @@ enum pk_tracedat_item {
 	PK_TD_TRACE_CLOCK,
 	PK_TD_VERSION,
 	PK_TD_LATENCY_TEXT,
+	PK_TD_TGIDS,          /* saved_tgids ("PID TGID" lines), perfkit's
+				 own option (pk_tdwriter_set_tgids) */
 };
 /* Bytes of a metadata item (not NUL-terminated for the first five), or
  * NULL when the file lacks it. *LEN gets the size. */
@@ -215,6 +217,18 @@ PK_API int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text);
 PK_API int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 				  const char *clock, int nr_cpus,
 				  const int *cpu_ids, const int *fds);
+/*
+ * The ring-buffer sub-buffer ("page") size of the buffer added last, when
+ * it differs from the file's page size (buffer_subbuf_size_kb * 1024 of
+ * that instance); its CPU data is aligned and read in such pages. 0 or
+ * -EINVAL (no buffer yet, or not a power of two from 256 to 16 MiB).
+ */
+PK_API int pk_tdwriter_buffer_page_size(struct pk_tdwriter *w, int page_size);
+/* Stores TEXT (LEN bytes, saved_tgids: "PID TGID" lines) in an option
+ * of perfkit's own that trace-cmd skips; readers get it back as
+ * PK_TD_TGIDS. 0 or -ENOMEM. */
+PK_API int pk_tdwriter_set_tgids(struct pk_tdwriter *w, const char *text,
+				 size_t len);
 /* Adds a latency buffer: TEXT (LEN bytes) is what the kernel's trace
  * file showed (a BUFFER_TEXT section). 0 or -ENOMEM. */
 PK_API int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,

@@ -348,6 +348,53 @@ enum pk_snapshot_op {
 PK_API int pk_tracefs_snapshot(struct pk_tracefs *t, const char *instance,
 			       enum pk_snapshot_op op);
 
+/* A CPU's own snapshot file (per_cpu/cpuN/snapshot): TAKE swaps that
+ * CPU's buffer alone (the kernel needs CONFIG_RING_BUFFER_ALLOW_SWAP;
+ * -EINVAL otherwise), CLEAR empties that CPU's snapshot; FREE is
+ * -EINVAL (only the buffer's snapshot file frees it). The snapshot
+ * buffer is freed at restore when it was free before. -EOPNOTSUPP
+ * without the file. */
+PK_API int pk_tracefs_snapshot_cpu(struct pk_tracefs *t, const char *instance,
+				   int cpu, enum pk_snapshot_op op);
+/* The size in bytes of INSTANCE's ring-buffer sub-buffers, the pages
+ * trace_pipe_raw and snapshot_raw return: buffer_subbuf_size_kb * 1024,
+ * or the system's page size where the kernel has no such file. */
+PK_API int pk_tracefs_subbuf_size(const struct pk_tracefs *t,
+				  const char *instance);
+/* The mode of timestamp_mode of INSTANCE ("delta", or "absolute" while a
+ * hist trigger needs absolute stamps) into BUF. 0, -errno (-ENOENT:
+ * older kernels), PK_ERR_FORMAT or -ENAMETOOLONG. */
+PK_API int pk_tracefs_timestamp_mode(const struct pk_tracefs *t,
+				     const char *instance, char *buf,
+				     size_t len);
+/* Frees INSTANCE's ring buffer now, as a process closing free_buffer
+ * does (the kernel shrinks it to its minimum; with options/disable_on_free
+ * set it also turns tracing off). A direct change, not undone at
+ * restore. 0, -EOPNOTSUPP (no free_buffer) or -errno. */
+PK_API int pk_tracefs_free_buffer(struct pk_tracefs *t, const char *instance);
+/* dyn_ftrace_total_info: the functions dynamic ftrace can trace and the
+ * pages and groups of its records. */
+struct pk_dyn_ftrace_total {
+	unsigned long functions, pages, groups;
+};
+/* 0, -errno (-ENOENT: no dynamic ftrace) or PK_ERR_FORMAT. */
+PK_API int pk_tracefs_dyn_ftrace_total(const struct pk_tracefs *t,
+				       struct pk_dyn_ftrace_total *out);
+/* One line of enabled_functions or touched_functions. */
+struct pk_ftrace_func_rec {
+	char name[128];         /* the function ("schedule") */
+	long count;             /* users attached (the "(N)") */
+	char flags[16];         /* the kernel's letters: R regs, I ipmodify,
+				   D direct, O call ops, M modified */
+	char extra[192];        /* after the tab: "tramp: ...", a direct
+				   call's target, "ops: ..." ("" none) */
+};
+/* The records of enabled_functions (TOUCHED: touched_functions, every
+ * function ever attached) into *OUT (free()). The count, or -errno
+ * (-EPERM under lockdown, -ENOENT on older kernels) or PK_ERR_FORMAT. */
+PK_API int pk_tracefs_func_records(const struct pk_tracefs *t, bool touched,
+				   struct pk_ftrace_func_rec **out);
+
 /*
  * Turns the stack tracer on or off through kernel/stack_tracer_enabled,
  * written only when it differs (and put back at restore). -EOPNOTSUPP when
@@ -519,6 +566,15 @@ struct pk_ftrace_rec_opts {
 	 * pk_ftrace_rec_free() leaves tracing on (pk_tracefs_keep() then
 	 * leaves every setting) */
 	bool no_readers;
+	/* --subbuf-size: buffer_subbuf_size_kb of every buffer recorded
+	 * (0: kept); the file stores each buffer's sub-buffer size as its
+	 * page size (read back from the kernel, which rounds it up to a
+	 * power of two) */
+	unsigned subbuf_kb;
+	/* --notrace-pid: set_event_notrace_pid of the main buffer, and
+	 * set_ftrace_notrace_pid with a function tracer */
+	const int *notrace_pids;
+	int nr_notrace_pids;
 };
 
 /* One -B instance of trace-cmd record: its name and its own events,

@@ -534,6 +534,9 @@ int pk__kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 		}
 	}
 	kt->in_ns = kt->clock && pk__kt_clock_in_ns(kt->clock);
+	/* a file with saved_tgids was recorded with record-tgid on */
+	if (src->tgids)
+		kt->flags |= KT_F(KT_RECORD_TGID);
 	if (!e && o)
 		e = pk__kt_set_options(kt, o->options);
 	if (!e)
@@ -542,6 +545,8 @@ int pk__kt_new(const struct kt_src *src, const struct pk_ktext_opts *o,
 		e = pk__kt_parse_cmdlines(kt, src->cmdlines);
 	if (!e && o && o->tgids)
 		e = pk__kt_parse_tgids(kt, o->tgids);
+	else if (!e && src->tgids)
+		e = pk__kt_parse_tgids(kt, src->tgids);
 	set_release(kt, src->uname, o ? o->release : NULL);
 	if (o && o->preempt)
 		snprintf(kt->preempt, sizeof(kt->preempt), "%s", o->preempt);

@@ -51,6 +51,8 @@ struct kt_src {
 	bool kallsyms_own;
 	char *printk;
 	const char *cmdlines, *uname;
+	const char *tgids;      /* saved_tgids stored in the file (NULL:
+				   none), used unless the options give one */
 	const char *clock;
 	int long_size;
 	bool big;

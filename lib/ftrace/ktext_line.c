@@ -271,8 +271,84 @@ static void stack_text(struct pk_ktext *kt, struct trace_seq *s,
 	}
 }
 
+/* trace_user_stack_print(): each address up to the first 0 as " => "
+ * and seq_print_user_ip()'s " <%016lx>" (the file holds no memory maps
+ * for sym-userobj's "path[+0xoff]"). */
+static void ustack_text(struct pk_ktext *kt, struct trace_seq *s,
+			const struct pk_tracedat_event *ev)
+{
+	const struct tep_format_field *f = fld(kt, kt->id_ustack, "caller");
+	unsigned ls = (unsigned)kt->long_size;
+
+	trace_seq_puts(s, "<user stack trace>\n");
+	for (uint32_t i = 0; f && i + ls <= (uint32_t)f->size &&
+	     (uint32_t)f->offset + i + ls <= ev->size; i += ls) {
+		uint64_t a = pk__kt_ulong(kt, (const uint8_t *)ev->data +
+					  f->offset + i);
+		if (!a)
+			break;
+		trace_seq_printf(s, ls == 4 ? " =>  <%08llx>\n"
+					    : " =>  <%016llx>\n",
+				 (unsigned long long)a);
+	}
+}
+
+/* A probe's address as print_kprobe_event() (a kernel address: symbol
+ * and offset, seq_print_ip_sym with sym-offset) or print_uprobe_event()
+ * ("0x%lx") prints it. */
+static void probe_ip(struct pk_ktext *kt, struct trace_seq *s, uint64_t ip)
+{
+	bool kernel = kt->long_size == 4 ? ip >= 0xc0000000ull
+					 : ip >= 0xffff800000000000ull;
+
+	if (!kernel) {
+		trace_seq_printf(s, "0x%llx", (unsigned long long)ip);
+		return;
+	}
+	pk__kt_print_sym(kt, s, ip, true);
+	if (kt->flags & KT_F(KT_SYM_ADDR))
+		trace_seq_printf(s, kt->long_size == 4 ? " <%08llx>"
+						       : " <%016llx>",
+				 (unsigned long long)ip);
+}
+
+/* kprobe/uprobe events: their print fmt says "(%lx)" or "(%lx <- %lx)"
+ * (function, return address) where the kernel prints "(ADDR)" and
+ * "(RETURN <- FUNCTION)" through its own printers: the head of the
+ * payload from AT on is put right, the arguments kept. */
+static void probe_head(struct pk_ktext *kt, struct trace_seq *s,
+		       struct tep_event *e, const struct pk_tracedat_event *ev,
+		       unsigned at)
+{
+	const struct tep_format_field *f = e->format.fields;
+	uint64_t a = 0, b = 0;
+	bool ret;
+	char *close, tail[4096];
+
+	if (!f || (strcmp(f->name, "__probe_ip") &&
+		   strcmp(f->name, "__probe_func")) ||
+	    s->len <= at || s->buffer[at] != '(' ||
+	    !(close = memchr(s->buffer + at, ')', s->len - at)))
+		return;
+	ret = !strcmp(f->name, "__probe_func");
+	if (!fld_val(kt, ev, f->name, &a) ||
+	    (ret && !fld_val(kt, ev, "__probe_ret_ip", &b)))
+		return;
+	snprintf(tail, sizeof(tail), "%.*s",
+		 (int)(s->len - (unsigned)(close + 1 - s->buffer)), close + 1);
+	s->len = at;
+	trace_seq_putc(s, '(');
+	probe_ip(kt, s, ret ? b : a);
+	if (ret) {
+		trace_seq_puts(s, " <- ");
+		probe_ip(kt, s, a);
+	}
+	trace_seq_printf(s, ")%s", tail);
+}
+
 /* print_syscall_enter()/print_syscall_exit(): "sys_NAME(arg: val, ...)"
- * and "sys_NAME -> 0xRET". False when E is not a syscall event. */
+ * ("TYPE arg: val" with verbose) and "sys_NAME -> 0xRET". False when E
+ * is not a syscall event. */
 static bool syscall_text(struct pk_ktext *kt, struct trace_seq *s,
 			 struct tep_event *e,
 			 const struct pk_tracedat_event *ev)
@@ -299,9 +375,13 @@ static bool syscall_text(struct pk_ktext *kt, struct trace_seq *s,
 		    f->size <= 8)
 			v = pk_ldn((const uint8_t *)ev->data + f->offset,
 				   (unsigned)f->size, kt->big);
-		trace_seq_printf(s, v < 10 ? "%s%s: %llu" : "%s%s: 0x%llx",
-				 first ? "" : ", ", f->name,
-				 (unsigned long long)v);
+		if (!first)
+			trace_seq_puts(s, ", ");
+		/* the verbose option: each argument's type first */
+		if (kt->flags & KT_F(KT_VERBOSE))
+			trace_seq_printf(s, "%s ", f->type);
+		trace_seq_printf(s, v < 10 ? "%s: %llu" : "%s: 0x%llx",
+				 f->name, (unsigned long long)v);
 		first = false;
 	}
 	trace_seq_puts(s, ")\n");
@@ -339,6 +419,8 @@ void pk__kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
 		trace_seq_putc(s, '\n');
 	} else if (type == kt->id_kstack) {
 		stack_text(kt, s, ev);
+	} else if (type == kt->id_ustack) {
+		ustack_text(kt, s, ev);
 	} else if (syscall_text(kt, s, e, ev)) {
 		/* done */
 	} else if (type == kt->id_bprint || type == kt->id_bputs) {
@@ -346,8 +428,11 @@ void pk__kt_event_text(struct pk_ktext *kt, struct trace_seq *s,
 		if (!s->len || s->buffer[s->len - 1] != '\n')
 			trace_seq_putc(s, '\n');
 	} else {
+		unsigned at;
 		trace_seq_printf(s, "%s: ", e->name);
+		at = s->len;
 		pk__kt_payload(kt, s, ev);
+		probe_head(kt, s, e, ev, at);
 		trace_seq_putc(s, '\n');
 	}
 }

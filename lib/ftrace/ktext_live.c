@@ -167,7 +167,7 @@ static int ktext_tracefs(struct pk_tracefs *t, const char *instance,
 	if (!e) {
 		struct pk_ktext *kt = *out;
 		kt->tfs = t;
-		kt->scratch_max = (size_t)sysconf(_SC_PAGESIZE);
+		kt->scratch_max = (size_t)pk_tracefs_subbuf_size(t, instance);
 		kt->scratch = pk__zalloc(kt->scratch_max + (128u << 10));
 		e = kt->scratch ? pk_ktext_refresh(kt) : -ENOMEM;
 		if (e) {

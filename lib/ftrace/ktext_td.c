@@ -130,12 +130,13 @@ static int make_printer(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 	char *pf = blob_str(pk__td_tracedat_blob(td, PK_TD_PRINTK));
 	char *cl = blob_str(pk__td_tracedat_blob(td, PK_TD_CMDLINES));
 	char *un = blob_str(&td->uname);
+	char *tg = td->tgids.p ? blob_str(&td->tgids) : NULL;
 	struct kt_src src = {
 		.hdr_page = td->hdr_page.p, .hdr_page_len = td->hdr_page.len,
 		.nr_fmts = n, .fmt_sys = sys, .fmt_text = txt, .fmt_len = len,
 		.fmt_skip = skip, .kallsyms = ks ? ks->p : NULL,
 		.kallsyms_len = ks ? ks->len : 0, .printk = pf, .cmdlines = cl,
-		.uname = un, .clock = td->bufs[0].clock,
+		.uname = un, .tgids = tg, .clock = td->bufs[0].clock,
 		.long_size = td->long_size, .big = td->big,
 		.nr_cpus = pk_tracedat_cpus(td), .untrusted = true,
 	};
@@ -162,6 +163,7 @@ static int make_printer(struct pk_tracedat *td, const struct pk_ktext_opts *o,
 	pk__free(pf);
 	pk__free(cl);
 	pk__free(un);
+	pk__free(tg);
 	return e;
 }
 

@@ -322,6 +322,7 @@ const struct td_blob *pk__td_tracedat_blob(struct pk_tracedat *td,
 	case PK_TD_TRACE_CLOCK: return &td->clock_opt;
 	case PK_TD_VERSION: return &td->version_str;
 	case PK_TD_LATENCY_TEXT: return &td->bufs[0].text;
+	case PK_TD_TGIDS: return &td->tgids;
 	default: return NULL;
 	}
 	int k = lazy[item] - 1;
@@ -454,6 +455,9 @@ static int rd_option(struct pk_tracedat *td, uint16_t id, struct td_cur *c,
 		break;
 	case TD_OPT_VERSION:
 		set_opt_blob(&td->version_str, &o, size);
+		break;
+	case TD_OPT_PK_TGIDS:
+		set_opt_blob(&td->tgids, &o, size);
 		break;
 	case TD_OPT_CPUCOUNT:
 		if (size >= 4 && !rd_u32(&o, &v32, "cpu count"))
@@ -753,8 +757,10 @@ const char *pk__td_clock_of(const struct pk_tracedat *td,
 
 bool pk__td_clock_in_usecs(const char *clock)
 {
+	/* trace-cmd 3.1's list (extract_trace_clock): "boot" is not in
+	 * it (raw nanoseconds), "tai" is */
 	static const char *const us[] = { "local", "global", "uptime",
-					   "perf", "boot" };
+					   "perf", "tai", "tsc2nsec" };
 	for (size_t i = 0; i < PK_ARRAY_SIZE(us); i++)
 		if (!strcmp(clock, us[i]))
 			return true;

@@ -15,6 +15,10 @@ enum {
 	TD_OPT_TIME_SHIFT, TD_OPT_GUEST, TD_OPT_TSC2NSEC, TD_OPT_STRINGS,
 	TD_OPT_HEADER_INFO, TD_OPT_FTRACE_EVENTS, TD_OPT_EVENT_FORMATS,
 	TD_OPT_KALLSYMS, TD_OPT_PRINTK, TD_OPT_CMDLINES, TD_OPT_BUFFER_TEXT,
+	/* perfkit's own, far above trace-cmd's ids (3.4 ends at 25): the
+	 * text of saved_tgids; trace-cmd skips options it does not know
+	 * (report prints no warning for them) */
+	TD_OPT_PK_TGIDS = 0x5054,
 };
 
 struct td_blob { const char *p; size_t len; };
@@ -75,7 +79,7 @@ struct pk_tracedat {
 	char comp[32], comp_ver[32];
 	struct pk_rb_layout layout;
 	struct td_blob hdr_page, hdr_event, kallsyms, printk, cmdlines;
-	struct td_blob uname, clock_opt, version_str, latency_text;
+	struct td_blob uname, clock_opt, version_str, latency_text, tgids;
 	struct td_format *fmts;
 	int nr_fmts, nr_ftrace_fmts;
 	struct td_buffer *bufs;

@@ -21,6 +21,7 @@ struct wbuf {
 	char *text;             /* latency buffer text, or NULL */
 	size_t text_len;
 	int nr_cpus;
+	int page_size;          /* its ring-buffer sub-buffer size */
 	int *ids, *fds;
 	uint64_t sec_off;
 	uint64_t *off, *size;
@@ -40,6 +41,8 @@ struct pk_tdwriter {
 	int nr_sys;
 	int cpu_count;                /* at least this many CPUs (latency) */
 	struct pk_buf cpustats;       /* NUL-separated */
+	struct pk_buf tgids;          /* saved_tgids text */
+	bool has_tgids;
 	int nr_cpustats;
 	struct wbuf *bufs;
 	int nr_bufs;
@@ -187,6 +190,14 @@ int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text)
 								    : 0;
 }
 
+int pk_tdwriter_set_tgids(struct pk_tdwriter *w, const char *text,
+			  size_t len)
+{
+	w->tgids.len = 0;
+	w->has_tgids = true;
+	return pk__buf_append(&w->tgids, text, len) ? -ENOMEM : 0;
+}
+
 int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 			   const char *clock, int nr_cpus,
 			   const int *cpu_ids, const int *fds)
@@ -208,6 +219,7 @@ int pk_tdwriter_add_buffer(struct pk_tdwriter *w, const char *name,
 	if (!b->name || !b->clock || !b->ids || !b->fds || !b->off || !b->size)
 		return -ENOMEM;
 	b->nr_cpus = nr_cpus;
+	b->page_size = w->page_size;
 	if (nr_cpus) {
 		memcpy(b->ids, cpu_ids, nr_cpus * sizeof(int));
 		memcpy(b->fds, fds, nr_cpus * sizeof(int));
@@ -290,6 +302,15 @@ static int pad_to(struct pk_tdwriter *w, uint64_t align)
 	return 0;
 }
 
+int pk_tdwriter_buffer_page_size(struct pk_tdwriter *w, int page_size)
+{
+	if (!w->nr_bufs || page_size < 256 || page_size > (1 << 24) ||
+	    (page_size & (page_size - 1)))
+		return -EINVAL;
+	w->bufs[w->nr_bufs - 1].page_size = page_size;
+	return 0;
+}
+
 /* Where chunked data comes from: a file (FD) or memory (P, LEN). */
 struct wsrc {
 	int fd;
@@ -340,12 +361,13 @@ static int wr_chunk(struct pk_tdwriter *w, const char *buf, size_t len)
 
 /*
  * Copies S as trace-cmd copies a file: compressed files get a u32 chunk
- * count, then chunks of 10 pages. *SIZE gets the bytes written, the count
- * left out (trace-cmd's CPU data sizes leave it out).
+ * count, then chunks of 10 pages of PS bytes. *SIZE gets the bytes
+ * written, the count left out (trace-cmd's CPU data sizes leave it out).
  */
-static int wr_chunks(struct pk_tdwriter *w, struct wsrc *s, uint64_t *size)
+static int wr_chunks(struct pk_tdwriter *w, struct wsrc *s, int ps,
+		     uint64_t *size)
 {
-	size_t csz = (size_t)w->page_size * CHUNK_PAGES;
+	size_t csz = (size_t)ps * CHUNK_PAGES;
 	char *buf = pk__malloc(csz);
 	bool comp = strcmp(w->comp, "none") != 0;
 	uint64_t start = wpos(w), count_at = start;
@@ -380,14 +402,15 @@ static int wr_chunks(struct pk_tdwriter *w, struct wsrc *s, uint64_t *size)
 	return 0;
 }
 
-/* Copies one CPU's pages from FD; *SIZE gets the bytes written. */
-static int wr_cpu(struct pk_tdwriter *w, int fd, uint64_t *size)
+/* Copies one CPU's pages (PS bytes each) from FD; *SIZE gets the bytes
+ * written. */
+static int wr_cpu(struct pk_tdwriter *w, int fd, int ps, uint64_t *size)
 {
 	struct wsrc s = { .fd = fd };
 
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -errno;
-	return wr_chunks(w, &s, size);
+	return wr_chunks(w, &s, ps, size);
 }
 
 /*
@@ -414,7 +437,7 @@ static int wr_text(struct pk_tdwriter *w, struct wbuf *b)
 	r = h.data ? pk__write_all(w->fd, h.data, h.len) : -ENOMEM;
 	pk__buf_fini(&h);
 	if (!r)
-		r = wr_chunks(w, &s, &size);
+		r = wr_chunks(w, &s, w->page_size, &size);
 	size += 4;
 	if (!r && pwrite(w->fd, &size, 8, (off_t)b->sec_off + 8) != 8)
 		r = -errno;
@@ -461,11 +484,11 @@ static int wr_buffer(struct pk_tdwriter *w, struct wbuf *b)
 	r = pk__write_all(w->fd, h.data, h.len);
 	pk__buf_fini(&h);
 	size_at = b->sec_off + 8;
-	if (r || (r = pad_to(w, (uint64_t)w->page_size)))
+	if (r || (r = pad_to(w, (uint64_t)b->page_size)))
 		return r;
 	for (int i = 0; i < b->nr_cpus; i++) {
 		b->off[i] = wpos(w);
-		if ((r = wr_cpu(w, b->fds[i], &b->size[i])))
+		if ((r = wr_cpu(w, b->fds[i], b->page_size, &b->size[i])))
 			return r;
 	}
 	uint64_t total = wpos(w) - size_at - 8;
@@ -584,6 +607,9 @@ static int wr_options(struct pk_tdwriter *w)
 
 	if (!w->minimal_options)
 		wr_host_options(w);
+	if (w->has_tgids)
+		opt_add_str(w, TD_OPT_PK_TGIDS, w->tgids.data ? w->tgids.data
+							       : "", w->tgids.len);
 	for (size_t at = 0, i = 0; i < (size_t)w->nr_cpustats; i++) {
 		const char *t = w->cpustats.data + at;
 		size_t n = strlen(t);
@@ -610,7 +636,7 @@ static int wr_options(struct pk_tdwriter *w)
 	for (int i = 0; i < w->nr_bufs; i++) {
 		struct wbuf *b = &w->bufs[i];
 		struct pk_buf o = { 0 };
-		uint32_t ps = (uint32_t)w->page_size, n = (uint32_t)b->nr_cpus;
+		uint32_t ps = (uint32_t)b->page_size, n = (uint32_t)b->nr_cpus;
 		put64(&o, b->sec_off);
 		pk__buf_append(&o, b->name, strlen(b->name) + 1);
 		pk__buf_append(&o, b->clock, strlen(b->clock) + 1);
@@ -710,6 +736,7 @@ void pk_tdwriter_free(struct pk_tdwriter *w)
 	pk__buf_fini(&w->ftrace_fmts);
 	pk__buf_fini(&w->sys_fmts);
 	pk__buf_fini(&w->cpustats);
+	pk__buf_fini(&w->tgids);
 	pk__buf_fini(&w->strings);
 	pk__buf_fini(&w->opts);
 	for (int i = 0; i < w->nr_bufs; i++) {

@@ -77,9 +77,14 @@ int pk_tdwriter_fill(struct pk_tdwriter *w, const char *tracefs_dir,
 		return -EINVAL;
 	if (o)
 		memcpy(&lo, o, PK_MIN(o->sz, sizeof(lo)));
-	if ((r = add_file(w, PK_TD_HEADER_PAGE, root, NULL,
-			  PK_TFMETA_HEADER_PAGE, true)) ||
-	    (r = add_file(w, PK_TD_HEADER_EVENT, root, NULL,
+	/* the instance's header page: its data size is the instance's
+	 * sub-buffer size (the top level's where it has none) */
+	if (add_file(w, PK_TD_HEADER_PAGE, root, lo.instance,
+		     PK_TFMETA_HEADER_PAGE, true) &&
+	    (r = add_file(w, PK_TD_HEADER_PAGE, root, NULL,
+			  PK_TFMETA_HEADER_PAGE, true)))
+		return r;
+	if ((r = add_file(w, PK_TD_HEADER_EVENT, root, NULL,
 			  PK_TFMETA_HEADER_EVENT, true)) ||
 	    (r = add_system(w, root, "ftrace", lo.reverse_order)))
 		return r;

@@ -32,7 +32,8 @@ long pk__tfmeta_read(const char *root, const char *instance,
 {
 	char p[PATH_MAX];
 	bool inst = instance && *instance &&
-		    (what == PK_TFMETA_CLOCK || what == PK_TFMETA_SET_EVENT);
+		    (what == PK_TFMETA_CLOCK || what == PK_TFMETA_SET_EVENT ||
+		     what == PK_TFMETA_HEADER_PAGE);
 
 	if (what == PK_TFMETA_KALLSYMS)
 		return read_path((char *)files[what], 0, out);

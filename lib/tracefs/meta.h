@@ -22,8 +22,8 @@ enum pk__tfmeta {
 	PK_TFMETA_SET_EVENT,    /* set_event of the instance */
 };
 
-/* File WHAT; INSTANCE (NULL or "": the top level) only for the clock
- * and the enabled events. */
+/* File WHAT; INSTANCE (NULL or "": the top level) only for the clock,
+ * the enabled events and the header page. */
 long pk__tfmeta_read(const char *root, const char *instance,
 		     enum pk__tfmeta what, char **out);
 /* events/SYS/EVENT/format. */

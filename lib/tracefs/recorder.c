@@ -42,6 +42,8 @@ struct rcpu {
 struct rbuf {
 	char name[256];
 	const char *instp;      /* NULL for the top level */
+	int page_size;          /* its sub-buffer size (trace_pipe_raw's
+				   page: buffer_subbuf_size_kb) */
 	struct rcpu *cpus;
 	int nr_cpus;
 };
@@ -258,6 +260,16 @@ static int setup_common(struct pk_ftrace_rec *r, const char *instp,
 		if ((e = pk_tracefs_write(r->t, instp, "buffer_size_kb", buf)))
 			return e;
 	}
+	/* after the size, as newer trace-cmd's --subbuf-size */
+	if (o->subbuf_kb > 0) {
+		snprintf(buf, sizeof(buf), "%u", o->subbuf_kb);
+		if ((e = pk_tracefs_write(r->t, instp, "buffer_subbuf_size_kb",
+					  buf))) {
+			pk_warn("ftrace record: buffer_subbuf_size_kb %s: %s",
+				buf, strerror(-e));
+			return e;
+		}
+	}
 	if (o->clock && (e = pk_tracefs_write(r->t, instp, "trace_clock",
 					      o->clock)))
 		return e;
@@ -293,6 +305,12 @@ static int setup_main(struct pk_ftrace_rec *r, const char *instp,
 
 	if (o->cpumask && (e = set_cpumask(r, instp, o->cpumask)))
 		return e;
+	for (int i = 0; i < o->nr_notrace_pids; i++)
+		if ((e = pk_tracefs_pid_add(r->t, instp, o->notrace_pids[i],
+					    PK_PID_NOTRACE | PK_PID_EVENTS |
+					    (r->func_pids ? PK_PID_FUNCTIONS
+							  : 0))))
+			return e;
 	/* trace_marker writes of the top level copied in here */
 	if (o->copy_marker && instp &&
 	    pk_tracefs_has(r->t, instp, "options/copy_trace_marker") &&
@@ -325,8 +343,11 @@ static int setup(struct pk_ftrace_rec *r, const struct pk_ftrace_rec_opts *o)
 {
 	int e = 0;
 
-	for (int k = 0; !e && k < r->nr_bufs; k++)
+	for (int k = 0; !e && k < r->nr_bufs; k++) {
 		e = setup_common(r, r->bufs[k].instp, o, k == 0);
+		r->bufs[k].page_size = pk_tracefs_subbuf_size(r->t,
+							      r->bufs[k].instp);
+	}
 	if (!e)
 		e = setup_main(r, r->bufs[0].instp, o);
 	for (int k = 1; !e && k < r->nr_bufs; k++) {
@@ -379,7 +400,7 @@ static int open_cpus(struct pk_ftrace_rec *r, struct rbuf *b, const int *cpus,
 			return c->tmp_fd;
 		if (pipe2(c->pipe, O_CLOEXEC) < 0)
 			return -errno;
-		fcntl(c->pipe[1], F_SETPIPE_SZ, r->page_size * 16);
+		fcntl(c->pipe[1], F_SETPIPE_SZ, b->page_size * 16);
 	}
 	return 0;
 }
@@ -615,7 +636,7 @@ static int wrote(struct rcpu *c, size_t n)
 static ssize_t splice_pages(struct rcpu *c)
 {
 	ssize_t n = splice(c->raw_fd, NULL, c->pipe[1], NULL,
-			   (size_t)c->r->page_size * 8,
+			   (size_t)c->b->page_size * 8,
 			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 	int e;
 
@@ -638,7 +659,7 @@ static ssize_t splice_pages(struct rcpu *c)
  * bytes, 0 none, or -errno. PAGE has page_size bytes. */
 static ssize_t read_page(struct rcpu *c, char *page)
 {
-	size_t ps = (size_t)c->r->page_size;
+	size_t ps = (size_t)c->b->page_size;
 	ssize_t n;
 	int e;
 
@@ -657,7 +678,7 @@ static ssize_t read_page(struct rcpu *c, char *page)
 /* Reads the rest, partial pages included (splice only moves full ones). */
 static int drain(struct rcpu *c)
 {
-	char *page = pk__malloc((size_t)c->r->page_size);
+	char *page = pk__malloc((size_t)c->b->page_size);
 	ssize_t n;
 
 	if (!page)
@@ -677,7 +698,7 @@ static ssize_t move_pages(struct rcpu *c, char *page)
 static void *reader(void *arg)
 {
 	struct rcpu *c = arg;
-	char *page = pk__malloc((size_t)c->r->page_size);
+	char *page = pk__malloc((size_t)c->b->page_size);
 	sigset_t all;
 
 	sigfillset(&all);
@@ -762,23 +783,23 @@ static int join_halves(struct rcpu *c)
 	return 0;
 }
 
-static void count_pages(struct pk_ftrace_rec *r, struct rcpu *c)
+static void count_pages(struct rcpu *c)
 {
 	struct pk_rb_layout l;
 	off_t size = lseek(c->tmp_fd, 0, SEEK_END);
-	uint8_t *page = pk__malloc((size_t)r->page_size);
+	int ps = c->b->page_size;
+	uint8_t *page = pk__malloc((size_t)ps);
 
 	pk__rb_layout_default(&l, (int)sizeof(long), false);
 	c->res.bytes = size > 0 ? (uint64_t)size : 0;
 	if (!page)
 		return;
-	for (off_t at = 0; at + r->page_size <= size; at += r->page_size) {
+	for (off_t at = 0; at + ps <= size; at += ps) {
 		struct pk_rb_iter it;
 		struct pk_rb_event ev;
-		if (pread(c->tmp_fd, page, (size_t)r->page_size, at) !=
-		    r->page_size)
+		if (pread(c->tmp_fd, page, (size_t)ps, at) != ps)
 			break;
-		if (pk__rb_iter_init(&it, page, (size_t)r->page_size, &l))
+		if (pk__rb_iter_init(&it, page, (size_t)ps, &l))
 			continue;
 		if (it.missed > 0)
 			c->res.lost += (uint64_t)it.missed;
@@ -827,7 +848,7 @@ int pk_ftrace_rec_stop(struct pk_ftrace_rec *r)
 				c->err = e;
 			if (c->err && !err)
 				err = c->err;
-			count_pages(r, c);
+			count_pages(c);
 			account(r, c);
 		}
 	}
@@ -863,6 +884,27 @@ static int write_cpustats(struct pk_ftrace_rec *r, struct pk_tdwriter *w,
 	return e;
 }
 
+/* saved_tgids (a top-level file) when a recorded buffer had
+ * options/record-tgid on: the TGID column of the kernel's text needs it
+ * (trace-cmd 3.1 has no place for it: an option of perfkit's own). */
+static int write_tgids(struct pk_ftrace_rec *r, struct pk_tdwriter *w)
+{
+	uint64_t on = 0;
+	char *s = NULL;
+	long n;
+	int e;
+
+	for (int k = 0; !on && k < r->nr_bufs; k++)
+		if (pk_tracefs_read_u64(r->t, r->bufs[k].instp,
+					"options/record-tgid", &on))
+			on = 0;
+	if (!on || (n = pk_tracefs_read(r->t, NULL, "saved_tgids", &s)) < 0)
+		return 0;
+	e = pk_tdwriter_set_tgids(w, s, (size_t)n);
+	free(s);
+	return e;
+}
+
 /* Buffer B's pages (named "" for the main one). 0 or -errno. */
 static int write_buffer(struct pk_ftrace_rec *r, struct pk_tdwriter *w,
 			const struct rbuf *b, const char *clk)
@@ -878,6 +920,8 @@ static int write_buffer(struct pk_ftrace_rec *r, struct pk_tdwriter *w,
 		}
 		e = pk_tdwriter_add_buffer(w, b == &r->bufs[0] ? "" : b->name,
 					   clk, b->nr_cpus, ids, fds);
+		if (!e && b->page_size)
+			e = pk_tdwriter_buffer_page_size(w, b->page_size);
 	}
 	pk__free(ids);
 	pk__free(fds);
@@ -908,7 +952,8 @@ static int write_latency(struct pk_ftrace_rec *r, struct pk_tdwriter *w,
 int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 {
 	PK_OPTS(pk_tdwriter_opts, wo, .compression = r->compression,
-		.page_size = r->page_size);
+		.page_size = r->bufs[0].page_size ? r->bufs[0].page_size
+						  : r->page_size);
 	struct pk_tdwriter *w = pk_tdwriter_open(r->output, &wo);
 	const char *instp = r->bufs[0].instp;
 	char *clk = NULL;
@@ -921,6 +966,8 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 					  : (const char *const *)r->systems);
 	for (int k = 0; !e && k < r->nr_bufs; k++)
 		e = write_cpustats(r, w, &r->bufs[k]);
+	if (!e)
+		e = write_tgids(r, w);
 	if (!e && r->tsc2nsec)
 		e = pk_tdwriter_set_tsc2nsec(w, r->tsc_mult, r->tsc_shift, 0);
 	if (!e && r->ts_offset)
@@ -943,15 +990,17 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 static int extract_buffer(struct pk_ftrace_rec *r, struct rbuf *b,
 			  const int *cpus, int n)
 {
-	int e = open_cpus(r, b, cpus, n);
+	int e;
 
+	b->page_size = pk_tracefs_subbuf_size(r->t, b->instp);
+	e = open_cpus(r, b, cpus, n);
 	for (int i = 0; !e && i < b->nr_cpus; i++) {
 		struct rcpu *c = &b->cpus[i];
 		ssize_t m;
 		while ((m = splice_pages(c)) > 0)
 			;
 		e = m < 0 ? (int)m : drain(c);
-		count_pages(r, c);
+		count_pages(c);
 		account(r, c);
 	}
 	return e;

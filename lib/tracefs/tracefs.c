@@ -236,12 +236,25 @@ static bool is_filter_command(const char *ln)
 	return c && strncmp(c + 1, "mod:", 4) != 0;
 }
 
-/* The snapshot buffer: freed again at restore when it was free before. */
+/* The snapshot buffer: freed again at restore when it was free before.
+ * A CPU's snapshot file (per_cpu/cpuN/snapshot) cannot free it ("0" is
+ * refused there): the buffer's own snapshot file is noted instead. */
 static int save_snapshot(struct pk_tracefs *t, const char *path)
 {
-	char buf[512];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
+	char buf[512], top[PATH_MAX];
+	const char *pc = strstr(path, "/per_cpu/cpu");
+	int fd, r = 0;
 	ssize_t n;
+
+	if (pc) {
+		snprintf(top, sizeof(top), "%.*s/snapshot", (int)(pc - path),
+			 path);
+		if (!pk__tfs_saved_already(t, top) &&
+		    (r = save_snapshot(t, top)) < 0)
+			return r;
+		return mark_saved(t, path);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;

@@ -123,3 +123,37 @@ size_t t_mmap2(void *buf, size_t cap, uint32_t pid, uint64_t start,
 	memcpy(b + 72, name, n);
 	return size;
 }
+
+char *t_popen_read(const char *cmd, size_t *len)
+{
+	char chunk[4096], *buf = NULL;
+	size_t got, n = 0;
+	FILE *p, *m;
+
+	if (!(p = popen(cmd, "r")))
+		return NULL;
+	if (!(m = open_memstream(&buf, &n))) {
+		pclose(p);
+		return NULL;
+	}
+	while ((got = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		fwrite(chunk, 1, got, m);
+	pclose(p);
+	fclose(m);
+	if (len)
+		*len = n;
+	return buf;
+}
+
+char *t_tracecmd_report(const char *args, const char *path, bool err,
+			size_t *len)
+{
+	char cmd[1024];
+
+	*len = 0;
+	if (access("/usr/bin/trace-cmd", X_OK))
+		return NULL;
+	snprintf(cmd, sizeof(cmd), "trace-cmd report %s -i %s %s", args, path,
+		 err ? "2>&1" : "2>/dev/null");
+	return t_popen_read(cmd, len);
+}

@@ -35,6 +35,16 @@ const char *t_build(const char *rel);
 size_t t_mmap2(void *buf, size_t cap, uint32_t pid, uint64_t start,
 	       uint64_t len, uint64_t pgoff, const char *name, uint16_t misc);
 
+/* CMD's stdout (popen) into a malloc'ed string of *LEN bytes (LEN may
+ * be NULL), or NULL when it cannot run. */
+char *t_popen_read(const char *cmd, size_t *len);
+
+/* `trace-cmd report ARGS -i PATH`'s stdout (and stderr with ERR) into
+ * a malloc'ed string of *LEN bytes, or NULL when trace-cmd is not
+ * installed at /usr/bin/trace-cmd or cannot run. */
+char *t_tracecmd_report(const char *args, const char *path, bool err,
+			size_t *len);
+
 #define T_CHECK(name, cond) \
 	t_check((cond), (name), "%s:%d: %s", __FILE__, __LINE__, #cond)
 #endif

@@ -27,6 +27,7 @@
 #include "base/base.h"
 #include "tracedat/rbpage.h"
 #include "test.h"
+#include "ftfmt.h"
 
 #define PS 4096
 
@@ -41,54 +42,6 @@ static const char hdr_page[] =
 	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
-
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-
-static const char fmt_switch[] =
-	"name: sched_switch\nID: 372\nformat:\n" COMMON
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s "
-	"==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, "
-	"REC->prev_pid, REC->prev_prio, REC->prev_state ? "
-	"__print_flags(REC->prev_state, \"|\", { 0x01, \"S\" }, "
-	"{ 0x02, \"D\" }) : \"R\", REC->next_comm, REC->next_pid, "
-	"REC->next_prio\n";
-static const char fmt_wakeup[] =
-	"name: sched_wakeup\nID: 316\nformat:\n" COMMON
-	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, "
-	"REC->pid, REC->prio, REC->target_cpu\n";
-
-struct sw {
-	uint16_t type;
-	uint8_t flags, pc;
-	int32_t pid;
-	char prev_comm[16];
-	int32_t prev_pid, prev_prio;
-	int64_t prev_state;
-	char next_comm[16];
-	int32_t next_pid, next_prio;
-};
-struct wk {
-	uint16_t type;
-	uint8_t flags, pc;
-	int32_t pid;
-	char comm[16];
-	int32_t wpid, prio, target_cpu;
-};
 
 static void put_sw(struct pk_rb_enc *e, uint64_t ts, int pid, const char *pc,
 		   int pp, long st, const char *nc, int np)
@@ -154,48 +107,6 @@ static int write_file(const char *path)
 	r = pk_tdwriter_close(w);
 	close(fds[0]);
 	return r;
-}
-
-/* The report of PATH with OPTS into a malloc'ed string (*LEN bytes). */
-static char *report(const char *path, const struct pk_report_opts *o,
-		    size_t *len)
-{
-	struct pk_tracedat *td = pk_tracedat_open(path);
-	char *buf = NULL;
-	FILE *m;
-
-	*len = 0;
-	if (!td || !(m = open_memstream(&buf, len))) {
-		if (td)
-			pk_tracedat_free(td);
-		return NULL;
-	}
-	pk_tracedat_report(td, m, o);
-	fclose(m);
-	pk_tracedat_free(td);
-	return buf;
-}
-
-/* trace-cmd report ARGS -i PATH's stdout, or NULL when not installed. */
-static char *tracecmd(const char *args, const char *path, size_t *len)
-{
-	char cmd[512], chunk[4096], *buf = NULL;
-	size_t got;
-	FILE *p, *m;
-
-	*len = 0;
-	if (access("/usr/bin/trace-cmd", X_OK))
-		return NULL;
-	snprintf(cmd, sizeof(cmd), "trace-cmd report %s -i %s 2>/dev/null",
-		 args, path);
-	if (!(p = popen(cmd, "r")))
-		return NULL;
-	m = open_memstream(&buf, len);
-	while ((got = fread(chunk, 1, sizeof(chunk), p)) > 0)
-		fwrite(chunk, 1, got, m);
-	pclose(p);
-	fclose(m);
-	return buf;
 }
 
 /* The task column ("%16s-%-5d") of each record line of OUT, joined by
@@ -266,7 +177,7 @@ int main(void)
 		PK_OPTS(pk_report_opts, o, .flags = c->flags,
 			.filters = c->nf ? c->f : NULL, .nr_filters = c->nf);
 		size_t pl, tl;
-		char *pk = report(path, &o, &pl), *tc;
+		char *pk = t_td_report(path, &o, NULL, &pl), *tc;
 		char name[64];
 
 		snprintf(name, sizeof(name), "ftrace_comms_%s", c->name);
@@ -281,7 +192,7 @@ int main(void)
 		}
 		snprintf(name, sizeof(name), "ftrace_comms_%s_vs_tracecmd",
 			 c->name);
-		if (!(tc = tracecmd(c->tc_args, path, &tl)))
+		if (!(tc = t_tracecmd_report(c->tc_args, path, false, &tl)))
 			t_skip(name, "trace-cmd not installed");
 		else
 			t_check(tl == pl && !memcmp(tc, pk, tl), name,

@@ -111,40 +111,16 @@ static int write_file(const char *path, uint32_t type, uint64_t st,
 	return err ? err : cerr;
 }
 
-/* Output of CMD, or NULL. */
-static char *run(const char *cmd)
-{
-	char *out = NULL;
-	size_t len = 0;
-	FILE *p = popen(cmd, "r"), *m = open_memstream(&out, &len);
-	char b[4096];
-	size_t k;
-
-	if (!p || !m) {
-		if (p)
-			pclose(p);
-		if (m)
-			fclose(m);
-		free(out);
-		return NULL;
-	}
-	while ((k = fread(b, 1, sizeof(b), p)) > 0)
-		fwrite(b, 1, k, m);
-	pclose(p);
-	fclose(m);
-	return out;
-}
-
 /* Compares perf's and perfkit's output of `script ARGS -i PATH`. */
 static void compare(const char *name, const char *path, const char *args)
 {
 	char cmd[1024];
 
 	snprintf(cmd, sizeof(cmd), "perf script %s -i %s 2>&1", args, path);
-	char *want = run(cmd);
+	char *want = t_popen_read(cmd, NULL);
 	snprintf(cmd, sizeof(cmd), "%s script %s -i %s 2>&1",
 		 t_build("perfkit"), args, path);
-	char *got = run(cmd);
+	char *got = t_popen_read(cmd, NULL);
 
 	if (!want || !got) {
 		t_fail(name, "cannot run perf or perfkit");
