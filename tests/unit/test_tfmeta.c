@@ -26,7 +26,7 @@ static void make_tree(void)
 		"events", "events/ftrace", "events/ftrace/function",
 		"events/sched", "events/sched/sched_switch",
 		"events/sched/sched_wakeup", "events/.hidden", "instances",
-		"instances/one",
+		"instances/one", "instances/one/events",
 	};
 	char p[256];
 
@@ -35,6 +35,8 @@ static void make_tree(void)
 		mkdir(p, 0755);
 	}
 	put("events/header_page", "page\n");
+	put("saved_cmdlines", "1 init\n");
+	put("instances/one/events/header_page", "page8k\n");
 	put("events/enable", "0\n");
 	put("events/sched/sched_switch/format", "name: sched_switch\n");
 	put("trace_clock", "[local] global\n");
@@ -59,15 +61,21 @@ int main(void)
 	snprintf(root, sizeof(root), "/tmp/pk-tfmeta-%d", (int)getpid());
 	mkdir(root, 0755);
 	make_tree();
-	n = pk__tfmeta_list(root, NULL, &v);
+	n = pk__tfmeta_list(root, NULL, false, &v);
 	t_check(n == 2 && !strcmp(v[0], "ftrace") && !strcmp(v[1], "sched") &&
 		!v[2], "tfmeta_systems", "n=%d", n);
 	pk__tfmeta_list_free(v);
-	n = pk__tfmeta_list(root, "sched", &v);
+	n = pk__tfmeta_list(root, "sched", false, &v);
 	t_check(n == 2 && !strcmp(v[0], "sched_switch") &&
 		!strcmp(v[1], "sched_wakeup"), "tfmeta_events", "n=%d", n);
 	pk__tfmeta_list_free(v);
-	t_check(pk__tfmeta_list(root, "nosuch", &v) == -ENOENT && !v,
+	/* trace-cmd 3.1's order of saved formats: z to a */
+	n = pk__tfmeta_list(root, "sched", true, &v);
+	t_check(n == 2 && !strcmp(v[0], "sched_wakeup") &&
+		!strcmp(v[1], "sched_switch"), "tfmeta_events_reverse",
+		"n=%d", n);
+	pk__tfmeta_list_free(v);
+	t_check(pk__tfmeta_list(root, "nosuch", false, &v) == -ENOENT && !v,
 		"tfmeta_no_system", "listed a missing system");
 	r = pk__tfmeta_format(root, "sched", "sched_switch", &s);
 	t_check(r == 19 && s && !strcmp(s, "name: sched_switch\n"),
@@ -77,10 +85,15 @@ int main(void)
 	t_check(r > 0 && !strcmp(c, "local [mono]\n"), "tfmeta_instance",
 		"r=%ld", r);
 	pk__free(c);
-	r = pk__tfmeta_read(root, "one", PK_TFMETA_HEADER_PAGE, &c);
-	t_check(r == 5 && !strcmp(c, "page\n"), "tfmeta_top_level", "r=%ld", r);
+	r = pk__tfmeta_read(root, "one", PK_TFMETA_CMDLINES, &c);
+	t_check(r == 7 && !strcmp(c, "1 init\n"), "tfmeta_top_level", "r=%ld", r);
 	pk__free(c);
-	t_check(pk__tfmeta_read(root, NULL, PK_TFMETA_CMDLINES, &c) == -ENOENT &&
+	/* an instance's own header_page (its sub-buffer size may differ) */
+	r = pk__tfmeta_read(root, "one", PK_TFMETA_HEADER_PAGE, &c);
+	t_check(r == 7 && !strcmp(c, "page8k\n"), "tfmeta_instance_header",
+		"r=%ld", r);
+	pk__free(c);
+	t_check(pk__tfmeta_read(root, NULL, PK_TFMETA_TGIDS, &c) == -ENOENT &&
 		!c, "tfmeta_missing", "read a missing file");
 	rm_tree();
 	return t_exit();
