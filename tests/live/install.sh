@@ -92,7 +92,7 @@ ccheck complete_help "buildid-list buildid-cache" perfkit help bu
 ccheck complete_opt "--buildid-all --buildid-mmap" perfkit record --buildid-
 ccheck complete_stat_opt "--per-thread" perfkit stat -a --per-th
 ccheck complete_event "task-clock" perfkit stat -e task-cl
-ccheck complete_subcmd "report record reset" perfkit ftrace re
+ccheck complete_subcmd "report record restore restart reset" perfkit ftrace re
 ccheck complete_sub_opt "--tsc2nsec" perfkit ftrace record --tsc
 if [ -d /sys/kernel/tracing/events/sched/sched_switch ]; then
 	ccheck complete_tracepoint "sched_switch" perfkit record -e sched : sched_swi
