@@ -4,7 +4,6 @@
  * --full, -R, -l; -t, -o, -f [REGEX], -B, -C, -c; no argument: all of
  * it) and perfkit's own KIND [GLOB] form.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <regex.h>
 #include <fnmatch.h>
@@ -12,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/ftrace.h>
+#include <perfkit/tracefmt.h>
 #include "cli.h"
 
 static void list_usage(FILE *f)
 {
 	fprintf(f, "usage: perfkit ftrace list [-e [REGEX] [-F [--full]|-R|-l]] "
-		   "[-t] [-o] [-f [REGEX]] [-B] [-C] [-c]\n"
+		   "[-t] [-o] [-f [REGEX]] [-B] [-C] [-c] [-P] [-O] [-s]\n"
 		   "       perfkit ftrace list tracers|events|functions|options "
 		   "[GLOB]\n"
 		   "  trace-cmd list's options, with its meaning (no argument: "
@@ -29,7 +29,8 @@ static void list_usage(FILE *f)
 		   "-R triggers; -l filters\n"
 		   "  -t tracers  -o options  -f [REGEX] functions  -B "
 		   "instances  -C clocks\n"
-		   "  -c          compression algorithms\n"
+		   "  -c          compression algorithms  -s event systems\n"
+		   "  -P          libtraceevent's plugins  -O their options\n"
 		   "  perfkit's own: KIND [GLOB], events as system:event (a "
 		   "GLOB without ':'\n"
 		   "  matches the system or the event)\n");
@@ -38,7 +39,8 @@ static void list_usage(FILE *f)
 /* ---- trace-cmd list ---- */
 enum {
 	TL_EVENTS = 1, TL_TRACERS = 2, TL_OPTIONS = 4, TL_FUNCS = 8,
-	TL_BUFFERS = 16, TL_CLOCKS = 32, TL_COMP = 64,
+	TL_BUFFERS = 16, TL_CLOCKS = 32, TL_COMP = 64, TL_PLUGINS = 128,
+	TL_PLUGIN_OPTS = 256, TL_SYSTEMS = 512,
 };
 struct tl {
 	unsigned what;
@@ -48,38 +50,20 @@ struct tl {
 	bool both;                      /* "SYS:EVENT": both must match */
 };
 
-/* The entries of tracefs's DIR of type TYPE (DT_DIR, DT_REG) in
- * directory order; NULL-ended, or NULL (errno). */
-static char **dir_list(struct pk_tracefs *t, const char *dir, int type)
+/* The entries of tracefs's DIR of KIND (PK_TRACEFS_DIRS, _FILES) in
+ * directory order; NULL-ended, or NULL (no memory). */
+static char **dir_list(struct pk_tracefs *t, const char *dir, int kind)
 {
-	char p[4096];
-	struct dirent *d;
 	char **v = NULL;
-	size_t n = 0;
-	DIR *dp;
 
-	if (pk_tracefs_path(t, NULL, dir, p, sizeof(p)) || !(dp = opendir(p)))
-		return NULL;
-	while ((d = readdir(dp))) {
-		if (d->d_name[0] == '.' || d->d_type != type)
-			continue;
-		char **nv = realloc(v, (n + 2) * sizeof(*v));
-		if (!nv || !(nv[n] = strdup(d->d_name))) {
-			v = nv ? nv : v;
-			break;
-		}
-		v = nv;
-		v[++n] = NULL;
-	}
-	closedir(dp);
-	if (!v)
+	if (pk_tracefs_entries(t, NULL, dir, kind, &v) < 0)
 		v = calloc(1, sizeof(*v));
 	return v;
 }
 
 static char **subdirs(struct pk_tracefs *t, const char *dir)
 {
-	return dir_list(t, dir, DT_DIR);
+	return dir_list(t, dir, PK_TRACEFS_DIRS);
 }
 
 static void free_strv(char **v)
@@ -211,7 +195,7 @@ static void tl_functions(struct pk_tracefs *t, const char *re)
 /* -o: every file of options/ (tracers' options too), "no" when off. */
 static void tl_options(struct pk_tracefs *t)
 {
-	char **v = dir_list(t, "options", DT_REG);
+	char **v = dir_list(t, "options", PK_TRACEFS_FILES);
 
 	for (size_t i = 0; v && v[i]; i++) {
 		char f[512], *s;
@@ -232,6 +216,27 @@ static void tl_buffers(struct pk_tracefs *t)
 		printf("No buffer instances defined\n");
 	for (size_t i = 0; v && v[i]; i++)
 		printf("%s\n", v[i]);
+	free_strv(v);
+}
+
+/* -P, -O: libtraceevent's plugins, their options */
+static void tl_plugins(bool options)
+{
+	char *s = pk_tracefmt_plugins_text(options);
+
+	if (s)
+		fputs(s, stdout);
+	free(s);
+}
+
+/* -s: the event systems in directory order, then a blank line */
+static void tl_systems(struct pk_tracefs *t)
+{
+	char **v = subdirs(t, "events");
+
+	for (size_t i = 0; v && v[i]; i++)
+		printf("%s\n", v[i]);
+	printf("\n");
 	free_strv(v);
 }
 
@@ -286,12 +291,18 @@ static int tl_run(struct pk_tracefs *t, struct tl *o)
 		tl_cat(t, "available_tracers");
 	if (o->what & TL_OPTIONS)
 		tl_options(t);
+	if (o->what & TL_PLUGINS)
+		tl_plugins(false);
+	if (o->what & TL_PLUGIN_OPTS)
+		tl_plugins(true);
 	if (o->what & TL_FUNCS)
 		tl_functions(t, o->fre);
 	if (o->what & TL_BUFFERS)
 		tl_buffers(t);
 	if (o->what & TL_CLOCKS)
 		tl_cat(t, "trace_clock");
+	if (o->what & TL_SYSTEMS)
+		tl_systems(t);
 	if (o->what & TL_COMP)
 		tl_compressions();
 	return 0;
@@ -327,6 +338,9 @@ static int tl_parse(int argc, char **argv, struct tl *o)
 		case 'B': o->what |= TL_BUFFERS; break;
 		case 'C': o->what |= TL_CLOCKS; break;
 		case 'c': o->what |= TL_COMP; break;
+		case 'P': o->what |= TL_PLUGINS; break;
+		case 'O': o->what |= TL_PLUGIN_OPTS; break;
+		case 's': o->what |= TL_SYSTEMS; break;
 		default: return 2;
 		}
 	}

@@ -29,6 +29,11 @@ struct pk_tracefmt;
  */
 PK_API struct pk_tracefmt *pk_tracefmt_new(const void *data, size_t size);
 PK_API void pk_tracefmt_free(struct pk_tracefmt *t);
+/* The libtraceevent plugins this machine loads, one "  PATH" line each
+ * (OPTIONS false), or their options with trace-cmd's function-graph ones
+ * (OPTIONS true), as trace-cmd list -P / -O print them; a malloc'ed
+ * string, NULL with no memory. */
+PK_API char *pk_tracefmt_plugins_text(bool options);
 
 /*
  * Names kernel addresses (%ps, %pS, function fields...) through FN, as

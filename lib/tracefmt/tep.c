@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <event-parse.h>
+#include <trace-seq.h>
+#include <perfkit/tracefmt.h>
 #include "base/base.h"
 #include "tracefmt/tep.h"
 
@@ -270,4 +272,42 @@ void pk__tf_tep_fini(struct tf_tep *t)
 	}
 	pk__free(t->parsed);
 	memset(t, 0, sizeof(*t));
+}
+
+/* trace-cmd's own function-graph options, which trace-cmd list -O shows
+ * with libtraceevent's plugins' (trace-cmd registers them first). */
+static struct tep_plugin_option fgraph_opts[] = {
+	{ .name = "tailprint", .plugin_alias = "fgraph",
+	  .description = "Print function name at function exit in "
+			 "function graph" },
+	{ .name = "depth", .plugin_alias = "fgraph",
+	  .description = "Show the depth of each entry" },
+	{ .name = NULL },
+};
+
+char *pk_tracefmt_plugins_text(bool options)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_plugin_list *list;
+	struct trace_seq s;
+	char *out = NULL;
+
+	if (!tep)
+		return NULL;
+	if (options)
+		tep_plugin_add_options("fgraph", fgraph_opts);
+	trace_seq_init(&s);
+	list = tep_load_plugins(tep);
+	if (options)
+		tep_plugin_print_options(&s);
+	else
+		tep_print_plugins(&s, "  ", "\n", list);
+	if (s.state == TRACE_SEQ__GOOD)
+		out = pk__strndup(s.buffer, s.len);
+	trace_seq_destroy(&s);
+	tep_unload_plugins(list, tep);
+	if (options)
+		tep_plugin_remove_options(fgraph_opts);
+	tep_free(tep);
+	return out;
 }

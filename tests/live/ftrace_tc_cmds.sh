@@ -87,6 +87,10 @@ if [ -r $TF/available_events ]; then
 	cmd ftrace_tc_list_C list -C
 	cmd ftrace_tc_list_B list -B
 	cmd ftrace_tc_list_mix list -C -o -e sched_switch -t
+	cmd ftrace_tc_list_P list -P
+	cmd ftrace_tc_list_O list -O
+	cmd ftrace_tc_list_s list -s
+	cmd ftrace_tc_list_mix2 list -s -O -C -P -t
 else
 	skip ftrace_tc_list "no readable tracefs"
 fi
