@@ -4,8 +4,9 @@
  *
  * pk_tracedat reads a trace-cmd file (format 6 or 7, sections compressed
  * with zstd or zlib, flyrecord or latency data, several buffers) and walks
- * its events in time order. pk_tdwriter writes format-7 files that
- * trace-cmd reads. Printing them is <perfkit/ftrace.h>'s part.
+ * its events in time order. pk_tdwriter writes format-7 files laid out
+ * as trace-cmd 3.1.6 writes them (its split pieces byte for byte).
+ * Printing them is <perfkit/ftrace.h>'s part.
  */
 #ifndef PERFKIT_TRACEDAT_H
 #define PERFKIT_TRACEDAT_H

@@ -366,29 +366,6 @@ static int write_v6(struct pk_tdsplit *s, const char *path, const int *fds,
 	return r;
 }
 
-/* A format-7 piece as trace-cmd writes it; its layout noted. */
-static int write_tc7(struct pk_tdsplit *s, const char *path,
-		     const char *clock, const int *fds)
-{
-	uint64_t *lay = pk__calloc((size_t)s->nr_cpus + 1, 16);
-	int r;
-
-	if (!lay)
-		return -ENOMEM;
-	r = pk__td_write_tc7(s->td, path, clock, fds, s->nr_cpus, lay);
-	for (int k = 0; !r && k < s->nr_cpus && k < s->nlay; k++) {
-		off_t u = lseek(fds[k], 0, SEEK_END);
-		s->lay[k] = (struct pk_tdsplit_cpu){ lay[2 * k], lay[2 * k + 1],
-						     u > 0 ? (uint64_t)u : 0 };
-	}
-	if (!r)
-		s->lay_flags = PK_TDSPLIT_LAYOUT |
-			       (strcmp(s->td->comp, "none") ?
-				PK_TDSPLIT_COMPRESSED : 0);
-	pk__free(lay);
-	return r;
-}
-
 /* Whether B's CPUs are 0, 1 ... (trace-cmd's pieces number them so). */
 static bool tc_ids(const struct td_buffer *b)
 {
@@ -398,7 +375,13 @@ static bool tc_ids(const struct td_buffer *b)
 	return true;
 }
 
-/* The piece's file: the input's metadata and the CPU data in FDS. */
+/*
+ * The piece's file: the input's metadata and the CPU data in FDS. A
+ * format-7 input gives the file trace-cmd writes (pk_tdwriter's layout is
+ * trace-cmd's, it compresses as trace-cmd does; no options but the CPU
+ * count and the buffer's) and its layout is noted when its CPUs are 0..n-1
+ * as trace-cmd numbers them.
+ */
 static int write_file(struct pk_tdsplit *s, const char *path, const int *fds)
 {
 	struct pk_tracedat *td = s->td;
@@ -406,13 +389,12 @@ static int write_file(struct pk_tdsplit *s, const char *path, const int *fds)
 	bool v7 = td->version >= 7;
 	PK_OPTS(pk_tdwriter_opts, wo, .page_size = (int)b->page_size,
 		.long_size = td->long_size,
-		.compression = v7 ? td->comp : NULL);
+		.compression = v7 ? td->comp : NULL,
+		.minimal_options = true);
 	size_t prefix = v6_prefix(td);
+	bool tc = v7 && !td->big && s->nr_cpus == td->cpus && tc_ids(b);
+	uint64_t *lay = NULL;
 	struct pk_tdwriter *w;
-	static const enum pk_tracedat_item items[] = {
-		PK_TD_HEADER_PAGE, PK_TD_HEADER_EVENT, PK_TD_KALLSYMS,
-		PK_TD_PRINTK, PK_TD_CMDLINES,
-	};
 	int r = 0, *ids;
 
 	s->lay_flags = 0;
@@ -420,21 +402,12 @@ static int write_file(struct pk_tdsplit *s, const char *path, const int *fds)
 		s->lay_flags = PK_TDSPLIT_V6 | PK_TDSPLIT_LAYOUT;
 		return write_v6(s, path, fds, prefix);
 	}
-	if (v7 && !td->big && s->nr_cpus == td->cpus && tc_ids(b))
-		return write_tc7(s, path, *b->clock ? b->clock : "local", fds);
 	if (!(w = pk_tdwriter_open(path, &wo)))
 		return -errno;
-	for (size_t i = 0; !r && i < PK_ARRAY_SIZE(items); i++) {
-		size_t len;
-		const char *p = pk_tracedat_item(td, items[i], &len);
-		if (p)
-			r = pk_tdwriter_set_item(w, items[i], p, len);
-	}
-	for (int i = 0; !r && i < td->nr_fmts; i++)
-		r = pk_tdwriter_add_format(w, td->fmts[i].system,
-					   td->fmts[i].text.p,
-					   td->fmts[i].text.len);
-	if (!r && !(ids = pk__calloc(s->nr_cpus + 1, sizeof(int))))
+	r = pk_tdwriter_copy_meta(w, td);
+	ids = pk__calloc(s->nr_cpus + 1, sizeof(int));
+	lay = pk__calloc((size_t)s->nr_cpus + 1, 16);
+	if (!r && (!ids || !lay))
 		r = -ENOMEM;
 	if (!r) {
 		for (int k = 0; k < s->nr_cpus; k++)
@@ -442,13 +415,25 @@ static int write_file(struct pk_tdsplit *s, const char *path, const int *fds)
 		/* a v6 piece keeps no clock: trace-cmd reads it as local */
 		r = pk_tdwriter_add_buffer(w, "", v7 && *b->clock ? b->clock :
 					   "local", s->nr_cpus, ids, fds);
-		pk__free(ids);
 	}
+	pk__free(ids);
 	if (r) {
 		pk_tdwriter_free(w);
+		pk__free(lay);
 		return r;
 	}
-	return pk_tdwriter_close(w);
+	pk__tdwriter_note_layout(w, lay);
+	r = pk_tdwriter_close(w);
+	for (int k = 0; !r && tc && k < s->nr_cpus && k < s->nlay; k++) {
+		off_t u = lseek(fds[k], 0, SEEK_END);
+		s->lay[k] = (struct pk_tdsplit_cpu){ lay[2 * k], lay[2 * k + 1],
+						     u > 0 ? (uint64_t)u : 0 };
+	}
+	if (!r && tc)
+		s->lay_flags = PK_TDSPLIT_LAYOUT | (strcmp(td->comp, "none") ?
+						    PK_TDSPLIT_COMPRESSED : 0);
+	pk__free(lay);
+	return r;
 }
 
 int pk_tdsplit_layout(const struct pk_tdsplit *s,

@@ -115,14 +115,10 @@ struct td_cur {
 };
 
 int pk__td_keep(struct pk_tracedat *td, void *p);
-/* Writes PATH as trace-cmd 3.1 writes a copy of TD (format 7, TD's
- * compression; write_tc.c): TD's metadata, and the top buffer's N CPUs
- * (ids 0..N-1) with CLOCK from FDS (pages from offset 0 to the end);
- * each CPU's data offset and size in the file in LAYOUT[2k], [2k+1].
- * Little-endian files only. 0 or -errno. */
-int pk__td_write_tc7(struct pk_tracedat *td, const char *path,
-		     const char *clock, const int *fds, int n,
-		     uint64_t *layout);
+/* At pk_tdwriter_close(), the first buffer's CPU k's data offset and
+ * size in the file go to LAYOUT[2k] and [2k+1] (LAYOUT holds two per
+ * CPU of that buffer). */
+void pk__tdwriter_note_layout(struct pk_tdwriter *w, uint64_t *layout);
 /* pk_tdwriter_set_item() without the copy: W takes DATA (pk__malloc'ed,
  * LEN bytes; freed on error too). */
 int pk__tdwriter_take_item(struct pk_tdwriter *w, enum pk_tracedat_item item,

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace.dat writer, format 7: metadata sections (optionally compressed),
- * one flyrecord section per buffer (CPU data page-aligned, compressed in
- * chunks of 10 pages when asked), then one options section and a strings
- * section, the layout trace-cmd 3.1 writes and reads.
+ * trace.dat writer, format 7, laid out as trace-cmd 3.1.6 writes a file
+ * (its copies, the pieces of trace-cmd split, byte for byte): the header
+ * with the codec's own version, the six metadata sections (each one
+ * block, compressed when the file is), an options section pointing at
+ * them, one with the file's other options and the CPU count, a section
+ * per buffer ("buffer flyrecord NAME": each CPU's data from a page
+ * boundary, compressed in chunks of 10 pages; or a latency text), one
+ * options section with the BUFFER options, and the strings section (one
+ * string per section written, compressed when the file is). Options
+ * sections chain through their DONE option.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +54,7 @@ struct pk_tdwriter {
 	int nr_bufs;
 	struct pk_buf strings;
 	struct pk_buf opts;
+	uint64_t *layout;             /* buffer 0's CPU offsets and sizes */
 	int err;
 	bool header_only, minimal_options;
 	bool has_tsc, has_offset;
@@ -250,31 +257,30 @@ int pk_tdwriter_copy_meta(struct pk_tdwriter *w, const struct pk_tracedat *td)
 	return r;
 }
 
-/* Writes a section: header, then DATA (compressed when the file is). */
-static int wr_section_id(struct pk_tdwriter *w, uint16_t id, uint32_t desc,
-			 const void *data, size_t len, uint64_t *at);
-
-static int wr_section(struct pk_tdwriter *w, uint16_t id, const char *desc,
-		      const void *data, size_t len, uint64_t *at)
+static bool compressed(const struct pk_tdwriter *w)
 {
-	return wr_section_id(w, id, add_string(w, desc), data, len, at);
+	return strcmp(w->comp, "none") != 0;
 }
 
-static int wr_section_id(struct pk_tdwriter *w, uint16_t id, uint32_t desc,
-			 const void *data, size_t len, uint64_t *at)
+/* Writes a section described by string SID: header, then DATA as one
+ * block (compressed when COMP, its sizes first); *AT gets its offset. */
+static int wr_section_id(struct pk_tdwriter *w, uint16_t id, uint32_t sid,
+			 bool comp, const void *data, size_t len, uint64_t *at)
 {
 	struct pk_buf h = { 0 };
 	void *cdata = NULL;
 	size_t clen = 0;
-	bool comp = strcmp(w->comp, "none") != 0;
 	int r;
+
+	if (!w->strings.data)
+		return -ENOMEM;
 
 	*at = wpos(w);
 	if (comp && (r = pk__td_compress(w->comp, data, len, &cdata, &clen)))
 		return r;
 	put16(&h, id);
 	put16(&h, comp ? 1 : 0);
-	put32(&h, desc);
+	put32(&h, sid);
 	put64(&h, comp ? clen + 8 : len);
 	if (comp) {
 		put32(&h, (uint32_t)clen);
@@ -286,6 +292,12 @@ static int wr_section_id(struct pk_tdwriter *w, uint16_t id, uint32_t desc,
 	pk__buf_fini(&h);
 	pk__free(cdata);
 	return r;
+}
+
+static int wr_section(struct pk_tdwriter *w, uint16_t id, const char *desc,
+		      bool comp, const void *data, size_t len, uint64_t *at)
+{
+	return wr_section_id(w, id, add_string(w, desc), comp, data, len, at);
 }
 
 static int pad_to(struct pk_tdwriter *w, uint64_t align)
@@ -369,7 +381,7 @@ static int wr_chunks(struct pk_tdwriter *w, struct wsrc *s, int ps,
 {
 	size_t csz = (size_t)ps * CHUNK_PAGES;
 	char *buf = pk__malloc(csz);
-	bool comp = strcmp(w->comp, "none") != 0;
+	bool comp = compressed(w);
 	uint64_t start = wpos(w), count_at = start;
 	uint32_t chunks = 0;
 	int r = 0;
@@ -402,12 +414,25 @@ static int wr_chunks(struct pk_tdwriter *w, struct wsrc *s, int ps,
 	return 0;
 }
 
-/* Copies one CPU's pages (PS bytes each) from FD; *SIZE gets the bytes
- * written. */
-static int wr_cpu(struct pk_tdwriter *w, int fd, int ps, uint64_t *size)
+/* Copies one CPU's pages (PS bytes each) from FD from the next page
+ * boundary: *OFF gets where, *SIZE the bytes written. An empty FD writes
+ * nothing (no chunk count either, as trace-cmd). */
+static int wr_cpu(struct pk_tdwriter *w, int fd, int ps, uint64_t *off,
+		  uint64_t *size)
 {
 	struct wsrc s = { .fd = fd };
+	off_t len = lseek(fd, 0, SEEK_END);
+	uint64_t p = wpos(w);
+	int r;
 
+	*off = (p + (uint64_t)ps - 1) / (uint64_t)ps * (uint64_t)ps;
+	*size = 0;
+	if (len < 0)
+		return -errno;
+	if (!len)
+		return 0;
+	if ((r = pad_to(w, (uint64_t)ps)))
+		return r;
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -errno;
 	return wr_chunks(w, &s, ps, size);
@@ -422,12 +447,12 @@ static int wr_text(struct pk_tdwriter *w, struct wbuf *b)
 {
 	struct wsrc s = { .fd = -1, .p = b->text, .len = b->text_len };
 	struct pk_buf h = { 0 };
-	bool comp = strcmp(w->comp, "none") != 0;
+	bool comp = compressed(w);
 	uint64_t size = 0;
 	int r;
 
 	if (!comp)
-		return wr_section(w, TD_OPT_BUFFER_TEXT, "buffer latency",
+		return wr_section(w, TD_OPT_BUFFER_TEXT, "buffer latency", false,
 				  b->text, b->text_len, &b->sec_off);
 	b->sec_off = wpos(w);
 	put16(&h, TD_OPT_BUFFER_TEXT);
@@ -467,7 +492,7 @@ int pk_tdwriter_add_latency(struct pk_tdwriter *w, const char *name,
 
 static int wr_buffer(struct pk_tdwriter *w, struct wbuf *b)
 {
-	struct pk_buf h = { 0 };
+	struct pk_buf h = { 0 }, d = { 0 };
 	uint64_t size_at;
 	int r;
 
@@ -475,22 +500,23 @@ static int wr_buffer(struct pk_tdwriter *w, struct wbuf *b)
 		return wr_text(w, b);
 
 	b->sec_off = wpos(w);
+	pk__buf_append(&d, "buffer flyrecord ", 17);
+	pk__buf_append(&d, b->name, strlen(b->name) + 1);
 	put16(&h, TD_OPT_BUFFER);
-	put16(&h, strcmp(w->comp, "none") ? 1 : 0);
-	put32(&h, add_string(w, "flyrecord"));
+	put16(&h, compressed(w) ? 1 : 0);
+	put32(&h, d.data ? add_string(w, d.data) : 0);
 	put64(&h, 0);
-	if (!h.data)
-		return -ENOMEM;
-	r = pk__write_all(w->fd, h.data, h.len);
+	r = h.data && d.data && w->strings.data ?
+	    pk__write_all(w->fd, h.data, h.len) : -ENOMEM;
 	pk__buf_fini(&h);
+	pk__buf_fini(&d);
 	size_at = b->sec_off + 8;
-	if (r || (r = pad_to(w, (uint64_t)b->page_size)))
+	if (r)
 		return r;
-	for (int i = 0; i < b->nr_cpus; i++) {
-		b->off[i] = wpos(w);
-		if ((r = wr_cpu(w, b->fds[i], b->page_size, &b->size[i])))
+	for (int i = 0; i < b->nr_cpus; i++)
+		if ((r = wr_cpu(w, b->fds[i], b->page_size, &b->off[i],
+				&b->size[i])))
 			return r;
-	}
 	uint64_t total = wpos(w) - size_at - 8;
 	if (pwrite(w->fd, &total, 8, (off_t)size_at) != 8)
 		return -errno;
@@ -537,23 +563,23 @@ static int wr_meta(struct pk_tdwriter *w)
 		      w->item[PK_TD_HEADER_EVENT].len);
 	if (!s.data)
 		return -ENOMEM;
-	if ((r = wr_section(w, TD_OPT_HEADER_INFO, "headers", s.data, s.len,
-			    &at)))
+	if ((r = wr_section(w, TD_OPT_HEADER_INFO, "headers", compressed(w),
+			    s.data, s.len, &at)))
 		goto out;
 	opt_add(w, TD_OPT_HEADER_INFO, &at, 8);
 	/* ftrace formats */
 	s.len = 0;
 	put32(&s, (uint32_t)w->nr_ftrace);
 	pk__buf_append(&s, w->ftrace_fmts.data, w->ftrace_fmts.len);
-	if ((r = wr_section(w, TD_OPT_FTRACE_EVENTS, "ftrace events", s.data,
-			    s.len, &at)))
+	if ((r = wr_section(w, TD_OPT_FTRACE_EVENTS, "ftrace events",
+			    compressed(w), s.data, s.len, &at)))
 		goto out;
 	opt_add(w, TD_OPT_FTRACE_EVENTS, &at, 8);
 	s.len = 0;
 	put32(&s, (uint32_t)w->nr_sys);
 	pk__buf_append(&s, w->sys_fmts.data, w->sys_fmts.len);
-	if ((r = wr_section(w, TD_OPT_EVENT_FORMATS, "events format", s.data,
-			    s.len, &at)))
+	if ((r = wr_section(w, TD_OPT_EVENT_FORMATS, "events format",
+			    compressed(w), s.data, s.len, &at)))
 		goto out;
 	opt_add(w, TD_OPT_EVENT_FORMATS, &at, 8);
 	static const struct { int item, id, wide; const char *d; } m[] = {
@@ -569,8 +595,8 @@ static int wr_meta(struct pk_tdwriter *w)
 		else
 			put32(&s, (uint32_t)it->len);
 		pk__buf_append(&s, it->data ? it->data : "", it->len);
-		if ((r = wr_section(w, (uint16_t)m[i].id, m[i].d, s.data,
-				    s.len, &at)))
+		if ((r = wr_section(w, (uint16_t)m[i].id, m[i].d,
+				    compressed(w), s.data, s.len, &at)))
 			goto out;
 		opt_add(w, (uint16_t)m[i].id, &at, 8);
 	}
@@ -600,10 +626,11 @@ static void wr_host_options(struct pk_tdwriter *w)
 	opt_add_str(w, TD_OPT_VERSION, ver, strlen(ver));
 }
 
+/* The options written before the buffers: the host's, TGIDs, CPU stats,
+ * clock conversions and the CPU count. */
 static int wr_options(struct pk_tdwriter *w)
 {
 	char tmp[512];
-	int r = 0;
 
 	if (!w->minimal_options)
 		wr_host_options(w);
@@ -632,7 +659,14 @@ static int wr_options(struct pk_tdwriter *w)
 	for (int i = 0; i < w->nr_bufs; i++)
 		for (int k = 0; k < w->bufs[i].nr_cpus; k++)
 			ncpu = PK_MAX(ncpu, (uint32_t)w->bufs[i].ids[k] + 1);
-	opt_add(w, TD_OPT_CPUCOUNT, &ncpu, 4);
+	return opt_add(w, TD_OPT_CPUCOUNT, &ncpu, 4);
+}
+
+/* The BUFFER and BUFFER_TEXT options, after the buffers. */
+static int wr_buffer_options(struct pk_tdwriter *w)
+{
+	int r;
+
 	for (int i = 0; i < w->nr_bufs; i++) {
 		struct wbuf *b = &w->bufs[i];
 		struct pk_buf o = { 0 };
@@ -668,57 +702,103 @@ static int wr_options(struct pk_tdwriter *w)
 		if (r)
 			return r;
 	}
-	uint64_t zero = 0;
-	return opt_add(w, TD_OPT_DONE, &zero, 8);
+	return 0;
+}
+
+/*
+ * Writes the options gathered (W->opts) and a DONE option as an
+ * uncompressed options section; *DONE_AT gets where DONE's value (the
+ * next options section's offset, 0 for none) is, to be patched.
+ */
+static int wr_opts_section(struct pk_tdwriter *w, uint64_t *done_at)
+{
+	uint64_t zero = 0, at;
+	int r = opt_add(w, TD_OPT_DONE, &zero, 8);
+
+	if (!r)
+		r = wr_section(w, TD_OPT_DONE, "options", false, w->opts.data,
+			       w->opts.len, &at);
+	*done_at = wpos(w) - 8;
+	w->opts.len = 0;
+	return r;
+}
+
+static int patch64(struct pk_tdwriter *w, uint64_t at, uint64_t v)
+{
+	return pwrite(w->fd, &v, 8, (off_t)at) == 8 ? 0 : -errno;
+}
+
+static int wr_header(struct pk_tdwriter *w, uint64_t *opt_ptr)
+{
+	struct pk_buf h = { 0 };
+	const char *ver = "", *v, *name;
+	int r;
+
+	for (int i = 0; compressed(w) && (name = pk_tracedat_codec(i, &v));
+	     i++)
+		if (!strcmp(name, w->comp))
+			ver = v;
+	pk__buf_append(&h, "\x17\x08\x44tracing7", 12);
+	char f[2] = { 0, (char)w->long_size };
+	pk__buf_append(&h, f, 2);
+	put32(&h, (uint32_t)w->page_size);
+	pk__buf_append(&h, w->comp, strlen(w->comp) + 1);
+	pk__buf_append(&h, ver, strlen(ver) + 1);
+	*opt_ptr = h.len;
+	put64(&h, 0);
+	r = h.data ? pk__write_all(w->fd, h.data, h.len) : -ENOMEM;
+	pk__buf_fini(&h);
+	return r;
+}
+
+static int wr_file(struct pk_tdwriter *w)
+{
+	uint64_t opt_ptr, done_at, at;
+	int r;
+
+	if ((r = wr_header(w, &opt_ptr)) || (r = wr_meta(w)) ||
+	    (r = patch64(w, opt_ptr, wpos(w))) ||
+	    (r = wr_opts_section(w, &done_at)))
+		return r;
+	if (!w->header_only) {
+		if ((r = patch64(w, done_at, wpos(w))) ||
+		    (r = wr_options(w)) ||
+		    (r = wr_opts_section(w, &done_at)))
+			return r;
+		for (int i = 0; i < w->nr_bufs; i++)
+			if ((r = wr_buffer(w, &w->bufs[i])))
+				return r;
+		if ((r = patch64(w, done_at, wpos(w))) ||
+		    (r = wr_buffer_options(w)) ||
+		    (r = wr_opts_section(w, &done_at)))
+			return r;
+	}
+	/* the strings, this section's own name included */
+	uint32_t sid = add_string(w, "strings");
+	r = wr_section_id(w, TD_OPT_STRINGS, sid, compressed(w),
+			  w->strings.data, w->strings.len, &at);
+	if (!r && w->layout && w->nr_bufs)
+		for (int k = 0; k < w->bufs[0].nr_cpus; k++) {
+			w->layout[2 * k] = w->bufs[0].off[k];
+			w->layout[2 * k + 1] = w->bufs[0].size[k];
+		}
+	return r;
+}
+
+void pk__tdwriter_note_layout(struct pk_tdwriter *w, uint64_t *layout)
+{
+	w->layout = layout;
 }
 
 int pk_tdwriter_close(struct pk_tdwriter *w)
 {
-	struct pk_buf h = { 0 };
-	uint64_t opt_at, zero = 0, at;
-	size_t opt_ptr;
 	int r;
 
 	if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) {
 		pk_tdwriter_free(w);
 		return PK_ERR_UNSUPP;
 	}
-	pk__buf_append(&h, "\x17\x08\x44tracing7", 12);
-	char f[2] = { 0, (char)w->long_size };
-	pk__buf_append(&h, f, 2);
-	put32(&h, (uint32_t)w->page_size);
-	pk__buf_append(&h, w->comp, strlen(w->comp) + 1);
-	const char *cv = !strcmp(w->comp, "none") ? "" : "1";
-	pk__buf_append(&h, cv, strlen(cv) + 1);
-	opt_ptr = h.len;
-	put64(&h, 0);
-	r = h.data ? pk__write_all(w->fd, h.data, h.len) : -ENOMEM;
-	pk__buf_fini(&h);
-	if (!r)
-		r = wr_meta(w);
-	for (int i = 0; !r && !w->header_only && i < w->nr_bufs; i++)
-		r = wr_buffer(w, &w->bufs[i]);
-	if (!r && w->header_only)
-		r = opt_add(w, TD_OPT_DONE, &zero, 8);
-	else if (!r)
-		r = wr_options(w);
-	if (!r) {
-		/* the options section itself stays uncompressed */
-		char save[16];
-		snprintf(save, sizeof(save), "%s", w->comp);
-		snprintf(w->comp, sizeof(w->comp), "none");
-		r = wr_section(w, 0, "options", w->opts.data, w->opts.len,
-			       &opt_at);
-		uint32_t sid = add_string(w, "strings");
-		if (!r && !w->strings.data)
-			r = -ENOMEM;
-		if (!r)
-			r = wr_section_id(w, TD_OPT_STRINGS, sid,
-					  w->strings.data, w->strings.len, &at);
-		snprintf(w->comp, sizeof(w->comp), "%s", save);
-	}
-	if (!r && pwrite(w->fd, &opt_at, 8, (off_t)opt_ptr) != 8)
-		r = -errno;
+	r = wr_file(w);
 	if (!r && fsync(w->fd) < 0 && errno != EINVAL)
 		r = -errno;
 	pk_tdwriter_free(w);

@@ -956,14 +956,17 @@ int pk_ftrace_rec_write(struct pk_ftrace_rec *r)
 						  : r->page_size);
 	struct pk_tdwriter *w = pk_tdwriter_open(r->output, &wo);
 	const char *instp = r->bufs[0].instp;
+	/* formats in trace-cmd 3.1's order (z to a), as it saves them */
+	PK_OPTS(pk_tdfill_opts, fo, .instance = instp,
+		.systems = r->all_systems ? NULL
+			   : (const char *const *)r->systems,
+		.reverse_order = true);
 	char *clk = NULL;
 	int e;
 
 	if (!w)
 		return -errno;
-	e = pk_tdwriter_fill_from_tracefs(w, pk_tracefs_dir(r->t), instp,
-					  r->all_systems ? NULL
-					  : (const char *const *)r->systems);
+	e = pk_tdwriter_fill(w, pk_tracefs_dir(r->t), &fo);
 	for (int k = 0; !e && k < r->nr_bufs; k++)
 		e = write_cpustats(r, w, &r->bufs[k]);
 	if (!e)

@@ -61,34 +61,30 @@ cpu_pages 0 "$T_TMP/cpu0.raw"; cpu_pages 1 "$T_TMP/cpu1.raw"
 np=$(($(cat "$T_TMP/cpu0.raw" "$T_TMP/cpu1.raw" | wc -c) / 4096))
 check ftrace_files_live_pages "$np pages" $np -ge 2
 
-# ---- the fixture tree ----
-F=$T_TMP/tracing; S=$T_TMP/sys; LOG=$T_TMP/log
-p() { _d=$F/$1; _d=${_d%/*}; [ -d "$_d" ] || mkdir -p "$_d"; printf '%b' "$2" > "$F/$1"; }
+# ---- the fixture tree (tests/lib/fttree.sh's helpers) ----
+. tests/lib/fttree.sh
+F=$T_TMP/tracing; S=$F.sys; LOG=$T_TMP/log
+p() { ft_p $F "$@"; }
 build() {
-	rm -rf $F $S; mkdir -p $F/instances $S
-	p available_tracers 'function nop\n'
-	p current_tracer 'nop\n'
-	p tracing_on '1\n'; p trace ''
-	p trace_clock '[local] global counter boot\n'
-	p buffer_size_kb '1410\n'; p buffer_subbuf_size_kb '4\n'
-	p tracing_cpumask '3\n'; p set_event ''; p set_event_pid ''
-	p set_event_notrace_pid ''; p set_ftrace_notrace_pid ''
-	p free_buffer ''; p options/disable_on_free '0\n'
-	p options/record-tgid '0\n'; p options/event-fork '0\n'
-	p timestamp_mode 'delta [absolute]\n'
-	p snapshot '# tracer: nop\n#\n# * Snapshot is freed *\n'
-	p dyn_ftrace_total_info '52170 pages:204 groups: 16\nftrace boot update time = 1 (ns)\n'
-	p enabled_functions 'schedule (1)           \ttramp: 0xffffffffc0360000 (call_depth_return_thunk+0x0/0x20) ->ftrace_ops_list_func+0x0/0x1f0\nvfs_read (2) R I   M \n'
-	p touched_functions 'schedule (0)           \nvfs_read (0)    D   \ttramp: ftrace_regs_caller+0x0/0x65\n'
+	ft_root $F; printf '0\n' > $S/ftrace_enabled
+	ft_buffer $F "" "trace_pipe_raw snapshot_raw" "available_tracers:function nop" \
+		current_tracer:nop tracing_on:1 "trace_clock:[local] global counter boot" \
+		buffer_size_kb:1410 buffer_subbuf_size_kb:4 tracing_cpumask:3 \
+		options/disable_on_free:0 options/record-tgid:0 options/event-fork:0 \
+		"timestamp_mode:delta [absolute]" \
+		"snapshot:# tracer: nop\n#\n# * Snapshot is freed *" \
+		"dyn_ftrace_total_info:52170 pages:204 groups: 16\nftrace boot update time = 1 (ns)" \
+		"enabled_functions:schedule (1)           \ttramp: 0xffffffffc0360000 (call_depth_return_thunk+0x0/0x20) ->ftrace_ops_list_func+0x0/0x1f0\nvfs_read (2) R I   M " \
+		"touched_functions:schedule (0)           \nvfs_read (0)    D   \ttramp: ftrace_regs_caller+0x0/0x65" \
+		events/sched/sched_switch/enable:0 events/sched/sched_switch/filter:none \
+		events/syscalls/sys_enter_getppid/enable:0
+	for f in trace set_event set_event_pid set_event_notrace_pid set_ftrace_notrace_pid free_buffer; do
+		p $f ''
+	done
 	for c in 0 1; do
-		p per_cpu/cpu$c/trace_pipe_raw ''
 		p per_cpu/cpu$c/snapshot '# tracer: nop\n'
-		p per_cpu/cpu$c/snapshot_raw ''
 		p per_cpu/cpu$c/stats "entries: 0\noverrun: 0\ncommit overrun: 0\nbytes: 0\noldest event ts: 1.0\nnow ts: 2.0\ndropped events: 0\nread events: 0\n"
 	done
-	p events/sched/sched_switch/enable '0\n'
-	p events/sched/sched_switch/filter 'none\n'
-	p events/syscalls/sys_enter_getppid/enable '0\n'
 	for f in header_page header_event; do cp $TF/events/$f $F/events/$f; done
 	mkdir -p $F/events/ftrace/print
 	cp $TF/events/ftrace/print/format $F/events/ftrace/print/format
@@ -96,7 +92,6 @@ build() {
 	cp $TF/events/syscalls/sys_enter_getppid/format \
 		$F/events/syscalls/sys_enter_getppid/format
 	cp $TF/saved_cmdlines $F/saved_cmdlines
-	printf '0\n' > $S/ftrace_enabled
 	: > $LOG
 }
 state() {

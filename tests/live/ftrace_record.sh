@@ -71,6 +71,13 @@ if command -v trace-cmd > /dev/null 2>&1; then
 		"$(count "$T_TMP/a.tc")" -eq $N
 	check ftrace_record_same_as_tracecmd "reports differ" \
 		"$(cksum < "$T_TMP/a.tc")" = "$(cksum < "$T_TMP/a.pk")"
+	# formats saved in trace-cmd 3.1's order: events z to a (the one
+	# system recorded here, and ftrace's)
+	names() { trace-cmd dump --$1 "$T_TMP/a.dat" 2> /dev/null | sed -n 's/^name: //p' | tr '\n' ' '; }
+	want() { (cd $TF/events/$1 && ls -d */format) | sed 's,/format$,,' | LC_ALL=C sort -r | tr '\n' ' '; }
+	ev=$(names events); ft=$(names ftrace)
+	check ftrace_record_format_order "events: $ev| ftrace: $ft" \
+		"$ev" = "$(want syscalls)" -a "$ft" = "$(want ftrace)" -a -n "$ev" -a -n "$ft"
 else
 	skip ftrace_record_count_tracecmd "trace-cmd not installed"
 fi

@@ -18,6 +18,7 @@
 #include "test.h"
 
 #define PS 4096
+#define TD_STRINGS_ID 15   /* trace-cmd's STRINGS section id */
 
 static const char hdr_page[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
@@ -598,6 +599,122 @@ static void split_check(void)
 	unlink(path);
 }
 
+/*
+ * trace-cmd 3.1.6's layout (the writer's only one): the codec's own
+ * version in the header, options sections chained by DONE (section
+ * pointers; CPU count; BUFFER after the data), every CPU with data from
+ * a page boundary, an empty CPU written not at all (not even a chunk
+ * count) and left out of BUFFER, the strings section compressed with the
+ * file. Checked on the bytes.
+ */
+static uint64_t ld64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint32_t ld32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+
+static void tc_layout(const char *comp)
+{
+	char path[] = "/tmp/pktd-lay.XXXXXX", name[64];
+	int out = mkstemp(path);
+	PK_OPTS(pk_tdwriter_opts, o, .compression = comp, .page_size = PS,
+		.long_size = 8);
+	struct pk_tdwriter *w = out < 0 ? NULL : pk_tdwriter_open(path, &o);
+	int fds[3] = { make_cpu(0, 900, 1000000000ull, 1000),
+		       make_cpu(0, 0, 1000000000ull, 1000),
+		       make_cpu(2, 40, 1000000300ull, 1000) };
+	int ids[3] = { 0, 1, 2 }, r = -1;
+	uint8_t *f = NULL;
+	struct stat st;
+
+	if (out >= 0)
+		close(out);
+	if (w) {
+		pk_tdwriter_set_item(w, PK_TD_HEADER_PAGE, hdr_page,
+				     strlen(hdr_page));
+		pk_tdwriter_set_item(w, PK_TD_HEADER_EVENT, "x", 1);
+		pk_tdwriter_add_format(w, "test", fmt_val, strlen(fmt_val));
+		pk_tdwriter_add_buffer(w, "", "local", 3, ids, fds);
+		r = pk_tdwriter_close(w);
+	}
+	for (int k = 0; k < 3; k++)
+		close(fds[k]);
+	int fd = open(path, O_RDONLY);
+	if (!r && fd >= 0 && !fstat(fd, &st) && (f = malloc(st.st_size)) &&
+	    read(fd, f, st.st_size) != st.st_size)
+		r = -1;
+	if (fd >= 0)
+		close(fd);
+	snprintf(name, sizeof(name), "tracedat_tc_layout_write_%s", comp);
+	if (!t_check(!r && f, name, "write r=%d", r)) {
+		free(f);
+		unlink(path);
+		return;
+	}
+	snprintf(name, sizeof(name), "tracedat_tc_layout_%s", comp);
+	/* header: magic, version, endian, long size, page size, codec */
+	const char *ver = "", *v, *c;
+	for (int i = 0; (c = pk_tracedat_codec(i, &v)); i++)
+		if (!strcmp(c, comp))
+			ver = v;
+	size_t at = 18 + strlen(comp) + 1;
+	bool ok = !strcmp((char *)f + 18, comp) && !strcmp((char *)f + at, ver);
+	at += strlen(ver) + 1;
+	/* the options sections; the BUFFER option's CPUs; the strings */
+	uint64_t sec = ld64(f + at), size = (uint64_t)st.st_size;
+	int nsec = 0, ncpu = -1, aligned = 0, cpucount = 0;
+	while (ok && sec && sec + 16 <= size && nsec < 10) {
+		nsec++;
+		ok = f[sec] == 0 && f[sec + 1] == 0 && f[sec + 2] == 0;
+		uint64_t p = sec + 16, end = p + ld64(f + sec + 8);
+		sec = 0;
+		while (ok && p + 6 <= end && end <= size) {
+			uint16_t id = (uint16_t)(f[p] | f[p + 1] << 8);
+			uint32_t n = ld32(f + p + 2);
+			const uint8_t *d = f + p + 6;
+			if (id == 0) {
+				sec = ld64(d);
+				break;
+			}
+			if (id == 8)
+				cpucount = (int)ld32(d);
+			if (id == 3) {
+				const uint8_t *q = d + 8;
+				q += strlen((char *)q) + 1;
+				q += strlen((char *)q) + 1;
+				ncpu = (int)ld32(q + 4);
+				for (int k = 0; k < ncpu; k++)
+					aligned += ld64(q + 8 + 20 * k + 4) % PS == 0 &&
+						   ld32(q + 8 + 20 * k) != 1;
+			}
+			p += 6 + n;
+		}
+	}
+	/* the last section: strings, flagged as the file is */
+	uint16_t last_id, last_flags;
+	uint64_t lp = 0;
+	for (uint64_t p = size - 16; !lp && p > 0; p--)
+		if (f[p] == TD_STRINGS_ID && !f[p + 1] &&
+		    ld64(f + p + 8) == size - p - 16)
+			lp = p;
+	last_id = (uint16_t)(f[lp] | f[lp + 1] << 8);
+	last_flags = (uint16_t)(f[lp + 2] | f[lp + 3] << 8);
+	t_check(ok && nsec == 3 && cpucount == 3 && ncpu == 2 &&
+		aligned == 2 && lp && last_id == TD_STRINGS_ID &&
+		last_flags == (strcmp(comp, "none") ? 1 : 0), name,
+		"ok=%d sections %d cpucount %d cpus %d aligned %d strings@%llu "
+		"flags %u", ok, nsec, cpucount, ncpu, aligned,
+		(unsigned long long)lp, last_flags);
+	/* and it reads: every event of the two CPUs */
+	struct pk_tracedat *td = pk_tracedat_open(path);
+	struct pk_tracedat_event ev;
+	int n = 0;
+	while (td && pk_tracedat_next(td, &ev) > 0)
+		n++;
+	snprintf(name, sizeof(name), "tracedat_tc_layout_read_%s", comp);
+	t_check(td && n == 940, name, "%d events", n);
+	pk_tracedat_free(td);
+	free(f);
+	unlink(path);
+}
+
 int main(void)
 {
 	pk_set_print(quiet);
@@ -615,6 +732,9 @@ int main(void)
 	partial("zstd");
 	partial_v6();
 	split_check();
+	tc_layout("none");
+	tc_layout("zstd");
+	tc_layout("zlib");
 
 	struct pk_tracedat *td = NULL;
 	T_CHECK("tracedat_not_a_file", ((td = pk_tracedat_open("/nonexistent")) ? 0 : -errno) ==
