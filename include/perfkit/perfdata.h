@@ -416,8 +416,15 @@ PK_API int pk_pdwriter_feat_topology(struct pk_pdwriter *w,
 PK_API int pk_pdwriter_add_build_id(struct pk_pdwriter *w,
 				    const struct pk_build_id *bid);
 /* Fills HOSTNAME OSRELEASE ARCH VERSION NRCPUS CPUDESC CPUID TOTAL_MEM
- * CLOCKID(monotonic) CPU_TOPOLOGY NUMA_TOPOLOGY from this machine. */
+ * CLOCKID(monotonic) CPU_TOPOLOGY NUMA_TOPOLOGY and (pk_pdwriter_feat_caches)
+ * CACHE MEM_TOPOLOGY from this machine. */
 PK_API int pk_pdwriter_feat_host(struct pk_pdwriter *w);
+/* HEADER_CACHE and HEADER_MEM_TOPOLOGY as perf record writes them, from
+ * SYSFS's devices/system (NULL: /sys): every CPU's caches (CPUs 0 to
+ * sysconf's configured count), duplicates dropped, by level; the memory
+ * block size and each node's memoryN blocks. A feature whose files cannot
+ * be read is left out, as perf does. 0, or -EINVAL / -ENOMEM. */
+PK_API int pk_pdwriter_feat_caches(struct pk_pdwriter *w, const char *sysfs);
 /* HEADER_PMU_MAPPINGS: NR PMUs' types and names. 0 or -ENOMEM/-EINVAL. */
 PK_API int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
 					 const uint32_t *types,

@@ -66,5 +66,8 @@ int pk__wr_aux_feature(struct pk_pdwriter *w);
 
 /* wrfeat.c */
 int pk__wr_feat_event_desc(struct pk_pdwriter *w);
+/* perf's header string: u32 length (NUL included, padded to 64), the
+ * bytes. 0 or -ENOMEM. */
+int pk__wr_put_str(struct pk_buf *b, const char *s);
 
 #endif
