@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfkit record: the records perf record writes ahead of the data in a
- * perf.data file: PERF_RECORD_ID_INDEX (every fd's id with its ring, CPU
- * and thread), THREAD_MAP (the target's threads), CPU_MAP (every event's
- * CPUs merged) and, once the command runs, FINISHED_INIT.
+ * perfkit record: the records perf record writes ahead of the data (in
+ * files and pipes): PERF_RECORD_ID_INDEX (every fd's id with its ring,
+ * CPU and thread), EVENT_UPDATE (units, scales, names), THREAD_MAP (the
+ * target's threads), CPU_MAP (every event's CPUs merged) and, once the
+ * command runs, FINISHED_INIT; and the PMU and BPF header features.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -67,8 +68,6 @@ int rec_id_index(struct rec *r)
 	void *buf;
 	int err;
 
-	if (r->pipe)
-		return 0;
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *ev = pk_evlist_evsel(r->evlist, i);
 
@@ -85,6 +84,48 @@ int rec_id_index(struct rec *r)
 				buf);
 	}
 	free(e);
+	free(buf);
+	return err;
+}
+
+/* One EVENT_UPDATE of the event with id ID. */
+static int event_update(struct rec *r, struct pk_event_update *u, void *buf)
+{
+	return write_buf(r, pk_record_event_update_encode(u, buf, 4096), buf);
+}
+
+/* perf's EVENT_UPDATE records (perf_event__synthesize_extra_attr): a
+ * clock's unit "msec" and scale 1e-6 (perf gives cpu-clock and task-clock
+ * both), and in a pipe every event's name; each for the event's first id.
+ * (perf also writes an event's own CPUs: perfkit's events have none.) */
+int rec_event_updates(struct rec *r)
+{
+	char *buf = malloc(4096);
+	int err = buf ? 0 : -ENOMEM;
+
+	for (int i = 0; !err && i < pk_evlist_nr(r->evlist); i++) {
+		struct pk_evsel *ev = pk_evlist_evsel(r->evlist, i);
+		const struct perf_event_attr *a = pk_evsel_attr(ev);
+		struct pk_event_update u = { 0 };
+
+		if (pk_evsel_id(ev, 0, 0, &u.id))
+			continue;
+		if (a->type == PERF_TYPE_SOFTWARE &&
+		    (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+		     a->config == PERF_COUNT_SW_TASK_CLOCK)) {
+			u.type = PK_EVENT_UPDATE_UNIT;
+			u.str = "msec";
+			err = event_update(r, &u, buf);
+			u.type = PK_EVENT_UPDATE_SCALE;
+			u.scale = 1e-6;
+			if (!err)
+				err = event_update(r, &u, buf);
+		}
+		u.type = PK_EVENT_UPDATE_NAME;
+		u.str = pk_evsel_name(ev);
+		if (!err && r->pipe && u.str)
+			err = event_update(r, &u, buf);
+	}
 	free(buf);
 	return err;
 }
@@ -109,8 +150,6 @@ int rec_maps(struct rec *r)
 	void *buf;
 	int err;
 
-	if (r->pipe)
-		return 0;
 	cpus = all_cpus(r);
 	buf = malloc(65536);
 	err = cpus && buf ? 0 : -ENOMEM;
@@ -132,7 +171,7 @@ int rec_finished_init(struct rec *r)
 	struct perf_event_header h = { .type = PK_RECORD_FINISHED_INIT,
 				       .size = sizeof(h) };
 
-	return r->pipe ? 0 : rec_write(r, &h);
+	return rec_write(r, &h);
 }
 
 /* perf's PMU list order: the PMUs it has looked up, then the rest as

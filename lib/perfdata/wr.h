@@ -16,6 +16,7 @@ struct wr_attr {
 struct pk_pdwriter {
 	int fd;
 	bool own_fd, pipe, started, swap;
+	bool feat_early;                   /* pipe features already written */
 	unsigned char *sbuf;               /* a record in the other order */
 	int err;
 	struct wr_attr *attrs;
