@@ -6,8 +6,8 @@
 # _etext, EVENT_UPDATE: the clocks' unit and scale, every name in a pipe;
 # THREAD_MAP, CPU_MAP), in files and in pipes (features first, unpadded,
 # nothing after the data, PERF_SAMPLE_ID); perf report --header-only -I
-# of both files (and perfkit's reading of perf's); PMU_MAPPINGS' order on
-# a PMU directory with intel_pt (perf looks intel_pt up first).
+# of both files and pipes (and perfkit's reading of them); PMU_MAPPINGS'
+# order on a PMU directory with intel_pt (perf looks intel_pt up first).
 . tests/lib/sh.sh
 N=record_hdr_vs_perf
 need_cmd $N perf "perf is not installed"
@@ -69,6 +69,18 @@ check $N:header-I "$(diff i.perf i.pk | grep '^[<>]' | head -3 | tr '\n' '|')" \
 	"$(cmp -s i.perf i.pk && grep -c -e 'CPU cache info' -e 'memory nodes' i.pk)" = 2
 check $N:header-I-read "$(diff i.perf i.pkread | grep '^[<>]' | head -3 | tr '\n' '|')" \
 	"$(cmp -s i.perf i.pkread && echo y)" = y
+# a pipe's header: the features in their records' order (perf's pipe
+# and perfkit's, read by both)
+for _n in pipe-clock pipe-tracepoint; do
+	for _t in perf pk; do
+		hdr perf $_n.$_t.data > $_n.$_t.i
+		hdr "$PK" $_n.$_t.data > $_n.$_t.pki
+		check $N:$_n-$_t-header-I "$(diff $_n.$_t.i $_n.$_t.pki | grep '^[<>]' | head -3 | tr '\n' '|')" \
+			"$(cmp -s $_n.$_t.i $_n.$_t.pki && grep -c -e 'pmu mappings' -e 'memory nodes' $_n.$_t.pki)" = 2
+	done
+	check $N:$_n-header-I "$(diff $_n.perf.i $_n.pk.i | grep '^[<>]' | head -3 | tr '\n' '|')" \
+		"$(cmp -s $_n.perf.i $_n.pk.i && echo y)" = y
+done
 # perf's PMU order: intel_pt (looked up first) then readdir's order of
 # the devices directory, on a copy holding the fixture intel_pt
 if [ "$(id -u)" -ne 0 ] || ! command -v unshare > /dev/null; then
