@@ -180,6 +180,9 @@ bool cli_basic_sort_keys(const char *keys);
  * FULL: -I's, the topology features in full. */
 struct pk_perfdata;
 void cli_perfdata_header(struct pk_perfdata *pd, const char *input, bool full);
+/* --header-only of a pipe: its features as perf prints them while reading
+ * it, in the order of their FEATURE records (reads every record). */
+void cli_perfdata_pipe_features(struct pk_perfdata *pd, bool full);
 /* perf's "Aggregated stats:" of the records of a perf.data, counted one
  * record at a time (cli/perfdata_stats.c). */
 struct pk_record;

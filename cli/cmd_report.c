@@ -919,8 +919,9 @@ int cmd_report(int argc, char **argv)
 		struct pk_perfdata_info in;
 
 		pk_perfdata_info(pd, &in);
-		if (in.pipe) {
-			/* perf shows the features the stream brings */
+		if (in.pipe && !c.header_only) {
+			/* perf shows the features the stream brings (as
+			 * --header-only does) amid its report */
 			/* perf names events from what the stream brings */
 			cli_error("report", "%s: --header and --stats of pipe-mode data are not supported yet",
 				  c.input);
@@ -928,8 +929,10 @@ int cmd_report(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (c.header_only)
+	if (c.header_only) {
 		cli_perfdata_header(pd, c.input, c.show_info);
+		cli_perfdata_pipe_features(pd, c.show_info);
+	}
 	ret = c.header_only ? 0 : c.stats ? stats(&c, pd) :
 	      c.tasks || c.mmaps ? tasks(&c, pd) : run(&c, pd);
 	pk_perfdata_free(pd);

@@ -67,3 +67,24 @@ void cli_perfdata_header(struct pk_perfdata *pd, const char *input, bool full)
 	printf("# ========\n#\n");
 }
 
+
+void cli_perfdata_pipe_features(struct pk_perfdata *pd, bool full)
+{
+	struct pk_perfdata_info in;
+	struct pk_record rec;
+
+	pk_perfdata_info(pd, &in);
+	if (!in.pipe)
+		return;
+	while (pk_perfdata_next(pd, &rec) == 0) {
+		uint64_t f;
+
+		if (rec.type != PK_RECORD_HEADER_FEATURE || rec.size < 16)
+			continue;
+		memcpy(&f, (const char *)rec.hdr + 8, 8);
+		if (in.swapped)
+			f = __builtin_bswap64(f);
+		if (f > 0 && f < PK_HEADER_MAX)
+			feature(pd, (int)f, full);
+	}
+}

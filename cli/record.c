@@ -853,6 +853,8 @@ static int synthesize(struct rec *r)
 	int err = all_exclude_kernel(r) ? 0 : pk_synth_kernel(synth_cb, r, &o);
 
 	if (!err)
+		err = rec_event_updates(r);
+	if (!err)
 		err = rec_maps(r);
 	if (!err && c->all_cgroups)
 		err = pk_synth_cgroups(synth_cb, r, &o);
@@ -1077,26 +1079,33 @@ static int add_clock_data(int clockid, struct pk_pdwriter *w)
 	return err ? err : pk_pdwriter_feat_u64(w, PK_HEADER_CLOCK_DATA, v, 4);
 }
 
-static int finish(struct rec *r, int err)
+/* The header features perf record writes: at the end of a file, ahead
+ * of the records in a pipe (then SAMPLE_TIME is 0/0, as perf's). */
+static int features(struct rec *r)
 {
-	int e2;
+	uint64_t t[2] = { r->first_time, r->last_time };
+	int err = pk_pdwriter_feat_host(r->w);
 
-	if (!err)
-		err = rec_add_build_ids(r);
-	if (!err)
-		err = pk_pdwriter_feat_host(r->w);
 	if (!err)
 		err = pk_pdwriter_feat_cmdline(r->w, r->cfg->argc + 1,
 					       r->cfg->orig_argv - 1);
 	if (!err)
 		err = rec_pmu_features(r);
-	if (!err) {	/* perf's, 0 without samples */
-		uint64_t t[2] = { r->first_time, r->last_time };
-
+	if (!err)	/* perf's, 0 without samples */
 		err = pk_pdwriter_feat_u64(r->w, PK_HEADER_SAMPLE_TIME, t, 2);
-	}
 	if (!err && r->cfg->clockid >= 0)
 		err = add_clock_data(r->cfg->clockid, r->w);
+	return err;
+}
+
+static int finish(struct rec *r, int err)
+{
+	int e2;
+
+	if (!err && !r->pipe)
+		err = rec_add_build_ids(r);
+	if (!err && !r->pipe)
+		err = features(r);
 	e2 = pk_pdwriter_close(r->w);
 	r->w = NULL;
 	if (!err && !e2)
@@ -1148,11 +1157,13 @@ static int run(struct rec *r)
 		return -1;
 	err = rec_pt_refs(r);
 	if (!err)
+		err = add_tracing_data(r);
+	if (!err && r->pipe && !(err = features(r)))
+		err = pk_pdwriter_write_features(r->w);
+	if (!err)
 		err = rec_id_index(r);
 	if (!err)
 		err = rec_pt_info(r);
-	if (!err)
-		err = add_tracing_data(r);
 	if (err) {
 		cli_error("record", "reading tracepoint formats: %s", pk_strerror(err));
 		return finish(r, err), -1;

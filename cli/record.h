@@ -132,7 +132,8 @@ int rec_pt_sample_sizes(struct rec *r);
 int rec_id_index(struct rec *r);
 int rec_maps(struct rec *r);                  /* THREAD_MAP, CPU_MAP */
 int rec_finished_init(struct rec *r);
-int rec_pmu_features(struct rec *r);         /* PMU_MAPPINGS, PMU_CAPS */
+int rec_pmu_features(struct rec *r);  /* PMU_MAPPINGS, PMU_CAPS, BPF_* */
+int rec_event_updates(struct rec *r); /* EVENT_UPDATE: unit, scale, name */
 /* record_attr.c */
 void rec_config_options(struct rec *r);
 int rec_open_bpf_sideband(struct rec *r);

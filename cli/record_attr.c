@@ -128,14 +128,15 @@ static void config_group(struct pk_evsel *e)
 }
 
 /* IDENTIFIER when asked for or when the events' sample layouts differ,
- * ID when several events share one layout (as perf 6.1 decides). */
+ * ID when several events share one layout or when writing a pipe (as perf
+ * 6.1 decides: its pipe mode sets sample_id). */
 static void config_sample_id(const struct rec_cfg *c, struct pk_evlist *l)
 {
 	int n = pk_evlist_nr(l);
 	uint64_t first = pk_evsel_attr(pk_evlist_evsel(l, 0))->sample_type;
 	bool ident = c->sample_identifier;
 
-	if (!ident && n < 2)
+	if (!ident && n < 2 && strcmp(c->output, "-"))
 		return;
 	for (int i = 1; i < n; i++)
 		ident |= pk_evsel_attr(pk_evlist_evsel(l, i))->sample_type != first;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfkit record: the records perf record writes ahead of the data in a
- * perf.data file: PERF_RECORD_ID_INDEX (every fd's id with its ring, CPU
- * and thread), THREAD_MAP (the target's threads), CPU_MAP (every event's
- * CPUs merged) and, once the command runs, FINISHED_INIT.
+ * perfkit record: the records perf record writes ahead of the data (in
+ * files and pipes): PERF_RECORD_ID_INDEX (every fd's id with its ring,
+ * CPU and thread), EVENT_UPDATE (units, scales, names), THREAD_MAP (the
+ * target's threads), CPU_MAP (every event's CPUs merged) and, once the
+ * command runs, FINISHED_INIT; and the PMU and BPF header features.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -67,8 +68,6 @@ int rec_id_index(struct rec *r)
 	void *buf;
 	int err;
 
-	if (r->pipe)
-		return 0;
 	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
 		struct pk_evsel *ev = pk_evlist_evsel(r->evlist, i);
 
@@ -85,6 +84,48 @@ int rec_id_index(struct rec *r)
 				buf);
 	}
 	free(e);
+	free(buf);
+	return err;
+}
+
+/* One EVENT_UPDATE of the event with id ID. */
+static int event_update(struct rec *r, struct pk_event_update *u, void *buf)
+{
+	return write_buf(r, pk_record_event_update_encode(u, buf, 4096), buf);
+}
+
+/* perf's EVENT_UPDATE records (perf_event__synthesize_extra_attr): a
+ * clock's unit "msec" and scale 1e-6 (perf gives cpu-clock and task-clock
+ * both), and in a pipe every event's name; each for the event's first id.
+ * (perf also writes an event's own CPUs: perfkit's events have none.) */
+int rec_event_updates(struct rec *r)
+{
+	char *buf = malloc(4096);
+	int err = buf ? 0 : -ENOMEM;
+
+	for (int i = 0; !err && i < pk_evlist_nr(r->evlist); i++) {
+		struct pk_evsel *ev = pk_evlist_evsel(r->evlist, i);
+		const struct perf_event_attr *a = pk_evsel_attr(ev);
+		struct pk_event_update u = { 0 };
+
+		if (pk_evsel_id(ev, 0, 0, &u.id))
+			continue;
+		if (a->type == PERF_TYPE_SOFTWARE &&
+		    (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+		     a->config == PERF_COUNT_SW_TASK_CLOCK)) {
+			u.type = PK_EVENT_UPDATE_UNIT;
+			u.str = "msec";
+			err = event_update(r, &u, buf);
+			u.type = PK_EVENT_UPDATE_SCALE;
+			u.scale = 1e-6;
+			if (!err)
+				err = event_update(r, &u, buf);
+		}
+		u.type = PK_EVENT_UPDATE_NAME;
+		u.str = pk_evsel_name(ev);
+		if (!err && r->pipe && u.str)
+			err = event_update(r, &u, buf);
+	}
 	free(buf);
 	return err;
 }
@@ -109,8 +150,6 @@ int rec_maps(struct rec *r)
 	void *buf;
 	int err;
 
-	if (r->pipe)
-		return 0;
 	cpus = all_cpus(r);
 	buf = malloc(65536);
 	err = cpus && buf ? 0 : -ENOMEM;
@@ -132,15 +171,48 @@ int rec_finished_init(struct rec *r)
 	struct perf_event_header h = { .type = PK_RECORD_FINISHED_INIT,
 				       .size = sizeof(h) };
 
-	return r->pipe ? 0 : rec_write(r, &h);
+	return rec_write(r, &h);
+}
+
+/* perf's PMU list order: the PMUs it has looked up, then the rest as
+ * readdir lists them. Parsing a hardware, cache, raw or PMU event scans
+ * the whole directory first (perf_pmu__has_hybrid); otherwise x86's
+ * auxtrace_record__init has looked up intel_pt and intel_bts first.
+ * Fills ORDER with pk_pmu indices; returns their count. */
+static int pmu_order(struct rec *r, int *order)
+{
+	static const char *const early[] = { "intel_pt", "intel_bts" };
+	int nr = pk_pmu_nr(), n = 0;
+	bool scanned = false;
+
+	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
+		uint32_t t = pk_evsel_attr(pk_evlist_evsel(r->evlist, i))->type;
+
+		scanned |= t == PERF_TYPE_HARDWARE || t == PERF_TYPE_HW_CACHE ||
+			   t == PERF_TYPE_RAW || t >= PERF_TYPE_MAX;
+	}
+	for (size_t e = 0; !scanned && e < sizeof(early) / sizeof(*early); e++)
+		for (int i = 0; i < nr; i++)
+			if (!strcmp(pk_pmu_name(i), early[e]))
+				order[n++] = i;
+	for (int pos = 0; pos < nr; pos++) {
+		int i = pk_pmu_dir_idx(pos), k = 0;
+
+		while (k < n && order[k] != i)
+			k++;
+		if (i >= 0 && k == n)
+			order[n++] = i;
+	}
+	return n;
 }
 
 /* HEADER_PMU_CAPS: every PMU with caps/ but "cpu" (perf's CPU_PMU_CAPS) */
-static int pmu_caps(struct rec *r)
+static int pmu_caps(const int *order, int nr, struct rec *r)
 {
 	int err = pk_pdwriter_feat_pmu_caps(r->w, NULL, 0, NULL, NULL);
 
-	for (int i = 0; !err && i < pk_pmu_nr(); i++) {
+	for (int k = 0; !err && k < nr; k++) {
+		int i = order[k];
 		char **names, **values;
 		int n;
 
@@ -159,20 +231,37 @@ static int pmu_caps(struct rec *r)
 	return err;
 }
 
-/* HEADER_PMU_MAPPINGS (every PMU's type; perf's order is that of its
- * look-ups, perfkit's by name) and HEADER_PMU_CAPS; in AUX sample mode,
- * HEADER_AUXTRACE with no entries (perf writes its index, empty). */
+/* HEADER_BPF_PROG_INFO and HEADER_BPF_BTF: perf's u32 counts of the BPF
+ * programs and BTF objects it learnt of while recording, then each one's
+ * info; perfkit synthesizes no loaded programs' events: none, as perf
+ * writes where none is loaded (with --no-bpf-event too). */
+static int bpf_features(struct rec *r)
+{
+	uint32_t none = 0;
+	int err = pk_pdwriter_feat_raw(r->w, PK_HEADER_BPF_PROG_INFO, &none,
+				       sizeof(none));
+
+	return err ? err : pk_pdwriter_feat_raw(r->w, PK_HEADER_BPF_BTF, &none,
+						sizeof(none));
+}
+
+/* HEADER_PMU_MAPPINGS (every PMU's type, in perf's order) and
+ * HEADER_PMU_CAPS, BPF_PROG_INFO, BPF_BTF; in AUX sample mode, HEADER_AUXTRACE with no entries
+ * (perf writes its index, empty). */
 int rec_pmu_features(struct rec *r)
 {
 	int nr = pk_pmu_nr(), n = 0, err;
+	int *order = calloc((size_t)nr + 1, sizeof(*order));
 	uint32_t *types = calloc((size_t)nr + 1, sizeof(*types));
 	const char **names = calloc((size_t)nr + 1, sizeof(*names));
 
-	err = types && names ? 0 : -ENOMEM;
-	for (int i = 0; !err && i < nr; i++)
-		if (pk_pmu_type(i) >= 0) {
-			types[n] = (uint32_t)pk_pmu_type(i);
-			names[n++] = pk_pmu_name(i);
+	err = order && types && names ? 0 : -ENOMEM;
+	if (!err)
+		nr = pmu_order(r, order);
+	for (int k = 0; !err && k < nr; k++)
+		if (pk_pmu_type(order[k]) >= 0) {
+			types[n] = (uint32_t)pk_pmu_type(order[k]);
+			names[n++] = pk_pmu_name(order[k]);
 		}
 	if (!err)
 		err = pk_pdwriter_feat_pmu_mappings(r->w, n, types, names);
@@ -184,5 +273,8 @@ int rec_pmu_features(struct rec *r)
 		err = pk_pdwriter_feat_raw(r->w, PK_HEADER_AUXTRACE, &none,
 					   sizeof(none));
 	}
-	return err ? err : pmu_caps(r);
+	if (!err)
+		err = pmu_caps(order, nr, r);
+	free(order);
+	return err ? err : bpf_features(r);
 }

@@ -70,6 +70,10 @@ PK_API int pk_pmu_nr(void);
 PK_API const char *pk_pmu_name(int idx);
 /* perf_event_attr.type of PMU IDX, or -EINVAL when out of range. */
 PK_API int pk_pmu_type(int idx);
+/* The index (pk_pmu_name's) of the PMU at place POS in the devices
+ * directory as readdir lists it (perf's scan order), or -EINVAL when out
+ * of range. */
+PK_API int pk_pmu_dir_idx(int pos);
 /* The type of the PMU called NAME, or -ENOENT. */
 PK_API int pk_pmu_find(const char *name);
 /* PMU IDX's caps/ files in directory order, as perf lists them: *NAMES

@@ -345,6 +345,24 @@ PK_API long pk_record_thread_map_encode(const struct pk_thread_map *map,
 PK_API long pk_record_cpu_map_encode(const struct pk_cpu_map *map,
 				     void *buf, size_t cap);
 
+/* PERF_RECORD_EVENT_UPDATE: one thing perf learnt of the event whose
+ * first id is ID: its unit or name (STR), its scale (SCALE) or its own
+ * CPUs (CPUS, in the CPU_MAP record's form). Sizes as perf's: 40 bytes
+ * plus the string and its NUL (8-aligned), 48 for a scale. */
+enum {
+	PK_EVENT_UPDATE_UNIT = 0, PK_EVENT_UPDATE_SCALE = 1,
+	PK_EVENT_UPDATE_NAME = 2, PK_EVENT_UPDATE_CPUS = 3,
+};
+struct pk_event_update {
+	int type;                      /* PK_EVENT_UPDATE_* */
+	uint64_t id;
+	const char *str;               /* UNIT, NAME */
+	double scale;                  /* SCALE */
+	const struct pk_cpu_map *cpus; /* CPUS */
+};
+PK_API long pk_record_event_update_encode(const struct pk_event_update *u,
+					  void *buf, size_t cap);
+
 /* Name of a record type ("MMAP", "SAMPLE", "FINISHED_ROUND"), or NULL. */
 PK_API const char *pk_record_name(uint32_t type);
 /*
@@ -416,8 +434,15 @@ PK_API int pk_pdwriter_feat_topology(struct pk_pdwriter *w,
 PK_API int pk_pdwriter_add_build_id(struct pk_pdwriter *w,
 				    const struct pk_build_id *bid);
 /* Fills HOSTNAME OSRELEASE ARCH VERSION NRCPUS CPUDESC CPUID TOTAL_MEM
- * CLOCKID(monotonic) CPU_TOPOLOGY NUMA_TOPOLOGY from this machine. */
+ * CLOCKID(monotonic) CPU_TOPOLOGY NUMA_TOPOLOGY and (pk_pdwriter_feat_caches)
+ * CACHE MEM_TOPOLOGY from this machine. */
 PK_API int pk_pdwriter_feat_host(struct pk_pdwriter *w);
+/* HEADER_CACHE and HEADER_MEM_TOPOLOGY as perf record writes them, from
+ * SYSFS's devices/system (NULL: /sys): every CPU's caches (CPUs 0 to
+ * sysconf's configured count), duplicates dropped, by level; the memory
+ * block size and each node's memoryN blocks. A feature whose files cannot
+ * be read is left out, as perf does. 0, or -EINVAL / -ENOMEM. */
+PK_API int pk_pdwriter_feat_caches(struct pk_pdwriter *w, const char *sysfs);
 /* HEADER_PMU_MAPPINGS: NR PMUs' types and names. 0 or -ENOMEM/-EINVAL. */
 PK_API int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
 					 const uint32_t *types,
@@ -428,6 +453,13 @@ PK_API int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
 PK_API int pk_pdwriter_feat_pmu_caps(struct pk_pdwriter *w, const char *pmu,
 				     int nr, const char *const *names,
 				     const char *const *values);
+/* Pipe mode, before the first record: writes the attrs and the features
+ * set so far as perf's pipe mode does (HEADER_FEATURE records, unpadded,
+ * EVENT_DESC from the attrs, none for BUILD_ID, CACHE and AUXTRACE, then
+ * a HEADER_LAST_FEATURE record), then TRACING_DATA; features set later
+ * are not written. 0, -EINVAL (a file, or records already written) or
+ * -errno. */
+PK_API int pk_pdwriter_write_features(struct pk_pdwriter *w);
 /* Appends one record (host order; hdr->size bytes, plus EXTRA bytes of
  * trailing payload for AUXTRACE / TRACING_DATA). 0 or -errno. */
 PK_API int pk_pdwriter_write(struct pk_pdwriter *w,

@@ -158,6 +158,7 @@ static int pmus_scan(void)
 		memset(&pmus[nr_pmus], 0, sizeof(pmus[0]));
 		pmus[nr_pmus].name = pk__strdup(d->d_name);
 		pmus[nr_pmus].type = (uint32_t)type;
+		pmus[nr_pmus].dir_pos = nr_pmus;
 		if (!pmus[nr_pmus].name) {
 			err = -ENOMEM;
 			break;
@@ -496,6 +497,17 @@ int pk_pmu_type(int idx)
 	if (idx < 0 || idx >= pmus_public(&p) || p[idx].type > INT32_MAX)
 		return -EINVAL;
 	return (int)p[idx].type;
+}
+
+int pk_pmu_dir_idx(int pos)
+{
+	struct pk_pmu *p = NULL;
+	int n = pmus_public(&p);
+
+	for (int i = 0; pos >= 0 && i < n; i++)
+		if (p[i].dir_pos == pos)
+			return i;
+	return -EINVAL;
 }
 
 int pk_pmu_find(const char *name)

@@ -31,6 +31,7 @@ struct pk_pmu_alias {
 struct pk_pmu {
 	char *name;
 	uint32_t type;
+	int dir_pos;    /* its place in the devices directory (readdir) */
 	bool loaded;    /* formats, aliases and cpus read */
 	struct pk_pmu_format *formats;
 	int nr_formats;

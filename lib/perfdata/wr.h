@@ -16,6 +16,7 @@ struct wr_attr {
 struct pk_pdwriter {
 	int fd;
 	bool own_fd, pipe, started, swap;
+	bool feat_early;                   /* pipe features already written */
 	unsigned char *sbuf;               /* a record in the other order */
 	int err;
 	struct wr_attr *attrs;
@@ -66,5 +67,8 @@ int pk__wr_aux_feature(struct pk_pdwriter *w);
 
 /* wrfeat.c */
 int pk__wr_feat_event_desc(struct pk_pdwriter *w);
+/* perf's header string: u32 length (NUL included, padded to 64), the
+ * bytes. 0 or -ENOMEM. */
+int pk__wr_put_str(struct pk_buf *b, const char *s);
 
 #endif

@@ -34,7 +34,7 @@ static int put_u64(struct pk_buf *b, uint64_t v)
 }
 
 /* perf_header_string: u32 length (NUL included, padded to 64). */
-static int put_str(struct pk_buf *b, const char *s)
+int pk__wr_put_str(struct pk_buf *b, const char *s)
 {
 	static const char zero[NAME_ALIGN];
 	size_t n = strlen(s) + 1, len = (n + NAME_ALIGN - 1) / NAME_ALIGN *
@@ -50,7 +50,7 @@ int pk_pdwriter_feat_str(struct pk_pdwriter *w, int feat, const char *s)
 {
 	if (!w || !s || !valid_feat(feat))
 		return -EINVAL;
-	return put_str(feat_reset(w, feat), s);
+	return pk__wr_put_str(feat_reset(w, feat), s);
 }
 
 int pk_pdwriter_feat_raw(struct pk_pdwriter *w, int feat, const void *data,
@@ -72,7 +72,7 @@ int pk_pdwriter_feat_cmdline(struct pk_pdwriter *w, int argc,
 	if (put_u32(b, (uint32_t)argc))
 		return -ENOMEM;
 	for (int i = 0; i < argc; i++)
-		if (put_str(b, argv[i]))
+		if (pk__wr_put_str(b, argv[i]))
 			return -ENOMEM;
 	return 0;
 }
@@ -121,12 +121,12 @@ int pk_pdwriter_feat_topology(struct pk_pdwriter *w,
 	if (put_u32(b, nr_cores))
 		return -ENOMEM;
 	for (unsigned i = 0; i < nr_cores; i++)
-		if (put_str(b, cores[i]))
+		if (pk__wr_put_str(b, cores[i]))
 			return -ENOMEM;
 	if (put_u32(b, nr_threads))
 		return -ENOMEM;
 	for (unsigned i = 0; i < nr_threads; i++)
-		if (put_str(b, threads[i]))
+		if (pk__wr_put_str(b, threads[i]))
 			return -ENOMEM;
 	return 0;
 }
@@ -181,7 +181,7 @@ int pk__wr_feat_event_desc(struct pk_pdwriter *w)
 		a.size = sizeof(a);
 		if (pk__buf_append(b, &a, sizeof(a)) ||
 		    put_u32(b, w->attrs[i].nr_ids) ||
-		    put_str(b, w->attrs[i].name ? w->attrs[i].name : "") ||
+		    pk__wr_put_str(b, w->attrs[i].name ? w->attrs[i].name : "") ||
 		    pk__buf_append(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8ULL))
 			return -ENOMEM;
 	}
@@ -282,7 +282,7 @@ static int host_dies(struct pk_pdwriter *w, long ncpu)
 	if (put_u32(b, nd))
 		r = -ENOMEM;
 	for (i = 0; !r && i < nd; i++)
-		r = put_str(b, dies[i]);
+		r = pk__wr_put_str(b, dies[i]);
 	for (long c = 0; !r && c < ncpu; c++) {
 		uint64_t die = 0;
 
@@ -373,7 +373,7 @@ static int host_numa(struct pk_pdwriter *w)
 		mem = NULL;
 		pk__read_file(path, &mem);
 		if (put_u32(b, n) || put_u64(b, meminfo_kb(mem, "MemTotal:")) ||
-		    put_u64(b, meminfo_kb(mem, "MemFree:")) || put_str(b, cpus))
+		    put_u64(b, meminfo_kb(mem, "MemFree:")) || pk__wr_put_str(b, cpus))
 			r = -ENOMEM;
 		pk__free(mem);
 		pk__free(cpus);
@@ -410,9 +410,9 @@ int pk_pdwriter_feat_host(struct pk_pdwriter *w)
 		if ((r = pk_pdwriter_feat_u64(w, PK_HEADER_TOTAL_MEM, v, 1)))
 			return r;
 	}
-	if ((r = host_topology(w, ncpu)))
+	if ((r = host_topology(w, ncpu)) || (r = host_numa(w)))
 		return r;
-	return host_numa(w);
+	return pk_pdwriter_feat_caches(w, NULL);
 }
 
 int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
@@ -427,7 +427,7 @@ int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
 	if (put_u32(b, (uint32_t)nr))
 		return -ENOMEM;
 	for (int i = 0; i < nr; i++)
-		if (put_u32(b, types[i]) || put_str(b, names[i]))
+		if (put_u32(b, types[i]) || pk__wr_put_str(b, names[i]))
 			return -ENOMEM;
 	return 0;
 }
@@ -449,9 +449,9 @@ int pk_pdwriter_feat_pmu_caps(struct pk_pdwriter *w, const char *pmu, int nr,
 	if (put_u32(b, (uint32_t)nr))
 		return -ENOMEM;
 	for (int i = 0; i < nr; i++)
-		if (put_str(b, names[i]) || put_str(b, values[i]))
+		if (pk__wr_put_str(b, names[i]) || pk__wr_put_str(b, values[i]))
 			return -ENOMEM;
-	if (put_str(b, pmu))
+	if (pk__wr_put_str(b, pmu))
 		return -ENOMEM;
 	memcpy(&count, b->data, 4);
 	count++;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Encoders of the records perf record writes ahead of the data:
- * PERF_RECORD_ID_INDEX, THREAD_MAP and CPU_MAP (read back by describe.c
- * and stream.c).
+ * PERF_RECORD_ID_INDEX, THREAD_MAP, CPU_MAP and EVENT_UPDATE (read back
+ * by describe.c and stream.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -123,4 +123,56 @@ long pk_record_cpu_map_encode(const struct pk_cpu_map *map, void *buf,
 		memcpy(p + 14 + 4 * (size_t)(c / 32), &w, 4);
 	}
 	return (long)mask;
+}
+
+long pk_record_event_update_encode(const struct pk_event_update *u, void *buf,
+				   size_t cap)
+{
+	unsigned char *p = buf;
+	uint64_t t;
+	size_t size;
+	long n;
+	int err;
+
+	if (!u || !buf)
+		return -EINVAL;
+	t = (uint64_t)u->type;
+	switch (u->type) {
+	case PK_EVENT_UPDATE_UNIT:
+	case PK_EVENT_UPDATE_NAME:
+		if (!u->str)
+			return -EINVAL;
+		/* perf's record is 40 bytes (its payload union is 16) plus
+		 * the string and its NUL, 8-aligned */
+		size = (40 + strlen(u->str) + 1 + 7) & ~(size_t)7;
+		if ((err = start(buf, cap, PK_RECORD_EVENT_UPDATE, size)))
+			return err;
+		memcpy(p + 24, u->str, strlen(u->str));
+		break;
+	case PK_EVENT_UPDATE_SCALE:
+		if ((err = start(buf, cap, PK_RECORD_EVENT_UPDATE, 48)))
+			return err;
+		memcpy(p + 24, &u->scale, 8);
+		size = 48;
+		break;
+	case PK_EVENT_UPDATE_CPUS:
+		/* the CPU_MAP record's data after type and id */
+		if (cap < 16)
+			return -ENOSPC;
+		n = pk_record_cpu_map_encode(u->cpus, p + 16, cap - 16);
+		if (n < 0)
+			return n;
+		if (n + 16 > 65535)
+			return -ERANGE;
+		size = (size_t)n + 16;
+		memset(p, 0, 16);
+		((struct perf_event_header *)buf)->type = PK_RECORD_EVENT_UPDATE;
+		((struct perf_event_header *)buf)->size = (uint16_t)size;
+		break;
+	default:
+		return -EINVAL;
+	}
+	memcpy(p + 8, &t, 8);
+	memcpy(p + 16, &u->id, 8);
+	return (long)size;
 }

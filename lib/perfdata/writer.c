@@ -7,7 +7,10 @@
  * last flush (features are absent: the feature bitmap is still 0). Close
  * writes the feature sections after the data and the final header.
  * Pipe mode: the 16-byte header, HEADER_ATTR records, the records, and
- * HEADER_FEATURE records at the end.
+ * HEADER_FEATURE records at the end; or, as perf writes pipes, with
+ * pk_pdwriter_write_features: the HEADER_FEATURE records (unpadded, and
+ * a HEADER_LAST_FEATURE one) and TRACING_DATA after the attrs, before
+ * any other record, and nothing after the data.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -124,7 +127,7 @@ static int start_pipe(struct pk_pdwriter *w)
 			r = pk__wr_out(w, rec, n);
 		pk__free(eh);
 	}
-	return r ? r : pipe_tracing_data(w);
+	return r;
 }
 
 int pk__wr_start(struct pk_pdwriter *w)
@@ -134,8 +137,10 @@ int pk__wr_start(struct pk_pdwriter *w)
 	if (w->started)
 		return w->err;
 	w->started = true;
-	r = w->pipe ? start_pipe(w) : start_file(w);
-	return r;
+	if (!w->pipe)
+		return start_file(w);
+	r = start_pipe(w);
+	return r ? r : pipe_tracing_data(w);
 }
 
 static struct pk_pdwriter *wr_new(int fd, bool own,
@@ -304,39 +309,80 @@ static int close_file(struct pk_pdwriter *w)
 	return pk__pwrite_all(w->fd, h, sizeof(h), 0);
 }
 
+/* One HEADER_FEATURE record of FEAT's LEN bytes: padded to 8 bytes
+ * (PAD), or unpadded as perf's pipe mode writes them. */
+static int pipe_feature(struct pk_pdwriter *w, int f, const void *data,
+			size_t len, bool pad)
+{
+	struct perf_event_header eh = { PK_RECORD_HEADER_FEATURE, 0, 0 };
+	uint64_t id = (uint64_t)f;
+	size_t n = 16 + (pad ? (len + 7) & ~(size_t)7 : len);
+	int r;
+
+	if (n > 0xffff)
+		return 0;
+	eh.size = (uint16_t)n;
+	if (w->swap) {
+		eh.type = bswap_32(eh.type);
+		eh.size = bswap_16(eh.size);
+		id = bswap_64(id);
+	}
+	if (!(r = pk__wr_out(w, &eh, 8)) && !(r = pk__wr_out(w, &id, 8)) &&
+	    !(r = pk__wr_out(w, data, len)))
+		r = pk__wr_out(w, "\0\0\0\0\0\0\0", n - 16 - len);
+	return r;
+}
+
+static void swap_feats(struct pk_pdwriter *w)
+{
+	for (int f = 1; f < PK_HEADER_MAX; f++)
+		if (w->has_feat[f] && w->swap)
+			w->has_feat[f] = pk__wr_swap_feat(f, &w->feat[f]);
+}
+
+/* perf's pipe mode has no record form of these (its synthesize flag) */
+static bool pipe_only_in_files(int f)
+{
+	return f == PK_HEADER_TRACING_DATA || f == PK_HEADER_BUILD_ID ||
+	       f == PK_HEADER_CACHE || f == PK_HEADER_AUXTRACE;
+}
+
+int pk_pdwriter_write_features(struct pk_pdwriter *w)
+{
+	int r;
+
+	if (!w || !w->pipe || w->started)
+		return -EINVAL;
+	w->started = w->feat_early = true;
+	r = start_pipe(w);
+	if (!r)
+		r = pk__wr_feat_event_desc(w);
+	swap_feats(w);
+	for (int f = 1; !r && f < PK_HEADER_MAX; f++)
+		if (w->has_feat[f] && !pipe_only_in_files(f))
+			r = pipe_feature(w, f, w->feat[f].data, w->feat[f].len,
+					 false);
+	if (!r)	/* perf's HEADER_LAST_FEATURE: the end of the list */
+		r = pipe_feature(w, PK_HEADER_MAX, NULL, 0, false);
+	return r ? w->err = r : pipe_tracing_data(w);
+}
+
 static int close_pipe(struct pk_pdwriter *w)
 {
 	int r = pk__wr_start(w);
 
 	if (!r)
 		r = pk__wr_z_flush(w);
-	if (!r)
+	if (!r && !w->feat_early)
 		r = pk__wr_z_feature(w);
-	for (int f = 1; f < PK_HEADER_MAX; f++)
-		if (w->has_feat[f] && w->swap)
-			w->has_feat[f] = pk__wr_swap_feat(f, &w->feat[f]);
-
-	for (int f = 1; !r && f < PK_HEADER_MAX; f++) {
-		struct perf_event_header eh = { PK_RECORD_HEADER_FEATURE, 0, 0 };
-		uint64_t id = f;
-		size_t n;
-
-		if (!w->has_feat[f] || f == PK_HEADER_EVENT_DESC ||
-		    f == PK_HEADER_TRACING_DATA)
-			continue;
-		n = 16 + ((w->feat[f].len + 7) & ~7UL);
-		if (n > 0xffff)
-			continue;
-		eh.size = (uint16_t)n;
-		if (w->swap) {
-			eh.type = bswap_32(eh.type);
-			eh.size = bswap_16(eh.size);
-			id = bswap_64(id);
-		}
-		if (!(r = pk__wr_out(w, &eh, 8)) && !(r = pk__wr_out(w, &id, 8)) &&
-		    !(r = pk__wr_out(w, w->feat[f].data, w->feat[f].len)))
-			r = pk__wr_out(w, "\0\0\0\0\0\0\0", n - 16 - w->feat[f].len);
-	}
+	if (w->feat_early)	/* perf writes nothing after the data */
+		return r ? r : pk__wr_drain(w);
+	swap_feats(w);
+	for (int f = 1; !r && f < PK_HEADER_MAX; f++)
+		if (w->has_feat[f] && f != PK_HEADER_EVENT_DESC &&
+		    f != PK_HEADER_TRACING_DATA)
+			r = pipe_feature(w, f, w->feat[f].data, w->feat[f].len,
+					 true);
 	return r ? r : pk__wr_drain(w);
 }
 

@@ -40,30 +40,34 @@ static int emit_kmmap(pk_synth_fn fn, void *arg, size_t id_hdr,
 	return fn(&u.r.h, arg);
 }
 
-/* The address of _text (or _stext) in kallsyms, 0 when hidden. */
-static uint64_t kernel_text(const char *proc)
+/* The addresses of _text (or _stext) and _etext in kallsyms, 0 when
+ * hidden or absent. */
+static void kernel_text(const char *proc, uint64_t *text, uint64_t *etext)
 {
 	char path[256], line[1024];
 	uint64_t stext = 0;
 	struct pk_ksym s;
 	FILE *f;
 
+	*text = *etext = 0;
 	snprintf(path, sizeof(path), "%s/kallsyms", proc);
 	f = fopen(path, "re");
 	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
+		return;
+	while (fgets(line, sizeof(line), f) && !(*text && *etext)) {
+		line[strcspn(line, "\n")] = 0;
 		if (!pk__ksyms_line(line, line + strlen(line), &s, true))
 			continue;
-		if (!strcmp(s.name, "_text")) {
-			fclose(f);
-			return s.addr;
-		}
-		if (!strcmp(s.name, "_stext"))
+		if (!strcmp(s.name, "_text"))
+			*text = s.addr;
+		else if (!strcmp(s.name, "_stext"))
 			stext = s.addr;
+		else if (!strcmp(s.name, "_etext"))
+			*etext = s.addr;
 	}
 	fclose(f);
-	return stext;
+	if (!*text)
+		*text = stext;
 }
 
 /* The module's file from modules.dep, or "[name]" when not found. */
@@ -131,13 +135,15 @@ int pk_synth_kernel(pk_synth_fn fn, void *arg, const struct pk_synth_opts *o)
 {
 	const char *proc = o && o->proc ? o->proc : "/proc";
 	size_t id_hdr = o ? o->id_hdr_size : 0;
-	uint64_t text;
+	uint64_t text, etext;
 	int err;
 
 	if (!PK_OPTS_VALID(o, pk_synth_opts) || id_hdr > 256)
 		return -EINVAL;
-	text = kernel_text(proc);
-	err = emit_kmmap(fn, arg, id_hdr, text, ~0ULL - text, text,
+	/* perf's kernel map: _text up to _etext (else the end of memory) */
+	kernel_text(proc, &text, &etext);
+	err = emit_kmmap(fn, arg, id_hdr, text,
+			 (etext > text ? etext : ~0ULL) - text, text,
 			 "[kernel.kallsyms]_text");
 	return err ? err : emit_modules(fn, arg, id_hdr, proc);
 }
