@@ -8,6 +8,7 @@
 #include <perfkit/ftrace.h>
 
 /* libtraceevent leaks inside tep_parse_event on damaged formats */
+__attribute__((visibility("default")))
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {

@@ -18,6 +18,17 @@ void t_skip(const char *name, const char *fmt, ...)
 bool t_check(bool cond, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int t_exit(void);
+/* ASan builds: libtraceevent leaks a few strings in tep_parse_event. A
+ * test that goes through it says T_LSAN_LIBTRACEEVENT once at file scope
+ * (default visibility: the objects are built -fvisibility=hidden, and a
+ * hidden __lsan_default_suppressions is never found by the runtime). */
+#define T_LSAN_LIBTRACEEVENT \
+	__attribute__((visibility("default"))) \
+	const char *__lsan_default_suppressions(void); \
+	const char *__lsan_default_suppressions(void) \
+	{ \
+		return "leak:libtraceevent.so\n"; \
+	}
 /* Path of a file under ../shared (env PK_SHARED overrides). */
 const char *t_shared(const char *rel);
 /* For test NAME, which needs REL under ../shared: its path, or NULL after

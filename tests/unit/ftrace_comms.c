@@ -31,11 +31,7 @@
 
 #define PS 4096
 
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
+T_LSAN_LIBTRACEEVENT
 
 static const char hdr_page[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"

@@ -22,11 +22,7 @@
 #include "test.h"
 #include "ftfmt.h"
 
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
+T_LSAN_LIBTRACEEVENT
 
 #define NR_EV 700      /* 48-byte records: several 8 and 16 KiB pages */
 

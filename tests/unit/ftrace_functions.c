@@ -15,12 +15,7 @@
 #include "tracedat/rbpage.h"
 #include "test.h"
 
-/* ASan builds: libtraceevent leaks a few strings in tep_parse_event */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
+T_LSAN_LIBTRACEEVENT
 static char *rf(const char *p, long *n) { char *s; *n = pk__read_file(p, &s); return *n < 0 ? NULL : s; }
 struct fn { unsigned short type; unsigned char fl, pc; int pid; unsigned long ip, parent; };
 struct ge { unsigned short type; unsigned char fl, pc; int pid; unsigned long func; unsigned depth; unsigned pad; };

@@ -20,11 +20,7 @@
 #include "tracedat/rbpage.h"
 #include "test.h"
 
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
+T_LSAN_LIBTRACEEVENT
 
 #define TF "/sys/kernel/tracing/events/ftrace/"
 static const char *const names[] = {

@@ -19,12 +19,7 @@
 #include "ftrace/report.h"
 #include "test.h"
 
-/* ASan builds: libtraceevent leaks a few strings in tep_parse_event */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\nleak:libtraceevent.so.1\n";
-}
+T_LSAN_LIBTRACEEVENT
 
 struct diff {
 	struct pk_tracedat *td;

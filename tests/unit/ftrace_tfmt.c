@@ -17,12 +17,7 @@
 #include "tracefmt/compile.h"
 #include "test.h"
 
-/* ASan builds: libtraceevent leaks a few strings in tep_parse_event */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\nleak:libtraceevent.so.1\n";
-}
+T_LSAN_LIBTRACEEVENT
 
 #define HDR "name: ev%d\nID: %d\nformat:\n" \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \

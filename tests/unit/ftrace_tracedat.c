@@ -36,12 +36,7 @@ static const char fmt_val[] =
 
 struct rec { uint16_t type; uint8_t flags, pc; int32_t pid; int32_t value; };
 
-/* ASan builds: libtraceevent leaks a few strings in tep_parse_event */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
+T_LSAN_LIBTRACEEVENT
 
 static int quiet(enum pk_print_level l, const char *f, va_list ap)
 {

@@ -35,11 +35,7 @@ static const char fmt_val[] =
 
 struct rec { uint16_t type; uint8_t flags, pc; int32_t pid; int32_t value; };
 
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
+T_LSAN_LIBTRACEEVENT
 
 #define NEV 300
 /* TSC values: a 3 GHz-like counter far from zero, irregular steps */

@@ -645,14 +645,16 @@ static void hdr_text(const char *name, long n, const void *buf,
 static void check_cpu_map(const char *name, const char *list, int any,
 			  unsigned type, long size, const char *want)
 {
-	struct pk_cpu_map *m = list ? pk_cpu_map_new(list) : NULL, *a = NULL;
+	struct pk_cpu_map *l = list ? pk_cpu_map_new(list) : NULL, *a = NULL;
+	struct pk_cpu_map *m = l;
 	unsigned char buf[256];
 	long n;
 	uint16_t t = 0xffff;
 
 	if (any) {
 		a = pk_cpu_map_new_any();
-		m = pk_cpu_map_merge(a, m);
+		m = pk_cpu_map_merge(a, l);
+		pk_cpu_map_put(l);
 	}
 	n = pk_record_cpu_map_encode(m, buf, sizeof(buf));
 	if (n > 8)
