@@ -68,6 +68,9 @@ static void usage(FILE *f)
 		"                        perf pipes its output through Intel's xed\n"
 		"      --call-trace      calls, indented by depth (cewp)\n"
 		"      --call-ret-trace  calls and returns, indented (crewp)\n"
+		"      --guestkallsyms FILE  the (default) guest's kallsyms: guest\n"
+		"                        kernel samples resolved there, its code read\n"
+		"                        from the kcore beside it (as perf)\n"
 		"      --show-task-events, --show-mmap-events, --show-switch-events,\n"
 		"      --show-namespace-events, --show-lost-events, --show-round-events,\n"
 		"      --show-bpf-events, --show-cgroup-events, --show-text-poke-events\n"
@@ -351,6 +354,7 @@ int cmd_script(int argc, char **argv)
 		{ "call-trace", no_argument, NULL, SO_CALL_TRACE },
 		{ "call-ret-trace", no_argument, NULL, SO_CALL_RET_TRACE },
 		{ "show-task-events", no_argument, NULL, SO_SHOW_TASK },
+		{ "guestkallsyms", required_argument, NULL, SO_GUEST_KALLSYMS },
 		{ "show-mmap-events", no_argument, NULL, SO_SHOW_MMAP },
 		{ "show-switch-events", no_argument, NULL, SO_SHOW_SWITCH },
 		{ "show-namespace-events", no_argument, NULL, SO_SHOW_NS },

@@ -140,6 +140,7 @@ struct out {
 	uint64_t rec_epoch, cc_epoch;
 	uint32_t cc_tid;
 	const char *cc_comm;
+	bool cc_guest;		/* ... of a guest's sample (none) */
 	bool cc_valid;
 	/* where print_sample put a synthesized sample's bare address (its
 	 * only text from the ip), and the last such line of an instruction
@@ -1374,6 +1375,9 @@ head_done:
 		uint16_t cm = sm->addr >> 63 ? PERF_RECORD_MISC_KERNEL :
 			      PERF_RECORD_MISC_USER;
 
+		if (s->cur && sm->addr >> 63)	/* (a guest's: its kernel) */
+			cm = s->cur->addr_cpumode;
+
 		ob_put(o, " => ", 4);
 		put_frame(s, (f & (SF_SYM | SF_SYMOFFSET | SF_DSO)) | SF_IP,
 			  sm->pid, sm->addr,
@@ -1651,6 +1655,13 @@ static void ln_keep(struct out *s, struct lnent *l,
 }
 
 /* A synthesized sample from the instruction trace. */
+/* A guest's cpumode (perf_guest: samples of the guest machine). */
+static bool guest_mode(uint16_t cm)
+{
+	return cm == PERF_RECORD_MISC_GUEST_KERNEL ||
+	       cm == PERF_RECORD_MISC_GUEST_USER;
+}
+
 static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 {
 	struct out *s = ctx;
@@ -1694,8 +1705,11 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	rec.attr = (int)attr;
 	s->cur = is;
 	if (!s->cc_valid || s->cc_tid != (uint32_t)is->tid ||
-	    s->cc_epoch != s->rec_epoch) {
-		s->cc_comm = pk_session_comm(s->sess, (uint32_t)is->tid);
+	    s->cc_epoch != s->rec_epoch || s->cc_guest != guest_mode(is->cpumode)) {
+		/* a guest's sample: perf's new thread in the guest machine */
+		s->cc_guest = guest_mode(is->cpumode);
+		s->cc_comm = s->cc_guest ? NULL :
+			     pk_session_comm(s->sess, (uint32_t)is->tid);
 		s->cc_tid = (uint32_t)is->tid;
 		s->cc_epoch = s->rec_epoch;
 		s->cc_valid = true;
@@ -2072,7 +2086,12 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	pk_perfdata_info(pd, &in);
 	s.pipe = in.pipe;
 	s.aux_file = pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE);
-	s.sess = pk_session_new(NULL);
+	{
+		PK_OPTS(pk_session_opts, so,
+			.guest_kallsyms = o->guest_kallsyms);
+
+		s.sess = pk_session_new(&so);
+	}
 	if (s.sess && itrace_open(&s)) {
 		pk_session_free(s.sess);
 		s.sess = NULL;

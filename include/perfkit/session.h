@@ -37,8 +37,16 @@ struct pk_session_opts {
 	const char *buildid_dir;
 	/* Debug files by build id (default /usr/lib/debug; "" none). */
 	const char *debug_dir;
+	/* The default guest's kallsyms (perf's --guestkallsyms; NULL: no
+	 * guest machine, guest records and samples stay the host's as in
+	 * perf without a guest option). With it, guest kernel MMAPs
+	 * ("[guest.kernel.kallsyms]_text", perf kvm record's) make the
+	 * guest's kernel map, whose symbols come from this file and code
+	 * from the kcore beside it (as perf buildid-cache --kcore leaves
+	 * it), and PERF_RECORD_MISC_GUEST_KERNEL addresses resolve there. */
+	const char *guest_kallsyms;
 };
-#define pk_session_opts__last_field debug_dir
+#define pk_session_opts__last_field guest_kallsyms
 
 /* A new, empty machine. NULL with errno on failure. */
 PK_API struct pk_session *pk_session_new(const struct pk_session_opts *opts);
@@ -118,6 +126,12 @@ struct pk_session_code {
 	uint64_t start, end, pgoff;
 	const char *file;
 };
+/* The same for the default guest's kernel (pk_session_opts's
+ * guest_kallsyms): the kcore beside its kallsyms, when its _text is where
+ * the guest kernel MMAP says. -ENOENT when there is none. */
+PK_API int pk_session_for_each_guest_code(struct pk_session *s,
+		int (*fn)(void *ctx, const struct pk_session_code *c),
+		void *ctx);
 PK_API int pk_session_for_each_kernel_code(struct pk_session *s,
 		int (*fn)(void *ctx, const struct pk_session_code *c),
 		void *ctx);

@@ -134,6 +134,12 @@ static uint32_t tx_flags(const struct walk *w, uint32_t flags)
 	return flags;
 }
 
+/* A kernel address's cpumode, in a VM guest (NR) or not. */
+static inline uint16_t kmode(bool nr)
+{
+	return nr ? PERF_RECORD_MISC_GUEST_KERNEL : PERF_RECORD_MISC_KERNEL;
+}
+
 static void emit(struct walk *w, struct pk_itrace_sample *s)
 {
 	if (w->err || (w->it->opts.initial_skip && pk__it_skip(w, s)))
@@ -141,11 +147,11 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 	if (w->rg.on && pk__it_range_drop(w, s))
 		return;
 	if (s->ip && kernel_ip(s->ip))
-		s->cpumode = PERF_RECORD_MISC_KERNEL;
+		s->cpumode = kmode(w->nr);
 	else if (!s->ip && s->kind == PK_ITRACE_BRANCHES && kernel_ip(s->addr))
-		s->cpumode = PERF_RECORD_MISC_KERNEL;	/* perf: of to_ip */
+		s->cpumode = kmode(w->next_nr);	/* perf: of to_ip */
 	if (s->addr && kernel_ip(s->addr))
-		s->addr_cpumode = PERF_RECORD_MISC_KERNEL;
+		s->addr_cpumode = kmode(w->next_nr);
 	if (s->kind <= PK_ITRACE_BRANCHES)
 		s->flags = tx_flags(w, s->flags);
 	if (w->it->info.cap_event_trace)
@@ -229,6 +235,10 @@ static uint32_t branch_flags(const struct pk_pt_insn *in)
 		return PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL |
 		       PK_IP_FLAG_SYSCALLRET;
 	case PK_PT_IC_FAR_RETURN:
+		if (in->raw[0] == 0x0f && in->raw[1] == 0x01 &&
+		    (in->raw[2] == 0xc2 || in->raw[2] == 0xc3))
+			return PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL |
+			       PK_IP_FLAG_VMENTRY;	/* vmlaunch, vmresume */
 		if (in->raw[0] == 0xcf || (in->raw[0] == 0x48 &&
 					   in->raw[1] == 0xcf))
 			return PK_IP_FLAG_BRANCH | PK_IP_FLAG_RETURN |
@@ -282,12 +292,43 @@ static void ts_event(struct walk *w, uint32_t flags, uint64_t from,
 	}
 }
 
+static void branch_sample(struct walk *w, uint32_t flags, uint64_t from,
+			  uint64_t to, const struct pk_pt_insn *in,
+			  const struct pk_pt_event *ev);
+
+/* The code walked: the guest's kernel in a VM (NR), else the task's. */
+static void set_code(struct walk *w, bool nr)
+{
+	struct pk_pt_image *img = nr ? pk__it_guest_image(w->it) : w->himg;
+
+	if (nr && !w->himg)
+		w->himg = w->img;
+	if (img && img != w->img) {
+		w->img = img;
+		pk_pt_insn_set_image(w->dec, img);
+	}
+}
+
+static void branch_at2(struct walk *w, uint32_t flags, uint64_t from,
+		       uint64_t to, const struct pk_pt_insn *in,
+		       const struct pk_pt_event *ev);
+
+/* A branch: after it the flow is where the last PIP said (perf's nr). */
 static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 		      uint64_t to, const struct pk_pt_insn *in,
 		      const struct pk_pt_event *ev)
 {
-	struct pk_itrace_sample s;
+	branch_at2(w, flags, from, to, in, ev);
+	if (w->nr != w->next_nr) {
+		w->nr = w->next_nr;
+		set_code(w, w->nr);
+	}
+}
 
+static void branch_at2(struct walk *w, uint32_t flags, uint64_t from,
+		       uint64_t to, const struct pk_pt_insn *in,
+		       const struct pk_pt_event *ev)
+{
 	if (w->rg.on && pk__it_range_branch(w, ev, flags, from, to))
 		return;
 	/* (the ring's entries marked in a transaction as the samples) */
@@ -300,6 +341,20 @@ static void branch_at(struct walk *w, uint32_t flags, uint64_t from,
 		return;
 	if (w->it->branches_filter && !(flags & w->it->branches_filter))
 		return;
+	if (w->nr != w->next_nr && from && to) {
+		/* perf's two branches: ip and addr of other machines */
+		branch_sample(w, flags, from, 0, in, ev);
+		from = 0;
+	}
+	branch_sample(w, flags, from, to, in, ev);
+}
+
+static void branch_sample(struct walk *w, uint32_t flags, uint64_t from,
+			  uint64_t to, const struct pk_pt_insn *in,
+			  const struct pk_pt_event *ev)
+{
+	struct pk_itrace_sample s;
+
 	base(w, &s, PK_ITRACE_BRANCHES, ev ? ev->tsc : 0, ev && ev->has_tsc);
 	s.flags = flags;
 	s.ip = from;
@@ -942,7 +997,14 @@ static void async_branch(struct walk *w, const struct pk_pt_event *ev,
 	uint64_t to = ev->ip_suppressed ? 0 : ev->ip;
 	struct pk_pt_insn in;
 
-	if (to)
+	if (w->anr_set) {	/* its PIP's (read ahead of it) */
+		w->next_nr = w->anr;
+		w->anr_set = false;
+	}
+	if (to && w->nr && !w->next_nr)
+		flags = PK_IP_FLAG_BRANCH | PK_IP_FLAG_CALL |
+			PK_IP_FLAG_ASYNC | PK_IP_FLAG_VMEXIT | end;
+	else if (to)
 		flags |= PK_IP_FLAG_CALL | PK_IP_FLAG_INTERRUPT;
 	branch(w, flags, ev->at, to, pk__it_insn_at(w, ev->at, &in) ? &in :
 						NULL);
@@ -1029,6 +1091,16 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		if (pk__it_tx_abort(w, ev))
 			break;
 		async_branch(w, ev, 0);
+		break;
+	case PK_PT_EV_PAGING:
+		if (!ev->ip_suppressed) {	/* an async branch's, next */
+			w->anr_set = true;
+			w->anr = ev->u.paging.nr;
+			break;
+		}
+		w->next_nr = ev->u.paging.nr;
+		if (w->have_pend)	/* (the far branch's target next) */
+			set_code(w, w->next_nr);
 		break;
 	case PK_PT_EV_OVERFLOW:
 		if (w->have_pend)
@@ -1346,6 +1418,7 @@ static bool lean(struct walk *w)
 	if (w->lean < 0)
 		w->lean = lean_options(w) && !run_room(w->it);
 	return w->lean && !w->resync && !w->ndef && !w->err && !w->npend &&
+	       !w->nr && !w->next_nr && !w->anr_set &&
 	       !w->done && !w->rg.on && !w->rg.ff && !w->fup_iflags &&
 	       !w->unsampled;
 }

@@ -100,6 +100,13 @@ struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 	return img;
 }
 
+struct pk_pt_image *pk__it_guest_image(struct pk_itrace *it)
+{
+	if (!it->gimg && (it->gimg = pk_pt_image_new()))
+		pk_session_for_each_guest_code(it->sess, add_kcode, it->gimg);
+	return it->gimg;
+}
+
 /* perf's data status of DSOs. Mapping a process's vDSO, perf works out
  * the process's word size (machine__thread_dso_type) from its mappings
  * in address order, trying each file-backed DSO's file until one opens

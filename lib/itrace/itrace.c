@@ -87,6 +87,7 @@ void pk_itrace_free(struct pk_itrace *it)
 	pk__free(it->run_lens);
 	for (size_t i = 0; i < it->nimgs; i++)
 		pk_pt_image_free(it->imgs[i].img);
+	pk_pt_image_free(it->gimg);
 	pk__free(it->imgs);
 	pk__free(it->bad);
 	for (size_t i = 0; i < it->ntried; i++)

@@ -121,6 +121,11 @@ struct walk {
 	uint64_t rs_ip;		/* ... perf's decoder ip meanwhile: the error's,
 				 * 0 after a failed fetch (its NO_IP state) */
 	bool in_tx;		/* inside a TSX transaction */
+	/* perf's NR (PIP.NR: in a VM guest) where the flow stands and after
+	 * the next branch (a PIP's), the host's image while in the guest's,
+	 * an async branch's NR (its PIP came first) */
+	bool nr, next_nr, anr_set, anr;
+	struct pk_pt_image *himg;
 	/* a TSX abort met at its FUP (TX_ABORT_IP): its samples come with
 	 * the branch from there to the TIP after it (synth.c), the next
 	 * event; none there is perf's error (decode.c) */
@@ -260,6 +265,7 @@ struct pk_itrace {
 	struct perf_branch_entry *late_br;	/* L: its last branches */
 	uint64_t cpuid_family, cpuid_model;
 	struct it_image *imgs;	/* by pid; replaced ones kept to the end */
+	struct pk_pt_image *gimg; /* the default guest's kernel code */
 	size_t nimgs, capimgs;
 	bool prequeued;		/* AUXTRACE read ahead from the file */
 	unsigned unsynth;	/* PK_ITRACE_UNSYNTH_*: events met, not made */
@@ -409,9 +415,11 @@ void pk__it_quick_step(struct walk *w);
 int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit);
 /* Frees queue Q's decoding. */
 void pk__it_walk_free(struct it_queue *q);
-/* The image of process PID (thread TID) as the session maps it now. */
 int pk__it_mmap(struct pk_itrace *it, const struct pk_record *rec);
 bool pk__it_dso_tried(const struct pk_itrace *it, const char *dso);
+/* image.c: the default guest's kernel code (one image), or NULL. */
+struct pk_pt_image *pk__it_guest_image(struct pk_itrace *it);
+/* The image of process PID (thread TID) as the session maps it now. */
 struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 				 int32_t tid);
 int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid);

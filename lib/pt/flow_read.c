@@ -407,13 +407,25 @@ static void pt_fl_on_fup(struct pk_pt_insn_decoder *d)
 		e.fup_tsc = fup_tsc;
 		pk__pt_fl_take(d);
 		d->lib_off = fup_end;	/* libipt has read only the FUP */
-		pt_fl_push_event(d, &e);
 		/* they apply at the branch's target: its IP (none when the
 		 * branch disables tracing) */
 		for (unsigned i = 0; i < nside; i++) {
 			side[i].ev.ip = e.ev.ip;
 			side[i].ev.ip_suppressed = pgd || e.ev.ip_suppressed;
 		}
+		if (d->opts.perf_binding) {
+			/* perf's branch knows the NR after it: its PIP
+			 * first (shown with the branch's IP: the walker
+			 * keeps it for the branch) */
+			for (unsigned i = 0; i < nside; i++) {
+				side[i].bind = B_NOW;
+				side[i].ev.ip = e.ev.ip;
+				side[i].ev.ip_suppressed = 0;
+				pt_fl_push_event(d, &side[i]);
+			}
+			nside = 0;
+		}
+		pt_fl_push_event(d, &e);
 		/* VMCS before paging, as libipt reports them */
 		for (unsigned i = nside; i-- > 0;)
 			if (side[i].ev.type == PK_PT_EV_VMCS)

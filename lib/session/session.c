@@ -52,6 +52,13 @@ struct pk_session {
 	struct fname *fnames[NBUCKET]; /* mapping file names as recorded */
 	uint64_t map_seq;     /* MMAP records applied */
 	struct pk__run run;   /* pk_session_run()'s state */
+	/* the default guest (perf_guest): its kallsyms (NULL: none), kernel
+	 * map, DSO, reference symbol's address, kcore */
+	char *gkallsyms;
+	struct proc gkernel;
+	struct dso *gdso;
+	uint64_t gref_addr;
+	struct pk__kcore gkc;
 };
 
 /* A mapping's file name as recorded (interned). */
@@ -112,6 +119,13 @@ struct pk_session *pk_session_new(const struct pk_session_opts *o)
 	s->kernel.pid = (uint32_t)-1;
 	s->kallsyms = pk__strdup(o && o->kallsyms ? o->kallsyms : "/proc/kallsyms");
 	s->kallsyms_set = o && o->kallsyms;
+	s->gkernel.pid = (uint32_t)-1;
+	if (o && o->guest_kallsyms &&
+	    !(s->gkallsyms = pk__strdup(o->guest_kallsyms))) {
+		pk__free(s->kallsyms);
+		pk__free(s);
+		return NULL;
+	}
 	s->root = pk__strdup(o && o->root ? o->root : "");
 	if (o && o->buildid_dir) {
 		s->buildid_dir = pk__strdup(o->buildid_dir);
@@ -250,6 +264,9 @@ void pk_session_free(struct pk_session *s)
 	pk__free(s->kallsyms);
 	pk__free(s->kref);
 	pk__kcore_fini(&s->kc);
+	pk__free(s->gkernel.maps);
+	pk__free(s->gkallsyms);
+	pk__kcore_fini(&s->gkc);
 	pk__free(s->root);
 	pk__free(s->buildid_dir);
 	pk__free(s->debug_dir);
@@ -743,6 +760,40 @@ static bool kernel_mode(uint16_t misc)
 	return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
+static bool guest_mode(uint16_t misc)
+{
+	uint16_t m = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return m == PERF_RECORD_MISC_GUEST_KERNEL ||
+	       m == PERF_RECORD_MISC_GUEST_USER;
+}
+
+#define GUEST_KNAME "[guest.kernel.kallsyms]"
+
+/* A guest's mapping (perf_guest): the default guest's kernel map (perf
+ * kvm record's "[guest.kernel.kallsyms]_text", pgoff _text); guest
+ * modules and user space are not modelled. */
+static int add_guest_map(struct pk_session *s, uint64_t start, uint64_t len,
+			 uint64_t pgoff, const char *name)
+{
+	struct map m = { start, start + len, pgoff, NULL, false, NULL,
+			 ++s->map_seq, PROT_EXEC, 0, 0 };
+
+	if (strncmp(name, GUEST_KNAME, sizeof(GUEST_KNAME) - 1))
+		return 0;
+	if (!s->gdso)
+		s->gdso = find_dso(s, GUEST_KNAME, true);
+	m.fname = intern_fname(s, GUEST_KNAME);
+	if (!s->gdso || !m.fname)
+		return -ENOMEM;
+	if (m.end < m.start)
+		m.end = UINT64_MAX;
+	m.dso = s->gdso;
+	s->gref_addr = pgoff;
+	s->gkernel.gen = ++s->gen;
+	return pk__proc_insert(&s->gkernel, &m);
+}
+
 /* Data mappings only say that memory was there (perf's unwinder reads
  * them as zeros rather than failing). */
 static int add_data_map(struct pk_session *s, const struct map_attrs *a,
@@ -790,6 +841,8 @@ static int process_mmap(struct pk_session *s, const struct perf_event_header *h,
 	} else if (!(h->misc & PERF_RECORD_MISC_MMAP_DATA)) {
 		a.prot = PROT_EXEC; /* perf's for MMAP: code, else nothing */
 	}
+	if (s->gkallsyms && guest_mode(h->misc))
+		return add_guest_map(s, start, len, pgoff, b + name_at);
 	if (v2 && (h->misc & PERF_RECORD_MISC_MMAP_DATA))
 		return add_data_map(s, &a, start, len, pgoff, b + name_at);
 	return add_map(s, &a, start, len, pgoff, b + name_at,
@@ -1265,16 +1318,38 @@ static void load_kernel(struct pk_session *s)
 		}
 }
 
-static const struct pk_sym *resolve_kernel(struct pk_session *s,
-					   uint64_t addr,
-					   struct pk_location *loc)
+/* The default guest's kernel symbols (perf's dso__load_guest_kernel_sym):
+ * its kallsyms, the map grown to the last symbol, the kcore beside it
+ * when its _text is the map's (then the symbols cut to its segments). */
+static void load_guest(struct pk_session *s)
 {
-	const struct map *m;
+	struct pk_symtab *t = &s->gdso->tab;
+
+	if (pk__symtab_load_kallsyms(t, s->gkallsyms) < 0 || !t->nr) {
+		t->failed = true;
+		return;
+	}
+	t->loaded = true;
+	if (!pk__kcore_load(&s->gkc, s->gkallsyms, &t->ks, "_text",
+			    s->gref_addr, NULL, 0))
+		pk__kcore_clip(t, s->gkc.segs, s->gkc.nr);
+	else
+		pk__kcore_fini(&s->gkc);
+	s->gkc.tried = true;
+	for (int i = 0; i < s->gkernel.nr; i++)
+		if (s->gkernel.maps[i].end < t->syms[t->nr - 1].end &&
+		    i + 1 == s->gkernel.nr)
+			s->gkernel.maps[i].end = t->syms[t->nr - 1].end;
+}
+
+/* ADDR in kernel maps K (a machine's kernel and modules). */
+static const struct pk_sym *resolve_in_kernel(const struct proc *k,
+					      uint64_t addr,
+					      struct pk_location *loc)
+{
+	const struct map *m = pk__proc_find(k, addr);
 	const struct pk_sym *sym;
 
-	if (s->kdso && !s->kdso->tab.loaded && !s->kdso->tab.failed)
-		load_kernel(s);
-	m = pk__proc_find(&s->kernel, addr);
 	loc->kernel = true;
 	loc->dso_addr = addr;
 	if (!m)
@@ -1287,6 +1362,46 @@ static const struct pk_sym *resolve_kernel(struct pk_session *s,
 		loc->object = sym->object;
 	}
 	return sym;
+}
+
+static const struct pk_sym *resolve_guest(struct pk_session *s,
+					  uint64_t addr,
+					  struct pk_location *loc)
+{
+	if (s->gdso && !s->gdso->tab.loaded && !s->gdso->tab.failed)
+		load_guest(s);
+	return resolve_in_kernel(&s->gkernel, addr, loc);
+}
+
+int pk_session_for_each_guest_code(struct pk_session *s,
+		int (*fn)(void *ctx, const struct pk_session_code *c),
+		void *ctx)
+{
+	if (!s || !fn)
+		return -EINVAL;
+	if (!s->gdso)
+		return -ENOENT;
+	if (!s->gdso->tab.loaded && !s->gdso->tab.failed)
+		load_guest(s);
+	for (int i = 0; i < s->gkc.nr; i++) {
+		struct pk_session_code c = { s->gkc.segs[i].start,
+					     s->gkc.segs[i].end,
+					     s->gkc.segs[i].pgoff, s->gkc.path };
+		int r = fn(ctx, &c);
+
+		if (r)
+			return r;
+	}
+	return s->gkc.nr ? 0 : -ENOENT;
+}
+
+static const struct pk_sym *resolve_kernel(struct pk_session *s,
+					   uint64_t addr,
+					   struct pk_location *loc)
+{
+	if (s->kdso && !s->kdso->tab.loaded && !s->kdso->tab.failed)
+		load_kernel(s);
+	return resolve_in_kernel(&s->kernel, addr, loc);
 }
 
 /* pk_session_resolve() uncached; the symbol found in *SYMP (may be NULL). */
@@ -1321,6 +1436,10 @@ static int resolve_sym(struct pk_session *s, uint32_t pid, uint64_t addr,
 		*symp = resolve_kernel(s, addr, loc);
 		return loc->dso[0] == '[' && !strcmp(loc->dso, "[unknown]") ?
 		       -ENOENT : 0;
+	}
+	if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL && s->gkallsyms) {
+		*symp = resolve_guest(s, addr, loc);
+		return strcmp(loc->dso, "[unknown]") ? 0 : -ENOENT;
 	}
 	if (cpumode != PERF_RECORD_MISC_USER)
 		return -ENOENT; /* guest and hypervisor: perf finds nothing */

@@ -30,6 +30,7 @@ mk nomods --no-modules
 mk text --bad-text
 mk badcore --bad-kcore
 mk nocore --no-kcore
+mk guest --guest
 # same NAME PATH CMD ARGS...: perf's and perfkit's stdout equal, rc 0
 same() {
 	_sn=$1 _sp=$2 _sc=$3
@@ -98,6 +99,22 @@ for v in badcore:kcore nocore:kcore nomods:modules; do
 done
 same badcore-be "$D/badcore" script --itrace=be
 same badcore-report "$D/badcore" report --stdio --itrace=i1i
+# a VM's kernel (PIP NR=1) with --guestkallsyms: guest samples of the
+# guest machine (":tid", [guest.kernel.kallsyms]), the VM entry split in
+# two; without the guest's kcore its code cannot be read (perf's errors)
+G=$D/guest
+GN="--guestkallsyms $G/guest-nocore/kallsyms"
+same guest-nocore-be "$G" script --itrace=be $GN
+same guest-nocore-flags "$G" script --itrace=be -F +flags $GN
+same guest-nocore-i1i "$G" script --itrace=i1ie -F +flags,+addr $GN
+same guest-nocore-insn "$G" script --insn-trace $GN
+# with the kcore: the walk through the guest's code up to its VM exit
+$PERF script -i "$G" --itrace=be -F +flags --guestkallsyms "$G/guest/kallsyms" \
+	2>/dev/null | head -5 >"$T_TMP/perf"
+"$PK" script -i "$G" --itrace=be -F +flags --guestkallsyms "$G/guest/kallsyms" \
+	2>/dev/null | head -5 >"$T_TMP/pk"
+check pt_kcore:guest-entry "$(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+	"$(wc -l <"$T_TMP/pk")" -eq 5 -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
 # a directory without data: one line, a failure
 mkdir -p "$D/empty/kcore_dir"
 "$PK" script -i "$D/empty" >/dev/null 2>"$T_TMP/pk.err"

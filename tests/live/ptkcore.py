@@ -3,7 +3,7 @@
 kernel code that only its kcore copy holds.
 
     ptkcore.py DIR [--build-id HEX] [--no-kcore] [--bad-kcore]
-               [--no-modules] [--bad-text] [--module]
+               [--no-modules] [--bad-text] [--module] [--guest]
 
 Writes DIR/data (a perf.data: intel_pt//k per thread, timeless, as
 perf record --per-thread -e intel_pt//k writes it) and DIR/kcore_dir/
@@ -19,6 +19,14 @@ none). --no-kcore / --no-modules leave that file out, --bad-kcore writes
 a kcore that is not an ELF file, --bad-text gives _text another address
 in kallsyms than the recorded kernel map's pgoff (perf then does not use
 the kcore). --module adds a module MMAP (pkmod at its modules address).
+--guest: the trace enters a virtual machine (perf kvm --guest --host
+record --kcore -e intel_pt//k --per-thread of a VM's thread): vmx_enter's
+vmresume goes (PIP NR=1, VMCS) to the guest kernel's gfunc_a, which calls
+gfunc_b and returns, and a VM exit there (FUP, PIP NR=0) comes back to
+vmx_exit, whose ret disables the trace. DIR/guest holds the guest's
+kallsyms, modules and kcore (as perf buildid-cache --kcore leaves them:
+--guestkallsyms DIR/guest/kallsyms), DIR/guest-nocore its kallsyms only.
+The guest kernel sits at the host's addresses with other code.
 Standard library only.
 """
 import os
@@ -43,6 +51,23 @@ KCODE[0x1d:0x22] = b"\xe9" + struct.pack(
     "<i", (MOD - (KTEXT + 0x22)) & 0xffffffff)       # jmp mod_fn
 KCODE[0x30:0x35] = b"\x31\xc0\xff\xc0\xc3"           # kfunc_b: xor; inc; ret
 KCODE[0x50:0x52] = b"\x90\xc3"                       # kfunc_local: nop; ret
+KCODE[0x60:0x64] = b"\x90\x0f\x01\xc3"           # vmx_enter: nop; vmresume
+KCODE[0x70:0x72] = b"\x90\xc3"                       # vmx_exit: nop; ret
+# the guest kernel: gfunc_a at KTEXT+0x20, gfunc_b at KTEXT+0x40
+GCODE = bytearray(b"\xcc" * 0x100)
+GCODE[0x00:0x02] = b"\x90\xc3"                       # gstart: nop; ret
+GCODE[0x20:0x21] = b"\x55"                           # push %rbp
+GCODE[0x21:0x26] = b"\xe8" + struct.pack("<i", 0x40 - 0x26)  # call gfunc_b
+GCODE[0x26:0x28] = b"\x85\xc0"                       # test %eax,%eax
+GCODE[0x28:0x2a] = b"\x74\x02"                       # je 0x2c (not taken)
+GCODE[0x2a:0x2c] = b"\x90\x5d"                       # nop; pop %rbp
+GCODE[0x2c:0x2f] = b"\x90\xeb\xfd"                   # nop (the exit's FUP); jmp .-1
+GCODE[0x40:0x45] = b"\xff\xc0\x90\x90\xc3"           # gfunc_b: inc; nop; nop; ret
+GKALLSYMS = [
+    (KTEXT, "T", "_text"), (KTEXT, "T", "_stext"),
+    (KTEXT, "T", "gstart"), (KTEXT + 0x20, "T", "gfunc_a"),
+    (KTEXT + 0x40, "t", "gfunc_b"), (KTEXT + 0x100, "T", "_etext"),
+]
 MCODE = bytearray(b"\xcc" * 0x40)
 MCODE[0x00:0x03] = b"\x90\xff\xe0"                   # mod_fn: nop; jmp *%rax
 
@@ -64,14 +89,33 @@ def tip(hdr, ip):
     return bytes([(3 << 5) | hdr]) + struct.pack("<Q", ip)[:6]
 
 
-def trace():
+def psb_head():
     b = b"\x02\x82" * 8                    # PSB
     b += b"\x02\x03\x0a\x00"                # CBR 10: the PSB+'s
     b += b"\x02\x23"                        # PSBEND
     b += b"\x99\x01"                        # MODE.EXEC: 64-bit
+    return b
+
+
+def trace():
+    b = psb_head()
     b += tip(0x11, KTEXT + 0x10)            # TIP.PGE kfunc_a
     b += bytes([1 << 3 | 0b11 << 1])        # TNT: ret taken, jne taken
     b += tip(0x0d, KTEXT + 0x50)            # TIP: jmp *%rax
+    b += b"\x01"                            # TIP.PGD (no IP): at the ret
+    return b + b"\0" * (-len(b) % 8)
+
+
+def guest_trace():
+    b = psb_head()
+    b += tip(0x11, KTEXT + 0x60)            # TIP.PGE vmx_enter
+    b += b"\x02\x43" + struct.pack("<Q", 0x1000 << 1 | 1)[:6]  # PIP NR=1
+    b += b"\x02\xc8" + struct.pack("<Q", 0x12345)[:5]         # VMCS
+    b += tip(0x0d, KTEXT + 0x20)            # TIP: the VM entry, gfunc_a
+    b += bytes([1 << 3 | 0b10 << 1])        # TNT: ret taken, je not
+    b += tip(0x1d, KTEXT + 0x2c)            # FUP: the VM exit in gfunc_a
+    b += b"\x02\x43" + struct.pack("<Q", 0x2000 << 1)[:6]     # PIP NR=0
+    b += tip(0x0d, KTEXT + 0x70)            # TIP: vmx_exit
     b += b"\x01"                            # TIP.PGD (no IP): at the ret
     return b + b"\0" * (-len(b) % 8)
 
@@ -98,7 +142,7 @@ def attr(typ, config, sample_type, flags):
     return b + b"\0" * (128 - len(b))
 
 
-def perf_data(build_id, module):
+def perf_data(build_id, module, guest=False):
     st = 1 | 2 | (1 << 16)                  # IP, TID, IDENTIFIER
     # disabled, exclude_user, exclude_hv, enable_on_exec, sample_id_all,
     # exclude_guest; the dummy: mmap, comm, task, mmap2, comm_exec too
@@ -123,11 +167,17 @@ def perf_data(build_id, module):
     out += event(1, 1, struct.pack("<IIQQQ", 0xffffffff, 0, KTEXT,
                                    0x1000000, KTEXT) +
                  name_bytes("[kernel.kallsyms]_text") + b"\0" * 16)
+    if guest:
+        # perf kvm record's guest kernel map: pid 0 (the default guest)
+        out += event(1, 4, struct.pack("<IIQQQ", 0, 0, KTEXT, 0x1000000,
+                                       KTEXT) +
+                     name_bytes("[guest.kernel.kallsyms]_text") +
+                     b"\0" * 16)
     if module:
         out += event(1, 1, struct.pack("<IIQQQ", 0xffffffff, 0, MOD,
                                        0x1000, 0) +
                      name_bytes("/lib/modules/6.1.0/pkmod.ko") + b"\0" * 16)
-    pt = trace()
+    pt = guest_trace() if guest else trace()
     auxpos = len(out)
     out += event(71, 0, struct.pack("<QQQIIiI", len(pt), 0, 0, 0, PID, -1, 0))
     out += pt
@@ -179,10 +229,10 @@ def perf_data(build_id, module):
     return hdr + ids + ablob + bytes(out) + bytes(fsec) + bytes(fdata)
 
 
-def kcore():
+def kcore(segs=None):
     """ELF64 core: PT_LOADs for the kernel text, the module and data."""
-    segs = [(KTEXT, bytes(KCODE), 5), (DATA, b"\x11" * 0x40, 4),
-            (MOD, bytes(MCODE), 5)]
+    segs = segs or [(KTEXT, bytes(KCODE), 5), (DATA, b"\x11" * 0x40, 4),
+                    (MOD, bytes(MCODE), 5)]
     phoff, phnum = 64, len(segs)
     off = align(phoff + 56 * phnum, 4096)
     ph, body = b"", b""
@@ -207,12 +257,27 @@ def main():
     kd = os.path.join(d, "kcore_dir")
     os.makedirs(kd, exist_ok=True)
     with open(os.path.join(d, "data"), "wb") as f:
-        f.write(perf_data(bid, "--module" in args))
+        f.write(perf_data(bid, "--module" in args, "--guest" in args))
+    if "--guest" in args:
+        for sub, core in (("guest", True), ("guest-nocore", False)):
+            gd = os.path.join(d, sub)
+            os.makedirs(gd, exist_ok=True)
+            with open(os.path.join(gd, "kallsyms"), "w") as f:
+                for a, t, n in GKALLSYMS:
+                    f.write("%016x %s %s\n" % (a, t, n))
+            if core:
+                with open(os.path.join(gd, "modules"), "w") as f:
+                    pass
+                with open(os.path.join(gd, "kcore"), "wb") as f:
+                    f.write(kcore([(KTEXT, bytes(GCODE), 5)]))
     if "--no-kcore" not in args:
         with open(os.path.join(kd, "kcore"), "wb") as f:
             f.write(b"not an ELF file\n" if "--bad-kcore" in args
                     else kcore())
     syms = KALLSYMS
+    if "--guest" in args:
+        syms = syms + [(KTEXT + 0x60, "t", "vmx_enter"),
+                       (KTEXT + 0x70, "t", "vmx_exit")]
     if "--bad-text" in args:
         syms = [(a + 0x1000 if n == "_text" else a, t, n)
                 for a, t, n in syms]
