@@ -214,6 +214,9 @@ struct it_queue {
 	 * next one may repeat) */
 	uint8_t *prev;
 	size_t prev_len, prev_cap;
+	/* sample mode: the i period's count as the last walk left it
+	 * (perf's one decoder per queue counts on across buffers) */
+	uint64_t carry_cnt, carry_unsampled;
 };
 
 /* A process's code as the session maps it (by its maps' generation). */

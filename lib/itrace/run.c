@@ -71,6 +71,10 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 	w->cpu = q->cpu;
 	if (it->opts.instructions)
 		periods(it, w);
+	if (it->sampling) {
+		w->cnt = q->carry_cnt;
+		w->unsampled = q->carry_unsampled;
+	}
 	if (it->info.max_non_turbo_ratio)
 		w->cbr2khz = pk__it_ns_to_ticks(&it->info, 1000000000ull) /
 			     it->info.max_non_turbo_ratio / 1000;
@@ -110,6 +114,8 @@ void pk__it_walk_free(struct it_queue *q)
 	if (!w)
 		return;
 	pk__it_ts_save(w);	/* (the stack is its task's) */
+	q->carry_cnt = w->cnt;
+	q->carry_unsampled = w->unsampled;
 	for (size_t i = w->pend_head; i < w->npend; i++) {
 		pk__free(w->pendq[i].chain);
 		pk__free(w->pendq[i].br);

@@ -24,12 +24,12 @@ cc -O1 -I"$SRC/include" -o mks "$SRC/tests/live/pt_mksample.c" -L"$BLD" \
 if ! ptfake_rec perf full.data -e intel_pt/tsc=0/u -m ,16 > rec.log 2>&1 || [ ! -s full.data ]; then
 	fail $N:record "$(tail -3 rec.log | tr '\n' '|')"; exit 1
 fi
-for lay in 6000:2 4096:1 12000:3; do
-	f=s${lay%%:*}.data
+for lay in 6000:2 4096:1 12000:3 12000:s2000 9000:s5000; do
+	f=s$(echo "$lay" | tr : _).data
 	if ! ./mks full.data "$f" ${lay%%:*} ${lay##*:} 2> mks.log; then
 		fail $N:$lay:make "$(cat mks.log)"; continue
 	fi
-	for o in i1i b e cr; do
+	for o in i1i b e cr i100i ibxwpe; do
 		perf script -i "$f" --itrace=$o > p.out 2>/dev/null
 		"$PK" script -i "$f" --itrace=$o > k.out 2>/dev/null
 		check "$N:$lay:itrace=$o" "$(first_diff p.out k.out)" \
