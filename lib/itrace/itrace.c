@@ -406,13 +406,23 @@ static int append(struct it_queue *q, const uint8_t *p, uint64_t size,
 	return 0;
 }
 
+/* Sample mode: the buffer goes on from the last one, whose decoding
+ * reached its end: perf's decoder reads on (no restart at a PSB). */
+static int go_on(struct it_queue *q, const uint8_t *p, uint64_t size,
+		 uint64_t ref)
+{
+	int err = append(q, p, size, ref);
+
+	return err ? err : pk__it_walk_go_on(q);
+}
+
 /* A snapshot: what it repeats of the queue's last one left out (perf's
  * intel_pt_do_fix_overlap); nothing new, nothing queued. Where it does
  * not go on from the last one perf's decoder starts afresh at its first
  * PSB: so here with FRESH (sample mode: the queue's decoding so far is
- * dropped, also where perf's decoder would go on from the last bytes:
- * the decoder here cannot take more bytes once begun), else the bytes
- * follow the last ones (the junction resyncs).
+ * dropped; where the buffer goes on from the last one, the decoding
+ * reads on into it), else the bytes follow the last ones (the junction
+ * resyncs).
  * The bytes queued: 0 when none. */
 long pk__it_snapshot(struct pk_itrace *it, struct it_queue *q,
 		     const uint8_t *p, uint64_t size, uint64_t ref, bool fresh)
@@ -427,12 +437,18 @@ long pk__it_snapshot(struct pk_itrace *it, struct it_queue *q,
 				      &consecutive);
 	if (from == size)
 		return 0;
-	if (fresh) {	/* (perf goes on where CONSECUTIVE: not done here) */
-		pk__it_walk_free(q);
-		q->len = 0;
-		q->nbufs = 0;
+	if (fresh && consecutive && q->w && !q->w->qk && q->w->done &&
+	    q->w->status == PK_ERR_EOS)
+		err = go_on(q, p + from, size - from, ref);
+	else {
+		if (fresh) {
+			pk__it_walk_free(q);
+			q->len = 0;
+			q->nbufs = 0;
+		}
+		err = append(q, p + from, size - from, ref);
 	}
-	if ((err = append(q, p + from, size - from, ref)))
+	if (err)
 		return err;
 	if (!pk__grow((void **)&q->prev, &q->prev_cap, 0, size, 1))
 		return -ENOMEM;

@@ -409,6 +409,9 @@ int pk__it_quick_time(const struct it_quick *k, uint64_t *tsc);
 void pk__it_quick_step(struct walk *w);
 /* run.c: decodes queue Q with the session's maps now, up to TSC LIMIT
  * (UINT64_MAX: to its end); samples past it wait for a later call. */
+/* Q's data grew (sample mode's consecutive buffer, at Q->DATA again): its
+ * walk, ended at the old end, reads on. 0 or PK_ERR_INTERNAL. */
+int pk__it_walk_go_on(struct it_queue *q);
 int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit);
 /* Frees queue Q's decoding. */
 void pk__it_walk_free(struct it_queue *q);

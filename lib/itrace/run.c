@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "itrace/itrace_int.h"
+#include "pt/flow_int.h"
 
 static void config(const struct pk_itrace *it, struct pk_pt_config *c)
 {
@@ -129,6 +130,19 @@ void pk__it_walk_free(struct it_queue *q)
 	pk__it_quick_free(w->qk);
 	pk__free(w);
 	q->w = NULL;
+}
+
+int pk__it_walk_go_on(struct it_queue *q)
+{
+	struct walk *w = q->w;
+	int err = pk__pt_fl_extend(w->dec, q->data, q->len);
+
+	if (err)
+		return err;
+	w->done = false;
+	w->status = w->dec->synced ? pk__pt_fl_status(w->dec) :
+		    pk_pt_insn_sync_forward(w->dec);
+	return 0;
 }
 
 /* The samples waiting that fall at or before LIMIT, in order. */

@@ -1177,6 +1177,22 @@ int pk__pt_fl_status(struct pk_pt_insn_decoder *d)
 	return status(d);
 }
 
+int pk__pt_fl_extend(struct pk_pt_insn_decoder *d, const uint8_t *buf,
+		     size_t len)
+{
+	int err = pk__pt_extend(d->pkt, buf, len);
+
+	if (!err)
+		err = pk__pt_extend(d->scan, buf, len);
+	if (err)
+		return err;
+	d->buf = buf;
+	d->len = len;
+	if (d->next_err == PK_ERR_EOS)
+		d->next_err = 0;	/* (the next peek reads on) */
+	return 0;
+}
+
 /* A block the per-block way (the block cache, a fast step where no
  * packet is read, else its last instruction's queries). */
 int pk__pt_fl_next_block(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)

@@ -210,6 +210,12 @@ void pk__pt_fl_fill(struct pk_pt_insn_decoder *d);
 const struct block_ent *pk__pt_fl_block_at(struct pk_pt_insn_decoder *d,
 					   uint64_t ip);
 int pk__pt_fl_status(struct pk_pt_insn_decoder *d);
+/* The trace goes on (sample mode's consecutive buffers): BUF[0..LEN)
+ * holds the bytes D read (moved perhaps) and more; a decoding that
+ * reached the end goes on from where it stood. 0, or PK_ERR_INTERNAL
+ * (LEN shorter than before). */
+int pk__pt_fl_extend(struct pk_pt_insn_decoder *d, const uint8_t *buf,
+		     size_t len);
 int pk__pt_fl_next_block(struct pk_pt_insn_decoder *d,
 			 struct pk_pt_block *blk);
 
