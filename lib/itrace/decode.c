@@ -1643,17 +1643,14 @@ static void end_pending(struct walk *w)
 
 /* Sample mode, the buffer's last packets read with a branch pending:
  * perf's decoder takes its outcome (a TIP the last packet) and stops
- * there, walking no further without a packet to walk to. */
+ * there, walking no further without a packet to walk to (the flow
+ * stays at the target: a buffer that goes on walks on from there). */
 static void last_branch(struct walk *w)
 {
-	struct pk_pt_block blk;
-	int status = pk_pt_insn_next_block(w->dec, &blk);
-
-	if (blk.ninsn && w->have_pend)
-		resolve(w, blk.ip);
+	if (w->have_pend && w->dec->enabled)	/* (the flow at its target) */
+		resolve(w, w->dec->ip);
 	flush_def(w);
 	end_pending(w);
-	w->status = status < 0 ? status : w->status;
 	w->done = true;
 }
 
@@ -1672,10 +1669,12 @@ void pk__it_step(struct walk *w)
 		status = events(w, status);
 	if (status >= 0 && (status & PK_PT_STS_EOS) &&
 	    w->it->sampling && w->have_pend && w->blocks) {
+		w->status = status;	/* (a consecutive buffer goes on) */
 		last_branch(w);
 		return;
 	}
 	if (status >= 0 && (status & PK_PT_STS_EOS)) {
+		w->status = status;
 		flush_def(w);
 		end_pending(w);
 		w->done = true;

@@ -437,8 +437,7 @@ long pk__it_snapshot(struct pk_itrace *it, struct it_queue *q,
 				      &consecutive);
 	if (from == size)
 		return 0;
-	if (fresh && consecutive && q->w && !q->w->qk && q->w->done &&
-	    q->w->status == PK_ERR_EOS)
+	if (fresh && consecutive && q->w && pk__it_walk_at_end(q->w))
 		err = go_on(q, p + from, size - from, ref);
 	else {
 		if (fresh) {

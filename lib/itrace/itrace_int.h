@@ -405,6 +405,9 @@ void pk__it_step(struct walk *w);
 struct it_quick *pk__it_quick_new(const uint8_t *buf, size_t len,
 				  const struct pk_pt_config *cfg, bool leap);
 void pk__it_quick_free(struct it_quick *k);
+/* K's trace goes on: BUF[0..LEN) holds its bytes (moved perhaps) and
+ * more; hopping goes on where it stood. 0 or PK_ERR_INTERNAL. */
+int pk__it_quick_extend(struct it_quick *k, const uint8_t *buf, size_t len);
 int pk__it_quick_time(const struct it_quick *k, uint64_t *tsc);
 void pk__it_quick_step(struct walk *w);
 /* run.c: decodes queue Q with the session's maps now, up to TSC LIMIT
@@ -412,6 +415,8 @@ void pk__it_quick_step(struct walk *w);
 /* Q's data grew (sample mode's consecutive buffer, at Q->DATA again): its
  * walk, ended at the old end, reads on. 0 or PK_ERR_INTERNAL. */
 int pk__it_walk_go_on(struct it_queue *q);
+/* Whether walk W stopped at the end of its bytes (not at an error). */
+bool pk__it_walk_at_end(const struct walk *w);
 int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit);
 /* Frees queue Q's decoding. */
 void pk__it_walk_free(struct it_queue *q);

@@ -132,14 +132,24 @@ void pk__it_walk_free(struct it_queue *q)
 	q->w = NULL;
 }
 
+bool pk__it_walk_at_end(const struct walk *w)
+{
+	return w->done && (w->qk || w->status == PK_ERR_EOS ||
+			   (w->status >= 0 && (w->status & PK_PT_STS_EOS)));
+}
+
 int pk__it_walk_go_on(struct it_queue *q)
 {
 	struct walk *w = q->w;
 	int err = pk__pt_fl_extend(w->dec, q->data, q->len);
 
+	if (!err && w->qk)
+		err = pk__it_quick_extend(w->qk, q->data, q->len);
 	if (err)
 		return err;
 	w->done = false;
+	if (w->qk)
+		return 0;
 	w->status = w->dec->synced ? pk__pt_fl_status(w->dec) :
 		    pk_pt_insn_sync_forward(w->dec);
 	return 0;
