@@ -12,7 +12,7 @@
 # between a FUP and its TIP): perf's decoder reads on into the next
 # buffer. Compared byte for byte: --itrace=i1i, b, e, cr, i100i (the
 # period's count carried from buffer to buffer), qi1i and qe (perf's hop
-# decoder), and script -D (the samples' AUX data dumped).
+# decoder), script -D and report -D (the samples' AUX data dumped).
 # pk-test: slow
 . tests/lib/sh.sh
 . tests/lib/ptfake.sh
@@ -44,5 +44,9 @@ for lay in 6000:2 4096:1 12000:3 12000:s2000 16000:s700; do
 	"$PK" script -D -i "$f" > k.out 2>/dev/null
 	check "$N:$lay:script-D" "$(first_diff p.out k.out)" \
 		"$(grep -c 'Intel Processor Trace data' p.out):$(cmp -s p.out k.out && echo y)" != "0:y" -a "$(cmp -s p.out k.out && echo y)" = y
+	perf report -D -i "$f" > p.out 2>/dev/null
+	"$PK" report -D -i "$f" > k.out 2>/dev/null
+	check "$N:$lay:report-D" "$(first_diff p.out k.out)" \
+		"$(grep -c 'Intel Processor Trace data' p.out)" != 0 -a "$(cmp -s p.out k.out && echo y)" = y
 done
 t_exit
