@@ -368,6 +368,15 @@ static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
 		return 0;
 	it->info.seen = true;
 	it->timeless = timeless(it);
+	/* perf: timeless without a multiplier, a tick a nanosecond (ns
+	 * periods); the max non-turbo ratio, when not given, the TSC
+	 * frequency / 100 MHz (CBR samples' frequency and percentage) */
+	if (it->timeless && !it->info.time_mult)
+		it->info.time_mult = 1;
+	if (it->info.time_mult && !it->info.max_non_turbo_ratio)
+		it->info.max_non_turbo_ratio =
+			(pk__it_ns_to_ticks(&it->info, 1000000000ull) +
+			 50000000) / 100000000;
 	if (it->pt_attr < 0)
 		return 0;	/* perf synthesizes nothing, silently */
 	pebs_event(it);
