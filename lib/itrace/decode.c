@@ -949,9 +949,28 @@ static void async_branch(struct walk *w, const struct pk_pt_event *ev,
 	pk__it_fup_met(w);
 }
 
+/* A PSB's offset as perf's psb sample gives it: its decoder's position,
+ * which in sample mode goes on over every buffer the queue's decoder was
+ * given (the queue's PSB_BASE before this walk's); the PSB a decoding
+ * syncs at leaves perf's state's offset as it was (the queue's last). */
+static uint64_t psb_offset(struct walk *w, const struct pk_pt_event *ev)
+{
+	struct it_queue *q = w->q;
+
+	if (!w->it->sampling)
+		return ev->u.psb.offset;
+	if (!w->psb_synced) {
+		w->psb_synced = true;
+		return q->psb_last;
+	}
+	q->psb_last = q->psb_base + ev->u.psb.offset;
+	return q->psb_last;
+}
+
 static void event(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
+	uint64_t off;
 
 	/* (a TSX abort's branch comes right after it, from its FUP) */
 	if (w->tx_abort && !((ev->type == PK_PT_EV_ASYNC_BRANCH ||
@@ -1037,6 +1056,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		break;
 	case PK_PT_EV_PSB:
 		settle(w);
+		off = psb_offset(w, ev);
 		if (w->dec->iflag <= 1)	/* a PSB+'s MODE.Exec: no change */
 			w->iflag = w->dec->iflag;
 		if (w->rg.on && pk__it_range_psb(w, ev) &&
@@ -1051,7 +1071,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 			s.cpumode = PERF_RECORD_MISC_KERNEL; /* (perf's: of
 						 * its to_ip, the PSB's) */
 		w->psb_ip = s.ip;	/* its CBR's too */
-		s.u.psb.offset = ev->u.psb.offset;
+		s.u.psb.offset = off;
 		synth_chain(w, &s);
 		emit(w, &s);
 		break;

@@ -399,6 +399,7 @@ struct it_queue *pk__it_queue(struct pk_itrace *it, uint32_t idx)
 	q->idx = idx;
 	q->tid = -1;
 	q->cpu = -1;
+	q->carry_cbr = -1;
 	return q;
 }
 
@@ -451,6 +452,7 @@ long pk__it_snapshot(struct pk_itrace *it, struct it_queue *q,
 	else {
 		if (fresh) {
 			pk__it_walk_free(q);
+			q->psb_base += q->len;
 			q->len = 0;
 			q->nbufs = 0;
 		}

@@ -117,6 +117,7 @@ struct walk {
 	int cbr;		/* the last CBR reported, -1 none */
 	uint64_t psb_ip;	/* the last PSB+'s FUP (its samples' ip) */
 	bool lost;		/* an error, no instruction decoded since */
+	bool psb_synced;	/* sample mode: the sync PSB passed */
 	bool resync;		/* an error, the flow not taken up again */
 	uint64_t rs_ip;		/* ... perf's decoder ip meanwhile: the error's,
 				 * 0 after a failed fetch (its NO_IP state) */
@@ -217,6 +218,11 @@ struct it_queue {
 	/* sample mode: the i period's count as the last walk left it
 	 * (perf's one decoder per queue counts on across buffers) */
 	uint64_t carry_cnt, carry_unsampled;
+	int carry_cbr;		/* ... and the CBR it saw last (-1: none) */
+	/* sample mode: the bytes earlier walks were given (perf's decoder
+	 * position goes on from buffer to buffer) and the PSB offset perf's
+	 * state holds (its sync PSB leaves it) */
+	uint64_t psb_base, psb_last;
 };
 
 /* A process's code as the session maps it (by its maps' generation). */

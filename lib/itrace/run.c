@@ -75,6 +75,7 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 	if (it->sampling) {
 		w->cnt = q->carry_cnt;
 		w->unsampled = q->carry_unsampled;
+		w->cbr = q->carry_cbr;
 	}
 	if (it->info.max_non_turbo_ratio)
 		w->cbr2khz = pk__it_ns_to_ticks(&it->info, 1000000000ull) /
@@ -117,6 +118,7 @@ void pk__it_walk_free(struct it_queue *q)
 	pk__it_ts_save(w);	/* (the stack is its task's) */
 	q->carry_cnt = w->cnt;
 	q->carry_unsampled = w->unsampled;
+	q->carry_cbr = w->cbr;
 	for (size_t i = w->pend_head; i < w->npend; i++) {
 		pk__free(w->pendq[i].chain);
 		pk__free(w->pendq[i].br);
