@@ -1688,7 +1688,7 @@ void pk__it_step(struct walk *w)
 	if (status >= 0)
 		status = events(w, status);
 	if (status >= 0 && (status & PK_PT_STS_EOS) &&
-	    w->it->sampling && w->have_pend && w->blocks) {
+	    w->it->sampling && w->have_pend) {
 		w->status = status;	/* (a consecutive buffer goes on) */
 		last_branch(w);
 		return;

@@ -219,6 +219,7 @@ struct it_queue {
 	 * (perf's one decoder per queue counts on across buffers) */
 	uint64_t carry_cnt, carry_unsampled;
 	int carry_cbr;		/* ... and the CBR it saw last (-1: none) */
+	uint64_t carry_pts, carry_pts_insn, carry_masked; /* (tick periods) */
 	/* sample mode: the bytes earlier walks were given (perf's decoder
 	 * position goes on from buffer to buffer) and the PSB offset perf's
 	 * state holds (its sync PSB leaves it) */

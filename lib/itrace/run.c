@@ -76,6 +76,9 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 		w->cnt = q->carry_cnt;
 		w->unsampled = q->carry_unsampled;
 		w->cbr = q->carry_cbr;
+		w->pts = q->carry_pts;
+		w->pts_insn = q->carry_pts_insn;
+		w->last_masked = q->carry_masked;
 	}
 	if (it->info.max_non_turbo_ratio)
 		w->cbr2khz = pk__it_ns_to_ticks(&it->info, 1000000000ull) /
@@ -119,6 +122,9 @@ void pk__it_walk_free(struct it_queue *q)
 	q->carry_cnt = w->cnt;
 	q->carry_unsampled = w->unsampled;
 	q->carry_cbr = w->cbr;
+	q->carry_pts = w->pts;
+	q->carry_pts_insn = w->pts_insn;
+	q->carry_masked = w->last_masked;
 	for (size_t i = w->pend_head; i < w->npend; i++) {
 		pk__free(w->pendq[i].chain);
 		pk__free(w->pendq[i].br);

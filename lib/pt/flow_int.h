@@ -100,6 +100,9 @@ struct pk_pt_insn_decoder {
 	unsigned nheld;		/* (held) */
 	unsigned rs_top, rs_n;	/* the return stack (rs) */
 	int status_err;			/* PSB+ contradicted the flow ... */
+	bool psb_cut;		/* the trace ended in a PSB+ after its FUP:
+				 * perf's fup_in_psb fails (an error at the
+				 * flow's IP, then a resync at the next IP) */
 	int ctx_err;			/* deferred context error ... */
 	uint64_t icount;	/* instructions since the last IP reference */
 	uint64_t tnt_tsc, q_tsc;

@@ -11,8 +11,9 @@
 # every 2000 or more (sSTEP), 16000 every 700 (some end inside a PSB+ or
 # between a FUP and its TIP): perf's decoder reads on into the next
 # buffer. Compared byte for byte: --itrace=i1i, b, e, cr, i100i (the
-# period's count carried from buffer to buffer), qi1i and qe (perf's hop
-# decoder), script -D and report -D (the samples' AUX data dumped).
+# period's count carried from buffer to buffer), ibxwpe (perf report's
+# default: i in 100000 ns made ticks, psb and cbr samples), qi1i and qe
+# (perf's hop decoder), script -D and report -D (the AUX data dumped).
 # pk-test: slow
 . tests/lib/sh.sh
 . tests/lib/ptfake.sh
@@ -34,7 +35,7 @@ for lay in 6000:2 4096:1 12000:3 12000:s2000 16000:s700; do
 	if ! ./mks full.data "$f" ${lay%%:*} ${lay##*:} 2> mks.log; then
 		fail $N:$lay:make "$(cat mks.log)"; continue
 	fi
-	for o in i1i b e cr i100i qi1i qe; do
+	for o in i1i b e cr i100i ibxwpe qi1i qe; do
 		perf script -i "$f" --itrace=$o > p.out 2>/dev/null
 		"$PK" script -i "$f" --itrace=$o > k.out 2>/dev/null
 		check "$N:$lay:itrace=$o" "$(first_diff p.out k.out)" \
