@@ -266,6 +266,28 @@ static void s_free(struct stream *s)
 	free(s->offs);
 }
 
+/* D's packets to its end, checked against S's from the I-th on (BAD
+ * counts the mismatches); the last pk_pt_next() return. */
+static int s_read(const struct stream *s, struct pk_pt_decoder *d,
+		  size_t *i, size_t *bad)
+{
+	for (;;) {
+		struct pk_pt_packet q;
+		uint64_t off;
+		int n;
+
+		memset(&q, 0, sizeof(q));
+		pk_pt_offset(d, &off);
+		n = pk_pt_next(d, &q);
+		if (n < 0)
+			return n;
+		if (*i >= s->n || off != s->offs[*i] ||
+		    !pt_pkt_same(&q, &s->pkts[*i]))
+			(*bad)++;
+		(*i)++;
+	}
+}
+
 static void test_stream(void)
 {
 	struct stream s;
@@ -277,20 +299,8 @@ static void test_stream(void)
 	d = pk_pt_decoder_new(s.buf, s.len, NULL);
 	t_check(pk_pt_next(d, &(struct pk_pt_packet){ 0 }) == PK_ERR_NOSYNC,
 		"pt_stream_nosync", "decoded before sync");
-	n = pk_pt_sync_forward(d);
-	for (;;) {
-		struct pk_pt_packet q;
-		uint64_t off;
-
-		memset(&q, 0, sizeof(q));
-		pk_pt_offset(d, &off);
-		n = pk_pt_next(d, &q);
-		if (n < 0)
-			break;
-		if (i >= s.n || off != s.offs[i] || !pt_pkt_same(&q, &s.pkts[i]))
-			bad++;
-		i++;
-	}
+	pk_pt_sync_forward(d);
+	n = s_read(&s, d, &i, &bad);
 	t_check(n == PK_ERR_EOS && i == s.n && !bad, "pt_stream_roundtrip",
 		"end %d, %zu of %zu packets, %zu mismatches", n, i, s.n, bad);
 
@@ -429,20 +439,7 @@ static void test_extend(void)
 	d = pk_pt_decoder_new(part, cut, NULL);
 	pk_pt_sync_forward(d);
 	for (int round = 0; round < 2; round++) {
-		for (;;) {
-			struct pk_pt_packet q;
-			uint64_t off;
-
-			memset(&q, 0, sizeof(q));
-			pk_pt_offset(d, &off);
-			n = pk_pt_next(d, &q);
-			if (n < 0)
-				break;
-			if (i >= s.n || off != s.offs[i] ||
-			    !pt_pkt_same(&q, &s.pkts[i]))
-				bad++;
-			i++;
-		}
+		n = s_read(&s, d, &i, &bad);
 		if (!round) {
 			t_check(n == PK_ERR_EOS && i == s.n / 2, "pt_extend_part",
 				"end %d after %zu of %zu packets", n, i, s.n / 2);
