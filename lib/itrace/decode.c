@@ -1653,7 +1653,7 @@ static int lean_walk(struct walk *w, struct pk_pt_block *blk)
  * TIP.PGD or an error.) */
 static void end_pending(struct walk *w)
 {
-	if (w->it->sampling && w->have_pend && w->isamp) {
+	if (w->have_pend && w->isamp) {
 		w->pend_ev.tsc = w->pend_tsc;
 		w->pend_ev.has_tsc = w->pend_tsc != 0;
 		w->have_pend = false;
@@ -1687,8 +1687,7 @@ void pk__it_step(struct walk *w)
 
 	if (status >= 0)
 		status = events(w, status);
-	if (status >= 0 && (status & PK_PT_STS_EOS) &&
-	    w->it->sampling && w->have_pend) {
+	if (status >= 0 && (status & PK_PT_STS_EOS) && w->have_pend) {
 		w->status = status;	/* (a consecutive buffer goes on) */
 		last_branch(w);
 		return;
