@@ -14,10 +14,7 @@
 . tests/lib/sh.sh
 . tests/lib/ptfake.sh
 N=record_pt_pause
-ptfake_need $N
-ptfake_need_gen $N
-ptfake_start $N
-ptfake_gen $N
+ptfake_setup $N
 PIN= MID=
 # the bytes from PSB N to PSB M (0: the end) of FILE
 cut_len() {
