@@ -181,6 +181,12 @@ static void sample_thread(struct script *s, const struct pk_record *rec)
 	dso = pk_session_dso_name(s->sess, sm.pid, rec->misc, sm.ip);
 	if (dso)
 		printf(" ...... dso: %s\n", dso);
+	/* report -D: a sample's AUX area data (sample mode) after it
+	 * (script -D's comes after the sample's line, script_out.c) */
+	if (s->report_dump && s->intel_pt && sm.aux.size) {
+		printf("\n");
+		script_dump_pt(sm.aux.data, (size_t)sm.aux.size);
+	}
 }
 
 /* Records perf script handles where perf report does not: no

@@ -9,8 +9,10 @@
  * sample, the buffer alone, what it repeats of the queue's last one left
  * out (perf's overlap fix), the decoding started afresh at its first PSB
  * (perf's too where the buffer does not go on from the last one; where
- * it does, perf's decoder goes on: not done here); the samples made are the
- * sample's task's, on the queue's CPU.
+ * it does and the last decoding stopped at the end of its bytes, the
+ * decoding reads on into the new ones, as perf's decoder does; the i
+ * period's count goes on from buffer to buffer); the samples made are
+ * the sample's task's, on the queue's CPU.
  */
 #include <errno.h>
 #include <string.h>

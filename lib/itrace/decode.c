@@ -1011,9 +1011,28 @@ static void async_branch(struct walk *w, const struct pk_pt_event *ev,
 	pk__it_fup_met(w);
 }
 
+/* A PSB's offset as perf's psb sample gives it: its decoder's position,
+ * which in sample mode goes on over every buffer the queue's decoder was
+ * given (the queue's PSB_BASE before this walk's); the PSB a decoding
+ * syncs at leaves perf's state's offset as it was (the queue's last). */
+static uint64_t psb_offset(struct walk *w, const struct pk_pt_event *ev)
+{
+	struct it_queue *q = w->q;
+
+	if (!w->it->sampling)
+		return ev->u.psb.offset;
+	if (!w->psb_synced) {
+		w->psb_synced = true;
+		return q->psb_last;
+	}
+	q->psb_last = q->psb_base + ev->u.psb.offset;
+	return q->psb_last;
+}
+
 static void event(struct walk *w, const struct pk_pt_event *ev)
 {
 	struct pk_itrace_sample s;
+	uint64_t off;
 
 	/* (a TSX abort's branch comes right after it, from its FUP) */
 	if (w->tx_abort && !((ev->type == PK_PT_EV_ASYNC_BRANCH ||
@@ -1109,6 +1128,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 		break;
 	case PK_PT_EV_PSB:
 		settle(w);
+		off = psb_offset(w, ev);
 		if (w->dec->iflag <= 1)	/* a PSB+'s MODE.Exec: no change */
 			w->iflag = w->dec->iflag;
 		if (w->rg.on && pk__it_range_psb(w, ev) &&
@@ -1123,7 +1143,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 			s.cpumode = PERF_RECORD_MISC_KERNEL; /* (perf's: of
 						 * its to_ip, the PSB's) */
 		w->psb_ip = s.ip;	/* its CBR's too */
-		s.u.psb.offset = ev->u.psb.offset;
+		s.u.psb.offset = off;
 		synth_chain(w, &s);
 		emit(w, &s);
 		break;
@@ -1706,7 +1726,7 @@ static int lean_walk(struct walk *w, struct pk_pt_block *blk)
  * TIP.PGD or an error.) */
 static void end_pending(struct walk *w)
 {
-	if (w->it->sampling && w->have_pend && w->isamp) {
+	if (w->have_pend && w->isamp) {
 		w->pend_ev.tsc = w->pend_tsc;
 		w->pend_ev.has_tsc = w->pend_tsc != 0;
 		w->have_pend = false;
@@ -1716,17 +1736,14 @@ static void end_pending(struct walk *w)
 
 /* Sample mode, the buffer's last packets read with a branch pending:
  * perf's decoder takes its outcome (a TIP the last packet) and stops
- * there, walking no further without a packet to walk to. */
+ * there, walking no further without a packet to walk to (the flow
+ * stays at the target: a buffer that goes on walks on from there). */
 static void last_branch(struct walk *w)
 {
-	struct pk_pt_block blk;
-	int status = pk_pt_insn_next_block(w->dec, &blk);
-
-	if (blk.ninsn && w->have_pend)
-		resolve(w, blk.ip);
+	if (w->have_pend && w->dec->enabled)	/* (the flow at its target) */
+		resolve(w, w->dec->ip);
 	flush_def(w);
 	end_pending(w);
-	w->status = status < 0 ? status : w->status;
 	w->done = true;
 }
 
@@ -1743,12 +1760,13 @@ void pk__it_step(struct walk *w)
 
 	if (status >= 0)
 		status = events(w, status);
-	if (status >= 0 && (status & PK_PT_STS_EOS) &&
-	    w->it->sampling && w->have_pend && w->blocks) {
+	if (status >= 0 && (status & PK_PT_STS_EOS) && w->have_pend) {
+		w->status = status;	/* (a consecutive buffer goes on) */
 		last_branch(w);
 		return;
 	}
 	if (status >= 0 && (status & PK_PT_STS_EOS)) {
+		w->status = status;
 		flush_def(w);
 		end_pending(w);
 		w->done = true;

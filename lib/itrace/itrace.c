@@ -369,6 +369,15 @@ static int auxtrace_info(struct pk_itrace *it, const struct pk_record *rec)
 		return 0;
 	it->info.seen = true;
 	it->timeless = timeless(it);
+	/* perf: timeless without a multiplier, a tick a nanosecond (ns
+	 * periods); the max non-turbo ratio, when not given, the TSC
+	 * frequency / 100 MHz (CBR samples' frequency and percentage) */
+	if (it->timeless && !it->info.time_mult)
+		it->info.time_mult = 1;
+	if (it->info.time_mult && !it->info.max_non_turbo_ratio)
+		it->info.max_non_turbo_ratio =
+			(pk__it_ns_to_ticks(&it->info, 1000000000ull) +
+			 50000000) / 100000000;
 	if (it->pt_attr < 0)
 		return 0;	/* perf synthesizes nothing, silently */
 	pebs_event(it);
@@ -391,6 +400,7 @@ struct it_queue *pk__it_queue(struct pk_itrace *it, uint32_t idx)
 	q->idx = idx;
 	q->tid = -1;
 	q->cpu = -1;
+	q->carry_cbr = -1;
 	return q;
 }
 
@@ -407,13 +417,23 @@ static int append(struct it_queue *q, const uint8_t *p, uint64_t size,
 	return 0;
 }
 
+/* Sample mode: the buffer goes on from the last one, whose decoding
+ * reached its end: perf's decoder reads on (no restart at a PSB). */
+static int go_on(struct it_queue *q, const uint8_t *p, uint64_t size,
+		 uint64_t ref)
+{
+	int err = append(q, p, size, ref);
+
+	return err ? err : pk__it_walk_go_on(q);
+}
+
 /* A snapshot: what it repeats of the queue's last one left out (perf's
  * intel_pt_do_fix_overlap); nothing new, nothing queued. Where it does
  * not go on from the last one perf's decoder starts afresh at its first
  * PSB: so here with FRESH (sample mode: the queue's decoding so far is
- * dropped, also where perf's decoder would go on from the last bytes:
- * the decoder here cannot take more bytes once begun), else the bytes
- * follow the last ones (the junction resyncs).
+ * dropped; where the buffer goes on from the last one, the decoding
+ * reads on into it), else the bytes follow the last ones (the junction
+ * resyncs).
  * The bytes queued: 0 when none. */
 long pk__it_snapshot(struct pk_itrace *it, struct it_queue *q,
 		     const uint8_t *p, uint64_t size, uint64_t ref, bool fresh)
@@ -428,12 +448,18 @@ long pk__it_snapshot(struct pk_itrace *it, struct it_queue *q,
 				      &consecutive);
 	if (from == size)
 		return 0;
-	if (fresh) {	/* (perf goes on where CONSECUTIVE: not done here) */
-		pk__it_walk_free(q);
-		q->len = 0;
-		q->nbufs = 0;
+	if (fresh && consecutive && q->w && pk__it_walk_at_end(q->w))
+		err = go_on(q, p + from, size - from, ref);
+	else {
+		if (fresh) {
+			pk__it_walk_free(q);
+			q->psb_base += q->len;
+			q->len = 0;
+			q->nbufs = 0;
+		}
+		err = append(q, p + from, size - from, ref);
 	}
-	if ((err = append(q, p + from, size - from, ref)))
+	if (err)
 		return err;
 	if (!pk__grow((void **)&q->prev, &q->prev_cap, 0, size, 1))
 		return -ENOMEM;

@@ -117,6 +117,7 @@ struct walk {
 	int cbr;		/* the last CBR reported, -1 none */
 	uint64_t psb_ip;	/* the last PSB+'s FUP (its samples' ip) */
 	bool lost;		/* an error, no instruction decoded since */
+	bool psb_synced;	/* sample mode: the sync PSB passed */
 	bool resync;		/* an error, the flow not taken up again */
 	uint64_t rs_ip;		/* ... perf's decoder ip meanwhile: the error's,
 				 * 0 after a failed fetch (its NO_IP state) */
@@ -219,6 +220,15 @@ struct it_queue {
 	 * next one may repeat) */
 	uint8_t *prev;
 	size_t prev_len, prev_cap;
+	/* sample mode: the i period's count as the last walk left it
+	 * (perf's one decoder per queue counts on across buffers) */
+	uint64_t carry_cnt, carry_unsampled;
+	int carry_cbr;		/* ... and the CBR it saw last (-1: none) */
+	uint64_t carry_pts, carry_pts_insn, carry_masked; /* (tick periods) */
+	/* sample mode: the bytes earlier walks were given (perf's decoder
+	 * position goes on from buffer to buffer) and the PSB offset perf's
+	 * state holds (its sync PSB leaves it) */
+	uint64_t psb_base, psb_last;
 };
 
 /* A process's code as the session maps it (by its maps' generation). */
@@ -408,10 +418,18 @@ void pk__it_step(struct walk *w);
 struct it_quick *pk__it_quick_new(const uint8_t *buf, size_t len,
 				  const struct pk_pt_config *cfg, bool leap);
 void pk__it_quick_free(struct it_quick *k);
+/* K's trace goes on: BUF[0..LEN) holds its bytes (moved perhaps) and
+ * more; hopping goes on where it stood. 0 or PK_ERR_INTERNAL. */
+int pk__it_quick_extend(struct it_quick *k, const uint8_t *buf, size_t len);
 int pk__it_quick_time(const struct it_quick *k, uint64_t *tsc);
 void pk__it_quick_step(struct walk *w);
 /* run.c: decodes queue Q with the session's maps now, up to TSC LIMIT
  * (UINT64_MAX: to its end); samples past it wait for a later call. */
+/* Q's data grew (sample mode's consecutive buffer, at Q->DATA again): its
+ * walk, ended at the old end, reads on. 0 or PK_ERR_INTERNAL. */
+int pk__it_walk_go_on(struct it_queue *q);
+/* Whether walk W stopped at the end of its bytes (not at an error). */
+bool pk__it_walk_at_end(const struct walk *w);
 int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit);
 /* Frees queue Q's decoding. */
 void pk__it_walk_free(struct it_queue *q);

@@ -91,6 +91,17 @@ struct it_quick *pk__it_quick_new(const uint8_t *buf, size_t len,
 	return k;
 }
 
+int pk__it_quick_extend(struct it_quick *k, const uint8_t *buf, size_t len)
+{
+	int err = pk__pt_extend(k->pkt, buf, len);
+
+	if (err)
+		return err;
+	k->buf = buf;
+	k->len = len;
+	return 0;
+}
+
 void pk__it_quick_free(struct it_quick *k)
 {
 	if (!k)
@@ -315,6 +326,24 @@ static int psb_read(struct walk *w, uint64_t offset)
 		return n;
 	k->psb_due = true;
 	return 0;
+}
+
+/* psb_read, true when it failed. Where the trace ended inside the PSB+
+ * perf's walk of it fails with ENODATA: no state, no error, the walk
+ * done (in a consecutive buffer the PSB+'s packets after it are hopped
+ * over one by one); psb_take_err then says what hop_packet returns. */
+static bool psb_take(struct walk *w, uint64_t offset)
+{
+	int n = psb_read(w, offset);
+
+	if (n == PK_ERR_EOS)
+		w->done = true;
+	return n < 0;
+}
+
+static int psb_take_err(const struct walk *w)
+{
+	return w->done ? 1 : PK_PT_ERR_BAD_PACKET;
 }
 
 /* The PSB+'s samples: the PSB, its CBR, with a FUP an instruction
@@ -587,6 +616,11 @@ static int hop_fup_tip(struct walk *w, uint32_t flags)
 	qstate_init(&st, k->ip, 0, 0);
 	fup_event(k, &st, flags != 0);
 	n = fup_tip(k, &t, &off, &cbr);
+	if (n == PK_ERR_EOS) {	/* perf's ENODATA: no state, no error (a
+				 * consecutive buffer reads on from here) */
+		w->done = true;
+		return 0;
+	}
 	if (n < 0)
 		return n;
 	if (!n) {
@@ -721,8 +755,8 @@ static int hop_resync(struct walk *w, const struct pk_pt_packet *p,
 		exec_status(w, p);
 		return 0;
 	case PK_PT_PSB:
-		if (psb_read(w, offset) < 0)
-			return PK_PT_ERR_BAD_PACKET;
+		if (psb_take(w, offset))
+			return psb_take_err(w);
 		k->psb_due = false;
 		if (!k->psb_ip)
 			return 0;
@@ -984,8 +1018,8 @@ static int hop_packet(struct walk *w, const struct pk_pt_packet *p,
 			return 0;
 		return hop_fup(w) < 0 ? PK_PT_ERR_BAD_PACKET : 1;
 	case PK_PT_PSB:
-		if (psb_read(w, offset) < 0)
-			return PK_PT_ERR_BAD_PACKET;
+		if (psb_take(w, offset))
+			return psb_take_err(w);
 		psb_samples(w);
 		return 1;
 	case PK_PT_CBR:

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "itrace/itrace_int.h"
+#include "pt/flow_int.h"
 
 static void config(const struct pk_itrace *it, struct pk_pt_config *c)
 {
@@ -71,6 +72,14 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 	w->cpu = q->cpu;
 	if (it->opts.instructions)
 		periods(it, w);
+	if (it->sampling) {
+		w->cnt = q->carry_cnt;
+		w->unsampled = q->carry_unsampled;
+		w->cbr = q->carry_cbr;
+		w->pts = q->carry_pts;
+		w->pts_insn = q->carry_pts_insn;
+		w->last_masked = q->carry_masked;
+	}
 	if (it->info.max_non_turbo_ratio)
 		w->cbr2khz = pk__it_ns_to_ticks(&it->info, 1000000000ull) /
 			     it->info.max_non_turbo_ratio / 1000;
@@ -110,6 +119,12 @@ void pk__it_walk_free(struct it_queue *q)
 	if (!w)
 		return;
 	pk__it_ts_save(w);	/* (the stack is its task's) */
+	q->carry_cnt = w->cnt;
+	q->carry_unsampled = w->unsampled;
+	q->carry_cbr = w->cbr;
+	q->carry_pts = w->pts;
+	q->carry_pts_insn = w->pts_insn;
+	q->carry_masked = w->last_masked;
 	for (size_t i = w->pend_head; i < w->npend; i++) {
 		pk__free(w->pendq[i].chain);
 		pk__free(w->pendq[i].br);
@@ -123,6 +138,29 @@ void pk__it_walk_free(struct it_queue *q)
 	pk__it_quick_free(w->qk);
 	pk__free(w);
 	q->w = NULL;
+}
+
+bool pk__it_walk_at_end(const struct walk *w)
+{
+	return w->done && (w->qk || w->status == PK_ERR_EOS ||
+			   (w->status >= 0 && (w->status & PK_PT_STS_EOS)));
+}
+
+int pk__it_walk_go_on(struct it_queue *q)
+{
+	struct walk *w = q->w;
+	int err = pk__pt_fl_extend(w->dec, q->data, q->len);
+
+	if (!err && w->qk)
+		err = pk__it_quick_extend(w->qk, q->data, q->len);
+	if (err)
+		return err;
+	w->done = false;
+	if (w->qk)
+		return 0;
+	w->status = w->dec->synced ? pk__pt_fl_status(w->dec) :
+		    pk_pt_insn_sync_forward(w->dec);
+	return 0;
 }
 
 /* The samples waiting that fall at or before LIMIT, in order. */

@@ -779,7 +779,7 @@ static int status(struct pk_pt_insn_decoder *d)
 		return 0;
 	}
 	if (!d->have_next && d->next_err == PK_ERR_EOS && !d->tnt_n &&
-	    !d->nheld)
+	    !d->nheld && !d->psb_cut)	/* (its error first) */
 		return PK_PT_STS_EOS |
 		       (d->enabled ? 0 : PK_PT_STS_IP_SUPPRESSED);
 	return 0;
@@ -806,6 +806,7 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->rs_n = 0;
 	d->ctx_err = 0;
 	d->status_err = 0;
+	d->psb_cut = false;
 	d->noip = false;
 	d->full_ip = false;
 	d->took_tip = false;
@@ -986,6 +987,8 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 	insn->ip = d->ip;
 	if (d->status_err)
 		return d->status_err;
+	if (d->psb_cut)
+		return PK_PT_ERR_BAD_STATUS;
 	if (d->noip)
 		return d->next_err == PK_ERR_EOS ? PK_ERR_EOS : PK_PT_ERR_NO_IP;
 	if (!d->enabled)
@@ -1177,6 +1180,22 @@ int pk__pt_fl_status(struct pk_pt_insn_decoder *d)
 	return status(d);
 }
 
+int pk__pt_fl_extend(struct pk_pt_insn_decoder *d, const uint8_t *buf,
+		     size_t len)
+{
+	int err = pk__pt_extend(d->pkt, buf, len);
+
+	if (!err)
+		err = pk__pt_extend(d->scan, buf, len);
+	if (err)
+		return err;
+	d->buf = buf;
+	d->len = len;
+	if (d->next_err == PK_ERR_EOS)
+		d->next_err = 0;	/* (the next peek reads on) */
+	return 0;
+}
+
 /* A block the per-block way (the block cache, a fast step where no
  * packet is read, else its last instruction's queries). */
 int pk__pt_fl_next_block(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)
@@ -1194,7 +1213,8 @@ int pk__pt_fl_next_block(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)
 	blk->mode = d->mode;
 	blk->speculative = d->speculative;
 	/* Events pending or about: one instruction at a time. */
-	b = d->enabled && !d->qn && !d->nheld && !d->opts.tick_events ?
+	b = d->enabled && !d->qn && !d->nheld && !d->opts.tick_events &&
+	    !d->psb_cut ?
 	    pk__pt_fl_block_at(d, d->ip) : NULL;
 	if (!b) {
 		struct pk_pt_insn in;
@@ -1280,6 +1300,12 @@ int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
 		return d->ctx_err;
 	if (d->status_err)	/* only a new PSB helps: sync forward */
 		return d->status_err;
+	if (d->psb_cut) {	/* perf: on at the next packet with an IP */
+		d->psb_cut = false;
+		d->tnt_n = 0;
+		d->noip = true;
+		return status(d);
+	}
 	if (d->miss_tip) {	/* the TIP of a FUP missed (fup_missed) */
 		d->miss_tip = false;
 		d->ip = d->miss_ip;

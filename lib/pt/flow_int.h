@@ -100,6 +100,9 @@ struct pk_pt_insn_decoder {
 	unsigned nheld;		/* (held) */
 	unsigned rs_top, rs_n;	/* the return stack (rs) */
 	int status_err;			/* PSB+ contradicted the flow ... */
+	bool psb_cut;		/* the trace ended in a PSB+ after its FUP:
+				 * perf's fup_in_psb fails (an error at the
+				 * flow's IP, then a resync at the next IP) */
 	int ctx_err;			/* deferred context error ... */
 	uint64_t icount;	/* instructions since the last IP reference */
 	uint64_t tnt_tsc, q_tsc;
@@ -210,6 +213,12 @@ void pk__pt_fl_fill(struct pk_pt_insn_decoder *d);
 const struct block_ent *pk__pt_fl_block_at(struct pk_pt_insn_decoder *d,
 					   uint64_t ip);
 int pk__pt_fl_status(struct pk_pt_insn_decoder *d);
+/* The trace goes on (sample mode's consecutive buffers): BUF[0..LEN)
+ * holds the bytes D read (moved perhaps) and more; a decoding that
+ * reached the end goes on from where it stood. 0, or PK_ERR_INTERNAL
+ * (LEN shorter than before). */
+int pk__pt_fl_extend(struct pk_pt_insn_decoder *d, const uint8_t *buf,
+		     size_t len);
 int pk__pt_fl_next_block(struct pk_pt_insn_decoder *d,
 			 struct pk_pt_block *blk);
 

@@ -1352,6 +1352,14 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		pt_fl_ahead_of_fup(d);
 }
 
+/* The queued event at I taken out, those after it moved up. */
+static void pt_fl_drop_ev(struct pk_pt_insn_decoder *d, unsigned i)
+{
+	for (; i + 1 < d->qn; i++)
+		*pk__pt_fl_qat(d, i) = *pk__pt_fl_qat(d, i + 1);
+	d->qn--;
+}
+
 /* PSB+: status packets restate the state; nothing is reported. */
 void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 {
@@ -1373,8 +1381,23 @@ void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 	for (;;) {
 		const struct pk_pt_packet *p = pk__pt_fl_peek(d, true);
 
-		if (!p)
+		if (!p) {
+			/* the trace ends inside the PSB+: perf's walk of it
+			 * fails (no data), no PSB sample */
+			if (psb_ev >= 0 && d->next_err == PK_ERR_EOS &&
+			    psb_ev < (int)d->qn &&
+			    pk__pt_fl_qat(d, (unsigned)psb_ev)->ev.type ==
+			    PK_PT_EV_PSB) {
+				pt_fl_drop_ev(d, (unsigned)psb_ev);
+				psb_ev = -1;
+			}
+			if (have_ip && d->next_err == PK_ERR_EOS &&
+			    d->synced && d->enabled && !d->noip) {
+				d->psb_cut = true;
+				return;
+			}
 			break;
+		}
 		if (p->type == PK_PT_PSBEND) {
 			uint64_t at = d->next_off;
 

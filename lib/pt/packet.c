@@ -243,6 +243,21 @@ int pk_pt_sync_backward(struct pk_pt_decoder *dec)
 	return PK_ERR_EOS;
 }
 
+int pk__pt_extend(struct pk_pt_decoder *dec, const uint8_t *buf, size_t len)
+{
+	size_t old = (size_t)(dec->end - dec->begin);
+
+	if (!buf || len < old)
+		return PK_ERR_INTERNAL;
+	if (dec->pos)
+		dec->pos = buf + (dec->pos - dec->begin);
+	if (dec->sync)
+		dec->sync = buf + (dec->sync - dec->begin);
+	dec->begin = buf;
+	dec->end = buf + len;
+	return 0;
+}
+
 int pk_pt_sync_set(struct pk_pt_decoder *dec, uint64_t offset)
 {
 	if (!dec)

@@ -30,6 +30,11 @@ enum { PT_PSB_SIZE = 16 };
  * (the stream's first when none): strictly forward. 0 or PK_ERR_EOS. */
 int pk__pt_sync_past(struct pk_pt_decoder *dec);
 
+/* The stream DEC reads goes on: BUF[0..LEN) holds the bytes it had (moved
+ * perhaps) and more after them; its position and sync point are kept.
+ * 0, or PK_ERR_INTERNAL when LEN is shorter than the stream was. */
+int pk__pt_extend(struct pk_pt_decoder *dec, const uint8_t *buf, size_t len);
+
 /* Applies timing packet P (TSC, CBR, TMA, MTC, CYC; others are left
  * alone) to the time T and its calibration C; HEADER: read in a PSB+.
  * The one place the flow decoder and perf's quick decoding time a

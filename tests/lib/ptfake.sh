@@ -78,3 +78,11 @@ ptfake_start() {
 	cd "$T_TMP" || exit 1
 	ptfake_tree "$1"
 }
+# ptfake_setup NAME: the checks and set-up a decoding test of ptgen's awk
+# trace through the shim needs (ptfake_need, _need_gen, _start, _gen)
+ptfake_setup() {
+	ptfake_need "$1"
+	ptfake_need_gen "$1"
+	ptfake_start "$1"
+	ptfake_gen "$1"
+}

@@ -30,6 +30,10 @@
  * the aux_action word (6.13: aux_start_paused, aux_pause, aux_resume;
  * __reserved_3 in older headers) is cleared on faked events and their
  * group's members (the kernel takes it only with an AUX event).
+ * With PK_FAKE_PT_PAUSE=N:M the trace between its N-th and M-th PSB
+ * (counted from 0; M 0 or past the last: to the end) is never produced,
+ * as while an aux-action pause holds the trace back until a resume: the
+ * bytes before the N-th PSB are followed by those from the M-th.
  * With PK_FAKE_NO_SWITCH set, every perf_event_open asking for
  * context_switch fails with EINVAL, as on a kernel without it (before
  * 4.3): the recorders then fall back to sched:sched_switch.
@@ -277,6 +281,32 @@ static void *producer(void *arg)
 	return NULL;
 }
 
+/* The offset of FILE's K-th PSB, or its length. */
+static size_t psb_nth(const struct area *a, unsigned long k)
+{
+	for (size_t at = 0; at < a->len; at++)
+		if (is_psb(a->pt + at, a->len - at) && !k--)
+			return at;
+	return a->len;
+}
+
+/* PK_FAKE_PT_PAUSE=N:M: the N-th to M-th PSB's stretch cut out. */
+static void pause_cut(struct area *a)
+{
+	const char *v = getenv("PK_FAKE_PT_PAUSE");
+	unsigned long n, m;
+	size_t from, to;
+
+	if (!v || sscanf(v, "%lu:%lu", &n, &m) != 2)
+		return;
+	from = psb_nth(a, n);
+	to = m ? psb_nth(a, m) : a->len;
+	if (to <= from)
+		return;
+	memmove(a->pt + from, a->pt + to, a->len - to);
+	a->len -= to - from;
+}
+
 static void start(struct perf_event_mmap_page *pc, void *aux, size_t size,
 		  int snapshot)
 {
@@ -290,6 +320,7 @@ static void start(struct perf_event_mmap_page *pc, void *aux, size_t size,
 	a = calloc(1, sizeof(*a));
 	if (!a || read_file(getenv("PK_FAKE_PT_AUX"), &a->pt, &a->len))
 		return;
+	pause_cut(a);
 	a->pc = pc;
 	a->aux = aux;
 	a->size = size;

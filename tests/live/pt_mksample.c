@@ -8,13 +8,17 @@
  * out and, before the workload's EXIT, one cpu-clock sample for every
  * EVERY-th PSB of the queue's trace carrying the SIZE bytes before it (as
  * the kernel copies the AUX area's last SIZE bytes into a sample), the
- * first sample's window cut at the trace's start. Built by the tests
+ * first sample's window cut at the trace's start. EVERY as sSTEP: a sample
+ * at the first packet boundary STEP bytes or more after the last one's
+ * (windows that go on from each other where SIZE > STEP: perf's
+ * consecutive buffers, ending anywhere between PSBs). Built by the tests
  * against libperfkit.a (tests/live/record_pt_sample_decode.sh).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perfkit/perfdata.h>
+#include <perfkit/pt.h>
 
 #define NEW_ID 0x7fff0001ULL
 
@@ -125,21 +129,47 @@ static int id_index(struct pk_pdwriter *w, const struct pk_record *rec)
 	return len < 0 ? -1 : pk_pdwriter_write(w, (const void *)buf, NULL, 0);
 }
 
+/* sample ends for sSTEP: packet boundaries STEP bytes apart or more */
+static size_t step_ends(size_t step, size_t **ends)
+{
+	struct pk_pt_decoder *d = pk_pt_decoder_new(trace, trace_len, NULL);
+	struct pk_pt_packet pkt;
+	size_t n = 0, last = 0;
+	uint64_t off;
+
+	*ends = calloc(trace_len / step + 2, sizeof(**ends));
+	if (!d || !*ends || pk_pt_sync_set(d, 0))
+		return 0;
+	while (pk_pt_offset(d, &off) == 0 && pk_pt_next(d, &pkt) > 0)
+		if (off >= last + step) {
+			(*ends)[n++] = (size_t)off;
+			last = (size_t)off;
+		}
+	pk_pt_decoder_free(d);
+	return n;
+}
+
 /* the samples: one per EVERY-th PSB (not the trace's first byte) */
 static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
-		   uint32_t size, unsigned every, uint32_t pid, uint64_t time)
+		   uint32_t size, unsigned every, size_t step, uint32_t pid,
+		   uint64_t time)
 {
 	static const unsigned char psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82,
 		2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
 	static unsigned char buf[65536];
 	unsigned k = 0, made = 0;
+	size_t *ends = NULL, nends = step ? step_ends(step, &ends) : 0;
 
-	for (size_t at = 1; at + 16 <= trace_len; at++) {
+	for (size_t at = 1, e = 0; at + 16 <= trace_len; at++) {
 		struct pk_sample s;
 		size_t from;
 		long len;
 
-		if (memcmp(trace + at, psb, 16) || ++k % every)
+		if (step) {
+			if (e == nends)
+				break;
+			at = ends[e++];
+		} else if (memcmp(trace + at, psb, 16) || ++k % every)
 			continue;
 		from = at > size ? at - size : 0;
 		memset(&s, 0, sizeof(s));
@@ -157,6 +187,7 @@ static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
 			return -1;
 		made++;
 	}
+	free(ends);
 	fprintf(stderr, "pt_mksample: %u samples of a %zu-byte trace\n", made,
 		trace_len);
 	return made ? 0 : -1;
@@ -170,14 +201,19 @@ int main(int argc, char **argv)
 	struct pk_record rec;
 	uint32_t size, pid = 0;
 	uint64_t last_time = 0;
-	unsigned every;
+	unsigned every = 1;
+	size_t step = 0;
 	bool done = false;
 
 	if (argc < 4)
 		return die("usage: pt_mksample IN OUT SIZE [EVERY]");
 	size = (uint32_t)strtoul(argv[3], NULL, 0);
-	every = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 0) : 1;
-	if (!size || !every || gather(argv[1]))
+	if (argc > 4 && argv[4][0] == 's')
+		step = strtoul(argv[4] + 1, NULL, 0);
+	else if (argc > 4)
+		every = (unsigned)strtoul(argv[4], NULL, 0);
+	if (!size || !every || (argc > 4 && argv[4][0] == 's' && !step) ||
+	    gather(argv[1]))
 		return die("no AUX data in the input");
 	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
 	pd = pk_perfdata_open(argv[1], &o);
@@ -192,7 +228,7 @@ int main(int argc, char **argv)
 		if (rec.type == PERF_RECORD_COMM && !pid && rec.size >= 16)
 			memcpy(&pid, (const char *)rec.hdr + 8, 4);
 		if (rec.type == PERF_RECORD_EXIT && !done) {
-			err = samples(w, &sa, size, every, pid, last_time);
+			err = samples(w, &sa, size, every, step, pid, last_time);
 			done = true;
 		}
 		if (rec.time)
@@ -203,7 +239,7 @@ int main(int argc, char **argv)
 		if (err)
 			return die("cannot write a record");
 	}
-	if (!done && samples(w, &sa, size, every, pid, last_time))
+	if (!done && samples(w, &sa, size, every, step, pid, last_time))
 		return die("cannot write the samples");
 	pk_perfdata_free(pd);
 	return pk_pdwriter_close(w) ? die("cannot close the output") : 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <perfkit/pt.h>
 #include "test.h"
+#include "pt/pt_int.h"
 #include "pt_testgen.h"
 
 static const uint8_t psb[16] = {
@@ -265,6 +266,28 @@ static void s_free(struct stream *s)
 	free(s->offs);
 }
 
+/* D's packets to its end, checked against S's from the I-th on (BAD
+ * counts the mismatches); the last pk_pt_next() return. */
+static int s_read(const struct stream *s, struct pk_pt_decoder *d,
+		  size_t *i, size_t *bad)
+{
+	for (;;) {
+		struct pk_pt_packet q;
+		uint64_t off;
+		int n;
+
+		memset(&q, 0, sizeof(q));
+		pk_pt_offset(d, &off);
+		n = pk_pt_next(d, &q);
+		if (n < 0)
+			return n;
+		if (*i >= s->n || off != s->offs[*i] ||
+		    !pt_pkt_same(&q, &s->pkts[*i]))
+			(*bad)++;
+		(*i)++;
+	}
+}
+
 static void test_stream(void)
 {
 	struct stream s;
@@ -276,20 +299,8 @@ static void test_stream(void)
 	d = pk_pt_decoder_new(s.buf, s.len, NULL);
 	t_check(pk_pt_next(d, &(struct pk_pt_packet){ 0 }) == PK_ERR_NOSYNC,
 		"pt_stream_nosync", "decoded before sync");
-	n = pk_pt_sync_forward(d);
-	for (;;) {
-		struct pk_pt_packet q;
-		uint64_t off;
-
-		memset(&q, 0, sizeof(q));
-		pk_pt_offset(d, &off);
-		n = pk_pt_next(d, &q);
-		if (n < 0)
-			break;
-		if (i >= s.n || off != s.offs[i] || !pt_pkt_same(&q, &s.pkts[i]))
-			bad++;
-		i++;
-	}
+	pk_pt_sync_forward(d);
+	n = s_read(&s, d, &i, &bad);
 	t_check(n == PK_ERR_EOS && i == s.n && !bad, "pt_stream_roundtrip",
 		"end %d, %zu of %zu packets, %zu mismatches", n, i, s.n, bad);
 
@@ -406,6 +417,48 @@ static int check_damaged(const uint8_t *b, size_t len, char *detail,
 out:
 	pk_pt_decoder_free(d);
 	return bad;
+}
+
+/* A stream read in two goes: the first part's bytes alone to their end,
+ * then the whole stream elsewhere (pk__pt_extend): the packets and
+ * offsets go on as one stream's. */
+static void test_extend(void)
+{
+	struct stream s;
+	struct pk_pt_decoder *d;
+	uint8_t *part, *whole;
+	size_t cut, i = 0, bad = 0;
+	int n = 0;
+
+	s_make(&s, 20000, 50);
+	cut = s.offs[s.n / 2];
+	part = malloc(cut);
+	whole = malloc(s.len);
+	memcpy(part, s.buf, cut);
+	memcpy(whole, s.buf, s.len);
+	d = pk_pt_decoder_new(part, cut, NULL);
+	pk_pt_sync_forward(d);
+	for (int round = 0; round < 2; round++) {
+		n = s_read(&s, d, &i, &bad);
+		if (!round) {
+			t_check(n == PK_ERR_EOS && i == s.n / 2, "pt_extend_part",
+				"end %d after %zu of %zu packets", n, i, s.n / 2);
+			t_check(pk__pt_extend(d, whole, cut - 1) ==
+				PK_ERR_INTERNAL, "pt_extend_shorter",
+				"a shorter stream taken");
+			memset(part, 0, cut);	/* (no longer read) */
+			t_check(pk__pt_extend(d, whole, s.len) == 0,
+				"pt_extend_ok", "not extended");
+		}
+	}
+	t_check(n == PK_ERR_EOS && i == s.n && !bad, "pt_extend_whole",
+		"end %d, %zu of %zu packets, %zu mismatches", n, i, s.n, bad);
+	pk_pt_decoder_free(d);
+	free(part);
+	free(whole);
+	free(s.buf);
+	free(s.pkts);
+	free(s.offs);
 }
 
 static void test_damaged(void)
@@ -565,6 +618,7 @@ int main(void)
 	test_ipc();
 	test_encoder_errors();
 	test_stream();
+	test_extend();
 	test_damaged();
 	test_errata();
 	test_perf_packets();
