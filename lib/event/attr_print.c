@@ -182,9 +182,9 @@ int pk_attr_snprintf(char *buf, size_t size, const struct perf_event_attr *a)
 	emit_u(&o, "sample_max_stack", a->sample_max_stack);
 	emit_u(&o, "aux_sample_size", a->aux_sample_size);
 	emit_u(&o, "sig_data", a->sig_data);
-	emit_u(&o, "aux_start_paused",
-	       !!(pk_attr_aux_action(a) & PK_AUX_START_PAUSED));
-	emit_u(&o, "aux_pause", !!(pk_attr_aux_action(a) & PK_AUX_PAUSE));
-	emit_u(&o, "aux_resume", !!(pk_attr_aux_action(a) & PK_AUX_RESUME));
+	uint32_t act = pk_attr_aux_action(a);
+	emit_u(&o, "aux_start_paused", !!(act & PK_AUX_START_PAUSED));
+	emit_u(&o, "aux_pause", !!(act & PK_AUX_PAUSE));
+	emit_u(&o, "aux_resume", !!(act & PK_AUX_RESUME));
 	return o.len;
 }

@@ -182,7 +182,7 @@ int pk_evlist_regroup(struct pk_evlist *l, int leader, int idx)
 		return 0;
 	if (g->leader != g || idx < leader)
 		return -EINVAL;
-	end = leader + PK_MAX(g->nr_members, 1); /* after its last member */
+	end = leader + g->nr_members;   /* after its last member */
 	for (int k = end; k <= idx; k++) {
 		e = l->entries[k];
 		if (e->leader != e || e->nr_members > 1)
@@ -192,7 +192,7 @@ int pk_evlist_regroup(struct pk_evlist *l, int leader, int idx)
 		e = l->entries[k];
 		e->leader = g;
 		e->nr_members = 0;
-		g->nr_members = PK_MAX(g->nr_members, 1) + 1;
+		g->nr_members++;
 	}
 	return 0;
 }

@@ -5,6 +5,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <perfkit/tracefs.h>
 #include "base/base.h"
 #include "tracefs/meta.h"
 
@@ -59,8 +62,7 @@ static int only_dirs(const struct dirent *d)
 }
 
 static int list(const char *root, const char *sys, bool reverse,
-		char ***out,
-		int (*cmp)(const struct dirent **, const struct dirent **))
+		char ***out)
 {
 	char p[PATH_MAX];
 	struct dirent **d;
@@ -71,7 +73,7 @@ static int list(const char *root, const char *sys, bool reverse,
 	*out = NULL;
 	if (n < 0 || n >= (int)sizeof(p))
 		return -ENAMETOOLONG;
-	n = scandir(p, &d, only_dirs, cmp);
+	n = scandir(p, &d, only_dirs, alphasort);
 	if (n < 0)
 		return -errno;
 	v = pk__calloc((size_t)n + 1, sizeof(*v));
@@ -93,12 +95,69 @@ static int list(const char *root, const char *sys, bool reverse,
 int pk__tfmeta_list(const char *root, const char *sys, bool reverse,
 		    char ***out)
 {
-	return list(root, sys, reverse, out, alphasort);
+	return list(root, sys, reverse, out);
+}
+
+/* Whether entry D of directory P is of KIND (d_type, stat where the
+ * file system gives none). */
+static bool of_kind(const char *p, const struct dirent *d, int kind)
+{
+	char f[PATH_MAX + 256];
+	struct stat st;
+
+	if (kind == PK_TRACEFS_ANY)
+		return true;
+	if (d->d_type != DT_UNKNOWN)
+		return d->d_type == (kind == PK_TRACEFS_DIRS ? DT_DIR : DT_REG);
+	snprintf(f, sizeof(f), "%s/%s", p, d->d_name);
+	return stat(f, &st) == 0 &&
+	       (kind == PK_TRACEFS_DIRS ? S_ISDIR(st.st_mode)
+					: S_ISREG(st.st_mode));
+}
+
+int pk__tfmeta_dir(const char *path, int kind, char ***out)
+{
+	char **v = pk__calloc(1, sizeof(*v));
+	struct dirent *d;
+	int n = 0;
+	DIR *dp;
+
+	*out = NULL;
+	if (!v)
+		return -ENOMEM;
+	if (!(dp = opendir(path))) {
+		pk__free(v);
+		return -errno;
+	}
+	while ((d = readdir(dp))) {
+		char **nv;
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, "..") ||
+		    !of_kind(path, d, kind))
+			continue;
+		if (!(nv = pk__realloc(v, ((size_t)n + 2) * sizeof(*v))) ||
+		    !(nv[n] = pk__strdup(d->d_name))) {
+			closedir(dp);
+			pk__tfmeta_list_free(nv ? nv : v);
+			return -ENOMEM;
+		}
+		v = nv;
+		v[++n] = NULL;
+	}
+	closedir(dp);
+	*out = v;
+	return n;
 }
 
 int pk__tfmeta_list_unsorted(const char *root, const char *sys, char ***out)
 {
-	return list(root, sys, false, out, NULL);
+	char p[PATH_MAX];
+	int n = snprintf(p, sizeof(p), "%s/events%s%s", root, sys ? "/" : "",
+			 sys ? sys : "");
+
+	*out = NULL;
+	if (n < 0 || n >= (int)sizeof(p))
+		return -ENAMETOOLONG;
+	return pk__tfmeta_dir(p, PK_TRACEFS_DIRS, out);
 }
 
 void pk__tfmeta_list_free(char **v)

@@ -37,7 +37,13 @@ long pk__tfmeta_format(const char *root, const char *sys, const char *event,
  */
 int pk__tfmeta_list(const char *root, const char *sys, bool reverse,
 		    char ***out);
-/* The same in directory order (libtracefs's, trace-cmd's). */
+/* The same in directory order (libtracefs's, trace-cmd's; hidden names
+ * too): pk__tfmeta_dir() of the events directory. */
 int pk__tfmeta_list_unsorted(const char *root, const char *sys, char ***out);
+/* The names of KIND (enum pk_tracefs_kind) in directory PATH, in
+ * directory order ("." and ".." left out; d_type, or stat where the file
+ * system gives none), into a new NULL-terminated *OUT
+ * (pk__tfmeta_list_free). Count or -errno (-ENOENT: no PATH). */
+int pk__tfmeta_dir(const char *path, int kind, char ***out);
 void pk__tfmeta_list_free(char **v);
 #endif

@@ -5,7 +5,6 @@
  * a list in turn, step after step. None of it is undone at restore: the
  * changes are what the commands are for.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
@@ -16,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/base.h"
+#include "tracefs/meta.h"
 #include "tracefs/tracefs.h"
 
 /* A list of buffers: NR names, NULL for the top level. */
@@ -59,64 +59,25 @@ static int put_all(struct pk_tracefs *t, const struct bufs *b,
 	return e;
 }
 
-/* The entries of directory P in directory order (NULL-terminated; NULL
- * with errno). */
-/* Whether entry D of directory P is of KIND (d_type, stat where the
- * file system gives none). */
-static bool of_kind(const char *p, const struct dirent *d, int kind)
+/* The entries of KIND in directory P in directory order (one that
+ * cannot be opened: none); NULL without memory. */
+static char **listing(const char *p, int kind)
 {
-	char f[PATH_MAX + 256];
-	struct stat st;
+	char **v = NULL;
+	int n = pk__tfmeta_dir(p, kind, &v);
 
-	if (kind == PK_TRACEFS_ANY)
-		return true;
-	if (d->d_type != DT_UNKNOWN)
-		return d->d_type == (kind == PK_TRACEFS_DIRS ? DT_DIR : DT_REG);
-	snprintf(f, sizeof(f), "%s/%s", p, d->d_name);
-	return stat(f, &st) == 0 &&
-	       (kind == PK_TRACEFS_DIRS ? S_ISDIR(st.st_mode)
-					: S_ISREG(st.st_mode));
+	return n >= 0 ? v : n == -ENOMEM ? NULL : pk__calloc(1, sizeof(*v));
 }
 
-/* The names of KIND in directory P in readdir order ("." and ".." left
- * out), NULL-terminated (a missing directory: none); NULL: no memory.
- * Plain malloc'ed: free() frees them. */
-static char **dir_list(const char *p, int kind)
+static char **dir_list(const char *p)
 {
-	char **v = pk__calloc(1, sizeof(*v));
-	struct dirent *d;
-	size_t n = 0;
-	DIR *dp;
-
-	if (!v || !(dp = opendir(p)))
-		return v;
-	while ((d = readdir(dp))) {
-		char **nv;
-		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, "..") ||
-		    !of_kind(p, d, kind))
-			continue;
-		if (!(nv = pk__realloc(v, (n + 2) * sizeof(*v))))
-			break;
-		v = nv;
-		if (!(v[n] = pk__strdup(d->d_name)))
-			break;
-		v[++n] = NULL;
-	}
-	closedir(dp);
-	return v;
-}
-
-static void list_free(char **v)
-{
-	for (size_t i = 0; v && v[i]; i++)
-		pk__free(v[i]);
-	pk__free(v);
+	return listing(p, PK_TRACEFS_DIRS);
 }
 
 int pk_tracefs_entries(const struct pk_tracefs *t, const char *inst,
 		       const char *dir, int kind, char ***names)
 {
-	char p[PATH_MAX], **v;
+	char p[PATH_MAX];
 	int n = 0;
 
 	*names = NULL;
@@ -124,11 +85,10 @@ int pk_tracefs_entries(const struct pk_tracefs *t, const char *inst,
 		return -EINVAL;
 	if (pk_tracefs_path(t, inst, dir, p, sizeof(p)))
 		return -ENAMETOOLONG;
-	if (!(v = dir_list(p, kind)))
+	if (!(*names = listing(p, kind)))
 		return -ENOMEM;
-	while (v[n])
+	while ((*names)[n])
 		n++;
-	*names = v;
 	return n;
 }
 
@@ -219,12 +179,12 @@ static int each_event_file(struct pk_tracefs *t, const char *inst,
 
 	if (pk_tracefs_path(t, inst, "events", ev, sizeof(ev)))
 		return -ENAMETOOLONG;
-	if (!(sys = dir_list(ev, PK_TRACEFS_DIRS)))
+	if (!(sys = dir_list(ev)))
 		return -ENOMEM;
 	for (int i = 0; sum >= 0 && sys[i]; i++) {
 		char sd[PATH_MAX + 256], **evs;
 		snprintf(sd, sizeof(sd), "%s/%s", ev, sys[i]);
-		if (!(evs = dir_list(sd, PK_TRACEFS_DIRS)))
+		if (!(evs = dir_list(sd)))
 			continue;
 		for (int k = 0; sum >= 0 && evs[k]; k++) {
 			char f[PATH_MAX + 600];
@@ -234,9 +194,9 @@ static int each_event_file(struct pk_tracefs *t, const char *inst,
 				sum = r < 0 ? r : sum + r;
 			}
 		}
-		list_free(evs);
+		pk__tfmeta_list_free(evs);
 	}
-	list_free(sys);
+	pk__tfmeta_list_free(sys);
 	return sum;
 }
 
@@ -309,7 +269,7 @@ static void dyn_disable(struct pk_tracefs *t, const char *sys, const char *ev)
 	char ed[PATH_MAX], **systems, **inst = NULL;
 
 	if (pk_tracefs_path(t, NULL, "events", ed, sizeof(ed)) ||
-	    !(systems = dir_list(ed, PK_TRACEFS_DIRS)))
+	    !(systems = dir_list(ed)))
 		return;
 	if (pk_tracefs_instances(t, &inst) < 0)
 		inst = NULL;
@@ -326,7 +286,7 @@ static void dyn_disable(struct pk_tracefs *t, const char *sys, const char *ev)
 	for (int k = 0; inst && inst[k]; k++)
 		free(inst[k]);
 	free(inst);
-	list_free(systems);
+	pk__tfmeta_list_free(systems);
 }
 
 /* Removes the event of LINE when it is of kind K (read from FILE; the
