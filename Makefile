@@ -25,6 +25,9 @@ PC_LIBS    := $(shell $(PKG_CONFIG) --libs $(PC_DEPS))
 
 CPPFLAGS += -Iinclude -Ilib -D_GNU_SOURCE $(TE_CFLAGS)
 OPT      ?= -O2 -g
+# (the Intel PT decoding path's: see HOT_LTO below)
+HOT_SRCS := $(sort $(wildcard lib/pt/*.c lib/itrace/*.c))
+HOT_OPT  ?= $(subst -O2,-O3,$(OPT))
 CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Werror -Wmissing-prototypes -fPIC \
 	    -fvisibility=hidden \
 	    -MMD -MP
@@ -83,7 +86,7 @@ PERFKIT_LDLIBS := -Wl,--as-needed -lZydis \
 
 # Objects are rebuilt when the compiler flags change.
 FLAGS_STAMP := $(BUILD)/.flags
-FLAGS_TEXT := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LDLIBS) $(PERFKIT_LDLIBS)
+FLAGS_TEXT := $(CC) $(CPPFLAGS) $(CFLAGS) $(HOT_OPT) $(LDFLAGS) $(LDLIBS) $(PERFKIT_LDLIBS)
 $(shell mkdir -p $(BUILD); echo '$(FLAGS_TEXT)' | cmp -s - $(FLAGS_STAMP) || \
 	echo '$(FLAGS_TEXT)' > $(FLAGS_STAMP))
 
@@ -114,9 +117,24 @@ $(BUILD)/libperfkit.so: $(BUILD)/$(SO_NAME)
 check-abi: $(BUILD)/libperfkit.so
 	$(Q)sh scripts/check_abi.sh $(BUILD)/libperfkit.so include/perfkit
 
-$(BUILD)/perfkit: $(CLI_OBJS) $(BUILD)/libperfkit.a $(FLAGS_STAMP)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libperfkit.a \
-		$(PERFKIT_LDLIBS)
+# The Intel PT decoding path (lib/pt, lib/itrace, the script printer) is
+# compiled with -O3, and the command links that path once more from a
+# second set of objects with link-time optimization (lto/: the flow
+# decoder inlined into the sample walk). The ptgen sort run, quiet
+# machine, min of 5: script --itrace=b 0.83 s -> 0.77 s, pt decode
+# 0.23 -> 0.20 s. The archive and the shared library keep ordinary
+# objects, so what links them needs no LTO plugin; SAN=1 builds skip LTO.
+$(HOT_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/cli/script_out.o: OPT := $(HOT_OPT)
+ifneq ($(SAN),1)
+HOT_LTO  := $(HOT_SRCS:%.c=$(BUILD)/lto/%.o)
+$(BUILD)/lto/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(HOT_OPT) -flto=auto -c $< -o $@
+endif
+
+$(BUILD)/perfkit: $(CLI_OBJS) $(HOT_LTO) $(BUILD)/libperfkit.a $(FLAGS_STAMP)
+	$(Q)$(CC) $(LDFLAGS) $(if $(HOT_LTO),$(HOT_OPT) -flto=auto) -o $@ \
+		$(CLI_OBJS) $(HOT_LTO) $(BUILD)/libperfkit.a $(PERFKIT_LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TLIB_OBJS) $(BUILD)/libperfkit.a
 	@mkdir -p $(@D)
@@ -282,7 +300,7 @@ fuzz: deps
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/lto -name '*.d' 2>/dev/null)
 # (the fuzz objects too: a changed header rebuilds them)
 -include $(shell find build-fuzz/obj -name '*.d' 2>/dev/null)
 .SECONDARY:

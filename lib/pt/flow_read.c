@@ -727,7 +727,7 @@ static bool pt_fl_skd010(struct pk_pt_insn_decoder *d, struct ovf_fix *f)
 	if (!pt_fl_scan_start(d))
 		return false;
 	for (;;) {
-		uint64_t off;
+		uint64_t off = 0;
 
 		if (!scan_next(d, &p, &off))
 			return false;
@@ -748,7 +748,7 @@ static bool pt_fl_apl11(struct pk_pt_insn_decoder *d, struct ovf_fix *f)
 	if (!pt_fl_scan_start(d))
 		return false;
 	for (;;) {
-		uint64_t off;
+		uint64_t off = 0;
 
 		if (!scan_next(d, &p, &off))
 			return false;
@@ -776,7 +776,7 @@ static bool pt_fl_apl12(struct pk_pt_insn_decoder *d, struct ovf_fix *f)
 	if (!pt_fl_scan_start(d))
 		return false;
 	for (;;) {
-		uint64_t off;
+		uint64_t off = 0;
 
 		if (!scan_next(d, &p, &off))
 			return false;
