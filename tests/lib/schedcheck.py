@@ -117,9 +117,16 @@ wrong = [(t, w, p) for t, w, p in wakeups if p and not covering(p, t, woke)]
 check('wakeups', not wrong,
       f'{len(wakeups)} wake-ups, {len(wrong)} without a runnable target: '
       f'{wrong[:3]}')
-want = sum(1 for t, w, p in wakeups if w and p and w != p)
-check('flow_count', len(flows) == want,
-      f'{len(flows)} flows, {want} wake-ups by a task')
+by_task = collections.Counter((t, w, p) for t, w, p in wakeups
+                              if w and p and w != p)
+made = collections.Counter((f['s'][1], f['s'][0], f['f'][0])
+                           for f in flows.values() if set(f) == {'s', 'f'})
+# (on failure: the wake-ups without a flow and the flows without one,
+# by time, waker and woken, to tell which side dropped what)
+check('flow_count', len(flows) == sum(by_task.values()),
+      f'{len(flows)} flows, {sum(by_task.values())} wake-ups by a task; '
+      f'no flow: {sorted((by_task - made).elements())[:4]}; '
+      f'no wake-up: {sorted((made - by_task).elements())[:4]}')
 
 if style != 'perf':
     # every other event an instant on its thread: its CPU, time, name and
