@@ -346,6 +346,13 @@ struct rp_hists *pk__rp_hists_of(struct pk_report *r, int attr)
 	return &r->h[attr];
 }
 
+/* Whether neither A nor B has a symbol. */
+static bool unresolved(const struct pk_report *r, const struct rp_entry *a,
+		       const struct rp_entry *b)
+{
+	return !r->sym[a->sym].name && !r->sym[b->sym].name;
+}
+
 /* Whether A and B are one entry under the sort keys. */
 bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
 		 const struct rp_entry *b)
@@ -356,7 +363,8 @@ bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
 		return false;
 	if ((r->keymask & RK_PID) && a->tid != b->tid)
 		return false;
-	if ((r->keymask & (RK_DSO | RK_SYM)) && sa->dso != sb->dso)
+	if (sa->dso != sb->dso && ((r->keymask & RK_DSO) ||
+				   ((r->keymask & RK_SYM) && !unresolved(r, a, b))))
 		return false;
 	for (unsigned k = 0; k < r->nkeys; k++)
 		if (r->keys[k] > RK_SYM && r->keys[k] != RF_IPC &&
@@ -368,8 +376,10 @@ bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
 	 * copies of a program are one), inlined functions by themselves */
 	if (sa->name && sb->name)
 		return !sa->inlined && !sb->inlined && sa->start == sb->start;
-	/* perf: unresolved addresses are one entry per address in the DSO */
-	return !sa->name && !sb->name && a->addr == b->addr;
+	/* perf: unresolved addresses are one entry per address (in the DSO
+	 * when the DSO is a key: else one across DSOs, perf's sym key
+	 * comparing two unresolved entries by address alone) */
+	return unresolved(r, a, b) && a->addr == b->addr;
 }
 
 static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
@@ -380,7 +390,8 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 		k = pk__rp_mix(k, (uintptr_t)e->comm);
 	if (r->keymask & RK_PID)
 		k = pk__rp_mix(k, (uint32_t)e->tid);
-	if (r->keymask & (RK_DSO | RK_SYM))
+	if ((r->keymask & RK_DSO) ||
+	    ((r->keymask & RK_SYM) && r->sym[e->sym].name))
 		k = pk__rp_mix(k, (uintptr_t)r->sym[e->sym].dso);
 	if ((r->keymask & RK_SYM) && r->sym[e->sym].name)
 		k = pk__rp_mix(k, r->sym[e->sym].inlined ? e->sym :

@@ -158,11 +158,13 @@ if need_shared corpus/perf-data report_opts_corpus; then
 		same "report_opts_corpus_group_desc $o" \
 			"$C/perf.data.group_desc-4.14" $o
 	done
-	# kernel modules: "[name]", addresses from the module's start
+	# kernel modules: "[name]", addresses from the module's start; sym
+	# without dso: unresolved addresses one entry across DSOs
 	for f in callgraph-3.8 throttle-3.8 forkexit-3.8; do
 		for o in "" "--no-children" "-g none" "--no-children -s dso -g none" \
 			 "--no-children -s dso,sym -g none" "-g caller" \
-			 "--no-children -g folded"; do
+			 "--no-children -g folded" "-s sym -g none" \
+			 "--no-children -s comm,sym -g none"; do
 			# shellcheck disable=SC2086
 			same "report_opts_corpus_modules_$f${o:+ $o}" \
 				"$C/perf.data.$f" $o
