@@ -896,14 +896,29 @@ static int open_output(struct rec *r)
 		cli_error("record", "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	if (r->cfg->comp_level &&
-	    pk_pdwriter_set_compression(r->w, r->cfg->comp_level,
-			(uint32_t)((r->cfg->mmap_pages + 1) *
-				   (size_t)sysconf(_SC_PAGESIZE)))) {
-		cli_error("record", "-z: zstd level %d refused", r->cfg->comp_level);
-		return -1;
-	}
 	return 0;
+}
+
+/* -z: the ring's size, perf's mmap_len in HEADER_COMPRESSED */
+static uint32_t comp_mmap_len(struct rec *r)
+{
+	return (uint32_t)((r->cfg->mmap_pages + 1) *
+			  (size_t)sysconf(_SC_PAGESIZE));
+}
+
+/* -z: perf compresses what it reads from the rings; the records it
+ * synthesized up to FINISHED_INIT stay plain. */
+static int start_compression(struct rec *r)
+{
+	int err;
+
+	if (!r->cfg->comp_level)
+		return 0;
+	err = pk_pdwriter_set_compression(r->w, r->cfg->comp_level,
+					  comp_mmap_len(r));
+	if (err)
+		cli_error("record", "-z: zstd level %d refused", r->cfg->comp_level);
+	return err;
 }
 
 static bool child_exited(struct rec *r, int *status)
@@ -1095,6 +1110,10 @@ static int features(struct rec *r)
 		err = pk_pdwriter_feat_u64(r->w, PK_HEADER_SAMPLE_TIME, t, 2);
 	if (!err && r->cfg->clockid >= 0)
 		err = add_clock_data(r->cfg->clockid, r->w);
+	/* a pipe's features go ahead of the data: ratio unknown (perf's 0) */
+	if (!err && r->pipe && r->cfg->comp_level)
+		err = pk_pdwriter_feat_compressed(r->w, r->cfg->comp_level, 0,
+						  comp_mmap_len(r));
 	return err;
 }
 
@@ -1195,6 +1214,8 @@ static int run(struct rec *r)
 	}
 	err = rec_finished_init(r);
 	if (!err)
+		err = start_compression(r);
+	if (!err)
 		err = record_loop(r, &status);
 	if (!err && r->cfg->aux_snapshot && r->cfg->snapshot_on_exit)
 		err = rec_pt_snapshot(r);
@@ -1232,8 +1253,9 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 	cli_verbose = cfg.verbose > 1 ? 2 : cfg.verbose;
-	if (cfg.buildid_mmap)
-		cfg.no_buildid = true; /* the build ids are in the MMAP2s */
+	/* the build ids are in the MMAP2s; perf -z collects none either */
+	if (cfg.buildid_mmap || cfg.comp_level)
+		cfg.no_buildid = true;
 	if (build_events(&r)) {
 		ret = 2;
 		goto out;

@@ -443,6 +443,13 @@ PK_API int pk_pdwriter_feat_host(struct pk_pdwriter *w);
  * block size and each node's memoryN blocks. A feature whose files cannot
  * be read is left out, as perf does. 0, or -EINVAL / -ENOMEM. */
 PK_API int pk_pdwriter_feat_caches(struct pk_pdwriter *w, const char *sysfs);
+/* HEADER_COMPRESSED: version 0, zstd, LEVEL, RATIO (bytes in over bytes
+ * out, 0 when unknown: a pipe's features come before the data) and
+ * MMAP_LEN (the size perf's reader gives its decompression buffer).
+ * pk_pdwriter_set_compression's writer adds it at close by itself.
+ * 0 or -EINVAL / -ENOMEM. */
+PK_API int pk_pdwriter_feat_compressed(struct pk_pdwriter *w, int level,
+				       uint32_t ratio, uint32_t mmap_len);
 /* HEADER_PMU_MAPPINGS: NR PMUs' types and names. 0 or -ENOMEM/-EINVAL. */
 PK_API int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
 					 const uint32_t *types,
