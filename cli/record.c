@@ -692,6 +692,18 @@ static int make_maps(struct rec *r)
 	return 0;
 }
 
+/* Event I's CPUs as perf's map propagation gives them: every CPU for the
+ * immediate dummies, the PMU's own (cpumask) CPUs unless -C names CPUs,
+ * else the target's. */
+static struct pk_cpu_map *event_cpus(struct rec *r, int i)
+{
+	struct pk_cpu_map *own = pk_evsel_own_cpus(pk_evlist_evsel(r->evlist, i));
+
+	if (r->sys_wide & (1ULL << i))
+		return r->all_cpus;
+	return own && !r->cfg->cpu_list ? own : r->cpus;
+}
+
 /* Each event as perf opens it: a :P event walks precise_ip down, cycles
  * fall back to cpu-clock, kernel counting to user space at paranoid 2;
  * -vv shows every try (cli/open_trace.c). */
@@ -709,7 +721,7 @@ static int open_events(struct rec *r)
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		bool sw = r->sys_wide & (1ULL << i);
 		int err = cli_open_sampling(i == r->pt ? NULL : "record", e,
-					    sw ? r->all_cpus : r->cpus,
+					    event_cpus(r, i),
 					    sw ? r->any_threads : r->threads,
 					    r->cfg->verbose);
 
@@ -1032,8 +1044,8 @@ static uint64_t read_lost(struct rec *r)
 
 		if (!(pk_evsel_attr(e)->read_format & PERF_FORMAT_LOST))
 			return 0;
-		for (int ci = 0; ci < pk_cpu_map_nr(r->cpus); ci++)
-			for (int ti = 0; ti < pk_thread_map_nr(r->threads); ti++) {
+		for (int ci = 0; ci < pk_cpu_map_nr(pk_evsel_cpus(e)); ci++)
+			for (int ti = 0; ti < pk_thread_map_nr(pk_evsel_threads(e)); ti++) {
 				struct pk_counts c;
 
 				if (!pk_evsel_read(e, ci, ti, &c))
