@@ -223,25 +223,27 @@ static int pmu_order(struct rec *r, int *order)
 	return n;
 }
 
-/* HEADER_PMU_CAPS: every PMU with caps/ but "cpu" (perf's CPU_PMU_CAPS) */
+/* HEADER_PMU_CAPS: every PMU with caps/ but "cpu"; HEADER_CPU_PMU_CAPS:
+ * the "cpu" PMU's, when there is one (with no caps/ too: count 0). */
 static int pmu_caps(const int *order, int nr, struct rec *r)
 {
 	int err = pk_pdwriter_feat_pmu_caps(r->w, NULL, 0, NULL, NULL);
 
 	for (int k = 0; !err && k < nr; k++) {
 		int i = order[k];
-		char **names, **values;
-		int n;
+		bool cpu = !strcmp(pk_pmu_name(i), "cpu");
+		char **names = NULL, **values = NULL;
+		int n = pk_pmu_caps(i, &names, &values);
+		const char *const *nm = (const char *const *)names;
+		const char *const *vl = (const char *const *)values;
 
-		if (!strcmp(pk_pmu_name(i), "cpu"))
-			continue;
-		n = pk_pmu_caps(i, &names, &values);
-		if (n > 0)
-			err = pk_pdwriter_feat_pmu_caps(r->w, pk_pmu_name(i), n,
-					(const char *const *)names,
-					(const char *const *)values);
-		else
+		if (n < 0)
 			err = n;
+		else if (cpu)
+			err = pk_pdwriter_feat_cpu_pmu_caps(r->w, n, nm, vl);
+		else if (n > 0)
+			err = pk_pdwriter_feat_pmu_caps(r->w, pk_pmu_name(i), n,
+							nm, vl);
 		free(names);
 		free(values);
 	}

@@ -460,6 +460,11 @@ PK_API int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
 PK_API int pk_pdwriter_feat_pmu_caps(struct pk_pdwriter *w, const char *pmu,
 				     int nr, const char *const *names,
 				     const char *const *values);
+/* HEADER_CPU_PMU_CAPS: the "cpu" PMU's NR caps NAMES[i] = VALUES[i] (u32
+ * count, then the strings; no PMU name). 0 or -ENOMEM/-EINVAL. */
+PK_API int pk_pdwriter_feat_cpu_pmu_caps(struct pk_pdwriter *w, int nr,
+					 const char *const *names,
+					 const char *const *values);
 /* Pipe mode, before the first record: writes the attrs and the features
  * set so far as perf's pipe mode does (HEADER_FEATURE records, unpadded,
  * EVENT_DESC from the attrs, none for BUILD_ID, CACHE and AUXTRACE, then

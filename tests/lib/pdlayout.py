@@ -12,7 +12,7 @@
 #   late TYPE            a FEATURE record after FINISHED_INIT (a pipe)
 import struct, sys
 
-BYTES = {16, 20, 22, 25, 26, 31}      # machine facts, equal byte for byte
+BYTES = {16, 20, 22, 25, 26, 28, 31}  # machine facts, equal byte for byte
 NOSIZE = {1, 2, 11}   # tracing data (its own test), the DSOs sampled, argv
 KEEP = {64, 69, 73, 66, 82}
 

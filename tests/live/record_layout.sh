@@ -13,7 +13,8 @@
 #   scale and cpus updates, the event on its PMU's CPU (with a command,
 #   -a, --per-thread), -C 1 (perf's CPU_MAP merges the cpumask: 0-1), the
 #   alias by bare name, terms without the alias; perfkit report -D and
-#   script -D print the updates as perf does.
+#   script -D print the updates as perf does; a "cpu" PMU's caps in
+#   CPU_PMU_CAPS (a count of 0 without caps/).
 # BUILD_ID's presence is left out but for -z (it follows the samples).
 # pk-test: slow
 . tests/lib/sh.sh
@@ -87,4 +88,19 @@ for _c in report script; do
 	check $N:fake-$_c-D "$(diff $_c.perf $_c.pk | grep '^[<>]' | head -3 | tr '\n' '|')" \
 		"$(cmp -s $_c.perf $_c.pk && grep -c -e 'unit:  Kelvin' -e 'scale: 0.500000' $_c.pk)" = 2
 done
+# a "cpu" PMU: its caps go to CPU_PMU_CAPS (perf's own feature), none
+# to PMU_CAPS; without caps/ the feature holds a count of 0
+C=$PDL_DEV/cpu
+mkdir -p $C/caps $C/format
+echo 4 > $C/type; echo config:0-7 > $C/format/event
+echo 0 > $C/caps/max_precise; echo 16 > $C/caps/branches
+pdl_rec cpu-caps-file file -e cpu-clock -- $PIN true
+pdl_rec cpu-caps-pipe pipe -e cpu-clock -- $PIN true
+perf report --header-only -I -i cpu-caps-file.pk.data > cpu.I 2>&1
+check $N:cpu-caps-I "$(grep 'cpu pmu' cpu.I | head -1)" \
+	"$(grep -c '^# cpu pmu capabilities: branches=16, max_precise=0' cpu.I)" = 1
+rm -r $C/caps
+pdl_rec cpu-nocaps file -e cpu-clock -- $PIN true
+check $N:cpu-nocaps-count "$(grep '^feat 28' cpu-nocaps.pk.lay)" \
+	"$(grep -c '^feat 28 4 00000000$' cpu-nocaps.pk.lay)" = 1
 t_exit
