@@ -826,7 +826,8 @@ static int synth_cb(const struct perf_event_header *h, void *arg)
  * process (FORK then COMM per thread, then its mappings); otherwise a COMM
  * per followed thread and its process's mappings, plus each process whose
  * leader is not followed itself. A forked command is still perfkit until
- * it execs: its COMM alone (perf writes no mappings for it either; left
+ * it execs: its COMM alone, after the rest with -a, -C, -p or -t too
+ * (perf writes no mappings for it either; left
  * in, they make perf's DWARF unwinder take the old image's lowest mapping
  * of a shared library as its base and stop).
  */
@@ -873,9 +874,12 @@ static int synthesize(struct rec *r)
 	if (err)
 		return err;
 	if (has_cpu(c))
-		return pk_synth_all_processes(synth_cb, r, &o);
-	if (has_task(c))
-		return synth_tasks(r, &o);
+		err = pk_synth_all_processes(synth_cb, r, &o);
+	else if (has_task(c))
+		err = synth_tasks(r, &o);
+	if (err || !c->argv)
+		return err;
+	/* perf's COMM of the forked command last, whatever the target */
 	o.no_maps = true;
 	return pk_synth_threads(1, &r->wl.pid, synth_cb, r, &o);
 }

@@ -9,12 +9,13 @@
 #       a private mount namespace with it bound over
 #       /sys/bus/event_source/devices and perfkit gets PERFKIT_SYSFS=
 #       $PDL_SYS; with PDL_NOBID set BUILD_ID's presence is left out (it
-#       follows whether any sample hit a DSO).
+#       follows whether any sample hit a DSO); with PDL_ORDER set the
+#       order of every record ahead of FINISHED_INIT is compared too.
 #   pdl_fake_dev DIR  DIR/dev: links to every PMU of this machine, and
 #       DIR/sys/bus/event_source/devices pointing at it (PDL_DEV, PDL_SYS
 #       set); the test adds its own PMUs to DIR/dev. Fails (returns 1)
 #       without root or unshare, or where a bind mount is refused.
-pdl_lay() { t_python "$SRC/tests/lib/pdlayout.py" "$1"; }
+pdl_lay() { t_python "$SRC/tests/lib/pdlayout.py" ${PDL_ORDER:+--order} "$1"; }
 pdl_one() {	# pdl_one perf|pk NAME MODE OPTS...
 	_pt=$1 _pn=$2 _pm=$3; shift 3
 	_po=$_pn.$_pt.data

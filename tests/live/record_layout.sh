@@ -8,6 +8,8 @@
 #   msec), software/config=0/ (terms: none), -a, -p, --per-thread, -g,
 #   a tracepoint with -a -g, -k, -z (the records up to FINISHED_INIT stay
 #   plain, no BUILD_ID; a pipe carries HEADER_COMPRESSED: perf reads it);
+#   but for -a the order of all records up to FINISHED_INIT too (the
+#   tasks, and the command's COMM last with -p);
 # - a made-up PMU bound over the devices directory (software's type, an
 #   alias clk with clk.unit and clk.scale, a cpumask of CPU 0): the unit,
 #   scale and cpus updates, the event on its PMU's CPU (with a command,
@@ -29,13 +31,16 @@ sleep 30 & SP=$!
 t_bg $SP
 PDL_NOBID=1
 for _m in file pipe; do
+	PDL_ORDER=1
 	pdl_rec default-$_m $_m -- true
 	pdl_rec sw-noterms-$_m $_m -e software// -- true
 	pdl_rec sw-terms-$_m $_m -e software/config=0/ -- true
-	pdl_rec a-$_m $_m -a -e cpu-clock -- sleep 0.1
 	pdl_rec p-$_m $_m -e cpu-clock -p $SP -- sleep 0.1
-	pdl_rec per-thread-$_m $_m -e cpu-clock --per-thread -p $SP -- sleep 0.1
+	pdl_rec per-thread-ns-$_m $_m -e cpu-clock --per-thread --namespaces \
+		-p $SP -- sleep 0.1
 	pdl_rec g-$_m $_m -g -e cpu-clock,task-clock -- true
+	PDL_ORDER=	# the processes of -a come and go
+	pdl_rec a-$_m $_m -a -e cpu-clock -- sleep 0.1
 	pdl_rec tp-g-a-$_m $_m -g -a -e sched:sched_switch -- sleep 0.1
 	pdl_rec k-$_m $_m -k mono -e cpu-clock -- true
 done
