@@ -692,6 +692,18 @@ static int make_maps(struct rec *r)
 	return 0;
 }
 
+/* Event I's CPUs as perf's map propagation gives them: every CPU for the
+ * immediate dummies, the PMU's own (cpumask) CPUs unless -C names CPUs,
+ * else the target's. */
+static struct pk_cpu_map *event_cpus(struct rec *r, int i)
+{
+	struct pk_cpu_map *own = pk_evsel_own_cpus(pk_evlist_evsel(r->evlist, i));
+
+	if (r->sys_wide & (1ULL << i))
+		return r->all_cpus;
+	return own && !r->cfg->cpu_list ? own : r->cpus;
+}
+
 /* Each event as perf opens it: a :P event walks precise_ip down, cycles
  * fall back to cpu-clock, kernel counting to user space at paranoid 2;
  * -vv shows every try (cli/open_trace.c). */
@@ -709,7 +721,7 @@ static int open_events(struct rec *r)
 		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i);
 		bool sw = r->sys_wide & (1ULL << i);
 		int err = cli_open_sampling(i == r->pt ? NULL : "record", e,
-					    sw ? r->all_cpus : r->cpus,
+					    event_cpus(r, i),
 					    sw ? r->any_threads : r->threads,
 					    r->cfg->verbose);
 
@@ -814,7 +826,8 @@ static int synth_cb(const struct perf_event_header *h, void *arg)
  * process (FORK then COMM per thread, then its mappings); otherwise a COMM
  * per followed thread and its process's mappings, plus each process whose
  * leader is not followed itself. A forked command is still perfkit until
- * it execs: its COMM alone (perf writes no mappings for it either; left
+ * it execs: its COMM alone, after the rest with -a, -C, -p or -t too
+ * (perf writes no mappings for it either; left
  * in, they make perf's DWARF unwinder take the old image's lowest mapping
  * of a shared library as its base and stop).
  */
@@ -861,9 +874,12 @@ static int synthesize(struct rec *r)
 	if (err)
 		return err;
 	if (has_cpu(c))
-		return pk_synth_all_processes(synth_cb, r, &o);
-	if (has_task(c))
-		return synth_tasks(r, &o);
+		err = pk_synth_all_processes(synth_cb, r, &o);
+	else if (has_task(c))
+		err = synth_tasks(r, &o);
+	if (err || !c->argv)
+		return err;
+	/* perf's COMM of the forked command last, whatever the target */
 	o.no_maps = true;
 	return pk_synth_threads(1, &r->wl.pid, synth_cb, r, &o);
 }
@@ -896,14 +912,29 @@ static int open_output(struct rec *r)
 		cli_error("record", "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	if (r->cfg->comp_level &&
-	    pk_pdwriter_set_compression(r->w, r->cfg->comp_level,
-			(uint32_t)((r->cfg->mmap_pages + 1) *
-				   (size_t)sysconf(_SC_PAGESIZE)))) {
-		cli_error("record", "-z: zstd level %d refused", r->cfg->comp_level);
-		return -1;
-	}
 	return 0;
+}
+
+/* -z: the ring's size, perf's mmap_len in HEADER_COMPRESSED */
+static uint32_t comp_mmap_len(struct rec *r)
+{
+	return (uint32_t)((r->cfg->mmap_pages + 1) *
+			  (size_t)sysconf(_SC_PAGESIZE));
+}
+
+/* -z: perf compresses what it reads from the rings; the records it
+ * synthesized up to FINISHED_INIT stay plain. */
+static int start_compression(struct rec *r)
+{
+	int err;
+
+	if (!r->cfg->comp_level)
+		return 0;
+	err = pk_pdwriter_set_compression(r->w, r->cfg->comp_level,
+					  comp_mmap_len(r));
+	if (err)
+		cli_error("record", "-z: zstd level %d refused", r->cfg->comp_level);
+	return err;
 }
 
 static bool child_exited(struct rec *r, int *status)
@@ -1017,8 +1048,8 @@ static uint64_t read_lost(struct rec *r)
 
 		if (!(pk_evsel_attr(e)->read_format & PERF_FORMAT_LOST))
 			return 0;
-		for (int ci = 0; ci < pk_cpu_map_nr(r->cpus); ci++)
-			for (int ti = 0; ti < pk_thread_map_nr(r->threads); ti++) {
+		for (int ci = 0; ci < pk_cpu_map_nr(pk_evsel_cpus(e)); ci++)
+			for (int ti = 0; ti < pk_thread_map_nr(pk_evsel_threads(e)); ti++) {
 				struct pk_counts c;
 
 				if (!pk_evsel_read(e, ci, ti, &c))
@@ -1095,6 +1126,10 @@ static int features(struct rec *r)
 		err = pk_pdwriter_feat_u64(r->w, PK_HEADER_SAMPLE_TIME, t, 2);
 	if (!err && r->cfg->clockid >= 0)
 		err = add_clock_data(r->cfg->clockid, r->w);
+	/* a pipe's features go ahead of the data: ratio unknown (perf's 0) */
+	if (!err && r->pipe && r->cfg->comp_level)
+		err = pk_pdwriter_feat_compressed(r->w, r->cfg->comp_level, 0,
+						  comp_mmap_len(r));
 	return err;
 }
 
@@ -1195,6 +1230,8 @@ static int run(struct rec *r)
 	}
 	err = rec_finished_init(r);
 	if (!err)
+		err = start_compression(r);
+	if (!err)
 		err = record_loop(r, &status);
 	if (!err && r->cfg->aux_snapshot && r->cfg->snapshot_on_exit)
 		err = rec_pt_snapshot(r);
@@ -1232,8 +1269,9 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 	cli_verbose = cfg.verbose > 1 ? 2 : cfg.verbose;
-	if (cfg.buildid_mmap)
-		cfg.no_buildid = true; /* the build ids are in the MMAP2s */
+	/* the build ids are in the MMAP2s; perf -z collects none either */
+	if (cfg.buildid_mmap || cfg.comp_level)
+		cfg.no_buildid = true;
 	if (build_events(&r)) {
 		ret = 2;
 		goto out;

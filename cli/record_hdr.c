@@ -94,49 +94,66 @@ static int event_update(struct rec *r, struct pk_event_update *u, void *buf)
 	return write_buf(r, pk_record_event_update_encode(u, buf, 4096), buf);
 }
 
-/* perf's EVENT_UPDATE records (perf_event__synthesize_extra_attr): a
- * clock's unit "msec" and scale 1e-6 (perf gives cpu-clock and task-clock
- * both), and in a pipe every event's name; each for the event's first id.
- * (perf also writes an event's own CPUs: perfkit's events have none.) */
+/* One event's EVENT_UPDATEs in perf's order: its unit, its scale, its
+ * own CPUs (its PMU's cpumask), in a pipe its name; each for its first
+ * id. Units and scales are the parser's (pk_evsel_unit): cpu-clock and
+ * task-clock's "msec" and 1e-6, a PMU alias's files. */
+static int event_updates(struct rec *r, struct pk_evsel *ev, void *buf)
+{
+	struct pk_event_update u = { .id = 0 };
+	int err = 0;
+
+	if (pk_evsel_id(ev, 0, 0, &u.id))
+		return 0;
+	u.str = pk_evsel_unit(ev);
+	if (u.str && u.str[0]) {
+		u.type = PK_EVENT_UPDATE_UNIT;
+		err = event_update(r, &u, buf);
+	}
+	u.scale = pk_evsel_scale(ev);
+	if (!err && u.scale != 1.0) {
+		u.type = PK_EVENT_UPDATE_SCALE;
+		err = event_update(r, &u, buf);
+	}
+	u.cpus = pk_evsel_own_cpus(ev);
+	if (!err && u.cpus) {
+		u.type = PK_EVENT_UPDATE_CPUS;
+		err = event_update(r, &u, buf);
+	}
+	u.str = pk_evsel_name(ev);
+	if (!err && r->pipe && u.str) {
+		u.type = PK_EVENT_UPDATE_NAME;
+		err = event_update(r, &u, buf);
+	}
+	return err;
+}
+
+/* perf's EVENT_UPDATE records (perf_event__synthesize_extra_attr). */
 int rec_event_updates(struct rec *r)
 {
 	char *buf = malloc(4096);
 	int err = buf ? 0 : -ENOMEM;
 
-	for (int i = 0; !err && i < pk_evlist_nr(r->evlist); i++) {
-		struct pk_evsel *ev = pk_evlist_evsel(r->evlist, i);
-		const struct perf_event_attr *a = pk_evsel_attr(ev);
-		struct pk_event_update u = { 0 };
-
-		if (pk_evsel_id(ev, 0, 0, &u.id))
-			continue;
-		if (a->type == PERF_TYPE_SOFTWARE &&
-		    (a->config == PERF_COUNT_SW_CPU_CLOCK ||
-		     a->config == PERF_COUNT_SW_TASK_CLOCK)) {
-			u.type = PK_EVENT_UPDATE_UNIT;
-			u.str = "msec";
-			err = event_update(r, &u, buf);
-			u.type = PK_EVENT_UPDATE_SCALE;
-			u.scale = 1e-6;
-			if (!err)
-				err = event_update(r, &u, buf);
-		}
-		u.type = PK_EVENT_UPDATE_NAME;
-		u.str = pk_evsel_name(ev);
-		if (!err && r->pipe && u.str)
-			err = event_update(r, &u, buf);
-	}
+	for (int i = 0; !err && i < pk_evlist_nr(r->evlist); i++)
+		err = event_updates(r, pk_evlist_evsel(r->evlist, i), buf);
 	free(buf);
 	return err;
 }
 
-/* perf's evlist all_cpus: every event's CPUs. */
+/* perf's evlist all_cpus: every event's CPUs, and the PMU CPUs of those
+ * with their own (perf merges them in when it parses the event, before -C
+ * replaces them: -C 1 with a cpumask 0 event gives 0-1). */
 static struct pk_cpu_map *all_cpus(struct rec *r)
 {
 	struct pk_cpu_map *m = NULL, *n;
 
-	for (int i = 0; i < pk_evlist_nr(r->evlist); i++) {
-		n = pk_cpu_map_merge(m, pk_evsel_cpus(pk_evlist_evsel(r->evlist, i)));
+	for (int i = 0; i < 2 * pk_evlist_nr(r->evlist); i++) {
+		struct pk_evsel *e = pk_evlist_evsel(r->evlist, i / 2);
+		struct pk_cpu_map *c = i % 2 ? pk_evsel_cpus(e) : pk_evsel_own_cpus(e);
+
+		if (!c)
+			continue;
+		n = pk_cpu_map_merge(m, c);
 		pk_cpu_map_put(m);
 		if (!(m = n))
 			return NULL;
@@ -206,25 +223,27 @@ static int pmu_order(struct rec *r, int *order)
 	return n;
 }
 
-/* HEADER_PMU_CAPS: every PMU with caps/ but "cpu" (perf's CPU_PMU_CAPS) */
+/* HEADER_PMU_CAPS: every PMU with caps/ but "cpu"; HEADER_CPU_PMU_CAPS:
+ * the "cpu" PMU's, when there is one (with no caps/ too: count 0). */
 static int pmu_caps(const int *order, int nr, struct rec *r)
 {
 	int err = pk_pdwriter_feat_pmu_caps(r->w, NULL, 0, NULL, NULL);
 
 	for (int k = 0; !err && k < nr; k++) {
 		int i = order[k];
-		char **names, **values;
-		int n;
+		bool cpu = !strcmp(pk_pmu_name(i), "cpu");
+		char **names = NULL, **values = NULL;
+		int n = pk_pmu_caps(i, &names, &values);
+		const char *const *nm = (const char *const *)names;
+		const char *const *vl = (const char *const *)values;
 
-		if (!strcmp(pk_pmu_name(i), "cpu"))
-			continue;
-		n = pk_pmu_caps(i, &names, &values);
-		if (n > 0)
-			err = pk_pdwriter_feat_pmu_caps(r->w, pk_pmu_name(i), n,
-					(const char *const *)names,
-					(const char *const *)values);
-		else
+		if (n < 0)
 			err = n;
+		else if (cpu)
+			err = pk_pdwriter_feat_cpu_pmu_caps(r->w, n, nm, vl);
+		else if (n > 0)
+			err = pk_pdwriter_feat_pmu_caps(r->w, pk_pmu_name(i), n,
+							nm, vl);
 		free(names);
 		free(values);
 	}

@@ -157,6 +157,19 @@ PK_API const char *pk_evsel_group_name(const struct pk_evsel *evsel);
  * "breakpoint", "msr", ...), or "" when unknown. */
 PK_API const char *pk_evsel_pmu_name(const struct pk_evsel *evsel);
 
+/* The event's unit and scale as perf sets them when it parses the event
+ * (what perf record writes in EVENT_UPDATE records): "msec" and 1e-6 for
+ * cpu-clock and task-clock made by name (a cycles event that fell back to
+ * cpu-clock keeps none); a PMU event written with terms takes its alias's
+ * NAME.unit and NAME.scale files (or "" and 1, even software/config=0/);
+ * "" and 1 otherwise. */
+PK_API const char *pk_evsel_unit(const struct pk_evsel *evsel);
+PK_API double pk_evsel_scale(const struct pk_evsel *evsel);
+
+/* The CPUs of the event's PMU (its cpumask or cpus file), which perf keeps
+ * as the event's own CPUs, or NULL when the PMU lists none. Borrowed. */
+PK_API struct pk_cpu_map *pk_evsel_own_cpus(const struct pk_evsel *evsel);
+
 /*
  * Modifier flags that are not attribute bits: 'S' (sample read: the leader
  * samples its group), 'W' (weak group: reopen as separate events when the

@@ -443,6 +443,13 @@ PK_API int pk_pdwriter_feat_host(struct pk_pdwriter *w);
  * block size and each node's memoryN blocks. A feature whose files cannot
  * be read is left out, as perf does. 0, or -EINVAL / -ENOMEM. */
 PK_API int pk_pdwriter_feat_caches(struct pk_pdwriter *w, const char *sysfs);
+/* HEADER_COMPRESSED: version 0, zstd, LEVEL, RATIO (bytes in over bytes
+ * out, 0 when unknown: a pipe's features come before the data) and
+ * MMAP_LEN (the size perf's reader gives its decompression buffer).
+ * pk_pdwriter_set_compression's writer adds it at close by itself.
+ * 0 or -EINVAL / -ENOMEM. */
+PK_API int pk_pdwriter_feat_compressed(struct pk_pdwriter *w, int level,
+				       uint32_t ratio, uint32_t mmap_len);
 /* HEADER_PMU_MAPPINGS: NR PMUs' types and names. 0 or -ENOMEM/-EINVAL. */
 PK_API int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
 					 const uint32_t *types,
@@ -453,6 +460,11 @@ PK_API int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
 PK_API int pk_pdwriter_feat_pmu_caps(struct pk_pdwriter *w, const char *pmu,
 				     int nr, const char *const *names,
 				     const char *const *values);
+/* HEADER_CPU_PMU_CAPS: the "cpu" PMU's NR caps NAMES[i] = VALUES[i] (u32
+ * count, then the strings; no PMU name). 0 or -ENOMEM/-EINVAL. */
+PK_API int pk_pdwriter_feat_cpu_pmu_caps(struct pk_pdwriter *w, int nr,
+					 const char *const *names,
+					 const char *const *values);
 /* Pipe mode, before the first record: writes the attrs and the features
  * set so far as perf's pipe mode does (HEADER_FEATURE records, unpadded,
  * EVENT_DESC from the attrs, none for BUILD_ID, CACHE and AUXTRACE, then

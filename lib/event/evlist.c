@@ -10,6 +10,13 @@
 #include "base/base.h"
 #include "event/evsel.h"
 
+static bool is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CPU_CLOCK ||
+		a->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
 struct pk_evsel *pk__evsel_new(const struct perf_event_attr *attr,
 			       const char *name)
 {
@@ -22,7 +29,9 @@ struct pk_evsel *pk__evsel_new(const struct perf_event_attr *attr,
 	e->nr_members = 1;
 	e->name = pk__strdup(name ? name : "");
 	e->pmu_name = pk__strdup("");
-	if (!e->name || !e->pmu_name) {
+	e->unit = pk__strdup(is_clock(attr) ? "msec" : "");
+	e->scale = is_clock(attr) ? 1e-6 : 1.0;
+	if (!e->name || !e->pmu_name || !e->unit) {
 		pk__evsel_free(e);
 		errno = ENOMEM;
 		return NULL;
@@ -56,6 +65,7 @@ void pk__evsel_free(struct pk_evsel *e)
 	pk_cpu_map_put(e->pmu_cpus);
 	pk__free(e->name);
 	pk__free(e->pmu_name);
+	pk__free(e->unit);
 	pk__free(e->filter);
 	pk__free(e->group_name);
 	pk__free(e->aux_action);
@@ -246,6 +256,21 @@ int pk_evsel_nr_members(const struct pk_evsel *e)
 const char *pk_evsel_pmu_name(const struct pk_evsel *e)
 {
 	return e->pmu_name;
+}
+
+const char *pk_evsel_unit(const struct pk_evsel *e)
+{
+	return e->unit;
+}
+
+double pk_evsel_scale(const struct pk_evsel *e)
+{
+	return e->scale;
+}
+
+struct pk_cpu_map *pk_evsel_own_cpus(const struct pk_evsel *e)
+{
+	return e->pmu_cpus;
 }
 
 unsigned int pk_evsel_flags(const struct pk_evsel *e)

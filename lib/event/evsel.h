@@ -20,6 +20,8 @@ struct pk_evsel {
 	unsigned int flags;      /* enum pk_evsel_flag */
 	char *filter;            /* tracepoint filter to set at open, owned */
 	struct pk_cpu_map *pmu_cpus; /* the PMU's own cpumask, or NULL */
+	char *unit;              /* perf's unit ("msec", a PMU alias's), owned */
+	double scale;            /* its scale, 1 when none */
 	unsigned int terms;      /* enum pk_evsel_term: fields set by terms */
 	uint64_t fmt_given;      /* the PMU's format terms given (bit: the
 				    format's index, the first 64) */
@@ -42,7 +44,9 @@ struct pk_evlist {
 	int nr, cap;
 };
 
-/* Allocates a zeroed event with its own leadership and no fds. */
+/* Allocates a zeroed event with its own leadership and no fds; a clock
+ * (cpu-clock, task-clock) gets unit "msec" and scale 1e-6 as perf's
+ * evsel__new_idx gives them, any other event "" and 1. */
 struct pk_evsel *pk__evsel_new(const struct perf_event_attr *attr,
 			       const char *name);
 /* Closes fds, drops maps, frees. NULL is fine. */

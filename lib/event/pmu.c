@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* PMUs from sysfs: types, format terms, event aliases, cpumasks. */
 #include <dirent.h>
+#include <locale.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ static void pmu_fini(struct pk_pmu *p)
 		pk__free(p->aliases[i].name);
 		pk__free(p->aliases[i].terms);
 		pk__free(p->aliases[i].desc);
+		pk__free(p->aliases[i].unit);
 	}
 	pk__free(p->formats);
 	pk__free(p->aliases);
@@ -323,6 +325,37 @@ static int cmp_alias(const void *a, const void *b)
 		      ((const struct pk_pmu_alias *)b)->name);
 }
 
+/* PATH.unit and PATH.scale of an alias, as perf reads them: the unit's
+ * first 31 bytes less a final newline, the scale by strtod in the C
+ * locale (sysfs files are C-formatted). Missing files leave them unset. */
+static void load_alias_info(const char *path, struct pk_pmu_alias *a)
+{
+	char fp[4096 + 256 + 16], *text, *end;
+	size_t n;
+
+	snprintf(fp, sizeof(fp), "%s.unit", path);
+	if (pk__read_file(fp, &text) >= 0) {
+		n = strlen(text);
+		if (n > 31)
+			text[n = 31] = '\0';
+		if (n && text[n - 1] == '\n')
+			text[n - 1] = '\0';
+		a->unit = text;
+	}
+	snprintf(fp, sizeof(fp), "%s.scale", path);
+	if (pk__read_file(fp, &text) >= 0) {
+		locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+		locale_t old = c ? uselocale(c) : (locale_t)0;
+
+		a->scale = strtod(text, &end);
+		if (c) {
+			uselocale(old);
+			freelocale(c);
+		}
+		pk__free(text);
+	}
+}
+
 static int load_aliases(struct pk_pmu *p)
 {
 	char path[4096];
@@ -363,6 +396,7 @@ static int load_aliases(struct pk_pmu *p)
 			pk__free(text);
 			goto nomem;
 		}
+		load_alias_info(fp, &a);
 		p->aliases[p->nr_aliases++] = a;
 	}
 	closedir(dir);

@@ -26,6 +26,8 @@ struct pk_pmu_alias {
 	char *name;
 	char *terms;    /* e.g. "event=0x3c,umask=0x00" */
 	char *desc;     /* NULL when none */
+	char *unit;     /* NAME.unit (perf's first 31 bytes), or NULL */
+	double scale;   /* NAME.scale, 0 when none */
 };
 
 struct pk_pmu {

@@ -552,12 +552,39 @@ static int param_term(struct pk_parser *P, struct pk_terms *fl, int i)
 			"required parameter '%s' not specified", t->name);
 }
 
+/* perf's unit and scale of a PMU event written with terms: its aliases'
+ * (the first that has each), else "" and 1, whatever the event counts. */
+static int alias_info(struct pk_evsel *e, const struct pk_pmu *pmu,
+		      const struct pk_terms *ts)
+{
+	const char *unit = NULL;
+	double scale = 0;
+	char *u;
+
+	for (int i = 0; i < ts->nr; i++) {
+		const struct pk_pmu_alias *al = term_alias(pmu, &ts->v[i]);
+
+		if (al && !unit && al->unit && al->unit[0])
+			unit = al->unit;
+		if (al && !scale && al->scale)
+			scale = al->scale;
+	}
+	if (!(u = pk__strdup(unit ? unit : "")))
+		return -ENOMEM;
+	pk__free(e->unit);
+	e->unit = u;
+	e->scale = scale ? scale : 1.0;
+	return 0;
+}
+
 int pk__terms_pmu(struct pk_parser *P, struct pk_evsel *e,
 		  const struct pk_pmu *pmu, const struct pk_terms *ts)
 {
 	struct pk_terms fl = { 0 };
 	int err = 0;
 
+	if (ts->nr)
+		err = alias_info(e, pmu, ts);
 	for (int i = 0; !err && i < ts->nr; i++) {
 		const struct pk_pmu_alias *al = term_alias(pmu, &ts->v[i]);
 

@@ -432,6 +432,28 @@ int pk_pdwriter_feat_pmu_mappings(struct pk_pdwriter *w, int nr,
 	return 0;
 }
 
+/* NR caps NAMES[i] = VALUES[i] appended to B. 0 or -ENOMEM. */
+static int put_caps(struct pk_buf *b, int nr, const char *const *names,
+		    const char *const *values)
+{
+	if (put_u32(b, (uint32_t)nr))
+		return -ENOMEM;
+	for (int i = 0; i < nr; i++)
+		if (pk__wr_put_str(b, names[i]) || pk__wr_put_str(b, values[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+int pk_pdwriter_feat_cpu_pmu_caps(struct pk_pdwriter *w, int nr,
+				  const char *const *names,
+				  const char *const *values)
+{
+	if (!w || nr < 0 || (nr && (!names || !values)))
+		return -EINVAL;
+	return put_caps(feat_reset(w, PK_HEADER_CPU_PMU_CAPS), nr, names,
+			values);
+}
+
 int pk_pdwriter_feat_pmu_caps(struct pk_pdwriter *w, const char *pmu, int nr,
 			      const char *const *names,
 			      const char *const *values)
@@ -446,12 +468,7 @@ int pk_pdwriter_feat_pmu_caps(struct pk_pdwriter *w, const char *pmu, int nr,
 			return -ENOMEM;
 	if (!pmu)
 		return 0;
-	if (put_u32(b, (uint32_t)nr))
-		return -ENOMEM;
-	for (int i = 0; i < nr; i++)
-		if (pk__wr_put_str(b, names[i]) || pk__wr_put_str(b, values[i]))
-			return -ENOMEM;
-	if (pk__wr_put_str(b, pmu))
+	if (put_caps(b, nr, names, values) || pk__wr_put_str(b, pmu))
 		return -ENOMEM;
 	memcpy(&count, b->data, 4);
 	count++;

@@ -83,18 +83,22 @@ int pk__wr_z_flush(struct pk_pdwriter *w)
 	return r;
 }
 
+int pk_pdwriter_feat_compressed(struct pk_pdwriter *w, int level,
+				uint32_t ratio, uint32_t mmap_len)
+{
+	uint32_t v[5] = { 0, 1, (uint32_t)level, ratio, mmap_len };
+
+	if (level < 1 || level > ZSTD_maxCLevel())
+		return -EINVAL;
+	return pk_pdwriter_feat_raw(w, PK_HEADER_COMPRESSED, v, sizeof(v));
+}
+
 int pk__wr_z_feature(struct pk_pdwriter *w)
 {
-	uint32_t v[5];
-
 	if (!w->zcs)
 		return 0;
-	v[0] = 0;                 /* version */
-	v[1] = 1;                 /* zstd */
-	v[2] = (uint32_t)w->zlevel;
-	v[3] = w->zout ? (uint32_t)(w->zin / w->zout) : 0;
-	v[4] = w->zmmap_len;
-	return pk_pdwriter_feat_raw(w, PK_HEADER_COMPRESSED, v, sizeof(v));
+	return pk_pdwriter_feat_compressed(w, w->zlevel,
+			w->zout ? (uint32_t)(w->zin / w->zout) : 0, w->zmmap_len);
 }
 
 void pk__wr_z_fini(struct pk_pdwriter *w)

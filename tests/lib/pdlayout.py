@@ -10,18 +10,23 @@
 #                        CPU_MAP with its payload, TRACING_DATA), then
 #                        FINISHED_INIT
 #   late TYPE            a FEATURE record after FINISHED_INIT (a pipe)
+#   order T/MISC[*N]...  with --order: the type and misc of every record
+#                        ahead of FINISHED_INIT, runs counted (the tasks'
+#                        COMM, FORK, MMAP2, NAMESPACES too)
 import struct, sys
 
-BYTES = {16, 20, 22, 25, 26, 31}      # machine facts, equal byte for byte
+BYTES = {16, 20, 22, 25, 26, 28, 31}  # machine facts, equal byte for byte
 NOSIZE = {1, 2, 11}   # tracing data (its own test), the DSOs sampled, argv
 KEEP = {64, 69, 73, 66, 82}
 
-def records(d, off, end, out):
+def records(d, off, end, out, order):
     init = False
     while off + 8 <= end:
         t, m, s = struct.unpack_from('<IHH', d, off)
         if s < 8:
             break
+        if not init:
+            run(order, '%d/%x' % (t, m))
         extra = 0
         if t == 66:
             extra = struct.unpack_from('<I', d, off + 8)[0]
@@ -51,25 +56,34 @@ def records(d, off, end, out):
             init = True
         off += s + extra
 
+def run(order, k):
+    if order and order[-1][0] == k:
+        order[-1][1] += 1
+    else:
+        order.append([k, 1])
+
 def feat(out, fid, b):
     size = '-' if fid in NOSIZE else str(len(b))
     out.append('feat %d %s%s' % (fid, size, ' ' + b.hex() if fid in BYTES else ''))
 
-def main(path):
+def main(path, with_order):
     d = open(path, 'rb').read()
-    out = []
+    out, order = [], []
     if struct.unpack_from('<Q', d, 8)[0] == 16:          # a pipe
-        records(d, 16, len(d), out)
+        records(d, 16, len(d), out, order)
     else:
         do, ds = struct.unpack_from('<QQ', d, 40)
         bits = int.from_bytes(d[72:104], 'little')
-        records(d, do, do + ds, out)
+        records(d, do, do + ds, out, order)
         i = 0
         for f in range(256):
             if bits >> f & 1:
                 o, s = struct.unpack_from('<QQ', d, do + ds + 16 * i)
                 feat(out, f, d[o:o + s])
                 i += 1
+    if with_order:
+        out.append('order ' + ' '.join(k + ('*%d' % n if n > 1 else '')
+                                       for k, n in order))
     print('\n'.join(out))
 
-main(sys.argv[1])
+main(sys.argv[-1], '--order' in sys.argv[1:-1])

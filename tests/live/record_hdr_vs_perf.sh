@@ -15,26 +15,8 @@ need_built $N "$PERFKIT"
 SRC=$PWD; PK=$PWD/$PERFKIT
 cd "$T_TMP" || exit 1
 export LC_ALL=C PERF_PAGER=cat
-lay() { t_python "$SRC/tests/lib/pdlayout.py" "$1"; }
-# rec NAME MODE OPTS...: both recorders (MODE file or pipe), then their
-# layouts compared
-rec() {
-	_n=$1 _m=$2; shift 2
-	for _t in perf pk; do
-		_c=perf; [ $_t = pk ] && _c=$PK
-		if [ "$_m" = pipe ]; then
-			$_c record "$@" -o - -- true 2> $_n.$_t.err > $_n.$_t.data
-		else
-			$_c record "$@" -o $_n.$_t.data -- true > /dev/null 2> $_n.$_t.err
-		fi || { fail "$N:$_n:$_t" "$(tail -2 $_n.$_t.err | tr '\n' '|')"; return; }
-		lay $_n.$_t.data > $_n.$_t.lay 2>&1
-	done
-	if cmp -s $_n.perf.lay $_n.pk.lay && [ -s $_n.perf.lay ]; then
-		ok "$N:$_n"
-	else
-		fail "$N:$_n" "$(diff $_n.perf.lay $_n.pk.lay | grep '^[<>]' | cut -c1-120 | head -6 | tr '\n' '|')"
-	fi
-}
+. "$SRC/tests/lib/pdlayout.sh"
+rec() { _rn=$1 _rm=$2; shift 2; pdl_rec $_rn $_rm "$@" -- true; }
 rec clock file -e cpu-clock
 rec task-clock file -e task-clock --no-bpf-event
 rec two file -e cpu-clock -e task-clock --no-bpf-event

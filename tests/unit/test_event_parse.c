@@ -743,6 +743,48 @@ static void build_fake(void)
 	put(DEV "other/type", "60\n");
 	put(DEV "other/format/event", "config:0-3\n");
 	put(DEV "other/events/ev1", "event=0x2\n");
+	/* a unit of 40 bytes: perf keeps 31 */
+	put(DEV "other/events/long", "event=0x3\n");
+	put(DEV "other/events/long.unit",
+	    "0123456789012345678901234567890123456789\n");
+	put(DEV "other/events/long.scale", "2.5\n");
+	put(DEV "software/type", "1\n");
+	put(DEV "software/format/config", "config:0-63\n");
+}
+
+/* EVENT S's unit and scale (its first event) */
+static void unit_is(const char *s, const char *unit, double scale)
+{
+	struct pk_parse_error e;
+	int n;
+	struct pk_evlist *l = parse(s, &n, &e);
+	struct pk_evsel *ev = n > 0 ? pk_evlist_evsel(l, 0) : NULL;
+
+	t_check(ev && !strcmp(pk_evsel_unit(ev), unit) &&
+		pk_evsel_scale(ev) == scale, s, "n=%d unit '%s' scale %g", n,
+		ev ? pk_evsel_unit(ev) : "?", ev ? pk_evsel_scale(ev) : 0.0);
+	pk_evlist_free(l);
+}
+
+/* perf's rules (evsel__new_idx, parse_events_add_pmu, 6.1): the clocks
+ * by name get msec/1e-6, a PMU event with terms its aliases' files or
+ * nothing, one without terms keeps the clock's. */
+static void test_units(void)
+{
+	unit_is("fake/ev2/", "ns", 1e-9);
+	unit_is("fake/ev2,umask=1/", "ns", 1e-9);
+	unit_is("ev2", "ns", 1e-9);
+	unit_is("fake/ev1/", "", 1.0);
+	unit_is("fake/event=1/", "", 1.0);
+	unit_is("other/long/", "0123456789012345678901234567890", 2.5);
+	unit_is("cpu-clock", "msec", 1e-6);
+	unit_is("task-clock:u", "msec", 1e-6);
+	unit_is("cpu-clock/period=10/", "msec", 1e-6);
+	unit_is("software//", "msec", 1e-6);
+	unit_is("software/config=0/", "", 1.0);
+	unit_is("software/config=2/", "", 1.0);
+	unit_is("page-faults", "", 1.0);
+	unit_is("cycles", "", 1.0);
 }
 
 struct finfo {
@@ -903,6 +945,7 @@ static void test_fake_sysfs(void)
 		t_check(n == 7, "foreach formats (bad ones left out)", "n=%d",
 			n);
 	}
+	test_units();
 	pk__event_set_roots(NULL, NULL);
 	rm_rf(fake);
 }

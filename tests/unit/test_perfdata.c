@@ -728,6 +728,8 @@ static void check_pmu_features(const char *dir)
 	    !pk_pdwriter_feat_pmu_mappings(w, 2, types, names) &&
 	    !pk_pdwriter_feat_pmu_caps(w, NULL, 0, NULL, NULL) &&
 	    !pk_pdwriter_feat_pmu_caps(w, "intel_pt", 1, cn, cv) &&
+	    !pk_pdwriter_feat_cpu_pmu_caps(w, 1, cn, cv) &&
+	    !pk_pdwriter_feat_compressed(w, 3, 0, 4096) &&
 	    !pk_pdwriter_write(w, &round, NULL, 0))	/* a file with data */
 		ok = !pk_pdwriter_close(w);
 	pd = ok ? pk_perfdata_open(path, NULL) : NULL;
@@ -750,6 +752,26 @@ static void check_pmu_features(const char *dir)
 		     !strcmp((const char *)p + 12 + 136, "intel_pt");
 	}
 	t_check(ok, "hdr_pmu_caps", "layout");
+	/* CPU_PMU_CAPS: the count, the pairs, no PMU name */
+	ok = pd && !pk_perfdata_feat_raw(pd, PK_HEADER_CPU_PMU_CAPS,
+					 (const void **)&p, &size) &&
+	     size == 4 + 2 * (4 + 64);
+	if (ok) {
+		memcpy(u, p, 8);
+		ok = u[0] == 1 && u[1] == 64 && !strcmp((const char *)p + 8, "mtc") &&
+		     !strcmp((const char *)p + 8 + 68, "1");
+	}
+	t_check(ok, "hdr_cpu_pmu_caps", "layout");
+	/* COMPRESSED: version 0, zstd, level, ratio, mmap_len */
+	ok = pd && !pk_perfdata_feat_raw(pd, PK_HEADER_COMPRESSED,
+					 (const void **)&p, &size) && size == 20;
+	if (ok) {
+		uint32_t z[5];
+
+		memcpy(z, p, 20);
+		ok = !z[0] && z[1] == 1 && z[2] == 3 && !z[3] && z[4] == 4096;
+	}
+	t_check(ok, "hdr_compressed", "layout");
 	pk_perfdata_free(pd);
 }
 
