@@ -630,7 +630,7 @@ static int sample(void *ctx, struct pk_session *s,
 			       c->e->max_stack < MAX_STACK ?
 			       (unsigned)c->e->max_stack : MAX_STACK;
 
-		nf = pk_session_callchain(sm, max, c->fr);
+		nf = pk_session_callchain_in(sm, ss->rec->misc, max, c->fr);
 		if (nf < 0)
 			nf = 0;
 	} else {

@@ -775,7 +775,7 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 }
 
 static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
-		      uint64_t ugen, uint64_t kgen)
+		      uint16_t misc, uint64_t ugen, uint64_t kgen)
 {
 	struct ob *o = &s->ob;
 	uint64_t want = sm->callchain.nr < (uint64_t)s->max_stack ?
@@ -790,7 +790,7 @@ static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 		s->frames = nf;
 		s->cap_frames = (unsigned)want;
 	}
-	n = pk_session_callchain(sm, (unsigned)want, s->frames);
+	n = pk_session_callchain_in(sm, misc, (unsigned)want, s->frames);
 	for (int i = 0; i < n; i++) {
 		uint16_t cm = s->frames[i].cpumode;
 
@@ -844,12 +844,13 @@ static void put_unwound(struct out *s, uint32_t f, const struct pk_sample *sm,
 	}
 }
 
-static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
+static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm,
+			  uint16_t misc)
 {
 	uint64_t ugen = pk_session_generation(s->sess, sm->pid,
 					      PERF_RECORD_MISC_USER);
 
-	put_chain(s, f, sm, ugen,
+	put_chain(s, f, sm, misc, ugen,
 		  pk_session_generation(s->sess, sm->pid, PERF_RECORD_MISC_KERNEL));
 	put_unwound(s, f, sm, ugen);
 }
@@ -1064,7 +1065,9 @@ static void put_callindent(struct out *s, uint32_t f,
 	int depth = is->depth, len = 0;
 	char t[64];
 
-	if (is->flags & PK_IP_FLAG_RETURN)
+	if (depth < 0)		/* a thread without a call stack */
+		depth = 0;
+	else if (is->flags & PK_IP_FLAG_RETURN)
 		depth++;	/* popped already: the call's depth */
 	pk_session_resolve(s->sess, sm->pid, sm->ip, cpumode, &l);
 	if (is->flags & (PK_IP_FLAG_CALL | PK_IP_FLAG_TRACE_BEGIN)) {
@@ -1355,7 +1358,7 @@ head_done:
 	if (f & SF_IP) {
 		if (cc) {
 			ob_ch(o, '\n');
-			put_callchain(s, f, sm);
+			put_callchain(s, f, sm, rec->misc);
 		} else if (!(f & (SF_SYM | SF_DSO | SF_SRCLINE))) {
 			ob_ch(o, ' ');
 			if (s->cur && !bts && !s->filtering &&

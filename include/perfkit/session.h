@@ -304,7 +304,8 @@ PK_API const char *pk_session_dso_name(struct pk_session *s, uint32_t pid,
 /* One entry of a sample's callchain. */
 struct pk_frame {
 	uint64_t ip;
-	uint16_t cpumode;    /* PERF_RECORD_MISC_USER, _KERNEL, _HYPERVISOR */
+	uint16_t cpumode;    /* PERF_RECORD_MISC_USER, _KERNEL, _HYPERVISOR,
+				GUEST_KERNEL, GUEST_USER */
 };
 
 /*
@@ -315,6 +316,15 @@ struct pk_frame {
  */
 PK_API int pk_session_callchain(const struct pk_sample *sm, unsigned max,
 				struct pk_frame *frames);
+
+/*
+ * pk_session_callchain() for a sample whose record's misc is MISC: a VM
+ * guest's sample (PERF_RECORD_MISC_GUEST_KERNEL or _USER) has its frames
+ * in the guest (perf resolves a chain in the sample's machine), so its
+ * kernel and user frames take the guest's cpumodes. Returns as it does.
+ */
+PK_API int pk_session_callchain_in(const struct pk_sample *sm, uint16_t misc,
+				   unsigned max, struct pk_frame *frames);
 
 #ifdef __cplusplus
 }

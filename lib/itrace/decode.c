@@ -152,6 +152,8 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 		s->cpumode = kmode(w->next_nr);	/* perf: of to_ip */
 	if (s->addr && kernel_ip(s->addr))
 		s->addr_cpumode = kmode(w->next_nr);
+	if (s->cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		s->depth = -1;	/* (the guest's thread: no stack) */
 	if (s->kind <= PK_ITRACE_BRANCHES)
 		s->flags = tx_flags(w, s->flags);
 	if (w->it->info.cap_event_trace)
