@@ -15,6 +15,7 @@ struct export_opts {
 	bool threads;            /* roots per thread (-s with pid) */
 	const char *comms, *pids, *tids, *cpus, *time;
 	int max_stack;           /* -1: perf's */
+	const char *guest_kallsyms; /* the default guest's kallsyms */
 };
 
 /* Whether FORMAT is one of --format's. */

@@ -732,7 +732,12 @@ int report_samples(const struct export_opts *e, FILE *out)
 		script_filter_fini(&c.filt);
 		return -EINVAL;
 	}
-	c.s = pk_session_new(NULL);
+	{
+		PK_OPTS(pk_session_opts, so,
+			.guest_kallsyms = e->guest_kallsyms);
+
+		c.s = pk_session_new(&so);
+	}
 	err = c.s ? pk_session_run(c.s, c.pd, &tool, &c) : -ENOMEM;
 	if (!err && !c.p)	/* no samples */
 		err = setup(&c);

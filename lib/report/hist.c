@@ -568,7 +568,7 @@ static int branch_sample(struct pk_report *r, struct rp_hists *h,
 	uint16_t mode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint32_t at = UINT32_MAX;
 
-	tmpl->level = mode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	tmpl->level = pk__rp_level(mode);
 	if (r->dsos.n || r->syms.n) {
 		at = pk__rp_sym_of(r, sm->pid, sm->ip, mode);
 		if (at == UINT32_MAX)
@@ -619,8 +619,8 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		return -ENOMEM;
 	tmpl.addr = r->sym[tmpl.sym].addr;
 	tmpl.symsize = r->sym[tmpl.sym].size;
-	tmpl.level = (ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
-		     PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	tmpl.level = pk__rp_level(ss->rec->misc &
+				  PERF_RECORD_MISC_CPUMODE_MASK);
 	if ((r->o.callchain || r->o.children || (r->keymask & RK_PARENT)) &&
 	    (n = pk__rp_resolve_chain(r, ss)) < 0)
 		return n;

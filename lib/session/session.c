@@ -1473,6 +1473,11 @@ static int resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 	return resolve_sym(s, pid, addr, cpumode, loc, &sym);
 }
 
+bool pk__session_has_guest(const struct pk_session *s)
+{
+	return s->gkallsyms != NULL;
+}
+
 const struct map *pk__session_kernel_map(struct pk_session *s, uint64_t addr)
 {
 	return pk__proc_find(&s->kernel, addr);
