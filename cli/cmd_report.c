@@ -58,6 +58,8 @@ struct rep {
 	struct pk_itrace *it;
 	struct pk_session *sess;
 	const char *guest_kallsyms; /* --guestkallsyms */
+	bool guest_code;            /* --guest-code */
+	char gcomm[32];             /* a guest code thread's name */
 };
 
 static void usage(FILE *f)
@@ -116,7 +118,10 @@ static void usage(FILE *f)
 		"      --guestkallsyms FILE  the (default) guest's kallsyms: guest\n"
 		"                          kernel samples resolve there, the code from\n"
 		"                          the kcore beside it (perf kvm --guest --host\n"
-		"                          --guestkallsyms FILE report)\n");
+		"                          --guestkallsyms FILE report)\n"
+		"      --guest-code        a VM's code is its process's, at the same\n"
+		"                          addresses (perf kvm --guest-code --guest\n"
+		"                          --host report)\n");
 }
 
 static const char *const refused[] = {
@@ -353,8 +358,12 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	ss.sample = &sm;
 	ss.attr = is->attr;
 	/* a guest's sample: perf's new thread of the guest machine */
-	ss.comm = c->guest_kallsyms &&
-		  is->cpumode == PERF_RECORD_MISC_GUEST_KERNEL ? NULL :
+	ss.comm = (c->guest_kallsyms || c->guest_code) &&
+		  (is->cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+		   is->cpumode == PERF_RECORD_MISC_GUEST_USER) ?
+		  pk_session_guest_comm(c->sess, (uint32_t)is->pid,
+					(uint32_t)is->tid, c->gcomm,
+					sizeof(c->gcomm)) :
 		  pk_session_comm(c->sess, (uint32_t)is->tid);
 	return sample(c, c->sess, &ss);
 }
@@ -586,7 +595,8 @@ static bool any_samples(const struct rep *c, struct pk_perfdata *pd)
 static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = recorded, .record = record);
-	PK_OPTS(pk_session_opts, so, .guest_kallsyms = c->guest_kallsyms);
+	PK_OPTS(pk_session_opts, so, .guest_kallsyms = c->guest_kallsyms,
+		.guest_code = c->guest_code);
 	struct pk_session *s = pk_session_new(&so);
 	const char *why;
 	bool cc;
@@ -783,6 +793,7 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 		return cli_itrace_opts("report", arg, &c->itrace);
 	case 351: c->no_itrace = true; return 0;
 	case 352: c->guest_kallsyms = c->x.guest_kallsyms = arg; return 0;
+	case 353: c->guest_code = c->x.guest_code = true; return 0;
 	case 'b': c->branch = 1; return 0;
 	case 343: c->o.mem = true; return 0;
 	case 342: c->branch = 0; return 0;
@@ -870,6 +881,7 @@ int cmd_report(int argc, char **argv)
 		{ "itrace", optional_argument, NULL, 350 },
 		{ "no-itrace", no_argument, NULL, 351 },
 		{ "guestkallsyms", required_argument, NULL, 352 },
+		{ "guest-code", no_argument, NULL, 353 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1,

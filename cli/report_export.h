@@ -16,6 +16,7 @@ struct export_opts {
 	const char *comms, *pids, *tids, *cpus, *time;
 	int max_stack;           /* -1: perf's */
 	const char *guest_kallsyms; /* the default guest's kallsyms */
+	bool guest_code;            /* a VM's code is its process's */
 };
 
 /* Whether FORMAT is one of --format's. */

@@ -734,7 +734,8 @@ int report_samples(const struct export_opts *e, FILE *out)
 	}
 	{
 		PK_OPTS(pk_session_opts, so,
-			.guest_kallsyms = e->guest_kallsyms);
+			.guest_kallsyms = e->guest_kallsyms,
+			.guest_code = e->guest_code);
 
 		c.s = pk_session_new(&so);
 	}

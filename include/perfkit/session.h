@@ -45,8 +45,13 @@ struct pk_session_opts {
 	 * from the kcore beside it (as perf buildid-cache --kcore leaves
 	 * it), and PERF_RECORD_MISC_GUEST_KERNEL addresses resolve there. */
 	const char *guest_kallsyms;
+	/* perf's --guest-code (a KVM selftest's layout): a VM's user space
+	 * is the code of the process that runs it, at the same addresses:
+	 * PERF_RECORD_MISC_GUEST_USER addresses resolve in that process's
+	 * maps (perf copies them into its guest machine's thread). */
+	bool guest_code;
 };
-#define pk_session_opts__last_field guest_kallsyms
+#define pk_session_opts__last_field guest_code
 
 /* A new, empty machine. NULL with errno on failure. */
 PK_API struct pk_session *pk_session_new(const struct pk_session_opts *opts);
@@ -71,6 +76,14 @@ PK_API int pk_session_add_build_id(struct pk_session *s, const char *name,
 
 /* The command name of TID, or NULL when never seen ("comm" of perf). */
 PK_API const char *pk_session_comm(struct pk_session *s, uint32_t tid);
+/*
+ * The name of thread TID of the VM that process PID runs, in perf's guest
+ * machine: with guest_code the process's own thread (TID PID) is perf's
+ * guest code thread, "[guest/PID]" (written into BUF of LEN); NULL for
+ * others (a new thread: perf shows ":TID").
+ */
+PK_API const char *pk_session_guest_comm(struct pk_session *s, uint32_t pid,
+					 uint32_t tid, char *buf, size_t len);
 
 /*
  * The threads perf's machine would hold after the records so far, in the

@@ -282,7 +282,7 @@ const char *pk__rp_thread_comm(const struct pk_report *r,
 	/* still ":TID": its thread was never named (or made anew by a
 	 * FORK: perf's entry holds the old one) */
 	snprintf(buf, sizeof(buf), ":%d", (int)e->tid);
-	if (!strcmp(e->comm, buf))
+	if (e->guest || !strcmp(e->comm, buf))
 		return e->comm;
 	c = pk_session_comm(r->sess, (uint32_t)e->tid);
 	return c ? c : e->comm;
@@ -354,7 +354,7 @@ bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
 
 	if ((r->keymask & RK_COMM) && a->comm != b->comm)
 		return false;
-	if ((r->keymask & RK_PID) && a->tid != b->tid)
+	if ((r->keymask & RK_PID) && (a->tid != b->tid || a->guest != b->guest))
 		return false;
 	if ((r->keymask & (RK_DSO | RK_SYM)) && sa->dso != sb->dso)
 		return false;
@@ -379,7 +379,7 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 	if (r->keymask & RK_COMM)
 		k = pk__rp_mix(k, (uintptr_t)e->comm);
 	if (r->keymask & RK_PID)
-		k = pk__rp_mix(k, (uint32_t)e->tid);
+		k = pk__rp_mix(k, (uint32_t)e->tid ^ (uint64_t)e->guest << 32);
 	if (r->keymask & (RK_DSO | RK_SYM))
 		k = pk__rp_mix(k, (uintptr_t)r->sym[e->sym].dso);
 	if ((r->keymask & RK_SYM) && r->sym[e->sym].name)
@@ -591,12 +591,17 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	struct rp_entry tmpl = { .pid = (int32_t)sm->pid,
 				 .tid = (int32_t)sm->tid }, *e;
 	char buf[32];
+	uint16_t mode;
 	int n = 0, err;
 
 	if (!h)
 		return -ENOMEM;
 	r->nadded++;
-	if (!ss->comm) {
+	mode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	/* a guest's thread: its own name (":TID" stays), not the host's */
+	tmpl.guest = mode == PERF_RECORD_MISC_GUEST_KERNEL ||
+		     mode == PERF_RECORD_MISC_GUEST_USER;
+	if (!ss->comm && !tmpl.guest) {
 		bool added;
 		uint64_t *v = pk__hash_put(&r->deftid, (uint64_t)sm->tid + 1,
 					   &added);
@@ -604,8 +609,9 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		if (!v)
 			return -ENOMEM;
 		*v = 1;
-		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
 	}
+	if (!ss->comm)
+		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
 	tmpl.comm = comm_of(r, ss->comm, buf);
 	if (!tmpl.comm)
 		return -ENOMEM;

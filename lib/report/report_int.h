@@ -49,6 +49,8 @@ struct rp_entry {
 	uint32_t root;                     /* callchain root node, 0: none */
 	uint32_t max_depth;                /* longest chain appended */
 	char level;                        /* pk__rp_level() as first seen */
+	bool guest;                        /* a VM guest's thread (its own
+					      name, apart from the host's) */
 	bool shown;                        /* a sample the filters let by */
 	int32_t cpu, socket;               /* -1: not recorded */
 	uint64_t weight, wsum;             /* the samples' weight; its sum */

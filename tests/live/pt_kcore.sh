@@ -31,6 +31,7 @@ mk text --bad-text
 mk badcore --bad-kcore
 mk nocore --no-kcore
 mk guest --guest
+mk gcode --guest-code
 # same NAME PATH CMD ARGS...: perf's and perfkit's stdout equal, rc 0
 same() {
 	_sn=$1 _sp=$2 _sc=$3
@@ -142,6 +143,35 @@ kvm_same guest-report-i1ig --stdio --itrace=i1ig
 kvm_same guest-report-i1ig-callee --stdio --itrace=i1ig -G
 kvm_same guest-report-pid --stdio --itrace=i1i -s comm,pid,dso,sym
 kvm_same guest-report-bl --stdio --itrace=bl -b
+# --guest-code (a KVM selftest: the VM runs its process's code at the
+# same addresses): guest samples of perf's guest code thread
+# "[guest/PID]", the guest's user space read through the process's maps;
+# without the option perf drops the guest's samples (its errors stay)
+C=$D/gcode
+same gcode-be "$C" script --itrace=be -F +flags --guest-code
+same gcode-i1ie "$C" script --itrace=i1ie -F +addr --guest-code
+same gcode-call-trace "$C" script --call-trace --guest-code
+same gcode-insn "$C" script --insn-trace --guest-code
+same gcode-i1ig "$C" script --itrace=i1ig --guest-code
+same gcode-none-be "$C" script --itrace=be
+same gcode-none-insn "$C" script --insn-trace
+gc_same() { # NAME ARGS...: perf kvm --guest-code report's, perfkit's
+	_gn=$1
+	shift
+	$PERF kvm --guest-code --guest --host report -i "$C" "$@" 2>/dev/null |
+		sed '/^# (Tip: /d' >"$T_TMP/perf"
+	"$PK" report -i "$C" --guest-code "$@" 2>"$T_TMP/pk.err" >"$T_TMP/pk.raw"
+	_gr=$?
+	sed '/^# (Tip: /d' "$T_TMP/pk.raw" >"$T_TMP/pk"
+	check "pt_kcore:$_gn" "rc=$_gr $(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		$_gr -eq 0 -a "$(grep -c 'guest/4343' "$T_TMP/perf")" -gt 0 \
+		-a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+}
+gc_same gcode-report-i1i --stdio --itrace=i1i
+gc_same gcode-report-be --stdio --itrace=be
+gc_same gcode-report-i1ig --stdio --itrace=i1ig
+gc_same gcode-report-pid --stdio --itrace=i1i -s comm,pid,dso,sym
+gc_same gcode-report-bl --stdio --itrace=bl -b
 # a directory without data: one line, a failure
 mkdir -p "$D/empty/kcore_dir"
 "$PK" script -i "$D/empty" >/dev/null 2>"$T_TMP/pk.err"
