@@ -361,8 +361,7 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	ss.comm = (c->guest_kallsyms || c->guest_code) &&
 		  (is->cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
 		   is->cpumode == PERF_RECORD_MISC_GUEST_USER) ?
-		  pk_session_guest_comm(c->sess, (uint32_t)is->pid,
-					(uint32_t)is->tid, c->gcomm,
+		  pk_session_guest_comm(c->sess, (uint32_t)is->pid, c->gcomm,
 					sizeof(c->gcomm)) :
 		  pk_session_comm(c->sess, (uint32_t)is->tid);
 	return sample(c, c->sess, &ss);

@@ -1720,7 +1720,7 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 		s->cc_guest = guest_mode(is->cpumode);
 		s->cc_comm = s->cc_guest ?
 			pk_session_guest_comm(s->sess, (uint32_t)is->pid,
-					      (uint32_t)is->tid, s->cc_gcomm,
+					      s->cc_gcomm,
 					      sizeof(s->cc_gcomm)) :
 			pk_session_comm(s->sess, (uint32_t)is->tid);
 		s->cc_tid = (uint32_t)is->tid;

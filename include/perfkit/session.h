@@ -77,13 +77,14 @@ PK_API int pk_session_add_build_id(struct pk_session *s, const char *name,
 /* The command name of TID, or NULL when never seen ("comm" of perf). */
 PK_API const char *pk_session_comm(struct pk_session *s, uint32_t tid);
 /*
- * The name of thread TID of the VM that process PID runs, in perf's guest
- * machine: with guest_code the process's own thread (TID PID) is perf's
- * guest code thread, "[guest/PID]" (written into BUF of LEN); NULL for
- * others (a new thread: perf shows ":TID").
+ * The name of the thread of the VM that process PID runs, in perf's guest
+ * machine: with guest_code the samples of every thread of PID are perf's
+ * guest code thread's (machine__resolve takes it by the pid, its tid is
+ * PID), "[guest/PID]" (written into BUF of LEN); NULL otherwise (a new
+ * thread of the guest machine: perf shows ":TID").
  */
 PK_API const char *pk_session_guest_comm(struct pk_session *s, uint32_t pid,
-					 uint32_t tid, char *buf, size_t len);
+					 char *buf, size_t len);
 
 /*
  * The threads perf's machine would hold after the records so far, in the

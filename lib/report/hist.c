@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "report/report_int.h"
+#include "session/session.h"
 #include <perfkit/perfdata.h>
 #include <perfkit/unwind.h>
 #include <linux/perf_event.h>
@@ -601,6 +602,9 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	/* a guest's thread: its own name (":TID" stays), not the host's */
 	tmpl.guest = mode == PERF_RECORD_MISC_GUEST_KERNEL ||
 		     mode == PERF_RECORD_MISC_GUEST_USER;
+	/* perf's guest code thread serves all of the VM's (tid = pid) */
+	if (tmpl.guest && pk__session_guest_code(r->sess))
+		tmpl.tid = tmpl.pid;
 	if (!ss->comm && !tmpl.guest) {
 		bool added;
 		uint64_t *v = pk__hash_put(&r->deftid, (uint64_t)sm->tid + 1,

@@ -493,10 +493,10 @@ int pk_session_for_each_mapping(struct pk_session *s, int32_t tid,
 }
 
 const char *pk_session_guest_comm(struct pk_session *s, uint32_t pid,
-				  uint32_t tid, char *buf, size_t len)
+				  char *buf, size_t len)
 {
 	/* (perf names it when it copies the host process's maps) */
-	if (!s->guest_code || pid != tid || !find_proc(s, pid, false))
+	if (!s->guest_code || !find_proc(s, pid, false))
 		return NULL;
 	snprintf(buf, len, "[guest/%u]", pid);
 	return buf;

@@ -32,6 +32,7 @@ mk badcore --bad-kcore
 mk nocore --no-kcore
 mk guest --guest
 mk gcode --guest-code
+mk gcvcpu --guest-code --vcpu
 # same NAME PATH CMD ARGS...: perf's and perfkit's stdout equal, rc 0
 same() {
 	_sn=$1 _sp=$2 _sc=$3
@@ -172,6 +173,13 @@ gc_same gcode-report-be --stdio --itrace=be
 gc_same gcode-report-i1ig --stdio --itrace=i1ig
 gc_same gcode-report-pid --stdio --itrace=i1i -s comm,pid,dso,sym
 gc_same gcode-report-bl --stdio --itrace=bl -b
+# the VM run by a second thread (vcpu0): its guest samples are still
+# perf's guest code thread's ("[guest/PID]", the pid key's tid PID)
+C=$D/gcvcpu
+same gcvcpu-be "$C" script --itrace=be -F comm,pid,tid,ip,sym,addr,flags --guest-code
+same gcvcpu-call-trace "$C" script --call-trace --guest-code
+gc_same gcvcpu-report-pid --stdio --itrace=i1i -s comm,pid,dso,sym
+gc_same gcvcpu-report-i1ig --stdio --itrace=i1ig
 # a directory without data: one line, a failure
 mkdir -p "$D/empty/kcore_dir"
 "$PK" script -i "$D/empty" >/dev/null 2>"$T_TMP/pk.err"

@@ -4,7 +4,7 @@ kernel code that only its kcore copy holds.
 
     ptkcore.py DIR [--build-id HEX] [--no-kcore] [--bad-kcore]
                [--no-modules] [--bad-text] [--module] [--guest]
-               [--guest-code]
+               [--guest-code [--vcpu]]
 
 Writes DIR/data (a perf.data: intel_pt//k per thread, timeless, as
 perf record --per-thread -e intel_pt//k writes it) and DIR/kcore_dir/
@@ -33,6 +33,8 @@ process kwork maps DIR/kvmtest (an ELF executable whose .text holds the
 guest's code, gfunc_a and gfunc_b at user addresses) and its VM runs
 that code at the same addresses (PIP NR=1, then the guest's user
 space); the trace is intel_pt// (user and kernel), no guest kernel map.
+--vcpu (with --guest-code): the VM runs in a second thread of kwork
+(vcpu0, tid PID+1: FORK and COMM), whose trace it is.
 Standard library only.
 """
 import os
@@ -206,7 +208,7 @@ def attr(typ, config, sample_type, flags):
     return b + b"\0" * (128 - len(b))
 
 
-def perf_data(build_id, module, guest=False, gcode=None):
+def perf_data(build_id, module, guest=False, gcode=None, vcpu=False):
     st = 1 | 2 | (1 << 16)                  # IP, TID, IDENTIFIER
     # disabled, exclude_user, exclude_hv, enable_on_exec, sample_id_all,
     # exclude_guest; the dummy: mmap, comm, task, mmap2, comm_exec too
@@ -249,10 +251,19 @@ def perf_data(build_id, module, guest=False, gcode=None):
         out += event(10, 2, struct.pack("<IIQQQIIQQII", PID, PID, GCBASE,
                                         0x2000, 0, 0, 0, 1, 0, 5, 2) +
                      name_bytes(gcode) + sid(18))
+    tid = PID + 1 if vcpu else PID
+    if vcpu:
+        out += event(7, 0, struct.pack("<IIIIQ", PID, PID, tid, PID, 0) +
+                     sid(18))
+        out += event(3, 0, struct.pack("<II", PID, tid) +
+                     name_bytes("vcpu0") + sid(18))
     pt = guest_code_trace() if gcode else guest_trace() if guest else trace()
     auxpos = len(out)
-    out += event(71, 0, struct.pack("<QQQIIiI", len(pt), 0, 0, 0, PID, -1, 0))
+    out += event(71, 0, struct.pack("<QQQIIiI", len(pt), 0, 0, 0, tid, -1, 0))
     out += pt
+    if vcpu:
+        out += event(4, 0, struct.pack("<IIIIQ", PID, PID, tid, PID, 0) +
+                     sid(18))
     out += event(4, 0, struct.pack("<IIIIQ", PID, PID, PID, PID, 0) + sid(18))
     out += event(68, 0, b"")
 
@@ -336,7 +347,7 @@ def main():
             with open(gcode, "wb") as g:
                 g.write(kvmtest_elf())
         f.write(perf_data(bid, "--module" in args, "--guest" in args,
-                          gcode))
+                          gcode, "--vcpu" in args))
     if "--guest" in args:
         for sub, core in (("guest", True), ("guest-nocore", False)):
             gd = os.path.join(d, sub)
