@@ -57,6 +57,9 @@ struct rep {
 	bool itrace_given, no_itrace;
 	struct pk_itrace *it;
 	struct pk_session *sess;
+	const char *guest_kallsyms; /* --guestkallsyms */
+	bool guest_code;            /* --guest-code */
+	char gcomm[32];             /* a guest code thread's name */
 };
 
 static void usage(FILE *f)
@@ -111,7 +114,14 @@ static void usage(FILE *f)
 		"                          thread, each sample an instant with its stack)\n"
 		"  -o, --output FILE       --format's output (default standard output)\n"
 		"      --base FILE         --format=flamegraph: coloured by the change\n"
-		"                          from FILE's profile (red grew, blue shrank)\n");
+		"                          from FILE's profile (red grew, blue shrank)\n"
+		"      --guestkallsyms FILE  the (default) guest's kallsyms: guest\n"
+		"                          kernel samples resolve there, the code from\n"
+		"                          the kcore beside it (perf kvm --guest --host\n"
+		"                          --guestkallsyms FILE report)\n"
+		"      --guest-code        a VM's code is its process's, at the same\n"
+		"                          addresses (perf kvm --guest-code --guest\n"
+		"                          --host report)\n");
 }
 
 static const char *const refused[] = {
@@ -347,7 +357,13 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	ss.rec = &rec;
 	ss.sample = &sm;
 	ss.attr = is->attr;
-	ss.comm = pk_session_comm(c->sess, (uint32_t)is->tid);
+	/* a guest's sample: perf's new thread of the guest machine */
+	ss.comm = (c->guest_kallsyms || c->guest_code) &&
+		  (is->cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+		   is->cpumode == PERF_RECORD_MISC_GUEST_USER) ?
+		  pk_session_guest_comm(c->sess, (uint32_t)is->pid, c->gcomm,
+					sizeof(c->gcomm)) :
+		  pk_session_comm(c->sess, (uint32_t)is->tid);
 	return sample(c, c->sess, &ss);
 }
 
@@ -578,7 +594,9 @@ static bool any_samples(const struct rep *c, struct pk_perfdata *pd)
 static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = recorded, .record = record);
-	struct pk_session *s = pk_session_new(NULL);
+	PK_OPTS(pk_session_opts, so, .guest_kallsyms = c->guest_kallsyms,
+		.guest_code = c->guest_code);
+	struct pk_session *s = pk_session_new(&so);
 	const char *why;
 	bool cc;
 	int err;
@@ -773,6 +791,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 		c->itrace_given = true;
 		return cli_itrace_opts("report", arg, &c->itrace);
 	case 351: c->no_itrace = true; return 0;
+	case 352: c->guest_kallsyms = c->x.guest_kallsyms = arg; return 0;
+	case 353: c->guest_code = c->x.guest_code = true; return 0;
 	case 'b': c->branch = 1; return 0;
 	case 343: c->o.mem = true; return 0;
 	case 342: c->branch = 0; return 0;
@@ -859,6 +879,8 @@ int cmd_report(int argc, char **argv)
 		{ "base", required_argument, NULL, 321 },
 		{ "itrace", optional_argument, NULL, 350 },
 		{ "no-itrace", no_argument, NULL, 351 },
+		{ "guestkallsyms", required_argument, NULL, 352 },
+		{ "guest-code", no_argument, NULL, 353 },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1,

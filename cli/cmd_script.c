@@ -71,6 +71,8 @@ static void usage(FILE *f)
 		"      --guestkallsyms FILE  the (default) guest's kallsyms: guest\n"
 		"                        kernel samples resolved there, its code read\n"
 		"                        from the kcore beside it (as perf)\n"
+		"      --guest-code      a VM's code is its process's, at the same\n"
+		"                        addresses (KVM selftests; as perf)\n"
 		"      --show-task-events, --show-mmap-events, --show-switch-events,\n"
 		"      --show-namespace-events, --show-lost-events, --show-round-events,\n"
 		"      --show-bpf-events, --show-cgroup-events, --show-text-poke-events\n"
@@ -361,6 +363,7 @@ int cmd_script(int argc, char **argv)
 		{ "call-ret-trace", no_argument, NULL, SO_CALL_RET_TRACE },
 		{ "show-task-events", no_argument, NULL, SO_SHOW_TASK },
 		{ "guestkallsyms", required_argument, NULL, SO_GUEST_KALLSYMS },
+		{ "guest-code", no_argument, NULL, SO_GUEST_CODE },
 		{ "show-mmap-events", no_argument, NULL, SO_SHOW_MMAP },
 		{ "show-switch-events", no_argument, NULL, SO_SHOW_SWITCH },
 		{ "show-namespace-events", no_argument, NULL, SO_SHOW_NS },

@@ -15,6 +15,8 @@ struct export_opts {
 	bool threads;            /* roots per thread (-s with pid) */
 	const char *comms, *pids, *tids, *cpus, *time;
 	int max_stack;           /* -1: perf's */
+	const char *guest_kallsyms; /* the default guest's kallsyms */
+	bool guest_code;            /* a VM's code is its process's */
 };
 
 /* Whether FORMAT is one of --format's. */

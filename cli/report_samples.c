@@ -630,7 +630,7 @@ static int sample(void *ctx, struct pk_session *s,
 			       c->e->max_stack < MAX_STACK ?
 			       (unsigned)c->e->max_stack : MAX_STACK;
 
-		nf = pk_session_callchain(sm, max, c->fr);
+		nf = pk_session_callchain_in(sm, ss->rec->misc, max, c->fr);
 		if (nf < 0)
 			nf = 0;
 	} else {
@@ -732,7 +732,13 @@ int report_samples(const struct export_opts *e, FILE *out)
 		script_filter_fini(&c.filt);
 		return -EINVAL;
 	}
-	c.s = pk_session_new(NULL);
+	{
+		PK_OPTS(pk_session_opts, so,
+			.guest_kallsyms = e->guest_kallsyms,
+			.guest_code = e->guest_code);
+
+		c.s = pk_session_new(&so);
+	}
 	err = c.s ? pk_session_run(c.s, c.pd, &tool, &c) : -ENOMEM;
 	if (!err && !c.p)	/* no samples */
 		err = setup(&c);

@@ -60,6 +60,8 @@ struct script_opts {
 	bool xed;
 	/* --guestkallsyms: the default guest's kallsyms (perf_guest on) */
 	const char *guest_kallsyms;
+	/* --guest-code: a VM's code is its process's (perf_guest on) */
+	bool guest_code;
 	int pad_dso;                     /* --call-trace: dso names to 50 */
 	/* --show-*-events: the side-band records shown among the samples,
 	 * one bit per SO_SHOW_* (1 << (code - SO_SHOW_TASK)) */
@@ -101,7 +103,8 @@ bool script_filter_pass(const struct script_filter *f,
 enum { SO_ITRACE = 0x200, SO_NO_ITRACE, SO_INSN_TRACE, SO_CALL_TRACE,
        SO_CALL_RET_TRACE, SO_SHOW_TASK, SO_SHOW_MMAP, SO_SHOW_SWITCH,
        SO_SHOW_NS, SO_SHOW_LOST, SO_SHOW_ROUND, SO_SHOW_BPF,
-       SO_SHOW_CGROUP, SO_SHOW_TEXT_POKE, SO_XED, SO_GUEST_KALLSYMS };
+       SO_SHOW_CGROUP, SO_SHOW_TEXT_POKE, SO_XED, SO_GUEST_KALLSYMS,
+       SO_GUEST_CODE };
 /* The bit of --show-*-events code C in script_opts.show. */
 #define SO_SHOW_BIT(c) (1u << ((c) - SO_SHOW_TASK))
 

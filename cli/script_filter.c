@@ -192,6 +192,7 @@ int script_option(struct script_opts *o, int c, const char *arg)
 		return 0;
 	case SO_XED: o->xed = true; return 0;
 	case SO_GUEST_KALLSYMS: o->guest_kallsyms = arg; return 0;
+	case SO_GUEST_CODE: o->guest_code = true; return 0;
 	case 'F': case 'f': err = script_fields_parse(&o->f, arg); break;
 	case 'G': o->hide_callchain = true; return 0;
 	case 'N': o->ns = true; return 0;

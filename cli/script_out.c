@@ -88,6 +88,13 @@ struct evinfo {
 	uint64_t regs_intr, regs_user;	/* the attr's register masks */
 };
 
+/* A guest's cpumode (perf_guest: samples of the guest machine). */
+static bool guest_mode(uint16_t cm)
+{
+	return cm == PERF_RECORD_MISC_GUEST_KERNEL ||
+	       cm == PERF_RECORD_MISC_GUEST_USER;
+}
+
 struct out {
 	struct script_opts *o;
 	struct pk_perfdata *pd;
@@ -140,7 +147,8 @@ struct out {
 	uint64_t rec_epoch, cc_epoch;
 	uint32_t cc_tid;
 	const char *cc_comm;
-	bool cc_guest;		/* ... of a guest's sample (none) */
+	bool cc_guest;		/* ... of a guest's sample */
+	char cc_gcomm[32];	/* ... its name there (perf's guest code) */
 	bool cc_valid;
 	/* where print_sample put a synthesized sample's bare address (its
 	 * only text from the ip), and the last such line of an instruction
@@ -775,7 +783,7 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 }
 
 static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
-		      uint64_t ugen, uint64_t kgen)
+		      uint16_t misc, uint64_t ugen, uint64_t kgen)
 {
 	struct ob *o = &s->ob;
 	uint64_t want = sm->callchain.nr < (uint64_t)s->max_stack ?
@@ -790,7 +798,7 @@ static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 		s->frames = nf;
 		s->cap_frames = (unsigned)want;
 	}
-	n = pk_session_callchain(sm, (unsigned)want, s->frames);
+	n = pk_session_callchain_in(sm, misc, (unsigned)want, s->frames);
 	for (int i = 0; i < n; i++) {
 		uint16_t cm = s->frames[i].cpumode;
 
@@ -844,12 +852,13 @@ static void put_unwound(struct out *s, uint32_t f, const struct pk_sample *sm,
 	}
 }
 
-static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm)
+static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm,
+			  uint16_t misc)
 {
 	uint64_t ugen = pk_session_generation(s->sess, sm->pid,
 					      PERF_RECORD_MISC_USER);
 
-	put_chain(s, f, sm, ugen,
+	put_chain(s, f, sm, misc, ugen,
 		  pk_session_generation(s->sess, sm->pid, PERF_RECORD_MISC_KERNEL));
 	put_unwound(s, f, sm, ugen);
 }
@@ -1064,7 +1073,9 @@ static void put_callindent(struct out *s, uint32_t f,
 	int depth = is->depth, len = 0;
 	char t[64];
 
-	if (is->flags & PK_IP_FLAG_RETURN)
+	if (depth < 0)		/* a thread without a call stack */
+		depth = 0;
+	else if (is->flags & PK_IP_FLAG_RETURN)
 		depth++;	/* popped already: the call's depth */
 	pk_session_resolve(s->sess, sm->pid, sm->ip, cpumode, &l);
 	if (is->flags & (PK_IP_FLAG_CALL | PK_IP_FLAG_TRACE_BEGIN)) {
@@ -1355,7 +1366,7 @@ head_done:
 	if (f & SF_IP) {
 		if (cc) {
 			ob_ch(o, '\n');
-			put_callchain(s, f, sm);
+			put_callchain(s, f, sm, rec->misc);
 		} else if (!(f & (SF_SYM | SF_DSO | SF_SRCLINE))) {
 			ob_ch(o, ' ');
 			if (s->cur && !bts && !s->filtering &&
@@ -1375,7 +1386,8 @@ head_done:
 		uint16_t cm = sm->addr >> 63 ? PERF_RECORD_MISC_KERNEL :
 			      PERF_RECORD_MISC_USER;
 
-		if (s->cur && sm->addr >> 63)	/* (a guest's: its kernel) */
+		if (s->cur && (sm->addr >> 63 ||	/* (a guest's) */
+			       guest_mode(s->cur->addr_cpumode)))
 			cm = s->cur->addr_cpumode;
 
 		ob_put(o, " => ", 4);
@@ -1655,13 +1667,6 @@ static void ln_keep(struct out *s, struct lnent *l,
 }
 
 /* A synthesized sample from the instruction trace. */
-/* A guest's cpumode (perf_guest: samples of the guest machine). */
-static bool guest_mode(uint16_t cm)
-{
-	return cm == PERF_RECORD_MISC_GUEST_KERNEL ||
-	       cm == PERF_RECORD_MISC_GUEST_USER;
-}
-
 static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 {
 	struct out *s = ctx;
@@ -1681,6 +1686,11 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 		return s->ob.err;
 	}
 	if (is->attr < 0 || (unsigned)is->attr >= s->nr_ev)
+		return 0;
+	/* a guest's sample without a guest option: perf's lookup in its
+	 * machine is filtered (HIST_FILTER__GUEST), perf script skips it */
+	if (guest_mode(is->cpumode) && !s->o->guest_kallsyms &&
+	    !s->o->guest_code)
 		return 0;
 	if (tl_match(s, is)) {
 		tl_put(s, is->ip);
@@ -1708,8 +1718,11 @@ static int itrace_sample(void *ctx, const struct pk_itrace_sample *is)
 	    s->cc_epoch != s->rec_epoch || s->cc_guest != guest_mode(is->cpumode)) {
 		/* a guest's sample: perf's new thread in the guest machine */
 		s->cc_guest = guest_mode(is->cpumode);
-		s->cc_comm = s->cc_guest ? NULL :
-			     pk_session_comm(s->sess, (uint32_t)is->tid);
+		s->cc_comm = s->cc_guest ?
+			pk_session_guest_comm(s->sess, (uint32_t)is->pid,
+					      s->cc_gcomm,
+					      sizeof(s->cc_gcomm)) :
+			pk_session_comm(s->sess, (uint32_t)is->tid);
 		s->cc_tid = (uint32_t)is->tid;
 		s->cc_epoch = s->rec_epoch;
 		s->cc_valid = true;
@@ -2088,7 +2101,8 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	s.aux_file = pk_perfdata_has_feat(pd, PK_HEADER_AUXTRACE);
 	{
 		PK_OPTS(pk_session_opts, so,
-			.guest_kallsyms = o->guest_kallsyms);
+			.guest_kallsyms = o->guest_kallsyms,
+			.guest_code = o->guest_code);
 
 		s.sess = pk_session_new(&so);
 	}

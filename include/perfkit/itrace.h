@@ -187,7 +187,10 @@ struct pk_itrace_sample {
 	 * innermost out); NULL when none */
 	const uint64_t *callchain;
 	unsigned nr_callchain;
-	int depth;		/* call depth of the thread (callindent) */
+	/* call depth of the sample's thread (callindent); -1: a thread
+	 * without a call stack (a VM guest's: perf keeps the host
+	 * thread's stack, its guest thread has none) */
+	int depth;
 	/* l: the last branches before it, the latest first (perf's
 	 * thread_stack__br_sample); NULL when none */
 	const struct perf_branch_entry *brstack;

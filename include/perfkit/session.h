@@ -45,8 +45,13 @@ struct pk_session_opts {
 	 * from the kcore beside it (as perf buildid-cache --kcore leaves
 	 * it), and PERF_RECORD_MISC_GUEST_KERNEL addresses resolve there. */
 	const char *guest_kallsyms;
+	/* perf's --guest-code (a KVM selftest's layout): a VM's user space
+	 * is the code of the process that runs it, at the same addresses:
+	 * PERF_RECORD_MISC_GUEST_USER addresses resolve in that process's
+	 * maps (perf copies them into its guest machine's thread). */
+	bool guest_code;
 };
-#define pk_session_opts__last_field guest_kallsyms
+#define pk_session_opts__last_field guest_code
 
 /* A new, empty machine. NULL with errno on failure. */
 PK_API struct pk_session *pk_session_new(const struct pk_session_opts *opts);
@@ -71,6 +76,15 @@ PK_API int pk_session_add_build_id(struct pk_session *s, const char *name,
 
 /* The command name of TID, or NULL when never seen ("comm" of perf). */
 PK_API const char *pk_session_comm(struct pk_session *s, uint32_t tid);
+/*
+ * The name of the thread of the VM that process PID runs, in perf's guest
+ * machine: with guest_code the samples of every thread of PID are perf's
+ * guest code thread's (machine__resolve takes it by the pid, its tid is
+ * PID), "[guest/PID]" (written into BUF of LEN); NULL otherwise (a new
+ * thread of the guest machine: perf shows ":TID").
+ */
+PK_API const char *pk_session_guest_comm(struct pk_session *s, uint32_t pid,
+					 char *buf, size_t len);
 
 /*
  * The threads perf's machine would hold after the records so far, in the
@@ -304,7 +318,8 @@ PK_API const char *pk_session_dso_name(struct pk_session *s, uint32_t pid,
 /* One entry of a sample's callchain. */
 struct pk_frame {
 	uint64_t ip;
-	uint16_t cpumode;    /* PERF_RECORD_MISC_USER, _KERNEL, _HYPERVISOR */
+	uint16_t cpumode;    /* PERF_RECORD_MISC_USER, _KERNEL, _HYPERVISOR,
+				GUEST_KERNEL, GUEST_USER */
 };
 
 /*
@@ -315,6 +330,15 @@ struct pk_frame {
  */
 PK_API int pk_session_callchain(const struct pk_sample *sm, unsigned max,
 				struct pk_frame *frames);
+
+/*
+ * pk_session_callchain() for a sample whose record's misc is MISC: a VM
+ * guest's sample (PERF_RECORD_MISC_GUEST_KERNEL or _USER) has its frames
+ * in the guest (perf resolves a chain in the sample's machine), so its
+ * kernel and user frames take the guest's cpumodes. Returns as it does.
+ */
+PK_API int pk_session_callchain_in(const struct pk_sample *sm, uint16_t misc,
+				   unsigned max, struct pk_frame *frames);
 
 #ifdef __cplusplus
 }

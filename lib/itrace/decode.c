@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "itrace/itrace_int.h"
+#include "session/session.h"
 #include "pt/flow_int.h"
 
 /* ---- samples ---- */
@@ -140,6 +141,20 @@ static inline uint16_t kmode(bool nr)
 	return nr ? PERF_RECORD_MISC_GUEST_KERNEL : PERF_RECORD_MISC_KERNEL;
 }
 
+/* The cpumode of IP in a VM guest (NR), else CM (perf's
+ * intel_pt_nr_cpumode: a guest's user space below the kernel's half). */
+static inline uint16_t nr_mode(bool nr, uint64_t ip, uint16_t cm)
+{
+	return !nr ? cm : kernel_ip(ip) ? PERF_RECORD_MISC_GUEST_KERNEL :
+					  PERF_RECORD_MISC_GUEST_USER;
+}
+
+static inline bool guest_mode(uint16_t cm)
+{
+	return cm == PERF_RECORD_MISC_GUEST_KERNEL ||
+	       cm == PERF_RECORD_MISC_GUEST_USER;
+}
+
 static void emit(struct walk *w, struct pk_itrace_sample *s)
 {
 	if (w->err || (w->it->opts.initial_skip && pk__it_skip(w, s)))
@@ -148,10 +163,19 @@ static void emit(struct walk *w, struct pk_itrace_sample *s)
 		return;
 	if (s->ip && kernel_ip(s->ip))
 		s->cpumode = kmode(w->nr);
-	else if (!s->ip && s->kind == PK_ITRACE_BRANCHES && kernel_ip(s->addr))
+	else if (s->ip)
+		s->cpumode = nr_mode(w->nr, s->ip, s->cpumode);
+	else if (s->kind == PK_ITRACE_BRANCHES && kernel_ip(s->addr))
 		s->cpumode = kmode(w->next_nr);	/* perf: of to_ip */
+	else if (s->kind == PK_ITRACE_BRANCHES && s->addr)
+		s->cpumode = nr_mode(w->next_nr, s->addr, s->cpumode);
 	if (s->addr && kernel_ip(s->addr))
 		s->addr_cpumode = kmode(w->next_nr);
+	else if (s->addr)
+		s->addr_cpumode = nr_mode(w->next_nr, s->addr,
+					  s->addr_cpumode);
+	if (guest_mode(s->cpumode))
+		s->depth = -1;	/* (the guest's thread: no stack) */
 	if (s->kind <= PK_ITRACE_BRANCHES)
 		s->flags = tx_flags(w, s->flags);
 	if (w->it->info.cap_event_trace)
@@ -296,10 +320,15 @@ static void branch_sample(struct walk *w, uint32_t flags, uint64_t from,
 			  uint64_t to, const struct pk_pt_insn *in,
 			  const struct pk_pt_event *ev);
 
-/* The code walked: the guest's kernel in a VM (NR), else the task's. */
+/* The code walked: the guest's kernel in a VM (NR), else the task's
+ * (a guest's too with guest_code: the task's maps serve the guest). */
 static void set_code(struct walk *w, bool nr)
 {
-	struct pk_pt_image *img = nr ? pk__it_guest_image(w->it) : w->himg;
+	struct pk_pt_image *img;
+
+	if (pk__session_guest_code(w->it->sess))
+		return;
+	img = nr ? pk__it_guest_image(w->it) : w->himg;
 
 	if (nr && !w->himg)
 		w->himg = w->img;

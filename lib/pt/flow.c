@@ -1004,7 +1004,8 @@ int pk_pt_insn_next(struct pk_pt_insn_decoder *d, struct pk_pt_insn *insn)
 	insn->speculative = d->speculative;
 	/* events bound to this instruction */
 	pk__pt_fl_fill(d);
-	for (unsigned i = 0; i < d->qn; i++) {
+	for (unsigned i = 0; i < d->qn || (bound && pk__pt_fl_fill_side(d));
+	     i++) {
 		struct qev *e = pk__pt_fl_qat(d, i);
 
 		if (e->bind != B_INSN)

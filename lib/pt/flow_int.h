@@ -208,6 +208,7 @@ void pk__pt_fl_flush_held(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_fill(struct pk_pt_insn_decoder *d);
+bool pk__pt_fl_fill_side(struct pk_pt_insn_decoder *d);
 
 /* flow.c, for flow_sb.c */
 const struct block_ent *pk__pt_fl_block_at(struct pk_pt_insn_decoder *d,

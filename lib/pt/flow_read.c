@@ -1484,6 +1484,23 @@ static bool pt_fl_is_query(const struct pk_pt_insn_decoder *d,
 			      p->type == PK_PT_TNT_64 || p->type == PK_PT_TIP);
 }
 
+/* Behind events just bound to an instruction: the next packet when it is
+ * a PIP or VMCS (a VM entry's pair binds to its one far branch; fill()
+ * stops at the first event bound). True: one more event queued. */
+bool pk__pt_fl_fill_side(struct pk_pt_insn_decoder *d)
+{
+	const struct pk_pt_packet *p;
+	unsigned n = d->qn;
+
+	if (d->tnt_n || d->status_err || d->ctx_err)
+		return false;
+	p = pk__pt_fl_peek(d, false);
+	if (!p || (p->type != PK_PT_PIP && p->type != PK_PT_VMCS))
+		return false;
+	pk__pt_fl_read_event(d);
+	return d->qn > n;
+}
+
 /* Reads ahead until a query packet is next or an event is ready. */
 void pk__pt_fl_fill(struct pk_pt_insn_decoder *d)
 {

@@ -183,6 +183,7 @@ int pk__rp_branch_add(struct pk_report *r, struct rp_hists *h,
 {
 	const struct pk_sample *sm = ss->sample;
 	const struct perf_branch_entry *br = sm->branch.entries;
+	uint16_t mode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	/* perf weighs each with the first branch's cycles */
 	uint64_t weight = sm->branch.nr && br[0].cycles ? br[0].cycles : 1;
 
@@ -191,8 +192,8 @@ int pk__rp_branch_add(struct pk_report *r, struct rp_hists *h,
 	for (uint64_t i = 0; i < sm->branch.nr; i++) {
 		struct rp_entry t = *tmpl, *e;
 
-		t.bfrom = pk__rp_branch_sym(r, sm->pid, br[i].from);
-		t.bto = pk__rp_branch_sym(r, sm->pid, br[i].to);
+		t.bfrom = pk__rp_branch_sym(r, sm->pid, br[i].from, mode);
+		t.bto = pk__rp_branch_sym(r, sm->pid, br[i].to, mode);
 		if (t.bfrom == UINT32_MAX || t.bto == UINT32_MAX)
 			return -ENOMEM;
 		/* the dso and sym keys: the target, at the sample's level */

@@ -120,7 +120,7 @@ static void loc_sym(struct pk_report *r, const struct pk_location *l,
 		    int found, uint64_t ip, uint16_t cpumode, struct rp_sym *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->level = cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	s->level = pk__rp_level(cpumode);
 	if (!found)
 		s->dso = pk__rp_dso_short(r, l->dso, &s->dso_idx);
 	s->name = l->sym;
@@ -137,21 +137,30 @@ static void loc_sym(struct pk_report *r, const struct pk_location *l,
 	}
 }
 
-uint32_t pk__rp_branch_sym(struct pk_report *r, uint32_t pid, uint64_t ip)
+uint32_t pk__rp_branch_sym(struct pk_report *r, uint32_t pid, uint64_t ip,
+			   uint16_t mode)
 {
-	static const uint16_t modes[] = { PERF_RECORD_MISC_USER,
-					  PERF_RECORD_MISC_KERNEL };
+	/* perf's cpumodes tried in the sample's machine: a guest's user
+	 * space and kernel are its USER and KERNEL (levels '.' and 'k') */
+	bool guest = mode == PERF_RECORD_MISC_GUEST_KERNEL ||
+		     mode == PERF_RECORD_MISC_GUEST_USER;
+	const uint16_t modes[] = {
+		guest ? PERF_RECORD_MISC_GUEST_USER : PERF_RECORD_MISC_USER,
+		guest ? PERF_RECORD_MISC_GUEST_KERNEL : PERF_RECORD_MISC_KERNEL
+	};
 	struct pk_location l;
 	struct rp_sym s;
 
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		if (!pk_session_resolve(r->sess, pid, ip, modes[i], &l)) {
 			loc_sym(r, &l, 0, ip, modes[i], &s);
+			s.level = i ? 'k' : '.';
 			return s.dso ? sym_intern(r, &s) : UINT32_MAX;
 		}
 	memset(&s, 0, sizeof(s));
 	s.start = s.addr = ip;
-	s.level = 'H';
+	/* (the last tried: a guest's kernel where guests are known) */
+	s.level = pk__session_has_guest(r->sess) ? 'g' : 'H';
 	return sym_intern(r, &s);
 }
 
@@ -279,8 +288,10 @@ static const char *inline_src(struct pk_report *r,
 
 /* The kernel's part of the callchain, at r->chain[N..): returns the new
  * count or -ENOMEM. */
-static int kernel_part(struct pk_report *r, const struct pk_sample *sm, int n)
+static int kernel_part(struct pk_report *r, const struct pk_session_sample *ss,
+		       int n)
 {
+	const struct pk_sample *sm = ss->sample;
 	uint64_t nr = sm->callchain.nr;
 	unsigned max = r->o.max_stack;
 	int k, first;
@@ -295,7 +306,8 @@ static int kernel_part(struct pk_report *r, const struct pk_sample *sm, int n)
 		r->frames = f;
 		r->capframes = (uint32_t)nr;
 	}
-	k = pk_session_callchain(sm, (unsigned)nr, r->frames);
+	k = pk_session_callchain_in(sm, ss->rec->misc, (unsigned)nr,
+				    r->frames);
 	if (k <= 0)
 		return n;
 	/* caller order takes the frames nearest the root */
@@ -379,7 +391,7 @@ int pk__rp_resolve_chain(struct pk_report *r, const struct pk_session_sample *ss
 
 	if (chain_room(r, 1))
 		return -ENOMEM;
-	n = kernel_part(r, ss->sample, 0);
+	n = kernel_part(r, ss, 0);
 	if (n >= 0)
 		n = user_part(r, ss->sample, n);
 	if (n > 0 && r->o.caller)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/base.h"
 #include "report/report_int.h"
+#include "session/session.h"
 #include <perfkit/perfdata.h>
 #include <perfkit/unwind.h>
 #include <linux/perf_event.h>
@@ -282,7 +283,7 @@ const char *pk__rp_thread_comm(const struct pk_report *r,
 	/* still ":TID": its thread was never named (or made anew by a
 	 * FORK: perf's entry holds the old one) */
 	snprintf(buf, sizeof(buf), ":%d", (int)e->tid);
-	if (!strcmp(e->comm, buf))
+	if (e->guest || !strcmp(e->comm, buf))
 		return e->comm;
 	c = pk_session_comm(r->sess, (uint32_t)e->tid);
 	return c ? c : e->comm;
@@ -361,7 +362,7 @@ bool pk__rp_same(const struct pk_report *r, const struct rp_entry *a,
 
 	if ((r->keymask & RK_COMM) && a->comm != b->comm)
 		return false;
-	if ((r->keymask & RK_PID) && a->tid != b->tid)
+	if ((r->keymask & RK_PID) && (a->tid != b->tid || a->guest != b->guest))
 		return false;
 	if (sa->dso != sb->dso && ((r->keymask & RK_DSO) ||
 				   ((r->keymask & RK_SYM) && !unresolved(r, a, b))))
@@ -389,7 +390,7 @@ static uint64_t entry_key(const struct pk_report *r, const struct rp_entry *e)
 	if (r->keymask & RK_COMM)
 		k = pk__rp_mix(k, (uintptr_t)e->comm);
 	if (r->keymask & RK_PID)
-		k = pk__rp_mix(k, (uint32_t)e->tid);
+		k = pk__rp_mix(k, (uint32_t)e->tid ^ (uint64_t)e->guest << 32);
 	if ((r->keymask & RK_DSO) ||
 	    ((r->keymask & RK_SYM) && r->sym[e->sym].name))
 		k = pk__rp_mix(k, (uintptr_t)r->sym[e->sym].dso);
@@ -579,7 +580,7 @@ static int branch_sample(struct pk_report *r, struct rp_hists *h,
 	uint16_t mode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint32_t at = UINT32_MAX;
 
-	tmpl->level = mode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	tmpl->level = pk__rp_level(mode);
 	if (r->dsos.n || r->syms.n) {
 		at = pk__rp_sym_of(r, sm->pid, sm->ip, mode);
 		if (at == UINT32_MAX)
@@ -602,12 +603,20 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 	struct rp_entry tmpl = { .pid = (int32_t)sm->pid,
 				 .tid = (int32_t)sm->tid }, *e;
 	char buf[32];
+	uint16_t mode;
 	int n = 0, err;
 
 	if (!h)
 		return -ENOMEM;
 	r->nadded++;
-	if (!ss->comm) {
+	mode = ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	/* a guest's thread: its own name (":TID" stays), not the host's */
+	tmpl.guest = mode == PERF_RECORD_MISC_GUEST_KERNEL ||
+		     mode == PERF_RECORD_MISC_GUEST_USER;
+	/* perf's guest code thread serves all of the VM's (tid = pid) */
+	if (tmpl.guest && pk__session_guest_code(r->sess))
+		tmpl.tid = tmpl.pid;
+	if (!ss->comm && !tmpl.guest) {
 		bool added;
 		uint64_t *v = pk__hash_put(&r->deftid, (uint64_t)sm->tid + 1,
 					   &added);
@@ -615,8 +624,9 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		if (!v)
 			return -ENOMEM;
 		*v = 1;
-		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
 	}
+	if (!ss->comm)
+		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
 	tmpl.comm = comm_of(r, ss->comm, buf);
 	if (!tmpl.comm)
 		return -ENOMEM;
@@ -630,8 +640,8 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 		return -ENOMEM;
 	tmpl.addr = r->sym[tmpl.sym].addr;
 	tmpl.symsize = r->sym[tmpl.sym].size;
-	tmpl.level = (ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
-		     PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	tmpl.level = pk__rp_level(ss->rec->misc &
+				  PERF_RECORD_MISC_CPUMODE_MASK);
 	if ((r->o.callchain || r->o.children || (r->keymask & RK_PARENT)) &&
 	    (n = pk__rp_resolve_chain(r, ss)) < 0)
 		return n;

@@ -22,7 +22,7 @@ struct rp_sym {
 	uint64_t start;       /* symbol start, or the raw address */
 	uint64_t addr;        /* the address within the DSO (unresolved) */
 	uint32_t dso_idx;     /* the DSO's order of first sight */
-	char level;           /* '.' user, 'k' kernel */
+	char level;           /* pk__rp_level()'s */
 	bool inlined;
 	bool object;          /* a data object (perf: name+offset) */
 	uint32_t node_key;    /* callchain nodes: perf matches an inlined
@@ -48,7 +48,9 @@ struct rp_entry {
 	uint64_t self, acc, nr_self, nr_acc;
 	uint32_t root;                     /* callchain root node, 0: none */
 	uint32_t max_depth;                /* longest chain appended */
-	char level;                        /* '.' or 'k' as first seen */
+	char level;                        /* pk__rp_level() as first seen */
+	bool guest;                        /* a VM guest's thread (its own
+					      name, apart from the host's) */
 	bool shown;                        /* a sample the filters let by */
 	int32_t cpu, socket;               /* -1: not recorded */
 	uint64_t weight, wsum;             /* the samples' weight; its sum */
@@ -303,6 +305,19 @@ static inline bool pk__rp_node_ends(const struct pk_report *r, uint32_t n)
 {
 	return r->node[n].hit || (n < r->nbias && r->node_split[n]);
 }
+/* perf's level of a location in CPUMODE (its addr_location's): 'k' the
+ * kernel, 'g' a VM guest's kernel, 'u' a guest's user space, 'H' the
+ * hypervisor, '.' user space. */
+static inline char pk__rp_level(uint16_t cpumode)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL: return 'k';
+	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
+	case PERF_RECORD_MISC_GUEST_USER: return 'u';
+	case PERF_RECORD_MISC_HYPERVISOR: return 'H';
+	default: return '.';
+	}
+}
 /* hist.c */
 /* Room in *V for element N (*CAP of SIZE bytes now; FIRST the first
  * capacity): 0 or -ENOMEM. */
@@ -336,10 +351,12 @@ int pk__rp_resolve_chain(struct pk_report *r,
 uint64_t pk__rp_generation(struct pk_report *r, uint32_t pid, uint16_t cpumode);
 uint32_t pk__rp_sym_of(struct pk_report *r, uint32_t pid, uint64_t ip,
 		       uint16_t cpumode);
-/* perf's location of a branch's address (ip__resolve_ams): in PID's
- * maps, else the kernel's, else none (level 'H', the address as is).
- * UINT32_MAX: ENOMEM. */
-uint32_t pk__rp_branch_sym(struct pk_report *r, uint32_t pid, uint64_t ip);
+/* perf's location of a branch's address (ip__resolve_ams) in the machine
+ * of a sample of cpumode MODE (a VM guest's or the host): in PID's maps,
+ * else the kernel's, else none (level 'H', 'g' with a guest's kallsyms,
+ * the address as is). UINT32_MAX: ENOMEM. */
+uint32_t pk__rp_branch_sym(struct pk_report *r, uint32_t pid, uint64_t ip,
+			   uint16_t mode);
 /* hist.c: the entry like TMPL in H, made when new; NULL: ENOMEM. */
 struct rp_entry *pk__rp_entry_get(struct pk_report *r, struct rp_hists *h,
 				  const struct rp_entry *tmpl);

@@ -62,6 +62,23 @@ int pk_session_callchain(const struct pk_sample *sm, unsigned max,
 	return (int)nr;
 }
 
+int pk_session_callchain_in(const struct pk_sample *sm, uint16_t misc,
+			    unsigned max, struct pk_frame *frames)
+{
+	unsigned mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	int n = pk_session_callchain(sm, max, frames);
+
+	if (mode != PERF_RECORD_MISC_GUEST_KERNEL &&
+	    mode != PERF_RECORD_MISC_GUEST_USER)
+		return n;
+	for (int i = 0; i < n; i++)
+		if (frames[i].cpumode == PERF_RECORD_MISC_KERNEL)
+			frames[i].cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
+		else if (frames[i].cpumode == PERF_RECORD_MISC_USER)
+			frames[i].cpumode = PERF_RECORD_MISC_GUEST_USER;
+	return n;
+}
+
 /* The last value read for an event id (PERF_SAMPLE_READ deltas). */
 static uint64_t *read_last(struct pk__run *r, uint64_t id)
 {

@@ -55,6 +55,7 @@ struct pk_session {
 	/* the default guest (perf_guest): its kallsyms (NULL: none), kernel
 	 * map, DSO, reference symbol's address, kcore */
 	char *gkallsyms;
+	bool guest_code;	/* pk_session_opts's */
 	struct proc gkernel;
 	struct dso *gdso;
 	uint64_t gref_addr;
@@ -126,6 +127,7 @@ struct pk_session *pk_session_new(const struct pk_session_opts *o)
 		pk__free(s);
 		return NULL;
 	}
+	s->guest_code = o && o->guest_code;
 	s->root = pk__strdup(o && o->root ? o->root : "");
 	if (o && o->buildid_dir) {
 		s->buildid_dir = pk__strdup(o->buildid_dir);
@@ -488,6 +490,16 @@ int pk_session_for_each_mapping(struct pk_session *s, int32_t tid,
 	pk__free(all.maps);
 	pk__free(v);
 	return err;
+}
+
+const char *pk_session_guest_comm(struct pk_session *s, uint32_t pid,
+				  char *buf, size_t len)
+{
+	/* (perf names it when it copies the host process's maps) */
+	if (!s->guest_code || !find_proc(s, pid, false))
+		return NULL;
+	snprintf(buf, len, "[guest/%u]", pid);
+	return buf;
 }
 
 const char *pk_session_comm(struct pk_session *s, uint32_t tid)
@@ -1404,6 +1416,14 @@ static const struct pk_sym *resolve_kernel(struct pk_session *s,
 	return resolve_in_kernel(&s->kernel, addr, loc);
 }
 
+/* Where CPUMODE's addresses are: with guest_code a guest's user space is
+ * its process's (perf's guest code thread has a copy of its maps). */
+static uint16_t host_mode(const struct pk_session *s, uint16_t cpumode)
+{
+	return s->guest_code && cpumode == PERF_RECORD_MISC_GUEST_USER ?
+	       PERF_RECORD_MISC_USER : cpumode;
+}
+
 /* pk_session_resolve() uncached; the symbol found in *SYMP (may be NULL). */
 /* An address in no code mapping but in a data one (recorded with the
  * data mappings: perf's maps hold both): perf names that mapping as its
@@ -1432,6 +1452,7 @@ static int resolve_sym(struct pk_session *s, uint32_t pid, uint64_t addr,
 	*symp = NULL;
 	loc->dso = "[unknown]";
 	loc->dso_addr = addr;
+	cpumode = host_mode(s, cpumode);
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		*symp = resolve_kernel(s, addr, loc);
 		return loc->dso[0] == '[' && !strcmp(loc->dso, "[unknown]") ?
@@ -1471,6 +1492,16 @@ static int resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 	const struct pk_sym *sym;
 
 	return resolve_sym(s, pid, addr, cpumode, loc, &sym);
+}
+
+bool pk__session_has_guest(const struct pk_session *s)
+{
+	return s->gkallsyms || s->guest_code;
+}
+
+bool pk__session_guest_code(const struct pk_session *s)
+{
+	return s->guest_code;
 }
 
 const struct map *pk__session_kernel_map(struct pk_session *s, uint64_t addr)
@@ -1524,6 +1555,7 @@ uint64_t pk_session_generation(struct pk_session *s, uint32_t pid,
 {
 	uint64_t bump = s->bid_gen << 48;
 
+	cpumode = host_mode(s, cpumode);
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		return (s->kernel.gen + 1) ^ bump;
 	if (cpumode == PERF_RECORD_MISC_USER) {
@@ -1546,6 +1578,7 @@ int pk_session_resolve(struct pk_session *s, uint32_t pid, uint64_t addr,
 		memset(s->cache, 0, RCACHE * sizeof(*s->cache));
 		s->stale = false;
 	}
+	cpumode = host_mode(s, cpumode);
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		gen = s->kernel.gen;
 	} else if (cpumode == PERF_RECORD_MISC_USER) {
@@ -1640,6 +1673,7 @@ int pk_session_srcline(struct pk_session *s, uint32_t pid, uint64_t addr,
 	struct proc *p;
 	char path[4352];
 
+	cpumode = host_mode(s, cpumode);
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		resolve(s, pid, addr, cpumode, &loc);
 		snprintf(buf, len, "%s[%llx]", loc.dso, (unsigned long long)addr);

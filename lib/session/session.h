@@ -88,6 +88,11 @@ void *pk__session_dso_dwarf(struct pk_session *s, struct dso *d);
 /* A perf.data directory's kallsyms (DIR/kcore_dir/kallsyms), when it
  * has one, unless the caller gave one (perf's perf_data__kallsyms_name). */
 void pk__session_data_dir(struct pk_session *s, const char *dir);
+/* Whether the session knows a VM guest (pk_session_opts's guest_kallsyms:
+ * perf's perf_guest). */
+bool pk__session_has_guest(const struct pk_session *s);
+/* Whether pk_session_opts's guest_code was given (perf's --guest-code). */
+bool pk__session_guest_code(const struct pk_session *s);
 /* The kernel's map holding ADDR (the kernel or a module), or NULL. */
 const struct map *pk__session_kernel_map(struct pk_session *s, uint64_t addr);
 /* The size of the symbol holding ADDR of PID in CPUMODE (perf's end -

@@ -31,6 +31,8 @@ mk text --bad-text
 mk badcore --bad-kcore
 mk nocore --no-kcore
 mk guest --guest
+mk gcode --guest-code
+mk gcvcpu --guest-code --vcpu
 # same NAME PATH CMD ARGS...: perf's and perfkit's stdout equal, rc 0
 same() {
 	_sn=$1 _sp=$2 _sc=$3
@@ -108,13 +110,76 @@ same guest-nocore-be "$G" script --itrace=be $GN
 same guest-nocore-flags "$G" script --itrace=be -F +flags $GN
 same guest-nocore-i1i "$G" script --itrace=i1ie -F +flags,+addr $GN
 same guest-nocore-insn "$G" script --insn-trace $GN
-# with the kcore: the walk through the guest's code up to its VM exit
-$PERF script -i "$G" --itrace=be -F +flags --guestkallsyms "$G/guest/kallsyms" \
-	2>/dev/null | head -5 >"$T_TMP/perf"
-"$PK" script -i "$G" --itrace=be -F +flags --guestkallsyms "$G/guest/kallsyms" \
-	2>/dev/null | head -5 >"$T_TMP/pk"
-check pt_kcore:guest-entry "$(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
-	"$(wc -l <"$T_TMP/pk")" -eq 5 -a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+# with the kcore: the walk through the guest's code, its VM exit (a FUP
+# mid-block: the VMCS after the entry's PIP binds to the same vmresume)
+# back to the host; guest samples' call depth is their guest thread's
+# (no stack: 0) and their callchains resolve in the guest
+GK="--guestkallsyms $G/guest/kallsyms"
+same guest-be "$G" script --itrace=be $GK
+same guest-flags "$G" script --itrace=be -F +flags $GK
+same guest-i1ie "$G" script --itrace=i1ie -F +flags,+addr $GK
+same guest-call-trace "$G" script --call-trace $GK
+same guest-call-ret-trace "$G" script --call-ret-trace $GK
+same guest-insn "$G" script --insn-trace $GK
+same guest-i1ig "$G" script --itrace=i1ig $GK
+same guest-bxwpe "$G" script --itrace=bxwpe -F +flags,+callindent $GK
+# report --guestkallsyms: perf kvm --guest --host --guestkallsyms report's
+# (guest samples of ":TID", level [g]; branch ends resolved in the
+# sample's machine)
+kvm_same() { # NAME ARGS...: perf kvm report's stdout, perfkit report's
+	_kn=$1
+	shift
+	$PERF kvm --guest --host $GK report -i "$G" "$@" 2>/dev/null |
+		sed '/^# (Tip: /d' >"$T_TMP/perf"
+	"$PK" report -i "$G" $GK "$@" 2>"$T_TMP/pk.err" >"$T_TMP/pk.raw"
+	_kr=$?
+	sed '/^# (Tip: /d' "$T_TMP/pk.raw" >"$T_TMP/pk"
+	check "pt_kcore:$_kn" "rc=$_kr $(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		$_kr -eq 0 -a "$(grep -c '\[g\]' "$T_TMP/perf")" -gt 0 \
+		-a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+}
+kvm_same guest-report-i1i --stdio --itrace=i1i
+kvm_same guest-report-be --stdio --itrace=be
+kvm_same guest-report-i1ig --stdio --itrace=i1ig
+kvm_same guest-report-i1ig-callee --stdio --itrace=i1ig -G
+kvm_same guest-report-pid --stdio --itrace=i1i -s comm,pid,dso,sym
+kvm_same guest-report-bl --stdio --itrace=bl -b
+# --guest-code (a KVM selftest: the VM runs its process's code at the
+# same addresses): guest samples of perf's guest code thread
+# "[guest/PID]", the guest's user space read through the process's maps;
+# without the option perf drops the guest's samples (its errors stay)
+C=$D/gcode
+same gcode-be "$C" script --itrace=be -F +flags --guest-code
+same gcode-i1ie "$C" script --itrace=i1ie -F +addr --guest-code
+same gcode-call-trace "$C" script --call-trace --guest-code
+same gcode-insn "$C" script --insn-trace --guest-code
+same gcode-i1ig "$C" script --itrace=i1ig --guest-code
+same gcode-none-be "$C" script --itrace=be
+same gcode-none-insn "$C" script --insn-trace
+gc_same() { # NAME ARGS...: perf kvm --guest-code report's, perfkit's
+	_gn=$1
+	shift
+	$PERF kvm --guest-code --guest --host report -i "$C" "$@" 2>/dev/null |
+		sed '/^# (Tip: /d' >"$T_TMP/perf"
+	"$PK" report -i "$C" --guest-code "$@" 2>"$T_TMP/pk.err" >"$T_TMP/pk.raw"
+	_gr=$?
+	sed '/^# (Tip: /d' "$T_TMP/pk.raw" >"$T_TMP/pk"
+	check "pt_kcore:$_gn" "rc=$_gr $(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
+		$_gr -eq 0 -a "$(grep -c 'guest/4343' "$T_TMP/perf")" -gt 0 \
+		-a -z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
+}
+gc_same gcode-report-i1i --stdio --itrace=i1i
+gc_same gcode-report-be --stdio --itrace=be
+gc_same gcode-report-i1ig --stdio --itrace=i1ig
+gc_same gcode-report-pid --stdio --itrace=i1i -s comm,pid,dso,sym
+gc_same gcode-report-bl --stdio --itrace=bl -b
+# the VM run by a second thread (vcpu0): its guest samples are still
+# perf's guest code thread's ("[guest/PID]", the pid key's tid PID)
+C=$D/gcvcpu
+same gcvcpu-be "$C" script --itrace=be -F comm,pid,tid,ip,sym,addr,flags --guest-code
+same gcvcpu-call-trace "$C" script --call-trace --guest-code
+gc_same gcvcpu-report-pid --stdio --itrace=i1i -s comm,pid,dso,sym
+gc_same gcvcpu-report-i1ig --stdio --itrace=i1ig
 # a directory without data: one line, a failure
 mkdir -p "$D/empty/kcore_dir"
 "$PK" script -i "$D/empty" >/dev/null 2>"$T_TMP/pk.err"

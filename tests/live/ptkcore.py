@@ -4,6 +4,7 @@ kernel code that only its kcore copy holds.
 
     ptkcore.py DIR [--build-id HEX] [--no-kcore] [--bad-kcore]
                [--no-modules] [--bad-text] [--module] [--guest]
+               [--guest-code [--vcpu]]
 
 Writes DIR/data (a perf.data: intel_pt//k per thread, timeless, as
 perf record --per-thread -e intel_pt//k writes it) and DIR/kcore_dir/
@@ -27,6 +28,13 @@ vmx_exit, whose ret disables the trace. DIR/guest holds the guest's
 kallsyms, modules and kcore (as perf buildid-cache --kcore leaves them:
 --guestkallsyms DIR/guest/kallsyms), DIR/guest-nocore its kallsyms only.
 The guest kernel sits at the host's addresses with other code.
+--guest-code: a KVM selftest's layout (perf script --guest-code): the
+process kwork maps DIR/kvmtest (an ELF executable whose .text holds the
+guest's code, gfunc_a and gfunc_b at user addresses) and its VM runs
+that code at the same addresses (PIP NR=1, then the guest's user
+space); the trace is intel_pt// (user and kernel), no guest kernel map.
+--vcpu (with --guest-code): the VM runs in a second thread of kwork
+(vcpu0, tid PID+1: FORK and COMM), whose trace it is.
 Standard library only.
 """
 import os
@@ -120,6 +128,64 @@ def guest_trace():
     return b + b"\0" * (-len(b) % 8)
 
 
+GCBASE = 0x400000                    # kvmtest's load address (ET_EXEC)
+GCTEXT = GCBASE + 0x1000             # its .text: GCODE
+
+
+def guest_code_trace():
+    """guest_trace() with the guest's code at kvmtest's addresses."""
+    b = psb_head()
+    b += tip(0x11, KTEXT + 0x60)            # TIP.PGE vmx_enter
+    b += b"\x02\x43" + struct.pack("<Q", 0x1000 << 1 | 1)[:6]  # PIP NR=1
+    b += b"\x02\xc8" + struct.pack("<Q", 0x12345)[:5]         # VMCS
+    b += tip(0x0d, GCTEXT + 0x20)           # TIP: the VM entry, gfunc_a
+    b += bytes([1 << 3 | 0b10 << 1])        # TNT: ret taken, je not
+    b += tip(0x1d, GCTEXT + 0x2c)           # FUP: the VM exit in gfunc_a
+    b += b"\x02\x43" + struct.pack("<Q", 0x2000 << 1)[:6]     # PIP NR=0
+    b += tip(0x0d, KTEXT + 0x70)            # TIP: vmx_exit
+    b += b"\x01"                            # TIP.PGD (no IP): at the ret
+    return b + b"\0" * (-len(b) % 8)
+
+
+def kvmtest_elf():
+    """An ET_EXEC file: one PT_LOAD at GCBASE, .text (GCODE) at GCTEXT,
+    a .symtab with gstart, gfunc_a and gfunc_b."""
+    text = bytes(GCODE)
+    strtab = b"\0gstart\0gfunc_a\0gfunc_b\0"
+    syms = struct.pack("<IBBHQQ", 0, 0, 0, 0, 0, 0)
+    for name, off, size in (("gstart", 0, 2), ("gfunc_a", 0x20, 0x10),
+                            ("gfunc_b", 0x40, 5)):
+        syms += struct.pack("<IBBHQQ", strtab.index(name.encode() + b"\0"),
+                            0x12, 0, 1, GCTEXT + off, size)
+    shstr = b"\0.text\0.symtab\0.strtab\0.shstrtab\0"
+    body = bytearray(b"\0" * 0x1000) + text
+    sym_off = len(body)
+    body += syms
+    str_off = len(body)
+    body += strtab
+    shs_off = len(body)
+    body += shstr
+    body += b"\0" * (-len(body) % 8)
+    sh_off = len(body)
+
+    def sh(name, typ, flags, addr, off, size, link=0, info=0, al=1, es=0):
+        return struct.pack("<IIQQQQIIQQ", shstr.index(name) if name else 0,
+                           typ, flags, addr, off, size, link, info, al, es)
+    shdrs = sh(b"", 0, 0, 0, 0, 0)
+    shdrs += sh(b".text\0", 1, 6, GCTEXT, 0x1000, len(text), al=16)
+    shdrs += sh(b".symtab\0", 2, 0, 0, sym_off, len(syms), 3, 1, 8, 24)
+    shdrs += sh(b".strtab\0", 3, 0, 0, str_off, len(strtab))
+    shdrs += sh(b".shstrtab\0", 3, 0, 0, shs_off, len(shstr))
+    body += shdrs
+    eh = b"\x7fELF" + bytes([2, 1, 1, 0]) + b"\0" * 8
+    eh += struct.pack("<HHIQQQIHHHHHH", 2, 62, 1, GCTEXT + 0x20, 64, sh_off,
+                      0, 64, 56, 1, 64, 5, 4)
+    ph = struct.pack("<IIQQQQQQ", 1, 5, 0, GCBASE, GCBASE,
+                     0x1000 + len(text), 0x1000 + len(text), 0x1000)
+    body[0:len(eh) + len(ph)] = eh + ph
+    return bytes(body)
+
+
 def event(typ, misc, body):
     assert (8 + len(body)) % 8 == 0
     return struct.pack("<IHH", typ, misc, 8 + len(body)) + body
@@ -142,13 +208,16 @@ def attr(typ, config, sample_type, flags):
     return b + b"\0" * (128 - len(b))
 
 
-def perf_data(build_id, module, guest=False):
+def perf_data(build_id, module, guest=False, gcode=None, vcpu=False):
     st = 1 | 2 | (1 << 16)                  # IP, TID, IDENTIFIER
     # disabled, exclude_user, exclude_hv, enable_on_exec, sample_id_all,
     # exclude_guest; the dummy: mmap, comm, task, mmap2, comm_exec too
     ptf = 1 | 1 << 4 | 1 << 6 | 1 << 12 | 1 << 18 | 1 << 20
     dmf = ptf | 1 << 8 | 1 << 9 | 1 << 13 | 1 << 23 | 1 << 24
-    attrs = [("intel_pt//k", attr(8, 0x2401 | 1 << 24, st, ptf), 17),
+    if gcode:
+        ptf &= ~(1 << 4)                    # intel_pt//: user space too
+    attrs = [("intel_pt//" if gcode else "intel_pt//k",
+              attr(8, 0x2401 | 1 << 24, st, ptf), 17),
              ("dummy:k", attr(1, 9, st, dmf), 18)]
 
     def sid(i):
@@ -177,10 +246,24 @@ def perf_data(build_id, module, guest=False):
         out += event(1, 1, struct.pack("<IIQQQ", 0xffffffff, 0, MOD,
                                        0x1000, 0) +
                      name_bytes("/lib/modules/6.1.0/pkmod.ko") + b"\0" * 16)
-    pt = guest_trace() if guest else trace()
+    if gcode:
+        # kwork maps kvmtest (MMAP2: maj, min, ino, generation, prot, flags)
+        out += event(10, 2, struct.pack("<IIQQQIIQQII", PID, PID, GCBASE,
+                                        0x2000, 0, 0, 0, 1, 0, 5, 2) +
+                     name_bytes(gcode) + sid(18))
+    tid = PID + 1 if vcpu else PID
+    if vcpu:
+        out += event(7, 0, struct.pack("<IIIIQ", PID, PID, tid, PID, 0) +
+                     sid(18))
+        out += event(3, 0, struct.pack("<II", PID, tid) +
+                     name_bytes("vcpu0") + sid(18))
+    pt = guest_code_trace() if gcode else guest_trace() if guest else trace()
     auxpos = len(out)
-    out += event(71, 0, struct.pack("<QQQIIiI", len(pt), 0, 0, 0, PID, -1, 0))
+    out += event(71, 0, struct.pack("<QQQIIiI", len(pt), 0, 0, 0, tid, -1, 0))
     out += pt
+    if vcpu:
+        out += event(4, 0, struct.pack("<IIIIQ", PID, PID, tid, PID, 0) +
+                     sid(18))
     out += event(4, 0, struct.pack("<IIIIQ", PID, PID, PID, PID, 0) + sid(18))
     out += event(68, 0, b"")
 
@@ -202,7 +285,8 @@ def perf_data(build_id, module, guest=False):
     feats[6] = perf_string("x86_64")
     feats[7] = struct.pack("<II", 1, 1)
     feats[9] = perf_string("GenuineIntel,6,85,4")
-    cmd = ["/usr/bin/perf", "record", "--kcore", "-e", "intel_pt//k",
+    cmd = ["/usr/bin/perf", "record", "--kcore", "-e",
+           "intel_pt//" if gcode else "intel_pt//k",
            "--per-thread", "-o", "DIR", "--", "kwork"]
     feats[11] = struct.pack("<I", len(cmd)) + b"".join(map(perf_string, cmd))
     body = struct.pack("<II", len(attrs), 128)
@@ -257,7 +341,13 @@ def main():
     kd = os.path.join(d, "kcore_dir")
     os.makedirs(kd, exist_ok=True)
     with open(os.path.join(d, "data"), "wb") as f:
-        f.write(perf_data(bid, "--module" in args, "--guest" in args))
+        gcode = None
+        if "--guest-code" in args:
+            gcode = os.path.join(os.path.abspath(d), "kvmtest")
+            with open(gcode, "wb") as g:
+                g.write(kvmtest_elf())
+        f.write(perf_data(bid, "--module" in args, "--guest" in args,
+                          gcode, "--vcpu" in args))
     if "--guest" in args:
         for sub, core in (("guest", True), ("guest-nocore", False)):
             gd = os.path.join(d, sub)
@@ -275,7 +365,7 @@ def main():
             f.write(b"not an ELF file\n" if "--bad-kcore" in args
                     else kcore())
     syms = KALLSYMS
-    if "--guest" in args:
+    if "--guest" in args or "--guest-code" in args:
         syms = syms + [(KTEXT + 0x60, "t", "vmx_enter"),
                        (KTEXT + 0x70, "t", "vmx_exit")]
     if "--bad-text" in args:

@@ -501,6 +501,19 @@ static void test_run(void)
 	unlink(path);
 	T_CHECK("callchain_max", pk_session_callchain(&sm, 2, f) == 2 &&
 		f[1].cpumode == PERF_RECORD_MISC_KERNEL);
+	/* a guest's sample: its frames in the guest (perf's machine) */
+	T_CHECK("callchain_in_guest",
+		pk_session_callchain_in(&sm, PERF_RECORD_MISC_GUEST_KERNEL,
+					2, f) == 2 &&
+		f[0].cpumode == PERF_RECORD_MISC_GUEST_USER &&
+		f[1].cpumode == PERF_RECORD_MISC_GUEST_KERNEL);
+	T_CHECK("callchain_in_host",
+		pk_session_callchain_in(&sm, PERF_RECORD_MISC_KERNEL, 2, f) == 2 &&
+		f[0].cpumode == PERF_RECORD_MISC_USER &&
+		f[1].cpumode == PERF_RECORD_MISC_KERNEL);
+	T_CHECK("callchain_in_bad_marker",
+		pk_session_callchain_in(&sm, PERF_RECORD_MISC_GUEST_USER, 5,
+					f) == PK_ERR_FORMAT);
 	T_CHECK("callchain_bad_marker",
 		pk_session_callchain(&sm, 5, f) == PK_ERR_FORMAT);
 	T_CHECK("run_bad_tool", pk_session_run((struct pk_session *)&v, NULL,
