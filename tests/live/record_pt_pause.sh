@@ -51,7 +51,7 @@ for st in 2:5 6:0 20:0; do
 	got=$(aux_len "$f")
 	check "$N:$st:cut" "trace $total, stretch $cut, recorded $got" \
 		"$cut" -gt 0 -a "$got" -ge $((total - cut)) -a "$got" -lt $((total - cut + 64))
-	[ "$st" = 2:5 ] && continue
+	[ "$st" = 2:5 ] && [ -z "$PK_ALL" ] && continue
 	for o in i1i b e cr i100i ibxwpe; do
 		perf script -i "$f" --itrace=$o > p.out 2>/dev/null
 		"$PK" script -i "$f" --itrace=$o > k.out 2>/dev/null
