@@ -1441,12 +1441,12 @@ static bool pt_fl_psb_walk(struct pk_pt_insn_decoder *d)
 	return true;
 }
 
-static void pt_fl_psb_read(struct pk_pt_insn_decoder *d, bool event);
+static void pt_fl_psb_read(struct pk_pt_insn_decoder *d, bool resync);
 
 void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 {
 	if (!pt_fl_psb_walk(d))
-		pt_fl_psb_read(d, d->opts.psb_events);
+		pt_fl_psb_read(d, false);
 }
 
 void pk__pt_fl_psb_resync(struct pk_pt_insn_decoder *d)
@@ -1455,18 +1455,22 @@ void pk__pt_fl_psb_resync(struct pk_pt_insn_decoder *d)
 	d->tnt_n = 0;
 	d->noip = true;		/* (the PSB+'s FUP gives the IP) */
 	if (pk__pt_fl_peek(d, true) && d->next.type == PK_PT_PSB)
-		pt_fl_psb_read(d, false);
+		pt_fl_psb_read(d, true);
 }
 
-/* PSB+: status packets restate the state; reported: the PSB (EVENT),
- * its MNT, its CBR (psb_events). */
-static void pt_fl_psb_read(struct pk_pt_insn_decoder *d, bool event)
+/* PSB+: status packets restate the state; reported: its MNT, the PSB
+ * and its CBR (psb_events; not the PSB when RESYNC: perf's resync after
+ * an error in the walk to its FUP takes the flow up at the FUP). perf's
+ * decoder empties its return stack at a PSB, but for that resync. */
+static void pt_fl_psb_read(struct pk_pt_insn_decoder *d, bool resync)
 {
-	bool have_ip = false;
+	bool have_ip = false, perf = d->opts.perf_binding;
 	uint64_t ip = 0;
 	int psb_ev = -1;
 
-	if (event) {
+	if (perf && !resync)
+		d->rs_n = 0;
+	if (d->opts.psb_events && !resync) {
 		struct qev e;
 
 		pk__pt_fl_new_ev(&e, PK_PT_EV_PSB, B_NOW);
@@ -1563,11 +1567,14 @@ static void pt_fl_psb_read(struct pk_pt_insn_decoder *d, bool event)
 	if (!d->synced || !d->enabled || d->noip) {
 		d->enabled = have_ip;
 		d->ip = ip;
-		d->rs_n = 0;
+		if (!perf)
+			d->rs_n = 0;
 		d->icount = 0;
 		d->noip = false;
-	} else if (have_ip) {
-		d->psb_ip = ip;		/* a resync point */
+	} else if (have_ip && !perf) {
+		/* a resync point (perf's resync reads the packets after
+		 * the PSB+: it walked the flow to the FUP before) */
+		d->psb_ip = ip;
 		d->have_psb_ip = true;
 	}
 	pk_pt_time_query(&d->time, &d->last_tick);

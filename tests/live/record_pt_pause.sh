@@ -38,7 +38,7 @@ aux_len() {
 	echo $_s
 }
 total=$(wc -c < gen/awk.pt)
-for st in 2:5 6:0 20:0; do
+for st in ${PK_STRETCHES:-2:5 6:0 20:0}; do
 	f=p$(echo "$st" | tr : _).data
 	export PK_FAKE_PT_PAUSE=$st
 	ptfake_rec pk "$f" -e intel_pt/tsc=0/u -m ,16 > rec.log 2>&1
