@@ -194,11 +194,15 @@ struct pk_pt_event {
 		struct { uint8_t last, deepest, interrupt, store,
 			 autonomous; uint64_t payload; } pwrx;
 		struct { uint64_t payload; } ptwrite;
-		struct { uint8_t ratio; } cbr;
+		/* cut: of a PSB+ the trace ended in (perf's decoder takes
+		 * the ratio, its sample waits for a later state) */
+		struct { uint8_t ratio, cut; } cbr;
 		struct { uint64_t payload; } mnt;
 		struct { uint8_t trbv, mult, icntv; uint16_t icnt; } trig;
 		struct { uint8_t iflag, fup; } iflags;
-		struct { uint64_t offset; } psb;
+		/* cut: the trace ended inside its PSB+ (perf's decoder
+		 * moved its PSB offset there but makes no psb sample) */
+		struct { uint64_t offset; uint8_t cut; } psb;
 		struct { uint64_t cycles; } cyc;
 		struct { uint8_t enabled; } fup;
 		/* BAD_PACKET (perf_binding): the byte perf's decoder reads

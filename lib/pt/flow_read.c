@@ -1352,14 +1352,6 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		pt_fl_ahead_of_fup(d);
 }
 
-/* The queued event at I taken out, those after it moved up. */
-static void pt_fl_drop_ev(struct pk_pt_insn_decoder *d, unsigned i)
-{
-	for (; i + 1 < d->qn; i++)
-		*pk__pt_fl_qat(d, i) = *pk__pt_fl_qat(d, i + 1);
-	d->qn--;
-}
-
 /* What perf's look-ahead for a PSB+'s FUP makes of packet type T:
  * status packets it reads past, packets it reads past only after the
  * PSBEND (a sample's: PTWRITE, power, PEBS, CFE/EVD), the rest end it. */
@@ -1443,6 +1435,20 @@ static bool pt_fl_psb_walk(struct pk_pt_insn_decoder *d)
 
 static void pt_fl_psb_read(struct pk_pt_insn_decoder *d, bool resync);
 
+/* The trace ended inside a PSB+ whose events were queued from QN0 on:
+ * its PSB and CBR events marked cut. */
+static void pt_fl_psb_cut(struct pk_pt_insn_decoder *d, unsigned qn0)
+{
+	for (unsigned i = qn0; i < d->qn; i++) {
+		struct qev *e = pk__pt_fl_qat(d, i);
+
+		if (e->ev.type == PK_PT_EV_CBR)
+			e->ev.u.cbr.cut = 1;
+		if (e->ev.type == PK_PT_EV_PSB)
+			e->ev.u.psb.cut = 1;
+	}
+}
+
 void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 {
 	if (!pt_fl_psb_walk(d))
@@ -1467,6 +1473,7 @@ static void pt_fl_psb_read(struct pk_pt_insn_decoder *d, bool resync)
 	bool have_ip = false, perf = d->opts.perf_binding;
 	uint64_t ip = 0;
 	int psb_ev = -1;
+	unsigned qn0 = d->qn;
 
 	if (perf && !resync)
 		d->rs_n = 0;
@@ -1486,14 +1493,11 @@ static void pt_fl_psb_read(struct pk_pt_insn_decoder *d, bool resync)
 
 		if (!p) {
 			/* the trace ends inside the PSB+: perf's walk of it
-			 * fails (no data), no PSB sample */
-			if (psb_ev >= 0 && d->next_err == PK_ERR_EOS &&
-			    psb_ev < (int)d->qn &&
-			    pk__pt_fl_qat(d, (unsigned)psb_ev)->ev.type ==
-			    PK_PT_EV_PSB) {
-				pt_fl_drop_ev(d, (unsigned)psb_ev);
-				psb_ev = -1;
-			}
+			 * fails (no data): no psb sample (its offset kept)
+			 * and no cbr one */
+			if (d->next_err == PK_ERR_EOS)
+				pt_fl_psb_cut(d, qn0);
+			psb_ev = -1;
 			if (have_ip && d->next_err == PK_ERR_EOS &&
 			    d->synced && d->enabled && !d->noip) {
 				d->psb_cut = true;
