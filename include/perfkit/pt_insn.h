@@ -239,7 +239,10 @@ struct pk_pt_insn_opts {
 	size_t sz;
 	uint8_t tick_events;	/* report PK_PT_EV_TICK on time changes */
 	uint8_t cbr_events;	/* report PK_PT_EV_CBR */
-	uint8_t iflags_events;	/* report PK_PT_EV_IFLAGS (MODE.Exec IF) */
+	/* report PK_PT_EV_IFLAGS (MODE.Exec IF); 2: only those of a
+	 * MODE.Exec right before a FUP (perf_binding: perf's state there
+	 * is a change of the flag even when it stays) */
+	uint8_t iflags_events;
 	uint8_t keep_tcal_on_ovf;
 	/* IP filter ranges (IA32_RTIT_ADDRn_A/B; cfg 1 = FilterEn,
 	 * 2 = TraceStop); used for erratum SKL014 */

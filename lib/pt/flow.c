@@ -895,7 +895,8 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 		d->mode = ev->u.exec_mode.mode;
 		/* (perf's state at a FUP after a MODE.Exec is a change of
 		 * the flag even when it stays) */
-		if ((ev->u.exec_mode.iflag != d->iflag ||
+		if (((ev->u.exec_mode.iflag != d->iflag &&
+		      d->opts.iflags_events == 1) ||
 		     (ev->u.exec_mode.fup && d->opts.perf_binding)) &&
 		    d->opts.iflags_events && d->qn < QMAX) {
 			struct qev f = { .bind = B_NOW, .ev = *ev };
