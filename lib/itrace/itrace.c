@@ -502,6 +502,8 @@ static int auxtrace(struct pk_itrace *it, const struct pk_record *rec)
 
 static int note_thread(struct pk_itrace *it, int32_t pid, int32_t tid)
 {
+	if (pid == -1)	/* the kernel's maps (perf's machine, no thread) */
+		return 0;
 	for (size_t i = 0; i < it->nth; i++)
 		if (it->th[i].tid == tid) {
 			it->th[i].pid = pid;
