@@ -14,8 +14,9 @@
 # TIP's target (no walk), an instruction further on (the walk gets
 # there), past a conditional branch, in the middle of an instruction,
 # a TIP.PGE after it, a TIP after a walked one; perf script and perfkit
-# script on each with i1i, b, e, cr, i100i, ibxwpe (timeless; two timed
-# too), compared byte for byte.
+# script on each with i1i, b, e, cr, i100i, ibxwpe, qi1i, qe (timeless;
+# two timed too), compared byte for byte (perf's hop decoder, q, walks
+# no code: the rule is not its).
 # pk-test: check
 . tests/lib/sh.sh
 N=pt_psbwalk
@@ -63,12 +64,12 @@ script() { # TOOL FILE OUT ARGS...
 	fi >"$T_TMP/$_so" 2>"$T_TMP/$_so.err"
 }
 for f in same reach miss mid pge tip reach.tsc two.tsc; do
-	for o in i1i b e cr i100i ibxwpe; do
+	for o in i1i b e cr i100i ibxwpe qi1i qe; do
 		script perf $f.data perf --itrace=$o
 		script pk $f.data pk --itrace=$o
 		_r=$?
 		check "$N:$f:$o" "rc=$_r $(head -1 "$T_TMP/pk.err"): $(first_diff "$T_TMP/perf" "$T_TMP/pk")" \
-			$_r -eq 0 -a \( -s "$T_TMP/perf" -o $o = e \) -a \
+			$_r -eq 0 -a \( -s "$T_TMP/perf" -o ${o#q} = e \) -a \
 			-z "$(cmp "$T_TMP/perf" "$T_TMP/pk" 2>&1)"
 	done
 done
