@@ -55,11 +55,12 @@ for st in ${PK_STRETCHES:-2:5 3:4 9:11 6:0 20:0}; do
 	for o in i1i b e cr i100i ibxwpe; do
 		perf script -i "$f" --itrace=$o > p.out 2>/dev/null
 		"$PK" script -i "$f" --itrace=$o > k.out 2>/dev/null
-		# (e: no errors, nothing to print; a resume inside: perf's
-		# error in the walk to its FUP)
+		# (e: no errors, nothing to print; a resume inside mostly
+		# makes perf's error in the walk to its FUP, but where the
+		# stretch falls varies with the shim's timing: the rule's own
+		# fixtures are pt_psbwalk's)
 		check "$N:$st:itrace=$o" "$(first_diff p.out k.out)" \
-			\( -s p.out -o \( $o = e -a "${st#*:}" = 0 \) \) -a \
-			"$(cmp -s p.out k.out && echo y)" = y
+			\( -s p.out -o $o = e \) -a "$(cmp -s p.out k.out && echo y)" = y
 	done
 done
 t_exit
