@@ -194,11 +194,15 @@ struct pk_pt_event {
 		struct { uint8_t last, deepest, interrupt, store,
 			 autonomous; uint64_t payload; } pwrx;
 		struct { uint64_t payload; } ptwrite;
-		struct { uint8_t ratio; } cbr;
+		/* cut: of a PSB+ the trace ended in (perf's decoder takes
+		 * the ratio, its sample waits for a later state) */
+		struct { uint8_t ratio, cut; } cbr;
 		struct { uint64_t payload; } mnt;
 		struct { uint8_t trbv, mult, icntv; uint16_t icnt; } trig;
 		struct { uint8_t iflag, fup; } iflags;
-		struct { uint64_t offset; } psb;
+		/* cut: the trace ended inside its PSB+ (perf's decoder
+		 * moved its PSB offset there but makes no psb sample) */
+		struct { uint64_t offset; uint8_t cut; } psb;
 		struct { uint64_t cycles; } cyc;
 		struct { uint8_t enabled; } fup;
 		/* BAD_PACKET (perf_binding): the byte perf's decoder reads
@@ -235,7 +239,10 @@ struct pk_pt_insn_opts {
 	size_t sz;
 	uint8_t tick_events;	/* report PK_PT_EV_TICK on time changes */
 	uint8_t cbr_events;	/* report PK_PT_EV_CBR */
-	uint8_t iflags_events;	/* report PK_PT_EV_IFLAGS (MODE.Exec IF) */
+	/* report PK_PT_EV_IFLAGS (MODE.Exec IF); 2: only those of a
+	 * MODE.Exec right before a FUP (perf_binding: perf's state there
+	 * is a change of the flag even when it stays) */
+	uint8_t iflags_events;
 	uint8_t keep_tcal_on_ovf;
 	/* IP filter ranges (IA32_RTIT_ADDRn_A/B; cfg 1 = FilterEn,
 	 * 2 = TraceStop); used for erratum SKL014 */

@@ -1181,7 +1181,7 @@ static void event(struct walk *w, const struct pk_pt_event *ev)
 			       ev->has_tsc ? ev->tsc : w->t_now);
 		settle(w);
 		if (!w->it->opts.pwr_events || ev->u.cbr.ratio == w->cbr ||
-		    pk__it_skip_cbr(w))
+		    ev->u.cbr.cut || pk__it_skip_cbr(w))
 			break;
 		w->cbr = ev->u.cbr.ratio;
 		base(w, &s, PK_ITRACE_CBR, ev->tsc, ev->has_tsc);
@@ -1242,6 +1242,11 @@ static int events(struct walk *w, int status)
 		status = pk_pt_insn_event(w->dec, &ev);
 		if (status < 0)
 			break;
+		if (ev.type == PK_PT_EV_PSB && ev.u.psb.cut) {
+			if (w->psb_synced)	/* (perf: read in sync) */
+				psb_offset(w, &ev);
+			continue;
+		}
 		if (ev.type == PK_PT_EV_PSB && !ev.ip_suppressed && w->resync)
 			w->resync = false; /* perf: in sync at its FUP, no
 					    * trace start */

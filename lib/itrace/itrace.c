@@ -256,6 +256,10 @@ static int synth_events(struct pk_itrace *it)
 	if (!err && o->intr_events && it->info.cap_event_trace) {
 		a.config = 8;	/* PERF_SYNTH_INTEL_IFLAG_CHG */
 		err = add_synth(it, PK_ITRACE_IFLAG, &a, "iflag");
+	} else if (!err && o->intr_events) {
+		/* perf 6.1 makes the sample all the same (its state at a
+		 * FUP after a MODE.Exec), with id 0: the first event's */
+		it->attr[PK_ITRACE_IFLAG] = 0;
 	}
 	return err;
 }
@@ -498,6 +502,8 @@ static int auxtrace(struct pk_itrace *it, const struct pk_record *rec)
 
 static int note_thread(struct pk_itrace *it, int32_t pid, int32_t tid)
 {
+	if (pid == -1)	/* the kernel's maps (perf's machine, no thread) */
+		return 0;
 	for (size_t i = 0; i < it->nth; i++)
 		if (it->th[i].tid == tid) {
 			it->th[i].pid = pid;

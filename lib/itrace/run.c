@@ -58,7 +58,8 @@ static int start(struct pk_itrace *it, struct it_queue *q)
 	struct pk_pt_config cfg;
 	PK_OPTS(pk_pt_insn_opts, io, .psb_events = 1, .perf_binding = 1,
 		.cyc_events = it->opts.ipc,
-		.iflags_events = it->info.cap_event_trace);
+		.iflags_events = it->info.cap_event_trace ? 1 :
+				 it->opts.intr_events ? 2 : 0);
 
 	if (!w)
 		return -ENOMEM;

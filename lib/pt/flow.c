@@ -807,6 +807,7 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->ctx_err = 0;
 	d->status_err = 0;
 	d->psb_cut = false;
+	d->psb_walk = false;
 	d->noip = false;
 	d->full_ip = false;
 	d->took_tip = false;
@@ -894,7 +895,8 @@ int pk_pt_insn_event(struct pk_pt_insn_decoder *d, struct pk_pt_event *ev)
 		d->mode = ev->u.exec_mode.mode;
 		/* (perf's state at a FUP after a MODE.Exec is a change of
 		 * the flag even when it stays) */
-		if ((ev->u.exec_mode.iflag != d->iflag ||
+		if (((ev->u.exec_mode.iflag != d->iflag &&
+		      d->opts.iflags_events == 1) ||
 		     (ev->u.exec_mode.fup && d->opts.perf_binding)) &&
 		    d->opts.iflags_events && d->qn < QMAX) {
 			struct qev f = { .bind = B_NOW, .ev = *ev };
@@ -1215,7 +1217,7 @@ int pk__pt_fl_next_block(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)
 	blk->speculative = d->speculative;
 	/* Events pending or about: one instruction at a time. */
 	b = d->enabled && !d->qn && !d->nheld && !d->opts.tick_events &&
-	    !d->psb_cut ?
+	    !d->psb_cut && !d->psb_walk ?
 	    pk__pt_fl_block_at(d, d->ip) : NULL;
 	if (!b) {
 		struct pk_pt_insn in;
@@ -1301,6 +1303,10 @@ int pk_pt_insn_resync(struct pk_pt_insn_decoder *d)
 		return d->ctx_err;
 	if (d->status_err)	/* only a new PSB helps: sync forward */
 		return d->status_err;
+	if (d->psb_walk) {	/* perf: on at the PSB+'s FUP */
+		pk__pt_fl_psb_resync(d);
+		return status(d);
+	}
 	if (d->psb_cut) {	/* perf: on at the next packet with an IP */
 		d->psb_cut = false;
 		d->tnt_n = 0;

@@ -103,6 +103,11 @@ struct pk_pt_insn_decoder {
 	bool psb_cut;		/* the trace ended in a PSB+ after its FUP:
 				 * perf's fup_in_psb fails (an error at the
 				 * flow's IP, then a resync at the next IP) */
+	bool psb_walk;		/* perf_binding: the PSB next waits while the
+				 * flow walks to its FUP's IP (PSB_WALK_IP);
+				 * a branch that needs a packet first is an
+				 * error, the resync goes on at that FUP */
+	uint64_t psb_walk_ip;
 	int ctx_err;			/* deferred context error ... */
 	uint64_t icount;	/* instructions since the last IP reference */
 	uint64_t tnt_tsc, q_tsc;
@@ -207,6 +212,10 @@ bool pk__pt_fl_bind_waiting(struct pk_pt_insn_decoder *d, uint8_t bind,
 void pk__pt_fl_flush_held(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d);
+/* perf_binding, after an error in the walk to a PSB+'s FUP (psb_walk):
+ * the PSB+ read up to its FUP as perf's resync reads it (no PSB event),
+ * the flow taken up at the FUP's IP. */
+void pk__pt_fl_psb_resync(struct pk_pt_insn_decoder *d);
 void pk__pt_fl_fill(struct pk_pt_insn_decoder *d);
 bool pk__pt_fl_fill_side(struct pk_pt_insn_decoder *d);
 

@@ -1352,22 +1352,132 @@ void pk__pt_fl_read_event(struct pk_pt_insn_decoder *d)
 		pt_fl_ahead_of_fup(d);
 }
 
-/* The queued event at I taken out, those after it moved up. */
-static void pt_fl_drop_ev(struct pk_pt_insn_decoder *d, unsigned i)
+/* What perf's look-ahead for a PSB+'s FUP makes of packet type T:
+ * status packets it reads past, packets it reads past only after the
+ * PSBEND (a sample's: PTWRITE, power, PEBS, CFE/EVD), the rest end it. */
+enum psb_look { PL_STATUS, PL_LATE, PL_FUP, PL_PSBEND, PL_PGE, PL_STOP };
+
+static enum psb_look pt_fl_psb_look(const struct pk_pt_packet *p)
 {
-	for (; i + 1 < d->qn; i++)
-		*pk__pt_fl_qat(d, i) = *pk__pt_fl_qat(d, i + 1);
-	d->qn--;
+	if (pk__pt_perf_bad(p))
+		return PL_STOP;
+	switch (p->type) {
+	case PK_PT_PAD: case PK_PT_MNT: case PK_PT_TSC: case PK_PT_TMA:
+	case PK_PT_MODE_EXEC: case PK_PT_MODE_TSX: case PK_PT_MTC:
+	case PK_PT_CYC: case PK_PT_VMCS: case PK_PT_CBR: case PK_PT_PIP:
+		return PL_STATUS;
+	case PK_PT_PTW: case PK_PT_EXSTOP: case PK_PT_MWAIT: case PK_PT_PWRE:
+	case PK_PT_PWRX: case PK_PT_BBP: case PK_PT_BIP: case PK_PT_BEP:
+	case PK_PT_CFE: case PK_PT_EVD:
+		return PL_LATE;
+	case PK_PT_FUP:
+		return PL_FUP;
+	case PK_PT_PSBEND:
+		return PL_PSBEND;
+	case PK_PT_TIP_PGE:
+		return PL_PGE;
+	default:
+		return PL_STOP;
+	}
 }
 
-/* PSB+: status packets restate the state; nothing is reported. */
+/* perf's look-ahead at a PSB met in the flow (intel_pt_psb_with_fup):
+ * the IP of the PSB+'s FUP (the first, with an IP, before the PSBEND;
+ * not when a TIP.PGE follows within six packets after the PSBEND). The
+ * scan starts after the PSB just peeked; the trace may end anywhere. */
+static bool pt_fl_psb_fup(struct pk_pt_insn_decoder *d, uint64_t *ip)
+{
+	struct pk_pt_last_ip lip;
+	struct pk_pt_packet p;
+	unsigned after = 0;	/* packets still looked at after the PSBEND */
+	bool fup = false;
+
+	if (!pt_fl_scan_start(d))
+		return false;
+	memset(&lip, 0, sizeof(lip));
+	while (pk_pt_next(d->scan, &p) > 0) {
+		enum psb_look k = pt_fl_psb_look(&p);
+
+		if (k == PL_FUP && !after && !fup && p.u.ip.ipc) {
+			pk_pt_last_ip_update(&lip, p.u.ip.ipc, p.u.ip.ip);
+			fup = !pk_pt_last_ip_query(&lip, ip);
+			if (!fup)
+				break;
+		} else if (k == PL_PSBEND && fup && !after) {
+			after = 6;
+		} else if (k == PL_PGE) {
+			return fup && !after;
+		} else if ((k == PL_STATUS && after) || (k == PL_LATE && after)) {
+			if (!--after)
+				break;
+		} else if (k != PL_STATUS) {
+			break;
+		}
+	}
+	return fup;
+}
+
+/* perf_binding: at a PSB met in the flow whose FUP names another IP
+ * than where the flow stands, perf's decoder walks the code to that IP
+ * before it reads the PSB+ (intel_pt_fup_in_psb): the PSB is left next
+ * (fill reads on once the flow is there). True then. */
+static bool pt_fl_psb_walk(struct pk_pt_insn_decoder *d)
+{
+	uint64_t ip;
+
+	if (!d->opts.perf_binding || !d->synced || !d->enabled || d->noip ||
+	    !pt_fl_psb_fup(d, &ip) || ip == d->ip)
+		return false;
+	d->psb_walk = true;
+	d->psb_walk_ip = ip;
+	return true;
+}
+
+static void pt_fl_psb_read(struct pk_pt_insn_decoder *d, bool resync);
+
+/* The trace ended inside a PSB+ whose events were queued from QN0 on:
+ * its PSB and CBR events marked cut. */
+static void pt_fl_psb_cut(struct pk_pt_insn_decoder *d, unsigned qn0)
+{
+	for (unsigned i = qn0; i < d->qn; i++) {
+		struct qev *e = pk__pt_fl_qat(d, i);
+
+		if (e->ev.type == PK_PT_EV_CBR)
+			e->ev.u.cbr.cut = 1;
+		if (e->ev.type == PK_PT_EV_PSB)
+			e->ev.u.psb.cut = 1;
+	}
+}
+
 void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 {
-	bool have_ip = false;
+	if (!pt_fl_psb_walk(d))
+		pt_fl_psb_read(d, false);
+}
+
+void pk__pt_fl_psb_resync(struct pk_pt_insn_decoder *d)
+{
+	d->psb_walk = false;
+	d->tnt_n = 0;
+	d->noip = true;		/* (the PSB+'s FUP gives the IP) */
+	if (pk__pt_fl_peek(d, true) && d->next.type == PK_PT_PSB)
+		pt_fl_psb_read(d, true);
+}
+
+/* PSB+: status packets restate the state; reported: its MNT, the PSB
+ * and its CBR (psb_events; not the PSB when RESYNC: perf's resync after
+ * an error in the walk to its FUP takes the flow up at the FUP). perf's
+ * decoder empties its return stack at a PSB, but for that resync. */
+static void pt_fl_psb_read(struct pk_pt_insn_decoder *d, bool resync)
+{
+	bool have_ip = false, perf = d->opts.perf_binding;
 	uint64_t ip = 0;
 	int psb_ev = -1;
+	unsigned qn0 = d->qn;
 
-	if (d->opts.psb_events) {
+	if (perf && !resync)
+		d->rs_n = 0;
+	if (d->opts.psb_events && !resync) {
 		struct qev e;
 
 		pk__pt_fl_new_ev(&e, PK_PT_EV_PSB, B_NOW);
@@ -1383,14 +1493,11 @@ void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 
 		if (!p) {
 			/* the trace ends inside the PSB+: perf's walk of it
-			 * fails (no data), no PSB sample */
-			if (psb_ev >= 0 && d->next_err == PK_ERR_EOS &&
-			    psb_ev < (int)d->qn &&
-			    pk__pt_fl_qat(d, (unsigned)psb_ev)->ev.type ==
-			    PK_PT_EV_PSB) {
-				pt_fl_drop_ev(d, (unsigned)psb_ev);
-				psb_ev = -1;
-			}
+			 * fails (no data): no psb sample (its offset kept)
+			 * and no cbr one */
+			if (d->next_err == PK_ERR_EOS)
+				pt_fl_psb_cut(d, qn0);
+			psb_ev = -1;
 			if (have_ip && d->next_err == PK_ERR_EOS &&
 			    d->synced && d->enabled && !d->noip) {
 				d->psb_cut = true;
@@ -1464,11 +1571,14 @@ void pk__pt_fl_psb_plus(struct pk_pt_insn_decoder *d)
 	if (!d->synced || !d->enabled || d->noip) {
 		d->enabled = have_ip;
 		d->ip = ip;
-		d->rs_n = 0;
+		if (!perf)
+			d->rs_n = 0;
 		d->icount = 0;
 		d->noip = false;
-	} else if (have_ip) {
-		d->psb_ip = ip;		/* a resync point */
+	} else if (have_ip && !perf) {
+		/* a resync point (perf's resync reads the packets after
+		 * the PSB+: it walked the flow to the FUP before) */
+		d->psb_ip = ip;
 		d->have_psb_ip = true;
 	}
 	pk_pt_time_query(&d->time, &d->last_tick);
@@ -1511,6 +1621,10 @@ void pk__pt_fl_fill(struct pk_pt_insn_decoder *d)
 		 * (behind events waiting for a FUP it would spin) */
 		if (d->tnt_n || d->status_err || d->ctx_err)
 			return;
+		/* a PSB waits until the flow is at its FUP's IP */
+		if (d->psb_walk && d->ip != d->psb_walk_ip)
+			return;
+		d->psb_walk = false;
 
 		if (d->qn) {
 			uint8_t b = pk__pt_fl_qat(d, 0)->bind;

@@ -229,7 +229,8 @@ static const struct sb_ent *sb_find(struct pk_pt_insn_decoder *d, bool *take)
 
 	if (d->sb_off || !d->enabled || d->qn || d->nheld || d->noip ||
 	    d->walk_lim || d->lib_off != d->walk_off ||
-	    d->opts.tick_events || d->status_err || d->ctx_err || d->psb_cut)
+	    d->opts.tick_events || d->status_err || d->ctx_err || d->psb_cut ||
+	    d->psb_walk)
 		return NULL;	/* (the walk check as sb_walk() starts it) */
 	if (d->tnt_n) {
 		tnt = d->tnt;

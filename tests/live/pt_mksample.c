@@ -11,8 +11,12 @@
  * first sample's window cut at the trace's start. EVERY as sSTEP: a sample
  * at the first packet boundary STEP bytes or more after the last one's
  * (windows that go on from each other where SIZE > STEP: perf's
- * consecutive buffers, ending anywhere between PSBs). Built by the tests
- * against libperfkit.a (tests/live/record_pt_sample_decode.sh).
+ * consecutive buffers, ending anywhere between PSBs). EVERY as pK+D: a
+ * sample ending D bytes after every K-th PSB's first byte (inside a
+ * packet, as the kernel's samples may); as fK: ending right before the
+ * FUP of every K-th PSB+ (a PSB+ cut between its MODE.Exec and FUP).
+ * Built by the tests against libperfkit.a
+ * (tests/live/record_pt_sample_decode.sh).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,23 +153,67 @@ static size_t step_ends(size_t step, size_t **ends)
 	return n;
 }
 
-/* the samples: one per EVERY-th PSB (not the trace's first byte) */
+/* The offset of the FUP in the PSB+ at AT, 0 when there is none. */
+static size_t psb_fup(size_t at)
+{
+	struct pk_pt_decoder *d = pk_pt_decoder_new(trace, trace_len, NULL);
+	struct pk_pt_packet pkt;
+	uint64_t off = 0;
+	size_t fup = 0;
+
+	if (!d || pk_pt_sync_set(d, at))
+		goto out;
+	while (pk_pt_offset(d, &off) == 0 && pk_pt_next(d, &pkt) > 0 &&
+	       pkt.type != PK_PT_PSBEND)
+		if (pkt.type == PK_PT_FUP) {
+			fup = (size_t)off;
+			break;
+		}
+out:
+	pk_pt_decoder_free(d);
+	return fup;
+}
+
+/* sample ends for pK+D and fK (FUP: before the PSB+'s FUP) */
+static size_t psb_ends(unsigned every, size_t delta, bool fup, size_t **ends)
+{
+	static const unsigned char psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82,
+		2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
+	size_t n = 0;
+	unsigned k = 0;
+
+	*ends = calloc(trace_len / 16 + 2, sizeof(**ends));
+	if (!*ends)
+		return 0;
+	for (size_t at = 1; at + 16 <= trace_len; at++) {
+		size_t end;
+
+		if (memcmp(trace + at, psb, 16) || ++k % every)
+			continue;
+		end = fup ? psb_fup(at) : at + delta;
+		if (end && end < trace_len && (!n || end > (*ends)[n - 1]))
+			(*ends)[n++] = end;
+	}
+	return n;
+}
+
+/* the samples: one per EVERY-th PSB (not the trace's first byte), or at
+ * each of the NENDS ENDS */
 static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
-		   uint32_t size, unsigned every, size_t step, uint32_t pid,
-		   uint64_t time)
+		   uint32_t size, unsigned every, const size_t *ends,
+		   size_t nends, uint32_t pid, uint64_t time)
 {
 	static const unsigned char psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82,
 		2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
 	static unsigned char buf[65536];
 	unsigned k = 0, made = 0;
-	size_t *ends = NULL, nends = step ? step_ends(step, &ends) : 0;
 
 	for (size_t at = 1, e = 0; at + 16 <= trace_len; at++) {
 		struct pk_sample s;
 		size_t from;
 		long len;
 
-		if (step) {
+		if (ends) {
 			if (e == nends)
 				break;
 			at = ends[e++];
@@ -187,7 +235,6 @@ static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
 			return -1;
 		made++;
 	}
-	free(ends);
 	fprintf(stderr, "pt_mksample: %u samples of a %zu-byte trace\n", made,
 		trace_len);
 	return made ? 0 : -1;
@@ -202,19 +249,32 @@ int main(int argc, char **argv)
 	uint32_t size, pid = 0;
 	uint64_t last_time = 0;
 	unsigned every = 1;
-	size_t step = 0;
+	size_t step = 0, delta = 0, *ends = NULL, nends = 0;
+	char mode = argc > 4 ? argv[4][0] : 0, *end = NULL;
 	bool done = false;
 
 	if (argc < 4)
 		return die("usage: pt_mksample IN OUT SIZE [EVERY]");
 	size = (uint32_t)strtoul(argv[3], NULL, 0);
-	if (argc > 4 && argv[4][0] == 's')
+	if (mode == 's')
 		step = strtoul(argv[4] + 1, NULL, 0);
+	else if (mode == 'p' || mode == 'f')
+		every = (unsigned)strtoul(argv[4] + 1, &end, 0);
 	else if (argc > 4)
 		every = (unsigned)strtoul(argv[4], NULL, 0);
-	if (!size || !every || (argc > 4 && argv[4][0] == 's' && !step) ||
-	    gather(argv[1]))
+	if (mode == 'p')
+		delta = *end == '+' ? strtoul(end + 1, NULL, 0) : 0;
+	if (!size || !every || (mode == 's' && !step) ||
+	    (mode == 'p' && !delta))
+		return die("bad SIZE or EVERY");
+	if (gather(argv[1]))
 		return die("no AUX data in the input");
+	if (step)
+		nends = step_ends(step, &ends);
+	else if (mode == 'p' || mode == 'f')
+		nends = psb_ends(every, delta, mode == 'f', &ends);
+	if ((mode == 's' || mode == 'p' || mode == 'f') && !ends)
+		return die("out of memory");
 	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
 	pd = pk_perfdata_open(argv[1], &o);
 	w = pk_pdwriter_open(argv[2], NULL);
@@ -228,7 +288,8 @@ int main(int argc, char **argv)
 		if (rec.type == PERF_RECORD_COMM && !pid && rec.size >= 16)
 			memcpy(&pid, (const char *)rec.hdr + 8, 4);
 		if (rec.type == PERF_RECORD_EXIT && !done) {
-			err = samples(w, &sa, size, every, step, pid, last_time);
+			err = samples(w, &sa, size, every, ends, nends, pid,
+				      last_time);
 			done = true;
 		}
 		if (rec.time)
@@ -239,8 +300,10 @@ int main(int argc, char **argv)
 		if (err)
 			return die("cannot write a record");
 	}
-	if (!done && samples(w, &sa, size, every, step, pid, last_time))
+	if (!done && samples(w, &sa, size, every, ends, nends, pid,
+			     last_time))
 		return die("cannot write the samples");
+	free(ends);
 	pk_perfdata_free(pd);
 	return pk_pdwriter_close(w) ? die("cannot close the output") : 0;
 }

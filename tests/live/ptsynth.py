@@ -29,6 +29,8 @@ TIP's target; "fup" is a FUP of that target (6-byte IP). Items:
   pgd / pgd+K / pgd0  TIP.PGD with that IP / with none
   pge / pge+K         TIP.PGE to the target (plus K bytes)
   raw:HEX             bytes as given
+  psb / psbend        PSB / PSBEND (a PSB+ between them: mode64, fup...)
+  mode64              MODE.Exec, 64-bit, IF 0
   bbp:TYPE / bbp4:TYPE  BBP (block begin) of 8-byte / 4-byte items (SZ)
   bip:ID:V            BIP (block item) ID with value V, the size of the
                       BBP before it in the same --at (mkperf cannot walk
@@ -162,6 +164,12 @@ def item_bytes(it, target, ctx):
             (ip & 0xffffffffffff).to_bytes(6, "little")
     if k == "raw":
         return bytes.fromhex(f[1])
+    if k == "psb":
+        return bytes([0x02, 0x82] * 8)
+    if k == "psbend":
+        return bytes([0x02, 0x23])
+    if k == "mode64":
+        return bytes([0x99, 0x01])
     if k in ("bbp", "bbp4"):
         ctx["bip"] = 4 if k == "bbp4" else 8
         return bytes([0x02, 0x63, (0x80 if k == "bbp4" else 0) |

@@ -15,7 +15,8 @@
 #   same attrs (-vv) and have_sched_switch 1 in AUXTRACE_INFO; the pinned
 #   workload's trace decodes to the run's instructions with both decoders
 #   from both files; CPU-wide (-a), where only the sched_switch samples say
-#   which task CPU 0 ran, perfkit's decoding equals perf's.
+#   which task CPU 0 ran, perfkit's decoding equals perf's, also when the
+#   file ends with CPU 0 idle (pid 0; tests/live/pt_switch0.c).
 # pk-test: slow
 . tests/lib/sh.sh
 . tests/lib/ptfake.sh
@@ -23,6 +24,7 @@ N=record_pt_layout
 ptfake_need $N
 need_cmd $N taskset "taskset is not installed"
 ptfake_need_gen $N
+BLD=$(cd "${PK_BUILD:-build}" 2>/dev/null && pwd)
 ptfake_start $N
 ptfake_gen $N
 PIN= MID=
@@ -124,6 +126,31 @@ if both nosw-a -a -e intel_pt//u -m ,16; then
 		check $N:nosw-a:$_t-rec:switches "no sched_switch samples" \
 			"$(grep -c sched_switch nosw-a.$_t.by-perf)" -gt 0
 	done
+	# the file ending with CPU 0 idle (tests/live/pt_switch0.c: a
+	# switch to pid 0 after the last one): perf decodes the trace as
+	# the idle task's, pid 0 (its registered idle thread; the kernel's
+	# MMAP with pid -1 makes no thread), where the CPU's task under load
+	# may end up
+	if [ ! -e "$BLD/libperfkit.so" ]; then
+		skip $N:nosw-a:idle "no $PK_BUILD/libperfkit.so"
+	elif ! cc -O1 -I"$SRC/include" -o sw0 "$SRC/tests/live/pt_switch0.c" \
+		-L"$BLD" -lperfkit -Wl,-rpath,"$BLD" 2> sw0.log; then
+		fail $N:nosw-a:idle "cannot build pt_switch0: $(head -2 sw0.log | tr '\n' '|')"
+	else
+		for _t in perf pk; do
+			if ! ./sw0 nosw-a.$_t.data idle.$_t.data 0 2> sw0.log; then
+				fail $N:nosw-a:$_t-rec:idle "$(cat sw0.log)"; continue
+			fi
+			for _o in "--itrace=i1ie -F event,tid,ip" --itrace=be; do
+				perf --buildid-dir /nonexistent script $_o -i idle.$_t.data \
+					> idle.by-perf 2>/dev/null
+				"$PK" script $_o -i idle.$_t.data > idle.by-pk 2>/dev/null
+				check "$N:nosw-a:$_t-rec:idle:${_o%% *}" "$(first_diff idle.by-perf idle.by-pk)" \
+					"$(grep -c 'pid 0 tid 0 ' idle.by-perf)" -gt 0 -a \
+					"$(cmp -s idle.by-perf idle.by-pk && echo y)" = y
+			done
+		done
+	fi
 fi
 unset PK_FAKE_NO_SWITCH
 PIN=

@@ -5,9 +5,10 @@
 # perfkit script then decode the recording, compared byte for byte
 # (--itrace=i1i, b, e, cr, i100i, ibxwpe). Stretches: 6:0 and 20:0
 # (paused to the end: the trace stops mid-flow, perf's decoder makes the
-# pending branch's i sample). A resume inside the trace (2:5) is only
-# checked to be recorded: perf's decoder then walks to the resumed PSB+'s
-# FUP (intel_pt_psb_with_fup) and perfkit's does not yet (NOTES).
+# pending branch's i sample), resumes inside the trace (2:5, 3:4, 9:11:
+# perf's decoder walks from where the flow stood to the resumed PSB+'s
+# FUP, intel_pt_psb_with_fup, fails at the first conditional branch and
+# takes the flow up at that FUP). PK_STRETCHES replaces the list.
 # Each recording is checked to be shorter than the trace by the stretch
 # (and the recorder's padding, under 64 bytes).
 # pk-test: slow
@@ -38,7 +39,7 @@ aux_len() {
 	echo $_s
 }
 total=$(wc -c < gen/awk.pt)
-for st in 2:5 6:0 20:0; do
+for st in ${PK_STRETCHES:-2:5 3:4 9:11 6:0 20:0}; do
 	f=p$(echo "$st" | tr : _).data
 	export PK_FAKE_PT_PAUSE=$st
 	ptfake_rec pk "$f" -e intel_pt/tsc=0/u -m ,16 > rec.log 2>&1
@@ -51,11 +52,13 @@ for st in 2:5 6:0 20:0; do
 	got=$(aux_len "$f")
 	check "$N:$st:cut" "trace $total, stretch $cut, recorded $got" \
 		"$cut" -gt 0 -a "$got" -ge $((total - cut)) -a "$got" -lt $((total - cut + 64))
-	[ "$st" = 2:5 ] && continue
 	for o in i1i b e cr i100i ibxwpe; do
 		perf script -i "$f" --itrace=$o > p.out 2>/dev/null
 		"$PK" script -i "$f" --itrace=$o > k.out 2>/dev/null
-		# (e: no errors, nothing to print)
+		# (e: no errors, nothing to print; a resume inside mostly
+		# makes perf's error in the walk to its FUP, but where the
+		# stretch falls varies with the shim's timing: the rule's own
+		# fixtures are pt_psbwalk's)
 		check "$N:$st:itrace=$o" "$(first_diff p.out k.out)" \
 			\( -s p.out -o $o = e \) -a "$(cmp -s p.out k.out && echo y)" = y
 	done

@@ -14,6 +14,14 @@
 # period's count carried from buffer to buffer), ibxwpe (perf report's
 # default: i in 100000 ns made ticks, psb and cbr samples), qi1i and qe
 # (perf's hop decoder), script -D and report -D (the AUX data dumped).
+# Windows that end inside a PSB+ (pt_mksample fK: before its FUP, pK+28:
+# before its MODE.Exec): 6000 bytes ending at every 2nd PSB+'s FUP (a
+# fresh trace each: the cut PSB's offset is perf's next psb sample's),
+# 3000 at every one (only a cut PSB+ in each: perf syncs nowhere, no cbr
+# sample), 16000 at every 2nd PSB+'s MODE.Exec (consecutive: the next
+# buffer's MODE.Exec right before the FUP is perf's iflag state, a sample
+# with id 0 shown as the intel_pt event's with perf script's default
+# --itrace): default --itrace, b, e, ibxwpe, I, qe.
 # pk-test: slow
 . tests/lib/sh.sh
 . tests/lib/ptfake.sh
@@ -49,5 +57,28 @@ for lay in 6000:2 4096:1 12000:3 12000:s2000 16000:s700; do
 	"$PK" report -D -i "$f" > k.out 2>/dev/null
 	check "$N:$lay:report-D" "$(first_diff p.out k.out)" \
 		"$(grep -c 'Intel Processor Trace data' p.out)" != 0 -a "$(cmp -s p.out k.out && echo y)" = y
+done
+for lay in 6000:f2 3000:f1 16000:p2+28; do
+	f=s$(echo "$lay" | tr :+ __).data
+	if ! ./mks full.data "$f" ${lay%%:*} ${lay##*:} 2> mks.log; then
+		fail $N:$lay:make "$(cat mks.log)"; continue
+	fi
+	for o in default b e ibxwpe I qe; do
+		a=--itrace=$o
+		[ $o = default ] && a=
+		perf script -i "$f" $a > p.out 2>/dev/null
+		"$PK" script -i "$f" $a > k.out 2>/dev/null
+		check "$N:$lay:itrace=$o" "$(first_diff p.out k.out)" \
+			-s p.out -a "$(cmp -s p.out k.out && echo y)" = y
+	done
+	# what each layout is for, in perf's output
+	case $lay in
+	6000:f2) perf script -i "$f" --itrace=p 2>/dev/null | grep 'psb offs: 0x' > p.out
+		check "$N:$lay:psb-offsets" "no psb sample with an offset" -s p.out;;
+	3000:f1) perf script -i "$f" --itrace=p 2>/dev/null | grep 'cbr:' > p.out
+		check "$N:$lay:no-cbr" "$(head -1 p.out)" ! -s p.out;;
+	16000:*) perf script -i "$f" 2>/dev/null | grep ' intel_pt/[^ ]*: ' > p.out
+		check "$N:$lay:iflag" "no iflag sample" -s p.out;;
+	esac
 done
 t_exit
