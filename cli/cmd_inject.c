@@ -7,6 +7,12 @@
  * EXIT in timeless files), the AUX area records (AUXTRACE_INFO, AUXTRACE,
  * AUX, ITRACE_START, ID_INDEX) and the AUXTRACE feature are left out;
  * --strip leaves out the other events' samples too.
+ *
+ * perfkit inject -i FILE --vm-time-correlation[=[dry-run] [OFFSETS]]
+ * [--force]: perf's VM time correlation, FILE's guest TSC packets
+ * rewritten in place (the library's pk_itrace_vm_time_correlation), its
+ * lines printed on stderr as perf prints them, perf's exit statuses (255
+ * for a refused command line, 256 less the errno for a refused file).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +29,9 @@ struct inj {
 	const char *input, *output;
 	struct pk_itrace_opts itrace;
 	bool strip;
+	bool vmtc, vmtc_dry, force;	/* --vm-time-correlation, --force */
+	const char *vmtc_args;		/* ... its offsets */
+	bool input_set;
 	struct pk_perfdata *pd;
 	struct pk_pdwriter *w;
 	struct pk_session *sess;
@@ -37,12 +46,19 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: perfkit inject --itrace[=LETTERS] [-i FILE] [-o FILE] [--strip]\n"
+		"       perfkit inject -i FILE --vm-time-correlation[=OPTS] [--force]\n"
 		"  -i, --input FILE     perf.data file to read (default perf.data)\n"
 		"  -o, --output FILE    perf.data file to write (required)\n"
 		"      --itrace[=LETTERS] synthesize samples from the instruction\n"
 		"                       trace (perf's letters; bare: instructions\n"
 		"                       every 100 us and the other defaults)\n"
 		"      --strip          leave out the samples of the recorded events\n"
+		"      --vm-time-correlation[=[dry-run] [OFFSET[:VMCS[,VMCS]...]]...]\n"
+		"                       correlate the time of VM guests with the\n"
+		"                       host's: rewrite FILE's guest TSC packets in\n"
+		"                       place (dry-run: only report); OFFSET: a TSC\n"
+		"                       Offset (of the VMCSs named, else the default)\n"
+		"  -f, --force          update the input file in place\n"
 		"  -h, --help           this text\n");
 }
 
@@ -226,6 +242,47 @@ static int run(struct inj *in, int argc, char **argv)
 	return err ? 1 : 0;
 }
 
+static void vmtc_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", line);
+}
+
+/* perf inject --vm-time-correlation: its refusals of the command line,
+ * then the file updated in place. */
+static int vm_time_correlation(struct inj *in)
+{
+	PK_OPTS(pk_itrace_vmtc_opts, o, .args = in->vmtc_args,
+		.dry_run = in->vmtc_dry, .timeless = in->itrace.timeless,
+		.msg = vmtc_line);
+	int err;
+
+	if (!in->input_set || !strcmp(in->input, "-")) {
+		fprintf(stderr, "Input file name required for in-place updating\n");
+		return 255;
+	}
+	if (in->output) {
+		fprintf(stderr, "Output file name must not be specified for in-place updating\n");
+		return 255;
+	}
+	if (!in->force && !in->vmtc_dry) {
+		fprintf(stderr, "The input file would be updated in place, "
+			"the --force option is required.\n");
+		return 255;
+	}
+	err = pk_itrace_vm_time_correlation(in->input, &o);
+	if (err >= 0)
+		return 0;
+	if (err == -EINVAL || err == -ERANGE)
+		return 256 + err;	/* said, as perf says it */
+	cli_error("inject", "%s: %s", in->input,
+		  err == -EOPNOTSUPP ? "VM time correlation of a snapshot or "
+		  "sampling mode trace is not supported" :
+		  err == PK_ERR_FORMAT ? pk_perfdata_open_error() :
+		  err > -4096 ? strerror(-err) : "bad perf.data file");
+	return 1;
+}
+
 int cmd_inject(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -233,6 +290,8 @@ int cmd_inject(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "itrace", optional_argument, NULL, 'I' },
 		{ "strip", no_argument, NULL, 's' },
+		{ "vm-time-correlation", optional_argument, NULL, 'V' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -247,9 +306,22 @@ int cmd_inject(int argc, char **argv)
 	in->input = "perf.data";
 	in->itrace.sz = sizeof(in->itrace);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "+i:o:h", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "+i:o:hf", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': in->input = optarg; break;
+		case 'i': in->input = optarg; in->input_set = true; break;
+		case 'f': in->force = true; break;
+		case 'V': {
+			/* perf: "dry-run" first (spaces before it skipped),
+			 * the offsets after it */
+			const char *a = optarg;
+
+			while (a && (*a == ' ' || (*a >= '\t' && *a <= '\r')))
+				a++;
+			in->vmtc = true;
+			in->vmtc_dry = a && !strncmp(a, "dry-run", 7);
+			in->vmtc_args = in->vmtc_dry ? a + 7 : optarg;
+			break;
+		}
 		case 'o': in->output = optarg; break;
 		case 's': in->strip = true; break;
 		case 'I':
@@ -268,6 +340,11 @@ int cmd_inject(int argc, char **argv)
 		case 'h': usage(stdout); free(in); return 0;
 		default: usage(stderr); free(in); return 2;
 		}
+	}
+	if (in->vmtc && optind == argc) {
+		ret = vm_time_correlation(in);
+		free(in);
+		return ret;
 	}
 	if (optind < argc || !in->output || !itrace) {
 		cli_error("inject", "%s", !itrace ? "only --itrace is supported yet" :

@@ -403,6 +403,39 @@ PK_API int pk_itrace_late(struct pk_itrace *it, const struct pk_sample *sm,
  * leaving them out): perf's closing warning counts these. */
 PK_API uint64_t pk_itrace_nr_errors(const struct pk_itrace *it);
 
+/* ---- perf inject --vm-time-correlation ---- */
+
+/* A message line (perf's, without its newline). */
+typedef void (*pk_itrace_msg_fn)(void *ctx, const char *line);
+
+/* Declare with PK_OPTS(pk_itrace_vmtc_opts, name, ...). */
+struct pk_itrace_vmtc_opts {
+	size_t sz;
+	const char *args;	/* perf's offsets after "dry-run" (NULL: none) */
+	bool dry_run;		/* compute and report, change nothing */
+	bool timeless;		/* --itrace=Z: refused as perf refuses it */
+	pk_itrace_msg_fn msg;	/* perf's lines, in its order */
+	void *ctx;
+};
+
+/*
+ * perf inject --vm-time-correlation on the perf.data at PATH (a file):
+ * each AUX queue's Intel PT walked in perf's order as perf 6.1 walks it
+ * (pk_pt_vmtc_queue), the guests' TSC packets rewritten in the file
+ * itself (unless dry-run), perf's messages given to O->msg, the refusals
+ * too ("Intel PT has no time information for VM Time Correlation", "MTC
+ * packets must have been enabled ...", "Failed to parse VM Time
+ * Correlation options", each followed by perf's "OFFSET [SIZE]: failed to
+ * process type: 70 [REASON]" line). Returns the number of TSC packets
+ * translated (a dry run's too: that it would), or a negative error:
+ * -EINVAL/-ERANGE (a refusal, its lines given), -EOPNOTSUPP (a snapshot
+ * or sampling mode trace: perf's overlap handling is not done), -errno
+ * opening, reading or writing PATH, -ENOMEM, the reader's PK_ERR_*. A
+ * file without Intel PT is left alone (0).
+ */
+PK_API int pk_itrace_vm_time_correlation(const char *path,
+					 const struct pk_itrace_vmtc_opts *o);
+
 #ifdef __cplusplus
 }
 #endif

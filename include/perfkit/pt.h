@@ -297,6 +297,65 @@ PK_API int pk_pt_tcal_cyc(struct pk_pt_tcal *c, uint64_t cyc);
 /* Forgets partial sums but keeps the ratio (keep-tcal-on-ovf). */
 PK_API int pk_pt_tcal_ovf(struct pk_pt_tcal *c);
 
+/* ---- perf's VM time correlation (perf inject --vm-time-correlation) ----
+ *
+ * The trace of a host that ran VM guests holds guest TSC packets (the
+ * host's TSC plus the VMX TSC Offset of the guest's VMCS). This walks a
+ * queue's packets as perf 6.1's decoder does in its VM time correlation
+ * state (no samples): the host TSC expected at each TSC packet comes from
+ * the MTC/TMA time (perf's CTC model, not libipt's), the packet is the
+ * host's or a guest's by PIP.NR (or by range when no PIP tells), the
+ * per-VMCS TSC Offsets are learnt or given, and each guest TSC packet's
+ * 7 bytes are given back with the offset taken off. Messages are perf's
+ * lines (no newline) through the message callback. */
+struct pk_pt_vmtc;
+
+/* Declare with PK_OPTS(pk_pt_vmtc_config, name, ...). */
+struct pk_pt_vmtc_config {
+	size_t sz;
+	uint32_t tsc_ctc_n, tsc_ctc_d;	/* AUXTRACE_INFO's TSC:CTC ratio */
+	uint8_t mtc_shift;		/* the event's mtc_period field */
+	uint8_t dry_run;		/* compute and report, change nothing */
+	uint32_t max_non_turbo_ratio;	/* CYC time after a CBR */
+};
+
+/* One buffer of a queue: its bytes, its AUXTRACE reference (a host TSC). */
+struct pk_pt_vmtc_buf {
+	const uint8_t *data;
+	size_t len;
+	uint64_t ref;
+};
+
+/* A message line (perf's, without its newline). */
+typedef void (*pk_pt_vmtc_msg_fn)(void *ctx, const char *line);
+/* N new bytes for buffer BUF at offset OFF (a TSC packet's 7 payload
+ * bytes, a PEBS TSC's 8), not called in dry-run mode. 0 or a negative
+ * error, which stops the walk and is returned. */
+typedef int (*pk_pt_vmtc_patch_fn)(void *ctx, size_t buf, size_t off,
+				   const uint8_t *bytes, unsigned n);
+
+/* A correlation (its VMCS table lives across the queues). NULL with errno
+ * EINVAL (bad config) or ENOMEM. */
+PK_API struct pk_pt_vmtc *
+pk_pt_vmtc_new(const struct pk_pt_vmtc_config *cfg, pk_pt_vmtc_msg_fn msg,
+	       pk_pt_vmtc_patch_fn patch, void *ctx);
+PK_API void pk_pt_vmtc_free(struct pk_pt_vmtc *v);
+/*
+ * Takes perf's offsets syntax (what follows "dry-run"): OFFSET sets the
+ * default TSC Offset (the last one given counts), OFFSET:VMCS[,VMCS]...
+ * the offset of those VMCSs (the first given counts); numbers as
+ * strtoull base 0. 0, -EINVAL (a VMCS of 0 or missing, or text that is
+ * no number: perf 6.1 loops forever there) or -ERANGE.
+ */
+PK_API int pk_pt_vmtc_parse(struct pk_pt_vmtc *v, const char *args);
+/*
+ * Walks one queue's buffers (consecutive parts of its trace, in order).
+ * Returns the number of TSC packets translated (a dry run's too), or a
+ * negative error: -EINVAL (bad arguments), -ENOMEM, the patch callback's.
+ */
+PK_API int pk_pt_vmtc_queue(struct pk_pt_vmtc *v,
+			    const struct pk_pt_vmtc_buf *bufs, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

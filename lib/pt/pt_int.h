@@ -83,4 +83,43 @@ static inline int pt_ipc_bytes(unsigned ipc)
 	return sz[ipc & 7];
 }
 
+/* perf's decoder time (ctc.c): its TSC, TMA, MTC, CBR and CYC rules,
+ * the CTC model of intel-pt-decoder.c rather than libipt's. Zeroed by
+ * pk__pt_ptime_init; the caller sets buf_ts and ref_ts per buffer. */
+struct pk__pt_ptime {
+	uint64_t ts;		/* perf's timestamp */
+	uint64_t tsc_ts;	/* the last TSC's */
+	uint64_t ref_ts;	/* a new buffer's reference, for the 8th byte */
+	uint64_t buf_ts;	/* the buffer's reference */
+	uint64_t ctc_ts, ctc_delta;
+	uint32_t last_ctc, last_mtc;
+	bool have_tma, fixup_last_mtc;
+	uint32_t n, d, mult, rem_mask;
+	int shift;
+	/* CYC: time from the last CBR's ratio only (perf's calc_cyc_to_tsc
+	 * from MTC/TSC look-ahead is not modelled) */
+	uint64_t cyc_ref, cycle_cnt;
+	unsigned cbr;
+	double cbr_cyc_to_tsc, mnt;
+};
+void pk__pt_ptime_init(struct pk__pt_ptime *t, uint32_t n, uint32_t d,
+		       int mtc_shift, uint32_t max_non_turbo_ratio);
+/* TSC ticks of CTC ticks CTC (perf's multiply, or its multdiv). */
+uint64_t pk__pt_ptime_ctc_to_tsc(const struct pk__pt_ptime *t, uint64_t ctc);
+/* The 7-byte TSC TS given its 8th byte from REF (the nearest). */
+uint64_t pk__pt_8b_tsc(uint64_t ts, uint64_t ref);
+/* The host TSC a TMA of CTC/FC stands for, from the CTC time base and the
+ * MTC count CTC_DELTA since LAST_CTC (as they were at the TSC). */
+uint64_t pk__pt_ptime_expected(const struct pk__pt_ptime *t, uint16_t ctc,
+			       uint16_t fc, uint64_t ctc_delta,
+			       uint32_t last_ctc);
+/* A TSC packet of PAYLOAD (7 bytes); AFTER_CYC: the packet before was a
+ * CYC. Returns true when perf found it bad (backwards, kept the time). */
+bool pk__pt_ptime_tsc(struct pk__pt_ptime *t, uint64_t payload,
+		      bool after_cyc);
+void pk__pt_ptime_tma(struct pk__pt_ptime *t, uint16_t ctc, uint16_t fc);
+void pk__pt_ptime_mtc(struct pk__pt_ptime *t, uint8_t mtc, bool after_cyc);
+void pk__pt_ptime_cbr(struct pk__pt_ptime *t, uint8_t ratio);
+void pk__pt_ptime_cyc(struct pk__pt_ptime *t, uint64_t cycles);
+
 #endif

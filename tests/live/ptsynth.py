@@ -38,7 +38,22 @@ TIP's target; "fup" is a FUP of that target (6-byte IP). Items:
   bep / bepip         BEP (block end) without / with IP (give a fup)
 --config BITS: or-ed into the intel_pt attr's config (e.g. 0x10 pwr_evt,
 0x1000 ptw, 0x20 fup_on_ptw, 0x80000000 event_trace).
---at pgdN:ITEMS puts the items after the N-th TIP.PGD (tracing off).
+--at pgdN:ITEMS puts the items after the N-th TIP.PGD (tracing off),
+--at psbN:ITEMS inside the N-th PSB+ (just before its PSBEND), --at
+tscN:ITEMS after the N-th TSC packet of the stream (tsc*: after each).
+Timing and virtualization items (for VM time correlation; the host's
+TSC runs at twice the CTC, perf's TSC:CTC 2/1 from mkperf, MTC shift
+from --config's mtc_period bits 14..17):
+  tsc+K[:OFF]         TSC of host time T = the last TSC before it plus K
+                      (the stream's or an item's), written as T + OFF
+                      (a guest's TSC: VMX adds its TSC Offset)
+  tma / tma:CTC:FC    TMA of the last TSC's host time (CTC = T/2, FC =
+                      T%2: what the hardware gives), or as given
+  mtc+K               MTC of host time (last TSC) + K
+  pip:CR3:NR / vmcs:BASE / psb / psbend / ovf / stop
+--tsc-off N:OFF: the N-th TSC packet of the stream (from 0, items not
+counted) is written as its value + OFF (after mkperf walked the host
+values: the AUX times and AUXTRACE references stay the host's).
 --pebs ST:REGS[:PERIOD][:NAME]: a PEBS event after the intel_pt one, as perf
 record writes '{intel_pt//,cycles/aux-output/ppp}' with -c PERIOD
 (default 10000): cycles:u, precise_ip 3, aux_output, sample_type ST or-ed
@@ -126,11 +141,52 @@ def cyc_bytes(n):
 IP_PACKETS = {"fup": 0x1d, "tip": 0x0d, "pgd": 0x01, "pge": 0x11}
 
 
+SEVEN = (1 << 56) - 1
+
+
+def tma_bytes(ctc, fc):
+    return bytes([0x02, 0x73, ctc & 0xff, (ctc >> 8) & 0xff, 0,
+                  fc & 0xff, (fc >> 8) & 1])
+
+
+def vm_item(k, f, ctx):
+    """The bytes of a timing/virtualization item, None if K is none."""
+    host = ctx.get("host", 0)
+    if k.startswith("tsc+"):
+        t = host + int(k[4:], 0)
+        ctx["host"] = t
+        if len(f) > 1:  # the guest's value, written after mkperf
+            ctx["guest"] = ((t + int(f[1], 0)) & SEVEN).to_bytes(7, "little")
+        return bytes([0x19]) + (t & SEVEN).to_bytes(7, "little")
+    if k == "tsc":
+        t = int(f[1], 0)
+        ctx["host"] = t
+        return bytes([0x19]) + (t & SEVEN).to_bytes(7, "little")
+    if k == "tma":
+        if len(f) > 1:
+            return tma_bytes(int(f[1], 0), int(f[2], 0))
+        return tma_bytes((host >> 1) & 0xffff, host & 1)
+    if k.startswith("mtc+"):
+        ctc = (host + int(k[4:], 0)) >> 1
+        return bytes([0x59, (ctc >> ctx.get("mtc_shift", 3)) & 0xff])
+    if k == "pip":
+        v = ((int(f[1], 0) >> 5) << 1) | (int(f[2], 0) & 1)
+        return bytes([0x02, 0x43]) + v.to_bytes(6, "little")
+    if k == "vmcs":
+        return bytes([0x02, 0xc8]) + (int(f[1], 0) >> 12).to_bytes(5,
+                                                                    "little")
+    return {"psb": bytes([0x02, 0x82] * 8), "psbend": bytes([0x02, 0x23]),
+            "ovf": bytes([0x02, 0xf3]), "stop": bytes([0x02, 0x83])}.get(k)
+
+
 def item_bytes(it, target, ctx):
     """The bytes of item IT (TARGET: the TIP's); CTX carries the BIP size
-    of the last BBP."""
+    of the last BBP and the host time of the last TSC."""
     f = it.split(":")
     k = f[0]
+    v = vm_item(k, f, ctx)
+    if v is not None:
+        return v
     a = [] if k == "raw" or k[:3] in IP_PACKETS else \
         [int(x, 0) for x in f[1:]]
     if k in ("ptw", "ptw8", "ptwip", "ptwip8"):
@@ -184,41 +240,63 @@ def item_bytes(it, target, ctx):
     sys.exit("ptsynth: unknown item " + it)
 
 
-def add_items(out, items, target, patches):
+def add_items(out, items, target, patches, ctx=None):
     """Appends ITEMS to OUT; BIPs as PADs of their size, their bytes in
-    PATCHES (stream offset, bytes) to write after mkperf walked it."""
-    ctx = {}
+    PATCHES (stream offset, bytes) to write after mkperf walked it; CTX
+    (kept from call to call for the timing items) as item_bytes'."""
+    ctx = {} if ctx is None else ctx
     for it in items:
         b = item_bytes(it, target, ctx)
         if it.startswith("bip:"):
             patches.append((len(out), b))
             b = bytes(len(b))
+        if "guest" in ctx:
+            patches.append((len(out) + 1, ctx.pop("guest")))
         out += b
 
 
-def insert(pt, ats, patches):
+def insert(pt, ats, patches, tsc_off=None, mtc_shift=3):
     out = bytearray()
-    i, last, ntip, npgd = 0, 0, 0, 0
+    i, last, ntip, npgd, npsb, ntsc = 0, 0, 0, 0, 0, 0
+    tctx = {"mtc_shift": mtc_shift}   # the timing items' context
+    tsc_off = tsc_off or {}
     while i < len(pt):
         n = plen(pt, i)
         if not n:
             sys.exit("ptsynth: unknown packet at %d" % i)
         c = pt[i]
+        if c == 0x02 and pt[i + 1] == 0x23:
+            add_items(out, ats.get("psb%d" % npsb, []), last, patches, tctx)
+            npsb += 1
+        if c == 0x19:
+            v = int.from_bytes(pt[i + 1:i + 8], "little")
+            tctx["host"] = v
+            if ntsc in tsc_off:
+                patches.append((len(out) + 1, ((v + tsc_off[ntsc]) &
+                                               SEVEN).to_bytes(7, "little")))
         out += pt[i:i + n]
+        if c == 0x19:
+            add_items(out, ats.get("tsc%d" % ntsc, []) + ats.get("tsc*", []),
+                      last, patches, tctx)
+            ntsc += 1
         if c & 0x1f in (0x01, 0x0d, 0x11, 0x1d) and c != 0x02:
             last = new_ip(last, c, pt[i + 1:i + n])
             if c & 0x1f == 0x0d and c >> 5:
-                add_items(out, ats.get(ntip, []), last, patches)
+                add_items(out, ats.get(ntip, []), last, patches, tctx)
                 ntip += 1
             if c & 0x1f == 0x01:
-                add_items(out, ats.get("pgd%d" % npgd, []), last, patches)
+                add_items(out, ats.get("pgd%d" % npgd, []), last, patches,
+                          tctx)
                 npgd += 1
         i += n
+    nr = {"pgd": npgd, "psb": npsb, "tsc": ntsc}
     missing = [k for k in ats if isinstance(k, int) and k >= ntip]
     missing += [k for k in ats if not isinstance(k, int) and
-                int(k[3:]) >= npgd]
+                k[3:] != "*" and int(k[3:]) >= nr[k[:3]]]
+    missing += [k for k in tsc_off if k >= ntsc]
     if missing:
-        sys.exit("ptsynth: only %d TIPs" % ntip)
+        sys.exit("ptsynth: only %d TIPs, %d TIP.PGDs, %d PSBs, %d TSCs" %
+                 (ntip, npgd, npsb, ntsc))
     return bytes(out)
 
 
@@ -356,13 +434,17 @@ def main():
     if len(av) < 2:
         sys.exit(__doc__)
     prefix, out = av[0], av[1]
-    ats, cfg, extra, cap, pebs = {}, 0, [], None, None
+    ats, cfg, extra, cap, pebs, tsc_off = {}, 0, [], None, None, {}
     k = 2
     while k < len(av):
         if av[k] == "--at":
             n, _, items = av[k + 1].partition(":")
-            key = n if n.startswith("pgd") else int(n)
+            key = n if n[:3] in ("pgd", "psb", "tsc") else int(n)
             ats.setdefault(key, []).extend(items.split(","))
+            k += 2
+        elif av[k] == "--tsc-off":
+            n, _, v = av[k + 1].partition(":")
+            tsc_off[int(n)] = int(v, 0)
             k += 2
         elif av[k] == "--cap-event-trace":
             cap = int(av[k + 1], 0)
@@ -386,7 +468,8 @@ def main():
             if os.path.exists(prefix + ext):
                 shutil.copy(prefix + ext, base + ext)
         with open(base + ".pt", "wb") as f:
-            f.write(insert(pt, ats, patches))
+            f.write(insert(pt, ats, patches, tsc_off,
+                           (cfg >> 14) & 0xf))
         root = os.path.dirname(os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
         mk = os.path.join(os.environ.get("PK_SHARED",
