@@ -220,10 +220,6 @@ def item_bytes(it, target, ctx):
             (ip & 0xffffffffffff).to_bytes(6, "little")
     if k == "raw":
         return bytes.fromhex(f[1])
-    if k == "psb":
-        return bytes([0x02, 0x82] * 8)
-    if k == "psbend":
-        return bytes([0x02, 0x23])
     if k == "mode64":
         return bytes([0x99, 0x01])
     if k in ("bbp", "bbp4"):
