@@ -2296,9 +2296,25 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	{
 		PK_OPTS(pk_session_opts, so,
 			.guest_kallsyms = o->guest_kallsyms,
-			.kallsyms = o->kallsyms, .root = o->symfs);
+			.kallsyms = o->kallsyms);
+		char *bid = NULL, *dbg = NULL;
 
-		s.sess = pk_session_new(&so);
+		/* --symfs DIR: perf's files under DIR, its build-id cache
+		 * DIR/.debug, no local kallsyms but --kallsyms' */
+		if (o->symfs && (asprintf(&bid, "%s/.debug", o->symfs) < 0 ||
+				 asprintf(&dbg, "%s/usr/lib/debug", o->symfs) < 0))
+			bid = dbg = NULL;
+		if (o->symfs) {
+			so.root = o->symfs;
+			so.buildid_dir = bid;
+			so.debug_dir = dbg;
+			/* ("/": perf's symfs is empty, local kallsyms read) */
+			if (!o->kallsyms && o->symfs[strspn(o->symfs, "/")])
+				so.kallsyms = "";
+		}
+		s.sess = bid || !o->symfs ? pk_session_new(&so) : NULL;
+		free(bid);
+		free(dbg);
 	}
 	if (s.sess && itrace_open(&s)) {
 		pk_session_free(s.sess);
