@@ -51,6 +51,7 @@ struct script_filter {
 	int nr_dsos, nr_syms;
 	uint64_t *addrs;
 	int nr_addrs;
+	bool syms_set;                   /* -S given (even empty: none pass) */
 	long addr_range;
 };
 

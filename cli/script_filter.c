@@ -122,6 +122,7 @@ int script_filter_syms(struct script_filter *f, const char *arg)
 	char **w = NULL;
 	int n = 0, err = script_filter_strs(&w, &n, arg);
 
+	f->syms_set = true;
 	for (int i = 0; !err && i < n; i++) {
 		uint64_t v, *na;
 		char **ns;
@@ -185,7 +186,7 @@ bool script_filter_loc(const struct script_filter *f,
 	    !has_str(f->dsos, f->nr_dsos, dso_short(loc->dso)) &&
 	    !has_str(f->dsos, f->nr_dsos, loc->dso))
 		return false;
-	if (!f->nr_syms && !f->nr_addrs)
+	if (!f->syms_set)
 		return true;
 	if (loc && loc->sym && has_str(f->syms, f->nr_syms, loc->sym))
 		return true;

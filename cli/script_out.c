@@ -666,7 +666,7 @@ static int setup(struct out *s)
 
 		s->filtering = fl->tstart || fl->tend || fl->cpus ||
 			       fl->nr_pids || fl->nr_tids || fl->nr_comms ||
-			       fl->nr_dsos || fl->nr_syms || fl->nr_addrs ||
+			       fl->nr_dsos || fl->syms_set ||
 			       s->o->reltime || s->o->deltatime ||
 			       s->o->switch_on || s->o->switch_off ||
 			       s->o->per_event_dump || s->o->debug_mode ||
@@ -1451,7 +1451,7 @@ static bool sample_shown(struct out *s, const struct pk_record *rec, int attr,
 	}
 	if (!script_filter_pass(flt, sm, comm))
 		return false;
-	if (flt->nr_dsos || flt->nr_syms || flt->nr_addrs) {
+	if (flt->nr_dsos || flt->syms_set) {
 		struct pk_location l;
 		uint16_t cm = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 		bool mapped = !pk_session_resolve(s->sess, sm->pid, sm->ip, cm, &l);
