@@ -28,6 +28,7 @@ struct script {
 	bool dump, header, header_only, file_order, pipe, repair, force;
 	const char *vmlinux;
 	bool show_info;           /* -I: the topology features in full */
+	bool unsorted;            /* --dump-unsorted-raw-trace */
 	struct pk_perfdata *pd;
 	char *desc;
 	size_t desc_len;
@@ -86,8 +87,27 @@ static void usage(FILE *f)
 		"      --ns              times in nanoseconds\n"
 		"      --time RANGES     samples in these times (S,E S,E ...; 10%%/2;\n"
 		"                        0%%-10%%,...: of the file's sample times)\n"
+		"      --reltime         times from the first sample shown\n"
+		"      --deltatime       times from the previous sample shown\n"
 		"  -C, --cpu LIST        samples of these CPUs\n"
-		"      --pid/--tid LIST, --comm LIST  samples of these tasks\n"
+		"      --pid/--tid LIST  samples of these tasks\n"
+		"  -c, --comms LIST      samples of these commands (also --comm)\n"
+		"      --dsos LIST       samples in these DSOs (short or full names)\n"
+		"  -S, --symbols LIST    samples in these symbols, or at these hex\n"
+		"                        addresses (--addr-range N: the N bytes from each)\n"
+		"      --switch-on EV, --switch-off EV  samples only after EV / until EV\n"
+		"      --show-on-off-events  the switching samples shown too\n"
+		"      --per-event-dump  each event's samples to INPUT.EVENT.dump\n"
+		"      --stop-bt LIST    callchains end at these symbols\n"
+		"      --symfs DIR       binaries, build-id cache (DIR/.debug) under DIR\n"
+		"      --kallsyms FILE   the kernel's symbols from FILE\n"
+		"  -d, --debug-mode      no samples: count those out of time order\n"
+		"  -f, --force           read a file another user owns\n"
+		"  -k, --vmlinux FILE    checked as perf does (symbols: kallsyms)\n"
+		"      --dump-unsorted-raw-trace  -D in file order\n"
+		"      --show-kernel-path, --full-source-path, --inline, --demangle,\n"
+		"      --demangle-kernel, --stitch-lbr, --max-blocks N  taken, no effect\n"
+		"  -l, -s, -g            refused: no Perl or Python engine\n"
 		"  -i, --input FILE      perf.data file to read (default perf.data, - for stdin)\n"
 		"  -D, --dump-raw-trace  print every record: offset, size, raw bytes, decoded\n"
 		"      --header          print the file's header before the records\n"
@@ -242,7 +262,14 @@ static int dump_record(struct script *s, const struct pk_record *rec)
 	}
 	if (!s->report_dump)
 		script_handled(rec->type, s->desc);
-	fputs(s->desc, stdout);
+	/* unsorted, perf leaves the rounds to no handler */
+	if (s->unsorted && rec->type == PK_RECORD_FINISHED_ROUND &&
+	    strlen(s->desc) && s->desc[strlen(s->desc) - 1] == '\n') {
+		s->desc[strlen(s->desc) - 1] = 0;
+		printf("%s: unhandled!\n", s->desc);
+	} else {
+		fputs(s->desc, stdout);
+	}
 	/* AUXTRACE_INFO: u32 type after the header; 1 is Intel PT */
 	if (rec->type == PK_RECORD_AUXTRACE_INFO && rec->size >= 12)
 		s->intel_pt = ((const uint32_t *)rec->hdr)[2] == 1;
@@ -484,7 +511,9 @@ int cmd_script(int argc, char **argv)
 		case 'v': cli_verbose++; break;
 		case 'f': s.force = true; break;
 		case 'k': s.vmlinux = optarg; break;
-		case OPT_UNSORTED: s.dump = s.file_order = true; break;
+		case OPT_UNSORTED:
+			s.dump = s.file_order = s.unsorted = true;
+			break;
 		case OPT_ACCEPTED: break;	/* (script_opts_more: NOTES) */
 		case OPT_MAX_BLOCKS:
 			if (int_option("max-blocks", optarg, &blocks))

@@ -3,7 +3,7 @@
 # recordings here and the corpus: --reltime, --deltatime (with --ns and
 # --time), --comms/-c, --dsos, --symbols/-S with --addr-range,
 # --switch-on/--switch-off/--show-on-off-events, --per-event-dump (the
-# .dump files and the closing lines), --stop-bt (frame-pointer and DWARF
+# .dump files and the closing lines), --dump-unsorted-raw-trace, --stop-bt (frame-pointer and DWARF
 # callchains), --symfs, --kallsyms, -d, the accepted no-ops, and perf's
 # refusals (bad values, missing files, another user's file).
 . tests/lib/sh.sh
@@ -156,6 +156,10 @@ for o in --show-kernel-path --inline --demangle --demangle-kernel \
 	same "sco_accept$(echo "$o" | tr -d ' ' | tr - _)" "$T/cg.data" $o
 done
 refuse sco_max_blocks_bad "$T/cg.data" --max-blocks x
+
+# --dump-unsorted-raw-trace: -D in file order (rounds unhandled)
+same sco_unsorted_dump "$M" --dump-unsorted-raw-trace
+same sco_unsorted_dump_cg "$T/cg.data" --dump-unsorted-raw-trace
 
 # -d: no samples, the misordered count on stderr
 MIN=0 same sco_debug_mode "$M" -d
