@@ -13,16 +13,22 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/pt.h>
 #include <perfkit/session.h>
 #include "cli.h"
 #include "script.h"
 
+/* cmd_script's own option codes (script.h's SO_* are the output's) */
+enum { OPT_UNSORTED = 0x300, OPT_ACCEPTED, OPT_MAX_BLOCKS };
+
 struct script {
 	const char *input;
-	bool dump, header, header_only, file_order, pipe, repair;
+	bool dump, header, header_only, file_order, pipe, repair, force;
+	const char *vmlinux;
 	bool show_info;           /* -I: the topology features in full */
+	bool unsorted;            /* --dump-unsorted-raw-trace */
 	struct pk_perfdata *pd;
 	char *desc;
 	size_t desc_len;
@@ -83,8 +89,27 @@ static void usage(FILE *f)
 		"      --ns              times in nanoseconds\n"
 		"      --time RANGES     samples in these times (S,E S,E ...; 10%%/2;\n"
 		"                        0%%-10%%,...: of the file's sample times)\n"
+		"      --reltime         times from the first sample shown\n"
+		"      --deltatime       times from the previous sample shown\n"
 		"  -C, --cpu LIST        samples of these CPUs\n"
-		"      --pid/--tid LIST, --comm LIST  samples of these tasks\n"
+		"      --pid/--tid LIST  samples of these tasks\n"
+		"  -c, --comms LIST      samples of these commands (also --comm)\n"
+		"      --dsos LIST       samples in these DSOs (short or full names)\n"
+		"  -S, --symbols LIST    samples in these symbols, or at these hex\n"
+		"                        addresses (--addr-range N: the N bytes from each)\n"
+		"      --switch-on EV, --switch-off EV  samples only after EV / until EV\n"
+		"      --show-on-off-events  the switching samples shown too\n"
+		"      --per-event-dump  each event's samples to INPUT.EVENT.dump\n"
+		"      --stop-bt LIST    callchains end at these symbols\n"
+		"      --symfs DIR       binaries, build-id cache (DIR/.debug) under DIR\n"
+		"      --kallsyms FILE   the kernel's symbols from FILE\n"
+		"  -d, --debug-mode      no samples: count those out of time order\n"
+		"  -f, --force           read a file another user owns\n"
+		"  -k, --vmlinux FILE    checked as perf does (symbols: kallsyms)\n"
+		"      --dump-unsorted-raw-trace  -D in file order\n"
+		"      --show-kernel-path, --full-source-path, --inline, --demangle,\n"
+		"      --demangle-kernel, --stitch-lbr, --max-blocks N  taken, no effect\n"
+		"  -l, -s, -g            refused: no Perl or Python engine\n"
 		"  -i, --input FILE      perf.data file to read (default perf.data, - for stdin)\n"
 		"  -D, --dump-raw-trace  print every record: offset, size, raw bytes, decoded\n"
 		"      --header          print the file's header before the records\n"
@@ -239,7 +264,14 @@ static int dump_record(struct script *s, const struct pk_record *rec)
 	}
 	if (!s->report_dump)
 		script_handled(rec->type, s->desc);
-	fputs(s->desc, stdout);
+	/* unsorted, perf leaves the rounds to no handler */
+	if (s->unsorted && rec->type == PK_RECORD_FINISHED_ROUND &&
+	    strlen(s->desc) && s->desc[strlen(s->desc) - 1] == '\n') {
+		s->desc[strlen(s->desc) - 1] = 0;
+		printf("%s: unhandled!\n", s->desc);
+	} else {
+		fputs(s->desc, stdout);
+	}
 	/* AUXTRACE_INFO: u32 type after the header; 1 is Intel PT */
 	if (rec->type == PK_RECORD_AUXTRACE_INFO && rec->size >= 12)
 		s->intel_pt = ((const uint32_t *)rec->hdr)[2] == 1;
@@ -305,6 +337,58 @@ static int report_dump(struct script *s)
 	return 0;
 }
 
+/* perf's OPT_INTEGER check of an option's value (decimal): its value
+ * in *V, or -EINVAL said in perf's words. */
+static int int_option(const char *name, const char *arg, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(arg, &end, 10);
+	if (*arg && !*end && !errno)
+		return 0;
+	fprintf(stderr, " Error: option `%s' expects a numerical value\n", name);
+	return -EINVAL;
+}
+
+/* -l, -s, -g: perf's script engines (Perl, Python), which perfkit has
+ * not; said in one line, as a perf built without them refuses them. */
+static int no_scripting(int c)
+{
+	cli_error("script", "%s: perfkit has no Perl or Python scripting engine",
+		  c == 'l' ? "--list" : c == 's' ? "--script" : "--gen-script");
+	return 1;
+}
+
+/* perf's checks of the options' files before the data is read. */
+static int check_files(struct script *s)
+{
+	const char *bad = NULL;
+	struct stat st;
+
+	if (s->vmlinux && access(s->vmlinux, R_OK))
+		bad = s->vmlinux;
+	else if (s->so.kallsyms && access(s->so.kallsyms, R_OK))
+		bad = s->so.kallsyms;
+	if (bad) {
+		fprintf(stderr, "Invalid file: %s\n", bad);
+		return -EINVAL;
+	}
+	if (s->so.reltime && s->so.deltatime) {
+		fprintf(stderr, "reltime and deltatime - the two don't get along well. "
+			"Please limit to --reltime or --deltatime.\n");
+		return -EINVAL;
+	}
+	/* perf reads a file of another user only with -f */
+	if (!s->force && strcmp(s->input, "-") && !stat(s->input, &st) &&
+	    S_ISREG(st.st_mode) && st.st_uid && st.st_uid != geteuid()) {
+		fprintf(stderr, "File %s not owned by current user or root (use -f to override)\n",
+			s->input);
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int run(struct script *s)
 {
 	int err;
@@ -345,15 +429,43 @@ int cmd_script(int argc, char **argv)
 		{ "show-info", no_argument, NULL, 'n' },
 		{ "file-order", no_argument, NULL, 'o' },
 		{ "repair", no_argument, NULL, 'R' },
-		{ "fields", required_argument, NULL, 'f' },
+		{ "fields", required_argument, NULL, 'F' },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
-		{ "max-stack", required_argument, NULL, 'S' },
+		{ "max-stack", required_argument, NULL, SO_MAX_STACK },
 		{ "ns", no_argument, NULL, 'N' },
 		{ "time", required_argument, NULL, 'T' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "pid", required_argument, NULL, 'P' },
 		{ "tid", required_argument, NULL, 'I' },
 		{ "comm", required_argument, NULL, 'c' },
+		{ "comms", required_argument, NULL, 'c' },
+		{ "dsos", required_argument, NULL, SO_DSOS },
+		{ "symbols", required_argument, NULL, 'S' },
+		{ "addr-range", required_argument, NULL, SO_ADDR_RANGE },
+		{ "reltime", no_argument, NULL, SO_RELTIME },
+		{ "deltatime", no_argument, NULL, SO_DELTATIME },
+		{ "per-event-dump", no_argument, NULL, SO_PER_EVENT_DUMP },
+		{ "show-on-off-events", no_argument, NULL, SO_SHOW_ON_OFF },
+		{ "switch-on", required_argument, NULL, SO_SWITCH_ON },
+		{ "switch-off", required_argument, NULL, SO_SWITCH_OFF },
+		{ "stop-bt", required_argument, NULL, SO_STOP_BT },
+		{ "symfs", required_argument, NULL, SO_SYMFS },
+		{ "kallsyms", required_argument, NULL, SO_KALLSYMS },
+		{ "debug-mode", no_argument, NULL, 'd' },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "dump-unsorted-raw-trace", no_argument, NULL, OPT_UNSORTED },
+		{ "show-kernel-path", no_argument, NULL, OPT_ACCEPTED },
+		{ "full-source-path", no_argument, NULL, OPT_ACCEPTED },
+		{ "inline", no_argument, NULL, OPT_ACCEPTED },
+		{ "demangle", no_argument, NULL, OPT_ACCEPTED },
+		{ "demangle-kernel", no_argument, NULL, OPT_ACCEPTED },
+		{ "stitch-lbr", no_argument, NULL, OPT_ACCEPTED },
+		{ "max-blocks", required_argument, NULL, OPT_MAX_BLOCKS },
+		{ "list", optional_argument, NULL, 'l' },
+		{ "script", required_argument, NULL, 's' },
+		{ "gen-script", required_argument, NULL, 'g' },
 		{ "report-dump", no_argument, NULL, 'r' }, /* report -D's */
 		{ "itrace", optional_argument, NULL, SO_ITRACE },
 		{ "no-itrace", no_argument, NULL, SO_NO_ITRACE },
@@ -378,13 +490,14 @@ int cmd_script(int argc, char **argv)
 	struct script s = { .input = "perf.data" };
 	static char obuf[1 << 20];
 	int c, li, ret;
+	long blocks;
 
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	optind = 1;
 	script_fields_init(&s.so.f);
 	s.so.max_stack = -1;
-	while ((li = -1, c = cli_getopt(argc, argv, "+i:DhvF:GC:I", longopts,
-					 &li)) != -1) {
+	while ((li = -1, c = cli_getopt(argc, argv, "+i:DhvF:GC:Ic:S:dfk:l::s:g:",
+					 longopts, &li)) != -1) {
 		if (c == 'I' && li < 0) /* -I; 'I' from --tid */
 			c = 'n';
 		if (script_option(&s.so, c, optarg) == 0)
@@ -399,6 +512,23 @@ int cmd_script(int argc, char **argv)
 		case 'o': s.file_order = true; break;
 		case 'R': s.repair = true; break;
 		case 'v': cli_verbose++; break;
+		case 'f': s.force = true; break;
+		case 'k': s.vmlinux = optarg; break;
+		case OPT_UNSORTED:
+			s.dump = s.file_order = s.unsorted = true;
+			break;
+		case OPT_ACCEPTED: break;	/* (script_opts_more: NOTES) */
+		case OPT_MAX_BLOCKS:
+			if (int_option("max-blocks", optarg, &blocks))
+				return 129;
+			break;
+		case SO_ADDR_RANGE:
+			if (int_option("addr-range", optarg,
+				       &s.so.filt.addr_range))
+				return 129;
+			break;
+		case 'l': case 's': case 'g':
+			return no_scripting(c);
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -407,6 +537,8 @@ int cmd_script(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (check_files(&s))
+		return 255;
 	if (s.repair) {
 		uint64_t size = 0;
 
@@ -441,10 +573,15 @@ int cmd_script(int argc, char **argv)
 	}
 	cli_kcore_dir_check("script", s.pd);
 	ret = run(&s);
+	if (ret && s.so.exit_status)
+		ret = s.so.exit_status;
 	script_filter_fini(&s.so.filt);
+	for (int i = 0; i < s.so.nr_stop_bt; i++)
+		free(s.so.stop_bt[i]);
+	free(s.so.stop_bt);
 	pk_perfdata_free(s.pd);
 	free(s.desc);
 	cli_stats_fini(&s.st);
 	pk_session_free(s.sess);
-	return ret ? 1 : 0;
+	return ret > 1 ? ret : ret ? 1 : 0;
 }

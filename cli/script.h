@@ -43,6 +43,16 @@ struct script_filter {
 	int *pids, nr_pids, *tids, nr_tids;
 	char **comms;
 	int nr_comms;
+	/* --dsos: a sample's DSO by its short or long name (a sample in no
+	 * mapping passes); --symbols (-S): its symbol by name, or its address
+	 * when the word is a hex number (perf's addr_list), within
+	 * --addr-range bytes after one */
+	char **dsos, **syms;
+	int nr_dsos, nr_syms;
+	uint64_t *addrs;
+	int nr_addrs;
+	bool syms_set;                   /* -S given (even empty: none pass) */
+	long addr_range;
 };
 
 struct script_opts {
@@ -63,6 +73,24 @@ struct script_opts {
 	/* --guest-code: a VM's code is its process's (perf_guest on) */
 	bool guest_code;
 	int pad_dso;                     /* --call-trace: dso names to 50 */
+	/* --reltime: times from the first sample shown; --deltatime: from
+	 * the previous one shown */
+	bool reltime, deltatime;
+	/* --per-event-dump: each event's samples to INPUT.EVENT.dump */
+	bool per_event_dump;
+	/* --switch-on/--switch-off: events that start and stop the output
+	 * (perf's evswitch); --show-on-off-events: those shown too */
+	const char *switch_on, *switch_off;
+	bool show_on_off;
+	/* --stop-bt: callchains end at the first of these symbols */
+	char **stop_bt;
+	int nr_stop_bt;
+	/* symbol sources: --symfs (a root for the DSOs' paths), --kallsyms */
+	const char *symfs, *kallsyms;
+	/* -d, --debug-mode: no samples, only the misordered times counted */
+	bool debug_mode;
+	int exit_status;                 /* perf's, where not 1 (254: an
+					    evswitch event not found) */
 	/* --show-*-events: the side-band records shown among the samples,
 	 * one bit per SO_SHOW_* (1 << (code - SO_SHOW_TASK)) */
 	unsigned show;
@@ -88,23 +116,37 @@ int script_filter_time(struct script_filter *f, const char *arg);
  * once the file is open: script_filter_file); the instruction trace
  * decoded for them (pk_itrace_set_time_ranges). 0 or -EINVAL (said). */
 int script_filter_times(struct script_filter *f, const char *arg);
-int script_filter_file(struct script_filter *f, struct pk_perfdata *pd);
+/* ... RELTIME: the ranges count from the first sample (--reltime). */
+int script_filter_file(struct script_filter *f, struct pk_perfdata *pd,
+		       bool reltime);
 struct pk_itrace;
 int script_filter_itrace(const struct script_filter *f, struct pk_itrace *it);
 int script_filter_cpu(struct script_filter *f, const char *arg);
 int script_filter_ints(int **v, int *n, const char *arg);
 int script_filter_strs(char ***v, int *n, const char *arg);
+/* -S's words: hex numbers to F's addresses, the rest to its symbols. */
+int script_filter_syms(struct script_filter *f, const char *arg);
+/* Whether a sample at LOC (NULL: in no mapping) at address IP passes the
+ * --dsos and --symbols filters. */
+struct pk_location;
+bool script_filter_loc(const struct script_filter *f,
+		       const struct pk_location *loc, uint64_t ip);
 void script_filter_fini(struct script_filter *f);
 /* Whether the sample SM of thread name COMM passes F. */
 bool script_filter_pass(const struct script_filter *f,
 			const struct pk_sample *sm, const char *comm);
+/* The same for --time alone. */
+bool script_filter_time_pass(const struct script_filter *f,
+			     const struct pk_sample *sm);
 
 /* Long options of the instruction trace (getopt codes). */
 enum { SO_ITRACE = 0x200, SO_NO_ITRACE, SO_INSN_TRACE, SO_CALL_TRACE,
        SO_CALL_RET_TRACE, SO_SHOW_TASK, SO_SHOW_MMAP, SO_SHOW_SWITCH,
        SO_SHOW_NS, SO_SHOW_LOST, SO_SHOW_ROUND, SO_SHOW_BPF,
        SO_SHOW_CGROUP, SO_SHOW_TEXT_POKE, SO_XED, SO_GUEST_KALLSYMS,
-       SO_GUEST_CODE };
+       SO_GUEST_CODE, SO_MAX_STACK, SO_RELTIME, SO_DELTATIME, SO_DSOS, SO_ADDR_RANGE,
+       SO_PER_EVENT_DUMP, SO_SHOW_ON_OFF, SO_SWITCH_ON, SO_SWITCH_OFF,
+       SO_STOP_BT, SO_SYMFS, SO_KALLSYMS };
 /* The bit of --show-*-events code C in script_opts.show. */
 #define SO_SHOW_BIT(c) (1u << ((c) - SO_SHOW_TASK))
 

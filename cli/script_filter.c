@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* perf script's sample filters: --time, --cpu, --pid, --tid, --comm. */
+/* perf script's sample filters: --time, --cpu, --pid, --tid, --comm(s),
+ * --dsos, --symbols with --addr-range. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +102,97 @@ int script_filter_strs(char ***v, int *n, const char *arg)
 	return 0;
 }
 
+/* perf's test of a -S word: a hex number (strtoul base 16, only spaces
+ * after it) is an address. */
+static bool hex_word(const char *w, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(w, &end, 16);
+	if (errno || end == w)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	return !*end;
+}
+
+int script_filter_syms(struct script_filter *f, const char *arg)
+{
+	char **w = NULL;
+	int n = 0, err = script_filter_strs(&w, &n, arg);
+
+	f->syms_set = true;
+	for (int i = 0; !err && i < n; i++) {
+		uint64_t v, *na;
+		char **ns;
+
+		if (!hex_word(w[i], &v)) {
+			ns = realloc(f->syms, (size_t)(f->nr_syms + 1) * sizeof(*ns));
+			if (!ns) {
+				err = -ENOMEM;
+				break;
+			}
+			f->syms = ns;
+			ns[f->nr_syms++] = w[i];
+			w[i] = NULL;
+			continue;
+		}
+		na = realloc(f->addrs, (size_t)(f->nr_addrs + 1) * sizeof(*na));
+		if (!na) {
+			err = -ENOMEM;
+			break;
+		}
+		f->addrs = na;
+		na[f->nr_addrs++] = v;
+	}
+	for (int i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+	return err;
+}
+
+static bool has_str(char *const *v, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (s && !strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+/* perf's dso short name: the file's base name ("[kernel.kallsyms]",
+ * "[vdso]" as they are). */
+static const char *dso_short(const char *name)
+{
+	const char *b = name[0] == '/' ? strrchr(name, '/') : NULL;
+
+	return b ? b + 1 : name;
+}
+
+static bool addr_listed(const struct script_filter *f, uint64_t ip)
+{
+	for (int i = 0; i < f->nr_addrs; i++)
+		if (ip == f->addrs[i] ||
+		    (f->addr_range > 0 && ip > f->addrs[i] &&
+		     ip - f->addrs[i] < (uint64_t)f->addr_range))
+			return true;
+	return false;
+}
+
+bool script_filter_loc(const struct script_filter *f,
+		       const struct pk_location *loc, uint64_t ip)
+{
+	if (f->nr_dsos && loc &&
+	    !has_str(f->dsos, f->nr_dsos, dso_short(loc->dso)) &&
+	    !has_str(f->dsos, f->nr_dsos, loc->dso))
+		return false;
+	if (!f->syms_set)
+		return true;
+	if (loc && loc->sym && has_str(f->syms, f->nr_syms, loc->sym))
+		return true;
+	return loc && addr_listed(f, ip);
+}
+
 static bool has_int(const int *v, int n, int x)
 {
 	for (int i = 0; i < n; i++)
@@ -108,14 +201,21 @@ static bool has_int(const int *v, int n, int x)
 	return false;
 }
 
-bool script_filter_pass(const struct script_filter *f,
-			const struct pk_sample *sm, const char *comm)
+bool script_filter_time_pass(const struct script_filter *f,
+			     const struct pk_sample *sm)
 {
 	/* perf keeps a sample without a time (a timeless trace's) */
 	if (sm->time && ((f->tstart && sm->time < f->tstart) ||
 			 (f->tend && sm->time > f->tend)))
 		return false;
-	if (f->tr.n > 1 && sm->time && cli_time_ranges_skip(&f->tr, sm->time))
+	return !(f->tr.n > 1 && sm->time &&
+		 cli_time_ranges_skip(&f->tr, sm->time));
+}
+
+bool script_filter_pass(const struct script_filter *f,
+			const struct pk_sample *sm, const char *comm)
+{
+	if (!script_filter_time_pass(f, sm))
 		return false;
 	if (f->cpus && (sm->cpu >= 1024 ||
 			!(f->cpus[sm->cpu / 64] & (1ull << (sm->cpu % 64)))))
@@ -138,6 +238,13 @@ void script_filter_fini(struct script_filter *f)
 	for (int i = 0; i < f->nr_comms; i++)
 		free(f->comms[i]);
 	free(f->comms);
+	for (int i = 0; i < f->nr_dsos; i++)
+		free(f->dsos[i]);
+	free(f->dsos);
+	for (int i = 0; i < f->nr_syms; i++)
+		free(f->syms[i]);
+	free(f->syms);
+	free(f->addrs);
 }
 
 /* --itrace and the trace modes (perf's parse_insn_trace...): the itrace
@@ -193,10 +300,24 @@ int script_option(struct script_opts *o, int c, const char *arg)
 	case SO_XED: o->xed = true; return 0;
 	case SO_GUEST_KALLSYMS: o->guest_kallsyms = arg; return 0;
 	case SO_GUEST_CODE: o->guest_code = true; return 0;
-	case 'F': case 'f': err = script_fields_parse(&o->f, arg); break;
+	case 'F': err = script_fields_parse(&o->f, arg); break;
 	case 'G': o->hide_callchain = true; return 0;
 	case 'N': o->ns = true; return 0;
-	case 'S': {
+	case SO_RELTIME: o->reltime = true; return 0;
+	case SO_DELTATIME: o->deltatime = true; return 0;
+	case SO_PER_EVENT_DUMP: o->per_event_dump = true; return 0;
+	case SO_SHOW_ON_OFF: o->show_on_off = true; return 0;
+	case SO_SWITCH_ON: o->switch_on = arg; return 0;
+	case SO_SWITCH_OFF: o->switch_off = arg; return 0;
+	case SO_SYMFS: o->symfs = arg; return 0;
+	case SO_KALLSYMS: o->kallsyms = arg; return 0;
+	case 'd': o->debug_mode = true; return 0;
+	case SO_STOP_BT:
+		err = script_filter_strs(&o->stop_bt, &o->nr_stop_bt, arg);
+		break;
+	case SO_DSOS: err = script_filter_strs(&f->dsos, &f->nr_dsos, arg); break;
+	case 'S': err = script_filter_syms(f, arg); break;
+	case SO_MAX_STACK: {
 		char *end;
 		unsigned long v = strtoul(arg, &end, 0);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <perfkit/itrace.h>
 #include <perfkit/perfdata.h>
@@ -176,6 +177,20 @@ struct out {
 		uint16_t len, at;
 		char line[240];
 	} tl;
+	/* --reltime's first time shown, --deltatime's previous one */
+	uint64_t initial_time, previous_time;
+	/* --switch-on/--switch-off: their events (-1 none) and whether the
+	 * output is off now (perf's evswitch) */
+	int sw_on, sw_off;
+	bool discarding;
+	/* -d: the last sample's time and how many went back in time */
+	uint64_t last_time, nr_unordered;
+	/* --per-event-dump: one file per event */
+	struct evdump {
+		FILE *f;
+		char *name;
+		uint64_t bytes, samples;
+	} *dumps;
 	/* AUX records, and those that lost data, had gaps, collided */
 	uint64_t aux_n, aux_lost, aux_partial, aux_collision;
 };
@@ -477,6 +492,112 @@ static bool late_chains(const struct out *s)
 	return s->it && s->o->itrace.set && s->o->itrace.add_callchain;
 }
 
+/* perf's evswitch__init: the events of --switch-on and --switch-off by
+ * name; output off until the first "on" event. */
+static int evswitch_find(struct out *s, const char *what, const char *name)
+{
+	for (unsigned i = 0; i < s->nr_ev; i++)
+		if (!strcmp(s->ev[i].name, name))
+			return (int)i;
+	fprintf(stderr, "ERROR: %s event not found (%s)\n"
+		"HINT:  use 'perf evlist' to see the available event names\n",
+		what, name);
+	s->o->exit_status = 254;
+	return -ENOENT;
+}
+
+static int evswitch_init(struct out *s)
+{
+	s->sw_on = s->sw_off = -1;
+	if (s->o->switch_on &&
+	    (s->sw_on = evswitch_find(s, "switch-on", s->o->switch_on)) < 0)
+		return -ENOENT;
+	if (s->o->switch_off &&
+	    (s->sw_off = evswitch_find(s, "switch-off", s->o->switch_off)) < 0)
+		return -ENOENT;
+	s->discarding = s->sw_on >= 0;
+	return 0;
+}
+
+/* perf's evswitch__discard: whether the sample of event ATTR is left
+ * out; the on and off events themselves only with --show-on-off-events. */
+static bool evswitch_discard(struct out *s, int attr)
+{
+	if (s->sw_on >= 0 && s->discarding) {
+		if (attr != s->sw_on)
+			return true;
+		s->discarding = false;
+		return !s->o->show_on_off;
+	}
+	if (s->sw_off >= 0 && !s->discarding && attr == s->sw_off) {
+		s->discarding = true;
+		return !s->o->show_on_off;
+	}
+	return false;
+}
+
+/* --per-event-dump: INPUT.EVENT.dump for each event, made at the start
+ * (perf makes one for every event, samples or not). */
+static int dumps_open(struct out *s)
+{
+	const char *in = s->o->input ? s->o->input : "perf.data";
+
+	s->dumps = calloc(s->nr_ev ? s->nr_ev : 1, sizeof(*s->dumps));
+	if (!s->dumps)
+		return -ENOMEM;
+	for (unsigned i = 0; i < s->nr_ev; i++) {
+		struct evdump *d = &s->dumps[i];
+
+		if (asprintf(&d->name, "%s.%s.dump", in, s->ev[i].name) < 0) {
+			d->name = NULL;
+			return -ENOMEM;
+		}
+		d->f = fopen(d->name, "w");
+		if (!d->f) {
+			fprintf(stderr, "Failed to open %s\n", d->name);
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+/* The text of the sample just printed (from START) to its event's file. */
+static void dump_put(struct out *s, int attr, size_t start)
+{
+	struct evdump *d = &s->dumps[attr];
+	size_t n = s->ob.len - start;
+
+	if (fwrite(s->ob.b + start, 1, n, d->f) != n)
+		s->ob.err = -EIO;
+	d->bytes += n;
+	d->samples++;
+	s->ob.len = start;
+}
+
+/* perf's closing lines: each file's size as fstat saw it before the
+ * file was closed (what stdio had written: whole buffers). */
+static void dumps_close(struct out *s)
+{
+	for (unsigned i = 0; s->dumps && i < s->nr_ev; i++) {
+		struct evdump *d = &s->dumps[i];
+		struct stat st;
+		uint64_t blk = BUFSIZ, size;
+
+		if (!d->f)
+			break;
+		if (!fstat(fileno(d->f), &st) && st.st_blksize > 0)
+			blk = (uint64_t)st.st_blksize;
+		size = d->bytes - d->bytes % blk;
+		printf("[ perf script: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+		       size / 1024.0 / 1024.0, d->name, d->samples);
+		fclose(d->f);
+	}
+	for (unsigned i = 0; s->dumps && i < s->nr_ev; i++)
+		free(s->dumps[i].name);
+	free(s->dumps);
+	fflush(stdout);
+}
+
 static int setup(struct out *s)
 {
 	unsigned n = pk_perfdata_nr_attrs(s->pd);
@@ -552,8 +673,15 @@ static int setup(struct out *s)
 		const struct script_filter *fl = &s->o->filt;
 
 		s->filtering = fl->tstart || fl->tend || fl->cpus ||
-			       fl->nr_pids || fl->nr_tids || fl->nr_comms;
+			       fl->nr_pids || fl->nr_tids || fl->nr_comms ||
+			       fl->nr_dsos || fl->syms_set ||
+			       s->o->reltime || s->o->deltatime ||
+			       s->o->switch_on || s->o->switch_off ||
+			       s->o->per_event_dump || s->o->debug_mode ||
+			       s->o->nr_stop_bt;
 	}
+	if (evswitch_init(s) || (s->o->per_event_dump && dumps_open(s)))
+		return -EINVAL;
 	s->ready = true;
 	return 0;
 }
@@ -612,9 +740,27 @@ static void put_mem_tail(struct out *s, uint32_t f, const struct pk_sample *sm)
 	}
 }
 
-static void put_time(struct out *s, uint64_t t)
+/* The time perf shows for T: --reltime's from the first shown,
+ * --deltatime's from the previous one. */
+static uint64_t shown_time(struct out *s, uint64_t t)
+{
+	uint64_t prev = s->previous_time;
+
+	if (s->o->reltime) {
+		if (!s->initial_time)
+			s->initial_time = t;
+		return t - s->initial_time;
+	}
+	if (!s->o->deltatime)
+		return t;
+	s->previous_time = t;
+	return prev ? t - prev : 0;
+}
+
+static void put_time(struct out *s, uint64_t t0)
 {
 	struct ob *o = &s->ob;
+	uint64_t t = shown_time(s, t0);
 	uint64_t secs = t / 1000000000ull, ns = t % 1000000000ull;
 
 	if (s->o->ns) {
@@ -782,7 +928,23 @@ static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
 	e->valid = 1;
 }
 
-static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
+/* --stop-bt: whether the frame at IP ends the callchain shown (its
+ * symbol is one of the list; perf prints it, then stops). */
+static bool stop_bt(struct out *s, uint32_t pid, uint64_t ip, uint16_t cm)
+{
+	struct pk_location l;
+
+	if (!s->o->nr_stop_bt || pk_session_resolve(s->sess, pid, ip, cm, &l) ||
+	    !l.sym)
+		return false;
+	for (int i = 0; i < s->o->nr_stop_bt; i++)
+		if (!strcmp(s->o->stop_bt[i], l.sym))
+			return true;
+	return false;
+}
+
+/* The recorded callchain; true when --stop-bt ended it. */
+static bool put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 		      uint16_t misc, uint64_t ugen, uint64_t kgen)
 {
 	struct ob *o = &s->ob;
@@ -794,7 +956,7 @@ static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 		void *nf = realloc(s->frames, want * sizeof(*s->frames));
 
 		if (!nf)
-			return;
+			return false;
 		s->frames = nf;
 		s->cap_frames = (unsigned)want;
 	}
@@ -808,7 +970,10 @@ static void put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
 			  cm == PERF_RECORD_MISC_USER ? ugen :
 			  cm == PERF_RECORD_MISC_KERNEL ? kgen : 0, false);
 		ob_ch(o, '\n');
+		if (stop_bt(s, sm->pid, s->frames[i].ip, cm))
+			return true;
 	}
+	return false;
 }
 
 /* Unwinds a sample's user stack (REGS_USER + STACK_USER) into s->uips:
@@ -849,6 +1014,8 @@ static void put_unwound(struct out *s, uint32_t f, const struct pk_sample *sm,
 		put_frame(s, f, sm->pid, ip, PERF_RECORD_MISC_USER, true,
 			  ugen, true);
 		ob_ch(&s->ob, '\n');
+		if (stop_bt(s, sm->pid, ip, PERF_RECORD_MISC_USER))
+			return;
 	}
 }
 
@@ -858,9 +1025,10 @@ static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm,
 	uint64_t ugen = pk_session_generation(s->sess, sm->pid,
 					      PERF_RECORD_MISC_USER);
 
-	put_chain(s, f, sm, misc, ugen,
-		  pk_session_generation(s->sess, sm->pid, PERF_RECORD_MISC_KERNEL));
-	put_unwound(s, f, sm, ugen);
+	if (!put_chain(s, f, sm, misc, ugen,
+		       pk_session_generation(s->sess, sm->pid,
+					     PERF_RECORD_MISC_KERNEL)))
+		put_unwound(s, f, sm, ugen);
 }
 
 /* perf's names of branch flag sets (sample_flags_to_name). */
@@ -1273,6 +1441,38 @@ static void put_start(struct out *s, uint32_t f, const struct pk_sample *sm,
 		put_time(s, sm->time);
 }
 
+/* perf's process_sample_event before the output: the time ranges, -d's
+ * count (nothing shown), --cpu, the task, DSO and symbol filters, then
+ * --switch-on/off. */
+static bool sample_shown(struct out *s, const struct pk_record *rec, int attr,
+			 const struct pk_sample *sm, const char *comm)
+{
+	const struct script_filter *flt = &s->o->filt;
+
+	if (!script_filter_time_pass(flt, sm))
+		return false;
+	if (s->o->debug_mode) {
+		if (sm->time < s->last_time) {
+			fprintf(stderr, "Samples misordered, previous: %" PRIu64
+				" this: %" PRIu64 "\n", s->last_time, sm->time);
+			s->nr_unordered++;
+		}
+		s->last_time = sm->time;
+		return false;
+	}
+	if (!script_filter_pass(flt, sm, comm))
+		return false;
+	if (flt->nr_dsos || flt->syms_set) {
+		struct pk_location l;
+		uint16_t cm = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		bool mapped = !pk_session_resolve(s->sess, sm->pid, sm->ip, cm, &l);
+
+		if (!script_filter_loc(flt, mapped ? &l : NULL, sm->ip))
+			return false;
+	}
+	return !evswitch_discard(s, attr);
+}
+
 /* Prints one sample as event ATTR's with thread name COMM (NULL: never
  * named). */
 static int print_sample(struct out *s, const struct pk_record *rec, int attr,
@@ -1280,20 +1480,25 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 {
 	struct ob *o = &s->ob;
 	const struct evinfo *e;
-	const struct script_filter *flt = &s->o->filt;
 	char commbuf[16];
 	uint32_t f;
 
 	e = &s->ev[attr];
 	f = s->fields[e->type];
-	if (!f)
-		return 0;
 	if (!comm) {
 		snprintf(commbuf, sizeof(commbuf), ":%d", (int)sm->tid);
 		comm = commbuf;
 	}
-	if (s->filtering && !script_filter_pass(flt, sm, comm))
+	if (s->filtering && !sample_shown(s, rec, attr, sm, comm))
 		return 0;
+	if (!f)
+		return 0;
+	size_t dstart = o->len;
+
+	if (s->dumps) {
+		ob_room(o, 4096);	/* (a flush in the sample: none) */
+		dstart = o->len;
+	}
 
 	bool cc = s->use_callchain && e->callchain;
 	/* a synthesized sample's head (comm, tid, period, event) without a
@@ -1414,6 +1619,8 @@ head_done:
 	if (!bts && (f & SF_IPC))
 		put_ipc(s, f, s->cur);
 	ob_ch(o, '\n');
+	if (s->dumps && o->len >= dstart)
+		dump_put(s, attr, dstart);
 	return o->err;
 }
 
@@ -2094,7 +2301,7 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	struct pk_perfdata_info in;
 	int err;
 
-	if (script_filter_file(&o->filt, pd))
+	if (script_filter_file(&o->filt, pd, o->reltime))
 		return -EINVAL;
 	pk_perfdata_info(pd, &in);
 	s.pipe = in.pipe;
@@ -2102,9 +2309,26 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	{
 		PK_OPTS(pk_session_opts, so,
 			.guest_kallsyms = o->guest_kallsyms,
-			.guest_code = o->guest_code);
+			.guest_code = o->guest_code,
+			.kallsyms = o->kallsyms);
+		char *bid = NULL, *dbg = NULL;
 
-		s.sess = pk_session_new(&so);
+		/* --symfs DIR: perf's files under DIR, its build-id cache
+		 * DIR/.debug, no local kallsyms but --kallsyms' */
+		if (o->symfs && (asprintf(&bid, "%s/.debug", o->symfs) < 0 ||
+				 asprintf(&dbg, "%s/usr/lib/debug", o->symfs) < 0))
+			bid = dbg = NULL;
+		if (o->symfs) {
+			so.root = o->symfs;
+			so.buildid_dir = bid;
+			so.debug_dir = dbg;
+			/* ("/": perf's symfs is empty, local kallsyms read) */
+			if (!o->kallsyms && o->symfs[strspn(o->symfs, "/")])
+				so.kallsyms = "";
+		}
+		s.sess = bid || !o->symfs ? pk_session_new(&so) : NULL;
+		free(bid);
+		free(dbg);
 	}
 	if (s.sess && itrace_open(&s)) {
 		pk_session_free(s.sess);
@@ -2130,10 +2354,15 @@ int script_samples(struct script_opts *o, struct pk_perfdata *pd)
 	}
 	err = pk_session_run(s.sess, pd, &tool, &s);
 	show_pending(&s);
+	if (o->debug_mode)
+		fprintf(stderr, "Misordered timestamps: %" PRIu64 "\n",
+			s.nr_unordered);
 	free(s.side_buf);
 	if (!err && s.it)
 		err = pk_itrace_flush(s.it);
 	ob_flush(&s.ob);
+	if (s.dumps)
+		dumps_close(&s);
 	if (!o->sink || o->dump) {	/* (not under report's exports) */
 		cli_kernel_unresolved(s.sess);
 		aux_warnings(&s);

@@ -45,22 +45,47 @@ int script_filter_times(struct script_filter *f, const char *arg)
 	return set_ranges(f, arg, 0, 0);
 }
 
-int script_filter_file(struct script_filter *f, struct pk_perfdata *pd)
+/* --reltime: perf moves every range by the first sample's time (the
+ * HEADER_SAMPLE_TIME feature's; open ends too, as perf 6.1 does). */
+static void shift_ranges(struct script_filter *f, uint64_t first)
+{
+	for (unsigned i = 0; i < f->tr.n; i++) {
+		f->tr.r[i][0] += first;
+		f->tr.r[i][1] += first;
+	}
+	if (f->tr.n == 1) {
+		f->tstart = f->tr.r[0][0];
+		f->tend = f->tr.r[0][1];
+	}
+}
+
+int script_filter_file(struct script_filter *f, struct pk_perfdata *pd,
+		       bool reltime)
 {
 	uint64_t first = 0, last = 0;
+	int err;
 
-	if (!f->time_str || !strchr(f->time_str, '%'))
+	if (!f->time_str)
 		return 0;
 	if (pk_perfdata_feat_u64(pd, PK_HEADER_SAMPLE_TIME, 0, &first) ||
-	    pk_perfdata_feat_u64(pd, PK_HEADER_SAMPLE_TIME, 1, &last) ||
-	    (!first && !last)) {
+	    pk_perfdata_feat_u64(pd, PK_HEADER_SAMPLE_TIME, 1, &last))
+		first = last = 0;
+	if (!strchr(f->time_str, '%')) {
+		if (reltime)
+			shift_ranges(f, first);
+		return 0;
+	}
+	if (!first && !last) {
 		/* perf's words */
 		fprintf(stderr, "HINT: no first/last sample time found in perf data.\n"
 			"Please use latest perf binary to execute 'perf record'\n"
 			"(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n");
 		return -EINVAL;
 	}
-	return set_ranges(f, f->time_str, first, last);
+	err = set_ranges(f, f->time_str, first, last);
+	if (!err && reltime)
+		shift_ranges(f, first);
+	return err;
 }
 
 int script_filter_itrace(const struct script_filter *f, struct pk_itrace *it)

@@ -112,8 +112,8 @@ static int parse_pct(struct cli_time_ranges *t, const char *arg,
 			p++;
 			if (pct(&p, &b) || b < a || add_pct(t, a, b, first, last))
 				return -EINVAL;
-		} else {
-			return -EINVAL;
+		} else if (add_pct(t, 0, a, first, last)) {
+			return -EINVAL;	/* ("P%" alone: perf's 0%-P%) */
 		}
 		if (*p && *p != ',')
 			return -EINVAL;
