@@ -88,3 +88,32 @@ bool pk__rp_shown(const struct pk_report *r, const char *comm, int32_t pid,
 	       has(&r->syms, s->name) && has_id(&r->pids, pid) &&
 	       has_id(&r->tids, tid);
 }
+
+/* perf's filters of an entry made when it prints (--symbol-filter, of
+ * the first event; --socket-filter) or as it is made (-x: no parent):
+ * whether entry E of event A stays. */
+static bool entry_kept(const struct pk_report *r, unsigned a,
+		       const struct rp_entry *e)
+{
+	const struct rp_sym *s = &r->sym[e->sym];
+
+	if (r->o.symbol_filter && a == 0 &&
+	    (!s->name || !strstr(s->name, r->o.symbol_filter)))
+		return false;
+	if (r->o.by_socket && e->socket != r->o.socket)
+		return false;
+	if (r->o.exclude_other &&
+	    (!(r->keymask & RK_PARENT) || !e->parent || e->parent[0] == '['))
+		return false;
+	return true;
+}
+
+void pk__rp_filters_late(struct pk_report *r)
+{
+	if (!r->o.symbol_filter && !r->o.by_socket && !r->o.exclude_other)
+		return;
+	for (unsigned a = 0; a < r->nh; a++)
+		for (uint32_t i = 0; i < r->h[a].n; i++)
+			if (!entry_kept(r, a, &r->h[a].e[i]))
+				r->h[a].e[i].shown = false;
+}

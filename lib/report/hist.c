@@ -126,6 +126,9 @@ struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 		}
 		r->ipc = true;
 	}
+	/* the memo's verdicts hold for samples alike but their CPU's */
+	if (r->o.hide_unresolved || r->o.by_socket)
+		r->memo_off = true;
 	/* branch mode: perf's keys, no memo (an entry per branch) */
 	if (r->o.branch) {
 		if (!r->o.sort && !r->o.fields)
@@ -628,6 +631,8 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 				 ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (!tmpl.comm || tmpl.sym == UINT32_MAX)
 		return -ENOMEM;
+	if (r->o.hide_unresolved && !r->sym[tmpl.sym].name)
+		return 0;	/* perf's -U: not counted anywhere */
 	tmpl.addr = r->sym[tmpl.sym].addr;
 	tmpl.symsize = r->sym[tmpl.sym].size;
 	tmpl.level = (ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==

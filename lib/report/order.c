@@ -101,10 +101,13 @@ static int value_cmp(const struct pk_report *r, uint32_t f,
 		     const struct rp_entry *a, const struct rp_entry *b)
 {
 	unsigned n = r->gp ? r->gp->nmem : 1;
-	int c = 0;
+	unsigned first = r->gp ? r->gp->sort_idx : 0;
+	int c = cmp_u64(value(r, f, a, first), value(r, f, b, first));
 
+	/* perf's --group-sort-idx: that member first, then the others */
 	for (unsigned m = 0; !c && m < n; m++)
-		c = cmp_u64(value(r, f, a, m), value(r, f, b, m));
+		if (m != first)
+			c = cmp_u64(value(r, f, a, m), value(r, f, b, m));
 	return c;
 }
 
