@@ -150,7 +150,8 @@ struct pk_report_print_opts {
 	 * overheads (without -F). */
 	bool cpu_util;
 	/* perf's --group-sort-idx: a group's rows sort by member
-	 * GROUP_SORT first (0, or past the last member: the leader). */
+	 * GROUP_SORT's values alone, then by the keys (past the last
+	 * member: the leader's alone); 0: the leader's, then the others'. */
 	unsigned group_sort;
 };
 #define pk_report_print_opts__last_field group_sort

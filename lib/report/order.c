@@ -101,13 +101,15 @@ static int value_cmp(const struct pk_report *r, uint32_t f,
 		     const struct rp_entry *a, const struct rp_entry *b)
 {
 	unsigned n = r->gp ? r->gp->nmem : 1;
-	unsigned first = r->gp ? r->gp->sort_idx : 0;
-	int c = cmp_u64(value(r, f, a, first), value(r, f, b, first));
+	int c = 0;
 
-	/* perf's --group-sort-idx: that member first, then the others */
-	for (unsigned m = 0; !c && m < n; m++)
-		if (m != first)
-			c = cmp_u64(value(r, f, a, m), value(r, f, b, m));
+	/* perf's --group-sort-idx: that member alone (the leader when
+	 * there is no such member) */
+	if (r->gp && r->gp->sort_idx)
+		n = r->gp->sort_idx < n ? r->gp->sort_idx + 1 : 1;
+	for (unsigned m = r->gp && r->gp->sort_idx < n ? r->gp->sort_idx : 0;
+	     !c && m < n; m++)
+		c = cmp_u64(value(r, f, a, m), value(r, f, b, m));
 	return c;
 }
 

@@ -631,9 +631,7 @@ static int print_group(struct pk_report *r, FILE *f, const struct rp_group *grp,
 {
 	struct rp_grp_rows g = { .lead = grp->lead, .nmem = grp->nr,
 				 .relative = po->relative,
-				 .sort_idx = po->group_sort > 0 &&
-					     po->group_sort < grp->nr ?
-					     po->group_sort : 0 };
+				 .sort_idx = po->group_sort };
 	struct rp_entry *rows, **v;
 	uint64_t nr = 0, total = 0;
 	size_t cap = 1, len = 0;
