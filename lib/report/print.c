@@ -515,6 +515,8 @@ void pk__rp_count_shown(struct rp_hists *h)
 		if (h->e[i].shown) {
 			h->total_shown += h->e[i].self;
 			h->nr_shown += h->e[i].nr_self;
+		} else if (h->e[i].unlisted) {
+			h->nr_shown += h->e[i].nr_self;
 		}
 }
 
@@ -696,7 +698,7 @@ int pk_report_print(struct pk_report *r, FILE *f,
 			r->keys[k] == RK_DSO ? &r->dsos : &r->syms;
 
 		if (r->keys[k] != RK_PID && r->keys[k] <= RK_SYM &&
-		    elided1(r, r->keys[k]) && !po->quiet)
+		    elided1(r, r->keys[k]))
 			fprintf(f, "# %s: %s\n", r->keys[k] == RK_COMM ? "comm" :
 				r->keys[k] == RK_DSO ? "dso" : "symbol", l->w[0]);
 	}

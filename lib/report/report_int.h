@@ -50,6 +50,11 @@ struct rp_entry {
 	uint32_t max_depth;                /* longest chain appended */
 	char level;                        /* '.' or 'k' as first seen */
 	bool shown;                        /* a sample the filters let by */
+	bool unlisted;                     /* let by, then hidden by perf's
+					      --symbol-filter or
+					      --socket-filter: its samples
+					      count in the relative
+					      "Samples" still */
 	int32_t cpu, socket;               /* -1: not recorded */
 	uint64_t weight, wsum;             /* the samples' weight; its sum */
 	uint64_t sys, us;                  /* self period in kernel, user */
