@@ -66,6 +66,7 @@ struct rep {
 	bool quiet;             /* -q: no comment lines */
 	bool raw_trace;         /* --raw-trace: the trace key's raw fields */
 	bool prefix, prefix_strip;
+	bool total_cycles;      /* --total-cycles: perf's block view */
 	const char *kallsyms;   /* --kallsyms: the kernel's symbols */
 };
 
@@ -422,6 +423,8 @@ static const char *sort_unsupported(const struct rep *c, bool cc,
 	if (c->raw_trace && has_key(c->o.sort ? c->o.sort : c->o.fields,
 				    "trace"))
 		return "--raw-trace with the trace key is not supported yet";
+	if (c->total_cycles && c->o.branch)
+		return "--total-cycles with branch stacks (perf's block view) is not supported yet";
 	if (c->po.group_sort && !pk_perfdata_has_feat(pd, PK_HEADER_GROUP_DESC))
 		return "--group-sort-idx given, but the file has no event groups";
 	/* perf's srclines of unwound frames come from its inline lists:
@@ -882,6 +885,7 @@ static int accepted(struct rep *c, int ch, const char *arg)
 		}
 		c->kallsyms = arg;
 		return 0;
+	case 374: c->total_cycles = true; return 0;
 	case 379: c->prefix = true; return 0;
 	case 380: c->prefix_strip = true; return 0;
 	default: return 0;

@@ -583,10 +583,12 @@ static int branch_sample(struct pk_report *r, struct rp_hists *h,
 	uint32_t at = UINT32_MAX;
 
 	tmpl->level = mode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
-	if (r->dsos.n || r->syms.n) {
+	if (r->dsos.n || r->syms.n || r->o.hide_unresolved) {
 		at = pk__rp_sym_of(r, sm->pid, sm->ip, mode);
 		if (at == UINT32_MAX)
 			return -ENOMEM;
+		if (r->o.hide_unresolved && !r->sym[at].name)
+			return 0;	/* perf's -U: the sample's own place */
 	}
 	tmpl->shown = at != UINT32_MAX ?
 		pk__rp_shown(r, tmpl->comm, tmpl->pid, tmpl->tid, at) :

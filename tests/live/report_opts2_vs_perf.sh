@@ -131,6 +131,14 @@ if need_shared corpus/perf-data report_opts2_corpus; then
 		same "report_opts2_corpus_group_desc $o" \
 			"$C/perf.data.group_desc-4.14" $o
 	done
+	# branch mode: -U drops the samples whose own place has no symbol
+	for o in "-U" "-q" "-t |"; do
+		# shellcheck disable=SC2086
+		same "report_opts2_corpus_branch $o" \
+			"$C/perf.data.branch-4.14" $o
+	done
+	refused report_opts2_refuses_total_cycles_branch \
+		"$C/perf.data.branch-4.14" --total-cycles
 	for o in "-q" "-t ;" "-c swapper --no-children" "-U"; do
 		# shellcheck disable=SC2086
 		same "report_opts2_corpus_callgraph $o" \
