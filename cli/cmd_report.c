@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,16 @@ struct rep {
 	const char *guest_kallsyms; /* --guestkallsyms */
 	bool guest_code;            /* --guest-code */
 	char gcomm[32];             /* a guest code thread's name */
+	/* --switch-on, --switch-off: events (attr indexes, -1: none) that
+	 * start and stop the samples taken; discarding until the first */
+	const char *on_name, *off_name;
+	int on_attr, off_attr;
+	bool discarding, show_onoff;
+	bool quiet;             /* -q: no comment lines */
+	bool raw_trace;         /* --raw-trace: the trace key's raw fields */
+	bool prefix, prefix_strip;
+	bool total_cycles;      /* --total-cycles: perf's block view */
+	const char *kallsyms;   /* --kallsyms: the kernel's symbols */
 };
 
 static void usage(FILE *f)
@@ -95,7 +106,28 @@ static void usage(FILE *f)
 		"      --show-total-period a Period column\n"
 		"      --percent-limit PCT hide entries under PCT percent\n"
 		"      --max-stack N       callchain frames to use (127)\n"
-		"      --comm, --dso, --symbols, --pid, --tid LIST  only these\n"
+		"  -c, --comm(s), -d, --dso(s), -S, --symbols, --pid, --tid LIST\n"
+		"                          only these\n"
+		"      --symbol-filter TEXT  of the first event, only the symbols\n"
+		"                          holding TEXT\n"
+		"      --socket-filter N   only the entries of processor socket N\n"
+		"  -U, --hide-unresolved   drop the samples (and frames) of no symbol\n"
+		"  -x, --exclude-other     only the entries with a parent (-p)\n"
+		"      --switch-on EVENT, --switch-off EVENT  only the samples after\n"
+		"                          EVENT's first, or before (--show-on-off-events:\n"
+		"                          EVENT's own samples too)\n"
+		"  -q, --quiet             the entries alone, no comment lines\n"
+		"  -t, --field-separator SEP  columns separated by SEP\n"
+		"      --show-cpu-utilization  sys and usr columns\n"
+		"      --group-sort-idx N  a group's rows by member N's values\n"
+		"      --kallsyms FILE     kernel symbols from FILE\n"
+		"      perf's --percent-type, --ns, --pretty, --samples, --time-quantum,\n"
+		"      --total-cycles, --raw-trace (without the trace key), --skip-empty,\n"
+		"      --show-ref-call-graph, -f, --disable-order, --[no-]demangle,\n"
+		"      --demangle-kernel, --[no-]inline, --full-source-path, --prefix,\n"
+		"      --prefix-strip, --symfs /, -m, --ignore-vmlinux, --stitch-lbr,\n"
+		"      --objdump, --asm-raw, -M, --[no-]source, --stdio-color never|auto\n"
+		"                          are accepted: they leave --stdio's report as it is\n"
 		"      --percentage relative|absolute  of the filtered or of all\n"
 		"      --header, --header-only  the file's header first, or only\n"
 		"  -I, --show-info         the header's topology (CPUs, NUMA nodes, caches,\n"
@@ -125,7 +157,8 @@ static void usage(FILE *f)
 }
 
 static const char *const refused[] = {
-	"gtk",
+	"gtk", "hierarchy", "ignore-callees", "column-widths", "verbose",
+	"branch-history",
 };
 
 /* -g's argument as perf reads it: words for the mode, order, key and
@@ -173,6 +206,23 @@ static int parse_chain(struct rep *c, const char *arg)
 	return 0;
 }
 
+/* perf's --switch-on and --switch-off (its evswitch): whether a sample
+ * of event ATTR is left out. */
+static bool switched_off(struct rep *c, int attr)
+{
+	if (c->on_attr >= 0 && c->discarding) {
+		if (attr != c->on_attr)
+			return true;
+		c->discarding = false;
+		return !c->show_onoff;
+	}
+	if (c->off_attr >= 0 && !c->discarding && attr == c->off_attr) {
+		c->discarding = true;
+		return !c->show_onoff;
+	}
+	return false;
+}
+
 static int sample(void *ctx, struct pk_session *s,
 		  const struct pk_session_sample *sm)
 {
@@ -181,10 +231,12 @@ static int sample(void *ctx, struct pk_session *s,
 
 	(void)s;
 	/* perf: samples out of --cpu and --time count nowhere */
-	if (c->cpu_list && !cli_cpu_in(c->cpus, p->cpu))
-		return 0;
 	if (c->tr.n && p->time && cli_time_ranges_skip(&c->tr, p->time))
 		return 0;	/* (perf keeps a sample without a time) */
+	if (switched_off(c, sm->attr))
+		return 0;
+	if (c->cpu_list && !cli_cpu_in(c->cpus, p->cpu))
+		return 0;
 	c->kept++;
 	if (c->an && pk_annotate_add(c->an, sm))
 		return -ENOMEM;
@@ -384,6 +436,13 @@ static const char *sort_unsupported(const struct rep *c, bool cc,
 {
 	if (has_key(c->o.sort, "parent") && !cc)
 		return "--sort parent needs callchains (record with -g)";
+	if (c->raw_trace && has_key(c->o.sort ? c->o.sort : c->o.fields,
+				    "trace"))
+		return "--raw-trace with the trace key is not supported yet";
+	if (c->total_cycles && c->o.branch)
+		return "--total-cycles with branch stacks (perf's block view) is not supported yet";
+	if (c->po.group_sort && !pk_perfdata_has_feat(pd, PK_HEADER_GROUP_DESC))
+		return "--group-sort-idx given, but the file has no event groups";
 	/* perf's srclines of unwound frames come from its inline lists:
 	 * not matched */
 	if (c->o.children && (has_key(c->o.sort, "srcline") ||
@@ -455,9 +514,41 @@ static int itrace_times(struct rep *c)
 	return 0;
 }
 
+/* --switch-on's or --switch-off's event NAME: its attr index, or -1
+ * (said) when no event of the file has that name. */
+static int switch_attr(const struct rep *c, struct pk_perfdata *pd,
+		       const char *opt, const char *name)
+{
+	for (unsigned a = 0; a < pk_perfdata_nr_attrs(pd); a++) {
+		const char *n = pk_perfdata_attr_name(pd, a);
+
+		if (n && !strcmp(n, name))
+			return (int)a;
+	}
+	cli_error("report", "%s: %s: no such event (perfkit evlist lists them)",
+		  c->input, opt);
+	return -1;
+}
+
+/* --switch-on, --switch-off against the file: 0 or -EINVAL (said). */
+static int switches(struct rep *c, struct pk_perfdata *pd)
+{
+	c->on_attr = c->off_attr = -1;
+	if (c->on_name &&
+	    (c->on_attr = switch_attr(c, pd, "--switch-on", c->on_name)) < 0)
+		return -EINVAL;
+	if (c->off_name &&
+	    (c->off_attr = switch_attr(c, pd, "--switch-off", c->off_name)) < 0)
+		return -EINVAL;
+	c->discarding = c->on_attr >= 0;
+	return 0;
+}
+
 /* What comes before the report: the file's header or the hint. */
 static void head(const struct rep *c, struct pk_perfdata *pd)
 {
+	if (c->quiet)
+		return;
 	if (c->header)
 		cli_perfdata_header(pd, c->input, c->show_info);
 	else
@@ -595,7 +686,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 {
 	PK_OPTS(pk_tool, tool, .sample = recorded, .record = record);
 	PK_OPTS(pk_session_opts, so, .guest_kallsyms = c->guest_kallsyms,
-		.guest_code = c->guest_code);
+		.guest_code = c->guest_code, .kallsyms = c->kallsyms);
 	struct pk_session *s = pk_session_new(&so);
 	const char *why;
 	bool cc;
@@ -639,7 +730,7 @@ static int run(struct rep *c, struct pk_perfdata *pd)
 	}
 	if (!c->o.callchain)
 		c->po.chain = PK_REPORT_CHAIN_NONE;
-	if (sample_filters(c, pd) || itrace_times(c)) {
+	if (sample_filters(c, pd) || itrace_times(c) || switches(c, pd)) {
 		drop_session(c, s);
 		return -EINVAL;
 	}
@@ -727,10 +818,136 @@ out:
 	return err;
 }
 
+/* perf's --time-quantum: a number of ns, us, ms or s (ns without a
+ * unit), not 0. */
+static int time_quantum(const char *arg)
+{
+	static const char *const units[] = { "", "ns", "us", "ms", "s" };
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+
+	if (end == arg)
+		goto bad;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i])) {
+			if (v)
+				return 0;
+			cli_error("report", "--time-quantum %s: cannot be 0", arg);
+			return -EINVAL;
+		}
+bad:
+	cli_error("report", "--time-quantum %s: not a time (N, Nns, Nus, Nms or Ns)",
+		  arg);
+	return -EINVAL;
+}
+
+/* A whole number option's value into *V: 0 or -EINVAL (said). */
+static int number(const char *opt, const char *arg, long min, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(arg, &end, 0);
+	if (end == arg || *end || errno || *v < min) {
+		cli_error("report", "--%s %s: %s", opt, arg, min < 0 ?
+			  "not a number" : "not a number of 0 or more");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* perf's options of annotation, symbol sources and the like, that do not
+ * change --stdio's report here: checked as perf checks them. */
+static int accepted(struct rep *c, int ch, const char *arg)
+{
+	static const char *const ptypes[] = { "local-period", "global-period",
+					      "local-hits", "global-hits" };
+	long v;
+
+	switch (ch) {
+	case 366:
+		for (size_t i = 0; i < sizeof(ptypes) / sizeof(ptypes[0]); i++)
+			if (!strcmp(arg, ptypes[i]))
+				return 0;
+		cli_error("report", "--percent-type %s: local-period, global-period, local-hits or global-hits",
+			  arg);
+		return -EINVAL;
+	case 373: return time_quantum(arg);
+	case 375: return number("samples", arg, 0, &v);
+	case 394:
+		if (!strcmp(arg, "always")) {
+			cli_error("report", "--stdio-color always is not supported yet");
+			return -EINVAL;
+		}
+		if (strcmp(arg, "never") && strcmp(arg, "auto"))
+			fprintf(stderr, "bad config value for 'color.ui', ignoring...\n");
+		return 0;
+	case 383:
+		if (*arg && strcmp(arg, "/")) {
+			cli_error("report", "--symfs %s: other roots than / are not supported yet",
+				  arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'k':
+	case 384:
+		if (access(arg, R_OK)) {
+			cli_error("report", "%s %s: invalid file", ch == 'k' ?
+				  "--vmlinux" : "--kallsyms", arg);
+			return -EINVAL;
+		}
+		if (ch == 'k') {
+			cli_error("report", "--vmlinux is not supported yet (kernel symbols come from kallsyms)");
+			return -EINVAL;
+		}
+		c->kallsyms = arg;
+		return 0;
+	case 374: c->total_cycles = true; return 0;
+	case 379: c->prefix = true; return 0;
+	case 380: c->prefix_strip = true; return 0;
+	default: return 0;
+	}
+}
+
 static int option(struct rep *c, int ch, const char *arg, int li,
 		  const struct option *lo)
 {
+	long v;
+
 	switch (ch) {
+	case 360: c->o.symbol_filter = arg; return 0;
+	case 'U': c->o.hide_unresolved = true; return 0;
+	case 361:
+		if (number("socket-filter", arg, LONG_MIN, &v))
+			return -EINVAL;
+		c->o.by_socket = v >= 0;	/* perf: -1 is none */
+		c->o.socket = (int32_t)v;
+		return 0;
+	case 'x': c->o.exclude_other = true; return 0;
+	case 'q': c->quiet = c->po.quiet = true; return 0;
+	case 't':
+		if (!strcmp(arg, ".")) {
+			cli_error("report", "-t .: '.' is the only separator perf refuses");
+			return -EINVAL;
+		}
+		c->po.field_sep = arg;
+		return 0;
+	case 365: c->po.cpu_util = true; return 0;
+	case 367:
+		if (number("group-sort-idx", arg, 0, &v))
+			return -EINVAL;
+		c->po.group_sort = (unsigned)v;
+		return 0;
+	case 371: c->raw_trace = true; return 0;
+	case 376: c->on_name = arg; return 0;
+	case 377: c->off_name = arg; return 0;
+	case 378: c->show_onoff = true; return 0;
+	case 366: case 368: case 369: case 370: case 373: case 375:
+	case 379: case 380: case 381: case 382: case 383: case 384:
+	case 385: case 386: case 388: case 389: case 390: case 391:
+	case 392: case 393: case 394: case 364: case 374:
+	case 'k': case 'm': case 'f': case 'M':
+		return accepted(c, ch, arg);
 	case 'i': c->input = arg; return 0;
 	case 303: c->tui = 0; return 0;
 	case 319: c->tui = 1; return 0;
@@ -838,7 +1055,7 @@ static int export(struct rep *c)
 
 int cmd_report(int argc, char **argv)
 {
-	static struct option longopts[64] = {
+	static struct option longopts[128] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "stdio", no_argument, NULL, 303 },
 		{ "tui", no_argument, NULL, 319 },
@@ -882,6 +1099,51 @@ int cmd_report(int argc, char **argv)
 		{ "guestkallsyms", required_argument, NULL, 352 },
 		{ "guest-code", no_argument, NULL, 353 },
 		{ "help", no_argument, NULL, 'h' },
+		{ "comms", required_argument, NULL, 307 },
+		{ "dsos", required_argument, NULL, 308 },
+		{ "symbol-filter", required_argument, NULL, 360 },
+		{ "hide-unresolved", no_argument, NULL, 'U' },
+		{ "socket-filter", required_argument, NULL, 361 },
+		{ "exclude-other", no_argument, NULL, 'x' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "field-separator", required_argument, NULL, 't' },
+		{ "skip-empty", no_argument, NULL, 364 },
+		{ "show-cpu-utilization", no_argument, NULL, 365 },
+		{ "percent-type", required_argument, NULL, 366 },
+		{ "group-sort-idx", required_argument, NULL, 367 },
+		{ "show-ref-call-graph", no_argument, NULL, 368 },
+		{ "pretty", required_argument, NULL, 369 },
+		{ "ns", no_argument, NULL, 370 },
+		{ "raw-trace", no_argument, NULL, 371 },
+		{ "time-quantum", required_argument, NULL, 373 },
+		{ "total-cycles", no_argument, NULL, 374 },
+		{ "samples", required_argument, NULL, 375 },
+		{ "switch-on", required_argument, NULL, 376 },
+		{ "switch-off", required_argument, NULL, 377 },
+		{ "show-on-off-events", no_argument, NULL, 378 },
+		{ "prefix", required_argument, NULL, 379 },
+		{ "prefix-strip", required_argument, NULL, 380 },
+		{ "full-source-path", no_argument, NULL, 381 },
+		{ "inline", no_argument, NULL, 382 },
+		{ "no-inline", no_argument, NULL, 382 },
+		{ "symfs", required_argument, NULL, 383 },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "kallsyms", required_argument, NULL, 384 },
+		{ "modules", no_argument, NULL, 'm' },
+		{ "ignore-vmlinux", no_argument, NULL, 385 },
+		{ "demangle", no_argument, NULL, 386 },
+		{ "no-demangle", no_argument, NULL, 386 },
+		{ "demangle-kernel", no_argument, NULL, 388 },
+		{ "no-demangle-kernel", no_argument, NULL, 388 },
+		{ "force", no_argument, NULL, 'f' },
+		{ "disable-order", no_argument, NULL, 389 },
+		{ "stitch-lbr", no_argument, NULL, 390 },
+		{ "objdump", required_argument, NULL, 391 },
+		{ "asm-raw", no_argument, NULL, 392 },
+		{ "disassembler-style", required_argument, NULL, 'M' },
+		{ "source", no_argument, NULL, 393 },
+		{ "no-source", no_argument, NULL, 393 },
+		{ "stdio-color", required_argument, NULL, 394 },
 	};
 	struct rep c = { .input = "perf.data", .children = -1, .caller = -1,
 			 .branch = -1,
@@ -900,9 +1162,11 @@ int cmd_report(int argc, char **argv)
 	c.po.chain_percent = 0.5;
 	c.po.tip = "Tip: perfkit report --no-children shows each function's own time";
 	optind = 1;
-	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:d:Dbo:I", longopts,
-				&li)) != -1) {
-		if (ch < 256 && ch && strchr("d", ch)) {
+	while ((ch = cli_getopt(argc, argv, "+i:g:Gs:p:nhF:TC:c:d:S:Dbo:IUxqt:w:vk:mfM:",
+				longopts, &li)) != -1) {
+		if (ch == 'c' || ch == 'd' || ch == 'S')
+			ch = ch == 'c' ? 307 : ch == 'd' ? 308 : 309;
+		if (ch < 256 && ch && strchr("wv", ch)) {
 			cli_error("report", "-%c is not supported yet", ch);
 			return 2;
 		}
@@ -911,6 +1175,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (c.prefix_strip && !c.prefix) {
+		cli_error("report", "--prefix-strip requires --prefix");
 		return 2;
 	}
 	if (c.x.format)

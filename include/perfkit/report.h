@@ -80,8 +80,21 @@ struct pk_report_new_opts {
 	 * dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,
 	 * local_p_stage_cyc" (the last is POWER's: left out here). */
 	bool mem;
+	/* perf's -U: a sample whose own location has no symbol is dropped
+	 * (from the totals too), and such frames from callchains. */
+	bool hide_unresolved;
+	/* perf's --symbol-filter: of the first event, only the entries
+	 * whose symbol's name holds this text are shown; NULL: all. */
+	const char *symbol_filter;
+	/* perf's --socket-filter: with BY_SOCKET, only the entries whose
+	 * first sample was on processor socket SOCKET are shown. */
+	bool by_socket;
+	int32_t socket;
+	/* perf's -x: only the entries with a parent (a match of the parent
+	 * key's regex) are shown; without the parent key, none. */
+	bool exclude_other;
 };
-#define pk_report_new_opts__last_field mem
+#define pk_report_new_opts__last_field exclude_other
 
 /*
  * A new, empty report over the machine S that pk_session_run() builds
@@ -126,8 +139,22 @@ struct pk_report_print_opts {
 	 * pk_report_print_top() shows, in its order, the callchains as
 	 * they stand (free the view before the report changes). */
 	bool top;
+	/* perf's -q: the entries and their callchains alone, no comment
+	 * lines. */
+	bool quiet;
+	/* perf's -t: columns separated by this text, numbers unpadded
+	 * (then left-aligned to their width), no dotted line; NULL or "":
+	 * two spaces. */
+	const char *field_sep;
+	/* perf's --show-cpu-utilization: sys and usr columns after the
+	 * overheads (without -F). */
+	bool cpu_util;
+	/* perf's --group-sort-idx: a group's rows sort by member
+	 * GROUP_SORT's values alone, then by the keys (past the last
+	 * member: the leader's alone); 0: the leader's, then the others'. */
+	unsigned group_sort;
 };
-#define pk_report_print_opts__last_field top
+#define pk_report_print_opts__last_field group_sort
 
 /*
  * Writes perf report --stdio's text of the report to F: the lost samples,

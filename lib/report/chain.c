@@ -385,6 +385,18 @@ static int user_part(struct pk_report *r, const struct pk_sample *sm, int n)
 	return n;
 }
 
+/* perf's -U: the N frames less those of no symbol; the new count. */
+static int drop_unresolved(struct pk_report *r, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (r->sym[r->chain[i]].name)
+			put_frame(r, k++, r->chain[i], r->chain_ip[i],
+				  r->chain_src[i]);
+	return k;
+}
+
 int pk__rp_resolve_chain(struct pk_report *r, const struct pk_session_sample *ss)
 {
 	int n;
@@ -394,6 +406,8 @@ int pk__rp_resolve_chain(struct pk_report *r, const struct pk_session_sample *ss
 	n = kernel_part(r, ss, 0);
 	if (n >= 0)
 		n = user_part(r, ss->sample, n);
+	if (n > 0 && r->o.hide_unresolved)
+		n = drop_unresolved(r, n);
 	if (n > 0 && r->o.caller)
 		for (int i = 0, j = n - 1; i < j; i++, j--) {
 			uint32_t t = r->chain[i];

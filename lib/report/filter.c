@@ -88,3 +88,40 @@ bool pk__rp_shown(const struct pk_report *r, const char *comm, int32_t pid,
 	       has(&r->syms, s->name) && has_id(&r->pids, pid) &&
 	       has_id(&r->tids, tid);
 }
+
+/* perf's filters of an entry made when it prints (--symbol-filter, of
+ * the first event; --socket-filter): whether entry E of event A stays. */
+static bool entry_listed(const struct pk_report *r, unsigned a,
+			 const struct rp_entry *e)
+{
+	const struct rp_sym *s = &r->sym[e->sym];
+
+	if (r->o.symbol_filter && a == 0 &&
+	    (!s->name || !strstr(s->name, r->o.symbol_filter)))
+		return false;
+	return !r->o.by_socket || e->socket == r->o.socket;
+}
+
+/* perf's -x, a filter of an entry as it is made: whether E has a parent. */
+static bool entry_parented(const struct pk_report *r, const struct rp_entry *e)
+{
+	return !r->o.exclude_other ||
+	       ((r->keymask & RK_PARENT) && e->parent && e->parent[0] != '[');
+}
+
+void pk__rp_filters_late(struct pk_report *r)
+{
+	if (!r->o.symbol_filter && !r->o.by_socket && !r->o.exclude_other)
+		return;
+	for (unsigned a = 0; a < r->nh; a++)
+		for (uint32_t i = 0; i < r->h[a].n; i++) {
+			struct rp_entry *e = &r->h[a].e[i];
+
+			if (!entry_parented(r, e))
+				e->shown = false;
+			if (e->shown && !entry_listed(r, a, e)) {
+				e->shown = false;
+				e->unlisted = true;
+			}
+		}
+}

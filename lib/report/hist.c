@@ -127,6 +127,9 @@ struct pk_report *pk_report_new(struct pk_session *s, struct pk_perfdata *pd,
 		}
 		r->ipc = true;
 	}
+	/* the memo's verdicts hold for samples alike but their CPU's */
+	if (r->o.hide_unresolved || r->o.by_socket)
+		r->memo_off = true;
 	/* branch mode: perf's keys, no memo (an entry per branch) */
 	if (r->o.branch) {
 		if (!r->o.sort && !r->o.fields)
@@ -581,10 +584,12 @@ static int branch_sample(struct pk_report *r, struct rp_hists *h,
 	uint32_t at = UINT32_MAX;
 
 	tmpl->level = pk__rp_level(mode);
-	if (r->dsos.n || r->syms.n) {
+	if (r->dsos.n || r->syms.n || r->o.hide_unresolved) {
 		at = pk__rp_sym_of(r, sm->pid, sm->ip, mode);
 		if (at == UINT32_MAX)
 			return -ENOMEM;
+		if (r->o.hide_unresolved && !r->sym[at].name)
+			return 0;	/* perf's -U: the sample's own place */
 	}
 	tmpl->shown = at != UINT32_MAX ?
 		pk__rp_shown(r, tmpl->comm, tmpl->pid, tmpl->tid, at) :
@@ -638,6 +643,8 @@ int pk_report_add(struct pk_report *r, const struct pk_session_sample *ss)
 				 ss->rec->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 	if (!tmpl.comm || tmpl.sym == UINT32_MAX)
 		return -ENOMEM;
+	if (r->o.hide_unresolved && !r->sym[tmpl.sym].name)
+		return 0;	/* perf's -U: not counted anywhere */
 	tmpl.addr = r->sym[tmpl.sym].addr;
 	tmpl.symsize = r->sym[tmpl.sym].size;
 	tmpl.level = pk__rp_level(ss->rec->misc &

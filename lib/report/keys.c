@@ -456,7 +456,7 @@ int pk__rp_key_values(struct pk_report *r, const struct pk_session_sample *ss,
 	char b[1024];
 
 	e->cpu = (sm->sample_type & PERF_SAMPLE_CPU) ? (int32_t)sm->cpu : -1;
-	if (r->keymask & RK_SOCKET)
+	if ((r->keymask & RK_SOCKET) || r->o.by_socket)
 		e->socket = pk__rp_socket_of(r, e->cpu);
 	if (sm->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
 		e->weight = (uint32_t)sm->weight;

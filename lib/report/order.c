@@ -103,7 +103,12 @@ static int value_cmp(const struct pk_report *r, uint32_t f,
 	unsigned n = r->gp ? r->gp->nmem : 1;
 	int c = 0;
 
-	for (unsigned m = 0; !c && m < n; m++)
+	/* perf's --group-sort-idx: that member alone (the leader when
+	 * there is no such member) */
+	if (r->gp && r->gp->sort_idx)
+		n = r->gp->sort_idx < n ? r->gp->sort_idx + 1 : 1;
+	for (unsigned m = r->gp && r->gp->sort_idx < n ? r->gp->sort_idx : 0;
+	     !c && m < n; m++)
 		c = cmp_u64(value(r, f, a, m), value(r, f, b, m));
 	return c;
 }

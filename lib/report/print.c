@@ -203,6 +203,10 @@ static unsigned columns(const struct pk_report *r,
 		if (r->o.children)
 			v[n++] = RF_CHILDREN;
 		v[n++] = RF_OVERHEAD;
+		if (po->cpu_util) {
+			v[n++] = RF_SYS;
+			v[n++] = RF_US;
+		}
 		if (po->show_nr_samples)
 			v[n++] = RF_SAMPLE;
 		if (po->show_period)
@@ -267,13 +271,21 @@ static void put_header(struct pk_report *r, FILE *f, const struct rp_cols *c,
 	int w[RP_MAX_FIELDS + RP_MAX_KEYS];
 	bool right;
 
+	const char *sep = po->field_sep && *po->field_sep ? po->field_sep : NULL;
+
+	if (po->quiet)
+		return;
 	fputs("# ", f);
 	for (unsigned i = 0; i < n; i++) {
 		const char *h = col_header(r, c, v[i], &w[i], &right);
 
 		/* zoomed, perf's browser cuts the titles to the values */
-		fprintf(f, "%s%*.*s", i ? "  " : "", right ? w[i] : -w[i],
-			zoomed(r) ? w[i] : -1, h);
+		fprintf(f, "%s%*.*s", i ? sep ? sep : "  " : "",
+			right ? w[i] : -w[i], zoomed(r) ? w[i] : -1, h);
+	}
+	if (sep) {	/* perf: no dotted line with -t */
+		fputc('\n', f);
+		return;
 	}
 	fputs("\n# ", f);
 	for (unsigned i = 0; i < n; i++) {
@@ -385,6 +397,64 @@ static void put_col(struct pk_report *r, FILE *f, const struct rp_entry *e,
 	}
 }
 
+/* With -t, number column COL of E (each member's in a group) as perf
+ * prints it: " VALUE" each, unpadded. */
+static void sep_number(struct pk_report *r, const struct rp_entry *e,
+		       double t, uint32_t col, char *b, size_t size)
+{
+	const struct rp_grp_rows *g = r->gp;
+	unsigned nm = g ? g->nmem : 1;
+	size_t len = 0;
+
+	b[0] = 0;
+	for (unsigned m = 0; m < nm && len < size; m++) {
+		const struct rp_entry *me = e;
+		double tt = t;
+
+		if (g) {
+			const struct rp_hists *h = &r->h[g->lead + m];
+			uint64_t total = g->relative ? h->total_shown : h->total;
+
+			me = g->mem[(size_t)(e - g->rows) * g->nmem + m];
+			tt = total ? (double)total : 1;
+		}
+		uint64_t self = me ? me->self : 0, nr = me ? me->nr_self : 0;
+		double pct = !me ? 0 : col == RF_CHILDREN ? (double)me->acc :
+			     col == RF_SYS ? (double)me->sys :
+			     col == RF_US ? (double)me->us : (double)self;
+
+		if (col == RF_SAMPLE || col == RF_PERIOD)
+			len += (size_t)snprintf(b + len, size - len, " %" PRIu64,
+						col == RF_SAMPLE ? nr : self);
+		else
+			len += (size_t)snprintf(b + len, size - len, " %.2f%%",
+						pct * 100.0 / tt);
+	}
+}
+
+/* E's row with perf's -t separator SEP: numbers unpadded, then
+ * left-aligned to their width (but the last). */
+static void put_row_sep(struct pk_report *r, FILE *f, const struct rp_entry *e,
+			const struct rp_cols *c, double t, const char *sep,
+			const uint32_t *v, unsigned n)
+{
+	char b[512];
+	bool right;
+	int w;
+
+	for (unsigned i = 0; i < n; i++) {
+		fputs(i ? sep : "", f);
+		if (v[i] < RF_OVERHEAD || v[i] == RF_IPC) {
+			put_col(r, f, e, c, t, v[i], i + 1 == n);
+			continue;
+		}
+		col_header(r, c, v[i], &w, &right);
+		sep_number(r, e, t, v[i], b, sizeof(b));
+		fprintf(f, "%-*s", i + 1 == n ? 0 : w, b);
+	}
+	fputc('\n', f);
+}
+
 void pk__rp_put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 		    const struct rp_cols *c, uint64_t total,
 		    const struct pk_report_print_opts *po)
@@ -393,6 +463,10 @@ void pk__rp_put_row(struct pk_report *r, FILE *f, const struct rp_entry *e,
 	unsigned n = columns(r, po, v);
 	double t = total ? (double)total : 1;
 
+	if (po->field_sep && *po->field_sep) {
+		put_row_sep(r, f, e, c, t, po->field_sep, v, n);
+		return;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		fputs("  ", f);
 		put_col(r, f, e, c, t, v[i], i + 1 == n);
@@ -414,6 +488,8 @@ static void samples_line(const struct pk_report *r, FILE *f, unsigned long n,
 		n /= 1000, unit = 'M';
 	if (n > 1000)
 		n /= 1000, unit = 'G';
+	if (po->quiet)
+		return;
 	fprintf(f, "# Samples: %lu%c of %s '%s'", n, unit, what, name);
 	if (po->time_slices)
 		fprintf(f, " (time slices: %s)", po->time_slices);
@@ -423,7 +499,11 @@ static void samples_line(const struct pk_report *r, FILE *f, unsigned long n,
 		fprintf(f, "# Total weight : %" PRIu64 "\n# Sort order   : %s%s\n#\n",
 			total, r->sort_str, r->ipc ? ",ipc_null" : "");
 	else
-		fprintf(f, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+		fprintf(f, "# Event count (approx.): %" PRIu64 "\n", total);
+	if (!r->o.mem && r->o.by_socket)
+		fprintf(f, "# Processor Socket: %d\n", (int)r->o.socket);
+	if (!r->o.mem)
+		fputs("#\n", f);
 }
 
 /* perf: what the filters let by is the self periods of the entries they
@@ -434,6 +514,8 @@ void pk__rp_count_shown(struct rp_hists *h)
 	for (uint32_t i = 0; i < h->n; i++)
 		if (h->e[i].shown) {
 			h->total_shown += h->e[i].self;
+			h->nr_shown += h->e[i].nr_self;
+		} else if (h->e[i].unlisted) {
 			h->nr_shown += h->e[i].nr_self;
 		}
 }
@@ -550,7 +632,8 @@ static int print_group(struct pk_report *r, FILE *f, const struct rp_group *grp,
 		       const struct pk_report_print_opts *po)
 {
 	struct rp_grp_rows g = { .lead = grp->lead, .nmem = grp->nr,
-				 .relative = po->relative };
+				 .relative = po->relative,
+				 .sort_idx = po->group_sort };
 	struct rp_entry *rows, **v;
 	uint64_t nr = 0, total = 0;
 	size_t cap = 1, len = 0;
@@ -609,6 +692,7 @@ int pk_report_print(struct pk_report *r, FILE *f,
 		return -EINVAL;
 	if ((err = pk__rp_settle(r)))
 		return err;
+	pk__rp_filters_late(r);
 	for (unsigned k = 0; k < r->nkeys; k++) {
 		const struct rp_list *l = r->keys[k] == RK_COMM ? &r->comms :
 			r->keys[k] == RK_DSO ? &r->dsos : &r->syms;
@@ -618,7 +702,8 @@ int pk_report_print(struct pk_report *r, FILE *f,
 			fprintf(f, "# %s: %s\n", r->keys[k] == RK_COMM ? "comm" :
 				r->keys[k] == RK_DSO ? "dso" : "symbol", l->w[0]);
 	}
-	fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->lost);
+	if (!po->quiet)
+		fprintf(f, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->lost);
 	if ((err = pk__rp_load_groups(r)))
 		return err;
 	for (unsigned a = 0; a < r->nh && !err; a++) {
@@ -630,7 +715,7 @@ int pk_report_print(struct pk_report *r, FILE *f,
 		else if (!g && r->h[a].nr_samples)
 			err = print_hists(r, f, a, po);
 	}
-	if (!err && po->tip)
+	if (!err && po->tip && !po->quiet)
 		fprintf(f, "#\n# (%s)\n#\n", po->tip);
 	if (!err && ferror(f))
 		err = -EIO;

@@ -52,6 +52,11 @@ struct rp_entry {
 	bool guest;                        /* a VM guest's thread (its own
 					      name, apart from the host's) */
 	bool shown;                        /* a sample the filters let by */
+	bool unlisted;                     /* let by, then hidden by perf's
+					      --symbol-filter or
+					      --socket-filter: its samples
+					      count in the relative
+					      "Samples" still */
 	int32_t cpu, socket;               /* -1: not recorded */
 	uint64_t weight, wsum;             /* the samples' weight; its sum */
 	uint64_t sys, us;                  /* self period in kernel, user */
@@ -166,6 +171,8 @@ struct rp_group {
 struct rp_grp_rows {
 	unsigned lead, nmem;
 	bool relative;          /* of what the filters let by */
+	unsigned sort_idx;      /* the member compared first (perf's
+				   --group-sort-idx); 0: the leader */
 	const struct rp_entry *rows;
 	const struct rp_entry **mem;
 };
@@ -331,6 +338,9 @@ void pk__rp_filters_fini(struct pk_report *r);
 /* Whether the filters let a sample of PID/TID named COMM at SYM through. */
 bool pk__rp_shown(const struct pk_report *r, const char *comm, int32_t pid,
 		  int32_t tid, uint32_t sym);
+/* Hides the entries perf's --symbol-filter, --socket-filter and -x
+ * leave out (before the entries print). */
+void pk__rp_filters_late(struct pk_report *r);
 /* The same without the DSO and symbol filters. */
 bool pk__rp_shown_task(const struct pk_report *r, const char *comm,
 		       int32_t pid, int32_t tid);
