@@ -163,6 +163,23 @@ static void put(struct perf_event_header *h, int at, uint64_t v)
 		memcpy((char *)h + 8 + 8 * at, &v, 8);
 }
 
+/* perf 6.1 writes the raw size as a u64 whose upper half is left from
+ * its last u32 pair (CPU's 0, else TID's tid), then copies the raw data
+ * onto itself: the data's first 4 bytes (common_type...) become that. */
+static void raw_head(const struct perf_event_attr *a,
+		     struct perf_event_header *h)
+{
+	struct pk_sample sm;
+	uint32_t v;
+
+	if (!(a->sample_type & PERF_SAMPLE_RAW) ||
+	    !(a->sample_type & (PERF_SAMPLE_CPU | PERF_SAMPLE_TID)) ||
+	    pk_sample_decode(a, h, &sm) || sm.raw.size < 4)
+		return;
+	v = a->sample_type & PERF_SAMPLE_CPU ? 0 : sm.tid;
+	memcpy((char *)h + ((const char *)sm.raw.data - (const char *)h), &v, 4);
+}
+
 static int stat(struct inj_copy *c, const struct pk_record *rec,
 		const struct pk_sample *sm)
 {
@@ -174,6 +191,7 @@ static int stat(struct inj_copy *c, const struct pk_record *rec,
 		return 0;
 	put(c->sw[i].h, slot(a->sample_type, PERF_SAMPLE_TIME), sm->time);
 	put(c->sw[i].h, slot(a->sample_type, PERF_SAMPLE_PERIOD), sm->period);
+	raw_head(a, c->sw[i].h);
 	sw.hdr = c->sw[i].h;
 	sw.size = sw.hdr->size;
 	sw.misc = sw.hdr->misc;
