@@ -36,6 +36,6 @@ def main(path):
         if bits >> i & 1:
             o, s = struct.unpack_from('<QQ', d, off)
             off += 16
-            print('feat', i, s if i == 11 else d[o:o + s].hex())
+            print('feat', i, 'cmdline' if i == 11 else d[o:o + s].hex())
 
 main(sys.argv[1])
