@@ -263,7 +263,7 @@ static int finish_output(struct inj_copy *c, int err)
 static int fail(struct inj_copy *c, int err)
 {
 	if (err == PK_ERR_FORMAT || err == PK_ERR_TRUNC)
-		cli_error("inject", "%s: %s", c->input, pk_perfdata_errmsg(c->pd));
+		cli_error("inject", "%s", pk_perfdata_errmsg(c->pd));
 	else if (err != -ECANCELED)
 		cli_error("inject", "%s: %s", c->input, pk_strerror(err));
 	return err;
