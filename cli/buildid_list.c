@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <perfkit/synth.h>
 #include "cli.h"
 
 struct dso_ent {
@@ -39,6 +40,7 @@ static void usage(FILE *f)
 "  -i, --input FILE    perf.data file, or an ELF file (default perf.data)\n"
 "  -H, --with-hits     only DSOs that samples hit\n"
 "  -k, --kernel        the running kernel's build id\n"
+"  -m, --kernel-maps   the running kernel's and its modules' maps, build ids\n"
 "  -f, --force         read files other users own\n"
 "  -v, --verbose       say why a file cannot be read\n");
 }
@@ -240,10 +242,57 @@ static int print_kernel(void)
 	return 0;
 }
 
+/* A module's build id from its sysfs notes file; its length or <= 0. */
+static int notes_file_build_id(const char *path, uint8_t *id)
+{
+	unsigned char buf[4096];
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return pk_build_id_from_notes(buf, n, id);
+}
+
+/* One kernel map as perf buildid-list -m prints it: build id, start, end
+ * and name; the kernel's id from its notes, a module's from
+ * /sys/module/NAME/notes (none: an empty id). */
+static int print_kmap(const struct perf_event_header *h, void *arg)
+{
+	/* PERF_RECORD_MMAP: pid, tid, addr, len, pgoff, filename */
+	const struct { struct perf_event_header h; uint32_t pid, tid;
+		       uint64_t addr, len, pgoff; char filename[]; } *m =
+		(const void *)h;
+	uint8_t id[PK_BUILD_ID_MAX];
+	char hex[2 * PK_BUILD_ID_MAX + 1] = "", name[4096], path[512];
+	const char *base;
+	int n;
+
+	(void)arg;
+	snprintf(name, sizeof(name), "%s", m->filename);
+	if (!strcmp(name, "[kernel.kallsyms]_text")) {
+		name[strlen("[kernel.kallsyms]")] = '\0';
+		n = pk_build_id_kernel(id);
+	} else {
+		base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name + 1;
+		snprintf(path, sizeof(path), "/sys/module/%.*s/notes/.note.gnu.build-id",
+			 (int)strcspn(base, ".]"), base);
+		n = notes_file_build_id(path, id);
+	}
+	if (n > 0)
+		pk_build_id_hex(id, n, hex);
+	printf("%s %16llx %16llx %s\n", hex, (unsigned long long)m->addr,
+	       (unsigned long long)(m->addr + m->len), name);
+	return 0;
+}
+
 static const struct option long_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "with-hits", no_argument, NULL, 'H' },
 	{ "kernel", no_argument, NULL, 'k' },
+	{ "kernel-maps", no_argument, NULL, 'm' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -253,18 +302,19 @@ static const struct option long_opts[] = {
 int cmd_buildid_list(int argc, char **argv)
 {
 	const char *input = "perf.data";
-	bool with_hits = false, kernel = false, force = false;
+	bool with_hits = false, kernel = false, force = false, maps = false;
 	uint8_t id[PK_BUILD_ID_MAX];
 	char hex[2 * PK_BUILD_ID_MAX + 1];
 	int o, n;
 
 	optind = 1;
 	cli_verbose = -1; /* the reader's warnings only with -v, as perf's */
-	while ((o = cli_getopt(argc, argv, "i:Hkfvh", long_opts, NULL)) != -1) {
+	while ((o = cli_getopt(argc, argv, "i:Hkmfvh", long_opts, NULL)) != -1) {
 		switch (o) {
 		case 'i': input = optarg; break;
 		case 'H': with_hits = true; break;
 		case 'k': kernel = true; break;
+		case 'm': maps = true; break;
 		case 'f': force = true; break;
 		case 'v': cli_verbose = cli_verbose < 0 ? 1 : cli_verbose + 1; break;
 		case 'h': usage(stdout); return 0;
@@ -276,6 +326,8 @@ int cmd_buildid_list(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (maps)	/* perf: before -k, whatever the input */
+		return pk_synth_kernel(print_kmap, NULL, NULL) ? 1 : 0;
 	if (kernel)
 		return print_kernel();
 	n = strcmp(input, "-") ? pk_build_id_read(input, id) : -ENOENT;

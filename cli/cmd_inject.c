@@ -20,10 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <perfkit/itrace.h>
 #include <perfkit/perfdata.h>
 #include <perfkit/session.h>
 #include "cli.h"
+#include "inject.h"
 
 struct inj {
 	const char *input, *output;
@@ -45,10 +47,21 @@ struct inj {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfkit inject --itrace[=LETTERS] [-i FILE] [-o FILE] [--strip]\n"
+		"usage: perfkit inject [-b|--buildid-all|-s] [-i FILE] [-o FILE]\n"
+		"       perfkit inject --itrace[=LETTERS] [-i FILE] -o FILE [--strip]\n"
 		"       perfkit inject -i FILE --vm-time-correlation[=OPTS] [--force]\n"
+		"  Without --itrace: a copy of the stream as perf inject makes it\n"
+		"  (default stdin to stdout; a file becomes a file, or a pipe with -o -)\n"
+		"  -b, --build-ids      a build-id record for each DSO samples hit\n"
+		"      --buildid-all    a build-id record for each DSO mapped\n"
+		"      --known-build-ids=\"BUILDID PATH,...\"  build ids to use for them\n"
+		"  -s, --sched-stat     merge sched_stat_* into the task's sched_switch\n"
+		"  -f, --force          read files other users own\n"
+		"  -v, --verbose        more messages\n"
+		"  -k, --vmlinux FILE, --kallsyms FILE, --ignore-vmlinux\n"
+		"                       accepted as perf does (the files must exist)\n"
 		"  -i, --input FILE     perf.data file to read (default perf.data)\n"
-		"  -o, --output FILE    perf.data file to write (required)\n"
+		"  -o, --output FILE    perf.data file to write (--itrace: required)\n"
 		"      --itrace[=LETTERS] synthesize samples from the instruction\n"
 		"                       trace (perf's letters; bare: instructions\n"
 		"                       every 100 us and the other defaults)\n"
@@ -289,14 +302,24 @@ int cmd_inject(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "itrace", optional_argument, NULL, 'I' },
-		{ "strip", no_argument, NULL, 's' },
-		{ "vm-time-correlation", optional_argument, NULL, 'V' },
+		{ "strip", no_argument, NULL, 'S' },
+		{ "build-ids", no_argument, NULL, 'b' },
+		{ "buildid-all", no_argument, NULL, 'B' },
+		{ "known-build-ids", required_argument, NULL, 'K' },
+		{ "sched-stat", no_argument, NULL, 's' },
+		{ "jit", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "kallsyms", required_argument, NULL, 'A' },
+		{ "ignore-vmlinux", no_argument, NULL, 'G' },
+		{ "vm-time-correlation", optional_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct inj *in = calloc(1, sizeof(*in));
-	bool itrace = false;
+	struct inj_copy cp = { .input = "-", .output = "-" };
+	bool itrace = false, jit = false;
 	int c, ret;
 
 	if (!in) {
@@ -306,10 +329,29 @@ int cmd_inject(int argc, char **argv)
 	in->input = "perf.data";
 	in->itrace.sz = sizeof(in->itrace);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "+i:o:hf", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "+i:o:hbsjvfk:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': in->input = optarg; in->input_set = true; break;
-		case 'f': in->force = true; break;
+		case 'i':
+			in->input = cp.input = optarg;
+			in->input_set = true;
+			break;
+		case 'o': in->output = cp.output = optarg; break;
+		case 'S': in->strip = true; break;
+		case 'b': cp.build_ids = true; break;
+		case 'B': cp.buildid_all = true; break;
+		case 'K': cp.known_build_ids = optarg; break;
+		case 's': cp.sched_stat = true; break;
+		case 'j': jit = true; break;
+		case 'v': cli_verbose++; break;
+		case 'f': cp.force = in->force = true; break;
+		case 'k': case 'A':
+			if (access(optarg, R_OK)) {
+				cli_error("inject", "invalid file: %s", optarg);
+				free(in);
+				return 255;
+			}
+			break;
+		case 'G': break;
 		case 'V': {
 			/* perf: "dry-run" first (spaces before it skipped),
 			 * the offsets after it */
@@ -322,8 +364,6 @@ int cmd_inject(int argc, char **argv)
 			in->vmtc_args = in->vmtc_dry ? a + 7 : optarg;
 			break;
 		}
-		case 'o': in->output = optarg; break;
-		case 's': in->strip = true; break;
 		case 'I':
 			itrace = true;
 			if (optarg && cli_itrace_opts("inject", optarg,
@@ -346,9 +386,24 @@ int cmd_inject(int argc, char **argv)
 		free(in);
 		return ret;
 	}
-	if (optind < argc || !in->output || !itrace) {
-		cli_error("inject", "%s", !itrace ? "only --itrace is supported yet" :
-			  !in->output ? "-o FILE is required" : "unexpected argument");
+	if (optind < argc || in->strip != itrace * in->strip || jit) {
+		cli_error("inject", "%s", jit ? "--jit is not supported yet" :
+			  optind < argc ? "unexpected argument" :
+			  "--strip option requires --itrace option");
+		free(in);
+		return 2;
+	}
+	if (!itrace) {
+		free(in);
+		ret = inj_copy_run(&cp, argc, argv);
+		inj_bid_free(&cp);
+		inj_sched_free(&cp);
+		pk_perfdata_free(cp.pd);
+		pk_session_free(cp.sess);
+		return ret;
+	}
+	if (!in->output) {
+		cli_error("inject", "%s", "-o FILE is required");
 		free(in);
 		return 2;
 	}

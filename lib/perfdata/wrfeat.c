@@ -149,7 +149,7 @@ int pk_pdwriter_add_build_id(struct pk_pdwriter *w,
 	len = (n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
 	memcpy(id, bid->id, bid->id_size ? bid->id_size : 20);
 	id[20] = bid->id_size ? bid->id_size : 20;
-	h.type = PK_RECORD_BUILD_ID;
+	h.type = 0; /* perf's table entries leave the type 0 */
 	h.misc = bid->misc | (1 << 15); /* PERF_RECORD_MISC_BUILD_ID_SIZE */
 	h.size = (uint16_t)(sizeof(h) + 4 + 24 + len);
 	pid = bid->pid;
