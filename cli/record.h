@@ -88,6 +88,7 @@ struct rec {
 	bool size_stop;         /* --max-size ended the session */
 	bool has_dummy;         /* tracking is perf's added dummy event */
 	struct pk_evlist *sb;   /* the BPF side-band dummy, or NULL */
+	struct pk_bpf_progs *bpf; /* BPF programs for the header, or NULL */
 	struct pk_cpu_map *sb_cpus;
 	struct pk_thread_map *sb_threads;
 	int pt;                 /* index of the Intel PT event, or -1 */
