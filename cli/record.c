@@ -1042,6 +1042,8 @@ static int record_loop(struct rec *r, int *status)
 		snapshot_req = 0;
 		if (!r->cfg->overwrite || snap)
 			err = rec_drain(r);
+		if (!err)
+			err = rec_bpf_sideband_drain(r);
 		if (!err && snap && r->cfg->aux_snapshot)
 			err = rec_pt_snapshot(r);
 		done = stop_sig || child_exited(r, status) || size_reached(r) ||
@@ -1255,6 +1257,8 @@ static int run(struct rec *r)
 	pk_evlist_disable(r->evlist);
 	if (!err)
 		err = rec_drain(r);
+	if (!err)
+		err = rec_bpf_sideband_drain(r);
 	r->lost_read = read_lost(r);
 	if (r->wl.pid > 0) {
 		kill(r->wl.pid, stop_sig ? stop_sig : SIGTERM);

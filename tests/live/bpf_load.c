@@ -3,7 +3,7 @@
  * bpf_load [-b] [-s] [-n NAME] [-t SECONDS]: loads one socket-filter
  * program by bpf(2) (r0 = 0; exit), prints its id, and keeps it loaded
  * until a signal ends it (SIGTERM, or SIGKILL when its parent dies:
- * PR_SET_PDEATHSIG) or SECONDS pass (SIGALRM, default 120): the program
+ * PR_SET_PDEATHSIG) or SECONDS pass (exit 0; default 120): the program
  * lives as long as its fd, pinned nowhere, so no exit path leaves it
  * loaded.
  *   -s  a second function, called by the first (two sub-programs)
@@ -23,6 +23,12 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+static void done(int sig)
+{
+	(void)sig;
+	_exit(0);
+}
 
 static long sys_bpf(int cmd, union bpf_attr *a)
 {
@@ -91,6 +97,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		return 1;
+	signal(SIGALRM, done);	/* its time up: a success */
 	alarm((unsigned)secs);
 	if (btf && (bfd = load_btf()) < 0) {
 		fprintf(stderr, "bpf_load: BTF_LOAD: %s\n", strerror(errno));
