@@ -855,6 +855,21 @@ static bool all_exclude_kernel(struct rec *r)
 	return true;
 }
 
+/* perf's loaded BPF programs, after the maps; their infos and BTF go to
+ * the header (none in a pipe: its features went out first) */
+static int synth_bpf(struct rec *r, struct pk_synth_opts *o)
+{
+	int err;
+
+	r->bpf = pk_bpf_progs_new();
+	if (!r->bpf)
+		return -ENOMEM;
+	o->no_bpf_event = r->cfg->no_bpf_event;
+	err = pk_synth_bpf(r->bpf, synth_cb_plain, r, o);
+	o->no_bpf_event = false;
+	return err;
+}
+
 static int synthesize(struct rec *r)
 {
 	PK_OPTS(pk_synth_opts, o, .id_hdr_size = id_hdr_size(
@@ -869,6 +884,8 @@ static int synthesize(struct rec *r)
 		err = rec_event_updates(r);
 	if (!err)
 		err = rec_maps(r);
+	if (!err)
+		err = synth_bpf(r, &o);
 	if (!err && c->all_cgroups)
 		err = pk_synth_cgroups(synth_cb, r, &o);
 	if (err)
@@ -1025,6 +1042,8 @@ static int record_loop(struct rec *r, int *status)
 		snapshot_req = 0;
 		if (!r->cfg->overwrite || snap)
 			err = rec_drain(r);
+		if (!err)
+			err = rec_bpf_sideband_drain(r);
 		if (!err && snap && r->cfg->aux_snapshot)
 			err = rec_pt_snapshot(r);
 		done = stop_sig || child_exited(r, status) || size_reached(r) ||
@@ -1238,6 +1257,8 @@ static int run(struct rec *r)
 	pk_evlist_disable(r->evlist);
 	if (!err)
 		err = rec_drain(r);
+	if (!err)
+		err = rec_bpf_sideband_drain(r);
 	r->lost_read = read_lost(r);
 	if (r->wl.pid > 0) {
 		kill(r->wl.pid, stop_sig ? stop_sig : SIGTERM);
@@ -1286,6 +1307,7 @@ out:
 		pk_pdwriter_close(r.w);
 	pk_rings_free(r.rings);
 	rec_close_bpf_sideband(&r);
+	pk_bpf_progs_free(r.bpf);
 	pk_evlist_free(r.evlist);
 	pk_cpu_map_put(r.cpus);
 	pk_thread_map_put(r.threads);

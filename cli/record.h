@@ -88,6 +88,8 @@ struct rec {
 	bool size_stop;         /* --max-size ended the session */
 	bool has_dummy;         /* tracking is perf's added dummy event */
 	struct pk_evlist *sb;   /* the BPF side-band dummy, or NULL */
+	struct pk_rings *sb_rings; /* its rings, or NULL */
+	struct pk_bpf_progs *bpf; /* BPF programs for the header, or NULL */
 	struct pk_cpu_map *sb_cpus;
 	struct pk_thread_map *sb_threads;
 	int pt;                 /* index of the Intel PT event, or -1 */
@@ -140,6 +142,9 @@ int rec_open_bpf_sideband(struct rec *r);
 /* *A zeroed as a software dummy event (the side-band ones perf adds) */
 void rec_dummy_attr(struct perf_event_attr *a);
 void rec_close_bpf_sideband(struct rec *r);
+/* The side-band's programs loaded since the last call: their infos into
+ * r->bpf, as perf's side-band thread keeps them for the header. */
+int rec_bpf_sideband_drain(struct rec *r);
 
 /* record_end.c */
 int rec_add_build_ids(struct rec *r);

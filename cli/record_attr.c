@@ -3,7 +3,8 @@
  * perfkit record: the perf_event_attr settings of perf 6.1's record
  * options beyond the basic sampling set up in record.c, the group and
  * sample-read rules, the choice between ID and IDENTIFIER, and the
- * BPF side-band event perf opens next to the recorded ones.
+ * BPF side-band event perf opens next to the recorded ones (its
+ * programs' infos go to the header).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -183,9 +184,7 @@ void rec_config_options(struct rec *r)
 			"forced.\n");
 }
 
-/* perf's side-band event for BPF program loads: a dummy on every CPU
- * recorded. It is opened so that perfkit's opens are perf's; nothing
- * reads it (perf's BPF_PROG_INFO header is not written). */
+/* A dummy attr: software, PERF_COUNT_SW_DUMMY. */
 void rec_dummy_attr(struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -228,6 +227,12 @@ int rec_open_bpf_sideband(struct rec *r)
 		err = pk_evsel_open(pk_evlist_evsel(r->sb, 0), r->sb_cpus,
 				    r->sb_threads, &o);
 	}
+	if (!err) {
+		PK_OPTS(pk_rings_opts, ro, .pages = 1);
+
+		r->sb_rings = pk_rings_new(r->sb, &ro);
+		err = r->sb_rings ? 0 : -errno;
+	}
 	if (err && r->cfg->verbose)
 		cli_error("record", "no BPF side-band events (%s): BPF "
 			  "programs loaded from now on are not recorded",
@@ -235,8 +240,41 @@ int rec_open_bpf_sideband(struct rec *r)
 	return 0;
 }
 
+/* One side-band ring's PROG_LOAD events into r->bpf. */
+static int sideband_ring(struct rec *r, struct pk_ring *ring)
+{
+	const struct perf_event_header *h;
+	int err = 0;
+
+	if (!pk_ring_read_init(ring))
+		return 0;
+	while (!err && (h = pk_ring_read_event(ring))) {
+		const uint16_t *type = (const uint16_t *)(h + 1);
+		const uint32_t *id = (const uint32_t *)(h + 1) + 1;
+
+		if (h->type == PERF_RECORD_BPF_EVENT && h->size >= 16 &&
+		    *type == PERF_BPF_EVENT_PROG_LOAD && r->bpf)
+			/* gone already, or unreadable: perf keeps none either */
+			err = pk_bpf_progs_add(r->bpf, *id) == -ENOMEM ? -ENOMEM : 0;
+		pk_ring_consume(ring);
+	}
+	pk_ring_read_done(ring);
+	return err;
+}
+
+int rec_bpf_sideband_drain(struct rec *r)
+{
+	int err = 0;
+
+	for (int i = 0; r->sb_rings && !err && i < pk_rings_nr(r->sb_rings); i++)
+		err = sideband_ring(r, pk_rings_get(r->sb_rings, i));
+	return err;
+}
+
 void rec_close_bpf_sideband(struct rec *r)
 {
+	pk_rings_free(r->sb_rings);
+	r->sb_rings = NULL;
 	pk_evlist_free(r->sb);
 	pk_cpu_map_put(r->sb_cpus);
 	pk_thread_map_put(r->sb_threads);

@@ -250,18 +250,32 @@ static int pmu_caps(const int *order, int nr, struct rec *r)
 	return err;
 }
 
-/* HEADER_BPF_PROG_INFO and HEADER_BPF_BTF: perf's u32 counts of the BPF
- * programs and BTF objects it learnt of while recording, then each one's
- * info; perfkit synthesizes no loaded programs' events: none, as perf
- * writes where none is loaded (with --no-bpf-event too). */
+/* HEADER_BPF_PROG_INFO and HEADER_BPF_BTF: the BPF programs loaded when
+ * the recording started and those loaded meanwhile (their BPF_EVENTs),
+ * and their BTF objects; counts of 0 in a pipe, whose features go first,
+ * and with --no-bpf-event (BTF objects still, as perf's). */
 static int bpf_features(struct rec *r)
 {
-	uint32_t none = 0;
-	int err = pk_pdwriter_feat_raw(r->w, PK_HEADER_BPF_PROG_INFO, &none,
-				       sizeof(none));
+	struct pk_bpf_progs *none = r->bpf ? NULL : pk_bpf_progs_new();
+	const struct pk_bpf_progs *p = r->bpf ? r->bpf : none;
+	void *body = NULL;
+	long n;
+	int err;
 
-	return err ? err : pk_pdwriter_feat_raw(r->w, PK_HEADER_BPF_BTF, &none,
-						sizeof(none));
+	if (!p)
+		return -ENOMEM;
+	n = pk_bpf_progs_prog_info(p, &body);
+	err = n < 0 ? (int)n : pk_pdwriter_feat_raw(r->w, PK_HEADER_BPF_PROG_INFO,
+						    body, (size_t)n);
+	free(body);
+	body = NULL;
+	n = err ? 0 : pk_bpf_progs_btf(p, &body);
+	if (!err)
+		err = n < 0 ? (int)n : pk_pdwriter_feat_raw(r->w, PK_HEADER_BPF_BTF,
+							    body, (size_t)n);
+	free(body);
+	pk_bpf_progs_free(none);
+	return err;
 }
 
 /* HEADER_PMU_MAPPINGS (every PMU's type, in perf's order) and

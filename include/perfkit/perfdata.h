@@ -363,6 +363,73 @@ struct pk_event_update {
 PK_API long pk_record_event_update_encode(const struct pk_event_update *u,
 					  void *buf, size_t cap);
 
+/* PERF_RECORD_KSYMBOL (a kernel symbol: a BPF program's function) and
+ * PERF_RECORD_BPF_EVENT (a program loaded or unloaded), as perf record
+ * synthesizes them for the programs loaded when it starts: ID_HDR zero
+ * bytes of sample_id trailer after the body. The name is cut at 511
+ * bytes (perf's KSYM_NAME_LEN). Decoders: 0, or -EINVAL for a record of
+ * another type or too short (NAME points into the record, which must
+ * hold a NUL). */
+struct pk_ksymbol {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t type;       /* PERF_RECORD_KSYMBOL_TYPE_* */
+	uint16_t flags;      /* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
+	const char *name;
+};
+struct pk_bpf_event {
+	uint16_t type;       /* PERF_BPF_EVENT_PROG_LOAD / _UNLOAD */
+	uint16_t flags;
+	uint32_t id;
+	uint8_t tag[8];
+};
+PK_API long pk_record_ksymbol_encode(const struct pk_ksymbol *k,
+				     size_t id_hdr, void *buf, size_t cap);
+PK_API long pk_record_bpf_event_encode(const struct pk_bpf_event *e,
+				       size_t id_hdr, void *buf, size_t cap);
+PK_API int pk_record_ksymbol_decode(const struct perf_event_header *rec,
+				    struct pk_ksymbol *k);
+
+/*
+ * HEADER_BPF_PROG_INFO: a u32 count, then per program perf 6.1's
+ * bpf_prog_info_linear: u32 info_len, u32 data_len, u64 arrays (the
+ * bits of the arrays kept: perf's BPIL_* order, jited insns 0 ... prog
+ * tags 8), info_len bytes of the kernel's struct bpf_prog_info whose kept
+ * arrays' pointers are offsets into the data, then data_len bytes of
+ * those arrays (each 8-aligned). HEADER_BPF_BTF: a u32 count, then per
+ * BTF object u32 id, u32 size and its raw bytes. Both sorted by id.
+ */
+struct pk_bpf_prog_entry {
+	uint32_t info_len, data_len;
+	uint64_t arrays;
+	const void *info, *data;
+};
+/* One entry into BUF: its size, -ENOSPC when CAP is too small. */
+PK_API long pk_bpf_prog_entry_encode(const struct pk_bpf_prog_entry *e,
+				     void *buf, size_t cap);
+/* The entry at *OFF of a BPF_PROG_INFO body of SIZE bytes (*OFF 4: the
+ * first), pointing into the body; *OFF moves past it. 0, -ENOENT at the
+ * end, -EINVAL when cut short. */
+PK_API int pk_bpf_prog_entry_decode(const void *body, size_t size,
+				    size_t *off, struct pk_bpf_prog_entry *e);
+/* The program's id and its number of functions (jited ksyms; 0 when the
+ * counts of ksyms, lengths and tags differ, as perf then names none). */
+PK_API uint32_t pk_bpf_prog_id(const struct pk_bpf_prog_entry *e);
+PK_API uint32_t pk_bpf_prog_nr_funcs(const struct pk_bpf_prog_entry *e);
+/* Function SUB's address, length and perf's name in NAME (LEN bytes):
+ * "bpf_prog_<tag>" then "_<BTF func name>" with BTF (the program's BTF
+ * object, BTF_SIZE bytes, or NULL), else "_<prog name>" for a program
+ * of one function (none when unnamed), else "_F". 0 or -EINVAL. */
+PK_API int pk_bpf_prog_func(const struct pk_bpf_prog_entry *e, uint32_t sub,
+			    const void *btf, size_t btf_size, uint64_t *addr,
+			    uint32_t *len, char *name, size_t name_len);
+/* The program's BTF object id (0: none). */
+PK_API uint32_t pk_bpf_prog_btf_id(const struct pk_bpf_prog_entry *e);
+/* The BTF object ID in a BPF_BTF body of SIZE bytes: 0 with *BTF and
+ * *BTF_SIZE set, -ENOENT, -EINVAL when cut short. */
+PK_API int pk_bpf_btf_find(const void *body, size_t size, uint32_t id,
+			   const void **btf, size_t *btf_size);
+
 /* Name of a record type ("MMAP", "SAMPLE", "FINISHED_ROUND"), or NULL. */
 PK_API const char *pk_record_name(uint32_t type);
 /*

@@ -34,8 +34,11 @@ struct pk_synth_opts {
 	/* pk_synth_threads(): the COMMs alone, no mappings (a forked command
 	 * that has not exec'd yet: its mappings are not the program's). */
 	bool no_maps;
+	/* pk_synth_bpf(): KSYMBOLs alone, no BPF_EVENT and no program info
+	 * kept (perf record --no-bpf-event; BTF objects are still kept). */
+	bool no_bpf_event;
 };
-#define pk_synth_opts__last_field no_maps
+#define pk_synth_opts__last_field no_bpf_event
 
 /*
  * FORK and COMM records for every thread of process PID, then MMAP2 for
@@ -79,6 +82,39 @@ PK_API int pk_synth_namespaces(pid_t pid, pk_synth_fn fn, void *arg,
  * record --all-cgroups synthesizes; nothing without a cgroup2 mount. */
 PK_API int pk_synth_cgroups(pk_synth_fn fn, void *arg,
 			    const struct pk_synth_opts *opts);
+
+/*
+ * BPF programs, as perf record 6.1 keeps them for HEADER_BPF_PROG_INFO
+ * and HEADER_BPF_BTF: each program's info with the arrays perf keeps
+ * (jited insns, ksyms, function lengths, func info, line info, jited
+ * line info, tags; pk_bpf_prog_entry in perfdata.h) and the BTF objects
+ * of those with BTF, by id. Needs CAP_SYS_ADMIN (or CAP_BPF/PERFMON).
+ */
+struct pk_bpf_progs;
+PK_API struct pk_bpf_progs *pk_bpf_progs_new(void);
+PK_API void pk_bpf_progs_free(struct pk_bpf_progs *p);
+/* Keeps program ID's info and its BTF object (when it has one; a BTF
+ * that cannot be read is left out), as perf's side-band thread does
+ * for each program loaded while it records; an id kept already is left
+ * as it was. 0, -ENOENT when the program is gone, -EPERM, -ENOMEM. */
+PK_API int pk_bpf_progs_add(struct pk_bpf_progs *p, uint32_t id);
+/* The HEADER_BPF_PROG_INFO / HEADER_BPF_BTF body (a u32 count, then the
+ * entries by id) into *BODY (free() it): its size or -ENOMEM. */
+PK_API long pk_bpf_progs_prog_info(const struct pk_bpf_progs *p, void **body);
+PK_API long pk_bpf_progs_btf(const struct pk_bpf_progs *p, void **body);
+
+/*
+ * perf_event__synthesize_bpf_events: for each loaded program by id, a
+ * PERF_RECORD_KSYMBOL per function (named as pk_bpf_prog_func() names
+ * it: its BTF object is kept in P when it has BTF func info) and one
+ * PERF_RECORD_BPF_EVENT (PROG_LOAD, its id and tag), its info kept in P;
+ * then a KSYMBOL (a page long) for every BPF trampoline and dispatcher
+ * in kallsyms. As perf, a program whose info cannot be read or whose
+ * counts disagree ends the list without an error. 0, -ENOMEM, or the
+ * callback's non-zero value.
+ */
+PK_API int pk_synth_bpf(struct pk_bpf_progs *p, pk_synth_fn fn, void *arg,
+			const struct pk_synth_opts *opts);
 
 #ifdef __cplusplus
 }

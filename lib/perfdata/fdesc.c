@@ -146,6 +146,71 @@ static void tstamp(struct pd_sb *s, uint64_t t)
 	pk__pd_sbf(s, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
 }
 
+/* One BPF program's lines (perf's bpf_event__print_bpf_prog_info), its
+ * functions named with its BTF object from BPF_BTF when there. */
+static void bpf_prog(const struct pk_perfdata *pd,
+		     const struct pk_bpf_prog_entry *e, struct pd_sb *s)
+{
+	uint32_t nr = pk_bpf_prog_nr_funcs(e), len;
+	const void *body, *btf = NULL;
+	uint64_t size, addr;
+	size_t bsize = 0;
+	char name[512];
+
+	if (pk_bpf_prog_btf_id(e) &&
+	    !pk_perfdata_feat_raw(pd, PK_HEADER_BPF_BTF, &body, &size))
+		pk_bpf_btf_find(body, (size_t)size, pk_bpf_prog_btf_id(e), &btf,
+				&bsize);
+	if (nr == 1) {
+		pk_bpf_prog_func(e, 0, btf, bsize, &addr, &len, name, sizeof(name));
+		pk__pd_sbf(s, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n",
+			   pk_bpf_prog_id(e), name, addr, len);
+		return;
+	}
+	pk__pd_sbf(s, "# bpf_prog_info %u:\n", pk_bpf_prog_id(e));
+	for (uint32_t i = 0; i < nr; i++) {
+		pk_bpf_prog_func(e, i, btf, bsize, &addr, &len, name, sizeof(name));
+		pk__pd_sbf(s, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n",
+			   i, name, addr, len);
+	}
+}
+
+/* HEADER_BPF_PROG_INFO: each program by id (perf reads none from a file
+ * of the other byte order) */
+static void bpf_progs(const struct pk_perfdata *pd, struct pd_sb *s)
+{
+	struct pk_bpf_prog_entry e;
+	const void *body;
+	uint64_t size;
+	size_t off = 4;
+
+	if (pd->swapped || pk_perfdata_feat_raw(pd, PK_HEADER_BPF_PROG_INFO,
+					     &body, &size))
+		return;
+	while (!pk_bpf_prog_entry_decode(body, (size_t)size, &off, &e))
+		bpf_prog(pd, &e, s);
+}
+
+/* HEADER_BPF_BTF: each object's id (none from the other byte order) */
+static void bpf_btfs(const struct pk_perfdata *pd, struct pd_sb *s)
+{
+	const char *body;
+	uint64_t size, at = 4;
+	uint32_t nr, v[2];
+
+	if (pd->swapped || pk_perfdata_feat_raw(pd, PK_HEADER_BPF_BTF, (const void **)&body,
+				 &size) || size < 4)
+		return;
+	memcpy(&nr, body, 4);
+	for (uint32_t i = 0; i < nr && size - at >= 8; i++) {
+		memcpy(v, body + at, 8);
+		if (v[1] > size - at - 8)
+			break;
+		pk__pd_sbf(s, "# btf info of id %u\n", v[0]);
+		at += 8 + (uint64_t)v[1];
+	}
+}
+
 static int describe(const struct pk_perfdata *pd, int feat, bool full,
 		    char *buf, size_t len)
 {
@@ -230,6 +295,12 @@ static int describe(const struct pk_perfdata *pd, int feat, bool full,
 		if (!pk_perfdata_feat_u64(pd, feat, 0, &x))
 			pk__pd_sbf(&s, "# clockid frequency: %" PRIu64 " MHz\n",
 			    x ? 1000 / x : 0);
+		break;
+	case PK_HEADER_BPF_PROG_INFO:
+		bpf_progs(pd, &s);
+		break;
+	case PK_HEADER_BPF_BTF:
+		bpf_btfs(pd, &s);
 		break;
 	case PK_HEADER_BRANCH_STACK:
 		pk__pd_sbf(&s, "# contains samples with branch stack\n");

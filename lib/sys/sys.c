@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * System calls: perf_event_open (with a hook tests use to see or refuse each
- * open) and the perf ioctls.
+ * open), the perf ioctls and the bpf(2) queries perf record makes.
  */
 #include <errno.h>
+#include <stdint.h>
+#include <linux/bpf.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -153,4 +155,47 @@ size_t pk__sys_page_size(void)
 	long n = sysconf(_SC_PAGESIZE);
 
 	return n > 0 ? (size_t)n : 4096;
+}
+
+static int bpf(int cmd, union bpf_attr *a)
+{
+	long r = syscall(__NR_bpf, cmd, a, sizeof(*a));
+
+	return r < 0 ? -errno : (int)r;
+}
+
+int pk__sys_bpf_prog_next_id(uint32_t id, uint32_t *next)
+{
+	union bpf_attr a = { .start_id = id };
+	int err = bpf(BPF_PROG_GET_NEXT_ID, &a);
+
+	if (!err)
+		*next = a.next_id;
+	return err;
+}
+
+int pk__sys_bpf_prog_fd(uint32_t id)
+{
+	union bpf_attr a = { .prog_id = id };
+
+	return bpf(BPF_PROG_GET_FD_BY_ID, &a);
+}
+
+int pk__sys_bpf_btf_fd(uint32_t id)
+{
+	union bpf_attr a = { .btf_id = id };
+
+	return bpf(BPF_BTF_GET_FD_BY_ID, &a);
+}
+
+int pk__sys_bpf_obj_info(int fd, void *info, uint32_t *len)
+{
+	union bpf_attr a = { .info = { .bpf_fd = (uint32_t)fd,
+				       .info_len = *len,
+				       .info = (uint64_t)(uintptr_t)info } };
+	int err = bpf(BPF_OBJ_GET_INFO_BY_FD, &a);
+
+	if (!err)
+		*len = a.info.info_len;
+	return err;
 }

@@ -57,6 +57,15 @@ int pk__sys_set_cloexec(int fd);
  * PROT_WRITE when WRITABLE), MAP_SHARED. NULL with errno on failure. */
 void *pk__sys_mmap_event(int fd, size_t len, bool writable);
 void pk__sys_munmap(void *addr, size_t len);
+/* bpf(2): BPF_PROG_GET_NEXT_ID (the next loaded program's id after ID;
+ * -ENOENT past the last), BPF_PROG_GET_FD_BY_ID and BPF_BTF_GET_FD_BY_ID
+ * (a new fd), BPF_OBJ_GET_INFO_BY_FD (fills LEN bytes of INFO, sets LEN
+ * to what the kernel wrote). 0 or an fd, else -errno. */
+int pk__sys_bpf_prog_next_id(uint32_t id, uint32_t *next);
+int pk__sys_bpf_prog_fd(uint32_t id);
+int pk__sys_bpf_btf_fd(uint32_t id);
+int pk__sys_bpf_obj_info(int fd, void *info, uint32_t *len);
+
 /* The system page size. */
 size_t pk__sys_page_size(void);
 

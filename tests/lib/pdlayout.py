@@ -7,8 +7,9 @@
 #   rec TYPE SIZE [...]  the records ahead of FINISHED_INIT that perf
 #                        record synthesizes (ATTR, ID_INDEX, the kernel
 #                        MMAP, EVENT_UPDATE with its payload, THREAD_MAP,
-#                        CPU_MAP with its payload, TRACING_DATA), then
-#                        FINISHED_INIT
+#                        CPU_MAP with its payload, TRACING_DATA, the
+#                        loaded BPF programs' KSYMBOL and BPF_EVENT with
+#                        theirs), then FINISHED_INIT
 #   late TYPE            a FEATURE record after FINISHED_INIT (a pipe)
 #   order T/MISC[*N]...  with --order: the type and misc of every record
 #                        ahead of FINISHED_INIT, runs counted (the tasks'
@@ -50,8 +51,13 @@ def records(d, off, end, out, order):
         elif t == 78:
             ty = struct.unpack_from('<Q', d, off + 8)[0]
             out.append('rec 78 %d %d %s' % (s, ty, d[off + 24:off + s].hex()))
-        elif t == 74:
-            out.append('rec 74 %d %s' % (s, d[off + 8:off + s].hex()))
+        elif t == 74 or t == 18:
+            out.append('rec %d %d %s' % (t, s, d[off + 8:off + s].hex()))
+        elif t == 17:
+            a, ln, ty, fl = struct.unpack_from('<QIHH', d, off + 8)
+            name = d[off + 24:off + s].split(b'\0')[0].decode()
+            out.append('rec 17 %d %x %d %d %d %s %s' % (s, a, ln, ty, fl, name,
+                       d[off + 24 + len(name):off + s].hex()))
         if t == 82:
             init = True
         off += s + extra
@@ -62,7 +68,34 @@ def run(order, k):
     else:
         order.append([k, 1])
 
+# bpf_prog_info's arrays (perf's BPIL_* bits): the array's offset field,
+# its count's, its element size (or, negative, its rec size field's)
+BPIL = [(24, 16, 1), (32, 20, 1), (56, 52, 4), (112, 104, 8), (120, 108, 4),
+        (136, 144, -132), (152, 148, -172), (160, 168, -176), (184, 180, 8)]
+
+def bpf_prog_info(b):
+    """BPF_PROG_INFO with each array's padding zeroed: perf leaves it as
+    malloc gave it (its bytes change from run to run)."""
+    b = bytearray(b)
+    at = 4
+    for _ in range(struct.unpack_from('<I', b, 0)[0] if len(b) >= 4 else 0):
+        il, dl, arrays = struct.unpack_from('<IIQ', b, at)
+        info, data = at + 16, at + 16 + il
+        for k, (ao, co, sz) in enumerate(BPIL):
+            if not arrays >> k & 1 or ao + 8 > il:
+                continue
+            n = struct.unpack_from('<I', b, info + co)[0] * \
+                (sz if sz > 0 else struct.unpack_from('<I', b, info - sz)[0])
+            o = data + struct.unpack_from('<Q', b, info + ao)[0]
+            pad = (n + 7) // 8 * 8 - n
+            if o + n + pad <= data + dl:
+                b[o + n:o + n + pad] = bytes(pad)
+        at = data + dl
+    return bytes(b)
+
 def feat(out, fid, b):
+    if fid == 25:
+        b = bpf_prog_info(b)
     size = '-' if fid in NOSIZE else str(len(b))
     out.append('feat %d %s%s' % (fid, size, ' ' + b.hex() if fid in BYTES else ''))
 

@@ -16,7 +16,8 @@
 #   -a, --per-thread), -C 1 (perf's CPU_MAP merges the cpumask: 0-1), the
 #   alias by bare name, terms without the alias; perfkit report -D and
 #   script -D print the updates as perf does; a "cpu" PMU's caps in
-#   CPU_PMU_CAPS (a count of 0 without caps/).
+#   CPU_PMU_CAPS (a count of 0 without caps/);
+# - BPF programs loaded while both record (bpf_cases below).
 # BUILD_ID's presence is left out but for -z (it follows the samples).
 # pk-test: slow
 . tests/lib/sh.sh
@@ -27,7 +28,7 @@ SRC=$PWD; PK=$PWD/$PERFKIT
 cd "$T_TMP" || exit 1
 export LC_ALL=C PERF_PAGER=cat
 . "$SRC/tests/lib/pdlayout.sh"
-sleep 30 & SP=$!
+sleep 300 & SP=$!	# ended at exit; 30 s ran out under load
 t_bg $SP
 PDL_NOBID=1
 for _m in file pipe; do
@@ -55,6 +56,75 @@ if pdl_rec z-pipe pipe -z -e cpu-clock -- true; then
 	check $N:z-pipe-perf-reads "$(head -2 z.err | tr '\n' '|')" \
 		"$(grep -c % z.rep)" -ge 1
 fi
+
+# BPF programs (tests/live/bpf_load.c, root): one named, one of two
+# functions with BTF loaded while both record: their KSYMBOLs and
+# BPF_EVENTs after CPU_MAP, BPF_PROG_INFO and BPF_BTF byte for byte (the
+# arrays' padding aside: perf's is malloc's), none in a pipe's features,
+# KSYMBOLs and BTF but no BPF_EVENT nor info with --no-bpf-event; -D and
+# the header lines as perf prints them; programs loaded meanwhile (the
+# command's, another's under -a) reach BPF_PROG_INFO. The loaders end
+# with the test, their parent or 60 s, whichever comes first.
+bpf_cases() {
+	cc -O1 -o bpfl "$SRC/tests/live/bpf_load.c" 2>/dev/null ||
+		{ skip $N:bpf "cannot build tests/live/bpf_load.c"; return; }
+	[ "$(id -u)" -eq 0 ] && ./bpfl -t 1 > /dev/null 2>&1 ||
+		{ skip $N:bpf "cannot load a BPF program (root, bpf(2))"; return; }
+	./bpfl -n pkone -t 60 > bpf1.id & B1=$!
+	./bpfl -b -s -t 60 > bpf2.id & B2=$!
+	t_bg $B1; t_bg $B2
+	sleep 0.3
+	PDL_ORDER=1
+	pdl_rec bpf-file file -e cpu-clock -- true
+	pdl_rec bpf-pipe pipe -e cpu-clock -- true
+	pdl_rec bpf-no-event file --no-bpf-event -e cpu-clock -- true
+	PDL_ORDER=
+	pdl_rec bpf-a file -a -e cpu-clock -- sleep 0.1
+	kill $B1 $B2; wait $B1 $B2 2> /dev/null
+	check $N:bpf-records "$(grep -c '^rec 1[78] ' bpf-file.pk.lay) records" \
+		"$(grep -c -e '^rec 17 .* bpf_prog_[0-9a-f]*_pkone ' \
+			-e '^rec 17 .*_pk_main ' -e '^rec 17 .*_pk_sub ' \
+			-e '^rec 18 ' bpf-file.pk.lay)" -ge 5
+	check $N:bpf-no-event-info "$(grep '^feat 25\|^rec 18' bpf-no-event.pk.lay | cut -c1-40)" \
+		"$(grep -c '^rec 18' bpf-no-event.pk.lay)$(grep '^feat 25' bpf-no-event.pk.lay)" = "0feat 25 4 00000000"
+	for _c in report script; do
+		perf $_c -D -i bpf-file.perf.data 2>/dev/null |
+			grep -A1 -e KSYMBOL -e BPF_EVENT > $_c.bpf.perf
+		"$PK" $_c -D -i bpf-file.perf.data 2>/dev/null |
+			grep -A1 -e KSYMBOL -e BPF_EVENT > $_c.bpf.pk
+		check $N:bpf-$_c-D "$(diff $_c.bpf.perf $_c.bpf.pk | grep '^[<>]' | head -3 | tr '\n' '|')" \
+			"$(cmp -s $_c.bpf.perf $_c.bpf.pk && grep -c 'PERF_RECORD_BPF_EVENT' $_c.bpf.pk)" -ge 2
+	done
+	for _f in bpf-file.perf bpf-file.pk; do
+		perf report --header-only -I -i $_f.data 2>&1 | grep -e bpf_prog_info \
+			-e sub_prog -e 'btf info' > $_f.hdr.perf
+		"$PK" report --header-only -I -i $_f.data 2>&1 | grep -e bpf_prog_info \
+			-e sub_prog -e 'btf info' > $_f.hdr.pk
+		check $N:bpf-header-${_f#*.} "$(diff $_f.hdr.perf $_f.hdr.pk | grep '^[<>]' | head -3 | tr '\n' '|')" \
+			"$(cmp -s $_f.hdr.perf $_f.hdr.pk && grep -c -e '_pkone addr' -e 'sub_prog 1: .*_pk_sub' $_f.hdr.pk)" = 2
+	done
+	# loaded while recording: each recorder's own program, so the ids and
+	# addresses differ; the entries' count and sizes are equal
+	for _t in perf pk; do
+		pdl_one $_t bpf-live file -e cpu-clock -- ./bpfl -b -n pklive -t 1 \
+			> /dev/null 2> bpf-live.$_t.err
+		(sleep 0.3; exec ./bpfl -s -n pkla -t 1 > /dev/null) & _b=$!
+		pdl_one $_t bpf-live-a file -a -e cpu-clock -- sleep 1.5 \
+			> /dev/null 2> bpf-live-a.$_t.err
+		wait $_b
+		for _n in bpf-live bpf-live-a; do
+			pdl_lay $_n.$_t.data | sed -n 's/^\(feat 2[56] [0-9]*\) \(........\).*/\1 \2/p' \
+				> $_n.$_t.lay
+		done
+	done
+	for _n in bpf-live bpf-live-a; do
+		check $N:$_n "$(diff $_n.perf.lay $_n.pk.lay | grep '^[<>]' | tr '\n' '|')" \
+			"$(cmp -s $_n.perf.lay $_n.pk.lay && grep -c '^feat 25 [0-9]* 01000000' $_n.pk.lay)" = 1
+	done
+}
+PDL_NOBID=1
+bpf_cases
+PDL_NOBID=
 
 # the made-up PMU: cpu-clock under another name, with a unit, a scale
 # and CPU 0 for its cpumask
