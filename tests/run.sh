@@ -22,6 +22,11 @@
 #               instances it does not own): run one at a time with the others
 #               so marked, under flock(1) on the tracefs directory, which
 #               also keeps test suites of other trees off it meanwhile
+#   lock=bpf    loads BPF programs (system-wide: they show in every
+#               recording's BPF records and in kallsyms), or compares what
+#               they change (layouts, kernel address ranges): one at a time
+#               with the others so marked, under flock(1) on
+#               /tmp/perfkit-tests-bpf.lock (other trees' suites too)
 
 # --job DIR LOCK ENTRY...: (a worker of the pool) runs the entries one
 # after the other; per entry DIR/ID.out, .err, .res ("RC MS PASSED FAILED
@@ -30,6 +35,7 @@ lock_path() {
 	case $1 in
 	tracefs) for d in /sys/kernel/tracing /sys/kernel/debug/tracing /tmp; do
 			[ -d "$d/instances" ] && break; done; echo "$d";;
+	bpf) echo /tmp/perfkit-tests-bpf.lock;;
 	*) echo "tests/run.sh: unknown lock '$1'" >&2; echo /tmp;;
 	esac
 }

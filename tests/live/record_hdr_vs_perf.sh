@@ -8,6 +8,7 @@
 # nothing after the data, PERF_SAMPLE_ID); perf report --header-only -I
 # of both files and pipes (and perfkit's reading of them); PMU_MAPPINGS'
 # order on a PMU directory with intel_pt (perf looks intel_pt up first).
+# pk-test: lock=bpf
 . tests/lib/sh.sh
 N=record_hdr_vs_perf
 need_cmd $N perf "perf is not installed"

@@ -19,7 +19,7 @@
 #   CPU_PMU_CAPS (a count of 0 without caps/);
 # - BPF programs loaded while both record (bpf_cases below).
 # BUILD_ID's presence is left out but for -z (it follows the samples).
-# pk-test: slow
+# pk-test: slow lock=bpf
 . tests/lib/sh.sh
 N=record_layout
 need_cmd $N perf "perf is not installed"

@@ -10,6 +10,7 @@
 # PLT entries, #N, sizes up to the next symbol) and the C library, and
 # bad ones; the strings they set and the messages they print must be
 # the same.
+# pk-test: lock=bpf
 . tests/lib/sh.sh
 . tests/lib/ptfake.sh
 N=record_pt_filter

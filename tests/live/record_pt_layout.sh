@@ -17,7 +17,7 @@
 #   from both files; CPU-wide (-a), where only the sched_switch samples say
 #   which task CPU 0 ran, perfkit's decoding equals perf's, also when the
 #   file ends with CPU 0 idle (pid 0; tests/live/pt_switch0.c).
-# pk-test: slow
+# pk-test: slow lock=bpf
 . tests/lib/sh.sh
 . tests/lib/ptfake.sh
 N=record_pt_layout
