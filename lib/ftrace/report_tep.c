@@ -143,7 +143,7 @@ int pk__td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 		t->fg.long_size = td->long_size;
 		pk__td_fgraph_register(t->tt.tep, &t->fg);
 		/* filters may name events without records: all formats */
-		if (full && o && o->nr_filters)
+		if (full && o && (o->nr_filters || o->nr_pids || o->nr_comms))
 			memset(skip, 0, ((size_t)td->nr_fmts + 1) * sizeof(bool));
 		else if (full)
 			e = mark_unused(td, skip, o);
