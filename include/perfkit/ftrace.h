@@ -74,9 +74,10 @@ struct pk_report_opts {
 	int engine;           /* enum pk_report_engine */
 	struct pk_report_stats *stats;  /* NULL or filled in */
 	unsigned flags;       /* enum pk_report_flags */
-	/* filters, in order: a record prints when every positive filter
-	 * that names its event matches (none named it: left out when there
-	 * are positive filters) and no inverted one matches */
+	/* filters, in order (trace-cmd 3.1's rule): a record prints when
+	 * one positive filter matches it (or there are none, or it is a
+	 * kernel/user stack right after a record of its CPU that printed)
+	 * and no inverted one matches it */
 	const struct pk_report_filter *filters;
 	int nr_filters;
 	/* --pid/--comm: one more positive filter, after FILTERS, for the

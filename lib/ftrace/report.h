@@ -29,7 +29,12 @@ struct rep_tep {
 	struct td_fgraph fg;
 	bool ftrace_parsed;
 	bool failed;
-	struct tep_event_filter *filter_in, *filter_out;  /* -F, -v -F */
+	/* -F's and -v -F's, one libtraceevent filter each (trace-cmd's) */
+	struct tep_event_filter **pos, **neg;
+	int nr_pos, nr_neg;
+	int kstack_id, ustack_id;   /* kernel_stack, user_stack: -1 none */
+	bool *last_printed;         /* by CPU: its last record passed */
+	int nr_lp;
 };
 
 /*
