@@ -119,8 +119,78 @@ static int report_formats(struct pk_tracedat *td, const char *in,
 enum {
 	OPT_FORMAT = 256, OPT_ENGINE, OPT_STATS, OPT_VERBOSE, OPT_INVERTED,
 	OPT_EVENTS, OPT_TS_DIFF, OPT_FIRST, OPT_LAST, OPT_CPUS, OPT_CPU,
-	OPT_STAT, OPT_UNAME, OPT_VERSION, OPT_PROFILE,
+	OPT_STAT, OPT_UNAME, OPT_VERSION, OPT_PROFILE, OPT_PID, OPT_COMM,
+	OPT_EVENT, OPT_TS_OFFSET, OPT_TS2SECS, OPT_TS_CHECK, OPT_RAW_TS,
+	OPT_ALIGN_TS, OPT_NODATE,
 };
+
+/* trace-cmd report's task and time options, gathered for the library. */
+struct rep_sel {
+	int pids[256], nr_pids;
+	const char *comms[256];
+	int nr_comms;
+	const char *event;
+	struct pk_tracedat_time time;
+	bool page_size;
+};
+
+/* A --pid list ("P[,P...]") into SEL. 0, or 2 after saying why not. */
+static int add_pids(struct rep_sel *sel, const char *arg)
+{
+	char *buf = strdup(arg), *save = NULL;
+	int r = buf ? 0 : 1;
+
+	for (char *t = buf ? strtok_r(buf, ",", &save) : NULL; t && !r;
+	     t = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v = strtol(t, &end, 10);
+
+		if (*end || end == t || sel->nr_pids == 256) {
+			cli_error("ftrace report", "--pid: bad pid '%s'", t);
+			r = 2;
+		} else {
+			sel->pids[sel->nr_pids++] = (int)v;
+		}
+	}
+	free(buf);
+	return r;
+}
+
+/* The task and time options (C with OPTARG) into SEL: 1 when C is not
+ * one of them, 2 after saying what is wrong, else 0. */
+static int rep_sel_opt(struct rep_sel *sel, int c, const char *arg)
+{
+	char *end = NULL;
+
+	switch (c) {
+	case OPT_PID: return add_pids(sel, arg);
+	case OPT_COMM:
+		if (sel->nr_comms == 256)
+			return cli_error("ftrace report", "too many --comm"), 2;
+		sel->comms[sel->nr_comms++] = arg;
+		return 0;
+	case OPT_EVENT: sel->event = arg; return 0;
+	case 'p': sel->page_size = true; return 0;
+	case OPT_TS_OFFSET:
+		sel->time.offset = strtoll(arg, &end, 0);
+		break;
+	case OPT_TS2SECS:
+		sel->time.hz = strtoull(arg, &end, 0);
+		if (!*end && !sel->time.hz)
+			end = (char *)"0";
+		break;
+	case OPT_RAW_TS: sel->time.flags |= PK_TD_TIME_RAW; return 0;
+	case OPT_ALIGN_TS: sel->time.flags |= PK_TD_TIME_ALIGN; return 0;
+	case OPT_NODATE: sel->time.flags |= PK_TD_TIME_NODATE; return 0;
+	default: return 1;
+	}
+	if (*end || end == arg) {
+		cli_error("ftrace report", "--%s '%s': not a number",
+			  c == OPT_TS2SECS ? "ts2secs" : "ts-offset", arg);
+		return 2;
+	}
+	return 0;
+}
 
 /* What trace-cmd report prints instead of the records (-P, -E, --cpus,
  * --first-event, --last-event), or -1. */
@@ -161,6 +231,16 @@ static int ftrace_report(int argc, char **argv)
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
 		{ "ts-diff", no_argument, NULL, OPT_TS_DIFF },
 		{ "first-event", no_argument, NULL, OPT_FIRST },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "event", required_argument, NULL, OPT_EVENT },
+		{ "filter-test", no_argument, NULL, 'T' },
+		{ "ts-offset", required_argument, NULL, OPT_TS_OFFSET },
+		{ "ts2secs", required_argument, NULL, OPT_TS2SECS },
+		{ "ts-check", no_argument, NULL, OPT_TS_CHECK },
+		{ "raw-ts", no_argument, NULL, OPT_RAW_TS },
+		{ "align-ts", no_argument, NULL, OPT_ALIGN_TS },
+		{ "nodate", no_argument, NULL, OPT_NODATE },
 		{ "last-event", no_argument, NULL, OPT_LAST },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -173,6 +253,7 @@ static int ftrace_report(int argc, char **argv)
 	bool events = false, stats = false, profile = false;
 	unsigned profile_flags = 0;
 	int engine = PK_REPORT_AUTO;
+	long n;
 	unsigned flags = 0;
 	struct pk_report_stats st = { 0 };
 	struct pk_tracedat *td;
@@ -183,7 +264,16 @@ static int ftrace_report(int argc, char **argv)
 		     !strcmp(argv[i + 1], "kernel")))
 			return cmd_ftrace_report_kernel(argc, argv);
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGwefISh", lo, NULL)) != -1) {
+	static struct rep_sel sel;
+	int sr;
+
+	sel.time.sz = sizeof(sel.time);
+	while ((c = cli_getopt(argc, argv, "i:o:F:vtlRqPEGwefISTph", lo, NULL)) != -1) {
+		if ((sr = rep_sel_opt(&sel, c, optarg)) != 1) {
+			if (sr)
+				return sr;
+			continue;
+		}
 		switch (c) {
 		case 'i': in = optarg; break;
 		case OPT_CPU:
@@ -211,6 +301,8 @@ static int ftrace_report(int argc, char **argv)
 		case 'l': flags |= PK_REPORT_LATENCY; break;
 		case 'R': flags |= PK_REPORT_RAW; break;
 		case OPT_TS_DIFF: flags |= PK_REPORT_TS_DIFF; break;
+		case OPT_TS_CHECK: flags |= PK_REPORT_TS_CHECK; break;
+		case 'T': flags |= PK_REPORT_FILTER_TEST; break;
 		case 'w': flags |= PK_REPORT_WAKEUP; break;
 		case 'I': flags |= PK_REPORT_NO_IRQS; break;
 		case 'S': flags |= PK_REPORT_NO_SOFTIRQS; break;
@@ -256,13 +348,24 @@ static int ftrace_report(int argc, char **argv)
 		cli_error("ftrace report", "%s: %s", in, pk_strerror(-errno));
 		return 1;
 	}
+	if (sel.page_size) {	/* -p: trace-cmd says it and stops */
+		printf("file page size is %d, and host page size is %d\n",
+		       pk_tracedat_page_size(td), getpagesize());
+		pk_tracedat_free(td);
+		return 0;
+	}
+	if ((sel.time.flags || sel.time.offset || sel.time.hz) &&
+	    (n = pk_tracedat_set_time(td, &sel.time)) < 0) {
+		cli_error("ftrace report", "%s: %s", in, pk_strerror((int)n));
+		pk_tracedat_free(td);
+		return 1;
+	}
 	if (perfetto || output || stacks)
 		return report_formats(td, in, output, perfetto ? "perfetto" :
 				       stacks, inverted, nr_cpus ? cpus : NULL,
 				       nr_cpus);
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	long n;
 	if (info >= 0) {
 		n = pk_tracedat_report_info(td, stdout, info, in);
 	} else if (profile) {
@@ -271,9 +374,13 @@ static int ftrace_report(int argc, char **argv)
 					       profile_flags | flags);
 	} else {
 		PK_OPTS(pk_report_opts, o, .cpus = nr_cpus ? cpus : NULL,
-			.nr_cpus = nr_cpus, .events = events, .engine = engine,
+			.nr_cpus = nr_cpus, .events = events || sel.event,
+			.engine = engine,
 			.stats = &st, .flags = flags, .filters = filters,
-			.nr_filters = nr_filters);
+			.nr_filters = nr_filters, .pids = sel.pids,
+			.nr_pids = sel.nr_pids, .comms = sel.comms,
+			.nr_comms = sel.nr_comms,
+			.events_match = sel.event);
 		n = pk_tracedat_report(td, stdout, &o);
 	}
 	fflush(stdout);

@@ -48,6 +48,13 @@ enum pk_report_flags {
 	PK_REPORT_NO_IRQS = 1 << 5,  /* -I: leave out records made in a hard
 					interrupt (common_flags 0x08) */
 	PK_REPORT_NO_SOFTIRQS = 1 << 6,  /* -S: ... in a softirq (0x10) */
+	PK_REPORT_TS_CHECK = 1 << 7,  /* --ts-check: a warning (the print
+					 callback) for each printed record
+					 older than the one before */
+	PK_REPORT_FILTER_TEST = 1 << 8,  /* -T: print the filters as
+					    libtraceevent reads them (" 'EVENT:
+					    FILTER'" per event) instead of
+					    the records, when there are any */
 };
 /* Whether trace-cmd's -I/-S (FLAGS, PK_REPORT_NO_*) leave out the record
  * DATA (SIZE bytes): its common_flags say it was made in such a context. */
@@ -67,11 +74,22 @@ struct pk_report_opts {
 	int engine;           /* enum pk_report_engine */
 	struct pk_report_stats *stats;  /* NULL or filled in */
 	unsigned flags;       /* enum pk_report_flags */
-	/* filters, in order: a record prints when every positive filter
-	 * that names its event matches (none named it: left out when there
-	 * are positive filters) and no inverted one matches */
+	/* filters, in order (trace-cmd 3.1's rule): a record prints when
+	 * one positive filter matches it (or there are none, or it is a
+	 * kernel/user stack right after a record of its CPU that printed)
+	 * and no inverted one matches it */
 	const struct pk_report_filter *filters;
 	int nr_filters;
+	/* --pid/--comm: one more positive filter, after FILTERS, for the
+	 * records of these tasks (common_pid, pid or next_pid; a command
+	 * name stands for the pids the saved cmdlines give it) */
+	const int *pids;
+	int nr_pids;
+	const char *const *comms;
+	int nr_comms;
+	/* --event: with EVENTS, only the formats it matches ("SYSTEM:EVENT"
+	 * or one regular expression for either, case-insensitive) */
+	const char *events_match;
 };
 /*
  * Prints TD to OUT exactly as `trace-cmd report` 3.1 prints it (event

@@ -102,6 +102,32 @@ PK_API int pk_tracedat_next(struct pk_tracedat *td,
 PK_API int pk_tracedat_rewind(struct pk_tracedat *td, const int *cpus,
 			      int nr_cpus);
 
+/* How event times are made (trace-cmd report's time options). */
+enum pk_tracedat_time_flags {
+	PK_TD_TIME_RAW = 1 << 0,     /* --raw-ts: the ring buffer's counts, no
+					conversion or offset, shown as counts */
+	PK_TD_TIME_NODATE = 1 << 1,  /* --nodate: the DATE option left out */
+	PK_TD_TIME_ALIGN = 1 << 2,   /* --align-ts: the top buffer's first
+					event at 0 */
+};
+struct pk_tracedat_time {
+	size_t sz;
+	unsigned flags;       /* enum pk_tracedat_time_flags */
+	long long offset;     /* --ts-offset: ns added to every time */
+	uint64_t hz;          /* --ts2secs: the clock's counts a second (its
+				 counts become ns instead of the file's
+				 TSC2NSEC conversion); 0: none */
+};
+/*
+ * Sets how event times are made from the recorded counts, as trace-cmd
+ * report's --raw-ts, --nodate, --align-ts, --ts-offset and --ts2secs do
+ * (the file's TSC2NSEC, OFFSET and DATE options apply otherwise). Call
+ * before reading events (it rewinds). 0 or -EINVAL, or a damaged file's
+ * error while finding the first event for PK_TD_TIME_ALIGN.
+ */
+PK_API int pk_tracedat_set_time(struct pk_tracedat *td,
+				const struct pk_tracedat_time *t);
+
 /* What pk_tracedat_dump() prints (trace-cmd dump's options). */
 enum {
 	PK_TD_DUMP_SUMMARY = 1 << 0, PK_TD_DUMP_HEAD_PAGE = 1 << 1,
@@ -208,6 +234,9 @@ PK_API int pk_tdwriter_set_tsc2nsec(struct pk_tdwriter *w, uint32_t mult,
 /* Adds an OFFSET option: readers add OFFSET ns to every timestamp
  * (trace-cmd's --ts-offset). */
 PK_API int pk_tdwriter_set_ts_offset(struct pk_tdwriter *w, long long offset);
+/* The DATE option trace-cmd record --date writes: USECS microseconds from
+ * the trace clock to the time of day (readers add it, --nodate not). */
+PK_API int pk_tdwriter_set_date(struct pk_tdwriter *w, long long usecs);
 /* Adds a CPUSTAT option (the text of per_cpu/cpuN/stats). */
 PK_API int pk_tdwriter_add_cpustat(struct pk_tdwriter *w, const char *text);
 /*

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "base/bytes.h"
@@ -43,6 +44,11 @@ struct rep {
 	long long diff;         /* --ts-diff column of this record, or -1 */
 	unsigned long long prev_ts;
 	bool have_prev;
+	uint64_t last_ts;       /* --ts-check: the last printed record's */
+	bool have_last;
+	struct pk_report_filter *filt;  /* -F's and --pid/--comm's */
+	int nr_filt;
+	char *pid_filt;
 	struct rep_wake wake;   /* -w */
 };
 
@@ -448,7 +454,9 @@ static void set_diff(struct rep *r, const struct pk_tracedat_event *ev)
 		t = (t + 500) / 1000;
 		p = (p + 500) / 1000;
 	}
-	r->diff = r->have_prev ? (long long)(t - p) : LLONG_MAX;
+	/* (trace-cmd: no previous record, or one at time 0 as --align-ts
+	 * makes the first, gives no delta) */
+	r->diff = r->have_prev && p ? (long long)(t - p) : LLONG_MAX;
 	r->prev_ts = ev->ts;
 	r->have_prev = true;
 }
@@ -465,6 +473,19 @@ bool pk_report_irq_skip(unsigned flags, const void *data, uint32_t size)
 	       ((flags & PK_REPORT_NO_SOFTIRQS) && (f & 0x10));
 }
 
+/* --ts-check: a record older than the one printed before is said. */
+static void ts_check(struct rep *r, const struct pk_tracedat_event *ev)
+{
+	if (r->have_last && r->last_ts > ev->ts)
+		pk_warn("%s: record on cpu %d went backwards: %llu to %llu "
+			"delta: -%llu", r->td->name, ev->cpu,
+			(unsigned long long)r->last_ts,
+			(unsigned long long)ev->ts,
+			(unsigned long long)(r->last_ts - ev->ts));
+	r->last_ts = ev->ts;
+	r->have_last = true;
+}
+
 static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 		 const char *comm, size_t cl)
 {
@@ -477,6 +498,8 @@ static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 		return 1;
 	if (r->flags & PK_REPORT_TS_DIFF)
 		set_diff(r, ev);
+	if (r->flags & PK_REPORT_TS_CHECK)
+		ts_check(r, ev);
 
 	if (!te || !rec_pid(r, te, ev, &pid)) {
 		if ((e = put_head(r, &r->o, ev)) < 0)
@@ -514,17 +537,28 @@ static int td_rep_event(struct rep *r, const struct pk_tracedat_event *ev,
 	return r->o.len >= FLUSH_AT ? flush(r) : 0;
 }
 
-static void print_formats(struct pk_tracedat *td, FILE *out)
+/* --events: the event formats by system (--event: those MATCH names). */
+static int print_formats(struct pk_tracedat *td, FILE *out, const char *match)
 {
 	const char *sys = NULL;
+	struct td_evmatch m = { .on = false };
+	int e;
 
+	if (match && (e = pk__td_evmatch_init(&m, match)))
+		return e;
 	for (int i = td->nr_ftrace_fmts; i < td->nr_fmts; i++) {
 		const struct td_format *f = &td->fmts[i];
+
+		if (m.on && !pk__td_evmatch(&m, f->system, f->text.p,
+					    f->text.len))
+			continue;
 		if (f->system != sys)
 			fprintf(out, "\nsystem: %s\n", f->system);
 		sys = f->system;
 		fprintf(out, "%.*s\n", (int)f->text.len, f->text.p);
 	}
+	pk__td_evmatch_fini(&m);
+	return 0;
 }
 
 static int setup(struct rep *r)
@@ -570,6 +604,29 @@ static void teardown(struct rep *r)
 	pk__tf_env_fini(&r->env);
 	pk__tf_env_fini(&r->jenv);
 	pk__tf_out_fini(&r->o);
+	free(r->filt);
+	free(r->pid_filt);
+}
+
+/* The filters: -F's, then the one --pid/--comm make. 0 or -ENOMEM. */
+static int gather_filters(struct rep *r)
+{
+	const struct pk_report_opts *o = r->opts;
+	int n = o ? o->nr_filters : 0, e;
+
+	if ((e = pk__td_pid_filter(r->td, o, &r->pid_filt)))
+		return e;
+	if (!n && !r->pid_filt)
+		return 0;
+	r->filt = calloc((size_t)n + 1, sizeof(*r->filt));
+	if (!r->filt)
+		return -ENOMEM;
+	if (n)
+		memcpy(r->filt, o->filters, (size_t)n * sizeof(*r->filt));
+	if (r->pid_filt)
+		r->filt[n++] = (struct pk_report_filter){ r->pid_filt, false };
+	r->nr_filt = n;
+	return 0;
 }
 
 /* ---- batches formatted by two threads ---- */
@@ -877,10 +934,8 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 
 	if (!PK_OPTS_VALID(opts, pk_report_opts))
 		return -EINVAL;
-	if (opts && opts->events) {
-		print_formats(td, out);
-		return 0;
-	}
+	if (opts && opts->events)
+		return print_formats(td, out, opts->events_match);
 	if (td->bufs[0].latency) {
 		fprintf(out, "cpus=%d\n", pk_tracedat_cpus(td));
 		fwrite(td->bufs[0].text.p, 1, td->bufs[0].text.len, out);
@@ -890,7 +945,11 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 	r.flags = opts ? opts->flags : 0;
 	r.tep_only = opts && (opts->engine == PK_REPORT_TEP ||
 			      (r.flags & (PK_REPORT_LATENCY | PK_REPORT_RAW)));
-	r.filtering = opts && opts->nr_filters;
+	if ((e = gather_filters(&r)) < 0) {
+		teardown(&r);
+		return e;
+	}
+	r.filtering = r.nr_filt > 0;
 	bool late = r.tep_only || r.filtering;
 	if (!late)
 		start(&r);
@@ -907,8 +966,13 @@ long pk_tracedat_report(struct pk_tracedat *td, FILE *out,
 	if (late && ((e = tep_ready(&r)) < 0 ||
 		     (r.filtering && !r.tep_only &&
 		      (e = pk__td_tep_all(&r.t, td)) < 0) ||
-		     (e = pk__td_tep_filters(&r.t, opts->filters,
-					     opts->nr_filters)) < 0)) {
+		     (r.filtering && (r.flags & PK_REPORT_FILTER_TEST)) ||
+		     (e = pk__td_tep_filters(&r.t, r.filt, r.nr_filt)) < 0)) {
+		/* -T: trace-cmd prints the filters one by one (up to one
+		 * it refuses) and stops, when there are any */
+		if (!e && r.filtering)
+			e = pk__td_filter_test(r.t.tt.tep, r.filt, r.nr_filt,
+					       out);
 		teardown(&r);
 		return e;
 	}

@@ -8,6 +8,7 @@
  */
 #ifndef PK_FTRACE_REPORT_H
 #define PK_FTRACE_REPORT_H
+#include <regex.h>
 #include <stdio.h>
 #include "tracedat/tracedat.h"
 #include "ftrace/fgraph.h"
@@ -28,7 +29,12 @@ struct rep_tep {
 	struct td_fgraph fg;
 	bool ftrace_parsed;
 	bool failed;
-	struct tep_event_filter *filter_in, *filter_out;  /* -F, -v -F */
+	/* -F's and -v -F's, one libtraceevent filter each (trace-cmd's) */
+	struct tep_event_filter **pos, **neg;
+	int nr_pos, nr_neg;
+	int kstack_id, ustack_id;   /* kernel_stack, user_stack: -1 none */
+	bool *last_printed;         /* by CPU: its last record passed */
+	int nr_lp;
 };
 
 /*
@@ -64,6 +70,22 @@ int pk__td_tep_filters(struct rep_tep *t, const struct pk_report_filter *f,
 /* Whether EV passes the filters. */
 bool pk__td_tep_keep(struct rep_tep *t, const struct pk_tracedat_event *ev);
 void pk__td_tep_fini(struct rep_tep *t);
+
+/* report_filt.c: --pid/--comm's filter text into *S (NULL: none), -T's
+ * print of filters, --event's choice of formats */
+int pk__td_pid_filter(struct pk_tracedat *td, const struct pk_report_opts *o,
+		      char **s);
+struct tep_handle;
+int pk__td_filter_test(struct tep_handle *tep, const struct pk_report_filter *f,
+		       int n, FILE *out);
+struct td_evmatch {
+	regex_t sys, ev;
+	bool unique, on;        /* "SYS:EVENT" given; compiled */
+};
+int pk__td_evmatch_init(struct td_evmatch *m, const char *re);
+void pk__td_evmatch_fini(struct td_evmatch *m);
+bool pk__td_evmatch(const struct td_evmatch *m, const char *system,
+		    const char *text, size_t len);
 long pk__td_format_id(const struct td_format *f);
 
 /* -w (report_wake.c): wake-up latency of the sched_switch records */

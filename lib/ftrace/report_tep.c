@@ -143,7 +143,7 @@ int pk__td_tep_init(struct rep_tep *t, struct pk_tracedat *td, bool full,
 		t->fg.long_size = td->long_size;
 		pk__td_fgraph_register(t->tt.tep, &t->fg);
 		/* filters may name events without records: all formats */
-		if (full && o && o->nr_filters)
+		if (full && o && (o->nr_filters || o->nr_pids || o->nr_comms))
 			memset(skip, 0, ((size_t)td->nr_fmts + 1) * sizeof(bool));
 		else if (full)
 			e = mark_unused(td, skip, o);
@@ -287,51 +287,112 @@ int pk__td_tep_flags(struct rep_tep *t, const struct pk_tracedat_event *ev)
 	return f;
 }
 
-int pk__td_tep_filters(struct rep_tep *t, const struct pk_report_filter *f,
-		       int n)
+/* One more filter object of F into the positive or the negative list. */
+static int add_filter(struct rep_tep *t, const struct pk_report_filter *f)
 {
+	struct tep_event_filter ***v = f->invert ? &t->neg : &t->pos;
+	int *n = f->invert ? &t->nr_neg : &t->nr_pos;
+	struct tep_event_filter **g = pk__realloc(*v, ((size_t)*n + 1) *
+						  sizeof(*g));
+	struct tep_event_filter *one;
 	char why[256];
+	int e;
 
-	for (int i = 0; i < n; i++) {
-		struct tep_event_filter **fp = f[i].invert ? &t->filter_out :
-						 &t->filter_in;
-		if (!*fp && !(*fp = tep_filter_alloc(t->tt.tep)))
-			return -ENOMEM;
-		int e = tep_filter_add_filter_str(*fp, f[i].text);
-		if (e < 0) {
-			if (tep_filter_strerror(*fp, e, why, sizeof(why)))
-				snprintf(why, sizeof(why), "error %d", e);
-			pk_warn("trace.dat: filter '%s': %s", f[i].text, why);
-			return PK_ERR_SYNTAX;
-		}
+	if (!g)
+		return -ENOMEM;
+	*v = g;
+	if (!(one = tep_filter_alloc(t->tt.tep)))
+		return -ENOMEM;
+	g[(*n)++] = one;
+	if ((e = tep_filter_add_filter_str(one, f->text)) < 0) {
+		if (tep_filter_strerror(one, e, why, sizeof(why)))
+			snprintf(why, sizeof(why), "error %d", e);
+		pk_warn("trace.dat: filter '%s': %s", f->text, why);
+		return PK_ERR_SYNTAX;
 	}
 	return 0;
 }
 
+/* The stack trace events (a stack after a printed record prints). */
+static int stack_id(struct tep_handle *tep, const char *name)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, "ftrace", name);
+
+	return e ? e->id : -1;
+}
+
+int pk__td_tep_filters(struct rep_tep *t, const struct pk_report_filter *f,
+		       int n)
+{
+	int e = 0;
+
+	for (int i = 0; i < n && !e; i++)
+		e = add_filter(t, &f[i]);
+	if (e || !n)
+		return e;
+	t->kstack_id = stack_id(t->tt.tep, "kernel_stack");
+	t->ustack_id = stack_id(t->tt.tep, "user_stack");
+	t->nr_lp = tep_get_cpus(t->tt.tep);
+	t->last_printed = pk__calloc((size_t)t->nr_lp + 1, sizeof(bool));
+	return t->last_printed ? 0 : -ENOMEM;
+}
+
+/* Whether one of the N filters V matches REC (or has no event at all). */
+static bool any_match(struct tep_event_filter **v, int n,
+		      struct tep_record *rec)
+{
+	for (int i = 0; i < n; i++) {
+		int r = tep_filter_match(v[i], rec);
+
+		if (r == TEP_ERRNO__NO_FILTER || r == TEP_ERRNO__FILTER_MATCH)
+			return true;
+	}
+	return false;
+}
+
+/* A stack trace record after a record of its CPU that printed. */
+static bool stack_after_printed(const struct rep_tep *t, struct tep_record *rec)
+{
+	int id = tep_data_type(t->tt.tep, rec);
+
+	if (id < 0 || (id != t->kstack_id && id != t->ustack_id))
+		return false;
+	return rec->cpu >= 0 && rec->cpu < t->nr_lp && t->last_printed[rec->cpu];
+}
+
+/* trace-cmd 3.1's rule (tracecmd_filter_match): a record passes when one
+ * positive filter matches it (none given: all do) or it is a stack trace
+ * right after a record of its CPU that passed, and no negative filter
+ * matches it. */
 bool pk__td_tep_keep(struct rep_tep *t, const struct pk_tracedat_event *ev)
 {
 	struct tep_record rec;
 	bool keep = true;
 
-	if (!t->filter_in && !t->filter_out)
+	if (!t->nr_pos && !t->nr_neg)
 		return true;
 	tep_rec(t, ev, &rec);
-	if (t->filter_in &&
-	    tep_filter_match(t->filter_in, &rec) != TEP_ERRNO__FILTER_MATCH)
+	if (t->nr_pos && !any_match(t->pos, t->nr_pos, &rec) &&
+	    !stack_after_printed(t, &rec)) {
 		keep = false;
-	if (keep && t->filter_out &&
-	    tep_filter_match(t->filter_out, &rec) == TEP_ERRNO__FILTER_MATCH)
-		keep = false;
+	} else {
+		keep = !any_match(t->neg, t->nr_neg, &rec);
+		if (rec.cpu >= 0 && rec.cpu < t->nr_lp)
+			t->last_printed[rec.cpu] = keep;
+	}
 	memset(t->scratch, 0, t->scratch_used);
 	return keep;
 }
 
 void pk__td_tep_fini(struct rep_tep *t)
 {
-	if (t->filter_in)
-		tep_filter_free(t->filter_in);
-	if (t->filter_out)
-		tep_filter_free(t->filter_out);
+	for (int i = 0; i < t->nr_pos; i++)
+		tep_filter_free(t->pos[i]);
+	for (int i = 0; i < t->nr_neg; i++)
+		tep_filter_free(t->neg[i]);
+	pk__free(t->pos);
+	pk__free(t->neg);
+	pk__free(t->last_printed);
 	pk__tf_tep_fini(&t->tt);
 	if (t->seq)
 		trace_seq_destroy(t->seq);

@@ -195,12 +195,66 @@ static int cpu_advance(struct pk_tracedat *td, struct td_buffer *b,
 	}
 }
 
+/* A count times the --ts2secs factor, as trace-cmd computes it (in
+ * double; a product past 2^64 gives 0, as its conversion does on x86). */
+static uint64_t ts2secs(double f, uint64_t ts)
+{
+	double v = (double)ts * f;
+
+	return v >= 18446744073709551616.0 || v < 0 ? 0 : (uint64_t)v;
+}
+
 uint64_t pk__td_conv_ts(const struct pk_tracedat *td, uint64_t ts)
 {
-	if (td->has_tsc2nsec)
+	if (td->raw_ts)
+		return ts;
+	if (td->ts2secs)
+		ts = ts2secs(td->ts2secs, ts);
+	else if (td->has_tsc2nsec)
 		ts = (uint64_t)(((unsigned __int128)ts * td->tsc_mult) >>
 				td->tsc_shift);
 	return ts + (uint64_t)td->ts_offset;
+}
+
+/* The time of the top buffer's first event (0 when it has none). */
+static int first_top_ts(struct pk_tracedat *td, uint64_t *ts)
+{
+	struct pk_tracedat_event ev;
+	int r;
+
+	*ts = 0;
+	if ((r = pk_tracedat_rewind(td, NULL, 0)))
+		return r;
+	while ((r = pk_tracedat_next(td, &ev)) > 0)
+		if (ev.buffer == 0) {
+			*ts = ev.ts;
+			break;
+		}
+	return r < 0 ? r : pk_tracedat_rewind(td, NULL, 0);
+}
+
+int pk_tracedat_set_time(struct pk_tracedat *td,
+			 const struct pk_tracedat_time *t)
+{
+	unsigned fl = t ? t->flags : 0;
+	uint64_t first;
+	int r;
+
+	if (!td || !PK_OPTS_VALID(t, pk_tracedat_time))
+		return -EINVAL;
+	td->raw_ts = fl & PK_TD_TIME_RAW;
+	td->ts2secs = t && t->hz ? 1e9 / (double)t->hz : 0;
+	td->ts_offset = (long long)((uint64_t)td->opt_offset +
+				    (fl & PK_TD_TIME_NODATE ? 0 :
+				     (uint64_t)td->opt_date) +
+				    (uint64_t)(t ? t->offset : 0));
+	pk__td_set_usecs(td);
+	if (!(fl & PK_TD_TIME_ALIGN) || td->raw_ts)
+		return pk_tracedat_rewind(td, NULL, 0);
+	if ((r = first_top_ts(td, &first)))
+		return r;
+	td->ts_offset = (long long)((uint64_t)td->ts_offset - first);
+	return 0;
 }
 
 int pk_tracedat_rewind(struct pk_tracedat *td, const int *cpus, int nr_cpus)

@@ -436,8 +436,13 @@ static int rd_option(struct pk_tracedat *td, uint16_t id, struct td_cur *c,
 			 (const char *)o.p);
 		/* unsigned: damaged values wrap instead of overflowing */
 		uint64_t v = (uint64_t)strtoll(tmp, NULL, 0);
-		td->ts_offset = (long long)((uint64_t)td->ts_offset +
-					    (id == TD_OPT_DATE ? v * 1000 : v));
+		long long *at = id == TD_OPT_DATE ? &td->opt_date :
+						    &td->opt_offset;
+
+		*at = (long long)((uint64_t)*at +
+				  (id == TD_OPT_DATE ? v * 1000 : v));
+		td->ts_offset = (long long)((uint64_t)td->opt_offset +
+					    (uint64_t)td->opt_date);
 		break;
 	case TD_OPT_BUFFER:
 	case TD_OPT_BUFFER_TEXT:
@@ -729,14 +734,31 @@ static int parse(struct pk_tracedat *td)
 		td->bufs[0] = top;
 		break;
 	}
-	for (int i = 0; i < td->nr_bufs; i++) {
-		struct td_buffer *b = &td->bufs[i];
-		char tmp[64];
-		const char *clk = pk__td_clock_of(td, b, tmp, sizeof(tmp));
-		b->in_usecs = td->has_tsc2nsec || !td->clock_opt.p || !*clk ||
-			      pk__td_clock_in_usecs(clk);
-	}
+	pk__td_set_usecs(td);
 	return 0;
+}
+
+/* Whether B's times show as seconds and microseconds, as trace-cmd
+ * decides it: yes unless the trace clock is read (a v6 file's is not
+ * under --ts2secs) and counts raw (--raw-ts) or is a counter without
+ * the file's TSC2NSEC conversion. */
+static bool buf_in_usecs(const struct pk_tracedat *td,
+			 const struct td_buffer *b)
+{
+	char tmp[64];
+	const char *clk = pk__td_clock_of(td, b, tmp, sizeof(tmp));
+
+	if ((td->version < 7 && td->ts2secs) || !td->clock_opt.p || !*clk)
+		return true;
+	if (td->raw_ts)
+		return false;
+	return td->has_tsc2nsec || pk__td_clock_in_usecs(clk);
+}
+
+void pk__td_set_usecs(struct pk_tracedat *td)
+{
+	for (int i = 0; i < td->nr_bufs; i++)
+		td->bufs[i].in_usecs = buf_in_usecs(td, &td->bufs[i]);
 }
 
 const char *pk__td_clock_of(const struct pk_tracedat *td,

@@ -85,7 +85,10 @@ struct pk_tracedat {
 	struct td_buffer *bufs;
 	int nr_bufs;
 	int cpus;               /* v6 header count / CPUCOUNT */
-	long long ts_offset;
+	long long ts_offset;    /* what pk__td_conv_ts() adds (td_time_set) */
+	long long opt_offset, opt_date;  /* the OFFSET and DATE options' (ns) */
+	double ts2secs;         /* ns a count (pk_tracedat_set_time's hz) */
+	bool raw_ts;            /* counts as recorded (PK_TD_TIME_RAW) */
 	uint32_t tsc_mult, tsc_shift;
 	uint64_t tsc_offset;
 	bool has_tsc2nsec;
@@ -164,6 +167,8 @@ int pk__td_cpu_chunk(struct pk_tracedat *td, struct td_cpu *c, uint32_t i,
 void pk__td_cpu_chunk_done(struct td_cpu *c, uint32_t i, int r);
 void pk__td_prefetch_stop(struct pk_tracedat *td);
 bool pk__td_clock_in_usecs(const char *clock);
+/* Each buffer's in_usecs for the clock and time settings. */
+void pk__td_set_usecs(struct pk_tracedat *td);
 /* B's trace clock: its own, else the [name] of the file's trace_clock
  * text (in TMP, N bytes), else "". */
 const char *pk__td_clock_of(const struct pk_tracedat *td,

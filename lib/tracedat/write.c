@@ -60,7 +60,8 @@ struct pk_tdwriter {
 	bool has_tsc, has_offset;
 	uint32_t tsc_mult, tsc_shift;
 	uint64_t tsc_offset;
-	long long ts_offset;
+	long long ts_offset, date;
+	bool has_date;
 };
 
 
@@ -187,6 +188,13 @@ int pk_tdwriter_set_ts_offset(struct pk_tdwriter *w, long long offset)
 {
 	w->has_offset = true;
 	w->ts_offset = offset;
+	return 0;
+}
+
+int pk_tdwriter_set_date(struct pk_tdwriter *w, long long usecs)
+{
+	w->has_date = true;
+	w->date = usecs;
 	return 0;
 }
 
@@ -650,6 +658,11 @@ static int wr_options(struct pk_tdwriter *w)
 		memcpy(v + 4, &w->tsc_shift, 4);
 		memcpy(v + 8, &w->tsc_offset, 8);
 		opt_add(w, TD_OPT_TSC2NSEC, v, 16);
+	}
+	if (w->has_date) {     /* hex text of microseconds, as trace-cmd
+				  record --date */
+		snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)w->date);
+		opt_add(w, TD_OPT_DATE, tmp, (uint32_t)strlen(tmp) + 1);
 	}
 	if (w->has_offset) {   /* decimal text, as trace-cmd --ts-offset */
 		snprintf(tmp, sizeof(tmp), "%lld", w->ts_offset);

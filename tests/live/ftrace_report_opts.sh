@@ -1,6 +1,8 @@
 #!/bin/sh
 # perfkit ftrace report's trace-cmd options (-F, -v, -t, -l, -R, --ts-diff,
-# --cpu, -P, -E, --cpus, --first-event, --last-event, -q) against
+# --cpu, -P, -E, --cpus, --first-event, --last-event, -q, --pid, --comm,
+# -T, -p, --event, --raw-ts, --align-ts, --nodate, --ts2secs, --ts-check)
+# against
 # trace-cmd report 3.1, byte for byte, on the corpus files, on a file
 # trace-cmd writes here (trace-cmd extract of an instance: trace-cmd
 # record itself fails here, EPERM on ftrace_enabled) and on one perfkit
@@ -28,6 +30,22 @@ same() {
 		fail "$_n" "$(diff "$T_TMP/tc" "$T_TMP/pk" | head -3 | tr '\n' '|') $(head -1 "$T_TMP/err")"
 	fi
 }
+# same_nb: as same, trace-cmd's blktrace line left out of -T's output
+# (trace-cmd makes up a blktrace format for files without one; perfkit
+# has no such event)
+same_nb() {
+	_n=$1 _f=$2; shift 2
+	"$PERFKIT" ftrace report "$@" -i "$_f" > "$T_TMP/pk" 2>"$T_TMP/err"
+	tc_report "$T_TMP/pk" "$T_TMP/tc" "$@" -i "$_f"
+	grep -v "^ 'blktrace: " "$T_TMP/tc" > "$T_TMP/tcnb"
+	if [ ! -s "$T_TMP/tcnb" ]; then
+		fail "$_n" "trace-cmd printed nothing"
+	elif cmp -s "$T_TMP/tcnb" "$T_TMP/pk"; then
+		ok "$_n"
+	else
+		fail "$_n" "$(diff "$T_TMP/tcnb" "$T_TMP/pk" | head -3 | tr '\n' '|')"
+	fi
+}
 # options trace-cmd handles on every file
 layout() {
 	same "$1_t" "$2" -t
@@ -53,15 +71,45 @@ filters() {
 	same "$1_F_regex" "$2" -F 'sched:COMM =~ "^[ks]"'
 	same "$1_F_list" "$2" -F 'sched_wakeup,sched_waking:target_cpu==0'
 	same "$1_F_two" "$2" -F sched_switch -v -F 'sched_switch:prev_pid==0'
+	# two positive filters of one event: either lets a record through
+	same "$1_F_either" "$2" -F 'sched_switch:prev_pid==0' -F 'sched_switch:next_pid==0'
+	same "$1_F_either_v" "$2" -F 'sched_switch:prev_pid==0' -F 'sched/.*:common_pid<100' -v -F 'sched_switch:next_pid==0'
 	same "$1_F_tsdiff_R" "$2" -F 'sched' --ts-diff -R -t
 	same "$1_F_bogus" "$2" -F 'sched_switch:bogus==1 || common_pid==0'
 	same "$1_cpu1_F" "$2" --cpu 1 -F 'sched_switch:prev_pid!=0'
 	same "$1_cpu0_tsdiff" "$2" --cpu 0 --ts-diff
 }
+# tasks (--pid/--comm: one more filter), -T's filter strings, -p, times
+tasks() {
+	same "$1_pid" "$2" --pid "$3"
+	same "$1_pids" "$2" --pid "$3,$4" --pid 7
+	same "$1_comm" "$2" --comm "$5"
+	same "$1_comm_pid" "$2" --comm "$5" --pid "$3" -F sched_switch
+	same_nb "$1_T_pid" "$2" -T --pid "$3"
+	same "$1_T_F" "$2" -T -F 'sched_switch:prev_pid>10' -v -F 'sched_wakeup,sched_switch:common_pid==0'
+	same_nb "$1_T_comm" "$2" -T --comm "$5" -F 'sched/.*:common_pid!=0'
+	same "$1_T_none" "$2" -T --cpu 1
+	same "$1_p" "$2" -p
+	same "$1_raw_ts" "$2" --raw-ts
+	same "$1_raw_ts_t" "$2" --raw-ts -t --ts-diff
+	same "$1_align_ts" "$2" --align-ts
+	same "$1_align_ts_diff" "$2" --align-ts --ts-diff -t
+	same "$1_nodate" "$2" --nodate
+	same "$1_ts2secs" "$2" --ts2secs 1000000000
+	same "$1_ts_check" "$2" --ts-check
+}
 need_shared corpus/trace-dat ftrace_report_opts && {
 	for f in gcc-x86-v7-zstd rtapp-arm64-v6; do
 		layout "ftrace_ropt_$f" "$D/$f.trace.dat"
 		filters "ftrace_ropt_$f" "$D/$f.trace.dat"
+	done
+	tasks ftrace_ropt_gcc "$D/gcc-x86-v7-zstd.trace.dat" 10286 10288 gcc
+	tasks ftrace_ropt_rtapp "$D/rtapp-arm64-v6.trace.dat" 6704 6837 sh
+	# --event (v6: trace-cmd 3.1.6 prints no formats of a v7 file)
+	for e in sched_switch 'sched:sched_wak.*' sched irq 'SCHED:.*stat.*' \
+		 'timer'; do
+		same "ftrace_ropt_rtapp_event $e" "$D/rtapp-arm64-v6.trace.dat" \
+			--event "$e"
 	done
 	same ftrace_ropt_print "$D/rtapp-arm64-v6.trace.dat" -F 'print'
 }
@@ -118,5 +166,17 @@ if [ -s "$T_TMP/pk.dat" ]; then
 	same ftrace_ropt_pk_F_syscall "$T_TMP/pk.dat" -F 'sys_enter_write:count>1' -F sys_exit_write
 else
 	fail ftrace_ropt_pk "perfkit ftrace record wrote no file"
+fi
+# kernel stacks (-T): a stack right after a record that passed the
+# filters passes too (trace-cmd 3.1's rule)
+"$PERFKIT" ftrace record -T -o "$T_TMP/st.dat" -e sched:sched_switch \
+	-e sched:sched_wakeup -- sh -c 'sleep 0.05; sleep 0.05' > /dev/null 2>&1
+if [ -s "$T_TMP/st.dat" ] && "$PERFKIT" ftrace report -i "$T_TMP/st.dat" |
+	grep -q kernel_stack; then
+	same ftrace_ropt_stack_F "$T_TMP/st.dat" -F 'sched_switch:prev_pid==0'
+	same ftrace_ropt_stack_F_v "$T_TMP/st.dat" -F sched_switch -v -F 'sched_switch:next_pid==0'
+	same ftrace_ropt_stack_v "$T_TMP/st.dat" -v -F sched_wakeup
+else
+	skip ftrace_ropt_stack "no kernel_stack records recorded (ftrace record -T)"
 fi
 t_exit

@@ -71,6 +71,10 @@ static int make_cpu(void)
 	return fd;
 }
 
+/* A DATE option in the files written (record --date's). */
+static long long g_date;
+static bool g_has_date;
+
 /* A file; MULT 0: no TSC2NSEC option; HAS_OFF: an OFFSET option. */
 static int write_file(const char *path, uint32_t mult, uint32_t shift,
 		      uint64_t tsc_off, bool has_off, long long off)
@@ -89,6 +93,8 @@ static int write_file(const char *path, uint32_t mult, uint32_t shift,
 	int r = 0;
 	if (mult)
 		r = pk_tdwriter_set_tsc2nsec(w, mult, shift, tsc_off);
+	if (!r && g_has_date)
+		r = pk_tdwriter_set_date(w, g_date);
 	if (!r && has_off)
 		r = pk_tdwriter_set_ts_offset(w, off);
 	int ids[1] = { 0 }, fds[1] = { make_cpu() };
@@ -125,12 +131,13 @@ static char *report_pk(const char *path, int *nev, uint64_t *ts)
 	return buf;
 }
 
-static char *report_tc(const char *path)
+static char *report_tc_opts(const char *path, const char *opts)
 {
-	char cmd[300], chunk[65536], *buf = NULL;
+	char cmd[400], chunk[65536], *buf = NULL;
 	size_t len = 0, got;
 
-	snprintf(cmd, sizeof(cmd), "trace-cmd report -i %s 2>&1", path);
+	snprintf(cmd, sizeof(cmd), "trace-cmd report %s -i %s 2>&1", opts,
+		 path);
 	FILE *p = popen(cmd, "r");
 	if (!p)
 		return NULL;
@@ -140,6 +147,109 @@ static char *report_tc(const char *path)
 	pclose(p);
 	fclose(m);
 	return buf;
+}
+
+static char *report_tc(const char *path)
+{
+	return report_tc_opts(path, "");
+}
+
+/* PATH's report under time options T and report FLAGS. */
+static char *report_pk_time(const char *path, const struct pk_tracedat_time *t,
+			    unsigned flags)
+{
+	struct pk_tracedat *td = pk_tracedat_open(path);
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!td)
+		return NULL;
+	if (pk_tracedat_set_time(td, t)) {
+		pk_tracedat_free(td);
+		return NULL;
+	}
+	PK_OPTS(pk_report_opts, o, .flags = flags);
+	FILE *f = open_memstream(&buf, &len);
+	pk_tracedat_report(td, f, &o);
+	fclose(f);
+	pk_tracedat_free(td);
+	return buf;
+}
+
+/* trace-cmd report's time options (--nodate, --raw-ts, --align-ts,
+ * --ts2secs; -t, --ts-diff) on a file with DATE and OFFSET options (and
+ * TSC2NSEC when MULT): perfkit's report with the same settings prints
+ * what trace-cmd prints. */
+static void time_opts(const char *name, uint32_t mult, uint32_t shift)
+{
+	static const struct {
+		const char *tc;
+		unsigned time, flags;
+		uint64_t hz;
+	} c[] = {
+		{ "", 0, 0, 0 },
+		{ "--nodate", PK_TD_TIME_NODATE, 0, 0 },
+		{ "--raw-ts", PK_TD_TIME_RAW, 0, 0 },
+		{ "--raw-ts -t", PK_TD_TIME_RAW, PK_REPORT_FULL_TS, 0 },
+		{ "--align-ts", PK_TD_TIME_ALIGN, 0, 0 },
+		{ "--align-ts -t --ts-diff", PK_TD_TIME_ALIGN,
+		  PK_REPORT_FULL_TS | PK_REPORT_TS_DIFF, 0 },
+		{ "--nodate --align-ts", PK_TD_TIME_NODATE | PK_TD_TIME_ALIGN,
+		  0, 0 },
+		{ "--ts2secs 1000000000", 0, 0, 1000000000 },
+		{ "--ts2secs 3000000000 -t", 0, PK_REPORT_FULL_TS, 3000000000u },
+		{ "--raw-ts --align-ts --nodate", PK_TD_TIME_RAW |
+		  PK_TD_TIME_ALIGN | PK_TD_TIME_NODATE, 0, 0 },
+	};
+	char path[128], tn[200];
+
+	snprintf(path, sizeof(path), "/tmp/pktsc-%s-%d.dat", name,
+		 (int)getpid());
+	g_has_date = true;
+	g_date = 1700000000123456ll;
+	int r = write_file(path, mult, shift, 0, true, 777000);
+	g_has_date = false;
+	snprintf(tn, sizeof(tn), "time_%s_write", name);
+	if (!t_check(r == 0, tn, "r=%d", r))
+		return;
+	char *first = NULL;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct pk_tracedat_time t = { sizeof(t), c[i].time, 0, c[i].hz };
+		char *pk = report_pk_time(path, &t, c[i].flags);
+
+		if (i == 1) {	/* the DATE option counts (--nodate differs) */
+			snprintf(tn, sizeof(tn), "time_%s_date_counts", name);
+			t_check(first && pk && strcmp(first, pk), tn,
+				"--nodate changed nothing");
+		}
+
+		snprintf(tn, sizeof(tn), "time_%s %s", name, c[i].tc);
+		if (access("/usr/bin/trace-cmd", X_OK)) {
+			t_skip(tn, "trace-cmd not installed");
+		} else {
+			char *tc = report_tc_opts(path, c[i].tc);
+			bool same = tc && pk && !strcmp(tc, pk);
+
+			if (!same && tc && pk) {
+				size_t k = 0;
+				while (tc[k] && tc[k] == pk[k])
+					k++;
+				size_t from = k > 80 ? k - 80 : 0;
+				printf("# trace-cmd: %.160s\n# perfkit:   "
+				       "%.160s\n", tc + from, pk + from);
+			}
+			t_check(same, tn, "reports differ");
+			free(tc);
+		}
+		if (i == 0)
+			first = pk;
+		else
+			free(pk);
+	}
+	free(first);
+	if (!getenv("PK_KEEP"))
+		unlink(path);
 }
 
 static void one(const char *name, uint32_t mult, uint32_t shift,
@@ -211,6 +321,8 @@ int main(void)
 	one("negoffset", 2796203, 23, 0, true, -1000000ll);
 	/* no TSC2NSEC: x86-tsc stays in raw counts */
 	one("raw", 0, 0, 0, false, 0);
+	time_opts("tsc", 1398101, 22);
+	time_opts("counts", 0, 0);
 
 	uint32_t m = 0, s = 0;
 	setenv("PERFKIT_TSC2NSEC", "1398101:22", 1);
