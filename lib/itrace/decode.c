@@ -1747,6 +1747,38 @@ static void last_branch(struct walk *w)
 	w->done = true;
 }
 
+/* Whether the time the flow stands at (where its packets led, its
+ * events' so far, a PSB+ held back) passed the walk's limit. */
+bool pk__it_past_limit(const struct walk *w)
+{
+	uint64_t t;
+
+	if (w->it->timeless)
+		return false;
+	return w->tsc > w->limit ||
+	       (!pk_pt_insn_time(w->dec, &t) && t > w->limit);
+}
+
+/* A PSB+ held back whose time passed the limit, the flow at its FUP:
+ * perf's decoder returns the pending branch's state (its time as it was)
+ * and the PSB's, and walks the code after it only once the side band up
+ * to then is in (a switch there: the next task's code). */
+static bool psb_held_past_limit(const struct walk *w)
+{
+	return !w->it->timeless && w->ndef && w->def[0].type == PK_PT_EV_PSB &&
+	       w->def[0].has_tsc && w->def[0].tsc > w->limit;
+}
+
+static bool psb_past_limit(struct walk *w)
+{
+	if (!psb_held_past_limit(w) || w->def[0].ip != w->dec->ip)
+		return false;
+	if (w->have_pend && w->dec->enabled)
+		resolve(w, w->dec->ip);
+	flush_def(w);
+	return true;
+}
+
 void pk__it_step(struct walk *w)
 {
 	struct pk_pt_insn in;
@@ -1774,8 +1806,17 @@ void pk__it_step(struct walk *w)
 	}
 	if (!w->it->timeless && pk_pt_insn_time(w->dec, &w->t_now))
 		w->t_now = 0;
+	/* the events' time passed the side band's: perf's decoder returns
+	 * the state (a PSB+, a TSC before TIP.PGE) and walks on only after
+	 * the side band up to then (a switch: the next task's code) */
+	if (status >= 0 && (pk__it_past_limit(w) || psb_past_limit(w))) {
+		w->status = status;
+		return;
+	}
 	took_tip(w);
-	if (status >= 0 && w->blocks) {
+	/* (to such a PSB's FUP instruction by instruction: a block may run
+	 * on past it) */
+	if (status >= 0 && w->blocks && !psb_held_past_limit(w)) {
 		status = pk_pt_insn_next_block(w->dec, &blk);
 		step_time(w);
 		if (blk.ninsn)

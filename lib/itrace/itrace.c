@@ -6,7 +6,6 @@
  * else at the end of the file.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include "base/base.h"
 #include "base/bytes.h"
@@ -657,7 +656,9 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 					   (int32_t)RD32(h, 16));
 		return 0;
 	case PERF_RECORD_EXIT:
-		if (rec->size >= 24 && it->pt_attr >= 0 && !it->sampling)
+		/* (perf's intel_pt_process_timeless_queues: timeless only) */
+		if (rec->size >= 24 && it->pt_attr >= 0 && !it->sampling &&
+		    it->timeless)
 			return thread_exit(it, (int32_t)RD32(h, 16));
 		return 0;
 	case PERF_RECORD_AUX:

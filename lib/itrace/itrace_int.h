@@ -431,6 +431,7 @@ int pk__it_walk_go_on(struct it_queue *q);
 /* Whether walk W stopped at the end of its bytes (not at an error). */
 bool pk__it_walk_at_end(const struct walk *w);
 int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit);
+bool pk__it_past_limit(const struct walk *w);
 /* Frees queue Q's decoding. */
 void pk__it_walk_free(struct it_queue *q);
 int pk__it_mmap(struct pk_itrace *it, const struct pk_record *rec);

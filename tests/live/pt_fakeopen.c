@@ -309,7 +309,6 @@ static void fake_time(struct perf_event_mmap_page *pc)
 {
 	unsigned long long mult, shift, zero;
 
-	if (getenv("PK_FAKE_DEBUG")) fprintf(stderr, "fake_time %p cap %d mult %u\n", (void*)pc, pc->cap_user_time_zero, pc->time_mult);
 	if (!time_conv(&mult, &shift, &zero) ||
 	    (pc->cap_user_time_zero && pc->time_mult == mult))
 		return;
