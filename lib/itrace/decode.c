@@ -779,11 +779,31 @@ static void error(struct walk *w, int code, uint64_t ip)
 	emit(w, &s);
 }
 
+/* Whether a failed fetch at IP (CODE 5) repeats the last one, timed:
+ * nothing walked since, the time the same; notes it. */
+static bool refetch_failed(struct walk *w, int code, uint64_t ip)
+{
+	uint64_t t = w->it->timeless ? 0 : err_tsc(w, code);
+	bool again = !w->it->timeless && code == 5 && ip == w->fail_ip &&
+		     w->tot_insn == w->fail_insn && t == w->fail_t;
+
+	w->fail_ip = code == 5 ? ip : 0;
+	w->fail_insn = w->tot_insn;
+	w->fail_t = t;
+	return again;
+}
+
 /* An error at IP, and the resync after it. */
 static void fail(struct walk *w, int code, uint64_t ip)
 {
 	w->tx_abort = false;
-	error(w, code, ip);
+	/* timed, a fetch failing again where the resync after it took the
+	 * flow up (a PSB+'s FUP at the failed IP: the image changed under a
+	 * flow that walked there), nothing walked, the time the same: perf
+	 * read that PSB+ before its fetch (its walk reads the packet first)
+	 * and resynced past it: one error */
+	if (!refetch_failed(w, code, ip))
+		error(w, code, ip);
 	w->lost = w->resync = true;
 	w->rs_ip = code == 5 ? 0 : ip;
 	/* (perf keeps the stack: its trace number changes with a new

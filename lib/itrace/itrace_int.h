@@ -147,6 +147,9 @@ struct walk {
 	bool isamp;		/* the pending branch is an i sample */
 	int err;		/* a callback's */
 	bool refail;		/* an event failed and resynced */
+	/* timed: the last failed fetch's IP, the instruction count and
+	 * time then (fail_ip 0: none) */
+	uint64_t fail_ip, fail_insn, fail_t;
 	uint64_t tsc;		/* perf's timestamp: only moves forward */
 	uint64_t t_now;		/* the decoder's time before the step */
 	uint64_t t_step;	/* ... and after it (its branch's query) */
