@@ -597,11 +597,20 @@ static bool tick_due(struct walk *w, const struct pk_pt_insn *in)
 	return false;
 }
 
+/* A PSB+ whose FUP the flow took up again after an error (at IP): perf
+ * returns its state, with no IP, before it walks from there. */
+static void flush_lost_psb(struct walk *w, uint64_t ip)
+{
+	if (w->lost && w->ndef && w->def[0].ip == ip)
+		flush_def(w);
+}
+
 static void insn(struct walk *w, const struct pk_pt_insn *in)
 {
 	w->walks++;
 	if (w->resync)
 		resynced(w, in->ip, NULL);
+	flush_lost_psb(w, in->ip);
 	w->lost = false;
 	if (w->have_pend)
 		resolve(w, in->ip);
@@ -779,6 +788,24 @@ static void error(struct walk *w, int code, uint64_t ip)
 	emit(w, &s);
 }
 
+/* Tick periods: perf works the period out at the start of each walk,
+ * also of one whose first fetch fails (a task without the code): the
+ * last sampled multiple moves on then (intel_pt_next_period), at the
+ * time of the packets read (a PSB+'s). */
+static void tick_walk_failed(struct walk *w)
+{
+	uint64_t t;
+
+	if (!w->tick || w->tleft)
+		return;
+	t = err_tsc(w, 5);
+	if (t != w->pts) {
+		w->pts = t;
+		w->pts_insn = 0;
+	}
+	next_period(w);
+}
+
 /* Whether a failed fetch at IP (CODE 5) repeats the last one, timed:
  * nothing walked since, the time the same; notes it. */
 static bool refetch_failed(struct walk *w, int code, uint64_t ip)
@@ -804,6 +831,9 @@ static void fail(struct walk *w, int code, uint64_t ip)
 	 * and resynced past it: one error */
 	if (!refetch_failed(w, code, ip))
 		error(w, code, ip);
+	if (code == 5)
+		tick_walk_failed(w);
+	w->tleft = 0;	/* (tick periods: perf's next walk works it out) */
 	w->lost = w->resync = true;
 	w->rs_ip = code == 5 ? 0 : ip;
 	/* (perf keeps the stack: its trace number changes with a new
@@ -1333,6 +1363,7 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 	w->walks++;
 	if (w->resync)
 		resynced(w, blk->ip, NULL);
+	flush_lost_psb(w, blk->ip);
 	w->lost = false;
 	if (w->have_pend)
 		resolve(w, blk->ip);

@@ -510,6 +510,35 @@ static int note_thread(struct pk_itrace *it, int32_t pid, int32_t tid)
 	return 0;
 }
 
+/* The task a sample names, as perf's tool learns it after the trace's
+ * handler (machine__findnew_thread: a thread known with pid -1 gets the
+ * sample's pid). */
+static int sample_task(struct pk_itrace *it, const struct pk_record *rec)
+{
+	struct pk_sample sm;
+
+	if (it->sw_attr < 0 || pk_sample_parse(it->pd, rec, &sm) ||
+	    !(sm.sample_type & PERF_SAMPLE_TID) || (int32_t)sm.pid == -1)
+		return 0;
+	for (size_t i = 0; i < it->nth; i++)
+		if (it->th[i].tid == (int32_t)sm.tid) {
+			if (it->th[i].pid == -1)
+				it->th[i].pid = (int32_t)sm.pid;
+			return 0;
+		}
+	return note_thread(it, (int32_t)sm.pid, (int32_t)sm.tid);
+}
+
+int32_t pk__it_switch_pid(struct pk_itrace *it, int32_t tid)
+{
+	for (size_t i = 0; i < it->nth; i++)
+		if (it->th[i].tid == tid)
+			return it->th[i].pid;
+	if (tid == 0)		/* perf's idle thread, 0/0 */
+		return 0;
+	return note_thread(it, -1, tid) ? tid : -1;
+}
+
 int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid)
 {
 	for (size_t i = 0; i < it->nth; i++)
@@ -625,6 +654,8 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 	case PERF_RECORD_SAMPLE:
 		if (it->sw_attr >= 0 && rec->attr == it->sw_attr)
 			pk__it_sched_switch(it, rec);
+		if ((err = sample_task(it, rec)))
+			return err;
 		if (it->sampling && it->pt_attr >= 0)
 			return pk__it_aux_sample(it, rec);
 		return 0;

@@ -444,6 +444,10 @@ struct pk_pt_image *pk__it_guest_image(struct pk_itrace *it);
 /* The image of process PID (thread TID) as the session maps it now. */
 struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 				 int32_t tid);
+/* The pid of a task a sched_switch names: the side band's, else -1 (perf's
+ * machine__set_current_tid makes the thread with pid -1; idle is 0/0),
+ * the thread noted so. */
+int32_t pk__it_switch_pid(struct pk_itrace *it, int32_t tid);
 int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid);
 /* sched.c: perf's sched_switch side band (have_sched_switch 1) */
 void pk__it_sched_setup(struct pk_itrace *it);
