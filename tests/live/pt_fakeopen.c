@@ -42,9 +42,11 @@
  * (cap_user_time_zero 1, time_mult, time_shift, time_zero) as it is
  * mapped, before the recorder reads it: perf and perfkit then take the
  * file as TSC-timed (TIME_CONV, AUXTRACE_INFO's fields). Without ZERO,
- * time_zero puts the PK_FAKE_PT_AUX trace's first TSC value where the
- * producer starts (perf's clock now + 100 ms),
- * so that the trace's times fall among the recording's side band.
+ * time_zero puts the PK_FAKE_PT_AUX trace's first TSC value 300 ms after
+ * the ring is mapped (perf's clock), once the workload runs, and the
+ * producer creates PK_FAKE_PT_DONE only once perf's clock is 50 ms past
+ * the trace's last PSB+'s TSC: the trace's times fall among the side
+ * band of a workload that waits for that file.
  * Built by the tests that use it (cc -shared -fPIC -ldl -lpthread). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -272,6 +274,13 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
+static uint64_t tsc_ns(uint64_t tsc, uint64_t mult, uint64_t shift,
+		       uint64_t zero)
+{
+	return zero + (tsc >> shift) * mult +
+	       (((tsc & ((1ULL << shift) - 1)) * mult) >> shift);
+}
+
 /* PK_FAKE_PT_TSC's values, taken once: 0 without them */
 static int time_conv(unsigned long long *mult, unsigned long long *shift,
 		     unsigned long long *zero)
@@ -292,8 +301,7 @@ static int time_conv(unsigned long long *mult, unsigned long long *shift,
 				tsc = first_tsc(pt, n);
 				free(pt);
 			}
-			z = now_ns() + 100000000 - ((tsc >> sh) * m +
-				(((tsc & ((1ULL << sh) - 1)) * m) >> sh));
+			z = now_ns() + 300000000 - tsc_ns(tsc, m, sh, 0);
 		}
 	}
 	*mult = m, *shift = sh, *zero = z;
@@ -400,6 +408,34 @@ static void produce(struct area *a)
 	}
 }
 
+/* The TSC of the trace's last PSB+ (ptgen's PSB+ starts PSB, TSC). */
+static uint64_t last_psb_tsc(const struct area *a)
+{
+	uint64_t v = 0;
+
+	for (size_t at = 0; at + 24 <= a->len; at++)
+		if (is_psb(a->pt + at, a->len - at) && a->pt[at + 16] == 0x19) {
+			v = 0;
+			for (int i = 7; i >= 1; i--)
+				v = v << 8 | a->pt[at + 16 + i];
+		}
+	return v;
+}
+
+/* PK_FAKE_PT_TSC: the workload lives on past the trace's times (at most
+ * 10 s more) */
+static void wait_trace_time(const struct area *a)
+{
+	unsigned long long m, sh, z;
+	uint64_t end;
+
+	if (!time_conv(&m, &sh, &z))
+		return;
+	end = tsc_ns(last_psb_tsc(a), m, sh, z) + 50000000;
+	for (int i = 0; i < 1000 && now_ns() < end; i++)
+		usleep(10000);
+}
+
 static void *producer(void *arg)
 {
 	struct area *a = arg;
@@ -412,6 +448,7 @@ static void *producer(void *arg)
 		kill(getpid(), SIGUSR2);
 		usleep(300000);
 	}
+	wait_trace_time(a);
 	if (done)
 		close(open(done, O_WRONLY | O_CREAT, 0644));
 	producing = 0;
