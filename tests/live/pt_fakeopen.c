@@ -42,7 +42,7 @@
  * (cap_user_time_zero 1, time_mult, time_shift, time_zero) as it is
  * mapped, before the recorder reads it: perf and perfkit then take the
  * file as TSC-timed (TIME_CONV, AUXTRACE_INFO's fields). Without ZERO,
- * time_zero puts the PK_FAKE_PT_AUX trace's first TSC value 300 ms after
+ * time_zero puts the PK_FAKE_PT_AUX trace's first TSC value 1 s after
  * the ring is mapped (perf's clock), once the workload runs, and the
  * producer creates PK_FAKE_PT_DONE only once perf's clock is 50 ms past
  * the trace's last PSB+'s TSC: the trace's times fall among the side
@@ -301,7 +301,7 @@ static int time_conv(unsigned long long *mult, unsigned long long *shift,
 				tsc = first_tsc(pt, n);
 				free(pt);
 			}
-			z = now_ns() + 300000000 - tsc_ns(tsc, m, sh, 0);
+			z = now_ns() + 1000000000 - tsc_ns(tsc, m, sh, 0);
 		}
 	}
 	*mult = m, *shift = sh, *zero = z;

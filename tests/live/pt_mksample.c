@@ -11,9 +11,15 @@
  * first sample's window cut at the trace's start. EVERY as sSTEP: a sample
  * at the first packet boundary STEP bytes or more after the last one's
  * (windows that go on from each other where SIZE > STEP: perf's
- * consecutive buffers, ending anywhere between PSBs). Built by the tests
- * against libperfkit.a (tests/live/record_pt_sample_decode.sh).
+ * consecutive buffers, ending anywhere between PSBs). When IN is
+ * TSC-timed (AUXTRACE_INFO's cap_user_time_zero), each sample's time is
+ * 1 us past the perf time of the last TSC packet in its window, and the
+ * samples go among the records in time order (timed sample mode); else
+ * they share the time of the last record before the EXIT. Built by the
+ * tests against libperfkit (tests/live/record_pt_sample_decode.sh).
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +31,9 @@
 static unsigned char *trace;
 static size_t trace_len;
 static int trace_idx = -1;
+/* AUXTRACE_INFO's time conversion (timed: cap_user_time_zero) */
+static uint64_t t_shift, t_mult, t_zero;
+static bool timed;
 
 static int die(const char *what)
 {
@@ -45,6 +54,12 @@ static int gather(const char *in)
 		const unsigned char *h = (const void *)rec.hdr;
 		uint32_t idx;
 
+		if (rec.type == PK_RECORD_AUXTRACE_INFO && rec.size >= 56) {
+			memcpy(&t_shift, h + 24, 8);	/* priv[1..4] */
+			memcpy(&t_mult, h + 32, 8);
+			memcpy(&t_zero, h + 40, 8);
+			timed = h[48] && t_mult && t_shift < 64;
+		}
 		if (rec.type != PK_RECORD_AUXTRACE || rec.size < 48)
 			continue;
 		memcpy(&idx, h + 32, 4);
@@ -149,35 +164,86 @@ static size_t step_ends(size_t step, size_t **ends)
 	return n;
 }
 
-/* the samples: one per EVERY-th PSB (not the trace's first byte) */
-static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
-		   uint32_t size, unsigned every, size_t step, uint32_t pid,
-		   uint64_t time)
+/* perf's tsc_to_perf_time */
+static uint64_t perf_time(uint64_t tsc)
+{
+	return t_zero + (tsc >> t_shift) * t_mult +
+	       (((tsc & ((1ULL << t_shift) - 1)) * t_mult) >> t_shift);
+}
+
+/* The samples planned: the ends of their windows, their times. */
+struct plan {
+	size_t n, next, *at;
+	uint64_t *time;
+};
+
+/* each end's time: 1 us past the last TSC before it */
+static int plan_times(struct plan *pl)
+{
+	struct pk_pt_decoder *d = pk_pt_decoder_new(trace, trace_len, NULL);
+	struct pk_pt_packet pkt;
+	uint64_t off, tsc = 0;
+	size_t k = 0;
+
+	pl->time = calloc(pl->n + 1, sizeof(*pl->time));
+	if (!d || !pl->time || pk_pt_sync_set(d, 0))
+		return -1;
+	while (k < pl->n && pk_pt_offset(d, &off) == 0) {
+		while (k < pl->n && pl->at[k] <= off)
+			pl->time[k++] = tsc ? perf_time(tsc) + 1000 : 0;
+		if (pk_pt_next(d, &pkt) <= 0)
+			break;
+		if (pkt.type == PK_PT_TSC)
+			tsc = pkt.u.tsc.tsc;
+	}
+	while (k < pl->n)
+		pl->time[k++] = tsc ? perf_time(tsc) + 1000 : 0;
+	pk_pt_decoder_free(d);
+	return 0;
+}
+
+/* one per EVERY-th PSB (not the trace's first byte), or at the ends
+ * STEP bytes apart */
+static int plan_samples(struct plan *pl, unsigned every, size_t step)
 {
 	static const unsigned char psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82,
 		2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
-	static unsigned char buf[65536];
-	unsigned k = 0, made = 0;
-	size_t *ends = NULL, nends = step ? step_ends(step, &ends) : 0;
+	unsigned k = 0;
 
-	for (size_t at = 1, e = 0; at + 16 <= trace_len; at++) {
+	if (step) {
+		pl->n = step_ends(step, &pl->at);
+	} else {
+		pl->at = calloc(trace_len / 16 + 1, sizeof(*pl->at));
+		for (size_t at = 1; pl->at && at + 16 <= trace_len; at++)
+			if (!memcmp(trace + at, psb, 16) && !(++k % every))
+				pl->at[pl->n++] = at;
+	}
+	if (!pl->at || !pl->n)
+		return -1;
+	return timed ? plan_times(pl) : 0;
+}
+
+/* the planned samples due by LIMIT (timed), or all of them at TIME */
+static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
+		   uint32_t size, struct plan *pl, uint32_t pid, uint64_t limit,
+		   uint64_t time)
+{
+	static unsigned char buf[65536];
+
+	for (; pl->next < pl->n; pl->next++) {
+		size_t at = pl->at[pl->next];
+		size_t from = at > size ? at - size : 0;
 		struct pk_sample s;
-		size_t from;
 		long len;
 
-		if (step) {
-			if (e == nends)
-				break;
-			at = ends[e++];
-		} else if (memcmp(trace + at, psb, 16) || ++k % every)
-			continue;
-		from = at > size ? at - size : 0;
+		if (timed && pl->time[pl->next] > limit)
+			break;
 		memset(&s, 0, sizeof(s));
 		s.sample_type = sa->sample_type;
 		s.id = NEW_ID;
-		s.ip = 0x401000 + made;
+		s.ip = 0x401000 + pl->next;
 		s.pid = s.tid = pid;
-		s.time = time;
+		s.time = timed ? pl->time[pl->next] : time;
 		s.period = 250000;
 		s.aux.size = at - from;
 		s.aux.data = trace + from;
@@ -185,12 +251,8 @@ static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
 				       sizeof(buf));
 		if (len < 0 || pk_pdwriter_write(w, (const void *)buf, NULL, 0))
 			return -1;
-		made++;
 	}
-	free(ends);
-	fprintf(stderr, "pt_mksample: %u samples of a %zu-byte trace\n", made,
-		trace_len);
-	return made ? 0 : -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -204,6 +266,7 @@ int main(int argc, char **argv)
 	unsigned every = 1;
 	size_t step = 0;
 	bool done = false;
+	struct plan pl = { 0 };
 
 	if (argc < 4)
 		return die("usage: pt_mksample IN OUT SIZE [EVERY]");
@@ -215,6 +278,10 @@ int main(int argc, char **argv)
 	if (!size || !every || (argc > 4 && argv[4][0] == 's' && !step) ||
 	    gather(argv[1]))
 		return die("no AUX data in the input");
+	if (plan_samples(&pl, every, step))
+		return die("no sample to make");
+	fprintf(stderr, "pt_mksample: %zu samples of a %zu-byte trace%s\n",
+		pl.n, trace_len, timed ? ", timed" : "");
 	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
 	pd = pk_perfdata_open(argv[1], &o);
 	w = pk_pdwriter_open(argv[2], NULL);
@@ -227,8 +294,11 @@ int main(int argc, char **argv)
 			continue;
 		if (rec.type == PERF_RECORD_COMM && !pid && rec.size >= 16)
 			memcpy(&pid, (const char *)rec.hdr + 8, 4);
+		if (timed && rec.time && !done)
+			err = samples(w, &sa, size, &pl, pid, rec.time - 1, 0);
 		if (rec.type == PERF_RECORD_EXIT && !done) {
-			err = samples(w, &sa, size, every, step, pid, last_time);
+			err = err ? err : samples(w, &sa, size, &pl, pid,
+						  UINT64_MAX, last_time);
 			done = true;
 		}
 		if (rec.time)
@@ -239,7 +309,7 @@ int main(int argc, char **argv)
 		if (err)
 			return die("cannot write a record");
 	}
-	if (!done && samples(w, &sa, size, every, step, pid, last_time))
+	if (!done && samples(w, &sa, size, &pl, pid, UINT64_MAX, last_time))
 		return die("cannot write the samples");
 	pk_perfdata_free(pd);
 	return pk_pdwriter_close(w) ? die("cannot close the output") : 0;

@@ -2,7 +2,7 @@
 # PK_FAKE_PT_TSC gives the faked event's ring page the time conversion of
 # a machine with a stable TSC (cap_user_time_zero, a 100 MHz TSC: perf
 # 6.1 divides by zero below 50 MHz), its time_zero putting the trace's
-# first TSC where the shim starts to produce it, so that ptgen's TSC
+# first TSC 1 s after the ring is mapped, so that ptgen's TSC
 # packets (at each PSB+ and before each TIP.PGE) fall among the side
 # band. The workload is two busy shells pinned to CPU 0, so that the
 # trace's 37 ms on CPU 0 switch between them (and other tasks). Then:
@@ -51,7 +51,9 @@ decode() {
 		perf script -i "$2" --itrace=$_o > p.out 2>/dev/null
 		"$PK" script -i "$2" --itrace=$_o > k.out 2>/dev/null
 		# (errors, e and qe: there may be none)
-		check "$N:$1:itrace=$_o" "$(first_diff p.out k.out)" \
+		# (a difference: the file kept in /tmp)
+		cmp -s p.out k.out || cp "$2" "/tmp/$N.$1.data" 2>/dev/null
+		check "$N:$1:itrace=$_o" "$(first_diff p.out k.out) (kept: /tmp/$N.$1.data)" \
 			"$(case $_o in e|qe) echo y;; *) [ -s p.out ] && echo y;; esac)" = y \
 			-a "$(cmp -s p.out k.out && echo y)" = y
 		[ $_o = i10usi ] && cp p.out "$1.i10usi"
