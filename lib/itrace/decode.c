@@ -1799,7 +1799,7 @@ static void last_branch(struct walk *w)
 }
 
 /* Whether the time the flow stands at (where its packets led, its
- * events' so far, a PSB+ held back) passed the walk's limit. */
+ * events' so far) passed the walk's limit. */
 bool pk__it_past_limit(const struct walk *w)
 {
 	uint64_t t;
@@ -1810,16 +1810,17 @@ bool pk__it_past_limit(const struct walk *w)
 	       (!pk_pt_insn_time(w->dec, &t) && t > w->limit);
 }
 
-/* A PSB+ held back whose time passed the limit, the flow at its FUP:
- * perf's decoder returns the pending branch's state (its time as it was)
- * and the PSB's, and walks the code after it only once the side band up
- * to then is in (a switch there: the next task's code). */
+/* A PSB+ held back whose time passed the walk's limit. */
 static bool psb_held_past_limit(const struct walk *w)
 {
 	return !w->it->timeless && w->ndef && w->def[0].type == PK_PT_EV_PSB &&
 	       w->def[0].has_tsc && w->def[0].tsc > w->limit;
 }
 
+/* Such a PSB+, the flow at its FUP: perf's decoder returns the pending
+ * branch's state (its time as it was) and the PSB's, and walks the code
+ * after it only once the side band up to then is in (a switch there: the
+ * next task's code). True then, the two made. */
 static bool psb_past_limit(struct walk *w)
 {
 	if (!psb_held_past_limit(w) || w->def[0].ip != w->dec->ip)
