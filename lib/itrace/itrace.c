@@ -660,7 +660,7 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 			return pk__it_aux_sample(it, rec);
 		return 0;
 	case PK_RECORD_ID_INDEX:
-		return pk__it_id_index(it, rec);
+		return it->prequeued ? 0 : pk__it_id_index(it, rec);
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		if ((rec->misc & PERF_RECORD_MISC_SWITCH_OUT) && rec->size >= 16)
 			set_cpu_task(it, rec, (int32_t)RD32(h, 8),
@@ -729,6 +729,10 @@ int pk_itrace_read_ahead(struct pk_itrace *it)
 			err = auxtrace_info(it, &rec);
 		else if (rec.type == PK_RECORD_AUXTRACE)
 			err = auxtrace(it, &rec);
+		else if (rec.type == PK_RECORD_ID_INDEX)
+			err = pk__it_id_index(it, &rec);
+		else if (it->sampling && !it->timeless)
+			err = pk__it_aux_sample_queue(it, &rec);
 		if (err)
 			break;
 	}

@@ -487,6 +487,8 @@ struct it_queue *pk__it_queue(struct pk_itrace *it, uint32_t idx);
 bool pk__it_sampling_mode(const struct pk_itrace *it);
 int pk__it_id_index(struct pk_itrace *it, const struct pk_record *rec);
 int pk__it_aux_sample(struct pk_itrace *it, const struct pk_record *rec);
+int pk__it_aux_sample_queue(struct pk_itrace *it,
+			    const struct pk_record *rec);
 
 /* Whether queue Q's samples belong to the task its CPU runs (per-CPU
  * buffers, or perf's side band of context switches), not to its tid
@@ -494,7 +496,7 @@ int pk__it_aux_sample(struct pk_itrace *it, const struct pk_record *rec);
 static inline bool pk__it_cpu_task(const struct pk_itrace *it,
 				   const struct it_queue *q)
 {
-	return !it->sampling && q->cpu >= 0 && q->cpu < 4096 &&
+	return (!it->sampling || !it->timeless) && q->cpu >= 0 && q->cpu < 4096 &&
 	       (q->tid == -1 || it->info.have_sched_switch);
 }
 

@@ -15,7 +15,13 @@
 #   records (SWITCH_CPU_WIDE), and without them (the shim's
 #   PK_FAKE_NO_SWITCH: sched:sched_switch on every CPU, have_sched_switch
 #   1), per CPU for the workload and with -a;
-# - that the decoding is timed (a time on every line) and names two tasks.
+# - that the decoding is timed (a time on every line) and names two tasks;
+# - timed sample mode: tests/live/pt_mksample.c makes a sample-mode file
+#   of the first timed recording (windows of 16000 bytes every 700 or
+#   more, each sample timed after its window's last TSC): perf queues the
+#   samples' AUX data ahead and decodes by time with the CPU's task, as
+#   perfkit now does; compared as above but ibxwpe (a PSB offset after a
+#   window that cut a PSB differs by its 16 bytes).
 # pk-test: slow
 . tests/lib/sh.sh
 . tests/lib/ptfake.sh
@@ -45,9 +51,9 @@ layout() {
 	grep -v 'PERF_RECORD_\(FORK\|COMM\|MMAP2\|AUXTRACE$\|AUX$\|ITRACE_START\|SAMPLE\)'
 }
 info() { perf script -D -i "$1" 2>/dev/null | grep '^  Cap Time Zero'; }
-# decode CASE FILE: both decoders of FILE, byte for byte
+# decode CASE FILE [OPTS]: both decoders of FILE, byte for byte
 decode() {
-	for _o in i1i b e cr i10usi i100ns ibxwpe qe; do
+	for _o in ${3:-i1i b e cr i10usi i100ns ibxwpe qe}; do
 		perf script -i "$2" --itrace=$_o > p.out 2>/dev/null
 		"$PK" script -i "$2" --itrace=$_o > k.out 2>/dev/null
 		# (errors, e and qe: there may be none)
@@ -74,6 +80,17 @@ if both sw -e intel_pt//u -m ,16; then
 		"$(info sw.perf.data)$(info sw.pk.data)" = "  Cap Time Zero       1  Cap Time Zero       1"
 	decode sw-perf sw.perf.data
 	decode sw-pk sw.pk.data
+	if [ ! -e "$SRC/$PK_BUILD/libperfkit.so" ]; then
+		skip $N:sample "no $PK_BUILD/libperfkit.so for pt_mksample"
+	elif ! cc -O1 -I"$SRC/include" -o mks "$SRC/tests/live/pt_mksample.c" \
+		-L"$SRC/$PK_BUILD" -lperfkit -Wl,-rpath,"$SRC/$PK_BUILD" > mks.log 2>&1; then
+		fail $N:sample:build "cannot build pt_mksample: $(head -2 mks.log | tr '\n' '|')"
+	elif ! ./mks sw.perf.data s700.data 16000 s700 2> mks.log ||
+		! grep -q timed mks.log; then
+		fail $N:sample:make "$(cat mks.log)"
+	else
+		decode sample s700.data "i1i b e cr i10usi i100ns qi1i qe"
+	fi
 fi
 export PK_FAKE_NO_SWITCH=1
 if both nosw -e intel_pt//u -m ,16; then
