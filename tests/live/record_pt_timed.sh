@@ -28,6 +28,7 @@
 N=record_pt_timed
 ptfake_need $N
 need_cmd $N taskset "taskset is not installed"
+BLD=$(cd "$PK_BUILD" 2>/dev/null && pwd)
 ptfake_setup $N
 export PK_FAKE_PT_TSC=10240:10
 WAIT='s() { i=0; while [ ! -e DONE ] && [ $i -lt 3000000 ]; do i=$((i+1)); done; }; s & s; wait'
@@ -65,8 +66,8 @@ decode() {
 		[ $_o = i10usi ] && cp p.out "$1.i10usi"
 	done
 	# timed: every sample line has a time; the trace is two tasks' or more
-	check "$N:$1:timed" "lines without a time: $(grep -vc '\] [0-9]*\.[0-9]*:' "$1.i10usi")" \
-		"$(grep -vc '\] [0-9]*\.[0-9]*:' "$1.i10usi")" = 0
+	check "$N:$1:timed" "lines without a time: $(grep -vc ' [0-9]*\.[0-9]\{6\}: ' "$1.i10usi")" \
+		"$(grep -vc ' [0-9]*\.[0-9]\{6\}: ' "$1.i10usi")" = 0
 	check "$N:$1:tasks" "the decoding names $(awk '{ print $2 }' "$1.i10usi" | sort -u | wc -l) task(s)" \
 		"$(awk '{ print $2 }' "$1.i10usi" | sort -u | wc -l)" -ge 2
 }
@@ -80,10 +81,10 @@ if both sw -e intel_pt//u -m ,16; then
 		"$(info sw.perf.data)$(info sw.pk.data)" = "  Cap Time Zero       1  Cap Time Zero       1"
 	decode sw-perf sw.perf.data
 	decode sw-pk sw.pk.data
-	if [ ! -e "$SRC/$PK_BUILD/libperfkit.so" ]; then
+	if [ ! -e "$BLD/libperfkit.so" ]; then
 		skip $N:sample "no $PK_BUILD/libperfkit.so for pt_mksample"
 	elif ! cc -O1 -I"$SRC/include" -o mks "$SRC/tests/live/pt_mksample.c" \
-		-L"$SRC/$PK_BUILD" -lperfkit -Wl,-rpath,"$SRC/$PK_BUILD" > mks.log 2>&1; then
+		-L"$BLD" -lperfkit -Wl,-rpath,"$BLD" > mks.log 2>&1; then
 		fail $N:sample:build "cannot build pt_mksample: $(head -2 mks.log | tr '\n' '|')"
 	elif ! ./mks sw.perf.data s700.data 16000 s700 2> mks.log ||
 		! grep -q timed mks.log; then
