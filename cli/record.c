@@ -1215,6 +1215,8 @@ static int run(struct rec *r)
 	if (!err && r->pipe && !(err = features(r)))
 		err = pk_pdwriter_write_features(r->w);
 	if (!err)
+		err = rec_time_conv(r);
+	if (!err)
 		err = rec_id_index(r);
 	if (!err)
 		err = rec_pt_info(r);

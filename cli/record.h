@@ -131,6 +131,7 @@ int rec_parse_snapshot(struct rec_cfg *c, const char *arg);
 int rec_pt_sample_options(struct rec *r, bool have_aux);
 int rec_pt_sample_sizes(struct rec *r);
 /* record_hdr.c: perf's records ahead of the data (file mode) */
+int rec_time_conv(struct rec *r);
 int rec_id_index(struct rec *r);
 int rec_maps(struct rec *r);                  /* THREAD_MAP, CPU_MAP */
 int rec_finished_init(struct rec *r);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perfkit record: the records perf record writes ahead of the data (in
- * files and pipes): PERF_RECORD_ID_INDEX (every fd's id with its ring,
+ * files and pipes): PERF_RECORD_TIME_CONV (with a TSC the first ring's
+ * page converts), PERF_RECORD_ID_INDEX (every fd's id with its ring,
  * CPU and thread), EVENT_UPDATE (units, scales, names), THREAD_MAP (the
  * target's threads), CPU_MAP (every event's CPUs merged) and, once the
  * command runs, FINISHED_INIT; and the PMU and BPF header features.
@@ -59,6 +60,23 @@ static int id_entries(struct rec *r, struct pk_id_index_entry *e, size_t cap,
 			}
 	}
 	return 0;
+}
+
+/* perf's perf_event__synth_time_conv: the first ring's page, when it has
+ * cap_user_time_zero. */
+int rec_time_conv(struct rec *r)
+{
+	struct pk_time_conv tc;
+	char buf[64];
+	int err;
+
+	if (!r->rings || !pk_rings_nr(r->rings))
+		return 0;
+	err = pk_time_conv_read(pk_ring_page(pk_rings_get(r->rings, 0)), &tc);
+	if (err)
+		return err == -EOPNOTSUPP ? 0 : err;
+	return write_buf(r, pk_record_time_conv_encode(&tc, buf, sizeof(buf)),
+			 buf);
 }
 
 int rec_id_index(struct rec *r)

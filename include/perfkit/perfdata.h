@@ -430,6 +430,27 @@ PK_API uint32_t pk_bpf_prog_btf_id(const struct pk_bpf_prog_entry *e);
 PK_API int pk_bpf_btf_find(const void *body, size_t size, uint32_t id,
 			   const void **btf, size_t *btf_size);
 
+/* PERF_RECORD_TIME_CONV: the TSC to perf time conversion of a control
+ * page with cap_user_time_zero (perf record writes it first, ahead of
+ * ID_INDEX, from its first ring's page). 56 bytes as perf 6.1 writes it;
+ * the 32-byte form of older perfs has only shift, multiplier and zero. */
+struct pk_time_conv {
+	uint64_t time_shift, time_mult, time_zero, time_cycles, time_mask;
+	bool cap_user_time_zero, cap_user_time_short;
+};
+PK_API long pk_record_time_conv_encode(const struct pk_time_conv *tc,
+				       void *buf, size_t cap);
+/* Reads a TIME_CONV record into TC (the fields it lacks 0): 0, -EINVAL
+ * for another record or a NULL, -EBADMSG for one shorter than 32 bytes. */
+PK_API int pk_record_time_conv_parse(const struct perf_event_header *h,
+				     struct pk_time_conv *tc);
+/* The conversion a control page holds, read under its lock: 0, or
+ * -EOPNOTSUPP when the page lacks cap_user_time_zero (TC is filled all
+ * the same, as the kernel left the fields), -EINVAL for a NULL, -EAGAIN
+ * when the kernel kept the page locked. */
+PK_API int pk_time_conv_read(const struct perf_event_mmap_page *pc,
+			     struct pk_time_conv *tc);
+
 /* Name of a record type ("MMAP", "SAMPLE", "FINISHED_ROUND"), or NULL. */
 PK_API const char *pk_record_name(uint32_t type);
 /*

@@ -69,6 +69,33 @@ static const struct it_sid *sid(const struct pk_itrace *it, uint64_t id)
 	return NULL;
 }
 
+/* Timed sample mode: perf queues every sample's AUX data ahead
+ * (auxtrace_queue_data with samples) and decodes the queues by time, as
+ * in snapshot mode: each buffer's repeat of the last left out, the
+ * task the CPU runs then (perf's intel_pt_set_pid_tid_cpu). Read ahead,
+ * after the ID_INDEX that maps the samples to queues. */
+int pk__it_aux_sample_queue(struct pk_itrace *it, const struct pk_record *rec)
+{
+	const struct it_sid *s;
+	struct it_queue *q;
+	struct pk_sample sm;
+	long n;
+
+	if (rec->type != PERF_RECORD_SAMPLE ||
+	    pk_sample_parse(it->pd, rec, &sm) ||
+	    !(sm.sample_type & PERF_SAMPLE_AUX) || !sm.aux.size ||
+	    !(s = sid(it, sm.id)) || s->idx > UINT32_MAX)
+		return 0;
+	if (!(q = pk__it_queue(it, (uint32_t)s->idx)))
+		return -ENOMEM;
+	if (!q->prev) {
+		q->cpu = s->cpu;
+		q->tid = s->tid;
+	}
+	n = pk__it_snapshot(it, q, sm.aux.data, sm.aux.size, 0, false);
+	return n < 0 ? (int)n : 0;
+}
+
 int pk__it_aux_sample(struct pk_itrace *it, const struct pk_record *rec)
 {
 	const struct it_sid *s;
@@ -76,6 +103,8 @@ int pk__it_aux_sample(struct pk_itrace *it, const struct pk_record *rec)
 	struct pk_sample sm;
 	long n;
 
+	if (!it->timeless)	/* (queued ahead) */
+		return 0;
 	if (pk_sample_parse(it->pd, rec, &sm) ||
 	    !(sm.sample_type & PERF_SAMPLE_AUX) || !sm.aux.size ||
 	    !(s = sid(it, sm.id)) || s->idx > UINT32_MAX)

@@ -626,11 +626,20 @@ static bool tick_due(struct walk *w, const struct pk_pt_insn *in)
 	return false;
 }
 
+/* A PSB+ whose FUP the flow took up again after an error (at IP): perf
+ * returns its state, with no IP, before it walks from there. */
+static void flush_lost_psb(struct walk *w, uint64_t ip)
+{
+	if (w->lost && w->ndef && w->def[0].ip == ip)
+		flush_def(w);
+}
+
 static void insn(struct walk *w, const struct pk_pt_insn *in)
 {
 	w->walks++;
 	if (w->resync)
 		resynced(w, in->ip, NULL);
+	flush_lost_psb(w, in->ip);
 	w->lost = false;
 	if (w->have_pend)
 		resolve(w, in->ip);
@@ -808,11 +817,52 @@ static void error(struct walk *w, int code, uint64_t ip)
 	emit(w, &s);
 }
 
+/* Tick periods: perf works the period out at the start of each walk,
+ * also of one whose first fetch fails (a task without the code): the
+ * last sampled multiple moves on then (intel_pt_next_period), at the
+ * time of the packets read (a PSB+'s). */
+static void tick_walk_failed(struct walk *w)
+{
+	uint64_t t;
+
+	if (!w->tick || w->tleft)
+		return;
+	t = err_tsc(w, 5);
+	if (t != w->pts) {
+		w->pts = t;
+		w->pts_insn = 0;
+	}
+	next_period(w);
+}
+
+/* Whether a failed fetch at IP (CODE 5) repeats the last one, timed:
+ * nothing walked since, the time the same; notes it. */
+static bool refetch_failed(struct walk *w, int code, uint64_t ip)
+{
+	uint64_t t = w->it->timeless ? 0 : err_tsc(w, code);
+	bool again = !w->it->timeless && code == 5 && ip == w->fail_ip &&
+		     w->tot_insn == w->fail_insn && t == w->fail_t;
+
+	w->fail_ip = code == 5 ? ip : 0;
+	w->fail_insn = w->tot_insn;
+	w->fail_t = t;
+	return again;
+}
+
 /* An error at IP, and the resync after it. */
 static void fail(struct walk *w, int code, uint64_t ip)
 {
 	w->tx_abort = false;
-	error(w, code, ip);
+	/* timed, a fetch failing again where the resync after it took the
+	 * flow up (a PSB+'s FUP at the failed IP: the image changed under a
+	 * flow that walked there), nothing walked, the time the same: perf
+	 * read that PSB+ before its fetch (its walk reads the packet first)
+	 * and resynced past it: one error */
+	if (!refetch_failed(w, code, ip))
+		error(w, code, ip);
+	if (code == 5)
+		tick_walk_failed(w);
+	w->tleft = 0;	/* (tick periods: perf's next walk works it out) */
 	w->lost = w->resync = true;
 	w->rs_ip = code == 5 ? 0 : ip;
 	/* (perf keeps the stack: its trace number changes with a new
@@ -1347,6 +1397,7 @@ static void block(struct walk *w, const struct pk_pt_block *blk)
 	w->walks++;
 	if (w->resync)
 		resynced(w, blk->ip, NULL);
+	flush_lost_psb(w, blk->ip);
 	w->lost = false;
 	if (w->have_pend)
 		resolve(w, blk->ip);
@@ -1781,6 +1832,39 @@ static void last_branch(struct walk *w)
 	w->done = true;
 }
 
+/* Whether the time the flow stands at (where its packets led, its
+ * events' so far) passed the walk's limit. */
+bool pk__it_past_limit(const struct walk *w)
+{
+	uint64_t t;
+
+	if (w->it->timeless)
+		return false;
+	return w->tsc > w->limit ||
+	       (!pk_pt_insn_time(w->dec, &t) && t > w->limit);
+}
+
+/* A PSB+ held back whose time passed the walk's limit. */
+static bool psb_held_past_limit(const struct walk *w)
+{
+	return !w->it->timeless && w->ndef && w->def[0].type == PK_PT_EV_PSB &&
+	       w->def[0].has_tsc && w->def[0].tsc > w->limit;
+}
+
+/* Such a PSB+, the flow at its FUP: perf's decoder returns the pending
+ * branch's state (its time as it was) and the PSB's, and walks the code
+ * after it only once the side band up to then is in (a switch there: the
+ * next task's code). True then, the two made. */
+static bool psb_past_limit(struct walk *w)
+{
+	if (!psb_held_past_limit(w) || w->def[0].ip != w->dec->ip)
+		return false;
+	if (w->have_pend && w->dec->enabled)
+		resolve(w, w->dec->ip);
+	flush_def(w);
+	return true;
+}
+
 void pk__it_step(struct walk *w)
 {
 	struct pk_pt_insn in;
@@ -1808,8 +1892,17 @@ void pk__it_step(struct walk *w)
 	}
 	if (!w->it->timeless && pk_pt_insn_time(w->dec, &w->t_now))
 		w->t_now = 0;
+	/* the events' time passed the side band's: perf's decoder returns
+	 * the state (a PSB+, a TSC before TIP.PGE) and walks on only after
+	 * the side band up to then (a switch: the next task's code) */
+	if (status >= 0 && (pk__it_past_limit(w) || psb_past_limit(w))) {
+		w->status = status;
+		return;
+	}
 	took_tip(w);
-	if (status >= 0 && w->blocks) {
+	/* (to such a PSB's FUP instruction by instruction: a block may run
+	 * on past it) */
+	if (status >= 0 && w->blocks && !psb_held_past_limit(w)) {
 		status = pk_pt_insn_next_block(w->dec, &blk);
 		step_time(w);
 		if (blk.ninsn)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include <perfkit/itrace.h>
+#include <perfkit/perfdata.h>
 #include <linux/perf_event.h>
 #ifdef __x86_64__
 #include <cpuid.h>
@@ -25,23 +26,21 @@ static uint64_t term_bits(const struct pk_pmu *p, const char *name, bool mask)
 	return mask ? f->mask : f->mask & -f->mask;
 }
 
-/* The control page's TSC conversion, read under its seqlock. */
-static void read_time(struct pk_pt_auxinfo *in,
-		      const struct perf_event_mmap_page *pc)
+/* The control page's TSC conversion (perf keeps the fields without
+ * cap_user_time_zero too), read under its seqlock. */
+static int read_time(struct pk_pt_auxinfo *in,
+		     const struct perf_event_mmap_page *pc)
 {
-	const volatile struct perf_event_mmap_page *v = pc;
-	uint32_t seq;
-	bool cap;
+	struct pk_time_conv tc;
+	int err = pk_time_conv_read(pc, &tc);
 
-	do {
-		seq = __atomic_load_n(&v->lock, __ATOMIC_ACQUIRE);
-		in->time_mult = v->time_mult;
-		in->time_shift = v->time_shift;
-		in->time_zero = v->time_zero;
-		cap = v->cap_user_time_zero;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	} while (v->lock != seq || (seq & 1));
-	in->cap_user_time_zero = cap && in->time_mult;
+	if (err && err != -EOPNOTSUPP)
+		return err;
+	in->time_mult = tc.time_mult;
+	in->time_shift = tc.time_shift;
+	in->time_zero = tc.time_zero;
+	in->cap_user_time_zero = !err && in->time_mult;
+	return 0;
 }
 
 static void tsc_ctc(struct pk_pt_auxinfo *in)
@@ -63,6 +62,7 @@ int pk_pt_auxinfo_fill(struct pk_pt_auxinfo *in, const struct pk_evsel *e,
 {
 	const struct pk_pmu *p;
 	uint64_t v;
+	int err;
 
 	if (!in || !e || !e->pmu_name || !(p = pk__pmu_find(e->pmu_name)))
 		return -EINVAL;
@@ -76,8 +76,8 @@ int pk_pt_auxinfo_fill(struct pk_pt_auxinfo *in, const struct pk_evsel *e,
 		pk__pmu_read_num(p, "max_nonturbo_ratio", 10, &v) ? 0 : v;
 	in->cap_event_trace =
 		!pk__pmu_read_num(p, "caps/event_trace", 10, &v) && v;
-	if (pc)
-		read_time(in, pc);
+	if (pc && (err = read_time(in, pc)))
+		return err;
 	tsc_ctc(in);
 	return 0;
 }

@@ -6,7 +6,6 @@
  * else at the end of the file.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include "base/base.h"
 #include "base/bytes.h"
@@ -517,6 +516,35 @@ static int note_thread(struct pk_itrace *it, int32_t pid, int32_t tid)
 	return 0;
 }
 
+/* The task a sample names, as perf's tool learns it after the trace's
+ * handler (machine__findnew_thread: a thread known with pid -1 gets the
+ * sample's pid). */
+static int sample_task(struct pk_itrace *it, const struct pk_record *rec)
+{
+	struct pk_sample sm;
+
+	if (it->sw_attr < 0 || pk_sample_parse(it->pd, rec, &sm) ||
+	    !(sm.sample_type & PERF_SAMPLE_TID) || (int32_t)sm.pid == -1)
+		return 0;
+	for (size_t i = 0; i < it->nth; i++)
+		if (it->th[i].tid == (int32_t)sm.tid) {
+			if (it->th[i].pid == -1)
+				it->th[i].pid = (int32_t)sm.pid;
+			return 0;
+		}
+	return note_thread(it, (int32_t)sm.pid, (int32_t)sm.tid);
+}
+
+int32_t pk__it_switch_pid(struct pk_itrace *it, int32_t tid)
+{
+	for (size_t i = 0; i < it->nth; i++)
+		if (it->th[i].tid == tid)
+			return it->th[i].pid;
+	if (tid == 0)		/* perf's idle thread, 0/0 */
+		return 0;
+	return note_thread(it, -1, tid) ? tid : -1;
+}
+
 int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid)
 {
 	for (size_t i = 0; i < it->nth; i++)
@@ -632,11 +660,13 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 	case PERF_RECORD_SAMPLE:
 		if (it->sw_attr >= 0 && rec->attr == it->sw_attr)
 			pk__it_sched_switch(it, rec);
+		if ((err = sample_task(it, rec)))
+			return err;
 		if (it->sampling && it->pt_attr >= 0)
 			return pk__it_aux_sample(it, rec);
 		return 0;
 	case PK_RECORD_ID_INDEX:
-		return pk__it_id_index(it, rec);
+		return it->prequeued ? 0 : pk__it_id_index(it, rec);
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		if ((rec->misc & PERF_RECORD_MISC_SWITCH_OUT) && rec->size >= 16)
 			set_cpu_task(it, rec, (int32_t)RD32(h, 8),
@@ -663,7 +693,9 @@ int pk_itrace_record(struct pk_itrace *it, const struct pk_record *rec)
 					   (int32_t)RD32(h, 16));
 		return 0;
 	case PERF_RECORD_EXIT:
-		if (rec->size >= 24 && it->pt_attr >= 0 && !it->sampling)
+		/* (perf's intel_pt_process_timeless_queues: timeless only) */
+		if (rec->size >= 24 && it->pt_attr >= 0 && !it->sampling &&
+		    it->timeless)
 			return thread_exit(it, (int32_t)RD32(h, 16));
 		return 0;
 	case PERF_RECORD_AUX:
@@ -703,6 +735,10 @@ int pk_itrace_read_ahead(struct pk_itrace *it)
 			err = auxtrace_info(it, &rec);
 		else if (rec.type == PK_RECORD_AUXTRACE)
 			err = auxtrace(it, &rec);
+		else if (rec.type == PK_RECORD_ID_INDEX)
+			err = pk__it_id_index(it, &rec);
+		else if (it->sampling && !it->timeless)
+			err = pk__it_aux_sample_queue(it, &rec);
 		if (err)
 			break;
 	}

@@ -147,6 +147,9 @@ struct walk {
 	bool isamp;		/* the pending branch is an i sample */
 	int err;		/* a callback's */
 	bool refail;		/* an event failed and resynced */
+	/* timed: the last failed fetch's IP, the instruction count and
+	 * time then (fail_ip 0: none) */
+	uint64_t fail_ip, fail_insn, fail_t;
 	uint64_t tsc;		/* perf's timestamp: only moves forward */
 	uint64_t t_now;		/* the decoder's time before the step */
 	uint64_t t_step;	/* ... and after it (its branch's query) */
@@ -431,6 +434,7 @@ int pk__it_walk_go_on(struct it_queue *q);
 /* Whether walk W stopped at the end of its bytes (not at an error). */
 bool pk__it_walk_at_end(const struct walk *w);
 int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit);
+bool pk__it_past_limit(const struct walk *w);
 /* Frees queue Q's decoding. */
 void pk__it_walk_free(struct it_queue *q);
 int pk__it_mmap(struct pk_itrace *it, const struct pk_record *rec);
@@ -440,6 +444,10 @@ struct pk_pt_image *pk__it_guest_image(struct pk_itrace *it);
 /* The image of process PID (thread TID) as the session maps it now. */
 struct pk_pt_image *pk__it_image(struct pk_itrace *it, int32_t pid,
 				 int32_t tid);
+/* The pid of a task a sched_switch names: the side band's, else -1 (perf's
+ * machine__set_current_tid makes the thread with pid -1; idle is 0/0),
+ * the thread noted so. */
+int32_t pk__it_switch_pid(struct pk_itrace *it, int32_t tid);
 int32_t pk__it_pid(const struct pk_itrace *it, int32_t tid);
 /* sched.c: perf's sched_switch side band (have_sched_switch 1) */
 void pk__it_sched_setup(struct pk_itrace *it);
@@ -479,6 +487,8 @@ struct it_queue *pk__it_queue(struct pk_itrace *it, uint32_t idx);
 bool pk__it_sampling_mode(const struct pk_itrace *it);
 int pk__it_id_index(struct pk_itrace *it, const struct pk_record *rec);
 int pk__it_aux_sample(struct pk_itrace *it, const struct pk_record *rec);
+int pk__it_aux_sample_queue(struct pk_itrace *it,
+			    const struct pk_record *rec);
 
 /* Whether queue Q's samples belong to the task its CPU runs (per-CPU
  * buffers, or perf's side band of context switches), not to its tid
@@ -486,7 +496,7 @@ int pk__it_aux_sample(struct pk_itrace *it, const struct pk_record *rec);
 static inline bool pk__it_cpu_task(const struct pk_itrace *it,
 				   const struct it_queue *q)
 {
-	return !it->sampling && q->cpu >= 0 && q->cpu < 4096 &&
+	return (!it->sampling || !it->timeless) && q->cpu >= 0 && q->cpu < 4096 &&
 	       (q->tid == -1 || it->info.have_sched_switch);
 }
 

@@ -231,9 +231,9 @@ int pk__it_run(struct pk_itrace *it, struct it_queue *q, uint64_t limit)
 
 		/* up to the time: where the flow stands now (the first
 		 * PSB+'s TSC before anything is decoded) */
-		if (!it->timeless && (w->tsc > limit ||
-		    (!(w->qk ? pk__it_quick_time(w->qk, &t) :
-		       pk_pt_insn_time(w->dec, &t)) && t > limit)))
+		if (w->qk ? !it->timeless && (w->tsc > limit ||
+			    (!pk__it_quick_time(w->qk, &t) && t > limit)) :
+		    pk__it_past_limit(w))
 			break;
 		if (w->rg.ff) {
 			pk__it_range_ff(w);

@@ -5,7 +5,7 @@
  * where the kernel has no context_switch records): the last event named
  * sched:sched_switch, its next_pid read through the file's tracepoint
  * formats (TRACING_DATA); the pid is the thread's as the side band knew
- * it (perf's machine__set_current_tid with pid -1).
+ * it, else -1 (perf's machine__set_current_tid with pid -1 makes it so).
  */
 #include <string.h>
 #include "base/base.h"
@@ -48,7 +48,7 @@ void pk__it_sched_switch(struct pk_itrace *it, const struct pk_record *rec)
 				  sm.raw.data, sm.raw.size, "next_pid", &next))
 		return;
 	tid = (int32_t)next;
-	it->cpu_tid[sm.cpu].pid = pk__it_pid(it, tid);
+	it->cpu_tid[sm.cpu].pid = pk__it_switch_pid(it, tid);
 	it->cpu_tid[sm.cpu].tid = tid;
 	it->cpu_tid[sm.cpu].set = true;
 }

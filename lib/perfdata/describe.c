@@ -350,15 +350,20 @@ static void cpu_map(struct pd_sb *s, const unsigned char *p, size_t n)
 
 static void time_conv(const struct perf_event_header *h, struct pd_sb *s)
 {
-	NEED(32);
+	struct pk_time_conv tc;
+
+	if (pk_record_time_conv_parse(h, &tc)) {
+		pk__pd_sbf(s, " (record too short)\n");
+		return;
+	}
 	pk__pd_sbf(s, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %"
-	    PRIu64 "\n... Time Zero       %" PRIu64 "\n", U64(8), U64(16),
-	    U64(24));
+	    PRIu64 "\n... Time Zero       %" PRIu64 "\n", tc.time_shift,
+	    tc.time_mult, tc.time_zero);
 	if (h->size >= 56)
 		pk__pd_sbf(s, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#"
 		    PRIx64 "\n... Cap Time Zero   %d\n... Cap Time Short  %d\n",
-		    U64(32), U64(40), ((const unsigned char *)h)[48],
-		    ((const unsigned char *)h)[49]);
+		    tc.time_cycles, tc.time_mask, tc.cap_user_time_zero,
+		    tc.cap_user_time_short);
 	pk__pd_sbf(s, ": unhandled!\n");
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Encoders of the records perf record writes ahead of the data:
- * PERF_RECORD_ID_INDEX, THREAD_MAP, CPU_MAP and EVENT_UPDATE (read back
- * by describe.c and stream.c).
+ * PERF_RECORD_ID_INDEX, THREAD_MAP, CPU_MAP, EVENT_UPDATE (read back
+ * by describe.c and stream.c) and TIME_CONV (its reader here too, with
+ * the control page's read it is made from).
  */
 #include <errno.h>
 #include <string.h>
@@ -175,4 +176,72 @@ long pk_record_event_update_encode(const struct pk_event_update *u, void *buf,
 	memcpy(p + 8, &t, 8);
 	memcpy(p + 16, &u->id, 8);
 	return (long)size;
+}
+
+enum { TIME_CONV_SIZE = 56, TIME_CONV_OLD = 32 };
+
+long pk_record_time_conv_encode(const struct pk_time_conv *tc, void *buf,
+				size_t cap)
+{
+	unsigned char *p = buf;
+	int err;
+
+	if (!tc || !buf)
+		return -EINVAL;
+	if ((err = start(buf, cap, PK_RECORD_TIME_CONV, TIME_CONV_SIZE)))
+		return err;
+	memcpy(p + 8, &tc->time_shift, 8);
+	memcpy(p + 16, &tc->time_mult, 8);
+	memcpy(p + 24, &tc->time_zero, 8);
+	memcpy(p + 32, &tc->time_cycles, 8);
+	memcpy(p + 40, &tc->time_mask, 8);
+	p[48] = tc->cap_user_time_zero;
+	p[49] = tc->cap_user_time_short;
+	return TIME_CONV_SIZE;
+}
+
+int pk_record_time_conv_parse(const struct perf_event_header *h,
+			      struct pk_time_conv *tc)
+{
+	const unsigned char *p = (const void *)h;
+
+	if (!h || !tc || h->type != PK_RECORD_TIME_CONV)
+		return -EINVAL;
+	if (h->size < TIME_CONV_OLD)
+		return -EBADMSG;
+	memset(tc, 0, sizeof(*tc));
+	memcpy(&tc->time_shift, p + 8, 8);
+	memcpy(&tc->time_mult, p + 16, 8);
+	memcpy(&tc->time_zero, p + 24, 8);
+	if (h->size < TIME_CONV_SIZE)
+		return 0;
+	memcpy(&tc->time_cycles, p + 32, 8);
+	memcpy(&tc->time_mask, p + 40, 8);
+	tc->cap_user_time_zero = p[48];
+	tc->cap_user_time_short = p[49];
+	return 0;
+}
+
+int pk_time_conv_read(const struct perf_event_mmap_page *pc,
+		      struct pk_time_conv *tc)
+{
+	const volatile struct perf_event_mmap_page *v = pc;
+
+	if (!pc || !tc)
+		return -EINVAL;
+	for (int tries = 0; tries < 10000; tries++) {
+		uint32_t seq = __atomic_load_n(&v->lock, __ATOMIC_ACQUIRE);
+
+		tc->time_mult = v->time_mult;
+		tc->time_shift = v->time_shift;
+		tc->time_zero = v->time_zero;
+		tc->time_cycles = v->time_cycles;
+		tc->time_mask = v->time_mask;
+		tc->cap_user_time_zero = v->cap_user_time_zero;
+		tc->cap_user_time_short = v->cap_user_time_short;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (v->lock == seq && !(seq & 1))
+			return tc->cap_user_time_zero ? 0 : -EOPNOTSUPP;
+	}
+	return -EAGAIN;
 }

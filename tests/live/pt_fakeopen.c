@@ -37,6 +37,16 @@
  * With PK_FAKE_NO_SWITCH set, every perf_event_open asking for
  * context_switch fails with EINVAL, as on a kernel without it (before
  * 4.3): the recorders then fall back to sched:sched_switch.
+ * With PK_FAKE_PT_TSC=MULT:SHIFT[:ZERO] a faked event's ring page gets
+ * the time conversion a machine with a stable TSC gives
+ * (cap_user_time_zero 1, time_mult, time_shift, time_zero) as it is
+ * mapped, before the recorder reads it: perf and perfkit then take the
+ * file as TSC-timed (TIME_CONV, AUXTRACE_INFO's fields). Without ZERO,
+ * time_zero puts the PK_FAKE_PT_AUX trace's first TSC value 1 s after
+ * the ring is mapped (perf's clock), once the workload runs, and the
+ * producer creates PK_FAKE_PT_DONE only once perf's clock is 50 ms past
+ * the trace's last PSB+'s TSC: the trace's times fall among the side
+ * band of a workload that waits for that file.
  * Built by the tests that use it (cc -shared -fPIC -ldl -lpthread). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -54,8 +64,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_FD 4096
@@ -63,10 +75,12 @@
 long syscall(long nr, ...);
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+int munmap(void *addr, size_t len);
 int poll(struct pollfd *fds, nfds_t n, int timeout);
 
 static unsigned char fake[MAX_FD];
 static struct perf_event_mmap_page *page[MAX_FD];
+static void refake_time(void);
 static volatile int producing;
 
 static long real_syscall(long nr, long *a)
@@ -153,8 +167,12 @@ int ioctl(int fd, unsigned long req, ...)
 		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT,
 							      "ioctl");
 	if (req != PERF_EVENT_IOC_SET_FILTER || fd < 0 || fd >= MAX_FD ||
-	    !fake[fd])
-		return real(fd, req, arg);
+	    !fake[fd]) {
+		int r = real(fd, req, arg);
+
+		refake_time();
+		return r;
+	}
 	if (log && arg && (f = fopen(log, "a"))) {
 		fprintf(f, "%s\n", (const char *)arg);
 		fclose(f);
@@ -191,6 +209,133 @@ static int read_file(const char *path, unsigned char **p, size_t *n)
 	}
 	close(fd);
 	return 0;
+}
+
+static int is_psb(const unsigned char *p, size_t left);
+static int read_file(const char *path, unsigned char **p, size_t *n);
+
+/* The trace's first TSC packet's value (0 without one): ptgen's trace
+ * starts PSB, TSC. */
+static uint64_t first_tsc(const unsigned char *p, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t at = 0; at + 8 <= n; at++) {
+		if (is_psb(p + at, n - at)) {
+			at += 15;
+			continue;
+		}
+		if (p[at] != 0x19)
+			continue;
+		for (int i = 7; i >= 1; i--)
+			v = v << 8 | p[at + i];
+		return v;
+	}
+	return 0;
+}
+
+/* perf's clock now (the kernel's local_clock, not CLOCK_MONOTONIC
+ * here): the time of the COMM record renaming this thread makes on a
+ * dummy event; CLOCK_MONOTONIC if that fails */
+static uint64_t now_ns(void)
+{
+	struct perf_event_attr at = {
+		.size = sizeof(at), .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY, .sample_type = PERF_SAMPLE_TIME,
+		.sample_id_all = 1, .comm = 1, .exclude_kernel = 1,
+	};
+	long a[6] = { (long)&at, 0, -1, -1, 0, 0 };
+	long psz = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *pc;
+	struct perf_event_header *h;
+	char name[16] = "";
+	uint64_t t = 0;
+	struct timespec ts;
+	long fd = real_syscall(SYS_perf_event_open, a);
+	void *p;
+
+	if (fd >= 0) {
+		p = mmap(NULL, 2 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p != MAP_FAILED) {
+			prctl(PR_GET_NAME, name);
+			prctl(PR_SET_NAME, name);
+			pc = p;
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			h = (void *)((char *)p + psz);
+			if (pc->data_head >= h->size && h->type == PERF_RECORD_COMM)
+				memcpy(&t, (char *)h + h->size - 8, 8);
+			munmap(p, 2 * psz);
+		}
+		close(fd);
+	}
+	if (t)
+		return t;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t tsc_ns(uint64_t tsc, uint64_t mult, uint64_t shift,
+		       uint64_t zero)
+{
+	return zero + (tsc >> shift) * mult +
+	       (((tsc & ((1ULL << shift) - 1)) * mult) >> shift);
+}
+
+/* PK_FAKE_PT_TSC's values, taken once: 0 without them */
+static int time_conv(unsigned long long *mult, unsigned long long *shift,
+		     unsigned long long *zero)
+{
+	static unsigned long long m, sh, z;
+	static int state; /* 0: not read, 1: set, -1: none */
+	const char *v = getenv("PK_FAKE_PT_TSC"), *aux = getenv("PK_FAKE_PT_AUX");
+	unsigned char *pt;
+	uint64_t tsc = 0;
+	size_t n;
+	int k;
+
+	if (!state) {
+		k = v ? sscanf(v, "%llu:%llu:%llu", &m, &sh, &z) : 0;
+		state = k >= 2 && sh < 32 ? 1 : -1;
+		if (state > 0 && k < 3) {
+			if (aux && !read_file(aux, &pt, &n)) {
+				tsc = first_tsc(pt, n);
+				free(pt);
+			}
+			z = now_ns() + 1000000000 - tsc_ns(tsc, m, sh, 0);
+		}
+	}
+	*mult = m, *shift = sh, *zero = z;
+	return state > 0;
+}
+
+/* PK_FAKE_PT_TSC: the page's time conversion, as the kernel's
+ * arch_perf_update_userpage writes it (under the lock's sequence); the
+ * kernel clears the capability bits again when it updates the page (the
+ * real clock is not a stable TSC), so the shim writes them again after
+ * each ioctl and mapping (the recorders read the page after those). */
+static void fake_time(struct perf_event_mmap_page *pc)
+{
+	unsigned long long mult, shift, zero;
+
+	if (!time_conv(&mult, &shift, &zero) ||
+	    (pc->cap_user_time_zero && pc->time_mult == mult))
+		return;
+	pc->lock++;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	pc->time_mult = (uint32_t)mult;
+	pc->time_shift = (uint16_t)shift;
+	pc->time_zero = zero;
+	pc->cap_user_time = 1;
+	pc->cap_user_time_zero = 1;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	pc->lock++;
+}
+
+static void refake_time(void)
+{
+	for (int fd = 0; fd < MAX_FD; fd++)
+		if (page[fd])
+			fake_time(page[fd]);
 }
 
 static int is_psb(const unsigned char *p, size_t left)
@@ -263,6 +408,34 @@ static void produce(struct area *a)
 	}
 }
 
+/* The TSC of the trace's last PSB+ (ptgen's PSB+ starts PSB, TSC). */
+static uint64_t last_psb_tsc(const struct area *a)
+{
+	uint64_t v = 0;
+
+	for (size_t at = 0; at + 24 <= a->len; at++)
+		if (is_psb(a->pt + at, a->len - at) && a->pt[at + 16] == 0x19) {
+			v = 0;
+			for (int i = 7; i >= 1; i--)
+				v = v << 8 | a->pt[at + 16 + i];
+		}
+	return v;
+}
+
+/* PK_FAKE_PT_TSC: the workload lives on past the trace's times (at most
+ * 10 s more) */
+static void wait_trace_time(const struct area *a)
+{
+	unsigned long long m, sh, z;
+	uint64_t end;
+
+	if (!time_conv(&m, &sh, &z))
+		return;
+	end = tsc_ns(last_psb_tsc(a), m, sh, z) + 50000000;
+	for (int i = 0; i < 1000 && now_ns() < end; i++)
+		usleep(10000);
+}
+
 static void *producer(void *arg)
 {
 	struct area *a = arg;
@@ -275,6 +448,7 @@ static void *producer(void *arg)
 		kill(getpid(), SIGUSR2);
 		usleep(300000);
 	}
+	wait_trace_time(a);
 	if (done)
 		close(open(done, O_WRONLY | O_CREAT, 0644));
 	producing = 0;
@@ -347,13 +521,27 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		p = real(addr, len, prot, flags, fd, off);
 		if (p != MAP_FAILED)
 			page[fd] = p;
+		refake_time();
 		return p;
 	}
 	p = real(addr, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 		 -1, 0);
 	if (p != MAP_FAILED)
 		start(page[fd], p, len, !(prot & PROT_WRITE));
+	refake_time();
 	return p;
+}
+
+int munmap(void *addr, size_t len)
+{
+	static int (*real)(void *, size_t);
+
+	if (!real)
+		real = (int (*)(void *, size_t))dlsym(RTLD_NEXT, "munmap");
+	for (int fd = 0; fd < MAX_FD; fd++)
+		if (page[fd] == addr)
+			page[fd] = NULL;
+	return real(addr, len);
 }
 
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)

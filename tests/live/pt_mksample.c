@@ -15,9 +15,15 @@
  * sample ending D bytes after every K-th PSB's first byte (inside a
  * packet, as the kernel's samples may); as fK: ending right before the
  * FUP of every K-th PSB+ (a PSB+ cut between its MODE.Exec and FUP).
- * Built by the tests against libperfkit.a
- * (tests/live/record_pt_sample_decode.sh).
+ * When IN is TSC-timed (AUXTRACE_INFO's cap_user_time_zero), each
+ * sample's time is
+ * 1 us past the perf time of the last TSC packet in its window, and the
+ * samples go among the records in time order (timed sample mode); else
+ * they share the time of the last record before the EXIT. Built by the
+ * tests against libperfkit (tests/live/record_pt_sample_decode.sh).
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +35,9 @@
 static unsigned char *trace;
 static size_t trace_len;
 static int trace_idx = -1;
+/* AUXTRACE_INFO's time conversion (timed: cap_user_time_zero) */
+static uint64_t t_shift, t_mult, t_zero;
+static bool timed;
 
 static int die(const char *what)
 {
@@ -49,6 +58,12 @@ static int gather(const char *in)
 		const unsigned char *h = (const void *)rec.hdr;
 		uint32_t idx;
 
+		if (rec.type == PK_RECORD_AUXTRACE_INFO && rec.size >= 56) {
+			memcpy(&t_shift, h + 24, 8);	/* priv[1..4] */
+			memcpy(&t_mult, h + 32, 8);
+			memcpy(&t_zero, h + 40, 8);
+			timed = h[48] && t_mult && t_shift < 64;
+		}
 		if (rec.type != PK_RECORD_AUXTRACE || rec.size < 48)
 			continue;
 		memcpy(&idx, h + 32, 4);
@@ -197,35 +212,90 @@ static size_t psb_ends(unsigned every, size_t delta, bool fup, size_t **ends)
 	return n;
 }
 
-/* the samples: one per EVERY-th PSB (not the trace's first byte), or at
- * each of the NENDS ENDS */
-static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
-		   uint32_t size, unsigned every, const size_t *ends,
-		   size_t nends, uint32_t pid, uint64_t time)
+/* perf's tsc_to_perf_time */
+static uint64_t perf_time(uint64_t tsc)
+{
+	return t_zero + (tsc >> t_shift) * t_mult +
+	       (((tsc & ((1ULL << t_shift) - 1)) * t_mult) >> t_shift);
+}
+
+/* The samples planned: the ends of their windows, their times. */
+struct plan {
+	size_t n, next, *at;
+	uint64_t *time;
+};
+
+/* each end's time: 1 us past the last TSC before it */
+static int plan_times(struct plan *pl)
+{
+	struct pk_pt_decoder *d = pk_pt_decoder_new(trace, trace_len, NULL);
+	struct pk_pt_packet pkt;
+	uint64_t off, tsc = 0;
+	size_t k = 0;
+
+	pl->time = calloc(pl->n + 1, sizeof(*pl->time));
+	if (!d || !pl->time || pk_pt_sync_set(d, 0))
+		return -1;
+	while (k < pl->n && pk_pt_offset(d, &off) == 0) {
+		while (k < pl->n && pl->at[k] <= off)
+			pl->time[k++] = tsc ? perf_time(tsc) + 1000 : 0;
+		if (pk_pt_next(d, &pkt) <= 0)
+			break;
+		if (pkt.type == PK_PT_TSC)
+			tsc = pkt.u.tsc.tsc;
+	}
+	while (k < pl->n)
+		pl->time[k++] = tsc ? perf_time(tsc) + 1000 : 0;
+	pk_pt_decoder_free(d);
+	return 0;
+}
+
+/* one per EVERY-th PSB (not the trace's first byte), at the ends STEP
+ * bytes apart, or (MODE p/f) DELTA bytes into / before the FUP of every
+ * EVERY-th PSB+ */
+static int plan_samples(struct plan *pl, unsigned every, size_t step,
+			char mode, size_t delta)
 {
 	static const unsigned char psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82,
 		2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
-	static unsigned char buf[65536];
-	unsigned k = 0, made = 0;
+	unsigned k = 0;
 
-	for (size_t at = 1, e = 0; at + 16 <= trace_len; at++) {
+	if (step) {
+		pl->n = step_ends(step, &pl->at);
+	} else if (mode == 'p' || mode == 'f') {
+		pl->n = psb_ends(every, delta, mode == 'f', &pl->at);
+	} else {
+		pl->at = calloc(trace_len / 16 + 1, sizeof(*pl->at));
+		for (size_t at = 1; pl->at && at + 16 <= trace_len; at++)
+			if (!memcmp(trace + at, psb, 16) && !(++k % every))
+				pl->at[pl->n++] = at;
+	}
+	if (!pl->at || !pl->n)
+		return -1;
+	return timed ? plan_times(pl) : 0;
+}
+
+/* the planned samples due by LIMIT (timed), or all of them at TIME */
+static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
+		   uint32_t size, struct plan *pl, uint32_t pid, uint64_t limit,
+		   uint64_t time)
+{
+	static unsigned char buf[65536];
+
+	for (; pl->next < pl->n; pl->next++) {
+		size_t at = pl->at[pl->next];
+		size_t from = at > size ? at - size : 0;
 		struct pk_sample s;
-		size_t from;
 		long len;
 
-		if (ends) {
-			if (e == nends)
-				break;
-			at = ends[e++];
-		} else if (memcmp(trace + at, psb, 16) || ++k % every)
-			continue;
-		from = at > size ? at - size : 0;
+		if (timed && pl->time[pl->next] > limit)
+			break;
 		memset(&s, 0, sizeof(s));
 		s.sample_type = sa->sample_type;
 		s.id = NEW_ID;
-		s.ip = 0x401000 + made;
+		s.ip = 0x401000 + pl->next;
 		s.pid = s.tid = pid;
-		s.time = time;
+		s.time = timed ? pl->time[pl->next] : time;
 		s.period = 250000;
 		s.aux.size = at - from;
 		s.aux.data = trace + from;
@@ -233,11 +303,8 @@ static int samples(struct pk_pdwriter *w, const struct perf_event_attr *sa,
 				       sizeof(buf));
 		if (len < 0 || pk_pdwriter_write(w, (const void *)buf, NULL, 0))
 			return -1;
-		made++;
 	}
-	fprintf(stderr, "pt_mksample: %u samples of a %zu-byte trace\n", made,
-		trace_len);
-	return made ? 0 : -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -249,9 +316,10 @@ int main(int argc, char **argv)
 	uint32_t size, pid = 0;
 	uint64_t last_time = 0;
 	unsigned every = 1;
-	size_t step = 0, delta = 0, *ends = NULL, nends = 0;
+	size_t step = 0, delta = 0;
 	char mode = argc > 4 ? argv[4][0] : 0, *end = NULL;
 	bool done = false;
+	struct plan pl = { 0 };
 
 	if (argc < 4)
 		return die("usage: pt_mksample IN OUT SIZE [EVERY]");
@@ -269,12 +337,10 @@ int main(int argc, char **argv)
 		return die("bad SIZE or EVERY");
 	if (gather(argv[1]))
 		return die("no AUX data in the input");
-	if (step)
-		nends = step_ends(step, &ends);
-	else if (mode == 'p' || mode == 'f')
-		nends = psb_ends(every, delta, mode == 'f', &ends);
-	if ((mode == 's' || mode == 'p' || mode == 'f') && !ends)
-		return die("out of memory");
+	if (plan_samples(&pl, every, step, mode, delta))
+		return die("no sample to make");
+	fprintf(stderr, "pt_mksample: %zu samples of a %zu-byte trace%s\n",
+		pl.n, trace_len, timed ? ", timed" : "");
 	PK_OPTS(pk_perfdata_opts, o, .file_order = true);
 	pd = pk_perfdata_open(argv[1], &o);
 	w = pk_pdwriter_open(argv[2], NULL);
@@ -287,9 +353,11 @@ int main(int argc, char **argv)
 			continue;
 		if (rec.type == PERF_RECORD_COMM && !pid && rec.size >= 16)
 			memcpy(&pid, (const char *)rec.hdr + 8, 4);
+		if (timed && rec.time && !done)
+			err = samples(w, &sa, size, &pl, pid, rec.time - 1, 0);
 		if (rec.type == PERF_RECORD_EXIT && !done) {
-			err = samples(w, &sa, size, every, ends, nends, pid,
-				      last_time);
+			err = err ? err : samples(w, &sa, size, &pl, pid,
+						  UINT64_MAX, last_time);
 			done = true;
 		}
 		if (rec.time)
@@ -300,10 +368,10 @@ int main(int argc, char **argv)
 		if (err)
 			return die("cannot write a record");
 	}
-	if (!done && samples(w, &sa, size, every, ends, nends, pid,
-			     last_time))
+	if (!done && samples(w, &sa, size, &pl, pid, UINT64_MAX, last_time))
 		return die("cannot write the samples");
-	free(ends);
+	free(pl.at);
+	free(pl.time);
 	pk_perfdata_free(pd);
 	return pk_pdwriter_close(w) ? die("cannot close the output") : 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What perf record writes beside the records and perfkit writes as it
- * does: EVENT_UPDATE records (encoder -> pk_record_describe), the CACHE
+ * does: EVENT_UPDATE records (encoder -> pk_record_describe), TIME_CONV
+ * (encoder -> parser and describe, the control page's read), the CACHE
  * and MEM_TOPOLOGY features from a made-up sysfs tree (writer -> perf's
  * -I text from the reader), and the pipe layout of
  * pk_pdwriter_write_features (features ahead of the records, unpadded,
@@ -9,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,49 @@ static void check_event_update(void)
 	t_check(pk_record_event_update_encode(&u, buf, 40) == -ENOSPC,
 		"event_update_nospc", "no room, yet encoded");
 	pk_cpu_map_put(m);
+}
+
+static void check_time_conv(void)
+{
+	struct pk_time_conv tc = { .time_shift = 10, .time_mult = 10240,
+				   .time_zero = 123456789, .time_mask = 0xff,
+				   .cap_user_time_zero = true }, back;
+	struct perf_event_mmap_page pg = { .time_shift = 10, .time_mult = 341,
+					   .time_zero = 77 };
+	unsigned char buf[64];
+	struct pk_record r = { .hdr = (const void *)buf };
+	char text[512] = "";
+	long n = pk_record_time_conv_encode(&tc, buf, sizeof(buf));
+
+	r.type = PK_RECORD_TIME_CONV;
+	r.size = (uint32_t)n;
+	if (n > 0)
+		pk_record_describe(NULL, &r, text, sizeof(text));
+	/* perf 6.1's record: 56 bytes, its -D text */
+	t_check(n == 56 && !strcmp(text, "PERF_RECORD_TIME_CONV\n... Time Shift"
+		"      10\n... Time Muliplier  10240\n... Time Zero       "
+		"123456789\n... Time Cycles     0\n... Time Mask       0xff\n"
+		"... Cap Time Zero   1\n... Cap Time Short  0\n: unhandled!\n"),
+		"time_conv_encode", "size %ld: %s", n, text);
+	t_check(!pk_record_time_conv_parse((const void *)buf, &back) &&
+		!memcmp(&back, &tc, offsetof(struct pk_time_conv, cap_user_time_zero)) &&
+		back.cap_user_time_zero && !back.cap_user_time_short,
+		"time_conv_parse", "not read back");
+	((struct perf_event_header *)buf)->size = 32;  /* an older perf's */
+	t_check(!pk_record_time_conv_parse((const void *)buf, &back) &&
+		back.time_zero == 123456789 && !back.time_mask &&
+		!back.cap_user_time_zero, "time_conv_parse_old", "not read");
+	((struct perf_event_header *)buf)->size = 24;
+	t_check(pk_record_time_conv_parse((const void *)buf, &back) == -EBADMSG &&
+		pk_record_time_conv_encode(&tc, buf, 55) == -ENOSPC,
+		"time_conv_short", "a short record or buffer taken");
+	t_check(pk_time_conv_read(&pg, &back) == -EOPNOTSUPP &&
+		back.time_mult == 341, "time_conv_page_nocap",
+		"a page without cap_user_time_zero converts");
+	pg.cap_user_time_zero = 1;
+	t_check(!pk_time_conv_read(&pg, &back) && back.time_zero == 77 &&
+		back.time_shift == 10 && back.cap_user_time_zero,
+		"time_conv_page", "not read");
 }
 
 static void put(const char *dir, const char *rel, const char *text)
@@ -320,6 +365,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	check_event_update();
+	check_time_conv();
 	check_caches(dir);
 	check_pipe_layout(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
