@@ -307,8 +307,13 @@ static bool whole_cb(void *arg, const char *name, char type, uint64_t a)
 		s->started = true;
 		s->start = a;
 	}
-	/* where the kernel ends is not known: a page more */
-	s->size = ((a + ps - 1) & ~(ps - 1)) + ps - s->start;
+	/* where the kernel ends is not known: a page more, past the
+	 * highest function (kallsyms is not in address order: BPF
+	 * programs' [bpf] lines come last, not always highest) */
+	uint64_t size = ((a + ps - 1) & ~(ps - 1)) + ps - s->start;
+
+	if (size > s->size)
+		s->size = size;
 	return false;
 }
 
