@@ -32,6 +32,7 @@ struct rep {
 	bool chain_none;
 	bool chain_asked;       /* -g (not none) or -G given */
 	bool header, header_only, stats, dump, tasks, mmaps;
+	bool force;             /* -f: files other users own too */
 	bool show_info;         /* -I: the header's topology in full */
 	int tui;                /* 1 --tui, 0 --stdio, -1 on a terminal,
 				   2 on a terminal that is one */
@@ -946,7 +947,8 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 379: case 380: case 381: case 382: case 383: case 384:
 	case 385: case 386: case 388: case 389: case 390: case 391:
 	case 392: case 393: case 394: case 364: case 374:
-	case 'k': case 'm': case 'f': case 'M':
+	case 'f': c->force = c->x.force = true; return 0;
+	case 'k': case 'm': case 'M':
 		return accepted(c, ch, arg);
 	case 'i': c->input = arg; return 0;
 	case 303: c->tui = 0; return 0;
@@ -1189,14 +1191,19 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	if (c.dump) { /* perf report -D: the records as script -D dumps them */
-		char *sa[] = { "script", "--report-dump", "-i",
-			       (char *)c.input, c.header ? "--header" : NULL,
-			       c.header && c.show_info ? "--show-info" : NULL,
-			       NULL };
+		char *sa[8] = { "script", "--report-dump", "-i",
+				(char *)c.input };
+		int n = 4;
 
-		return cmd_script(c.header ? 5 + c.show_info : 4, sa);
+		if (c.force)
+			sa[n++] = "-f";
+		if (c.header)
+			sa[n++] = "--header";
+		if (c.header && c.show_info)
+			sa[n++] = "--show-info";
+		return cmd_script(n, sa);
 	}
-	if ((ret = cli_perfdata_check(c.input, false)))
+	if ((ret = cli_perfdata_check(c.input, c.force)))
 		return ret;
 	pd = pk_perfdata_open(c.input, NULL);
 	if (!pd) {

@@ -71,7 +71,7 @@ static int collapse_file(const struct export_opts *e, const char *file,
 		pk_collapse_free(c);
 		return -EINVAL;
 	}
-	if ((rc = cli_perfdata_check(file, false))) {
+	if ((rc = cli_perfdata_check(file, e->force))) {
 		script_filter_fini(&so.filt);
 		pk_collapse_free(c);
 		return -EINVAL;

@@ -17,6 +17,7 @@ struct export_opts {
 	int max_stack;           /* -1: perf's */
 	const char *guest_kallsyms; /* the default guest's kallsyms */
 	bool guest_code;            /* a VM's code is its process's */
+	bool force;                 /* -f: files other users own too */
 };
 
 /* Whether FORMAT is one of --format's. */

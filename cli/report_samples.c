@@ -722,7 +722,7 @@ int report_samples(const struct export_opts *e, FILE *out)
 	if (!err && !strcmp(e->format, "speedscope") &&
 	    !(c.ss = pk_speedscope_new()))
 		err = -ENOMEM;
-	if (err || cli_perfdata_check(e->input, false)) {
+	if (err || cli_perfdata_check(e->input, e->force)) {
 		script_filter_fini(&c.filt);
 		return -EINVAL;
 	}

@@ -74,7 +74,7 @@ fi
 
 # record: cycles falls back to :u and then to cpu-clock.
 $NB $PK record -vv -e cycles -o r.data -- ./getppid 100000 >/dev/null 2>r.err; rc=$?
-n=$($PK report -D -i r.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
+n=$($PK report -f -D -i r.data 2>/dev/null | grep -c PERF_RECORD_SAMPLE)
 check unpriv_record "rc=$rc $(grep -v '^ ' r.err | tail -2 | tr '\n' ' ') samples $n" $rc -eq 0 -a "$n" -gt 0
 attempts r.err >r.pk
 check unpriv_record_vv_fallbacks "$(grep -v '^  ' r.pk | tr '\n' ' ')" \
