@@ -63,6 +63,7 @@ static void usage(FILE *f)
 		"                        dso,addr,period,trace,flags,callindent,data_src,\n"
 		"                        weight,ins_lat,phys_addr,data_page_size,\n"
 		"                        code_page_size, insn, insnlen, synth, iregs,\n"
+		"                        machine_pid, vcpu,\n"
 		"                        uregs (as perf script)\n"
 		"      --itrace[=LETTERS] decode the instruction trace (Intel PT) into\n"
 		"                        samples as perf: i[N[i|t|ns|us|ms]] b c r x w p\n"

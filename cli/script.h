@@ -22,6 +22,9 @@ enum {
 	SF_IPC = 1 << 25, SF_BRSTACK = 1 << 26, SF_BRSTACKSYM = 1 << 27,
 	SF_BRSTACKOFF = 1 << 28, SF_IREGS = 1 << 29, SF_UREGS = 1u << 30,
 };
+/* past an int: machine_pid, vcpu (sets of fields are uint64_t) */
+#define SF_MACHINE_PID (1ull << 31)
+#define SF_VCPU (1ull << 32)
 
 /* perf's output types: attr types 0..5, synth, other. */
 enum { ST_HW, ST_SW, ST_TRACE, ST_HWCACHE, ST_RAW, ST_BREAK, ST_SYNTH,
@@ -29,7 +32,7 @@ enum { ST_HW, ST_SW, ST_TRACE, ST_HWCACHE, ST_RAW, ST_BREAK, ST_SYNTH,
 
 struct script_fields {
 	struct {
-		uint32_t fields, user_set_fields;
+		uint64_t fields, user_set_fields;
 		bool user_set, wildcard;
 	} t[ST_MAX];
 };
@@ -160,7 +163,7 @@ size_t script_page_size(uint64_t size, char *buf, size_t len);
 
 /* script_brstack.c: SM's branch stack as -F F's brstack, brstacksym or
  * brstackoff shows it (perf's text, through PUT). */
-void script_put_brstack(struct pk_session *sess, uint32_t f,
+void script_put_brstack(struct pk_session *sess, uint64_t f,
 			const struct pk_sample *sm,
 			void (*put)(void *, const char *, size_t), void *ctx);
 

@@ -72,7 +72,7 @@ static void put_addr(struct pk_session *sess, uint32_t pid, uint64_t addr,
 	}
 }
 
-void script_put_brstack(struct pk_session *sess, uint32_t f,
+void script_put_brstack(struct pk_session *sess, uint64_t f,
 			const struct pk_sample *sm,
 			void (*put)(void *, const char *, size_t), void *ctx)
 {

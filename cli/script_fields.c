@@ -13,7 +13,7 @@
 #define HWDEF (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME | SF_IP | \
 	       SF_SYM | SF_SYMOFFSET | SF_DSO | SF_PERIOD)
 
-static const struct { const char *name; uint32_t bit; } names[] = {
+static const struct { const char *name; uint64_t bit; } names[] = {
 	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID },
 	{ "time", SF_TIME }, { "cpu", SF_CPU }, { "event", SF_EVNAME },
 	{ "trace", SF_TRACE }, { "ip", SF_IP }, { "sym", SF_SYM },
@@ -28,6 +28,7 @@ static const struct { const char *name; uint32_t bit; } names[] = {
 	{ "ipc", SF_IPC }, { "brstack", SF_BRSTACK },
 	{ "brstacksym", SF_BRSTACKSYM }, { "brstackoff", SF_BRSTACKOFF },
 	{ "iregs", SF_IREGS }, { "uregs", SF_UREGS },
+	{ "machine_pid", SF_MACHINE_PID }, { "vcpu", SF_VCPU },
 };
 
 static const char *const type_names[ST_MAX] = {
@@ -70,7 +71,7 @@ static int lookup(const char *tok)
 	return -1;
 }
 
-static void apply_all(struct script_fields *f, uint32_t bit, bool remove)
+static void apply_all(struct script_fields *f, uint64_t bit, bool remove)
 {
 	for (int t = 0; t < ST_MAX; t++) {
 		if (invalid(t) & bit) {

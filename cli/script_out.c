@@ -110,7 +110,7 @@ struct out {
 	int mem_width;          /* widest data_src text so far */
 	int arch;               /* ARCH_*: the file's, for register names */
 	bool pipe, use_callchain, ready;
-	uint32_t fields[ST_MAX];
+	uint64_t fields[ST_MAX];
 	struct lcache lc;
 	struct pk_unwind *uw;   /* --call-graph dwarf samples */
 	uint64_t *uips;         /* the unwound frames of the sample */
@@ -128,7 +128,8 @@ struct out {
 	struct headc {
 		char text[128];
 		size_t len;
-		uint32_t tid, pid, f;
+		uint32_t tid, pid;
+		uint64_t f;
 		int attr;
 		uint64_t period;
 		char comm[32];
@@ -420,7 +421,7 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 	/* AUX: a field a file with an AUX area trace may show though the
 	 * event lacks it (perf's allow_user_set: synthesized samples have
 	 * it) */
-	static const struct { uint32_t f; uint64_t st; const char *what, *field; bool aux; } req[] = {
+	static const struct { uint64_t f; uint64_t st; const char *what, *field; bool aux; } req[] = {
 		{ SF_IP, PERF_SAMPLE_IP, "IP", "ip", false },
 		{ SF_ADDR, PERF_SAMPLE_ADDR, "ADDR", "addr", true },
 		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID", "tid", false },
@@ -441,7 +442,7 @@ static int check_type(struct out *s, int t, const struct perf_event_attr *a,
 		{ SF_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
 		  "CODE_PAGE_SIZE", "code_page_size", false },
 	};
-	uint32_t *f = &s->fields[t];
+	uint64_t *f = &s->fields[t];
 
 	if (!*f)
 		return 0;
@@ -690,7 +691,7 @@ static int setup(struct out *s)
 
 /* data_src, weight and ins_lat after the address: the data_src text is
  * left-aligned to the longest printed so far, as perf does. */
-static void put_mem(struct out *s, uint32_t f, const struct pk_sample *sm)
+static void put_mem(struct out *s, uint64_t f, const struct pk_sample *sm)
 {
 	struct ob *o = &s->ob;
 	bool wstruct = sm->sample_type & PERF_SAMPLE_WEIGHT_STRUCT;
@@ -720,7 +721,7 @@ static void put_mem(struct out *s, uint32_t f, const struct pk_sample *sm)
 }
 
 /* phys_addr and the page sizes at the end of the line. */
-static void put_mem_tail(struct out *s, uint32_t f, const struct pk_sample *sm)
+static void put_mem_tail(struct out *s, uint64_t f, const struct pk_sample *sm)
 {
 	struct ob *o = &s->ob;
 	char t[32];
@@ -792,7 +793,7 @@ static void put_time(struct out *s, uint64_t t0)
 }
 
 /* " sym+0xoff (dso)" per the print options. */
-static void put_symdso(struct out *s, uint32_t f, const struct pk_location *l)
+static void put_symdso(struct out *s, uint64_t f, const struct pk_location *l)
 {
 	struct ob *o = &s->ob;
 
@@ -818,7 +819,7 @@ static void put_symdso(struct out *s, uint32_t f, const struct pk_location *l)
 /* An unwound user frame: perf shows the functions inlined there as
  * frames of their own, one line each, with the line of each call as
  * their srcline. */
-static void put_inlines(struct out *s, uint32_t f, const struct pk_location *l,
+static void put_inlines(struct out *s, uint64_t f, const struct pk_location *l,
 			const struct pk_inline_frame *fr, int n)
 {
 	struct ob *o = &s->ob;
@@ -853,7 +854,7 @@ static void put_inlines(struct out *s, uint32_t f, const struct pk_location *l,
  * show), from the cache when the session resolves it the same way.
  * UNWOUND: a frame of the DWARF unwinder, which perf expands into the
  * functions inlined at the address. */
-static void put_frame(struct out *s, uint32_t f, uint32_t pid, uint64_t ip,
+static void put_frame(struct out *s, uint64_t f, uint32_t pid, uint64_t ip,
 		      uint16_t cpumode, bool dso_addr, uint64_t gen, bool unwound)
 {
 	struct ob *o = &s->ob;
@@ -944,7 +945,7 @@ static bool stop_bt(struct out *s, uint32_t pid, uint64_t ip, uint16_t cm)
 }
 
 /* The recorded callchain; true when --stop-bt ended it. */
-static bool put_chain(struct out *s, uint32_t f, const struct pk_sample *sm,
+static bool put_chain(struct out *s, uint64_t f, const struct pk_sample *sm,
 		      uint16_t misc, uint64_t ugen, uint64_t kgen)
 {
 	struct ob *o = &s->ob;
@@ -1001,7 +1002,7 @@ static int unwind(struct out *s, const struct pk_sample *sm)
 
 /* perf 6.1 appends the user frames it unwound to whatever the callchain
  * gave, each part up to --max-stack. */
-static void put_unwound(struct out *s, uint32_t f, const struct pk_sample *sm,
+static void put_unwound(struct out *s, uint64_t f, const struct pk_sample *sm,
 			uint64_t ugen)
 {
 	for (int i = 0; i < s->nr_uips; i++) {
@@ -1019,7 +1020,7 @@ static void put_unwound(struct out *s, uint32_t f, const struct pk_sample *sm,
 	}
 }
 
-static void put_callchain(struct out *s, uint32_t f, const struct pk_sample *sm,
+static void put_callchain(struct out *s, uint64_t f, const struct pk_sample *sm,
 			  uint16_t misc)
 {
 	uint64_t ugen = pk_session_generation(s->sess, sm->pid,
@@ -1230,7 +1231,7 @@ static void put_synth(struct out *s, const struct pk_itrace_sample *is)
 /* perf's callindent: "(dso)\t" when neither ip nor addr is shown, the
  * called or returning function (or its address) indented by the call
  * depth, padded to a column that changes as little as it can. */
-static void put_callindent(struct out *s, uint32_t f,
+static void put_callindent(struct out *s, uint64_t f,
 			   const struct pk_sample *sm, uint16_t cpumode)
 {
 	const struct pk_itrace_sample *is = s->cur;
@@ -1281,7 +1282,7 @@ static void put_callindent(struct out *s, uint32_t f,
 }
 
 /* perf's " \t IPC: 0.11 (50/445) " of a synthesized sample with cycles */
-static void put_ipc(struct out *s, uint32_t f, const struct pk_itrace_sample *is)
+static void put_ipc(struct out *s, uint64_t f, const struct pk_itrace_sample *is)
 {
 	char b[96];
 	unsigned ipc;
@@ -1372,7 +1373,7 @@ static void put_regs(struct out *s, uint64_t abi, uint64_t mask,
 }
 
 /* " insn: 31 ed" */
-static void put_insn(struct out *s, uint32_t f, const struct pk_itrace_sample *is)
+static void put_insn(struct out *s, uint64_t f, const struct pk_itrace_sample *is)
 {
 	static const char hex[] = "0123456789abcdef";
 
@@ -1394,13 +1395,24 @@ static void put_insn(struct out *s, uint32_t f, const struct pk_itrace_sample *i
 	}
 }
 
-/* perf_sample__fprintf_start: comm, pid/tid, [cpu], time. CC: the
- * callchain follows (the comm is not padded then). */
-static void put_start(struct out *s, uint32_t f, const struct pk_sample *sm,
+/* perf_sample__fprintf_start: [VM:pid VCPU:n] comm, pid/tid, [cpu],
+ * time. CC: the callchain follows (the comm is not padded then). */
+static void put_start(struct out *s, uint64_t f, const struct pk_sample *sm,
 		      const char *comm, bool cc)
 {
 	struct ob *o = &s->ob;
 
+	if (sm->machine_pid && (f & (SF_MACHINE_PID | SF_VCPU))) {
+		char t[40];
+		int n = 0;
+
+		if (f & SF_MACHINE_PID)
+			n = snprintf(t, sizeof(t), "VM:%5d ", (int)sm->machine_pid);
+		if (f & SF_VCPU)
+			snprintf(t + n, sizeof(t) - (size_t)n, "VCPU:%03d ",
+				 (int)sm->vcpu);
+		ob_str(o, t);
+	}
 	if (f & SF_COMM) {
 		if ((f & SF_IP) && cc) {
 			ob_str(o, comm);
@@ -1481,7 +1493,7 @@ static int print_sample(struct out *s, const struct pk_record *rec, int attr,
 	struct ob *o = &s->ob;
 	const struct evinfo *e;
 	char commbuf[16];
-	uint32_t f;
+	uint64_t f;
 
 	e = &s->ev[attr];
 	f = s->fields[e->type];
@@ -1763,7 +1775,7 @@ static void tl_keep(struct out *s, const struct pk_itrace_sample *is,
 	t->pid = is->pid;
 	t->tid = is->tid;
 	t->cpu = is->cpu;
-	uint32_t f = s->fields[s->ev[is->attr].type];
+	uint64_t f = s->fields[s->ev[is->attr].type];
 
 	t->time_mask = f & SF_TIME ? ~0ull : 0;
 	t->addr_mask = f & SF_ADDR ? ~0ull : 0;
@@ -1784,7 +1796,7 @@ static void tl_keep(struct out *s, const struct pk_itrace_sample *is,
 static FIELDWISE bool ln_ctx(struct out *s, const struct pk_itrace_sample *is)
 {
 	const struct evinfo *e = &s->ev[is->attr];
-	uint32_t f = s->fields[e->type];
+	uint64_t f = s->fields[e->type];
 	struct lnctx *c;
 	uint64_t t;
 
@@ -2123,6 +2135,8 @@ static void side_sample(const struct out *s, const struct pk_record *rec,
 			sm->time = ps.time;
 		if (a->sample_type & PERF_SAMPLE_CPU)
 			sm->cpu = ps.cpu;
+		sm->machine_pid = ps.machine_pid;
+		sm->vcpu = ps.vcpu;
 	}
 	*pid = (int32_t)sm->pid;
 	*tid = (int32_t)sm->tid;

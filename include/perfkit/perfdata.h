@@ -286,6 +286,10 @@ struct pk_sample {
 	uint64_t data_src, transaction, phys_addr, cgroup;
 	struct { uint64_t size; const void *data; } aux;
 	uint64_t data_page_size, code_page_size;
+	/* not in the record: the guest machine (its pid on the host, 0 for
+	 * the host) and VCPU of the record's id, from an ID_INDEX entry's
+	 * machine_pid/vcpu extension (pk_sample_parse only) */
+	uint32_t machine_pid, vcpu;
 };
 
 /*
@@ -331,9 +335,26 @@ struct pk_id_index_entry {
 	uint64_t id, idx;
 	int64_t cpu, tid;    /* -1: any */
 };
+/* The extension perf inject --guest-data writes: an array of these after
+ * the NR entries (a record of 16 + NR * 48 bytes). machine_pid 0: host. */
+struct pk_id_index_guest {
+	uint64_t machine_pid, vcpu;
+};
+/* Entry I of an ID_INDEX record of SIZE bytes at P (host order): *E and,
+ * where the record has the extension, *G (else zeroed). 0, -EINVAL when
+ * the record has no entry I. */
+PK_API int pk_record_id_index_entry(const void *p, size_t size, uint64_t i,
+				    struct pk_id_index_entry *e,
+				    struct pk_id_index_guest *g);
 #define PK_ID_INDEX_MAX 2047
 PK_API long pk_record_id_index_encode(const struct pk_id_index_entry *e,
 				      size_t nr, void *buf, size_t cap);
+/* The same with the guest extension G (NR entries, at most
+ * PK_ID_INDEX_GUEST_MAX; G NULL: none, as pk_record_id_index_encode). */
+#define PK_ID_INDEX_GUEST_MAX 1364
+PK_API long pk_record_id_index_guest_encode(const struct pk_id_index_entry *e,
+					    const struct pk_id_index_guest *g,
+					    size_t nr, void *buf, size_t cap);
 /* PERF_RECORD_THREAD_MAP: each thread's tid, the comm left empty as perf
  * record leaves it. */
 struct pk_thread_map;

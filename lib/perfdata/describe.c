@@ -479,6 +479,30 @@ static void intel_pt_info(const struct perf_event_header *h, struct pd_sb *s)
 	cap_event_trace(p, n, 17 + (size_t)(len + 8) / 8, s);
 }
 
+/* -D's ID_INDEX: the entries, with the guest extension's two fields */
+static void describe_id_index(struct pd_sb *s, const struct perf_event_header *h)
+{
+	struct pk_id_index_entry e;
+	struct pk_id_index_guest g;
+	uint64_t nr;
+	bool ext;
+
+	NEED(16);
+	nr = U64(8);
+	pk__pd_sbf(s, " nr: %" PRIu64 "\n", nr);
+	ext = nr && (uint64_t)(h->size - 16) / 48 >= nr;
+	for (uint64_t i = 0; i < nr; i++) {
+		if (pk_record_id_index_entry(h, h->size, i, &e, &g))
+			return;
+		pk__pd_sbf(s, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %"
+			   PRId64 "  tid: %" PRId64, e.id, e.idx, e.cpu, e.tid);
+		if (ext)
+			pk__pd_sbf(s, "  machine_pid: %" PRId64 "  vcpu: %"
+				   PRIu64, (int64_t)g.machine_pid, g.vcpu);
+		pk__pd_sbf(s, "\n");
+	}
+}
+
 static void user_rec(const struct perf_event_header *h, struct pd_sb *s)
 {
 	switch (h->type) {
@@ -498,24 +522,9 @@ static void user_rec(const struct perf_event_header *h, struct pd_sb *s)
 		pk__pd_sbf(s, "\n... time %" PRIu64 ", type %s\n: unhandled!\n",
 		    U64(16), U64(8) == 1 ? "FINAL" : "INTERVAL");
 		return;
-	case PK_RECORD_ID_INDEX: {
-		uint64_t nr, esz;
-
-		NEED(16);
-		nr = U64(8);
-		pk__pd_sbf(s, " nr: %" PRIu64 "\n", nr);
-		esz = nr ? (h->size - 16) / nr : 0;
-		if (esz < 32)
-			return;
-		for (uint64_t i = 0; i < nr; i++) {
-			size_t o = 16 + i * esz;
-
-			pk__pd_sbf(s, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %"
-			    PRId64 "  tid: %" PRId64 "\n", U64(o), U64(o + 8),
-			    (int64_t)U64(o + 16), (int64_t)U64(o + 24));
-		}
+	case PK_RECORD_ID_INDEX:
+		describe_id_index(s, h);
 		return;
-	}
 	case PK_RECORD_FINISHED_ROUND:
 		pk__pd_sbf(s, "\n");
 		return;

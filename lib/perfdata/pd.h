@@ -63,6 +63,9 @@ struct pk_perfdata {
 	struct pd_attr *attrs;
 	unsigned nr_attrs;
 	struct pk__hash ids;       /* sample id -> attr index */
+	/* sample id -> machine_pid << 32 | vcpu, for ids whose ID_INDEX
+	 * entry names a guest machine (perf inject --guest-data) */
+	struct pk__hash guest_ids;
 	int id_pos, id_pos_tail;   /* position of id in samples / trailers */
 	/* read position */
 	uint64_t pos, end;

@@ -540,6 +540,7 @@ void pk_perfdata_free(struct pk_perfdata *pd)
 	}
 	pk__free(pd->attrs);
 	pk__hash_fini(&pd->ids);
+	pk__hash_fini(&pd->guest_ids);
 	pk__free(pd->q);
 	pk__free(pd->qtmp);
 	while (pd->chunks) {

@@ -195,6 +195,56 @@ static int attr_of_record(struct pk_perfdata *pd,
 	return a;
 }
 
+/* perf: an entry's machine_pid/vcpu replace the id's (0 forgets it) */
+static int guest_id(struct pk_perfdata *pd, const struct pk_id_index_entry *e,
+		    const struct pk_id_index_guest *g)
+{
+	uint64_t *v;
+	bool added;
+
+	if (!g->machine_pid) {
+		v = pk__hash_get(&pd->guest_ids, e->id);
+		if (v)
+			*v = 0;
+		return 0;
+	}
+	v = pk__hash_put(&pd->guest_ids, e->id, &added);
+	if (!v)
+		return -ENOMEM;
+	*v = (uint64_t)(uint32_t)g->machine_pid << 32 | (uint32_t)g->vcpu;
+	return 0;
+}
+
+/* PERF_RECORD_ID_INDEX: ids are already tied to attrs (attr ids,
+ * HEADER_ATTR); idx is perf's mmap index, cpu and tid where the id
+ * counts. Entries naming a guest machine are kept for the samples. */
+static int id_index(struct pk_perfdata *pd, struct raw *r)
+{
+	const struct perf_event_header *h = r->h;
+	struct pk_id_index_entry e;
+	struct pk_id_index_guest g;
+	uint64_t nr;
+
+	if (h->size < 16)
+		return pk__pd_fail(pd, PK_ERR_FORMAT, r->off,
+			       "PERF_RECORD_ID_INDEX of size %u is too short",
+			       h->size);
+	nr = rd64((const unsigned char *)h + 8);
+	for (uint64_t i = 0; i < nr; i++) {
+		if (pk_record_id_index_entry(h, h->size, i, &e, &g))
+			return pk__pd_fail(pd, PK_ERR_FORMAT, r->off,
+				       "PERF_RECORD_ID_INDEX: %llu entries do not fit in size %u",
+				       (unsigned long long)nr, h->size);
+		if (pd->nr_attrs > 1 && pk_perfdata_id_attr(pd, e.id) < 0)
+			pk__pd_warn(pd, "PERF_RECORD_ID_INDEX at %#llx: id %llu belongs to no attr",
+				(unsigned long long)r->off,
+				(unsigned long long)e.id);
+		if (guest_id(pd, &e, &g))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Records that change the reader's state. */
 static int process_user(struct pk_perfdata *pd, struct raw *r)
 {
@@ -204,31 +254,8 @@ static int process_user(struct pk_perfdata *pd, struct raw *r)
 	switch (h->type) {
 	case PK_RECORD_HEADER_ATTR:
 		return pk__pd_record_attr(pd, h);
-	case PK_RECORD_ID_INDEX: {
-		uint64_t nr, esz;
-
-		if (h->size < 16)
-			goto short_rec;
-		nr = rd64(p + 8);
-		if (!nr)
-			return 0;
-		esz = (h->size - 16) / nr;
-		if (esz < 32 || nr > h->size)
-			return pk__pd_fail(pd, PK_ERR_FORMAT, r->off,
-				       "PERF_RECORD_ID_INDEX: %llu entries do not fit in size %u",
-				       (unsigned long long)nr, h->size);
-		/* ids are already tied to attrs (attr ids, HEADER_ATTR); idx
-		 * is perf's mmap index, cpu and tid where the id counts */
-		for (uint64_t i = 0; i < nr; i++) {
-			uint64_t id = rd64(p + 16 + i * esz);
-
-			if (pd->nr_attrs > 1 && pk_perfdata_id_attr(pd, id) < 0)
-				pk__pd_warn(pd, "PERF_RECORD_ID_INDEX at %#llx: id %llu belongs to no attr",
-					(unsigned long long)r->off,
-					(unsigned long long)id);
-		}
-		return 0;
-	}
+	case PK_RECORD_ID_INDEX:
+		return id_index(pd, r);
 	case PK_RECORD_HEADER_FEATURE: {
 		uint64_t f;
 
@@ -529,6 +556,19 @@ int pk_perfdata_next(struct pk_perfdata *pd, struct pk_record *rec)
 	}
 }
 
+/* perf's evlist__parse_sample with perf_guest: the id's machine */
+static void guest_of(const struct pk_perfdata *pd, struct pk_sample *s)
+{
+	const uint64_t *v = s->sample_type & (PERF_SAMPLE_ID |
+					      PERF_SAMPLE_IDENTIFIER) ?
+			    pk__hash_get(&pd->guest_ids, s->id) : NULL;
+
+	if (v && *v) {
+		s->machine_pid = (uint32_t)(*v >> 32);
+		s->vcpu = (uint32_t)*v;
+	}
+}
+
 int pk_sample_parse(struct pk_perfdata *pd, const struct pk_record *rec,
 		    struct pk_sample *s)
 {
@@ -543,6 +583,8 @@ int pk_sample_parse(struct pk_perfdata *pd, const struct pk_record *rec,
 	}
 	ret = pk__pd_sample_decode(&pd->attrs[a].attr, rec->hdr, s, err,
 			       sizeof(err));
+	if (!ret && pd->guest_ids.n)
+		guest_of(pd, s);
 	/* a bad sample is reported, not sticky for the stream */
 	if (ret && !pd->err) {
 		const char *n = pk_record_name(rec->type);

@@ -27,10 +27,11 @@ static int start(void *buf, size_t cap, uint32_t type, size_t size)
 	return 0;
 }
 
-long pk_record_id_index_encode(const struct pk_id_index_entry *e, size_t nr,
-			       void *buf, size_t cap)
+long pk_record_id_index_guest_encode(const struct pk_id_index_entry *e,
+				     const struct pk_id_index_guest *g,
+				     size_t nr, void *buf, size_t cap)
 {
-	size_t size = 16 + nr * sizeof(*e);
+	size_t size = 16 + nr * (sizeof(*e) + (g ? sizeof(*g) : 0));
 	uint64_t n = nr;
 	int err;
 
@@ -40,7 +41,39 @@ long pk_record_id_index_encode(const struct pk_id_index_entry *e, size_t nr,
 		return err;
 	memcpy((char *)buf + 8, &n, 8);
 	memcpy((char *)buf + 16, e, nr * sizeof(*e));
+	if (g)
+		memcpy((char *)buf + 16 + nr * sizeof(*e), g, nr * sizeof(*g));
 	return (long)size;
+}
+
+long pk_record_id_index_encode(const struct pk_id_index_entry *e, size_t nr,
+			       void *buf, size_t cap)
+{
+	return pk_record_id_index_guest_encode(e, NULL, nr, buf, cap);
+}
+
+/* perf's reading: entries of 32 bytes; the extension is there when the
+ * record holds NR * 48 bytes after its nr. */
+int pk_record_id_index_entry(const void *p, size_t size, uint64_t i,
+			     struct pk_id_index_entry *e,
+			     struct pk_id_index_guest *g)
+{
+	const char *b = p;
+	uint64_t nr;
+
+	if (!p || size < 16)
+		return -EINVAL;
+	memcpy(&nr, b + 8, 8);
+	if (i >= nr || nr > (size - 16) / sizeof(*e))
+		return -EINVAL;
+	memcpy(e, b + 16 + i * sizeof(*e), sizeof(*e));
+	if (g) {
+		memset(g, 0, sizeof(*g));
+		if ((size - 16) / (sizeof(*e) + sizeof(*g)) >= nr)
+			memcpy(g, b + 16 + nr * sizeof(*e) + i * sizeof(*g),
+			       sizeof(*g));
+	}
+	return 0;
 }
 
 long pk_record_thread_map_encode(const struct pk_thread_map *map, void *buf,

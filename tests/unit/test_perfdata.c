@@ -665,6 +665,43 @@ static void check_cpu_map(const char *name, const char *list, int any,
 	pk_cpu_map_put(a);
 }
 
+/* perf inject --guest-data's ID_INDEX: machine_pid/vcpu after the
+ * entries; read back entry by entry, shown by -D as perf shows it */
+static void check_id_index_guest(const struct pk_id_index_entry *e)
+{
+	struct pk_id_index_guest g[2] = { { 4242, 0 }, { 4242, 3 } }, rg;
+	struct pk_id_index_entry re;
+	static unsigned char big[70000];
+	unsigned char buf[256];
+	long n = pk_record_id_index_guest_encode(e, g, 2, buf, sizeof(buf));
+
+	t_check(n == 16 + 2 * 48, "hdr_id_index_guest_size", "not 112 bytes");
+	hdr_text("hdr_id_index_guest", n, buf,
+		 "PERF_RECORD_ID_INDEX nr: 2\n ... id: 7  idx: 0  cpu: 0  tid: 40"
+		 "  machine_pid: 4242  vcpu: 0\n ... id: 8  idx: 1  cpu: -1  tid: -1"
+		 "  machine_pid: 4242  vcpu: 3\n");
+	t_check(!pk_record_id_index_entry(buf, (size_t)n, 1, &re, &rg) &&
+		re.id == 8 && re.tid == -1 && rg.machine_pid == 4242 &&
+		rg.vcpu == 3, "hdr_id_index_guest_entry", "entry 1 read wrong");
+	n = pk_record_id_index_encode(e, 2, buf, sizeof(buf));
+	t_check(!pk_record_id_index_entry(buf, (size_t)n, 0, &re, &rg) &&
+		re.id == 7 && re.tid == 40 && !rg.machine_pid && !rg.vcpu &&
+		pk_record_id_index_entry(buf, (size_t)n, 2, &re, &rg) == -EINVAL &&
+		pk_record_id_index_entry(buf, 40, 0, &re, &rg) == -EINVAL,
+		"hdr_id_index_plain_entry", "a plain entry read wrong");
+	{
+		static struct pk_id_index_entry many[PK_ID_INDEX_GUEST_MAX + 1];
+		static struct pk_id_index_guest mg[PK_ID_INDEX_GUEST_MAX + 1];
+
+		t_check(pk_record_id_index_guest_encode(many, mg,
+				PK_ID_INDEX_GUEST_MAX, big, sizeof(big)) > 0 &&
+			pk_record_id_index_guest_encode(many, mg,
+				PK_ID_INDEX_GUEST_MAX + 1, big, sizeof(big)) == -ERANGE,
+			"hdr_id_index_guest_max",
+			"PK_ID_INDEX_GUEST_MAX is not the most a record holds");
+	}
+}
+
 static void check_hdr_records(void)
 {
 	struct pk_id_index_entry e[2] = { { 7, 0, 0, 40 }, { 8, 1, -1, -1 } };
@@ -702,6 +739,7 @@ static void check_hdr_records(void)
 						  sizeof(big)) == -ERANGE,
 			"hdr_id_index_max", "PK_ID_INDEX_MAX is not the most a record holds");
 	}
+	check_id_index_guest(e);
 	pk_thread_map_put(tm);
 }
 
