@@ -820,7 +820,7 @@ int pk_pt_insn_sync_forward(struct pk_pt_insn_decoder *d)
 	d->synced = false;
 	d->enabled = false;
 	d->next_err = 0;
-	d->walk_n = d->walk_lim = 0;
+	pk__pt_fl_walk_reset(d);
 	memset(&d->lip, 0, sizeof(d->lip));
 	if (!pk__pt_fl_peek(d, true) || d->next.type != PK_PT_PSB)
 		return PK_ERR_NOSYNC;
@@ -962,8 +962,7 @@ static inline bool looped(struct pk_pt_insn_decoder *d, bool queried,
 		/* (a packet taken while walking, as the event queue fills,
 		 * may bind what waits: the walk starts over) */
 		d->walk_off = d->lib_off;
-		d->walk_n = 0;
-		d->walk_lim = 0;
+		pk__pt_fl_walk_reset(d);
 		return false;
 	}
 	if (d->walk_lim && d->ip == d->walk_ip)

@@ -352,7 +352,7 @@ static int sb_step(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)
 		/* looped(), known not to stop here (sb_walk) */
 		if (d->lib_off != d->walk_off) {
 			d->walk_off = d->lib_off;
-			d->walk_n = d->walk_lim = 0;
+			pk__pt_fl_walk_reset(d);
 		} else {
 			d->walk_n += r->ninsn;
 			if (d->walk_n >= d->walk_lim) {
@@ -380,7 +380,7 @@ static int sb_step(struct pk_pt_insn_decoder *d, struct pk_pt_block *blk)
 	d->q_tsc = d->tnt_tsc;
 	if (fast)
 		d->have_psb_ip = false;
-	d->walk_n = d->walk_lim = 0;
+	pk__pt_fl_walk_reset(d);
 	d->walk_off = d->lib_off;
 	d->sb_ip = d->ip;
 	return d->tnt_n ? 0 : pk__pt_fl_status(d);
