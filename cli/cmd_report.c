@@ -943,11 +943,11 @@ static int option(struct rep *c, int ch, const char *arg, int li,
 	case 376: c->on_name = arg; return 0;
 	case 377: c->off_name = arg; return 0;
 	case 378: c->show_onoff = true; return 0;
+	case 'f': c->force = c->x.force = true; return 0;
 	case 366: case 368: case 369: case 370: case 373: case 375:
 	case 379: case 380: case 381: case 382: case 383: case 384:
 	case 385: case 386: case 388: case 389: case 390: case 391:
 	case 392: case 393: case 394: case 364: case 374:
-	case 'f': c->force = c->x.force = true; return 0;
 	case 'k': case 'm': case 'M':
 		return accepted(c, ch, arg);
 	case 'i': c->input = arg; return 0;
