@@ -420,7 +420,36 @@ static int run(struct script *s)
 	return err ? -EINVAL : 0;
 }
 
+/* What the options and the run left to free (every exit path). */
+static void script_fini(struct script *s)
+{
+	script_filter_fini(&s->so.filt);
+	for (int i = 0; i < s->so.nr_stop_bt; i++)
+		free(s->so.stop_bt[i]);
+	free(s->so.stop_bt);
+	s->so.stop_bt = NULL;
+	s->so.nr_stop_bt = 0;
+	pk_perfdata_free(s->pd);
+	s->pd = NULL;
+	free(s->desc);
+	s->desc = NULL;
+	cli_stats_fini(&s->st);
+	pk_session_free(s->sess);
+	s->sess = NULL;
+}
+
+static int script_main(struct script *s, int argc, char **argv);
+
 int cmd_script(int argc, char **argv)
+{
+	struct script s = { .input = "perf.data" };
+	int ret = script_main(&s, argc, argv);
+
+	script_fini(&s);
+	return ret;
+}
+
+static int script_main(struct script *sp, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
@@ -488,35 +517,34 @@ int cmd_script(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct script s = { .input = "perf.data" };
 	static char obuf[1 << 20];
 	int c, li, ret;
 	long blocks;
 
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	optind = 1;
-	script_fields_init(&s.so.f);
-	s.so.max_stack = -1;
+	script_fields_init(&sp->so.f);
+	sp->so.max_stack = -1;
 	while ((li = -1, c = cli_getopt(argc, argv, "+i:DhvF:GC:Ic:S:dfk:l::s:g:",
 					 longopts, &li)) != -1) {
 		if (c == 'I' && li < 0) /* -I; 'I' from --tid */
 			c = 'n';
-		if (script_option(&s.so, c, optarg) == 0)
+		if (script_option(&sp->so, c, optarg) == 0)
 			continue;
 		switch (c) {
-		case 'i': s.input = optarg; break;
-		case 'D': s.dump = true; break;
-		case 'r': s.dump = s.report_dump = true; break;
-		case 'H': s.header = true; break;
-		case 'O': s.header_only = true; break;
-		case 'n': s.show_info = true; break;
-		case 'o': s.file_order = true; break;
-		case 'R': s.repair = true; break;
+		case 'i': sp->input = optarg; break;
+		case 'D': sp->dump = true; break;
+		case 'r': sp->dump = sp->report_dump = true; break;
+		case 'H': sp->header = true; break;
+		case 'O': sp->header_only = true; break;
+		case 'n': sp->show_info = true; break;
+		case 'o': sp->file_order = true; break;
+		case 'R': sp->repair = true; break;
 		case 'v': cli_verbose++; break;
-		case 'f': s.force = true; break;
-		case 'k': s.vmlinux = optarg; break;
+		case 'f': sp->force = true; break;
+		case 'k': sp->vmlinux = optarg; break;
 		case OPT_UNSORTED:
-			s.dump = s.file_order = s.unsorted = true;
+			sp->dump = sp->file_order = sp->unsorted = true;
 			break;
 		case OPT_ACCEPTED: break;	/* (script_opts_more: NOTES) */
 		case OPT_MAX_BLOCKS:
@@ -525,7 +553,7 @@ int cmd_script(int argc, char **argv)
 			break;
 		case SO_ADDR_RANGE:
 			if (int_option("addr-range", optarg,
-				       &s.so.filt.addr_range))
+				       &sp->so.filt.addr_range))
 				return 129;
 			break;
 		case 'l': case 's': case 'g':
@@ -534,55 +562,47 @@ int cmd_script(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc || s.so.bad) {
+	if (optind < argc || sp->so.bad) {
 		usage(stderr);
 		return 2;
 	}
-	if (check_files(&s))
+	if (check_files(sp))
 		return 255;
-	if (s.repair) {
+	if (sp->repair) {
 		uint64_t size = 0;
 
-		ret = pk_perfdata_repair(s.input, &size);
+		ret = pk_perfdata_repair(sp->input, &size);
 		if (ret) {
-			cli_error("script", "%s: %s", s.input, pk_strerror(ret));
+			cli_error("script", "%s: %s", sp->input, pk_strerror(ret));
 			return 1;
 		}
-		printf("%s: data size %" PRIu64 "\n", s.input, size);
+		printf("%s: data size %" PRIu64 "\n", sp->input, size);
 		return 0;
 	}
 	{
 		/* perf shows rounds in the file's order (no sorting) */
-		PK_OPTS(pk_perfdata_opts, o, .file_order = s.file_order ||
-			(s.so.show & SO_SHOW_BIT(SO_SHOW_ROUND)));
+		PK_OPTS(pk_perfdata_opts, o, .file_order = sp->file_order ||
+			(sp->so.show & SO_SHOW_BIT(SO_SHOW_ROUND)));
 
-		s.pd = pk_perfdata_open(s.input, &o);
+		sp->pd = pk_perfdata_open(sp->input, &o);
 	}
-	if (!s.pd) {
+	if (!sp->pd) {
 		if (errno == EPROTO)
-			cli_error("script", "%s: %s", s.input,
+			cli_error("script", "%s: %s", sp->input,
 				  pk_perfdata_open_error());
 		else
-			cli_error("script", "%s: %s", s.input, strerror(errno));
+			cli_error("script", "%s: %s", sp->input, strerror(errno));
 		return 1;
 	}
 	{
 		struct pk_perfdata_info in;
 
-		pk_perfdata_info(s.pd, &in);
-		s.pipe = in.pipe;
+		pk_perfdata_info(sp->pd, &in);
+		sp->pipe = in.pipe;
 	}
-	cli_kcore_dir_check("script", s.pd);
-	ret = run(&s);
-	if (ret && s.so.exit_status)
-		ret = s.so.exit_status;
-	script_filter_fini(&s.so.filt);
-	for (int i = 0; i < s.so.nr_stop_bt; i++)
-		free(s.so.stop_bt[i]);
-	free(s.so.stop_bt);
-	pk_perfdata_free(s.pd);
-	free(s.desc);
-	cli_stats_fini(&s.st);
-	pk_session_free(s.sess);
+	cli_kcore_dir_check("script", sp->pd);
+	ret = run(sp);
+	if (ret && sp->so.exit_status)
+		ret = sp->so.exit_status;
 	return ret > 1 ? ret : ret ? 1 : 0;
 }

@@ -125,7 +125,8 @@ static int queue_flush(struct inj_copy *c, struct queue *q)
 {
 	int err = 0;
 
-	qsort(q->v, q->n, sizeof(*q->v), qcmp);
+	if (q->n)	/* (q->v is NULL before the first record) */
+		qsort(q->v, q->n, sizeof(*q->v), qcmp);
 	for (size_t i = 0; i < q->n && !err; i++) {
 		struct pk_record rec = { 0 };
 
