@@ -31,7 +31,9 @@ need_cmd $N taskset "taskset is not installed"
 BLD=$(cd "$PK_BUILD" 2>/dev/null && pwd)
 ptfake_setup $N
 export PK_FAKE_PT_TSC=10240:10
-WAIT='s() { i=0; while [ ! -e DONE ] && [ $i -lt 3000000 ]; do i=$((i+1)); done; }; s & s; wait'
+# (the background shell goes with the foreground one: a recorder that
+# stops the workload with SIGTERM leaves no spinning shell behind)
+WAIT='s() { i=0; while [ ! -e DONE ] && [ $i -lt 3000000 ]; do i=$((i+1)); done; }; s & b=$!; trap "kill $b 2>/dev/null; exit 143" TERM; s; wait'
 PIN="taskset -c 0" MID=
 # both CASE OPTS: both recorders into CASE.perf.data and CASE.pk.data
 both() {
