@@ -31,9 +31,8 @@ static int pid_term(char **s, size_t *len, const char *pid)
 	return 0;
 }
 
-/* The pids the saved cmdlines (CL, "PID COMM" lines) give COMM, into
- * PIDS (up to MAX) in the order trace-cmd meets them: its list holds the
- * lines newest first. The number found. */
+/* The pids the saved cmdlines (CL, "PID COMM" lines) give COMM, in the
+ * file's order, into PIDS (up to MAX). The number found. */
 static int comm_pids(const struct td_blob *cl, const char *comm, int *pids,
 		     int max)
 {
@@ -53,12 +52,6 @@ static int comm_pids(const struct td_blob *cl, const char *comm, int *pids,
 			continue;
 		if (n < max)
 			pids[n++] = pid;
-	}
-	for (int i = 0; i < n / 2; i++) {	/* newest first */
-		int t = pids[i];
-
-		pids[i] = pids[n - 1 - i];
-		pids[n - 1 - i] = t;
 	}
 	return n;
 }
@@ -83,19 +76,15 @@ int pk__td_pid_filter(struct pk_tracedat *td,
 	max = o->nr_pids + 4096;
 	if (!(pids = malloc((size_t)max * sizeof(*pids))))
 		return -ENOMEM;
-	for (int i = o->nr_comms - 1; i >= 0; i--) {
+	/* trace-cmd meets the last --comm first and each one's cmdlines
+	 * newest first, putting each pid in front: the first --comm's
+	 * pids in file order lead */
+	for (int i = 0; i < o->nr_comms; i++) {
 		int got = comm_pids(cl, o->comms[i], pids + n, max - n);
 
 		if (!got)
 			pk_warn("comm: %s not in cmdline list", o->comms[i]);
 		n += got;
-	}
-	/* (each found pid went to the front: the last found leads) */
-	for (int i = 0; i < n / 2; i++) {
-		int t = pids[i];
-
-		pids[i] = pids[n - 1 - i];
-		pids[n - 1 - i] = t;
 	}
 	for (int i = o->nr_pids - 1; i >= 0; i--)
 		pids[n++] = o->pids[i];
